@@ -1,0 +1,144 @@
+/* atomlab: the command table and the shared helpers of the CLI. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "atl_version.h"
+#include "cli.h"
+
+static int cmd_version(int argc, char **argv);
+static int cmd_help(int argc, char **argv);
+
+static const struct cli_command commands[] = {
+    {"devices", "list every device atomlab can run on, with the id --device takes", cmd_devices},
+    {"rmw", "contention x padding sweep of atomic read-modify-write operations", cmd_rmw},
+    {"version", "print the version and the commit this binary was built from", cmd_version},
+    {"help", "show this list, or `atomlab help COMMAND` for one command", cmd_help},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void vreport(const char *fmt, va_list ap)
+{
+  fputs("error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
+void die_usage(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(fmt, ap);
+  va_end(ap);
+  exit(EXIT_USAGE);
+}
+
+void die(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(fmt, ap);
+  va_end(ap);
+  exit(EXIT_MEASURE);
+}
+
+atl_context_t cli_open_device(const char *device, const char *backend)
+{
+  atl_context_t ctx = NULL;
+  if (atl_context_new(&ctx) != 0)
+    die("unable to create a context: out of memory");
+  if (backend && strcmp(backend, "opencl") != 0)
+    die_usage("--backend '%s' is not known: allowed: opencl", backend);
+  int err = atl_device_open(ctx, device, backend);
+  if (err == ATL_ENODEV && device) {
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx));
+    atl_context_free(ctx);
+    die_usage("--device: %s", msg);
+  }
+  if (err) {
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+    atl_context_free(ctx);
+    die("unable to open a device: %s", msg);
+  }
+  return ctx;
+}
+
+void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta)
+{
+  memset(meta, 0, sizeof *meta);
+  snprintf(meta->tool_version, sizeof meta->tool_version, "%s", ATL_VERSION);
+  snprintf(meta->git_commit, sizeof meta->git_commit, "%s", ATL_GIT_COMMIT);
+  time_t now = time(NULL);
+  struct tm utc;
+  gmtime_r(&now, &utc);
+  strftime(meta->date, sizeof meta->date, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  size_t used = 0;
+  for (int i = 0; i < argc && used + 2 < sizeof meta->command; i++)
+    used += (size_t)snprintf(meta->command + used, sizeof meta->command - used, "%s%s", i ? " " : "", argv[i]);
+  const struct atl_device_info *d = atl_device_current(ctx);
+  if (d)
+    meta->device = *d;
+}
+
+static void print_usage(FILE *f)
+{
+  fprintf(f, "usage: atomlab <command> [options]\n\n"
+             "Characterize, model and optimize atomic read-modify-write operations on GPUs\n"
+             "(and CPUs through OpenCL). Every measurement verifies the exact final memory state.\n\n"
+             "commands:\n");
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f, "\nRun `atomlab <command> --help` for the options of one command.\n"
+             "Environment: ATL_BACKENDS=opencl limits the backends that are probed.\n");
+}
+
+static const struct cli_command *find_command(const char *name)
+{
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    if (strcmp(commands[i].name, name) == 0)
+      return &commands[i];
+  return NULL;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+  (void)argv;
+  if (argc > 1) {
+    printf("usage: atomlab version\n");
+    return EXIT_OK;
+  }
+  printf("atomlab %s (commit %s)\n", ATL_VERSION, ATL_GIT_COMMIT);
+  return EXIT_OK;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+  if (argc > 1 && strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0) {
+    const struct cli_command *c = find_command(argv[1]);
+    if (c == NULL)
+      die_usage("unknown command '%s' (see 'atomlab --help')", argv[1]);
+    char *args[] = {argv[1], "--help", NULL};
+    return c->fn(2, args);
+  }
+  print_usage(stdout);
+  return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 2) {
+    print_usage(stdout);
+    return EXIT_OK;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+    return cmd_help(1, argv);
+  if (strcmp(argv[1], "--version") == 0)
+    return cmd_version(1, argv);
+  const struct cli_command *c = find_command(argv[1]);
+  if (c == NULL)
+    die_usage("unknown command '%s' (see 'atomlab --help')", argv[1]);
+  return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,42 @@
+/* Shared pieces of the command-line front end. Only cli/ may exit. */
+#ifndef ATOMLAB_CLI_H
+#define ATOMLAB_CLI_H
+
+#include <stdio.h>
+
+#include "atomlab.h"
+
+/** Exit codes: ok, a measurement failed, bad usage. */
+enum { EXIT_OK = 0, EXIT_MEASURE = 1, EXIT_USAGE = 2 };
+
+/** A command: `atomlab <name> ...`. */
+struct cli_command {
+  const char *name;
+  const char *summary;
+  int (*fn)(int argc, char **argv);
+};
+
+/** Prints "error: ..." to stderr and exits with EXIT_USAGE. */
+void die_usage(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2), noreturn))
+#endif
+    ;
+
+/** Prints "error: ..." to stderr and exits with EXIT_MEASURE. */
+void die(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2), noreturn))
+#endif
+    ;
+
+/** Opens the device --device/--backend ask for (or the best one); dies with a clear message. */
+atl_context_t cli_open_device(const char *device, const char *backend);
+
+/** Fills the run metadata (version, commit, date, command line, device). */
+void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta);
+
+int cmd_devices(int argc, char **argv);
+int cmd_rmw(int argc, char **argv);
+
+#endif

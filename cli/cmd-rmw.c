@@ -1,0 +1,367 @@
+/* atomlab rmw: the contention x padding sweep of seed 003. */
+#include <getopt.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: atomlab rmw [options]\n\n"
+    "Measures atomic read-modify-write throughput over the cartesian product of\n"
+    "the axes below. Each row is calibrated, sampled and verified against the\n"
+    "exact expected memory state.\n\n"
+    "axes (comma lists; numbers also as A:B (powers of two), A:B:xK or A:B:+K):\n"
+    "  --pattern P    contiguous, cross-warp, branched, random or all  [contiguous]\n"
+    "  --op O         fetch_add, fetch_sub, inc, dec, fetch_min, fetch_max, and, or,\n"
+    "                 xor, exchange, cas, cas_fail, plain_add, or all (all atomic ops;\n"
+    "                 plain_add is the non-atomic control and must be named)  [fetch_add]\n"
+    "  --type T       u32, i32, u64, f32 or all  [u32]\n"
+    "  --space S      global, local or all  [global]\n"
+    "  --result R     unused, used or all (whether the kernel consumes the old value)  [unused]\n"
+    "  --contention N threads per word; for random: number of distinct words  [1:64:x4]\n"
+    "  --padding N    words between neighbouring targets  [1,16]\n\n"
+    "device and grid:\n"
+    "  --backend B    opencl\n"
+    "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
+    "  --wg-size N    work-items per work-group  [256, or the device maximum]\n"
+    "  --workgroups N work-groups  [co-resident count found by occupancy discovery]\n\n"
+    "timing:\n"
+    "  --target-ms X  calibrate iterations until a launch takes X ms  [20]\n"
+    "  --noise X      stop sampling at relative IQR <= X  [0.02]\n"
+    "  --min-samples N, --max-samples N  [5, 50]\n"
+    "  --budget S     seconds of sampling per row at most  [2]\n"
+    "  --iters N      fixed iterations per thread (skips calibration)\n\n"
+    "output:\n"
+    "  --format F     table, csv or json  [table; with -o: from the file extension]\n"
+    "  -o FILE        write results to FILE (written whole at the end, never half);\n"
+    "                 up to 4 times, each in the format of its extension (.json .csv .txt)\n"
+    "  --quiet        no table on stdout when writing to a file\n\n"
+    "Exit status: 0 all rows verified or unsupported; 1 a row failed or did not verify\n"
+    "(plain_add rows are expected not to verify and do not count); 2 bad usage.\n";
+
+#define MAX_LIST 16
+#define MAX_OUTPUTS 4
+
+/* .csv is CSV, .txt a table, anything else JSON. */
+static int format_from_extension(const char *path)
+{
+  const char *dot = strrchr(path, '.');
+  if (dot && strcmp(dot, ".csv") == 0)
+    return ATL_FORMAT_CSV;
+  if (dot && strcmp(dot, ".txt") == 0)
+    return ATL_FORMAT_TABLE;
+  return ATL_FORMAT_JSON;
+}
+
+/* A comma list of names, each parsed by `parse`; "all" expands to `all`. */
+static size_t parse_names(const char *opt, const char *text, int (*parse)(const char *), const int *all, size_t nall,
+                          const char *allowed, int *out)
+{
+  size_t n = 0;
+  if (strcmp(text, "all") == 0) {
+    memcpy(out, all, nall * sizeof *out);
+    return nall;
+  }
+  char *copy = strdup(text);
+  if (copy == NULL)
+    die("out of memory");
+  for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    int v = parse(item);
+    if (v < 0)
+      die_usage("%s '%s' is not known: allowed: %s", opt, item, allowed);
+    int dup = 0;
+    for (size_t i = 0; i < n; i++)
+      dup |= out[i] == v;
+    if (!dup && n < MAX_LIST)
+      out[n++] = v;
+  }
+  free(copy);
+  if (n == 0)
+    die_usage("%s is empty: allowed: %s", opt, allowed);
+  return n;
+}
+
+static uint32_t parse_count(const char *opt, const char *text, uint32_t max)
+{
+  struct atl_axis axis;
+  char why[160];
+  if (atl_axis_parse(text, max, &axis, why, sizeof why) != 0)
+    die_usage("%s: %s", opt, why);
+  if (axis.count != 1) {
+    atl_axis_release(&axis);
+    die_usage("%s takes one whole number from 1 to %u", opt, max);
+  }
+  uint32_t v = axis.values[0];
+  atl_axis_release(&axis);
+  return v;
+}
+
+static double parse_real(const char *opt, const char *text, double lo, double hi)
+{
+  char *end;
+  double v = strtod(text, &end);
+  if (*text == '\0' || *end != '\0' || !(v >= lo && v <= hi))
+    die_usage("%s '%s' is not allowed: a number from %g to %g", opt, text, lo, hi);
+  return v;
+}
+
+static int device_has_type(const struct atl_device_info *dev, enum atl_type t)
+{
+  return t == ATL_TYPE_U64 ? (int)dev->has_int64_atomics : t == ATL_TYPE_F32 ? (int)dev->has_f32_atomic_add : 1;
+}
+
+/* The types this device offers, for error messages. */
+static const char *device_types(const struct atl_device_info *dev)
+{
+  static char buf[64];
+  buf[0] = '\0';
+  for (int t = 0; t < ATL_TYPE_COUNT; t++)
+    if (device_has_type(dev, (enum atl_type)t))
+      snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? ", " : "", atl_type_name((enum atl_type)t));
+  return buf;
+}
+
+static int progress_enabled(void) { return isatty(STDERR_FILENO); }
+
+int cmd_rmw(int argc, char **argv)
+{
+  enum {
+    O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_BACKEND, O_DEVICE, O_WG, O_WGS,
+    O_TARGET, O_NOISE, O_MINS, O_MAXS, O_BUDGET, O_ITERS, O_FORMAT, O_QUIET
+  };
+  static const struct option longopts[] = {
+      {"pattern", required_argument, NULL, O_PATTERN}, {"op", required_argument, NULL, O_OP},
+      {"type", required_argument, NULL, O_TYPE},       {"space", required_argument, NULL, O_SPACE},
+      {"result", required_argument, NULL, O_RESULT},   {"contention", required_argument, NULL, O_CONT},
+      {"padding", required_argument, NULL, O_PAD},     {"backend", required_argument, NULL, O_BACKEND},
+      {"device", required_argument, NULL, O_DEVICE},   {"wg-size", required_argument, NULL, O_WG},
+      {"workgroups", required_argument, NULL, O_WGS},  {"target-ms", required_argument, NULL, O_TARGET},
+      {"noise", required_argument, NULL, O_NOISE},     {"min-samples", required_argument, NULL, O_MINS},
+      {"max-samples", required_argument, NULL, O_MAXS}, {"budget", required_argument, NULL, O_BUDGET},
+      {"iters", required_argument, NULL, O_ITERS},     {"format", required_argument, NULL, O_FORMAT},
+      {"output", required_argument, NULL, 'o'},        {"quiet", no_argument, NULL, O_QUIET},
+      {"help", no_argument, NULL, 'h'},                {0}};
+  static const int all_patterns[] = {ATL_PATTERN_CONTIGUOUS, ATL_PATTERN_CROSS_WARP, ATL_PATTERN_BRANCHED,
+                                     ATL_PATTERN_RANDOM};
+  static const int all_types[] = {ATL_TYPE_U32, ATL_TYPE_I32, ATL_TYPE_U64, ATL_TYPE_F32};
+  static const int all_spaces[] = {ATL_SPACE_GLOBAL, ATL_SPACE_LOCAL};
+  static const int all_results[] = {ATL_RESULT_UNUSED, ATL_RESULT_USED};
+  int all_ops[ATL_OP_COUNT];
+  size_t nall_ops = 0;
+  for (int o = 0; o < ATL_OP_COUNT; o++)
+    if (o != ATL_OP_PLAIN_ADD)
+      all_ops[nall_ops++] = o;
+
+  int patterns[MAX_LIST] = {ATL_PATTERN_CONTIGUOUS}, ops[MAX_LIST] = {ATL_OP_FETCH_ADD}, types[MAX_LIST] = {ATL_TYPE_U32};
+  int spaces[MAX_LIST] = {ATL_SPACE_GLOBAL}, results[MAX_LIST] = {ATL_RESULT_UNUSED};
+  size_t npat = 1, nop = 1, ntype = 1, nspace = 1, nresult = 1;
+  const char *cont_text = "1:64:x4", *pad_text = "1,16", *backend = NULL, *device = NULL;
+  const char *out_paths[MAX_OUTPUTS];
+  int out_formats[MAX_OUTPUTS];
+  size_t nout = 0;
+  uint32_t wg_size = 0, workgroups = 0;
+  int format = -1, quiet = 0, types_explicit = 0, c;
+  struct atl_timing timing;
+  atl_timing_defaults(&timing);
+
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    switch (c) {
+    case O_PATTERN:
+      npat = parse_names("--pattern", optarg, atl_pattern_parse, all_patterns, 4,
+                         "contiguous, cross-warp, branched, random, all", patterns);
+      break;
+    case O_OP:
+      nop = parse_names("--op", optarg, atl_op_parse, all_ops, nall_ops,
+                        "fetch_add, fetch_sub, inc, dec, fetch_min, fetch_max, and, or, xor, exchange, cas, "
+                        "cas_fail, plain_add, all",
+                        ops);
+      break;
+    case O_TYPE:
+      types_explicit = strcmp(optarg, "all") != 0;
+      ntype = parse_names("--type", optarg, atl_type_parse, all_types, 4, "u32, i32, u64, f32, all", types);
+      break;
+    case O_SPACE:
+      nspace = parse_names("--space", optarg, atl_space_parse, all_spaces, 2, "global, local, all", spaces);
+      break;
+    case O_RESULT:
+      nresult = parse_names("--result", optarg, atl_result_parse, all_results, 2, "unused, used, all", results);
+      break;
+    case O_CONT:
+      cont_text = optarg;
+      break;
+    case O_PAD:
+      pad_text = optarg;
+      break;
+    case O_BACKEND:
+      backend = optarg;
+      break;
+    case O_DEVICE:
+      device = optarg;
+      break;
+    case O_WG:
+      wg_size = parse_count("--wg-size", optarg, 1u << 16);
+      break;
+    case O_WGS:
+      workgroups = parse_count("--workgroups", optarg, 1u << 24);
+      break;
+    case O_TARGET:
+      timing.target_ms = parse_real("--target-ms", optarg, 0.001, 60000);
+      break;
+    case O_NOISE:
+      timing.noise = parse_real("--noise", optarg, 0, 10);
+      break;
+    case O_MINS:
+      timing.min_samples = parse_count("--min-samples", optarg, 100000);
+      break;
+    case O_MAXS:
+      timing.max_samples = parse_count("--max-samples", optarg, 100000);
+      break;
+    case O_BUDGET:
+      timing.budget_s = parse_real("--budget", optarg, 0, 86400);
+      break;
+    case O_ITERS:
+      timing.fixed_iters = parse_count("--iters", optarg, 1u << 30);
+      break;
+    case O_FORMAT:
+      if ((format = atl_format_parse(optarg)) < 0)
+        die_usage("--format '%s' is not known: allowed: table, csv, json", optarg);
+      break;
+    case 'o':
+      if (nout == MAX_OUTPUTS)
+        die_usage("-o given more than %d times", MAX_OUTPUTS);
+      out_paths[nout++] = optarg;
+      break;
+    case O_QUIET:
+      quiet = 1;
+      break;
+    case 'h':
+      fputs(usage, stdout);
+      return EXIT_OK;
+    case ':':
+      die_usage("option '%s' needs a value (see 'atomlab rmw --help')", argv[optind - 1]);
+    default:
+      die_usage("unknown option '%s' for rmw (see 'atomlab rmw --help')", argv[optind - 1]);
+    }
+  }
+  if (optind < argc)
+    die_usage("unexpected argument '%s' for rmw (see 'atomlab rmw --help')", argv[optind]);
+  if (timing.max_samples < timing.min_samples)
+    die_usage("--max-samples %u is below --min-samples %u", timing.max_samples, timing.min_samples);
+
+  struct atl_axis cont, pad;
+  char why[160];
+  if (atl_axis_parse(cont_text, UINT32_MAX, &cont, why, sizeof why))
+    die_usage("--contention: %s", why);
+  if (atl_axis_parse(pad_text, UINT32_MAX, &pad, why, sizeof why))
+    die_usage("--padding: %s", why);
+  for (size_t i = 0; i < nout; i++) {
+    char *dir_copy = strdup(out_paths[i]);
+    if (dir_copy == NULL)
+      die("out of memory");
+    if (access(dirname(dir_copy), W_OK) != 0)
+      die_usage("-o '%s': the folder does not exist or is not writable", out_paths[i]);
+    free(dir_copy);
+    out_formats[i] = format >= 0 && nout == 1 ? format : format_from_extension(out_paths[i]);
+  }
+  if (format < 0)
+    format = ATL_FORMAT_TABLE;
+
+  atl_context_t ctx = cli_open_device(device, backend);
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  if (wg_size == 0)
+    wg_size = dev->max_wg_size < 256 ? (uint32_t)dev->max_wg_size : 256;
+  if (wg_size > dev->max_wg_size)
+    die_usage("--wg-size %u is not allowed: 1 to %zu on %s", wg_size, dev->max_wg_size, dev->name);
+
+  struct atl_result_set set = {0};
+  cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta);
+  set.meta.timing = timing;
+  int err = atl_occupancy_discover(ctx, wg_size, &set.meta.occupancy);
+  if (err && workgroups == 0)
+    die("occupancy discovery failed: %s (pass --workgroups to skip it)", atl_errmsg(ctx));
+  if (workgroups == 0) {
+    /* CPU runtimes run a work-group to completion on one core before taking
+     * the next, so the poll closes after the first arrivals; there the API
+     * count (one per compute unit) is what fills the device. */
+    workgroups = set.meta.occupancy.discovered;
+    if (dev->type == ATL_DEVICE_CPU && set.meta.occupancy.estimated > workgroups)
+      workgroups = set.meta.occupancy.estimated;
+  }
+
+  /* A type named explicitly must exist on the device; with "all" a missing one becomes unsupported rows. */
+  if (types_explicit)
+    for (size_t b = 0; b < ntype; b++)
+      if (!device_has_type(dev, (enum atl_type)types[b]))
+        die_usage("--type %s is not available on %s: allowed: %s", atl_type_name((enum atl_type)types[b]), dev->name,
+                  device_types(dev));
+
+  /* Build and check every configuration before measuring anything, so bad input fails fast and writes nothing. */
+  size_t total = npat * nop * ntype * nspace * nresult * cont.count * pad.count;
+  struct atl_spec *specs = calloc(total, sizeof *specs);
+  if (specs == NULL)
+    die("out of memory");
+  size_t n = 0;
+  for (size_t a = 0; a < nspace; a++)
+    for (size_t b = 0; b < ntype; b++)
+      for (size_t p = 0; p < npat; p++)
+        for (size_t o = 0; o < nop; o++)
+          for (size_t r = 0; r < nresult; r++)
+            for (size_t ci = 0; ci < cont.count; ci++)
+              for (size_t pi = 0; pi < pad.count; pi++) {
+                struct atl_spec s = {(enum atl_op)ops[o], (enum atl_type)types[b], (enum atl_space)spaces[a],
+                                     (enum atl_pattern)patterns[p], (enum atl_result_use)results[r], cont.values[ci],
+                                     pad.values[pi], wg_size, workgroups};
+                if (atl_rmw_check(ctx, &s, why, sizeof why) == ATL_EINVAL)
+                  die_usage("%s", why);
+                specs[n++] = s;
+              }
+  atl_axis_release(&cont);
+  atl_axis_release(&pad);
+
+  int live_table = nout ? !quiet : format == ATL_FORMAT_TABLE;
+  if (live_table)
+    atl_write_table_header(stdout);
+  int progress = progress_enabled();
+  int failures = 0;
+  time_t started = time(NULL);
+  for (size_t i = 0; i < n; i++) {
+    const struct atl_spec *s = &specs[i];
+    if (progress && time(NULL) - started >= 2)
+      fprintf(stderr, "\r[%zu/%zu] %s %s %s c=%u p=%u ...   ", i + 1, n, atl_pattern_name(s->pattern),
+              atl_op_name(s->op), atl_type_name(s->type), s->contention, s->padding);
+    struct atl_row row;
+    if (atl_rmw_run(ctx, s, &timing, &row) != 0)
+      die("out of host memory while measuring");
+    if (progress && time(NULL) - started >= 2)
+      fprintf(stderr, "\r%*s\r", 60, "");
+    if (row.status == ATL_STATUS_ERROR || (row.status == ATL_STATUS_OK && !row.verified && s->op != ATL_OP_PLAIN_ADD))
+      failures++;
+    if (live_table) {
+      atl_write_table_row(stdout, &row);
+      fflush(stdout);
+    }
+    if (atl_result_set_add(&set, &row) != 0)
+      die("out of memory");
+  }
+  free(specs);
+
+  for (size_t i = 0; i < nout; i++) {
+    if (atl_write_file(out_paths[i], (enum atl_format)out_formats[i], &set) != 0)
+      die("unable to write '%s'", out_paths[i]);
+    fprintf(stderr, "wrote %zu rows to %s\n", set.count, out_paths[i]);
+  }
+  if (nout == 0 && format == ATL_FORMAT_CSV)
+    atl_write_csv(stdout, &set);
+  else if (nout == 0 && format == ATL_FORMAT_JSON)
+    atl_write_json(stdout, &set);
+  if (failures)
+    fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
+  atl_result_set_release(&set);
+  atl_context_free(ctx);
+  return failures ? EXIT_MEASURE : EXIT_OK;
+}

@@ -1,0 +1,15 @@
+/**
+ * @file atomlab.h
+ * Umbrella header of atomlab: characterize, model and optimize atomic
+ * read-modify-write operations on GPUs and CPUs.
+ */
+#ifndef ATOMLAB_H
+#define ATOMLAB_H
+
+#include "atomlab/error.h"
+#include "atomlab/device.h"
+#include "atomlab/experiment.h"
+#include "atomlab/result.h"
+#include "atomlab/rmw.h"
+
+#endif

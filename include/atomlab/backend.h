@@ -1,0 +1,91 @@
+/**
+ * @file backend.h
+ * The contract for backend authors. API users do not need this header.
+ *
+ * A backend fills a struct atl_backend_ops in atl_<name>_backend_init(). The
+ * core calls only through this table and never includes a vendor header;
+ * backends never print: they report detail with atl__seterr().
+ */
+#ifndef ATOMLAB_BACKEND_H
+#define ATOMLAB_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Kinds of kernel argument. */
+enum atl_arg_kind { ATL_ARG_BUFFER, ATL_ARG_U32, ATL_ARG_U64 };
+
+/** One kernel argument. */
+struct atl_arg {
+  enum atl_arg_kind kind;
+  void *buffer;   /**< ATL_ARG_BUFFER: a handle from alloc */
+  uint64_t value; /**< ATL_ARG_U32 / ATL_ARG_U64 */
+};
+
+/** A one-dimensional launch. */
+struct atl_launch {
+  size_t global;              /**< total work-items (multiple of local) */
+  size_t local;               /**< work-group size */
+  const struct atl_arg *args;
+  size_t nargs;
+};
+
+/** A kernel build request: which kernel source and which -D defines. */
+struct atl_build {
+  const char *source;   /**< logical source name: "rmw", "discovery" */
+  const char *entry;    /**< kernel function name */
+  const char *defines;  /**< space-separated NAME=VALUE pairs */
+};
+
+/**
+ * The operations a backend provides. Members marked "may be NULL" are
+ * optional; every other member must be set. All functions return 0 or a
+ * negative ATL_E* code and describe failures with atl__seterr().
+ */
+struct atl_backend_ops {
+  /** Short name, as --backend takes it. */
+  const char *name;
+  /** Lists devices into a malloc'ed array; ATL_ENODEV if the runtime is missing. */
+  int (*probe)(atl_context_t ctx, struct atl_device_info **list, size_t *count);
+  /** Opens the device described by @p info (one of probe's entries). */
+  int (*open)(atl_context_t ctx, const struct atl_device_info *info, void **dev);
+  /** Closes a device handle and everything allocated on it. */
+  void (*close)(void *dev);
+  /** Allocates @p bytes of device global memory. */
+  int (*alloc)(void *dev, size_t bytes, void **buf);
+  /** Frees a buffer (NULL is fine). */
+  void (*free)(void *dev, void *buf);
+  /** Fills @p bytes with a repeating pattern of 4 or 8 bytes. */
+  int (*fill)(void *dev, void *buf, const void *pattern, size_t pattern_size, size_t bytes);
+  /** Copies host memory to the device. */
+  int (*write)(void *dev, void *buf, const void *src, size_t bytes);
+  /** Copies device memory to the host. */
+  int (*read)(void *dev, void *buf, void *dst, size_t bytes);
+  /** Compiles a kernel; the result is cached by the backend per (source, entry, defines). */
+  int (*build)(void *dev, const struct atl_build *req, void **kernel);
+  /** Runs a kernel to completion and returns its device time in milliseconds. */
+  int (*launch)(void *dev, void *kernel, const struct atl_launch *launch, double *device_ms);
+  /** Occupancy estimate from API limits for a kernel and work-group size (may be NULL). */
+  int (*occupancy_estimate)(void *dev, void *kernel, size_t wg_size, unsigned *groups, char *method, size_t method_len);
+};
+
+/** Records the detail of an error on the context and returns @p err. */
+int atl__seterr(atl_context_t ctx, int err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/** Backend initialisers, one per backend compiled in. */
+int atl_opencl_backend_init(struct atl_backend_ops *ops);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,101 @@
+/**
+ * @file device.h
+ * The context, device enumeration and device selection.
+ */
+#ifndef ATOMLAB_DEVICE_H
+#define ATOMLAB_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque library context: backends, the open device and the last error. */
+typedef struct atl_context *atl_context_t;
+
+/** What kind of processor a device is. */
+enum atl_device_type { ATL_DEVICE_OTHER = 0, ATL_DEVICE_CPU, ATL_DEVICE_GPU, ATL_DEVICE_ACCELERATOR };
+
+/** Facts about one device, as its backend reports them. */
+struct atl_device_info {
+  char id[32];          /**< what --device takes, e.g. "opencl:0.1" */
+  char backend[16];     /**< "opencl", "cuda" */
+  char platform[128];   /**< platform or runtime name */
+  char name[128];       /**< device name */
+  char vendor[128];     /**< device vendor */
+  char driver[64];      /**< driver version string */
+  char version[128];    /**< device API version (e.g. "OpenCL 3.0 ...") */
+  char lang_version[64];/**< kernel language version (e.g. "OpenCL C 1.2") */
+  enum atl_device_type type;
+  unsigned compute_units;   /**< compute units / SMs */
+  unsigned clock_mhz;       /**< maximum clock reported by the API (0 if unknown) */
+  size_t max_wg_size;       /**< largest work-group the device accepts */
+  uint64_t max_alloc;       /**< largest single allocation in bytes */
+  uint64_t global_mem;      /**< global memory in bytes */
+  uint64_t local_mem;       /**< local (shared) memory per work-group in bytes */
+  unsigned warp_size;       /**< SIMD width (warp / wavefront / sub-group), 0 if unknown */
+  unsigned max_threads_per_cu; /**< resident threads per compute unit, 0 if unknown */
+  unsigned has_int64_atomics;  /**< 64-bit integer atomics on global and local memory */
+  unsigned has_f32_atomic_add; /**< native float atomic add on global memory */
+  unsigned has_local_atomics;  /**< 32-bit atomics on local memory */
+};
+
+/** Creates a context and enumerates the backends compiled in (none is opened yet). */
+int atl_context_new(atl_context_t *out);
+
+/** Closes the open device and frees the context (NULL is fine). */
+void atl_context_free(atl_context_t ctx);
+
+/** Detail of the last error on this context ("" if none). */
+const char *atl_errmsg(atl_context_t ctx);
+
+/**
+ * Lists every device of every available backend. The list stays valid until
+ * the context is freed. Backends that fail to load are skipped (their reason
+ * is kept in atl_backend_notes()).
+ */
+int atl_devices(atl_context_t ctx, const struct atl_device_info **list, size_t *count);
+
+/** Newline-separated notes about backends that could not be used (may be ""). */
+const char *atl_backend_notes(atl_context_t ctx);
+
+/**
+ * Opens a device. @p id is an id from atl_devices(), a plain index into that
+ * list, or NULL for the best device (GPUs first, then most compute units).
+ * @p backend restricts the choice to one backend name when not NULL.
+ * Returns ATL_ENODEV if nothing matches.
+ */
+int atl_device_open(atl_context_t ctx, const char *id, const char *backend);
+
+/**
+ * A short name for result folders: "pocl-cpu" for PoCL, otherwise the first
+ * two words of the device name in lower case ("nvidia-h100").
+ */
+void atl_device_slug(const struct atl_device_info *info, char *buf, size_t len);
+
+/** The open device, or NULL. */
+const struct atl_device_info *atl_device_current(atl_context_t ctx);
+
+/** Result of the occupancy discovery protocol for one work-group size. */
+struct atl_occupancy {
+  unsigned wg_size;          /**< work-group size that was probed */
+  unsigned launched;         /**< work-groups launched by the probe */
+  unsigned discovered;       /**< work-groups found co-resident by the protocol */
+  unsigned estimated;        /**< estimate from API limits */
+  char estimate_method[96];  /**< how `estimated` was obtained */
+};
+
+/**
+ * Runs the occupancy discovery protocol (Sorensen et al., OOPSLA 2016) on the
+ * open device: a ticket lock guards an open/closed poll; every work-group that
+ * arrives while the poll is open is counted as co-resident. Every spin is
+ * bounded; ATL_EDEADLOCK if a bound expired.
+ */
+int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occupancy *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

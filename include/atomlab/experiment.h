@@ -1,0 +1,144 @@
+/**
+ * @file experiment.h
+ * Experiments are data: one plain struct describes one measurement, and a
+ * sweep is the cartesian product of axes.
+ */
+#ifndef ATOMLAB_EXPERIMENT_H
+#define ATOMLAB_EXPERIMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Atomic operations (plain_add is the deliberately non-atomic control). */
+#define ATL_OP_MAP(X)                                                       \
+  X(FETCH_ADD, "fetch_add", "atomic add, operand 3 (u64: 0x100000001)")     \
+  X(FETCH_SUB, "fetch_sub", "atomic subtract, operand 3")                   \
+  X(INC, "inc", "atomic increment by one")                                  \
+  X(DEC, "dec", "atomic decrement by one")                                  \
+  X(FETCH_MIN, "fetch_min", "atomic minimum with a constant below the start value") \
+  X(FETCH_MAX, "fetch_max", "atomic maximum with a constant above the start value") \
+  X(AND, "and", "atomic bitwise and with a constant")                       \
+  X(OR, "or", "atomic bitwise or with a constant")                          \
+  X(XOR, "xor", "atomic bitwise xor with a constant")                       \
+  X(EXCHANGE, "exchange", "atomic exchange with a value unique to the thread") \
+  X(CAS, "cas", "compare-and-swap loop that succeeds once per iteration (increments)") \
+  X(CAS_FAIL, "cas_fail", "compare-and-swap whose compare value never matches") \
+  X(PLAIN_ADD, "plain_add", "NON-atomic load, add, store (loses updates; a verifier check)")
+
+/** Operation codes. */
+enum atl_op {
+#define ATL__OP_ENUM(e, name, help) ATL_OP_##e,
+  ATL_OP_MAP(ATL__OP_ENUM)
+#undef ATL__OP_ENUM
+  ATL_OP_COUNT
+};
+
+/** Element types. */
+enum atl_type { ATL_TYPE_U32, ATL_TYPE_I32, ATL_TYPE_U64, ATL_TYPE_F32, ATL_TYPE_COUNT };
+
+/** Memory spaces. */
+enum atl_space { ATL_SPACE_GLOBAL, ATL_SPACE_LOCAL, ATL_SPACE_COUNT };
+
+/** Access patterns of the contention x padding sweep (seed 003). */
+enum atl_pattern {
+  ATL_PATTERN_CONTIGUOUS, /**< index = (tid / contention) * padding */
+  ATL_PATTERN_CROSS_WARP, /**< index = (tid * padding) % size */
+  ATL_PATTERN_BRANCHED,   /**< cross-warp index, only odd threads update */
+  ATL_PATTERN_RANDOM,     /**< in-kernel LCG over `contention` slots, slot * padding */
+  ATL_PATTERN_COUNT
+};
+
+/** Whether the kernel consumes the value the atomic returns. */
+enum atl_result_use { ATL_RESULT_UNUSED, ATL_RESULT_USED, ATL_RESULT_COUNT };
+
+/** One measurement: what runs where. */
+struct atl_spec {
+  enum atl_op op;
+  enum atl_type type;
+  enum atl_space space;
+  enum atl_pattern pattern;
+  enum atl_result_use result;
+  uint32_t contention;  /**< threads per word (random: number of distinct slots) */
+  uint32_t padding;     /**< words between neighbouring targets */
+  uint32_t wg_size;     /**< work-items per work-group */
+  uint32_t workgroups;  /**< work-groups in the grid */
+};
+
+/** How each measurement is timed. */
+struct atl_timing {
+  double target_ms;     /**< calibrate iterations until one launch takes this long */
+  double noise;         /**< stop sampling once relative IQR is at or below this */
+  unsigned min_samples; /**< at least this many timed launches */
+  unsigned max_samples; /**< at most this many timed launches */
+  double budget_s;      /**< per-row time budget for sampling */
+  uint32_t max_iters;   /**< upper bound on iterations per thread */
+  uint32_t fixed_iters; /**< if non-zero, skip calibration and use this */
+};
+
+/** Defaults: 20 ms launches, 2% noise, 5..50 samples, 2 s per row. */
+void atl_timing_defaults(struct atl_timing *t);
+
+/** Names ("fetch_add", "u32", "global", "cross-warp", "used"). */
+const char *atl_op_name(enum atl_op op);
+const char *atl_op_help(enum atl_op op);
+const char *atl_type_name(enum atl_type t);
+const char *atl_space_name(enum atl_space s);
+const char *atl_pattern_name(enum atl_pattern p);
+const char *atl_result_name(enum atl_result_use r);
+
+/** Size in bytes of one element of @p t. */
+size_t atl_type_size(enum atl_type t);
+
+/** Parses one name; returns the enum value or -1 if unknown. */
+int atl_op_parse(const char *s);
+int atl_type_parse(const char *s);
+int atl_space_parse(const char *s);
+int atl_pattern_parse(const char *s);
+int atl_result_parse(const char *s);
+
+/** Whether @p op is defined for @p type at all (f32 supports add and exchange only). */
+int atl_op_type_defined(enum atl_op op, enum atl_type type);
+
+/** Threads that issue updates (branched: half of them). */
+uint64_t atl_spec_active_threads(const struct atl_spec *s);
+
+/**
+ * Words in the target array of one domain: the whole grid for global memory,
+ * one work-group for local memory. Contiguous / cross-warp / branched:
+ * ceil(threads / contention) * padding; random: contention * padding.
+ * Returns 0 if the size does not fit in 32-bit indices.
+ */
+uint64_t atl_spec_domain_words(const struct atl_spec *s);
+
+/** Threads in one domain (grid for global memory, work-group for local). */
+uint64_t atl_spec_domain_threads(const struct atl_spec *s);
+
+/** Number of domains (1 for global memory, work-groups for local). */
+uint64_t atl_spec_domains(const struct atl_spec *s);
+
+/**
+ * A parsed numeric axis: "1:1024:x2" (geometric), "1:64:+8" (arithmetic),
+ * "1,2,4" (list) or a single value. Values are >= 1 and fit in 32 bits.
+ */
+struct atl_axis {
+  uint32_t *values;
+  size_t count;
+};
+
+/**
+ * Parses @p text into @p axis. On error returns ATL_EINVAL or ATL_ERANGE and
+ * writes a one-line reason to @p why (what is allowed).
+ */
+int atl_axis_parse(const char *text, uint32_t max_value, struct atl_axis *axis, char *why, size_t why_len);
+
+/** Frees the values of an axis. */
+void atl_axis_release(struct atl_axis *axis);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,105 @@
+/**
+ * @file result.h
+ * Result rows with statistics, and the writers that turn one set of rows
+ * into a table, CSV or JSON (one row struct feeds all three).
+ */
+#ifndef ATOMLAB_RESULT_H
+#define ATOMLAB_RESULT_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device.h"
+#include "experiment.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of the JSON/CSV layout; bump on any incompatible change. */
+#define ATL_FORMAT_VERSION 1
+
+/** Status of one row. */
+enum atl_status { ATL_STATUS_OK, ATL_STATUS_UNSUPPORTED, ATL_STATUS_SKIPPED, ATL_STATUS_DEADLOCK, ATL_STATUS_ERROR };
+
+/** "ok", "unsupported", ... */
+const char *atl_status_name(enum atl_status s);
+
+/** Summary statistics of a sample of times. */
+struct atl_stats {
+  unsigned samples;
+  double median, min, max, mean, q1, q3;
+  double iqr;   /**< q3 - q1 */
+  double noise; /**< relative IQR: iqr / median */
+};
+
+/** Computes statistics of @p n values (n may be 0: all fields zero). Quartiles by linear interpolation. */
+void atl_stats_compute(const double *values, size_t n, struct atl_stats *out);
+
+/** One measured configuration. */
+struct atl_row {
+  struct atl_spec spec;
+  enum atl_status status;
+  char reason[384];        /**< why a row is not ok (or a note) */
+  uint32_t iters;          /**< iterations per thread in each timed launch */
+  uint64_t ops;            /**< atomic operations per launch (active threads x iters) */
+  uint64_t array_words;    /**< words per domain */
+  struct atl_stats time_ms;/**< device time per launch */
+  double *samples_ms;      /**< the raw samples (owned by the row) */
+  double ops_per_us;       /**< ops / median time */
+  double gops;             /**< 1e9 ops per second at the median */
+  int verified;            /**< 1 if the final memory state matched exactly */
+  uint64_t wrong_words;    /**< words (and sink checks) that differed */
+  double cas_attempts;     /**< cas: attempts per successful CAS (0 otherwise) */
+};
+
+/** Run-wide facts recorded with every result file. */
+struct atl_run_meta {
+  char tool_version[32];
+  char git_commit[48];
+  char date[40];           /**< ISO 8601 UTC */
+  char command[512];       /**< the command line */
+  struct atl_device_info device;
+  struct atl_occupancy occupancy;
+  struct atl_timing timing;
+};
+
+/** A set of rows (owns them). */
+struct atl_result_set {
+  struct atl_run_meta meta;
+  struct atl_row *rows;
+  size_t count, cap;
+};
+
+/** Appends a copy of @p row (its samples are moved into the set). */
+int atl_result_set_add(struct atl_result_set *set, struct atl_row *row);
+
+/** Frees the rows and their samples. */
+void atl_result_set_release(struct atl_result_set *set);
+
+/** Output formats. */
+enum atl_format { ATL_FORMAT_TABLE, ATL_FORMAT_CSV, ATL_FORMAT_JSON };
+
+/** Parses "table", "csv" or "json"; -1 if unknown. */
+int atl_format_parse(const char *s);
+
+/** Writers. The table header is printed by atl_write_table_header. */
+int atl_write_table_header(FILE *f);
+int atl_write_table_row(FILE *f, const struct atl_row *row);
+int atl_write_csv(FILE *f, const struct atl_result_set *set);
+int atl_write_json(FILE *f, const struct atl_result_set *set);
+
+/** CSV column names, comma separated, in order (for tests and docs). */
+const char *atl_csv_header(void);
+
+/**
+ * Writes @p set to @p path atomically: into "path.tmp.PID", then rename(2).
+ * A failure leaves no file behind.
+ */
+int atl_write_file(const char *path, enum atl_format fmt, const struct atl_result_set *set);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

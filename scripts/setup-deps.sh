@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what atomlab needs on Debian/Ubuntu, only where it is missing:
+# a C toolchain, CMake, the OpenCL headers and ICD loader, PoCL (OpenCL on the
+# CPU), cJSON, Python 3 (the CLI tests read JSON with it) and git.
+set -euo pipefail
+
+PACKAGES=(gcc make cmake pkg-config git python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev clinfo)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "atomlab: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "error: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+  SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

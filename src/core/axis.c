@@ -1,0 +1,127 @@
+/* Numeric axes: "1:1024:x2", "1:64:+8", "1,2,4" or a single value. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab.h"
+
+#define AXIS_MAX_VALUES 4096
+
+/* Strict unsigned parse: digits only, no sign, no overflow, 1..max. */
+static int parse_value(const char *s, size_t len, uint32_t max, uint32_t *out, char *why, size_t why_len)
+{
+  char buf[32];
+  if (len == 0 || len >= sizeof buf) {
+    snprintf(why, why_len, "expected a whole number from 1 to %u", max);
+    return ATL_EINVAL;
+  }
+  memcpy(buf, s, len);
+  buf[len] = '\0';
+  for (size_t i = 0; i < len; i++)
+    if (buf[i] < '0' || buf[i] > '9') {
+      snprintf(why, why_len, "'%s' is not a whole number from 1 to %u", buf, max);
+      return ATL_EINVAL;
+    }
+  errno = 0;
+  unsigned long long v = strtoull(buf, NULL, 10);
+  if (errno == ERANGE || v > max || v == 0) {
+    snprintf(why, why_len, "'%s' is out of range: allowed 1 to %u", buf, max);
+    return ATL_ERANGE;
+  }
+  *out = (uint32_t)v;
+  return 0;
+}
+
+static int push(struct atl_axis *axis, uint32_t v, char *why, size_t why_len)
+{
+  if (axis->count >= AXIS_MAX_VALUES) {
+    snprintf(why, why_len, "too many values: at most %d", AXIS_MAX_VALUES);
+    return ATL_ERANGE;
+  }
+  for (size_t i = 0; i < axis->count; i++)
+    if (axis->values[i] == v)
+      return 0; /* duplicates add nothing to a sweep */
+  uint32_t *grown = realloc(axis->values, (axis->count + 1) * sizeof *grown);
+  if (grown == NULL)
+    return ATL_ENOMEM;
+  axis->values = grown;
+  axis->values[axis->count++] = v;
+  return 0;
+}
+
+static int parse_range(const char *s, uint32_t max, struct atl_axis *axis, char *why, size_t why_len)
+{
+  const char *c1 = strchr(s, ':');
+  const char *c2 = strchr(c1 + 1, ':');
+  uint32_t lo, hi, step = 0;
+  int geometric = 0, err;
+  if ((err = parse_value(s, (size_t)(c1 - s), max, &lo, why, why_len)))
+    return err;
+  const char *hi_end = c2 ? c2 : c1 + 1 + strlen(c1 + 1);
+  if ((err = parse_value(c1 + 1, (size_t)(hi_end - c1 - 1), max, &hi, why, why_len)))
+    return err;
+  if (lo > hi) {
+    snprintf(why, why_len, "range '%s' runs backwards: start must not exceed end", s);
+    return ATL_EINVAL;
+  }
+  if (c2 == NULL) {
+    geometric = 1; /* "a:b" means powers of two, the usual sweep */
+    step = 2;
+  } else if (c2[1] == 'x' || c2[1] == '*') {
+    geometric = 1;
+    if ((err = parse_value(c2 + 2, strlen(c2 + 2), 1u << 16, &step, why, why_len)))
+      return err;
+    if (step < 2) {
+      snprintf(why, why_len, "geometric step in '%s' must be at least x2", s);
+      return ATL_EINVAL;
+    }
+  } else {
+    const char *st = c2 + 1 + (c2[1] == '+');
+    if ((err = parse_value(st, strlen(st), max, &step, why, why_len)))
+      return err;
+  }
+  for (uint64_t v = lo; v <= hi; v = geometric ? v * step : v + step)
+    if ((err = push(axis, (uint32_t)v, why, why_len)))
+      return err;
+  return 0;
+}
+
+int atl_axis_parse(const char *text, uint32_t max_value, struct atl_axis *axis, char *why, size_t why_len)
+{
+  int err = 0;
+  axis->values = NULL;
+  axis->count = 0;
+  why[0] = '\0';
+  if (text == NULL || *text == '\0') {
+    snprintf(why, why_len, "empty value: expected N, A:B, A:B:xK, A:B:+K or a comma list");
+    return ATL_EINVAL;
+  }
+  char *copy = strdup(text);
+  if (copy == NULL)
+    return ATL_ENOMEM;
+  for (char *item = copy, *next; item && !err; item = next) {
+    next = strchr(item, ',');
+    if (next)
+      *next++ = '\0';
+    if (strchr(item, ':'))
+      err = parse_range(item, max_value, axis, why, why_len);
+    else {
+      uint32_t v;
+      err = parse_value(item, strlen(item), max_value, &v, why, why_len);
+      if (!err)
+        err = push(axis, v, why, why_len);
+    }
+  }
+  free(copy);
+  if (err)
+    atl_axis_release(axis);
+  return err;
+}
+
+void atl_axis_release(struct atl_axis *axis)
+{
+  free(axis->values);
+  axis->values = NULL;
+  axis->count = 0;
+}

@@ -1,0 +1,208 @@
+/* The context: backends compiled in, device enumeration and selection. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+
+typedef int (*backend_init_fn)(struct atl_backend_ops *);
+
+/* Every backend compiled in; ATL_BACKENDS (comma list) narrows it at run time. */
+static const struct {
+  const char *name;
+  backend_init_fn init;
+} backend_table[] = {
+#ifdef ATL_HAVE_OPENCL
+    {"opencl", atl_opencl_backend_init},
+#endif
+    {NULL, NULL},
+};
+
+static int backend_enabled(const char *name)
+{
+  const char *list = getenv("ATL_BACKENDS");
+  if (list == NULL || *list == '\0')
+    return 1;
+  size_t len = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *end = strchr(p, ',');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n == len && strncmp(p, name, n) == 0)
+      return 1;
+    if (!end)
+      break;
+    p = end + 1;
+  }
+  return 0;
+}
+
+int atl_context_new(atl_context_t *out)
+{
+  struct atl_context *ctx = calloc(1, sizeof *ctx);
+  if (ctx == NULL)
+    return ATL_ENOMEM;
+  for (size_t i = 0; backend_table[i].name != NULL && ctx->nbackends < ATL__MAX_BACKENDS; i++) {
+    if (!backend_enabled(backend_table[i].name))
+      continue;
+    if (backend_table[i].init(&ctx->backends[ctx->nbackends]) == 0)
+      ctx->nbackends++;
+  }
+  *out = ctx;
+  return 0;
+}
+
+void atl_context_free(atl_context_t ctx)
+{
+  if (ctx == NULL)
+    return;
+  if (ctx->ops && ctx->dev)
+    ctx->ops->close(ctx->dev);
+  free(ctx->devices);
+  free(ctx->device_backend);
+  free(ctx);
+}
+
+const char *atl_backend_notes(atl_context_t ctx) { return ctx->notes; }
+
+static void add_note(atl_context_t ctx, const char *backend, const char *msg)
+{
+  size_t used = strlen(ctx->notes);
+  snprintf(ctx->notes + used, sizeof ctx->notes - used, "%s%s: %s", used ? "\n" : "", backend, msg);
+}
+
+static int probe_all(atl_context_t ctx)
+{
+  if (ctx->probed)
+    return 0;
+  ctx->probed = 1;
+  for (size_t b = 0; b < ctx->nbackends; b++) {
+    struct atl_device_info *list = NULL;
+    size_t n = 0;
+    int err = ctx->backends[b].probe(ctx, &list, &n);
+    if (err) {
+      add_note(ctx, ctx->backends[b].name, atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+      continue;
+    }
+    struct atl_device_info *grown = realloc(ctx->devices, (ctx->ndevices + n) * sizeof *grown);
+    size_t *owners = realloc(ctx->device_backend, (ctx->ndevices + n) * sizeof *owners);
+    if (grown)
+      ctx->devices = grown;
+    if (owners)
+      ctx->device_backend = owners;
+    if (!grown || !owners) {
+      free(list);
+      return atl__seterr(ctx, ATL_ENOMEM, "out of memory listing devices");
+    }
+    for (size_t i = 0; i < n; i++) {
+      ctx->devices[ctx->ndevices] = list[i];
+      ctx->device_backend[ctx->ndevices] = b;
+      ctx->ndevices++;
+    }
+    free(list);
+  }
+  ctx->errmsg[0] = '\0';
+  return 0;
+}
+
+int atl_devices(atl_context_t ctx, const struct atl_device_info **list, size_t *count)
+{
+  int err = probe_all(ctx);
+  *list = ctx->devices;
+  *count = ctx->ndevices;
+  return err;
+}
+
+/* Ranks devices for "the best device present": GPUs, then accelerators,
+ * then CPUs; more compute units wins within a kind. */
+static long device_rank(const struct atl_device_info *d)
+{
+  long kind = d->type == ATL_DEVICE_GPU ? 3 : d->type == ATL_DEVICE_ACCELERATOR ? 2 : d->type == ATL_DEVICE_CPU ? 1 : 0;
+  return kind * 1000000L + (long)d->compute_units;
+}
+
+static int find_device(atl_context_t ctx, const char *id, const char *backend, size_t *index)
+{
+  long best = -1;
+  for (size_t i = 0; i < ctx->ndevices; i++) {
+    const struct atl_device_info *d = &ctx->devices[i];
+    if (backend && strcmp(d->backend, backend) != 0)
+      continue;
+    if (id) {
+      char *end;
+      unsigned long n = strtoul(id, &end, 10);
+      int by_index = *id != '\0' && *end == '\0';
+      if ((by_index && n == i) || strcmp(id, d->id) == 0) {
+        *index = i;
+        return 0;
+      }
+      continue;
+    }
+    if (device_rank(d) > best) {
+      best = device_rank(d);
+      *index = i;
+    }
+  }
+  return best >= 0 ? 0 : ATL_ENODEV;
+}
+
+int atl_device_open(atl_context_t ctx, const char *id, const char *backend)
+{
+  int err = probe_all(ctx);
+  if (err)
+    return err;
+  size_t index = 0;
+  if (find_device(ctx, id, backend, &index) != 0) {
+    if (id)
+      return atl__seterr(ctx, ATL_ENODEV, "no device '%s'%s%s (see 'atomlab devices')", id,
+                         backend ? " on backend " : "", backend ? backend : "");
+    return atl__seterr(ctx, ATL_ENODEV, "no %s%sdevice found%s%s", backend ? backend : "", backend ? " " : "",
+                       ctx->notes[0] ? ": " : "", ctx->notes);
+  }
+  if (ctx->ops && ctx->dev) {
+    ctx->ops->close(ctx->dev);
+    ctx->dev = NULL;
+    ctx->ops = NULL;
+  }
+  const struct atl_backend_ops *ops = &ctx->backends[ctx->device_backend[index]];
+  err = ops->open(ctx, &ctx->devices[index], &ctx->dev);
+  if (err)
+    return err;
+  ctx->ops = ops;
+  ctx->current = ctx->devices[index];
+  return 0;
+}
+
+const struct atl_device_info *atl_device_current(atl_context_t ctx) { return ctx->ops ? &ctx->current : NULL; }
+
+void atl_device_slug(const struct atl_device_info *info, char *buf, size_t len)
+{
+  if (len == 0)
+    return;
+  if (strstr(info->platform, "Portable Computing Language")) {
+    snprintf(buf, len, "pocl-%s", info->type == ATL_DEVICE_CPU ? "cpu" : "device");
+    return;
+  }
+  size_t o = 0;
+  int words = 0, in_word = 0;
+  for (const char *p = info->name; *p && o + 1 < len; p++) {
+    char c = *p;
+    int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (alnum) {
+      if (!in_word) {
+        if (words == 2)
+          break;
+        if (words > 0 && o + 1 < len)
+          buf[o++] = '-';
+        words++;
+        in_word = 1;
+      }
+      if (o + 1 < len)
+        buf[o++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    } else {
+      in_word = 0;
+    }
+  }
+  buf[o] = '\0';
+  if (o == 0)
+    snprintf(buf, len, "device");
+}

@@ -1,0 +1,28 @@
+/* Internal: the context body and the helpers the core shares. */
+#ifndef ATOMLAB_CORE_CONTEXT_H
+#define ATOMLAB_CORE_CONTEXT_H
+
+#include "atomlab.h"
+#include "atomlab/backend.h"
+
+#define ATL__MAX_BACKENDS 4
+
+struct atl_context {
+  char errmsg[2048];
+  char notes[1024];
+  struct atl_backend_ops backends[ATL__MAX_BACKENDS];
+  size_t nbackends;
+  int probed;
+  struct atl_device_info *devices;
+  size_t *device_backend; /* index into backends[] for each device */
+  size_t ndevices;
+  const struct atl_backend_ops *ops; /* the open device's backend */
+  void *dev;                         /* the open device's handle */
+  struct atl_device_info current;
+};
+
+/* The open device's ops and handle; NULL if no device is open. */
+static inline const struct atl_backend_ops *atl__ops(atl_context_t ctx) { return ctx->ops; }
+static inline void *atl__dev(atl_context_t ctx) { return ctx->dev; }
+
+#endif

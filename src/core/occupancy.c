@@ -1,0 +1,90 @@
+/* Occupancy discovery: how many work-groups really run at once. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+
+/* Spins a waiter may make before it declares a deadlock. A lock holder is
+ * resident by construction, so a healthy device hands the lock on within
+ * microseconds; this bound is seconds even on a slow device. */
+#define DISCOVERY_SPIN_BOUND (1u << 24)
+#define DISCOVERY_STATE_WORDS 5
+
+int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occupancy *out)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  void *dev = atl__dev(ctx);
+  void *kernel = NULL, *state = NULL, *ids = NULL;
+  uint32_t *joined = NULL;
+  int err = 0;
+
+  if (ops == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "no device open");
+  memset(out, 0, sizeof *out);
+  out->wg_size = wg_size;
+
+  struct atl_build req = {"discovery", "discovery", ""};
+  if ((err = ops->build(dev, &req, &kernel)))
+    goto out;
+  const struct atl_device_info *info = atl_device_current(ctx);
+  unsigned estimated = info->compute_units;
+  snprintf(out->estimate_method, sizeof out->estimate_method, "one work-group per compute unit");
+  if (ops->occupancy_estimate)
+    ops->occupancy_estimate(dev, kernel, wg_size, &estimated, out->estimate_method, sizeof out->estimate_method);
+  out->estimated = estimated;
+
+  /* Launch well past the estimate so that the poll sees every resident group. */
+  unsigned launched = estimated * 2;
+  if (launched < info->compute_units * 4)
+    launched = info->compute_units * 4;
+  if (launched > 65535)
+    launched = 65535;
+  out->launched = launched;
+
+  uint32_t init[DISCOVERY_STATE_WORDS] = {0, 0, 1, 0, 0}; /* poll open */
+  if ((err = ops->alloc(dev, sizeof init, &state)) || (err = ops->alloc(dev, launched * sizeof(uint32_t), &ids)))
+    goto out;
+  if ((err = ops->write(dev, state, init, sizeof init)))
+    goto out;
+  struct atl_arg args[] = {
+      {ATL_ARG_BUFFER, state, 0},
+      {ATL_ARG_BUFFER, ids, 0},
+      {ATL_ARG_U32, NULL, DISCOVERY_SPIN_BOUND},
+  };
+  struct atl_launch launch = {(size_t)launched * wg_size, wg_size, args, 3};
+  double ms = 0;
+  if ((err = ops->launch(dev, kernel, &launch, &ms)))
+    goto out;
+  uint32_t final[DISCOVERY_STATE_WORDS];
+  if ((err = ops->read(dev, state, final, sizeof final)))
+    goto out;
+  if (final[4] != 0) {
+    err = atl__seterr(ctx, ATL_EDEADLOCK, "occupancy discovery: a ticket-lock wait exceeded %u spins", DISCOVERY_SPIN_BOUND);
+    goto out;
+  }
+  joined = malloc(launched * sizeof *joined);
+  if (joined == NULL) {
+    err = atl__seterr(ctx, ATL_ENOMEM, "out of memory");
+    goto out;
+  }
+  if ((err = ops->read(dev, ids, joined, launched * sizeof *joined)))
+    goto out;
+  /* The joiners' ids must be exactly 0..count-1: a cheap self-check of the lock. */
+  unsigned count = final[3], seen = 0;
+  for (unsigned g = 0; g < launched; g++)
+    if (joined[g] != 0xffffffffu)
+      seen += joined[g] < count;
+  if (seen != count || count == 0) {
+    err = atl__seterr(ctx, ATL_EBACKEND, "occupancy discovery: %u work-groups joined but %u ids were handed out", seen, count);
+    goto out;
+  }
+  out->discovered = count;
+out:
+  free(joined);
+  if (ops) {
+    ops->free(dev, state);
+    ops->free(dev, ids);
+  }
+  return err;
+}

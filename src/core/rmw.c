@@ -1,0 +1,314 @@
+/* The RMW benchmark driver: check, build, calibrate, sample, verify. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "context.h"
+#include "rmw_internal.h"
+
+/* f32 sums are exact only while every word stays at or below 2^24. */
+#define F32_EXACT_LIMIT (1u << 24)
+
+static double now_s(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t why_len)
+{
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  const uint64_t threads = (uint64_t)s->wg_size * s->workgroups;
+  const uint64_t domain_threads = atl_spec_domain_threads(s);
+  why[0] = '\0';
+  if (dev == NULL) {
+    snprintf(why, why_len, "no device open");
+    return ATL_ENODEV;
+  }
+  if (s->wg_size == 0 || s->wg_size > dev->max_wg_size) {
+    snprintf(why, why_len, "--wg-size %u is not allowed: 1 to %zu on %s", s->wg_size, dev->max_wg_size, dev->name);
+    return ATL_EINVAL;
+  }
+  if (s->workgroups == 0 || threads > UINT32_MAX) {
+    snprintf(why, why_len, "--workgroups %u is not allowed: 1 to %llu with --wg-size %u", s->workgroups,
+             (unsigned long long)(UINT32_MAX / s->wg_size), s->wg_size);
+    return ATL_EINVAL;
+  }
+  if (s->contention > domain_threads) {
+    snprintf(why, why_len, "--contention %u exceeds the %llu threads of a %s (allowed: 1 to %llu)", s->contention,
+             (unsigned long long)domain_threads, s->space == ATL_SPACE_LOCAL ? "work-group" : "grid",
+             (unsigned long long)domain_threads);
+    return ATL_EINVAL;
+  }
+  const uint64_t words = atl_spec_domain_words(s);
+  const size_t esize = atl_type_size(s->type);
+  if (words == 0) {
+    snprintf(why, why_len, "--padding %u with --contention %u needs more than 2^32 words: lower --padding",
+             s->padding, s->contention);
+    return ATL_EINVAL;
+  }
+  if (s->space == ATL_SPACE_GLOBAL && words * esize > dev->max_alloc) {
+    snprintf(why, why_len,
+             "--padding %u with --contention %u needs an array of %llu bytes, above the device's max allocation of "
+             "%llu bytes",
+             s->padding, s->contention, (unsigned long long)(words * esize), (unsigned long long)dev->max_alloc);
+    return ATL_EINVAL;
+  }
+  if (!atl_op_type_defined(s->op, s->type)) {
+    snprintf(why, why_len, "%s is measured with fetch_add only", atl_type_name(s->type));
+    return ATL_ENOTSUP;
+  }
+  if (s->type == ATL_TYPE_U64 && !dev->has_int64_atomics) {
+    snprintf(why, why_len, "device lacks 64-bit integer atomics (cl_khr_int64_base/extended_atomics)");
+    return ATL_ENOTSUP;
+  }
+  if (s->type == ATL_TYPE_F32 && !dev->has_f32_atomic_add) {
+    snprintf(why, why_len, "device lacks float atomic add (cl_ext_float_atomics)");
+    return ATL_ENOTSUP;
+  }
+  if (s->space == ATL_SPACE_LOCAL) {
+    if (!dev->has_local_atomics) {
+      snprintf(why, why_len, "device lacks local-memory atomics");
+      return ATL_ENOTSUP;
+    }
+    if (words * esize > dev->local_mem) {
+      snprintf(why, why_len, "local array of %llu bytes exceeds the %llu bytes of local memory",
+               (unsigned long long)(words * esize), (unsigned long long)dev->local_mem);
+      return ATL_ENOTSUP;
+    }
+    if ((uint64_t)words * s->workgroups * esize > dev->max_alloc) {
+      snprintf(why, why_len, "the copy-out of %u local arrays exceeds the max allocation", s->workgroups);
+      return ATL_ENOTSUP;
+    }
+  }
+  return 0;
+}
+
+void atl_row_release(struct atl_row *row)
+{
+  free(row->samples_ms);
+  row->samples_ms = NULL;
+}
+
+static void format_defines(const struct atl_spec *s, char *buf, size_t len)
+{
+  struct atl__op_values v;
+  atl__op_values(s->op, s->type, &v);
+  const uint64_t words = atl_spec_domain_words(s);
+  const char *suffix = s->type == ATL_TYPE_U64 ? "UL" : "u";
+  if (s->type == ATL_TYPE_F32)
+    snprintf(buf, len, "TYPE_f32 OP_%s SPACE_LOCAL=%d LOCAL_WORDS=%llu RANDOM=%d BRANCHED=%d RESULT_USED=%d INIT=0.0f OPERAND=1.0f",
+             atl_op_name(s->op), s->space == ATL_SPACE_LOCAL, (unsigned long long)words,
+             s->pattern == ATL_PATTERN_RANDOM, s->pattern == ATL_PATTERN_BRANCHED, s->result == ATL_RESULT_USED);
+  else
+    snprintf(buf, len,
+             "TYPE_%s OP_%s SPACE_LOCAL=%d LOCAL_WORDS=%llu RANDOM=%d BRANCHED=%d RESULT_USED=%d INIT=((T)0x%llx%s) "
+             "OPERAND=((T)0x%llx%s)",
+             atl_type_name(s->type), atl_op_name(s->op), s->space == ATL_SPACE_LOCAL, (unsigned long long)words,
+             s->pattern == ATL_PATTERN_RANDOM, s->pattern == ATL_PATTERN_BRANCHED, s->result == ATL_RESULT_USED,
+             (unsigned long long)v.init, suffix, (unsigned long long)v.operand, suffix);
+}
+
+/* Device buffers of one configuration. */
+struct rmw_buffers {
+  void *array, *target, *iters, *branch, *sink, *attempts;
+};
+
+static void buffers_free(const struct atl_backend_ops *ops, void *dev, struct rmw_buffers *b)
+{
+  void **all[] = {&b->array, &b->target, &b->iters, &b->branch, &b->sink, &b->attempts};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    ops->free(dev, *all[i]);
+    *all[i] = NULL;
+  }
+}
+
+/* One timed launch from a freshly initialised array. */
+static int timed_launch(atl_context_t ctx, void *kernel, const struct atl_spec *s, struct rmw_buffers *b,
+                        uint32_t iters, double *ms)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  void *dev = atl__dev(ctx);
+  struct atl__op_values v;
+  atl__op_values(s->op, s->type, &v);
+  const size_t esize = atl_type_size(s->type);
+  const uint64_t bytes = atl_spec_domain_words(s) * atl_spec_domains(s) * esize;
+  int err;
+  if (s->space == ATL_SPACE_GLOBAL) {
+    uint32_t pat32 = (uint32_t)v.init;
+    uint64_t pat64 = v.init;
+    if ((err = ops->fill(dev, b->array, esize == 8 ? (const void *)&pat64 : (const void *)&pat32, esize, bytes)))
+      return err;
+  }
+  if ((err = ops->write(dev, b->iters, &iters, sizeof iters)))
+    return err;
+  struct atl_arg args[] = {
+      {ATL_ARG_BUFFER, b->array, 0},  {ATL_ARG_BUFFER, b->target, 0},   {ATL_ARG_BUFFER, b->iters, 0},
+      {ATL_ARG_BUFFER, b->branch, 0}, {ATL_ARG_BUFFER, b->sink, 0},     {ATL_ARG_BUFFER, b->attempts, 0},
+      {ATL_ARG_U32, NULL, s->contention}, {ATL_ARG_U32, NULL, s->padding},
+  };
+  struct atl_launch launch = {(size_t)s->wg_size * s->workgroups, s->wg_size, args, sizeof args / sizeof args[0]};
+  return ops->launch(dev, kernel, &launch, ms);
+}
+
+/* Grows iterations until one launch takes the target time. */
+static int calibrate(atl_context_t ctx, void *kernel, const struct atl_spec *s, struct rmw_buffers *b,
+                     const struct atl_timing *tm, uint32_t cap, uint32_t *iters_out)
+{
+  uint32_t iters = tm->fixed_iters ? tm->fixed_iters : 1;
+  if (iters > cap)
+    iters = cap;
+  double ms = 0;
+  int err;
+  if ((err = timed_launch(ctx, kernel, s, b, iters, &ms))) /* also the warm-up */
+    return err;
+  while (!tm->fixed_iters && ms < tm->target_ms && iters < cap) {
+    double scale = ms > 0 ? tm->target_ms * 1.1 / ms : 64;
+    if (scale > 64)
+      scale = 64;
+    if (scale < 1.5)
+      scale = 1.5;
+    double next = (double)iters * scale;
+    iters = next > cap ? cap : (uint32_t)next;
+    if ((err = timed_launch(ctx, kernel, s, b, iters, &ms)))
+      return err;
+  }
+  *iters_out = iters;
+  return 0;
+}
+
+static int row_fail(atl_context_t ctx, struct atl_row *row, enum atl_status status, const char *why)
+{
+  row->status = status;
+  snprintf(row->reason, sizeof row->reason, "%s", why && *why ? why : atl_errmsg(ctx));
+  return 0;
+}
+
+int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *tm, struct atl_row *row)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  void *dev = atl__dev(ctx);
+  struct rmw_buffers b = {0};
+  uint32_t *targets = NULL, *branch = NULL;
+  void *words = NULL, *sink = NULL;
+  uint32_t *attempts = NULL;
+  void *kernel = NULL;
+  char why[256], defines[512];
+  int err = 0;
+
+  memset(row, 0, sizeof *row);
+  row->spec = *s;
+  row->array_words = atl_spec_domain_words(s);
+  int chk = atl_rmw_check(ctx, s, why, sizeof why);
+  if (chk)
+    return row_fail(ctx, row, chk == ATL_ENOTSUP ? ATL_STATUS_UNSUPPORTED : ATL_STATUS_ERROR, why);
+
+  const uint64_t threads = (uint64_t)s->wg_size * s->workgroups, dt = atl_spec_domain_threads(s);
+  const uint64_t domains = atl_spec_domains(s), words_total = row->array_words * domains;
+  const size_t esize = atl_type_size(s->type);
+  targets = malloc(threads * sizeof *targets);
+  branch = malloc(threads * sizeof *branch);
+  words = malloc(words_total * esize);
+  sink = s->result == ATL_RESULT_USED ? malloc(threads * esize) : NULL;
+  attempts = s->op == ATL_OP_CAS ? malloc(threads * sizeof *attempts) : NULL;
+  if (!targets || !branch || !words || (s->result == ATL_RESULT_USED && !sink) || (s->op == ATL_OP_CAS && !attempts)) {
+    err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory for %llu words", (unsigned long long)words_total);
+    row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
+    goto out;
+  }
+  for (uint64_t d = 0; d < domains; d++)
+    atl__pattern_targets(s, d * dt, targets + d * dt);
+  for (uint64_t t = 0; t < threads; t++)
+    branch[t] = atl__pattern_active(s, t);
+
+  if ((err = ops->alloc(dev, words_total * esize, &b.array)) ||
+      (err = ops->alloc(dev, threads * sizeof *targets, &b.target)) ||
+      (err = ops->alloc(dev, sizeof(uint32_t), &b.iters)) ||
+      (err = ops->alloc(dev, threads * sizeof *branch, &b.branch)) ||
+      (err = ops->alloc(dev, sink ? threads * esize : esize, &b.sink)) ||
+      (err = ops->alloc(dev, attempts ? threads * sizeof *attempts : 4, &b.attempts)) ||
+      (err = ops->write(dev, b.target, targets, threads * sizeof *targets)) ||
+      (err = ops->write(dev, b.branch, branch, threads * sizeof *branch))) {
+    row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
+    goto out;
+  }
+  format_defines(s, defines, sizeof defines);
+  struct atl_build req = {"rmw", "rmw", defines};
+  if ((err = ops->build(dev, &req, &kernel))) {
+    row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
+    goto out;
+  }
+
+  uint32_t cap = tm->max_iters ? tm->max_iters : 1u << 24;
+  if (s->type == ATL_TYPE_F32 && cap > F32_EXACT_LIMIT / dt)
+    cap = (uint32_t)(F32_EXACT_LIMIT / dt) ? (uint32_t)(F32_EXACT_LIMIT / dt) : 1;
+  if ((err = calibrate(ctx, kernel, s, &b, tm, cap, &row->iters))) {
+    row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
+    goto out;
+  }
+
+  unsigned max_samples = tm->max_samples > tm->min_samples ? tm->max_samples : tm->min_samples;
+  row->samples_ms = malloc((max_samples ? max_samples : 1) * sizeof *row->samples_ms);
+  if (row->samples_ms == NULL) {
+    err = ATL_ENOMEM;
+    goto out;
+  }
+  double start = now_s();
+  unsigned n = 0;
+  while (n < max_samples) {
+    if ((err = timed_launch(ctx, kernel, s, &b, row->iters, &row->samples_ms[n]))) {
+      row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
+      goto out;
+    }
+    n++;
+    if (n >= tm->min_samples) {
+      atl_stats_compute(row->samples_ms, n, &row->time_ms);
+      if (row->time_ms.noise <= tm->noise || now_s() - start > tm->budget_s)
+        break;
+    }
+  }
+  atl_stats_compute(row->samples_ms, n, &row->time_ms);
+
+  /* The last timed launch left its final state in memory: check it exactly. */
+  if ((err = ops->read(dev, b.array, words, words_total * esize)) ||
+      (sink && (err = ops->read(dev, b.sink, sink, threads * esize))) ||
+      (attempts && (err = ops->read(dev, b.attempts, attempts, threads * sizeof *attempts)))) {
+    row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
+    goto out;
+  }
+  struct atl__verify_input vin = {s, row->iters, targets, words, sink};
+  struct atl__verify_output vout;
+  if ((err = atl__verify(&vin, &vout)))
+    goto out;
+  row->wrong_words = vout.wrong_words + (vout.sink_ok ? 0 : 1);
+  row->verified = row->wrong_words == 0;
+  row->ops = atl_spec_active_threads(s) * row->iters;
+  if (row->time_ms.median > 0) {
+    row->ops_per_us = (double)row->ops / (row->time_ms.median * 1e3);
+    row->gops = row->ops_per_us * 1e-3;
+  }
+  if (attempts) {
+    uint64_t total = 0;
+    for (uint64_t t = 0; t < threads; t++)
+      total += attempts[t];
+    row->cas_attempts = row->ops ? (double)total / (double)row->ops : 0;
+  }
+  row->status = ATL_STATUS_OK;
+  if (!row->verified)
+    snprintf(row->reason, sizeof row->reason, "verification failed: %s", vout.first_error);
+  else if (!vout.sink_checked && s->result == ATL_RESULT_USED)
+    snprintf(row->reason, sizeof row->reason, "returned values not checked (no exact closed form for %s)",
+             atl_type_name(s->type));
+  err = 0;
+out:
+  if (ops)
+    buffers_free(ops, dev, &b);
+  free(targets);
+  free(branch);
+  free(words);
+  free(sink);
+  free(attempts);
+  return err == ATL_ENOMEM ? err : 0;
+}

@@ -1,0 +1,254 @@
+/*
+ * Exact verification of a launch: the final value of every word, and the
+ * values the atomics returned (folded per thread into a sink), against
+ * closed forms that depend only on how often each word was updated.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rmw_internal.h"
+
+void atl__op_values(enum atl_op op, enum atl_type type, struct atl__op_values *v)
+{
+  const int wide = type == ATL_TYPE_U64, is_signed = type == ATL_TYPE_I32;
+  v->init = wide ? 0x0123456789abcdefull : 0x12345678u;
+  v->operand = wide ? 0x100000001ull : 3u; /* u64: carries into the upper half */
+  switch (op) {
+  case ATL_OP_FETCH_MIN: /* below the start value; i32 goes negative to tell signed from unsigned */
+    v->init = wide ? 0x8000000000000000ull : is_signed ? 0u : 0x80000000u;
+    v->operand = wide ? 0x100000007ull : is_signed ? 0xfffffff9u /* -7 */ : 7u;
+    break;
+  case ATL_OP_FETCH_MAX:
+    v->init = wide ? 5u : is_signed ? 0xfffffffbu /* -5 */ : 5u;
+    v->operand = wide ? 0x8000000100000000ull : is_signed ? 3u : 0x80000000u;
+    break;
+  case ATL_OP_AND:
+    v->init = wide ? 0xffffffff00ff00ffull : 0xffff00ffu;
+    v->operand = wide ? 0x0f0f0f0ff0f0f0f0ull : 0x0f0f0f0fu;
+    break;
+  case ATL_OP_OR:
+    v->init = wide ? 0x100000100ull : 0x100u;
+    v->operand = wide ? 0x8000000000000001ull : 0x80000001u;
+    break;
+  case ATL_OP_XOR:
+    v->init = wide ? 0x5555555555555555ull : 0x55555555u;
+    v->operand = wide ? 0xa5a5a5a5a5a5a5a5ull : 0xa5a5a5a5u;
+    break;
+  case ATL_OP_EXCHANGE:
+    v->init = 0; /* no thread writes 0: every written value is gid + 1 */
+    break;
+  default:
+    break;
+  }
+  if (type == ATL_TYPE_F32) {
+    v->init = 0;            /* 0.0f */
+    v->operand = 0x3f800000; /* 1.0f: sums stay exact up to 2^24 */
+  }
+}
+
+uint64_t atl__exchange_value(enum atl_type type, uint64_t gid)
+{
+  uint64_t v = (gid + 1) & 0xffffffffu;
+  return type == ATL_TYPE_U64 ? v * 0x100000001ull : v;
+}
+
+static uint64_t type_mask(enum atl_type t) { return t == ATL_TYPE_U64 ? UINT64_MAX : 0xffffffffu; }
+
+static uint64_t load_word(const void *words, enum atl_type t, uint64_t i)
+{
+  if (t == ATL_TYPE_U64)
+    return ((const uint64_t *)words)[i];
+  return ((const uint32_t *)words)[i];
+}
+
+/* min/max in the type's own order. */
+static int less_than(enum atl_type t, uint64_t a, uint64_t b)
+{
+  if (t == ATL_TYPE_I32)
+    return (int32_t)(uint32_t)a < (int32_t)(uint32_t)b;
+  return a < b;
+}
+
+/* h*(h-1)/2 modulo 2^64, dividing before multiplying so nothing is lost. */
+static uint64_t triangle(uint64_t h) { return h == 0 ? 0 : (h % 2 == 0) ? (h / 2) * (h - 1) : h * ((h - 1) / 2); }
+
+/* The value a word holds after h updates (exchange is checked separately). */
+static uint64_t expected_word(enum atl_op op, enum atl_type t, const struct atl__op_values *v, uint64_t h)
+{
+  uint64_t x = v->init, o = v->operand, r = x;
+  if (t == ATL_TYPE_F32 && op == ATL_OP_FETCH_ADD) {
+    float f;
+    uint32_t bits = (uint32_t)x, obits = (uint32_t)o;
+    float fo;
+    memcpy(&f, &bits, 4);
+    memcpy(&fo, &obits, 4);
+    f += (float)h * fo;
+    memcpy(&bits, &f, 4);
+    return bits;
+  }
+  switch (op) {
+  case ATL_OP_FETCH_ADD:
+  case ATL_OP_PLAIN_ADD:
+    r = x + h * o;
+    break;
+  case ATL_OP_FETCH_SUB:
+    r = x - h * o;
+    break;
+  case ATL_OP_INC:
+  case ATL_OP_CAS:
+    r = x + h;
+    break;
+  case ATL_OP_DEC:
+    r = x - h;
+    break;
+  case ATL_OP_FETCH_MIN:
+    r = h && less_than(t, o, x) ? o : x;
+    break;
+  case ATL_OP_FETCH_MAX:
+    r = h && less_than(t, x, o) ? o : x;
+    break;
+  case ATL_OP_AND:
+    r = h ? x & o : x;
+    break;
+  case ATL_OP_OR:
+    r = h ? x | o : x;
+    break;
+  case ATL_OP_XOR:
+    r = h % 2 ? x ^ o : x;
+    break;
+  default:
+    break;
+  }
+  return r & type_mask(t);
+}
+
+/* Sum of the values h updates returned: the old values form a known sequence. */
+static uint64_t expected_sink_sum(enum atl_op op, enum atl_type t, const struct atl__op_values *v, uint64_t h)
+{
+  uint64_t x = v->init, o = v->operand;
+  if (h == 0)
+    return 0;
+  switch (op) {
+  case ATL_OP_FETCH_ADD:
+  case ATL_OP_PLAIN_ADD:
+    return h * x + o * triangle(h);
+  case ATL_OP_INC:
+  case ATL_OP_CAS:
+    return h * x + triangle(h);
+  case ATL_OP_FETCH_SUB:
+    return h * x - o * triangle(h);
+  case ATL_OP_DEC:
+    return h * x - triangle(h);
+  case ATL_OP_CAS_FAIL:
+    return h * x;
+  case ATL_OP_XOR: /* old values alternate x, x^o, x, ... */
+    return ((h + 1) / 2) * x + (h / 2) * ((x ^ o) & type_mask(t));
+  default: /* min, max, and, or: the first update sees x, every later one the settled value */
+    return x + (h - 1) * expected_word(op, t, v, 1);
+  }
+}
+
+/* Exchange: the final value must have been written by a thread that targets this word. */
+static int exchange_writer_ok(const struct atl__verify_input *in, uint64_t domain, uint64_t word, uint64_t value)
+{
+  const struct atl_spec *s = in->spec;
+  const uint64_t dt = atl_spec_domain_threads(s);
+  uint64_t lo = value & 0xffffffffu;
+  if (s->type == ATL_TYPE_U64 && (value >> 32) != lo)
+    return 0;
+  if (lo == 0)
+    return 0;
+  uint64_t gid = lo - 1;
+  if (gid < domain * dt || gid >= (domain + 1) * dt || !atl__pattern_active(s, gid))
+    return 0;
+  uint32_t target = in->targets[gid];
+  if (s->pattern != ATL_PATTERN_RANDOM)
+    return target == word;
+  if (word % s->padding != 0)
+    return 0;
+  return atl__walk_visits(s->contention, target, in->iters, (uint32_t)(word / s->padding));
+}
+
+int atl__hit_counts(const struct atl_spec *s, const uint32_t *target, uint32_t iters, uint64_t *counts)
+{
+  const uint64_t threads = atl_spec_domain_threads(s), words = atl_spec_domain_words(s);
+  memset(counts, 0, words * sizeof *counts);
+  if (s->pattern == ATL_PATTERN_RANDOM) {
+    uint64_t *slot_counts = malloc(s->contention * sizeof *slot_counts);
+    if (slot_counts == NULL)
+      return ATL_ENOMEM;
+    int err = atl__walk_counts(s->contention, target, threads, iters, slot_counts);
+    for (uint32_t k = 0; !err && k < s->contention; k++)
+      counts[(uint64_t)k * s->padding] = slot_counts[k];
+    free(slot_counts);
+    return err;
+  }
+  for (uint64_t t = 0; t < threads; t++)
+    if (atl__pattern_active(s, t)) /* the local id has the parity of the global id */
+      counts[target[t]] += iters;
+  return 0;
+}
+
+int atl__verify(const struct atl__verify_input *in, struct atl__verify_output *out)
+{
+  const struct atl_spec *s = in->spec;
+  const uint64_t words = atl_spec_domain_words(s), dt = atl_spec_domain_threads(s);
+  const uint64_t domains = atl_spec_domains(s), mask = type_mask(s->type);
+  struct atl__op_values v;
+  atl__op_values(s->op, s->type, &v);
+  memset(out, 0, sizeof *out);
+  uint64_t *counts = malloc(words * sizeof *counts);
+  if (counts == NULL)
+    return ATL_ENOMEM;
+  uint64_t sink_expected = 0; /* sum (or xor for exchange) over every word */
+  for (uint64_t d = 0; d < domains; d++) {
+    int err = atl__hit_counts(s, in->targets + d * dt, in->iters, counts);
+    if (err) {
+      free(counts);
+      return err;
+    }
+    for (uint64_t w = 0; w < words; w++) {
+      uint64_t got = load_word(in->words, s->type, d * words + w), want;
+      int ok;
+      if (s->op == ATL_OP_EXCHANGE) {
+        want = counts[w] ? 0 : v.init;
+        ok = counts[w] ? exchange_writer_ok(in, d, w, got) : got == v.init;
+        if (counts[w])
+          sink_expected ^= (v.init ^ got) & mask;
+      } else {
+        want = expected_word(s->op, s->type, &v, counts[w]);
+        ok = got == want;
+        sink_expected += expected_sink_sum(s->op, s->type, &v, counts[w]);
+      }
+      if (!ok && out->wrong_words++ == 0)
+        snprintf(out->first_error, sizeof out->first_error,
+                 "domain %llu word %llu: got 0x%llx, expected 0x%llx after %llu updates", (unsigned long long)d,
+                 (unsigned long long)w, (unsigned long long)got, (unsigned long long)want,
+                 (unsigned long long)counts[w]);
+    }
+  }
+  free(counts);
+  out->sink_ok = 1;
+  if (in->sink == NULL || s->type == ATL_TYPE_F32)
+    return 0; /* float sums of returned values have no exact closed form */
+  out->sink_checked = 1;
+  const uint64_t threads = (uint64_t)s->wg_size * s->workgroups;
+  uint64_t folded = 0;
+  for (uint64_t t = 0; t < threads; t++) {
+    uint64_t x = load_word(in->sink, s->type, t);
+    if (s->op == ATL_OP_EXCHANGE) {
+      folded ^= x;
+      /* every written value except the last on each word comes back once */
+      if (atl__pattern_active(s, t) && in->iters % 2)
+        sink_expected ^= atl__exchange_value(s->type, t);
+    } else {
+      folded += x;
+    }
+  }
+  out->sink_ok = (folded & mask) == (sink_expected & mask);
+  if (!out->sink_ok && out->first_error[0] == '\0')
+    snprintf(out->first_error, sizeof out->first_error, "returned values fold to 0x%llx, expected 0x%llx",
+             (unsigned long long)(folded & mask), (unsigned long long)(sink_expected & mask));
+  return 0;
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The verifier must catch the lost updates of a non-atomic load-add-store.
+. "$(dirname "$0")/lib.sh"
+need_opencl
+
+# Every thread on one word: work-groups running at once on different cores
+# overwrite each other's read-modify-write.
+"$ATOMLAB" rmw --op plain_add,fetch_add --contention 1024 --padding 1 --wg-size 64 --workgroups 16 \
+  --iters 20000 --min-samples 1 --max-samples 1 -o "$WORK/p.json" --quiet 2>"$WORK/err"
+rc=$?
+[ $rc -eq 0 ] && pass || fail "plain_add rows must not fail the run (exit $rc): $(cat "$WORK/err")"
+python3 - "$WORK/p.json" <<'PY' && pass || fail "plain_add caught, fetch_add verified"
+import json, sys
+rows = {r["op"]: r for r in json.load(open(sys.argv[1]))["rows"]}
+p, a = rows["plain_add"], rows["fetch_add"]
+assert p["status"] == "ok" and p["verified"] is False and p["wrong_words"] > 0, p
+assert "verification failed" in p["reason"]
+assert a["verified"] is True and a["wrong_words"] == 0, a
+print("plain_add: %d wrong words of %d" % (p["wrong_words"], p["array_words"]))
+PY
+finish
