@@ -34,9 +34,12 @@ static inline uint32_t atl__pattern_active(const struct atl_spec *s, uint64_t ti
 
 /**
  * Exact number of updates each word of one domain receives in a launch of
- * @p iters iterations. @p counts has atl_spec_domain_words() entries.
+ * @p iters iterations. @p first_tid is the global id of the domain's first
+ * thread (the branch bit follows global ids). @p counts has
+ * atl_spec_domain_words() entries.
  */
-int atl__hit_counts(const struct atl_spec *s, const uint32_t *target, uint32_t iters, uint64_t *counts);
+int atl__hit_counts(const struct atl_spec *s, uint64_t first_tid, const uint32_t *target, uint32_t iters,
+                    uint64_t *counts);
 
 /**
  * For the random pattern: the number of visits to each of @p slots slots by

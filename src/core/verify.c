@@ -170,7 +170,8 @@ static int exchange_writer_ok(const struct atl__verify_input *in, uint64_t domai
   return atl__walk_visits(s->contention, target, in->iters, (uint32_t)(word / s->padding));
 }
 
-int atl__hit_counts(const struct atl_spec *s, const uint32_t *target, uint32_t iters, uint64_t *counts)
+int atl__hit_counts(const struct atl_spec *s, uint64_t first_tid, const uint32_t *target, uint32_t iters,
+                    uint64_t *counts)
 {
   const uint64_t threads = atl_spec_domain_threads(s), words = atl_spec_domain_words(s);
   memset(counts, 0, words * sizeof *counts);
@@ -185,7 +186,7 @@ int atl__hit_counts(const struct atl_spec *s, const uint32_t *target, uint32_t i
     return err;
   }
   for (uint64_t t = 0; t < threads; t++)
-    if (atl__pattern_active(s, t)) /* the local id has the parity of the global id */
+    if (atl__pattern_active(s, first_tid + t))
       counts[target[t]] += iters;
   return 0;
 }
@@ -203,7 +204,7 @@ int atl__verify(const struct atl__verify_input *in, struct atl__verify_output *o
     return ATL_ENOMEM;
   uint64_t sink_expected = 0; /* sum (or xor for exchange) over every word */
   for (uint64_t d = 0; d < domains; d++) {
-    int err = atl__hit_counts(s, in->targets + d * dt, in->iters, counts);
+    int err = atl__hit_counts(s, d * dt, in->targets + d * dt, in->iters, counts);
     if (err) {
       free(counts);
       return err;

@@ -244,7 +244,7 @@ static void sweep(uint32_t wg, uint32_t groups)
                     if (order == 0) {
                       uint64_t *counts = malloc(e.words * sizeof *counts);
                       for (uint64_t d = 0; d < e.domains; d++) {
-                        CHECK(atl__hit_counts(&s, e.targets + d * e.dt, e.iters, counts) == 0);
+                        CHECK(atl__hit_counts(&s, d * e.dt, e.targets + d * e.dt, e.iters, counts) == 0);
                         for (uint64_t w = 0; w < e.words; w++)
                           if (!CHECK(counts[w] == e.hits[d * e.words + w])) {
                             describe(&e, order, &out);
