@@ -18,13 +18,15 @@ static const char usage[] =
     "  --op O         fetch_add, fetch_sub, inc, dec, fetch_min, fetch_max, and, or,\n"
     "                 xor, exchange, cas, cas_fail, plain_add, or all (all atomic ops;\n"
     "                 plain_add is the non-atomic control and must be named)  [fetch_add]\n"
-    "  --type T       u32, i32, u64, f32 or all  [u32]\n"
+    "  --type T       u32, i32, u64, f32, f64, f16x2, bf16x2 or all (floats: fetch_add only)  [u32]\n"
     "  --space S      global, local or all  [global]\n"
     "  --result R     unused, used or all (whether the kernel consumes the old value)  [unused]\n"
+    "  --scope S      device, block, system or all (CUDA; OpenCL: device)  [device]\n"
+    "  --order O      relaxed, acquire, release, acq_rel, seq_cst or all (CUDA; OpenCL: relaxed)  [relaxed]\n"
     "  --contention N threads per word; for random: number of distinct words  [1:64:x4]\n"
     "  --padding N    words between neighbouring targets  [1,16]\n\n"
     "device and grid:\n"
-    "  --backend B    opencl\n"
+    "  --backend B    opencl or cuda  [any]\n"
     "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
     "  --wg-size N    work-items per work-group  [256, or the device maximum]\n"
     "  --workgroups N work-groups  [co-resident count found by occupancy discovery]\n\n"
@@ -108,18 +110,13 @@ static double parse_real(const char *opt, const char *text, double lo, double hi
   return v;
 }
 
-static int device_has_type(const struct atl_device_info *dev, enum atl_type t)
-{
-  return t == ATL_TYPE_U64 ? (int)dev->has_int64_atomics : t == ATL_TYPE_F32 ? (int)dev->has_f32_atomic_add : 1;
-}
-
 /* The types this device offers, for error messages. */
 static const char *device_types(const struct atl_device_info *dev)
 {
-  static char buf[64];
+  static char buf[96];
   buf[0] = '\0';
   for (int t = 0; t < ATL_TYPE_COUNT; t++)
-    if (device_has_type(dev, (enum atl_type)t))
+    if (atl_device_has_type(dev, t))
       snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? ", " : "", atl_type_name((enum atl_type)t));
   return buf;
 }
@@ -130,7 +127,7 @@ int cmd_rmw(int argc, char **argv)
 {
   enum {
     O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_BACKEND, O_DEVICE, O_WG, O_WGS,
-    O_TARGET, O_NOISE, O_MINS, O_MAXS, O_BUDGET, O_ITERS, O_FORMAT, O_QUIET
+    O_TARGET, O_NOISE, O_MINS, O_MAXS, O_BUDGET, O_ITERS, O_FORMAT, O_QUIET, O_SCOPE, O_ORDER
   };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, O_PATTERN}, {"op", required_argument, NULL, O_OP},
@@ -143,10 +140,15 @@ int cmd_rmw(int argc, char **argv)
       {"max-samples", required_argument, NULL, O_MAXS}, {"budget", required_argument, NULL, O_BUDGET},
       {"iters", required_argument, NULL, O_ITERS},     {"format", required_argument, NULL, O_FORMAT},
       {"output", required_argument, NULL, 'o'},        {"quiet", no_argument, NULL, O_QUIET},
+      {"scope", required_argument, NULL, O_SCOPE},     {"order", required_argument, NULL, O_ORDER},
       {"help", no_argument, NULL, 'h'},                {0}};
   static const int all_patterns[] = {ATL_PATTERN_CONTIGUOUS, ATL_PATTERN_CROSS_WARP, ATL_PATTERN_BRANCHED,
                                      ATL_PATTERN_RANDOM};
-  static const int all_types[] = {ATL_TYPE_U32, ATL_TYPE_I32, ATL_TYPE_U64, ATL_TYPE_F32};
+  static const int all_types[] = {ATL_TYPE_U32, ATL_TYPE_I32,   ATL_TYPE_U64,   ATL_TYPE_F32,
+                                  ATL_TYPE_F64, ATL_TYPE_F16X2, ATL_TYPE_BF16X2};
+  static const int all_scopes[] = {ATL_SCOPE_DEVICE, ATL_SCOPE_BLOCK, ATL_SCOPE_SYSTEM};
+  static const int all_orders[] = {ATL_ORDER_RELAXED, ATL_ORDER_ACQUIRE, ATL_ORDER_RELEASE, ATL_ORDER_ACQ_REL,
+                                   ATL_ORDER_SEQ_CST};
   static const int all_spaces[] = {ATL_SPACE_GLOBAL, ATL_SPACE_LOCAL};
   static const int all_results[] = {ATL_RESULT_UNUSED, ATL_RESULT_USED};
   int all_ops[ATL_OP_COUNT];
@@ -157,7 +159,8 @@ int cmd_rmw(int argc, char **argv)
 
   int patterns[MAX_LIST] = {ATL_PATTERN_CONTIGUOUS}, ops[MAX_LIST] = {ATL_OP_FETCH_ADD}, types[MAX_LIST] = {ATL_TYPE_U32};
   int spaces[MAX_LIST] = {ATL_SPACE_GLOBAL}, results[MAX_LIST] = {ATL_RESULT_UNUSED};
-  size_t npat = 1, nop = 1, ntype = 1, nspace = 1, nresult = 1;
+  int scopes[MAX_LIST] = {ATL_SCOPE_DEVICE}, orders[MAX_LIST] = {ATL_ORDER_RELAXED};
+  size_t npat = 1, nop = 1, ntype = 1, nspace = 1, nresult = 1, nscope = 1, norder = 1;
   const char *cont_text = "1:64:x4", *pad_text = "1,16", *backend = NULL, *device = NULL;
   const char *out_paths[MAX_OUTPUTS];
   int out_formats[MAX_OUTPUTS];
@@ -183,13 +186,21 @@ int cmd_rmw(int argc, char **argv)
       break;
     case O_TYPE:
       types_explicit = strcmp(optarg, "all") != 0;
-      ntype = parse_names("--type", optarg, atl_type_parse, all_types, 4, "u32, i32, u64, f32, all", types);
+      ntype = parse_names("--type", optarg, atl_type_parse, all_types, 7, "u32, i32, u64, f32, f64, f16x2, bf16x2, all",
+                          types);
       break;
     case O_SPACE:
       nspace = parse_names("--space", optarg, atl_space_parse, all_spaces, 2, "global, local, all", spaces);
       break;
     case O_RESULT:
       nresult = parse_names("--result", optarg, atl_result_parse, all_results, 2, "unused, used, all", results);
+      break;
+    case O_SCOPE:
+      nscope = parse_names("--scope", optarg, atl_scope_parse, all_scopes, 3, "device, block, system, all", scopes);
+      break;
+    case O_ORDER:
+      norder = parse_names("--order", optarg, atl_order_parse, all_orders, 5,
+                           "relaxed, acquire, release, acq_rel, seq_cst, all", orders);
       break;
     case O_CONT:
       cont_text = optarg;
@@ -296,12 +307,12 @@ int cmd_rmw(int argc, char **argv)
   /* A type named explicitly must exist on the device; with "all" a missing one becomes unsupported rows. */
   if (types_explicit)
     for (size_t b = 0; b < ntype; b++)
-      if (!device_has_type(dev, (enum atl_type)types[b]))
+      if (!atl_device_has_type(dev, types[b]))
         die_usage("--type %s is not available on %s: allowed: %s", atl_type_name((enum atl_type)types[b]), dev->name,
                   device_types(dev));
 
   /* Build and check every configuration before measuring anything, so bad input fails fast and writes nothing. */
-  size_t total = npat * nop * ntype * nspace * nresult * cont.count * pad.count;
+  size_t total = npat * nop * ntype * nspace * nresult * nscope * norder * cont.count * pad.count;
   struct atl_spec *specs = calloc(total, sizeof *specs);
   if (specs == NULL)
     die("out of memory");
@@ -311,15 +322,25 @@ int cmd_rmw(int argc, char **argv)
       for (size_t p = 0; p < npat; p++)
         for (size_t o = 0; o < nop; o++)
           for (size_t r = 0; r < nresult; r++)
-            for (size_t ci = 0; ci < cont.count; ci++)
-              for (size_t pi = 0; pi < pad.count; pi++) {
-                struct atl_spec s = {(enum atl_op)ops[o], (enum atl_type)types[b], (enum atl_space)spaces[a],
-                                     (enum atl_pattern)patterns[p], (enum atl_result_use)results[r], cont.values[ci],
-                                     pad.values[pi], wg_size, workgroups};
-                if (atl_rmw_check(ctx, &s, why, sizeof why) == ATL_EINVAL)
-                  die_usage("%s", why);
-                specs[n++] = s;
-              }
+            for (size_t sc = 0; sc < nscope; sc++)
+              for (size_t od = 0; od < norder; od++)
+                for (size_t ci = 0; ci < cont.count; ci++)
+                  for (size_t pi = 0; pi < pad.count; pi++) {
+                    struct atl_spec s = {.op = (enum atl_op)ops[o],
+                                         .type = (enum atl_type)types[b],
+                                         .space = (enum atl_space)spaces[a],
+                                         .pattern = (enum atl_pattern)patterns[p],
+                                         .result = (enum atl_result_use)results[r],
+                                         .scope = (enum atl_scope)scopes[sc],
+                                         .order = (enum atl_order)orders[od],
+                                         .contention = cont.values[ci],
+                                         .padding = pad.values[pi],
+                                         .wg_size = wg_size,
+                                         .workgroups = workgroups};
+                    if (atl_rmw_check(ctx, &s, why, sizeof why) == ATL_EINVAL)
+                      die_usage("%s", why);
+                    specs[n++] = s;
+                  }
   atl_axis_release(&cont);
   atl_axis_release(&pad);
 

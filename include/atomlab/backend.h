@@ -71,6 +71,8 @@ struct atl_backend_ops {
   int (*build)(void *dev, const struct atl_build *req, void **kernel);
   /** Runs a kernel to completion and returns its device time in milliseconds. */
   int (*launch)(void *dev, void *kernel, const struct atl_launch *launch, double *device_ms);
+  /** The atomic machine instructions a built kernel contains, e.g. "REDG.E.ADD.STRONG.GPU x1" (may be NULL). */
+  int (*describe_kernel)(void *dev, void *kernel, char *buf, size_t len);
   /** Occupancy estimate from API limits for a kernel and work-group size (may be NULL). */
   int (*occupancy_estimate)(void *dev, void *kernel, size_t wg_size, unsigned *groups, char *method, size_t method_len);
 };
@@ -84,6 +86,7 @@ int atl__seterr(atl_context_t ctx, int err, const char *fmt, ...)
 
 /** Backend initialisers, one per backend compiled in. */
 int atl_opencl_backend_init(struct atl_backend_ops *ops);
+int atl_cuda_backend_init(struct atl_backend_ops *ops);
 
 #ifdef __cplusplus
 }

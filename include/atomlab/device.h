@@ -39,6 +39,11 @@ struct atl_device_info {
   unsigned max_threads_per_cu; /**< resident threads per compute unit, 0 if unknown */
   unsigned has_int64_atomics;  /**< 64-bit integer atomics on global and local memory */
   unsigned has_f32_atomic_add; /**< native float atomic add on global memory */
+  unsigned has_f64_atomic_add; /**< native double atomic add */
+  unsigned has_f16x2_atomic_add;  /**< native half2 atomic add */
+  unsigned has_bf16x2_atomic_add; /**< native bfloat162 atomic add */
+  unsigned has_scopes;         /**< block and system scopes besides device */
+  unsigned has_orders;         /**< acquire, release, acq_rel and seq_cst atomics besides relaxed */
   unsigned has_local_atomics;  /**< 32-bit atomics on local memory */
 };
 
@@ -74,6 +79,9 @@ int atl_device_open(atl_context_t ctx, const char *id, const char *backend);
  * two words of the device name in lower case ("nvidia-h100").
  */
 void atl_device_slug(const struct atl_device_info *info, char *buf, size_t len);
+
+/** Whether the device has a native atomic for @p type (int enum atl_type). */
+int atl_device_has_type(const struct atl_device_info *info, int type);
 
 /** The open device, or NULL. */
 const struct atl_device_info *atl_device_current(atl_context_t ctx);

@@ -37,8 +37,26 @@ enum atl_op {
   ATL_OP_COUNT
 };
 
-/** Element types. */
-enum atl_type { ATL_TYPE_U32, ATL_TYPE_I32, ATL_TYPE_U64, ATL_TYPE_F32, ATL_TYPE_COUNT };
+/** Element types (f16x2 and bf16x2 are pairs of halves / bfloat16s in one 32-bit word). */
+enum atl_type {
+  ATL_TYPE_U32,
+  ATL_TYPE_I32,
+  ATL_TYPE_U64,
+  ATL_TYPE_F32,
+  ATL_TYPE_F64,
+  ATL_TYPE_F16X2,
+  ATL_TYPE_BF16X2,
+  ATL_TYPE_COUNT
+};
+
+/** Whether @p t is a floating-point type (measured with fetch_add only). */
+int atl_type_is_float(enum atl_type t);
+
+/** Scope of an atomic: which threads it is atomic with respect to. The default is device. */
+enum atl_scope { ATL_SCOPE_DEVICE, ATL_SCOPE_BLOCK, ATL_SCOPE_SYSTEM, ATL_SCOPE_COUNT };
+
+/** Memory order of an atomic. The default is relaxed. */
+enum atl_order { ATL_ORDER_RELAXED, ATL_ORDER_ACQUIRE, ATL_ORDER_RELEASE, ATL_ORDER_ACQ_REL, ATL_ORDER_SEQ_CST, ATL_ORDER_COUNT };
 
 /** Memory spaces. */
 enum atl_space { ATL_SPACE_GLOBAL, ATL_SPACE_LOCAL, ATL_SPACE_COUNT };
@@ -62,6 +80,8 @@ struct atl_spec {
   enum atl_space space;
   enum atl_pattern pattern;
   enum atl_result_use result;
+  enum atl_scope scope;  /**< device (default), block or system */
+  enum atl_order order;  /**< relaxed (default) ... seq_cst */
   uint32_t contention;  /**< threads per word (random: number of distinct slots) */
   uint32_t padding;     /**< words between neighbouring targets */
   uint32_t wg_size;     /**< work-items per work-group */
@@ -89,6 +109,8 @@ const char *atl_type_name(enum atl_type t);
 const char *atl_space_name(enum atl_space s);
 const char *atl_pattern_name(enum atl_pattern p);
 const char *atl_result_name(enum atl_result_use r);
+const char *atl_scope_name(enum atl_scope s);
+const char *atl_order_name(enum atl_order o);
 
 /** Size in bytes of one element of @p t. */
 size_t atl_type_size(enum atl_type t);
@@ -99,8 +121,10 @@ int atl_type_parse(const char *s);
 int atl_space_parse(const char *s);
 int atl_pattern_parse(const char *s);
 int atl_result_parse(const char *s);
+int atl_scope_parse(const char *s);
+int atl_order_parse(const char *s);
 
-/** Whether @p op is defined for @p type at all (f32 supports add and exchange only). */
+/** Whether @p op is defined for @p type at all (float types are measured with fetch_add only). */
 int atl_op_type_defined(enum atl_op op, enum atl_type type);
 
 /** Threads that issue updates (branched: half of them). */

@@ -52,6 +52,7 @@ struct atl_row {
   int verified;            /**< 1 if the final memory state matched exactly */
   uint64_t wrong_words;    /**< words (and sink checks) that differed */
   double cas_attempts;     /**< cas: attempts per successful CAS (0 otherwise) */
+  char instructions[256];  /**< atomic machine instructions of the kernel ("" where the backend cannot tell) */
 };
 
 /** Run-wide facts recorded with every result file. */

@@ -12,6 +12,9 @@ static const struct {
   const char *name;
   backend_init_fn init;
 } backend_table[] = {
+#ifdef ATL_HAVE_CUDA
+    {"cuda", atl_cuda_backend_init},
+#endif
 #ifdef ATL_HAVE_OPENCL
     {"opencl", atl_opencl_backend_init},
 #endif
@@ -205,4 +208,22 @@ void atl_device_slug(const struct atl_device_info *info, char *buf, size_t len)
   buf[o] = '\0';
   if (o == 0)
     snprintf(buf, len, "device");
+}
+
+int atl_device_has_type(const struct atl_device_info *info, int type)
+{
+  switch ((enum atl_type)type) {
+  case ATL_TYPE_U64:
+    return (int)info->has_int64_atomics;
+  case ATL_TYPE_F32:
+    return (int)info->has_f32_atomic_add;
+  case ATL_TYPE_F64:
+    return (int)info->has_f64_atomic_add;
+  case ATL_TYPE_F16X2:
+    return (int)info->has_f16x2_atomic_add;
+  case ATL_TYPE_BF16X2:
+    return (int)info->has_bf16x2_atomic_add;
+  default:
+    return 1;
+  }
 }

@@ -49,29 +49,35 @@ void atl_result_set_release(struct atl_result_set *set)
 
 int atl_write_table_header(FILE *f)
 {
-  return fprintf(f, "%-10s %-9s %-4s %-6s %-6s %6s %5s %9s %10s %6s %10s %-8s %s\n", "pattern", "op", "type", "space",
-                 "result", "cont", "pad", "iters", "median_ms", "noise", "Gop/s", "verified", "status") < 0;
+  return fprintf(f, "%-10s %-9s %-6s %-6s %-6s %-6s %-7s %6s %5s %9s %10s %6s %10s %-8s %s\n", "pattern", "op", "type",
+                 "space", "result", "scope", "order", "cont", "pad", "iters", "median_ms", "noise", "Gop/s", "verified",
+                 "status") < 0;
 }
 
 int atl_write_table_row(FILE *f, const struct atl_row *r)
 {
   const struct atl_spec *s = &r->spec;
-  char note[400] = "";
-  if (r->reason[0])
-    snprintf(note, sizeof note, " (%s)", r->reason);
+  char note[700] = "";
+  if (r->reason[0] || r->instructions[0])
+    snprintf(note, sizeof note, "%s%s%s%s%s", r->reason[0] ? " (" : "", r->reason, r->reason[0] ? ")" : "",
+             r->instructions[0] ? " [" : "", r->instructions[0] ? r->instructions : "");
+  if (r->instructions[0])
+    strncat(note, "]", sizeof note - strlen(note) - 1);
+  int n = fprintf(f, "%-10s %-9s %-6s %-6s %-6s %-6s %-7s %6u %5u ", atl_pattern_name(s->pattern), atl_op_name(s->op),
+                  atl_type_name(s->type), atl_space_name(s->space), atl_result_name(s->result),
+                  atl_scope_name(s->scope), atl_order_name(s->order), s->contention, s->padding);
+  if (n < 0)
+    return 1;
   if (r->status != ATL_STATUS_OK)
-    return fprintf(f, "%-10s %-9s %-4s %-6s %-6s %6u %5u %9s %10s %6s %10s %-8s %s%s\n", atl_pattern_name(s->pattern),
-                   atl_op_name(s->op), atl_type_name(s->type), atl_space_name(s->space), atl_result_name(s->result),
-                   s->contention, s->padding, "-", "-", "-", "-", "-", atl_status_name(r->status), note) < 0;
-  return fprintf(f, "%-10s %-9s %-4s %-6s %-6s %6u %5u %9u %10.3f %5.1f%% %10.3f %-8s %s%s\n",
-                 atl_pattern_name(s->pattern), atl_op_name(s->op), atl_type_name(s->type), atl_space_name(s->space),
-                 atl_result_name(s->result), s->contention, s->padding, r->iters, r->time_ms.median,
-                 r->time_ms.noise * 100, r->gops, r->verified ? "yes" : "NO", atl_status_name(r->status), note) < 0;
+    return fprintf(f, "%9s %10s %6s %10s %-8s %s%s\n", "-", "-", "-", "-", "-", atl_status_name(r->status), note) < 0;
+  return fprintf(f, "%9u %10.3f %5.1f%% %10.3f %-8s %s%s\n", r->iters, r->time_ms.median, r->time_ms.noise * 100,
+                 r->gops, r->verified ? "yes" : "NO", atl_status_name(r->status), note) < 0;
 }
 
 static const char csv_header[] =
     "pattern,op,type,space,result,contention,padding,wg_size,workgroups,array_words,iters,ops,status,verified,"
-    "wrong_words,median_ms,min_ms,max_ms,q1_ms,q3_ms,iqr_ms,noise,samples,ops_per_us,gops,cas_attempts_per_op,reason";
+    "wrong_words,median_ms,min_ms,max_ms,q1_ms,q3_ms,iqr_ms,noise,samples,ops_per_us,gops,cas_attempts_per_op,scope,"
+    "order,backend,instructions,reason";
 
 const char *atl_csv_header(void) { return csv_header; }
 
@@ -104,7 +110,10 @@ int atl_write_csv(FILE *f, const struct atl_result_set *set)
             (unsigned long long)r->array_words, r->iters, (unsigned long long)r->ops, atl_status_name(r->status),
             r->verified, (unsigned long long)r->wrong_words, t->median, t->min, t->max, t->q1, t->q3, t->iqr,
             t->noise, t->samples, r->ops_per_us, r->gops, r->cas_attempts);
-    csv_text(f, r->reason);
+    fprintf(f, "%s,%s,%s,", atl_scope_name(s->scope), atl_order_name(s->order), set->meta.device.backend);
+    csv_text(f, r->instructions);
+    fputc(',', f);
+    csv_text(f, r->reason); /* free text last */
     fputc('\n', f);
   }
   return ferror(f) ? ATL_EIO : 0;
@@ -134,6 +143,11 @@ static cJSON *device_json(const struct atl_device_info *d)
   cJSON_AddNumberToObject(lim, "max_threads_per_compute_unit", d->max_threads_per_cu);
   cJSON_AddBoolToObject(lim, "int64_atomics", d->has_int64_atomics);
   cJSON_AddBoolToObject(lim, "f32_atomic_add", d->has_f32_atomic_add);
+  cJSON_AddBoolToObject(lim, "f64_atomic_add", d->has_f64_atomic_add);
+  cJSON_AddBoolToObject(lim, "f16x2_atomic_add", d->has_f16x2_atomic_add);
+  cJSON_AddBoolToObject(lim, "bf16x2_atomic_add", d->has_bf16x2_atomic_add);
+  cJSON_AddBoolToObject(lim, "scopes", d->has_scopes);
+  cJSON_AddBoolToObject(lim, "memory_orders", d->has_orders);
   cJSON_AddBoolToObject(lim, "local_atomics", d->has_local_atomics);
   return o;
 }
@@ -148,6 +162,8 @@ static cJSON *row_json(const struct atl_row *r)
   cJSON_AddStringToObject(o, "type", atl_type_name(s->type));
   cJSON_AddStringToObject(o, "space", atl_space_name(s->space));
   cJSON_AddStringToObject(o, "result", atl_result_name(s->result));
+  cJSON_AddStringToObject(o, "scope", atl_scope_name(s->scope));
+  cJSON_AddStringToObject(o, "order", atl_order_name(s->order));
   cJSON_AddNumberToObject(o, "contention", s->contention);
   cJSON_AddNumberToObject(o, "padding", s->padding);
   cJSON_AddNumberToObject(o, "wg_size", s->wg_size);
@@ -176,6 +192,8 @@ static cJSON *row_json(const struct atl_row *r)
   cJSON_AddNumberToObject(o, "gops", r->gops);
   if (s->op == ATL_OP_CAS)
     cJSON_AddNumberToObject(o, "cas_attempts_per_op", r->cas_attempts);
+  if (r->instructions[0])
+    cJSON_AddStringToObject(o, "instructions", r->instructions);
   return o;
 }
 

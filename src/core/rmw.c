@@ -7,9 +7,6 @@
 #include "context.h"
 #include "rmw_internal.h"
 
-/* f32 sums are exact only while every word stays at or below 2^24. */
-#define F32_EXACT_LIMIT (1u << 24)
-
 static double now_s(void)
 {
   struct timespec ts;
@@ -60,12 +57,31 @@ int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t
     snprintf(why, why_len, "%s is measured with fetch_add only", atl_type_name(s->type));
     return ATL_ENOTSUP;
   }
-  if (s->type == ATL_TYPE_U64 && !dev->has_int64_atomics) {
-    snprintf(why, why_len, "device lacks 64-bit integer atomics (cl_khr_int64_base/extended_atomics)");
+  if (!atl_device_has_type(dev, s->type)) {
+    snprintf(why, why_len, "%s has no native %s atomic add%s", dev->name, atl_type_name(s->type),
+             s->type == ATL_TYPE_U64 ? " (needs cl_khr_int64_base/extended_atomics)"
+             : s->type == ATL_TYPE_F32 && strcmp(dev->backend, "opencl") == 0 ? " (needs cl_ext_float_atomics)"
+                                                                              : "");
     return ATL_ENOTSUP;
   }
-  if (s->type == ATL_TYPE_F32 && !dev->has_f32_atomic_add) {
-    snprintf(why, why_len, "device lacks float atomic add (cl_ext_float_atomics)");
+  if (s->scope != ATL_SCOPE_DEVICE && !dev->has_scopes) {
+    snprintf(why, why_len, "the %s backend measures device scope only", dev->backend);
+    return ATL_ENOTSUP;
+  }
+  if (s->order != ATL_ORDER_RELAXED && !dev->has_orders) {
+    snprintf(why, why_len, "the %s backend measures relaxed atomics only", dev->backend);
+    return ATL_ENOTSUP;
+  }
+  if (s->order != ATL_ORDER_RELAXED && atl_type_is_float(s->type)) {
+    snprintf(why, why_len, "ordered atomics (__nv_atomic_*) are defined for integer types only");
+    return ATL_ENOTSUP;
+  }
+  if (s->scope != ATL_SCOPE_DEVICE && (s->type == ATL_TYPE_F16X2 || s->type == ATL_TYPE_BF16X2)) {
+    snprintf(why, why_len, "%s atomic add exists at device scope only", atl_type_name(s->type));
+    return ATL_ENOTSUP;
+  }
+  if (s->order != ATL_ORDER_RELAXED && s->op == ATL_OP_PLAIN_ADD) {
+    snprintf(why, why_len, "plain_add is not atomic, so it has no memory order");
     return ATL_ENOTSUP;
   }
   if (s->space == ATL_SPACE_LOCAL) {
@@ -92,23 +108,27 @@ void atl_row_release(struct atl_row *row)
   row->samples_ms = NULL;
 }
 
-static void format_defines(const struct atl_spec *s, char *buf, size_t len)
+void atl__rmw_defines(const struct atl_spec *s, char *buf, size_t len)
 {
   struct atl__op_values v;
   atl__op_values(s->op, s->type, &v);
   const uint64_t words = atl_spec_domain_words(s);
   const char *suffix = s->type == ATL_TYPE_U64 ? "UL" : "u";
+  /* OpenCL reads INIT/OPERAND as typed literals, CUDA the raw bits; each ignores the other's. */
+  int n = snprintf(buf, len,
+                   "TYPE_%s OP_%s SCOPE_%s ORDER_%s SPACE_LOCAL=%d LOCAL_WORDS=%llu RANDOM=%d BRANCHED=%d "
+                   "RESULT_USED=%d INIT_BITS=0x%llxull OPERAND_BITS=0x%llxull",
+                   atl_type_name(s->type), atl_op_name(s->op), atl_scope_name(s->scope), atl_order_name(s->order),
+                   s->space == ATL_SPACE_LOCAL, (unsigned long long)words, s->pattern == ATL_PATTERN_RANDOM,
+                   s->pattern == ATL_PATTERN_BRANCHED, s->result == ATL_RESULT_USED, (unsigned long long)v.init,
+                   (unsigned long long)v.operand);
+  if (n < 0 || (size_t)n >= len)
+    return;
   if (s->type == ATL_TYPE_F32)
-    snprintf(buf, len, "TYPE_f32 OP_%s SPACE_LOCAL=%d LOCAL_WORDS=%llu RANDOM=%d BRANCHED=%d RESULT_USED=%d INIT=0.0f OPERAND=1.0f",
-             atl_op_name(s->op), s->space == ATL_SPACE_LOCAL, (unsigned long long)words,
-             s->pattern == ATL_PATTERN_RANDOM, s->pattern == ATL_PATTERN_BRANCHED, s->result == ATL_RESULT_USED);
-  else
-    snprintf(buf, len,
-             "TYPE_%s OP_%s SPACE_LOCAL=%d LOCAL_WORDS=%llu RANDOM=%d BRANCHED=%d RESULT_USED=%d INIT=((T)0x%llx%s) "
-             "OPERAND=((T)0x%llx%s)",
-             atl_type_name(s->type), atl_op_name(s->op), s->space == ATL_SPACE_LOCAL, (unsigned long long)words,
-             s->pattern == ATL_PATTERN_RANDOM, s->pattern == ATL_PATTERN_BRANCHED, s->result == ATL_RESULT_USED,
-             (unsigned long long)v.init, suffix, (unsigned long long)v.operand, suffix);
+    snprintf(buf + n, len - (size_t)n, " INIT=0.0f OPERAND=1.0f");
+  else if (!atl_type_is_float(s->type))
+    snprintf(buf + n, len - (size_t)n, " INIT=((T)0x%llx%s) OPERAND=((T)0x%llx%s)", (unsigned long long)v.init,
+             suffix, (unsigned long long)v.operand, suffix);
 }
 
 /* Device buffers of one configuration. */
@@ -234,16 +254,16 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
     goto out;
   }
-  format_defines(s, defines, sizeof defines);
+  atl__rmw_defines(s, defines, sizeof defines);
   struct atl_build req = {"rmw", "rmw", defines};
   if ((err = ops->build(dev, &req, &kernel))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
     goto out;
   }
+  if (ops->describe_kernel)
+    ops->describe_kernel(dev, kernel, row->instructions, sizeof row->instructions);
 
   uint32_t cap = tm->max_iters ? tm->max_iters : 1u << 24;
-  if (s->type == ATL_TYPE_F32 && cap > F32_EXACT_LIMIT / dt)
-    cap = (uint32_t)(F32_EXACT_LIMIT / dt) ? (uint32_t)(F32_EXACT_LIMIT / dt) : 1;
   if ((err = calibrate(ctx, kernel, s, &b, tm, cap, &row->iters))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
     goto out;
@@ -298,9 +318,6 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   row->status = ATL_STATUS_OK;
   if (!row->verified)
     snprintf(row->reason, sizeof row->reason, "verification failed: %s", vout.first_error);
-  else if (!vout.sink_checked && s->result == ATL_RESULT_USED)
-    snprintf(row->reason, sizeof row->reason, "returned values not checked (no exact closed form for %s)",
-             atl_type_name(s->type));
   err = 0;
 out:
   if (ops)

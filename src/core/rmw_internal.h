@@ -52,6 +52,9 @@ int atl__walk_counts(uint32_t slots, const uint32_t *seeds, uint64_t nthreads, u
 /** Whether a walker with @p seed visits @p slot within @p iters steps. */
 int atl__walk_visits(uint32_t slots, uint32_t seed, uint32_t iters, uint32_t slot);
 
+/** The -D defines that specialise the rmw kernel (both backends) for @p s. */
+void atl__rmw_defines(const struct atl_spec *s, char *buf, size_t len);
+
 /** What the verifier compares. */
 struct atl__verify_input {
   const struct atl_spec *spec;

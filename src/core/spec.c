@@ -13,8 +13,10 @@ static const char *const op_helps[] = {
     ATL_OP_MAP(ATL__OP_HELP)
 #undef ATL__OP_HELP
 };
-static const char *const type_names[] = {"u32", "i32", "u64", "f32"};
-static const size_t type_sizes[] = {4, 4, 8, 4};
+static const char *const type_names[] = {"u32", "i32", "u64", "f32", "f64", "f16x2", "bf16x2"};
+static const size_t type_sizes[] = {4, 4, 8, 4, 8, 4, 4};
+static const char *const scope_names[] = {"device", "block", "system"};
+static const char *const order_names[] = {"relaxed", "acquire", "release", "acq_rel", "seq_cst"};
 static const char *const space_names[] = {"global", "local"};
 static const char *const pattern_names[] = {"contiguous", "cross-warp", "branched", "random"};
 static const char *const result_names[] = {"unused", "used"};
@@ -27,6 +29,8 @@ const char *atl_type_name(enum atl_type t) { return NAME_OF(type_names, t); }
 const char *atl_space_name(enum atl_space s) { return NAME_OF(space_names, s); }
 const char *atl_pattern_name(enum atl_pattern p) { return NAME_OF(pattern_names, p); }
 const char *atl_result_name(enum atl_result_use r) { return NAME_OF(result_names, r); }
+const char *atl_scope_name(enum atl_scope s) { return NAME_OF(scope_names, s); }
+const char *atl_order_name(enum atl_order o) { return NAME_OF(order_names, o); }
 size_t atl_type_size(enum atl_type t) { return (unsigned)t < ATL_TYPE_COUNT ? type_sizes[t] : 0; }
 
 static int lookup(const char *const *table, size_t n, const char *s)
@@ -43,12 +47,19 @@ int atl_type_parse(const char *s) { return PARSE(type_names, s); }
 int atl_space_parse(const char *s) { return PARSE(space_names, s); }
 int atl_pattern_parse(const char *s) { return PARSE(pattern_names, s); }
 int atl_result_parse(const char *s) { return PARSE(result_names, s); }
+int atl_scope_parse(const char *s) { return PARSE(scope_names, s); }
+int atl_order_parse(const char *s) { return PARSE(order_names, s); }
+
+int atl_type_is_float(enum atl_type t)
+{
+  return t == ATL_TYPE_F32 || t == ATL_TYPE_F64 || t == ATL_TYPE_F16X2 || t == ATL_TYPE_BF16X2;
+}
 
 int atl_op_type_defined(enum atl_op op, enum atl_type type)
 {
   /* Floats are measured with add only: bitwise ops have no float meaning, and
    * the exact verification of sums needs integer arithmetic elsewhere. */
-  if (type == ATL_TYPE_F32)
+  if (atl_type_is_float(type))
     return op == ATL_OP_FETCH_ADD;
   return 1;
 }

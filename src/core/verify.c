@@ -41,9 +41,14 @@ void atl__op_values(enum atl_op op, enum atl_type type, struct atl__op_values *v
   default:
     break;
   }
-  if (type == ATL_TYPE_F32) {
-    v->init = 0;            /* 0.0f */
-    v->operand = 0x3f800000; /* 1.0f: sums stay exact up to 2^24 */
+  if (atl_type_is_float(type)) {
+    /* 0 + 1.0 + 1.0 ...: the sum counts updates exactly until it saturates
+     * (docs/method.md), for every interleaving. */
+    static const uint64_t one[ATL_TYPE_COUNT] = {
+        [ATL_TYPE_F32] = 0x3f800000u, [ATL_TYPE_F64] = 0x3ff0000000000000ull,
+        [ATL_TYPE_F16X2] = 0x3c003c00u, [ATL_TYPE_BF16X2] = 0x3f803f80u};
+    v->init = 0;
+    v->operand = one[type];
   }
 }
 
@@ -53,13 +58,96 @@ uint64_t atl__exchange_value(enum atl_type type, uint64_t gid)
   return type == ATL_TYPE_U64 ? v * 0x100000001ull : v;
 }
 
-static uint64_t type_mask(enum atl_type t) { return t == ATL_TYPE_U64 ? UINT64_MAX : 0xffffffffu; }
+static uint64_t type_mask(enum atl_type t) { return atl_type_size(t) == 8 ? UINT64_MAX : 0xffffffffu; }
 
 static uint64_t load_word(const void *words, enum atl_type t, uint64_t i)
 {
-  if (t == ATL_TYPE_U64)
+  if (atl_type_size(t) == 8)
     return ((const uint64_t *)words)[i];
   return ((const uint32_t *)words)[i];
+}
+
+/* Floating-point layout of one lane: exponent bias and mantissa bits. */
+struct float_lane {
+  unsigned bias, mantissa_bits, lane_bits, lanes;
+};
+
+static struct float_lane float_lane(enum atl_type t)
+{
+  switch (t) {
+  case ATL_TYPE_F64:
+    return (struct float_lane){1023, 52, 64, 1};
+  case ATL_TYPE_F16X2:
+    return (struct float_lane){15, 10, 16, 2};
+  case ATL_TYPE_BF16X2:
+    return (struct float_lane){127, 7, 16, 2};
+  default:
+    return (struct float_lane){127, 23, 32, 1};
+  }
+}
+
+/* Adding 1.0 to an integer-valued float is exact until 2^(mantissa bits + 1);
+ * there x + 1 is a tie that round-to-nearest-even resolves back to x. */
+static uint64_t float_saturation(struct float_lane f) { return 1ull << (f.mantissa_bits + 1); }
+
+/* The bits of the whole number k (0 <= k <= saturation) in one lane. */
+static uint64_t float_bits_of(struct float_lane f, uint64_t k)
+{
+  if (k == 0)
+    return 0;
+  unsigned e = 63 - (unsigned)__builtin_clzll(k);
+  uint64_t mantissa = e <= f.mantissa_bits ? (k - (1ull << e)) << (f.mantissa_bits - e) : 0;
+  return ((uint64_t)(e + f.bias) << f.mantissa_bits) | mantissa;
+}
+
+/* Replicates a lane value into every lane of the word. */
+static uint64_t float_word(struct float_lane f, uint64_t lane)
+{
+  return f.lanes == 2 ? lane | (lane << f.lane_bits) : lane;
+}
+
+/* XOR of 0, 1, ..., n-1. */
+static uint64_t xor_below(uint64_t n)
+{
+  uint64_t m = n - 1;
+  if (n == 0)
+    return 0;
+  switch (m % 4) {
+  case 0:
+    return m;
+  case 1:
+    return 1;
+  case 2:
+    return m + 1;
+  default:
+    return 0;
+  }
+}
+
+/* XOR of the bits of the whole numbers 0 .. n-1 (n <= saturation), one
+ * binade at a time: within [2^e, 2^(e+1)) the exponent field is constant and
+ * the mantissa is (k - 2^e) shifted, so each binade has a closed form. */
+static uint64_t float_bits_xor_below(struct float_lane f, uint64_t n)
+{
+  uint64_t x = 0;
+  for (unsigned e = 0; e <= f.mantissa_bits && (1ull << e) < n; e++) {
+    uint64_t lo = 1ull << e, hi = lo << 1 < n ? lo << 1 : n, count = hi - lo;
+    if (count % 2)
+      x ^= (uint64_t)(e + f.bias) << f.mantissa_bits;
+    x ^= xor_below(count) << (f.mantissa_bits - e);
+  }
+  return x;
+}
+
+/* The values h float updates returned, xor-folded: 0, 1, ..., then the saturated value. */
+static uint64_t float_sink_xor(enum atl_type t, uint64_t h)
+{
+  struct float_lane f = float_lane(t);
+  uint64_t sat = float_saturation(f), m = h < sat ? h : sat;
+  uint64_t lane = float_bits_xor_below(f, m);
+  if ((h - m) % 2)
+    lane ^= float_bits_of(f, sat);
+  return float_word(f, lane);
 }
 
 /* min/max in the type's own order. */
@@ -77,15 +165,10 @@ static uint64_t triangle(uint64_t h) { return h == 0 ? 0 : (h % 2 == 0) ? (h / 2
 static uint64_t expected_word(enum atl_op op, enum atl_type t, const struct atl__op_values *v, uint64_t h)
 {
   uint64_t x = v->init, o = v->operand, r = x;
-  if (t == ATL_TYPE_F32 && op == ATL_OP_FETCH_ADD) {
-    float f;
-    uint32_t bits = (uint32_t)x, obits = (uint32_t)o;
-    float fo;
-    memcpy(&f, &bits, 4);
-    memcpy(&fo, &obits, 4);
-    f += (float)h * fo;
-    memcpy(&bits, &f, 4);
-    return bits;
+  if (atl_type_is_float(t)) {
+    struct float_lane f = float_lane(t);
+    uint64_t sat = float_saturation(f);
+    return float_word(f, float_bits_of(f, h < sat ? h : sat));
   }
   switch (op) {
   case ATL_OP_FETCH_ADD:
@@ -212,7 +295,11 @@ int atl__verify(const struct atl__verify_input *in, struct atl__verify_output *o
     for (uint64_t w = 0; w < words; w++) {
       uint64_t got = load_word(in->words, s->type, d * words + w), want;
       int ok;
-      if (s->op == ATL_OP_EXCHANGE) {
+      if (atl_type_is_float(s->type)) {
+        want = expected_word(s->op, s->type, &v, counts[w]);
+        ok = got == want;
+        sink_expected ^= float_sink_xor(s->type, counts[w]);
+      } else if (s->op == ATL_OP_EXCHANGE) {
         want = counts[w] ? 0 : v.init;
         ok = counts[w] ? exchange_writer_ok(in, d, w, got) : got == v.init;
         if (counts[w])
@@ -231,14 +318,16 @@ int atl__verify(const struct atl__verify_input *in, struct atl__verify_output *o
   }
   free(counts);
   out->sink_ok = 1;
-  if (in->sink == NULL || s->type == ATL_TYPE_F32)
-    return 0; /* float sums of returned values have no exact closed form */
+  if (in->sink == NULL)
+    return 0;
   out->sink_checked = 1;
   const uint64_t threads = (uint64_t)s->wg_size * s->workgroups;
   uint64_t folded = 0;
   for (uint64_t t = 0; t < threads; t++) {
     uint64_t x = load_word(in->sink, s->type, t);
-    if (s->op == ATL_OP_EXCHANGE) {
+    if (atl_type_is_float(s->type)) {
+      folded ^= x; /* float kernels xor the bits of the returned values */
+    } else if (s->op == ATL_OP_EXCHANGE) {
       folded ^= x;
       /* every written value except the last on each word comes back once */
       if (atl__pattern_active(s, t) && in->iters % 2)

@@ -97,8 +97,9 @@ static void build_set(struct atl_result_set *set)
 
   struct atl_row row;
   memset(&row, 0, sizeof row);
-  row.spec = (struct atl_spec){ATL_OP_CAS, ATL_TYPE_U32, ATL_SPACE_GLOBAL, ATL_PATTERN_CROSS_WARP,
-                               ATL_RESULT_USED, 4, 2, 64, 4};
+  row.spec = (struct atl_spec){.op = ATL_OP_CAS, .type = ATL_TYPE_U32, .space = ATL_SPACE_GLOBAL,
+                               .pattern = ATL_PATTERN_CROSS_WARP, .result = ATL_RESULT_USED, .contention = 4,
+                               .padding = 2, .wg_size = 64, .workgroups = 4};
   row.status = ATL_STATUS_OK;
   snprintf(row.reason, sizeof row.reason, "%s", REASON_OK);
   row.iters = 100;
@@ -116,8 +117,9 @@ static void build_set(struct atl_result_set *set)
   CHECK(row.samples_ms == NULL); /* moved into the set, not shared */
 
   memset(&row, 0, sizeof row);
-  row.spec = (struct atl_spec){ATL_OP_FETCH_ADD, ATL_TYPE_U64, ATL_SPACE_LOCAL, ATL_PATTERN_RANDOM,
-                               ATL_RESULT_UNUSED, 8, 1, 64, 4};
+  row.spec = (struct atl_spec){.op = ATL_OP_FETCH_ADD, .type = ATL_TYPE_U64, .space = ATL_SPACE_LOCAL,
+                               .pattern = ATL_PATTERN_RANDOM, .result = ATL_RESULT_UNUSED, .contention = 8,
+                               .padding = 1, .wg_size = 64, .workgroups = 4};
   row.status = ATL_STATUS_UNSUPPORTED;
   snprintf(row.reason, sizeof row.reason, "%s", REASON_UNSUP);
   CHECK(atl_result_set_add(set, &row) == 0);

@@ -9,6 +9,7 @@
 
 #include "atomlab/backend.h"
 #include "atomlab/error.h"
+#include "../sass.h"
 #include "kernels.h"
 
 #ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
@@ -22,6 +23,8 @@ struct cl_kernel_entry {
   char *key;
   cl_program program;
   cl_kernel kernel;
+  char instructions[ATL_INSTRUCTIONS_LEN];
+  int described;
   struct cl_kernel_entry *next;
 };
 
@@ -494,6 +497,37 @@ static int cl_occupancy_estimate(void *handle, void *kernel, size_t wg_size, uns
   return 0;
 }
 
+/* The machine instructions behind a kernel, where the driver keeps PTX as
+ * its program binary (NVIDIA): assembled by ptxas and disassembled. Other
+ * platforms keep formats atomlab cannot read; they report nothing. */
+static int cl_describe_kernel(void *handle, void *kernel, char *buf, size_t len)
+{
+  struct cl_dev *d = handle;
+  struct cl_kernel_entry *e = d->kernels;
+  while (e && e->kernel != (cl_kernel)kernel)
+    e = e->next;
+  if (e == NULL || d->nv_cc_major == 0) {
+    buf[0] = '\0';
+    return 0;
+  }
+  if (!e->described) {
+    e->described = 1;
+    size_t size = 0;
+    unsigned char *binary = NULL;
+    if (clGetProgramInfo(e->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS && size > 0 &&
+        (binary = malloc(size + 1)) != NULL &&
+        clGetProgramInfo(e->program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS) {
+      binary[size] = '\0';
+      atl__sass_from_ptx((const char *)binary, strlen((const char *)binary), e->instructions, sizeof e->instructions);
+    } else {
+      snprintf(e->instructions, sizeof e->instructions, "unknown (no program binary)");
+    }
+    free(binary);
+  }
+  snprintf(buf, len, "%s", e->instructions);
+  return 0;
+}
+
 int atl_opencl_backend_init(struct atl_backend_ops *ops)
 {
   memset(ops, 0, sizeof *ops);
@@ -509,5 +543,6 @@ int atl_opencl_backend_init(struct atl_backend_ops *ops)
   ops->build = cl_build;
   ops->launch = cl_launch;
   ops->occupancy_estimate = cl_occupancy_estimate;
+  ops->describe_kernel = cl_describe_kernel;
   return 0;
 }

@@ -19,18 +19,26 @@
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 typedef ulong T;
+typedef ulong BITS;
+#define TO_BITS(x) (x)
 #define ATOM(name) atom_##name
 #define EXCHANGE_VALUE(gid) ((ulong)((gid) + 1u) * 0x100000001UL)
 #elif defined(TYPE_i32)
 typedef int T;
+typedef uint BITS;
+#define TO_BITS(x) as_uint(x)
 #define ATOM(name) atomic_##name
 #define EXCHANGE_VALUE(gid) ((int)((gid) + 1u))
 #elif defined(TYPE_u32)
 typedef uint T;
+typedef uint BITS;
+#define TO_BITS(x) (x)
 #define ATOM(name) atomic_##name
 #define EXCHANGE_VALUE(gid) ((gid) + 1u)
 #elif defined(TYPE_f32)
 typedef float T;
+typedef uint BITS;
+#define TO_BITS(x) as_uint(x)
 #else
 #error "define one of TYPE_u32, TYPE_i32, TYPE_u64, TYPE_f32"
 #endif
@@ -95,14 +103,17 @@ typedef float T;
 #error "define one OP_<name>"
 #endif
 
-#if defined(OP_exchange)
-#define COMBINE(acc, old) acc ^= old /* xor keeps an exact conservation check */
+/* Folding the returned values: sums for integers (closed form), xor of the
+ * bits for floats (order-independent, so exact for any interleaving), xor
+ * for exchange (a conservation law). */
+#if defined(OP_exchange) || defined(TYPE_f32)
+#define COMBINE(acc, old) acc ^= TO_BITS(old)
 #else
-#define COMBINE(acc, old) acc += old /* sum of returned values has a closed form */
+#define COMBINE(acc, old) acc += TO_BITS(old)
 #endif
 
 __kernel void rmw(__global T *array, __global const uint *target, __global const uint *iters,
-                  __global const uint *branch, __global T *sink, __global uint *attempts,
+                  __global const uint *branch, __global BITS *sink, __global uint *attempts,
                   uint slots, uint padding)
 {
   const uint gid = get_global_id(0);
@@ -119,7 +130,7 @@ __kernel void rmw(__global T *array, __global const uint *target, __global const
 #else
   volatile __global T *base = array;
 #endif
-  T acc = (T)0;
+  BITS acc = 0;
   uint attempts_done = 0;
 #if defined(OP_cas)
   T guess = (T)(INIT);

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Reference runs of the CUDA backend on an NVIDIA GPU machine (issue [cuda]).
+#   gpu-cuda-reference.sh check   GPU tests, then the shared-memory, scope/order
+#                                 and type sweeps (about 6 minutes on an H200)
+#   gpu-cuda-reference.sh grid    the full grid through CUDA (fetch_add and CAS)
+#                                 and through OpenCL (fetch_add), for the
+#                                 same-GPU cross-check (about 6 minutes)
+# Writes under OUT (default out/gpu-cuda); expects a build in build/.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:?usage: gpu-cuda-reference.sh check|grid}
+OUT=${OUT:-out/gpu-cuda}
+mkdir -p "$OUT"
+[ -d build/device-libs ] && export LD_LIBRARY_PATH=$PWD/build/device-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if ldconfig -p | grep -q libnvidia-opencl; then
+  mkdir -p /tmp/icd
+  echo libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
+  cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
+  export OCL_ICD_VENDORS=/tmp/icd
+fi
+A=./build/atomlab
+SMI="nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv"
+{ echo "== start $mode"; $SMI; $A version; $A devices --occupancy; } >"$OUT/info-$mode.txt" 2>&1
+cat "$OUT/info-$mode.txt"
+ocl=$($A devices --format json | python3 -c '
+import json, sys
+g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
+print(g[0] if g else "")')
+timed() { # timed NAME COMMAND...: runs and records the wall time
+  local name=$1 start rc
+  shift
+  start=$(date +%s)
+  "$@"
+  rc=$?
+  echo "$name: exit $rc in $(( $(date +%s) - start )) s" | tee -a "$OUT/info-$mode.txt"
+}
+case $mode in
+check)
+  timed gpu_cuda bash tests/cli/gpu_cuda.sh $A
+  timed gpu_opencl bash tests/cli/gpu_opencl.sh $A
+  timed smem $A rmw --backend cuda --space local --pattern all --op fetch_add,cas --result unused,used \
+    --contention 1:256:x4 --padding 1,2,4,8,32 --budget 1 --quiet -o "$OUT/cuda-smem.json" -o "$OUT/cuda-smem.csv"
+  timed scopes $A rmw --backend cuda --scope all --order relaxed,acq_rel,seq_cst --op fetch_add,cas,exchange \
+    --pattern contiguous,cross-warp --contention 1,32,1024 --padding 1 --result unused,used --budget 1 --quiet \
+    -o "$OUT/cuda-scopes.json"
+  timed types $A rmw --backend cuda --op fetch_add,fetch_min,fetch_max --type all --pattern contiguous \
+    --contention 1,32,1024 --padding 1 --result unused,used --budget 1 --quiet -o "$OUT/cuda-types.json"
+  ;;
+grid)
+  timed cuda_grid $A rmw --backend cuda --pattern all --op fetch_add,cas --contention 1:1024 --padding 1:1024 \
+    --budget 1 --quiet -o "$OUT/cuda-grid.json" -o "$OUT/cuda-grid.csv"
+  [ -n "$ocl" ] && timed opencl_grid $A rmw --device "$ocl" --pattern all --op fetch_add --contention 1:1024 \
+    --padding 1:1024 --budget 1 --quiet -o "$OUT/opencl-grid.json"
+  ;;
+esac
+{ echo "== end"; $SMI; } >>"$OUT/info-$mode.txt" 2>&1

@@ -1,0 +1,487 @@
+/*
+ * The CUDA backend. The driver (libcuda.so.1) and NVRTC are loaded at run
+ * time with dlopen, so the binary builds wherever the toolkit headers are and
+ * starts (saying CUDA is unavailable) on a machine without an NVIDIA driver.
+ * Kernels are real .cu files compiled per device by NVRTC to a CUBIN for the
+ * device's exact architecture, with the same -D defines as the OpenCL ones;
+ * the CUBIN is kept so the emitted machine instructions can be read back.
+ */
+#include <cuda.h>
+#include <dlfcn.h>
+#include <nvrtc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab/backend.h"
+#include "atomlab/error.h"
+#include "kernels.h"
+#include "../sass.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x) /* expands cuda.h's versioned names: cuMemAlloc -> "cuMemAlloc_v2" */
+
+/* Every driver and NVRTC entry point atomlab uses. */
+#define CU_FUNCS(X)                                                                                                    \
+  X(cuInit) X(cuDriverGetVersion) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute)        \
+  X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent)                      \
+  X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuMemAlloc) X(cuMemFree)         \
+  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD32) X(cuMemsetD2D32) X(cuLaunchKernel) X(cuEventCreate)                \
+  X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)                    \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+#define NVRTC_FUNCS(X)                                                                                                 \
+  X(nvrtcCreateProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize)   \
+  X(nvrtcGetCUBIN) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcVersion)
+
+static struct {
+  int loaded;   /* 0 not tried, 1 ok, -1 failed */
+  char why[256];
+  void *libcuda, *libnvrtc;
+#define X(name) __typeof__(name) *name;
+  CU_FUNCS(X) NVRTC_FUNCS(X)
+#undef X
+} api;
+
+static int load_api(atl_context_t ctx)
+{
+  if (api.loaded == 1)
+    return 0;
+  if (api.loaded == -1)
+    return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);
+  api.loaded = -1;
+  api.libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (api.libcuda == NULL) {
+    snprintf(api.why, sizeof api.why, "CUDA is unavailable: no NVIDIA driver (libcuda.so.1 not found)");
+    return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);
+  }
+  static const char *const nvrtc_names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12",
+                                            "/usr/local/cuda/lib64/libnvrtc.so", NULL};
+  for (size_t i = 0; nvrtc_names[i] && !api.libnvrtc; i++)
+    api.libnvrtc = dlopen(nvrtc_names[i], RTLD_NOW | RTLD_LOCAL);
+  if (api.libnvrtc == NULL) {
+    snprintf(api.why, sizeof api.why, "CUDA is unavailable: NVRTC (libnvrtc.so) not found");
+    return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);
+  }
+#define X(name)                                                                                                        \
+  if ((api.name = (__typeof__(api.name))dlsym(api.libcuda, STR(name))) == NULL) {                                     \
+    snprintf(api.why, sizeof api.why, "CUDA is unavailable: the driver lacks %s", STR(name));                          \
+    return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);                                                               \
+  }
+  CU_FUNCS(X)
+#undef X
+#define X(name)                                                                                                        \
+  if ((api.name = (__typeof__(api.name))dlsym(api.libnvrtc, STR(name))) == NULL) {                                    \
+    snprintf(api.why, sizeof api.why, "CUDA is unavailable: NVRTC lacks %s", STR(name));                               \
+    return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);                                                               \
+  }
+  NVRTC_FUNCS(X)
+#undef X
+  CUresult rc = api.cuInit(0);
+  if (rc != CUDA_SUCCESS) {
+    const char *name = "?";
+    api.cuGetErrorName(rc, &name);
+    snprintf(api.why, sizeof api.why, "CUDA is unavailable: cuInit failed: %s", name);
+    return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);
+  }
+  api.loaded = 1;
+  return 0;
+}
+
+/* A built kernel, cached per (source, entry, defines), with its CUBIN. */
+struct cu_kernel_entry {
+  char *key;
+  CUmodule module;
+  CUfunction function;
+  void *cubin;
+  size_t cubin_size;
+  char instructions[ATL_INSTRUCTIONS_LEN];
+  int disassembled;
+  struct cu_kernel_entry *next;
+};
+
+struct cu_dev {
+  atl_context_t ctx;
+  CUdevice device;
+  CUcontext context;
+  int cc_major, cc_minor, sm_count, threads_per_sm, max_blocks_per_sm;
+  struct cu_kernel_entry *kernels;
+};
+
+static int cu_fail(struct cu_dev *d, const char *call, CUresult rc, const char *file, int line)
+{
+  const char *name = "?";
+  if (api.cuGetErrorName)
+    api.cuGetErrorName(rc, &name);
+  return atl__seterr(d ? d->ctx : NULL, rc == CUDA_ERROR_OUT_OF_MEMORY ? ATL_ERANGE : ATL_EBACKEND,
+                     "cuda: %s failed: %s (%d) at %s:%d", call, name, (int)rc, file, line);
+}
+#define CU_FAIL(d, call, rc) cu_fail(d, call, rc, __FILE__, __LINE__)
+
+static int attr(CUdevice dev, CUdevice_attribute what)
+{
+  int v = 0;
+  api.cuDeviceGetAttribute(&v, what, dev);
+  return v;
+}
+
+static int cu_probe(atl_context_t ctx, struct atl_device_info **list, size_t *count)
+{
+  *list = NULL;
+  *count = 0;
+  int err = load_api(ctx);
+  if (err)
+    return err;
+  int n = 0, driver = 0, nvrtc_major = 0, nvrtc_minor = 0;
+  if (api.cuDeviceGetCount(&n) != CUDA_SUCCESS || n == 0)
+    return atl__seterr(ctx, ATL_ENODEV, "CUDA driver found, but no CUDA device");
+  api.cuDriverGetVersion(&driver);
+  api.nvrtcVersion(&nvrtc_major, &nvrtc_minor);
+  struct atl_device_info *out = calloc((size_t)n, sizeof *out);
+  if (out == NULL)
+    return ATL_ENOMEM;
+  for (int i = 0; i < n; i++) {
+    CUdevice dev;
+    struct atl_device_info *info = &out[i];
+    api.cuDeviceGet(&dev, i);
+    snprintf(info->id, sizeof info->id, "cuda:%d", i);
+    snprintf(info->backend, sizeof info->backend, "cuda");
+    snprintf(info->platform, sizeof info->platform, "CUDA driver API %d.%d, NVRTC %d.%d", driver / 1000,
+             (driver % 1000) / 10, nvrtc_major, nvrtc_minor);
+    api.cuDeviceGetName(info->name, sizeof info->name, dev);
+    snprintf(info->vendor, sizeof info->vendor, "NVIDIA Corporation");
+    snprintf(info->driver, sizeof info->driver, "CUDA %d.%d", driver / 1000, (driver % 1000) / 10);
+    int major = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    int minor = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    snprintf(info->version, sizeof info->version, "compute capability %d.%d", major, minor);
+    snprintf(info->lang_version, sizeof info->lang_version, "CUDA C++ (NVRTC), sm_%d%d", major, minor);
+    info->type = ATL_DEVICE_GPU;
+    info->compute_units = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    info->clock_mhz = (unsigned)(attr(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000);
+    info->max_wg_size = (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    size_t mem = 0;
+    api.cuDeviceTotalMem(&mem, dev);
+    info->global_mem = mem;
+    info->max_alloc = mem;
+    info->local_mem = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    info->warp_size = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    info->max_threads_per_cu = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    info->has_int64_atomics = 1;
+    info->has_f32_atomic_add = 1;
+    info->has_local_atomics = 1;
+    info->has_f64_atomic_add = major >= 6;    /* atomicAdd(double *) needs sm_60 */
+    info->has_f16x2_atomic_add = major >= 6;  /* atomicAdd(__half2 *) needs sm_60 */
+    info->has_bf16x2_atomic_add = major >= 8; /* atomicAdd(__nv_bfloat162 *) needs sm_80 */
+    info->has_scopes = major >= 6;            /* atomicAdd_block / _system need sm_60 */
+    info->has_orders = major >= 7;            /* __nv_atomic_* with orders need sm_70 */
+  }
+  *list = out;
+  *count = (size_t)n;
+  return 0;
+}
+
+static void cu_close(void *handle)
+{
+  struct cu_dev *d = handle;
+  if (d == NULL)
+    return;
+  if (d->context)
+    api.cuCtxSetCurrent(d->context);
+  for (struct cu_kernel_entry *e = d->kernels, *next; e; e = next) {
+    next = e->next;
+    api.cuModuleUnload(e->module);
+    free(e->cubin);
+    free(e->key);
+    free(e);
+  }
+  if (d->context)
+    api.cuDevicePrimaryCtxRelease(d->device);
+  free(d);
+}
+
+static int cu_open(atl_context_t ctx, const struct atl_device_info *info, void **handle)
+{
+  int idx = 0, err = 0;
+  *handle = NULL;
+  if ((err = load_api(ctx)))
+    return err;
+  if (sscanf(info->id, "cuda:%d", &idx) != 1)
+    return atl__seterr(ctx, ATL_ENODEV, "cuda: bad device id %s", info->id);
+  struct cu_dev *d = calloc(1, sizeof *d);
+  if (d == NULL)
+    return ATL_ENOMEM;
+  d->ctx = ctx;
+  CUresult rc = api.cuDeviceGet(&d->device, idx);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuDevicePrimaryCtxRetain(&d->context, d->device);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuCtxSetCurrent(d->context);
+  if (rc != CUDA_SUCCESS) {
+    err = CU_FAIL(d, "opening the device", rc);
+    cu_close(d);
+    return err;
+  }
+  d->cc_major = attr(d->device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  d->cc_minor = attr(d->device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  d->sm_count = attr(d->device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  d->threads_per_sm = attr(d->device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  *handle = d;
+  return 0;
+}
+
+static int cu_alloc(void *handle, size_t bytes, void **buf)
+{
+  struct cu_dev *d = handle;
+  CUdeviceptr p = 0;
+  *buf = NULL;
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuMemAlloc(&p, bytes ? bytes : 4);
+  if (rc != CUDA_SUCCESS)
+    return CU_FAIL(d, "cuMemAlloc", rc);
+  *buf = (void *)(uintptr_t)p;
+  return 0;
+}
+
+static void cu_free(void *handle, void *buf)
+{
+  (void)handle;
+  if (buf)
+    api.cuMemFree((CUdeviceptr)(uintptr_t)buf);
+}
+
+static int cu_fill(void *handle, void *buf, const void *pattern, size_t pattern_size, size_t bytes)
+{
+  struct cu_dev *d = handle;
+  CUdeviceptr p = (CUdeviceptr)(uintptr_t)buf;
+  uint32_t words[2] = {0, 0};
+  memcpy(words, pattern, pattern_size == 8 ? 8 : 4);
+  CUresult rc;
+  if (pattern_size == 8) {
+    /* Two strided 32-bit fills (8-byte pitch): the low words, then the high words. */
+    rc = api.cuMemsetD2D32(p, 8, words[0], 1, bytes / 8);
+    if (rc == CUDA_SUCCESS)
+      rc = api.cuMemsetD2D32(p + 4, 8, words[1], 1, bytes / 8);
+  } else {
+    rc = api.cuMemsetD32(p, words[0], bytes / 4);
+  }
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuCtxSynchronize();
+  return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "fill", rc);
+}
+
+static int cu_write(void *handle, void *buf, const void *src, size_t bytes)
+{
+  struct cu_dev *d = handle;
+  CUresult rc = api.cuMemcpyHtoD((CUdeviceptr)(uintptr_t)buf, src, bytes);
+  return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "cuMemcpyHtoD", rc);
+}
+
+static int cu_read(void *handle, void *buf, void *dst, size_t bytes)
+{
+  struct cu_dev *d = handle;
+  CUresult rc = api.cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)buf, bytes);
+  return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "cuMemcpyDtoH", rc);
+}
+
+/* Where the CUDA headers NVRTC needs (cuda_fp16.h, ...) live. */
+static const char *cuda_include_dir(void)
+{
+  static char dir[512];
+  const char *home = getenv("CUDA_HOME");
+  if (home && *home) {
+    snprintf(dir, sizeof dir, "%s/include", home);
+    return dir;
+  }
+  return "/usr/local/cuda/include";
+}
+
+static int cu_build(void *handle, const struct atl_build *req, void **kernel)
+{
+  struct cu_dev *d = handle;
+  size_t keylen = strlen(req->source) + strlen(req->entry) + strlen(req->defines) + 3;
+  char *key = malloc(keylen), *log = NULL;
+  nvrtcProgram prog = NULL;
+  struct cu_kernel_entry *e = NULL;
+  int err = 0;
+  if (key == NULL)
+    return ATL_ENOMEM;
+  snprintf(key, keylen, "%s|%s|%s", req->source, req->entry, req->defines);
+  for (struct cu_kernel_entry *k = d->kernels; k; k = k->next)
+    if (strcmp(k->key, key) == 0) {
+      free(key);
+      *kernel = k;
+      return 0;
+    }
+  const char *source = atl__cuda_kernel_source(req->source);
+  if (source == NULL) {
+    free(key);
+    return atl__seterr(d->ctx, ATL_EINVAL, "cuda: no kernel source '%s'", req->source);
+  }
+  /* options: the architecture, the include dir, and one -D per define */
+  const char *opts[64];
+  char arch[32], include[600];
+  int nopts = 0;
+  snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", d->cc_major, d->cc_minor);
+  snprintf(include, sizeof include, "-I%s", cuda_include_dir());
+  opts[nopts++] = arch;
+  opts[nopts++] = include;
+  opts[nopts++] = "-default-device";
+  char *defs = malloc(strlen(req->defines) * 2 + 64);
+  if (defs == NULL) {
+    free(key);
+    return ATL_ENOMEM;
+  }
+  char *o = defs;
+  for (const char *p = req->defines; *p && nopts < 63;) {
+    while (*p == ' ')
+      p++;
+    if (!*p)
+      break;
+    opts[nopts++] = o;
+    o += sprintf(o, "-D");
+    while (*p && *p != ' ')
+      *o++ = *p++;
+    *o++ = '\0';
+  }
+  nvrtcResult nr = api.nvrtcCreateProgram(&prog, source, req->source, 0, NULL, NULL);
+  if (nr == NVRTC_SUCCESS)
+    nr = api.nvrtcCompileProgram(prog, nopts, opts);
+  if (nr != NVRTC_SUCCESS) {
+    size_t loglen = 0;
+    if (prog && api.nvrtcGetProgramLogSize(prog, &loglen) == NVRTC_SUCCESS && loglen > 1) {
+      log = malloc(loglen);
+      if (log && api.nvrtcGetProgramLog(prog, log) == NVRTC_SUCCESS)
+        for (char *c = log; *c; c++)
+          if (*c == '\n')
+            *c = ' ';
+    }
+    err = atl__seterr(d->ctx, ATL_EBUILD, "cuda: NVRTC failed on %s with '%s': %s: %.900s", req->source, req->defines,
+                      api.nvrtcGetErrorString(nr), log ? log : "");
+    goto out;
+  }
+  e = calloc(1, sizeof *e);
+  if (e == NULL || api.nvrtcGetCUBINSize(prog, &e->cubin_size) != NVRTC_SUCCESS ||
+      (e->cubin = malloc(e->cubin_size)) == NULL || api.nvrtcGetCUBIN(prog, e->cubin) != NVRTC_SUCCESS) {
+    err = atl__seterr(d->ctx, ATL_EBUILD, "cuda: no CUBIN from NVRTC for %s", req->source);
+    goto out;
+  }
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuModuleLoadData(&e->module, e->cubin);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuModuleGetFunction(&e->function, e->module, req->entry);
+  if (rc != CUDA_SUCCESS) {
+    err = CU_FAIL(d, "loading the module", rc);
+    goto out;
+  }
+  e->key = key;
+  key = NULL;
+  e->next = d->kernels;
+  d->kernels = e;
+  *kernel = e;
+  e = NULL;
+out:
+  if (e) {
+    if (e->module)
+      api.cuModuleUnload(e->module);
+    free(e->cubin);
+    free(e);
+  }
+  if (prog)
+    api.nvrtcDestroyProgram(&prog);
+  free(defs);
+  free(log);
+  free(key);
+  return err;
+}
+
+static int cu_launch(void *handle, void *kernel, const struct atl_launch *launch, double *device_ms)
+{
+  struct cu_dev *d = handle;
+  struct cu_kernel_entry *k = kernel;
+  uint64_t values[16];
+  uint32_t values32[16];
+  void *params[16];
+  if (launch->nargs > 16)
+    return atl__seterr(d->ctx, ATL_EINVAL, "cuda: too many kernel arguments");
+  for (size_t i = 0; i < launch->nargs; i++) {
+    const struct atl_arg *a = &launch->args[i];
+    if (a->kind == ATL_ARG_U32) {
+      values32[i] = (uint32_t)a->value;
+      params[i] = &values32[i];
+    } else {
+      values[i] = a->kind == ATL_ARG_BUFFER ? (uint64_t)(uintptr_t)a->buffer : a->value;
+      params[i] = &values[i];
+    }
+  }
+  CUevent start = NULL, stop = NULL;
+  float ms = 0;
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuEventCreate(&start, CU_EVENT_DEFAULT);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventCreate(&stop, CU_EVENT_DEFAULT);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventRecord(start, NULL);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuLaunchKernel(k->function, (unsigned)(launch->global / launch->local), 1, 1, (unsigned)launch->local, 1,
+                            1, 0, NULL, params, NULL);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventRecord(stop, NULL);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventSynchronize(stop);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventElapsedTime(&ms, start, stop);
+  if (start)
+    api.cuEventDestroy(start);
+  if (stop)
+    api.cuEventDestroy(stop);
+  if (rc != CUDA_SUCCESS)
+    return CU_FAIL(d, "kernel launch", rc);
+  *device_ms = ms;
+  return 0;
+}
+
+static int cu_occupancy_estimate(void *handle, void *kernel, size_t wg_size, unsigned *groups, char *method,
+                                 size_t method_len)
+{
+  struct cu_dev *d = handle;
+  struct cu_kernel_entry *k = kernel;
+  int per_sm = 0;
+  CUresult rc = api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->function, (int)wg_size, 0);
+  if (rc != CUDA_SUCCESS)
+    return CU_FAIL(d, "cuOccupancyMaxActiveBlocksPerMultiprocessor", rc);
+  *groups = (unsigned)(per_sm * d->sm_count);
+  snprintf(method, method_len, "cuOccupancyMaxActiveBlocksPerMultiprocessor: %d blocks/SM x %d SMs", per_sm,
+           d->sm_count);
+  return 0;
+}
+
+static int cu_describe_kernel(void *handle, void *kernel, char *buf, size_t len)
+{
+  struct cu_dev *d = handle;
+  struct cu_kernel_entry *k = kernel;
+  if (!k->disassembled) {
+    k->disassembled = 1;
+    atl__sass_atomics(k->cubin, k->cubin_size, k->instructions, sizeof k->instructions);
+  }
+  (void)d;
+  snprintf(buf, len, "%s", k->instructions);
+  return 0;
+}
+
+int atl_cuda_backend_init(struct atl_backend_ops *ops)
+{
+  memset(ops, 0, sizeof *ops);
+  ops->name = "cuda";
+  ops->probe = cu_probe;
+  ops->open = cu_open;
+  ops->close = cu_close;
+  ops->alloc = cu_alloc;
+  ops->free = cu_free;
+  ops->fill = cu_fill;
+  ops->write = cu_write;
+  ops->read = cu_read;
+  ops->build = cu_build;
+  ops->launch = cu_launch;
+  ops->occupancy_estimate = cu_occupancy_estimate;
+  ops->describe_kernel = cu_describe_kernel;
+  return 0;
+}

@@ -1,0 +1,192 @@
+/* The machine instructions behind a number: disassemble a CUBIN and keep
+ * the atomic-related mnemonics. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sass.h"
+
+#define MAX_MNEMONICS 24
+
+static int is_interesting(const char *m)
+{
+  static const char *const prefixes[] = {"ATOM", "RED", "VOTE", "POPC", "MATCH", "SHFL", "FLO", "MEMBAR", "FENCE", NULL};
+  for (size_t i = 0; prefixes[i]; i++)
+    if (strncmp(m, prefixes[i], strlen(prefixes[i])) == 0)
+      return 1;
+  return 0;
+}
+
+void atl__sass_summarise(const char *sass, char *out, size_t len)
+{
+  char names[MAX_MNEMONICS][64];
+  unsigned counts[MAX_MNEMONICS];
+  size_t n = 0;
+  for (const char *line = sass; line && *line;) {
+    const char *end = strchr(line, '\n');
+    size_t line_len = end ? (size_t)(end - line) : strlen(line);
+    /* An instruction line: an address comment, an optional predicate, the
+     * mnemonic, operands and a semicolon, e.g. "(addr) @!P0 REDG.E.ADD desc[UR4][R2.64], R5 ;". */
+    const char *p = strstr(line, "*/");
+    if (p && (size_t)(p - line) < line_len && memchr(line, ';', line_len)) {
+      p += 2;
+      while (*p == ' ' || *p == '\t')
+        p++;
+      if (*p == '@') /* a predicate guards the instruction */
+        while (*p && *p != ' ' && *p != '\t')
+          p++;
+      while (*p == ' ' || *p == '\t')
+        p++;
+      char m[64];
+      size_t k = 0;
+      while (p[k] && p[k] != ' ' && p[k] != '\t' && p[k] != ';' && p[k] != '\n' && k + 1 < sizeof m) {
+        m[k] = p[k];
+        k++;
+      }
+      m[k] = '\0';
+      if (k && is_interesting(m)) {
+        size_t j = 0;
+        while (j < n && strcmp(names[j], m) != 0)
+          j++;
+        if (j == n && n < MAX_MNEMONICS) {
+          memcpy(names[n], m, k + 1);
+          counts[n++] = 0;
+        }
+        if (j < n)
+          counts[j]++;
+      }
+    }
+    line = end ? end + 1 : NULL;
+  }
+  if (len == 0)
+    return;
+  out[0] = '\0';
+  size_t used = 0;
+  for (size_t j = 0; j < n && used + 1 < len; j++)
+    used += (size_t)snprintf(out + used, len - used, "%s%s x%u", j ? ", " : "", names[j], counts[j]);
+  if (n == 0)
+    snprintf(out, len, "none");
+}
+
+/* The first disassembler found: $CUDA_HOME/bin, /usr/local/cuda/bin, then PATH. */
+static int find_tool(const char *name, char *path, size_t len)
+{
+  const char *home = getenv("CUDA_HOME");
+  const char *dirs[] = {home, "/usr/local/cuda/bin", NULL};
+  for (size_t i = 0; i < 2; i++) {
+    if (dirs[i] == NULL || !*dirs[i])
+      continue;
+    snprintf(path, len, "%s%s/%s", dirs[i], i == 0 ? "/bin" : "", name);
+    if (access(path, X_OK) == 0)
+      return 1;
+  }
+  const char *env = getenv("PATH");
+  if (env == NULL)
+    return 0;
+  char *copy = strdup(env);
+  int found = 0;
+  for (char *save = NULL, *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir && !found;
+       dir = strtok_r(NULL, ":", &save)) {
+    snprintf(path, len, "%s/%s", dir, name);
+    found = access(path, X_OK) == 0;
+  }
+  free(copy);
+  return found;
+}
+
+int atl__sass_atomics(const void *cubin, size_t size, char *out, size_t len)
+{
+  char tool[512], cmd[1200], file[] = "/tmp/atomlab-cubin-XXXXXX";
+  int is_nvdisasm = find_tool("nvdisasm", tool, sizeof tool);
+  if (!is_nvdisasm && !find_tool("cuobjdump", tool, sizeof tool)) {
+    snprintf(out, len, "unknown (no nvdisasm or cuobjdump found)");
+    return -1;
+  }
+  int fd = mkstemp(file);
+  if (fd < 0) {
+    snprintf(out, len, "unknown (no temporary file)");
+    return -1;
+  }
+  int ok = write(fd, cubin, size) == (ssize_t)size;
+  close(fd);
+  char *text = NULL;
+  if (ok) {
+    snprintf(cmd, sizeof cmd, "'%s' %s '%s' 2>/dev/null", tool, is_nvdisasm ? "-c" : "-sass", file);
+    FILE *pipe = popen(cmd, "r");
+    size_t cap = 1 << 16, used = 0;
+    text = pipe ? malloc(cap) : NULL;
+    while (text && pipe) {
+      if (used + 4096 > cap) {
+        char *grown = realloc(text, cap * 2);
+        if (grown == NULL)
+          break;
+        text = grown;
+        cap *= 2;
+      }
+      size_t got = fread(text + used, 1, cap - used - 1, pipe);
+      if (got == 0)
+        break;
+      used += got;
+    }
+    if (text)
+      text[used] = '\0';
+    if (pipe)
+      ok = pclose(pipe) == 0;
+  }
+  unlink(file);
+  if (!ok || text == NULL) {
+    snprintf(out, len, "unknown (%s failed)", tool);
+    free(text);
+    return -1;
+  }
+  atl__sass_summarise(text, out, len);
+  free(text);
+  return 0;
+}
+
+int atl__sass_from_ptx(const char *ptx, size_t size, char *out, size_t len)
+{
+  char tool[512], cmd[1400], arch[32] = "";
+  char ptx_file[] = "/tmp/atomlab-ptx-XXXXXX", cubin_file[] = "/tmp/atomlab-cubin-XXXXXX";
+  const char *target = strstr(ptx, ".target");
+  if (target == NULL || sscanf(target, ".target %31[a-z_0-9]", arch) != 1) {
+    snprintf(out, len, "unknown (no .target in the program binary)");
+    return -1;
+  }
+  if (!find_tool("ptxas", tool, sizeof tool)) {
+    snprintf(out, len, "unknown (ptxas not found)");
+    return -1;
+  }
+  int pfd = mkstemp(ptx_file), cfd = pfd >= 0 ? mkstemp(cubin_file) : -1;
+  int ok = pfd >= 0 && cfd >= 0 && write(pfd, ptx, size) == (ssize_t)size;
+  if (pfd >= 0)
+    close(pfd);
+  if (cfd >= 0)
+    close(cfd);
+  if (ok) {
+    snprintf(cmd, sizeof cmd, "'%s' -arch=%s -o '%s' '%s' >/dev/null 2>&1", tool, arch, cubin_file, ptx_file);
+    ok = system(cmd) == 0;
+  }
+  void *cubin = NULL;
+  long cubin_size = 0;
+  FILE *f = ok ? fopen(cubin_file, "rb") : NULL;
+  if (f && fseek(f, 0, SEEK_END) == 0 && (cubin_size = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+      (cubin = malloc((size_t)cubin_size)) != NULL)
+    ok = fread(cubin, 1, (size_t)cubin_size, f) == (size_t)cubin_size;
+  else
+    ok = 0;
+  if (f)
+    fclose(f);
+  if (pfd >= 0)
+    unlink(ptx_file);
+  if (cfd >= 0)
+    unlink(cubin_file);
+  int err = -1;
+  if (ok)
+    err = atl__sass_atomics(cubin, (size_t)cubin_size, out, len);
+  else
+    snprintf(out, len, "unknown (ptxas failed for %s)", arch);
+  free(cubin);
+  return err;
+}

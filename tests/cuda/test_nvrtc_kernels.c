@@ -1,0 +1,117 @@
+/*
+ * Every CUDA kernel variant atomlab can ask for compiles with NVRTC for
+ * sm_80 and sm_90, with exactly the defines the rmw driver generates. Needs
+ * NVRTC only (no GPU, no driver): exits 77 (skipped) where it is missing.
+ */
+#include <dlfcn.h>
+#include <nvrtc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/backend/cuda/kernels.h"
+#include "core/rmw_internal.h"
+
+static __typeof__(nvrtcCreateProgram) *create;
+static __typeof__(nvrtcCompileProgram) *compile;
+static __typeof__(nvrtcGetProgramLogSize) *log_size;
+static __typeof__(nvrtcGetProgramLog) *get_log;
+static __typeof__(nvrtcGetCUBINSize) *cubin_size;
+static __typeof__(nvrtcDestroyProgram) *destroy;
+
+static int failures, compiled;
+
+static void build(const char *source_name, const char *defines, const char *arch)
+{
+  const char *opts[48];
+  char defs[1024], include[600];
+  int n = 0;
+  const char *home = getenv("CUDA_HOME");
+  snprintf(include, sizeof include, "-I%s/include", home && *home ? home : "/usr/local/cuda");
+  opts[n++] = arch;
+  opts[n++] = include;
+  opts[n++] = "-default-device";
+  /* split "A=1 B" into "-DA=1", "-DB" as the backend does */
+  char *o = defs;
+  for (const char *p = defines; *p && n < 47;) {
+    while (*p == ' ')
+      p++;
+    if (!*p)
+      break;
+    opts[n++] = o;
+    o += sprintf(o, "-D");
+    while (*p && *p != ' ')
+      *o++ = *p++;
+    *o++ = '\0';
+  }
+  nvrtcProgram prog;
+  size_t size = 0;
+  nvrtcResult rc = create(&prog, atl__cuda_kernel_source(source_name), source_name, 0, NULL, NULL);
+  if (rc == NVRTC_SUCCESS)
+    rc = compile(prog, n, opts);
+  if (rc == NVRTC_SUCCESS)
+    rc = cubin_size(prog, &size);
+  if (rc != NVRTC_SUCCESS || size == 0) {
+    size_t len = 0;
+    char *log = NULL;
+    if (log_size(prog, &len) == NVRTC_SUCCESS && (log = malloc(len + 1)) && get_log(prog, log) == NVRTC_SUCCESS)
+      log[len] = '\0';
+    printf("FAIL: %s %s [%s]: %s\n", source_name, arch, defines, log ? log : "");
+    free(log);
+    failures++;
+  }
+  compiled++;
+  destroy(&prog);
+}
+
+int main(void)
+{
+  void *lib = NULL;
+  const char *names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "/usr/local/cuda/lib64/libnvrtc.so", NULL};
+  for (size_t i = 0; names[i] && !lib; i++)
+    lib = dlopen(names[i], RTLD_NOW);
+  if (lib == NULL) {
+    printf("NVRTC not found: skipped\n");
+    return 77;
+  }
+  create = (__typeof__(create))dlsym(lib, "nvrtcCreateProgram");
+  compile = (__typeof__(compile))dlsym(lib, "nvrtcCompileProgram");
+  log_size = (__typeof__(log_size))dlsym(lib, "nvrtcGetProgramLogSize");
+  get_log = (__typeof__(get_log))dlsym(lib, "nvrtcGetProgramLog");
+  cubin_size = (__typeof__(cubin_size))dlsym(lib, "nvrtcGetCUBINSize");
+  destroy = (__typeof__(destroy))dlsym(lib, "nvrtcDestroyProgram");
+  if (!create || !compile || !log_size || !get_log || !cubin_size || !destroy) {
+    printf("NVRTC lacks an entry point: skipped\n");
+    return 77;
+  }
+  const char *archs[] = {"--gpu-architecture=sm_90", "--gpu-architecture=sm_80"};
+  char defines[512];
+  build("discovery", "", archs[0]);
+  for (size_t a = 0; a < 2; a++) {
+    for (int op = 0; op < ATL_OP_COUNT; op++)
+      for (int type = 0; type < ATL_TYPE_COUNT; type++)
+        for (int space = 0; space < ATL_SPACE_COUNT; space++)
+          for (int pattern = 0; pattern < ATL_PATTERN_COUNT; pattern++) {
+            if (!atl_op_type_defined((enum atl_op)op, (enum atl_type)type) || pattern == ATL_PATTERN_CROSS_WARP)
+              continue; /* cross-warp compiles exactly as contiguous */
+            struct atl_spec s = {.op = (enum atl_op)op, .type = (enum atl_type)type, .space = (enum atl_space)space,
+                                 .pattern = (enum atl_pattern)pattern, .result = ATL_RESULT_USED, .contention = 2,
+                                 .padding = 1, .wg_size = 64, .workgroups = 2};
+            atl__rmw_defines(&s, defines, sizeof defines);
+            build("rmw", defines, archs[a]);
+          }
+    /* scopes and orders, on the integer types the ordered builtins take */
+    for (int op = 0; op < ATL_OP_PLAIN_ADD; op++)
+      for (int scope = 0; scope < ATL_SCOPE_COUNT; scope++)
+        for (int order = 0; order < ATL_ORDER_COUNT; order++) {
+          struct atl_spec s = {.op = (enum atl_op)op, .type = order % 2 ? ATL_TYPE_U64 : ATL_TYPE_I32,
+                               .scope = (enum atl_scope)scope, .order = (enum atl_order)order,
+                               .result = ATL_RESULT_UNUSED, .contention = 1, .padding = 1, .wg_size = 64,
+                               .workgroups = 2};
+          atl__rmw_defines(&s, defines, sizeof defines);
+          build("rmw", defines, archs[a]);
+        }
+  }
+  printf("%d passed, %d failed\n", compiled - failures, failures);
+  return failures ? 1 : 0;
+}
