@@ -30,27 +30,26 @@ timed() { # timed NAME COMMAND...: runs and records the wall time
   local name=$1 start rc
   shift
   start=$(date +%s)
-  "$@"
+  timeout "${STEP_LIMIT:-280}" "$@"
   rc=$?
   echo "$name: exit $rc in $(( $(date +%s) - start )) s" | tee -a "$OUT/info-$mode.txt"
 }
 case $mode in
 check)
   timed gpu_cuda bash tests/cli/gpu_cuda.sh $A
-  timed gpu_opencl bash tests/cli/gpu_opencl.sh $A
   timed smem $A rmw --backend cuda --space local --pattern all --op fetch_add,cas --result unused,used \
-    --contention 1:256:x4 --padding 1,2,4,8,32 --budget 1 --quiet -o "$OUT/cuda-smem.json" -o "$OUT/cuda-smem.csv"
+    --contention 1:256:x4 --padding 1,2,4,8,32 --budget 1 -o "$OUT/cuda-smem.json" -o "$OUT/cuda-smem.csv"
   timed scopes $A rmw --backend cuda --scope all --order relaxed,acq_rel,seq_cst --op fetch_add,cas,exchange \
-    --pattern contiguous,cross-warp --contention 1,32,1024 --padding 1 --result unused,used --budget 1 --quiet \
+    --pattern contiguous,cross-warp --contention 1,32,1024 --padding 1 --result unused,used --budget 1 \
     -o "$OUT/cuda-scopes.json"
   timed types $A rmw --backend cuda --op fetch_add,fetch_min,fetch_max --type all --pattern contiguous \
-    --contention 1,32,1024 --padding 1 --result unused,used --budget 1 --quiet -o "$OUT/cuda-types.json"
+    --contention 1,32,1024 --padding 1 --result unused,used --budget 1 -o "$OUT/cuda-types.json"
   ;;
 grid)
   timed cuda_grid $A rmw --backend cuda --pattern all --op fetch_add,cas --contention 1:1024 --padding 1:1024 \
-    --budget 1 --quiet -o "$OUT/cuda-grid.json" -o "$OUT/cuda-grid.csv"
+    --budget 1 -o "$OUT/cuda-grid.json" -o "$OUT/cuda-grid.csv"
   [ -n "$ocl" ] && timed opencl_grid $A rmw --device "$ocl" --pattern all --op fetch_add --contention 1:1024 \
-    --padding 1:1024 --budget 1 --quiet -o "$OUT/opencl-grid.json"
+    --padding 1:1024 --budget 1 -o "$OUT/opencl-grid.json"
   ;;
 esac
 { echo "== end"; $SMI; } >>"$OUT/info-$mode.txt" 2>&1

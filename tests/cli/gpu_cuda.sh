@@ -10,12 +10,13 @@ sys.exit(0 if any(d["backend"] == "cuda" for d in json.load(sys.stdin)["devices"
   echo "no CUDA device: skipped"
   exit 77
 fi
-Q="--target-ms 1 --min-samples 2 --max-samples 3 --budget 0.2 --quiet"
-"$ATOMLAB" rmw --backend cuda --pattern all --op all --type all --space all --result all --contention 1,32 \
-  --padding 1 $Q -o "$WORK/types.json" 2>"$WORK/err1"
+# Short timings: this checks correctness and the recorded instructions, not speed.
+Q="--target-ms 1 --min-samples 2 --max-samples 2 --budget 0.1"
+"$ATOMLAB" rmw --backend cuda --pattern contiguous,random --op all --type all --space all --result used \
+  --contention 32 --padding 1 $Q -o "$WORK/types.json" 2>"$WORK/err1"
 [ $? -eq 0 ] && pass || fail "CUDA op x type sweep failed: $(tail -3 "$WORK/err1")"
-"$ATOMLAB" rmw --backend cuda --pattern contiguous,random --op all --type u32,u64 --scope all --order all \
-  --result used --contention 1,32 --padding 1 $Q -o "$WORK/scopes.json" 2>"$WORK/err2"
+"$ATOMLAB" rmw --backend cuda --pattern contiguous --op all --type u32,u64 --scope all --order all \
+  --result used --contention 32 --padding 1 $Q -o "$WORK/scopes.json" 2>"$WORK/err2"
 [ $? -eq 0 ] && pass || fail "CUDA scope x order sweep failed: $(tail -3 "$WORK/err2")"
 python3 - "$WORK/types.json" "$WORK/scopes.json" <<'PY' && pass || fail "CUDA rows verified, unsupported ones explained, instructions recorded"
 import json, sys

@@ -11,8 +11,9 @@ if [ -z "$gpu" ]; then
   echo "no GPU OpenCL device: skipped"
   exit 77
 fi
-"$ATOMLAB" rmw --device "$gpu" --pattern all --op all --type all --space all --result all --contention 1,32 \
-  --padding 1 --target-ms 2 --min-samples 3 --max-samples 5 -o "$WORK/gpu.json" --quiet 2>"$WORK/err"
+"$ATOMLAB" rmw --device "$gpu" --pattern contiguous,random --op all --type all --space all --result used \
+  --contention 32 --padding 1 --target-ms 1 --min-samples 2 --max-samples 2 --budget 0.1 -o "$WORK/gpu.json" \
+  2>"$WORK/err"
 [ $? -eq 0 ] && pass || fail "GPU sweep failed: $(tail -3 "$WORK/err")"
 python3 - "$WORK/gpu.json" <<'PY' && pass || fail "GPU rows verified or unsupported"
 import json, sys
