@@ -114,12 +114,15 @@ void atl__rmw_defines(const struct atl_spec *s, char *buf, size_t len)
   atl__op_values(s->op, s->type, &v);
   const uint64_t words = atl_spec_domain_words(s);
   const char *suffix = s->type == ATL_TYPE_U64 ? "UL" : "u";
-  /* OpenCL reads INIT/OPERAND as typed literals, CUDA the raw bits; each ignores the other's. */
+  /* OpenCL reads INIT/OPERAND as typed literals, CUDA the raw bits; each ignores the other's.
+   * Only the local array's size is compiled in: global-memory variants must
+   * not depend on contention or padding, or every row would rebuild. */
   int n = snprintf(buf, len,
                    "TYPE_%s OP_%s SCOPE_%s ORDER_%s SPACE_LOCAL=%d LOCAL_WORDS=%llu RANDOM=%d BRANCHED=%d "
                    "RESULT_USED=%d INIT_BITS=0x%llxull OPERAND_BITS=0x%llxull",
                    atl_type_name(s->type), atl_op_name(s->op), atl_scope_name(s->scope), atl_order_name(s->order),
-                   s->space == ATL_SPACE_LOCAL, (unsigned long long)words, s->pattern == ATL_PATTERN_RANDOM,
+                   s->space == ATL_SPACE_LOCAL, (unsigned long long)(s->space == ATL_SPACE_LOCAL ? words : 1),
+                   s->pattern == ATL_PATTERN_RANDOM,
                    s->pattern == ATL_PATTERN_BRANCHED, s->result == ATL_RESULT_USED, (unsigned long long)v.init,
                    (unsigned long long)v.operand);
   if (n < 0 || (size_t)n >= len)
