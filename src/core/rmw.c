@@ -187,6 +187,8 @@ static int calibrate(atl_context_t ctx, void *kernel, const struct atl_spec *s, 
   int err;
   if ((err = timed_launch(ctx, kernel, s, b, iters, &ms))) /* also the warm-up */
     return err;
+  /* Every step grows iters by at least one, so the loop ends within
+   * log(cap) steps of x1.5 or cap steps of +1, whatever the timings do. */
   while (!tm->fixed_iters && ms < tm->target_ms && iters < cap) {
     double scale = ms > 0 ? tm->target_ms * 1.1 / ms : 64;
     if (scale > 64)
@@ -194,6 +196,8 @@ static int calibrate(atl_context_t ctx, void *kernel, const struct atl_spec *s, 
     if (scale < 1.5)
       scale = 1.5;
     double next = (double)iters * scale;
+    if (next < (double)iters + 1)
+      next = (double)iters + 1; /* 1 x 1.5 truncates back to 1 */
     iters = next > cap ? cap : (uint32_t)next;
     if ((err = timed_launch(ctx, kernel, s, b, iters, &ms)))
       return err;
