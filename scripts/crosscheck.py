@@ -13,6 +13,8 @@ import statistics
 import sys
 
 KEY = ("pattern", "op", "type", "space", "result", "scope", "order", "contention", "padding")
+# Files written before scopes and orders existed measured the defaults.
+DEFAULTS = {"scope": "device", "order": "relaxed"}
 
 
 def load(path):
@@ -21,7 +23,7 @@ def load(path):
     rows = {}
     for r in d["rows"]:
         if r["status"] == "ok" and r["verified"]:
-            rows[tuple(r.get(k, "") for k in KEY)] = r
+            rows[tuple(r.get(k, DEFAULTS.get(k, "")) for k in KEY)] = r
     return d, rows
 
 

@@ -16,7 +16,11 @@ print(best["slug"])')
 mkdir -p "out/$slug"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 json="out/$slug/rmw-$stamp.json"
-./build/atomlab rmw --pattern all --op fetch_add,cas --contention 1:64:x4 --padding 1,16 -o "$json" "$@"
+csv="out/$slug/rmw-$stamp.csv"
+./build/atomlab rmw --pattern all --op fetch_add,cas --contention 1:64:x4 --padding 1,16 -o "$json" -o "$csv" "$@"
+for op in fetch_add cas; do
+  bash scripts/plot-heatmap.sh "$csv" "out/$slug/plots-$stamp" "$op" "$slug" >/dev/null || true
+done
 python3 - "$json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -27,5 +31,5 @@ print("\natomlab: %d of %d rows verified on %s" % (len(ok), len(rows), d["device
 if best:
     print("atomlab: fastest: %s %s contention %d padding %d at %.3f Gop/s" % (
         best["pattern"], best["op"], best["contention"], best["padding"], best["gops"]))
-print("atomlab: results in %s" % sys.argv[1])
+print("atomlab: results in %s (and .csv); heatmaps in %s" % (sys.argv[1], sys.argv[1].replace("rmw-", "plots-").replace(".json", "/")))
 PY
