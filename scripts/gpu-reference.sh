@@ -8,17 +8,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out/gpu}
 mkdir -p "$OUT"
-# Libraries the build machine linked against that the GPU image may lack.
-[ -d build/device-libs ] && export LD_LIBRARY_PATH=$PWD/build/device-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-# The GPU image lists only PoCL in /etc/OpenCL/vendors: add NVIDIA's ICD.
-if [ -e /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 ] || ldconfig -p | grep -q libnvidia-opencl; then
-  mkdir -p /tmp/icd
-  echo libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
-  cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
-  export OCL_ICD_VENDORS=/tmp/icd
-fi
+. scripts/gpu-env.sh
 A=./build/atomlab
-SMI="nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv"
 { echo "== start"; $SMI; $A version; } >"$OUT/info.txt" 2>&1
 $A devices --occupancy | tee -a "$OUT/info.txt"
 $A devices --occupancy --format json >"$OUT/devices.json"

@@ -11,8 +11,8 @@ rc=$?
 python3 - "$WORK/all.json" <<'PY' && pass || fail "every row verified or unsupported"
 import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
-# 4 patterns x 12 atomic ops x 4 types x 2 spaces x 2 result uses x 2 contentions
-assert len(rows) == 4 * 12 * 4 * 2 * 2 * 2, len(rows)
+# 4 patterns x 12 atomic ops x 7 types x 2 spaces x 2 result uses x 2 contentions
+assert len(rows) == 4 * 12 * 7 * 2 * 2 * 2, len(rows)
 bad = [r for r in rows if not ((r["status"] == "ok" and r["verified"]) or (r["status"] == "unsupported" and r["reason"]))]
 for r in bad[:10]:
     print("bad row:", r["pattern"], r["op"], r["type"], r["space"], r["result"], r["status"], r["reason"])

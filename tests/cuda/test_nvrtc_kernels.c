@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/common.h"
 #include "../../src/backend/cuda/kernels.h"
 #include "core/rmw_internal.h"
 
@@ -31,19 +32,13 @@ static void build(const char *source_name, const char *defines, const char *arch
   opts[n++] = arch;
   opts[n++] = include;
   opts[n++] = "-default-device";
-  /* split "A=1 B" into "-DA=1", "-DB" as the backend does */
-  char *o = defs;
-  for (const char *p = defines; *p && n < 47;) {
-    while (*p == ' ')
-      p++;
-    if (!*p)
-      break;
-    opts[n++] = o;
-    o += sprintf(o, "-D");
-    while (*p && *p != ' ')
-      *o++ = *p++;
-    *o++ = '\0';
+  int ndefs = atl__define_options(defines, defs, opts + n, 48 - n); /* as the backend does */
+  if (ndefs < 0) {
+    printf("FAIL: too many defines: %s\n", defines);
+    failures++;
+    return;
   }
+  n += ndefs;
   nvrtcProgram prog;
   size_t size = 0;
   nvrtcResult rc = create(&prog, atl__cuda_kernel_source(source_name), source_name, 0, NULL, NULL);

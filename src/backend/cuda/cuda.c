@@ -16,6 +16,7 @@
 #include "atomlab/backend.h"
 #include "atomlab/error.h"
 #include "kernels.h"
+#include "../common.h"
 #include "../sass.h"
 
 #define STR_(x) #x
@@ -297,14 +298,12 @@ static const char *cuda_include_dir(void)
 static int cu_build(void *handle, const struct atl_build *req, void **kernel)
 {
   struct cu_dev *d = handle;
-  size_t keylen = strlen(req->source) + strlen(req->entry) + strlen(req->defines) + 3;
-  char *key = malloc(keylen), *log = NULL;
+  char *key = atl__build_key(req), *log = NULL;
   nvrtcProgram prog = NULL;
   struct cu_kernel_entry *e = NULL;
   int err = 0;
   if (key == NULL)
     return ATL_ENOMEM;
-  snprintf(key, keylen, "%s|%s|%s", req->source, req->entry, req->defines);
   for (struct cu_kernel_entry *k = d->kernels; k; k = k->next)
     if (strcmp(k->key, key) == 0) {
       free(key);
@@ -325,23 +324,17 @@ static int cu_build(void *handle, const struct atl_build *req, void **kernel)
   opts[nopts++] = arch;
   opts[nopts++] = include;
   opts[nopts++] = "-default-device";
-  char *defs = malloc(strlen(req->defines) * 2 + 64);
+  char *defs = malloc(strlen(req->defines) * 2 + 2);
   if (defs == NULL) {
     free(key);
     return ATL_ENOMEM;
   }
-  char *o = defs;
-  for (const char *p = req->defines; *p && nopts < 63;) {
-    while (*p == ' ')
-      p++;
-    if (!*p)
-      break;
-    opts[nopts++] = o;
-    o += sprintf(o, "-D");
-    while (*p && *p != ' ')
-      *o++ = *p++;
-    *o++ = '\0';
+  int ndefs = atl__define_options(req->defines, defs, opts + nopts, 64 - nopts);
+  if (ndefs < 0) {
+    err = atl__seterr(d->ctx, ATL_EINVAL, "cuda: too many defines for %s", req->source);
+    goto out;
   }
+  nopts += ndefs;
   nvrtcResult nr = api.nvrtcCreateProgram(&prog, source, req->source, 0, NULL, NULL);
   if (nr == NVRTC_SUCCESS)
     nr = api.nvrtcCompileProgram(prog, nopts, opts);

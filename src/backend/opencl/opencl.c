@@ -9,6 +9,7 @@
 
 #include "atomlab/backend.h"
 #include "atomlab/error.h"
+#include "../common.h"
 #include "../sass.h"
 #include "kernels.h"
 
@@ -331,37 +332,33 @@ static int cl_read(void *handle, void *buf, void *dst, size_t bytes)
 /* "A=1 B=2" -> "-DA=1 -DB=2" (plus the language version the source needs). */
 static char *build_options(const char *defines)
 {
+  enum { MAX_DEFINES = 64 };
+  const char *argv[MAX_DEFINES];
   size_t len = strlen(defines);
-  char *opts = malloc(len * 3 + 64);
-  if (opts == NULL)
+  char *storage = malloc(len * 2 + 2), *opts = malloc(len * 3 + 32);
+  int n = storage && opts ? atl__define_options(defines, storage, argv, MAX_DEFINES) : -1;
+  if (n < 0) {
+    free(storage);
+    free(opts);
     return NULL;
+  }
   char *o = opts;
   if (strstr(defines, "TYPE_f32"))
     o += sprintf(o, "-cl-std=CL3.0 "); /* float atomics need OpenCL C 3.0 atomics */
-  for (const char *p = defines; *p;) {
-    while (*p == ' ')
-      p++;
-    if (!*p)
-      break;
-    o += sprintf(o, "-D");
-    while (*p && *p != ' ')
-      *o++ = *p++;
-    *o++ = ' ';
-  }
+  for (int i = 0; i < n; i++)
+    o += sprintf(o, "%s ", argv[i]);
   *o = '\0';
+  free(storage);
   return opts;
 }
 
 static int cl_build(void *handle, const struct atl_build *req, void **kernel)
 {
   struct cl_dev *d = handle;
-  char *key = NULL, *opts = NULL;
+  char *key = atl__build_key(req), *opts = NULL;
   int err = 0;
-  size_t keylen = strlen(req->source) + strlen(req->entry) + strlen(req->defines) + 3;
-  key = malloc(keylen);
   if (key == NULL)
     return ATL_ENOMEM;
-  snprintf(key, keylen, "%s|%s|%s", req->source, req->entry, req->defines);
   for (struct cl_kernel_entry *e = d->kernels; e; e = e->next)
     if (strcmp(e->key, key) == 0) {
       free(key);

@@ -179,12 +179,24 @@ __device__ __forceinline__ T cas(T *p, T expect, T desired)
     guess = guess + (T)1;                                                                                              \
   } while (0)
 #elif defined(OP_plain_add)
-/* Deliberately not atomic: concurrent updates get lost. */
-#define UPDATE(p, old)                                                                                                 \
+/* Deliberately not atomic, and with its race window held open: every
+ * thread of the group loads, a barrier, then every thread stores, so
+ * threads sharing a word lose updates on any device, even on a CPU runtime
+ * that runs work-items one after another. The verifier must catch it. */
+#define PLAIN_ADD_STEP(p)                                                                                              \
   do {                                                                                                                 \
-    old = *(volatile T *)(p);                                                                                          \
-    *(volatile T *)(p) = old + OPERAND;                                                                                \
+    const int on = !BRANCHED || branch[gid];                                                                           \
+    T old = (T)0;                                                                                                      \
+    if (on)                                                                                                            \
+      old = *(p);                                                                                                      \
+    BARRIER;                                                                                                           \
+    if (on) {                                                                                                          \
+      *(p) = old + OPERAND;                                                                                            \
+      COMBINE(acc, old);                                                                                               \
+    }                                                                                                                  \
+    BARRIER;                                                                                                           \
   } while (0)
+#define BARRIER __syncthreads()
 #else
 #error "define one OP_<name>"
 #endif
@@ -228,6 +240,9 @@ extern "C" __global__ void rmw(T *array, const u32 *target, const u32 *iters, co
     prev = slot;
     T *p = base + slot * padding;
 #endif
+#if defined(OP_plain_add)
+    PLAIN_ADD_STEP(p);
+#else
 #if BRANCHED
     if (branch[gid])
 #endif
@@ -236,6 +251,7 @@ extern "C" __global__ void rmw(T *array, const u32 *target, const u32 *iters, co
       UPDATE(p, old);
       COMBINE(acc, old);
     }
+#endif
   }
 #if RESULT_USED
   sink[gid] = (BITS)acc;

@@ -93,12 +93,24 @@ typedef uint BITS;
     guess = guess + (T)1;                                                   \
   } while (0)
 #elif defined(OP_plain_add)
-/* Deliberately not atomic: concurrent updates get lost. */
-#define UPDATE(p, old)                                                      \
-  do {                                                                      \
-    old = *(p);                                                             \
-    *(p) = old + (T)(OPERAND);                                              \
+/* Deliberately not atomic, and with its race window held open: every
+ * thread of the group loads, a barrier, then every thread stores, so
+ * threads sharing a word lose updates on any device, even on a CPU runtime
+ * that runs work-items one after another. The verifier must catch it. */
+#define PLAIN_ADD_STEP(p)                                                                                              \
+  do {                                                                                                                 \
+    const int on = !BRANCHED || branch[gid];                                                                           \
+    T old = (T)0;                                                                                                      \
+    if (on)                                                                                                            \
+      old = *(p);                                                                                                      \
+    BARRIER;                                                                                                           \
+    if (on) {                                                                                                          \
+      *(p) = old + OPERAND;                                                                                            \
+      COMBINE(acc, old);                                                                                               \
+    }                                                                                                                  \
+    BARRIER;                                                                                                           \
   } while (0)
+#define BARRIER barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
 #else
 #error "define one OP_<name>"
 #endif
@@ -146,6 +158,9 @@ __kernel void rmw(__global T *array, __global const uint *target, __global const
     prev = slot;
     volatile SPACE T *p = base + slot * padding;
 #endif
+#if defined(OP_plain_add)
+    PLAIN_ADD_STEP(p);
+#else
 #if BRANCHED
     if (branch[gid])
 #endif
@@ -154,6 +169,7 @@ __kernel void rmw(__global T *array, __global const uint *target, __global const
       UPDATE(p, old);
       COMBINE(acc, old);
     }
+#endif
   }
 #if RESULT_USED
   sink[gid] = acc;

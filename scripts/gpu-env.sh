@@ -1,0 +1,12 @@
+# Sourced by the GPU scripts: the environment a build from the development
+# machine needs on the GPU machine.
+# Libraries the build machine linked against that the GPU image may lack.
+[ -d build/device-libs ] && export LD_LIBRARY_PATH=$PWD/build/device-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The GPU image lists only PoCL in /etc/OpenCL/vendors: add NVIDIA's ICD.
+if ldconfig -p | grep -q libnvidia-opencl; then
+  mkdir -p /tmp/icd
+  echo libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
+  cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
+  export OCL_ICD_VENDORS=/tmp/icd
+fi
+SMI="nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv"
