@@ -1,6 +1,7 @@
 /* atomlab rmw: the contention x padding sweep of seed 003. */
 #include <getopt.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -40,7 +41,12 @@ static const char usage[] =
     "  --format F     table, csv or json  [table; with -o: from the file extension]\n"
     "  -o FILE        write results to FILE (written whole at the end, never half);\n"
     "                 up to 4 times, each in the format of its extension (.json .csv .txt)\n"
-    "  --quiet        no table on stdout when writing to a file\n\n"
+    "  --quiet        no table on stdout when writing to a file\n"
+    "  --resume FILE  reuse the rows FILE (an earlier JSON result on this device) already\n"
+    "                 holds and measure only the rest; write the whole set with -o\n\n"
+    "With -o the files are rewritten every 30 s while the sweep runs (\"complete\": false),\n"
+    "and SIGINT or SIGTERM stops after the current row, writes every completed row\n"
+    "and says how to resume.\n\n"
     "Exit status: 0 all rows verified or unsupported; 1 a row failed or did not verify\n"
     "(plain_add rows are expected not to verify and do not count); 2 bad usage.\n";
 
@@ -123,11 +129,46 @@ static const char *device_types(const struct atl_device_info *dev)
 
 static int progress_enabled(void) { return isatty(STDERR_FILENO); }
 
+/* The signal that asked the sweep to stop (0: none). */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig) { stop_signal = sig; }
+
+static void catch_stop_signals(void)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Writes every -o file (each atomically); returns 0 or the first error. */
+static int write_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (atl_write_file(paths[i], (enum atl_format)formats[i], set) != 0) {
+      fprintf(stderr, "error: unable to write '%s'\n", paths[i]);
+      return 1;
+    }
+  return 0;
+}
+
+/* The row of @p done that measured @p s, if it is worth keeping (not an error). */
+static struct atl_row *resumed_row(struct atl_result_set *done, const struct atl_spec *s)
+{
+  for (size_t i = 0; done && i < done->count; i++)
+    if (done->rows[i].status != ATL_STATUS_ERROR && atl_spec_equal(&done->rows[i].spec, s))
+      return &done->rows[i];
+  return NULL;
+}
+
 int cmd_rmw(int argc, char **argv)
 {
   enum {
     O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_BACKEND, O_DEVICE, O_WG, O_WGS,
-    O_TARGET, O_NOISE, O_MINS, O_MAXS, O_BUDGET, O_ITERS, O_FORMAT, O_QUIET, O_SCOPE, O_ORDER
+    O_TARGET, O_NOISE, O_MINS, O_MAXS, O_BUDGET, O_ITERS, O_FORMAT, O_QUIET, O_SCOPE, O_ORDER, O_RESUME
   };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, O_PATTERN}, {"op", required_argument, NULL, O_OP},
@@ -141,6 +182,7 @@ int cmd_rmw(int argc, char **argv)
       {"iters", required_argument, NULL, O_ITERS},     {"format", required_argument, NULL, O_FORMAT},
       {"output", required_argument, NULL, 'o'},        {"quiet", no_argument, NULL, O_QUIET},
       {"scope", required_argument, NULL, O_SCOPE},     {"order", required_argument, NULL, O_ORDER},
+      {"resume", required_argument, NULL, O_RESUME},
       {"help", no_argument, NULL, 'h'},                {0}};
   static const int all_patterns[] = {ATL_PATTERN_CONTIGUOUS, ATL_PATTERN_CROSS_WARP, ATL_PATTERN_BRANCHED,
                                      ATL_PATTERN_RANDOM};
@@ -161,7 +203,7 @@ int cmd_rmw(int argc, char **argv)
   int spaces[MAX_LIST] = {ATL_SPACE_GLOBAL}, results[MAX_LIST] = {ATL_RESULT_UNUSED};
   int scopes[MAX_LIST] = {ATL_SCOPE_DEVICE}, orders[MAX_LIST] = {ATL_ORDER_RELAXED};
   size_t npat = 1, nop = 1, ntype = 1, nspace = 1, nresult = 1, nscope = 1, norder = 1;
-  const char *cont_text = "1:64:x4", *pad_text = "1,16", *backend = NULL, *device = NULL;
+  const char *cont_text = "1:64:x4", *pad_text = "1,16", *backend = NULL, *device = NULL, *resume_path = NULL;
   const char *out_paths[MAX_OUTPUTS];
   int out_formats[MAX_OUTPUTS];
   size_t nout = 0;
@@ -241,6 +283,9 @@ int cmd_rmw(int argc, char **argv)
     case O_FORMAT:
       if ((format = atl_format_parse(optarg)) < 0)
         die_usage("--format '%s' is not known: allowed: table, csv, json", optarg);
+      break;
+    case O_RESUME:
+      resume_path = optarg;
       break;
     case 'o':
       if (nout == MAX_OUTPUTS)
@@ -344,22 +389,40 @@ int cmd_rmw(int argc, char **argv)
   atl_axis_release(&cont);
   atl_axis_release(&pad);
 
+  struct atl_result_set done = {0};
+  if (resume_path) {
+    if (atl_read_json(resume_path, &done, why, sizeof why) != 0)
+      die_usage("--resume: %s", why);
+    if (strcmp(done.meta.device.name, dev->name) != 0 || strcmp(done.meta.device.backend, dev->backend) != 0)
+      die_usage("--resume: '%s' was measured on %s (%s), not on %s (%s)", resume_path, done.meta.device.name,
+                done.meta.device.backend, dev->name, dev->backend);
+  }
+
   int live_table = nout ? !quiet : format == ATL_FORMAT_TABLE;
   if (live_table)
     atl_write_table_header(stdout);
   int progress = progress_enabled();
   int failures = 0;
-  time_t started = time(NULL);
-  for (size_t i = 0; i < n; i++) {
+  size_t reused = 0;
+  time_t started = time(NULL), checkpointed = started;
+  set.meta.rows_planned = n;
+  catch_stop_signals();
+  for (size_t i = 0; i < n && !stop_signal; i++) {
     const struct atl_spec *s = &specs[i];
-    if (progress && time(NULL) - started >= 2)
-      fprintf(stderr, "\r[%zu/%zu] %s %s %s c=%u p=%u ...   ", i + 1, n, atl_pattern_name(s->pattern),
-              atl_op_name(s->op), atl_type_name(s->type), s->contention, s->padding);
-    struct atl_row row;
-    if (atl_rmw_run(ctx, s, &timing, &row) != 0)
-      die("out of host memory while measuring");
-    if (progress && time(NULL) - started >= 2)
-      fprintf(stderr, "\r%*s\r", 60, "");
+    struct atl_row row, *old = resumed_row(resume_path ? &done : NULL, s);
+    if (old) {
+      row = *old;
+      old->samples_ms = NULL; /* moved into the new set */
+      reused++;
+    } else {
+      if (progress && time(NULL) - started >= 2)
+        fprintf(stderr, "\r[%zu/%zu] %s %s %s c=%u p=%u ...   ", i + 1, n, atl_pattern_name(s->pattern),
+                atl_op_name(s->op), atl_type_name(s->type), s->contention, s->padding);
+      if (atl_rmw_run(ctx, s, &timing, &row) != 0)
+        die("out of host memory while measuring");
+      if (progress && time(NULL) - started >= 2)
+        fprintf(stderr, "\r%*s\r", 60, "");
+    }
     if (row.status == ATL_STATUS_ERROR || (row.status == ATL_STATUS_OK && !row.verified && s->op != ATL_OP_PLAIN_ADD))
       failures++;
     if (live_table) {
@@ -368,18 +431,36 @@ int cmd_rmw(int argc, char **argv)
     }
     if (atl_result_set_add(&set, &row) != 0)
       die("out of memory");
+    /* A checkpoint now and then: a run killed outright keeps what it measured. */
+    if (nout && time(NULL) - checkpointed >= 30 && set.count < n) {
+      write_outputs(&set, out_paths, out_formats, nout);
+      checkpointed = time(NULL);
+    }
   }
   free(specs);
+  atl_result_set_release(&done);
+  set.meta.complete = set.count == n;
+  if (reused)
+    fprintf(stderr, "reused %zu rows from %s\n", reused, resume_path);
 
-  for (size_t i = 0; i < nout; i++) {
-    if (atl_write_file(out_paths[i], (enum atl_format)out_formats[i], &set) != 0)
-      die("unable to write '%s'", out_paths[i]);
+  if (nout && write_outputs(&set, out_paths, out_formats, nout) != 0)
+    failures++;
+  for (size_t i = 0; i < nout; i++)
     fprintf(stderr, "wrote %zu rows to %s\n", set.count, out_paths[i]);
-  }
   if (nout == 0 && format == ATL_FORMAT_CSV)
     atl_write_csv(stdout, &set);
   else if (nout == 0 && format == ATL_FORMAT_JSON)
     atl_write_json(stdout, &set);
+  if (stop_signal) {
+    fprintf(stderr, "error: interrupted (signal %d) after %zu of %zu rows", (int)stop_signal, set.count, n);
+    if (nout && out_formats[0] == ATL_FORMAT_JSON)
+      fprintf(stderr, "; to finish, run the same command with --resume %s\n", out_paths[0]);
+    else
+      fprintf(stderr, "; with -o FILE.json a rerun could --resume from it\n");
+    atl_result_set_release(&set);
+    atl_context_free(ctx);
+    return 128 + (int)stop_signal;
+  }
   if (failures)
     fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
   atl_result_set_release(&set);

@@ -53,6 +53,7 @@ struct atl_row {
   uint64_t wrong_words;    /**< words (and sink checks) that differed */
   double cas_attempts;     /**< cas: attempts per successful CAS (0 otherwise) */
   char instructions[256];  /**< atomic machine instructions of the kernel ("" where the backend cannot tell) */
+  double row_seconds;      /**< wall time the whole row took: build, calibration, samples, verification */
 };
 
 /** Run-wide facts recorded with every result file. */
@@ -64,6 +65,8 @@ struct atl_run_meta {
   struct atl_device_info device;
   struct atl_occupancy occupancy;
   struct atl_timing timing;
+  int complete;            /**< 1 once every planned row was measured; 0 in a checkpoint or an interrupted run */
+  size_t rows_planned;     /**< rows the sweep was to measure */
 };
 
 /** A set of rows (owns them). */
@@ -90,6 +93,16 @@ int atl_write_table_header(FILE *f);
 int atl_write_table_row(FILE *f, const struct atl_row *row);
 int atl_write_csv(FILE *f, const struct atl_result_set *set);
 int atl_write_json(FILE *f, const struct atl_result_set *set);
+
+/**
+ * Reads a result file written by atl_write_json(): the device facts, the
+ * completion state and every row (spec, status, statistics, samples).
+ * Returns 0, or ATL_EIO / ATL_EINVAL with a one-line reason in @p why.
+ */
+int atl_read_json(const char *path, struct atl_result_set *set, char *why, size_t why_len);
+
+/** Whether two rows measure the same configuration (every spec field). */
+int atl_spec_equal(const struct atl_spec *a, const struct atl_spec *b);
 
 /** CSV column names, comma separated, in order (for tests and docs). */
 const char *atl_csv_header(void);

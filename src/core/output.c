@@ -190,6 +190,7 @@ static cJSON *row_json(const struct atl_row *r)
     cJSON_AddItemToArray(samples, cJSON_CreateNumber(r->samples_ms[i]));
   cJSON_AddNumberToObject(o, "ops_per_us", r->ops_per_us);
   cJSON_AddNumberToObject(o, "gops", r->gops);
+  cJSON_AddNumberToObject(o, "row_seconds", r->row_seconds);
   if (s->op == ATL_OP_CAS)
     cJSON_AddNumberToObject(o, "cas_attempts_per_op", r->cas_attempts);
   if (r->instructions[0])
@@ -208,6 +209,8 @@ int atl_write_json(FILE *f, const struct atl_result_set *set)
   cJSON_AddStringToObject(tool, "commit", m->git_commit);
   cJSON_AddStringToObject(root, "date", m->date);
   cJSON_AddStringToObject(root, "command", m->command);
+  cJSON_AddBoolToObject(root, "complete", m->complete);
+  cJSON_AddNumberToObject(root, "rows_planned", (double)m->rows_planned);
   cJSON_AddItemToObject(root, "device", device_json(&m->device));
   cJSON *occ = cJSON_AddObjectToObject(root, "occupancy");
   cJSON_AddNumberToObject(occ, "wg_size", m->occupancy.wg_size);

@@ -225,6 +225,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   char why[256], defines[512];
   int err = 0;
 
+  const double row_start = now_s();
   memset(row, 0, sizeof *row);
   row->spec = *s;
   row->array_words = atl_spec_domain_words(s);
@@ -329,6 +330,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
 out:
   if (ops)
     buffers_free(ops, dev, &b);
+  row->row_seconds = now_s() - row_start;
   free(targets);
   free(branch);
   free(words);

@@ -1,0 +1,193 @@
+/* Reading result files back: what --resume (and later compare and plot) stand on. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab.h"
+
+int atl_spec_equal(const struct atl_spec *a, const struct atl_spec *b)
+{
+  return a->op == b->op && a->type == b->type && a->space == b->space && a->pattern == b->pattern &&
+         a->result == b->result && a->scope == b->scope && a->order == b->order && a->contention == b->contention &&
+         a->padding == b->padding && a->wg_size == b->wg_size && a->workgroups == b->workgroups;
+}
+
+static char *read_file(const char *path, char *why, size_t why_len)
+{
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    snprintf(why, why_len, "unable to open '%s'", path);
+    return NULL;
+  }
+  char *text = NULL;
+  long size = -1;
+  if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+      (text = malloc((size_t)size + 1)) != NULL && fread(text, 1, (size_t)size, f) == (size_t)size) {
+    text[size] = '\0';
+  } else {
+    free(text);
+    text = NULL;
+    snprintf(why, why_len, "unable to read '%s'", path);
+  }
+  fclose(f);
+  return text;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static double num(const cJSON *o, const char *key, double fallback)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : fallback;
+}
+
+/* A name field: parsed with `parse`; `fallback` when absent (older files). */
+static int name_field(const cJSON *o, const char *key, int (*parse)(const char *), int fallback)
+{
+  const char *s = str(o, key);
+  return s ? parse(s) : fallback;
+}
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+  snprintf(dst, len, "%s", src ? src : "");
+}
+
+static int parse_row(const cJSON *o, struct atl_row *r, char *why, size_t why_len, int index)
+{
+  memset(r, 0, sizeof *r);
+  struct atl_spec *s = &r->spec;
+  int op = name_field(o, "op", atl_op_parse, -1), type = name_field(o, "type", atl_type_parse, -1);
+  int space = name_field(o, "space", atl_space_parse, -1), pattern = name_field(o, "pattern", atl_pattern_parse, -1);
+  int result = name_field(o, "result", atl_result_parse, -1);
+  int scope = name_field(o, "scope", atl_scope_parse, ATL_SCOPE_DEVICE);
+  int order = name_field(o, "order", atl_order_parse, ATL_ORDER_RELAXED);
+  double cont = num(o, "contention", -1), pad = num(o, "padding", -1), wg = num(o, "wg_size", -1),
+         wgs = num(o, "workgroups", -1);
+  if (op < 0 || type < 0 || space < 0 || pattern < 0 || result < 0 || scope < 0 || order < 0 || cont < 1 ||
+      pad < 1 || wg < 1 || wgs < 1 || cont > UINT32_MAX || pad > UINT32_MAX || wg > UINT32_MAX || wgs > UINT32_MAX) {
+    snprintf(why, why_len, "row %d: a configuration field is missing or not allowed", index);
+    return ATL_EINVAL;
+  }
+  *s = (struct atl_spec){.op = (enum atl_op)op, .type = (enum atl_type)type, .space = (enum atl_space)space,
+                         .pattern = (enum atl_pattern)pattern, .result = (enum atl_result_use)result,
+                         .scope = (enum atl_scope)scope, .order = (enum atl_order)order,
+                         .contention = (uint32_t)cont, .padding = (uint32_t)pad, .wg_size = (uint32_t)wg,
+                         .workgroups = (uint32_t)wgs};
+  static const char *const statuses[] = {"ok", "unsupported", "skipped", "deadlock", "error"};
+  const char *status = str(o, "status");
+  r->status = ATL_STATUS_ERROR;
+  for (int i = 0; status && i < 5; i++)
+    if (strcmp(status, statuses[i]) == 0)
+      r->status = (enum atl_status)i;
+  copy_str(r->reason, sizeof r->reason, str(o, "reason"));
+  copy_str(r->instructions, sizeof r->instructions, str(o, "instructions"));
+  r->verified = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "verified"));
+  r->wrong_words = (uint64_t)num(o, "wrong_words", 0);
+  r->iters = (uint32_t)num(o, "iters", 0);
+  r->ops = (uint64_t)num(o, "ops", 0);
+  r->array_words = (uint64_t)num(o, "array_words", 0);
+  r->ops_per_us = num(o, "ops_per_us", 0);
+  r->gops = num(o, "gops", 0);
+  r->cas_attempts = num(o, "cas_attempts_per_op", 0);
+  r->row_seconds = num(o, "row_seconds", 0);
+  const cJSON *samples = cJSON_GetObjectItemCaseSensitive(o, "samples_ms");
+  int n = cJSON_IsArray(samples) ? cJSON_GetArraySize(samples) : 0;
+  if (n > 0) {
+    r->samples_ms = malloc((size_t)n * sizeof *r->samples_ms);
+    if (r->samples_ms == NULL)
+      return ATL_ENOMEM;
+    for (int i = 0; i < n; i++) {
+      const cJSON *v = cJSON_GetArrayItem(samples, i);
+      if (!cJSON_IsNumber(v) || v->valuedouble < 0) {
+        free(r->samples_ms);
+        r->samples_ms = NULL;
+        snprintf(why, why_len, "row %d: samples_ms holds a value that is not a time", index);
+        return ATL_EINVAL;
+      }
+      r->samples_ms[i] = v->valuedouble;
+    }
+    atl_stats_compute(r->samples_ms, (size_t)n, &r->time_ms);
+  }
+  return 0;
+}
+
+static void parse_device(const cJSON *d, struct atl_device_info *info)
+{
+  copy_str(info->id, sizeof info->id, str(d, "id"));
+  copy_str(info->backend, sizeof info->backend, str(d, "backend"));
+  copy_str(info->platform, sizeof info->platform, str(d, "platform"));
+  copy_str(info->name, sizeof info->name, str(d, "name"));
+  copy_str(info->vendor, sizeof info->vendor, str(d, "vendor"));
+  copy_str(info->driver, sizeof info->driver, str(d, "driver"));
+  copy_str(info->version, sizeof info->version, str(d, "version"));
+  copy_str(info->lang_version, sizeof info->lang_version, str(d, "language_version"));
+}
+
+int atl_read_json(const char *path, struct atl_result_set *set, char *why, size_t why_len)
+{
+  memset(set, 0, sizeof *set);
+  char *text = read_file(path, why, why_len);
+  if (text == NULL)
+    return ATL_EIO;
+  cJSON *root = cJSON_Parse(text);
+  free(text);
+  int err = 0;
+  if (!cJSON_IsObject(root)) {
+    snprintf(why, why_len, "'%s' is not a JSON object", path);
+    err = ATL_EINVAL;
+    goto out;
+  }
+  if (num(root, "format_version", -1) != ATL_FORMAT_VERSION) {
+    snprintf(why, why_len, "'%s' has format_version %g; this atomlab reads version %d", path,
+             num(root, "format_version", -1), ATL_FORMAT_VERSION);
+    err = ATL_EINVAL;
+    goto out;
+  }
+  struct atl_run_meta *m = &set->meta;
+  const cJSON *tool = cJSON_GetObjectItemCaseSensitive(root, "tool");
+  copy_str(m->tool_version, sizeof m->tool_version, str(tool, "version"));
+  copy_str(m->git_commit, sizeof m->git_commit, str(tool, "commit"));
+  copy_str(m->date, sizeof m->date, str(root, "date"));
+  copy_str(m->command, sizeof m->command, str(root, "command"));
+  m->complete = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(root, "complete"));
+  m->rows_planned = (size_t)num(root, "rows_planned", 0);
+  const cJSON *device = cJSON_GetObjectItemCaseSensitive(root, "device");
+  if (!cJSON_IsObject(device) || str(device, "name") == NULL) {
+    snprintf(why, why_len, "'%s' has no device", path);
+    err = ATL_EINVAL;
+    goto out;
+  }
+  parse_device(device, &m->device);
+  const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+  if (!cJSON_IsArray(rows)) {
+    snprintf(why, why_len, "'%s' has no rows array", path);
+    err = ATL_EINVAL;
+    goto out;
+  }
+  int index = 0;
+  const cJSON *o;
+  cJSON_ArrayForEach(o, rows)
+  {
+    struct atl_row row;
+    char detail[200];
+    if ((err = parse_row(o, &row, detail, sizeof detail, index++))) {
+      snprintf(why, why_len, "'%s': %s", path, detail);
+      goto out;
+    }
+    if ((err = atl_result_set_add(set, &row))) {
+      free(row.samples_ms);
+      goto out;
+    }
+  }
+out:
+  cJSON_Delete(root);
+  if (err)
+    atl_result_set_release(set);
+  return err;
+}
