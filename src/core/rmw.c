@@ -176,15 +176,19 @@ static int timed_launch(atl_context_t ctx, void *kernel, const struct atl_spec *
   return ops->launch(dev, kernel, &launch, ms);
 }
 
-/* Grows iterations until one launch takes the target time. */
+/* Grows iters until one launch takes the target time. When that took more
+ * than one launch, the last one was warm and ran at the final count, so it
+ * is handed back as the first sample (*reusable_ms > 0) instead of being
+ * thrown away. */
 static int calibrate(atl_context_t ctx, void *kernel, const struct atl_spec *s, struct rmw_buffers *b,
-                     const struct atl_timing *tm, uint32_t cap, uint32_t *iters_out)
+                     const struct atl_timing *tm, uint32_t cap, uint32_t *iters_out, double *reusable_ms)
 {
   uint32_t iters = tm->fixed_iters ? tm->fixed_iters : 1;
   if (iters > cap)
     iters = cap;
   double ms = 0;
-  int err;
+  int err, launches = 1;
+  *reusable_ms = 0;
   if ((err = timed_launch(ctx, kernel, s, b, iters, &ms))) /* also the warm-up */
     return err;
   /* Every step grows iters by at least one, so the loop ends within
@@ -201,8 +205,11 @@ static int calibrate(atl_context_t ctx, void *kernel, const struct atl_spec *s, 
     iters = next > cap ? cap : (uint32_t)next;
     if ((err = timed_launch(ctx, kernel, s, b, iters, &ms)))
       return err;
+    launches++;
   }
   *iters_out = iters;
+  if (launches > 1)
+    *reusable_ms = ms;
   return 0;
 }
 
@@ -228,6 +235,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   const double row_start = now_s();
   memset(row, 0, sizeof *row);
   row->spec = *s;
+  row->status = ATL_STATUS_ERROR; /* until the row is measured and checked */
   row->array_words = atl_spec_domain_words(s);
   int chk = atl_rmw_check(ctx, s, why, sizeof why);
   if (chk)
@@ -272,7 +280,8 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     ops->describe_kernel(dev, kernel, row->instructions, sizeof row->instructions);
 
   uint32_t cap = tm->max_iters ? tm->max_iters : 1u << 24;
-  if ((err = calibrate(ctx, kernel, s, &b, tm, cap, &row->iters))) {
+  double first_sample = 0;
+  if ((err = calibrate(ctx, kernel, s, &b, tm, cap, &row->iters, &first_sample))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
     goto out;
   }
@@ -281,10 +290,13 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   row->samples_ms = malloc((max_samples ? max_samples : 1) * sizeof *row->samples_ms);
   if (row->samples_ms == NULL) {
     err = ATL_ENOMEM;
+    row_fail(ctx, row, ATL_STATUS_ERROR, "out of host memory");
     goto out;
   }
   double start = now_s();
   unsigned n = 0;
+  if (first_sample > 0)
+    row->samples_ms[n++] = first_sample;
   while (n < max_samples) {
     if ((err = timed_launch(ctx, kernel, s, &b, row->iters, &row->samples_ms[n]))) {
       row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
@@ -308,8 +320,10 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   }
   struct atl__verify_input vin = {s, row->iters, targets, words, sink};
   struct atl__verify_output vout;
-  if ((err = atl__verify(&vin, &vout)))
+  if ((err = atl__verify(&vin, &vout))) {
+    row_fail(ctx, row, ATL_STATUS_ERROR, "out of host memory while verifying");
     goto out;
+  }
   row->wrong_words = vout.wrong_words + (vout.sink_ok ? 0 : 1);
   row->verified = row->wrong_words == 0;
   row->ops = atl_spec_active_threads(s) * row->iters;
