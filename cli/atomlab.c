@@ -51,6 +51,12 @@ atl_context_t cli_open_device(const char *device, const char *backend)
   if (backend && strcmp(backend, "opencl") != 0 && strcmp(backend, "cuda") != 0)
     die_usage("--backend '%s' is not known: allowed: opencl, cuda", backend);
   int err = atl_device_open(ctx, device, backend);
+  if (err == ATL_EINVAL) { /* a bad ATL_FAULT plan */
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx));
+    atl_context_free(ctx);
+    die_usage("%s", msg);
+  }
   if (err == ATL_ENODEV && device) {
     char msg[2048];
     snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx));

@@ -101,6 +101,9 @@ int atl_write_json(FILE *f, const struct atl_result_set *set);
  */
 int atl_read_json(const char *path, struct atl_result_set *set, char *why, size_t why_len);
 
+/** atl_read_json() on text in memory; @p name labels the reasons. */
+int atl_parse_json(const char *text, const char *name, struct atl_result_set *set, char *why, size_t why_len);
+
 /** Whether two rows measure the same configuration (every spec field). */
 int atl_spec_equal(const struct atl_spec *a, const struct atl_spec *b);
 

@@ -167,10 +167,12 @@ int atl_device_open(atl_context_t ctx, const char *id, const char *backend)
     ctx->ops = NULL;
   }
   const struct atl_backend_ops *ops = &ctx->backends[ctx->device_backend[index]];
+  if ((err = atl__fault_wrap(ctx, ops, &ctx->wrapped)))
+    return err;
   err = ops->open(ctx, &ctx->devices[index], &ctx->dev);
   if (err)
     return err;
-  ctx->ops = ops;
+  ctx->ops = &ctx->wrapped;
   ctx->current = ctx->devices[index];
   return 0;
 }

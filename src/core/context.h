@@ -16,10 +16,14 @@ struct atl_context {
   struct atl_device_info *devices;
   size_t *device_backend; /* index into backends[] for each device */
   size_t ndevices;
-  const struct atl_backend_ops *ops; /* the open device's backend */
+  const struct atl_backend_ops *ops; /* the open device's backend (through fault injection) */
+  struct atl_backend_ops wrapped;    /* ops as the core calls them: see fault.c */
   void *dev;                         /* the open device's handle */
   struct atl_device_info current;
 };
+
+/* Wraps @p real for the fault plan in ATL_FAULT (a copy of it when unset). */
+int atl__fault_wrap(atl_context_t ctx, const struct atl_backend_ops *real, struct atl_backend_ops *wrapped);
 
 /* The open device's ops and handle; NULL if no device is open. */
 static inline const struct atl_backend_ops *atl__ops(atl_context_t ctx) { return ctx->ops; }

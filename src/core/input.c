@@ -135,8 +135,15 @@ int atl_read_json(const char *path, struct atl_result_set *set, char *why, size_
   char *text = read_file(path, why, why_len);
   if (text == NULL)
     return ATL_EIO;
-  cJSON *root = cJSON_Parse(text);
+  int err = atl_parse_json(text, path, set, why, why_len);
   free(text);
+  return err;
+}
+
+int atl_parse_json(const char *text, const char *path, struct atl_result_set *set, char *why, size_t why_len)
+{
+  memset(set, 0, sizeof *set);
+  cJSON *root = cJSON_Parse(text);
   int err = 0;
   if (!cJSON_IsObject(root)) {
     snprintf(why, why_len, "'%s' is not a JSON object", path);
