@@ -42,10 +42,15 @@ static int push(struct atl_axis *axis, uint32_t v, char *why, size_t why_len)
   for (size_t i = 0; i < axis->count; i++)
     if (axis->values[i] == v)
       return 0; /* duplicates add nothing to a sweep */
-  uint32_t *grown = realloc(axis->values, (axis->count + 1) * sizeof *grown);
-  if (grown == NULL)
-    return ATL_ENOMEM;
-  axis->values = grown;
+  /* Capacity doubles whenever the count reaches a power of two (from 8), so
+   * the struct needs no capacity field and pushes stay amortised O(1). */
+  size_t n = axis->count;
+  if (n == 0 || (n >= 8 && (n & (n - 1)) == 0)) {
+    uint32_t *grown = realloc(axis->values, (n ? 2 * n : 8) * sizeof *grown);
+    if (grown == NULL)
+      return ATL_ENOMEM;
+    axis->values = grown;
+  }
   axis->values[axis->count++] = v;
   return 0;
 }

@@ -62,6 +62,8 @@ void atl_context_free(atl_context_t ctx)
     ctx->ops->close(ctx->dev);
   free(ctx->devices);
   free(ctx->device_backend);
+  free(ctx->scratch_words.ptr);
+  free(ctx->scratch_counts.ptr);
   free(ctx);
 }
 
@@ -228,4 +230,14 @@ int atl_device_has_type(const struct atl_device_info *info, int type)
   default:
     return 1;
   }
+}
+
+void *atl__scratch(struct atl__scratch *s, size_t bytes)
+{
+  if (bytes <= s->cap)
+    return s->ptr;
+  free(s->ptr); /* the old contents are not needed: no realloc copy */
+  s->ptr = malloc(bytes ? bytes : 1);
+  s->cap = s->ptr ? bytes : 0;
+  return s->ptr;
 }

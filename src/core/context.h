@@ -20,7 +20,17 @@ struct atl_context {
   struct atl_backend_ops wrapped;    /* ops as the core calls them: see fault.c */
   void *dev;                         /* the open device's handle */
   struct atl_device_info current;
+  /* Host buffers reused from row to row: a sweep's large arrays would
+   * otherwise be mapped, faulted in and unmapped again for every row. */
+  struct atl__scratch {
+    void *ptr;
+    size_t cap;
+  } scratch_words, scratch_counts;
 };
+
+/* A buffer of at least @p bytes from @p s (grown as needed, kept for the next
+ * caller); NULL if out of memory. Its contents are undefined. */
+void *atl__scratch(struct atl__scratch *s, size_t bytes);
 
 /* Wraps @p real for the fault plan in ATL_FAULT (a copy of it when unset). */
 int atl__fault_wrap(atl_context_t ctx, const struct atl_backend_ops *real, struct atl_backend_ops *wrapped);

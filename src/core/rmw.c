@@ -246,7 +246,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   const size_t esize = atl_type_size(s->type);
   targets = malloc(threads * sizeof *targets);
   branch = malloc(threads * sizeof *branch);
-  words = malloc(words_total * esize);
+  words = atl__scratch(&ctx->scratch_words, words_total * esize);
   sink = s->result == ATL_RESULT_USED ? malloc(threads * esize) : NULL;
   attempts = s->op == ATL_OP_CAS ? malloc(threads * sizeof *attempts) : NULL;
   if (!targets || !branch || !words || (s->result == ATL_RESULT_USED && !sink) || (s->op == ATL_OP_CAS && !attempts)) {
@@ -318,7 +318,8 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
     goto out;
   }
-  struct atl__verify_input vin = {s, row->iters, targets, words, sink};
+  uint64_t *counts = atl__scratch(&ctx->scratch_counts, row->array_words * sizeof *counts);
+  struct atl__verify_input vin = {s, row->iters, targets, words, sink, counts};
   struct atl__verify_output vout;
   if ((err = atl__verify(&vin, &vout))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, "out of host memory while verifying");
@@ -347,7 +348,6 @@ out:
   row->row_seconds = now_s() - row_start;
   free(targets);
   free(branch);
-  free(words);
   free(sink);
   free(attempts);
   return err == ATL_ENOMEM ? err : 0;

@@ -62,6 +62,7 @@ struct atl__verify_input {
   const uint32_t *targets;  /**< per grid thread (local space: within its work-group) */
   const void *words;        /**< final memory: domains x domain_words elements */
   const void *sink;         /**< per grid thread folded results, NULL if unused */
+  uint64_t *counts;         /**< room for atl_spec_domain_words() counts, or NULL to allocate */
 };
 
 /** What the verifier found. */

@@ -181,7 +181,7 @@ static int emu_run(struct emu *e, const struct atl_spec *s, uint32_t iters, int 
 
 static int emu_verify(const struct emu *e, struct atl__verify_output *out)
 {
-  struct atl__verify_input in = {&e->s, e->iters, e->targets, e->mem, e->sink};
+  struct atl__verify_input in = {&e->s, e->iters, e->targets, e->mem, e->sink, NULL};
   memset(out, 0x55, sizeof *out); /* every field must be written */
   return atl__verify(&in, out);
 }
