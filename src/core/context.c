@@ -58,6 +58,7 @@ void atl_context_free(atl_context_t ctx)
 {
   if (ctx == NULL)
     return;
+  atl__device_buffers_release(ctx);
   if (ctx->ops && ctx->dev)
     ctx->ops->close(ctx->dev);
   free(ctx->devices);
@@ -164,6 +165,7 @@ int atl_device_open(atl_context_t ctx, const char *id, const char *backend)
                        ctx->notes[0] ? ": " : "", ctx->notes);
   }
   if (ctx->ops && ctx->dev) {
+    atl__device_buffers_release(ctx);
     ctx->ops->close(ctx->dev);
     ctx->dev = NULL;
     ctx->ops = NULL;
@@ -240,4 +242,32 @@ void *atl__scratch(struct atl__scratch *s, size_t bytes)
   s->ptr = malloc(bytes ? bytes : 1);
   s->cap = s->ptr ? bytes : 0;
   return s->ptr;
+}
+
+int atl__device_buffer(atl_context_t ctx, unsigned slot, size_t bytes, void **buf)
+{
+  struct atl__scratch *s = &ctx->device_buffers[slot];
+  if (s->ptr && bytes <= s->cap) {
+    *buf = s->ptr;
+    return 0;
+  }
+  ctx->ops->free(ctx->dev, s->ptr);
+  s->ptr = NULL;
+  s->cap = 0;
+  int err = ctx->ops->alloc(ctx->dev, bytes, &s->ptr);
+  if (err)
+    return err;
+  s->cap = bytes;
+  *buf = s->ptr;
+  return 0;
+}
+
+void atl__device_buffers_release(atl_context_t ctx)
+{
+  for (unsigned i = 0; i < ATL__DEVICE_BUFFER_SLOTS; i++) {
+    if (ctx->ops && ctx->device_buffers[i].ptr)
+      ctx->ops->free(ctx->dev, ctx->device_buffers[i].ptr);
+    ctx->device_buffers[i].ptr = NULL;
+    ctx->device_buffers[i].cap = 0;
+  }
 }

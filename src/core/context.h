@@ -6,6 +6,7 @@
 #include "atomlab/backend.h"
 
 #define ATL__MAX_BACKENDS 4
+#define ATL__DEVICE_BUFFER_SLOTS 8
 
 struct atl_context {
   char errmsg[2048];
@@ -26,7 +27,18 @@ struct atl_context {
     void *ptr;
     size_t cap;
   } scratch_words, scratch_counts;
+  /* Device buffers reused the same way, by slot, until the device closes:
+   * allocating (and, in OpenCL, touching) a large array per row costs more
+   * than the row's own measurement. */
+  struct atl__scratch device_buffers[ATL__DEVICE_BUFFER_SLOTS];
 };
+
+/* A device buffer of at least @p bytes in @p slot (< ATL__DEVICE_BUFFER_SLOTS):
+ * reused while large enough, else freed and allocated anew. */
+int atl__device_buffer(atl_context_t ctx, unsigned slot, size_t bytes, void **buf);
+
+/* Frees every reused device buffer (before the device closes). */
+void atl__device_buffers_release(atl_context_t ctx);
 
 /* A buffer of at least @p bytes from @p s (grown as needed, kept for the next
  * caller); NULL if out of memory. Its contents are undefined. */

@@ -134,19 +134,11 @@ void atl__rmw_defines(const struct atl_spec *s, char *buf, size_t len)
              suffix, (unsigned long long)v.operand, suffix);
 }
 
-/* Device buffers of one configuration. */
+/* Device buffers of one configuration (slots of the context's reused buffers). */
 struct rmw_buffers {
   void *array, *target, *iters, *branch, *sink, *attempts;
 };
-
-static void buffers_free(const struct atl_backend_ops *ops, void *dev, struct rmw_buffers *b)
-{
-  void **all[] = {&b->array, &b->target, &b->iters, &b->branch, &b->sink, &b->attempts};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-    ops->free(dev, *all[i]);
-    *all[i] = NULL;
-  }
-}
+enum { SLOT_ARRAY, SLOT_TARGET, SLOT_ITERS, SLOT_BRANCH, SLOT_SINK, SLOT_ATTEMPTS };
 
 /* One timed launch from a freshly initialised array. */
 static int timed_launch(atl_context_t ctx, void *kernel, const struct atl_spec *s, struct rmw_buffers *b,
@@ -259,12 +251,12 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   for (uint64_t t = 0; t < threads; t++)
     branch[t] = atl__pattern_active(s, t);
 
-  if ((err = ops->alloc(dev, words_total * esize, &b.array)) ||
-      (err = ops->alloc(dev, threads * sizeof *targets, &b.target)) ||
-      (err = ops->alloc(dev, sizeof(uint32_t), &b.iters)) ||
-      (err = ops->alloc(dev, threads * sizeof *branch, &b.branch)) ||
-      (err = ops->alloc(dev, sink ? threads * esize : esize, &b.sink)) ||
-      (err = ops->alloc(dev, attempts ? threads * sizeof *attempts : 4, &b.attempts)) ||
+  if ((err = atl__device_buffer(ctx, SLOT_ARRAY, words_total * esize, &b.array)) ||
+      (err = atl__device_buffer(ctx, SLOT_TARGET, threads * sizeof *targets, &b.target)) ||
+      (err = atl__device_buffer(ctx, SLOT_ITERS, sizeof(uint32_t), &b.iters)) ||
+      (err = atl__device_buffer(ctx, SLOT_BRANCH, threads * sizeof *branch, &b.branch)) ||
+      (err = atl__device_buffer(ctx, SLOT_SINK, sink ? threads * esize : esize, &b.sink)) ||
+      (err = atl__device_buffer(ctx, SLOT_ATTEMPTS, attempts ? threads * sizeof *attempts : 4, &b.attempts)) ||
       (err = ops->write(dev, b.target, targets, threads * sizeof *targets)) ||
       (err = ops->write(dev, b.branch, branch, threads * sizeof *branch))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
@@ -343,8 +335,6 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     snprintf(row->reason, sizeof row->reason, "verification failed: %s", vout.first_error);
   err = 0;
 out:
-  if (ops)
-    buffers_free(ops, dev, &b);
   row->row_seconds = now_s() - row_start;
   free(targets);
   free(branch);
