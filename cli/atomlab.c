@@ -98,7 +98,8 @@ static void print_usage(FILE *f)
   for (size_t i = 0; i < NCOMMANDS; i++)
     fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "\nRun `atomlab <command> --help` for the options of one command.\n"
-             "Environment: ATL_BACKENDS=opencl limits the backends that are probed.\n");
+             "Environment: ATL_BACKENDS=opencl,cuda limits the backends that are probed;\n"
+             "ATL_FAULT=KIND:N[+] makes the Nth backend call of KIND fail (tests; docs/reliability.md).\n");
 }
 
 static const struct cli_command *find_command(const char *name)

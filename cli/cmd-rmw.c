@@ -39,7 +39,7 @@ static const char usage[] =
     "  --iters N      fixed iterations per thread (skips calibration)\n\n"
     "output:\n"
     "  --format F     table, csv or json  [table; with -o: from the file extension]\n"
-    "  -o FILE        write results to FILE (written whole at the end, never half);\n"
+    "  -o FILE        write results to FILE (through a temporary name: never half a file);\n"
     "                 up to 4 times, each in the format of its extension (.json .csv .txt)\n"
     "  --quiet        no table on stdout when writing to a file\n"
     "  --resume FILE  reuse the rows FILE (an earlier JSON result on this device) already\n"
