@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Valgrind memcheck over the main CLI paths on PoCL: devices, an rmw sweep
+# with every output format, a resumed sweep, and a sweep under an injected
+# device fault. Any invalid access, use of uninitialised memory or definite
+# leak fails; scripts/valgrind.supp suppresses only what lies in the dynamic
+# loader and PoCL (each entry says why). Skipped (77) without valgrind.
+. "$(dirname "$0")/lib.sh"
+need_opencl
+command -v valgrind >/dev/null || { echo "valgrind not installed: skipped"; exit 77; }
+SUPP="$(cd "$(dirname "$0")/../.." && pwd)/scripts/valgrind.supp"
+VG="valgrind --quiet --suppressions=$SUPP --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite --error-exitcode=99"
+R="rmw --iters 5 --min-samples 2 --max-samples 2 --contention 1,4 --padding 1 --pattern all --op fetch_add,cas,exchange --result used"
+run() { # run NAME EXPECTED_EXIT ARGS...
+  local name=$1 expect=$2
+  shift 2
+  $VG "$ATOMLAB" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+  local rc=$?
+  if [ $rc -eq "$expect" ]; then pass; else fail "$name: exit $rc (99 = valgrind found errors): $(grep -m5 '==' "$WORK/$name.err")"; fi
+}
+run devices 0 devices
+run sweep 0 $R -o "$WORK/a.json" -o "$WORK/a.csv" -o "$WORK/a.txt"
+run resume 0 ${R/--contention 1,4/--contention 1,4,16} --resume "$WORK/a.json" -o "$WORK/b.json"
+ATL_FAULT=launch:4+ run fault 1 $R -o "$WORK/c.json"
+run usage 2 $R --contention 0
+finish
