@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what atomlab needs on Debian/Ubuntu, only where it is missing:
 # a C toolchain, CMake, the OpenCL headers and ICD loader, PoCL (OpenCL on the
-# CPU), cJSON, gnuplot (heatmaps), Python 3 (the CLI tests read JSON with it) and git.
+# CPU), cJSON, gnuplot (heatmaps), valgrind (a memcheck test), Python 3 (the CLI
+# tests read JSON with it) and git.
 set -euo pipefail
 
-PACKAGES=(gcc make cmake pkg-config git python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev clinfo gnuplot-nox)
+PACKAGES=(gcc make cmake pkg-config git python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev clinfo gnuplot-nox valgrind)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
