@@ -46,6 +46,9 @@ grid)
     --budget 1 -o "$OUT/cuda-grid.json" -o "$OUT/cuda-grid.csv"
   [ -n "$ocl" ] && timed opencl_grid $A rmw --device "$ocl" --pattern all --op fetch_add --contention 1:1024 \
     --padding 1:1024 --budget 1 -o "$OUT/opencl-grid.json"
+  # the same-GPU cross-check, from the two files of this one call
+  [ -s "$OUT/cuda-grid.json" ] && [ -s "$OUT/opencl-grid.json" ] &&
+    python3 scripts/crosscheck.py "$OUT/cuda-grid.json" "$OUT/opencl-grid.json" -o "$OUT/crosscheck.md"
   ;;
 esac
 { echo "== end"; $SMI; } >>"$OUT/info-$mode.txt" 2>&1
