@@ -63,25 +63,23 @@ static int load_api(atl_context_t ctx)
     snprintf(api.why, sizeof api.why, "CUDA is unavailable: NVRTC (libnvrtc.so) not found");
     return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);
   }
-#define X(name)                                                                                                        \
-  if ((api.name = (__typeof__(api.name))dlsym(api.libcuda, STR(name))) == NULL) {                                     \
-    snprintf(api.why, sizeof api.why, "CUDA is unavailable: the driver lacks %s", STR(name));                          \
+#define LOAD(lib, what, name)                                                                                          \
+  if ((api.name = (__typeof__(api.name))dlsym(api.lib, STR(name))) == NULL) {                                         \
+    snprintf(api.why, sizeof api.why, "CUDA is unavailable: %s lacks %s", what, STR(name));                           \
     return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);                                                               \
   }
+#define X(name) LOAD(libcuda, "the driver", name)
   CU_FUNCS(X)
 #undef X
-#define X(name)                                                                                                        \
-  if ((api.name = (__typeof__(api.name))dlsym(api.libnvrtc, STR(name))) == NULL) {                                    \
-    snprintf(api.why, sizeof api.why, "CUDA is unavailable: NVRTC lacks %s", STR(name));                               \
-    return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);                                                               \
-  }
+#define X(name) LOAD(libnvrtc, "NVRTC", name)
   NVRTC_FUNCS(X)
 #undef X
+#undef LOAD
   CUresult rc = api.cuInit(0);
   if (rc != CUDA_SUCCESS) {
     const char *name = "?";
     api.cuGetErrorName(rc, &name);
-    snprintf(api.why, sizeof api.why, "CUDA is unavailable: cuInit failed: %s", name);
+    snprintf(api.why, sizeof api.why, "CUDA is unavailable: cuInit failed: %s (%d)", name, (int)rc);
     return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);
   }
   api.loaded = 1;
