@@ -69,7 +69,7 @@ struct atl__verify_input {
 struct atl__verify_output {
   uint64_t wrong_words; /**< words whose final value is not the exact expected one */
   int sink_ok;          /**< 1 if the folded return values matched (or were not checked) */
-  int sink_checked;     /**< 0 where no closed form exists (f32) or results are unused */
+  int sink_checked;     /**< 0 when the kernel did not return its values (result unused) */
   char first_error[160];/**< description of the first mismatch */
 };
 
