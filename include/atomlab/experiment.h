@@ -66,7 +66,7 @@ enum atl_pattern {
   ATL_PATTERN_CONTIGUOUS, /**< index = (tid / contention) * padding */
   ATL_PATTERN_CROSS_WARP, /**< index = (tid * padding) % size */
   ATL_PATTERN_BRANCHED,   /**< cross-warp index, only odd threads update */
-  ATL_PATTERN_RANDOM,     /**< in-kernel LCG over `contention` slots, slot * padding */
+  ATL_PATTERN_RANDOM,     /**< in-kernel LCG over ceil(threads / contention) slots, slot * padding */
   ATL_PATTERN_COUNT
 };
 
@@ -82,7 +82,7 @@ struct atl_spec {
   enum atl_result_use result;
   enum atl_scope scope;  /**< device (default), block or system */
   enum atl_order order;  /**< relaxed (default) ... seq_cst */
-  uint32_t contention;  /**< threads per word (random: number of distinct slots) */
+  uint32_t contention;  /**< threads per word (random: on average) */
   uint32_t padding;     /**< words between neighbouring targets */
   uint32_t wg_size;     /**< work-items per work-group */
   uint32_t workgroups;  /**< work-groups in the grid */
@@ -131,9 +131,15 @@ int atl_op_type_defined(enum atl_op op, enum atl_type type);
 uint64_t atl_spec_active_threads(const struct atl_spec *s);
 
 /**
+ * Distinct words the threads of one domain update: ceil(threads / contention)
+ * for every pattern (the random pattern's LCG runs over this many slots).
+ */
+uint64_t atl_spec_slots(const struct atl_spec *s);
+
+/**
  * Words in the target array of one domain: the whole grid for global memory,
- * one work-group for local memory. Contiguous / cross-warp / branched:
- * ceil(threads / contention) * padding; random: contention * padding.
+ * one work-group for local memory: atl_spec_slots() * padding, the seed's
+ * workgroup_size * workgroups * padding / contention.
  * Returns 0 if the size does not fit in 32-bit indices.
  */
 uint64_t atl_spec_domain_words(const struct atl_spec *s);

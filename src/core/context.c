@@ -64,7 +64,7 @@ void atl_context_free(atl_context_t ctx)
   free(ctx->devices);
   free(ctx->device_backend);
   free(ctx->scratch_words.ptr);
-  free(ctx->scratch_counts.ptr);
+  free(ctx->scratch_hits.ptr);
   free(ctx);
 }
 

@@ -26,7 +26,7 @@ struct atl_context {
   struct atl__scratch {
     void *ptr;
     size_t cap;
-  } scratch_words, scratch_counts;
+  } scratch_words, scratch_hits;
   /* Device buffers reused the same way, by slot, until the device closes:
    * allocating (and, in OpenCL, touching) a large array per row costs more
    * than the row's own measurement. */

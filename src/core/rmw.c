@@ -162,7 +162,7 @@ static int timed_launch(atl_context_t ctx, void *kernel, const struct atl_spec *
   struct atl_arg args[] = {
       {ATL_ARG_BUFFER, b->array, 0},  {ATL_ARG_BUFFER, b->target, 0},   {ATL_ARG_BUFFER, b->iters, 0},
       {ATL_ARG_BUFFER, b->branch, 0}, {ATL_ARG_BUFFER, b->sink, 0},     {ATL_ARG_BUFFER, b->attempts, 0},
-      {ATL_ARG_U32, NULL, s->contention}, {ATL_ARG_U32, NULL, s->padding},
+      {ATL_ARG_U32, NULL, (uint32_t)atl_spec_slots(s)}, {ATL_ARG_U32, NULL, s->padding},
   };
   struct atl_launch launch = {(size_t)s->wg_size * s->workgroups, s->wg_size, args, sizeof args / sizeof args[0]};
   return ops->launch(dev, kernel, &launch, ms);
@@ -310,8 +310,8 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
     goto out;
   }
-  uint64_t *counts = atl__scratch(&ctx->scratch_counts, row->array_words * sizeof *counts);
-  struct atl__verify_input vin = {s, row->iters, targets, words, sink, counts};
+  struct atl__hit *hits = atl__scratch(&ctx->scratch_hits, dt * sizeof *hits);
+  struct atl__verify_input vin = {s, row->iters, targets, words, sink, hits};
   struct atl__verify_output vout;
   if ((err = atl__verify(&vin, &vout))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, "out of host memory while verifying");

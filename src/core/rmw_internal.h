@@ -41,6 +41,19 @@ static inline uint32_t atl__pattern_active(const struct atl_spec *s, uint64_t ti
 int atl__hit_counts(const struct atl_spec *s, uint64_t first_tid, const uint32_t *target, uint32_t iters,
                     uint64_t *counts);
 
+/** One word that receives updates, and how many it receives. */
+struct atl__hit {
+  uint64_t word, count;
+};
+
+/**
+ * The same counts as atl__hit_counts, as a list of the words that receive
+ * updates, ascending: at most atl_spec_domain_threads() entries, so a padded
+ * array costs its thread count, not its size. Sets *@p n.
+ */
+int atl__hit_list(const struct atl_spec *s, uint64_t first_tid, const uint32_t *target, uint32_t iters,
+                  struct atl__hit *hits, uint64_t *n);
+
 /**
  * For the random pattern: the number of visits to each of @p slots slots by
  * @p nthreads walkers whose seeds are @p seeds, each taking @p iters LCG
@@ -62,7 +75,7 @@ struct atl__verify_input {
   const uint32_t *targets;  /**< per grid thread (local space: within its work-group) */
   const void *words;        /**< final memory: domains x domain_words elements */
   const void *sink;         /**< per grid thread folded results, NULL if unused */
-  uint64_t *counts;         /**< room for atl_spec_domain_words() counts, or NULL to allocate */
+  struct atl__hit *hits;    /**< room for atl_spec_domain_threads() hits, or NULL to allocate */
 };
 
 /** What the verifier found. */

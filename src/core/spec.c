@@ -78,12 +78,21 @@ uint64_t atl_spec_active_threads(const struct atl_spec *s)
   return s->pattern == ATL_PATTERN_BRANCHED ? all / 2 : all;
 }
 
+uint64_t atl_spec_slots(const struct atl_spec *s)
+{
+  uint64_t threads = atl_spec_domain_threads(s);
+  if (s->contention == 0)
+    return 0;
+  /* Every pattern spreads the threads over the same number of words, so a
+   * contention value means the same average sharing whatever the pattern. */
+  return (threads + s->contention - 1) / s->contention;
+}
+
 uint64_t atl_spec_domain_words(const struct atl_spec *s)
 {
   uint64_t threads = atl_spec_domain_threads(s);
   if (s->contention == 0 || s->padding == 0 || threads == 0)
     return 0;
-  uint64_t slots = s->pattern == ATL_PATTERN_RANDOM ? s->contention : (threads + s->contention - 1) / s->contention;
-  uint64_t words = slots * s->padding;
+  uint64_t words = atl_spec_slots(s) * s->padding;
   return words > UINT32_MAX ? 0 : words;
 }

@@ -250,73 +250,157 @@ static int exchange_writer_ok(const struct atl__verify_input *in, uint64_t domai
     return target == word;
   if (word % s->padding != 0)
     return 0;
-  return atl__walk_visits(s->contention, target, in->iters, (uint32_t)(word / s->padding));
+  return atl__walk_visits((uint32_t)atl_spec_slots(s), target, in->iters, (uint32_t)(word / s->padding));
+}
+
+static int hit_word_order(const void *a, const void *b)
+{
+  const uint64_t x = ((const struct atl__hit *)a)->word, y = ((const struct atl__hit *)b)->word;
+  return (x > y) - (x < y);
+}
+
+int atl__hit_list(const struct atl_spec *s, uint64_t first_tid, const uint32_t *target, uint32_t iters,
+                  struct atl__hit *hits, uint64_t *n)
+{
+  const uint64_t threads = atl_spec_domain_threads(s);
+  uint64_t m = 0;
+  if (s->pattern == ATL_PATTERN_RANDOM) {
+    const uint32_t slots = (uint32_t)atl_spec_slots(s);
+    uint64_t *slot_counts = malloc(slots * sizeof *slot_counts);
+    if (slot_counts == NULL)
+      return ATL_ENOMEM;
+    int err = atl__walk_counts(slots, target, threads, iters, slot_counts);
+    for (uint32_t k = 0; !err && k < slots; k++)
+      if (slot_counts[k])
+        hits[m++] = (struct atl__hit){(uint64_t)k * s->padding, slot_counts[k]};
+    free(slot_counts);
+    *n = m;
+    return err;
+  }
+  int sorted = 1;
+  for (uint64_t t = 0; t < threads; t++)
+    if (atl__pattern_active(s, first_tid + t)) {
+      hits[m] = (struct atl__hit){target[t], iters};
+      sorted &= m == 0 || hits[m - 1].word <= hits[m].word;
+      m++;
+    }
+  if (!sorted) /* cross-warp wraps around the array */
+    qsort(hits, m, sizeof *hits, hit_word_order);
+  uint64_t u = 0; /* merge the threads that share a word */
+  for (uint64_t i = 0; i < m; i++) {
+    if (u > 0 && hits[u - 1].word == hits[i].word)
+      hits[u - 1].count += hits[i].count;
+    else
+      hits[u++] = hits[i];
+  }
+  *n = u;
+  return 0;
 }
 
 int atl__hit_counts(const struct atl_spec *s, uint64_t first_tid, const uint32_t *target, uint32_t iters,
                     uint64_t *counts)
 {
   const uint64_t threads = atl_spec_domain_threads(s), words = atl_spec_domain_words(s);
+  struct atl__hit *hits = malloc((threads ? threads : 1) * sizeof *hits);
+  uint64_t n = 0;
+  if (hits == NULL)
+    return ATL_ENOMEM;
   memset(counts, 0, words * sizeof *counts);
-  if (s->pattern == ATL_PATTERN_RANDOM) {
-    uint64_t *slot_counts = malloc(s->contention * sizeof *slot_counts);
-    if (slot_counts == NULL)
-      return ATL_ENOMEM;
-    int err = atl__walk_counts(s->contention, target, threads, iters, slot_counts);
-    for (uint32_t k = 0; !err && k < s->contention; k++)
-      counts[(uint64_t)k * s->padding] = slot_counts[k];
-    free(slot_counts);
-    return err;
+  int err = atl__hit_list(s, first_tid, target, iters, hits, &n);
+  for (uint64_t i = 0; !err && i < n; i++)
+    counts[hits[i].word] = hits[i].count;
+  free(hits);
+  return err;
+}
+
+/* Running state of one verification. */
+struct verify_state {
+  const struct atl__verify_input *in;
+  struct atl__verify_output *out;
+  struct atl__op_values v;
+  uint64_t mask, untouched;
+  int untouched_fast;     /* untouched words add nothing to the folded return values */
+  uint64_t sink_expected; /* sum (or xor for exchange and floats) over every word */
+};
+
+static void check_word(struct verify_state *st, uint64_t d, uint64_t w, uint64_t count)
+{
+  const struct atl_spec *s = st->in->spec;
+  const uint64_t words = atl_spec_domain_words(s);
+  uint64_t got = load_word(st->in->words, s->type, d * words + w), want;
+  int ok;
+  if (atl_type_is_float(s->type)) {
+    want = expected_word(s->op, s->type, &st->v, count);
+    ok = got == want;
+    st->sink_expected ^= float_sink_xor(s->type, count);
+  } else if (s->op == ATL_OP_EXCHANGE) {
+    want = count ? 0 : st->v.init;
+    ok = count ? exchange_writer_ok(st->in, d, w, got) : got == st->v.init;
+    if (count)
+      st->sink_expected ^= (st->v.init ^ got) & st->mask;
+  } else {
+    want = expected_word(s->op, s->type, &st->v, count);
+    ok = got == want;
+    st->sink_expected += expected_sink_sum(s->op, s->type, &st->v, count);
   }
-  for (uint64_t t = 0; t < threads; t++)
-    if (atl__pattern_active(s, first_tid + t))
-      counts[target[t]] += iters;
-  return 0;
+  if (!ok && st->out->wrong_words++ == 0)
+    snprintf(st->out->first_error, sizeof st->out->first_error,
+             "domain %llu word %llu: got 0x%llx, expected 0x%llx after %llu updates", (unsigned long long)d,
+             (unsigned long long)w, (unsigned long long)got, (unsigned long long)want, (unsigned long long)count);
+}
+
+/* Words [from, to) of domain d received no update. Most words of a padded
+ * array are like that: one compare each, or a 1 GiB array takes seconds. */
+static void check_untouched(struct verify_state *st, uint64_t d, uint64_t from, uint64_t to)
+{
+  const struct atl_spec *s = st->in->spec;
+  const uint64_t base = d * atl_spec_domain_words(s);
+  if (!st->untouched_fast) {
+    for (uint64_t w = from; w < to; w++)
+      check_word(st, d, w, 0);
+    return;
+  }
+  for (uint64_t w = from; w < to; w++) {
+    uint64_t got = load_word(st->in->words, s->type, base + w);
+    if (got != st->untouched && st->out->wrong_words++ == 0)
+      snprintf(st->out->first_error, sizeof st->out->first_error,
+               "domain %llu word %llu: got 0x%llx, expected 0x%llx after 0 updates", (unsigned long long)d,
+               (unsigned long long)w, (unsigned long long)got, (unsigned long long)st->untouched);
+  }
 }
 
 int atl__verify(const struct atl__verify_input *in, struct atl__verify_output *out)
 {
   const struct atl_spec *s = in->spec;
   const uint64_t words = atl_spec_domain_words(s), dt = atl_spec_domain_threads(s);
-  const uint64_t domains = atl_spec_domains(s), mask = type_mask(s->type);
-  struct atl__op_values v;
-  atl__op_values(s->op, s->type, &v);
+  const uint64_t domains = atl_spec_domains(s);
+  struct verify_state st = {.in = in, .out = out, .mask = type_mask(s->type)};
+  atl__op_values(s->op, s->type, &st.v);
   memset(out, 0, sizeof *out);
-  uint64_t *owned = in->counts ? NULL : malloc(words * sizeof *owned);
-  uint64_t *counts = in->counts ? in->counts : owned;
-  if (counts == NULL)
+  struct atl__hit *owned = in->hits ? NULL : malloc((dt ? dt : 1) * sizeof *owned);
+  struct atl__hit *hits = in->hits ? in->hits : owned;
+  if (hits == NULL)
     return ATL_ENOMEM;
-  uint64_t sink_expected = 0; /* sum (or xor for exchange) over every word */
+  st.untouched = expected_word(s->op, s->type, &st.v, 0);
+  st.untouched_fast = s->op == ATL_OP_EXCHANGE ? st.untouched == st.v.init
+                      : atl_type_is_float(s->type) ? float_sink_xor(s->type, 0) == 0
+                                                   : expected_sink_sum(s->op, s->type, &st.v, 0) == 0;
   for (uint64_t d = 0; d < domains; d++) {
-    int err = atl__hit_counts(s, d * dt, in->targets + d * dt, in->iters, counts);
+    uint64_t n = 0, next = 0;
+    int err = atl__hit_list(s, d * dt, in->targets + d * dt, in->iters, hits, &n);
     if (err) {
       free(owned);
       return err;
     }
-    for (uint64_t w = 0; w < words; w++) {
-      uint64_t got = load_word(in->words, s->type, d * words + w), want;
-      int ok;
-      if (atl_type_is_float(s->type)) {
-        want = expected_word(s->op, s->type, &v, counts[w]);
-        ok = got == want;
-        sink_expected ^= float_sink_xor(s->type, counts[w]);
-      } else if (s->op == ATL_OP_EXCHANGE) {
-        want = counts[w] ? 0 : v.init;
-        ok = counts[w] ? exchange_writer_ok(in, d, w, got) : got == v.init;
-        if (counts[w])
-          sink_expected ^= (v.init ^ got) & mask;
-      } else {
-        want = expected_word(s->op, s->type, &v, counts[w]);
-        ok = got == want;
-        sink_expected += expected_sink_sum(s->op, s->type, &v, counts[w]);
-      }
-      if (!ok && out->wrong_words++ == 0)
-        snprintf(out->first_error, sizeof out->first_error,
-                 "domain %llu word %llu: got 0x%llx, expected 0x%llx after %llu updates", (unsigned long long)d,
-                 (unsigned long long)w, (unsigned long long)got, (unsigned long long)want,
-                 (unsigned long long)counts[w]);
+    for (uint64_t i = 0; i < n; i++) {
+      check_untouched(&st, d, next, hits[i].word);
+      check_word(&st, d, hits[i].word, hits[i].count);
+      next = hits[i].word + 1;
     }
+    check_untouched(&st, d, next, words);
   }
+  uint64_t sink_expected = st.sink_expected;
+  const uint64_t mask = st.mask;
   free(owned);
   out->sink_ok = 1;
   if (in->sink == NULL)

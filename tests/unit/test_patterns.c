@@ -30,8 +30,9 @@ static void check_targets(enum atl_pattern pat, enum atl_space space, uint32_t c
   const struct atl_spec s = make_spec(pat, space, c, p, 64, 4);
   const uint64_t threads = space == ATL_SPACE_LOCAL ? 64 : 256;
   CHECK_EQ(atl_spec_domain_threads(&s), threads);
-  /* Written independently of spec.c: ceil(T / c) * p, or c * p for random. */
-  const uint64_t words = pat == ATL_PATTERN_RANDOM ? (uint64_t)c * p : (threads + c - 1) / c * p;
+  /* Written independently of spec.c: ceil(T / c) * p, for every pattern. */
+  const uint64_t words = (threads + c - 1) / c * p;
+  CHECK_EQ(atl_spec_slots(&s), (threads + c - 1) / c);
   CHECK_EQ(atl_spec_domain_words(&s), words);
 
   uint32_t *t = malloc(threads * sizeof *t);
@@ -123,9 +124,9 @@ int main(void)
   CHECK_EQ(atl_spec_domains(&s), 4);
   CHECK_EQ(atl_spec_domain_threads(&s), 64);
   s = make_spec(ATL_PATTERN_RANDOM, ATL_SPACE_GLOBAL, 5, 3, 64, 4);
-  CHECK_EQ(atl_spec_domain_words(&s), 15);
+  CHECK_EQ(atl_spec_domain_words(&s), 156); /* ceil(256/5) = 52 slots, x3 */
   s.space = ATL_SPACE_LOCAL;
-  CHECK_EQ(atl_spec_domain_words(&s), 15);
+  CHECK_EQ(atl_spec_domain_words(&s), 39); /* ceil(64/5) = 13 slots, x3 */
   s = make_spec(ATL_PATTERN_CROSS_WARP, ATL_SPACE_GLOBAL, 2, 1, 64, 4);
   uint32_t t[256];
   atl__pattern_targets(&s, 0, t);
@@ -137,10 +138,10 @@ int main(void)
   /* 32-bit index limits: sizes that do not fit give 0 (the caller rejects). */
   s = make_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 1, UINT32_MAX, 64, 4);
   CHECK_EQ(atl_spec_domain_words(&s), 0);
-  s = make_spec(ATL_PATTERN_RANDOM, ATL_SPACE_GLOBAL, 65536, 65536, 64, 4);
-  CHECK_EQ(atl_spec_domain_words(&s), 0); /* exactly 2^32 */
-  s = make_spec(ATL_PATTERN_RANDOM, ATL_SPACE_GLOBAL, 65537, 65535, 64, 4);
-  CHECK_EQ(atl_spec_domain_words(&s), UINT32_MAX); /* 2^32 - 1 still fits */
+  s = make_spec(ATL_PATTERN_RANDOM, ATL_SPACE_GLOBAL, 1, 16777216, 64, 4);
+  CHECK_EQ(atl_spec_domain_words(&s), 0); /* 256 slots x 2^24: exactly 2^32 */
+  s = make_spec(ATL_PATTERN_RANDOM, ATL_SPACE_GLOBAL, 1, 16777215, 64, 4);
+  CHECK_EQ(atl_spec_domain_words(&s), 256ull * 16777215); /* below 2^32 still fits */
   s = make_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 256, UINT32_MAX, 64, 4);
   CHECK_EQ(atl_spec_domain_words(&s), UINT32_MAX); /* one slot of 2^32 - 1 */
   s = make_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 0, 1, 64, 4);

@@ -155,7 +155,7 @@ static int emu_run(struct emu *e, const struct atl_spec *s, uint32_t iters, int 
       const uint64_t d = local ? gid / s->wg_size : 0;
       uint64_t idx;
       if (s->pattern == ATL_PATTERN_RANDOM) {
-        prev[gid] = atl__lcg_next(prev[gid], s->contention);
+        prev[gid] = atl__lcg_next(prev[gid], (uint32_t)atl_spec_slots(s));
         idx = (uint64_t)prev[gid] * s->padding;
       } else {
         idx = e->targets[gid];
