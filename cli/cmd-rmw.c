@@ -164,8 +164,16 @@ static struct atl_row *resumed_row(struct atl_result_set *done, const struct atl
   return NULL;
 }
 
+static double monotonic_s(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 int cmd_rmw(int argc, char **argv)
 {
+  const double command_start = monotonic_s();
   enum {
     O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_BACKEND, O_DEVICE, O_WG, O_WGS,
     O_TARGET, O_NOISE, O_MINS, O_MAXS, O_BUDGET, O_ITERS, O_FORMAT, O_QUIET, O_SCOPE, O_ORDER, O_RESUME
@@ -433,6 +441,7 @@ int cmd_rmw(int argc, char **argv)
       die("out of memory");
     /* A checkpoint now and then: a run killed outright keeps what it measured. */
     if (nout && time(NULL) - checkpointed >= 30 && set.count < n) {
+      set.meta.elapsed_s = monotonic_s() - command_start;
       write_outputs(&set, out_paths, out_formats, nout);
       checkpointed = time(NULL);
     }
@@ -440,6 +449,7 @@ int cmd_rmw(int argc, char **argv)
   free(specs);
   atl_result_set_release(&done);
   set.meta.complete = set.count == n;
+  set.meta.elapsed_s = monotonic_s() - command_start;
   if (reused)
     fprintf(stderr, "reused %zu rows from %s\n", reused, resume_path);
 
@@ -447,6 +457,8 @@ int cmd_rmw(int argc, char **argv)
     failures++;
   for (size_t i = 0; i < nout; i++)
     fprintf(stderr, "wrote %zu rows to %s\n", set.count, out_paths[i]);
+  if (!quiet)
+    fprintf(stderr, "%zu rows in %.1f s\n", set.count, set.meta.elapsed_s);
   if (nout == 0 && format == ATL_FORMAT_CSV)
     atl_write_csv(stdout, &set);
   else if (nout == 0 && format == ATL_FORMAT_JSON)

@@ -67,6 +67,7 @@ struct atl_run_meta {
   struct atl_timing timing;
   int complete;            /**< 1 once every planned row was measured; 0 in a checkpoint or an interrupted run */
   size_t rows_planned;     /**< rows the sweep was to measure */
+  double elapsed_s;        /**< wall time of the command so far, device set-up included (resumed: this process) */
 };
 
 /** A set of rows (owns them). */

@@ -198,6 +198,41 @@ static cJSON *row_json(const struct atl_row *r)
   return o;
 }
 
+static int compare_doubles(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The figures a benchmark target is stated in: how long the sweep took and
+ * how noisy its rows were (median over measured rows of IQR / median). */
+static cJSON *summary_json(const struct atl_result_set *set)
+{
+  cJSON *o = cJSON_CreateObject();
+  size_t ok = 0, verified = 0;
+  double row_seconds = 0;
+  double *noise = malloc((set->count ? set->count : 1) * sizeof *noise);
+  for (size_t i = 0; i < set->count; i++) {
+    const struct atl_row *r = &set->rows[i];
+    row_seconds += r->row_seconds;
+    verified += r->verified != 0;
+    if (r->status == ATL_STATUS_OK && noise)
+      noise[ok++] = r->time_ms.noise;
+  }
+  cJSON_AddNumberToObject(o, "rows", (double)set->count);
+  cJSON_AddNumberToObject(o, "rows_ok", (double)ok);
+  cJSON_AddNumberToObject(o, "rows_verified", (double)verified);
+  cJSON_AddNumberToObject(o, "elapsed_s", set->meta.elapsed_s);
+  cJSON_AddNumberToObject(o, "row_seconds_total", row_seconds);
+  if (ok) {
+    qsort(noise, ok, sizeof *noise, compare_doubles);
+    cJSON_AddNumberToObject(o, "noise_median", ok % 2 ? noise[ok / 2] : (noise[ok / 2 - 1] + noise[ok / 2]) / 2);
+    cJSON_AddNumberToObject(o, "noise_max", noise[ok - 1]);
+  }
+  free(noise);
+  return o;
+}
+
 int atl_write_json(FILE *f, const struct atl_result_set *set)
 {
   const struct atl_run_meta *m = &set->meta;
@@ -226,6 +261,7 @@ int atl_write_json(FILE *f, const struct atl_result_set *set)
   cJSON_AddNumberToObject(st, "budget_s", m->timing.budget_s);
   cJSON_AddNumberToObject(st, "fixed_iters", m->timing.fixed_iters);
   cJSON_AddStringToObject(st, "cache", "hot: the array is re-initialised by a fill before each launch, L2 not flushed");
+  cJSON_AddItemToObject(root, "summary", summary_json(set));
   cJSON *rows = cJSON_AddArrayToObject(root, "rows");
   for (size_t i = 0; i < set->count; i++)
     cJSON_AddItemToArray(rows, row_json(&set->rows[i]));

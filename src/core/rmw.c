@@ -186,9 +186,12 @@ static int calibrate(atl_context_t ctx, void *kernel, const struct atl_spec *s, 
   /* Every step grows iters by at least one, so the loop ends within
    * log(cap) steps of x1.5 or cap steps of +1, whatever the timings do. */
   while (!tm->fixed_iters && ms < tm->target_ms && iters < cap) {
-    double scale = ms > 0 ? tm->target_ms * 1.1 / ms : 64;
-    if (scale > 64)
-      scale = 64;
+    /* At most x8 a step: a launch's time need not grow linearly with iters
+     * (the random pattern's walks fall into the LCG's cycles and crowd onto
+     * their words), and a x64 jump overshot the target up to 30-fold there. */
+    double scale = ms > 0 ? tm->target_ms * 1.1 / ms : 8;
+    if (scale > 8)
+      scale = 8;
     if (scale < 1.5)
       scale = 1.5;
     double next = (double)iters * scale;
