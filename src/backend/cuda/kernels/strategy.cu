@@ -127,5 +127,24 @@ extern "C" __global__ void strategy(unsigned *words, unsigned *locks, const unsi
   (void)sink;
   (void)record;
   (void)record_on;
+  (void)acc;
+  (void)threads;
 #endif
+}
+
+/*
+ * cas_types: the CAS loops on other types, for the tests. Thread gid
+ * updates slot targets[gid] of each array once and records the old value:
+ * a double add of 1.0, a float max with (gid % 7) - 3, and a user-supplied
+ * combine through ATL_CAS_FETCH (x * 3 + 1).
+ */
+extern "C" __global__ void cas_types(double *dbl, float *flt, unsigned *usr, const unsigned *targets, double *old_dbl,
+                                     float *old_flt, unsigned *old_usr)
+{
+  const unsigned gid = blockIdx.x * blockDim.x + threadIdx.x, t = targets[gid];
+  old_dbl[gid] = atl_cas_add_f64(dbl + t, 1.0);
+  old_flt[gid] = atl_cas_max_f32(flt + t, (float)(gid % 7u) - 3.0f);
+  unsigned old;
+  ATL_CAS_FETCH(unsigned, usr + t, old, old * 3u + 1u);
+  old_usr[gid] = old;
 }

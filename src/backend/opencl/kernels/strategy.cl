@@ -119,3 +119,26 @@ __kernel void strategy(__global uint *words, __global uint *locks, __global cons
     sink[gid] = acc;
 #endif
 }
+
+/*
+ * cas_types: the CAS loops on other types, for the tests. Work-item gid
+ * updates slot targets[gid] of each array once and records the old value:
+ * a double add of 1.0, a float max with (gid % 7) - 3, and a user-supplied
+ * combine through ATL_CAS_FETCH (x * 3 + 1).
+ */
+__kernel void cas_types(__global double *dbl, __global float *flt, __global uint *usr, __global const uint *targets,
+                        __global double *old_dbl, __global float *old_flt, __global uint *old_usr)
+{
+  const uint gid = get_global_id(0), t = targets[gid];
+#ifdef ATL_HAVE_CAS_F64
+  old_dbl[gid] = atl_cas_add_f64(dbl + t, 1.0);
+#else
+  (void)dbl;
+  (void)old_dbl;
+#endif
+  old_flt[gid] = atl_cas_max_f32(flt + t, (float)(gid % 7u) - 3.0f);
+  volatile __global uint *u = usr + t;
+  uint old;
+  ATL_CAS_FETCH(uint, atomic_cmpxchg, u, old, old * 3u + 1u);
+  old_usr[gid] = old;
+}
