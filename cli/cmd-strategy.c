@@ -34,7 +34,7 @@ static const char usage[] =
     "waiting (locks):\n"
     "  --spin-bound N tries a waiter makes while the lock stays held by the same\n"
     "                 holder before it gives up and the row becomes `deadlock`\n"
-    "                 [2^20 on GPUs, 2^22 on CPUs]\n"
+    "                 [2^22 on GPUs, 2^26 on CPUs]\n"
     "  --stuck-lock   start every lock held by a thread that never runs: forces\n"
     "                 `deadlock` rows (a test of the hang safety)\n\n"
     "timing:\n"

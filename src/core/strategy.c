@@ -68,12 +68,15 @@ uint32_t atl_strategy_default_spin_bound(const struct atl_device_info *dev)
 {
   /* Tries that see the SAME held lock version in a row, so contention (the
    * lock changing hands) never counts against a waiter; only a holder that
-   * makes no progress does. A GPU critical section takes microseconds and a
-   * try at least ~0.5 us, so 2^20 tries is a holder stuck for about half a
-   * second or more. On a CPU a try takes nanoseconds but the holder may be
-   * preempted by the OS, so the bound is larger in tries and still well
-   * under a second (docs/strategies.md). */
-  return dev && dev->type == ATL_DEVICE_CPU ? 1u << 22 : 1u << 20;
+   * makes no progress does. A GPU try is a load from L2 (about a
+   * microsecond under load) and a critical section takes microseconds, so
+   * 2^22 tries is a holder stuck for seconds: no false deadlock, even when
+   * the scheduler lets a spinning branch of a warp run long before the
+   * holder's. A CPU try takes a few nanoseconds, but the OS may preempt a
+   * holder for tens of milliseconds: 2^26 tries is about 0.2 s on the
+   * development machine, so a forced deadlock costs well under a second
+   * (docs/strategies.md). */
+  return dev && dev->type == ATL_DEVICE_CPU ? 1u << 26 : 1u << 22;
 }
 
 /* enum atl_opc of the device library */
@@ -144,7 +147,9 @@ void atl__strategy_defines(const struct atl_strategy_spec *s, unsigned warp, cha
   struct atl__strategy_op o;
   atl__strategy_op(s->op, &o);
   uint64_t words = atl__strategy_words(s->access, (uint64_t)s->wg_size * s->workgroups);
-  unsigned priv = s->runtime_select ? LINE_WORDS : words <= LINE_WORDS ? (unsigned)words : 1u;
+  /* only the privatized kernel depends on the array size: the others are one build for every pattern */
+  unsigned priv = s->runtime_select ? LINE_WORDS
+                  : s->strategy == ATL_STRATEGY_PRIVATIZED && words <= LINE_WORDS ? (unsigned)words : 1u;
   int n = snprintf(buf, len, "RESULT_USED=%d PRIV_WORDS=%u ATL_WAVEFRONT=%u ATL_MAX_GROUPS=%u",
                    s->runtime_select || s->result == ATL_RESULT_USED, priv, warp, groups_of(s->wg_size, warp));
   if (!s->runtime_select && n > 0 && (size_t)n < len)
