@@ -241,9 +241,15 @@ int cmd_strategy(int argc, char **argv)
   struct atl_strategy_set set = {0};
   cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta);
   set.meta.timing = timing;
-  int err = atl_occupancy_discover(ctx, wg_size, &set.meta.occupancy);
-  if (err && workgroups == 0)
+  /* With --workgroups the grid is given: no discovery (it spins, which costs
+   * much under compute-sanitizer). */
+  if (workgroups) {
+    set.meta.occupancy.wg_size = wg_size;
+    snprintf(set.meta.occupancy.estimate_method, sizeof set.meta.occupancy.estimate_method,
+             "not measured: --workgroups given");
+  } else if (atl_occupancy_discover(ctx, wg_size, &set.meta.occupancy) != 0) {
     die("occupancy discovery failed: %s (pass --workgroups to skip it)", atl_errmsg(ctx));
+  }
   if (workgroups == 0) {
     /* as rmw: CPU runtimes run one work-group per core at a time */
     workgroups = set.meta.occupancy.discovered;
