@@ -275,7 +275,7 @@ int atl_write_file(const char *path, enum atl_format fmt, const struct atl_resul
   return atl__write_file_with(path, write_set, &w);
 }
 
-int atl__write_file_with(const char *path, int (*write)(FILE *f, const void *arg), const void *arg)
+int atl__write_file_with(const char *path, int (*writer)(FILE *f, const void *arg), const void *arg)
 {
   char tmp[4096];
   if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
@@ -283,7 +283,7 @@ int atl__write_file_with(const char *path, int (*write)(FILE *f, const void *arg
   FILE *f = fopen(tmp, "w");
   if (f == NULL)
     return ATL_EIO;
-  int err = write(f, arg);
+  int err = writer(f, arg);
   if (fflush(f) != 0 || ferror(f))
     err = ATL_EIO;
   if (fclose(f) != 0)

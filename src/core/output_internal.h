@@ -17,6 +17,6 @@ cJSON *atl__row_json(const struct atl_row *row);
 int atl__json_print(FILE *f, cJSON *root);
 
 /** Writes @p path whole: @p write into "path.tmp.PID", then rename(2); a failure leaves no file. */
-int atl__write_file_with(const char *path, int (*write)(FILE *f, const void *arg), const void *arg);
+int atl__write_file_with(const char *path, int (*writer)(FILE *f, const void *arg), const void *arg);
 
 #endif
