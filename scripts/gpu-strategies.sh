@@ -8,8 +8,11 @@
 # Prints a summary (winners, the warp/native and block/warp ratios against
 # the targets >= 20x and >= 1x on the same-address counter) and writes under
 # OUT (default out/gpu-strategies): summary.txt tests.txt sanitizer.txt
-# cuda-strategy.{json,csv} opencl-strategy.{json,csv}. Each step is cut at
-# STEP_LIMIT seconds (default 100). Expects a build in build/.
+# cuda-strategy.{json,csv} opencl-strategy.{json,csv}. Each step has a time
+# limit (tests 45 s, each comparison 70 s, each sanitizer tool 30 s; at worst
+# about 4 minutes in all, typically less); the comparisons write checkpoints,
+# so a cut run keeps its rows (the lock strategies come last). Expects a
+# build in build/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out/gpu-strategies}
@@ -26,12 +29,19 @@ cuda=$($A devices --format json | python3 -c '
 import json, sys
 g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["backend"] == "cuda"]
 print(g[0] if g else "")')
+# Two blocks of 256 per SM: enough to saturate the atomic units, and it keeps
+# the naive spin lock's same-address row (one hand-off per thread, serial)
+# to seconds rather than minutes.
+sms=$($A devices --format json | python3 -c '
+import json, sys
+g = [x["compute_units"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu"]
+print(g[0] if g else 132)')
 echo "cuda device: ${cuda:-none}; opencl device: ${ocl:-none}" >>"$S"
-timed() { # timed NAME COMMAND...: runs with a time limit and records the wall time
-  local name=$1 start rc
-  shift
+timed() { # timed LIMIT NAME COMMAND...: runs with a time limit and records the wall time
+  local limit=$1 name=$2 start rc
+  shift 2
   start=$(date +%s)
-  timeout "${STEP_LIMIT:-100}" "$@"
+  timeout "$limit" "$@"
   rc=$?
   echo "$name: exit $rc in $(($(date +%s) - start)) s" >>"$S"
   return $rc
@@ -41,26 +51,27 @@ timed() { # timed NAME COMMAND...: runs with a time limit and records the wall t
 T="$OUT/tests.txt"
 : >"$T"
 [ -x build/tests/strategy/test_strategy ] &&
-  timed test_strategy_cuda ./build/tests/strategy/test_strategy cuda >>"$T" 2>&1
-timed gpu_strategy_cli bash tests/cli/gpu_strategy.sh $A >>"$T" 2>&1
+  timed 20 test_strategy_cuda ./build/tests/strategy/test_strategy cuda >>"$T" 2>&1
+timed 45 gpu_strategy_cli bash tests/cli/gpu_strategy.sh $A >>"$T" 2>&1
 
 # 2. the comparison: same run, same device, every strategy and pattern
-R="--pattern all --op fetch_add --result used --strategy all --min-samples 3 --max-samples 15 --budget 1 --quiet"
-[ -n "$cuda" ] && timed cuda_strategy $A strategy --device "$cuda" $R \
+R="--pattern all --op fetch_add --result used --strategy all --wg-size 256 --workgroups $((2 * sms))
+   --min-samples 3 --max-samples 15 --budget 1 --quiet"
+[ -n "$cuda" ] && timed 70 cuda_strategy $A strategy --device "$cuda" $R \
   -o "$OUT/cuda-strategy.json" -o "$OUT/cuda-strategy.csv" 2>>"$S"
-[ -n "$ocl" ] && timed opencl_strategy $A strategy --device "$ocl" $R \
+[ -n "$ocl" ] && timed 70 opencl_strategy $A strategy --device "$ocl" $R \
   -o "$OUT/opencl-strategy.json" -o "$OUT/opencl-strategy.csv" 2>>"$S"
 
 # 3. compute-sanitizer on a small CUDA run (the NVRTC-built kernels through the driver API)
 Z="$OUT/sanitizer.txt"
 : >"$Z"
 if [ -n "$cuda" ] && command -v compute-sanitizer >/dev/null; then
-  small="strategy --device $cuda --pattern all --strategy all --wg-size 128 --workgroups 4 --iters 2
+  small="strategy --device $cuda --pattern same-line --strategy all --wg-size 128 --workgroups 4 --iters 2
          --min-samples 1 --max-samples 1 --quiet --format csv"
   compute-sanitizer --version >>"$Z" 2>&1
   for tool in memcheck racecheck; do
     echo "== $tool" >>"$Z"
-    timed "sanitizer_$tool" compute-sanitizer --tool $tool --print-limit 20 $A $small >"$OUT/$tool.log" 2>&1
+    timed 30 "sanitizer_$tool" compute-sanitizer --tool $tool --print-limit 20 $A $small >"$OUT/$tool.log" 2>&1
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|Hazard|hazard|error" "$OUT/$tool.log" | head -40 >>"$Z"
     tail -5 "$OUT/$tool.log" >>"$Z"
     rm -f "$OUT/$tool.log"
