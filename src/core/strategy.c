@@ -253,23 +253,17 @@ int atl_strategy_check(atl_context_t ctx, const struct atl_strategy_spec *s, cha
     snprintf(why, why_len, "lock_warp needs warp vote and shuffle, which OpenCL C 1.2 lacks");
     return ATL_ENOTSUP;
   }
-  const unsigned warp = dev->warp_size > 1 ? dev->warp_size : 32;
   if ((s->strategy == ATL_STRATEGY_WARP || s->strategy == ATL_STRATEGY_BLOCK || s->strategy == ATL_STRATEGY_PRIVATIZED) &&
       !dev->has_local_atomics) {
     snprintf(why, why_len, "%s aggregates in local memory, and %s lacks local atomics", atl_strategy_name(s->strategy),
              dev->name);
     return ATL_ENOTSUP;
   }
-  if (s->strategy == ATL_STRATEGY_PRIVATIZED && !s->runtime_select && words > LINE_WORDS) {
+  if (s->strategy == ATL_STRATEGY_PRIVATIZED && words > LINE_WORDS) {
     snprintf(why, why_len, "privatization keeps a copy of the array per block: the %s array's %llu words do not fit "
              "(this benchmark allows %u)", atl_access_name(s->access), (unsigned long long)words, LINE_WORDS);
     return ATL_ENOTSUP;
   }
-  if (s->runtime_select && words > LINE_WORDS && s->strategy == ATL_STRATEGY_PRIVATIZED) {
-    snprintf(why, why_len, "privatized needs at most %u words", LINE_WORDS);
-    return ATL_ENOTSUP;
-  }
-  (void)warp;
   return 0;
 }
 
