@@ -36,7 +36,24 @@ atl_context_t cli_open_device(const char *device, const char *backend);
 /** Fills the run metadata (version, commit, date, command line, device). */
 void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta);
 
+/** Most names one list option takes. */
+#define MAX_LIST 16
+
+/** A comma list of names, each parsed by @p parse; "all" expands to @p all. Dies (exit 2) naming @p opt. */
+size_t cli_parse_names(const char *opt, const char *text, int (*parse)(const char *), const int *all, size_t nall,
+                       const char *allowed, int *out);
+
+/** One whole number from 1 to @p max; dies (exit 2) naming @p opt otherwise. */
+uint32_t cli_parse_count(const char *opt, const char *text, uint32_t max);
+
+/** A number from @p lo to @p hi; dies (exit 2) naming @p opt otherwise. */
+double cli_parse_real(const char *opt, const char *text, double lo, double hi);
+
+/** The output format a file name asks for: .csv CSV, .txt a table, anything else JSON. */
+int cli_format_from_extension(const char *path);
+
 int cmd_devices(int argc, char **argv);
 int cmd_rmw(int argc, char **argv);
+int cmd_strategy(int argc, char **argv);
 
 #endif

@@ -50,71 +50,7 @@ static const char usage[] =
     "Exit status: 0 all rows verified or unsupported; 1 a row failed or did not verify\n"
     "(plain_add rows are expected not to verify and do not count); 2 bad usage.\n";
 
-#define MAX_LIST 16
 #define MAX_OUTPUTS 4
-
-/* .csv is CSV, .txt a table, anything else JSON. */
-static int format_from_extension(const char *path)
-{
-  const char *dot = strrchr(path, '.');
-  if (dot && strcmp(dot, ".csv") == 0)
-    return ATL_FORMAT_CSV;
-  if (dot && strcmp(dot, ".txt") == 0)
-    return ATL_FORMAT_TABLE;
-  return ATL_FORMAT_JSON;
-}
-
-/* A comma list of names, each parsed by `parse`; "all" expands to `all`. */
-static size_t parse_names(const char *opt, const char *text, int (*parse)(const char *), const int *all, size_t nall,
-                          const char *allowed, int *out)
-{
-  size_t n = 0;
-  if (strcmp(text, "all") == 0) {
-    memcpy(out, all, nall * sizeof *out);
-    return nall;
-  }
-  char *copy = strdup(text);
-  if (copy == NULL)
-    die("out of memory");
-  for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-    int v = parse(item);
-    if (v < 0)
-      die_usage("%s '%s' is not known: allowed: %s", opt, item, allowed);
-    int dup = 0;
-    for (size_t i = 0; i < n; i++)
-      dup |= out[i] == v;
-    if (!dup && n < MAX_LIST)
-      out[n++] = v;
-  }
-  free(copy);
-  if (n == 0)
-    die_usage("%s is empty: allowed: %s", opt, allowed);
-  return n;
-}
-
-static uint32_t parse_count(const char *opt, const char *text, uint32_t max)
-{
-  struct atl_axis axis;
-  char why[160];
-  if (atl_axis_parse(text, max, &axis, why, sizeof why) != 0)
-    die_usage("%s: %s", opt, why);
-  if (axis.count != 1) {
-    atl_axis_release(&axis);
-    die_usage("%s takes one whole number from 1 to %u", opt, max);
-  }
-  uint32_t v = axis.values[0];
-  atl_axis_release(&axis);
-  return v;
-}
-
-static double parse_real(const char *opt, const char *text, double lo, double hi)
-{
-  char *end;
-  double v = strtod(text, &end);
-  if (*text == '\0' || *end != '\0' || !(v >= lo && v <= hi))
-    die_usage("%s '%s' is not allowed: a number from %g to %g", opt, text, lo, hi);
-  return v;
-}
 
 /* The types this device offers, for error messages. */
 static const char *device_types(const struct atl_device_info *dev)
@@ -225,31 +161,31 @@ int cmd_rmw(int argc, char **argv)
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
     switch (c) {
     case O_PATTERN:
-      npat = parse_names("--pattern", optarg, atl_pattern_parse, all_patterns, 4,
+      npat = cli_parse_names("--pattern", optarg, atl_pattern_parse, all_patterns, 4,
                          "contiguous, cross-warp, branched, random, all", patterns);
       break;
     case O_OP:
-      nop = parse_names("--op", optarg, atl_op_parse, all_ops, nall_ops,
+      nop = cli_parse_names("--op", optarg, atl_op_parse, all_ops, nall_ops,
                         "fetch_add, fetch_sub, inc, dec, fetch_min, fetch_max, and, or, xor, exchange, cas, "
                         "cas_fail, plain_add, all",
                         ops);
       break;
     case O_TYPE:
       types_explicit = strcmp(optarg, "all") != 0;
-      ntype = parse_names("--type", optarg, atl_type_parse, all_types, 7, "u32, i32, u64, f32, f64, f16x2, bf16x2, all",
+      ntype = cli_parse_names("--type", optarg, atl_type_parse, all_types, 7, "u32, i32, u64, f32, f64, f16x2, bf16x2, all",
                           types);
       break;
     case O_SPACE:
-      nspace = parse_names("--space", optarg, atl_space_parse, all_spaces, 2, "global, local, all", spaces);
+      nspace = cli_parse_names("--space", optarg, atl_space_parse, all_spaces, 2, "global, local, all", spaces);
       break;
     case O_RESULT:
-      nresult = parse_names("--result", optarg, atl_result_parse, all_results, 2, "unused, used, all", results);
+      nresult = cli_parse_names("--result", optarg, atl_result_parse, all_results, 2, "unused, used, all", results);
       break;
     case O_SCOPE:
-      nscope = parse_names("--scope", optarg, atl_scope_parse, all_scopes, 3, "device, block, system, all", scopes);
+      nscope = cli_parse_names("--scope", optarg, atl_scope_parse, all_scopes, 3, "device, block, system, all", scopes);
       break;
     case O_ORDER:
-      norder = parse_names("--order", optarg, atl_order_parse, all_orders, 5,
+      norder = cli_parse_names("--order", optarg, atl_order_parse, all_orders, 5,
                            "relaxed, acquire, release, acq_rel, seq_cst, all", orders);
       break;
     case O_CONT:
@@ -265,28 +201,28 @@ int cmd_rmw(int argc, char **argv)
       device = optarg;
       break;
     case O_WG:
-      wg_size = parse_count("--wg-size", optarg, 1u << 16);
+      wg_size = cli_parse_count("--wg-size", optarg, 1u << 16);
       break;
     case O_WGS:
-      workgroups = parse_count("--workgroups", optarg, 1u << 24);
+      workgroups = cli_parse_count("--workgroups", optarg, 1u << 24);
       break;
     case O_TARGET:
-      timing.target_ms = parse_real("--target-ms", optarg, 0.001, 60000);
+      timing.target_ms = cli_parse_real("--target-ms", optarg, 0.001, 60000);
       break;
     case O_NOISE:
-      timing.noise = parse_real("--noise", optarg, 0, 10);
+      timing.noise = cli_parse_real("--noise", optarg, 0, 10);
       break;
     case O_MINS:
-      timing.min_samples = parse_count("--min-samples", optarg, 100000);
+      timing.min_samples = cli_parse_count("--min-samples", optarg, 100000);
       break;
     case O_MAXS:
-      timing.max_samples = parse_count("--max-samples", optarg, 100000);
+      timing.max_samples = cli_parse_count("--max-samples", optarg, 100000);
       break;
     case O_BUDGET:
-      timing.budget_s = parse_real("--budget", optarg, 0, 86400);
+      timing.budget_s = cli_parse_real("--budget", optarg, 0, 86400);
       break;
     case O_ITERS:
-      timing.fixed_iters = parse_count("--iters", optarg, 1u << 30);
+      timing.fixed_iters = cli_parse_count("--iters", optarg, 1u << 30);
       break;
     case O_FORMAT:
       if ((format = atl_format_parse(optarg)) < 0)
@@ -330,7 +266,7 @@ int cmd_rmw(int argc, char **argv)
     if (access(dirname(dir_copy), W_OK) != 0)
       die_usage("-o '%s': the folder does not exist or is not writable", out_paths[i]);
     free(dir_copy);
-    out_formats[i] = format >= 0 && nout == 1 ? format : format_from_extension(out_paths[i]);
+    out_formats[i] = format >= 0 && nout == 1 ? format : cli_format_from_extension(out_paths[i]);
   }
   if (format < 0)
     format = ATL_FORMAT_TABLE;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "atomlab.h"
+#include "output_internal.h"
 
 static const char *const status_names[] = {"ok", "unsupported", "skipped", "deadlock", "error"};
 
@@ -152,7 +153,7 @@ static cJSON *device_json(const struct atl_device_info *d)
   return o;
 }
 
-static cJSON *row_json(const struct atl_row *r)
+cJSON *atl__row_json(const struct atl_row *r)
 {
   const struct atl_spec *s = &r->spec;
   const struct atl_stats *t = &r->time_ms;
@@ -233,9 +234,8 @@ static cJSON *summary_json(const struct atl_result_set *set)
   return o;
 }
 
-int atl_write_json(FILE *f, const struct atl_result_set *set)
+cJSON *atl__json_meta(const struct atl_run_meta *m)
 {
-  const struct atl_run_meta *m = &set->meta;
   cJSON *root = cJSON_CreateObject();
   cJSON_AddNumberToObject(root, "format_version", ATL_FORMAT_VERSION);
   cJSON *tool = cJSON_AddObjectToObject(root, "tool");
@@ -261,10 +261,11 @@ int atl_write_json(FILE *f, const struct atl_result_set *set)
   cJSON_AddNumberToObject(st, "budget_s", m->timing.budget_s);
   cJSON_AddNumberToObject(st, "fixed_iters", m->timing.fixed_iters);
   cJSON_AddStringToObject(st, "cache", "hot: the array is re-initialised by a fill before each launch, L2 not flushed");
-  cJSON_AddItemToObject(root, "summary", summary_json(set));
-  cJSON *rows = cJSON_AddArrayToObject(root, "rows");
-  for (size_t i = 0; i < set->count; i++)
-    cJSON_AddItemToArray(rows, row_json(&set->rows[i]));
+  return root;
+}
+
+int atl__json_print(FILE *f, cJSON *root)
+{
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
   if (text == NULL)
@@ -274,7 +275,43 @@ int atl_write_json(FILE *f, const struct atl_result_set *set)
   return err;
 }
 
+int atl_write_json(FILE *f, const struct atl_result_set *set)
+{
+  cJSON *root = atl__json_meta(&set->meta);
+  cJSON_AddItemToObject(root, "summary", summary_json(set));
+  cJSON *rows = cJSON_AddArrayToObject(root, "rows");
+  for (size_t i = 0; i < set->count; i++)
+    cJSON_AddItemToArray(rows, atl__row_json(&set->rows[i]));
+  return atl__json_print(f, root);
+}
+
+/* The writer of one format, for atl__write_file_with. */
+struct set_writer {
+  enum atl_format fmt;
+  const struct atl_result_set *set;
+};
+
+static int write_set(FILE *f, const void *arg)
+{
+  const struct set_writer *w = arg;
+  int err = 0;
+  if (w->fmt == ATL_FORMAT_JSON)
+    return atl_write_json(f, w->set);
+  if (w->fmt == ATL_FORMAT_CSV)
+    return atl_write_csv(f, w->set);
+  err = atl_write_table_header(f) ? ATL_EIO : 0;
+  for (size_t i = 0; !err && i < w->set->count; i++)
+    err = atl_write_table_row(f, &w->set->rows[i]) ? ATL_EIO : 0;
+  return err;
+}
+
 int atl_write_file(const char *path, enum atl_format fmt, const struct atl_result_set *set)
+{
+  struct set_writer w = {fmt, set};
+  return atl__write_file_with(path, write_set, &w);
+}
+
+int atl__write_file_with(const char *path, int (*writer)(FILE *f, const void *arg), const void *arg)
 {
   char tmp[4096];
   if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
@@ -282,16 +319,7 @@ int atl_write_file(const char *path, enum atl_format fmt, const struct atl_resul
   FILE *f = fopen(tmp, "w");
   if (f == NULL)
     return ATL_EIO;
-  int err = 0;
-  if (fmt == ATL_FORMAT_JSON)
-    err = atl_write_json(f, set);
-  else if (fmt == ATL_FORMAT_CSV)
-    err = atl_write_csv(f, set);
-  else {
-    err = atl_write_table_header(f) ? ATL_EIO : 0;
-    for (size_t i = 0; !err && i < set->count; i++)
-      err = atl_write_table_row(f, &set->rows[i]) ? ATL_EIO : 0;
-  }
+  int err = writer(f, arg);
   if (fflush(f) != 0 || ferror(f))
     err = ATL_EIO;
   if (fclose(f) != 0)

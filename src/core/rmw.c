@@ -6,13 +6,7 @@
 
 #include "context.h"
 #include "rmw_internal.h"
-
-static double now_s(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "timing.h"
 
 int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t why_len)
 {
@@ -168,44 +162,18 @@ static int timed_launch(atl_context_t ctx, void *kernel, const struct atl_spec *
   return ops->launch(dev, kernel, &launch, ms);
 }
 
-/* Grows iters until one launch takes the target time. When that took more
- * than one launch, the last one was warm and ran at the final count, so it
- * is handed back as the first sample (*reusable_ms > 0) instead of being
- * thrown away. */
-static int calibrate(atl_context_t ctx, void *kernel, const struct atl_spec *s, struct rmw_buffers *b,
-                     const struct atl_timing *tm, uint32_t cap, uint32_t *iters_out, double *reusable_ms)
+/* The rmw launch as the shared timing code calls it. */
+struct rmw_launch {
+  atl_context_t ctx;
+  void *kernel;
+  const struct atl_spec *spec;
+  struct rmw_buffers *b;
+};
+
+static int rmw_timed_launch(void *arg, uint32_t iters, double *ms)
 {
-  uint32_t iters = tm->fixed_iters ? tm->fixed_iters : 1;
-  if (iters > cap)
-    iters = cap;
-  double ms = 0;
-  int err, launches = 1;
-  *reusable_ms = 0;
-  if ((err = timed_launch(ctx, kernel, s, b, iters, &ms))) /* also the warm-up */
-    return err;
-  /* Every step grows iters by at least one, so the loop ends within
-   * log(cap) steps of x1.5 or cap steps of +1, whatever the timings do. */
-  while (!tm->fixed_iters && ms < tm->target_ms && iters < cap) {
-    /* At most x8 a step: a launch's time need not grow linearly with iters
-     * (the random pattern's walks fall into the LCG's cycles and crowd onto
-     * their words), and a x64 jump overshot the target up to 30-fold there. */
-    double scale = ms > 0 ? tm->target_ms * 1.1 / ms : 8;
-    if (scale > 8)
-      scale = 8;
-    if (scale < 1.5)
-      scale = 1.5;
-    double next = (double)iters * scale;
-    if (next < (double)iters + 1)
-      next = (double)iters + 1; /* 1 x 1.5 truncates back to 1 */
-    iters = next > cap ? cap : (uint32_t)next;
-    if ((err = timed_launch(ctx, kernel, s, b, iters, &ms)))
-      return err;
-    launches++;
-  }
-  *iters_out = iters;
-  if (launches > 1)
-    *reusable_ms = ms;
-  return 0;
+  struct rmw_launch *l = arg;
+  return timed_launch(l->ctx, l->kernel, l->spec, l->b, iters, ms);
 }
 
 static int row_fail(atl_context_t ctx, struct atl_row *row, enum atl_status status, const char *why)
@@ -227,7 +195,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   char why[256], defines[512];
   int err = 0;
 
-  const double row_start = now_s();
+  const double row_start = atl__now_s();
   memset(row, 0, sizeof *row);
   row->spec = *s;
   row->status = ATL_STATUS_ERROR; /* until the row is measured and checked */
@@ -276,35 +244,15 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
 
   uint32_t cap = tm->max_iters ? tm->max_iters : 1u << 24;
   double first_sample = 0;
-  if ((err = calibrate(ctx, kernel, s, &b, tm, cap, &row->iters, &first_sample))) {
+  struct rmw_launch rl = {ctx, kernel, s, &b};
+  if ((err = atl__calibrate(rmw_timed_launch, &rl, tm, cap, &row->iters, &first_sample))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
     goto out;
   }
-
-  unsigned max_samples = tm->max_samples > tm->min_samples ? tm->max_samples : tm->min_samples;
-  row->samples_ms = malloc((max_samples ? max_samples : 1) * sizeof *row->samples_ms);
-  if (row->samples_ms == NULL) {
-    err = ATL_ENOMEM;
-    row_fail(ctx, row, ATL_STATUS_ERROR, "out of host memory");
+  if ((err = atl__sample(rmw_timed_launch, &rl, tm, row->iters, first_sample, row))) {
+    row_fail(ctx, row, ATL_STATUS_ERROR, err == ATL_ENOMEM ? "out of host memory" : NULL);
     goto out;
   }
-  double start = now_s();
-  unsigned n = 0;
-  if (first_sample > 0)
-    row->samples_ms[n++] = first_sample;
-  while (n < max_samples) {
-    if ((err = timed_launch(ctx, kernel, s, &b, row->iters, &row->samples_ms[n]))) {
-      row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
-      goto out;
-    }
-    n++;
-    if (n >= tm->min_samples) {
-      atl_stats_compute(row->samples_ms, n, &row->time_ms);
-      if (row->time_ms.noise <= tm->noise || now_s() - start > tm->budget_s)
-        break;
-    }
-  }
-  atl_stats_compute(row->samples_ms, n, &row->time_ms);
 
   /* The last timed launch left its final state in memory: check it exactly. */
   if ((err = ops->read(dev, b.array, words, words_total * esize)) ||
@@ -338,7 +286,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     snprintf(row->reason, sizeof row->reason, "verification failed: %s", vout.first_error);
   err = 0;
 out:
-  row->row_seconds = now_s() - row_start;
+  row->row_seconds = atl__now_s() - row_start;
   free(targets);
   free(branch);
   free(sink);

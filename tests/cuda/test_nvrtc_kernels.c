@@ -12,6 +12,7 @@
 #include "backend/common.h"
 #include "../../src/backend/cuda/kernels.h"
 #include "core/rmw_internal.h"
+#include "core/strategy_internal.h"
 
 static __typeof__(nvrtcCreateProgram) *create;
 static __typeof__(nvrtcCompileProgram) *compile;
@@ -106,6 +107,26 @@ int main(void)
           atl__rmw_defines(&s, defines, sizeof defines);
           build("rmw", defines, archs[a]);
         }
+  }
+  /* strategy.cu with the device library: every strategy x result use with
+   * an arithmetic and a bitwise op; the run-time selected build compiles
+   * every strategy with every op (the op is then a kernel argument) */
+  const enum atl_op strategy_ops[] = {ATL_OP_FETCH_ADD, ATL_OP_XOR};
+  for (size_t a = 0; a < 2; a++)
+    for (int st = 0; st < ATL_STRATEGY_COUNT; st++)
+      for (size_t op = 0; op < 2; op++)
+        for (int r = 0; r < ATL_RESULT_COUNT; r++) {
+          struct atl_strategy_spec s = {.strategy = (enum atl_strategy)st, .access = ATL_ACCESS_SAME_LINE,
+                                        .op = strategy_ops[op], .result = (enum atl_result_use)r, .wg_size = 256,
+                                        .workgroups = 4};
+          atl__strategy_defines(&s, 32, defines, sizeof defines);
+          build("strategy", defines, archs[a]);
+        }
+  for (size_t a = 0; a < 2; a++) {
+    struct atl_strategy_spec s = {.access = ATL_ACCESS_SAME_ADDRESS, .op = ATL_OP_FETCH_ADD, .wg_size = 64,
+                                  .workgroups = 3, .runtime_select = 1};
+    atl__strategy_defines(&s, 32, defines, sizeof defines);
+    build("strategy", defines, archs[a]);
   }
   printf("%d passed, %d failed\n", compiled - failures, failures);
   return failures ? 1 : 0;

@@ -1,0 +1,333 @@
+/* atomlab strategy: every atomic strategy of the device library per access
+ * pattern and op, in one run on one device, with the winner and its margin. */
+#include <getopt.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: atomlab strategy [options]\n\n"
+    "Compares the atomic strategies of the device library (device/atomlab/atomics.cuh\n"
+    "and atomics.clh) on each access pattern and op, in one run on one device. Each\n"
+    "row is calibrated and sampled like rmw and verified: the final memory exactly\n"
+    "and, with --result used, every old value the threads got back (per word they\n"
+    "must be the values x_0, x_1, ... of some serial order of its updates). The\n"
+    "fastest verified strategy of each pattern and op wins; its margin is its\n"
+    "throughput over the runner-up's (other rows: the winner's over theirs).\n\n"
+    "axes (comma lists):\n"
+    "  --pattern P    same-address (every thread one word), same-line (32 words of\n"
+    "                 one 128-byte line), scattered (a line per thread) or all  [all]\n"
+    "  --op O         fetch_add, fetch_sub, inc, fetch_min, fetch_max, and, or, xor\n"
+    "                 or all (u32)  [fetch_add]\n"
+    "  --strategy S   native, warp, block, privatized, cas, lock_warp, lock_thread,\n"
+    "                 spin_lock, all, or list (print what each one is)  [all]\n"
+    "  --result R     used, unused or all  [used]\n"
+    "  --divergent    every third thread does not call (divergent warps)\n\n"
+    "device and grid:\n"
+    "  --backend B    opencl or cuda  [any]\n"
+    "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
+    "  --wg-size N    threads per block  [256, or the device maximum]\n"
+    "  --workgroups N blocks  [co-resident count found by occupancy discovery]\n\n"
+    "waiting (locks):\n"
+    "  --spin-bound N tries a waiter makes while the lock stays held by the same\n"
+    "                 holder before it gives up and the row becomes `deadlock`\n"
+    "                 [2^22 on GPUs, 2^26 on CPUs]\n"
+    "  --stuck-lock   start every lock held by a thread that never runs: forces\n"
+    "                 `deadlock` rows (a test of the hang safety)\n\n"
+    "timing:\n"
+    "  --target-ms X  calibrate iterations until a launch takes X ms  [20]\n"
+    "  --noise X      stop sampling at relative IQR <= X  [0.02]\n"
+    "  --min-samples N, --max-samples N  [5, 50]\n"
+    "  --budget S     seconds of sampling per row at most  [2]\n"
+    "  --iters N      fixed iterations per thread (skips calibration)\n\n"
+    "output:\n"
+    "  --format F     table, csv or json  [table; with -o: from the file extension]\n"
+    "  -o FILE        write results to FILE (through a temporary name: never half a file);\n"
+    "                 up to 4 times, each in the format of its extension (.json .csv .txt)\n"
+    "  --quiet        no table on stdout when writing to a file\n"
+    "With -o the files are rewritten every 10 s while the run goes on (\"complete\": false);\n"
+    "rows come strategy by strategy, the lock strategies last.\n\n"
+    "Exit status: 0 every row verified, unsupported or deadlock (a deadlock is a\n"
+    "finding: the row says where a strategy would hang); 1 a row failed or did not\n"
+    "verify; 2 bad usage.\n";
+
+#define MAX_OUTPUTS 4
+
+static void list_strategies(void)
+{
+  for (int s = 0; s < ATL_STRATEGY_COUNT; s++)
+    printf("%-12s %s\n", atl_strategy_name((enum atl_strategy)s), atl_strategy_help((enum atl_strategy)s));
+}
+
+static int write_outputs(const struct atl_strategy_set *set, const char *const *paths, const int *formats, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (atl_strategy_write_file(paths[i], (enum atl_format)formats[i], set) != 0) {
+      fprintf(stderr, "error: unable to write '%s'\n", paths[i]);
+      return 1;
+    }
+  return 0;
+}
+
+/* The winners, one line per pattern, op and result. */
+static void print_winners(FILE *f, const struct atl_strategy_set *set)
+{
+  int header = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    const struct atl_strategy_row *w = &set->rows[i];
+    if (!w->winner)
+      continue;
+    if (!header++)
+      fprintf(f, "\nwinners (fastest verified strategy; margin = its Gop/s over the runner-up's):\n");
+    fprintf(f, "  %-12s %-9s %-6s %-11s %10.3f Gop/s", atl_access_name(w->spec.access), atl_op_name(w->spec.op),
+            atl_result_name(w->spec.result), atl_strategy_name(w->spec.strategy), w->row.gops);
+    if (w->margin > 0)
+      fprintf(f, "  %.2fx\n", w->margin);
+    else
+      fprintf(f, "  (no runner-up)\n");
+  }
+}
+
+int cmd_strategy(int argc, char **argv)
+{
+  enum {
+    O_PATTERN = 256, O_OP, O_STRATEGY, O_RESULT, O_DIVERGENT, O_BACKEND, O_DEVICE, O_WG, O_WGS, O_SPIN, O_STUCK,
+    O_TARGET, O_NOISE, O_MINS, O_MAXS, O_BUDGET, O_ITERS, O_FORMAT, O_QUIET
+  };
+  static const struct option longopts[] = {
+      {"pattern", required_argument, NULL, O_PATTERN},   {"op", required_argument, NULL, O_OP},
+      {"strategy", required_argument, NULL, O_STRATEGY}, {"result", required_argument, NULL, O_RESULT},
+      {"divergent", no_argument, NULL, O_DIVERGENT},     {"backend", required_argument, NULL, O_BACKEND},
+      {"device", required_argument, NULL, O_DEVICE},     {"wg-size", required_argument, NULL, O_WG},
+      {"workgroups", required_argument, NULL, O_WGS},    {"spin-bound", required_argument, NULL, O_SPIN},
+      {"stuck-lock", no_argument, NULL, O_STUCK},        {"target-ms", required_argument, NULL, O_TARGET},
+      {"noise", required_argument, NULL, O_NOISE},       {"min-samples", required_argument, NULL, O_MINS},
+      {"max-samples", required_argument, NULL, O_MAXS},  {"budget", required_argument, NULL, O_BUDGET},
+      {"iters", required_argument, NULL, O_ITERS},       {"format", required_argument, NULL, O_FORMAT},
+      {"output", required_argument, NULL, 'o'},          {"quiet", no_argument, NULL, O_QUIET},
+      {"help", no_argument, NULL, 'h'},                  {0}};
+  static const int all_patterns[] = {ATL_ACCESS_SAME_ADDRESS, ATL_ACCESS_SAME_LINE, ATL_ACCESS_SCATTERED};
+  static const int all_results[] = {ATL_RESULT_USED, ATL_RESULT_UNUSED};
+  static const int all_ops[] = {ATL_OP_FETCH_ADD, ATL_OP_FETCH_SUB, ATL_OP_INC, ATL_OP_FETCH_MIN,
+                                ATL_OP_FETCH_MAX, ATL_OP_AND,       ATL_OP_OR,  ATL_OP_XOR};
+  int all_strategies[ATL_STRATEGY_COUNT];
+  for (int s = 0; s < ATL_STRATEGY_COUNT; s++)
+    all_strategies[s] = s;
+
+  int patterns[MAX_LIST] = {ATL_ACCESS_SAME_ADDRESS, ATL_ACCESS_SAME_LINE, ATL_ACCESS_SCATTERED};
+  int ops[MAX_LIST] = {ATL_OP_FETCH_ADD}, results[MAX_LIST] = {ATL_RESULT_USED}, strategies[MAX_LIST];
+  size_t npat = 3, nop = 1, nresult = 1, nstrat = ATL_STRATEGY_COUNT;
+  memcpy(strategies, all_strategies, sizeof all_strategies);
+  const char *backend = NULL, *device = NULL, *out_paths[MAX_OUTPUTS];
+  int out_formats[MAX_OUTPUTS];
+  size_t nout = 0;
+  uint32_t wg_size = 0, workgroups = 0, spin_bound = 0;
+  int format = -1, quiet = 0, divergent = 0, stuck = 0, c;
+  struct atl_timing timing;
+  atl_timing_defaults(&timing);
+
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    switch (c) {
+    case O_PATTERN:
+      npat = cli_parse_names("--pattern", optarg, atl_access_parse, all_patterns, 3,
+                             "same-address, same-line, scattered, all", patterns);
+      break;
+    case O_OP:
+      nop = cli_parse_names("--op", optarg, atl_op_parse, all_ops, 8,
+                            "fetch_add, fetch_sub, inc, fetch_min, fetch_max, and, or, xor, all", ops);
+      for (size_t i = 0; i < nop; i++)
+        if (!atl_strategy_op_supported((enum atl_op)ops[i]))
+          die_usage("--op %s is not allowed: fetch_add, fetch_sub, inc, fetch_min, fetch_max, and, or, xor, all",
+                    atl_op_name((enum atl_op)ops[i]));
+      break;
+    case O_STRATEGY:
+      if (strcmp(optarg, "list") == 0) {
+        list_strategies();
+        return EXIT_OK;
+      }
+      nstrat = cli_parse_names("--strategy", optarg, atl_strategy_parse, all_strategies, ATL_STRATEGY_COUNT,
+                               "native, warp, block, privatized, cas, lock_warp, lock_thread, spin_lock, all, list",
+                               strategies);
+      break;
+    case O_RESULT:
+      nresult = cli_parse_names("--result", optarg, atl_result_parse, all_results, 2, "used, unused, all", results);
+      break;
+    case O_DIVERGENT:
+      divergent = 1;
+      break;
+    case O_BACKEND:
+      backend = optarg;
+      break;
+    case O_DEVICE:
+      device = optarg;
+      break;
+    case O_WG:
+      wg_size = cli_parse_count("--wg-size", optarg, 1u << 16);
+      break;
+    case O_WGS:
+      workgroups = cli_parse_count("--workgroups", optarg, 1u << 24);
+      break;
+    case O_SPIN:
+      spin_bound = cli_parse_count("--spin-bound", optarg, UINT32_MAX);
+      break;
+    case O_STUCK:
+      stuck = 1;
+      break;
+    case O_TARGET:
+      timing.target_ms = cli_parse_real("--target-ms", optarg, 0.001, 60000);
+      break;
+    case O_NOISE:
+      timing.noise = cli_parse_real("--noise", optarg, 0, 10);
+      break;
+    case O_MINS:
+      timing.min_samples = cli_parse_count("--min-samples", optarg, 100000);
+      break;
+    case O_MAXS:
+      timing.max_samples = cli_parse_count("--max-samples", optarg, 100000);
+      break;
+    case O_BUDGET:
+      timing.budget_s = cli_parse_real("--budget", optarg, 0, 86400);
+      break;
+    case O_ITERS:
+      timing.fixed_iters = cli_parse_count("--iters", optarg, 1u << 30);
+      break;
+    case O_FORMAT:
+      if ((format = atl_format_parse(optarg)) < 0)
+        die_usage("--format '%s' is not known: allowed: table, csv, json", optarg);
+      break;
+    case 'o':
+      if (nout == MAX_OUTPUTS)
+        die_usage("-o given more than %d times", MAX_OUTPUTS);
+      out_paths[nout++] = optarg;
+      break;
+    case O_QUIET:
+      quiet = 1;
+      break;
+    case 'h':
+      fputs(usage, stdout);
+      return EXIT_OK;
+    case ':':
+      die_usage("option '%s' needs a value (see 'atomlab strategy --help')", argv[optind - 1]);
+    default:
+      die_usage("unknown option '%s' for strategy (see 'atomlab strategy --help')", argv[optind - 1]);
+    }
+  }
+  if (optind < argc)
+    die_usage("unexpected argument '%s' for strategy (see 'atomlab strategy --help')", argv[optind]);
+  if (timing.max_samples < timing.min_samples)
+    die_usage("--max-samples %u is below --min-samples %u", timing.max_samples, timing.min_samples);
+  for (size_t i = 0; i < nout; i++) {
+    char *dir_copy = strdup(out_paths[i]);
+    if (dir_copy == NULL)
+      die("out of memory");
+    if (access(dirname(dir_copy), W_OK) != 0)
+      die_usage("-o '%s': the folder does not exist or is not writable", out_paths[i]);
+    free(dir_copy);
+    out_formats[i] = format >= 0 && nout == 1 ? format : cli_format_from_extension(out_paths[i]);
+  }
+  if (format < 0)
+    format = ATL_FORMAT_TABLE;
+
+  atl_context_t ctx = cli_open_device(device, backend);
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  if (wg_size == 0)
+    wg_size = dev->max_wg_size < 256 ? (uint32_t)dev->max_wg_size : 256;
+  if (wg_size > dev->max_wg_size)
+    die_usage("--wg-size %u is not allowed: 1 to %zu on %s", wg_size, dev->max_wg_size, dev->name);
+
+  struct atl_strategy_set set = {0};
+  cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta);
+  set.meta.timing = timing;
+  /* With --workgroups the grid is given: no discovery (it spins, which costs
+   * much under compute-sanitizer). */
+  if (workgroups) {
+    set.meta.occupancy.wg_size = wg_size;
+    snprintf(set.meta.occupancy.estimate_method, sizeof set.meta.occupancy.estimate_method,
+             "not measured: --workgroups given");
+  } else if (atl_occupancy_discover(ctx, wg_size, &set.meta.occupancy) != 0) {
+    die("occupancy discovery failed: %s (pass --workgroups to skip it)", atl_errmsg(ctx));
+  }
+  if (workgroups == 0) {
+    /* as rmw: CPU runtimes run one work-group per core at a time */
+    workgroups = set.meta.occupancy.discovered;
+    if (dev->type == ATL_DEVICE_CPU && set.meta.occupancy.estimated > workgroups)
+      workgroups = set.meta.occupancy.estimated;
+  }
+
+  /* Check every configuration first: bad input fails fast and writes nothing. */
+  size_t total = nresult * npat * nop * nstrat, n = 0;
+  struct atl_strategy_spec *specs = calloc(total, sizeof *specs);
+  if (specs == NULL)
+    die("out of memory");
+  char why[256];
+  /* Strategy-major: the slow lock strategies come last, so a run cut short
+   * (the checkpoints below) keeps every faster strategy's rows. */
+  for (size_t r = 0; r < nresult; r++)
+    for (size_t k = 0; k < nstrat; k++)
+      for (size_t p = 0; p < npat; p++)
+        for (size_t o = 0; o < nop; o++) {
+          struct atl_strategy_spec s = {.strategy = (enum atl_strategy)strategies[k],
+                                        .access = (enum atl_access)patterns[p],
+                                        .op = (enum atl_op)ops[o],
+                                        .result = (enum atl_result_use)results[r],
+                                        .wg_size = wg_size,
+                                        .workgroups = workgroups,
+                                        .divergent = divergent,
+                                        .stuck_lock = stuck,
+                                        .spin_bound = spin_bound};
+          if (atl_strategy_check(ctx, &s, why, sizeof why) == ATL_EINVAL)
+            die_usage("%s", why);
+          specs[n++] = s;
+        }
+
+  int live_table = nout ? !quiet : format == ATL_FORMAT_TABLE;
+  if (live_table)
+    atl_strategy_write_table_header(stdout);
+  int failures = 0;
+  time_t checkpointed = time(NULL);
+  set.meta.rows_planned = n;
+  for (size_t i = 0; i < n; i++) {
+    struct atl_strategy_row row;
+    if (atl_strategy_run(ctx, &specs[i], &timing, &row) != 0)
+      die("out of host memory while measuring");
+    if (row.row.status == ATL_STATUS_ERROR || (row.row.status == ATL_STATUS_OK && !row.row.verified))
+      failures++;
+    if (live_table) {
+      atl_strategy_write_table_row(stdout, &row);
+      fflush(stdout);
+    }
+    if (atl_strategy_set_add(&set, &row) != 0)
+      die("out of memory");
+    /* A checkpoint now and then: a run killed outright keeps what it measured. */
+    if (nout && time(NULL) - checkpointed >= 10 && set.count < n) {
+      atl_strategy_rank(set.rows, set.count);
+      write_outputs(&set, out_paths, out_formats, nout);
+      checkpointed = time(NULL);
+    }
+  }
+  free(specs);
+  set.meta.complete = 1;
+  atl_strategy_rank(set.rows, set.count);
+  if (live_table)
+    print_winners(stdout, &set);
+
+  if (nout && write_outputs(&set, out_paths, out_formats, nout) != 0)
+    failures++;
+  for (size_t i = 0; i < nout; i++)
+    fprintf(stderr, "wrote %zu rows to %s\n", set.count, out_paths[i]);
+  if (nout == 0 && format == ATL_FORMAT_CSV)
+    atl_strategy_write_csv(stdout, &set);
+  else if (nout == 0 && format == ATL_FORMAT_JSON)
+    atl_strategy_write_json(stdout, &set);
+  if (failures)
+    fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
+  atl_strategy_set_release(&set);
+  atl_context_free(ctx);
+  return failures ? EXIT_MEASURE : EXIT_OK;
+}

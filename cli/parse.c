@@ -1,0 +1,69 @@
+/* Option parsing every command shares. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* .csv is CSV, .txt a table, anything else JSON. */
+int cli_format_from_extension(const char *path)
+{
+  const char *dot = strrchr(path, '.');
+  if (dot && strcmp(dot, ".csv") == 0)
+    return ATL_FORMAT_CSV;
+  if (dot && strcmp(dot, ".txt") == 0)
+    return ATL_FORMAT_TABLE;
+  return ATL_FORMAT_JSON;
+}
+
+/* A comma list of names, each parsed by `parse`; "all" expands to `all`. */
+size_t cli_parse_names(const char *opt, const char *text, int (*parse)(const char *), const int *all, size_t nall,
+                          const char *allowed, int *out)
+{
+  size_t n = 0;
+  if (strcmp(text, "all") == 0) {
+    memcpy(out, all, nall * sizeof *out);
+    return nall;
+  }
+  char *copy = strdup(text);
+  if (copy == NULL)
+    die("out of memory");
+  for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    int v = parse(item);
+    if (v < 0)
+      die_usage("%s '%s' is not known: allowed: %s", opt, item, allowed);
+    int dup = 0;
+    for (size_t i = 0; i < n; i++)
+      dup |= out[i] == v;
+    if (!dup && n < MAX_LIST)
+      out[n++] = v;
+  }
+  free(copy);
+  if (n == 0)
+    die_usage("%s is empty: allowed: %s", opt, allowed);
+  return n;
+}
+
+uint32_t cli_parse_count(const char *opt, const char *text, uint32_t max)
+{
+  struct atl_axis axis;
+  char why[160];
+  if (atl_axis_parse(text, max, &axis, why, sizeof why) != 0)
+    die_usage("%s: %s", opt, why);
+  if (axis.count != 1) {
+    atl_axis_release(&axis);
+    die_usage("%s takes one whole number from 1 to %u", opt, max);
+  }
+  uint32_t v = axis.values[0];
+  atl_axis_release(&axis);
+  return v;
+}
+
+double cli_parse_real(const char *opt, const char *text, double lo, double hi)
+{
+  char *end;
+  double v = strtod(text, &end);
+  if (*text == '\0' || *end != '\0' || !(v >= lo && v <= hi))
+    die_usage("%s '%s' is not allowed: a number from %g to %g", opt, text, lo, hi);
+  return v;
+}
+

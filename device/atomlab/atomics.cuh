@@ -1,0 +1,512 @@
+/*
+ * atomlab/atomics.cuh: atomic strategies for your own CUDA kernels.
+ *
+ * Every primitive has fetch-and-op semantics: each calling thread gets back
+ * the value the word held just before "its" update, as if its own atomic had
+ * run; the old values of all threads on one word are exactly those of some
+ * serial order of their updates. Ops (enum atl_opc): add, sub, min, max, and,
+ * or, xor on unsigned 32-bit words (inc is add 1). docs/strategies.md gives
+ * the design and the proof of each primitive.
+ *
+ *   atl_native_fetch(op, p, v)          one hardware atomic per thread
+ *   atl_warp_fetch(op, p, v)            one atomic per distinct address per warp
+ *   atl_block_fetch(op, p, v, participate, &scratch)
+ *                                       one atomic per distinct address per block;
+ *                                       EVERY thread of the block must call it
+ *                                       (pass participate = false to opt out)
+ *   atl_priv_begin / atl_priv_fetch / atl_priv_end / atl_priv_old
+ *                                       per-block shared copies (histograms),
+ *                                       merged with one atomic per bin
+ *   atl_cas_fetch(op, p, v), atl_cas_add_f64, atl_cas_max_f32,
+ *   ATL_CAS_FETCH(UT, p, old, NEW)      compare-and-swap loop, any op and type
+ *   atl_lock_warp_fetch, atl_lock_thread_fetch, atl_spin_lock_fetch
+ *                                       lock-protected plain read-modify-write
+ *
+ * Divergence: atl_native/warp/cas/lock_* may be called by any subset of a
+ * warp (they use __activemask()). atl_block_* and atl_priv_* contain
+ * __syncthreads(): all threads of the block must reach them.
+ *
+ * Waiting is bounded: the lock primitives take a struct atl_spin (a spin
+ * bound and a global abort flag). A thread that sees the lock stuck (the
+ * same held version) for `bound` tries in a row sets the flag, every
+ * spinner that sees it gives up, and the primitive returns false: the
+ * kernel finishes and the host reports `deadlock` instead of hanging.
+ * Lock words start at 0 (even = free; see "locks" below).
+ *
+ * Example (a counter where each thread needs its own ticket):
+ *
+ *   #include "atomlab/atomics.cuh"
+ *   __global__ void tickets(unsigned *counter, unsigned *out, const int *want)
+ *   {
+ *     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+ *     if (want[i])                                  // divergent is fine
+ *       out[i] = atl_warp_fetch(ATL_ADD, counter, 1u);
+ *     __shared__ atl_block_scratch s;               // block: everyone calls
+ *     unsigned t = atl_block_fetch(ATL_ADD, counter, 1u, want[i] != 0, &s);
+ *     if (want[i]) out[i] = t;
+ *   }
+ *
+ * Needs sm_70 or newer (__match_any_sync); __reduce_*_sync is used on sm_80+.
+ */
+#ifndef ATOMLAB_ATOMICS_CUH
+#define ATOMLAB_ATOMICS_CUH
+
+/** The operations. Sub aggregates its operands by addition. */
+enum atl_opc { ATL_ADD, ATL_SUB, ATL_MIN, ATL_MAX, ATL_AND, ATL_OR, ATL_XOR };
+
+/** Rounds of block aggregation before the remaining addresses fall back to one atomic per warp group. */
+#ifndef ATL_BLOCK_ROUNDS
+#define ATL_BLOCK_ROUNDS 4
+#endif
+
+/* ---- the algebra of each op ------------------------------------------------ */
+
+/** The value x with x op v == v for every v (what a thread with no predecessor combines). */
+__device__ __forceinline__ unsigned atl_identity(int op)
+{
+  return op == ATL_MIN || op == ATL_AND ? 0xffffffffu : 0u;
+}
+
+/** How two operands aggregate (sub: operands add up). */
+__device__ __forceinline__ unsigned atl_combine(int op, unsigned a, unsigned b)
+{
+  switch (op) {
+  case ATL_MIN: return a < b ? a : b;
+  case ATL_MAX: return a > b ? a : b;
+  case ATL_AND: return a & b;
+  case ATL_OR: return a | b;
+  case ATL_XOR: return a ^ b;
+  default: return a + b; /* add, sub */
+  }
+}
+
+/** The word after applying an aggregate of operands to @p x. */
+__device__ __forceinline__ unsigned atl_apply(int op, unsigned x, unsigned agg)
+{
+  return op == ATL_SUB ? x - agg : atl_combine(op, x, agg);
+}
+
+/** One hardware atomic (global or shared memory), returning the old value. */
+__device__ __forceinline__ unsigned atl_native_fetch(int op, unsigned *p, unsigned v)
+{
+  switch (op) {
+  case ATL_SUB: return atomicSub(p, v);
+  case ATL_MIN: return atomicMin(p, v);
+  case ATL_MAX: return atomicMax(p, v);
+  case ATL_AND: return atomicAnd(p, v);
+  case ATL_OR: return atomicOr(p, v);
+  case ATL_XOR: return atomicXor(p, v);
+  default: return atomicAdd(p, v);
+  }
+}
+
+/** The hardware atomic that aggregates operands (sub: add). */
+__device__ __forceinline__ unsigned atl__native_combine(int op, unsigned *p, unsigned v)
+{
+  return atl_native_fetch(op == ATL_SUB ? ATL_ADD : op, p, v);
+}
+
+__device__ __forceinline__ unsigned atl__lane(void)
+{
+  unsigned r;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
+  return r;
+}
+
+__device__ __forceinline__ unsigned atl__lanemask_lt(void)
+{
+  unsigned r;
+  asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
+  return r;
+}
+
+/* ---- warp aggregation ------------------------------------------------------- */
+
+/** A thread's view of the lanes of its warp that target the same word. */
+struct atl_warp_group {
+  unsigned peers;  /**< lanes calling with the same address (this one included) */
+  unsigned leader; /**< lowest lane of peers: it issues the atomic */
+  unsigned excl;   /**< combination of the operands of lower peers (identity for the leader) */
+  unsigned total;  /**< combination of every peer's operand */
+};
+
+/**
+ * Groups the active lanes by address and computes each lane's exclusive
+ * prefix and the group total. Every lane of a group computes with the same
+ * mask, so groups may proceed independently.
+ */
+__device__ __forceinline__ struct atl_warp_group atl_warp_group_of(int op, const void *p, unsigned v)
+{
+  struct atl_warp_group g;
+  const unsigned mask = __activemask();
+  g.peers = __match_any_sync(mask, (unsigned long long)p);
+  g.leader = __ffs(g.peers) - 1;
+  const unsigned rank = __popc(g.peers & atl__lanemask_lt()), n = __popc(g.peers);
+  int uniform = 0;
+  __match_all_sync(g.peers, v, &uniform);
+  if (uniform) { /* the common case (counters): closed forms, no shuffles */
+    switch (op) {
+    case ATL_ADD:
+    case ATL_SUB:
+      g.excl = rank * v;
+      g.total = n * v;
+      break;
+    case ATL_XOR:
+      g.excl = rank & 1u ? v : 0u;
+      g.total = n & 1u ? v : 0u;
+      break;
+    default: /* min, max, and, or are idempotent */
+      g.excl = rank ? v : atl_identity(op);
+      g.total = v;
+    }
+    return g;
+  }
+  /* Different operands: each peer reads every peer's operand in lane order. */
+  const unsigned lane = atl__lane();
+  g.excl = atl_identity(op);
+  g.total = atl_identity(op);
+  for (unsigned m = g.peers; m; m &= m - 1) {
+    const unsigned src = __ffs(m) - 1;
+    const unsigned x = __shfl_sync(g.peers, v, src);
+    if (src < lane)
+      g.excl = atl_combine(op, g.excl, x);
+    g.total = atl_combine(op, g.total, x);
+  }
+  return g;
+}
+
+/**
+ * Warp-aggregated fetch-and-op: the lowest lane of each address group issues
+ * one atomic with the group's total, and every lane gets base op (its
+ * exclusive prefix). Any subset of the warp may call; lanes may pass
+ * different addresses and operands.
+ */
+__device__ __forceinline__ unsigned atl_warp_fetch(int op, unsigned *p, unsigned v)
+{
+  const struct atl_warp_group g = atl_warp_group_of(op, p, v);
+  unsigned base = 0;
+  if (atl__lane() == g.leader)
+    base = atl_native_fetch(op, p, g.total);
+  base = __shfl_sync(g.peers, base, g.leader);
+  return atl_apply(op, base, g.excl);
+}
+
+/**
+ * The warp-aggregated increment of one counter that every active lane adds
+ * @p v to (the caller promises the same address): no match, one popc and
+ * one shuffle. Old values as atl_warp_fetch.
+ */
+__device__ __forceinline__ unsigned atl_warp_inc_same(unsigned *counter, unsigned v)
+{
+  const unsigned mask = __activemask();
+  const unsigned leader = __ffs(mask) - 1, rank = __popc(mask & atl__lanemask_lt());
+  unsigned base = 0;
+  if (atl__lane() == leader)
+    base = atomicAdd(counter, __popc(mask) * v);
+  return __shfl_sync(mask, base, leader) + rank * v;
+}
+
+/** Sum of @p v over the active lanes that share @p p (one instruction on sm_80+). */
+__device__ __forceinline__ unsigned atl_warp_sum(const void *p, unsigned v)
+{
+  const unsigned peers = __match_any_sync(__activemask(), (unsigned long long)p);
+#if __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(peers, v);
+#else
+  unsigned s = 0;
+  for (unsigned m = peers; m; m &= m - 1)
+    s += __shfl_sync(peers, v, __ffs(m) - 1);
+  return s;
+#endif
+}
+
+/* ---- block aggregation (seed 001) ------------------------------------------ */
+
+/** Shared memory one atl_block_fetch call site needs: declare it __shared__. */
+struct atl_block_scratch {
+  unsigned long long addr; /**< the address of this round */
+  unsigned agg;            /**< the block's aggregate for it */
+  unsigned base;           /**< what the one global atomic returned */
+  int cand;                /**< the thread that issues it (first by atomicMin) */
+};
+
+__device__ __forceinline__ int atl__block_tid(void)
+{
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+/**
+ * Block-aggregated fetch-and-op. Every thread of the block must call it
+ * (it synchronises the block); threads with @p participate false take no
+ * part and get 0. Warps aggregate first; then, in up to ATL_BLOCK_ROUNDS
+ * rounds, the block picks one pending address, the warp groups on it add
+ * their totals in shared memory (the shared atomic hands each its offset)
+ * and one thread issues the global atomic. Addresses left after the rounds
+ * use one atomic per warp group.
+ */
+__device__ __forceinline__ unsigned atl_block_fetch(int op, unsigned *p, unsigned v, bool participate,
+                                                    struct atl_block_scratch *s)
+{
+  const int tid = atl__block_tid();
+  struct atl_warp_group g = {0u, 0u, 0u, 0u};
+  bool pending = false;
+  unsigned base = 0;
+  if (participate) {
+    g = atl_warp_group_of(op, p, v);
+    pending = atl__lane() == g.leader;
+  }
+  __syncthreads(); /* the previous call's readers of *s are done */
+  if (tid == 0)
+    s->cand = 0x7fffffff;
+  __syncthreads();
+  for (int round = 0; round < ATL_BLOCK_ROUNDS; round++) {
+    if (pending)
+      atomicMin(&s->cand, tid);
+    __syncthreads();
+    const int cand = s->cand;
+    if (cand == 0x7fffffff)
+      break; /* uniform: every thread read the same value */
+    if (tid == cand) {
+      s->addr = (unsigned long long)p;
+      s->agg = atl_identity(op);
+    }
+    __syncthreads();
+    if (tid == 0)
+      s->cand = 0x7fffffff; /* for the next round; everyone has read it */
+    const bool mine = pending && s->addr == (unsigned long long)p;
+    unsigned off = 0;
+    if (mine)
+      off = atl__native_combine(op, &s->agg, g.total);
+    __syncthreads();
+    if (tid == cand)
+      s->base = atl_native_fetch(op, p, s->agg);
+    __syncthreads();
+    if (mine) {
+      base = atl_apply(op, s->base, off);
+      pending = false;
+    }
+  }
+  if (pending) /* more addresses than rounds: this group goes alone */
+    base = atl_native_fetch(op, p, g.total);
+  if (!participate)
+    return 0;
+  base = __shfl_sync(g.peers, base, g.leader);
+  return atl_apply(op, base, g.excl);
+}
+
+/* ---- privatization (histograms) -------------------------------------------- */
+
+/** Sets the block's @p n shared bins to the op's identity. All threads of the block call it. */
+__device__ __forceinline__ void atl_priv_begin(int op, unsigned *bins, unsigned n)
+{
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  for (unsigned i = atl__block_tid(); i < n; i += threads)
+    bins[i] = atl_identity(op);
+  __syncthreads();
+}
+
+/** Updates the block's copy of bin @p i; returns the block-local old value (see atl_priv_old). */
+__device__ __forceinline__ unsigned atl_priv_fetch(int op, unsigned *bins, unsigned i, unsigned v)
+{
+  return atl__native_combine(op, &bins[i], v);
+}
+
+/**
+ * Merges the block's bins into @p global with one atomic per bin. With
+ * @p keep_old each bin then holds the global value before the block's
+ * updates, for atl_priv_old; without it untouched (identity) bins are
+ * skipped. All threads of the block call it.
+ */
+__device__ __forceinline__ void atl_priv_end(int op, unsigned *bins, unsigned *global, unsigned n, bool keep_old)
+{
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  __syncthreads();
+  for (unsigned i = atl__block_tid(); i < n; i += threads)
+    if (keep_old || bins[i] != atl_identity(op))
+      bins[i] = atl_native_fetch(op, &global[i], bins[i]);
+  __syncthreads();
+}
+
+/** The global old value of an update whose atl_priv_fetch returned @p local_old (after atl_priv_end with keep_old). */
+__device__ __forceinline__ unsigned atl_priv_old(int op, const unsigned *bins, unsigned i, unsigned local_old)
+{
+  return atl_apply(op, bins[i], local_old);
+}
+
+/* ---- compare-and-swap loops -------------------------------------------------- */
+
+/**
+ * A CAS loop for any 32- or 64-bit type: @p UT is the unsigned integer type
+ * of the word's bits (unsigned or unsigned long long), @p old receives the
+ * old bits and NEW is an expression of `old` giving the new bits.
+ *   unsigned long long ob;
+ *   ATL_CAS_FETCH(unsigned long long, (unsigned long long *)d, ob,
+ *                 __double_as_longlong(__longlong_as_double(ob) * 2.0));
+ */
+#define ATL_CAS_FETCH(UT, p, old, NEW)                                                                                \
+  do {                                                                                                                 \
+    UT atl__seen = *(volatile UT *)(p);                                                                                \
+    do {                                                                                                               \
+      (old) = atl__seen;                                                                                               \
+      atl__seen = atomicCAS((p), (old), (NEW));                                                                        \
+    } while (atl__seen != (old));                                                                                      \
+  } while (0)
+
+/** Fetch-and-op by a CAS loop (lock-free: some thread's CAS always succeeds). */
+__device__ __forceinline__ unsigned atl_cas_fetch(int op, unsigned *p, unsigned v)
+{
+  unsigned old;
+  ATL_CAS_FETCH(unsigned, p, old, atl_apply(op, old, v));
+  return old;
+}
+
+/** Double add by CAS on the bits (the GTC 2013 slide; compares bits, so NaN cannot loop forever). */
+__device__ __forceinline__ double atl_cas_add_f64(double *p, double v)
+{
+  unsigned long long old;
+  ATL_CAS_FETCH(unsigned long long, (unsigned long long *)p, old, __double_as_longlong(__longlong_as_double(old) + v));
+  return __longlong_as_double(old);
+}
+
+/** Float max by CAS on the bits (any sign, unlike the integer-ordering trick). */
+__device__ __forceinline__ float atl_cas_max_f32(float *p, float v)
+{
+  unsigned old;
+  ATL_CAS_FETCH(unsigned, (unsigned *)p, old, __float_as_uint(fmaxf(__uint_as_float(old), v)));
+  return __uint_as_float(old);
+}
+
+/* ---- locks --------------------------------------------------------------------- */
+
+/*
+ * A lock word is a version: even = free, odd = held, and every release
+ * moves it on by 2. So a waiter can tell a lock that changes hands (it sees
+ * new values: progress, keep waiting) from one that is stuck (the same held
+ * value for `bound` tries in a row: give up). Start every lock at 0.
+ */
+
+/** The bound on every wait: after @p bound tries that saw no progress a waiter sets *abort and gives up. */
+struct atl_spin {
+  unsigned *abort; /**< global flag, 0 at launch; non-zero once any waiter gave up */
+  unsigned bound;  /**< tries in a row that see the same held value before giving up */
+};
+
+/** What one waiter has seen so far. */
+struct atl_wait {
+  unsigned tries; /**< tries since the lock word last changed */
+  unsigned last;  /**< the lock word then */
+};
+
+/** One try; on success the fence orders the critical section after the acquire. */
+__device__ __forceinline__ bool atl_try_lock(unsigned *lock, unsigned *seen)
+{
+  const unsigned cur = *(volatile unsigned *)lock;
+  *seen = cur;
+  if ((cur & 1u) || atomicCAS(lock, cur, cur + 1u) != cur)
+    return false;
+  __threadfence();
+  return true;
+}
+
+__device__ __forceinline__ void atl_unlock(unsigned *lock)
+{
+  __threadfence(); /* the critical section's stores are visible before the lock is free */
+  atomicAdd(lock, 1u); /* odd (held) -> the next even version (free) */
+}
+
+/** After a failed try that saw @p seen: true (and the abort flag set) once the wait is hopeless. */
+__device__ __forceinline__ bool atl_spin_expired(const struct atl_spin *sp, struct atl_wait *w, unsigned seen)
+{
+  if (seen != w->last) { /* the lock changed hands: progress */
+    w->last = seen;
+    w->tries = 0;
+  }
+  if (++w->tries < sp->bound && *(volatile unsigned *)sp->abort == 0u)
+    return false;
+  atomicExch(sp->abort, 1u);
+  return true;
+}
+
+/** The read-modify-write a lock protects: plain (volatile: L1 is not coherent) load and store. */
+__device__ __forceinline__ unsigned atl__locked_update(int op, unsigned *p, unsigned v)
+{
+  volatile unsigned *vp = p;
+  const unsigned old = *vp;
+  *vp = atl_apply(op, old, v);
+  return old;
+}
+
+/**
+ * The naive spin lock: `while (!try_lock()) ;` around a plain update. Without
+ * independent thread scheduling (before sm_70) the warp keeps spinning with
+ * the losers and the winner never reaches its unlock: deadlock. Here the
+ * spin is bounded; false means it gave up (*old untouched).
+ */
+__device__ __forceinline__ bool atl_spin_lock_fetch(int op, unsigned *p, unsigned v, unsigned *lock,
+                                                    const struct atl_spin *sp, unsigned *old)
+{
+  struct atl_wait w = {0u, 0u};
+  unsigned seen;
+  while (!atl_try_lock(lock, &seen))
+    if (atl_spin_expired(sp, &w, seen))
+      return false;
+  *old = atl__locked_update(op, p, v);
+  atl_unlock(lock);
+  return true;
+}
+
+/**
+ * Lock per thread with a done flag (GTC 2013): the whole critical section is
+ * inside the branch that won the try, so the winner finishes and unlocks
+ * before its warp loops again, whatever the scheduler does.
+ */
+__device__ __forceinline__ bool atl_lock_thread_fetch(int op, unsigned *p, unsigned v, unsigned *lock,
+                                                      const struct atl_spin *sp, unsigned *old)
+{
+  struct atl_wait w = {0u, 0u};
+  unsigned seen;
+  bool done = false;
+  while (!done) {
+    if (atl_try_lock(lock, &seen)) {
+      *old = atl__locked_update(op, p, v);
+      atl_unlock(lock);
+      done = true;
+    } else if (atl_spin_expired(sp, &w, seen)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Serialise per warp (GTC 2013): the lowest lane of each address group takes
+ * the group's lock, the lanes update one after another in lane order
+ * (__syncwarp orders their memory accesses), and the leader unlocks.
+ */
+__device__ __forceinline__ bool atl_lock_warp_fetch(int op, unsigned *p, unsigned v, unsigned *lock,
+                                                    const struct atl_spin *sp, unsigned *old)
+{
+  const unsigned peers = __match_any_sync(__activemask(), (unsigned long long)p);
+  const unsigned leader = __ffs(peers) - 1, lane = atl__lane();
+  int ok = 1;
+  if (lane == leader) {
+    struct atl_wait w = {0u, 0u};
+    unsigned seen;
+    while (ok && !atl_try_lock(lock, &seen))
+      if (atl_spin_expired(sp, &w, seen))
+        ok = 0;
+  }
+  ok = __shfl_sync(peers, ok, leader);
+  if (!ok)
+    return false;
+  for (unsigned m = peers; m; m &= m - 1) {
+    if (lane == (unsigned)(__ffs(m) - 1))
+      *old = atl__locked_update(op, p, v);
+    __syncwarp(peers);
+  }
+  if (lane == leader)
+    atl_unlock(lock);
+  return true;
+}
+
+#endif /* ATOMLAB_ATOMICS_CUH */

@@ -1,0 +1,112 @@
+/**
+ * @file strategy.h
+ * Atomic strategies compared in one run on one device: native atomics,
+ * warp- and block-aggregated, privatized, CAS loops and three kinds of
+ * lock, each a primitive of the device library (device/atomlab/), each
+ * row timed like rmw and verified: final memory exact and, when results
+ * are used, the old values each word handed out form exactly the sequence
+ * some serial order of its updates would have produced.
+ */
+#ifndef ATOMLAB_STRATEGY_H
+#define ATOMLAB_STRATEGY_H
+
+#include <stdio.h>
+
+#include "device.h"
+#include "experiment.h"
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The strategies, in the order of the kernels' STRATEGY define. */
+enum atl_strategy {
+  ATL_STRATEGY_NATIVE,      /**< one hardware atomic per thread */
+  ATL_STRATEGY_WARP,        /**< one atomic per address per warp (OpenCL: per wavefront-sized group) */
+  ATL_STRATEGY_BLOCK,       /**< one atomic per address per block (seed 001) */
+  ATL_STRATEGY_PRIVATIZED,  /**< per-block shared copies merged at the end */
+  ATL_STRATEGY_CAS,         /**< compare-and-swap loop */
+  ATL_STRATEGY_LOCK_WARP,   /**< a lock per address, taken once per warp, lanes in turn (CUDA) */
+  ATL_STRATEGY_LOCK_THREAD, /**< a lock per address per thread, with a done flag (GTC 2013) */
+  ATL_STRATEGY_SPIN_LOCK,   /**< the naive spin lock (deadlocks without independent thread scheduling) */
+  ATL_STRATEGY_COUNT
+};
+
+/** Access patterns (GTC 2013): every thread one word, one 128-byte line, or its own line. */
+enum atl_access { ATL_ACCESS_SAME_ADDRESS, ATL_ACCESS_SAME_LINE, ATL_ACCESS_SCATTERED, ATL_ACCESS_COUNT };
+
+/** One strategy measurement. */
+struct atl_strategy_spec {
+  enum atl_strategy strategy;
+  enum atl_access access;
+  enum atl_op op;             /**< fetch_add, fetch_sub, inc, fetch_min, fetch_max, and, or, xor (u32) */
+  enum atl_result_use result; /**< used: old values consumed and checked */
+  uint32_t wg_size, workgroups;
+  int divergent;              /**< every third thread does not call (divergent warps) */
+  int stuck_lock;             /**< every lock starts held by a thread that never runs: forces `deadlock` */
+  uint32_t spin_bound;        /**< tries without progress before a wait gives up; 0: the device default */
+  int runtime_select;         /**< strategy and op as kernel arguments: one build serves all (tests) */
+};
+
+/** A measured strategy row: the shared row (status, timing, verification) plus the strategy's fields. */
+struct atl_strategy_row {
+  struct atl_strategy_spec spec;
+  struct atl_row row;     /**< row.spec holds op, u32, global, result, threads per word, spacing and grid */
+  uint64_t olds_checked;  /**< old values compared with the expected sequence (0 with results unused) */
+  uint32_t spin_bound;    /**< the bound the row ran with */
+  int winner;             /**< 1 for the fastest verified strategy of its access, op and result */
+  double margin;          /**< winner: its throughput over the runner-up's; others: the winner's over theirs */
+};
+
+/** A set of strategy rows with the run's metadata (owns them). */
+struct atl_strategy_set {
+  struct atl_run_meta meta;
+  struct atl_strategy_row *rows;
+  size_t count, cap;
+};
+
+const char *atl_strategy_name(enum atl_strategy s);
+const char *atl_strategy_help(enum atl_strategy s);
+int atl_strategy_parse(const char *s);
+const char *atl_access_name(enum atl_access a);
+int atl_access_parse(const char *s);
+
+/** Whether @p op is one the strategies implement (the u32 fetch-and-ops). */
+int atl_strategy_op_supported(enum atl_op op);
+
+/** The bound on waits the device gets by default (docs/strategies.md says why). */
+uint32_t atl_strategy_default_spin_bound(const struct atl_device_info *dev);
+
+/**
+ * Checks a configuration against the open device: 0, ATL_EINVAL (a usage
+ * error; the reason names the parameter and what is allowed) or ATL_ENOTSUP
+ * (the device or backend lacks it; the reason says what).
+ */
+int atl_strategy_check(atl_context_t ctx, const struct atl_strategy_spec *spec, char *why, size_t why_len);
+
+/**
+ * Measures one configuration: builds, calibrates, samples, verifies. Always
+ * fills @p out (status ok, unsupported, deadlock or error); returns a
+ * negative code only when further rows are pointless (out of host memory).
+ */
+int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *spec, const struct atl_timing *timing,
+                     struct atl_strategy_row *out);
+
+/** Marks the winner of every (access, op, result) and the margins. */
+void atl_strategy_rank(struct atl_strategy_row *rows, size_t n);
+
+int atl_strategy_set_add(struct atl_strategy_set *set, struct atl_strategy_row *row);
+void atl_strategy_set_release(struct atl_strategy_set *set);
+
+/** Writers: a table (header, rows), CSV, JSON, and a file written whole (temporary name, then rename). */
+int atl_strategy_write_table_header(FILE *f);
+int atl_strategy_write_table_row(FILE *f, const struct atl_strategy_row *row);
+int atl_strategy_write_csv(FILE *f, const struct atl_strategy_set *set);
+int atl_strategy_write_json(FILE *f, const struct atl_strategy_set *set);
+int atl_strategy_write_file(const char *path, enum atl_format fmt, const struct atl_strategy_set *set);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

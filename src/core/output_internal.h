@@ -1,0 +1,22 @@
+/* Internal: the pieces of the result writers other writers reuse. */
+#ifndef ATOMLAB_CORE_OUTPUT_INTERNAL_H
+#define ATOMLAB_CORE_OUTPUT_INTERNAL_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "atomlab.h"
+
+/** A JSON object with the run's metadata (format_version, tool, date, command, device, occupancy, settings). */
+cJSON *atl__json_meta(const struct atl_run_meta *meta);
+
+/** One row's fields as JSON (spec, status, statistics, samples). */
+cJSON *atl__row_json(const struct atl_row *row);
+
+/** Prints @p root followed by a newline and frees it. */
+int atl__json_print(FILE *f, cJSON *root);
+
+/** Writes @p path whole: @p write into "path.tmp.PID", then rename(2); a failure leaves no file. */
+int atl__write_file_with(const char *path, int (*writer)(FILE *f, const void *arg), const void *arg);
+
+#endif

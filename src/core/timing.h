@@ -1,0 +1,35 @@
+/* Internal: the timing method every benchmark shares (docs/method.md):
+ * calibrate iterations to a target launch time, then sample to a noise
+ * threshold or a time budget. */
+#ifndef ATOMLAB_CORE_TIMING_H
+#define ATOMLAB_CORE_TIMING_H
+
+#include <stdint.h>
+
+#include "atomlab.h"
+
+/** One timed launch of @p iters iterations per thread from a fresh initial state; 0 or an ATL_E* code. */
+typedef int (*atl__launch_fn)(void *arg, uint32_t iters, double *ms);
+
+/** Monotonic seconds. */
+double atl__now_s(void);
+
+/**
+ * Grows iters (by at least one per step, at most up to @p cap) until one
+ * launch takes the target time. When that took more than one launch, the
+ * last one was warm and ran at the final count, so it is handed back as the
+ * first sample (*reusable_ms > 0) instead of being thrown away.
+ */
+int atl__calibrate(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t cap, uint32_t *iters_out,
+                   double *reusable_ms);
+
+/**
+ * Takes samples at @p iters until the relative IQR is at or below the
+ * threshold (after min_samples) or the budget is spent; fills
+ * row->samples_ms (allocated here) and row->time_ms. @p first_ms > 0 is a
+ * sample already taken.
+ */
+int atl__sample(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
+                struct atl_row *row);
+
+#endif
