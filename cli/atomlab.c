@@ -13,6 +13,7 @@ static int cmd_help(int argc, char **argv);
 static const struct cli_command commands[] = {
     {"devices", "list every device atomlab can run on, with the id --device takes", cmd_devices},
     {"rmw", "contention x padding sweep of atomic read-modify-write operations", cmd_rmw},
+    {"app", "applications of atomics: count, access-table, double-add, list, skiplist", cmd_app},
     {"version", "print the version and the commit this binary was built from", cmd_version},
     {"help", "show this list, or `atomlab help COMMAND` for one command", cmd_help},
 };

@@ -38,5 +38,6 @@ void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta
 
 int cmd_devices(int argc, char **argv);
 int cmd_rmw(int argc, char **argv);
+int cmd_app(int argc, char **argv);
 
 #endif
