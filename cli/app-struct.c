@@ -11,8 +11,8 @@ static const char dadd_usage[] =
     "flag per thread), the seed's naive lock, a CAS loop on the 64-bit pattern,\n"
     "and (CUDA) the native atomicAdd. The final sums are checked bit for bit;\n"
     "waits are bounded (--spin-bound) and report status deadlock.\n\n"
-    "  --threads N     threads in the grid, a multiple of --wg-size  [GPU: 8192; CPU: 1024]\n"
-    "  --adds N        additions per thread  [GPU: 8; CPU: 4]\n"
+    "  --threads N     threads in the grid, a multiple of --wg-size  [GPU: 4096; CPU: 1024]\n"
+    "  --adds N        additions per thread  [4]\n"
     "  --targets N     distinct doubles (1: every thread contends)  [1]\n\n";
 
 static const char list_usage[] =
@@ -21,8 +21,8 @@ static const char list_usage[] =
     "loop, right after the head. The host then walks every list (bounded) and\n"
     "checks that each node is present exactly once and no list has a cycle;\n"
     "reports CAS retries per insert.\n\n"
-    "  --nodes N       nodes inserted  [GPU: 1048576; CPU: 4096]\n"
-    "  --threads N     inserting threads  [GPU: 65536; CPU: 256]\n"
+    "  --nodes N       nodes inserted  [GPU: 65536; CPU: 4096]\n"
+    "  --threads N     inserting threads  [GPU: 1024; CPU: 256]\n"
     "  --lists N       heads the nodes spread over (1: all contend on one)  [1]\n\n";
 
 static const char skip_usage[] =
@@ -108,9 +108,9 @@ int app_double_add(int argc, char **argv)
   atl_context_t ctx = app_open(&o, &set, argc, argv);
   const int cpu = atl_device_current(ctx)->type == ATL_DEVICE_CPU;
   if (!c.threads_given)
-    c.d.threads = cpu ? 1024 : 8192;
+    c.d.threads = cpu ? 1024 : 4096;
   if (!c.adds_given)
-    c.d.adds = cpu ? 4 : 8;
+    c.d.adds = 4;
   if (c.d.threads % o.wg_size)
     die_usage("--threads %u is not allowed: a multiple of --wg-size %u", c.d.threads, o.wg_size);
   if (c.d.targets > c.d.threads)
@@ -120,14 +120,17 @@ int app_double_add(int argc, char **argv)
   return app_finish(&o, &set, ctx);
 }
 
-/* Defaults and checks the list and skiplist share. */
-static void list_sizes(struct struct_cli *c, atl_context_t ctx, const struct app_opts *o)
+/* Defaults and checks the list and skiplist share. Every insertion after one
+ * list head is a CAS on one word, and each success costs about as many
+ * attempts as threads contend, so the list's GPU defaults are smaller than
+ * the skiplist's, whose contention spreads out as it grows. */
+static void list_sizes(struct struct_cli *c, atl_context_t ctx, const struct app_opts *o, int skiplist)
 {
   const int cpu = atl_device_current(ctx)->type == ATL_DEVICE_CPU;
   if (!c->nodes_given)
-    c->l.nodes = cpu ? 4096 : 1u << 20;
+    c->l.nodes = cpu ? 4096 : skiplist ? 1u << 20 : 1u << 16;
   if (!c->threads_given)
-    c->l.threads = cpu ? 256 : 1u << 16;
+    c->l.threads = cpu ? 256 : skiplist ? 1u << 16 : 1024;
   if (c->l.lists > c->l.nodes)
     die_usage("--lists %u is not allowed: 1 to --nodes (%u)", c->l.lists, c->l.nodes);
   c->l.wg_size = o->wg_size;
@@ -148,7 +151,7 @@ int app_list(int argc, char **argv)
   if (c.nodes_given && c.l.lists > c.l.nodes)
     die_usage("--lists %u is not allowed: 1 to --nodes (%u)", c.l.lists, c.l.nodes);
   atl_context_t ctx = app_open(&o, &set, argc, argv);
-  list_sizes(&c, ctx, &o);
+  list_sizes(&c, ctx, &o, 0);
   finish_or_die(ctx, atl_app_list(ctx, &c.l, &o.timing, &set), "list");
   return app_finish(&o, &set, ctx);
 }
@@ -167,7 +170,7 @@ int app_skiplist(int argc, char **argv)
   if (app_parse(argc, argv, skip_usage, extra, on_option, &c, &o))
     return EXIT_OK;
   atl_context_t ctx = app_open(&o, &set, argc, argv);
-  list_sizes(&c, ctx, &o);
+  list_sizes(&c, ctx, &o, 1);
   finish_or_die(ctx, atl_app_skiplist(ctx, &c.l, &o.timing, &set), "skiplist");
   return app_finish(&o, &set, ctx);
 }
