@@ -4,7 +4,9 @@
  * (contiguous pattern, contention, padding), so this runs atl_rmw_run() three
  * times per op rather than new kernels:
  *
- *   same-address  every thread of the grid on one word    (contention = threads)
+ *   same-address  every thread of a smaller grid on one word (--same-address-threads;
+ *                 a CAS loop there costs attempts in proportion to the contending
+ *                 threads, so a full grid on one word would take seconds per launch)
  *   same-line     each thread its own word, neighbours adjacent (contention 1, padding 1)
  *   scattered     each thread its own 128-byte line       (contention 1, padding 128 / word size)
  */
@@ -21,9 +23,10 @@ static const char usage[] =
     "  --op LIST       comma list of ops, or all  [all atomic ops]\n"
     "  --type T        u32, i32 or u64  [u32]\n"
     "  --workgroups N  work-groups  [co-resident count found by occupancy discovery]\n"
-    "  --target-ms X   calibrate iterations until a launch takes X ms  [5]\n\n";
+    "  --target-ms X   calibrate iterations until a launch takes X ms  [5]\n"
+    "  --same-address-threads N  threads of the same-address grid, all on one word  [1024]\n\n";
 
-enum { O_OP = APP_OPT_FIRST, O_TYPE, O_WGS, O_TARGET };
+enum { O_OP = APP_OPT_FIRST, O_TYPE, O_WGS, O_TARGET, O_SAME };
 
 #define MAX_OPS ATL_OP_COUNT
 
@@ -32,6 +35,7 @@ struct access_cli {
   size_t nops;
   int type;
   uint32_t workgroups;
+  uint32_t same_threads;
   double target_ms;
 };
 
@@ -72,6 +76,9 @@ static void on_option(int code, const char *arg, void *user)
   case O_WGS:
     c->workgroups = (uint32_t)app_number("--workgroups", arg, 1, 1u << 24);
     break;
+  case O_SAME:
+    c->same_threads = (uint32_t)app_number("--same-address-threads", arg, 1, 1u << 24);
+    break;
   case O_TARGET:
     c->target_ms = strtod(arg, &end);
     if (*arg == '\0' || *end != '\0' || !(c->target_ms >= 0.001 && c->target_ms <= 60000))
@@ -86,9 +93,10 @@ int app_access_table(int argc, char **argv)
                                         {"type", required_argument, NULL, O_TYPE},
                                         {"workgroups", required_argument, NULL, O_WGS},
                                         {"target-ms", required_argument, NULL, O_TARGET},
+                                        {"same-address-threads", required_argument, NULL, O_SAME},
                                         {0}};
   static const char *const configs[] = {"same-address", "same-line", "scattered"};
-  struct access_cli c = {.type = ATL_TYPE_U32, .target_ms = 5};
+  struct access_cli c = {.type = ATL_TYPE_U32, .target_ms = 5, .same_threads = 1024};
   for (int op = 0; op < ATL_OP_PLAIN_ADD; op++)
     c.ops[c.nops++] = op;
   struct app_opts o;
@@ -114,10 +122,14 @@ int app_access_table(int argc, char **argv)
   timing.max_samples = o.timing.samples;
   timing.budget_s = 1;
   const uint32_t threads = o.wg_size * c.workgroups, esize = (uint32_t)atl_type_size((enum atl_type)c.type);
+  uint32_t same_groups = (c.same_threads + o.wg_size - 1) / o.wg_size;
+  if (same_groups > c.workgroups)
+    same_groups = c.workgroups;
   int print = o.out_path ? !o.quiet : o.format < 0 || o.format == ATL_FORMAT_TABLE;
   if (print)
-    printf("%-10s %16s %16s %16s  (Gop/s, %s, %u threads; * = not verified)\n", "op", configs[0], configs[1],
-           configs[2], atl_type_name((enum atl_type)c.type), threads);
+    printf("%-10s %16s %16s %16s  (Gop/s, %s; %u threads on one word, else %u threads; * = not verified)\n", "op",
+           configs[0], configs[1], configs[2], atl_type_name((enum atl_type)c.type), same_groups * o.wg_size,
+           threads);
   for (size_t i = 0; i < c.nops; i++) {
     if (print)
       printf("%-10s", atl_op_name((enum atl_op)c.ops[i]));
@@ -127,10 +139,10 @@ int app_access_table(int argc, char **argv)
                            .space = ATL_SPACE_GLOBAL,
                            .pattern = ATL_PATTERN_CONTIGUOUS,
                            .result = ATL_RESULT_UNUSED,
-                           .contention = k == 0 ? threads : 1,
+                           .contention = k == 0 ? same_groups * o.wg_size : 1,
                            .padding = k == 2 ? 128 / esize : 1,
                            .wg_size = o.wg_size,
-                           .workgroups = c.workgroups};
+                           .workgroups = k == 0 ? same_groups : c.workgroups};
       struct atl_row row;
       struct atl_app_row ar;
       if (atl_rmw_run(ctx, &s, &timing, &row) != 0)
@@ -146,7 +158,7 @@ int app_access_table(int argc, char **argv)
       atl_app_metric_set(&ar, "gops", row.gops);
       atl_app_metric_set(&ar, "contention", s.contention);
       atl_app_metric_set(&ar, "padding", s.padding);
-      atl_app_metric_set(&ar, "threads", threads);
+      atl_app_metric_set(&ar, "threads", (double)s.wg_size * s.workgroups);
       atl_app_metric_set(&ar, "iters", row.iters);
       atl_row_release(&row);
       if (print) {

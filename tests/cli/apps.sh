@@ -20,7 +20,8 @@ run_app double-add dadd_spread.json --threads 256 --adds 2 --targets 5 --wg-size
 run_app list list.json --nodes 2000 --threads 300 --wg-size 64
 run_app list list_heads.json --nodes 2000 --threads 128 --lists 7 --wg-size 64
 run_app skiplist skip.json --nodes 1500 --threads 96 --wg-size 32
-run_app access-table access.json --op fetch_add,cas,exchange --workgroups 2 --wg-size 64 --target-ms 0.5
+run_app access-table access.json --op fetch_add,cas,exchange --workgroups 4 --wg-size 64 --target-ms 0.5 \
+  --same-address-threads 100
 
 python3 - "$WORK" <<'PY' && pass || fail "app rows verified and complete"
 import json, os, sys
@@ -56,7 +57,8 @@ assert rs["cub-radix-sort"]["status"] == "unsupported"
 rs = rows("access.json")
 assert len(rs) == 9, rs.keys()
 assert all(r["status"] == "ok" and r["verified"] for r in rs.values()), [(v, r["reason"]) for v, r in rs.items()]
-assert rs["fetch_add/same-address"]["metrics"]["contention"] == 128
+assert rs["fetch_add/same-address"]["metrics"]["contention"] == 128  # 100 threads round up to 2 work-groups
+assert rs["fetch_add/same-line"]["metrics"]["threads"] == 256
 assert rs["fetch_add/scattered"]["metrics"]["padding"] == 32
 PY
 # the access table prints one line per op with three columns

@@ -29,6 +29,7 @@ expect_usage_error "--op" app access-table --op plain_add
 expect_usage_error "--op" app access-table --op fetch_mul
 expect_usage_error "--type" app access-table --type f32
 expect_usage_error "--target-ms" app access-table --target-ms 0
+expect_usage_error "--same-address-threads" app access-table --same-address-threads 0
 expect_usage_error "unknown option" app count --bogus
 expect_usage_error "--items" app count --items
 expect_usage_error "unexpected argument" app list extra

@@ -27,7 +27,7 @@ extern "C" __global__ void count_containers(const float *__restrict__ vals, unsi
   if (over)
     atomicAdd(count, 1u);
 #elif defined(STRATEGY_warp)
-  const unsigned ballot = __ballot_sync(0xffffffffu, over);
+  const unsigned ballot = __ballot_sync(__activemask(), over); /* every lane is here: no thread returned */
   if ((threadIdx.x & 31u) == 0 && ballot)
     atomicAdd(count, (unsigned)__popc(ballot));
 #elif defined(STRATEGY_block)
