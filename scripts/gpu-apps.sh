@@ -88,7 +88,7 @@ for name in ["cuda-count.json", "cuda-count-items8.json", "opencl-count.json"]:
     ceil = rs.get("read-ceiling", {}).get("metrics", {}).get("gbps", 0)
     strat = [r for v, r in rs.items() if v in ("thread", "warp", "block") and r["status"] == "ok" and r["verified"]]
     print(f"== {name} on {doc['device']['name']} ({doc['device']['backend']}), "
-          f"{rs['thread']['metrics'].get('bytes', 0) / 2**20:.0f} MiB input")
+          f"{rs.get('thread', {}).get('metrics', {}).get('bytes', 0) / 2**20:.0f} MiB input")
     for r in doc["rows"]:
         print("  " + fmt(r))
     if strat and ceil:
