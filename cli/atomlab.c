@@ -14,6 +14,7 @@ static const struct cli_command commands[] = {
     {"devices", "list every device atomlab can run on, with the id --device takes", cmd_devices},
     {"rmw", "contention x padding sweep of atomic read-modify-write operations", cmd_rmw},
     {"strategy", "atomic strategies (native, warp, block, privatized, CAS, locks) compared per access pattern", cmd_strategy},
+    {"app", "applications of atomics: count, access-table, double-add, list, skiplist", cmd_app},
     {"version", "print the version and the commit this binary was built from", cmd_version},
     {"help", "show this list, or `atomlab help COMMAND` for one command", cmd_help},
 };

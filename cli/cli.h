@@ -55,5 +55,6 @@ int cli_format_from_extension(const char *path);
 int cmd_devices(int argc, char **argv);
 int cmd_rmw(int argc, char **argv);
 int cmd_strategy(int argc, char **argv);
+int cmd_app(int argc, char **argv);
 
 #endif

@@ -120,7 +120,7 @@ int atl_write_csv(FILE *f, const struct atl_result_set *set)
   return ferror(f) ? ATL_EIO : 0;
 }
 
-static cJSON *device_json(const struct atl_device_info *d)
+cJSON *atl__device_json(const struct atl_device_info *d)
 {
   cJSON *o = cJSON_CreateObject();
   static const char *const types[] = {"other", "cpu", "gpu", "accelerator"};
@@ -246,7 +246,7 @@ cJSON *atl__json_meta(const struct atl_run_meta *m)
   cJSON_AddStringToObject(root, "command", m->command);
   cJSON_AddBoolToObject(root, "complete", m->complete);
   cJSON_AddNumberToObject(root, "rows_planned", (double)m->rows_planned);
-  cJSON_AddItemToObject(root, "device", device_json(&m->device));
+  cJSON_AddItemToObject(root, "device", atl__device_json(&m->device));
   cJSON *occ = cJSON_AddObjectToObject(root, "occupancy");
   cJSON_AddNumberToObject(occ, "wg_size", m->occupancy.wg_size);
   cJSON_AddNumberToObject(occ, "discovered_workgroups", m->occupancy.discovered);

@@ -1,4 +1,4 @@
-/* Internal: the pieces of the result writers other writers reuse. */
+/* Internal: the pieces of the result writers other writers reuse (strategy and app rows). */
 #ifndef ATOMLAB_CORE_OUTPUT_INTERNAL_H
 #define ATOMLAB_CORE_OUTPUT_INTERNAL_H
 
@@ -18,5 +18,8 @@ int atl__json_print(FILE *f, cJSON *root);
 
 /** Writes @p path whole: @p write into "path.tmp.PID", then rename(2); a failure leaves no file. */
 int atl__write_file_with(const char *path, int (*writer)(FILE *f, const void *arg), const void *arg);
+
+/** The device facts as a JSON object, as every result file records them. */
+cJSON *atl__device_json(const struct atl_device_info *d);
 
 #endif

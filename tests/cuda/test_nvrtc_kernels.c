@@ -128,6 +128,18 @@ int main(void)
     atl__strategy_defines(&s, 32, defines, sizeof defines);
     build("strategy", defines, archs[a]);
   }
+  /* the apps' kernels (src/apps/), with the defines their drivers pass */
+  for (size_t a = 0; a < 2; a++) {
+    static const char *const count_defines[] = {"ITEMS=32 WG=256 STRATEGY_thread", "ITEMS=32 WG=256 STRATEGY_warp",
+                                                "ITEMS=7 WG=64 STRATEGY_block"};
+    for (size_t i = 0; i < 3; i++)
+      build("app_count", count_defines[i], archs[a]);
+    static const char *const dadd_defines[] = {"VARIANT_lock", "VARIANT_lock_naive", "VARIANT_cas", "VARIANT_native"};
+    for (size_t i = 0; i < 4; i++)
+      build("app_dadd", dadd_defines[i], archs[a]);
+    build("app_list", "", archs[a]);
+    build("app_skiplist", "LEVELS=24", archs[a]);
+  }
   printf("%d passed, %d failed\n", compiled - failures, failures);
   return failures ? 1 : 0;
 }

@@ -1,0 +1,173 @@
+/* Options, device opening and output shared by every `atomlab app`. */
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+
+const char app_common_usage[] =
+    "device and output:\n"
+    "  --backend B     opencl or cuda  [any]\n"
+    "  --device ID     an id or row number from 'atomlab devices'  [best device]\n"
+    "  --wg-size N     work-items per work-group  [256, or the device maximum]\n"
+    "  --samples N     timed launches per variant after one warm-up (median reported)  [10; CPU: 3]\n"
+    "  --spin-bound N  spins a waiting loop may make before giving up (status deadlock)  [4194304]\n"
+    "  --format F      table, csv or json  [table; with -o: from the file extension]\n"
+    "  -o FILE         write the rows to FILE (.json, .csv or .txt), through a temporary name\n"
+    "  --quiet         no table on stdout when writing to a file\n\n"
+    "Exit status: 0 every row verified, unsupported or deadlock (reported); 1 a row failed or\n"
+    "did not verify; 2 bad usage.\n";
+
+enum { O_BACKEND = 256, O_DEVICE, O_WG, O_SAMPLES, O_SPIN, O_FORMAT, O_QUIET };
+
+uint64_t app_number(const char *opt, const char *text, uint64_t lo, uint64_t hi)
+{
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (*text < '0' || *text > '9' || *end != '\0' || errno || v < lo || v > hi)
+    die_usage("%s '%s' is not allowed: a whole number from %llu to %llu", opt, text, (unsigned long long)lo,
+              (unsigned long long)hi);
+  return v;
+}
+
+int app_parse(int argc, char **argv, const char *usage, const struct option *extra, app_option_fn fn, void *user,
+              struct app_opts *o)
+{
+  static const struct option common[] = {
+      {"backend", required_argument, NULL, O_BACKEND}, {"device", required_argument, NULL, O_DEVICE},
+      {"wg-size", required_argument, NULL, O_WG},      {"samples", required_argument, NULL, O_SAMPLES},
+      {"spin-bound", required_argument, NULL, O_SPIN}, {"format", required_argument, NULL, O_FORMAT},
+      {"output", required_argument, NULL, 'o'},        {"quiet", no_argument, NULL, O_QUIET},
+      {"help", no_argument, NULL, 'h'}};
+  struct option all[40];
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
+    all[n++] = common[i];
+  for (size_t i = 0; extra && extra[i].name && n < 39; i++)
+    all[n++] = extra[i];
+  memset(&all[n], 0, sizeof all[n]);
+  memset(o, 0, sizeof *o);
+  o->format = -1;
+  o->timing.samples = 10;
+  o->timing.spin_bound = 1u << 22;
+  const char *app = argv[0];
+  int c;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":ho:", all, NULL)) != -1) {
+    switch (c) {
+    case O_BACKEND:
+      if (strcmp(optarg, "opencl") != 0 && strcmp(optarg, "cuda") != 0)
+        die_usage("--backend '%s' is not known: allowed: opencl, cuda", optarg);
+      o->backend = optarg;
+      break;
+    case O_DEVICE:
+      o->device = optarg;
+      break;
+    case O_WG:
+      o->wg_size = (uint32_t)app_number("--wg-size", optarg, 1, 1u << 16);
+      break;
+    case O_SAMPLES:
+      o->timing.samples = (unsigned)app_number("--samples", optarg, 1, 256);
+      o->samples_given = 1;
+      break;
+    case O_SPIN:
+      o->timing.spin_bound = (uint32_t)app_number("--spin-bound", optarg, 1, UINT32_MAX);
+      break;
+    case O_FORMAT:
+      if ((o->format = atl_format_parse(optarg)) < 0)
+        die_usage("--format '%s' is not known: allowed: table, csv, json", optarg);
+      break;
+    case 'o':
+      if (o->out_path)
+        die_usage("-o given twice: one output file per app run");
+      o->out_path = optarg;
+      break;
+    case O_QUIET:
+      o->quiet = 1;
+      break;
+    case 'h':
+      fputs(usage, stdout);
+      fputs(app_common_usage, stdout);
+      return 1;
+    case ':':
+      die_usage("option '%s' needs a value (see 'atomlab app %s --help')", argv[optind - 1], app);
+    case '?':
+      die_usage("unknown option '%s' for app %s (see 'atomlab app %s --help')", argv[optind - 1], app, app);
+    default:
+      fn(c, optarg, user);
+    }
+  }
+  if (optind < argc)
+    die_usage("unexpected argument '%s' for app %s (see 'atomlab app %s --help')", argv[optind], app, app);
+  if (o->out_path) {
+    char *copy = strdup(o->out_path);
+    if (copy == NULL)
+      die("out of memory");
+    if (access(dirname(copy), W_OK) != 0)
+      die_usage("-o '%s': the folder does not exist or is not writable", o->out_path);
+    free(copy);
+  }
+  return 0;
+}
+
+atl_context_t app_open(struct app_opts *o, struct atl_app_set *set, int argc, char **argv)
+{
+  atl_context_t ctx = cli_open_device(o->device, o->backend);
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  if (o->wg_size == 0)
+    o->wg_size = dev->max_wg_size < 256 ? (uint32_t)dev->max_wg_size : 256;
+  if (o->wg_size > dev->max_wg_size)
+    die_usage("--wg-size %u is not allowed: 1 to %zu on %s", o->wg_size, dev->max_wg_size, dev->name);
+  if (!o->samples_given && dev->type == ATL_DEVICE_CPU)
+    o->timing.samples = 3;
+  memset(set, 0, sizeof *set);
+  /* argv is "app NAME ...": the command line starts two words earlier. */
+  cli_fill_meta(ctx, argc + 2, argv - 2, &set->meta);
+  return ctx;
+}
+
+static int format_of(const char *path)
+{
+  const char *dot = strrchr(path, '.');
+  if (dot && strcmp(dot, ".csv") == 0)
+    return ATL_FORMAT_CSV;
+  if (dot && strcmp(dot, ".txt") == 0)
+    return ATL_FORMAT_TABLE;
+  return ATL_FORMAT_JSON;
+}
+
+int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx)
+{
+  int failures = 0;
+  set->meta.complete = 1;
+  for (size_t i = 0; i < set->count; i++) {
+    const struct atl_app_row *r = &set->rows[i];
+    failures += r->status == ATL_STATUS_ERROR || (r->status == ATL_STATUS_OK && !r->verified);
+  }
+  if (o->out_path) {
+    int fmt = o->format >= 0 ? o->format : format_of(o->out_path);
+    if (atl_app_write_file(o->out_path, (enum atl_format)fmt, set) != 0) {
+      fprintf(stderr, "error: unable to write '%s'\n", o->out_path);
+      failures++;
+    } else {
+      fprintf(stderr, "wrote %zu rows to %s\n", set->count, o->out_path);
+    }
+    if (!o->quiet && !o->table_printed)
+      atl_app_write_table(stdout, set);
+  } else if (o->format == ATL_FORMAT_CSV) {
+    atl_app_write_csv(stdout, set);
+  } else if (o->format == ATL_FORMAT_JSON) {
+    atl_app_write_json(stdout, set);
+  } else if (!o->table_printed) {
+    atl_app_write_table(stdout, set);
+  }
+  if (failures)
+    fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
+  atl_app_set_release(set);
+  atl_context_free(ctx);
+  return failures ? EXIT_MEASURE : EXIT_OK;
+}

@@ -1,0 +1,54 @@
+/* Shared pieces of the `atomlab app` commands (one file per app or group). */
+#ifndef ATOMLAB_CLI_APP_H
+#define ATOMLAB_CLI_APP_H
+
+#include <getopt.h>
+#include <stdint.h>
+
+#include "atomlab/app.h"
+#include "cli.h"
+
+/** Options every app takes. */
+struct app_opts {
+  const char *backend, *device, *out_path;
+  int format;          /**< -1 until given: then from -o's extension, else table */
+  int quiet;
+  uint32_t wg_size;    /**< 0: the app's default */
+  int samples_given;
+  int table_printed;   /**< the app printed its own table: app_finish prints none */
+  struct atl_app_timing timing;
+};
+
+/** Option codes below this are the common ones; apps number theirs from APP_OPT_FIRST. */
+enum { APP_OPT_FIRST = 400 };
+
+/** Called for each option an app added to the common ones. */
+typedef void (*app_option_fn)(int code, const char *arg, void *user);
+
+/**
+ * Parses argv (argv[0] is the app's name) with the common options plus
+ * @p extra (terminated by a zero entry). Prints @p usage and returns 1 on
+ * --help; dies with exit 2 on bad input.
+ */
+int app_parse(int argc, char **argv, const char *usage, const struct option *extra, app_option_fn fn, void *user,
+              struct app_opts *o);
+
+/** Opens the device and fills the set's metadata. */
+atl_context_t app_open(struct app_opts *o, struct atl_app_set *set, int argc, char **argv);
+
+/** Writes the output (-o file and/or a table on stdout); returns the exit code (1 if a row failed). */
+int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx);
+
+/** Strict whole number from @p lo to @p hi, or exit 2 naming @p opt. */
+uint64_t app_number(const char *opt, const char *text, uint64_t lo, uint64_t hi);
+
+/** The common options' help text. */
+extern const char app_common_usage[];
+
+int app_count(int argc, char **argv);
+int app_access_table(int argc, char **argv);
+int app_double_add(int argc, char **argv);
+int app_list(int argc, char **argv);
+int app_skiplist(int argc, char **argv);
+
+#endif

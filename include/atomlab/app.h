@@ -1,0 +1,123 @@
+/**
+ * @file app.h
+ * Applications of atomics (seeds 001 and 004): the container count with one
+ * atomic per thread, warp or block; lock-based against CAS-loop double add;
+ * lock-free linked-list insertion; skiplist sort. Each app measures its
+ * variants on the open device, verifies every result exactly and returns one
+ * row per variant. Rows of every app share one struct so that table, CSV and
+ * JSON come from one writer.
+ */
+#ifndef ATOMLAB_APP_H
+#define ATOMLAB_APP_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "device.h"
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Most named numbers one app row carries. */
+#define ATL_APP_MAX_METRICS 12
+
+/** One named number of a row ("gbps", "retries_per_insert", ...). */
+struct atl_app_metric {
+  char name[32];
+  double value;
+};
+
+/** One measured variant of an app. */
+struct atl_app_row {
+  char app[24];            /**< "count", "double-add", "list", "skiplist", "access-table" */
+  char variant[48];        /**< "thread", "warp", "block", "cub", "lock", "cas-loop", ... */
+  enum atl_status status;  /**< ok, unsupported, deadlock, error */
+  char reason[384];        /**< why a row is not ok, or a note */
+  int verified;            /**< 1 if the result matched the host's exactly */
+  struct atl_stats time_ms;/**< device time per launch */
+  struct atl_app_metric metrics[ATL_APP_MAX_METRICS];
+  unsigned nmetrics;
+  char instructions[256];  /**< atomic machine instructions of the kernel ("" where unknown) */
+};
+
+/** Rows of one run with the run's metadata. */
+struct atl_app_set {
+  struct atl_run_meta meta;
+  struct atl_app_row *rows;
+  size_t count, cap;
+};
+
+/** Sets (or adds) the metric @p name of @p row. */
+void atl_app_metric_set(struct atl_app_row *row, const char *name, double value);
+
+/** The metric @p name of @p row, or @p fallback if it has none. */
+double atl_app_metric_get(const struct atl_app_row *row, const char *name, double fallback);
+
+/** Appends a copy of @p row. */
+int atl_app_set_add(struct atl_app_set *set, const struct atl_app_row *row);
+
+/** Frees the rows. */
+void atl_app_set_release(struct atl_app_set *set);
+
+/** Writers: a readable table, CSV (metrics as one "k=v;k=v" column) and JSON with the run metadata. */
+int atl_app_write_table(FILE *f, const struct atl_app_set *set);
+int atl_app_write_csv(FILE *f, const struct atl_app_set *set);
+int atl_app_write_json(FILE *f, const struct atl_app_set *set);
+
+/** Writes @p set to @p path through a temporary name and rename(2): never half a file. */
+int atl_app_write_file(const char *path, enum atl_format fmt, const struct atl_app_set *set);
+
+/** How many timed launches each variant gets (median reported). */
+struct atl_app_timing {
+  unsigned samples;  /**< timed launches after one warm-up launch */
+  uint32_t spin_bound; /**< iterations a waiting loop may spin before it gives up (status deadlock) */
+};
+
+/** Seed 001: count the containers whose float sum exceeds a limit. */
+struct atl_count_params {
+  uint64_t containers; /**< containers (one thread each) */
+  uint32_t items;      /**< floats per container */
+  float limit;         /**< a container counts if its sum is above this */
+  uint32_t wg_size;    /**< work-group size (a power of two) */
+  uint64_t seed;       /**< input generator seed */
+  int want_cub;        /**< also run the CUB baseline (CUDA only) */
+};
+
+/**
+ * Runs the read ceiling (a read-only kernel over the same bytes) and the
+ * thread, warp, block and (CUDA) CUB variants. Returns a negative code only
+ * when the device failed or the host ran out of memory.
+ */
+int atl_app_count(atl_context_t ctx, const struct atl_count_params *p, const struct atl_app_timing *tm,
+                  struct atl_app_set *out);
+
+/** Seed 004: many threads add doubles to one word, through a lock or a CAS loop. */
+struct atl_dadd_params {
+  uint32_t threads;  /**< threads in the grid */
+  uint32_t wg_size;
+  uint32_t adds;     /**< additions per thread */
+  uint32_t targets;  /**< distinct doubles the threads spread over (1: all contend) */
+};
+int atl_app_double_add(atl_context_t ctx, const struct atl_dadd_params *p, const struct atl_app_timing *tm,
+                       struct atl_app_set *out);
+
+/** Seed 004: p threads insert n nodes into lock-free lists (or one skiplist) with CAS. */
+struct atl_list_params {
+  uint32_t nodes;    /**< nodes / keys inserted */
+  uint32_t threads;  /**< inserting threads */
+  uint32_t wg_size;
+  uint32_t lists;    /**< list: heads the threads spread over (1: all insert after one head) */
+  uint64_t seed;     /**< skiplist keys and heights */
+  int want_cub;      /**< skiplist: CUB radix sort of the same keys as the baseline (CUDA only) */
+};
+int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
+                 struct atl_app_set *out);
+int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
+                     struct atl_app_set *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

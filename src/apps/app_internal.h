@@ -1,0 +1,87 @@
+/* Internal: what the apps share (timing loop, buffers, input generator, CUB plugin, checkers). */
+#ifndef ATOMLAB_APPS_INTERNAL_H
+#define ATOMLAB_APPS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "atomlab/app.h"
+#include "atomlab/backend.h"
+#include "core/context.h"
+
+/* A fresh row of @p app / @p variant: status error until it is measured and checked. */
+void atl__app_row_init(struct atl_app_row *row, const char *app, const char *variant);
+
+/* Sets the row's status and reason (printf-style). */
+void atl__app_row_status(struct atl_app_row *row, enum atl_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Called before every launch of a timed kernel (refills what the kernel consumes); may be NULL. */
+typedef int (*atl__app_reset_fn)(atl_context_t ctx, void *arg);
+
+/*
+ * One warm-up launch and tm->samples timed launches of @p kernel, each after
+ * @p reset; statistics of the device times go to row->time_ms. The last
+ * launch's results stay in device memory for the caller to verify.
+ */
+int atl__app_time(atl_context_t ctx, void *kernel, const struct atl_launch *launch, atl__app_reset_fn reset,
+                  void *reset_arg, const struct atl_app_timing *tm, struct atl_app_row *row);
+
+/* Statistics of @p n float times (from the CUB plugin) into row->time_ms. */
+void atl__app_stats_f(const float *times, unsigned n, struct atl_app_row *row);
+
+/* Builds source/entry with @p defines; records the kernel's atomic instructions on @p row. */
+int atl__app_build(atl_context_t ctx, const char *source, const char *entry, const char *defines, void **kernel,
+                   struct atl_app_row *row);
+
+/* Device buffers of one app run, freed together. */
+#define ATL__APP_MAX_BUFFERS 12
+struct atl__app_buffers {
+  void *buf[ATL__APP_MAX_BUFFERS];
+  unsigned n;
+};
+int atl__app_alloc(atl_context_t ctx, struct atl__app_buffers *b, size_t bytes, void **out);
+void atl__app_free_all(atl_context_t ctx, struct atl__app_buffers *b);
+
+/* Fills @p bytes of @p buf with a 32-bit word. */
+int atl__app_fill32(atl_context_t ctx, void *buf, uint32_t word, size_t bytes);
+
+/* splitmix64: the deterministic input generator (same numbers on every machine). */
+static inline uint64_t atl__splitmix64(uint64_t x)
+{
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/* Whether the open device is a CUDA device, and its ordinal. */
+int atl__app_cuda_ordinal(atl_context_t ctx);
+
+/* The CUB plugin's entry points (see src/backend/cuda/cub/atomlab_cub.h). */
+struct atl__cub {
+  int (*count_if)(int, uint64_t, uint64_t, uint32_t, float, uint64_t, unsigned, float *, char *, size_t);
+  int (*sort_u32)(int, uint64_t, uint64_t, uint64_t, unsigned, float *, char *, size_t);
+  int (*histogram_u8)(int, uint64_t, uint64_t, uint64_t, unsigned, float *, char *, size_t);
+  char info[64];
+};
+
+/*
+ * Loads libatomlab_cub.so: $ATL_CUB_PLUGIN if set, else next to the running
+ * binary. Returns NULL with the reason in @p why when it is missing or of
+ * another ABI version.
+ */
+const struct atl__cub *atl__cub_load(char *why, size_t why_len);
+
+/* Checks the parameters the list and skiplist apps share (ATL_EINVAL with a reason). */
+int atl__list_params_check(atl_context_t ctx, const struct atl_list_params *p, const char *app);
+
+/* Host-side checkers of the lock-free structures (list_check.c); 0 if sound, else -1 and a reason. */
+#define ATL__NIL 0xffffffffu
+int atl__list_check(const uint32_t *next, uint32_t nodes, uint32_t nheads, char *why, size_t why_len);
+int atl__skiplist_check(const uint32_t *next, const uint32_t *keys, const uint8_t *height, uint32_t nodes,
+                        uint32_t levels, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,246 @@
+/*
+ * Seed 001: count the containers whose float sum exceeds a limit, with one
+ * atomic per thread, per warp (sub-group) and per block (work-group), against
+ * the device's read bandwidth measured in the same run (the ceiling) and,
+ * on CUDA, CUB's DeviceReduce over the same predicate.
+ *
+ * Inputs are small integers stored as floats, so every sum is exact in any
+ * order and the GPU's count must equal the host's exactly.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_internal.h"
+
+struct count_run {
+  atl_context_t ctx;
+  const struct atl_count_params *p;
+  void *vals, *count, *cub_count;
+  uint32_t expected_count, expected_xor;
+  size_t bytes;
+  double read_gbps;
+};
+
+static int reset_count(atl_context_t ctx, void *arg)
+{
+  struct count_run *r = arg;
+  return atl__app_fill32(ctx, r->count, 0, sizeof(uint32_t));
+}
+
+/* Value i of container c: an integer from -8 to 8, as a float. */
+static float input_value(uint64_t seed, uint64_t index)
+{
+  return (float)((int)(atl__splitmix64(seed ^ (index * 0x2545f4914f6cdd1dull)) % 17) - 8);
+}
+
+/* Generates the item-major input and the expected count and xor of all words. */
+static int make_input(const struct atl_count_params *p, float *vals, uint32_t *count, uint32_t *xor_all)
+{
+  const uint64_t C = p->containers;
+  int32_t *sums = calloc(C, sizeof *sums);
+  if (sums == NULL)
+    return ATL_ENOMEM;
+  uint32_t x = 0;
+  for (uint64_t i = 0; i < p->items; i++)
+    for (uint64_t c = 0; c < C; c++) {
+      float v = input_value(p->seed, i * C + c);
+      vals[i * C + c] = v;
+      sums[c] += (int32_t)v;
+      uint32_t bits;
+      memcpy(&bits, &v, sizeof bits);
+      x ^= bits;
+    }
+  uint32_t n = 0;
+  for (uint64_t c = 0; c < C; c++)
+    n += (double)sums[c] > (double)p->limit;
+  free(sums);
+  *count = n;
+  *xor_all = x;
+  return 0;
+}
+
+/* Threads for the grid-stride read: what the device holds resident. */
+static size_t read_threads(const struct atl_device_info *d, uint32_t wg)
+{
+  size_t per_cu = d->max_threads_per_cu ? d->max_threads_per_cu : (d->type == ATL_DEVICE_GPU ? 2048 : wg);
+  size_t t = (size_t)d->compute_units * per_cu;
+  if (t < wg)
+    t = wg;
+  return (t + wg - 1) / wg * wg;
+}
+
+static void add_throughput(struct atl_app_row *row, const struct count_run *r)
+{
+  if (row->time_ms.median <= 0)
+    return;
+  double gbps = (double)r->bytes / (row->time_ms.median * 1e6);
+  atl_app_metric_set(row, "gbps", gbps);
+  if (r->read_gbps > 0)
+    atl_app_metric_set(row, "ratio_to_read", gbps / r->read_gbps);
+}
+
+static int run_ceiling(struct count_run *r, const struct atl_app_timing *tm, struct atl_app_set *out)
+{
+  atl_context_t ctx = r->ctx;
+  struct atl_app_row row;
+  void *kernel = NULL;
+  uint32_t got = 0;
+  char defines[64];
+  atl__app_row_init(&row, "count", "read-ceiling");
+  snprintf(defines, sizeof defines, "ITEMS=1 WG=%u STRATEGY_thread", r->p->wg_size);
+  int err = atl__app_build(ctx, "app_count", "read_all", defines, &kernel, NULL);
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, r->vals, 0},
+                           {ATL_ARG_U32, NULL, r->p->containers * r->p->items},
+                           {ATL_ARG_BUFFER, r->count, 0}};
+  struct atl_launch launch = {read_threads(atl_device_current(ctx), r->p->wg_size), r->p->wg_size, args, 3};
+  if (!err)
+    err = atl__app_time(ctx, kernel, &launch, reset_count, r, tm, &row);
+  if (!err)
+    err = atl__ops(ctx)->read(atl__dev(ctx), r->count, &got, sizeof got);
+  if (err) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+  } else {
+    row.verified = got == r->expected_xor;
+    row.status = ATL_STATUS_OK;
+    if (!row.verified)
+      atl__app_row_status(&row, ATL_STATUS_OK, "xor of the words read differs");
+    add_throughput(&row, r);
+    r->read_gbps = row.verified ? atl_app_metric_get(&row, "gbps", 0) : 0;
+    if (r->read_gbps > 0)
+      atl_app_metric_set(&row, "ratio_to_read", 1.0);
+  }
+  return atl_app_set_add(out, &row) ? ATL_ENOMEM : err == ATL_ENOMEM ? err : 0;
+}
+
+static int run_strategy(struct count_run *r, const char *strategy, const struct atl_app_timing *tm,
+                        struct atl_app_set *out)
+{
+  atl_context_t ctx = r->ctx;
+  const struct atl_count_params *p = r->p;
+  struct atl_app_row row;
+  void *kernel = NULL;
+  uint32_t got = 0, limit_bits;
+  char defines[96];
+  memcpy(&limit_bits, &p->limit, sizeof limit_bits);
+  atl__app_row_init(&row, "count", strategy);
+  snprintf(defines, sizeof defines, "ITEMS=%u WG=%u STRATEGY_%s", p->items, p->wg_size, strategy);
+  int err = atl__app_build(ctx, "app_count", "count_containers", defines, &kernel, &row);
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, r->vals, 0},
+                           {ATL_ARG_U32, NULL, p->containers},
+                           {ATL_ARG_U32, NULL, limit_bits},
+                           {ATL_ARG_BUFFER, r->count, 0}};
+  size_t global = (p->containers + p->wg_size - 1) / p->wg_size * p->wg_size;
+  struct atl_launch launch = {global, p->wg_size, args, 4};
+  if (!err)
+    err = atl__app_time(ctx, kernel, &launch, reset_count, r, tm, &row);
+  if (!err)
+    err = atl__ops(ctx)->read(atl__dev(ctx), r->count, &got, sizeof got);
+  if (err) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+  } else if (got == 0xffffffffu && strcmp(strategy, "warp") == 0) {
+    memset(&row.time_ms, 0, sizeof row.time_ms);
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "the device has no sub-groups (cl_khr_subgroups)");
+  } else {
+    row.verified = got == r->expected_count;
+    row.status = ATL_STATUS_OK;
+    if (!row.verified)
+      atl__app_row_status(&row, ATL_STATUS_OK, "counted %u, expected %u", got, r->expected_count);
+    atl_app_metric_set(&row, "count", got);
+    add_throughput(&row, r);
+  }
+  return atl_app_set_add(out, &row) ? ATL_ENOMEM : err == ATL_ENOMEM ? err : 0;
+}
+
+static int run_cub(struct count_run *r, const struct atl_app_timing *tm, struct atl_app_set *out)
+{
+  atl_context_t ctx = r->ctx;
+  struct atl_app_row row;
+  char why[256];
+  atl__app_row_init(&row, "count", "cub");
+  int ordinal = atl__app_cuda_ordinal(ctx);
+  const struct atl__cub *cub = ordinal >= 0 ? atl__cub_load(why, sizeof why) : NULL;
+  if (ordinal < 0) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "CUB runs on CUDA devices only");
+    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+  }
+  if (cub == NULL) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", why);
+    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+  }
+  snprintf(row.instructions, sizeof row.instructions, "cub::DeviceReduce::Sum, %s", cub->info);
+  unsigned reps = tm->samples ? tm->samples : 1;
+  float times[256];
+  uint64_t got = 0;
+  if (reps > 256)
+    reps = 256;
+  int err = atl__ops(ctx)->fill(atl__dev(ctx), r->cub_count, &(uint32_t){0}, 4, sizeof got);
+  if (!err && cub->count_if(ordinal, (uint64_t)(uintptr_t)r->vals, r->p->containers, r->p->items, r->p->limit,
+                            (uint64_t)(uintptr_t)r->cub_count, reps, times, why, sizeof why) != 0) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
+    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+  }
+  if (!err)
+    err = atl__ops(ctx)->read(atl__dev(ctx), r->cub_count, &got, sizeof got);
+  if (err) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+  } else {
+    atl__app_stats_f(times, reps, &row);
+    row.verified = got == r->expected_count;
+    row.status = ATL_STATUS_OK;
+    if (!row.verified)
+      atl__app_row_status(&row, ATL_STATUS_OK, "CUB counted %llu, expected %u", (unsigned long long)got,
+                          r->expected_count);
+    atl_app_metric_set(&row, "count", (double)got);
+    add_throughput(&row, r);
+  }
+  return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+}
+
+int atl_app_count(atl_context_t ctx, const struct atl_count_params *p, const struct atl_app_timing *tm,
+                  struct atl_app_set *out)
+{
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  struct atl__app_buffers bufs = {{0}, 0};
+  struct count_run r = {ctx, p, NULL, NULL, NULL, 0, 0, 0, 0};
+  float *vals = NULL;
+  int err = 0;
+  if (dev == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "no device open");
+  if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > dev->max_wg_size)
+    return atl__seterr(ctx, ATL_EINVAL, "count: the work-group size must be a power of two up to %zu",
+                       dev->max_wg_size);
+  if (p->containers == 0 || p->containers > UINT32_MAX || p->items == 0 || p->items > 4096 ||
+      p->containers * p->items > UINT32_MAX)
+    return atl__seterr(ctx, ATL_EINVAL, "count: containers x items must be 1 to 2^32 - 1 words, items 1 to 4096");
+  r.bytes = (size_t)p->containers * p->items * sizeof(float);
+  if (r.bytes > dev->max_alloc)
+    return atl__seterr(ctx, ATL_EINVAL, "count: %zu bytes of input exceed the max allocation of %llu bytes", r.bytes,
+                       (unsigned long long)dev->max_alloc);
+  if ((vals = malloc(r.bytes)) == NULL)
+    return atl__seterr(ctx, ATL_ENOMEM, "count: out of host memory for %zu bytes", r.bytes);
+  if ((err = make_input(p, vals, &r.expected_count, &r.expected_xor)))
+    goto out;
+  if ((err = atl__app_alloc(ctx, &bufs, r.bytes, &r.vals)) || (err = atl__app_alloc(ctx, &bufs, 8, &r.count)) ||
+      (err = atl__app_alloc(ctx, &bufs, 8, &r.cub_count)) ||
+      (err = atl__ops(ctx)->write(atl__dev(ctx), r.vals, vals, r.bytes)))
+    goto out;
+  free(vals);
+  vals = NULL;
+  if ((err = run_ceiling(&r, tm, out)))
+    goto out;
+  static const char *const strategies[] = {"thread", "warp", "block"};
+  for (size_t s = 0; s < 3 && !err; s++)
+    err = run_strategy(&r, strategies[s], tm, out);
+  if (!err && p->want_cub)
+    err = run_cub(&r, tm, out);
+  for (size_t i = 0; i < out->count; i++)
+    if (strcmp(out->rows[i].app, "count") == 0) {
+      atl_app_metric_set(&out->rows[i], "containers", (double)p->containers);
+      atl_app_metric_set(&out->rows[i], "items", p->items);
+      atl_app_metric_set(&out->rows[i], "bytes", (double)r.bytes);
+    }
+out:
+  free(vals);
+  atl__app_free_all(ctx, &bufs);
+  return err;
+}

@@ -1,0 +1,152 @@
+/*
+ * Seed 004: double-precision add under contention, through a spin lock
+ * (warp-safe, and the seed's naive one), a CAS loop on the 64-bit pattern,
+ * and (CUDA) the native atomicAdd. Addends are multiples of 0.5, so every
+ * order of additions gives the same exact sum and the final values are
+ * checked bit for bit.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_internal.h"
+
+struct dadd_run {
+  void *data, *locks, *abort_flag, *retries;
+  size_t data_bytes, lock_bytes;
+  uint32_t aborted; /* some launch (not only the last) gave up a wait */
+};
+
+static int reset(atl_context_t ctx, void *arg)
+{
+  struct dadd_run *r = arg;
+  uint32_t flag = 0;
+  int err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &flag, sizeof flag); /* the previous launch's */
+  r->aborted |= flag;
+  if (!err)
+    err = atl__app_fill32(ctx, r->data, 0, r->data_bytes); /* 0.0 is all zero bits */
+  if (!err)
+    err = atl__app_fill32(ctx, r->locks, 0, r->lock_bytes);
+  if (!err)
+    err = atl__app_fill32(ctx, r->abort_flag, 0, 4);
+  return err;
+}
+
+static double addend(uint32_t gid) { return (double)((gid % 8u) + 1u) * 0.5; }
+
+static int run_variant(atl_context_t ctx, const struct atl_dadd_params *p, const struct atl_app_timing *tm,
+                       struct dadd_run *r, const double *expected, const char *variant, const char *define,
+                       struct atl_app_set *out)
+{
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  const int cuda = strcmp(dev->backend, "cuda") == 0;
+  struct atl_app_row row;
+  void *kernel = NULL;
+  char defines[64];
+  double *got = NULL;
+  uint32_t *retries = NULL, aborted = 0;
+  int err = 0;
+  atl__app_row_init(&row, "double-add", variant);
+  if (strcmp(variant, "native") == 0 && !(cuda && dev->has_f64_atomic_add)) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s has no native double atomic add in atomlab's kernels",
+                        dev->name);
+    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+  }
+  if (!cuda && !dev->has_int64_atomics) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "needs 64-bit atomics (cl_khr_int64_base_atomics)");
+    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+  }
+  snprintf(defines, sizeof defines, "VARIANT_%s", define);
+  err = atl__app_fill32(ctx, r->abort_flag, 0, 4); /* not the previous variant's flag */
+  r->aborted = 0;
+  got = malloc((size_t)p->targets * sizeof *got);
+  retries = malloc((size_t)p->threads * sizeof *retries);
+  if (got == NULL || retries == NULL) {
+    err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
+    goto out;
+  }
+  if (!err)
+    err = atl__app_build(ctx, "app_dadd", "double_add", defines, &kernel, &row);
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, r->data, 0},    {ATL_ARG_BUFFER, r->locks, 0},
+                           {ATL_ARG_U32, NULL, p->targets},  {ATL_ARG_U32, NULL, p->adds},
+                           {ATL_ARG_U32, NULL, tm->spin_bound}, {ATL_ARG_BUFFER, r->abort_flag, 0},
+                           {ATL_ARG_BUFFER, r->retries, 0}};
+  struct atl_launch launch = {p->threads, p->wg_size, args, 7};
+  if (!err)
+    err = atl__app_time(ctx, kernel, &launch, reset, r, tm, &row);
+  if (!err)
+    err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &aborted, sizeof aborted);
+  if (!err)
+    err = atl__ops(ctx)->read(atl__dev(ctx), r->data, got, r->data_bytes);
+  if (!err)
+    err = atl__ops(ctx)->read(atl__dev(ctx), r->retries, retries, (size_t)p->threads * sizeof *retries);
+  if (err) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    goto out;
+  }
+  uint64_t total_retries = 0, wrong = 0;
+  for (uint32_t t = 0; t < p->threads; t++)
+    total_retries += retries[t];
+  uint32_t first_wrong = 0;
+  for (uint32_t t = 0; t < p->targets; t++)
+    if (memcmp(&got[t], &expected[t], sizeof got[t]) != 0 && wrong++ == 0)
+      first_wrong = t;
+  const double adds = (double)p->threads * p->adds;
+  atl_app_metric_set(&row, "adds", adds);
+  atl_app_metric_set(&row, "targets", p->targets);
+  atl_app_metric_set(&row, "retries_per_add", (double)total_retries / adds);
+  if (aborted || r->aborted) {
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u spins and was abandoned",
+                        tm->spin_bound);
+    goto out;
+  }
+  row.status = ATL_STATUS_OK;
+  row.verified = wrong == 0;
+  if (wrong)
+    atl__app_row_status(&row, ATL_STATUS_OK, "%llu of %u sums wrong, first: target %u = %.17g, expected %.17g",
+                        (unsigned long long)wrong, p->targets, first_wrong, got[first_wrong], expected[first_wrong]);
+  if (row.time_ms.median > 0)
+    atl_app_metric_set(&row, "madds_per_s", adds / (row.time_ms.median * 1e3));
+out:
+  free(got);
+  free(retries);
+  if (atl_app_set_add(out, &row))
+    return ATL_ENOMEM;
+  return err == ATL_ENOMEM ? err : 0;
+}
+
+int atl_app_double_add(atl_context_t ctx, const struct atl_dadd_params *p, const struct atl_app_timing *tm,
+                       struct atl_app_set *out)
+{
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  struct atl__app_buffers bufs = {{0}, 0};
+  struct dadd_run r = {0};
+  double *expected = NULL;
+  int err = 0;
+  if (dev == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "no device open");
+  if (p->wg_size == 0 || p->wg_size > dev->max_wg_size || p->threads == 0 || p->threads % p->wg_size ||
+      p->targets == 0 || p->targets > p->threads || p->adds == 0)
+    return atl__seterr(ctx, ATL_EINVAL,
+                       "double-add: threads must be a multiple of the work-group size, targets 1 to threads");
+  if ((expected = calloc(p->targets, sizeof *expected)) == NULL)
+    return atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
+  for (uint32_t t = 0; t < p->threads; t++)
+    expected[t % p->targets] += addend(t) * p->adds; /* exact: multiples of 0.5 far below 2^52 */
+  r.data_bytes = (size_t)p->targets * 8;
+  r.lock_bytes = (size_t)p->targets * 4;
+  if ((err = atl__app_alloc(ctx, &bufs, r.data_bytes, &r.data)) ||
+      (err = atl__app_alloc(ctx, &bufs, r.lock_bytes, &r.locks)) ||
+      (err = atl__app_alloc(ctx, &bufs, 4, &r.abort_flag)) ||
+      (err = atl__app_alloc(ctx, &bufs, (size_t)p->threads * 4, &r.retries)))
+    goto out;
+  static const char *const variants[][2] = {
+      {"lock", "lock"}, {"lock-naive", "lock_naive"}, {"cas-loop", "cas"}, {"native", "native"}};
+  if ((err = atl__app_fill32(ctx, r.abort_flag, 0, 4)))
+    goto out;
+  for (size_t v = 0; v < 4 && !err; v++)
+    err = run_variant(ctx, p, tm, &r, expected, variants[v][0], variants[v][1], out);
+out:
+  free(expected);
+  atl__app_free_all(ctx, &bufs);
+  return err;
+}

@@ -1,0 +1,110 @@
+/*
+ * Seed 004: lock-free linked-list insertion. p threads insert n nodes right
+ * after one head (or spread over several heads) with the seed's CAS loop;
+ * the host then walks every list (bounded) and checks that each node is
+ * present exactly once and that no list has a cycle.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_internal.h"
+
+struct list_run {
+  void *next, *abort_flag, *retries;
+  size_t next_bytes;
+  uint32_t aborted;
+};
+
+static int reset(atl_context_t ctx, void *arg)
+{
+  struct list_run *r = arg;
+  uint32_t flag = 0;
+  int err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &flag, sizeof flag);
+  r->aborted |= flag;
+  if (!err)
+    err = atl__app_fill32(ctx, r->next, ATL__NIL, r->next_bytes);
+  if (!err)
+    err = atl__app_fill32(ctx, r->abort_flag, 0, 4);
+  return err;
+}
+
+/* Checks the shared parameters of the list and skiplist apps. */
+int atl__list_params_check(atl_context_t ctx, const struct atl_list_params *p, const char *app)
+{
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  if (dev == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "no device open");
+  if (p->nodes == 0 || p->nodes >= 0x0fffffffu || p->threads == 0 || p->wg_size == 0 ||
+      p->wg_size > dev->max_wg_size || p->lists == 0 || p->lists > p->nodes)
+    return atl__seterr(ctx, ATL_EINVAL, "%s: nodes 1 to 2^28, threads >= 1, lists 1 to nodes", app);
+  return 0;
+}
+
+int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
+                 struct atl_app_set *out)
+{
+  struct atl__app_buffers bufs = {{0}, 0};
+  struct list_run r = {0};
+  struct atl_app_row row;
+  uint32_t *next = NULL, *retries = NULL, aborted = 0;
+  void *kernel = NULL;
+  char variant[48], why[256];
+  int err = atl__list_params_check(ctx, p, "list");
+  if (err)
+    return err;
+  snprintf(variant, sizeof variant, p->lists == 1 ? "cas-one-head" : "cas-%u-heads", p->lists);
+  atl__app_row_init(&row, "list", variant);
+  r.next_bytes = ((size_t)p->nodes + p->lists) * sizeof(uint32_t);
+  size_t global = ((size_t)p->threads + p->wg_size - 1) / p->wg_size * p->wg_size;
+  next = malloc(r.next_bytes);
+  retries = malloc(global * sizeof *retries);
+  if (next == NULL || retries == NULL) {
+    err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
+    goto out;
+  }
+  if ((err = atl__app_alloc(ctx, &bufs, r.next_bytes, &r.next)) ||
+      (err = atl__app_alloc(ctx, &bufs, 4, &r.abort_flag)) ||
+      (err = atl__app_alloc(ctx, &bufs, global * sizeof *retries, &r.retries)) ||
+      (err = atl__app_fill32(ctx, r.abort_flag, 0, 4)) ||
+      (err = atl__app_fill32(ctx, r.retries, 0, global * sizeof *retries)) ||
+      (err = atl__app_build(ctx, "app_list", "list_insert", "", &kernel, &row))) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    goto out;
+  }
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, r.next, 0},         {ATL_ARG_U32, NULL, p->nodes},
+                           {ATL_ARG_U32, NULL, p->lists},        {ATL_ARG_U32, NULL, p->threads},
+                           {ATL_ARG_U32, NULL, tm->spin_bound},  {ATL_ARG_BUFFER, r.abort_flag, 0},
+                           {ATL_ARG_BUFFER, r.retries, 0}};
+  struct atl_launch launch = {global, p->wg_size, args, 7};
+  if ((err = atl__app_time(ctx, kernel, &launch, reset, &r, tm, &row)) ||
+      (err = atl__ops(ctx)->read(atl__dev(ctx), r.abort_flag, &aborted, sizeof aborted)) ||
+      (err = atl__ops(ctx)->read(atl__dev(ctx), r.next, next, r.next_bytes)) ||
+      (err = atl__ops(ctx)->read(atl__dev(ctx), r.retries, retries, global * sizeof *retries))) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    goto out;
+  }
+  uint64_t total = 0;
+  for (size_t t = 0; t < p->threads; t++)
+    total += retries[t];
+  atl_app_metric_set(&row, "nodes", p->nodes);
+  atl_app_metric_set(&row, "threads", p->threads);
+  atl_app_metric_set(&row, "heads", p->lists);
+  atl_app_metric_set(&row, "retries_per_insert", (double)total / p->nodes);
+  if (aborted || r.aborted) {
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a CAS loop passed --spin-bound %u tries", tm->spin_bound);
+    goto out;
+  }
+  row.status = ATL_STATUS_OK;
+  row.verified = atl__list_check(next, p->nodes, p->lists, why, sizeof why) == 0;
+  if (!row.verified)
+    atl__app_row_status(&row, ATL_STATUS_OK, "%s", why);
+  if (row.time_ms.median > 0)
+    atl_app_metric_set(&row, "minserts_per_s", p->nodes / (row.time_ms.median * 1e3));
+out:
+  free(next);
+  free(retries);
+  atl__app_free_all(ctx, &bufs);
+  if (atl_app_set_add(out, &row))
+    return ATL_ENOMEM;
+  return err == ATL_ENOMEM ? err : 0;
+}

@@ -1,0 +1,190 @@
+/*
+ * Seed 004: skiplist sort. p threads insert n keys into one lock-free
+ * skiplist (CAS on each level's link, bottom level first); the bottom-level
+ * walk is the sorted order. The host checks every level (bounded walk,
+ * sorted, each node once, every node of the level's height present) and
+ * compares the bottom level's keys with its own sort. On CUDA, CUB's radix
+ * sort of the same keys is the baseline.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_internal.h"
+
+#define LEVELS 24 /* enough for 2^24 keys at p = 1/2 */
+
+struct skip_run {
+  void *next, *keys, *height, *abort_flag, *retries;
+  size_t next_bytes;
+  uint32_t aborted;
+};
+
+static int reset(atl_context_t ctx, void *arg)
+{
+  struct skip_run *r = arg;
+  uint32_t flag = 0;
+  int err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &flag, sizeof flag);
+  r->aborted |= flag;
+  if (!err)
+    err = atl__app_fill32(ctx, r->next, ATL__NIL, r->next_bytes);
+  if (!err)
+    err = atl__app_fill32(ctx, r->abort_flag, 0, 4);
+  return err;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The CUB radix sort of the same keys, checked against the host's sort. */
+static int run_cub(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm, void *keys,
+                   const uint32_t *sorted, struct atl_app_set *out)
+{
+  struct atl_app_row row;
+  struct atl__app_buffers bufs = {{0}, 0};
+  char why[256];
+  void *keys_out = NULL;
+  uint32_t *got = NULL;
+  int err = 0;
+  atl__app_row_init(&row, "skiplist", "cub-radix-sort");
+  int ordinal = atl__app_cuda_ordinal(ctx);
+  const struct atl__cub *cub = ordinal >= 0 ? atl__cub_load(why, sizeof why) : NULL;
+  if (ordinal < 0 || cub == NULL) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", ordinal < 0 ? "CUB runs on CUDA devices only" : why);
+    goto out;
+  }
+  snprintf(row.instructions, sizeof row.instructions, "cub::DeviceRadixSort::SortKeys, %s", cub->info);
+  unsigned reps = tm->samples ? (tm->samples > 256 ? 256 : tm->samples) : 1;
+  float times[256];
+  if ((got = malloc((size_t)p->nodes * 4)) == NULL) {
+    err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
+    goto out;
+  }
+  if ((err = atl__app_alloc(ctx, &bufs, (size_t)p->nodes * 4, &keys_out))) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    goto out;
+  }
+  if (cub->sort_u32(ordinal, (uint64_t)(uintptr_t)keys, (uint64_t)(uintptr_t)keys_out, p->nodes, reps, times, why,
+                    sizeof why) != 0) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
+    goto out;
+  }
+  if ((err = atl__ops(ctx)->read(atl__dev(ctx), keys_out, got, (size_t)p->nodes * 4))) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    goto out;
+  }
+  atl__app_stats_f(times, reps, &row);
+  row.status = ATL_STATUS_OK;
+  row.verified = memcmp(got, sorted, (size_t)p->nodes * 4) == 0;
+  if (!row.verified)
+    atl__app_row_status(&row, ATL_STATUS_OK, "CUB's output differs from the host's sort");
+  atl_app_metric_set(&row, "keys", p->nodes);
+  if (row.time_ms.median > 0)
+    atl_app_metric_set(&row, "mkeys_per_s", p->nodes / (row.time_ms.median * 1e3));
+out:
+  free(got);
+  atl__app_free_all(ctx, &bufs);
+  if (atl_app_set_add(out, &row))
+    return ATL_ENOMEM;
+  return err == ATL_ENOMEM ? err : 0;
+}
+
+int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
+                     struct atl_app_set *out)
+{
+  struct atl__app_buffers bufs = {{0}, 0};
+  struct skip_run r = {0};
+  struct atl_app_row row;
+  uint32_t *keys = NULL, *next = NULL, *retries = NULL, *sorted = NULL, aborted = 0;
+  uint8_t *height = NULL;
+  void *kernel = NULL;
+  char why[256], defines[32];
+  int err = atl__list_params_check(ctx, p, "skiplist");
+  if (err)
+    return err;
+  atl__app_row_init(&row, "skiplist", "cas-insert");
+  const size_t n = p->nodes, global = ((size_t)p->threads + p->wg_size - 1) / p->wg_size * p->wg_size;
+  r.next_bytes = (n + 1) * LEVELS * sizeof(uint32_t);
+  keys = malloc(n * 4);
+  sorted = malloc(n * 4);
+  height = malloc(n);
+  next = malloc(r.next_bytes);
+  retries = malloc(global * 4);
+  if (!keys || !sorted || !height || !next || !retries) {
+    err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
+    goto out;
+  }
+  /* Random keys (duplicates allowed) and geometric heights, p = 1/2. */
+  for (size_t i = 0; i < n; i++) {
+    uint64_t h = atl__splitmix64(p->seed * 0x100000001b3ull + i);
+    keys[i] = (uint32_t)h;
+    unsigned lvl = 1;
+    for (uint32_t bits = (uint32_t)(h >> 32); (bits & 1) && lvl < LEVELS; bits >>= 1)
+      lvl++;
+    height[i] = (uint8_t)lvl;
+  }
+  memcpy(sorted, keys, n * 4);
+  qsort(sorted, n, 4, cmp_u32);
+  snprintf(defines, sizeof defines, "LEVELS=%d", LEVELS);
+  if ((err = atl__app_alloc(ctx, &bufs, r.next_bytes, &r.next)) || (err = atl__app_alloc(ctx, &bufs, n * 4, &r.keys)) ||
+      (err = atl__app_alloc(ctx, &bufs, n, &r.height)) || (err = atl__app_alloc(ctx, &bufs, 4, &r.abort_flag)) ||
+      (err = atl__app_alloc(ctx, &bufs, global * 4, &r.retries)) ||
+      (err = atl__ops(ctx)->write(atl__dev(ctx), r.keys, keys, n * 4)) ||
+      (err = atl__ops(ctx)->write(atl__dev(ctx), r.height, height, n)) ||
+      (err = atl__app_fill32(ctx, r.abort_flag, 0, 4)) || (err = atl__app_fill32(ctx, r.retries, 0, global * 4)) ||
+      (err = atl__app_build(ctx, "app_skiplist", "skiplist_insert", defines, &kernel, &row))) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    goto out;
+  }
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, r.next, 0},       {ATL_ARG_BUFFER, r.keys, 0},
+                           {ATL_ARG_BUFFER, r.height, 0},     {ATL_ARG_U32, NULL, p->nodes},
+                           {ATL_ARG_U32, NULL, p->threads},   {ATL_ARG_U32, NULL, tm->spin_bound},
+                           {ATL_ARG_BUFFER, r.abort_flag, 0}, {ATL_ARG_BUFFER, r.retries, 0}};
+  struct atl_launch launch = {global, p->wg_size, args, 8};
+  if ((err = atl__app_time(ctx, kernel, &launch, reset, &r, tm, &row)) ||
+      (err = atl__ops(ctx)->read(atl__dev(ctx), r.abort_flag, &aborted, sizeof aborted)) ||
+      (err = atl__ops(ctx)->read(atl__dev(ctx), r.next, next, r.next_bytes)) ||
+      (err = atl__ops(ctx)->read(atl__dev(ctx), r.retries, retries, global * 4))) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    goto out;
+  }
+  uint64_t total = 0;
+  for (size_t t = 0; t < p->threads; t++)
+    total += retries[t];
+  atl_app_metric_set(&row, "keys", p->nodes);
+  atl_app_metric_set(&row, "threads", p->threads);
+  atl_app_metric_set(&row, "retries_per_insert", (double)total / p->nodes);
+  if (aborted || r.aborted) {
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a walk or CAS loop passed --spin-bound %u", tm->spin_bound);
+    goto out;
+  }
+  row.status = ATL_STATUS_OK;
+  row.verified = atl__skiplist_check(next, keys, height, p->nodes, LEVELS, why, sizeof why) == 0;
+  if (row.verified) { /* the bottom level in order is the host's sort */
+    uint32_t cur = next[n * LEVELS];
+    for (size_t i = 0; i < n && row.verified; i++, cur = next[(size_t)cur * LEVELS])
+      if (keys[cur] != sorted[i]) {
+        row.verified = 0;
+        snprintf(why, sizeof why, "key %zu of the bottom-level walk is %u, the host's sort has %u", i, keys[cur],
+                 sorted[i]);
+      }
+  }
+  if (!row.verified)
+    atl__app_row_status(&row, ATL_STATUS_OK, "%s", why);
+  if (row.time_ms.median > 0)
+    atl_app_metric_set(&row, "mkeys_per_s", p->nodes / (row.time_ms.median * 1e3));
+out:
+  if (atl_app_set_add(out, &row))
+    err = ATL_ENOMEM;
+  if (err != ATL_ENOMEM && p->want_cub && r.keys)
+    err = run_cub(ctx, p, tm, r.keys, sorted, out);
+  free(keys);
+  free(sorted);
+  free(height);
+  free(next);
+  free(retries);
+  atl__app_free_all(ctx, &bufs);
+  return err == ATL_ENOMEM ? err : 0;
+}

@@ -1,0 +1,121 @@
+/*
+ * libatomlab_cub.so: CUB baselines behind the C interface of atomlab_cub.h.
+ * Built by nvcc for sm_80 and sm_90 with the CUDA runtime linked statically,
+ * so the plugin needs nothing but the driver atomlab itself loads.
+ */
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstdio>
+
+#include "atomlab_cub.h"
+
+namespace {
+
+/* Records the failing call in why and returns -1. */
+int fail(cudaError_t rc, const char *what, char *why, size_t why_len)
+{
+  std::snprintf(why, why_len, "cub plugin: %s failed: %s", what, cudaGetErrorString(rc));
+  return -1;
+}
+
+#define CHECK(call)                                                                                                    \
+  do {                                                                                                                 \
+    cudaError_t rc_ = (call);                                                                                          \
+    if (rc_ != cudaSuccess) {                                                                                          \
+      err = fail(rc_, #call, why, why_len);                                                                            \
+      goto out;                                                                                                        \
+    }                                                                                                                  \
+  } while (0)
+
+/* 1 if container c sums above the limit: the same walk as atomlab's kernels. */
+struct over_limit {
+  const float *vals;
+  unsigned long long containers;
+  unsigned items;
+  float limit;
+  __device__ unsigned long long operator()(unsigned long long c) const
+  {
+    float sum = 0.0f;
+    for (unsigned i = 0; i < items; i++)
+      sum += vals[(unsigned long long)i * containers + c];
+    return sum > limit ? 1ull : 0ull;
+  }
+};
+
+/* Runs `algo(temp, temp_bytes)` once to size, once to warm up, then reps timed. */
+template <typename Algo>
+int timed(int device, Algo algo, unsigned reps, float *times_ms, char *why, size_t why_len)
+{
+  int err = 0;
+  void *temp = nullptr;
+  size_t temp_bytes = 0;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  CHECK(cudaSetDevice(device));
+  CHECK(algo(nullptr, temp_bytes));
+  CHECK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 16));
+  CHECK(algo(temp, temp_bytes));
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  for (unsigned r = 0; r < reps; r++) {
+    CHECK(cudaEventRecord(start));
+    CHECK(algo(temp, temp_bytes));
+    CHECK(cudaEventRecord(stop));
+    CHECK(cudaEventSynchronize(stop));
+    CHECK(cudaEventElapsedTime(&times_ms[r], start, stop));
+  }
+out:
+  if (start)
+    cudaEventDestroy(start);
+  if (stop)
+    cudaEventDestroy(stop);
+  if (temp)
+    cudaFree(temp);
+  return err;
+}
+
+} // namespace
+
+extern "C" int atl_cub_abi_version(char *info, size_t info_len)
+{
+  std::snprintf(info, info_len, "CUB %d.%d.%d", CUB_VERSION / 100000, CUB_VERSION / 100 % 1000, CUB_VERSION % 100);
+  return ATL_CUB_ABI_VERSION;
+}
+
+extern "C" int atl_cub_count_if(int device, uint64_t vals, uint64_t containers, uint32_t items, float limit,
+                                uint64_t out_count, unsigned reps, float *times_ms, char *why, size_t why_len)
+{
+  over_limit pred{reinterpret_cast<const float *>(vals), containers, items, limit};
+  auto flags = thrust::make_transform_iterator(thrust::counting_iterator<unsigned long long>(0), pred);
+  auto *out = reinterpret_cast<unsigned long long *>(out_count);
+  auto algo = [&](void *temp, size_t &bytes) {
+    return cub::DeviceReduce::Sum(temp, bytes, flags, out, (long long)containers);
+  };
+  return timed(device, algo, reps, times_ms, why, why_len);
+}
+
+extern "C" int atl_cub_sort_u32(int device, uint64_t keys_in, uint64_t keys_out, uint64_t n, unsigned reps,
+                                float *times_ms, char *why, size_t why_len)
+{
+  auto *in = reinterpret_cast<const unsigned *>(keys_in);
+  auto *out = reinterpret_cast<unsigned *>(keys_out);
+  auto algo = [&](void *temp, size_t &bytes) {
+    return cub::DeviceRadixSort::SortKeys(temp, bytes, in, out, (long long)n);
+  };
+  return timed(device, algo, reps, times_ms, why, why_len);
+}
+
+extern "C" int atl_cub_histogram_u8(int device, uint64_t samples, uint64_t n, uint64_t hist, unsigned reps,
+                                    float *times_ms, char *why, size_t why_len)
+{
+  auto *in = reinterpret_cast<const unsigned char *>(samples);
+  auto *bins = reinterpret_cast<unsigned *>(hist);
+  auto algo = [&](void *temp, size_t &bytes) {
+    return cub::DeviceHistogram::HistogramEven(temp, bytes, in, bins, 257, 0, 256, (long long)n);
+  };
+  return timed(device, algo, reps, times_ms, why, why_len);
+}

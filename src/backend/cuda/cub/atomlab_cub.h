@@ -1,0 +1,50 @@
+/*
+ * The C interface of the optional CUB plugin (libatomlab_cub.so): NVIDIA's
+ * device-wide algorithms as in-run baselines. CUB and thrust are C++
+ * templates with no C API, so this is the one C++ file of atomlab, built by
+ * nvcc when the toolkit is found and loaded with dlopen() at run time.
+ *
+ * Interop: atomlab's CUDA backend works in the device's primary context, and
+ * the CUDA runtime inside the plugin uses the same primary context, so device
+ * pointers (CUdeviceptr values, passed as uint64_t) are valid on both sides.
+ * Every function runs the algorithm once untimed (warm-up, temporary storage
+ * allocated once outside the timed region), then @p reps timed runs with
+ * CUDA events, and returns 0 or a negative code with a reason in @p why.
+ */
+#ifndef ATOMLAB_CUB_H
+#define ATOMLAB_CUB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Bumped on any change below; the loader refuses a plugin of another version. */
+#define ATL_CUB_ABI_VERSION 1
+
+/** The plugin's ABI version, and its CUB version in @p info. */
+int atl_cub_abi_version(char *info, size_t info_len);
+
+/**
+ * Counts the containers whose sum of floats exceeds @p limit: vals holds
+ * `items` floats per container, item-major (value i of container c at
+ * vals[i * containers + c]). cub::DeviceReduce::Sum over a transform
+ * iterator; the count (u64) is left in @p out_count.
+ */
+int atl_cub_count_if(int device, uint64_t vals, uint64_t containers, uint32_t items, float limit, uint64_t out_count,
+                     unsigned reps, float *times_ms, char *why, size_t why_len);
+
+/** cub::DeviceRadixSort::SortKeys of @p n u32 keys from keys_in into keys_out. */
+int atl_cub_sort_u32(int device, uint64_t keys_in, uint64_t keys_out, uint64_t n, unsigned reps, float *times_ms,
+                     char *why, size_t why_len);
+
+/** cub::DeviceHistogram::HistogramEven of @p n bytes into 256 u32 bins (levels 0..256). */
+int atl_cub_histogram_u8(int device, uint64_t samples, uint64_t n, uint64_t hist, unsigned reps, float *times_ms,
+                         char *why, size_t why_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
