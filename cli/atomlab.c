@@ -13,6 +13,9 @@ static int cmd_help(int argc, char **argv);
 static const struct cli_command commands[] = {
     {"devices", "list every device atomlab can run on, with the id --device takes", cmd_devices},
     {"rmw", "contention x padding sweep of atomic read-modify-write operations", cmd_rmw},
+    {"calibrate", "calibration runs of the models: 'calibrate smem' measures T(n, e, c)", cmd_calibrate},
+    {"model", "the shared-memory atomic model offline: utilization from ncu counters", cmd_model},
+    {"profile", "run a program under ncu and report shared-memory atomic utilization", cmd_profile},
     {"version", "print the version and the commit this binary was built from", cmd_version},
     {"help", "show this list, or `atomlab help COMMAND` for one command", cmd_help},
 };

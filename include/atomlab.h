@@ -11,5 +11,6 @@
 #include "atomlab/experiment.h"
 #include "atomlab/result.h"
 #include "atomlab/rmw.h"
+#include "atomlab/model.h"
 
 #endif
