@@ -190,6 +190,8 @@ static int calibrate_smem(int argc, char **argv)
   const char *n_text = NULL, *e_text = NULL, *c_text = NULL, *device = NULL, *out = NULL;
   int variants[ATL_SMEM_VARIANTS] = {1, 1}, quiet = 0, c;
   unsigned reps = 5, delay = 20000;
+  unsigned *n_values = NULL, *e_values = NULL, *c_values = NULL;
+  size_t n_count = 0, e_count = 0, c_count = 0;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -213,8 +215,16 @@ static int calibrate_smem(int argc, char **argv)
           die_usage("--result is empty: allowed: used, unused, all");
       }
       break;
-    case O_N: n_text = optarg; break;
-    case O_E: e_text = optarg; break;
+    case O_N: /* axes are checked at once: they need only their own bounds, not the device */
+      free(n_values);
+      n_text = optarg;
+      parse_axis_values("--n", n_text, ATL_SMEM_MAX_N, &n_values, &n_count);
+      break;
+    case O_E:
+      free(e_values);
+      e_text = optarg;
+      parse_axis_values("--e", e_text, ATL_SMEM_MAX_E, &e_values, &e_count);
+      break;
     case O_C: c_text = optarg; break;
     case O_REPS: {
       char *end;
@@ -246,13 +256,6 @@ static int calibrate_smem(int argc, char **argv)
   }
   if (optind < argc)
     die_usage("unexpected argument '%s' for calibrate smem", argv[optind]);
-  /* axes are checked before the device is opened: they only need their own bounds */
-  unsigned *n_values = NULL, *e_values = NULL, *c_values = NULL;
-  size_t n_count = 0, e_count = 0, c_count = 0;
-  if (n_text)
-    parse_axis_values("--n", n_text, ATL_SMEM_MAX_N, &n_values, &n_count);
-  if (e_text)
-    parse_axis_values("--e", e_text, ATL_SMEM_MAX_E, &e_values, &e_count);
   if (c_text && strcmp(c_text, "all") != 0) {
     if (strcmp(c_text, "0") == 0) {
       c_values = range(0, 0, &c_count);

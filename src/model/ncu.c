@@ -229,6 +229,9 @@ int atl_ncu_parse_csv(const char *text, const char *name, double warps_per_sm, d
     }
     if (len == 0 || strncmp(line, "==", 2) == 0)
       continue; /* ncu's own notes (==PROF==, ==WARNING==) */
+    const int maybe_units = !details && nu == 0 && report->count == 0;
+    if (maybe_units) /* splitting works in place: keep the text for the units row */
+      memcpy(units_copy, line, (size_t)len + 1);
     int nf = atl__csv_fields(line, f, MAX_FIELDS);
     if (nf < 0) {
       snprintf(why, why_len, "%s:%u: malformed CSV (an open quote or more than %d fields)", name, lineno, MAX_FIELDS);
@@ -238,8 +241,7 @@ int atl_ncu_parse_csv(const char *text, const char *name, double warps_per_sm, d
       snprintf(why, why_len, "%s:%u: %d fields where the header has %d", name, lineno, nf, nh);
       goto out;
     }
-    if (!details && f[c_id][0] == '\0' && nu == 0 && report->count == 0 && !in_kernel) {
-      memcpy(units_copy, line, (size_t)len + 1); /* the raw page's units row */
+    if (maybe_units && f[c_id][0] == '\0') { /* the raw page's units row */
       nu = atl__csv_fields(units_copy, u, MAX_FIELDS); /* u points into the copy, which stays */
       continue;
     }
