@@ -216,8 +216,8 @@ int atl_ncu_parse_csv(const char *text, const char *name, double warps_per_sm, d
       c_mvalue = i;
   }
   details = c_mname >= 0 && c_mvalue >= 0;
-  if (c_kernel < 0) {
-    snprintf(why, why_len, "%s:%u: the ncu header has no \"Kernel Name\" column", name, lineno);
+  if (c_kernel < 0 || c_id < 0) {
+    snprintf(why, why_len, "%s:%u: the ncu header has no \"ID\" or no \"Kernel Name\" column", name, lineno);
     goto out;
   }
   char current_id[32] = "";
