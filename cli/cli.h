@@ -41,6 +41,7 @@ int cmd_rmw(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_hist_case(int argc, char **argv);
 
 /** Options `model util` and `profile` share (cli/smem-report.c). */
 struct smem_opts {

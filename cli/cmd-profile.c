@@ -192,6 +192,12 @@ int cmd_profile(int argc, char **argv)
   char *qargv[] = {ncu, "--query-metrics", NULL};
   int rc = run(qargv, query, query_err);
   char *listing = rc == 0 ? atl_read_text_file(query, (size_t)1 << 26) : NULL;
+  if (listing && !listed(listing, "sm__cycles_active")) {
+    /* a listing that lacks even this basic metric is in a form we do not read: ask for the first candidates */
+    fprintf(stderr, "note: 'ncu --query-metrics' lists no sm__cycles_active: asking for the first candidate metrics\n");
+    free(listing);
+    listing = NULL;
+  }
   char metrics[2048] = "";
   for (int q = 0; q < ATL_NCU_QUANTITIES; q++) {
     if (q == ATL_NCU_SM_COUNT || q == ATL_NCU_WARPS_PER_SM)

@@ -206,6 +206,29 @@ struct atl_smem_spread {
 int atl_smem_calibrate(atl_context_t ctx, const struct atl_smem_calibration *cfg, struct atl_smem_table *table,
                        struct atl_smem_spread *spread, struct atl_smem_calibration_info *info);
 
+/** One run of the seed's histogram case study (Listings 1 and 2) on an RGBA image. */
+struct atl_smem_histogram_spec {
+  int reorder;         /**< 0: histogram (Listing 1); 1: histogram2 (Listing 2, channels reordered by thread) */
+  int result_used;     /**< 1: the result of atomicAdd is read (ATOMS.ADD); 0: unused (ATOMS.POPC.INC on sm_80+) */
+  int solid;           /**< 1: every pixel one colour (labelled "solid"); 0: uniformly random channels */
+  unsigned pixels;     /**< image size */
+  unsigned wg_size;    /**< threads per block */
+  unsigned workgroups; /**< blocks (the kernel strides over the image) */
+  unsigned reps;       /**< timed launches; the median is reported */
+};
+
+/** What one histogram run measured. */
+struct atl_smem_histogram_result {
+  double median_ms, min_ms, max_ms; /**< device time per launch */
+  int verified;                     /**< every launch's 1024 bins equal the host's histogram */
+  unsigned wrong_bins;              /**< bins that differed (in the worst launch) */
+  char instructions[256];           /**< the kernel's atomic machine instructions */
+};
+
+/** Runs the case study on the open CUDA device (ATL_ENOTSUP elsewhere); ATL_EVERIFY if a bin is wrong. */
+int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_spec *spec,
+                           struct atl_smem_histogram_result *out);
+
 /** Resident warps per SM of the open device (max threads per SM / warp size); 0 if unknown. */
 unsigned atl_smem_max_warps(atl_context_t ctx);
 

@@ -85,6 +85,10 @@ int main(void)
   for (size_t a = 0; a < 2; a++) { /* the shared-memory calibration, both result uses */
     build("smem_calibrate", "RESULT_USED=0", archs[a]);
     build("smem_calibrate", "RESULT_USED=1", archs[a]);
+    for (int v = 0; v < 4; v++) { /* the histogram case study: Listing 1 and 2, result unused and used */
+      snprintf(defines, sizeof defines, "REORDER=%d RESULT_USED=%d", v / 2, v % 2);
+      build("smem_histogram", defines, archs[a]);
+    }
   }
   for (size_t a = 0; a < 2; a++) {
     for (int op = 0; op < ATL_OP_COUNT; op++)
