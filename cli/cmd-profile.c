@@ -243,8 +243,6 @@ int cmd_profile(int argc, char **argv)
     pargv[np++] = kernel_filter;
   }
   pargv[np++] = "--";
-  int first_program_arg = np;
-  (void)first_program_arg;
   size_t nprog = 0;
   while (program[nprog])
     nprog++;
@@ -273,6 +271,8 @@ int cmd_profile(int argc, char **argv)
     fprintf(stderr, "error: unable to export the counters (ncu --import ... --csv exit %d):\n", rc);
     print_tail(import_err);
     remove_dir(dir);
+    atl_context_free(ctx);
+    atl_smem_table_release(&table);
     return EXIT_MEASURE;
   }
   if (save) {
@@ -286,6 +286,7 @@ int cmd_profile(int argc, char **argv)
   remove_dir(dir);
   if (err) {
     atl_context_free(ctx);
+    atl_smem_table_release(&table);
     die("the counters could not be read: %s", why);
   }
   int failures = smem_report(&opts, &table, &rep, &meta, "ncu (this run)");
