@@ -15,6 +15,10 @@ static const struct cli_command commands[] = {
     {"rmw", "contention x padding sweep of atomic read-modify-write operations", cmd_rmw},
     {"strategy", "atomic strategies (native, warp, block, privatized, CAS, locks) compared per access pattern", cmd_strategy},
     {"app", "applications of atomics: count, access-table, double-add, list, skiplist", cmd_app},
+    {"calibrate", "calibration runs of the models: 'calibrate smem' measures T(n, e, c)", cmd_calibrate},
+    {"model", "the shared-memory atomic model offline: utilization from ncu counters", cmd_model},
+    {"profile", "run a program under ncu and report shared-memory atomic utilization", cmd_profile},
+    {"hist-case", "the seed's shared-memory histogram kernels (Listings 1, 2) on RGBA images", cmd_hist_case},
     {"version", "print the version and the commit this binary was built from", cmd_version},
     {"help", "show this list, or `atomlab help COMMAND` for one command", cmd_help},
 };

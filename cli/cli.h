@@ -56,5 +56,45 @@ int cmd_devices(int argc, char **argv);
 int cmd_rmw(int argc, char **argv);
 int cmd_strategy(int argc, char **argv);
 int cmd_app(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_model(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+int cmd_hist_case(int argc, char **argv);
+
+/** Options `model util` and `profile` share (cli/smem-report.c). */
+struct smem_opts {
+  const char *table_path;  /**< --table */
+  int variant;             /**< --result: enum atl_smem_variant */
+  double threshold;        /**< --threshold: U at or above it is a bottleneck */
+  int format;              /**< --format: enum atl_format */
+  const char *out;         /**< -o FILE */
+  double sms, warps;       /**< --sms, --warps-per-sm: used where the counters lack them (0: none) */
+};
+
+/** Defaults of struct smem_opts. */
+void smem_opts_init(struct smem_opts *o);
+
+/** Handles one shared option (getopt code @p c); returns 1 if it was one, 0 if not. Dies on a bad value. */
+int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *command);
+
+/** The getopt codes smem_opts_parse handles, to put in a command's option table. */
+enum { SMEM_O_TABLE = 400, SMEM_O_RESULT, SMEM_O_THRESHOLD, SMEM_O_FORMAT, SMEM_O_SMS, SMEM_O_WARPS };
+#define SMEM_LONGOPTS                                                                                                  \
+  {"table", required_argument, NULL, SMEM_O_TABLE}, {"result", required_argument, NULL, SMEM_O_RESULT},                \
+      {"threshold", required_argument, NULL, SMEM_O_THRESHOLD}, {"format", required_argument, NULL, SMEM_O_FORMAT},    \
+      {"sms", required_argument, NULL, SMEM_O_SMS}, {"warps-per-sm", required_argument, NULL, SMEM_O_WARPS},           \
+      {"output", required_argument, NULL, 'o'}
+
+/** Help text of the shared options. */
+extern const char smem_opts_help[];
+
+/**
+ * Derives Table 2 for every kernel of @p report and writes it (table, CSV or
+ * JSON with @p meta) to stdout or opts->out. Returns the number of kernels
+ * whose utilization could not be derived (their reasons printed to stderr),
+ * or -1 if the output could not be written.
+ */
+int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
+                const struct atl_run_meta *meta, const char *source);
 
 #endif

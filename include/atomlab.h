@@ -12,5 +12,6 @@
 #include "atomlab/result.h"
 #include "atomlab/rmw.h"
 #include "atomlab/strategy.h"
+#include "atomlab/model.h"
 
 #endif

@@ -83,6 +83,14 @@ int main(void)
   const char *archs[] = {"--gpu-architecture=sm_90", "--gpu-architecture=sm_80"};
   char defines[512];
   build("discovery", "", archs[0]);
+  for (size_t a = 0; a < 2; a++) { /* the shared-memory calibration, both result uses */
+    build("smem_calibrate", "RESULT_USED=0", archs[a]);
+    build("smem_calibrate", "RESULT_USED=1", archs[a]);
+    for (int v = 0; v < 4; v++) { /* the histogram case study: Listing 1 and 2, result unused and used */
+      snprintf(defines, sizeof defines, "REORDER=%d RESULT_USED=%d", v / 2, v % 2);
+      build("smem_histogram", defines, archs[a]);
+    }
+  }
   for (size_t a = 0; a < 2; a++) {
     for (int op = 0; op < ATL_OP_COUNT; op++)
       for (int type = 0; type < ATL_TYPE_COUNT; type++)

@@ -1,0 +1,129 @@
+/* atomlab model: the shared-memory atomic queuing model offline (seed 002). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: atomlab model util --table T.csv --counters C.csv [options]\n"
+    "       atomlab model query --table T.csv --n N --e E --c C [--result R]\n\n"
+    "util: the utilization of the shared-memory atomic unit per kernel, from a\n"
+    "calibration table and an Nsight Compute CSV export (ncu --csv --page raw, or\n"
+    "the details page; --print-units base is best). Table 2 of the model: N, n-hat,\n"
+    "e, c, S(n-hat, e, c), B = N x S, U = B / T, and a verdict.\n\n"
+    "query: T(n, e, c) and S = T / n from the table (linear interpolation for\n"
+    "non-integral n, e, c).\n\n"
+    "  --counters FILE   the ncu CSV export (util)\n"
+    "  --n X --e X --c X the model's inputs (query)\n";
+
+static void load_table(const char *path, struct atl_smem_table *table)
+{
+  char why[512];
+  if (path == NULL)
+    die_usage("--table is required: the CSV written by 'atomlab calibrate smem'");
+  int err = atl_smem_table_read_csv(path, table, why, sizeof why);
+  if (err)
+    die_usage("--table: %s", why);
+}
+
+static double parse_real(const char *opt, const char *arg)
+{
+  char *end;
+  double v = strtod(arg, &end);
+  if (*arg == '\0' || *end != '\0' || !(v >= 0 && v <= 1e6))
+    die_usage("%s '%s' is not allowed: a number from 0 to 1e6", opt, arg);
+  return v;
+}
+
+int cmd_model(int argc, char **argv)
+{
+  enum { O_COUNTERS = 256, O_N, O_E, O_C };
+  static const struct option longopts[] = {SMEM_LONGOPTS,
+                                           {"counters", required_argument, NULL, O_COUNTERS},
+                                           {"n", required_argument, NULL, O_N},
+                                           {"e", required_argument, NULL, O_E},
+                                           {"c", required_argument, NULL, O_C},
+                                           {"help", no_argument, NULL, 'h'},
+                                           {0}};
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    fputs(usage, stdout);
+    fputs(smem_opts_help, stdout);
+    return EXIT_OK;
+  }
+  const char *sub = argv[1];
+  if (strcmp(sub, "util") != 0 && strcmp(sub, "query") != 0)
+    die_usage("model: unknown subcommand '%s': allowed: util, query", sub);
+  struct smem_opts opts;
+  smem_opts_init(&opts);
+  const char *counters = NULL;
+  double n = -1, e = -1, c = -1;
+  int ch;
+  optind = 1;
+  opterr = 0;
+  argc--;
+  argv++;
+  while ((ch = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    if (smem_opts_parse(&opts, ch, optarg, "model"))
+      continue;
+    switch (ch) {
+    case O_COUNTERS: counters = optarg; break;
+    case O_N: n = parse_real("--n", optarg); break;
+    case O_E: e = parse_real("--e", optarg); break;
+    case O_C: c = parse_real("--c", optarg); break;
+    case 'h':
+      fputs(usage, stdout);
+      fputs(smem_opts_help, stdout);
+      return EXIT_OK;
+    case ':': die_usage("option '%s' needs a value (see 'atomlab model --help')", argv[optind - 1]);
+    default: die_usage("unknown option '%s' for model %s (see 'atomlab model --help')", argv[optind - 1], sub);
+    }
+  }
+  if (optind < argc)
+    die_usage("unexpected argument '%s' for model %s", argv[optind], sub);
+  struct atl_smem_table table;
+  char why[512];
+  if (strcmp(sub, "query") == 0) {
+    if (n < 0 || e < 0 || c < 0)
+      die_usage("model query needs --n, --e and --c");
+    load_table(opts.table_path, &table);
+    double T = 0, S = 0;
+    int clamped = 0;
+    if (atl_smem_T(&table, (enum atl_smem_variant)opts.variant, n, e, c, &T, &clamped, why, sizeof why))
+      die_usage("model query: %s", why);
+    if (n > 0 && atl_smem_S(&table, (enum atl_smem_variant)opts.variant, n, e, c, &S, &clamped, why, sizeof why))
+      die_usage("model query: %s", why);
+    printf("result=%s n=%g e=%g c=%g T=%.6g S=%.6g%s\n", atl_smem_variant_name((enum atl_smem_variant)opts.variant),
+           n, e, c, T, n > 0 ? S : 0.0, clamped ? " (clamped to the table)" : "");
+    atl_smem_table_release(&table);
+    return EXIT_OK;
+  }
+  if (counters == NULL)
+    die_usage("--counters is required: an ncu CSV export (ncu --csv --page raw --metrics ...)");
+  load_table(opts.table_path, &table);
+  char *text = atl_read_text_file(counters, (size_t)1 << 30);
+  if (text == NULL)
+    die_usage("--counters: unable to read '%s': %s", counters, strerror(errno));
+  struct atl_ncu_report report;
+  int err = atl_ncu_parse_csv(text, counters, opts.warps, opts.sms, &report, why, sizeof why);
+  free(text);
+  if (err)
+    die_usage("--counters: %s", why);
+  /* every kernel must derive before anything is written: a bad file writes nothing */
+  for (size_t i = 0; i < report.count; i++) {
+    struct atl_smem_util u;
+    if (atl_smem_utilization(&table, (enum atl_smem_variant)opts.variant, &report.kernels[i], &u, why, sizeof why))
+      die_usage("--counters: kernel %s (%s): %s", report.kernels[i].id, report.kernels[i].kernel, why);
+  }
+  atl_context_t ctx = NULL;
+  if (atl_context_new(&ctx))
+    die("out of memory");
+  struct atl_run_meta meta;
+  cli_fill_meta(ctx, argc + 2, argv - 2, &meta); /* from "atomlab" on */
+  int failures = smem_report(&opts, &table, &report, &meta, counters);
+  atl_context_free(ctx);
+  atl_ncu_report_release(&report);
+  atl_smem_table_release(&table);
+  return failures == 0 ? EXIT_OK : EXIT_MEASURE;
+}

@@ -1,0 +1,297 @@
+/*
+ * atomlab profile -- PROGRAM [ARGS]: runs a program under Nsight Compute,
+ * reads the counters of Table 1 (seed 002) for every kernel it launches and
+ * prints the utilization of the shared-memory atomic unit with a verdict.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: atomlab profile --table T.csv [options] -- PROGRAM [ARGS...]\n\n"
+    "Runs PROGRAM under Nsight Compute (ncu --clock-control none), collects for every\n"
+    "kernel the shared-memory atomic instructions (fetch-and-op and CAS), the atomic\n"
+    "thread operations, the active cycles, the achieved occupancy and the duration,\n"
+    "and prints the model's inputs n, e, c and the utilization U of the shared-memory\n"
+    "atomic unit with a verdict (docs/model.md).\n\n"
+    "  --ncu PATH             the ncu binary  [$NCU, ncu on PATH, /usr/local/cuda/bin/ncu]\n"
+    "  --save-counters FILE   keep ncu's raw CSV export (for 'atomlab model util --counters')\n"
+    "  --kernel REGEX         profile only kernels whose name matches (ncu --kernel-name regex:...)\n";
+
+/* The first executable of: @p given, $NCU, PATH, the CUDA default. */
+static int find_ncu(const char *given, char *path, size_t len)
+{
+  if (given) {
+    snprintf(path, len, "%s", given);
+    return access(path, X_OK);
+  }
+  const char *env = getenv("NCU");
+  if (env && *env) {
+    snprintf(path, len, "%s", env);
+    return access(path, X_OK);
+  }
+  const char *p = getenv("PATH");
+  while (p && *p) {
+    const char *end = strchr(p, ':');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    snprintf(path, len, "%.*s/ncu", (int)n, p);
+    if (n && access(path, X_OK) == 0)
+      return 0;
+    p = end ? end + 1 : NULL;
+  }
+  snprintf(path, len, "/usr/local/cuda/bin/ncu");
+  return access(path, X_OK);
+}
+
+/* Runs argv, stdout to @p out_path (NULL: inherited), stderr to @p err_path (NULL: inherited); its exit status or -1. */
+static int run(char *const *argv, const char *out_path, const char *err_path)
+{
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0)
+    return -1;
+  if (pid == 0) {
+    if (out_path) {
+      int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd < 0 || dup2(fd, 1) < 0)
+        _exit(127);
+      close(fd);
+    }
+    if (err_path) {
+      int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd < 0 || dup2(fd, 2) < 0)
+        _exit(127);
+      close(fd);
+    }
+    execv(argv[0], argv);
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* Whether @p base appears as a whole metric name in ncu's --query-metrics output. */
+static int listed(const char *text, const char *base)
+{
+  size_t n = strlen(base);
+  for (const char *p = text; (p = strstr(p, base)) != NULL; p += n) {
+    int before = p == text || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= '0' && p[-1] <= '9'));
+    char after = p[n];
+    if (before && !(after == '_' || (after >= 'a' && after <= 'z') || (after >= '0' && after <= '9')))
+      return 1;
+  }
+  return 0;
+}
+
+static void remove_dir(const char *dir)
+{
+  const char *files[] = {"query.txt", "query.err", "profile.ncu-rep", "ncu.err", "counters.csv", "import.err", NULL};
+  char path[4200];
+  for (size_t i = 0; files[i]; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+    unlink(path);
+  }
+  rmdir(dir);
+}
+
+static void print_tail(const char *path)
+{
+  char *text = atl_read_text_file(path, (size_t)1 << 24);
+  if (text == NULL)
+    return;
+  size_t len = strlen(text);
+  const char *start = len > 1500 ? text + len - 1500 : text;
+  fprintf(stderr, "%s%s", start, len && text[len - 1] != '\n' ? "\n" : "");
+  free(text);
+}
+
+int cmd_profile(int argc, char **argv)
+{
+  enum { O_NCU = 256, O_SAVE, O_KERNEL };
+  static const struct option longopts[] = {SMEM_LONGOPTS,
+                                           {"ncu", required_argument, NULL, O_NCU},
+                                           {"save-counters", required_argument, NULL, O_SAVE},
+                                           {"kernel", required_argument, NULL, O_KERNEL},
+                                           {"help", no_argument, NULL, 'h'},
+                                           {0}};
+  struct smem_opts opts;
+  smem_opts_init(&opts);
+  const char *ncu_given = NULL, *save = NULL, *kernel = NULL;
+  int ch;
+  optind = 1;
+  opterr = 0;
+  while ((ch = getopt_long(argc, argv, "+:ho:", longopts, NULL)) != -1) {
+    if (smem_opts_parse(&opts, ch, optarg, "profile"))
+      continue;
+    switch (ch) {
+    case O_NCU: ncu_given = optarg; break;
+    case O_SAVE: save = optarg; break;
+    case O_KERNEL: kernel = optarg; break;
+    case 'h':
+      fputs(usage, stdout);
+      fputs(smem_opts_help, stdout);
+      return EXIT_OK;
+    case ':': die_usage("option '%s' needs a value (see 'atomlab profile --help')", argv[optind - 1]);
+    default: die_usage("unknown option '%s' for profile (see 'atomlab profile --help')", argv[optind - 1]);
+    }
+  }
+  if (optind >= argc)
+    die_usage("profile needs a program to run: atomlab profile --table T.csv -- PROGRAM [ARGS]");
+  char **program = argv + optind;
+  char why[512];
+  struct atl_smem_table table;
+  if (opts.table_path == NULL)
+    die_usage("--table is required: the CSV written by 'atomlab calibrate smem'");
+  if (atl_smem_table_read_csv(opts.table_path, &table, why, sizeof why))
+    die_usage("--table: %s", why);
+  char ncu[4096];
+  if (find_ncu(ncu_given, ncu, sizeof ncu) != 0)
+    die("ncu (Nsight Compute CLI) not found%s%s: install Nsight Compute or pass --ncu PATH", ncu_given ? " at " : "",
+        ncu_given ? ncu_given : "");
+  /* the device's SM count and warps per SM, from atomlab's own probe (fallbacks for the counters) */
+  atl_context_t ctx = NULL;
+  if (atl_context_new(&ctx))
+    die("out of memory");
+  const struct atl_device_info *devs = NULL;
+  size_t ndev = 0;
+  double sms = opts.sms, warps = opts.warps;
+  atl_devices(ctx, &devs, &ndev);
+  struct atl_run_meta meta;
+  cli_fill_meta(ctx, argc + 1, argv - 1, &meta);
+  for (size_t i = 0; i < ndev; i++)
+    if (strcmp(devs[i].backend, "cuda") == 0) {
+      if (sms <= 0)
+        sms = devs[i].compute_units;
+      if (warps <= 0 && devs[i].warp_size)
+        warps = (double)devs[i].max_threads_per_cu / devs[i].warp_size;
+      meta.device = devs[i];
+      break;
+    }
+  char dir[] = "/tmp/atomlab-profile-XXXXXX";
+  if (mkdtemp(dir) == NULL)
+    die("unable to create a temporary folder: %s", strerror(errno));
+  char query[4200], query_err[4200], report[4200], ncu_err[4200], csv[4200], import_err[4200];
+  snprintf(query, sizeof query, "%s/query.txt", dir);
+  snprintf(query_err, sizeof query_err, "%s/query.err", dir);
+  snprintf(report, sizeof report, "%s/profile.ncu-rep", dir);
+  snprintf(ncu_err, sizeof ncu_err, "%s/ncu.err", dir);
+  snprintf(csv, sizeof csv, "%s/counters.csv", dir);
+  snprintf(import_err, sizeof import_err, "%s/import.err", dir);
+  /* which candidate metrics this ncu and GPU know: the first listed per quantity */
+  char *qargv[] = {ncu, "--query-metrics", NULL};
+  int rc = run(qargv, query, query_err);
+  char *listing = rc == 0 ? atl_read_text_file(query, (size_t)1 << 26) : NULL;
+  if (listing && !listed(listing, "sm__cycles_active")) {
+    /* a listing that lacks even this basic metric is in a form we do not read: ask for the first candidates */
+    fprintf(stderr, "note: 'ncu --query-metrics' lists no sm__cycles_active: asking for the first candidate metrics\n");
+    free(listing);
+    listing = NULL;
+  }
+  char metrics[2048] = "";
+  for (int q = 0; q < ATL_NCU_QUANTITIES; q++) {
+    if (q == ATL_NCU_SM_COUNT || q == ATL_NCU_WARPS_PER_SM)
+      continue; /* from the probe or the options */
+    const struct atl_ncu_metric *c = atl_ncu_candidates((enum atl_ncu_quantity)q);
+    const char *pick = NULL;
+    for (; c->name && !pick; c++) {
+      char base[256];
+      snprintf(base, sizeof base, "%s", c->name);
+      char *dot = strchr(base, '.');
+      if (dot)
+        *dot = '\0';
+      if (listing == NULL || listed(listing, base))
+        pick = c->name;
+    }
+    if (pick == NULL && (q == ATL_NCU_FAO || q == ATL_NCU_ACTIVE_CYCLES || q == ATL_NCU_OCCUPANCY)) {
+      remove_dir(dir);
+      die("ncu does not offer %s on this GPU (tried %s)", atl_ncu_quantity_name((enum atl_ncu_quantity)q),
+          atl_ncu_candidates((enum atl_ncu_quantity)q)[0].name);
+    }
+    if (pick)
+      snprintf(metrics + strlen(metrics), sizeof metrics - strlen(metrics), "%s%s", metrics[0] ? "," : "", pick);
+  }
+  free(listing);
+  if (rc != 0)
+    fprintf(stderr, "note: 'ncu --query-metrics' failed (exit %d): asking for the first candidate metrics\n", rc);
+  char kernel_filter[600];
+  char *pargv[32];
+  int np = 0;
+  pargv[np++] = ncu;
+  pargv[np++] = "--clock-control";
+  pargv[np++] = "none";
+  pargv[np++] = "--metrics";
+  pargv[np++] = metrics;
+  pargv[np++] = "--force-overwrite";
+  pargv[np++] = "-o";
+  char report_base[4200];
+  snprintf(report_base, sizeof report_base, "%s/profile", dir);
+  pargv[np++] = report_base;
+  if (kernel) {
+    snprintf(kernel_filter, sizeof kernel_filter, "regex:%s", kernel);
+    pargv[np++] = "--kernel-name";
+    pargv[np++] = kernel_filter;
+  }
+  pargv[np++] = "--";
+  size_t nprog = 0;
+  while (program[nprog])
+    nprog++;
+  char **full = malloc((np + nprog + 1) * sizeof *full);
+  if (full == NULL)
+    die("out of memory");
+  memcpy(full, pargv, np * sizeof *full);
+  memcpy(full + np, program, nprog * sizeof *full);
+  full[np + nprog] = NULL;
+  fprintf(stderr, "profile: %s --clock-control none --metrics %s -- %s ...\n", ncu, metrics, program[0]);
+  rc = run(full, NULL, ncu_err); /* the program's output stays on the terminal; ncu's notes go to a file */
+  free(full);
+  if (rc != 0 || access(report, R_OK) != 0) {
+    fprintf(stderr, "error: ncu or the program failed (exit %d)%s; ncu said:\n", rc,
+            access(report, R_OK) ? ", no report was written" : "");
+    print_tail(ncu_err);
+    remove_dir(dir);
+    atl_context_free(ctx);
+    atl_smem_table_release(&table);
+    return EXIT_MEASURE;
+  }
+  char *iargv[] = {ncu, "--import", report, "--csv", "--page", "raw", "--print-units", "base", NULL};
+  rc = run(iargv, csv, import_err);
+  char *text = rc == 0 ? atl_read_text_file(csv, (size_t)1 << 28) : NULL;
+  if (text == NULL) {
+    fprintf(stderr, "error: unable to export the counters (ncu --import ... --csv exit %d):\n", rc);
+    print_tail(import_err);
+    remove_dir(dir);
+    atl_context_free(ctx);
+    atl_smem_table_release(&table);
+    return EXIT_MEASURE;
+  }
+  if (save) {
+    FILE *f = fopen(save, "w");
+    if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0)
+      fprintf(stderr, "error: unable to write '%s': %s\n", save, strerror(errno));
+  }
+  struct atl_ncu_report rep;
+  int err = atl_ncu_parse_csv(text, "ncu export", warps, sms, &rep, why, sizeof why);
+  free(text);
+  remove_dir(dir);
+  if (err) {
+    atl_context_free(ctx);
+    atl_smem_table_release(&table);
+    die("the counters could not be read: %s", why);
+  }
+  int failures = smem_report(&opts, &table, &rep, &meta, "ncu (this run)");
+  atl_ncu_report_release(&rep);
+  atl_smem_table_release(&table);
+  atl_context_free(ctx);
+  return failures == 0 ? EXIT_OK : EXIT_MEASURE;
+}

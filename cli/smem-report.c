@@ -1,0 +1,216 @@
+/* What `atomlab model util` and `atomlab profile` print: Table 2 of seed 002 per kernel, with a verdict. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char smem_opts_help[] =
+    "  --table FILE      the calibration table (CSV from 'atomlab calibrate smem')  [required]\n"
+    "  --result R        which table variant models the kernels' fetch-and-adds: used (ATOMS.ADD)\n"
+    "                    or unused (ATOMS.POPC.INC)  [used]\n"
+    "  --threshold X     utilization at or above X is a bottleneck, 0 < X <= 10  [0.8]\n"
+    "  --sms N           SMs, where the counters lack device__attribute_multiprocessor_count\n"
+    "  --warps-per-sm N  resident warps per SM, where the counters lack it\n"
+    "  --format F        table, csv or json  [table; with -o: from the file extension]\n"
+    "  -o FILE           write the result to FILE (through a temporary name) instead of stdout\n";
+
+void smem_opts_init(struct smem_opts *o)
+{
+  memset(o, 0, sizeof *o);
+  o->variant = ATL_SMEM_USED;
+  o->threshold = 0.8;
+  o->format = -1;
+}
+
+static double parse_positive(const char *opt, const char *arg, double hi)
+{
+  char *end;
+  double v = strtod(arg, &end);
+  if (*arg == '\0' || *end != '\0' || !(v > 0 && v <= hi))
+    die_usage("%s '%s' is not allowed: a number above 0 and at most %g", opt, arg, hi);
+  return v;
+}
+
+int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *command)
+{
+  (void)command;
+  switch (c) {
+  case SMEM_O_TABLE:
+    o->table_path = arg;
+    return 1;
+  case SMEM_O_RESULT: {
+    int v = atl_smem_variant_parse(arg);
+    if (v < 0)
+      die_usage("--result '%s' is not known: allowed: used, unused", arg);
+    o->variant = v;
+    return 1;
+  }
+  case SMEM_O_THRESHOLD:
+    o->threshold = parse_positive("--threshold", arg, 10);
+    return 1;
+  case SMEM_O_FORMAT:
+    if ((o->format = atl_format_parse(arg)) < 0)
+      die_usage("--format '%s' is not allowed: table, csv or json", arg);
+    return 1;
+  case SMEM_O_SMS:
+    o->sms = parse_positive("--sms", arg, 100000);
+    return 1;
+  case SMEM_O_WARPS:
+    o->warps = parse_positive("--warps-per-sm", arg, ATL_SMEM_MAX_N);
+    return 1;
+  case 'o':
+    if (*arg == '\0')
+      die_usage("-o is empty: a file name");
+    o->out = arg;
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static const char *verdict(double u, double threshold) { return u >= threshold ? "bottleneck" : "not a bottleneck"; }
+
+static void csv_text(FILE *f, const char *s)
+{
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', f);
+    fputc(*s == '\n' ? ' ' : *s, f);
+  }
+  fputc('"', f);
+}
+
+int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
+                const struct atl_run_meta *meta, const char *source)
+{
+  int format = opts->format;
+  if (format < 0) {
+    const char *dot = opts->out ? strrchr(opts->out, '.') : NULL;
+    format = dot && strcmp(dot, ".csv") == 0 ? ATL_FORMAT_CSV : dot && strcmp(dot, ".json") == 0 ? ATL_FORMAT_JSON
+                                                                                                    : ATL_FORMAT_TABLE;
+  }
+  char tmp[4200];
+  FILE *f = stdout;
+  if (opts->out) {
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", opts->out, (long)getpid());
+    if ((f = fopen(tmp, "w")) == NULL) {
+      fprintf(stderr, "error: unable to write '%s': %s\n", opts->out, strerror(errno));
+      return -1;
+    }
+  }
+  const enum atl_smem_variant v = (enum atl_smem_variant)opts->variant;
+  int failures = 0;
+  cJSON *root = NULL, *kernels = NULL;
+  if (format == ATL_FORMAT_JSON) {
+    root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "format_version", ATL_FORMAT_VERSION);
+    cJSON *tool = cJSON_AddObjectToObject(root, "tool");
+    cJSON_AddStringToObject(tool, "name", "atomlab");
+    cJSON_AddStringToObject(tool, "version", meta->tool_version);
+    cJSON_AddStringToObject(tool, "commit", meta->git_commit);
+    cJSON_AddStringToObject(root, "date", meta->date);
+    cJSON_AddStringToObject(root, "command", meta->command);
+    cJSON *dev = cJSON_AddObjectToObject(root, "device");
+    cJSON_AddStringToObject(dev, "name", meta->device.name);
+    cJSON_AddStringToObject(dev, "driver", meta->device.driver);
+    cJSON_AddStringToObject(root, "counters", source);
+    cJSON_AddStringToObject(root, "table", opts->table_path);
+    cJSON_AddStringToObject(root, "result", atl_smem_variant_name(v));
+    cJSON_AddNumberToObject(root, "threshold", opts->threshold);
+    cJSON_AddStringToObject(root, "assumptions",
+                            "per-SM quantities are the average SM's: totals divided by the SM count, T = "
+                            "sm__cycles_active.avg, n-hat = achieved occupancy x warps per SM (docs/model.md)");
+    kernels = cJSON_AddArrayToObject(root, "kernels");
+  } else if (format == ATL_FORMAT_CSV) {
+    fprintf(f, "id,kernel,jobs_per_sm,n_hat,e,c,s_cycles,busy_cycles,active_cycles,utilization,verdict,duration_ns,"
+               "clamped,reason\n");
+  } else {
+    fprintf(f, "shared-memory atomic unit utilization (table %s, %s fetch-and-add, bottleneck at U >= %g)\n",
+            opts->table_path, atl_smem_variant_name(v), opts->threshold);
+    fprintf(f, "%-4s %-32s %11s %6s %6s %6s %8s %12s %12s %7s  %s\n", "id", "kernel", "N/SM", "n_hat", "e", "c",
+            "S_cyc", "B_cyc", "T_cyc", "U", "verdict");
+  }
+  for (size_t i = 0; i < report->count; i++) {
+    struct atl_smem_counters k = report->kernels[i];
+    if (!(k.sm_count >= 1) && opts->sms > 0)
+      k.sm_count = opts->sms;
+    if (!(k.warps_per_sm >= 1) && opts->warps > 0)
+      k.warps_per_sm = opts->warps;
+    struct atl_smem_util u;
+    char why[512] = "";
+    int err = atl_smem_utilization(table, v, &k, &u, why, sizeof why);
+    if (err) {
+      failures++;
+      fprintf(stderr, "error: kernel %s (%s): %s\n", k.id, k.kernel, why);
+    }
+    const char *verdict_text = err ? "error" : verdict(u.utilization, opts->threshold);
+    if (format == ATL_FORMAT_JSON) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "id", k.id);
+      cJSON_AddStringToObject(o, "kernel", k.kernel);
+      cJSON *in = cJSON_AddObjectToObject(o, "counters");
+      cJSON_AddNumberToObject(in, "O", k.ops);
+      cJSON_AddNumberToObject(in, "N_f_total", k.fao_jobs);
+      cJSON_AddNumberToObject(in, "N_c_total", k.cas_jobs);
+      cJSON_AddNumberToObject(in, "active_cycles_avg_sm", k.active_cycles);
+      cJSON_AddNumberToObject(in, "achieved_occupancy", k.occupancy);
+      cJSON_AddNumberToObject(in, "sm_count", k.sm_count);
+      cJSON_AddNumberToObject(in, "warps_per_sm", k.warps_per_sm);
+      if (k.have_duration)
+        cJSON_AddNumberToObject(in, "duration_ns", k.duration_ns);
+      if (!err) {
+        cJSON_AddNumberToObject(o, "N", u.jobs);
+        cJSON_AddNumberToObject(o, "n_hat", u.n_hat);
+        cJSON_AddNumberToObject(o, "e", u.e);
+        cJSON_AddNumberToObject(o, "c", u.c);
+        cJSON_AddNumberToObject(o, "S_cycles", u.service);
+        cJSON_AddNumberToObject(o, "B_cycles", u.busy);
+        cJSON_AddNumberToObject(o, "T_cycles", u.time);
+        cJSON_AddNumberToObject(o, "U", u.utilization);
+        cJSON_AddBoolToObject(o, "clamped", u.clamped);
+      }
+      cJSON_AddStringToObject(o, "verdict", verdict_text);
+      if (err)
+        cJSON_AddStringToObject(o, "reason", why);
+      cJSON_AddItemToArray(kernels, o);
+    } else if (format == ATL_FORMAT_CSV) {
+      fprintf(f, "%s,", k.id);
+      csv_text(f, k.kernel);
+      if (err)
+        fprintf(f, ",,,,,,,,,error,%.0f,0,", k.duration_ns);
+      else
+        fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%.0f,%d,", u.jobs, u.n_hat, u.e, u.c, u.service,
+                u.busy, u.time, u.utilization, verdict_text, k.duration_ns, u.clamped);
+      csv_text(f, why);
+      fputc('\n', f);
+    } else if (err) {
+      fprintf(f, "%-4s %-32.32s %s: %s\n", k.id, k.kernel, verdict_text, why);
+    } else {
+      fprintf(f, "%-4s %-32.32s %11.4g %6.2f %6.2f %6.2f %8.3f %12.6g %12.6g %7.3f  %s%s\n", k.id, k.kernel, u.jobs,
+              u.n_hat, u.e, u.c, u.service, u.busy, u.time, u.utilization, verdict_text,
+              u.clamped ? " (clamped to the table)" : "");
+    }
+  }
+  if (root) {
+    char *text = cJSON_Print(root);
+    if (text)
+      fprintf(f, "%s\n", text);
+    free(text);
+    cJSON_Delete(root);
+  }
+  if (opts->out) {
+    int bad = ferror(f) != 0;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, opts->out) != 0) {
+      unlink(tmp);
+      fprintf(stderr, "error: unable to write '%s'\n", opts->out);
+      return -1;
+    }
+  }
+  return failures;
+}

@@ -1,0 +1,238 @@
+/**
+ * @file model.h
+ * The shared-memory atomic queuing model (seed 002, Dong and Pai, GPGPU'25):
+ * a load-dependent single-server queue whose service time S(n, e, c) comes
+ * from a calibration table T(n, e, c), and whose inputs come from hardware
+ * counters. docs/model.md states the method, the counter mapping and every
+ * assumption.
+ *
+ * Quantities: n is the number of atomic warp-instructions (jobs) queued or in
+ * service, e the active threads per job, c how many of the n are CAS; T the
+ * time in SM clock cycles from the first arrival to the last completion.
+ */
+#ifndef ATOMLAB_MODEL_H
+#define ATOMLAB_MODEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Which fetch-and-add a calibration measured: the result unused (ATOMS.POPC.INC on sm_80+) or used (ATOMS.ADD). */
+enum atl_smem_variant { ATL_SMEM_UNUSED = 0, ATL_SMEM_USED = 1, ATL_SMEM_VARIANTS = 2 };
+
+/** "unused" or "used". */
+const char *atl_smem_variant_name(enum atl_smem_variant v);
+
+/** Parses "unused" or "used"; -1 if neither. */
+int atl_smem_variant_parse(const char *s);
+
+/** Largest n and e a table may hold (a warp has at most 32 lanes; no GPU holds more than 64 warps per SM yet). */
+#define ATL_SMEM_MAX_N 128
+#define ATL_SMEM_MAX_E 32
+
+/**
+ * A calibration table: T-hat(n, e, c) in cycles per variant, for integral
+ * 1 <= n <= nmax, 1 <= e <= emax, 0 <= c <= n. Points not measured are NaN.
+ */
+struct atl_smem_table {
+  unsigned nmax, emax;
+  double *t[ATL_SMEM_VARIANTS]; /**< dense [n][e][c]; NULL where the variant has no point */
+};
+
+/** Sets up an empty table for n up to @p nmax and e up to @p emax. */
+int atl_smem_table_init(struct atl_smem_table *table, unsigned nmax, unsigned emax);
+
+/** Frees the table's arrays. */
+void atl_smem_table_release(struct atl_smem_table *table);
+
+/** Records one measured point (ATL_ERANGE outside the table). */
+int atl_smem_table_set(struct atl_smem_table *table, enum atl_smem_variant v, unsigned n, unsigned e, unsigned c,
+                       double cycles);
+
+/** Equation (1): T-hat(n, e, c): 0 for n = 0, the measured value for 0 < n <= nmax, NaN if not measured. */
+double atl_smem_table_get(const struct atl_smem_table *table, enum atl_smem_variant v, unsigned n, unsigned e,
+                          unsigned c);
+
+/** Number of measured points of a variant. */
+size_t atl_smem_table_count(const struct atl_smem_table *table, enum atl_smem_variant v);
+
+/**
+ * Equation (2): T(n, e, c) by linear interpolation of T-hat over n, e and c,
+ * between the nearest measured points (on a full grid: the integers around
+ * the value). c is taken as the fraction c/n of the n jobs, so that at the
+ * integral n on either side the CAS share is the same. n above the largest
+ * measured n and e outside the measured range are clamped (and @p clamped
+ * set, if not NULL). Returns 0, or ATL_EINVAL with a reason in @p why.
+ */
+int atl_smem_T(const struct atl_smem_table *table, enum atl_smem_variant v, double n, double e, double c,
+               double *cycles, int *clamped, char *why, size_t why_len);
+
+/** Equation (3): S(n, e, c) = T(n, e, c) / n (n > 0). */
+int atl_smem_S(const struct atl_smem_table *table, enum atl_smem_variant v, double n, double e, double c,
+               double *cycles, int *clamped, char *why, size_t why_len);
+
+/**
+ * Reads a calibration table from CSV text: a header naming at least the
+ * columns result, n, e, c and t_cycles (others are ignored), then one row per
+ * point. Returns 0, or ATL_EINVAL with "name:line: reason" in @p why.
+ */
+int atl_smem_table_parse_csv(const char *text, const char *name, struct atl_smem_table *table, char *why,
+                             size_t why_len);
+
+/** atl_smem_table_parse_csv() on a file; ATL_EIO if it cannot be read. */
+int atl_smem_table_read_csv(const char *path, struct atl_smem_table *table, char *why, size_t why_len);
+
+/** Counters of one kernel, as Table 1 of the seed names them (NCU gives totals over SMs and per-SM averages). */
+struct atl_smem_counters {
+  char kernel[256];         /**< kernel name */
+  char id[32];              /**< the profiler's launch id */
+  double ops;               /**< O: thread-level shared-memory atomic operations, all SMs */
+  double fao_jobs;          /**< sum over SMs of N_f: fetch-and-op warp instructions */
+  double cas_jobs;          /**< sum over SMs of N_c: CAS warp instructions */
+  double active_cycles;     /**< T(i) of the average SM: cycles with at least one warp resident */
+  double occupancy;         /**< o(i) of the average SM: achieved occupancy, 0..1 */
+  double duration_ns;       /**< kernel duration (reported, not used by the model) */
+  double sm_count;          /**< SMs the totals are spread over */
+  double warps_per_sm;      /**< resident warps an SM holds at most */
+  int have_ops, have_cas, have_duration;
+};
+
+/** Table 2 for one kernel, on the average SM. */
+struct atl_smem_util {
+  double jobs;        /**< N: atomic jobs per SM ((sum N_f + N_c) / SMs) */
+  double n_hat;       /**< n-hat = occupancy x warps per SM */
+  double e;           /**< O / sum N */
+  double c;           /**< n-hat x N_c / (N_c + N_f) */
+  double service;     /**< S(n-hat, e, c), cycles */
+  double busy;        /**< B = N x S, cycles */
+  double time;        /**< T: active cycles per SM */
+  double utilization; /**< U = B / T */
+  int clamped;        /**< an input lay outside the table and was clamped */
+};
+
+/**
+ * Derives Table 2 from @p in with the table's variant @p v. A kernel without
+ * shared atomics has N = 0, B = 0, U = 0. Returns 0, or ATL_EINVAL with a
+ * reason (missing or impossible counters, a table without that variant).
+ */
+int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_variant v,
+                         const struct atl_smem_counters *in, struct atl_smem_util *out, char *why, size_t why_len);
+
+/** The counters a profile needs: per quantity, the metric names tried in order (NULL-terminated lists). */
+enum atl_ncu_quantity {
+  ATL_NCU_FAO, ATL_NCU_CAS, ATL_NCU_OPS, ATL_NCU_ACTIVE_CYCLES, ATL_NCU_OCCUPANCY, ATL_NCU_DURATION,
+  ATL_NCU_SM_COUNT, ATL_NCU_WARPS_PER_SM, ATL_NCU_QUANTITIES
+};
+
+/** One way to read a quantity: a metric and what its value is divided by. */
+struct atl_ncu_metric {
+  const char *name;
+  double divisor;
+};
+
+/** The candidate metrics of a quantity, best first, ending with {NULL, 0}. */
+const struct atl_ncu_metric *atl_ncu_candidates(enum atl_ncu_quantity q);
+
+/** A short name of the quantity ("N_f", "O", ...). */
+const char *atl_ncu_quantity_name(enum atl_ncu_quantity q);
+
+/** Kernels read from an ncu CSV export. */
+struct atl_ncu_report {
+  struct atl_smem_counters *kernels;
+  size_t count;
+};
+
+/**
+ * Parses ncu's CSV: the raw page (`--page raw`: a header, a units row, one row
+ * per kernel) or the details page (one row per metric with "Metric Name",
+ * "Metric Unit", "Metric Value"), quoted fields, thousands separators, SI unit
+ * prefixes; lines before the header (==PROF== notes, program output) are
+ * skipped. @p warps_per_sm and @p sm_count fill quantities the file lacks (0:
+ * none). Returns 0, or ATL_EINVAL with a reason naming what is missing.
+ */
+int atl_ncu_parse_csv(const char *text, const char *name, double warps_per_sm, double sm_count,
+                      struct atl_ncu_report *report, char *why, size_t why_len);
+
+/** Frees a report. */
+void atl_ncu_report_release(struct atl_ncu_report *report);
+
+/** Reads a whole file into a NUL-terminated malloc'ed buffer (NULL on failure, errno set). */
+char *atl_read_text_file(const char *path, size_t limit);
+
+/** Settings of a calibration run. */
+struct atl_smem_calibration {
+  unsigned nmax;             /**< resident warps per SM (the largest n) */
+  const unsigned *n_values;  /**< n to measure (each 1..nmax) */
+  size_t n_count;
+  const unsigned *e_values;  /**< e to measure (each 1..32) */
+  size_t e_count;
+  const unsigned *c_values;  /**< c to measure, or NULL for every c from 0 to n */
+  size_t c_count;
+  int variants[ATL_SMEM_VARIANTS]; /**< which variants to measure */
+  unsigned reps;             /**< launches per point; the table keeps the median */
+  unsigned delay_cycles;     /**< the start gate's distance from the first arrival */
+  void (*progress)(void *arg, size_t done, size_t total); /**< may be NULL */
+  void *progress_arg;
+};
+
+/** What a calibration run produced besides the table. */
+struct atl_smem_calibration_info {
+  char instructions[ATL_SMEM_VARIANTS][256]; /**< the atomic machine instructions of each variant's kernel */
+  size_t points;          /**< points measured (all variants) */
+  size_t launches;        /**< kernel launches */
+  size_t retried;         /**< point measurements repeated (a late or missing block) */
+  double seconds;         /**< wall time */
+  unsigned slots;         /**< SMs that took part */
+  double clock_mhz;       /**< the device's reported clock */
+};
+
+/** Per point: min and max over the repetitions (same layout as the table). */
+struct atl_smem_spread {
+  struct atl_smem_table min, max;
+};
+
+/**
+ * Measures T(n, e, c) on the open device (CUDA only: ATL_ENOTSUP elsewhere).
+ * Every measurement verifies the final shared-memory words and the returned
+ * values; ATL_EVERIFY if any is wrong, ATL_EDEADLOCK if the start gate's
+ * bound expired. @p table (initialised by the caller for nmax) receives the
+ * medians, @p spread (may be NULL; initialised likewise) min and max.
+ */
+int atl_smem_calibrate(atl_context_t ctx, const struct atl_smem_calibration *cfg, struct atl_smem_table *table,
+                       struct atl_smem_spread *spread, struct atl_smem_calibration_info *info);
+
+/** One run of the seed's histogram case study (Listings 1 and 2) on an RGBA image. */
+struct atl_smem_histogram_spec {
+  int reorder;         /**< 0: histogram (Listing 1); 1: histogram2 (Listing 2, channels reordered by thread) */
+  int result_used;     /**< 1: the result of atomicAdd is read (ATOMS.ADD); 0: unused (ATOMS.POPC.INC on sm_80+) */
+  int solid;           /**< 1: every pixel one colour (labelled "solid"); 0: uniformly random channels */
+  unsigned pixels;     /**< image size */
+  unsigned wg_size;    /**< threads per block */
+  unsigned workgroups; /**< blocks (the kernel strides over the image) */
+  unsigned reps;       /**< timed launches; the median is reported */
+};
+
+/** What one histogram run measured. */
+struct atl_smem_histogram_result {
+  double median_ms, min_ms, max_ms; /**< device time per launch */
+  int verified;                     /**< every launch's 1024 bins equal the host's histogram */
+  unsigned wrong_bins;              /**< bins that differed (in the worst launch) */
+  char instructions[256];           /**< the kernel's atomic machine instructions */
+};
+
+/** Runs the case study on the open CUDA device (ATL_ENOTSUP elsewhere); ATL_EVERIFY if a bin is wrong. */
+int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_spec *spec,
+                           struct atl_smem_histogram_result *out);
+
+/** Resident warps per SM of the open device (max threads per SM / warp size); 0 if unknown. */
+unsigned atl_smem_max_warps(atl_context_t ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

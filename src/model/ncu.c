@@ -1,0 +1,311 @@
+/*
+ * Reading Nsight Compute's CSV exports into the counters of Table 1 (seed
+ * 002). ncu names its metrics differently from nvprof, whose names the seed
+ * uses; each quantity has a list of candidate metrics, best first, and the
+ * first one present is used (docs/model.md gives the mapping).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab/error.h"
+#include "atomlab/model.h"
+#include "csv.h"
+
+static const struct atl_ncu_metric fao[] = {{"smsp__inst_executed_op_shared_atom.sum", 1},
+                                            {"smsp__sass_inst_executed_op_shared_atom.sum", 1},
+                                            {"sm__sass_inst_executed_op_shared_atom.sum", 1},
+                                            {NULL, 0}};
+static const struct atl_ncu_metric cas[] = {{"smsp__inst_executed_op_shared_atom_dot_cas.sum", 1},
+                                            {"smsp__inst_executed_shared_atom_dot_cas.sum", 1},
+                                            {NULL, 0}};
+/* Thread-level operations: a count where ncu has one, else the operand bytes of 32-bit atomics. */
+static const struct atl_ncu_metric ops[] = {{"smsp__sass_thread_inst_executed_op_shared_atom.sum", 1},
+                                            {"sm__sass_data_bytes_mem_shared_op_atom.sum", 4},
+                                            {"smsp__sass_data_bytes_mem_shared_op_atom.sum", 4},
+                                            {NULL, 0}};
+static const struct atl_ncu_metric active[] = {{"sm__cycles_active.avg", 1}, {NULL, 0}};
+static const struct atl_ncu_metric occupancy[] = {{"sm__warps_active.avg.pct_of_peak_sustained_active", 100},
+                                                  {NULL, 0}};
+static const struct atl_ncu_metric duration[] = {{"gpu__time_duration.sum", 1}, {NULL, 0}};
+static const struct atl_ncu_metric sms[] = {{"device__attribute_multiprocessor_count", 1}, {NULL, 0}};
+static const struct atl_ncu_metric warps[] = {{"device__attribute_max_warps_per_multiprocessor", 1},
+                                              {"sm__warps_active.avg.peak_sustained", 1},
+                                              {NULL, 0}};
+
+static const struct atl_ncu_metric *const candidates[ATL_NCU_QUANTITIES] = {fao,      cas,      ops, active,
+                                                                            occupancy, duration, sms, warps};
+static const char *const quantity_names[ATL_NCU_QUANTITIES] = {
+    "N_f (shared fetch-and-op warp instructions)", "N_c (shared CAS warp instructions)",
+    "O (shared atomic thread operations)",         "T (active cycles per SM)",
+    "o (achieved occupancy)",                      "kernel duration",
+    "SM count",                                    "warps per SM"};
+
+const struct atl_ncu_metric *atl_ncu_candidates(enum atl_ncu_quantity q)
+{
+  return (unsigned)q < ATL_NCU_QUANTITIES ? candidates[q] : NULL;
+}
+
+const char *atl_ncu_quantity_name(enum atl_ncu_quantity q)
+{
+  return (unsigned)q < ATL_NCU_QUANTITIES ? quantity_names[q] : "?";
+}
+
+/* The factor that turns a value in @p unit into the base unit (ns for times). */
+static double unit_scale(const char *unit)
+{
+  static const struct {
+    const char *name;
+    double scale;
+  } times[] = {{"nsecond", 1}, {"usecond", 1e3}, {"msecond", 1e6}, {"second", 1e9}, {"ns", 1}, {"us", 1e3},
+               {"ms", 1e6}};
+  for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+    if (strcmp(unit, times[i].name) == 0)
+      return times[i].scale;
+  /* SI prefixes of counts: Kcycle, Minst, Gwarp, Kbyte ... */
+  if (unit[0] && unit[1] >= 'a' && unit[1] <= 'z') {
+    switch (unit[0]) {
+    case 'K':
+    case 'k':
+      return 1e3;
+    case 'M':
+      return 1e6;
+    case 'G':
+      return 1e9;
+    case 'T':
+      return 1e12;
+    default:
+      break;
+    }
+  }
+  return 1;
+}
+
+/* Which quantity a metric name serves, and its rank among the candidates (-1 if none). */
+static int match_metric(const char *name, int *rank)
+{
+  for (int q = 0; q < ATL_NCU_QUANTITIES; q++)
+    for (int r = 0; candidates[q][r].name; r++)
+      if (strcmp(name, candidates[q][r].name) == 0) {
+        *rank = r;
+        return q;
+      }
+  return -1;
+}
+
+/* A kernel being filled: the best candidate seen so far per quantity. */
+struct building {
+  struct atl_smem_counters k;
+  double value[ATL_NCU_QUANTITIES];
+  int rank[ATL_NCU_QUANTITIES]; /* -1: not seen */
+};
+
+static void building_init(struct building *b)
+{
+  memset(b, 0, sizeof *b);
+  for (int q = 0; q < ATL_NCU_QUANTITIES; q++)
+    b->rank[q] = -1;
+}
+
+/* Offers a metric's value; returns -1 if @p text is not a number (n/a counts as absent). */
+static int offer(struct building *b, const char *metric, const char *text, const char *unit)
+{
+  int rank = 0, q = match_metric(metric, &rank);
+  if (q < 0)
+    return 0;
+  double v;
+  if (text[0] == '\0' || strcmp(text, "n/a") == 0)
+    return 0;
+  if (atl__csv_number(text, &v) != 0)
+    return -1;
+  if (b->rank[q] >= 0 && b->rank[q] <= rank)
+    return 0;
+  b->rank[q] = rank;
+  b->value[q] = v * unit_scale(unit ? unit : "") / candidates[q][rank].divisor;
+  return 0;
+}
+
+static int finish(struct building *b, double warps_per_sm, double sm_count, struct atl_ncu_report *r)
+{
+  struct atl_smem_counters *k = &b->k;
+  k->fao_jobs = b->value[ATL_NCU_FAO];
+  k->cas_jobs = b->value[ATL_NCU_CAS];
+  k->have_cas = b->rank[ATL_NCU_CAS] >= 0;
+  k->ops = b->value[ATL_NCU_OPS];
+  k->have_ops = b->rank[ATL_NCU_OPS] >= 0;
+  k->active_cycles = b->value[ATL_NCU_ACTIVE_CYCLES];
+  k->occupancy = b->value[ATL_NCU_OCCUPANCY];
+  k->duration_ns = b->value[ATL_NCU_DURATION];
+  k->have_duration = b->rank[ATL_NCU_DURATION] >= 0;
+  k->sm_count = b->rank[ATL_NCU_SM_COUNT] >= 0 ? b->value[ATL_NCU_SM_COUNT] : sm_count;
+  k->warps_per_sm = b->rank[ATL_NCU_WARPS_PER_SM] >= 0 ? b->value[ATL_NCU_WARPS_PER_SM] : warps_per_sm;
+  struct atl_smem_counters *grown = realloc(r->kernels, (r->count + 1) * sizeof *grown);
+  if (grown == NULL)
+    return ATL_ENOMEM;
+  r->kernels = grown;
+  r->kernels[r->count++] = *k;
+  return 0;
+}
+
+/* Names the quantities no kernel of the file has (required: N_f, T, o). */
+static int check_required(const struct building *seen_any, char *why, size_t why_len, const char *name)
+{
+  static const int required[] = {ATL_NCU_FAO, ATL_NCU_ACTIVE_CYCLES, ATL_NCU_OCCUPANCY};
+  for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
+    int q = required[i];
+    if (seen_any->rank[q] < 0) {
+      snprintf(why, why_len, "%s: no value of %s: the file needs one of the metrics %s%s%s", name,
+               quantity_names[q], candidates[q][0].name, candidates[q][1].name ? ", " : "",
+               candidates[q][1].name ? candidates[q][1].name : "");
+      return ATL_EINVAL;
+    }
+  }
+  return 0;
+}
+
+#define MAX_FIELDS 512
+#define LINE_LEN 65536
+
+int atl_ncu_parse_csv(const char *text, const char *name, double warps_per_sm, double sm_count,
+                      struct atl_ncu_report *report, char *why, size_t why_len)
+{
+  char *line = malloc(LINE_LEN), *header_copy = malloc(LINE_LEN), *units_copy = malloc(LINE_LEN);
+  char **f = malloc(MAX_FIELDS * sizeof *f), **h = malloc(MAX_FIELDS * sizeof *h),
+       **u = malloc(MAX_FIELDS * sizeof *u);
+  struct building b, any;
+  int err = ATL_EINVAL, nh = 0, nu = 0, details = 0, in_kernel = 0;
+  int c_id = -1, c_kernel = -1, c_mname = -1, c_munit = -1, c_mvalue = -1;
+  unsigned lineno = 0;
+  memset(report, 0, sizeof *report);
+  why[0] = '\0';
+  building_init(&any);
+  if (!line || !header_copy || !units_copy || !f || !h || !u) {
+    err = ATL_ENOMEM;
+    snprintf(why, why_len, "%s: out of memory", name);
+    goto out;
+  }
+  /* the header: the first line whose first field is "ID" (ncu notes and program output come before it) */
+  for (long len; nh == 0;) {
+    len = atl__csv_next_line(&text, line, LINE_LEN);
+    lineno++;
+    if (len == -1) {
+      snprintf(why, why_len, "%s: no ncu CSV header (a line starting with \"ID\"): was it written with ncu --csv?",
+               name);
+      goto out;
+    }
+    if (len < 0 || strncmp(line, "\"ID\"", 4) != 0)
+      continue;
+    memcpy(header_copy, line, (size_t)len + 1);
+    nh = atl__csv_fields(header_copy, h, MAX_FIELDS);
+    if (nh < 0) {
+      snprintf(why, why_len, "%s:%u: malformed CSV header", name, lineno);
+      goto out;
+    }
+  }
+  for (int i = 0; i < nh; i++) {
+    if (strcmp(h[i], "ID") == 0 && c_id < 0)
+      c_id = i;
+    else if (strcmp(h[i], "Kernel Name") == 0)
+      c_kernel = i;
+    else if (strcmp(h[i], "Metric Name") == 0)
+      c_mname = i;
+    else if (strcmp(h[i], "Metric Unit") == 0)
+      c_munit = i;
+    else if (strcmp(h[i], "Metric Value") == 0)
+      c_mvalue = i;
+  }
+  details = c_mname >= 0 && c_mvalue >= 0;
+  if (c_kernel < 0 || c_id < 0) {
+    snprintf(why, why_len, "%s:%u: the ncu header has no \"ID\" or no \"Kernel Name\" column", name, lineno);
+    goto out;
+  }
+  char current_id[32] = "";
+  for (long len; (len = atl__csv_next_line(&text, line, LINE_LEN)) != -1;) {
+    lineno++;
+    if (len == -2) {
+      snprintf(why, why_len, "%s:%u: line too long", name, lineno);
+      goto out;
+    }
+    if (len == 0 || strncmp(line, "==", 2) == 0)
+      continue; /* ncu's own notes (==PROF==, ==WARNING==) */
+    const int maybe_units = !details && nu == 0 && report->count == 0;
+    if (maybe_units) /* splitting works in place: keep the text for the units row */
+      memcpy(units_copy, line, (size_t)len + 1);
+    int nf = atl__csv_fields(line, f, MAX_FIELDS);
+    if (nf < 0) {
+      snprintf(why, why_len, "%s:%u: malformed CSV (an open quote or more than %d fields)", name, lineno, MAX_FIELDS);
+      goto out;
+    }
+    if (nf != nh) {
+      snprintf(why, why_len, "%s:%u: %d fields where the header has %d", name, lineno, nf, nh);
+      goto out;
+    }
+    if (maybe_units && f[c_id][0] == '\0') { /* the raw page's units row */
+      nu = atl__csv_fields(units_copy, u, MAX_FIELDS); /* u points into the copy, which stays */
+      continue;
+    }
+    if (!details) {
+      building_init(&b);
+      snprintf(b.k.id, sizeof b.k.id, "%s", f[c_id]);
+      snprintf(b.k.kernel, sizeof b.k.kernel, "%s", f[c_kernel]);
+      for (int i = 0; i < nf; i++)
+        if (offer(&b, h[i], f[i], nu == nf ? u[i] : "") != 0) {
+          snprintf(why, why_len, "%s:%u: %s = '%.40s' is not a number", name, lineno, h[i], f[i]);
+          goto out;
+        }
+      for (int q = 0; q < ATL_NCU_QUANTITIES; q++)
+        if (b.rank[q] >= 0)
+          any.rank[q] = 0;
+      if ((err = finish(&b, warps_per_sm, sm_count, report)) != 0)
+        goto out;
+      err = ATL_EINVAL;
+      continue;
+    }
+    /* details page: one metric per row, rows of one launch share its ID */
+    if (!in_kernel || strcmp(current_id, f[c_id]) != 0) {
+      if (in_kernel && (err = finish(&b, warps_per_sm, sm_count, report)) != 0)
+        goto out;
+      err = ATL_EINVAL;
+      building_init(&b);
+      snprintf(b.k.id, sizeof b.k.id, "%s", f[c_id]);
+      snprintf(b.k.kernel, sizeof b.k.kernel, "%s", f[c_kernel]);
+      snprintf(current_id, sizeof current_id, "%s", f[c_id]);
+      in_kernel = 1;
+    }
+    if (offer(&b, f[c_mname], f[c_mvalue], c_munit >= 0 ? f[c_munit] : "") != 0) {
+      snprintf(why, why_len, "%s:%u: %s = '%.40s' is not a number", name, lineno, f[c_mname], f[c_mvalue]);
+      goto out;
+    }
+    for (int q = 0; q < ATL_NCU_QUANTITIES; q++)
+      if (b.rank[q] >= 0)
+        any.rank[q] = 0;
+  }
+  if (in_kernel && (err = finish(&b, warps_per_sm, sm_count, report)) != 0)
+    goto out;
+  err = ATL_EINVAL;
+  if (report->count == 0) {
+    snprintf(why, why_len, "%s: the ncu CSV has a header but no kernel rows (did the program launch a kernel?)", name);
+    goto out;
+  }
+  if ((err = check_required(&any, why, why_len, name)) != 0)
+    goto out;
+  err = 0;
+out:
+  free(line);
+  free(header_copy);
+  free(units_copy);
+  free(f);
+  free(h);
+  free(u);
+  if (err)
+    atl_ncu_report_release(report);
+  return err;
+}
+
+void atl_ncu_report_release(struct atl_ncu_report *report)
+{
+  free(report->kernels);
+  report->kernels = NULL;
+  report->count = 0;
+}

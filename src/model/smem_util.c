@@ -1,0 +1,60 @@
+/* Table 2 of seed 002: from the counters of one kernel to the utilization of the shared-memory atomic unit. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "atomlab/error.h"
+#include "atomlab/model.h"
+
+int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_variant v,
+                         const struct atl_smem_counters *in, struct atl_smem_util *out, char *why, size_t why_len)
+{
+  memset(out, 0, sizeof *out);
+  if (!(in->sm_count >= 1) || !(in->warps_per_sm >= 1)) {
+    snprintf(why, why_len, "the SM count (%g) and warps per SM (%g) must be at least 1", in->sm_count,
+             in->warps_per_sm);
+    return ATL_EINVAL;
+  }
+  if (!(in->fao_jobs >= 0) || !(in->cas_jobs >= 0) || !(in->ops >= 0) || !isfinite(in->fao_jobs) ||
+      !isfinite(in->cas_jobs) || !isfinite(in->ops)) {
+    snprintf(why, why_len, "atomic counters must be finite and not negative (N_f=%g N_c=%g O=%g)", in->fao_jobs,
+             in->cas_jobs, in->ops);
+    return ATL_EINVAL;
+  }
+  if (!(in->occupancy >= 0) || in->occupancy > 1 + 1e-9) {
+    snprintf(why, why_len, "achieved occupancy %g is outside 0..1", in->occupancy);
+    return ATL_EINVAL;
+  }
+  const double total = in->fao_jobs + in->cas_jobs; /* sum over SMs of N(i) = N_f(i) + N_c(i) */
+  out->time = in->active_cycles;
+  if (total == 0) /* no shared atomics: the unit is idle */
+    return 0;
+  if (!(in->active_cycles > 0) || !isfinite(in->active_cycles)) {
+    snprintf(why, why_len, "active cycles per SM must be > 0 (got %g)", in->active_cycles);
+    return ATL_EINVAL;
+  }
+  if (!in->have_ops) {
+    snprintf(why, why_len, "O (thread-level shared atomic operations) is missing, so e = O / N cannot be derived");
+    return ATL_EINVAL;
+  }
+  /* NCU reports totals: the average SM gets an equal share (docs/model.md, assumptions) */
+  out->jobs = total / in->sm_count;
+  out->n_hat = in->occupancy * in->warps_per_sm;
+  out->e = in->ops / total;
+  out->c = out->n_hat * in->cas_jobs / total;
+  if (out->e > ATL_SMEM_MAX_E + 1e-9) {
+    snprintf(why, why_len, "e = O / N = %g exceeds a warp's %d lanes: the counters disagree", out->e, ATL_SMEM_MAX_E);
+    return ATL_EINVAL;
+  }
+  if (out->n_hat <= 0) {
+    snprintf(why, why_len, "n-hat = occupancy x warps per SM is 0 although the kernel ran shared atomics");
+    return ATL_EINVAL;
+  }
+  int err = atl_smem_S(table, v, out->n_hat, out->e < 1 ? 1 : out->e, out->c, &out->service, &out->clamped, why,
+                       why_len);
+  if (err)
+    return err;
+  out->busy = out->jobs * out->service;
+  out->utilization = out->busy / out->time;
+  return 0;
+}
