@@ -13,6 +13,8 @@ static int cmd_help(int argc, char **argv);
 static const struct cli_command commands[] = {
     {"devices", "list every device atomlab can run on, with the id --device takes", cmd_devices},
     {"rmw", "contention x padding sweep of atomic read-modify-write operations", cmd_rmw},
+    {"plot", "figures (heatmaps, lines, strategy bars) of a result file, drawn with gnuplot", cmd_plot},
+    {"compare", "two result files row by row, with a noise-aware verdict per configuration", cmd_compare},
     {"version", "print the version and the commit this binary was built from", cmd_version},
     {"help", "show this list, or `atomlab help COMMAND` for one command", cmd_help},
 };
@@ -97,7 +99,8 @@ static void print_usage(FILE *f)
              "commands:\n");
   for (size_t i = 0; i < NCOMMANDS; i++)
     fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf(f, "\nRun `atomlab <command> --help` for the options of one command.\n"
+  fprintf(f, "\nRun `atomlab <command> --help` for the options of one command and\n"
+             "`atomlab <command> --describe` for what its metrics mean (docs/metrics.md).\n"
              "Environment: ATL_BACKENDS=opencl,cuda limits the backends that are probed;\n"
              "ATL_FAULT=KIND:N[+] makes the Nth backend call of KIND fail (tests; docs/reliability.md).\n");
 }
@@ -147,5 +150,9 @@ int main(int argc, char **argv)
   const struct cli_command *c = find_command(argv[1]);
   if (c == NULL)
     die_usage("unknown command '%s' (see 'atomlab --help')", argv[1]);
+  /* --describe is one option for every command: no command parses it itself. */
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "--describe") == 0)
+      return cli_describe(c->name);
   return c->fn(argc - 1, argv + 1);
 }

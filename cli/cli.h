@@ -36,7 +36,15 @@ atl_context_t cli_open_device(const char *device, const char *backend);
 /** Fills the run metadata (version, commit, date, command line, device). */
 void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta);
 
+/** Writes @p len bytes to @p path through a temporary name and rename(2); 0 or -1. */
+int cli_write_text(const char *path, const char *text, size_t len);
+
+/** Prints the metric texts of @p command (docs/metrics.md, section "describe COMMAND"); the exit status. */
+int cli_describe(const char *command);
+
 int cmd_devices(int argc, char **argv);
 int cmd_rmw(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif
