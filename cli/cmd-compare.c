@@ -204,7 +204,8 @@ static void write_csv(FILE *out, const struct pair *pairs, size_t n, const int *
     for (int k = 0; k < 2; k++) {
       const struct rf_row *r = sides[k];
       if (r)
-        fprintf(out, "%s,%d,%.6f,%.6f,%.6f,", r->status, r->verified, r->median, r->q1, r->q3);
+        fprintf(out, "%s,%s,%.6f,%.6f,%.6f,", r->status, r->verified < 0 ? "" : r->verified ? "1" : "0", r->median,
+                r->q1, r->q3);
       else
         fprintf(out, ",,,,,");
     }
