@@ -7,6 +7,8 @@
 #include "atl_version.h"
 #include "cli.h"
 
+const char *cli_argv0 = "atomlab";
+
 static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
@@ -15,6 +17,7 @@ static const struct cli_command commands[] = {
     {"rmw", "contention x padding sweep of atomic read-modify-write operations", cmd_rmw},
     {"plot", "figures (heatmaps, lines, strategy bars) of a result file, drawn with gnuplot", cmd_plot},
     {"compare", "two result files row by row, with a noise-aware verdict per configuration", cmd_compare},
+    {"report", "a default characterization of one device: report.md, report.html, figures, data", cmd_report},
     {"version", "print the version and the commit this binary was built from", cmd_version},
     {"help", "show this list, or `atomlab help COMMAND` for one command", cmd_help},
 };
@@ -139,6 +142,7 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+  cli_argv0 = argv[0];
   if (argc < 2) {
     print_usage(stdout);
     return EXIT_OK;

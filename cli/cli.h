@@ -16,6 +16,9 @@ struct cli_command {
   int (*fn)(int argc, char **argv);
 };
 
+/** argv[0] of main: how to run this binary again (report runs rmw and plot with it). */
+extern const char *cli_argv0;
+
 /** Prints "error: ..." to stderr and exits with EXIT_USAGE. */
 void die_usage(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -46,5 +49,6 @@ int cmd_devices(int argc, char **argv);
 int cmd_rmw(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

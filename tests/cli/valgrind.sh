@@ -2,7 +2,8 @@
 # Valgrind memcheck over the main CLI paths on PoCL: devices, an rmw sweep
 # with every output format, a resumed sweep, a sweep under an injected
 # device fault, and the commands that read results back: compare (every
-# format) and plot (with and without gnuplot; gnuplot itself is not traced). Any invalid access, use of uninitialised memory or definite
+# format) plot (with and without gnuplot) and report --quick (the children it
+# runs, gnuplot and atomlab rmw/plot, are not traced: their own runs above are). Any invalid access, use of uninitialised memory or definite
 # leak fails; scripts/valgrind.supp suppresses only what lies in the dynamic
 # loader and PoCL (each entry says why). Skipped (77) without valgrind.
 . "$(dirname "$0")/lib.sh"
@@ -33,4 +34,5 @@ run plot_bars 0 plot "$DATA/strategy-small.json" -o "$WORK/bars"
 ATL_GNUPLOT=/nonexistent run plot_nognuplot 0 plot "$WORK/b.json" -o "$WORK/nognuplot"
 run plot_bad 2 plot "$WORK/a.csv"
 run describe 0 rmw --describe
+run report 0 report --quick -o "$WORK/report"
 finish
