@@ -74,7 +74,10 @@ static void label(const struct rf_row *r, char *out, size_t len)
     const char *f = rf_config_fields[i], *v = rf_field(r, f, buf, sizeof buf);
     if (!v[0] || strcmp(f, "workgroups") == 0)
       continue;
-    const char *prefix = strcmp(f, "contention") == 0 ? "c=" : strcmp(f, "padding") == 0 ? "p=" : strcmp(f, "wg_size") == 0 ? "wg=" : "";
+    const char *prefix = strcmp(f, "contention") == 0 ? "c="
+                         : strcmp(f, "padding") == 0  ? "p="
+                         : strcmp(f, "wg_size") == 0  ? "wg="
+                                                      : "";
     int n = snprintf(out + used, len - used, "%s%s%s", used ? " " : "", prefix, v);
     if (n > 0)
       used = used + (size_t)n < len ? used + (size_t)n : len - 1;
@@ -157,8 +160,8 @@ static void write_table(FILE *out, const struct pair *pairs, size_t n, const str
     label(p->a ? p->a : p->b, lab, sizeof lab);
     fprintf(out, "only in %s: %s\n", p->a ? "A" : "B", lab);
   }
-  fprintf(out, "summary: %zu matched (", s->counts[V_SAME] + s->counts[V_FASTER] + s->counts[V_SLOWER] +
-                                             s->counts[V_UNCLEAR] + s->counts[V_NA]);
+  fprintf(out, "summary: %zu matched (",
+          s->counts[V_SAME] + s->counts[V_FASTER] + s->counts[V_SLOWER] + s->counts[V_UNCLEAR] + s->counts[V_NA]);
   for (int v = 0; v < V_COUNT; v++)
     fprintf(out, "%s%zu %s", v ? ", " : "", s->counts[v], verdict_names[v]);
   fprintf(out, "), %zu only in A, %zu only in B, %zu flagged; threshold %g%%\n", s->only_a, s->only_b, s->flagged,
@@ -188,8 +191,9 @@ static void write_csv(FILE *out, const struct pair *pairs, size_t n, const int *
   for (size_t i = 0; i < rf_config_count; i++)
     if (present[i])
       fprintf(out, "%s,", rf_config_fields[i]);
-  fprintf(out, "a_status,a_verified,a_median_ms,a_q1_ms,a_q3_ms,b_status,b_verified,b_median_ms,b_q1_ms,b_q3_ms,"
-               "time_ratio,verdict,flags\n");
+  fprintf(out,
+          "a_status,a_verified,a_median_ms,a_q1_ms,a_q3_ms,b_status,b_verified,b_median_ms,b_q1_ms,b_q3_ms,"
+          "time_ratio,verdict,flags\n");
   for (size_t i = 0; i < n; i++) {
     const struct pair *p = &pairs[i];
     const struct rf_row *any = p->a ? p->a : p->b;
@@ -204,8 +208,11 @@ static void write_csv(FILE *out, const struct pair *pairs, size_t n, const int *
     for (int k = 0; k < 2; k++) {
       const struct rf_row *r = sides[k];
       if (r)
-        fprintf(out, "%s,%s,%.6f,%.6f,%.6f,", r->status, r->verified < 0 ? "" : r->verified ? "1" : "0", r->median,
-                r->q1, r->q3);
+        fprintf(out, "%s,%s,%.6f,%.6f,%.6f,", r->status,
+                r->verified < 0 ? ""
+                : r->verified   ? "1"
+                                : "0",
+                r->median, r->q1, r->q3);
       else
         fprintf(out, ",,,,,");
     }
@@ -250,8 +257,9 @@ static void write_json(FILE *out, const struct rf_file *a, const struct rf_file 
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "kind", "compare");
   cJSON_AddNumberToObject(root, "threshold_pct", threshold * 100);
-  cJSON_AddStringToObject(root, "rule", "faster/slower: |B/A - 1| > threshold and the IQRs do not overlap; "
-                                        "unclear: beyond the threshold but overlapping; same: within the threshold");
+  cJSON_AddStringToObject(root, "rule",
+                          "faster/slower: |B/A - 1| > threshold and the IQRs do not overlap; "
+                          "unclear: beyond the threshold but overlapping; same: within the threshold");
   cJSON_AddItemToObject(root, "a", side_json(a));
   cJSON_AddItemToObject(root, "b", side_json(b));
   cJSON *rows = cJSON_AddArrayToObject(root, "rows");
@@ -347,8 +355,9 @@ int cmd_compare(int argc, char **argv)
     free(dir_copy);
     if (format < 0) {
       const char *dot = strrchr(out_path, '.');
-      format = dot && strcmp(dot, ".csv") == 0 ? ATL_FORMAT_CSV : dot && strcmp(dot, ".json") == 0 ? ATL_FORMAT_JSON
-                                                                                                 : ATL_FORMAT_TABLE;
+      format = dot && strcmp(dot, ".csv") == 0    ? ATL_FORMAT_CSV
+               : dot && strcmp(dot, ".json") == 0 ? ATL_FORMAT_JSON
+                                                  : ATL_FORMAT_TABLE;
     }
   }
   if (format < 0)
@@ -366,7 +375,8 @@ int cmd_compare(int argc, char **argv)
     fprintf(stderr, "warning: A was measured on %s (%s), B on %s (%s): the ratios compare devices, not variants\n",
             a.device, a.backend, b.device, b.backend);
   if (a.format_version != b.format_version)
-    fprintf(stderr, "warning: A has format_version %d, B %d: fields new in one are compared only where both have them\n",
+    fprintf(stderr,
+            "warning: A has format_version %d, B %d: fields new in one are compared only where both have them\n",
             a.format_version, b.format_version);
 
   /* Each A row takes the first unused B row of the same configuration (repeats pair up in order). */
@@ -416,7 +426,8 @@ int cmd_compare(int argc, char **argv)
       fprintf(stderr, "error: unable to write '%s'\n", out_path);
       rc = EXIT_MEASURE;
     } else {
-      fprintf(stderr, "wrote %s: %zu same, %zu faster, %zu slower, %zu unclear, %zu n/a, %zu only in A, %zu only in B\n",
+      fprintf(stderr,
+              "wrote %s: %zu same, %zu faster, %zu slower, %zu unclear, %zu n/a, %zu only in A, %zu only in B\n",
               out_path, s.counts[V_SAME], s.counts[V_FASTER], s.counts[V_SLOWER], s.counts[V_UNCLEAR], s.counts[V_NA],
               s.only_a, s.only_b);
     }

@@ -38,9 +38,9 @@ static const char *const kind_prefix[] = {"heatmap", "line-contention", "line-pa
 
 struct figure {
   enum kind kind;
-  char key[640];          /* the rows' configuration without the plotted axes */
-  char name[256];         /* file name stem */
-  size_t *rows, count;    /* indices into the file's rows */
+  char key[640];       /* the rows' configuration without the plotted axes */
+  char name[256];      /* file name stem */
+  size_t *rows, count; /* indices into the file's rows */
 };
 
 struct figures {
@@ -154,7 +154,8 @@ static void append_name(char *name, size_t len, const char *part)
     name[used++] = '-';
   for (; *part && used + 1 < len; part++) {
     char c = *part;
-    int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    int keep =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
     name[used++] = keep ? c : '_';
   }
   name[used] = '\0';
@@ -195,7 +196,10 @@ static void figure_title(const struct rf_file *f, const struct figure *fig, cons
     const char *field = rf_config_fields[i], *v = rf_field(r, field, buf, sizeof buf);
     if (!v[0] || is_excluded(field, excluded) || strcmp(field, "workgroups") == 0)
       continue;
-    const char *prefix = strcmp(field, "contention") == 0 ? "c=" : strcmp(field, "padding") == 0 ? "p=" : strcmp(field, "wg_size") == 0 ? "wg=" : "";
+    const char *prefix = strcmp(field, "contention") == 0 ? "c="
+                         : strcmp(field, "padding") == 0  ? "p="
+                         : strcmp(field, "wg_size") == 0  ? "wg="
+                                                          : "";
     int n = snprintf(out + used, len - used, "%s%s%s", used ? " " : "", prefix, v);
     if (n > 0)
       used = used + (size_t)n < len ? used + (size_t)n : len - 1;
@@ -218,11 +222,12 @@ static void gp_head(FILE *gp, const char *name, const char *title, const char *d
   fprintf(gp, "# %s: drawn by `atomlab plot`; run `gnuplot %s.gp` in this folder to redraw.\n", name, name);
   fprintf(gp, "reset\n");
   if (png) {
-    fprintf(gp, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-                "  set terminal pngcairo size 900,700 font \",11\" noenhanced\n"
-                "} else {\n"
-                "  set terminal png size 900,700 noenhanced\n"
-                "}\n");
+    fprintf(gp,
+            "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+            "  set terminal pngcairo size 900,700 font \",11\" noenhanced\n"
+            "} else {\n"
+            "  set terminal png size 900,700 noenhanced\n"
+            "}\n");
     fprintf(gp, "set output \"%s.png\"\n", name);
   } else {
     fprintf(gp, "set terminal svg size 900,700 font \",11\" noenhanced\nset output \"%s.svg\"\n", name);
@@ -269,9 +274,9 @@ static void write_heatmap(const struct rf_file *f, const struct figure *fig, FIL
   }
   const char *pattern = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f->rows[fig->rows[0]].obj, "pattern"));
   gp_head(gp, fig->name, title, f->device, png);
-  fprintf(gp, "set xlabel \"%s\"\n", pattern && strcmp(pattern, "random") == 0
-                                         ? "distinct words (random: the contention axis)"
-                                         : "contention (threads per word)");
+  fprintf(gp, "set xlabel \"%s\"\n",
+          pattern && strcmp(pattern, "random") == 0 ? "distinct words (random: the contention axis)"
+                                                    : "contention (threads per word)");
   fprintf(gp, "set ylabel \"padding (words between targets)\"\n");
   fprintf(gp, "set cblabel \"%s\"\nset logscale cb\n", gops ? "Gop/s (median)" : "ms per launch (median)");
   /* An explicit range: a log scale cannot autoscale a single value. */
@@ -280,8 +285,9 @@ static void write_heatmap(const struct rf_file *f, const struct figure *fig, FIL
   tics(gp, "x", cont, nc);
   tics(gp, "y", pad, np);
   fprintf(gp, "set style fill solid 1.0 noborder\n");
-  fprintf(gp, "plot \"%s.dat\" using 1:2:(0.5):(0.5):5 with boxxyerror fillcolor palette notitle, \\\n"
-              "     \"\" using 1:2:(sprintf(\"%%.3g\", $5)) with labels font \",%d\" notitle\n",
+  fprintf(gp,
+          "plot \"%s.dat\" using 1:2:(0.5):(0.5):5 with boxxyerror fillcolor palette notitle, \\\n"
+          "     \"\" using 1:2:(sprintf(\"%%.3g\", $5)) with labels font \",%d\" notitle\n",
           fig->name, nc * np > 64 ? 6 : 8);
   gp_tail(gp, fig->name, png, svg);
   free(cont);
@@ -308,10 +314,12 @@ static void write_line(const struct rf_file *f, const struct figure *fig, FILE *
       fprintf(dat, "%g %.6g %.6g %.6g %.6g %.6g %.6g\n", xs[k], v.v, v.lo, v.hi, r->median, r->q1, r->q3);
     }
   gp_head(gp, fig->name, title, f->device, png);
-  fprintf(gp, "set xlabel \"%s\"\n", fig->kind == LINE_CONTENTION ? "contention (threads per word)"
-                                                                  : "padding (words between targets)");
+  fprintf(gp, "set xlabel \"%s\"\n",
+          fig->kind == LINE_CONTENTION ? "contention (threads per word)" : "padding (words between targets)");
   fprintf(gp, "set ylabel \"%s\"\n", gops ? "Gop/s (median, IQR bars)" : "ms per launch (median, IQR bars)");
-  fprintf(gp, "set logscale x 2\nset logscale y\nset grid\nset autoscale fix\nset offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1\n");
+  fprintf(gp,
+          "set logscale x 2\nset logscale y\nset grid\nset autoscale fix\nset offsets graph 0.05, graph 0.05, graph "
+          "0.1, graph 0.1\n");
   fprintf(gp, "plot \"%s.dat\" using 1:2:3:4 with yerrorlines pointtype 7 linewidth 2 notitle\n", fig->name);
   gp_tail(gp, fig->name, png, svg);
   free(xs);
@@ -338,8 +346,9 @@ static void write_bars(const struct rf_file *f, const struct figure *fig, FILE *
   fprintf(gp, "set yrange [0:*]\nset xrange [-0.6:%zu.6]\nset boxwidth 0.7\nset style fill solid 0.6\nset grid ytics\n",
           fig->count - 1);
   fprintf(gp, "set xtics rotate by -30\n");
-  fprintf(gp, "plot \"%s.dat\" using 1:3:xtic(2) with boxes notitle, \\\n"
-              "     \"\" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb \"black\" notitle\n",
+  fprintf(gp,
+          "plot \"%s.dat\" using 1:3:xtic(2) with boxes notitle, \\\n"
+          "     \"\" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb \"black\" notitle\n",
           fig->name);
   gp_tail(gp, fig->name, png, svg);
 }

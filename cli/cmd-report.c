@@ -144,8 +144,9 @@ int cmd_report(int argc, char **argv)
   unlink(log);
   char *rmw_args[40];
   int n = 0;
-  char *fixed[] = {"atomlab", "rmw", "--pattern", "all", "--op", "fetch_add", "--contention", (char *)grid,
-                   "--padding", (char *)grid, "--device", device_id, "-o", json, "-o", csv, "--quiet"};
+  char *fixed[] = {"atomlab",      "rmw",        "--pattern", "all",        "--op",     "fetch_add",
+                   "--contention", (char *)grid, "--padding", (char *)grid, "--device", device_id,
+                   "-o",           json,         "-o",        csv,          "--quiet"};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
     rmw_args[n++] = fixed[i];
   char *timing_quick[] = {"--iters", "20", "--min-samples", "3", "--max-samples", "3"};
@@ -176,8 +177,8 @@ int cmd_report(int argc, char **argv)
   char why[1200];
   if (report_write(dir, json, figures, log, &sum, why, sizeof why) != 0)
     die("%s", why);
-  printf("%s: %zu of %zu rows verified; fastest pattern at contention 1, padding 1: %s (%.3g Gop/s)\n",
-         sum.device, sum.verified, sum.rows, sum.best_pattern[0] ? sum.best_pattern : "-", sum.best_gops);
+  printf("%s: %zu of %zu rows verified; fastest pattern at contention 1, padding 1: %s (%.3g Gop/s)\n", sum.device,
+         sum.verified, sum.rows, sum.best_pattern[0] ? sum.best_pattern : "-", sum.best_gops);
   printf("report: %s/report.md (and report.html), in %lld s\n", dir, (long long)(time(NULL) - started));
   return failed || sum.verified < sum.rows ? EXIT_MEASURE : EXIT_OK;
 }

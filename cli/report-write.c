@@ -17,7 +17,7 @@ static const char *const patterns[] = {"contiguous", "cross-warp", "branched", "
 struct pattern_line {
   size_t rows, verified;
   const struct rf_row *base, *best, *worst; /* lowest contention and padding; fastest; slowest */
-  char figure[512];                          /* file name of its heatmap PNG, "" if none */
+  char figure[512];                         /* file name of its heatmap PNG, "" if none */
 };
 
 static const char *jstr(const cJSON *o, const char *key)
@@ -145,14 +145,16 @@ static size_t device_facts(const struct rf_file *f, struct fact *facts)
   FACT("co-resident work-groups", "%g discovered, %g estimated at work-group size %g (%s)",
        jnum(occ, "discovered_workgroups"), jnum(occ, "estimated_workgroups"), jnum(occ, "wg_size"),
        jstr(occ, "estimate_method"));
-  FACT("measured", "%s with atomlab %s (commit %s)", jstr(f->root, "date"), jstr(tool, "version"), jstr(tool, "commit"));
+  FACT("measured", "%s with atomlab %s (commit %s)", jstr(f->root, "date"), jstr(tool, "version"),
+       jstr(tool, "commit"));
 #undef FACT
   return n;
 }
 
 static const char *const later[][2] = {
-    {"Strategies", "Warp-, block-aggregated, privatized and software atomics against the native atomic: not measured "
-                   "yet (this atomlab has no strategy command)."},
+    {"Strategies",
+     "Warp-, block-aggregated, privatized and software atomics against the native atomic: not measured "
+     "yet (this atomlab has no strategy command)."},
     {"Histogram", "The histogram application across strategies and input distributions: not measured yet."},
     {"Model", "The shared-memory atomic queuing model and the software-atomic speedup model: not fitted yet."},
 };
@@ -162,15 +164,17 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
 {
   char a[96], b[96], c[96];
   fprintf(o, "# atomlab report: %s\n\n", f->device);
-  fprintf(o, "Atomic read-modify-write throughput on this device, measured by `atomlab rmw`\n"
-             "and drawn by `atomlab plot` (data/rmw.json holds every row). Every number\n"
-             "below is from a row whose final memory state was verified exactly.\n"
-             "`atomlab rmw --describe` explains each field; docs/method.md the method.\n\n");
+  fprintf(o,
+          "Atomic read-modify-write throughput on this device, measured by `atomlab rmw`\n"
+          "and drawn by `atomlab plot` (data/rmw.json holds every row). Every number\n"
+          "below is from a row whose final memory state was verified exactly.\n"
+          "`atomlab rmw --describe` explains each field; docs/method.md the method.\n\n");
   fprintf(o, "## Device\n\n| fact | value |\n|---|---|\n");
   for (size_t i = 0; i < nfacts; i++)
     fprintf(o, "| %s | %s |\n", facts[i].label, facts[i].value);
-  fprintf(o, "\n## Access patterns\n\nfetch_add on u32 in global memory, result unused; Gop/s at the median\n"
-             "time (c = threads per word, p = words between targets).\n\n");
+  fprintf(o,
+          "\n## Access patterns\n\nfetch_add on u32 in global memory, result unused; Gop/s at the median\n"
+          "time (c = threads per word, p = words between targets).\n\n");
   fprintf(o, "| pattern | verified rows | lowest c and p | fastest | slowest |\n|---|---|---|---|---|\n");
   for (int p = 0; p < NPATTERNS; p++)
     fprintf(o, "| %s | %zu of %zu | %s | %s | %s |\n", patterns[p], lines[p].verified, lines[p].rows,
@@ -186,9 +190,10 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
     fprintf(o, "No images: gnuplot did not draw them (see %s); figures/ holds their data and scripts.\n\n", plot_log);
   for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
     fprintf(o, "## %s\n\n%s\n\n", later[i][0], later[i][1]);
-  fprintf(o, "## Files\n\n- data/rmw.json, data/rmw.csv: every row (settings, samples, verification)\n"
-             "- figures/: PNG and SVG images, each with its .dat data and .gp gnuplot script\n"
-             "- data/*.log: the output of each step\n");
+  fprintf(o,
+          "## Files\n\n- data/rmw.json, data/rmw.csv: every row (settings, samples, verification)\n"
+          "- figures/: PNG and SVG images, each with its .dat data and .gp gnuplot script\n"
+          "- data/*.log: the output of each step\n");
 }
 
 static void write_html(FILE *o, const struct rf_file *f, const struct fact *facts, size_t nfacts,
@@ -197,30 +202,34 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
   char a[96], b[96], c[96];
   fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>atomlab report: ");
   html_text(o, f->device);
-  fprintf(o, "</title>\n<style>\nbody{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}\n"
-             "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:left}\n"
-             "th{background:#eee}figure{margin:1.5em 0}img{max-width:100%%;height:auto}\n"
-             "figcaption{font-size:.9em;color:#555}.later{color:#777}\n</style>\n</head>\n<body>\n");
+  fprintf(o,
+          "</title>\n<style>\nbody{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}\n"
+          "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:left}\n"
+          "th{background:#eee}figure{margin:1.5em 0}img{max-width:100%%;height:auto}\n"
+          "figcaption{font-size:.9em;color:#555}.later{color:#777}\n</style>\n</head>\n<body>\n");
   fprintf(o, "<h1>atomlab report: ");
   html_text(o, f->device);
-  fprintf(o, "</h1>\n<p>Atomic read-modify-write throughput on this device, measured by <code>atomlab rmw</code> and "
-             "drawn by <code>atomlab plot</code> (data/rmw.json holds every row). Every number below is from a row "
-             "whose final memory state was verified exactly.</p>\n");
+  fprintf(o,
+          "</h1>\n<p>Atomic read-modify-write throughput on this device, measured by <code>atomlab rmw</code> and "
+          "drawn by <code>atomlab plot</code> (data/rmw.json holds every row). Every number below is from a row "
+          "whose final memory state was verified exactly.</p>\n");
   fprintf(o, "<h2 id=\"device\">Device</h2>\n<table>\n");
   for (size_t i = 0; i < nfacts; i++) {
     fprintf(o, "<tr><th>%s</th><td>", facts[i].label);
     html_text(o, facts[i].value);
     fprintf(o, "</td></tr>\n");
   }
-  fprintf(o, "</table>\n<h2 id=\"patterns\">Access patterns</h2>\n<p>fetch_add on u32 in global memory, result "
-             "unused; Gop/s at the median time (c = threads per word, p = words between targets).</p>\n<table>\n"
-             "<tr><th>pattern</th><th>verified rows</th><th>lowest c and p</th><th>fastest</th><th>slowest</th></tr>\n");
+  fprintf(o,
+          "</table>\n<h2 id=\"patterns\">Access patterns</h2>\n<p>fetch_add on u32 in global memory, result "
+          "unused; Gop/s at the median time (c = threads per word, p = words between targets).</p>\n<table>\n"
+          "<tr><th>pattern</th><th>verified rows</th><th>lowest c and p</th><th>fastest</th><th>slowest</th></tr>\n");
   for (int p = 0; p < NPATTERNS; p++)
     fprintf(o, "<tr><td>%s</td><td>%zu of %zu</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", patterns[p],
             lines[p].verified, lines[p].rows, at(lines[p].base, a, sizeof a), at(lines[p].best, b, sizeof b),
             at(lines[p].worst, c, sizeof c));
-  fprintf(o, "</table>\n<h2 id=\"heatmaps\">Heatmaps</h2>\n<p>Contention on x, padding on y, Gop/s as a log colour "
-             "scale.</p>\n");
+  fprintf(o,
+          "</table>\n<h2 id=\"heatmaps\">Heatmaps</h2>\n<p>Contention on x, padding on y, Gop/s as a log colour "
+          "scale.</p>\n");
   int any = 0;
   for (int p = 0; p < NPATTERNS; p++) {
     char path[1200];
@@ -243,15 +252,17 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
   }
   for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
     fprintf(o, "<h2>%s</h2>\n<p class=\"later\">%s</p>\n", later[i][0], later[i][1]);
-  fprintf(o, "<h2>Files</h2>\n<ul><li>data/rmw.json, data/rmw.csv: every row (settings, samples, verification)</li>\n"
-             "<li>figures/: PNG and SVG images, each with its .dat data and .gp gnuplot script</li>\n"
-             "<li>data/*.log: the output of each step</li></ul>\n");
+  fprintf(o,
+          "<h2>Files</h2>\n<ul><li>data/rmw.json, data/rmw.csv: every row (settings, samples, verification)</li>\n"
+          "<li>figures/: PNG and SVG images, each with its .dat data and .gp gnuplot script</li>\n"
+          "<li>data/*.log: the output of each step</li></ul>\n");
   /* Lets a headless browser test see that every figure decoded (tests/cli/report.sh). */
-  fprintf(o, "<script>\nwindow.addEventListener('load', function () {\n"
-             "  var imgs = document.querySelectorAll('img'), ok = 0;\n"
-             "  imgs.forEach(function (i) { if (i.complete && i.naturalWidth > 0) ok++; });\n"
-             "  document.body.setAttribute('data-figures-loaded', ok + '/' + imgs.length);\n"
-             "});\n</script>\n</body>\n</html>\n");
+  fprintf(o,
+          "<script>\nwindow.addEventListener('load', function () {\n"
+          "  var imgs = document.querySelectorAll('img'), ok = 0;\n"
+          "  imgs.forEach(function (i) { if (i.complete && i.naturalWidth > 0) ok++; });\n"
+          "  document.body.setAttribute('data-figures-loaded', ok + '/' + imgs.length);\n"
+          "});\n</script>\n</body>\n</html>\n");
 }
 
 static int write_doc(const char *path, int html, const struct rf_file *f, const struct fact *facts, size_t nfacts,

@@ -8,7 +8,7 @@
 #include "atomlab.h"
 #include "resultfile.h"
 
-const char *const rf_config_fields[] = {"strategy", "pattern", "op",      "type",    "space",     "result",
+const char *const rf_config_fields[] = {"strategy", "pattern", "op",         "type",    "space",   "result",
                                         "scope",    "order",   "contention", "padding", "wg_size", "workgroups"};
 const size_t rf_config_count = sizeof rf_config_fields / sizeof rf_config_fields[0];
 

@@ -14,14 +14,14 @@ extern const size_t rf_config_count;
 
 /** One row of a result file. */
 struct rf_row {
-  const cJSON *obj;     /**< the row object (owned by the file) */
-  char key[640];        /**< "field=value;..." over the configuration fields present */
-  const char *status;   /**< "ok", "error", ... ("?" when absent) */
-  int verified;         /**< 1 true, 0 false, -1 absent */
-  int has_time;         /**< time_ms.median (or samples) is there and positive */
-  double median, q1, q3;/**< ms per launch; from samples_ms when present */
-  double gops;          /**< the row's gops, 0 when absent */
-  double *samples;      /**< samples_ms (owned), NULL when absent */
+  const cJSON *obj;      /**< the row object (owned by the file) */
+  char key[640];         /**< "field=value;..." over the configuration fields present */
+  const char *status;    /**< "ok", "error", ... ("?" when absent) */
+  int verified;          /**< 1 true, 0 false, -1 absent */
+  int has_time;          /**< time_ms.median (or samples) is there and positive */
+  double median, q1, q3; /**< ms per launch; from samples_ms when present */
+  double gops;           /**< the row's gops, 0 when absent */
+  double *samples;       /**< samples_ms (owned), NULL when absent */
   size_t nsamples;
 };
 
