@@ -7,6 +7,8 @@
 #include "atl_version.h"
 #include "cli.h"
 
+const char *cli_argv0 = "atomlab";
+
 static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
@@ -19,6 +21,9 @@ static const struct cli_command commands[] = {
     {"model", "the shared-memory atomic model offline: utilization from ncu counters", cmd_model},
     {"profile", "run a program under ncu and report shared-memory atomic utilization", cmd_profile},
     {"hist-case", "the seed's shared-memory histogram kernels (Listings 1, 2) on RGBA images", cmd_hist_case},
+    {"plot", "figures (heatmaps, lines, strategy bars) of a result file, drawn with gnuplot", cmd_plot},
+    {"compare", "two result files row by row, with a noise-aware verdict per configuration", cmd_compare},
+    {"report", "a default characterization of one device: report.md, report.html, figures, data", cmd_report},
     {"version", "print the version and the commit this binary was built from", cmd_version},
     {"help", "show this list, or `atomlab help COMMAND` for one command", cmd_help},
 };
@@ -103,7 +108,8 @@ static void print_usage(FILE *f)
              "commands:\n");
   for (size_t i = 0; i < NCOMMANDS; i++)
     fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf(f, "\nRun `atomlab <command> --help` for the options of one command.\n"
+  fprintf(f, "\nRun `atomlab <command> --help` for the options of one command and\n"
+             "`atomlab <command> --describe` for what its metrics mean (docs/metrics.md).\n"
              "Environment: ATL_BACKENDS=opencl,cuda limits the backends that are probed;\n"
              "ATL_FAULT=KIND:N[+] makes the Nth backend call of KIND fail (tests; docs/reliability.md).\n");
 }
@@ -142,6 +148,7 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+  cli_argv0 = argv[0];
   if (argc < 2) {
     print_usage(stdout);
     return EXIT_OK;
@@ -153,5 +160,9 @@ int main(int argc, char **argv)
   const struct cli_command *c = find_command(argv[1]);
   if (c == NULL)
     die_usage("unknown command '%s' (see 'atomlab --help')", argv[1]);
+  /* --describe is one option for every command: no command parses it itself. */
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "--describe") == 0)
+      return cli_describe(c->name);
   return c->fn(argc - 1, argv + 1);
 }

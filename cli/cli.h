@@ -16,6 +16,9 @@ struct cli_command {
   int (*fn)(int argc, char **argv);
 };
 
+/** argv[0] of main: how to run this binary again (report runs rmw and plot with it). */
+extern const char *cli_argv0;
+
 /** Prints "error: ..." to stderr and exits with EXIT_USAGE. */
 void die_usage(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -35,6 +38,12 @@ atl_context_t cli_open_device(const char *device, const char *backend);
 
 /** Fills the run metadata (version, commit, date, command line, device). */
 void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta);
+
+/** Writes @p len bytes to @p path through a temporary name and rename(2); 0 or -1. */
+int cli_write_text(const char *path, const char *text, size_t len);
+
+/** Prints the metric texts of @p command (docs/metrics.md, section "describe COMMAND"); the exit status. */
+int cli_describe(const char *command);
 
 /** Most names one list option takes. */
 #define MAX_LIST 16
@@ -60,6 +69,9 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_hist_case(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /** Options `model util` and `profile` share (cli/smem-report.c). */
 struct smem_opts {

@@ -11,7 +11,8 @@ static const char usage[] = "usage: atomlab devices [--format table|json] [--occ
                             "--device takes (the row number works too).\n\n"
                             "  --format F    table (default) or json\n"
                             "  --occupancy   also run the occupancy discovery protocol on each device\n"
-                            "                (work-group size 256, or the device maximum if smaller)\n";
+                            "                (work-group size 256, or the device maximum if smaller)\n"
+                            "  --describe    what each field means (docs/metrics.md)\n";
 
 static const char *type_name(enum atl_device_type t)
 {

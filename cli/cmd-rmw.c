@@ -42,6 +42,7 @@ static const char usage[] =
     "  -o FILE        write results to FILE (through a temporary name: never half a file);\n"
     "                 up to 4 times, each in the format of its extension (.json .csv .txt)\n"
     "  --quiet        no table on stdout when writing to a file\n"
+    "  --describe     what each field of a row means and how it is measured\n"
     "  --resume FILE  reuse the rows FILE (an earlier JSON result on this device) already\n"
     "                 holds and measure only the rest; write the whole set with -o\n\n"
     "With -o the files are rewritten every 30 s while the sweep runs (\"complete\": false),\n"

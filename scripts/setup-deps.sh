@@ -2,10 +2,11 @@
 # Installs what atomlab needs on Debian/Ubuntu, only where it is missing:
 # a C toolchain, CMake, the OpenCL headers and ICD loader, PoCL (OpenCL on the
 # CPU), cJSON, gnuplot (heatmaps), valgrind (a memcheck test), Python 3 (the CLI
-# tests read JSON with it) and git.
+# tests read JSON with it), git and chromium (the report test loads report.html
+# headless).
 set -euo pipefail
 
-PACKAGES=(gcc make cmake pkg-config git python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev clinfo gnuplot-nox valgrind)
+PACKAGES=(gcc make cmake pkg-config git python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev clinfo gnuplot-nox valgrind chromium)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

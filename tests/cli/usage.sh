@@ -2,7 +2,7 @@
 # --help everywhere, unknown commands and options: no device needed.
 . "$(dirname "$0")/lib.sh"
 
-for cmd in "" devices rmw version help calibrate "calibrate smem" model profile; do
+for cmd in "" devices rmw strategy app plot compare report version help calibrate "calibrate smem" model profile hist-case; do
   if "$ATOMLAB" $cmd --help >"$WORK/h" 2>&1 && grep -q "usage: atomlab" "$WORK/h"; then pass; else fail "'atomlab $cmd --help'"; fi
 done
 "$ATOMLAB" >"$WORK/h" 2>&1 && grep -q "commands:" "$WORK/h" && pass || fail "atomlab with no command prints the command list"

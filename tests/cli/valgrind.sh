@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Valgrind memcheck over the main CLI paths on PoCL: devices, an rmw sweep
-# with every output format, a resumed sweep, and a sweep under an injected
-# device fault. Any invalid access, use of uninitialised memory or definite
+# with every output format, a resumed sweep, a sweep under an injected
+# device fault, and the commands that read results back: compare (every
+# format) plot (with and without gnuplot) and report --quick (the children it
+# runs, gnuplot and atomlab rmw/plot, are not traced: their own runs above are). Any invalid access, use of uninitialised memory or definite
 # leak fails; scripts/valgrind.supp suppresses only what lies in the dynamic
 # loader and PoCL (each entry says why). Skipped (77) without valgrind.
 . "$(dirname "$0")/lib.sh"
@@ -22,4 +24,15 @@ run sweep 0 $R -o "$WORK/a.json" -o "$WORK/a.csv" -o "$WORK/a.txt"
 run resume 0 ${R/--contention 1,4/--contention 1,4,16} --resume "$WORK/a.json" -o "$WORK/b.json"
 ATL_FAULT=launch:4+ run fault 1 $R -o "$WORK/c.json"
 run usage 2 $R --contention 0
+DATA="$(cd "$(dirname "$0")/../data" && pwd)"
+run compare 0 compare "$DATA/compare-a.json" "$DATA/compare-b.json"
+run compare_json 0 compare "$DATA/compare-a.json" "$DATA/compare-b.json" -o "$WORK/cmp.json"
+run compare_csv 0 compare "$WORK/a.json" "$WORK/b.json" --format csv
+run compare_bad 2 compare "$DATA/compare-a.json" "$WORK/missing.json"
+run plot 0 plot "$DATA/plot-small.json" --format both -o "$WORK/figs"
+run plot_bars 0 plot "$DATA/strategy-small.json" -o "$WORK/bars"
+ATL_GNUPLOT=/nonexistent run plot_nognuplot 0 plot "$WORK/b.json" -o "$WORK/nognuplot"
+run plot_bad 2 plot "$WORK/a.csv"
+run describe 0 rmw --describe
+run report 0 report --quick -o "$WORK/report"
 finish

@@ -1,0 +1,594 @@
+/* atomlab plot: the figures of a result file, drawn by gnuplot. Every figure
+ * is a .dat (its data) and a .gp (its script) first, so a machine without
+ * gnuplot still gets the numbers, and anyone can redraw with `gnuplot X.gp`. */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "resultfile.h"
+
+static const char usage[] =
+    "usage: atomlab plot FILE.json [-o DIR] [--format png|svg|both]\n\n"
+    "Draws the figures of a result file (from `atomlab rmw` or a command with a\n"
+    "strategy per row) with gnuplot, from the rows that are ok and verified:\n"
+    "  heatmap-*   contention on x, padding on y, Gop/s as a log colour scale: one per\n"
+    "              (pattern, op, type, space, result, scope, order) where both vary\n"
+    "  line-*      Gop/s at the median with the IQR as error bars, where only one of\n"
+    "              contention and padding varies\n"
+    "  bars-*      one bar per strategy (median, IQR error bars), per configuration\n"
+    "Each figure is written as NAME.dat (its data), NAME.gp (its gnuplot script) and\n"
+    "the images; names come from the configuration, so a rerun overwrites the same\n"
+    "files. The image paths are printed on stdout. Without gnuplot (or with\n"
+    "ATL_GNUPLOT pointing nowhere) the data and scripts are still written.\n\n"
+    "  -o DIR        the folder for the figures (created if missing)  [FILE-figures]\n"
+    "  --format F    png, svg or both  [png]\n"
+    "  --describe    what the figures show (docs/metrics.md)\n"
+    "Environment: ATL_GNUPLOT=PATH the gnuplot to run  [gnuplot on PATH]\n\n"
+    "Exit status: 0 drawn (or data written without gnuplot); 1 gnuplot failed or\n"
+    "nothing to draw; 2 bad usage or a file that is not an atomlab result.\n";
+
+enum kind { HEATMAP, LINE_CONTENTION, LINE_PADDING, BARS };
+static const char *const kind_prefix[] = {"heatmap", "line-contention", "line-padding", "bars"};
+
+struct figure {
+  enum kind kind;
+  char key[640];       /* the rows' configuration without the plotted axes */
+  char name[256];      /* file name stem */
+  size_t *rows, count; /* indices into the file's rows */
+};
+
+struct figures {
+  struct figure *list;
+  size_t count, cap;
+};
+
+/* The value each figure shows: Gop/s where every row has it, else ms per launch. */
+struct value {
+  double v, lo, hi;
+};
+
+static int uses_gops(const struct rf_file *f, const struct figure *fig)
+{
+  for (size_t i = 0; i < fig->count; i++)
+    if (!(f->rows[fig->rows[i]].gops > 0))
+      return 0;
+  return 1;
+}
+
+/* Gop/s scales as 1/time: the slow quartile (q3) gives the low end. */
+static struct value row_value(const struct rf_row *r, int gops)
+{
+  if (gops)
+    return (struct value){r->gops, r->gops * r->median / r->q3, r->gops * r->median / r->q1};
+  return (struct value){r->median, r->q1, r->q3};
+}
+
+static int is_excluded(const char *field, const char *const *excluded)
+{
+  for (; *excluded; excluded++)
+    if (strcmp(field, *excluded) == 0)
+      return 1;
+  return 0;
+}
+
+/* "field=value;..." over the configuration fields, leaving out `excluded`. */
+static void key_without(const struct rf_row *r, const char *const *excluded, char *out, size_t len)
+{
+  size_t used = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < rf_config_count; i++) {
+    char buf[64];
+    const char *f = rf_config_fields[i], *v = rf_field(r, f, buf, sizeof buf);
+    if (!v[0] || is_excluded(f, excluded))
+      continue;
+    int n = snprintf(out + used, len - used, "%s%s=%s", used ? ";" : "", f, v);
+    if (n > 0)
+      used = used + (size_t)n < len ? used + (size_t)n : len - 1;
+  }
+}
+
+static struct figure *figure_for(struct figures *figs, enum kind kind, const char *key)
+{
+  for (size_t i = 0; i < figs->count; i++)
+    if (figs->list[i].kind == kind && strcmp(figs->list[i].key, key) == 0)
+      return &figs->list[i];
+  if (figs->count == figs->cap) {
+    size_t cap = figs->cap ? figs->cap * 2 : 16;
+    struct figure *grown = realloc(figs->list, cap * sizeof *grown);
+    if (grown == NULL)
+      die("out of memory");
+    figs->list = grown;
+    figs->cap = cap;
+  }
+  struct figure *fig = &figs->list[figs->count++];
+  memset(fig, 0, sizeof *fig);
+  fig->kind = kind;
+  snprintf(fig->key, sizeof fig->key, "%s", key);
+  return fig;
+}
+
+static void figure_add(struct figure *fig, size_t row, size_t total)
+{
+  if (fig->rows == NULL && (fig->rows = malloc(total * sizeof *fig->rows)) == NULL)
+    die("out of memory");
+  fig->rows[fig->count++] = row;
+}
+
+/* Sorted distinct values of a number field over a figure's rows. */
+static size_t distinct(const struct rf_file *f, const struct figure *fig, const char *field, double *out)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < fig->count; i++) {
+    double v = rf_number(&f->rows[fig->rows[i]], field, -1);
+    size_t at = 0;
+    while (at < n && out[at] < v)
+      at++;
+    if (at < n && out[at] == v)
+      continue;
+    memmove(out + at + 1, out + at, (n - at) * sizeof *out);
+    out[at] = v;
+    n++;
+  }
+  return n;
+}
+
+static size_t index_of(const double *values, size_t n, double v)
+{
+  for (size_t i = 0; i < n; i++)
+    if (values[i] == v)
+      return i;
+  return 0;
+}
+
+/* File names keep letters, digits, '.', '_' and '-': the rest becomes '_'. */
+static void append_name(char *name, size_t len, const char *part)
+{
+  size_t used = strlen(name);
+  if (used && used + 1 < len)
+    name[used++] = '-';
+  for (; *part && used + 1 < len; part++) {
+    char c = *part;
+    int keep =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    name[used++] = keep ? c : '_';
+  }
+  name[used] = '\0';
+}
+
+/* The stem of a figure: its kind, then every configuration value it fixes
+ * (numbers with a short prefix), in the fixed field order: deterministic. */
+static void figure_name(const struct rf_file *f, struct figure *fig, const char *const *excluded, int one_grid)
+{
+  const struct rf_row *r = &f->rows[fig->rows[0]];
+  fig->name[0] = '\0';
+  append_name(fig->name, sizeof fig->name, kind_prefix[fig->kind]);
+  for (size_t i = 0; i < rf_config_count; i++) {
+    char buf[64], part[96];
+    const char *field = rf_config_fields[i], *v = rf_field(r, field, buf, sizeof buf);
+    if (!v[0] || is_excluded(field, excluded) ||
+        (one_grid && (strcmp(field, "wg_size") == 0 || strcmp(field, "workgroups") == 0)))
+      continue;
+    const char *prefix = strcmp(field, "contention") == 0   ? "c"
+                         : strcmp(field, "padding") == 0    ? "p"
+                         : strcmp(field, "wg_size") == 0    ? "wg"
+                         : strcmp(field, "workgroups") == 0 ? "wgs"
+                                                            : "";
+    snprintf(part, sizeof part, "%s%s", prefix, v);
+    append_name(fig->name, sizeof fig->name, part);
+  }
+}
+
+/* A title without the field names: "contiguous fetch_add u32 ... (device)". */
+static void figure_title(const struct rf_file *f, const struct figure *fig, const char *const *excluded, char *out,
+                         size_t len)
+{
+  const struct rf_row *r = &f->rows[fig->rows[0]];
+  size_t used = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < rf_config_count; i++) {
+    char buf[64];
+    const char *field = rf_config_fields[i], *v = rf_field(r, field, buf, sizeof buf);
+    if (!v[0] || is_excluded(field, excluded) || strcmp(field, "workgroups") == 0)
+      continue;
+    const char *prefix = strcmp(field, "contention") == 0 ? "c="
+                         : strcmp(field, "padding") == 0  ? "p="
+                         : strcmp(field, "wg_size") == 0  ? "wg="
+                                                          : "";
+    int n = snprintf(out + used, len - used, "%s%s%s", used ? " " : "", prefix, v);
+    if (n > 0)
+      used = used + (size_t)n < len ? used + (size_t)n : len - 1;
+  }
+  /* Quotes would end the gnuplot string. */
+  for (char *c = out; *c; c++)
+    if (*c == '"' || *c == '\\')
+      *c = '\'';
+}
+
+static void gp_text(FILE *gp, const char *s)
+{
+  for (; *s; s++)
+    fputc(*s == '"' || *s == '\\' ? '\'' : *s, gp);
+}
+
+/* Shared head of every script: a clean state, the PNG terminal it has. */
+static void gp_head(FILE *gp, const char *name, const char *title, const char *device, int png)
+{
+  fprintf(gp, "# %s: drawn by `atomlab plot`; run `gnuplot %s.gp` in this folder to redraw.\n", name, name);
+  fprintf(gp, "reset\n");
+  if (png) {
+    fprintf(gp,
+            "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+            "  set terminal pngcairo size 900,700 font \",11\" noenhanced\n"
+            "} else {\n"
+            "  set terminal png size 900,700 noenhanced\n"
+            "}\n");
+    fprintf(gp, "set output \"%s.png\"\n", name);
+  } else {
+    fprintf(gp, "set terminal svg size 900,700 font \",11\" noenhanced\nset output \"%s.svg\"\n", name);
+  }
+  fprintf(gp, "set title \"%s\\n", title);
+  gp_text(gp, device);
+  fprintf(gp, "\" noenhanced\n");
+}
+
+/* The second format, when both are asked for, is a replot into SVG. */
+static void gp_tail(FILE *gp, const char *name, int png, int svg)
+{
+  if (png && svg)
+    fprintf(gp, "set terminal svg size 900,700 font \",11\" noenhanced\nset output \"%s.svg\"\nreplot\n", name);
+  fprintf(gp, "unset output\n");
+}
+
+static void tics(FILE *gp, const char *axis, const double *values, size_t n)
+{
+  fprintf(gp, "set %stics (", axis);
+  for (size_t i = 0; i < n; i++)
+    fprintf(gp, "%s\"%g\" %zu", i ? ", " : "", values[i], i);
+  fprintf(gp, ")\n");
+}
+
+static void write_heatmap(const struct rf_file *f, const struct figure *fig, FILE *dat, FILE *gp, const char *title,
+                          int png, int svg)
+{
+  double *cont = malloc(fig->count * sizeof *cont), *pad = malloc(fig->count * sizeof *pad);
+  if (cont == NULL || pad == NULL)
+    die("out of memory");
+  size_t nc = distinct(f, fig, "contention", cont), np = distinct(f, fig, "padding", pad);
+  int gops = uses_gops(f, fig);
+  double lo = 0, hi = 0;
+  fprintf(dat, "# x_index y_index contention padding %s low high median_ms q1_ms q3_ms\n", gops ? "gops" : "median_ms");
+  for (size_t i = 0; i < fig->count; i++) {
+    const struct rf_row *r = &f->rows[fig->rows[i]];
+    double c = rf_number(r, "contention", 0), p = rf_number(r, "padding", 0);
+    struct value v = row_value(r, gops);
+    fprintf(dat, "%zu %zu %g %g %.6g %.6g %.6g %.6g %.6g %.6g\n", index_of(cont, nc, c), index_of(pad, np, p), c, p,
+            v.v, v.lo, v.hi, r->median, r->q1, r->q3);
+    lo = i == 0 || v.v < lo ? v.v : lo;
+    hi = i == 0 || v.v > hi ? v.v : hi;
+  }
+  const char *pattern = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f->rows[fig->rows[0]].obj, "pattern"));
+  gp_head(gp, fig->name, title, f->device, png);
+  fprintf(gp, "set xlabel \"%s\"\n",
+          pattern && strcmp(pattern, "random") == 0 ? "distinct words (random: the contention axis)"
+                                                    : "contention (threads per word)");
+  fprintf(gp, "set ylabel \"padding (words between targets)\"\n");
+  fprintf(gp, "set cblabel \"%s\"\nset logscale cb\n", gops ? "Gop/s (median)" : "ms per launch (median)");
+  /* An explicit range: a log scale cannot autoscale a single value. */
+  fprintf(gp, "set cbrange [%.6g:%.6g]\n", lo * 0.95, hi * 1.05);
+  fprintf(gp, "set palette rgbformulae 33,13,10\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n", nc - 1, np - 1);
+  tics(gp, "x", cont, nc);
+  tics(gp, "y", pad, np);
+  fprintf(gp, "set style fill solid 1.0 noborder\n");
+  fprintf(gp,
+          "plot \"%s.dat\" using 1:2:(0.5):(0.5):5 with boxxyerror fillcolor palette notitle, \\\n"
+          "     \"\" using 1:2:(sprintf(\"%%.3g\", $5)) with labels font \",%d\" notitle\n",
+          fig->name, nc * np > 64 ? 6 : 8);
+  gp_tail(gp, fig->name, png, svg);
+  free(cont);
+  free(pad);
+}
+
+static void write_line(const struct rf_file *f, const struct figure *fig, FILE *dat, FILE *gp, const char *title,
+                       int png, int svg)
+{
+  const char *axis = fig->kind == LINE_CONTENTION ? "contention" : "padding";
+  int gops = uses_gops(f, fig);
+  /* Rows in the order of the varying axis: a line joins neighbours. */
+  double *xs = malloc(fig->count * sizeof *xs);
+  if (xs == NULL)
+    die("out of memory");
+  size_t nx = distinct(f, fig, axis, xs);
+  fprintf(dat, "# %s %s low high median_ms q1_ms q3_ms\n", axis, gops ? "gops" : "median_ms");
+  for (size_t k = 0; k < nx; k++)
+    for (size_t i = 0; i < fig->count; i++) {
+      const struct rf_row *r = &f->rows[fig->rows[i]];
+      if (rf_number(r, axis, 0) != xs[k])
+        continue;
+      struct value v = row_value(r, gops);
+      fprintf(dat, "%g %.6g %.6g %.6g %.6g %.6g %.6g\n", xs[k], v.v, v.lo, v.hi, r->median, r->q1, r->q3);
+    }
+  gp_head(gp, fig->name, title, f->device, png);
+  fprintf(gp, "set xlabel \"%s\"\n",
+          fig->kind == LINE_CONTENTION ? "contention (threads per word)" : "padding (words between targets)");
+  fprintf(gp, "set ylabel \"%s\"\n", gops ? "Gop/s (median, IQR bars)" : "ms per launch (median, IQR bars)");
+  fprintf(gp,
+          "set logscale x 2\nset logscale y\nset grid\nset autoscale fix\nset offsets graph 0.05, graph 0.05, graph "
+          "0.1, graph 0.1\n");
+  fprintf(gp, "plot \"%s.dat\" using 1:2:3:4 with yerrorlines pointtype 7 linewidth 2 notitle\n", fig->name);
+  gp_tail(gp, fig->name, png, svg);
+  free(xs);
+}
+
+static void write_bars(const struct rf_file *f, const struct figure *fig, FILE *dat, FILE *gp, const char *title,
+                       int png, int svg)
+{
+  int gops = uses_gops(f, fig);
+  fprintf(dat, "# index strategy %s low high median_ms q1_ms q3_ms\n", gops ? "gops" : "median_ms");
+  for (size_t i = 0; i < fig->count; i++) {
+    const struct rf_row *r = &f->rows[fig->rows[i]];
+    char buf[64], name[64];
+    snprintf(name, sizeof name, "%s", rf_field(r, "strategy", buf, sizeof buf));
+    for (char *c = name; *c; c++)
+      if (*c == '"' || *c == ' ' || *c == '\\')
+        *c = '_';
+    struct value v = row_value(r, gops);
+    fprintf(dat, "%zu \"%s\" %.6g %.6g %.6g %.6g %.6g %.6g\n", i, name, v.v, v.lo, v.hi, r->median, r->q1, r->q3);
+  }
+  gp_head(gp, fig->name, title, f->device, png);
+  fprintf(gp, "set ylabel \"%s\"\nset xlabel \"strategy\"\n",
+          gops ? "Gop/s (median, IQR bars)" : "ms per launch (median, IQR bars)");
+  fprintf(gp, "set yrange [0:*]\nset xrange [-0.6:%zu.6]\nset boxwidth 0.7\nset style fill solid 0.6\nset grid ytics\n",
+          fig->count - 1);
+  fprintf(gp, "set xtics rotate by -30\n");
+  fprintf(gp,
+          "plot \"%s.dat\" using 1:3:xtic(2) with boxes notitle, \\\n"
+          "     \"\" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb \"black\" notitle\n",
+          fig->name);
+  gp_tail(gp, fig->name, png, svg);
+}
+
+/* gnuplot from ATL_GNUPLOT or PATH; NULL when there is none to run. */
+static const char *find_gnuplot(char *buf, size_t len)
+{
+  const char *env = getenv("ATL_GNUPLOT");
+  if (env && env[0])
+    return access(env, X_OK) == 0 ? env : NULL;
+  const char *path = getenv("PATH");
+  if (path == NULL)
+    return NULL;
+  for (const char *p = path; *p;) {
+    size_t n = strcspn(p, ":");
+    if (n && snprintf(buf, len, "%.*s/gnuplot", (int)n, p) < (int)len && access(buf, X_OK) == 0)
+      return buf;
+    p += n + (p[n] == ':');
+  }
+  return NULL;
+}
+
+/* Runs gnuplot on one script inside the figure folder (the scripts name their files relative to it). */
+static int run_gnuplot(const char *gnuplot, const char *dir, const char *script)
+{
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0)
+    return -1;
+  if (pid == 0) {
+    if (chdir(dir) != 0)
+      _exit(127);
+    execl(gnuplot, gnuplot, script, (char *)NULL);
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static int file_nonempty(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+/* Writes one text file built in memory, through a temporary name. */
+static void write_text_or_die(const char *path, char *text, size_t len)
+{
+  if (cli_write_text(path, text, len) != 0)
+    die("unable to write '%s'", path);
+  free(text);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+  static const struct option longopts[] = {{"format", required_argument, NULL, 'f'},
+                                           {"output", required_argument, NULL, 'o'},
+                                           {"help", no_argument, NULL, 'h'},
+                                           {0}};
+  int png = 1, svg = 0, c;
+  const char *dir = NULL;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'f':
+      if (strcmp(optarg, "png") == 0)
+        png = 1, svg = 0;
+      else if (strcmp(optarg, "svg") == 0)
+        png = 0, svg = 1;
+      else if (strcmp(optarg, "both") == 0)
+        png = 1, svg = 1;
+      else
+        die_usage("--format '%s' is not known: allowed: png, svg, both", optarg);
+      break;
+    case 'o':
+      dir = optarg;
+      break;
+    case 'h':
+      fputs(usage, stdout);
+      return EXIT_OK;
+    case ':':
+      die_usage("option '%s' needs a value (see 'atomlab plot --help')", argv[optind - 1]);
+    default:
+      die_usage("unknown option '%s' for plot (see 'atomlab plot --help')", argv[optind - 1]);
+    }
+  }
+  if (argc - optind != 1)
+    die_usage("plot takes one result file, FILE.json (see 'atomlab plot --help')");
+  const char *path = argv[optind];
+  struct rf_file f;
+  char why[1200];
+  if (rf_load(path, &f, why, sizeof why))
+    die_usage("%s", why);
+
+  char default_dir[1100];
+  if (dir == NULL) {
+    char *copy = strdup(path);
+    if (copy == NULL)
+      die("out of memory");
+    char *base = basename(copy), *dot = strrchr(base, '.');
+    if (dot && dot != base)
+      *dot = '\0';
+    snprintf(default_dir, sizeof default_dir, "%s-figures", base);
+    free(copy);
+    dir = default_dir;
+  }
+  struct stat st;
+  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    rf_free(&f);
+    die_usage("-o '%s' is a file, not a folder", dir);
+  }
+
+  /* Groups: strategy rows make bar charts; the rest heatmaps or lines. */
+  static const char *const no_axes[] = {"contention", "padding", NULL};
+  static const char *const no_strategy[] = {"strategy", NULL};
+  static const char *const no_contention[] = {"contention", NULL}, *const no_padding[] = {"padding", NULL};
+  struct figures figs = {0};
+  size_t skipped = 0;
+  for (size_t i = 0; i < f.count; i++) {
+    const struct rf_row *r = &f.rows[i];
+    if (!rf_row_timed(r) || r->verified == 0) {
+      skipped++;
+      continue;
+    }
+    char key[640];
+    int strategy = cJSON_GetObjectItemCaseSensitive(r->obj, "strategy") != NULL;
+    key_without(r, strategy ? no_strategy : no_axes, key, sizeof key);
+    figure_add(figure_for(&figs, strategy ? BARS : HEATMAP, key), i, f.count);
+  }
+  /* A heatmap needs both axes to vary; with one it is a line, with none no figure. */
+  size_t single = 0;
+  for (size_t i = 0; i < figs.count; i++) {
+    struct figure *fig = &figs.list[i];
+    if (fig->kind == BARS)
+      continue;
+    double *tmp = malloc(fig->count * sizeof *tmp);
+    if (tmp == NULL)
+      die("out of memory");
+    size_t nc = distinct(&f, fig, "contention", tmp), np = distinct(&f, fig, "padding", tmp);
+    free(tmp);
+    if (nc > 1 && np > 1)
+      fig->kind = HEATMAP;
+    else if (nc > 1)
+      fig->kind = LINE_CONTENTION;
+    else if (np > 1)
+      fig->kind = LINE_PADDING;
+    else {
+      single += fig->count;
+      fig->count = 0; /* one point: nothing to draw */
+    }
+  }
+  /* The grid goes into file names only where the file has more than one. */
+  int one_grid = 1;
+  for (size_t i = 0; i < f.count && figs.count; i++) {
+    const struct rf_row *r = &f.rows[i], *first = &f.rows[figs.list[0].rows[0]];
+    if (rf_row_timed(r) && (rf_number(r, "wg_size", 0) != rf_number(first, "wg_size", 0) ||
+                            rf_number(r, "workgroups", 0) != rf_number(first, "workgroups", 0)))
+      one_grid = 0;
+  }
+  size_t drawable = 0;
+  for (size_t i = 0; i < figs.count; i++)
+    drawable += figs.list[i].count > 0;
+  if (drawable == 0) {
+    rf_free(&f);
+    die("'%s' has nothing to draw: %zu rows not ok or not verified, %zu in groups of one point", path, skipped, single);
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    rf_free(&f);
+    die_usage("-o '%s': unable to create the folder (does its parent exist?)", dir);
+  }
+
+  char gp_buf[4096];
+  const char *gnuplot = find_gnuplot(gp_buf, sizeof gp_buf);
+  int failed = 0;
+  size_t written = 0;
+  for (size_t i = 0; i < figs.count; i++) {
+    struct figure *fig = &figs.list[i];
+    if (fig->count == 0)
+      continue;
+    const char *const *excluded = fig->kind == BARS              ? no_strategy
+                                  : fig->kind == HEATMAP         ? no_axes
+                                  : fig->kind == LINE_CONTENTION ? no_contention
+                                                                 : no_padding;
+    figure_name(&f, fig, excluded, one_grid);
+    char title[400], file[2200];
+    figure_title(&f, fig, excluded, title, sizeof title);
+    char *dat_text = NULL, *gp_text_buf = NULL;
+    size_t dat_len = 0, gp_len = 0;
+    FILE *dat = open_memstream(&dat_text, &dat_len), *gp = open_memstream(&gp_text_buf, &gp_len);
+    if (dat == NULL || gp == NULL)
+      die("out of memory");
+    fprintf(dat, "# %s from %s (%s)\n", fig->name, path, f.device);
+    if (fig->kind == HEATMAP)
+      write_heatmap(&f, fig, dat, gp, title, png, svg);
+    else if (fig->kind == BARS)
+      write_bars(&f, fig, dat, gp, title, png, svg);
+    else
+      write_line(&f, fig, dat, gp, title, png, svg);
+    fclose(dat);
+    fclose(gp);
+    snprintf(file, sizeof file, "%s/%s.dat", dir, fig->name);
+    write_text_or_die(file, dat_text, dat_len);
+    snprintf(file, sizeof file, "%s/%s.gp", dir, fig->name);
+    write_text_or_die(file, gp_text_buf, gp_len);
+    written++;
+    if (gnuplot == NULL) {
+      printf("%s/%s.dat\n", dir, fig->name);
+      continue;
+    }
+    char script[300];
+    snprintf(script, sizeof script, "%s.gp", fig->name);
+    int ok = run_gnuplot(gnuplot, dir, script) == 0;
+    for (int k = 0; k < 2; k++) {
+      if (!(k == 0 ? png : svg))
+        continue;
+      snprintf(file, sizeof file, "%s/%s.%s", dir, fig->name, k == 0 ? "png" : "svg");
+      if (ok && file_nonempty(file))
+        printf("%s\n", file);
+      else {
+        fprintf(stderr, "error: gnuplot did not draw '%s' (script: %s/%s)\n", file, dir, script);
+        failed++;
+      }
+    }
+  }
+  if (gnuplot == NULL)
+    fprintf(stderr,
+            "warning: gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote the data (.dat) and scripts "
+            "(.gp) of %zu figures to %s; draw them there with `gnuplot NAME.gp`\n",
+            written, dir);
+  if (skipped || single)
+    fprintf(stderr, "note: %zu rows not ok or not verified and %zu rows in groups of one point are not drawn\n",
+            skipped, single);
+  for (size_t i = 0; i < figs.count; i++)
+    free(figs.list[i].rows);
+  free(figs.list);
+  rf_free(&f);
+  return failed ? EXIT_MEASURE : EXIT_OK;
+}

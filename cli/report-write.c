@@ -1,0 +1,316 @@
+/* report.md and report.html from one sweep file and its figures. Both carry
+ * the same sections; the HTML embeds its images (base64) so it can be mailed
+ * or attached as one file. Every number comes from the sweep's rows. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report.h"
+#include "resultfile.h"
+
+static const char *const patterns[] = {"contiguous", "cross-warp", "branched", "random"};
+#define NPATTERNS 4
+
+/* One row of the access-pattern table. */
+struct pattern_line {
+  size_t rows, verified;
+  const struct rf_row *base, *best, *worst; /* lowest contention and padding; fastest; slowest */
+  char figure[512];                         /* file name of its heatmap PNG, "" if none */
+};
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static double jnum(const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static void find_figure(const char *figures, const char *pattern, char *out, size_t len)
+{
+  char prefix[96];
+  snprintf(prefix, sizeof prefix, "heatmap-%s-fetch_add-", pattern);
+  out[0] = '\0';
+  DIR *d = opendir(figures);
+  if (d == NULL)
+    return;
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    size_t n = strlen(e->d_name);
+    /* The smallest matching name: deterministic whatever order readdir gives. */
+    if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && n > 4 && strcmp(e->d_name + n - 4, ".png") == 0 &&
+        (out[0] == '\0' || strcmp(e->d_name, out) < 0))
+      snprintf(out, len, "%s", e->d_name);
+  }
+  closedir(d);
+}
+
+static void tabulate(const struct rf_file *f, const char *figures, struct pattern_line *lines)
+{
+  for (int p = 0; p < NPATTERNS; p++) {
+    struct pattern_line *l = &lines[p];
+    memset(l, 0, sizeof *l);
+    for (size_t i = 0; i < f->count; i++) {
+      const struct rf_row *r = &f->rows[i];
+      char buf[64];
+      if (strcmp(rf_field(r, "pattern", buf, sizeof buf), patterns[p]) != 0)
+        continue;
+      l->rows++;
+      if (!rf_row_timed(r) || r->verified != 1 || !(r->gops > 0))
+        continue;
+      l->verified++;
+      double c = rf_number(r, "contention", 0), pad = rf_number(r, "padding", 0);
+      if (!l->base || c < rf_number(l->base, "contention", 0) ||
+          (c == rf_number(l->base, "contention", 0) && pad < rf_number(l->base, "padding", 0)))
+        l->base = r;
+      if (!l->best || r->gops > l->best->gops)
+        l->best = r;
+      if (!l->worst || r->gops < l->worst->gops)
+        l->worst = r;
+    }
+    find_figure(figures, patterns[p], l->figure, sizeof l->figure);
+  }
+}
+
+/* "123 (c=4, p=16)" */
+static const char *at(const struct rf_row *r, char *buf, size_t len)
+{
+  if (r == NULL)
+    return "-";
+  snprintf(buf, len, "%.4g (c=%g, p=%g)", r->gops, rf_number(r, "contention", 0), rf_number(r, "padding", 0));
+  return buf;
+}
+
+static void html_text(FILE *o, const char *s)
+{
+  for (; *s; s++) {
+    if (*s == '<')
+      fputs("&lt;", o);
+    else if (*s == '>')
+      fputs("&gt;", o);
+    else if (*s == '&')
+      fputs("&amp;", o);
+    else if (*s == '"')
+      fputs("&quot;", o);
+    else
+      fputc(*s, o);
+  }
+}
+
+static int base64_file(FILE *o, const char *path)
+{
+  static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  FILE *in = fopen(path, "rb");
+  if (in == NULL)
+    return -1;
+  unsigned char b[3];
+  size_t n;
+  while ((n = fread(b, 1, 3, in)) > 0) {
+    unsigned v = (unsigned)b[0] << 16 | (n > 1 ? (unsigned)b[1] << 8 : 0) | (n > 2 ? b[2] : 0);
+    fputc(digits[v >> 18 & 63], o);
+    fputc(digits[v >> 12 & 63], o);
+    fputc(n > 1 ? digits[v >> 6 & 63] : '=', o);
+    fputc(n > 2 ? digits[v & 63] : '=', o);
+  }
+  fclose(in);
+  return 0;
+}
+
+/* The facts of the device section, as label/value pairs for both documents. */
+struct fact {
+  const char *label;
+  char value[300];
+};
+
+static size_t device_facts(const struct rf_file *f, struct fact *facts)
+{
+  const cJSON *d = cJSON_GetObjectItemCaseSensitive(f->root, "device");
+  const cJSON *lim = cJSON_GetObjectItemCaseSensitive(d, "limits");
+  const cJSON *occ = cJSON_GetObjectItemCaseSensitive(f->root, "occupancy");
+  const cJSON *tool = cJSON_GetObjectItemCaseSensitive(f->root, "tool");
+  size_t n = 0;
+#define FACT(L, ...) (facts[n].label = (L), snprintf(facts[n].value, sizeof facts[n].value, __VA_ARGS__), n++)
+  FACT("device", "%s (%s, %s)", jstr(d, "name"), jstr(d, "vendor"), jstr(d, "type"));
+  FACT("backend", "%s: %s, driver %s", jstr(d, "backend"), jstr(d, "platform"), jstr(d, "driver"));
+  FACT("version", "%s %s", jstr(d, "version"), jstr(d, "language_version"));
+  FACT("compute units", "%g at %g MHz", jnum(lim, "compute_units"), jnum(lim, "clock_mhz"));
+  FACT("memory", "%.3g GiB global, %.3g KiB local per work-group", jnum(lim, "global_mem_bytes") / 1073741824.0,
+       jnum(lim, "local_mem_bytes") / 1024.0);
+  FACT("max work-group", "%g", jnum(lim, "max_work_group_size"));
+  FACT("co-resident work-groups", "%g discovered, %g estimated at work-group size %g (%s)",
+       jnum(occ, "discovered_workgroups"), jnum(occ, "estimated_workgroups"), jnum(occ, "wg_size"),
+       jstr(occ, "estimate_method"));
+  FACT("measured", "%s with atomlab %s (commit %s)", jstr(f->root, "date"), jstr(tool, "version"),
+       jstr(tool, "commit"));
+#undef FACT
+  return n;
+}
+
+static const char *const later[][2] = {
+    {"Strategies",
+     "Warp-, block-aggregated, privatized and software atomics against the native atomic: not measured "
+     "yet (this atomlab has no strategy command)."},
+    {"Histogram", "The histogram application across strategies and input distributions: not measured yet."},
+    {"Model", "The shared-memory atomic queuing model and the software-atomic speedup model: not fitted yet."},
+};
+
+static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts, size_t nfacts,
+                     const struct pattern_line *lines, const char *plot_log)
+{
+  char a[96], b[96], c[96];
+  fprintf(o, "# atomlab report: %s\n\n", f->device);
+  fprintf(o,
+          "Atomic read-modify-write throughput on this device, measured by `atomlab rmw`\n"
+          "and drawn by `atomlab plot` (data/rmw.json holds every row). Every number\n"
+          "below is from a row whose final memory state was verified exactly.\n"
+          "`atomlab rmw --describe` explains each field; docs/method.md the method.\n\n");
+  fprintf(o, "## Device\n\n| fact | value |\n|---|---|\n");
+  for (size_t i = 0; i < nfacts; i++)
+    fprintf(o, "| %s | %s |\n", facts[i].label, facts[i].value);
+  fprintf(o,
+          "\n## Access patterns\n\nfetch_add on u32 in global memory, result unused; Gop/s at the median\n"
+          "time (c = threads per word, p = words between targets).\n\n");
+  fprintf(o, "| pattern | verified rows | lowest c and p | fastest | slowest |\n|---|---|---|---|---|\n");
+  for (int p = 0; p < NPATTERNS; p++)
+    fprintf(o, "| %s | %zu of %zu | %s | %s | %s |\n", patterns[p], lines[p].verified, lines[p].rows,
+            at(lines[p].base, a, sizeof a), at(lines[p].best, b, sizeof b), at(lines[p].worst, c, sizeof c));
+  fprintf(o, "\n## Heatmaps\n\nContention on x, padding on y, Gop/s as a log colour scale.\n\n");
+  int any = 0;
+  for (int p = 0; p < NPATTERNS; p++)
+    if (lines[p].figure[0]) {
+      fprintf(o, "![fetch_add, %s](figures/%s)\n\n", patterns[p], lines[p].figure);
+      any = 1;
+    }
+  if (!any)
+    fprintf(o, "No images: gnuplot did not draw them (see %s); figures/ holds their data and scripts.\n\n", plot_log);
+  for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
+    fprintf(o, "## %s\n\n%s\n\n", later[i][0], later[i][1]);
+  fprintf(o,
+          "## Files\n\n- data/rmw.json, data/rmw.csv: every row (settings, samples, verification)\n"
+          "- figures/: PNG and SVG images, each with its .dat data and .gp gnuplot script\n"
+          "- data/*.log: the output of each step\n");
+}
+
+static void write_html(FILE *o, const struct rf_file *f, const struct fact *facts, size_t nfacts,
+                       const struct pattern_line *lines, const char *figures, const char *plot_log)
+{
+  char a[96], b[96], c[96];
+  fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>atomlab report: ");
+  html_text(o, f->device);
+  fprintf(o,
+          "</title>\n<style>\nbody{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}\n"
+          "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:left}\n"
+          "th{background:#eee}figure{margin:1.5em 0}img{max-width:100%%;height:auto}\n"
+          "figcaption{font-size:.9em;color:#555}.later{color:#777}\n</style>\n</head>\n<body>\n");
+  fprintf(o, "<h1>atomlab report: ");
+  html_text(o, f->device);
+  fprintf(o,
+          "</h1>\n<p>Atomic read-modify-write throughput on this device, measured by <code>atomlab rmw</code> and "
+          "drawn by <code>atomlab plot</code> (data/rmw.json holds every row). Every number below is from a row "
+          "whose final memory state was verified exactly.</p>\n");
+  fprintf(o, "<h2 id=\"device\">Device</h2>\n<table>\n");
+  for (size_t i = 0; i < nfacts; i++) {
+    fprintf(o, "<tr><th>%s</th><td>", facts[i].label);
+    html_text(o, facts[i].value);
+    fprintf(o, "</td></tr>\n");
+  }
+  fprintf(o,
+          "</table>\n<h2 id=\"patterns\">Access patterns</h2>\n<p>fetch_add on u32 in global memory, result "
+          "unused; Gop/s at the median time (c = threads per word, p = words between targets).</p>\n<table>\n"
+          "<tr><th>pattern</th><th>verified rows</th><th>lowest c and p</th><th>fastest</th><th>slowest</th></tr>\n");
+  for (int p = 0; p < NPATTERNS; p++)
+    fprintf(o, "<tr><td>%s</td><td>%zu of %zu</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", patterns[p],
+            lines[p].verified, lines[p].rows, at(lines[p].base, a, sizeof a), at(lines[p].best, b, sizeof b),
+            at(lines[p].worst, c, sizeof c));
+  fprintf(o,
+          "</table>\n<h2 id=\"heatmaps\">Heatmaps</h2>\n<p>Contention on x, padding on y, Gop/s as a log colour "
+          "scale.</p>\n");
+  int any = 0;
+  for (int p = 0; p < NPATTERNS; p++) {
+    char path[1200];
+    if (!lines[p].figure[0])
+      continue;
+    snprintf(path, sizeof path, "%s/%s", figures, lines[p].figure);
+    fprintf(o, "<figure class=\"heatmap\" id=\"fig-%s\">\n<img alt=\"fetch_add, %s\" src=\"data:image/png;base64,",
+            patterns[p], patterns[p]);
+    if (base64_file(o, path) != 0)
+      return;
+    fprintf(o, "\">\n<figcaption>fetch_add, %s (figures/", patterns[p]);
+    html_text(o, lines[p].figure);
+    fprintf(o, ")</figcaption>\n</figure>\n");
+    any = 1;
+  }
+  if (!any) {
+    fprintf(o, "<p>No images: gnuplot did not draw them (see ");
+    html_text(o, plot_log);
+    fprintf(o, "); figures/ holds their data and scripts.</p>\n");
+  }
+  for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
+    fprintf(o, "<h2>%s</h2>\n<p class=\"later\">%s</p>\n", later[i][0], later[i][1]);
+  fprintf(o,
+          "<h2>Files</h2>\n<ul><li>data/rmw.json, data/rmw.csv: every row (settings, samples, verification)</li>\n"
+          "<li>figures/: PNG and SVG images, each with its .dat data and .gp gnuplot script</li>\n"
+          "<li>data/*.log: the output of each step</li></ul>\n");
+  /* Lets a headless browser test see that every figure decoded (tests/cli/report.sh). */
+  fprintf(o,
+          "<script>\nwindow.addEventListener('load', function () {\n"
+          "  var imgs = document.querySelectorAll('img'), ok = 0;\n"
+          "  imgs.forEach(function (i) { if (i.complete && i.naturalWidth > 0) ok++; });\n"
+          "  document.body.setAttribute('data-figures-loaded', ok + '/' + imgs.length);\n"
+          "});\n</script>\n</body>\n</html>\n");
+}
+
+static int write_doc(const char *path, int html, const struct rf_file *f, const struct fact *facts, size_t nfacts,
+                     const struct pattern_line *lines, const char *figures, const char *plot_log)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *o = open_memstream(&text, &len);
+  if (o == NULL)
+    return -1;
+  if (html)
+    write_html(o, f, facts, nfacts, lines, figures, plot_log);
+  else
+    write_md(o, f, facts, nfacts, lines, plot_log);
+  int err = fclose(o) != 0 || cli_write_text(path, text, len) != 0;
+  free(text);
+  return err ? -1 : 0;
+}
+
+int report_write(const char *dir, const char *json, const char *figures, const char *plot_log,
+                 struct report_summary *sum, char *why, size_t why_len)
+{
+  struct rf_file f;
+  if (rf_load(json, &f, why, why_len) != 0)
+    return -1;
+  struct pattern_line lines[NPATTERNS];
+  struct fact facts[12];
+  tabulate(&f, figures, lines);
+  size_t nfacts = device_facts(&f, facts);
+  memset(sum, 0, sizeof *sum);
+  snprintf(sum->device, sizeof sum->device, "%s", f.device);
+  for (int p = 0; p < NPATTERNS; p++) {
+    sum->rows += lines[p].rows;
+    sum->verified += lines[p].verified;
+    if (lines[p].base && lines[p].base->gops > sum->best_gops) {
+      sum->best_gops = lines[p].base->gops;
+      snprintf(sum->best_pattern, sizeof sum->best_pattern, "%s", patterns[p]);
+    }
+  }
+  char md[1200], html[1200];
+  snprintf(md, sizeof md, "%s/report.md", dir);
+  snprintf(html, sizeof html, "%s/report.html", dir);
+  int err = 0;
+  if (write_doc(md, 0, &f, facts, nfacts, lines, figures, plot_log) != 0 ||
+      write_doc(html, 1, &f, facts, nfacts, lines, figures, plot_log) != 0) {
+    snprintf(why, why_len, "unable to write the report into '%s'", dir);
+    err = -1;
+  }
+  rf_free(&f);
+  return err;
+}

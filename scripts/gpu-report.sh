@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# `atomlab report` on the NVIDIA GPU through CUDA (issue [report]): the
+# default characterization (device facts, access-pattern table, fetch_add
+# heatmaps of the four patterns: 144 rows, about a minute on an H100), then
+# the same files checked: report.md, a self-contained report.html, figures, data.
+# Writes under OUT (default out/gpu-report): report.tar.gz (the whole folder),
+# report.md and report.html (to read at once), log.txt. Expects a build in build/.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out/gpu-report}
+mkdir -p "$OUT"
+. scripts/gpu-env.sh
+A=./build/atomlab
+{
+  echo "== gpu-report $(date -u +%FT%TZ)"
+  $SMI
+  $A version
+  $A devices
+} >"$OUT/log.txt" 2>&1
+cat "$OUT/log.txt"
+REPORT=$(mktemp -d)/report
+start=$(date +%s)
+timeout 200 $A report --backend cuda -o "$REPORT" 2>&1 | tee -a "$OUT/log.txt"
+rc=${PIPESTATUS[0]}
+echo "report: exit $rc in $(($(date +%s) - start)) s" | tee -a "$OUT/log.txt"
+if [ -d "$REPORT" ]; then
+  cp "$REPORT/report.md" "$REPORT/report.html" "$OUT/" 2>/dev/null
+  tar -C "$(dirname "$REPORT")" -czf "$OUT/report.tar.gz" report
+  # The checks the CPU test makes, on the GPU's report.
+  python3 - "$REPORT" <<'PY' 2>&1 | tee -a "$OUT/log.txt"
+import base64, json, os, re, sys
+d = sys.argv[1]
+rows = json.load(open(os.path.join(d, "data/rmw.json")))["rows"]
+ok = sum(r["status"] == "ok" and r["verified"] for r in rows)
+print("rows: %d, verified: %d" % (len(rows), ok))
+html = open(os.path.join(d, "report.html")).read()
+srcs = re.findall(r'src="([^"]*)"', html)
+good = sum(s.startswith("data:image/png;base64,") and base64.b64decode(s.split(",", 1)[1])[:4] == b"\x89PNG" for s in srcs)
+print("report.html: %d inline PNG figures of %d images, %d bytes" % (good, len(srcs), len(html)))
+print("figures:", sorted(f for f in os.listdir(os.path.join(d, "figures")) if f.endswith(".png")))
+print("CHECK", "PASS" if rows and ok == len(rows) and good == 4 == len(srcs) else "FAIL")
+PY
+  sed -n '/^## Access patterns/,/^## Heatmaps/p' "$REPORT/report.md"
+fi
+ls -la "$OUT"

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# atomlab compare on two committed files built so that every verdict occurs
+# (tests/data/README.md), in all three formats; warnings for different
+# devices; bad input refused with nothing written. No device needed.
+. "$(dirname "$0")/lib.sh"
+DATA="$(cd "$(dirname "$0")/../data" && pwd)"
+A="$DATA/compare-a.json"
+B="$DATA/compare-b.json"
+
+"$ATOMLAB" compare "$A" "$B" --format json -o "$WORK/c.json" 2>"$WORK/err" && pass || fail "compare json: $(cat "$WORK/err")"
+grep -q "^warning" "$WORK/err" && fail "same device gave a warning: $(cat "$WORK/err")" || pass
+python3 - "$WORK/c.json" <<'PY' && pass || fail "verdicts"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+got = {r["contention"]: (r["verdict"], r["flags"]) for r in d["rows"]}
+want = {1: ("same", ""), 2: ("faster", ""), 4: ("slower", ""), 8: ("unclear", ""), 16: ("n/a", "A:error"),
+        32: ("same", "A:not-verified")}
+assert got == want, got
+assert [r["contention"] for r in d["only_a"]] == [64] and [r["contention"] for r in d["only_b"]] == [128]
+s = d["summary"]
+assert (s["same"], s["faster"], s["slower"], s["unclear"], s["n/a"], s["only_a"], s["only_b"], s["flagged"]) == \
+    (2, 1, 1, 1, 1, 1, 1, 2), s
+ratios = [r["time_ratio"] for r in d["rows"] if r["verdict"] != "n/a"]
+assert abs(math.exp(sum(map(math.log, ratios)) / len(ratios)) - s["geomean_time_ratio"]) < 1e-12
+faster = next(r for r in d["rows"] if r["verdict"] == "faster")
+assert faster["b"]["median_ms"] < faster["a"]["median_ms"] and faster["time_ratio"] < 1
+PY
+
+"$ATOMLAB" compare "$A" "$B" >"$WORK/t.txt" 2>"$WORK/err" && grep -q "only in A: .*c=64" "$WORK/t.txt" &&
+  grep -q "only in B: .*c=128" "$WORK/t.txt" && grep -q "^summary: 6 matched (2 same, 1 faster, 1 slower, 1 unclear, 1 n/a)" "$WORK/t.txt" &&
+  grep -q "^geometric mean of B/A time over 5 rows" "$WORK/t.txt" && pass || fail "table: $(cat "$WORK/t.txt" "$WORK/err")"
+
+"$ATOMLAB" compare "$A" "$B" -o "$WORK/c.csv" 2>/dev/null && python3 - "$WORK/c.csv" <<'PY' && pass || fail "csv"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["verdict"] for r in rows] == ["same", "faster", "slower", "unclear", "n/a", "same", "only_a", "only_b"], rows
+assert rows[3]["time_ratio"] and float(rows[3]["time_ratio"]) > 1.05
+PY
+
+# A higher threshold turns the 20% changes and the 10% unclear row into "same".
+"$ATOMLAB" compare "$A" "$B" --threshold 25 --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["summary"]["same"] == 5 and d["threshold_pct"] == 25, d["summary"]' && pass || fail "--threshold 25"
+
+# Strategy rows match by strategy as well; rows of another device give a warning, not a failure.
+"$ATOMLAB" compare "$DATA/strategy-small.json" "$DATA/strategy-small.json" >"$WORK/s.txt" 2>&1 &&
+  grep -q "^summary: 8 matched (8 same" "$WORK/s.txt" && pass || fail "strategy rows: $(cat "$WORK/s.txt")"
+sed 's/"name": "Test Device"/"name": "Other Device"/' "$B" >"$WORK/other-device.json"
+"$ATOMLAB" compare "$A" "$WORK/other-device.json" >/dev/null 2>"$WORK/err" && [ "$(wc -l <"$WORK/err")" -eq 1 ] &&
+  grep -q "^warning: A was measured on Test Device (opencl), B on Other Device (opencl)" "$WORK/err" && pass ||
+  fail "device warning: $(cat "$WORK/err")"
+
+# Bad input.
+sed 's/"format_version": 1/"format_version": 2/' "$B" >"$WORK/v2.json"
+echo '[1, 2]' >"$WORK/array.json"
+expect_usage_error "format_version 2" compare "$A" "$WORK/v2.json"
+expect_usage_error "unable to open" compare "$A" "$WORK/missing.json"
+expect_usage_error "not JSON" compare "$WORK/array.json" "$B"
+expect_usage_error "two result files" compare "$A"
+expect_usage_error "--threshold" compare "$A" "$B" --threshold -1
+expect_usage_error "--threshold" compare "$A" "$B" --threshold 5x
+expect_usage_error "--format" compare "$A" "$B" --format xml
+finish
