@@ -5,7 +5,7 @@
 #   racecheck  shared-memory hazards: every op of the local-memory kernels
 #   synccheck  barrier misuse: the same kernels as racecheck
 # plain_add is the one deliberate race (docs/reliability.md): racecheck runs it
-# on its own and must report hazards there, which shows the tool is looking.
+# on its own and should report hazards there, which shows the tool is looking.
 # The tools run side by side (they are CPU-bound on NVRTC builds); each is cut
 # at STEP_LIMIT seconds (default 200). Writes OUT/sanitize-*.txt and a summary.
 set -uo pipefail
@@ -18,7 +18,9 @@ A=./build/atomlab
 CS=${CS:-compute-sanitizer}
 command -v "$CS" >/dev/null || CS=/usr/local/cuda/bin/compute-sanitizer
 # Tiny launches: the sanitizers check every access, not speed.
-Q="--backend cuda --workgroups 2 --wg-size 64 --iters 2 --min-samples 1 --max-samples 1 --contention 1,32 --padding 1 --quiet"
+# Contention 64 in blocks of 128: two warps share each word, so a race between
+# warps (what racecheck reports) is there to be found in plain_add.
+Q="--backend cuda --workgroups 2 --wg-size 128 --iters 2 --min-samples 1 --max-samples 1 --contention 64 --padding 1 --quiet"
 NOT_PLAIN=fetch_add,fetch_sub,inc,dec,fetch_min,fetch_max,and,or,xor,exchange,cas,cas_fail
 LOCAL="--space local --op $NOT_PLAIN --type u32,u64,f32 --pattern contiguous,random,branched --result unused,used"
 
