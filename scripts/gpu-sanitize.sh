@@ -24,9 +24,11 @@ Q="--backend cuda --workgroups 2 --wg-size 128 --iters 2 --min-samples 1 --max-s
 NOT_PLAIN=fetch_add,fetch_sub,inc,dec,fetch_min,fetch_max,and,or,xor,exchange,cas,cas_fail
 LOCAL="--space local --op $NOT_PLAIN --type u32,u64,f32 --pattern contiguous,random,branched --result unused,used"
 
+# PASSES=memcheck-walks,racecheck,... runs only those passes (default: all).
 run() { # run NAME TOOL ATOMLAB-ARGS...: one sanitizer pass, log and exit status kept
   local name=$1 tool=$2 start
   shift 2
+  [ -n "${PASSES:-}" ] && [[ ",$PASSES," != *",$name,"* ]] && return
   start=$(date +%s)
   timeout "${STEP_LIMIT:-200}" "$CS" --tool "$tool" --error-exitcode 99 --print-limit 50 \
     $A rmw "$@" -o "$LOGS/$name.json" >"$LOGS/$name.txt" 2>&1
