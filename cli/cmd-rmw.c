@@ -24,7 +24,7 @@ static const char usage[] =
     "  --result R     unused, used or all (whether the kernel consumes the old value)  [unused]\n"
     "  --scope S      device, block, system or all (CUDA; OpenCL: device)  [device]\n"
     "  --order O      relaxed, acquire, release, acq_rel, seq_cst or all (CUDA; OpenCL: relaxed)  [relaxed]\n"
-    "  --contention N threads per word; for random: number of distinct words  [1:64:x4]\n"
+    "  --contention N threads per word (random: on average; its walk runs over threads / N words)  [1:64:x4]\n"
     "  --padding N    words between neighbouring targets  [1,16]\n\n"
     "device and grid:\n"
     "  --backend B    opencl or cuda  [any]\n"

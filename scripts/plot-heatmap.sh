@@ -17,7 +17,6 @@ for pattern in contiguous cross-warp branched random; do
       $5 == "unused" && $13 == "ok" && $14 == 1 { print log($6)/log(2), log($7)/log(2), $25 }' "$csv" >"$tmp/$pattern.dat"
   [ -s "$tmp/$pattern.dat" ] || continue
   xlabel="contention (threads per word)"
-  [ "$pattern" = random ] && xlabel="distinct words (random: contention axis)"
   gnuplot <<GP
 set terminal pngcairo size 900,700 font ",11"
 set output "$outdir/heatmap-$op-$pattern.png"
