@@ -130,16 +130,6 @@ atl_context_t app_open(struct app_opts *o, struct atl_app_set *set, int argc, ch
   return ctx;
 }
 
-static int format_of(const char *path)
-{
-  const char *dot = strrchr(path, '.');
-  if (dot && strcmp(dot, ".csv") == 0)
-    return ATL_FORMAT_CSV;
-  if (dot && strcmp(dot, ".txt") == 0)
-    return ATL_FORMAT_TABLE;
-  return ATL_FORMAT_JSON;
-}
-
 int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx)
 {
   int failures = 0;
@@ -149,7 +139,7 @@ int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx)
     failures += r->status == ATL_STATUS_ERROR || (r->status == ATL_STATUS_OK && !r->verified);
   }
   if (o->out_path) {
-    int fmt = o->format >= 0 ? o->format : format_of(o->out_path);
+    int fmt = o->format >= 0 ? o->format : cli_format_from_extension(o->out_path);
     if (atl_app_write_file(o->out_path, (enum atl_format)fmt, set) != 0) {
       fprintf(stderr, "error: unable to write '%s'\n", o->out_path);
       failures++;

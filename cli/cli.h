@@ -58,6 +58,27 @@ uint32_t cli_parse_count(const char *opt, const char *text, uint32_t max);
 /** A number from @p lo to @p hi; dies (exit 2) naming @p opt otherwise. */
 double cli_parse_real(const char *opt, const char *text, double lo, double hi);
 
+/** The timing options rmw and strategy share: getopt codes, long options, help text. */
+enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CLI_O_BUDGET, CLI_O_ITERS };
+#define CLI_TIMING_LONGOPTS                                                                                            \
+  {"target-ms", required_argument, NULL, CLI_O_TARGET}, {"noise", required_argument, NULL, CLI_O_NOISE},               \
+      {"min-samples", required_argument, NULL, CLI_O_MIN_SAMPLES},                                                     \
+      {"max-samples", required_argument, NULL, CLI_O_MAX_SAMPLES}, {"budget", required_argument, NULL, CLI_O_BUDGET},  \
+      {"iters", required_argument, NULL, CLI_O_ITERS}
+#define CLI_TIMING_HELP                                                                                                \
+  "timing:\n"                                                                                                          \
+  "  --target-ms X  calibrate iterations until a launch takes X ms  [20]\n"                                            \
+  "  --noise X      stop sampling at relative IQR <= X  [0.02]\n"                                                      \
+  "  --min-samples N, --max-samples N  [5, 50]\n"                                                                      \
+  "  --budget S     seconds of sampling per row at most  [2]\n"                                                        \
+  "  --iters N      fixed iterations per thread (skips calibration)\n\n"
+
+/** Applies timing option @p c (a CLI_O_* code) to @p t; 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
+int cli_timing_option(int c, const char *arg, struct atl_timing *t);
+
+/** Dies (exit 2) if the timing options contradict each other. */
+void cli_timing_check(const struct atl_timing *t);
+
 /** The output format a file name asks for: .csv CSV, .txt a table, anything else JSON. */
 int cli_format_from_extension(const char *path);
 

@@ -31,12 +31,7 @@ static const char usage[] =
     "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
     "  --wg-size N    work-items per work-group  [256, or the device maximum]\n"
     "  --workgroups N work-groups  [co-resident count found by occupancy discovery]\n\n"
-    "timing:\n"
-    "  --target-ms X  calibrate iterations until a launch takes X ms  [20]\n"
-    "  --noise X      stop sampling at relative IQR <= X  [0.02]\n"
-    "  --min-samples N, --max-samples N  [5, 50]\n"
-    "  --budget S     seconds of sampling per row at most  [2]\n"
-    "  --iters N      fixed iterations per thread (skips calibration)\n\n"
+    CLI_TIMING_HELP
     "output:\n"
     "  --format F     table, csv or json  [table; with -o: from the file extension]\n"
     "  -o FILE        write results to FILE (through a temporary name: never half a file);\n"
@@ -113,7 +108,7 @@ int cmd_rmw(int argc, char **argv)
   const double command_start = monotonic_s();
   enum {
     O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_BACKEND, O_DEVICE, O_WG, O_WGS,
-    O_TARGET, O_NOISE, O_MINS, O_MAXS, O_BUDGET, O_ITERS, O_FORMAT, O_QUIET, O_SCOPE, O_ORDER, O_RESUME
+    O_FORMAT, O_QUIET, O_SCOPE, O_ORDER, O_RESUME
   };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, O_PATTERN}, {"op", required_argument, NULL, O_OP},
@@ -121,13 +116,10 @@ int cmd_rmw(int argc, char **argv)
       {"result", required_argument, NULL, O_RESULT},   {"contention", required_argument, NULL, O_CONT},
       {"padding", required_argument, NULL, O_PAD},     {"backend", required_argument, NULL, O_BACKEND},
       {"device", required_argument, NULL, O_DEVICE},   {"wg-size", required_argument, NULL, O_WG},
-      {"workgroups", required_argument, NULL, O_WGS},  {"target-ms", required_argument, NULL, O_TARGET},
-      {"noise", required_argument, NULL, O_NOISE},     {"min-samples", required_argument, NULL, O_MINS},
-      {"max-samples", required_argument, NULL, O_MAXS}, {"budget", required_argument, NULL, O_BUDGET},
-      {"iters", required_argument, NULL, O_ITERS},     {"format", required_argument, NULL, O_FORMAT},
+      {"workgroups", required_argument, NULL, O_WGS},  {"format", required_argument, NULL, O_FORMAT},
       {"output", required_argument, NULL, 'o'},        {"quiet", no_argument, NULL, O_QUIET},
       {"scope", required_argument, NULL, O_SCOPE},     {"order", required_argument, NULL, O_ORDER},
-      {"resume", required_argument, NULL, O_RESUME},
+      {"resume", required_argument, NULL, O_RESUME},   CLI_TIMING_LONGOPTS,
       {"help", no_argument, NULL, 'h'},                {0}};
   static const int all_patterns[] = {ATL_PATTERN_CONTIGUOUS, ATL_PATTERN_CROSS_WARP, ATL_PATTERN_BRANCHED,
                                      ATL_PATTERN_RANDOM};
@@ -207,24 +199,6 @@ int cmd_rmw(int argc, char **argv)
     case O_WGS:
       workgroups = cli_parse_count("--workgroups", optarg, 1u << 24);
       break;
-    case O_TARGET:
-      timing.target_ms = cli_parse_real("--target-ms", optarg, 0.001, 60000);
-      break;
-    case O_NOISE:
-      timing.noise = cli_parse_real("--noise", optarg, 0, 10);
-      break;
-    case O_MINS:
-      timing.min_samples = cli_parse_count("--min-samples", optarg, 100000);
-      break;
-    case O_MAXS:
-      timing.max_samples = cli_parse_count("--max-samples", optarg, 100000);
-      break;
-    case O_BUDGET:
-      timing.budget_s = cli_parse_real("--budget", optarg, 0, 86400);
-      break;
-    case O_ITERS:
-      timing.fixed_iters = cli_parse_count("--iters", optarg, 1u << 30);
-      break;
     case O_FORMAT:
       if ((format = atl_format_parse(optarg)) < 0)
         die_usage("--format '%s' is not known: allowed: table, csv, json", optarg);
@@ -246,13 +220,14 @@ int cmd_rmw(int argc, char **argv)
     case ':':
       die_usage("option '%s' needs a value (see 'atomlab rmw --help')", argv[optind - 1]);
     default:
+      if (cli_timing_option(c, optarg, &timing))
+        break;
       die_usage("unknown option '%s' for rmw (see 'atomlab rmw --help')", argv[optind - 1]);
     }
   }
   if (optind < argc)
     die_usage("unexpected argument '%s' for rmw (see 'atomlab rmw --help')", argv[optind]);
-  if (timing.max_samples < timing.min_samples)
-    die_usage("--max-samples %u is below --min-samples %u", timing.max_samples, timing.min_samples);
+  cli_timing_check(&timing);
 
   struct atl_axis cont, pad;
   char why[160];

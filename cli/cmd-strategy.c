@@ -38,12 +38,7 @@ static const char usage[] =
     "                 [2^22 on GPUs, 2^26 on CPUs]\n"
     "  --stuck-lock   start every lock held by a thread that never runs: forces\n"
     "                 `deadlock` rows (a test of the hang safety)\n\n"
-    "timing:\n"
-    "  --target-ms X  calibrate iterations until a launch takes X ms  [20]\n"
-    "  --noise X      stop sampling at relative IQR <= X  [0.02]\n"
-    "  --min-samples N, --max-samples N  [5, 50]\n"
-    "  --budget S     seconds of sampling per row at most  [2]\n"
-    "  --iters N      fixed iterations per thread (skips calibration)\n\n"
+    CLI_TIMING_HELP
     "output:\n"
     "  --format F     table, csv or json  [table; with -o: from the file extension]\n"
     "  -o FILE        write results to FILE (through a temporary name: never half a file);\n"
@@ -96,7 +91,7 @@ int cmd_strategy(int argc, char **argv)
 {
   enum {
     O_PATTERN = 256, O_OP, O_STRATEGY, O_RESULT, O_DIVERGENT, O_BACKEND, O_DEVICE, O_WG, O_WGS, O_SPIN, O_STUCK,
-    O_TARGET, O_NOISE, O_MINS, O_MAXS, O_BUDGET, O_ITERS, O_FORMAT, O_QUIET
+    O_FORMAT, O_QUIET
   };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, O_PATTERN},   {"op", required_argument, NULL, O_OP},
@@ -104,12 +99,10 @@ int cmd_strategy(int argc, char **argv)
       {"divergent", no_argument, NULL, O_DIVERGENT},     {"backend", required_argument, NULL, O_BACKEND},
       {"device", required_argument, NULL, O_DEVICE},     {"wg-size", required_argument, NULL, O_WG},
       {"workgroups", required_argument, NULL, O_WGS},    {"spin-bound", required_argument, NULL, O_SPIN},
-      {"stuck-lock", no_argument, NULL, O_STUCK},        {"target-ms", required_argument, NULL, O_TARGET},
-      {"noise", required_argument, NULL, O_NOISE},       {"min-samples", required_argument, NULL, O_MINS},
-      {"max-samples", required_argument, NULL, O_MAXS},  {"budget", required_argument, NULL, O_BUDGET},
-      {"iters", required_argument, NULL, O_ITERS},       {"format", required_argument, NULL, O_FORMAT},
+      {"stuck-lock", no_argument, NULL, O_STUCK},        {"format", required_argument, NULL, O_FORMAT},
       {"output", required_argument, NULL, 'o'},          {"quiet", no_argument, NULL, O_QUIET},
-      {"help", no_argument, NULL, 'h'},                  {0}};
+      CLI_TIMING_LONGOPTS,                               {"help", no_argument, NULL, 'h'},
+      {0}};
   static const int all_patterns[] = {ATL_ACCESS_SAME_ADDRESS, ATL_ACCESS_SAME_LINE, ATL_ACCESS_SCATTERED};
   static const int all_results[] = {ATL_RESULT_USED, ATL_RESULT_UNUSED};
   static const int all_ops[] = {ATL_OP_FETCH_ADD, ATL_OP_FETCH_SUB, ATL_OP_INC, ATL_OP_FETCH_MIN,
@@ -179,24 +172,6 @@ int cmd_strategy(int argc, char **argv)
     case O_STUCK:
       stuck = 1;
       break;
-    case O_TARGET:
-      timing.target_ms = cli_parse_real("--target-ms", optarg, 0.001, 60000);
-      break;
-    case O_NOISE:
-      timing.noise = cli_parse_real("--noise", optarg, 0, 10);
-      break;
-    case O_MINS:
-      timing.min_samples = cli_parse_count("--min-samples", optarg, 100000);
-      break;
-    case O_MAXS:
-      timing.max_samples = cli_parse_count("--max-samples", optarg, 100000);
-      break;
-    case O_BUDGET:
-      timing.budget_s = cli_parse_real("--budget", optarg, 0, 86400);
-      break;
-    case O_ITERS:
-      timing.fixed_iters = cli_parse_count("--iters", optarg, 1u << 30);
-      break;
     case O_FORMAT:
       if ((format = atl_format_parse(optarg)) < 0)
         die_usage("--format '%s' is not known: allowed: table, csv, json", optarg);
@@ -215,13 +190,14 @@ int cmd_strategy(int argc, char **argv)
     case ':':
       die_usage("option '%s' needs a value (see 'atomlab strategy --help')", argv[optind - 1]);
     default:
+      if (cli_timing_option(c, optarg, &timing))
+        break;
       die_usage("unknown option '%s' for strategy (see 'atomlab strategy --help')", argv[optind - 1]);
     }
   }
   if (optind < argc)
     die_usage("unexpected argument '%s' for strategy (see 'atomlab strategy --help')", argv[optind]);
-  if (timing.max_samples < timing.min_samples)
-    die_usage("--max-samples %u is below --min-samples %u", timing.max_samples, timing.min_samples);
+  cli_timing_check(&timing);
   for (size_t i = 0; i < nout; i++) {
     char *dir_copy = strdup(out_paths[i]);
     if (dir_copy == NULL)

@@ -67,3 +67,34 @@ double cli_parse_real(const char *opt, const char *text, double lo, double hi)
   return v;
 }
 
+int cli_timing_option(int c, const char *arg, struct atl_timing *t)
+{
+  switch (c) {
+  case CLI_O_TARGET:
+    t->target_ms = cli_parse_real("--target-ms", arg, 0.001, 60000);
+    return 1;
+  case CLI_O_NOISE:
+    t->noise = cli_parse_real("--noise", arg, 0, 10);
+    return 1;
+  case CLI_O_MIN_SAMPLES:
+    t->min_samples = cli_parse_count("--min-samples", arg, 100000);
+    return 1;
+  case CLI_O_MAX_SAMPLES:
+    t->max_samples = cli_parse_count("--max-samples", arg, 100000);
+    return 1;
+  case CLI_O_BUDGET:
+    t->budget_s = cli_parse_real("--budget", arg, 0, 86400);
+    return 1;
+  case CLI_O_ITERS:
+    t->fixed_iters = cli_parse_count("--iters", arg, 1u << 30);
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+void cli_timing_check(const struct atl_timing *t)
+{
+  if (t->max_samples < t->min_samples)
+    die_usage("--max-samples %u is below --min-samples %u", t->max_samples, t->min_samples);
+}

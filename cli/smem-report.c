@@ -74,17 +74,6 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
 
 static const char *verdict(double u, double threshold) { return u >= threshold ? "bottleneck" : "not a bottleneck"; }
 
-static void csv_text(FILE *f, const char *s)
-{
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', f);
-    fputc(*s == '\n' ? ' ' : *s, f);
-  }
-  fputc('"', f);
-}
-
 int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
                 const struct atl_run_meta *meta, const char *source)
 {
@@ -180,13 +169,13 @@ int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table
       cJSON_AddItemToArray(kernels, o);
     } else if (format == ATL_FORMAT_CSV) {
       fprintf(f, "%s,", k.id);
-      csv_text(f, k.kernel);
+      atl_csv_field(f, k.kernel);
       if (err)
         fprintf(f, ",,,,,,,,,error,%.0f,0,", k.duration_ns);
       else
         fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%.0f,%d,", u.jobs, u.n_hat, u.e, u.c, u.service,
                 u.busy, u.time, u.utilization, verdict_text, k.duration_ns, u.clamped);
-      csv_text(f, why);
+      atl_csv_field(f, why);
       fputc('\n', f);
     } else if (err) {
       fprintf(f, "%-4s %-32.32s %s: %s\n", k.id, k.kernel, verdict_text, why);

@@ -93,6 +93,9 @@ int atl_format_parse(const char *s);
 int atl_write_table_header(FILE *f);
 int atl_write_table_row(FILE *f, const struct atl_row *row);
 int atl_write_csv(FILE *f, const struct atl_result_set *set);
+
+/** Writes one CSV field, quoted (with quotes doubled) when it holds a comma, quote or newline. */
+void atl_csv_field(FILE *f, const char *s);
 int atl_write_json(FILE *f, const struct atl_result_set *set);
 
 /**

@@ -73,22 +73,6 @@ int atl_app_write_table(FILE *f, const struct atl_app_set *set)
   return ferror(f) ? ATL_EIO : 0;
 }
 
-/* CSV field: quoted when it holds a comma, quote or newline. */
-static void csv_text(FILE *f, const char *s)
-{
-  if (strpbrk(s, ",\"\n") == NULL) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', f);
-    fputc(*s == '\n' ? ' ' : *s, f);
-  }
-  fputc('"', f);
-}
-
 int atl_app_write_csv(FILE *f, const struct atl_app_set *set)
 {
   fprintf(f, "app,variant,status,verified,median_ms,min_ms,max_ms,noise,samples,backend,metrics,instructions,reason\n");
@@ -100,9 +84,9 @@ int atl_app_write_csv(FILE *f, const struct atl_app_set *set)
     for (unsigned m = 0; m < r->nmetrics; m++)
       fprintf(f, "%s%s=%.9g", m ? ";" : "", r->metrics[m].name, r->metrics[m].value);
     fputc(',', f);
-    csv_text(f, r->instructions);
+    atl_csv_field(f, r->instructions);
     fputc(',', f);
-    csv_text(f, r->reason);
+    atl_csv_field(f, r->reason);
     fputc('\n', f);
   }
   return ferror(f) ? ATL_EIO : 0;

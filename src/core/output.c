@@ -82,8 +82,8 @@ static const char csv_header[] =
 
 const char *atl_csv_header(void) { return csv_header; }
 
-/* CSV field: quoted when it holds a comma, quote or newline. */
-static void csv_text(FILE *f, const char *s)
+/* A CSV field (result.h): quoted when it holds a comma, quote or newline. */
+void atl_csv_field(FILE *f, const char *s)
 {
   if (strpbrk(s, ",\"\n") == NULL) {
     fputs(s, f);
@@ -112,9 +112,9 @@ int atl_write_csv(FILE *f, const struct atl_result_set *set)
             r->verified, (unsigned long long)r->wrong_words, t->median, t->min, t->max, t->q1, t->q3, t->iqr,
             t->noise, t->samples, r->ops_per_us, r->gops, r->cas_attempts);
     fprintf(f, "%s,%s,%s,", atl_scope_name(s->scope), atl_order_name(s->order), set->meta.device.backend);
-    csv_text(f, r->instructions);
+    atl_csv_field(f, r->instructions);
     fputc(',', f);
-    csv_text(f, r->reason); /* free text last */
+    atl_csv_field(f, r->reason); /* free text last */
     fputc('\n', f);
   }
   return ferror(f) ? ATL_EIO : 0;

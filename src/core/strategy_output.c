@@ -65,22 +65,6 @@ static const char csv_header[] =
     "status,verified,wrong_words,olds_checked,median_ms,min_ms,max_ms,q1_ms,q3_ms,noise,samples,gops,winner,margin,"
     "spin_bound,backend,instructions,reason";
 
-/* CSV field: quoted when it holds a comma, quote or newline. */
-static void csv_text(FILE *f, const char *s)
-{
-  if (strpbrk(s, ",\"\n") == NULL) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', f);
-    fputc(*s == '\n' ? ' ' : *s, f);
-  }
-  fputc('"', f);
-}
-
 int atl_strategy_write_csv(FILE *f, const struct atl_strategy_set *set)
 {
   fprintf(f, "%s\n", csv_header);
@@ -95,9 +79,9 @@ int atl_strategy_write_csv(FILE *f, const struct atl_strategy_set *set)
             (unsigned long long)r->ops, atl_status_name(r->status), r->verified, (unsigned long long)r->wrong_words,
             (unsigned long long)sr->olds_checked, t->median, t->min, t->max, t->q1, t->q3, t->noise, t->samples, r->gops,
             sr->winner, sr->margin, sr->spin_bound, set->meta.device.backend);
-    csv_text(f, r->instructions);
+    atl_csv_field(f, r->instructions);
     fputc(',', f);
-    csv_text(f, r->reason);
+    atl_csv_field(f, r->reason);
     fputc('\n', f);
   }
   return ferror(f) ? ATL_EIO : 0;
