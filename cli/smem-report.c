@@ -113,17 +113,19 @@ int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table
     cJSON_AddNumberToObject(root, "threshold", opts->threshold);
     cJSON_AddStringToObject(root, "assumptions",
                             "per-SM quantities are the average SM's: totals divided by the SM count, T = "
-                            "sm__cycles_active.avg, n-hat = achieved occupancy x warps per SM (docs/model.md)");
+                            "sm__cycles_active.avg, n-hat = achieved occupancy x warps per SM, N = all ATOMS "
+                            "(CAS counted once), e = lanes per job / distinct words per job (docs/model.md)");
     kernels = cJSON_AddArrayToObject(root, "kernels");
   } else if (format == ATL_FORMAT_CSV) {
     fprintf(f, "id,kernel,jobs_per_sm,n_hat,e,c,s_cycles,busy_cycles,active_cycles,utilization,verdict,duration_ns,"
-               "clamped,reason\n");
+               "clamped,reason,assumptions\n");
   } else {
     fprintf(f, "shared-memory atomic unit utilization (table %s, %s fetch-and-add, bottleneck at U >= %g)\n",
             opts->table_path, atl_smem_variant_name(v), opts->threshold);
     fprintf(f, "%-4s %-32s %11s %6s %6s %6s %8s %12s %12s %7s  %s\n", "id", "kernel", "N/SM", "n_hat", "e", "c",
             "S_cyc", "B_cyc", "T_cyc", "U", "verdict");
   }
+  unsigned all_assumed = 0;
   for (size_t i = 0; i < report->count; i++) {
     struct atl_smem_counters k = report->kernels[i];
     if (!(k.sm_count >= 1) && opts->sms > 0)
@@ -138,6 +140,9 @@ int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table
       fprintf(stderr, "error: kernel %s (%s): %s\n", k.id, k.kernel, why);
     }
     const char *verdict_text = err ? "error" : verdict(u.utilization, opts->threshold);
+    char assumed[512];
+    atl_smem_assumptions_text(err ? 0 : u.assumed, assumed, sizeof assumed);
+    all_assumed |= err ? 0 : u.assumed;
     if (format == ATL_FORMAT_JSON) {
       cJSON *o = cJSON_CreateObject();
       cJSON_AddStringToObject(o, "id", k.id);
@@ -162,6 +167,7 @@ int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table
         cJSON_AddNumberToObject(o, "T_cycles", u.time);
         cJSON_AddNumberToObject(o, "U", u.utilization);
         cJSON_AddBoolToObject(o, "clamped", u.clamped);
+        cJSON_AddStringToObject(o, "assumed", assumed);
       }
       cJSON_AddStringToObject(o, "verdict", verdict_text);
       if (err)
@@ -176,14 +182,29 @@ int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table
         fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%.0f,%d,", u.jobs, u.n_hat, u.e, u.c, u.service,
                 u.busy, u.time, u.utilization, verdict_text, k.duration_ns, u.clamped);
       atl_csv_field(f, why);
+      fputc(',', f);
+      atl_csv_field(f, assumed);
       fputc('\n', f);
     } else if (err) {
       fprintf(f, "%-4s %-32.32s %s: %s\n", k.id, k.kernel, verdict_text, why);
     } else {
-      fprintf(f, "%-4s %-32.32s %11.4g %6.2f %6.2f %6.2f %8.3f %12.6g %12.6g %7.3f  %s%s\n", k.id, k.kernel, u.jobs,
-              u.n_hat, u.e, u.c, u.service, u.busy, u.time, u.utilization, verdict_text,
-              u.clamped ? " (clamped to the table)" : "");
+      fprintf(f, "%-4s %-32.32s %11.4g %6.2f %6.2f %6.2f %8.3f %12.6g %12.6g %7.3f  %s%s%s%s%s%s\n", k.id, k.kernel,
+              u.jobs, u.n_hat, u.e, u.c, u.service, u.busy, u.time, u.utilization, verdict_text,
+              u.clamped ? " (clamped to the table)" : "", u.assumed ? " [" : "",
+              u.assumed & ATL_SMEM_ASSUME_FULL_WARPS ? "F" : "", u.assumed & ATL_SMEM_LATENCY_BOUND ? "L" : "",
+              u.assumed ? "]" : "");
     }
+  }
+  if (format == ATL_FORMAT_TABLE && all_assumed) { /* the letters above; every assumption in full */
+    if (all_assumed & ATL_SMEM_ASSUME_FULL_WARPS)
+      fprintf(f, "assumed: [F] no thread-level atomic count: every job taken as 32 active lanes\n");
+    if (all_assumed & ATL_SMEM_LATENCY_BOUND)
+      fprintf(f, "assumed: [L] e < 2: the table's S is mostly one atomic's latency / n there, U is an upper bound\n");
+    char rest[512];
+    atl_smem_assumptions_text(all_assumed & ~(unsigned)(ATL_SMEM_ASSUME_FULL_WARPS | ATL_SMEM_LATENCY_BOUND), rest,
+                              sizeof rest);
+    if (rest[0])
+      fprintf(f, "assumed (all kernels): %s\n", rest);
   }
   if (root) {
     char *text = cJSON_Print(root);

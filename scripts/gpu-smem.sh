@@ -61,7 +61,7 @@ PY
 fi
 
 # 2. the metric names this ncu offers on this GPU
-ncu --query-metrics 2>&1 | grep -E "shared_atom|op_shared|cycles_active|warps_active|time_duration|device__attribute" \
+ncu --query-metrics 2>&1 | grep -E "shared_atom|op_shared|shared_op_atom|cycles_active|warps_active|time_duration|device__attribute" \
   >"$OUT/ncu-metrics.txt"
 log "ncu-metrics.txt: $(wc -l <"$OUT/ncu-metrics.txt") lines"
 

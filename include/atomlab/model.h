@@ -91,28 +91,41 @@ int atl_smem_table_read_csv(const char *path, struct atl_smem_table *table, char
 struct atl_smem_counters {
   char kernel[256];         /**< kernel name */
   char id[32];              /**< the profiler's launch id */
-  double ops;               /**< O: thread-level shared-memory atomic operations, all SMs */
-  double fao_jobs;          /**< sum over SMs of N_f: fetch-and-op warp instructions */
+  double ops;               /**< O: thread-level shared-memory atomic operations (active lanes), all SMs */
+  double words;             /**< distinct 32-bit words the atomic instructions touched (summed per instruction), all SMs */
+  double fao_jobs;          /**< sum over SMs of N_f: fetch-and-op warp instructions (CAS excluded) */
   double cas_jobs;          /**< sum over SMs of N_c: CAS warp instructions */
   double active_cycles;     /**< T(i) of the average SM: cycles with at least one warp resident */
   double occupancy;         /**< o(i) of the average SM: achieved occupancy, 0..1 */
   double duration_ns;       /**< kernel duration (reported, not used by the model) */
   double sm_count;          /**< SMs the totals are spread over */
   double warps_per_sm;      /**< resident warps an SM holds at most */
-  int have_ops, have_cas, have_duration;
+  int have_ops, have_words, have_cas, have_duration;
 };
+
+/** Assumptions a derivation had to make because the counters lack something (bits of atl_smem_util.assumed). */
+enum atl_smem_assumption {
+  ATL_SMEM_ASSUME_FULL_WARPS = 1,   /**< no thread-level count: every atomic warp-instruction taken to have 32 active lanes */
+  ATL_SMEM_ASSUME_ONE_WORD = 2,     /**< no distinct-word count: all active lanes of a job taken to hit one word */
+  ATL_SMEM_LATENCY_BOUND = 4,       /**< e < 2: the table's S there is mostly one atomic's latency / n, U is an upper bound */
+  ATL_SMEM_NO_CAS_COUNT = 8         /**< no CAS count: CAS instructions are modelled as fetch-and-op */
+};
+
+/** One line per bit of @p assumed, for reports; empty string if none. */
+void atl_smem_assumptions_text(unsigned assumed, char *buf, size_t len);
 
 /** Table 2 for one kernel, on the average SM. */
 struct atl_smem_util {
   double jobs;        /**< N: atomic jobs per SM ((sum N_f + N_c) / SMs) */
   double n_hat;       /**< n-hat = occupancy x warps per SM */
-  double e;           /**< O / sum N */
+  double e;           /**< lanes per distinct word of a job (the table's e): (O / N) / (words / N) */
   double c;           /**< n-hat x N_c / (N_c + N_f) */
   double service;     /**< S(n-hat, e, c), cycles */
   double busy;        /**< B = N x S, cycles */
   double time;        /**< T: active cycles per SM */
   double utilization; /**< U = B / T */
   int clamped;        /**< an input lay outside the table and was clamped */
+  unsigned assumed;   /**< enum atl_smem_assumption bits */
 };
 
 /**
@@ -126,13 +139,17 @@ int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_varia
 /** The counters a profile needs: per quantity, the metric names tried in order (NULL-terminated lists). */
 enum atl_ncu_quantity {
   ATL_NCU_FAO, ATL_NCU_CAS, ATL_NCU_OPS, ATL_NCU_ACTIVE_CYCLES, ATL_NCU_OCCUPANCY, ATL_NCU_DURATION,
-  ATL_NCU_SM_COUNT, ATL_NCU_WARPS_PER_SM, ATL_NCU_QUANTITIES
+  ATL_NCU_SM_COUNT, ATL_NCU_WARPS_PER_SM, ATL_NCU_WORDS, ATL_NCU_QUANTITIES
 };
 
-/** One way to read a quantity: a metric and what its value is divided by. */
+/** A FAO metric that counts every ATOMS instruction, CAS included: N_f is its value minus N_c. */
+#define ATL_NCU_INCLUDES_CAS 1u
+
+/** One way to read a quantity: a metric, what its value is divided by, ATL_NCU_* flags. */
 struct atl_ncu_metric {
   const char *name;
   double divisor;
+  unsigned flags;
 };
 
 /** The candidate metrics of a quantity, best first, ending with {NULL, 0}. */

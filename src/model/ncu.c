@@ -13,34 +13,47 @@
 #include "atomlab/model.h"
 #include "csv.h"
 
-static const struct atl_ncu_metric fao[] = {{"smsp__inst_executed_op_shared_atom.sum", 1},
-                                            {"smsp__sass_inst_executed_op_shared_atom.sum", 1},
-                                            {"sm__sass_inst_executed_op_shared_atom.sum", 1},
-                                            {NULL, 0}};
-static const struct atl_ncu_metric cas[] = {{"smsp__inst_executed_op_shared_atom_dot_cas.sum", 1},
-                                            {"smsp__inst_executed_shared_atom_dot_cas.sum", 1},
-                                            {NULL, 0}};
-/* Thread-level operations: a count where ncu has one, else the operand bytes of 32-bit atomics. */
-static const struct atl_ncu_metric ops[] = {{"smsp__sass_thread_inst_executed_op_shared_atom.sum", 1},
-                                            {"sm__sass_data_bytes_mem_shared_op_atom.sum", 4},
-                                            {"smsp__sass_data_bytes_mem_shared_op_atom.sum", 4},
-                                            {NULL, 0}};
-static const struct atl_ncu_metric active[] = {{"sm__cycles_active.avg", 1}, {NULL, 0}};
-static const struct atl_ncu_metric occupancy[] = {{"sm__warps_active.avg.pct_of_peak_sustained_active", 100},
-                                                  {NULL, 0}};
-static const struct atl_ncu_metric duration[] = {{"gpu__time_duration.sum", 1}, {NULL, 0}};
-static const struct atl_ncu_metric sms[] = {{"device__attribute_multiprocessor_count", 1}, {NULL, 0}};
-static const struct atl_ncu_metric warps[] = {{"device__attribute_max_warps_per_multiprocessor", 1},
-                                              {"sm__warps_active.avg.peak_sustained", 1},
-                                              {NULL, 0}};
+/*
+ * N_f. ncu's op_shared_atom metrics count every ATOMS instruction, CAS included ("ATOMS.*" in
+ * ncu --query-metrics on the H100), so N_f is their value minus N_c; only ..._dot_alu is
+ * fetch-and-op alone. (Adding N_c to op_shared_atom counted each CAS twice.)
+ */
+static const struct atl_ncu_metric fao[] = {{"smsp__inst_executed_op_shared_atom.sum", 1, ATL_NCU_INCLUDES_CAS},
+                                            {"smsp__inst_executed_op_shared_atom_dot_alu.sum", 1, 0},
+                                            {"smsp__sass_inst_executed_op_shared_atom.sum", 1, ATL_NCU_INCLUDES_CAS},
+                                            {"sm__sass_inst_executed_op_shared_atom.sum", 1, ATL_NCU_INCLUDES_CAS},
+                                            {NULL, 0, 0}};
+static const struct atl_ncu_metric cas[] = {{"smsp__inst_executed_op_shared_atom_dot_cas.sum", 1, 0},
+                                            {"smsp__inst_executed_shared_atom_dot_cas.sum", 1, 0},
+                                            {NULL, 0, 0}};
+/* Thread-level operations (active lanes). ncu 2025.3 offers none of these on the H100. */
+static const struct atl_ncu_metric ops[] = {{"smsp__sass_thread_inst_executed_op_shared_atom.sum", 1, 0},
+                                            {NULL, 0, 0}};
+/*
+ * Distinct words: sm__sass_data_bytes_mem_shared_op_atom counts 4 bytes per distinct 32-bit word an
+ * atomic instruction touches, not per lane (the H100 run: 32 lanes on one word give 4 bytes per
+ * instruction, 32 lanes on 32 words 128), so it is NOT a thread count.
+ */
+static const struct atl_ncu_metric words[] = {{"sm__sass_data_bytes_mem_shared_op_atom.sum", 4, 0},
+                                              {"smsp__sass_data_bytes_mem_shared_op_atom.sum", 4, 0},
+                                              {NULL, 0, 0}};
+static const struct atl_ncu_metric active[] = {{"sm__cycles_active.avg", 1, 0}, {NULL, 0, 0}};
+static const struct atl_ncu_metric occupancy[] = {{"sm__warps_active.avg.pct_of_peak_sustained_active", 100, 0},
+                                                  {NULL, 0, 0}};
+static const struct atl_ncu_metric duration[] = {{"gpu__time_duration.sum", 1, 0}, {NULL, 0, 0}};
+static const struct atl_ncu_metric sms[] = {{"device__attribute_multiprocessor_count", 1, 0}, {NULL, 0, 0}};
+static const struct atl_ncu_metric warps[] = {{"device__attribute_max_warps_per_multiprocessor", 1, 0},
+                                              {"sm__warps_active.avg.peak_sustained", 1, 0},
+                                              {NULL, 0, 0}};
 
-static const struct atl_ncu_metric *const candidates[ATL_NCU_QUANTITIES] = {fao,      cas,      ops, active,
-                                                                            occupancy, duration, sms, warps};
+static const struct atl_ncu_metric *const candidates[ATL_NCU_QUANTITIES] = {
+    fao, cas, ops, active, occupancy, duration, sms, warps, words};
 static const char *const quantity_names[ATL_NCU_QUANTITIES] = {
     "N_f (shared fetch-and-op warp instructions)", "N_c (shared CAS warp instructions)",
     "O (shared atomic thread operations)",         "T (active cycles per SM)",
     "o (achieved occupancy)",                      "kernel duration",
-    "SM count",                                    "warps per SM"};
+    "SM count",                                    "warps per SM",
+    "W (distinct 32-bit words of shared atomics)"};
 
 const struct atl_ncu_metric *atl_ncu_candidates(enum atl_ncu_quantity q)
 {
@@ -129,11 +142,15 @@ static int offer(struct building *b, const char *metric, const char *text, const
 static int finish(struct building *b, double warps_per_sm, double sm_count, struct atl_ncu_report *r)
 {
   struct atl_smem_counters *k = &b->k;
-  k->fao_jobs = b->value[ATL_NCU_FAO];
   k->cas_jobs = b->value[ATL_NCU_CAS];
   k->have_cas = b->rank[ATL_NCU_CAS] >= 0;
+  k->fao_jobs = b->value[ATL_NCU_FAO];
+  if (b->rank[ATL_NCU_FAO] >= 0 && (fao[b->rank[ATL_NCU_FAO]].flags & ATL_NCU_INCLUDES_CAS))
+    k->fao_jobs = k->fao_jobs > k->cas_jobs ? k->fao_jobs - k->cas_jobs : 0; /* all ATOMS minus the CAS */
   k->ops = b->value[ATL_NCU_OPS];
   k->have_ops = b->rank[ATL_NCU_OPS] >= 0;
+  k->words = b->value[ATL_NCU_WORDS];
+  k->have_words = b->rank[ATL_NCU_WORDS] >= 0;
   k->active_cycles = b->value[ATL_NCU_ACTIVE_CYCLES];
   k->occupancy = b->value[ATL_NCU_OCCUPANCY];
   k->duration_ns = b->value[ATL_NCU_DURATION];

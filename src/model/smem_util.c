@@ -33,19 +33,45 @@ int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_varia
     snprintf(why, why_len, "active cycles per SM must be > 0 (got %g)", in->active_cycles);
     return ATL_EINVAL;
   }
-  if (!in->have_ops) {
-    snprintf(why, why_len, "O (thread-level shared atomic operations) is missing, so e = O / N cannot be derived");
+  if (!in->have_ops && !in->have_words) {
+    snprintf(why, why_len, "neither O (thread-level shared atomic operations) nor the distinct words of shared atomics "
+                           "is in the counters, so e cannot be derived");
     return ATL_EINVAL;
   }
   /* NCU reports totals: the average SM gets an equal share (docs/model.md, assumptions) */
   out->jobs = total / in->sm_count;
   out->n_hat = in->occupancy * in->warps_per_sm;
-  out->e = in->ops / total;
   out->c = out->n_hat * in->cas_jobs / total;
-  if (out->e > ATL_SMEM_MAX_E + 1e-9) {
-    snprintf(why, why_len, "e = O / N = %g exceeds a warp's %d lanes: the counters disagree", out->e, ATL_SMEM_MAX_E);
+  if (!in->have_cas)
+    out->assumed |= ATL_SMEM_NO_CAS_COUNT;
+  /*
+   * e is the table's axis: lanes that hit ONE word (the calibration put all e lanes of a warp on one
+   * word, so S(e) is the cost of e-way serialization). Lanes per job / distinct words per job gives
+   * that for a real kernel; without a lane count every job is taken as a full warp, without a word
+   * count all lanes as one word (the seed's e = O / N).
+   */
+  double lanes = in->have_ops ? in->ops / total : ATL_SMEM_MAX_E;
+  if (!in->have_ops)
+    out->assumed |= ATL_SMEM_ASSUME_FULL_WARPS;
+  if (lanes > ATL_SMEM_MAX_E + 1e-9) {
+    snprintf(why, why_len, "O / N = %g lanes per job exceeds a warp's %d lanes: the counters disagree", lanes,
+             ATL_SMEM_MAX_E);
     return ATL_EINVAL;
   }
+  if (in->have_words) {
+    const double words = in->words / total;
+    if (!(words > 0) || words > ATL_SMEM_MAX_E + 1e-9) {
+      snprintf(why, why_len, "%g distinct words per job is outside 0..%d: the counters disagree", words,
+               ATL_SMEM_MAX_E);
+      return ATL_EINVAL;
+    }
+    out->e = lanes / words;
+  } else {
+    out->e = lanes;
+    out->assumed |= ATL_SMEM_ASSUME_ONE_WORD;
+  }
+  if (out->e < 2)
+    out->assumed |= ATL_SMEM_LATENCY_BOUND;
   if (out->n_hat <= 0) {
     snprintf(why, why_len, "n-hat = occupancy x warps per SM is 0 although the kernel ran shared atomics");
     return ATL_EINVAL;
@@ -57,4 +83,27 @@ int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_varia
   out->busy = out->jobs * out->service;
   out->utilization = out->busy / out->time;
   return 0;
+}
+
+void atl_smem_assumptions_text(unsigned assumed, char *buf, size_t len)
+{
+  static const struct {
+    unsigned bit;
+    const char *text;
+  } notes[] = {
+      {ATL_SMEM_ASSUME_FULL_WARPS, "no thread-level atomic count: every job taken as 32 active lanes"},
+      {ATL_SMEM_ASSUME_ONE_WORD, "no distinct-word count: all lanes of a job taken to hit one word"},
+      {ATL_SMEM_LATENCY_BOUND, "e < 2: the table's S is mostly one atomic's latency / n there, U is an upper bound"},
+      {ATL_SMEM_NO_CAS_COUNT, "no CAS count: CAS modelled as fetch-and-op"},
+  };
+  size_t used = 0;
+  if (len)
+    buf[0] = '\0';
+  for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
+    if ((assumed & notes[i].bit) && used < len) {
+      int w = snprintf(buf + used, len - used, "%s%s", used ? "; " : "", notes[i].text);
+      if (w < 0)
+        break;
+      used += (size_t)w;
+    }
 }

@@ -97,7 +97,7 @@ P="profile --table $TABLE --ncu $WORK/ncu --sms 4 --warps-per-sm 8"
 [ $? -eq 0 ] && pass || fail "profile with a stand-in ncu: $(cat "$WORK/err")"
 grep -q "program-output" "$WORK/prof.txt" && grep -q "hist_full.*bottleneck" "$WORK/prof.txt" && pass ||
   fail "profile output: $(cat "$WORK/prof.txt")"
-grep -q -- "--clock-control none --metrics smsp__inst_executed_op_shared_atom.sum,smsp__inst_executed_op_shared_atom_dot_cas.sum,sm__sass_data_bytes_mem_shared_op_atom.sum,sm__cycles_active.avg,sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum" "$WORK/ncu-args" &&
+grep -q -- "--clock-control none --metrics smsp__inst_executed_op_shared_atom.sum,smsp__inst_executed_op_shared_atom_dot_cas.sum,sm__cycles_active.avg,sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum,sm__sass_data_bytes_mem_shared_op_atom.sum" "$WORK/ncu-args" &&
   pass || fail "ncu arguments: $(cat "$WORK/ncu-args")"
 cmp -s "$WORK/saved.csv" "$RAW" && pass || fail "--save-counters did not keep the export"
 # a program that fails: exit 1 and ncu's words

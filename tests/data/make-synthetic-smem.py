@@ -39,7 +39,7 @@ HEAD = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context
         "Grid Size", "Device", "CC"]
 METRICS = [("device__attribute_max_warps_per_multiprocessor", ""), ("device__attribute_multiprocessor_count", ""),
            ("gpu__time_duration.sum", "usecond"), ("sm__cycles_active.avg", "cycle"),
-           ("sm__sass_data_bytes_mem_shared_op_atom.sum", "byte"),
+           ("smsp__sass_thread_inst_executed_op_shared_atom.sum", "inst"),
            ("sm__warps_active.avg.pct_of_peak_sustained_active", "%"),
            ("smsp__inst_executed_op_shared_atom.sum", "inst"),
            ("smsp__inst_executed_op_shared_atom_dot_cas.sum", "inst")]
@@ -47,7 +47,8 @@ METRICS = [("device__attribute_max_warps_per_multiprocessor", ""), ("device__att
 
 def values(k):
     _, _, nf, nc, ops, cyc, occ, us = k
-    return [8, 4, us, cyc, ops * 4, occ, nf, nc]
+    # op_shared_atom counts every ATOMS, CAS included (as ncu does on the H100)
+    return [8, 4, us, cyc, ops, occ, nf + nc, nc]
 
 
 def fmt(v):
