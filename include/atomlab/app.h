@@ -117,6 +117,43 @@ int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struc
 int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
                      struct atl_app_set *out);
 
+/** Issue [histogram]: histograms of 8-bit, RGBA and 32-bit keys with every privatization variant. */
+enum atl_hist_input { ATL_HIST_U8, ATL_HIST_RGBA, ATL_HIST_U32, ATL_HIST_INPUT_COUNT };
+enum atl_hist_dist { ATL_HIST_SOLID, ATL_HIST_UNIFORM, ATL_HIST_SKEWED, ATL_HIST_DIST_COUNT };
+enum atl_hist_variant {
+  ATL_HIST_READ_CEILING,
+  ATL_HIST_GLOBAL,
+  ATL_HIST_SHARED,
+  ATL_HIST_WARP_PRIVATE,
+  ATL_HIST_MATCH_ANY,
+  ATL_HIST_PACKED,
+  ATL_HIST_CUB,
+  ATL_HIST_VARIANT_COUNT
+};
+/** Names as the command line and the rows spell them ("u8", "uniform", "warp-private", ...). */
+extern const char *const atl_hist_input_names[ATL_HIST_INPUT_COUNT];
+extern const char *const atl_hist_dist_names[ATL_HIST_DIST_COUNT];
+extern const char *const atl_hist_variant_names[ATL_HIST_VARIANT_COUNT];
+
+struct atl_histogram_params {
+  unsigned inputs;   /**< bit (1 << atl_hist_input) per input to run */
+  unsigned dists;    /**< bit per distribution */
+  unsigned variants; /**< bit per variant (the read ceiling always runs: the ratios need it) */
+  uint32_t u32_bins; /**< bins of the u32 input: a power of two, 256 to 65536; bin = key % bins */
+  uint64_t bytes;    /**< input bytes: a multiple of 16, below 4 GiB */
+  uint32_t wg_size;  /**< work-group size (a power of two) */
+  uint64_t seed;     /**< input generator seed */
+};
+
+/**
+ * One row per input x distribution x variant, variant spelled
+ * "INPUT/DIST/VARIANT" (e.g. "u8/uniform/shared"); each histogram is
+ * compared bin for bin with the host's. Returns a negative code only when
+ * the device failed or the host ran out of memory.
+ */
+int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, const struct atl_app_timing *tm,
+                      struct atl_app_set *out);
+
 #ifdef __cplusplus
 }
 #endif

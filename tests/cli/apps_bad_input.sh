@@ -30,12 +30,24 @@ expect_usage_error "--op" app access-table --op fetch_mul
 expect_usage_error "--type" app access-table --type f32
 expect_usage_error "--target-ms" app access-table --target-ms 0
 expect_usage_error "--same-address-threads" app access-table --same-address-threads 0
+expect_usage_error "--input" app histogram --input u16
+expect_usage_error "--input" app histogram --input ,
+expect_usage_error "--dist" app histogram --dist gaussian
+expect_usage_error "--variants" app histogram --variants read-ceiling
+expect_usage_error "--variants" app histogram --variants shared,bogus
+expect_usage_error "--bins" app histogram --input u32 --bins 1000
+expect_usage_error "--bins" app histogram --input u32 --bins 131072
+expect_usage_error "--bins" app histogram --input u8 --bins 4096
+expect_usage_error "--bytes" app histogram --bytes 100
+expect_usage_error "--bytes" app histogram --bytes 0
+expect_usage_error "--bytes" app histogram --bytes 4294967296
+expect_usage_error "--wg-size" app histogram --wg-size 48
 expect_usage_error "unknown option" app count --bogus
 expect_usage_error "--items" app count --items
 expect_usage_error "unexpected argument" app list extra
 expect_usage_error "-o" app list -o /nonexistent/dir/x.json
 # --help of every app exits 0 and lists the common options
-for a in count access-table double-add list skiplist; do
+for a in count access-table double-add list skiplist histogram; do
   "$ATOMLAB" app $a --help | grep -q -- '--spin-bound' && pass || fail "app $a --help"
 done
 "$ATOMLAB" app --help | grep -q skiplist && pass || fail "app --help lists the apps"

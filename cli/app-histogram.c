@@ -1,0 +1,139 @@
+/* atomlab app histogram: issue [histogram] (src/apps/histogram.c, docs/histogram.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+static const char usage[] =
+    "usage: atomlab app histogram [options]\n\n"
+    "Histograms of 8-bit keys (256 bins), RGBA pixels (4 channels x 256 bins) and\n"
+    "32-bit keys (bin = key % bins), one row per input x distribution x variant\n"
+    "(variant column INPUT/DIST/VARIANT). Every histogram is compared bin for bin\n"
+    "with the host's. Reports GB/s of input, the ratio to a read-only kernel over\n"
+    "the same bytes in the same run (read-ceiling) and, on CUDA with the plugin,\n"
+    "the ratio to CUB's DeviceHistogram::HistogramEven (u8 only).\n\n"
+    "  --input LIST    u8, rgba, u32 or all (comma-separated)  [u8]\n"
+    "  --bins N        bins of the u32 input: a power of two, 256 to 65536  [4096]\n"
+    "  --dist LIST     solid, uniform, skewed or all (skewed: ~90%% of keys in 4 hot values)  [all]\n"
+    "  --variants LIST global, shared, warp-private, match-any, packed, cub or all  [all]\n"
+    "                  (the read ceiling always runs: the ratios need it)\n"
+    "  --bytes N       input bytes, a multiple of 16 below 4 GiB  [GPU: 1 GiB; CPU: 1 MiB]\n"
+    "  --seed N        input generator seed  [1]\n"
+    "  --no-cub        skip the CUB baseline\n\n";
+
+enum { O_INPUT = APP_OPT_FIRST, O_BINS, O_DIST, O_VARIANTS, O_BYTES, O_SEED, O_NOCUB };
+
+struct hist_cli {
+  struct atl_histogram_params p;
+  int bins_given, bytes_given;
+};
+
+/* A comma-separated list of names (or "all") to a bit mask; exit 2 on an unknown name. */
+static unsigned parse_set(const char *opt, const char *arg, const char *const *names, int count, int first,
+                          const char *allowed)
+{
+  char buf[256];
+  unsigned mask = 0;
+  if (strlen(arg) >= sizeof buf || *arg == '\0')
+    die_usage("%s '%s' is not allowed: %s", opt, arg, allowed);
+  snprintf(buf, sizeof buf, "%s", arg);
+  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    int found = 0;
+    if (strcmp(tok, "all") == 0) {
+      for (int i = first; i < count; i++)
+        mask |= 1u << i;
+      continue;
+    }
+    for (int i = first; i < count && !found; i++)
+      if (strcmp(tok, names[i]) == 0) {
+        mask |= 1u << i;
+        found = 1;
+      }
+    if (!found)
+      die_usage("%s '%s' is not known: allowed: %s", opt, tok, allowed);
+  }
+  if (mask == 0)
+    die_usage("%s '%s' is not allowed: %s", opt, arg, allowed);
+  return mask;
+}
+
+static void on_option(int code, const char *arg, void *user)
+{
+  struct hist_cli *c = user;
+  switch (code) {
+  case O_INPUT:
+    c->p.inputs = parse_set("--input", arg, atl_hist_input_names, ATL_HIST_INPUT_COUNT, 0, "u8, rgba, u32, all");
+    break;
+  case O_BINS:
+    c->p.u32_bins = (uint32_t)app_number("--bins", arg, 256, 65536);
+    if (c->p.u32_bins & (c->p.u32_bins - 1))
+      die_usage("--bins %s is not allowed: a power of two from 256 to 65536", arg);
+    c->bins_given = 1;
+    break;
+  case O_DIST:
+    c->p.dists = parse_set("--dist", arg, atl_hist_dist_names, ATL_HIST_DIST_COUNT, 0, "solid, uniform, skewed, all");
+    break;
+  case O_VARIANTS:
+    c->p.variants = parse_set("--variants", arg, atl_hist_variant_names, ATL_HIST_VARIANT_COUNT, ATL_HIST_GLOBAL,
+                              "global, shared, warp-private, match-any, packed, cub, all");
+    break;
+  case O_BYTES:
+    c->p.bytes = app_number("--bytes", arg, 16, (4ull << 30) - 16);
+    if (c->p.bytes % 16)
+      die_usage("--bytes %s is not allowed: a multiple of 16 (every work-item loads 16 bytes)", arg);
+    c->bytes_given = 1;
+    break;
+  case O_SEED:
+    c->p.seed = app_number("--seed", arg, 0, UINT64_MAX);
+    break;
+  case O_NOCUB:
+    c->p.variants &= ~(1u << ATL_HIST_CUB);
+    break;
+  }
+}
+
+int app_histogram(int argc, char **argv)
+{
+  static const struct option extra[] = {{"input", required_argument, NULL, O_INPUT},
+                                        {"bins", required_argument, NULL, O_BINS},
+                                        {"dist", required_argument, NULL, O_DIST},
+                                        {"variants", required_argument, NULL, O_VARIANTS},
+                                        {"bytes", required_argument, NULL, O_BYTES},
+                                        {"seed", required_argument, NULL, O_SEED},
+                                        {"no-cub", no_argument, NULL, O_NOCUB},
+                                        {0}};
+  struct hist_cli c = {{.inputs = 1u << ATL_HIST_U8, .dists = (1u << ATL_HIST_DIST_COUNT) - 1,
+                        .variants = ((1u << ATL_HIST_VARIANT_COUNT) - 1) & ~1u, .u32_bins = 4096, .seed = 1},
+                       0, 0};
+  int nocub = 0;
+  struct app_opts o;
+  struct atl_app_set set;
+  for (int i = 1; i < argc; i++) /* --no-cub wins over a --variants given after it */
+    nocub |= strcmp(argv[i], "--no-cub") == 0;
+  if (app_parse(argc, argv, usage, extra, on_option, &c, &o))
+    return EXIT_OK;
+  if (nocub)
+    c.p.variants &= ~(1u << ATL_HIST_CUB);
+  if (c.bins_given && !(c.p.inputs & (1u << ATL_HIST_U32)))
+    die_usage("--bins applies to --input u32 only (u8 has 256 bins, rgba 4 x 256)");
+  if (o.wg_size && (o.wg_size & (o.wg_size - 1)))
+    die_usage("--wg-size %u is not allowed: a power of two", o.wg_size);
+  atl_context_t ctx = app_open(&o, &set, argc, argv);
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  while (o.wg_size & (o.wg_size - 1)) /* a device maximum that is not a power of two */
+    o.wg_size &= o.wg_size - 1;
+  c.p.wg_size = o.wg_size;
+  if (!c.bytes_given) {
+    uint64_t bytes = dev->type == ATL_DEVICE_CPU ? 1ull << 20 : 1ull << 30;
+    if (bytes > dev->max_alloc / 2)
+      bytes = dev->max_alloc / 2 / 16 * 16;
+    c.p.bytes = bytes < 16 ? 16 : bytes;
+  }
+  if (c.p.bytes > dev->max_alloc)
+    die_usage("--bytes %llu exceeds the max allocation of %llu bytes on %s", (unsigned long long)c.p.bytes,
+              (unsigned long long)dev->max_alloc, dev->name);
+  int err = atl_app_histogram(ctx, &c.p, &o.timing, &set);
+  if (err)
+    die("histogram failed: %s", atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+  return app_finish(&o, &set, ctx);
+}

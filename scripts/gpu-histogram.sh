@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# app histogram (issue [histogram]) on an NVIDIA GPU machine (H100):
+#   1. the GPU test (tests/cli/gpu_histogram.sh: every variant verifies on CUDA);
+#   2. CUDA with CUB: u8 over 1 GiB for solid, uniform and skewed; rgba, u32
+#      4096 bins and u32 65536 bins over 1 GiB uniform; every variant;
+#   3. the same on NVIDIA's OpenCL (no match-any, no CUB there);
+#   4. a summary: every row's GB/s, ratio to the read ceiling of the same run
+#      and to CUB, and the targets: u8 >= 0.9x read ceiling for every
+#      distribution; >= 1.3x CUB on uniform; 65,536 bins >= 3x CUB (n/a while
+#      the CUB plugin has no u32 histogram).
+# Each step is cut at STEP_LIMIT seconds (default 60) and no step starts after
+# DEADLINE seconds (default 220), so the run stays under 4 minutes. Writes under OUT (default out/gpu-histogram) 5 files:
+# info.txt, tests.log, summary.txt, histogram-json.tar.gz, tables.txt.
+# Expects a build in build/ (with build/libatomlab_cub.so for CUB).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out/gpu-histogram}
+mkdir -p "$OUT"
+. scripts/gpu-env.sh
+A=./build/atomlab
+J=$(mktemp -d)
+trap 'rm -rf "$J"' EXIT
+{ echo "== start"; $SMI; $A version; $A devices; ls -l build/libatomlab_cub.so; } >"$OUT/info.txt" 2>&1
+cat "$OUT/info.txt"
+ocl=$($A devices --format json | python3 -c '
+import json, sys
+g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
+print(g[0] if g else "")')
+: >"$OUT/tables.txt"
+T0=$(date +%s)
+step() { # step NAME COMMAND...: runs with a time limit within the DEADLINE (s since start), records exit and wall time
+  local name=$1 start rc limit left
+  shift
+  start=$(date +%s)
+  left=$((${DEADLINE:-220} - (start - T0)))
+  limit=${STEP_LIMIT:-60}
+  [ "$left" -lt "$limit" ] && limit=$left
+  if [ "$limit" -le 5 ]; then
+    echo "$name: skipped, the ${DEADLINE:-220} s deadline is reached" | tee -a "$OUT/info.txt"
+    return
+  fi
+  echo "== $name: $*" >>"$OUT/tables.txt"
+  timeout "$limit" "$@" >>"$OUT/tables.txt" 2>&1
+  rc=$?
+  echo "$name: exit $rc in $(($(date +%s) - start)) s" | tee -a "$OUT/info.txt"
+}
+
+# 1. the GPU test
+start=$(date +%s)
+{ timeout 90 bash tests/cli/gpu_histogram.sh $A; echo "gpu_histogram exit $?"; } >"$OUT/tests.log" 2>&1
+echo "tests: $(grep -E 'exit|passed' "$OUT/tests.log" | tr '\n' ' ') in $(($(date +%s) - start)) s" | tee -a "$OUT/info.txt"
+
+# 2. CUDA (1 GiB of input by default on a GPU: about 20x the H100's L2)
+C="--backend cuda --samples 10"
+step cuda-u8 $A app histogram $C --input u8 --dist all -o "$J/cuda-u8.json"
+step cuda-rgba $A app histogram $C --input rgba --dist uniform -o "$J/cuda-rgba.json"
+step cuda-u32-4096 $A app histogram $C --input u32 --bins 4096 --dist uniform -o "$J/cuda-u32-4096.json"
+step cuda-u32-65536 $A app histogram $C --input u32 --bins 65536 --dist uniform -o "$J/cuda-u32-65536.json"
+
+# 3. NVIDIA OpenCL
+if [ -n "$ocl" ]; then
+  O="--device $ocl --samples 5"
+  step ocl-u8 $A app histogram $O --input u8 --dist all -o "$J/opencl-u8.json"
+  step ocl-rgba $A app histogram $O --input rgba --dist uniform -o "$J/opencl-rgba.json"
+  step ocl-u32-4096 $A app histogram $O --input u32 --bins 4096 --dist uniform -o "$J/opencl-u32-4096.json"
+  step ocl-u32-65536 $A app histogram $O --input u32 --bins 65536 --dist uniform -o "$J/opencl-u32-65536.json"
+else
+  echo "no NVIDIA OpenCL device: OpenCL steps skipped" | tee -a "$OUT/info.txt"
+fi
+
+# 4. summary
+python3 - "$J" >"$OUT/summary.txt" 2>&1 <<'PY'
+import glob, json, os, sys
+def fmt(x, spec=".2f"):
+    return format(x, spec) if isinstance(x, (int, float)) else "-"
+targets = []
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
+    doc = json.load(open(f))
+    name = os.path.basename(f)[:-5]
+    print(f"== {name} on {doc['device'].get('name', '?')}")
+    groups = {}
+    for r in doc["rows"]:
+        inp, dist, v = r["variant"].split("/")
+        groups.setdefault((inp, dist, int(r["metrics"].get("bins", 0))), []).append((v, r))
+    for (inp, dist, bins), rows in groups.items():
+        print(f"  {inp} {dist} {bins} bins")
+        best = None
+        for v, r in rows:
+            m = r["metrics"]
+            ok = r["status"] == "ok" and r["verified"]
+            print(f"    {v:13s} {r['status']:11s} verified={'yes' if r['verified'] else 'no ':3s} "
+                  f"GB/s={fmt(m.get('gbps'), '8.1f')} x_read={fmt(m.get('ratio_to_read'))} "
+                  f"x_cub={fmt(m.get('ratio_to_cub'))} {r['reason'][:90]}")
+            if ok and v not in ("read-ceiling", "cub") and (best is None or m["gbps"] > best[1]["metrics"]["gbps"]):
+                best = (v, r)
+        if best is None:
+            targets.append(f"{name} {inp} {dist}: no verified variant")
+            continue
+        v, r = best
+        m = r["metrics"]
+        if inp == "u8":
+            x = m.get("ratio_to_read")
+            targets.append(f"{name} u8 {dist}: best {v} {fmt(x)}x read ceiling (target >= 0.9): "
+                           + ("MET" if x and x >= 0.9 else "NOT MET"))
+            if dist == "uniform":
+                c = m.get("ratio_to_cub")
+                targets.append(f"{name} u8 uniform: best {v} {fmt(c)}x CUB (target >= 1.3): "
+                               + ("n/a (no CUB row)" if c is None else "MET" if c >= 1.3 else "NOT MET"))
+        if inp == "u32" and bins == 65536:
+            c = m.get("ratio_to_cub")
+            targets.append(f"{name} u32 65536 bins: best {v} {fmt(m.get('ratio_to_read'))}x read, {fmt(c)}x CUB "
+                           "(target >= 3): " + ("n/a (the CUB plugin has no u32 histogram yet)" if c is None
+                                                 else "MET" if c >= 3 else "NOT MET"))
+print("== targets")
+for t in targets:
+    print("  " + t)
+PY
+cat "$OUT/summary.txt"
+tar -czf "$OUT/histogram-json.tar.gz" -C "$J" . 2>/dev/null
+echo "== done; files in $OUT: $(ls "$OUT" | tr '\n' ' ')"

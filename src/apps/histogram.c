@@ -1,0 +1,390 @@
+/*
+ * Issue [histogram]: histograms of 8-bit keys (256 bins), RGBA pixels
+ * (4 x 256 bins) and 32-bit keys (bin = key % bins) over solid, uniform and
+ * skewed inputs, with one global atomic per key, per-block and per-warp
+ * privatized histograms, match-any aggregation, 16-bit packed counters and
+ * (CUDA, u8) CUB's HistogramEven, against the read bandwidth of the same
+ * bytes in the same run. Every histogram is checked bin for bin against the
+ * host's (docs/histogram.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_internal.h"
+
+const char *const atl_hist_input_names[ATL_HIST_INPUT_COUNT] = {"u8", "rgba", "u32"};
+const char *const atl_hist_dist_names[ATL_HIST_DIST_COUNT] = {"solid", "uniform", "skewed"};
+const char *const atl_hist_variant_names[ATL_HIST_VARIANT_COUNT] = {
+    "read-ceiling", "global", "shared", "warp-private", "match-any", "packed", "cub"};
+
+struct hist_run {
+  atl_context_t ctx;
+  const struct atl_histogram_params *p;
+  const struct atl_app_timing *tm;
+  enum atl_hist_input input;
+  enum atl_hist_dist dist;
+  uint32_t bins;
+  void *in, *hist, *xor_out;
+  uint32_t *want, *got;
+  uint32_t want_xor;
+  double read_gbps;
+};
+
+/* The hot keys of the skewed inputs: about 90% of the keys are one of these four. */
+static const uint8_t hot8[4] = {0x00, 0x3f, 0x80, 0xc1};
+static const uint32_t hot32[4] = {0x00000007u, 0x12345678u, 0x9abcdef0u, 0xdeadbeefu};
+
+/* A 16-bit draw to an 8-bit key: hot with probability 922/1024 (90.04%). */
+static uint8_t skewed8(uint32_t u)
+{
+  return (u & 0x3ffu) < 922 ? hot8[(u >> 10) & 3] : (uint8_t)(u >> 8);
+}
+
+static uint64_t draw(uint64_t seed, uint64_t i)
+{
+  return atl__splitmix64(seed ^ (i * 0x2545f4914f6cdd1dull));
+}
+
+/* The input bytes of one input and distribution (little-endian words on host and device). */
+static void make_input(enum atl_hist_input in, enum atl_hist_dist dist, uint64_t seed, uint8_t *buf, size_t bytes)
+{
+  static const uint8_t colour[4] = {0x25, 0xc9, 0x5a, 0xff}; /* the solid image of seed 002 */
+  if (in == ATL_HIST_U32) {
+    uint32_t *w = (uint32_t *)buf;
+    for (size_t i = 0; i < bytes / 4; i++) {
+      uint64_t r = dist == ATL_HIST_SOLID ? 0 : draw(seed, i);
+      w[i] = dist == ATL_HIST_SOLID      ? 0x9e3779b9u
+             : dist == ATL_HIST_UNIFORM ? (uint32_t)(r >> 32)
+             : (r & 0x3ffu) < 922       ? hot32[(r >> 10) & 3]
+                                        : (uint32_t)(r >> 32);
+    }
+    return;
+  }
+  for (size_t i = 0; i < bytes; i += 8) {
+    uint64_t r = dist == ATL_HIST_SOLID ? 0 : draw(seed, i / 8);
+    uint64_t r2 = dist == ATL_HIST_SKEWED ? atl__splitmix64(r) : 0;
+    for (size_t k = 0; k < 8; k++) {
+      uint8_t v;
+      if (dist == ATL_HIST_SOLID)
+        v = in == ATL_HIST_RGBA ? colour[k % 4] : 0x5a;
+      else if (dist == ATL_HIST_UNIFORM)
+        v = (uint8_t)(r >> (8 * k));
+      else /* a 16-bit draw per key: four from r, four from r2 */
+        v = skewed8((uint32_t)((k < 4 ? r : r2) >> (16 * (k % 4))) & 0xffffu);
+      buf[i + k] = v;
+    }
+  }
+}
+
+/* The host's histogram and the xor of every 32-bit word (the read ceiling's check). */
+static uint32_t host_histogram(enum atl_hist_input in, uint32_t bins, const uint8_t *buf, size_t bytes, uint32_t *h)
+{
+  uint32_t x = 0, w;
+  memset(h, 0, bins * sizeof *h);
+  for (size_t i = 0; i < bytes; i += 4) {
+    memcpy(&w, buf + i, 4);
+    x ^= w;
+    if (in == ATL_HIST_U32) {
+      h[w & (bins - 1)]++;
+    } else {
+      for (unsigned k = 0; k < 4; k++)
+        h[(in == ATL_HIST_RGBA ? k * 256 : 0) + buf[i + k]]++;
+    }
+  }
+  return x;
+}
+
+/* Work-items the device holds resident, a multiple of wg, at least one work-group. */
+static size_t resident_threads(const struct atl_device_info *d, uint32_t wg)
+{
+  size_t per_cu = d->max_threads_per_cu ? d->max_threads_per_cu : (d->type == ATL_DEVICE_GPU ? 2048 : wg);
+  size_t t = (size_t)d->compute_units * per_cu;
+  if (t < wg)
+    t = wg;
+  return (t + wg - 1) / wg * wg;
+}
+
+/* 32-bit words of local memory a variant needs per work-group (0: none). */
+static uint64_t local_words(enum atl_hist_variant v, uint32_t bins, uint32_t wg)
+{
+  switch (v) {
+  case ATL_HIST_SHARED:
+  case ATL_HIST_MATCH_ANY:
+    return bins;
+  case ATL_HIST_WARP_PRIVATE:
+    return (uint64_t)(wg / 32) * bins;
+  case ATL_HIST_PACKED:
+    return (uint64_t)(wg / 32) * (bins / 2) + bins;
+  default:
+    return 0;
+  }
+}
+
+static void row_name(struct atl_app_row *row, const struct hist_run *r, enum atl_hist_variant v)
+{
+  char name[64];
+  snprintf(name, sizeof name, "%s/%s/%s", atl_hist_input_names[r->input], atl_hist_dist_names[r->dist],
+           atl_hist_variant_names[v]);
+  atl__app_row_init(row, "histogram", name);
+}
+
+static void add_throughput(struct atl_app_row *row, const struct hist_run *r)
+{
+  atl_app_metric_set(row, "bins", r->bins);
+  atl_app_metric_set(row, "bytes", (double)r->p->bytes);
+  if (row->time_ms.median <= 0)
+    return;
+  double gbps = (double)r->p->bytes / (row->time_ms.median * 1e6);
+  atl_app_metric_set(row, "gbps", gbps);
+  if (r->read_gbps > 0)
+    atl_app_metric_set(row, "ratio_to_read", gbps / r->read_gbps);
+}
+
+/* Compares the device's bins with the host's; sets verified and the first difference as the reason. */
+static int check_bins(struct hist_run *r, void *buf, struct atl_app_row *row)
+{
+  int err = atl__ops(r->ctx)->read(atl__dev(r->ctx), buf, r->got, r->bins * sizeof(uint32_t));
+  if (err)
+    return err;
+  row->status = ATL_STATUS_OK;
+  row->verified = 1;
+  for (uint32_t b = 0; b < r->bins; b++)
+    if (r->got[b] != r->want[b]) {
+      row->verified = 0;
+      atl__app_row_status(row, ATL_STATUS_OK, "bin %u holds %u, the host counted %u", b, r->got[b], r->want[b]);
+      break;
+    }
+  return 0;
+}
+
+static int reset_hist(atl_context_t ctx, void *arg)
+{
+  struct hist_run *r = arg;
+  return atl__app_fill32(ctx, r->hist, 0, r->bins * sizeof(uint32_t));
+}
+
+static int reset_xor(atl_context_t ctx, void *arg)
+{
+  struct hist_run *r = arg;
+  return atl__app_fill32(ctx, r->xor_out, 0, sizeof(uint32_t));
+}
+
+static int finish_row(struct hist_run *r, struct atl_app_row *row, int err, struct atl_app_set *out)
+{
+  if (err && row->status != ATL_STATUS_OK)
+    atl__app_row_status(row, ATL_STATUS_ERROR, "%s", atl_errmsg(r->ctx));
+  if (atl_app_set_add(out, row))
+    return ATL_ENOMEM;
+  return err == ATL_ENOMEM ? err : 0;
+}
+
+static int run_ceiling(struct hist_run *r, struct atl_app_set *out)
+{
+  const struct atl_histogram_params *p = r->p;
+  struct atl_app_row row;
+  void *kernel = NULL;
+  uint32_t got = 0;
+  char defines[64];
+  row_name(&row, r, ATL_HIST_READ_CEILING);
+  snprintf(defines, sizeof defines, "ITEMS=1 WG=%u STRATEGY_thread", p->wg_size);
+  int err = atl__app_build(r->ctx, "app_count", "read_all", defines, &kernel, NULL);
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, r->in, 0}, {ATL_ARG_U32, NULL, p->bytes / 4}, {ATL_ARG_BUFFER, r->xor_out, 0}};
+  struct atl_launch launch = {resident_threads(atl_device_current(r->ctx), p->wg_size), p->wg_size, args, 3};
+  if (!err)
+    err = atl__app_time(r->ctx, kernel, &launch, reset_xor, r, r->tm, &row);
+  if (!err)
+    err = atl__ops(r->ctx)->read(atl__dev(r->ctx), r->xor_out, &got, sizeof got);
+  if (!err) {
+    row.status = ATL_STATUS_OK;
+    row.verified = got == r->want_xor;
+    if (!row.verified)
+      atl__app_row_status(&row, ATL_STATUS_OK, "xor of the words read is %08x, expected %08x", got, r->want_xor);
+    add_throughput(&row, r);
+    r->read_gbps = row.verified ? atl_app_metric_get(&row, "gbps", 0) : 0;
+    if (r->read_gbps > 0)
+      atl_app_metric_set(&row, "ratio_to_read", 1.0);
+  }
+  return finish_row(r, &row, err, out);
+}
+
+/* Why @p v cannot run here, or NULL. */
+static const char *unsupported(const struct hist_run *r, enum atl_hist_variant v, char *why, size_t len)
+{
+  const struct atl_device_info *d = atl_device_current(r->ctx);
+  const int cuda = atl__app_cuda_ordinal(r->ctx) >= 0;
+  const uint32_t wg = r->p->wg_size;
+  if (v == ATL_HIST_MATCH_ANY && !cuda)
+    return "match-any needs CUDA's __match_any_sync: OpenCL C has no equivalent";
+  if ((v == ATL_HIST_WARP_PRIVATE || v == ATL_HIST_PACKED || v == ATL_HIST_MATCH_ANY) && wg % 32) {
+    snprintf(why, len, "%s needs a work-group size that is a multiple of 32 (--wg-size %u)",
+             atl_hist_variant_names[v], wg);
+    return why;
+  }
+  uint64_t need = local_words(v, r->bins, wg) * 4;
+  if (need > d->local_mem) {
+    snprintf(why, len,
+             "%s needs %llu bytes of local memory per work-group for %u bins at --wg-size %u; the device has %llu",
+             atl_hist_variant_names[v], (unsigned long long)need, r->bins, wg, (unsigned long long)d->local_mem);
+    return why;
+  }
+  return NULL;
+}
+
+static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_app_set *out)
+{
+  const struct atl_histogram_params *p = r->p;
+  const struct atl_device_info *d = atl_device_current(r->ctx);
+  struct atl_app_row row;
+  void *kernel = NULL;
+  char defines[160], why[256], vname[32];
+  const char *no;
+  row_name(&row, r, v);
+  if ((no = unsupported(r, v, why, sizeof why)) != NULL) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", no);
+    add_throughput(&row, r);
+    return finish_row(r, &row, 0, out);
+  }
+  /* Before a 16-bit counter can overflow: a group of 32 work-items adds at
+   * most 32 x (keys per work-item per iteration) to one counter per iteration. */
+  const unsigned keys_per_item = r->input == ATL_HIST_U8 ? 16 : 4;
+  const unsigned flush_every = 65535u / (32u * keys_per_item);
+  snprintf(vname, sizeof vname, "%s", atl_hist_variant_names[v]);
+  for (char *c = vname; *c; c++)
+    if (*c == '-')
+      *c = '_';
+  snprintf(defines, sizeof defines, "INPUT_%s BINS=%u WG=%u VARIANT_%s FLUSH_EVERY=%u", atl_hist_input_names[r->input],
+           r->bins, p->wg_size, vname, flush_every);
+  int err = atl__app_build(r->ctx, "app_histogram", "histogram", defines, &kernel, &row);
+  const uint64_t n4 = p->bytes / 16;
+  size_t global = resident_threads(d, p->wg_size);
+  size_t needed = (size_t)((n4 + p->wg_size - 1) / p->wg_size) * p->wg_size; /* no idle work-groups */
+  if (global > needed)
+    global = needed;
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, r->in, 0}, {ATL_ARG_U32, NULL, n4}, {ATL_ARG_BUFFER, r->hist, 0}};
+  struct atl_launch launch = {global, p->wg_size, args, 3};
+  if (!err)
+    err = atl__app_time(r->ctx, kernel, &launch, reset_hist, r, r->tm, &row);
+  if (!err && (err = check_bins(r, r->hist, &row)) == 0)
+    add_throughput(&row, r);
+  return finish_row(r, &row, err, out);
+}
+
+static int run_cub(struct hist_run *r, struct atl_app_set *out)
+{
+  struct atl_app_row row;
+  char why[256];
+  row_name(&row, r, ATL_HIST_CUB);
+  add_throughput(&row, r);
+  int ordinal = atl__app_cuda_ordinal(r->ctx);
+  const struct atl__cub *cub = ordinal >= 0 ? atl__cub_load(why, sizeof why) : NULL;
+  if (ordinal < 0)
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "CUB runs on CUDA devices only");
+  else if (cub == NULL)
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", why);
+  else if (r->input != ATL_HIST_U8)
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED,
+                        "the CUB plugin exports HistogramEven over u8 only (ABI 1); %s is a later step",
+                        r->input == ATL_HIST_RGBA ? "MultiHistogramEven<4,4> for rgba" : "HistogramEven over u32");
+  if (row.status == ATL_STATUS_UNSUPPORTED)
+    return finish_row(r, &row, 0, out);
+  snprintf(row.instructions, sizeof row.instructions, "cub::DeviceHistogram::HistogramEven, %s", cub->info);
+  unsigned reps = r->tm->samples ? r->tm->samples : 1;
+  float times[256];
+  if (reps > 256)
+    reps = 256;
+  int err = reset_hist(r->ctx, r);
+  if (!err && cub->histogram_u8(ordinal, (uint64_t)(uintptr_t)r->in, r->p->bytes, (uint64_t)(uintptr_t)r->hist, reps,
+                                times, why, sizeof why) != 0) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
+    return finish_row(r, &row, 0, out);
+  }
+  if (!err && (err = check_bins(r, r->hist, &row)) == 0) {
+    atl__app_stats_f(times, reps, &row);
+    add_throughput(&row, r);
+  }
+  return finish_row(r, &row, err, out);
+}
+
+/* Every row of one input and distribution gets its ratio to CUB's row where CUB ran and verified. */
+static void add_cub_ratios(struct atl_app_set *out, size_t first)
+{
+  double cub = 0;
+  for (size_t i = first; i < out->count; i++) {
+    const struct atl_app_row *row = &out->rows[i];
+    size_t len = strlen(row->variant);
+    if (len > 4 && strcmp(row->variant + len - 4, "/cub") == 0 && row->status == ATL_STATUS_OK && row->verified)
+      cub = atl_app_metric_get(row, "gbps", 0);
+  }
+  for (size_t i = first; cub > 0 && i < out->count; i++) {
+    double g = atl_app_metric_get(&out->rows[i], "gbps", 0);
+    if (g > 0 && out->rows[i].status == ATL_STATUS_OK)
+      atl_app_metric_set(&out->rows[i], "ratio_to_cub", g / cub);
+  }
+}
+
+static int run_one(struct hist_run *r, uint8_t *host, struct atl_app_set *out)
+{
+  const struct atl_histogram_params *p = r->p;
+  r->bins = r->input == ATL_HIST_U8 ? 256 : r->input == ATL_HIST_RGBA ? 1024 : p->u32_bins;
+  make_input(r->input, r->dist, p->seed, host, p->bytes);
+  r->want_xor = host_histogram(r->input, r->bins, host, p->bytes, r->want);
+  r->read_gbps = 0;
+  int err = atl__ops(r->ctx)->write(atl__dev(r->ctx), r->in, host, p->bytes);
+  size_t first = out->count;
+  if (!err)
+    err = run_ceiling(r, out);
+  for (int v = ATL_HIST_GLOBAL; v < ATL_HIST_CUB && !err; v++)
+    if (p->variants & (1u << v))
+      err = run_variant(r, (enum atl_hist_variant)v, out);
+  if (!err && (p->variants & (1u << ATL_HIST_CUB)))
+    err = run_cub(r, out);
+  add_cub_ratios(out, first);
+  return err;
+}
+
+int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, const struct atl_app_timing *tm,
+                      struct atl_app_set *out)
+{
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  struct atl__app_buffers bufs = {{0}, 0};
+  struct hist_run r;
+  uint8_t *host = NULL;
+  int err = 0;
+  memset(&r, 0, sizeof r);
+  r.ctx = ctx;
+  r.p = p;
+  r.tm = tm;
+  if (dev == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "no device open");
+  if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > dev->max_wg_size)
+    return atl__seterr(ctx, ATL_EINVAL, "histogram: the work-group size must be a power of two up to %zu",
+                       dev->max_wg_size);
+  if (p->bytes < 16 || p->bytes % 16 || p->bytes >= (4ull << 30) || p->bytes > dev->max_alloc)
+    return atl__seterr(ctx, ATL_EINVAL, "histogram: bytes must be a multiple of 16 below 4 GiB and the max allocation");
+  if (p->u32_bins < 256 || p->u32_bins > 65536 || (p->u32_bins & (p->u32_bins - 1)))
+    return atl__seterr(ctx, ATL_EINVAL, "histogram: u32 bins must be a power of two from 256 to 65536");
+  host = malloc(p->bytes);
+  r.want = malloc(65536 * sizeof *r.want);
+  r.got = malloc(65536 * sizeof *r.got);
+  if (host == NULL || r.want == NULL || r.got == NULL) {
+    err = atl__seterr(ctx, ATL_ENOMEM, "histogram: out of host memory for %llu bytes", (unsigned long long)p->bytes);
+    goto out;
+  }
+  if ((err = atl__app_alloc(ctx, &bufs, p->bytes, &r.in)) ||
+      (err = atl__app_alloc(ctx, &bufs, 65536 * sizeof(uint32_t), &r.hist)) ||
+      (err = atl__app_alloc(ctx, &bufs, 16, &r.xor_out)))
+    goto out;
+  for (int in = 0; in < ATL_HIST_INPUT_COUNT && !err; in++)
+    for (int dist = 0; dist < ATL_HIST_DIST_COUNT && !err; dist++)
+      if ((p->inputs & (1u << in)) && (p->dists & (1u << dist))) {
+        r.input = (enum atl_hist_input)in;
+        r.dist = (enum atl_hist_dist)dist;
+        err = run_one(&r, host, out);
+      }
+out:
+  free(host);
+  free(r.want);
+  free(r.got);
+  atl__app_free_all(ctx, &bufs);
+  return err;
+}

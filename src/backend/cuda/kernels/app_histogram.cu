@@ -1,0 +1,154 @@
+/*
+ * app_histogram.cu: the histogram variants for CUDA (NVRTC), with the defines
+ * of app_histogram.cl (docs/histogram.md has the design):
+ *
+ *   INPUT_u8 | INPUT_rgba | INPUT_u32, BINS=N, WG=N as in the OpenCL kernel
+ *   VARIANT_global        atomicAdd per key on global memory
+ *   VARIANT_shared        per-block shared histogram, one global atomicAdd per nonzero bin
+ *   VARIANT_warp_private  one shared sub-histogram per warp
+ *   VARIANT_match_any     __match_any_sync groups the lanes holding the same
+ *                         bin; the lowest of them adds the group's size to the
+ *                         block's shared histogram (one atomic per distinct bin)
+ *   VARIANT_packed        per-warp sub-histograms of 16-bit counters (two per
+ *                         32-bit word), flushed into 32-bit block totals every
+ *                         FLUSH_EVERY iterations, before any counter can overflow
+ *
+ * Each thread loads 16 bytes (uint4, __ldg) per iteration. The loop over
+ * chunks of WG uint4 is uniform across the block, so __syncthreads inside it
+ * and the full-warp __match_any_sync are reached by every thread.
+ */
+#if defined(INPUT_u32)
+#define BIN_OF(w, k) ((w) & (BINS - 1u))
+#define KEYS_PER_WORD 1
+#elif defined(INPUT_rgba)
+#define BIN_OF(w, k) (((unsigned)(k) << 8) | (((w) >> (8u * (k))) & 255u))
+#define KEYS_PER_WORD 4
+#elif defined(INPUT_u8)
+#define BIN_OF(w, k) (((w) >> (8u * (k))) & 255u)
+#define KEYS_PER_WORD 4
+#else
+#error "define INPUT_u8, INPUT_rgba or INPUT_u32"
+#endif
+
+#if defined(VARIANT_global)
+#define LOCAL_WORDS 0
+#define ADD(b) atomicAdd(&hist[b], 1u)
+#elif defined(VARIANT_shared)
+#define LOCAL_WORDS BINS
+#define ADD(b) atomicAdd(&lh[b], 1u)
+#elif defined(VARIANT_warp_private)
+#define LOCAL_WORDS ((WG / 32) * BINS)
+#define ADD(b) atomicAdd(&lh[(threadIdx.x >> 5) * BINS + (b)], 1u)
+#elif defined(VARIANT_match_any)
+#define LOCAL_WORDS BINS
+#define ADD(b) add_matched(lh, (b), valid)
+#elif defined(VARIANT_packed)
+#define HALF (BINS / 2)
+#define PK_WORDS ((WG / 32) * HALF)
+#define LOCAL_WORDS (PK_WORDS + BINS)
+#define ADD(b) atomicAdd(&lh[(threadIdx.x >> 5) * HALF + ((b) & (HALF - 1u))], 1u << (((b) / HALF) * 16u))
+#else
+#error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private, VARIANT_match_any or VARIANT_packed"
+#endif
+
+#if KEYS_PER_WORD == 4
+#define COUNT_WORD(w)                                                                                                  \
+  do {                                                                                                                 \
+    const unsigned w_ = (w);                                                                                           \
+    ADD(BIN_OF(w_, 0));                                                                                                \
+    ADD(BIN_OF(w_, 1));                                                                                                \
+    ADD(BIN_OF(w_, 2));                                                                                                \
+    ADD(BIN_OF(w_, 3));                                                                                                \
+  } while (0)
+#else
+#define COUNT_WORD(w) ADD(BIN_OF((w), 0))
+#endif
+
+#if defined(VARIANT_match_any)
+/* Every lane of the warp calls this together; lanes past the input pass valid = false. */
+__device__ __forceinline__ void add_matched(unsigned *lh, unsigned b, bool valid)
+{
+  const unsigned key = valid ? b : 0xffffffffu; /* no bin is 0xffffffff */
+  const unsigned peers = __match_any_sync(0xffffffffu, key);
+  if (valid && (threadIdx.x & 31u) == (unsigned)(__ffs(peers) - 1))
+    atomicAdd(&lh[b], (unsigned)__popc(peers));
+}
+#endif
+
+#if defined(VARIANT_packed)
+/* Moves the 16-bit counters into the 32-bit totals and clears them. */
+__device__ __forceinline__ void flush_packed(unsigned *lh)
+{
+  __syncthreads();
+  for (unsigned w = threadIdx.x; w < PK_WORDS; w += WG) {
+    const unsigned v = lh[w];
+    if (v) {
+      const unsigned b = w & (HALF - 1u);
+      lh[w] = 0;
+      if (v & 0xffffu)
+        atomicAdd(&lh[PK_WORDS + b], v & 0xffffu);
+      if (v >> 16)
+        atomicAdd(&lh[PK_WORDS + HALF + b], v >> 16);
+    }
+  }
+  __syncthreads();
+}
+#endif
+
+extern "C" __global__ void __launch_bounds__(WG) histogram(const uint4 *__restrict__ in, unsigned n4, unsigned *hist)
+{
+  const unsigned lid = threadIdx.x;
+#if LOCAL_WORDS > 0
+  __shared__ unsigned lh[LOCAL_WORDS];
+  for (unsigned i = lid; i < LOCAL_WORDS; i += WG)
+    lh[i] = 0;
+  __syncthreads();
+#endif
+#if defined(VARIANT_packed)
+  unsigned since_flush = 0;
+#endif
+  const size_t step = (size_t)gridDim.x * WG;
+  for (size_t base = (size_t)blockIdx.x * WG; base < n4; base += step) {
+    const size_t i = base + lid;
+    const bool valid = i < n4;
+#if defined(VARIANT_match_any)
+    const uint4 v = valid ? __ldg(&in[i]) : make_uint4(0, 0, 0, 0);
+    {
+#else
+    if (valid) {
+      const uint4 v = __ldg(&in[i]);
+#endif
+      COUNT_WORD(v.x);
+      COUNT_WORD(v.y);
+      COUNT_WORD(v.z);
+      COUNT_WORD(v.w);
+    }
+#if defined(VARIANT_packed)
+    if (++since_flush == FLUSH_EVERY) {
+      flush_packed(lh);
+      since_flush = 0;
+    }
+#endif
+  }
+#if defined(VARIANT_shared) || defined(VARIANT_match_any)
+  __syncthreads();
+  for (unsigned b = lid; b < BINS; b += WG)
+    if (lh[b])
+      atomicAdd(&hist[b], lh[b]);
+#elif defined(VARIANT_warp_private)
+  __syncthreads();
+  for (unsigned b = lid; b < BINS; b += WG) {
+    unsigned s = 0;
+    for (unsigned g = 0; g < WG / 32; g++)
+      s += lh[g * BINS + b];
+    if (s)
+      atomicAdd(&hist[b], s);
+  }
+#elif defined(VARIANT_packed)
+  flush_packed(lh);
+  for (unsigned b = lid; b < BINS; b += WG)
+    if (lh[PK_WORDS + b])
+      atomicAdd(&hist[b], lh[PK_WORDS + b]);
+#endif
+  (void)lid;
+}

@@ -1,0 +1,137 @@
+/*
+ * app_histogram.cl: histograms of 8-bit, RGBA and 32-bit keys (issue
+ * [histogram]); docs/histogram.md has the design of each variant.
+ *
+ *   INPUT_u8 | INPUT_rgba | INPUT_u32  what a 32-bit word holds: 4 bytes (bin =
+ *                    byte), 4 channels of one pixel (bin = channel * 256 +
+ *                    byte) or one key (bin = key % BINS, BINS a power of two)
+ *   BINS=N           bins of the histogram
+ *   WG=N             work-group size (a multiple of 32 for the per-32 variants)
+ *   VARIANT_global        one global atomic per key
+ *   VARIANT_shared        one local histogram per work-group, merged with one
+ *                         global atomic per nonzero bin
+ *   VARIANT_warp_private  one local histogram per 32 work-items (OpenCL has no
+ *                         warps: work-items 32k..32k+31 share one)
+ *   VARIANT_packed        as warp_private with two 16-bit counters per 32-bit
+ *                         word, flushed into 32-bit work-group totals every
+ *                         FLUSH_EVERY iterations, before a counter can overflow
+ *
+ * Every work-item reads 16 bytes (uint4) per iteration. The loop over chunks
+ * of WG uint4 is uniform across the work-group, so barriers inside it (the
+ * packed flush) are reached by every work-item.
+ */
+#if defined(INPUT_u32)
+#define BIN_OF(w, k) ((w) & (BINS - 1u))
+#define KEYS_PER_WORD 1
+#elif defined(INPUT_rgba)
+#define BIN_OF(w, k) (((uint)(k) << 8) | (((w) >> (8u * (k))) & 255u))
+#define KEYS_PER_WORD 4
+#elif defined(INPUT_u8)
+#define BIN_OF(w, k) (((w) >> (8u * (k))) & 255u)
+#define KEYS_PER_WORD 4
+#else
+#error "define INPUT_u8, INPUT_rgba or INPUT_u32"
+#endif
+
+#if defined(VARIANT_global)
+#define LOCAL_WORDS 0
+#define ADD(b) atomic_inc(&hist[b])
+#elif defined(VARIANT_shared)
+#define LOCAL_WORDS BINS
+#define ADD(b) atomic_inc(&lh[b])
+#elif defined(VARIANT_warp_private)
+#define LOCAL_WORDS ((WG / 32) * BINS)
+#define ADD(b) atomic_inc(&lh[(lid >> 5) * BINS + (b)])
+#elif defined(VARIANT_packed)
+#define HALF (BINS / 2)
+#define PK_WORDS ((WG / 32) * HALF)
+#define LOCAL_WORDS (PK_WORDS + BINS)
+/* bin b: word b % HALF of the group's block, low half if b < HALF else high half */
+#define ADD(b) atomic_add(&lh[(lid >> 5) * HALF + ((b) & (HALF - 1u))], 1u << (((b) / HALF) * 16u))
+#else
+#error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private or VARIANT_packed"
+#endif
+
+#if KEYS_PER_WORD == 4
+#define COUNT_WORD(w)                                                                                                  \
+  do {                                                                                                                 \
+    const uint w_ = (w);                                                                                               \
+    ADD(BIN_OF(w_, 0));                                                                                                \
+    ADD(BIN_OF(w_, 1));                                                                                                \
+    ADD(BIN_OF(w_, 2));                                                                                                \
+    ADD(BIN_OF(w_, 3));                                                                                                \
+  } while (0)
+#else
+#define COUNT_WORD(w) ADD(BIN_OF((w), 0))
+#endif
+
+#if defined(VARIANT_packed)
+/* Moves the 16-bit counters into the 32-bit totals and clears them. */
+static void flush_packed(__local uint *lh, uint lid)
+{
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint w = lid; w < PK_WORDS; w += WG) {
+    const uint v = lh[w];
+    if (v) {
+      const uint b = w & (HALF - 1u);
+      lh[w] = 0;
+      if (v & 0xffffu)
+        atomic_add(&lh[PK_WORDS + b], v & 0xffffu);
+      if (v >> 16)
+        atomic_add(&lh[PK_WORDS + HALF + b], v >> 16);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif
+
+__kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist)
+{
+  const uint lid = get_local_id(0);
+#if LOCAL_WORDS > 0
+  __local uint lh[LOCAL_WORDS];
+  for (uint i = lid; i < LOCAL_WORDS; i += WG)
+    lh[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+#if defined(VARIANT_packed)
+  uint since_flush = 0;
+#endif
+  const size_t step = (size_t)get_num_groups(0) * WG;
+  for (size_t base = (size_t)get_group_id(0) * WG; base < n4; base += step) {
+    const size_t i = base + lid;
+    if (i < n4) {
+      const uint4 v = in[i];
+      COUNT_WORD(v.x);
+      COUNT_WORD(v.y);
+      COUNT_WORD(v.z);
+      COUNT_WORD(v.w);
+    }
+#if defined(VARIANT_packed)
+    if (++since_flush == FLUSH_EVERY) {
+      flush_packed(lh, lid);
+      since_flush = 0;
+    }
+#endif
+  }
+#if defined(VARIANT_shared)
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint b = lid; b < BINS; b += WG)
+    if (lh[b])
+      atomic_add(&hist[b], lh[b]);
+#elif defined(VARIANT_warp_private)
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint b = lid; b < BINS; b += WG) {
+    uint s = 0;
+    for (uint g = 0; g < WG / 32; g++)
+      s += lh[g * BINS + b];
+    if (s)
+      atomic_add(&hist[b], s);
+  }
+#elif defined(VARIANT_packed)
+  flush_packed(lh, lid);
+  for (uint b = lid; b < BINS; b += WG)
+    if (lh[PK_WORDS + b])
+      atomic_add(&hist[b], lh[PK_WORDS + b]);
+#endif
+}

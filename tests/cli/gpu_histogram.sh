@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU: app histogram on CUDA at a small size, every
+# variant of every input and distribution verifies (CUB where the plugin was
+# built, u8 only). Skipped (77) where CUDA is unavailable.
+. "$(dirname "$0")/lib.sh"
+if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
+import json, sys
+sys.exit(0 if any(d["backend"] == "cuda" for d in json.load(sys.stdin)["devices"]) else 1)'; then
+  echo "no CUDA device: skipped"
+  exit 77
+fi
+PLUGIN=0
+[ -f "$(dirname "$ATOMLAB")/libatomlab_cub.so" ] && PLUGIN=1
+for spec in "--input all --bytes 1048576" "--input u32 --bins 65536 --bytes 1048576" "--input u8 --bytes 67108864 --dist solid"; do
+  f="$WORK/h$((++n)).json"
+  timeout 120 "$ATOMLAB" app histogram --backend cuda --samples 2 $spec -o "$f" >"$f.out" 2>"$f.err" &&
+    pass || fail "CUDA app histogram $spec: $(tail -3 "$f.err")"
+done
+python3 - "$WORK" "$PLUGIN" <<'PY' && pass || fail "CUDA histogram rows verified"
+import glob, json, sys
+plugin = sys.argv[2] == "1"
+for f in sorted(glob.glob(sys.argv[1] + "/h*.json")):
+    for r in json.load(open(f))["rows"]:
+        inp, dist, v = r["variant"].split("/")
+        ok = (r["status"] == "ok" and r["verified"]) or (r["status"] == "unsupported" and r["reason"])
+        assert ok, (f, r["variant"], r["status"], r["reason"])
+        if v in ("read-ceiling", "global") or (v in ("shared", "match-any") and r["metrics"]["bins"] <= 12288):
+            assert r["status"] == "ok", (f, r["variant"], r["reason"])
+        if v == "cub" and inp == "u8":
+            assert (r["status"] == "ok") == plugin, r
+    print(f, "ok")
+PY
+finish
