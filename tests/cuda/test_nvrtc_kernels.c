@@ -2,12 +2,17 @@
  * Every CUDA kernel variant atomlab can ask for compiles with NVRTC for
  * sm_80 and sm_90, with exactly the defines the rmw driver generates. Needs
  * NVRTC only (no GPU, no driver): exits 77 (skipped) where it is missing.
+ * The compiles are queued, then run on every core (NVRTC is thread-safe):
+ * about a thousand of them take minutes one at a time.
  */
 #include <dlfcn.h>
 #include <nvrtc.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/common.h"
 #include "../../src/backend/cuda/kernels.h"
@@ -21,9 +26,32 @@ static __typeof__(nvrtcGetProgramLog) *get_log;
 static __typeof__(nvrtcGetCUBINSize) *cubin_size;
 static __typeof__(nvrtcDestroyProgram) *destroy;
 
-static int failures, compiled;
+static atomic_int failures, compiled;
+
+/* One queued compile; source names and archs are static strings. */
+struct job {
+  const char *source_name, *arch;
+  char *defines;
+};
+static struct job *jobs;
+static size_t njobs, jobs_cap;
+static atomic_size_t next_job;
+static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void build(const char *source_name, const char *defines, const char *arch)
+{
+  if (njobs == jobs_cap) {
+    jobs_cap = jobs_cap ? 2 * jobs_cap : 1024;
+    jobs = realloc(jobs, jobs_cap * sizeof *jobs);
+    if (jobs == NULL) {
+      printf("FAIL: out of memory\n");
+      exit(1);
+    }
+  }
+  jobs[njobs++] = (struct job){source_name, arch, strdup(defines)};
+}
+
+static void compile_one(const char *source_name, const char *defines, const char *arch)
 {
   const char *opts[48];
   char defs[1024], include[600];
@@ -35,7 +63,9 @@ static void build(const char *source_name, const char *defines, const char *arch
   opts[n++] = "-default-device";
   int ndefs = atl__define_options(defines, defs, opts + n, 48 - n); /* as the backend does */
   if (ndefs < 0) {
+    pthread_mutex_lock(&print_lock);
     printf("FAIL: too many defines: %s\n", defines);
+    pthread_mutex_unlock(&print_lock);
     failures++;
     return;
   }
@@ -52,12 +82,39 @@ static void build(const char *source_name, const char *defines, const char *arch
     char *log = NULL;
     if (log_size(prog, &len) == NVRTC_SUCCESS && (log = malloc(len + 1)) && get_log(prog, log) == NVRTC_SUCCESS)
       log[len] = '\0';
+    pthread_mutex_lock(&print_lock);
     printf("FAIL: %s %s [%s]: %s\n", source_name, arch, defines, log ? log : "");
+    pthread_mutex_unlock(&print_lock);
     free(log);
     failures++;
   }
   compiled++;
   destroy(&prog);
+}
+
+static void *worker(void *unused)
+{
+  (void)unused;
+  for (size_t i; (i = atomic_fetch_add(&next_job, 1)) < njobs;)
+    compile_one(jobs[i].source_name, jobs[i].defines, jobs[i].arch);
+  return NULL;
+}
+
+/* Runs the queue on one thread per core. */
+static void run_jobs(void)
+{
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  pthread_t threads[64];
+  size_t n = cores < 1 ? 1 : cores > 64 ? 64 : (size_t)cores, started = 0;
+  while (started < n && pthread_create(&threads[started], NULL, worker, NULL) == 0)
+    started++;
+  if (started == 0)
+    worker(NULL);
+  for (size_t i = 0; i < started; i++)
+    pthread_join(threads[i], NULL);
+  for (size_t i = 0; i < njobs; i++)
+    free(jobs[i].defines);
+  free(jobs);
 }
 
 int main(void)
@@ -162,6 +219,7 @@ int main(void)
     build("app_histogram", "INPUT_u32 BINS=65536 WG=256 VARIANT_global FLUSH_EVERY=511", archs[a]);
     build("app_histogram", "INPUT_u32 BINS=8192 WG=1024 VARIANT_shared FLUSH_EVERY=511", archs[a]);
   }
+  run_jobs();
   printf("%d passed, %d failed\n", compiled - failures, failures);
   return failures ? 1 : 0;
 }
