@@ -50,5 +50,6 @@ int app_access_table(int argc, char **argv);
 int app_double_add(int argc, char **argv);
 int app_list(int argc, char **argv);
 int app_skiplist(int argc, char **argv);
+int app_swatomic(int argc, char **argv);
 
 #endif

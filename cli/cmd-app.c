@@ -14,6 +14,8 @@ static const struct {
     {"double-add", "seed 004: double add under contention through a spin lock or a CAS loop", app_double_add},
     {"list", "seed 004: lock-free linked-list insertion with CAS, checked for loss and cycles", app_list},
     {"skiplist", "seed 004: skiplist sort by concurrent CAS insertion, vs CUB radix sort", app_skiplist},
+    {"swatomic", "seed 000: software atomic add (coordinator work-group) vs system and warp-aggregated atomics",
+     app_swatomic},
 };
 #define NAPPS (sizeof apps / sizeof apps[0])
 
@@ -35,5 +37,5 @@ int cmd_app(int argc, char **argv)
   for (size_t i = 0; i < NAPPS; i++)
     if (strcmp(argv[1], apps[i].name) == 0)
       return apps[i].fn(argc - 1, argv + 1);
-  die_usage("app '%s' is not known: allowed: count, access-table, double-add, list, skiplist", argv[1]);
+  die_usage("app '%s' is not known: allowed: count, access-table, double-add, list, skiplist, swatomic", argv[1]);
 }
