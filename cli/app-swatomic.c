@@ -123,14 +123,14 @@ int app_swatomic(int argc, char **argv)
   const char *assume = getenv("ATL_SW_ASSUME_CORESIDENT");
   if (assume && *assume)
     c.p.coresident = (uint32_t)app_number("ATL_SW_ASSUME_CORESIDENT", assume, 1, 65535);
-  if (c.p.coresident < 2)
-    die("the software atomic needs 2 co-resident work-groups (one coordinator); occupancy discovery found %u "
-        "at %u work-items on %s", c.p.coresident, o.wg_size, dev->name);
   for (unsigned i = 0; i < c.p.ngroups; i++)
     if (c.groups[i] > c.p.coresident)
       die_usage("--workgroups %u is not allowed: the software atomic needs a co-resident grid, and occupancy "
                 "discovery found %u work-groups of %u work-items on %s", c.groups[i], c.p.coresident, o.wg_size,
                 dev->name);
+  if (c.p.coresident < 2)
+    die("the software atomic needs 2 co-resident work-groups (one coordinator); occupancy discovery found %u "
+        "at %u work-items on %s", c.p.coresident, o.wg_size, dev->name);
   if (c.p.ngroups == 0) {
     if (!cpu)
       for (uint32_t g = 8; g < c.p.coresident && c.p.ngroups < MAX_GRIDS - 1; g *= 2)

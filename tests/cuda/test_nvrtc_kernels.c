@@ -147,6 +147,7 @@ int main(void)
       build("app_dadd", dadd_defines[i], archs[a]);
     build("app_list", "", archs[a]);
     build("app_skiplist", "LEVELS=24", archs[a]);
+    build("app_swatomic", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]); /* the software atomic add */
   }
   printf("%d passed, %d failed\n", compiled - failures, failures);
   return failures ? 1 : 0;
