@@ -14,7 +14,7 @@ for be in cuda opencl; do
   for t in 1 8; do
     f="$OUT/swatomic-$be-t$t.json"
     echo "== $be, targets $t"
-    timeout 80 "$A" app swatomic --backend "$be" --wg-size 256 --targets "$t" --iters 16 --samples 5 \
+    timeout 42 "$A" app swatomic --backend "$be" --wg-size 256 --targets "$t" --iters 16 --samples 5 \
       --spin-bound 4194304 -o "$f" >"$OUT/swatomic-$be-t$t.log" 2>&1
     r=$?
     [ $r -ne 0 ] && { echo "exit $r: $(tail -3 "$OUT/swatomic-$be-t$t.log")"; rc=1; }
