@@ -16,6 +16,8 @@ static const struct {
     {"skiplist", "seed 004: skiplist sort by concurrent CAS insertion, vs CUB radix sort", app_skiplist},
     {"histogram", "u8 / rgba / u32 histograms: global, shared, per-warp, match-any, packed, vs read and CUB",
      app_histogram},
+    {"swatomic", "seed 000: software atomic add (coordinator work-group) vs system and warp-aggregated atomics",
+     app_swatomic},
 };
 #define NAPPS (sizeof apps / sizeof apps[0])
 
@@ -37,5 +39,5 @@ int cmd_app(int argc, char **argv)
   for (size_t i = 0; i < NAPPS; i++)
     if (strcmp(argv[1], apps[i].name) == 0)
       return apps[i].fn(argc - 1, argv + 1);
-  die_usage("app '%s' is not known: allowed: count, access-table, double-add, list, skiplist, histogram", argv[1]);
+  die_usage("app '%s' is not known: allowed: count, access-table, double-add, list, skiplist, histogram, swatomic", argv[1]);
 }

@@ -509,4 +509,183 @@ __device__ __forceinline__ bool atl_lock_warp_fetch(int op, unsigned *p, unsigne
   return true;
 }
 
+
+/* ---- software atomic add (seed 000, Section IV) --------------------------------- */
+
+/** Coordinator block size the shared arrays are sized for. */
+#ifndef ATL_SW_COORD
+#define ATL_SW_COORD 256
+#endif
+#define ATL__SW_ANSWER 0xffffffffu
+
+/*
+ * Seed 000's software atomic add (docs/software-atomics.md). The LAST block
+ * is the coordinator and calls only atl_sw_coordinate; the other blocks call
+ * atl_sw_add (any subset of a warp) and finally atl_sw_finish (every
+ * thread). The grid must be co-resident (the host checks it against
+ * occupancy discovery); every update of a target word during the kernel
+ * must go through atl_sw_add. One 64-bit word per warp carries each message:
+ *   free     0
+ *   request  (index + 1) << 32 | warp sum        WavefrontsAddresses + WavefrontsSums
+ *   answer   0xffffffff << 32 | old value       WavefrontsPrefixsums (the warp is released)
+ * so no message depends on the order of two stores; __threadfence() is
+ * added before each post and release as the CUDA idiom (docs).
+ */
+struct atl_sw {
+  unsigned long long *req;     /**< one word per warp of the grid, zeroed */
+  unsigned *finished;          /**< one flag per block, zeroed */
+  volatile unsigned *abort;    /**< 0 at launch; set by any wait that passed `bound` */
+  unsigned bound;              /**< polls a wait may make without progress */
+};
+
+/** Shared memory of the coordinator block. */
+struct atl_sw_coord {
+  unsigned idx[ATL_SW_COORD], sum[ATL_SW_COORD], agg[ATL_SW_COORD], base[ATL_SW_COORD], off[ATL_SW_COORD];
+  unsigned dom[ATL_SW_COORD];
+  int progress, done, stop;
+};
+
+__device__ __forceinline__ unsigned long long atl__sw_read(unsigned long long *p)
+{
+  return *(volatile unsigned long long *)p;
+}
+
+/**
+ * Adds @p v to mem[idx] and returns the old value, as atomicAdd would. Any
+ * subset of a warp may call. Each round the lowest pending lane leads the
+ * lanes on its address: it posts their sum, waits for the coordinator's
+ * answer and shares it; each lane adds its exclusive prefix. Returns 0 if
+ * a wait gave up (the abort flag is then set).
+ */
+__device__ unsigned atl_sw_add(unsigned *mem, unsigned idx, unsigned v, const atl_sw &sw)
+{
+  const unsigned lane = threadIdx.x & 31u, wave = blockIdx.x * ((blockDim.x + 31u) / 32u) + threadIdx.x / 32u;
+  unsigned pending = __activemask();
+  (void)mem; /* only the coordinator touches the words */
+  for (;;) {
+    const unsigned leader = __ffs(pending) - 1u;
+    const unsigned target = __shfl_sync(pending, idx, leader);
+    const unsigned peers = __ballot_sync(pending, idx == target);
+    unsigned off = 0, total = 0;
+    for (unsigned m = peers; m; m &= m - 1u) { /* lane order: the warp's serial order of its updates */
+      const unsigned src = __ffs(m) - 1u, x = __shfl_sync(pending, v, src);
+      off += src < lane ? x : 0u;
+      total += x;
+    }
+    unsigned base = 0, failed = 0;
+    if (lane == leader) {
+      /* another converged subset of this warp may hold the slot: wait until it is free */
+      const unsigned long long request = ((unsigned long long)(target + 1u) << 32) | total;
+      unsigned polls = 0;
+      __threadfence();
+      while (atomicCAS(&sw.req[wave], 0ull, request) != 0ull)
+        if (++polls >= sw.bound || *sw.abort) {
+          failed = 1;
+          break;
+        }
+      unsigned long long r = 0;
+      polls = 0;
+      while (!failed && ((r = atl__sw_read(&sw.req[wave])) >> 32) != ATL__SW_ANSWER)
+        if (++polls >= sw.bound || *sw.abort)
+          failed = 1;
+      if (failed) {
+        atomicExch((unsigned *)sw.abort, 1u);
+      } else {
+        base = (unsigned)r;
+        atomicExch(&sw.req[wave], 0ull); /* collected: the slot is free again */
+      }
+    }
+    base = __shfl_sync(pending, base, leader);
+    failed = __shfl_sync(pending, failed, leader);
+    if (failed)
+      return 0u;
+    if (idx == target)
+      return base + off;
+    pending &= ~peers;
+  }
+}
+
+/** Tells the coordinator that this block will post no more requests. Every thread calls it, last. */
+__device__ void atl_sw_finish(const atl_sw &sw)
+{
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicExch(&sw.finished[blockIdx.x], 1u);
+  }
+}
+
+/**
+ * The coordinator block (seed 000, Figure 7): passes over the warps' words
+ * in chunks of its size until every other block finished. Per chunk: each
+ * thread reads one word; the first warp of the chunk with an address is that
+ * address's dominant one; each requester adds its sum into the dominant
+ * slot with a shared atomic (which returns its offset); the dominant thread
+ * updates the word with a plain load and store (only this block touches it;
+ * __syncthreads orders its accesses); each requester's answer is old +
+ * offset, released with atomicExch. Block size at most ATL_SW_COORD.
+ */
+__device__ void atl_sw_coordinate(unsigned *mem, atl_sw_coord *c, const atl_sw &sw, unsigned warps_per_block)
+{
+  volatile unsigned *vm = mem;
+  const unsigned tid = threadIdx.x, lsize = blockDim.x;
+  const unsigned workers = gridDim.x - 1u, nwaves = workers * warps_per_block;
+  unsigned idle = 0, last_done = 0;
+  for (;;) {
+    if (tid == 0) {
+      c->progress = 0;
+      c->done = 0;
+    }
+    __syncthreads();
+    for (unsigned chunk = 0; chunk < nwaves; chunk += lsize) {
+      const unsigned w = chunk + tid;
+      const unsigned long long r = w < nwaves ? atl__sw_read(&sw.req[w]) : 0ull;
+      const unsigned tag = (unsigned)(r >> 32), hi = tag == ATL__SW_ANSWER ? 0u : tag;
+      c->idx[tid] = hi;
+      c->sum[tid] = (unsigned)r;
+      c->agg[tid] = 0u;
+      __syncthreads();
+      if (hi != 0u) {
+        unsigned d = 0;
+        while (c->idx[d] != hi)
+          d++;
+        c->dom[tid] = d;
+        c->off[tid] = atomicAdd(&c->agg[d], c->sum[tid]);
+      }
+      __syncthreads();
+      if (hi != 0u && c->dom[tid] == tid) {
+        const unsigned old = vm[hi - 1u];
+        vm[hi - 1u] = old + c->agg[tid];
+        c->base[tid] = old;
+      }
+      __syncthreads();
+      if (hi != 0u) {
+        __threadfence();
+        atomicExch(&sw.req[w], ((unsigned long long)ATL__SW_ANSWER << 32) | (c->base[c->dom[tid]] + c->off[tid]));
+        c->progress = 1;
+      }
+      __syncthreads();
+    }
+    unsigned mine = 0;
+    for (unsigned g = tid; g < workers; g += lsize)
+      mine += ((volatile unsigned *)sw.finished)[g] != 0u;
+    if (mine)
+      atomicAdd(&c->done, (int)mine);
+    __syncthreads();
+    if (tid == 0) {
+      const unsigned done = (unsigned)c->done;
+      if (c->progress || done != last_done)
+        idle = 0;
+      else if (++idle >= sw.bound)
+        atomicExch((unsigned *)sw.abort, 1u);
+      last_done = done;
+      c->stop = done == workers || *sw.abort != 0u;
+    }
+    __syncthreads();
+    if (c->stop)
+      break;
+    __syncthreads();
+  }
+}
+
 #endif /* ATOMLAB_ATOMICS_CUH */

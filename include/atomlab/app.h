@@ -154,6 +154,20 @@ struct atl_histogram_params {
 int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, const struct atl_app_timing *tm,
                       struct atl_app_set *out);
 
+/** Seed 000: the software atomic add against the system atomic and warp aggregation (micro-benchmark 1). */
+struct atl_swatomic_params {
+  uint32_t wg_size;      /**< work-items per work-group, 1 to 256 */
+  const uint32_t *groups;/**< grids to run (work-groups, the coordinator included) */
+  unsigned ngroups;
+  uint32_t coresident;   /**< work-groups occupancy discovery found co-resident: larger grids are refused */
+  uint32_t targets;      /**< words the work-items spread over (gid % targets) */
+  uint32_t iters;        /**< atomics per work-item */
+  int divergent;         /**< every work-item with gid % 3 == 1 sits out */
+  unsigned variants;     /**< bit 0 system, 1 warp, 2 software */
+};
+int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
+                     struct atl_app_set *out);
+
 #ifdef __cplusplus
 }
 #endif
