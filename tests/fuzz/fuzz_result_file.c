@@ -11,6 +11,8 @@
 /* The file every input is written to; unlinked at once, reached through /dev/fd. */
 static int input_fd = -1;
 static char input_path[64];
+/* What use_row reads, kept so the reads are not optimised away. */
+volatile size_t fuzz_text_bytes;
 
 static int write_input(const uint8_t *data, size_t size)
 {
@@ -47,10 +49,10 @@ static void use_row(const struct rf_row *r)
   for (size_t i = 0; i < r->nsamples; i++)
     if (!(r->samples[i] > 0))
       abort();
-  size_t text = 0; /* touches every byte a label or key would print */
+  /* touches every byte a label or key would print (a field may be "": the key still names it) */
   for (size_t i = 0; i < rf_config_count; i++)
-    text += strlen(rf_field(r, rf_config_fields[i], buf, sizeof buf));
-  if (text == 0 || rf_number(r, "gops", 0) != r->gops)
+    fuzz_text_bytes += strlen(rf_field(r, rf_config_fields[i], buf, sizeof buf));
+  if (rf_number(r, "gops", 0) != r->gops)
     abort();
 }
 
