@@ -2,7 +2,8 @@
 # Valgrind memcheck over the main CLI paths on PoCL: devices, an rmw sweep
 # with every output format, a resumed sweep, a sweep under an injected
 # device fault, and the commands that read results back: compare (every
-# format) plot (with and without gnuplot) and report --quick (the children it
+# format) plot (with and without gnuplot), model util on the recorded
+# tables and counters of tests/data, and report --quick (the children it
 # runs, gnuplot and atomlab rmw/plot, are not traced: their own runs above are). Any invalid access, use of uninitialised memory or definite
 # leak fails; scripts/valgrind.supp suppresses only what lies in the dynamic
 # loader and PoCL (each entry says why). Skipped (77) without valgrind.
@@ -33,6 +34,10 @@ run plot 0 plot "$DATA/plot-small.json" --format both -o "$WORK/figs"
 run plot_bars 0 plot "$DATA/strategy-small.json" -o "$WORK/bars"
 ATL_GNUPLOT=/nonexistent run plot_nognuplot 0 plot "$WORK/b.json" -o "$WORK/nognuplot"
 run plot_bad 2 plot "$WORK/a.csv"
+run model_util 0 model util --table "$DATA/smem-table-synthetic.csv" --counters "$DATA/ncu-synthetic-raw.csv"
+run model_util_json 0 model util --table "$DATA/smem-table-synthetic.csv" --counters "$DATA/ncu-synthetic-details.csv" -o "$WORK/util.json"
+run model_util_csv 0 model util --table "$DATA/smem-table-synthetic.csv" --counters "$DATA/ncu-synthetic-raw.csv" --result unused --format csv
+run model_util_bad 2 model util --table "$DATA/ncu-synthetic-raw.csv" --counters "$DATA/ncu-synthetic-raw.csv"
 run describe 0 rmw --describe
 run report 0 report --quick -o "$WORK/report"
 finish
