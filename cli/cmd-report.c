@@ -1,6 +1,6 @@
 /* atomlab report: a default characterization of one device, written into one
  * folder (report.md, a self-contained report.html, figures, data). It runs
- * the other commands (rmw, plot) as child processes of this same binary, so
+ * the other commands (rmw, strategy, app histogram, plot) as child processes of this same binary, so
  * the report measures exactly what a user running them by hand would. */
 #include <dirent.h>
 #include <errno.h>
@@ -21,14 +21,17 @@ static const char usage[] =
     "Characterizes one device (the best one unless --device says) with defaults\n"
     "and writes everything into DIR:\n"
     "  report.md, report.html  device facts, the access-pattern table, fetch_add\n"
-    "                          heatmaps for the four patterns (report.html holds\n"
-    "                          its figures inline: one file to share)\n"
+    "                          heatmaps for the four patterns, the strategy winners\n"
+    "                          with bar charts (atomlab strategy), the u8 histogram\n"
+    "                          table (atomlab app histogram) and a summary of the\n"
+    "                          device's smem calibration table where\n"
+    "                          results/<device>/smem-table.csv exists (report.html\n"
+    "                          holds its figures inline: one file to share)\n"
     "  figures/                the images with their .dat and .gp files\n"
-    "  data/                   rmw.json and rmw.csv, the rows behind every number,\n"
-    "                          and the log of each step\n"
-    "Sections for strategies, the histogram and the model are marked as not yet\n"
-    "measured until atomlab has those commands. A progress line goes to stderr;\n"
-    "stdout gets a short summary and the path of report.md.\n\n"
+    "  data/                   rmw and strategy .json and .csv, histogram.json: the rows\n"
+    "                          behind every number, and the log of each step\n"
+    "A progress line per step goes to stderr; stdout gets a short summary and the\n"
+    "path of report.md.\n\n"
     "  -o DIR         the report folder (created; files in it are replaced)  [atomlab-report]\n"
     "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
     "  --backend B    opencl or cuda  [any]\n"
@@ -121,8 +124,10 @@ int cmd_report(int argc, char **argv)
   atl_context_t ctx = cli_open_device(device, backend);
   const struct atl_device_info *dev = atl_device_current(ctx);
   int gpu = dev->type == ATL_DEVICE_GPU;
-  char device_id[128];
+  int cuda = strcmp(dev->backend, "cuda") == 0;
+  char device_id[128], device_slug[160];
   snprintf(device_id, sizeof device_id, "%s", dev->id);
+  atl_device_slug(dev, device_slug, sizeof device_slug);
   atl_context_free(ctx);
 
   make_dir(dir);
@@ -134,10 +139,10 @@ int cmd_report(int argc, char **argv)
   snprintf(json, sizeof json, "%s/rmw.json", data);
   snprintf(csv, sizeof csv, "%s/rmw.csv", data);
 
-  const int steps = 3;
+  const int steps = 5;
   int failed = 0;
   const char *grid = quick ? "1,4" : gpu ? "1:1024:x4" : "1:64:x2";
-  char what[300];
+  char what[400];
   snprintf(what, sizeof what, "fetch_add, four patterns, contention and padding %s on %s", grid, device_id);
   progress(1, steps, what);
   snprintf(log, sizeof log, "%s/rmw.log", data);
@@ -162,7 +167,71 @@ int cmd_report(int argc, char **argv)
     failed = 1; /* rows that did not verify: the report still shows them, flagged */
   }
 
-  progress(2, steps, "figures (atomlab plot)");
+  /* Strategies: every strategy on the three patterns, fetch_add with the result used (the case the
+   * aggregating strategies must get right). CPUs get 2 work-groups: PoCL runs them on 2 cores anyway. */
+  char s_json[1200], s_csv[1200], s_log[1200], s_args[300];
+  snprintf(s_json, sizeof s_json, "%s/strategy.json", data);
+  snprintf(s_csv, sizeof s_csv, "%s/strategy.csv", data);
+  snprintf(s_log, sizeof s_log, "%s/strategy.log", data);
+  const char *s_groups = gpu ? NULL : "2";
+  snprintf(s_args, sizeof s_args, "--pattern all --op fetch_add --result used --strategy all%s%s, %s",
+           s_groups ? " --workgroups " : "", s_groups ? s_groups : "",
+           quick ? "20 fixed iterations, 3 samples" : "calibrated to 10 ms, at most 0.5 s and 20 samples per row");
+  snprintf(what, sizeof what, "strategies: %s", s_args);
+  progress(2, steps, what);
+  unlink(s_log);
+  unlink(s_json);
+  n = 0;
+  char *s_fixed[] = {"atomlab", "strategy", "--pattern", "all",    "--op", "fetch_add", "--result", "used",
+                     "--strategy", "all",   "--device",  device_id, "-o",  s_json,      "-o",       s_csv,
+                     "--quiet"};
+  for (size_t i = 0; i < sizeof s_fixed / sizeof s_fixed[0]; i++)
+    rmw_args[n++] = s_fixed[i];
+  if (s_groups) {
+    rmw_args[n++] = "--workgroups";
+    rmw_args[n++] = (char *)s_groups;
+  }
+  for (size_t i = 0; i < 6; i++)
+    rmw_args[n++] = quick ? timing_quick[i] : timing_full[i];
+  rmw_args[n] = NULL;
+  rc = run_self(rmw_args, s_log);
+  if (rc != 0) {
+    fprintf(stderr, "error: strategy exited %d (see %s)\n", rc, s_log);
+    failed = 1;
+  }
+
+  /* Histogram: u8 keys in every distribution; the app's own size (1 GiB on GPUs) except on CPUs. */
+  char h_json[1200], h_log[1200], h_args[200]; /* app takes one -o: JSON only */
+  snprintf(h_json, sizeof h_json, "%s/histogram.json", data);
+  snprintf(h_log, sizeof h_log, "%s/histogram.log", data);
+  const char *h_bytes = quick ? "65536" : gpu ? NULL : "1048576";
+  snprintf(h_args, sizeof h_args, "--input u8 --dist all%s%s%s", h_bytes ? " --bytes " : "", h_bytes ? h_bytes : "",
+           quick ? " --samples 3" : "");
+  snprintf(what, sizeof what, "histogram: %s", h_args);
+  progress(3, steps, what);
+  unlink(h_log);
+  unlink(h_json);
+  n = 0;
+  char *h_fixed[] = {"atomlab", "app", "histogram", "--input", "u8",   "--dist", "all",  "--device",
+                     device_id, "-o",  h_json,      "--quiet"};
+  for (size_t i = 0; i < sizeof h_fixed / sizeof h_fixed[0]; i++)
+    rmw_args[n++] = h_fixed[i];
+  if (h_bytes) {
+    rmw_args[n++] = "--bytes";
+    rmw_args[n++] = (char *)h_bytes;
+  }
+  if (quick) {
+    rmw_args[n++] = "--samples";
+    rmw_args[n++] = "3";
+  }
+  rmw_args[n] = NULL;
+  rc = run_self(rmw_args, h_log);
+  if (rc != 0) {
+    fprintf(stderr, "error: app histogram exited %d (see %s)\n", rc, h_log);
+    failed = 1;
+  }
+
+  progress(4, steps, "figures (atomlab plot): heatmaps and strategy bar charts");
   snprintf(log, sizeof log, "%s/plot.log", data);
   unlink(log);
   char *plot_args[] = {"atomlab", "plot", json, "-o", figures, "--format", "both", NULL};
@@ -171,11 +240,30 @@ int cmd_report(int argc, char **argv)
     fprintf(stderr, "error: plot exited %d (see %s)\n", rc, log);
     failed = 1;
   }
+  if (access(s_json, R_OK) == 0) {
+    plot_args[2] = s_json;
+    rc = run_self(plot_args, log);
+    if (rc != 0) {
+      fprintf(stderr, "error: plot of the strategies exited %d (see %s)\n", rc, log);
+      failed = 1;
+    }
+  }
 
-  progress(3, steps, "report.md and report.html");
+  progress(5, steps, "report.md and report.html");
+  char smem_table[400]; /* where `atomlab calibrate smem` writes by default (relative to the current folder) */
+  snprintf(smem_table, sizeof smem_table, "results/%s/smem-table.csv", device_slug);
+  struct report_extra extra = {.strategy_json = s_json,
+                               .strategy_log = s_log,
+                               .strategy_args = s_args,
+                               .hist_json = h_json,
+                               .hist_log = h_log,
+                               .hist_args = h_args,
+                               .figures = figures,
+                               .smem_table = smem_table,
+                               .cuda = cuda};
   struct report_summary sum;
   char why[1200];
-  if (report_write(dir, json, figures, log, &sum, why, sizeof why) != 0)
+  if (report_write(dir, json, figures, log, &extra, &sum, why, sizeof why) != 0)
     die("%s", why);
   printf("%s: %zu of %zu rows verified; fastest pattern at contention 1, padding 1: %s (%.3g Gop/s)\n", sum.device,
          sum.verified, sum.rows, sum.best_pattern[0] ? sum.best_pattern : "-", sum.best_gops);

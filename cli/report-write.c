@@ -86,7 +86,7 @@ static const char *at(const struct rf_row *r, char *buf, size_t len)
   return buf;
 }
 
-static void html_text(FILE *o, const char *s)
+void report_html_text(FILE *o, const char *s)
 {
   for (; *s; s++) {
     if (*s == '<')
@@ -102,7 +102,7 @@ static void html_text(FILE *o, const char *s)
   }
 }
 
-static int base64_file(FILE *o, const char *path)
+int report_base64_file(FILE *o, const char *path)
 {
   static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   FILE *in = fopen(path, "rb");
@@ -151,16 +151,8 @@ static size_t device_facts(const struct rf_file *f, struct fact *facts)
   return n;
 }
 
-static const char *const later[][2] = {
-    {"Strategies",
-     "Warp-, block-aggregated, privatized and software atomics against the native atomic: not measured "
-     "yet (this atomlab has no strategy command)."},
-    {"Histogram", "The histogram application across strategies and input distributions: not measured yet."},
-    {"Model", "The shared-memory atomic queuing model and the software-atomic speedup model: not fitted yet."},
-};
-
 static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts, size_t nfacts,
-                     const struct pattern_line *lines, const char *plot_log)
+                     const struct pattern_line *lines, const char *plot_log, const struct report_extra *x)
 {
   char a[96], b[96], c[96];
   fprintf(o, "# atomlab report: %s\n\n", f->device);
@@ -188,27 +180,29 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
     }
   if (!any)
     fprintf(o, "No images: gnuplot did not draw them (see %s); figures/ holds their data and scripts.\n\n", plot_log);
-  for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
-    fprintf(o, "## %s\n\n%s\n\n", later[i][0], later[i][1]);
+  report_sections(o, 0, x);
   fprintf(o,
           "## Files\n\n- data/rmw.json, data/rmw.csv: every row (settings, samples, verification)\n"
+          "- data/strategy.json, data/strategy.csv, data/histogram.json: the strategy and histogram\n"
+          "  rows\n"
           "- figures/: PNG and SVG images, each with its .dat data and .gp gnuplot script\n"
           "- data/*.log: the output of each step\n");
 }
 
 static void write_html(FILE *o, const struct rf_file *f, const struct fact *facts, size_t nfacts,
-                       const struct pattern_line *lines, const char *figures, const char *plot_log)
+                       const struct pattern_line *lines, const char *figures, const char *plot_log,
+                       const struct report_extra *x)
 {
   char a[96], b[96], c[96];
   fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>atomlab report: ");
-  html_text(o, f->device);
+  report_html_text(o, f->device);
   fprintf(o,
           "</title>\n<style>\nbody{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}\n"
           "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:left}\n"
           "th{background:#eee}figure{margin:1.5em 0}img{max-width:100%%;height:auto}\n"
           "figcaption{font-size:.9em;color:#555}.later{color:#777}\n</style>\n</head>\n<body>\n");
   fprintf(o, "<h1>atomlab report: ");
-  html_text(o, f->device);
+  report_html_text(o, f->device);
   fprintf(o,
           "</h1>\n<p>Atomic read-modify-write throughput on this device, measured by <code>atomlab rmw</code> and "
           "drawn by <code>atomlab plot</code> (data/rmw.json holds every row). Every number below is from a row "
@@ -216,7 +210,7 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
   fprintf(o, "<h2 id=\"device\">Device</h2>\n<table>\n");
   for (size_t i = 0; i < nfacts; i++) {
     fprintf(o, "<tr><th>%s</th><td>", facts[i].label);
-    html_text(o, facts[i].value);
+    report_html_text(o, facts[i].value);
     fprintf(o, "</td></tr>\n");
   }
   fprintf(o,
@@ -238,22 +232,23 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
     snprintf(path, sizeof path, "%s/%s", figures, lines[p].figure);
     fprintf(o, "<figure class=\"heatmap\" id=\"fig-%s\">\n<img alt=\"fetch_add, %s\" src=\"data:image/png;base64,",
             patterns[p], patterns[p]);
-    if (base64_file(o, path) != 0)
+    if (report_base64_file(o, path) != 0)
       return;
     fprintf(o, "\">\n<figcaption>fetch_add, %s (figures/", patterns[p]);
-    html_text(o, lines[p].figure);
+    report_html_text(o, lines[p].figure);
     fprintf(o, ")</figcaption>\n</figure>\n");
     any = 1;
   }
   if (!any) {
     fprintf(o, "<p>No images: gnuplot did not draw them (see ");
-    html_text(o, plot_log);
+    report_html_text(o, plot_log);
     fprintf(o, "); figures/ holds their data and scripts.</p>\n");
   }
-  for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
-    fprintf(o, "<h2>%s</h2>\n<p class=\"later\">%s</p>\n", later[i][0], later[i][1]);
+  report_sections(o, 1, x);
   fprintf(o,
           "<h2>Files</h2>\n<ul><li>data/rmw.json, data/rmw.csv: every row (settings, samples, verification)</li>\n"
+          "<li>data/strategy.json, data/strategy.csv, data/histogram.json: the strategy and histogram "
+          "rows</li>\n"
           "<li>figures/: PNG and SVG images, each with its .dat data and .gp gnuplot script</li>\n"
           "<li>data/*.log: the output of each step</li></ul>\n");
   /* Lets a headless browser test see that every figure decoded (tests/cli/report.sh). */
@@ -266,7 +261,8 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
 }
 
 static int write_doc(const char *path, int html, const struct rf_file *f, const struct fact *facts, size_t nfacts,
-                     const struct pattern_line *lines, const char *figures, const char *plot_log)
+                     const struct pattern_line *lines, const char *figures, const char *plot_log,
+                       const struct report_extra *x)
 {
   char *text = NULL;
   size_t len = 0;
@@ -274,16 +270,16 @@ static int write_doc(const char *path, int html, const struct rf_file *f, const 
   if (o == NULL)
     return -1;
   if (html)
-    write_html(o, f, facts, nfacts, lines, figures, plot_log);
+    write_html(o, f, facts, nfacts, lines, figures, plot_log, x);
   else
-    write_md(o, f, facts, nfacts, lines, plot_log);
+    write_md(o, f, facts, nfacts, lines, plot_log, x);
   int err = fclose(o) != 0 || cli_write_text(path, text, len) != 0;
   free(text);
   return err ? -1 : 0;
 }
 
 int report_write(const char *dir, const char *json, const char *figures, const char *plot_log,
-                 struct report_summary *sum, char *why, size_t why_len)
+                 const struct report_extra *extra, struct report_summary *sum, char *why, size_t why_len)
 {
   struct rf_file f;
   if (rf_load(json, &f, why, why_len) != 0)
@@ -306,8 +302,8 @@ int report_write(const char *dir, const char *json, const char *figures, const c
   snprintf(md, sizeof md, "%s/report.md", dir);
   snprintf(html, sizeof html, "%s/report.html", dir);
   int err = 0;
-  if (write_doc(md, 0, &f, facts, nfacts, lines, figures, plot_log) != 0 ||
-      write_doc(html, 1, &f, facts, nfacts, lines, figures, plot_log) != 0) {
+  if (write_doc(md, 0, &f, facts, nfacts, lines, figures, plot_log, extra) != 0 ||
+      write_doc(html, 1, &f, facts, nfacts, lines, figures, plot_log, extra) != 0) {
     snprintf(why, why_len, "unable to write the report into '%s'", dir);
     err = -1;
   }

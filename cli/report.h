@@ -3,6 +3,7 @@
 #define ATOMLAB_CLI_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /** What the command prints when the report is written. */
 struct report_summary {
@@ -12,12 +13,31 @@ struct report_summary {
   double best_gops;
 };
 
+/** The other steps' files, for the Strategies, Histogram and Model sections (any may be missing). */
+struct report_extra {
+  const char *strategy_json, *strategy_log, *strategy_args; /**< args: the settings, for the text */
+  const char *hist_json, *hist_log, *hist_args;
+  const char *figures;
+  const char *smem_table; /**< results/<device slug>/smem-table.csv */
+  int cuda;
+};
+
+/** Writes the Strategies, Histogram and Model sections as Markdown (@p html 0) or HTML. */
+void report_sections(FILE *o, int html, const struct report_extra *x);
+
+/** Text with <, >, & and " escaped for HTML. */
+void report_html_text(FILE *o, const char *s);
+
+/** The file's bytes in base64 (a data: URL's payload); -1 if it cannot be read. */
+int report_base64_file(FILE *o, const char *path);
+
 /**
  * Writes DIR/report.md and DIR/report.html from the sweep @p json and the
- * images in @p figures (@p plot_log is named where there are none).
+ * images in @p figures (@p plot_log is named where there are none), and
+ * the sections of @p extra.
  * Returns 0, or -1 with a one-line reason in @p why.
  */
 int report_write(const char *dir, const char *json, const char *figures, const char *plot_log,
-                 struct report_summary *sum, char *why, size_t why_len);
+                 const struct report_extra *extra, struct report_summary *sum, char *why, size_t why_len);
 
 #endif

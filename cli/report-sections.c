@@ -1,0 +1,335 @@
+/* The Strategies, Histogram and Model sections of `atomlab report`. Each is
+ * built once as a small table (title, intro, header, cells, bar charts) and
+ * then written as Markdown or HTML, so the two documents cannot disagree.
+ * Every number comes from a result file of this run, or from the device's
+ * calibration table where one exists. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "report.h"
+#include "resultfile.h"
+
+#define MAX_COLS 7
+#define MAX_FIGS 24
+
+struct section {
+  const char *title, *id;
+  char intro[1400];
+  int ncols;
+  const char *head[MAX_COLS];
+  char (*cells)[MAX_COLS][128];
+  size_t nrows;
+  char figs[MAX_FIGS][256]; /* PNG names in figures/, sorted */
+  size_t nfigs;
+};
+
+static char (*add_row(struct section *s))[128]
+{
+  void *grown = realloc(s->cells, (s->nrows + 1) * sizeof *s->cells);
+  if (grown == NULL)
+    return NULL;
+  s->cells = grown;
+  memset(s->cells[s->nrows], 0, sizeof s->cells[0]);
+  return s->cells[s->nrows++];
+}
+
+static const cJSON *jget(const cJSON *o, const char *key)
+{
+  return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static const char *jtext(const cJSON *o, const char *key)
+{
+  const cJSON *v = jget(o, key);
+  return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* A JSON file, or NULL (app results are not rmw-shaped rows, so rf_load does not take them). */
+static cJSON *read_json(const char *path)
+{
+  FILE *in = fopen(path, "rb");
+  if (in == NULL)
+    return NULL;
+  char *text = NULL, buf[65536];
+  size_t cap = 0, used = 0, got;
+  while ((got = fread(buf, 1, sizeof buf, in)) > 0) {
+    if (used + got + 1 > cap) {
+      char *grown = realloc(text, cap = 2 * (used + got + 1));
+      if (grown == NULL)
+        break;
+      text = grown;
+    }
+    memcpy(text + used, buf, got);
+    used += got;
+  }
+  fclose(in);
+  if (text == NULL)
+    return NULL;
+  text[used] = '\0';
+  cJSON *root = cJSON_Parse(text);
+  free(text);
+  return root;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+  return strcmp(a, b);
+}
+
+/* The bar charts `atomlab plot` drew from the strategy rows (bars-*.png). */
+static void find_bars(const char *figures, struct section *s)
+{
+  DIR *d = opendir(figures);
+  if (d == NULL)
+    return;
+  for (struct dirent *e; (e = readdir(d)) != NULL && s->nfigs < MAX_FIGS;) {
+    size_t n = strlen(e->d_name);
+    if (strncmp(e->d_name, "bars-", 5) == 0 && n > 4 && strcmp(e->d_name + n - 4, ".png") == 0)
+      snprintf(s->figs[s->nfigs++], sizeof s->figs[0], "%s", e->d_name);
+  }
+  closedir(d);
+  qsort(s->figs, s->nfigs, sizeof s->figs[0], cmp_names);
+}
+
+static void strategies(const struct report_extra *x, struct section *s)
+{
+  s->title = "Strategies";
+  s->id = "strategies";
+  struct rf_file f;
+  char why[600];
+  if (access(x->strategy_json, R_OK) != 0 || rf_load(x->strategy_json, &f, why, sizeof why) != 0) {
+    snprintf(s->intro, sizeof s->intro, "Not measured: `atomlab strategy` wrote no result (see %s).", x->strategy_log);
+    return;
+  }
+  size_t verified = 0;
+  for (size_t i = 0; i < f.count; i++)
+    verified += f.rows[i].verified == 1;
+  snprintf(s->intro, sizeof s->intro,
+           "Every strategy of the device library (native atomic, warp- and block-aggregated, privatized, CAS loop, "
+           "locks) on each access pattern, by `atomlab strategy` (%s; data/strategy.json). The winner is the fastest "
+           "verified strategy; its margin is its Gop/s over the runner-up's. %zu of %zu rows verified; a lock "
+           "strategy that would hang is a `deadlock` row, not a failure.",
+           x->strategy_args, verified, f.count);
+  s->ncols = 6;
+  static const char *const head[] = {"pattern", "op", "result", "winner", "Gop/s", "margin"};
+  memcpy(s->head, head, sizeof head);
+  const cJSON *w;
+  cJSON_ArrayForEach(w, jget(f.root, "winners"))
+  {
+    char(*c)[128] = add_row(s);
+    if (c == NULL)
+      break;
+    snprintf(c[0], 128, "%s", jtext(w, "pattern"));
+    snprintf(c[1], 128, "%s", jtext(w, "op"));
+    snprintf(c[2], 128, "%s", jtext(w, "result"));
+    snprintf(c[3], 128, "%s", jtext(w, "strategy"));
+    snprintf(c[4], 128, "%.4g", cJSON_GetNumberValue(jget(w, "gops")));
+    double m = cJSON_GetNumberValue(jget(w, "margin"));
+    snprintf(c[5], 128, m > 0 ? "%.2fx" : "-", m);
+  }
+  if (s->nrows == 0)
+    snprintf(s->intro + strlen(s->intro), sizeof s->intro - strlen(s->intro), " No strategy verified: no winner.");
+  rf_free(&f);
+  find_bars(x->figures, s);
+}
+
+static void ratio(char *out, const cJSON *metrics, const char *key)
+{
+  const cJSON *v = jget(metrics, key);
+  if (cJSON_IsNumber(v) && v->valuedouble > 0)
+    snprintf(out, 128, "%.3g", v->valuedouble);
+  else
+    snprintf(out, 128, "-");
+}
+
+static void histogram(const struct report_extra *x, struct section *s)
+{
+  s->title = "Histogram";
+  s->id = "histogram";
+  cJSON *root = read_json(x->hist_json);
+  const cJSON *rows = jget(root, "rows");
+  if (!cJSON_IsArray(rows)) {
+    cJSON_Delete(root);
+    snprintf(s->intro, sizeof s->intro, "Not measured: `atomlab app histogram` wrote no result (see %s).",
+             x->hist_log);
+    return;
+  }
+  double bytes = cJSON_GetNumberValue(jget(jget(cJSON_GetArrayItem(rows, 0), "metrics"), "bytes"));
+  snprintf(s->intro, sizeof s->intro,
+           "256-bin histograms of %.4g MiB of 8-bit keys in three distributions (solid: one value; uniform; skewed: "
+           "~90%% of keys in 4 values), one row per variant, by `atomlab app histogram` (%s; data/histogram.json). "
+           "GB/s of input at the median time; the read ceiling is a kernel that only reads the same bytes; CUB is "
+           "DeviceHistogram::HistogramEven where the CUDA plugin is built. Verified: every bin equals the host's.",
+           isnan(bytes) ? 0 : bytes / 1048576.0, x->hist_args);
+  s->ncols = 5;
+  static const char *const head[] = {"input/dist/variant", "GB/s", "to read ceiling", "to CUB", "verified"};
+  memcpy(s->head, head, sizeof head);
+  const cJSON *r;
+  cJSON_ArrayForEach(r, rows)
+  {
+    const cJSON *m = jget(r, "metrics"), *g = jget(m, "gbps");
+    const char *status = jtext(r, "status");
+    int ok = strcmp(status, "ok") == 0;
+    char(*c)[128] = add_row(s);
+    if (c == NULL)
+      break;
+    snprintf(c[0], 128, "%s", jtext(r, "variant"));
+    if (ok && cJSON_IsNumber(g))
+      snprintf(c[1], 128, "%.4g", g->valuedouble);
+    else
+      snprintf(c[1], 128, "%s", status);
+    ratio(c[2], m, "ratio_to_read");
+    ratio(c[3], m, "ratio_to_cub");
+    snprintf(c[4], 128, "%s", cJSON_IsTrue(jget(r, "verified")) ? "yes" : ok ? "NO" : "-");
+  }
+  cJSON_Delete(root);
+}
+
+/* The instructions the calibration kernel ran, from the table's JSON (calibrate writes both). */
+static void instructions(const char *csv, const char *variant, char *out, size_t len)
+{
+  char path[1200];
+  size_t n = strlen(csv);
+  snprintf(out, len, "-");
+  if (n < 4 || strcmp(csv + n - 4, ".csv") != 0)
+    return;
+  snprintf(path, sizeof path, "%.*s.json", (int)(n - 4), csv);
+  cJSON *root = read_json(path);
+  const char *s = jtext(jget(jget(root, "calibration"), "instructions"), variant);
+  if (*s)
+    snprintf(out, len, "%s", s);
+  cJSON_Delete(root);
+}
+
+static void model(const struct report_extra *x, struct section *s)
+{
+  s->title = "Model";
+  s->id = "model";
+  if (access(x->smem_table, R_OK) != 0) {
+    if (x->cuda)
+      snprintf(s->intro, sizeof s->intro,
+               "No calibration table for this device (%s does not exist): `atomlab calibrate smem` measures it "
+               "(seconds on a GPU), then `atomlab model query` and `atomlab profile` use it.",
+               x->smem_table);
+    else
+      snprintf(s->intro, sizeof s->intro,
+               "No calibration table for this device (%s does not exist). The shared-memory atomic model is "
+               "calibrated on CUDA devices: `atomlab calibrate smem` there writes the table.",
+               x->smem_table);
+    return;
+  }
+  struct atl_smem_table t;
+  char why[600];
+  if (atl_smem_table_read_csv(x->smem_table, &t, why, sizeof why) != 0) {
+    snprintf(s->intro, sizeof s->intro, "The calibration table %s does not read: %s.", x->smem_table, why);
+    return;
+  }
+  size_t pu = atl_smem_table_count(&t, ATL_SMEM_UNUSED), pc = atl_smem_table_count(&t, ATL_SMEM_USED);
+  char iu[512], ic[512];
+  instructions(x->smem_table, "unused", iu, sizeof iu);
+  instructions(x->smem_table, "used", ic, sizeof ic);
+  snprintf(s->intro, sizeof s->intro,
+           "The shared-memory atomic queuing model's calibration table %s (`atomlab calibrate smem`): %zu points "
+           "(result unused), %zu (result used), n warps up to %u, e lanes up to %u. Instructions of the "
+           "calibration kernel: unused: %s; used: %s. S(n, e, c) = T / n in SM cycles per warp-instruction, as "
+           "`atomlab model query` gives it (c of the n warps use CAS).",
+           x->smem_table, pu, pc, t.nmax, t.emax, iu, ic);
+  s->ncols = 5;
+  static const char *const head[] = {"n", "e", "c", "S unused (cycles)", "S used (cycles)"};
+  memcpy(s->head, head, sizeof head);
+  static const double points[][3] = {{1, 1, 0}, {1, 32, 0}, {8, 32, 0}, {32, 1, 0}, {32, 32, 0}, {32, 32, 16}};
+  for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
+    char(*c)[128] = add_row(s);
+    if (c == NULL)
+      break;
+    for (int k = 0; k < 3; k++)
+      snprintf(c[k], 128, "%g", points[i][k]);
+    for (int v = 0; v < ATL_SMEM_VARIANTS; v++) {
+      double cycles = NAN;
+      int clamped = 0;
+      char w[128];
+      if (atl_smem_S(&t, (enum atl_smem_variant)v, points[i][0], points[i][1], points[i][2], &cycles, &clamped, w,
+                     sizeof w) == 0 &&
+          !isnan(cycles))
+        snprintf(c[3 + v], 128, "%.4g%s", cycles, clamped ? " (clamped)" : "");
+      else
+        snprintf(c[3 + v], 128, "-");
+    }
+  }
+  atl_smem_table_release(&t);
+}
+
+static void write_md(FILE *o, const struct section *s)
+{
+  fprintf(o, "## %s\n\n%s\n\n", s->title, s->intro);
+  if (s->nrows) {
+    for (int k = 0; k < s->ncols; k++)
+      fprintf(o, "| %s ", s->head[k]);
+    fprintf(o, "|\n");
+    for (int k = 0; k < s->ncols; k++)
+      fprintf(o, "|---");
+    fprintf(o, "|\n");
+    for (size_t r = 0; r < s->nrows; r++) {
+      for (int k = 0; k < s->ncols; k++)
+        fprintf(o, "| %s ", s->cells[r][k]);
+      fprintf(o, "|\n");
+    }
+    fprintf(o, "\n");
+  }
+  for (size_t i = 0; i < s->nfigs; i++)
+    fprintf(o, "![%s](figures/%s)\n\n", s->figs[i], s->figs[i]);
+}
+
+static void write_html(FILE *o, const struct section *s, const char *figures)
+{
+  fprintf(o, "<h2 id=\"%s\">%s</h2>\n<p>", s->id, s->title);
+  report_html_text(o, s->intro);
+  fprintf(o, "</p>\n");
+  if (s->nrows) {
+    fprintf(o, "<table>\n<tr>");
+    for (int k = 0; k < s->ncols; k++)
+      fprintf(o, "<th>%s</th>", s->head[k]);
+    fprintf(o, "</tr>\n");
+    for (size_t r = 0; r < s->nrows; r++) {
+      fprintf(o, "<tr>");
+      for (int k = 0; k < s->ncols; k++) {
+        fprintf(o, "<td>");
+        report_html_text(o, s->cells[r][k]);
+        fprintf(o, "</td>");
+      }
+      fprintf(o, "</tr>\n");
+    }
+    fprintf(o, "</table>\n");
+  }
+  for (size_t i = 0; i < s->nfigs; i++) {
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", figures, s->figs[i]);
+    fprintf(o, "<figure class=\"%s\">\n<img alt=\"", s->id);
+    report_html_text(o, s->figs[i]);
+    fprintf(o, "\" src=\"data:image/png;base64,");
+    report_base64_file(o, path);
+    fprintf(o, "\">\n<figcaption>figures/");
+    report_html_text(o, s->figs[i]);
+    fprintf(o, "</figcaption>\n</figure>\n");
+  }
+}
+
+void report_sections(FILE *o, int html, const struct report_extra *x)
+{
+  void (*build[])(const struct report_extra *, struct section *) = {strategies, histogram, model};
+  for (size_t i = 0; i < sizeof build / sizeof build[0]; i++) {
+    struct section s;
+    memset(&s, 0, sizeof s);
+    build[i](x, &s);
+    if (html)
+      write_html(o, &s, x->figures);
+    else
+      write_md(o, &s);
+    free(s.cells);
+  }
+}
