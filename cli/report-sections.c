@@ -106,15 +106,19 @@ static void strategies(const struct report_extra *x, struct section *s)
     snprintf(s->intro, sizeof s->intro, "Not measured: `atomlab strategy` wrote no result (see %s).", x->strategy_log);
     return;
   }
-  size_t verified = 0;
-  for (size_t i = 0; i < f.count; i++)
+  size_t verified = 0, unsupported = 0, deadlock = 0;
+  for (size_t i = 0; i < f.count; i++) {
     verified += f.rows[i].verified == 1;
+    unsupported += strcmp(f.rows[i].status, "unsupported") == 0;
+    deadlock += strcmp(f.rows[i].status, "deadlock") == 0;
+  }
   snprintf(s->intro, sizeof s->intro,
            "Every strategy of the device library (native atomic, warp- and block-aggregated, privatized, CAS loop, "
            "locks) on each access pattern, by `atomlab strategy` (%s; data/strategy.json). The winner is the fastest "
-           "verified strategy; its margin is its Gop/s over the runner-up's. %zu of %zu rows verified; a lock "
-           "strategy that would hang is a `deadlock` row, not a failure.",
-           x->strategy_args, verified, f.count);
+           "verified strategy; its margin is its Gop/s over the runner-up's. Of %zu rows, %zu verified, %zu are "
+           "unsupported on this device and %zu deadlock (a lock strategy that would hang here: a finding, not a "
+           "failure).",
+           x->strategy_args, f.count, verified, unsupported, deadlock);
   s->ncols = 6;
   static const char *const head[] = {"pattern", "op", "result", "winner", "Gop/s", "margin"};
   memcpy(s->head, head, sizeof head);

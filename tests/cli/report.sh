@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # atomlab report --quick on the OpenCL device (PoCL in CI): the folder holds
-# report.md, a self-contained report.html with every heatmap inline, the
-# figures and the data; headless chromium (where installed) loads the HTML
+# report.md, a self-contained report.html with every heatmap and strategy
+# bar chart inline, the strategy winners and histogram tables, the figures
+# and the data; the Model section summarizes a calibration table where
+# results/<device>/smem-table.csv exists; headless chromium (where installed) loads the HTML
 # without a console message and decodes every figure. Bad usage writes nothing.
 . "$(dirname "$0")/lib.sh"
 need_opencl
@@ -13,8 +15,8 @@ rc=$?
 [ $rc -eq 0 ] && pass || fail "report exited $rc: $(cat "$WORK/err")"
 grep -q "^report: $WORK/rep/report.md" "$WORK/out" && grep -q "16 of 16 rows verified" "$WORK/out" && pass ||
   fail "summary on stdout: $(cat "$WORK/out")"
-[ "$(grep -c '^report: \[[1-3]/3\]' "$WORK/err")" -eq 3 ] && pass || fail "progress lines on stderr: $(cat "$WORK/err")"
-for f in report.md report.html data/rmw.json data/rmw.csv; do
+[ "$(grep -c '^report: \[[1-5]/5\]' "$WORK/err")" -eq 5 ] && pass || fail "progress lines on stderr: $(cat "$WORK/err")"
+for f in report.md report.html data/rmw.json data/rmw.csv data/strategy.json data/strategy.csv data/histogram.json; do
   [ -s "$WORK/rep/$f" ] && pass || fail "missing $f"
 done
 for p in $PATTERNS; do
@@ -23,6 +25,25 @@ done
 for s in Device "Access patterns" Heatmaps Strategies Histogram Model; do
   grep -q "^## $s" "$WORK/rep/report.md" && pass || fail "report.md section $s"
 done
+grep -qi "not measured\|not yet\|not fitted" "$WORK/rep/report.md" && fail "a placeholder is left: $(grep -i 'not measured\|not yet' "$WORK/rep/report.md")" || pass
+# Strategies: one winner per pattern (fetch_add, result used) with its Gop/s and margin.
+grep -q '^| pattern | op | result | winner | Gop/s | margin |$' "$WORK/rep/report.md" && pass || fail "winners table header"
+for p in same-address same-line scattered; do
+  grep -Eq "^\| $p \| fetch_add \| used \| [a-z_]+ \| [0-9.e+-]+ \| ([0-9.]+x|-) \|$" "$WORK/rep/report.md" && pass ||
+    fail "winner row for $p: $(sed -n '/^## Strategies/,/^## Histogram/p' "$WORK/rep/report.md")"
+done
+# Histogram: 7 variants x 3 distributions of u8; the read ceiling and global always run and verify; no row is wrong.
+grep -q '^| input/dist/variant | GB/s | to read ceiling | to CUB | verified |$' "$WORK/rep/report.md" && pass ||
+  fail "histogram table header"
+[ "$(grep -c '^| u8/[a-z]*/[a-z-]* | ' "$WORK/rep/report.md")" -eq 21 ] && pass || fail "histogram rows: $(grep -c '^| u8/' "$WORK/rep/report.md")"
+for d in solid uniform skewed; do
+  grep -Eq "^\| u8/$d/read-ceiling \| [0-9.e+-]+ \| 1 \| - \| yes \|$" "$WORK/rep/report.md" &&
+    grep -Eq "^\| u8/$d/global \| [0-9.e+-]+ \| [0-9.e+-]+ \| - \| yes \|$" "$WORK/rep/report.md" && pass ||
+    fail "histogram rows for $d: $(grep "^| u8/$d/" "$WORK/rep/report.md")"
+done
+grep -q '^| u8/.* | NO |$' "$WORK/rep/report.md" && fail "a histogram row did not verify" || pass
+grep -q "^No calibration table for this device" "$WORK/rep/report.md" && grep -q "atomlab calibrate smem" "$WORK/rep/report.md" &&
+  pass || fail "Model section without a table: $(sed -n '/^## Model/,/^## Files/p' "$WORK/rep/report.md")"
 
 if command -v gnuplot >/dev/null; then
   # Every heatmap: linked from report.md (the file exists) and inline in report.html as a PNG.
@@ -32,11 +53,13 @@ d, patterns = sys.argv[1], sys.argv[2:]
 md = open(os.path.join(d, "report.md")).read()
 links = re.findall(r"!\[fetch_add, ([a-z-]+)\]\((figures/[^)]+\.png)\)", md)
 assert [p for p, _ in links] == patterns, links
-for _, f in links:
+bars = re.findall(r"!\[(bars-[^]]+\.png)\]\(figures/\1\)", md)  # one strategy bar chart per pattern
+assert [b.split("-fetch_add")[0] for b in bars] == ["bars-same-address", "bars-same-line", "bars-scattered"], bars
+for f in [f for _, f in links] + ["figures/" + b for b in bars]:
     assert os.path.getsize(os.path.join(d, f)) > 1000, f
 html = open(os.path.join(d, "report.html")).read()
 srcs = re.findall(r'src="([^"]*)"', html)
-assert len(srcs) == len(patterns), len(srcs)
+assert len(srcs) == len(patterns) + len(bars), len(srcs)
 for s in srcs:  # self-contained: nothing to fetch
     assert s.startswith("data:image/png;base64,"), s[:60]
     assert base64.b64decode(s.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
@@ -46,7 +69,8 @@ PY
   if [ -n "$browser" ]; then
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --virtual-time-budget=5000 \
       --enable-logging=stderr --v=0 --dump-dom "file://$WORK/rep/report.html" >"$WORK/dom.html" 2>"$WORK/browser.err"
-    grep -q 'data-figures-loaded="4/4"' "$WORK/dom.html" && pass ||
+    nimg=$(grep -o '<img ' "$WORK/rep/report.html" | wc -l) # 4 heatmaps and 3 strategy bar charts
+    [ "$nimg" -eq 7 ] && grep -q "data-figures-loaded=\"$nimg/$nimg\"" "$WORK/dom.html" && pass ||
       fail "chromium: not every figure decoded: $(grep -o '<body[^>]*>' "$WORK/dom.html") $(tail -3 "$WORK/browser.err")"
     grep -q ':CONSOLE' "$WORK/browser.err" && fail "chromium console: $(grep ':CONSOLE' "$WORK/browser.err")" || pass
   else
@@ -55,6 +79,16 @@ PY
 else
   grep -q "No images: gnuplot did not draw them" "$WORK/rep/report.md" && pass || fail "report without gnuplot says so"
 fi
+
+# Model: a calibration table at results/<device slug>/smem-table.csv (relative to the folder it runs in) is summarized.
+slug=$("$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
+import json, sys
+print([d for d in json.load(sys.stdin)["devices"] if d["id"].startswith("opencl")][0]["slug"])')
+mkdir -p "$WORK/m/results/$slug"
+printf 'result,n,e,c,t_cycles\nunused,1,1,0,100\nunused,1,1,1,130\nused,1,1,0,200\nused,1,1,1,230\n' >"$WORK/m/results/$slug/smem-table.csv"
+(cd "$WORK/m" && "$ATOMLAB" report --quick --backend opencl -o rep >/dev/null 2>"$WORK/err") && pass || fail "report with a table: $(cat "$WORK/err")"
+grep -q "2 points (result unused), 2 (result used)" "$WORK/m/rep/report.md" && grep -q '^| 1 | 1 | 0 | 100 | 200 |$' "$WORK/m/rep/report.md" &&
+  pass || fail "Model section with a table: $(sed -n '/^## Model/,/^## Files/p' "$WORK/m/rep/report.md")"
 
 # Bad usage: exit 2, one line, no folder.
 "$ATOMLAB" report --quick --frob >/dev/null 2>"$WORK/err"
