@@ -147,19 +147,19 @@ int cmd_report(int argc, char **argv)
   progress(1, steps, what);
   snprintf(log, sizeof log, "%s/rmw.log", data);
   unlink(log);
-  char *rmw_args[40];
+  char *args[40]; /* the argv of each child step */
   int n = 0;
   char *fixed[] = {"atomlab",      "rmw",        "--pattern", "all",        "--op",     "fetch_add",
                    "--contention", (char *)grid, "--padding", (char *)grid, "--device", device_id,
                    "-o",           json,         "-o",        csv,          "--quiet"};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-    rmw_args[n++] = fixed[i];
+    args[n++] = fixed[i];
   char *timing_quick[] = {"--iters", "20", "--min-samples", "3", "--max-samples", "3"};
   char *timing_full[] = {"--target-ms", "10", "--budget", "0.5", "--max-samples", "20"};
   for (size_t i = 0; i < 6; i++)
-    rmw_args[n++] = quick ? timing_quick[i] : timing_full[i];
-  rmw_args[n] = NULL;
-  int rc = run_self(rmw_args, log);
+    args[n++] = quick ? timing_quick[i] : timing_full[i];
+  args[n] = NULL;
+  int rc = run_self(args, log);
   if (rc != 0) {
     fprintf(stderr, "error: the sweep exited %d (see %s)\n", rc, log);
     if (access(json, R_OK) != 0)
@@ -186,15 +186,15 @@ int cmd_report(int argc, char **argv)
                      "--strategy", "all",   "--device",  device_id, "-o",  s_json,      "-o",       s_csv,
                      "--quiet"};
   for (size_t i = 0; i < sizeof s_fixed / sizeof s_fixed[0]; i++)
-    rmw_args[n++] = s_fixed[i];
+    args[n++] = s_fixed[i];
   if (s_groups) {
-    rmw_args[n++] = "--workgroups";
-    rmw_args[n++] = (char *)s_groups;
+    args[n++] = "--workgroups";
+    args[n++] = (char *)s_groups;
   }
   for (size_t i = 0; i < 6; i++)
-    rmw_args[n++] = quick ? timing_quick[i] : timing_full[i];
-  rmw_args[n] = NULL;
-  rc = run_self(rmw_args, s_log);
+    args[n++] = quick ? timing_quick[i] : timing_full[i];
+  args[n] = NULL;
+  rc = run_self(args, s_log);
   if (rc != 0) {
     fprintf(stderr, "error: strategy exited %d (see %s)\n", rc, s_log);
     failed = 1;
@@ -215,17 +215,17 @@ int cmd_report(int argc, char **argv)
   char *h_fixed[] = {"atomlab", "app", "histogram", "--input", "u8",   "--dist", "all",  "--device",
                      device_id, "-o",  h_json,      "--quiet"};
   for (size_t i = 0; i < sizeof h_fixed / sizeof h_fixed[0]; i++)
-    rmw_args[n++] = h_fixed[i];
+    args[n++] = h_fixed[i];
   if (h_bytes) {
-    rmw_args[n++] = "--bytes";
-    rmw_args[n++] = (char *)h_bytes;
+    args[n++] = "--bytes";
+    args[n++] = (char *)h_bytes;
   }
   if (quick) {
-    rmw_args[n++] = "--samples";
-    rmw_args[n++] = "3";
+    args[n++] = "--samples";
+    args[n++] = "3";
   }
-  rmw_args[n] = NULL;
-  rc = run_self(rmw_args, h_log);
+  args[n] = NULL;
+  rc = run_self(args, h_log);
   if (rc != 0) {
     fprintf(stderr, "error: app histogram exited %d (see %s)\n", rc, h_log);
     failed = 1;
