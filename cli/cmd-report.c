@@ -25,7 +25,7 @@ static const char usage[] =
     "                          with bar charts (atomlab strategy), the u8 histogram\n"
     "                          table (atomlab app histogram) and a summary of the\n"
     "                          device's smem calibration table where\n"
-    "                          results/<device>/smem-table.csv exists (report.html\n"
+    "                          results/<device>/[smem/]smem-table.csv exists (report.html\n"
     "                          holds its figures inline: one file to share)\n"
     "  figures/                the images with their .dat and .gp files\n"
     "  data/                   rmw and strategy .json and .csv, histogram.json: the rows\n"
@@ -250,8 +250,12 @@ int cmd_report(int argc, char **argv)
   }
 
   progress(5, steps, "report.md and report.html");
-  char smem_table[400]; /* where `atomlab calibrate smem` writes by default (relative to the current folder) */
+  /* Where `atomlab calibrate smem` writes by default, else where the
+   * committed reference runs keep it (relative to the current folder). */
+  char smem_table[400];
   snprintf(smem_table, sizeof smem_table, "results/%s/smem-table.csv", device_slug);
+  if (access(smem_table, R_OK) != 0)
+    snprintf(smem_table, sizeof smem_table, "results/%s/smem/smem-table.csv", device_slug);
   struct report_extra extra = {.strategy_json = s_json,
                                .strategy_log = s_log,
                                .strategy_args = s_args,
