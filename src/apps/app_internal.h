@@ -75,6 +75,17 @@ struct atl__cub {
  */
 const struct atl__cub *atl__cub_load(char *why, size_t why_len);
 
+/* The device buffers of one list or skiplist run that a launch consumes. */
+struct atl__link_run {
+  void *next, *abort_flag, *retries;
+  size_t next_bytes;
+  uint32_t aborted; /* any launch's abort flag, collected by atl__link_reset */
+};
+
+/* Reset before each timed launch (atl__app_time): every link back to NIL and
+ * the abort flag cleared, after noting whether the last launch aborted. */
+int atl__link_reset(atl_context_t ctx, void *arg);
+
 /* Checks the parameters the list and skiplist apps share (ATL_EINVAL with a reason). */
 int atl__list_params_check(atl_context_t ctx, const struct atl_list_params *p, const char *app);
 

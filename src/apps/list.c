@@ -9,15 +9,9 @@
 
 #include "app_internal.h"
 
-struct list_run {
-  void *next, *abort_flag, *retries;
-  size_t next_bytes;
-  uint32_t aborted;
-};
-
-static int reset(atl_context_t ctx, void *arg)
+int atl__link_reset(atl_context_t ctx, void *arg)
 {
-  struct list_run *r = arg;
+  struct atl__link_run *r = arg;
   uint32_t flag = 0;
   int err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &flag, sizeof flag);
   r->aborted |= flag;
@@ -44,7 +38,7 @@ int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struc
                  struct atl_app_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
-  struct list_run r = {0};
+  struct atl__link_run r = {0};
   struct atl_app_row row;
   uint32_t *next = NULL, *retries = NULL, aborted = 0;
   void *kernel = NULL;
@@ -76,7 +70,7 @@ int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struc
                            {ATL_ARG_U32, NULL, tm->spin_bound},  {ATL_ARG_BUFFER, r.abort_flag, 0},
                            {ATL_ARG_BUFFER, r.retries, 0}};
   struct atl_launch launch = {global, p->wg_size, args, 7};
-  if ((err = atl__app_time(ctx, kernel, &launch, reset, &r, tm, &row)) ||
+  if ((err = atl__app_time(ctx, kernel, &launch, atl__link_reset, &r, tm, &row)) ||
       (err = atl__ops(ctx)->read(atl__dev(ctx), r.abort_flag, &aborted, sizeof aborted)) ||
       (err = atl__ops(ctx)->read(atl__dev(ctx), r.next, next, r.next_bytes)) ||
       (err = atl__ops(ctx)->read(atl__dev(ctx), r.retries, retries, global * sizeof *retries))) {

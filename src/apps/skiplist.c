@@ -13,25 +13,6 @@
 
 #define LEVELS 24 /* enough for 2^24 keys at p = 1/2 */
 
-struct skip_run {
-  void *next, *keys, *height, *abort_flag, *retries;
-  size_t next_bytes;
-  uint32_t aborted;
-};
-
-static int reset(atl_context_t ctx, void *arg)
-{
-  struct skip_run *r = arg;
-  uint32_t flag = 0;
-  int err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &flag, sizeof flag);
-  r->aborted |= flag;
-  if (!err)
-    err = atl__app_fill32(ctx, r->next, ATL__NIL, r->next_bytes);
-  if (!err)
-    err = atl__app_fill32(ctx, r->abort_flag, 0, 4);
-  return err;
-}
-
 static int cmp_u32(const void *a, const void *b)
 {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -95,7 +76,8 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
                      struct atl_app_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
-  struct skip_run r = {0};
+  struct atl__link_run r = {0};
+  void *d_keys = NULL, *d_height = NULL;
   struct atl_app_row row;
   uint32_t *keys = NULL, *next = NULL, *retries = NULL, *sorted = NULL, aborted = 0;
   uint8_t *height = NULL;
@@ -128,22 +110,22 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
   memcpy(sorted, keys, n * 4);
   qsort(sorted, n, 4, cmp_u32);
   snprintf(defines, sizeof defines, "LEVELS=%d", LEVELS);
-  if ((err = atl__app_alloc(ctx, &bufs, r.next_bytes, &r.next)) || (err = atl__app_alloc(ctx, &bufs, n * 4, &r.keys)) ||
-      (err = atl__app_alloc(ctx, &bufs, n, &r.height)) || (err = atl__app_alloc(ctx, &bufs, 4, &r.abort_flag)) ||
+  if ((err = atl__app_alloc(ctx, &bufs, r.next_bytes, &r.next)) || (err = atl__app_alloc(ctx, &bufs, n * 4, &d_keys)) ||
+      (err = atl__app_alloc(ctx, &bufs, n, &d_height)) || (err = atl__app_alloc(ctx, &bufs, 4, &r.abort_flag)) ||
       (err = atl__app_alloc(ctx, &bufs, global * 4, &r.retries)) ||
-      (err = atl__ops(ctx)->write(atl__dev(ctx), r.keys, keys, n * 4)) ||
-      (err = atl__ops(ctx)->write(atl__dev(ctx), r.height, height, n)) ||
+      (err = atl__ops(ctx)->write(atl__dev(ctx), d_keys, keys, n * 4)) ||
+      (err = atl__ops(ctx)->write(atl__dev(ctx), d_height, height, n)) ||
       (err = atl__app_fill32(ctx, r.abort_flag, 0, 4)) || (err = atl__app_fill32(ctx, r.retries, 0, global * 4)) ||
       (err = atl__app_build(ctx, "app_skiplist", "skiplist_insert", defines, &kernel, &row))) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
     goto out;
   }
-  struct atl_arg args[] = {{ATL_ARG_BUFFER, r.next, 0},       {ATL_ARG_BUFFER, r.keys, 0},
-                           {ATL_ARG_BUFFER, r.height, 0},     {ATL_ARG_U32, NULL, p->nodes},
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, r.next, 0},       {ATL_ARG_BUFFER, d_keys, 0},
+                           {ATL_ARG_BUFFER, d_height, 0},     {ATL_ARG_U32, NULL, p->nodes},
                            {ATL_ARG_U32, NULL, p->threads},   {ATL_ARG_U32, NULL, tm->spin_bound},
                            {ATL_ARG_BUFFER, r.abort_flag, 0}, {ATL_ARG_BUFFER, r.retries, 0}};
   struct atl_launch launch = {global, p->wg_size, args, 8};
-  if ((err = atl__app_time(ctx, kernel, &launch, reset, &r, tm, &row)) ||
+  if ((err = atl__app_time(ctx, kernel, &launch, atl__link_reset, &r, tm, &row)) ||
       (err = atl__ops(ctx)->read(atl__dev(ctx), r.abort_flag, &aborted, sizeof aborted)) ||
       (err = atl__ops(ctx)->read(atl__dev(ctx), r.next, next, r.next_bytes)) ||
       (err = atl__ops(ctx)->read(atl__dev(ctx), r.retries, retries, global * 4))) {
@@ -178,8 +160,8 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
 out:
   if (atl_app_set_add(out, &row))
     err = ATL_ENOMEM;
-  if (err != ATL_ENOMEM && p->want_cub && r.keys)
-    err = run_cub(ctx, p, tm, r.keys, sorted, out);
+  if (err != ATL_ENOMEM && p->want_cub && d_keys)
+    err = run_cub(ctx, p, tm, d_keys, sorted, out);
   free(keys);
   free(sorted);
   free(height);
