@@ -133,14 +133,7 @@ static char *table_csv(const struct atl_smem_table *t, const struct atl_smem_spr
 static char *metadata_json(const struct atl_run_meta *m, const struct atl_smem_calibration *cfg,
                            const struct atl_smem_calibration_info *info, const char *csv_name, const char *grid)
 {
-  cJSON *root = cJSON_CreateObject();
-  cJSON_AddNumberToObject(root, "format_version", ATL_FORMAT_VERSION);
-  cJSON *tool = cJSON_AddObjectToObject(root, "tool");
-  cJSON_AddStringToObject(tool, "name", "atomlab");
-  cJSON_AddStringToObject(tool, "version", m->tool_version);
-  cJSON_AddStringToObject(tool, "commit", m->git_commit);
-  cJSON_AddStringToObject(root, "date", m->date);
-  cJSON_AddStringToObject(root, "command", m->command);
+  cJSON *root = atl_json_provenance(m);
   cJSON *dev = cJSON_AddObjectToObject(root, "device");
   cJSON_AddStringToObject(dev, "id", m->device.id);
   cJSON_AddStringToObject(dev, "name", m->device.name);

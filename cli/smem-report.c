@@ -96,14 +96,7 @@ int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table
   int failures = 0;
   cJSON *root = NULL, *kernels = NULL;
   if (format == ATL_FORMAT_JSON) {
-    root = cJSON_CreateObject();
-    cJSON_AddNumberToObject(root, "format_version", ATL_FORMAT_VERSION);
-    cJSON *tool = cJSON_AddObjectToObject(root, "tool");
-    cJSON_AddStringToObject(tool, "name", "atomlab");
-    cJSON_AddStringToObject(tool, "version", meta->tool_version);
-    cJSON_AddStringToObject(tool, "commit", meta->git_commit);
-    cJSON_AddStringToObject(root, "date", meta->date);
-    cJSON_AddStringToObject(root, "command", meta->command);
+    root = atl_json_provenance(meta);
     cJSON *dev = cJSON_AddObjectToObject(root, "device");
     cJSON_AddStringToObject(dev, "name", meta->device.name);
     cJSON_AddStringToObject(dev, "driver", meta->device.driver);

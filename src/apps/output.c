@@ -120,15 +120,8 @@ static cJSON *row_json(const struct atl_app_row *r)
 int atl_app_write_json(FILE *f, const struct atl_app_set *set)
 {
   const struct atl_run_meta *m = &set->meta;
-  cJSON *root = cJSON_CreateObject();
-  cJSON_AddNumberToObject(root, "format_version", ATL_FORMAT_VERSION);
+  cJSON *root = atl_json_provenance(m);
   cJSON_AddStringToObject(root, "kind", "app");
-  cJSON *tool = cJSON_AddObjectToObject(root, "tool");
-  cJSON_AddStringToObject(tool, "name", "atomlab");
-  cJSON_AddStringToObject(tool, "version", m->tool_version);
-  cJSON_AddStringToObject(tool, "commit", m->git_commit);
-  cJSON_AddStringToObject(root, "date", m->date);
-  cJSON_AddStringToObject(root, "command", m->command);
   cJSON_AddBoolToObject(root, "complete", m->complete);
   cJSON_AddItemToObject(root, "device", atl__device_json(&m->device));
   cJSON_AddStringToObject(root, "cache", "hot: inputs stay in device memory between launches, L2 not flushed");

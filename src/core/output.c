@@ -234,7 +234,7 @@ static cJSON *summary_json(const struct atl_result_set *set)
   return o;
 }
 
-cJSON *atl__json_meta(const struct atl_run_meta *m)
+cJSON *atl_json_provenance(const struct atl_run_meta *m)
 {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddNumberToObject(root, "format_version", ATL_FORMAT_VERSION);
@@ -244,6 +244,12 @@ cJSON *atl__json_meta(const struct atl_run_meta *m)
   cJSON_AddStringToObject(tool, "commit", m->git_commit);
   cJSON_AddStringToObject(root, "date", m->date);
   cJSON_AddStringToObject(root, "command", m->command);
+  return root;
+}
+
+cJSON *atl__json_meta(const struct atl_run_meta *m)
+{
+  cJSON *root = atl_json_provenance(m);
   cJSON_AddBoolToObject(root, "complete", m->complete);
   cJSON_AddNumberToObject(root, "rows_planned", (double)m->rows_planned);
   cJSON_AddItemToObject(root, "device", atl__device_json(&m->device));
