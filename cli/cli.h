@@ -42,6 +42,16 @@ void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta
 /** Writes @p len bytes to @p path through a temporary name and rename(2); 0 or -1. */
 int cli_write_text(const char *path, const char *text, size_t len);
 
+/** Where a spawned program runs and where its output goes (NULL members: inherited). */
+struct cli_spawn_io {
+  const char *dir;       /**< working directory */
+  const char *out, *err; /**< files for stdout and stderr (the same path for both is fine with append) */
+  int append;            /**< append to them instead of truncating */
+};
+
+/** Runs @p path with @p argv and waits: its exit status, 128 + the signal that ended it, or -1 if it could not start. */
+int cli_spawn(const char *path, char *const *argv, const struct cli_spawn_io *io);
+
 /** Prints the metric texts of @p command (docs/metrics.md, section "describe COMMAND"); the exit status. */
 int cli_describe(const char *command);
 

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -373,27 +372,6 @@ static const char *find_gnuplot(char *buf, size_t len)
   return NULL;
 }
 
-/* Runs gnuplot on one script inside the figure folder (the scripts name their files relative to it). */
-static int run_gnuplot(const char *gnuplot, const char *dir, const char *script)
-{
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0)
-    return -1;
-  if (pid == 0) {
-    if (chdir(dir) != 0)
-      _exit(127);
-    execl(gnuplot, gnuplot, script, (char *)NULL);
-    _exit(127);
-  }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return -1;
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
 static int file_nonempty(const char *path)
 {
   struct stat st;
@@ -567,7 +545,9 @@ int cmd_plot(int argc, char **argv)
     }
     char script[300];
     snprintf(script, sizeof script, "%s.gp", fig->name);
-    int ok = run_gnuplot(gnuplot, dir, script) == 0;
+    /* inside the figure folder: the scripts name their files relative to it */
+    char *gnuplot_argv[] = {(char *)gnuplot, script, NULL};
+    int ok = cli_spawn(gnuplot, gnuplot_argv, &(struct cli_spawn_io){.dir = dir}) == 0;
     for (int k = 0; k < 2; k++) {
       if (!(k == 0 ? png : svg))
         continue;

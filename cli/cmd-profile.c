@@ -4,12 +4,10 @@
  * prints the utilization of the shared-memory atomic unit with a verdict.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -50,35 +48,10 @@ static int find_ncu(const char *given, char *path, size_t len)
   return access(path, X_OK);
 }
 
-/* Runs argv, stdout to @p out_path (NULL: inherited), stderr to @p err_path (NULL: inherited); its exit status or -1. */
+/* Runs argv, stdout to @p out_path (NULL: inherited), stderr to @p err_path (NULL: inherited); as cli_spawn returns. */
 static int run(char *const *argv, const char *out_path, const char *err_path)
 {
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0)
-    return -1;
-  if (pid == 0) {
-    if (out_path) {
-      int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (fd < 0 || dup2(fd, 1) < 0)
-        _exit(127);
-      close(fd);
-    }
-    if (err_path) {
-      int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (fd < 0 || dup2(fd, 2) < 0)
-        _exit(127);
-      close(fd);
-    }
-    execv(argv[0], argv);
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  return cli_spawn(argv[0], argv, &(struct cli_spawn_io){.out = out_path, .err = err_path});
 }
 
 /* Whether @p base appears as a whole metric name in ncu's --query-metrics output. */

@@ -4,12 +4,10 @@
  * the report measures exactly what a user running them by hand would. */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,30 +38,12 @@ static const char usage[] =
     "Exit status: 0 written; 1 a step failed or a row did not verify (the report\n"
     "says which); 2 bad usage.\n";
 
-/* Runs this binary with @p args; its stdout and stderr go to @p log. The exit status, or -1. */
+/* Runs this binary with @p args; its stdout and stderr go to @p log. As cli_spawn returns. */
 static int run_self(char *const *args, const char *log)
 {
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0)
-    return -1;
-  if (pid == 0) {
-    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0666);
-    if (fd >= 0) {
-      dup2(fd, STDOUT_FILENO);
-      dup2(fd, STDERR_FILENO);
-      close(fd);
-    }
-    /* argv[0] where it names a path (it stays right under valgrind, where /proc/self/exe is the tool). */
-    execv(strchr(cli_argv0, '/') ? cli_argv0 : "/proc/self/exe", args);
-    _exit(127);
-  }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  /* argv[0] where it names a path (it stays right under valgrind, where /proc/self/exe is the tool). */
+  const char *self = strchr(cli_argv0, '/') ? cli_argv0 : "/proc/self/exe";
+  return cli_spawn(self, args, &(struct cli_spawn_io){.out = log, .err = log, .append = 1});
 }
 
 static void progress(int step, int steps, const char *what)
