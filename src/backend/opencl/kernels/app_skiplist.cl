@@ -52,8 +52,14 @@ __kernel void skiplist_insert(volatile __global uint *next, __global const uint 
     for (uint L = 0; L < h; L++) {
       uint spins = 0;
       for (;;) {
-        next[x * LEVELS + L] = succs[L];
-        mem_fence(CLK_GLOBAL_MEM_FENCE); /* x's link is visible before x is */
+        /* x's link must reach device scope before x is published. OpenCL
+         * 1.2's mem_fence is only CTA-scope on NVIDIA (MEMBAR.SC.CTA), so
+         * the link is written with an atomic (performed at L2, the device's
+         * coherence point) and the publishing CAS waits for its answer: a
+         * branch on the returned value cannot issue before it arrives. */
+        const uint was = atomic_xchg(&next[x * LEVELS + L], succs[L]);
+        if (was == x) /* never true (no self-links); only the dependency matters */
+          goto give_up;
         const uint seen = atomic_cmpxchg(&next[preds[L] * LEVELS + L], succs[L], x);
         if (seen == succs[L])
           break;
