@@ -15,7 +15,8 @@ static const char usage[] =
     "  --input LIST    u8, rgba, u32 or all (comma-separated)  [u8]\n"
     "  --bins N        bins of the u32 input: a power of two, 256 to 65536  [4096]\n"
     "  --dist LIST     solid, uniform, skewed or all (skewed: ~90%% of keys in 4 hot values)  [all]\n"
-    "  --variants LIST global, shared, warp-private, match-any, packed, cub or all  [all]\n"
+    "  --variants LIST global, shared, warp-private, match-any, packed, per-lane,\n"
+    "                  block16, auto, cub or all  [all]\n"
     "                  (the read ceiling always runs: the ratios need it)\n"
     "  --bytes N       input bytes, a multiple of 16 below 4 GiB  [GPU: 1 GiB; CPU: 1 MiB]\n"
     "  --seed N        input generator seed  [1]\n"
@@ -75,7 +76,7 @@ static void on_option(int code, const char *arg, void *user)
     break;
   case O_VARIANTS:
     c->p.variants = parse_set("--variants", arg, atl_hist_variant_names, ATL_HIST_VARIANT_COUNT, ATL_HIST_GLOBAL,
-                              "global, shared, warp-private, match-any, packed, cub, all");
+                              "global, shared, warp-private, match-any, packed, per-lane, block16, auto, cub, all");
     break;
   case O_BYTES:
     c->p.bytes = app_number("--bytes", arg, 16, (4ull << 30) - 16);
