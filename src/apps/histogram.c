@@ -1,9 +1,9 @@
 /*
  * Issue [histogram]: histograms of 8-bit keys (256 bins), RGBA pixels
- * (4 x 256 bins) and 32-bit keys (bin = key % bins) over solid, uniform and
- * skewed inputs, with one global atomic per key, per-block and per-warp
- * privatized histograms, match-any aggregation, 16-bit packed counters and
- * (CUDA, u8) CUB's HistogramEven, against the read bandwidth of the same
+ * (4 x 256 bins) and 32-bit keys (bin = key % bins) over solid, uniform,
+ * skewed and photo inputs, with one global atomic per key, per-block and
+ * per-warp privatized histograms, match-any aggregation, 16-bit packed
+ * counters and (CUDA) CUB's DeviceHistogram, against the read bandwidth of the same
  * bytes in the same run. Every histogram is checked bin for bin against the
  * host's (docs/histogram.md).
  */

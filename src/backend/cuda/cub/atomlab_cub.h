@@ -55,7 +55,8 @@ int atl_cub_histogram_rgba(int device, uint64_t samples, uint64_t pixels, uint64
 /**
  * cub::DeviceHistogram::HistogramEven of @p n u32 keys into @p bins u32 bins
  * with bin = key % bins: the keys go through a transform iterator that
- * takes the remainder, then into levels 0..bins (bins + 1 levels).
+ * takes the remainder, then into levels 0..bins (bins + 1 float levels:
+ * one multiply per key where integer levels cost a 64-bit divide).
  */
 int atl_cub_histogram_u32(int device, uint64_t keys, uint64_t n, uint32_t bins, uint64_t hist, unsigned reps,
                           float *times_ms, char *why, size_t why_len);
