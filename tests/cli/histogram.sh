@@ -57,6 +57,9 @@ PHOTO=1
 if [ $PHOTO = 1 ]; then
   run photo.json --input all --dist photo --bytes 65536
   run photo-all.json --input u8 --dist all --bytes 4096 --variants global
+  # a photo far smaller than the input: repeated, with a period that is not a multiple of 16 bytes
+  run photo-small.json --input all --dist photo --bytes 65536 --variants global,shared \
+    --photo "$(dirname "$0")/../data/photo-kleiber-94x53.jpg"
   python3 - "$WORK" <<'PY' && pass || fail "photo rows"
 import json, os, sys
 work = sys.argv[1]
@@ -68,6 +71,10 @@ for i in ["u8", "rgba", "u32"]:
         assert r["status"] == "ok" and r["verified"], (i, v, r["status"], r["reason"])
         m = r["metrics"]
         assert m["photo_width"] > 0 and m["photo_height"] > 0 and ".jpg" in r["reason"], (i, v, m, r["reason"])
+for r in json.load(open(os.path.join(work, "photo-small.json")))["rows"]:
+    assert r["status"] == "ok" and r["verified"], (r["variant"], r["reason"])
+    m = r["metrics"]
+    assert (m["photo_width"], m["photo_height"]) == (94, 53) and "photo-kleiber-94x53.jpg" in r["reason"], r
 dists = {r["variant"].split("/")[1] for r in json.load(open(os.path.join(work, "photo-all.json")))["rows"]}
 assert dists == {"solid", "uniform", "skewed", "photo"}, dists
 print("photo rows ok")
