@@ -63,8 +63,9 @@ static void photo_input(enum atl_hist_input in, const struct atl__photo *ph, uin
   if (period > bytes)
     period = bytes;
   if (in == ATL_HIST_U8)
-    for (size_t i = 0; i < period; i++)
-      buf[i] = ph->rgba[(i % pixels) * 4 + i / pixels];
+    for (size_t c = 0, i = 0; c < 3; c++)
+      for (size_t px = 0; px < pixels && i < period; px++)
+        buf[i++] = ph->rgba[px * 4 + c];
   else
     memcpy(buf, ph->rgba, period);
   for (size_t off = period; off < bytes; off += period)
