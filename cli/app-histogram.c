@@ -138,6 +138,8 @@ int app_histogram(int argc, char **argv)
     c.p.variants &= ~(1u << ATL_HIST_CUB);
   if (c.bins_given && !(c.p.inputs & (1u << ATL_HIST_U32)))
     die_usage("--bins applies to --input u32 only (u8 has 256 bins, rgba 4 x 256)");
+  if (c.p.photo && !(c.p.dists & (1u << ATL_HIST_PHOTO)))
+    die_usage("--photo applies to --dist photo (or all) only");
   if (c.p.dists & (1u << ATL_HIST_PHOTO)) {
     char why[512];
     if (atl_hist_photo_available(c.p.photo, why, sizeof why) != 0) {

@@ -94,6 +94,7 @@ else
   printf 'not a jpeg' >"$WORK/bad.jpg"
   expect_usage_error "not one" app histogram $B --dist photo --photo "$WORK/bad.jpg"
 fi
+expect_usage_error --photo app histogram $B --dist solid,uniform --photo "$WORK/none.jpg"
 # the table and CSV views carry the same rows
 "$ATOMLAB" app histogram $B --bytes 4096 --dist solid --variants global --format csv >"$WORK/h.csv" 2>/dev/null &&
   grep -q '^histogram,u8/solid/global,ok,1,' "$WORK/h.csv" && pass || fail "histogram CSV row"
