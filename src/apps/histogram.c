@@ -185,8 +185,10 @@ static void add_throughput(struct atl_app_row *row, const struct hist_run *r)
   if (r->dist == ATL_HIST_PHOTO) {
     atl_app_metric_set(row, "photo_width", r->photo.width);
     atl_app_metric_set(row, "photo_height", r->photo.height);
-    if (row->reason[0] == '\0') /* a note on ok rows: which photograph the bytes came from */
-      snprintf(row->reason, sizeof row->reason, "photo %s (%ux%u)", r->photo.name, r->photo.width, r->photo.height);
+    /* a note on every row: which photograph the bytes came from (after auto's choice, if any) */
+    size_t len = strlen(row->reason);
+    snprintf(row->reason + len, sizeof row->reason - len, "%sphoto %s (%ux%u)", len ? "; " : "", r->photo.name,
+             r->photo.width, r->photo.height);
   }
   if (row->time_ms.median <= 0)
     return;
