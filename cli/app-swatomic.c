@@ -16,7 +16,8 @@ static const char usage[] =
     "occupancy discovery finds are refused (exit 2). Waits are bounded\n"
     "(--spin-bound; CPU default 2^26) and report status deadlock.\n\n"
     "  --workgroups LIST  grids incl. the coordinator, e.g. 8,16,32,max (max: the\n"
-    "                     co-resident count)  [8, 16, ... below it, and it; CPU: it]\n"
+    "                     co-resident count) or an axis LO:HI:x2 (8:max:x2 = 8, 16,\n"
+    "                     ... below max, and max)  [8:max:x2; CPU: max]\n"
     "  --groups LIST      the same as --workgroups\n"
     "  --experiment       the seed's experiments per grid: also the memory transaction\n"
     "                     alone (mem: each iteration copies one word) and with each\n"
@@ -38,6 +39,7 @@ struct sw_cli {
   uint32_t groups[MAX_GRIDS];
   int iters_given;
   const char *groups_opt; /* the spelling used, for the messages */
+  uint32_t double_from;   /* LO of "LO:max:x2", 0 if none */
 };
 
 static void parse_list(const char *opt, const char *arg, struct sw_cli *c)
@@ -46,14 +48,36 @@ static void parse_list(const char *opt, const char *arg, struct sw_cli *c)
   if (copy == NULL)
     die("out of memory");
   c->p.ngroups = 0;
+  c->double_from = 0;
   for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *colon = strchr(tok, ':');
+    if (colon) { /* LO:HI:x2, HI a number or max: LO, 2 LO, 4 LO, ... up to HI, and HI */
+      char *hi = colon + 1, *step = strchr(hi, ':');
+      if (step == NULL || strcmp(step, ":x2") != 0)
+        die_usage("%s '%s' is not allowed: an axis is LO:HI:x2 (HI a number or max)", opt, tok);
+      *colon = *step = '\0';
+      const uint32_t lo = (uint32_t)app_number(opt, tok, 2, 65535);
+      if (strcmp(hi, "max") == 0) {
+        c->double_from = lo; /* expanded once discovery has run */
+        continue;
+      }
+      const uint32_t top = (uint32_t)app_number(opt, hi, lo, 65535);
+      for (uint32_t g = lo; g <= top; g = g < top && g * 2 > top ? top : g * 2) {
+        if (c->p.ngroups == MAX_GRIDS)
+          die_usage("%s '%s' is not allowed: at most %d grids", opt, arg, MAX_GRIDS);
+        c->groups[c->p.ngroups++] = g;
+        if (g == top)
+          break;
+      }
+      continue;
+    }
     if (c->p.ngroups == MAX_GRIDS)
       die_usage("%s '%s' is not allowed: at most %d grids", opt, arg, MAX_GRIDS);
     /* "max" (0 here) becomes the co-resident count once discovery has run */
     c->groups[c->p.ngroups++] = strcmp(tok, "max") == 0 ? 0 : (uint32_t)app_number(opt, tok, 2, 65535);
   }
   free(copy);
-  if (c->p.ngroups == 0)
+  if (c->p.ngroups == 0 && c->double_from == 0)
     die_usage("%s '%s' is not allowed: a comma-separated list of work-group counts, 2 to 65535, or max", opt, arg);
 }
 
@@ -197,6 +221,15 @@ int app_swatomic(int argc, char **argv)
   const char *assume = getenv("ATL_SW_ASSUME_CORESIDENT");
   if (assume && *assume)
     c.p.coresident = (uint32_t)app_number("ATL_SW_ASSUME_CORESIDENT", assume, 1, 65535);
+  if (c.double_from) {
+    if (c.double_from > c.p.coresident)
+      die_usage("%s %u:max:x2 is not allowed: the software atomic needs a co-resident grid, and occupancy "
+                "discovery found %u work-groups of %u work-items on %s", c.groups_opt, c.double_from,
+                c.p.coresident, o.wg_size, dev->name);
+    for (uint32_t g = c.double_from; g < c.p.coresident && c.p.ngroups < MAX_GRIDS - 1; g *= 2)
+      c.groups[c.p.ngroups++] = g;
+    c.groups[c.p.ngroups++] = 0; /* max */
+  }
   for (unsigned i = 0; i < c.p.ngroups; i++) {
     if (c.groups[i] == 0)
       c.groups[i] = c.p.coresident;

@@ -41,7 +41,7 @@ step() { # step NAME LIMIT COMMAND...: time-limited, output to run.log, status t
 for be in cuda opencl; do
   f="$OUT/swatomic-$be.json"
   # the tables (model, instruction view, rows) go to their own file for the summary
-  step "$be-experiment" 70 sh -c "$A app swatomic --backend $be --wg-size 256 --iters 8 --samples 5 \
+  step "$be-experiment" 70 sh -c "$A app swatomic --backend $be --wg-size 256 --groups 8:max:x2 --iters 8 --samples 5 \
     --spin-bound 4194304 --experiment -o '$f' >'$T/$be.txt' 2>&1; r=\$?; cat '$T/$be.txt'; exit \$r"
   step "$be-plot" 10 $A plot "$f" -o "$T/figures-$be" --format both
   {

@@ -10,7 +10,7 @@
 need_opencl
 export ATL_SW_ASSUME_CORESIDENT=2 # PoCL's discovery often finds 1 on a busy machine (see swatomic.sh)
 J="$WORK/exp.json"
-if timeout 300 "$ATOMLAB" app swatomic --backend opencl --samples 3 --groups max --wg-size 64 --experiment \
+if timeout 300 "$ATOMLAB" app swatomic --backend opencl --samples 3 --groups 2:max:x2 --wg-size 64 --experiment \
   -o "$J" >"$WORK/exp.out" 2>&1; then
   pass
 else
@@ -67,4 +67,8 @@ expect_usage_error "--groups 3 is not allowed" app swatomic --backend opencl --g
 expect_usage_error "--groups '0' is not allowed" app swatomic --backend opencl --groups 0
 expect_usage_error "--groups 'x' is not allowed" app swatomic --backend opencl --groups 8,x
 expect_usage_error "--workgroups '1' is not allowed" app swatomic --backend opencl --workgroups 1
+expect_usage_error "--groups '2:8:x3' is not allowed" app swatomic --backend opencl --groups 2:8:x3
+expect_usage_error "--groups 4:max:x2 is not allowed" app swatomic --backend opencl --groups 4:max:x2
+# an axis expands before the co-residency check: 2:4:x2 is 2 and 4, and 4 is refused
+expect_usage_error "--groups 4 is not allowed" app swatomic --backend opencl --groups 2:4:x2
 finish
