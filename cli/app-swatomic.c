@@ -142,7 +142,8 @@ static void print_model(FILE *f, const struct atl_app_set *set)
     fprintf(f, "\nspeedup model: no constants (%s)\n", m->reason);
     return;
   }
-  fprintf(f, "\nspeedup model (seed 000, eq. 1-4): t_fast %.2f ns, t_l %.3f ns, t_comp %.3f ns (x = %.3g, x_l = %.3g)\n",
+  fprintf(f,
+          "\nspeedup model (seed 000, eq. 1-4): t_fast %.2f ns, t_l %.3f ns, t_comp %.3f ns (x = %.3g, x_l = %.3g)\n",
           atl_app_metric_get(m, "t_fast_ns", 0), atl_app_metric_get(m, "t_l_ns", 0),
           atl_app_metric_get(m, "t_comp_ns", 0), atl_app_metric_get(m, "x", 0), atl_app_metric_get(m, "x_l", 0));
   fprintf(f, "%6s %14s %14s %14s %14s %10s %10s\n", "wgs", "sys pred ns", "sys meas ns", "sw pred ns", "sw meas ns",

@@ -446,7 +446,8 @@ int plot_swatomic(const char *path, const char *dir, int png, int svg)
   fclose(mem);
   cJSON *root = cJSON_Parse(text);
   free(text);
-  const cJSON *kind = cJSON_GetObjectItemCaseSensitive(root, "kind"), *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+  const cJSON *kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
+  const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
   const cJSON *first = cJSON_IsArray(rows) ? cJSON_GetArrayItem(rows, 0) : NULL;
   const cJSON *app = cJSON_GetObjectItemCaseSensitive(first, "app");
   if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "app") != 0 || !cJSON_IsString(app) ||
@@ -493,7 +494,8 @@ int plot_swatomic(const char *path, const char *dir, int png, int svg)
     }
   }
   const cJSON *device = cJSON_GetObjectItemCaseSensitive(root, "device");
-  const cJSON *dname = cJSON_GetObjectItemCaseSensitive(device, "name"), *dback = cJSON_GetObjectItemCaseSensitive(device, "backend");
+  const cJSON *dname = cJSON_GetObjectItemCaseSensitive(device, "name");
+  const cJSON *dback = cJSON_GetObjectItemCaseSensitive(device, "backend");
   char devtext[300];
   snprintf(devtext, sizeof devtext, "%s (%s)", cJSON_IsString(dname) ? dname->valuestring : "?",
            cJSON_IsString(dback) ? dback->valuestring : "?");
