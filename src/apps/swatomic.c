@@ -175,6 +175,20 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   }
   snprintf(row.instructions, sizeof row.instructions, "%s", k->instructions);
   isa_metrics(&row, k);
+  /* Discovery ran its own small kernel; the software kernel may need more
+   * registers or shared memory, and a grid it cannot keep resident would only
+   * end as a deadlock after --spin-bound polls. CUDA's occupancy API knows
+   * this kernel (OpenCL's estimate is a bound from limits, too coarse to refuse on). */
+  const struct atl_backend_ops *be = atl__ops(ctx);
+  unsigned fit = 0;
+  char method[200] = "";
+  if (variant == 2 && be->occupancy_estimate && strcmp(be->name, "cuda") == 0 &&
+      be->occupancy_estimate(atl__dev(ctx), k->kernel, p->wg_size, &fit, method, sizeof method) == 0 &&
+      fit < groups) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%u work-groups refused: this kernel fits %u co-resident (%s)", groups,
+                        fit, method);
+    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+  }
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r->mem, 0},      {ATL_ARG_U32, NULL, p->targets},
                            {ATL_ARG_U32, NULL, p->iters},     {ATL_ARG_U32, NULL, p->divergent},
                            {ATL_ARG_U32, NULL, 0},            {ATL_ARG_BUFFER, r->olds, 0},
