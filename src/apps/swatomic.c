@@ -36,12 +36,18 @@ struct sw_run {
   struct sw_kernel k[4][2];
 };
 
+/* Returned by reset when the previous launch gave up a wait: the row is a
+ * deadlock, and more launches would each spin to --spin-bound again. */
+enum { SW_ABORTED = 1 };
+
 static int reset(atl_context_t ctx, void *arg)
 {
   struct sw_run *r = arg;
   uint32_t flag = 0;
   int err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &flag, sizeof flag);
   r->aborted |= flag;
+  if (!err && r->aborted)
+    return SW_ABORTED;
   if (!err)
     err = atl__app_fill32(ctx, r->mem, 0, r->mem_bytes);
   if (!err)
@@ -204,14 +210,27 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   }
   if ((err = atl__app_fill32(ctx, r->abort_flag, 0, 4)))
     goto fail;
-  if ((err = atl__app_time(ctx, k->kernel, &launch, reset, r, tm, &row)))
+  err = atl__app_time(ctx, k->kernel, &launch, reset, r, tm, &row);
+  if (err == SW_ABORTED) {
+    err = 0;
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u polls and was abandoned",
+                        tm->spin_bound);
+    goto out;
+  }
+  if (err)
     goto fail;
   if ((err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &aborted, 4)))
     goto fail;
   /* the verification launch records every old value into a cleared copy target */
   args[4].value = 1;
   double ms = 0;
-  if ((err = reset(ctx, r)) || (memop && (err = atl__app_fill32(ctx, r->dst, 0, olds_bytes ? olds_bytes : 4))) ||
+  if ((err = reset(ctx, r)) == SW_ABORTED) {
+    err = 0;
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u polls and was abandoned",
+                        tm->spin_bound);
+    goto out;
+  }
+  if (err || (memop && (err = atl__app_fill32(ctx, r->dst, 0, olds_bytes ? olds_bytes : 4))) ||
       (err = atl__ops(ctx)->launch(atl__dev(ctx), k->kernel, &launch, &ms)))
     goto fail;
   if ((err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &aborted, 4)) ||
