@@ -1,6 +1,9 @@
-/* SASS instruction classes on a recorded snippet (nvdisasm -c of
- * app_swatomic's system+mem kernel shape, sm_90, trimmed) and on cuobjdump's
- * layout with encoding comments. */
+/* SASS instruction classes on a snippet in nvdisasm -c's layout (the shape
+ * tests/unit/test_sass.c records; the atomic mnemonics as the H100 runs in
+ * results/nvidia-h100 printed them, e.g. REDG.E.ADD.STRONG.GPU) and in
+ * cuobjdump -sass's layout with encoding comments. This machine has no
+ * disassembler, so no whole kernel is recorded here; the first H100 run of
+ * scripts/gpu-swatomics.sh prints the counts of the real kernels. */
 #include <string.h>
 
 #include "backend/sass_count.h"
