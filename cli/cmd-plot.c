@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,15 +15,20 @@
 #include "plot.h"
 #include "resultfile.h"
 
+/* seed 000's figures from an `atomlab app swatomic` file; -1 if @p path is not one */
+
 static const char usage[] =
     "usage: atomlab plot FILE.json [-o DIR] [--format png|svg|both]\n\n"
     "Draws the figures of a result file (from `atomlab rmw` or a command with a\n"
-    "strategy per row) with gnuplot, from the rows that are ok and verified:\n"
+    "strategy per row, or `atomlab app swatomic`) with gnuplot, from the rows that\n"
+    "are ok and verified:\n"
     "  heatmap-*   contention on x, padding on y, Gop/s as a log colour scale: one per\n"
     "              (pattern, op, type, space, result, scope, order) where both vary\n"
     "  line-*      Gop/s at the median with the IQR as error bars, where only one of\n"
     "              contention and padding varies\n"
     "  bars-*      one bar per strategy (median, IQR error bars), per configuration\n"
+    "  swatomic-*  from `app swatomic --experiment`: seed 000's Figures 4, 8, 9 and the\n"
+    "              model's predicted against measured speedup, over the work-groups\n"
     "Each figure is written as NAME.dat (its data), NAME.gp (its gnuplot script) and\n"
     "the images; names come from the configuration, so a rerun overwrites the same\n"
     "files. The image paths are printed on stdout. Without gnuplot (or with\n"
@@ -383,8 +389,8 @@ int plot_file_nonempty(const char *path)
 int plot_draw(const char *gnuplot, const char *dir, const char *name, int png, int svg)
 {
   char file[2200];
-  if (gnuplot == NULL) {
-    printf("%s/%s.dat\n", dir, name);
+  if (gnuplot == NULL) { /* the script is what there is to draw from */
+    printf("%s/%s.gp\n", dir, name);
     return 0;
   }
   char script[300];
@@ -487,6 +493,10 @@ int cmd_plot(int argc, char **argv)
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
     die_usage("-o '%s' is a file, not a folder", dir);
+  /* seed 000's figures come from `atomlab app swatomic` files, which have no rmw configuration */
+  const int sw = plot_swatomic(path, dir, png, svg);
+  if (sw >= 0)
+    return sw;
   struct rf_file f;
   char why[1200];
   if (rf_load(path, &f, why, sizeof why)) {

@@ -17,7 +17,7 @@ const char *plot_find_gnuplot(char *buf, size_t len);
 int plot_file_nonempty(const char *path);
 /** Writes a text file built in memory (through a temporary name), frees @p text; exits on failure. */
 void plot_write_text(const char *path, char *text, size_t len);
-/** Runs DIR/NAME.gp and prints the images drawn (only the .dat without gnuplot); returns the images missing. */
+/** Runs DIR/NAME.gp and prints the images drawn (the script's path without gnuplot); returns the images missing. */
 int plot_draw(const char *gnuplot, const char *dir, const char *name, int png, int svg);
 /**
  * The figures of an app result file (`atomlab app ...`, "kind": "app"):
@@ -25,5 +25,11 @@ int plot_draw(const char *gnuplot, const char *dir, const char *name, int png, i
  * (after printing each path drawn).
  */
 int plot_app_file(const void *root, const char *path, const char *dir, int png, int svg);
+
+/**
+ * Seed 000's figures from an `atomlab app swatomic --experiment` file:
+ * returns -1 if @p path is not one, else the exit status.
+ */
+int plot_swatomic(const char *path, const char *dir, int png, int svg);
 
 #endif

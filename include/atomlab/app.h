@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 /** Most named numbers one app row carries. */
-#define ATL_APP_MAX_METRICS 12
+#define ATL_APP_MAX_METRICS 20
 
 /** One named number of a row ("gbps", "retries_per_insert", ...). */
 struct atl_app_metric {
@@ -176,7 +176,14 @@ int atl_hist_photo_available(const char *path, char *why, size_t why_len);
 int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, const struct atl_app_timing *tm,
                       struct atl_app_set *out);
 
-/** Seed 000: the software atomic add against the system atomic and warp aggregation (micro-benchmark 1). */
+/**
+ * Seed 000: the software atomic add against the system atomic and warp
+ * aggregation. Micro-benchmark 1 (atomic only) always; with `experiment`
+ * also the memory-only copy kernel and atomic + copy (Figure 3's kernel,
+ * micro-benchmark 2), the ideal sum, the speedup model (its constants
+ * measured on the device, equations (1)-(4) per grid) and the instruction
+ * counts of each kernel.
+ */
 struct atl_swatomic_params {
   uint32_t wg_size;      /**< work-items per work-group, 1 to 256 */
   const uint32_t *groups;/**< grids to run (work-groups, the coordinator included) */
@@ -186,6 +193,7 @@ struct atl_swatomic_params {
   uint32_t iters;        /**< atomics per work-item */
   int divergent;         /**< every work-item with gid % 3 == 1 sits out */
   unsigned variants;     /**< bit 0 system, 1 warp, 2 software */
+  int experiment;        /**< 1: also "mem", "VARIANT+mem" rows, the "model" row and predictions */
 };
 int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
                      struct atl_app_set *out);

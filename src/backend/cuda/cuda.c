@@ -460,6 +460,13 @@ static int cu_occupancy_estimate(void *handle, void *kernel, size_t wg_size, uns
   return 0;
 }
 
+static char *cu_kernel_isa(void *handle, void *kernel, char *why, size_t why_len)
+{
+  struct cu_kernel_entry *k = kernel;
+  (void)handle;
+  return atl__sass_text(k->cubin, k->cubin_size, why, why_len);
+}
+
 static int cu_describe_kernel(void *handle, void *kernel, char *buf, size_t len)
 {
   struct cu_dev *d = handle;
@@ -489,5 +496,6 @@ int atl_cuda_backend_init(struct atl_backend_ops *ops)
   ops->launch = cu_launch;
   ops->occupancy_estimate = cu_occupancy_estimate;
   ops->describe_kernel = cu_describe_kernel;
+  ops->kernel_isa = cu_kernel_isa;
   return 0;
 }
