@@ -2,7 +2,7 @@
 # One GPU call for several feature scripts (the GPU machine returns few files):
 # runs each script with its own output folder and time limit, then bundles
 # everything into OUT/all.tgz and prints the summaries.
-#   gpu-session.sh NAME:SECONDS[:ENV=VALUE] ...   e.g. sanitize:110:STEP_LIMIT=100 strategies:250
+#   gpu-session.sh NAME:SECONDS[:ENV=VALUE[:ENV=VALUE...]] ...   e.g. sanitize:110:STEP_LIMIT=100 strategies:250
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out/gpu-session}
@@ -10,7 +10,7 @@ mkdir -p "$OUT/all"
 for spec in "$@"; do
   IFS=: read -r name limit envs <<<"$spec"
   start=$(date +%s)
-  env ${envs:+$envs} OUT="$OUT/all/$name" timeout "$limit" bash "scripts/gpu-$name.sh" >"$OUT/all/$name.log" 2>&1
+  env ${envs:+${envs//:/ }} OUT="$OUT/all/$name" timeout "$limit" bash "scripts/gpu-$name.sh" >"$OUT/all/$name.log" 2>&1
   echo "== $name: exit $? in $(($(date +%s) - start)) s (limit $limit)" | tee -a "$OUT/session.txt"
 done
 tar -C "$OUT" -czf "$OUT/all.tgz" all
