@@ -118,8 +118,15 @@ int atl__sw_sync_alloc(atl_context_t ctx, struct atl__app_buffers *b, const stru
 /* Notes the last launch's abort flag, then zeroes every protocol buffer (call it from a reset). */
 int atl__sw_sync_reset(atl_context_t ctx, struct atl__sw_sync *s);
 
-/* 1 (and @p row set to a refusal) if @p groups is not a co-resident grid of 2 or more, else 0. */
-int atl__sw_grid_refused(const struct atl_swapps_params *p, uint32_t groups, struct atl_app_row *row);
+/*
+ * The largest co-resident grid of @p kernel: discovery's count, lowered to
+ * the backend's estimate for this kernel where that is smaller (CUDA counts
+ * its registers and shared memory; the discovery kernel uses few).
+ */
+uint32_t atl__sw_cap(atl_context_t ctx, void *kernel, const struct atl_swapps_params *p);
+
+/* 1 (and @p row set to a refusal) if @p groups is not a grid of 2 to @p cap work-groups, else 0. */
+int atl__sw_grid_refused(const struct atl_swapps_params *p, uint32_t cap, uint32_t groups, struct atl_app_row *row);
 
 /* The protocol's four kernel arguments, in the order every swapps kernel ends with. */
 void atl__sw_args(struct atl_arg *args, const struct atl__sw_sync *s, const struct atl_app_timing *tm);

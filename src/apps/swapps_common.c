@@ -51,15 +51,30 @@ int atl__sw_sync_reset(atl_context_t ctx, struct atl__sw_sync *s)
   return err;
 }
 
-int atl__sw_grid_refused(const struct atl_swapps_params *p, uint32_t groups, struct atl_app_row *row)
+uint32_t atl__sw_cap(atl_context_t ctx, void *kernel, const struct atl_swapps_params *p)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  unsigned est = 0;
+  char method[160];
+  if (dev->type == ATL_DEVICE_CPU)
+    return p->coresident; /* a CPU's estimate is one group per core, a guess the test hook overrides */
+  if (ops->occupancy_estimate && ops->occupancy_estimate(atl__dev(ctx), kernel, p->wg_size, &est, method,
+                                                         sizeof method) == 0 && est > 0 && est < p->coresident)
+    return est;
+  return p->coresident;
+}
+
+int atl__sw_grid_refused(const struct atl_swapps_params *p, uint32_t cap, uint32_t groups, struct atl_app_row *row)
 {
   atl_app_metric_set(row, "workgroups", groups);
-  if (groups >= 2 && groups <= p->coresident)
+  if (groups >= 2 && groups <= cap)
     return 0;
   atl__app_row_status(row, ATL_STATUS_ERROR,
                       "%u work-groups refused: the software atomic needs a co-resident grid of 2 to %u "
-                      "(occupancy discovery at %u work-items; one is the coordinator)",
-                      groups, p->coresident, p->wg_size);
+                      "(occupancy discovery found %u at %u work-items%s; one is the coordinator)",
+                      groups, cap, p->coresident, p->wg_size,
+                      cap < p->coresident ? ", this kernel's occupancy estimate fewer" : "");
   return 1;
 }
 

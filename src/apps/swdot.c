@@ -11,6 +11,7 @@
 struct dot_run {
   void *sum;
   struct atl__sw_sync sync;
+  uint32_t cap; /* the largest co-resident grid of the kernel (atl__sw_cap) */
 };
 
 static int reset(atl_context_t ctx, void *arg)
@@ -26,7 +27,7 @@ static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const s
 {
   struct atl_app_row row;
   atl__app_row_init(&row, "dot", atl__sw_variant_names[variant]);
-  if (!atl__sw_grid_refused(p, groups, &row)) {
+  if (!atl__sw_grid_refused(p, r->cap, groups, &row)) {
     const uint32_t workers = groups - 1, waves = (p->wg_size + 31) / 32;
     atl_app_metric_set(&row, "elements", (double)p->dot_elements);
     atl_app_metric_set(&row, "atomics", variant == 1 ? (double)workers * waves : (double)workers);
@@ -92,6 +93,7 @@ int atl_app_swdot(atl_context_t ctx, const struct atl_swapps_params *p, const st
     err = atl_app_set_add(out, &brow) ? ATL_ENOMEM : 0;
     goto out;
   }
+  r.cap = atl__sw_cap(ctx, kernel, p);
   for (unsigned i = 0; i < p->ngroups && !err; i++)
     for (unsigned v = 0; v < 3 && !err; v++)
       if (p->variants & (1u << v))

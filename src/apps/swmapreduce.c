@@ -28,6 +28,7 @@ struct mr_run {
   void *counter, *offsets, *out;
   size_t out_bytes;
   struct atl__sw_sync sync;
+  uint32_t cap; /* the largest co-resident grid of the kernel (atl__sw_cap) */
 };
 
 static int reset(atl_context_t ctx, void *arg)
@@ -156,7 +157,7 @@ static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const s
   char variant[48];
   snprintf(variant, sizeof variant, "%s/%s", w->name, kinds[kind].name);
   atl__app_row_init(&row, "mapreduce", variant);
-  if (atl__sw_grid_refused(p, groups, &row))
+  if (atl__sw_grid_refused(p, r->cap, groups, &row))
     return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
   const unsigned code = kinds[kind].code;
   atl_app_metric_set(&row, w->mode ? "points" : "n", w->mode ? w->ntasks : w->n);
@@ -266,6 +267,7 @@ int atl_app_swmapreduce(atl_context_t ctx, const struct atl_swapps_params *p, co
     err = atl_app_set_add(out, &brow) ? ATL_ENOMEM : 0;
     goto out;
   }
+  r.cap = atl__sw_cap(ctx, kernels[0], p);
   for (unsigned i = 0; i < p->nmatmul && !err; i++)
     err = run_size(ctx, p, tm, &r, kernels, 0, p->matmul_n[i], out);
   for (unsigned i = 0; i < p->nkmeans && !err; i++)

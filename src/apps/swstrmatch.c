@@ -16,6 +16,7 @@
 struct str_run {
   void *counts;
   struct atl__sw_sync sync;
+  uint32_t cap; /* the largest co-resident grid of the kernel (atl__sw_cap) */
 };
 
 static int reset(atl_context_t ctx, void *arg)
@@ -44,7 +45,7 @@ static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const s
 {
   struct atl_app_row row;
   atl__app_row_init(&row, "strmatch", atl__sw_variant_names[variant]);
-  if (!atl__sw_grid_refused(p, groups, &row)) {
+  if (!atl__sw_grid_refused(p, r->cap, groups, &row)) {
     atl_app_metric_set(&row, "bytes", (double)p->text_bytes);
     struct atl_arg args[11] = {{ATL_ARG_BUFFER, text, 0},          {ATL_ARG_U64, NULL, p->text_bytes},
                                {ATL_ARG_BUFFER, kw, 0},            {ATL_ARG_BUFFER, kwlen, 0},
@@ -125,6 +126,7 @@ int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, con
     err = atl_app_set_add(out, &brow) ? ATL_ENOMEM : 0;
     goto out;
   }
+  r.cap = atl__sw_cap(ctx, kernel, p);
   for (unsigned i = 0; i < p->ngroups && !err; i++)
     for (unsigned v = 0; v < 3 && !err; v++)
       if (p->variants & (1u << v))

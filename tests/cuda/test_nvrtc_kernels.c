@@ -219,6 +219,9 @@ int main(void)
     build("app_histogram", "INPUT_u32 BINS=65536 WG=256 VARIANT_global FLUSH_EVERY=511", archs[a]);
     build("app_histogram", "INPUT_u32 BINS=8192 WG=1024 VARIANT_shared FLUSH_EVERY=511", archs[a]);
     build("app_swatomic", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]); /* the software atomic add */
+    build("app_swdot", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]); /* seed 000's applications */
+    build("app_swstrmatch", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]);
+    build("app_swmapreduce", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]);
   }
   run_jobs();
   printf("%d passed, %d failed\n", compiled - failures, failures);

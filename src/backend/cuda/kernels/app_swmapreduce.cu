@@ -34,9 +34,12 @@ __device__ mr_rec map_record(unsigned mode, const int *a, const int *b, unsigned
   return mr_rec{best, t};
 }
 
-extern "C" __global__ void mr_map(unsigned mode, const int *a, const int *b, unsigned n, unsigned ntasks,
-                                  unsigned variant, unsigned *offsets, unsigned *counter, unsigned *out,
-                                  unsigned long long *req, unsigned *finished, unsigned *abort_flag, unsigned bound)
+/* At most 32 registers (launch bounds: 8 blocks of 256): with 40, fewer blocks fit an SM than
+ * occupancy discovery found, and the software atomic's grid would not be co-resident. */
+extern "C" __global__ void __launch_bounds__(256, 8)
+    mr_map(unsigned mode, const int *a, const int *b, unsigned n, unsigned ntasks, unsigned variant,
+           unsigned *offsets, unsigned *counter, unsigned *out, unsigned long long *req, unsigned *finished,
+           unsigned *abort_flag, unsigned bound)
 {
   __shared__ atl_sw_coord cs;
   const atl_sw sw = {req, finished, abort_flag, bound};
