@@ -69,7 +69,9 @@ extern "C" __global__ void __launch_bounds__(256, 8)
                : variant == 1u ? atl_warp_fetch(ATL_ADD, counter, emits)
                                : atomicAdd(counter, emits);
     } else { /* 4, 5: the warp's exclusive prefix, one reservation by lane 0 */
-      const unsigned mask = __activemask();
+      /* the warp's lanes that exist (a last partial warp: lanes 0..k); the _sync calls converge them */
+      const unsigned in_warp = min(32u, lsize - (threadIdx.x & ~31u));
+      const unsigned mask = in_warp == 32u ? 0xffffffffu : (1u << in_warp) - 1u;
       unsigned incl = emits;
       for (unsigned d = 1; d < 32u; d <<= 1) {
         const unsigned x = __shfl_up_sync(mask, incl, d);
