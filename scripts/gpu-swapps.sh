@@ -114,7 +114,8 @@ for be in ("cuda", "opencl"):
                 size = int(r["metrics"].get("n", r["metrics"].get("points", 0)))
                 by.setdefault((w, size), {})[k] = r
         for (w, size) in sorted(by):
-            print("%-16s " % ("%s %d" % (w, size)) + " ".join("%15s" % cell(by[(w, size)].get(k), "mrecords_per_s") for k in kinds))
+            cells = (cell(by[(w, size)].get(k), "mrecords_per_s") for k in kinds)
+            print("%-16s " % ("%s %d" % (w, size)) + " ".join("%15s" % c for c in cells))
 PY
 echo "== end $(date -u)" >>"$LOG"
 exit $rc

@@ -78,7 +78,7 @@ extern "C" __global__ void __launch_bounds__(256, 8)
         if (lane >= d)
           incl += x;
       }
-      const unsigned total = __shfl_sync(mask, incl, 31u - __clz(mask)), lead = __ffs(mask) - 1u; /* a last partial warp: lanes 0..k */
+      const unsigned total = __shfl_sync(mask, incl, in_warp - 1u), lead = 0u;
       unsigned base = 0;
       if (lane == lead && total != 0u)
         base = variant == 5u ? atl_sw_add(counter, 0u, total, sw) : atomicAdd(counter, total);
