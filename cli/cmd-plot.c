@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include <cjson/cJSON.h>
+#include "plot.h"
 #include "resultfile.h"
 
 static const char usage[] =
@@ -209,14 +211,14 @@ static void figure_title(const struct rf_file *f, const struct figure *fig, cons
       *c = '\'';
 }
 
-static void gp_text(FILE *gp, const char *s)
+void plot_gp_text(FILE *gp, const char *s)
 {
   for (; *s; s++)
     fputc(*s == '"' || *s == '\\' ? '\'' : *s, gp);
 }
 
 /* Shared head of every script: a clean state, the PNG terminal it has. */
-static void gp_head(FILE *gp, const char *name, const char *title, const char *device, int png)
+void plot_gp_head(FILE *gp, const char *name, const char *title, const char *device, int png)
 {
   fprintf(gp, "# %s: drawn by `atomlab plot`; run `gnuplot %s.gp` in this folder to redraw.\n", name, name);
   fprintf(gp, "reset\n");
@@ -232,12 +234,12 @@ static void gp_head(FILE *gp, const char *name, const char *title, const char *d
     fprintf(gp, "set terminal svg size 900,700 font \",11\" noenhanced\nset output \"%s.svg\"\n", name);
   }
   fprintf(gp, "set title \"%s\\n", title);
-  gp_text(gp, device);
+  plot_gp_text(gp, device);
   fprintf(gp, "\" noenhanced\n");
 }
 
 /* The second format, when both are asked for, is a replot into SVG. */
-static void gp_tail(FILE *gp, const char *name, int png, int svg)
+void plot_gp_tail(FILE *gp, const char *name, int png, int svg)
 {
   if (png && svg)
     fprintf(gp, "set terminal svg size 900,700 font \",11\" noenhanced\nset output \"%s.svg\"\nreplot\n", name);
@@ -272,7 +274,7 @@ static void write_heatmap(const struct rf_file *f, const struct figure *fig, FIL
     hi = i == 0 || v.v > hi ? v.v : hi;
   }
   const char *pattern = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f->rows[fig->rows[0]].obj, "pattern"));
-  gp_head(gp, fig->name, title, f->device, png);
+  plot_gp_head(gp, fig->name, title, f->device, png);
   /* Every pattern's contention is threads per word (random: on average), so
    * one label fits all; files from before 2026-11-22 used distinct words for
    * random, which their results README states. */
@@ -290,7 +292,7 @@ static void write_heatmap(const struct rf_file *f, const struct figure *fig, FIL
           "plot \"%s.dat\" using 1:2:(0.5):(0.5):5 with boxxyerror fillcolor palette notitle, \\\n"
           "     \"\" using 1:2:(sprintf(\"%%.3g\", $5)) with labels font \",%d\" notitle\n",
           fig->name, nc * np > 64 ? 6 : 8);
-  gp_tail(gp, fig->name, png, svg);
+  plot_gp_tail(gp, fig->name, png, svg);
   free(cont);
   free(pad);
 }
@@ -314,7 +316,7 @@ static void write_line(const struct rf_file *f, const struct figure *fig, FILE *
       struct value v = row_value(r, gops);
       fprintf(dat, "%g %.6g %.6g %.6g %.6g %.6g %.6g\n", xs[k], v.v, v.lo, v.hi, r->median, r->q1, r->q3);
     }
-  gp_head(gp, fig->name, title, f->device, png);
+  plot_gp_head(gp, fig->name, title, f->device, png);
   fprintf(gp, "set xlabel \"%s\"\n",
           fig->kind == LINE_CONTENTION ? "contention (threads per word)" : "padding (words between targets)");
   fprintf(gp, "set ylabel \"%s\"\n", gops ? "Gop/s (median, IQR bars)" : "ms per launch (median, IQR bars)");
@@ -322,7 +324,7 @@ static void write_line(const struct rf_file *f, const struct figure *fig, FILE *
           "set logscale x 2\nset logscale y\nset grid\nset autoscale fix\nset offsets graph 0.05, graph 0.05, graph "
           "0.1, graph 0.1\n");
   fprintf(gp, "plot \"%s.dat\" using 1:2:3:4 with yerrorlines pointtype 7 linewidth 2 notitle\n", fig->name);
-  gp_tail(gp, fig->name, png, svg);
+  plot_gp_tail(gp, fig->name, png, svg);
   free(xs);
 }
 
@@ -341,7 +343,7 @@ static void write_bars(const struct rf_file *f, const struct figure *fig, FILE *
     struct value v = row_value(r, gops);
     fprintf(dat, "%zu \"%s\" %.6g %.6g %.6g %.6g %.6g %.6g\n", i, name, v.v, v.lo, v.hi, r->median, r->q1, r->q3);
   }
-  gp_head(gp, fig->name, title, f->device, png);
+  plot_gp_head(gp, fig->name, title, f->device, png);
   fprintf(gp, "set ylabel \"%s\"\nset xlabel \"strategy\"\n",
           gops ? "Gop/s (median, IQR bars)" : "ms per launch (median, IQR bars)");
   fprintf(gp, "set yrange [0:*]\nset xrange [-0.6:%zu.6]\nset boxwidth 0.7\nset style fill solid 0.6\nset grid ytics\n",
@@ -351,11 +353,11 @@ static void write_bars(const struct rf_file *f, const struct figure *fig, FILE *
           "plot \"%s.dat\" using 1:3:xtic(2) with boxes notitle, \\\n"
           "     \"\" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb \"black\" notitle\n",
           fig->name);
-  gp_tail(gp, fig->name, png, svg);
+  plot_gp_tail(gp, fig->name, png, svg);
 }
 
 /* gnuplot from ATL_GNUPLOT or PATH; NULL when there is none to run. */
-static const char *find_gnuplot(char *buf, size_t len)
+const char *plot_find_gnuplot(char *buf, size_t len)
 {
   const char *env = getenv("ATL_GNUPLOT");
   if (env && env[0])
@@ -372,18 +374,65 @@ static const char *find_gnuplot(char *buf, size_t len)
   return NULL;
 }
 
-static int file_nonempty(const char *path)
+int plot_file_nonempty(const char *path)
 {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
+int plot_draw(const char *gnuplot, const char *dir, const char *name, int png, int svg)
+{
+  char file[2200];
+  if (gnuplot == NULL) {
+    printf("%s/%s.dat\n", dir, name);
+    return 0;
+  }
+  char script[300];
+  snprintf(script, sizeof script, "%s.gp", name);
+  /* inside the figure folder: the scripts name their files relative to it */
+  char *gnuplot_argv[] = {(char *)gnuplot, script, NULL};
+  int ok = cli_spawn(gnuplot, gnuplot_argv, &(struct cli_spawn_io){.dir = dir}) == 0, failed = 0;
+  for (int k = 0; k < 2; k++) {
+    if (!(k == 0 ? png : svg))
+      continue;
+    snprintf(file, sizeof file, "%s/%s.%s", dir, name, k == 0 ? "png" : "svg");
+    if (ok && plot_file_nonempty(file))
+      printf("%s\n", file);
+    else {
+      fprintf(stderr, "error: gnuplot did not draw '%s' (script: %s/%s)\n", file, dir, script);
+      failed++;
+    }
+  }
+  return failed;
+}
+
 /* Writes one text file built in memory, through a temporary name. */
-static void write_text_or_die(const char *path, char *text, size_t len)
+void plot_write_text(const char *path, char *text, size_t len)
 {
   if (cli_write_text(path, text, len) != 0)
     die("unable to write '%s'", path);
   free(text);
+}
+
+/* The figures of an app file: -1 if @p path is not one, else the images that failed. */
+static int plot_app(const char *path, const char *dir, int png, int svg)
+{
+  char why[1200];
+  char *text = rf_slurp(path, why, sizeof why);
+  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  const cJSON *kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
+  if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "app") != 0) {
+    cJSON_Delete(root);
+    return -1;
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    cJSON_Delete(root);
+    die_usage("-o '%s': unable to create the folder (does its parent exist?)", dir);
+  }
+  int failed = plot_app_file(root, path, dir, png, svg);
+  cJSON_Delete(root);
+  return failed;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -423,11 +472,6 @@ int cmd_plot(int argc, char **argv)
   if (argc - optind != 1)
     die_usage("plot takes one result file, FILE.json (see 'atomlab plot --help')");
   const char *path = argv[optind];
-  struct rf_file f;
-  char why[1200];
-  if (rf_load(path, &f, why, sizeof why))
-    die_usage("%s", why);
-
   char default_dir[1100];
   if (dir == NULL) {
     char *copy = strdup(path);
@@ -441,9 +485,15 @@ int cmd_plot(int argc, char **argv)
     dir = default_dir;
   }
   struct stat st;
-  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-    rf_free(&f);
+  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
     die_usage("-o '%s' is a file, not a folder", dir);
+  struct rf_file f;
+  char why[1200];
+  if (rf_load(path, &f, why, sizeof why)) {
+    int app = plot_app(path, dir, png, svg); /* an `atomlab app` file has rows of another shape */
+    if (app >= 0)
+      return app ? EXIT_MEASURE : EXIT_OK;
+    die_usage("%s", why);
   }
 
   /* Groups: strategy rows make bar charts; the rest heatmaps or lines. */
@@ -506,7 +556,7 @@ int cmd_plot(int argc, char **argv)
   }
 
   char gp_buf[4096];
-  const char *gnuplot = find_gnuplot(gp_buf, sizeof gp_buf);
+  const char *gnuplot = plot_find_gnuplot(gp_buf, sizeof gp_buf);
   int failed = 0;
   size_t written = 0;
   for (size_t i = 0; i < figs.count; i++) {
@@ -535,30 +585,11 @@ int cmd_plot(int argc, char **argv)
     fclose(dat);
     fclose(gp);
     snprintf(file, sizeof file, "%s/%s.dat", dir, fig->name);
-    write_text_or_die(file, dat_text, dat_len);
+    plot_write_text(file, dat_text, dat_len);
     snprintf(file, sizeof file, "%s/%s.gp", dir, fig->name);
-    write_text_or_die(file, gp_text_buf, gp_len);
+    plot_write_text(file, gp_text_buf, gp_len);
     written++;
-    if (gnuplot == NULL) {
-      printf("%s/%s.dat\n", dir, fig->name);
-      continue;
-    }
-    char script[300];
-    snprintf(script, sizeof script, "%s.gp", fig->name);
-    /* inside the figure folder: the scripts name their files relative to it */
-    char *gnuplot_argv[] = {(char *)gnuplot, script, NULL};
-    int ok = cli_spawn(gnuplot, gnuplot_argv, &(struct cli_spawn_io){.dir = dir}) == 0;
-    for (int k = 0; k < 2; k++) {
-      if (!(k == 0 ? png : svg))
-        continue;
-      snprintf(file, sizeof file, "%s/%s.%s", dir, fig->name, k == 0 ? "png" : "svg");
-      if (ok && file_nonempty(file))
-        printf("%s\n", file);
-      else {
-        fprintf(stderr, "error: gnuplot did not draw '%s' (script: %s/%s)\n", file, dir, script);
-        failed++;
-      }
-    }
+    failed += plot_draw(gnuplot, dir, fig->name, png, svg);
   }
   if (gnuplot == NULL)
     fprintf(stderr,

@@ -8,6 +8,7 @@
 set -u
 OUT=${OUT:-out}
 mkdir -p "$OUT"
+. scripts/gpu-env.sh # the carried build's libraries (libcjson)
 A=./build/atomlab
 rc=0
 for be in cuda opencl; do

@@ -18,14 +18,19 @@
 extern "C" {
 #endif
 
-/** Kinds of kernel argument. */
-enum atl_arg_kind { ATL_ARG_BUFFER, ATL_ARG_U32, ATL_ARG_U64 };
+/**
+ * Kinds of kernel argument. ATL_ARG_LOCAL asks for `value` bytes of local
+ * memory sized at launch: an OpenCL `__local` pointer parameter in its place,
+ * or on CUDA the block's dynamic shared memory (`extern __shared__`, no
+ * parameter; at most one per launch).
+ */
+enum atl_arg_kind { ATL_ARG_BUFFER, ATL_ARG_U32, ATL_ARG_U64, ATL_ARG_LOCAL };
 
 /** One kernel argument. */
 struct atl_arg {
   enum atl_arg_kind kind;
   void *buffer;   /**< ATL_ARG_BUFFER: a handle from alloc */
-  uint64_t value; /**< ATL_ARG_U32 / ATL_ARG_U64 */
+  uint64_t value; /**< ATL_ARG_U32 / ATL_ARG_U64; ATL_ARG_LOCAL: bytes */
 };
 
 /** A one-dimensional launch. */

@@ -135,7 +135,7 @@ static void fill_info(cl_platform_id platform, cl_device_id dev, unsigned p, uns
   if (clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof l, &l, NULL) == CL_SUCCESS)
     info->global_mem = l;
   if (clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof l, &l, NULL) == CL_SUCCESS)
-    info->local_mem = l;
+    info->local_mem = info->local_mem_optin = l;
   info->has_int64_atomics =
       has_extension(dev, "cl_khr_int64_base_atomics") && has_extension(dev, "cl_khr_int64_extended_atomics");
   info->has_f32_atomic_add = has_extension(dev, "cl_ext_float_atomics");
@@ -440,6 +440,9 @@ static int cl_launch(void *handle, void *kernel, const struct atl_launch *launch
       break;
     case ATL_ARG_U64:
       rc = clSetKernelArg(k, (cl_uint)i, sizeof u64, &u64);
+      break;
+    case ATL_ARG_LOCAL:
+      rc = clSetKernelArg(k, (cl_uint)i, (size_t)a->value, NULL);
       break;
     }
   }
