@@ -52,5 +52,6 @@ int app_list(int argc, char **argv);
 int app_skiplist(int argc, char **argv);
 int app_histogram(int argc, char **argv);
 int app_swatomic(int argc, char **argv);
+int app_swapps(int argc, char **argv);
 
 #endif

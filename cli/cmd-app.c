@@ -18,6 +18,8 @@ static const struct {
      app_histogram},
     {"swatomic", "seed 000: software atomic add (coordinator work-group) vs system and warp-aggregated atomics",
      app_swatomic},
+    {"swapps", "seed 000: scalar product, string match and MapReduce on system / warp / software atomics",
+     app_swapps},
 };
 #define NAPPS (sizeof apps / sizeof apps[0])
 
@@ -39,5 +41,5 @@ int cmd_app(int argc, char **argv)
   for (size_t i = 0; i < NAPPS; i++)
     if (strcmp(argv[1], apps[i].name) == 0)
       return apps[i].fn(argc - 1, argv + 1);
-  die_usage("app '%s' is not known: allowed: count, access-table, double-add, list, skiplist, histogram, swatomic", argv[1]);
+  die_usage("app '%s' is not known: allowed: count, access-table, double-add, list, skiplist, histogram, swatomic, swapps", argv[1]);
 }

@@ -4,11 +4,12 @@
 # CPU), cJSON, gnuplot (heatmaps), valgrind (a memcheck test), Python 3 (the CLI
 # tests read JSON with it), git and chromium (the report test loads report.html
 # headless), libjpeg-turbo and a Debian wallpaper package with real photographs
-# (the histogram app's photo distribution).
+# (the histogram app's photo distribution), and dict-gcide (English text for
+# `atomlab app swapps`'s string match).
 set -euo pipefail
 
 PACKAGES=(gcc make cmake pkg-config git python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev clinfo gnuplot-nox valgrind chromium
-  libjpeg-dev lomiri-wallpapers-20.04)
+  libjpeg-dev lomiri-wallpapers-20.04 dict-gcide)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

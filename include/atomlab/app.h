@@ -198,6 +198,40 @@ struct atl_swatomic_params {
 int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
                      struct atl_app_set *out);
 
+/**
+ * Seed 000's applications (Section VI) with system, warp-aggregated and
+ * software atomics on a co-resident grid whose last work-group is the
+ * software atomic's coordinator (idle in the other variants): scalar
+ * product, string match and a small MapReduce framework. Every row is
+ * checked exactly against the host.
+ */
+struct atl_swapps_params {
+  uint32_t wg_size;        /**< work-items per work-group, 1 to 256 */
+  const uint32_t *groups;  /**< grids to run (work-groups, the coordinator included) */
+  unsigned ngroups;
+  uint32_t coresident;     /**< co-resident work-groups (discovery): larger grids are refused */
+  unsigned variants;       /**< bit 0 system, 1 warp, 2 software; MapReduce also runs its two-pass baseline */
+  uint64_t dot_elements;   /**< scalar product: elements of each vector */
+  const uint8_t *text;     /**< string match: the text (the caller owns it) */
+  uint64_t text_bytes;
+  const char *const *keywords; /**< 1 to 4 keywords of 1 to 32 bytes, none a prefix of another */
+  unsigned nkeywords;
+  const uint32_t *matmul_n;    /**< MapReduce matrix multiplication: n of each n x n run */
+  unsigned nmatmul;
+  const uint32_t *kmeans_points; /**< MapReduce KMeans map phase: points of each run */
+  unsigned nkmeans;
+  int skew_reference;      /**< test hook: the host reference is off by one, so every row must fail to verify */
+};
+/** Scalar product: per-work-group partial sums, one atomic add per work-group ("dot"). */
+int atl_app_swdot(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
+                  struct atl_app_set *out);
+/** String match: one atomic add per match on its keyword's counter ("strmatch"). */
+int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
+                       struct atl_app_set *out);
+/** MapReduce: Mars-style two-pass output against single-pass atomic output ("mapreduce"). */
+int atl_app_swmapreduce(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
+                        struct atl_app_set *out);
+
 #ifdef __cplusplus
 }
 #endif

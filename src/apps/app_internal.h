@@ -111,4 +111,52 @@ int atl__list_check(const uint32_t *next, uint32_t nodes, uint32_t nheads, char 
 int atl__skiplist_check(const uint32_t *next, const uint32_t *keys, const uint8_t *height, uint32_t nodes,
                         uint32_t levels, char *why, size_t why_len);
 
+/* ---- seed 000's applications on the software atomic (swapps_common.c) ---- */
+
+/* The names of variant bits 0, 1, 2 of atl_swapps_params.variants. */
+extern const char *const atl__sw_variant_names[3];
+
+/* The software atomic's protocol buffers of one run: one request word per
+ * wavefront, one finished flag per work-group, the abort flag. */
+struct atl__sw_sync {
+  void *req, *finished, *abort_flag;
+  size_t req_bytes, fin_bytes;
+  uint32_t aborted; /* any launch's abort flag, collected by atl__sw_sync_reset */
+};
+
+/* Checks the parameters every application shares; ATL_EINVAL with a reason naming @p app. */
+int atl__swapps_check(atl_context_t ctx, const struct atl_swapps_params *p, const char *app);
+
+/* Sized for the largest grid of @p p that is not refused. */
+int atl__sw_sync_alloc(atl_context_t ctx, struct atl__app_buffers *b, const struct atl_swapps_params *p,
+                       struct atl__sw_sync *s);
+
+/* Notes the last launch's abort flag, then zeroes every protocol buffer (call it from a reset). */
+int atl__sw_sync_reset(atl_context_t ctx, struct atl__sw_sync *s);
+
+/*
+ * The largest co-resident grid of @p kernel: discovery's count, lowered to
+ * the backend's estimate for this kernel where that is smaller (CUDA counts
+ * its registers and shared memory; the discovery kernel uses few).
+ */
+uint32_t atl__sw_cap(atl_context_t ctx, void *kernel, const struct atl_swapps_params *p);
+
+/* 1 (and @p row set to a refusal) if @p groups is not a grid of 2 to @p cap work-groups, else 0. */
+int atl__sw_grid_refused(const struct atl_swapps_params *p, uint32_t cap, uint32_t groups, struct atl_app_row *row);
+
+/* The protocol's four kernel arguments, in the order every swapps kernel ends with. */
+void atl__sw_args(struct atl_arg *args, const struct atl__sw_sync *s, const struct atl_app_timing *tm);
+
+/*
+ * Times @p n launches in sequence per sample (their device times summed),
+ * each sample after @p reset, which must call atl__sw_sync_reset. Returns
+ * 0 when no launch gave up (the last sample's results stay for the caller
+ * to verify), 1 with @p row set to status deadlock when one did, or an
+ * error code with @p row set to status error.
+ */
+int atl__sw_time(atl_context_t ctx, void *const *kernels, const struct atl_launch *launches, unsigned n,
+                 atl__app_reset_fn reset, void *reset_arg, struct atl__sw_sync *s, const struct atl_app_timing *tm,
+                 struct atl_app_row *row);
+
+
 #endif

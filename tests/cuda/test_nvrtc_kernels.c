@@ -235,6 +235,9 @@ int main(void)
         "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8"};
     for (size_t i = 0; i < sizeof sw_defines / sizeof sw_defines[0]; i++)
       build("app_swatomic", sw_defines[i], archs[a]);
+    build("app_swdot", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]); /* seed 000's applications */
+    build("app_swstrmatch", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]);
+    build("app_swmapreduce", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]);
   }
   run_jobs();
   printf("%d passed, %d failed\n", compiled - failures, failures);

@@ -1,0 +1,279 @@
+/* atomlab app swapps: seed 000's applications on the software atomic (src/apps/sw*.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+#define DEFAULT_TEXT "/usr/share/dictd/gcide.dict.dz"
+#define DEFAULT_KEYWORDS "gravity,water,which,the"
+
+static const char usage[] =
+    "usage: atomlab app swapps [options]\n\n"
+    "Seed 000's applications (Section VI) with the system atomic, warp aggregation\n"
+    "and the software atomic add, whose last work-group coordinates (it idles in\n"
+    "the other variants, so all run on the same co-resident grid):\n"
+    "  dot        scalar product: per-work-group partial sums, one atomic each\n"
+    "  strmatch   four keywords in English text, one atomic per match on the\n"
+    "             keyword's counter (several addresses in one kernel)\n"
+    "  mapreduce  map tasks emit records into one array: Mars's two passes (count,\n"
+    "             prefix sum, write) against one atomic reservation per thread or\n"
+    "             per wavefront; matrix multiplication and the KMeans map phase\n"
+    "Every row is verified against the host. Grids above what occupancy discovery\n"
+    "finds co-resident are refused (exit 2); waits are bounded (--spin-bound).\n\n"
+    "  --apps LIST        of dot, strmatch, mapreduce  [all]\n"
+    "  --workgroups LIST  grids incl. the coordinator  [2, 4, 8, ... below the co-resident\n"
+    "                     count, and that count; CPU: the count]\n"
+    "  --variants LIST    of system, warp, software  [all] (mapreduce's twopass always runs)\n"
+    "  --elements N       dot: elements per vector  [GPU: 16777216; CPU: 1048576]\n"
+    "  --text FILE        strmatch: English text; .dz / .gz through gzip -dc\n"
+    "                     [" DEFAULT_TEXT ", Debian package dict-gcide]\n"
+    "  --text-bytes N     strmatch: bytes of the text to search  [4194304]\n"
+    "  --keywords LIST    strmatch: 1 to 4 keywords, none a prefix of another\n"
+    "                     [" DEFAULT_KEYWORDS "]\n"
+    "  --matmul LIST      mapreduce: n of each n x n matrix product  [GPU: 8,32,128,256,512;\n"
+    "                     CPU: 8,32,64]\n"
+    "  --kmeans LIST      mapreduce: points of each KMeans map (16 centroids, 4-D)\n"
+    "                     [GPU: 512,2048,8192,131072,1048576; CPU: 512,2048,8192]\n\n";
+
+enum { O_APPS = APP_OPT_FIRST, O_WGS, O_VARIANTS, O_ELEMENTS, O_TEXT, O_TEXT_BYTES, O_KEYWORDS, O_MATMUL, O_KMEANS };
+
+#define SWA_MAX_LIST 32
+
+struct swa_cli {
+  struct atl_swapps_params p;
+  unsigned apps; /* bit 0 dot, 1 strmatch, 2 mapreduce */
+  uint32_t groups[SWA_MAX_LIST], matmul[SWA_MAX_LIST], kmeans[SWA_MAX_LIST];
+  int elements_given, matmul_given, kmeans_given;
+  const char *text_path;
+  char *kwcopy;
+  const char *keywords[4];
+};
+
+/* A comma-separated list of whole numbers lo..hi into @p out; returns the count. */
+static unsigned parse_numbers(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uint32_t *out)
+{
+  char *copy = strdup(arg), *save = NULL;
+  unsigned n = 0;
+  if (copy == NULL)
+    die("out of memory");
+  for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (n == SWA_MAX_LIST)
+      die_usage("%s '%s' is not allowed: at most %d values", opt, arg, SWA_MAX_LIST);
+    out[n++] = (uint32_t)app_number(opt, tok, lo, hi);
+  }
+  free(copy);
+  if (n == 0)
+    die_usage("%s '%s' is not allowed: a comma-separated list of whole numbers, %llu to %llu", opt, arg,
+              (unsigned long long)lo, (unsigned long long)hi);
+  return n;
+}
+
+/* A comma-separated list of names into a bit set. */
+static unsigned parse_names(const char *opt, const char *arg, const char *const *names, unsigned n, const char *allowed)
+{
+  char *copy = strdup(arg), *save = NULL;
+  unsigned bits = 0;
+  if (copy == NULL)
+    die("out of memory");
+  for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    unsigned v = 0;
+    while (v < n && strcmp(tok, names[v]) != 0)
+      v++;
+    if (v == n)
+      die_usage("%s '%s' is not allowed: a list of %s", opt, arg, allowed);
+    bits |= 1u << v;
+  }
+  free(copy);
+  if (bits == 0)
+    die_usage("%s '%s' is not allowed: a list of %s", opt, arg, allowed);
+  return bits;
+}
+
+static void parse_keywords(const char *arg, struct swa_cli *c)
+{
+  char *save = NULL;
+  free(c->kwcopy);
+  if ((c->kwcopy = strdup(arg)) == NULL)
+    die("out of memory");
+  c->p.nkeywords = 0;
+  for (char *tok = strtok_r(c->kwcopy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (c->p.nkeywords == 4 || strlen(tok) > 32)
+      die_usage("--keywords '%s' is not allowed: 1 to 4 keywords of 1 to 32 bytes", arg);
+    for (unsigned j = 0; j < c->p.nkeywords; j++) {
+      const size_t a = strlen(c->keywords[j]), b = strlen(tok);
+      if (strncmp(c->keywords[j], tok, a < b ? a : b) == 0)
+        die_usage("--keywords '%s' is not allowed: '%s' and '%s' (one is a prefix of the other could both "
+                  "start at one position)", arg, c->keywords[j], tok);
+    }
+    c->keywords[c->p.nkeywords++] = tok;
+  }
+  if (c->p.nkeywords == 0)
+    die_usage("--keywords '%s' is not allowed: 1 to 4 keywords of 1 to 32 bytes", arg);
+}
+
+static void on_option(int code, const char *arg, void *user)
+{
+  static const char *const app_names[] = {"dot", "strmatch", "mapreduce"};
+  static const char *const variant_names[] = {"system", "warp", "software"};
+  struct swa_cli *c = user;
+  switch (code) {
+  case O_APPS:
+    c->apps = parse_names("--apps", arg, app_names, 3, "dot, strmatch, mapreduce");
+    break;
+  case O_WGS:
+    c->p.ngroups = parse_numbers("--workgroups", arg, 2, 65535, c->groups);
+    break;
+  case O_VARIANTS:
+    c->p.variants = parse_names("--variants", arg, variant_names, 3, "system, warp, software");
+    break;
+  case O_ELEMENTS:
+    c->p.dot_elements = app_number("--elements", arg, 1, 1ull << 28);
+    c->elements_given = 1;
+    break;
+  case O_TEXT:
+    c->text_path = arg;
+    break;
+  case O_TEXT_BYTES:
+    c->p.text_bytes = app_number("--text-bytes", arg, 1, 1ull << 30);
+    break;
+  case O_KEYWORDS:
+    parse_keywords(arg, c);
+    break;
+  case O_MATMUL:
+    c->p.nmatmul = parse_numbers("--matmul", arg, 1, 4096, c->matmul);
+    c->matmul_given = 1;
+    break;
+  case O_KMEANS:
+    c->p.nkmeans = parse_numbers("--kmeans", arg, 1, 1u << 26, c->kmeans);
+    c->kmeans_given = 1;
+    break;
+  }
+}
+
+/* The first --text-bytes of the text (.dz / .gz through gzip -dc); exit 2 naming the package if it is missing. */
+static uint8_t *read_text(const char *path, uint64_t want, uint64_t *got)
+{
+  FILE *f = fopen(path, "rb");
+  if (f == NULL)
+    die_usage("--text '%s' cannot be read: strmatch's default text is the GCIDE dictionary of the Debian package "
+              "dict-gcide (apt-get install dict-gcide)", path);
+  const size_t len = strlen(path);
+  const int packed = len > 3 && (strcmp(path + len - 3, ".dz") == 0 || strcmp(path + len - 3, ".gz") == 0);
+  if (packed) {
+    fclose(f);
+    if (strchr(path, '\''))
+      die_usage("--text '%s' is not allowed: a packed file's name may not hold a quote", path);
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "gzip -dc -- '%s' 2>/dev/null", path);
+    if ((f = popen(cmd, "r")) == NULL)
+      die("cannot run gzip -dc on %s", path);
+  }
+  uint8_t *buf = malloc(want);
+  if (buf == NULL)
+    die("out of memory");
+  *got = fread(buf, 1, want, f);
+  if (packed)
+    pclose(f); /* gzip may die of SIGPIPE: we stopped reading on purpose */
+  else
+    fclose(f);
+  if (*got == 0)
+    die_usage("--text '%s' is empty or not a gzip / dictzip file", path);
+  return buf;
+}
+
+int app_swapps(int argc, char **argv)
+{
+  static const struct option extra[] = {{"apps", required_argument, NULL, O_APPS},
+                                        {"workgroups", required_argument, NULL, O_WGS},
+                                        {"variants", required_argument, NULL, O_VARIANTS},
+                                        {"elements", required_argument, NULL, O_ELEMENTS},
+                                        {"text", required_argument, NULL, O_TEXT},
+                                        {"text-bytes", required_argument, NULL, O_TEXT_BYTES},
+                                        {"keywords", required_argument, NULL, O_KEYWORDS},
+                                        {"matmul", required_argument, NULL, O_MATMUL},
+                                        {"kmeans", required_argument, NULL, O_KMEANS},
+                                        {0}};
+  static const uint32_t gpu_matmul[] = {8, 32, 128, 256, 512}, cpu_matmul[] = {8, 32, 64};
+  static const uint32_t gpu_kmeans[] = {512, 2048, 8192, 131072, 1048576}, cpu_kmeans[] = {512, 2048, 8192};
+  struct swa_cli c;
+  memset(&c, 0, sizeof c);
+  c.apps = 7;
+  c.p.variants = 7;
+  c.p.text_bytes = 4194304;
+  c.text_path = DEFAULT_TEXT;
+  struct app_opts o;
+  struct atl_app_set set;
+  if (app_parse(argc, argv, usage, extra, on_option, &c, &o))
+    return EXIT_OK;
+  if (c.p.nkeywords == 0)
+    parse_keywords(DEFAULT_KEYWORDS, &c);
+  if (o.wg_size > 256)
+    die_usage("--wg-size %u is not allowed: 1 to 256 (the coordinator's local arrays)", o.wg_size);
+  uint8_t *text = NULL;
+  if (c.apps & 2u) /* before the device opens: a missing dictionary is a usage error */
+    text = read_text(c.text_path, c.p.text_bytes, &c.p.text_bytes);
+  atl_context_t ctx = app_open(&o, &set, argc, argv);
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  const int cpu = dev->type == ATL_DEVICE_CPU;
+  if (cpu && o.timing.spin_bound == 1u << 22) /* a CPU poll is nanoseconds, preemption milliseconds */
+    o.timing.spin_bound = 1u << 26;
+  if (!c.elements_given)
+    c.p.dot_elements = cpu ? 1u << 20 : 1u << 24;
+  if (!c.matmul_given) {
+    c.p.nmatmul = cpu ? 3 : 5;
+    memcpy(c.matmul, cpu ? cpu_matmul : gpu_matmul, c.p.nmatmul * 4);
+  }
+  if (!c.kmeans_given) {
+    c.p.nkmeans = cpu ? 3 : 5;
+    memcpy(c.kmeans, cpu ? cpu_kmeans : gpu_kmeans, c.p.nkmeans * 4);
+  }
+  c.p.wg_size = o.wg_size;
+  struct atl_occupancy occ;
+  if (atl_occupancy_discover(ctx, o.wg_size, &occ) != 0)
+    die("occupancy discovery failed: %s", atl_errmsg(ctx));
+  c.p.coresident = occ.discovered;
+  /* The test hook of app swatomic: PoCL's discovery often finds 1 work-group
+   * on a busy 2-core machine although its pool runs 2 (a wrong assumption
+   * ends as status deadlock, not a hang). */
+  const char *assume = getenv("ATL_SW_ASSUME_CORESIDENT");
+  if (assume && *assume)
+    c.p.coresident = (uint32_t)app_number("ATL_SW_ASSUME_CORESIDENT", assume, 1, 65535);
+  /* A test hook: an off-by-one host reference, which every row must then fail to verify (exit 1). */
+  const char *skew = getenv("ATL_SWAPPS_SKEW_REFERENCE");
+  c.p.skew_reference = skew && *skew && strcmp(skew, "0") != 0;
+  for (unsigned i = 0; i < c.p.ngroups; i++)
+    if (c.groups[i] > c.p.coresident)
+      die_usage("--workgroups %u is not allowed: the software atomic needs a co-resident grid, and occupancy "
+                "discovery found %u work-groups of %u work-items on %s", c.groups[i], c.p.coresident, o.wg_size,
+                dev->name);
+  if (c.p.coresident < 2)
+    die("the software atomic needs 2 co-resident work-groups (one coordinator); occupancy discovery found %u "
+        "at %u work-items on %s", c.p.coresident, o.wg_size, dev->name);
+  if (c.p.ngroups == 0) {
+    if (!cpu)
+      for (uint32_t g = 2; g < c.p.coresident && c.p.ngroups < SWA_MAX_LIST - 1; g *= 2)
+        c.groups[c.p.ngroups++] = g;
+    c.groups[c.p.ngroups++] = c.p.coresident;
+  }
+  c.p.groups = c.groups;
+  c.p.keywords = c.keywords;
+  c.p.text = text;
+  c.p.matmul_n = c.matmul;
+  c.p.kmeans_points = c.kmeans;
+  if (!o.quiet)
+    fprintf(stderr, "swapps: %u co-resident work-groups of %u (discovery), %u grid(s)\n", c.p.coresident, o.wg_size,
+            c.p.ngroups);
+  static const char *const names[] = {"dot", "strmatch", "mapreduce"};
+  int (*const fns[])(atl_context_t, const struct atl_swapps_params *, const struct atl_app_timing *,
+                     struct atl_app_set *) = {atl_app_swdot, atl_app_swstrmatch, atl_app_swmapreduce};
+  for (unsigned a = 0; a < 3; a++) {
+    if (!(c.apps & (1u << a)))
+      continue;
+    int err = fns[a](ctx, &c.p, &o.timing, &set);
+    if (err)
+      die("swapps %s failed: %s", names[a], atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+  }
+  free(text);
+  free(c.kwcopy);
+  return app_finish(&o, &set, ctx);
+}

@@ -1,0 +1,106 @@
+/*
+ * Seed 000's scalar product on the software atomic: each worker work-group
+ * reduces its share of a . b and adds the partial sum to one word with one
+ * atomic (system or software; warp: one per wavefront, no reduction). The
+ * word must end at the host's sum modulo 2^32.
+ */
+#include <stdlib.h>
+
+#include "app_internal.h"
+
+struct dot_run {
+  void *sum;
+  struct atl__sw_sync sync;
+  uint32_t cap; /* the largest co-resident grid of the kernel (atl__sw_cap) */
+};
+
+static int reset(atl_context_t ctx, void *arg)
+{
+  struct dot_run *r = arg;
+  int err = atl__sw_sync_reset(ctx, &r->sync);
+  return err ? err : atl__app_fill32(ctx, r->sum, 0, 4);
+}
+
+static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
+                   struct dot_run *r, void *kernel, void *a, void *b, unsigned variant, uint32_t groups,
+                   uint32_t expect, struct atl_app_set *out)
+{
+  struct atl_app_row row;
+  atl__app_row_init(&row, "dot", atl__sw_variant_names[variant]);
+  if (!atl__sw_grid_refused(p, r->cap, groups, &row)) {
+    const uint32_t workers = groups - 1, waves = (p->wg_size + 31) / 32;
+    atl_app_metric_set(&row, "elements", (double)p->dot_elements);
+    atl_app_metric_set(&row, "atomics", variant == 1 ? (double)workers * waves : (double)workers);
+    struct atl_arg args[9] = {{ATL_ARG_BUFFER, a, 0},      {ATL_ARG_BUFFER, b, 0},
+                              {ATL_ARG_U64, NULL, p->dot_elements}, {ATL_ARG_BUFFER, r->sum, 0},
+                              {ATL_ARG_U32, NULL, variant}};
+    atl__sw_args(args + 5, &r->sync, tm);
+    const struct atl_launch launch = {(size_t)groups * p->wg_size, p->wg_size, args, 9};
+    const int st = atl__sw_time(ctx, &kernel, &launch, 1, reset, r, &r->sync, tm, &row);
+    if (st == ATL_ENOMEM)
+      return st;
+    uint32_t got = 0;
+    if (st == 0) {
+      int err = atl__ops(ctx)->read(atl__dev(ctx), r->sum, &got, 4);
+      if (err)
+        atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+      else {
+        row.status = ATL_STATUS_OK;
+        row.verified = got == expect;
+        if (!row.verified)
+          atl__app_row_status(&row, ATL_STATUS_OK, "verification failed: sum %u, the host's %u", got, expect);
+        if (row.time_ms.median > 0)
+          atl_app_metric_set(&row, "gbps", 8.0 * (double)p->dot_elements / (row.time_ms.median * 1e6));
+      }
+    }
+  }
+  return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+}
+
+int atl_app_swdot(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
+                  struct atl_app_set *out)
+{
+  struct atl__app_buffers bufs = {{0}, 0};
+  struct dot_run r = {0};
+  void *kernel = NULL, *da = NULL, *db = NULL;
+  int err = atl__swapps_check(ctx, p, "dot");
+  if (err)
+    return err;
+  if (p->dot_elements == 0)
+    return atl__seterr(ctx, ATL_EINVAL, "dot: at least one element");
+  const size_t n = (size_t)p->dot_elements;
+  uint32_t *a = malloc(n * 4), *b = malloc(n * 4), expect = 0;
+  if (a == NULL || b == NULL) {
+    err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
+    goto out;
+  }
+  for (size_t i = 0; i < n; i++) { /* 16-bit inputs: the products are exact, the sum wraps as on the device */
+    a[i] = (uint32_t)atl__splitmix64(i) & 0xffffu;
+    b[i] = (uint32_t)atl__splitmix64(i ^ 0x5eedull << 40) & 0xffffu;
+    expect += a[i] * b[i];
+  }
+  if (p->skew_reference)
+    expect++;
+  struct atl_app_row brow;
+  atl__app_row_init(&brow, "dot", "build");
+  if ((err = atl__app_alloc(ctx, &bufs, n * 4, &da)) || (err = atl__app_alloc(ctx, &bufs, n * 4, &db)) ||
+      (err = atl__app_alloc(ctx, &bufs, 4, &r.sum)) || (err = atl__sw_sync_alloc(ctx, &bufs, p, &r.sync)) ||
+      (err = atl__ops(ctx)->write(atl__dev(ctx), da, a, n * 4)) ||
+      (err = atl__ops(ctx)->write(atl__dev(ctx), db, b, n * 4)))
+    goto out;
+  if ((err = atl__app_build(ctx, "app_swdot", "swdot", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", &kernel, &brow))) {
+    atl__app_row_status(&brow, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
+    err = atl_app_set_add(out, &brow) ? ATL_ENOMEM : 0;
+    goto out;
+  }
+  r.cap = atl__sw_cap(ctx, kernel, p);
+  for (unsigned i = 0; i < p->ngroups && !err; i++)
+    for (unsigned v = 0; v < 3 && !err; v++)
+      if (p->variants & (1u << v))
+        err = run_row(ctx, p, tm, &r, kernel, da, db, v, p->groups[i], expect, out);
+out:
+  free(a);
+  free(b);
+  atl__app_free_all(ctx, &bufs);
+  return err;
+}

@@ -1,0 +1,137 @@
+/*
+ * Seed 000's string match on the software atomic: every position of the
+ * text where a keyword starts adds 1 to that keyword's counter, so one
+ * kernel updates several words. The counters must equal the host's counts
+ * of the same rule (a keyword at every position, overlaps included; none is
+ * a prefix of another, so at most one starts at a position).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_internal.h"
+
+#define KW_MAX 32 /* bytes per keyword, as the kernels' KW_MAX */
+#define KW_COUNT 4
+
+struct str_run {
+  void *counts;
+  struct atl__sw_sync sync;
+  uint32_t cap; /* the largest co-resident grid of the kernel (atl__sw_cap) */
+};
+
+static int reset(atl_context_t ctx, void *arg)
+{
+  struct str_run *r = arg;
+  int err = atl__sw_sync_reset(ctx, &r->sync);
+  return err ? err : atl__app_fill32(ctx, r->counts, 0, KW_COUNT * 4);
+}
+
+/* The host's counts: the same rule as the kernel's match_at. */
+static void host_counts(const struct atl_swapps_params *p, const uint32_t *len, uint32_t *counts)
+{
+  const uint8_t *t = p->text;
+  const uint64_t n = p->text_bytes;
+  for (uint64_t i = 0; i < n; i++)
+    for (unsigned k = 0; k < p->nkeywords; k++)
+      if (t[i] == (uint8_t)p->keywords[k][0] && i + len[k] <= n && memcmp(t + i, p->keywords[k], len[k]) == 0) {
+        counts[k]++;
+        break;
+      }
+}
+
+static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
+                   struct str_run *r, void *kernel, void *text, void *kw, void *kwlen, unsigned variant,
+                   uint32_t groups, const uint32_t *expect, struct atl_app_set *out)
+{
+  struct atl_app_row row;
+  atl__app_row_init(&row, "strmatch", atl__sw_variant_names[variant]);
+  if (!atl__sw_grid_refused(p, r->cap, groups, &row)) {
+    atl_app_metric_set(&row, "bytes", (double)p->text_bytes);
+    struct atl_arg args[11] = {{ATL_ARG_BUFFER, text, 0},          {ATL_ARG_U64, NULL, p->text_bytes},
+                               {ATL_ARG_BUFFER, kw, 0},            {ATL_ARG_BUFFER, kwlen, 0},
+                               {ATL_ARG_U32, NULL, p->nkeywords},  {ATL_ARG_BUFFER, r->counts, 0},
+                               {ATL_ARG_U32, NULL, variant}};
+    atl__sw_args(args + 7, &r->sync, tm);
+    const struct atl_launch launch = {(size_t)groups * p->wg_size, p->wg_size, args, 11};
+    const int st = atl__sw_time(ctx, &kernel, &launch, 1, reset, r, &r->sync, tm, &row);
+    if (st == ATL_ENOMEM)
+      return st;
+    uint32_t got[KW_COUNT] = {0};
+    if (st == 0) {
+      if (atl__ops(ctx)->read(atl__dev(ctx), r->counts, got, sizeof got)) {
+        atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+      } else {
+        double matches = 0;
+        row.status = ATL_STATUS_OK;
+        row.verified = 1;
+        for (unsigned k = 0; k < p->nkeywords; k++) {
+          char name[32];
+          snprintf(name, sizeof name, "count%u", k);
+          atl_app_metric_set(&row, name, got[k]);
+          matches += got[k];
+          if (got[k] != expect[k] && row.verified) {
+            row.verified = 0;
+            atl__app_row_status(&row, ATL_STATUS_OK, "verification failed: '%s' counted %u, the host %u",
+                                p->keywords[k], got[k], expect[k]);
+          }
+        }
+        atl_app_metric_set(&row, "atomics", matches);
+        if (row.time_ms.median > 0)
+          atl_app_metric_set(&row, "gbps", (double)p->text_bytes / (row.time_ms.median * 1e6));
+      }
+    }
+  }
+  return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+}
+
+int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
+                       struct atl_app_set *out)
+{
+  struct atl__app_buffers bufs = {{0}, 0};
+  struct str_run r = {0};
+  void *kernel = NULL, *dtext = NULL, *dkw = NULL, *dlen = NULL;
+  uint8_t kw[KW_COUNT * KW_MAX] = {0};
+  uint32_t len[KW_COUNT] = {0}, expect[KW_COUNT] = {0};
+  int err = atl__swapps_check(ctx, p, "strmatch");
+  if (err)
+    return err;
+  if (p->text == NULL || p->text_bytes == 0 || p->nkeywords == 0 || p->nkeywords > KW_COUNT)
+    return atl__seterr(ctx, ATL_EINVAL, "strmatch: a text and 1 to %d keywords", KW_COUNT);
+  for (unsigned k = 0; k < p->nkeywords; k++) {
+    len[k] = (uint32_t)strlen(p->keywords[k]);
+    if (len[k] == 0 || len[k] > KW_MAX)
+      return atl__seterr(ctx, ATL_EINVAL, "strmatch: keyword '%s' is not 1 to %d bytes", p->keywords[k], KW_MAX);
+    for (unsigned j = 0; j < k; j++)
+      if (strncmp(p->keywords[j], p->keywords[k], len[j] < len[k] ? len[j] : len[k]) == 0)
+        return atl__seterr(ctx, ATL_EINVAL, "strmatch: keywords '%s' and '%s': one is a prefix of the other",
+                           p->keywords[j], p->keywords[k]);
+    memcpy(kw + k * KW_MAX, p->keywords[k], len[k]);
+  }
+  host_counts(p, len, expect);
+  if (p->skew_reference)
+    expect[0]++;
+  struct atl_app_row brow;
+  atl__app_row_init(&brow, "strmatch", "build");
+  if ((err = atl__app_alloc(ctx, &bufs, (size_t)p->text_bytes, &dtext)) ||
+      (err = atl__app_alloc(ctx, &bufs, sizeof kw, &dkw)) || (err = atl__app_alloc(ctx, &bufs, sizeof len, &dlen)) ||
+      (err = atl__app_alloc(ctx, &bufs, KW_COUNT * 4, &r.counts)) ||
+      (err = atl__sw_sync_alloc(ctx, &bufs, p, &r.sync)) ||
+      (err = atl__ops(ctx)->write(atl__dev(ctx), dtext, p->text, (size_t)p->text_bytes)) ||
+      (err = atl__ops(ctx)->write(atl__dev(ctx), dkw, kw, sizeof kw)) ||
+      (err = atl__ops(ctx)->write(atl__dev(ctx), dlen, len, sizeof len)))
+    goto out;
+  if ((err = atl__app_build(ctx, "app_swstrmatch", "swstrmatch", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", &kernel,
+                            &brow))) {
+    atl__app_row_status(&brow, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
+    err = atl_app_set_add(out, &brow) ? ATL_ENOMEM : 0;
+    goto out;
+  }
+  r.cap = atl__sw_cap(ctx, kernel, p);
+  for (unsigned i = 0; i < p->ngroups && !err; i++)
+    for (unsigned v = 0; v < 3 && !err; v++)
+      if (p->variants & (1u << v))
+        err = run_row(ctx, p, tm, &r, kernel, dtext, dkw, dlen, v, p->groups[i], expect, out);
+out:
+  atl__app_free_all(ctx, &bufs);
+  return err;
+}
