@@ -232,6 +232,7 @@ struct atl_smem_histogram_spec {
   unsigned wg_size;    /**< threads per block */
   unsigned workgroups; /**< blocks (the kernel strides over the image) */
   unsigned reps;       /**< timed launches; the median is reported */
+  unsigned warmup;     /**< untimed launches before them (0 under a profiler: one launch per row) */
 };
 
 /** What one histogram run measured. */
@@ -245,6 +246,39 @@ struct atl_smem_histogram_result {
 /** Runs the case study on the open CUDA device (ATL_ENOTSUP elsewhere); ATL_EVERIFY if a bin is wrong. */
 int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_spec *spec,
                            struct atl_smem_histogram_result *out);
+
+/** The two validation kernels of the model (src/backend/cuda/kernels/smem_validate.cu). */
+enum atl_smem_validation {
+  ATL_SMEM_VALIDATE_ATOMICS = 0, /**< shared atomics only, e = 32 on one word per warp: U near 1 (a bottleneck) */
+  ATL_SMEM_VALIDATE_STREAM = 1,  /**< a global-memory stream with one shared atomic per `iters` loads: U low */
+  ATL_SMEM_VALIDATIONS = 2
+};
+
+/** The kernel name of a validation kernel ("smem_validate_atomics", "smem_validate_stream"). */
+const char *atl_smem_validation_kernel(enum atl_smem_validation which);
+
+/** One run of a validation kernel. */
+struct atl_smem_validation_spec {
+  enum atl_smem_validation which;
+  unsigned wg_size;    /**< threads per block (a multiple of 32, at most 1024) */
+  unsigned workgroups; /**< blocks */
+  unsigned iters;      /**< atomics: atomics per thread; stream: loads per shared atomic (the period) */
+  size_t bytes;        /**< stream: bytes read (16 per load) */
+  unsigned warmup, reps;
+};
+
+/** What one validation run measured. */
+struct atl_smem_validation_result {
+  double median_ms;       /**< device time per launch */
+  double atomics;         /**< shared atomic warp-instructions per launch (the known answer for N) */
+  int verified;           /**< final words, returned values, atomic count and data sum as expected */
+  unsigned wrong;         /**< values that differed (in the worst launch) */
+  char instructions[256]; /**< the kernel's atomic machine instructions */
+};
+
+/** Runs a validation kernel on the open CUDA device (ATL_ENOTSUP elsewhere); ATL_EVERIFY if a value is wrong. */
+int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_spec *spec,
+                            struct atl_smem_validation_result *out);
 
 /** Resident warps per SM of the open device (max threads per SM / warp size); 0 if unknown. */
 unsigned atl_smem_max_warps(atl_context_t ctx);
