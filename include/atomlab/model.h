@@ -100,7 +100,10 @@ struct atl_smem_counters {
   double duration_ns;       /**< kernel duration (reported, not used by the model) */
   double sm_count;          /**< SMs the totals are spread over */
   double warps_per_sm;      /**< resident warps an SM holds at most */
-  int have_ops, have_words, have_cas, have_duration;
+  double elapsed_cycles;    /**< cycles of the average SM from the kernel's start to its end (sm__cycles_elapsed.avg) */
+  double clock_mhz;         /**< the device's SM clock (device__attribute_clock_rate), MHz */
+  double wavefronts;        /**< shared-memory pipeline passes of the atomics, all SMs (bank-conflict replays included) */
+  int have_ops, have_words, have_cas, have_duration, have_elapsed, have_clock, have_wavefronts;
 };
 
 /** Assumptions a derivation had to make because the counters lack something (bits of atl_smem_util.assumed). */
@@ -136,11 +139,59 @@ struct atl_smem_util {
 int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_variant v,
                          const struct atl_smem_counters *in, struct atl_smem_util *out, char *why, size_t why_len);
 
+/** Where the clock that turns B into time came from (atl_smem_prediction.clock_source). */
+enum atl_smem_clock_source {
+  ATL_SMEM_CLOCK_ELAPSED = 1, /**< the kernel's own: elapsed SM cycles / duration */
+  ATL_SMEM_CLOCK_DEVICE = 2   /**< the device's rated clock (device__attribute_clock_rate) */
+};
+
+/** The model's predicted busy time against the measured kernel time, for one kernel. */
+struct atl_smem_prediction {
+  double clock_mhz;   /**< SM clock used to turn cycles into time */
+  int clock_source;   /**< enum atl_smem_clock_source */
+  double busy_ns;     /**< B (the average SM's atomic busy time) in nanoseconds */
+  double measured_ns; /**< the kernel's duration (gpu__time_duration) */
+  double ratio;       /**< busy_ns / measured_ns: what fraction of the kernel the unit was busy */
+  double error;       /**< ratio - 1: the prediction's error where the unit is the bottleneck (B should equal the time) */
+  double passes;      /**< shared-memory passes per atomic job (wavefronts / N), 0 if not counted */
+  int have_passes;
+};
+
+/**
+ * Compares the busy time B of @p u (from atl_smem_utilization() on @p in)
+ * with the measured duration of the kernel. The clock is the kernel's own
+ * (elapsed cycles / duration) where the counters have both, else the device's
+ * rated clock. Returns 0, or ATL_EINVAL with a reason (no duration, no clock).
+ */
+int atl_smem_predict(const struct atl_smem_counters *in, const struct atl_smem_util *u, struct atl_smem_prediction *out,
+                     char *why, size_t why_len);
+
+/** One row of a case-study run (a CSV from `atomlab hist-case -o`). */
+struct atl_smem_case {
+  char kernel[32];               /**< histogram or histogram2 */
+  char image[16];                /**< solid or uniform */
+  enum atl_smem_variant variant; /**< result: unused (ATOMS.POPC.INC) or used (ATOMS.ADD) */
+  unsigned pixels, wg_size;
+  unsigned launches;             /**< kernel launches of the row: warmup + reps (warmup 1 where the file has none) */
+};
+
+/**
+ * Reads the rows of a case-study CSV (columns kernel, image, result, pixels,
+ * wg_size, reps and optionally warmup; others ignored) into a malloc'ed array.
+ * Returns 0, or ATL_EINVAL with a reason naming the file and line.
+ */
+int atl_smem_cases_parse_csv(const char *text, const char *name, struct atl_smem_case **cases, size_t *count,
+                             char *why, size_t why_len);
+
 /** The counters a profile needs: per quantity, the metric names tried in order (NULL-terminated lists). */
 enum atl_ncu_quantity {
   ATL_NCU_FAO, ATL_NCU_CAS, ATL_NCU_OPS, ATL_NCU_ACTIVE_CYCLES, ATL_NCU_OCCUPANCY, ATL_NCU_DURATION,
-  ATL_NCU_SM_COUNT, ATL_NCU_WARPS_PER_SM, ATL_NCU_WORDS, ATL_NCU_QUANTITIES
+  ATL_NCU_SM_COUNT, ATL_NCU_WARPS_PER_SM, ATL_NCU_WORDS, ATL_NCU_ELAPSED, ATL_NCU_CLOCK, ATL_NCU_WAVEFRONTS,
+  ATL_NCU_QUANTITIES
 };
+
+/** Whether a profile asks ncu for a quantity only when ncu lists it (an optional extra, never required). */
+int atl_ncu_optional(enum atl_ncu_quantity q);
 
 /** A FAO metric that counts every ATOMS instruction, CAS included: N_f is its value minus N_c. */
 #define ATL_NCU_INCLUDES_CAS 1u
