@@ -50,7 +50,7 @@ static void write_csv(FILE *f, const struct line *l, size_t n, double threshold)
 {
   fprintf(f, "id,kernel,case_kernel,image,result,pixels,wg_size,jobs_per_sm,n_hat,e,c,passes_per_job,s_cycles,"
              "busy_cycles,active_cycles,utilization,verdict,clock_mhz,clock_source,busy_us,measured_us,"
-             "busy_over_measured,error_pct\n");
+             "busy_over_measured,error_pct,s_pipelined_cycles,busy_pipelined_us,pipelined_over_measured\n");
   for (size_t i = 0; i < n; i++) {
     const struct line *x = &l[i];
     fprintf(f, "%s,", x->k->id);
@@ -63,10 +63,14 @@ static void write_csv(FILE *f, const struct line *l, size_t n, double threshold)
     fprintf(f, ",%.6g,%.6g,%.6g,%.6g,", x->u.jobs, x->u.n_hat, x->u.e, x->u.c);
     if (x->p.have_passes)
       fprintf(f, "%.6g", x->p.passes);
-    fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%s,%.6g,%s,%.6g,%.6g,%.6g,%.3f\n", x->u.service, x->u.busy, x->u.time,
+    fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%s,%.6g,%s,%.6g,%.6g,%.6g,%.3f", x->u.service, x->u.busy, x->u.time,
             x->u.utilization, x->u.utilization >= threshold ? "bottleneck" : "not a bottleneck", x->p.clock_mhz,
             x->p.clock_source == ATL_SMEM_CLOCK_ELAPSED ? "elapsed" : "device", x->p.busy_ns / 1e3,
             x->p.measured_ns / 1e3, x->p.ratio, x->p.error * 100);
+    if (isnan(x->u.busy_pipelined))
+      fprintf(f, ",,,\n"); /* the table has no n = 1 */
+    else
+      fprintf(f, ",%.6g,%.6g,%.6g\n", x->u.service_pipelined, x->p.busy_pipelined_ns / 1e3, x->p.ratio_pipelined);
   }
 }
 
@@ -77,13 +81,16 @@ static void write_md(FILE *f, const struct line *l, size_t n, const struct smem_
   fprintf(f, "Table `%s`, counters `%s`%s%s%s. B = N x S(n-hat, e, c) cycles of the average SM, turned into time "
              "with the SM clock; measured = ncu's gpu__time_duration of the same launch. Where the unit is the "
              "bottleneck (U >= %g) B should equal the measured time: error = B / measured - 1. Elsewhere B / "
-             "measured is the share of the kernel the unit was busy, not an error.\n\n",
+             "measured is the share of the kernel the unit was busy, not an error. B' uses atomlab's pipelined "
+             "service time S' = (T(n) - T(1)) / (n - 1) instead of the seed's T(n) / n (docs/model.md).\n\n",
           opts->table_path, counters, runs ? ", case rows `" : "", runs ? runs : "", runs ? "`" : "", opts->threshold);
-  fprintf(f, "| id | case | N/SM | n-hat | e | passes | S cyc | B us | measured us | B/measured | U | verdict |\n");
-  fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-  double *bott = malloc((n ? n : 1) * sizeof *bott), *rest = malloc((n ? n : 1) * sizeof *rest);
-  size_t nb = 0, nr = 0;
-  if (bott == NULL || rest == NULL)
+  fprintf(f, "| id | case | N/SM | n-hat | e | passes | S cyc | B us | measured us | B/measured | U | verdict | "
+             "S' cyc | B'/measured |\n");
+  fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
+  double *bott = malloc((n ? n : 1) * sizeof *bott), *rest = malloc((n ? n : 1) * sizeof *rest),
+         *pipe = malloc((n ? n : 1) * sizeof *pipe);
+  size_t nb = 0, nr = 0, np = 0;
+  if (bott == NULL || rest == NULL || pipe == NULL)
     die("out of memory");
   for (size_t i = 0; i < n; i++) {
     const struct line *x = &l[i];
@@ -96,9 +103,15 @@ static void write_md(FILE *f, const struct line *l, size_t n, const struct smem_
     if (x->p.have_passes)
       snprintf(passes, sizeof passes, "%.2f", x->p.passes);
     const int b = x->u.utilization >= opts->threshold;
-    fprintf(f, "| %s | %s | %.4g | %.2f | %.2f | %s | %.2f | %.4g | %.4g | %.3f | %.3f | %s |\n", x->k->id, label,
+    fprintf(f, "| %s | %s | %.4g | %.2f | %.2f | %s | %.2f | %.4g | %.4g | %.3f | %.3f | %s |", x->k->id, label,
             x->u.jobs, x->u.n_hat, x->u.e, passes, x->u.service, x->p.busy_ns / 1e3, x->p.measured_ns / 1e3,
             x->p.ratio, x->u.utilization, b ? "bottleneck" : "not");
+    if (isnan(x->u.busy_pipelined))
+      fprintf(f, " - | - |\n");
+    else
+      fprintf(f, " %.2f | %.3f |\n", x->u.service_pipelined, x->p.ratio_pipelined);
+    if (b && !isnan(x->u.busy_pipelined))
+      pipe[np++] = fabs(x->p.ratio_pipelined - 1);
     if (b)
       bott[nb++] = fabs(x->p.error);
     else
@@ -110,9 +123,13 @@ static void write_md(FILE *f, const struct line *l, size_t n, const struct smem_
             bott[nb - 1] * 100); /* median() sorted them */
   else
     fprintf(f, "No kernel reached U >= %g.\n", opts->threshold);
+  if (np)
+    fprintf(f, "The same kernels with B' (pipelined S'): median |error| %.1f %%, largest %.1f %%.\n",
+            median(pipe, np) * 100, pipe[np - 1] * 100);
   if (nr)
     fprintf(f, "Other kernels (%zu): B / measured median %.3f, largest %.3f.\n", nr, median(rest, nr),
             rest[nr - 1]);
+  free(pipe);
   free(bott);
   free(rest);
 }

@@ -192,10 +192,15 @@ def summarize(pred, pred_path, util, e_of, passes_of, ms, wgs, sizes, threshold,
     out.append("")
     bott = [abs(float(r["busy_over_measured"]) - 1) for r in pred if r["verdict"] == "bottleneck"]
     rest = [float(r["busy_over_measured"]) for r in pred if r["verdict"] != "bottleneck"]
+    pipe = [abs(float(r["pipelined_over_measured"]) - 1) for r in pred
+            if r["verdict"] == "bottleneck" and r.get("pipelined_over_measured")]
     out.append(f"predicted busy time B vs measured kernel time ({len(pred)} profiled launches, predict.md): "
                + (f"bottleneck launches {len(bott)}: median |B/measured - 1| {statistics.median(bott) * 100:.0f} %, "
                   f"largest {max(bott) * 100:.0f} %; " if bott else "no bottleneck launch; ")
                + (f"other launches {len(rest)}: B/measured median {statistics.median(rest):.2f}" if rest else ""))
+    if pipe:
+        out.append(f"  with atomlab's pipelined S' = (T(n) - T(1)) / (n - 1) instead of T(n) / n: bottleneck launches "
+                   f"median |B'/measured - 1| {statistics.median(pipe) * 100:.0f} %, largest {max(pipe) * 100:.0f} %")
     vpath = os.path.join(d, "validate.csv")
     if os.path.exists(vpath):
         want = {"smem_validate_atomics": "bottleneck", "smem_validate_stream": "not a bottleneck"}

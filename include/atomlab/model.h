@@ -77,6 +77,17 @@ int atl_smem_S(const struct atl_smem_table *table, enum atl_smem_variant v, doub
                double *cycles, int *clamped, char *why, size_t why_len);
 
 /**
+ * atomlab's alternative to equation (3) for a unit that pipelines: the time
+ * between completions once the first job is through, S' = (T(n, e, c) -
+ * T(1, e, c/n)) / (n - 1). Equation (3) divides the first job's whole latency
+ * (about 175 cycles on the H100) among the n jobs, which a loop that keeps the
+ * unit busy never pays per job. n below 2 is taken as 2; beyond the table as
+ * its largest n. Needs measured points at n = 1. Returns 0 or ATL_EINVAL.
+ */
+int atl_smem_S_pipelined(const struct atl_smem_table *table, enum atl_smem_variant v, double n, double e, double c,
+                         double *cycles, int *clamped, char *why, size_t why_len);
+
+/**
  * Reads a calibration table from CSV text: a header naming at least the
  * columns result, n, e, c and t_cycles (others are ignored), then one row per
  * point. Returns 0, or ATL_EINVAL with "name:line: reason" in @p why.
@@ -125,6 +136,8 @@ struct atl_smem_util {
   double c;           /**< n-hat x N_c / (N_c + N_f) */
   double service;     /**< S(n-hat, e, c), cycles */
   double busy;        /**< B = N x S, cycles */
+  double service_pipelined; /**< S'(n-hat, e, c) (atl_smem_S_pipelined), NAN if the table cannot give it */
+  double busy_pipelined;    /**< B' = N x S', cycles (NAN likewise) */
   double time;        /**< T: active cycles per SM */
   double utilization; /**< U = B / T */
   int clamped;        /**< an input lay outside the table and was clamped */
@@ -153,6 +166,8 @@ struct atl_smem_prediction {
   double measured_ns; /**< the kernel's duration (gpu__time_duration) */
   double ratio;       /**< busy_ns / measured_ns: what fraction of the kernel the unit was busy */
   double error;       /**< ratio - 1: the prediction's error where the unit is the bottleneck (B should equal the time) */
+  double busy_pipelined_ns; /**< B' (pipelined service time) in nanoseconds, NAN if not derived */
+  double ratio_pipelined;   /**< busy_pipelined_ns / measured_ns */
   double passes;      /**< shared-memory passes per atomic job (wavefronts / N), 0 if not counted */
   int have_passes;
 };

@@ -82,6 +82,14 @@ int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_varia
     return err;
   out->busy = out->jobs * out->service;
   out->utilization = out->busy / out->time;
+  /* the pipelined alternative, reported beside the seed's where the table allows (n = 1 measured) */
+  char ignored[160];
+  int clamp2 = 0;
+  if (atl_smem_S_pipelined(table, v, out->n_hat, out->e < 1 ? 1 : out->e, out->c, &out->service_pipelined, &clamp2,
+                           ignored, sizeof ignored) == 0)
+    out->busy_pipelined = out->jobs * out->service_pipelined;
+  else
+    out->service_pipelined = out->busy_pipelined = NAN;
   return 0;
 }
 
@@ -111,6 +119,8 @@ int atl_smem_predict(const struct atl_smem_counters *in, const struct atl_smem_u
   out->busy_ns = u->busy / out->clock_mhz * 1e3;
   out->ratio = out->busy_ns / out->measured_ns;
   out->error = out->ratio - 1;
+  out->busy_pipelined_ns = u->busy_pipelined / out->clock_mhz * 1e3; /* NAN stays NAN */
+  out->ratio_pipelined = out->busy_pipelined_ns / out->measured_ns;
   const double total = in->fao_jobs + in->cas_jobs;
   if (in->have_wavefronts && total > 0) {
     out->passes = in->wavefronts / total;

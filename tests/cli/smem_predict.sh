@@ -12,16 +12,18 @@ NCU=$DATA/ncu-h100-rmw.csv
 # cycles = 701.6 us at 1980 MHz against 534.1 us measured (docs/model.md)
 "$ATOMLAB" model predict --table "$TABLE" --counters "$NCU" --kernel rmw >"$WORK/pred.md" 2>"$WORK/err"
 [ $? -eq 0 ] && pass || fail "model predict: $(cat "$WORK/err")"
-grep -q '^| 7 | rmw | 3.277e+04 | 15.99 | 32.00 | - | 42.39 | 701.6 | 534.1 | 1.313 | 1.322 | bottleneck |$' "$WORK/pred.md" &&
+# and with the pipelined S' = (T(15.9936) - T(1)) / 14.9936 = (677.9936 - 220) / 14.9936 = 30.55: B' / measured = 0.946
+grep -q '^| 7 | rmw | 3.277e+04 | 15.99 | 32.00 | - | 42.39 | 701.6 | 534.1 | 1.313 | 1.322 | bottleneck | 30.55 | 0.946 |$' "$WORK/pred.md" &&
   pass || fail "kernel 7 row: $(grep '^| 7 ' "$WORK/pred.md")"
-grep -q '^| 19 | rmw | 0 |.* 0.000 | 0.000 | not |$' "$WORK/pred.md" && pass || fail "global kernel: $(grep '^| 19 ' "$WORK/pred.md")"
-grep -q '^Bottleneck kernels (16): median |error|' "$WORK/pred.md" && grep -q '^Other kernels (16): ' "$WORK/pred.md" &&
+grep -q '^| 19 | rmw | 0 |.* 0.000 | 0.000 | not | 0.00 | 0.000 |$' "$WORK/pred.md" && pass || fail "global kernel: $(grep '^| 19 ' "$WORK/pred.md")"
+grep -q '^Bottleneck kernels (16): median |error| 81.0 %' "$WORK/pred.md" && grep -q '^Other kernels (16): ' "$WORK/pred.md" &&
+  grep -q "^The same kernels with B' (pipelined S'): median |error| 49.3 %" "$WORK/pred.md" &&
   pass || fail "summary: $(tail -3 "$WORK/pred.md")"
 grep -q '| discovery |' "$WORK/pred.md" && fail "--kernel rmw kept discovery" || pass
 # CSV through -o
 "$ATOMLAB" model predict --table "$TABLE" --counters "$NCU" --kernel rmw -o "$WORK/pred.csv" 2>"$WORK/err"
 [ $? -eq 0 ] && pass || fail "model predict -o csv: $(cat "$WORK/err")"
-grep -q '^7,rmw,,,,,,32768,15.9936,32,0,,42.3916,1.38909e+06,1.05056e+06,1.32224,bottleneck,1980,device,701.559,534.144,1.31343,31.343$' \
+grep -q '^7,rmw,,,,,,32768,15.9936,32,0,,42.3916,1.38909e+06,1.05056e+06,1.32224,bottleneck,1980,device,701.559,534.144,1.31343,31.343,30.5459,505.52,0.946411$' \
   "$WORK/pred.csv" && pass || fail "kernel 7 CSV: $(grep '^7,' "$WORK/pred.csv")"
 [ "$(wc -l <"$WORK/pred.csv")" -eq 33 ] && pass || fail "CSV rows: $(wc -l <"$WORK/pred.csv")"
 

@@ -65,6 +65,16 @@ static void real_kernel7(void)
     CHECK_REL(p.error, busy_ns / 534144 - 1);
     CHECK(p.ratio > 1.31 && p.ratio < 1.32);
     CHECK(!p.have_passes);
+    /*
+     * The pipelined alternative: S' = (T(15.9936, 32, 0) - T(1, 32, 0)) / 14.9936 with T(1, 32, 0) = 220:
+     * (677.9936 - 220) / 14.9936 = 30.546 cycles, B' = 32,768 x S' cycles = 505.5 us at 1980 MHz, / 534.1 us = 0.946.
+     */
+    const double Sp = (677.9936 - 220) / 14.9936;
+    CHECK_REL(u.service_pipelined, Sp);
+    CHECK_REL(u.busy_pipelined, 32768 * Sp);
+    CHECK_REL(p.busy_pipelined_ns, 32768 * Sp / 1.98);
+    CHECK_REL(p.ratio_pipelined, 32768 * Sp / 1.98 / 534144);
+    CHECK(p.ratio_pipelined > 0.94 && p.ratio_pipelined < 0.95);
   } else {
     CHECK_CONTEXT("%s", why);
   }
@@ -123,6 +133,41 @@ static void made_up(void)
   CHECK(atl_smem_predict(&k, &u, &p, why, sizeof why) == ATL_EINVAL);
 }
 
+/* S' on the synthetic table (used: T = 30 + 4 n e + 10 c^2), by hand */
+static void pipelined(void)
+{
+  char why[256];
+  struct atl_smem_table t;
+  if (!CHECK(atl_smem_table_read_csv(ATL_TEST_DATA_DIR "/smem-table-synthetic.csv", &t, why, sizeof why) == 0))
+    return;
+  double S = 0;
+  int clamped = 0;
+  /* (T(3, 2, 0) - T(1, 2, 0)) / 2 = (54 - 38) / 2 */
+  CHECK(atl_smem_S_pipelined(&t, ATL_SMEM_USED, 3, 2, 0, &S, &clamped, why, sizeof why) == 0);
+  CHECK_NEAR(S, 8);
+  CHECK(!clamped);
+  /* c = 1.5 of 3 is a CAS share of 1/2, kept at n = 1: T(3, 2, 1.5) = (64 + 94) / 2 = 79, T(1, 2, 0.5) = (38 + 48) / 2 = 43 */
+  CHECK(atl_smem_S_pipelined(&t, ATL_SMEM_USED, 3, 2, 1.5, &S, &clamped, why, sizeof why) == 0);
+  CHECK_NEAR(S, 18);
+  /* n below 2 is taken as 2: T(2, 2, 0) - T(1, 2, 0) = 46 - 38 */
+  CHECK(atl_smem_S_pipelined(&t, ATL_SMEM_USED, 1.5, 2, 0, &S, &clamped, why, sizeof why) == 0);
+  CHECK_NEAR(S, 8);
+  /* beyond the table (n 1..8): its top, (T(8, 2, 0) - T(1, 2, 0)) / 7 = (94 - 38) / 7 = 8, clamped */
+  CHECK(atl_smem_S_pipelined(&t, ATL_SMEM_USED, 20, 2, 0, &S, &clamped, why, sizeof why) == 0);
+  CHECK_NEAR(S, 8);
+  CHECK(clamped);
+  CHECK(atl_smem_S_pipelined(&t, ATL_SMEM_USED, 0, 2, 0, &S, &clamped, why, sizeof why) == ATL_EINVAL);
+  CHECK(atl_smem_S_pipelined(&t, ATL_SMEM_USED, 2, 2, 3, &S, &clamped, why, sizeof why) == ATL_EINVAL);
+  atl_smem_table_release(&t);
+  /* a table without n = 1 cannot give S' */
+  const char *no1 = "result,n,e,c,t_cycles\nused,2,1,0,40\nused,3,1,0,50\n";
+  if (CHECK(atl_smem_table_parse_csv(no1, "no1", &t, why, sizeof why) == 0)) {
+    CHECK(atl_smem_S_pipelined(&t, ATL_SMEM_USED, 3, 1, 0, &S, &clamped, why, sizeof why) == ATL_EINVAL &&
+          strstr(why, "n = 1") != NULL);
+    atl_smem_table_release(&t);
+  }
+}
+
 static void cases(void)
 {
   char why[256];
@@ -165,6 +210,7 @@ int main(void)
 {
   real_kernel7();
   made_up();
+  pipelined();
   cases();
   return check_exit("test_smem_predict");
 }
