@@ -118,17 +118,22 @@ static void write_md(FILE *f, const struct line *l, size_t n, const struct smem_
       rest[nr++] = x->p.ratio;
   }
   fprintf(f, "\n");
-  if (nb)
-    fprintf(f, "Bottleneck kernels (%zu): median |error| %.1f %%, largest %.1f %%.\n", nb, median(bott, nb) * 100,
-            bott[nb - 1] * 100); /* median() sorted them */
-  else
+  /* median() sorts, so the largest is read after it (never in the same call's arguments) */
+  if (nb) {
+    const double m = median(bott, nb);
+    fprintf(f, "Bottleneck kernels (%zu): median |error| %.1f %%, largest %.1f %%.\n", nb, m * 100, bott[nb - 1] * 100);
+  } else {
     fprintf(f, "No kernel reached U >= %g.\n", opts->threshold);
-  if (np)
-    fprintf(f, "The same kernels with B' (pipelined S'): median |error| %.1f %%, largest %.1f %%.\n",
-            median(pipe, np) * 100, pipe[np - 1] * 100);
-  if (nr)
-    fprintf(f, "Other kernels (%zu): B / measured median %.3f, largest %.3f.\n", nr, median(rest, nr),
-            rest[nr - 1]);
+  }
+  if (np) {
+    const double m = median(pipe, np);
+    fprintf(f, "The same kernels with B' (pipelined S'): median |error| %.1f %%, largest %.1f %%.\n", m * 100,
+            pipe[np - 1] * 100);
+  }
+  if (nr) {
+    const double m = median(rest, nr);
+    fprintf(f, "Other kernels (%zu): B / measured median %.3f, largest %.3f.\n", nr, m, rest[nr - 1]);
+  }
   free(pipe);
   free(bott);
   free(rest);

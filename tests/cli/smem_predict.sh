@@ -16,8 +16,9 @@ NCU=$DATA/ncu-h100-rmw.csv
 grep -q '^| 7 | rmw | 3.277e+04 | 15.99 | 32.00 | - | 42.39 | 701.6 | 534.1 | 1.313 | 1.322 | bottleneck | 30.55 | 0.946 |$' "$WORK/pred.md" &&
   pass || fail "kernel 7 row: $(grep '^| 7 ' "$WORK/pred.md")"
 grep -q '^| 19 | rmw | 0 |.* 0.000 | 0.000 | not | 0.00 | 0.000 |$' "$WORK/pred.md" && pass || fail "global kernel: $(grep '^| 19 ' "$WORK/pred.md")"
-grep -q '^Bottleneck kernels (16): median |error| 81.0 %' "$WORK/pred.md" && grep -q '^Other kernels (16): ' "$WORK/pred.md" &&
-  grep -q "^The same kernels with B' (pipelined S'): median |error| 49.3 %" "$WORK/pred.md" &&
+grep -q '^Bottleneck kernels (16): median |error| 81.0 %, largest 1223.2 %' "$WORK/pred.md" &&
+  grep -q '^Other kernels (16): B / measured median 0.000, largest 0.000' "$WORK/pred.md" &&
+  grep -q "^The same kernels with B' (pipelined S'): median |error| 49.3 %, largest 336.9 %" "$WORK/pred.md" &&
   pass || fail "summary: $(tail -3 "$WORK/pred.md")"
 grep -q '| discovery |' "$WORK/pred.md" && fail "--kernel rmw kept discovery" || pass
 # CSV through -o
