@@ -71,6 +71,13 @@ if command -v gnuplot >/dev/null; then
   [ -s "$WORK/d/smem-case-util.png" ] && [ -s "$WORK/d/smem-case-speedup.svg" ] && [ -s "$WORK/d/smem-case-pred.png" ] &&
     pass || fail "no plots although gnuplot is installed: $(cat "$WORK/err")"
 fi
+# uniform images above the threshold at e near 1: not decidable from U (an upper bound there)
+mkdir -p "$WORK/up"
+cp "$WORK/d/hist-case.csv" "$WORK/up/"
+sed 's/,0.5,not a bottleneck,/,1.5,bottleneck,/' "$WORK/d/predict.csv" >"$WORK/up/predict.csv"
+python3 "$REPORT" "$WORK/up" >"$WORK/out" 2>"$WORK/err"
+grep -q '^2\. uniform .* (ATOMS.ADD, histogram): UNDECIDED (U is only an upper bound at e < 2): U 1.50..1.50' \
+  "$WORK/up/summary.txt" && pass || fail "undecided: $(cat "$WORK/up/summary.txt")"
 # bad input: exit 2, one line naming the file
 mkdir -p "$WORK/empty" "$WORK/nocol"
 cp "$WORK/d/hist-case.csv" "$WORK/nocol/"
