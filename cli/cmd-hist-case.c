@@ -103,9 +103,9 @@ static int run_validation(const char *device, unsigned wg_size, unsigned workgro
     printf("%-22s %-17s %5u %6u %10.4f %12.0f %-8s %s\n", name, expect[w], wg_size, workgroups, res.median_ms,
            res.atomics, res.verified ? "yes" : "NO", res.instructions);
     if (csv)
-      fprintf(csv, "%s,%s,%u,%u,%u,%zu,%u,%u,%.6f,%.0f,%d,%u,\"%s\"\n", name, expect[w], wg_size, workgroups, spec.iters,
-              w == 0 ? (size_t)0 : spec.bytes, warmup, reps, res.median_ms, res.atomics, res.verified, res.wrong,
-              res.instructions);
+      fprintf(csv, "%s,%s,%u,%u,%u,%zu,%u,%u,%.6f,%.0f,%d,%u,\"%s\"\n", name, expect[w], wg_size, workgroups,
+              spec.iters, w == 0 ? (size_t)0 : spec.bytes, warmup, reps, res.median_ms, res.atomics, res.verified,
+              res.wrong, res.instructions);
   }
   if (csv) {
     int bad = ferror(csv) != 0;

@@ -186,7 +186,8 @@ int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *tabl
     x->c = c;
     char why[512];
     const enum atl_smem_variant v = c ? c->variant : (enum atl_smem_variant)opts->variant;
-    if (atl_smem_utilization(table, v, &kk, &x->u, why, sizeof why) || atl_smem_predict(&kk, &x->u, &x->p, why, sizeof why))
+    if (atl_smem_utilization(table, v, &kk, &x->u, why, sizeof why) ||
+        atl_smem_predict(&kk, &x->u, &x->p, why, sizeof why))
       die_usage("--counters: kernel %s (%s): %s", k->id, k->kernel, why);
   }
   const char *dot = opts->out ? strrchr(opts->out, '.') : NULL;

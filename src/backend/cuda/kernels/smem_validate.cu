@@ -18,7 +18,9 @@
  * count and data sum into global counters the host checks.
  *
  * VALIDATE=0 builds the first, VALIDATE=1 the second: one kernel per module,
- * so the SASS the driver records is that kernel's alone.
+ * so the SASS the driver records is that kernel's alone. __launch_bounds__
+ * keeps two blocks of 1024 resident per SM (64 warps on an H100), so the
+ * default grid (SMs x 2 blocks) runs in one wave at full occupancy.
  */
 #ifndef VALIDATE
 #define VALIDATE 0
@@ -27,8 +29,8 @@
 
 #if VALIDATE == 0
 
-extern "C" __global__ void smem_validate_atomics(unsigned iters, unsigned *final_words,
-                                                 unsigned long long *returned_sum)
+extern "C" __global__ void __launch_bounds__(1024, 2)
+    smem_validate_atomics(unsigned iters, unsigned *final_words, unsigned long long *returned_sum)
 {
   __shared__ unsigned words[WARPS_MAX];
   const unsigned warp = threadIdx.x / 32u;
@@ -45,8 +47,9 @@ extern "C" __global__ void smem_validate_atomics(unsigned iters, unsigned *final
 }
 #else
 
-extern "C" __global__ void smem_validate_stream(const uint4 *in, unsigned long long count, unsigned period,
-                                                unsigned long long *sum_out, unsigned long long *atomics_out)
+extern "C" __global__ void __launch_bounds__(1024, 2)
+    smem_validate_stream(const uint4 *in, unsigned long long count, unsigned period, unsigned long long *sum_out,
+                         unsigned long long *atomics_out)
 {
   __shared__ unsigned counter[WARPS_MAX];
   const unsigned warp = threadIdx.x / 32u;
