@@ -114,7 +114,8 @@ struct smem_opts {
   int format;              /**< --format: enum atl_format */
   const char *out;         /**< -o FILE */
   double sms, warps;       /**< --sms, --warps-per-sm: used where the counters lack them (0: none) */
-  const char *expect_kernel[SMEM_MAX_EXPECT]; /**< --expect NAME=VERDICT: kernels that must get a verdict */
+  const char *expect_kernel[SMEM_MAX_EXPECT]; /**< --expect NAME=VERDICT: the NAME (in argv, not terminated) */
+  int expect_len[SMEM_MAX_EXPECT];            /**< its length */
   int expect_bottleneck[SMEM_MAX_EXPECT];     /**< 1: bottleneck, 0: not a bottleneck */
   int nexpect;
 };
@@ -145,8 +146,8 @@ extern const char smem_opts_help[];
 int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
                 const struct atl_run_meta *meta, const char *source);
 
-/** Whether an ncu kernel name is @p want: equal, or @p want followed by a C++ parameter list. */
-int smem_kernel_is(const char *kernel, const char *want);
+/** Whether an ncu kernel name is the first @p len bytes of @p want, alone or followed by a C++ parameter list. */
+int smem_kernel_is(const char *kernel, const char *want, size_t len);
 
 /**
  * Checks the --expect verdicts against @p report (a line per expectation on

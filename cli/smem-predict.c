@@ -151,7 +151,7 @@ int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *tabl
   }
   size_t nk = 0;
   for (size_t i = 0; i < report->count; i++)
-    nk += kernel == NULL || smem_kernel_is(report->kernels[i].kernel, kernel);
+    nk += kernel == NULL || smem_kernel_is(report->kernels[i].kernel, kernel, strlen(kernel));
   for (size_t r = 0; r < ncases; r++)
     launches += cases[r].launches;
   if (nk == 0)
@@ -166,7 +166,7 @@ int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *tabl
   size_t n = 0, seen = 0, row = 0, row_end = ncases ? cases[0].launches : 0;
   for (size_t i = 0; i < report->count; i++) {
     const struct atl_smem_counters *k = &report->kernels[i];
-    if (kernel && !smem_kernel_is(k->kernel, kernel))
+    if (kernel && !smem_kernel_is(k->kernel, kernel, strlen(kernel)))
       continue;
     seen++;
     const struct atl_smem_case *c = NULL;

@@ -70,10 +70,8 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
       die_usage("--expect '%s' is not allowed: KERNEL=bottleneck or KERNEL=not", arg);
     if (o->nexpect == SMEM_MAX_EXPECT)
       die_usage("--expect is allowed at most %d times", SMEM_MAX_EXPECT);
-    char *name = strndup(arg, (size_t)(eq - arg));
-    if (name == NULL)
-      die("out of memory");
-    o->expect_kernel[o->nexpect] = name; /* lives as long as the command */
+    o->expect_kernel[o->nexpect] = arg; /* argv outlives the command */
+    o->expect_len[o->nexpect] = (int)(eq - arg);
     o->expect_bottleneck[o->nexpect++] = strcmp(eq + 1, "bottleneck") == 0;
     return 1;
   }
@@ -89,10 +87,9 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
 
 static const char *verdict(double u, double threshold) { return u >= threshold ? "bottleneck" : "not a bottleneck"; }
 
-int smem_kernel_is(const char *kernel, const char *want)
+int smem_kernel_is(const char *kernel, const char *want, size_t len)
 {
-  size_t n = strlen(want);
-  return strncmp(kernel, want, n) == 0 && (kernel[n] == '\0' || kernel[n] == '(');
+  return strncmp(kernel, want, len) == 0 && (kernel[len] == '\0' || kernel[len] == '(');
 }
 
 int smem_check_expect(const struct smem_opts *opts, const struct atl_smem_table *table,
@@ -105,7 +102,7 @@ int smem_check_expect(const struct smem_opts *opts, const struct atl_smem_table 
     double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < report->count; i++) {
       struct atl_smem_counters k = report->kernels[i];
-      if (!smem_kernel_is(k.kernel, opts->expect_kernel[x]))
+      if (!smem_kernel_is(k.kernel, opts->expect_kernel[x], (size_t)opts->expect_len[x]))
         continue;
       if (!(k.sm_count >= 1) && opts->sms > 0)
         k.sm_count = opts->sms;
@@ -122,14 +119,15 @@ int smem_check_expect(const struct smem_opts *opts, const struct atl_smem_table 
       hi = u.utilization > hi ? u.utilization : hi;
       wrong += strcmp(verdict(u.utilization, opts->threshold), want) != 0;
     }
+    const int nl = opts->expect_len[x];
+    const char *name = opts->expect_kernel[x];
     if (seen == 0)
-      fprintf(stderr, "error: --expect %s: no kernel of that name in the counters\n", opts->expect_kernel[x]);
+      fprintf(stderr, "error: --expect %.*s: no kernel of that name in the counters\n", nl, name);
     else if (wrong)
-      fprintf(stderr, "error: --expect %s=%s: %u of %u launches got another verdict (U %.3g to %.3g)\n",
-              opts->expect_kernel[x], want, wrong, seen, lo, hi);
+      fprintf(stderr, "error: --expect %.*s=%s: %u of %u launches got another verdict (U %.3g to %.3g)\n", nl, name,
+              want, wrong, seen, lo, hi);
     else
-      fprintf(stderr, "expect: %s=%s: met by all %u launches (U %.3g to %.3g)\n", opts->expect_kernel[x], want, seen,
-              lo, hi);
+      fprintf(stderr, "expect: %.*s=%s: met by all %u launches (U %.3g to %.3g)\n", nl, name, want, seen, lo, hi);
     unmet += seen == 0 || wrong;
   }
   return unmet;
