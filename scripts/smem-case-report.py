@@ -36,7 +36,9 @@ def die(msg):
     sys.exit(2)
 
 
-def read_csv(path, need):
+def read_csv(path, need, optional=False):
+    if optional and not os.path.exists(path):
+        return []  # a step of the run that did not finish: the summary says so
     try:
         with open(path, newline="") as f:
             rows = list(csv.DictReader(f))
@@ -71,9 +73,11 @@ def main():
         die("usage: smem-case-report.py DIR [--threshold X]")
     d = args[0]
     pred_path, time_path = os.path.join(d, "predict.csv"), os.path.join(d, "hist-case.csv")
+    if not os.path.exists(pred_path) and not os.path.exists(time_path):
+        die(f"neither predict.csv nor hist-case.csv in '{d}': nothing to report")
     pred = read_csv(pred_path, ("case_kernel", "image", "result", "pixels", "wg_size", "utilization", "e",
-                                "passes_per_job", "busy_us", "measured_us", "busy_over_measured", "verdict"))
-    times = read_csv(time_path, ("kernel", "image", "result", "pixels", "wg_size", "median_ms", "verified"))
+                                "passes_per_job", "busy_us", "measured_us", "busy_over_measured", "verdict"), True)
+    times = read_csv(time_path, ("kernel", "image", "result", "pixels", "wg_size", "median_ms", "verified"), True)
 
     # U[(kernel, image, result, wg)][pixels], and the counters' e and passes
     util, e_of, passes_of, pipe_of = {}, {}, {}, {}
@@ -129,7 +133,8 @@ def main():
 
     gp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "smem-case.gp")
     if shutil.which("gnuplot"):
-        rc = subprocess.call(["gnuplot", "-e", f"dir='{d}'; wgs='{' '.join(map(str, wgs))}'", gp])
+        figs = "util speedup pred" if pred and ms else "util pred" if pred else "speedup"
+        rc = subprocess.call(["gnuplot", "-e", f"dir='{d}'; wgs='{' '.join(map(str, wgs))}'; figs='{figs}'", gp])
         if rc != 0:
             print(f"note: gnuplot exited {rc}: plots incomplete", file=sys.stderr)
     else:
@@ -145,6 +150,9 @@ def summarize(pred, util, e_of, passes_of, pipe_of, ms, wgs, sizes, threshold, d
     big = max(sizes)
     large = [px for px in sizes if px >= big // 4]  # the large images: where the seed's curves settle
     out = [f"# The seed's histogram findings on this GPU (computed by scripts/smem-case-report.py from {d})",
+           *([] if pred else ["# NO predict.csv: the profiled case study did not complete (see gpu-smem-log.txt); "
+                              "the findings on U cannot be computed"]),
+           *([] if ms else ["# NO hist-case.csv: the timings did not complete; no speedups"]),
            f"# U >= {threshold} is a bottleneck; 'large' = the sizes {', '.join(map(str, large))} px; "
            f"block sizes {', '.join(map(str, wgs))}", ""]
 
@@ -204,7 +212,8 @@ def summarize(pred, util, e_of, passes_of, pipe_of, ms, wgs, sizes, threshold, d
     rest = [float(r["busy_over_measured"]) for r in pred if r["verdict"] != "bottleneck"]
     pipe = [abs(float(r["pipelined_over_measured"]) - 1) for r in pred
             if r["verdict"] == "bottleneck" and r.get("pipelined_over_measured")]
-    out.append(f"predicted busy time B vs measured kernel time ({len(pred)} profiled launches, predict.md): "
+    out.append("predicted busy time B vs measured kernel time: NO DATA" if not pred else
+               f"predicted busy time B vs measured kernel time ({len(pred)} profiled launches, predict.md): "
                + (f"bottleneck launches {len(bott)}: median |B/measured - 1| {statistics.median(bott) * 100:.0f} %, "
                   f"largest {max(bott) * 100:.0f} %; " if bott else "no bottleneck launch; ")
                + (f"other launches {len(rest)}: B/measured median {statistics.median(rest):.2f}" if rest else ""))

@@ -3,11 +3,12 @@
 # Each figure is drawn twice, PNG (pngcairo where built in, else png) and SVG.
 if (!exists("dir")) dir = "."
 if (!exists("wgs")) wgs = "128 256 512 1024"
+if (!exists("figs")) figs = "util speedup pred" # a figure without data would stop the whole script
 nw = words(wgs)
 panels = "solid/ATOMS.ADD uniform/ATOMS.ADD solid/ATOMS.POPC.INC uniform/ATOMS.POPC.INC"
 
 do for [fmt in "png svg"] {
-  do for [fig in "util speedup pred"] {
+  do for [fig in figs] {
     if (fmt eq "png") {
       if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
         set terminal pngcairo size 1200,900 font ",10" noenhanced
