@@ -61,6 +61,38 @@ rc=$?
   grep -q '^expect: discovery=not a bottleneck: met by all 1 launches' "$WORK/err" && pass ||
   fail "--expect on the H100 export: exit $rc, $(cat "$WORK/err")"
 
+# profile asks for the optional metrics (elapsed cycles, shared-atomic wavefronts) only where ncu lists them
+cat >"$WORK/ncu" <<'SH'
+#!/usr/bin/env bash
+case "$1" in
+  --query-metrics)
+    printf 'smsp__inst_executed_op_shared_atom\nsm__cycles_active\nsm__warps_active\ngpu__time_duration\n'
+    [ -n "${FAKE_NCU_MORE:-}" ] && printf 'sm__cycles_elapsed\nl1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom\n'
+    exit 0 ;;
+  --import) cat "$2"; exit 0 ;;
+esac
+echo "$@" >"$FAKE_NCU_ARGS"
+out=
+while [ $# -gt 0 ]; do case "$1" in -o) out=$2; shift 2 ;; --) shift; break ;; *) shift ;; esac; done
+"$@" && cp "$FAKE_NCU_CSV" "$out.ncu-rep"
+SH
+chmod +x "$WORK/ncu"
+export FAKE_NCU_CSV=$RAW FAKE_NCU_ARGS=$WORK/ncu-args
+"$ATOMLAB" profile --table "$SYN" --ncu "$WORK/ncu" --expect hist_full=bottleneck -- true >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 0 ] && ! grep -q "cycles_elapsed\|wavefronts" "$WORK/ncu-args" && grep -q "^expect: hist_full=bottleneck" "$WORK/err" &&
+  pass || fail "profile without the extras: $(cat "$WORK/ncu-args" "$WORK/err")"
+FAKE_NCU_MORE=1 "$ATOMLAB" profile --table "$SYN" --ncu "$WORK/ncu" --expect hist_full=not -- true >"$WORK/out" 2>"$WORK/err"
+rc=$?
+grep -q "sm__cycles_elapsed.avg" "$WORK/ncu-args" && grep -q "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum" "$WORK/ncu-args" &&
+  [ $rc -eq 1 ] && grep -q "^error: --expect hist_full=not a bottleneck: 1 of 1" "$WORK/err" && pass ||
+  fail "profile with the extras: exit $rc, $(cat "$WORK/ncu-args" "$WORK/err")"
+# the validation kernels need CUDA: without it a runtime failure (exit 1) that says so
+if ! "$ATOMLAB" devices --format json 2>/dev/null | grep -q '"backend": *"cuda"'; then
+  "$ATOMLAB" hist-case --validate >"$WORK/out" 2>"$WORK/err"
+  rc=$?
+  [ $rc -eq 1 ] && grep -q "^error: .*cuda" "$WORK/err" && pass || fail "validate without CUDA: exit $rc, $(cat "$WORK/err")"
+fi
+
 # bad input: exit 2, one line naming the parameter, no file
 printf 'kernel,image,result,pixels,wg_size,reps\nhistogram,solid,used,32,128,1\n' >"$WORK/one-row.csv"
 printf 'kernel,image,result\nhistogram,solid,used\n' >"$WORK/no-reps.csv"
