@@ -164,7 +164,7 @@ int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_
   const size_t warps = (size_t)spec->workgroups * (spec->wg_size / 32);
   const uint64_t zero64 = 0;
   const uint32_t zero32 = 0;
-  uint64_t want_sum = 0, want_atomics = 0;
+  uint64_t want_sum = 0, want_atomics = 0, warp_insts = 0;
   struct atl_arg args[5];
   unsigned nargs = 0;
   if (spec->which == ATL_SMEM_VALIDATE_ATOMICS) {
@@ -194,6 +194,8 @@ int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_
     for (uint64_t g = 0; g < nt && g < vectors; g++) {
       const uint64_t m = (vectors - g + nt - 1) / nt;
       want_atomics += (m + spec->iters - 1) / spec->iters;
+      if (g % 32 == 0) /* a warp issues the instruction while its first lane, which has the most loads, needs it */
+        warp_insts += (m + spec->iters - 1) / spec->iters;
     }
     if ((err = ops->alloc(dev, words * sizeof(uint32_t), &a_buf)) || (err = ops->alloc(dev, sizeof zero64, &b_buf)) ||
         (err = ops->alloc(dev, sizeof zero64, &c_buf)) || (err = ops->write(dev, a_buf, host, words * sizeof *host)))
@@ -206,7 +208,7 @@ int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_
   }
   struct atl_launch launch = {.global = (size_t)spec->workgroups * spec->wg_size, .local = spec->wg_size, .args = args,
                               .nargs = nargs};
-  out->atomics = spec->which == ATL_SMEM_VALIDATE_ATOMICS ? (double)warps * spec->iters : (double)want_atomics;
+  out->atomics = spec->which == ATL_SMEM_VALIDATE_ATOMICS ? (double)warps * spec->iters : (double)warp_insts;
   out->verified = 1;
   for (unsigned r = 0; r < spec->warmup + spec->reps; r++) {
     double t = 0;
