@@ -15,14 +15,22 @@ static const char usage[] =
     "at n. The software atomic needs a co-resident grid: counts above what\n"
     "occupancy discovery finds are refused (exit 2). Waits are bounded\n"
     "(--spin-bound; CPU default 2^26) and report status deadlock.\n\n"
-    "  --workgroups LIST  grids incl. the coordinator, e.g. 8,16,32  [8, 16, ... up to\n"
-    "                     the co-resident count, and that count; CPU: the count]\n"
+    "  --workgroups LIST  grids incl. the coordinator, e.g. 8,16,32,max (max: the\n"
+    "                     co-resident count) or an axis LO:HI:x2 (8:max:x2 = 8, 16,\n"
+    "                     ... below max, and max)  [8:max:x2; CPU: max]\n"
+    "  --groups LIST      the same as --workgroups\n"
+    "  --experiment       the seed's experiments per grid: also the memory transaction\n"
+    "                     alone (mem: each iteration copies one word) and with each\n"
+    "                     atomic (VARIANT+mem: Figure 3's copy kernel, micro-benchmark\n"
+    "                     2) with the ideal sum; the speedup model (t_fast, t_l,\n"
+    "                     t_comp measured, equations (1)-(4) predicted against the\n"
+    "                     measured speedup) and each kernel's instruction counts\n"
     "  --targets N        words the work-items spread over (gid %% N)  [1]\n"
     "  --iters N          atomics per work-item  [GPU: 16; CPU: 2]\n"
     "  --divergent        every work-item with gid %% 3 == 1 sits out\n"
     "  --variants LIST    of system, warp, software  [all]\n\n";
 
-enum { O_WGS = APP_OPT_FIRST, O_TARGETS, O_ITERS, O_DIVERGENT, O_VARIANTS };
+enum { O_WGS = APP_OPT_FIRST, O_TARGETS, O_ITERS, O_DIVERGENT, O_VARIANTS, O_EXPERIMENT };
 
 #define MAX_GRIDS 32
 
@@ -30,6 +38,8 @@ struct sw_cli {
   struct atl_swatomic_params p;
   uint32_t groups[MAX_GRIDS];
   int iters_given;
+  const char *groups_opt; /* the spelling used, for the messages */
+  uint32_t double_from;   /* LO of "LO:max:x2", 0 if none */
 };
 
 static void parse_list(const char *opt, const char *arg, struct sw_cli *c)
@@ -38,14 +48,37 @@ static void parse_list(const char *opt, const char *arg, struct sw_cli *c)
   if (copy == NULL)
     die("out of memory");
   c->p.ngroups = 0;
+  c->double_from = 0;
   for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *colon = strchr(tok, ':');
+    if (colon) { /* LO:HI:x2, HI a number or max: LO, 2 LO, 4 LO, ... up to HI, and HI */
+      char *hi = colon + 1, *step = strchr(hi, ':');
+      if (step == NULL || strcmp(step, ":x2") != 0)
+        die_usage("%s '%s' is not allowed: an axis is LO:HI:x2 (HI a number or max)", opt, tok);
+      *colon = *step = '\0';
+      const uint32_t lo = (uint32_t)app_number(opt, tok, 2, 65535);
+      if (strcmp(hi, "max") == 0) {
+        c->double_from = lo; /* expanded once discovery has run */
+        continue;
+      }
+      const uint32_t top = (uint32_t)app_number(opt, hi, lo, 65535);
+      for (uint32_t g = lo; g <= top; g = g < top && g * 2 > top ? top : g * 2) {
+        if (c->p.ngroups == MAX_GRIDS)
+          die_usage("%s '%s' is not allowed: at most %d grids", opt, arg, MAX_GRIDS);
+        c->groups[c->p.ngroups++] = g;
+        if (g == top)
+          break;
+      }
+      continue;
+    }
     if (c->p.ngroups == MAX_GRIDS)
       die_usage("%s '%s' is not allowed: at most %d grids", opt, arg, MAX_GRIDS);
-    c->groups[c->p.ngroups++] = (uint32_t)app_number(opt, tok, 2, 65535);
+    /* "max" (0 here) becomes the co-resident count once discovery has run */
+    c->groups[c->p.ngroups++] = strcmp(tok, "max") == 0 ? 0 : (uint32_t)app_number(opt, tok, 2, 65535);
   }
   free(copy);
-  if (c->p.ngroups == 0)
-    die_usage("%s '%s' is not allowed: a comma-separated list of work-group counts, 2 to 65535", opt, arg);
+  if (c->p.ngroups == 0 && c->double_from == 0)
+    die_usage("%s '%s' is not allowed: a comma-separated list of work-group counts, 2 to 65535, or max", opt, arg);
 }
 
 static void on_option(int code, const char *arg, void *user)
@@ -53,7 +86,10 @@ static void on_option(int code, const char *arg, void *user)
   struct sw_cli *c = user;
   switch (code) {
   case O_WGS:
-    parse_list("--workgroups", arg, c);
+    parse_list(c->groups_opt, arg, c);
+    break;
+  case O_EXPERIMENT:
+    c->p.experiment = 1;
     break;
   case O_TARGETS:
     c->p.targets = (uint32_t)app_number("--targets", arg, 1, 1u << 20);
@@ -87,9 +123,68 @@ static void on_option(int code, const char *arg, void *user)
   }
 }
 
+static const struct atl_app_row *find(const struct atl_app_set *set, const char *variant, double groups)
+{
+  for (size_t i = 0; i < set->count; i++)
+    if (strcmp(set->rows[i].variant, variant) == 0 &&
+        (groups < 0 || atl_app_metric_get(&set->rows[i], "workgroups", -1) == groups))
+      return &set->rows[i];
+  return NULL;
+}
+
+/* The model's constants, then predicted against measured per grid (one atomic round each). */
+static void print_model(FILE *f, const struct atl_app_set *set)
+{
+  const struct atl_app_row *m = find(set, "model", -1);
+  if (m == NULL)
+    return;
+  if (m->status != ATL_STATUS_OK) {
+    fprintf(f, "\nspeedup model: no constants (%s)\n", m->reason);
+    return;
+  }
+  fprintf(f,
+          "\nspeedup model (seed 000, eq. 1-4): t_fast %.2f ns, t_l %.3f ns, t_comp %.3f ns (x = %.3g, x_l = %.3g)\n",
+          atl_app_metric_get(m, "t_fast_ns", 0), atl_app_metric_get(m, "t_l_ns", 0),
+          atl_app_metric_get(m, "t_comp_ns", 0), atl_app_metric_get(m, "x", 0), atl_app_metric_get(m, "x_l", 0));
+  fprintf(f, "%6s %14s %14s %14s %14s %10s %10s\n", "wgs", "sys pred ns", "sys meas ns", "sw pred ns", "sw meas ns",
+          "pred x", "meas x");
+  for (size_t i = 0; i < set->count; i++) {
+    const struct atl_app_row *r = &set->rows[i];
+    if (strcmp(r->variant, "software") != 0 || atl_app_metric_get(r, "predicted_speedup", -1) < 0)
+      continue;
+    fprintf(f, "%6.0f %14.1f %14.1f %14.1f %14.1f %10.3f %10.3f\n", atl_app_metric_get(r, "workgroups", 0),
+            atl_app_metric_get(r, "t_a_system_pred_ns", 0), atl_app_metric_get(r, "t_a_system_meas_ns", 0),
+            atl_app_metric_get(r, "t_a_software_pred_ns", 0), atl_app_metric_get(r, "t_a_software_meas_ns", 0),
+            atl_app_metric_get(r, "predicted_speedup", 0), atl_app_metric_get(r, "measured_speedup", 0));
+  }
+}
+
+/* One line per kernel: its instruction classes (the seed's FastPath/CompletePath counts, ALU:Fetch). */
+static void print_isa(FILE *f, const struct atl_app_set *set)
+{
+  static const char *const kernels[] = {"mem", "system", "system+mem", "warp", "warp+mem", "software", "software+mem"};
+  fprintf(f, "\ninstruction view (machine code of each kernel):\n%-13s %6s %8s %8s %8s %8s %6s %8s\n", "kernel",
+          "total", "glob mem", "shr mem", "glob atom", "shr atom", "alu", "alu:mem");
+  for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+    const struct atl_app_row *r = find(set, kernels[k], -1);
+    if (r == NULL)
+      continue;
+    if (atl_app_metric_get(r, "isa_total", -1) < 0) {
+      fprintf(f, "%-13s %s\n", kernels[k], r->instructions[0] ? r->instructions : "unavailable");
+      continue;
+    }
+    fprintf(f, "%-13s %6.0f %8.0f %8.0f %8.0f %8.0f %6.0f %8.2f\n", kernels[k], atl_app_metric_get(r, "isa_total", 0),
+            atl_app_metric_get(r, "isa_global_mem", 0), atl_app_metric_get(r, "isa_shared_mem", 0),
+            atl_app_metric_get(r, "isa_atomic_global", 0), atl_app_metric_get(r, "isa_atomic_shared", 0),
+            atl_app_metric_get(r, "isa_alu", 0), atl_app_metric_get(r, "isa_alu_mem_ratio", 0));
+  }
+}
+
 int app_swatomic(int argc, char **argv)
 {
   static const struct option extra[] = {{"workgroups", required_argument, NULL, O_WGS},
+                                        {"groups", required_argument, NULL, O_WGS},
+                                        {"experiment", no_argument, NULL, O_EXPERIMENT},
                                         {"targets", required_argument, NULL, O_TARGETS},
                                         {"iters", required_argument, NULL, O_ITERS},
                                         {"divergent", no_argument, NULL, O_DIVERGENT},
@@ -99,6 +194,10 @@ int app_swatomic(int argc, char **argv)
   memset(&c, 0, sizeof c);
   c.p.targets = 1;
   c.p.variants = 7;
+  c.groups_opt = "--workgroups";
+  for (int i = 1; i < argc; i++)
+    if (strncmp(argv[i], "--groups", 8) == 0 && (argv[i][8] == '\0' || argv[i][8] == '='))
+      c.groups_opt = "--groups";
   struct app_opts o;
   struct atl_app_set set;
   if (app_parse(argc, argv, usage, extra, on_option, &c, &o))
@@ -123,11 +222,23 @@ int app_swatomic(int argc, char **argv)
   const char *assume = getenv("ATL_SW_ASSUME_CORESIDENT");
   if (assume && *assume)
     c.p.coresident = (uint32_t)app_number("ATL_SW_ASSUME_CORESIDENT", assume, 1, 65535);
-  for (unsigned i = 0; i < c.p.ngroups; i++)
+  if (c.double_from) {
+    if (c.double_from > c.p.coresident)
+      die_usage("%s %u:max:x2 is not allowed: the software atomic needs a co-resident grid, and occupancy "
+                "discovery found %u work-groups of %u work-items on %s", c.groups_opt, c.double_from,
+                c.p.coresident, o.wg_size, dev->name);
+    for (uint32_t g = c.double_from; g < c.p.coresident && c.p.ngroups < MAX_GRIDS - 1; g *= 2)
+      c.groups[c.p.ngroups++] = g;
+    c.groups[c.p.ngroups++] = 0; /* max */
+  }
+  for (unsigned i = 0; i < c.p.ngroups; i++) {
+    if (c.groups[i] == 0)
+      c.groups[i] = c.p.coresident;
     if (c.groups[i] > c.p.coresident)
-      die_usage("--workgroups %u is not allowed: the software atomic needs a co-resident grid, and occupancy "
-                "discovery found %u work-groups of %u work-items on %s", c.groups[i], c.p.coresident, o.wg_size,
-                dev->name);
+      die_usage("%s %u is not allowed: the software atomic needs a co-resident grid, and occupancy "
+                "discovery found %u work-groups of %u work-items on %s", c.groups_opt, c.groups[i], c.p.coresident,
+                o.wg_size, dev->name);
+  }
   if (c.p.coresident < 2)
     die("the software atomic needs 2 co-resident work-groups (one coordinator); occupancy discovery found %u "
         "at %u work-items on %s", c.p.coresident, o.wg_size, dev->name);
@@ -144,5 +255,11 @@ int app_swatomic(int argc, char **argv)
   int err = atl_app_swatomic(ctx, &c.p, &o.timing, &set);
   if (err)
     die("swatomic failed: %s", atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+  if (c.p.experiment && !o.quiet) {
+    /* beside the rows: on stdout unless it carries CSV or JSON */
+    FILE *f = o.out_path || o.format < 0 || o.format == ATL_FORMAT_TABLE ? stdout : stderr;
+    print_model(f, &set);
+    print_isa(f, &set);
+  }
   return app_finish(&o, &set, ctx);
 }

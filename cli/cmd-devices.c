@@ -39,6 +39,7 @@ static cJSON *device_json(const struct atl_device_info *d, size_t index)
   cJSON_AddNumberToObject(o, "max_wg_size", (double)d->max_wg_size);
   cJSON_AddNumberToObject(o, "max_alloc_bytes", (double)d->max_alloc);
   cJSON_AddNumberToObject(o, "local_mem_bytes", (double)d->local_mem);
+  cJSON_AddNumberToObject(o, "local_mem_optin_bytes", (double)d->local_mem_optin);
   cJSON_AddBoolToObject(o, "int64_atomics", d->has_int64_atomics);
   cJSON_AddBoolToObject(o, "f32_atomic_add", d->has_f32_atomic_add);
   return o;

@@ -4,23 +4,31 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include <cjson/cJSON.h>
+#include "plot.h"
 #include "resultfile.h"
+
+/* seed 000's figures from an `atomlab app swatomic` file; -1 if @p path is not one */
 
 static const char usage[] =
     "usage: atomlab plot FILE.json [-o DIR] [--format png|svg|both]\n\n"
     "Draws the figures of a result file (from `atomlab rmw` or a command with a\n"
-    "strategy per row) with gnuplot, from the rows that are ok and verified:\n"
+    "strategy per row, or `atomlab app swatomic`) with gnuplot, from the rows that\n"
+    "are ok and verified:\n"
     "  heatmap-*   contention on x, padding on y, Gop/s as a log colour scale: one per\n"
     "              (pattern, op, type, space, result, scope, order) where both vary\n"
     "  line-*      Gop/s at the median with the IQR as error bars, where only one of\n"
     "              contention and padding varies\n"
     "  bars-*      one bar per strategy (median, IQR error bars), per configuration\n"
+    "  swatomic-*  from `app swatomic --experiment`: seed 000's Figures 4, 8, 9 and the\n"
+    "              model's predicted against measured speedup, over the work-groups\n"
     "Each figure is written as NAME.dat (its data), NAME.gp (its gnuplot script) and\n"
     "the images; names come from the configuration, so a rerun overwrites the same\n"
     "files. The image paths are printed on stdout. Without gnuplot (or with\n"
@@ -209,14 +217,14 @@ static void figure_title(const struct rf_file *f, const struct figure *fig, cons
       *c = '\'';
 }
 
-static void gp_text(FILE *gp, const char *s)
+void plot_gp_text(FILE *gp, const char *s)
 {
   for (; *s; s++)
     fputc(*s == '"' || *s == '\\' ? '\'' : *s, gp);
 }
 
 /* Shared head of every script: a clean state, the PNG terminal it has. */
-static void gp_head(FILE *gp, const char *name, const char *title, const char *device, int png)
+void plot_gp_head(FILE *gp, const char *name, const char *title, const char *device, int png)
 {
   fprintf(gp, "# %s: drawn by `atomlab plot`; run `gnuplot %s.gp` in this folder to redraw.\n", name, name);
   fprintf(gp, "reset\n");
@@ -232,12 +240,12 @@ static void gp_head(FILE *gp, const char *name, const char *title, const char *d
     fprintf(gp, "set terminal svg size 900,700 font \",11\" noenhanced\nset output \"%s.svg\"\n", name);
   }
   fprintf(gp, "set title \"%s\\n", title);
-  gp_text(gp, device);
+  plot_gp_text(gp, device);
   fprintf(gp, "\" noenhanced\n");
 }
 
 /* The second format, when both are asked for, is a replot into SVG. */
-static void gp_tail(FILE *gp, const char *name, int png, int svg)
+void plot_gp_tail(FILE *gp, const char *name, int png, int svg)
 {
   if (png && svg)
     fprintf(gp, "set terminal svg size 900,700 font \",11\" noenhanced\nset output \"%s.svg\"\nreplot\n", name);
@@ -272,7 +280,7 @@ static void write_heatmap(const struct rf_file *f, const struct figure *fig, FIL
     hi = i == 0 || v.v > hi ? v.v : hi;
   }
   const char *pattern = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f->rows[fig->rows[0]].obj, "pattern"));
-  gp_head(gp, fig->name, title, f->device, png);
+  plot_gp_head(gp, fig->name, title, f->device, png);
   /* Every pattern's contention is threads per word (random: on average), so
    * one label fits all; files from before 2026-11-22 used distinct words for
    * random, which their results README states. */
@@ -290,7 +298,7 @@ static void write_heatmap(const struct rf_file *f, const struct figure *fig, FIL
           "plot \"%s.dat\" using 1:2:(0.5):(0.5):5 with boxxyerror fillcolor palette notitle, \\\n"
           "     \"\" using 1:2:(sprintf(\"%%.3g\", $5)) with labels font \",%d\" notitle\n",
           fig->name, nc * np > 64 ? 6 : 8);
-  gp_tail(gp, fig->name, png, svg);
+  plot_gp_tail(gp, fig->name, png, svg);
   free(cont);
   free(pad);
 }
@@ -314,7 +322,7 @@ static void write_line(const struct rf_file *f, const struct figure *fig, FILE *
       struct value v = row_value(r, gops);
       fprintf(dat, "%g %.6g %.6g %.6g %.6g %.6g %.6g\n", xs[k], v.v, v.lo, v.hi, r->median, r->q1, r->q3);
     }
-  gp_head(gp, fig->name, title, f->device, png);
+  plot_gp_head(gp, fig->name, title, f->device, png);
   fprintf(gp, "set xlabel \"%s\"\n",
           fig->kind == LINE_CONTENTION ? "contention (threads per word)" : "padding (words between targets)");
   fprintf(gp, "set ylabel \"%s\"\n", gops ? "Gop/s (median, IQR bars)" : "ms per launch (median, IQR bars)");
@@ -322,7 +330,7 @@ static void write_line(const struct rf_file *f, const struct figure *fig, FILE *
           "set logscale x 2\nset logscale y\nset grid\nset autoscale fix\nset offsets graph 0.05, graph 0.05, graph "
           "0.1, graph 0.1\n");
   fprintf(gp, "plot \"%s.dat\" using 1:2:3:4 with yerrorlines pointtype 7 linewidth 2 notitle\n", fig->name);
-  gp_tail(gp, fig->name, png, svg);
+  plot_gp_tail(gp, fig->name, png, svg);
   free(xs);
 }
 
@@ -341,7 +349,7 @@ static void write_bars(const struct rf_file *f, const struct figure *fig, FILE *
     struct value v = row_value(r, gops);
     fprintf(dat, "%zu \"%s\" %.6g %.6g %.6g %.6g %.6g %.6g\n", i, name, v.v, v.lo, v.hi, r->median, r->q1, r->q3);
   }
-  gp_head(gp, fig->name, title, f->device, png);
+  plot_gp_head(gp, fig->name, title, f->device, png);
   fprintf(gp, "set ylabel \"%s\"\nset xlabel \"strategy\"\n",
           gops ? "Gop/s (median, IQR bars)" : "ms per launch (median, IQR bars)");
   fprintf(gp, "set yrange [0:*]\nset xrange [-0.6:%zu.6]\nset boxwidth 0.7\nset style fill solid 0.6\nset grid ytics\n",
@@ -351,11 +359,11 @@ static void write_bars(const struct rf_file *f, const struct figure *fig, FILE *
           "plot \"%s.dat\" using 1:3:xtic(2) with boxes notitle, \\\n"
           "     \"\" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb \"black\" notitle\n",
           fig->name);
-  gp_tail(gp, fig->name, png, svg);
+  plot_gp_tail(gp, fig->name, png, svg);
 }
 
 /* gnuplot from ATL_GNUPLOT or PATH; NULL when there is none to run. */
-static const char *find_gnuplot(char *buf, size_t len)
+const char *plot_find_gnuplot(char *buf, size_t len)
 {
   const char *env = getenv("ATL_GNUPLOT");
   if (env && env[0])
@@ -372,18 +380,65 @@ static const char *find_gnuplot(char *buf, size_t len)
   return NULL;
 }
 
-static int file_nonempty(const char *path)
+int plot_file_nonempty(const char *path)
 {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
+int plot_draw(const char *gnuplot, const char *dir, const char *name, int png, int svg)
+{
+  char file[2200];
+  if (gnuplot == NULL) { /* the script is what there is to draw from */
+    printf("%s/%s.gp\n", dir, name);
+    return 0;
+  }
+  char script[300];
+  snprintf(script, sizeof script, "%s.gp", name);
+  /* inside the figure folder: the scripts name their files relative to it */
+  char *gnuplot_argv[] = {(char *)gnuplot, script, NULL};
+  int ok = cli_spawn(gnuplot, gnuplot_argv, &(struct cli_spawn_io){.dir = dir}) == 0, failed = 0;
+  for (int k = 0; k < 2; k++) {
+    if (!(k == 0 ? png : svg))
+      continue;
+    snprintf(file, sizeof file, "%s/%s.%s", dir, name, k == 0 ? "png" : "svg");
+    if (ok && plot_file_nonempty(file))
+      printf("%s\n", file);
+    else {
+      fprintf(stderr, "error: gnuplot did not draw '%s' (script: %s/%s)\n", file, dir, script);
+      failed++;
+    }
+  }
+  return failed;
+}
+
 /* Writes one text file built in memory, through a temporary name. */
-static void write_text_or_die(const char *path, char *text, size_t len)
+void plot_write_text(const char *path, char *text, size_t len)
 {
   if (cli_write_text(path, text, len) != 0)
     die("unable to write '%s'", path);
   free(text);
+}
+
+/* The figures of an app file: -1 if @p path is not one, else the images that failed. */
+static int plot_app(const char *path, const char *dir, int png, int svg)
+{
+  char why[1200];
+  char *text = rf_slurp(path, why, sizeof why);
+  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  const cJSON *kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
+  if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "app") != 0) {
+    cJSON_Delete(root);
+    return -1;
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    cJSON_Delete(root);
+    die_usage("-o '%s': unable to create the folder (does its parent exist?)", dir);
+  }
+  int failed = plot_app_file(root, path, dir, png, svg);
+  cJSON_Delete(root);
+  return failed;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -423,11 +478,6 @@ int cmd_plot(int argc, char **argv)
   if (argc - optind != 1)
     die_usage("plot takes one result file, FILE.json (see 'atomlab plot --help')");
   const char *path = argv[optind];
-  struct rf_file f;
-  char why[1200];
-  if (rf_load(path, &f, why, sizeof why))
-    die_usage("%s", why);
-
   char default_dir[1100];
   if (dir == NULL) {
     char *copy = strdup(path);
@@ -441,9 +491,19 @@ int cmd_plot(int argc, char **argv)
     dir = default_dir;
   }
   struct stat st;
-  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-    rf_free(&f);
+  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
     die_usage("-o '%s' is a file, not a folder", dir);
+  /* seed 000's figures come from `atomlab app swatomic` files, which have no rmw configuration */
+  const int sw = plot_swatomic(path, dir, png, svg);
+  if (sw >= 0)
+    return sw;
+  struct rf_file f;
+  char why[1200];
+  if (rf_load(path, &f, why, sizeof why)) {
+    int app = plot_app(path, dir, png, svg); /* an `atomlab app` file has rows of another shape */
+    if (app >= 0)
+      return app ? EXIT_MEASURE : EXIT_OK;
+    die_usage("%s", why);
   }
 
   /* Groups: strategy rows make bar charts; the rest heatmaps or lines. */
@@ -506,7 +566,7 @@ int cmd_plot(int argc, char **argv)
   }
 
   char gp_buf[4096];
-  const char *gnuplot = find_gnuplot(gp_buf, sizeof gp_buf);
+  const char *gnuplot = plot_find_gnuplot(gp_buf, sizeof gp_buf);
   int failed = 0;
   size_t written = 0;
   for (size_t i = 0; i < figs.count; i++) {
@@ -535,30 +595,11 @@ int cmd_plot(int argc, char **argv)
     fclose(dat);
     fclose(gp);
     snprintf(file, sizeof file, "%s/%s.dat", dir, fig->name);
-    write_text_or_die(file, dat_text, dat_len);
+    plot_write_text(file, dat_text, dat_len);
     snprintf(file, sizeof file, "%s/%s.gp", dir, fig->name);
-    write_text_or_die(file, gp_text_buf, gp_len);
+    plot_write_text(file, gp_text_buf, gp_len);
     written++;
-    if (gnuplot == NULL) {
-      printf("%s/%s.dat\n", dir, fig->name);
-      continue;
-    }
-    char script[300];
-    snprintf(script, sizeof script, "%s.gp", fig->name);
-    /* inside the figure folder: the scripts name their files relative to it */
-    char *gnuplot_argv[] = {(char *)gnuplot, script, NULL};
-    int ok = cli_spawn(gnuplot, gnuplot_argv, &(struct cli_spawn_io){.dir = dir}) == 0;
-    for (int k = 0; k < 2; k++) {
-      if (!(k == 0 ? png : svg))
-        continue;
-      snprintf(file, sizeof file, "%s/%s.%s", dir, fig->name, k == 0 ? "png" : "svg");
-      if (ok && file_nonempty(file))
-        printf("%s\n", file);
-      else {
-        fprintf(stderr, "error: gnuplot did not draw '%s' (script: %s/%s)\n", file, dir, script);
-        failed++;
-      }
-    }
+    failed += plot_draw(gnuplot, dir, fig->name, png, svg);
   }
   if (gnuplot == NULL)
     fprintf(stderr,

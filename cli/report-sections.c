@@ -165,8 +165,9 @@ static void histogram(const struct report_extra *x, struct section *s)
   }
   double bytes = cJSON_GetNumberValue(jget(jget(cJSON_GetArrayItem(rows, 0), "metrics"), "bytes"));
   snprintf(s->intro, sizeof s->intro,
-           "256-bin histograms of %.4g MiB of 8-bit keys in three distributions (solid: one value; uniform; skewed: "
-           "~90%% of keys in 4 values), one row per variant, by `atomlab app histogram` (%s; data/histogram.json). "
+           "256-bin histograms of %.4g MiB of 8-bit keys in each distribution (solid: one value; uniform; skewed: "
+           "~90%% of keys in 4 values; photo, where its JPEG is installed: the R, G and B planes of a photograph), "
+           "one row per variant, by `atomlab app histogram` (%s; data/histogram.json). "
            "GB/s of input at the median time; the read ceiling is a kernel that only reads the same bytes; CUB is "
            "DeviceHistogram::HistogramEven where the CUDA plugin is built. Verified: every bin equals the host's.",
            isnan(bytes) ? 0 : bytes / 1048576.0, x->hist_args);

@@ -41,7 +41,7 @@ double rf_number(const struct rf_row *r, const char *field, double fallback)
 
 int rf_row_timed(const struct rf_row *r) { return strcmp(r->status, "ok") == 0 && r->has_time; }
 
-static char *slurp(const char *path, char *why, size_t why_len)
+char *rf_slurp(const char *path, char *why, size_t why_len)
 {
   FILE *in = fopen(path, "rb");
   if (in == NULL) {
@@ -124,7 +124,7 @@ int rf_load(const char *path, struct rf_file *f, char *why, size_t why_len)
 {
   memset(f, 0, sizeof *f);
   snprintf(f->path, sizeof f->path, "%s", path);
-  char *text = slurp(path, why, why_len);
+  char *text = rf_slurp(path, why, why_len);
   if (text == NULL)
     return -1;
   f->root = cJSON_Parse(text);

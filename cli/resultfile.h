@@ -44,6 +44,9 @@ struct rf_file {
  *  a row that is not an object or has no configuration field. */
 int rf_load(const char *path, struct rf_file *f, char *why, size_t why_len);
 
+/** The whole file as a NUL-terminated string (free it), or NULL with the reason in @p why. */
+char *rf_slurp(const char *path, char *why, size_t why_len);
+
 /** Frees what rf_load allocated. */
 void rf_free(struct rf_file *f);
 

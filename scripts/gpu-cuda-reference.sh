@@ -2,7 +2,8 @@
 # Reference runs of the CUDA backend on an NVIDIA GPU machine (issue [cuda]).
 #   gpu-cuda-reference.sh check   GPU tests, then the shared-memory, scope/order
 #                                 and type sweeps (the sweeps took 6 minutes on
-#                                 an H200)
+#                                 an H200; BUDGET=0.5 halves the sampling)
+#   gpu-cuda-reference.sh sweeps  the three sweeps without the GPU tests
 #   gpu-cuda-reference.sh grid    the full grid through CUDA (fetch_add and CAS)
 #                                 and through OpenCL (fetch_add), for the
 #                                 same-GPU cross-check (OPENCL_GRID=0: CUDA only)
@@ -10,7 +11,7 @@
 # Writes under OUT (default out/gpu-cuda); expects a build in build/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-mode=${1:?usage: gpu-cuda-reference.sh check|grid}
+mode=${1:?usage: gpu-cuda-reference.sh check|sweeps|grid}
 OUT=${OUT:-out/gpu-cuda}
 mkdir -p "$OUT"
 . scripts/gpu-env.sh
@@ -30,15 +31,16 @@ timed() { # timed NAME COMMAND...: runs and records the wall time
   echo "$name: exit $rc in $(( $(date +%s) - start )) s" | tee -a "$OUT/info-$mode.txt"
 }
 case $mode in
-check)
-  timed gpu_cuda bash tests/cli/gpu_cuda.sh $A
+check | sweeps)
+  # sweeps: the three sweeps alone (the GPU test takes about 5 minutes on its own)
+  [ "$mode" = check ] && timed gpu_cuda bash tests/cli/gpu_cuda.sh $A
   timed smem $A rmw --backend cuda --space local --pattern all --op fetch_add,cas --result unused,used \
-    --contention 1:256:x4 --padding 1,2,4,8,32 --budget 1 -o "$OUT/cuda-smem.json" -o "$OUT/cuda-smem.csv"
+    --contention 1:256:x4 --padding 1,2,4,8,32 --budget ${BUDGET:-1} -o "$OUT/cuda-smem.json" -o "$OUT/cuda-smem.csv"
   timed scopes $A rmw --backend cuda --scope all --order relaxed,acq_rel,seq_cst --op fetch_add,cas,exchange \
-    --pattern contiguous,cross-warp --contention 1,32,1024 --padding 1 --result unused,used --budget 1 \
+    --pattern contiguous,cross-warp --contention 1,32,1024 --padding 1 --result unused,used --budget ${BUDGET:-1} \
     -o "$OUT/cuda-scopes.json"
   timed types $A rmw --backend cuda --op fetch_add,fetch_min,fetch_max --type all --pattern contiguous \
-    --contention 1,32,1024 --padding 1 --result unused,used --budget 1 -o "$OUT/cuda-types.json"
+    --contention 1,32,1024 --padding 1 --result unused,used --budget ${BUDGET:-1} -o "$OUT/cuda-types.json"
   ;;
 grid)
   # --budget 0.5: the noisiest CAS rows stop sampling after half a second

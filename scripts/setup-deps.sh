@@ -3,10 +3,12 @@
 # a C toolchain, CMake, the OpenCL headers and ICD loader, PoCL (OpenCL on the
 # CPU), cJSON, gnuplot (heatmaps), valgrind (a memcheck test), Python 3 (the CLI
 # tests read JSON with it), git and chromium (the report test loads report.html
-# headless).
+# headless), libjpeg-turbo and a Debian wallpaper package with real photographs
+# (the histogram app's photo distribution).
 set -euo pipefail
 
-PACKAGES=(gcc make cmake pkg-config git python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev clinfo gnuplot-nox valgrind chromium)
+PACKAGES=(gcc make cmake pkg-config git python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev clinfo gnuplot-nox valgrind chromium
+  libjpeg-dev lomiri-wallpapers-20.04)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

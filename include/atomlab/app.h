@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 /** Most named numbers one app row carries. */
-#define ATL_APP_MAX_METRICS 12
+#define ATL_APP_MAX_METRICS 20
 
 /** One named number of a row ("gbps", "retries_per_insert", ...). */
 struct atl_app_metric {
@@ -119,7 +119,7 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
 
 /** Issue [histogram]: histograms of 8-bit, RGBA and 32-bit keys with every privatization variant. */
 enum atl_hist_input { ATL_HIST_U8, ATL_HIST_RGBA, ATL_HIST_U32, ATL_HIST_INPUT_COUNT };
-enum atl_hist_dist { ATL_HIST_SOLID, ATL_HIST_UNIFORM, ATL_HIST_SKEWED, ATL_HIST_DIST_COUNT };
+enum atl_hist_dist { ATL_HIST_SOLID, ATL_HIST_UNIFORM, ATL_HIST_SKEWED, ATL_HIST_PHOTO, ATL_HIST_DIST_COUNT };
 enum atl_hist_variant {
   ATL_HIST_READ_CEILING,
   ATL_HIST_GLOBAL,
@@ -127,6 +127,9 @@ enum atl_hist_variant {
   ATL_HIST_WARP_PRIVATE,
   ATL_HIST_MATCH_ANY,
   ATL_HIST_PACKED,
+  ATL_HIST_PER_LANE,
+  ATL_HIST_BLOCK16,
+  ATL_HIST_AUTO, /**< the variant chosen for the input and bins (atl_hist_auto_choice) */
   ATL_HIST_CUB,
   ATL_HIST_VARIANT_COUNT
 };
@@ -134,6 +137,8 @@ enum atl_hist_variant {
 extern const char *const atl_hist_input_names[ATL_HIST_INPUT_COUNT];
 extern const char *const atl_hist_dist_names[ATL_HIST_DIST_COUNT];
 extern const char *const atl_hist_variant_names[ATL_HIST_VARIANT_COUNT];
+/** The variant `auto` runs for a histogram of @p bins on device @p d at work-group size @p wg. */
+enum atl_hist_variant atl_hist_auto_choice(const struct atl_device_info *d, uint32_t bins, uint32_t wg);
 
 struct atl_histogram_params {
   unsigned inputs;   /**< bit (1 << atl_hist_input) per input to run */
@@ -143,7 +148,24 @@ struct atl_histogram_params {
   uint64_t bytes;    /**< input bytes: a multiple of 16, below 4 GiB */
   uint32_t wg_size;  /**< work-group size (a power of two) */
   uint64_t seed;     /**< input generator seed */
+  const char *photo; /**< JPEG of the photo distribution; NULL: ATL_HIST_PHOTO_DEFAULT */
 };
+
+/**
+ * The photograph the photo distribution decodes by default: a real photo
+ * (a nuthatch, 6028 x 3391) that Debian 12 ships in ATL_HIST_PHOTO_PACKAGE.
+ * gnome-backgrounds 43 in Debian 12 holds only rendered artwork (WebP, SVG).
+ */
+#define ATL_HIST_PHOTO_DEFAULT "/usr/share/backgrounds/Kleiber_by_Lukas_Baubkus.jpg"
+#define ATL_HIST_PHOTO_PACKAGE "lomiri-wallpapers-20.04"
+
+/**
+ * 0 if the photo distribution can run with @p path (NULL: the default):
+ * atomlab was built with libjpeg-turbo and the file is a readable JPEG.
+ * Otherwise ATL_ENOTSUP (no decoder), ATL_EIO (no file) or ATL_EINVAL (not a
+ * JPEG) with a one-line reason naming the Debian package in @p why.
+ */
+int atl_hist_photo_available(const char *path, char *why, size_t why_len);
 
 /**
  * One row per input x distribution x variant, variant spelled
@@ -154,7 +176,14 @@ struct atl_histogram_params {
 int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, const struct atl_app_timing *tm,
                       struct atl_app_set *out);
 
-/** Seed 000: the software atomic add against the system atomic and warp aggregation (micro-benchmark 1). */
+/**
+ * Seed 000: the software atomic add against the system atomic and warp
+ * aggregation. Micro-benchmark 1 (atomic only) always; with `experiment`
+ * also the memory-only copy kernel and atomic + copy (Figure 3's kernel,
+ * micro-benchmark 2), the ideal sum, the speedup model (its constants
+ * measured on the device, equations (1)-(4) per grid) and the instruction
+ * counts of each kernel.
+ */
 struct atl_swatomic_params {
   uint32_t wg_size;      /**< work-items per work-group, 1 to 256 */
   const uint32_t *groups;/**< grids to run (work-groups, the coordinator included) */
@@ -164,6 +193,7 @@ struct atl_swatomic_params {
   uint32_t iters;        /**< atomics per work-item */
   int divergent;         /**< every work-item with gid % 3 == 1 sits out */
   unsigned variants;     /**< bit 0 system, 1 warp, 2 software */
+  int experiment;        /**< 1: also "mem", "VARIANT+mem" rows, the "model" row and predictions */
 };
 int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
                      struct atl_app_set *out);

@@ -18,14 +18,19 @@
 extern "C" {
 #endif
 
-/** Kinds of kernel argument. */
-enum atl_arg_kind { ATL_ARG_BUFFER, ATL_ARG_U32, ATL_ARG_U64 };
+/**
+ * Kinds of kernel argument. ATL_ARG_LOCAL asks for `value` bytes of local
+ * memory sized at launch: an OpenCL `__local` pointer parameter in its place,
+ * or on CUDA the block's dynamic shared memory (`extern __shared__`, no
+ * parameter; at most one per launch).
+ */
+enum atl_arg_kind { ATL_ARG_BUFFER, ATL_ARG_U32, ATL_ARG_U64, ATL_ARG_LOCAL };
 
 /** One kernel argument. */
 struct atl_arg {
   enum atl_arg_kind kind;
   void *buffer;   /**< ATL_ARG_BUFFER: a handle from alloc */
-  uint64_t value; /**< ATL_ARG_U32 / ATL_ARG_U64 */
+  uint64_t value; /**< ATL_ARG_U32 / ATL_ARG_U64; ATL_ARG_LOCAL: bytes */
 };
 
 /** A one-dimensional launch. */
@@ -73,6 +78,11 @@ struct atl_backend_ops {
   int (*launch)(void *dev, void *kernel, const struct atl_launch *launch, double *device_ms);
   /** The atomic machine instructions a built kernel contains, e.g. "REDG.E.ADD.STRONG.GPU x1" (may be NULL). */
   int (*describe_kernel)(void *dev, void *kernel, char *buf, size_t len);
+  /**
+   * The whole machine code of a built kernel as SASS text, malloc'ed; NULL
+   * with the reason in @p why where the backend cannot read it (may be NULL).
+   */
+  char *(*kernel_isa)(void *dev, void *kernel, char *why, size_t why_len);
   /** Occupancy estimate from API limits for a kernel and work-group size (may be NULL). */
   int (*occupancy_estimate)(void *dev, void *kernel, size_t wg_size, unsigned *groups, char *method, size_t method_len);
 };

@@ -65,6 +65,8 @@ struct atl__cub {
   int (*count_if)(int, uint64_t, uint64_t, uint32_t, float, uint64_t, unsigned, float *, char *, size_t);
   int (*sort_u32)(int, uint64_t, uint64_t, uint64_t, unsigned, float *, char *, size_t);
   int (*histogram_u8)(int, uint64_t, uint64_t, uint64_t, unsigned, float *, char *, size_t);
+  int (*histogram_rgba)(int, uint64_t, uint64_t, uint64_t, unsigned, float *, char *, size_t);
+  int (*histogram_u32)(int, uint64_t, uint64_t, uint32_t, uint64_t, unsigned, float *, char *, size_t);
   char info[64];
 };
 
@@ -74,6 +76,20 @@ struct atl__cub {
  * another ABI version.
  */
 const struct atl__cub *atl__cub_load(char *why, size_t why_len);
+
+/* A decoded photograph of the histogram app's photo distribution (src/apps/photo.c). */
+struct atl__photo {
+  uint8_t *rgba;         /* width x height pixels, bytes R, G, B, A (A = 0xff: JPEG has no alpha) */
+  uint32_t width, height;
+  char name[128];        /* the file name without its folder, for the rows */
+};
+
+/* @p path, or the default photo where it is NULL or empty. */
+const char *atl__photo_path(const char *path);
+
+/* Decodes the JPEG at @p path (NULL: the default); a negative code with a one-line reason in @p why. */
+int atl__photo_load(const char *path, struct atl__photo *ph, char *why, size_t why_len);
+void atl__photo_release(struct atl__photo *ph);
 
 /* The device buffers of one list or skiplist run that a launch consumes. */
 struct atl__link_run {

@@ -8,7 +8,7 @@
 
 #include "app_internal.h"
 
-#define ATL_CUB_ABI_VERSION_EXPECTED 1 /* ATL_CUB_ABI_VERSION of backend/cuda/cub/atomlab_cub.h */
+#define ATL_CUB_ABI_VERSION_EXPECTED 2 /* ATL_CUB_ABI_VERSION of backend/cuda/cub/atomlab_cub.h */
 
 static struct atl__cub cub;
 static int loaded; /* 0 not tried, 1 ok, -1 failed */
@@ -41,18 +41,27 @@ const struct atl__cub *atl__cub_load(char *why, size_t why_len)
     char path[PATH_MAX + 32];
     void *lib = NULL;
     int (*version)(char *, size_t) = NULL;
+    int abi = 0;
     if (plugin_path(path, sizeof path) != 0)
       snprintf(failure, sizeof failure, "CUB plugin not found: cannot locate the running binary");
     else if ((lib = dlopen(path, RTLD_NOW | RTLD_LOCAL)) == NULL)
       snprintf(failure, sizeof failure, "CUB plugin not available (%s): built only where nvcc is found", dlerror());
-    else if ((version = (int (*)(char *, size_t))dlsym(lib, "atl_cub_abi_version")) == NULL ||
-             version(cub.info, sizeof cub.info) != ATL_CUB_ABI_VERSION_EXPECTED)
-      snprintf(failure, sizeof failure, "CUB plugin %.160s has another ABI version", path);
+    else if ((*(void **)&version = dlsym(lib, "atl_cub_abi_version")) == NULL)
+      snprintf(failure, sizeof failure, "CUB plugin %.160s has no atl_cub_abi_version: not an atomlab CUB plugin",
+               path);
+    else if ((abi = version(cub.info, sizeof cub.info)) != ATL_CUB_ABI_VERSION_EXPECTED)
+      /* A stale plugin next to a newer binary (or one picked by ATL_CUB_PLUGIN): say which side to rebuild. */
+      snprintf(failure, sizeof failure,
+               "CUB plugin %.160s has ABI version %d, this atomlab needs %d: rebuild the plugin from the same "
+               "commit (cmake --build build --target atomlab_cub)",
+               path, abi, ATL_CUB_ABI_VERSION_EXPECTED);
     else {
       *(void **)&cub.count_if = dlsym(lib, "atl_cub_count_if");
       *(void **)&cub.sort_u32 = dlsym(lib, "atl_cub_sort_u32");
       *(void **)&cub.histogram_u8 = dlsym(lib, "atl_cub_histogram_u8");
-      if (cub.count_if && cub.sort_u32 && cub.histogram_u8)
+      *(void **)&cub.histogram_rgba = dlsym(lib, "atl_cub_histogram_rgba");
+      *(void **)&cub.histogram_u32 = dlsym(lib, "atl_cub_histogram_u32");
+      if (cub.count_if && cub.sort_u32 && cub.histogram_u8 && cub.histogram_rgba && cub.histogram_u32)
         loaded = 1;
       else
         snprintf(failure, sizeof failure, "CUB plugin %.160s lacks an entry point", path);

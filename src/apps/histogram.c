@@ -1,9 +1,11 @@
 /*
  * Issue [histogram]: histograms of 8-bit keys (256 bins), RGBA pixels
- * (4 x 256 bins) and 32-bit keys (bin = key % bins) over solid, uniform and
- * skewed inputs, with one global atomic per key, per-block and per-warp
- * privatized histograms, match-any aggregation, 16-bit packed counters and
- * (CUDA, u8) CUB's HistogramEven, against the read bandwidth of the same
+ * (4 x 256 bins) and 32-bit keys (bin = key % bins) over solid, uniform,
+ * skewed and photo inputs, with one global atomic per key, per-block and
+ * per-warp privatized histograms, match-any aggregation, 16-bit packed
+ * counters, per-thread columns of 16-bit counters (per-lane), per-block
+ * 16-bit counters in opt-in local memory (block16), the variant chosen by
+ * input (auto) and (CUDA) CUB's DeviceHistogram, against the read bandwidth of the same
  * bytes in the same run. Every histogram is checked bin for bin against the
  * host's (docs/histogram.md).
  */
@@ -13,9 +15,9 @@
 #include "app_internal.h"
 
 const char *const atl_hist_input_names[ATL_HIST_INPUT_COUNT] = {"u8", "rgba", "u32"};
-const char *const atl_hist_dist_names[ATL_HIST_DIST_COUNT] = {"solid", "uniform", "skewed"};
+const char *const atl_hist_dist_names[ATL_HIST_DIST_COUNT] = {"solid", "uniform", "skewed", "photo"};
 const char *const atl_hist_variant_names[ATL_HIST_VARIANT_COUNT] = {
-    "read-ceiling", "global", "shared", "warp-private", "match-any", "packed", "cub"};
+    "read-ceiling", "global", "shared", "warp-private", "match-any", "packed", "per-lane", "block16", "auto", "cub"};
 
 struct hist_run {
   atl_context_t ctx;
@@ -28,6 +30,7 @@ struct hist_run {
   uint32_t *want, *got;
   uint32_t want_xor;
   double read_gbps;
+  struct atl__photo photo; /* decoded once per call where the photo distribution runs */
 };
 
 /* The hot keys of the skewed inputs: about 90% of the keys are one of these four. */
@@ -43,6 +46,32 @@ static uint8_t skewed8(uint32_t u)
 static uint64_t draw(uint64_t seed, uint64_t i)
 {
   return atl__splitmix64(seed ^ (i * 0x2545f4914f6cdd1dull));
+}
+
+/*
+ * The photo distribution: rgba and u32 take the pixels as they are (R, G, B,
+ * A = 0xff; a u32 key is one packed pixel, so its bin is the low bits: R and
+ * the low bits of G); u8 takes the R, G and B planes one after another, each
+ * an 8-bit single-channel photograph whose neighbouring keys are as
+ * correlated as in a grey image. Inputs larger than the photo repeat it.
+ * Planes rather than luma keep the repeat period (3 bytes per pixel, 61 MB
+ * for the default photo) above a 50 MiB L2, so a repeated input still
+ * streams from memory.
+ */
+static void photo_input(enum atl_hist_input in, const struct atl__photo *ph, uint8_t *buf, size_t bytes)
+{
+  const size_t pixels = (size_t)ph->width * ph->height;
+  size_t period = in == ATL_HIST_U8 ? 3 * pixels : 4 * pixels;
+  if (period > bytes)
+    period = bytes;
+  if (in == ATL_HIST_U8)
+    for (size_t c = 0, i = 0; c < 3; c++)
+      for (size_t px = 0; px < pixels && i < period; px++)
+        buf[i++] = ph->rgba[px * 4 + c];
+  else
+    memcpy(buf, ph->rgba, period);
+  for (size_t off = period; off < bytes; off += period)
+    memcpy(buf + off, buf, bytes - off < period ? bytes - off : period);
 }
 
 /* The input bytes of one input and distribution (little-endian words on host and device). */
@@ -104,10 +133,31 @@ static size_t resident_threads(const struct atl_device_info *d, uint32_t wg)
   return (t + wg - 1) / wg * wg;
 }
 
+/* uint4 loads in flight per work-item in per-lane and block16. */
+#define UNROLL 4
+/* per-lane's work-group: 64 columns of 256 bins are 32 KiB of local memory,
+ * small enough for 6 or 7 work-groups per H100 SM. */
+#define PER_LANE_WG 64u
+/* block16's work-group: one per SM holds 65,536 bins, so it brings every thread it can. */
+#define BLOCK16_WG 1024u
+
+/* The work-group size a variant runs at: --wg-size except where the design fixes it. */
+static uint32_t variant_wg(const struct atl_device_info *d, enum atl_hist_variant v, uint32_t wg)
+{
+  uint32_t fixed = v == ATL_HIST_PER_LANE ? PER_LANE_WG : v == ATL_HIST_BLOCK16 ? BLOCK16_WG : wg;
+  while (fixed > d->max_wg_size && fixed > 1)
+    fixed /= 2;
+  return fixed;
+}
+
 /* 32-bit words of local memory a variant needs per work-group (0: none). */
 static uint64_t local_words(enum atl_hist_variant v, uint32_t bins, uint32_t wg)
 {
   switch (v) {
+  case ATL_HIST_PER_LANE:
+    return (uint64_t)(bins / 2) * wg;
+  case ATL_HIST_BLOCK16:
+    return bins / 2;
   case ATL_HIST_SHARED:
   case ATL_HIST_MATCH_ANY:
     return bins;
@@ -132,6 +182,14 @@ static void add_throughput(struct atl_app_row *row, const struct hist_run *r)
 {
   atl_app_metric_set(row, "bins", r->bins);
   atl_app_metric_set(row, "bytes", (double)r->p->bytes);
+  if (r->dist == ATL_HIST_PHOTO) {
+    atl_app_metric_set(row, "photo_width", r->photo.width);
+    atl_app_metric_set(row, "photo_height", r->photo.height);
+    /* a note on every row: which photograph the bytes came from (after auto's choice, if any) */
+    size_t len = strlen(row->reason);
+    snprintf(row->reason + len, sizeof row->reason - len, "%sphoto %s (%ux%u)", len ? "; " : "", r->photo.name,
+             r->photo.width, r->photo.height);
+  }
   if (row->time_ms.median <= 0)
     return;
   double gbps = (double)r->p->bytes / (row->time_ms.median * 1e6);
@@ -220,14 +278,59 @@ static const char *unsupported(const struct hist_run *r, enum atl_hist_variant v
              atl_hist_variant_names[v], wg);
     return why;
   }
-  uint64_t need = local_words(v, r->bins, wg) * 4;
-  if (need > d->local_mem) {
+  const uint32_t vwg = variant_wg(d, v, wg);
+  const uint64_t need = local_words(v, r->bins, vwg) * 4;
+  /* block16's memory is sized at launch, so it may use what a work-group can opt into */
+  const uint64_t have = v == ATL_HIST_BLOCK16 ? d->local_mem_optin : d->local_mem;
+  if (need > have) {
     snprintf(why, len,
-             "%s needs %llu bytes of local memory per work-group for %u bins at --wg-size %u; the device has %llu",
-             atl_hist_variant_names[v], (unsigned long long)need, r->bins, wg, (unsigned long long)d->local_mem);
+             "%s needs %llu bytes of local memory per work-group for %u bins at work-group size %u; the device "
+             "has %llu",
+             atl_hist_variant_names[v], (unsigned long long)need, r->bins, vwg, (unsigned long long)have);
     return why;
   }
   return NULL;
+}
+
+/*
+ * The variant `auto` runs for an input (docs/histogram.md has the measurements
+ * behind the rule): per-thread columns wherever they fit (up to 256 bins),
+ * else one local histogram per work-group, else 16-bit counters in opt-in
+ * local memory, else global atomics.
+ */
+enum atl_hist_variant atl_hist_auto_choice(const struct atl_device_info *d, uint32_t bins, uint32_t wg)
+{
+  if ((uint64_t)(bins / 2) * variant_wg(d, ATL_HIST_PER_LANE, wg) * 4 <= d->local_mem)
+    return ATL_HIST_PER_LANE;
+  if ((uint64_t)bins * 4 <= d->local_mem)
+    return ATL_HIST_SHARED;
+  if ((uint64_t)bins * 2 <= d->local_mem_optin)
+    return ATL_HIST_BLOCK16;
+  return ATL_HIST_GLOBAL;
+}
+
+/* Work-groups to launch: what the device holds resident, no more than the input fills. */
+static size_t variant_groups(struct hist_run *r, enum atl_hist_variant v, void *kernel, uint32_t wg)
+{
+  const struct atl_device_info *d = atl_device_current(r->ctx);
+  const struct atl_backend_ops *ops = atl__ops(r->ctx);
+  const unsigned per_item = v == ATL_HIST_PER_LANE || v == ATL_HIST_BLOCK16 ? UNROLL : 1;
+  size_t groups = resident_threads(d, wg) / wg;
+  unsigned est = 0;
+  char method[160];
+  if (v == ATL_HIST_PER_LANE && ops->occupancy_estimate &&
+      ops->occupancy_estimate(atl__dev(r->ctx), kernel, wg, &est, method, sizeof method) == 0 && est > 0)
+    groups = est; /* counts the 32 KiB of local memory (CUDA); OpenCL's estimate does not */
+  if (v == ATL_HIST_BLOCK16) {
+    uint64_t bytes = local_words(v, r->bins, wg) * 4, per_cu = d->local_mem_optin / bytes;
+    uint64_t by_threads = d->max_threads_per_cu ? d->max_threads_per_cu / wg : 1;
+    if (per_cu > by_threads)
+      per_cu = by_threads;
+    groups = (size_t)d->compute_units * (per_cu ? per_cu : 1);
+  }
+  const uint64_t n4 = r->p->bytes / 16, per_group = (uint64_t)wg * per_item;
+  const size_t needed = (size_t)((n4 + per_group - 1) / per_group); /* no idle work-groups */
+  return groups > needed ? needed : groups ? groups : 1;
 }
 
 static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_app_set *out)
@@ -236,9 +339,14 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_a
   const struct atl_device_info *d = atl_device_current(r->ctx);
   struct atl_app_row row;
   void *kernel = NULL;
-  char defines[160], why[256], vname[32];
+  char defines[200], why[256], vname[32];
   const char *no;
   row_name(&row, r, v);
+  if (v == ATL_HIST_AUTO) { /* runs its choice under its own name */
+    v = atl_hist_auto_choice(d, r->bins, p->wg_size);
+    atl__app_row_status(&row, ATL_STATUS_OK, "auto chose %s", atl_hist_variant_names[v]);
+  }
+  const uint32_t wg = variant_wg(d, v, p->wg_size);
   if ((no = unsupported(r, v, why, sizeof why)) != NULL) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", no);
     add_throughput(&row, r);
@@ -247,25 +355,30 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_a
   /* Before a 16-bit counter can overflow: a group of 32 work-items adds at
    * most 32 x (keys per work-item per iteration) to one counter per iteration. */
   const unsigned keys_per_item = r->input == ATL_HIST_U8 ? 16 : 4;
-  const unsigned flush_every = 65535u / (32u * keys_per_item);
+  /* per-lane: one work-item adds at most UNROLL x keys_per_item to its own column per iteration */
+  const unsigned flush_every =
+      v == ATL_HIST_PER_LANE ? 65535u / (UNROLL * keys_per_item) : 65535u / (32u * keys_per_item);
   snprintf(vname, sizeof vname, "%s", atl_hist_variant_names[v]);
   for (char *c = vname; *c; c++)
     if (*c == '-')
       *c = '_';
-  snprintf(defines, sizeof defines, "INPUT_%s BINS=%u WG=%u VARIANT_%s FLUSH_EVERY=%u", atl_hist_input_names[r->input],
-           r->bins, p->wg_size, vname, flush_every);
+  snprintf(defines, sizeof defines, "INPUT_%s BINS=%u WG=%u VARIANT_%s FLUSH_EVERY=%u UNROLL=%u",
+           atl_hist_input_names[r->input], r->bins, wg, vname, flush_every, UNROLL);
   int err = atl__app_build(r->ctx, "app_histogram", "histogram", defines, &kernel, &row);
   const uint64_t n4 = p->bytes / 16;
-  size_t global = resident_threads(d, p->wg_size);
-  size_t needed = (size_t)((n4 + p->wg_size - 1) / p->wg_size) * p->wg_size; /* no idle work-groups */
-  if (global > needed)
-    global = needed;
-  struct atl_arg args[] = {{ATL_ARG_BUFFER, r->in, 0}, {ATL_ARG_U32, NULL, n4}, {ATL_ARG_BUFFER, r->hist, 0}};
-  struct atl_launch launch = {global, p->wg_size, args, 3};
+  const size_t groups = err ? 1 : variant_groups(r, v, kernel, wg);
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, r->in, 0},
+                           {ATL_ARG_U32, NULL, n4},
+                           {ATL_ARG_BUFFER, r->hist, 0},
+                           {ATL_ARG_LOCAL, NULL, local_words(v, r->bins, wg) * 4}};
+  struct atl_launch launch = {groups * wg, wg, args, v == ATL_HIST_BLOCK16 ? 4 : 3};
   if (!err)
     err = atl__app_time(r->ctx, kernel, &launch, reset_hist, r, r->tm, &row);
-  if (!err && (err = check_bins(r, r->hist, &row)) == 0)
+  if (!err && (err = check_bins(r, r->hist, &row)) == 0) {
     add_throughput(&row, r);
+    atl_app_metric_set(&row, "wg_size", wg);
+    atl_app_metric_set(&row, "work_groups", (double)groups);
+  }
   return finish_row(r, &row, err, out);
 }
 
@@ -281,20 +394,23 @@ static int run_cub(struct hist_run *r, struct atl_app_set *out)
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "CUB runs on CUDA devices only");
   else if (cub == NULL)
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", why);
-  else if (r->input != ATL_HIST_U8)
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED,
-                        "the CUB plugin exports HistogramEven over u8 only (ABI 1); %s is a later step",
-                        r->input == ATL_HIST_RGBA ? "MultiHistogramEven<4,4> for rgba" : "HistogramEven over u32");
   if (row.status == ATL_STATUS_UNSUPPORTED)
     return finish_row(r, &row, 0, out);
-  snprintf(row.instructions, sizeof row.instructions, "cub::DeviceHistogram::HistogramEven, %s", cub->info);
+  static const char *const algo[ATL_HIST_INPUT_COUNT] = {"HistogramEven", "MultiHistogramEven<4,4>",
+                                                         "HistogramEven of key % bins"};
+  snprintf(row.instructions, sizeof row.instructions, "cub::DeviceHistogram::%s, %s", algo[r->input], cub->info);
   unsigned reps = r->tm->samples ? r->tm->samples : 1;
   float times[256];
   if (reps > 256)
     reps = 256;
-  int err = reset_hist(r->ctx, r);
-  if (!err && cub->histogram_u8(ordinal, (uint64_t)(uintptr_t)r->in, r->p->bytes, (uint64_t)(uintptr_t)r->hist, reps,
-                                times, why, sizeof why) != 0) {
+  const uint64_t in = (uint64_t)(uintptr_t)r->in, hist = (uint64_t)(uintptr_t)r->hist, n = r->p->bytes;
+  int err = reset_hist(r->ctx, r), rc = 0;
+  if (!err)
+    rc = r->input == ATL_HIST_U8     ? cub->histogram_u8(ordinal, in, n, hist, reps, times, why, sizeof why)
+         : r->input == ATL_HIST_RGBA ? cub->histogram_rgba(ordinal, in, n / 4, hist, reps, times, why, sizeof why)
+                                     : cub->histogram_u32(ordinal, in, n / 4, r->bins, hist, reps, times, why,
+                                                          sizeof why);
+  if (rc != 0) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
     return finish_row(r, &row, 0, out);
   }
@@ -326,7 +442,10 @@ static int run_one(struct hist_run *r, uint8_t *host, struct atl_app_set *out)
 {
   const struct atl_histogram_params *p = r->p;
   r->bins = r->input == ATL_HIST_U8 ? 256 : r->input == ATL_HIST_RGBA ? 1024 : p->u32_bins;
-  make_input(r->input, r->dist, p->seed, host, p->bytes);
+  if (r->dist == ATL_HIST_PHOTO)
+    photo_input(r->input, &r->photo, host, p->bytes);
+  else
+    make_input(r->input, r->dist, p->seed, host, p->bytes);
   r->want_xor = host_histogram(r->input, r->bins, host, p->bytes, r->want);
   r->read_gbps = 0;
   int err = atl__ops(r->ctx)->write(atl__dev(r->ctx), r->in, host, p->bytes);
@@ -370,6 +489,13 @@ int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, c
     err = atl__seterr(ctx, ATL_ENOMEM, "histogram: out of host memory for %llu bytes", (unsigned long long)p->bytes);
     goto out;
   }
+  if (p->dists & (1u << ATL_HIST_PHOTO)) {
+    char why[512];
+    if ((err = atl__photo_load(p->photo, &r.photo, why, sizeof why)) != 0) {
+      err = atl__seterr(ctx, err, "%s", why);
+      goto out;
+    }
+  }
   if ((err = atl__app_alloc(ctx, &bufs, p->bytes, &r.in)) ||
       (err = atl__app_alloc(ctx, &bufs, 65536 * sizeof(uint32_t), &r.hist)) ||
       (err = atl__app_alloc(ctx, &bufs, 16, &r.xor_out)))
@@ -385,6 +511,7 @@ out:
   free(host);
   free(r.want);
   free(r.got);
+  atl__photo_release(&r.photo);
   atl__app_free_all(ctx, &bufs);
   return err;
 }

@@ -1,23 +1,44 @@
 /*
  * Seed 000: the software atomic add (device/atomlab/atomics.{clh,cuh})
- * against the system atomic and warp aggregation, micro-benchmark 1 (atomic
- * only), on a co-resident grid. Each row is timed, then one launch records
- * every old value: per word they must be exactly 0 .. n-1 in some order,
- * and the words must end at n.
+ * against the system atomic and warp aggregation on a co-resident grid.
+ * Micro-benchmark 1 (atomic only) always; with `experiment` also the memory
+ * transaction alone ("mem") and with each atomic ("VARIANT+mem": Figure 3's
+ * copy kernel, micro-benchmark 2), the ideal sum, the speedup model of
+ * Section V and the instruction counts of every kernel.
+ *
+ * Each row is timed, then one launch records every old value: per word they
+ * must be exactly 0 .. n-1 in some order, the words must end at n, and every
+ * copied word must equal its source.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "app_internal.h"
+#include "backend/sass_count.h"
 #include "core/strategy_internal.h"
+#include "model/swmodel.h"
 
 static const char *const variant_names[] = {"system", "warp", "software"};
+enum { V_NONE = 3 }; /* the memory-only kernel: no atomic */
+
+/* One kernel per (variant, memory): built on first use, its instruction counts read once. */
+struct sw_kernel {
+  void *kernel;
+  int built, have_isa;
+  struct atl_isa_counts isa;
+  char instructions[256];
+};
 
 struct sw_run {
-  void *mem, *olds, *req, *finished, *abort_flag;
-  size_t mem_bytes, req_bytes, fin_bytes;
+  void *mem, *olds, *req, *finished, *abort_flag, *src, *dst;
+  size_t mem_bytes, req_bytes, fin_bytes, copy_bytes;
   uint32_t aborted;
+  struct sw_kernel k[4][2];
 };
+
+/* Returned by reset when the previous launch gave up a wait: the row is a
+ * deadlock, and more launches would each spin to --spin-bound again. */
+enum { SW_ABORTED = 1 };
 
 static int reset(atl_context_t ctx, void *arg)
 {
@@ -25,6 +46,8 @@ static int reset(atl_context_t ctx, void *arg)
   uint32_t flag = 0;
   int err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &flag, sizeof flag);
   r->aborted |= flag;
+  if (!err && r->aborted)
+    return SW_ABORTED;
   if (!err)
     err = atl__app_fill32(ctx, r->mem, 0, r->mem_bytes);
   if (!err)
@@ -34,6 +57,12 @@ static int reset(atl_context_t ctx, void *arg)
   if (!err)
     err = atl__app_fill32(ctx, r->abort_flag, 0, 4);
   return err;
+}
+
+/* The source words of the copy: distinct, so a word copied to the wrong place shows. */
+static uint32_t src_word(uint64_t k)
+{
+  return (uint32_t)(k * 2654435761u) ^ 0x5a5a5a5au;
 }
 
 /* Checks the recorded old values and the final words; 0 if exact, else a reason in @p why. */
@@ -81,15 +110,61 @@ out:
   return bad;
 }
 
+/* Builds the kernel of (variant, memory) once and reads its machine code where the backend can. */
+static int kernel_for(atl_context_t ctx, struct sw_run *r, unsigned v, unsigned memop, struct atl_app_row *row,
+                      struct sw_kernel **out)
+{
+  struct sw_kernel *k = &r->k[v][memop];
+  *out = k;
+  if (k->built)
+    return 0;
+  char defines[128];
+  snprintf(defines, sizeof defines, "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=%u ATL_SW_MEM=%u", v, memop);
+  int err = atl__app_build(ctx, "app_swatomic", "swatomic", defines, &k->kernel, row);
+  if (err)
+    return err;
+  k->built = 1;
+  snprintf(k->instructions, sizeof k->instructions, "%s", row->instructions);
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  char why[300] = "the backend reads no machine code";
+  char *text = ops->kernel_isa ? ops->kernel_isa(atl__dev(ctx), k->kernel, why, sizeof why) : NULL;
+  if (text) {
+    k->have_isa = atl__sass_count(text, &k->isa) > 0;
+    free(text);
+  }
+  if (!k->have_isa && !row->instructions[0])
+    snprintf(k->instructions, sizeof k->instructions, "isa %s", why);
+  return 0;
+}
+
+static void isa_metrics(struct atl_app_row *row, const struct sw_kernel *k)
+{
+  if (!k->have_isa)
+    return;
+  atl_app_metric_set(row, "isa_total", k->isa.total);
+  atl_app_metric_set(row, "isa_global_mem", k->isa.global_mem);
+  atl_app_metric_set(row, "isa_shared_mem", k->isa.shared_mem + k->isa.local_mem);
+  atl_app_metric_set(row, "isa_atomic_global", k->isa.atomic_global);
+  atl_app_metric_set(row, "isa_atomic_shared", k->isa.atomic_shared);
+  atl_app_metric_set(row, "isa_alu", k->isa.alu);
+  atl_app_metric_set(row, "isa_alu_mem_ratio", atl__isa_alu_mem_ratio(&k->isa));
+}
+
 static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
-                   struct sw_run *r, void *kernel, unsigned variant, uint32_t groups, struct atl_app_set *out)
+                   struct sw_run *r, unsigned variant, unsigned memop, uint32_t groups, struct atl_app_set *out)
 {
   struct atl_app_row row;
-  uint32_t *olds = NULL, *mem = NULL, aborted = 0;
+  uint32_t *olds = NULL, *mem = NULL, *dst = NULL, aborted = 0;
   const uint64_t items = (uint64_t)(groups - 1) * p->wg_size;
   const size_t olds_bytes = (size_t)(items * p->iters * 4);
+  struct sw_kernel *k = NULL;
+  char name[48];
   int err = 0;
-  atl__app_row_init(&row, "swatomic", variant_names[variant]);
+  if (variant == V_NONE)
+    snprintf(name, sizeof name, "mem");
+  else
+    snprintf(name, sizeof name, "%s%s", variant_names[variant], memop ? "+mem" : "");
+  atl__app_row_init(&row, "swatomic", name);
   atl_app_metric_set(&row, "workgroups", groups);
   atl_app_metric_set(&row, "targets", p->targets);
   atl_app_metric_set(&row, "divergent", p->divergent);
@@ -100,32 +175,68 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
                         groups, p->coresident, p->wg_size);
     return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
-  struct atl_arg args[] = {{ATL_ARG_BUFFER, r->mem, 0},        {ATL_ARG_U32, NULL, p->targets},
-                           {ATL_ARG_U32, NULL, p->iters},       {ATL_ARG_U32, NULL, variant},
-                           {ATL_ARG_U32, NULL, p->divergent},   {ATL_ARG_U32, NULL, 0},
-                           {ATL_ARG_BUFFER, r->olds, 0},        {ATL_ARG_BUFFER, r->req, 0},
-                           {ATL_ARG_BUFFER, r->finished, 0},    {ATL_ARG_BUFFER, r->abort_flag, 0},
-                           {ATL_ARG_U32, NULL, tm->spin_bound}};
-  struct atl_launch launch = {(size_t)groups * p->wg_size, p->wg_size, args, 11};
+  if ((err = kernel_for(ctx, r, variant, memop, &row, &k))) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
+    return atl_app_set_add(out, &row) ? ATL_ENOMEM : (err == ATL_ENOMEM ? err : 0);
+  }
+  snprintf(row.instructions, sizeof row.instructions, "%s", k->instructions);
+  isa_metrics(&row, k);
+  /* Discovery ran its own small kernel; the software kernel may need more
+   * registers or shared memory, and a grid it cannot keep resident would only
+   * end as a deadlock after --spin-bound polls. CUDA's occupancy API knows
+   * this kernel (OpenCL's estimate is a bound from limits, too coarse to refuse on). */
+  const struct atl_backend_ops *be = atl__ops(ctx);
+  unsigned fit = 0;
+  char method[200] = "";
+  if (variant == 2 && be->occupancy_estimate && strcmp(be->name, "cuda") == 0 &&
+      be->occupancy_estimate(atl__dev(ctx), k->kernel, p->wg_size, &fit, method, sizeof method) == 0 &&
+      fit < groups) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%u work-groups refused: this kernel fits %u co-resident (%s)", groups,
+                        fit, method);
+    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+  }
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, r->mem, 0},      {ATL_ARG_U32, NULL, p->targets},
+                           {ATL_ARG_U32, NULL, p->iters},     {ATL_ARG_U32, NULL, p->divergent},
+                           {ATL_ARG_U32, NULL, 0},            {ATL_ARG_BUFFER, r->olds, 0},
+                           {ATL_ARG_BUFFER, r->req, 0},       {ATL_ARG_BUFFER, r->finished, 0},
+                           {ATL_ARG_BUFFER, r->abort_flag, 0}, {ATL_ARG_U32, NULL, tm->spin_bound},
+                           {ATL_ARG_BUFFER, r->src, 0},       {ATL_ARG_BUFFER, r->dst, 0}};
+  struct atl_launch launch = {(size_t)groups * p->wg_size, p->wg_size, args, 12};
   r->aborted = 0;
-  if ((olds = malloc(olds_bytes ? olds_bytes : 4)) == NULL || (mem = malloc(r->mem_bytes)) == NULL) {
+  if ((olds = malloc(olds_bytes ? olds_bytes : 4)) == NULL || (mem = malloc(r->mem_bytes)) == NULL ||
+      (memop && (dst = malloc(olds_bytes ? olds_bytes : 4)) == NULL)) {
     err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
     goto out;
   }
   if ((err = atl__app_fill32(ctx, r->abort_flag, 0, 4)))
     goto fail;
-  if ((err = atl__app_time(ctx, kernel, &launch, reset, r, tm, &row)))
+  err = atl__app_time(ctx, k->kernel, &launch, reset, r, tm, &row);
+  if (err == SW_ABORTED) {
+    err = 0;
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u polls and was abandoned",
+                        tm->spin_bound);
+    goto out;
+  }
+  if (err)
     goto fail;
   if ((err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &aborted, 4)))
     goto fail;
-  /* the verification launch records every old value */
-  args[5].value = 1;
+  /* the verification launch records every old value into a cleared copy target */
+  args[4].value = 1;
   double ms = 0;
-  if ((err = reset(ctx, r)) || (err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &ms)))
+  if ((err = reset(ctx, r)) == SW_ABORTED) {
+    err = 0;
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u polls and was abandoned",
+                        tm->spin_bound);
+    goto out;
+  }
+  if (err || (memop && (err = atl__app_fill32(ctx, r->dst, 0, olds_bytes ? olds_bytes : 4))) ||
+      (err = atl__ops(ctx)->launch(atl__dev(ctx), k->kernel, &launch, &ms)))
     goto fail;
   if ((err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &aborted, 4)) ||
       (err = atl__ops(ctx)->read(atl__dev(ctx), r->olds, olds, olds_bytes)) ||
-      (err = atl__ops(ctx)->read(atl__dev(ctx), r->mem, mem, r->mem_bytes)))
+      (err = atl__ops(ctx)->read(atl__dev(ctx), r->mem, mem, r->mem_bytes)) ||
+      (memop && (err = atl__ops(ctx)->read(atl__dev(ctx), r->dst, dst, olds_bytes))))
     goto fail;
   if (aborted || r->aborted) {
     atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u polls and was abandoned",
@@ -134,22 +245,245 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   }
   char why[256] = "";
   row.status = ATL_STATUS_OK;
-  row.verified = !verify(p, groups, olds, mem, why, sizeof why);
+  int bad = variant == V_NONE ? 0 : verify(p, groups, olds, mem, why, sizeof why);
+  for (uint32_t w = 0; variant == V_NONE && w < p->targets && !bad; w++)
+    if (mem[w] != 0) {
+      snprintf(why, sizeof why, "word %u changed to %u without an atomic", w, mem[w]);
+      bad = 1;
+    }
+  for (uint64_t i = 0; memop && !bad && i < items * p->iters; i++)
+    if (dst[i] != src_word(i)) {
+      snprintf(why, sizeof why, "copied word %llu is %#x, expected %#x", (unsigned long long)i, dst[i],
+               src_word(i));
+      bad = 1;
+    }
+  row.verified = !bad;
   if (!row.verified)
     atl__app_row_status(&row, ATL_STATUS_OK, "verification failed: %s", why);
-  const double ops = (double)items * p->iters * (p->divergent ? 2.0 / 3.0 : 1.0);
+  const double ops = variant == V_NONE ? 0 : (double)items * p->iters * (p->divergent ? 2.0 / 3.0 : 1.0);
   atl_app_metric_set(&row, "atomics", ops);
-  if (row.time_ms.median > 0)
+  if (row.time_ms.median > 0 && ops > 0)
     atl_app_metric_set(&row, "matomics_per_s", ops / (row.time_ms.median * 1e3));
+  if (memop && row.time_ms.median > 0)
+    atl_app_metric_set(&row, "copy_gbps", (double)items * p->iters * 8 / (row.time_ms.median * 1e6));
   goto out;
 fail:
   atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
 out:
   free(olds);
   free(mem);
+  free(dst);
   if (atl_app_set_add(out, &row))
     return ATL_ENOMEM;
   return err == ATL_ENOMEM ? err : 0;
+}
+
+/* ---- the speedup model's constants -------------------------------------- */
+
+struct cal_run {
+  void *word, *sink;
+  uint32_t mode, groups;
+};
+
+static int cal_reset(atl_context_t ctx, void *arg)
+{
+  struct cal_run *c = arg;
+  int err = atl__app_fill32(ctx, c->word, 0, 4);
+  return err ? err : atl__app_fill32(ctx, c->sink, 0, (size_t)c->groups * 4);
+}
+
+/*
+ * Median time of swcal in @p mode at @p iters and at 2 * @p iters; the
+ * difference is the time of @p iters steps with the launch overhead gone.
+ * Each launch's result is checked: the ring walk ends where the host's does,
+ * the counters at their exact sums. Returns ns per step (per @p per_step
+ * work-items); 0 if the longer launch was no slower (noise), -1 if a result
+ * was wrong or a launch failed, with the reason in @p why.
+ */
+static double cal_measure(atl_context_t ctx, void *kernel, struct cal_run *c, void *ring, const uint32_t *host_ring,
+                          uint32_t mode, uint32_t iters, size_t global, size_t local, double per_step,
+                          const struct atl_app_timing *tm, char *why, size_t why_len)
+{
+  double med[2];
+  for (int pass = 0; pass < 2; pass++) {
+    const uint32_t n = iters << pass;
+    struct atl_arg args[] = {{ATL_ARG_U32, NULL, mode},
+                             {ATL_ARG_U32, NULL, n},
+                             {ATL_ARG_BUFFER, ring, 0},
+                             {ATL_ARG_BUFFER, c->word, 0},
+                             {ATL_ARG_BUFFER, c->sink, 0}};
+    struct atl_launch launch = {global, local, args, 5};
+    struct atl_app_row tmp;
+    atl__app_row_init(&tmp, "swatomic", "model");
+    c->mode = mode;
+    c->groups = (uint32_t)(global / local);
+    int err = atl__app_time(ctx, kernel, &launch, cal_reset, c, tm, &tmp);
+    if (err) {
+      snprintf(why, why_len, "%s", atl_errmsg(ctx));
+      return -1;
+    }
+    uint32_t got = 0, want = 0;
+    if (mode == 2) {
+      err = atl__ops(ctx)->read(atl__dev(ctx), c->word, &got, 4);
+      want = (uint32_t)(global * n);
+    } else {
+      err = atl__ops(ctx)->read(atl__dev(ctx), c->sink, &got, 4);
+      if (mode == 1)
+        want = (uint32_t)(local * n);
+      else
+        for (uint32_t i = 0; i < n; i++)
+          want = host_ring[want];
+    }
+    if (err || got != want) {
+      snprintf(why, why_len, "calibration mode %u at %u steps ended at %u, expected %u", mode, n, got, want);
+      return -1;
+    }
+    med[pass] = tmp.time_ms.median;
+  }
+  const double d = med[1] - med[0];
+  if (!(d > 0)) {
+    snprintf(why, why_len, "calibration mode %u: %u more steps took no longer (%.4f vs %.4f ms)", mode, iters,
+             med[1], med[0]);
+    return 0; /* noise: the caller retries with more steps */
+  }
+  return d * 1e6 / ((double)iters * per_step);
+}
+
+/*
+ * Measures t_fast, t_l and t_comp (ns) and adds the "model" row. The seed's
+ * definitions on an AMD GPU: t_fast a FastPath memory transaction, t_l a
+ * local-memory update, t_comp a CompletePath transaction (an atomic serialized
+ * with the others, N t_comp in equation (1)). On GPUs without the two paths
+ * t_comp is the time per global atomic when the whole grid hits one word.
+ */
+static int calibrate(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
+                     struct atl__app_buffers *bufs, struct atl_swmodel *m, struct atl_app_set *out)
+{
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  const int cpu = dev->type == ATL_DEVICE_CPU;
+  const uint32_t ring_words = 1u << 20; /* 4 MiB: beyond an L1 cache, so each step is a real access */
+  struct atl_app_row row;
+  struct cal_run c = {0};
+  void *kernel = NULL, *ring = NULL;
+  uint32_t *host = malloc((size_t)ring_words * 4);
+  uint32_t most = 2;
+  char why[300] = "";
+  int err = 0;
+  atl__app_row_init(&row, "swatomic", "model");
+  for (unsigned i = 0; i < p->ngroups; i++)
+    if (p->groups[i] <= p->coresident && p->groups[i] > most)
+      most = p->groups[i];
+  if (host == NULL)
+    return atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
+  /* one random cycle through every word (Sattolo), so the prefetcher cannot guess the next */
+  for (uint32_t i = 0; i < ring_words; i++)
+    host[i] = i;
+  uint64_t s = 0x5eed000ull;
+  for (uint32_t i = ring_words - 1; i > 0; i--) {
+    s = atl__splitmix64(s);
+    const uint32_t j = (uint32_t)(s % i), t = host[i];
+    host[i] = host[j];
+    host[j] = t;
+  }
+  if ((err = atl__app_alloc(ctx, bufs, (size_t)ring_words * 4, &ring)) ||
+      (err = atl__app_alloc(ctx, bufs, 4, &c.word)) ||
+      (err = atl__app_alloc(ctx, bufs, (size_t)most * 4, &c.sink)) ||
+      (err = atl__ops(ctx)->write(atl__dev(ctx), ring, host, (size_t)ring_words * 4)))
+    goto fail;
+  if ((err = atl__app_build(ctx, "app_swatomic", "swcal", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", &kernel, NULL)))
+    goto fail;
+  /* step counts: enough that the doubled launch takes clearly longer than the launch overhead */
+  const uint32_t fast_steps = cpu ? 1u << 18 : 1u << 12, local_steps = cpu ? 1u << 14 : 1u << 11;
+  const uint32_t comp_steps = cpu ? 1024 : 8;
+  const size_t grid = (size_t)most * p->wg_size;
+  /* a busy machine can make the longer launch no slower: up to 3 tries, with 4x the steps each time */
+  m->t_fast = m->t_l = m->t_comp = 0;
+  for (uint32_t t = 0, f = 1; t < 3 && m->t_fast == 0; t++, f *= 4)
+    m->t_fast = cal_measure(ctx, kernel, &c, ring, host, 0, fast_steps * f, 1, 1, 1, tm, why, sizeof why);
+  for (uint32_t t = 0, f = 1; t < 3 && m->t_fast > 0 && m->t_l == 0; t++, f *= 4)
+    m->t_l = cal_measure(ctx, kernel, &c, ring, host, 1, local_steps * f, 32, 32, 32, tm, why, sizeof why);
+  for (uint32_t t = 0, f = 1; t < 3 && m->t_fast > 0 && m->t_l > 0 && m->t_comp == 0; t++, f *= 4)
+    m->t_comp = cal_measure(ctx, kernel, &c, ring, host, 2, comp_steps * f, grid, p->wg_size, (double)grid, tm,
+                            why, sizeof why);
+  if (!(m->t_fast > 0 && m->t_l > 0 && m->t_comp > 0)) {
+    /* a wrong result is an error; three noisy tries only leave the model without numbers */
+    const int noisy = m->t_fast >= 0 && m->t_l >= 0 && m->t_comp >= 0;
+    atl__app_row_status(&row, noisy ? ATL_STATUS_SKIPPED : ATL_STATUS_ERROR, "%s", why);
+    m->t_fast = m->t_l = m->t_comp = 0;
+    goto done;
+  }
+  row.status = ATL_STATUS_OK;
+  row.verified = 1; /* every calibration launch's result was checked in cal_measure */
+  atl_app_metric_set(&row, "t_fast_ns", m->t_fast);
+  atl_app_metric_set(&row, "t_l_ns", m->t_l);
+  atl_app_metric_set(&row, "t_comp_ns", m->t_comp);
+  atl_app_metric_set(&row, "x", m->t_comp / m->t_fast);
+  atl_app_metric_set(&row, "x_l", m->t_l / m->t_fast);
+  atl_app_metric_set(&row, "comp_workgroups", most);
+  snprintf(row.reason, sizeof row.reason,
+           "t_fast: dependent loads over a 4 MiB random ring, 1 work-item; t_l: 32 work-items add to one local "
+           "word; t_comp: %zu work-items add to one global word; each the slope between n and 2n steps",
+           grid);
+  goto done;
+fail:
+  atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+done:
+  free(host);
+  if (atl_app_set_add(out, &row))
+    return ATL_ENOMEM;
+  return err == ATL_ENOMEM ? err : 0;
+}
+
+/* The row of @p variant at @p groups work-groups, if it was measured and verified. */
+static struct atl_app_row *find_row(struct atl_app_set *set, size_t from, const char *variant, uint32_t groups)
+{
+  for (size_t i = from; i < set->count; i++) {
+    struct atl_app_row *r = &set->rows[i];
+    if (strcmp(r->variant, variant) == 0 && atl_app_metric_get(r, "workgroups", 0) == groups &&
+        r->status == ATL_STATUS_OK && r->verified && r->time_ms.median > 0)
+      return r;
+  }
+  return NULL;
+}
+
+/*
+ * The ideal time of each VARIANT+mem row (VARIANT's time + mem's time, the
+ * seed's Figure 4 "Ideal"), and on each software row the model's prediction
+ * next to the measured speedup over the system atomic.
+ */
+static void derive(const struct atl_swatomic_params *p, const struct atl_swmodel *m, struct atl_app_set *set,
+                   size_t from)
+{
+  const double waves = (p->wg_size + 31) / 32, per_wave = p->wg_size < 32 ? p->wg_size : 32;
+  for (unsigned i = 0; i < p->ngroups; i++) {
+    const uint32_t g = p->groups[i];
+    const struct atl_app_row *mem = find_row(set, from, "mem", g);
+    for (unsigned v = 0; v < 3 && mem; v++) {
+      char name[48];
+      snprintf(name, sizeof name, "%s+mem", variant_names[v]);
+      struct atl_app_row *both = find_row(set, from, name, g);
+      const struct atl_app_row *alone = find_row(set, from, variant_names[v], g);
+      if (both && alone)
+        atl_app_metric_set(both, "ideal_ms", alone->time_ms.median + mem->time_ms.median);
+    }
+    struct atl_app_row *sw = find_row(set, from, "software", g), *swm = find_row(set, from, "software+mem", g);
+    const struct atl_app_row *sys = find_row(set, from, "system", g), *sysm = find_row(set, from, "system+mem", g);
+    if (sw && sys)
+      atl_app_metric_set(sw, "measured_speedup", sys->time_ms.median / sw->time_ms.median);
+    if (swm && sysm)
+      atl_app_metric_set(swm, "measured_speedup", sysm->time_ms.median / swm->time_ms.median);
+    if (sw && m->t_fast > 0) {
+      /* the seed's model has one wavefront per work-group: here each wavefront of 32 is one requester */
+      const struct atl_swmodel_load l = {per_wave * (p->divergent ? 2.0 / 3.0 : 1.0), (g - 1) * waves,
+                                         (g - 1) * waves, p->targets};
+      atl_app_metric_set(sw, "t_a_system_pred_ns", atl_swmodel_system(m, &l));
+      atl_app_metric_set(sw, "t_a_software_pred_ns", atl_swmodel_software(m, &l, NULL));
+      atl_app_metric_set(sw, "predicted_speedup", atl_swmodel_speedup(m, &l));
+      if (sys)
+        atl_app_metric_set(sw, "t_a_system_meas_ns", sys->time_ms.median * 1e6 / p->iters);
+      atl_app_metric_set(sw, "t_a_software_meas_ns", sw->time_ms.median * 1e6 / p->iters);
+    }
+  }
 }
 
 int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
@@ -157,9 +491,11 @@ int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, con
 {
   const struct atl_device_info *dev = atl_device_current(ctx);
   struct atl__app_buffers bufs = {{0}, 0};
-  struct sw_run r = {0};
-  void *kernel = NULL;
+  struct sw_run r;
+  struct atl_swmodel m = {0, 0, 0};
+  const size_t first = out->count;
   int err = 0;
+  memset(&r, 0, sizeof r);
   if (dev == NULL)
     return atl__seterr(ctx, ATL_ENODEV, "no device open");
   if (p->wg_size == 0 || p->wg_size > 256 || p->wg_size > dev->max_wg_size || p->ngroups == 0 || p->targets == 0 ||
@@ -176,23 +512,42 @@ int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, con
   r.mem_bytes = (size_t)p->targets * 4;
   r.req_bytes = (size_t)most * ((p->wg_size + 31) / 32) * 8;
   r.fin_bytes = (size_t)most * 4;
-  struct atl_app_row brow;
-  atl__app_row_init(&brow, "swatomic", "build");
+  r.copy_bytes = p->experiment ? (size_t)(items * p->iters * 4) : 4;
   if ((err = atl__app_alloc(ctx, &bufs, r.mem_bytes, &r.mem)) ||
       (err = atl__app_alloc(ctx, &bufs, (size_t)(items * p->iters * 4), &r.olds)) ||
       (err = atl__app_alloc(ctx, &bufs, r.req_bytes, &r.req)) ||
       (err = atl__app_alloc(ctx, &bufs, r.fin_bytes, &r.finished)) ||
-      (err = atl__app_alloc(ctx, &bufs, 4, &r.abort_flag)))
+      (err = atl__app_alloc(ctx, &bufs, 4, &r.abort_flag)) ||
+      (err = atl__app_alloc(ctx, &bufs, r.copy_bytes, &r.src)) ||
+      (err = atl__app_alloc(ctx, &bufs, r.copy_bytes, &r.dst)))
     goto out;
-  if ((err = atl__app_build(ctx, "app_swatomic", "swatomic", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", &kernel, &brow))) {
-    atl__app_row_status(&brow, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
-    err = atl_app_set_add(out, &brow) ? ATL_ENOMEM : 0;
-    goto out;
+  if (p->experiment) {
+    uint32_t *src = malloc(r.copy_bytes);
+    if (src == NULL) {
+      err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
+      goto out;
+    }
+    for (size_t i = 0; i < r.copy_bytes / 4; i++)
+      src[i] = src_word(i);
+    err = atl__ops(ctx)->write(atl__dev(ctx), r.src, src, r.copy_bytes);
+    free(src);
+    if (err)
+      goto out;
+    if ((err = calibrate(ctx, p, tm, &bufs, &m, out)))
+      goto out;
   }
-  for (unsigned i = 0; i < p->ngroups && !err; i++)
+  for (unsigned i = 0; i < p->ngroups && !err; i++) {
+    if (p->experiment)
+      err = run_row(ctx, p, tm, &r, V_NONE, 1, p->groups[i], out);
     for (unsigned v = 0; v < 3 && !err; v++)
-      if (p->variants & (1u << v))
-        err = run_row(ctx, p, tm, &r, kernel, v, p->groups[i], out);
+      if (p->variants & (1u << v)) {
+        err = run_row(ctx, p, tm, &r, v, 0, p->groups[i], out);
+        if (!err && p->experiment)
+          err = run_row(ctx, p, tm, &r, v, 1, p->groups[i], out);
+      }
+  }
+  if (!err && p->experiment)
+    derive(p, &m, out, first);
 out:
   atl__app_free_all(ctx, &bufs);
   return err;

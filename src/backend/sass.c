@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "sass.h"
+#include "sass_count.h"
 
 #define MAX_MNEMONICS 24
 
@@ -26,36 +27,18 @@ void atl__sass_summarise(const char *sass, char *out, size_t len)
   for (const char *line = sass; line && *line;) {
     const char *end = strchr(line, '\n');
     size_t line_len = end ? (size_t)(end - line) : strlen(line);
-    /* An instruction line: an address comment, an optional predicate, the
-     * mnemonic, operands and a semicolon, e.g. "(addr) @!P0 REDG.E.ADD desc[UR4][R2.64], R5 ;". */
-    const char *p = strstr(line, "*/");
-    if (p && (size_t)(p - line) < line_len && memchr(line, ';', line_len)) {
-      p += 2;
-      while (*p == ' ' || *p == '\t')
-        p++;
-      if (*p == '@') /* a predicate guards the instruction */
-        while (*p && *p != ' ' && *p != '\t')
-          p++;
-      while (*p == ' ' || *p == '\t')
-        p++;
-      char m[64];
-      size_t k = 0;
-      while (p[k] && p[k] != ' ' && p[k] != '\t' && p[k] != ';' && p[k] != '\n' && k + 1 < sizeof m) {
-        m[k] = p[k];
-        k++;
+    char m[64];
+    const size_t k = atl__sass_mnemonic(line, line_len, m, sizeof m);
+    if (k && is_interesting(m)) {
+      size_t j = 0;
+      while (j < n && strcmp(names[j], m) != 0)
+        j++;
+      if (j == n && n < MAX_MNEMONICS) {
+        memcpy(names[n], m, k + 1);
+        counts[n++] = 0;
       }
-      m[k] = '\0';
-      if (k && is_interesting(m)) {
-        size_t j = 0;
-        while (j < n && strcmp(names[j], m) != 0)
-          j++;
-        if (j == n && n < MAX_MNEMONICS) {
-          memcpy(names[n], m, k + 1);
-          counts[n++] = 0;
-        }
-        if (j < n)
-          counts[j]++;
-      }
+      if (j < n)
+        counts[j]++;
     }
     line = end ? end + 1 : NULL;
   }
@@ -95,18 +78,18 @@ static int find_tool(const char *name, char *path, size_t len)
   return found;
 }
 
-int atl__sass_atomics(const void *cubin, size_t size, char *out, size_t len)
+char *atl__sass_text(const void *cubin, size_t size, char *why, size_t why_len)
 {
   char tool[512], cmd[1200], file[] = "/tmp/atomlab-cubin-XXXXXX";
   int is_nvdisasm = find_tool("nvdisasm", tool, sizeof tool);
   if (!is_nvdisasm && !find_tool("cuobjdump", tool, sizeof tool)) {
-    snprintf(out, len, "unknown (no nvdisasm or cuobjdump found)");
-    return -1;
+    snprintf(why, why_len, "no nvdisasm or cuobjdump found");
+    return NULL;
   }
   int fd = mkstemp(file);
   if (fd < 0) {
-    snprintf(out, len, "unknown (no temporary file)");
-    return -1;
+    snprintf(why, why_len, "no temporary file");
+    return NULL;
   }
   int ok = write(fd, cubin, size) == (ssize_t)size;
   close(fd);
@@ -136,8 +119,19 @@ int atl__sass_atomics(const void *cubin, size_t size, char *out, size_t len)
   }
   unlink(file);
   if (!ok || text == NULL) {
-    snprintf(out, len, "unknown (%s failed)", tool);
+    snprintf(why, why_len, "%s failed", tool);
     free(text);
+    return NULL;
+  }
+  return text;
+}
+
+int atl__sass_atomics(const void *cubin, size_t size, char *out, size_t len)
+{
+  char why[600];
+  char *text = atl__sass_text(cubin, size, why, sizeof why);
+  if (text == NULL) {
+    snprintf(out, len, "unknown (%s)", why);
     return -1;
   }
   atl__sass_summarise(text, out, len);
@@ -145,18 +139,18 @@ int atl__sass_atomics(const void *cubin, size_t size, char *out, size_t len)
   return 0;
 }
 
-int atl__sass_from_ptx(const char *ptx, size_t size, char *out, size_t len)
+char *atl__sass_text_ptx(const char *ptx, size_t size, char *why, size_t why_len)
 {
   char tool[512], cmd[1400], arch[32] = "";
   char ptx_file[] = "/tmp/atomlab-ptx-XXXXXX", cubin_file[] = "/tmp/atomlab-cubin-XXXXXX";
   const char *target = strstr(ptx, ".target");
   if (target == NULL || sscanf(target, ".target %31[a-z_0-9]", arch) != 1) {
-    snprintf(out, len, "unknown (no .target in the program binary)");
-    return -1;
+    snprintf(why, why_len, "no .target in the program binary");
+    return NULL;
   }
   if (!find_tool("ptxas", tool, sizeof tool)) {
-    snprintf(out, len, "unknown (ptxas not found)");
-    return -1;
+    snprintf(why, why_len, "ptxas not found");
+    return NULL;
   }
   int pfd = mkstemp(ptx_file), cfd = pfd >= 0 ? mkstemp(cubin_file) : -1;
   int ok = pfd >= 0 && cfd >= 0 && write(pfd, ptx, size) == (ssize_t)size;
@@ -182,11 +176,24 @@ int atl__sass_from_ptx(const char *ptx, size_t size, char *out, size_t len)
     unlink(ptx_file);
   if (cfd >= 0)
     unlink(cubin_file);
-  int err = -1;
+  char *text = NULL;
   if (ok)
-    err = atl__sass_atomics(cubin, (size_t)cubin_size, out, len);
+    text = atl__sass_text(cubin, (size_t)cubin_size, why, why_len);
   else
-    snprintf(out, len, "unknown (ptxas failed for %s)", arch);
+    snprintf(why, why_len, "ptxas failed for %s", arch);
   free(cubin);
-  return err;
+  return text;
+}
+
+int atl__sass_from_ptx(const char *ptx, size_t size, char *out, size_t len)
+{
+  char why[600];
+  char *text = atl__sass_text_ptx(ptx, size, why, sizeof why);
+  if (text == NULL) {
+    snprintf(out, len, "unknown (%s)", why);
+    return -1;
+  }
+  atl__sass_summarise(text, out, len);
+  free(text);
+  return 0;
 }

@@ -30,4 +30,13 @@ int atl__sass_atomics(const void *cubin, size_t size, char *out, size_t len);
  */
 int atl__sass_from_ptx(const char *ptx, size_t size, char *out, size_t len);
 
+/**
+ * The SASS text of @p cubin (nvdisasm -c, else cuobjdump -sass), malloc'ed;
+ * NULL with the reason in @p why when no disassembler is found or it fails.
+ */
+char *atl__sass_text(const void *cubin, size_t size, char *why, size_t why_len);
+
+/** The same for PTX: assembled by ptxas for the ".target" it names first. */
+char *atl__sass_text_ptx(const char *ptx, size_t size, char *why, size_t why_len);
+
 #endif

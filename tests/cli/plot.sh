@@ -56,9 +56,25 @@ PY
   (cd "$WORK" && "$ATOMLAB" plot "$DATA/strategy-small.json" >/dev/null 2>&1) &&
     [ -s "$WORK/strategy-small-figures/bars-random-fetch_add.png" ] &&
     [ ! -e "$WORK/strategy-small-figures/bars-random-fetch_add.svg" ] && pass || fail "default folder and format"
+  # An app file (`atomlab app histogram` on the H100): one bar chart per input and distribution.
+  "$ATOMLAB" plot "$DATA/app-histogram-h100.json" --format both -o "$WORK/app" >"$WORK/out" 2>"$WORK/err"
+  [ $? -eq 0 ] && check_images "$WORK/app" 3 && [ -s "$WORK/app/bars-histogram-u8-uniform.png" ] &&
+    grep -q '"cub"' "$WORK/app/bars-histogram-u8-uniform.dat" && grep -q "read ceiling" "$WORK/app/bars-histogram-u8-uniform.gp" &&
+    pass || fail "app file: 3 bar charts with CUB and the read ceiling: $(cat "$WORK/err")"
 else
   echo "gnuplot not installed: image checks skipped"
 fi
+# An app file with no row ok and verified draws nothing: exit 1, said plainly.
+python3 - "$DATA/app-histogram-h100.json" "$WORK/app-unverified.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["rows"]:
+    r["verified"] = False
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$ATOMLAB" plot "$WORK/app-unverified.json" -o "$WORK/app-none" >"$WORK/out" 2>"$WORK/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "nothing to draw" "$WORK/err" && pass || fail "unverified app file (exit $rc): $(cat "$WORK/err")"
 
 # Without gnuplot: one clear message, the data and scripts, no image, exit 0.
 ATL_GNUPLOT=/nonexistent/gnuplot "$ATOMLAB" plot "$DATA/plot-small.json" -o "$WORK/nognuplot" >"$WORK/out" 2>"$WORK/err"

@@ -220,7 +220,23 @@ int main(void)
       }
     build("app_histogram", "INPUT_u32 BINS=65536 WG=256 VARIANT_global FLUSH_EVERY=511", archs[a]);
     build("app_histogram", "INPUT_u32 BINS=8192 WG=1024 VARIANT_shared FLUSH_EVERY=511", archs[a]);
-    build("app_swatomic", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]); /* the software atomic add */
+    /* per-thread columns (u8 and u32 up to 256 bins) and 16-bit block counters in dynamic shared memory */
+    build("app_histogram", "INPUT_u8 BINS=256 WG=64 VARIANT_per_lane FLUSH_EVERY=1023 UNROLL=4", archs[a]);
+    build("app_histogram", "INPUT_u32 BINS=256 WG=64 VARIANT_per_lane FLUSH_EVERY=4095 UNROLL=4", archs[a]);
+    build("app_histogram", "INPUT_u32 BINS=65536 WG=1024 VARIANT_block16 FLUSH_EVERY=511 UNROLL=4", archs[a]);
+    build("app_histogram", "INPUT_rgba BINS=1024 WG=1024 VARIANT_block16 FLUSH_EVERY=511 UNROLL=4", archs[a]);
+    /* the software atomic add and seed 000's experiments: every (variant, memory) kernel the app builds */
+    static const char *const sw_defines[] = {
+        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=0 ATL_SW_MEM=0",
+        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=1 ATL_SW_MEM=0",
+        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=2 ATL_SW_MEM=0",
+        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=3 ATL_SW_MEM=1",
+        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=0 ATL_SW_MEM=1",
+        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=1 ATL_SW_MEM=1",
+        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=2 ATL_SW_MEM=1",
+        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8"};
+    for (size_t i = 0; i < sizeof sw_defines / sizeof sw_defines[0]; i++)
+      build("app_swatomic", sw_defines[i], archs[a]);
   }
   run_jobs();
   printf("%d passed, %d failed\n", compiled - failures, failures);

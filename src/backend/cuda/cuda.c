@@ -29,7 +29,7 @@
   X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuMemAlloc) X(cuMemFree)         \
   X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD32) X(cuMemsetD2D32) X(cuLaunchKernel) X(cuEventCreate)                \
   X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)                    \
-  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncSetAttribute)
 #define NVRTC_FUNCS(X)                                                                                                 \
   X(nvrtcCreateProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize)   \
   X(nvrtcGetCUBIN) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcVersion)
@@ -162,6 +162,9 @@ static int cu_probe(atl_context_t ctx, struct atl_device_info **list, size_t *co
     info->global_mem = mem;
     info->max_alloc = mem;
     info->local_mem = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    info->local_mem_optin = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    if (info->local_mem_optin < info->local_mem)
+      info->local_mem_optin = info->local_mem;
     info->warp_size = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
     info->max_threads_per_cu = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
     info->has_int64_atomics = 1;
@@ -393,27 +396,39 @@ static int cu_launch(void *handle, void *kernel, const struct atl_launch *launch
   void *params[16];
   if (launch->nargs > 16)
     return atl__seterr(d->ctx, ATL_EINVAL, "cuda: too many kernel arguments");
+  size_t np = 0;          /* parameters passed: every argument but the local-memory one */
+  unsigned dyn_shared = 0; /* bytes of dynamic shared memory */
   for (size_t i = 0; i < launch->nargs; i++) {
     const struct atl_arg *a = &launch->args[i];
-    if (a->kind == ATL_ARG_U32) {
-      values32[i] = (uint32_t)a->value;
-      params[i] = &values32[i];
+    if (a->kind == ATL_ARG_LOCAL) {
+      dyn_shared = (unsigned)a->value;
+    } else if (a->kind == ATL_ARG_U32) {
+      values32[np] = (uint32_t)a->value;
+      params[np] = &values32[np];
+      np++;
     } else {
-      values[i] = a->kind == ATL_ARG_BUFFER ? (uint64_t)(uintptr_t)a->buffer : a->value;
-      params[i] = &values[i];
+      values[np] = a->kind == ATL_ARG_BUFFER ? (uint64_t)(uintptr_t)a->buffer : a->value;
+      params[np] = &values[np];
+      np++;
     }
   }
   CUevent start = NULL, stop = NULL;
   float ms = 0;
   api.cuCtxSetCurrent(d->context);
-  CUresult rc = api.cuEventCreate(&start, CU_EVENT_DEFAULT);
+  /* Above 48 KiB a kernel must opt in to its dynamic shared memory. */
+  CUresult rc = dyn_shared > 48u * 1024u ? api.cuFuncSetAttribute(k->function,
+                                                                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                                  (int)dyn_shared)
+                                         : CUDA_SUCCESS;
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventCreate(&start, CU_EVENT_DEFAULT);
   if (rc == CUDA_SUCCESS)
     rc = api.cuEventCreate(&stop, CU_EVENT_DEFAULT);
   if (rc == CUDA_SUCCESS)
     rc = api.cuEventRecord(start, NULL);
   if (rc == CUDA_SUCCESS)
     rc = api.cuLaunchKernel(k->function, (unsigned)(launch->global / launch->local), 1, 1, (unsigned)launch->local, 1,
-                            1, 0, NULL, params, NULL);
+                            1, dyn_shared, NULL, params, NULL);
   if (rc == CUDA_SUCCESS)
     rc = api.cuEventRecord(stop, NULL);
   if (rc == CUDA_SUCCESS)
@@ -445,6 +460,13 @@ static int cu_occupancy_estimate(void *handle, void *kernel, size_t wg_size, uns
   return 0;
 }
 
+static char *cu_kernel_isa(void *handle, void *kernel, char *why, size_t why_len)
+{
+  struct cu_kernel_entry *k = kernel;
+  (void)handle;
+  return atl__sass_text(k->cubin, k->cubin_size, why, why_len);
+}
+
 static int cu_describe_kernel(void *handle, void *kernel, char *buf, size_t len)
 {
   struct cu_dev *d = handle;
@@ -474,5 +496,6 @@ int atl_cuda_backend_init(struct atl_backend_ops *ops)
   ops->launch = cu_launch;
   ops->occupancy_estimate = cu_occupancy_estimate;
   ops->describe_kernel = cu_describe_kernel;
+  ops->kernel_isa = cu_kernel_isa;
   return 0;
 }

@@ -135,7 +135,7 @@ static void fill_info(cl_platform_id platform, cl_device_id dev, unsigned p, uns
   if (clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof l, &l, NULL) == CL_SUCCESS)
     info->global_mem = l;
   if (clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof l, &l, NULL) == CL_SUCCESS)
-    info->local_mem = l;
+    info->local_mem = info->local_mem_optin = l;
   info->has_int64_atomics =
       has_extension(dev, "cl_khr_int64_base_atomics") && has_extension(dev, "cl_khr_int64_extended_atomics");
   info->has_f32_atomic_add = has_extension(dev, "cl_ext_float_atomics");
@@ -441,6 +441,9 @@ static int cl_launch(void *handle, void *kernel, const struct atl_launch *launch
     case ATL_ARG_U64:
       rc = clSetKernelArg(k, (cl_uint)i, sizeof u64, &u64);
       break;
+    case ATL_ARG_LOCAL:
+      rc = clSetKernelArg(k, (cl_uint)i, (size_t)a->value, NULL);
+      break;
     }
   }
   if (rc != CL_SUCCESS)
@@ -525,6 +528,33 @@ static int cl_describe_kernel(void *handle, void *kernel, char *buf, size_t len)
   return 0;
 }
 
+/* The SASS of a kernel where the driver keeps PTX (NVIDIA); other platforms
+ * (PoCL keeps a native CPU object) report why there is none. */
+static char *cl_kernel_isa(void *handle, void *kernel, char *why, size_t why_len)
+{
+  struct cl_dev *d = handle;
+  struct cl_kernel_entry *e = d->kernels;
+  while (e && e->kernel != (cl_kernel)kernel)
+    e = e->next;
+  if (e == NULL || d->nv_cc_major == 0) {
+    snprintf(why, why_len, "unavailable: only NVIDIA's OpenCL keeps a program binary (PTX) atomlab can read");
+    return NULL;
+  }
+  size_t size = 0;
+  unsigned char *binary = NULL;
+  char *text = NULL;
+  if (clGetProgramInfo(e->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS && size > 0 &&
+      (binary = malloc(size + 1)) != NULL &&
+      clGetProgramInfo(e->program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS) {
+    binary[size] = '\0';
+    text = atl__sass_text_ptx((const char *)binary, strlen((const char *)binary), why, why_len);
+  } else {
+    snprintf(why, why_len, "no program binary");
+  }
+  free(binary);
+  return text;
+}
+
 int atl_opencl_backend_init(struct atl_backend_ops *ops)
 {
   memset(ops, 0, sizeof *ops);
@@ -541,5 +571,6 @@ int atl_opencl_backend_init(struct atl_backend_ops *ops)
   ops->launch = cl_launch;
   ops->occupancy_estimate = cl_occupancy_estimate;
   ops->describe_kernel = cl_describe_kernel;
+  ops->kernel_isa = cl_kernel_isa;
   return 0;
 }

@@ -46,6 +46,12 @@ struct over_limit {
   }
 };
 
+/* A u32 key's bin: the remainder the u32 histogram of atomlab uses. */
+struct key_mod {
+  unsigned bins;
+  __host__ __device__ unsigned operator()(unsigned key) const { return key % bins; }
+};
+
 /* Runs `algo(temp, temp_bytes)` once to size, once to warm up, then reps timed. */
 template <typename Algo>
 int timed(int device, Algo algo, unsigned reps, float *times_ms, char *why, size_t why_len)
@@ -116,6 +122,38 @@ extern "C" int atl_cub_histogram_u8(int device, uint64_t samples, uint64_t n, ui
   auto *bins = reinterpret_cast<unsigned *>(hist);
   auto algo = [&](void *temp, size_t &bytes) {
     return cub::DeviceHistogram::HistogramEven(temp, bytes, in, bins, 257, 0, 256, (long long)n);
+  };
+  return timed(device, algo, reps, times_ms, why, why_len);
+}
+
+extern "C" int atl_cub_histogram_rgba(int device, uint64_t samples, uint64_t pixels, uint64_t hist, unsigned reps,
+                                      float *times_ms, char *why, size_t why_len)
+{
+  auto *in = reinterpret_cast<const unsigned char *>(samples);
+  auto *bins = reinterpret_cast<unsigned *>(hist);
+  ::cuda::std::array<unsigned *, 4> channels{bins, bins + 256, bins + 512, bins + 768};
+  ::cuda::std::array<int, 4> levels{257, 257, 257, 257};
+  ::cuda::std::array<int, 4> lower{0, 0, 0, 0}, upper{256, 256, 256, 256};
+  auto algo = [&](void *temp, size_t &bytes) {
+    return cub::DeviceHistogram::MultiHistogramEven<4, 4>(temp, bytes, in, channels, levels, lower, upper,
+                                                          (long long)pixels);
+  };
+  return timed(device, algo, reps, times_ms, why, why_len);
+}
+
+extern "C" int atl_cub_histogram_u32(int device, uint64_t keys, uint64_t n, uint32_t bins, uint64_t hist,
+                                     unsigned reps, float *times_ms, char *why, size_t why_len)
+{
+  /* CUB 3 dropped cub::TransformInputIterator; thrust's is the same fancy iterator. */
+  auto in = thrust::make_transform_iterator(reinterpret_cast<const unsigned *>(keys), key_mod{bins});
+  auto *out = reinterpret_cast<unsigned *>(hist);
+  /* Float levels: with integer levels CUB computes every bin exactly as
+   * (key * bins) / range in 64-bit integers, a 64-bit divide per key that
+   * would make the baseline slower than CUB can be. With float levels the bin
+   * is key * (bins / range) = key * 1.0f, exact for keys below 2^24. */
+  const float lower = 0.0f, upper = (float)bins;
+  auto algo = [&](void *temp, size_t &bytes) {
+    return cub::DeviceHistogram::HistogramEven(temp, bytes, in, out, (int)bins + 1, lower, upper, (long long)n);
   };
   return timed(device, algo, reps, times_ms, why, why_len);
 }

@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 /** Bumped on any change below; the loader refuses a plugin of another version. */
-#define ATL_CUB_ABI_VERSION 1
+#define ATL_CUB_ABI_VERSION 2 /* 2: atl_cub_histogram_rgba and atl_cub_histogram_u32 */
 
 /** The plugin's ABI version, and its CUB version in @p info. */
 int atl_cub_abi_version(char *info, size_t info_len);
@@ -43,6 +43,23 @@ int atl_cub_sort_u32(int device, uint64_t keys_in, uint64_t keys_out, uint64_t n
 /** cub::DeviceHistogram::HistogramEven of @p n bytes into 256 u32 bins (levels 0..256). */
 int atl_cub_histogram_u8(int device, uint64_t samples, uint64_t n, uint64_t hist, unsigned reps, float *times_ms,
                          char *why, size_t why_len);
+
+/**
+ * cub::DeviceHistogram::MultiHistogramEven<4, 4> of @p pixels RGBA pixels
+ * (4 interleaved bytes each) into 4 x 256 u32 bins, channel-major (channel c,
+ * byte b at hist[c * 256 + b]): the layout of atomlab's rgba histograms.
+ */
+int atl_cub_histogram_rgba(int device, uint64_t samples, uint64_t pixels, uint64_t hist, unsigned reps,
+                           float *times_ms, char *why, size_t why_len);
+
+/**
+ * cub::DeviceHistogram::HistogramEven of @p n u32 keys into @p bins u32 bins
+ * with bin = key % bins: the keys go through a transform iterator that
+ * takes the remainder, then into levels 0..bins (bins + 1 float levels:
+ * one multiply per key where integer levels cost a 64-bit divide).
+ */
+int atl_cub_histogram_u32(int device, uint64_t keys, uint64_t n, uint32_t bins, uint64_t hist, unsigned reps,
+                          float *times_ms, char *why, size_t why_len);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,19 @@
  *   VARIANT_packed        per-warp sub-histograms of 16-bit counters (two per
  *                         32-bit word), flushed into 32-bit block totals every
  *                         FLUSH_EVERY iterations, before any counter can overflow
+ *   VARIANT_per_lane      every thread its own column of 16-bit counters (bins
+ *                         b and b+1 share word (b / 2) * WG + thread): the lanes
+ *                         of a warp always hit 32 different banks, whatever the
+ *                         keys, so solid, skewed and uniform inputs cost the same
+ *                         conflict-free shared atomic per key; flushed into the
+ *                         global bins every FLUSH_EVERY iterations and at the end
+ *   VARIANT_block16       one per-block histogram of 16-bit counters in dynamic
+ *                         shared memory (65,536 bins in 128 KiB): a counter that
+ *                         reaches 0x8000 hands 0x8000 to its global bin, so none
+ *                         can overflow, with no periodic flush
+ *
+ * per_lane and block16 load UNROLL uint4 per thread before counting them, so
+ * more loads are in flight at their lower occupancy.
  *
  * Each thread loads 16 bytes (uint4, __ldg) per iteration. The loop over
  * chunks of WG uint4 is uniform across the block, so __syncthreads inside it
@@ -47,8 +60,16 @@
 #define PK_WORDS ((WG / 32) * HALF)
 #define LOCAL_WORDS (PK_WORDS + BINS)
 #define ADD(b) atomicAdd(&lh[(threadIdx.x >> 5) * HALF + ((b) & (HALF - 1u))], 1u << (((b) / HALF) * 16u))
+#elif defined(VARIANT_per_lane)
+#define LOCAL_WORDS ((BINS / 2) * WG)
+#define ADD(b) atomicAdd(&lh[((b) >> 1) * WG + lid], 1u << (((b) & 1u) << 4))
+#define UNROLLED 1
+#elif defined(VARIANT_block16)
+#define LOCAL_WORDS 0 /* dynamic: BINS / 2 words */
+#define ADD(b) add16(lh, hist, (b))
+#define UNROLLED 1
 #else
-#error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private, VARIANT_match_any or VARIANT_packed"
+#error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private, VARIANT_match_any, VARIANT_packed, VARIANT_per_lane or VARIANT_block16"
 #endif
 
 #if KEYS_PER_WORD == 4
@@ -95,6 +116,100 @@ __device__ __forceinline__ void flush_packed(unsigned *lh)
 }
 #endif
 
+#if defined(VARIANT_per_lane)
+/* Adds every thread's column into the global bins and clears it. Thread t
+ * sums rows t, t + WG, ...; its j-th read is column (j + t) % WG, so the 32
+ * lanes of a warp read 32 different banks. */
+__device__ void flush_lanes(unsigned *lh, unsigned *hist, unsigned lid)
+{
+  __syncthreads();
+  for (unsigned row = lid; row < BINS / 2; row += WG) {
+    unsigned lo = 0, hi = 0;
+    for (unsigned j = 0; j < WG; j++) {
+      const unsigned idx = row * WG + ((j + lid) & (WG - 1u));
+      const unsigned w = lh[idx];
+      lh[idx] = 0;
+      lo += w & 0xffffu;
+      hi += w >> 16;
+    }
+    if (lo)
+      atomicAdd(&hist[2 * row], lo);
+    if (hi)
+      atomicAdd(&hist[2 * row + 1], hi);
+  }
+  __syncthreads();
+}
+#endif
+
+#if defined(VARIANT_block16)
+/* Bin b is half (b & 1) of word b / 2. Exactly one add sees a counter go
+ * from 0x7fff to 0x8000 (atomics return distinct old values); that thread
+ * moves 0x8000 to the global bin. Until its subtract lands, other adds raise
+ * the counter by at most the threads in flight, far below 0x10000, so no
+ * half ever carries into its neighbour. */
+__device__ __forceinline__ void add16(unsigned *lh, unsigned *hist, unsigned b)
+{
+  const unsigned sh = (b & 1u) << 4;
+  const unsigned old = atomicAdd(&lh[b >> 1], 1u << sh);
+  if (((old >> sh) & 0xffffu) == 0x7fffu) {
+    atomicSub(&lh[b >> 1], 0x8000u << sh);
+    atomicAdd(&hist[b], 0x8000u);
+  }
+}
+#endif
+
+#if defined(UNROLLED)
+/* per_lane and block16: chunks of UNROLL x WG uint4, uniform across the block
+ * (the flush's __syncthreads), UNROLL loads in flight per thread. */
+extern "C" __global__ void __launch_bounds__(WG) histogram(const uint4 *__restrict__ in, unsigned n4, unsigned *hist)
+{
+  const unsigned lid = threadIdx.x;
+#if defined(VARIANT_per_lane)
+  __shared__ unsigned lh[LOCAL_WORDS];
+  const unsigned words = LOCAL_WORDS;
+#else
+  extern __shared__ unsigned lh[];
+  const unsigned words = BINS / 2;
+#endif
+  for (unsigned i = lid; i < words; i += WG)
+    lh[i] = 0;
+  __syncthreads();
+  const size_t step = (size_t)gridDim.x * WG * UNROLL;
+  size_t base = (size_t)blockIdx.x * WG * UNROLL;
+  /* per_lane: FLUSH_EVERY chunks, then a flush, until the input ends; block16 never flushes. */
+  do {
+    for (unsigned k = 0; k < FLUSH_EVERY && base < n4; k++, base += step) {
+      uint4 v[UNROLL];
+#pragma unroll
+      for (unsigned u = 0; u < UNROLL; u++) {
+        const size_t i = base + u * WG + lid;
+        v[u] = i < n4 ? __ldg(&in[i]) : make_uint4(0, 0, 0, 0);
+      }
+#pragma unroll
+      for (unsigned u = 0; u < UNROLL; u++)
+        if (base + u * WG + lid < n4) {
+          COUNT_WORD(v[u].x);
+          COUNT_WORD(v[u].y);
+          COUNT_WORD(v[u].z);
+          COUNT_WORD(v[u].w);
+        }
+    }
+#if defined(VARIANT_per_lane)
+    flush_lanes(lh, hist, lid);
+#endif
+  } while (base < n4);
+#if defined(VARIANT_block16)
+  __syncthreads();
+  for (unsigned w = lid; w < BINS / 2; w += WG) {
+    const unsigned c = lh[w];
+    if (c & 0xffffu)
+      atomicAdd(&hist[2 * w], c & 0xffffu);
+    if (c >> 16)
+      atomicAdd(&hist[2 * w + 1], c >> 16);
+  }
+#endif
+}
+#else
 extern "C" __global__ void __launch_bounds__(WG) histogram(const uint4 *__restrict__ in, unsigned n4, unsigned *hist)
 {
   const unsigned lid = threadIdx.x;
@@ -152,3 +267,4 @@ extern "C" __global__ void __launch_bounds__(WG) histogram(const uint4 *__restri
 #endif
   (void)lid;
 }
+#endif

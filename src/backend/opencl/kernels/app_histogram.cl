@@ -15,6 +15,14 @@
  *   VARIANT_packed        as warp_private with two 16-bit counters per 32-bit
  *                         word, flushed into 32-bit work-group totals every
  *                         FLUSH_EVERY iterations, before a counter can overflow
+ *   VARIANT_per_lane      every work-item its own column of 16-bit counters
+ *                         (word (b / 2) * WG + local id): 32 consecutive
+ *                         work-items always hit 32 different banks, whatever the
+ *                         keys; flushed every FLUSH_EVERY iterations and at the end
+ *   VARIANT_block16       one per-group histogram of 16-bit counters in a
+ *                         `__local` buffer sized at launch; a counter reaching
+ *                         0x8000 hands 0x8000 to its global bin
+ *   (app_histogram.cu explains both; they load UNROLL uint4 per work-item first)
  *
  * Every work-item reads 16 bytes (uint4) per iteration. The loop over chunks
  * of WG uint4 is uniform across the work-group, so barriers inside it (the
@@ -48,8 +56,16 @@
 #define LOCAL_WORDS (PK_WORDS + BINS)
 /* bin b: word b % HALF of the group's block, low half if b < HALF else high half */
 #define ADD(b) atomic_add(&lh[(lid >> 5) * HALF + ((b) & (HALF - 1u))], 1u << (((b) / HALF) * 16u))
+#elif defined(VARIANT_per_lane)
+#define LOCAL_WORDS ((BINS / 2) * WG)
+#define ADD(b) atomic_add(&lh[((b) >> 1) * WG + lid], 1u << (((b) & 1u) << 4))
+#define UNROLLED 1
+#elif defined(VARIANT_block16)
+#define LOCAL_WORDS 0 /* the __local parameter: BINS / 2 words */
+#define ADD(b) add16(lh, hist, (b))
+#define UNROLLED 1
 #else
-#error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private or VARIANT_packed"
+#error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private, VARIANT_packed, VARIANT_per_lane or VARIANT_block16"
 #endif
 
 #if KEYS_PER_WORD == 4
@@ -85,6 +101,93 @@ static void flush_packed(__local uint *lh, uint lid)
 }
 #endif
 
+#if defined(VARIANT_per_lane)
+/* Adds every work-item's column into the global bins and clears it; the
+ * j-th read of work-item t is column (j + t) % WG (32 banks per 32 items). */
+static void flush_lanes(__local uint *lh, __global uint *hist, uint lid)
+{
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint row = lid; row < BINS / 2; row += WG) {
+    uint lo = 0, hi = 0;
+    for (uint j = 0; j < WG; j++) {
+      const uint idx = row * WG + ((j + lid) & (WG - 1u));
+      const uint w = lh[idx];
+      lh[idx] = 0;
+      lo += w & 0xffffu;
+      hi += w >> 16;
+    }
+    if (lo)
+      atomic_add(&hist[2 * row], lo);
+    if (hi)
+      atomic_add(&hist[2 * row + 1], hi);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif
+
+#if defined(VARIANT_block16)
+/* Exactly one add sees a counter go from 0x7fff to 0x8000; it moves 0x8000 to the global bin. */
+static void add16(__local uint *lh, __global uint *hist, uint b)
+{
+  const uint sh = (b & 1u) << 4;
+  const uint old = atomic_add(&lh[b >> 1], 1u << sh);
+  if (((old >> sh) & 0xffffu) == 0x7fffu) {
+    atomic_sub(&lh[b >> 1], 0x8000u << sh);
+    atomic_add(&hist[b], 0x8000u);
+  }
+}
+#endif
+
+#if defined(UNROLLED)
+#if defined(VARIANT_block16)
+__kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist, __local uint *lh)
+{
+  const uint words = BINS / 2;
+#else
+__kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist)
+{
+  __local uint lh[LOCAL_WORDS];
+  const uint words = LOCAL_WORDS;
+#endif
+  const uint lid = get_local_id(0);
+  for (uint i = lid; i < words; i += WG)
+    lh[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const size_t step = (size_t)get_num_groups(0) * WG * UNROLL;
+  size_t base = (size_t)get_group_id(0) * WG * UNROLL;
+  /* per_lane: FLUSH_EVERY chunks, then a flush, until the input ends (no
+   * barrier under a condition: PoCL miscompiled that shape); block16 never flushes. */
+  do {
+    for (uint k = 0; k < FLUSH_EVERY && base < n4; k++, base += step) {
+      uint4 v[UNROLL];
+      for (uint u = 0; u < UNROLL; u++) {
+        const size_t i = base + u * WG + lid;
+        v[u] = i < n4 ? in[i] : (uint4)(0);
+      }
+      for (uint u = 0; u < UNROLL; u++)
+        if (base + u * WG + lid < n4) {
+          COUNT_WORD(v[u].x);
+          COUNT_WORD(v[u].y);
+          COUNT_WORD(v[u].z);
+          COUNT_WORD(v[u].w);
+        }
+    }
+#if defined(VARIANT_per_lane)
+    flush_lanes(lh, hist, lid);
+#endif
+  } while (base < n4);
+#if defined(VARIANT_block16)
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint w = lid; w < BINS / 2; w += WG) {
+    const uint c = lh[w];
+    if (c & 0xffffu)
+      atomic_add(&hist[2 * w], c & 0xffffu);
+    if (c >> 16)
+      atomic_add(&hist[2 * w + 1], c >> 16);
+  }
+#endif
+}
+#else
 __kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist)
 {
   const uint lid = get_local_id(0);
@@ -135,3 +238,4 @@ __kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist)
       atomic_add(&hist[b], lh[PK_WORDS + b]);
 #endif
 }
+#endif

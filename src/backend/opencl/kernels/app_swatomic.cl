@@ -1,20 +1,35 @@
 /*
- * app_swatomic.cl: seed 000's micro-benchmark 1 (atomic only) with the
- * system atomic_add, the wavefront-aggregated atl_wave_fetch and the
- * software atomic add atl_sw_add of device/atomlab/atomics.clh.
+ * app_swatomic.cl: seed 000's experiments with the system atomic_add, the
+ * wavefront-aggregated atl_wave_fetch and the software atomic add atl_sw_add
+ * of device/atomlab/atomics.clh.
  *
- * The last work-group is the coordinator in every variant (it idles for
- * system and wave), so each variant does the same work: every work-item of
- * the other work-groups adds 1 to mem[gid % targets] `iters` times (only
- * every work-item with gid % 3 != 1 when `divergent`), and with `record`
- * stores each old value at olds[it * worker_items + gid] (0xffffffff where
- * it sat out). variant: 0 system, 1 wave-aggregated, 2 software.
+ * One kernel per variant (compile-time, so that the machine code of each can
+ * be counted on its own, the analogue of the seed's FastPath/CompletePath
+ * counts): ATL_SW_VARIANT 0 system, 1 wave-aggregated, 2 software, 3 none
+ * (memory only); ATL_SW_MEM 1 adds the memory transaction (Figure 3's copy,
+ * micro-benchmark 2).
+ *
+ * The last work-group is the coordinator in every variant (it idles unless
+ * the variant is software), so each variant does the same work: every
+ * work-item of the other work-groups adds 1 to mem[gid % targets] `iters`
+ * times (only every work-item with gid % 3 != 1 when `divergent`), and with
+ * `record` stores each old value at olds[it * worker_items + gid]
+ * (0xffffffff where it sat out). With ATL_SW_MEM each iteration also copies
+ * src[k] to dst[k], k = it * worker_items + gid (coalesced).
  */
 #include "atomlab/atomics.clh"
 
-__kernel void swatomic(volatile __global uint *mem, uint targets, uint iters, uint variant, uint divergent,
-                       uint record, __global uint *olds, volatile __global ulong *req,
-                       volatile __global uint *finished, volatile __global uint *abort_flag, uint bound)
+#ifndef ATL_SW_VARIANT
+#define ATL_SW_VARIANT 2
+#endif
+#ifndef ATL_SW_MEM
+#define ATL_SW_MEM 0
+#endif
+
+__kernel void swatomic(volatile __global uint *mem, uint targets, uint iters, uint divergent, uint record,
+                       __global uint *olds, volatile __global ulong *req, volatile __global uint *finished,
+                       volatile __global uint *abort_flag, uint bound, __global const uint *src,
+                       __global uint *dst)
 {
   __local struct atl_group_scratch ws;
   __local struct atl_sw_scratch ss;
@@ -23,23 +38,67 @@ __kernel void swatomic(volatile __global uint *mem, uint targets, uint iters, ui
   const uint workers = (uint)get_num_groups(0) - 1u, lsize = (uint)get_local_size(0);
   const uint worker_items = workers * lsize;
   if (get_group_id(0) == workers) {
-    if (variant == 2u)
-      atl_sw_coordinate(mem, &cs, &sw, (lsize + ATL_WAVEFRONT - 1u) / ATL_WAVEFRONT);
+#if ATL_SW_VARIANT == 2
+    atl_sw_coordinate(mem, &cs, &sw, (lsize + ATL_WAVEFRONT - 1u) / ATL_WAVEFRONT);
+#endif
     return;
   }
   const uint gid = (uint)get_global_id(0), t = gid % targets;
   const int part = !divergent || gid % 3u != 1u;
   for (uint it = 0; it < iters; it++) {
-    uint old;
-    if (variant == 2u)
-      old = atl_sw_add(mem, t, 1u, part, &ss, &sw);
-    else if (variant == 1u)
-      old = atl_wave_fetch(ATL_ADD, mem + t, 1u, part, &ws);
-    else
-      old = part ? atomic_add(mem + t, 1u) : 0u;
+    uint old = 0xffffffffu;
+#if ATL_SW_VARIANT == 2
+    old = atl_sw_add(mem, t, 1u, part, &ss, &sw);
+#elif ATL_SW_VARIANT == 1
+    old = atl_wave_fetch(ATL_ADD, mem + t, 1u, part, &ws);
+#elif ATL_SW_VARIANT == 0
+    old = part ? atomic_add(mem + t, 1u) : 0u;
+#endif
+#if ATL_SW_MEM
+    dst[it * worker_items + gid] = src[it * worker_items + gid];
+#endif
     if (record)
       olds[it * worker_items + gid] = part ? old : 0xffffffffu;
   }
-  if (variant == 2u)
-    atl_sw_finish(&sw);
+#if ATL_SW_VARIANT == 2
+  atl_sw_finish(&sw);
+#endif
+  (void)ws;
+  (void)ss;
+}
+
+/*
+ * The speedup model's device constants (seed 000, Section V), each timed at
+ * two iteration counts so that the launch overhead cancels in the slope:
+ *   mode 0, t_fast: one work-item chases `iters` dependent loads through
+ *           `ring` (a random cycle larger than L1): one plain global access.
+ *   mode 1, t_l:    one wavefront, every work-item adds 1 to one local word
+ *           `iters` times: one serialized local atomic (the seed's N_c * t_l).
+ *   mode 2, t_comp: the whole grid adds 1 to one global word `iters` times:
+ *           one serialized global atomic (the seed's N * t_comp).
+ */
+__kernel void swcal(uint mode, uint iters, __global const uint *ring, volatile __global uint *word,
+                    __global uint *sink)
+{
+  __local uint l;
+  if (mode == 0u) {
+    if (get_global_id(0) == 0) {
+      uint i = 0;
+      for (uint it = 0; it < iters; it++)
+        i = ring[i];
+      sink[0] = i;
+    }
+  } else if (mode == 1u) {
+    if (get_local_id(0) == 0)
+      l = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint it = 0; it < iters; it++)
+      atomic_add(&l, 1u);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0)
+      sink[get_group_id(0)] = l;
+  } else {
+    for (uint it = 0; it < iters; it++)
+      atomic_add(word, 1u);
+  }
 }

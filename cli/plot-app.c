@@ -1,0 +1,185 @@
+/* atomlab plot on app results (`atomlab app ...`): one bar chart per group of
+ * rows. A group is the app and the variant up to its last '/' (the histogram's
+ * "u8/uniform/shared" is bar "shared" of group "u8/uniform"); the bar is the
+ * app's rate where every row of the group has one (GB/s, M keys/s, ...), else
+ * the time per launch, with the IQR of the timed samples as error bars. A
+ * group with a read-ceiling row draws it as a dashed line, so the ratio the
+ * issue targets is read off the figure. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include "cli.h"
+#include "plot.h"
+
+/* Rates in the order they are preferred, with their axis labels. */
+static const char *const rate_keys[] = {"gbps", "gops", "mkeys_per_s", "madds_per_s", "minserts_per_s", "mops_per_s"};
+static const char *const rate_labels[] = {"GB/s", "Gop/s", "M keys/s", "M adds/s", "M inserts/s", "M op/s"};
+#define N_RATES (sizeof rate_keys / sizeof rate_keys[0])
+
+struct app_group {
+  char app[64], prefix[128];
+  const cJSON **rows;
+  size_t count;
+};
+
+static const char *str(const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static double num(const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static int drawable(const cJSON *row)
+{
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(row, "time_ms");
+  return strcmp(str(row, "status"), "ok") == 0 && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "verified")) &&
+         num(t, "median") > 0;
+}
+
+/* The group of @p row, created if new. */
+static struct app_group *group_of(struct app_group **groups, size_t *n, const cJSON *row, size_t max_rows)
+{
+  const char *variant = str(row, "variant"), *slash = strrchr(variant, '/');
+  char prefix[128];
+  snprintf(prefix, sizeof prefix, "%.*s", slash ? (int)(slash - variant) : 0, variant);
+  for (size_t i = 0; i < *n; i++)
+    if (strcmp((*groups)[i].app, str(row, "app")) == 0 && strcmp((*groups)[i].prefix, prefix) == 0)
+      return &(*groups)[i];
+  struct app_group *g = realloc(*groups, (*n + 1) * sizeof **groups);
+  if (g == NULL)
+    die("out of memory");
+  *groups = g;
+  g = &(*groups)[(*n)++];
+  memset(g, 0, sizeof *g);
+  snprintf(g->app, sizeof g->app, "%s", str(row, "app"));
+  snprintf(g->prefix, sizeof g->prefix, "%s", prefix);
+  if ((g->rows = malloc(max_rows * sizeof *g->rows)) == NULL)
+    die("out of memory");
+  return g;
+}
+
+/* The rate every row of the group reports, or -1 (then bars show ms per launch). */
+static int group_rate(const struct app_group *g)
+{
+  for (size_t k = 0; k < N_RATES; k++) {
+    size_t have = 0;
+    for (size_t i = 0; i < g->count; i++)
+      have += num(cJSON_GetObjectItemCaseSensitive(g->rows[i], "metrics"), rate_keys[k]) > 0;
+    if (have == g->count)
+      return (int)k;
+  }
+  return -1;
+}
+
+static void safe_name(char *s)
+{
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '-'))
+      *s = '-';
+}
+
+/* Writes NAME.dat and NAME.gp of one group. */
+static void write_group(const struct app_group *g, const char *path, const char *device, const char *dir,
+                        const char *name, int png, int svg)
+{
+  const int rate = group_rate(g);
+  char *dat_text = NULL, *gp_text = NULL;
+  size_t dat_len = 0, gp_len = 0;
+  FILE *dat = open_memstream(&dat_text, &dat_len), *gp = open_memstream(&gp_text, &gp_len);
+  if (dat == NULL || gp == NULL)
+    die("out of memory");
+  fprintf(dat, "# %s from %s (%s)\n# index variant %s low high median_ms q1_ms q3_ms\n", name, path, device,
+          rate >= 0 ? rate_keys[rate] : "median_ms");
+  double ceiling = 0;
+  for (size_t i = 0; i < g->count; i++) {
+    const cJSON *row = g->rows[i], *t = cJSON_GetObjectItemCaseSensitive(row, "time_ms");
+    const double med = num(t, "median"), q1 = num(t, "q1") > 0 ? num(t, "q1") : med, q3 = num(t, "q3") ? num(t, "q3") : med;
+    const char *variant = str(row, "variant"), *slash = strrchr(variant, '/');
+    char label[64];
+    snprintf(label, sizeof label, "%s", slash ? slash + 1 : variant);
+    safe_name(label);
+    double v = med, lo = q1, hi = q3;
+    if (rate >= 0) { /* a rate is work / time: the IQR of times maps inverted */
+      v = num(cJSON_GetObjectItemCaseSensitive(row, "metrics"), rate_keys[rate]);
+      lo = v * med / q3;
+      hi = v * med / q1;
+    }
+    if (strcmp(label, "read-ceiling") == 0)
+      ceiling = v;
+    fprintf(dat, "%zu \"%s\" %.6g %.6g %.6g %.6g %.6g %.6g\n", i, label, v, lo, hi, med, q1, q3);
+  }
+  fclose(dat);
+  char title[300];
+  snprintf(title, sizeof title, "atomlab app %s%s%s", g->app, g->prefix[0] ? ": " : "", g->prefix);
+  plot_gp_head(gp, name, title, device, png);
+  fprintf(gp, "set ylabel \"%s (median, IQR bars)\"\nset xlabel \"variant\"\n",
+          rate >= 0 ? rate_labels[rate] : "ms per launch");
+  fprintf(gp, "set yrange [0:*]\nset xrange [-0.6:%zu.6]\nset boxwidth 0.7\nset style fill solid 0.6\nset grid ytics\n",
+          g->count - 1);
+  fprintf(gp, "set xtics rotate by -30\n");
+  if (ceiling > 0 && rate >= 0)
+    fprintf(gp, "set arrow from graph 0, first %.6g to graph 1, first %.6g nohead dashtype 2 linecolor rgb \"red\"\n"
+                "set label \"read ceiling\" at graph 0.01, first %.6g offset 0,0.6 textcolor rgb \"red\"\n",
+            ceiling, ceiling, ceiling);
+  fprintf(gp,
+          "plot \"%s.dat\" using 1:3:xtic(2) with boxes notitle, \\\n"
+          "     \"\" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb \"black\" notitle\n",
+          name);
+  plot_gp_tail(gp, name, png, svg);
+  fclose(gp);
+  char file[2200];
+  snprintf(file, sizeof file, "%s/%s.dat", dir, name);
+  plot_write_text(file, dat_text, dat_len);
+  snprintf(file, sizeof file, "%s/%s.gp", dir, name);
+  plot_write_text(file, gp_text, gp_len);
+}
+
+int plot_app_file(const void *root_v, const char *path, const char *dir, int png, int svg)
+{
+  const cJSON *root = root_v, *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+  if (strcmp(str(root, "kind"), "app") != 0 || !cJSON_IsArray(rows))
+    return -1;
+  const cJSON *dev = cJSON_GetObjectItemCaseSensitive(root, "device");
+  char device[300];
+  snprintf(device, sizeof device, "%s (%s)", str(dev, "name"), str(dev, "backend"));
+  size_t total = (size_t)cJSON_GetArraySize(rows), ngroups = 0, skipped = 0;
+  struct app_group *groups = NULL;
+  const cJSON *row;
+  cJSON_ArrayForEach(row, rows)
+  {
+    if (!cJSON_IsObject(row) || !drawable(row)) {
+      skipped++;
+      continue;
+    }
+    struct app_group *g = group_of(&groups, &ngroups, row, total);
+    g->rows[g->count++] = row;
+  }
+  if (ngroups == 0)
+    die("'%s' has nothing to draw: none of its %zu rows is ok, verified and timed", path, total);
+  char gp_buf[4096];
+  const char *gnuplot = plot_find_gnuplot(gp_buf, sizeof gp_buf);
+  int failed = 0;
+  for (size_t i = 0; i < ngroups; i++) {
+    char name[256];
+    snprintf(name, sizeof name, "bars-%s%s%s", groups[i].app, groups[i].prefix[0] ? "-" : "", groups[i].prefix);
+    safe_name(name);
+    write_group(&groups[i], path, device, dir, name, png, svg);
+    failed += plot_draw(gnuplot, dir, name, png, svg);
+    free(groups[i].rows);
+  }
+  free(groups);
+  if (gnuplot == NULL)
+    fprintf(stderr,
+            "warning: gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote the data (.dat) and scripts "
+            "(.gp) of %zu figures to %s; draw them there with `gnuplot NAME.gp`\n",
+            ngroups, dir);
+  if (skipped)
+    fprintf(stderr, "note: %zu rows not ok, not verified or not timed are not drawn\n", skipped);
+  return failed;
+}

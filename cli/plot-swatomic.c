@@ -1,0 +1,178 @@
+/* atomlab plot on `atomlab app swatomic --experiment` files: seed 000's
+ * Figures 4 (copy kernel), 8 (micro-benchmark 1), 9 (micro-benchmark 2) and
+ * the speedup model, one swatomic.dat with a column per row variant. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "plot.h"
+#include "resultfile.h"
+
+/* The columns of swatomic.dat: one per row variant, then the derived numbers. */
+static const char *const sw_cols[] = {"system", "warp", "software", "mem", "system+mem", "warp+mem", "software+mem"};
+enum { SW_NCOLS = 7, SW_MAX_GRIDS = 64 };
+
+struct sw_grid {
+  double groups, ms[SW_NCOLS], ideal, pred, meas;
+};
+
+/* The figures of seed 000: Figure 4 (copy kernel), 8 (micro-benchmark 1), 9 (micro-benchmark 2) and the model. */
+static const struct {
+  const char *name, *title, *ylabel, *plot;
+} sw_figs[] = {
+    {"swatomic-fig4-copy", "Figure 4: copy kernel, system atomic", "ms per launch",
+     "plot 'swatomic.dat' using 1:2 title 'atomic only' with linespoints, '' using 1:5 title 'memory only' with "
+     "linespoints, '' using 1:6 title 'both' with linespoints, '' using 1:9 title 'ideal (atomic + memory)' with "
+     "linespoints dashtype 2"},
+    {"swatomic-fig8-mb1", "Figure 8: micro-benchmark 1 (atomic only)", "ms per launch",
+     "plot 'swatomic.dat' using 1:2 title 'system' with linespoints, '' using 1:3 title 'warp-aggregated' with "
+     "linespoints, '' using 1:4 title 'software' with linespoints"},
+    {"swatomic-fig9-mb2", "Figure 9: micro-benchmark 2 (atomic + memory transaction)", "ms per launch",
+     "plot 'swatomic.dat' using 1:6 title 'system' with linespoints, '' using 1:7 title 'warp-aggregated' with "
+     "linespoints, '' using 1:8 title 'software' with linespoints"},
+    {"swatomic-model", "Speedup of the software atomic over the system atomic (atomic only)",
+     "t_system / t_software",
+     "plot 'swatomic.dat' using 1:10 title 'predicted (equations 1-4)' with linespoints, '' using 1:11 title "
+     "'measured' with linespoints"},
+};
+
+static double sw_metric(const cJSON *row, const char *name)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "metrics"), name);
+  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+int plot_swatomic(const char *path, const char *dir, int png, int svg)
+{
+  char why[1200];
+  char *text = rf_slurp(path, why, sizeof why);
+  if (text == NULL)
+    return -1; /* rf_load says why */
+  cJSON *root = cJSON_Parse(text);
+  free(text);
+  const cJSON *kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
+  const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+  const cJSON *first = cJSON_IsArray(rows) ? cJSON_GetArrayItem(rows, 0) : NULL;
+  const cJSON *app = cJSON_GetObjectItemCaseSensitive(first, "app");
+  if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "app") != 0 || !cJSON_IsString(app) ||
+      strcmp(app->valuestring, "swatomic") != 0) {
+    cJSON_Delete(root);
+    return -1;
+  }
+  struct sw_grid grids[SW_MAX_GRIDS];
+  size_t n = 0, skipped = 0;
+  const cJSON *r;
+  cJSON_ArrayForEach(r, rows)
+  {
+    const cJSON *variant = cJSON_GetObjectItemCaseSensitive(r, "variant");
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(r, "status");
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "time_ms"), "median");
+    const double g = sw_metric(r, "workgroups");
+    if (!cJSON_IsString(variant) || strcmp(variant->valuestring, "model") == 0 || isnan(g))
+      continue;
+    if (!cJSON_IsString(status) || strcmp(status->valuestring, "ok") != 0 ||
+        !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "verified")) || !cJSON_IsNumber(t) || !(t->valuedouble > 0)) {
+      skipped++;
+      continue;
+    }
+    size_t i = 0;
+    while (i < n && grids[i].groups != g)
+      i++;
+    if (i == n) {
+      if (n == SW_MAX_GRIDS)
+        continue;
+      grids[n].groups = g;
+      for (size_t c = 0; c < SW_NCOLS; c++)
+        grids[n].ms[c] = NAN;
+      grids[n].ideal = grids[n].pred = grids[n].meas = NAN;
+      n++;
+    }
+    for (size_t c = 0; c < SW_NCOLS; c++)
+      if (strcmp(variant->valuestring, sw_cols[c]) == 0)
+        grids[i].ms[c] = t->valuedouble;
+    if (strcmp(variant->valuestring, "system+mem") == 0)
+      grids[i].ideal = sw_metric(r, "ideal_ms");
+    if (strcmp(variant->valuestring, "software") == 0) {
+      grids[i].pred = sw_metric(r, "predicted_speedup");
+      grids[i].meas = sw_metric(r, "measured_speedup");
+    }
+  }
+  const cJSON *device = cJSON_GetObjectItemCaseSensitive(root, "device");
+  const cJSON *dname = cJSON_GetObjectItemCaseSensitive(device, "name");
+  const cJSON *dback = cJSON_GetObjectItemCaseSensitive(device, "backend");
+  char devtext[300];
+  snprintf(devtext, sizeof devtext, "%s (%s)", cJSON_IsString(dname) ? dname->valuestring : "?",
+           cJSON_IsString(dback) ? dback->valuestring : "?");
+  if (n == 0) {
+    cJSON_Delete(root);
+    die("'%s' has nothing to draw: %zu swatomic rows not ok or not verified", path, skipped);
+  }
+  struct stat st;
+  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    cJSON_Delete(root);
+    die_usage("-o '%s' is a file, not a folder", dir);
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    cJSON_Delete(root);
+    die_usage("-o '%s': unable to create the folder (does its parent exist?)", dir);
+  }
+  /* grids in increasing order: the lines run left to right */
+  for (size_t i = 1; i < n; i++)
+    for (size_t j = i; j > 0 && grids[j - 1].groups > grids[j].groups; j--) {
+      struct sw_grid tmp = grids[j];
+      grids[j] = grids[j - 1];
+      grids[j - 1] = tmp;
+    }
+  char *dat = NULL, file[2200];
+  size_t dat_len = 0;
+  FILE *df = open_memstream(&dat, &dat_len);
+  if (df == NULL)
+    die("out of memory");
+  fprintf(df, "# seed 000 figures from %s (%s); ms per launch at the median; ? = not measured or not verified\n"
+              "# workgroups system warp software mem system+mem warp+mem software+mem ideal predicted_speedup "
+              "measured_speedup\n", path, devtext);
+  for (size_t i = 0; i < n; i++) {
+    const double v[] = {grids[i].ms[0], grids[i].ms[1], grids[i].ms[2], grids[i].ms[3], grids[i].ms[4],
+                        grids[i].ms[5], grids[i].ms[6], grids[i].ideal, grids[i].pred, grids[i].meas};
+    fprintf(df, "%g", grids[i].groups);
+    for (size_t c = 0; c < sizeof v / sizeof v[0]; c++)
+      isnan(v[c]) ? fprintf(df, " ?") : fprintf(df, " %.6g", v[c]);
+    fputc('\n', df);
+  }
+  fclose(df);
+  snprintf(file, sizeof file, "%s/swatomic.dat", dir);
+  plot_write_text(file, dat, dat_len);
+  cJSON_Delete(root);
+
+  char gp_buf[4096];
+  const char *gnuplot = plot_find_gnuplot(gp_buf, sizeof gp_buf);
+  int failed = 0;
+  for (size_t k = 0; k < sizeof sw_figs / sizeof sw_figs[0]; k++) {
+    char *gp = NULL;
+    size_t gp_len = 0;
+    FILE *gf = open_memstream(&gp, &gp_len);
+    if (gf == NULL)
+      die("out of memory");
+    plot_gp_head(gf, sw_figs[k].name, sw_figs[k].title, devtext, png || !svg);
+    fprintf(gf, "set datafile missing '?'\nset key top left\nset grid\nset logscale x 2\n"
+                "set xlabel 'work-groups (the coordinator included)'\nset ylabel '%s'\n%s%s\n",
+            sw_figs[k].ylabel, k < 3 ? "set logscale y 10 # the variants differ by orders of magnitude\n" : "",
+            sw_figs[k].plot);
+    plot_gp_tail(gf, sw_figs[k].name, png, svg);
+    fclose(gf);
+    snprintf(file, sizeof file, "%s/%s.gp", dir, sw_figs[k].name);
+    plot_write_text(file, gp, gp_len);
+    failed += plot_draw(gnuplot, dir, sw_figs[k].name, png, svg);
+  }
+  if (gnuplot == NULL)
+    fprintf(stderr, "warning: gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote swatomic.dat and "
+                    "the scripts (.gp) of seed 000's figures to %s\n", dir);
+  if (skipped)
+    fprintf(stderr, "note: %zu rows not ok or not verified are not drawn\n", skipped);
+  return failed ? EXIT_MEASURE : EXIT_OK;
+}

@@ -1,0 +1,35 @@
+/* What `atomlab plot` shares between result files (cmd-plot.c) and app
+ * files (plot-app.c): the gnuplot script frame, finding and running gnuplot. */
+#ifndef ATL_CLI_PLOT_H
+#define ATL_CLI_PLOT_H
+
+#include <stdio.h>
+
+/** Writes @p s into a gnuplot string, quotes replaced. */
+void plot_gp_text(FILE *gp, const char *s);
+/** The head of every script: reset, the terminal (PNG, else SVG), the output and the title. */
+void plot_gp_head(FILE *gp, const char *name, const char *title, const char *device, int png);
+/** The tail: a replot into SVG when both formats are asked for, then the output closed. */
+void plot_gp_tail(FILE *gp, const char *name, int png, int svg);
+/** gnuplot from ATL_GNUPLOT or PATH, NULL when there is none to run. */
+const char *plot_find_gnuplot(char *buf, size_t len);
+/** 1 if @p path is a regular file with content. */
+int plot_file_nonempty(const char *path);
+/** Writes a text file built in memory (through a temporary name), frees @p text; exits on failure. */
+void plot_write_text(const char *path, char *text, size_t len);
+/** Runs DIR/NAME.gp and prints the images drawn (the script's path without gnuplot); returns the images missing. */
+int plot_draw(const char *gnuplot, const char *dir, const char *name, int png, int svg);
+/**
+ * The figures of an app result file (`atomlab app ...`, "kind": "app"):
+ * returns -1 if @p root is not one, else the images gnuplot failed to draw
+ * (after printing each path drawn).
+ */
+int plot_app_file(const void *root, const char *path, const char *dir, int png, int svg);
+
+/**
+ * Seed 000's figures from an `atomlab app swatomic --experiment` file:
+ * returns -1 if @p path is not one, else the exit status.
+ */
+int plot_swatomic(const char *path, const char *dir, int png, int svg);
+
+#endif
