@@ -104,6 +104,8 @@ int cmd_plot(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
+#define SMEM_MAX_EXPECT 8
+
 /** Options `model util` and `profile` share (cli/smem-report.c). */
 struct smem_opts {
   const char *table_path;  /**< --table */
@@ -112,6 +114,10 @@ struct smem_opts {
   int format;              /**< --format: enum atl_format */
   const char *out;         /**< -o FILE */
   double sms, warps;       /**< --sms, --warps-per-sm: used where the counters lack them (0: none) */
+  const char *expect_kernel[SMEM_MAX_EXPECT]; /**< --expect NAME=VERDICT: the NAME (in argv, not terminated) */
+  int expect_len[SMEM_MAX_EXPECT];            /**< its length */
+  int expect_bottleneck[SMEM_MAX_EXPECT];     /**< 1: bottleneck, 0: not a bottleneck */
+  int nexpect;
 };
 
 /** Defaults of struct smem_opts. */
@@ -121,12 +127,12 @@ void smem_opts_init(struct smem_opts *o);
 int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *command);
 
 /** The getopt codes smem_opts_parse handles, to put in a command's option table. */
-enum { SMEM_O_TABLE = 400, SMEM_O_RESULT, SMEM_O_THRESHOLD, SMEM_O_FORMAT, SMEM_O_SMS, SMEM_O_WARPS };
+enum { SMEM_O_TABLE = 400, SMEM_O_RESULT, SMEM_O_THRESHOLD, SMEM_O_FORMAT, SMEM_O_SMS, SMEM_O_WARPS, SMEM_O_EXPECT };
 #define SMEM_LONGOPTS                                                                                                  \
   {"table", required_argument, NULL, SMEM_O_TABLE}, {"result", required_argument, NULL, SMEM_O_RESULT},                \
       {"threshold", required_argument, NULL, SMEM_O_THRESHOLD}, {"format", required_argument, NULL, SMEM_O_FORMAT},    \
       {"sms", required_argument, NULL, SMEM_O_SMS}, {"warps-per-sm", required_argument, NULL, SMEM_O_WARPS},           \
-      {"output", required_argument, NULL, 'o'}
+      {"expect", required_argument, NULL, SMEM_O_EXPECT}, {"output", required_argument, NULL, 'o'}
 
 /** Help text of the shared options. */
 extern const char smem_opts_help[];
@@ -139,5 +145,20 @@ extern const char smem_opts_help[];
  */
 int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
                 const struct atl_run_meta *meta, const char *source);
+
+/** Whether an ncu kernel name is the first @p len bytes of @p want, alone or followed by a C++ parameter list. */
+int smem_kernel_is(const char *kernel, const char *want, size_t len);
+
+/**
+ * Checks the --expect verdicts against @p report (a line per expectation on
+ * stderr). Returns the number of expectations not met (a kernel with another
+ * verdict, or none of that name).
+ */
+int smem_check_expect(const struct smem_opts *opts, const struct atl_smem_table *table,
+                      const struct atl_ncu_report *report);
+
+/** atomlab model predict: B against the measured kernel time (cli/smem-predict.c); an exit status. */
+int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
+                 const char *counters, const char *runs_path, const char *kernel);
 
 #endif

@@ -21,6 +21,11 @@ static const char usage[] =
     "  --wg-size AXIS  threads per block  [256]\n"
     "  --workgroups N  blocks  [SMs x blocks that fit per SM]\n"
     "  --reps N        timed launches per row (median)  [5]\n"
+    "  --warmup N      untimed launches before them  [1; 0 under 'atomlab profile' gives one launch per row]\n"
+    "  --validate      run the model's two validation kernels instead (docs/model.md): a loop of shared\n"
+    "                  atomics only (smem_validate_atomics: expect a bottleneck) and a global-memory\n"
+    "                  stream with one shared atomic per 8 loads (smem_validate_stream: expect none);\n"
+    "                  --wg-size and --workgroups apply  [1024; SMs x 2]\n"
     "  --device ID     a CUDA device  [the best CUDA device]\n"
     "  -o FILE         also write the rows as CSV\n\n"
     "Exit status: 0 every row verified; 1 a row failed or did not verify; 2 bad usage.\n";
@@ -57,19 +62,79 @@ static struct atl_axis parse_axis(const char *opt, const char *arg, uint32_t max
   return axis;
 }
 
+/*
+ * --validate: the two kernels with known answers. The shared-atomics loop runs 1024 iterations per
+ * thread (about a millisecond on an H100 at full occupancy); the stream reads 256 MiB, far beyond L2, with
+ * one atomic per 8 loads of a thread: a few percent of the memory time.
+ */
+static int run_validation(const char *device, unsigned wg_size, unsigned workgroups, unsigned warmup, unsigned reps,
+                          const char *out)
+{
+  static const char *const expect[] = {"bottleneck", "not a bottleneck"};
+  atl_context_t ctx = cli_open_device(device, "cuda");
+  const struct atl_device_info *d = atl_device_current(ctx);
+  if (workgroups == 0) /* both kernels at the device's full occupancy */
+    workgroups = d->compute_units * (d->max_threads_per_cu / wg_size ? d->max_threads_per_cu / wg_size : 1);
+  FILE *csv = NULL;
+  char tmp[4200];
+  if (out) {
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
+    if ((csv = fopen(tmp, "w")) == NULL)
+      die("unable to write '%s'", out);
+    fprintf(csv, "kernel,expect,wg_size,workgroups,iters,bytes,warmup,reps,median_ms,atomics,verified,wrong,"
+                 "instructions\n");
+  }
+  printf("%-22s %-17s %5s %6s %10s %12s %-8s %s\n", "kernel", "expect", "wg", "wgs", "median_ms", "atomic_insts",
+         "verified", "instructions");
+  int failed = 0;
+  for (unsigned w = 0; w < ATL_SMEM_VALIDATIONS; w++) {
+    struct atl_smem_validation_spec spec = {.which = (enum atl_smem_validation)w, .wg_size = wg_size,
+                                            .workgroups = workgroups, .iters = w == 0 ? 1024 : 8,
+                                            .bytes = (size_t)256 << 20, .warmup = warmup, .reps = reps};
+    struct atl_smem_validation_result res;
+    const char *name = atl_smem_validation_kernel(spec.which);
+    int err = atl_smem_validation_run(ctx, &spec, &res);
+    if (err && err != ATL_EVERIFY) {
+      printf("%-22s error: %s\n", name, atl_errmsg(ctx));
+      failed = 1;
+      continue;
+    }
+    failed |= !res.verified;
+    printf("%-22s %-17s %5u %6u %10.4f %12.0f %-8s %s\n", name, expect[w], wg_size, workgroups, res.median_ms,
+           res.atomics, res.verified ? "yes" : "NO", res.instructions);
+    if (csv)
+      fprintf(csv, "%s,%s,%u,%u,%u,%zu,%u,%u,%.6f,%.0f,%d,%u,\"%s\"\n", name, expect[w], wg_size, workgroups,
+              spec.iters, w == 0 ? (size_t)0 : spec.bytes, warmup, reps, res.median_ms, res.atomics, res.verified,
+              res.wrong, res.instructions);
+  }
+  if (csv) {
+    int bad = ferror(csv) != 0;
+    bad |= fclose(csv) != 0;
+    if (bad || rename(tmp, out) != 0) {
+      unlink(tmp);
+      fprintf(stderr, "error: unable to write '%s'\n", out);
+      failed = 1;
+    }
+  }
+  atl_context_free(ctx);
+  return failed ? EXIT_MEASURE : EXIT_OK;
+}
+
 int cmd_hist_case(int argc, char **argv)
 {
-  enum { O_KERNEL = 256, O_IMAGE, O_RESULT, O_PIXELS, O_WG, O_WGS, O_REPS, O_DEVICE };
+  enum { O_KERNEL = 256, O_IMAGE, O_RESULT, O_PIXELS, O_WG, O_WGS, O_REPS, O_DEVICE, O_WARMUP, O_VALIDATE };
   static const struct option longopts[] = {
       {"kernel", required_argument, NULL, O_KERNEL}, {"image", required_argument, NULL, O_IMAGE},
       {"result", required_argument, NULL, O_RESULT}, {"pixels", required_argument, NULL, O_PIXELS},
       {"wg-size", required_argument, NULL, O_WG},    {"workgroups", required_argument, NULL, O_WGS},
       {"reps", required_argument, NULL, O_REPS},     {"device", required_argument, NULL, O_DEVICE},
+      {"warmup", required_argument, NULL, O_WARMUP}, {"validate", no_argument, NULL, O_VALIDATE},
       {"output", required_argument, NULL, 'o'},      {"help", no_argument, NULL, 'h'},
       {0}};
   static const char *const kernels[] = {"histogram", "histogram2"}, *const images[] = {"solid", "uniform"},
                            *const results[] = {"unused", "used"};
-  unsigned kmask = 3, imask = 3, rmask = 3, workgroups = 0, reps = 5;
+  unsigned kmask = 3, imask = 3, rmask = 3, workgroups = 0, reps = 5, warmup = 1;
+  int validate = 0;
   struct atl_axis pixels = {0}, wg = {0};
   const char *device = NULL, *out = NULL;
   int c;
@@ -97,6 +162,15 @@ int cmd_hist_case(int argc, char **argv)
       atl_axis_release(&a);
       break;
     }
+    case O_WARMUP: {
+      char *end;
+      unsigned long v = strtoul(optarg, &end, 10);
+      if (*optarg < '0' || *optarg > '9' || *end != '\0' || v > 100)
+        die_usage("--warmup '%s' is not allowed: a whole number from 0 to 100", optarg);
+      warmup = (unsigned)v;
+      break;
+    }
+    case O_VALIDATE: validate = 1; break;
     case O_DEVICE: device = optarg; break;
     case 'o': out = optarg; break;
     case 'h': fputs(usage, stdout); return EXIT_OK;
@@ -106,6 +180,15 @@ int cmd_hist_case(int argc, char **argv)
   }
   if (optind < argc)
     die_usage("unexpected argument '%s' for hist-case", argv[optind]);
+  if (validate) {
+    if (pixels.count || kmask != 3 || imask != 3 || rmask != 3)
+      die_usage("--validate runs the validation kernels: --pixels, --kernel, --image and --result do not apply");
+    if (wg.count > 1 || (wg.count == 1 && wg.values[0] % 32))
+      die_usage("--wg-size with --validate is one multiple of 32");
+    const unsigned v_wg = wg.count ? wg.values[0] : 1024;
+    atl_axis_release(&wg);
+    return run_validation(device, v_wg, workgroups, warmup, reps, out);
+  }
   if (pixels.count == 0)
     pixels = parse_axis("--pixels", "4194304", 1u << 28);
   if (wg.count == 0)
@@ -118,8 +201,8 @@ int cmd_hist_case(int argc, char **argv)
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
     if ((csv = fopen(tmp, "w")) == NULL)
       die("unable to write '%s'", out);
-    fprintf(csv, "kernel,image,result,pixels,wg_size,workgroups,reps,median_ms,min_ms,max_ms,gpixels_per_s,verified,"
-                 "wrong_bins,instructions\n");
+    fprintf(csv, "kernel,image,result,pixels,wg_size,workgroups,warmup,reps,median_ms,min_ms,max_ms,gpixels_per_s,"
+                 "verified,wrong_bins,instructions\n");
   }
   printf("%-10s %-7s %-6s %9s %5s %6s %10s %9s %-8s %s\n", "kernel", "image", "result", "pixels", "wg", "wgs",
          "median_ms", "Gpx/s", "verified", "instructions");
@@ -136,7 +219,7 @@ int cmd_hist_case(int argc, char **argv)
               wgs = d->compute_units * (d->max_threads_per_cu / wg.values[w] ? d->max_threads_per_cu / wg.values[w] : 1);
             struct atl_smem_histogram_spec spec = {.reorder = (int)k, .result_used = (int)r, .solid = i == 0,
                                                    .pixels = pixels.values[p], .wg_size = wg.values[w],
-                                                   .workgroups = wgs, .reps = reps};
+                                                   .workgroups = wgs, .reps = reps, .warmup = warmup};
             struct atl_smem_histogram_result res;
             int err = atl_smem_histogram_run(ctx, &spec, &res);
             if (err && err != ATL_EVERIFY) {
@@ -150,9 +233,9 @@ int cmd_hist_case(int argc, char **argv)
             printf("%-10s %-7s %-6s %9u %5u %6u %10.4f %9.3f %-8s %s\n", kernels[k], images[i], results[r],
                    spec.pixels, spec.wg_size, wgs, res.median_ms, gpx, res.verified ? "yes" : "NO", res.instructions);
             if (csv)
-              fprintf(csv, "%s,%s,%s,%u,%u,%u,%u,%.6f,%.6f,%.6f,%.5f,%d,%u,\"%s\"\n", kernels[k], images[i],
-                      results[r], spec.pixels, spec.wg_size, wgs, reps, res.median_ms, res.min_ms, res.max_ms, gpx,
-                      res.verified, res.wrong_bins, res.instructions);
+              fprintf(csv, "%s,%s,%s,%u,%u,%u,%u,%u,%.6f,%.6f,%.6f,%.5f,%d,%u,\"%s\"\n", kernels[k], images[i],
+                      results[r], spec.pixels, spec.wg_size, wgs, warmup, reps, res.median_ms, res.min_ms, res.max_ms,
+                      gpx, res.verified, res.wrong_bins, res.instructions);
           }
   if (csv) {
     int bad = ferror(csv) != 0;

@@ -8,15 +8,23 @@
 
 static const char usage[] =
     "usage: atomlab model util --table T.csv --counters C.csv [options]\n"
-    "       atomlab model query --table T.csv --n N --e E --c C [--result R]\n\n"
+    "       atomlab model query --table T.csv --n N --e E --c C [--result R]\n"
+    "       atomlab model predict --table T.csv --counters C.csv [--runs R.csv] [--kernel K] [-o F.csv|F.md]\n\n"
     "util: the utilization of the shared-memory atomic unit per kernel, from a\n"
     "calibration table and an Nsight Compute CSV export (ncu --csv --page raw, or\n"
     "the details page; --print-units base is best). Table 2 of the model: N, n-hat,\n"
     "e, c, S(n-hat, e, c), B = N x S, U = B / T, and a verdict.\n\n"
     "query: T(n, e, c) and S = T / n from the table (linear interpolation for\n"
     "non-integral n, e, c).\n\n"
+    "predict: per kernel, the busy time B = N x S predicted by the model against the\n"
+    "kernel's measured duration (gpu__time_duration) in the same export, as CSV or a\n"
+    "Markdown table with the error of the bottleneck kernels (docs/model.md). With\n"
+    "--runs, the export is of 'atomlab hist-case -o R.csv' and each row's last launch\n"
+    "is reported with its labels, modelled with its own result (used or unused).\n\n"
     "  --counters FILE   the ncu CSV export (util)\n"
-    "  --n X --e X --c X the model's inputs (query)\n";
+    "  --n X --e X --c X the model's inputs (query)\n"
+    "  --runs FILE       the case-study CSV of the profiled run (predict)\n"
+    "  --kernel NAME     only kernels of this name (predict)  [all; smem_histogram with --runs]\n";
 
 static void load_table(const char *path, struct atl_smem_table *table)
 {
@@ -39,12 +47,14 @@ static double parse_real(const char *opt, const char *arg)
 
 int cmd_model(int argc, char **argv)
 {
-  enum { O_COUNTERS = 256, O_N, O_E, O_C };
+  enum { O_COUNTERS = 256, O_N, O_E, O_C, O_RUNS, O_KERNEL };
   static const struct option longopts[] = {SMEM_LONGOPTS,
                                            {"counters", required_argument, NULL, O_COUNTERS},
                                            {"n", required_argument, NULL, O_N},
                                            {"e", required_argument, NULL, O_E},
                                            {"c", required_argument, NULL, O_C},
+                                           {"runs", required_argument, NULL, O_RUNS},
+                                           {"kernel", required_argument, NULL, O_KERNEL},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -53,11 +63,11 @@ int cmd_model(int argc, char **argv)
     return EXIT_OK;
   }
   const char *sub = argv[1];
-  if (strcmp(sub, "util") != 0 && strcmp(sub, "query") != 0)
-    die_usage("model: unknown subcommand '%s': allowed: util, query", sub);
+  if (strcmp(sub, "util") != 0 && strcmp(sub, "query") != 0 && strcmp(sub, "predict") != 0)
+    die_usage("model: unknown subcommand '%s': allowed: util, query, predict", sub);
   struct smem_opts opts;
   smem_opts_init(&opts);
-  const char *counters = NULL;
+  const char *counters = NULL, *runs = NULL, *kernel = NULL;
   double n = -1, e = -1, c = -1;
   int ch;
   optind = 1;
@@ -72,6 +82,12 @@ int cmd_model(int argc, char **argv)
     case O_N: n = parse_real("--n", optarg); break;
     case O_E: e = parse_real("--e", optarg); break;
     case O_C: c = parse_real("--c", optarg); break;
+    case O_RUNS: runs = optarg; break;
+    case O_KERNEL:
+      if (*optarg == '\0')
+        die_usage("--kernel is empty: a kernel name");
+      kernel = optarg;
+      break;
     case 'h':
       fputs(usage, stdout);
       fputs(smem_opts_help, stdout);
@@ -82,6 +98,13 @@ int cmd_model(int argc, char **argv)
   }
   if (optind < argc)
     die_usage("unexpected argument '%s' for model %s", argv[optind], sub);
+  if ((runs || kernel) && strcmp(sub, "predict") != 0)
+    die_usage("%s applies to model predict only", runs ? "--runs" : "--kernel");
+  if (strcmp(sub, "predict") == 0 && opts.format != -1 && opts.format != ATL_FORMAT_CSV &&
+      opts.format != ATL_FORMAT_TABLE)
+    die_usage("--format for model predict is csv or table (Markdown)");
+  if (strcmp(sub, "predict") == 0 && opts.nexpect)
+    die_usage("--expect applies to model util and profile");
   struct atl_smem_table table;
   char why[512];
   if (strcmp(sub, "query") == 0) {
@@ -110,6 +133,12 @@ int cmd_model(int argc, char **argv)
   free(text);
   if (err)
     die_usage("--counters: %s", why);
+  if (strcmp(sub, "predict") == 0) {
+    int status = smem_predict(&opts, &table, &report, counters, runs, kernel);
+    atl_ncu_report_release(&report);
+    atl_smem_table_release(&table);
+    return status;
+  }
   /* every kernel must derive before anything is written: a bad file writes nothing */
   for (size_t i = 0; i < report.count; i++) {
     struct atl_smem_util u;
@@ -122,6 +151,8 @@ int cmd_model(int argc, char **argv)
   struct atl_run_meta meta;
   cli_fill_meta(ctx, argc + 2, argv - 2, &meta); /* from "atomlab" on */
   int failures = smem_report(&opts, &table, &report, &meta, counters);
+  if (failures >= 0)
+    failures += smem_check_expect(&opts, &table, &report);
   atl_context_free(ctx);
   atl_ncu_report_release(&report);
   atl_smem_table_release(&table);

@@ -173,8 +173,10 @@ int cmd_profile(int argc, char **argv)
   }
   char metrics[2048] = "";
   for (int q = 0; q < ATL_NCU_QUANTITIES; q++) {
-    if (q == ATL_NCU_SM_COUNT || q == ATL_NCU_WARPS_PER_SM)
-      continue; /* from the probe or the options */
+    if (q == ATL_NCU_SM_COUNT || q == ATL_NCU_WARPS_PER_SM || q == ATL_NCU_CLOCK)
+      continue; /* from the probe or the options; the clock is a device attribute every export has */
+    if (atl_ncu_optional((enum atl_ncu_quantity)q) && listing == NULL)
+      continue; /* an extra is asked for only when ncu lists it: an unknown metric would fail the whole run */
     const struct atl_ncu_metric *c = atl_ncu_candidates((enum atl_ncu_quantity)q);
     const char *pick = NULL;
     for (; c->name && !pick; c++) {
@@ -263,6 +265,8 @@ int cmd_profile(int argc, char **argv)
     die("the counters could not be read: %s", why);
   }
   int failures = smem_report(&opts, &table, &rep, &meta, "ncu (this run)");
+  if (failures >= 0)
+    failures += smem_check_expect(&opts, &table, &rep);
   atl_ncu_report_release(&rep);
   atl_smem_table_release(&table);
   atl_context_free(ctx);

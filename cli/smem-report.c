@@ -16,6 +16,7 @@ const char smem_opts_help[] =
     "  --sms N           SMs, where the counters lack device__attribute_multiprocessor_count\n"
     "  --warps-per-sm N  resident warps per SM, where the counters lack it\n"
     "  --format F        table, csv or json  [table; with -o: from the file extension]\n"
+    "  --expect K=V      kernel K must get verdict V (bottleneck or not); exit 1 if one does not (repeatable)\n"
     "  -o FILE           write the result to FILE (through a temporary name) instead of stdout\n";
 
 void smem_opts_init(struct smem_opts *o)
@@ -62,6 +63,18 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
   case SMEM_O_WARPS:
     o->warps = parse_positive("--warps-per-sm", arg, ATL_SMEM_MAX_N);
     return 1;
+  case SMEM_O_EXPECT: {
+    const char *eq = strrchr(arg, '=');
+    if (eq == NULL || eq == arg || (strcmp(eq + 1, "bottleneck") != 0 && strcmp(eq + 1, "not") != 0 &&
+                                    strcmp(eq + 1, "not a bottleneck") != 0))
+      die_usage("--expect '%s' is not allowed: KERNEL=bottleneck or KERNEL=not", arg);
+    if (o->nexpect == SMEM_MAX_EXPECT)
+      die_usage("--expect is allowed at most %d times", SMEM_MAX_EXPECT);
+    o->expect_kernel[o->nexpect] = arg; /* argv outlives the command */
+    o->expect_len[o->nexpect] = (int)(eq - arg);
+    o->expect_bottleneck[o->nexpect++] = strcmp(eq + 1, "bottleneck") == 0;
+    return 1;
+  }
   case 'o':
     if (*arg == '\0')
       die_usage("-o is empty: a file name");
@@ -73,6 +86,52 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
 }
 
 static const char *verdict(double u, double threshold) { return u >= threshold ? "bottleneck" : "not a bottleneck"; }
+
+int smem_kernel_is(const char *kernel, const char *want, size_t len)
+{
+  return strncmp(kernel, want, len) == 0 && (kernel[len] == '\0' || kernel[len] == '(');
+}
+
+int smem_check_expect(const struct smem_opts *opts, const struct atl_smem_table *table,
+                      const struct atl_ncu_report *report)
+{
+  int unmet = 0;
+  for (int x = 0; x < opts->nexpect; x++) {
+    const char *want = opts->expect_bottleneck[x] ? "bottleneck" : "not a bottleneck";
+    unsigned seen = 0, wrong = 0;
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < report->count; i++) {
+      struct atl_smem_counters k = report->kernels[i];
+      if (!smem_kernel_is(k.kernel, opts->expect_kernel[x], (size_t)opts->expect_len[x]))
+        continue;
+      if (!(k.sm_count >= 1) && opts->sms > 0)
+        k.sm_count = opts->sms;
+      if (!(k.warps_per_sm >= 1) && opts->warps > 0)
+        k.warps_per_sm = opts->warps;
+      struct atl_smem_util u;
+      char why[512];
+      seen++;
+      if (atl_smem_utilization(table, (enum atl_smem_variant)opts->variant, &k, &u, why, sizeof why) != 0) {
+        wrong++; /* its reason was printed with the table */
+        continue;
+      }
+      lo = u.utilization < lo ? u.utilization : lo;
+      hi = u.utilization > hi ? u.utilization : hi;
+      wrong += strcmp(verdict(u.utilization, opts->threshold), want) != 0;
+    }
+    const int nl = opts->expect_len[x];
+    const char *name = opts->expect_kernel[x];
+    if (seen == 0)
+      fprintf(stderr, "error: --expect %.*s: no kernel of that name in the counters\n", nl, name);
+    else if (wrong)
+      fprintf(stderr, "error: --expect %.*s=%s: %u of %u launches got another verdict (U %.3g to %.3g)\n", nl, name,
+              want, wrong, seen, lo, hi);
+    else
+      fprintf(stderr, "expect: %.*s=%s: met by all %u launches (U %.3g to %.3g)\n", nl, name, want, seen, lo, hi);
+    unmet += seen == 0 || wrong;
+  }
+  return unmet;
+}
 
 int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
                 const struct atl_run_meta *meta, const char *source)

@@ -77,6 +77,17 @@ int atl_smem_S(const struct atl_smem_table *table, enum atl_smem_variant v, doub
                double *cycles, int *clamped, char *why, size_t why_len);
 
 /**
+ * atomlab's alternative to equation (3) for a unit that pipelines: the time
+ * between completions once the first job is through, S' = (T(n, e, c) -
+ * T(1, e, c/n)) / (n - 1). Equation (3) divides the first job's whole latency
+ * (about 175 cycles on the H100) among the n jobs, which a loop that keeps the
+ * unit busy never pays per job. n below 2 is taken as 2; beyond the table as
+ * its largest n. Needs measured points at n = 1. Returns 0 or ATL_EINVAL.
+ */
+int atl_smem_S_pipelined(const struct atl_smem_table *table, enum atl_smem_variant v, double n, double e, double c,
+                         double *cycles, int *clamped, char *why, size_t why_len);
+
+/**
  * Reads a calibration table from CSV text: a header naming at least the
  * columns result, n, e, c and t_cycles (others are ignored), then one row per
  * point. Returns 0, or ATL_EINVAL with "name:line: reason" in @p why.
@@ -100,7 +111,10 @@ struct atl_smem_counters {
   double duration_ns;       /**< kernel duration (reported, not used by the model) */
   double sm_count;          /**< SMs the totals are spread over */
   double warps_per_sm;      /**< resident warps an SM holds at most */
-  int have_ops, have_words, have_cas, have_duration;
+  double elapsed_cycles;    /**< cycles of the average SM from the kernel's start to its end (sm__cycles_elapsed.avg) */
+  double clock_mhz;         /**< the device's SM clock (device__attribute_clock_rate), MHz */
+  double wavefronts;        /**< shared-memory pipeline passes of the atomics, all SMs (bank-conflict replays included) */
+  int have_ops, have_words, have_cas, have_duration, have_elapsed, have_clock, have_wavefronts;
 };
 
 /** Assumptions a derivation had to make because the counters lack something (bits of atl_smem_util.assumed). */
@@ -122,6 +136,8 @@ struct atl_smem_util {
   double c;           /**< n-hat x N_c / (N_c + N_f) */
   double service;     /**< S(n-hat, e, c), cycles */
   double busy;        /**< B = N x S, cycles */
+  double service_pipelined; /**< S'(n-hat, e, c) (atl_smem_S_pipelined), NAN if the table cannot give it */
+  double busy_pipelined;    /**< B' = N x S', cycles (NAN likewise) */
   double time;        /**< T: active cycles per SM */
   double utilization; /**< U = B / T */
   int clamped;        /**< an input lay outside the table and was clamped */
@@ -136,11 +152,61 @@ struct atl_smem_util {
 int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_variant v,
                          const struct atl_smem_counters *in, struct atl_smem_util *out, char *why, size_t why_len);
 
+/** Where the clock that turns B into time came from (atl_smem_prediction.clock_source). */
+enum atl_smem_clock_source {
+  ATL_SMEM_CLOCK_ELAPSED = 1, /**< the kernel's own: elapsed SM cycles / duration */
+  ATL_SMEM_CLOCK_DEVICE = 2   /**< the device's rated clock (device__attribute_clock_rate) */
+};
+
+/** The model's predicted busy time against the measured kernel time, for one kernel. */
+struct atl_smem_prediction {
+  double clock_mhz;   /**< SM clock used to turn cycles into time */
+  int clock_source;   /**< enum atl_smem_clock_source */
+  double busy_ns;     /**< B (the average SM's atomic busy time) in nanoseconds */
+  double measured_ns; /**< the kernel's duration (gpu__time_duration) */
+  double ratio;       /**< busy_ns / measured_ns: what fraction of the kernel the unit was busy */
+  double error;       /**< ratio - 1: the prediction's error where the unit is the bottleneck (B should equal the time) */
+  double busy_pipelined_ns; /**< B' (pipelined service time) in nanoseconds, NAN if not derived */
+  double ratio_pipelined;   /**< busy_pipelined_ns / measured_ns */
+  double passes;      /**< shared-memory passes per atomic job (wavefronts / N), 0 if not counted */
+  int have_passes;
+};
+
+/**
+ * Compares the busy time B of @p u (from atl_smem_utilization() on @p in)
+ * with the measured duration of the kernel. The clock is the kernel's own
+ * (elapsed cycles / duration) where the counters have both, else the device's
+ * rated clock. Returns 0, or ATL_EINVAL with a reason (no duration, no clock).
+ */
+int atl_smem_predict(const struct atl_smem_counters *in, const struct atl_smem_util *u, struct atl_smem_prediction *out,
+                     char *why, size_t why_len);
+
+/** One row of a case-study run (a CSV from `atomlab hist-case -o`). */
+struct atl_smem_case {
+  char kernel[32];               /**< histogram or histogram2 */
+  char image[16];                /**< solid or uniform */
+  enum atl_smem_variant variant; /**< result: unused (ATOMS.POPC.INC) or used (ATOMS.ADD) */
+  unsigned pixels, wg_size;
+  unsigned launches;             /**< kernel launches of the row: warmup + reps (warmup 1 where the file has none) */
+};
+
+/**
+ * Reads the rows of a case-study CSV (columns kernel, image, result, pixels,
+ * wg_size, reps and optionally warmup; others ignored) into a malloc'ed array.
+ * Returns 0, or ATL_EINVAL with a reason naming the file and line.
+ */
+int atl_smem_cases_parse_csv(const char *text, const char *name, struct atl_smem_case **cases, size_t *count,
+                             char *why, size_t why_len);
+
 /** The counters a profile needs: per quantity, the metric names tried in order (NULL-terminated lists). */
 enum atl_ncu_quantity {
   ATL_NCU_FAO, ATL_NCU_CAS, ATL_NCU_OPS, ATL_NCU_ACTIVE_CYCLES, ATL_NCU_OCCUPANCY, ATL_NCU_DURATION,
-  ATL_NCU_SM_COUNT, ATL_NCU_WARPS_PER_SM, ATL_NCU_WORDS, ATL_NCU_QUANTITIES
+  ATL_NCU_SM_COUNT, ATL_NCU_WARPS_PER_SM, ATL_NCU_WORDS, ATL_NCU_ELAPSED, ATL_NCU_CLOCK, ATL_NCU_WAVEFRONTS,
+  ATL_NCU_QUANTITIES
 };
+
+/** Whether a profile asks ncu for a quantity only when ncu lists it (an optional extra, never required). */
+int atl_ncu_optional(enum atl_ncu_quantity q);
 
 /** A FAO metric that counts every ATOMS instruction, CAS included: N_f is its value minus N_c. */
 #define ATL_NCU_INCLUDES_CAS 1u
@@ -232,6 +298,7 @@ struct atl_smem_histogram_spec {
   unsigned wg_size;    /**< threads per block */
   unsigned workgroups; /**< blocks (the kernel strides over the image) */
   unsigned reps;       /**< timed launches; the median is reported */
+  unsigned warmup;     /**< untimed launches before them (0 under a profiler: one launch per row) */
 };
 
 /** What one histogram run measured. */
@@ -245,6 +312,39 @@ struct atl_smem_histogram_result {
 /** Runs the case study on the open CUDA device (ATL_ENOTSUP elsewhere); ATL_EVERIFY if a bin is wrong. */
 int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_spec *spec,
                            struct atl_smem_histogram_result *out);
+
+/** The two validation kernels of the model (src/backend/cuda/kernels/smem_validate.cu). */
+enum atl_smem_validation {
+  ATL_SMEM_VALIDATE_ATOMICS = 0, /**< shared atomics only, e = 32 on one word per warp: U near 1 (a bottleneck) */
+  ATL_SMEM_VALIDATE_STREAM = 1,  /**< a global-memory stream with one shared atomic per `iters` loads: U low */
+  ATL_SMEM_VALIDATIONS = 2
+};
+
+/** The kernel name of a validation kernel ("smem_validate_atomics", "smem_validate_stream"). */
+const char *atl_smem_validation_kernel(enum atl_smem_validation which);
+
+/** One run of a validation kernel. */
+struct atl_smem_validation_spec {
+  enum atl_smem_validation which;
+  unsigned wg_size;    /**< threads per block (a multiple of 32, at most 1024) */
+  unsigned workgroups; /**< blocks */
+  unsigned iters;      /**< atomics: atomics per thread; stream: loads per shared atomic (the period) */
+  size_t bytes;        /**< stream: bytes read (16 per load) */
+  unsigned warmup, reps;
+};
+
+/** What one validation run measured. */
+struct atl_smem_validation_result {
+  double median_ms;       /**< device time per launch */
+  double atomics;         /**< shared atomic warp-instructions per launch (the known answer for N) */
+  int verified;           /**< final words, returned values, atomic count and data sum as expected */
+  unsigned wrong;         /**< values that differed (in the worst launch) */
+  char instructions[256]; /**< the kernel's atomic machine instructions */
+};
+
+/** Runs a validation kernel on the open CUDA device (ATL_ENOTSUP elsewhere); ATL_EVERIFY if a value is wrong. */
+int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_spec *spec,
+                            struct atl_smem_validation_result *out);
 
 /** Resident warps per SM of the open device (max threads per SM / warp size); 0 if unknown. */
 unsigned atl_smem_max_warps(atl_context_t ctx);

@@ -77,7 +77,7 @@ int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_sp
                               .nargs = 4};
   const uint32_t zero = 0;
   out->verified = 1;
-  for (unsigned r = 0; r <= spec->reps; r++) { /* launch 0 warms up (and is verified too) */
+  for (unsigned r = 0; r < spec->warmup + spec->reps; r++) { /* warm-up launches are verified too */
     double t = 0;
     if ((err = ops->fill(dev, out_buf, &zero, sizeof zero, sizeof got)) ||
         (err = ops->launch(dev, kernel, &launch, &t)) || (err = ops->read(dev, out_buf, got, sizeof got)))
@@ -89,8 +89,8 @@ int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_sp
       out->verified = 0;
       out->wrong_bins = wrong > out->wrong_bins ? wrong : out->wrong_bins;
     }
-    if (r > 0)
-      ms[r - 1] = t;
+    if (r >= spec->warmup)
+      ms[r - spec->warmup] = t;
   }
   qsort(ms, spec->reps, sizeof *ms, cmp_double);
   out->min_ms = ms[0];
@@ -106,6 +106,150 @@ out:
   if (sink_buf)
     ops->free(dev, sink_buf);
   free(img);
+  free(ms);
+  return err;
+}
+
+/* The validation kernels' names, by enum atl_smem_validation. */
+static const char *const validation_entries[] = {"smem_validate_atomics", "smem_validate_stream"};
+
+const char *atl_smem_validation_kernel(enum atl_smem_validation which)
+{
+  return (unsigned)which < ATL_SMEM_VALIDATIONS ? validation_entries[which] : "?";
+}
+
+/* The stream kernel's input: 32-bit words from a 64-bit LCG (never all zeros), and their sum. */
+static uint64_t fill_stream(uint32_t *words, size_t count)
+{
+  uint64_t x = 0x2545f4914f6cdd1dull, sum = 0;
+  for (size_t i = 0; i < count; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    words[i] = (uint32_t)(x >> 32);
+    sum += words[i];
+  }
+  return sum;
+}
+
+int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_spec *spec,
+                            struct atl_smem_validation_result *out)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  void *dev = atl__dev(ctx), *a_buf = NULL, *b_buf = NULL, *c_buf = NULL, *kernel = NULL;
+  const struct atl_device_info *d = atl_device_current(ctx);
+  uint32_t *host = NULL;
+  double *ms = NULL;
+  int err = 0;
+  memset(out, 0, sizeof *out);
+  if (ops == NULL || d == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "no device is open");
+  if (strcmp(d->backend, "cuda") != 0)
+    return atl__seterr(ctx, ATL_ENOTSUP, "the validation kernels are CUDA kernels; %s is not CUDA", d->id);
+  if ((unsigned)spec->which >= ATL_SMEM_VALIDATIONS || spec->wg_size == 0 || spec->wg_size % 32 ||
+      spec->wg_size > 1024 || spec->wg_size > d->max_wg_size || spec->workgroups == 0 || spec->reps == 0 ||
+      spec->iters == 0 || (spec->which == ATL_SMEM_VALIDATE_STREAM && spec->bytes < 16))
+    return atl__seterr(ctx, ATL_EINVAL,
+                       "validation: wg_size (a multiple of 32 up to 1024), workgroups, reps, iters and bytes must "
+                       "be positive");
+  ms = malloc(spec->reps * sizeof *ms);
+  if (ms == NULL) {
+    err = ATL_ENOMEM;
+    goto out;
+  }
+  struct atl_build req = {.source = "smem_validate", .entry = validation_entries[spec->which],
+                          .defines = spec->which == ATL_SMEM_VALIDATE_ATOMICS ? "VALIDATE=0" : "VALIDATE=1"};
+  if ((err = ops->build(dev, &req, &kernel)))
+    goto out;
+  if (ops->describe_kernel)
+    ops->describe_kernel(dev, kernel, out->instructions, sizeof out->instructions);
+  const size_t warps = (size_t)spec->workgroups * (spec->wg_size / 32);
+  const uint64_t zero64 = 0;
+  const uint32_t zero32 = 0;
+  uint64_t want_sum = 0, want_atomics = 0, warp_insts = 0;
+  struct atl_arg args[5];
+  unsigned nargs = 0;
+  if (spec->which == ATL_SMEM_VALIDATE_ATOMICS) {
+    /* every warp's word ends at 32 x iters; its lanes got 0 .. 32 x iters - 1 back, each once */
+    want_atomics = (uint64_t)32 * spec->iters;
+    want_sum = (uint64_t)warps * (want_atomics * (want_atomics - 1) / 2);
+    host = malloc(warps * sizeof *host);
+    if (host == NULL) {
+      err = ATL_ENOMEM;
+      goto out;
+    }
+    if ((err = ops->alloc(dev, warps * sizeof(uint32_t), &a_buf)) || (err = ops->alloc(dev, sizeof zero64, &b_buf)))
+      goto out;
+    args[nargs++] = (struct atl_arg){ATL_ARG_U32, NULL, spec->iters};
+    args[nargs++] = (struct atl_arg){ATL_ARG_BUFFER, a_buf, 0};
+    args[nargs++] = (struct atl_arg){ATL_ARG_BUFFER, b_buf, 0};
+  } else {
+    const size_t vectors = spec->bytes / 16, words = vectors * 4;
+    host = malloc(words * sizeof *host);
+    if (host == NULL) {
+      err = ATL_ENOMEM;
+      goto out;
+    }
+    want_sum = fill_stream(host, words);
+    /* thread g reads m_g = ceil((vectors - g) / nt) vectors and does one atomic per iters of them, from its first */
+    const uint64_t nt = (uint64_t)spec->workgroups * spec->wg_size;
+    for (uint64_t g = 0; g < nt && g < vectors; g++) {
+      const uint64_t m = (vectors - g + nt - 1) / nt;
+      want_atomics += (m + spec->iters - 1) / spec->iters;
+      if (g % 32 == 0) /* a warp issues the instruction while its first lane, which has the most loads, needs it */
+        warp_insts += (m + spec->iters - 1) / spec->iters;
+    }
+    if ((err = ops->alloc(dev, words * sizeof(uint32_t), &a_buf)) || (err = ops->alloc(dev, sizeof zero64, &b_buf)) ||
+        (err = ops->alloc(dev, sizeof zero64, &c_buf)) || (err = ops->write(dev, a_buf, host, words * sizeof *host)))
+      goto out;
+    args[nargs++] = (struct atl_arg){ATL_ARG_BUFFER, a_buf, 0};
+    args[nargs++] = (struct atl_arg){ATL_ARG_U64, NULL, vectors};
+    args[nargs++] = (struct atl_arg){ATL_ARG_U32, NULL, spec->iters};
+    args[nargs++] = (struct atl_arg){ATL_ARG_BUFFER, b_buf, 0};
+    args[nargs++] = (struct atl_arg){ATL_ARG_BUFFER, c_buf, 0};
+  }
+  struct atl_launch launch = {.global = (size_t)spec->workgroups * spec->wg_size, .local = spec->wg_size, .args = args,
+                              .nargs = nargs};
+  out->atomics = spec->which == ATL_SMEM_VALIDATE_ATOMICS ? (double)warps * spec->iters : (double)warp_insts;
+  out->verified = 1;
+  for (unsigned r = 0; r < spec->warmup + spec->reps; r++) {
+    double t = 0;
+    uint64_t sum = 0, atomics = 0;
+    if ((err = ops->fill(dev, b_buf, &zero64, sizeof zero64, sizeof zero64)) ||
+        (c_buf && (err = ops->fill(dev, c_buf, &zero64, sizeof zero64, sizeof zero64))) ||
+        (spec->which == ATL_SMEM_VALIDATE_ATOMICS &&
+         (err = ops->fill(dev, a_buf, &zero32, sizeof zero32, warps * sizeof(uint32_t)))) ||
+        (err = ops->launch(dev, kernel, &launch, &t)) || (err = ops->read(dev, b_buf, &sum, sizeof sum)))
+      goto out;
+    unsigned wrong = sum != want_sum;
+    if (spec->which == ATL_SMEM_VALIDATE_ATOMICS) {
+      if ((err = ops->read(dev, a_buf, host, warps * sizeof *host)))
+        goto out;
+      for (size_t w = 0; w < warps; w++)
+        wrong += host[w] != want_atomics;
+    } else {
+      if ((err = ops->read(dev, c_buf, &atomics, sizeof atomics)))
+        goto out;
+      wrong += atomics != want_atomics;
+    }
+    if (wrong) {
+      out->verified = 0;
+      out->wrong = wrong > out->wrong ? wrong : out->wrong;
+    }
+    if (r >= spec->warmup)
+      ms[r - spec->warmup] = t;
+  }
+  qsort(ms, spec->reps, sizeof *ms, cmp_double);
+  out->median_ms = spec->reps % 2 ? ms[spec->reps / 2] : (ms[spec->reps / 2 - 1] + ms[spec->reps / 2]) / 2;
+  if (!out->verified)
+    err = atl__seterr(ctx, ATL_EVERIFY, "%s: %u values differ from the expected", validation_entries[spec->which],
+                      out->wrong);
+out:
+  if (a_buf)
+    ops->free(dev, a_buf);
+  if (b_buf)
+    ops->free(dev, b_buf);
+  if (c_buf)
+    ops->free(dev, c_buf);
+  free(host);
   free(ms);
   return err;
 }

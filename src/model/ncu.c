@@ -46,14 +46,31 @@ static const struct atl_ncu_metric warps[] = {{"device__attribute_max_warps_per_
                                               {"sm__warps_active.avg.peak_sustained", 1, 0},
                                               {NULL, 0, 0}};
 
+/* The kernel's elapsed cycles on the average SM: with the duration, the clock the kernel really ran at. */
+static const struct atl_ncu_metric elapsed[] = {{"sm__cycles_elapsed.avg", 1, 0}, {NULL, 0, 0}};
+/* kHz in the export: divided by 1000 to MHz. Device attributes are in every raw export, asked for or not. */
+static const struct atl_ncu_metric clock[] = {{"device__attribute_clock_rate", 1000, 0}, {NULL, 0, 0}};
+/*
+ * The seed's O counter is an l1tex shared-atomic metric: passes of the shared-memory pipeline, where
+ * lanes on different words of one bank need one pass each. Reported (passes per job) when ncu offers it.
+ */
+static const struct atl_ncu_metric wavefronts[] = {{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", 1, 0},
+                                                   {NULL, 0, 0}};
+
 static const struct atl_ncu_metric *const candidates[ATL_NCU_QUANTITIES] = {
-    fao, cas, ops, active, occupancy, duration, sms, warps, words};
+    fao, cas, ops, active, occupancy, duration, sms, warps, words, elapsed, clock, wavefronts};
 static const char *const quantity_names[ATL_NCU_QUANTITIES] = {
     "N_f (shared fetch-and-op warp instructions)", "N_c (shared CAS warp instructions)",
     "O (shared atomic thread operations)",         "T (active cycles per SM)",
     "o (achieved occupancy)",                      "kernel duration",
     "SM count",                                    "warps per SM",
-    "W (distinct 32-bit words of shared atomics)"};
+    "W (distinct 32-bit words of shared atomics)", "elapsed cycles per SM",
+    "SM clock",                                    "shared-atomic wavefronts"};
+
+int atl_ncu_optional(enum atl_ncu_quantity q)
+{
+  return q == ATL_NCU_ELAPSED || q == ATL_NCU_WAVEFRONTS;
+}
 
 const struct atl_ncu_metric *atl_ncu_candidates(enum atl_ncu_quantity q)
 {
@@ -155,6 +172,12 @@ static int finish(struct building *b, double warps_per_sm, double sm_count, stru
   k->occupancy = b->value[ATL_NCU_OCCUPANCY];
   k->duration_ns = b->value[ATL_NCU_DURATION];
   k->have_duration = b->rank[ATL_NCU_DURATION] >= 0;
+  k->elapsed_cycles = b->value[ATL_NCU_ELAPSED];
+  k->have_elapsed = b->rank[ATL_NCU_ELAPSED] >= 0;
+  k->clock_mhz = b->value[ATL_NCU_CLOCK];
+  k->have_clock = b->rank[ATL_NCU_CLOCK] >= 0 && k->clock_mhz > 0;
+  k->wavefronts = b->value[ATL_NCU_WAVEFRONTS];
+  k->have_wavefronts = b->rank[ATL_NCU_WAVEFRONTS] >= 0;
   k->sm_count = b->rank[ATL_NCU_SM_COUNT] >= 0 ? b->value[ATL_NCU_SM_COUNT] : sm_count;
   k->warps_per_sm = b->rank[ATL_NCU_WARPS_PER_SM] >= 0 ? b->value[ATL_NCU_WARPS_PER_SM] : warps_per_sm;
   struct atl_smem_counters *grown = realloc(r->kernels, (r->count + 1) * sizeof *grown);

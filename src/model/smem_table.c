@@ -243,6 +243,39 @@ int atl_smem_S(const struct atl_smem_table *t, enum atl_smem_variant v, double n
   return 0;
 }
 
+int atl_smem_S_pipelined(const struct atl_smem_table *t, enum atl_smem_variant v, double n, double e, double c,
+                         double *cycles, int *clamped, char *why, size_t why_len)
+{
+  if (!(n > 0) || !isfinite(n) || c > n) {
+    snprintf(why, why_len, "S'(n, e, c) needs n > 0 and c <= n (n=%g c=%g)", n, c);
+    return ATL_EINVAL;
+  }
+  const unsigned top = measured_top(t, v);
+  if (top < 2 || !has_n(t, v, 1)) {
+    snprintf(why, why_len, "the pipelined service time needs measured points at n = 1 and above");
+    return ATL_EINVAL;
+  }
+  const double share = c / n; /* the CAS share, kept at n = 1 and at the n used */
+  int clamp = 0;
+  if (n > top) {
+    n = top;
+    clamp = 1;
+  }
+  if (n < 2)
+    n = 2; /* a single job has no time between completions: the first pair's stands for it */
+  double Tn = 0, T1 = 0;
+  int clamp_n = 0, clamp_1 = 0; /* atl_smem_T sets its flag, it does not add to it */
+  int err = atl_smem_T(t, v, n, e, share * n, &Tn, &clamp_n, why, why_len);
+  if (!err)
+    err = atl_smem_T(t, v, 1, e, share, &T1, &clamp_1, why, why_len);
+  if (err)
+    return err;
+  *cycles = (Tn - T1) / (n - 1);
+  if (clamped)
+    *clamped = clamp || clamp_n || clamp_1;
+  return 0;
+}
+
 struct point {
   unsigned v, n, e, c;
   double t;

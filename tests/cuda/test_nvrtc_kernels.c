@@ -147,6 +147,8 @@ int main(void)
       snprintf(defines, sizeof defines, "REORDER=%d RESULT_USED=%d", v / 2, v % 2);
       build("smem_histogram", defines, archs[a]);
     }
+    build("smem_validate", "VALIDATE=0", archs[a]); /* the model's validation kernels */
+    build("smem_validate", "VALIDATE=1", archs[a]);
   }
   for (size_t a = 0; a < 2; a++) {
     for (int op = 0; op < ATL_OP_COUNT; op++)

@@ -1,0 +1,122 @@
+/*
+ * The rows of a case-study run (the CSV `atomlab hist-case -o` writes), read
+ * to label the kernels of an ncu export taken of that same run: row r of the
+ * CSV launched warmup + reps kernels, in order.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab/error.h"
+#include "atomlab/model.h"
+#include "csv.h"
+
+#define MAX_FIELDS 64
+
+/* A whole number in [lo, hi]. */
+static int whole(const char *s, unsigned long lo, unsigned long hi, unsigned *out)
+{
+  char *end;
+  if (*s < '0' || *s > '9')
+    return -1;
+  errno = 0;
+  unsigned long v = strtoul(s, &end, 10);
+  if (*end != '\0' || errno || v < lo || v > hi)
+    return -1;
+  *out = (unsigned)v;
+  return 0;
+}
+
+int atl_smem_cases_parse_csv(const char *text, const char *name, struct atl_smem_case **cases, size_t *count,
+                             char *why, size_t why_len)
+{
+  static const char *const wanted[] = {"kernel", "image", "result", "pixels", "wg_size", "reps", "warmup"};
+  enum { W_KERNEL, W_IMAGE, W_RESULT, W_PIXELS, W_WG, W_REPS, W_WARMUP, W_COUNT };
+  int col[W_COUNT];
+  char line[4096];
+  char *f[MAX_FIELDS];
+  struct atl_smem_case *rows = NULL;
+  size_t n = 0, cap = 0;
+  unsigned lineno = 0;
+  int err = ATL_EINVAL, have_header = 0, nh = 0;
+  *cases = NULL;
+  *count = 0;
+  for (int w = 0; w < W_COUNT; w++)
+    col[w] = -1;
+  for (long len; (len = atl__csv_next_line(&text, line, sizeof line)) != -1;) {
+    lineno++;
+    if (len == -2) {
+      snprintf(why, why_len, "%s:%u: line too long", name, lineno);
+      goto out;
+    }
+    if (len == 0 || line[0] == '#')
+      continue;
+    int nf = atl__csv_fields(line, f, MAX_FIELDS);
+    if (nf < 0) {
+      snprintf(why, why_len, "%s:%u: malformed CSV (an open quote or more than %d fields)", name, lineno, MAX_FIELDS);
+      goto out;
+    }
+    if (!have_header) {
+      for (int i = 0; i < nf; i++)
+        for (int w = 0; w < W_COUNT; w++)
+          if (strcmp(f[i], wanted[w]) == 0 && col[w] < 0)
+            col[w] = i;
+      for (int w = 0; w < W_WARMUP; w++) /* warmup is optional: files before it had one warm-up launch */
+        if (col[w] < 0) {
+          snprintf(why, why_len, "%s:%u: the header lacks the column '%s' (a CSV from 'atomlab hist-case -o')", name,
+                   lineno, wanted[w]);
+          goto out;
+        }
+      have_header = 1;
+      nh = nf;
+      continue;
+    }
+    if (nf != nh) {
+      snprintf(why, why_len, "%s:%u: %d fields where the header has %d", name, lineno, nf, nh);
+      goto out;
+    }
+    struct atl_smem_case c;
+    memset(&c, 0, sizeof c);
+    unsigned reps = 0, warmup = 1;
+    if (whole(f[col[W_PIXELS]], 1, 0xffffffffu, &c.pixels) || whole(f[col[W_WG]], 1, 1024, &c.wg_size) ||
+        whole(f[col[W_REPS]], 1, 1000, &reps) || (col[W_WARMUP] >= 0 && whole(f[col[W_WARMUP]], 0, 1000, &warmup))) {
+      snprintf(why, why_len, "%s:%u: pixels, wg_size (1..1024), reps (1..1000) and warmup must be whole numbers", name,
+               lineno);
+      goto out;
+    }
+    if (strlen(f[col[W_KERNEL]]) >= sizeof c.kernel || strlen(f[col[W_IMAGE]]) >= sizeof c.image ||
+        atl_smem_variant_parse(f[col[W_RESULT]]) < 0) {
+      snprintf(why, why_len, "%s:%u: kernel or image too long, or result '%.20s' is not used or unused", name, lineno,
+               f[col[W_RESULT]]);
+      goto out;
+    }
+    snprintf(c.kernel, sizeof c.kernel, "%s", f[col[W_KERNEL]]);
+    snprintf(c.image, sizeof c.image, "%s", f[col[W_IMAGE]]);
+    c.variant = (enum atl_smem_variant)atl_smem_variant_parse(f[col[W_RESULT]]);
+    c.launches = warmup + reps;
+    if (n == cap) {
+      size_t ncap = cap ? 2 * cap : 64;
+      struct atl_smem_case *grown = realloc(rows, ncap * sizeof *grown);
+      if (grown == NULL) {
+        err = ATL_ENOMEM;
+        snprintf(why, why_len, "%s: out of memory", name);
+        goto out;
+      }
+      rows = grown;
+      cap = ncap;
+    }
+    rows[n++] = c;
+  }
+  if (!have_header || n == 0) {
+    snprintf(why, why_len, "%s: no %s (a CSV from 'atomlab hist-case -o')", name, have_header ? "rows" : "header");
+    goto out;
+  }
+  *cases = rows;
+  *count = n;
+  rows = NULL;
+  err = 0;
+out:
+  free(rows);
+  return err;
+}
