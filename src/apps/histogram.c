@@ -133,12 +133,13 @@ static size_t resident_threads(const struct atl_device_info *d, uint32_t wg)
   return (t + wg - 1) / wg * wg;
 }
 
-/* uint4 loads in flight per work-item in per-lane and block16. */
+/* uint4 loads in flight per work-item in per-lane and block16 (per-lane runs
+ * 6 warps per SM, so each holds more loads in flight). */
 #define UNROLL 4
-#define PER_LANE_UNROLL 4
-/* per-lane's work-group: 64 columns of 128 words (256 16-bit counters) are
- * 32 KiB of local memory, small enough for 6 work-groups per H100 or H200 SM. */
-#define PER_LANE_WG 64u
+#define PER_LANE_UNROLL 8
+/* per-lane's work-group: 32 columns of 256 32-bit counters are 32 KiB of
+ * local memory, small enough for 6 work-groups per H100 or H200 SM. */
+#define PER_LANE_WG 32u
 /* block16's work-group: one per SM holds 65,536 bins, so it brings every thread it can. */
 #define BLOCK16_WG 1024u
 
@@ -162,7 +163,7 @@ static uint64_t local_words(enum atl_hist_variant v, uint32_t bins, uint32_t wg)
 {
   switch (v) {
   case ATL_HIST_PER_LANE:
-    return (uint64_t)(bins / 2) * wg;
+    return (uint64_t)bins * wg;
   case ATL_HIST_BLOCK16:
     return bins / 2;
   case ATL_HIST_SHARED:
@@ -307,7 +308,7 @@ static const char *unsupported(const struct hist_run *r, enum atl_hist_variant v
  */
 enum atl_hist_variant atl_hist_auto_choice(const struct atl_device_info *d, uint32_t bins, uint32_t wg)
 {
-  if ((uint64_t)(bins / 2) * variant_wg(d, ATL_HIST_PER_LANE, wg) * 4 <= d->local_mem)
+  if ((uint64_t)bins * variant_wg(d, ATL_HIST_PER_LANE, wg) * 4 <= d->local_mem)
     return ATL_HIST_PER_LANE;
   if ((uint64_t)bins * 4 <= d->local_mem)
     return ATL_HIST_SHARED;
@@ -362,9 +363,10 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_a
   /* Before a 16-bit counter can overflow: a group of 32 work-items adds at
    * most 32 x (keys per work-item per iteration) to one counter per iteration. */
   const unsigned keys_per_item = r->input == ATL_HIST_U8 ? 16 : 4;
-  /* per-lane: one work-item adds at most PER_LANE_UNROLL x keys_per_item to its own column per iteration */
+  /* per-lane: one work-item adds at most PER_LANE_UNROLL x keys_per_item to its own 32-bit column
+   * per iteration (inputs below 4 GiB never fill one: the flush at the end is the only one then) */
   const unsigned flush_every =
-      v == ATL_HIST_PER_LANE ? 65535u / (PER_LANE_UNROLL * keys_per_item) : 65535u / (32u * keys_per_item);
+      v == ATL_HIST_PER_LANE ? 0xffffffffu / (PER_LANE_UNROLL * keys_per_item) : 65535u / (32u * keys_per_item);
   snprintf(vname, sizeof vname, "%s", atl_hist_variant_names[v]);
   for (char *c = vname; *c; c++)
     if (*c == '-')

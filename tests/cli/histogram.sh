@@ -2,7 +2,7 @@
 # atomlab app histogram on PoCL: every portable variant x every input x every
 # distribution at a small size verifies bin for bin; the packed variant's
 # 16-bit counters are flushed before they overflow (a solid input puts
-# millions of keys in one bin), and so are per-lane's; block16's pass 0x8000
+# millions of keys in one bin); per-lane's 32-bit columns are summed at the end; block16's pass 0x8000
 # (262,144 keys in one bin); 65,536 bins run or say why not. The photo
 # distribution (a JPEG from a Debian wallpaper package) is exact for every
 # input where atomlab was built with libjpeg-turbo and the package is

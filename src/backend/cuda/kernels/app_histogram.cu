@@ -12,15 +12,14 @@
  *   VARIANT_packed        per-warp sub-histograms of 16-bit counters (two per
  *                         32-bit word), flushed into 32-bit block totals every
  *                         FLUSH_EVERY iterations, before any counter can overflow
- *   VARIANT_per_lane      every thread its own column of 16-bit counters (bins
- *                         b and b+1 share word (b / 2) * WG + thread): the lanes
- *                         of a warp always hit 32 different banks, whatever the
- *                         keys. No other thread touches a column, so a key is a
- *                         plain shared load, add and store (LDS, IADD, STS): the
- *                         atomic unit, which serves about 8 distinct words per
- *                         clock per SM on the H200, is not used at all; summed
- *                         into the global bins every FLUSH_EVERY iterations
- *                         (before a counter can pass 65,535) and at the end
+ *   VARIANT_per_lane      every thread its own column of 32-bit counters (bin b
+ *                         is word b * WG + thread): the lanes of a warp always hit
+ *                         32 different banks, whatever the keys, so solid, skewed
+ *                         and uniform inputs cost the same conflict-free shared
+ *                         atomic per key, and adding a constant 1 with the result
+ *                         unused compiles to ATOMS.POPC.INC (16-bit halves need
+ *                         ATOMS.ADD, half as fast on the H200); summed into the
+ *                         global bins every FLUSH_EVERY iterations and at the end
  *   VARIANT_block16       one per-block histogram of 16-bit counters in dynamic
  *                         shared memory (65,536 bins in 128 KiB): a counter that
  *                         reaches 0x8000 hands 0x8000 to its global bin, so none
@@ -64,8 +63,8 @@
 #define LOCAL_WORDS (PK_WORDS + BINS)
 #define ADD(b) atomicAdd(&lh[(threadIdx.x >> 5) * HALF + ((b) & (HALF - 1u))], 1u << (((b) / HALF) * 16u))
 #elif defined(VARIANT_per_lane)
-#define LOCAL_WORDS ((BINS / 2) * WG)
-#define ADD(b) (lh[((b) >> 1) * WG + lid] += 1u << (((b) & 1u) << 4))
+#define LOCAL_WORDS (BINS * WG)
+#define ADD(b) atomicAdd(&lh[(b) * WG + lid], 1u)
 #define UNROLLED 1
 #elif defined(VARIANT_block16)
 #define LOCAL_WORDS 0 /* dynamic: BINS / 2 words */
@@ -121,24 +120,20 @@ __device__ __forceinline__ void flush_packed(unsigned *lh)
 
 #if defined(VARIANT_per_lane)
 /* Adds every thread's column into the global bins and clears it. Thread t
- * sums rows (bin pairs) t, t + WG, ...; its j-th read is column (j + t) % WG,
- * so the 32 lanes of a warp read 32 different banks. */
+ * sums bins t, t + WG, ...; its j-th read is column (j + t) % WG, so the 32
+ * lanes of a warp read 32 different banks. */
 __device__ void flush_lanes(unsigned *lh, unsigned *hist, unsigned lid)
 {
   __syncthreads();
-  for (unsigned row = lid; row < BINS / 2; row += WG) {
-    unsigned lo = 0, hi = 0;
+  for (unsigned b = lid; b < BINS; b += WG) {
+    unsigned sum = 0;
     for (unsigned j = 0; j < WG; j++) {
-      const unsigned idx = row * WG + ((j + lid) & (WG - 1u));
-      const unsigned w = lh[idx];
+      const unsigned idx = b * WG + ((j + lid) & (WG - 1u));
+      sum += lh[idx];
       lh[idx] = 0;
-      lo += w & 0xffffu;
-      hi += w >> 16;
     }
-    if (lo)
-      atomicAdd(&hist[2 * row], lo);
-    if (hi)
-      atomicAdd(&hist[2 * row + 1], hi);
+    if (sum)
+      atomicAdd(&hist[b], sum);
   }
   __syncthreads();
 }

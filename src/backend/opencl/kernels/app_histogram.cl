@@ -15,9 +15,8 @@
  *   VARIANT_packed        as warp_private with two 16-bit counters per 32-bit
  *                         word, flushed into 32-bit work-group totals every
  *                         FLUSH_EVERY iterations, before a counter can overflow
- *   VARIANT_per_lane      every work-item its own column of 16-bit counters
- *                         (word (b / 2) * WG + local id), updated with plain
- *                         loads and stores (no other work-item touches it): 32 consecutive
+ *   VARIANT_per_lane      every work-item its own column of 32-bit counters
+ *                         (word b * WG + local id): 32 consecutive
  *                         work-items always hit 32 different banks, whatever the
  *                         keys; flushed every FLUSH_EVERY iterations and at the end
  *   VARIANT_block16       one per-group histogram of 16-bit counters in a
@@ -58,8 +57,8 @@
 /* bin b: word b % HALF of the group's block, low half if b < HALF else high half */
 #define ADD(b) atomic_add(&lh[(lid >> 5) * HALF + ((b) & (HALF - 1u))], 1u << (((b) / HALF) * 16u))
 #elif defined(VARIANT_per_lane)
-#define LOCAL_WORDS ((BINS / 2) * WG)
-#define ADD(b) (lh[((b) >> 1) * WG + lid] += 1u << (((b) & 1u) << 4))
+#define LOCAL_WORDS (BINS * WG)
+#define ADD(b) atomic_inc(&lh[(b) * WG + lid])
 #define UNROLLED 1
 #elif defined(VARIANT_block16)
 #define LOCAL_WORDS 0 /* the __local parameter: BINS / 2 words */
@@ -108,19 +107,15 @@ static void flush_packed(__local uint *lh, uint lid)
 static void flush_lanes(__local uint *lh, __global uint *hist, uint lid)
 {
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint row = lid; row < BINS / 2; row += WG) {
-    uint lo = 0, hi = 0;
+  for (uint b = lid; b < BINS; b += WG) {
+    uint sum = 0;
     for (uint j = 0; j < WG; j++) {
-      const uint idx = row * WG + ((j + lid) & (WG - 1u));
-      const uint w = lh[idx];
+      const uint idx = b * WG + ((j + lid) & (WG - 1u));
+      sum += lh[idx];
       lh[idx] = 0;
-      lo += w & 0xffffu;
-      hi += w >> 16;
     }
-    if (lo)
-      atomic_add(&hist[2 * row], lo);
-    if (hi)
-      atomic_add(&hist[2 * row + 1], hi);
+    if (sum)
+      atomic_add(&hist[b], sum);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
