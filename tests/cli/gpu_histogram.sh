@@ -10,6 +10,7 @@ sys.exit(0 if any(d["backend"] == "cuda" for d in json.load(sys.stdin)["devices"
   exit 77
 fi
 PLUGIN=0
+n=0
 [ -f "$(dirname "$ATOMLAB")/libatomlab_cub.so" ] && PLUGIN=1
 for spec in "--input all --bytes 1048576" "--input u32 --bins 65536 --bytes 1048576" "--input u8 --bytes 67108864 --dist solid"; do
   f="$WORK/h$((++n)).json"
