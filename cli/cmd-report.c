@@ -13,9 +13,13 @@
 
 #include "cli.h"
 #include "report.h"
+#include "resultfile.h"
+
+#include <cjson/cJSON.h>
 
 static const char usage[] =
-    "usage: atomlab report [-o DIR] [--device ID] [--backend B] [--quick]\n\n"
+    "usage: atomlab report [-o DIR] [--device ID] [--backend B] [--quick]\n"
+    "       atomlab report --render DIR\n\n"
     "Characterizes one device (the best one unless --device says) with defaults\n"
     "and writes everything into DIR:\n"
     "  report.md, report.html  device facts, the access-pattern table, fetch_add\n"
@@ -34,6 +38,9 @@ static const char usage[] =
     "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
     "  --backend B    opencl or cuda  [any]\n"
     "  --quick        a 2x2 grid with fixed iterations: checks the pipeline in seconds\n"
+    "  --render DIR   measure nothing: draw the figures of a report folder written\n"
+    "                 where gnuplot was missing (a GPU machine) and write its\n"
+    "                 report.md and report.html again from its data/\n"
     "  --describe     what the report shows (docs/metrics.md)\n\n"
     "Exit status: 0 written; 1 a step failed or a row did not verify (the report\n"
     "says which); 2 bad usage.\n";
@@ -60,16 +67,118 @@ static void make_dir(const char *path)
     die_usage("-o '%s' is not a folder", path);
 }
 
+/* Steps 4 and 5: the figures (atomlab plot) of the sweep and the strategies, then report.md
+ * and report.html. Returns 1 if a step failed or a row did not verify, else 0. */
+static int draw_and_write(const char *dir, const char *json, const char *device_slug, struct report_extra *extra,
+                          time_t started, int steps)
+{
+  int failed = 0, rc;
+  char log[1200];
+  snprintf(log, sizeof log, "%s/data/plot.log", dir);
+  unlink(log);
+  char *plot_args[] = {"atomlab", "plot", (char *)json, "-o", (char *)extra->figures, "--format", "both", NULL};
+  rc = run_self(plot_args, log);
+  if (rc != 0) {
+    fprintf(stderr, "error: plot exited %d (see %s)\n", rc, log);
+    failed = 1;
+  }
+  if (access(extra->strategy_json, R_OK) == 0) {
+    plot_args[2] = (char *)extra->strategy_json;
+    rc = run_self(plot_args, log);
+    if (rc != 0) {
+      fprintf(stderr, "error: plot of the strategies exited %d (see %s)\n", rc, log);
+      failed = 1;
+    }
+  }
+
+  progress(5, steps, "report.md and report.html");
+  /* Where `atomlab calibrate smem` writes by default, else where the
+   * committed reference runs keep it (relative to the current folder). */
+  char smem_table[400];
+  snprintf(smem_table, sizeof smem_table, "results/%s/smem-table.csv", device_slug);
+  if (access(smem_table, R_OK) != 0)
+    snprintf(smem_table, sizeof smem_table, "results/%s/smem/smem-table.csv", device_slug);
+  extra->smem_table = smem_table;
+  struct report_summary sum;
+  char why[1200];
+  if (report_write(dir, json, extra->figures, log, extra, &sum, why, sizeof why) != 0)
+    die("%s", why);
+  printf("%s: %zu of %zu rows verified; fastest pattern at contention 1, padding 1: %s (%.3g Gop/s)\n", sum.device,
+         sum.verified, sum.rows, sum.best_pattern[0] ? sum.best_pattern : "-", sum.best_gops);
+  printf("report: %s/report.md (and report.html), in %lld s\n", dir, (long long)(time(NULL) - started));
+  return failed || sum.verified < sum.rows;
+}
+
+/* The `command` a step recorded in its JSON (the settings the report text names), or @p fallback. */
+static void recorded_command(const char *path, char *out, size_t len, const char *fallback)
+{
+  char why[1200];
+  char *text = rf_slurp(path, why, sizeof why);
+  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(root, "command");
+  snprintf(out, len, "%s", cJSON_IsString(cmd) ? cmd->valuestring : fallback);
+  cJSON_Delete(root);
+}
+
+/* --render DIR: the figures and documents of a report measured where gnuplot was missing. */
+static int render(const char *dir)
+{
+  char data[1100], figures[1100], json[1200], s_json[1200], s_log[1200], h_json[1200], h_log[1200], why[1200];
+  snprintf(data, sizeof data, "%s/data", dir);
+  snprintf(figures, sizeof figures, "%s/figures", dir);
+  snprintf(json, sizeof json, "%s/rmw.json", data);
+  snprintf(s_json, sizeof s_json, "%s/strategy.json", data);
+  snprintf(s_log, sizeof s_log, "%s/strategy.log", data);
+  snprintf(h_json, sizeof h_json, "%s/histogram.json", data);
+  snprintf(h_log, sizeof h_log, "%s/histogram.log", data);
+  char *text = rf_slurp(json, why, sizeof why);
+  if (text == NULL)
+    die_usage("--render '%s': no data/rmw.json there, so not a report folder (%s)", dir, why);
+  cJSON *root = cJSON_Parse(text);
+  free(text);
+  const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "device");
+  struct atl_device_info info;
+  memset(&info, 0, sizeof info);
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive(d, "name"), *platform = cJSON_GetObjectItemCaseSensitive(d, "platform");
+  const cJSON *backend = cJSON_GetObjectItemCaseSensitive(d, "backend"), *type = cJSON_GetObjectItemCaseSensitive(d, "type");
+  if (!cJSON_IsString(name)) {
+    cJSON_Delete(root);
+    die_usage("--render '%s': data/rmw.json names no device", dir);
+  }
+  snprintf(info.name, sizeof info.name, "%s", name->valuestring);
+  snprintf(info.platform, sizeof info.platform, "%s", cJSON_IsString(platform) ? platform->valuestring : "");
+  info.type = cJSON_IsString(type) && strcmp(type->valuestring, "cpu") == 0 ? ATL_DEVICE_CPU : ATL_DEVICE_GPU;
+  const int cuda = cJSON_IsString(backend) && strcmp(backend->valuestring, "cuda") == 0;
+  cJSON_Delete(root);
+  char device_slug[160], s_args[300], h_args[300];
+  atl_device_slug(&info, device_slug, sizeof device_slug);
+  recorded_command(s_json, s_args, sizeof s_args, "(settings not recorded)");
+  recorded_command(h_json, h_args, sizeof h_args, "(settings not recorded)");
+  make_dir(figures);
+  progress(4, 5, "figures (atomlab plot): heatmaps and strategy bar charts (--render: nothing measured)");
+  struct report_extra extra = {.strategy_json = s_json,
+                               .strategy_log = s_log,
+                               .strategy_args = s_args,
+                               .hist_json = h_json,
+                               .hist_log = h_log,
+                               .hist_args = h_args,
+                               .figures = figures,
+                               .cuda = cuda};
+  return draw_and_write(dir, json, device_slug, &extra, time(NULL), 5) ? EXIT_MEASURE : EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
-  enum { O_DEVICE = 256, O_BACKEND, O_QUICK };
+  enum { O_DEVICE = 256, O_BACKEND, O_QUICK, O_RENDER };
   static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                            {"device", required_argument, NULL, O_DEVICE},
                                            {"backend", required_argument, NULL, O_BACKEND},
                                            {"quick", no_argument, NULL, O_QUICK},
+                                           {"render", required_argument, NULL, O_RENDER},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
-  const char *dir = "atomlab-report", *device = NULL, *backend = NULL;
+  const char *dir = "atomlab-report", *device = NULL, *backend = NULL, *render_dir = NULL;
   int quick = 0, c;
   optind = 1;
   opterr = 0;
@@ -87,6 +196,9 @@ int cmd_report(int argc, char **argv)
     case O_QUICK:
       quick = 1;
       break;
+    case O_RENDER:
+      render_dir = optarg;
+      break;
     case 'h':
       fputs(usage, stdout);
       return EXIT_OK;
@@ -98,6 +210,11 @@ int cmd_report(int argc, char **argv)
   }
   if (optind < argc)
     die_usage("unexpected argument '%s' for report (see 'atomlab report --help')", argv[optind]);
+  if (render_dir) {
+    if (device || backend || quick)
+      die_usage("--render measures nothing: it takes no --device, --backend or --quick");
+    return render(render_dir);
+  }
 
   /* The device decides the grid: GPUs get the seed's range, CPUs a smaller one (5 minutes on 2 cores). */
   time_t started = time(NULL);
@@ -218,30 +335,6 @@ int cmd_report(int argc, char **argv)
   }
 
   progress(4, steps, "figures (atomlab plot): heatmaps and strategy bar charts");
-  snprintf(log, sizeof log, "%s/plot.log", data);
-  unlink(log);
-  char *plot_args[] = {"atomlab", "plot", json, "-o", figures, "--format", "both", NULL};
-  rc = run_self(plot_args, log);
-  if (rc != 0) {
-    fprintf(stderr, "error: plot exited %d (see %s)\n", rc, log);
-    failed = 1;
-  }
-  if (access(s_json, R_OK) == 0) {
-    plot_args[2] = s_json;
-    rc = run_self(plot_args, log);
-    if (rc != 0) {
-      fprintf(stderr, "error: plot of the strategies exited %d (see %s)\n", rc, log);
-      failed = 1;
-    }
-  }
-
-  progress(5, steps, "report.md and report.html");
-  /* Where `atomlab calibrate smem` writes by default, else where the
-   * committed reference runs keep it (relative to the current folder). */
-  char smem_table[400];
-  snprintf(smem_table, sizeof smem_table, "results/%s/smem-table.csv", device_slug);
-  if (access(smem_table, R_OK) != 0)
-    snprintf(smem_table, sizeof smem_table, "results/%s/smem/smem-table.csv", device_slug);
   struct report_extra extra = {.strategy_json = s_json,
                                .strategy_log = s_log,
                                .strategy_args = s_args,
@@ -249,14 +342,7 @@ int cmd_report(int argc, char **argv)
                                .hist_log = h_log,
                                .hist_args = h_args,
                                .figures = figures,
-                               .smem_table = smem_table,
                                .cuda = cuda};
-  struct report_summary sum;
-  char why[1200];
-  if (report_write(dir, json, figures, log, &extra, &sum, why, sizeof why) != 0)
-    die("%s", why);
-  printf("%s: %zu of %zu rows verified; fastest pattern at contention 1, padding 1: %s (%.3g Gop/s)\n", sum.device,
-         sum.verified, sum.rows, sum.best_pattern[0] ? sum.best_pattern : "-", sum.best_gops);
-  printf("report: %s/report.md (and report.html), in %lld s\n", dir, (long long)(time(NULL) - started));
-  return failed || sum.verified < sum.rows ? EXIT_MEASURE : EXIT_OK;
+  failed |= draw_and_write(dir, json, device_slug, &extra, started, steps);
+  return failed ? EXIT_MEASURE : EXIT_OK;
 }

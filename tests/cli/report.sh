@@ -92,6 +92,22 @@ printf 'result,n,e,c,t_cycles\nunused,1,1,0,100\nunused,1,1,1,130\nused,1,1,0,20
 grep -q "2 points (result unused), 2 (result used)" "$WORK/m/rep/report.md" && grep -q '^| 1 | 1 | 0 | 100 | 200 |$' "$WORK/m/rep/report.md" &&
   pass || fail "Model section with a table: $(sed -n '/^## Model/,/^## Files/p' "$WORK/m/rep/report.md")"
 
+# --render: a folder measured where gnuplot was missing (figures as .dat and .gp only) gets its images and
+# documents from its data, measuring nothing.
+if command -v gnuplot >/dev/null; then
+  cp -r "$WORK/rep" "$WORK/norender"
+  rm -f "$WORK/norender"/figures/*.png "$WORK/norender"/figures/*.svg "$WORK/norender"/report.md "$WORK/norender"/report.html
+  "$ATOMLAB" report --render "$WORK/norender" >"$WORK/out" 2>"$WORK/err" && [ -s "$WORK/norender/report.md" ] &&
+    [ "$(ls "$WORK/norender"/figures/*.png | wc -l)" -eq "$(ls "$WORK/rep"/figures/*.png | wc -l)" ] &&
+    [ "$(grep -o 'data:image/png' "$WORK/norender/report.html" | wc -l)" -eq "$(grep -o 'data:image/png' "$WORK/rep/report.html" | wc -l)" ] &&
+    cmp -s "$WORK/rep/data/rmw.json" "$WORK/norender/data/rmw.json" && pass || fail "--render: $(cat "$WORK/err")"
+fi
+"$ATOMLAB" report --render "$WORK/nothing-here" >/dev/null 2>"$WORK/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "^error: --render" "$WORK/err" && pass ||
+  fail "--render without a report folder: $(cat "$WORK/err")"
+"$ATOMLAB" report --render "$WORK/rep" --quick >/dev/null 2>"$WORK/err"
+[ $? -eq 2 ] && grep -q "measures nothing" "$WORK/err" && pass || fail "--render with --quick: $(cat "$WORK/err")"
+
 # Bad usage: exit 2, one line, no folder.
 "$ATOMLAB" report --quick --frob >/dev/null 2>"$WORK/err"
 [ $? -eq 2 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && pass || fail "unknown option: $(cat "$WORK/err")"
