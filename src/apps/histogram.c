@@ -138,10 +138,10 @@ static size_t resident_threads(const struct atl_device_info *d, uint32_t wg)
  * 24 KiB (8 loads, or 4 at 12 warps) it read 2.1 TB/s on the H200 whatever
  * its atomics were, the bytes in flight over the memory latency. */
 #define UNROLL 4
-#define PER_LANE_UNROLL 16
+#define PER_LANE_UNROLL 6
 /* per-lane's work-group: 32 columns of 256 32-bit counters are 32 KiB of
  * local memory, small enough for 6 work-groups per H100 or H200 SM. */
-#define PER_LANE_WG 32u
+#define PER_LANE_WG 256u
 /* block16's work-group: one per SM holds 65,536 bins, so it brings every thread it can. */
 #define BLOCK16_WG 1024u
 
@@ -165,7 +165,7 @@ static uint64_t local_words(enum atl_hist_variant v, uint32_t bins, uint32_t wg)
 {
   switch (v) {
   case ATL_HIST_PER_LANE:
-    return (uint64_t)bins * wg;
+    return (uint64_t)bins * 32;
   case ATL_HIST_BLOCK16:
     return bins / 2;
   case ATL_HIST_SHARED:
@@ -310,7 +310,7 @@ static const char *unsupported(const struct hist_run *r, enum atl_hist_variant v
  */
 enum atl_hist_variant atl_hist_auto_choice(const struct atl_device_info *d, uint32_t bins, uint32_t wg)
 {
-  if ((uint64_t)bins * variant_wg(d, ATL_HIST_PER_LANE, wg) * 4 <= d->local_mem)
+  if (local_words(ATL_HIST_PER_LANE, bins, variant_wg(d, ATL_HIST_PER_LANE, wg)) * 4 <= d->local_mem)
     return ATL_HIST_PER_LANE;
   if ((uint64_t)bins * 4 <= d->local_mem)
     return ATL_HIST_SHARED;

@@ -221,8 +221,8 @@ int main(void)
     build("app_histogram", "INPUT_u32 BINS=65536 WG=256 VARIANT_global FLUSH_EVERY=511", archs[a]);
     build("app_histogram", "INPUT_u32 BINS=8192 WG=1024 VARIANT_shared FLUSH_EVERY=511", archs[a]);
     /* per-thread columns (u8 and u32 up to 256 bins) and 16-bit block counters in dynamic shared memory */
-    build("app_histogram", "INPUT_u8 BINS=256 WG=32 VARIANT_per_lane FLUSH_EVERY=16777215 UNROLL=16", archs[a]);
-    build("app_histogram", "INPUT_u32 BINS=256 WG=32 VARIANT_per_lane FLUSH_EVERY=67108863 UNROLL=16", archs[a]);
+    build("app_histogram", "INPUT_u8 BINS=256 WG=256 VARIANT_per_lane FLUSH_EVERY=44739242 UNROLL=6", archs[a]);
+    build("app_histogram", "INPUT_u32 BINS=256 WG=256 VARIANT_per_lane FLUSH_EVERY=178956970 UNROLL=6", archs[a]);
     build("app_histogram", "INPUT_u32 BINS=65536 WG=1024 VARIANT_block16 FLUSH_EVERY=511 UNROLL=4", archs[a]);
     build("app_histogram", "INPUT_rgba BINS=1024 WG=1024 VARIANT_block16 FLUSH_EVERY=511 UNROLL=4", archs[a]);
     /* the software atomic add and seed 000's experiments: every (variant, memory) kernel the app builds */

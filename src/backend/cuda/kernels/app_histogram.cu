@@ -63,8 +63,8 @@
 #define LOCAL_WORDS (PK_WORDS + BINS)
 #define ADD(b) atomicAdd(&lh[(threadIdx.x >> 5) * HALF + ((b) & (HALF - 1u))], 1u << (((b) / HALF) * 16u))
 #elif defined(VARIANT_per_lane)
-#define LOCAL_WORDS (BINS * WG)
-#define ADD(b) atomicAdd(&lh[(b) * WG + lid], 1u)
+#define LOCAL_WORDS (BINS * 32)
+#define ADD(b) atomicAdd(&lh[(b) * 32 + (lid & 31u)], 1u)
 #define UNROLLED 1
 #elif defined(VARIANT_block16)
 #define LOCAL_WORDS 0 /* dynamic: BINS / 2 words */
@@ -127,8 +127,8 @@ __device__ void flush_lanes(unsigned *lh, unsigned *hist, unsigned lid)
   __syncthreads();
   for (unsigned b = lid; b < BINS; b += WG) {
     unsigned sum = 0;
-    for (unsigned j = 0; j < WG; j++) {
-      const unsigned idx = b * WG + ((j + lid) & (WG - 1u));
+    for (unsigned j = 0; j < 32; j++) {
+      const unsigned idx = b * 32 + ((j + lid) & 31u);
       sum += lh[idx];
       lh[idx] = 0;
     }

@@ -57,8 +57,8 @@
 /* bin b: word b % HALF of the group's block, low half if b < HALF else high half */
 #define ADD(b) atomic_add(&lh[(lid >> 5) * HALF + ((b) & (HALF - 1u))], 1u << (((b) / HALF) * 16u))
 #elif defined(VARIANT_per_lane)
-#define LOCAL_WORDS (BINS * WG)
-#define ADD(b) atomic_inc(&lh[(b) * WG + lid])
+#define LOCAL_WORDS (BINS * 32)
+#define ADD(b) atomic_inc(&lh[(b) * 32 + (lid & 31u)])
 #define UNROLLED 1
 #elif defined(VARIANT_block16)
 #define LOCAL_WORDS 0 /* the __local parameter: BINS / 2 words */
@@ -109,8 +109,8 @@ static void flush_lanes(__local uint *lh, __global uint *hist, uint lid)
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint b = lid; b < BINS; b += WG) {
     uint sum = 0;
-    for (uint j = 0; j < WG; j++) {
-      const uint idx = b * WG + ((j + lid) & (WG - 1u));
+    for (uint j = 0; j < 32; j++) {
+      const uint idx = b * 32 + ((j + lid) & 31u);
       sum += lh[idx];
       lh[idx] = 0;
     }
