@@ -12,18 +12,17 @@
  *   VARIANT_packed        per-warp sub-histograms of 16-bit counters (two per
  *                         32-bit word), flushed into 32-bit block totals every
  *                         FLUSH_EVERY iterations, before any counter can overflow
- *   VARIANT_per_lane      every thread its own column of 32-bit counters (bin b
- *                         is word b * WG + thread): the lanes of a warp always hit
- *                         32 different banks, whatever the keys, so solid, skewed
- *                         and uniform inputs cost the same conflict-free shared
- *                         atomic per key, and adding a constant 1 with the result
- *                         unused compiles to ATOMS.POPC.INC (16-bit halves need
- *                         ATOMS.ADD, half as fast on the H200); summed into the
- *                         global bins every FLUSH_EVERY iterations and at the end
+ *   VARIANT_per_lane      every lane its own column of 32-bit counters, shared
+ *                         by the warps of the block (atl_hist_lane_add: bin b of
+ *                         lane l is word b * 32 + l): a warp's lanes always hit
+ *                         32 different banks, whatever the keys, and the constant
+ *                         1 compiles to ATOMS.POPC.INC; summed into the global
+ *                         bins (atl_hist_lane_merge) every FLUSH_EVERY iterations
+ *                         and at the end
  *   VARIANT_block16       one per-block histogram of 16-bit counters in dynamic
- *                         shared memory (65,536 bins in 128 KiB): a counter that
- *                         reaches 0x8000 hands 0x8000 to its global bin, so none
- *                         can overflow, with no periodic flush
+ *                         shared memory (atl_hist16_add; 65,536 bins in 128 KiB):
+ *                         a counter that reaches 0x8000 hands 0x8000 to its
+ *                         global bin, so none can overflow, with no periodic flush
  *
  * per_lane and block16 load UNROLL uint4 per thread before counting them, so
  * more loads are in flight at their lower occupancy.
@@ -32,6 +31,8 @@
  * chunks of WG uint4 is uniform across the block, so __syncthreads inside it
  * and the full-warp __match_any_sync are reached by every thread.
  */
+#include "atomlab/atomics.cuh" /* atl_hist_lane_* and atl_hist16_* (per_lane, block16) */
+
 #if defined(INPUT_u32)
 #define BIN_OF(w, k) ((w) & (BINS - 1u))
 #define KEYS_PER_WORD 1
@@ -64,11 +65,11 @@
 #define ADD(b) atomicAdd(&lh[(threadIdx.x >> 5) * HALF + ((b) & (HALF - 1u))], 1u << (((b) / HALF) * 16u))
 #elif defined(VARIANT_per_lane)
 #define LOCAL_WORDS (BINS * 32)
-#define ADD(b) atomicAdd(&lh[(b) * 32 + (lid & 31u)], 1u)
+#define ADD(b) atl_hist_lane_add(lh, (b))
 #define UNROLLED 1
 #elif defined(VARIANT_block16)
 #define LOCAL_WORDS 0 /* dynamic: BINS / 2 words */
-#define ADD(b) add16(lh, hist, (b))
+#define ADD(b) atl_hist16_add(lh, hist, (b))
 #define UNROLLED 1
 #else
 #error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private, VARIANT_match_any, VARIANT_packed, VARIANT_per_lane or VARIANT_block16"
@@ -118,44 +119,6 @@ __device__ __forceinline__ void flush_packed(unsigned *lh)
 }
 #endif
 
-#if defined(VARIANT_per_lane)
-/* Adds every thread's column into the global bins and clears it. Thread t
- * sums bins t, t + WG, ...; its j-th read is column (j + t) % WG, so the 32
- * lanes of a warp read 32 different banks. */
-__device__ void flush_lanes(unsigned *lh, unsigned *hist, unsigned lid)
-{
-  __syncthreads();
-  for (unsigned b = lid; b < BINS; b += WG) {
-    unsigned sum = 0;
-    for (unsigned j = 0; j < 32; j++) {
-      const unsigned idx = b * 32 + ((j + lid) & 31u);
-      sum += lh[idx];
-      lh[idx] = 0;
-    }
-    if (sum)
-      atomicAdd(&hist[b], sum);
-  }
-  __syncthreads();
-}
-#endif
-
-#if defined(VARIANT_block16)
-/* Bin b is half (b & 1) of word b / 2. Exactly one add sees a counter go
- * from 0x7fff to 0x8000 (atomics return distinct old values); that thread
- * moves 0x8000 to the global bin. Until its subtract lands, other adds raise
- * the counter by at most the threads in flight, far below 0x10000, so no
- * half ever carries into its neighbour. */
-__device__ __forceinline__ void add16(unsigned *lh, unsigned *hist, unsigned b)
-{
-  const unsigned sh = (b & 1u) << 4;
-  const unsigned old = atomicAdd(&lh[b >> 1], 1u << sh);
-  if (((old >> sh) & 0xffffu) == 0x7fffu) {
-    atomicSub(&lh[b >> 1], 0x8000u << sh);
-    atomicAdd(&hist[b], 0x8000u);
-  }
-}
-#endif
-
 #if defined(UNROLLED)
 /* per_lane and block16: chunks of UNROLL x WG uint4, uniform across the block
  * (the flush's __syncthreads), UNROLL loads in flight per thread. */
@@ -193,18 +156,11 @@ extern "C" __global__ void __launch_bounds__(WG) histogram(const uint4 *__restri
         }
     }
 #if defined(VARIANT_per_lane)
-    flush_lanes(lh, hist, lid);
+    atl_hist_lane_merge(lh, hist, BINS);
 #endif
   } while (base < n4);
 #if defined(VARIANT_block16)
-  __syncthreads();
-  for (unsigned w = lid; w < BINS / 2; w += WG) {
-    const unsigned c = lh[w];
-    if (c & 0xffffu)
-      atomicAdd(&hist[2 * w], c & 0xffffu);
-    if (c >> 16)
-      atomicAdd(&hist[2 * w + 1], c >> 16);
-  }
+  atl_hist16_merge(lh, hist, BINS);
 #endif
 }
 #else

@@ -15,10 +15,11 @@
  *   VARIANT_packed        as warp_private with two 16-bit counters per 32-bit
  *                         word, flushed into 32-bit work-group totals every
  *                         FLUSH_EVERY iterations, before a counter can overflow
- *   VARIANT_per_lane      every work-item its own column of 32-bit counters
- *                         (word b * WG + local id): 32 consecutive
- *                         work-items always hit 32 different banks, whatever the
- *                         keys; flushed every FLUSH_EVERY iterations and at the end
+ *   VARIANT_per_lane      32 columns of 32-bit counters shared by the groups
+ *                         of 32 work-items (atl_hist_lane_add: word b * 32 +
+ *                         local id % 32): 32 consecutive work-items always hit
+ *                         32 different banks, whatever the keys; summed every
+ *                         FLUSH_EVERY iterations and at the end
  *   VARIANT_block16       one per-group histogram of 16-bit counters in a
  *                         `__local` buffer sized at launch; a counter reaching
  *                         0x8000 hands 0x8000 to its global bin
@@ -28,6 +29,8 @@
  * of WG uint4 is uniform across the work-group, so barriers inside it (the
  * packed flush) are reached by every work-item.
  */
+#include "atomlab/atomics.clh" /* atl_hist_lane_* and atl_hist16_* (per_lane, block16) */
+
 #if defined(INPUT_u32)
 #define BIN_OF(w, k) ((w) & (BINS - 1u))
 #define KEYS_PER_WORD 1
@@ -58,11 +61,11 @@
 #define ADD(b) atomic_add(&lh[(lid >> 5) * HALF + ((b) & (HALF - 1u))], 1u << (((b) / HALF) * 16u))
 #elif defined(VARIANT_per_lane)
 #define LOCAL_WORDS (BINS * 32)
-#define ADD(b) atomic_inc(&lh[(b) * 32 + (lid & 31u)])
+#define ADD(b) atl_hist_lane_add(lh, (b))
 #define UNROLLED 1
 #elif defined(VARIANT_block16)
 #define LOCAL_WORDS 0 /* the __local parameter: BINS / 2 words */
-#define ADD(b) add16(lh, hist, (b))
+#define ADD(b) atl_hist16_add(lh, hist, (b))
 #define UNROLLED 1
 #else
 #error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private, VARIANT_packed, VARIANT_per_lane or VARIANT_block16"
@@ -101,39 +104,6 @@ static void flush_packed(__local uint *lh, uint lid)
 }
 #endif
 
-#if defined(VARIANT_per_lane)
-/* Adds every work-item's column into the global bins and clears it; the
- * j-th read of work-item t is column (j + t) % WG (32 banks per 32 items). */
-static void flush_lanes(__local uint *lh, __global uint *hist, uint lid)
-{
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint b = lid; b < BINS; b += WG) {
-    uint sum = 0;
-    for (uint j = 0; j < 32; j++) {
-      const uint idx = b * 32 + ((j + lid) & 31u);
-      sum += lh[idx];
-      lh[idx] = 0;
-    }
-    if (sum)
-      atomic_add(&hist[b], sum);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-}
-#endif
-
-#if defined(VARIANT_block16)
-/* Exactly one add sees a counter go from 0x7fff to 0x8000; it moves 0x8000 to the global bin. */
-static void add16(__local uint *lh, __global uint *hist, uint b)
-{
-  const uint sh = (b & 1u) << 4;
-  const uint old = atomic_add(&lh[b >> 1], 1u << sh);
-  if (((old >> sh) & 0xffffu) == 0x7fffu) {
-    atomic_sub(&lh[b >> 1], 0x8000u << sh);
-    atomic_add(&hist[b], 0x8000u);
-  }
-}
-#endif
-
 #if defined(UNROLLED)
 #if defined(VARIANT_block16)
 __kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist, __local uint *lh)
@@ -169,18 +139,11 @@ __kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist)
         }
     }
 #if defined(VARIANT_per_lane)
-    flush_lanes(lh, hist, lid);
+    atl_hist_lane_merge(lh, hist, BINS);
 #endif
   } while (base < n4);
 #if defined(VARIANT_block16)
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint w = lid; w < BINS / 2; w += WG) {
-    const uint c = lh[w];
-    if (c & 0xffffu)
-      atomic_add(&hist[2 * w], c & 0xffffu);
-    if (c >> 16)
-      atomic_add(&hist[2 * w + 1], c >> 16);
-  }
+  atl_hist16_merge(lh, hist, BINS);
 #endif
 }
 #else
