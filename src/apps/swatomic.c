@@ -133,7 +133,7 @@ static int kernel_for(atl_context_t ctx, struct sw_run *r, unsigned v, unsigned 
     free(text);
   }
   if (!k->have_isa && !row->instructions[0])
-    snprintf(k->instructions, sizeof k->instructions, "isa %s", why);
+    snprintf(k->instructions, sizeof k->instructions, "isa %.*s", (int)(sizeof k->instructions - 5), why);
   return 0;
 }
 
