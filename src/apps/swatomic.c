@@ -263,8 +263,8 @@ static int kernel_for(atl_context_t ctx, const struct atl_swatomic_params *p, st
   if (k->built)
     return 0;
   char defines[160];
-  snprintf(defines, sizeof defines, "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=%u ATL_SW_MEM=%u ATL_SW_OP=%d", v,
-           memop, p->op);
+  snprintf(defines, sizeof defines, "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=%u ATL_SW_MEM=%u ATL_SW_OP=%d",
+           v, memop, p->op);
   int err = atl__app_build(ctx, "app_swatomic", "swatomic", defines, &k->kernel, row);
   if (err)
     return err;

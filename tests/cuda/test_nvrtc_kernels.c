@@ -245,8 +245,8 @@ int main(void)
     for (int op = 1; op <= 7; op++)
       for (int v = 0; v < 3; v++)
         for (int memop = 0; memop < 2; memop++) {
-          snprintf(defines, sizeof defines, "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=%d ATL_SW_MEM=%d ATL_SW_OP=%d",
-                   v, memop, op);
+          snprintf(defines, sizeof defines,
+                   "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=%d ATL_SW_MEM=%d ATL_SW_OP=%d", v, memop, op);
           build("app_swatomic", defines, archs[a]);
         }
     build("app_swdot", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]); /* seed 000's applications */
