@@ -131,9 +131,11 @@ static int cmp_update(const void *a, const void *b)
  * word ends where that order does and at the op-reduction of its operands.
  * Greedy: from cur = init, take every update whose old value is cur and that
  * leaves cur unchanged, then one that changes it (for the monotone ops a
- * changed word never comes back, so a second one is a wrong old value; xor's
- * odd operands flip the low bit, so cur returns to a value only after an even
- * number of updates, where the remaining one with that old value is taken).
+ * changed word never comes back, so a second one is a wrong old value: exact;
+ * xor's odd operands flip the low bit, so cur returns to a value only after
+ * an even run of updates whose operands xor to 0, where the greedy choice
+ * could reject a valid order: with 32-bit hashed operands a false failure
+ * that the tests have not met).
  * Sorts @p u. 0 if consistent, else 1 with the reason in @p why.
  */
 static int check_serial(int op, uint32_t init, struct sw_update *u, size_t n, const uint32_t *mem, uint32_t words,
