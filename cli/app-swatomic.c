@@ -6,14 +6,17 @@
 
 static const char usage[] =
     "usage: atomlab app swatomic [options]\n\n"
-    "Seed 000's micro-benchmark 1 (atomic only): every work-item adds 1 to one of\n"
-    "--targets words --iters times through the system atomic, warp aggregation\n"
-    "(OpenCL: groups of 32 in local memory) and the software atomic add, whose\n"
-    "last work-group is a coordinator that applies every wavefront's sum. The\n"
-    "coordinator idles in the other variants, so all do the same work. Every row\n"
-    "is verified: the old values per word are exactly 0..n-1 and the words end\n"
-    "at n. The software atomic needs a co-resident grid: counts above what\n"
-    "occupancy discovery finds are refused (exit 2). Waits are bounded\n"
+    "Seed 000's micro-benchmark 1 (atomic only): every work-item adds 1 (--op) to\n"
+    "one of --targets words --iters times through the system atomic, warp\n"
+    "aggregation (OpenCL: groups of 32 in local memory) and the software atomic,\n"
+    "whose last work-group is a coordinator that applies every wavefront's sum.\n"
+    "The coordinator idles in the other variants, so all do the same work. Every\n"
+    "row is verified: add, sub, inc: the old values per word are exactly those of\n"
+    "the n updates in some order and the words end at the n-th; min, max, and, or,\n"
+    "xor (hashed operands): the old values fit a serial order of the word's\n"
+    "updates and the words end at the op-reduction of the operands. The software\n"
+    "atomic needs a co-resident grid: counts above what occupancy discovery\n"
+    "finds are refused (exit 2). Waits are bounded\n"
     "(--spin-bound; CPU default 2^26) and report status deadlock.\n\n"
     "  --workgroups LIST  grids incl. the coordinator, e.g. 8,16,32,max (max: the\n"
     "                     co-resident count) or an axis LO:HI:x2 (8:max:x2 = 8, 16,\n"
@@ -28,9 +31,11 @@ static const char usage[] =
     "  --targets N        words the work-items spread over (gid %% N)  [1]\n"
     "  --iters N          atomics per work-item  [GPU: 16; CPU: 2]\n"
     "  --divergent        every work-item with gid %% 3 == 1 sits out\n"
-    "  --variants LIST    of system, warp, software  [all]\n\n";
+    "  --variants LIST    of system, warp, software  [all]\n"
+    "  --op OP            add, sub, inc (operand 1), min, max, and, or, xor (operands\n"
+    "                     hashed from the update's index)  [add]\n\n";
 
-enum { O_WGS = APP_OPT_FIRST, O_TARGETS, O_ITERS, O_DIVERGENT, O_VARIANTS, O_EXPERIMENT };
+enum { O_WGS = APP_OPT_FIRST, O_TARGETS, O_ITERS, O_DIVERGENT, O_VARIANTS, O_EXPERIMENT, O_OP };
 
 #define MAX_GRIDS 32
 
@@ -101,6 +106,15 @@ static void on_option(int code, const char *arg, void *user)
   case O_DIVERGENT:
     c->p.divergent = 1;
     break;
+  case O_OP: {
+    int op = 0;
+    while (atl_swop_name(op) && strcmp(arg, atl_swop_name(op)) != 0)
+      op++;
+    if (atl_swop_name(op) == NULL)
+      die_usage("--op '%s' is not allowed: one of add, sub, inc, min, max, and, or, xor", arg);
+    c->p.op = op;
+    break;
+  }
   case O_VARIANTS: {
     static const char *const names[] = {"system", "warp", "software"};
     char *copy = strdup(arg), *save = NULL;
@@ -189,6 +203,7 @@ int app_swatomic(int argc, char **argv)
                                         {"iters", required_argument, NULL, O_ITERS},
                                         {"divergent", no_argument, NULL, O_DIVERGENT},
                                         {"variants", required_argument, NULL, O_VARIANTS},
+                                        {"op", required_argument, NULL, O_OP},
                                         {0}};
   struct sw_cli c;
   memset(&c, 0, sizeof c);
@@ -222,6 +237,9 @@ int app_swatomic(int argc, char **argv)
   const char *assume = getenv("ATL_SW_ASSUME_CORESIDENT");
   if (assume && *assume)
     c.p.coresident = (uint32_t)app_number("ATL_SW_ASSUME_CORESIDENT", assume, 1, 65535);
+  /* A test hook: the host's reference starts one off, so every atomic row must fail to verify (exit 1). */
+  const char *skew = getenv("ATL_SWATOMIC_SKEW_REFERENCE");
+  c.p.skew_reference = skew && *skew && strcmp(skew, "0") != 0;
   if (c.double_from) {
     if (c.double_from > c.p.coresident)
       die_usage("%s %u:max:x2 is not allowed: the software atomic needs a co-resident grid, and occupancy "
@@ -250,8 +268,8 @@ int app_swatomic(int argc, char **argv)
   }
   c.p.groups = c.groups;
   if (!o.quiet)
-    fprintf(stderr, "swatomic: %u co-resident work-groups of %u (discovery), %u grid(s), %u target(s)\n",
-            c.p.coresident, o.wg_size, c.p.ngroups, c.p.targets);
+    fprintf(stderr, "swatomic: %u co-resident work-groups of %u (discovery), %u grid(s), %u target(s), op %s\n",
+            c.p.coresident, o.wg_size, c.p.ngroups, c.p.targets, atl_swop_name(c.p.op));
   int err = atl_app_swatomic(ctx, &c.p, &o.timing, &set);
   if (err)
     die("swatomic failed: %s", atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));

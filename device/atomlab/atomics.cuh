@@ -617,13 +617,17 @@ __device__ __forceinline__ unsigned long long atl__sw_read(unsigned long long *p
 }
 
 /**
- * Adds @p v to mem[idx] and returns the old value, as atomicAdd would. Any
- * subset of a warp may call. Each round the lowest pending lane leads the
- * lanes on its address: it posts their sum, waits for the coordinator's
- * answer and shares it; each lane adds its exclusive prefix. Returns 0 if
- * a wait gave up (the abort flag is then set).
+ * Applies @p op (ATL_ADD, ATL_SUB, ATL_MIN, ATL_MAX, ATL_AND, ATL_OR,
+ * ATL_XOR) with @p v to mem[idx] and returns the old value, as the native
+ * atomic would. Any subset of a warp may call. Each round the lowest pending
+ * lane leads the lanes on its address: it posts the combination of their
+ * operands (atl_combine; sub: the sum), waits for the coordinator's answer
+ * and shares it; each lane applies its exclusive prefix in lane order
+ * (atl_apply). The coordinator must be atl_sw_coordinate_op with the same
+ * @p op (one op per kernel). Returns 0 if a wait gave up (the abort flag is
+ * then set).
  */
-__device__ unsigned atl_sw_add(unsigned *mem, unsigned idx, unsigned v, const atl_sw &sw)
+__device__ unsigned atl_sw_fetch(int op, unsigned *mem, unsigned idx, unsigned v, const atl_sw &sw)
 {
   const unsigned lane = threadIdx.x & 31u, wave = blockIdx.x * ((blockDim.x + 31u) / 32u) + threadIdx.x / 32u;
   unsigned pending = __activemask();
@@ -632,11 +636,12 @@ __device__ unsigned atl_sw_add(unsigned *mem, unsigned idx, unsigned v, const at
     const unsigned leader = __ffs(pending) - 1u;
     const unsigned target = __shfl_sync(pending, idx, leader);
     const unsigned peers = __ballot_sync(pending, idx == target);
-    unsigned off = 0, total = 0;
+    unsigned off = atl_identity(op), total = atl_identity(op);
     for (unsigned m = peers; m; m &= m - 1u) { /* lane order: the warp's serial order of its updates */
       const unsigned src = __ffs(m) - 1u, x = __shfl_sync(pending, v, src);
-      off += src < lane ? x : 0u;
-      total += x;
+      if (src < lane)
+        off = atl_combine(op, off, x);
+      total = atl_combine(op, total, x);
     }
     unsigned base = 0, failed = 0;
     if (lane == leader) {
@@ -666,9 +671,21 @@ __device__ unsigned atl_sw_add(unsigned *mem, unsigned idx, unsigned v, const at
     if (failed)
       return 0u;
     if (idx == target)
-      return base + off;
+      return atl_apply(op, base, off);
     pending &= ~peers;
   }
+}
+
+/** The software atomic add: atl_sw_fetch with ATL_ADD. */
+__device__ unsigned atl_sw_add(unsigned *mem, unsigned idx, unsigned v, const atl_sw &sw)
+{
+  return atl_sw_fetch(ATL_ADD, mem, idx, v, sw);
+}
+
+/** The software atomic increment without a wrap limit (atomicAdd of 1, not atomicInc). */
+__device__ unsigned atl_sw_inc(unsigned *mem, unsigned idx, const atl_sw &sw)
+{
+  return atl_sw_fetch(ATL_ADD, mem, idx, 1u, sw);
 }
 
 /** Tells the coordinator that this block will post no more requests. Every thread calls it, last. */
@@ -689,9 +706,13 @@ __device__ void atl_sw_finish(const atl_sw &sw)
  * slot with a shared atomic (which returns its offset); the dominant thread
  * updates the word with a plain load and store (only this block touches it;
  * __syncthreads orders its accesses); each requester's answer is old +
- * offset, released with atomicExch. Block size at most ATL_SW_COORD.
+ * offset, released with atomicExch. Block size at most ATL_SW_COORD. For
+ * another @p op than add the sums are combinations (atl_combine), the word
+ * becomes atl_apply(op, old, combination) and each answer
+ * atl_apply(op, old, offset): the requesters must use the same @p op.
  */
-__device__ void atl_sw_coordinate(unsigned *mem, atl_sw_coord *c, const atl_sw &sw, unsigned warps_per_block)
+__device__ void atl_sw_coordinate_op(int op, unsigned *mem, atl_sw_coord *c, const atl_sw &sw,
+                                     unsigned warps_per_block)
 {
   volatile unsigned *vm = mem;
   const unsigned tid = threadIdx.x, lsize = blockDim.x;
@@ -709,25 +730,26 @@ __device__ void atl_sw_coordinate(unsigned *mem, atl_sw_coord *c, const atl_sw &
       const unsigned tag = (unsigned)(r >> 32), hi = tag == ATL__SW_ANSWER ? 0u : tag;
       c->idx[tid] = hi;
       c->sum[tid] = (unsigned)r;
-      c->agg[tid] = 0u;
+      c->agg[tid] = atl_identity(op);
       __syncthreads();
       if (hi != 0u) {
         unsigned d = 0;
         while (c->idx[d] != hi)
           d++;
         c->dom[tid] = d;
-        c->off[tid] = atomicAdd(&c->agg[d], c->sum[tid]);
+        c->off[tid] = atl__native_combine(op, &c->agg[d], c->sum[tid]);
       }
       __syncthreads();
       if (hi != 0u && c->dom[tid] == tid) {
         const unsigned old = vm[hi - 1u];
-        vm[hi - 1u] = old + c->agg[tid];
+        vm[hi - 1u] = atl_apply(op, old, c->agg[tid]);
         c->base[tid] = old;
       }
       __syncthreads();
       if (hi != 0u) {
         __threadfence();
-        atomicExch(&sw.req[w], ((unsigned long long)ATL__SW_ANSWER << 32) | (c->base[c->dom[tid]] + c->off[tid]));
+        atomicExch(&sw.req[w], ((unsigned long long)ATL__SW_ANSWER << 32) |
+                                   atl_apply(op, c->base[c->dom[tid]], c->off[tid]));
         c->progress = 1;
       }
       __syncthreads();
@@ -752,6 +774,12 @@ __device__ void atl_sw_coordinate(unsigned *mem, atl_sw_coord *c, const atl_sw &
       break;
     __syncthreads();
   }
+}
+
+/** The coordinator of atl_sw_add / atl_sw_inc: atl_sw_coordinate_op with ATL_ADD. */
+__device__ void atl_sw_coordinate(unsigned *mem, atl_sw_coord *c, const atl_sw &sw, unsigned warps_per_block)
+{
+  atl_sw_coordinate_op(ATL_ADD, mem, c, sw, warps_per_block);
 }
 
 #endif /* ATOMLAB_ATOMICS_CUH */

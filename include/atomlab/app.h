@@ -194,7 +194,14 @@ struct atl_swatomic_params {
   int divergent;         /**< every work-item with gid % 3 == 1 sits out */
   unsigned variants;     /**< bit 0 system, 1 warp, 2 software */
   int experiment;        /**< 1: also "mem", "VARIANT+mem" rows, the "model" row and predictions */
+  int op;                /**< enum atl_swop: the fetch-and-op every atomic makes */
+  int skew_reference;    /**< test hook: the host's reference starts one off, so every row must fail */
 };
+/** The ops of atl_app_swatomic (its kernels' ATL_SW_OP). */
+enum atl_swop { ATL_SWOP_ADD, ATL_SWOP_SUB, ATL_SWOP_INC, ATL_SWOP_MIN, ATL_SWOP_MAX, ATL_SWOP_AND, ATL_SWOP_OR,
+                ATL_SWOP_XOR, ATL_SWOP_COUNT };
+/** "add", "sub", ... for an enum atl_swop; NULL out of range. */
+const char *atl_swop_name(int op);
 int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
                      struct atl_app_set *out);
 

@@ -6,9 +6,13 @@
  * copy kernel, micro-benchmark 2), the ideal sum, the speedup model of
  * Section V and the instruction counts of every kernel.
  *
- * Each row is timed, then one launch records every old value: per word they
- * must be exactly 0 .. n-1 in some order, the words must end at n, and every
- * copied word must equal its source.
+ * Each row is timed, then one launch records every old value and every
+ * copied word must equal its source. The op (--op) decides the check of the
+ * old values: add, inc and sub (operand 1) per word exactly x_0 .. x_{n-1}
+ * of the op in some order and the words end at x_n; min, max, and, or and
+ * xor (operands from sw_operand, as the kernels compute them) must be the
+ * old values of some serial order of the word's updates, found greedily
+ * (check_serial), and the words end at the op-reduction of every operand.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +34,7 @@ struct sw_kernel {
 };
 
 struct sw_run {
+  uint32_t init; /* the target words' value at launch */
   void *mem, *olds, *req, *finished, *abort_flag, *src, *dst;
   size_t mem_bytes, req_bytes, fin_bytes, copy_bytes;
   uint32_t aborted;
@@ -49,7 +54,7 @@ static int reset(atl_context_t ctx, void *arg)
   if (!err && r->aborted)
     return SW_ABORTED;
   if (!err)
-    err = atl__app_fill32(ctx, r->mem, 0, r->mem_bytes);
+    err = atl__app_fill32(ctx, r->mem, r->init, r->mem_bytes);
   if (!err)
     err = atl__app_fill32(ctx, r->req, 0, r->req_bytes);
   if (!err)
@@ -65,16 +70,148 @@ static uint32_t src_word(uint64_t k)
   return (uint32_t)(k * 2654435761u) ^ 0x5a5a5a5au;
 }
 
+static const char *const swop_names[ATL_SWOP_COUNT] = {"add", "sub", "inc", "min", "max", "and", "or", "xor"};
+
+const char *atl_swop_name(int op)
+{
+  return op >= 0 && op < ATL_SWOP_COUNT ? swop_names[op] : NULL;
+}
+
+/* The target words' value at launch: the identity of min and and, else 0. */
+static uint32_t swop_init(int op)
+{
+  return op == ATL_SWOP_MIN || op == ATL_SWOP_AND ? 0xffffffffu : 0u;
+}
+
+/* The operand of update k (it * worker_items + gid): sw_operand of the kernels. */
+static uint32_t sw_operand(int op, uint32_t k)
+{
+  uint32_t h = k * 2654435761u + 0x9e3779b9u;
+  h ^= h >> 15;
+  h *= 0x2c1b3c6du;
+  h ^= h >> 12;
+  switch (op) {
+  case ATL_SWOP_MIN:
+  case ATL_SWOP_MAX: return h;
+  case ATL_SWOP_AND: return ~(1u << (h & 31u));
+  case ATL_SWOP_OR: return 1u << (h & 31u);
+  case ATL_SWOP_XOR: return h | 1u;
+  default: return 1u;
+  }
+}
+
+static uint32_t swop_apply(int op, uint32_t x, uint32_t v)
+{
+  switch (op) {
+  case ATL_SWOP_SUB: return x - v;
+  case ATL_SWOP_MIN: return x < v ? x : v;
+  case ATL_SWOP_MAX: return x > v ? x : v;
+  case ATL_SWOP_AND: return x & v;
+  case ATL_SWOP_OR: return x | v;
+  case ATL_SWOP_XOR: return x ^ v;
+  default: return x + v;
+  }
+}
+
+struct sw_update {
+  uint32_t word, old, v;
+};
+
+static int cmp_update(const void *a, const void *b)
+{
+  const struct sw_update *x = a, *y = b;
+  if (x->word != y->word)
+    return x->word < y->word ? -1 : 1;
+  return x->old < y->old ? -1 : x->old > y->old;
+}
+
+/*
+ * Whether the @p n updates (word, old value, operand) of min, max, and, or or
+ * xor are those of some serial order per word starting at @p init, and each
+ * word ends where that order does and at the op-reduction of its operands.
+ * Greedy: from cur = init, take every update whose old value is cur and that
+ * leaves cur unchanged, then one that changes it (for the monotone ops a
+ * changed word never comes back, so a second one is a wrong old value: exact;
+ * xor's odd operands flip the low bit, so cur returns to a value only after
+ * an even run of updates whose operands xor to 0, where the greedy choice
+ * could reject a valid order: with 32-bit hashed operands a false failure
+ * that the tests have not met).
+ * Sorts @p u. 0 if consistent, else 1 with the reason in @p why.
+ */
+static int check_serial(int op, uint32_t init, struct sw_update *u, size_t n, const uint32_t *mem, uint32_t words,
+                        char *why, size_t why_len)
+{
+  unsigned char *used = calloc(n ? n : 1, 1);
+  int bad = 0;
+  if (used == NULL) {
+    snprintf(why, why_len, "out of host memory");
+    return 1;
+  }
+  qsort(u, n, sizeof *u, cmp_update);
+  size_t i = 0;
+  for (uint32_t w = 0; w < words && !bad; w++) {
+    const size_t start = i;
+    while (i < n && u[i].word == w)
+      i++;
+    const size_t end = i;
+    uint32_t cur = init, reduction = init;
+    for (size_t j = start; j < end; j++)
+      reduction = swop_apply(op, reduction, u[j].v);
+    for (size_t left = end - start; left > 0 && !bad;) {
+      size_t lo = start, hi = end; /* the first update with old >= cur */
+      while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (u[mid].old < cur)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      size_t took = 0;
+      for (size_t j = lo; j < end && u[j].old == cur; j++)
+        if (!used[j] && swop_apply(op, cur, u[j].v) == cur) {
+          used[j] = 1;
+          took++;
+        }
+      for (size_t j = lo; j < end && u[j].old == cur; j++)
+        if (!used[j]) {
+          used[j] = 1;
+          took++;
+          cur = swop_apply(op, cur, u[j].v);
+          break;
+        }
+      if (took == 0) {
+        snprintf(why, why_len,
+                 "word %u: the old values fit no serial order of the %s updates (%zu of %zu placed, none of the "
+                 "rest found the word at 0x%x)",
+                 w, swop_names[op], (end - start) - left, end - start, cur);
+        bad = 1;
+      }
+      left -= took;
+    }
+    if (!bad && (mem[w] != cur || mem[w] != reduction)) {
+      snprintf(why, why_len, "word %u ended at 0x%x; the serial order ends at 0x%x, the %s of its operands is 0x%x",
+               w, mem[w], cur, swop_names[op], reduction);
+      bad = 1;
+    }
+  }
+  free(used);
+  return bad;
+}
+
 /* Checks the recorded old values and the final words; 0 if exact, else a reason in @p why. */
 static int verify(const struct atl_swatomic_params *p, uint32_t groups, const uint32_t *olds, const uint32_t *mem,
                   char *why, size_t why_len)
 {
   const uint64_t items = (uint64_t)(groups - 1) * p->wg_size, n = items * p->iters;
+  const int serial = p->op >= ATL_SWOP_MIN;
+  /* the test hook: a reference that starts one off must fail every row */
+  const uint32_t init = swop_init(p->op) ^ (p->skew_reference ? 1u : 0u);
   struct atl__old_record *rec = malloc((n ? n : 1) * sizeof *rec);
+  struct sw_update *upd = serial ? malloc((n ? n : 1) * sizeof *upd) : NULL;
   uint64_t *counts = calloc(p->targets, sizeof *counts);
   int bad = 0;
   size_t k = 0;
-  if (rec == NULL || counts == NULL) {
+  if (rec == NULL || counts == NULL || (serial && upd == NULL)) {
     snprintf(why, why_len, "out of host memory");
     bad = 1;
     goto out;
@@ -87,39 +224,49 @@ static int verify(const struct atl_swatomic_params *p, uint32_t groups, const ui
         snprintf(why, why_len, "work-item %llu sat out but recorded %u", (unsigned long long)gid, olds[i]);
       continue;
     }
+    if (serial)
+      upd[k] = (struct sw_update){(uint32_t)(gid % p->targets), olds[i], sw_operand(p->op, (uint32_t)i)};
     rec[k].word = (uint32_t)(gid % p->targets);
     rec[k++].value = olds[i];
     counts[gid % p->targets]++;
   }
   if (bad)
     goto out;
-  struct atl__strategy_op o = {0, 0, 1}; /* add 1 from 0 */
+  if (serial) {
+    bad = check_serial(p->op, init, upd, k, mem, p->targets, why, why_len);
+    goto out;
+  }
+  /* add and inc: add 1; sub: sub 1 (the strategies' op codes) */
+  struct atl__strategy_op o = {p->op == ATL_SWOP_SUB ? 1 : 0, init, 1};
   if (atl__strategy_check_olds(&o, rec, k, counts, p->targets, why, why_len)) {
     bad = 1;
     goto out;
   }
   for (uint32_t w = 0; w < p->targets; w++)
-    if (mem[w] != (uint32_t)counts[w]) {
-      snprintf(why, why_len, "word %u ended at %u, expected %llu", w, mem[w], (unsigned long long)counts[w]);
+    if (mem[w] != atl__strategy_after(&o, counts[w])) {
+      snprintf(why, why_len, "word %u ended at %u, expected %u after %llu updates", w, mem[w],
+               atl__strategy_after(&o, counts[w]), (unsigned long long)counts[w]);
       bad = 1;
       break;
     }
 out:
+  free(upd);
   free(rec);
   free(counts);
   return bad;
 }
 
 /* Builds the kernel of (variant, memory) once and reads its machine code where the backend can. */
-static int kernel_for(atl_context_t ctx, struct sw_run *r, unsigned v, unsigned memop, struct atl_app_row *row,
-                      struct sw_kernel **out)
+static int kernel_for(atl_context_t ctx, const struct atl_swatomic_params *p, struct sw_run *r, unsigned v,
+                      unsigned memop, struct atl_app_row *row, struct sw_kernel **out)
 {
   struct sw_kernel *k = &r->k[v][memop];
   *out = k;
   if (k->built)
     return 0;
-  char defines[128];
-  snprintf(defines, sizeof defines, "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=%u ATL_SW_MEM=%u", v, memop);
+  char defines[160];
+  snprintf(defines, sizeof defines, "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=%u ATL_SW_MEM=%u ATL_SW_OP=%d",
+           v, memop, p->op);
   int err = atl__app_build(ctx, "app_swatomic", "swatomic", defines, &k->kernel, row);
   if (err)
     return err;
@@ -168,6 +315,8 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   atl_app_metric_set(&row, "workgroups", groups);
   atl_app_metric_set(&row, "targets", p->targets);
   atl_app_metric_set(&row, "divergent", p->divergent);
+  if (p->op != ATL_SWOP_ADD) /* absent for add: rows of earlier runs stay comparable */
+    atl_app_metric_set(&row, "op", p->op);
   if (groups < 2 || groups > p->coresident) {
     atl__app_row_status(&row, ATL_STATUS_ERROR,
                         "%u work-groups refused: the software atomic needs a co-resident grid of 2 to %u "
@@ -175,7 +324,7 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
                         groups, p->coresident, p->wg_size);
     return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
-  if ((err = kernel_for(ctx, r, variant, memop, &row, &k))) {
+  if ((err = kernel_for(ctx, p, r, variant, memop, &row, &k))) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
     return atl_app_set_add(out, &row) ? ATL_ENOMEM : (err == ATL_ENOMEM ? err : 0);
   }
@@ -247,7 +396,7 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   row.status = ATL_STATUS_OK;
   int bad = variant == V_NONE ? 0 : verify(p, groups, olds, mem, why, sizeof why);
   for (uint32_t w = 0; variant == V_NONE && w < p->targets && !bad; w++)
-    if (mem[w] != 0) {
+    if (mem[w] != r->init) {
       snprintf(why, sizeof why, "word %u changed to %u without an atomic", w, mem[w]);
       bad = 1;
     }
@@ -496,12 +645,13 @@ int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, con
   const size_t first = out->count;
   int err = 0;
   memset(&r, 0, sizeof r);
+  r.init = swop_init(p->op);
   if (dev == NULL)
     return atl__seterr(ctx, ATL_ENODEV, "no device open");
   if (p->wg_size == 0 || p->wg_size > 256 || p->wg_size > dev->max_wg_size || p->ngroups == 0 || p->targets == 0 ||
-      p->iters == 0)
+      p->iters == 0 || atl_swop_name(p->op) == NULL)
     return atl__seterr(ctx, ATL_EINVAL, "swatomic: work-group size 1 to 256 (the coordinator's arrays), "
-                                        "at least one grid, target and iteration");
+                                        "at least one grid, target and iteration, an op of enum atl_swop");
   uint32_t most = 0;
   for (unsigned i = 0; i < p->ngroups; i++)
     if (p->groups[i] <= p->coresident && p->groups[i] > most)

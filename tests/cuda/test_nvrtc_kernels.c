@@ -3,7 +3,8 @@
  * sm_80 and sm_90, with exactly the defines the rmw driver generates. Needs
  * NVRTC only (no GPU, no driver): exits 77 (skipped) where it is missing.
  * The compiles are queued, then run on every core (NVRTC is thread-safe):
- * about a thousand of them take minutes one at a time.
+ * about a thousand of them take minutes one at a time. ATL_NVRTC_ONLY=NAME
+ * compiles only the sources whose name contains NAME (e.g. app_swatomic).
  */
 #include <dlfcn.h>
 #include <nvrtc.h>
@@ -40,6 +41,9 @@ static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void build(const char *source_name, const char *defines, const char *arch)
 {
+  const char *only = getenv("ATL_NVRTC_ONLY");
+  if (only && *only && strstr(source_name, only) == NULL)
+    return;
   if (njobs == jobs_cap) {
     jobs_cap = jobs_cap ? 2 * jobs_cap : 1024;
     jobs = realloc(jobs, jobs_cap * sizeof *jobs);
@@ -237,6 +241,14 @@ int main(void)
         "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8"};
     for (size_t i = 0; i < sizeof sw_defines / sizeof sw_defines[0]; i++)
       build("app_swatomic", sw_defines[i], archs[a]);
+    /* --op: every other op (1 sub ... 7 xor) in each atomic variant with and without the copy */
+    for (int op = 1; op <= 7; op++)
+      for (int v = 0; v < 3; v++)
+        for (int memop = 0; memop < 2; memop++) {
+          snprintf(defines, sizeof defines,
+                   "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=%d ATL_SW_MEM=%d ATL_SW_OP=%d", v, memop, op);
+          build("app_swatomic", defines, archs[a]);
+        }
     build("app_swdot", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]); /* seed 000's applications */
     build("app_swstrmatch", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]);
     build("app_swmapreduce", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]);

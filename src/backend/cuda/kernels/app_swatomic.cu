@@ -5,9 +5,49 @@
  * src[k] -> dst[k] per iteration. One kernel per variant, so that each one's
  * SASS can be counted on its own. The last block is the coordinator in every
  * variant (it idles unless software). Divergent: threads with gid % 3 == 1
- * sit out (only the others call).
+ * sit out (only the others call). ATL_SW_OP (the app's --op) and the
+ * operands as in app_swatomic.cl: 0 add 1, 1 sub 1, 2 inc, 3 min, 4 max,
+ * 5 and, 6 or, 7 xor.
  */
 #include "atomlab/atomics.cuh"
+
+#ifndef ATL_SW_OP
+#define ATL_SW_OP 0
+#endif
+#if ATL_SW_OP == 1
+#define SW_DEV_OP ATL_SUB
+#elif ATL_SW_OP == 3
+#define SW_DEV_OP ATL_MIN
+#elif ATL_SW_OP == 4
+#define SW_DEV_OP ATL_MAX
+#elif ATL_SW_OP == 5
+#define SW_DEV_OP ATL_AND
+#elif ATL_SW_OP == 6
+#define SW_DEV_OP ATL_OR
+#elif ATL_SW_OP == 7
+#define SW_DEV_OP ATL_XOR
+#else
+#define SW_DEV_OP ATL_ADD /* add, inc */
+#endif
+
+__device__ __forceinline__ unsigned sw_operand(unsigned k)
+{
+  unsigned h = k * 2654435761u + 0x9e3779b9u;
+  h ^= h >> 15;
+  h *= 0x2c1b3c6du;
+  h ^= h >> 12;
+#if ATL_SW_OP <= 2
+  return 1u;
+#elif ATL_SW_OP == 5
+  return ~(1u << (h & 31u));
+#elif ATL_SW_OP == 6
+  return 1u << (h & 31u);
+#elif ATL_SW_OP == 7
+  return h | 1u;
+#else
+  return h;
+#endif
+}
 
 #ifndef ATL_SW_VARIANT
 #define ATL_SW_VARIANT 2
@@ -25,7 +65,7 @@ extern "C" __global__ void swatomic(unsigned *mem, unsigned targets, unsigned it
   const unsigned workers = gridDim.x - 1u, worker_items = workers * blockDim.x;
   if (blockIdx.x == workers) {
 #if ATL_SW_VARIANT == 2
-    atl_sw_coordinate(mem, &cs, sw, (blockDim.x + 31u) / 32u);
+    atl_sw_coordinate_op(SW_DEV_OP, mem, &cs, sw, (blockDim.x + 31u) / 32u);
 #endif
     return;
   }
@@ -34,12 +74,20 @@ extern "C" __global__ void swatomic(unsigned *mem, unsigned targets, unsigned it
   for (unsigned it = 0; it < iters; it++) {
     unsigned old = 0xffffffffu;
     if (part) {
-#if ATL_SW_VARIANT == 2
-      old = atl_sw_add(mem, t, 1u, sw);
+      const unsigned v = sw_operand(it * worker_items + gid);
+      (void)v;
+#if ATL_SW_VARIANT == 2 && ATL_SW_OP == 0
+      old = atl_sw_add(mem, t, v, sw);
+#elif ATL_SW_VARIANT == 2 && ATL_SW_OP == 2
+      old = atl_sw_inc(mem, t, sw);
+#elif ATL_SW_VARIANT == 2
+      old = atl_sw_fetch(SW_DEV_OP, mem, t, v, sw);
 #elif ATL_SW_VARIANT == 1
-      old = atl_warp_fetch(ATL_ADD, mem + t, 1u);
+      old = atl_warp_fetch(SW_DEV_OP, mem + t, v);
+#elif ATL_SW_VARIANT == 0 && ATL_SW_OP == 2
+      old = atomicInc(mem + t, 0xffffffffu); /* wraps at 2^32 as add 1 does */
 #elif ATL_SW_VARIANT == 0
-      old = atomicAdd(mem + t, 1u);
+      old = atl_native_fetch(SW_DEV_OP, mem + t, v);
 #endif
     }
 #if ATL_SW_MEM

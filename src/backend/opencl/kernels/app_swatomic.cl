@@ -11,13 +11,57 @@
  *
  * The last work-group is the coordinator in every variant (it idles unless
  * the variant is software), so each variant does the same work: every
- * work-item of the other work-groups adds 1 to mem[gid % targets] `iters`
- * times (only every work-item with gid % 3 != 1 when `divergent`), and with
- * `record` stores each old value at olds[it * worker_items + gid]
- * (0xffffffff where it sat out). With ATL_SW_MEM each iteration also copies
- * src[k] to dst[k], k = it * worker_items + gid (coalesced).
+ * work-item of the other work-groups applies the op ATL_SW_OP with
+ * sw_operand(k) to mem[gid % targets] `iters` times (only every work-item
+ * with gid % 3 != 1 when `divergent`), and with `record` stores each old
+ * value at olds[k] (0xffffffff where it sat out), k = it * worker_items +
+ * gid. With ATL_SW_MEM each iteration also copies src[k] to dst[k]
+ * (coalesced).
+ *
+ * ATL_SW_OP (the app's --op): 0 add 1, 1 sub 1, 2 inc, 3 min, 4 max, 5 and,
+ * 6 or, 7 xor; the operands of 3..7 come from a hash of k that the host
+ * repeats (src/apps/swatomic.c: sw_operand): min, max and xor a 32-bit hash
+ * (xor: odd), and one bit cleared, or one bit set.
  */
 #include "atomlab/atomics.clh"
+
+#ifndef ATL_SW_OP
+#define ATL_SW_OP 0
+#endif
+#if ATL_SW_OP == 1
+#define SW_DEV_OP ATL_SUB
+#elif ATL_SW_OP == 3
+#define SW_DEV_OP ATL_MIN
+#elif ATL_SW_OP == 4
+#define SW_DEV_OP ATL_MAX
+#elif ATL_SW_OP == 5
+#define SW_DEV_OP ATL_AND
+#elif ATL_SW_OP == 6
+#define SW_DEV_OP ATL_OR
+#elif ATL_SW_OP == 7
+#define SW_DEV_OP ATL_XOR
+#else
+#define SW_DEV_OP ATL_ADD /* add, inc */
+#endif
+
+uint sw_operand(uint k)
+{
+  uint h = k * 2654435761u + 0x9e3779b9u;
+  h ^= h >> 15;
+  h *= 0x2c1b3c6du;
+  h ^= h >> 12;
+#if ATL_SW_OP <= 2
+  return 1u;
+#elif ATL_SW_OP == 5
+  return ~(1u << (h & 31u));
+#elif ATL_SW_OP == 6
+  return 1u << (h & 31u);
+#elif ATL_SW_OP == 7
+  return h | 1u;
+#else
+  return h;
+#endif
+}
 
 #ifndef ATL_SW_VARIANT
 #define ATL_SW_VARIANT 2
@@ -39,7 +83,7 @@ __kernel void swatomic(volatile __global uint *mem, uint targets, uint iters, ui
   const uint worker_items = workers * lsize;
   if (get_group_id(0) == workers) {
 #if ATL_SW_VARIANT == 2
-    atl_sw_coordinate(mem, &cs, &sw, (lsize + ATL_WAVEFRONT - 1u) / ATL_WAVEFRONT);
+    atl_sw_coordinate_op(SW_DEV_OP, mem, &cs, &sw, (lsize + ATL_WAVEFRONT - 1u) / ATL_WAVEFRONT);
 #endif
     return;
   }
@@ -47,12 +91,20 @@ __kernel void swatomic(volatile __global uint *mem, uint targets, uint iters, ui
   const int part = !divergent || gid % 3u != 1u;
   for (uint it = 0; it < iters; it++) {
     uint old = 0xffffffffu;
-#if ATL_SW_VARIANT == 2
-    old = atl_sw_add(mem, t, 1u, part, &ss, &sw);
+    const uint v = sw_operand(it * worker_items + gid);
+    (void)v;
+#if ATL_SW_VARIANT == 2 && ATL_SW_OP == 0
+    old = atl_sw_add(mem, t, v, part, &ss, &sw);
+#elif ATL_SW_VARIANT == 2 && ATL_SW_OP == 2
+    old = atl_sw_inc(mem, t, part, &ss, &sw);
+#elif ATL_SW_VARIANT == 2
+    old = atl_sw_fetch(SW_DEV_OP, mem, t, v, part, &ss, &sw);
 #elif ATL_SW_VARIANT == 1
-    old = atl_wave_fetch(ATL_ADD, mem + t, 1u, part, &ws);
+    old = atl_wave_fetch(SW_DEV_OP, mem + t, v, part, &ws);
+#elif ATL_SW_VARIANT == 0 && ATL_SW_OP == 2
+    old = part ? atomic_inc(mem + t) : 0u;
 #elif ATL_SW_VARIANT == 0
-    old = part ? atomic_add(mem + t, 1u) : 0u;
+    old = part ? atl_native_fetch(SW_DEV_OP, mem + t, v) : 0u;
 #endif
 #if ATL_SW_MEM
     dst[it * worker_items + gid] = src[it * worker_items + gid];
