@@ -33,6 +33,23 @@ uint64_t app_number(const char *opt, const char *text, uint64_t lo, uint64_t hi)
   return v;
 }
 
+uint32_t app_coresident(atl_context_t ctx, uint32_t wg_size)
+{
+  struct atl_occupancy occ;
+  if (atl_occupancy_discover(ctx, wg_size, &occ) != 0)
+    die("occupancy discovery failed: %s", atl_errmsg(ctx));
+  const char *assume = getenv("ATL_SW_ASSUME_CORESIDENT");
+  if (assume && *assume)
+    return (uint32_t)app_number("ATL_SW_ASSUME_CORESIDENT", assume, 1, 65535);
+  return occ.discovered;
+}
+
+int app_hook(const char *name)
+{
+  const char *v = getenv(name);
+  return v && *v && strcmp(v, "0") != 0;
+}
+
 int app_parse(int argc, char **argv, const char *usage, const struct option *extra, app_option_fn fn, void *user,
               struct app_opts *o)
 {

@@ -228,19 +228,9 @@ int app_swapps(int argc, char **argv)
     memcpy(c.kmeans, cpu ? cpu_kmeans : gpu_kmeans, c.p.nkmeans * 4);
   }
   c.p.wg_size = o.wg_size;
-  struct atl_occupancy occ;
-  if (atl_occupancy_discover(ctx, o.wg_size, &occ) != 0)
-    die("occupancy discovery failed: %s", atl_errmsg(ctx));
-  c.p.coresident = occ.discovered;
-  /* The test hook of app swatomic: PoCL's discovery often finds 1 work-group
-   * on a busy 2-core machine although its pool runs 2 (a wrong assumption
-   * ends as status deadlock, not a hang). */
-  const char *assume = getenv("ATL_SW_ASSUME_CORESIDENT");
-  if (assume && *assume)
-    c.p.coresident = (uint32_t)app_number("ATL_SW_ASSUME_CORESIDENT", assume, 1, 65535);
+  c.p.coresident = app_coresident(ctx, o.wg_size);
   /* A test hook: an off-by-one host reference, which every row must then fail to verify (exit 1). */
-  const char *skew = getenv("ATL_SWAPPS_SKEW_REFERENCE");
-  c.p.skew_reference = skew && *skew && strcmp(skew, "0") != 0;
+  c.p.skew_reference = app_hook("ATL_SWAPPS_SKEW_REFERENCE");
   for (unsigned i = 0; i < c.p.ngroups; i++)
     if (c.groups[i] > c.p.coresident)
       die_usage("--workgroups %u is not allowed: the software atomic needs a co-resident grid, and occupancy "

@@ -227,19 +227,9 @@ int app_swatomic(int argc, char **argv)
   if (!c.iters_given)
     c.p.iters = cpu ? 2 : 16;
   c.p.wg_size = o.wg_size;
-  struct atl_occupancy occ;
-  if (atl_occupancy_discover(ctx, o.wg_size, &occ) != 0)
-    die("occupancy discovery failed: %s", atl_errmsg(ctx));
-  c.p.coresident = occ.discovered;
-  /* A test hook: PoCL's discovery often finds 1 work-group on a busy 2-core
-   * machine although its thread pool runs 2; the tests assume 2 to exercise
-   * the protocol (a wrong assumption ends as status deadlock, not a hang). */
-  const char *assume = getenv("ATL_SW_ASSUME_CORESIDENT");
-  if (assume && *assume)
-    c.p.coresident = (uint32_t)app_number("ATL_SW_ASSUME_CORESIDENT", assume, 1, 65535);
+  c.p.coresident = app_coresident(ctx, o.wg_size);
   /* A test hook: the host's reference starts one off, so every atomic row must fail to verify (exit 1). */
-  const char *skew = getenv("ATL_SWATOMIC_SKEW_REFERENCE");
-  c.p.skew_reference = skew && *skew && strcmp(skew, "0") != 0;
+  c.p.skew_reference = app_hook("ATL_SWATOMIC_SKEW_REFERENCE");
   if (c.double_from) {
     if (c.double_from > c.p.coresident)
       die_usage("%s %u:max:x2 is not allowed: the software atomic needs a co-resident grid, and occupancy "

@@ -42,6 +42,18 @@ int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx);
 /** Strict whole number from @p lo to @p hi, or exit 2 naming @p opt. */
 uint64_t app_number(const char *opt, const char *text, uint64_t lo, uint64_t hi);
 
+/**
+ * Work-groups of @p wg_size the device holds co-resident (occupancy
+ * discovery; exits on failure). The test hook ATL_SW_ASSUME_CORESIDENT=N
+ * overrides it: PoCL's discovery often finds 1 on a busy 2-core machine
+ * although its thread pool runs 2, and the software atomic's tests need 2
+ * (a wrong assumption ends as status deadlock, not a hang).
+ */
+uint32_t app_coresident(atl_context_t ctx, uint32_t wg_size);
+
+/** 1 where the environment variable @p name is set to anything but "" or "0" (the apps' test hooks). */
+int app_hook(const char *name);
+
 /** The common options' help text. */
 extern const char app_common_usage[];
 

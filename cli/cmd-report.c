@@ -67,11 +67,41 @@ static void make_dir(const char *path)
     die_usage("-o '%s' is not a folder", path);
 }
 
-/* Steps 4 and 5: the figures (atomlab plot) of the sweep and the strategies, then report.md
- * and report.html. Returns 1 if a step failed or a row did not verify, else 0. */
-static int draw_and_write(const char *dir, const char *json, const char *device_slug, struct report_extra *extra,
-                          time_t started, int steps)
+/* The files of a report folder: what the steps write and the documents read. */
+struct report_files {
+  char data[1100], figures[1100], json[1200], csv[1200], s_json[1200], s_csv[1200], s_log[1200], h_json[1200],
+      h_log[1200];
+};
+
+static void report_files(const char *dir, struct report_files *f)
 {
+  snprintf(f->data, sizeof f->data, "%s/data", dir);
+  snprintf(f->figures, sizeof f->figures, "%s/figures", dir);
+  snprintf(f->json, sizeof f->json, "%s/rmw.json", f->data);
+  snprintf(f->csv, sizeof f->csv, "%s/rmw.csv", f->data);
+  snprintf(f->s_json, sizeof f->s_json, "%s/strategy.json", f->data);
+  snprintf(f->s_csv, sizeof f->s_csv, "%s/strategy.csv", f->data);
+  snprintf(f->s_log, sizeof f->s_log, "%s/strategy.log", f->data);
+  snprintf(f->h_json, sizeof f->h_json, "%s/histogram.json", f->data);
+  snprintf(f->h_log, sizeof f->h_log, "%s/histogram.log", f->data);
+}
+
+/* Steps 4 and 5: the figures (atomlab plot) of the sweep and the strategies, then report.md
+ * and report.html (@p s_args, @p h_args: the strategy and histogram settings the text names).
+ * Returns 1 if a step failed or a row did not verify, else 0. */
+static int draw_and_write(const char *dir, const struct report_files *f, const char *device_slug, const char *s_args,
+                          const char *h_args, int cuda, time_t started, int steps)
+{
+  struct report_extra x = {.strategy_json = f->s_json,
+                           .strategy_log = f->s_log,
+                           .strategy_args = s_args,
+                           .hist_json = f->h_json,
+                           .hist_log = f->h_log,
+                           .hist_args = h_args,
+                           .figures = f->figures,
+                           .cuda = cuda};
+  struct report_extra *extra = &x;
+  const char *json = f->json;
   int failed = 0, rc;
   char log[1200];
   snprintf(log, sizeof log, "%s/data/plot.log", dir);
@@ -124,15 +154,10 @@ static void recorded_command(const char *path, char *out, size_t len, const char
 /* --render DIR: the figures and documents of a report measured where gnuplot was missing. */
 static int render(const char *dir)
 {
-  char data[1100], figures[1100], json[1200], s_json[1200], s_log[1200], h_json[1200], h_log[1200], why[1200];
-  snprintf(data, sizeof data, "%s/data", dir);
-  snprintf(figures, sizeof figures, "%s/figures", dir);
-  snprintf(json, sizeof json, "%s/rmw.json", data);
-  snprintf(s_json, sizeof s_json, "%s/strategy.json", data);
-  snprintf(s_log, sizeof s_log, "%s/strategy.log", data);
-  snprintf(h_json, sizeof h_json, "%s/histogram.json", data);
-  snprintf(h_log, sizeof h_log, "%s/histogram.log", data);
-  char *text = rf_slurp(json, why, sizeof why);
+  struct report_files f;
+  char why[1200];
+  report_files(dir, &f);
+  char *text = rf_slurp(f.json, why, sizeof why);
   if (text == NULL)
     die_usage("--render '%s': no data/rmw.json there, so not a report folder (%s)", dir, why);
   cJSON *root = cJSON_Parse(text);
@@ -153,19 +178,11 @@ static int render(const char *dir)
   cJSON_Delete(root);
   char device_slug[160], s_args[300], h_args[300];
   atl_device_slug(&info, device_slug, sizeof device_slug);
-  recorded_command(s_json, s_args, sizeof s_args, "(settings not recorded)");
-  recorded_command(h_json, h_args, sizeof h_args, "(settings not recorded)");
-  make_dir(figures);
+  recorded_command(f.s_json, s_args, sizeof s_args, "(settings not recorded)");
+  recorded_command(f.h_json, h_args, sizeof h_args, "(settings not recorded)");
+  make_dir(f.figures);
   progress(4, 5, "figures (atomlab plot): heatmaps and strategy bar charts (--render: nothing measured)");
-  struct report_extra extra = {.strategy_json = s_json,
-                               .strategy_log = s_log,
-                               .strategy_args = s_args,
-                               .hist_json = h_json,
-                               .hist_log = h_log,
-                               .hist_args = h_args,
-                               .figures = figures,
-                               .cuda = cuda};
-  return draw_and_write(dir, json, device_slug, &extra, time(NULL), 5) ? EXIT_MEASURE : EXIT_OK;
+  return draw_and_write(dir, &f, device_slug, s_args, h_args, cuda, time(NULL), 5) ? EXIT_MEASURE : EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
@@ -229,13 +246,12 @@ int cmd_report(int argc, char **argv)
   atl_context_free(ctx);
 
   make_dir(dir);
-  char data[1100], figures[1100], json[1200], csv[1200], log[1200];
-  snprintf(data, sizeof data, "%s/data", dir);
-  snprintf(figures, sizeof figures, "%s/figures", dir);
-  make_dir(data);
-  make_dir(figures);
-  snprintf(json, sizeof json, "%s/rmw.json", data);
-  snprintf(csv, sizeof csv, "%s/rmw.csv", data);
+  struct report_files f;
+  report_files(dir, &f);
+  make_dir(f.data);
+  make_dir(f.figures);
+  char *json = f.json, *csv = f.csv, *s_json = f.s_json, *s_csv = f.s_csv, *s_log = f.s_log, *h_json = f.h_json,
+       *h_log = f.h_log, log[1200];
 
   const int steps = 5;
   int failed = 0;
@@ -243,7 +259,7 @@ int cmd_report(int argc, char **argv)
   char what[400];
   snprintf(what, sizeof what, "fetch_add, four patterns, contention and padding %s on %s", grid, device_id);
   progress(1, steps, what);
-  snprintf(log, sizeof log, "%s/rmw.log", data);
+  snprintf(log, sizeof log, "%s/rmw.log", f.data);
   unlink(log);
   char *args[40]; /* the argv of each child step */
   int n = 0;
@@ -269,10 +285,7 @@ int cmd_report(int argc, char **argv)
    * aggregating strategies must get right). CPUs get 2 work-groups: PoCL runs them on 2 cores anyway.
    * GPUs get 2 per compute unit: at full occupancy one launch of a lock strategy on one address takes
    * seconds (every lock serialized), which no report budget holds. */
-  char s_json[1200], s_csv[1200], s_log[1200], s_args[300];
-  snprintf(s_json, sizeof s_json, "%s/strategy.json", data);
-  snprintf(s_csv, sizeof s_csv, "%s/strategy.csv", data);
-  snprintf(s_log, sizeof s_log, "%s/strategy.log", data);
+  char s_args[300];
   char gpu_groups[32];
   snprintf(gpu_groups, sizeof gpu_groups, "%u", 2 * compute_units);
   const char *s_groups = gpu ? gpu_groups : "2";
@@ -303,9 +316,7 @@ int cmd_report(int argc, char **argv)
   }
 
   /* Histogram: u8 keys in every distribution; the app's own size (1 GiB on GPUs) except on CPUs. */
-  char h_json[1200], h_log[1200], h_args[200]; /* app takes one -o: JSON only */
-  snprintf(h_json, sizeof h_json, "%s/histogram.json", data);
-  snprintf(h_log, sizeof h_log, "%s/histogram.log", data);
+  char h_args[200]; /* app takes one -o: JSON only */
   /* GPUs: 256 MiB, five times an H100's L2 (memory-bound like 1 GiB, in a quarter of the time) */
   const char *h_bytes = quick ? "65536" : gpu ? "268435456" : "1048576";
   snprintf(h_args, sizeof h_args, "--input u8 --dist all%s%s%s", h_bytes ? " --bytes " : "", h_bytes ? h_bytes : "",
@@ -335,14 +346,6 @@ int cmd_report(int argc, char **argv)
   }
 
   progress(4, steps, "figures (atomlab plot): heatmaps and strategy bar charts");
-  struct report_extra extra = {.strategy_json = s_json,
-                               .strategy_log = s_log,
-                               .strategy_args = s_args,
-                               .hist_json = h_json,
-                               .hist_log = h_log,
-                               .hist_args = h_args,
-                               .figures = figures,
-                               .cuda = cuda};
-  failed |= draw_and_write(dir, json, device_slug, &extra, started, steps);
+  failed |= draw_and_write(dir, &f, device_slug, s_args, h_args, cuda, started, steps);
   return failed ? EXIT_MEASURE : EXIT_OK;
 }

@@ -1,6 +1,7 @@
 /* The small CSV reader of the model's inputs: calibration tables and ncu exports. */
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,5 +108,24 @@ int atl__csv_number(const char *text, double *value)
   if (*end != '\0' || end == clean || !isfinite(v))
     return -1;
   *value = v;
+  return 0;
+}
+
+int atl__csv_record(const char **text, char *buf, size_t len, char **fields, int max, unsigned *lineno,
+                    const char *name, char *why, size_t why_len)
+{
+  for (long n; (n = atl__csv_next_line(text, buf, len)) != -1;) {
+    ++*lineno;
+    if (n == -2) {
+      snprintf(why, why_len, "%s:%u: line too long", name, *lineno);
+      return -1;
+    }
+    if (n == 0 || buf[0] == '#')
+      continue;
+    int nf = atl__csv_fields(buf, fields, max);
+    if (nf < 0)
+      snprintf(why, why_len, "%s:%u: malformed CSV (an open quote or more than %d fields)", name, *lineno, max);
+    return nf;
+  }
   return 0;
 }

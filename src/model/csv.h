@@ -20,6 +20,15 @@ int atl__csv_fields(char *line, char **fields, int max);
 long atl__csv_next_line(const char **text, char *buf, size_t len);
 
 /**
+ * The next record of @p *text that is not empty or a '#' comment, split into
+ * @p fields (as atl__csv_fields) in @p buf; @p *lineno counts the lines read.
+ * Returns the number of fields, 0 at the end of the text, or -1 with
+ * "NAME:LINE: reason" in @p why for a line too long or malformed.
+ */
+int atl__csv_record(const char **text, char *buf, size_t len, char **fields, int max, unsigned *lineno,
+                    const char *name, char *why, size_t why_len);
+
+/**
  * A number as a counter file writes it: optional quotes already removed,
  * thousands separators (",") allowed between digit groups, a decimal point,
  * an exponent. Returns 0 and the value, or -1 if the text is not a finite number.

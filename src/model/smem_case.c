@@ -44,19 +44,9 @@ int atl_smem_cases_parse_csv(const char *text, const char *name, struct atl_smem
   *count = 0;
   for (int w = 0; w < W_COUNT; w++)
     col[w] = -1;
-  for (long len; (len = atl__csv_next_line(&text, line, sizeof line)) != -1;) {
-    lineno++;
-    if (len == -2) {
-      snprintf(why, why_len, "%s:%u: line too long", name, lineno);
+  for (int nf; (nf = atl__csv_record(&text, line, sizeof line, f, MAX_FIELDS, &lineno, name, why, why_len)) != 0;) {
+    if (nf < 0)
       goto out;
-    }
-    if (len == 0 || line[0] == '#')
-      continue;
-    int nf = atl__csv_fields(line, f, MAX_FIELDS);
-    if (nf < 0) {
-      snprintf(why, why_len, "%s:%u: malformed CSV (an open quote or more than %d fields)", name, lineno, MAX_FIELDS);
-      goto out;
-    }
     if (!have_header) {
       for (int i = 0; i < nf; i++)
         for (int w = 0; w < W_COUNT; w++)
