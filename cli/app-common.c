@@ -1,9 +1,7 @@
 /* Options, device opening and output shared by every `atomlab app`. */
 #include <errno.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "app.h"
 
@@ -120,14 +118,8 @@ int app_parse(int argc, char **argv, const char *usage, const struct option *ext
   }
   if (optind < argc)
     die_usage("unexpected argument '%s' for app %s (see 'atomlab app %s --help')", argv[optind], app, app);
-  if (o->out_path) {
-    char *copy = strdup(o->out_path);
-    if (copy == NULL)
-      die("out of memory");
-    if (access(dirname(copy), W_OK) != 0)
-      die_usage("-o '%s': the folder does not exist or is not writable", o->out_path);
-    free(copy);
-  }
+  if (o->out_path)
+    cli_check_output_dir(o->out_path);
   return 0;
 }
 

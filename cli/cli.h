@@ -89,6 +89,9 @@ int cli_timing_option(int c, const char *arg, struct atl_timing *t);
 /** Dies (exit 2) if the timing options contradict each other. */
 void cli_timing_check(const struct atl_timing *t);
 
+/** Dies (exit 2, nothing written) unless the folder of output file @p path exists and is writable. */
+void cli_check_output_dir(const char *path);
+
 /** The output format a file name asks for: .csv CSV, .txt a table, anything else JSON. */
 int cli_format_from_extension(const char *path);
 

@@ -1,11 +1,9 @@
 /* atomlab compare: two result files, row by row, with a verdict that
  * respects the noise the samples show (docs/metrics.md states the rule). */
 #include <getopt.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "resultfile.h"
@@ -347,12 +345,7 @@ int cmd_compare(int argc, char **argv)
   if (argc - optind != 2)
     die_usage("compare takes two result files, A.json and B.json (see 'atomlab compare --help')");
   if (out_path) {
-    char *dir_copy = strdup(out_path);
-    if (dir_copy == NULL)
-      die("out of memory");
-    if (access(dirname(dir_copy), W_OK) != 0)
-      die_usage("-o '%s': the folder does not exist or is not writable", out_path);
-    free(dir_copy);
+    cli_check_output_dir(out_path);
     if (format < 0) {
       const char *dot = strrchr(out_path, '.');
       format = dot && strcmp(dot, ".csv") == 0    ? ATL_FORMAT_CSV

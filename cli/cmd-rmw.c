@@ -1,6 +1,5 @@
 /* atomlab rmw: the contention x padding sweep of seed 003. */
 #include <getopt.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,12 +235,7 @@ int cmd_rmw(int argc, char **argv)
   if (atl_axis_parse(pad_text, UINT32_MAX, &pad, why, sizeof why))
     die_usage("--padding: %s", why);
   for (size_t i = 0; i < nout; i++) {
-    char *dir_copy = strdup(out_paths[i]);
-    if (dir_copy == NULL)
-      die("out of memory");
-    if (access(dirname(dir_copy), W_OK) != 0)
-      die_usage("-o '%s': the folder does not exist or is not writable", out_paths[i]);
-    free(dir_copy);
+    cli_check_output_dir(out_paths[i]);
     out_formats[i] = format >= 0 && nout == 1 ? format : cli_format_from_extension(out_paths[i]);
   }
   if (format < 0)

@@ -1,11 +1,9 @@
 /* atomlab strategy: every atomic strategy of the device library per access
  * pattern and op, in one run on one device, with the winner and its margin. */
 #include <getopt.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -199,12 +197,7 @@ int cmd_strategy(int argc, char **argv)
     die_usage("unexpected argument '%s' for strategy (see 'atomlab strategy --help')", argv[optind]);
   cli_timing_check(&timing);
   for (size_t i = 0; i < nout; i++) {
-    char *dir_copy = strdup(out_paths[i]);
-    if (dir_copy == NULL)
-      die("out of memory");
-    if (access(dirname(dir_copy), W_OK) != 0)
-      die_usage("-o '%s': the folder does not exist or is not writable", out_paths[i]);
-    free(dir_copy);
+    cli_check_output_dir(out_paths[i]);
     out_formats[i] = format >= 0 && nout == 1 ? format : cli_format_from_extension(out_paths[i]);
   }
   if (format < 0)

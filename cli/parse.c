@@ -1,8 +1,20 @@
 /* Option parsing every command shares. */
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+
+void cli_check_output_dir(const char *path)
+{
+  char *copy = strdup(path);
+  if (copy == NULL)
+    die("out of memory");
+  if (access(dirname(copy), W_OK) != 0)
+    die_usage("-o '%s': the folder does not exist or is not writable", path);
+  free(copy);
+}
 
 /* .csv is CSV, .txt a table, anything else JSON. */
 int cli_format_from_extension(const char *path)
