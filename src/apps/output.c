@@ -31,14 +31,10 @@ double atl_app_metric_get(const struct atl_app_row *row, const char *name, doubl
 
 int atl_app_set_add(struct atl_app_set *set, const struct atl_app_row *row)
 {
-  if (set->count == set->cap) {
-    size_t cap = set->cap ? set->cap * 2 : 16;
-    struct atl_app_row *grown = realloc(set->rows, cap * sizeof *grown);
-    if (grown == NULL)
-      return ATL_ENOMEM;
-    set->rows = grown;
-    set->cap = cap;
-  }
+  void *rows = atl__grow_rows(set->rows, &set->cap, set->count, sizeof *set->rows, 16);
+  if (rows == NULL)
+    return ATL_ENOMEM;
+  set->rows = rows;
   set->rows[set->count++] = *row;
   return 0;
 }

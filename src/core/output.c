@@ -24,16 +24,23 @@ int atl_format_parse(const char *s)
   return -1;
 }
 
+void *atl__grow_rows(void *rows, size_t *cap, size_t count, size_t size, size_t first)
+{
+  if (count < *cap)
+    return rows;
+  size_t n = *cap ? *cap * 2 : first;
+  void *grown = realloc(rows, n * size);
+  if (grown != NULL)
+    *cap = n;
+  return grown;
+}
+
 int atl_result_set_add(struct atl_result_set *set, struct atl_row *row)
 {
-  if (set->count == set->cap) {
-    size_t cap = set->cap ? set->cap * 2 : 64;
-    struct atl_row *grown = realloc(set->rows, cap * sizeof *grown);
-    if (grown == NULL)
-      return ATL_ENOMEM;
-    set->rows = grown;
-    set->cap = cap;
-  }
+  void *rows = atl__grow_rows(set->rows, &set->cap, set->count, sizeof *set->rows, 64);
+  if (rows == NULL)
+    return ATL_ENOMEM;
+  set->rows = rows;
   set->rows[set->count++] = *row;
   row->samples_ms = NULL; /* moved */
   return 0;

@@ -22,4 +22,12 @@ int atl__write_file_with(const char *path, int (*writer)(FILE *f, const void *ar
 /** The device facts as a JSON object, as every result file records them. */
 cJSON *atl__device_json(const struct atl_device_info *d);
 
+/**
+ * Makes room for one more element in a row array (@p rows holding @p count
+ * of @p *cap elements of @p size bytes): doubles it when full, starting at
+ * @p first. Returns the array (moved or not), or NULL when out of memory
+ * with the old array and @p *cap unchanged.
+ */
+void *atl__grow_rows(void *rows, size_t *cap, size_t count, size_t size, size_t first);
+
 #endif

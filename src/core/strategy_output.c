@@ -9,14 +9,10 @@
 
 int atl_strategy_set_add(struct atl_strategy_set *set, struct atl_strategy_row *row)
 {
-  if (set->count == set->cap) {
-    size_t cap = set->cap ? set->cap * 2 : 32;
-    struct atl_strategy_row *grown = realloc(set->rows, cap * sizeof *grown);
-    if (grown == NULL)
-      return ATL_ENOMEM;
-    set->rows = grown;
-    set->cap = cap;
-  }
+  void *rows = atl__grow_rows(set->rows, &set->cap, set->count, sizeof *set->rows, 32);
+  if (rows == NULL)
+    return ATL_ENOMEM;
+  set->rows = rows;
   set->rows[set->count++] = *row;
   row->row.samples_ms = NULL; /* moved */
   return 0;
