@@ -42,6 +42,12 @@ uint32_t app_coresident(atl_context_t ctx, uint32_t wg_size)
   return occ.discovered;
 }
 
+void app_check(atl_context_t ctx, int err, const char *what)
+{
+  if (err)
+    die("%s failed: %s", what, atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+}
+
 int app_hook(const char *name)
 {
   const char *v = getenv(name);

@@ -85,8 +85,6 @@ int app_count(int argc, char **argv)
   if (c.p.containers * c.p.items * 4 > dev->max_alloc)
     die_usage("--containers %llu x --items %u floats exceed the max allocation of %llu bytes on %s",
               (unsigned long long)c.p.containers, c.p.items, (unsigned long long)dev->max_alloc, dev->name);
-  int err = atl_app_count(ctx, &c.p, &o.timing, &set);
-  if (err)
-    die("count failed: %s", atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+  app_check(ctx, atl_app_count(ctx, &c.p, &o.timing, &set), "count");
   return app_finish(&o, &set, ctx);
 }

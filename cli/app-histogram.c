@@ -167,8 +167,6 @@ int app_histogram(int argc, char **argv)
   if (c.p.bytes > dev->max_alloc)
     die_usage("--bytes %llu exceeds the max allocation of %llu bytes on %s", (unsigned long long)c.p.bytes,
               (unsigned long long)dev->max_alloc, dev->name);
-  int err = atl_app_histogram(ctx, &c.p, &o.timing, &set);
-  if (err)
-    die("histogram failed: %s", atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+  app_check(ctx, atl_app_histogram(ctx, &c.p, &o.timing, &set), "histogram");
   return app_finish(&o, &set, ctx);
 }

@@ -85,12 +85,6 @@ static void init(struct struct_cli *c)
   c->l.want_cub = 1;
 }
 
-static void finish_or_die(atl_context_t ctx, int err, const char *app)
-{
-  if (err)
-    die("%s failed: %s", app, atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
-}
-
 int app_double_add(int argc, char **argv)
 {
   static const struct option extra[] = {{"threads", required_argument, NULL, O_THREADS},
@@ -116,7 +110,7 @@ int app_double_add(int argc, char **argv)
   if (c.d.targets > c.d.threads)
     die_usage("--targets %u is not allowed: 1 to --threads (%u)", c.d.targets, c.d.threads);
   c.d.wg_size = o.wg_size;
-  finish_or_die(ctx, atl_app_double_add(ctx, &c.d, &o.timing, &set), "double-add");
+  app_check(ctx, atl_app_double_add(ctx, &c.d, &o.timing, &set), "double-add");
   return app_finish(&o, &set, ctx);
 }
 
@@ -152,7 +146,7 @@ int app_list(int argc, char **argv)
     die_usage("--lists %u is not allowed: 1 to --nodes (%u)", c.l.lists, c.l.nodes);
   atl_context_t ctx = app_open(&o, &set, argc, argv);
   list_sizes(&c, ctx, &o, 0);
-  finish_or_die(ctx, atl_app_list(ctx, &c.l, &o.timing, &set), "list");
+  app_check(ctx, atl_app_list(ctx, &c.l, &o.timing, &set), "list");
   return app_finish(&o, &set, ctx);
 }
 
@@ -171,6 +165,6 @@ int app_skiplist(int argc, char **argv)
     return EXIT_OK;
   atl_context_t ctx = app_open(&o, &set, argc, argv);
   list_sizes(&c, ctx, &o, 1);
-  finish_or_die(ctx, atl_app_skiplist(ctx, &c.l, &o.timing, &set), "skiplist");
+  app_check(ctx, atl_app_skiplist(ctx, &c.l, &o.timing, &set), "skiplist");
   return app_finish(&o, &set, ctx);
 }

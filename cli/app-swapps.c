@@ -259,9 +259,9 @@ int app_swapps(int argc, char **argv)
   for (unsigned a = 0; a < 3; a++) {
     if (!(c.apps & (1u << a)))
       continue;
-    int err = fns[a](ctx, &c.p, &o.timing, &set);
-    if (err)
-      die("swapps %s failed: %s", names[a], atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+    char what[64];
+    snprintf(what, sizeof what, "swapps %s", names[a]);
+    app_check(ctx, fns[a](ctx, &c.p, &o.timing, &set), what);
   }
   free(text);
   free(c.kwcopy);

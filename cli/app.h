@@ -51,6 +51,9 @@ uint64_t app_number(const char *opt, const char *text, uint64_t lo, uint64_t hi)
  */
 uint32_t app_coresident(atl_context_t ctx, uint32_t wg_size);
 
+/** Dies (exit 1) with "WHAT failed: reason" if @p err is an error the app returned. */
+void app_check(atl_context_t ctx, int err, const char *what);
+
 /** 1 where the environment variable @p name is set to anything but "" or "0" (the apps' test hooks). */
 int app_hook(const char *name);
 
