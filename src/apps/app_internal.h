@@ -43,6 +43,9 @@ struct atl__app_buffers {
   unsigned n;
 };
 int atl__app_alloc(atl_context_t ctx, struct atl__app_buffers *b, size_t bytes, void **out);
+
+/** Work-items the device holds resident (its threads per compute unit x units), a multiple of @p wg, at least @p wg. */
+size_t atl__app_resident_threads(const struct atl_device_info *d, uint32_t wg);
 void atl__app_free_all(atl_context_t ctx, struct atl__app_buffers *b);
 
 /* Fills @p bytes of @p buf with a 32-bit word. */

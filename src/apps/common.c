@@ -65,6 +65,15 @@ int atl__app_build(atl_context_t ctx, const char *source, const char *entry, con
   return err;
 }
 
+size_t atl__app_resident_threads(const struct atl_device_info *d, uint32_t wg)
+{
+  size_t per_cu = d->max_threads_per_cu ? d->max_threads_per_cu : (d->type == ATL_DEVICE_GPU ? 2048 : wg);
+  size_t t = (size_t)d->compute_units * per_cu;
+  if (t < wg)
+    t = wg;
+  return (t + wg - 1) / wg * wg;
+}
+
 int atl__app_alloc(atl_context_t ctx, struct atl__app_buffers *b, size_t bytes, void **out)
 {
   if (b->n == ATL__APP_MAX_BUFFERS)

@@ -59,16 +59,6 @@ static int make_input(const struct atl_count_params *p, float *vals, uint32_t *c
   return 0;
 }
 
-/* Threads for the grid-stride read: what the device holds resident. */
-static size_t read_threads(const struct atl_device_info *d, uint32_t wg)
-{
-  size_t per_cu = d->max_threads_per_cu ? d->max_threads_per_cu : (d->type == ATL_DEVICE_GPU ? 2048 : wg);
-  size_t t = (size_t)d->compute_units * per_cu;
-  if (t < wg)
-    t = wg;
-  return (t + wg - 1) / wg * wg;
-}
-
 static void add_throughput(struct atl_app_row *row, const struct count_run *r)
 {
   if (row->time_ms.median <= 0)
@@ -92,7 +82,7 @@ static int run_ceiling(struct count_run *r, const struct atl_app_timing *tm, str
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r->vals, 0},
                            {ATL_ARG_U32, NULL, r->p->containers * r->p->items},
                            {ATL_ARG_BUFFER, r->count, 0}};
-  struct atl_launch launch = {read_threads(atl_device_current(ctx), r->p->wg_size), r->p->wg_size, args, 3};
+  struct atl_launch launch = {atl__app_resident_threads(atl_device_current(ctx), r->p->wg_size), r->p->wg_size, args, 3};
   if (!err)
     err = atl__app_time(ctx, kernel, &launch, reset_count, r, tm, &row);
   if (!err)

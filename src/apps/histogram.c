@@ -123,16 +123,6 @@ static uint32_t host_histogram(enum atl_hist_input in, uint32_t bins, const uint
   return x;
 }
 
-/* Work-items the device holds resident, a multiple of wg, at least one work-group. */
-static size_t resident_threads(const struct atl_device_info *d, uint32_t wg)
-{
-  size_t per_cu = d->max_threads_per_cu ? d->max_threads_per_cu : (d->type == ATL_DEVICE_GPU ? 2048 : wg);
-  size_t t = (size_t)d->compute_units * per_cu;
-  if (t < wg)
-    t = wg;
-  return (t + wg - 1) / wg * wg;
-}
-
 /* uint4 loads in flight per work-item in per-lane and block16. per-lane runs
  * 6 warps per SM, so each warp keeps 16 loads in flight (48 KiB per SM): with
  * 24 KiB (8 loads, or 4 at 12 warps) it read 2.1 TB/s on the H200 whatever
@@ -257,7 +247,7 @@ static int run_ceiling(struct hist_run *r, struct atl_app_set *out)
   snprintf(defines, sizeof defines, "ITEMS=1 WG=%u STRATEGY_thread", p->wg_size);
   int err = atl__app_build(r->ctx, "app_count", "read_all", defines, &kernel, NULL);
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r->in, 0}, {ATL_ARG_U32, NULL, p->bytes / 4}, {ATL_ARG_BUFFER, r->xor_out, 0}};
-  struct atl_launch launch = {resident_threads(atl_device_current(r->ctx), p->wg_size), p->wg_size, args, 3};
+  struct atl_launch launch = {atl__app_resident_threads(atl_device_current(r->ctx), p->wg_size), p->wg_size, args, 3};
   if (!err)
     err = atl__app_time(r->ctx, kernel, &launch, reset_xor, r, r->tm, &row);
   if (!err)
@@ -325,7 +315,7 @@ static size_t variant_groups(struct hist_run *r, enum atl_hist_variant v, void *
   const struct atl_device_info *d = atl_device_current(r->ctx);
   const struct atl_backend_ops *ops = atl__ops(r->ctx);
   const unsigned per_item = variant_unroll(v);
-  size_t groups = resident_threads(d, wg) / wg;
+  size_t groups = atl__app_resident_threads(d, wg) / wg;
   unsigned est = 0;
   char method[160];
   if (v == ATL_HIST_PER_LANE && ops->occupancy_estimate &&
