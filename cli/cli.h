@@ -42,6 +42,12 @@ void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta
 /** Writes @p len bytes to @p path through a temporary name and rename(2); 0 or -1. */
 int cli_write_text(const char *path, const char *text, size_t len);
 
+/** Opens "PATH.tmp.PID" for writing (its name goes to @p tmp), the crash-safe way cli_write_text writes; NULL if it cannot. */
+FILE *cli_tmp_open(const char *path, char *tmp, size_t len);
+
+/** Closes @p f and renames @p tmp to @p path; on any error removes @p tmp and returns -1, else 0. */
+int cli_tmp_commit(FILE *f, const char *tmp, const char *path);
+
 /** Where a spawned program runs and where its output goes (NULL members: inherited). */
 struct cli_spawn_io {
   const char *dir;       /**< working directory */

@@ -81,23 +81,6 @@ static int make_parents(const char *path)
   return 0;
 }
 
-/* Writes @p text to @p path through a temporary name and a rename. */
-static int write_atomically(const char *path, const char *text)
-{
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (f == NULL)
-    return -1;
-  int bad = fputs(text, f) < 0;
-  bad |= fclose(f) != 0;
-  if (bad || rename(tmp, path) != 0) {
-    unlink(tmp);
-    return -1;
-  }
-  return 0;
-}
-
 /* The table as CSV text: one row per measured point. */
 static char *table_csv(const struct atl_smem_table *t, const struct atl_smem_spread *s)
 {
@@ -318,7 +301,7 @@ static int calibrate_smem(int argc, char **argv)
   char *csv = table_csv(&table, &spread), *json = metadata_json(&meta, &cfg, &info, csv_name, grid);
   if (csv == NULL || json == NULL)
     die("out of memory");
-  if (make_parents(csv_path) != 0 || write_atomically(csv_path, csv) != 0 || write_atomically(json_path, json) != 0)
+  if (make_parents(csv_path) != 0 || cli_write_text(csv_path, csv, strlen(csv)) != 0 || cli_write_text(json_path, json, strlen(json)) != 0)
     die("unable to write '%s' and '%s': %s", csv_path, json_path, strerror(errno));
   printf("calibrate smem: %zu points (%u reps each, %zu launches on %u SMs, %zu samples repeated) in %.1f s\n",
          info.points, reps, info.launches, info.slots, info.retried, info.seconds);

@@ -2,7 +2,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -78,8 +77,7 @@ static int run_validation(const char *device, unsigned wg_size, unsigned workgro
   FILE *csv = NULL;
   char tmp[4200];
   if (out) {
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
-    if ((csv = fopen(tmp, "w")) == NULL)
+    if ((csv = cli_tmp_open(out, tmp, sizeof tmp)) == NULL)
       die("unable to write '%s'", out);
     fprintf(csv, "kernel,expect,wg_size,workgroups,iters,bytes,warmup,reps,median_ms,atomics,verified,wrong,"
                  "instructions\n");
@@ -107,14 +105,9 @@ static int run_validation(const char *device, unsigned wg_size, unsigned workgro
               spec.iters, w == 0 ? (size_t)0 : spec.bytes, warmup, reps, res.median_ms, res.atomics, res.verified,
               res.wrong, res.instructions);
   }
-  if (csv) {
-    int bad = ferror(csv) != 0;
-    bad |= fclose(csv) != 0;
-    if (bad || rename(tmp, out) != 0) {
-      unlink(tmp);
-      fprintf(stderr, "error: unable to write '%s'\n", out);
-      failed = 1;
-    }
+  if (csv && cli_tmp_commit(csv, tmp, out) != 0) {
+    fprintf(stderr, "error: unable to write '%s'\n", out);
+    failed = 1;
   }
   atl_context_free(ctx);
   return failed ? EXIT_MEASURE : EXIT_OK;
@@ -198,8 +191,7 @@ int cmd_hist_case(int argc, char **argv)
   FILE *csv = NULL;
   char tmp[4200];
   if (out) {
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
-    if ((csv = fopen(tmp, "w")) == NULL)
+    if ((csv = cli_tmp_open(out, tmp, sizeof tmp)) == NULL)
       die("unable to write '%s'", out);
     fprintf(csv, "kernel,image,result,pixels,wg_size,workgroups,warmup,reps,median_ms,min_ms,max_ms,gpixels_per_s,"
                  "verified,wrong_bins,instructions\n");
@@ -237,14 +229,9 @@ int cmd_hist_case(int argc, char **argv)
                       results[r], spec.pixels, spec.wg_size, wgs, warmup, reps, res.median_ms, res.min_ms, res.max_ms,
                       gpx, res.verified, res.wrong_bins, res.instructions);
           }
-  if (csv) {
-    int bad = ferror(csv) != 0;
-    bad |= fclose(csv) != 0;
-    if (bad || rename(tmp, out) != 0) {
-      unlink(tmp);
-      fprintf(stderr, "error: unable to write '%s'\n", out);
-      failed = 1;
-    }
+  if (csv && cli_tmp_commit(csv, tmp, out) != 0) {
+    fprintf(stderr, "error: unable to write '%s'\n", out);
+    failed = 1;
   }
   atl_axis_release(&pixels);
   atl_axis_release(&wg);

@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -195,8 +194,7 @@ int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *tabl
   char tmp[4200];
   FILE *f = stdout;
   if (opts->out) {
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", opts->out, (long)getpid());
-    if ((f = fopen(tmp, "w")) == NULL)
+    if ((f = cli_tmp_open(opts->out, tmp, sizeof tmp)) == NULL)
       die("unable to write '%s': %s", opts->out, strerror(errno));
   }
   if (csv)
@@ -204,14 +202,9 @@ int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *tabl
   else
     write_md(f, lines, n, opts, counters, runs_path);
   int status = EXIT_OK;
-  if (opts->out) {
-    int bad = ferror(f) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, opts->out) != 0) {
-      unlink(tmp);
-      fprintf(stderr, "error: unable to write '%s'\n", opts->out);
-      status = EXIT_MEASURE;
-    }
+  if (opts->out && cli_tmp_commit(f, tmp, opts->out) != 0) {
+    fprintf(stderr, "error: unable to write '%s'\n", opts->out);
+    status = EXIT_MEASURE;
   }
   free(lines);
   free(cases);

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -145,8 +144,7 @@ int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table
   char tmp[4200];
   FILE *f = stdout;
   if (opts->out) {
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", opts->out, (long)getpid());
-    if ((f = fopen(tmp, "w")) == NULL) {
+    if ((f = cli_tmp_open(opts->out, tmp, sizeof tmp)) == NULL) {
       fprintf(stderr, "error: unable to write '%s': %s\n", opts->out, strerror(errno));
       return -1;
     }
@@ -265,14 +263,9 @@ int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table
     free(text);
     cJSON_Delete(root);
   }
-  if (opts->out) {
-    int bad = ferror(f) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, opts->out) != 0) {
-      unlink(tmp);
-      fprintf(stderr, "error: unable to write '%s'\n", opts->out);
-      return -1;
-    }
+  if (opts->out && cli_tmp_commit(f, tmp, opts->out) != 0) {
+    fprintf(stderr, "error: unable to write '%s'\n", opts->out);
+    return -1;
   }
   return failures;
 }

@@ -5,20 +5,34 @@
 
 #include "cli.h"
 
-int cli_write_text(const char *path, const char *text, size_t len)
+FILE *cli_tmp_open(const char *path, char *tmp, size_t len)
 {
-  char tmp[4096];
-  if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-    return -1;
-  FILE *f = fopen(tmp, "w");
-  if (f == NULL)
-    return -1;
-  int bad = fwrite(text, 1, len, f) != len;
-  bad |= fflush(f) != 0 || ferror(f);
+  if (snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid()) >= (int)len)
+    return NULL;
+  return fopen(tmp, "w");
+}
+
+int cli_tmp_commit(FILE *f, const char *tmp, const char *path)
+{
+  int bad = fflush(f) != 0 || ferror(f);
   bad |= fclose(f) != 0;
   if (!bad && rename(tmp, path) != 0)
     bad = 1;
   if (bad)
     unlink(tmp);
   return bad ? -1 : 0;
+}
+
+int cli_write_text(const char *path, const char *text, size_t len)
+{
+  char tmp[4096];
+  FILE *f = cli_tmp_open(path, tmp, sizeof tmp);
+  if (f == NULL)
+    return -1;
+  if (fwrite(text, 1, len, f) != len) {
+    fclose(f);
+    unlink(tmp);
+    return -1;
+  }
+  return cli_tmp_commit(f, tmp, path);
 }
