@@ -126,10 +126,9 @@ char *atl__sass_text(const void *cubin, size_t size, char *why, size_t why_len)
   return text;
 }
 
-int atl__sass_atomics(const void *cubin, size_t size, char *out, size_t len)
+/* The summary of @p text (freed) into @p out, or "unknown (why)" where there is no text. */
+static int summary_or_unknown(char *text, const char *why, char *out, size_t len)
 {
-  char why[600];
-  char *text = atl__sass_text(cubin, size, why, sizeof why);
   if (text == NULL) {
     snprintf(out, len, "unknown (%s)", why);
     return -1;
@@ -137,6 +136,13 @@ int atl__sass_atomics(const void *cubin, size_t size, char *out, size_t len)
   atl__sass_summarise(text, out, len);
   free(text);
   return 0;
+}
+
+int atl__sass_atomics(const void *cubin, size_t size, char *out, size_t len)
+{
+  char why[600];
+  char *text = atl__sass_text(cubin, size, why, sizeof why);
+  return summary_or_unknown(text, why, out, len);
 }
 
 char *atl__sass_text_ptx(const char *ptx, size_t size, char *why, size_t why_len)
@@ -189,11 +195,5 @@ int atl__sass_from_ptx(const char *ptx, size_t size, char *out, size_t len)
 {
   char why[600];
   char *text = atl__sass_text_ptx(ptx, size, why, sizeof why);
-  if (text == NULL) {
-    snprintf(out, len, "unknown (%s)", why);
-    return -1;
-  }
-  atl__sass_summarise(text, out, len);
-  free(text);
-  return 0;
+  return summary_or_unknown(text, why, out, len);
 }
