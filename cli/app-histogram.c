@@ -21,7 +21,7 @@ static const char usage[] =
     "  --photo FILE    the photo distribution's JPEG (Debian package " ATL_HIST_PHOTO_PACKAGE ")\n"
     "                  [" ATL_HIST_PHOTO_DEFAULT "]\n"
     "  --variants LIST global, shared, warp-private, match-any, packed, per-lane,\n"
-    "                  block16, auto, cub or all  [all]\n"
+    "                  byte-lanes (u8 only), block16, auto, cub or all  [all]\n"
     "                  (the read ceiling always runs: the ratios need it)\n"
     "  --bytes N       input bytes, a multiple of 16 below 4 GiB  [GPU: 1 GiB; CPU: 1 MiB]\n"
     "  --seed N        input generator seed  [1]\n"
@@ -94,7 +94,7 @@ static void on_option(int code, const char *arg, void *user)
     break;
   case O_VARIANTS:
     c->p.variants = parse_set("--variants", arg, atl_hist_variant_names, ATL_HIST_VARIANT_COUNT, ATL_HIST_GLOBAL,
-                              "global, shared, warp-private, match-any, packed, per-lane, block16, auto, cub, all");
+                              "global, shared, warp-private, match-any, packed, per-lane, byte-lanes, block16, auto, cub, all");
     break;
   case O_BYTES:
     c->p.bytes = app_number("--bytes", arg, 16, (4ull << 30) - 16);

@@ -370,6 +370,52 @@ __device__ __forceinline__ void atl_hist_lane_merge(unsigned *cols, unsigned *hi
 }
 
 /**
+ * 8-bit keys at one byte permute and one atomic per key. @p cols is
+ * ATL_HIST_BYTES_SIZE bytes of shared memory, zeroed: 256 bins x 64 columns
+ * of 32-bit counters, bin b of column c at byte offset b * 256 + c * 4. So a
+ * key's address is the key itself as the second byte above the column's byte
+ * offset, which one PRMT (__byte_perm) builds; per-lane's b * 128 + lane * 4
+ * took a shift, a mask and an add per key, and those integer instructions,
+ * not the atomics, capped it on an H200. A thread's column is its lane plus 32
+ * for odd warps (atl_hist_bytes_column): a warp's lanes hit 32 different
+ * banks whatever the keys, and each column is shared by half the block's
+ * warps. A block may count up to 2^32 - 1 keys between merges.
+ */
+#define ATL_HIST_BYTES_SIZE 65536u
+
+/** The calling thread's column (lane + 32 x (warp & 1), that is threadIdx.x % 64) as a byte offset. */
+__device__ __forceinline__ unsigned atl_hist_bytes_column(void) { return (threadIdx.x & 63u) * 4u; }
+
+/** Counts the four 8-bit keys of @p w; @p col is atl_hist_bytes_column(). */
+__device__ __forceinline__ void atl_hist_bytes_add4(unsigned *cols, unsigned col, unsigned w)
+{
+  char *base = (char *)cols;
+  /* selector nibbles, low byte first: col's byte 0, w's byte k, then col's byte 1 (zero) twice */
+  atomicAdd((unsigned *)(base + __byte_perm(w, col, 0x5504u)), 1u);
+  atomicAdd((unsigned *)(base + __byte_perm(w, col, 0x5514u)), 1u);
+  atomicAdd((unsigned *)(base + __byte_perm(w, col, 0x5524u)), 1u);
+  atomicAdd((unsigned *)(base + __byte_perm(w, col, 0x5534u)), 1u);
+}
+
+/**
+ * Adds the 64 columns into @p hist (256 global bins); every thread of the
+ * block calls it. Item i sums half i % 2 of bin i / 2, its j-th read at column
+ * (j + i) % 32 of that half, so a warp reads 32 banks.
+ */
+__device__ __forceinline__ void atl_hist_bytes_merge(const unsigned *cols, unsigned *hist)
+{
+  __syncthreads();
+  for (unsigned i = threadIdx.x; i < 512u; i += blockDim.x) {
+    const unsigned *part = cols + (i >> 1) * 64u + (i & 1u) * 32u;
+    unsigned sum = 0;
+    for (unsigned j = 0; j < 32u; j++)
+      sum += part[(j + i) & 31u];
+    if (sum)
+      atomicAdd(&hist[i >> 1], sum);
+  }
+}
+
+/**
  * 16-bit block counters for large bin counts (65,536 bins in 128 KiB of
  * dynamic shared memory): bin b is half (b & 1) of @p halves[b / 2]. The add
  * that takes a counter from 0x7fff to 0x8000 (exactly one: atomics return

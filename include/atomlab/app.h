@@ -128,6 +128,7 @@ enum atl_hist_variant {
   ATL_HIST_MATCH_ANY,
   ATL_HIST_PACKED,
   ATL_HIST_PER_LANE,
+  ATL_HIST_BYTE_LANES, /**< 8-bit keys: 64 columns, bins 256 bytes apart (one byte permute per key) */
   ATL_HIST_BLOCK16,
   ATL_HIST_AUTO, /**< the variant chosen for the input and bins (atl_hist_auto_choice) */
   ATL_HIST_CUB,
@@ -137,8 +138,9 @@ enum atl_hist_variant {
 extern const char *const atl_hist_input_names[ATL_HIST_INPUT_COUNT];
 extern const char *const atl_hist_dist_names[ATL_HIST_DIST_COUNT];
 extern const char *const atl_hist_variant_names[ATL_HIST_VARIANT_COUNT];
-/** The variant `auto` runs for a histogram of @p bins on device @p d at work-group size @p wg. */
-enum atl_hist_variant atl_hist_auto_choice(const struct atl_device_info *d, uint32_t bins, uint32_t wg);
+/** The variant `auto` runs for input @p in with @p bins on device @p d at work-group size @p wg. */
+enum atl_hist_variant atl_hist_auto_choice(const struct atl_device_info *d, enum atl_hist_input in, uint32_t bins,
+                                           uint32_t wg);
 
 struct atl_histogram_params {
   unsigned inputs;   /**< bit (1 << atl_hist_input) per input to run */

@@ -3,7 +3,8 @@
  * (4 x 256 bins) and 32-bit keys (bin = key % bins) over solid, uniform,
  * skewed and photo inputs, with one global atomic per key, per-block and
  * per-warp privatized histograms, match-any aggregation, 16-bit packed
- * counters, per-thread columns of 16-bit counters (per-lane), per-block
+ * counters, per-lane columns of 32-bit counters (per-lane; byte-lanes for
+ * 8-bit keys, one byte permute per key), per-block
  * 16-bit counters in opt-in local memory (block16), the variant chosen by
  * input (auto) and (CUDA) CUB's DeviceHistogram, against the read bandwidth of the same
  * bytes in the same run. Every histogram is checked bin for bin against the
@@ -17,7 +18,7 @@
 const char *const atl_hist_input_names[ATL_HIST_INPUT_COUNT] = {"u8", "rgba", "u32"};
 const char *const atl_hist_dist_names[ATL_HIST_DIST_COUNT] = {"solid", "uniform", "skewed", "photo"};
 const char *const atl_hist_variant_names[ATL_HIST_VARIANT_COUNT] = {
-    "read-ceiling", "global", "shared", "warp-private", "match-any", "packed", "per-lane", "block16", "auto", "cub"};
+    "read-ceiling", "global", "shared", "warp-private", "match-any", "packed", "per-lane", "byte-lanes", "block16", "auto", "cub"};
 
 struct hist_run {
   atl_context_t ctx;
@@ -132,19 +133,38 @@ static uint32_t host_histogram(enum atl_hist_input in, uint32_t bins, const uint
 /* per-lane's work-group: 32 columns of 256 32-bit counters are 32 KiB of
  * local memory, small enough for 6 work-groups per H100 or H200 SM. */
 #define PER_LANE_WG 256u
+/* byte-lanes' work-group and loads in flight: with 64 KiB of columns an H100
+ * or H200 SM holds 2 work-groups of 1024 (64 warps, 32 registers, 4 loads
+ * each), which read 1.02x the read ceiling's bandwidth on the H200 where 3 of
+ * 512 with 6 loads (48 warps, 40 registers) read 0.98x
+ * (results/nvidia-h200/histogram/design-runs/byte-lanes). Design runs build
+ * with other values: cmake -DCMAKE_C_FLAGS="-DBYTE_LANES_WG=512u -DBYTE_LANES_UNROLL=6". */
+#ifndef BYTE_LANES_WG
+#define BYTE_LANES_WG 1024u
+#endif
+#ifndef BYTE_LANES_UNROLL
+#define BYTE_LANES_UNROLL 4
+#endif
+#define BYTE_LANES_BYTES 65536u /* ATL_HIST_BYTES_SIZE of the device headers */
 /* block16's work-group: one per SM holds 65,536 bins, so it brings every thread it can. */
 #define BLOCK16_WG 1024u
 
 /* uint4 per work-item per iteration of a variant's loop. */
 static unsigned variant_unroll(enum atl_hist_variant v)
 {
-  return v == ATL_HIST_PER_LANE ? PER_LANE_UNROLL : v == ATL_HIST_BLOCK16 ? UNROLL : 1;
+  return v == ATL_HIST_PER_LANE     ? PER_LANE_UNROLL
+         : v == ATL_HIST_BYTE_LANES ? BYTE_LANES_UNROLL
+         : v == ATL_HIST_BLOCK16    ? UNROLL
+                                    : 1;
 }
 
 /* The work-group size a variant runs at: --wg-size except where the design fixes it. */
 static uint32_t variant_wg(const struct atl_device_info *d, enum atl_hist_variant v, uint32_t wg)
 {
-  uint32_t fixed = v == ATL_HIST_PER_LANE ? PER_LANE_WG : v == ATL_HIST_BLOCK16 ? BLOCK16_WG : wg;
+  uint32_t fixed = v == ATL_HIST_PER_LANE     ? PER_LANE_WG
+                   : v == ATL_HIST_BYTE_LANES ? BYTE_LANES_WG
+                   : v == ATL_HIST_BLOCK16    ? BLOCK16_WG
+                                              : wg;
   while (fixed > d->max_wg_size && fixed > 1)
     fixed /= 2;
   return fixed;
@@ -156,6 +176,8 @@ static uint64_t local_words(enum atl_hist_variant v, uint32_t bins, uint32_t wg)
   switch (v) {
   case ATL_HIST_PER_LANE:
     return (uint64_t)bins * 32;
+  case ATL_HIST_BYTE_LANES:
+    return BYTE_LANES_BYTES / 4;
   case ATL_HIST_BLOCK16:
     return bins / 2;
   case ATL_HIST_SHARED:
@@ -229,7 +251,7 @@ static int reset_xor(atl_context_t ctx, void *arg)
 
 static int finish_row(struct hist_run *r, struct atl_app_row *row, int err, struct atl_app_set *out)
 {
-  if (err && row->status != ATL_STATUS_OK)
+  if (err && !(row->status == ATL_STATUS_OK && row->verified)) /* also auto's row, "ok" from its choice */
     atl__app_row_status(row, ATL_STATUS_ERROR, "%s", atl_errmsg(r->ctx));
   if (atl_app_set_add(out, row))
     return ATL_ENOMEM;
@@ -265,6 +287,12 @@ static int run_ceiling(struct hist_run *r, struct atl_app_set *out)
   return finish_row(r, &row, err, out);
 }
 
+/* Whether @p v's local memory is sized at launch, so it may use what a work-group can opt into. */
+static int dynamic_local(enum atl_hist_variant v)
+{
+  return v == ATL_HIST_BYTE_LANES || v == ATL_HIST_BLOCK16;
+}
+
 /* Why @p v cannot run here, or NULL. */
 static const char *unsupported(const struct hist_run *r, enum atl_hist_variant v, char *why, size_t len)
 {
@@ -278,10 +306,11 @@ static const char *unsupported(const struct hist_run *r, enum atl_hist_variant v
              atl_hist_variant_names[v], wg);
     return why;
   }
+  if (v == ATL_HIST_BYTE_LANES && r->input != ATL_HIST_U8)
+    return "byte-lanes counts 8-bit keys only (--input u8): a key's byte is its address";
   const uint32_t vwg = variant_wg(d, v, wg);
   const uint64_t need = local_words(v, r->bins, vwg) * 4;
-  /* block16's memory is sized at launch, so it may use what a work-group can opt into */
-  const uint64_t have = v == ATL_HIST_BLOCK16 ? d->local_mem_optin : d->local_mem;
+  const uint64_t have = dynamic_local(v) ? d->local_mem_optin : d->local_mem;
   if (need > have) {
     snprintf(why, len,
              "%s needs %llu bytes of local memory per work-group for %u bins at work-group size %u; the device "
@@ -294,12 +323,16 @@ static const char *unsupported(const struct hist_run *r, enum atl_hist_variant v
 
 /*
  * The variant `auto` runs for an input (docs/histogram.md has the measurements
- * behind the rule): per-thread columns wherever they fit (up to 256 bins),
- * else one local histogram per work-group, else 16-bit counters in opt-in
- * local memory, else global atomics.
+ * behind the rule): for 8-bit keys byte-lanes where a work-group can have its
+ * 64 KiB, else per-lane columns wherever they fit (up to 256 bins), else one
+ * local histogram per work-group, else 16-bit counters in opt-in local
+ * memory, else global atomics.
  */
-enum atl_hist_variant atl_hist_auto_choice(const struct atl_device_info *d, uint32_t bins, uint32_t wg)
+enum atl_hist_variant atl_hist_auto_choice(const struct atl_device_info *d, enum atl_hist_input in, uint32_t bins,
+                                           uint32_t wg)
 {
+  if (in == ATL_HIST_U8 && BYTE_LANES_BYTES <= d->local_mem_optin)
+    return ATL_HIST_BYTE_LANES;
   if (local_words(ATL_HIST_PER_LANE, bins, variant_wg(d, ATL_HIST_PER_LANE, wg)) * 4 <= d->local_mem)
     return ATL_HIST_PER_LANE;
   if ((uint64_t)bins * 4 <= d->local_mem)
@@ -307,6 +340,22 @@ enum atl_hist_variant atl_hist_auto_choice(const struct atl_device_info *d, uint
   if ((uint64_t)bins * 2 <= d->local_mem_optin)
     return ATL_HIST_BLOCK16;
   return ATL_HIST_GLOBAL;
+}
+
+/*
+ * Work-groups of a variant with large local memory (per-lane, byte-lanes,
+ * block16) that one compute unit holds by its local memory and threads.
+ * CUDA reserves 1 KiB of shared memory per block (sm_80 on), and an SM has
+ * about the opt-in maximum of one block plus that 1 KiB in all.
+ */
+static unsigned local_groups_per_cu(const struct hist_run *r, enum atl_hist_variant v, uint32_t wg)
+{
+  const struct atl_device_info *d = atl_device_current(r->ctx);
+  uint64_t per_cu = (d->local_mem_optin + 1024) / (local_words(v, r->bins, wg) * 4 + 1024);
+  uint64_t by_threads = d->max_threads_per_cu ? d->max_threads_per_cu / wg : 1;
+  if (per_cu > by_threads)
+    per_cu = by_threads;
+  return per_cu ? (unsigned)per_cu : 1;
 }
 
 /* Work-groups to launch: what the device holds resident, no more than the input fills. */
@@ -321,13 +370,8 @@ static size_t variant_groups(struct hist_run *r, enum atl_hist_variant v, void *
   if (v == ATL_HIST_PER_LANE && ops->occupancy_estimate &&
       ops->occupancy_estimate(atl__dev(r->ctx), kernel, wg, &est, method, sizeof method) == 0 && est > 0)
     groups = est; /* counts the 32 KiB of local memory (CUDA); OpenCL's estimate does not */
-  if (v == ATL_HIST_BLOCK16) {
-    uint64_t bytes = local_words(v, r->bins, wg) * 4, per_cu = d->local_mem_optin / bytes;
-    uint64_t by_threads = d->max_threads_per_cu ? d->max_threads_per_cu / wg : 1;
-    if (per_cu > by_threads)
-      per_cu = by_threads;
-    groups = (size_t)d->compute_units * (per_cu ? per_cu : 1);
-  }
+  if (dynamic_local(v))
+    groups = (size_t)d->compute_units * local_groups_per_cu(r, v, wg);
   const uint64_t n4 = r->p->bytes / 16, per_group = (uint64_t)wg * per_item;
   const size_t needed = (size_t)((n4 + per_group - 1) / per_group); /* no idle work-groups */
   return groups > needed ? needed : groups ? groups : 1;
@@ -343,7 +387,7 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_a
   const char *no;
   row_name(&row, r, v);
   if (v == ATL_HIST_AUTO) { /* runs its choice under its own name */
-    v = atl_hist_auto_choice(d, r->bins, p->wg_size);
+    v = atl_hist_auto_choice(d, r->input, r->bins, p->wg_size);
     atl__app_row_status(&row, ATL_STATUS_OK, "auto chose %s", atl_hist_variant_names[v]);
   }
   const uint32_t wg = variant_wg(d, v, p->wg_size);
@@ -357,14 +401,17 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_a
   const unsigned keys_per_item = r->input == ATL_HIST_U8 ? 16 : 4;
   /* per-lane: one work-item adds at most PER_LANE_UNROLL x keys_per_item to its own 32-bit column
    * per iteration (inputs below 4 GiB never fill one: the flush at the end is the only one then) */
-  const unsigned flush_every =
-      v == ATL_HIST_PER_LANE ? 0xffffffffu / (PER_LANE_UNROLL * keys_per_item) : 65535u / (32u * keys_per_item);
+  const unsigned flush_every = v == ATL_HIST_PER_LANE   ? 0xffffffffu / (PER_LANE_UNROLL * keys_per_item)
+                              : v == ATL_HIST_BYTE_LANES ? 0xffffffffu /* fewer than 2^32 keys: merged once */
+                                                         : 65535u / (32u * keys_per_item);
   snprintf(vname, sizeof vname, "%s", atl_hist_variant_names[v]);
   for (char *c = vname; *c; c++)
     if (*c == '-')
       *c = '_';
-  snprintf(defines, sizeof defines, "INPUT_%s BINS=%u WG=%u VARIANT_%s FLUSH_EVERY=%u UNROLL=%u",
-           atl_hist_input_names[r->input], r->bins, wg, vname, flush_every, variant_unroll(v));
+  /* caps the registers so that the work-groups the local memory allows are resident together */
+  const unsigned min_groups = v == ATL_HIST_PER_LANE || dynamic_local(v) ? local_groups_per_cu(r, v, wg) : 1;
+  snprintf(defines, sizeof defines, "INPUT_%s BINS=%u WG=%u VARIANT_%s FLUSH_EVERY=%u UNROLL=%u MIN_GROUPS=%u",
+           atl_hist_input_names[r->input], r->bins, wg, vname, flush_every, variant_unroll(v), min_groups);
   int err = atl__app_build(r->ctx, "app_histogram", "histogram", defines, &kernel, &row);
   const uint64_t n4 = p->bytes / 16;
   const size_t groups = err ? 1 : variant_groups(r, v, kernel, wg);
@@ -372,7 +419,7 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_a
                            {ATL_ARG_U32, NULL, n4},
                            {ATL_ARG_BUFFER, r->hist, 0},
                            {ATL_ARG_LOCAL, NULL, local_words(v, r->bins, wg) * 4}};
-  struct atl_launch launch = {groups * wg, wg, args, v == ATL_HIST_BLOCK16 ? 4 : 3};
+  struct atl_launch launch = {groups * wg, wg, args, dynamic_local(v) ? 4 : 3};
   if (!err)
     err = atl__app_time(r->ctx, kernel, &launch, reset_hist, r, r->tm, &row);
   if (!err && (err = check_bins(r, r->hist, &row)) == 0) {

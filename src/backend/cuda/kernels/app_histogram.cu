@@ -19,19 +19,28 @@
  *                         1 compiles to ATOMS.POPC.INC; summed into the global
  *                         bins (atl_hist_lane_merge) every FLUSH_EVERY iterations
  *                         and at the end
+ *   VARIANT_byte_lanes    8-bit keys only: 64 columns of 32-bit counters in 64 KiB
+ *                         of dynamic shared memory, bins 256 bytes apart, so one
+ *                         byte permute builds a key's address (atl_hist_bytes_add4:
+ *                         a PRMT and an ATOMS.POPC.INC per key); merged at the end
  *   VARIANT_block16       one per-block histogram of 16-bit counters in dynamic
  *                         shared memory (atl_hist16_add; 65,536 bins in 128 KiB):
  *                         a counter that reaches 0x8000 hands 0x8000 to its
  *                         global bin, so none can overflow, with no periodic flush
  *
- * per_lane and block16 load UNROLL uint4 per thread before counting them, so
- * more loads are in flight at their lower occupancy.
+ * per_lane, byte_lanes and block16 load UNROLL uint4 per thread before counting
+ * them, so more loads are in flight at their lower occupancy; MIN_GROUPS (default
+ * 1) is the blocks per SM the host plans for, which caps the registers.
  *
  * Each thread loads 16 bytes (uint4, __ldg) per iteration. The loop over
  * chunks of WG uint4 is uniform across the block, so __syncthreads inside it
  * and the full-warp __match_any_sync are reached by every thread.
  */
-#include "atomlab/atomics.cuh" /* atl_hist_lane_* and atl_hist16_* (per_lane, block16) */
+#include "atomlab/atomics.cuh" /* atl_hist_lane_*, atl_hist_bytes_* and atl_hist16_* */
+
+#ifndef MIN_GROUPS
+#define MIN_GROUPS 1
+#endif
 
 #if defined(INPUT_u32)
 #define BIN_OF(w, k) ((w) & (BINS - 1u))
@@ -67,15 +76,23 @@
 #define LOCAL_WORDS (BINS * 32)
 #define ADD(b) atl_hist_lane_add(lh, (b))
 #define UNROLLED 1
+#elif defined(VARIANT_byte_lanes)
+#if !defined(INPUT_u8)
+#error "VARIANT_byte_lanes counts 8-bit keys (INPUT_u8) only"
+#endif
+#define LOCAL_WORDS 0 /* dynamic: ATL_HIST_BYTES_SIZE bytes */
+#define UNROLLED 1
 #elif defined(VARIANT_block16)
 #define LOCAL_WORDS 0 /* dynamic: BINS / 2 words */
 #define ADD(b) atl_hist16_add(lh, hist, (b))
 #define UNROLLED 1
 #else
-#error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private, VARIANT_match_any, VARIANT_packed, VARIANT_per_lane or VARIANT_block16"
+#error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private, VARIANT_match_any, VARIANT_packed, VARIANT_per_lane, VARIANT_byte_lanes or VARIANT_block16"
 #endif
 
-#if KEYS_PER_WORD == 4
+#if defined(VARIANT_byte_lanes)
+#define COUNT_WORD(w) atl_hist_bytes_add4(lh, col, (w))
+#elif KEYS_PER_WORD == 4
 #define COUNT_WORD(w)                                                                                                  \
   do {                                                                                                                 \
     const unsigned w_ = (w);                                                                                           \
@@ -87,6 +104,14 @@
 #else
 #define COUNT_WORD(w) ADD(BIN_OF((w), 0))
 #endif
+
+#define COUNT_UINT4(v)                                                                                                 \
+  do {                                                                                                                 \
+    COUNT_WORD((v).x);                                                                                                 \
+    COUNT_WORD((v).y);                                                                                                 \
+    COUNT_WORD((v).z);                                                                                                 \
+    COUNT_WORD((v).w);                                                                                                 \
+  } while (0)
 
 #if defined(VARIANT_match_any)
 /* Every lane of the warp calls this together; lanes past the input pass valid = false. */
@@ -120,14 +145,18 @@ __device__ __forceinline__ void flush_packed(unsigned *lh)
 #endif
 
 #if defined(UNROLLED)
-/* per_lane and block16: chunks of UNROLL x WG uint4, uniform across the block
- * (the flush's __syncthreads), UNROLL loads in flight per thread. */
-extern "C" __global__ void __launch_bounds__(WG) histogram(const uint4 *__restrict__ in, unsigned n4, unsigned *hist)
+/* per_lane, byte_lanes and block16: chunks of UNROLL x WG uint4, uniform across
+ * the block (the flush's __syncthreads), UNROLL loads in flight per thread. */
+extern "C" __global__ void __launch_bounds__(WG, MIN_GROUPS)
+    histogram(const uint4 *__restrict__ in, unsigned n4, unsigned *hist)
 {
   const unsigned lid = threadIdx.x;
 #if defined(VARIANT_per_lane)
   __shared__ unsigned lh[LOCAL_WORDS];
   const unsigned words = LOCAL_WORDS;
+#elif defined(VARIANT_byte_lanes)
+  extern __shared__ unsigned lh[];
+  const unsigned words = ATL_HIST_BYTES_SIZE / 4, col = atl_hist_bytes_column();
 #else
   extern __shared__ unsigned lh[];
   const unsigned words = BINS / 2;
@@ -135,31 +164,39 @@ extern "C" __global__ void __launch_bounds__(WG) histogram(const uint4 *__restri
   for (unsigned i = lid; i < words; i += WG)
     lh[i] = 0;
   __syncthreads();
-  const size_t step = (size_t)gridDim.x * WG * UNROLL;
-  size_t base = (size_t)blockIdx.x * WG * UNROLL;
-  /* per_lane: FLUSH_EVERY chunks, then a flush, until the input ends; block16 never flushes. */
+  /* 32-bit indices: the host keeps inputs below 4 GiB, so n4 < 2^28 */
+  const unsigned step = gridDim.x * WG * UNROLL;
+  unsigned base = blockIdx.x * WG * UNROLL;
+  /* per_lane: FLUSH_EVERY chunks, then a flush, until the input ends; the others never flush. */
   do {
     for (unsigned k = 0; k < FLUSH_EVERY && base < n4; k++, base += step) {
       uint4 v[UNROLL];
+      if (base + UNROLL * WG <= n4) { /* a whole chunk (the same for the block): no bounds checks */
+#pragma unroll
+        for (unsigned u = 0; u < UNROLL; u++)
+          v[u] = __ldg(&in[base + u * WG + lid]);
+#pragma unroll
+        for (unsigned u = 0; u < UNROLL; u++)
+          COUNT_UINT4(v[u]);
+        continue;
+      }
 #pragma unroll
       for (unsigned u = 0; u < UNROLL; u++) {
-        const size_t i = base + u * WG + lid;
+        const unsigned i = base + u * WG + lid;
         v[u] = i < n4 ? __ldg(&in[i]) : make_uint4(0, 0, 0, 0);
       }
 #pragma unroll
       for (unsigned u = 0; u < UNROLL; u++)
-        if (base + u * WG + lid < n4) {
-          COUNT_WORD(v[u].x);
-          COUNT_WORD(v[u].y);
-          COUNT_WORD(v[u].z);
-          COUNT_WORD(v[u].w);
-        }
+        if (base + u * WG + lid < n4)
+          COUNT_UINT4(v[u]);
     }
 #if defined(VARIANT_per_lane)
     atl_hist_lane_merge(lh, hist, BINS);
 #endif
   } while (base < n4);
-#if defined(VARIANT_block16)
+#if defined(VARIANT_byte_lanes)
+  atl_hist_bytes_merge(lh, hist);
+#elif defined(VARIANT_block16)
   atl_hist16_merge(lh, hist, BINS);
 #endif
 }

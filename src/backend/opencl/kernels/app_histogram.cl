@@ -20,6 +20,10 @@
  *                         local id % 32): 32 consecutive work-items always hit
  *                         32 different banks, whatever the keys; summed every
  *                         FLUSH_EVERY iterations and at the end
+ *   VARIANT_byte_lanes    8-bit keys only: 64 columns of 32-bit counters in a
+ *                         64 KiB `__local` buffer sized at launch, bins 256 bytes
+ *                         apart, so a key's address is the key as the second byte
+ *                         (atl_hist_bytes_add4); merged at the end
  *   VARIANT_block16       one per-group histogram of 16-bit counters in a
  *                         `__local` buffer sized at launch; a counter reaching
  *                         0x8000 hands 0x8000 to its global bin
@@ -29,7 +33,7 @@
  * of WG uint4 is uniform across the work-group, so barriers inside it (the
  * packed flush) are reached by every work-item.
  */
-#include "atomlab/atomics.clh" /* atl_hist_lane_* and atl_hist16_* (per_lane, block16) */
+#include "atomlab/atomics.clh" /* atl_hist_lane_*, atl_hist_bytes_* and atl_hist16_* */
 
 #if defined(INPUT_u32)
 #define BIN_OF(w, k) ((w) & (BINS - 1u))
@@ -63,15 +67,23 @@
 #define LOCAL_WORDS (BINS * 32)
 #define ADD(b) atl_hist_lane_add(lh, (b))
 #define UNROLLED 1
+#elif defined(VARIANT_byte_lanes)
+#if !defined(INPUT_u8)
+#error "VARIANT_byte_lanes counts 8-bit keys (INPUT_u8) only"
+#endif
+#define LOCAL_WORDS 0 /* the __local parameter: ATL_HIST_BYTES_SIZE bytes */
+#define UNROLLED 1
 #elif defined(VARIANT_block16)
 #define LOCAL_WORDS 0 /* the __local parameter: BINS / 2 words */
 #define ADD(b) atl_hist16_add(lh, hist, (b))
 #define UNROLLED 1
 #else
-#error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private, VARIANT_packed, VARIANT_per_lane or VARIANT_block16"
+#error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private, VARIANT_packed, VARIANT_per_lane, VARIANT_byte_lanes or VARIANT_block16"
 #endif
 
-#if KEYS_PER_WORD == 4
+#if defined(VARIANT_byte_lanes)
+#define COUNT_WORD(w) atl_hist_bytes_add4(lh, col, (w))
+#elif KEYS_PER_WORD == 4
 #define COUNT_WORD(w)                                                                                                  \
   do {                                                                                                                 \
     const uint w_ = (w);                                                                                               \
@@ -83,6 +95,14 @@
 #else
 #define COUNT_WORD(w) ADD(BIN_OF((w), 0))
 #endif
+
+#define COUNT_UINT4(v)                                                                                                 \
+  do {                                                                                                                 \
+    COUNT_WORD((v).x);                                                                                                 \
+    COUNT_WORD((v).y);                                                                                                 \
+    COUNT_WORD((v).z);                                                                                                 \
+    COUNT_WORD((v).w);                                                                                                 \
+  } while (0)
 
 #if defined(VARIANT_packed)
 /* Moves the 16-bit counters into the 32-bit totals and clears them. */
@@ -109,6 +129,10 @@ static void flush_packed(__local uint *lh, uint lid)
 __kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist, __local uint *lh)
 {
   const uint words = BINS / 2;
+#elif defined(VARIANT_byte_lanes)
+__kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist, __local uint *lh)
+{
+  const uint words = ATL_HIST_BYTES_SIZE / 4, col = atl_hist_bytes_column();
 #else
 __kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist)
 {
@@ -119,30 +143,36 @@ __kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist)
   for (uint i = lid; i < words; i += WG)
     lh[i] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  const size_t step = (size_t)get_num_groups(0) * WG * UNROLL;
-  size_t base = (size_t)get_group_id(0) * WG * UNROLL;
+  /* 32-bit indices: the host keeps inputs below 4 GiB, so n4 < 2^28 */
+  const uint step = get_num_groups(0) * WG * UNROLL;
+  uint base = get_group_id(0) * WG * UNROLL;
   /* per_lane: FLUSH_EVERY chunks, then a flush, until the input ends (no
-   * barrier under a condition: PoCL miscompiled that shape); block16 never flushes. */
+   * barrier under a condition: PoCL miscompiled that shape); the others never flush. */
   do {
     for (uint k = 0; k < FLUSH_EVERY && base < n4; k++, base += step) {
       uint4 v[UNROLL];
+      if (base + UNROLL * WG <= n4) { /* a whole chunk (the same for the group): no bounds checks */
+        for (uint u = 0; u < UNROLL; u++)
+          v[u] = in[base + u * WG + lid];
+        for (uint u = 0; u < UNROLL; u++)
+          COUNT_UINT4(v[u]);
+        continue;
+      }
       for (uint u = 0; u < UNROLL; u++) {
-        const size_t i = base + u * WG + lid;
+        const uint i = base + u * WG + lid;
         v[u] = i < n4 ? in[i] : (uint4)(0);
       }
       for (uint u = 0; u < UNROLL; u++)
-        if (base + u * WG + lid < n4) {
-          COUNT_WORD(v[u].x);
-          COUNT_WORD(v[u].y);
-          COUNT_WORD(v[u].z);
-          COUNT_WORD(v[u].w);
-        }
+        if (base + u * WG + lid < n4)
+          COUNT_UINT4(v[u]);
     }
 #if defined(VARIANT_per_lane)
     atl_hist_lane_merge(lh, hist, BINS);
 #endif
   } while (base < n4);
-#if defined(VARIANT_block16)
+#if defined(VARIANT_byte_lanes)
+  atl_hist_bytes_merge(lh, hist);
+#elif defined(VARIANT_block16)
   atl_hist16_merge(lh, hist, BINS);
 #endif
 }

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Why each histogram variant runs at the speed it does (issue [histogram], item 4), on an NVIDIA GPU:
+#   1. for every variant, `atomlab profile` over one u8 run (uniform and solid, BYTES of input): the
+#      shared-atomic utilization U of the model (docs/model.md) with the calibration table TABLE;
+#   2. ncu's full section set for the per-lane kernel (and the read ceiling) on uniform u8: the details
+#      page (throughputs, stall reasons, occupancy) and the SASS with per-instruction samples.
+# Run from the repository root after the build: OUT=DIR TABLE=smem-table.csv bash scripts/gpu-histogram-profile.sh
+# Every step is cut at its own limit and none starts after DEADLINE seconds (default 200).
+# Writes under OUT: util-summary.txt (U, n, e and verdict of each variant's kernel) and profile.tar.gz
+# (the log, util-<variant>-<dist>.json, <variant>-details.txt, <variant>-sass.txt).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out/gpu-histogram-profile}
+mkdir -p "$OUT"
+. scripts/gpu-env.sh
+export PATH=$PATH:/usr/local/cuda/bin
+A=$PWD/build/atomlab
+TABLE=${TABLE:?TABLE must name a calibration table (atomlab calibrate smem)}
+BYTES=${BYTES:-268435456}
+VARIANTS=${VARIANTS:-shared warp-private match-any packed per-lane byte-lanes block16 cub}
+DETAIL=${DETAIL:-byte-lanes} # the variant whose kernel gets ncu's full sections and its SASS
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+LOG=$W/profile-log.txt
+{ echo "== start $(date -u +%FT%TZ)"; timeout 10 $SMI; $A version; timeout 10 ncu --version; } >"$LOG" 2>&1
+T0=$(date +%s)
+timed() { # timed NAME LIMIT COMMAND...: runs with a time limit within the DEADLINE, logs exit and seconds
+  local name=$1 limit=$2 start rc left
+  shift 2
+  start=$(date +%s)
+  left=$((${DEADLINE:-200} - (start - T0)))
+  [ "$left" -lt "$limit" ] && limit=$left
+  if [ "$limit" -le 3 ]; then
+    echo "$name: skipped, the ${DEADLINE:-200} s deadline is reached" | tee -a "$LOG"
+    return 124
+  fi
+  timeout "$limit" "$@"
+  rc=$?
+  echo "$name: exit $rc in $(($(date +%s) - start)) s" | tee -a "$LOG"
+  return $rc
+}
+H="app histogram --backend cuda --input u8 --samples 1 --bytes $BYTES --quiet -o /tmp/hist-profile.json"
+
+# 1. utilization of the shared-memory atomic unit, one variant per profile so each kernel is named by it
+for dist in uniform solid; do
+  for v in $VARIANTS; do
+    timed "util $v $dist" 40 $A profile --table "$TABLE" --result unused -o "$W/util-$v-$dist.json" -- \
+      $A $H --dist $dist --variants $v >>"$LOG" 2>&1
+  done
+done
+# the last launch of each variant's own kernels (the read ceiling, read_all, runs first)
+python3 - "$W" >"$OUT/util-summary.txt" 2>&1 <<'PY'
+import glob, json, os, sys
+print(f"{'dist':8s} {'variant':13s} {'kernel':28s} {'n_hat':>6s} {'e':>6s} {'U':>7s} verdict")
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "util-*.json"))):
+    v, dist = os.path.basename(f)[5:-5].rsplit("-", 1)
+    ks = [k for k in json.load(open(f))["kernels"] if k["kernel"] != "read_all"]
+    last = {}
+    for k in ks:  # CUB launches two kernels per sample: keep the last of each name
+        last[k["kernel"]] = k
+    for name, k in last.items():
+        print(f"{dist:8s} {v:13s} {name[:28]:28s} {k['n_hat']:6.2f} {k['e']:6.2f} {k['U']:7.3f} {k.get('verdict', '')}")
+PY
+
+# 2. ncu's full sections for the DETAIL kernel (histogram) and the read ceiling (read_all), the timed launch of each
+timed details 60 ncu --clock-control none --set full --kernel-name regex:'histogram|read_all' --launch-skip 1 \
+  $A $H --dist uniform --variants "$DETAIL" --no-cub >"$W/$DETAIL-details.txt" 2>&1
+timed sass 60 ncu --clock-control none --section SourceCounters --section WarpStateStats \
+  --kernel-name histogram --launch-skip 1 --launch-count 1 --page source --print-source sass \
+  $A $H --dist uniform --variants "$DETAIL" --no-cub >"$W/$DETAIL-sass.txt" 2>&1
+echo "== done in $(($(date +%s) - T0)) s" >>"$LOG"
+tar -czf "$OUT/profile.tar.gz" -C "$W" .
+cat "$OUT/util-summary.txt"
