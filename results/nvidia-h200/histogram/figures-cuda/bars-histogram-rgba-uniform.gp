@@ -15,8 +15,8 @@ set boxwidth 0.7
 set style fill solid 0.6
 set grid ytics
 set xtics rotate by -30
-set arrow from graph 0, first 4315.41 to graph 1, first 4315.41 nohead dashtype 2 linecolor rgb "red"
-set label "read ceiling" at graph 0.01, first 4315.41 offset 0,0.6 textcolor rgb "red"
+set arrow from graph 0, first 4284.55 to graph 1, first 4284.55 nohead dashtype 2 linecolor rgb "red"
+set label "read ceiling" at graph 0.01, first 4284.55 offset 0,0.6 textcolor rgb "red"
 plot "bars-histogram-rgba-uniform.dat" using 1:3:xtic(2) with boxes notitle, \
      "" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb "black" notitle
 set terminal svg size 900,700 font ",11" noenhanced
