@@ -108,6 +108,20 @@ int atl__link_reset(atl_context_t ctx, void *arg);
 /* Checks the parameters the list and skiplist apps share (ATL_EINVAL with a reason). */
 int atl__list_params_check(atl_context_t ctx, const struct atl_list_params *p, const char *app);
 
+/* One recorded update of app swatomic --op: the word, the old value it returned, its operand. */
+struct atl__sw_update {
+  uint32_t word, old, v;
+};
+/*
+ * Whether the @p n updates of min, max, and, or or xor (enum atl_swop) are
+ * those of some serial order per word starting at @p init, and each of the
+ * @p words words (@p mem) ends where that order does and at the op-reduction
+ * of its operands (serial_order.c). Sorts @p u. 0 if so, else 1 with the
+ * reason in @p why.
+ */
+int atl__sw_check_serial(int op, uint32_t init, struct atl__sw_update *u, size_t n, const uint32_t *mem,
+                         uint32_t words, char *why, size_t why_len);
+
 /* Host-side checkers of the lock-free structures (list_check.c); 0 if sound, else -1 and a reason. */
 #define ATL__NIL 0xffffffffu
 int atl__list_check(const uint32_t *next, uint32_t nodes, uint32_t nheads, char *why, size_t why_len);

@@ -11,8 +11,9 @@
  * old values: add, inc and sub (operand 1) per word exactly x_0 .. x_{n-1}
  * of the op in some order and the words end at x_n; min, max, and, or and
  * xor (operands from sw_operand, as the kernels compute them) must be the
- * old values of some serial order of the word's updates, found greedily
- * (check_serial), and the words end at the op-reduction of every operand.
+ * old values of some serial order of the word's updates
+ * (atl__sw_check_serial, serial_order.c), and the words end at the
+ * op-reduction of every operand.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -100,104 +101,6 @@ static uint32_t sw_operand(int op, uint32_t k)
   }
 }
 
-static uint32_t swop_apply(int op, uint32_t x, uint32_t v)
-{
-  switch (op) {
-  case ATL_SWOP_SUB: return x - v;
-  case ATL_SWOP_MIN: return x < v ? x : v;
-  case ATL_SWOP_MAX: return x > v ? x : v;
-  case ATL_SWOP_AND: return x & v;
-  case ATL_SWOP_OR: return x | v;
-  case ATL_SWOP_XOR: return x ^ v;
-  default: return x + v;
-  }
-}
-
-struct sw_update {
-  uint32_t word, old, v;
-};
-
-static int cmp_update(const void *a, const void *b)
-{
-  const struct sw_update *x = a, *y = b;
-  if (x->word != y->word)
-    return x->word < y->word ? -1 : 1;
-  return x->old < y->old ? -1 : x->old > y->old;
-}
-
-/*
- * Whether the @p n updates (word, old value, operand) of min, max, and, or or
- * xor are those of some serial order per word starting at @p init, and each
- * word ends where that order does and at the op-reduction of its operands.
- * Greedy: from cur = init, take every update whose old value is cur and that
- * leaves cur unchanged, then one that changes it (for the monotone ops a
- * changed word never comes back, so a second one is a wrong old value: exact;
- * xor's odd operands flip the low bit, so cur returns to a value only after
- * an even run of updates whose operands xor to 0, where the greedy choice
- * could reject a valid order: with 32-bit hashed operands a false failure
- * that the tests have not met).
- * Sorts @p u. 0 if consistent, else 1 with the reason in @p why.
- */
-static int check_serial(int op, uint32_t init, struct sw_update *u, size_t n, const uint32_t *mem, uint32_t words,
-                        char *why, size_t why_len)
-{
-  unsigned char *used = calloc(n ? n : 1, 1);
-  int bad = 0;
-  if (used == NULL) {
-    snprintf(why, why_len, "out of host memory");
-    return 1;
-  }
-  qsort(u, n, sizeof *u, cmp_update);
-  size_t i = 0;
-  for (uint32_t w = 0; w < words && !bad; w++) {
-    const size_t start = i;
-    while (i < n && u[i].word == w)
-      i++;
-    const size_t end = i;
-    uint32_t cur = init, reduction = init;
-    for (size_t j = start; j < end; j++)
-      reduction = swop_apply(op, reduction, u[j].v);
-    for (size_t left = end - start; left > 0 && !bad;) {
-      size_t lo = start, hi = end; /* the first update with old >= cur */
-      while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (u[mid].old < cur)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      size_t took = 0;
-      for (size_t j = lo; j < end && u[j].old == cur; j++)
-        if (!used[j] && swop_apply(op, cur, u[j].v) == cur) {
-          used[j] = 1;
-          took++;
-        }
-      for (size_t j = lo; j < end && u[j].old == cur; j++)
-        if (!used[j]) {
-          used[j] = 1;
-          took++;
-          cur = swop_apply(op, cur, u[j].v);
-          break;
-        }
-      if (took == 0) {
-        snprintf(why, why_len,
-                 "word %u: the old values fit no serial order of the %s updates (%zu of %zu placed, none of the "
-                 "rest found the word at 0x%x)",
-                 w, swop_names[op], (end - start) - left, end - start, cur);
-        bad = 1;
-      }
-      left -= took;
-    }
-    if (!bad && (mem[w] != cur || mem[w] != reduction)) {
-      snprintf(why, why_len, "word %u ended at 0x%x; the serial order ends at 0x%x, the %s of its operands is 0x%x",
-               w, mem[w], cur, swop_names[op], reduction);
-      bad = 1;
-    }
-  }
-  free(used);
-  return bad;
-}
-
 /* Checks the recorded old values and the final words; 0 if exact, else a reason in @p why. */
 static int verify(const struct atl_swatomic_params *p, uint32_t groups, const uint32_t *olds, const uint32_t *mem,
                   char *why, size_t why_len)
@@ -207,7 +110,7 @@ static int verify(const struct atl_swatomic_params *p, uint32_t groups, const ui
   /* the test hook: a reference that starts one off must fail every row */
   const uint32_t init = swop_init(p->op) ^ (p->skew_reference ? 1u : 0u);
   struct atl__old_record *rec = malloc((n ? n : 1) * sizeof *rec);
-  struct sw_update *upd = serial ? malloc((n ? n : 1) * sizeof *upd) : NULL;
+  struct atl__sw_update *upd = serial ? malloc((n ? n : 1) * sizeof *upd) : NULL;
   uint64_t *counts = calloc(p->targets, sizeof *counts);
   int bad = 0;
   size_t k = 0;
@@ -225,7 +128,7 @@ static int verify(const struct atl_swatomic_params *p, uint32_t groups, const ui
       continue;
     }
     if (serial)
-      upd[k] = (struct sw_update){(uint32_t)(gid % p->targets), olds[i], sw_operand(p->op, (uint32_t)i)};
+      upd[k] = (struct atl__sw_update){(uint32_t)(gid % p->targets), olds[i], sw_operand(p->op, (uint32_t)i)};
     rec[k].word = (uint32_t)(gid % p->targets);
     rec[k++].value = olds[i];
     counts[gid % p->targets]++;
@@ -233,7 +136,7 @@ static int verify(const struct atl_swatomic_params *p, uint32_t groups, const ui
   if (bad)
     goto out;
   if (serial) {
-    bad = check_serial(p->op, init, upd, k, mem, p->targets, why, why_len);
+    bad = atl__sw_check_serial(p->op, init, upd, k, mem, p->targets, why, why_len);
     goto out;
   }
   /* add and inc: add 1; sub: sub 1 (the strategies' op codes) */
