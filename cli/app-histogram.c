@@ -94,7 +94,8 @@ static void on_option(int code, const char *arg, void *user)
     break;
   case O_VARIANTS:
     c->p.variants = parse_set("--variants", arg, atl_hist_variant_names, ATL_HIST_VARIANT_COUNT, ATL_HIST_GLOBAL,
-                              "global, shared, warp-private, match-any, packed, per-lane, byte-lanes, block16, auto, cub, all");
+                              "global, shared, warp-private, match-any, packed, per-lane, byte-lanes, block16, "
+                              "auto, cub, all");
     break;
   case O_BYTES:
     c->p.bytes = app_number("--bytes", arg, 16, (4ull << 30) - 16);

@@ -18,7 +18,8 @@
 const char *const atl_hist_input_names[ATL_HIST_INPUT_COUNT] = {"u8", "rgba", "u32"};
 const char *const atl_hist_dist_names[ATL_HIST_DIST_COUNT] = {"solid", "uniform", "skewed", "photo"};
 const char *const atl_hist_variant_names[ATL_HIST_VARIANT_COUNT] = {
-    "read-ceiling", "global", "shared", "warp-private", "match-any", "packed", "per-lane", "byte-lanes", "block16", "auto", "cub"};
+    "read-ceiling", "global",     "shared",  "warp-private", "match-any", "packed",
+    "per-lane",     "byte-lanes", "block16", "auto",         "cub"};
 
 struct hist_run {
   atl_context_t ctx;
