@@ -11,7 +11,7 @@ set xlabel "contention (threads per word)"
 set ylabel "padding (words between targets)"
 set cblabel "Gop/s (median)"
 set logscale cb
-set cbrange [0.068775:1.02852]
+set cbrange [0.0523933:1.03881]
 set palette rgbformulae 33,13,10
 set xrange [-0.5:6.5]
 set yrange [-0.5:6.5]

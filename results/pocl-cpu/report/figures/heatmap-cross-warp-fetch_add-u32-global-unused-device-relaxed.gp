@@ -11,7 +11,7 @@ set xlabel "contention (threads per word)"
 set ylabel "padding (words between targets)"
 set cblabel "Gop/s (median)"
 set logscale cb
-set cbrange [0.0709674:0.869732]
+set cbrange [0.0718959:0.844669]
 set palette rgbformulae 33,13,10
 set xrange [-0.5:6.5]
 set yrange [-0.5:6.5]
