@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Histogram design runs (issue [histogram]) on an NVIDIA GPU, all in one call:
 #   1. for each atomlab binary in BINARIES (builds of the same commit with different compile-time
-#      settings, e.g. -DBYTE_LANES_WG=1024u), the u8 distributions over 1 GiB with VARIANTS and CUB;
+#      settings, e.g. -DBYTE_LANES_WG=1024u), the INPUT (default u8) distributions over 1 GiB with
+#      VARIANTS and CUB;
 #   2. nvdisasm of every cubin in build/sass (made on the build machine with nvcc -cubin), so the
 #      instructions per key can be read;
 #   3. ncu's throughput, instruction, occupancy and stall sections for the first binary's NCU_VARIANT.
@@ -17,6 +18,7 @@ export PATH=$PATH:/usr/local/cuda/bin
 BINARIES=${BINARIES:-build/atomlab}
 VARIANTS=${VARIANTS:-shared,warp-private,per-lane,byte-lanes,auto,cub}
 NCU_VARIANT=${NCU_VARIANT:-byte-lanes}
+INPUT=${INPUT:-u8}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 LOG=$W/log.txt
@@ -26,7 +28,7 @@ n=0
 for b in $BINARIES; do
   n=$((n + 1))
   echo "== $b: $($b version)" >>"$LOG"
-  timeout 120 $b app histogram --backend cuda --input u8 --dist all $P --variants "$VARIANTS" --samples 10 \
+  timeout 120 $b app histogram --backend cuda --input "$INPUT" --dist all $P --variants "$VARIANTS" --samples 10 \
     -o "$W/run$n.json" >>"$LOG" 2>&1
   echo "exit $?" >>"$LOG"
 done
@@ -37,7 +39,7 @@ first=${BINARIES%% *}
 timeout 90 ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
   --section LaunchStats --section InstructionStats --section WarpStateStats --section SchedulerStats \
   --kernel-name histogram --launch-skip 1 --launch-count 1 \
-  $first app histogram --backend cuda --input u8 --dist uniform --variants "$NCU_VARIANT" --no-cub --samples 1 \
+  $first app histogram --backend cuda --input "$INPUT" --dist uniform --variants "$NCU_VARIANT" --no-cub --samples 1 \
   --bytes 268435456 --quiet -o "$W/ncu-run.json" >"$W/ncu.txt" 2>&1
 python3 - "$W" "$BINARIES" >"$OUT/summary.txt" 2>&1 <<'PY'
 import json, os, sys

@@ -416,6 +416,45 @@ __device__ __forceinline__ void atl_hist_bytes_merge(const unsigned *cols, unsig
 }
 
 /**
+ * RGBA pixels (4 channels x 256 bins, bin c * 256 + b) with the same one
+ * permute per key: @p cols is ATL_HIST_RGBA_SIZE bytes of shared memory,
+ * zeroed, 32 lane columns per channel. Channel c's bin b of lane l is at
+ * byte offset (c >> 1) * 65536 + b * 256 + (c & 1) * 128 + l * 4: channels
+ * 0 and 1 share the 256-byte rows of the first 64 KiB, 2 and 3 of the
+ * second, so the address is again the key as the second byte above a
+ * column byte (lane * 4, plus 128 for odd channels) plus a constant. Every
+ * warp of the block shares the columns. A block may count up to 2^32 - 1
+ * pixels between merges.
+ */
+#define ATL_HIST_RGBA_SIZE 131072u
+
+/** Counts the four channels of pixel @p px (R in byte 0); @p lane4 is (threadIdx.x % 32) * 4. */
+__device__ __forceinline__ void atl_hist_rgba_add(unsigned *cols, unsigned lane4, unsigned px)
+{
+  char *base = (char *)cols;
+  const unsigned odd = lane4 | 128u; /* the odd channels' column byte */
+  atomicAdd((unsigned *)(base + __byte_perm(px, lane4, 0x5504u)), 1u);
+  atomicAdd((unsigned *)(base + __byte_perm(px, odd, 0x5514u)), 1u);
+  atomicAdd((unsigned *)(base + 65536u + __byte_perm(px, lane4, 0x5524u)), 1u);
+  atomicAdd((unsigned *)(base + 65536u + __byte_perm(px, odd, 0x5534u)), 1u);
+}
+
+/** Adds the columns into @p hist (1024 global bins, channel-major); every thread of the block calls it. */
+__device__ __forceinline__ void atl_hist_rgba_merge(const unsigned *cols, unsigned *hist)
+{
+  __syncthreads();
+  for (unsigned i = threadIdx.x; i < 1024u; i += blockDim.x) {
+    const unsigned c = i >> 8, b = i & 255u;
+    const unsigned *row = cols + (c >> 1) * 16384u + b * 64u + (c & 1u) * 32u;
+    unsigned sum = 0;
+    for (unsigned j = 0; j < 32u; j++)
+      sum += row[(j + i) & 31u];
+    if (sum)
+      atomicAdd(&hist[i], sum);
+  }
+}
+
+/**
  * 16-bit block counters for large bin counts (65,536 bins in 128 KiB of
  * dynamic shared memory): bin b is half (b & 1) of @p halves[b / 2]. The add
  * that takes a counter from 0x7fff to 0x8000 (exactly one: atomics return

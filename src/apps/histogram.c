@@ -4,7 +4,7 @@
  * skewed and photo inputs, with one global atomic per key, per-block and
  * per-warp privatized histograms, match-any aggregation, 16-bit packed
  * counters, per-lane columns of 32-bit counters (per-lane; byte-lanes for
- * 8-bit keys, one byte permute per key), per-block
+ * 8-bit keys and RGBA pixels, one byte permute per key), per-block
  * 16-bit counters in opt-in local memory (block16), the variant chosen by
  * input (auto) and (CUDA) CUB's DeviceHistogram, against the read bandwidth of the same
  * bytes in the same run. Every histogram is checked bin for bin against the
@@ -146,15 +146,18 @@ static uint32_t host_histogram(enum atl_hist_input in, uint32_t bins, const uint
 #ifndef BYTE_LANES_UNROLL
 #define BYTE_LANES_UNROLL 4
 #endif
-#define BYTE_LANES_BYTES 65536u /* ATL_HIST_BYTES_SIZE of the device headers */
+/* rgba's 128 KiB leave one work-group of 1024 per SM (32 warps), so each work-item keeps more loads in flight */
+#ifndef BYTE_LANES_RGBA_UNROLL
+#define BYTE_LANES_RGBA_UNROLL 8
+#endif
 /* block16's work-group: one per SM holds 65,536 bins, so it brings every thread it can. */
 #define BLOCK16_WG 1024u
 
-/* uint4 per work-item per iteration of a variant's loop. */
-static unsigned variant_unroll(enum atl_hist_variant v)
+/* uint4 per work-item per iteration of a variant's loop (@p bins: 1024 is rgba's). */
+static unsigned variant_unroll(enum atl_hist_variant v, uint32_t bins)
 {
   return v == ATL_HIST_PER_LANE     ? PER_LANE_UNROLL
-         : v == ATL_HIST_BYTE_LANES ? BYTE_LANES_UNROLL
+         : v == ATL_HIST_BYTE_LANES ? (bins == 1024 ? BYTE_LANES_RGBA_UNROLL : BYTE_LANES_UNROLL)
          : v == ATL_HIST_BLOCK16    ? UNROLL
                                     : 1;
 }
@@ -177,8 +180,8 @@ static uint64_t local_words(enum atl_hist_variant v, uint32_t bins, uint32_t wg)
   switch (v) {
   case ATL_HIST_PER_LANE:
     return (uint64_t)bins * 32;
-  case ATL_HIST_BYTE_LANES:
-    return BYTE_LANES_BYTES / 4;
+  case ATL_HIST_BYTE_LANES: /* u8: 64 columns of 256 bins (64 KiB); rgba: 32 columns of 1024 (128 KiB) */
+    return (uint64_t)bins * (bins == 256 ? 64 : 32);
   case ATL_HIST_BLOCK16:
     return bins / 2;
   case ATL_HIST_SHARED:
@@ -307,8 +310,8 @@ static const char *unsupported(const struct hist_run *r, enum atl_hist_variant v
              atl_hist_variant_names[v], wg);
     return why;
   }
-  if (v == ATL_HIST_BYTE_LANES && r->input != ATL_HIST_U8)
-    return "byte-lanes counts 8-bit keys only (--input u8): a key's byte is its address";
+  if (v == ATL_HIST_BYTE_LANES && r->input == ATL_HIST_U32)
+    return "byte-lanes counts 8-bit keys and RGBA pixels only (--input u8 or rgba): a key's byte is its address";
   const uint32_t vwg = variant_wg(d, v, wg);
   const uint64_t need = local_words(v, r->bins, vwg) * 4;
   const uint64_t have = dynamic_local(v) ? d->local_mem_optin : d->local_mem;
@@ -324,15 +327,16 @@ static const char *unsupported(const struct hist_run *r, enum atl_hist_variant v
 
 /*
  * The variant `auto` runs for an input (docs/histogram.md has the measurements
- * behind the rule): for 8-bit keys byte-lanes where a work-group can have its
- * 64 KiB, else per-lane columns wherever they fit (up to 256 bins), else one
+ * behind the rule): for 8-bit keys and RGBA pixels byte-lanes where a
+ * work-group can have its 64 or 128 KiB, else per-lane columns wherever they
+ * fit (up to 256 bins), else one
  * local histogram per work-group, else 16-bit counters in opt-in local
  * memory, else global atomics.
  */
 enum atl_hist_variant atl_hist_auto_choice(const struct atl_device_info *d, enum atl_hist_input in, uint32_t bins,
                                            uint32_t wg)
 {
-  if (in == ATL_HIST_U8 && BYTE_LANES_BYTES <= d->local_mem_optin)
+  if (in != ATL_HIST_U32 && local_words(ATL_HIST_BYTE_LANES, bins, wg) * 4 <= d->local_mem_optin)
     return ATL_HIST_BYTE_LANES;
   if (local_words(ATL_HIST_PER_LANE, bins, variant_wg(d, ATL_HIST_PER_LANE, wg)) * 4 <= d->local_mem)
     return ATL_HIST_PER_LANE;
@@ -364,7 +368,7 @@ static size_t variant_groups(struct hist_run *r, enum atl_hist_variant v, void *
 {
   const struct atl_device_info *d = atl_device_current(r->ctx);
   const struct atl_backend_ops *ops = atl__ops(r->ctx);
-  const unsigned per_item = variant_unroll(v);
+  const unsigned per_item = variant_unroll(v, r->bins);
   size_t groups = atl__app_resident_threads(d, wg) / wg;
   unsigned est = 0;
   char method[160];
@@ -412,7 +416,7 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_a
   /* caps the registers so that the work-groups the local memory allows are resident together */
   const unsigned min_groups = v == ATL_HIST_PER_LANE || dynamic_local(v) ? local_groups_per_cu(r, v, wg) : 1;
   snprintf(defines, sizeof defines, "INPUT_%s BINS=%u WG=%u VARIANT_%s FLUSH_EVERY=%u UNROLL=%u MIN_GROUPS=%u",
-           atl_hist_input_names[r->input], r->bins, wg, vname, flush_every, variant_unroll(v), min_groups);
+           atl_hist_input_names[r->input], r->bins, wg, vname, flush_every, variant_unroll(v, r->bins), min_groups);
   int err = atl__app_build(r->ctx, "app_histogram", "histogram", defines, &kernel, &row);
   const uint64_t n4 = p->bytes / 16;
   const size_t groups = err ? 1 : variant_groups(r, v, kernel, wg);

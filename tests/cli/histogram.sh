@@ -3,7 +3,7 @@
 # distribution at a small size verifies bin for bin; the packed variant's
 # 16-bit counters are flushed before they overflow (a solid input puts
 # millions of keys in one bin); per-lane's and byte-lanes' 32-bit columns are summed at the end
-# (byte-lanes: u8 only, the other inputs say why not); block16's pass 0x8000
+# (byte-lanes: u8 and rgba, u32 says why not); block16's pass 0x8000
 # (262,144 keys in one bin); 65,536 bins run or say why not. The photo
 # distribution (a JPEG from a Debian wallpaper package) is exact for every
 # input where atomlab was built with libjpeg-turbo and the package is
@@ -22,6 +22,7 @@ run() { # run FILE ARGS...
 run all.json --input all --dist solid,uniform,skewed --bytes 65536
 run wg64.json --input u8,rgba --dist skewed --bytes 32768 --wg-size 64 --variants shared,warp-private,packed
 run flush.json --input u8 --dist solid,uniform --bytes 16777216 --variants packed,per-lane,byte-lanes
+run rgba-solid.json --input rgba --dist solid --bytes 16777216 --variants byte-lanes,auto
 run bins65536.json --input u32 --bins 65536 --dist solid,uniform --bytes 1048576 --variants global,shared,packed,block16,auto
 python3 - "$WORK" <<'PY' && pass || fail "histogram rows"
 import json, os, sys
@@ -47,11 +48,11 @@ for i in ["u8", "rgba", "u32"]:
             r = rs[f"{i}/{d}/{v}"]
             assert r["status"] == "unsupported" and r["reason"], (i, d, v, r)
         r = rs[f"{i}/{d}/byte-lanes"]
-        if i == "u8":
-            assert r["status"] == "ok" and r["verified"] and r["metrics"]["wg_size"] == 1024, (d, r)
+        if i in ("u8", "rgba"):
+            assert r["status"] == "ok" and r["verified"] and r["metrics"]["wg_size"] == 1024, (i, d, r)
         else:
-            assert r["status"] == "unsupported" and "8-bit keys only" in r["reason"], (i, d, r)
-for name in ["wg64.json", "flush.json"]:
+            assert r["status"] == "unsupported" and "8-bit keys and RGBA pixels only" in r["reason"], (i, d, r)
+for name in ["wg64.json", "flush.json", "rgba-solid.json"]:
     for v, r in rows(name).items():
         assert r["status"] == "ok" and r["verified"], (name, v, r["reason"])
 r = rows("bins65536.json")
@@ -79,8 +80,9 @@ import json, os, sys
 work = sys.argv[1]
 rs = {r["variant"]: r for r in json.load(open(os.path.join(work, "photo.json")))["rows"]}
 assert len(rs) == 3 * 11, len(rs)
-r = rs["u8/photo/byte-lanes"]
-assert r["status"] == "ok" and r["verified"], r
+for i in ["u8", "rgba"]:
+    r = rs[f"{i}/photo/byte-lanes"]
+    assert r["status"] == "ok" and r["verified"], r
 for i in ["u8", "rgba", "u32"]:
     for v in ["read-ceiling", "global", "shared", "warp-private", "packed", "block16", "auto"]:
         r = rs[f"{i}/photo/{v}"]

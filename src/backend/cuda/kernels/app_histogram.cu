@@ -19,10 +19,12 @@
  *                         1 compiles to ATOMS.POPC.INC; summed into the global
  *                         bins (atl_hist_lane_merge) every FLUSH_EVERY iterations
  *                         and at the end
- *   VARIANT_byte_lanes    8-bit keys only: 64 columns of 32-bit counters in 64 KiB
- *                         of dynamic shared memory, bins 256 bytes apart, so one
- *                         byte permute builds a key's address (atl_hist_bytes_add4:
- *                         a PRMT and an ATOMS.POPC.INC per key); merged at the end
+ *   VARIANT_byte_lanes    u8: 64 columns of 32-bit counters in 64 KiB of dynamic
+ *                         shared memory, bins 256 bytes apart, so one byte permute
+ *                         builds a key's address (atl_hist_bytes_add4: a PRMT and an
+ *                         ATOMS.POPC.INC per key); rgba: 32 columns per channel in
+ *                         128 KiB, two channels per 256-byte row (atl_hist_rgba_add);
+ *                         merged at the end
  *   VARIANT_block16       one per-block histogram of 16-bit counters in dynamic
  *                         shared memory (atl_hist16_add; 65,536 bins in 128 KiB):
  *                         a counter that reaches 0x8000 hands 0x8000 to its
@@ -77,10 +79,10 @@
 #define ADD(b) atl_hist_lane_add(lh, (b))
 #define UNROLLED 1
 #elif defined(VARIANT_byte_lanes)
-#if !defined(INPUT_u8)
-#error "VARIANT_byte_lanes counts 8-bit keys (INPUT_u8) only"
+#if !defined(INPUT_u8) && !defined(INPUT_rgba)
+#error "VARIANT_byte_lanes counts 8-bit keys (INPUT_u8) and RGBA pixels (INPUT_rgba) only"
 #endif
-#define LOCAL_WORDS 0 /* dynamic: ATL_HIST_BYTES_SIZE bytes */
+#define LOCAL_WORDS 0 /* dynamic: ATL_HIST_BYTES_SIZE (u8) or ATL_HIST_RGBA_SIZE (rgba) bytes */
 #define UNROLLED 1
 #elif defined(VARIANT_block16)
 #define LOCAL_WORDS 0 /* dynamic: BINS / 2 words */
@@ -90,7 +92,9 @@
 #error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private, VARIANT_match_any, VARIANT_packed, VARIANT_per_lane, VARIANT_byte_lanes or VARIANT_block16"
 #endif
 
-#if defined(VARIANT_byte_lanes)
+#if defined(VARIANT_byte_lanes) && defined(INPUT_rgba)
+#define COUNT_WORD(w) atl_hist_rgba_add(lh, col, (w))
+#elif defined(VARIANT_byte_lanes)
 #define COUNT_WORD(w) atl_hist_bytes_add4(lh, col, (w))
 #elif KEYS_PER_WORD == 4
 #define COUNT_WORD(w)                                                                                                  \
@@ -154,6 +158,9 @@ extern "C" __global__ void __launch_bounds__(WG, MIN_GROUPS)
 #if defined(VARIANT_per_lane)
   __shared__ unsigned lh[LOCAL_WORDS];
   const unsigned words = LOCAL_WORDS;
+#elif defined(VARIANT_byte_lanes) && defined(INPUT_rgba)
+  extern __shared__ unsigned lh[];
+  const unsigned words = ATL_HIST_RGBA_SIZE / 4, col = (threadIdx.x & 31u) * 4u;
 #elif defined(VARIANT_byte_lanes)
   extern __shared__ unsigned lh[];
   const unsigned words = ATL_HIST_BYTES_SIZE / 4, col = atl_hist_bytes_column();
@@ -194,7 +201,9 @@ extern "C" __global__ void __launch_bounds__(WG, MIN_GROUPS)
     atl_hist_lane_merge(lh, hist, BINS);
 #endif
   } while (base < n4);
-#if defined(VARIANT_byte_lanes)
+#if defined(VARIANT_byte_lanes) && defined(INPUT_rgba)
+  atl_hist_rgba_merge(lh, hist);
+#elif defined(VARIANT_byte_lanes)
   atl_hist_bytes_merge(lh, hist);
 #elif defined(VARIANT_block16)
   atl_hist16_merge(lh, hist, BINS);

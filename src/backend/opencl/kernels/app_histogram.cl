@@ -20,10 +20,11 @@
  *                         local id % 32): 32 consecutive work-items always hit
  *                         32 different banks, whatever the keys; summed every
  *                         FLUSH_EVERY iterations and at the end
- *   VARIANT_byte_lanes    8-bit keys only: 64 columns of 32-bit counters in a
- *                         64 KiB `__local` buffer sized at launch, bins 256 bytes
- *                         apart, so a key's address is the key as the second byte
- *                         (atl_hist_bytes_add4); merged at the end
+ *   VARIANT_byte_lanes    u8: 64 columns of 32-bit counters in a 64 KiB `__local`
+ *                         buffer sized at launch, bins 256 bytes apart, so a key's
+ *                         address is the key as the second byte (atl_hist_bytes_add4);
+ *                         rgba: 32 columns per channel in 128 KiB
+ *                         (atl_hist_rgba_add); merged at the end
  *   VARIANT_block16       one per-group histogram of 16-bit counters in a
  *                         `__local` buffer sized at launch; a counter reaching
  *                         0x8000 hands 0x8000 to its global bin
@@ -68,10 +69,10 @@
 #define ADD(b) atl_hist_lane_add(lh, (b))
 #define UNROLLED 1
 #elif defined(VARIANT_byte_lanes)
-#if !defined(INPUT_u8)
-#error "VARIANT_byte_lanes counts 8-bit keys (INPUT_u8) only"
+#if !defined(INPUT_u8) && !defined(INPUT_rgba)
+#error "VARIANT_byte_lanes counts 8-bit keys (INPUT_u8) and RGBA pixels (INPUT_rgba) only"
 #endif
-#define LOCAL_WORDS 0 /* the __local parameter: ATL_HIST_BYTES_SIZE bytes */
+#define LOCAL_WORDS 0 /* the __local parameter: ATL_HIST_BYTES_SIZE (u8) or ATL_HIST_RGBA_SIZE (rgba) bytes */
 #define UNROLLED 1
 #elif defined(VARIANT_block16)
 #define LOCAL_WORDS 0 /* the __local parameter: BINS / 2 words */
@@ -81,7 +82,9 @@
 #error "define VARIANT_global, VARIANT_shared, VARIANT_warp_private, VARIANT_packed, VARIANT_per_lane, VARIANT_byte_lanes or VARIANT_block16"
 #endif
 
-#if defined(VARIANT_byte_lanes)
+#if defined(VARIANT_byte_lanes) && defined(INPUT_rgba)
+#define COUNT_WORD(w) atl_hist_rgba_add(lh, col, (w))
+#elif defined(VARIANT_byte_lanes)
 #define COUNT_WORD(w) atl_hist_bytes_add4(lh, col, (w))
 #elif KEYS_PER_WORD == 4
 #define COUNT_WORD(w)                                                                                                  \
@@ -129,6 +132,10 @@ static void flush_packed(__local uint *lh, uint lid)
 __kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist, __local uint *lh)
 {
   const uint words = BINS / 2;
+#elif defined(VARIANT_byte_lanes) && defined(INPUT_rgba)
+__kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist, __local uint *lh)
+{
+  const uint words = ATL_HIST_RGBA_SIZE / 4, col = (get_local_id(0) & 31u) * 4u;
 #elif defined(VARIANT_byte_lanes)
 __kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist, __local uint *lh)
 {
@@ -170,7 +177,9 @@ __kernel void histogram(__global const uint4 *in, uint n4, __global uint *hist)
     atl_hist_lane_merge(lh, hist, BINS);
 #endif
   } while (base < n4);
-#if defined(VARIANT_byte_lanes)
+#if defined(VARIANT_byte_lanes) && defined(INPUT_rgba)
+  atl_hist_rgba_merge(lh, hist);
+#elif defined(VARIANT_byte_lanes)
   atl_hist_bytes_merge(lh, hist);
 #elif defined(VARIANT_block16)
   atl_hist16_merge(lh, hist, BINS);
