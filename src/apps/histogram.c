@@ -134,30 +134,29 @@ static uint32_t host_histogram(enum atl_hist_input in, uint32_t bins, const uint
 /* per-lane's work-group: 32 columns of 256 32-bit counters are 32 KiB of
  * local memory, small enough for 6 work-groups per H100 or H200 SM. */
 #define PER_LANE_WG 256u
-/* byte-lanes' work-group and loads in flight: with 64 KiB of columns an H100
- * or H200 SM holds 2 work-groups of 1024 (64 warps, 32 registers, 4 loads
- * each), which read 1.02x the read ceiling's bandwidth on the H200 where 3 of
- * 512 with 6 loads (48 warps, 40 registers) read 0.98x
- * (results/nvidia-h200/histogram/design-runs/byte-lanes). Design runs build
- * with other values: cmake -DCMAKE_C_FLAGS="-DBYTE_LANES_WG=512u -DBYTE_LANES_UNROLL=6". */
+/* byte-lanes' work-group and loads in flight: with u8's 64 KiB of columns an
+ * H100 or H200 SM holds 2 work-groups of 1024 (64 warps, 32 registers, 4
+ * loads each), which read 1.02x the read ceiling's bandwidth on the H200
+ * where 3 of 512 with 6 loads (48 warps, 40 registers) read 0.98x; rgba's
+ * 128 KiB leave one (32 warps), at memory speed with 4 loads as with 8
+ * (results/nvidia-h200/histogram/design-runs/byte-lanes, byte-lanes-rgba).
+ * Design runs build with other values:
+ * cmake -DCMAKE_C_FLAGS="-DBYTE_LANES_WG=512u -DBYTE_LANES_UNROLL=6". */
 #ifndef BYTE_LANES_WG
 #define BYTE_LANES_WG 1024u
 #endif
 #ifndef BYTE_LANES_UNROLL
 #define BYTE_LANES_UNROLL 4
 #endif
-/* rgba's 128 KiB leave one work-group of 1024 per SM (32 warps), so each work-item keeps more loads in flight */
-#ifndef BYTE_LANES_RGBA_UNROLL
-#define BYTE_LANES_RGBA_UNROLL 8
-#endif
+
 /* block16's work-group: one per SM holds 65,536 bins, so it brings every thread it can. */
 #define BLOCK16_WG 1024u
 
-/* uint4 per work-item per iteration of a variant's loop (@p bins: 1024 is rgba's). */
-static unsigned variant_unroll(enum atl_hist_variant v, uint32_t bins)
+/* uint4 per work-item per iteration of a variant's loop. */
+static unsigned variant_unroll(enum atl_hist_variant v)
 {
   return v == ATL_HIST_PER_LANE     ? PER_LANE_UNROLL
-         : v == ATL_HIST_BYTE_LANES ? (bins == 1024 ? BYTE_LANES_RGBA_UNROLL : BYTE_LANES_UNROLL)
+         : v == ATL_HIST_BYTE_LANES ? BYTE_LANES_UNROLL
          : v == ATL_HIST_BLOCK16    ? UNROLL
                                     : 1;
 }
@@ -368,7 +367,7 @@ static size_t variant_groups(struct hist_run *r, enum atl_hist_variant v, void *
 {
   const struct atl_device_info *d = atl_device_current(r->ctx);
   const struct atl_backend_ops *ops = atl__ops(r->ctx);
-  const unsigned per_item = variant_unroll(v, r->bins);
+  const unsigned per_item = variant_unroll(v);
   size_t groups = atl__app_resident_threads(d, wg) / wg;
   unsigned est = 0;
   char method[160];
@@ -416,7 +415,7 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_a
   /* caps the registers so that the work-groups the local memory allows are resident together */
   const unsigned min_groups = v == ATL_HIST_PER_LANE || dynamic_local(v) ? local_groups_per_cu(r, v, wg) : 1;
   snprintf(defines, sizeof defines, "INPUT_%s BINS=%u WG=%u VARIANT_%s FLUSH_EVERY=%u UNROLL=%u MIN_GROUPS=%u",
-           atl_hist_input_names[r->input], r->bins, wg, vname, flush_every, variant_unroll(v, r->bins), min_groups);
+           atl_hist_input_names[r->input], r->bins, wg, vname, flush_every, variant_unroll(v), min_groups);
   int err = atl__app_build(r->ctx, "app_histogram", "histogram", defines, &kernel, &row);
   const uint64_t n4 = p->bytes / 16;
   const size_t groups = err ? 1 : variant_groups(r, v, kernel, wg);

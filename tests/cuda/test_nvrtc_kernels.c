@@ -229,7 +229,7 @@ int main(void)
     build("app_histogram", "INPUT_u32 BINS=256 WG=256 VARIANT_per_lane FLUSH_EVERY=178956970 UNROLL=6", archs[a]);
     build("app_histogram", "INPUT_u8 BINS=256 WG=1024 VARIANT_byte_lanes FLUSH_EVERY=4294967295 UNROLL=4 MIN_GROUPS=2",
           archs[a]);
-    build("app_histogram", "INPUT_rgba BINS=1024 WG=1024 VARIANT_byte_lanes FLUSH_EVERY=4294967295 UNROLL=8 MIN_GROUPS=1",
+    build("app_histogram", "INPUT_rgba BINS=1024 WG=1024 VARIANT_byte_lanes FLUSH_EVERY=4294967295 UNROLL=4 MIN_GROUPS=1",
           archs[a]);
     build("app_histogram", "INPUT_u32 BINS=65536 WG=1024 VARIANT_block16 FLUSH_EVERY=511 UNROLL=4 MIN_GROUPS=1", archs[a]);
     build("app_histogram", "INPUT_rgba BINS=1024 WG=1024 VARIANT_block16 FLUSH_EVERY=511 UNROLL=4", archs[a]);
