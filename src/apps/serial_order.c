@@ -107,9 +107,9 @@ static int xor_trail(uint32_t init, const struct atl__sw_update *u, size_t n, ui
   }
   const uint32_t start = value_index(vals, k, init), root = find_root(parent, start);
   rc = 1;
-  for (size_t j = 0; j < n; j++)
-    if (find_root(parent, value_index(vals, k, u[j].old)) != root) {
-      snprintf(why, len, "no order from 0x%x reaches the update with old value 0x%x", init, u[j].old);
+  for (uint32_t i = 0; i < k; i++) /* an update's values share its component: checking the values checks them all */
+    if (out[i] + in[i] > 0 && find_root(parent, i) != root) {
+      snprintf(why, len, "no order from 0x%x reaches value 0x%x, the old value of %u updates", init, vals[i], out[i]);
       goto done;
     }
   uint32_t last = start; /* where the trail ends: the value reached once more than left, else the start */
