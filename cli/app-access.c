@@ -130,7 +130,7 @@ int app_access_table(int argc, char **argv)
     printf("%-10s %16s %16s %16s  (Gop/s, %s; %u threads on one word, else %u threads; * = not verified)\n", "op",
            configs[0], configs[1], configs[2], atl_type_name((enum atl_type)c.type), same_groups * o.wg_size,
            threads);
-  for (size_t i = 0; i < c.nops; i++) {
+  for (size_t i = 0; i < c.nops && !atl_stop_requested(); i++) {
     if (print)
       printf("%-10s", atl_op_name((enum atl_op)c.ops[i]));
     for (int k = 0; k < 3; k++) {

@@ -42,10 +42,13 @@ uint32_t app_coresident(atl_context_t ctx, uint32_t wg_size)
   return occ.discovered;
 }
 
-void app_check(atl_context_t ctx, int err, const char *what)
+void app_check(struct app_opts *o, atl_context_t ctx, int err, const char *what)
 {
-  if (err)
-    die("%s failed: %s", what, atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+  if (err == 0)
+    return;
+  /* not fatal here: the rows measured before the failure are still written by app_finish */
+  fprintf(stderr, "error: %s failed: %s\n", what, atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+  o->failed = 1;
 }
 
 int app_hook(const char *name)
@@ -124,8 +127,10 @@ int app_parse(int argc, char **argv, const char *usage, const struct option *ext
   }
   if (optind < argc)
     die_usage("unexpected argument '%s' for app %s (see 'atomlab app %s --help')", argv[optind], app, app);
-  if (o->out_path)
-    cli_check_output_dir(o->out_path);
+  if (o->out_path) {
+    cli_check_output("-o", o->out_path);
+    o->format = cli_output_format("-o", o->out_path, o->format >= 0 ? o->format : ATL_FORMAT_JSON);
+  }
   return 0;
 }
 
@@ -142,25 +147,24 @@ atl_context_t app_open(struct app_opts *o, struct atl_app_set *set, int argc, ch
   memset(set, 0, sizeof *set);
   /* argv is "app NAME ...": the command line starts two words earlier. */
   cli_fill_meta(ctx, argc + 2, argv - 2, &set->meta);
+  cli_catch_stop_signals(); /* the app stops after its current row and app_finish writes the rest */
   return ctx;
 }
 
 int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx)
 {
-  int failures = 0;
-  set->meta.complete = 1;
+  int failures = o->failed;
+  const int stopped = atl_stop_requested();
+  set->meta.complete = !stopped && !o->failed;
   for (size_t i = 0; i < set->count; i++) {
     const struct atl_app_row *r = &set->rows[i];
     failures += r->status == ATL_STATUS_ERROR || (r->status == ATL_STATUS_OK && !r->verified);
   }
   if (o->out_path) {
-    int fmt = o->format >= 0 ? o->format : cli_format_from_extension(o->out_path);
-    if (atl_app_write_file(o->out_path, (enum atl_format)fmt, set) != 0) {
-      fprintf(stderr, "error: unable to write '%s'\n", o->out_path);
-      failures++;
-    } else {
-      fprintf(stderr, "wrote %zu rows to %s\n", set->count, o->out_path);
-    }
+    char what[64];
+    snprintf(what, sizeof what, "%zu rows", set->count);
+    failures += cli_write_output(o->out_path, what, atl_app_write_set,
+                                 &(struct atl_app_writer){(enum atl_format)o->format, set});
     if (!o->quiet && !o->table_printed)
       atl_app_write_table(stdout, set);
   } else if (o->format == ATL_FORMAT_CSV) {
@@ -170,9 +174,13 @@ int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx)
   } else if (!o->table_printed) {
     atl_app_write_table(stdout, set);
   }
-  if (failures)
-    fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
+  const size_t done_rows = set->count;
   atl_app_set_release(set);
   atl_context_free(ctx);
+  if (stopped)
+    return cli_interrupted("app", done_rows, 0, o->out_path ? "every completed row was written" : NULL);
+  if (failures)
+    fprintf(stderr, "error: %d row%s failed, did not verify or could not be written\n", failures,
+            failures == 1 ? "" : "s");
   return failures ? EXIT_MEASURE : EXIT_OK;
 }

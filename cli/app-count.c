@@ -85,6 +85,6 @@ int app_count(int argc, char **argv)
   if (c.p.containers * c.p.items * 4 > dev->max_alloc)
     die_usage("--containers %llu x --items %u floats exceed the max allocation of %llu bytes on %s",
               (unsigned long long)c.p.containers, c.p.items, (unsigned long long)dev->max_alloc, dev->name);
-  app_check(ctx, atl_app_count(ctx, &c.p, &o.timing, &set), "count");
+  app_check(&o, ctx, atl_app_count(ctx, &c.p, &o.timing, &set), "count");
   return app_finish(&o, &set, ctx);
 }

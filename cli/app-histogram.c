@@ -168,6 +168,6 @@ int app_histogram(int argc, char **argv)
   if (c.p.bytes > dev->max_alloc)
     die_usage("--bytes %llu exceeds the max allocation of %llu bytes on %s", (unsigned long long)c.p.bytes,
               (unsigned long long)dev->max_alloc, dev->name);
-  app_check(ctx, atl_app_histogram(ctx, &c.p, &o.timing, &set), "histogram");
+  app_check(&o, ctx, atl_app_histogram(ctx, &c.p, &o.timing, &set), "histogram");
   return app_finish(&o, &set, ctx);
 }

@@ -110,7 +110,7 @@ int app_double_add(int argc, char **argv)
   if (c.d.targets > c.d.threads)
     die_usage("--targets %u is not allowed: 1 to --threads (%u)", c.d.targets, c.d.threads);
   c.d.wg_size = o.wg_size;
-  app_check(ctx, atl_app_double_add(ctx, &c.d, &o.timing, &set), "double-add");
+  app_check(&o, ctx, atl_app_double_add(ctx, &c.d, &o.timing, &set), "double-add");
   return app_finish(&o, &set, ctx);
 }
 
@@ -146,7 +146,7 @@ int app_list(int argc, char **argv)
     die_usage("--lists %u is not allowed: 1 to --nodes (%u)", c.l.lists, c.l.nodes);
   atl_context_t ctx = app_open(&o, &set, argc, argv);
   list_sizes(&c, ctx, &o, 0);
-  app_check(ctx, atl_app_list(ctx, &c.l, &o.timing, &set), "list");
+  app_check(&o, ctx, atl_app_list(ctx, &c.l, &o.timing, &set), "list");
   return app_finish(&o, &set, ctx);
 }
 
@@ -165,6 +165,6 @@ int app_skiplist(int argc, char **argv)
     return EXIT_OK;
   atl_context_t ctx = app_open(&o, &set, argc, argv);
   list_sizes(&c, ctx, &o, 1);
-  app_check(ctx, atl_app_skiplist(ctx, &c.l, &o.timing, &set), "skiplist");
+  app_check(&o, ctx, atl_app_skiplist(ctx, &c.l, &o.timing, &set), "skiplist");
   return app_finish(&o, &set, ctx);
 }

@@ -261,7 +261,7 @@ int app_swapps(int argc, char **argv)
       continue;
     char what[64];
     snprintf(what, sizeof what, "swapps %s", names[a]);
-    app_check(ctx, fns[a](ctx, &c.p, &o.timing, &set), what);
+    app_check(&o, ctx, fns[a](ctx, &c.p, &o.timing, &set), what);
   }
   free(text);
   free(c.kwcopy);

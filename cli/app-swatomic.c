@@ -260,7 +260,7 @@ int app_swatomic(int argc, char **argv)
   if (!o.quiet)
     fprintf(stderr, "swatomic: %u co-resident work-groups of %u (discovery), %u grid(s), %u target(s), op %s\n",
             c.p.coresident, o.wg_size, c.p.ngroups, c.p.targets, atl_swop_name(c.p.op));
-  app_check(ctx, atl_app_swatomic(ctx, &c.p, &o.timing, &set), "swatomic");
+  app_check(&o, ctx, atl_app_swatomic(ctx, &c.p, &o.timing, &set), "swatomic");
   if (c.p.experiment && !o.quiet) {
     /* beside the rows: on stdout unless it carries CSV or JSON */
     FILE *f = o.out_path || o.format < 0 || o.format == ATL_FORMAT_TABLE ? stdout : stderr;

@@ -16,6 +16,7 @@ struct app_opts {
   uint32_t wg_size;    /**< 0: the app's default */
   int samples_given;
   int table_printed;   /**< the app printed its own table: app_finish prints none */
+  int failed;          /**< an app call failed (app_check): exit 1 after its rows are written */
   struct atl_app_timing timing;
 };
 
@@ -51,8 +52,8 @@ uint64_t app_number(const char *opt, const char *text, uint64_t lo, uint64_t hi)
  */
 uint32_t app_coresident(atl_context_t ctx, uint32_t wg_size);
 
-/** Dies (exit 1) with "WHAT failed: reason" if @p err is an error the app returned. */
-void app_check(atl_context_t ctx, int err, const char *what);
+/** Prints "error: WHAT failed: reason" and marks @p o failed if @p err is an error; the rows are kept. */
+void app_check(struct app_opts *o, atl_context_t ctx, int err, const char *what);
 
 /** 1 where the environment variable @p name is set to anything but "" or "0" (the apps' test hooks). */
 int app_hook(const char *name);

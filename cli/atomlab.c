@@ -149,6 +149,7 @@ static int cmd_help(int argc, char **argv)
 int main(int argc, char **argv)
 {
   cli_argv0 = argv[0];
+  cli_ignore_sigpipe();
   if (argc < 2) {
     print_usage(stdout);
     return EXIT_OK;

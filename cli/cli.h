@@ -39,14 +39,52 @@ atl_context_t cli_open_device(const char *device, const char *backend);
 /** Fills the run metadata (version, commit, date, command line, device). */
 void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta);
 
-/** Writes @p len bytes to @p path through a temporary name and rename(2); 0 or -1. */
+/** Writes @p len bytes to @p path the safe way (atl_file_write); 0, or -1 after an "error:" line naming why. */
 int cli_write_text(const char *path, const char *text, size_t len);
 
-/** Opens "PATH.tmp.PID" for writing (its name goes to @p tmp), the crash-safe way cli_write_text writes; NULL if it cannot. */
-FILE *cli_tmp_open(const char *path, char *tmp, size_t len);
+/** Dies (exit 2, before anything is measured) unless @p path can be an output file; @p opt names the option. */
+void cli_check_output(const char *opt, const char *path);
 
-/** Closes @p f and renames @p tmp to @p path; on any error removes @p tmp and returns -1, else 0. */
-int cli_tmp_commit(FILE *f, const char *tmp, const char *path);
+/**
+ * The format of output file @p path from its extension (.json, .csv, .txt);
+ * a name without one (/dev/null, a FIFO) takes @p fallback. Dies (exit 2) on
+ * any other extension.
+ */
+int cli_output_format(const char *opt, const char *path, int fallback);
+
+/**
+ * Writes @p path through @p writer. Prints "wrote WHAT to PATH" only when it
+ * was written; otherwise the content goes to a rescue file (or, with nowhere
+ * to write, to stderr) and the error line says where. 0 if @p path was
+ * written, 1 if not.
+ */
+int cli_write_output(const char *path, const char *what, atl_file_writer writer, const void *arg);
+
+/** A file built in memory as it is measured, then written whole by cli_buffer_write(). */
+struct cli_buffer {
+  FILE *f;
+  char *text;
+  size_t len;
+};
+
+/** Opens @p b (dies if out of memory); write to the stream it returns. */
+FILE *cli_buffer_open(struct cli_buffer *b);
+
+/** Closes @p b and writes its text to @p path with cli_write_output(); frees it; 0 or 1 as that. */
+int cli_buffer_write(struct cli_buffer *b, const char *path, const char *what);
+
+/** SIGINT and SIGTERM call atl_stop_request(): loops stop after their current row. */
+void cli_catch_stop_signals(void);
+
+/** SIGPIPE ignored (main does it): a closed stdout makes writes fail instead of killing the process. */
+void cli_ignore_sigpipe(void);
+
+/**
+ * The "interrupted" line of a command stopped by a signal (done of planned
+ * rows, planned 0 where unknown, and @p resume_hint, e.g. "to finish, run the same command with
+ * --resume F", or NULL); returns the exit status 128 + the signal.
+ */
+int cli_interrupted(const char *command, size_t done, size_t planned, const char *resume_hint);
 
 /** Where a spawned program runs and where its output goes (NULL members: inherited). */
 struct cli_spawn_io {
@@ -95,11 +133,6 @@ int cli_timing_option(int c, const char *arg, struct atl_timing *t);
 /** Dies (exit 2) if the timing options contradict each other. */
 void cli_timing_check(const struct atl_timing *t);
 
-/** Dies (exit 2, nothing written) unless the folder of output file @p path exists and is writable. */
-void cli_check_output_dir(const char *path);
-
-/** The output format a file name asks for: .csv CSV, .txt a table, anything else JSON. */
-int cli_format_from_extension(const char *path);
 
 int cmd_devices(int argc, char **argv);
 int cmd_rmw(int argc, char **argv);

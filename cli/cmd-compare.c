@@ -345,13 +345,8 @@ int cmd_compare(int argc, char **argv)
   if (argc - optind != 2)
     die_usage("compare takes two result files, A.json and B.json (see 'atomlab compare --help')");
   if (out_path) {
-    cli_check_output_dir(out_path);
-    if (format < 0) {
-      const char *dot = strrchr(out_path, '.');
-      format = dot && strcmp(dot, ".csv") == 0    ? ATL_FORMAT_CSV
-               : dot && strcmp(dot, ".json") == 0 ? ATL_FORMAT_JSON
-                                                  : ATL_FORMAT_TABLE;
-    }
+    cli_check_output("-o", out_path);
+    format = cli_output_format("-o", out_path, format >= 0 ? format : ATL_FORMAT_TABLE);
   }
   if (format < 0)
     format = ATL_FORMAT_TABLE;
@@ -416,7 +411,6 @@ int cmd_compare(int argc, char **argv)
   if (out_path) {
     fclose(out);
     if (cli_write_text(out_path, text, len) != 0) {
-      fprintf(stderr, "error: unable to write '%s'\n", out_path);
       rc = EXIT_MEASURE;
     } else {
       fprintf(stderr,

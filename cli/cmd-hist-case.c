@@ -75,17 +75,18 @@ static int run_validation(const char *device, unsigned wg_size, unsigned workgro
   if (workgroups == 0) /* both kernels at the device's full occupancy */
     workgroups = d->compute_units * (d->max_threads_per_cu / wg_size ? d->max_threads_per_cu / wg_size : 1);
   FILE *csv = NULL;
-  char tmp[4200];
+  struct cli_buffer buf;
   if (out) {
-    if ((csv = cli_tmp_open(out, tmp, sizeof tmp)) == NULL)
-      die("unable to write '%s'", out);
+    csv = cli_buffer_open(&buf);
     fprintf(csv, "kernel,expect,wg_size,workgroups,iters,bytes,warmup,reps,median_ms,atomics,verified,wrong,"
                  "instructions\n");
   }
   printf("%-22s %-17s %5s %6s %10s %12s %-8s %s\n", "kernel", "expect", "wg", "wgs", "median_ms", "atomic_insts",
          "verified", "instructions");
   int failed = 0;
-  for (unsigned w = 0; w < ATL_SMEM_VALIDATIONS; w++) {
+  size_t rows = 0, planned = ATL_SMEM_VALIDATIONS;
+  cli_catch_stop_signals();
+  for (unsigned w = 0; w < ATL_SMEM_VALIDATIONS && !atl_stop_requested(); w++, rows++) {
     struct atl_smem_validation_spec spec = {.which = (enum atl_smem_validation)w, .wg_size = wg_size,
                                             .workgroups = workgroups, .iters = w == 0 ? 1024 : 8,
                                             .bytes = (size_t)256 << 20, .warmup = warmup, .reps = reps};
@@ -105,10 +106,10 @@ static int run_validation(const char *device, unsigned wg_size, unsigned workgro
               spec.iters, w == 0 ? (size_t)0 : spec.bytes, warmup, reps, res.median_ms, res.atomics, res.verified,
               res.wrong, res.instructions);
   }
-  if (csv && cli_tmp_commit(csv, tmp, out) != 0) {
-    fprintf(stderr, "error: unable to write '%s'\n", out);
+  if (csv && cli_buffer_write(&buf, out, "the rows") != 0)
     failed = 1;
-  }
+  if (atl_stop_requested())
+    return cli_interrupted("hist-case", rows, planned, NULL);
   atl_context_free(ctx);
   return failed ? EXIT_MEASURE : EXIT_OK;
 }
@@ -165,7 +166,7 @@ int cmd_hist_case(int argc, char **argv)
     }
     case O_VALIDATE: validate = 1; break;
     case O_DEVICE: device = optarg; break;
-    case 'o': out = optarg; break;
+    case 'o': cli_check_output("-o", optarg); out = optarg; break;
     case 'h': fputs(usage, stdout); return EXIT_OK;
     case ':': die_usage("option '%s' needs a value (see 'atomlab hist-case --help')", argv[optind - 1]);
     default: die_usage("unknown option '%s' for hist-case (see 'atomlab hist-case --help')", argv[optind - 1]);
@@ -189,23 +190,26 @@ int cmd_hist_case(int argc, char **argv)
   atl_context_t ctx = cli_open_device(device, "cuda");
   const struct atl_device_info *d = atl_device_current(ctx);
   FILE *csv = NULL;
-  char tmp[4200];
+  struct cli_buffer buf;
   if (out) {
-    if ((csv = cli_tmp_open(out, tmp, sizeof tmp)) == NULL)
-      die("unable to write '%s'", out);
+    csv = cli_buffer_open(&buf);
     fprintf(csv, "kernel,image,result,pixels,wg_size,workgroups,warmup,reps,median_ms,min_ms,max_ms,gpixels_per_s,"
                  "verified,wrong_bins,instructions\n");
   }
   printf("%-10s %-7s %-6s %9s %5s %6s %10s %9s %-8s %s\n", "kernel", "image", "result", "pixels", "wg", "wgs",
          "median_ms", "Gpx/s", "verified", "instructions");
   int failed = 0;
+  size_t rows = 0, planned = (size_t)__builtin_popcount(kmask) * __builtin_popcount(imask) *
+                             __builtin_popcount(rmask) * pixels.count * wg.count;
+  cli_catch_stop_signals();
   for (unsigned k = 0; k < 2; k++)
     for (unsigned i = 0; i < 2; i++)
       for (unsigned r = 0; r < 2; r++)
         for (size_t p = 0; p < pixels.count; p++)
           for (size_t w = 0; w < wg.count; w++) {
-            if (!(kmask >> k & 1) || !(imask >> i & 1) || !(rmask >> r & 1))
+            if (!(kmask >> k & 1) || !(imask >> i & 1) || !(rmask >> r & 1) || atl_stop_requested())
               continue;
+            rows++;
             unsigned wgs = workgroups;
             if (wgs == 0) /* a full device: the blocks that fit on every SM at once */
               wgs = d->compute_units * (d->max_threads_per_cu / wg.values[w] ? d->max_threads_per_cu / wg.values[w] : 1);
@@ -229,10 +233,10 @@ int cmd_hist_case(int argc, char **argv)
                       results[r], spec.pixels, spec.wg_size, wgs, warmup, reps, res.median_ms, res.min_ms, res.max_ms,
                       gpx, res.verified, res.wrong_bins, res.instructions);
           }
-  if (csv && cli_tmp_commit(csv, tmp, out) != 0) {
-    fprintf(stderr, "error: unable to write '%s'\n", out);
+  if (csv && cli_buffer_write(&buf, out, "the rows") != 0)
     failed = 1;
-  }
+  if (atl_stop_requested())
+    return cli_interrupted("hist-case", rows, planned, NULL);
   atl_axis_release(&pixels);
   atl_axis_release(&wg);
   atl_context_free(ctx);

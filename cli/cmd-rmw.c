@@ -60,30 +60,22 @@ static const char *device_types(const struct atl_device_info *dev)
 
 static int progress_enabled(void) { return isatty(STDERR_FILENO); }
 
-/* The signal that asked the sweep to stop (0: none). */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig) { stop_signal = sig; }
-
-static void catch_stop_signals(void)
-{
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-}
-
-/* Writes every -o file (each atomically); returns 0 or the first error. */
-static int write_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
+/* A checkpoint of every -o file: quiet, since the last write reports (and rescues) each one. */
+static void checkpoint(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
 {
   for (size_t i = 0; i < n; i++)
-    if (atl_write_file(paths[i], (enum atl_format)formats[i], set) != 0) {
-      fprintf(stderr, "error: unable to write '%s'\n", paths[i]);
-      return 1;
-    }
-  return 0;
+    atl_write_file(paths[i], (enum atl_format)formats[i], set);
+}
+
+/* The last write of every -o file; the number of files that could not be written where asked. */
+static int write_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
+{
+  char what[64];
+  snprintf(what, sizeof what, "%zu rows", set->count);
+  int failed = 0;
+  for (size_t i = 0; i < n; i++)
+    failed += cli_write_output(paths[i], what, atl_write_set, &(struct atl_set_writer){(enum atl_format)formats[i], set});
+  return failed;
 }
 
 /* The row of @p done that measured @p s, if it is worth keeping (not an error). */
@@ -235,8 +227,8 @@ int cmd_rmw(int argc, char **argv)
   if (atl_axis_parse(pad_text, UINT32_MAX, &pad, why, sizeof why))
     die_usage("--padding: %s", why);
   for (size_t i = 0; i < nout; i++) {
-    cli_check_output_dir(out_paths[i]);
-    out_formats[i] = format >= 0 && nout == 1 ? format : cli_format_from_extension(out_paths[i]);
+    cli_check_output("-o", out_paths[i]);
+    out_formats[i] = cli_output_format("-o", out_paths[i], format >= 0 && nout == 1 ? format : ATL_FORMAT_JSON);
   }
   if (format < 0)
     format = ATL_FORMAT_TABLE;
@@ -320,8 +312,8 @@ int cmd_rmw(int argc, char **argv)
   size_t reused = 0;
   time_t started = time(NULL), checkpointed = started;
   set.meta.rows_planned = n;
-  catch_stop_signals();
-  for (size_t i = 0; i < n && !stop_signal; i++) {
+  cli_catch_stop_signals();
+  for (size_t i = 0; i < n && !atl_stop_requested(); i++) {
     const struct atl_spec *s = &specs[i];
     struct atl_row row, *old = resumed_row(resume_path ? &done : NULL, s);
     if (old) {
@@ -339,16 +331,14 @@ int cmd_rmw(int argc, char **argv)
     }
     if (row.status == ATL_STATUS_ERROR || (row.status == ATL_STATUS_OK && !row.verified && s->op != ATL_OP_PLAIN_ADD))
       failures++;
-    if (live_table) {
-      atl_write_table_row(stdout, &row);
-      fflush(stdout);
-    }
+    if (live_table) /* a closed stdout (EPIPE) ends the table, not the sweep */
+      live_table = atl_write_table_row(stdout, &row) >= 0 && fflush(stdout) == 0;
     if (atl_result_set_add(&set, &row) != 0)
       die("out of memory");
     /* A checkpoint now and then: a run killed outright keeps what it measured. */
     if (nout && time(NULL) - checkpointed >= 30 && set.count < n) {
       set.meta.elapsed_s = monotonic_s() - command_start;
-      write_outputs(&set, out_paths, out_formats, nout);
+      checkpoint(&set, out_paths, out_formats, nout);
       checkpointed = time(NULL);
     }
   }
@@ -361,23 +351,23 @@ int cmd_rmw(int argc, char **argv)
 
   if (nout && write_outputs(&set, out_paths, out_formats, nout) != 0)
     failures++;
-  for (size_t i = 0; i < nout; i++)
-    fprintf(stderr, "wrote %zu rows to %s\n", set.count, out_paths[i]);
   if (!quiet)
     fprintf(stderr, "%zu rows in %.1f s\n", set.count, set.meta.elapsed_s);
   if (nout == 0 && format == ATL_FORMAT_CSV)
     atl_write_csv(stdout, &set);
   else if (nout == 0 && format == ATL_FORMAT_JSON)
     atl_write_json(stdout, &set);
-  if (stop_signal) {
-    fprintf(stderr, "error: interrupted (signal %d) after %zu of %zu rows", (int)stop_signal, set.count, n);
-    if (nout && out_formats[0] == ATL_FORMAT_JSON)
-      fprintf(stderr, "; to finish, run the same command with --resume %s\n", out_paths[0]);
-    else
-      fprintf(stderr, "; with -o FILE.json a rerun could --resume from it\n");
+  if (atl_stop_requested()) {
+    char hint[4200] = "with -o FILE.json a rerun could --resume from it";
+    for (size_t i = 0; i < nout; i++)
+      if (out_formats[i] == ATL_FORMAT_JSON) {
+        snprintf(hint, sizeof hint, "to finish, run the same command with --resume %s", out_paths[i]);
+        break;
+      }
+    const size_t done_rows = set.count;
     atl_result_set_release(&set);
     atl_context_free(ctx);
-    return 128 + (int)stop_signal;
+    return cli_interrupted("rmw", done_rows, n, hint);
   }
   if (failures)
     fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");

@@ -56,14 +56,23 @@ static void list_strategies(void)
     printf("%-12s %s\n", atl_strategy_name((enum atl_strategy)s), atl_strategy_help((enum atl_strategy)s));
 }
 
-static int write_outputs(const struct atl_strategy_set *set, const char *const *paths, const int *formats, size_t n)
+/* A checkpoint of every -o file: quiet, since the last write reports (and rescues) each one. */
+static void checkpoint(const struct atl_strategy_set *set, const char *const *paths, const int *formats, size_t n)
 {
   for (size_t i = 0; i < n; i++)
-    if (atl_strategy_write_file(paths[i], (enum atl_format)formats[i], set) != 0) {
-      fprintf(stderr, "error: unable to write '%s'\n", paths[i]);
-      return 1;
-    }
-  return 0;
+    atl_strategy_write_file(paths[i], (enum atl_format)formats[i], set);
+}
+
+/* The last write of every -o file; the number of files that could not be written where asked. */
+static int write_outputs(const struct atl_strategy_set *set, const char *const *paths, const int *formats, size_t n)
+{
+  char what[64];
+  snprintf(what, sizeof what, "%zu rows", set->count);
+  int failed = 0;
+  for (size_t i = 0; i < n; i++)
+    failed += cli_write_output(paths[i], what, atl_strategy_write_set,
+                               &(struct atl_strategy_writer){(enum atl_format)formats[i], set});
+  return failed;
 }
 
 /* The winners, one line per pattern, op and result. */
@@ -197,8 +206,8 @@ int cmd_strategy(int argc, char **argv)
     die_usage("unexpected argument '%s' for strategy (see 'atomlab strategy --help')", argv[optind]);
   cli_timing_check(&timing);
   for (size_t i = 0; i < nout; i++) {
-    cli_check_output_dir(out_paths[i]);
-    out_formats[i] = format >= 0 && nout == 1 ? format : cli_format_from_extension(out_paths[i]);
+    cli_check_output("-o", out_paths[i]);
+    out_formats[i] = cli_output_format("-o", out_paths[i], format >= 0 && nout == 1 ? format : ATL_FORMAT_JSON);
   }
   if (format < 0)
     format = ATL_FORMAT_TABLE;
@@ -261,41 +270,45 @@ int cmd_strategy(int argc, char **argv)
   int failures = 0;
   time_t checkpointed = time(NULL);
   set.meta.rows_planned = n;
-  for (size_t i = 0; i < n; i++) {
+  cli_catch_stop_signals();
+  for (size_t i = 0; i < n && !atl_stop_requested(); i++) {
     struct atl_strategy_row row;
     if (atl_strategy_run(ctx, &specs[i], &timing, &row) != 0)
       die("out of host memory while measuring");
     if (row.row.status == ATL_STATUS_ERROR || (row.row.status == ATL_STATUS_OK && !row.row.verified))
       failures++;
-    if (live_table) {
-      atl_strategy_write_table_row(stdout, &row);
-      fflush(stdout);
-    }
+    if (live_table) /* a closed stdout (EPIPE) ends the table, not the run */
+      live_table = atl_strategy_write_table_row(stdout, &row) >= 0 && fflush(stdout) == 0;
     if (atl_strategy_set_add(&set, &row) != 0)
       die("out of memory");
     /* A checkpoint now and then: a run killed outright keeps what it measured. */
     if (nout && time(NULL) - checkpointed >= 10 && set.count < n) {
       atl_strategy_rank(set.rows, set.count);
-      write_outputs(&set, out_paths, out_formats, nout);
+      checkpoint(&set, out_paths, out_formats, nout);
       checkpointed = time(NULL);
     }
   }
   free(specs);
-  set.meta.complete = 1;
+  set.meta.complete = set.count == n;
   atl_strategy_rank(set.rows, set.count);
   if (live_table)
     print_winners(stdout, &set);
 
   if (nout && write_outputs(&set, out_paths, out_formats, nout) != 0)
     failures++;
-  for (size_t i = 0; i < nout; i++)
-    fprintf(stderr, "wrote %zu rows to %s\n", set.count, out_paths[i]);
   if (nout == 0 && format == ATL_FORMAT_CSV)
     atl_strategy_write_csv(stdout, &set);
   else if (nout == 0 && format == ATL_FORMAT_JSON)
     atl_strategy_write_json(stdout, &set);
   if (failures)
     fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
+  if (atl_stop_requested()) {
+    const size_t done_rows = set.count;
+    atl_strategy_set_release(&set);
+    atl_context_free(ctx);
+    return cli_interrupted("strategy", done_rows, n,
+                           nout ? "every completed row was written (\"complete\": false); a rerun measures them all" : NULL);
+  }
   atl_strategy_set_release(&set);
   atl_context_free(ctx);
   return failures ? EXIT_MEASURE : EXIT_OK;

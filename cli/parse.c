@@ -6,27 +6,6 @@
 
 #include "cli.h"
 
-void cli_check_output_dir(const char *path)
-{
-  char *copy = strdup(path);
-  if (copy == NULL)
-    die("out of memory");
-  if (access(dirname(copy), W_OK) != 0)
-    die_usage("-o '%s': the folder does not exist or is not writable", path);
-  free(copy);
-}
-
-/* .csv is CSV, .txt a table, anything else JSON. */
-int cli_format_from_extension(const char *path)
-{
-  const char *dot = strrchr(path, '.');
-  if (dot && strcmp(dot, ".csv") == 0)
-    return ATL_FORMAT_CSV;
-  if (dot && strcmp(dot, ".txt") == 0)
-    return ATL_FORMAT_TABLE;
-  return ATL_FORMAT_JSON;
-}
-
 /* A comma list of names, each parsed by `parse`; "all" expands to `all`. */
 size_t cli_parse_names(const char *opt, const char *text, int (*parse)(const char *), const int *all, size_t nall,
                           const char *allowed, int *out)

@@ -191,21 +191,15 @@ int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *tabl
   }
   const char *dot = opts->out ? strrchr(opts->out, '.') : NULL;
   int csv = opts->format == ATL_FORMAT_CSV || (opts->format < 0 && dot && strcmp(dot, ".csv") == 0);
-  char tmp[4200];
-  FILE *f = stdout;
-  if (opts->out) {
-    if ((f = cli_tmp_open(opts->out, tmp, sizeof tmp)) == NULL)
-      die("unable to write '%s': %s", opts->out, strerror(errno));
-  }
+  struct cli_buffer buf;
+  FILE *f = opts->out ? cli_buffer_open(&buf) : stdout;
   if (csv)
     write_csv(f, lines, n, opts->threshold);
   else
     write_md(f, lines, n, opts, counters, runs_path);
   int status = EXIT_OK;
-  if (opts->out && cli_tmp_commit(f, tmp, opts->out) != 0) {
-    fprintf(stderr, "error: unable to write '%s'\n", opts->out);
+  if (opts->out && cli_buffer_write(&buf, opts->out, "the prediction table") != 0)
     status = EXIT_MEASURE;
-  }
   free(lines);
   free(cases);
   return status;

@@ -75,8 +75,7 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
     return 1;
   }
   case 'o':
-    if (*arg == '\0')
-      die_usage("-o is empty: a file name");
+    cli_check_output("-o", arg);
     o->out = arg;
     return 1;
   default:
@@ -141,14 +140,8 @@ int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table
     format = dot && strcmp(dot, ".csv") == 0 ? ATL_FORMAT_CSV : dot && strcmp(dot, ".json") == 0 ? ATL_FORMAT_JSON
                                                                                                     : ATL_FORMAT_TABLE;
   }
-  char tmp[4200];
-  FILE *f = stdout;
-  if (opts->out) {
-    if ((f = cli_tmp_open(opts->out, tmp, sizeof tmp)) == NULL) {
-      fprintf(stderr, "error: unable to write '%s': %s\n", opts->out, strerror(errno));
-      return -1;
-    }
-  }
+  struct cli_buffer buf;
+  FILE *f = opts->out ? cli_buffer_open(&buf) : stdout;
   const enum atl_smem_variant v = (enum atl_smem_variant)opts->variant;
   int failures = 0;
   cJSON *root = NULL, *kernels = NULL;
@@ -263,9 +256,7 @@ int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table
     free(text);
     cJSON_Delete(root);
   }
-  if (opts->out && cli_tmp_commit(f, tmp, opts->out) != 0) {
-    fprintf(stderr, "error: unable to write '%s'\n", opts->out);
+  if (opts->out && cli_buffer_write(&buf, opts->out, "the utilization table") != 0)
     return -1;
-  }
   return failures;
 }

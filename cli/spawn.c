@@ -1,6 +1,7 @@
 /* Running another program (gnuplot, ncu, atomlab itself) and waiting for it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@ int cli_spawn(const char *path, char *const *argv, const struct cli_spawn_io *io
       redirect(STDOUT_FILENO, io->out, io->append);
     if (io && io->err)
       redirect(STDERR_FILENO, io->err, io->append);
+    signal(SIGPIPE, SIG_DFL); /* atomlab ignores it; the program it runs expects the default */
     execv(path, argv);
     _exit(127);
   }

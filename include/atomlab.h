@@ -13,5 +13,8 @@
 #include "atomlab/rmw.h"
 #include "atomlab/strategy.h"
 #include "atomlab/model.h"
+#include "atomlab/app.h"
+#include "atomlab/file.h"
+#include "atomlab/stop.h"
 
 #endif

@@ -67,6 +67,15 @@ int atl_app_write_csv(FILE *f, const struct atl_app_set *set);
 int atl_app_write_json(FILE *f, const struct atl_app_set *set);
 
 /** Writes @p set to @p path through a temporary name and rename(2): never half a file. */
+/** A set and the format to write it in: the argument of atl_app_write_set(). */
+struct atl_app_writer {
+  enum atl_format fmt;
+  const struct atl_app_set *set;
+};
+
+/** Writes the set of @p writer (a struct atl_app_writer) to @p f: an atl_file_writer. */
+int atl_app_write_set(FILE *f, const void *writer);
+
 int atl_app_write_file(const char *path, enum atl_format fmt, const struct atl_app_set *set);
 
 /** How many timed launches each variant gets (median reported). */

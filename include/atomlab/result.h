@@ -122,9 +122,19 @@ int atl_spec_equal(const struct atl_spec *a, const struct atl_spec *b);
 /** CSV column names, comma separated, in order (for tests and docs). */
 const char *atl_csv_header(void);
 
+/** A set and the format to write it in: the argument of atl_write_set(). */
+struct atl_set_writer {
+  enum atl_format fmt;
+  const struct atl_result_set *set;
+};
+
+/** Writes the set of @p writer (a struct atl_set_writer) to @p f: an atl_file_writer. */
+int atl_write_set(FILE *f, const void *writer);
+
 /**
- * Writes @p set to @p path atomically: into "path.tmp.PID", then rename(2).
- * A failure leaves no file behind.
+ * Writes @p set to @p path the safe way of atomlab/file.h (a temporary file
+ * renamed over the target, or a device written in place). A failure leaves
+ * the target as it was.
  */
 int atl_write_file(const char *path, enum atl_format fmt, const struct atl_result_set *set);
 

@@ -104,6 +104,15 @@ int atl_strategy_write_table_header(FILE *f);
 int atl_strategy_write_table_row(FILE *f, const struct atl_strategy_row *row);
 int atl_strategy_write_csv(FILE *f, const struct atl_strategy_set *set);
 int atl_strategy_write_json(FILE *f, const struct atl_strategy_set *set);
+/** A set and the format to write it in: the argument of atl_strategy_write_set(). */
+struct atl_strategy_writer {
+  enum atl_format fmt;
+  const struct atl_strategy_set *set;
+};
+
+/** Writes the set of @p writer (a struct atl_strategy_writer) to @p f: an atl_file_writer. */
+int atl_strategy_write_set(FILE *f, const void *writer);
+
 int atl_strategy_write_file(const char *path, enum atl_format fmt, const struct atl_strategy_set *set);
 
 #ifdef __cplusplus

@@ -6,7 +6,13 @@
 
 #include "atomlab/app.h"
 #include "atomlab/backend.h"
+#include "atomlab/stop.h"
 #include "core/context.h"
+
+/* The condition of an app's row loops: no error yet, and nobody asked to stop
+ * (atomlab/stop.h: a signal). A stopped app returns the rows it completed;
+ * the caller sees atl_stop_requested() and writes them. */
+#define ATL_APP_GO_ON(err) (!(err) && !atl_stop_requested())
 
 /* A fresh row of @p app / @p variant: status error until it is measured and checked. */
 void atl__app_row_init(struct atl_app_row *row, const char *app, const char *variant);

@@ -219,7 +219,7 @@ int atl_app_count(atl_context_t ctx, const struct atl_count_params *p, const str
   if ((err = run_ceiling(&r, tm, out)))
     goto out;
   static const char *const strategies[] = {"thread", "warp", "block"};
-  for (size_t s = 0; s < 3 && !err; s++)
+  for (size_t s = 0; s < 3 && ATL_APP_GO_ON(err); s++)
     err = run_strategy(&r, strategies[s], tm, out);
   if (!err && p->want_cub)
     err = run_cub(&r, tm, out);

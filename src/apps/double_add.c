@@ -143,7 +143,7 @@ int atl_app_double_add(atl_context_t ctx, const struct atl_dadd_params *p, const
       {"lock", "lock"}, {"lock-naive", "lock_naive"}, {"cas-loop", "cas"}, {"native", "native"}};
   if ((err = atl__app_fill32(ctx, r.abort_flag, 0, 4)))
     goto out;
-  for (size_t v = 0; v < 4 && !err; v++)
+  for (size_t v = 0; v < 4 && ATL_APP_GO_ON(err); v++)
     err = run_variant(ctx, p, tm, &r, expected, variants[v][0], variants[v][1], out);
 out:
   free(expected);

@@ -504,7 +504,7 @@ static int run_one(struct hist_run *r, uint8_t *host, struct atl_app_set *out)
   size_t first = out->count;
   if (!err)
     err = run_ceiling(r, out);
-  for (int v = ATL_HIST_GLOBAL; v < ATL_HIST_CUB && !err; v++)
+  for (int v = ATL_HIST_GLOBAL; v < ATL_HIST_CUB && ATL_APP_GO_ON(err); v++)
     if (p->variants & (1u << v))
       err = run_variant(r, (enum atl_hist_variant)v, out);
   if (!err && (p->variants & (1u << ATL_HIST_CUB)))
@@ -552,8 +552,8 @@ int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, c
       (err = atl__app_alloc(ctx, &bufs, 65536 * sizeof(uint32_t), &r.hist)) ||
       (err = atl__app_alloc(ctx, &bufs, 16, &r.xor_out)))
     goto out;
-  for (int in = 0; in < ATL_HIST_INPUT_COUNT && !err; in++)
-    for (int dist = 0; dist < ATL_HIST_DIST_COUNT && !err; dist++)
+  for (int in = 0; in < ATL_HIST_INPUT_COUNT && ATL_APP_GO_ON(err); in++)
+    for (int dist = 0; dist < ATL_HIST_DIST_COUNT && ATL_APP_GO_ON(err); dist++)
       if ((p->inputs & (1u << in)) && (p->dists & (1u << dist))) {
         r.input = (enum atl_hist_input)in;
         r.dist = (enum atl_hist_dist)dist;

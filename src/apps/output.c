@@ -133,24 +133,16 @@ int atl_app_write_json(FILE *f, const struct atl_app_set *set)
   return err;
 }
 
+int atl_app_write_set(FILE *f, const void *arg)
+{
+  const struct atl_app_writer *w = arg;
+  return w->fmt == ATL_FORMAT_JSON  ? atl_app_write_json(f, w->set)
+         : w->fmt == ATL_FORMAT_CSV ? atl_app_write_csv(f, w->set)
+                                    : atl_app_write_table(f, w->set);
+}
+
 int atl_app_write_file(const char *path, enum atl_format fmt, const struct atl_app_set *set)
 {
-  char tmp[4096];
-  if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-    return ATL_EINVAL;
-  FILE *f = fopen(tmp, "w");
-  if (f == NULL)
-    return ATL_EIO;
-  int err = fmt == ATL_FORMAT_JSON ? atl_app_write_json(f, set)
-            : fmt == ATL_FORMAT_CSV ? atl_app_write_csv(f, set)
-                                    : atl_app_write_table(f, set);
-  if (fflush(f) != 0 || ferror(f))
-    err = ATL_EIO;
-  if (fclose(f) != 0)
-    err = ATL_EIO;
-  if (!err && rename(tmp, path) != 0)
-    err = ATL_EIO;
-  if (err)
-    unlink(tmp);
-  return err;
+  struct atl_app_writer w = {fmt, set};
+  return atl_file_write(path, atl_app_write_set, &w, NULL, 0);
 }

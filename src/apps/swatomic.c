@@ -589,10 +589,10 @@ int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, con
     if ((err = calibrate(ctx, p, tm, &bufs, &m, out)))
       goto out;
   }
-  for (unsigned i = 0; i < p->ngroups && !err; i++) {
+  for (unsigned i = 0; i < p->ngroups && ATL_APP_GO_ON(err); i++) {
     if (p->experiment)
       err = run_row(ctx, p, tm, &r, V_NONE, 1, p->groups[i], out);
-    for (unsigned v = 0; v < 3 && !err; v++)
+    for (unsigned v = 0; v < 3 && ATL_APP_GO_ON(err); v++)
       if (p->variants & (1u << v)) {
         err = run_row(ctx, p, tm, &r, v, 0, p->groups[i], out);
         if (!err && p->experiment)

@@ -268,9 +268,9 @@ int atl_app_swmapreduce(atl_context_t ctx, const struct atl_swapps_params *p, co
     goto out;
   }
   r.cap = atl__sw_cap(ctx, kernels[0], p);
-  for (unsigned i = 0; i < p->nmatmul && !err; i++)
+  for (unsigned i = 0; i < p->nmatmul && ATL_APP_GO_ON(err); i++)
     err = run_size(ctx, p, tm, &r, kernels, 0, p->matmul_n[i], out);
-  for (unsigned i = 0; i < p->nkmeans && !err; i++)
+  for (unsigned i = 0; i < p->nkmeans && ATL_APP_GO_ON(err); i++)
     err = run_size(ctx, p, tm, &r, kernels, 1, p->kmeans_points[i], out);
 out:
   atl__app_free_all(ctx, &bufs);

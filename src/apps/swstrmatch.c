@@ -127,8 +127,8 @@ int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, con
     goto out;
   }
   r.cap = atl__sw_cap(ctx, kernel, p);
-  for (unsigned i = 0; i < p->ngroups && !err; i++)
-    for (unsigned v = 0; v < 3 && !err; v++)
+  for (unsigned i = 0; i < p->ngroups && ATL_APP_GO_ON(err); i++)
+    for (unsigned v = 0; v < 3 && ATL_APP_GO_ON(err); v++)
       if (p->variants & (1u << v))
         err = run_row(ctx, p, tm, &r, kernel, dtext, dkw, dlen, v, p->groups[i], expect, out);
 out:

@@ -47,6 +47,9 @@ void *atl__scratch(struct atl__scratch *s, size_t bytes);
 /* Wraps @p real for the fault plan in ATL_FAULT (a copy of it when unset). */
 int atl__fault_wrap(atl_context_t ctx, const struct atl_backend_ops *real, struct atl_backend_ops *wrapped);
 
+/* Counts an output file written; 1 if ATL_FAULT=file:N says this one fails (as on a full disk). */
+int atl__fault_file(void);
+
 /* The open device's ops and handle; NULL if no device is open. */
 static inline const struct atl_backend_ops *atl__ops(atl_context_t ctx) { return ctx->ops; }
 static inline void *atl__dev(atl_context_t ctx) { return ctx->dev; }

@@ -3,7 +3,9 @@
  * ATL_FAULT="alloc:3,launch:5+" makes the 3rd alloc fail, and every launch
  * from the 5th on (a device that disappears mid-run). Calls are counted per
  * kind over the whole process; the ops a backend provides are wrapped, not
- * changed. Kinds: alloc fill write read build launch.
+ * changed. Kinds: alloc fill write read build launch, and file: the Nth
+ * output file written fails as on a full disk (src/core/file.c), which needs
+ * no device.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +13,8 @@
 
 #include "context.h"
 
-enum { F_ALLOC, F_FILL, F_WRITE, F_READ, F_BUILD, F_LAUNCH, F_KINDS };
-static const char *const kind_names[F_KINDS] = {"alloc", "fill", "write", "read", "build", "launch"};
+enum { F_ALLOC, F_FILL, F_WRITE, F_READ, F_BUILD, F_LAUNCH, F_FILE, F_KINDS };
+static const char *const kind_names[F_KINDS] = {"alloc", "fill", "write", "read", "build", "launch", "file"};
 
 static struct {
   const struct atl_backend_ops *real;
@@ -64,7 +66,7 @@ static int f_launch(void *dev, void *kernel, const struct atl_launch *launch, do
   return err ? err : fault.real->launch(dev, kernel, launch, device_ms);
 }
 
-/* Parses ATL_FAULT; returns 0 (and fills the plan) or ATL_EINVAL with a reason. */
+/* Parses ATL_FAULT; returns 0 (and fills the plan) or ATL_EINVAL with a reason (on @p ctx where there is one). */
 static int parse_plan(atl_context_t ctx, const char *text)
 {
   char *copy = strdup(text);
@@ -76,14 +78,21 @@ static int parse_plan(atl_context_t ctx, const char *text)
     unsigned at = 0;
     char plus = 0;
     int kind = -1;
-    if (sscanf(item, "%15[a-z]:%u%c", name, &at, &plus) >= 2 && at > 0 && (plus == 0 || plus == '+'))
+    const char *colon = strchr(item, ':');
+    /* %u would take "-1" as 4294967295: the count must start with a digit */
+    if (colon && colon[1] >= '0' && colon[1] <= '9' && sscanf(item, "%15[a-z]:%u%c", name, &at, &plus) >= 2 &&
+        at > 0 && (plus == 0 || plus == '+'))
       for (int k = 0; k < F_KINDS; k++)
         if (strcmp(name, kind_names[k]) == 0)
           kind = k;
     if (kind < 0) {
+      if (ctx == NULL) {
+        err = ATL_EINVAL;
+        break;
+      }
       err = atl__seterr(ctx, ATL_EINVAL,
-                        "ATL_FAULT item '%s' is not allowed: KIND:N or KIND:N+ with KIND one of alloc, fill, write, "
-                        "read, build, launch",
+                        "ATL_FAULT item '%s' is not allowed: KIND:N or KIND:N+ (N from 1) with KIND one of alloc, "
+                        "fill, write, read, build, launch, file",
                         item);
       break;
     }
@@ -113,4 +122,29 @@ int atl__fault_wrap(atl_context_t ctx, const struct atl_backend_ops *real, struc
   wrapped->build = f_build;
   wrapped->launch = f_launch;
   return 0;
+}
+
+int atl__fault_file(void)
+{
+  /* Kept apart from the device plan, which every context that opens parses again. */
+  static int parsed, from_then_on;
+  static unsigned calls, fail_at;
+  if (!parsed) {
+    const char *plan = getenv("ATL_FAULT");
+    parsed = 1;
+    if (plan && *plan) {
+      unsigned saved_at[F_KINDS];
+      int saved_from[F_KINDS];
+      memcpy(saved_at, fault.fail_at, sizeof saved_at);
+      memcpy(saved_from, fault.from_then_on, sizeof saved_from);
+      if (parse_plan(NULL, plan) == 0) { /* a bad plan is refused where a device opens */
+        fail_at = fault.fail_at[F_FILE];
+        from_then_on = fault.from_then_on[F_FILE];
+      }
+      memcpy(fault.fail_at, saved_at, sizeof saved_at);
+      memcpy(fault.from_then_on, saved_from, sizeof saved_from);
+    }
+  }
+  calls++;
+  return fail_at != 0 && (calls == fail_at || (calls > fail_at && from_then_on));
 }

@@ -299,15 +299,9 @@ int atl_write_json(FILE *f, const struct atl_result_set *set)
   return atl__json_print(f, root);
 }
 
-/* The writer of one format, for atl__write_file_with. */
-struct set_writer {
-  enum atl_format fmt;
-  const struct atl_result_set *set;
-};
-
-static int write_set(FILE *f, const void *arg)
+int atl_write_set(FILE *f, const void *arg)
 {
-  const struct set_writer *w = arg;
+  const struct atl_set_writer *w = arg;
   int err = 0;
   if (w->fmt == ATL_FORMAT_JSON)
     return atl_write_json(f, w->set);
@@ -321,26 +315,6 @@ static int write_set(FILE *f, const void *arg)
 
 int atl_write_file(const char *path, enum atl_format fmt, const struct atl_result_set *set)
 {
-  struct set_writer w = {fmt, set};
-  return atl__write_file_with(path, write_set, &w);
-}
-
-int atl__write_file_with(const char *path, int (*writer)(FILE *f, const void *arg), const void *arg)
-{
-  char tmp[4096];
-  if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-    return ATL_EINVAL;
-  FILE *f = fopen(tmp, "w");
-  if (f == NULL)
-    return ATL_EIO;
-  int err = writer(f, arg);
-  if (fflush(f) != 0 || ferror(f))
-    err = ATL_EIO;
-  if (fclose(f) != 0)
-    err = ATL_EIO;
-  if (!err && rename(tmp, path) != 0)
-    err = ATL_EIO;
-  if (err)
-    unlink(tmp);
-  return err;
+  struct atl_set_writer w = {fmt, set};
+  return atl_file_write(path, atl_write_set, &w, NULL, 0);
 }

@@ -16,9 +16,6 @@ cJSON *atl__row_json(const struct atl_row *row);
 /** Prints @p root followed by a newline and frees it. */
 int atl__json_print(FILE *f, cJSON *root);
 
-/** Writes @p path whole: @p write into "path.tmp.PID", then rename(2); a failure leaves no file. */
-int atl__write_file_with(const char *path, int (*writer)(FILE *f, const void *arg), const void *arg);
-
 /** The device facts as a JSON object, as every result file records them. */
 cJSON *atl__device_json(const struct atl_device_info *d);
 

@@ -122,14 +122,9 @@ int atl_strategy_write_json(FILE *f, const struct atl_strategy_set *set)
   return atl__json_print(f, root);
 }
 
-struct strategy_writer {
-  enum atl_format fmt;
-  const struct atl_strategy_set *set;
-};
-
-static int write_strategy_set(FILE *f, const void *arg)
+int atl_strategy_write_set(FILE *f, const void *arg)
 {
-  const struct strategy_writer *w = arg;
+  const struct atl_strategy_writer *w = arg;
   if (w->fmt == ATL_FORMAT_JSON)
     return atl_strategy_write_json(f, w->set);
   if (w->fmt == ATL_FORMAT_CSV)
@@ -142,6 +137,6 @@ static int write_strategy_set(FILE *f, const void *arg)
 
 int atl_strategy_write_file(const char *path, enum atl_format fmt, const struct atl_strategy_set *set)
 {
-  struct strategy_writer w = {fmt, set};
-  return atl__write_file_with(path, write_strategy_set, &w);
+  struct atl_strategy_writer w = {fmt, set};
+  return atl_file_write(path, atl_strategy_write_set, &w, NULL, 0);
 }
