@@ -2,16 +2,29 @@
 # The test suite: install what is missing, build with warnings as errors, and
 # run every ctest test (GPU tests skip themselves where there is no GPU); then
 # the same suite again in an AddressSanitizer + UndefinedBehaviorSanitizer
-# build, where any finding fails its test. Extra arguments go to both ctest runs
-# (e.g. -L unit). ATL_NO_SANITIZERS=1 skips the second pass for a quick local run.
-set -euo pipefail
+# build, where any finding fails its test. The second pass runs even when the
+# first fails; both are reported and any failure makes the exit status
+# non-zero. Extra arguments go to both ctest runs (e.g. -L unit).
+# ATL_NO_SANITIZERS=1 skips the second pass for a quick local run.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup-deps.sh
-bash scripts/build.sh -DATL_WERROR=ON
-(cd build && ctest --output-on-failure -j2 "$@")
+start=$(date +%s)
+bash scripts/setup-deps.sh || exit 1
+bash scripts/build.sh -DATL_WERROR=ON || exit 1
+plain=0
+(cd build && ctest --output-on-failure -j2 "$@") || plain=$?
+asan=skipped
 if [ "${ATL_NO_SANITIZERS:-0}" != 1 ]; then
   echo "== the same tests under ASan + UBSan"
-  cmake -S . -B build-asan -DATL_SANITIZE=ON -DATL_WERROR=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-  cmake --build build-asan -j"$(nproc)"
-  (cd build-asan && ctest --output-on-failure -j2 "$@")
+  asan=0
+  if cmake -S . -B build-asan -DATL_SANITIZE=ON -DATL_WERROR=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
+    cmake --build build-asan -j"$(nproc)"; then
+    (cd build-asan && ctest --output-on-failure -j2 "$@") || asan=$?
+  else
+    asan=build-failed
+  fi
 fi
+echo "== test.sh: plain build: $([ "$plain" = 0 ] && echo passed || echo "FAILED ($plain)");" \
+  "ASan + UBSan build: $([ "$asan" = 0 ] && echo passed || echo "$asan" | sed 's/^[0-9]*$/FAILED (&)/');" \
+  "$(($(date +%s) - start)) s"
+[ "$plain" = 0 ] && { [ "$asan" = 0 ] || [ "$asan" = skipped ]; }
