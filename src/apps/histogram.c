@@ -532,7 +532,7 @@ int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, c
                        dev->max_wg_size);
   if (p->bytes < 16 || p->bytes % 16 || p->bytes >= (4ull << 30) || p->bytes > dev->max_alloc)
     return atl__seterr(ctx, ATL_EINVAL, "histogram: bytes must be a multiple of 16 below 4 GiB and the max allocation");
-  if (p->u32_bins < 256 || p->u32_bins > 65536 || (p->u32_bins & (p->u32_bins - 1)))
+  if ((p->inputs & (1u << ATL_HIST_U32)) && (p->u32_bins < 256 || p->u32_bins > 65536 || (p->u32_bins & (p->u32_bins - 1))))
     return atl__seterr(ctx, ATL_EINVAL, "histogram: u32 bins must be a power of two from 256 to 65536");
   host = malloc(p->bytes);
   r.want = malloc(65536 * sizeof *r.want);

@@ -1,0 +1,53 @@
+# The installed tree works for a user: `cmake --install` of this build into a
+# fresh prefix, then examples/ built against it through find_package(atomlab)
+# (the CUDA kernel compiled where nvcc is found) and host.c once more through
+# pkg-config; host (a histogram and a sweep, every row verified) and
+# opencl_tickets (an OpenCL kernel over the installed device headers) run on
+# the OpenCL device. Usage: examples_installed.sh ATOMLAB BUILD_DIR SOURCE_DIR
+. "$(dirname "$0")/lib.sh"
+need_opencl
+BUILD=${2:?build dir}
+SRC=${3:?source dir}
+PREFIX="$WORK/prefix"
+# A sanitizer build installs instrumented libraries: the examples link the same runtime.
+SAN=""
+grep -q '^ATL_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" && SAN="-fsanitize=address,undefined"
+if cmake --install "$BUILD" --prefix "$PREFIX" >"$WORK/install.log" 2>&1; then pass; else
+  fail "cmake --install failed: $(tail -5 "$WORK/install.log")"
+  finish
+  exit
+fi
+for f in include/atomlab.h include/atomlab/app.h include/atomlab/file.h include/atomlab/atomics.cuh \
+  include/atomlab/atomics.clh lib/libatomlab.a lib/libatomlab.so lib/pkgconfig/atomlab.pc \
+  lib/cmake/atomlab/atomlabConfig.cmake bin/atomlab; do
+  if [ -e "$PREFIX/$f" ]; then pass; else fail "not installed: $f"; fi
+done
+# The umbrella header includes every public header.
+for h in "$PREFIX"/include/atomlab/*.h; do
+  name=atomlab/$(basename "$h")
+  [ "$name" = atomlab/backend.h ] && continue # for backend authors, not API users
+  if grep -q "#include \"$name\"" "$PREFIX/include/atomlab.h"; then pass; else fail "atomlab.h lacks $name"; fi
+done
+if cmake -S "$SRC/examples" -B "$WORK/ex" -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_C_FLAGS="$SAN" \
+  -DCMAKE_EXE_LINKER_FLAGS="$SAN" >"$WORK/ex.log" 2>&1 &&
+  cmake --build "$WORK/ex" >>"$WORK/ex.log" 2>&1; then pass; else
+  fail "examples did not build against the installed tree: $(grep -m5 -i error "$WORK/ex.log")"
+fi
+if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+  if grep -q "tickets.cu compiled" "$WORK/ex.log"; then pass; else fail "nvcc present but tickets.cu not compiled"; fi
+fi
+if "$WORK/ex/host" >"$WORK/host.out" 2>&1 && grep -q "histogram u8/uniform/shared .*verified=1" "$WORK/host.out" &&
+  [ "$(grep -c 'fetch_add contention.*verified=1' "$WORK/host.out")" = 3 ]; then pass; else
+  fail "examples/host: $(cat "$WORK/host.out")"
+fi
+if "$WORK/ex/opencl_tickets" "$SRC/examples/tickets.cl" "$PREFIX/include" >"$WORK/tickets.out" 2>&1 &&
+  grep -q "all distinct" "$WORK/tickets.out"; then pass; else
+  fail "examples/opencl_tickets: $(cat "$WORK/tickets.out")"
+fi
+# pkg-config: a relocatable atomlab.pc (prefix from its own folder), as a user's Makefile would use it
+if PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" cc -std=c11 $SAN -o "$WORK/host_pc" "$SRC/examples/host.c" \
+  $(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --cflags --libs atomlab) -Wl,-rpath,"$PREFIX/lib" \
+  2>"$WORK/pc.log" && "$WORK/host_pc" >/dev/null 2>&1; then pass; else
+  fail "host.c through pkg-config: $(head -5 "$WORK/pc.log")"
+fi
+finish
