@@ -71,13 +71,6 @@ static uint32_t src_word(uint64_t k)
   return (uint32_t)(k * 2654435761u) ^ 0x5a5a5a5au;
 }
 
-static const char *const swop_names[ATL_SWOP_COUNT] = {"add", "sub", "inc", "min", "max", "and", "or", "xor"};
-
-const char *atl_swop_name(int op)
-{
-  return op >= 0 && op < ATL_SWOP_COUNT ? swop_names[op] : NULL;
-}
-
 /* The target words' value at launch: the identity of min and and, else 0. */
 static uint32_t swop_init(int op)
 {

@@ -6,6 +6,8 @@
 
 #include "context.h"
 #include "rmw_internal.h"
+#include "verify.h"
+#include "patterns/patterns.h"
 #include "timing.h"
 
 int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t why_len)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "context.h"
-#include "rmw_internal.h"
+#include "verify.h"
 #include "strategy_internal.h"
 #include "timing.h"
 

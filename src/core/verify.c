@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rmw_internal.h"
+#include "verify.h"
+#include "patterns/patterns.h"
 
 void atl__op_values(enum atl_op op, enum atl_type type, struct atl__op_values *v)
 {

@@ -1,5 +1,5 @@
 /* Host-side index generation for the four access patterns of seed 003. */
-#include "../core/rmw_internal.h"
+#include "patterns.h"
 
 /* splitmix64: a small, well-mixed generator for the random pattern's seeds. */
 static uint64_t splitmix64(uint64_t x)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/rmw_internal.h"
+#include "patterns.h"
 
 struct walk_graph {
   uint32_t slots;

@@ -6,7 +6,7 @@
 
 #include "atomlab.h"
 #include "check.h"
-#include "core/rmw_internal.h"
+#include "patterns/patterns.h"
 
 static struct atl_spec make_spec(enum atl_pattern pat, enum atl_space space, uint32_t c, uint32_t p, uint32_t wg,
                                  uint32_t groups)

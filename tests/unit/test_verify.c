@@ -16,7 +16,8 @@
 
 #include "atomlab.h"
 #include "check.h"
-#include "core/rmw_internal.h"
+#include "core/verify.h"
+#include "patterns/patterns.h"
 
 static uint64_t type_mask(enum atl_type t) { return t == ATL_TYPE_U64 ? UINT64_MAX : 0xffffffffu; }
 

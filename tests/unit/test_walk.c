@@ -7,7 +7,7 @@
 
 #include "atomlab.h"
 #include "check.h"
-#include "core/rmw_internal.h"
+#include "patterns/patterns.h"
 
 /* xorshift64*: deterministic seeds, so a failure reproduces. */
 static uint64_t rng_state = 0x243f6a8885a308d3ull;
