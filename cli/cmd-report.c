@@ -294,6 +294,16 @@ static void report_target(const char *dir, char *target, size_t tlen, char *stag
     free(abs);
     die_usage("-o '%s' holds the current folder: the report replaces its folder whole; name a folder below it", dir);
   }
+  /* the staging folder and the renames need the parent writable: said now, not after the measurements */
+  char parent[4096];
+  snprintf(parent, sizeof parent, "%s", abs);
+  char *last = strrchr(parent, '/');
+  if (last)
+    last[last == parent] = '\0'; /* "/x" -> "/" */
+  if (access(parent, W_OK | X_OK) != 0) {
+    free(abs);
+    die_usage("-o '%s': its folder '%s' is not writable (the report is built beside it, then renamed)", dir, parent);
+  }
   if (stat(abs, &st) == 0 && !replaceable(abs)) {
     free(abs);
     die_usage("-o '%s' holds files that are not a report's (no report.md or data/): the report replaces its folder "
