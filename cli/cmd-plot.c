@@ -410,9 +410,9 @@ int plot_draw(const char *gnuplot, const char *dir, const char *name, int png, i
   }
   char script[300];
   snprintf(script, sizeof script, "%s.gp", name);
-  /* inside the figure folder: the scripts name their files relative to it */
   if (gnuplot_gave_up || atl_stop_requested()) /* said once already: the script is there to draw from */
     return png + svg;
+  /* inside the figure folder: the scripts name their files relative to it */
   char *gnuplot_argv[] = {(char *)gnuplot, script, NULL};
   int rc = cli_spawn(gnuplot, gnuplot_argv, &(struct cli_spawn_io){.dir = dir, .timeout = gnuplot_timeout});
   if (rc == CLI_SPAWN_TIMEOUT) {
