@@ -30,7 +30,11 @@ static const char usage[] =
     "  --out PREFIX  write PREFIX.csv (the table) and PREFIX.json (metadata)\n"
     "                [results/<device>/smem-table]\n"
     "  --quiet       no progress line\n\n"
-    "Exit status: 0 the table was written; 1 a measurement failed or did not verify; 2 bad usage.\n";
+    "On SIGINT or SIGTERM the points complete so far (every rep) are written to\n"
+    "PREFIX.interrupted.csv and .json (\"complete\": false), never over the table of\n"
+    "a complete run.\n"
+    "Exit status: 0 the table was written; 1 a measurement failed or did not verify; 2 bad usage;\n"
+    "128+N stopped by signal N.\n";
 
 static int parse_axis_values(const char *opt, const char *text, uint32_t max, unsigned **values, size_t *count)
 {
@@ -114,7 +118,8 @@ static char *table_csv(const struct atl_smem_table *t, const struct atl_smem_spr
 }
 
 static char *metadata_json(const struct atl_run_meta *m, const struct atl_smem_calibration *cfg,
-                           const struct atl_smem_calibration_info *info, const char *csv_name, const char *grid)
+                           const struct atl_smem_calibration_info *info, const char *csv_name, const char *grid,
+                           int complete)
 {
   cJSON *root = atl_json_provenance(m);
   cJSON *dev = cJSON_AddObjectToObject(root, "device");
@@ -144,6 +149,7 @@ static char *metadata_json(const struct atl_run_meta *m, const struct atl_smem_c
   cJSON_AddNumberToObject(cal, "sms_used", info->slots);
   cJSON_AddNumberToObject(cal, "seconds", info->seconds);
   cJSON_AddBoolToObject(cal, "verified", 1);
+  cJSON_AddBoolToObject(cal, "complete", complete);
   cJSON *ins = cJSON_AddObjectToObject(cal, "instructions");
   for (int v = 0; v < ATL_SMEM_VARIANTS; v++)
     if (cfg->variants[v])
@@ -285,24 +291,54 @@ static int calibrate_smem(int argc, char **argv)
   if (atl_smem_table_init(&table, nmax, ATL_SMEM_MAX_E) || atl_smem_table_init(&spread.min, nmax, ATL_SMEM_MAX_E) ||
       atl_smem_table_init(&spread.max, nmax, ATL_SMEM_MAX_E))
     die("unable to set up a table for %u warps", nmax);
+  /* The outputs are checked before anything is measured (their folder made first: results/<device>/ is new
+   * on a new device). An interrupted run writes beside them: a partial table must never replace a
+   * complete one that `atomlab profile` and `model` read, and the CSV has no place to say "partial". */
+  char csv_path[4000], json_path[4000];
+  snprintf(csv_path, sizeof csv_path, "%s.csv", prefix);
+  snprintf(json_path, sizeof json_path, "%s.json", prefix);
+  if (make_parents(csv_path) != 0)
+    die_usage("--out '%s': unable to create its folder: %s", prefix, strerror(errno));
+  cli_check_output("--out", csv_path);
+  cli_check_output("--out", json_path);
+  cli_catch_stop_signals(); /* between launches: the complete points are written, then exit 128+N */
   int err = atl_smem_calibrate(ctx, &cfg, &table, &spread, &info);
   if (cfg.progress)
     fputc('\n', stderr);
-  if (err) {
+  const int sig = err == ATL_EINTR ? atl_stop_requested() : 0;
+  if (sig && info.points == 0) {
+    atl_context_free(ctx);
+    fprintf(stderr, "error: calibrate smem interrupted (signal %d) before any point had all its reps: nothing was "
+                    "written\n", sig);
+    return 128 + sig;
+  }
+  if (sig) {
+    snprintf(csv_path, sizeof csv_path, "%s.interrupted.csv", prefix);
+    snprintf(json_path, sizeof json_path, "%s.interrupted.json", prefix);
+  } else if (err) {
     char msg[2048];
     snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
     atl_context_free(ctx);
     die("calibrate smem: %s", msg);
   }
-  char csv_path[4000], json_path[4000];
-  snprintf(csv_path, sizeof csv_path, "%s.csv", prefix);
-  snprintf(json_path, sizeof json_path, "%s.json", prefix);
   const char *csv_name = strrchr(csv_path, '/') ? strrchr(csv_path, '/') + 1 : csv_path;
-  char *csv = table_csv(&table, &spread), *json = metadata_json(&meta, &cfg, &info, csv_name, grid);
+  char *csv = table_csv(&table, &spread), *json = metadata_json(&meta, &cfg, &info, csv_name, grid, sig == 0);
   if (csv == NULL || json == NULL)
     die("out of memory");
-  if (make_parents(csv_path) != 0 || cli_write_text(csv_path, csv, strlen(csv)) != 0 || cli_write_text(json_path, json, strlen(json)) != 0)
-    die("unable to write '%s' and '%s': %s", csv_path, json_path, strerror(errno));
+  /* the safe way: never half a table; where a file cannot be written its text goes to a rescue file */
+  struct cli_buffer b;
+  fputs(csv, cli_buffer_open(&b));
+  int write_failed = cli_buffer_write(&b, csv_path, "the table");
+  fputs(json, cli_buffer_open(&b));
+  write_failed |= cli_buffer_write(&b, json_path, "the table's metadata");
+  if (sig) {
+    fprintf(stderr, "error: calibrate smem interrupted (signal %d) after %zu complete points: they are in '%s' (not a "
+                    "complete table: '%s.csv' was left as it was)\n", sig, info.points, csv_path, prefix);
+    free(csv);
+    free(json);
+    atl_context_free(ctx);
+    return 128 + sig;
+  }
   printf("calibrate smem: %zu points (%u reps each, %zu launches on %u SMs, %zu samples repeated) in %.1f s\n",
          info.points, reps, info.launches, info.slots, info.retried, info.seconds);
   for (int v = 0; v < ATL_SMEM_VARIANTS; v++) {
@@ -314,7 +350,8 @@ static int calibrate_smem(int argc, char **argv)
       printf("  note: the %s kernel's SASS summary does not show %s\n", atl_smem_variant_name((enum atl_smem_variant)v),
              want);
   }
-  printf("wrote %s and %s\n", csv_path, json_path);
+  if (!write_failed)
+    printf("wrote %s and %s\n", csv_path, json_path);
   free(csv);
   free(json);
   free(n_values);
@@ -324,7 +361,7 @@ static int calibrate_smem(int argc, char **argv)
   atl_smem_table_release(&spread.min);
   atl_smem_table_release(&spread.max);
   atl_context_free(ctx);
-  return EXIT_OK;
+  return write_failed ? EXIT_MEASURE : EXIT_OK;
 }
 
 int cmd_calibrate(int argc, char **argv)

@@ -18,7 +18,7 @@
 /* seed 000's figures from an `atomlab app swatomic` file; -1 if @p path is not one */
 
 static const char usage[] =
-    "usage: atomlab plot FILE.json [-o DIR] [--format png|svg|both]\n\n"
+    "usage: atomlab plot FILE.json [-o DIR] [--format png|svg|both] [--timeout S]\n\n"
     "Draws the figures of a result file (from `atomlab rmw` or a command with a\n"
     "strategy per row, or `atomlab app swatomic`) with gnuplot, from the rows that\n"
     "are ok and verified:\n"
@@ -35,10 +35,19 @@ static const char usage[] =
     "ATL_GNUPLOT pointing nowhere) the data and scripts are still written.\n\n"
     "  -o DIR        the folder for the figures (created if missing)  [FILE-figures]\n"
     "  --format F    png, svg or both  [png]\n"
+    "  --timeout S   seconds one gnuplot run may take before it is stopped (and no\n"
+    "                further figure is drawn); 0: no limit  [60]\n"
     "  --describe    what the figures show (docs/metrics.md)\n"
     "Environment: ATL_GNUPLOT=PATH the gnuplot to run  [gnuplot on PATH]\n\n"
-    "Exit status: 0 drawn (or data written without gnuplot); 1 gnuplot failed or\n"
-    "nothing to draw; 2 bad usage or a file that is not an atomlab result.\n";
+    "Exit status: 0 drawn (or data written without gnuplot); 1 gnuplot failed, timed\n"
+    "out or nothing to draw; 2 bad usage or a file that is not an atomlab result;\n"
+    "128+N stopped by signal N (SIGINT, SIGTERM): gnuplot is stopped too.\n";
+
+/* --timeout: a gnuplot that hangs (a terminal waiting for a display, a huge SVG) must not
+ * hang `atomlab plot`, nor `atomlab report` above it. */
+static double gnuplot_timeout = 60;
+/* Set by the first timeout: a gnuplot that hung once would hang for every figure. */
+static int gnuplot_gave_up;
 
 enum kind { HEATMAP, LINE_CONTENTION, LINE_PADDING, BARS };
 static const char *const kind_prefix[] = {"heatmap", "line-contention", "line-padding", "bars"};
@@ -366,8 +375,14 @@ static void write_bars(const struct rf_file *f, const struct figure *fig, FILE *
 const char *plot_find_gnuplot(char *buf, size_t len)
 {
   const char *env = getenv("ATL_GNUPLOT");
-  if (env && env[0])
-    return access(env, X_OK) == 0 ? env : NULL;
+  if (env && env[0]) {
+    /* made absolute: gnuplot runs inside the figure folder, where a relative name means another file */
+    char cwd[2048];
+    int n = env[0] == '/' ? snprintf(buf, len, "%s", env)
+            : getcwd(cwd, sizeof cwd) ? snprintf(buf, len, "%s/%s", cwd, env)
+                                      : -1;
+    return n > 0 && (size_t)n < len && access(buf, X_OK) == 0 ? buf : NULL;
+  }
   const char *path = getenv("PATH");
   if (path == NULL)
     return NULL;
@@ -395,9 +410,17 @@ int plot_draw(const char *gnuplot, const char *dir, const char *name, int png, i
   }
   char script[300];
   snprintf(script, sizeof script, "%s.gp", name);
+  if (gnuplot_gave_up || atl_stop_requested()) /* said once already: the script is there to draw from */
+    return png + svg;
   /* inside the figure folder: the scripts name their files relative to it */
   char *gnuplot_argv[] = {(char *)gnuplot, script, NULL};
-  int ok = cli_spawn(gnuplot, gnuplot_argv, &(struct cli_spawn_io){.dir = dir}) == 0, failed = 0;
+  int rc = cli_spawn(gnuplot, gnuplot_argv, &(struct cli_spawn_io){.dir = dir, .timeout = gnuplot_timeout});
+  if (rc == CLI_SPAWN_TIMEOUT) {
+    fprintf(stderr, "error: gnuplot timed out after %g s drawing '%s/%s' (see --timeout); no further figure is drawn\n",
+            gnuplot_timeout, dir, script);
+    gnuplot_gave_up = 1;
+  }
+  int ok = rc == 0, failed = 0;
   for (int k = 0; k < 2; k++) {
     if (!(k == 0 ? png : svg))
       continue;
@@ -441,10 +464,12 @@ static int plot_app(const char *path, const char *dir, int png, int svg)
   return failed;
 }
 
-int cmd_plot(int argc, char **argv)
+static int plot_command(int argc, char **argv)
 {
+  enum { O_TIMEOUT = 256 };
   static const struct option longopts[] = {{"format", required_argument, NULL, 'f'},
                                            {"output", required_argument, NULL, 'o'},
+                                           {"timeout", required_argument, NULL, O_TIMEOUT},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   int png = 1, svg = 0, c;
@@ -465,6 +490,9 @@ int cmd_plot(int argc, char **argv)
       break;
     case 'o':
       dir = optarg;
+      break;
+    case O_TIMEOUT:
+      gnuplot_timeout = cli_parse_real("--timeout", optarg, 0, 7 * 86400);
       break;
     case 'h':
       fputs(usage, stdout);
@@ -614,4 +642,19 @@ int cmd_plot(int argc, char **argv)
   free(figs.list);
   rf_free(&f);
   return failed ? EXIT_MEASURE : EXIT_OK;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+  /* SIGINT/SIGTERM reach the running gnuplot too (cli_spawn); no further one starts. */
+  cli_catch_stop_signals();
+  int rc = plot_command(argc, argv);
+  int sig = atl_stop_requested();
+  if (sig == 0)
+    return rc;
+  fprintf(stderr,
+          "error: plot interrupted (signal %d): every figure's .dat and .gp are written; the images printed above "
+          "were drawn\n",
+          sig);
+  return 128 + sig;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -21,7 +22,13 @@ static const char usage[] =
     "atomic unit with a verdict (docs/model.md).\n\n"
     "  --ncu PATH             the ncu binary  [$NCU, ncu on PATH, /usr/local/cuda/bin/ncu]\n"
     "  --save-counters FILE   keep ncu's raw CSV export (for 'atomlab model util --counters')\n"
-    "  --kernel REGEX         profile only kernels whose name matches (ncu --kernel-name regex:...)\n";
+    "  --kernel REGEX         profile only kernels whose name matches (ncu --kernel-name regex:...)\n"
+    "  --timeout S            seconds all ncu runs together may take before ncu and the\n"
+    "                         program are stopped; 0: no limit  [1800]\n"
+    "ncu's files go to a temporary folder in $TMPDIR (else /tmp), removed on every exit.\n"
+    "Exit status: 0 ok; 1 ncu or the program failed or timed out, or an expectation\n"
+    "was not met; 2 bad usage; 128+N stopped by signal N (SIGINT, SIGTERM): ncu and\n"
+    "the program are stopped too.\n";
 
 /* The first executable of: @p given, $NCU, PATH, the CUDA default. */
 static int find_ncu(const char *given, char *path, size_t len)
@@ -48,11 +55,55 @@ static int find_ncu(const char *given, char *path, size_t len)
   return access(path, X_OK);
 }
 
-/* Runs argv, stdout to @p out_path (NULL: inherited), stderr to @p err_path (NULL: inherited); as cli_spawn returns. */
+/* The temporary folder of ncu's files while it exists: removed on every way out, die() included (atexit). */
+static char tmp_dir[4096];
+
+static void remove_tmp_dir(void)
+{
+  if (tmp_dir[0] && cli_remove_tree(tmp_dir) != 0)
+    fprintf(stderr, "warning: unable to remove the temporary folder '%s': %s\n", tmp_dir, strerror(errno));
+  tmp_dir[0] = '\0';
+}
+
+static double now_s(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* --timeout bounds the whole profile (every ncu run together), the way a user reads it. */
+static double timeout_s = 1800, deadline;
+
+/* Runs argv, stdout to @p out_path (NULL: inherited), stderr to @p err_path (NULL: inherited), within
+ * what is left of --timeout; as cli_spawn returns. */
 static int run(char *const *argv, const char *out_path, const char *err_path)
 {
-  return cli_spawn(argv[0], argv, &(struct cli_spawn_io){.out = out_path, .err = err_path});
+  double left = timeout_s > 0 ? deadline - now_s() : 0;
+  if (timeout_s > 0 && left <= 0)
+    return CLI_SPAWN_TIMEOUT;
+  return cli_spawn(argv[0], argv, &(struct cli_spawn_io){.out = out_path, .err = err_path, .timeout = left});
 }
+
+/* After a run stopped by a signal or the timeout: the line that says so and the exit status (0: neither). */
+static int stopped(int rc, const char *what)
+{
+  int sig = atl_stop_requested();
+  if (sig) {
+    fprintf(stderr, "error: profile interrupted (signal %d) during %s: ncu and the program were stopped; nothing was "
+                    "written\n", sig, what);
+    return 128 + sig;
+  }
+  if (rc == CLI_SPAWN_TIMEOUT) {
+    fprintf(stderr, "error: ncu timed out after %g s (see --timeout) during %s: ncu and the program were stopped\n",
+            timeout_s, what);
+    return EXIT_MEASURE;
+  }
+  return 0;
+}
+
+/* Writes the text of ncu's export (cli_write_output's writer). */
+static int write_counters(FILE *f, const void *text) { return fputs(text, f) < 0 ? ATL_EIO : 0; }
 
 /* Whether @p base appears as a whole metric name in ncu's --query-metrics output. */
 static int listed(const char *text, const char *base)
@@ -65,17 +116,6 @@ static int listed(const char *text, const char *base)
       return 1;
   }
   return 0;
-}
-
-static void remove_dir(const char *dir)
-{
-  const char *files[] = {"query.txt", "query.err", "profile.ncu-rep", "ncu.err", "counters.csv", "import.err", NULL};
-  char path[4200];
-  for (size_t i = 0; files[i]; i++) {
-    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-    unlink(path);
-  }
-  rmdir(dir);
 }
 
 static void print_tail(const char *path)
@@ -91,11 +131,12 @@ static void print_tail(const char *path)
 
 int cmd_profile(int argc, char **argv)
 {
-  enum { O_NCU = 256, O_SAVE, O_KERNEL };
+  enum { O_NCU = 256, O_SAVE, O_KERNEL, O_TIMEOUT };
   static const struct option longopts[] = {SMEM_LONGOPTS,
                                            {"ncu", required_argument, NULL, O_NCU},
                                            {"save-counters", required_argument, NULL, O_SAVE},
                                            {"kernel", required_argument, NULL, O_KERNEL},
+                                           {"timeout", required_argument, NULL, O_TIMEOUT},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   struct smem_opts opts;
@@ -111,6 +152,7 @@ int cmd_profile(int argc, char **argv)
     case O_NCU: ncu_given = optarg; break;
     case O_SAVE: save = optarg; break;
     case O_KERNEL: kernel = optarg; break;
+    case O_TIMEOUT: timeout_s = cli_parse_real("--timeout", optarg, 0, 7 * 86400); break;
     case 'h':
       fputs(usage, stdout);
       fputs(smem_opts_help, stdout);
@@ -128,6 +170,10 @@ int cmd_profile(int argc, char **argv)
     die_usage("--table is required: the CSV written by 'atomlab calibrate smem'");
   if (atl_smem_table_read_csv(opts.table_path, &table, why, sizeof why))
     die_usage("--table: %s", why);
+  if (save)
+    cli_check_output("--save-counters", save); /* a folder or a missing parent: said now, not after ncu's run */
+  /* SIGINT/SIGTERM reach ncu and the program (cli_spawn), then the temporary folder goes */
+  cli_catch_stop_signals();
   char ncu[4096];
   if (find_ncu(ncu_given, ncu, sizeof ncu) != 0)
     die("ncu (Nsight Compute CLI) not found%s%s: install Nsight Compute or pass --ncu PATH", ncu_given ? " at " : "",
@@ -151,9 +197,14 @@ int cmd_profile(int argc, char **argv)
       meta.device = devs[i];
       break;
     }
-  char dir[] = "/tmp/atomlab-profile-XXXXXX";
+  const char *tmp = getenv("TMPDIR");
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/atomlab-profile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (mkdtemp(dir) == NULL)
-    die("unable to create a temporary folder: %s", strerror(errno));
+    die("unable to create a temporary folder in '%s': %s", tmp && *tmp ? tmp : "/tmp", strerror(errno));
+  snprintf(tmp_dir, sizeof tmp_dir, "%s", dir);
+  atexit(remove_tmp_dir);
+  deadline = now_s() + timeout_s;
   char query[4200], query_err[4200], report[4200], ncu_err[4200], csv[4200], import_err[4200];
   snprintf(query, sizeof query, "%s/query.txt", dir);
   snprintf(query_err, sizeof query_err, "%s/query.err", dir);
@@ -164,6 +215,13 @@ int cmd_profile(int argc, char **argv)
   /* which candidate metrics this ncu and GPU know: the first listed per quantity */
   char *qargv[] = {ncu, "--query-metrics", NULL};
   int rc = run(qargv, query, query_err);
+  int status = stopped(rc, "'ncu --query-metrics'");
+  if (status) {
+    remove_tmp_dir();
+    atl_context_free(ctx);
+    atl_smem_table_release(&table);
+    return status;
+  }
   char *listing = rc == 0 ? atl_read_text_file(query, (size_t)1 << 26) : NULL;
   if (listing && !listed(listing, "sm__cycles_active")) {
     /* a listing that lacks even this basic metric is in a form we do not read: ask for the first candidates */
@@ -189,7 +247,7 @@ int cmd_profile(int argc, char **argv)
         pick = c->name;
     }
     if (pick == NULL && (q == ATL_NCU_FAO || q == ATL_NCU_ACTIVE_CYCLES || q == ATL_NCU_OCCUPANCY)) {
-      remove_dir(dir);
+      remove_tmp_dir();
       die("ncu does not offer %s on this GPU (tried %s)", atl_ncu_quantity_name((enum atl_ncu_quantity)q),
           atl_ncu_candidates((enum atl_ncu_quantity)q)[0].name);
     }
@@ -230,35 +288,45 @@ int cmd_profile(int argc, char **argv)
   fprintf(stderr, "profile: %s --clock-control none --metrics %s -- %s ...\n", ncu, metrics, program[0]);
   rc = run(full, NULL, ncu_err); /* the program's output stays on the terminal; ncu's notes go to a file */
   free(full);
+  if ((status = stopped(rc, "ncu's run of the program")) != 0) {
+    print_tail(ncu_err);
+    remove_tmp_dir();
+    atl_context_free(ctx);
+    atl_smem_table_release(&table);
+    return status;
+  }
   if (rc != 0 || access(report, R_OK) != 0) {
     fprintf(stderr, "error: ncu or the program failed (exit %d)%s; ncu said:\n", rc,
             access(report, R_OK) ? ", no report was written" : "");
     print_tail(ncu_err);
-    remove_dir(dir);
+    remove_tmp_dir();
     atl_context_free(ctx);
     atl_smem_table_release(&table);
     return EXIT_MEASURE;
   }
   char *iargv[] = {ncu, "--import", report, "--csv", "--page", "raw", "--print-units", "base", NULL};
   rc = run(iargv, csv, import_err);
+  if ((status = stopped(rc, "'ncu --import'")) != 0) {
+    remove_tmp_dir();
+    atl_context_free(ctx);
+    atl_smem_table_release(&table);
+    return status;
+  }
   char *text = rc == 0 ? atl_read_text_file(csv, (size_t)1 << 28) : NULL;
   if (text == NULL) {
     fprintf(stderr, "error: unable to export the counters (ncu --import ... --csv exit %d):\n", rc);
     print_tail(import_err);
-    remove_dir(dir);
+    remove_tmp_dir();
     atl_context_free(ctx);
     atl_smem_table_release(&table);
     return EXIT_MEASURE;
   }
-  if (save) {
-    FILE *f = fopen(save, "w");
-    if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0)
-      fprintf(stderr, "error: unable to write '%s': %s\n", save, strerror(errno));
-  }
+  /* the safe way: a failed write keeps the old file and puts the export into a rescue file */
+  int save_failed = save && cli_write_output(save, "ncu's counters", write_counters, text) != 0;
   struct atl_ncu_report rep;
   int err = atl_ncu_parse_csv(text, "ncu export", warps, sms, &rep, why, sizeof why);
   free(text);
-  remove_dir(dir);
+  remove_tmp_dir();
   if (err) {
     atl_context_free(ctx);
     atl_smem_table_release(&table);
@@ -270,5 +338,5 @@ int cmd_profile(int argc, char **argv)
   atl_ncu_report_release(&rep);
   atl_smem_table_release(&table);
   atl_context_free(ctx);
-  return failures == 0 ? EXIT_OK : EXIT_MEASURE;
+  return failures == 0 && !save_failed ? EXIT_OK : EXIT_MEASURE;
 }

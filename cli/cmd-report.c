@@ -1,7 +1,11 @@
 /* atomlab report: a default characterization of one device, written into one
  * folder (report.md, a self-contained report.html, figures, data). It runs
  * the other commands (rmw, strategy, app histogram, plot) as child processes of this same binary, so
- * the report measures exactly what a user running them by hand would. */
+ * the report measures exactly what a user running them by hand would.
+ * A report folder holds one run: the steps write into a new staging folder
+ * beside it, which replaces the folder whole only when the report is done. */
+#undef _POSIX_C_SOURCE
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -34,7 +38,9 @@ static const char usage[] =
     "                          behind every number, and the log of each step\n"
     "A progress line per step goes to stderr; stdout gets a short summary and the\n"
     "path of report.md.\n\n"
-    "  -o DIR         the report folder (created; files in it are replaced)  [atomlab-report]\n"
+    "  -o DIR         the report folder: new, or an earlier report's, which is replaced\n"
+    "                 whole once this one is done (until then the run is in\n"
+    "                 DIR.staging-PID beside it)  [atomlab-report]\n"
     "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
     "  --backend B    opencl or cuda  [any]\n"
     "  --quick        a 2x2 grid with fixed iterations: checks the pipeline in seconds\n"
@@ -43,14 +49,24 @@ static const char usage[] =
     "                 report.md and report.html again from its data/\n"
     "  --describe     what the report shows (docs/metrics.md)\n\n"
     "Exit status: 0 written; 1 a step failed or a row did not verify (the report\n"
-    "says which); 2 bad usage.\n";
+    "says which); 2 bad usage; 128+N stopped by signal N (SIGINT, SIGTERM): the\n"
+    "running step is stopped too and writes what it completed, no further step\n"
+    "starts, DIR stays as it was and stderr names the staging folder with the data.\n";
 
-/* Runs this binary with @p args; its stdout and stderr go to @p log. As cli_spawn returns. */
-static int run_self(char *const *args, const char *log)
+/* Runs this binary with @p args inside the report folder @p dir (the steps name their files relative
+ * to it, as the commands they record in their files say); stdout and stderr go to @p log (relative to
+ * @p dir too). A stop request reaches the step (cli_spawn). As cli_spawn returns. */
+static int run_self(char *const *args, const char *dir, const char *log)
 {
-  /* argv[0] where it names a path (it stays right under valgrind, where /proc/self/exe is the tool). */
-  const char *self = strchr(cli_argv0, '/') ? cli_argv0 : "/proc/self/exe";
-  return cli_spawn(self, args, &(struct cli_spawn_io){.out = log, .err = log, .append = 1});
+  /* argv[0] where it names a path (it stays right under valgrind, where /proc/self/exe is the tool),
+   * made absolute: the step runs in another folder */
+  static char self[4096];
+  if (self[0] == '\0') {
+    char *abs = strchr(cli_argv0, '/') ? realpath(cli_argv0, NULL) : NULL;
+    snprintf(self, sizeof self, "%s", abs && strlen(abs) < sizeof self ? abs : "/proc/self/exe");
+    free(abs);
+  }
+  return cli_spawn(self, args, &(struct cli_spawn_io){.dir = dir, .out = log, .err = log, .append = 1});
 }
 
 static void progress(int step, int steps, const char *what)
@@ -69,14 +85,15 @@ static void make_dir(const char *path)
 
 /* The files of a report folder: what the steps write and the documents read. */
 struct report_files {
-  char data[1100], figures[1100], json[1200], csv[1200], s_json[1200], s_csv[1200], s_log[1200], h_json[1200],
-      h_log[1200];
+  char data[4200], figures[4200], json[4300], csv[4300], s_json[4300], s_csv[4300], s_log[4300], h_json[4300],
+      h_log[4300];
 };
 
+/* The files inside @p dir, or (NULL) relative to the report folder, as the steps running in it name them. */
 static void report_files(const char *dir, struct report_files *f)
 {
-  snprintf(f->data, sizeof f->data, "%s/data", dir);
-  snprintf(f->figures, sizeof f->figures, "%s/figures", dir);
+  snprintf(f->data, sizeof f->data, "%s%sdata", dir ? dir : "", dir ? "/" : "");
+  snprintf(f->figures, sizeof f->figures, "%s%sfigures", dir ? dir : "", dir ? "/" : "");
   snprintf(f->json, sizeof f->json, "%s/rmw.json", f->data);
   snprintf(f->csv, sizeof f->csv, "%s/rmw.csv", f->data);
   snprintf(f->s_json, sizeof f->s_json, "%s/strategy.json", f->data);
@@ -86,37 +103,44 @@ static void report_files(const char *dir, struct report_files *f)
   snprintf(f->h_log, sizeof f->h_log, "%s/histogram.log", f->data);
 }
 
-/* Steps 4 and 5: the figures (atomlab plot) of the sweep and the strategies, then report.md
- * and report.html (@p s_args, @p h_args: the strategy and histogram settings the text names).
- * Returns 1 if a step failed or a row did not verify, else 0. */
-static int draw_and_write(const char *dir, const struct report_files *f, const char *device_slug, const char *s_args,
-                          const char *h_args, int cuda, time_t started, int steps)
+/* Steps 4 and 5 in the report folder @p dir (@p f: its files; @p shown: its name in messages): the figures
+ * (atomlab plot) of the sweep and the strategies, then report.md and report.html into @p sum (@p s_args,
+ * @p h_args: the strategy and histogram settings the text names). Returns 1 if a step failed or a row did
+ * not verify, 0 if not, -1 if the documents were not written (a stop request; an "error:" line otherwise). */
+static int draw_and_write(const char *dir, const char *shown, const struct report_files *f, const char *device_slug,
+                          const char *s_args, const char *h_args, int cuda, int steps, struct report_summary *sum)
 {
+  struct report_files rel; /* as the steps, running in @p dir, and the documents name them */
+  report_files(NULL, &rel);
+  /* the documents name the logs relative to the folder: right wherever it goes (staging, DIR, a mail) */
   struct report_extra x = {.strategy_json = f->s_json,
-                           .strategy_log = f->s_log,
+                           .strategy_log = rel.s_log,
                            .strategy_args = s_args,
                            .hist_json = f->h_json,
-                           .hist_log = f->h_log,
+                           .hist_log = rel.h_log,
                            .hist_args = h_args,
                            .figures = f->figures,
                            .cuda = cuda};
-  struct report_extra *extra = &x;
-  const char *json = f->json;
   int failed = 0, rc;
-  char log[1200];
-  snprintf(log, sizeof log, "%s/data/plot.log", dir);
+  char log[4300];
+  const char *rel_log = "data/plot.log";
+  snprintf(log, sizeof log, "%s/%s", dir, rel_log);
   unlink(log);
-  char *plot_args[] = {"atomlab", "plot", (char *)json, "-o", (char *)extra->figures, "--format", "both", NULL};
-  rc = run_self(plot_args, log);
+  char *plot_args[] = {"atomlab", "plot", rel.json, "-o", rel.figures, "--format", "both", NULL};
+  rc = run_self(plot_args, dir, rel_log);
+  if (atl_stop_requested())
+    return -1;
   if (rc != 0) {
-    fprintf(stderr, "error: plot exited %d (see %s)\n", rc, log);
+    fprintf(stderr, "error: plot exited %d (see %s/%s)\n", rc, shown, rel_log);
     failed = 1;
   }
-  if (access(extra->strategy_json, R_OK) == 0) {
-    plot_args[2] = (char *)extra->strategy_json;
-    rc = run_self(plot_args, log);
+  if (access(f->s_json, R_OK) == 0) {
+    plot_args[2] = rel.s_json;
+    rc = run_self(plot_args, dir, rel_log);
+    if (atl_stop_requested())
+      return -1;
     if (rc != 0) {
-      fprintf(stderr, "error: plot of the strategies exited %d (see %s)\n", rc, log);
+      fprintf(stderr, "error: plot of the strategies exited %d (see %s/%s)\n", rc, shown, rel_log);
       failed = 1;
     }
   }
@@ -128,15 +152,21 @@ static int draw_and_write(const char *dir, const struct report_files *f, const c
   snprintf(smem_table, sizeof smem_table, "results/%s/smem-table.csv", device_slug);
   if (access(smem_table, R_OK) != 0)
     snprintf(smem_table, sizeof smem_table, "results/%s/smem/smem-table.csv", device_slug);
-  extra->smem_table = smem_table;
-  struct report_summary sum;
+  x.smem_table = smem_table;
   char why[1200];
-  if (report_write(dir, json, extra->figures, log, extra, &sum, why, sizeof why) != 0)
-    die("%s", why);
-  printf("%s: %zu of %zu rows verified; fastest pattern at contention 1, padding 1: %s (%.3g Gop/s)\n", sum.device,
-         sum.verified, sum.rows, sum.best_pattern[0] ? sum.best_pattern : "-", sum.best_gops);
-  printf("report: %s/report.md (and report.html), in %lld s\n", dir, (long long)(time(NULL) - started));
-  return failed || sum.verified < sum.rows;
+  if (report_write(dir, f->json, f->figures, rel_log, &x, sum, why, sizeof why) != 0) {
+    fprintf(stderr, "error: %s\n", why);
+    return -1;
+  }
+  return failed || sum->verified < sum->rows;
+}
+
+/* What the command prints when the report is written. */
+static void print_summary(const struct report_summary *sum, const char *shown, time_t started)
+{
+  printf("%s: %zu of %zu rows verified; fastest pattern at contention 1, padding 1: %s (%.3g Gop/s)\n", sum->device,
+         sum->verified, sum->rows, sum->best_pattern[0] ? sum->best_pattern : "-", sum->best_gops);
+  printf("report: %s/report.md (and report.html), in %lld s\n", shown, (long long)(time(NULL) - started));
 }
 
 /* The `command` a step recorded in its JSON (the settings the report text names), or @p fallback. */
@@ -181,8 +211,146 @@ static int render(const char *dir)
   recorded_command(f.s_json, s_args, sizeof s_args, "(settings not recorded)");
   recorded_command(f.h_json, h_args, sizeof h_args, "(settings not recorded)");
   make_dir(f.figures);
+  time_t started = time(NULL);
   progress(4, 5, "figures (atomlab plot): heatmaps and strategy bar charts (--render: nothing measured)");
-  return draw_and_write(dir, &f, device_slug, s_args, h_args, cuda, time(NULL), 5) ? EXIT_MEASURE : EXIT_OK;
+  struct report_summary sum;
+  int rc = draw_and_write(dir, dir, &f, device_slug, s_args, h_args, cuda, 5, &sum);
+  if (rc < 0 && atl_stop_requested()) {
+    fprintf(stderr, "error: report --render interrupted (signal %d): report.md and report.html were not written again\n",
+            atl_stop_requested());
+    return 128 + atl_stop_requested();
+  }
+  if (rc < 0)
+    return EXIT_MEASURE;
+  print_summary(&sum, dir, started);
+  return rc ? EXIT_MEASURE : EXIT_OK;
+}
+
+/* Whether folder @p path may be replaced by a report: empty, or an earlier report (report.md or data/). */
+static int replaceable(const char *path)
+{
+  DIR *d = opendir(path);
+  if (d == NULL)
+    return 0;
+  int any = 0, report = 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+      continue;
+    any = 1;
+    report |= strcmp(e->d_name, "report.md") == 0 || strcmp(e->d_name, "data") == 0;
+  }
+  closedir(d);
+  return !any || report;
+}
+
+/* -o DIR, checked before anything is measured: @p target, the folder the report becomes (absolute,
+ * symbolic links followed), and @p staging, the new folder beside it that the steps write into.
+ * Dies (exit 2) where DIR cannot be a report folder: the report replaces it whole. */
+static void report_target(const char *dir, char *target, size_t tlen, char *staging, size_t slen)
+{
+  struct stat st;
+  char *abs = NULL;
+  if (stat(dir, &st) == 0) {
+    if (!S_ISDIR(st.st_mode))
+      die_usage("-o '%s' is not a folder", dir);
+    abs = realpath(dir, NULL);
+  } else if (errno != ENOENT) {
+    die_usage("-o '%s': %s", dir, strerror(errno));
+  } else { /* a new folder: its parent resolved, its own name kept */
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", dir);
+    for (size_t n = strlen(copy); n > 1 && copy[n - 1] == '/'; n--)
+      copy[n - 1] = '\0';
+    char *slash = strrchr(copy, '/');
+    const char *name = slash ? slash + 1 : copy, *parent = ".";
+    if (slash == copy)
+      parent = "/";
+    else if (slash) {
+      *slash = '\0';
+      parent = copy;
+    }
+    char *p = realpath(parent, NULL);
+    if (p == NULL || strlen(p) + strlen(name) + 2 > sizeof copy) {
+      free(p);
+      die_usage("-o '%s': unable to create the folder (does its parent exist?)", dir);
+    }
+    size_t len = strlen(p) + strlen(name) + 2;
+    if ((abs = malloc(len)) != NULL) {
+      strcpy(abs, p);
+      strcat(abs, strcmp(p, "/") == 0 ? "" : "/");
+      strcat(abs, name);
+    }
+    free(p);
+  }
+  if (abs == NULL || strlen(abs) + 40 > tlen || strlen(abs) + 40 > slen) {
+    free(abs);
+    die_usage("-o '%s': the path cannot be resolved or is too long", dir);
+  }
+  /* Replacing a folder the current one is inside (".", "..", "/") would pull it away under the run. */
+  char cwd[4096];
+  size_t n = strlen(abs);
+  if (strcmp(abs, "/") == 0 ||
+      (getcwd(cwd, sizeof cwd) && strncmp(cwd, abs, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/'))) {
+    free(abs);
+    die_usage("-o '%s' holds the current folder: the report replaces its folder whole; name a folder below it", dir);
+  }
+  /* the staging folder and the renames need the parent writable: said now, not after the measurements */
+  char parent[4096];
+  snprintf(parent, sizeof parent, "%s", abs);
+  char *last = strrchr(parent, '/');
+  if (last)
+    last[last == parent] = '\0'; /* "/x" -> "/" */
+  if (access(parent, W_OK | X_OK) != 0) {
+    free(abs);
+    die_usage("-o '%s': its folder '%s' is not writable (the report is built beside it, then renamed)", dir, parent);
+  }
+  if (stat(abs, &st) == 0 && !replaceable(abs)) {
+    free(abs);
+    die_usage("-o '%s' holds files that are not a report's (no report.md or data/): the report replaces its folder "
+              "whole; name a new folder or an earlier report's",
+              dir);
+  }
+  snprintf(target, tlen, "%s", abs);
+  snprintf(staging, slen, "%s.staging-%ld", abs, (long)getpid());
+  free(abs);
+}
+
+/* Puts the finished @p staging folder in place of @p target (@p shown: its name in messages), the old
+ * report renamed away first and removed after: a reader finds one run's files, never a mix.
+ * 0, or -1 after an "error:" line (the staging folder kept). */
+static int replace_target(const char *target, const char *staging, const char *shown)
+{
+  char old[4300];
+  snprintf(old, sizeof old, "%s.old-%ld", target, (long)getpid());
+  struct stat st;
+  int had_old = lstat(target, &st) == 0;
+  if (had_old && rename(target, old) != 0) {
+    fprintf(stderr, "error: unable to move the earlier report '%s' aside (%s): this report is complete in '%s'\n",
+            shown, strerror(errno), staging);
+    return -1;
+  }
+  if (rename(staging, target) != 0) {
+    int e = errno;
+    if (had_old)
+      rename(old, target); /* the earlier report back where it was */
+    fprintf(stderr, "error: unable to rename '%s' to '%s' (%s): this report is complete there\n", staging, shown,
+            strerror(e));
+    return -1;
+  }
+  if (had_old && cli_remove_tree(old) != 0)
+    fprintf(stderr, "warning: unable to remove the earlier report, renamed '%s' (%s)\n", old, strerror(errno));
+  return 0;
+}
+
+/* The line of a run stopped by a signal; the exit status. */
+static int interrupted(const char *step, const char *staging, const char *shown)
+{
+  int sig = atl_stop_requested();
+  fprintf(stderr,
+          "error: report interrupted (signal %d) during %s: no further step was started; what was completed is in "
+          "'%s' (data/, with each step's log); '%s' was left as it was\n",
+          sig, step, staging, shown);
+  return 128 + sig;
 }
 
 int cmd_report(int argc, char **argv)
@@ -227,11 +395,22 @@ int cmd_report(int argc, char **argv)
   }
   if (optind < argc)
     die_usage("unexpected argument '%s' for report (see 'atomlab report --help')", argv[optind]);
+  /* SIGINT/SIGTERM: the running step gets the signal too (cli_spawn), writes what it completed, and
+   * no further step starts. */
+  cli_catch_stop_signals();
+  /* The steps run inside the report folder: a relative ATL_GNUPLOT would name another file there. */
+  const char *gp = getenv("ATL_GNUPLOT");
+  char *gp_abs = gp && gp[0] && gp[0] != '/' ? realpath(gp, NULL) : NULL;
+  if (gp_abs)
+    setenv("ATL_GNUPLOT", gp_abs, 1);
+  free(gp_abs);
   if (render_dir) {
     if (device || backend || quick)
       die_usage("--render measures nothing: it takes no --device, --backend or --quick");
     return render(render_dir);
   }
+  char target[4096], staging[4200];
+  report_target(dir, target, sizeof target, staging, sizeof staging);
 
   /* The device decides the grid: GPUs get the seed's range, CPUs a smaller one (5 minutes on 2 cores). */
   time_t started = time(NULL);
@@ -245,13 +424,15 @@ int cmd_report(int argc, char **argv)
   const unsigned compute_units = dev->compute_units;
   atl_context_free(ctx);
 
-  make_dir(dir);
-  struct report_files f;
-  report_files(dir, &f);
-  make_dir(f.data);
-  make_dir(f.figures);
-  char *json = f.json, *csv = f.csv, *s_json = f.s_json, *s_csv = f.s_csv, *s_log = f.s_log, *h_json = f.h_json,
-       *h_log = f.h_log, log[1200];
+  /* A new folder (never an earlier run's): the one with the same PID would be a crash's leftover. */
+  if (mkdir(staging, 0777) != 0)
+    die("unable to create the staging folder '%s': %s", staging, strerror(errno));
+  struct report_files f, rel; /* as this process names the files; as the steps, running in staging, do */
+  report_files(staging, &f);
+  report_files(NULL, &rel);
+  if (mkdir(f.data, 0777) != 0 || mkdir(f.figures, 0777) != 0)
+    die("unable to create '%s' and '%s': %s", f.data, f.figures, strerror(errno));
+  char *json = rel.json, *csv = rel.csv, *s_json = rel.s_json, *s_csv = rel.s_csv, *h_json = rel.h_json;
 
   const int steps = 5;
   int failed = 0;
@@ -259,8 +440,7 @@ int cmd_report(int argc, char **argv)
   char what[400];
   snprintf(what, sizeof what, "fetch_add, four patterns, contention and padding %s on %s", grid, device_id);
   progress(1, steps, what);
-  snprintf(log, sizeof log, "%s/rmw.log", f.data);
-  unlink(log);
+  const char *log = "data/rmw.log";
   char *args[40]; /* the argv of each child step */
   int n = 0;
   char *fixed[] = {"atomlab",      "rmw",        "--pattern", "all",        "--op",     "fetch_add",
@@ -273,11 +453,16 @@ int cmd_report(int argc, char **argv)
   for (size_t i = 0; i < 6; i++)
     args[n++] = quick ? timing_quick[i] : timing_full[i];
   args[n] = NULL;
-  int rc = run_self(args, log);
+  int rc = run_self(args, staging, log);
+  if (atl_stop_requested())
+    return interrupted("the sweep (step 1 of 5)", staging, dir);
   if (rc != 0) {
-    fprintf(stderr, "error: the sweep exited %d (see %s)\n", rc, log);
-    if (access(json, R_OK) != 0)
+    if (access(f.json, R_OK) != 0) {
+      fprintf(stderr, "error: the sweep exited %d and wrote no rows: no report; its log is '%s/%s' ('%s' was left as it was)\n",
+              rc, staging, log, dir);
       return rc == EXIT_USAGE ? EXIT_USAGE : EXIT_MEASURE;
+    }
+    fprintf(stderr, "error: the sweep exited %d (see %s/%s)\n", rc, dir, log);
     failed = 1; /* rows that did not verify: the report still shows them, flagged */
   }
 
@@ -294,8 +479,6 @@ int cmd_report(int argc, char **argv)
            quick ? "20 fixed iterations, 3 samples" : "calibrated to 10 ms, at most 0.5 s and 20 samples per row");
   snprintf(what, sizeof what, "strategies: %s", s_args);
   progress(2, steps, what);
-  unlink(s_log);
-  unlink(s_json);
   n = 0;
   char *s_fixed[] = {"atomlab", "strategy", "--pattern", "all",    "--op", "fetch_add", "--result", "used",
                      "--strategy", "all",   "--device",  device_id, "-o",  s_json,      "-o",       s_csv,
@@ -309,9 +492,11 @@ int cmd_report(int argc, char **argv)
   for (size_t i = 0; i < 6; i++)
     args[n++] = quick ? timing_quick[i] : timing_full[i];
   args[n] = NULL;
-  rc = run_self(args, s_log);
+  rc = run_self(args, staging, rel.s_log);
+  if (atl_stop_requested())
+    return interrupted("the strategies (step 2 of 5)", staging, dir);
   if (rc != 0) {
-    fprintf(stderr, "error: strategy exited %d (see %s)\n", rc, s_log);
+    fprintf(stderr, "error: strategy exited %d (see %s/%s)\n", rc, dir, rel.s_log);
     failed = 1;
   }
 
@@ -323,8 +508,6 @@ int cmd_report(int argc, char **argv)
            quick ? " --samples 3" : "");
   snprintf(what, sizeof what, "histogram: %s", h_args);
   progress(3, steps, what);
-  unlink(h_log);
-  unlink(h_json);
   n = 0;
   char *h_fixed[] = {"atomlab", "app", "histogram", "--input", "u8",   "--dist", "all",  "--device",
                      device_id, "-o",  h_json,      "--quiet"};
@@ -339,13 +522,25 @@ int cmd_report(int argc, char **argv)
     args[n++] = "3";
   }
   args[n] = NULL;
-  rc = run_self(args, h_log);
+  rc = run_self(args, staging, rel.h_log);
+  if (atl_stop_requested())
+    return interrupted("the histogram (step 3 of 5)", staging, dir);
   if (rc != 0) {
-    fprintf(stderr, "error: app histogram exited %d (see %s)\n", rc, h_log);
+    fprintf(stderr, "error: app histogram exited %d (see %s/%s)\n", rc, dir, rel.h_log);
     failed = 1;
   }
 
   progress(4, steps, "figures (atomlab plot): heatmaps and strategy bar charts");
-  failed |= draw_and_write(dir, &f, device_slug, s_args, h_args, cuda, started, steps);
-  return failed ? EXIT_MEASURE : EXIT_OK;
+  struct report_summary sum;
+  rc = draw_and_write(staging, dir, &f, device_slug, s_args, h_args, cuda, steps, &sum);
+  if (rc < 0 && atl_stop_requested())
+    return interrupted("the figures (step 4 of 5)", staging, dir);
+  if (rc < 0) {
+    fprintf(stderr, "error: no report.md: what was measured is in '%s'; '%s' was left as it was\n", staging, dir);
+    return EXIT_MEASURE;
+  }
+  if (replace_target(target, staging, dir) != 0)
+    return EXIT_MEASURE;
+  print_summary(&sum, dir, started);
+  return failed || rc ? EXIT_MEASURE : EXIT_OK;
 }

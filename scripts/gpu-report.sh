@@ -23,6 +23,13 @@ start=$(date +%s)
 timeout 200 $A report --backend cuda -o "$REPORT" 2>&1 | tee -a "$OUT/log.txt"
 rc=${PIPESTATUS[0]}
 echo "report: exit $rc in $(($(date +%s) - start)) s" | tee -a "$OUT/log.txt"
+# Stopped by the timeout, the report leaves REPORT as it was (absent) and what it completed in
+# REPORT.staging-PID: ship that instead of nothing.
+staged=$(ls -d "$REPORT".staging-* 2>/dev/null | head -1)
+if [ ! -d "$REPORT" ] && [ -n "$staged" ]; then
+  tar -C "$(dirname "$staged")" -czf "$OUT/report-interrupted.tar.gz" "$(basename "$staged")"
+  echo "report: interrupted; its completed data is in $OUT/report-interrupted.tar.gz" | tee -a "$OUT/log.txt"
+fi
 if [ -d "$REPORT" ]; then
   cp "$REPORT/report.md" "$REPORT/report.html" "$OUT/" 2>/dev/null
   tar -C "$(dirname "$REPORT")" -czf "$OUT/report.tar.gz" report

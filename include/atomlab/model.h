@@ -285,6 +285,9 @@ struct atl_smem_spread {
  * values; ATL_EVERIFY if any is wrong, ATL_EDEADLOCK if the start gate's
  * bound expired. @p table (initialised by the caller for nmax) receives the
  * medians, @p spread (may be NULL; initialised likewise) min and max.
+ * Polls atl_stop_requested() between launches: once it is set, the table
+ * holds the points that got every rep (info->points of them) and the
+ * function returns ATL_EINTR.
  */
 int atl_smem_calibrate(atl_context_t ctx, const struct atl_smem_calibration *cfg, struct atl_smem_table *table,
                        struct atl_smem_spread *spread, struct atl_smem_calibration_info *info);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "atomlab/model.h"
+#include "atomlab/stop.h"
 #include "context.h"
 
 #define SLOT_WORDS 8
@@ -90,7 +91,7 @@ int atl_smem_calibrate(atl_context_t ctx, const struct atl_smem_calibration *cfg
   double *all_samples = NULL;
   struct cal_point *pts = NULL;
   size_t npts = 0;
-  int err = 0;
+  int err = 0, stopped = 0;
   memset(info, 0, sizeof *info);
   const double t0 = now_seconds();
   if (ops == NULL || d == NULL)
@@ -171,6 +172,10 @@ int atl_smem_calibrate(atl_context_t ctx, const struct atl_smem_calibration *cfg
     size_t next = 0; /* the first point that may still need samples */
     unsigned nlive = 0;
     for (int probe = 1;; probe = 0) {
+      if (atl_stop_requested()) { /* between launches: the points completed so far go into the table below */
+        stopped = 1;
+        break;
+      }
       memset(slot_cfg, 0, nslots * sizeof *slot_cfg);
       size_t assigned = 0;
       if (!probe) {
@@ -257,6 +262,8 @@ int atl_smem_calibrate(atl_context_t ctx, const struct atl_smem_calibration *cfg
     }
     for (size_t i = 0; i < npts; i++) {
       struct cal_point *p = &pts[i];
+      if (p->got < cfg->reps)
+        continue; /* stopped before its last rep: a median of fewer samples would not be the table's */
       qsort(p->samples, p->got, sizeof *p->samples, cmp_double);
       double median = p->got % 2 ? p->samples[p->got / 2] : (p->samples[p->got / 2 - 1] + p->samples[p->got / 2]) / 2;
       if ((err = atl_smem_table_set(table, (enum atl_smem_variant)v, p->n, p->e, p->c, median)))
@@ -267,6 +274,11 @@ int atl_smem_calibrate(atl_context_t ctx, const struct atl_smem_calibration *cfg
                                                p->samples[p->got - 1]))))
         goto out;
       info->points++;
+    }
+    if (stopped) {
+      err = atl__seterr(ctx, ATL_EINTR, "calibration stopped (signal %d) after %zu complete points",
+                        atl_stop_requested(), info->points);
+      goto out;
     }
   }
 out:
