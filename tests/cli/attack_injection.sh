@@ -114,7 +114,31 @@ system('touch pwned-pathnl').json"
   done
 done
 
-# 2. atomlab report --render on a report folder whose data/*.json and figure names are poisoned.
+# 2. atomlab model predict: kernel names from an ncu export enter its Markdown table.
+python3 - "$DATA/ncu-h100-rmw.csv" "$WORK/ncu-evil.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+k = rows[0].index("Kernel Name")
+for r in rows[2:] if rows[1] and rows[1][0] == "" else rows[1:]:
+    if len(r) > k:
+        r[k] = r[k] + "</script><script>alert(1)</script> | `x` [a](javascript:alert(2))"
+csv.writer(open(sys.argv[2], "w", newline=""), quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows)
+PY
+"$ATOMLAB" model predict --table "$DATA/smem-table-h100-trim.csv" --counters "$DATA/ncu-h100-rmw.csv" >"$WORK/pred-clean.md" 2>&1
+"$ATOMLAB" model predict --table "$DATA/smem-table-h100-trim.csv" --counters "$WORK/ncu-evil.csv" >"$WORK/pred.md" 2>"$WORK/err"
+if [ $? -ne 0 ]; then
+  fail "model predict on poisoned kernel names: $(head -3 "$WORK/err")"
+elif grep -q '<' "$WORK/pred.md" || ! grep -q '&lt;/script&gt;' "$WORK/pred.md"; then
+  fail "model predict: HTML from the kernel names in the Markdown: $(grep -m2 'script' "$WORK/pred.md")"
+elif [ "$(grep -c '^| ' "$WORK/pred.md")" -ne "$(grep -c '^| ' "$WORK/pred-clean.md")" ] ||
+  [ "$(grep '^| [0-9]' "$WORK/pred.md" | sed 's/\\|//g' | awk -F'|' '{print NF}' | sort -u)" != \
+    "$(grep '^| [0-9]' "$WORK/pred-clean.md" | awk -F'|' '{print NF}' | sort -u)" ]; then
+  fail "model predict: a kernel name split the table's rows or cells"
+else
+  pass
+fi
+
+# 3. atomlab report --render on a report folder whose data/*.json and figure names are poisoned.
 if ! "$ATOMLAB" devices >/dev/null 2>&1; then
   echo "no OpenCL device: report --render checks skipped"
   finish
