@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include <cjson/cJSON.h>
+#include "escape.h"
 #include "plot.h"
 #include "resultfile.h"
 
@@ -220,22 +221,34 @@ static void figure_title(const struct rf_file *f, const struct figure *fig, cons
     if (n > 0)
       used = used + (size_t)n < len ? used + (size_t)n : len - 1;
   }
-  /* Quotes would end the gnuplot string. */
-  for (char *c = out; *c; c++)
-    if (*c == '"' || *c == '\\')
-      *c = '\'';
 }
 
-void plot_gp_text(FILE *gp, const char *s)
+void plot_gp_file(FILE *gp, const char *name, const char *ext)
 {
-  for (; *s; s++)
-    fputc(*s == '"' || *s == '\\' ? '\'' : *s, gp);
+  char file[300];
+  snprintf(file, sizeof file, "%s.%s", name, ext);
+  esc_gp_string(gp, file);
+}
+
+void plot_dat_head(FILE *dat, const char *name, const char *path, const char *device)
+{
+  fputs("# ", dat);
+  esc_comment(dat, name);
+  fputs(" from ", dat);
+  esc_comment(dat, path);
+  fputs(" (", dat);
+  esc_comment(dat, device);
+  fputs(")\n", dat);
 }
 
 /* Shared head of every script: a clean state, the PNG terminal it has. */
 void plot_gp_head(FILE *gp, const char *name, const char *title, const char *device, int png)
 {
-  fprintf(gp, "# %s: drawn by `atomlab plot`; run `gnuplot %s.gp` in this folder to redraw.\n", name, name);
+  fputs("# ", gp);
+  esc_comment(gp, name);
+  fputs(": drawn by `atomlab plot`; run `gnuplot ", gp);
+  esc_comment(gp, name);
+  fputs(".gp` in this folder to redraw.\n", gp);
   fprintf(gp, "reset\n");
   if (png) {
     fprintf(gp,
@@ -244,20 +257,28 @@ void plot_gp_head(FILE *gp, const char *name, const char *title, const char *dev
             "} else {\n"
             "  set terminal png size 900,700 noenhanced\n"
             "}\n");
-    fprintf(gp, "set output \"%s.png\"\n", name);
+    fputs("set output ", gp);
+    plot_gp_file(gp, name, "png");
   } else {
-    fprintf(gp, "set terminal svg size 900,700 font \",11\" noenhanced\nset output \"%s.svg\"\n", name);
+    fputs("set terminal svg size 900,700 font \",11\" noenhanced\nset output ", gp);
+    plot_gp_file(gp, name, "svg");
   }
-  fprintf(gp, "set title \"%s\\n", title);
-  plot_gp_text(gp, device);
-  fprintf(gp, "\" noenhanced\n");
+  /* Data only in single quotes (escape.h): the line break is the one double-quoted string. */
+  fputs("\nset title ", gp);
+  esc_gp_string(gp, title);
+  fputs(" . \"\\n\" . ", gp);
+  esc_gp_string(gp, device);
+  fputs(" noenhanced\n", gp);
 }
 
 /* The second format, when both are asked for, is a replot into SVG. */
 void plot_gp_tail(FILE *gp, const char *name, int png, int svg)
 {
-  if (png && svg)
-    fprintf(gp, "set terminal svg size 900,700 font \",11\" noenhanced\nset output \"%s.svg\"\nreplot\n", name);
+  if (png && svg) {
+    fputs("set terminal svg size 900,700 font \",11\" noenhanced\nset output ", gp);
+    plot_gp_file(gp, name, "svg");
+    fputs("\nreplot\n", gp);
+  }
   fprintf(gp, "unset output\n");
 }
 
@@ -303,10 +324,12 @@ static void write_heatmap(const struct rf_file *f, const struct figure *fig, FIL
   tics(gp, "x", cont, nc);
   tics(gp, "y", pad, np);
   fprintf(gp, "set style fill solid 1.0 noborder\n");
+  fputs("plot ", gp);
+  plot_gp_file(gp, fig->name, "dat");
   fprintf(gp,
-          "plot \"%s.dat\" using 1:2:(0.5):(0.5):5 with boxxyerror fillcolor palette notitle, \\\n"
+          " using 1:2:(0.5):(0.5):5 with boxxyerror fillcolor palette notitle, \\\n"
           "     \"\" using 1:2:(sprintf(\"%%.3g\", $5)) with labels font \",%d\" notitle\n",
-          fig->name, nc * np > 64 ? 6 : 8);
+          nc * np > 64 ? 6 : 8);
   plot_gp_tail(gp, fig->name, png, svg);
   free(cont);
   free(pad);
@@ -338,7 +361,9 @@ static void write_line(const struct rf_file *f, const struct figure *fig, FILE *
   fprintf(gp,
           "set logscale x 2\nset logscale y\nset grid\nset autoscale fix\nset offsets graph 0.05, graph 0.05, graph "
           "0.1, graph 0.1\n");
-  fprintf(gp, "plot \"%s.dat\" using 1:2:3:4 with yerrorlines pointtype 7 linewidth 2 notitle\n", fig->name);
+  fputs("plot ", gp);
+  plot_gp_file(gp, fig->name, "dat");
+  fputs(" using 1:2:3:4 with yerrorlines pointtype 7 linewidth 2 notitle\n", gp);
   plot_gp_tail(gp, fig->name, png, svg);
   free(xs);
 }
@@ -350,13 +375,11 @@ static void write_bars(const struct rf_file *f, const struct figure *fig, FILE *
   fprintf(dat, "# index strategy %s low high median_ms q1_ms q3_ms\n", gops ? "gops" : "median_ms");
   for (size_t i = 0; i < fig->count; i++) {
     const struct rf_row *r = &f->rows[fig->rows[i]];
-    char buf[64], name[64];
-    snprintf(name, sizeof name, "%s", rf_field(r, "strategy", buf, sizeof buf));
-    for (char *c = name; *c; c++)
-      if (*c == '"' || *c == ' ' || *c == '\\')
-        *c = '_';
+    char buf[64];
     struct value v = row_value(r, gops);
-    fprintf(dat, "%zu \"%s\" %.6g %.6g %.6g %.6g %.6g %.6g\n", i, name, v.v, v.lo, v.hi, r->median, r->q1, r->q3);
+    fprintf(dat, "%zu ", i);
+    esc_gp_datum(dat, rf_field(r, "strategy", buf, sizeof buf)); /* xtic(2) reads it: one field, whatever the name */
+    fprintf(dat, " %.6g %.6g %.6g %.6g %.6g %.6g\n", v.v, v.lo, v.hi, r->median, r->q1, r->q3);
   }
   plot_gp_head(gp, fig->name, title, f->device, png);
   fprintf(gp, "set ylabel \"%s\"\nset xlabel \"strategy\"\n",
@@ -364,10 +387,11 @@ static void write_bars(const struct rf_file *f, const struct figure *fig, FILE *
   fprintf(gp, "set yrange [0:*]\nset xrange [-0.6:%zu.6]\nset boxwidth 0.7\nset style fill solid 0.6\nset grid ytics\n",
           fig->count - 1);
   fprintf(gp, "set xtics rotate by -30\n");
-  fprintf(gp,
-          "plot \"%s.dat\" using 1:3:xtic(2) with boxes notitle, \\\n"
-          "     \"\" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb \"black\" notitle\n",
-          fig->name);
+  fputs("plot ", gp);
+  plot_gp_file(gp, fig->name, "dat");
+  fputs(" using 1:3:xtic(2) with boxes notitle, \\\n"
+        "     \"\" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb \"black\" notitle\n",
+        gp);
   plot_gp_tail(gp, fig->name, png, svg);
 }
 
@@ -613,7 +637,7 @@ static int plot_command(int argc, char **argv)
     FILE *dat = open_memstream(&dat_text, &dat_len), *gp = open_memstream(&gp_text_buf, &gp_len);
     if (dat == NULL || gp == NULL)
       die("out of memory");
-    fprintf(dat, "# %s from %s (%s)\n", fig->name, path, f.device);
+    plot_dat_head(dat, fig->name, path, f.device);
     if (fig->kind == HEATMAP)
       write_heatmap(&f, fig, dat, gp, title, png, svg);
     else if (fig->kind == BARS)

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 #include "cli.h"
+#include "escape.h"
 #include "plot.h"
 
 /* Rates in the order they are preferred, with their axis labels. */
@@ -46,10 +47,12 @@ static int drawable(const cJSON *row)
 static struct app_group *group_of(struct app_group **groups, size_t *n, const cJSON *row, size_t max_rows)
 {
   const char *variant = str(row, "variant"), *slash = strrchr(variant, '/');
-  char prefix[128];
+  char app[sizeof (*groups)->app], prefix[sizeof (*groups)->prefix];
+  /* compared as stored, truncated: a long name still finds its group */
+  snprintf(app, sizeof app, "%s", str(row, "app"));
   snprintf(prefix, sizeof prefix, "%.*s", slash ? (int)(slash - variant) : 0, variant);
   for (size_t i = 0; i < *n; i++)
-    if (strcmp((*groups)[i].app, str(row, "app")) == 0 && strcmp((*groups)[i].prefix, prefix) == 0)
+    if (strcmp((*groups)[i].app, app) == 0 && strcmp((*groups)[i].prefix, prefix) == 0)
       return &(*groups)[i];
   struct app_group *g = realloc(*groups, (*n + 1) * sizeof **groups);
   if (g == NULL)
@@ -57,8 +60,8 @@ static struct app_group *group_of(struct app_group **groups, size_t *n, const cJ
   *groups = g;
   g = &(*groups)[(*n)++];
   memset(g, 0, sizeof *g);
-  snprintf(g->app, sizeof g->app, "%s", str(row, "app"));
-  snprintf(g->prefix, sizeof g->prefix, "%s", prefix);
+  memcpy(g->app, app, sizeof app);
+  memcpy(g->prefix, prefix, sizeof prefix);
   if ((g->rows = malloc(max_rows * sizeof *g->rows)) == NULL)
     die("out of memory");
   return g;
@@ -94,8 +97,8 @@ static void write_group(const struct app_group *g, const char *path, const char 
   FILE *dat = open_memstream(&dat_text, &dat_len), *gp = open_memstream(&gp_text, &gp_len);
   if (dat == NULL || gp == NULL)
     die("out of memory");
-  fprintf(dat, "# %s from %s (%s)\n# index variant %s low high median_ms q1_ms q3_ms\n", name, path, device,
-          rate >= 0 ? rate_keys[rate] : "median_ms");
+  plot_dat_head(dat, name, path, device);
+  fprintf(dat, "# index variant %s low high median_ms q1_ms q3_ms\n", rate >= 0 ? rate_keys[rate] : "median_ms");
   double ceiling = 0;
   for (size_t i = 0; i < g->count; i++) {
     const cJSON *row = g->rows[i], *t = cJSON_GetObjectItemCaseSensitive(row, "time_ms");
@@ -112,7 +115,9 @@ static void write_group(const struct app_group *g, const char *path, const char 
     }
     if (strcmp(label, "read-ceiling") == 0)
       ceiling = v;
-    fprintf(dat, "%zu \"%s\" %.6g %.6g %.6g %.6g %.6g %.6g\n", i, label, v, lo, hi, med, q1, q3);
+    fprintf(dat, "%zu ", i);
+    esc_gp_datum(dat, label);
+    fprintf(dat, " %.6g %.6g %.6g %.6g %.6g %.6g\n", v, lo, hi, med, q1, q3);
   }
   fclose(dat);
   char title[300];
@@ -127,10 +132,11 @@ static void write_group(const struct app_group *g, const char *path, const char 
     fprintf(gp, "set arrow from graph 0, first %.6g to graph 1, first %.6g nohead dashtype 2 linecolor rgb \"red\"\n"
                 "set label \"read ceiling\" at graph 0.01, first %.6g offset 0,0.6 textcolor rgb \"red\"\n",
             ceiling, ceiling, ceiling);
-  fprintf(gp,
-          "plot \"%s.dat\" using 1:3:xtic(2) with boxes notitle, \\\n"
-          "     \"\" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb \"black\" notitle\n",
-          name);
+  fputs("plot ", gp);
+  plot_gp_file(gp, name, "dat");
+  fputs(" using 1:3:xtic(2) with boxes notitle, \\\n"
+        "     \"\" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb \"black\" notitle\n",
+        gp);
   plot_gp_tail(gp, name, png, svg);
   fclose(gp);
   char file[2200];

@@ -133,9 +133,10 @@ int plot_swatomic(const char *path, const char *dir, int png, int svg)
   FILE *df = open_memstream(&dat, &dat_len);
   if (df == NULL)
     die("out of memory");
-  fprintf(df, "# seed 000 figures from %s (%s); ms per launch at the median; ? = not measured or not verified\n"
+  plot_dat_head(df, "seed 000 figures", path, devtext);
+  fprintf(df, "# ms per launch at the median; ? = not measured or not verified\n"
               "# workgroups system warp software mem system+mem warp+mem software+mem ideal predicted_speedup "
-              "measured_speedup\n", path, devtext);
+              "measured_speedup\n");
   for (size_t i = 0; i < n; i++) {
     const double v[] = {grids[i].ms[0], grids[i].ms[1], grids[i].ms[2], grids[i].ms[3], grids[i].ms[4],
                         grids[i].ms[5], grids[i].ms[6], grids[i].ideal, grids[i].pred, grids[i].meas};

@@ -5,9 +5,12 @@
 
 #include <stdio.h>
 
-/** Writes @p s into a gnuplot string, quotes replaced. */
-void plot_gp_text(FILE *gp, const char *s);
-/** The head of every script: reset, the terminal (PNG, else SVG), the output and the title. */
+/** Writes "NAME.EXT" as a gnuplot string (escape.h: a name never leaves the quotes). */
+void plot_gp_file(FILE *gp, const char *name, const char *ext);
+/** The first line of a .dat file, a comment naming the figure, its result file and the device (escaped). */
+void plot_dat_head(FILE *dat, const char *name, const char *path, const char *device);
+/** The head of every script: reset, the terminal (PNG, else SVG), the output and the title
+ *  (@p title and @p device come from the data: written as escaped gnuplot strings). */
 void plot_gp_head(FILE *gp, const char *name, const char *title, const char *device, int png);
 /** The tail: a replot into SVG when both formats are asked for, then the output closed. */
 void plot_gp_tail(FILE *gp, const char *name, int png, int svg);

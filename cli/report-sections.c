@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "report.h"
 #include "resultfile.h"
 
@@ -19,7 +20,7 @@
 
 struct section {
   const char *title, *id;
-  char intro[1400];
+  char intro[1400]; /* Markdown: the data in it escaped with esc_md_str (HTML gets it through esc_md_to_html) */
   int ncols;
   const char *head[MAX_COLS];
   char (*cells)[MAX_COLS][128];
@@ -48,6 +49,9 @@ static const char *jtext(const cJSON *o, const char *key)
   const cJSON *v = jget(o, key);
   return cJSON_IsString(v) ? v->valuestring : "";
 }
+
+/* The buffer of an escaped text: 6 bytes per byte at most (&quot;), truncated at a whole escape. */
+typedef char md_text[1024];
 
 /* A JSON file, or NULL (app results are not rmw-shaped rows, so rf_load does not take them). */
 static cJSON *read_json(const char *path)
@@ -102,8 +106,10 @@ static void strategies(const struct report_extra *x, struct section *s)
   s->id = "strategies";
   struct rf_file f;
   char why[600];
+  md_text log, args;
   if (access(x->strategy_json, R_OK) != 0 || rf_load(x->strategy_json, &f, why, sizeof why) != 0) {
-    snprintf(s->intro, sizeof s->intro, "Not measured: `atomlab strategy` wrote no result (see %s).", x->strategy_log);
+    snprintf(s->intro, sizeof s->intro, "Not measured: `atomlab strategy` wrote no result (see %s).",
+             esc_md_str(log, sizeof log, x->strategy_log));
     return;
   }
   size_t verified = 0, unsupported = 0, deadlock = 0;
@@ -118,7 +124,7 @@ static void strategies(const struct report_extra *x, struct section *s)
            "verified strategy; its margin is its Gop/s over the runner-up's. Of %zu rows, %zu verified, %zu are "
            "unsupported on this device and %zu deadlock (a lock strategy that would hang here: a finding, not a "
            "failure).",
-           x->strategy_args, f.count, verified, unsupported, deadlock);
+           esc_md_str(args, sizeof args, x->strategy_args), f.count, verified, unsupported, deadlock);
   s->ncols = 6;
   static const char *const head[] = {"pattern", "op", "result", "winner", "Gop/s", "margin"};
   memcpy(s->head, head, sizeof head);
@@ -157,10 +163,11 @@ static void histogram(const struct report_extra *x, struct section *s)
   s->id = "histogram";
   cJSON *root = read_json(x->hist_json);
   const cJSON *rows = jget(root, "rows");
+  md_text log, args;
   if (!cJSON_IsArray(rows)) {
     cJSON_Delete(root);
     snprintf(s->intro, sizeof s->intro, "Not measured: `atomlab app histogram` wrote no result (see %s).",
-             x->hist_log);
+             esc_md_str(log, sizeof log, x->hist_log));
     return;
   }
   double bytes = cJSON_GetNumberValue(jget(jget(cJSON_GetArrayItem(rows, 0), "metrics"), "bytes"));
@@ -170,7 +177,7 @@ static void histogram(const struct report_extra *x, struct section *s)
            "one row per variant, by `atomlab app histogram` (%s; data/histogram.json). "
            "GB/s of input at the median time; the read ceiling is a kernel that only reads the same bytes; CUB is "
            "DeviceHistogram::HistogramEven where the CUDA plugin is built. Verified: every bin equals the host's.",
-           isnan(bytes) ? 0 : bytes / 1048576.0, x->hist_args);
+           isnan(bytes) ? 0 : bytes / 1048576.0, esc_md_str(args, sizeof args, x->hist_args));
   s->ncols = 5;
   static const char *const head[] = {"input/dist/variant", "GB/s", "to read ceiling", "to CUB", "verified"};
   memcpy(s->head, head, sizeof head);
@@ -215,27 +222,32 @@ static void model(const struct report_extra *x, struct section *s)
 {
   s->title = "Model";
   s->id = "model";
+  md_text table;
+  esc_md_str(table, sizeof table, x->smem_table);
   if (access(x->smem_table, R_OK) != 0) {
     if (x->cuda)
       snprintf(s->intro, sizeof s->intro,
                "No calibration table for this device (%s does not exist): `atomlab calibrate smem` measures it "
                "(seconds on a GPU), then `atomlab model query` and `atomlab profile` use it.",
-               x->smem_table);
+               table);
     else
       snprintf(s->intro, sizeof s->intro,
                "No calibration table for this device (%s does not exist). The shared-memory atomic model is "
                "calibrated on CUDA devices: `atomlab calibrate smem` there writes the table.",
-               x->smem_table);
+               table);
     return;
   }
   struct atl_smem_table t;
   char why[600];
   if (atl_smem_table_read_csv(x->smem_table, &t, why, sizeof why) != 0) {
-    snprintf(s->intro, sizeof s->intro, "The calibration table %s does not read: %s.", x->smem_table, why);
+    md_text reason;
+    snprintf(s->intro, sizeof s->intro, "The calibration table %s does not read: %s.", table,
+             esc_md_str(reason, sizeof reason, why));
     return;
   }
   size_t pu = atl_smem_table_count(&t, ATL_SMEM_UNUSED), pc = atl_smem_table_count(&t, ATL_SMEM_USED);
   char iu[512], ic[512];
+  md_text iu_md, ic_md;
   instructions(x->smem_table, "unused", iu, sizeof iu);
   instructions(x->smem_table, "used", ic, sizeof ic);
   snprintf(s->intro, sizeof s->intro,
@@ -243,7 +255,7 @@ static void model(const struct report_extra *x, struct section *s)
            "(result unused), %zu (result used), n warps up to %u, e lanes up to %u. Instructions of the "
            "calibration kernel: unused: %s; used: %s. S(n, e, c) = T / n in SM cycles per warp-instruction, as "
            "`atomlab model query` gives it (c of the n warps use CAS).",
-           x->smem_table, pu, pc, t.nmax, t.emax, iu, ic);
+           table, pu, pc, t.nmax, t.emax, esc_md_str(iu_md, sizeof iu_md, iu), esc_md_str(ic_md, sizeof ic_md, ic));
   s->ncols = 5;
   static const char *const head[] = {"n", "e", "c", "S unused (cycles)", "S used (cycles)"};
   memcpy(s->head, head, sizeof head);
@@ -280,20 +292,28 @@ static void write_md(FILE *o, const struct section *s)
       fprintf(o, "|---");
     fprintf(o, "|\n");
     for (size_t r = 0; r < s->nrows; r++) {
-      for (int k = 0; k < s->ncols; k++)
-        fprintf(o, "| %s ", s->cells[r][k]);
+      for (int k = 0; k < s->ncols; k++) {
+        fputs("| ", o);
+        esc_md(o, s->cells[r][k]); /* from the data: no HTML, and no '|' or newline that splits the row */
+        fputc(' ', o);
+      }
       fprintf(o, "|\n");
     }
     fprintf(o, "\n");
   }
-  for (size_t i = 0; i < s->nfigs; i++)
-    fprintf(o, "![%s](figures/%s)\n\n", s->figs[i], s->figs[i]);
+  for (size_t i = 0; i < s->nfigs; i++) {
+    fputs("![", o);
+    esc_md(o, s->figs[i]);
+    fputs("](figures/", o);
+    esc_url(o, s->figs[i]);
+    fputs(")\n\n", o);
+  }
 }
 
 static void write_html(FILE *o, const struct section *s, const char *figures)
 {
   fprintf(o, "<h2 id=\"%s\">%s</h2>\n<p>", s->id, s->title);
-  report_html_text(o, s->intro);
+  esc_md_to_html(o, s->intro);
   fprintf(o, "</p>\n");
   if (s->nrows) {
     fprintf(o, "<table>\n<tr>");
@@ -304,7 +324,7 @@ static void write_html(FILE *o, const struct section *s, const char *figures)
       fprintf(o, "<tr>");
       for (int k = 0; k < s->ncols; k++) {
         fprintf(o, "<td>");
-        report_html_text(o, s->cells[r][k]);
+        esc_html(o, s->cells[r][k]);
         fprintf(o, "</td>");
       }
       fprintf(o, "</tr>\n");
@@ -315,11 +335,11 @@ static void write_html(FILE *o, const struct section *s, const char *figures)
     char path[1400];
     snprintf(path, sizeof path, "%s/%s", figures, s->figs[i]);
     fprintf(o, "<figure class=\"%s\">\n<img alt=\"", s->id);
-    report_html_text(o, s->figs[i]);
+    esc_html(o, s->figs[i]);
     fprintf(o, "\" src=\"data:image/png;base64,");
     report_base64_file(o, path);
     fprintf(o, "\">\n<figcaption>figures/");
-    report_html_text(o, s->figs[i]);
+    esc_html(o, s->figs[i]);
     fprintf(o, "</figcaption>\n</figure>\n");
   }
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "report.h"
 #include "resultfile.h"
 
@@ -86,22 +87,6 @@ static const char *at(const struct rf_row *r, char *buf, size_t len)
   return buf;
 }
 
-void report_html_text(FILE *o, const char *s)
-{
-  for (; *s; s++) {
-    if (*s == '<')
-      fputs("&lt;", o);
-    else if (*s == '>')
-      fputs("&gt;", o);
-    else if (*s == '&')
-      fputs("&amp;", o);
-    else if (*s == '"')
-      fputs("&quot;", o);
-    else
-      fputc(*s, o);
-  }
-}
-
 int report_base64_file(FILE *o, const char *path)
 {
   static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -155,15 +140,21 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
                      const struct pattern_line *lines, const char *plot_log, const struct report_extra *x)
 {
   char a[96], b[96], c[96];
-  fprintf(o, "# atomlab report: %s\n\n", f->device);
+  /* Every text from the data is escaped (escape.h): report.md may be rendered where raw HTML runs. */
+  fputs("# atomlab report: ", o);
+  esc_md(o, f->device);
+  fputs("\n\n", o);
   fprintf(o,
           "Atomic read-modify-write throughput on this device, measured by `atomlab rmw`\n"
           "and drawn by `atomlab plot` (data/rmw.json holds every row). Every number\n"
           "below is from a row whose final memory state was verified exactly.\n"
           "`atomlab rmw --describe` explains each field; docs/method.md the method.\n\n");
   fprintf(o, "## Device\n\n| fact | value |\n|---|---|\n");
-  for (size_t i = 0; i < nfacts; i++)
-    fprintf(o, "| %s | %s |\n", facts[i].label, facts[i].value);
+  for (size_t i = 0; i < nfacts; i++) {
+    fprintf(o, "| %s | ", facts[i].label);
+    esc_md(o, facts[i].value);
+    fputs(" |\n", o);
+  }
   fprintf(o,
           "\n## Access patterns\n\nfetch_add on u32 in global memory, result unused; Gop/s at the median\n"
           "time (c = threads per word, p = words between targets).\n\n");
@@ -175,11 +166,16 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
   int any = 0;
   for (int p = 0; p < NPATTERNS; p++)
     if (lines[p].figure[0]) {
-      fprintf(o, "![fetch_add, %s](figures/%s)\n\n", patterns[p], lines[p].figure);
+      fprintf(o, "![fetch_add, %s](figures/", patterns[p]);
+      esc_url(o, lines[p].figure); /* a file name found in figures/: whatever another hand put there */
+      fputs(")\n\n", o);
       any = 1;
     }
-  if (!any)
-    fprintf(o, "No images: gnuplot did not draw them (see %s); figures/ holds their data and scripts.\n\n", plot_log);
+  if (!any) {
+    fputs("No images: gnuplot did not draw them (see ", o);
+    esc_md(o, plot_log);
+    fputs("); figures/ holds their data and scripts.\n\n", o);
+  }
   report_sections(o, 0, x);
   fprintf(o,
           "## Files\n\n- data/rmw.json, data/rmw.csv: every row (settings, samples, verification)\n"
@@ -195,14 +191,14 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
 {
   char a[96], b[96], c[96];
   fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>atomlab report: ");
-  report_html_text(o, f->device);
+  esc_html(o, f->device);
   fprintf(o,
           "</title>\n<style>\nbody{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}\n"
           "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:left}\n"
           "th{background:#eee}figure{margin:1.5em 0}img{max-width:100%%;height:auto}\n"
           "figcaption{font-size:.9em;color:#555}.later{color:#777}\n</style>\n</head>\n<body>\n");
   fprintf(o, "<h1>atomlab report: ");
-  report_html_text(o, f->device);
+  esc_html(o, f->device);
   fprintf(o,
           "</h1>\n<p>Atomic read-modify-write throughput on this device, measured by <code>atomlab rmw</code> and "
           "drawn by <code>atomlab plot</code> (data/rmw.json holds every row). Every number below is from a row "
@@ -210,7 +206,7 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
   fprintf(o, "<h2 id=\"device\">Device</h2>\n<table>\n");
   for (size_t i = 0; i < nfacts; i++) {
     fprintf(o, "<tr><th>%s</th><td>", facts[i].label);
-    report_html_text(o, facts[i].value);
+    esc_html(o, facts[i].value);
     fprintf(o, "</td></tr>\n");
   }
   fprintf(o,
@@ -235,13 +231,13 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
     if (report_base64_file(o, path) != 0)
       return;
     fprintf(o, "\">\n<figcaption>fetch_add, %s (figures/", patterns[p]);
-    report_html_text(o, lines[p].figure);
+    esc_html(o, lines[p].figure);
     fprintf(o, ")</figcaption>\n</figure>\n");
     any = 1;
   }
   if (!any) {
     fprintf(o, "<p>No images: gnuplot did not draw them (see ");
-    report_html_text(o, plot_log);
+    esc_html(o, plot_log);
     fprintf(o, "); figures/ holds their data and scripts.</p>\n");
   }
   report_sections(o, 1, x);

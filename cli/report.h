@@ -25,9 +25,6 @@ struct report_extra {
 /** Writes the Strategies, Histogram and Model sections as Markdown (@p html 0) or HTML. */
 void report_sections(FILE *o, int html, const struct report_extra *x);
 
-/** Text with <, >, & and " escaped for HTML. */
-void report_html_text(FILE *o, const char *s);
-
 /** The file's bytes in base64 (a data: URL's payload); -1 if it cannot be read. */
 int report_base64_file(FILE *o, const char *path);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "escape.h"
 
 /* One reported kernel: the launch, its labels, the model's numbers. */
 struct line {
@@ -76,13 +77,19 @@ static void write_csv(FILE *f, const struct line *l, size_t n, double threshold)
 static void write_md(FILE *f, const struct line *l, size_t n, const struct smem_opts *opts, const char *counters,
                      const char *runs)
 {
+  /* Paths from the command line, kernel names and ids from ncu's CSV: escaped (escape.h), so the
+   * Markdown carries no HTML and no '|' or newline that splits a row. */
+  char table_md[1024], counters_md[1024], runs_md[1024];
+  esc_md_str(table_md, sizeof table_md, opts->table_path);
+  esc_md_str(counters_md, sizeof counters_md, counters);
+  esc_md_str(runs_md, sizeof runs_md, runs ? runs : "");
   fprintf(f, "# Predicted atomic busy time against measured kernel time\n\n");
   fprintf(f, "Table `%s`, counters `%s`%s%s%s. B = N x S(n-hat, e, c) cycles of the average SM, turned into time "
              "with the SM clock; measured = ncu's gpu__time_duration of the same launch. Where the unit is the "
              "bottleneck (U >= %g) B should equal the measured time: error = B / measured - 1. Elsewhere B / "
              "measured is the share of the kernel the unit was busy, not an error. B' uses atomlab's pipelined "
              "service time S' = (T(n) - T(1)) / (n - 1) instead of the seed's T(n) / n (docs/model.md).\n\n",
-          opts->table_path, counters, runs ? ", case rows `" : "", runs ? runs : "", runs ? "`" : "", opts->threshold);
+          table_md, counters_md, runs ? ", case rows `" : "", runs_md, runs ? "`" : "", opts->threshold);
   fprintf(f, "| id | case | N/SM | n-hat | e | passes | S cyc | B us | measured us | B/measured | U | verdict | "
              "S' cyc | B'/measured |\n");
   fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
@@ -102,9 +109,11 @@ static void write_md(FILE *f, const struct line *l, size_t n, const struct smem_
     if (x->p.have_passes)
       snprintf(passes, sizeof passes, "%.2f", x->p.passes);
     const int b = x->u.utilization >= opts->threshold;
-    fprintf(f, "| %s | %s | %.4g | %.2f | %.2f | %s | %.2f | %.4g | %.4g | %.3f | %.3f | %s |", x->k->id, label,
-            x->u.jobs, x->u.n_hat, x->u.e, passes, x->u.service, x->p.busy_ns / 1e3, x->p.measured_ns / 1e3,
-            x->p.ratio, x->u.utilization, b ? "bottleneck" : "not");
+    char id_md[256], label_md[1024];
+    fprintf(f, "| %s | %s | %.4g | %.2f | %.2f | %s | %.2f | %.4g | %.4g | %.3f | %.3f | %s |",
+            esc_md_str(id_md, sizeof id_md, x->k->id), esc_md_str(label_md, sizeof label_md, label), x->u.jobs,
+            x->u.n_hat, x->u.e, passes, x->u.service, x->p.busy_ns / 1e3, x->p.measured_ns / 1e3, x->p.ratio,
+            x->u.utilization, b ? "bottleneck" : "not");
     if (isnan(x->u.busy_pipelined))
       fprintf(f, " - | - |\n");
     else
