@@ -5,7 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/process.h"
 #include "sass.h"
+
+/* cuobjdump, nvdisasm and ptxas take well under a second per kernel: a minute means something hangs. */
+#define SASS_TOOL_TIMEOUT_S 60
 #include "sass_count.h"
 
 #define MAX_MNEMONICS 24
@@ -80,7 +84,7 @@ static int find_tool(const char *name, char *path, size_t len)
 
 char *atl__sass_text(const void *cubin, size_t size, char *why, size_t why_len)
 {
-  char tool[512], cmd[1200], file[] = "/tmp/atomlab-cubin-XXXXXX";
+  char tool[512], file[] = "/tmp/atomlab-cubin-XXXXXX";
   int is_nvdisasm = find_tool("nvdisasm", tool, sizeof tool);
   if (!is_nvdisasm && !find_tool("cuobjdump", tool, sizeof tool)) {
     snprintf(why, why_len, "no nvdisasm or cuobjdump found");
@@ -93,33 +97,14 @@ char *atl__sass_text(const void *cubin, size_t size, char *why, size_t why_len)
   }
   int ok = write(fd, cubin, size) == (ssize_t)size;
   close(fd);
-  char *text = NULL;
-  if (ok) {
-    snprintf(cmd, sizeof cmd, "'%s' %s '%s' 2>/dev/null", tool, is_nvdisasm ? "-c" : "-sass", file);
-    FILE *pipe = popen(cmd, "r");
-    size_t cap = 1 << 16, used = 0;
-    text = pipe ? malloc(cap) : NULL;
-    while (text && pipe) {
-      if (used + 4096 > cap) {
-        char *grown = realloc(text, cap * 2);
-        if (grown == NULL)
-          break;
-        text = grown;
-        cap *= 2;
-      }
-      size_t got = fread(text + used, 1, cap - used - 1, pipe);
-      if (got == 0)
-        break;
-      used += got;
-    }
-    if (text)
-      text[used] = '\0';
-    if (pipe)
-      ok = pclose(pipe) == 0;
+  char *text = NULL, run_why[300] = "";
+  if (ok) { /* no shell: the tool's path and the file go to it as they are */
+    char *argv[] = {tool, is_nvdisasm ? "-c" : "-sass", file, NULL};
+    ok = atl__run(argv, SASS_TOOL_TIMEOUT_S, &text, NULL, (size_t)256 << 20, run_why, sizeof run_why) == 0;
   }
   unlink(file);
   if (!ok || text == NULL) {
-    snprintf(why, why_len, "%s failed", tool);
+    snprintf(why, why_len, "%s failed%s%s", tool, run_why[0] ? ": " : "", run_why);
     free(text);
     return NULL;
   }
@@ -147,7 +132,7 @@ int atl__sass_atomics(const void *cubin, size_t size, char *out, size_t len)
 
 char *atl__sass_text_ptx(const char *ptx, size_t size, char *why, size_t why_len)
 {
-  char tool[512], cmd[1400], arch[32] = "";
+  char tool[512], arch[32] = "", run_why[300];
   char ptx_file[] = "/tmp/atomlab-ptx-XXXXXX", cubin_file[] = "/tmp/atomlab-cubin-XXXXXX";
   const char *target = strstr(ptx, ".target");
   if (target == NULL || sscanf(target, ".target %31[a-z_0-9]", arch) != 1) {
@@ -165,8 +150,10 @@ char *atl__sass_text_ptx(const char *ptx, size_t size, char *why, size_t why_len
   if (cfd >= 0)
     close(cfd);
   if (ok) {
-    snprintf(cmd, sizeof cmd, "'%s' -arch=%s -o '%s' '%s' >/dev/null 2>&1", tool, arch, cubin_file, ptx_file);
-    ok = system(cmd) == 0;
+    char arch_opt[48];
+    snprintf(arch_opt, sizeof arch_opt, "-arch=%s", arch);
+    char *argv[] = {tool, arch_opt, "-o", cubin_file, ptx_file, NULL};
+    ok = atl__run(argv, SASS_TOOL_TIMEOUT_S, NULL, NULL, 0, run_why, sizeof run_why) == 0;
   }
   void *cubin = NULL;
   long cubin_size = 0;
