@@ -125,9 +125,9 @@ int cmd_model(int argc, char **argv)
   if (counters == NULL)
     die_usage("--counters is required: an ncu CSV export (ncu --csv --page raw --metrics ...)");
   load_table(opts.table_path, &table);
-  char *text = atl_read_text_file(counters, (size_t)1 << 30);
+  char *text = atl_read_text_input(counters, (size_t)1 << 30, why, sizeof why);
   if (text == NULL)
-    die_usage("--counters: unable to read '%s': %s", counters, strerror(errno));
+    die_usage("--counters '%s': %s", counters, why);
   struct atl_ncu_report report;
   int err = atl_ncu_parse_csv(text, counters, opts.warps, opts.sms, &report, why, sizeof why);
   free(text);

@@ -52,7 +52,7 @@ static const char *jtext(const cJSON *o, const char *key)
 /* A JSON file, or NULL (app results are not rmw-shaped rows, so rf_load does not take them). */
 static cJSON *read_json(const char *path)
 {
-  FILE *in = fopen(path, "rb");
+  FILE *in = atl_file_open_input(path, NULL, 0); /* a FIFO would block */
   if (in == NULL)
     return NULL;
   char *text = NULL, buf[65536];

@@ -43,9 +43,11 @@ int rf_row_timed(const struct rf_row *r) { return strcmp(r->status, "ok") == 0 &
 
 char *rf_slurp(const char *path, char *why, size_t why_len)
 {
-  FILE *in = fopen(path, "rb");
+  /* Only a regular file: a FIFO would block the read, a folder's "size" is no size. */
+  char detail[200];
+  FILE *in = atl_file_open_input(path, detail, sizeof detail);
   if (in == NULL) {
-    snprintf(why, why_len, "unable to open '%s'", path);
+    snprintf(why, why_len, "'%s': %s", path, detail);
     return NULL;
   }
   char *text = NULL;

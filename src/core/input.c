@@ -15,9 +15,11 @@ int atl_spec_equal(const struct atl_spec *a, const struct atl_spec *b)
 
 static char *read_file(const char *path, char *why, size_t why_len)
 {
-  FILE *f = fopen(path, "rb");
+  /* Only a regular file: a FIFO would block the read, a folder's "size" is no size. */
+  char detail[200];
+  FILE *f = atl_file_open_input(path, detail, sizeof detail);
   if (f == NULL) {
-    snprintf(why, why_len, "unable to open '%s'", path);
+    snprintf(why, why_len, "'%s': %s", path, detail);
     return NULL;
   }
   char *text = NULL;
