@@ -57,7 +57,9 @@ int cmd_model(int argc, char **argv)
                                            {"kernel", required_argument, NULL, O_KERNEL},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
-  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+  if (argc < 2) /* a usage error like any other: one line, exit 2 (--help prints the usage) */
+    die_usage("model needs a subcommand: allowed: util, query, predict");
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     fputs(usage, stdout);
     fputs(smem_opts_help, stdout);
     return EXIT_OK;

@@ -29,7 +29,8 @@ static const char usage[] =
     "  --backend B    opencl or cuda  [any]\n"
     "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
     "  --wg-size N    work-items per work-group  [256, or the device maximum]\n"
-    "  --workgroups N work-groups  [co-resident count found by occupancy discovery]\n\n"
+    "  --workgroups N work-groups  [co-resident count found by occupancy discovery]\n"
+    CLI_MAX_ROWS_HELP "\n"
     CLI_TIMING_HELP
     "output:\n"
     "  --format F     table, csv or json  [table; with -o: from the file extension]\n"
@@ -99,7 +100,7 @@ int cmd_rmw(int argc, char **argv)
   const double command_start = monotonic_s();
   enum {
     O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_BACKEND, O_DEVICE, O_WG, O_WGS,
-    O_FORMAT, O_QUIET, O_SCOPE, O_ORDER, O_RESUME
+    O_FORMAT, O_QUIET, O_SCOPE, O_ORDER, O_RESUME, O_MAX_ROWS
   };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, O_PATTERN}, {"op", required_argument, NULL, O_OP},
@@ -110,7 +111,7 @@ int cmd_rmw(int argc, char **argv)
       {"workgroups", required_argument, NULL, O_WGS},  {"format", required_argument, NULL, O_FORMAT},
       {"output", required_argument, NULL, 'o'},        {"quiet", no_argument, NULL, O_QUIET},
       {"scope", required_argument, NULL, O_SCOPE},     {"order", required_argument, NULL, O_ORDER},
-      {"resume", required_argument, NULL, O_RESUME},   CLI_TIMING_LONGOPTS,
+      {"resume", required_argument, NULL, O_RESUME},   {"max-rows", required_argument, NULL, O_MAX_ROWS}, CLI_TIMING_LONGOPTS,
       {"help", no_argument, NULL, 'h'},                {0}};
   static const int all_patterns[] = {ATL_PATTERN_CONTIGUOUS, ATL_PATTERN_CROSS_WARP, ATL_PATTERN_BRANCHED,
                                      ATL_PATTERN_RANDOM};
@@ -137,6 +138,7 @@ int cmd_rmw(int argc, char **argv)
   size_t nout = 0;
   uint32_t wg_size = 0, workgroups = 0;
   int format = -1, quiet = 0, types_explicit = 0, c;
+  uint32_t max_rows = CLI_MAX_ROWS;
   struct atl_timing timing;
   atl_timing_defaults(&timing);
 
@@ -155,7 +157,7 @@ int cmd_rmw(int argc, char **argv)
                         ops);
       break;
     case O_TYPE:
-      types_explicit = strcmp(optarg, "all") != 0;
+      types_explicit = !cli_list_has(optarg, "all");
       ntype = cli_parse_names("--type", optarg, atl_type_parse, all_types, 7, "u32, i32, u64, f32, f64, f16x2, bf16x2, all",
                           types);
       break;
@@ -197,6 +199,9 @@ int cmd_rmw(int argc, char **argv)
     case O_RESUME:
       resume_path = optarg;
       break;
+    case O_MAX_ROWS:
+      max_rows = cli_parse_count("--max-rows", optarg, UINT32_MAX);
+      break;
     case 'o':
       if (nout == MAX_OUTPUTS)
         die_usage("-o given more than %d times", MAX_OUTPUTS);
@@ -226,6 +231,11 @@ int cmd_rmw(int argc, char **argv)
     die_usage("--contention: %s", why);
   if (atl_axis_parse(pad_text, UINT32_MAX, &pad, why, sizeof why))
     die_usage("--padding: %s", why);
+  /* The plan's size before anything is allocated: a sweep that cannot finish
+   * is refused with its size, not started (or ended by "out of memory"). */
+  const size_t axis_counts[] = {npat, nop, ntype, nspace, nresult, nscope, norder, cont.count, pad.count};
+  const size_t total = cli_plan_rows(axis_counts, sizeof axis_counts / sizeof axis_counts[0]);
+  cli_check_plan("rmw", total, max_rows, &timing);
   for (size_t i = 0; i < nout; i++) {
     cli_check_output("-o", out_paths[i]);
     out_formats[i] = cli_output_format("-o", out_paths[i], format >= 0 && nout == 1 ? format : ATL_FORMAT_JSON);
@@ -263,7 +273,6 @@ int cmd_rmw(int argc, char **argv)
                   device_types(dev));
 
   /* Build and check every configuration before measuring anything, so bad input fails fast and writes nothing. */
-  size_t total = npat * nop * ntype * nspace * nresult * nscope * norder * cont.count * pad.count;
   struct atl_spec *specs = calloc(total, sizeof *specs);
   if (specs == NULL)
     die("out of memory");

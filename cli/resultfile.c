@@ -139,8 +139,15 @@ int rf_load(const char *path, struct rf_file *f, char *why, size_t why_len)
     snprintf(why, why_len, "'%s' is not JSON (expected an atomlab result file)", path);
     goto fail;
   }
-  if (!cJSON_IsNumber(version) || !cJSON_IsArray(rows) || strcmp(str_or(tool, "name", "atomlab"), "atomlab") != 0) {
-    snprintf(why, why_len, "'%s' is not an atomlab result file (no format_version or rows)", path);
+  if (!cJSON_IsArray(rows) || strcmp(str_or(tool, "name", "atomlab"), "atomlab") != 0) {
+    snprintf(why, why_len, "'%s' is not an atomlab result file (no rows array)", path);
+    goto fail;
+  }
+  if (!cJSON_IsNumber(version)) { /* name the field and what it holds, e.g. the string "1" */
+    snprintf(why, why_len, "'%s': the field 'format_version' is %s%s%s: this atomlab reads the numbers %d to %d",
+             path, version == NULL ? "missing" : cJSON_IsString(version) ? "the string '" : "not a number",
+             cJSON_IsString(version) ? version->valuestring : "", cJSON_IsString(version) ? "'" : "", OLDEST_FORMAT,
+             ATL_FORMAT_VERSION);
     goto fail;
   }
   f->format_version = version->valueint;

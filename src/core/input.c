@@ -55,6 +55,20 @@ static int name_field(const cJSON *o, const char *key, int (*parse)(const char *
   return s ? parse(s) : fallback;
 }
 
+/* What field @p key of @p o holds, for a message: "missing", "'frob'", "0", "an array". */
+static void field_text(const cJSON *o, const char *key, char *buf, size_t len)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (v == NULL)
+    snprintf(buf, len, "missing");
+  else if (cJSON_IsString(v))
+    snprintf(buf, len, "'%.40s'", v->valuestring);
+  else if (cJSON_IsNumber(v))
+    snprintf(buf, len, "%.17g", v->valuedouble);
+  else
+    snprintf(buf, len, "%s", cJSON_IsBool(v) ? "a boolean" : cJSON_IsNull(v) ? "null" : cJSON_IsArray(v) ? "an array" : "an object");
+}
+
 static void copy_str(char *dst, size_t len, const char *src)
 {
   snprintf(dst, len, "%s", src ? src : "");
@@ -71,11 +85,32 @@ static int parse_row(const cJSON *o, struct atl_row *r, char *why, size_t why_le
   int order = name_field(o, "order", atl_order_parse, ATL_ORDER_RELAXED);
   double cont = num(o, "contention", -1), pad = num(o, "padding", -1), wg = num(o, "wg_size", -1),
          wgs = num(o, "workgroups", -1);
-  if (op < 0 || type < 0 || space < 0 || pattern < 0 || result < 0 || scope < 0 || order < 0 || cont < 1 ||
-      pad < 1 || wg < 1 || wgs < 1 || cont > UINT32_MAX || pad > UINT32_MAX || wg > UINT32_MAX || wgs > UINT32_MAX) {
-    snprintf(why, why_len, "row %d: a configuration field is missing or not allowed", index);
-    return ATL_EINVAL;
-  }
+  /* Name the first bad field and what it holds: "a field is wrong" sends the reader hunting. */
+  const struct {
+    const char *key;
+    int bad;
+    const char *allowed;
+  } fields[] = {
+      {"op", op < 0, "an op name such as fetch_add"},
+      {"type", type < 0, "u32, i32, u64, f32, f64, f16x2 or bf16x2"},
+      {"space", space < 0, "global or local"},
+      {"pattern", pattern < 0, "contiguous, cross-warp, branched or random"},
+      {"result", result < 0, "unused or used"},
+      {"scope", scope < 0, "device, block or system"},
+      {"order", order < 0, "relaxed, acquire, release, acq_rel or seq_cst"},
+      {"contention", !(cont >= 1 && cont <= UINT32_MAX && cont == (double)(uint32_t)cont), "a whole number >= 1"},
+      {"padding", !(pad >= 1 && pad <= UINT32_MAX && pad == (double)(uint32_t)pad), "a whole number >= 1"},
+      {"wg_size", !(wg >= 1 && wg <= UINT32_MAX && wg == (double)(uint32_t)wg), "a whole number >= 1"},
+      {"workgroups", !(wgs >= 1 && wgs <= UINT32_MAX && wgs == (double)(uint32_t)wgs), "a whole number >= 1"},
+  };
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    if (fields[i].bad) {
+      char found[64];
+      field_text(o, fields[i].key, found, sizeof found);
+      snprintf(why, why_len, "row %d: the configuration field '%s' is %s: allowed: %s", index, fields[i].key, found,
+               fields[i].allowed);
+      return ATL_EINVAL;
+    }
   *s = (struct atl_spec){.op = (enum atl_op)op, .type = (enum atl_type)type, .space = (enum atl_space)space,
                          .pattern = (enum atl_pattern)pattern, .result = (enum atl_result_use)result,
                          .scope = (enum atl_scope)scope, .order = (enum atl_order)order,
@@ -153,8 +188,10 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
     goto out;
   }
   if (num(root, "format_version", -1) != ATL_FORMAT_VERSION) {
-    snprintf(why, why_len, "'%s' has format_version %g; this atomlab reads version %d", path,
-             num(root, "format_version", -1), ATL_FORMAT_VERSION);
+    char found[64];
+    field_text(root, "format_version", found, sizeof found);
+    snprintf(why, why_len, "'%s': the field 'format_version' is %s: this atomlab reads the number %d", path, found,
+             ATL_FORMAT_VERSION);
     err = ATL_EINVAL;
     goto out;
   }
