@@ -1,5 +1,6 @@
 /* Reading result files back: what --resume (and later compare and plot) stand on. */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,13 @@ static double num(const cJSON *o, const char *key, double fallback)
 {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
   return cJSON_IsNumber(v) ? v->valuedouble : fallback;
+}
+
+/* A count field: its value if a whole number from 0 to below @p limit, else 0. */
+static double whole(const cJSON *o, const char *key, double limit)
+{
+  double v = num(o, key, 0);
+  return v >= 0 && v < limit && v == floor(v) ? v : 0;
 }
 
 /* A name field: parsed with `parse`; `fallback` when absent (older files). */
@@ -125,10 +133,12 @@ static int parse_row(const cJSON *o, struct atl_row *r, char *why, size_t why_le
   copy_str(r->reason, sizeof r->reason, str(o, "reason"));
   copy_str(r->instructions, sizeof r->instructions, str(o, "instructions"));
   r->verified = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "verified"));
-  r->wrong_words = (uint64_t)num(o, "wrong_words", 0);
-  r->iters = (uint32_t)num(o, "iters", 0);
-  r->ops = (uint64_t)num(o, "ops", 0);
-  r->array_words = (uint64_t)num(o, "array_words", 0);
+  /* Counts outside their type (iters -1, 1e300 ops) read as 0: converting
+   * them would be undefined, and 0 is what atl_row_validate() refuses. */
+  r->wrong_words = (uint64_t)whole(o, "wrong_words", 0x1p64);
+  r->iters = (uint32_t)whole(o, "iters", 0x1p32);
+  r->ops = (uint64_t)whole(o, "ops", 0x1p64);
+  r->array_words = (uint64_t)whole(o, "array_words", 0x1p64);
   r->ops_per_us = num(o, "ops_per_us", 0);
   r->gops = num(o, "gops", 0);
   r->cas_attempts = num(o, "cas_attempts_per_op", 0);
@@ -150,6 +160,20 @@ static int parse_row(const cJSON *o, struct atl_row *r, char *why, size_t why_le
       r->samples_ms[i] = v->valuedouble;
     }
     atl_stats_compute(r->samples_ms, (size_t)n, &r->time_ms);
+  }
+  /* The statistics as recorded (what compare and plot show, and what
+   * atl_row_validate() checks against the samples); time_ms.samples stays the
+   * number of samples actually read, which is what samples_ms holds. */
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "time_ms");
+  if (cJSON_IsObject(t)) {
+    r->time_ms.median = num(t, "median", 0);
+    r->time_ms.min = num(t, "min", 0);
+    r->time_ms.max = num(t, "max", 0);
+    r->time_ms.mean = num(t, "mean", 0);
+    r->time_ms.q1 = num(t, "q1", 0);
+    r->time_ms.q3 = num(t, "q3", 0);
+    r->time_ms.iqr = num(t, "iqr", 0);
+    r->time_ms.noise = num(t, "noise", 0);
   }
   return 0;
 }
@@ -202,7 +226,22 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
   copy_str(m->date, sizeof m->date, str(root, "date"));
   copy_str(m->command, sizeof m->command, str(root, "command"));
   m->complete = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(root, "complete"));
-  m->rows_planned = (size_t)num(root, "rows_planned", 0);
+  m->rows_planned = (size_t)whole(root, "rows_planned", 0x1p52);
+  /* The timing settings, which --resume compares with the new run's. */
+  const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "settings");
+  atl_timing_defaults(&m->timing);
+  m->timing_recorded = cJSON_IsObject(st);
+  if (m->timing_recorded) {
+    m->timing.target_ms = num(st, "target_ms", -1);
+    m->timing.noise = num(st, "noise_threshold", -1);
+    m->timing.min_samples = (unsigned)whole(st, "min_samples", 0x1p32);
+    m->timing.max_samples = (unsigned)whole(st, "max_samples", 0x1p32);
+    m->timing.budget_s = num(st, "budget_s", -1);
+    m->timing.fixed_iters = (uint32_t)whole(st, "fixed_iters", 0x1p32);
+    /* Files before max_iters was recorded ran at the default cap. */
+    if (cJSON_GetObjectItemCaseSensitive(st, "max_iters"))
+      m->timing.max_iters = (uint32_t)whole(st, "max_iters", 0x1p32);
+  }
   const cJSON *device = cJSON_GetObjectItemCaseSensitive(root, "device");
   if (!cJSON_IsObject(device) || str(device, "name") == NULL) {
     snprintf(why, why_len, "'%s' has no device", path);
