@@ -8,10 +8,11 @@
 . "$(dirname "$0")/lib.sh"
 DATA="$(dirname "$0")/../data"
 
-mkfifo "$WORK/fifo"
+mkfifo "$WORK/fifo" "$WORK/fifo-idle"
 mkdir "$WORK/folder"
-# Keep a writer on the FIFO so that an old reader that opened it blocks in
-# read() (where only the timeout can end it), not in open().
+# Two FIFOs, for the two ways the old readers hung: with no writer, fopen()
+# blocks in open(2) (fifo-idle); with a writer that never writes, open()
+# returns and the read blocks (fifo, held open below by a background sleep).
 sleep 600 >"$WORK/fifo" &
 HOLDER=$!
 trap 'kill $HOLDER 2>/dev/null; rm -rf "$WORK"' EXIT
@@ -40,7 +41,7 @@ attack() {
 }
 
 good="$DATA/compare-a.json"
-for bad in "$WORK/fifo" "$WORK/folder" /dev/zero /dev/null; do
+for bad in "$WORK/fifo" "$WORK/fifo-idle" "$WORK/folder" /dev/zero /dev/null; do
   case $bad in
   */folder) what="folder" ;;
   *) what="not a regular file" ;;
@@ -56,7 +57,7 @@ done
 
 # The commands that measure: refused before the device is used, so no OpenCL needed for most.
 need_opencl
-for bad in "$WORK/fifo" "$WORK/folder" /dev/zero; do
+for bad in "$WORK/fifo" "$WORK/fifo-idle" "$WORK/folder" /dev/zero; do
   case $bad in
   */folder) what="folder" ;;
   *) what="not a regular file" ;;
