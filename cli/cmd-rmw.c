@@ -374,6 +374,7 @@ int cmd_rmw(int argc, char **argv)
     old_state[j] = drop_others ? OLD_DROPPED : OLD_KEPT;
   for (size_t i = 0; i < n; i++) {
     reuse[i] = SIZE_MAX;
+    char bad[500] = ""; /* the first reason a row of this configuration cannot be reused */
     for (size_t j = 0; j < done.count; j++) {
       if (old_state[j] == OLD_DONE || old_state[j] == OLD_PENDING || !atl_spec_equal(&done.rows[j].spec, &specs[i]))
         continue;
@@ -383,10 +384,13 @@ int cmd_rmw(int argc, char **argv)
         old_state[j] = OLD_PENDING;
         continue;
       }
-      if (reuse[i] == SIZE_MAX && invalid++ == 0)
-        snprintf(first_invalid, sizeof first_invalid, "row %zu: %s", j, vwhy);
+      if (reuse[i] == SIZE_MAX && bad[0] == '\0')
+        snprintf(bad, sizeof bad, "row %zu: %s", j, vwhy);
       old_state[j] = OLD_DONE; /* a bad row, or a second row of one configuration: the new set has one */
     }
+    /* Measured again: a configuration whose rows all failed (not one with a good row beside a bad one). */
+    if (reuse[i] == SIZE_MAX && bad[0] && invalid++ == 0)
+      snprintf(first_invalid, sizeof first_invalid, "%s", bad);
   }
   for (size_t j = 0; j < done.count; j++) {
     kept += old_state[j] == OLD_KEPT;
