@@ -43,7 +43,7 @@ attack() {
 good="$DATA/compare-a.json"
 for bad in "$WORK/fifo" "$WORK/fifo-idle" "$WORK/folder" /dev/zero /dev/null; do
   case $bad in
-  */folder) what="folder" ;;
+  */folder) what="is a folder" ;;
   *) what="not a regular file" ;;
   esac
   attack "$what" compare "$bad" "$good"
@@ -59,7 +59,7 @@ done
 need_opencl
 for bad in "$WORK/fifo" "$WORK/fifo-idle" "$WORK/folder" /dev/zero; do
   case $bad in
-  */folder) what="folder" ;;
+  */folder) what="is a folder" ;;
   *) what="not a regular file" ;;
   esac
   attack "--resume" rmw --iters 5 --min-samples 2 --max-samples 2 --contention 1 --padding 1 --resume "$bad" \
