@@ -47,25 +47,16 @@ static void on_option(int code, const char *arg, void *user)
   char *end;
   switch (code) {
   case O_OP: {
+    /* Every op but the non-atomic control; a name given twice is one row. */
+    if (cli_list_has(arg, "plain_add"))
+      die_usage("--op 'plain_add' is not allowed: %s", allowed);
+    int all[ATL_OP_PLAIN_ADD], names[MAX_LIST];
+    for (int op = 0; op < ATL_OP_PLAIN_ADD; op++)
+      all[op] = op;
+    size_t n = cli_parse_names("--op", arg, atl_op_parse, all, ATL_OP_PLAIN_ADD, allowed, names);
     c->nops = 0;
-    if (strcmp(arg, "all") == 0) {
-      for (int op = 0; op < ATL_OP_PLAIN_ADD; op++)
-        c->ops[c->nops++] = op;
-      break;
-    }
-    char *copy = strdup(arg), *save = NULL;
-    if (copy == NULL)
-      die("out of memory");
-    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-      int op = atl_op_parse(item);
-      if (op < 0 || op == ATL_OP_PLAIN_ADD)
-        die_usage("--op '%s' is not known: allowed: %s", item, allowed);
-      if (c->nops < MAX_OPS)
-        c->ops[c->nops++] = op;
-    }
-    free(copy);
-    if (c->nops == 0)
-      die_usage("--op is empty: allowed: %s", allowed);
+    for (size_t i = 0; i < n && c->nops < MAX_OPS; i++)
+      c->ops[c->nops++] = names[i];
     break;
   }
   case O_TYPE:

@@ -153,10 +153,12 @@ static void on_option(int code, const char *arg, void *user)
 /* The first --text-bytes of the text (.dz / .gz through gzip -dc); exit 2 naming the package if it is missing. */
 static uint8_t *read_text(const char *path, uint64_t want, uint64_t *got)
 {
-  FILE *f = fopen(path, "rb");
+  /* Only a regular file: a FIFO would block the read, a device might never end. */
+  char why[200];
+  FILE *f = atl_file_open_input(path, why, sizeof why);
   if (f == NULL)
-    die_usage("--text '%s' cannot be read: strmatch's default text is the GCIDE dictionary of the Debian package "
-              "dict-gcide (apt-get install dict-gcide)", path);
+    die_usage("--text '%s': %s; strmatch's default text is the GCIDE dictionary of the Debian package "
+              "dict-gcide (apt-get install dict-gcide)", path, why);
   const size_t len = strlen(path);
   const int packed = len > 3 && (strcmp(path + len - 3, ".dz") == 0 || strcmp(path + len - 3, ".gz") == 0);
   if (packed) {

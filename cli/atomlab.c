@@ -124,11 +124,13 @@ static const struct cli_command *find_command(const char *name)
 
 static int cmd_version(int argc, char **argv)
 {
-  (void)argv;
-  if (argc > 1) {
+  if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     printf("usage: atomlab version\n");
     return EXIT_OK;
   }
+  if (argc > 1) /* anything else is a mistake a script should see, not a version line */
+    die_usage("version takes no arguments or options: '%s' is not allowed (see 'atomlab version --help')",
+              argv[1]);
   printf("atomlab %s (commit %s)\n", ATL_VERSION, ATL_GIT_COMMIT);
   return EXIT_OK;
 }

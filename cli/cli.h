@@ -126,6 +126,9 @@ int cli_describe(const char *command);
 size_t cli_parse_names(const char *opt, const char *text, int (*parse)(const char *), const int *all, size_t nall,
                        const char *allowed, int *out);
 
+/** Whether the comma list @p text names @p name. */
+int cli_list_has(const char *text, const char *name);
+
 /** One whole number from 1 to @p max; dies (exit 2) naming @p opt otherwise. */
 uint32_t cli_parse_count(const char *opt, const char *text, uint32_t max);
 
@@ -149,6 +152,20 @@ enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CL
 
 /** Applies timing option @p c (a CLI_O_* code) to @p t; 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
 int cli_timing_option(int c, const char *arg, struct atl_timing *t);
+
+/** Rows a plan of these axis lengths has (their product), SIZE_MAX where that overflows. */
+size_t cli_plan_rows(const size_t *counts, size_t n);
+
+/** Default of --max-rows: a plan larger than this is refused unless asked for. */
+#define CLI_MAX_ROWS 100000
+#define CLI_MAX_ROWS_HELP "  --max-rows N   refuse a plan of more than N rows (it prints its row count and time)  [100000]\n"
+
+/**
+ * Dies (exit 2, before anything is allocated or measured) when a plan of
+ * @p rows exceeds @p max_rows, printing the row count and a floor of the time
+ * it would take under @p t.
+ */
+void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, const struct atl_timing *t);
 
 /** Dies (exit 2) if the timing options contradict each other. */
 void cli_timing_check(const struct atl_timing *t);

@@ -32,14 +32,26 @@ static void usage(FILE *f)
   fprintf(f, "\nRun `atomlab app <name> --help` for the options of one app (docs/apps.md).\n");
 }
 
+/* The app names, comma separated, from the table (so a new app is named in every message). */
+static const char *app_names(void)
+{
+  static char buf[256];
+  buf[0] = '\0';
+  for (size_t i = 0; i < NAPPS; i++)
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? ", " : "", apps[i].name);
+  return buf;
+}
+
 int cmd_app(int argc, char **argv)
 {
-  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+  if (argc < 2) /* a usage error like any other: one line, exit 2 (--help prints the list) */
+    die_usage("app needs a subcommand: allowed: %s", app_names());
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(stdout);
     return EXIT_OK;
   }
   for (size_t i = 0; i < NAPPS; i++)
     if (strcmp(argv[1], apps[i].name) == 0)
       return apps[i].fn(argc - 1, argv + 1);
-  die_usage("app '%s' is not known: allowed: count, access-table, double-add, list, skiplist, histogram, swatomic, swapps", argv[1]);
+  die_usage("app '%s' is not known: allowed: %s", argv[1], app_names());
 }

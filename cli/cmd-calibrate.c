@@ -182,12 +182,14 @@ static int calibrate_smem(int argc, char **argv)
       if (strcmp(optarg, "all") == 0) {
         variants[0] = variants[1] = 1;
       } else {
-        variants[0] = variants[1] = 0;
+        variants[0] = variants[1] = cli_list_has(optarg, "all"); /* "all" inside a list */
         char *copy = strdup(optarg);
         if (copy == NULL)
           die("out of memory");
         for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
           int v = atl_smem_variant_parse(item);
+          if (v < 0 && strcmp(item, "all") == 0)
+            continue;
           if (v < 0)
             die_usage("--result '%s' is not known: allowed: used, unused, all", item);
           variants[v] = 1;
@@ -369,7 +371,9 @@ int cmd_calibrate(int argc, char **argv)
   static const char top[] = "usage: atomlab calibrate smem [options]\n\n"
                             "Calibration runs for the models:\n"
                             "  smem   T(n, e, c) of the shared-memory atomic unit (see 'atomlab calibrate smem --help')\n";
-  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+  if (argc < 2) /* a usage error like any other: one line, exit 2 (--help prints the list) */
+    die_usage("calibrate needs a subcommand: allowed: smem");
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     fputs(top, stdout);
     return EXIT_OK;
   }

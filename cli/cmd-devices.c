@@ -81,7 +81,8 @@ int cmd_devices(int argc, char **argv)
     die("out of memory");
   const struct atl_device_info *list;
   size_t n = 0;
-  atl_devices(ctx, &list, &n);
+  if (atl_devices(ctx, &list, &n) == ATL_EINVAL) /* a bad ATL_BACKENDS: a usage error */
+    die_usage("%s", atl_errmsg(ctx));
   cJSON *root = cJSON_CreateObject(), *array = cJSON_AddArrayToObject(root, "devices");
   if (!json)
     printf("%-3s %-12s %-5s %4s %6s %-40s %s\n", "#", "id", "type", "CUs", "max_wg", "name", "platform / driver");

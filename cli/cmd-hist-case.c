@@ -40,6 +40,10 @@ static unsigned parse_set(const char *opt, const char *arg, const char *const *n
     die("out of memory");
   for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
     unsigned i = 0;
+    if (strcmp(item, "all") == 0) { /* "all" inside a list */
+      mask |= (1u << count) - 1;
+      continue;
+    }
     while (i < count && strcmp(item, names[i]) != 0)
       i++;
     if (i == count)

@@ -57,7 +57,9 @@ int cmd_model(int argc, char **argv)
                                            {"kernel", required_argument, NULL, O_KERNEL},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
-  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+  if (argc < 2) /* a usage error like any other: one line, exit 2 (--help prints the usage) */
+    die_usage("model needs a subcommand: allowed: util, query, predict");
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     fputs(usage, stdout);
     fputs(smem_opts_help, stdout);
     return EXIT_OK;
@@ -125,9 +127,9 @@ int cmd_model(int argc, char **argv)
   if (counters == NULL)
     die_usage("--counters is required: an ncu CSV export (ncu --csv --page raw --metrics ...)");
   load_table(opts.table_path, &table);
-  char *text = atl_read_text_file(counters, (size_t)1 << 30);
+  char *text = atl_read_text_input(counters, (size_t)1 << 30, why, sizeof why);
   if (text == NULL)
-    die_usage("--counters: unable to read '%s': %s", counters, strerror(errno));
+    die_usage("--counters '%s': %s", counters, why);
   struct atl_ncu_report report;
   int err = atl_ncu_parse_csv(text, counters, opts.warps, opts.sms, &report, why, sizeof why);
   free(text);

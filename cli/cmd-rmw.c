@@ -29,7 +29,8 @@ static const char usage[] =
     "  --backend B    opencl or cuda  [any]\n"
     "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
     "  --wg-size N    work-items per work-group  [256, or the device maximum]\n"
-    "  --workgroups N work-groups  [co-resident count found by occupancy discovery]\n\n"
+    "  --workgroups N work-groups  [co-resident count found by occupancy discovery]\n"
+    CLI_MAX_ROWS_HELP "\n"
     CLI_TIMING_HELP
     "output:\n"
     "  --format F     table, csv or json  [table; with -o: from the file extension]\n"
@@ -37,8 +38,11 @@ static const char usage[] =
     "                 up to 4 times, each in the format of its extension (.json .csv .txt)\n"
     "  --quiet        no table on stdout when writing to a file\n"
     "  --describe     what each field of a row means and how it is measured\n"
-    "  --resume FILE  reuse the rows FILE (an earlier JSON result on this device) already\n"
-    "                 holds and measure only the rest; write the whole set with -o\n\n"
+    "  --resume FILE  reuse the rows FILE (an earlier JSON result on this device, timed with\n"
+    "                 the same timing options) already holds and measure only the rest; a row\n"
+    "                 that fails validation is measured again; write the whole set with -o\n"
+    "  --drop-others  with --resume: leave out FILE's rows outside this sweep (by default\n"
+    "                 they are kept, after this sweep's rows)\n\n"
     "With -o the files are rewritten every 30 s while the sweep runs (\"complete\": false),\n"
     "and SIGINT or SIGTERM stops after the current row, writes every completed row\n"
     "and says how to resume.\n\n"
@@ -78,13 +82,42 @@ static int write_outputs(const struct atl_result_set *set, const char *const *pa
   return failed;
 }
 
-/* The row of @p done that measured @p s, if it is worth keeping (not an error). */
-static struct atl_row *resumed_row(struct atl_result_set *done, const struct atl_spec *s)
+/* What becomes of each row of the --resume file. */
+enum old_state {
+  OLD_KEPT,       /* outside this sweep: written after the sweep's rows */
+  OLD_DROPPED,    /* outside this sweep, and --drop-others */
+  OLD_PENDING,    /* reusable by a configuration of the sweep not measured yet */
+  OLD_DONE,       /* reused (its samples moved into the new set), or superseded by a new measurement */
+};
+
+/* The rows a write holds: the sweep's so far, then the file's rows still
+ * pending or kept, so that a checkpoint or an interrupted run written over
+ * the --resume file loses none of them. Shallow copies: free view->rows only. */
+static void output_view(const struct atl_result_set *set, const struct atl_result_set *done,
+                        const unsigned char *state, struct atl_result_set *view)
 {
-  for (size_t i = 0; done && i < done->count; i++)
-    if (done->rows[i].status != ATL_STATUS_ERROR && atl_spec_equal(&done->rows[i].spec, s))
-      return &done->rows[i];
-  return NULL;
+  *view = *set;
+  size_t extra = 0;
+  for (size_t j = 0; j < done->count; j++)
+    extra += state[j] == OLD_KEPT || state[j] == OLD_PENDING;
+  if (extra == 0)
+    return;
+  struct atl_row *rows = malloc((set->count + extra) * sizeof *rows);
+  if (rows == NULL)
+    die("out of memory");
+  memcpy(rows, set->rows, set->count * sizeof *rows);
+  view->count = set->count;
+  for (size_t j = 0; j < done->count; j++)
+    if (state[j] == OLD_KEPT || state[j] == OLD_PENDING)
+      rows[view->count++] = done->rows[j];
+  view->rows = rows;
+  view->cap = view->count;
+}
+
+static void output_view_release(const struct atl_result_set *set, struct atl_result_set *view)
+{
+  if (view->rows != set->rows)
+    free(view->rows);
 }
 
 static double monotonic_s(void)
@@ -99,7 +132,7 @@ int cmd_rmw(int argc, char **argv)
   const double command_start = monotonic_s();
   enum {
     O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_BACKEND, O_DEVICE, O_WG, O_WGS,
-    O_FORMAT, O_QUIET, O_SCOPE, O_ORDER, O_RESUME
+    O_FORMAT, O_QUIET, O_SCOPE, O_ORDER, O_RESUME, O_MAX_ROWS, O_DROP_OTHERS
   };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, O_PATTERN}, {"op", required_argument, NULL, O_OP},
@@ -110,7 +143,8 @@ int cmd_rmw(int argc, char **argv)
       {"workgroups", required_argument, NULL, O_WGS},  {"format", required_argument, NULL, O_FORMAT},
       {"output", required_argument, NULL, 'o'},        {"quiet", no_argument, NULL, O_QUIET},
       {"scope", required_argument, NULL, O_SCOPE},     {"order", required_argument, NULL, O_ORDER},
-      {"resume", required_argument, NULL, O_RESUME},   CLI_TIMING_LONGOPTS,
+      {"resume", required_argument, NULL, O_RESUME},   {"max-rows", required_argument, NULL, O_MAX_ROWS},
+      {"drop-others", no_argument, NULL, O_DROP_OTHERS}, CLI_TIMING_LONGOPTS,
       {"help", no_argument, NULL, 'h'},                {0}};
   static const int all_patterns[] = {ATL_PATTERN_CONTIGUOUS, ATL_PATTERN_CROSS_WARP, ATL_PATTERN_BRANCHED,
                                      ATL_PATTERN_RANDOM};
@@ -136,7 +170,8 @@ int cmd_rmw(int argc, char **argv)
   int out_formats[MAX_OUTPUTS];
   size_t nout = 0;
   uint32_t wg_size = 0, workgroups = 0;
-  int format = -1, quiet = 0, types_explicit = 0, c;
+  int format = -1, quiet = 0, types_explicit = 0, drop_others = 0, c;
+  uint32_t max_rows = CLI_MAX_ROWS;
   struct atl_timing timing;
   atl_timing_defaults(&timing);
 
@@ -155,7 +190,7 @@ int cmd_rmw(int argc, char **argv)
                         ops);
       break;
     case O_TYPE:
-      types_explicit = strcmp(optarg, "all") != 0;
+      types_explicit = !cli_list_has(optarg, "all");
       ntype = cli_parse_names("--type", optarg, atl_type_parse, all_types, 7, "u32, i32, u64, f32, f64, f16x2, bf16x2, all",
                           types);
       break;
@@ -197,6 +232,12 @@ int cmd_rmw(int argc, char **argv)
     case O_RESUME:
       resume_path = optarg;
       break;
+    case O_MAX_ROWS:
+      max_rows = cli_parse_count("--max-rows", optarg, UINT32_MAX);
+      break;
+    case O_DROP_OTHERS:
+      drop_others = 1;
+      break;
     case 'o':
       if (nout == MAX_OUTPUTS)
         die_usage("-o given more than %d times", MAX_OUTPUTS);
@@ -226,15 +267,41 @@ int cmd_rmw(int argc, char **argv)
     die_usage("--contention: %s", why);
   if (atl_axis_parse(pad_text, UINT32_MAX, &pad, why, sizeof why))
     die_usage("--padding: %s", why);
+  /* The plan's size before anything is allocated: a sweep that cannot finish
+   * is refused with its size, not started (or ended by "out of memory"). */
+  const size_t axis_counts[] = {npat, nop, ntype, nspace, nresult, nscope, norder, cont.count, pad.count};
+  const size_t total = cli_plan_rows(axis_counts, sizeof axis_counts / sizeof axis_counts[0]);
+  cli_check_plan("rmw", total, max_rows, &timing);
   for (size_t i = 0; i < nout; i++) {
     cli_check_output("-o", out_paths[i]);
     out_formats[i] = cli_output_format("-o", out_paths[i], format >= 0 && nout == 1 ? format : ATL_FORMAT_JSON);
   }
   if (format < 0)
     format = ATL_FORMAT_TABLE;
+  if (drop_others && resume_path == NULL)
+    die_usage("--drop-others is allowed only with --resume FILE");
+
+  /* The resume file before the device: a bad one is a usage error found
+   * before anything is set up or measured. */
+  struct atl_result_set done = {0};
+  if (resume_path) {
+    char rwhy[1400];
+    if (atl_read_json(resume_path, &done, rwhy, sizeof rwhy) != 0)
+      die_usage("--resume: %s", rwhy);
+    if (!done.meta.timing_recorded)
+      die_usage("--resume '%s' records no timing settings (\"settings\"): its rows cannot be compared with this run's",
+                resume_path);
+    if (atl_timing_match(&done.meta.timing, &timing, rwhy, sizeof rwhy) != 0)
+      die_usage("--resume '%s': %s (rows timed otherwise do not compare; use the same options or no --resume)",
+                resume_path, rwhy);
+  }
 
   atl_context_t ctx = cli_open_device(device, backend);
   const struct atl_device_info *dev = atl_device_current(ctx);
+  if (resume_path &&
+      (strcmp(done.meta.device.name, dev->name) != 0 || strcmp(done.meta.device.backend, dev->backend) != 0))
+    die_usage("--resume: '%s' was measured on %s (%s), not on %s (%s)", resume_path, done.meta.device.name,
+              done.meta.device.backend, dev->name, dev->backend);
   if (wg_size == 0)
     wg_size = dev->max_wg_size < 256 ? (uint32_t)dev->max_wg_size : 256;
   if (wg_size > dev->max_wg_size)
@@ -263,7 +330,6 @@ int cmd_rmw(int argc, char **argv)
                   device_types(dev));
 
   /* Build and check every configuration before measuring anything, so bad input fails fast and writes nothing. */
-  size_t total = npat * nop * ntype * nspace * nresult * nscope * norder * cont.count * pad.count;
   struct atl_spec *specs = calloc(total, sizeof *specs);
   if (specs == NULL)
     die("out of memory");
@@ -295,14 +361,44 @@ int cmd_rmw(int argc, char **argv)
   atl_axis_release(&cont);
   atl_axis_release(&pad);
 
-  struct atl_result_set done = {0};
-  if (resume_path) {
-    if (atl_read_json(resume_path, &done, why, sizeof why) != 0)
-      die_usage("--resume: %s", why);
-    if (strcmp(done.meta.device.name, dev->name) != 0 || strcmp(done.meta.device.backend, dev->backend) != 0)
-      die_usage("--resume: '%s' was measured on %s (%s), not on %s (%s)", resume_path, done.meta.device.name,
-                done.meta.device.backend, dev->name, dev->backend);
+  /* Match the file's rows to the sweep: each configuration reuses the first
+   * row of its spec that passes atl_row_validate(); the others of the sweep
+   * are measured again (and said so), those outside it kept or dropped. */
+  unsigned char *old_state = calloc(done.count ? done.count : 1, 1);
+  size_t *reuse = malloc((n ? n : 1) * sizeof *reuse);
+  if (old_state == NULL || reuse == NULL)
+    die("out of memory");
+  size_t invalid = 0, kept = 0, dropped = 0;
+  char first_invalid[600] = "";
+  for (size_t j = 0; j < done.count; j++)
+    old_state[j] = drop_others ? OLD_DROPPED : OLD_KEPT;
+  for (size_t i = 0; i < n; i++) {
+    reuse[i] = SIZE_MAX;
+    char bad[500] = ""; /* the first reason a row of this configuration cannot be reused */
+    for (size_t j = 0; j < done.count; j++) {
+      if (old_state[j] == OLD_DONE || old_state[j] == OLD_PENDING || !atl_spec_equal(&done.rows[j].spec, &specs[i]))
+        continue;
+      char vwhy[400];
+      if (reuse[i] == SIZE_MAX && atl_row_validate(&done.rows[j], vwhy, sizeof vwhy) == 0) {
+        reuse[i] = j;
+        old_state[j] = OLD_PENDING;
+        continue;
+      }
+      if (reuse[i] == SIZE_MAX && bad[0] == '\0')
+        snprintf(bad, sizeof bad, "row %zu: %s", j, vwhy);
+      old_state[j] = OLD_DONE; /* a bad row, or a second row of one configuration: the new set has one */
+    }
+    /* Measured again: a configuration whose rows all failed (not one with a good row beside a bad one). */
+    if (reuse[i] == SIZE_MAX && bad[0] && invalid++ == 0)
+      snprintf(first_invalid, sizeof first_invalid, "%s", bad);
   }
+  for (size_t j = 0; j < done.count; j++) {
+    kept += old_state[j] == OLD_KEPT;
+    dropped += old_state[j] == OLD_DROPPED;
+  }
+  if (invalid)
+    fprintf(stderr, "measuring again %zu row%s of %s that fail%s validation (first: %s)\n", invalid,
+            invalid == 1 ? "" : "s", resume_path, invalid == 1 ? "s" : "", first_invalid);
 
   int live_table = nout ? !quiet : format == ATL_FORMAT_TABLE;
   if (live_table)
@@ -311,14 +407,18 @@ int cmd_rmw(int argc, char **argv)
   int failures = 0;
   size_t reused = 0;
   time_t started = time(NULL), checkpointed = started;
-  set.meta.rows_planned = n;
+  set.meta.rows_planned = n + kept; /* a complete file holds the sweep and the kept rows */
   cli_catch_stop_signals();
   for (size_t i = 0; i < n && !atl_stop_requested(); i++) {
     const struct atl_spec *s = &specs[i];
-    struct atl_row row, *old = resumed_row(resume_path ? &done : NULL, s);
-    if (old) {
+    struct atl_row row;
+    if (reuse[i] != SIZE_MAX) {
+      struct atl_row *old = &done.rows[reuse[i]];
       row = *old;
       old->samples_ms = NULL; /* moved into the new set */
+      old_state[reuse[i]] = OLD_DONE;
+      /* Validated: the median is its samples'; the rest of the statistics are recomputed from them too. */
+      atl_stats_compute(row.samples_ms, row.time_ms.samples, &row.time_ms);
       reused++;
     } else {
       if (progress && time(NULL) - started >= 2)
@@ -338,25 +438,41 @@ int cmd_rmw(int argc, char **argv)
     /* A checkpoint now and then: a run killed outright keeps what it measured. */
     if (nout && time(NULL) - checkpointed >= 30 && set.count < n) {
       set.meta.elapsed_s = monotonic_s() - command_start;
-      checkpoint(&set, out_paths, out_formats, nout);
+      struct atl_result_set view;
+      output_view(&set, &done, old_state, &view);
+      checkpoint(&view, out_paths, out_formats, nout);
+      output_view_release(&set, &view);
       checkpointed = time(NULL);
     }
   }
   free(specs);
-  atl_result_set_release(&done);
   set.meta.complete = set.count == n;
   set.meta.elapsed_s = monotonic_s() - command_start;
   if (reused)
     fprintf(stderr, "reused %zu rows from %s\n", reused, resume_path);
+  if (kept || dropped)
+    fprintf(stderr, "%s %zu rows of %s outside this sweep%s\n", dropped ? "dropped" : "kept", dropped ? dropped : kept,
+            resume_path, dropped ? " (--drop-others)" : " (after its rows; --drop-others leaves them out)");
+  if (live_table && !atl_stop_requested())
+    for (size_t j = 0; j < done.count; j++)
+      if (old_state[j] == OLD_KEPT)
+        atl_write_table_row(stdout, &done.rows[j]);
 
-  if (nout && write_outputs(&set, out_paths, out_formats, nout) != 0)
+  /* Every output holds the sweep's rows, then the rows kept from the resume file. */
+  struct atl_result_set out;
+  output_view(&set, &done, old_state, &out);
+  if (nout && write_outputs(&out, out_paths, out_formats, nout) != 0)
     failures++;
   if (!quiet)
-    fprintf(stderr, "%zu rows in %.1f s\n", set.count, set.meta.elapsed_s);
+    fprintf(stderr, "%zu rows in %.1f s\n", out.count, set.meta.elapsed_s);
   if (nout == 0 && format == ATL_FORMAT_CSV)
-    atl_write_csv(stdout, &set);
+    atl_write_csv(stdout, &out);
   else if (nout == 0 && format == ATL_FORMAT_JSON)
-    atl_write_json(stdout, &set);
+    atl_write_json(stdout, &out);
+  output_view_release(&set, &out);
+  atl_result_set_release(&done);
+  free(old_state);
+  free(reuse);
   if (atl_stop_requested()) {
     char hint[4200] = "with -o FILE.json a rerun could --resume from it";
     for (size_t i = 0; i < nout; i++)

@@ -29,7 +29,8 @@ static const char usage[] =
     "  --backend B    opencl or cuda  [any]\n"
     "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
     "  --wg-size N    threads per block  [256, or the device maximum]\n"
-    "  --workgroups N blocks  [co-resident count found by occupancy discovery]\n\n"
+    "  --workgroups N blocks  [co-resident count found by occupancy discovery]\n"
+    CLI_MAX_ROWS_HELP "\n"
     "waiting (locks):\n"
     "  --spin-bound N tries a waiter makes while the lock stays held by the same\n"
     "                 holder before it gives up and the row becomes `deadlock`\n"
@@ -98,7 +99,7 @@ int cmd_strategy(int argc, char **argv)
 {
   enum {
     O_PATTERN = 256, O_OP, O_STRATEGY, O_RESULT, O_DIVERGENT, O_BACKEND, O_DEVICE, O_WG, O_WGS, O_SPIN, O_STUCK,
-    O_FORMAT, O_QUIET
+    O_FORMAT, O_QUIET, O_MAX_ROWS
   };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, O_PATTERN},   {"op", required_argument, NULL, O_OP},
@@ -108,7 +109,8 @@ int cmd_strategy(int argc, char **argv)
       {"workgroups", required_argument, NULL, O_WGS},    {"spin-bound", required_argument, NULL, O_SPIN},
       {"stuck-lock", no_argument, NULL, O_STUCK},        {"format", required_argument, NULL, O_FORMAT},
       {"output", required_argument, NULL, 'o'},          {"quiet", no_argument, NULL, O_QUIET},
-      CLI_TIMING_LONGOPTS,                               {"help", no_argument, NULL, 'h'},
+      {"max-rows", required_argument, NULL, O_MAX_ROWS}, CLI_TIMING_LONGOPTS,
+      {"help", no_argument, NULL, 'h'},
       {0}};
   static const int all_patterns[] = {ATL_ACCESS_SAME_ADDRESS, ATL_ACCESS_SAME_LINE, ATL_ACCESS_SCATTERED};
   static const int all_results[] = {ATL_RESULT_USED, ATL_RESULT_UNUSED};
@@ -127,6 +129,7 @@ int cmd_strategy(int argc, char **argv)
   size_t nout = 0;
   uint32_t wg_size = 0, workgroups = 0, spin_bound = 0;
   int format = -1, quiet = 0, divergent = 0, stuck = 0, c;
+  uint32_t max_rows = CLI_MAX_ROWS;
   struct atl_timing timing;
   atl_timing_defaults(&timing);
 
@@ -191,6 +194,9 @@ int cmd_strategy(int argc, char **argv)
     case O_QUIET:
       quiet = 1;
       break;
+    case O_MAX_ROWS:
+      max_rows = cli_parse_count("--max-rows", optarg, UINT32_MAX);
+      break;
     case 'h':
       fputs(usage, stdout);
       return EXIT_OK;
@@ -205,6 +211,9 @@ int cmd_strategy(int argc, char **argv)
   if (optind < argc)
     die_usage("unexpected argument '%s' for strategy (see 'atomlab strategy --help')", argv[optind]);
   cli_timing_check(&timing);
+  const size_t axis_counts[] = {nresult, npat, nop, nstrat};
+  const size_t total = cli_plan_rows(axis_counts, sizeof axis_counts / sizeof axis_counts[0]);
+  cli_check_plan("strategy", total, max_rows, &timing); /* before anything is allocated or measured */
   for (size_t i = 0; i < nout; i++) {
     cli_check_output("-o", out_paths[i]);
     out_formats[i] = cli_output_format("-o", out_paths[i], format >= 0 && nout == 1 ? format : ATL_FORMAT_JSON);
@@ -239,7 +248,7 @@ int cmd_strategy(int argc, char **argv)
   }
 
   /* Check every configuration first: bad input fails fast and writes nothing. */
-  size_t total = nresult * npat * nop * nstrat, n = 0;
+  size_t n = 0;
   struct atl_strategy_spec *specs = calloc(total, sizeof *specs);
   if (specs == NULL)
     die("out of memory");

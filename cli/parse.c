@@ -1,37 +1,55 @@
 /* Option parsing every command shares. */
 #include <libgen.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 
-/* A comma list of names, each parsed by `parse`; "all" expands to `all`. */
+/* Appends @p v to out[0..n) unless it is there: a name given twice (or also
+ * through "all") is one axis value, not a repeated row. */
+static size_t add_name(int *out, size_t n, int v)
+{
+  for (size_t i = 0; i < n; i++)
+    if (out[i] == v)
+      return n;
+  if (n < MAX_LIST)
+    out[n++] = v;
+  return n;
+}
+
 size_t cli_parse_names(const char *opt, const char *text, int (*parse)(const char *), const int *all, size_t nall,
-                          const char *allowed, int *out)
+                       const char *allowed, int *out)
 {
   size_t n = 0;
-  if (strcmp(text, "all") == 0) {
-    memcpy(out, all, nall * sizeof *out);
-    return nall;
-  }
   char *copy = strdup(text);
   if (copy == NULL)
     die("out of memory");
   for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    if (strcmp(item, "all") == 0) { /* "all" may sit in a list: "all,all" or "random,all" is every name once */
+      for (size_t i = 0; i < nall; i++)
+        n = add_name(out, n, all[i]);
+      continue;
+    }
     int v = parse(item);
     if (v < 0)
       die_usage("%s '%s' is not known: allowed: %s", opt, item, allowed);
-    int dup = 0;
-    for (size_t i = 0; i < n; i++)
-      dup |= out[i] == v;
-    if (!dup && n < MAX_LIST)
-      out[n++] = v;
+    n = add_name(out, n, v);
   }
   free(copy);
   if (n == 0)
     die_usage("%s is empty: allowed: %s", opt, allowed);
   return n;
+}
+
+int cli_list_has(const char *text, const char *name)
+{
+  size_t len = strlen(name);
+  for (const char *p = text; (p = strstr(p, name)) != NULL; p += len)
+    if ((p == text || p[-1] == ',') && (p[len] == '\0' || p[len] == ','))
+      return 1;
+  return 0;
 }
 
 uint32_t cli_parse_count(const char *opt, const char *text, uint32_t max)
@@ -77,11 +95,57 @@ int cli_timing_option(int c, const char *arg, struct atl_timing *t)
     t->budget_s = cli_parse_real("--budget", arg, 0, 86400);
     return 1;
   case CLI_O_ITERS:
-    t->fixed_iters = cli_parse_count("--iters", arg, 1u << 30);
+    /* The library runs at most max_iters (2^24) per thread: a larger --iters was
+     * clamped without a word while the settings recorded the request. */
+    t->fixed_iters = cli_parse_count("--iters", arg, t->max_iters);
     return 1;
   default:
     return 0;
   }
+}
+
+size_t cli_plan_rows(const size_t *counts, size_t n)
+{
+  size_t rows = 1;
+  for (size_t i = 0; i < n; i++) {
+    if (counts[i] && rows > SIZE_MAX / counts[i])
+      return SIZE_MAX; /* saturates: a count this large is refused either way */
+    rows *= counts[i];
+  }
+  return rows;
+}
+
+/* "3.2 h" for a number of seconds. */
+static void human_time(double s, char *buf, size_t len)
+{
+  static const struct {
+    double seconds;
+    const char *unit;
+  } units[] = {{365.25 * 86400, "years"}, {86400, "days"}, {3600, "h"}, {60, "min"}};
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+    if (s >= units[i].seconds) {
+      snprintf(buf, len, "%.3g %s", s / units[i].seconds, units[i].unit);
+      return;
+    }
+  snprintf(buf, len, "%.3g s", s);
+}
+
+void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, const struct atl_timing *t)
+{
+  if (rows <= max_rows)
+    return;
+  /* A row costs at least its samples and a calibration launch or three at
+   * about the target time: a floor, enough to show a plan cannot finish. */
+  const double row_s = (t->min_samples + (t->fixed_iters ? 1 : 3)) * t->target_ms * 1e-3;
+  char when[48], count[32];
+  human_time((double)rows * row_s, when, sizeof when);
+  if (rows == SIZE_MAX)
+    snprintf(count, sizeof count, "more than %zu", SIZE_MAX - 1);
+  else
+    snprintf(count, sizeof count, "%zu", rows);
+  die_usage("%s plans %s rows, %s or more at %.3g s a row: above --max-rows %llu (narrow the axes or raise "
+            "--max-rows)",
+            command, count, when, row_s, (unsigned long long)max_rows);
 }
 
 void cli_timing_check(const struct atl_timing *t)

@@ -56,7 +56,7 @@ typedef char md_text[1024];
 /* A JSON file, or NULL (app results are not rmw-shaped rows, so rf_load does not take them). */
 static cJSON *read_json(const char *path)
 {
-  FILE *in = fopen(path, "rb");
+  FILE *in = atl_file_open_input(path, NULL, 0); /* a FIFO would block */
   if (in == NULL)
     return NULL;
   char *text = NULL, buf[65536];

@@ -90,7 +90,7 @@ static const char *at(const struct rf_row *r, char *buf, size_t len)
 int report_base64_file(FILE *o, const char *path)
 {
   static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  FILE *in = fopen(path, "rb");
+  FILE *in = atl_file_open_input(path, NULL, 0); /* a FIFO would block */
   if (in == NULL)
     return -1;
   unsigned char b[3];

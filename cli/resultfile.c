@@ -43,9 +43,11 @@ int rf_row_timed(const struct rf_row *r) { return strcmp(r->status, "ok") == 0 &
 
 char *rf_slurp(const char *path, char *why, size_t why_len)
 {
-  FILE *in = fopen(path, "rb");
+  /* Only a regular file: a FIFO would block the read, a folder's "size" is no size. */
+  char detail[200];
+  FILE *in = atl_file_open_input(path, detail, sizeof detail);
   if (in == NULL) {
-    snprintf(why, why_len, "unable to open '%s'", path);
+    snprintf(why, why_len, "'%s': %s", path, detail);
     return NULL;
   }
   char *text = NULL;
@@ -137,8 +139,15 @@ int rf_load(const char *path, struct rf_file *f, char *why, size_t why_len)
     snprintf(why, why_len, "'%s' is not JSON (expected an atomlab result file)", path);
     goto fail;
   }
-  if (!cJSON_IsNumber(version) || !cJSON_IsArray(rows) || strcmp(str_or(tool, "name", "atomlab"), "atomlab") != 0) {
-    snprintf(why, why_len, "'%s' is not an atomlab result file (no format_version or rows)", path);
+  if (!cJSON_IsArray(rows) || strcmp(str_or(tool, "name", "atomlab"), "atomlab") != 0) {
+    snprintf(why, why_len, "'%s' is not an atomlab result file (no rows array)", path);
+    goto fail;
+  }
+  if (!cJSON_IsNumber(version)) { /* name the field and what it holds, e.g. the string "1" */
+    snprintf(why, why_len, "'%s': the field 'format_version' is %s%s%s: this atomlab reads the numbers %d to %d",
+             path, version == NULL ? "missing" : cJSON_IsString(version) ? "the string '" : "not a number",
+             cJSON_IsString(version) ? version->valuestring : "", cJSON_IsString(version) ? "'" : "", OLDEST_FORMAT,
+             ATL_FORMAT_VERSION);
     goto fail;
   }
   f->format_version = version->valueint;

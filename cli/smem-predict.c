@@ -37,9 +37,9 @@ static double median(double *v, size_t n)
 static void load_cases(const char *path, struct atl_smem_case **cases, size_t *count)
 {
   char why[512];
-  char *text = atl_read_text_file(path, (size_t)1 << 26);
+  char *text = atl_read_text_input(path, (size_t)1 << 26, why, sizeof why);
   if (text == NULL)
-    die_usage("--runs: unable to read '%s': %s", path, strerror(errno));
+    die_usage("--runs '%s': %s", path, why);
   int err = atl_smem_cases_parse_csv(text, path, cases, count, why, sizeof why);
   free(text);
   if (err)

@@ -247,6 +247,13 @@ void atl_ncu_report_release(struct atl_ncu_report *report);
 /** Reads a whole file into a NUL-terminated malloc'ed buffer (NULL on failure, errno set). */
 char *atl_read_text_file(const char *path, size_t limit);
 
+/**
+ * atl_read_text_file() of a file a user named: a regular file only (see
+ * atl_file_open_input()), at most @p limit bytes, text only. NULL with the
+ * reason (without the path) in @p why on failure.
+ */
+char *atl_read_text_input(const char *path, size_t limit, char *why, size_t why_len);
+
 /** Settings of a calibration run. */
 struct atl_smem_calibration {
   unsigned nmax;             /**< resident warps per SM (the largest n) */

@@ -68,6 +68,7 @@ struct atl_run_meta {
   int complete;            /**< 1 once every planned row was measured; 0 in a checkpoint or an interrupted run */
   size_t rows_planned;     /**< rows the sweep was to measure */
   double elapsed_s;        /**< wall time of the command so far, device set-up included (resumed: this process) */
+  int timing_recorded;     /**< read back: 1 if the file held its timing settings (@p timing), 0 if not */
 };
 
 /** A set of rows (owns them). */
@@ -115,6 +116,25 @@ int atl_read_json(const char *path, struct atl_result_set *set, char *why, size_
 
 /** atl_read_json() on text in memory; @p name labels the reasons. */
 int atl_parse_json(const char *text, const char *name, struct atl_result_set *set, char *why, size_t why_len);
+
+/**
+ * Whether @p row, read back from a file, can stand for a new measurement
+ * (what --resume reuses): status ok or unsupported; an ok row verified
+ * (plain_add, the non-atomic control, excepted), with iters > 0, ops =
+ * active threads x iters, samples that are finite positive times, a recorded
+ * median that is the median of those samples (within rounding), and
+ * ops_per_us and gops that follow from them. Returns 0, or ATL_EINVAL with
+ * the first failed check (field and value) in @p why.
+ */
+int atl_row_validate(const struct atl_row *row, char *why, size_t why_len);
+
+/**
+ * Whether a file's timing settings @p recorded match a new run's @p now
+ * (target time, noise threshold, sample counts, budget, fixed and maximum
+ * iterations): rows timed otherwise are not comparable. Returns 0, or
+ * ATL_EINVAL naming the first option that differs with both values in @p why.
+ */
+int atl_timing_match(const struct atl_timing *recorded, const struct atl_timing *now, char *why, size_t why_len);
 
 /** Whether two rows measure the same configuration (every spec field). */
 int atl_spec_equal(const struct atl_spec *a, const struct atl_spec *b);

@@ -40,9 +40,11 @@ int atl_hist_photo_available(const char *path, char *why, size_t why_len)
   return ATL_ENOTSUP;
 #else
   unsigned char soi[2] = {0, 0};
-  FILE *f = fopen(path, "rb");
+  /* Only a regular file: a FIFO would block the read, a folder is not a photo. */
+  char detail[200];
+  FILE *f = atl_file_open_input(path, detail, sizeof detail);
   if (f == NULL) {
-    snprintf(why, why_len, "the photo distribution cannot read '%s' (%s): %s", path, strerror(errno), PHOTO_HINT);
+    snprintf(why, why_len, "--photo '%s': %s; %s", path, detail, PHOTO_HINT);
     return ATL_EIO;
   }
   size_t got = fread(soi, 1, 2, f);
@@ -94,8 +96,9 @@ int atl__photo_load(const char *path, struct atl__photo *ph, char *why, size_t w
     err = ATL_EIO;
     goto out;
   }
-  if ((f = fopen(file, "rb")) == NULL) {
-    snprintf(why, why_len, "the photo distribution cannot read '%s' (%s)", file, strerror(errno));
+  char detail[200];
+  if ((f = atl_file_open_input(file, detail, sizeof detail)) == NULL) {
+    snprintf(why, why_len, "the photo distribution cannot read '%s' (%s)", file, detail);
     err = ATL_EIO;
     goto out;
   }

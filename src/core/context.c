@@ -76,15 +76,38 @@ static void add_note(atl_context_t ctx, const char *backend, const char *msg)
   snprintf(ctx->notes + used, sizeof ctx->notes - used, "%s%s: %s", used ? "\n" : "", backend, msg);
 }
 
+/* Every name in ATL_BACKENDS must be a backend atomlab knows (compiled in or
+ * not): a typo such as "none" or "opencl," would otherwise quietly probe
+ * nothing and read as "no device". 0, or ATL_EINVAL with the message set. */
+static int check_backends_env(atl_context_t ctx)
+{
+  const char *list = getenv("ATL_BACKENDS");
+  if (list == NULL || *list == '\0')
+    return 0;
+  for (const char *p = list;;) {
+    const char *end = strchr(p, ',');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (!((n == 6 && strncmp(p, "opencl", 6) == 0) || (n == 4 && strncmp(p, "cuda", 4) == 0)))
+      return atl__seterr(ctx, ATL_EINVAL, "ATL_BACKENDS '%s': '%.*s' is not a backend: allowed: opencl, cuda", list,
+                         (int)(n > 64 ? 64 : n), p);
+    if (!end)
+      return 0;
+    p = end + 1;
+  }
+}
+
 static int probe_all(atl_context_t ctx)
 {
   if (ctx->probed)
     return 0;
+  int err = check_backends_env(ctx);
+  if (err)
+    return err;
   ctx->probed = 1;
   for (size_t b = 0; b < ctx->nbackends; b++) {
     struct atl_device_info *list = NULL;
     size_t n = 0;
-    int err = ctx->backends[b].probe(ctx, &list, &n);
+    err = ctx->backends[b].probe(ctx, &list, &n);
     if (err) {
       add_note(ctx, ctx->backends[b].name, atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
       continue;

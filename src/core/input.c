@@ -1,5 +1,6 @@
 /* Reading result files back: what --resume (and later compare and plot) stand on. */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,11 @@ int atl_spec_equal(const struct atl_spec *a, const struct atl_spec *b)
 
 static char *read_file(const char *path, char *why, size_t why_len)
 {
-  FILE *f = fopen(path, "rb");
+  /* Only a regular file: a FIFO would block the read, a folder's "size" is no size. */
+  char detail[200];
+  FILE *f = atl_file_open_input(path, detail, sizeof detail);
   if (f == NULL) {
-    snprintf(why, why_len, "unable to open '%s'", path);
+    snprintf(why, why_len, "'%s': %s", path, detail);
     return NULL;
   }
   char *text = NULL;
@@ -46,11 +49,32 @@ static double num(const cJSON *o, const char *key, double fallback)
   return cJSON_IsNumber(v) ? v->valuedouble : fallback;
 }
 
+/* A count field: its value if a whole number from 0 to below @p limit, else 0. */
+static double whole(const cJSON *o, const char *key, double limit)
+{
+  double v = num(o, key, 0);
+  return v >= 0 && v < limit && v == floor(v) ? v : 0;
+}
+
 /* A name field: parsed with `parse`; `fallback` when absent (older files). */
 static int name_field(const cJSON *o, const char *key, int (*parse)(const char *), int fallback)
 {
   const char *s = str(o, key);
   return s ? parse(s) : fallback;
+}
+
+/* What field @p key of @p o holds, for a message: "missing", "'frob'", "0", "an array". */
+static void field_text(const cJSON *o, const char *key, char *buf, size_t len)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (v == NULL)
+    snprintf(buf, len, "missing");
+  else if (cJSON_IsString(v))
+    snprintf(buf, len, "'%.40s'", v->valuestring);
+  else if (cJSON_IsNumber(v))
+    snprintf(buf, len, "%.17g", v->valuedouble);
+  else
+    snprintf(buf, len, "%s", cJSON_IsBool(v) ? "a boolean" : cJSON_IsNull(v) ? "null" : cJSON_IsArray(v) ? "an array" : "an object");
 }
 
 static void copy_str(char *dst, size_t len, const char *src)
@@ -69,11 +93,32 @@ static int parse_row(const cJSON *o, struct atl_row *r, char *why, size_t why_le
   int order = name_field(o, "order", atl_order_parse, ATL_ORDER_RELAXED);
   double cont = num(o, "contention", -1), pad = num(o, "padding", -1), wg = num(o, "wg_size", -1),
          wgs = num(o, "workgroups", -1);
-  if (op < 0 || type < 0 || space < 0 || pattern < 0 || result < 0 || scope < 0 || order < 0 || cont < 1 ||
-      pad < 1 || wg < 1 || wgs < 1 || cont > UINT32_MAX || pad > UINT32_MAX || wg > UINT32_MAX || wgs > UINT32_MAX) {
-    snprintf(why, why_len, "row %d: a configuration field is missing or not allowed", index);
-    return ATL_EINVAL;
-  }
+  /* Name the first bad field and what it holds: "a field is wrong" sends the reader hunting. */
+  const struct {
+    const char *key;
+    int bad;
+    const char *allowed;
+  } fields[] = {
+      {"op", op < 0, "an op name such as fetch_add"},
+      {"type", type < 0, "u32, i32, u64, f32, f64, f16x2 or bf16x2"},
+      {"space", space < 0, "global or local"},
+      {"pattern", pattern < 0, "contiguous, cross-warp, branched or random"},
+      {"result", result < 0, "unused or used"},
+      {"scope", scope < 0, "device, block or system"},
+      {"order", order < 0, "relaxed, acquire, release, acq_rel or seq_cst"},
+      {"contention", !(cont >= 1 && cont <= UINT32_MAX && cont == (double)(uint32_t)cont), "a whole number >= 1"},
+      {"padding", !(pad >= 1 && pad <= UINT32_MAX && pad == (double)(uint32_t)pad), "a whole number >= 1"},
+      {"wg_size", !(wg >= 1 && wg <= UINT32_MAX && wg == (double)(uint32_t)wg), "a whole number >= 1"},
+      {"workgroups", !(wgs >= 1 && wgs <= UINT32_MAX && wgs == (double)(uint32_t)wgs), "a whole number >= 1"},
+  };
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    if (fields[i].bad) {
+      char found[64];
+      field_text(o, fields[i].key, found, sizeof found);
+      snprintf(why, why_len, "row %d: the configuration field '%s' is %s: allowed: %s", index, fields[i].key, found,
+               fields[i].allowed);
+      return ATL_EINVAL;
+    }
   *s = (struct atl_spec){.op = (enum atl_op)op, .type = (enum atl_type)type, .space = (enum atl_space)space,
                          .pattern = (enum atl_pattern)pattern, .result = (enum atl_result_use)result,
                          .scope = (enum atl_scope)scope, .order = (enum atl_order)order,
@@ -88,10 +133,12 @@ static int parse_row(const cJSON *o, struct atl_row *r, char *why, size_t why_le
   copy_str(r->reason, sizeof r->reason, str(o, "reason"));
   copy_str(r->instructions, sizeof r->instructions, str(o, "instructions"));
   r->verified = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "verified"));
-  r->wrong_words = (uint64_t)num(o, "wrong_words", 0);
-  r->iters = (uint32_t)num(o, "iters", 0);
-  r->ops = (uint64_t)num(o, "ops", 0);
-  r->array_words = (uint64_t)num(o, "array_words", 0);
+  /* Counts outside their type (iters -1, 1e300 ops) read as 0: converting
+   * them would be undefined, and 0 is what atl_row_validate() refuses. */
+  r->wrong_words = (uint64_t)whole(o, "wrong_words", 0x1p64);
+  r->iters = (uint32_t)whole(o, "iters", 0x1p32);
+  r->ops = (uint64_t)whole(o, "ops", 0x1p64);
+  r->array_words = (uint64_t)whole(o, "array_words", 0x1p64);
   r->ops_per_us = num(o, "ops_per_us", 0);
   r->gops = num(o, "gops", 0);
   r->cas_attempts = num(o, "cas_attempts_per_op", 0);
@@ -113,6 +160,20 @@ static int parse_row(const cJSON *o, struct atl_row *r, char *why, size_t why_le
       r->samples_ms[i] = v->valuedouble;
     }
     atl_stats_compute(r->samples_ms, (size_t)n, &r->time_ms);
+  }
+  /* The statistics as recorded (what compare and plot show, and what
+   * atl_row_validate() checks against the samples); time_ms.samples stays the
+   * number of samples actually read, which is what samples_ms holds. */
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "time_ms");
+  if (cJSON_IsObject(t)) {
+    r->time_ms.median = num(t, "median", 0);
+    r->time_ms.min = num(t, "min", 0);
+    r->time_ms.max = num(t, "max", 0);
+    r->time_ms.mean = num(t, "mean", 0);
+    r->time_ms.q1 = num(t, "q1", 0);
+    r->time_ms.q3 = num(t, "q3", 0);
+    r->time_ms.iqr = num(t, "iqr", 0);
+    r->time_ms.noise = num(t, "noise", 0);
   }
   return 0;
 }
@@ -151,8 +212,10 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
     goto out;
   }
   if (num(root, "format_version", -1) != ATL_FORMAT_VERSION) {
-    snprintf(why, why_len, "'%s' has format_version %g; this atomlab reads version %d", path,
-             num(root, "format_version", -1), ATL_FORMAT_VERSION);
+    char found[64];
+    field_text(root, "format_version", found, sizeof found);
+    snprintf(why, why_len, "'%s': the field 'format_version' is %s: this atomlab reads the number %d", path, found,
+             ATL_FORMAT_VERSION);
     err = ATL_EINVAL;
     goto out;
   }
@@ -163,7 +226,22 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
   copy_str(m->date, sizeof m->date, str(root, "date"));
   copy_str(m->command, sizeof m->command, str(root, "command"));
   m->complete = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(root, "complete"));
-  m->rows_planned = (size_t)num(root, "rows_planned", 0);
+  m->rows_planned = (size_t)whole(root, "rows_planned", 0x1p52);
+  /* The timing settings, which --resume compares with the new run's. */
+  const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "settings");
+  atl_timing_defaults(&m->timing);
+  m->timing_recorded = cJSON_IsObject(st);
+  if (m->timing_recorded) {
+    m->timing.target_ms = num(st, "target_ms", -1);
+    m->timing.noise = num(st, "noise_threshold", -1);
+    m->timing.min_samples = (unsigned)whole(st, "min_samples", 0x1p32);
+    m->timing.max_samples = (unsigned)whole(st, "max_samples", 0x1p32);
+    m->timing.budget_s = num(st, "budget_s", -1);
+    m->timing.fixed_iters = (uint32_t)whole(st, "fixed_iters", 0x1p32);
+    /* Files before max_iters was recorded ran at the default cap. */
+    if (cJSON_GetObjectItemCaseSensitive(st, "max_iters"))
+      m->timing.max_iters = (uint32_t)whole(st, "max_iters", 0x1p32);
+  }
   const cJSON *device = cJSON_GetObjectItemCaseSensitive(root, "device");
   if (!cJSON_IsObject(device) || str(device, "name") == NULL) {
     snprintf(why, why_len, "'%s' has no device", path);

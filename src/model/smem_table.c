@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "atomlab/error.h"
+#include "atomlab/file.h"
 #include "atomlab/model.h"
 #include "csv.h"
 
@@ -399,16 +400,31 @@ out:
 
 char *atl_read_text_file(const char *path, size_t limit)
 {
-  FILE *f = fopen(path, "rb");
+  char why[200] = "";
+  char *text = atl_read_text_input(path, limit, why, sizeof why);
+  if (text == NULL && strstr(why, "folder"))
+    errno = EISDIR;
+  else if (text == NULL && strstr(why, "regular"))
+    errno = EINVAL;
+  return text;
+}
+
+char *atl_read_text_input(const char *path, size_t limit, char *why, size_t why_len)
+{
+  /* Only a regular file: a FIFO would block the read, a device may never end. */
+  FILE *f = atl_file_open_input(path, why, why_len);
   if (f == NULL)
     return NULL;
   size_t size = 0, cap = 65536;
   char *buf = malloc(cap);
+  if (buf == NULL)
+    snprintf(why, why_len, "out of memory");
   while (buf) {
     if (size + 1 >= cap) {
       if (cap >= limit) {
         free(buf);
         buf = NULL;
+        snprintf(why, why_len, "is larger than %zu bytes", limit);
         errno = EFBIG;
         break;
       }
@@ -416,6 +432,7 @@ char *atl_read_text_file(const char *path, size_t limit)
       if (grown == NULL) {
         free(buf);
         buf = NULL;
+        snprintf(why, why_len, "out of memory");
         break;
       }
       buf = grown;
@@ -425,6 +442,7 @@ char *atl_read_text_file(const char *path, size_t limit)
     size += got;
     if (got == 0) {
       if (ferror(f)) {
+        snprintf(why, why_len, "unable to read it: %s", strerror(errno));
         free(buf);
         buf = NULL;
       }
@@ -436,6 +454,7 @@ char *atl_read_text_file(const char *path, size_t limit)
     buf[size] = '\0';
     if (memchr(buf, '\0', size)) { /* a binary file is not a CSV */
       free(buf);
+      snprintf(why, why_len, "is a binary file, not text");
       errno = EINVAL;
       return NULL;
     }
@@ -446,9 +465,10 @@ char *atl_read_text_file(const char *path, size_t limit)
 int atl_smem_table_read_csv(const char *path, struct atl_smem_table *table, char *why, size_t why_len)
 {
   memset(table, 0, sizeof *table);
-  char *text = atl_read_text_file(path, (size_t)1 << 30);
+  char detail[200];
+  char *text = atl_read_text_input(path, (size_t)1 << 30, detail, sizeof detail);
   if (text == NULL) {
-    snprintf(why, why_len, "unable to read '%s': %s", path, strerror(errno));
+    snprintf(why, why_len, "'%s': %s", path, detail);
     return ATL_EIO;
   }
   int err = atl_smem_table_parse_csv(text, path, table, why, why_len);

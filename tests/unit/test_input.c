@@ -82,9 +82,53 @@ int main(void)
     CHECK(a->time_ms.samples == 3 && a->time_ms.median == 2.0 && a->samples_ms && a->samples_ms[2] == 3.0);
     CHECK(b->status == ATL_STATUS_UNSUPPORTED && b->samples_ms == NULL);
   }
+  /* The timing settings come back, for --resume to compare. */
+  CHECK(in.meta.timing_recorded == 1 && atl_timing_match(&in.meta.timing, &out.meta.timing, why, sizeof why) == 0);
   atl_result_set_release(&in);
   atl_result_set_release(&out);
   unlink(path);
+
+  /* atl_row_validate: a row as rmw writes it passes; each forged field fails. */
+  struct atl_row v;
+  memset(&v, 0, sizeof v);
+  v.spec = (struct atl_spec){.op = ATL_OP_FETCH_ADD, .contention = 1, .padding = 1, .wg_size = 64, .workgroups = 2};
+  v.status = ATL_STATUS_OK;
+  v.verified = 1;
+  v.iters = 10;
+  v.ops = atl_spec_active_threads(&v.spec) * v.iters;
+  double vs[] = {1.5, 1.0, 3.0};
+  v.samples_ms = vs;
+  atl_stats_compute(vs, 3, &v.time_ms);
+  v.ops_per_us = (double)v.ops / (v.time_ms.median * 1e3);
+  v.gops = v.ops_per_us * 1e-3;
+  CHECK(atl_row_validate(&v, why, sizeof why) == 0);
+  struct atl_row b = v;
+  b.iters = 0;
+  CHECK(atl_row_validate(&b, why, sizeof why) == ATL_EINVAL && strstr(why, "iters"));
+  b = v;
+  b.time_ms.median = 1e308;
+  CHECK(atl_row_validate(&b, why, sizeof why) == ATL_EINVAL && strstr(why, "median"));
+  b = v;
+  b.samples_ms = NULL;
+  CHECK(atl_row_validate(&b, why, sizeof why) == ATL_EINVAL && strstr(why, "samples"));
+  b = v;
+  b.gops *= 2;
+  CHECK(atl_row_validate(&b, why, sizeof why) == ATL_EINVAL && strstr(why, "gops"));
+  b = v;
+  b.verified = 0;
+  CHECK(atl_row_validate(&b, why, sizeof why) == ATL_EINVAL);
+  b = v;
+  b.status = ATL_STATUS_DEADLOCK;
+  CHECK(atl_row_validate(&b, why, sizeof why) == ATL_EINVAL && strstr(why, "deadlock"));
+  b = v;
+  b.status = ATL_STATUS_UNSUPPORTED;
+  CHECK(atl_row_validate(&b, why, sizeof why) == 0);
+  struct atl_timing t1, t2;
+  atl_timing_defaults(&t1);
+  t2 = t1;
+  CHECK(atl_timing_match(&t1, &t2, why, sizeof why) == 0);
+  t2.noise = 0.5;
+  CHECK(atl_timing_match(&t1, &t2, why, sizeof why) == ATL_EINVAL && strstr(why, "--noise") && strstr(why, "0.5"));
 
   snprintf(path, sizeof path, "%s/missing.json", dir);
   CHECK(atl_read_json(path, &in, why, sizeof why) == ATL_EIO);
