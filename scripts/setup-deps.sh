@@ -9,7 +9,7 @@
 set -euo pipefail
 
 PACKAGES=(gcc make cmake pkg-config git python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev clinfo gnuplot-nox valgrind chromium
-  libjpeg-dev lomiri-wallpapers-20.04 dict-gcide)
+  libjpeg-dev zlib1g-dev lomiri-wallpapers-20.04 dict-gcide)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
