@@ -8,23 +8,6 @@
 need_opencl
 R="rmw --iters 5 --min-samples 2 --max-samples 2 --contention 1,4 --padding 1 --quiet"
 
-# refused OPT_VALUE NEEDLE ARGS...: exit 2 with one "error:" line naming NEEDLE, nothing measured
-refused() {
-  local needle=$1
-  shift
-  "$ATOMLAB" "$@" >"$WORK/stdout" 2>"$WORK/stderr"
-  local rc=$?
-  if [ "$rc" -ne 2 ]; then
-    fail "'$*' exited $rc, expected 2: $(head -c 300 "$WORK/stderr")"
-  elif [ "$(wc -l <"$WORK/stderr")" -ne 1 ] || ! grep -q '^error: ' "$WORK/stderr"; then
-    fail "'$*' did not print one error line: $(cat "$WORK/stderr")"
-  elif ! grep -q -- "$needle" "$WORK/stderr"; then
-    fail "'$*' does not name '$needle': $(cat "$WORK/stderr")"
-  else
-    pass
-  fi
-}
-
 # rows_in FILE: the number of rows of a JSON result file (-1 if it does not parse)
 rows_in() {
   python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$1" 2>/dev/null || echo -1
@@ -38,19 +21,19 @@ no_leftovers() {
 mkdir -p "$WORK/folder" "$WORK/sub"
 
 # --- checked before measuring -------------------------------------------------
-refused "empty name" $R -o ''
-refused "is a folder" $R -o "$WORK/folder"
-refused "names a folder" $R -o "$WORK/folder/"
-refused "does not exist" $R -o "$WORK/nowhere/x.json"
-refused "'.xml'" $R -o "$WORK/x.xml"
+expect_refused "empty name" $R -o ''
+expect_refused "is a folder" $R -o "$WORK/folder"
+expect_refused "names a folder" $R -o "$WORK/folder/"
+expect_refused "does not exist" $R -o "$WORK/nowhere/x.json"
+expect_refused "'.xml'" $R -o "$WORK/x.xml"
 long=$(printf 'a%.0s' $(seq 1 256))
-refused "at most 255" $R -o "$WORK/$long.json"
-refused "is a folder" strategy --pattern same-address --strategy native --iters 5 --min-samples 2 --max-samples 2 -o "$WORK/folder"
-refused "empty name" app count --containers 4096 -o ''
-refused "is a folder" app count --containers 4096 -o "$WORK/folder"
-refused "'.xml'" app count --containers 4096 -o "$WORK/c.xml"
-refused "is a folder" compare "$(dirname "$0")/../data/compare-a.json" "$(dirname "$0")/../data/compare-b.json" -o "$WORK/folder"
-refused "is a folder" model util --table "$(dirname "$0")/../data/smem-table-synthetic.csv" \
+expect_refused "at most 255" $R -o "$WORK/$long.json"
+expect_refused "is a folder" strategy --pattern same-address --strategy native --iters 5 --min-samples 2 --max-samples 2 -o "$WORK/folder"
+expect_refused "empty name" app count --containers 4096 -o ''
+expect_refused "is a folder" app count --containers 4096 -o "$WORK/folder"
+expect_refused "'.xml'" app count --containers 4096 -o "$WORK/c.xml"
+expect_refused "is a folder" compare "$(dirname "$0")/../data/compare-a.json" "$(dirname "$0")/../data/compare-b.json" -o "$WORK/folder"
+expect_refused "is a folder" model util --table "$(dirname "$0")/../data/smem-table-synthetic.csv" \
   --counters "$(dirname "$0")/../data/ncu-synthetic-raw.csv" -o "$WORK/folder"
 
 # A name of exactly NAME_MAX bytes is allowed: the temporary name beside it is short, whatever the target's length.

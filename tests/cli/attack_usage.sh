@@ -9,33 +9,12 @@ DATA="$(cd "$(dirname "$0")/../data" && pwd)"
 case $ATOMLAB in /*) ;; *) ATOMLAB="$PWD/$ATOMLAB" ;; esac
 cd "$WORK" || exit 1
 
-# usage_error NEEDLE ARGS...: like expect_usage_error, without adding -o (some
-# of these commands take no -o, or the -o would become the subcommand).
-usage_error() {
-  local needle=$1
-  shift
-  rm -rf "$WORK"/out*
-  timeout 60 "$ATOMLAB" "$@" >"$WORK/stdout" 2>"$WORK/stderr" </dev/null
-  local rc=$?
-  if [ "$rc" -ne 2 ]; then
-    fail "'$*' exited $rc, expected 2 (stderr: $(head -c 300 "$WORK/stderr"))"
-  elif [ "$(wc -l <"$WORK/stderr")" -ne 1 ] || ! grep -q '^error: ' "$WORK/stderr"; then
-    fail "'$*' did not print one 'error:' line: $(head -c 600 "$WORK/stderr")"
-  elif ! grep -q -- "$needle" "$WORK/stderr"; then
-    fail "'$*' error does not name '$needle': $(cat "$WORK/stderr")"
-  elif ls "$WORK" | grep -q '^out'; then
-    fail "'$*' left an output file behind"
-  else
-    pass
-  fi
-}
-
 # --- commands that used to exit 0 on a usage error (no device needed) ---
-usage_error "'--bogus'" version --bogus
-usage_error "'extra'" version extra
-usage_error "calibrate needs a subcommand: allowed: smem" calibrate
-usage_error "model needs a subcommand: allowed: util, query, predict" model
-usage_error "app needs a subcommand: allowed: count, access-table" app
+expect_refused "'--bogus'" version --bogus
+expect_refused "'extra'" version extra
+expect_refused "calibrate needs a subcommand: allowed: smem" calibrate
+expect_refused "model needs a subcommand: allowed: util, query, predict" model
+expect_refused "app needs a subcommand: allowed: count, access-table" app
 for cmd in version calibrate model app; do # --help is still help: usage on stdout, exit 0
   if "$ATOMLAB" $cmd --help >"$WORK/h" 2>"$WORK/e" && grep -q "usage: atomlab" "$WORK/h" && [ ! -s "$WORK/e" ]; then
     pass
@@ -47,27 +26,27 @@ done
 # --- result files: the message names the field and the value found ---
 sed 's/"format_version": 1/"format_version": "1"/' "$DATA/compare-a.json" >"$WORK/fv-string.json"
 grep -v '"format_version"' "$DATA/compare-a.json" >"$WORK/fv-missing.json"
-usage_error "'format_version' is the string '1'" compare "$WORK/fv-string.json" "$DATA/compare-b.json"
-usage_error "'format_version' is missing" compare "$WORK/fv-missing.json" "$DATA/compare-b.json"
+expect_refused "'format_version' is the string '1'" compare "$WORK/fv-string.json" "$DATA/compare-b.json"
+expect_refused "'format_version' is missing" compare "$WORK/fv-missing.json" "$DATA/compare-b.json"
 
 # --- ATL_BACKENDS with a name that is no backend: refused, naming the allowed ones ---
-ATL_BACKENDS=none usage_error "allowed: opencl, cuda" devices
-ATL_BACKENDS=opencl,bogus usage_error "'bogus' is not a backend" devices
+ATL_BACKENDS=none expect_refused "allowed: opencl, cuda" devices
+ATL_BACKENDS=opencl,bogus expect_refused "'bogus' is not a backend" devices
 
 # --- the plan limit is checked before anything is allocated or measured ---
-usage_error "rmw plans 338228674560 rows" rmw --op all --type all --pattern all --space all --result all --scope all \
+expect_refused "rmw plans 338228674560 rows" rmw --op all --type all --pattern all --space all --result all --scope all \
   --order all --contention 1:4096:+1 --padding 1:4096:+1 -o "$WORK/out.json"
-usage_error "rmw plans 120000 rows" rmw --contention 1:200:+1 --padding 1:600:+1 -o "$WORK/out.json"
-usage_error "--max-rows 1" rmw --contention 1,4 --padding 1 --max-rows 1 -o "$WORK/out.json"
-usage_error "--max-rows" rmw --max-rows 0
-usage_error "strategy plans 24 rows" strategy --max-rows 20 -o "$WORK/out.json"
+expect_refused "rmw plans 120000 rows" rmw --contention 1:200:+1 --padding 1:600:+1 -o "$WORK/out.json"
+expect_refused "--max-rows 1" rmw --contention 1,4 --padding 1 --max-rows 1 -o "$WORK/out.json"
+expect_refused "--max-rows" rmw --max-rows 0
+expect_refused "strategy plans 24 rows" strategy --max-rows 20 -o "$WORK/out.json"
 
 # --- --iters above what the library runs (2^24) is refused, not clamped ---
-usage_error "16777216" rmw --iters 16777217 -o "$WORK/out.json"
-usage_error "16777216" strategy --iters 1073741824 -o "$WORK/out.json"
+expect_refused "16777216" rmw --iters 16777217 -o "$WORK/out.json"
+expect_refused "16777216" strategy --iters 1073741824 -o "$WORK/out.json"
 
 need_opencl
-ATL_BACKENDS=none usage_error "ATL_BACKENDS 'none'" rmw --contention 1 --padding 1 -o "$WORK/out.json"
+ATL_BACKENDS=none expect_refused "ATL_BACKENDS 'none'" rmw --contention 1 --padding 1 -o "$WORK/out.json"
 Q=(--iters 5 --min-samples 2 --max-samples 2 --contention 1,4 --padding 1)
 
 # --- a plan within --max-rows runs ---
@@ -99,6 +78,6 @@ d = json.load(open(sys.argv[1]))
 del d["rows"][0]["op"]
 json.dump(d, open(sys.argv[2], "w"))
 PY
-usage_error "'op' is missing" rmw "${Q[@]}" --resume "$WORK/badfield.json" -o "$WORK/out.json"
+expect_refused "'op' is missing" rmw "${Q[@]}" --resume "$WORK/badfield.json" -o "$WORK/out.json"
 
 finish

@@ -17,28 +17,36 @@ need_opencl() {
   fi
 }
 
-# expect_usage_error NEEDLE ARGS...: exit code 2, exactly one stderr line
-# "error: ..." containing NEEDLE (the parameter's name), and no output file.
-expect_usage_error() {
+# expect_refused NEEDLE ARGS...: within $REFUSE_WITHIN seconds (60 unless the
+# test sets it; a hang is a failure, not a hung test) exit code 2, exactly one stderr line "error: ..." containing NEEDLE
+# (the parameter's name), and no file $WORK/out* left behind.
+expect_refused() {
   local needle=$1
   shift
-  local out="$WORK/out.json"
-  rm -f "$out"
-  "$ATOMLAB" "$@" -o "$out" >"$WORK/stdout" 2>"$WORK/stderr"
+  rm -rf "$WORK"/out*
+  timeout "${REFUSE_WITHIN:-60}" "$ATOMLAB" "$@" >"$WORK/stdout" 2>"$WORK/stderr" </dev/null
   local rc=$?
-  local lines
-  lines=$(wc -l <"$WORK/stderr")
-  if [ "$rc" -ne 2 ]; then
+  if [ "$rc" -eq 124 ]; then
+    fail "'$*' hung (killed after ${REFUSE_WITHIN:-60} s)"
+  elif [ "$rc" -ne 2 ]; then
     fail "'$*' exited $rc, expected 2 (stderr: $(head -c 300 "$WORK/stderr"))"
-  elif [ "$lines" -ne 1 ] || ! grep -q '^error: ' "$WORK/stderr"; then
-    fail "'$*' did not print one 'error:' line: $(cat "$WORK/stderr")"
+  elif [ "$(wc -l <"$WORK/stderr")" -ne 1 ] || ! grep -q '^error: ' "$WORK/stderr"; then
+    fail "'$*' did not print one 'error:' line: $(head -c 600 "$WORK/stderr")"
   elif ! grep -q -- "$needle" "$WORK/stderr"; then
     fail "'$*' error does not name '$needle': $(cat "$WORK/stderr")"
-  elif ls "$WORK" | grep -q '^out.json'; then
+  elif ls "$WORK" | grep -q '^out'; then
     fail "'$*' left an output file behind"
   else
     pass
   fi
+}
+
+# expect_usage_error NEEDLE ARGS...: expect_refused with -o $WORK/out.json
+# added, so a command that measured anyway would leave that file behind.
+expect_usage_error() {
+  local needle=$1
+  shift
+  expect_refused "$needle" "$@" -o "$WORK/out.json"
 }
 
 finish() {
