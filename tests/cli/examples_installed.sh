@@ -45,7 +45,10 @@ if "$WORK/ex/host" >"$WORK/host.out" 2>&1 && grep -q "histogram u8/uniform/share
   [ "$(grep -c 'fetch_add contention.*verified=1' "$WORK/host.out")" = 3 ]; then pass; else
   fail "examples/host: $(cat "$WORK/host.out")"
 fi
-if "$WORK/ex/opencl_tickets" "$SRC/examples/tickets.cl" "$PREFIX/include" >"$WORK/tickets.out" 2>&1 &&
+# LeakSanitizer off for this one: its kernel is built with -I $PREFIX, a new path each run, so PoCL
+# compiles it every time, and LLVM's compiler inside a sanitized process leaves memory LeakSanitizer
+# reports (neither atomlab's nor this example's: it does not link libatomlab).
+if ASAN_OPTIONS=detect_leaks=0 "$WORK/ex/opencl_tickets" "$SRC/examples/tickets.cl" "$PREFIX/include" >"$WORK/tickets.out" 2>&1 &&
   grep -q "all distinct" "$WORK/tickets.out"; then pass; else
   fail "examples/opencl_tickets: $(cat "$WORK/tickets.out")"
 fi
