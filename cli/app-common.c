@@ -153,7 +153,7 @@ atl_context_t app_open(struct app_opts *o, struct atl_app_set *set, int argc, ch
 
 int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx)
 {
-  int failures = o->failed;
+  int failures = 0;
   const int stopped = atl_stop_requested();
   set->meta.complete = !stopped && !o->failed;
   for (size_t i = 0; i < set->count; i++) {
@@ -163,8 +163,9 @@ int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx)
   if (o->out_path) {
     char what[64];
     snprintf(what, sizeof what, "%zu rows", set->count);
-    failures += cli_write_output(o->out_path, what, atl_app_write_set,
-                                 &(struct atl_app_writer){(enum atl_format)o->format, set});
+    /* a file not written where asked (its rows rescued, the error printed) is a failure, not a failed row */
+    o->failed |= cli_write_output(o->out_path, what, atl_app_write_set,
+                                  &(struct atl_app_writer){(enum atl_format)o->format, set});
     if (!o->quiet && !o->table_printed)
       atl_app_write_table(stdout, set);
   } else if (o->format == ATL_FORMAT_CSV) {
@@ -180,7 +181,6 @@ int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx)
   if (stopped)
     return cli_interrupted("app", done_rows, 0, o->out_path ? "every completed row was written" : NULL);
   if (failures)
-    fprintf(stderr, "error: %d row%s failed, did not verify or could not be written\n", failures,
-            failures == 1 ? "" : "s");
-  return failures ? EXIT_MEASURE : EXIT_OK;
+    fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
+  return failures || o->failed ? EXIT_MEASURE : EXIT_OK;
 }

@@ -461,8 +461,8 @@ int cmd_rmw(int argc, char **argv)
   /* Every output holds the sweep's rows, then the rows kept from the resume file. */
   struct atl_result_set out;
   output_view(&set, &done, old_state, &out);
-  if (nout && write_outputs(&out, out_paths, out_formats, nout) != 0)
-    failures++;
+  /* a file not written where asked (its rows rescued, the error printed) is a failure, not a failed row */
+  const int unwritten = nout ? write_outputs(&out, out_paths, out_formats, nout) : 0;
   if (!quiet)
     fprintf(stderr, "%zu rows in %.1f s\n", out.count, set.meta.elapsed_s);
   if (nout == 0 && format == ATL_FORMAT_CSV)
@@ -489,5 +489,5 @@ int cmd_rmw(int argc, char **argv)
     fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
   atl_result_set_release(&set);
   atl_context_free(ctx);
-  return failures ? EXIT_MEASURE : EXIT_OK;
+  return failures || unwritten ? EXIT_MEASURE : EXIT_OK;
 }

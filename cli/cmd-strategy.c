@@ -303,8 +303,8 @@ int cmd_strategy(int argc, char **argv)
   if (live_table)
     print_winners(stdout, &set);
 
-  if (nout && write_outputs(&set, out_paths, out_formats, nout) != 0)
-    failures++;
+  /* a file not written where asked (its rows rescued, the error printed) is a failure, not a failed row */
+  const int unwritten = nout ? write_outputs(&set, out_paths, out_formats, nout) : 0;
   if (nout == 0 && format == ATL_FORMAT_CSV)
     atl_strategy_write_csv(stdout, &set);
   else if (nout == 0 && format == ATL_FORMAT_JSON)
@@ -320,5 +320,5 @@ int cmd_strategy(int argc, char **argv)
   }
   atl_strategy_set_release(&set);
   atl_context_free(ctx);
-  return failures ? EXIT_MEASURE : EXIT_OK;
+  return failures || unwritten ? EXIT_MEASURE : EXIT_OK;
 }

@@ -78,10 +78,21 @@ static void folder_of(const char *path, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)d, path);
 }
 
+/* Whether @p path (links followed by the kernel, which also knows /proc's
+ * magic links such as /dev/stdout -> /proc/self/fd/1 -> pipe:[N]) is an
+ * existing device, FIFO or socket: such a target is written in place. */
+static int special_target(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 int atl_file_check_output(const char *path, char *why, size_t len)
 {
   if (path == NULL || *path == '\0')
     return say(why, len, ATL_EINVAL, "an empty name is not a file name");
+  if (special_target(path))
+    return access(path, W_OK) == 0 ? 0 : say(why, len, ATL_EINVAL, "exists and is not writable");
   char real[PATH_MAX];
   int err = resolve(path, real, sizeof real, why, len);
   if (err)
@@ -112,9 +123,10 @@ int atl_file_check_output(const char *path, char *why, size_t len)
 }
 
 /* Opens an existing device or FIFO for writing without blocking on a FIFO nobody reads. */
-static int begin_in_place(struct atl_file_out *o, char *why, size_t len)
+static int begin_in_place(struct atl_file_out *o, const char *path, char *why, size_t len)
 {
-  int fd = open(o->target, O_WRONLY | O_NOCTTY | O_NONBLOCK);
+  snprintf(o->target, sizeof o->target, "%s", path);
+  int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     return say(why, len, ATL_EIO, "%s", errno == ENXIO ? "a FIFO that nobody reads" : strerror(errno));
   int flags = fcntl(fd, F_GETFL);
@@ -133,17 +145,17 @@ int atl_file_begin(const char *path, struct atl_file_out *o, char *why, size_t l
   memset(o, 0, sizeof *o);
   if (path == NULL || *path == '\0')
     return say(why, len, ATL_EINVAL, "an empty name is not a file name");
+  if (atl__fault_file())
+    return say(why, len, ATL_EIO, "%s (injected: ATL_FAULT file)", strerror(ENOSPC));
+  if (special_target(path)) /* opened by its own name: the kernel follows the links */
+    return begin_in_place(o, path, why, len);
   int err = resolve(path, o->target, sizeof o->target, why, len);
   if (err)
     return err;
-  if (atl__fault_file())
-    return say(why, len, ATL_EIO, "%s (injected: ATL_FAULT file)", strerror(ENOSPC));
   struct stat st;
   int exists = stat(o->target, &st) == 0;
   if (exists && S_ISDIR(st.st_mode))
     return say(why, len, ATL_EINVAL, "is a folder: a file name is needed");
-  if (exists && !S_ISREG(st.st_mode))
-    return begin_in_place(o, why, len);
   char dir[PATH_MAX];
   folder_of(o->target, dir, sizeof dir);
   if (snprintf(o->tmp, sizeof o->tmp, "%s/" TMP_NAME, dir) >= (int)sizeof o->tmp)
