@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "app_internal.h"
-#include "backend/sass_count.h"
+#include "backend/cuda/sass_count.h"
 #include "core/strategy_internal.h"
 #include "model/swmodel.h"
 

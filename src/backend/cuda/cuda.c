@@ -17,7 +17,7 @@
 #include "atomlab/error.h"
 #include "kernels.h"
 #include "../common.h"
-#include "../sass.h"
+#include "sass.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x) /* expands cuda.h's versioned names: cuMemAlloc -> "cuMemAlloc_v2" */

@@ -10,7 +10,7 @@
 #include "atomlab/backend.h"
 #include "atomlab/error.h"
 #include "../common.h"
-#include "../sass.h"
+#include "../cuda/sass.h"
 #include "kernels.h"
 
 #ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
