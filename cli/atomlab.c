@@ -59,8 +59,8 @@ atl_context_t cli_open_device(const char *device, const char *backend)
   atl_context_t ctx = NULL;
   if (atl_context_new(&ctx) != 0)
     die("unable to create a context: out of memory");
-  if (backend && strcmp(backend, "opencl") != 0 && strcmp(backend, "cuda") != 0)
-    die_usage("--backend '%s' is not known: allowed: opencl, cuda", backend);
+  if (backend)
+    cli_check_backend("--backend", backend);
   int err = atl_device_open(ctx, device, backend);
   if (err == ATL_EINVAL) { /* a bad ATL_FAULT plan */
     char msg[2048];

@@ -126,6 +126,15 @@ int cli_describe(const char *command);
 size_t cli_parse_names(const char *opt, const char *text, int (*parse)(const char *), const int *all, size_t nall,
                        const char *allowed, int *out);
 
+/** The backends atomlab knows (atl_backend_name), joined by @p sep: "cuda, opencl". A static buffer. */
+const char *cli_backend_list(const char *sep);
+
+/** Dies (exit 2) unless @p name is a backend atomlab knows, naming @p opt and the allowed ones. */
+void cli_check_backend(const char *opt, const char *name);
+
+/** Prints help text @p usage to stdout, "@BACKENDS@" replaced by the backend names ("cuda or opencl"). */
+void cli_print_usage(const char *usage);
+
 /** Whether the comma list @p text names @p name. */
 int cli_list_has(const char *text, const char *name);
 

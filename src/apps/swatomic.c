@@ -233,7 +233,7 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   const struct atl_backend_ops *be = atl__ops(ctx);
   unsigned fit = 0;
   char method[200] = "";
-  if (variant == 2 && be->occupancy_estimate && strcmp(be->name, "cuda") == 0 &&
+  if (variant == 2 && be->occupancy_estimate && atl_device_current(ctx)->has_kernel_occupancy &&
       be->occupancy_estimate(atl__dev(ctx), k->kernel, p->wg_size, &fit, method, sizeof method) == 0 &&
       fit < groups) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%u work-groups refused: this kernel fits %u co-resident (%s)", groups,

@@ -56,8 +56,8 @@ int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t
   if (!atl_device_has_type(dev, s->type)) {
     snprintf(why, why_len, "%s has no native %s atomic add%s", dev->name, atl_type_name(s->type),
              s->type == ATL_TYPE_U64 ? " (needs cl_khr_int64_base/extended_atomics)"
-             : s->type == ATL_TYPE_F32 && strcmp(dev->backend, "opencl") == 0 ? " (needs cl_ext_float_atomics)"
-                                                                              : "");
+             : s->type == ATL_TYPE_F32 && !dev->kernels_cuda_c ? " (needs cl_ext_float_atomics)"
+                                                                : "");
     return ATL_ENOTSUP;
   }
   if (s->scope != ATL_SCOPE_DEVICE && !dev->has_scopes) {

@@ -248,8 +248,7 @@ int atl_strategy_check(atl_context_t ctx, const struct atl_strategy_spec *s, cha
              atl_access_name(s->access), (unsigned long long)(words * 4));
     return ATL_EINVAL;
   }
-  const int opencl = strcmp(dev->backend, "opencl") == 0;
-  if (s->strategy == ATL_STRATEGY_LOCK_WARP && opencl) {
+  if (s->strategy == ATL_STRATEGY_LOCK_WARP && !dev->has_warp_vote) {
     snprintf(why, why_len, "lock_warp needs warp vote and shuffle, which OpenCL C 1.2 lacks");
     return ATL_ENOTSUP;
   }
