@@ -95,7 +95,7 @@ static int run_variant(atl_context_t ctx, const struct atl_dadd_params *p, const
   atl_app_metric_set(&row, "targets", p->targets);
   atl_app_metric_set(&row, "retries_per_add", (double)total_retries / adds);
   if (aborted || r->aborted) {
-    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u spins and was abandoned",
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed spin_bound %u spins and was abandoned",
                         tm->spin_bound);
     goto out;
   }

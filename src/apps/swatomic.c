@@ -258,7 +258,7 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   err = atl__app_time(ctx, k->kernel, &launch, reset, r, tm, &row);
   if (err == SW_ABORTED) {
     err = 0;
-    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u polls and was abandoned",
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed spin_bound %u polls and was abandoned",
                         tm->spin_bound);
     goto out;
   }
@@ -271,7 +271,7 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   double ms = 0;
   if ((err = reset(ctx, r)) == SW_ABORTED) {
     err = 0;
-    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u polls and was abandoned",
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed spin_bound %u polls and was abandoned",
                         tm->spin_bound);
     goto out;
   }
@@ -284,7 +284,7 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
       (memop && (err = atl__ops(ctx)->read(atl__dev(ctx), r->dst, dst, olds_bytes))))
     goto fail;
   if (aborted || r->aborted) {
-    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u polls and was abandoned",
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed spin_bound %u polls and was abandoned",
                         tm->spin_bound);
     goto out;
   }
