@@ -60,6 +60,14 @@ int cli_output_format(const char *opt, const char *path, int fallback);
  */
 int cli_write_output(const char *path, const char *what, atl_file_writer writer, const void *arg);
 
+struct cJSON;
+/**
+ * A new cJSON object holding the provenance every atomlab JSON file starts
+ * with (atl_json_provenance_text, parsed), for the files the CLI composes
+ * itself; the caller adds the rest and owns it. Dies when out of memory.
+ */
+struct cJSON *cli_json_provenance(const struct atl_run_meta *meta);
+
 /** A file built in memory as it is measured, then written whole by cli_buffer_write(). */
 struct cli_buffer {
   FILE *f;
