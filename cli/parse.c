@@ -1,6 +1,5 @@
 /* Option parsing every command shares. */
 #include <libgen.h>
-#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,37 +152,4 @@ void cli_timing_check(const struct atl_timing *t)
 {
   if (t->max_samples < t->min_samples)
     die_usage("--max-samples %u is below --min-samples %u", t->max_samples, t->min_samples);
-}
-
-const char *cli_backend_list(const char *sep)
-{
-  static char list[256];
-  list[0] = '\0';
-  for (size_t i = 0; atl_backend_name(i); i++)
-    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? sep : "", atl_backend_name(i));
-  return list;
-}
-
-void cli_check_backend(const char *opt, const char *name)
-{
-  for (size_t i = 0; atl_backend_name(i); i++)
-    if (strcmp(name, atl_backend_name(i)) == 0)
-      return;
-  die_usage("%s '%s' is not known: allowed: %s", opt, name, cli_backend_list(", "));
-}
-
-/* Help texts are constants; the backend names come from the library's table,
- * so a text marks their place and this fills it in. */
-void cli_print_usage(const char *usage)
-{
-  static const char mark[] = "@BACKENDS@";
-  for (const char *p = usage, *m; *p; p = m + sizeof mark - 1) {
-    m = strstr(p, mark);
-    if (m == NULL) {
-      fputs(p, stdout);
-      return;
-    }
-    fwrite(p, 1, (size_t)(m - p), stdout);
-    fputs(cli_backend_list(" or "), stdout);
-  }
 }
