@@ -7,7 +7,7 @@
 
 const char app_common_usage[] =
     "device and output:\n"
-    "  --backend B     opencl or cuda  [any]\n"
+    "  --backend B     @BACKENDS@  [any]\n"
     "  --device ID     an id or row number from 'atomlab devices'  [best device]\n"
     "  --wg-size N     work-items per work-group  [256, or the device maximum]\n"
     "  --samples N     timed launches per variant after one warm-up (median reported)  [10; CPU: 3]\n"
@@ -84,8 +84,7 @@ int app_parse(int argc, char **argv, const char *usage, const struct option *ext
   while ((c = getopt_long(argc, argv, ":ho:", all, NULL)) != -1) {
     switch (c) {
     case O_BACKEND:
-      if (strcmp(optarg, "opencl") != 0 && strcmp(optarg, "cuda") != 0)
-        die_usage("--backend '%s' is not known: allowed: opencl, cuda", optarg);
+      cli_check_backend("--backend", optarg);
       o->backend = optarg;
       break;
     case O_DEVICE:
@@ -115,7 +114,7 @@ int app_parse(int argc, char **argv, const char *usage, const struct option *ext
       break;
     case 'h':
       fputs(usage, stdout);
-      fputs(app_common_usage, stdout);
+      cli_print_usage(app_common_usage);
       return 1;
     case ':':
       die_usage("option '%s' needs a value (see 'atomlab app %s --help')", argv[optind - 1], app);

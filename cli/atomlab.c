@@ -1,13 +1,10 @@
-/* atomlab: the command table and the shared helpers of the CLI. */
-#include <stdarg.h>
+/* atomlab: the command table, help and main. The helpers every command
+ * shares live in common.c, so no command calls back into this file. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "atl_version.h"
 #include "cli.h"
-
-const char *cli_argv0 = "atomlab";
 
 static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
@@ -28,77 +25,6 @@ static const struct cli_command commands[] = {
     {"help", "show this list, or `atomlab help COMMAND` for one command", cmd_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
-
-static void vreport(const char *fmt, va_list ap)
-{
-  fputs("error: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-}
-
-void die_usage(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vreport(fmt, ap);
-  va_end(ap);
-  exit(EXIT_USAGE);
-}
-
-void die(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vreport(fmt, ap);
-  va_end(ap);
-  exit(EXIT_MEASURE);
-}
-
-atl_context_t cli_open_device(const char *device, const char *backend)
-{
-  atl_context_t ctx = NULL;
-  if (atl_context_new(&ctx) != 0)
-    die("unable to create a context: out of memory");
-  if (backend && strcmp(backend, "opencl") != 0 && strcmp(backend, "cuda") != 0)
-    die_usage("--backend '%s' is not known: allowed: opencl, cuda", backend);
-  int err = atl_device_open(ctx, device, backend);
-  if (err == ATL_EINVAL) { /* a bad ATL_FAULT plan */
-    char msg[2048];
-    snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx));
-    atl_context_free(ctx);
-    die_usage("%s", msg);
-  }
-  if (err == ATL_ENODEV && device) {
-    char msg[2048];
-    snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx));
-    atl_context_free(ctx);
-    die_usage("--device: %s", msg);
-  }
-  if (err) {
-    char msg[2048];
-    snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
-    atl_context_free(ctx);
-    die("unable to open a device: %s", msg);
-  }
-  return ctx;
-}
-
-void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta)
-{
-  memset(meta, 0, sizeof *meta);
-  snprintf(meta->tool_version, sizeof meta->tool_version, "%s", ATL_VERSION);
-  snprintf(meta->git_commit, sizeof meta->git_commit, "%s", ATL_GIT_COMMIT);
-  time_t now = time(NULL);
-  struct tm utc;
-  gmtime_r(&now, &utc);
-  strftime(meta->date, sizeof meta->date, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  size_t used = 0;
-  for (int i = 0; i < argc && used + 2 < sizeof meta->command; i++)
-    used += (size_t)snprintf(meta->command + used, sizeof meta->command - used, "%s%s", i ? " " : "", argv[i]);
-  const struct atl_device_info *d = atl_device_current(ctx);
-  if (d)
-    meta->device = *d;
-}
 
 static void print_usage(FILE *f)
 {

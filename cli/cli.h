@@ -60,6 +60,14 @@ int cli_output_format(const char *opt, const char *path, int fallback);
  */
 int cli_write_output(const char *path, const char *what, atl_file_writer writer, const void *arg);
 
+struct cJSON;
+/**
+ * A new cJSON object holding the provenance every atomlab JSON file starts
+ * with (atl_json_provenance_text, parsed), for the files the CLI composes
+ * itself; the caller adds the rest and owns it. Dies when out of memory.
+ */
+struct cJSON *cli_json_provenance(const struct atl_run_meta *meta);
+
 /** A file built in memory as it is measured, then written whole by cli_buffer_write(). */
 struct cli_buffer {
   FILE *f;
@@ -125,6 +133,15 @@ int cli_describe(const char *command);
 /** A comma list of names, each parsed by @p parse; "all" expands to @p all. Dies (exit 2) naming @p opt. */
 size_t cli_parse_names(const char *opt, const char *text, int (*parse)(const char *), const int *all, size_t nall,
                        const char *allowed, int *out);
+
+/** The backends atomlab knows (atl_backend_name), joined by @p sep: "cuda, opencl". A static buffer. */
+const char *cli_backend_list(const char *sep);
+
+/** Dies (exit 2) unless @p name is a backend atomlab knows, naming @p opt and the allowed ones. */
+void cli_check_backend(const char *opt, const char *name);
+
+/** Prints help text @p usage to stdout, "@BACKENDS@" replaced by the backend names ("cuda or opencl"). */
+void cli_print_usage(const char *usage);
 
 /** Whether the comma list @p text names @p name. */
 int cli_list_has(const char *text, const char *name);

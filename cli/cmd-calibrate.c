@@ -121,7 +121,7 @@ static char *metadata_json(const struct atl_run_meta *m, const struct atl_smem_c
                            const struct atl_smem_calibration_info *info, const char *csv_name, const char *grid,
                            int complete)
 {
-  cJSON *root = atl_json_provenance(m);
+  cJSON *root = cli_json_provenance(m);
   cJSON *dev = cJSON_AddObjectToObject(root, "device");
   cJSON_AddStringToObject(dev, "id", m->device.id);
   cJSON_AddStringToObject(dev, "name", m->device.name);

@@ -42,6 +42,13 @@ static cJSON *device_json(const struct atl_device_info *d, size_t index)
   cJSON_AddNumberToObject(o, "local_mem_optin_bytes", (double)d->local_mem_optin);
   cJSON_AddBoolToObject(o, "int64_atomics", d->has_int64_atomics);
   cJSON_AddBoolToObject(o, "f32_atomic_add", d->has_f32_atomic_add);
+  /* Added fields only: what atomlab's code can do on the device (device.h). */
+  cJSON_AddBoolToObject(o, "kernels_cuda_c", d->kernels_cuda_c);
+  cJSON_AddBoolToObject(o, "warp_vote", d->has_warp_vote);
+  cJSON_AddBoolToObject(o, "sm_clock", d->has_sm_clock);
+  cJSON_AddBoolToObject(o, "ncu_counters", d->has_ncu_counters);
+  cJSON_AddBoolToObject(o, "kernel_occupancy", d->has_kernel_occupancy);
+  cJSON_AddBoolToObject(o, "cub", d->has_cub);
   return o;
 }
 

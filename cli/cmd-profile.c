@@ -189,7 +189,7 @@ int cmd_profile(int argc, char **argv)
   struct atl_run_meta meta;
   cli_fill_meta(ctx, argc + 1, argv - 1, &meta);
   for (size_t i = 0; i < ndev; i++)
-    if (strcmp(devs[i].backend, "cuda") == 0) {
+    if (devs[i].has_ncu_counters) {
       if (sms <= 0)
         sms = devs[i].compute_units;
       if (warps <= 0 && devs[i].warp_size)

@@ -42,7 +42,7 @@ static const char usage[] =
     "                 whole once this one is done (until then the run is in\n"
     "                 DIR.staging-PID beside it)  [atomlab-report]\n"
     "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
-    "  --backend B    opencl or cuda  [any]\n"
+    "  --backend B    @BACKENDS@  [any]\n"
     "  --quick        a 2x2 grid with fixed iterations: checks the pipeline in seconds\n"
     "  --render DIR   measure nothing: draw the figures of a report folder written\n"
     "                 where gnuplot was missing (a GPU machine) and write its\n"
@@ -204,6 +204,8 @@ static int render(const char *dir)
   snprintf(info.name, sizeof info.name, "%s", name->valuestring);
   snprintf(info.platform, sizeof info.platform, "%s", cJSON_IsString(platform) ? platform->valuestring : "");
   info.type = cJSON_IsString(type) && strcmp(type->valuestring, "cpu") == 0 ? ATL_DEVICE_CPU : ATL_DEVICE_GPU;
+  /* A recorded file carries the backend's name, not the device's capabilities:
+   * the calibration (has_sm_clock) runs on CUDA devices, so the name stands for it. */
   const int cuda = cJSON_IsString(backend) && strcmp(backend->valuestring, "cuda") == 0;
   cJSON_Delete(root);
   char device_slug[160], s_args[300], h_args[300];
@@ -385,7 +387,7 @@ int cmd_report(int argc, char **argv)
       render_dir = optarg;
       break;
     case 'h':
-      fputs(usage, stdout);
+      cli_print_usage(usage);
       return EXIT_OK;
     case ':':
       die_usage("option '%s' needs a value (see 'atomlab report --help')", argv[optind - 1]);
@@ -417,7 +419,7 @@ int cmd_report(int argc, char **argv)
   atl_context_t ctx = cli_open_device(device, backend);
   const struct atl_device_info *dev = atl_device_current(ctx);
   int gpu = dev->type == ATL_DEVICE_GPU;
-  int cuda = strcmp(dev->backend, "cuda") == 0;
+  int cuda = dev->has_sm_clock;
   char device_id[128], device_slug[160];
   snprintf(device_id, sizeof device_id, "%s", dev->id);
   atl_device_slug(dev, device_slug, sizeof device_slug);

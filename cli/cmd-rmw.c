@@ -26,7 +26,7 @@ static const char usage[] =
     "  --contention N threads per word (random: on average; its walk runs over threads / N words)  [1:64:x4]\n"
     "  --padding N    words between neighbouring targets  [1,16]\n\n"
     "device and grid:\n"
-    "  --backend B    opencl or cuda  [any]\n"
+    "  --backend B    @BACKENDS@  [any]\n"
     "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
     "  --wg-size N    work-items per work-group  [256, or the device maximum]\n"
     "  --workgroups N work-groups  [co-resident count found by occupancy discovery]\n"
@@ -247,7 +247,7 @@ int cmd_rmw(int argc, char **argv)
       quiet = 1;
       break;
     case 'h':
-      fputs(usage, stdout);
+      cli_print_usage(usage);
       return EXIT_OK;
     case ':':
       die_usage("option '%s' needs a value (see 'atomlab rmw --help')", argv[optind - 1]);

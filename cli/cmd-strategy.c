@@ -26,7 +26,7 @@ static const char usage[] =
     "  --result R     used, unused or all  [used]\n"
     "  --divergent    every third thread does not call (divergent warps)\n\n"
     "device and grid:\n"
-    "  --backend B    opencl or cuda  [any]\n"
+    "  --backend B    @BACKENDS@  [any]\n"
     "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
     "  --wg-size N    threads per block  [256, or the device maximum]\n"
     "  --workgroups N blocks  [co-resident count found by occupancy discovery]\n"
@@ -198,7 +198,7 @@ int cmd_strategy(int argc, char **argv)
       max_rows = cli_parse_count("--max-rows", optarg, UINT32_MAX);
       break;
     case 'h':
-      fputs(usage, stdout);
+      cli_print_usage(usage);
       return EXIT_OK;
     case ':':
       die_usage("option '%s' needs a value (see 'atomlab strategy --help')", argv[optind - 1]);

@@ -1,5 +1,6 @@
 /* Output files of every command: checked before measuring, written the safe
  * way of include/atomlab/file.h, and never lost (a rescue file, else stderr). */
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,4 +81,16 @@ int cli_buffer_write(struct cli_buffer *b, const char *path, const char *what)
   free(b->text);
   b->text = NULL;
   return rc;
+}
+
+struct cJSON *cli_json_provenance(const struct atl_run_meta *meta)
+{
+  /* The library gives text so that its public API exposes no cJSON type; the
+   * CLI, which links cJSON anyway, parses it back into an object to extend. */
+  char *text = atl_json_provenance_text(meta);
+  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  if (root == NULL)
+    die("unable to build the JSON provenance: out of memory");
+  return root;
 }

@@ -1,5 +1,7 @@
-/* What `atomlab plot` shares between result files (cmd-plot.c) and app
- * files (plot-app.c): the gnuplot script frame, finding and running gnuplot. */
+/* What `atomlab plot` shares between result files (cmd-plot.c), app files
+ * (plot-app.c) and seed 000's figures (plot-swatomic.c): the gnuplot script
+ * frame, finding and running gnuplot (plot-frame.c), and the two entry
+ * points cmd-plot.c calls. */
 #ifndef ATL_CLI_PLOT_H
 #define ATL_CLI_PLOT_H
 
@@ -20,6 +22,8 @@ const char *plot_find_gnuplot(char *buf, size_t len);
 int plot_file_nonempty(const char *path);
 /** Writes a text file built in memory (through a temporary name), frees @p text; exits on failure. */
 void plot_write_text(const char *path, char *text, size_t len);
+/** The most seconds one gnuplot may run (--timeout; 60 unless set). */
+void plot_set_timeout(double seconds);
 /** Runs DIR/NAME.gp and prints the images drawn (the script's path without gnuplot); returns the images missing. */
 int plot_draw(const char *gnuplot, const char *dir, const char *name, int png, int svg);
 /**

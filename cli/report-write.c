@@ -87,25 +87,6 @@ static const char *at(const struct rf_row *r, char *buf, size_t len)
   return buf;
 }
 
-int report_base64_file(FILE *o, const char *path)
-{
-  static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  FILE *in = atl_file_open_input(path, NULL, 0); /* a FIFO would block */
-  if (in == NULL)
-    return -1;
-  unsigned char b[3];
-  size_t n;
-  while ((n = fread(b, 1, 3, in)) > 0) {
-    unsigned v = (unsigned)b[0] << 16 | (n > 1 ? (unsigned)b[1] << 8 : 0) | (n > 2 ? b[2] : 0);
-    fputc(digits[v >> 18 & 63], o);
-    fputc(digits[v >> 12 & 63], o);
-    fputc(n > 1 ? digits[v >> 6 & 63] : '=', o);
-    fputc(n > 2 ? digits[v & 63] : '=', o);
-  }
-  fclose(in);
-  return 0;
-}
-
 /* The facts of the device section, as label/value pairs for both documents. */
 struct fact {
   const char *label;

@@ -146,7 +146,7 @@ int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table
   int failures = 0;
   cJSON *root = NULL, *kernels = NULL;
   if (format == ATL_FORMAT_JSON) {
-    root = atl_json_provenance(meta);
+    root = cli_json_provenance(meta);
     cJSON *dev = cJSON_AddObjectToObject(root, "device");
     cJSON_AddStringToObject(dev, "name", meta->device.name);
     cJSON_AddStringToObject(dev, "driver", meta->device.driver);

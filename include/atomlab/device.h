@@ -47,7 +47,30 @@ struct atl_device_info {
   unsigned has_scopes;         /**< block and system scopes besides device */
   unsigned has_orders;         /**< acquire, release, acq_rel and seq_cst atomics besides relaxed */
   unsigned has_local_atomics;  /**< 32-bit atomics on local memory */
+  /* What atomlab's code for this device can do. The library and the CLI ask
+   * these instead of comparing backend names, so a new backend states what it
+   * offers in one place. */
+  unsigned kernels_cuda_c;     /**< atomlab's kernels for this device are CUDA C (NVRTC): the kernels written for
+                                    CUDA only (histogram case study, shared-memory validation) can run */
+  unsigned has_warp_vote;      /**< kernels have warp vote and shuffle (CUDA's __ballot_sync / __shfl_sync;
+                                    OpenCL C 1.2 has neither), as lock_warp needs */
+  unsigned has_sm_clock;       /**< kernels read a per-compute-unit cycle counter and their compute unit's id
+                                    (clock64, %smid): the shared-memory calibration and its model apply */
+  unsigned has_ncu_counters;   /**< NVIDIA Nsight Compute (ncu) can profile this device, so the shared-memory
+                                    model's hardware counters apply (atomlab profile) */
+  unsigned has_kernel_occupancy; /**< the backend's occupancy estimate answers for one compiled kernel (CUDA's
+                                      occupancy API), not a bound from device limits: exact enough to refuse on */
+  unsigned has_cub;            /**< the CUB baselines (CUDA runtime) run on this device, as device @ref ordinal */
+  unsigned ordinal;            /**< CUDA's device ordinal; for OpenCL the device's index within its platform */
 };
+
+/**
+ * The name of backend @p i (0, 1, ...) of every backend atomlab knows,
+ * compiled in or not, in the order devices are probed ("cuda", "opencl");
+ * NULL past the last. The CLI's --backend, ATL_BACKENDS and help texts take
+ * their names from it, so a new backend is named in one table.
+ */
+const char *atl_backend_name(size_t i);
 
 /** Creates a context and enumerates the backends compiled in (none is opened yet). */
 int atl_context_new(atl_context_t *out);

@@ -99,8 +99,5 @@ int atl__app_fill32(atl_context_t ctx, void *buf, uint32_t word, size_t bytes)
 int atl__app_cuda_ordinal(atl_context_t ctx)
 {
   const struct atl_device_info *d = atl_device_current(ctx);
-  int ordinal = -1;
-  if (d && strcmp(d->backend, "cuda") == 0 && sscanf(d->id, "cuda:%d", &ordinal) == 1)
-    return ordinal;
-  return -1;
+  return d && d->has_cub ? (int)d->ordinal : -1;
 }

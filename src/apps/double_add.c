@@ -38,7 +38,6 @@ static int run_variant(atl_context_t ctx, const struct atl_dadd_params *p, const
                        struct atl_app_set *out)
 {
   const struct atl_device_info *dev = atl_device_current(ctx);
-  const int cuda = strcmp(dev->backend, "cuda") == 0;
   struct atl_app_row row;
   void *kernel = NULL;
   char defines[64];
@@ -46,12 +45,13 @@ static int run_variant(atl_context_t ctx, const struct atl_dadd_params *p, const
   uint32_t *retries = NULL, aborted = 0;
   int err = 0;
   atl__app_row_init(&row, "double-add", variant);
-  if (strcmp(variant, "native") == 0 && !(cuda && dev->has_f64_atomic_add)) {
+  if (strcmp(variant, "native") == 0 && !(dev->kernels_cuda_c && dev->has_f64_atomic_add)) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s has no native double atomic add in atomlab's kernels",
                         dev->name);
     return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
-  if (!cuda && !dev->has_int64_atomics) {
+  /* The OpenCL C kernel's CAS-loop variants work on 64-bit words; CUDA C has them always. */
+  if (!dev->kernels_cuda_c && !dev->has_int64_atomics) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "needs 64-bit atomics (cl_khr_int64_base_atomics)");
     return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
@@ -95,7 +95,7 @@ static int run_variant(atl_context_t ctx, const struct atl_dadd_params *p, const
   atl_app_metric_set(&row, "targets", p->targets);
   atl_app_metric_set(&row, "retries_per_add", (double)total_retries / adds);
   if (aborted || r->aborted) {
-    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u spins and was abandoned",
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed spin_bound %u spins and was abandoned",
                         tm->spin_bound);
     goto out;
   }

@@ -300,17 +300,17 @@ static int dynamic_local(enum atl_hist_variant v)
 static const char *unsupported(const struct hist_run *r, enum atl_hist_variant v, char *why, size_t len)
 {
   const struct atl_device_info *d = atl_device_current(r->ctx);
-  const int cuda = atl__app_cuda_ordinal(r->ctx) >= 0;
+  const int cuda = d->kernels_cuda_c; /* match-any exists in the CUDA C kernel only */
   const uint32_t wg = r->p->wg_size;
   if (v == ATL_HIST_MATCH_ANY && !cuda)
     return "match-any needs CUDA's __match_any_sync: OpenCL C has no equivalent";
   if ((v == ATL_HIST_WARP_PRIVATE || v == ATL_HIST_PACKED || v == ATL_HIST_MATCH_ANY) && wg % 32) {
-    snprintf(why, len, "%s needs a work-group size that is a multiple of 32 (--wg-size %u)",
+    snprintf(why, len, "%s needs a work-group size that is a multiple of 32 (wg_size %u)",
              atl_hist_variant_names[v], wg);
     return why;
   }
   if (v == ATL_HIST_BYTE_LANES && r->input == ATL_HIST_U32)
-    return "byte-lanes counts 8-bit keys and RGBA pixels only (--input u8 or rgba): a key's byte is its address";
+    return "byte-lanes counts 8-bit keys and RGBA pixels only (input u8 or rgba): a key's byte is its address";
   const uint32_t vwg = variant_wg(d, v, wg);
   const uint64_t need = local_words(v, r->bins, vwg) * 4;
   const uint64_t have = dynamic_local(v) ? d->local_mem_optin : d->local_mem;

@@ -85,7 +85,7 @@ int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struc
   atl_app_metric_set(&row, "heads", p->lists);
   atl_app_metric_set(&row, "retries_per_insert", (double)total / p->nodes);
   if (aborted || r.aborted) {
-    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a CAS loop passed --spin-bound %u tries", tm->spin_bound);
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a CAS loop passed spin_bound %u tries", tm->spin_bound);
     goto out;
   }
   row.status = ATL_STATUS_OK;

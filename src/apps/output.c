@@ -116,7 +116,7 @@ static cJSON *row_json(const struct atl_app_row *r)
 int atl_app_write_json(FILE *f, const struct atl_app_set *set)
 {
   const struct atl_run_meta *m = &set->meta;
-  cJSON *root = atl_json_provenance(m);
+  cJSON *root = atl__json_provenance(m);
   cJSON_AddStringToObject(root, "kind", "app");
   cJSON_AddBoolToObject(root, "complete", m->complete);
   cJSON_AddItemToObject(root, "device", atl__device_json(&m->device));

@@ -23,7 +23,7 @@
 /* What a missing default photo tells the user, whichever file was asked for. */
 #define PHOTO_HINT                                                                                                     \
   "the default photo " ATL_HIST_PHOTO_DEFAULT " comes from the Debian package " ATL_HIST_PHOTO_PACKAGE               \
-  " (apt-get install " ATL_HIST_PHOTO_PACKAGE "; scripts/setup-deps.sh), or pass --photo FILE.jpg"
+  " (apt-get install " ATL_HIST_PHOTO_PACKAGE "; scripts/setup-deps.sh), or give another JPEG file as the photo"
 
 const char *atl__photo_path(const char *path)
 {
@@ -44,7 +44,7 @@ int atl_hist_photo_available(const char *path, char *why, size_t why_len)
   char detail[200];
   FILE *f = atl_file_open_input(path, detail, sizeof detail);
   if (f == NULL) {
-    snprintf(why, why_len, "--photo '%s': %s; %s", path, detail, PHOTO_HINT);
+    snprintf(why, why_len, "photo '%s': %s; %s", path, detail, PHOTO_HINT);
     return ATL_EIO;
   }
   size_t got = fread(soi, 1, 2, f);

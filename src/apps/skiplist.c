@@ -139,7 +139,7 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
   atl_app_metric_set(&row, "threads", p->threads);
   atl_app_metric_set(&row, "retries_per_insert", (double)total / p->nodes);
   if (aborted || r.aborted) {
-    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a walk or CAS loop passed --spin-bound %u", tm->spin_bound);
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a walk or CAS loop passed spin_bound %u", tm->spin_bound);
     goto out;
   }
   row.status = ATL_STATUS_OK;

@@ -42,7 +42,7 @@ int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_sp
   memset(out, 0, sizeof *out);
   if (ops == NULL || d == NULL)
     return atl__seterr(ctx, ATL_ENODEV, "no device is open");
-  if (strcmp(d->backend, "cuda") != 0)
+  if (!d->kernels_cuda_c)
     return atl__seterr(ctx, ATL_ENOTSUP, "the histogram case study is a CUDA kernel; %s is not CUDA", d->id);
   if (spec->pixels == 0 || spec->wg_size == 0 || spec->wg_size > d->max_wg_size || spec->workgroups == 0 ||
       spec->reps == 0)
@@ -142,7 +142,7 @@ int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_
   memset(out, 0, sizeof *out);
   if (ops == NULL || d == NULL)
     return atl__seterr(ctx, ATL_ENODEV, "no device is open");
-  if (strcmp(d->backend, "cuda") != 0)
+  if (!d->kernels_cuda_c)
     return atl__seterr(ctx, ATL_ENOTSUP, "the validation kernels are CUDA kernels; %s is not CUDA", d->id);
   if ((unsigned)spec->which >= ATL_SMEM_VALIDATIONS || spec->wg_size == 0 || spec->wg_size % 32 ||
       spec->wg_size > 1024 || spec->wg_size > d->max_wg_size || spec->workgroups == 0 || spec->reps == 0 ||

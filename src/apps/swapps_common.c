@@ -120,7 +120,7 @@ int atl__sw_time(atl_context_t ctx, void *const *kernels, const struct atl_launc
     return err;
   }
   if (flag || s->aborted) {
-    atl__app_row_status(row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u polls and was abandoned",
+    atl__app_row_status(row, ATL_STATUS_DEADLOCK, "a wait passed spin_bound %u polls and was abandoned",
                         tm->spin_bound);
     return 1;
   }

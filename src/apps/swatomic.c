@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "app_internal.h"
-#include "backend/sass_count.h"
+#include "backend/cuda/sass_count.h"
 #include "core/strategy_internal.h"
 #include "model/swmodel.h"
 
@@ -233,7 +233,7 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   const struct atl_backend_ops *be = atl__ops(ctx);
   unsigned fit = 0;
   char method[200] = "";
-  if (variant == 2 && be->occupancy_estimate && strcmp(be->name, "cuda") == 0 &&
+  if (variant == 2 && be->occupancy_estimate && atl_device_current(ctx)->has_kernel_occupancy &&
       be->occupancy_estimate(atl__dev(ctx), k->kernel, p->wg_size, &fit, method, sizeof method) == 0 &&
       fit < groups) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%u work-groups refused: this kernel fits %u co-resident (%s)", groups,
@@ -258,7 +258,7 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   err = atl__app_time(ctx, k->kernel, &launch, reset, r, tm, &row);
   if (err == SW_ABORTED) {
     err = 0;
-    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u polls and was abandoned",
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed spin_bound %u polls and was abandoned",
                         tm->spin_bound);
     goto out;
   }
@@ -271,7 +271,7 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   double ms = 0;
   if ((err = reset(ctx, r)) == SW_ABORTED) {
     err = 0;
-    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u polls and was abandoned",
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed spin_bound %u polls and was abandoned",
                         tm->spin_bound);
     goto out;
   }
@@ -284,7 +284,7 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
       (memop && (err = atl__ops(ctx)->read(atl__dev(ctx), r->dst, dst, olds_bytes))))
     goto fail;
   if (aborted || r->aborted) {
-    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed --spin-bound %u polls and was abandoned",
+    atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed spin_bound %u polls and was abandoned",
                         tm->spin_bound);
     goto out;
   }

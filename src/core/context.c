@@ -7,19 +7,37 @@
 
 typedef int (*backend_init_fn)(struct atl_backend_ops *);
 
-/* Every backend compiled in; ATL_BACKENDS (comma list) narrows it at run time. */
+/* Every backend atomlab knows, in probing order; init is NULL for one not
+ * compiled in, so ATL_BACKENDS and --backend still know its name (and say
+ * "no device" rather than "not a backend"). ATL_BACKENDS (comma list)
+ * narrows the compiled ones at run time. */
 static const struct {
   const char *name;
   backend_init_fn init;
 } backend_table[] = {
 #ifdef ATL_HAVE_CUDA
     {"cuda", atl_cuda_backend_init},
+#else
+    {"cuda", NULL},
 #endif
 #ifdef ATL_HAVE_OPENCL
     {"opencl", atl_opencl_backend_init},
+#else
+    {"opencl", NULL},
 #endif
-    {NULL, NULL},
 };
+#define NBACKENDS (sizeof backend_table / sizeof backend_table[0])
+
+const char *atl_backend_name(size_t i) { return i < NBACKENDS ? backend_table[i].name : NULL; }
+
+/* Whether @p n bytes at @p p are one of the known backend names. */
+static int backend_known(const char *p, size_t n)
+{
+  for (size_t i = 0; i < NBACKENDS; i++)
+    if (strlen(backend_table[i].name) == n && strncmp(p, backend_table[i].name, n) == 0)
+      return 1;
+  return 0;
+}
 
 static int backend_enabled(const char *name)
 {
@@ -44,8 +62,8 @@ int atl_context_new(atl_context_t *out)
   struct atl_context *ctx = calloc(1, sizeof *ctx);
   if (ctx == NULL)
     return ATL_ENOMEM;
-  for (size_t i = 0; backend_table[i].name != NULL && ctx->nbackends < ATL__MAX_BACKENDS; i++) {
-    if (!backend_enabled(backend_table[i].name))
+  for (size_t i = 0; i < NBACKENDS && ctx->nbackends < ATL__MAX_BACKENDS; i++) {
+    if (backend_table[i].init == NULL || !backend_enabled(backend_table[i].name))
       continue;
     if (backend_table[i].init(&ctx->backends[ctx->nbackends]) == 0)
       ctx->nbackends++;
@@ -87,9 +105,14 @@ static int check_backends_env(atl_context_t ctx)
   for (const char *p = list;;) {
     const char *end = strchr(p, ',');
     size_t n = end ? (size_t)(end - p) : strlen(p);
-    if (!((n == 6 && strncmp(p, "opencl", 6) == 0) || (n == 4 && strncmp(p, "cuda", 4) == 0)))
-      return atl__seterr(ctx, ATL_EINVAL, "ATL_BACKENDS '%s': '%.*s' is not a backend: allowed: opencl, cuda", list,
-                         (int)(n > 64 ? 64 : n), p);
+    if (!backend_known(p, n)) {
+      char allowed[128] = "";
+      for (size_t i = 0; i < NBACKENDS; i++)
+        snprintf(allowed + strlen(allowed), sizeof allowed - strlen(allowed), "%s%s", i ? ", " : "",
+                 backend_table[i].name);
+      return atl__seterr(ctx, ATL_EINVAL, "ATL_BACKENDS '%s': '%.*s' is not a backend: allowed: %s", list,
+                         (int)(n > 64 ? 64 : n), p, allowed);
+    }
     if (!end)
       return 0;
     p = end + 1;

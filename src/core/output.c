@@ -242,7 +242,15 @@ static cJSON *summary_json(const struct atl_result_set *set)
   return o;
 }
 
-cJSON *atl_json_provenance(const struct atl_run_meta *m)
+char *atl_json_provenance_text(const struct atl_run_meta *m)
+{
+  cJSON *root = atl__json_provenance(m);
+  char *text = root ? cJSON_PrintUnformatted(root) : NULL;
+  cJSON_Delete(root);
+  return text;
+}
+
+cJSON *atl__json_provenance(const struct atl_run_meta *m)
 {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddNumberToObject(root, "format_version", ATL_FORMAT_VERSION);
@@ -257,7 +265,7 @@ cJSON *atl_json_provenance(const struct atl_run_meta *m)
 
 cJSON *atl__json_meta(const struct atl_run_meta *m)
 {
-  cJSON *root = atl_json_provenance(m);
+  cJSON *root = atl__json_provenance(m);
   cJSON_AddBoolToObject(root, "complete", m->complete);
   cJSON_AddNumberToObject(root, "rows_planned", (double)m->rows_planned);
   cJSON_AddItemToObject(root, "device", atl__device_json(&m->device));

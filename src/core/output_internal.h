@@ -7,6 +7,13 @@
 
 #include "atomlab.h"
 
+/**
+ * A new JSON object holding the provenance every atomlab JSON file starts
+ * with: format_version, tool (name, version, commit), date and command.
+ * The caller adds the rest and owns the object.
+ */
+cJSON *atl__json_provenance(const struct atl_run_meta *meta);
+
 /** A JSON object with the run's metadata (format_version, tool, date, command, device, occupancy, settings). */
 cJSON *atl__json_meta(const struct atl_run_meta *meta);
 

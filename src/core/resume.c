@@ -80,33 +80,33 @@ int atl_row_validate(const struct atl_row *r, char *why, size_t why_len)
 
 int atl_timing_match(const struct atl_timing *rec, const struct atl_timing *now, char *why, size_t why_len)
 {
-  /* Each setting with the option that sets it, as the user would type it. */
+  /* Each setting by its name in struct atl_timing (the CLI knows its own flags). */
   const struct {
-    const char *option;
+    const char *name;
     double recorded, asked;
   } settings[] = {
-      {"--target-ms", rec->target_ms, now->target_ms},
-      {"--noise", rec->noise, now->noise},
-      {"--min-samples", rec->min_samples, now->min_samples},
-      {"--max-samples", rec->max_samples, now->max_samples},
-      {"--budget", rec->budget_s, now->budget_s},
-      {"--iters", rec->fixed_iters, now->fixed_iters},
-      {"the iteration cap (max_iters)", rec->max_iters, now->max_iters},
+      {"target_ms", rec->target_ms, now->target_ms},
+      {"noise", rec->noise, now->noise},
+      {"min_samples", rec->min_samples, now->min_samples},
+      {"max_samples", rec->max_samples, now->max_samples},
+      {"budget_s", rec->budget_s, now->budget_s},
+      {"fixed_iters", rec->fixed_iters, now->fixed_iters},
+      {"max_iters", rec->max_iters, now->max_iters},
   };
   for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
     if (near(settings[i].recorded, settings[i].asked))
       continue;
     char a[48], b[48];
-    /* --iters 0 in a file means "calibrated": say so rather than print 0. */
-    if (strcmp(settings[i].option, "--iters") == 0 && settings[i].recorded == 0)
+    /* fixed_iters 0 in a file means "calibrated": say so rather than print 0. */
+    if (strcmp(settings[i].name, "fixed_iters") == 0 && settings[i].recorded == 0)
       snprintf(a, sizeof a, "none (calibrated)");
     else
       snprintf(a, sizeof a, "%.15g", settings[i].recorded);
-    if (strcmp(settings[i].option, "--iters") == 0 && settings[i].asked == 0)
+    if (strcmp(settings[i].name, "fixed_iters") == 0 && settings[i].asked == 0)
       snprintf(b, sizeof b, "none (calibrated)");
     else
       snprintf(b, sizeof b, "%.15g", settings[i].asked);
-    snprintf(why, why_len, "%s differs: the file was measured with %s, this run asks for %s", settings[i].option, a, b);
+    snprintf(why, why_len, "%s differs: the file was measured with %s, this run asks for %s", settings[i].name, a, b);
     return ATL_EINVAL;
   }
   return 0;

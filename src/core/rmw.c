@@ -21,16 +21,16 @@ int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t
     return ATL_ENODEV;
   }
   if (s->wg_size == 0 || s->wg_size > dev->max_wg_size) {
-    snprintf(why, why_len, "--wg-size %u is not allowed: 1 to %zu on %s", s->wg_size, dev->max_wg_size, dev->name);
+    snprintf(why, why_len, "wg_size %u is not allowed: 1 to %zu on %s", s->wg_size, dev->max_wg_size, dev->name);
     return ATL_EINVAL;
   }
   if (s->workgroups == 0 || threads > UINT32_MAX) {
-    snprintf(why, why_len, "--workgroups %u is not allowed: 1 to %llu with --wg-size %u", s->workgroups,
+    snprintf(why, why_len, "workgroups %u is not allowed: 1 to %llu with wg_size %u", s->workgroups,
              (unsigned long long)(UINT32_MAX / s->wg_size), s->wg_size);
     return ATL_EINVAL;
   }
   if (s->contention > domain_threads) {
-    snprintf(why, why_len, "--contention %u exceeds the %llu threads of a %s (allowed: 1 to %llu)", s->contention,
+    snprintf(why, why_len, "contention %u exceeds the %llu threads of a %s (allowed: 1 to %llu)", s->contention,
              (unsigned long long)domain_threads, s->space == ATL_SPACE_LOCAL ? "work-group" : "grid",
              (unsigned long long)domain_threads);
     return ATL_EINVAL;
@@ -38,13 +38,13 @@ int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t
   const uint64_t words = atl_spec_domain_words(s);
   const size_t esize = atl_type_size(s->type);
   if (words == 0) {
-    snprintf(why, why_len, "--padding %u with --contention %u needs more than 2^32 words: lower --padding",
+    snprintf(why, why_len, "padding %u with contention %u needs more than 2^32 words: lower padding",
              s->padding, s->contention);
     return ATL_EINVAL;
   }
   if (s->space == ATL_SPACE_GLOBAL && words * esize > dev->max_alloc) {
     snprintf(why, why_len,
-             "--padding %u with --contention %u needs an array of %llu bytes, above the device's max allocation of "
+             "padding %u with contention %u needs an array of %llu bytes, above the device's max allocation of "
              "%llu bytes",
              s->padding, s->contention, (unsigned long long)(words * esize), (unsigned long long)dev->max_alloc);
     return ATL_EINVAL;
@@ -56,8 +56,8 @@ int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t
   if (!atl_device_has_type(dev, s->type)) {
     snprintf(why, why_len, "%s has no native %s atomic add%s", dev->name, atl_type_name(s->type),
              s->type == ATL_TYPE_U64 ? " (needs cl_khr_int64_base/extended_atomics)"
-             : s->type == ATL_TYPE_F32 && strcmp(dev->backend, "opencl") == 0 ? " (needs cl_ext_float_atomics)"
-                                                                              : "");
+             : s->type == ATL_TYPE_F32 && !dev->kernels_cuda_c ? " (needs cl_ext_float_atomics)"
+                                                                : "");
     return ATL_ENOTSUP;
   }
   if (s->scope != ATL_SCOPE_DEVICE && !dev->has_scopes) {

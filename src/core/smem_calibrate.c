@@ -96,7 +96,7 @@ int atl_smem_calibrate(atl_context_t ctx, const struct atl_smem_calibration *cfg
   const double t0 = now_seconds();
   if (ops == NULL || d == NULL)
     return atl__seterr(ctx, ATL_ENODEV, "no device is open");
-  if (strcmp(d->backend, "cuda") != 0)
+  if (!d->has_sm_clock)
     return atl__seterr(ctx, ATL_ENOTSUP,
                        "the shared-memory calibration needs the CUDA backend (per-SM clock64 and %%smid), not %s",
                        d->backend);

@@ -229,27 +229,26 @@ int atl_strategy_check(atl_context_t ctx, const struct atl_strategy_spec *s, cha
     return ATL_ENODEV;
   }
   if (s->wg_size == 0 || s->wg_size > dev->max_wg_size) {
-    snprintf(why, why_len, "--wg-size %u is not allowed: 1 to %zu on %s", s->wg_size, dev->max_wg_size, dev->name);
+    snprintf(why, why_len, "wg_size %u is not allowed: 1 to %zu on %s", s->wg_size, dev->max_wg_size, dev->name);
     return ATL_EINVAL;
   }
   if (s->workgroups == 0 || threads > UINT32_MAX / LINE_WORDS) {
-    snprintf(why, why_len, "--workgroups %u is not allowed: 1 to %llu with --wg-size %u", s->workgroups,
+    snprintf(why, why_len, "workgroups %u is not allowed: 1 to %llu with wg_size %u", s->workgroups,
              (unsigned long long)(UINT32_MAX / LINE_WORDS / s->wg_size), s->wg_size);
     return ATL_EINVAL;
   }
   if (!atl_strategy_op_supported(s->op)) {
-    snprintf(why, why_len, "--op %s is not allowed: fetch_add, fetch_sub, inc, fetch_min, fetch_max, and, or, xor",
+    snprintf(why, why_len, "op %s is not allowed: fetch_add, fetch_sub, inc, fetch_min, fetch_max, and, or, xor",
              atl_op_name(s->op));
     return ATL_EINVAL;
   }
   const uint64_t words = atl__strategy_words(s->access, threads);
   if (words * 4 > dev->max_alloc) {
-    snprintf(why, why_len, "the %s array of %llu bytes exceeds the device's max allocation: lower --workgroups",
+    snprintf(why, why_len, "the %s array of %llu bytes exceeds the device's max allocation: lower workgroups",
              atl_access_name(s->access), (unsigned long long)(words * 4));
     return ATL_EINVAL;
   }
-  const int opencl = strcmp(dev->backend, "opencl") == 0;
-  if (s->strategy == ATL_STRATEGY_LOCK_WARP && opencl) {
+  if (s->strategy == ATL_STRATEGY_LOCK_WARP && !dev->has_warp_vote) {
     snprintf(why, why_len, "lock_warp needs warp vote and shuffle, which OpenCL C 1.2 lacks");
     return ATL_ENOTSUP;
   }
@@ -420,7 +419,7 @@ int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const
     err = atl__sample(strategy_timed_launch, &l, tm, row->iters, first, row);
   if (err == ATL_EDEADLOCK) {
     snprintf(why, sizeof why, "a waiter saw the lock held without progress for %u tries in a row and gave up%s",
-             l.spin_bound, s->stuck_lock ? " (--stuck-lock: every lock starts held)" : "");
+             l.spin_bound, s->stuck_lock ? " (stuck_lock: every lock starts held)" : "");
     row_set(row, ATL_STATUS_DEADLOCK, why);
     err = 0;
     goto out;

@@ -80,20 +80,20 @@ remeasured unverified
 forge deadlock 'r["status"] = "deadlock"'
 remeasured deadlock
 
-# --- timing settings must match: exit 2, naming the option and both values, nothing written ---
-expect_usage_error "--iters differs: the file was measured with 5, this run asks for 6" \
+# --- timing settings must match: exit 2, naming the setting and both values, nothing written ---
+expect_usage_error "fixed_iters differs: the file was measured with 5, this run asks for 6" \
   rmw --iters 6 --min-samples 2 --max-samples 2 --padding 1 --contention 1 --resume "$WORK/base.json"
-expect_usage_error "--min-samples differs: the file was measured with 2, this run asks for 1" \
+expect_usage_error "min_samples differs: the file was measured with 2, this run asks for 1" \
   rmw --iters 5 --min-samples 1 --max-samples 2 --padding 1 --contention 1 --resume "$WORK/base.json"
-expect_usage_error "--target-ms differs: the file was measured with 20, this run asks for 7" \
+expect_usage_error "target_ms differs: the file was measured with 20, this run asks for 7" \
   rmw "${Q[@]}" --target-ms 7 --contention 1 --resume "$WORK/base.json"
 forge noise 'd["settings"]["noise_threshold"] = 0.5'
-expect_usage_error "--noise differs: the file was measured with 0.5, this run asks for 0.02" \
+expect_usage_error "noise differs: the file was measured with 0.5, this run asks for 0.02" \
   rmw "${Q[@]}" --contention 1 --resume "$WORK/noise.json"
 forge budget 'd["settings"]["budget_s"] = 60'
-expect_usage_error "--budget differs" rmw "${Q[@]}" --contention 1 --resume "$WORK/budget.json"
+expect_usage_error "budget_s differs" rmw "${Q[@]}" --contention 1 --resume "$WORK/budget.json"
 forge calibrated 'd["settings"]["fixed_iters"] = 0'
-expect_usage_error "--iters differs: the file was measured with none (calibrated)" \
+expect_usage_error "fixed_iters differs: the file was measured with none (calibrated)" \
   rmw "${Q[@]}" --contention 1 --resume "$WORK/calibrated.json"
 forge nosettings 'del d["settings"]'
 expect_usage_error "records no timing settings" rmw "${Q[@]}" --contention 1 --resume "$WORK/nosettings.json"

@@ -30,7 +30,7 @@ expect_refused "'format_version' is the string '1'" compare "$WORK/fv-string.jso
 expect_refused "'format_version' is missing" compare "$WORK/fv-missing.json" "$DATA/compare-b.json"
 
 # --- ATL_BACKENDS with a name that is no backend: refused, naming the allowed ones ---
-ATL_BACKENDS=none expect_refused "allowed: opencl, cuda" devices
+ATL_BACKENDS=none expect_refused "allowed: cuda, opencl" devices
 ATL_BACKENDS=opencl,bogus expect_refused "'bogus' is not a backend" devices
 
 # --- the plan limit is checked before anything is allocated or measured ---

@@ -170,7 +170,7 @@ int main(int argc, char **argv)
           }
           const int expect_unsupported =
               (st == ATL_STRATEGY_PRIVATIZED && a == ATL_ACCESS_SCATTERED) ||
-              (st == ATL_STRATEGY_LOCK_WARP && strcmp(dev->backend, "opencl") == 0);
+              (st == ATL_STRATEGY_LOCK_WARP && !dev->has_warp_vote);
           if (r.row.status == ATL_STATUS_UNSUPPORTED && expect_unsupported) {
             unsupported++;
           } else if (!CHECK(r.row.status == ATL_STATUS_OK && r.row.verified && r.olds_checked > 0)) {
@@ -183,7 +183,7 @@ int main(int argc, char **argv)
         }
   printf("%u configurations verified, %u unsupported as expected\n", ran, unsupported);
   /* OpenCL compiles the double add only with cl_khr_int64_base_atomics and cl_khr_fp64 */
-  cas_types(ctx, strcmp(dev->backend, "cuda") == 0 || dev->has_int64_atomics);
+  cas_types(ctx, dev->kernels_cuda_c || dev->has_int64_atomics);
   atl_context_free(ctx);
   return check_exit("test_strategy");
 }

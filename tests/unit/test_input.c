@@ -128,7 +128,7 @@ int main(void)
   t2 = t1;
   CHECK(atl_timing_match(&t1, &t2, why, sizeof why) == 0);
   t2.noise = 0.5;
-  CHECK(atl_timing_match(&t1, &t2, why, sizeof why) == ATL_EINVAL && strstr(why, "--noise") && strstr(why, "0.5"));
+  CHECK(atl_timing_match(&t1, &t2, why, sizeof why) == ATL_EINVAL && strstr(why, "noise differs") && strstr(why, "0.5"));
 
   snprintf(path, sizeof path, "%s/missing.json", dir);
   CHECK(atl_read_json(path, &in, why, sizeof why) == ATL_EIO);

@@ -1,7 +1,7 @@
 /* The SASS summariser: atomic mnemonics in order, with counts, predicates skipped. */
 #include <string.h>
 
-#include "backend/sass.h"
+#include "backend/cuda/sass.h"
 #include "check.h"
 
 int main(void)

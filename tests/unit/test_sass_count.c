@@ -6,7 +6,7 @@
  * scripts/gpu-swatomics.sh prints the counts of the real kernels. */
 #include <string.h>
 
-#include "backend/sass_count.h"
+#include "backend/cuda/sass_count.h"
 #include "check.h"
 
 int main(void)

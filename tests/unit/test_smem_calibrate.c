@@ -126,6 +126,7 @@ static atl_context_t mock_context(struct atl_backend_ops *ops)
   ctx->dev = &sim;
   memset(&ctx->current, 0, sizeof ctx->current);
   snprintf(ctx->current.backend, sizeof ctx->current.backend, "cuda");
+  ctx->current.has_sm_clock = 1; /* what the calibration asks, not the name */
   snprintf(ctx->current.name, sizeof ctx->current.name, "Simulated GPU");
   ctx->current.compute_units = SMS;
   ctx->current.warp_size = 32;
@@ -209,11 +210,12 @@ int main(void)
   err = atl_smem_calibrate(ctx, &cfg, &table, NULL, &info);
   CHECK(err == ATL_EBACKEND);
   CHECK(strstr(atl_errmsg(ctx), "never ran with all warps") != NULL);
-  /* n beyond the device, and a device that is not CUDA */
+  /* n beyond the device, and a device without a per-SM clock (OpenCL's) */
   n_values[0] = 65;
   CHECK(atl_smem_calibrate(ctx, &cfg, &table, NULL, &info) == ATL_EINVAL);
   n_values[0] = 1;
   snprintf(ctx->current.backend, sizeof ctx->current.backend, "opencl");
+  ctx->current.has_sm_clock = 0;
   CHECK(atl_smem_calibrate(ctx, &cfg, &table, NULL, &info) == ATL_ENOTSUP);
   free(n_values);
   atl_smem_table_release(&table);

@@ -17,7 +17,7 @@
 #include "atomlab/error.h"
 #include "kernels.h"
 #include "../common.h"
-#include "../sass.h"
+#include "sass.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x) /* expands cuda.h's versioned names: cuMemAlloc -> "cuMemAlloc_v2" */
@@ -175,6 +175,13 @@ static int cu_probe(atl_context_t ctx, struct atl_device_info **list, size_t *co
     info->has_bf16x2_atomic_add = major >= 8; /* atomicAdd(__nv_bfloat162 *) needs sm_80 */
     info->has_scopes = major >= 6;            /* atomicAdd_block / _system need sm_60 */
     info->has_orders = major >= 7;            /* __nv_atomic_* with orders need sm_70 */
+    info->kernels_cuda_c = 1;
+    info->has_warp_vote = 1;
+    info->has_sm_clock = 1;
+    info->has_ncu_counters = 1;
+    info->has_kernel_occupancy = 1; /* cuOccupancyMaxActiveBlocksPerMultiprocessor on the kernel itself */
+    info->has_cub = 1;
+    info->ordinal = (unsigned)i;
   }
   *list = out;
   *count = (size_t)n;

@@ -10,7 +10,7 @@
 #include "atomlab/backend.h"
 #include "atomlab/error.h"
 #include "../common.h"
-#include "../sass.h"
+#include "../cuda/sass.h"
 #include "kernels.h"
 
 #ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
@@ -140,6 +140,9 @@ static void fill_info(cl_platform_id platform, cl_device_id dev, unsigned p, uns
       has_extension(dev, "cl_khr_int64_base_atomics") && has_extension(dev, "cl_khr_int64_extended_atomics");
   info->has_f32_atomic_add = has_extension(dev, "cl_ext_float_atomics");
   info->has_local_atomics = 1; /* 32-bit local atomics are core since OpenCL 1.1 */
+  /* OpenCL C 1.2 has no warp vote or shuffle and no per-compute-unit clock;
+   * the occupancy estimate is a bound from limits; ncu and CUB need CUDA. */
+  info->ordinal = d;
   if (has_extension(dev, "cl_nv_device_attribute_query")) {
     cl_uint major = 0, minor = 0, warp = 0;
     clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL);

@@ -1,0 +1,117 @@
+/* What every command shares: diagnostics and exit codes, opening the device,
+ * the run's metadata. Apart from the command table (atomlab.c), so the
+ * commands it calls never call back into it. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "atl_version.h"
+#include "cli.h"
+
+const char *cli_argv0 = "atomlab";
+
+static void vreport(const char *fmt, va_list ap)
+{
+  fputs("error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
+void die_usage(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(fmt, ap);
+  va_end(ap);
+  exit(EXIT_USAGE);
+}
+
+void die(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(fmt, ap);
+  va_end(ap);
+  exit(EXIT_MEASURE);
+}
+
+const char *cli_backend_list(const char *sep)
+{
+  static char list[256];
+  list[0] = '\0';
+  for (size_t i = 0; atl_backend_name(i); i++)
+    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? sep : "", atl_backend_name(i));
+  return list;
+}
+
+void cli_check_backend(const char *opt, const char *name)
+{
+  for (size_t i = 0; atl_backend_name(i); i++)
+    if (strcmp(name, atl_backend_name(i)) == 0)
+      return;
+  die_usage("%s '%s' is not known: allowed: %s", opt, name, cli_backend_list(", "));
+}
+
+/* Help texts are constants; the backend names come from the library's table,
+ * so a text marks their place and this fills it in. */
+void cli_print_usage(const char *usage)
+{
+  static const char mark[] = "@BACKENDS@";
+  for (const char *p = usage, *m; *p; p = m + sizeof mark - 1) {
+    m = strstr(p, mark);
+    if (m == NULL) {
+      fputs(p, stdout);
+      return;
+    }
+    fwrite(p, 1, (size_t)(m - p), stdout);
+    fputs(cli_backend_list(" or "), stdout);
+  }
+}
+
+atl_context_t cli_open_device(const char *device, const char *backend)
+{
+  atl_context_t ctx = NULL;
+  if (atl_context_new(&ctx) != 0)
+    die("unable to create a context: out of memory");
+  if (backend)
+    cli_check_backend("--backend", backend);
+  int err = atl_device_open(ctx, device, backend);
+  if (err == ATL_EINVAL) { /* a bad ATL_FAULT plan */
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx));
+    atl_context_free(ctx);
+    die_usage("%s", msg);
+  }
+  if (err == ATL_ENODEV && device) {
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx));
+    atl_context_free(ctx);
+    die_usage("--device: %s", msg);
+  }
+  if (err) {
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+    atl_context_free(ctx);
+    die("unable to open a device: %s", msg);
+  }
+  return ctx;
+}
+
+void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta)
+{
+  memset(meta, 0, sizeof *meta);
+  snprintf(meta->tool_version, sizeof meta->tool_version, "%s", ATL_VERSION);
+  snprintf(meta->git_commit, sizeof meta->git_commit, "%s", ATL_GIT_COMMIT);
+  time_t now = time(NULL);
+  struct tm utc;
+  gmtime_r(&now, &utc);
+  strftime(meta->date, sizeof meta->date, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  size_t used = 0;
+  for (int i = 0; i < argc && used + 2 < sizeof meta->command; i++)
+    used += (size_t)snprintf(meta->command + used, sizeof meta->command - used, "%s%s", i ? " " : "", argv[i]);
+  const struct atl_device_info *d = atl_device_current(ctx);
+  if (d)
+    meta->device = *d;
+}
