@@ -57,17 +57,19 @@ if [ -L "$WORK/dangling.json" ] && [ "$(rows_in "$WORK/sub/new.json")" = 2 ]; th
   fail "a dangling symlink's target was not created: $(cat "$WORK/err")"
 fi
 
-# The issue's own example: a symbolic link to /proc/self/fd/1 (and /dev/stdout, one link further) is
-# written in place, into whatever stdout is (a pipe here), and stays a link.
+# The issue's own example: a symbolic link to /proc/self/fd/1 (as /dev/stdout is) is written in place,
+# into whatever stdout is (a pipe here), and stays a link. Only links made here: run against the old
+# code, a test naming /dev/stdout itself replaced the machine's /dev/stdout with a regular file.
 ln -s /proc/self/fd/1 "$WORK/to-stdout"
-for target in "$WORK/to-stdout" /dev/stdout; do
+ln -s to-stdout "$WORK/to-to-stdout"
+for target in "$WORK/to-stdout" "$WORK/to-to-stdout"; do
   "$ATOMLAB" $R -o "$target" 2>"$WORK/err" | python3 -c 'import json,sys; sys.exit(len(json.load(sys.stdin)["rows"]) != 2)'
   status="${PIPESTATUS[0]} ${PIPESTATUS[1]}"
   if [ "$status" = "0 0" ] && grep -q "^wrote 2 rows to $target" "$WORK/err"; then pass; else
     fail "-o $target: $(cat "$WORK/err")"
   fi
 done
-if [ -L "$WORK/to-stdout" ]; then pass; else fail "-o a link to /proc/self/fd/1 replaced the link"; fi
+if [ -L "$WORK/to-stdout" ] && [ -L "$WORK/to-to-stdout" ]; then pass; else fail "-o a link to /proc/self/fd/1 replaced the link"; fi
 
 # --- FIFOs and devices are written in place -----------------------------------------
 mkfifo "$WORK/fifo"
