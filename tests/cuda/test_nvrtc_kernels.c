@@ -24,6 +24,9 @@
 #include "core/rmw_internal.h"
 #include "core/strategy_internal.h"
 
+/* The test's own kernels (port_check.k.c), embedded as the library's are. */
+const char *atl__test_kernel_source(const char *name);
+
 static __typeof__(nvrtcCreateProgram) *create;
 static __typeof__(nvrtcCompileProgram) *compile;
 static __typeof__(nvrtcGetProgramLogSize) *log_size;
@@ -110,7 +113,10 @@ static void compile_one(const char *source_name, const char *defines, const char
   n += ndefs;
   nvrtcProgram prog;
   size_t size = 0;
-  nvrtcResult rc = create(&prog, atl__cuda_kernel_source(source_name), source_name, 0, NULL, NULL);
+  const char *text = atl__cuda_kernel_source(source_name);
+  if (text == NULL)
+    text = atl__test_kernel_source(source_name);
+  nvrtcResult rc = create(&prog, text, source_name, 0, NULL, NULL);
   if (rc == NVRTC_SUCCESS)
     rc = compile(prog, n, opts);
   if (rc == NVRTC_SUCCESS)
@@ -182,6 +188,8 @@ int main(void)
   const char *archs[] = {"--gpu-architecture=sm_90", "--gpu-architecture=sm_80"};
   char defines[512];
   build("discovery", "", archs[0]);
+  build("port_check", "", archs[0]); /* all of atomlab/port.h */
+  build("port_check", "", archs[1]);
   for (size_t a = 0; a < 2; a++) { /* the shared-memory calibration, both result uses */
     build("smem_calibrate", "RESULT_USED=0", archs[a]);
     build("smem_calibrate", "RESULT_USED=1", archs[a]);
