@@ -27,8 +27,8 @@ ATL_INLINE int before(const ATL_GLOBAL uint *ATL_RESTRICT keys, uint a, uint b)
 }
 
 ATL_KERNEL void skiplist_insert(volatile ATL_GLOBAL uint *next, const ATL_GLOBAL uint *ATL_RESTRICT keys,
-                                const ATL_GLOBAL uchar *ATL_RESTRICT height, uint nodes, uint threads,
-                                uint spin_bound, volatile ATL_GLOBAL uint *abort_flag, ATL_GLOBAL uint *retries)
+                                const ATL_GLOBAL uchar *ATL_RESTRICT height, uint nodes, uint threads, uint spin_bound,
+                                volatile ATL_GLOBAL uint *abort_flag, ATL_GLOBAL uint *retries)
 {
   const uint gid = atl_global_id();
   if (gid >= threads)

@@ -131,8 +131,7 @@ static void compile_one(const char *source_name, const char *defines, const char
     pthread_mutex_unlock(&print_lock);
     free(log);
     failures++;
-  }
-  else if (getenv("ATL_NVRTC_PTX_DIR") && *getenv("ATL_NVRTC_PTX_DIR"))
+  } else if (getenv("ATL_NVRTC_PTX_DIR") && *getenv("ATL_NVRTC_PTX_DIR"))
     write_ptx(prog, getenv("ATL_NVRTC_PTX_DIR"), source_name, arch, defines);
   compiled++;
   destroy(&prog);
