@@ -1,11 +1,11 @@
 /*
  * atomlab/port.h: the few words a kernel needs so that one source compiles
  * as CUDA C (NVRTC or nvcc: __CUDACC__) and as OpenCL C 1.2
- * (__OPENCL_VERSION__ or __OPENCL_C_VERSION__). It names what the two languages spell differently
- * (kernel declaration, address spaces, ids, barriers, fences, atomics,
- * types) and nothing else: an algorithm whose instructions differ by ISA
- * (warp votes, match-any, PRMT, sub-groups) stays in a source per language,
- * named for it (src/kernels/README.md lists them).
+ * (__OPENCL_VERSION__ or __OPENCL_C_VERSION__). It names what the two
+ * languages spell differently (kernel declaration, address spaces, ids,
+ * barriers, fences, atomics, types) and nothing else: an algorithm whose
+ * instructions differ by ISA (warp votes, match-any, PRMT, sub-groups)
+ * stays in a source per language (src/kernels/README.md lists them).
  *
  * Every macro expands to exactly what the CUDA and the OpenCL twins of a
  * kernel wrote before they became one source, so porting a kernel changes
@@ -68,9 +68,10 @@ typedef unsigned long long ulong;
 
 /*
  * Fences. atl_fence_device: this thread's earlier memory accesses are seen
- * by every thread of the device before its later ones. CUDA: __threadfence()
- * (fence.sc.gpu / MEMBAR.SC.GPU). OpenCL 1.2: mem_fence(CLK_GLOBAL_MEM_FENCE),
- * which the specification defines for the work-item's own ordering only;
+ * by every thread of the device before its later ones. CUDA:
+ * __threadfence() (PTX membar.gl, the same as fence.sc.gpu). OpenCL 1.2:
+ * mem_fence(CLK_GLOBAL_MEM_FENCE), which the specification defines for the
+ * work-item's own ordering only;
  * NVIDIA's OpenCL compiles it to a CTA-scope MEMBAR (MEMBAR.SC.CTA: the GPU
  * run's stop 12 found it, in the skiplist; results/nvidia-h100/README.md), so
  * there it does NOT publish a store to another work-group.
