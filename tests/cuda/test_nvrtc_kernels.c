@@ -5,7 +5,11 @@
  * The compiles are queued, then run on every core (NVRTC is thread-safe):
  * about a thousand of them take minutes one at a time. ATL_NVRTC_ONLY=NAME
  * compiles only the sources whose name contains NAME (e.g. app_swatomic).
+ * ATL_NVRTC_PTX_DIR=DIR also writes the PTX of every compile to
+ * DIR/NAME.ARCH.DEFINES.ptx, so a change to a kernel source that should not
+ * change what runs (a port to atomlab/port.h) can be checked with diff -r.
  */
+#include <ctype.h>
 #include <dlfcn.h>
 #include <nvrtc.h>
 #include <pthread.h>
@@ -20,12 +24,17 @@
 #include "core/rmw_internal.h"
 #include "core/strategy_internal.h"
 
+/* The test's own kernels (port_check.k.c), embedded as the library's are. */
+const char *atl__test_kernel_source(const char *name);
+
 static __typeof__(nvrtcCreateProgram) *create;
 static __typeof__(nvrtcCompileProgram) *compile;
 static __typeof__(nvrtcGetProgramLogSize) *log_size;
 static __typeof__(nvrtcGetProgramLog) *get_log;
 static __typeof__(nvrtcGetCUBINSize) *cubin_size;
 static __typeof__(nvrtcDestroyProgram) *destroy;
+static __typeof__(nvrtcGetPTXSize) *ptx_size;
+static __typeof__(nvrtcGetPTX) *get_ptx;
 
 static atomic_int failures, compiled;
 
@@ -55,6 +64,34 @@ static void build(const char *source_name, const char *defines, const char *arch
   jobs[njobs++] = (struct job){source_name, arch, strdup(defines)};
 }
 
+/* Writes the PTX of a compiled program to DIR/NAME.ARCH.DEFINES.ptx; the
+ * defines become [A-Za-z0-9_=-] with '_' for the rest, so one file per compile. */
+static void write_ptx(nvrtcProgram prog, const char *dir, const char *source_name, const char *arch,
+                      const char *defines)
+{
+  char path[1400], tag[1024];
+  size_t size = 0, i;
+  for (i = 0; defines[i] && i + 1 < sizeof tag; i++) {
+    const unsigned char c = (unsigned char)defines[i];
+    tag[i] = isalnum(c) || c == '=' || c == '-' ? (char)c : '_';
+  }
+  tag[i] = '\0';
+  const char *sm = strrchr(arch, '=');
+  snprintf(path, sizeof path, "%s/%s.%s.%s.ptx", dir, source_name, sm ? sm + 1 : arch, tag);
+  char *ptx = NULL;
+  FILE *f = NULL;
+  if (ptx_size(prog, &size) != NVRTC_SUCCESS || (ptx = malloc(size)) == NULL || get_ptx(prog, ptx) != NVRTC_SUCCESS ||
+      (f = fopen(path, "w")) == NULL || fwrite(ptx, 1, strnlen(ptx, size), f) != strnlen(ptx, size)) {
+    pthread_mutex_lock(&print_lock);
+    printf("FAIL: cannot write the PTX of %s to %s\n", source_name, path);
+    pthread_mutex_unlock(&print_lock);
+    failures++;
+  }
+  if (f && fclose(f) != 0)
+    failures++;
+  free(ptx);
+}
+
 static void compile_one(const char *source_name, const char *defines, const char *arch)
 {
   const char *opts[48];
@@ -76,7 +113,10 @@ static void compile_one(const char *source_name, const char *defines, const char
   n += ndefs;
   nvrtcProgram prog;
   size_t size = 0;
-  nvrtcResult rc = create(&prog, atl__cuda_kernel_source(source_name), source_name, 0, NULL, NULL);
+  const char *text = atl__cuda_kernel_source(source_name);
+  if (text == NULL)
+    text = atl__test_kernel_source(source_name);
+  nvrtcResult rc = create(&prog, text, source_name, 0, NULL, NULL);
   if (rc == NVRTC_SUCCESS)
     rc = compile(prog, n, opts);
   if (rc == NVRTC_SUCCESS)
@@ -91,7 +131,8 @@ static void compile_one(const char *source_name, const char *defines, const char
     pthread_mutex_unlock(&print_lock);
     free(log);
     failures++;
-  }
+  } else if (getenv("ATL_NVRTC_PTX_DIR") && *getenv("ATL_NVRTC_PTX_DIR"))
+    write_ptx(prog, getenv("ATL_NVRTC_PTX_DIR"), source_name, arch, defines);
   compiled++;
   destroy(&prog);
 }
@@ -137,13 +178,17 @@ int main(void)
   get_log = (__typeof__(get_log))dlsym(lib, "nvrtcGetProgramLog");
   cubin_size = (__typeof__(cubin_size))dlsym(lib, "nvrtcGetCUBINSize");
   destroy = (__typeof__(destroy))dlsym(lib, "nvrtcDestroyProgram");
-  if (!create || !compile || !log_size || !get_log || !cubin_size || !destroy) {
+  ptx_size = (__typeof__(ptx_size))dlsym(lib, "nvrtcGetPTXSize");
+  get_ptx = (__typeof__(get_ptx))dlsym(lib, "nvrtcGetPTX");
+  if (!create || !compile || !log_size || !get_log || !cubin_size || !destroy || !ptx_size || !get_ptx) {
     printf("NVRTC lacks an entry point: skipped\n");
     return 77;
   }
   const char *archs[] = {"--gpu-architecture=sm_90", "--gpu-architecture=sm_80"};
   char defines[512];
   build("discovery", "", archs[0]);
+  build("port_check", "", archs[0]); /* all of atomlab/port.h */
+  build("port_check", "", archs[1]);
   for (size_t a = 0; a < 2; a++) { /* the shared-memory calibration, both result uses */
     build("smem_calibrate", "RESULT_USED=0", archs[a]);
     build("smem_calibrate", "RESULT_USED=1", archs[a]);
