@@ -39,10 +39,10 @@ static const char skip_usage[] =
 
 enum { O_THREADS = APP_OPT_FIRST, O_ADDS, O_TARGETS, O_NODES, O_LISTS, O_SEED, O_NOCUB };
 
+/* Both apps' params; each app reads its own. Ranges and sizes are the library's (src/apps/double_add.c, list.c). */
 struct struct_cli {
   struct atl_dadd_params d;
   struct atl_list_params l;
-  int threads_given, adds_given, nodes_given;
 };
 
 static void on_option(int code, const char *arg, void *user)
@@ -50,22 +50,19 @@ static void on_option(int code, const char *arg, void *user)
   struct struct_cli *c = user;
   switch (code) {
   case O_THREADS:
-    c->d.threads = c->l.threads = (uint32_t)app_number("--threads", arg, 1, 1u << 26);
-    c->threads_given = 1;
+    c->d.threads = c->l.threads = (uint32_t)app_number("--threads", arg, 1, UINT32_MAX);
     break;
   case O_ADDS:
-    c->d.adds = (uint32_t)app_number("--adds", arg, 1, 1u << 20);
-    c->adds_given = 1;
+    c->d.adds = (uint32_t)app_number("--adds", arg, 1, UINT32_MAX);
     break;
   case O_TARGETS:
-    c->d.targets = (uint32_t)app_number("--targets", arg, 1, 1u << 26);
+    c->d.targets = (uint32_t)app_number("--targets", arg, 1, UINT32_MAX);
     break;
   case O_NODES:
-    c->l.nodes = (uint32_t)app_number("--nodes", arg, 1, 1u << 26);
-    c->nodes_given = 1;
+    c->l.nodes = (uint32_t)app_number("--nodes", arg, 1, UINT32_MAX);
     break;
   case O_LISTS:
-    c->l.lists = (uint32_t)app_number("--lists", arg, 1, 1u << 26);
+    c->l.lists = (uint32_t)app_number("--lists", arg, 1, UINT32_MAX);
     break;
   case O_SEED:
     c->l.seed = app_number("--seed", arg, 0, UINT64_MAX);
@@ -76,13 +73,23 @@ static void on_option(int code, const char *arg, void *user)
   }
 }
 
-static void init(struct struct_cli *c)
+/* Parses, opens, completes and checks the params of @p name, runs it and writes its rows. */
+static int run_app(const char *name, int argc, char **argv, const char *usage, const struct option *extra)
 {
-  memset(c, 0, sizeof *c);
-  c->d.targets = 1;
-  c->l.lists = 1;
-  c->l.seed = 1;
-  c->l.want_cub = 1;
+  const struct atl_app_info *app = atl_app_find(name);
+  struct struct_cli c;
+  struct app_opts o;
+  struct atl_app_set set;
+  const int dadd = strcmp(name, "double-add") == 0;
+  memset(&c, 0, sizeof c);
+  app->defaults(NULL, dadd ? (void *)&c.d : (void *)&c.l);
+  if (app_parse(argc, argv, usage, extra, on_option, &c, &o))
+    return EXIT_OK;
+  atl_context_t ctx = app_open(&o, &set, argc, argv);
+  c.d.wg_size = c.l.wg_size = o.wg_size;
+  app_prepare(app, ctx, dadd ? (void *)&c.d : (void *)&c.l, NULL);
+  app_run(&o, app, ctx, dadd ? (void *)&c.d : (void *)&c.l, &set);
+  return app_finish(&o, &set, ctx);
 }
 
 int app_double_add(int argc, char **argv)
@@ -91,43 +98,7 @@ int app_double_add(int argc, char **argv)
                                         {"adds", required_argument, NULL, O_ADDS},
                                         {"targets", required_argument, NULL, O_TARGETS},
                                         {0}};
-  struct struct_cli c;
-  struct app_opts o;
-  struct atl_app_set set;
-  init(&c);
-  if (app_parse(argc, argv, dadd_usage, extra, on_option, &c, &o))
-    return EXIT_OK;
-  if (c.threads_given && c.d.targets > c.d.threads)
-    die_usage("--targets %u is not allowed: 1 to --threads (%u)", c.d.targets, c.d.threads);
-  atl_context_t ctx = app_open(&o, &set, argc, argv);
-  const int cpu = atl_device_current(ctx)->type == ATL_DEVICE_CPU;
-  if (!c.threads_given)
-    c.d.threads = cpu ? 1024 : 4096;
-  if (!c.adds_given)
-    c.d.adds = 4;
-  if (c.d.threads % o.wg_size)
-    die_usage("--threads %u is not allowed: a multiple of --wg-size %u", c.d.threads, o.wg_size);
-  if (c.d.targets > c.d.threads)
-    die_usage("--targets %u is not allowed: 1 to --threads (%u)", c.d.targets, c.d.threads);
-  c.d.wg_size = o.wg_size;
-  app_check(&o, ctx, atl_app_double_add(ctx, &c.d, &o.timing, &set), "double-add");
-  return app_finish(&o, &set, ctx);
-}
-
-/* Defaults and checks the list and skiplist share. Every insertion after one
- * list head is a CAS on one word, and each success costs about as many
- * attempts as threads contend, so the list's GPU defaults are smaller than
- * the skiplist's, whose contention spreads out as it grows. */
-static void list_sizes(struct struct_cli *c, atl_context_t ctx, const struct app_opts *o, int skiplist)
-{
-  const int cpu = atl_device_current(ctx)->type == ATL_DEVICE_CPU;
-  if (!c->nodes_given)
-    c->l.nodes = cpu ? 4096 : skiplist ? 1u << 20 : 1u << 16;
-  if (!c->threads_given)
-    c->l.threads = cpu ? 256 : skiplist ? 1u << 16 : 1024;
-  if (c->l.lists > c->l.nodes)
-    die_usage("--lists %u is not allowed: 1 to --nodes (%u)", c->l.lists, c->l.nodes);
-  c->l.wg_size = o->wg_size;
+  return run_app("double-add", argc, argv, dadd_usage, extra);
 }
 
 int app_list(int argc, char **argv)
@@ -136,18 +107,7 @@ int app_list(int argc, char **argv)
                                         {"threads", required_argument, NULL, O_THREADS},
                                         {"lists", required_argument, NULL, O_LISTS},
                                         {0}};
-  struct struct_cli c;
-  struct app_opts o;
-  struct atl_app_set set;
-  init(&c);
-  if (app_parse(argc, argv, list_usage, extra, on_option, &c, &o))
-    return EXIT_OK;
-  if (c.nodes_given && c.l.lists > c.l.nodes)
-    die_usage("--lists %u is not allowed: 1 to --nodes (%u)", c.l.lists, c.l.nodes);
-  atl_context_t ctx = app_open(&o, &set, argc, argv);
-  list_sizes(&c, ctx, &o, 0);
-  app_check(&o, ctx, atl_app_list(ctx, &c.l, &o.timing, &set), "list");
-  return app_finish(&o, &set, ctx);
+  return run_app("list", argc, argv, list_usage, extra);
 }
 
 int app_skiplist(int argc, char **argv)
@@ -157,14 +117,5 @@ int app_skiplist(int argc, char **argv)
                                         {"seed", required_argument, NULL, O_SEED},
                                         {"no-cub", no_argument, NULL, O_NOCUB},
                                         {0}};
-  struct struct_cli c;
-  struct app_opts o;
-  struct atl_app_set set;
-  init(&c);
-  if (app_parse(argc, argv, skip_usage, extra, on_option, &c, &o))
-    return EXIT_OK;
-  atl_context_t ctx = app_open(&o, &set, argc, argv);
-  list_sizes(&c, ctx, &o, 1);
-  app_check(&o, ctx, atl_app_skiplist(ctx, &c.l, &o.timing, &set), "skiplist");
-  return app_finish(&o, &set, ctx);
+  return run_app("skiplist", argc, argv, skip_usage, extra);
 }

@@ -189,23 +189,13 @@ static int run_cub(struct count_run *r, const struct atl_app_timing *tm, struct 
 int atl_app_count(atl_context_t ctx, const struct atl_count_params *p, const struct atl_app_timing *tm,
                   struct atl_app_set *out)
 {
-  const struct atl_device_info *dev = atl_device_current(ctx);
   struct atl__app_buffers bufs = {{0}, 0};
   struct count_run r = {ctx, p, NULL, NULL, NULL, 0, 0, 0, 0};
   float *vals = NULL;
-  int err = 0;
-  if (dev == NULL)
-    return atl__seterr(ctx, ATL_ENODEV, "no device open");
-  if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > dev->max_wg_size)
-    return atl__seterr(ctx, ATL_EINVAL, "count: the work-group size must be a power of two up to %zu",
-                       dev->max_wg_size);
-  if (p->containers == 0 || p->containers > UINT32_MAX || p->items == 0 || p->items > 4096 ||
-      p->containers * p->items > UINT32_MAX)
-    return atl__seterr(ctx, ATL_EINVAL, "count: containers x items must be 1 to 2^32 - 1 words, items 1 to 4096");
+  int err = atl__app_checked(ctx, &atl__app_count, p);
+  if (err)
+    return err;
   r.bytes = (size_t)p->containers * p->items * sizeof(float);
-  if (r.bytes > dev->max_alloc)
-    return atl__seterr(ctx, ATL_EINVAL, "count: %zu bytes of input exceed the max allocation of %llu bytes", r.bytes,
-                       (unsigned long long)dev->max_alloc);
   if ((vals = malloc(r.bytes)) == NULL)
     return atl__seterr(ctx, ATL_ENOMEM, "count: out of host memory for %zu bytes", r.bytes);
   if ((err = make_input(p, vals, &r.expected_count, &r.expected_xor)))
@@ -234,3 +224,57 @@ out:
   atl__app_free_all(ctx, &bufs);
   return err;
 }
+
+static void count_defaults(const struct atl_device_info *d, void *params)
+{
+  struct atl_count_params *p = params;
+  if (d == NULL) {
+    p->items = 32;
+    p->seed = 1;
+    p->want_cub = 1;
+    return;
+  }
+  if (p->wg_size == 0)
+    p->wg_size = atl__app_default_wg(d, 1);
+  if (p->containers == 0 && p->items > 0) {
+    /* GPUs: input several times the L2, so the read ceiling is DRAM's; CPUs: small enough for PoCL's pace. */
+    uint64_t bytes = d->type == ATL_DEVICE_CPU ? 16384ull * 4 * p->items : 512ull << 20;
+    if (bytes > d->max_alloc / 2)
+      bytes = d->max_alloc / 2;
+    p->containers = bytes / (4ull * p->items);
+    if (p->containers == 0)
+      p->containers = 1;
+  }
+}
+
+static int count_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
+{
+  const struct atl_count_params *p = params;
+  if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > d->max_wg_size)
+    return atl__app_why(why, len, "wg_size %u is not allowed: a power of two up to %zu on %s (the block reduction "
+                        "halves it)", p->wg_size, d->max_wg_size, d->name);
+  if (p->items == 0 || p->items > 4096)
+    return atl__app_why(why, len, "items %u is not allowed: 1 to 4096", p->items);
+  if (p->containers == 0 || p->containers > UINT32_MAX)
+    return atl__app_why(why, len, "containers %llu is not allowed: 1 to 2^32 - 1",
+                        (unsigned long long)p->containers);
+  if (p->containers * p->items > UINT32_MAX)
+    return atl__app_why(why, len, "containers %llu with items %u is more than 2^32 - 1 floats",
+                        (unsigned long long)p->containers, p->items);
+  if (p->containers * p->items * 4 > d->max_alloc)
+    return atl__app_why(why, len, "containers %llu x items %u floats exceed the max allocation of %llu bytes on %s",
+                        (unsigned long long)p->containers, p->items, (unsigned long long)d->max_alloc, d->name);
+  if (!(p->limit > -1e30f && p->limit < 1e30f))
+    return atl__app_why(why, len, "limit %g is not allowed: a finite number", (double)p->limit);
+  return 0;
+}
+
+static int count_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_app_set *out)
+{
+  return atl_app_count(ctx, params, tm, out);
+}
+
+static const char *const count_names[] = {"wg_size", "containers", "items", "limit", "seed", NULL};
+const struct atl_app_info atl__app_count = {
+    "count", "seed 001: containers over a limit, one atomic per thread / warp / block, vs read bandwidth and CUB",
+    sizeof(struct atl_count_params), count_names, count_defaults, count_check, count_run};

@@ -117,17 +117,12 @@ out:
 int atl_app_double_add(atl_context_t ctx, const struct atl_dadd_params *p, const struct atl_app_timing *tm,
                        struct atl_app_set *out)
 {
-  const struct atl_device_info *dev = atl_device_current(ctx);
   struct atl__app_buffers bufs = {{0}, 0};
   struct dadd_run r = {0};
   double *expected = NULL;
   int err = 0;
-  if (dev == NULL)
-    return atl__seterr(ctx, ATL_ENODEV, "no device open");
-  if (p->wg_size == 0 || p->wg_size > dev->max_wg_size || p->threads == 0 || p->threads % p->wg_size ||
-      p->targets == 0 || p->targets > p->threads || p->adds == 0)
-    return atl__seterr(ctx, ATL_EINVAL,
-                       "double-add: threads must be a multiple of the work-group size, targets 1 to threads");
+  if ((err = atl__app_checked(ctx, &atl__app_double_add, p)) != 0)
+    return err;
   if ((expected = calloc(p->targets, sizeof *expected)) == NULL)
     return atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
   for (uint32_t t = 0; t < p->threads; t++)
@@ -150,3 +145,42 @@ out:
   atl__app_free_all(ctx, &bufs);
   return err;
 }
+
+static void dadd_defaults(const struct atl_device_info *d, void *params)
+{
+  struct atl_dadd_params *p = params;
+  if (d == NULL) {
+    p->adds = 4;
+    p->targets = 1;
+    return;
+  }
+  if (p->wg_size == 0)
+    p->wg_size = atl__app_default_wg(d, 0);
+  if (p->threads == 0)
+    p->threads = d->type == ATL_DEVICE_CPU ? 1024 : 4096;
+}
+
+static int dadd_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
+{
+  const struct atl_dadd_params *p = params;
+  if (p->wg_size == 0 || p->wg_size > d->max_wg_size)
+    return atl__app_why(why, len, "wg_size %u is not allowed: 1 to %zu on %s", p->wg_size, d->max_wg_size, d->name);
+  if (p->threads == 0 || p->threads > 1u << 26 || p->threads % p->wg_size)
+    return atl__app_why(why, len, "threads %u is not allowed: a multiple of wg_size %u, up to 2^26", p->threads,
+                        p->wg_size);
+  if (p->adds == 0 || p->adds > 1u << 20)
+    return atl__app_why(why, len, "adds %u is not allowed: 1 to 2^20", p->adds);
+  if (p->targets == 0 || p->targets > p->threads)
+    return atl__app_why(why, len, "targets %u is not allowed: 1 to threads (%u)", p->targets, p->threads);
+  return 0;
+}
+
+static int dadd_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_app_set *out)
+{
+  return atl_app_double_add(ctx, params, tm, out);
+}
+
+static const char *const dadd_names[] = {"wg_size", "threads", "adds", "targets", NULL};
+const struct atl_app_info atl__app_double_add = {
+    "double-add", "seed 004: double add under contention through a spin lock or a CAS loop",
+    sizeof(struct atl_dadd_params), dadd_names, dadd_defaults, dadd_check, dadd_run};

@@ -83,7 +83,7 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
   uint8_t *height = NULL;
   void *kernel = NULL;
   char why[256], defines[32];
-  int err = atl__list_params_check(ctx, p, "skiplist");
+  int err = atl__app_checked(ctx, &atl__app_skiplist, p);
   if (err)
     return err;
   atl__app_row_init(&row, "skiplist", "cas-insert");
@@ -170,3 +170,24 @@ out:
   atl__app_free_all(ctx, &bufs);
   return err == ATL_ENOMEM ? err : 0;
 }
+
+static void skiplist_defaults(const struct atl_device_info *d, void *params)
+{
+  atl__list_defaults(d, params, 1);
+}
+
+static int skiplist_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
+{
+  return atl__list_params_check(d, params, why, len);
+}
+
+static int skiplist_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
+                        struct atl_app_set *out)
+{
+  return atl_app_skiplist(ctx, params, tm, out);
+}
+
+static const char *const skiplist_names[] = {"wg_size", "nodes", "threads", "seed", NULL};
+const struct atl_app_info atl__app_skiplist = {
+    "skiplist", "seed 004: skiplist sort by concurrent CAS insertion, vs CUB radix sort",
+    sizeof(struct atl_list_params), skiplist_names, skiplist_defaults, skiplist_check, skiplist_run};
