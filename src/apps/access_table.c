@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "app_internal.h"
+
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_access_table;
 #include "atomlab/rmw.h"
 
 static const char *const configs[] = {"same-address", "same-line", "scattered"};

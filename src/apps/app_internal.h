@@ -17,9 +17,7 @@
 /* A fresh row of @p app / @p variant: status error until it is measured and checked. */
 void atl__app_row_init(struct atl_app_row *row, const char *app, const char *variant);
 
-/* The registry's entries, one per app (defined beside each app's run). */
-extern const struct atl_app_info atl__app_count, atl__app_access_table, atl__app_double_add, atl__app_list,
-    atl__app_skiplist, atl__app_histogram, atl__app_swatomic, atl__app_swapps;
+/* Each app's registry entry is atl__app_<name>, defined at the end of its file and listed in registry.c. */
 
 /* Writes a check's one-line reason into @p why and returns ATL_EINVAL. */
 int atl__app_why(char *why, size_t len, const char *fmt, ...)

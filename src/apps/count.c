@@ -12,6 +12,9 @@
 
 #include "app_internal.h"
 
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_count;
+
 struct count_run {
   atl_context_t ctx;
   const struct atl_count_params *p;

@@ -10,6 +10,9 @@
 
 #include "app_internal.h"
 
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_double_add;
+
 struct dadd_run {
   void *data, *locks, *abort_flag, *retries;
   size_t data_bytes, lock_bytes;

@@ -15,6 +15,9 @@
 
 #include "app_internal.h"
 
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_histogram;
+
 const char *const atl_hist_input_names[ATL_HIST_INPUT_COUNT] = {"u8", "rgba", "u32"};
 const char *const atl_hist_dist_names[ATL_HIST_DIST_COUNT] = {"solid", "uniform", "skewed", "photo"};
 const char *const atl_hist_variant_names[ATL_HIST_VARIANT_COUNT] = {

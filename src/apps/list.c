@@ -9,6 +9,9 @@
 
 #include "app_internal.h"
 
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_list;
+
 int atl__link_reset(atl_context_t ctx, void *arg)
 {
   struct atl__link_run *r = arg;

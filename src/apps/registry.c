@@ -1,16 +1,27 @@
 /*
  * The app registry: the one list of apps that the command line, its help and
  * the tests iterate. Each entry is defined beside its app's run (count.c,
- * histogram.c, ...); adding an app is one line here.
+ * histogram.c, ...); adding an app is one line in ATL_APP_LIST.
  */
 #include <string.h>
 
 #include "app_internal.h"
 
-static const struct atl_app_info *const apps[] = {
-    &atl__app_count,     &atl__app_access_table, &atl__app_double_add, &atl__app_list,
-    &atl__app_skiplist,  &atl__app_histogram,    &atl__app_swatomic,   &atl__app_swapps,
-};
+/* One line per app, in the order of lists and help: X(the suffix of its atl__app_ entry). */
+#define ATL_APP_LIST(X)                                                                                           \
+  X(count)                                                                                                        \
+  X(access_table)                                                                                                 \
+  X(double_add)                                                                                                   \
+  X(list)                                                                                                         \
+  X(skiplist)                                                                                                     \
+  X(histogram)                                                                                                    \
+  X(swatomic)                                                                                                     \
+  X(swapps)
+
+#define DECLARE(app) extern const struct atl_app_info atl__app_##app;
+ATL_APP_LIST(DECLARE)
+#define ENTRY(app) &atl__app_##app,
+static const struct atl_app_info *const apps[] = {ATL_APP_LIST(ENTRY)};
 #define NAPPS (sizeof apps / sizeof apps[0])
 
 const struct atl_app_info *const *atl_apps(size_t *n)

@@ -11,6 +11,9 @@
 
 #include "app_internal.h"
 
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_skiplist;
+
 #define LEVELS 24 /* enough for 2^24 keys at p = 1/2 */
 
 static int cmp_u32(const void *a, const void *b)

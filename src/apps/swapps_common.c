@@ -4,6 +4,9 @@
 
 #include "app_internal.h"
 
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_swapps;
+
 const char *const atl__sw_variant_names[3] = {"system", "warp", "software"};
 
 int atl__sw_grid_check(const struct atl_device_info *d, uint32_t wg, const uint32_t *groups, unsigned ngroups,

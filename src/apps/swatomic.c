@@ -19,6 +19,9 @@
 #include <string.h>
 
 #include "app_internal.h"
+
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_swatomic;
 #include "backend/sass_count.h"
 #include "core/strategy_internal.h"
 #include "model/swmodel.h"
