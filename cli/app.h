@@ -77,11 +77,11 @@ int app_hook(const char *name);
 /** The common options' help text. */
 extern const char app_common_usage[];
 
-int app_count(int argc, char **argv);
+/** The command line of an app whose registry entry lists its options (cli/app-generic.c). */
+int app_generic(const struct atl_app_info *app, int argc, char **argv);
+
+/* The apps with a parser of their own: lists of names, files, their own printing. */
 int app_access_table(int argc, char **argv);
-int app_double_add(int argc, char **argv);
-int app_list(int argc, char **argv);
-int app_skiplist(int argc, char **argv);
 int app_histogram(int argc, char **argv);
 int app_swatomic(int argc, char **argv);
 int app_swapps(int argc, char **argv);

@@ -3,14 +3,16 @@
 
 #include "app.h"
 
-/* The command line of each registered app: its option parsing and printing (cli/app-*.c). */
+/* The apps whose options need a parser of their own (lists of names, a text file, their own tables); every
+ * other app's options are in its registry entry and app_generic reads them. */
 static const struct {
   const char *name;
   int (*fn)(int, char **);
 } commands[] = {
-    {"count", app_count},         {"access-table", app_access_table}, {"double-add", app_double_add},
-    {"list", app_list},           {"skiplist", app_skiplist},         {"histogram", app_histogram},
-    {"swatomic", app_swatomic},   {"swapps", app_swapps},
+    {"access-table", app_access_table},
+    {"histogram", app_histogram},
+    {"swatomic", app_swatomic},
+    {"swapps", app_swapps},
 };
 
 static int (*command_of(const char *name))(int, char **)
@@ -53,7 +55,9 @@ int cmd_app(int argc, char **argv)
   }
   const struct atl_app_info *app = atl_app_find(argv[1]);
   int (*fn)(int, char **) = app ? command_of(app->name) : NULL;
-  if (fn == NULL)
-    die_usage("app '%s' is not known: allowed: %s", argv[1], cli_app_names());
-  return fn(argc - 1, argv + 1);
+  if (fn)
+    return fn(argc - 1, argv + 1);
+  if (app && app->options)
+    return app_generic(app, argc - 1, argv + 1);
+  die_usage("app '%s' is not known: allowed: %s", argv[1], cli_app_names());
 }

@@ -10,6 +10,7 @@
 #ifndef ATOMLAB_APP_H
 #define ATOMLAB_APP_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -281,10 +282,31 @@ int atl_app_access_table(atl_context_t ctx, const struct atl_access_params *p, c
  * device-sized field still 0 (work-group size, input sizes) and keeps the
  * rest. check() then says whether run() would accept them.
  */
+/** How a command line reads an app option's value into its params field. */
+enum atl_app_opt_kind {
+  ATL_APP_OPT_U32,   /**< a uint32_t, a whole number from min */
+  ATL_APP_OPT_U64,   /**< a uint64_t, a whole number from min */
+  ATL_APP_OPT_FLOAT, /**< a float */
+  ATL_APP_OPT_CLEAR  /**< no value: sets an int to 0 ("--no-cub") */
+};
+
+/** One option of an app that the generic command line parses (cli/app-generic.c). */
+struct atl_app_option {
+  const char *name;  /**< the option without "--"; where it sets a field check() names, the field's name */
+  enum atl_app_opt_kind kind;
+  size_t offset;     /**< offsetof the field in the params */
+  uint64_t min;      /**< smallest value (whole numbers): 0 in a device-sized field means "the default" */
+  const char *help;  /**< its line(s) in the app's --help, as printed */
+};
+
 struct atl_app_info {
   const char *name;    /**< "count", "histogram", ... (the rows' app column) */
   const char *summary; /**< one line for lists and help */
   size_t params_size;  /**< bytes of the app's params struct (struct atl_count_params, ...) */
+  size_t wg_offset;    /**< offsetof its uint32_t work-group size (--wg-size) in the params */
+  /** The paragraph of its --help and its options, ending in a zero entry; NULL where cli/ has its own parser. */
+  const char *description;
+  const struct atl_app_option *options;
   /** Names of the params' fields that check() may name, NULL-terminated (the CLI maps them to options). */
   const char *const *params;
   /** Fills the defaults: device-independent ones with @p dev NULL, then device-sized fields still 0. */

@@ -9,6 +9,7 @@
  *   same-line     each thread its own word, neighbours adjacent (contention 1, padding 1)
  *   scattered     each thread its own 128-byte line       (contention 1, padding 128 / word size)
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -139,5 +140,12 @@ static int access_run(atl_context_t ctx, const void *params, const struct atl_ap
 static const char *const access_names[] = {"wg_size", "op", "type", "workgroups", "same_address_threads",
                                            "target_ms", NULL};
 const struct atl_app_info atl__app_access_table = {
-    "access-table", "seed 004: same address / same line / scattered throughput of every op (via rmw)",
-    sizeof(struct atl_access_params), access_names, access_defaults, access_check, access_run};
+    .name = "access-table",
+    .summary = "seed 004: same address / same line / scattered throughput of every op (via rmw)",
+    .params_size = sizeof(struct atl_access_params),
+    .wg_offset = offsetof(struct atl_access_params, wg_size),
+    .params = access_names,
+    .defaults = access_defaults,
+    .check = access_check,
+    .run = access_run,
+};

@@ -7,6 +7,7 @@
  * Inputs are small integers stored as floats, so every sum is exact in any
  * order and the GPU's count must equal the host's exactly.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,6 +279,34 @@ static int count_run(atl_context_t ctx, const void *params, const struct atl_app
 }
 
 static const char *const count_names[] = {"wg_size", "containers", "items", "limit", "seed", NULL};
+static const char count_description[] =
+    "Counts the containers whose sum of floats exceeds a limit, one thread per\n"
+    "container, with one atomic per thread, per warp (OpenCL: sub-group) and per\n"
+    "block (work-group). Reports input read in GB/s and its ratio to the read\n"
+    "bandwidth of a read-only kernel over the same bytes in the same run; on CUDA\n"
+    "CUB's DeviceReduce is the baseline. Inputs are small integers as floats, so\n"
+    "the count is exact and checked against the host's.";
+static const struct atl_app_option count_options[] = {
+    {"containers", ATL_APP_OPT_U64, offsetof(struct atl_count_params, containers), 1,
+     "  --containers N  containers  [GPU: 512 MiB of input, several times L2; CPU: 16384]\n"},
+    {"items", ATL_APP_OPT_U32, offsetof(struct atl_count_params, items), 1,
+     "  --items N       floats per container, 1 to 4096  [32]\n"},
+    {"limit", ATL_APP_OPT_FLOAT, offsetof(struct atl_count_params, limit), 0,
+     "  --limit X       a container counts if its sum is above X  [0]\n"},
+    {"seed", ATL_APP_OPT_U64, offsetof(struct atl_count_params, seed), 0, "  --seed N        input generator seed  [1]\n"},
+    {"no-cub", ATL_APP_OPT_CLEAR, offsetof(struct atl_count_params, want_cub), 0,
+     "  --no-cub        skip the CUB baseline\n"},
+    {0}};
+
 const struct atl_app_info atl__app_count = {
-    "count", "seed 001: containers over a limit, one atomic per thread / warp / block, vs read bandwidth and CUB",
-    sizeof(struct atl_count_params), count_names, count_defaults, count_check, count_run};
+    .name = "count",
+    .summary = "seed 001: containers over a limit, one atomic per thread / warp / block, vs read bandwidth and CUB",
+    .params_size = sizeof(struct atl_count_params),
+    .wg_offset = offsetof(struct atl_count_params, wg_size),
+    .description = count_description,
+    .options = count_options,
+    .params = count_names,
+    .defaults = count_defaults,
+    .check = count_check,
+    .run = count_run,
+};

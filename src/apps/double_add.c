@@ -5,6 +5,7 @@
  * order of additions gives the same exact sum and the final values are
  * checked bit for bit.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +185,29 @@ static int dadd_run(atl_context_t ctx, const void *params, const struct atl_app_
 }
 
 static const char *const dadd_names[] = {"wg_size", "threads", "adds", "targets", NULL};
+static const char dadd_description[] =
+    "Every thread adds a double (a multiple of 0.5, so every order sums exactly)\n"
+    "--adds times to one of --targets words, through a warp-safe spin lock (done\n"
+    "flag per thread), the seed's naive lock, a CAS loop on the 64-bit pattern,\n"
+    "and (CUDA) the native atomicAdd. The final sums are checked bit for bit;\n"
+    "waits are bounded (--spin-bound) and report status deadlock.";
+static const struct atl_app_option dadd_options[] = {
+    {"threads", ATL_APP_OPT_U32, offsetof(struct atl_dadd_params, threads), 1,
+     "  --threads N     threads in the grid, a multiple of --wg-size  [GPU: 4096; CPU: 1024]\n"},
+    {"adds", ATL_APP_OPT_U32, offsetof(struct atl_dadd_params, adds), 1, "  --adds N        additions per thread  [4]\n"},
+    {"targets", ATL_APP_OPT_U32, offsetof(struct atl_dadd_params, targets), 1,
+     "  --targets N     distinct doubles (1: every thread contends)  [1]\n"},
+    {0}};
+
 const struct atl_app_info atl__app_double_add = {
-    "double-add", "seed 004: double add under contention through a spin lock or a CAS loop",
-    sizeof(struct atl_dadd_params), dadd_names, dadd_defaults, dadd_check, dadd_run};
+    .name = "double-add",
+    .summary = "seed 004: double add under contention through a spin lock or a CAS loop",
+    .params_size = sizeof(struct atl_dadd_params),
+    .wg_offset = offsetof(struct atl_dadd_params, wg_size),
+    .description = dadd_description,
+    .options = dadd_options,
+    .params = dadd_names,
+    .defaults = dadd_defaults,
+    .check = dadd_check,
+    .run = dadd_run,
+};

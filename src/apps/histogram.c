@@ -10,6 +10,7 @@
  * bytes in the same run. Every histogram is checked bin for bin against the
  * host's (docs/histogram.md).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -617,5 +618,12 @@ static int histogram_run(atl_context_t ctx, const void *params, const struct atl
 static const char *const histogram_names[] = {"wg_size", "bytes", "u32_bins", "inputs", "dists", "variants", "seed",
                                               "photo", NULL};
 const struct atl_app_info atl__app_histogram = {
-    "histogram", "u8 / rgba / u32 histograms: global, shared, per-warp, match-any, packed, vs read and CUB",
-    sizeof(struct atl_histogram_params), histogram_names, histogram_defaults, histogram_check, histogram_run};
+    .name = "histogram",
+    .summary = "u8 / rgba / u32 histograms: global, shared, per-warp, match-any, packed, vs read and CUB",
+    .params_size = sizeof(struct atl_histogram_params),
+    .wg_offset = offsetof(struct atl_histogram_params, wg_size),
+    .params = histogram_names,
+    .defaults = histogram_defaults,
+    .check = histogram_check,
+    .run = histogram_run,
+};

@@ -4,6 +4,7 @@
  * the host then walks every list (bounded) and checks that each node is
  * present exactly once and that no list has a cycle.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,9 +76,32 @@ static int list_run(atl_context_t ctx, const void *params, const struct atl_app_
 }
 
 static const char *const list_names[] = {"wg_size", "nodes", "threads", "lists", NULL};
+static const char list_description[] =
+    "p threads insert n nodes into lock-free linked lists with the seed's CAS\n"
+    "loop, right after the head. The host then walks every list (bounded) and\n"
+    "checks that each node is present exactly once and no list has a cycle;\n"
+    "reports CAS retries per insert.";
+static const struct atl_app_option list_options[] = {
+    {"nodes", ATL_APP_OPT_U32, offsetof(struct atl_list_params, nodes), 1,
+     "  --nodes N       nodes inserted  [GPU: 65536; CPU: 4096]\n"},
+    {"threads", ATL_APP_OPT_U32, offsetof(struct atl_list_params, threads), 1,
+     "  --threads N     inserting threads  [GPU: 1024; CPU: 256]\n"},
+    {"lists", ATL_APP_OPT_U32, offsetof(struct atl_list_params, lists), 1,
+     "  --lists N       heads the nodes spread over (1: all contend on one)  [1]\n"},
+    {0}};
+
 const struct atl_app_info atl__app_list = {
-    "list", "seed 004: lock-free linked-list insertion with CAS, checked for loss and cycles",
-    sizeof(struct atl_list_params), list_names, list_defaults, list_check, list_run};
+    .name = "list",
+    .summary = "seed 004: lock-free linked-list insertion with CAS, checked for loss and cycles",
+    .params_size = sizeof(struct atl_list_params),
+    .wg_offset = offsetof(struct atl_list_params, wg_size),
+    .description = list_description,
+    .options = list_options,
+    .params = list_names,
+    .defaults = list_defaults,
+    .check = list_check,
+    .run = list_run,
+};
 
 int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
                  struct atl_app_set *out)

@@ -6,6 +6,7 @@
  * compares the bottom level's keys with its own sort. On CUDA, CUB's radix
  * sort of the same keys is the baseline.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,6 +192,31 @@ static int skiplist_run(atl_context_t ctx, const void *params, const struct atl_
 }
 
 static const char *const skiplist_names[] = {"wg_size", "nodes", "threads", "seed", NULL};
+static const char skiplist_description[] =
+    "p threads insert n random keys into one lock-free skiplist (CAS on each\n"
+    "level's link, bottom level first). The host checks every level (sorted,\n"
+    "complete, no cycle) and compares the bottom-level walk with its own sort;\n"
+    "reports CAS retries per insert. On CUDA CUB's radix sort of the same keys\n"
+    "is the baseline.";
+static const struct atl_app_option skiplist_options[] = {
+    {"nodes", ATL_APP_OPT_U32, offsetof(struct atl_list_params, nodes), 1,
+     "  --nodes N       keys inserted  [GPU: 1048576; CPU: 4096]\n"},
+    {"threads", ATL_APP_OPT_U32, offsetof(struct atl_list_params, threads), 1,
+     "  --threads N     inserting threads  [GPU: 65536; CPU: 256]\n"},
+    {"seed", ATL_APP_OPT_U64, offsetof(struct atl_list_params, seed), 0, "  --seed N        key generator seed  [1]\n"},
+    {"no-cub", ATL_APP_OPT_CLEAR, offsetof(struct atl_list_params, want_cub), 0,
+     "  --no-cub        skip the CUB baseline\n"},
+    {0}};
+
 const struct atl_app_info atl__app_skiplist = {
-    "skiplist", "seed 004: skiplist sort by concurrent CAS insertion, vs CUB radix sort",
-    sizeof(struct atl_list_params), skiplist_names, skiplist_defaults, skiplist_check, skiplist_run};
+    .name = "skiplist",
+    .summary = "seed 004: skiplist sort by concurrent CAS insertion, vs CUB radix sort",
+    .params_size = sizeof(struct atl_list_params),
+    .wg_offset = offsetof(struct atl_list_params, wg_size),
+    .description = skiplist_description,
+    .options = skiplist_options,
+    .params = skiplist_names,
+    .defaults = skiplist_defaults,
+    .check = skiplist_check,
+    .run = skiplist_run,
+};

@@ -1,4 +1,5 @@
 /* What seed 000's applications share: the software atomic's buffers, the grid check and the timed sequence. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,5 +243,12 @@ static int swapps_run(atl_context_t ctx, const void *params, const struct atl_ap
 static const char *const swapps_names[] = {"wg_size", "groups", "variants", "apps", "dot_elements", "text",
                                            "keywords", "matmul", "kmeans", NULL};
 const struct atl_app_info atl__app_swapps = {
-    "swapps", "seed 000: scalar product, string match and MapReduce on system / warp / software atomics",
-    sizeof(struct atl_swapps_params), swapps_names, swapps_defaults, swapps_check, swapps_run};
+    .name = "swapps",
+    .summary = "seed 000: scalar product, string match and MapReduce on system / warp / software atomics",
+    .params_size = sizeof(struct atl_swapps_params),
+    .wg_offset = offsetof(struct atl_swapps_params, wg_size),
+    .params = swapps_names,
+    .defaults = swapps_defaults,
+    .check = swapps_check,
+    .run = swapps_run,
+};

@@ -15,6 +15,7 @@
  * (atl__sw_check_serial, serial_order.c), and the words end at the
  * op-reduction of every operand.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -640,5 +641,12 @@ static int swatomic_run(atl_context_t ctx, const void *params, const struct atl_
 
 static const char *const swatomic_names[] = {"wg_size", "groups", "variants", "targets", "iters", "op", NULL};
 const struct atl_app_info atl__app_swatomic = {
-    "swatomic", "seed 000: software atomic add (coordinator work-group) vs system and warp-aggregated atomics",
-    sizeof(struct atl_swatomic_params), swatomic_names, swatomic_defaults, swatomic_check, swatomic_run};
+    .name = "swatomic",
+    .summary = "seed 000: software atomic add (coordinator work-group) vs system and warp-aggregated atomics",
+    .params_size = sizeof(struct atl_swatomic_params),
+    .wg_offset = offsetof(struct atl_swatomic_params, wg_size),
+    .params = swatomic_names,
+    .defaults = swatomic_defaults,
+    .check = swatomic_check,
+    .run = swatomic_run,
+};

@@ -1,6 +1,7 @@
 /*
  * Every registered app (include/atomlab/app.h) has what the command line,
- * its help and library users rely on: a summary, its parameter names, and
+ * its help and library users rely on: a summary, its parameter names, its
+ * options (where the generic command line parses them), and
  * defaults that its own check accepts, while a check refuses bad params with
  * a reason that starts with a parameter's name. Runs on a made-up CPU and a
  * made-up GPU (no device needed) and on the real best device when one opens.
@@ -66,6 +67,14 @@ int main(void)
     for (size_t k = 0; a->params[k]; k++)
       has_wg |= strcmp(a->params[k], "wg_size") == 0;
     CHECK(has_wg);
+    CHECK(a->wg_offset + sizeof(uint32_t) <= a->params_size);
+    /* An option table (the generic command line) comes with its help paragraph, and each option fits its field. */
+    CHECK(!a->options || a->description);
+    for (size_t k = 0; a->options && a->options[k].name; k++) {
+      const struct atl_app_option *o = &a->options[k];
+      const size_t size = o->kind == ATL_APP_OPT_U64 ? 8 : 4;
+      CHECK(o->help && strstr(o->help, o->name) && o->offset + size <= a->params_size);
+    }
   }
   CHECK(atl_app_find("sort") == NULL && atl_app_find(NULL) == NULL);
 
