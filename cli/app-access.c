@@ -1,15 +1,4 @@
-/*
- * atomlab app access-table: seed 004's "atomic access patterns" slide as a
- * table. The rmw benchmark already measures these configurations
- * (contiguous pattern, contention, padding), so this runs atl_rmw_run() three
- * times per op rather than new kernels:
- *
- *   same-address  every thread of a smaller grid on one word (--same-address-threads;
- *                 a CAS loop there costs attempts in proportion to the contending
- *                 threads, so a full grid on one word would take seconds per launch)
- *   same-line     each thread its own word, neighbours adjacent (contention 1, padding 1)
- *   scattered     each thread its own 128-byte line       (contention 1, padding 128 / word size)
- */
+/* atomlab app access-table: seed 004's access patterns per op (src/apps/access_table.c measures them). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,20 +17,10 @@ static const char usage[] =
 
 enum { O_OP = APP_OPT_FIRST, O_TYPE, O_WGS, O_TARGET, O_SAME };
 
-#define MAX_OPS ATL_OP_COUNT
-
-struct access_cli {
-  int ops[MAX_OPS];
-  size_t nops;
-  int type;
-  uint32_t workgroups;
-  uint32_t same_threads;
-  double target_ms;
-};
-
+/* Names and numbers are parsed here; what a device can run is the library's check. */
 static void on_option(int code, const char *arg, void *user)
 {
-  struct access_cli *c = user;
+  struct atl_access_params *p = user;
   static const char allowed[] = "fetch_add, fetch_sub, inc, dec, fetch_min, fetch_max, and, or, xor, exchange, cas, "
                                 "cas_fail, all";
   char *end;
@@ -54,27 +33,62 @@ static void on_option(int code, const char *arg, void *user)
     for (int op = 0; op < ATL_OP_PLAIN_ADD; op++)
       all[op] = op;
     size_t n = cli_parse_names("--op", arg, atl_op_parse, all, ATL_OP_PLAIN_ADD, allowed, names);
-    c->nops = 0;
-    for (size_t i = 0; i < n && c->nops < MAX_OPS; i++)
-      c->ops[c->nops++] = names[i];
+    p->nops = 0;
+    for (size_t i = 0; i < n && p->nops < ATL_ACCESS_MAX_OPS; i++)
+      p->ops[p->nops++] = names[i];
     break;
   }
   case O_TYPE:
-    c->type = atl_type_parse(arg);
-    if (c->type != ATL_TYPE_U32 && c->type != ATL_TYPE_I32 && c->type != ATL_TYPE_U64)
+    p->type = atl_type_parse(arg);
+    if (p->type != ATL_TYPE_U32 && p->type != ATL_TYPE_I32 && p->type != ATL_TYPE_U64)
       die_usage("--type '%s' is not allowed: u32, i32 or u64 (every op is defined for them)", arg);
     break;
   case O_WGS:
-    c->workgroups = (uint32_t)app_number("--workgroups", arg, 1, 1u << 24);
+    p->workgroups = (uint32_t)app_number("--workgroups", arg, 1, UINT32_MAX);
     break;
   case O_SAME:
-    c->same_threads = (uint32_t)app_number("--same-address-threads", arg, 1, 1u << 24);
+    p->same_address_threads = (uint32_t)app_number("--same-address-threads", arg, 1, UINT32_MAX);
     break;
   case O_TARGET:
-    c->target_ms = strtod(arg, &end);
-    if (*arg == '\0' || *end != '\0' || !(c->target_ms >= 0.001 && c->target_ms <= 60000))
+    p->target_ms = strtod(arg, &end);
+    if (*arg == '\0' || *end != '\0')
       die_usage("--target-ms '%s' is not allowed: a number from 0.001 to 60000", arg);
     break;
+  }
+}
+
+/* The threads of the rows of configuration @p config ("same-address", ...): the table's heading. */
+static double threads_of(const struct atl_app_set *set, const char *config)
+{
+  for (size_t i = 0; i < set->count; i++) {
+    const char *slash = strchr(set->rows[i].variant, '/');
+    if (slash && strcmp(slash + 1, config) == 0)
+      return atl_app_metric_get(&set->rows[i], "threads", 0);
+  }
+  return 0;
+}
+
+/* The rows as the seed's table: one line per op, Gop/s per configuration. */
+static void print_table(const struct atl_app_set *set, const struct atl_access_params *p)
+{
+  static const char *const configs[] = {"same-address", "same-line", "scattered"};
+  printf("%-10s %16s %16s %16s  (Gop/s, %s; %.0f threads on one word, else %.0f threads; * = not verified)\n", "op",
+         configs[0], configs[1], configs[2], atl_type_name((enum atl_type)p->type), threads_of(set, configs[0]),
+         threads_of(set, configs[1]));
+  for (size_t i = 0; i < set->count; i += 3) {
+    char op[48];
+    snprintf(op, sizeof op, "%s", set->rows[i].variant);
+    if (strchr(op, '/'))
+      *strchr(op, '/') = '\0';
+    printf("%-10s", op);
+    for (size_t k = i; k < i + 3 && k < set->count; k++) {
+      const struct atl_app_row *ar = &set->rows[k];
+      if (ar->status == ATL_STATUS_OK)
+        printf(" %15.3f%s", atl_app_metric_get(ar, "gops", 0), ar->verified ? " " : "*");
+      else
+        printf(" %16s", atl_status_name(ar->status));
+    }
+    putchar('\n');
   }
 }
 
@@ -86,85 +100,21 @@ int app_access_table(int argc, char **argv)
                                         {"target-ms", required_argument, NULL, O_TARGET},
                                         {"same-address-threads", required_argument, NULL, O_SAME},
                                         {0}};
-  static const char *const configs[] = {"same-address", "same-line", "scattered"};
-  struct access_cli c = {.type = ATL_TYPE_U32, .target_ms = 5, .same_threads = 1024};
-  for (int op = 0; op < ATL_OP_PLAIN_ADD; op++)
-    c.ops[c.nops++] = op;
+  const struct atl_app_info *app = atl_app_find("access-table");
+  static const char *const flags[] = {"op", "--op", NULL};
+  struct atl_access_params p;
   struct app_opts o;
   struct atl_app_set set;
-  if (app_parse(argc, argv, usage, extra, on_option, &c, &o))
+  memset(&p, 0, sizeof p);
+  app->defaults(NULL, &p);
+  if (app_parse(argc, argv, usage, extra, on_option, &p, &o))
     return EXIT_OK;
   atl_context_t ctx = app_open(&o, &set, argc, argv);
-  const struct atl_device_info *dev = atl_device_current(ctx);
-  if (!atl_device_has_type(dev, c.type))
-    die_usage("--type %s is not available on %s", atl_type_name((enum atl_type)c.type), dev->name);
-  if (c.workgroups == 0) {
-    struct atl_occupancy occ;
-    if (atl_occupancy_discover(ctx, o.wg_size, &occ) != 0)
-      die("occupancy discovery failed: %s (pass --workgroups to skip it)", atl_errmsg(ctx));
-    c.workgroups = occ.discovered;
-    if (dev->type == ATL_DEVICE_CPU && occ.estimated > c.workgroups)
-      c.workgroups = occ.estimated; /* CPU runtimes run work-groups one after another (see cmd-rmw.c) */
-  }
-  struct atl_timing timing;
-  atl_timing_defaults(&timing);
-  timing.target_ms = c.target_ms;
-  timing.min_samples = o.timing.samples < 3 ? o.timing.samples : 3;
-  timing.max_samples = o.timing.samples;
-  timing.budget_s = 1;
-  const uint32_t threads = o.wg_size * c.workgroups, esize = (uint32_t)atl_type_size((enum atl_type)c.type);
-  uint32_t same_groups = (c.same_threads + o.wg_size - 1) / o.wg_size;
-  if (same_groups > c.workgroups)
-    same_groups = c.workgroups;
-  int print = o.out_path ? !o.quiet : o.format < 0 || o.format == ATL_FORMAT_TABLE;
-  if (print)
-    printf("%-10s %16s %16s %16s  (Gop/s, %s; %u threads on one word, else %u threads; * = not verified)\n", "op",
-           configs[0], configs[1], configs[2], atl_type_name((enum atl_type)c.type), same_groups * o.wg_size,
-           threads);
-  for (size_t i = 0; i < c.nops && !atl_stop_requested(); i++) {
-    if (print)
-      printf("%-10s", atl_op_name((enum atl_op)c.ops[i]));
-    for (int k = 0; k < 3; k++) {
-      struct atl_spec s = {.op = (enum atl_op)c.ops[i],
-                           .type = (enum atl_type)c.type,
-                           .space = ATL_SPACE_GLOBAL,
-                           .pattern = ATL_PATTERN_CONTIGUOUS,
-                           .result = ATL_RESULT_UNUSED,
-                           .contention = k == 0 ? same_groups * o.wg_size : 1,
-                           .padding = k == 2 ? 128 / esize : 1,
-                           .wg_size = o.wg_size,
-                           .workgroups = k == 0 ? same_groups : c.workgroups};
-      struct atl_row row;
-      struct atl_app_row ar;
-      if (atl_rmw_run(ctx, &s, &timing, &row) != 0)
-        die("out of host memory while measuring");
-      memset(&ar, 0, sizeof ar);
-      snprintf(ar.app, sizeof ar.app, "access-table");
-      snprintf(ar.variant, sizeof ar.variant, "%s/%s", atl_op_name(s.op), configs[k]);
-      ar.status = row.status;
-      ar.verified = row.verified;
-      ar.time_ms = row.time_ms;
-      snprintf(ar.reason, sizeof ar.reason, "%s", row.reason);
-      snprintf(ar.instructions, sizeof ar.instructions, "%s", row.instructions);
-      atl_app_metric_set(&ar, "gops", row.gops);
-      atl_app_metric_set(&ar, "contention", s.contention);
-      atl_app_metric_set(&ar, "padding", s.padding);
-      atl_app_metric_set(&ar, "threads", (double)s.wg_size * s.workgroups);
-      atl_app_metric_set(&ar, "iters", row.iters);
-      atl_row_release(&row);
-      if (print) {
-        if (ar.status == ATL_STATUS_OK)
-          printf(" %15.3f%s", ar.metrics[0].value, ar.verified ? " " : "*");
-        else
-          printf(" %16s", atl_status_name(ar.status));
-        fflush(stdout);
-      }
-      if (atl_app_set_add(&set, &ar) != 0)
-        die("out of memory");
-    }
-    if (print)
-      putchar('\n');
-  }
+  p.wg_size = o.wg_size;
+  app_prepare(app, ctx, &p, flags);
+  app_run(&o, app, ctx, &p, &set);
+  if (o.out_path ? !o.quiet : o.format < 0 || o.format == ATL_FORMAT_TABLE)
+    print_table(&set, &p);
   o.table_printed = 1;
   return app_finish(&o, &set, ctx);
 }

@@ -137,10 +137,6 @@ atl_context_t app_open(struct app_opts *o, struct atl_app_set *set, int argc, ch
 {
   atl_context_t ctx = cli_open_device(o->device, o->backend);
   const struct atl_device_info *dev = atl_device_current(ctx);
-  if (o->wg_size == 0)
-    o->wg_size = dev->max_wg_size < 256 ? (uint32_t)dev->max_wg_size : 256;
-  if (o->wg_size > dev->max_wg_size)
-    die_usage("--wg-size %u is not allowed: 1 to %zu on %s", o->wg_size, dev->max_wg_size, dev->name);
   if (!o->samples_given && dev->type == ATL_DEVICE_CPU)
     o->timing.samples = 3;
   memset(set, 0, sizeof *set);
@@ -182,4 +178,64 @@ int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx)
   if (failures)
     fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
   return failures || o->failed ? EXIT_MEASURE : EXIT_OK;
+}
+
+/* The option a parameter's name stands for: @p flags' entry, else --NAME with '-' for '_'. */
+static void flag_of(const char *name, size_t len, const char *const *flags, char *out, size_t cap)
+{
+  for (size_t i = 0; flags && flags[i]; i += 2)
+    if (strlen(flags[i]) == len && strncmp(flags[i], name, len) == 0) {
+      snprintf(out, cap, "%s", flags[i + 1]);
+      return;
+    }
+  snprintf(out, cap, "--%.*s", (int)len, name);
+  for (char *c = out; *c; c++)
+    if (*c == '_')
+      *c = '-';
+}
+
+void app_prepare(const struct atl_app_info *app, atl_context_t ctx, void *params, const char *const *flags)
+{
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  char why[384], msg[512];
+  app->defaults(dev, params);
+  if (app->check(dev, params, why, sizeof why) == 0)
+    return;
+  /* The library names parameters; the user typed options: write each parameter name as its option. A
+   * name is a parameter where it starts the reason or is followed by a value ("items 2", "threads (64)"),
+   * not where it is a plain word ("16 bytes"). */
+  size_t n = 0;
+  for (const char *p = why; *p && n + 1 < sizeof msg;) {
+    size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_");
+    const int valued = p[len] == ' ' && ((p[len + 1] >= '0' && p[len + 1] <= '9') || p[len + 1] == '(');
+    int known = 0;
+    for (size_t i = 0; len && (p == why || valued) && app->params[i] && !known; i++)
+      known = strlen(app->params[i]) == len && strncmp(app->params[i], p, len) == 0;
+    if (known) {
+      char flag[64];
+      flag_of(p, len, flags, flag, sizeof flag);
+      n += (size_t)snprintf(msg + n, sizeof msg - n, "%s", flag);
+    } else {
+      if (len == 0)
+        len = 1;
+      n += (size_t)snprintf(msg + n, sizeof msg - n, "%.*s", (int)len, p);
+    }
+    p += len;
+  }
+  die_usage("%s", msg);
+}
+
+void app_run(struct app_opts *o, const struct atl_app_info *app, atl_context_t ctx, const void *params,
+             struct atl_app_set *set)
+{
+  app_check(o, ctx, app->run(ctx, params, &o->timing, set), app->name);
+}
+
+const char *app_grids(unsigned ngroups)
+{
+  static char buf[32];
+  if (ngroups == 0)
+    return "the default grids";
+  snprintf(buf, sizeof buf, "%u grid(s)", ngroups);
+  return buf;
 }

@@ -31,7 +31,7 @@ enum { O_INPUT = APP_OPT_FIRST, O_BINS, O_DIST, O_VARIANTS, O_BYTES, O_SEED, O_N
 
 struct hist_cli {
   struct atl_histogram_params p;
-  int bins_given, bytes_given;
+  int bins_given;
   int photo_named; /* --dist names photo itself (not only through "all"): it must run or the command fails */
 };
 
@@ -82,9 +82,7 @@ static void on_option(int code, const char *arg, void *user)
     c->p.inputs = parse_set("--input", arg, atl_hist_input_names, ATL_HIST_INPUT_COUNT, 0, "u8, rgba, u32, all");
     break;
   case O_BINS:
-    c->p.u32_bins = (uint32_t)app_number("--bins", arg, 256, 65536);
-    if (c->p.u32_bins & (c->p.u32_bins - 1))
-      die_usage("--bins %s is not allowed: a power of two from 256 to 65536", arg);
+    c->p.u32_bins = (uint32_t)app_number("--bins", arg, 1, UINT32_MAX);
     c->bins_given = 1;
     break;
   case O_DIST:
@@ -98,10 +96,7 @@ static void on_option(int code, const char *arg, void *user)
                               "auto, cub, all");
     break;
   case O_BYTES:
-    c->p.bytes = app_number("--bytes", arg, 16, (4ull << 30) - 16);
-    if (c->p.bytes % 16)
-      die_usage("--bytes %s is not allowed: a multiple of 16 (every work-item loads 16 bytes)", arg);
-    c->bytes_given = 1;
+    c->p.bytes = app_number("--bytes", arg, 1, UINT64_MAX);
     break;
   case O_SEED:
     c->p.seed = app_number("--seed", arg, 0, UINT64_MAX);
@@ -126,9 +121,11 @@ int app_histogram(int argc, char **argv)
                                         {"no-cub", no_argument, NULL, O_NOCUB},
                                         {"photo", required_argument, NULL, O_PHOTO},
                                         {0}};
-  struct hist_cli c = {{.inputs = 1u << ATL_HIST_U8, .dists = (1u << ATL_HIST_DIST_COUNT) - 1,
-                        .variants = ((1u << ATL_HIST_VARIANT_COUNT) - 1) & ~1u, .u32_bins = 4096, .seed = 1},
-                       0, 0, 0};
+  const struct atl_app_info *app = atl_app_find("histogram");
+  static const char *const flags[] = {"u32_bins", "--bins", "inputs", "--input", "dists", "--dist", NULL};
+  struct hist_cli c;
+  memset(&c, 0, sizeof c);
+  app->defaults(NULL, &c.p);
   int nocub = 0;
   struct app_opts o;
   struct atl_app_set set;
@@ -152,22 +149,9 @@ int app_histogram(int argc, char **argv)
       c.p.dists &= ~(1u << ATL_HIST_PHOTO);
     }
   }
-  if (o.wg_size && (o.wg_size & (o.wg_size - 1)))
-    die_usage("--wg-size %u is not allowed: a power of two", o.wg_size);
   atl_context_t ctx = app_open(&o, &set, argc, argv);
-  const struct atl_device_info *dev = atl_device_current(ctx);
-  while (o.wg_size & (o.wg_size - 1)) /* a device maximum that is not a power of two */
-    o.wg_size &= o.wg_size - 1;
   c.p.wg_size = o.wg_size;
-  if (!c.bytes_given) {
-    uint64_t bytes = dev->type == ATL_DEVICE_CPU ? 1ull << 20 : 1ull << 30;
-    if (bytes > dev->max_alloc / 2)
-      bytes = dev->max_alloc / 2 / 16 * 16;
-    c.p.bytes = bytes < 16 ? 16 : bytes;
-  }
-  if (c.p.bytes > dev->max_alloc)
-    die_usage("--bytes %llu exceeds the max allocation of %llu bytes on %s", (unsigned long long)c.p.bytes,
-              (unsigned long long)dev->max_alloc, dev->name);
-  app_check(&o, ctx, atl_app_histogram(ctx, &c.p, &o.timing, &set), "histogram");
+  app_prepare(app, ctx, &c.p, flags);
+  app_run(&o, app, ctx, &c.p, &set);
   return app_finish(&o, &set, ctx);
 }

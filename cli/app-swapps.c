@@ -44,9 +44,7 @@ enum { O_APPS = APP_OPT_FIRST, O_WGS, O_VARIANTS, O_ELEMENTS, O_TEXT, O_TEXT_BYT
 
 struct swa_cli {
   struct atl_swapps_params p;
-  unsigned apps; /* bit 0 dot, 1 strmatch, 2 mapreduce */
   uint32_t groups[SWA_MAX_LIST], matmul[SWA_MAX_LIST], kmeans[SWA_MAX_LIST];
-  int elements_given, matmul_given, kmeans_given;
   const char *text_path;
   char *kwcopy;
   const char *keywords[4];
@@ -121,7 +119,7 @@ static void on_option(int code, const char *arg, void *user)
   struct swa_cli *c = user;
   switch (code) {
   case O_APPS:
-    c->apps = parse_names("--apps", arg, app_names, 3, "dot, strmatch, mapreduce");
+    c->p.apps = parse_names("--apps", arg, app_names, 3, "dot, strmatch, mapreduce");
     break;
   case O_WGS:
     c->p.ngroups = parse_numbers("--workgroups", arg, 2, 65535, c->groups);
@@ -131,7 +129,6 @@ static void on_option(int code, const char *arg, void *user)
     break;
   case O_ELEMENTS:
     c->p.dot_elements = app_number("--elements", arg, 1, 1ull << 28);
-    c->elements_given = 1;
     break;
   case O_TEXT:
     c->text_path = arg;
@@ -144,11 +141,11 @@ static void on_option(int code, const char *arg, void *user)
     break;
   case O_MATMUL:
     c->p.nmatmul = parse_numbers("--matmul", arg, 1, 4096, c->matmul);
-    c->matmul_given = 1;
+    c->p.matmul_n = c->matmul;
     break;
   case O_KMEANS:
     c->p.nkmeans = parse_numbers("--kmeans", arg, 1, 1u << 26, c->kmeans);
-    c->kmeans_given = 1;
+    c->p.kmeans_points = c->kmeans;
     break;
   }
 }
@@ -198,12 +195,11 @@ int app_swapps(int argc, char **argv)
                                         {"matmul", required_argument, NULL, O_MATMUL},
                                         {"kmeans", required_argument, NULL, O_KMEANS},
                                         {0}};
-  static const uint32_t gpu_matmul[] = {8, 32, 128, 256, 512}, cpu_matmul[] = {8, 32, 64};
-  static const uint32_t gpu_kmeans[] = {512, 2048, 8192, 131072, 1048576}, cpu_kmeans[] = {512, 2048, 8192};
+  const struct atl_app_info *app = atl_app_find("swapps");
+  static const char *const flags[] = {"groups", "--workgroups", "dot_elements", "--elements", NULL};
   struct swa_cli c;
   memset(&c, 0, sizeof c);
-  c.apps = 7;
-  c.p.variants = 7;
+  app->defaults(NULL, &c.p);
   c.p.text_bytes = 4194304;
   c.text_path = DEFAULT_TEXT;
   struct app_opts o;
@@ -212,62 +208,36 @@ int app_swapps(int argc, char **argv)
     return EXIT_OK;
   if (c.p.nkeywords == 0)
     parse_keywords(DEFAULT_KEYWORDS, &c);
-  if (o.wg_size > 256)
-    die_usage("--wg-size %u is not allowed: 1 to 256 (the coordinator's local arrays)", o.wg_size);
   uint8_t *text = NULL;
-  if (c.apps & 2u) /* before the device opens: a missing dictionary is a usage error */
+  if (c.p.apps & 2u) /* before the device opens: a missing dictionary is a usage error */
     text = read_text(c.text_path, c.p.text_bytes, &c.p.text_bytes);
   atl_context_t ctx = app_open(&o, &set, argc, argv);
   const struct atl_device_info *dev = atl_device_current(ctx);
-  const int cpu = dev->type == ATL_DEVICE_CPU;
-  if (cpu && o.timing.spin_bound == 1u << 22) /* a CPU poll is nanoseconds, preemption milliseconds */
+  if (dev->type == ATL_DEVICE_CPU && o.timing.spin_bound == 1u << 22) /* a CPU poll is ns, preemption ms */
     o.timing.spin_bound = 1u << 26;
-  if (!c.elements_given)
-    c.p.dot_elements = cpu ? 1u << 20 : 1u << 24;
-  if (!c.matmul_given) {
-    c.p.nmatmul = cpu ? 3 : 5;
-    memcpy(c.matmul, cpu ? cpu_matmul : gpu_matmul, c.p.nmatmul * 4);
-  }
-  if (!c.kmeans_given) {
-    c.p.nkmeans = cpu ? 3 : 5;
-    memcpy(c.kmeans, cpu ? cpu_kmeans : gpu_kmeans, c.p.nkmeans * 4);
-  }
   c.p.wg_size = o.wg_size;
-  c.p.coresident = app_coresident(ctx, o.wg_size);
+  app->defaults(dev, &c.p); /* the work-group size first: discovery below runs at it */
+  if (c.p.wg_size <= 256 && c.p.wg_size <= dev->max_wg_size) /* else app_prepare refuses it (exit 2) */
+    c.p.coresident = app_coresident(ctx, c.p.wg_size);
   /* A test hook: an off-by-one host reference, which every row must then fail to verify (exit 1). */
   c.p.skew_reference = app_hook("ATL_SWAPPS_SKEW_REFERENCE");
-  for (unsigned i = 0; i < c.p.ngroups; i++)
+  /* The library runs a grid beyond the co-resident count as a refused row; asking for one is a usage error here. */
+  for (unsigned i = 0; i < c.p.ngroups && c.p.coresident; i++)
     if (c.groups[i] > c.p.coresident)
       die_usage("--workgroups %u is not allowed: the software atomic needs a co-resident grid, and occupancy "
-                "discovery found %u work-groups of %u work-items on %s", c.groups[i], c.p.coresident, o.wg_size,
+                "discovery found %u work-groups of %u work-items on %s", c.groups[i], c.p.coresident, c.p.wg_size,
                 dev->name);
-  if (c.p.coresident < 2)
-    die("the software atomic needs 2 co-resident work-groups (one coordinator); occupancy discovery found %u "
-        "at %u work-items on %s", c.p.coresident, o.wg_size, dev->name);
-  if (c.p.ngroups == 0) {
-    if (!cpu)
-      for (uint32_t g = 2; g < c.p.coresident && c.p.ngroups < SWA_MAX_LIST - 1; g *= 2)
-        c.groups[c.p.ngroups++] = g;
-    c.groups[c.p.ngroups++] = c.p.coresident;
-  }
   c.p.groups = c.groups;
   c.p.keywords = c.keywords;
   c.p.text = text;
-  c.p.matmul_n = c.matmul;
-  c.p.kmeans_points = c.kmeans;
+  app_prepare(app, ctx, &c.p, flags);
+  if (c.p.coresident < 2)
+    die("the software atomic needs 2 co-resident work-groups (one coordinator); occupancy discovery found %u "
+        "at %u work-items on %s", c.p.coresident, c.p.wg_size, dev->name);
   if (!o.quiet)
-    fprintf(stderr, "swapps: %u co-resident work-groups of %u (discovery), %u grid(s)\n", c.p.coresident, o.wg_size,
-            c.p.ngroups);
-  static const char *const names[] = {"dot", "strmatch", "mapreduce"};
-  int (*const fns[])(atl_context_t, const struct atl_swapps_params *, const struct atl_app_timing *,
-                     struct atl_app_set *) = {atl_app_swdot, atl_app_swstrmatch, atl_app_swmapreduce};
-  for (unsigned a = 0; a < 3; a++) {
-    if (!(c.apps & (1u << a)))
-      continue;
-    char what[64];
-    snprintf(what, sizeof what, "swapps %s", names[a]);
-    app_check(&o, ctx, fns[a](ctx, &c.p, &o.timing, &set), what);
-  }
+    fprintf(stderr, "swapps: %u co-resident work-groups of %u (discovery), %s\n", c.p.coresident, c.p.wg_size,
+            app_grids(c.p.ngroups));
+  app_run(&o, app, ctx, &c.p, &set);
   free(text);
   free(c.kwcopy);
   return app_finish(&o, &set, ctx);

@@ -42,7 +42,6 @@ enum { O_WGS = APP_OPT_FIRST, O_TARGETS, O_ITERS, O_DIVERGENT, O_VARIANTS, O_EXP
 struct sw_cli {
   struct atl_swatomic_params p;
   uint32_t groups[MAX_GRIDS];
-  int iters_given;
   const char *groups_opt; /* the spelling used, for the messages */
   uint32_t double_from;   /* LO of "LO:max:x2", 0 if none */
 };
@@ -97,11 +96,10 @@ static void on_option(int code, const char *arg, void *user)
     c->p.experiment = 1;
     break;
   case O_TARGETS:
-    c->p.targets = (uint32_t)app_number("--targets", arg, 1, 1u << 20);
+    c->p.targets = (uint32_t)app_number("--targets", arg, 1, UINT32_MAX);
     break;
   case O_ITERS:
-    c->p.iters = (uint32_t)app_number("--iters", arg, 1, 1024);
-    c->iters_given = 1;
+    c->p.iters = (uint32_t)app_number("--iters", arg, 1, UINT32_MAX);
     break;
   case O_DIVERGENT:
     c->p.divergent = 1;
@@ -205,62 +203,57 @@ int app_swatomic(int argc, char **argv)
                                         {"variants", required_argument, NULL, O_VARIANTS},
                                         {"op", required_argument, NULL, O_OP},
                                         {0}};
+  const struct atl_app_info *app = atl_app_find("swatomic");
   struct sw_cli c;
   memset(&c, 0, sizeof c);
-  c.p.targets = 1;
-  c.p.variants = 7;
+  app->defaults(NULL, &c.p);
   c.groups_opt = "--workgroups";
   for (int i = 1; i < argc; i++)
     if (strncmp(argv[i], "--groups", 8) == 0 && (argv[i][8] == '\0' || argv[i][8] == '='))
       c.groups_opt = "--groups";
+  const char *const flags[] = {"groups", c.groups_opt, NULL};
   struct app_opts o;
   struct atl_app_set set;
   if (app_parse(argc, argv, usage, extra, on_option, &c, &o))
     return EXIT_OK;
-  if (o.wg_size > 256)
-    die_usage("--wg-size %u is not allowed: 1 to 256 (the coordinator's local arrays)", o.wg_size);
   atl_context_t ctx = app_open(&o, &set, argc, argv);
   const struct atl_device_info *dev = atl_device_current(ctx);
   const int cpu = dev->type == ATL_DEVICE_CPU;
   if (cpu && o.timing.spin_bound == 1u << 22) /* the common default: a CPU poll is nanoseconds, preemption ms */
     o.timing.spin_bound = 1u << 26;
-  if (!c.iters_given)
-    c.p.iters = cpu ? 2 : 16;
   c.p.wg_size = o.wg_size;
-  c.p.coresident = app_coresident(ctx, o.wg_size);
+  app->defaults(dev, &c.p); /* the work-group size first: discovery below runs at it */
+  if (c.p.wg_size <= 256 && c.p.wg_size <= dev->max_wg_size) /* else app_prepare refuses it (exit 2) */
+    c.p.coresident = app_coresident(ctx, c.p.wg_size);
   /* A test hook: the host's reference starts one off, so every atomic row must fail to verify (exit 1). */
   c.p.skew_reference = app_hook("ATL_SWATOMIC_SKEW_REFERENCE");
-  if (c.double_from) {
+  if (c.double_from && c.p.coresident) {
     if (c.double_from > c.p.coresident)
       die_usage("%s %u:max:x2 is not allowed: the software atomic needs a co-resident grid, and occupancy "
                 "discovery found %u work-groups of %u work-items on %s", c.groups_opt, c.double_from,
-                c.p.coresident, o.wg_size, dev->name);
+                c.p.coresident, c.p.wg_size, dev->name);
     for (uint32_t g = c.double_from; g < c.p.coresident && c.p.ngroups < MAX_GRIDS - 1; g *= 2)
       c.groups[c.p.ngroups++] = g;
     c.groups[c.p.ngroups++] = 0; /* max */
   }
-  for (unsigned i = 0; i < c.p.ngroups; i++) {
+  /* The library runs a grid beyond the co-resident count as a refused row; asking for one is a usage error here. */
+  for (unsigned i = 0; i < c.p.ngroups && c.p.coresident; i++) {
     if (c.groups[i] == 0)
       c.groups[i] = c.p.coresident;
     if (c.groups[i] > c.p.coresident)
       die_usage("%s %u is not allowed: the software atomic needs a co-resident grid, and occupancy "
                 "discovery found %u work-groups of %u work-items on %s", c.groups_opt, c.groups[i], c.p.coresident,
-                o.wg_size, dev->name);
-  }
-  if (c.p.coresident < 2)
-    die("the software atomic needs 2 co-resident work-groups (one coordinator); occupancy discovery found %u "
-        "at %u work-items on %s", c.p.coresident, o.wg_size, dev->name);
-  if (c.p.ngroups == 0) {
-    if (!cpu)
-      for (uint32_t g = 8; g < c.p.coresident && c.p.ngroups < MAX_GRIDS - 1; g *= 2)
-        c.groups[c.p.ngroups++] = g;
-    c.groups[c.p.ngroups++] = c.p.coresident;
+                c.p.wg_size, dev->name);
   }
   c.p.groups = c.groups;
+  app_prepare(app, ctx, &c.p, flags);
+  if (c.p.coresident < 2)
+    die("the software atomic needs 2 co-resident work-groups (one coordinator); occupancy discovery found %u "
+        "at %u work-items on %s", c.p.coresident, c.p.wg_size, dev->name);
   if (!o.quiet)
-    fprintf(stderr, "swatomic: %u co-resident work-groups of %u (discovery), %u grid(s), %u target(s), op %s\n",
-            c.p.coresident, o.wg_size, c.p.ngroups, c.p.targets, atl_swop_name(c.p.op));
-  app_check(&o, ctx, atl_app_swatomic(ctx, &c.p, &o.timing, &set), "swatomic");
+    fprintf(stderr, "swatomic: %u co-resident work-groups of %u (discovery), %s, %u target(s), op %s\n",
+            c.p.coresident, c.p.wg_size, app_grids(c.p.ngroups), c.p.targets, atl_swop_name(c.p.op));
+  app_run(&o, app, ctx, &c.p, &set);
   if (c.p.experiment && !o.quiet) {
     /* beside the rows: on stdout unless it carries CSV or JSON */
     FILE *f = o.out_path || o.format < 0 || o.format == ATL_FORMAT_TABLE ? stdout : stderr;

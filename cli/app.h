@@ -13,7 +13,7 @@ struct app_opts {
   const char *backend, *device, *out_path;
   int format;          /**< -1 until given: then from -o's extension, else table */
   int quiet;
-  uint32_t wg_size;    /**< 0: the app's default */
+  uint32_t wg_size;    /**< 0: the app's default (the library's defaults) */
   int samples_given;
   int table_printed;   /**< the app printed its own table: app_finish prints none */
   int failed;          /**< an app call failed (app_check): exit 1 after its rows are written */
@@ -55,17 +55,33 @@ uint32_t app_coresident(atl_context_t ctx, uint32_t wg_size);
 /** Prints "error: WHAT failed: reason" and marks @p o failed if @p err is an error; the rows are kept. */
 void app_check(struct app_opts *o, atl_context_t ctx, int err, const char *what);
 
+/**
+ * Completes @p params of @p app for the open device (the library's
+ * defaults fill what the user left 0) and checks them with the library:
+ * a refusal exits 2 with the library's reason, its parameter names written
+ * as options (wg_size as --wg-size; @p flags maps the names that differ,
+ * pairs ending in NULL, or NULL).
+ */
+void app_prepare(const struct atl_app_info *app, atl_context_t ctx, void *params, const char *const *flags);
+
+/** Runs @p app through the registry; a failure is reported (app_check) and its rows kept. */
+void app_run(struct app_opts *o, const struct atl_app_info *app, atl_context_t ctx, const void *params,
+             struct atl_app_set *set);
+
+/** "N grid(s)", or "the default grids" for 0 (the library picks them from the co-resident count). */
+const char *app_grids(unsigned ngroups);
+
 /** 1 where the environment variable @p name is set to anything but "" or "0" (the apps' test hooks). */
 int app_hook(const char *name);
 
 /** The common options' help text. */
 extern const char app_common_usage[];
 
-int app_count(int argc, char **argv);
+/** The command line of an app whose registry entry lists its options (cli/app-generic.c). */
+int app_generic(const struct atl_app_info *app, int argc, char **argv);
+
+/* The apps with a parser of their own: lists of names, files, their own printing. */
 int app_access_table(int argc, char **argv);
-int app_double_add(int argc, char **argv);
-int app_list(int argc, char **argv);
-int app_skiplist(int argc, char **argv);
 int app_histogram(int argc, char **argv);
 int app_swatomic(int argc, char **argv);
 int app_swapps(int argc, char **argv);

@@ -13,7 +13,7 @@ static const struct cli_command commands[] = {
     {"devices", "list every device atomlab can run on, with the id --device takes", cmd_devices},
     {"rmw", "contention x padding sweep of atomic read-modify-write operations", cmd_rmw},
     {"strategy", "atomic strategies (native, warp, block, privatized, CAS, locks) compared per access pattern", cmd_strategy},
-    {"app", "applications of atomics: count, access-table, double-add, list, skiplist", cmd_app},
+    {"app", "applications of atomics: ", cmd_app}, /* the app names follow from the registry */
     {"calibrate", "calibration runs of the models: 'calibrate smem' measures T(n, e, c)", cmd_calibrate},
     {"model", "the shared-memory atomic model offline: utilization and busy time from ncu counters", cmd_model},
     {"profile", "run a program under ncu and report shared-memory atomic utilization", cmd_profile},
@@ -33,7 +33,8 @@ static void print_usage(FILE *f)
              "(and CPUs through OpenCL). Every measurement verifies the exact final memory state.\n\n"
              "commands:\n");
   for (size_t i = 0; i < NCOMMANDS; i++)
-    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "  %-10s %s%s\n", commands[i].name, commands[i].summary,
+            commands[i].fn == cmd_app ? cli_app_names() : "");
   fprintf(f, "\nRun `atomlab <command> --help` for the options of one command and\n"
              "`atomlab <command> --describe` for what its metrics mean (docs/metrics.md).\n"
              "Environment: ATL_BACKENDS=opencl,cuda limits the backends that are probed;\n"

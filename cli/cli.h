@@ -10,6 +10,9 @@
 enum { EXIT_OK = 0, EXIT_MEASURE = 1, EXIT_USAGE = 2 };
 
 /** A command: `atomlab <name> ...`. */
+/** The registered apps' names, comma separated (the help of `app`). */
+const char *cli_app_names(void);
+
 struct cli_command {
   const char *name;
   const char *summary;

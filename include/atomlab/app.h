@@ -10,10 +10,12 @@
 #ifndef ATOMLAB_APP_H
 #define ATOMLAB_APP_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "device.h"
+#include "experiment.h"
 #include "result.h"
 
 #ifdef __cplusplus
@@ -239,6 +241,7 @@ struct atl_swapps_params {
   const uint32_t *kmeans_points; /**< MapReduce KMeans map phase: points of each run */
   unsigned nkmeans;
   int skew_reference;      /**< test hook: the host reference is off by one, so every row must fail to verify */
+  unsigned apps;           /**< what the registry's run runs: bit 0 dot, 1 strmatch, 2 mapreduce */
 };
 /** Scalar product: per-work-group partial sums, one atomic add per work-group ("dot"). */
 int atl_app_swdot(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
@@ -249,6 +252,80 @@ int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, con
 /** MapReduce: Mars-style two-pass output against single-pass atomic output ("mapreduce"). */
 int atl_app_swmapreduce(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
                         struct atl_app_set *out);
+
+/**
+ * Seed 004's access table: every atomic op with all threads on one word
+ * (same-address), on adjacent words (same-line) and on one word per 128-byte
+ * line (scattered), each row calibrated, timed and verified by atl_rmw_run().
+ */
+#define ATL_ACCESS_MAX_OPS ATL_OP_COUNT
+struct atl_access_params {
+  int ops[ATL_ACCESS_MAX_OPS]; /**< enum atl_op of each row, in order (plain_add is not an atomic) */
+  unsigned nops;
+  int type;                    /**< enum atl_type: u32, i32 or u64 */
+  uint32_t wg_size;
+  uint32_t workgroups;         /**< 0: the co-resident count occupancy discovery finds */
+  uint32_t same_address_threads; /**< threads of the same-address grid, all on one word */
+  double target_ms;            /**< calibrate iterations until a launch takes this long */
+};
+int atl_app_access_table(atl_context_t ctx, const struct atl_access_params *p, const struct atl_app_timing *tm,
+                         struct atl_app_set *out);
+
+/**
+ * The app registry: every app once, with its defaults, its checks and its
+ * run, so that the command line, the help, the tests and library users
+ * iterate one list and validate in one place.
+ *
+ * A caller fills an app's params in three steps: zero them and call
+ * defaults(NULL, params) for the values that do not depend on the device;
+ * set what the user chose; call defaults(device, params), which fills every
+ * device-sized field still 0 (work-group size, input sizes) and keeps the
+ * rest. check() then says whether run() would accept them.
+ */
+/** How a command line reads an app option's value into its params field. */
+enum atl_app_opt_kind {
+  ATL_APP_OPT_U32,   /**< a uint32_t, a whole number from min */
+  ATL_APP_OPT_U64,   /**< a uint64_t, a whole number from min */
+  ATL_APP_OPT_FLOAT, /**< a float */
+  ATL_APP_OPT_CLEAR  /**< no value: sets an int to 0 ("--no-cub") */
+};
+
+/** One option of an app that the generic command line parses (cli/app-generic.c). */
+struct atl_app_option {
+  const char *name;  /**< the option without "--"; where it sets a field check() names, the field's name */
+  enum atl_app_opt_kind kind;
+  size_t offset;     /**< offsetof the field in the params */
+  uint64_t min;      /**< smallest value (whole numbers): 0 in a device-sized field means "the default" */
+  const char *help;  /**< its line(s) in the app's --help, as printed */
+};
+
+struct atl_app_info {
+  const char *name;    /**< "count", "histogram", ... (the rows' app column) */
+  const char *summary; /**< one line for lists and help */
+  size_t params_size;  /**< bytes of the app's params struct (struct atl_count_params, ...) */
+  size_t wg_offset;    /**< offsetof its uint32_t work-group size (--wg-size) in the params */
+  /** The paragraph of its --help and its options, ending in a zero entry; NULL where cli/ has its own parser. */
+  const char *description;
+  const struct atl_app_option *options;
+  /** Names of the params' fields that check() may name, NULL-terminated (the CLI maps them to options). */
+  const char *const *params;
+  /** Fills the defaults: device-independent ones with @p dev NULL, then device-sized fields still 0. */
+  void (*defaults)(const struct atl_device_info *dev, void *params);
+  /**
+   * 0 if run() accepts @p params on @p dev; else ATL_EINVAL with one line in
+   * @p why that starts with the name of the parameter at fault (one of
+   * params[]) and says what is allowed.
+   */
+  int (*check)(const struct atl_device_info *dev, const void *params, char *why, size_t len);
+  /** Measures every variant into @p out (a negative code only when the device or the host failed). */
+  int (*run)(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_app_set *out);
+};
+
+/** Every registered app, in the order of lists and help; @p n receives the count. */
+const struct atl_app_info *const *atl_apps(size_t *n);
+
+/** The app named @p name, or NULL. */
+const struct atl_app_info *atl_app_find(const char *name);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,21 @@
 /* A fresh row of @p app / @p variant: status error until it is measured and checked. */
 void atl__app_row_init(struct atl_app_row *row, const char *app, const char *variant);
 
+/* Each app's registry entry is atl__app_<name>, defined at the end of its file and listed in registry.c. */
+
+/* Writes a check's one-line reason into @p why and returns ATL_EINVAL. */
+int atl__app_why(char *why, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* The default work-group size on @p d: 256 or the device maximum, rounded down to a power of two if @p pow2. */
+uint32_t atl__app_default_wg(const struct atl_device_info *d, int pow2);
+
+/* The check of @p info on the open device, as the error of @p ctx ("APP: reason") when it refuses. */
+int atl__app_checked(atl_context_t ctx, const struct atl_app_info *info, const void *params);
+
 /* Sets the row's status and reason (printf-style). */
 void atl__app_row_status(struct atl_app_row *row, enum atl_status status, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -111,8 +126,9 @@ struct atl__link_run {
  * the abort flag cleared, after noting whether the last launch aborted. */
 int atl__link_reset(atl_context_t ctx, void *arg);
 
-/* Checks the parameters the list and skiplist apps share (ATL_EINVAL with a reason). */
-int atl__list_params_check(atl_context_t ctx, const struct atl_list_params *p, const char *app);
+/* The defaults (@p skiplist: its larger GPU sizes) and the check the list and skiplist share. */
+void atl__list_defaults(const struct atl_device_info *d, struct atl_list_params *p, int skiplist);
+int atl__list_params_check(const struct atl_device_info *d, const struct atl_list_params *p, char *why, size_t len);
 
 /* One recorded update of app swatomic --op: the word, the old value it returned, its operand. */
 struct atl__sw_update {
@@ -149,6 +165,22 @@ struct atl__sw_sync {
 
 /* Checks the parameters every application shares; ATL_EINVAL with a reason naming @p app. */
 int atl__swapps_check(atl_context_t ctx, const struct atl_swapps_params *p, const char *app);
+
+/* Most grids one software-atomic run takes (the default ones: a doubling ladder up to the co-resident count). */
+#define ATL__SW_MAX_GRIDS 32
+
+/*
+ * Fills what a software-atomic caller left 0: @p coresident by occupancy
+ * discovery at @p wg, and with *@p ngroups 0 the default grids into @p buf
+ * (ATL__SW_MAX_GRIDS entries): on GPUs @p first, 2 x first, ... below the
+ * co-resident count, then the count itself; on CPUs the count alone.
+ */
+int atl__sw_grids(atl_context_t ctx, uint32_t wg, uint32_t first, uint32_t *coresident, const uint32_t **groups,
+                  unsigned *ngroups, uint32_t *buf);
+
+/* The check the software-atomic apps share: work-group size, grids (0 of them: the defaults) and variants. */
+int atl__sw_grid_check(const struct atl_device_info *d, uint32_t wg, const uint32_t *groups, unsigned ngroups,
+                       unsigned variants, char *why, size_t len);
 
 /* Sized for the largest grid of @p p that is not refused. */
 int atl__sw_sync_alloc(atl_context_t ctx, struct atl__app_buffers *b, const struct atl_swapps_params *p,

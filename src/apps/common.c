@@ -101,3 +101,32 @@ int atl__app_cuda_ordinal(atl_context_t ctx)
   const struct atl_device_info *d = atl_device_current(ctx);
   return d && d->has_cub ? (int)d->ordinal : -1;
 }
+
+int atl__app_why(char *why, size_t len, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  if (why && len)
+    vsnprintf(why, len, fmt, ap);
+  va_end(ap);
+  return ATL_EINVAL;
+}
+
+uint32_t atl__app_default_wg(const struct atl_device_info *d, int pow2)
+{
+  uint32_t wg = d->max_wg_size < 256 ? (uint32_t)d->max_wg_size : 256;
+  while (pow2 && (wg & (wg - 1))) /* a device maximum that is not a power of two */
+    wg &= wg - 1;
+  return wg ? wg : 1;
+}
+
+int atl__app_checked(atl_context_t ctx, const struct atl_app_info *info, const void *params)
+{
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  char why[384];
+  if (dev == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "no device open");
+  if (info->check(dev, params, why, sizeof why) != 0)
+    return atl__seterr(ctx, ATL_EINVAL, "%s: %s", info->name, why);
+  return 0;
+}

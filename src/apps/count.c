@@ -7,10 +7,14 @@
  * Inputs are small integers stored as floats, so every sum is exact in any
  * order and the GPU's count must equal the host's exactly.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app_internal.h"
+
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_count;
 
 struct count_run {
   atl_context_t ctx;
@@ -189,23 +193,13 @@ static int run_cub(struct count_run *r, const struct atl_app_timing *tm, struct 
 int atl_app_count(atl_context_t ctx, const struct atl_count_params *p, const struct atl_app_timing *tm,
                   struct atl_app_set *out)
 {
-  const struct atl_device_info *dev = atl_device_current(ctx);
   struct atl__app_buffers bufs = {{0}, 0};
   struct count_run r = {ctx, p, NULL, NULL, NULL, 0, 0, 0, 0};
   float *vals = NULL;
-  int err = 0;
-  if (dev == NULL)
-    return atl__seterr(ctx, ATL_ENODEV, "no device open");
-  if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > dev->max_wg_size)
-    return atl__seterr(ctx, ATL_EINVAL, "count: the work-group size must be a power of two up to %zu",
-                       dev->max_wg_size);
-  if (p->containers == 0 || p->containers > UINT32_MAX || p->items == 0 || p->items > 4096 ||
-      p->containers * p->items > UINT32_MAX)
-    return atl__seterr(ctx, ATL_EINVAL, "count: containers x items must be 1 to 2^32 - 1 words, items 1 to 4096");
+  int err = atl__app_checked(ctx, &atl__app_count, p);
+  if (err)
+    return err;
   r.bytes = (size_t)p->containers * p->items * sizeof(float);
-  if (r.bytes > dev->max_alloc)
-    return atl__seterr(ctx, ATL_EINVAL, "count: %zu bytes of input exceed the max allocation of %llu bytes", r.bytes,
-                       (unsigned long long)dev->max_alloc);
   if ((vals = malloc(r.bytes)) == NULL)
     return atl__seterr(ctx, ATL_ENOMEM, "count: out of host memory for %zu bytes", r.bytes);
   if ((err = make_input(p, vals, &r.expected_count, &r.expected_xor)))
@@ -234,3 +228,85 @@ out:
   atl__app_free_all(ctx, &bufs);
   return err;
 }
+
+static void count_defaults(const struct atl_device_info *d, void *params)
+{
+  struct atl_count_params *p = params;
+  if (d == NULL) {
+    p->items = 32;
+    p->seed = 1;
+    p->want_cub = 1;
+    return;
+  }
+  if (p->wg_size == 0)
+    p->wg_size = atl__app_default_wg(d, 1);
+  if (p->containers == 0 && p->items > 0) {
+    /* GPUs: input several times the L2, so the read ceiling is DRAM's; CPUs: small enough for PoCL's pace. */
+    uint64_t bytes = d->type == ATL_DEVICE_CPU ? 16384ull * 4 * p->items : 512ull << 20;
+    if (bytes > d->max_alloc / 2)
+      bytes = d->max_alloc / 2;
+    p->containers = bytes / (4ull * p->items);
+    if (p->containers == 0)
+      p->containers = 1;
+  }
+}
+
+static int count_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
+{
+  const struct atl_count_params *p = params;
+  if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > d->max_wg_size)
+    return atl__app_why(why, len, "wg_size %u is not allowed: a power of two up to %zu on %s (the block reduction "
+                        "halves it)", p->wg_size, d->max_wg_size, d->name);
+  if (p->items == 0 || p->items > 4096)
+    return atl__app_why(why, len, "items %u is not allowed: 1 to 4096", p->items);
+  if (p->containers == 0 || p->containers > UINT32_MAX)
+    return atl__app_why(why, len, "containers %llu is not allowed: 1 to 2^32 - 1",
+                        (unsigned long long)p->containers);
+  if (p->containers * p->items > UINT32_MAX)
+    return atl__app_why(why, len, "containers %llu with items %u is more than 2^32 - 1 floats",
+                        (unsigned long long)p->containers, p->items);
+  if (p->containers * p->items * 4 > d->max_alloc)
+    return atl__app_why(why, len, "containers %llu x items %u floats exceed the max allocation of %llu bytes on %s",
+                        (unsigned long long)p->containers, p->items, (unsigned long long)d->max_alloc, d->name);
+  if (!(p->limit > -1e30f && p->limit < 1e30f))
+    return atl__app_why(why, len, "limit %g is not allowed: a finite number", (double)p->limit);
+  return 0;
+}
+
+static int count_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_app_set *out)
+{
+  return atl_app_count(ctx, params, tm, out);
+}
+
+static const char *const count_names[] = {"wg_size", "containers", "items", "limit", "seed", NULL};
+static const char count_description[] =
+    "Counts the containers whose sum of floats exceeds a limit, one thread per\n"
+    "container, with one atomic per thread, per warp (OpenCL: sub-group) and per\n"
+    "block (work-group). Reports input read in GB/s and its ratio to the read\n"
+    "bandwidth of a read-only kernel over the same bytes in the same run; on CUDA\n"
+    "CUB's DeviceReduce is the baseline. Inputs are small integers as floats, so\n"
+    "the count is exact and checked against the host's.";
+static const struct atl_app_option count_options[] = {
+    {"containers", ATL_APP_OPT_U64, offsetof(struct atl_count_params, containers), 1,
+     "  --containers N  containers  [GPU: 512 MiB of input, several times L2; CPU: 16384]\n"},
+    {"items", ATL_APP_OPT_U32, offsetof(struct atl_count_params, items), 1,
+     "  --items N       floats per container, 1 to 4096  [32]\n"},
+    {"limit", ATL_APP_OPT_FLOAT, offsetof(struct atl_count_params, limit), 0,
+     "  --limit X       a container counts if its sum is above X  [0]\n"},
+    {"seed", ATL_APP_OPT_U64, offsetof(struct atl_count_params, seed), 0, "  --seed N        input generator seed  [1]\n"},
+    {"no-cub", ATL_APP_OPT_CLEAR, offsetof(struct atl_count_params, want_cub), 0,
+     "  --no-cub        skip the CUB baseline\n"},
+    {0}};
+
+const struct atl_app_info atl__app_count = {
+    .name = "count",
+    .summary = "seed 001: containers over a limit, one atomic per thread / warp / block, vs read bandwidth and CUB",
+    .params_size = sizeof(struct atl_count_params),
+    .wg_offset = offsetof(struct atl_count_params, wg_size),
+    .description = count_description,
+    .options = count_options,
+    .params = count_names,
+    .defaults = count_defaults,
+    .check = count_check,
+    .run = count_run,
+};

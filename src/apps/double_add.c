@@ -5,10 +5,14 @@
  * order of additions gives the same exact sum and the final values are
  * checked bit for bit.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app_internal.h"
+
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_double_add;
 
 struct dadd_run {
   void *data, *locks, *abort_flag, *retries;
@@ -117,17 +121,12 @@ out:
 int atl_app_double_add(atl_context_t ctx, const struct atl_dadd_params *p, const struct atl_app_timing *tm,
                        struct atl_app_set *out)
 {
-  const struct atl_device_info *dev = atl_device_current(ctx);
   struct atl__app_buffers bufs = {{0}, 0};
   struct dadd_run r = {0};
   double *expected = NULL;
   int err = 0;
-  if (dev == NULL)
-    return atl__seterr(ctx, ATL_ENODEV, "no device open");
-  if (p->wg_size == 0 || p->wg_size > dev->max_wg_size || p->threads == 0 || p->threads % p->wg_size ||
-      p->targets == 0 || p->targets > p->threads || p->adds == 0)
-    return atl__seterr(ctx, ATL_EINVAL,
-                       "double-add: threads must be a multiple of the work-group size, targets 1 to threads");
+  if ((err = atl__app_checked(ctx, &atl__app_double_add, p)) != 0)
+    return err;
   if ((expected = calloc(p->targets, sizeof *expected)) == NULL)
     return atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
   for (uint32_t t = 0; t < p->threads; t++)
@@ -150,3 +149,65 @@ out:
   atl__app_free_all(ctx, &bufs);
   return err;
 }
+
+static void dadd_defaults(const struct atl_device_info *d, void *params)
+{
+  struct atl_dadd_params *p = params;
+  if (d == NULL) {
+    p->adds = 4;
+    p->targets = 1;
+    return;
+  }
+  if (p->wg_size == 0)
+    p->wg_size = atl__app_default_wg(d, 0);
+  if (p->threads == 0)
+    p->threads = d->type == ATL_DEVICE_CPU ? 1024 : 4096;
+}
+
+static int dadd_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
+{
+  const struct atl_dadd_params *p = params;
+  if (p->wg_size == 0 || p->wg_size > d->max_wg_size)
+    return atl__app_why(why, len, "wg_size %u is not allowed: 1 to %zu on %s", p->wg_size, d->max_wg_size, d->name);
+  if (p->threads == 0 || p->threads > 1u << 26 || p->threads % p->wg_size)
+    return atl__app_why(why, len, "threads %u is not allowed: a multiple of wg_size %u, up to 2^26", p->threads,
+                        p->wg_size);
+  if (p->adds == 0 || p->adds > 1u << 20)
+    return atl__app_why(why, len, "adds %u is not allowed: 1 to 2^20", p->adds);
+  if (p->targets == 0 || p->targets > p->threads)
+    return atl__app_why(why, len, "targets %u is not allowed: 1 to threads (%u)", p->targets, p->threads);
+  return 0;
+}
+
+static int dadd_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_app_set *out)
+{
+  return atl_app_double_add(ctx, params, tm, out);
+}
+
+static const char *const dadd_names[] = {"wg_size", "threads", "adds", "targets", NULL};
+static const char dadd_description[] =
+    "Every thread adds a double (a multiple of 0.5, so every order sums exactly)\n"
+    "--adds times to one of --targets words, through a warp-safe spin lock (done\n"
+    "flag per thread), the seed's naive lock, a CAS loop on the 64-bit pattern,\n"
+    "and (CUDA) the native atomicAdd. The final sums are checked bit for bit;\n"
+    "waits are bounded (--spin-bound) and report status deadlock.";
+static const struct atl_app_option dadd_options[] = {
+    {"threads", ATL_APP_OPT_U32, offsetof(struct atl_dadd_params, threads), 1,
+     "  --threads N     threads in the grid, a multiple of --wg-size  [GPU: 4096; CPU: 1024]\n"},
+    {"adds", ATL_APP_OPT_U32, offsetof(struct atl_dadd_params, adds), 1, "  --adds N        additions per thread  [4]\n"},
+    {"targets", ATL_APP_OPT_U32, offsetof(struct atl_dadd_params, targets), 1,
+     "  --targets N     distinct doubles (1: every thread contends)  [1]\n"},
+    {0}};
+
+const struct atl_app_info atl__app_double_add = {
+    .name = "double-add",
+    .summary = "seed 004: double add under contention through a spin lock or a CAS loop",
+    .params_size = sizeof(struct atl_dadd_params),
+    .wg_offset = offsetof(struct atl_dadd_params, wg_size),
+    .description = dadd_description,
+    .options = dadd_options,
+    .params = dadd_names,
+    .defaults = dadd_defaults,
+    .check = dadd_check,
+    .run = dadd_run,
+};

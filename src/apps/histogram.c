@@ -10,10 +10,14 @@
  * bytes in the same run. Every histogram is checked bin for bin against the
  * host's (docs/histogram.md).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app_internal.h"
+
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_histogram;
 
 const char *const atl_hist_input_names[ATL_HIST_INPUT_COUNT] = {"u8", "rgba", "u32"};
 const char *const atl_hist_dist_names[ATL_HIST_DIST_COUNT] = {"solid", "uniform", "skewed", "photo"};
@@ -516,7 +520,6 @@ static int run_one(struct hist_run *r, uint8_t *host, struct atl_app_set *out)
 int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, const struct atl_app_timing *tm,
                       struct atl_app_set *out)
 {
-  const struct atl_device_info *dev = atl_device_current(ctx);
   struct atl__app_buffers bufs = {{0}, 0};
   struct hist_run r;
   uint8_t *host = NULL;
@@ -525,15 +528,8 @@ int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, c
   r.ctx = ctx;
   r.p = p;
   r.tm = tm;
-  if (dev == NULL)
-    return atl__seterr(ctx, ATL_ENODEV, "no device open");
-  if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > dev->max_wg_size)
-    return atl__seterr(ctx, ATL_EINVAL, "histogram: the work-group size must be a power of two up to %zu",
-                       dev->max_wg_size);
-  if (p->bytes < 16 || p->bytes % 16 || p->bytes >= (4ull << 30) || p->bytes > dev->max_alloc)
-    return atl__seterr(ctx, ATL_EINVAL, "histogram: bytes must be a multiple of 16 below 4 GiB and the max allocation");
-  if ((p->inputs & (1u << ATL_HIST_U32)) && (p->u32_bins < 256 || p->u32_bins > 65536 || (p->u32_bins & (p->u32_bins - 1))))
-    return atl__seterr(ctx, ATL_EINVAL, "histogram: u32 bins must be a power of two from 256 to 65536");
+  if ((err = atl__app_checked(ctx, &atl__app_histogram, p)) != 0)
+    return err;
   host = malloc(p->bytes);
   r.want = malloc(65536 * sizeof *r.want);
   r.got = malloc(65536 * sizeof *r.got);
@@ -567,3 +563,67 @@ out:
   atl__app_free_all(ctx, &bufs);
   return err;
 }
+
+static void histogram_defaults(const struct atl_device_info *d, void *params)
+{
+  struct atl_histogram_params *p = params;
+  if (d == NULL) {
+    p->inputs = 1u << ATL_HIST_U8;
+    p->dists = (1u << ATL_HIST_DIST_COUNT) - 1;
+    p->variants = ((1u << ATL_HIST_VARIANT_COUNT) - 1) & ~1u;
+    p->u32_bins = 4096;
+    p->seed = 1;
+    return;
+  }
+  if (p->wg_size == 0)
+    p->wg_size = atl__app_default_wg(d, 1);
+  if (p->bytes == 0) {
+    /* GPUs: far beyond L2, so the read ceiling is DRAM's; CPUs: 1 MiB keeps PoCL's runs short. */
+    uint64_t bytes = d->type == ATL_DEVICE_CPU ? 1ull << 20 : 1ull << 30;
+    if (bytes > d->max_alloc / 2)
+      bytes = d->max_alloc / 2 / 16 * 16;
+    p->bytes = bytes < 16 ? 16 : bytes;
+  }
+}
+
+static int histogram_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
+{
+  const struct atl_histogram_params *p = params;
+  const unsigned all_inputs = (1u << ATL_HIST_INPUT_COUNT) - 1, all_dists = (1u << ATL_HIST_DIST_COUNT) - 1;
+  if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > d->max_wg_size)
+    return atl__app_why(why, len, "wg_size %u is not allowed: a power of two up to %zu on %s", p->wg_size,
+                        d->max_wg_size, d->name);
+  if (p->bytes < 16 || p->bytes % 16 || p->bytes >= (4ull << 30))
+    return atl__app_why(why, len, "bytes %llu is not allowed: a multiple of 16 below 4 GiB (every work-item loads "
+                        "16 bytes)", (unsigned long long)p->bytes);
+  if (p->bytes > d->max_alloc)
+    return atl__app_why(why, len, "bytes %llu exceeds the max allocation of %llu bytes on %s",
+                        (unsigned long long)p->bytes, (unsigned long long)d->max_alloc, d->name);
+  if ((p->inputs & (1u << ATL_HIST_U32)) &&
+      (p->u32_bins < 256 || p->u32_bins > 65536 || (p->u32_bins & (p->u32_bins - 1))))
+    return atl__app_why(why, len, "u32_bins %u is not allowed: a power of two from 256 to 65536", p->u32_bins);
+  if (p->inputs == 0 || (p->inputs & ~all_inputs))
+    return atl__app_why(why, len, "inputs 0x%x is not allowed: a set of u8, rgba, u32", p->inputs);
+  if (p->dists == 0 || (p->dists & ~all_dists))
+    return atl__app_why(why, len, "dists 0x%x is not allowed: a set of solid, uniform, skewed, photo", p->dists);
+  return 0;
+}
+
+static int histogram_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
+                         struct atl_app_set *out)
+{
+  return atl_app_histogram(ctx, params, tm, out);
+}
+
+static const char *const histogram_names[] = {"wg_size", "bytes", "u32_bins", "inputs", "dists", "variants", "seed",
+                                              "photo", NULL};
+const struct atl_app_info atl__app_histogram = {
+    .name = "histogram",
+    .summary = "u8 / rgba / u32 histograms: global, shared, per-warp, match-any, packed, vs read and CUB",
+    .params_size = sizeof(struct atl_histogram_params),
+    .wg_offset = offsetof(struct atl_histogram_params, wg_size),
+    .params = histogram_names,
+    .defaults = histogram_defaults,
+    .check = histogram_check,
+    .run = histogram_run,
+};

@@ -4,10 +4,14 @@
  * the host then walks every list (bounded) and checks that each node is
  * present exactly once and that no list has a cycle.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app_internal.h"
+
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_list;
 
 int atl__link_reset(atl_context_t ctx, void *arg)
 {
@@ -22,17 +26,82 @@ int atl__link_reset(atl_context_t ctx, void *arg)
   return err;
 }
 
-/* Checks the shared parameters of the list and skiplist apps. */
-int atl__list_params_check(atl_context_t ctx, const struct atl_list_params *p, const char *app)
+/* Defaults and checks the list and skiplist share. Every insertion after one
+ * list head is a CAS on one word, and each success costs about as many
+ * attempts as threads contend, so the list's GPU defaults are smaller than
+ * the skiplist's, whose contention spreads out as it grows. */
+void atl__list_defaults(const struct atl_device_info *d, struct atl_list_params *p, int skiplist)
 {
-  const struct atl_device_info *dev = atl_device_current(ctx);
-  if (dev == NULL)
-    return atl__seterr(ctx, ATL_ENODEV, "no device open");
-  if (p->nodes == 0 || p->nodes >= 0x0fffffffu || p->threads == 0 || p->wg_size == 0 ||
-      p->wg_size > dev->max_wg_size || p->lists == 0 || p->lists > p->nodes)
-    return atl__seterr(ctx, ATL_EINVAL, "%s: nodes 1 to 2^28, threads >= 1, lists 1 to nodes", app);
+  if (d == NULL) {
+    p->lists = 1;
+    p->seed = 1;
+    p->want_cub = 1;
+    return;
+  }
+  const int cpu = d->type == ATL_DEVICE_CPU;
+  if (p->wg_size == 0)
+    p->wg_size = atl__app_default_wg(d, 0);
+  if (p->nodes == 0)
+    p->nodes = cpu ? 4096 : skiplist ? 1u << 20 : 1u << 16;
+  if (p->threads == 0)
+    p->threads = cpu ? 256 : skiplist ? 1u << 16 : 1024;
+}
+
+int atl__list_params_check(const struct atl_device_info *d, const struct atl_list_params *p, char *why, size_t len)
+{
+  if (p->wg_size == 0 || p->wg_size > d->max_wg_size)
+    return atl__app_why(why, len, "wg_size %u is not allowed: 1 to %zu on %s", p->wg_size, d->max_wg_size, d->name);
+  if (p->nodes == 0 || p->nodes > 1u << 26)
+    return atl__app_why(why, len, "nodes %u is not allowed: 1 to 2^26", p->nodes);
+  if (p->threads == 0 || p->threads > 1u << 26)
+    return atl__app_why(why, len, "threads %u is not allowed: 1 to 2^26", p->threads);
+  if (p->lists == 0 || p->lists > p->nodes)
+    return atl__app_why(why, len, "lists %u is not allowed: 1 to nodes (%u)", p->lists, p->nodes);
   return 0;
 }
+
+static void list_defaults(const struct atl_device_info *d, void *params)
+{
+  atl__list_defaults(d, params, 0);
+}
+
+static int list_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
+{
+  return atl__list_params_check(d, params, why, len);
+}
+
+static int list_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_app_set *out)
+{
+  return atl_app_list(ctx, params, tm, out);
+}
+
+static const char *const list_names[] = {"wg_size", "nodes", "threads", "lists", NULL};
+static const char list_description[] =
+    "p threads insert n nodes into lock-free linked lists with the seed's CAS\n"
+    "loop, right after the head. The host then walks every list (bounded) and\n"
+    "checks that each node is present exactly once and no list has a cycle;\n"
+    "reports CAS retries per insert.";
+static const struct atl_app_option list_options[] = {
+    {"nodes", ATL_APP_OPT_U32, offsetof(struct atl_list_params, nodes), 1,
+     "  --nodes N       nodes inserted  [GPU: 65536; CPU: 4096]\n"},
+    {"threads", ATL_APP_OPT_U32, offsetof(struct atl_list_params, threads), 1,
+     "  --threads N     inserting threads  [GPU: 1024; CPU: 256]\n"},
+    {"lists", ATL_APP_OPT_U32, offsetof(struct atl_list_params, lists), 1,
+     "  --lists N       heads the nodes spread over (1: all contend on one)  [1]\n"},
+    {0}};
+
+const struct atl_app_info atl__app_list = {
+    .name = "list",
+    .summary = "seed 004: lock-free linked-list insertion with CAS, checked for loss and cycles",
+    .params_size = sizeof(struct atl_list_params),
+    .wg_offset = offsetof(struct atl_list_params, wg_size),
+    .description = list_description,
+    .options = list_options,
+    .params = list_names,
+    .defaults = list_defaults,
+    .check = list_check,
+    .run = list_run,
+};
 
 int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
                  struct atl_app_set *out)
@@ -43,7 +112,7 @@ int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struc
   uint32_t *next = NULL, *retries = NULL, aborted = 0;
   void *kernel = NULL;
   char variant[48], why[256];
-  int err = atl__list_params_check(ctx, p, "list");
+  int err = atl__app_checked(ctx, &atl__app_list, p);
   if (err)
     return err;
   snprintf(variant, sizeof variant, p->lists == 1 ? "cas-one-head" : "cas-%u-heads", p->lists);

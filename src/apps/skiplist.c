@@ -6,10 +6,14 @@
  * compares the bottom level's keys with its own sort. On CUDA, CUB's radix
  * sort of the same keys is the baseline.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app_internal.h"
+
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_skiplist;
 
 #define LEVELS 24 /* enough for 2^24 keys at p = 1/2 */
 
@@ -83,7 +87,7 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
   uint8_t *height = NULL;
   void *kernel = NULL;
   char why[256], defines[32];
-  int err = atl__list_params_check(ctx, p, "skiplist");
+  int err = atl__app_checked(ctx, &atl__app_skiplist, p);
   if (err)
     return err;
   atl__app_row_init(&row, "skiplist", "cas-insert");
@@ -170,3 +174,49 @@ out:
   atl__app_free_all(ctx, &bufs);
   return err == ATL_ENOMEM ? err : 0;
 }
+
+static void skiplist_defaults(const struct atl_device_info *d, void *params)
+{
+  atl__list_defaults(d, params, 1);
+}
+
+static int skiplist_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
+{
+  return atl__list_params_check(d, params, why, len);
+}
+
+static int skiplist_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
+                        struct atl_app_set *out)
+{
+  return atl_app_skiplist(ctx, params, tm, out);
+}
+
+static const char *const skiplist_names[] = {"wg_size", "nodes", "threads", "seed", NULL};
+static const char skiplist_description[] =
+    "p threads insert n random keys into one lock-free skiplist (CAS on each\n"
+    "level's link, bottom level first). The host checks every level (sorted,\n"
+    "complete, no cycle) and compares the bottom-level walk with its own sort;\n"
+    "reports CAS retries per insert. On CUDA CUB's radix sort of the same keys\n"
+    "is the baseline.";
+static const struct atl_app_option skiplist_options[] = {
+    {"nodes", ATL_APP_OPT_U32, offsetof(struct atl_list_params, nodes), 1,
+     "  --nodes N       keys inserted  [GPU: 1048576; CPU: 4096]\n"},
+    {"threads", ATL_APP_OPT_U32, offsetof(struct atl_list_params, threads), 1,
+     "  --threads N     inserting threads  [GPU: 65536; CPU: 256]\n"},
+    {"seed", ATL_APP_OPT_U64, offsetof(struct atl_list_params, seed), 0, "  --seed N        key generator seed  [1]\n"},
+    {"no-cub", ATL_APP_OPT_CLEAR, offsetof(struct atl_list_params, want_cub), 0,
+     "  --no-cub        skip the CUB baseline\n"},
+    {0}};
+
+const struct atl_app_info atl__app_skiplist = {
+    .name = "skiplist",
+    .summary = "seed 004: skiplist sort by concurrent CAS insertion, vs CUB radix sort",
+    .params_size = sizeof(struct atl_list_params),
+    .wg_offset = offsetof(struct atl_list_params, wg_size),
+    .description = skiplist_description,
+    .options = skiplist_options,
+    .params = skiplist_names,
+    .defaults = skiplist_defaults,
+    .check = skiplist_check,
+    .run = skiplist_run,
+};

@@ -15,11 +15,15 @@
  * (atl__sw_check_serial, serial_order.c), and the words end at the
  * op-reduction of every operand.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app_internal.h"
 #include "backend/cuda/sass_count.h"
+
+/* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
+extern const struct atl_app_info atl__app_swatomic;
 #include "core/strategy_internal.h"
 #include "model/swmodel.h"
 
@@ -534,7 +538,6 @@ static void derive(const struct atl_swatomic_params *p, const struct atl_swmodel
 int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
                      struct atl_app_set *out)
 {
-  const struct atl_device_info *dev = atl_device_current(ctx);
   struct atl__app_buffers bufs = {{0}, 0};
   struct sw_run r;
   struct atl_swmodel m = {0, 0, 0};
@@ -542,12 +545,14 @@ int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, con
   int err = 0;
   memset(&r, 0, sizeof r);
   r.init = swop_init(p->op);
-  if (dev == NULL)
-    return atl__seterr(ctx, ATL_ENODEV, "no device open");
-  if (p->wg_size == 0 || p->wg_size > 256 || p->wg_size > dev->max_wg_size || p->ngroups == 0 || p->targets == 0 ||
-      p->iters == 0 || atl_swop_name(p->op) == NULL)
-    return atl__seterr(ctx, ATL_EINVAL, "swatomic: work-group size 1 to 256 (the coordinator's arrays), "
-                                        "at least one grid, target and iteration, an op of enum atl_swop");
+  struct atl_swatomic_params q;
+  uint32_t grids[ATL__SW_MAX_GRIDS];
+  if ((err = atl__app_checked(ctx, &atl__app_swatomic, p)) != 0)
+    return err;
+  q = *p; /* grids and co-residency left 0 are found here: discovery needs the context */
+  if ((err = atl__sw_grids(ctx, q.wg_size, 8, &q.coresident, &q.groups, &q.ngroups, grids)) != 0)
+    return err;
+  p = &q;
   uint32_t most = 0;
   for (unsigned i = 0; i < p->ngroups; i++)
     if (p->groups[i] <= p->coresident && p->groups[i] > most)
@@ -598,3 +603,50 @@ out:
   atl__app_free_all(ctx, &bufs);
   return err;
 }
+
+static void swatomic_defaults(const struct atl_device_info *d, void *params)
+{
+  struct atl_swatomic_params *p = params;
+  if (d == NULL) {
+    p->targets = 1;
+    p->variants = 7;
+    return;
+  }
+  if (p->wg_size == 0)
+    p->wg_size = atl__app_default_wg(d, 0);
+  if (p->iters == 0)
+    p->iters = d->type == ATL_DEVICE_CPU ? 2 : 16;
+}
+
+static int swatomic_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
+{
+  const struct atl_swatomic_params *p = params;
+  int err = atl__sw_grid_check(d, p->wg_size, p->groups, p->ngroups, p->variants, why, len);
+  if (err)
+    return err;
+  if (p->targets == 0 || p->targets > 1u << 20)
+    return atl__app_why(why, len, "targets %u is not allowed: 1 to 2^20", p->targets);
+  if (p->iters == 0 || p->iters > 1024)
+    return atl__app_why(why, len, "iters %u is not allowed: 1 to 1024", p->iters);
+  if (atl_swop_name(p->op) == NULL)
+    return atl__app_why(why, len, "op %d is not allowed: one of add, sub, inc, min, max, and, or, xor", p->op);
+  return 0;
+}
+
+static int swatomic_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
+                        struct atl_app_set *out)
+{
+  return atl_app_swatomic(ctx, params, tm, out);
+}
+
+static const char *const swatomic_names[] = {"wg_size", "groups", "variants", "targets", "iters", "op", NULL};
+const struct atl_app_info atl__app_swatomic = {
+    .name = "swatomic",
+    .summary = "seed 000: software atomic add (coordinator work-group) vs system and warp-aggregated atomics",
+    .params_size = sizeof(struct atl_swatomic_params),
+    .wg_offset = offsetof(struct atl_swatomic_params, wg_size),
+    .params = swatomic_names,
+    .defaults = swatomic_defaults,
+    .check = swatomic_check,
+    .run = swatomic_run,
+};

@@ -249,12 +249,6 @@ int atl_app_swmapreduce(atl_context_t ctx, const struct atl_swapps_params *p, co
   int err = atl__swapps_check(ctx, p, "mapreduce");
   if (err)
     return err;
-  for (unsigned i = 0; i < p->nmatmul; i++)
-    if (p->matmul_n[i] == 0 || p->matmul_n[i] > 4096)
-      return atl__seterr(ctx, ATL_EINVAL, "mapreduce: matrix size %u is not 1 to 4096", p->matmul_n[i]);
-  for (unsigned i = 0; i < p->nkmeans; i++)
-    if (p->kmeans_points[i] == 0 || p->kmeans_points[i] > 1u << 26)
-      return atl__seterr(ctx, ATL_EINVAL, "mapreduce: KMeans points %u is not 1 to 2^26", p->kmeans_points[i]);
   struct atl_app_row brow;
   atl__app_row_init(&brow, "mapreduce", "build");
   if ((err = atl__app_alloc(ctx, &bufs, 4, &r.counter)) || (err = atl__sw_sync_alloc(ctx, &bufs, p, &r.sync)))

@@ -95,8 +95,6 @@ int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, con
   int err = atl__swapps_check(ctx, p, "strmatch");
   if (err)
     return err;
-  if (p->text == NULL || p->text_bytes == 0 || p->nkeywords == 0 || p->nkeywords > KW_COUNT)
-    return atl__seterr(ctx, ATL_EINVAL, "strmatch: a text and 1 to %d keywords", KW_COUNT);
   for (unsigned k = 0; k < p->nkeywords; k++) {
     len[k] = (uint32_t)strlen(p->keywords[k]);
     if (len[k] == 0 || len[k] > KW_MAX)
