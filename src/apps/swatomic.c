@@ -21,7 +21,7 @@
 #include "app_internal.h"
 #include "backend/sass_count.h"
 #include "core/strategy_internal.h"
-#include "model/swmodel.h"
+#include "atomlab/swmodel.h"
 
 static const char *const variant_names[] = {"system", "warp", "software"};
 enum { V_NONE = 3 }; /* the memory-only kernel: no atomic */

@@ -11,7 +11,7 @@
 
 #include "atomlab.h"
 #include "check.h"
-#include "model/csv.h"
+#include "model/smem/csv.h"
 
 #ifndef ATL_TEST_DATA_DIR
 #error "ATL_TEST_DATA_DIR must name tests/data"
