@@ -13,6 +13,7 @@
 #include "atomlab/error.h"
 #include "atomlab/model.h"
 #include "check.h"
+#include "model/smem/text.h"
 
 #define CHECK_REL(a, b)                                                                                           \
   do {                                                                                                            \
@@ -29,7 +30,7 @@ static void real_kernel7(void)
     CHECK_CONTEXT("%s", why);
     return;
   }
-  char *text = atl_read_text_file(ATL_TEST_DATA_DIR "/ncu-h100-rmw.csv", 1 << 22);
+  char *text = atl__read_text_file(ATL_TEST_DATA_DIR "/ncu-h100-rmw.csv", 1 << 22);
   struct atl_ncu_report r = {0};
   if (!CHECK(text != NULL) || !CHECK(atl_ncu_parse_csv(text, "ncu-h100-rmw.csv", 0, 0, &r, why, sizeof why) == 0) ||
       !CHECK(r.count == 33)) {

@@ -11,6 +11,7 @@
 #include "atomlab/error.h"
 #include "atomlab/model.h"
 #include "csv.h"
+#include "text.h"
 
 #define MAX_FIELDS 64
 
@@ -108,5 +109,20 @@ int atl_smem_cases_parse_csv(const char *text, const char *name, struct atl_smem
   err = 0;
 out:
   free(rows);
+  return err;
+}
+
+int atl_smem_cases_read_csv(const char *path, struct atl_smem_case **cases, size_t *count, char *why, size_t why_len)
+{
+  *cases = NULL;
+  *count = 0;
+  char detail[200];
+  char *text = atl__read_text_input(path, (size_t)1 << 26, detail, sizeof detail);
+  if (text == NULL) {
+    snprintf(why, why_len, "'%s': %s", path, detail);
+    return ATL_EIO;
+  }
+  int err = atl_smem_cases_parse_csv(text, path, cases, count, why, why_len);
+  free(text);
   return err;
 }

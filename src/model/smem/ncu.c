@@ -12,6 +12,7 @@
 #include "atomlab/error.h"
 #include "atomlab/model.h"
 #include "csv.h"
+#include "text.h"
 
 /*
  * N_f. ncu's op_shared_atom metrics count every ATOMS instruction, CAS included ("ATOMS.*" in
@@ -348,4 +349,19 @@ void atl_ncu_report_release(struct atl_ncu_report *report)
   free(report->kernels);
   report->kernels = NULL;
   report->count = 0;
+}
+
+int atl_ncu_read_csv(const char *path, double warps_per_sm, double sm_count, struct atl_ncu_report *report, char *why,
+                     size_t why_len)
+{
+  memset(report, 0, sizeof *report);
+  char detail[200];
+  char *text = atl__read_text_input(path, (size_t)1 << 30, detail, sizeof detail);
+  if (text == NULL) {
+    snprintf(why, why_len, "'%s': %s", path, detail);
+    return ATL_EIO;
+  }
+  int err = atl_ncu_parse_csv(text, path, warps_per_sm, sm_count, report, why, why_len);
+  free(text);
+  return err;
 }
