@@ -463,6 +463,13 @@ struct atl_smem_histogram_result {
 int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_spec *spec,
                            struct atl_smem_histogram_result *out);
 
+/** The header of the case study's CSV (what atl_smem_cases_parse_csv() reads). */
+void atl_smem_histogram_write_csv_header(FILE *f);
+
+/** One row of the case study's CSV: the run's labels, its times and Gpixel/s, verification, instructions. */
+void atl_smem_histogram_write_csv_row(FILE *f, const struct atl_smem_histogram_spec *spec,
+                                      const struct atl_smem_histogram_result *res);
+
 /** The two validation kernels of the model (src/backend/cuda/kernels/smem_validate.cu). */
 enum atl_smem_validation {
   ATL_SMEM_VALIDATE_ATOMICS = 0, /**< shared atomics only, e = 32 on one word per warp: U near 1 (a bottleneck) */
@@ -495,6 +502,13 @@ struct atl_smem_validation_result {
 /** Runs a validation kernel on the open CUDA device (ATL_ENOTSUP elsewhere); ATL_EVERIFY if a value is wrong. */
 int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_spec *spec,
                             struct atl_smem_validation_result *out);
+
+/** The header of the validation runs' CSV. */
+void atl_smem_validation_write_csv_header(FILE *f);
+
+/** One row of the validation runs' CSV, with the verdict the kernel is built to get. */
+void atl_smem_validation_write_csv_row(FILE *f, const struct atl_smem_validation_spec *spec,
+                                       const struct atl_smem_validation_result *res);
 
 /** Resident warps per SM of the open device (max threads per SM / warp size); 0 if unknown. */
 unsigned atl_smem_max_warps(atl_context_t ctx);

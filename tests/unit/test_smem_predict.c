@@ -271,6 +271,34 @@ static void sets(void)
   atl_smem_table_release(&table);
 }
 
+/* What hist-case writes, predict --runs reads: the case study's CSV writer against its reader. */
+static void case_rows_round_trip(void)
+{
+  char *buf = NULL, why[512] = "";
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!CHECK(f != NULL))
+    return;
+  const struct atl_smem_histogram_spec spec = {.reorder = 1, .result_used = 0, .solid = 0, .pixels = 4096,
+                                               .wg_size = 256, .workgroups = 264, .reps = 3, .warmup = 2};
+  const struct atl_smem_histogram_result res = {.median_ms = 0.5, .min_ms = 0.4, .max_ms = 0.6, .verified = 1,
+                                                .instructions = "ATOMS.POPC.INC"};
+  atl_smem_histogram_write_csv_header(f);
+  atl_smem_histogram_write_csv_row(f, &spec, &res);
+  fclose(f);
+  struct atl_smem_case *rows = NULL;
+  size_t n = 0;
+  if (CHECK(atl_smem_cases_parse_csv(buf, "written", &rows, &n, why, sizeof why) == 0) && CHECK(n == 1)) {
+    CHECK(strcmp(rows[0].kernel, "histogram2") == 0 && strcmp(rows[0].image, "uniform") == 0);
+    CHECK(rows[0].variant == ATL_SMEM_UNUSED && rows[0].pixels == 4096 && rows[0].wg_size == 256);
+    CHECK(rows[0].launches == 5); /* warmup + reps */
+  } else {
+    CHECK_CONTEXT("%s: %s", why, buf);
+  }
+  free(rows);
+  free(buf);
+}
+
 int main(void)
 {
   real_kernel7();
@@ -278,5 +306,6 @@ int main(void)
   pipelined();
   cases();
   sets();
+  case_rows_round_trip();
   return check_exit("test_smem_predict");
 }
