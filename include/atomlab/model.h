@@ -238,6 +238,20 @@ const struct atl_ncu_metric *atl_ncu_candidates(enum atl_ncu_quantity q);
 /** A short name of the quantity ("N_f", "O", ...). */
 const char *atl_ncu_quantity_name(enum atl_ncu_quantity q);
 
+/** Whether @p metric appears as a whole metric name in the output of `ncu --query-metrics`. */
+int atl_ncu_listed(const char *listing, const char *metric);
+
+/**
+ * The metrics a profile asks ncu for, comma-separated into @p out: per
+ * quantity the first candidate @p listing (the output of `ncu
+ * --query-metrics`; NULL: unknown, then every first candidate and no optional
+ * extra) names. Quantities from the device (SMs, warps per SM, clock) are not
+ * asked for. Returns 0; ATL_ENOTSUP with the quantity in @p missing where a
+ * required one (N_f, active cycles, occupancy) has no candidate listed;
+ * ATL_ERANGE if @p out is too small.
+ */
+int atl_ncu_select_metrics(const char *listing, char *out, size_t len, enum atl_ncu_quantity *missing);
+
 /** Kernels read from an ncu CSV export. */
 struct atl_ncu_report {
   struct atl_smem_counters *kernels;

@@ -270,6 +270,23 @@ static void test_table_round_trip(void)
   free(buf);
 }
 
+/* Which metrics profile asks ncu for: the first listed candidate per quantity, required ones or an error. */
+static void test_metric_selection(void)
+{
+  char out[2048];
+  enum atl_ncu_quantity missing = ATL_NCU_QUANTITIES;
+  CHECK(atl_ncu_listed("a sm__cycles_active b", "sm__cycles_active"));
+  CHECK(!atl_ncu_listed("sm__cycles_active_x xsm__cycles_active", "sm__cycles_active"));
+  /* no listing: every first candidate, no optional extra */
+  CHECK(atl_ncu_select_metrics(NULL, out, sizeof out, &missing) == 0);
+  CHECK(strstr(out, atl_ncu_candidates(ATL_NCU_FAO)[0].name) != NULL);
+  CHECK(strstr(out, atl_ncu_candidates(ATL_NCU_WAVEFRONTS)[0].name) == NULL);
+  /* a listing without any N_f metric: the profile cannot work, and the quantity is named */
+  CHECK(atl_ncu_select_metrics("sm__cycles_active sm__warps_active", out, sizeof out, &missing) == ATL_ENOTSUP);
+  CHECK(missing == ATL_NCU_FAO);
+  CHECK(atl_ncu_select_metrics(NULL, out, 8, &missing) == ATL_ERANGE);
+}
+
 int main(void)
 {
   test_numbers();
@@ -277,6 +294,7 @@ int main(void)
   test_counters();
   test_bad_tables();
   test_table_round_trip();
+  test_metric_selection();
   atl_smem_table_release(&table);
   return check_exit("test_smem_model");
 }
