@@ -63,14 +63,6 @@ int cli_output_format(const char *opt, const char *path, int fallback);
  */
 int cli_write_output(const char *path, const char *what, atl_file_writer writer, const void *arg);
 
-struct cJSON;
-/**
- * A new cJSON object holding the provenance every atomlab JSON file starts
- * with (atl_json_provenance_text, parsed), for the files the CLI composes
- * itself; the caller adds the rest and owns it. Dies when out of memory.
- */
-struct cJSON *cli_json_provenance(const struct atl_run_meta *meta);
-
 /** A file built in memory as it is measured, then written whole by cli_buffer_write(). */
 struct cli_buffer {
   FILE *f;
@@ -83,6 +75,9 @@ FILE *cli_buffer_open(struct cli_buffer *b);
 
 /** Closes @p b and writes its text to @p path with cli_write_output(); frees it; 0 or 1 as that. */
 int cli_buffer_write(struct cli_buffer *b, const char *path, const char *what);
+
+/** A regular file the CLI itself made (ncu's outputs), read whole and NUL-terminated; NULL if it cannot be. */
+char *cli_read_text(const char *path, size_t limit);
 
 /** SIGINT and SIGTERM call atl_stop_request(): loops stop after their current row. */
 void cli_catch_stop_signals(void);
@@ -205,14 +200,12 @@ int cmd_report(int argc, char **argv);
 
 #define SMEM_MAX_EXPECT 8
 
-/** Options `model util` and `profile` share (cli/smem-report.c). */
+/** Options `model util`, `model predict` and `profile` share (cli/smem-report.c). */
 struct smem_opts {
-  const char *table_path;  /**< --table */
-  int variant;             /**< --result: enum atl_smem_variant */
-  double threshold;        /**< --threshold: U at or above it is a bottleneck */
-  int format;              /**< --format: enum atl_format */
-  const char *out;         /**< -o FILE */
-  double sms, warps;       /**< --sms, --warps-per-sm: used where the counters lack them (0: none) */
+  const char *table_path;            /**< --table */
+  struct atl_smem_settings settings; /**< --result, --threshold, --sms, --warps-per-sm */
+  int format;                        /**< --format: enum atl_format, -1: from -o's extension */
+  const char *out;                   /**< -o FILE */
   const char *expect_kernel[SMEM_MAX_EXPECT]; /**< --expect NAME=VERDICT: the NAME (in argv, not terminated) */
   int expect_len[SMEM_MAX_EXPECT];            /**< its length */
   int expect_bottleneck[SMEM_MAX_EXPECT];     /**< 1: bottleneck, 0: not a bottleneck */
@@ -237,24 +230,15 @@ enum { SMEM_O_TABLE = 400, SMEM_O_RESULT, SMEM_O_THRESHOLD, SMEM_O_FORMAT, SMEM_
 extern const char smem_opts_help[];
 
 /**
- * Derives Table 2 for every kernel of @p report and writes it (table, CSV or
- * JSON with @p meta) to stdout or opts->out. Returns the number of kernels
- * whose utilization could not be derived (their reasons printed to stderr),
- * or -1 if the output could not be written.
+ * Derives Table 2 for every kernel of @p report (atl_smem_util_derive), prints
+ * the reason of each kernel that has none on stderr, writes the result (table,
+ * CSV or JSON with @p meta) to stdout or opts->out, then checks the --expect
+ * verdicts (a line per expectation on stderr). Returns the number of kernels
+ * without a utilization plus the expectations not met, or -1 if the output
+ * could not be written.
  */
 int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
                 const struct atl_run_meta *meta, const char *source);
-
-/** Whether an ncu kernel name is the first @p len bytes of @p want, alone or followed by a C++ parameter list. */
-int smem_kernel_is(const char *kernel, const char *want, size_t len);
-
-/**
- * Checks the --expect verdicts against @p report (a line per expectation on
- * stderr). Returns the number of expectations not met (a kernel with another
- * verdict, or none of that name).
- */
-int smem_check_expect(const struct smem_opts *opts, const struct atl_smem_table *table,
-                      const struct atl_ncu_report *report);
 
 /** atomlab model predict: B against the measured kernel time (cli/smem-predict.c); an exit status. */
 int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,

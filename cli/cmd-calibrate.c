@@ -1,8 +1,6 @@
 /* atomlab calibrate smem: the T(n, e, c) table of the shared-memory atomic model (seed 002). */
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -85,78 +83,25 @@ static int make_parents(const char *path)
   return 0;
 }
 
-/* The table as CSV text: one row per measured point. */
-static char *table_csv(const struct atl_smem_table *t, const struct atl_smem_spread *s)
+/* The library's writers, in the shape cli_write_output() calls. */
+struct calibration_out {
+  const struct atl_smem_table *table;
+  const struct atl_smem_spread *spread;
+  const struct atl_smem_calibration *cfg;
+  const struct atl_smem_calibration_info *info;
+  struct atl_smem_calibration_labels labels;
+};
+
+static int write_table(FILE *f, const void *arg)
 {
-  size_t cap = 1 << 20, len = 0;
-  char *buf = malloc(cap);
-  if (buf == NULL)
-    return NULL;
-  len += (size_t)snprintf(buf, cap, "result,n,e,c,t_cycles,t_min_cycles,t_max_cycles,s_cycles\n");
-  for (int v = 0; v < ATL_SMEM_VARIANTS; v++)
-    for (unsigned n = 1; n <= t->nmax; n++)
-      for (unsigned e = 1; e <= t->emax; e++)
-        for (unsigned c = 0; c <= n; c++) {
-          double T = atl_smem_table_get(t, (enum atl_smem_variant)v, n, e, c);
-          if (isnan(T))
-            continue;
-          if (cap - len < 256) {
-            char *grown = realloc(buf, cap * 2);
-            if (grown == NULL) {
-              free(buf);
-              return NULL;
-            }
-            buf = grown;
-            cap *= 2;
-          }
-          len += (size_t)snprintf(buf + len, cap - len, "%s,%u,%u,%u,%.1f,%.0f,%.0f,%.3f\n",
-                                  atl_smem_variant_name((enum atl_smem_variant)v), n, e, c, T,
-                                  atl_smem_table_get(&s->min, (enum atl_smem_variant)v, n, e, c),
-                                  atl_smem_table_get(&s->max, (enum atl_smem_variant)v, n, e, c), T / n);
-        }
-  return buf;
+  const struct calibration_out *o = arg;
+  return atl_smem_table_write_csv(f, o->table, o->spread);
 }
 
-static char *metadata_json(const struct atl_run_meta *m, const struct atl_smem_calibration *cfg,
-                           const struct atl_smem_calibration_info *info, const char *csv_name, const char *grid,
-                           int complete)
+static int write_metadata(FILE *f, const void *arg)
 {
-  cJSON *root = cli_json_provenance(m);
-  cJSON *dev = cJSON_AddObjectToObject(root, "device");
-  cJSON_AddStringToObject(dev, "id", m->device.id);
-  cJSON_AddStringToObject(dev, "name", m->device.name);
-  cJSON_AddStringToObject(dev, "backend", m->device.backend);
-  cJSON_AddStringToObject(dev, "platform", m->device.platform);
-  cJSON_AddStringToObject(dev, "driver", m->device.driver);
-  cJSON_AddStringToObject(dev, "version", m->device.version);
-  cJSON_AddNumberToObject(dev, "compute_units", m->device.compute_units);
-  cJSON_AddNumberToObject(dev, "clock_mhz", m->device.clock_mhz);
-  cJSON_AddNumberToObject(dev, "max_threads_per_compute_unit", m->device.max_threads_per_cu);
-  cJSON *cal = cJSON_AddObjectToObject(root, "calibration");
-  cJSON_AddStringToObject(cal, "table", csv_name);
-  cJSON_AddStringToObject(cal, "grid", grid);
-  cJSON_AddStringToObject(cal, "units", "SM clock cycles (clock64), first thread's start to last thread's finish");
-  cJSON_AddStringToObject(cal, "columns",
-                          "result (used: ATOMS.ADD, unused: result unused), n warps, e active lanes per warp, c CAS "
-                          "warps, t_cycles median T, t_min/t_max over the reps, s_cycles = T/n");
-  cJSON_AddStringToObject(cal, "access", "the e lanes of a warp target one word; each warp its own word");
-  cJSON_AddNumberToObject(cal, "max_n", cfg->nmax);
-  cJSON_AddNumberToObject(cal, "reps", cfg->reps);
-  cJSON_AddNumberToObject(cal, "delay_cycles", cfg->delay_cycles);
-  cJSON_AddNumberToObject(cal, "points", (double)info->points);
-  cJSON_AddNumberToObject(cal, "launches", (double)info->launches);
-  cJSON_AddNumberToObject(cal, "retried_samples", (double)info->retried);
-  cJSON_AddNumberToObject(cal, "sms_used", info->slots);
-  cJSON_AddNumberToObject(cal, "seconds", info->seconds);
-  cJSON_AddBoolToObject(cal, "verified", 1);
-  cJSON_AddBoolToObject(cal, "complete", complete);
-  cJSON *ins = cJSON_AddObjectToObject(cal, "instructions");
-  for (int v = 0; v < ATL_SMEM_VARIANTS; v++)
-    if (cfg->variants[v])
-      cJSON_AddStringToObject(ins, atl_smem_variant_name((enum atl_smem_variant)v), info->instructions[v]);
-  char *text = cJSON_Print(root);
-  cJSON_Delete(root);
-  return text;
+  const struct calibration_out *o = arg;
+  return atl_smem_calibration_write_json(f, o->cfg, o->info, &o->labels);
 }
 
 static int calibrate_smem(int argc, char **argv)
@@ -324,20 +269,13 @@ static int calibrate_smem(int argc, char **argv)
     die("calibrate smem: %s", msg);
   }
   const char *csv_name = strrchr(csv_path, '/') ? strrchr(csv_path, '/') + 1 : csv_path;
-  char *csv = table_csv(&table, &spread), *json = metadata_json(&meta, &cfg, &info, csv_name, grid, sig == 0);
-  if (csv == NULL || json == NULL)
-    die("out of memory");
+  const struct calibration_out o = {&table, &spread, &cfg, &info, {&meta, csv_name, grid, sig == 0}};
   /* the safe way: never half a table; where a file cannot be written its text goes to a rescue file */
-  struct cli_buffer b;
-  fputs(csv, cli_buffer_open(&b));
-  int write_failed = cli_buffer_write(&b, csv_path, "the table");
-  fputs(json, cli_buffer_open(&b));
-  write_failed |= cli_buffer_write(&b, json_path, "the table's metadata");
+  int write_failed = cli_write_output(csv_path, "the table", write_table, &o);
+  write_failed |= cli_write_output(json_path, "the table's metadata", write_metadata, &o);
   if (sig) {
     fprintf(stderr, "error: calibrate smem interrupted (signal %d) after %zu complete points: they are in '%s' (not a "
                     "complete table: '%s.csv' was left as it was)\n", sig, info.points, csv_path, prefix);
-    free(csv);
-    free(json);
     atl_context_free(ctx);
     return 128 + sig;
   }
@@ -354,8 +292,6 @@ static int calibrate_smem(int argc, char **argv)
   }
   if (!write_failed)
     printf("wrote %s and %s\n", csv_path, json_path);
-  free(csv);
-  free(json);
   free(n_values);
   free(e_values);
   free(c_values);

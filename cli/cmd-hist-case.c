@@ -82,8 +82,7 @@ static int run_validation(const char *device, unsigned wg_size, unsigned workgro
   struct cli_buffer buf;
   if (out) {
     csv = cli_buffer_open(&buf);
-    fprintf(csv, "kernel,expect,wg_size,workgroups,iters,bytes,warmup,reps,median_ms,atomics,verified,wrong,"
-                 "instructions\n");
+    atl_smem_validation_write_csv_header(csv);
   }
   printf("%-22s %-17s %5s %6s %10s %12s %-8s %s\n", "kernel", "expect", "wg", "wgs", "median_ms", "atomic_insts",
          "verified", "instructions");
@@ -106,9 +105,7 @@ static int run_validation(const char *device, unsigned wg_size, unsigned workgro
     printf("%-22s %-17s %5u %6u %10.4f %12.0f %-8s %s\n", name, expect[w], wg_size, workgroups, res.median_ms,
            res.atomics, res.verified ? "yes" : "NO", res.instructions);
     if (csv)
-      fprintf(csv, "%s,%s,%u,%u,%u,%zu,%u,%u,%.6f,%.0f,%d,%u,\"%s\"\n", name, expect[w], wg_size, workgroups,
-              spec.iters, w == 0 ? (size_t)0 : spec.bytes, warmup, reps, res.median_ms, res.atomics, res.verified,
-              res.wrong, res.instructions);
+      atl_smem_validation_write_csv_row(csv, &spec, &res);
   }
   if (csv && cli_buffer_write(&buf, out, "the rows") != 0)
     failed = 1;
@@ -197,8 +194,7 @@ int cmd_hist_case(int argc, char **argv)
   struct cli_buffer buf;
   if (out) {
     csv = cli_buffer_open(&buf);
-    fprintf(csv, "kernel,image,result,pixels,wg_size,workgroups,warmup,reps,median_ms,min_ms,max_ms,gpixels_per_s,"
-                 "verified,wrong_bins,instructions\n");
+    atl_smem_histogram_write_csv_header(csv);
   }
   printf("%-10s %-7s %-6s %9s %5s %6s %10s %9s %-8s %s\n", "kernel", "image", "result", "pixels", "wg", "wgs",
          "median_ms", "Gpx/s", "verified", "instructions");
@@ -233,9 +229,7 @@ int cmd_hist_case(int argc, char **argv)
             printf("%-10s %-7s %-6s %9u %5u %6u %10.4f %9.3f %-8s %s\n", kernels[k], images[i], results[r],
                    spec.pixels, spec.wg_size, wgs, res.median_ms, gpx, res.verified ? "yes" : "NO", res.instructions);
             if (csv)
-              fprintf(csv, "%s,%s,%s,%u,%u,%u,%u,%u,%.6f,%.6f,%.6f,%.5f,%d,%u,\"%s\"\n", kernels[k], images[i],
-                      results[r], spec.pixels, spec.wg_size, wgs, warmup, reps, res.median_ms, res.min_ms, res.max_ms,
-                      gpx, res.verified, res.wrong_bins, res.instructions);
+              atl_smem_histogram_write_csv_row(csv, &spec, &res);
           }
   if (csv && cli_buffer_write(&buf, out, "the rows") != 0)
     failed = 1;

@@ -105,22 +105,9 @@ static int stopped(int rc, const char *what)
 /* Writes the text of ncu's export (cli_write_output's writer). */
 static int write_counters(FILE *f, const void *text) { return fputs(text, f) < 0 ? ATL_EIO : 0; }
 
-/* Whether @p base appears as a whole metric name in ncu's --query-metrics output. */
-static int listed(const char *text, const char *base)
-{
-  size_t n = strlen(base);
-  for (const char *p = text; (p = strstr(p, base)) != NULL; p += n) {
-    int before = p == text || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= '0' && p[-1] <= '9'));
-    char after = p[n];
-    if (before && !(after == '_' || (after >= 'a' && after <= 'z') || (after >= '0' && after <= '9')))
-      return 1;
-  }
-  return 0;
-}
-
 static void print_tail(const char *path)
 {
-  char *text = atl_read_text_file(path, (size_t)1 << 24);
+  char *text = cli_read_text(path, (size_t)1 << 24);
   if (text == NULL)
     return;
   size_t len = strlen(text);
@@ -184,7 +171,7 @@ int cmd_profile(int argc, char **argv)
     die("out of memory");
   const struct atl_device_info *devs = NULL;
   size_t ndev = 0;
-  double sms = opts.sms, warps = opts.warps;
+  double sms = opts.settings.sm_count, warps = opts.settings.warps_per_sm;
   atl_devices(ctx, &devs, &ndev);
   struct atl_run_meta meta;
   cli_fill_meta(ctx, argc + 1, argv - 1, &meta);
@@ -222,37 +209,22 @@ int cmd_profile(int argc, char **argv)
     atl_smem_table_release(&table);
     return status;
   }
-  char *listing = rc == 0 ? atl_read_text_file(query, (size_t)1 << 26) : NULL;
-  if (listing && !listed(listing, "sm__cycles_active")) {
+  char *listing = rc == 0 ? cli_read_text(query, (size_t)1 << 26) : NULL;
+  if (listing && !atl_ncu_listed(listing, "sm__cycles_active")) {
     /* a listing that lacks even this basic metric is in a form we do not read: ask for the first candidates */
     fprintf(stderr, "note: 'ncu --query-metrics' lists no sm__cycles_active: asking for the first candidate metrics\n");
     free(listing);
     listing = NULL;
   }
-  char metrics[2048] = "";
-  for (int q = 0; q < ATL_NCU_QUANTITIES; q++) {
-    if (q == ATL_NCU_SM_COUNT || q == ATL_NCU_WARPS_PER_SM || q == ATL_NCU_CLOCK)
-      continue; /* from the probe or the options; the clock is a device attribute every export has */
-    if (atl_ncu_optional((enum atl_ncu_quantity)q) && listing == NULL)
-      continue; /* an extra is asked for only when ncu lists it: an unknown metric would fail the whole run */
-    const struct atl_ncu_metric *c = atl_ncu_candidates((enum atl_ncu_quantity)q);
-    const char *pick = NULL;
-    for (; c->name && !pick; c++) {
-      char base[256];
-      snprintf(base, sizeof base, "%s", c->name);
-      char *dot = strchr(base, '.');
-      if (dot)
-        *dot = '\0';
-      if (listing == NULL || listed(listing, base))
-        pick = c->name;
-    }
-    if (pick == NULL && (q == ATL_NCU_FAO || q == ATL_NCU_ACTIVE_CYCLES || q == ATL_NCU_OCCUPANCY)) {
-      remove_tmp_dir();
-      die("ncu does not offer %s on this GPU (tried %s)", atl_ncu_quantity_name((enum atl_ncu_quantity)q),
-          atl_ncu_candidates((enum atl_ncu_quantity)q)[0].name);
-    }
-    if (pick)
-      snprintf(metrics + strlen(metrics), sizeof metrics - strlen(metrics), "%s%s", metrics[0] ? "," : "", pick);
+  char metrics[2048];
+  enum atl_ncu_quantity missing;
+  int picked = atl_ncu_select_metrics(listing, metrics, sizeof metrics, &missing);
+  if (picked != 0) {
+    remove_tmp_dir();
+    if (picked == ATL_ENOTSUP)
+      die("ncu does not offer %s on this GPU (tried %s)", atl_ncu_quantity_name(missing),
+          atl_ncu_candidates(missing)[0].name);
+    die("the metric list for ncu is longer than %zu bytes", sizeof metrics);
   }
   free(listing);
   if (rc != 0)
@@ -312,7 +284,7 @@ int cmd_profile(int argc, char **argv)
     atl_smem_table_release(&table);
     return status;
   }
-  char *text = rc == 0 ? atl_read_text_file(csv, (size_t)1 << 28) : NULL;
+  char *text = rc == 0 ? cli_read_text(csv, (size_t)1 << 28) : NULL;
   if (text == NULL) {
     fprintf(stderr, "error: unable to export the counters (ncu --import ... --csv exit %d):\n", rc);
     print_tail(import_err);
@@ -333,8 +305,6 @@ int cmd_profile(int argc, char **argv)
     die("the counters could not be read: %s", why);
   }
   int failures = smem_report(&opts, &table, &rep, &meta, "ncu (this run)");
-  if (failures >= 0)
-    failures += smem_check_expect(&opts, &table, &rep);
   atl_ncu_report_release(&rep);
   atl_smem_table_release(&table);
   atl_context_free(ctx);

@@ -1,6 +1,5 @@
 /* Output files of every command: checked before measuring, written the safe
  * way of include/atomlab/file.h, and never lost (a rescue file, else stderr). */
-#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,14 +82,40 @@ int cli_buffer_write(struct cli_buffer *b, const char *path, const char *what)
   return rc;
 }
 
-struct cJSON *cli_json_provenance(const struct atl_run_meta *meta)
+char *cli_read_text(const char *path, size_t limit)
 {
-  /* The library gives text so that its public API exposes no cJSON type; the
-   * CLI, which links cJSON anyway, parses it back into an object to extend. */
-  char *text = atl_json_provenance_text(meta);
-  cJSON *root = text ? cJSON_Parse(text) : NULL;
-  free(text);
-  if (root == NULL)
-    die("unable to build the JSON provenance: out of memory");
-  return root;
+  char why[256];
+  FILE *f = atl_file_open_input(path, why, sizeof why); /* a regular file only: a FIFO would block */
+  if (f == NULL)
+    return NULL;
+  size_t size = 0, cap = 65536;
+  char *buf = malloc(cap);
+  while (buf) {
+    if (size + 1 >= cap) {
+      char *grown = cap < limit ? realloc(buf, cap * 2) : NULL;
+      if (grown == NULL) { /* over the limit or out of memory: the caller reports the file as unreadable */
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = grown;
+      cap *= 2;
+    }
+    size_t got = fread(buf + size, 1, cap - 1 - size, f);
+    size += got;
+    if (got == 0)
+      break;
+  }
+  if (buf && ferror(f)) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  if (buf && memchr(buf, '\0', size)) { /* a binary file is no export: never parse half of it */
+    free(buf);
+    buf = NULL;
+  }
+  if (buf)
+    buf[size] = '\0';
+  return buf;
 }

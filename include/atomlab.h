@@ -13,6 +13,7 @@
 #include "atomlab/rmw.h"
 #include "atomlab/strategy.h"
 #include "atomlab/model.h"
+#include "atomlab/swmodel.h"
 #include "atomlab/app.h"
 #include "atomlab/file.h"
 #include "atomlab/stop.h"

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "device.h"
+#include "result.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,6 +98,16 @@ int atl_smem_table_parse_csv(const char *text, const char *name, struct atl_smem
 
 /** atl_smem_table_parse_csv() on a file; ATL_EIO if it cannot be read. */
 int atl_smem_table_read_csv(const char *path, struct atl_smem_table *table, char *why, size_t why_len);
+
+struct atl_smem_spread;
+
+/**
+ * Writes a table as the CSV atl_smem_table_parse_csv() reads: columns result,
+ * n, e, c, t_cycles, t_min_cycles, t_max_cycles, s_cycles (= t / n), one row
+ * per measured point. @p spread (min and max over the reps) may be NULL: the
+ * min and max columns then repeat t. Returns 0, or ATL_EIO if @p f failed.
+ */
+int atl_smem_table_write_csv(FILE *f, const struct atl_smem_table *table, const struct atl_smem_spread *spread);
 
 /** Counters of one kernel, as Table 1 of the seed names them (NCU gives totals over SMs and per-SM averages). */
 struct atl_smem_counters {
@@ -198,6 +209,9 @@ struct atl_smem_case {
 int atl_smem_cases_parse_csv(const char *text, const char *name, struct atl_smem_case **cases, size_t *count,
                              char *why, size_t why_len);
 
+/** atl_smem_cases_parse_csv() on a file; ATL_EIO with "'path': reason" in @p why if it cannot be read. */
+int atl_smem_cases_read_csv(const char *path, struct atl_smem_case **cases, size_t *count, char *why, size_t why_len);
+
 /** The counters a profile needs: per quantity, the metric names tried in order (NULL-terminated lists). */
 enum atl_ncu_quantity {
   ATL_NCU_FAO, ATL_NCU_CAS, ATL_NCU_OPS, ATL_NCU_ACTIVE_CYCLES, ATL_NCU_OCCUPANCY, ATL_NCU_DURATION,
@@ -224,6 +238,20 @@ const struct atl_ncu_metric *atl_ncu_candidates(enum atl_ncu_quantity q);
 /** A short name of the quantity ("N_f", "O", ...). */
 const char *atl_ncu_quantity_name(enum atl_ncu_quantity q);
 
+/** Whether @p metric appears as a whole metric name in the output of `ncu --query-metrics`. */
+int atl_ncu_listed(const char *listing, const char *metric);
+
+/**
+ * The metrics a profile asks ncu for, comma-separated into @p out: per
+ * quantity the first candidate @p listing (the output of `ncu
+ * --query-metrics`; NULL: unknown, then every first candidate and no optional
+ * extra) names. Quantities from the device (SMs, warps per SM, clock) are not
+ * asked for. Returns 0; ATL_ENOTSUP with the quantity in @p missing where a
+ * required one (N_f, active cycles, occupancy) has no candidate listed;
+ * ATL_ERANGE if @p out is too small.
+ */
+int atl_ncu_select_metrics(const char *listing, char *out, size_t len, enum atl_ncu_quantity *missing);
+
 /** Kernels read from an ncu CSV export. */
 struct atl_ncu_report {
   struct atl_smem_counters *kernels;
@@ -241,18 +269,131 @@ struct atl_ncu_report {
 int atl_ncu_parse_csv(const char *text, const char *name, double warps_per_sm, double sm_count,
                       struct atl_ncu_report *report, char *why, size_t why_len);
 
+/** atl_ncu_parse_csv() on a file; ATL_EIO with "'path': reason" in @p why if it cannot be read. */
+int atl_ncu_read_csv(const char *path, double warps_per_sm, double sm_count, struct atl_ncu_report *report, char *why,
+                     size_t why_len);
+
 /** Frees a report. */
 void atl_ncu_report_release(struct atl_ncu_report *report);
 
-/** Reads a whole file into a NUL-terminated malloc'ed buffer (NULL on failure, errno set). */
-char *atl_read_text_file(const char *path, size_t limit);
+/** How the kernels of a counter export are judged: what `model util`, `profile` and `model predict` share. */
+struct atl_smem_settings {
+  enum atl_smem_variant variant; /**< the table's variant that models the kernels' fetch-and-adds */
+  double threshold;              /**< U at or above it is a bottleneck */
+  double sm_count;               /**< SMs, where the counters lack them (0: none) */
+  double warps_per_sm;           /**< resident warps per SM, where the counters lack them (0: none) */
+};
+
+/** The defaults: the used variant (ATOMS.ADD), threshold 0.8, nothing filled in. */
+void atl_smem_settings_init(struct atl_smem_settings *s);
+
+/** The verdict on a utilization: "bottleneck" at or above @p threshold, else "not a bottleneck". */
+const char *atl_smem_verdict(double utilization, double threshold);
+
+/** Whether an ncu kernel name is the first @p len bytes of @p want, alone or followed by a C++ parameter list. */
+int atl_smem_kernel_is(const char *kernel, const char *want, size_t len);
+
+/** Table 2 of one kernel of an export, or why the counters could not give it. */
+struct atl_smem_kernel_util {
+  struct atl_smem_counters counters; /**< as read, with the settings' SM count and warps per SM where they lacked them */
+  struct atl_smem_util util;         /**< valid where @p err is 0 */
+  int err;                           /**< 0, or ATL_EINVAL with the reason in @p why */
+  char why[512];
+};
+
+/** Table 2 of every kernel of an export, in the export's order. */
+struct atl_smem_util_set {
+  struct atl_smem_settings settings;
+  struct atl_smem_kernel_util *kernels;
+  size_t count;
+  size_t failures;  /**< kernels whose utilization could not be derived */
+  unsigned assumed; /**< the union of the derived kernels' enum atl_smem_assumption bits */
+};
 
 /**
- * atl_read_text_file() of a file a user named: a regular file only (see
- * atl_file_open_input()), at most @p limit bytes, text only. NULL with the
- * reason (without the path) in @p why on failure.
+ * Derives Table 2 for every kernel of @p report. A kernel whose counters
+ * cannot give it is a row with its reason (counted in set->failures), not a
+ * failure of the call. Returns 0 or ATL_ENOMEM.
  */
-char *atl_read_text_input(const char *path, size_t limit, char *why, size_t why_len);
+int atl_smem_util_derive(const struct atl_smem_table *table, const struct atl_smem_settings *settings,
+                         const struct atl_ncu_report *report, struct atl_smem_util_set *set);
+
+/** Frees the rows of a set. */
+void atl_smem_util_set_release(struct atl_smem_util_set *set);
+
+/** What a utilization file names besides its rows. */
+struct atl_smem_util_labels {
+  const struct atl_run_meta *meta; /**< provenance and device of the JSON (may be NULL for table and CSV) */
+  const char *table;               /**< the calibration table's name */
+  const char *counters;            /**< where the counters came from */
+};
+
+/**
+ * Writes a set as a table (with the assumptions in full below it), CSV (one
+ * row per kernel, every column) or JSON (provenance, settings, counters and
+ * derivations per kernel). Returns 0, or ATL_EIO if @p f failed.
+ */
+int atl_smem_util_write(FILE *f, enum atl_format fmt, const struct atl_smem_util_set *set,
+                        const struct atl_smem_util_labels *labels);
+
+/** How the launches of one kernel name met an expected verdict. */
+struct atl_smem_expect {
+  unsigned seen;  /**< launches of that name */
+  unsigned wrong; /**< of them, those with another verdict or no utilization */
+  double lo, hi;  /**< the range of their utilizations (INFINITY, -INFINITY if none derived) */
+};
+
+/** Checks the verdict of every launch of kernel @p kernel (its first @p len bytes) against @p bottleneck. */
+void atl_smem_expect_check(const struct atl_smem_util_set *set, const char *kernel, size_t len, int bottleneck,
+                           struct atl_smem_expect *out);
+
+/** One kernel of `model predict`: its labels, Table 2, and B against the measured time. */
+struct atl_smem_predicted {
+  struct atl_smem_counters counters;   /**< as read, with the settings' SM count and warps per SM filled in */
+  struct atl_smem_case run;            /**< the case-study row the launch belongs to, where @p have_run */
+  int have_run;
+  struct atl_smem_util util;
+  struct atl_smem_prediction prediction;
+  int bottleneck;                      /**< U at or above the threshold */
+};
+
+/** Which input of atl_smem_predict_all() was wrong (atl_smem_predict_set.bad_input). */
+enum atl_smem_predict_input {
+  ATL_SMEM_INPUT_KERNEL = 1, /**< no kernel of the name asked for */
+  ATL_SMEM_INPUT_RUNS = 2,   /**< the case-study rows launched another number of kernels */
+  ATL_SMEM_INPUT_COUNTERS = 3 /**< a kernel's counters give no utilization or no prediction */
+};
+
+/** Every predicted kernel and the summary of the errors. */
+struct atl_smem_predict_set {
+  struct atl_smem_settings settings;
+  struct atl_smem_predicted *kernels;
+  size_t count;
+  struct atl_stats error;           /**< |B / measured - 1| over the bottleneck kernels (samples 0: none) */
+  struct atl_stats error_pipelined; /**< |B' / measured - 1| over the bottleneck kernels that have B' */
+  struct atl_stats others;          /**< B / measured over the other kernels: the share of the kernel the unit was busy */
+  int bad_input;                    /**< on ATL_EINVAL: enum atl_smem_predict_input */
+};
+
+/**
+ * Predicts B against the measured time for every kernel of @p report named
+ * @p kernel (NULL: all; with @p cases: "smem_histogram" where NULL). With
+ * @p cases (the rows of the profiled case-study run, @p ncases of them), row
+ * r owns its next warmup + reps launches and the last of them stands for it,
+ * modelled with the row's own variant; their launches must add up to the
+ * kernels of that name. Nothing is returned half: any wrong input is
+ * ATL_EINVAL with the reason in @p why and set->bad_input naming the input;
+ * ATL_ENOMEM otherwise.
+ */
+int atl_smem_predict_all(const struct atl_smem_table *table, const struct atl_smem_settings *settings,
+                         const struct atl_ncu_report *report, const struct atl_smem_case *cases, size_t ncases,
+                         const char *kernel, struct atl_smem_predict_set *set, char *why, size_t why_len);
+
+/** Frees the rows of a set. */
+void atl_smem_predict_set_release(struct atl_smem_predict_set *set);
+
+/** Writes a set as CSV, every column (the case-study labels empty without rows). 0, or ATL_EIO if @p f failed. */
+int atl_smem_predict_write_csv(FILE *f, const struct atl_smem_predict_set *set);
 
 /** Settings of a calibration run. */
 struct atl_smem_calibration {
@@ -285,6 +426,19 @@ struct atl_smem_calibration_info {
 struct atl_smem_spread {
   struct atl_smem_table min, max;
 };
+
+/** What the metadata of a calibration names besides the run's settings and counts. */
+struct atl_smem_calibration_labels {
+  const struct atl_run_meta *meta; /**< provenance and device */
+  const char *table;               /**< the CSV's file name, as the JSON refers to it */
+  const char *grid;                /**< the grid as the user asked for it ("n 1:64, e every 1..32, c all") */
+  int complete;                    /**< 0 for the points of an interrupted run */
+};
+
+/** Writes the JSON beside a calibration table: provenance, device, grid, counts, the SASS of each variant. */
+int atl_smem_calibration_write_json(FILE *f, const struct atl_smem_calibration *cfg,
+                                    const struct atl_smem_calibration_info *info,
+                                    const struct atl_smem_calibration_labels *labels);
 
 /**
  * Measures T(n, e, c) on the open device (CUDA only: ATL_ENOTSUP elsewhere).
@@ -323,6 +477,13 @@ struct atl_smem_histogram_result {
 int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_spec *spec,
                            struct atl_smem_histogram_result *out);
 
+/** The header of the case study's CSV (what atl_smem_cases_parse_csv() reads). */
+void atl_smem_histogram_write_csv_header(FILE *f);
+
+/** One row of the case study's CSV: the run's labels, its times and Gpixel/s, verification, instructions. */
+void atl_smem_histogram_write_csv_row(FILE *f, const struct atl_smem_histogram_spec *spec,
+                                      const struct atl_smem_histogram_result *res);
+
 /** The two validation kernels of the model (src/backend/cuda/kernels/smem_validate.cu). */
 enum atl_smem_validation {
   ATL_SMEM_VALIDATE_ATOMICS = 0, /**< shared atomics only, e = 32 on one word per warp: U near 1 (a bottleneck) */
@@ -355,6 +516,13 @@ struct atl_smem_validation_result {
 /** Runs a validation kernel on the open CUDA device (ATL_ENOTSUP elsewhere); ATL_EVERIFY if a value is wrong. */
 int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_spec *spec,
                             struct atl_smem_validation_result *out);
+
+/** The header of the validation runs' CSV. */
+void atl_smem_validation_write_csv_header(FILE *f);
+
+/** One row of the validation runs' CSV, with the verdict the kernel is built to get. */
+void atl_smem_validation_write_csv_row(FILE *f, const struct atl_smem_validation_spec *spec,
+                                       const struct atl_smem_validation_result *res);
 
 /** Resident warps per SM of the open device (max threads per SM / warp size); 0 if unknown. */
 unsigned atl_smem_max_warps(atl_context_t ctx);

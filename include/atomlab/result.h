@@ -98,13 +98,6 @@ int atl_write_csv(FILE *f, const struct atl_result_set *set);
 /** Writes one CSV field, quoted (with quotes doubled) when it holds a comma, quote or newline. */
 void atl_csv_field(FILE *f, const char *s);
 
-/**
- * The provenance every atomlab JSON file starts with, as the text of one
- * JSON object: format_version, tool (name, version, commit), date and
- * command. Text rather than a parser's object, so the public API ties its
- * users to no JSON library. The caller frees it; NULL when out of memory.
- */
-char *atl_json_provenance_text(const struct atl_run_meta *meta);
 int atl_write_json(FILE *f, const struct atl_result_set *set);
 
 /**

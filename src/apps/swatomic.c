@@ -25,7 +25,7 @@
 /* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
 extern const struct atl_app_info atl__app_swatomic;
 #include "core/strategy_internal.h"
-#include "model/swmodel.h"
+#include "atomlab/swmodel.h"
 
 static const char *const variant_names[] = {"system", "warp", "software"};
 enum { V_NONE = 3 }; /* the memory-only kernel: no atomic */

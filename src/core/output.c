@@ -242,14 +242,6 @@ static cJSON *summary_json(const struct atl_result_set *set)
   return o;
 }
 
-char *atl_json_provenance_text(const struct atl_run_meta *m)
-{
-  cJSON *root = atl__json_provenance(m);
-  char *text = root ? cJSON_PrintUnformatted(root) : NULL;
-  cJSON_Delete(root);
-  return text;
-}
-
 cJSON *atl__json_provenance(const struct atl_run_meta *m)
 {
   cJSON *root = cJSON_CreateObject();

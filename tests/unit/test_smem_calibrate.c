@@ -1,5 +1,5 @@
 /*
- * The calibration driver (src/core/smem_calibrate.c) against a simulated GPU:
+ * The calibration driver (src/model/smem/calibrate.c) against a simulated GPU:
  * a mock backend whose "kernel" plays smem_calibrate.cu's protocol on the host
  * (per-SM slots, two blocks per SM, the state words) with a known T(n, e, c),
  * some SMs whose second block comes late and an SM id that never appears. The

@@ -14,6 +14,7 @@
 
 #include "atomlab/model.h"
 #include "check.h"
+#include "model/smem/text.h"
 
 /* The verdicts on one kernel whose answer is known (ids as in gpu-smem-log.txt). */
 static void check_kernel(const struct atl_smem_counters *k, int id, const struct atl_smem_util *u, double threshold)
@@ -55,7 +56,7 @@ int main(void)
     CHECK_CONTEXT("%s", why);
     return check_exit("test_smem_h100");
   }
-  char *text = atl_read_text_file(ATL_TEST_DATA_DIR "/ncu-h100-rmw.csv", 1 << 22);
+  char *text = atl__read_text_file(ATL_TEST_DATA_DIR "/ncu-h100-rmw.csv", 1 << 22);
   struct atl_ncu_report r = {0};
   if (!CHECK(text != NULL) || !CHECK(atl_ncu_parse_csv(text, "ncu-h100-rmw.csv", 0, 0, &r, why, sizeof why) == 0)) {
     CHECK_CONTEXT("%s", why);

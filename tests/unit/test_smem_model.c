@@ -11,7 +11,8 @@
 
 #include "atomlab.h"
 #include "check.h"
-#include "model/csv.h"
+#include "model/smem/csv.h"
+#include "model/smem/text.h"
 
 #ifndef ATL_TEST_DATA_DIR
 #error "ATL_TEST_DATA_DIR must name tests/data"
@@ -125,7 +126,7 @@ static void test_counters(void)
   char why[512];
   const char *files[] = {ATL_TEST_DATA_DIR "/ncu-synthetic-raw.csv", ATL_TEST_DATA_DIR "/ncu-synthetic-details.csv"};
   for (int i = 0; i < 2; i++) {
-    char *text = atl_read_text_file(files[i], 1 << 20);
+    char *text = atl__read_text_file(files[i], 1 << 20);
     if (!CHECK(text != NULL))
       continue;
     struct atl_ncu_report r;
@@ -239,12 +240,61 @@ static void test_numbers(void)
   CHECK(atl__csv_fields(open, f, 8) == -1);
 }
 
+/* The writer and the reader of a table are one format: what calibrate writes, model reads back point for point. */
+static void test_table_round_trip(void)
+{
+  char *buf = NULL, why[256] = "";
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!CHECK(f != NULL))
+    return;
+  CHECK(atl_smem_table_write_csv(f, &table, NULL) == 0);
+  fclose(f);
+  struct atl_smem_table back;
+  if (CHECK(atl_smem_table_parse_csv(buf, "written", &back, why, sizeof why) == 0)) {
+    for (int v = 0; v < ATL_SMEM_VARIANTS; v++) {
+      const enum atl_smem_variant var = (enum atl_smem_variant)v;
+      CHECK(atl_smem_table_count(&back, var) == atl_smem_table_count(&table, var));
+      for (unsigned n = 1; n <= table.nmax; n++)
+        for (unsigned e = 1; e <= table.emax; e++)
+          for (unsigned c = 0; c <= n; c++) {
+            const double t = atl_smem_table_get(&table, var, n, e, c);
+            if (!isnan(t) && !CHECK(fabs(atl_smem_table_get(&back, var, n, e, c) - t) <= 0.05))
+              CHECK_CONTEXT("%s n=%u e=%u c=%u", atl_smem_variant_name(var), n, e, c);
+          }
+    }
+    atl_smem_table_release(&back);
+  } else {
+    CHECK_CONTEXT("%s", why);
+  }
+  free(buf);
+}
+
+/* Which metrics profile asks ncu for: the first listed candidate per quantity, required ones or an error. */
+static void test_metric_selection(void)
+{
+  char out[2048];
+  enum atl_ncu_quantity missing = ATL_NCU_QUANTITIES;
+  CHECK(atl_ncu_listed("a sm__cycles_active b", "sm__cycles_active"));
+  CHECK(!atl_ncu_listed("sm__cycles_active_x xsm__cycles_active", "sm__cycles_active"));
+  /* no listing: every first candidate, no optional extra */
+  CHECK(atl_ncu_select_metrics(NULL, out, sizeof out, &missing) == 0);
+  CHECK(strstr(out, atl_ncu_candidates(ATL_NCU_FAO)[0].name) != NULL);
+  CHECK(strstr(out, atl_ncu_candidates(ATL_NCU_WAVEFRONTS)[0].name) == NULL);
+  /* a listing without any N_f metric: the profile cannot work, and the quantity is named */
+  CHECK(atl_ncu_select_metrics("sm__cycles_active sm__warps_active", out, sizeof out, &missing) == ATL_ENOTSUP);
+  CHECK(missing == ATL_NCU_FAO);
+  CHECK(atl_ncu_select_metrics(NULL, out, 8, &missing) == ATL_ERANGE);
+}
+
 int main(void)
 {
   test_numbers();
   test_interpolation();
   test_counters();
   test_bad_tables();
+  test_table_round_trip();
+  test_metric_selection();
   atl_smem_table_release(&table);
   return check_exit("test_smem_model");
 }

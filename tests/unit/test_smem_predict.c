@@ -13,6 +13,7 @@
 #include "atomlab/error.h"
 #include "atomlab/model.h"
 #include "check.h"
+#include "model/smem/text.h"
 
 #define CHECK_REL(a, b)                                                                                           \
   do {                                                                                                            \
@@ -29,7 +30,7 @@ static void real_kernel7(void)
     CHECK_CONTEXT("%s", why);
     return;
   }
-  char *text = atl_read_text_file(ATL_TEST_DATA_DIR "/ncu-h100-rmw.csv", 1 << 22);
+  char *text = atl__read_text_file(ATL_TEST_DATA_DIR "/ncu-h100-rmw.csv", 1 << 22);
   struct atl_ncu_report r = {0};
   if (!CHECK(text != NULL) || !CHECK(atl_ncu_parse_csv(text, "ncu-h100-rmw.csv", 0, 0, &r, why, sizeof why) == 0) ||
       !CHECK(r.count == 33)) {
@@ -206,11 +207,105 @@ static void cases(void)
   }
 }
 
+/* The library's sets: Table 2 of every kernel, --expect's check, predict with its summary, and wrong inputs named. */
+static void sets(void)
+{
+  char why[512] = "";
+  struct atl_smem_table table;
+  struct atl_ncu_report r;
+  if (!CHECK(atl_smem_table_read_csv(ATL_TEST_DATA_DIR "/smem-table-h100-trim.csv", &table, why, sizeof why) == 0))
+    return;
+  if (!CHECK(atl_ncu_read_csv(ATL_TEST_DATA_DIR "/ncu-h100-rmw.csv", 0, 0, &r, why, sizeof why) == 0)) {
+    CHECK_CONTEXT("%s", why);
+    atl_smem_table_release(&table);
+    return;
+  }
+  CHECK(atl_ncu_read_csv(ATL_TEST_DATA_DIR "/no-such-file.csv", 0, 0, &(struct atl_ncu_report){0}, why,
+                         sizeof why) == ATL_EIO);
+  struct atl_smem_settings st;
+  atl_smem_settings_init(&st);
+  CHECK(st.variant == ATL_SMEM_USED && st.threshold == 0.8);
+  struct atl_smem_util_set us;
+  if (CHECK(atl_smem_util_derive(&table, &st, &r, &us) == 0)) {
+    CHECK(us.count == 33 && us.failures == 0);
+    CHECK(us.assumed & ATL_SMEM_ASSUME_FULL_WARPS); /* no lane count on the H100 */
+    CHECK(strcmp(atl_smem_verdict(us.kernels[7].util.utilization, st.threshold), "bottleneck") == 0);
+    struct atl_smem_expect ex;
+    atl_smem_expect_check(&us, "rmw", 3, 1, &ex);
+    CHECK(ex.seen > 0 && ex.wrong > 0 && ex.wrong < ex.seen && ex.lo <= ex.hi); /* some rmw loops are not */
+    atl_smem_expect_check(&us, "nosuch", 6, 0, &ex);
+    CHECK(ex.seen == 0);
+    char *buf = NULL;
+    size_t len = 0, lines = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (CHECK(f != NULL)) {
+      const struct atl_smem_util_labels labels = {NULL, "t.csv", "c.csv"};
+      CHECK(atl_smem_util_write(f, ATL_FORMAT_CSV, &us, &labels) == 0);
+      CHECK(atl_smem_util_write(f, ATL_FORMAT_JSON, &us, &labels) == ATL_EINVAL); /* JSON needs provenance */
+      fclose(f);
+      for (size_t i = 0; i < len; i++)
+        lines += buf[i] == '\n';
+      CHECK(lines == 34);
+      free(buf);
+    }
+    atl_smem_util_set_release(&us);
+  }
+  struct atl_smem_predict_set ps;
+  if (CHECK(atl_smem_predict_all(&table, &st, &r, NULL, 0, "rmw", &ps, why, sizeof why) == 0)) {
+    CHECK(ps.count == 32); /* the 33rd launch is occupancy discovery */
+    CHECK(ps.error.samples > 0 && ps.error.samples + ps.others.samples == ps.count);
+    CHECK(ps.error.max >= ps.error.median && ps.others.max >= ps.others.median);
+    for (size_t i = 0; i < ps.count; i++)
+      if (strcmp(ps.kernels[i].counters.id, "7") == 0)
+        CHECK(ps.kernels[i].bottleneck && fabs(ps.kernels[i].prediction.ratio - 1.3134) < 0.001);
+    atl_smem_predict_set_release(&ps);
+  } else {
+    CHECK_CONTEXT("%s", why);
+  }
+  CHECK(atl_smem_predict_all(&table, &st, &r, NULL, 0, "nosuch", &ps, why, sizeof why) == ATL_EINVAL &&
+        ps.bad_input == ATL_SMEM_INPUT_KERNEL);
+  const struct atl_smem_case one = {.kernel = "histogram", .image = "solid", .variant = ATL_SMEM_USED, .launches = 2};
+  CHECK(atl_smem_predict_all(&table, &st, &r, &one, 1, "rmw", &ps, why, sizeof why) == ATL_EINVAL &&
+        ps.bad_input == ATL_SMEM_INPUT_RUNS && ps.kernels == NULL);
+  atl_ncu_report_release(&r);
+  atl_smem_table_release(&table);
+}
+
+/* What hist-case writes, predict --runs reads: the case study's CSV writer against its reader. */
+static void case_rows_round_trip(void)
+{
+  char *buf = NULL, why[512] = "";
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!CHECK(f != NULL))
+    return;
+  const struct atl_smem_histogram_spec spec = {.reorder = 1, .result_used = 0, .solid = 0, .pixels = 4096,
+                                               .wg_size = 256, .workgroups = 264, .reps = 3, .warmup = 2};
+  const struct atl_smem_histogram_result res = {.median_ms = 0.5, .min_ms = 0.4, .max_ms = 0.6, .verified = 1,
+                                                .instructions = "ATOMS.POPC.INC"};
+  atl_smem_histogram_write_csv_header(f);
+  atl_smem_histogram_write_csv_row(f, &spec, &res);
+  fclose(f);
+  struct atl_smem_case *rows = NULL;
+  size_t n = 0;
+  if (CHECK(atl_smem_cases_parse_csv(buf, "written", &rows, &n, why, sizeof why) == 0) && CHECK(n == 1)) {
+    CHECK(strcmp(rows[0].kernel, "histogram2") == 0 && strcmp(rows[0].image, "uniform") == 0);
+    CHECK(rows[0].variant == ATL_SMEM_UNUSED && rows[0].pixels == 4096 && rows[0].wg_size == 256);
+    CHECK(rows[0].launches == 5); /* warmup + reps */
+  } else {
+    CHECK_CONTEXT("%s: %s", why, buf);
+  }
+  free(rows);
+  free(buf);
+}
+
 int main(void)
 {
   real_kernel7();
   made_up();
   pipelined();
   cases();
+  sets();
+  case_rows_round_trip();
   return check_exit("test_smem_predict");
 }

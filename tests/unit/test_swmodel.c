@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "check.h"
-#include "model/swmodel.h"
+#include "atomlab/swmodel.h"
 
 static int near(double a, double b)
 {

@@ -1,7 +1,16 @@
-/* Seed 000's speedup model (Section V, equations (1)-(4)): the atomic term
- * of a kernel's time with the system atomic and with the software atomic. */
+/**
+ * @file swmodel.h
+ * Seed 000's speedup model (Section V, equations (1)-(4)): the atomic term of
+ * a kernel's time with the system atomic and with the software atomic. The
+ * swatomic app reports it beside its measurements; a caller can evaluate it
+ * for its own device constants without running anything.
+ */
 #ifndef ATOMLAB_SWMODEL_H
 #define ATOMLAB_SWMODEL_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** The device constants, in any one time unit (atomlab uses ns). */
 struct atl_swmodel {
@@ -35,4 +44,7 @@ double atl_swmodel_software(const struct atl_swmodel *m, const struct atl_swmode
 /** t_a_system / t_a_software; 0 when the software time is not positive. */
 double atl_swmodel_speedup(const struct atl_swmodel *m, const struct atl_swmodel_load *l);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -12,6 +12,7 @@
 #include "atomlab/error.h"
 #include "atomlab/model.h"
 #include "csv.h"
+#include "text.h"
 
 /*
  * N_f. ncu's op_shared_atom metrics count every ATOMS instruction, CAS included ("ATOMS.*" in
@@ -348,4 +349,66 @@ void atl_ncu_report_release(struct atl_ncu_report *report)
   free(report->kernels);
   report->kernels = NULL;
   report->count = 0;
+}
+
+int atl_ncu_read_csv(const char *path, double warps_per_sm, double sm_count, struct atl_ncu_report *report, char *why,
+                     size_t why_len)
+{
+  memset(report, 0, sizeof *report);
+  char detail[200];
+  char *text = atl__read_text_input(path, (size_t)1 << 30, detail, sizeof detail);
+  if (text == NULL) {
+    snprintf(why, why_len, "'%s': %s", path, detail);
+    return ATL_EIO;
+  }
+  int err = atl_ncu_parse_csv(text, path, warps_per_sm, sm_count, report, why, why_len);
+  free(text);
+  return err;
+}
+
+int atl_ncu_listed(const char *listing, const char *metric)
+{
+  /* a whole name: "sm__cycles_active" must not match "sm__cycles_active_x" or "xsm__cycles_active" */
+  const size_t n = strlen(metric);
+  for (const char *p = listing; (p = strstr(p, metric)) != NULL; p += n) {
+    int before = p == listing || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= '0' && p[-1] <= '9'));
+    char after = p[n];
+    if (before && !(after == '_' || (after >= 'a' && after <= 'z') || (after >= '0' && after <= '9')))
+      return 1;
+  }
+  return 0;
+}
+
+int atl_ncu_select_metrics(const char *listing, char *out, size_t len, enum atl_ncu_quantity *missing)
+{
+  size_t used = 0;
+  if (len)
+    out[0] = '\0';
+  for (int q = 0; q < ATL_NCU_QUANTITIES; q++) {
+    if (q == ATL_NCU_SM_COUNT || q == ATL_NCU_WARPS_PER_SM || q == ATL_NCU_CLOCK)
+      continue; /* from the probe or the options; the clock is a device attribute every export has */
+    if (atl_ncu_optional((enum atl_ncu_quantity)q) && listing == NULL)
+      continue; /* an extra is asked for only when ncu lists it: an unknown metric would fail the whole run */
+    const char *pick = NULL;
+    for (const struct atl_ncu_metric *c = atl_ncu_candidates((enum atl_ncu_quantity)q); c->name && !pick; c++) {
+      char base[256]; /* the listing names metrics without their .sum / .avg suffix */
+      snprintf(base, sizeof base, "%s", c->name);
+      char *dot = strchr(base, '.');
+      if (dot)
+        *dot = '\0';
+      if (listing == NULL || atl_ncu_listed(listing, base))
+        pick = c->name;
+    }
+    if (pick == NULL && (q == ATL_NCU_FAO || q == ATL_NCU_ACTIVE_CYCLES || q == ATL_NCU_OCCUPANCY)) {
+      *missing = (enum atl_ncu_quantity)q;
+      return ATL_ENOTSUP;
+    }
+    if (pick && used < len) {
+      int w = snprintf(out + used, len - used, "%s%s", used ? "," : "", pick);
+      if (w < 0 || (size_t)w >= len - used)
+        return ATL_ERANGE;
+      used += (size_t)w;
+    }
+  }
+  return 0;
 }

@@ -2,7 +2,7 @@
  * equations can be checked against hand-computed values (tests/unit). */
 #include <stddef.h>
 
-#include "swmodel.h"
+#include "atomlab/swmodel.h"
 
 double atl_swmodel_system(const struct atl_swmodel *m, const struct atl_swmodel_load *l)
 {

@@ -13,7 +13,7 @@
 
 #include "atomlab/model.h"
 #include "atomlab/stop.h"
-#include "context.h"
+#include "core/context.h"
 
 #define SLOT_WORDS 8
 #define FLAG_LATE 1u

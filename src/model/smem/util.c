@@ -93,42 +93,6 @@ int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_varia
   return 0;
 }
 
-int atl_smem_predict(const struct atl_smem_counters *in, const struct atl_smem_util *u, struct atl_smem_prediction *out,
-                     char *why, size_t why_len)
-{
-  memset(out, 0, sizeof *out);
-  if (!in->have_duration || !(in->duration_ns > 0) || !isfinite(in->duration_ns)) {
-    snprintf(why, why_len, "no kernel duration (gpu__time_duration.sum) to compare the busy time with");
-    return ATL_EINVAL;
-  }
-  out->measured_ns = in->duration_ns;
-  /*
-   * The kernel's own clock where the counters allow: with --clock-control none the SM clock is whatever
-   * the GPU chose, and short kernels also pay a launch tail in the duration that no SM cycle covers.
-   */
-  if (in->have_elapsed && in->elapsed_cycles > 0 && isfinite(in->elapsed_cycles)) {
-    out->clock_mhz = in->elapsed_cycles / in->duration_ns * 1e3;
-    out->clock_source = ATL_SMEM_CLOCK_ELAPSED;
-  } else if (in->have_clock && in->clock_mhz > 0 && isfinite(in->clock_mhz)) {
-    out->clock_mhz = in->clock_mhz;
-    out->clock_source = ATL_SMEM_CLOCK_DEVICE;
-  } else {
-    snprintf(why, why_len, "no SM clock: the counters need sm__cycles_elapsed.avg or device__attribute_clock_rate");
-    return ATL_EINVAL;
-  }
-  out->busy_ns = u->busy / out->clock_mhz * 1e3;
-  out->ratio = out->busy_ns / out->measured_ns;
-  out->error = out->ratio - 1;
-  out->busy_pipelined_ns = u->busy_pipelined / out->clock_mhz * 1e3; /* NAN stays NAN */
-  out->ratio_pipelined = out->busy_pipelined_ns / out->measured_ns;
-  const double total = in->fao_jobs + in->cas_jobs;
-  if (in->have_wavefronts && total > 0) {
-    out->passes = in->wavefronts / total;
-    out->have_passes = 1;
-  }
-  return 0;
-}
-
 void atl_smem_assumptions_text(unsigned assumed, char *buf, size_t len)
 {
   static const struct {

@@ -11,6 +11,7 @@
 #include "atomlab/error.h"
 #include "atomlab/model.h"
 #include "csv.h"
+#include "text.h"
 
 #define MAX_FIELDS 64
 
@@ -109,4 +110,53 @@ int atl_smem_cases_parse_csv(const char *text, const char *name, struct atl_smem
 out:
   free(rows);
   return err;
+}
+
+int atl_smem_cases_read_csv(const char *path, struct atl_smem_case **cases, size_t *count, char *why, size_t why_len)
+{
+  *cases = NULL;
+  *count = 0;
+  char detail[200];
+  char *text = atl__read_text_input(path, (size_t)1 << 26, detail, sizeof detail);
+  if (text == NULL) {
+    snprintf(why, why_len, "'%s': %s", path, detail);
+    return ATL_EIO;
+  }
+  int err = atl_smem_cases_parse_csv(text, path, cases, count, why, why_len);
+  free(text);
+  return err;
+}
+
+/* The writers of the rows atl_smem_cases_parse_csv() reads back (`model predict --runs`): one format, one file. */
+
+void atl_smem_histogram_write_csv_header(FILE *f)
+{
+  fprintf(f, "kernel,image,result,pixels,wg_size,workgroups,warmup,reps,median_ms,min_ms,max_ms,gpixels_per_s,"
+             "verified,wrong_bins,instructions\n");
+}
+
+void atl_smem_histogram_write_csv_row(FILE *f, const struct atl_smem_histogram_spec *spec,
+                                      const struct atl_smem_histogram_result *res)
+{
+  const double gpx = res->median_ms > 0 ? spec->pixels / (res->median_ms * 1e6) : 0;
+  fprintf(f, "%s,%s,%s,%u,%u,%u,%u,%u,%.6f,%.6f,%.6f,%.5f,%d,%u,\"%s\"\n", spec->reorder ? "histogram2" : "histogram",
+          spec->solid ? "solid" : "uniform", atl_smem_variant_name(spec->result_used ? ATL_SMEM_USED : ATL_SMEM_UNUSED),
+          spec->pixels, spec->wg_size, spec->workgroups, spec->warmup, spec->reps, res->median_ms, res->min_ms,
+          res->max_ms, gpx, res->verified, res->wrong_bins, res->instructions);
+}
+
+void atl_smem_validation_write_csv_header(FILE *f)
+{
+  fprintf(f, "kernel,expect,wg_size,workgroups,iters,bytes,warmup,reps,median_ms,atomics,verified,wrong,"
+             "instructions\n");
+}
+
+void atl_smem_validation_write_csv_row(FILE *f, const struct atl_smem_validation_spec *spec,
+                                       const struct atl_smem_validation_result *res)
+{
+  const int atomics_only = spec->which == ATL_SMEM_VALIDATE_ATOMICS;
+  fprintf(f, "%s,%s,%u,%u,%u,%zu,%u,%u,%.6f,%.0f,%d,%u,\"%s\"\n", atl_smem_validation_kernel(spec->which),
+          atomics_only ? "bottleneck" : "not a bottleneck", spec->wg_size, spec->workgroups, spec->iters,
+          atomics_only ? (size_t)0 : spec->bytes, spec->warmup, spec->reps, res->median_ms, res->atomics,
+          res->verified, res->wrong, res->instructions);
 }

@@ -9,6 +9,7 @@
 #include "atomlab/file.h"
 #include "atomlab/model.h"
 #include "csv.h"
+#include "text.h"
 
 static const char *const variant_names[] = {"unused", "used"};
 
@@ -398,75 +399,11 @@ out:
   return err;
 }
 
-char *atl_read_text_file(const char *path, size_t limit)
-{
-  char why[200] = "";
-  char *text = atl_read_text_input(path, limit, why, sizeof why);
-  if (text == NULL && strstr(why, "folder"))
-    errno = EISDIR;
-  else if (text == NULL && strstr(why, "regular"))
-    errno = EINVAL;
-  return text;
-}
-
-char *atl_read_text_input(const char *path, size_t limit, char *why, size_t why_len)
-{
-  /* Only a regular file: a FIFO would block the read, a device may never end. */
-  FILE *f = atl_file_open_input(path, why, why_len);
-  if (f == NULL)
-    return NULL;
-  size_t size = 0, cap = 65536;
-  char *buf = malloc(cap);
-  if (buf == NULL)
-    snprintf(why, why_len, "out of memory");
-  while (buf) {
-    if (size + 1 >= cap) {
-      if (cap >= limit) {
-        free(buf);
-        buf = NULL;
-        snprintf(why, why_len, "is larger than %zu bytes", limit);
-        errno = EFBIG;
-        break;
-      }
-      char *grown = realloc(buf, cap * 2);
-      if (grown == NULL) {
-        free(buf);
-        buf = NULL;
-        snprintf(why, why_len, "out of memory");
-        break;
-      }
-      buf = grown;
-      cap *= 2;
-    }
-    size_t got = fread(buf + size, 1, cap - 1 - size, f);
-    size += got;
-    if (got == 0) {
-      if (ferror(f)) {
-        snprintf(why, why_len, "unable to read it: %s", strerror(errno));
-        free(buf);
-        buf = NULL;
-      }
-      break;
-    }
-  }
-  fclose(f);
-  if (buf) {
-    buf[size] = '\0';
-    if (memchr(buf, '\0', size)) { /* a binary file is not a CSV */
-      free(buf);
-      snprintf(why, why_len, "is a binary file, not text");
-      errno = EINVAL;
-      return NULL;
-    }
-  }
-  return buf;
-}
-
 int atl_smem_table_read_csv(const char *path, struct atl_smem_table *table, char *why, size_t why_len)
 {
   memset(table, 0, sizeof *table);
   char detail[200];
-  char *text = atl_read_text_input(path, (size_t)1 << 30, detail, sizeof detail);
+  char *text = atl__read_text_input(path, (size_t)1 << 30, detail, sizeof detail);
   if (text == NULL) {
     snprintf(why, why_len, "'%s': %s", path, detail);
     return ATL_EIO;
@@ -474,4 +411,22 @@ int atl_smem_table_read_csv(const char *path, struct atl_smem_table *table, char
   int err = atl_smem_table_parse_csv(text, path, table, why, why_len);
   free(text);
   return err;
+}
+
+int atl_smem_table_write_csv(FILE *f, const struct atl_smem_table *t, const struct atl_smem_spread *s)
+{
+  fprintf(f, "result,n,e,c,t_cycles,t_min_cycles,t_max_cycles,s_cycles\n");
+  for (int v = 0; v < ATL_SMEM_VARIANTS; v++)
+    for (unsigned n = 1; n <= t->nmax; n++)
+      for (unsigned e = 1; e <= t->emax; e++)
+        for (unsigned c = 0; c <= n; c++) {
+          const enum atl_smem_variant var = (enum atl_smem_variant)v;
+          const double T = atl_smem_table_get(t, var, n, e, c);
+          if (isnan(T))
+            continue;
+          fprintf(f, "%s,%u,%u,%u,%.1f,%.0f,%.0f,%.3f\n", atl_smem_variant_name(var), n, e, c, T,
+                  s ? atl_smem_table_get(&s->min, var, n, e, c) : T, s ? atl_smem_table_get(&s->max, var, n, e, c) : T,
+                  T / n);
+        }
+  return ferror(f) ? ATL_EIO : 0;
 }

@@ -1,0 +1,224 @@
+/*
+ * Table 2 of seed 002 for every kernel of a counter export, the verdicts and
+ * their checks, and the one writer of the result in each format: `model util`
+ * and `profile` only pick the format and the file.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab/error.h"
+#include "atomlab/model.h"
+#include "core/output_internal.h"
+
+void atl_smem_settings_init(struct atl_smem_settings *s)
+{
+  memset(s, 0, sizeof *s);
+  s->variant = ATL_SMEM_USED; /* what a plain atomicAdd whose result is read compiles to */
+  s->threshold = 0.8;
+}
+
+const char *atl_smem_verdict(double utilization, double threshold)
+{
+  return utilization >= threshold ? "bottleneck" : "not a bottleneck";
+}
+
+int atl_smem_kernel_is(const char *kernel, const char *want, size_t len)
+{
+  return strncmp(kernel, want, len) == 0 && (kernel[len] == '\0' || kernel[len] == '(');
+}
+
+int atl_smem_util_derive(const struct atl_smem_table *table, const struct atl_smem_settings *settings,
+                         const struct atl_ncu_report *report, struct atl_smem_util_set *set)
+{
+  memset(set, 0, sizeof *set);
+  set->settings = *settings;
+  set->kernels = calloc(report->count ? report->count : 1, sizeof *set->kernels);
+  if (set->kernels == NULL)
+    return ATL_ENOMEM;
+  set->count = report->count;
+  for (size_t i = 0; i < report->count; i++) {
+    struct atl_smem_kernel_util *x = &set->kernels[i];
+    x->counters = report->kernels[i];
+    /* the settings fill only what the export lacks: a file's own device attributes win */
+    if (!(x->counters.sm_count >= 1) && settings->sm_count > 0)
+      x->counters.sm_count = settings->sm_count;
+    if (!(x->counters.warps_per_sm >= 1) && settings->warps_per_sm > 0)
+      x->counters.warps_per_sm = settings->warps_per_sm;
+    x->err = atl_smem_utilization(table, settings->variant, &x->counters, &x->util, x->why, sizeof x->why);
+    if (x->err)
+      set->failures++;
+    else
+      set->assumed |= x->util.assumed;
+  }
+  return 0;
+}
+
+void atl_smem_util_set_release(struct atl_smem_util_set *set)
+{
+  free(set->kernels);
+  set->kernels = NULL;
+  set->count = 0;
+}
+
+void atl_smem_expect_check(const struct atl_smem_util_set *set, const char *kernel, size_t len, int bottleneck,
+                           struct atl_smem_expect *out)
+{
+  const char *want = bottleneck ? "bottleneck" : "not a bottleneck";
+  out->seen = out->wrong = 0;
+  out->lo = INFINITY;
+  out->hi = -INFINITY;
+  for (size_t i = 0; i < set->count; i++) {
+    const struct atl_smem_kernel_util *x = &set->kernels[i];
+    if (!atl_smem_kernel_is(x->counters.kernel, kernel, len))
+      continue;
+    out->seen++;
+    if (x->err) { /* no utilization is no verdict: never the one expected */
+      out->wrong++;
+      continue;
+    }
+    const double u = x->util.utilization;
+    out->lo = u < out->lo ? u : out->lo;
+    out->hi = u > out->hi ? u : out->hi;
+    out->wrong += strcmp(atl_smem_verdict(u, set->settings.threshold), want) != 0;
+  }
+}
+
+static cJSON *kernel_json(const struct atl_smem_kernel_util *x, double threshold)
+{
+  const struct atl_smem_counters *k = &x->counters;
+  const struct atl_smem_util *u = &x->util;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "id", k->id);
+  cJSON_AddStringToObject(o, "kernel", k->kernel);
+  cJSON *in = cJSON_AddObjectToObject(o, "counters");
+  cJSON_AddNumberToObject(in, "O", k->ops);
+  cJSON_AddNumberToObject(in, "N_f_total", k->fao_jobs);
+  cJSON_AddNumberToObject(in, "N_c_total", k->cas_jobs);
+  cJSON_AddNumberToObject(in, "active_cycles_avg_sm", k->active_cycles);
+  cJSON_AddNumberToObject(in, "achieved_occupancy", k->occupancy);
+  cJSON_AddNumberToObject(in, "sm_count", k->sm_count);
+  cJSON_AddNumberToObject(in, "warps_per_sm", k->warps_per_sm);
+  if (k->have_duration)
+    cJSON_AddNumberToObject(in, "duration_ns", k->duration_ns);
+  if (!x->err) {
+    char assumed[512];
+    atl_smem_assumptions_text(u->assumed, assumed, sizeof assumed);
+    cJSON_AddNumberToObject(o, "N", u->jobs);
+    cJSON_AddNumberToObject(o, "n_hat", u->n_hat);
+    cJSON_AddNumberToObject(o, "e", u->e);
+    cJSON_AddNumberToObject(o, "c", u->c);
+    cJSON_AddNumberToObject(o, "S_cycles", u->service);
+    cJSON_AddNumberToObject(o, "B_cycles", u->busy);
+    cJSON_AddNumberToObject(o, "T_cycles", u->time);
+    cJSON_AddNumberToObject(o, "U", u->utilization);
+    cJSON_AddBoolToObject(o, "clamped", u->clamped);
+    cJSON_AddStringToObject(o, "assumed", assumed);
+  }
+  cJSON_AddStringToObject(o, "verdict", x->err ? "error" : atl_smem_verdict(u->utilization, threshold));
+  if (x->err)
+    cJSON_AddStringToObject(o, "reason", x->why);
+  return o;
+}
+
+static int write_json(FILE *f, const struct atl_smem_util_set *set, const struct atl_smem_util_labels *labels)
+{
+  if (labels->meta == NULL)
+    return ATL_EINVAL;
+  cJSON *root = atl__json_provenance(labels->meta);
+  if (root == NULL)
+    return ATL_ENOMEM;
+  cJSON *dev = cJSON_AddObjectToObject(root, "device");
+  cJSON_AddStringToObject(dev, "name", labels->meta->device.name);
+  cJSON_AddStringToObject(dev, "driver", labels->meta->device.driver);
+  cJSON_AddStringToObject(root, "counters", labels->counters);
+  cJSON_AddStringToObject(root, "table", labels->table);
+  cJSON_AddStringToObject(root, "result", atl_smem_variant_name(set->settings.variant));
+  cJSON_AddNumberToObject(root, "threshold", set->settings.threshold);
+  cJSON_AddStringToObject(root, "assumptions",
+                          "per-SM quantities are the average SM's: totals divided by the SM count, T = "
+                          "sm__cycles_active.avg, n-hat = achieved occupancy x warps per SM, N = all ATOMS "
+                          "(CAS counted once), e = lanes per job / distinct words per job (docs/model.md)");
+  cJSON *kernels = cJSON_AddArrayToObject(root, "kernels");
+  for (size_t i = 0; i < set->count; i++)
+    cJSON_AddItemToArray(kernels, kernel_json(&set->kernels[i], set->settings.threshold));
+  char *text = cJSON_Print(root);
+  cJSON_Delete(root);
+  if (text == NULL)
+    return ATL_ENOMEM;
+  fprintf(f, "%s\n", text);
+  free(text);
+  return 0;
+}
+
+static void write_csv(FILE *f, const struct atl_smem_util_set *set)
+{
+  fprintf(f, "id,kernel,jobs_per_sm,n_hat,e,c,s_cycles,busy_cycles,active_cycles,utilization,verdict,duration_ns,"
+             "clamped,reason,assumptions\n");
+  for (size_t i = 0; i < set->count; i++) {
+    const struct atl_smem_kernel_util *x = &set->kernels[i];
+    const struct atl_smem_util *u = &x->util;
+    char assumed[512];
+    atl_smem_assumptions_text(x->err ? 0 : u->assumed, assumed, sizeof assumed);
+    fprintf(f, "%s,", x->counters.id);
+    atl_csv_field(f, x->counters.kernel);
+    if (x->err)
+      fprintf(f, ",,,,,,,,,error,%.0f,0,", x->counters.duration_ns);
+    else
+      fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%.0f,%d,", u->jobs, u->n_hat, u->e, u->c, u->service,
+              u->busy, u->time, u->utilization, atl_smem_verdict(u->utilization, set->settings.threshold),
+              x->counters.duration_ns, u->clamped);
+    atl_csv_field(f, x->why);
+    fputc(',', f);
+    atl_csv_field(f, assumed);
+    fputc('\n', f);
+  }
+}
+
+static void write_table(FILE *f, const struct atl_smem_util_set *set, const char *table)
+{
+  const double threshold = set->settings.threshold;
+  fprintf(f, "shared-memory atomic unit utilization (table %s, %s fetch-and-add, bottleneck at U >= %g)\n", table,
+          atl_smem_variant_name(set->settings.variant), threshold);
+  fprintf(f, "%-4s %-32s %11s %6s %6s %6s %8s %12s %12s %7s  %s\n", "id", "kernel", "N/SM", "n_hat", "e", "c",
+          "S_cyc", "B_cyc", "T_cyc", "U", "verdict");
+  for (size_t i = 0; i < set->count; i++) {
+    const struct atl_smem_kernel_util *x = &set->kernels[i];
+    const struct atl_smem_util *u = &x->util;
+    if (x->err) {
+      fprintf(f, "%-4s %-32.32s error: %s\n", x->counters.id, x->counters.kernel, x->why);
+      continue;
+    }
+    fprintf(f, "%-4s %-32.32s %11.4g %6.2f %6.2f %6.2f %8.3f %12.6g %12.6g %7.3f  %s%s%s%s%s%s\n", x->counters.id,
+            x->counters.kernel, u->jobs, u->n_hat, u->e, u->c, u->service, u->busy, u->time, u->utilization,
+            atl_smem_verdict(u->utilization, threshold), u->clamped ? " (clamped to the table)" : "",
+            u->assumed ? " [" : "", u->assumed & ATL_SMEM_ASSUME_FULL_WARPS ? "F" : "",
+            u->assumed & ATL_SMEM_LATENCY_BOUND ? "L" : "", u->assumed ? "]" : "");
+  }
+  if (!set->assumed)
+    return;
+  /* the letters above are the frequent ones; every assumption in full once below the table */
+  if (set->assumed & ATL_SMEM_ASSUME_FULL_WARPS)
+    fprintf(f, "assumed: [F] no thread-level atomic count: every job taken as 32 active lanes\n");
+  if (set->assumed & ATL_SMEM_LATENCY_BOUND)
+    fprintf(f, "assumed: [L] e < 2: the table's S is mostly one atomic's latency / n there, U is an upper bound\n");
+  char rest[512];
+  atl_smem_assumptions_text(set->assumed & ~(unsigned)(ATL_SMEM_ASSUME_FULL_WARPS | ATL_SMEM_LATENCY_BOUND), rest,
+                            sizeof rest);
+  if (rest[0])
+    fprintf(f, "assumed (all kernels): %s\n", rest);
+}
+
+int atl_smem_util_write(FILE *f, enum atl_format fmt, const struct atl_smem_util_set *set,
+                        const struct atl_smem_util_labels *labels)
+{
+  int err = 0;
+  if (fmt == ATL_FORMAT_JSON)
+    err = write_json(f, set, labels);
+  else if (fmt == ATL_FORMAT_CSV)
+    write_csv(f, set);
+  else
+    write_table(f, set, labels->table);
+  return err ? err : ferror(f) ? ATL_EIO : 0;
+}
