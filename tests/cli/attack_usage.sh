@@ -47,6 +47,8 @@ expect_refused "16777216" strategy --iters 1073741824 -o "$WORK/out.json"
 
 need_opencl
 ATL_BACKENDS=none expect_refused "ATL_BACKENDS 'none'" rmw --contention 1 --padding 1 -o "$WORK/out.json"
+# a fault plan with a negative count (sscanf's %u read -1 as 4294967295, so it was accepted and never fired)
+ATL_FAULT=alloc:-1 expect_refused "ATL_FAULT item 'alloc:-1'" rmw --contention 1 --padding 1 -o "$WORK/out.json"
 Q=(--iters 5 --min-samples 2 --max-samples 2 --contention 1,4 --padding 1)
 
 # --- a plan within --max-rows runs ---
