@@ -64,6 +64,19 @@ char *rf_slurp(const char *path, char *why, size_t why_len)
   return text;
 }
 
+/*
+ * The value a row without @p field measured, where an older atomlab wrote no
+ * such field: rows of an op written before scopes and orders were recorded
+ * ran device-scope relaxed atomics (CUDA's atomicAdd family, OpenCL 1.2's
+ * atomic_*), so they match a new row that says so. NULL: no default.
+ */
+static const char *config_default(const cJSON *o, const char *field)
+{
+  if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "op")))
+    return NULL;
+  return strcmp(field, "scope") == 0 ? "device" : strcmp(field, "order") == 0 ? "relaxed" : NULL;
+}
+
 /* Fills the configuration key, status and times of one row; -1 if it has no configuration. */
 static int load_row(struct rf_row *r, const cJSON *o)
 {
@@ -74,11 +87,13 @@ static int load_row(struct rf_row *r, const cJSON *o)
   for (size_t i = 0; i < rf_config_count; i++) {
     char buf[64];
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, rf_config_fields[i]);
-    if (!cJSON_IsString(v) && !cJSON_IsNumber(v))
+    const char *value = config_default(o, rf_config_fields[i]);
+    if (cJSON_IsString(v) || cJSON_IsNumber(v))
+      value = rf_field(r, rf_config_fields[i], buf, sizeof buf);
+    else if (value == NULL)
       continue;
     present++;
-    int n = snprintf(r->key + used, sizeof r->key - used, "%s%s=%s", used ? ";" : "", rf_config_fields[i],
-                     rf_field(r, rf_config_fields[i], buf, sizeof buf));
+    int n = snprintf(r->key + used, sizeof r->key - used, "%s%s=%s", used ? ";" : "", rf_config_fields[i], value);
     if (n > 0)
       used = used + (size_t)n < sizeof r->key ? used + (size_t)n : sizeof r->key - 1;
   }

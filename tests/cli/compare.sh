@@ -51,6 +51,20 @@ sed 's/"name": "Test Device"/"name": "Other Device"/' "$B" >"$WORK/other-device.
   grep -q "^warning: A was measured on Test Device (opencl), B on Other Device (opencl)" "$WORK/err" && pass ||
   fail "device warning: $(cat "$WORK/err")"
 
+# Rows written before scope and order were recorded (device-scope relaxed atomics) match the rows that name them.
+python3 - "$A" "$WORK/old.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["rows"]:
+    r.pop("scope", None)
+    r.pop("order", None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$ATOMLAB" compare "$WORK/old.json" "$A" >"$WORK/old.out" 2>/dev/null
+rows=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$A")
+grep -q "^summary: $rows matched (.*), 0 only in A, 0 only in B" "$WORK/old.out" && pass ||
+  fail "rows without scope and order did not match: $(grep summary "$WORK/old.out")"
+
 # Bad input.
 sed 's/"format_version": 1/"format_version": 2/' "$B" >"$WORK/v2.json"
 echo '[1, 2]' >"$WORK/array.json"
