@@ -412,14 +412,14 @@ static int plot_command(int argc, char **argv)
   const int sw = plot_swatomic(path, dir, png, svg);
   if (sw >= 0)
     return sw;
+  /* an `atomlab app` file ("kind": "app") gets bar charts of its own, before the generic rows */
+  const int app = plot_app(path, dir, png, svg);
+  if (app >= 0)
+    return app ? EXIT_MEASURE : EXIT_OK;
   struct rf_file f;
   char why[1200];
-  if (rf_load(path, &f, why, sizeof why)) {
-    int app = plot_app(path, dir, png, svg); /* an `atomlab app` file has rows of another shape */
-    if (app >= 0)
-      return app ? EXIT_MEASURE : EXIT_OK;
+  if (rf_load(path, &f, why, sizeof why))
     die_usage("%s", why);
-  }
 
   /* Groups: strategy rows make bar charts; the rest heatmaps or lines. */
   static const char *const no_axes[] = {"contention", "padding", NULL};

@@ -8,8 +8,10 @@
 #include "atomlab.h"
 #include "resultfile.h"
 
-const char *const rf_config_fields[] = {"strategy", "pattern", "op",         "type",    "space",   "result",
-                                        "scope",    "order",   "contention", "padding", "wg_size", "workgroups"};
+/* app and variant name an app row (`atomlab app ...`), the rest rmw and strategy rows. */
+const char *const rf_config_fields[] = {"app",    "variant",    "strategy", "pattern", "op",
+                                        "type",   "space",      "result",   "scope",   "order",
+                                        "contention", "padding", "wg_size", "workgroups"};
 const size_t rf_config_count = sizeof rf_config_fields / sizeof rf_config_fields[0];
 
 /* The oldest format_version this reader understands; the newest is ATL_FORMAT_VERSION. */
