@@ -14,6 +14,7 @@
 #include "atomlab/model.h"
 #include "atomlab/stop.h"
 #include "core/context.h"
+#include "core/output_internal.h"
 
 #define SLOT_WORDS 8
 #define FLAG_LATE 1u
@@ -62,15 +63,12 @@ static int plan_points(const struct atl_smem_calibration *cfg, struct cal_point 
         unsigned c = cfg->c_values ? cfg->c_values[k] : (unsigned)k;
         if (c > n)
           continue;
-        if (n_points == cap) {
-          cap = cap ? cap * 2 : 1024;
-          struct cal_point *grown = realloc(pts, cap * sizeof *grown);
-          if (grown == NULL) {
-            free(pts);
-            return ATL_ENOMEM;
-          }
-          pts = grown;
+        struct cal_point *grown = atl__grow_rows(pts, &cap, n_points, sizeof *pts, 1024);
+        if (grown == NULL) {
+          free(pts);
+          return ATL_ENOMEM;
         }
+        pts = grown;
         pts[n_points++] = (struct cal_point){.n = n, .e = e, .c = c};
       }
     }

@@ -10,6 +10,7 @@
 
 #include "atomlab/error.h"
 #include "atomlab/model.h"
+#include "core/output_internal.h"
 #include "csv.h"
 #include "text.h"
 
@@ -86,17 +87,13 @@ int atl_smem_cases_parse_csv(const char *text, const char *name, struct atl_smem
     snprintf(c.image, sizeof c.image, "%s", f[col[W_IMAGE]]);
     c.variant = (enum atl_smem_variant)atl_smem_variant_parse(f[col[W_RESULT]]);
     c.launches = warmup + reps;
-    if (n == cap) {
-      size_t ncap = cap ? 2 * cap : 64;
-      struct atl_smem_case *grown = realloc(rows, ncap * sizeof *grown);
-      if (grown == NULL) {
-        err = ATL_ENOMEM;
-        snprintf(why, why_len, "%s: out of memory", name);
-        goto out;
-      }
-      rows = grown;
-      cap = ncap;
+    struct atl_smem_case *grown = atl__grow_rows(rows, &cap, n, sizeof *rows, 64);
+    if (grown == NULL) {
+      err = ATL_ENOMEM;
+      snprintf(why, why_len, "%s: out of memory", name);
+      goto out;
     }
+    rows = grown;
     rows[n++] = c;
   }
   if (!have_header || n == 0) {

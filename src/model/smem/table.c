@@ -8,6 +8,7 @@
 #include "atomlab/error.h"
 #include "atomlab/file.h"
 #include "atomlab/model.h"
+#include "core/output_internal.h"
 #include "csv.h"
 #include "text.h"
 
@@ -353,17 +354,13 @@ int atl_smem_table_parse_csv(const char *text, const char *name, struct atl_smem
       snprintf(why, why_len, "%s:%u: t_cycles '%.40s' is not a number >= 0", name, lineno, f[col[4]]);
       goto out;
     }
-    if (npts == cap) {
-      size_t ncap = cap ? cap * 2 : 256;
-      struct point *grown = realloc(pts, ncap * sizeof *grown);
-      if (grown == NULL) {
-        err = ATL_ENOMEM;
-        snprintf(why, why_len, "%s: out of memory", name);
-        goto out;
-      }
-      pts = grown;
-      cap = ncap;
+    struct point *grown = atl__grow_rows(pts, &cap, npts, sizeof *pts, 256);
+    if (grown == NULL) {
+      err = ATL_ENOMEM;
+      snprintf(why, why_len, "%s: out of memory", name);
+      goto out;
     }
+    pts = grown;
     pts[npts++] = p;
     nmax = p.n > nmax ? p.n : nmax;
     emax = p.e > emax ? p.e : emax;
