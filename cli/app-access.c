@@ -58,18 +58,18 @@ static void on_option(int code, const char *arg, void *user)
 }
 
 /* The threads of the rows of configuration @p config ("same-address", ...): the table's heading. */
-static double threads_of(const struct atl_app_set *set, const char *config)
+static double threads_of(const struct atl_result_set *set, const char *config)
 {
   for (size_t i = 0; i < set->count; i++) {
-    const char *slash = strchr(set->rows[i].variant, '/');
+    const char *slash = strchr(atl_row_config(&set->rows[i], "variant"), '/');
     if (slash && strcmp(slash + 1, config) == 0)
-      return atl_app_metric_get(&set->rows[i], "threads", 0);
+      return atl_row_metric(&set->rows[i], "threads", 0);
   }
   return 0;
 }
 
 /* The rows as the seed's table: one line per op, Gop/s per configuration. */
-static void print_table(const struct atl_app_set *set, const struct atl_access_params *p)
+static void print_table(const struct atl_result_set *set, const struct atl_access_params *p)
 {
   static const char *const configs[] = {"same-address", "same-line", "scattered"};
   printf("%-10s %16s %16s %16s  (Gop/s, %s; %.0f threads on one word, else %.0f threads; * = not verified)\n", "op",
@@ -77,14 +77,14 @@ static void print_table(const struct atl_app_set *set, const struct atl_access_p
          threads_of(set, configs[1]));
   for (size_t i = 0; i < set->count; i += 3) {
     char op[48];
-    snprintf(op, sizeof op, "%s", set->rows[i].variant);
+    snprintf(op, sizeof op, "%s", atl_row_config(&set->rows[i], "variant"));
     if (strchr(op, '/'))
       *strchr(op, '/') = '\0';
     printf("%-10s", op);
     for (size_t k = i; k < i + 3 && k < set->count; k++) {
-      const struct atl_app_row *ar = &set->rows[k];
+      const struct atl_row *ar = &set->rows[k];
       if (ar->status == ATL_STATUS_OK)
-        printf(" %15.3f%s", atl_app_metric_get(ar, "gops", 0), ar->verified ? " " : "*");
+        printf(" %15.3f%s", atl_row_metric(ar, "gops", 0), ar->verified ? " " : "*");
       else
         printf(" %16s", atl_status_name(ar->status));
     }
@@ -104,7 +104,7 @@ int app_access_table(int argc, char **argv)
   static const char *const flags[] = {"op", "--op", NULL};
   struct atl_access_params p;
   struct app_opts o;
-  struct atl_app_set set;
+  struct atl_result_set set;
   memset(&p, 0, sizeof p);
   app->defaults(NULL, &p);
   if (app_parse(argc, argv, usage, extra, on_option, &p, &o))

@@ -133,45 +133,42 @@ int app_parse(int argc, char **argv, const char *usage, const struct option *ext
   return 0;
 }
 
-atl_context_t app_open(struct app_opts *o, struct atl_app_set *set, int argc, char **argv)
+atl_context_t app_open(struct app_opts *o, struct atl_result_set *set, int argc, char **argv)
 {
   atl_context_t ctx = cli_open_device(o->device, o->backend);
   const struct atl_device_info *dev = atl_device_current(ctx);
   if (!o->samples_given && dev->type == ATL_DEVICE_CPU)
     o->timing.samples = 3;
   memset(set, 0, sizeof *set);
+  snprintf(set->kind, sizeof set->kind, "app");
   /* argv is "app NAME ...": the command line starts two words earlier. */
   cli_fill_meta(ctx, argc + 2, argv - 2, &set->meta);
   cli_catch_stop_signals(); /* the app stops after its current row and app_finish writes the rest */
   return ctx;
 }
 
-int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx)
+int app_finish(struct app_opts *o, struct atl_result_set *set, atl_context_t ctx)
 {
   int failures = 0;
   const int stopped = atl_stop_requested();
   set->meta.complete = !stopped && !o->failed;
   for (size_t i = 0; i < set->count; i++) {
-    const struct atl_app_row *r = &set->rows[i];
+    const struct atl_row *r = &set->rows[i];
     failures += r->status == ATL_STATUS_ERROR || (r->status == ATL_STATUS_OK && !r->verified);
   }
   if (o->out_path) {
     char what[64];
     snprintf(what, sizeof what, "%zu rows", set->count);
     /* a file not written where asked (its rows rescued, the error printed) is a failure, not a failed row */
-    o->failed |= cli_write_output(o->out_path, what, atl_app_write_set,
-                                  &(struct atl_app_writer){(enum atl_format)o->format, set});
+    o->failed |= cli_write_output(o->out_path, what, atl_write_set,
+                                  &(struct atl_set_writer){(enum atl_format)o->format, set});
     if (!o->quiet && !o->table_printed)
-      atl_app_write_table(stdout, set);
-  } else if (o->format == ATL_FORMAT_CSV) {
-    atl_app_write_csv(stdout, set);
-  } else if (o->format == ATL_FORMAT_JSON) {
-    atl_app_write_json(stdout, set);
-  } else if (!o->table_printed) {
-    atl_app_write_table(stdout, set);
+      atl_write_set(stdout, &(struct atl_set_writer){ATL_FORMAT_TABLE, set});
+  } else if (o->format != ATL_FORMAT_TABLE || !o->table_printed) {
+    atl_write_set(stdout, &(struct atl_set_writer){(enum atl_format)o->format, set});
   }
   const size_t done_rows = set->count;
-  atl_app_set_release(set);
+  atl_result_set_release(set);
   atl_context_free(ctx);
   if (stopped)
     return cli_interrupted("app", done_rows, 0, o->out_path ? "every completed row was written" : NULL);
@@ -226,7 +223,7 @@ void app_prepare(const struct atl_app_info *app, atl_context_t ctx, void *params
 }
 
 void app_run(struct app_opts *o, const struct atl_app_info *app, atl_context_t ctx, const void *params,
-             struct atl_app_set *set)
+             struct atl_result_set *set)
 {
   app_check(o, ctx, app->run(ctx, params, &o->timing, set), app->name);
 }

@@ -63,7 +63,7 @@ int app_generic(const struct atl_app_info *app, int argc, char **argv)
     snprintf(usage + len, sizeof usage - len, "\n");
   struct generic g = {app, calloc(1, app->params_size)};
   struct app_opts o;
-  struct atl_app_set set;
+  struct atl_result_set set;
   if (g.params == NULL)
     die("out of memory");
   app->defaults(NULL, g.params);

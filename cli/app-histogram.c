@@ -128,7 +128,7 @@ int app_histogram(int argc, char **argv)
   app->defaults(NULL, &c.p);
   int nocub = 0;
   struct app_opts o;
-  struct atl_app_set set;
+  struct atl_result_set set;
   for (int i = 1; i < argc; i++) /* --no-cub wins over a --variants given after it */
     nocub |= strcmp(argv[i], "--no-cub") == 0;
   if (app_parse(argc, argv, usage, extra, on_option, &c, &o))

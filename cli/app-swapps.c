@@ -203,7 +203,7 @@ int app_swapps(int argc, char **argv)
   c.p.text_bytes = 4194304;
   c.text_path = DEFAULT_TEXT;
   struct app_opts o;
-  struct atl_app_set set;
+  struct atl_result_set set;
   if (app_parse(argc, argv, usage, extra, on_option, &c, &o))
     return EXIT_OK;
   if (c.p.nkeywords == 0)

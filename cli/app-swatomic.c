@@ -135,19 +135,19 @@ static void on_option(int code, const char *arg, void *user)
   }
 }
 
-static const struct atl_app_row *find(const struct atl_app_set *set, const char *variant, double groups)
+static const struct atl_row *find(const struct atl_result_set *set, const char *variant, double groups)
 {
   for (size_t i = 0; i < set->count; i++)
-    if (strcmp(set->rows[i].variant, variant) == 0 &&
-        (groups < 0 || atl_app_metric_get(&set->rows[i], "workgroups", -1) == groups))
+    if (strcmp(atl_row_config(&set->rows[i], "variant"), variant) == 0 &&
+        (groups < 0 || atl_row_metric(&set->rows[i], "workgroups", -1) == groups))
       return &set->rows[i];
   return NULL;
 }
 
 /* The model's constants, then predicted against measured per grid (one atomic round each). */
-static void print_model(FILE *f, const struct atl_app_set *set)
+static void print_model(FILE *f, const struct atl_result_set *set)
 {
-  const struct atl_app_row *m = find(set, "model", -1);
+  const struct atl_row *m = find(set, "model", -1);
   if (m == NULL)
     return;
   if (m->status != ATL_STATUS_OK) {
@@ -156,39 +156,39 @@ static void print_model(FILE *f, const struct atl_app_set *set)
   }
   fprintf(f,
           "\nspeedup model (seed 000, eq. 1-4): t_fast %.2f ns, t_l %.3f ns, t_comp %.3f ns (x = %.3g, x_l = %.3g)\n",
-          atl_app_metric_get(m, "t_fast_ns", 0), atl_app_metric_get(m, "t_l_ns", 0),
-          atl_app_metric_get(m, "t_comp_ns", 0), atl_app_metric_get(m, "x", 0), atl_app_metric_get(m, "x_l", 0));
+          atl_row_metric(m, "t_fast_ns", 0), atl_row_metric(m, "t_l_ns", 0),
+          atl_row_metric(m, "t_comp_ns", 0), atl_row_metric(m, "x", 0), atl_row_metric(m, "x_l", 0));
   fprintf(f, "%6s %14s %14s %14s %14s %10s %10s\n", "wgs", "sys pred ns", "sys meas ns", "sw pred ns", "sw meas ns",
           "pred x", "meas x");
   for (size_t i = 0; i < set->count; i++) {
-    const struct atl_app_row *r = &set->rows[i];
-    if (strcmp(r->variant, "software") != 0 || atl_app_metric_get(r, "predicted_speedup", -1) < 0)
+    const struct atl_row *r = &set->rows[i];
+    if (strcmp(atl_row_config(r, "variant"), "software") != 0 || atl_row_metric(r, "predicted_speedup", -1) < 0)
       continue;
-    fprintf(f, "%6.0f %14.1f %14.1f %14.1f %14.1f %10.3f %10.3f\n", atl_app_metric_get(r, "workgroups", 0),
-            atl_app_metric_get(r, "t_a_system_pred_ns", 0), atl_app_metric_get(r, "t_a_system_meas_ns", 0),
-            atl_app_metric_get(r, "t_a_software_pred_ns", 0), atl_app_metric_get(r, "t_a_software_meas_ns", 0),
-            atl_app_metric_get(r, "predicted_speedup", 0), atl_app_metric_get(r, "measured_speedup", 0));
+    fprintf(f, "%6.0f %14.1f %14.1f %14.1f %14.1f %10.3f %10.3f\n", atl_row_metric(r, "workgroups", 0),
+            atl_row_metric(r, "t_a_system_pred_ns", 0), atl_row_metric(r, "t_a_system_meas_ns", 0),
+            atl_row_metric(r, "t_a_software_pred_ns", 0), atl_row_metric(r, "t_a_software_meas_ns", 0),
+            atl_row_metric(r, "predicted_speedup", 0), atl_row_metric(r, "measured_speedup", 0));
   }
 }
 
 /* One line per kernel: its instruction classes (the seed's FastPath/CompletePath counts, ALU:Fetch). */
-static void print_isa(FILE *f, const struct atl_app_set *set)
+static void print_isa(FILE *f, const struct atl_result_set *set)
 {
   static const char *const kernels[] = {"mem", "system", "system+mem", "warp", "warp+mem", "software", "software+mem"};
   fprintf(f, "\ninstruction view (machine code of each kernel):\n%-13s %6s %8s %8s %8s %8s %6s %8s\n", "kernel",
           "total", "glob mem", "shr mem", "glob atom", "shr atom", "alu", "alu:mem");
   for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
-    const struct atl_app_row *r = find(set, kernels[k], -1);
+    const struct atl_row *r = find(set, kernels[k], -1);
     if (r == NULL)
       continue;
-    if (atl_app_metric_get(r, "isa_total", -1) < 0) {
+    if (atl_row_metric(r, "isa_total", -1) < 0) {
       fprintf(f, "%-13s %s\n", kernels[k], r->instructions[0] ? r->instructions : "unavailable");
       continue;
     }
-    fprintf(f, "%-13s %6.0f %8.0f %8.0f %8.0f %8.0f %6.0f %8.2f\n", kernels[k], atl_app_metric_get(r, "isa_total", 0),
-            atl_app_metric_get(r, "isa_global_mem", 0), atl_app_metric_get(r, "isa_shared_mem", 0),
-            atl_app_metric_get(r, "isa_atomic_global", 0), atl_app_metric_get(r, "isa_atomic_shared", 0),
-            atl_app_metric_get(r, "isa_alu", 0), atl_app_metric_get(r, "isa_alu_mem_ratio", 0));
+    fprintf(f, "%-13s %6.0f %8.0f %8.0f %8.0f %8.0f %6.0f %8.2f\n", kernels[k], atl_row_metric(r, "isa_total", 0),
+            atl_row_metric(r, "isa_global_mem", 0), atl_row_metric(r, "isa_shared_mem", 0),
+            atl_row_metric(r, "isa_atomic_global", 0), atl_row_metric(r, "isa_atomic_shared", 0),
+            atl_row_metric(r, "isa_alu", 0), atl_row_metric(r, "isa_alu_mem_ratio", 0));
   }
 }
 
@@ -213,7 +213,7 @@ int app_swatomic(int argc, char **argv)
       c.groups_opt = "--groups";
   const char *const flags[] = {"groups", c.groups_opt, NULL};
   struct app_opts o;
-  struct atl_app_set set;
+  struct atl_result_set set;
   if (app_parse(argc, argv, usage, extra, on_option, &c, &o))
     return EXIT_OK;
   atl_context_t ctx = app_open(&o, &set, argc, argv);

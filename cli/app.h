@@ -35,10 +35,10 @@ int app_parse(int argc, char **argv, const char *usage, const struct option *ext
               struct app_opts *o);
 
 /** Opens the device and fills the set's metadata. */
-atl_context_t app_open(struct app_opts *o, struct atl_app_set *set, int argc, char **argv);
+atl_context_t app_open(struct app_opts *o, struct atl_result_set *set, int argc, char **argv);
 
 /** Writes the output (-o file and/or a table on stdout); returns the exit code (1 if a row failed). */
-int app_finish(struct app_opts *o, struct atl_app_set *set, atl_context_t ctx);
+int app_finish(struct app_opts *o, struct atl_result_set *set, atl_context_t ctx);
 
 /** Strict whole number from @p lo to @p hi, or exit 2 naming @p opt. */
 uint64_t app_number(const char *opt, const char *text, uint64_t lo, uint64_t hi);
@@ -66,7 +66,7 @@ void app_prepare(const struct atl_app_info *app, atl_context_t ctx, void *params
 
 /** Runs @p app through the registry; a failure is reported (app_check) and its rows kept. */
 void app_run(struct app_opts *o, const struct atl_app_info *app, atl_context_t ctx, const void *params,
-             struct atl_app_set *set);
+             struct atl_result_set *set);
 
 /** "N grid(s)", or "the default grids" for 0 (the library picks them from the co-resident count). */
 const char *app_grids(unsigned ngroups);

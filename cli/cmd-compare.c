@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include <cjson/cJSON.h>
+
 #include "resultfile.h"
 
 static const char usage[] =
@@ -94,7 +96,7 @@ static void present_fields(const struct rf_file *a, const struct rf_file *b, int
     present[i] = 0;
     for (const struct rf_file *f = a; f; f = f == a ? b : NULL)
       for (size_t r = 0; r < f->count && !present[i]; r++)
-        present[i] = cJSON_GetObjectItemCaseSensitive(f->rows[r].obj, rf_config_fields[i]) != NULL;
+        present[i] = atl_row_config(f->rows[r].row, rf_config_fields[i]) != NULL;
   }
 }
 
@@ -267,9 +269,13 @@ static void write_json(FILE *out, const struct rf_file *a, const struct rf_file 
     const struct rf_row *any = p->a ? p->a : p->b;
     cJSON *o = cJSON_CreateObject();
     for (size_t f = 0; f < rf_config_count; f++) {
-      const cJSON *v = cJSON_GetObjectItemCaseSensitive(any->obj, rf_config_fields[f]);
+      const struct atl_value *v = NULL;
+      for (unsigned c = 0; c < any->row->nconfig; c++)
+        if (strcmp(any->row->config[c].name, rf_config_fields[f]) == 0)
+          v = &any->row->config[c];
       if (present[f] && v)
-        cJSON_AddItemToObject(o, rf_config_fields[f], cJSON_Duplicate(v, 0));
+        cJSON_AddItemToObject(o, rf_config_fields[f],
+                              v->is_number ? cJSON_CreateNumber(strtod(v->text, NULL)) : cJSON_CreateString(v->text));
     }
     if (!p->a || !p->b) {
       cJSON_AddItemToArray(p->a ? only_a : only_b, o);

@@ -244,7 +244,7 @@ static void write_heatmap(const struct rf_file *f, const struct figure *fig, FIL
     lo = i == 0 || v.v < lo ? v.v : lo;
     hi = i == 0 || v.v > hi ? v.v : hi;
   }
-  const char *pattern = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f->rows[fig->rows[0]].obj, "pattern"));
+  const char *pattern = atl_row_config(f->rows[fig->rows[0]].row, "pattern");
   plot_gp_head(gp, fig->name, title, f->device, png);
   /* Every pattern's contention is threads per word (random: on average), so
    * one label fits all; files from before 2026-11-22 used distinct words for
@@ -330,25 +330,14 @@ static void write_bars(const struct rf_file *f, const struct figure *fig, FILE *
   plot_gp_tail(gp, fig->name, png, svg);
 }
 
-/* The figures of an app file: -1 if @p path is not one, else the images that failed. */
-static int plot_app(const char *path, const char *dir, int png, int svg)
+/* The figures of an app file: -1 if @p f is not one, else the images that failed. */
+static int plot_app(const struct rf_file *f, const char *dir, int png, int svg)
 {
-  char why[1200];
-  char *text = rf_slurp(path, why, sizeof why);
-  cJSON *root = text ? cJSON_Parse(text) : NULL;
-  free(text);
-  const cJSON *kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
-  if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "app") != 0) {
-    cJSON_Delete(root);
+  if (strcmp(f->set.kind, "app") != 0)
     return -1;
-  }
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    cJSON_Delete(root);
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
     die_usage("-o '%s': unable to create the folder (does its parent exist?)", dir);
-  }
-  int failed = plot_app_file(root, path, dir, png, svg);
-  cJSON_Delete(root);
-  return failed;
+  return plot_app_file(&f->set, f->path, dir, png, svg);
 }
 
 static int plot_command(int argc, char **argv)
@@ -408,18 +397,22 @@ static int plot_command(int argc, char **argv)
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
     die_usage("-o '%s' is a file, not a folder", dir);
-  /* seed 000's figures come from `atomlab app swatomic` files, which have no rmw configuration */
-  const int sw = plot_swatomic(path, dir, png, svg);
-  if (sw >= 0)
-    return sw;
-  /* an `atomlab app` file ("kind": "app") gets bar charts of its own, before the generic rows */
-  const int app = plot_app(path, dir, png, svg);
-  if (app >= 0)
-    return app ? EXIT_MEASURE : EXIT_OK;
   struct rf_file f;
   char why[1200];
   if (rf_load(path, &f, why, sizeof why))
     die_usage("%s", why);
+  /* seed 000's figures come from `atomlab app swatomic` files */
+  const int sw = plot_swatomic(&f.set, path, dir, png, svg);
+  if (sw >= 0) {
+    rf_free(&f);
+    return sw;
+  }
+  /* app rows get bar charts of their own, before the generic rows */
+  const int app = plot_app(&f, dir, png, svg);
+  if (app >= 0) {
+    rf_free(&f);
+    return app ? EXIT_MEASURE : EXIT_OK;
+  }
 
   /* Groups: strategy rows make bar charts; the rest heatmaps or lines. */
   static const char *const no_axes[] = {"contention", "padding", NULL};
@@ -434,7 +427,7 @@ static int plot_command(int argc, char **argv)
       continue;
     }
     char key[640];
-    int strategy = cJSON_GetObjectItemCaseSensitive(r->obj, "strategy") != NULL;
+    int strategy = atl_row_config(r->row, "strategy") != NULL;
     key_without(r, strategy ? no_strategy : no_axes, key, sizeof key);
     figure_add(figure_for(&figs, strategy ? BARS : HEATMAP, key), i, f.count);
   }

@@ -172,42 +172,31 @@ static void print_summary(const struct report_summary *sum, const char *shown, t
 /* The `command` a step recorded in its JSON (the settings the report text names), or @p fallback. */
 static void recorded_command(const char *path, char *out, size_t len, const char *fallback)
 {
+  struct atl_result_set set;
   char why[1200];
-  char *text = rf_slurp(path, why, sizeof why);
-  cJSON *root = text ? cJSON_Parse(text) : NULL;
-  free(text);
-  const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(root, "command");
-  snprintf(out, len, "%s", cJSON_IsString(cmd) ? cmd->valuestring : fallback);
-  cJSON_Delete(root);
+  const int read = atl_read_json(path, &set, why, sizeof why) == 0;
+  const char *text = read && set.meta.command[0] ? set.meta.command : fallback;
+  size_t n = strnlen(text, len - 1); /* a long command is cut, as the report shows it */
+  memcpy(out, text, n);
+  out[n] = '\0';
+  if (read)
+    atl_result_set_release(&set);
 }
 
 /* --render DIR: the figures and documents of a report measured where gnuplot was missing. */
 static int render(const char *dir)
 {
   struct report_files f;
+  struct atl_result_set rmw;
   char why[1200];
   report_files(dir, &f);
-  char *text = rf_slurp(f.json, why, sizeof why);
-  if (text == NULL)
-    die_usage("--render '%s': no data/rmw.json there, so not a report folder (%s)", dir, why);
-  cJSON *root = cJSON_Parse(text);
-  free(text);
-  const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "device");
-  struct atl_device_info info;
-  memset(&info, 0, sizeof info);
-  const cJSON *name = cJSON_GetObjectItemCaseSensitive(d, "name"), *platform = cJSON_GetObjectItemCaseSensitive(d, "platform");
-  const cJSON *backend = cJSON_GetObjectItemCaseSensitive(d, "backend"), *type = cJSON_GetObjectItemCaseSensitive(d, "type");
-  if (!cJSON_IsString(name)) {
-    cJSON_Delete(root);
-    die_usage("--render '%s': data/rmw.json names no device", dir);
-  }
-  snprintf(info.name, sizeof info.name, "%s", name->valuestring);
-  snprintf(info.platform, sizeof info.platform, "%s", cJSON_IsString(platform) ? platform->valuestring : "");
-  info.type = cJSON_IsString(type) && strcmp(type->valuestring, "cpu") == 0 ? ATL_DEVICE_CPU : ATL_DEVICE_GPU;
+  if (atl_read_json(f.json, &rmw, why, sizeof why) != 0)
+    die_usage("--render '%s': no readable data/rmw.json there, so not a report folder (%s)", dir, why);
+  struct atl_device_info info = rmw.meta.device;
   /* A recorded file carries the backend's name, not the device's capabilities:
    * the calibration (has_sm_clock) runs on CUDA devices, so the name stands for it. */
-  const int cuda = cJSON_IsString(backend) && strcmp(backend->valuestring, "cuda") == 0;
-  cJSON_Delete(root);
+  const int cuda = strcmp(info.backend, "cuda") == 0;
+  atl_result_set_release(&rmw);
   char device_slug[160], s_args[300], h_args[300];
   atl_device_slug(&info, device_slug, sizeof device_slug);
   recorded_command(f.s_json, s_args, sizeof s_args, "(settings not recorded)");

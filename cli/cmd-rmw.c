@@ -288,6 +288,13 @@ int cmd_rmw(int argc, char **argv)
     char rwhy[1400];
     if (atl_read_json(resume_path, &done, rwhy, sizeof rwhy) != 0)
       die_usage("--resume: %s", rwhy);
+    if (strcmp(done.kind, "rmw") != 0)
+      die_usage("--resume '%s' holds %s rows: allowed: a file of rmw rows", resume_path, done.kind);
+    for (size_t j = 0; j < done.count; j++) { /* a configuration no spec has is a damaged file, not a row to redo */
+      struct atl_spec spec;
+      if (atl_spec_from_row(&done.rows[j], &spec, rwhy, sizeof rwhy) != 0)
+        die_usage("--resume '%s': row %zu: %s", resume_path, j, rwhy);
+    }
     if (!done.meta.timing_recorded)
       die_usage("--resume '%s' records no timing settings (\"settings\"): its rows cannot be compared with this run's",
                 resume_path);
@@ -307,7 +314,7 @@ int cmd_rmw(int argc, char **argv)
   if (wg_size > dev->max_wg_size)
     die_usage("--wg-size %u is not allowed: 1 to %zu on %s", wg_size, dev->max_wg_size, dev->name);
 
-  struct atl_result_set set = {0};
+  struct atl_result_set set = {.kind = "rmw"};
   cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta);
   set.meta.timing = timing;
   int err = atl_occupancy_discover(ctx, wg_size, &set.meta.occupancy);
@@ -376,9 +383,11 @@ int cmd_rmw(int argc, char **argv)
     reuse[i] = SIZE_MAX;
     char bad[500] = ""; /* the first reason a row of this configuration cannot be reused */
     for (size_t j = 0; j < done.count; j++) {
-      if (old_state[j] == OLD_DONE || old_state[j] == OLD_PENDING || !atl_spec_equal(&done.rows[j].spec, &specs[i]))
-        continue;
+      struct atl_spec old_spec;
       char vwhy[400];
+      if (old_state[j] == OLD_DONE || old_state[j] == OLD_PENDING ||
+          atl_spec_from_row(&done.rows[j], &old_spec, vwhy, sizeof vwhy) != 0 || !atl_spec_equal(&old_spec, &specs[i]))
+        continue;
       if (reuse[i] == SIZE_MAX && atl_row_validate(&done.rows[j], vwhy, sizeof vwhy) == 0) {
         reuse[i] = j;
         old_state[j] = OLD_PENDING;
@@ -402,7 +411,7 @@ int cmd_rmw(int argc, char **argv)
 
   int live_table = nout ? !quiet : format == ATL_FORMAT_TABLE;
   if (live_table)
-    atl_write_table_header(stdout);
+    atl_write_table_header(stdout, atl_row_kind_find("rmw"));
   int progress = progress_enabled();
   int failures = 0;
   size_t reused = 0;
@@ -432,7 +441,7 @@ int cmd_rmw(int argc, char **argv)
     if (row.status == ATL_STATUS_ERROR || (row.status == ATL_STATUS_OK && !row.verified && s->op != ATL_OP_PLAIN_ADD))
       failures++;
     if (live_table) /* a closed stdout (EPIPE) ends the table, not the sweep */
-      live_table = atl_write_table_row(stdout, &row) >= 0 && fflush(stdout) == 0;
+      live_table = atl_write_table_row(stdout, atl_row_kind_find("rmw"), &row) == 0 && fflush(stdout) == 0;
     if (atl_result_set_add(&set, &row) != 0)
       die("out of memory");
     /* A checkpoint now and then: a run killed outright keeps what it measured. */
@@ -456,7 +465,7 @@ int cmd_rmw(int argc, char **argv)
   if (live_table && !atl_stop_requested())
     for (size_t j = 0; j < done.count; j++)
       if (old_state[j] == OLD_KEPT)
-        atl_write_table_row(stdout, &done.rows[j]);
+        atl_write_table_row(stdout, atl_row_kind_find("rmw"), &done.rows[j]);
 
   /* Every output holds the sweep's rows, then the rows kept from the resume file. */
   struct atl_result_set out;
@@ -465,10 +474,8 @@ int cmd_rmw(int argc, char **argv)
   const int unwritten = nout ? write_outputs(&out, out_paths, out_formats, nout) : 0;
   if (!quiet)
     fprintf(stderr, "%zu rows in %.1f s\n", out.count, set.meta.elapsed_s);
-  if (nout == 0 && format == ATL_FORMAT_CSV)
-    atl_write_csv(stdout, &out);
-  else if (nout == 0 && format == ATL_FORMAT_JSON)
-    atl_write_json(stdout, &out);
+  if (nout == 0 && format != ATL_FORMAT_TABLE)
+    atl_write_set(stdout, &(struct atl_set_writer){(enum atl_format)format, &out});
   output_view_release(&set, &out);
   atl_result_set_release(&done);
   free(old_state);

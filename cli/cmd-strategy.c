@@ -58,38 +58,39 @@ static void list_strategies(void)
 }
 
 /* A checkpoint of every -o file: quiet, since the last write reports (and rescues) each one. */
-static void checkpoint(const struct atl_strategy_set *set, const char *const *paths, const int *formats, size_t n)
+static void checkpoint(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
 {
   for (size_t i = 0; i < n; i++)
-    atl_strategy_write_file(paths[i], (enum atl_format)formats[i], set);
+    atl_write_file(paths[i], (enum atl_format)formats[i], set);
 }
 
 /* The last write of every -o file; the number of files that could not be written where asked. */
-static int write_outputs(const struct atl_strategy_set *set, const char *const *paths, const int *formats, size_t n)
+static int write_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
 {
   char what[64];
   snprintf(what, sizeof what, "%zu rows", set->count);
   int failed = 0;
   for (size_t i = 0; i < n; i++)
-    failed += cli_write_output(paths[i], what, atl_strategy_write_set,
-                               &(struct atl_strategy_writer){(enum atl_format)formats[i], set});
+    failed += cli_write_output(paths[i], what, atl_write_set,
+                               &(struct atl_set_writer){(enum atl_format)formats[i], set});
   return failed;
 }
 
 /* The winners, one line per pattern, op and result. */
-static void print_winners(FILE *f, const struct atl_strategy_set *set)
+static void print_winners(FILE *f, const struct atl_result_set *set)
 {
   int header = 0;
   for (size_t i = 0; i < set->count; i++) {
-    const struct atl_strategy_row *w = &set->rows[i];
-    if (!w->winner)
+    const struct atl_row *w = &set->rows[i];
+    if (atl_row_metric(w, "winner", 0) == 0)
       continue;
     if (!header++)
       fprintf(f, "\nwinners (fastest verified strategy; margin = its Gop/s over the runner-up's):\n");
-    fprintf(f, "  %-12s %-9s %-6s %-11s %10.3f Gop/s", atl_access_name(w->spec.access), atl_op_name(w->spec.op),
-            atl_result_name(w->spec.result), atl_strategy_name(w->spec.strategy), w->row.gops);
-    if (w->margin > 0)
-      fprintf(f, "  %.2fx\n", w->margin);
+    fprintf(f, "  %-12s %-9s %-6s %-11s %10.3f Gop/s", atl_row_config(w, "pattern"), atl_row_config(w, "op"),
+            atl_row_config(w, "result"), atl_row_config(w, "strategy"), atl_row_metric(w, "gops", 0));
+    const double margin = atl_row_metric(w, "margin", 0);
+    if (margin > 0)
+      fprintf(f, "  %.2fx\n", margin);
     else
       fprintf(f, "  (no runner-up)\n");
   }
@@ -228,7 +229,7 @@ int cmd_strategy(int argc, char **argv)
   if (wg_size > dev->max_wg_size)
     die_usage("--wg-size %u is not allowed: 1 to %zu on %s", wg_size, dev->max_wg_size, dev->name);
 
-  struct atl_strategy_set set = {0};
+  struct atl_result_set set = {.kind = "strategy"};
   cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta);
   set.meta.timing = timing;
   /* With --workgroups the grid is given: no discovery (it spins, which costs
@@ -275,20 +276,20 @@ int cmd_strategy(int argc, char **argv)
 
   int live_table = nout ? !quiet : format == ATL_FORMAT_TABLE;
   if (live_table)
-    atl_strategy_write_table_header(stdout);
+    atl_write_table_header(stdout, atl_row_kind_find("strategy"));
   int failures = 0;
   time_t checkpointed = time(NULL);
   set.meta.rows_planned = n;
   cli_catch_stop_signals();
   for (size_t i = 0; i < n && !atl_stop_requested(); i++) {
-    struct atl_strategy_row row;
+    struct atl_row row;
     if (atl_strategy_run(ctx, &specs[i], &timing, &row) != 0)
       die("out of host memory while measuring");
-    if (row.row.status == ATL_STATUS_ERROR || (row.row.status == ATL_STATUS_OK && !row.row.verified))
+    if (row.status == ATL_STATUS_ERROR || (row.status == ATL_STATUS_OK && !row.verified))
       failures++;
     if (live_table) /* a closed stdout (EPIPE) ends the table, not the run */
-      live_table = atl_strategy_write_table_row(stdout, &row) >= 0 && fflush(stdout) == 0;
-    if (atl_strategy_set_add(&set, &row) != 0)
+      live_table = atl_write_table_row(stdout, atl_row_kind_find("strategy"), &row) == 0 && fflush(stdout) == 0;
+    if (atl_result_set_add(&set, &row) != 0)
       die("out of memory");
     /* A checkpoint now and then: a run killed outright keeps what it measured. */
     if (nout && time(NULL) - checkpointed >= 10 && set.count < n) {
@@ -305,20 +306,18 @@ int cmd_strategy(int argc, char **argv)
 
   /* a file not written where asked (its rows rescued, the error printed) is a failure, not a failed row */
   const int unwritten = nout ? write_outputs(&set, out_paths, out_formats, nout) : 0;
-  if (nout == 0 && format == ATL_FORMAT_CSV)
-    atl_strategy_write_csv(stdout, &set);
-  else if (nout == 0 && format == ATL_FORMAT_JSON)
-    atl_strategy_write_json(stdout, &set);
+  if (nout == 0 && format != ATL_FORMAT_TABLE)
+    atl_write_set(stdout, &(struct atl_set_writer){(enum atl_format)format, &set});
   if (failures)
     fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
   if (atl_stop_requested()) {
     const size_t done_rows = set.count;
-    atl_strategy_set_release(&set);
+    atl_result_set_release(&set);
     atl_context_free(ctx);
     return cli_interrupted("strategy", done_rows, n,
                            nout ? "every completed row was written (\"complete\": false); a rerun measures them all" : NULL);
   }
-  atl_strategy_set_release(&set);
+  atl_result_set_release(&set);
   atl_context_free(ctx);
   return failures || unwritten ? EXIT_MEASURE : EXIT_OK;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
+#include "atomlab.h"
 #include "cli.h"
 #include "escape.h"
 #include "plot.h"
@@ -20,36 +20,28 @@ static const char *const rate_labels[] = {"GB/s", "Gop/s", "M keys/s", "M adds/s
 
 struct app_group {
   char app[64], prefix[128];
-  const cJSON **rows;
+  const struct atl_row **rows;
   size_t count;
 };
 
-static const char *str(const cJSON *o, const char *key)
+static const char *config(const struct atl_row *row, const char *name)
 {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-  return cJSON_IsString(v) ? v->valuestring : "";
+  const char *v = atl_row_config(row, name);
+  return v ? v : "";
 }
 
-static double num(const cJSON *o, const char *key)
+static int drawable(const struct atl_row *row)
 {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-  return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
-static int drawable(const cJSON *row)
-{
-  const cJSON *t = cJSON_GetObjectItemCaseSensitive(row, "time_ms");
-  return strcmp(str(row, "status"), "ok") == 0 && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "verified")) &&
-         num(t, "median") > 0;
+  return row->status == ATL_STATUS_OK && row->verified && row->time_ms.median > 0;
 }
 
 /* The group of @p row, created if new. */
-static struct app_group *group_of(struct app_group **groups, size_t *n, const cJSON *row, size_t max_rows)
+static struct app_group *group_of(struct app_group **groups, size_t *n, const struct atl_row *row, size_t max_rows)
 {
-  const char *variant = str(row, "variant"), *slash = strrchr(variant, '/');
+  const char *variant = config(row, "variant"), *slash = strrchr(variant, '/');
   char app[sizeof (*groups)->app], prefix[sizeof (*groups)->prefix];
   /* compared as stored, truncated: a long name still finds its group */
-  snprintf(app, sizeof app, "%s", str(row, "app"));
+  snprintf(app, sizeof app, "%s", config(row, "app"));
   snprintf(prefix, sizeof prefix, "%.*s", slash ? (int)(slash - variant) : 0, variant);
   for (size_t i = 0; i < *n; i++)
     if (strcmp((*groups)[i].app, app) == 0 && strcmp((*groups)[i].prefix, prefix) == 0)
@@ -73,7 +65,7 @@ static int group_rate(const struct app_group *g)
   for (size_t k = 0; k < N_RATES; k++) {
     size_t have = 0;
     for (size_t i = 0; i < g->count; i++)
-      have += num(cJSON_GetObjectItemCaseSensitive(g->rows[i], "metrics"), rate_keys[k]) > 0;
+      have += atl_row_metric(g->rows[i], rate_keys[k], 0) > 0;
     if (have == g->count)
       return (int)k;
   }
@@ -101,15 +93,16 @@ static void write_group(const struct app_group *g, const char *path, const char 
   fprintf(dat, "# index variant %s low high median_ms q1_ms q3_ms\n", rate >= 0 ? rate_keys[rate] : "median_ms");
   double ceiling = 0;
   for (size_t i = 0; i < g->count; i++) {
-    const cJSON *row = g->rows[i], *t = cJSON_GetObjectItemCaseSensitive(row, "time_ms");
-    const double med = num(t, "median"), q1 = num(t, "q1") > 0 ? num(t, "q1") : med, q3 = num(t, "q3") ? num(t, "q3") : med;
-    const char *variant = str(row, "variant"), *slash = strrchr(variant, '/');
+    const struct atl_row *row = g->rows[i];
+    const struct atl_stats *t = &row->time_ms;
+    const double med = t->median, q1 = t->q1 > 0 ? t->q1 : med, q3 = t->q3 > 0 ? t->q3 : med;
+    const char *variant = config(row, "variant"), *slash = strrchr(variant, '/');
     char label[64];
     snprintf(label, sizeof label, "%s", slash ? slash + 1 : variant);
     safe_name(label);
     double v = med, lo = q1, hi = q3;
     if (rate >= 0) { /* a rate is work / time: the IQR of times maps inverted */
-      v = num(cJSON_GetObjectItemCaseSensitive(row, "metrics"), rate_keys[rate]);
+      v = atl_row_metric(row, rate_keys[rate], 0);
       lo = v * med / q3;
       hi = v * med / q1;
     }
@@ -146,20 +139,17 @@ static void write_group(const struct app_group *g, const char *path, const char 
   plot_write_text(file, gp_text, gp_len);
 }
 
-int plot_app_file(const void *root_v, const char *path, const char *dir, int png, int svg)
+int plot_app_file(const struct atl_result_set *set, const char *path, const char *dir, int png, int svg)
 {
-  const cJSON *root = root_v, *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
-  if (strcmp(str(root, "kind"), "app") != 0 || !cJSON_IsArray(rows))
+  if (strcmp(set->kind, "app") != 0)
     return -1;
-  const cJSON *dev = cJSON_GetObjectItemCaseSensitive(root, "device");
   char device[300];
-  snprintf(device, sizeof device, "%s (%s)", str(dev, "name"), str(dev, "backend"));
-  size_t total = (size_t)cJSON_GetArraySize(rows), ngroups = 0, skipped = 0;
+  snprintf(device, sizeof device, "%s (%s)", set->meta.device.name, set->meta.device.backend);
+  size_t total = set->count, ngroups = 0, skipped = 0;
   struct app_group *groups = NULL;
-  const cJSON *row;
-  cJSON_ArrayForEach(row, rows)
-  {
-    if (!cJSON_IsObject(row) || !drawable(row)) {
+  for (size_t r = 0; r < set->count; r++) {
+    const struct atl_row *row = &set->rows[r];
+    if (!drawable(row)) {
       skipped++;
       continue;
     }

@@ -7,11 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <cjson/cJSON.h>
-
+#include "atomlab.h"
 #include "cli.h"
 #include "plot.h"
-#include "resultfile.h"
 
 /* The columns of swatomic.dat: one per row variant, then the derived numbers. */
 static const char *const sw_cols[] = {"system", "warp", "software", "mem", "system+mem", "warp+mem", "software+mem"};
@@ -41,42 +39,22 @@ static const struct {
      "'measured' with linespoints"},
 };
 
-static double sw_metric(const cJSON *row, const char *name)
-{
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "metrics"), name);
-  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
+static double sw_metric(const struct atl_row *row, const char *name) { return atl_row_metric(row, name, NAN); }
 
-int plot_swatomic(const char *path, const char *dir, int png, int svg)
+int plot_swatomic(const struct atl_result_set *set, const char *path, const char *dir, int png, int svg)
 {
-  char why[1200];
-  char *text = rf_slurp(path, why, sizeof why);
-  if (text == NULL)
-    return -1; /* rf_load says why */
-  cJSON *root = cJSON_Parse(text);
-  free(text);
-  const cJSON *kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
-  const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
-  const cJSON *first = cJSON_IsArray(rows) ? cJSON_GetArrayItem(rows, 0) : NULL;
-  const cJSON *app = cJSON_GetObjectItemCaseSensitive(first, "app");
-  if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "app") != 0 || !cJSON_IsString(app) ||
-      strcmp(app->valuestring, "swatomic") != 0) {
-    cJSON_Delete(root);
+  const char *app = set->count ? atl_row_config(&set->rows[0], "app") : NULL;
+  if (strcmp(set->kind, "app") != 0 || app == NULL || strcmp(app, "swatomic") != 0)
     return -1;
-  }
   struct sw_grid grids[SW_MAX_GRIDS];
   size_t n = 0, skipped = 0;
-  const cJSON *r;
-  cJSON_ArrayForEach(r, rows)
-  {
-    const cJSON *variant = cJSON_GetObjectItemCaseSensitive(r, "variant");
-    const cJSON *status = cJSON_GetObjectItemCaseSensitive(r, "status");
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "time_ms"), "median");
-    const double g = sw_metric(r, "workgroups");
-    if (!cJSON_IsString(variant) || strcmp(variant->valuestring, "model") == 0 || isnan(g))
+  for (size_t k = 0; k < set->count; k++) {
+    const struct atl_row *r = &set->rows[k];
+    const char *variant = atl_row_config(r, "variant");
+    const double g = sw_metric(r, "workgroups"), t = r->time_ms.median;
+    if (variant == NULL || strcmp(variant, "model") == 0 || isnan(g))
       continue;
-    if (!cJSON_IsString(status) || strcmp(status->valuestring, "ok") != 0 ||
-        !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "verified")) || !cJSON_IsNumber(t) || !(t->valuedouble > 0)) {
+    if (r->status != ATL_STATUS_OK || !r->verified || !(t > 0)) {
       skipped++;
       continue;
     }
@@ -93,34 +71,24 @@ int plot_swatomic(const char *path, const char *dir, int png, int svg)
       n++;
     }
     for (size_t c = 0; c < SW_NCOLS; c++)
-      if (strcmp(variant->valuestring, sw_cols[c]) == 0)
-        grids[i].ms[c] = t->valuedouble;
-    if (strcmp(variant->valuestring, "system+mem") == 0)
+      if (strcmp(variant, sw_cols[c]) == 0)
+        grids[i].ms[c] = t;
+    if (strcmp(variant, "system+mem") == 0)
       grids[i].ideal = sw_metric(r, "ideal_ms");
-    if (strcmp(variant->valuestring, "software") == 0) {
+    if (strcmp(variant, "software") == 0) {
       grids[i].pred = sw_metric(r, "predicted_speedup");
       grids[i].meas = sw_metric(r, "measured_speedup");
     }
   }
-  const cJSON *device = cJSON_GetObjectItemCaseSensitive(root, "device");
-  const cJSON *dname = cJSON_GetObjectItemCaseSensitive(device, "name");
-  const cJSON *dback = cJSON_GetObjectItemCaseSensitive(device, "backend");
   char devtext[300];
-  snprintf(devtext, sizeof devtext, "%s (%s)", cJSON_IsString(dname) ? dname->valuestring : "?",
-           cJSON_IsString(dback) ? dback->valuestring : "?");
-  if (n == 0) {
-    cJSON_Delete(root);
+  snprintf(devtext, sizeof devtext, "%s (%s)", set->meta.device.name, set->meta.device.backend);
+  if (n == 0)
     die("'%s' has nothing to draw: %zu swatomic rows not ok or not verified", path, skipped);
-  }
   struct stat st;
-  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-    cJSON_Delete(root);
+  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
     die_usage("-o '%s' is a file, not a folder", dir);
-  }
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    cJSON_Delete(root);
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
     die_usage("-o '%s': unable to create the folder (does its parent exist?)", dir);
-  }
   /* grids in increasing order: the lines run left to right */
   for (size_t i = 1; i < n; i++)
     for (size_t j = i; j > 0 && grids[j - 1].groups > grids[j].groups; j--) {
@@ -148,7 +116,6 @@ int plot_swatomic(const char *path, const char *dir, int png, int svg)
   fclose(df);
   snprintf(file, sizeof file, "%s/swatomic.dat", dir);
   plot_write_text(file, dat, dat_len);
-  cJSON_Delete(root);
 
   char gp_buf[4096];
   const char *gnuplot = plot_find_gnuplot(gp_buf, sizeof gp_buf);

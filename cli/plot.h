@@ -28,15 +28,15 @@ void plot_set_timeout(double seconds);
 int plot_draw(const char *gnuplot, const char *dir, const char *name, int png, int svg);
 /**
  * The figures of an app result file (`atomlab app ...`, "kind": "app"):
- * returns -1 if @p root is not one, else the images gnuplot failed to draw
+ * returns -1 if @p set is not one, else the images gnuplot failed to draw
  * (after printing each path drawn).
  */
-int plot_app_file(const void *root, const char *path, const char *dir, int png, int svg);
+int plot_app_file(const struct atl_result_set *set, const char *path, const char *dir, int png, int svg);
 
 /**
  * Seed 000's figures from an `atomlab app swatomic --experiment` file:
- * returns -1 if @p path is not one, else the exit status.
+ * returns -1 if @p set is not one, else the exit status.
  */
-int plot_swatomic(const char *path, const char *dir, int png, int svg);
+int plot_swatomic(const struct atl_result_set *set, const char *path, const char *dir, int png, int svg);
 
 #endif

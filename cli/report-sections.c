@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
 #include "escape.h"
 #include "report.h"
@@ -53,7 +55,7 @@ static const char *jtext(const cJSON *o, const char *key)
 /* The buffer of an escaped text: 6 bytes per byte at most (&quot;), truncated at a whole escape. */
 typedef char md_text[1024];
 
-/* A JSON file, or NULL (app results are not rmw-shaped rows, so rf_load does not take them). */
+/* A JSON file that is not a result file (the calibration's metadata), or NULL. */
 static cJSON *read_json(const char *path)
 {
   FILE *in = atl_file_open_input(path, NULL, 0); /* a FIFO would block */
@@ -128,18 +130,18 @@ static void strategies(const struct report_extra *x, struct section *s)
   s->ncols = 6;
   static const char *const head[] = {"pattern", "op", "result", "winner", "Gop/s", "margin"};
   memcpy(s->head, head, sizeof head);
-  const cJSON *w;
-  cJSON_ArrayForEach(w, jget(f.root, "winners"))
-  {
-    char(*c)[128] = add_row(s);
-    if (c == NULL)
+  static const char *const fields[] = {"pattern", "op", "result", "strategy"};
+  for (size_t i = 0; i < f.count; i++) {
+    const struct atl_row *w = f.rows[i].row;
+    char(*c)[128];
+    if (atl_row_metric(w, "winner", 0) == 0)
+      continue;
+    if ((c = add_row(s)) == NULL)
       break;
-    snprintf(c[0], 128, "%s", jtext(w, "pattern"));
-    snprintf(c[1], 128, "%s", jtext(w, "op"));
-    snprintf(c[2], 128, "%s", jtext(w, "result"));
-    snprintf(c[3], 128, "%s", jtext(w, "strategy"));
-    snprintf(c[4], 128, "%.4g", cJSON_GetNumberValue(jget(w, "gops")));
-    double m = cJSON_GetNumberValue(jget(w, "margin"));
+    for (int k = 0; k < 4; k++)
+      snprintf(c[k], 128, "%s", atl_row_config(w, fields[k]) ? atl_row_config(w, fields[k]) : "-");
+    snprintf(c[4], 128, "%.4g", atl_row_metric(w, "gops", 0));
+    double m = atl_row_metric(w, "margin", 0);
     snprintf(c[5], 128, m > 0 ? "%.2fx" : "-", m);
   }
   if (s->nrows == 0)
@@ -148,11 +150,11 @@ static void strategies(const struct report_extra *x, struct section *s)
   find_bars(x->figures, s);
 }
 
-static void ratio(char *out, const cJSON *metrics, const char *key)
+static void ratio(char *out, const struct atl_row *r, const char *key)
 {
-  const cJSON *v = jget(metrics, key);
-  if (cJSON_IsNumber(v) && v->valuedouble > 0)
-    snprintf(out, 128, "%.3g", v->valuedouble);
+  const double v = atl_row_metric(r, key, 0);
+  if (v > 0)
+    snprintf(out, 128, "%.3g", v);
   else
     snprintf(out, 128, "-");
 }
@@ -161,16 +163,15 @@ static void histogram(const struct report_extra *x, struct section *s)
 {
   s->title = "Histogram";
   s->id = "histogram";
-  cJSON *root = read_json(x->hist_json);
-  const cJSON *rows = jget(root, "rows");
+  struct atl_result_set set;
+  char why[600];
   md_text log, args;
-  if (!cJSON_IsArray(rows)) {
-    cJSON_Delete(root);
+  if (access(x->hist_json, R_OK) != 0 || atl_read_json(x->hist_json, &set, why, sizeof why) != 0) {
     snprintf(s->intro, sizeof s->intro, "Not measured: `atomlab app histogram` wrote no result (see %s).",
              esc_md_str(log, sizeof log, x->hist_log));
     return;
   }
-  double bytes = cJSON_GetNumberValue(jget(jget(cJSON_GetArrayItem(rows, 0), "metrics"), "bytes"));
+  double bytes = set.count ? atl_row_metric(&set.rows[0], "bytes", NAN) : NAN;
   snprintf(s->intro, sizeof s->intro,
            "256-bin histograms of %.4g MiB of 8-bit keys in each distribution (solid: one value; uniform; skewed: "
            "~90%% of keys in 4 values; photo, where its JPEG is installed: the R, G and B planes of a photograph), "
@@ -181,25 +182,23 @@ static void histogram(const struct report_extra *x, struct section *s)
   s->ncols = 5;
   static const char *const head[] = {"input/dist/variant", "GB/s", "to read ceiling", "to CUB", "verified"};
   memcpy(s->head, head, sizeof head);
-  const cJSON *r;
-  cJSON_ArrayForEach(r, rows)
-  {
-    const cJSON *m = jget(r, "metrics"), *g = jget(m, "gbps");
-    const char *status = jtext(r, "status");
-    int ok = strcmp(status, "ok") == 0;
+  for (size_t i = 0; i < set.count; i++) {
+    const struct atl_row *r = &set.rows[i];
+    const double g = atl_row_metric(r, "gbps", NAN);
+    const int ok = r->status == ATL_STATUS_OK;
     char(*c)[128] = add_row(s);
     if (c == NULL)
       break;
-    snprintf(c[0], 128, "%s", jtext(r, "variant"));
-    if (ok && cJSON_IsNumber(g))
-      snprintf(c[1], 128, "%.4g", g->valuedouble);
+    snprintf(c[0], 128, "%s", atl_row_config(r, "variant") ? atl_row_config(r, "variant") : "-");
+    if (ok && !isnan(g))
+      snprintf(c[1], 128, "%.4g", g);
     else
-      snprintf(c[1], 128, "%s", status);
-    ratio(c[2], m, "ratio_to_read");
-    ratio(c[3], m, "ratio_to_cub");
-    snprintf(c[4], 128, "%s", cJSON_IsTrue(jget(r, "verified")) ? "yes" : ok ? "NO" : "-");
+      snprintf(c[1], 128, "%s", atl_status_name(r->status));
+    ratio(c[2], r, "ratio_to_read");
+    ratio(c[3], r, "ratio_to_cub");
+    snprintf(c[4], 128, "%s", r->verified ? "yes" : ok ? "NO" : "-");
   }
-  cJSON_Delete(root);
+  atl_result_set_release(&set);
 }
 
 /* The instructions the calibration kernel ran, from the table's JSON (calibrate writes both). */

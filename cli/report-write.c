@@ -21,18 +21,6 @@ struct pattern_line {
   char figure[512];                         /* file name of its heatmap PNG, "" if none */
 };
 
-static const char *jstr(const cJSON *o, const char *key)
-{
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-  return cJSON_IsString(v) ? v->valuestring : "";
-}
-
-static double jnum(const cJSON *o, const char *key)
-{
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-  return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
 static void find_figure(const char *figures, const char *pattern, char *out, size_t len)
 {
   char prefix[96];
@@ -95,24 +83,22 @@ struct fact {
 
 static size_t device_facts(const struct rf_file *f, struct fact *facts)
 {
-  const cJSON *d = cJSON_GetObjectItemCaseSensitive(f->root, "device");
-  const cJSON *lim = cJSON_GetObjectItemCaseSensitive(d, "limits");
-  const cJSON *occ = cJSON_GetObjectItemCaseSensitive(f->root, "occupancy");
-  const cJSON *tool = cJSON_GetObjectItemCaseSensitive(f->root, "tool");
+  const struct atl_device_info *d = &f->set.meta.device;
+  const struct atl_occupancy *occ = &f->set.meta.occupancy;
+  static const char *const types[] = {"other", "cpu", "gpu", "accelerator"};
   size_t n = 0;
 #define FACT(L, ...) (facts[n].label = (L), snprintf(facts[n].value, sizeof facts[n].value, __VA_ARGS__), n++)
-  FACT("device", "%s (%s, %s)", jstr(d, "name"), jstr(d, "vendor"), jstr(d, "type"));
-  FACT("backend", "%s: %s, driver %s", jstr(d, "backend"), jstr(d, "platform"), jstr(d, "driver"));
-  FACT("version", "%s %s", jstr(d, "version"), jstr(d, "language_version"));
-  FACT("compute units", "%g at %g MHz", jnum(lim, "compute_units"), jnum(lim, "clock_mhz"));
-  FACT("memory", "%.3g GiB global, %.3g KiB local per work-group", jnum(lim, "global_mem_bytes") / 1073741824.0,
-       jnum(lim, "local_mem_bytes") / 1024.0);
-  FACT("max work-group", "%g", jnum(lim, "max_work_group_size"));
-  FACT("co-resident work-groups", "%g discovered, %g estimated at work-group size %g (%s)",
-       jnum(occ, "discovered_workgroups"), jnum(occ, "estimated_workgroups"), jnum(occ, "wg_size"),
-       jstr(occ, "estimate_method"));
-  FACT("measured", "%s with atomlab %s (commit %s)", jstr(f->root, "date"), jstr(tool, "version"),
-       jstr(tool, "commit"));
+  FACT("device", "%s (%s, %s)", d->name, d->vendor, types[(unsigned)d->type < 4 ? d->type : 0]);
+  FACT("backend", "%s: %s, driver %s", d->backend, d->platform, d->driver);
+  FACT("version", "%s %s", d->version, d->lang_version);
+  FACT("compute units", "%u at %u MHz", d->compute_units, d->clock_mhz);
+  FACT("memory", "%.3g GiB global, %.3g KiB local per work-group", (double)d->global_mem / 1073741824.0,
+       (double)d->local_mem / 1024.0);
+  FACT("max work-group", "%zu", d->max_wg_size);
+  FACT("co-resident work-groups", "%u discovered, %u estimated at work-group size %u (%s)", occ->discovered,
+       occ->estimated, occ->wg_size, occ->estimate_method);
+  FACT("measured", "%s with atomlab %s (commit %s)", f->set.meta.date, f->set.meta.tool_version,
+       f->set.meta.git_commit);
 #undef FACT
   return n;
 }

@@ -21,7 +21,7 @@ trap 'rm -rf "$J"' EXIT
 { echo "== start"; $SMI; $A version; $A devices; ls -l build/libatomlab_cub.so; } >"$OUT/info.txt" 2>&1
 cat "$OUT/info.txt"
 ocl=$($A devices --format json | python3 -c '
-import json, sys
+import json, atl_json, sys
 g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
 print(g[0] if g else "")')
 step() { # step NAME COMMAND...: runs with a time limit, records exit status and wall time
@@ -71,7 +71,7 @@ import glob, json, os, sys
 d = sys.argv[1]
 def load(name):
     p = os.path.join(d, name)
-    return json.load(open(p)) if os.path.exists(p) else None
+    return atl_json.load(p) if os.path.exists(p) else None
 def fmt(r):
     m = r["metrics"]
     keys = [k for k in ("gbps", "ratio_to_read", "madds_per_s", "retries_per_add", "minserts_per_s",

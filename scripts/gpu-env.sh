@@ -1,5 +1,7 @@
 # Sourced by the GPU scripts: the environment a build from the development
 # machine needs on the GPU machine.
+# scripts/atl_json.py: the result rows the scripts' Python reads (format_version 2 rows flattened).
+export PYTHONPATH=$PWD/scripts${PYTHONPATH:+:$PYTHONPATH}
 # Libraries the build machine linked against that the GPU image may lack.
 [ -d build/device-libs ] && export LD_LIBRARY_PATH=$PWD/build/device-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # The GPU image lists only PoCL in /etc/OpenCL/vendors: add NVIDIA's ICD.

@@ -42,13 +42,13 @@ timeout 90 ncu --clock-control none --section SpeedOfLight --section ComputeWork
   $first app histogram --backend cuda --input "$INPUT" --dist uniform --variants "$NCU_VARIANT" --no-cub --samples 1 \
   --bytes 268435456 --quiet -o "$W/ncu-run.json" >"$W/ncu.txt" 2>&1
 python3 - "$W" "$BINARIES" >"$OUT/summary.txt" 2>&1 <<'PY'
-import json, os, sys
+import json, atl_json, os, sys
 w, bins = sys.argv[1], sys.argv[2].split()
 for n, b in enumerate(bins, 1):
     f = os.path.join(w, f"run{n}.json")
     if not os.path.exists(f):
         print(f"== {b}: no result"); continue
-    doc = json.load(open(f))
+    doc = atl_json.load(f)
     print(f"== {b} ({doc['tool'].get('commit')}) on {doc['device'].get('name')}")
     for r in doc["rows"]:
         m = r["metrics"]

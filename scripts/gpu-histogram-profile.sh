@@ -62,7 +62,7 @@ import glob, json, os, sys
 print(f"{'dist':8s} {'variant':13s} {'kernel':28s} {'n_hat':>6s} {'e':>6s} {'U':>7s} verdict")
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "util-*.json"))):
     v, dist = os.path.basename(f)[5:-5].rsplit("-", 1)
-    ks = [k for k in json.load(open(f))["kernels"] if k["kernel"] != "read_all"]
+    ks = [k for k in atl_json.load(f)["kernels"] if k["kernel"] != "read_all"]
     last = {}
     for k in ks:  # CUB launches two kernels per sample: keep the last of each name
         last[k["kernel"]] = k

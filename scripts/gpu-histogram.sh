@@ -26,7 +26,7 @@ trap 'rm -rf "$J"' EXIT
 { echo "== start"; $SMI; $A version; $A devices; ls -l build/libatomlab_cub.so; } >"$OUT/info.txt" 2>&1
 cat "$OUT/info.txt"
 ocl=$($A devices --format json | python3 -c '
-import json, sys
+import json, atl_json, sys
 g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
 print(g[0] if g else "")')
 : >"$OUT/tables.txt"
@@ -79,7 +79,7 @@ def fmt(x, spec=".2f"):
     return format(x, spec) if isinstance(x, (int, float)) else "-"
 targets = []
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
-    doc = json.load(open(f))
+    doc = atl_json.load(f)
     name = os.path.basename(f)[:-5]
     print(f"== {name} on {doc['device'].get('name', '?')}")
     groups = {}

@@ -37,7 +37,7 @@ if [ -d "$REPORT" ]; then
   python3 - "$REPORT" <<'PY' 2>&1 | tee -a "$OUT/log.txt"
 import base64, json, os, re, sys
 d = sys.argv[1]
-rows = json.load(open(os.path.join(d, "data/rmw.json")))["rows"]
+rows = atl_json.load(os.path.join(d, "data/rmw.json"))["rows"]
 ok = sum(r["status"] == "ok" and r["verified"] for r in rows)
 print("rows: %d, verified: %d" % (len(rows), ok))
 html = open(os.path.join(d, "report.html")).read()

@@ -48,8 +48,8 @@ wait
   cat "$LOGS"/status-*.status
   for f in "$LOGS"/*.json; do
     python3 - "$f" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 rows = d["rows"]
 ok = sum(r["status"] == "ok" for r in rows)
 ver = sum(bool(r["verified"]) for r in rows)

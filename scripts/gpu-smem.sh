@@ -55,7 +55,7 @@ if [ -s "$TABLE" ]; then
   timeout 20 python3 - "$TABLE" "$OUT/smem-table.json" <<'PY' | tee -a "$LOG"
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-meta = json.load(open(sys.argv[2]))["calibration"]
+meta = atl_json.load(sys.argv[2])["calibration"]
 t = {(r["result"], int(r["n"]), int(r["e"]), int(r["c"])): r for r in rows}
 print(f"table: {len(rows)} points, {meta['seconds']:.1f} s, {meta['launches']} launches on {meta['sms_used']} SMs, "
       f"{meta['retried_samples']} samples repeated; instructions {meta['instructions']}")

@@ -22,18 +22,18 @@ A=./build/atomlab
 S="$OUT/summary.txt"
 { echo "== gpu-strategies $(date -u +%FT%TZ)"; $SMI; $A version; $A devices; } >"$S" 2>&1
 ocl=$($A devices --format json | python3 -c '
-import json, sys
+import json, atl_json, sys
 g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
 print(g[0] if g else "")')
 cuda=$($A devices --format json | python3 -c '
-import json, sys
+import json, atl_json, sys
 g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["backend"] == "cuda"]
 print(g[0] if g else "")')
 # Two blocks of 256 per SM: enough to saturate the atomic units, and it keeps
 # the naive spin lock's same-address row (one hand-off per thread, serial)
 # to seconds rather than minutes.
 sms=$($A devices --format json | python3 -c '
-import json, sys
+import json, atl_json, sys
 g = [x["compute_units"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu"]
 print(g[0] if g else 132)')
 echo "cuda device: ${cuda:-none}; opencl device: ${ocl:-none}" >>"$S"
@@ -82,14 +82,14 @@ fi
 
 # Summary: winners, ratios against the targets, the tests' verdicts
 python3 - "$OUT" >>"$S" 2>&1 <<'PY'
-import json, os, sys
+import json, atl_json, os, sys
 out = sys.argv[1]
 for name in ("cuda", "opencl"):
     path = os.path.join(out, name + "-strategy.json")
     if not os.path.exists(path):
         print(f"\n{name}: no result file")
         continue
-    d = json.load(open(path))
+    d = atl_json.load(path)
     rows = d["rows"]
     print(f"\n{name}: {d['device']['name']} ({d['device']['driver']}), commit {d['tool']['commit']}, "
           f"{len(rows)} rows, {sum(r['status'] == 'ok' and r['verified'] for r in rows)} verified")
@@ -105,7 +105,7 @@ for name in ("cuda", "opencl"):
             r = g.get(s)
             cells.append(f"{r['gops']:11.3f}" if r and r["status"] == "ok" and r["verified"] else f"{(r or {}).get('status', '-'):>11}")
         print(f"  {p:12} " + " ".join(cells))
-    for w in d["winners"]:
+    for w in (r for r in rows if r.get("winner")):
         print(f"  winner {w['pattern']:12} {w['strategy']:11} {w['gops']:.3f} Gop/s, margin {w['margin']:.2f}x")
     g = {r["strategy"]: r for r in rows if r["pattern"] == "same-address" and r["status"] == "ok" and r["verified"]}
     if all(k in g for k in ("native", "warp", "block")):

@@ -72,7 +72,7 @@ python3 - "$J" "$OUT" <<'PY' | tee "$OUT/summary.txt"
 import glob, json, os, sys
 J, OUT = sys.argv[1], sys.argv[2]
 for be in ("cuda", "opencl"):
-    parts = [json.load(open(f)) for f in sorted(glob.glob(os.path.join(J, be + "-*.json")))]
+    parts = [atl_json.load(f) for f in sorted(glob.glob(os.path.join(J, be + "-*.json")))]
     if not parts:
         print("%s: no results" % be)
         continue

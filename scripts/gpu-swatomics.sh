@@ -50,8 +50,8 @@ for be in cuda opencl; do
     sed -n '/^speedup model/,/^app /p' "$T/$be.txt" | sed '$d'
   } >>"$S"
   [ -s "$f" ] && python3 - "$f" >>"$S" 2>&1 <<'PY'
-import json, sys
-rows = json.load(open(sys.argv[1]))["rows"]
+import json, atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
 m = lambda r, k: r.get("metrics", {}).get(k)
 by = {}
 for r in rows:

@@ -14,7 +14,7 @@ A=./build/atomlab
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 ocl=$($A devices --format json | python3 -c '
-import json, sys
+import json, atl_json, sys
 g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
 print(g[0] if g else "")')
 { date -u +%FT%TZ; $SMI; $A version; } >"$T/info.txt" 2>&1
@@ -30,7 +30,7 @@ python3 - "$T" >"$OUT/summary.txt" 2>&1 <<'PY'
 import glob, json, os, sys
 print(f"{'file':18s} {'rows':>4s} {'verified':>8s}  M atomics/s at the largest grid (system / warp / software)")
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "ops-*.json"))):
-    rows = json.load(open(f))["rows"]
+    rows = atl_json.load(f)["rows"]
     ok = [r for r in rows if r["status"] == "ok" and r["verified"]]
     top = max((r["metrics"].get("workgroups", 0) for r in rows), default=0)
     g = {r["variant"]: r["metrics"].get("matomics_per_s") for r in rows if r["metrics"].get("workgroups") == top}

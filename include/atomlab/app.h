@@ -4,8 +4,8 @@
  * atomic per thread, warp or block; lock-based against CAS-loop double add;
  * lock-free linked-list insertion; skiplist sort. Each app measures its
  * variants on the open device, verifies every result exactly and returns one
- * row per variant. Rows of every app share one struct so that table, CSV and
- * JSON come from one writer.
+ * row per variant: rows of the kind "app" (result.h), configuration app
+ * and variant, whatever else the app measured as metrics.
  */
 #ifndef ATOMLAB_APP_H
 #define ATOMLAB_APP_H
@@ -21,64 +21,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Most named numbers one app row carries. */
-#define ATL_APP_MAX_METRICS 20
-
-/** One named number of a row ("gbps", "retries_per_insert", ...). */
-struct atl_app_metric {
-  char name[32];
-  double value;
-};
-
-/** One measured variant of an app. */
-struct atl_app_row {
-  char app[24];            /**< "count", "double-add", "list", "skiplist", "access-table" */
-  char variant[48];        /**< "thread", "warp", "block", "cub", "lock", "cas-loop", ... */
-  enum atl_status status;  /**< ok, unsupported, deadlock, error */
-  char reason[384];        /**< why a row is not ok, or a note */
-  int verified;            /**< 1 if the result matched the host's exactly */
-  struct atl_stats time_ms;/**< device time per launch */
-  struct atl_app_metric metrics[ATL_APP_MAX_METRICS];
-  unsigned nmetrics;
-  char instructions[256];  /**< atomic machine instructions of the kernel ("" where unknown) */
-};
-
-/** Rows of one run with the run's metadata. */
-struct atl_app_set {
-  struct atl_run_meta meta;
-  struct atl_app_row *rows;
-  size_t count, cap;
-};
-
-/** Sets (or adds) the metric @p name of @p row. */
-void atl_app_metric_set(struct atl_app_row *row, const char *name, double value);
-
-/** The metric @p name of @p row, or @p fallback if it has none. */
-double atl_app_metric_get(const struct atl_app_row *row, const char *name, double fallback);
-
-/** Appends a copy of @p row. */
-int atl_app_set_add(struct atl_app_set *set, const struct atl_app_row *row);
-
-/** Frees the rows. */
-void atl_app_set_release(struct atl_app_set *set);
-
-/** Writers: a readable table, CSV (metrics as one "k=v;k=v" column) and JSON with the run metadata. */
-int atl_app_write_table(FILE *f, const struct atl_app_set *set);
-int atl_app_write_csv(FILE *f, const struct atl_app_set *set);
-int atl_app_write_json(FILE *f, const struct atl_app_set *set);
-
-/** Writes @p set to @p path through a temporary name and rename(2): never half a file. */
-/** A set and the format to write it in: the argument of atl_app_write_set(). */
-struct atl_app_writer {
-  enum atl_format fmt;
-  const struct atl_app_set *set;
-};
-
-/** Writes the set of @p writer (a struct atl_app_writer) to @p f: an atl_file_writer. */
-int atl_app_write_set(FILE *f, const void *writer);
-
-int atl_app_write_file(const char *path, enum atl_format fmt, const struct atl_app_set *set);
 
 /** How many timed launches each variant gets (median reported). */
 struct atl_app_timing {
@@ -102,7 +44,7 @@ struct atl_count_params {
  * when the device failed or the host ran out of memory.
  */
 int atl_app_count(atl_context_t ctx, const struct atl_count_params *p, const struct atl_app_timing *tm,
-                  struct atl_app_set *out);
+                  struct atl_result_set *out);
 
 /** Seed 004: many threads add doubles to one word, through a lock or a CAS loop. */
 struct atl_dadd_params {
@@ -112,7 +54,7 @@ struct atl_dadd_params {
   uint32_t targets;  /**< distinct doubles the threads spread over (1: all contend) */
 };
 int atl_app_double_add(atl_context_t ctx, const struct atl_dadd_params *p, const struct atl_app_timing *tm,
-                       struct atl_app_set *out);
+                       struct atl_result_set *out);
 
 /** Seed 004: p threads insert n nodes into lock-free lists (or one skiplist) with CAS. */
 struct atl_list_params {
@@ -124,9 +66,9 @@ struct atl_list_params {
   int want_cub;      /**< skiplist: CUB radix sort of the same keys as the baseline (CUDA only) */
 };
 int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
-                 struct atl_app_set *out);
+                 struct atl_result_set *out);
 int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
-                     struct atl_app_set *out);
+                     struct atl_result_set *out);
 
 /** Issue [histogram]: histograms of 8-bit, RGBA and 32-bit keys with every privatization variant. */
 enum atl_hist_input { ATL_HIST_U8, ATL_HIST_RGBA, ATL_HIST_U32, ATL_HIST_INPUT_COUNT };
@@ -187,7 +129,7 @@ int atl_hist_photo_available(const char *path, char *why, size_t why_len);
  * the device failed or the host ran out of memory.
  */
 int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, const struct atl_app_timing *tm,
-                      struct atl_app_set *out);
+                      struct atl_result_set *out);
 
 /**
  * Seed 000: the software atomic add against the system atomic and warp
@@ -216,7 +158,7 @@ enum atl_swop { ATL_SWOP_ADD, ATL_SWOP_SUB, ATL_SWOP_INC, ATL_SWOP_MIN, ATL_SWOP
 /** "add", "sub", ... for an enum atl_swop; NULL out of range. */
 const char *atl_swop_name(int op);
 int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
-                     struct atl_app_set *out);
+                     struct atl_result_set *out);
 
 /**
  * Seed 000's applications (Section VI) with system, warp-aggregated and
@@ -245,13 +187,13 @@ struct atl_swapps_params {
 };
 /** Scalar product: per-work-group partial sums, one atomic add per work-group ("dot"). */
 int atl_app_swdot(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
-                  struct atl_app_set *out);
+                  struct atl_result_set *out);
 /** String match: one atomic add per match on its keyword's counter ("strmatch"). */
 int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
-                       struct atl_app_set *out);
+                       struct atl_result_set *out);
 /** MapReduce: Mars-style two-pass output against single-pass atomic output ("mapreduce"). */
 int atl_app_swmapreduce(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
-                        struct atl_app_set *out);
+                        struct atl_result_set *out);
 
 /**
  * Seed 004's access table: every atomic op with all threads on one word
@@ -269,7 +211,7 @@ struct atl_access_params {
   double target_ms;            /**< calibrate iterations until a launch takes this long */
 };
 int atl_app_access_table(atl_context_t ctx, const struct atl_access_params *p, const struct atl_app_timing *tm,
-                         struct atl_app_set *out);
+                         struct atl_result_set *out);
 
 /**
  * The app registry: every app once, with its defaults, its checks and its
@@ -318,7 +260,7 @@ struct atl_app_info {
    */
   int (*check)(const struct atl_device_info *dev, const void *params, char *why, size_t len);
   /** Measures every variant into @p out (a negative code only when the device or the host failed). */
-  int (*run)(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_app_set *out);
+  int (*run)(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_result_set *out);
 };
 
 /** Every registered app, in the order of lists and help; @p n receives the count. */

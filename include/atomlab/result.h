@@ -17,14 +17,21 @@
 extern "C" {
 #endif
 
-/** Version of the JSON/CSV layout; bump on any incompatible change. */
-#define ATL_FORMAT_VERSION 1
+/**
+ * Version of the JSON/CSV layout; bump on any incompatible change. Version 2
+ * is the one result model (every command's rows: configuration as named
+ * values, metrics with units); the reader migrates version 1 files.
+ */
+#define ATL_FORMAT_VERSION 2
 
 /** Status of one row. */
 enum atl_status { ATL_STATUS_OK, ATL_STATUS_UNSUPPORTED, ATL_STATUS_SKIPPED, ATL_STATUS_DEADLOCK, ATL_STATUS_ERROR };
 
 /** "ok", "unsupported", ... */
 const char *atl_status_name(enum atl_status s);
+
+/** Parses a status name; -1 if unknown. */
+int atl_status_parse(const char *s);
 
 /** Summary statistics of a sample of times. */
 struct atl_stats {
@@ -37,24 +44,98 @@ struct atl_stats {
 /** Computes statistics of @p n values (n may be 0: all fields zero). Quartiles by linear interpolation. */
 void atl_stats_compute(const double *values, size_t n, struct atl_stats *out);
 
-/** One measured configuration. */
-struct atl_row {
-  struct atl_spec spec;
-  enum atl_status status;
-  char reason[384];        /**< why a row is not ok (or a note) */
-  uint32_t iters;          /**< iterations per thread in each timed launch */
-  uint64_t ops;            /**< atomic operations per launch (active threads x iters) */
-  uint64_t array_words;    /**< words per domain */
-  struct atl_stats time_ms;/**< device time per launch */
-  double *samples_ms;      /**< the raw samples (owned by the row) */
-  double ops_per_us;       /**< ops / median time */
-  double gops;             /**< 1e9 ops per second at the median */
-  int verified;            /**< 1 if the final memory state matched exactly */
-  uint64_t wrong_words;    /**< words (and sink checks) that differed */
-  double cas_attempts;     /**< cas: attempts per successful CAS (0 otherwise) */
-  char instructions[256];  /**< atomic machine instructions of the kernel ("" where the backend cannot tell) */
-  double row_seconds;      /**< wall time the whole row took: build, calibration, samples, verification */
+/** One configuration value of a row: the axis's name and its value as text. */
+struct atl_value {
+  char name[24];
+  char text[72];
+  int is_number; /**< the text is a number (JSON writes it as one) */
 };
+
+/** Which way a metric is better, for readers that rank or colour. */
+enum atl_hint { ATL_HINT_NONE, ATL_HINT_HIGHER, ATL_HINT_LOWER };
+
+/** One named number a row measured or derived, with its unit. */
+struct atl_metric {
+  char name[32];
+  char unit[16];
+  double value;
+  enum atl_hint hint;
+};
+
+/** Most configuration values and metrics one row carries. */
+#define ATL_ROW_MAX_CONFIG 16
+#define ATL_ROW_MAX_METRICS 24
+
+/**
+ * One row of any command (rmw, strategy, every app, calibration, the
+ * models): what was measured (the configuration as named values), whether
+ * it ran and was right, how long it took, and what it yielded.
+ */
+struct atl_row {
+  char kind[16];                                /**< the row kind (atl_row_kinds()): "rmw", "strategy", "app" */
+  struct atl_value config[ATL_ROW_MAX_CONFIG];  /**< in the kind's order */
+  unsigned nconfig;
+  enum atl_status status;
+  char reason[384];         /**< why a row is not ok (or a note) */
+  int verified;             /**< 1 if the result matched the exact expected state */
+  uint64_t wrong;           /**< words (and checks) that differed */
+  struct atl_stats time_ms; /**< device time per launch */
+  double *samples_ms;       /**< the raw samples (owned by the row; time_ms.samples of them) */
+  struct atl_metric metrics[ATL_ROW_MAX_METRICS];
+  unsigned nmetrics;
+  char instructions[256];   /**< atomic machine instructions of the kernel ("" where the backend cannot tell) */
+  double row_seconds;       /**< wall time the whole row took: build, calibration, samples, verification */
+};
+
+/** A row kind: its name, its configuration fields in order, and the metrics its table and CSV show as columns. */
+struct atl_row_kind {
+  const char *name;
+  const char *const *config;  /**< NULL-terminated */
+  const char *const *table;   /**< the configuration the table shows (a sweep's fixed axes are left out), NULL-terminated */
+  const char *const *columns; /**< metrics shown as columns, NULL-terminated; the others go to one "metrics" cell */
+  int list_metrics;           /**< the table lists the other metrics as name=value */
+};
+
+/** Every row kind, ending with a NULL name. */
+const struct atl_row_kind *atl_row_kinds(void);
+
+/** The kind named @p name, or NULL. */
+const struct atl_row_kind *atl_row_kind_find(const char *name);
+
+/** A metric every writer knows: its unit, its better direction and one line on what it is. */
+struct atl_metric_info {
+  const char *name, *unit;
+  enum atl_hint hint;
+  const char *help;
+};
+
+/** The known metric @p name, or NULL (a row may carry others: no unit, no hint). */
+const struct atl_metric_info *atl_metric_info(const char *name);
+
+/** Starts @p row of @p kind: zeroed, status error until measured, kind set. */
+void atl_row_init(struct atl_row *row, const char *kind);
+
+/** Sets (or adds) the configuration value @p name as text or as a number. 0, or ATL_ENOMEM when full. */
+int atl_row_config_set(struct atl_row *row, const char *name, const char *text);
+int atl_row_config_number(struct atl_row *row, const char *name, double value);
+
+/** The configuration value @p name as text, or NULL when the row has none. */
+const char *atl_row_config(const struct atl_row *row, const char *name);
+
+/** Sets (or adds) the metric @p name; the unit and hint come from atl_metric_info(). */
+void atl_row_metric_set(struct atl_row *row, const char *name, double value);
+
+/** The metric @p name of @p row, or @p fallback if it has none. */
+double atl_row_metric(const struct atl_row *row, const char *name, double fallback);
+
+/** A configuration value or metric named @p name as a number (config text parsed), or @p fallback. */
+double atl_row_number(const struct atl_row *row, const char *name, double fallback);
+
+/** The row's configuration as "name=value;..." in its order (what compare pairs rows by). */
+void atl_row_key(const struct atl_row *row, char *out, size_t len);
+
+/** Frees what a row owns (its samples). */
+void atl_row_release(struct atl_row *row);
 
 /** Run-wide facts recorded with every result file. */
 struct atl_run_meta {
@@ -71,9 +152,11 @@ struct atl_run_meta {
   int timing_recorded;     /**< read back: 1 if the file held its timing settings (@p timing), 0 if not */
 };
 
-/** A set of rows (owns them). */
+/** A set of rows of one kind with the run's facts (owns them). */
 struct atl_result_set {
   struct atl_run_meta meta;
+  char kind[16];      /**< the kind of its rows ("" until the first row is added) */
+  int format_version; /**< read back: the version the file was written in (1 files are migrated) */
   struct atl_row *rows;
   size_t count, cap;
 };
@@ -90,9 +173,14 @@ enum atl_format { ATL_FORMAT_TABLE, ATL_FORMAT_CSV, ATL_FORMAT_JSON };
 /** Parses "table", "csv" or "json"; -1 if unknown. */
 int atl_format_parse(const char *s);
 
-/** Writers. The table header is printed by atl_write_table_header. */
-int atl_write_table_header(FILE *f);
-int atl_write_table_row(FILE *f, const struct atl_row *row);
+/**
+ * Writers: one for every kind. The table is written a row at a time (a
+ * sweep prints each row as it is measured): the header names the kind's
+ * configuration, the median, noise, the kind's metric columns, verified and
+ * status.
+ */
+int atl_write_table_header(FILE *f, const struct atl_row_kind *kind);
+int atl_write_table_row(FILE *f, const struct atl_row_kind *kind, const struct atl_row *row);
 int atl_write_csv(FILE *f, const struct atl_result_set *set);
 
 /** Writes one CSV field, quoted (with quotes doubled) when it holds a comma, quote or newline. */
@@ -101,8 +189,9 @@ void atl_csv_field(FILE *f, const char *s);
 int atl_write_json(FILE *f, const struct atl_result_set *set);
 
 /**
- * Reads a result file written by atl_write_json(): the device facts, the
- * completion state and every row (spec, status, statistics, samples).
+ * Reads any atomlab result file (every kind; format_version 2, and version 1
+ * files migrated: rmw, strategy and app rows): the run's facts, the device,
+ * and every row (configuration, status, statistics, samples, metrics).
  * Returns 0, or ATL_EIO / ATL_EINVAL with a one-line reason in @p why.
  */
 int atl_read_json(const char *path, struct atl_result_set *set, char *why, size_t why_len);
@@ -111,8 +200,9 @@ int atl_read_json(const char *path, struct atl_result_set *set, char *why, size_
 int atl_parse_json(const char *text, const char *name, struct atl_result_set *set, char *why, size_t why_len);
 
 /**
- * Whether @p row, read back from a file, can stand for a new measurement
- * (what --resume reuses): status ok or unsupported; an ok row verified
+ * Whether @p row (an rmw row), read back from a file, can stand for a new
+ * measurement (what a resumed sweep reuses): its configuration is a valid
+ * spec; status ok or unsupported; an ok row verified
  * (plain_add, the non-atomic control, excepted), with iters > 0, ops =
  * active threads x iters, samples that are finite positive times, a recorded
  * median that is the median of those samples (within rounding), and
@@ -129,11 +219,11 @@ int atl_row_validate(const struct atl_row *row, char *why, size_t why_len);
  */
 int atl_timing_match(const struct atl_timing *recorded, const struct atl_timing *now, char *why, size_t why_len);
 
-/** Whether two rows measure the same configuration (every spec field). */
+/** Whether two specs measure the same configuration (every spec field). */
 int atl_spec_equal(const struct atl_spec *a, const struct atl_spec *b);
 
-/** CSV column names, comma separated, in order (for tests and docs). */
-const char *atl_csv_header(void);
+/** Writes the CSV header line of @p kind (what atl_write_csv() starts with). */
+int atl_csv_header_write(FILE *f, const struct atl_row_kind *kind);
 
 /** A set and the format to write it in: the argument of atl_write_set(). */
 struct atl_set_writer {

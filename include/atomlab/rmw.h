@@ -33,8 +33,15 @@ int atl_rmw_check(atl_context_t ctx, const struct atl_spec *spec, char *why, siz
  */
 int atl_rmw_run(atl_context_t ctx, const struct atl_spec *spec, const struct atl_timing *timing, struct atl_row *row);
 
-/** Frees what a row owns (its samples). */
-void atl_row_release(struct atl_row *row);
+/** Starts an rmw row for @p spec: atl_row_init() and the spec as its configuration (the kind's order). */
+void atl_rmw_row_init(struct atl_row *row, const struct atl_spec *spec);
+
+/**
+ * The spec an rmw row measured, from its configuration (rows read from any
+ * file version). Returns 0, or ATL_EINVAL naming the first field that is
+ * missing or holds a value no spec has, and what is allowed.
+ */
+int atl_spec_from_row(const struct atl_row *row, struct atl_spec *spec, char *why, size_t why_len);
 
 #ifdef __cplusplus
 }

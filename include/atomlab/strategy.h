@@ -49,23 +49,6 @@ struct atl_strategy_spec {
   int runtime_select;         /**< strategy and op as kernel arguments: one build serves all (tests) */
 };
 
-/** A measured strategy row: the shared row (status, timing, verification) plus the strategy's fields. */
-struct atl_strategy_row {
-  struct atl_strategy_spec spec;
-  struct atl_row row;     /**< row.spec holds op, u32, global, result, threads per word, spacing and grid */
-  uint64_t olds_checked;  /**< old values compared with the expected sequence (0 with results unused) */
-  uint32_t spin_bound;    /**< the bound the row ran with */
-  int winner;             /**< 1 for the fastest verified strategy of its access, op and result */
-  double margin;          /**< winner: its throughput over the runner-up's; others: the winner's over theirs */
-};
-
-/** A set of strategy rows with the run's metadata (owns them). */
-struct atl_strategy_set {
-  struct atl_run_meta meta;
-  struct atl_strategy_row *rows;
-  size_t count, cap;
-};
-
 const char *atl_strategy_name(enum atl_strategy s);
 const char *atl_strategy_help(enum atl_strategy s);
 int atl_strategy_parse(const char *s);
@@ -91,29 +74,14 @@ int atl_strategy_check(atl_context_t ctx, const struct atl_strategy_spec *spec, 
  * negative code only when further rows are pointless (out of host memory).
  */
 int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *spec, const struct atl_timing *timing,
-                     struct atl_strategy_row *out);
+                     struct atl_row *out);
 
-/** Marks the winner of every (access, op, result) and the margins. */
-void atl_strategy_rank(struct atl_strategy_row *rows, size_t n);
-
-int atl_strategy_set_add(struct atl_strategy_set *set, struct atl_strategy_row *row);
-void atl_strategy_set_release(struct atl_strategy_set *set);
-
-/** Writers: a table (header, rows), CSV, JSON, and a file written whole (temporary name, then rename). */
-int atl_strategy_write_table_header(FILE *f);
-int atl_strategy_write_table_row(FILE *f, const struct atl_strategy_row *row);
-int atl_strategy_write_csv(FILE *f, const struct atl_strategy_set *set);
-int atl_strategy_write_json(FILE *f, const struct atl_strategy_set *set);
-/** A set and the format to write it in: the argument of atl_strategy_write_set(). */
-struct atl_strategy_writer {
-  enum atl_format fmt;
-  const struct atl_strategy_set *set;
-};
-
-/** Writes the set of @p writer (a struct atl_strategy_writer) to @p f: an atl_file_writer. */
-int atl_strategy_write_set(FILE *f, const void *writer);
-
-int atl_strategy_write_file(const char *path, enum atl_format fmt, const struct atl_strategy_set *set);
+/**
+ * Marks the winner of every (pattern, op, result) among verified ok rows:
+ * the metrics "winner" (1 or 0) and "margin" (the winner's throughput over
+ * the runner-up's; the others: the winner's over theirs).
+ */
+void atl_strategy_rank(struct atl_row *rows, size_t n);
 
 #ifdef __cplusplus
 }

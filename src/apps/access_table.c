@@ -23,34 +23,34 @@ static const char *const configs[] = {"same-address", "same-line", "scattered"};
 
 /* One op in one configuration as an app row (the rmw row's timing, status and instructions). */
 static int measure(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *timing, int k,
-                   struct atl_app_set *out)
+                   struct atl_result_set *out)
 {
   struct atl_row row;
-  struct atl_app_row ar;
+  struct atl_row ar;
   int err = atl_rmw_run(ctx, s, timing, &row);
   if (err)
     return atl__seterr(ctx, err, "access-table: out of host memory while measuring");
-  memset(&ar, 0, sizeof ar);
-  snprintf(ar.app, sizeof ar.app, "access-table");
-  snprintf(ar.variant, sizeof ar.variant, "%s/%s", atl_op_name(s->op), configs[k]);
+  char variant[64];
+  snprintf(variant, sizeof variant, "%s/%s", atl_op_name(s->op), configs[k]);
+  atl__app_row_init(&ar, "access-table", variant);
   ar.status = row.status;
   ar.verified = row.verified;
   ar.time_ms = row.time_ms;
   snprintf(ar.reason, sizeof ar.reason, "%s", row.reason);
   snprintf(ar.instructions, sizeof ar.instructions, "%s", row.instructions);
-  atl_app_metric_set(&ar, "gops", row.gops);
-  atl_app_metric_set(&ar, "contention", s->contention);
-  atl_app_metric_set(&ar, "padding", s->padding);
-  atl_app_metric_set(&ar, "threads", (double)s->wg_size * s->workgroups);
-  atl_app_metric_set(&ar, "iters", row.iters);
+  atl_row_metric_set(&ar, "gops", atl_row_metric(&row, "gops", 0));
+  atl_row_metric_set(&ar, "contention", s->contention);
+  atl_row_metric_set(&ar, "padding", s->padding);
+  atl_row_metric_set(&ar, "threads", (double)s->wg_size * s->workgroups);
+  atl_row_metric_set(&ar, "iters", atl_row_metric(&row, "iters", 0));
   atl_row_release(&row);
-  if (atl_app_set_add(out, &ar) != 0)
+  if (atl_result_set_add(out, &ar) != 0)
     return atl__seterr(ctx, ATL_ENOMEM, "access-table: out of host memory");
   return 0;
 }
 
 int atl_app_access_table(atl_context_t ctx, const struct atl_access_params *p, const struct atl_app_timing *tm,
-                         struct atl_app_set *out)
+                         struct atl_result_set *out)
 {
   int err = atl__app_checked(ctx, &atl__app_access_table, p);
   if (err)
@@ -132,7 +132,7 @@ static int access_check(const struct atl_device_info *d, const void *params, cha
   return 0;
 }
 
-static int access_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_app_set *out)
+static int access_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_result_set *out)
 {
   return atl_app_access_table(ctx, params, tm, out);
 }

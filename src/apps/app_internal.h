@@ -15,7 +15,7 @@
 #define ATL_APP_GO_ON(err) (!(err) && !atl_stop_requested())
 
 /* A fresh row of @p app / @p variant: status error until it is measured and checked. */
-void atl__app_row_init(struct atl_app_row *row, const char *app, const char *variant);
+void atl__app_row_init(struct atl_row *row, const char *app, const char *variant);
 
 /* Each app's registry entry is atl__app_<name>, defined at the end of its file and listed in registry.c. */
 
@@ -33,7 +33,7 @@ uint32_t atl__app_default_wg(const struct atl_device_info *d, int pow2);
 int atl__app_checked(atl_context_t ctx, const struct atl_app_info *info, const void *params);
 
 /* Sets the row's status and reason (printf-style). */
-void atl__app_row_status(struct atl_app_row *row, enum atl_status status, const char *fmt, ...)
+void atl__app_row_status(struct atl_row *row, enum atl_status status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -48,14 +48,14 @@ typedef int (*atl__app_reset_fn)(atl_context_t ctx, void *arg);
  * launch's results stay in device memory for the caller to verify.
  */
 int atl__app_time(atl_context_t ctx, void *kernel, const struct atl_launch *launch, atl__app_reset_fn reset,
-                  void *reset_arg, const struct atl_app_timing *tm, struct atl_app_row *row);
+                  void *reset_arg, const struct atl_app_timing *tm, struct atl_row *row);
 
 /* Statistics of @p n float times (from the CUB plugin) into row->time_ms. */
-void atl__app_stats_f(const float *times, unsigned n, struct atl_app_row *row);
+void atl__app_stats_f(const float *times, unsigned n, struct atl_row *row);
 
 /* Builds source/entry with @p defines; records the kernel's atomic instructions on @p row. */
 int atl__app_build(atl_context_t ctx, const char *source, const char *entry, const char *defines, void **kernel,
-                   struct atl_app_row *row);
+                   struct atl_row *row);
 
 /* Device buffers of one app run, freed together. */
 #define ATL__APP_MAX_BUFFERS 12
@@ -197,7 +197,7 @@ int atl__sw_sync_reset(atl_context_t ctx, struct atl__sw_sync *s);
 uint32_t atl__sw_cap(atl_context_t ctx, void *kernel, const struct atl_swapps_params *p);
 
 /* 1 (and @p row set to a refusal) if @p groups is not a grid of 2 to @p cap work-groups, else 0. */
-int atl__sw_grid_refused(const struct atl_swapps_params *p, uint32_t cap, uint32_t groups, struct atl_app_row *row);
+int atl__sw_grid_refused(const struct atl_swapps_params *p, uint32_t cap, uint32_t groups, struct atl_row *row);
 
 /* The protocol's four kernel arguments, in the order every swapps kernel ends with. */
 void atl__sw_args(struct atl_arg *args, const struct atl__sw_sync *s, const struct atl_app_timing *tm);
@@ -211,7 +211,7 @@ void atl__sw_args(struct atl_arg *args, const struct atl__sw_sync *s, const stru
  */
 int atl__sw_time(atl_context_t ctx, void *const *kernels, const struct atl_launch *launches, unsigned n,
                  atl__app_reset_fn reset, void *reset_arg, struct atl__sw_sync *s, const struct atl_app_timing *tm,
-                 struct atl_app_row *row);
+                 struct atl_row *row);
 
 
 #endif

@@ -6,15 +6,14 @@
 
 #include "app_internal.h"
 
-void atl__app_row_init(struct atl_app_row *row, const char *app, const char *variant)
+void atl__app_row_init(struct atl_row *row, const char *app, const char *variant)
 {
-  memset(row, 0, sizeof *row);
-  snprintf(row->app, sizeof row->app, "%s", app);
-  snprintf(row->variant, sizeof row->variant, "%s", variant);
-  row->status = ATL_STATUS_ERROR;
+  atl_row_init(row, "app"); /* status error until it is measured and checked */
+  atl_row_config_set(row, "app", app);
+  atl_row_config_set(row, "variant", variant);
 }
 
-void atl__app_row_status(struct atl_app_row *row, enum atl_status status, const char *fmt, ...)
+void atl__app_row_status(struct atl_row *row, enum atl_status status, const char *fmt, ...)
 {
   va_list ap;
   row->status = status;
@@ -24,7 +23,7 @@ void atl__app_row_status(struct atl_app_row *row, enum atl_status status, const 
 }
 
 int atl__app_time(atl_context_t ctx, void *kernel, const struct atl_launch *launch, atl__app_reset_fn reset,
-                  void *reset_arg, const struct atl_app_timing *tm, struct atl_app_row *row)
+                  void *reset_arg, const struct atl_app_timing *tm, struct atl_row *row)
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
   unsigned n = tm->samples ? tm->samples : 1;
@@ -44,7 +43,7 @@ int atl__app_time(atl_context_t ctx, void *kernel, const struct atl_launch *laun
   return err;
 }
 
-void atl__app_stats_f(const float *times, unsigned n, struct atl_app_row *row)
+void atl__app_stats_f(const float *times, unsigned n, struct atl_row *row)
 {
   double ms[256];
   if (n > 256)
@@ -55,7 +54,7 @@ void atl__app_stats_f(const float *times, unsigned n, struct atl_app_row *row)
 }
 
 int atl__app_build(atl_context_t ctx, const char *source, const char *entry, const char *defines, void **kernel,
-                   struct atl_app_row *row)
+                   struct atl_row *row)
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
   struct atl_build req = {source, entry, defines};

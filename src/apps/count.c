@@ -63,20 +63,20 @@ static int make_input(const struct atl_count_params *p, float *vals, uint32_t *c
   return 0;
 }
 
-static void add_throughput(struct atl_app_row *row, const struct count_run *r)
+static void add_throughput(struct atl_row *row, const struct count_run *r)
 {
   if (row->time_ms.median <= 0)
     return;
   double gbps = (double)r->bytes / (row->time_ms.median * 1e6);
-  atl_app_metric_set(row, "gbps", gbps);
+  atl_row_metric_set(row, "gbps", gbps);
   if (r->read_gbps > 0)
-    atl_app_metric_set(row, "ratio_to_read", gbps / r->read_gbps);
+    atl_row_metric_set(row, "ratio_to_read", gbps / r->read_gbps);
 }
 
-static int run_ceiling(struct count_run *r, const struct atl_app_timing *tm, struct atl_app_set *out)
+static int run_ceiling(struct count_run *r, const struct atl_app_timing *tm, struct atl_result_set *out)
 {
   atl_context_t ctx = r->ctx;
-  struct atl_app_row row;
+  struct atl_row row;
   void *kernel = NULL;
   uint32_t got = 0;
   char defines[64];
@@ -99,19 +99,19 @@ static int run_ceiling(struct count_run *r, const struct atl_app_timing *tm, str
     if (!row.verified)
       atl__app_row_status(&row, ATL_STATUS_OK, "xor of the words read differs");
     add_throughput(&row, r);
-    r->read_gbps = row.verified ? atl_app_metric_get(&row, "gbps", 0) : 0;
+    r->read_gbps = row.verified ? atl_row_metric(&row, "gbps", 0) : 0;
     if (r->read_gbps > 0)
-      atl_app_metric_set(&row, "ratio_to_read", 1.0);
+      atl_row_metric_set(&row, "ratio_to_read", 1.0);
   }
-  return atl_app_set_add(out, &row) ? ATL_ENOMEM : err == ATL_ENOMEM ? err : 0;
+  return atl_result_set_add(out, &row) ? ATL_ENOMEM : err == ATL_ENOMEM ? err : 0;
 }
 
 static int run_strategy(struct count_run *r, const char *strategy, const struct atl_app_timing *tm,
-                        struct atl_app_set *out)
+                        struct atl_result_set *out)
 {
   atl_context_t ctx = r->ctx;
   const struct atl_count_params *p = r->p;
-  struct atl_app_row row;
+  struct atl_row row;
   void *kernel = NULL;
   uint32_t got = 0, limit_bits;
   char defines[96];
@@ -139,27 +139,27 @@ static int run_strategy(struct count_run *r, const char *strategy, const struct 
     row.status = ATL_STATUS_OK;
     if (!row.verified)
       atl__app_row_status(&row, ATL_STATUS_OK, "counted %u, expected %u", got, r->expected_count);
-    atl_app_metric_set(&row, "count", got);
+    atl_row_metric_set(&row, "count", got);
     add_throughput(&row, r);
   }
-  return atl_app_set_add(out, &row) ? ATL_ENOMEM : err == ATL_ENOMEM ? err : 0;
+  return atl_result_set_add(out, &row) ? ATL_ENOMEM : err == ATL_ENOMEM ? err : 0;
 }
 
-static int run_cub(struct count_run *r, const struct atl_app_timing *tm, struct atl_app_set *out)
+static int run_cub(struct count_run *r, const struct atl_app_timing *tm, struct atl_result_set *out)
 {
   atl_context_t ctx = r->ctx;
-  struct atl_app_row row;
+  struct atl_row row;
   char why[256];
   atl__app_row_init(&row, "count", "cub");
   int ordinal = atl__app_cuda_ordinal(ctx);
   const struct atl__cub *cub = ordinal >= 0 ? atl__cub_load(why, sizeof why) : NULL;
   if (ordinal < 0) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "CUB runs on CUDA devices only");
-    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
   if (cub == NULL) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", why);
-    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
   snprintf(row.instructions, sizeof row.instructions, "cub::DeviceReduce::Sum, %s", cub->info);
   unsigned reps = tm->samples ? tm->samples : 1;
@@ -171,7 +171,7 @@ static int run_cub(struct count_run *r, const struct atl_app_timing *tm, struct 
   if (!err && cub->count_if(ordinal, (uint64_t)(uintptr_t)r->vals, r->p->containers, r->p->items, r->p->limit,
                             (uint64_t)(uintptr_t)r->cub_count, reps, times, why, sizeof why) != 0) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
-    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
   if (!err)
     err = atl__ops(ctx)->read(atl__dev(ctx), r->cub_count, &got, sizeof got);
@@ -184,14 +184,14 @@ static int run_cub(struct count_run *r, const struct atl_app_timing *tm, struct 
     if (!row.verified)
       atl__app_row_status(&row, ATL_STATUS_OK, "CUB counted %llu, expected %u", (unsigned long long)got,
                           r->expected_count);
-    atl_app_metric_set(&row, "count", (double)got);
+    atl_row_metric_set(&row, "count", (double)got);
     add_throughput(&row, r);
   }
-  return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+  return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
 }
 
 int atl_app_count(atl_context_t ctx, const struct atl_count_params *p, const struct atl_app_timing *tm,
-                  struct atl_app_set *out)
+                  struct atl_result_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
   struct count_run r = {ctx, p, NULL, NULL, NULL, 0, 0, 0, 0};
@@ -218,10 +218,10 @@ int atl_app_count(atl_context_t ctx, const struct atl_count_params *p, const str
   if (!err && p->want_cub)
     err = run_cub(&r, tm, out);
   for (size_t i = 0; i < out->count; i++)
-    if (strcmp(out->rows[i].app, "count") == 0) {
-      atl_app_metric_set(&out->rows[i], "containers", (double)p->containers);
-      atl_app_metric_set(&out->rows[i], "items", p->items);
-      atl_app_metric_set(&out->rows[i], "bytes", (double)r.bytes);
+    if (strcmp(atl_row_config(&out->rows[i], "app"), "count") == 0) {
+      atl_row_metric_set(&out->rows[i], "containers", (double)p->containers);
+      atl_row_metric_set(&out->rows[i], "items", p->items);
+      atl_row_metric_set(&out->rows[i], "bytes", (double)r.bytes);
     }
 out:
   free(vals);
@@ -273,7 +273,7 @@ static int count_check(const struct atl_device_info *d, const void *params, char
   return 0;
 }
 
-static int count_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_app_set *out)
+static int count_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_result_set *out)
 {
   return atl_app_count(ctx, params, tm, out);
 }

@@ -39,10 +39,10 @@ static double addend(uint32_t gid) { return (double)((gid % 8u) + 1u) * 0.5; }
 
 static int run_variant(atl_context_t ctx, const struct atl_dadd_params *p, const struct atl_app_timing *tm,
                        struct dadd_run *r, const double *expected, const char *variant, const char *define,
-                       struct atl_app_set *out)
+                       struct atl_result_set *out)
 {
   const struct atl_device_info *dev = atl_device_current(ctx);
-  struct atl_app_row row;
+  struct atl_row row;
   void *kernel = NULL;
   char defines[64];
   double *got = NULL;
@@ -52,12 +52,12 @@ static int run_variant(atl_context_t ctx, const struct atl_dadd_params *p, const
   if (strcmp(variant, "native") == 0 && !(dev->kernels_cuda_c && dev->has_f64_atomic_add)) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s has no native double atomic add in atomlab's kernels",
                         dev->name);
-    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
   /* The OpenCL C kernel's CAS-loop variants work on 64-bit words; CUDA C has them always. */
   if (!dev->kernels_cuda_c && !dev->has_int64_atomics) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "needs 64-bit atomics (cl_khr_int64_base_atomics)");
-    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
   snprintf(defines, sizeof defines, "VARIANT_%s", define);
   err = atl__app_fill32(ctx, r->abort_flag, 0, 4); /* not the previous variant's flag */
@@ -95,9 +95,9 @@ static int run_variant(atl_context_t ctx, const struct atl_dadd_params *p, const
     if (memcmp(&got[t], &expected[t], sizeof got[t]) != 0 && wrong++ == 0)
       first_wrong = t;
   const double adds = (double)p->threads * p->adds;
-  atl_app_metric_set(&row, "adds", adds);
-  atl_app_metric_set(&row, "targets", p->targets);
-  atl_app_metric_set(&row, "retries_per_add", (double)total_retries / adds);
+  atl_row_metric_set(&row, "adds", adds);
+  atl_row_metric_set(&row, "targets", p->targets);
+  atl_row_metric_set(&row, "retries_per_add", (double)total_retries / adds);
   if (aborted || r->aborted) {
     atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a wait passed spin_bound %u spins and was abandoned",
                         tm->spin_bound);
@@ -109,17 +109,17 @@ static int run_variant(atl_context_t ctx, const struct atl_dadd_params *p, const
     atl__app_row_status(&row, ATL_STATUS_OK, "%llu of %u sums wrong, first: target %u = %.17g, expected %.17g",
                         (unsigned long long)wrong, p->targets, first_wrong, got[first_wrong], expected[first_wrong]);
   if (row.time_ms.median > 0)
-    atl_app_metric_set(&row, "madds_per_s", adds / (row.time_ms.median * 1e3));
+    atl_row_metric_set(&row, "madds_per_s", adds / (row.time_ms.median * 1e3));
 out:
   free(got);
   free(retries);
-  if (atl_app_set_add(out, &row))
+  if (atl_result_set_add(out, &row))
     return ATL_ENOMEM;
   return err == ATL_ENOMEM ? err : 0;
 }
 
 int atl_app_double_add(atl_context_t ctx, const struct atl_dadd_params *p, const struct atl_app_timing *tm,
-                       struct atl_app_set *out)
+                       struct atl_result_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
   struct dadd_run r = {0};
@@ -179,7 +179,7 @@ static int dadd_check(const struct atl_device_info *d, const void *params, char 
   return 0;
 }
 
-static int dadd_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_app_set *out)
+static int dadd_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_result_set *out)
 {
   return atl_app_double_add(ctx, params, tm, out);
 }

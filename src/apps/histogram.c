@@ -199,7 +199,7 @@ static uint64_t local_words(enum atl_hist_variant v, uint32_t bins, uint32_t wg)
   }
 }
 
-static void row_name(struct atl_app_row *row, const struct hist_run *r, enum atl_hist_variant v)
+static void row_name(struct atl_row *row, const struct hist_run *r, enum atl_hist_variant v)
 {
   char name[64];
   snprintf(name, sizeof name, "%s/%s/%s", atl_hist_input_names[r->input], atl_hist_dist_names[r->dist],
@@ -207,13 +207,13 @@ static void row_name(struct atl_app_row *row, const struct hist_run *r, enum atl
   atl__app_row_init(row, "histogram", name);
 }
 
-static void add_throughput(struct atl_app_row *row, const struct hist_run *r)
+static void add_throughput(struct atl_row *row, const struct hist_run *r)
 {
-  atl_app_metric_set(row, "bins", r->bins);
-  atl_app_metric_set(row, "bytes", (double)r->p->bytes);
+  atl_row_metric_set(row, "bins", r->bins);
+  atl_row_metric_set(row, "bytes", (double)r->p->bytes);
   if (r->dist == ATL_HIST_PHOTO) {
-    atl_app_metric_set(row, "photo_width", r->photo.width);
-    atl_app_metric_set(row, "photo_height", r->photo.height);
+    atl_row_metric_set(row, "photo_width", r->photo.width);
+    atl_row_metric_set(row, "photo_height", r->photo.height);
     /* a note on every row: which photograph the bytes came from (after auto's choice, if any) */
     size_t len = strlen(row->reason);
     snprintf(row->reason + len, sizeof row->reason - len, "%sphoto %s (%ux%u)", len ? "; " : "", r->photo.name,
@@ -222,13 +222,13 @@ static void add_throughput(struct atl_app_row *row, const struct hist_run *r)
   if (row->time_ms.median <= 0)
     return;
   double gbps = (double)r->p->bytes / (row->time_ms.median * 1e6);
-  atl_app_metric_set(row, "gbps", gbps);
+  atl_row_metric_set(row, "gbps", gbps);
   if (r->read_gbps > 0)
-    atl_app_metric_set(row, "ratio_to_read", gbps / r->read_gbps);
+    atl_row_metric_set(row, "ratio_to_read", gbps / r->read_gbps);
 }
 
 /* Compares the device's bins with the host's; sets verified and the first difference as the reason. */
-static int check_bins(struct hist_run *r, void *buf, struct atl_app_row *row)
+static int check_bins(struct hist_run *r, void *buf, struct atl_row *row)
 {
   int err = atl__ops(r->ctx)->read(atl__dev(r->ctx), buf, r->got, r->bins * sizeof(uint32_t));
   if (err)
@@ -256,19 +256,19 @@ static int reset_xor(atl_context_t ctx, void *arg)
   return atl__app_fill32(ctx, r->xor_out, 0, sizeof(uint32_t));
 }
 
-static int finish_row(struct hist_run *r, struct atl_app_row *row, int err, struct atl_app_set *out)
+static int finish_row(struct hist_run *r, struct atl_row *row, int err, struct atl_result_set *out)
 {
   if (err && !(row->status == ATL_STATUS_OK && row->verified)) /* also auto's row, "ok" from its choice */
     atl__app_row_status(row, ATL_STATUS_ERROR, "%s", atl_errmsg(r->ctx));
-  if (atl_app_set_add(out, row))
+  if (atl_result_set_add(out, row))
     return ATL_ENOMEM;
   return err == ATL_ENOMEM ? err : 0;
 }
 
-static int run_ceiling(struct hist_run *r, struct atl_app_set *out)
+static int run_ceiling(struct hist_run *r, struct atl_result_set *out)
 {
   const struct atl_histogram_params *p = r->p;
-  struct atl_app_row row;
+  struct atl_row row;
   void *kernel = NULL;
   uint32_t got = 0;
   char defines[64];
@@ -287,9 +287,9 @@ static int run_ceiling(struct hist_run *r, struct atl_app_set *out)
     if (!row.verified)
       atl__app_row_status(&row, ATL_STATUS_OK, "xor of the words read is %08x, expected %08x", got, r->want_xor);
     add_throughput(&row, r);
-    r->read_gbps = row.verified ? atl_app_metric_get(&row, "gbps", 0) : 0;
+    r->read_gbps = row.verified ? atl_row_metric(&row, "gbps", 0) : 0;
     if (r->read_gbps > 0)
-      atl_app_metric_set(&row, "ratio_to_read", 1.0);
+      atl_row_metric_set(&row, "ratio_to_read", 1.0);
   }
   return finish_row(r, &row, err, out);
 }
@@ -385,11 +385,11 @@ static size_t variant_groups(struct hist_run *r, enum atl_hist_variant v, void *
   return groups > needed ? needed : groups ? groups : 1;
 }
 
-static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_app_set *out)
+static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_result_set *out)
 {
   const struct atl_histogram_params *p = r->p;
   const struct atl_device_info *d = atl_device_current(r->ctx);
-  struct atl_app_row row;
+  struct atl_row row;
   void *kernel = NULL;
   char defines[200], why[256], vname[32];
   const char *no;
@@ -432,15 +432,15 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_a
     err = atl__app_time(r->ctx, kernel, &launch, reset_hist, r, r->tm, &row);
   if (!err && (err = check_bins(r, r->hist, &row)) == 0) {
     add_throughput(&row, r);
-    atl_app_metric_set(&row, "wg_size", wg);
-    atl_app_metric_set(&row, "work_groups", (double)groups);
+    atl_row_metric_set(&row, "wg_size", wg);
+    atl_row_metric_set(&row, "work_groups", (double)groups);
   }
   return finish_row(r, &row, err, out);
 }
 
-static int run_cub(struct hist_run *r, struct atl_app_set *out)
+static int run_cub(struct hist_run *r, struct atl_result_set *out)
 {
-  struct atl_app_row row;
+  struct atl_row row;
   char why[256];
   row_name(&row, r, ATL_HIST_CUB);
   add_throughput(&row, r);
@@ -478,23 +478,24 @@ static int run_cub(struct hist_run *r, struct atl_app_set *out)
 }
 
 /* Every row of one input and distribution gets its ratio to CUB's row where CUB ran and verified. */
-static void add_cub_ratios(struct atl_app_set *out, size_t first)
+static void add_cub_ratios(struct atl_result_set *out, size_t first)
 {
   double cub = 0;
   for (size_t i = first; i < out->count; i++) {
-    const struct atl_app_row *row = &out->rows[i];
-    size_t len = strlen(row->variant);
-    if (len > 4 && strcmp(row->variant + len - 4, "/cub") == 0 && row->status == ATL_STATUS_OK && row->verified)
-      cub = atl_app_metric_get(row, "gbps", 0);
+    const struct atl_row *row = &out->rows[i];
+    const char *variant = atl_row_config(row, "variant");
+    size_t len = strlen(variant);
+    if (len > 4 && strcmp(variant + len - 4, "/cub") == 0 && row->status == ATL_STATUS_OK && row->verified)
+      cub = atl_row_metric(row, "gbps", 0);
   }
   for (size_t i = first; cub > 0 && i < out->count; i++) {
-    double g = atl_app_metric_get(&out->rows[i], "gbps", 0);
+    double g = atl_row_metric(&out->rows[i], "gbps", 0);
     if (g > 0 && out->rows[i].status == ATL_STATUS_OK)
-      atl_app_metric_set(&out->rows[i], "ratio_to_cub", g / cub);
+      atl_row_metric_set(&out->rows[i], "ratio_to_cub", g / cub);
   }
 }
 
-static int run_one(struct hist_run *r, uint8_t *host, struct atl_app_set *out)
+static int run_one(struct hist_run *r, uint8_t *host, struct atl_result_set *out)
 {
   const struct atl_histogram_params *p = r->p;
   r->bins = r->input == ATL_HIST_U8 ? 256 : r->input == ATL_HIST_RGBA ? 1024 : p->u32_bins;
@@ -518,7 +519,7 @@ static int run_one(struct hist_run *r, uint8_t *host, struct atl_app_set *out)
 }
 
 int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, const struct atl_app_timing *tm,
-                      struct atl_app_set *out)
+                      struct atl_result_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
   struct hist_run r;
@@ -610,7 +611,7 @@ static int histogram_check(const struct atl_device_info *d, const void *params, 
 }
 
 static int histogram_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
-                         struct atl_app_set *out)
+                         struct atl_result_set *out)
 {
   return atl_app_histogram(ctx, params, tm, out);
 }

@@ -70,7 +70,7 @@ static int list_check(const struct atl_device_info *d, const void *params, char 
   return atl__list_params_check(d, params, why, len);
 }
 
-static int list_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_app_set *out)
+static int list_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_result_set *out)
 {
   return atl_app_list(ctx, params, tm, out);
 }
@@ -104,11 +104,11 @@ const struct atl_app_info atl__app_list = {
 };
 
 int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
-                 struct atl_app_set *out)
+                 struct atl_result_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
   struct atl__link_run r = {0};
-  struct atl_app_row row;
+  struct atl_row row;
   uint32_t *next = NULL, *retries = NULL, aborted = 0;
   void *kernel = NULL;
   char variant[48], why[256];
@@ -149,10 +149,10 @@ int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struc
   uint64_t total = 0;
   for (size_t t = 0; t < p->threads; t++)
     total += retries[t];
-  atl_app_metric_set(&row, "nodes", p->nodes);
-  atl_app_metric_set(&row, "threads", p->threads);
-  atl_app_metric_set(&row, "heads", p->lists);
-  atl_app_metric_set(&row, "retries_per_insert", (double)total / p->nodes);
+  atl_row_metric_set(&row, "nodes", p->nodes);
+  atl_row_metric_set(&row, "threads", p->threads);
+  atl_row_metric_set(&row, "heads", p->lists);
+  atl_row_metric_set(&row, "retries_per_insert", (double)total / p->nodes);
   if (aborted || r.aborted) {
     atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a CAS loop passed spin_bound %u tries", tm->spin_bound);
     goto out;
@@ -162,12 +162,12 @@ int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struc
   if (!row.verified)
     atl__app_row_status(&row, ATL_STATUS_OK, "%s", why);
   if (row.time_ms.median > 0)
-    atl_app_metric_set(&row, "minserts_per_s", p->nodes / (row.time_ms.median * 1e3));
+    atl_row_metric_set(&row, "minserts_per_s", p->nodes / (row.time_ms.median * 1e3));
 out:
   free(next);
   free(retries);
   atl__app_free_all(ctx, &bufs);
-  if (atl_app_set_add(out, &row))
+  if (atl_result_set_add(out, &row))
     return ATL_ENOMEM;
   return err == ATL_ENOMEM ? err : 0;
 }

@@ -25,9 +25,9 @@ static int cmp_u32(const void *a, const void *b)
 
 /* The CUB radix sort of the same keys, checked against the host's sort. */
 static int run_cub(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm, void *keys,
-                   const uint32_t *sorted, struct atl_app_set *out)
+                   const uint32_t *sorted, struct atl_result_set *out)
 {
-  struct atl_app_row row;
+  struct atl_row row;
   struct atl__app_buffers bufs = {{0}, 0};
   char why[256];
   void *keys_out = NULL;
@@ -65,24 +65,24 @@ static int run_cub(atl_context_t ctx, const struct atl_list_params *p, const str
   row.verified = memcmp(got, sorted, (size_t)p->nodes * 4) == 0;
   if (!row.verified)
     atl__app_row_status(&row, ATL_STATUS_OK, "CUB's output differs from the host's sort");
-  atl_app_metric_set(&row, "keys", p->nodes);
+  atl_row_metric_set(&row, "keys", p->nodes);
   if (row.time_ms.median > 0)
-    atl_app_metric_set(&row, "mkeys_per_s", p->nodes / (row.time_ms.median * 1e3));
+    atl_row_metric_set(&row, "mkeys_per_s", p->nodes / (row.time_ms.median * 1e3));
 out:
   free(got);
   atl__app_free_all(ctx, &bufs);
-  if (atl_app_set_add(out, &row))
+  if (atl_result_set_add(out, &row))
     return ATL_ENOMEM;
   return err == ATL_ENOMEM ? err : 0;
 }
 
 int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
-                     struct atl_app_set *out)
+                     struct atl_result_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
   struct atl__link_run r = {0};
   void *d_keys = NULL, *d_height = NULL;
-  struct atl_app_row row;
+  struct atl_row row;
   uint32_t *keys = NULL, *next = NULL, *retries = NULL, *sorted = NULL, aborted = 0;
   uint8_t *height = NULL;
   void *kernel = NULL;
@@ -139,9 +139,9 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
   uint64_t total = 0;
   for (size_t t = 0; t < p->threads; t++)
     total += retries[t];
-  atl_app_metric_set(&row, "keys", p->nodes);
-  atl_app_metric_set(&row, "threads", p->threads);
-  atl_app_metric_set(&row, "retries_per_insert", (double)total / p->nodes);
+  atl_row_metric_set(&row, "keys", p->nodes);
+  atl_row_metric_set(&row, "threads", p->threads);
+  atl_row_metric_set(&row, "retries_per_insert", (double)total / p->nodes);
   if (aborted || r.aborted) {
     atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a walk or CAS loop passed spin_bound %u", tm->spin_bound);
     goto out;
@@ -160,9 +160,9 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
   if (!row.verified)
     atl__app_row_status(&row, ATL_STATUS_OK, "%s", why);
   if (row.time_ms.median > 0)
-    atl_app_metric_set(&row, "mkeys_per_s", p->nodes / (row.time_ms.median * 1e3));
+    atl_row_metric_set(&row, "mkeys_per_s", p->nodes / (row.time_ms.median * 1e3));
 out:
-  if (atl_app_set_add(out, &row))
+  if (atl_result_set_add(out, &row))
     err = ATL_ENOMEM;
   if (err != ATL_ENOMEM && p->want_cub && d_keys)
     err = run_cub(ctx, p, tm, d_keys, sorted, out);
@@ -186,7 +186,7 @@ static int skiplist_check(const struct atl_device_info *d, const void *params, c
 }
 
 static int skiplist_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
-                        struct atl_app_set *out)
+                        struct atl_result_set *out)
 {
   return atl_app_skiplist(ctx, params, tm, out);
 }

@@ -111,9 +111,9 @@ uint32_t atl__sw_cap(atl_context_t ctx, void *kernel, const struct atl_swapps_pa
   return p->coresident;
 }
 
-int atl__sw_grid_refused(const struct atl_swapps_params *p, uint32_t cap, uint32_t groups, struct atl_app_row *row)
+int atl__sw_grid_refused(const struct atl_swapps_params *p, uint32_t cap, uint32_t groups, struct atl_row *row)
 {
-  atl_app_metric_set(row, "workgroups", groups);
+  atl_row_metric_set(row, "workgroups", groups);
   if (groups >= 2 && groups <= cap)
     return 0;
   atl__app_row_status(row, ATL_STATUS_ERROR,
@@ -134,7 +134,7 @@ void atl__sw_args(struct atl_arg *args, const struct atl__sw_sync *s, const stru
 
 int atl__sw_time(atl_context_t ctx, void *const *kernels, const struct atl_launch *launches, unsigned n,
                  atl__app_reset_fn reset, void *reset_arg, struct atl__sw_sync *s, const struct atl_app_timing *tm,
-                 struct atl_app_row *row)
+                 struct atl_row *row)
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
   const unsigned samples = tm->samples ? tm->samples : 1;
@@ -225,10 +225,10 @@ static int swapps_check(const struct atl_device_info *d, const void *params, cha
 
 /* The three applications in order, on the grids resolved once (occupancy discovery is not repeated). */
 static int swapps_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
-                      struct atl_app_set *out)
+                      struct atl_result_set *out)
 {
   int (*const fns[])(atl_context_t, const struct atl_swapps_params *, const struct atl_app_timing *,
-                     struct atl_app_set *) = {atl_app_swdot, atl_app_swstrmatch, atl_app_swmapreduce};
+                     struct atl_result_set *) = {atl_app_swdot, atl_app_swstrmatch, atl_app_swmapreduce};
   struct atl_swapps_params q = *(const struct atl_swapps_params *)params;
   uint32_t grids[ATL__SW_MAX_GRIDS];
   int err = atl__app_checked(ctx, &atl__app_swapps, &q);

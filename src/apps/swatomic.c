@@ -158,7 +158,7 @@ out:
 
 /* Builds the kernel of (variant, memory) once and reads its machine code where the backend can. */
 static int kernel_for(atl_context_t ctx, const struct atl_swatomic_params *p, struct sw_run *r, unsigned v,
-                      unsigned memop, struct atl_app_row *row, struct sw_kernel **out)
+                      unsigned memop, struct atl_row *row, struct sw_kernel **out)
 {
   struct sw_kernel *k = &r->k[v][memop];
   *out = k;
@@ -184,23 +184,23 @@ static int kernel_for(atl_context_t ctx, const struct atl_swatomic_params *p, st
   return 0;
 }
 
-static void isa_metrics(struct atl_app_row *row, const struct sw_kernel *k)
+static void isa_metrics(struct atl_row *row, const struct sw_kernel *k)
 {
   if (!k->have_isa)
     return;
-  atl_app_metric_set(row, "isa_total", k->isa.total);
-  atl_app_metric_set(row, "isa_global_mem", k->isa.global_mem);
-  atl_app_metric_set(row, "isa_shared_mem", k->isa.shared_mem + k->isa.local_mem);
-  atl_app_metric_set(row, "isa_atomic_global", k->isa.atomic_global);
-  atl_app_metric_set(row, "isa_atomic_shared", k->isa.atomic_shared);
-  atl_app_metric_set(row, "isa_alu", k->isa.alu);
-  atl_app_metric_set(row, "isa_alu_mem_ratio", atl__isa_alu_mem_ratio(&k->isa));
+  atl_row_metric_set(row, "isa_total", k->isa.total);
+  atl_row_metric_set(row, "isa_global_mem", k->isa.global_mem);
+  atl_row_metric_set(row, "isa_shared_mem", k->isa.shared_mem + k->isa.local_mem);
+  atl_row_metric_set(row, "isa_atomic_global", k->isa.atomic_global);
+  atl_row_metric_set(row, "isa_atomic_shared", k->isa.atomic_shared);
+  atl_row_metric_set(row, "isa_alu", k->isa.alu);
+  atl_row_metric_set(row, "isa_alu_mem_ratio", atl__isa_alu_mem_ratio(&k->isa));
 }
 
 static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
-                   struct sw_run *r, unsigned variant, unsigned memop, uint32_t groups, struct atl_app_set *out)
+                   struct sw_run *r, unsigned variant, unsigned memop, uint32_t groups, struct atl_result_set *out)
 {
-  struct atl_app_row row;
+  struct atl_row row;
   uint32_t *olds = NULL, *mem = NULL, *dst = NULL, aborted = 0;
   const uint64_t items = (uint64_t)(groups - 1) * p->wg_size;
   const size_t olds_bytes = (size_t)(items * p->iters * 4);
@@ -212,21 +212,21 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   else
     snprintf(name, sizeof name, "%s%s", variant_names[variant], memop ? "+mem" : "");
   atl__app_row_init(&row, "swatomic", name);
-  atl_app_metric_set(&row, "workgroups", groups);
-  atl_app_metric_set(&row, "targets", p->targets);
-  atl_app_metric_set(&row, "divergent", p->divergent);
+  atl_row_metric_set(&row, "workgroups", groups);
+  atl_row_metric_set(&row, "targets", p->targets);
+  atl_row_metric_set(&row, "divergent", p->divergent);
   if (p->op != ATL_SWOP_ADD) /* absent for add: rows of earlier runs stay comparable */
-    atl_app_metric_set(&row, "op", p->op);
+    atl_row_metric_set(&row, "op", p->op);
   if (groups < 2 || groups > p->coresident) {
     atl__app_row_status(&row, ATL_STATUS_ERROR,
                         "%u work-groups refused: the software atomic needs a co-resident grid of 2 to %u "
                         "(occupancy discovery at %u work-items; one is the coordinator)",
                         groups, p->coresident, p->wg_size);
-    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
   if ((err = kernel_for(ctx, p, r, variant, memop, &row, &k))) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
-    return atl_app_set_add(out, &row) ? ATL_ENOMEM : (err == ATL_ENOMEM ? err : 0);
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : (err == ATL_ENOMEM ? err : 0);
   }
   snprintf(row.instructions, sizeof row.instructions, "%s", k->instructions);
   isa_metrics(&row, k);
@@ -242,7 +242,7 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
       fit < groups) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%u work-groups refused: this kernel fits %u co-resident (%s)", groups,
                         fit, method);
-    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r->mem, 0},      {ATL_ARG_U32, NULL, p->targets},
                            {ATL_ARG_U32, NULL, p->iters},     {ATL_ARG_U32, NULL, p->divergent},
@@ -310,11 +310,11 @@ static int run_row(atl_context_t ctx, const struct atl_swatomic_params *p, const
   if (!row.verified)
     atl__app_row_status(&row, ATL_STATUS_OK, "verification failed: %s", why);
   const double ops = variant == V_NONE ? 0 : (double)items * p->iters * (p->divergent ? 2.0 / 3.0 : 1.0);
-  atl_app_metric_set(&row, "atomics", ops);
+  atl_row_metric_set(&row, "atomics", ops);
   if (row.time_ms.median > 0 && ops > 0)
-    atl_app_metric_set(&row, "matomics_per_s", ops / (row.time_ms.median * 1e3));
+    atl_row_metric_set(&row, "matomics_per_s", ops / (row.time_ms.median * 1e3));
   if (memop && row.time_ms.median > 0)
-    atl_app_metric_set(&row, "copy_gbps", (double)items * p->iters * 8 / (row.time_ms.median * 1e6));
+    atl_row_metric_set(&row, "copy_gbps", (double)items * p->iters * 8 / (row.time_ms.median * 1e6));
   goto out;
 fail:
   atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
@@ -322,7 +322,7 @@ out:
   free(olds);
   free(mem);
   free(dst);
-  if (atl_app_set_add(out, &row))
+  if (atl_result_set_add(out, &row))
     return ATL_ENOMEM;
   return err == ATL_ENOMEM ? err : 0;
 }
@@ -362,7 +362,7 @@ static double cal_measure(atl_context_t ctx, void *kernel, struct cal_run *c, vo
                              {ATL_ARG_BUFFER, c->word, 0},
                              {ATL_ARG_BUFFER, c->sink, 0}};
     struct atl_launch launch = {global, local, args, 5};
-    struct atl_app_row tmp;
+    struct atl_row tmp;
     atl__app_row_init(&tmp, "swatomic", "model");
     c->mode = mode;
     c->groups = (uint32_t)(global / local);
@@ -406,12 +406,12 @@ static double cal_measure(atl_context_t ctx, void *kernel, struct cal_run *c, vo
  * t_comp is the time per global atomic when the whole grid hits one word.
  */
 static int calibrate(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
-                     struct atl__app_buffers *bufs, struct atl_swmodel *m, struct atl_app_set *out)
+                     struct atl__app_buffers *bufs, struct atl_swmodel *m, struct atl_result_set *out)
 {
   const struct atl_device_info *dev = atl_device_current(ctx);
   const int cpu = dev->type == ATL_DEVICE_CPU;
   const uint32_t ring_words = 1u << 20; /* 4 MiB: beyond an L1 cache, so each step is a real access */
-  struct atl_app_row row;
+  struct atl_row row;
   struct cal_run c = {0};
   void *kernel = NULL, *ring = NULL;
   uint32_t *host = malloc((size_t)ring_words * 4);
@@ -463,12 +463,12 @@ static int calibrate(atl_context_t ctx, const struct atl_swatomic_params *p, con
   }
   row.status = ATL_STATUS_OK;
   row.verified = 1; /* every calibration launch's result was checked in cal_measure */
-  atl_app_metric_set(&row, "t_fast_ns", m->t_fast);
-  atl_app_metric_set(&row, "t_l_ns", m->t_l);
-  atl_app_metric_set(&row, "t_comp_ns", m->t_comp);
-  atl_app_metric_set(&row, "x", m->t_comp / m->t_fast);
-  atl_app_metric_set(&row, "x_l", m->t_l / m->t_fast);
-  atl_app_metric_set(&row, "comp_workgroups", most);
+  atl_row_metric_set(&row, "t_fast_ns", m->t_fast);
+  atl_row_metric_set(&row, "t_l_ns", m->t_l);
+  atl_row_metric_set(&row, "t_comp_ns", m->t_comp);
+  atl_row_metric_set(&row, "x", m->t_comp / m->t_fast);
+  atl_row_metric_set(&row, "x_l", m->t_l / m->t_fast);
+  atl_row_metric_set(&row, "comp_workgroups", most);
   snprintf(row.reason, sizeof row.reason,
            "t_fast: dependent loads over a 4 MiB random ring, 1 work-item; t_l: 32 work-items add to one local "
            "word; t_comp: %zu work-items add to one global word; each the slope between n and 2n steps",
@@ -478,17 +478,17 @@ fail:
   atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
 done:
   free(host);
-  if (atl_app_set_add(out, &row))
+  if (atl_result_set_add(out, &row))
     return ATL_ENOMEM;
   return err == ATL_ENOMEM ? err : 0;
 }
 
 /* The row of @p variant at @p groups work-groups, if it was measured and verified. */
-static struct atl_app_row *find_row(struct atl_app_set *set, size_t from, const char *variant, uint32_t groups)
+static struct atl_row *find_row(struct atl_result_set *set, size_t from, const char *variant, uint32_t groups)
 {
   for (size_t i = from; i < set->count; i++) {
-    struct atl_app_row *r = &set->rows[i];
-    if (strcmp(r->variant, variant) == 0 && atl_app_metric_get(r, "workgroups", 0) == groups &&
+    struct atl_row *r = &set->rows[i];
+    if (strcmp(atl_row_config(r, "variant"), variant) == 0 && atl_row_metric(r, "workgroups", 0) == groups &&
         r->status == ATL_STATUS_OK && r->verified && r->time_ms.median > 0)
       return r;
   }
@@ -500,43 +500,43 @@ static struct atl_app_row *find_row(struct atl_app_set *set, size_t from, const 
  * seed's Figure 4 "Ideal"), and on each software row the model's prediction
  * next to the measured speedup over the system atomic.
  */
-static void derive(const struct atl_swatomic_params *p, const struct atl_swmodel *m, struct atl_app_set *set,
+static void derive(const struct atl_swatomic_params *p, const struct atl_swmodel *m, struct atl_result_set *set,
                    size_t from)
 {
   const double waves = (p->wg_size + 31) / 32, per_wave = p->wg_size < 32 ? p->wg_size : 32;
   for (unsigned i = 0; i < p->ngroups; i++) {
     const uint32_t g = p->groups[i];
-    const struct atl_app_row *mem = find_row(set, from, "mem", g);
+    const struct atl_row *mem = find_row(set, from, "mem", g);
     for (unsigned v = 0; v < 3 && mem; v++) {
       char name[48];
       snprintf(name, sizeof name, "%s+mem", variant_names[v]);
-      struct atl_app_row *both = find_row(set, from, name, g);
-      const struct atl_app_row *alone = find_row(set, from, variant_names[v], g);
+      struct atl_row *both = find_row(set, from, name, g);
+      const struct atl_row *alone = find_row(set, from, variant_names[v], g);
       if (both && alone)
-        atl_app_metric_set(both, "ideal_ms", alone->time_ms.median + mem->time_ms.median);
+        atl_row_metric_set(both, "ideal_ms", alone->time_ms.median + mem->time_ms.median);
     }
-    struct atl_app_row *sw = find_row(set, from, "software", g), *swm = find_row(set, from, "software+mem", g);
-    const struct atl_app_row *sys = find_row(set, from, "system", g), *sysm = find_row(set, from, "system+mem", g);
+    struct atl_row *sw = find_row(set, from, "software", g), *swm = find_row(set, from, "software+mem", g);
+    const struct atl_row *sys = find_row(set, from, "system", g), *sysm = find_row(set, from, "system+mem", g);
     if (sw && sys)
-      atl_app_metric_set(sw, "measured_speedup", sys->time_ms.median / sw->time_ms.median);
+      atl_row_metric_set(sw, "measured_speedup", sys->time_ms.median / sw->time_ms.median);
     if (swm && sysm)
-      atl_app_metric_set(swm, "measured_speedup", sysm->time_ms.median / swm->time_ms.median);
+      atl_row_metric_set(swm, "measured_speedup", sysm->time_ms.median / swm->time_ms.median);
     if (sw && m->t_fast > 0) {
       /* the seed's model has one wavefront per work-group: here each wavefront of 32 is one requester */
       const struct atl_swmodel_load l = {per_wave * (p->divergent ? 2.0 / 3.0 : 1.0), (g - 1) * waves,
                                          (g - 1) * waves, p->targets};
-      atl_app_metric_set(sw, "t_a_system_pred_ns", atl_swmodel_system(m, &l));
-      atl_app_metric_set(sw, "t_a_software_pred_ns", atl_swmodel_software(m, &l, NULL));
-      atl_app_metric_set(sw, "predicted_speedup", atl_swmodel_speedup(m, &l));
+      atl_row_metric_set(sw, "t_a_system_pred_ns", atl_swmodel_system(m, &l));
+      atl_row_metric_set(sw, "t_a_software_pred_ns", atl_swmodel_software(m, &l, NULL));
+      atl_row_metric_set(sw, "predicted_speedup", atl_swmodel_speedup(m, &l));
       if (sys)
-        atl_app_metric_set(sw, "t_a_system_meas_ns", sys->time_ms.median * 1e6 / p->iters);
-      atl_app_metric_set(sw, "t_a_software_meas_ns", sw->time_ms.median * 1e6 / p->iters);
+        atl_row_metric_set(sw, "t_a_system_meas_ns", sys->time_ms.median * 1e6 / p->iters);
+      atl_row_metric_set(sw, "t_a_software_meas_ns", sw->time_ms.median * 1e6 / p->iters);
     }
   }
 }
 
 int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, const struct atl_app_timing *tm,
-                     struct atl_app_set *out)
+                     struct atl_result_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
   struct sw_run r;
@@ -634,7 +634,7 @@ static int swatomic_check(const struct atl_device_info *d, const void *params, c
 }
 
 static int swatomic_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
-                        struct atl_app_set *out)
+                        struct atl_result_set *out)
 {
   return atl_app_swatomic(ctx, params, tm, out);
 }

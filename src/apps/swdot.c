@@ -23,14 +23,14 @@ static int reset(atl_context_t ctx, void *arg)
 
 static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
                    struct dot_run *r, void *kernel, void *a, void *b, unsigned variant, uint32_t groups,
-                   uint32_t expect, struct atl_app_set *out)
+                   uint32_t expect, struct atl_result_set *out)
 {
-  struct atl_app_row row;
+  struct atl_row row;
   atl__app_row_init(&row, "dot", atl__sw_variant_names[variant]);
   if (!atl__sw_grid_refused(p, r->cap, groups, &row)) {
     const uint32_t workers = groups - 1, waves = (p->wg_size + 31) / 32;
-    atl_app_metric_set(&row, "elements", (double)p->dot_elements);
-    atl_app_metric_set(&row, "atomics", variant == 1 ? (double)workers * waves : (double)workers);
+    atl_row_metric_set(&row, "elements", (double)p->dot_elements);
+    atl_row_metric_set(&row, "atomics", variant == 1 ? (double)workers * waves : (double)workers);
     struct atl_arg args[9] = {{ATL_ARG_BUFFER, a, 0},      {ATL_ARG_BUFFER, b, 0},
                               {ATL_ARG_U64, NULL, p->dot_elements}, {ATL_ARG_BUFFER, r->sum, 0},
                               {ATL_ARG_U32, NULL, variant}};
@@ -50,15 +50,15 @@ static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const s
         if (!row.verified)
           atl__app_row_status(&row, ATL_STATUS_OK, "verification failed: sum %u, the host's %u", got, expect);
         if (row.time_ms.median > 0)
-          atl_app_metric_set(&row, "gbps", 8.0 * (double)p->dot_elements / (row.time_ms.median * 1e6));
+          atl_row_metric_set(&row, "gbps", 8.0 * (double)p->dot_elements / (row.time_ms.median * 1e6));
       }
     }
   }
-  return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+  return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
 }
 
 int atl_app_swdot(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
-                  struct atl_app_set *out)
+                  struct atl_result_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
   struct dot_run r = {0};
@@ -79,7 +79,7 @@ int atl_app_swdot(atl_context_t ctx, const struct atl_swapps_params *p, const st
   }
   if (p->skew_reference)
     expect++;
-  struct atl_app_row brow;
+  struct atl_row brow;
   atl__app_row_init(&brow, "dot", "build");
   if ((err = atl__app_alloc(ctx, &bufs, n * 4, &da)) || (err = atl__app_alloc(ctx, &bufs, n * 4, &db)) ||
       (err = atl__app_alloc(ctx, &bufs, 4, &r.sum)) || (err = atl__sw_sync_alloc(ctx, &bufs, p, &r.sync)) ||
@@ -88,7 +88,7 @@ int atl_app_swdot(atl_context_t ctx, const struct atl_swapps_params *p, const st
     goto out;
   if ((err = atl__app_build(ctx, "app_swdot", "swdot", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", &kernel, &brow))) {
     atl__app_row_status(&brow, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
-    err = atl_app_set_add(out, &brow) ? ATL_ENOMEM : 0;
+    err = atl_result_set_add(out, &brow) ? ATL_ENOMEM : 0;
     goto out;
   }
   r.cap = atl__sw_cap(ctx, kernel, p);

@@ -151,20 +151,20 @@ static int verify(const struct mr_work *w, const uint32_t *out, uint32_t total, 
 
 static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
                    struct mr_run *r, void *const *kernels, const struct mr_work *w, void *da, void *db, unsigned kind,
-                   uint32_t groups, struct atl_app_set *out)
+                   uint32_t groups, struct atl_result_set *out)
 {
-  struct atl_app_row row;
+  struct atl_row row;
   char variant[48];
   snprintf(variant, sizeof variant, "%s/%s", w->name, kinds[kind].name);
   atl__app_row_init(&row, "mapreduce", variant);
   if (atl__sw_grid_refused(p, r->cap, groups, &row))
-    return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   const unsigned code = kinds[kind].code;
-  atl_app_metric_set(&row, w->mode ? "points" : "n", w->mode ? w->ntasks : w->n);
-  atl_app_metric_set(&row, "records", w->ntasks);
+  atl_row_metric_set(&row, w->mode ? "points" : "n", w->mode ? w->ntasks : w->n);
+  atl_row_metric_set(&row, "records", w->ntasks);
   const double atomics = atomics_of(code, w->ntasks, groups - 1, p->wg_size);
   if (atomics >= 0)
-    atl_app_metric_set(&row, "atomics", atomics);
+    atl_row_metric_set(&row, "atomics", atomics);
   struct atl_arg margs[13] = {{ATL_ARG_U32, NULL, w->mode},    {ATL_ARG_BUFFER, da, 0},
                               {ATL_ARG_BUFFER, db, 0},         {ATL_ARG_U32, NULL, w->n},
                               {ATL_ARG_U32, NULL, w->ntasks},  {ATL_ARG_U32, NULL, code},
@@ -204,16 +204,16 @@ static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const s
       if (!row.verified)
         atl__app_row_status(&row, ATL_STATUS_OK, "verification failed: %s", why);
       if (row.time_ms.median > 0)
-        atl_app_metric_set(&row, "mrecords_per_s", w->ntasks / (row.time_ms.median * 1e3));
+        atl_row_metric_set(&row, "mrecords_per_s", w->ntasks / (row.time_ms.median * 1e3));
     }
     free(recs);
   }
-  return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+  return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
 }
 
 /* Every grid and variant of one workload size. */
 static int run_size(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
-                    struct mr_run *r, void *const *kernels, int kmeans, uint32_t size, struct atl_app_set *out)
+                    struct mr_run *r, void *const *kernels, int kmeans, uint32_t size, struct atl_result_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
   struct mr_work w;
@@ -241,7 +241,7 @@ out:
 }
 
 int atl_app_swmapreduce(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
-                        struct atl_app_set *out)
+                        struct atl_result_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
   struct mr_run r = {0};
@@ -249,7 +249,7 @@ int atl_app_swmapreduce(atl_context_t ctx, const struct atl_swapps_params *p, co
   int err = atl__swapps_check(ctx, p, "mapreduce");
   if (err)
     return err;
-  struct atl_app_row brow;
+  struct atl_row brow;
   atl__app_row_init(&brow, "mapreduce", "build");
   if ((err = atl__app_alloc(ctx, &bufs, 4, &r.counter)) || (err = atl__sw_sync_alloc(ctx, &bufs, p, &r.sync)))
     goto out;
@@ -258,7 +258,7 @@ int atl_app_swmapreduce(atl_context_t ctx, const struct atl_swapps_params *p, co
       (err = atl__app_build(ctx, "app_swmapreduce", "mr_scan", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", &kernels[1],
                             NULL))) {
     atl__app_row_status(&brow, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
-    err = atl_app_set_add(out, &brow) ? ATL_ENOMEM : 0;
+    err = atl_result_set_add(out, &brow) ? ATL_ENOMEM : 0;
     goto out;
   }
   r.cap = atl__sw_cap(ctx, kernels[0], p);

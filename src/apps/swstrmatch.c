@@ -41,12 +41,12 @@ static void host_counts(const struct atl_swapps_params *p, const uint32_t *len, 
 
 static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
                    struct str_run *r, void *kernel, void *text, void *kw, void *kwlen, unsigned variant,
-                   uint32_t groups, const uint32_t *expect, struct atl_app_set *out)
+                   uint32_t groups, const uint32_t *expect, struct atl_result_set *out)
 {
-  struct atl_app_row row;
+  struct atl_row row;
   atl__app_row_init(&row, "strmatch", atl__sw_variant_names[variant]);
   if (!atl__sw_grid_refused(p, r->cap, groups, &row)) {
-    atl_app_metric_set(&row, "bytes", (double)p->text_bytes);
+    atl_row_metric_set(&row, "bytes", (double)p->text_bytes);
     struct atl_arg args[11] = {{ATL_ARG_BUFFER, text, 0},          {ATL_ARG_U64, NULL, p->text_bytes},
                                {ATL_ARG_BUFFER, kw, 0},            {ATL_ARG_BUFFER, kwlen, 0},
                                {ATL_ARG_U32, NULL, p->nkeywords},  {ATL_ARG_BUFFER, r->counts, 0},
@@ -67,7 +67,7 @@ static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const s
         for (unsigned k = 0; k < p->nkeywords; k++) {
           char name[32];
           snprintf(name, sizeof name, "count%u", k);
-          atl_app_metric_set(&row, name, got[k]);
+          atl_row_metric_set(&row, name, got[k]);
           matches += got[k];
           if (got[k] != expect[k] && row.verified) {
             row.verified = 0;
@@ -75,17 +75,17 @@ static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const s
                                 p->keywords[k], got[k], expect[k]);
           }
         }
-        atl_app_metric_set(&row, "atomics", matches);
+        atl_row_metric_set(&row, "atomics", matches);
         if (row.time_ms.median > 0)
-          atl_app_metric_set(&row, "gbps", (double)p->text_bytes / (row.time_ms.median * 1e6));
+          atl_row_metric_set(&row, "gbps", (double)p->text_bytes / (row.time_ms.median * 1e6));
       }
     }
   }
-  return atl_app_set_add(out, &row) ? ATL_ENOMEM : 0;
+  return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
 }
 
 int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
-                       struct atl_app_set *out)
+                       struct atl_result_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
   struct str_run r = {0};
@@ -108,7 +108,7 @@ int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, con
   host_counts(p, len, expect);
   if (p->skew_reference)
     expect[0]++;
-  struct atl_app_row brow;
+  struct atl_row brow;
   atl__app_row_init(&brow, "strmatch", "build");
   if ((err = atl__app_alloc(ctx, &bufs, (size_t)p->text_bytes, &dtext)) ||
       (err = atl__app_alloc(ctx, &bufs, sizeof kw, &dkw)) || (err = atl__app_alloc(ctx, &bufs, sizeof len, &dlen)) ||
@@ -121,7 +121,7 @@ int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, con
   if ((err = atl__app_build(ctx, "app_swstrmatch", "swstrmatch", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", &kernel,
                             &brow))) {
     atl__app_row_status(&brow, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
-    err = atl_app_set_add(out, &brow) ? ATL_ENOMEM : 0;
+    err = atl_result_set_add(out, &brow) ? ATL_ENOMEM : 0;
     goto out;
   }
   r.cap = atl__sw_cap(ctx, kernel, p);

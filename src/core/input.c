@@ -1,4 +1,5 @@
-/* Reading result files back: what --resume (and later compare and plot) stand on. */
+/* Reading result files back, every kind and both format versions: what a
+ * resumed sweep, compare, plot and report stand on. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -6,13 +7,6 @@
 #include <string.h>
 
 #include "atomlab.h"
-
-int atl_spec_equal(const struct atl_spec *a, const struct atl_spec *b)
-{
-  return a->op == b->op && a->type == b->type && a->space == b->space && a->pattern == b->pattern &&
-         a->result == b->result && a->scope == b->scope && a->order == b->order && a->contention == b->contention &&
-         a->padding == b->padding && a->wg_size == b->wg_size && a->workgroups == b->workgroups;
-}
 
 static char *read_file(const char *path, char *why, size_t why_len)
 {
@@ -56,13 +50,6 @@ static double whole(const cJSON *o, const char *key, double limit)
   return v >= 0 && v < limit && v == floor(v) ? v : 0;
 }
 
-/* A name field: parsed with `parse`; `fallback` when absent (older files). */
-static int name_field(const cJSON *o, const char *key, int (*parse)(const char *), int fallback)
-{
-  const char *s = str(o, key);
-  return s ? parse(s) : fallback;
-}
-
 /* What field @p key of @p o holds, for a message: "missing", "'frob'", "0", "an array". */
 static void field_text(const cJSON *o, const char *key, char *buf, size_t len)
 {
@@ -82,67 +69,35 @@ static void copy_str(char *dst, size_t len, const char *src)
   snprintf(dst, len, "%s", src ? src : "");
 }
 
-static int parse_row(const cJSON *o, struct atl_row *r, char *why, size_t why_len, int index)
+/* A JSON value as configuration text: strings as they are, numbers exactly,
+ * booleans as yes/no (what the table prints). 0, or -1 for another type. */
+static int config_text(const cJSON *v, char *out, size_t len, int *is_number)
 {
-  memset(r, 0, sizeof *r);
-  struct atl_spec *s = &r->spec;
-  int op = name_field(o, "op", atl_op_parse, -1), type = name_field(o, "type", atl_type_parse, -1);
-  int space = name_field(o, "space", atl_space_parse, -1), pattern = name_field(o, "pattern", atl_pattern_parse, -1);
-  int result = name_field(o, "result", atl_result_parse, -1);
-  int scope = name_field(o, "scope", atl_scope_parse, ATL_SCOPE_DEVICE);
-  int order = name_field(o, "order", atl_order_parse, ATL_ORDER_RELAXED);
-  double cont = num(o, "contention", -1), pad = num(o, "padding", -1), wg = num(o, "wg_size", -1),
-         wgs = num(o, "workgroups", -1);
-  /* Name the first bad field and what it holds: "a field is wrong" sends the reader hunting. */
-  const struct {
-    const char *key;
-    int bad;
-    const char *allowed;
-  } fields[] = {
-      {"op", op < 0, "an op name such as fetch_add"},
-      {"type", type < 0, "u32, i32, u64, f32, f64, f16x2 or bf16x2"},
-      {"space", space < 0, "global or local"},
-      {"pattern", pattern < 0, "contiguous, cross-warp, branched or random"},
-      {"result", result < 0, "unused or used"},
-      {"scope", scope < 0, "device, block or system"},
-      {"order", order < 0, "relaxed, acquire, release, acq_rel or seq_cst"},
-      {"contention", !(cont >= 1 && cont <= UINT32_MAX && cont == (double)(uint32_t)cont), "a whole number >= 1"},
-      {"padding", !(pad >= 1 && pad <= UINT32_MAX && pad == (double)(uint32_t)pad), "a whole number >= 1"},
-      {"wg_size", !(wg >= 1 && wg <= UINT32_MAX && wg == (double)(uint32_t)wg), "a whole number >= 1"},
-      {"workgroups", !(wgs >= 1 && wgs <= UINT32_MAX && wgs == (double)(uint32_t)wgs), "a whole number >= 1"},
-  };
-  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-    if (fields[i].bad) {
-      char found[64];
-      field_text(o, fields[i].key, found, sizeof found);
-      snprintf(why, why_len, "row %d: the configuration field '%s' is %s: allowed: %s", index, fields[i].key, found,
-               fields[i].allowed);
-      return ATL_EINVAL;
-    }
-  *s = (struct atl_spec){.op = (enum atl_op)op, .type = (enum atl_type)type, .space = (enum atl_space)space,
-                         .pattern = (enum atl_pattern)pattern, .result = (enum atl_result_use)result,
-                         .scope = (enum atl_scope)scope, .order = (enum atl_order)order,
-                         .contention = (uint32_t)cont, .padding = (uint32_t)pad, .wg_size = (uint32_t)wg,
-                         .workgroups = (uint32_t)wgs};
-  static const char *const statuses[] = {"ok", "unsupported", "skipped", "deadlock", "error"};
-  const char *status = str(o, "status");
-  r->status = ATL_STATUS_ERROR;
-  for (int i = 0; status && i < 5; i++)
-    if (strcmp(status, statuses[i]) == 0)
-      r->status = (enum atl_status)i;
-  copy_str(r->reason, sizeof r->reason, str(o, "reason"));
-  copy_str(r->instructions, sizeof r->instructions, str(o, "instructions"));
-  r->verified = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "verified"));
-  /* Counts outside their type (iters -1, 1e300 ops) read as 0: converting
-   * them would be undefined, and 0 is what atl_row_validate() refuses. */
-  r->wrong_words = (uint64_t)whole(o, "wrong_words", 0x1p64);
-  r->iters = (uint32_t)whole(o, "iters", 0x1p32);
-  r->ops = (uint64_t)whole(o, "ops", 0x1p64);
-  r->array_words = (uint64_t)whole(o, "array_words", 0x1p64);
-  r->ops_per_us = num(o, "ops_per_us", 0);
-  r->gops = num(o, "gops", 0);
-  r->cas_attempts = num(o, "cas_attempts_per_op", 0);
-  r->row_seconds = num(o, "row_seconds", 0);
+  *is_number = 0;
+  if (cJSON_IsString(v))
+    snprintf(out, len, "%s", v->valuestring);
+  else if (cJSON_IsNumber(v)) {
+    snprintf(out, len, "%.15g", v->valuedouble);
+    *is_number = 1;
+  } else if (cJSON_IsBool(v))
+    snprintf(out, len, "%s", cJSON_IsTrue(v) ? "yes" : "no");
+  else
+    return -1;
+  return 0;
+}
+
+static int add_config(struct atl_row *r, const char *name, const cJSON *v)
+{
+  char text[sizeof r->config[0].text];
+  int is_number;
+  if (config_text(v, text, sizeof text, &is_number))
+    return 0;
+  return is_number ? atl_row_config_number(r, name, v->valuedouble) : atl_row_config_set(r, name, text);
+}
+
+/* Statistics and samples, the same in both versions. */
+static int parse_times(const cJSON *o, struct atl_row *r, char *why, size_t why_len, int index)
+{
   const cJSON *samples = cJSON_GetObjectItemCaseSensitive(o, "samples_ms");
   int n = cJSON_IsArray(samples) ? cJSON_GetArraySize(samples) : 0;
   if (n > 0) {
@@ -152,8 +107,7 @@ static int parse_row(const cJSON *o, struct atl_row *r, char *why, size_t why_le
     for (int i = 0; i < n; i++) {
       const cJSON *v = cJSON_GetArrayItem(samples, i);
       if (!cJSON_IsNumber(v) || v->valuedouble < 0) {
-        free(r->samples_ms);
-        r->samples_ms = NULL;
+        atl_row_release(r);
         snprintf(why, why_len, "row %d: samples_ms holds a value that is not a time", index);
         return ATL_EINVAL;
       }
@@ -174,8 +128,91 @@ static int parse_row(const cJSON *o, struct atl_row *r, char *why, size_t why_le
     r->time_ms.q3 = num(t, "q3", 0);
     r->time_ms.iqr = num(t, "iqr", 0);
     r->time_ms.noise = num(t, "noise", 0);
+    if (n == 0) /* app rows of version 1 kept no samples: their count as recorded */
+      r->time_ms.samples = (unsigned)whole(t, "samples", 0x1p32);
   }
   return 0;
+}
+
+/* What every row has in both versions: status, reason, verified, instructions, wall time. */
+static void parse_common(const cJSON *o, struct atl_row *r)
+{
+  const char *status = str(o, "status");
+  int s = status ? atl_status_parse(status) : -1;
+  r->status = s < 0 ? ATL_STATUS_ERROR : (enum atl_status)s;
+  copy_str(r->reason, sizeof r->reason, str(o, "reason"));
+  copy_str(r->instructions, sizeof r->instructions, str(o, "instructions"));
+  r->verified = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "verified"));
+  r->row_seconds = num(o, "row_seconds", 0);
+}
+
+/* A version 2 row: {config, status, reason, verified, wrong, time_ms, samples_ms, metrics, ...}. */
+static int parse_row_v2(const cJSON *o, const char *kind, struct atl_row *r, char *why, size_t why_len, int index)
+{
+  atl_row_init(r, kind);
+  const cJSON *config = cJSON_GetObjectItemCaseSensitive(o, "config"), *v;
+  if (!cJSON_IsObject(config) || cJSON_GetArraySize(config) == 0) {
+    snprintf(why, why_len, "row %d: the field 'config' is %s: allowed: an object of configuration values", index,
+             config == NULL ? "missing" : "empty or not an object");
+    return ATL_EINVAL;
+  }
+  cJSON_ArrayForEach(v, config) add_config(r, v->string, v);
+  parse_common(o, r);
+  r->wrong = (uint64_t)whole(o, "wrong", 0x1p64);
+  const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(o, "metrics");
+  cJSON_ArrayForEach(v, metrics)
+  {
+    const char *name = str(v, "name");
+    if (name == NULL || !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(v, "value")))
+      continue;
+    atl_row_metric_set(r, name, num(v, "value", 0));
+    struct atl_metric *m = &r->metrics[r->nmetrics - 1];
+    if (strcmp(m->name, name) == 0 && str(v, "unit")) /* the file's unit stands (a metric this build does not know) */
+      copy_str(m->unit, sizeof m->unit, str(v, "unit"));
+  }
+  return parse_times(o, r, why, why_len, index);
+}
+
+/* Version 1 numbers that are metrics in version 2, in the order the writers now set them. */
+static const char *const v1_metrics[] = {"iters", "ops", "array_words", "ops_per_us", "gops", "cas_attempts_per_op",
+                                         "olds_checked", "winner", "margin"};
+
+/*
+ * A version 1 row, migrated: its kind's configuration fields (rows written
+ * before scope and order were recorded ran device-scope relaxed atomics, so
+ * they say so), wrong_words as wrong, the numbers of v1_metrics and an app
+ * row's "metrics" object as metrics.
+ */
+static int parse_row_v1(const cJSON *o, const struct atl_row_kind *kind, struct atl_row *r, char *why,
+                        size_t why_len, int index)
+{
+  atl_row_init(r, kind->name);
+  for (const char *const *c = kind->config; *c; c++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, *c);
+    if (v == NULL && strcmp(kind->name, "rmw") == 0 && str(o, "op") &&
+        (strcmp(*c, "scope") == 0 || strcmp(*c, "order") == 0))
+      atl_row_config_set(r, *c, strcmp(*c, "scope") == 0 ? "device" : "relaxed");
+    else if (v != NULL)
+      add_config(r, *c, v);
+  }
+  if (r->nconfig == 0) {
+    snprintf(why, why_len, "row %d is not an object with a configuration (%s, ...)", index, kind->config[0]);
+    return ATL_EINVAL;
+  }
+  parse_common(o, r);
+  r->wrong = (uint64_t)whole(o, "wrong_words", 0x1p64);
+  for (size_t i = 0; i < sizeof v1_metrics / sizeof v1_metrics[0]; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, v1_metrics[i]);
+    if (cJSON_IsNumber(v) || cJSON_IsBool(v))
+      atl_row_metric_set(r, v1_metrics[i], cJSON_IsBool(v) ? cJSON_IsTrue(v) : v->valuedouble);
+  }
+  const cJSON *v, *metrics = cJSON_GetObjectItemCaseSensitive(o, "metrics");
+  cJSON_ArrayForEach(v, metrics)
+  {
+    if (cJSON_IsNumber(v))
+      atl_row_metric_set(r, v->string, v->valuedouble);
+  }
+  return parse_times(o, r, why, why_len, index);
 }
 
 static void parse_device(const cJSON *d, struct atl_device_info *info)
@@ -188,6 +225,20 @@ static void parse_device(const cJSON *d, struct atl_device_info *info)
   copy_str(info->driver, sizeof info->driver, str(d, "driver"));
   copy_str(info->version, sizeof info->version, str(d, "version"));
   copy_str(info->lang_version, sizeof info->lang_version, str(d, "language_version"));
+  /* The limits every file records (the report's device section); absent ones stay 0. */
+  const cJSON *lim = cJSON_GetObjectItemCaseSensitive(d, "limits");
+  info->compute_units = (unsigned)whole(lim, "compute_units", 0x1p32);
+  info->clock_mhz = (unsigned)whole(lim, "clock_mhz", 0x1p32);
+  info->max_wg_size = (size_t)whole(lim, "max_work_group_size", 0x1p32);
+  info->global_mem = (uint64_t)whole(lim, "global_mem_bytes", 0x1p63);
+  info->local_mem = (uint64_t)whole(lim, "local_mem_bytes", 0x1p63);
+  info->local_mem_optin = (uint64_t)whole(lim, "local_mem_optin_bytes", 0x1p63);
+  info->warp_size = (unsigned)whole(lim, "warp_size", 0x1p32);
+  info->max_threads_per_cu = (unsigned)whole(lim, "max_threads_per_compute_unit", 0x1p32);
+  const char *type = str(d, "type");
+  info->type = type && strcmp(type, "cpu") == 0 ? ATL_DEVICE_CPU : type && strcmp(type, "gpu") == 0 ? ATL_DEVICE_GPU
+               : type && strcmp(type, "accelerator") == 0                                            ? ATL_DEVICE_ACCELERATOR
+                                                                                                     : ATL_DEVICE_OTHER;
 }
 
 int atl_read_json(const char *path, struct atl_result_set *set, char *why, size_t why_len)
@@ -207,18 +258,50 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
   cJSON *root = cJSON_Parse(text);
   int err = 0;
   if (!cJSON_IsObject(root)) {
-    snprintf(why, why_len, "'%s' is not a JSON object", path);
+    snprintf(why, why_len, "'%s' is not JSON (expected an atomlab result file)", path);
     err = ATL_EINVAL;
     goto out;
   }
-  if (num(root, "format_version", -1) != ATL_FORMAT_VERSION) {
+  const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "format_version");
+  if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "rows")) && version == NULL) {
+    snprintf(why, why_len, "'%s' is not an atomlab result file (no rows array)", path);
+    err = ATL_EINVAL;
+    goto out;
+  }
+  const double fv = num(root, "format_version", -1);
+  if (cJSON_IsNumber(version) && fv != 1 && fv != ATL_FORMAT_VERSION) {
+    snprintf(why, why_len, "'%s' has format_version %g: this atomlab reads 1 to %d", path, fv, ATL_FORMAT_VERSION);
+    err = ATL_EINVAL;
+    goto out;
+  }
+  if (!cJSON_IsNumber(version)) { /* name the field and what it holds, e.g. the string "1" */
     char found[64];
     field_text(root, "format_version", found, sizeof found);
-    snprintf(why, why_len, "'%s': the field 'format_version' is %s: this atomlab reads the number %d", path, found,
-             ATL_FORMAT_VERSION);
+    snprintf(why, why_len, "'%s': the field 'format_version' is %s%s: this atomlab reads the numbers 1 to %d", path,
+             cJSON_IsString(version) ? "the string " : "", found, ATL_FORMAT_VERSION);
     err = ATL_EINVAL;
     goto out;
   }
+  set->format_version = (int)fv;
+  /* The kind: version 2 names it; version 1 said "benchmark": "strategy" or "kind": "app" (or only its rows
+   * did, by a strategy or app field), and rmw said nothing. */
+  const char *kind_name = str(root, "kind");
+  if (fv == 1) {
+    const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "rows"), 0);
+    kind_name = str(root, "benchmark")  ? str(root, "benchmark")
+                : kind_name             ? kind_name
+                : str(first, "strategy") ? "strategy"
+                : str(first, "app")      ? "app"
+                                         : "rmw";
+  }
+  const struct atl_row_kind *kind = atl_row_kind_find(kind_name);
+  if (kind == NULL) {
+    snprintf(why, why_len, "'%s': the field 'kind' is '%s': this atomlab reads rmw, strategy and app rows", path,
+             kind_name ? kind_name : "missing");
+    err = ATL_EINVAL;
+    goto out;
+  }
+  snprintf(set->kind, sizeof set->kind, "%s", kind->name);
   struct atl_run_meta *m = &set->meta;
   const cJSON *tool = cJSON_GetObjectItemCaseSensitive(root, "tool");
   copy_str(m->tool_version, sizeof m->tool_version, str(tool, "version"));
@@ -249,6 +332,12 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
     goto out;
   }
   parse_device(device, &m->device);
+  const cJSON *occ = cJSON_GetObjectItemCaseSensitive(root, "occupancy");
+  m->occupancy.wg_size = (unsigned)whole(occ, "wg_size", 0x1p32);
+  m->occupancy.discovered = (unsigned)whole(occ, "discovered_workgroups", 0x1p32);
+  m->occupancy.estimated = (unsigned)whole(occ, "estimated_workgroups", 0x1p32);
+  m->occupancy.launched = (unsigned)whole(occ, "probe_workgroups", 0x1p32);
+  copy_str(m->occupancy.estimate_method, sizeof m->occupancy.estimate_method, str(occ, "estimate_method"));
   const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
   if (!cJSON_IsArray(rows)) {
     snprintf(why, why_len, "'%s' has no rows array", path);
@@ -261,12 +350,20 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
   {
     struct atl_row row;
     char detail[200];
-    if ((err = parse_row(o, &row, detail, sizeof detail, index++))) {
+    if (!cJSON_IsObject(o)) {
+      snprintf(why, why_len, "'%s': row %d is not an object", path, index);
+      err = ATL_EINVAL;
+      goto out;
+    }
+    err = fv == 1 ? parse_row_v1(o, kind, &row, detail, sizeof detail, index)
+                  : parse_row_v2(o, kind->name, &row, detail, sizeof detail, index);
+    index++;
+    if (err) {
       snprintf(why, why_len, "'%s': %s", path, detail);
       goto out;
     }
     if ((err = atl_result_set_add(set, &row))) {
-      free(row.samples_ms);
+      atl_row_release(&row);
       goto out;
     }
   }

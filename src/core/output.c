@@ -1,6 +1,7 @@
-/* One row struct, three views: a readable table, CSV and JSON. */
+/* One row model, three views of any kind of rows: a readable table, CSV and JSON. */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +9,6 @@
 
 #include "atomlab.h"
 #include "output_internal.h"
-
-static const char *const status_names[] = {"ok", "unsupported", "skipped", "deadlock", "error"};
-
-const char *atl_status_name(enum atl_status s) { return (unsigned)s < 5 ? status_names[s] : "?"; }
 
 int atl_format_parse(const char *s)
 {
@@ -24,70 +21,90 @@ int atl_format_parse(const char *s)
   return -1;
 }
 
-void *atl__grow_rows(void *rows, size_t *cap, size_t count, size_t size, size_t first)
+/* Table labels and widths of the configuration fields (others: their name, 10 wide). */
+static const struct {
+  const char *name, *label;
+  int width;
+} table_fields[] = {
+    {"pattern", "pattern", 12}, {"op", "op", 9},          {"type", "type", 6},       {"space", "space", 6},
+    {"result", "result", 6},    {"scope", "scope", 6},    {"order", "order", 7},     {"contention", "cont", 6},
+    {"padding", "pad", 5},      {"strategy", "strategy", 11}, {"divergent", "div", 4}, {"app", "app", 12},
+    {"variant", "variant", 18},
+};
+
+static void table_field(const char *name, const char **label, int *width)
 {
-  if (count < *cap)
-    return rows;
-  size_t n = *cap ? *cap * 2 : first;
-  void *grown = realloc(rows, n * size);
-  if (grown != NULL)
-    *cap = n;
-  return grown;
+  *label = name;
+  *width = 10;
+  for (size_t i = 0; i < sizeof table_fields / sizeof table_fields[0]; i++)
+    if (strcmp(table_fields[i].name, name) == 0) {
+      *label = table_fields[i].label;
+      *width = table_fields[i].width;
+    }
 }
 
-int atl_result_set_add(struct atl_result_set *set, struct atl_row *row)
+/* A column metric's header: its unit where it has one ("Gop/s"), else its name. */
+static const char *column_label(const char *metric)
 {
-  void *rows = atl__grow_rows(set->rows, &set->cap, set->count, sizeof *set->rows, 64);
-  if (rows == NULL)
-    return ATL_ENOMEM;
-  set->rows = rows;
-  set->rows[set->count++] = *row;
-  row->samples_ms = NULL; /* moved */
-  return 0;
+  const struct atl_metric_info *info = atl_metric_info(metric);
+  return info && info->unit[0] && strcmp(info->unit, "x") != 0 ? info->unit : metric;
 }
 
-void atl_result_set_release(struct atl_result_set *set)
+int atl_write_table_header(FILE *f, const struct atl_row_kind *kind)
 {
-  for (size_t i = 0; i < set->count; i++)
-    free(set->rows[i].samples_ms);
-  free(set->rows);
-  set->rows = NULL;
-  set->count = set->cap = 0;
+  for (const char *const *c = kind->table; *c; c++) {
+    const char *label;
+    int width;
+    table_field(*c, &label, &width);
+    fprintf(f, "%-*s ", width, label);
+  }
+  fprintf(f, "%10s %6s", "median_ms", "noise");
+  for (const char *const *m = kind->columns; *m; m++)
+    fprintf(f, " %10s", column_label(*m));
+  return fprintf(f, " %-8s %s\n", "verified", "status") < 0;
 }
 
-int atl_write_table_header(FILE *f)
+/* A column metric as the table shows it: a strategy's winner as "W", its margin as "1.23x". */
+static void column_text(const struct atl_row *r, const char *metric, char *out, size_t len)
 {
-  return fprintf(f, "%-10s %-9s %-6s %-6s %-6s %-6s %-7s %6s %5s %9s %10s %6s %10s %-8s %s\n", "pattern", "op", "type",
-                 "space", "result", "scope", "order", "cont", "pad", "iters", "median_ms", "noise", "Gop/s", "verified",
-                 "status") < 0;
+  double v = atl_row_metric(r, metric, NAN);
+  if (strcmp(metric, "winner") == 0)
+    snprintf(out, len, "%s", v == 1 ? "W" : "-");
+  else if (strcmp(metric, "margin") == 0)
+    snprintf(out, len, v > 0 ? "%.2fx" : "-", v);
+  else if (isnan(v))
+    snprintf(out, len, "-");
+  else
+    snprintf(out, len, "%.6g", v);
 }
 
-int atl_write_table_row(FILE *f, const struct atl_row *r)
+int atl_write_table_row(FILE *f, const struct atl_row_kind *kind, const struct atl_row *r)
 {
-  const struct atl_spec *s = &r->spec;
-  char note[700] = "";
-  if (r->reason[0] || r->instructions[0])
-    snprintf(note, sizeof note, "%s%s%s%s%s", r->reason[0] ? " (" : "", r->reason, r->reason[0] ? ")" : "",
-             r->instructions[0] ? " [" : "", r->instructions[0] ? r->instructions : "");
+  for (const char *const *c = kind->table; *c; c++) {
+    const char *label, *v = atl_row_config(r, *c);
+    int width;
+    table_field(*c, &label, &width);
+    fprintf(f, "%-*s ", width, v ? v : "-");
+  }
+  const int measured = r->status == ATL_STATUS_OK && r->time_ms.samples > 0;
+  if (measured)
+    fprintf(f, "%10.4f %5.1f%%", r->time_ms.median, r->time_ms.noise * 100);
+  else
+    fprintf(f, "%10s %6s", "-", "-");
+  for (const char *const *m = kind->columns; *m; m++) {
+    char cell[32];
+    column_text(r, *m, cell, sizeof cell);
+    fprintf(f, " %10s", r->status == ATL_STATUS_OK ? cell : "-");
+  }
+  fprintf(f, " %-8s %s", r->status == ATL_STATUS_OK ? (r->verified ? "yes" : "NO") : "-", atl_status_name(r->status));
+  for (unsigned i = 0; kind->list_metrics && i < r->nmetrics; i++)
+    fprintf(f, " %s=%.4g", r->metrics[i].name, r->metrics[i].value);
+  if (r->reason[0])
+    fprintf(f, " (%s)", r->reason);
   if (r->instructions[0])
-    strncat(note, "]", sizeof note - strlen(note) - 1);
-  int n = fprintf(f, "%-10s %-9s %-6s %-6s %-6s %-6s %-7s %6u %5u ", atl_pattern_name(s->pattern), atl_op_name(s->op),
-                  atl_type_name(s->type), atl_space_name(s->space), atl_result_name(s->result),
-                  atl_scope_name(s->scope), atl_order_name(s->order), s->contention, s->padding);
-  if (n < 0)
-    return 1;
-  if (r->status != ATL_STATUS_OK)
-    return fprintf(f, "%9s %10s %6s %10s %-8s %s%s\n", "-", "-", "-", "-", "-", atl_status_name(r->status), note) < 0;
-  return fprintf(f, "%9u %10.3f %5.1f%% %10.3f %-8s %s%s\n", r->iters, r->time_ms.median, r->time_ms.noise * 100,
-                 r->gops, r->verified ? "yes" : "NO", atl_status_name(r->status), note) < 0;
+    fprintf(f, " [%s]", r->instructions);
+  return fputc('\n', f) == EOF || ferror(f);
 }
-
-static const char csv_header[] =
-    "pattern,op,type,space,result,contention,padding,wg_size,workgroups,array_words,iters,ops,status,verified,"
-    "wrong_words,median_ms,min_ms,max_ms,q1_ms,q3_ms,iqr_ms,noise,samples,ops_per_us,gops,cas_attempts_per_op,scope,"
-    "order,backend,instructions,reason";
-
-const char *atl_csv_header(void) { return csv_header; }
 
 /* A CSV field (result.h): quoted when it holds a comma, quote or newline. */
 void atl_csv_field(FILE *f, const char *s)
@@ -105,20 +122,58 @@ void atl_csv_field(FILE *f, const char *s)
   fputc('"', f);
 }
 
+static int is_column(const struct atl_row_kind *kind, const char *metric)
+{
+  for (const char *const *m = kind->columns; *m; m++)
+    if (strcmp(*m, metric) == 0)
+      return 1;
+  return 0;
+}
+
+int atl_csv_header_write(FILE *f, const struct atl_row_kind *kind)
+{
+  for (const char *const *c = kind->config; *c; c++)
+    fprintf(f, "%s,", *c);
+  fputs("status,verified,wrong,median_ms,min_ms,max_ms,q1_ms,q3_ms,iqr_ms,noise,samples,", f);
+  for (const char *const *m = kind->columns; *m; m++)
+    fprintf(f, "%s,", *m);
+  return fputs("metrics,backend,instructions,reason\n", f) < 0;
+}
+
+/* The kind of a set's rows (rmw for an empty set of no kind). */
+static const struct atl_row_kind *set_kind(const struct atl_result_set *set)
+{
+  return atl_row_kind_find(set->kind[0] ? set->kind : set->count ? set->rows[0].kind : "rmw");
+}
+
 int atl_write_csv(FILE *f, const struct atl_result_set *set)
 {
-  fprintf(f, "%s\n", csv_header);
+  const struct atl_row_kind *kind = set_kind(set);
+  if (kind == NULL)
+    return ATL_EINVAL;
+  atl_csv_header_write(f, kind);
   for (size_t i = 0; i < set->count; i++) {
     const struct atl_row *r = &set->rows[i];
-    const struct atl_spec *s = &r->spec;
     const struct atl_stats *t = &r->time_ms;
-    fprintf(f, "%s,%s,%s,%s,%s,%u,%u,%u,%u,%llu,%u,%llu,%s,%d,%llu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.5f,%u,%.3f,%.5f,%.4f,",
-            atl_pattern_name(s->pattern), atl_op_name(s->op), atl_type_name(s->type), atl_space_name(s->space),
-            atl_result_name(s->result), s->contention, s->padding, s->wg_size, s->workgroups,
-            (unsigned long long)r->array_words, r->iters, (unsigned long long)r->ops, atl_status_name(r->status),
-            r->verified, (unsigned long long)r->wrong_words, t->median, t->min, t->max, t->q1, t->q3, t->iqr,
-            t->noise, t->samples, r->ops_per_us, r->gops, r->cas_attempts);
-    fprintf(f, "%s,%s,%s,", atl_scope_name(s->scope), atl_order_name(s->order), set->meta.device.backend);
+    for (const char *const *c = kind->config; *c; c++) {
+      const char *v = atl_row_config(r, *c);
+      atl_csv_field(f, v ? v : "");
+      fputc(',', f);
+    }
+    fprintf(f, "%s,%d,%llu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.5f,%u,", atl_status_name(r->status), r->verified,
+            (unsigned long long)r->wrong, t->median, t->min, t->max, t->q1, t->q3, t->iqr, t->noise, t->samples);
+    for (const char *const *m = kind->columns; *m; m++) {
+      double v = atl_row_metric(r, *m, NAN);
+      if (!isnan(v))
+        fprintf(f, "%.9g", v);
+      fputc(',', f);
+    }
+    for (unsigned m = 0, n = 0; m < r->nmetrics; m++)
+      if (!is_column(kind, r->metrics[m].name))
+        fprintf(f, "%s%s=%.9g", n++ ? ";" : "", r->metrics[m].name, r->metrics[m].value);
+    fputc(',', f);
+    atl_csv_field(f, set->meta.device.backend);
+    fputc(',', f);
     atl_csv_field(f, r->instructions);
     fputc(',', f);
     atl_csv_field(f, r->reason); /* free text last */
@@ -161,29 +216,24 @@ cJSON *atl__device_json(const struct atl_device_info *d)
   return o;
 }
 
+static const char *const hint_names[] = {"", "higher", "lower"};
+
 cJSON *atl__row_json(const struct atl_row *r)
 {
-  const struct atl_spec *s = &r->spec;
   const struct atl_stats *t = &r->time_ms;
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "pattern", atl_pattern_name(s->pattern));
-  cJSON_AddStringToObject(o, "op", atl_op_name(s->op));
-  cJSON_AddStringToObject(o, "type", atl_type_name(s->type));
-  cJSON_AddStringToObject(o, "space", atl_space_name(s->space));
-  cJSON_AddStringToObject(o, "result", atl_result_name(s->result));
-  cJSON_AddStringToObject(o, "scope", atl_scope_name(s->scope));
-  cJSON_AddStringToObject(o, "order", atl_order_name(s->order));
-  cJSON_AddNumberToObject(o, "contention", s->contention);
-  cJSON_AddNumberToObject(o, "padding", s->padding);
-  cJSON_AddNumberToObject(o, "wg_size", s->wg_size);
-  cJSON_AddNumberToObject(o, "workgroups", s->workgroups);
-  cJSON_AddNumberToObject(o, "array_words", (double)r->array_words);
+  cJSON *config = cJSON_AddObjectToObject(o, "config");
+  for (unsigned i = 0; i < r->nconfig; i++) {
+    const struct atl_value *v = &r->config[i];
+    if (v->is_number)
+      cJSON_AddNumberToObject(config, v->name, strtod(v->text, NULL));
+    else
+      cJSON_AddStringToObject(config, v->name, v->text);
+  }
   cJSON_AddStringToObject(o, "status", atl_status_name(r->status));
   cJSON_AddStringToObject(o, "reason", r->reason);
   cJSON_AddBoolToObject(o, "verified", r->verified);
-  cJSON_AddNumberToObject(o, "wrong_words", (double)r->wrong_words);
-  cJSON_AddNumberToObject(o, "iters", r->iters);
-  cJSON_AddNumberToObject(o, "ops", (double)r->ops);
+  cJSON_AddNumberToObject(o, "wrong", (double)r->wrong);
   cJSON *tj = cJSON_AddObjectToObject(o, "time_ms");
   cJSON_AddNumberToObject(tj, "median", t->median);
   cJSON_AddNumberToObject(tj, "min", t->min);
@@ -197,11 +247,17 @@ cJSON *atl__row_json(const struct atl_row *r)
   cJSON *samples = cJSON_AddArrayToObject(o, "samples_ms");
   for (unsigned i = 0; r->samples_ms && i < t->samples; i++)
     cJSON_AddItemToArray(samples, cJSON_CreateNumber(r->samples_ms[i]));
-  cJSON_AddNumberToObject(o, "ops_per_us", r->ops_per_us);
-  cJSON_AddNumberToObject(o, "gops", r->gops);
+  cJSON *metrics = cJSON_AddArrayToObject(o, "metrics");
+  for (unsigned i = 0; i < r->nmetrics; i++) {
+    const struct atl_metric *m = &r->metrics[i];
+    cJSON *mj = cJSON_CreateObject();
+    cJSON_AddStringToObject(mj, "name", m->name);
+    cJSON_AddStringToObject(mj, "unit", m->unit);
+    cJSON_AddNumberToObject(mj, "value", m->value);
+    cJSON_AddStringToObject(mj, "hint", hint_names[m->hint <= ATL_HINT_LOWER ? m->hint : 0]);
+    cJSON_AddItemToArray(metrics, mj);
+  }
   cJSON_AddNumberToObject(o, "row_seconds", r->row_seconds);
-  if (s->op == ATL_OP_CAS)
-    cJSON_AddNumberToObject(o, "cas_attempts_per_op", r->cas_attempts);
   if (r->instructions[0])
     cJSON_AddStringToObject(o, "instructions", r->instructions);
   return o;
@@ -293,6 +349,7 @@ int atl__json_print(FILE *f, cJSON *root)
 int atl_write_json(FILE *f, const struct atl_result_set *set)
 {
   cJSON *root = atl__json_meta(&set->meta);
+  cJSON_AddStringToObject(root, "kind", set_kind(set) ? set_kind(set)->name : "rmw");
   cJSON_AddItemToObject(root, "summary", summary_json(set));
   cJSON *rows = cJSON_AddArrayToObject(root, "rows");
   for (size_t i = 0; i < set->count; i++)
@@ -308,9 +365,12 @@ int atl_write_set(FILE *f, const void *arg)
     return atl_write_json(f, w->set);
   if (w->fmt == ATL_FORMAT_CSV)
     return atl_write_csv(f, w->set);
-  err = atl_write_table_header(f) ? ATL_EIO : 0;
+  const struct atl_row_kind *kind = set_kind(w->set);
+  if (kind == NULL)
+    return ATL_EINVAL;
+  err = atl_write_table_header(f, kind) ? ATL_EIO : 0;
   for (size_t i = 0; !err && i < w->set->count; i++)
-    err = atl_write_table_row(f, &w->set->rows[i]) ? ATL_EIO : 0;
+    err = atl_write_table_row(f, kind, &w->set->rows[i]) ? ATL_EIO : 0;
   return err;
 }
 

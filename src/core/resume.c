@@ -28,6 +28,10 @@ static int fail(char *why, size_t why_len, const char *fmt, double value)
 
 int atl_row_validate(const struct atl_row *r, char *why, size_t why_len)
 {
+  struct atl_spec spec;
+  int err = atl_spec_from_row(r, &spec, why, why_len);
+  if (err)
+    return err;
   if (r->status == ATL_STATUS_UNSUPPORTED)
     return 0; /* nothing was measured: the reason is the whole row */
   if (r->status != ATL_STATUS_OK) {
@@ -35,18 +39,19 @@ int atl_row_validate(const struct atl_row *r, char *why, size_t why_len)
     return ATL_EINVAL;
   }
   /* plain_add is the non-atomic control: it is expected not to verify. */
-  if (!r->verified && r->spec.op != ATL_OP_PLAIN_ADD) {
+  if (!r->verified && spec.op != ATL_OP_PLAIN_ADD) {
     snprintf(why, why_len, "an ok row that is not verified");
     return ATL_EINVAL;
   }
-  if (r->iters == 0) {
+  /* Counts outside their type (iters -1, 1e300 ops) are refused before any conversion. */
+  const double iters = atl_row_metric(r, "iters", 0), row_ops = atl_row_metric(r, "ops", -1);
+  if (!(iters >= 1 && iters <= UINT32_MAX && iters == floor(iters))) {
     snprintf(why, why_len, "iters is not a whole number from 1 to %u", UINT32_MAX);
     return ATL_EINVAL;
   }
-  const uint64_t ops = atl_spec_active_threads(&r->spec) * r->iters;
-  if (r->ops != ops) {
-    snprintf(why, why_len, "ops is %llu, not active threads x iters = %llu", (unsigned long long)r->ops,
-             (unsigned long long)ops);
+  const uint64_t ops = atl_spec_active_threads(&spec) * (uint64_t)iters;
+  if (row_ops != (double)ops) {
+    snprintf(why, why_len, "ops is %.17g, not active threads x iters = %llu", row_ops, (unsigned long long)ops);
     return ATL_EINVAL;
   }
   const size_t n = r->time_ms.samples;
@@ -67,12 +72,13 @@ int atl_row_validate(const struct atl_row *r, char *why, size_t why_len)
     return ATL_EINVAL;
   }
   const double ops_per_us = (double)ops / (median * 1e3);
-  if (!near(r->ops_per_us, ops_per_us)) {
-    snprintf(why, why_len, "ops_per_us is %g, not ops / median = %g", r->ops_per_us, ops_per_us);
+  const double row_ops_per_us = atl_row_metric(r, "ops_per_us", 0), gops = atl_row_metric(r, "gops", 0);
+  if (!near(row_ops_per_us, ops_per_us)) {
+    snprintf(why, why_len, "ops_per_us is %g, not ops / median = %g", row_ops_per_us, ops_per_us);
     return ATL_EINVAL;
   }
-  if (!near(r->gops, ops_per_us * 1e-3)) {
-    snprintf(why, why_len, "gops is %g, not ops / median = %g", r->gops, ops_per_us * 1e-3);
+  if (!near(gops, ops_per_us * 1e-3)) {
+    snprintf(why, why_len, "gops is %g, not ops / median = %g", gops, ops_per_us * 1e-3);
     return ATL_EINVAL;
   }
   return 0;

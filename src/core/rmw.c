@@ -98,12 +98,6 @@ int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t
   return 0;
 }
 
-void atl_row_release(struct atl_row *row)
-{
-  free(row->samples_ms);
-  row->samples_ms = NULL;
-}
-
 void atl__rmw_defines(const struct atl_spec *s, char *buf, size_t len)
 {
   struct atl__op_values v;
@@ -198,16 +192,15 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   int err = 0;
 
   const double row_start = atl__now_s();
-  memset(row, 0, sizeof *row);
-  row->spec = *s;
-  row->status = ATL_STATUS_ERROR; /* until the row is measured and checked */
-  row->array_words = atl_spec_domain_words(s);
+  atl_rmw_row_init(row, s); /* status error until the row is measured and checked */
+  const uint64_t array_words = atl_spec_domain_words(s);
+  uint32_t iters = 0;
   int chk = atl_rmw_check(ctx, s, why, sizeof why);
   if (chk)
     return row_fail(ctx, row, chk == ATL_ENOTSUP ? ATL_STATUS_UNSUPPORTED : ATL_STATUS_ERROR, why);
 
   const uint64_t threads = (uint64_t)s->wg_size * s->workgroups, dt = atl_spec_domain_threads(s);
-  const uint64_t domains = atl_spec_domains(s), words_total = row->array_words * domains;
+  const uint64_t domains = atl_spec_domains(s), words_total = array_words * domains;
   const size_t esize = atl_type_size(s->type);
   targets = malloc(threads * sizeof *targets);
   branch = malloc(threads * sizeof *branch);
@@ -247,11 +240,11 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   uint32_t cap = tm->max_iters ? tm->max_iters : 1u << 24;
   double first_sample = 0;
   struct rmw_launch rl = {ctx, kernel, s, &b};
-  if ((err = atl__calibrate(rmw_timed_launch, &rl, tm, cap, &row->iters, &first_sample))) {
+  if ((err = atl__calibrate(rmw_timed_launch, &rl, tm, cap, &iters, &first_sample))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
     goto out;
   }
-  if ((err = atl__sample(rmw_timed_launch, &rl, tm, row->iters, first_sample, row))) {
+  if ((err = atl__sample(rmw_timed_launch, &rl, tm, iters, first_sample, row))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, err == ATL_ENOMEM ? "out of host memory" : NULL);
     goto out;
   }
@@ -264,24 +257,28 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     goto out;
   }
   struct atl__hit *hits = atl__scratch(&ctx->scratch_hits, dt * sizeof *hits);
-  struct atl__verify_input vin = {s, row->iters, targets, words, sink, hits};
+  struct atl__verify_input vin = {s, iters, targets, words, sink, hits};
   struct atl__verify_output vout;
   if ((err = atl__verify(&vin, &vout))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, "out of host memory while verifying");
     goto out;
   }
-  row->wrong_words = vout.wrong_words + (vout.sink_ok ? 0 : 1);
-  row->verified = row->wrong_words == 0;
-  row->ops = atl_spec_active_threads(s) * row->iters;
+  row->wrong = vout.wrong_words + (vout.sink_ok ? 0 : 1);
+  row->verified = row->wrong == 0;
+  const uint64_t nops = atl_spec_active_threads(s) * iters;
+  atl_row_metric_set(row, "iters", iters);
+  atl_row_metric_set(row, "ops", (double)nops);
+  atl_row_metric_set(row, "array_words", (double)array_words);
   if (row->time_ms.median > 0) {
-    row->ops_per_us = (double)row->ops / (row->time_ms.median * 1e3);
-    row->gops = row->ops_per_us * 1e-3;
+    const double ops_per_us = (double)nops / (row->time_ms.median * 1e3);
+    atl_row_metric_set(row, "ops_per_us", ops_per_us);
+    atl_row_metric_set(row, "gops", ops_per_us * 1e-3);
   }
   if (attempts) {
     uint64_t total = 0;
     for (uint64_t t = 0; t < threads; t++)
       total += attempts[t];
-    row->cas_attempts = row->ops ? (double)total / (double)row->ops : 0;
+    atl_row_metric_set(row, "cas_attempts_per_op", nops ? (double)total / (double)nops : 0);
   }
   row->status = ATL_STATUS_OK;
   if (!row->verified)

@@ -337,12 +337,32 @@ static void row_set(struct atl_row *row, enum atl_status status, const char *why
   snprintf(row->reason, sizeof row->reason, "%s", why);
 }
 
+/* A strategy row's configuration: the kind "strategy" of row.c, in its order. */
+static void strategy_row_init(struct atl_row *row, const struct atl_strategy_spec *s, uint64_t threads,
+                              uint32_t spin_bound)
+{
+  const uint32_t per_word = s->access == ATL_ACCESS_SAME_ADDRESS ? (uint32_t)threads
+                            : s->access == ATL_ACCESS_SAME_LINE  ? (uint32_t)(threads / LINE_WORDS)
+                                                                 : 1u;
+  atl_row_init(row, "strategy");
+  atl_row_config_set(row, "strategy", atl_strategy_name(s->strategy));
+  atl_row_config_set(row, "pattern", atl_access_name(s->access));
+  atl_row_config_set(row, "op", atl_op_name(s->op));
+  atl_row_config_set(row, "result", atl_result_name(s->result));
+  atl_row_config_set(row, "divergent", s->divergent ? "yes" : "no");
+  atl_row_config_set(row, "stuck_lock", s->stuck_lock ? "yes" : "no");
+  atl_row_config_number(row, "threads_per_word", per_word);
+  atl_row_config_number(row, "word_spacing", s->access == ATL_ACCESS_SCATTERED ? LINE_WORDS : 1u);
+  atl_row_config_number(row, "wg_size", s->wg_size);
+  atl_row_config_number(row, "workgroups", s->workgroups);
+  atl_row_config_number(row, "spin_bound", spin_bound);
+}
+
 int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const struct atl_timing *tm,
-                     struct atl_strategy_row *out)
+                     struct atl_row *row)
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx);
-  struct atl_row *row = &out->row;
   uint32_t *targets = NULL, *active = NULL, *words = NULL, *record = NULL;
   uint64_t *counts = NULL;
   struct atl__old_record *rec = NULL;
@@ -350,18 +370,11 @@ int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const
   int err = 0;
 
   const double row_start = atl__now_s();
-  memset(out, 0, sizeof *out);
-  out->spec = *s;
   const uint64_t threads = (uint64_t)s->wg_size * s->workgroups;
   const uint64_t nwords = atl__strategy_words(s->access, threads);
-  row->spec = (struct atl_spec){.op = s->op, .type = ATL_TYPE_U32, .space = ATL_SPACE_GLOBAL, .result = s->result,
-                                .contention = s->access == ATL_ACCESS_SAME_ADDRESS ? (uint32_t)threads
-                                              : s->access == ATL_ACCESS_SAME_LINE ? (uint32_t)(threads / LINE_WORDS)
-                                                                                  : 1u,
-                                .padding = s->access == ATL_ACCESS_SCATTERED ? LINE_WORDS : 1u,
-                                .wg_size = s->wg_size, .workgroups = s->workgroups};
-  row->status = ATL_STATUS_ERROR; /* until the row is measured and checked */
-  row->array_words = nwords;
+  uint32_t iters = 0;
+  uint64_t wrong_words = 0, olds_checked = 0;
+  strategy_row_init(row, s, threads, 0); /* status error until the row is measured and checked */
   int chk = atl_strategy_check(ctx, s, why, sizeof why);
   if (chk) {
     row_set(row, chk == ATL_ENOTSUP ? ATL_STATUS_UNSUPPORTED : ATL_STATUS_ERROR, why);
@@ -371,7 +384,7 @@ int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const
   struct strategy_launch l = {.ctx = ctx, .spec = s, .words = nwords, .threads = threads};
   atl__strategy_op(s->op, &l.op);
   l.spin_bound = s->spin_bound ? s->spin_bound : atl_strategy_default_spin_bound(info);
-  out->spin_bound = l.spin_bound;
+  atl_row_config_number(row, "spin_bound", l.spin_bound);
   const int used = s->result == ATL_RESULT_USED;
 
   targets = malloc(threads * sizeof *targets);
@@ -415,8 +428,8 @@ int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const
 
   uint32_t cap = tm->max_iters ? tm->max_iters : 1u << 24;
   double first = 0;
-  if (!(err = atl__calibrate(strategy_timed_launch, &l, tm, cap, &row->iters, &first)))
-    err = atl__sample(strategy_timed_launch, &l, tm, row->iters, first, row);
+  if (!(err = atl__calibrate(strategy_timed_launch, &l, tm, cap, &iters, &first)))
+    err = atl__sample(strategy_timed_launch, &l, tm, iters, first, row);
   if (err == ATL_EDEADLOCK) {
     snprintf(why, sizeof why, "a waiter saw the lock held without progress for %u tries in a row and gave up%s",
              l.spin_bound, s->stuck_lock ? " (stuck_lock: every lock starts held)" : "");
@@ -434,7 +447,7 @@ int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const
     goto out;
   }
   why[0] = '\0';
-  row->wrong_words = check_final(&l.op, words, counts, nwords, row->iters, why, sizeof why);
+  wrong_words = check_final(&l.op, words, counts, nwords, iters, why, sizeof why);
   if (used) {
     /* One more launch that records every old value: per word, they must be
      * x_0 .. x_{n-1} in some order (a serial order of the updates). */
@@ -467,17 +480,23 @@ int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const
       counts[w] *= VERIFY_ITERS;
     wrong += atl__strategy_check_olds(&l.op, rec, n, counts, nwords, why2[0] ? why2 + strlen(why2) : why2,
                                       sizeof why2 - strlen(why2));
-    out->olds_checked = n;
+    olds_checked = n;
     if (!why[0])
       snprintf(why, sizeof why, "%s", why2);
-    row->wrong_words += wrong;
+    wrong_words += wrong;
   }
-  row->verified = row->wrong_words == 0;
-  row->ops = active_threads * row->iters;
+  row->wrong = wrong_words;
+  row->verified = wrong_words == 0;
+  const uint64_t nops = active_threads * iters;
+  atl_row_metric_set(row, "iters", iters);
+  atl_row_metric_set(row, "ops", (double)nops);
+  atl_row_metric_set(row, "array_words", (double)nwords);
   if (row->time_ms.median > 0) {
-    row->ops_per_us = (double)row->ops / (row->time_ms.median * 1e3);
-    row->gops = row->ops_per_us * 1e-3;
+    const double ops_per_us = (double)nops / (row->time_ms.median * 1e3);
+    atl_row_metric_set(row, "ops_per_us", ops_per_us);
+    atl_row_metric_set(row, "gops", ops_per_us * 1e-3);
   }
+  atl_row_metric_set(row, "olds_checked", (double)olds_checked);
   row->status = ATL_STATUS_OK;
   if (!row->verified)
     snprintf(row->reason, sizeof row->reason, "verification failed: %s", why);
@@ -493,50 +512,55 @@ out:
   return err == ATL_ENOMEM ? err : 0;
 }
 
-void atl_strategy_rank(struct atl_strategy_row *rows, size_t n)
+/* Whether two strategy rows compete: the same pattern, op and result. */
+static int same_group(const struct atl_row *a, const struct atl_row *b)
+{
+  static const char *const keys[] = {"pattern", "op", "result"};
+  for (size_t k = 0; k < 3; k++) {
+    const char *x = atl_row_config(a, keys[k]), *y = atl_row_config(b, keys[k]);
+    if (!x || !y || strcmp(x, y) != 0)
+      return 0;
+  }
+  return 1;
+}
+
+static int ranked(const struct atl_row *r) { return r->status == ATL_STATUS_OK && r->verified; }
+
+void atl_strategy_rank(struct atl_row *rows, size_t n)
 {
   for (size_t i = 0; i < n; i++) {
-    rows[i].winner = 0;
-    rows[i].margin = 0;
+    atl_row_metric_set(&rows[i], "winner", 0);
+    atl_row_metric_set(&rows[i], "margin", 0);
   }
   for (size_t i = 0; i < n; i++) {
-    const struct atl_strategy_spec *a = &rows[i].spec;
     double best = 0, second = 0;
     size_t best_at = n;
     int first_of_group = 1;
-    for (size_t j = 0; j < n && first_of_group; j++) {
-      const struct atl_strategy_spec *b = &rows[j].spec;
-      if (b->access == a->access && b->op == a->op && b->result == a->result && j < i)
+    for (size_t j = 0; j < i && first_of_group; j++)
+      if (same_group(&rows[j], &rows[i]))
         first_of_group = 0;
-    }
     if (!first_of_group)
       continue;
     for (size_t j = 0; j < n; j++) {
-      const struct atl_strategy_row *r = &rows[j];
-      if (r->spec.access != a->access || r->spec.op != a->op || r->spec.result != a->result ||
-          r->row.status != ATL_STATUS_OK || !r->row.verified)
+      if (!same_group(&rows[j], &rows[i]) || !ranked(&rows[j]))
         continue;
-      if (r->row.gops > best) {
+      const double gops = atl_row_metric(&rows[j], "gops", 0);
+      if (gops > best) {
         second = best;
-        best = r->row.gops;
+        best = gops;
         best_at = j;
-      } else if (r->row.gops > second) {
-        second = r->row.gops;
+      } else if (gops > second) {
+        second = gops;
       }
     }
     if (best_at == n)
       continue;
     for (size_t j = 0; j < n; j++) {
-      struct atl_strategy_row *r = &rows[j];
-      if (r->spec.access != a->access || r->spec.op != a->op || r->spec.result != a->result ||
-          r->row.status != ATL_STATUS_OK || !r->row.verified)
+      if (!same_group(&rows[j], &rows[i]) || !ranked(&rows[j]))
         continue;
-      if (j == best_at) {
-        r->winner = 1;
-        r->margin = second > 0 ? best / second : 0;
-      } else {
-        r->margin = r->row.gops > 0 ? best / r->row.gops : 0;
-      }
+      const double gops = atl_row_metric(&rows[j], "gops", 0);
+      atl_row_metric_set(&rows[j], "winner", j == best_at);
+      atl_row_metric_set(&rows[j], "margin", j == best_at ? (second > 0 ? best / second : 0) : gops > 0 ? best / gops : 0);
     }
   }
 }

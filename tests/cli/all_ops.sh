@@ -9,8 +9,8 @@ need_opencl
 rc=$?
 [ $rc -eq 0 ] && pass || fail "sweep exited $rc: $(tail -3 "$WORK/err")"
 python3 - "$WORK/all.json" <<'PY' && pass || fail "every row verified or unsupported"
-import json, sys
-rows = json.load(open(sys.argv[1]))["rows"]
+import json, atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
 # 4 patterns x 12 atomic ops x 7 types x 2 spaces x 2 result uses x 2 contentions
 assert len(rows) == 4 * 12 * 7 * 2 * 2 * 2, len(rows)
 bad = [r for r in rows if not ((r["status"] == "ok" and r["verified"]) or (r["status"] == "unsupported" and r["reason"]))]

@@ -24,10 +24,10 @@ run_app access-table access.json --op fetch_add,cas,exchange --workgroups 4 --wg
   --same-address-threads 100
 
 python3 - "$WORK" <<'PY' && pass || fail "app rows verified and complete"
-import json, os, sys
+import json, atl_json, os, sys
 work = sys.argv[1]
 def rows(name):
-    doc = json.load(open(os.path.join(work, name)))
+    doc = atl_json.load(os.path.join(work, name))
     assert doc["kind"] == "app" and doc["device"]["backend"] == "opencl" and doc["tool"]["commit"], name
     return {r["variant"]: r for r in doc["rows"]}
 def good(r):
@@ -66,5 +66,5 @@ PY
 # CSV and table outputs from the same row struct
 "$ATOMLAB" app list $B --nodes 100 --threads 10 -o "$WORK/list.csv" 2>/dev/null
 head -1 "$WORK/list.csv" | grep -q '^app,variant,status,verified' && grep -q 'retries_per_insert=' "$WORK/list.csv" && pass || fail "CSV output"
-"$ATOMLAB" app count $B --containers 100 --items 3 --format json --no-cub | python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d["rows"])==4' && pass || fail "JSON on stdout, --no-cub"
+"$ATOMLAB" app count $B --containers 100 --items 3 --format json --no-cub | python3 -c 'import json, atl_json,sys; d=atl_json.load(sys.stdin); assert len(d["rows"])==4' && pass || fail "JSON on stdout, --no-cub"
 finish

@@ -15,7 +15,7 @@ mkdir -p "$MARK"
 # The hostile strings, one per attack: each would create a file in $MARK if
 # gnuplot or a shell ran it. Written where python reads them (newlines included).
 python3 - "$MARK" "$WORK/payloads.json" <<'PY'
-import json, sys
+import json, atl_json, sys
 m = sys.argv[1]
 payloads = [
     "`touch %s/backquote`" % m,
@@ -31,15 +31,15 @@ payloads = [
 ]
 json.dump(payloads, open(sys.argv[2], "w"))
 PY
-NPAYLOADS=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$WORK/payloads.json")
+NPAYLOADS=$(python3 -c 'import json, atl_json,sys; print(len(atl_json.load(sys.argv[1])))' "$WORK/payloads.json")
 
 # poison SRC DST INDEX: SRC with payload INDEX appended to every string an emitter takes from it.
 poison() {
   python3 - "$1" "$2" "$3" "$WORK/payloads.json" <<'PY'
-import json, sys
+import json, atl_json, sys
 src, dst, i, payloads = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-p = json.load(open(payloads))[i]
-d = json.load(open(src))
+p = atl_json.load(payloads)[i]
+d = atl_json.load(src)
 dev = d.setdefault("device", {})
 for k in ("name", "platform", "vendor", "driver", "version", "backend"):
     dev[k] = dev.get(k, "") + p
@@ -58,7 +58,7 @@ for w in d.get("winners", []):
     for k in ("pattern", "op", "result", "strategy"):
         if k in w:
             w[k] = w[k] + p
-json.dump(d, open(dst, "w"))
+atl_json.dump(d, open(dst, "w"))
 PY
 }
 
@@ -91,13 +91,13 @@ command -v gnuplot >/dev/null || echo "gnuplot not installed: the scripts are wr
 # 1. atomlab plot on rmw, strategy and app files, each poisoned with each payload; swatomic-small is an
 # `app swatomic --experiment` file in miniature (seed 000's figures).
 python3 - "$DATA/app-histogram-h100.json" "$WORK/swatomic-small.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 d["rows"] = [{"app": "swatomic", "variant": v, "status": "ok", "verified": True, "time_ms": {"median": ms * g},
               "metrics": {"workgroups": g, "ideal_ms": 2.0 * g, "predicted_speedup": 2.0, "measured_speedup": 1.5}}
              for g in (2, 4) for v, ms in (("system", 1.0), ("warp", 0.5), ("software", 0.25), ("mem", 1.0),
                                            ("system+mem", 2.5), ("warp+mem", 1.5), ("software+mem", 1.2))]
-json.dump(d, open(sys.argv[2], "w"))
+atl_json.dump(d, open(sys.argv[2], "w"))
 PY
 for src in plot-small strategy-small app-histogram-h100 swatomic-small; do
   clean="$DATA/$src.json"
@@ -175,17 +175,17 @@ while [ $i -lt "$NPAYLOADS" ]; do
   cp -r "$WORK/rep" "$r"
   # Only the random pattern's rows: the other patterns keep their heatmaps, so figures are embedded.
   python3 - "$r/data/rmw.json" $i "$WORK/payloads.json" <<'PY'
-import json, sys
+import json, atl_json, sys
 path, i = sys.argv[1], int(sys.argv[2])
-p = json.load(open(sys.argv[3]))[i]
-d = json.load(open(path))
+p = atl_json.load(sys.argv[3])[i]
+d = atl_json.load(path)
 for k in ("name", "platform", "vendor", "driver", "version", "language_version"):
     d["device"][k] = d["device"].get(k, "") + p
 d["date"] = d.get("date", "") + p
 for r in d["rows"]:
     if r.get("pattern") == "random":
         r["pattern"] = "random" + p
-json.dump(d, open(path, "w"))
+atl_json.dump(d, open(path, "w"))
 PY
   [ -s "$r/data/strategy.json" ] && poison "$r/data/strategy.json" "$r/data/strategy.json" $i
   [ -s "$r/data/histogram.json" ] && poison "$r/data/histogram.json" "$r/data/histogram.json" $i

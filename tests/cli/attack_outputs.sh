@@ -10,7 +10,7 @@ R="rmw --iters 5 --min-samples 2 --max-samples 2 --contention 1,4 --padding 1 --
 
 # rows_in FILE: the number of rows of a JSON result file (-1 if it does not parse)
 rows_in() {
-  python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$1" 2>/dev/null || echo -1
+  python3 -c 'import json, atl_json,sys; print(len(atl_json.load(sys.argv[1])["rows"]))' "$1" 2>/dev/null || echo -1
 }
 
 # no_leftovers DIR: no temporary or rescue file was left in DIR
@@ -63,7 +63,7 @@ fi
 ln -s /proc/self/fd/1 "$WORK/to-stdout"
 ln -s to-stdout "$WORK/to-to-stdout"
 for target in "$WORK/to-stdout" "$WORK/to-to-stdout"; do
-  "$ATOMLAB" $R -o "$target" 2>"$WORK/err" | python3 -c 'import json,sys; sys.exit(len(json.load(sys.stdin)["rows"]) != 2)'
+  "$ATOMLAB" $R -o "$target" 2>"$WORK/err" | python3 -c 'import json, atl_json,sys; sys.exit(len(atl_json.load(sys.stdin)["rows"]) != 2)'
   status="${PIPESTATUS[0]} ${PIPESTATUS[1]}"
   if [ "$status" = "0 0" ] && grep -q "^wrote 2 rows to $target" "$WORK/err"; then pass; else
     fail "-o $target: $(cat "$WORK/err")"

@@ -19,12 +19,12 @@ Q=(--iters 5 --min-samples 2 --max-samples 2 --padding 1)
 # forge NAME PYTHON: base.json with row 0 (contention 1) changed by PYTHON (r: the row, d: the file)
 forge() {
   python3 - "$WORK/base.json" "$WORK/$1.json" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 r = d["rows"][0]
 assert r["contention"] == 1
 exec(sys.argv[3])
-text = json.dumps(d).replace('"INF"', "1e999")  # JSON has no infinity; cJSON reads 1e999 as one
+text = atl_json.dumps(d).replace('"INF"', "1e999")  # JSON has no infinity; cJSON reads 1e999 as one
 open(sys.argv[2], "w").write(text)
 PY
 }
@@ -40,8 +40,8 @@ remeasured() {
   elif ! grep -q "measuring again 1 row of .* fails validation" "$WORK/e" || ! grep -q "reused 1 rows" "$WORK/e"; then
     fail "$name: not said to be measured again: $(cat "$WORK/e")"
   elif ! python3 - "$WORK/base.json" "$WORK/out-$name.json" <<'PY'; then
-import json, math, statistics, sys
-base, out = (json.load(open(p)) for p in sys.argv[1:])
+import json, atl_json, math, statistics, sys
+base, out = (atl_json.load(p) for p in sys.argv[1:])
 rows = {r["contention"]: r for r in out["rows"]}
 assert sorted(rows) == [1, 4] and out["complete"], out["rows"]
 for r in rows.values():
@@ -103,8 +103,8 @@ cp "$WORK/base.json" "$WORK/same.json"
 "$ATOMLAB" rmw "${Q[@]}" --contention 4,8 --resume "$WORK/same.json" --quiet -o "$WORK/same.json" 2>"$WORK/e"
 rc=$?
 python3 - "$WORK/same.json" <<'PY' && [ $rc -eq 0 ] && grep -q "kept 1 rows" "$WORK/e" && pass ||
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 assert [r["contention"] for r in d["rows"]] == [4, 8, 1], [r["contention"] for r in d["rows"]]
 assert d["complete"] and d["rows_planned"] == 3, (d["complete"], d["rows_planned"])
 PY
@@ -113,8 +113,8 @@ PY
   2>"$WORK/e"
 rc=$?
 python3 - "$WORK/drop.json" <<'PY' && [ $rc -eq 0 ] && grep -q "dropped 1 rows" "$WORK/e" && pass ||
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 assert [r["contention"] for r in d["rows"]] == [4, 8], [r["contention"] for r in d["rows"]]
 PY
   fail "--drop-others leaves the other rows out (exit $rc): $(cat "$WORK/e")"

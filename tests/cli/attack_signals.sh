@@ -64,8 +64,8 @@ kill_leftovers() {
 # json_state FILE: "complete rows planned" of a result file, or "invalid".
 json_state() {
   python3 - "$1" <<'PY' 2>/dev/null || echo invalid
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 rows = d["rows"]
 assert all(r.get("verified") in (True, 1) for r in rows if r.get("status") == "ok")
 print(str(d.get("complete")).lower(), len(rows), d.get("rows_planned", "-"))

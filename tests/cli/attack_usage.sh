@@ -59,7 +59,7 @@ else
 fi
 
 # --- names given twice, or "all" inside a list, are one axis value each ---
-rows() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$1"; }
+rows() { python3 -c 'import json, atl_json,sys; print(len(atl_json.load(sys.argv[1])["rows"]))' "$1"; }
 if "$ATOMLAB" rmw "${Q[@]}" --contention 1 --pattern all,all --quiet -o "$WORK/all.json" 2>"$WORK/e" &&
   [ "$(rows "$WORK/all.json")" = 4 ]; then
   pass
@@ -75,10 +75,10 @@ fi
 
 # --- a --resume row with a bad configuration field: the field is named ---
 python3 - "$WORK/ok.json" "$WORK/badfield.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 del d["rows"][0]["op"]
-json.dump(d, open(sys.argv[2], "w"))
+atl_json.dump(d, open(sys.argv[2], "w"))
 PY
 expect_refused "'op' is missing" rmw "${Q[@]}" --resume "$WORK/badfield.json" -o "$WORK/out.json"
 

@@ -19,7 +19,7 @@ expect_usage_error "--workgroups" $R --workgroups -1
 # contention larger than the thread count (the library names the parameter, not the flag)
 expect_usage_error "contention 64 exceeds" $R --wg-size 16 --workgroups 2 --contention 64
 # an array larger than the device's max allocation (16384 threads, one u32 word each, spaced past it)
-pad=$("$ATOMLAB" devices --format json | python3 -c 'import json,sys; print(min(d["max_alloc_bytes"] for d in json.load(sys.stdin)["devices"]) // 4 // 16384 + 1)')
+pad=$("$ATOMLAB" devices --format json | python3 -c 'import json, atl_json,sys; print(min(d["max_alloc_bytes"] for d in atl_json.load(sys.stdin)["devices"]) // 4 // 16384 + 1)')
 if [ "$pad" -lt 262144 ]; then
   expect_usage_error "max allocation" $R --wg-size 256 --workgroups 64 --contention 1 --padding "$pad"
 fi
@@ -38,7 +38,7 @@ expect_usage_error "--backend" $R --backend metal
 expect_usage_error "--target-ms" $R --target-ms -3
 expect_usage_error "--noise" $R --noise x
 # a type the device lacks (PoCL and NVIDIA OpenCL have no float atomic add)
-if ! "$ATOMLAB" devices --format json | python3 -c 'import json,sys; sys.exit(0 if any(d["f32_atomic_add"] for d in json.load(sys.stdin)["devices"]) else 1)'; then
+if ! "$ATOMLAB" devices --format json | python3 -c 'import json, atl_json,sys; sys.exit(0 if any(d["f32_atomic_add"] for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
   expect_usage_error "--type f32" $R --type f32
 fi
 # an output folder that does not exist

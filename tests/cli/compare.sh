@@ -10,8 +10,8 @@ B="$DATA/compare-b.json"
 "$ATOMLAB" compare "$A" "$B" --format json -o "$WORK/c.json" 2>"$WORK/err" && pass || fail "compare json: $(cat "$WORK/err")"
 grep -q "^warning" "$WORK/err" && fail "same device gave a warning: $(cat "$WORK/err")" || pass
 python3 - "$WORK/c.json" <<'PY' && pass || fail "verdicts"
-import json, math, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, math, sys
+d = atl_json.load(sys.argv[1])
 got = {r["contention"]: (r["verdict"], r["flags"]) for r in d["rows"]}
 want = {1: ("same", ""), 2: ("faster", ""), 4: ("slower", ""), 8: ("unclear", ""), 16: ("n/a", "A:error"),
         32: ("same", "A:not-verified")}
@@ -39,8 +39,8 @@ PY
 
 # A higher threshold turns the 20% changes and the 10% unclear row into "same".
 "$ATOMLAB" compare "$A" "$B" --threshold 25 --format json | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
+import json, atl_json, sys
+d = atl_json.load(sys.stdin)
 assert d["summary"]["same"] == 5 and d["threshold_pct"] == 25, d["summary"]' && pass || fail "--threshold 25"
 
 # Strategy rows match by strategy as well; rows of another device give a warning, not a failure.
@@ -53,22 +53,22 @@ sed 's/"name": "Test Device"/"name": "Other Device"/' "$B" >"$WORK/other-device.
 
 # Rows written before scope and order were recorded (device-scope relaxed atomics) match the rows that name them.
 python3 - "$A" "$WORK/old.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 for r in d["rows"]:
     r.pop("scope", None)
     r.pop("order", None)
-json.dump(d, open(sys.argv[2], "w"))
+atl_json.dump(d, open(sys.argv[2], "w"))
 PY
 "$ATOMLAB" compare "$WORK/old.json" "$A" >"$WORK/old.out" 2>/dev/null
-rows=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$A")
+rows=$(python3 -c 'import json, atl_json,sys; print(len(atl_json.load(sys.argv[1])["rows"]))' "$A")
 grep -q "^summary: $rows matched (.*), 0 only in A, 0 only in B" "$WORK/old.out" && pass ||
   fail "rows without scope and order did not match: $(grep summary "$WORK/old.out")"
 
 # Bad input.
-sed 's/"format_version": 1/"format_version": 2/' "$B" >"$WORK/v2.json"
+sed 's/"format_version": 1/"format_version": 3/' "$B" >"$WORK/v3.json"
 echo '[1, 2]' >"$WORK/array.json"
-expect_usage_error "format_version 2" compare "$A" "$WORK/v2.json"
+expect_usage_error "format_version 3" compare "$A" "$WORK/v3.json"
 expect_usage_error "unable to open" compare "$A" "$WORK/missing.json"
 expect_usage_error "not JSON" compare "$WORK/array.json" "$B"
 expect_usage_error "two result files" compare "$A"

@@ -14,8 +14,8 @@ check() { # check NAME PLAN EXPECTED_ERROR_ROWS
   local rc=$?
   [ $rc -eq 1 ] && pass || fail "$name: exit $rc, expected 1 ($(tail -2 "$WORK/$name.err"))"
   python3 - "$WORK/$name.json" "$errors" <<'PY' && pass || fail "$name: rows"
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 rows, errors = d["rows"], int(sys.argv[2])
 assert d["complete"] is True and len(rows) == 3, len(rows)
 bad = [r for r in rows if r["status"] == "error"]

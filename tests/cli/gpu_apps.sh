@@ -4,8 +4,8 @@
 # Skipped (77) where CUDA is unavailable.
 . "$(dirname "$0")/lib.sh"
 if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
-import json, sys
-sys.exit(0 if any(d["backend"] == "cuda" for d in json.load(sys.stdin)["devices"]) else 1)'; then
+import json, atl_json, sys
+sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
   echo "no CUDA device: skipped"
   exit 77
 fi
@@ -27,10 +27,10 @@ run_app access-table access.json --op fetch_add,cas --target-ms 1
 PLUGIN=0
 [ -f "$(dirname "$ATOMLAB")/libatomlab_cub.so" ] && PLUGIN=1
 python3 - "$WORK" "$PLUGIN" <<'PY' && pass || fail "CUDA app rows verified"
-import json, os, sys
+import json, atl_json, os, sys
 work, plugin = sys.argv[1], sys.argv[2] == "1"
 for name in ["count.json", "dadd.json", "dadd8.json", "list.json", "list64.json", "skip.json", "access.json"]:
-    doc = json.load(open(os.path.join(work, name)))
+    doc = atl_json.load(os.path.join(work, name))
     for r in doc["rows"]:
         ok = (r["status"] == "ok" and r["verified"]) or (r["status"] == "unsupported" and r["reason"]) \
             or (r["variant"] == "lock-naive" and r["status"] == "deadlock")

@@ -5,8 +5,8 @@
 # instructions behind it. Skipped (77) where CUDA is unavailable.
 . "$(dirname "$0")/lib.sh"
 if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
-import json, sys
-sys.exit(0 if any(d["backend"] == "cuda" for d in json.load(sys.stdin)["devices"]) else 1)'; then
+import json, atl_json, sys
+sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
   echo "no CUDA device: skipped"
   exit 77
 fi
@@ -19,9 +19,9 @@ Q="--target-ms 1 --min-samples 2 --max-samples 2 --budget 0.1"
   --result used --contention 32 --padding 1 $Q -o "$WORK/scopes.json" 2>"$WORK/err2"
 [ $? -eq 0 ] && pass || fail "CUDA scope x order sweep failed: $(tail -3 "$WORK/err2")"
 python3 - "$WORK/types.json" "$WORK/scopes.json" <<'PY' && pass || fail "CUDA rows verified, unsupported ones explained, instructions recorded"
-import json, sys
+import json, atl_json, sys
 for path in sys.argv[1:]:
-    rows = json.load(open(path))["rows"]
+    rows = atl_json.load(path)["rows"]
     bad = [r for r in rows if not ((r["status"] == "ok" and r["verified"]) or (r["status"] == "unsupported" and r["reason"]))]
     for r in bad[:10]:
         print("bad row:", r["pattern"], r["op"], r["type"], r["space"], r["scope"], r["order"], r["status"], r["reason"])

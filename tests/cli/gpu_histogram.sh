@@ -4,8 +4,8 @@
 # built: HistogramEven for u8 and u32, MultiHistogramEven<4,4> for rgba). Skipped (77) where CUDA is unavailable.
 . "$(dirname "$0")/lib.sh"
 if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
-import json, sys
-sys.exit(0 if any(d["backend"] == "cuda" for d in json.load(sys.stdin)["devices"]) else 1)'; then
+import json, atl_json, sys
+sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
   echo "no CUDA device: skipped"
   exit 77
 fi
@@ -18,10 +18,10 @@ for spec in "--input all --bytes 1048576" "--input u32 --bins 65536 --bytes 1048
     pass || fail "CUDA app histogram $spec: $(tail -3 "$f.err")"
 done
 python3 - "$WORK" "$PLUGIN" <<'PY' && pass || fail "CUDA histogram rows verified"
-import glob, json, sys
+import glob, json, sys, atl_json
 plugin = sys.argv[2] == "1"
 for f in sorted(glob.glob(sys.argv[1] + "/h*.json")):
-    for r in json.load(open(f))["rows"]:
+    for r in atl_json.load(f)["rows"]:
         inp, dist, v = r["variant"].split("/")
         ok = (r["status"] == "ok" and r["verified"]) or (r["status"] == "unsupported" and r["reason"])
         assert ok, (f, r["variant"], r["status"], r["reason"])

@@ -3,8 +3,8 @@
 # and every row verifies. Skipped (77) where no GPU OpenCL device exists.
 . "$(dirname "$0")/lib.sh"
 gpu=$("$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)["devices"]
+import json, atl_json, sys
+d = atl_json.load(sys.stdin)["devices"]
 g = [x["id"] for x in d if x["type"] == "gpu"]
 print(g[0] if g else "")' 2>/dev/null)
 if [ -z "$gpu" ]; then
@@ -16,8 +16,8 @@ fi
   2>"$WORK/err"
 [ $? -eq 0 ] && pass || fail "GPU sweep failed: $(tail -3 "$WORK/err")"
 python3 - "$WORK/gpu.json" <<'PY' && pass || fail "GPU rows verified or unsupported"
-import json, sys
-rows = json.load(open(sys.argv[1]))["rows"]
+import json, atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
 bad = [r for r in rows if not ((r["status"] == "ok" and r["verified"]) or r["status"] == "unsupported")]
 for r in bad[:10]:
     print("bad row:", r["pattern"], r["op"], r["type"], r["space"], r["status"], r["reason"])

@@ -5,8 +5,8 @@
 # rather than a hang. Skipped (77) where CUDA is unavailable.
 . "$(dirname "$0")/lib.sh"
 if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
-import json, sys
-sys.exit(0 if any(d["backend"] == "cuda" for d in json.load(sys.stdin)["devices"]) else 1)'; then
+import json, atl_json, sys
+sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
   echo "no CUDA device: skipped"
   exit 77
 fi
@@ -16,8 +16,8 @@ for div in "" --divergent; do
     -o "$WORK/s$div.json" 2>"$WORK/err"
   [ $? -eq 0 ] && pass || fail "CUDA strategy run $div failed: $(tail -3 "$WORK/err")"
   python3 - "$WORK/s$div.json" <<'PY' && pass || fail "CUDA strategy rows verified $div"
-import json, sys
-rows = json.load(open(sys.argv[1]))["rows"]
+import json, atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
 bad = [r for r in rows if not ((r["status"] == "ok" and r["verified"]) or
                                (r["status"] == "unsupported" and r["strategy"] == "privatized" and r["pattern"] == "scattered"))]
 for r in bad[:10]:
@@ -30,8 +30,8 @@ done
 timeout 120 "$ATOMLAB" strategy --backend cuda --pattern same-line --strategy spin_lock,native --stuck-lock \
   --spin-bound 65536 $Q -o "$WORK/d.json" 2>"$WORK/err"
 python3 - "$WORK/d.json" <<'PY' && pass || fail "CUDA stuck lock reported as deadlock"
-import json, sys
-rows = json.load(open(sys.argv[1]))["rows"]
+import json, atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
 assert rows[0]["status"] == "deadlock" and rows[1]["status"] == "ok" and rows[1]["verified"], rows
 PY
 finish

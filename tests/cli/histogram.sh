@@ -25,10 +25,10 @@ run flush.json --input u8 --dist solid,uniform --bytes 16777216 --variants packe
 run rgba-solid.json --input rgba --dist solid --bytes 16777216 --variants byte-lanes,auto
 run bins65536.json --input u32 --bins 65536 --dist solid,uniform --bytes 1048576 --variants global,shared,packed,block16,auto
 python3 - "$WORK" <<'PY' && pass || fail "histogram rows"
-import json, os, sys
+import json, atl_json, os, sys
 work = sys.argv[1]
 def rows(name):
-    doc = json.load(open(os.path.join(work, name)))
+    doc = atl_json.load(os.path.join(work, name))
     assert doc["kind"] == "app" and doc["device"] and doc["tool"]["commit"], name
     return {r["variant"]: r for r in doc["rows"]}
 rs = rows("all.json")
@@ -76,9 +76,9 @@ if [ $PHOTO = 1 ]; then
   run photo-small.json --input all --dist photo --bytes 65536 --variants global,shared \
     --photo "$(dirname "$0")/../data/photo-kleiber-94x53.jpg"
   python3 - "$WORK" <<'PY' && pass || fail "photo rows"
-import json, os, sys
+import json, atl_json, os, sys
 work = sys.argv[1]
-rs = {r["variant"]: r for r in json.load(open(os.path.join(work, "photo.json")))["rows"]}
+rs = {r["variant"]: r for r in atl_json.load(os.path.join(work, "photo.json"))["rows"]}
 assert len(rs) == 3 * 11, len(rs)
 for i in ["u8", "rgba"]:
     r = rs[f"{i}/photo/byte-lanes"]
@@ -89,11 +89,11 @@ for i in ["u8", "rgba", "u32"]:
         assert r["status"] == "ok" and r["verified"], (i, v, r["status"], r["reason"])
         m = r["metrics"]
         assert m["photo_width"] > 0 and m["photo_height"] > 0 and ".jpg" in r["reason"], (i, v, m, r["reason"])
-for r in json.load(open(os.path.join(work, "photo-small.json")))["rows"]:
+for r in atl_json.load(os.path.join(work, "photo-small.json"))["rows"]:
     assert r["status"] == "ok" and r["verified"], (r["variant"], r["reason"])
     m = r["metrics"]
     assert (m["photo_width"], m["photo_height"]) == (94, 53) and "photo-kleiber-94x53.jpg" in r["reason"], r
-dists = {r["variant"].split("/")[1] for r in json.load(open(os.path.join(work, "photo-all.json")))["rows"]}
+dists = {r["variant"].split("/")[1] for r in atl_json.load(os.path.join(work, "photo-all.json"))["rows"]}
 assert dists == {"solid", "uniform", "skewed", "photo"}, dists
 print("photo rows ok")
 PY

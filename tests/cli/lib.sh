@@ -1,6 +1,8 @@
 # Shared helpers of the CLI tests: sourced with the atomlab binary as $1.
 set -u
 ATOMLAB=${1:?usage: $0 path/to/atomlab}
+# scripts/atl_json.py: result rows as the tests' (and scripts') Python reads them
+export PYTHONPATH="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 FAILS=0

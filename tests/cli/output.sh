@@ -10,9 +10,9 @@ head -1 "$WORK/table.txt" | grep -q "^pattern *op *type" && pass || fail "table 
 
 "$ATOMLAB" $R -o "$WORK/r.json" --quiet 2>"$WORK/err" || fail "json run failed: $(cat "$WORK/err")"
 python3 - "$WORK/r.json" <<'PY' && pass || fail "json schema"
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["format_version"] == 1
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
+assert d["format_version"] == 2 and d["kind"] == "rmw"
 assert d["tool"]["name"] == "atomlab" and d["tool"]["version"] and d["tool"]["commit"]
 for k in ("date", "command", "device", "occupancy", "settings", "rows"):
     assert k in d, k
@@ -40,10 +40,10 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 8
 for r in rows:
-    assert r["status"] == "ok" and r["verified"] == "1" and r["wrong_words"] == "0"
+    assert r["status"] == "ok" and r["verified"] == "1" and r["wrong"] == "0"
     assert float(r["median_ms"]) > 0 and int(r["samples"]) == 3
 PY
 # stdout formats without -o
-"$ATOMLAB" $R --format json 2>/dev/null | python3 -c 'import json,sys; assert len(json.load(sys.stdin)["rows"]) == 8' && pass || fail "json on stdout"
+"$ATOMLAB" $R --format json 2>/dev/null | python3 -c 'import json, atl_json,sys; assert len(atl_json.load(sys.stdin)["rows"]) == 8' && pass || fail "json on stdout"
 ls "$WORK" | grep -q '\.tmp\.' && fail "temporary files left behind" || pass
 finish

@@ -11,8 +11,8 @@ need_opencl
 rc=$?
 [ $rc -eq 0 ] && pass || fail "plain_add rows must not fail the run (exit $rc): $(cat "$WORK/err")"
 python3 - "$WORK/p.json" <<'PY' && pass || fail "plain_add caught, fetch_add verified"
-import json, sys
-rows = {r["op"]: r for r in json.load(open(sys.argv[1]))["rows"]}
+import json, atl_json, sys
+rows = {r["op"]: r for r in atl_json.load(sys.argv[1])["rows"]}
 p, a = rows["plain_add"], rows["fetch_add"]
 assert p["status"] == "ok" and p["verified"] is False and p["wrong_words"] > 0, p
 assert "verification failed" in p["reason"]

@@ -66,11 +66,11 @@ else
 fi
 # An app file with no row ok and verified draws nothing: exit 1, said plainly.
 python3 - "$DATA/app-histogram-h100.json" "$WORK/app-unverified.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 for r in d["rows"]:
     r["verified"] = False
-json.dump(d, open(sys.argv[2], "w"))
+atl_json.dump(d, open(sys.argv[2], "w"))
 PY
 "$ATOMLAB" plot "$WORK/app-unverified.json" -o "$WORK/app-none" >"$WORK/out" 2>"$WORK/err"
 rc=$?

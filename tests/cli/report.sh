@@ -84,8 +84,8 @@ fi
 
 # Model: a calibration table at results/<device slug>/smem-table.csv (relative to the folder it runs in) is summarized.
 slug=$("$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
-import json, sys
-print([d for d in json.load(sys.stdin)["devices"] if d["id"].startswith("opencl")][0]["slug"])')
+import json, atl_json, sys
+print([d for d in atl_json.load(sys.stdin)["devices"] if d["id"].startswith("opencl")][0]["slug"])')
 mkdir -p "$WORK/m/results/$slug"
 printf 'result,n,e,c,t_cycles\nunused,1,1,0,100\nunused,1,1,1,130\nused,1,1,0,200\nused,1,1,1,230\n' >"$WORK/m/results/$slug/smem-table.csv"
 (cd "$WORK/m" && "$ATOMLAB" report --quick --backend opencl -o rep >/dev/null 2>"$WORK/err") && pass || fail "report with a table: $(cat "$WORK/err")"

@@ -20,20 +20,20 @@ rc=$?
 [ $rc -eq 143 ] && pass || fail "SIGTERM: exit $rc, expected 143"
 grep -q -- "--resume $WORK/r.json" "$WORK/err" && pass || fail "no resume hint: $(cat "$WORK/err")"
 python3 - "$WORK/r.json" <<'PY' && pass || fail "interrupted file is valid and partial"
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 assert d["complete"] is False and d["rows_planned"] == 42, (d["complete"], d["rows_planned"])
 assert 0 < len(d["rows"]) < 42, len(d["rows"])
 assert all(r["status"] == "ok" and r["verified"] for r in d["rows"])
 PY
-done_rows=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$WORK/r.json")
+done_rows=$(python3 -c 'import json, atl_json,sys; print(len(atl_json.load(sys.argv[1])["rows"]))' "$WORK/r.json")
 
 "$ATOMLAB" $SWEEP --resume "$WORK/r.json" -o "$WORK/r2.json" --quiet 2>"$WORK/err2"
 [ $? -eq 0 ] && pass || fail "resume failed: $(cat "$WORK/err2")"
 grep -q "reused $done_rows rows" "$WORK/err2" && pass || fail "resume did not reuse the $done_rows rows: $(cat "$WORK/err2")"
 python3 - "$WORK/r.json" "$WORK/r2.json" <<'PY' && pass || fail "resumed file is complete and keeps the earlier rows"
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
+import json, atl_json, sys
+a, b = (atl_json.load(p) for p in sys.argv[1:])
 assert b["complete"] is True and len(b["rows"]) == 42
 key = lambda r: (r["contention"], r["padding"])
 old = {key(r): r for r in a["rows"]}
@@ -45,10 +45,10 @@ PY
 
 # resume files that do not fit: another device, garbage, a missing file
 python3 - "$WORK/r.json" "$WORK/other.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 d["device"]["name"] = "Some Other GPU"
-json.dump(d, open(sys.argv[2], "w"))
+atl_json.dump(d, open(sys.argv[2], "w"))
 PY
 expect_usage_error "--resume" $SWEEP --resume "$WORK/other.json"
 echo '{"format_version": 1, "rows": [' >"$WORK/garbage.json"

@@ -16,8 +16,8 @@ grep -q "hist_full.* 1.000  bottleneck" "$WORK/util.txt" && pass || fail "hist_f
 "$ATOMLAB" model util --table "$TABLE" --counters "$DATA/ncu-synthetic-details.csv" -o "$WORK/util.json" 2>"$WORK/err"
 [ $? -eq 0 ] && pass || fail "model util -o json failed: $(cat "$WORK/err")"
 python3 - "$WORK/util.json" <<'PY' && pass || fail "model util JSON"
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, atl_json, sys
+d = atl_json.load(sys.argv[1])
 k = {x["id"]: x for x in d["kernels"]}
 assert abs(k["0"]["U"] - 0.5) < 1e-9 and k["0"]["verdict"] == "not a bottleneck", k["0"]
 assert abs(k["1"]["U"] - 1.0) < 1e-9 and k["1"]["verdict"] == "bottleneck", k["1"]

@@ -13,8 +13,8 @@ rc=$?
 end=$(date +%s.%N)
 [ $rc -eq 0 ] && pass || fail "a run with deadlock rows exited $rc (deadlocks are findings): $(tail -3 "$WORK/stderr")"
 python3 - "$WORK/d.json" "$start" "$end" <<'PY' && pass || fail "deadlock rows reported in time, the run continued"
-import json, sys
-rows = json.load(open(sys.argv[1]))["rows"]
+import json, atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
 assert [r["strategy"] for r in rows] == ["spin_lock"] * 2 + ["native"] * 2 + ["lock_thread"] * 2, \
     [r["strategy"] for r in rows]
 for r in rows:

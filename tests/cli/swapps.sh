@@ -12,8 +12,8 @@ export ATL_SW_ASSUME_CORESIDENT=2
 B="app swapps --backend opencl --samples 1 --wg-size 64 --quiet"
 check() { # FILE VARIANTS...: every row ok and verified, each variant present
   python3 - "$@" <<'PY' || return 1
-import json, sys
-rows = json.load(open(sys.argv[1]))["rows"]
+import json, atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
 seen = {(r["app"], r["variant"]) for r in rows}
 for want in sys.argv[2:]:
     app, variant = want.split(":")
@@ -46,8 +46,8 @@ ATL_SWAPPS_SKEW_REFERENCE=1 "$ATOMLAB" $B --apps dot,mapreduce --elements 4096 -
   --variants system,software -o "$WORK/skew.json" >"$WORK/skew.out" 2>&1
 rc=$?
 if [ $rc -eq 1 ] && python3 - "$WORK/skew.json" <<'PY'; then
-import json, sys
-rows = json.load(open(sys.argv[1]))["rows"]
+import json, atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
 assert len(rows) == 2 + 2 * 5, len(rows)  # dot: 2; per workload: twopass and 4
 for r in rows:
     assert r["status"] == "ok" and not r["verified"] and "verification failed" in r["reason"], r

@@ -13,8 +13,8 @@ fi
 export ATL_SW_ASSUME_CORESIDENT=2
 if timeout 240 "$ATOMLAB" app swapps --backend opencl --apps strmatch --samples 1 --wg-size 64 --quiet \
   -o "$WORK/s.json" >"$WORK/s.out" 2>&1 && python3 - "$WORK/s.json" "$DICT" <<'PY' >"$WORK/s.chk" 2>&1; then
-import gzip, json, sys
-rows = json.load(open(sys.argv[1]))["rows"]
+import gzip, json, sys, atl_json
+rows = atl_json.load(sys.argv[1])["rows"]
 text = gzip.open(sys.argv[2]).read(4194304)
 keys = [b"gravity", b"water", b"which", b"the"]
 want = []

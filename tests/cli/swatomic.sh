@@ -14,8 +14,8 @@ export ATL_SW_ASSUME_CORESIDENT=2
 B="--backend opencl --samples 1 --workgroups 2 --variants system,software"
 check() { # FILE [OPCODE]: every row ok and verified, the software rows present, the op recorded (absent: add)
   python3 - "$1" "${2:-0}" <<'PY' || return 1
-import json, sys
-rows = json.load(open(sys.argv[1]))["rows"]
+import json, atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
 op = int(sys.argv[2])
 assert any(r["variant"] == "software" for r in rows), "no software row"
 for r in rows:
@@ -50,8 +50,8 @@ for op in add sub inc min max and or xor; do
     -o "$WORK/skew-$op.json" >"$WORK/skew-$op.out" 2>&1
   rc=$?
   if [ $rc -eq 1 ] && python3 - "$WORK/skew-$op.json" <<'PY'; then
-import json, sys
-rows = json.load(open(sys.argv[1]))["rows"]
+import json, atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
 assert len(rows) == 2, len(rows)
 for r in rows:
     assert r["status"] == "ok" and not r["verified"] and "verification failed" in r["reason"], r

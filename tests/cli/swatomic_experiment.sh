@@ -17,8 +17,8 @@ else
   fail "swatomic --experiment exited $?: $(tail -5 "$WORK/exp.out")"
 fi
 python3 - "$J" >"$WORK/check.out" 2>&1 <<'PY' && pass || fail "experiment rows: $(cat "$WORK/check.out")"
-import json, sys
-rows = json.load(open(sys.argv[1]))["rows"]
+import json, atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
 by = {r["variant"]: r for r in rows}
 want = ["model", "mem", "system", "system+mem", "warp", "warp+mem", "software", "software+mem"]
 assert sorted(by) == sorted(want), sorted(by)

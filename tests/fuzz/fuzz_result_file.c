@@ -39,20 +39,20 @@ static int write_input(const uint8_t *data, size_t size)
 static void use_row(const struct rf_row *r)
 {
   char buf[64];
-  if (r->obj == NULL || r->status == NULL || r->key[0] == '\0' || strlen(r->key) >= sizeof r->key)
+  if (r->row == NULL || r->status == NULL || r->key[0] == '\0' || strlen(r->key) >= sizeof r->key)
     abort();
-  if (r->verified < -1 || r->verified > 1 || (r->nsamples > 0 && r->samples == NULL))
+  if (r->verified < 0 || r->verified > 1 || (r->nsamples > 0 && r->row->samples_ms == NULL))
     abort();
   /* a usable time is an ordered, positive one */
   if (rf_row_timed(r) && !(r->median > 0 && r->q1 > 0 && r->q3 >= r->q1))
     abort();
   for (size_t i = 0; i < r->nsamples; i++)
-    if (!(r->samples[i] > 0))
+    if (!(r->row->samples_ms[i] >= 0))
       abort();
   /* touches every byte a label or key would print (a field may be "": the key still names it) */
   for (size_t i = 0; i < rf_config_count; i++)
     fuzz_text_bytes += strlen(rf_field(r, rf_config_fields[i], buf, sizeof buf));
-  if (rf_number(r, "gops", 0) != r->gops)
+  if (atl_row_metric(r->row, "gops", 0) != r->gops)
     abort();
 }
 
@@ -63,13 +63,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   struct rf_file f;
   char why[512] = "";
   if (rf_load(input_path, &f, why, sizeof why) == 0) {
-    if (f.root == NULL || f.rows == NULL || f.device == NULL || f.backend == NULL || f.commit == NULL ||
+    if (f.rows == NULL || f.device == NULL || f.backend == NULL || f.commit == NULL ||
         f.date == NULL)
       abort();
     for (size_t i = 0; i < f.count; i++)
       use_row(&f.rows[i]);
     rf_free(&f);
-  } else if (f.rows != NULL || f.root != NULL || f.count != 0 || why[0] == '\0') {
+  } else if (f.rows != NULL || f.set.rows != NULL || f.count != 0 || why[0] == '\0') {
     abort(); /* a refusal leaves nothing allocated and says why */
   }
   return 0;

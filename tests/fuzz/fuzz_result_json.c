@@ -1,4 +1,4 @@
-/* libFuzzer harness: result files as --resume (and later compare and plot) read them. */
+/* libFuzzer harness: result files of every kind and version as --resume, compare and plot read them. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +17,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (atl_parse_json(text, "fuzz", &set, why, sizeof why) == 0) {
     for (size_t i = 0; i < set.count; i++) {
       const struct atl_row *r = &set.rows[i];
-      /* what the reader accepts is a spec the tool could have run */
-      if (r->spec.contention < 1 || r->spec.padding < 1 || r->spec.wg_size < 1 || r->spec.workgroups < 1 ||
-          (unsigned)r->spec.op >= ATL_OP_COUNT || (unsigned)r->spec.type >= ATL_TYPE_COUNT)
+      /* every row has a configuration; one that reads as an rmw spec is a spec the tool could have run */
+      struct atl_spec s;
+      char bad[256];
+      if (r->nconfig == 0 || r->nconfig > ATL_ROW_MAX_CONFIG || r->nmetrics > ATL_ROW_MAX_METRICS)
+        abort();
+      if (atl_spec_from_row(r, &s, bad, sizeof bad) == 0 &&
+          (s.contention < 1 || s.padding < 1 || s.wg_size < 1 || s.workgroups < 1 || (unsigned)s.op >= ATL_OP_COUNT ||
+           (unsigned)s.type >= ATL_TYPE_COUNT))
         abort();
     }
     atl_result_set_release(&set);

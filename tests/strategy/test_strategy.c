@@ -163,7 +163,7 @@ int main(int argc, char **argv)
           struct atl_strategy_spec s = {.strategy = (enum atl_strategy)st, .access = (enum atl_access)a,
                                         .op = ops[o], .result = ATL_RESULT_USED, .wg_size = 64, .workgroups = 3,
                                         .divergent = div, .runtime_select = 1};
-          struct atl_strategy_row r;
+          struct atl_row r;
           if (atl_strategy_run(ctx, &s, &tm, &r) != 0) {
             CHECK(!"out of host memory");
             continue;
@@ -171,15 +171,15 @@ int main(int argc, char **argv)
           const int expect_unsupported =
               (st == ATL_STRATEGY_PRIVATIZED && a == ATL_ACCESS_SCATTERED) ||
               (st == ATL_STRATEGY_LOCK_WARP && !dev->has_warp_vote);
-          if (r.row.status == ATL_STATUS_UNSUPPORTED && expect_unsupported) {
+          if (r.status == ATL_STATUS_UNSUPPORTED && expect_unsupported) {
             unsupported++;
-          } else if (!CHECK(r.row.status == ATL_STATUS_OK && r.row.verified && r.olds_checked > 0)) {
+          } else if (!CHECK(r.status == ATL_STATUS_OK && r.verified && atl_row_metric(&r, "olds_checked", 0) > 0)) {
             fprintf(stderr, "  %s %s %s%s: %s %s\n", atl_strategy_name(s.strategy), atl_access_name(s.access),
-                    atl_op_name(s.op), div ? " divergent" : "", atl_status_name(r.row.status), r.row.reason);
+                    atl_op_name(s.op), div ? " divergent" : "", atl_status_name(r.status), r.reason);
           } else {
             ran++;
           }
-          atl_row_release(&r.row);
+          atl_row_release(&r);
         }
   printf("%u configurations verified, %u unsupported as expected\n", ran, unsupported);
   /* OpenCL compiles the double add only with cl_khr_int64_base_atomics and cl_khr_fp64 */

@@ -32,25 +32,89 @@ static void expect_refused(const char *name, const char *text)
   unlink(path);
 }
 
+/* Reads @p text as a file; 0 and the set, or the error with the reason in @p why. */
+static int read_text(const char *name, const char *text, struct atl_result_set *set, char *why, size_t why_len)
+{
+  char path[256];
+  snprintf(path, sizeof path, "%s/%s.json", dir, name);
+  write_text(path, text);
+  int err = atl_read_json(path, set, why, why_len);
+  unlink(path);
+  return err;
+}
+
+/* Version 1 files of each kind are migrated into the row model: configuration in the kind's order, metrics. */
+static void test_migration(void)
+{
+  struct atl_result_set set;
+  char why[256] = "", key[512];
+  /* rmw, written before scope and order were recorded: device-scope relaxed */
+  if (CHECK(read_text("v1-rmw",
+                      "{\"format_version\": 1, \"device\": {\"name\": \"x\"}, \"rows\": [{\"pattern\": \"random\", "
+                      "\"op\": \"cas\", \"type\": \"u32\", \"space\": \"global\", \"result\": \"used\", "
+                      "\"contention\": 4, \"padding\": 2, \"wg_size\": 64, \"workgroups\": 2, \"status\": \"ok\", "
+                      "\"verified\": true, \"wrong_words\": 0, \"iters\": 10, \"ops\": 1280, \"gops\": 1.5, "
+                      "\"cas_attempts_per_op\": 1.25, \"time_ms\": {\"median\": 2}, \"samples_ms\": [2, 2, 2]}]}",
+                      &set, why, sizeof why) == 0)) {
+    CHECK(strcmp(set.kind, "rmw") == 0 && set.format_version == 1 && set.count == 1);
+    atl_row_key(&set.rows[0], key, sizeof key);
+    CHECK(strcmp(key, "pattern=random;op=cas;type=u32;space=global;result=used;scope=device;order=relaxed;"
+                      "contention=4;padding=2;wg_size=64;workgroups=2") == 0);
+    CHECK(atl_row_metric(&set.rows[0], "iters", 0) == 10 && atl_row_metric(&set.rows[0], "gops", 0) == 1.5);
+    CHECK(atl_row_metric(&set.rows[0], "cas_attempts_per_op", 0) == 1.25 && set.rows[0].time_ms.samples == 3);
+    struct atl_spec spec;
+    CHECK(atl_spec_from_row(&set.rows[0], &spec, why, sizeof why) == 0 && spec.scope == ATL_SCOPE_DEVICE &&
+          spec.contention == 4 && spec.op == ATL_OP_CAS);
+    atl_result_set_release(&set);
+  }
+  /* strategy: benchmark "strategy", booleans as yes/no, winner and margin as metrics */
+  if (CHECK(read_text("v1-strategy",
+                      "{\"format_version\": 1, \"benchmark\": \"strategy\", \"device\": {\"name\": \"x\"}, \"rows\": "
+                      "[{\"pattern\": \"same-line\", \"op\": \"fetch_add\", \"type\": \"u32\", \"contention\": 8, "
+                      "\"strategy\": \"warp\", \"result\": \"used\", \"divergent\": false, \"stuck_lock\": false, "
+                      "\"threads_per_word\": 8, \"word_spacing\": 1, \"wg_size\": 64, \"workgroups\": 2, "
+                      "\"spin_bound\": 1000, \"winner\": true, \"margin\": 1.5, \"status\": \"ok\"}]}",
+                      &set, why, sizeof why) == 0)) {
+    CHECK(strcmp(set.kind, "strategy") == 0 && set.count == 1);
+    atl_row_key(&set.rows[0], key, sizeof key);
+    CHECK(strcmp(key, "strategy=warp;pattern=same-line;op=fetch_add;result=used;divergent=no;stuck_lock=no;"
+                      "threads_per_word=8;word_spacing=1;wg_size=64;workgroups=2;spin_bound=1000") == 0);
+    CHECK(atl_row_metric(&set.rows[0], "winner", 0) == 1 && atl_row_metric(&set.rows[0], "margin", 0) == 1.5);
+    atl_result_set_release(&set);
+  }
+  /* app: kind "app", its metrics object */
+  if (CHECK(read_text("v1-app",
+                      "{\"format_version\": 1, \"kind\": \"app\", \"device\": {\"name\": \"x\"}, \"rows\": [{\"app\": "
+                      "\"count\", \"variant\": \"warp\", \"status\": \"ok\", \"verified\": true, \"time_ms\": "
+                      "{\"median\": 1.5, \"samples\": 5}, \"metrics\": {\"gbps\": 900, \"items\": 16}}]}",
+                      &set, why, sizeof why) == 0)) {
+    CHECK(strcmp(set.kind, "app") == 0 && set.count == 1);
+    CHECK(strcmp(atl_row_config(&set.rows[0], "variant"), "warp") == 0 && set.rows[0].time_ms.samples == 5);
+    CHECK(atl_row_metric(&set.rows[0], "gbps", 0) == 900 && strcmp(set.rows[0].metrics[0].unit, "GB/s") == 0);
+    atl_result_set_release(&set);
+  }
+}
+
 int main(void)
 {
   CHECK(mkdtemp(dir) != NULL);
-  struct atl_result_set out = {0}, in;
+  struct atl_result_set out = {.kind = "rmw"}, in;
   snprintf(out.meta.device.name, sizeof out.meta.device.name, "Test GPU");
   snprintf(out.meta.device.backend, sizeof out.meta.device.backend, "cuda");
   snprintf(out.meta.git_commit, sizeof out.meta.git_commit, "abc123");
   out.meta.complete = 0;
   out.meta.rows_planned = 7;
   struct atl_row row;
-  memset(&row, 0, sizeof row);
-  row.spec = (struct atl_spec){.op = ATL_OP_EXCHANGE, .type = ATL_TYPE_BF16X2, .space = ATL_SPACE_LOCAL,
-                               .pattern = ATL_PATTERN_RANDOM, .result = ATL_RESULT_USED, .scope = ATL_SCOPE_SYSTEM,
-                               .order = ATL_ORDER_SEQ_CST, .contention = 3, .padding = 5, .wg_size = 96,
-                               .workgroups = 7};
+  const struct atl_spec spec0 = {.op = ATL_OP_EXCHANGE, .type = ATL_TYPE_BF16X2, .space = ATL_SPACE_LOCAL,
+                                 .pattern = ATL_PATTERN_RANDOM, .result = ATL_RESULT_USED, .scope = ATL_SCOPE_SYSTEM,
+                                 .order = ATL_ORDER_SEQ_CST, .contention = 3, .padding = 5, .wg_size = 96,
+                                 .workgroups = 7};
+  const struct atl_spec spec1 = {.op = ATL_OP_CAS, .contention = 1, .padding = 1, .wg_size = 64, .workgroups = 2};
+  atl_rmw_row_init(&row, &spec0);
   row.status = ATL_STATUS_OK;
   row.verified = 1;
-  row.iters = 1234;
-  row.gops = 12.5;
+  atl_row_metric_set(&row, "iters", 1234);
+  atl_row_metric_set(&row, "gops", 12.5);
   snprintf(row.reason, sizeof row.reason, "a \"quoted\" reason");
   snprintf(row.instructions, sizeof row.instructions, "ATOMG.E.EXCH.STRONG.SYS x5");
   const double samples[] = {2.0, 1.0, 3.0};
@@ -58,8 +122,7 @@ int main(void)
   memcpy(row.samples_ms, samples, sizeof samples);
   atl_stats_compute(samples, 3, &row.time_ms);
   CHECK(atl_result_set_add(&out, &row) == 0);
-  memset(&row, 0, sizeof row);
-  row.spec = (struct atl_spec){.op = ATL_OP_CAS, .contention = 1, .padding = 1, .wg_size = 64, .workgroups = 2};
+  atl_rmw_row_init(&row, &spec1);
   row.status = ATL_STATUS_UNSUPPORTED;
   CHECK(atl_result_set_add(&out, &row) == 0);
 
@@ -67,16 +130,18 @@ int main(void)
   snprintf(path, sizeof path, "%s/round.json", dir);
   CHECK(atl_write_file(path, ATL_FORMAT_JSON, &out) == 0);
   CHECK(atl_read_json(path, &in, why, sizeof why) == 0);
-  CHECK(in.count == 2);
+  CHECK(in.count == 2 && in.format_version == ATL_FORMAT_VERSION && strcmp(in.kind, "rmw") == 0);
   CHECK(in.meta.complete == 0 && in.meta.rows_planned == 7);
   CHECK(strcmp(in.meta.device.name, "Test GPU") == 0 && strcmp(in.meta.device.backend, "cuda") == 0);
   CHECK(strcmp(in.meta.git_commit, "abc123") == 0);
   if (in.count == 2) {
     const struct atl_row *a = &in.rows[0], *b = &in.rows[1];
-    CHECK(atl_spec_equal(&a->spec, &out.rows[0].spec));
-    CHECK(atl_spec_equal(&b->spec, &out.rows[1].spec));
-    CHECK(!atl_spec_equal(&a->spec, &b->spec));
-    CHECK(a->status == ATL_STATUS_OK && a->verified && a->iters == 1234 && a->gops == 12.5);
+    struct atl_spec sa, sb;
+    CHECK(atl_spec_from_row(a, &sa, why, sizeof why) == 0 && atl_spec_equal(&sa, &spec0));
+    CHECK(atl_spec_from_row(b, &sb, why, sizeof why) == 0 && atl_spec_equal(&sb, &spec1));
+    CHECK(!atl_spec_equal(&sa, &sb));
+    CHECK(a->status == ATL_STATUS_OK && a->verified && atl_row_metric(a, "iters", 0) == 1234 &&
+          atl_row_metric(a, "gops", 0) == 12.5);
     CHECK(strcmp(a->reason, "a \"quoted\" reason") == 0);
     CHECK(strcmp(a->instructions, "ATOMG.E.EXCH.STRONG.SYS x5") == 0);
     CHECK(a->time_ms.samples == 3 && a->time_ms.median == 2.0 && a->samples_ms && a->samples_ms[2] == 3.0);
@@ -87,23 +152,26 @@ int main(void)
   atl_result_set_release(&in);
   atl_result_set_release(&out);
   unlink(path);
+  test_migration();
 
   /* atl_row_validate: a row as rmw writes it passes; each forged field fails. */
   struct atl_row v;
-  memset(&v, 0, sizeof v);
-  v.spec = (struct atl_spec){.op = ATL_OP_FETCH_ADD, .contention = 1, .padding = 1, .wg_size = 64, .workgroups = 2};
+  const struct atl_spec vspec = {.op = ATL_OP_FETCH_ADD, .contention = 1, .padding = 1, .wg_size = 64,
+                                 .workgroups = 2};
+  atl_rmw_row_init(&v, &vspec);
   v.status = ATL_STATUS_OK;
   v.verified = 1;
-  v.iters = 10;
-  v.ops = atl_spec_active_threads(&v.spec) * v.iters;
+  const uint64_t ops = atl_spec_active_threads(&vspec) * 10;
+  atl_row_metric_set(&v, "iters", 10);
+  atl_row_metric_set(&v, "ops", (double)ops);
   double vs[] = {1.5, 1.0, 3.0};
   v.samples_ms = vs;
   atl_stats_compute(vs, 3, &v.time_ms);
-  v.ops_per_us = (double)v.ops / (v.time_ms.median * 1e3);
-  v.gops = v.ops_per_us * 1e-3;
+  atl_row_metric_set(&v, "ops_per_us", (double)ops / (v.time_ms.median * 1e3));
+  atl_row_metric_set(&v, "gops", (double)ops / (v.time_ms.median * 1e3) * 1e-3);
   CHECK(atl_row_validate(&v, why, sizeof why) == 0);
   struct atl_row b = v;
-  b.iters = 0;
+  atl_row_metric_set(&b, "iters", 0);
   CHECK(atl_row_validate(&b, why, sizeof why) == ATL_EINVAL && strstr(why, "iters"));
   b = v;
   b.time_ms.median = 1e308;
@@ -112,7 +180,7 @@ int main(void)
   b.samples_ms = NULL;
   CHECK(atl_row_validate(&b, why, sizeof why) == ATL_EINVAL && strstr(why, "samples"));
   b = v;
-  b.gops *= 2;
+  atl_row_metric_set(&b, "gops", atl_row_metric(&v, "gops", 0) * 2);
   CHECK(atl_row_validate(&b, why, sizeof why) == ATL_EINVAL && strstr(why, "gops"));
   b = v;
   b.verified = 0;
@@ -123,6 +191,13 @@ int main(void)
   b = v;
   b.status = ATL_STATUS_UNSUPPORTED;
   CHECK(atl_row_validate(&b, why, sizeof why) == 0);
+  /* a configuration no spec has: the field is named */
+  b = v;
+  atl_row_config_set(&b, "op", "frob");
+  CHECK(atl_row_validate(&b, why, sizeof why) == ATL_EINVAL && strstr(why, "'op'") && strstr(why, "frob"));
+  b = v;
+  atl_row_config_number(&b, "padding", 0);
+  CHECK(atl_row_validate(&b, why, sizeof why) == ATL_EINVAL && strstr(why, "'padding'"));
   struct atl_timing t1, t2;
   atl_timing_defaults(&t1);
   t2 = t1;
@@ -137,12 +212,11 @@ int main(void)
   expect_refused("version", "{\"format_version\": 99, \"device\": {\"name\": \"x\"}, \"rows\": []}");
   expect_refused("no-device", "{\"format_version\": 1, \"rows\": []}");
   expect_refused("no-rows", "{\"format_version\": 1, \"device\": {\"name\": \"x\"}}");
-  expect_refused("bad-op", "{\"format_version\": 1, \"device\": {\"name\": \"x\"}, \"rows\": [{\"op\": \"frob\", "
-                           "\"type\": \"u32\", \"space\": \"global\", \"pattern\": \"random\", \"result\": \"used\", "
-                           "\"contention\": 1, \"padding\": 1, \"wg_size\": 1, \"workgroups\": 1}]}");
-  expect_refused("zero-padding", "{\"format_version\": 1, \"device\": {\"name\": \"x\"}, \"rows\": [{\"op\": \"cas\", "
-                                 "\"type\": \"u32\", \"space\": \"global\", \"pattern\": \"random\", \"result\": "
-                                 "\"used\", \"contention\": 1, \"padding\": 0, \"wg_size\": 1, \"workgroups\": 1}]}");
+  expect_refused("no-config", "{\"format_version\": 1, \"device\": {\"name\": \"x\"}, \"rows\": [{\"status\": \"ok\"}]}");
+  expect_refused("v2-no-config", "{\"format_version\": 2, \"kind\": \"rmw\", \"device\": {\"name\": \"x\"}, \"rows\": "
+                                 "[{\"status\": \"ok\"}]}");
+  expect_refused("unknown-kind", "{\"format_version\": 2, \"kind\": \"frob\", \"device\": {\"name\": \"x\"}, "
+                                 "\"rows\": []}");
   expect_refused("bad-sample", "{\"format_version\": 1, \"device\": {\"name\": \"x\"}, \"rows\": [{\"op\": \"cas\", "
                                "\"type\": \"u32\", \"space\": \"global\", \"pattern\": \"random\", \"result\": "
                                "\"used\", \"contention\": 1, \"padding\": 1, \"wg_size\": 1, \"workgroups\": 1, "

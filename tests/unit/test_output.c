@@ -96,30 +96,28 @@ static void build_set(struct atl_result_set *set)
   atl_timing_defaults(&set->meta.timing);
 
   struct atl_row row;
-  memset(&row, 0, sizeof row);
-  row.spec = (struct atl_spec){.op = ATL_OP_CAS, .type = ATL_TYPE_U32, .space = ATL_SPACE_GLOBAL,
-                               .pattern = ATL_PATTERN_CROSS_WARP, .result = ATL_RESULT_USED, .contention = 4,
-                               .padding = 2, .wg_size = 64, .workgroups = 4};
+  atl_rmw_row_init(&row, &(struct atl_spec){.op = ATL_OP_CAS, .type = ATL_TYPE_U32, .space = ATL_SPACE_GLOBAL,
+                                            .pattern = ATL_PATTERN_CROSS_WARP, .result = ATL_RESULT_USED,
+                                            .contention = 4, .padding = 2, .wg_size = 64, .workgroups = 4});
   row.status = ATL_STATUS_OK;
   snprintf(row.reason, sizeof row.reason, "%s", REASON_OK);
-  row.iters = 100;
-  row.ops = 25600;
-  row.array_words = 128;
+  atl_row_metric_set(&row, "iters", 100);
+  atl_row_metric_set(&row, "ops", 25600);
+  atl_row_metric_set(&row, "array_words", 128);
   const double samples[] = {1.5, 1.25, 1.75, 1.5, 2.0};
   row.samples_ms = malloc(sizeof samples);
   memcpy(row.samples_ms, samples, sizeof samples);
   atl_stats_compute(samples, 5, &row.time_ms);
-  row.ops_per_us = 25600 / 1500.0;
-  row.gops = row.ops_per_us / 1000;
+  atl_row_metric_set(&row, "ops_per_us", 25600 / 1500.0);
+  atl_row_metric_set(&row, "gops", 25600 / 1500.0 / 1000);
   row.verified = 1;
-  row.cas_attempts = 1.25;
+  atl_row_metric_set(&row, "cas_attempts_per_op", 1.25);
   CHECK(atl_result_set_add(set, &row) == 0);
   CHECK(row.samples_ms == NULL); /* moved into the set, not shared */
 
-  memset(&row, 0, sizeof row);
-  row.spec = (struct atl_spec){.op = ATL_OP_FETCH_ADD, .type = ATL_TYPE_U64, .space = ATL_SPACE_LOCAL,
-                               .pattern = ATL_PATTERN_RANDOM, .result = ATL_RESULT_UNUSED, .contention = 8,
-                               .padding = 1, .wg_size = 64, .workgroups = 4};
+  atl_rmw_row_init(&row, &(struct atl_spec){.op = ATL_OP_FETCH_ADD, .type = ATL_TYPE_U64, .space = ATL_SPACE_LOCAL,
+                                            .pattern = ATL_PATTERN_RANDOM, .result = ATL_RESULT_UNUSED,
+                                            .contention = 8, .padding = 1, .wg_size = 64, .workgroups = 4});
   row.status = ATL_STATUS_UNSUPPORTED;
   snprintf(row.reason, sizeof row.reason, "%s", REASON_UNSUP);
   CHECK(atl_result_set_add(set, &row) == 0);
@@ -142,10 +140,16 @@ static void test_csv(const struct atl_result_set *set)
   CHECK(csv_split("a,b\"c", last, sizeof last) == -1);
   CHECK(csv_split("a,,", last, sizeof last) == 3 && last[0] == '\0');
 
-  const char *header = atl_csv_header();
+  char header[1024] = "";
+  FILE *hf = fmemopen(header, sizeof header - 1, "w");
+  if (!CHECK(hf != NULL))
+    return;
+  atl_csv_header_write(hf, atl_row_kind_find("rmw"));
+  fclose(hf);
+  header[strcspn(header, "\n")] = '\0';
   const int columns = csv_fields(header);
   CHECK(columns > 20);
-  /* The header line is exactly atl_csv_header(). */
+  /* The header line is exactly what atl_csv_header_write() writes. */
   size_t hlen = strlen(header);
   CHECK(strncmp(text, header, hlen) == 0 && text[hlen] == '\n');
   CHECK(strcmp(header + hlen - strlen("reason"), "reason") == 0); /* free text last */
@@ -161,11 +165,13 @@ static void test_csv(const struct atl_result_set *set)
     char reason[400];
     csv_split(line, reason, sizeof reason);
     if (lines == 1) {
-      CHECK(strncmp(line, "cross-warp,cas,u32,global,used,4,2,64,4,128,100,25600,ok,1,0,", 61) == 0);
+      const char *first = "cross-warp,cas,u32,global,used,device,relaxed,4,2,64,4,ok,1,0,1.500000,";
+      CHECK(strncmp(line, first, strlen(first)) == 0);
       /* Quotes are doubled, the newline flattened, nothing else changed. */
       CHECK(strcmp(reason, "note: 2 words, \"hot\" cache second line") == 0);
     } else if (lines == 2) {
-      CHECK(strncmp(line, "random,fetch_add,u64,local,unused,8,1,64,4,", 43) == 0);
+      const char *second = "random,fetch_add,u64,local,unused,device,relaxed,8,1,64,4,unsupported,";
+      CHECK(strncmp(line, second, strlen(second)) == 0);
       CHECK(strstr(line, ",unsupported,") != NULL);
       CHECK(strcmp(reason, REASON_UNSUP) == 0);
     }
@@ -215,9 +221,21 @@ static void test_json(const struct atl_result_set *set)
   CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r0, "samples_ms")) == 5);
   const cJSON *med0 = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r0, "time_ms"), "median");
   CHECK(med0 && med0->valuedouble == 1.5);
-  const cJSON *op0 = cJSON_GetObjectItemCaseSensitive(r0, "op");
+  const cJSON *op0 = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r0, "config"), "op");
   CHECK(cJSON_IsString(op0) && strcmp(op0->valuestring, "cas") == 0);
-  CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r0, "cas_attempts_per_op")));
+  /* metrics as {name, unit, value, hint} */
+  const cJSON *m, *metrics = cJSON_GetObjectItemCaseSensitive(r0, "metrics");
+  int found = 0;
+  cJSON_ArrayForEach(m, metrics)
+  {
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(m, "name");
+    if (cJSON_IsString(name) && strcmp(name->valuestring, "gops") == 0)
+      found = strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "unit")), "Gop/s") == 0 &&
+              strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "hint")), "higher") == 0;
+    if (cJSON_IsString(name) && strcmp(name->valuestring, "cas_attempts_per_op") == 0)
+      CHECK(cJSON_GetObjectItemCaseSensitive(m, "value")->valuedouble == 1.25);
+  }
+  CHECK(found);
   cJSON_Delete(root);
 }
 
@@ -277,7 +295,7 @@ static void test_write_file(const struct atl_result_set *set)
         CHECK(root != NULL);
         cJSON_Delete(root);
       } else if (formats[i] == ATL_FORMAT_CSV) {
-        CHECK(strncmp(text, atl_csv_header(), strlen(atl_csv_header())) == 0);
+        CHECK(strncmp(text, "pattern,op,type,space,result,scope,order,contention,padding,", 60) == 0);
       } else {
         CHECK(strstr(text, "unsupported") != NULL && strstr(text, "cross-warp") != NULL);
       }

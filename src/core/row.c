@@ -1,0 +1,231 @@
+/*
+ * The one row model (result.h): row kinds, the metrics every writer knows,
+ * and the few operations on a row and a set. Every command's rows are
+ * built with these, so the writers, the reader, compare, plot and report
+ * need to know no command.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab.h"
+#include "output_internal.h"
+
+static const char *const status_names[] = {"ok", "unsupported", "skipped", "deadlock", "error"};
+
+const char *atl_status_name(enum atl_status s) { return (unsigned)s < 5 ? status_names[s] : "?"; }
+
+int atl_status_parse(const char *s)
+{
+  for (int i = 0; i < 5; i++)
+    if (strcmp(s, status_names[i]) == 0)
+      return i;
+  return -1;
+}
+
+/* The kinds. A kind's configuration order is the order rows are keyed and
+ * printed in; version 1 files are migrated into the same order, so a new row
+ * and an old one of the same configuration have the same key. */
+static const char *const rmw_config[] = {"pattern", "op",      "type",    "space",      "result", "scope",
+                                         "order",   "contention", "padding", "wg_size", "workgroups", NULL};
+static const char *const rmw_table[] = {"pattern", "op",    "type",       "space",   "result",
+                                        "scope",   "order", "contention", "padding", NULL};
+static const char *const rmw_columns[] = {"iters", "gops", NULL};
+static const char *const strategy_config[] = {"strategy",         "pattern",      "op",      "result",
+                                              "divergent",        "stuck_lock",   "threads_per_word",
+                                              "word_spacing",     "wg_size",      "workgroups", "spin_bound", NULL};
+static const char *const strategy_table[] = {"pattern", "op", "strategy", "result", "divergent", NULL};
+static const char *const strategy_columns[] = {"iters", "gops", "winner", "margin", "olds_checked", NULL};
+static const char *const app_config[] = {"app", "variant", NULL};
+static const char *const no_columns[] = {NULL};
+
+static const struct atl_row_kind kinds[] = {
+    {"rmw", rmw_config, rmw_table, rmw_columns, 0},
+    {"strategy", strategy_config, strategy_table, strategy_columns, 0},
+    {"app", app_config, app_config, no_columns, 1},
+    {NULL, NULL, NULL, NULL, 0},
+};
+
+const struct atl_row_kind *atl_row_kinds(void) { return kinds; }
+
+const struct atl_row_kind *atl_row_kind_find(const char *name)
+{
+  for (const struct atl_row_kind *k = kinds; name && k->name; k++)
+    if (strcmp(k->name, name) == 0)
+      return k;
+  return NULL;
+}
+
+/* Metrics with a unit and a direction. Apps may set others (their own
+ * parameters and counts): those carry no unit and no hint. */
+static const struct atl_metric_info metric_infos[] = {
+    {"gops", "Gop/s", ATL_HINT_HIGHER, "atomic operations per second at the median time"},
+    {"ops_per_us", "op/us", ATL_HINT_HIGHER, "operations per microsecond at the median time"},
+    {"iters", "", ATL_HINT_NONE, "iterations per thread in each timed launch"},
+    {"ops", "", ATL_HINT_NONE, "atomic operations per launch (active threads x iters)"},
+    {"array_words", "words", ATL_HINT_NONE, "words per domain"},
+    {"cas_attempts_per_op", "", ATL_HINT_LOWER, "CAS attempts per successful CAS"},
+    {"olds_checked", "", ATL_HINT_NONE, "old values compared with the expected sequence"},
+    {"winner", "", ATL_HINT_NONE, "1 for the fastest verified strategy of its pattern, op and result"},
+    {"margin", "x", ATL_HINT_NONE, "winner: its throughput over the runner-up's; others: the winner's over theirs"},
+    {"gbps", "GB/s", ATL_HINT_HIGHER, "input bytes read per second"},
+    {"copy_gbps", "GB/s", ATL_HINT_HIGHER, "bytes per second of a plain copy of the same data"},
+    {"ratio_to_read", "", ATL_HINT_HIGHER, "throughput over the read ceiling's"},
+    {"ratio_to_cub", "", ATL_HINT_HIGHER, "throughput over CUB's"},
+    {"mkeys_per_s", "Mkey/s", ATL_HINT_HIGHER, "keys per second"},
+    {"minserts_per_s", "Minsert/s", ATL_HINT_HIGHER, "insertions per second"},
+    {"madds_per_s", "Madd/s", ATL_HINT_HIGHER, "additions per second"},
+    {"matomics_per_s", "Matomic/s", ATL_HINT_HIGHER, "atomic updates per second"},
+    {"mrecords_per_s", "Mrecord/s", ATL_HINT_HIGHER, "records per second"},
+    {"retries_per_insert", "", ATL_HINT_LOWER, "failed CAS attempts per insertion"},
+    {"retries_per_add", "", ATL_HINT_LOWER, "failed CAS attempts per addition"},
+    {"measured_speedup", "x", ATL_HINT_HIGHER, "software over hardware atomics, measured"},
+    {"predicted_speedup", "x", ATL_HINT_HIGHER, "software over hardware atomics, as the model predicts"},
+    {"ideal_ms", "ms", ATL_HINT_NONE, "the sum of the parts' times"},
+    {"t_l_ns", "ns", ATL_HINT_NONE, "latency of one atomic on the contended word"},
+    {"t_fast_ns", "ns", ATL_HINT_NONE, "latency of one uncontended access"},
+    {"t_comp_ns", "ns", ATL_HINT_NONE, "compute time between atomics"},
+    {"bytes", "B", ATL_HINT_NONE, "bytes the input holds"},
+};
+
+const struct atl_metric_info *atl_metric_info(const char *name)
+{
+  for (size_t i = 0; i < sizeof metric_infos / sizeof metric_infos[0]; i++)
+    if (strcmp(metric_infos[i].name, name) == 0)
+      return &metric_infos[i];
+  return NULL;
+}
+
+void atl_row_init(struct atl_row *row, const char *kind)
+{
+  memset(row, 0, sizeof *row);
+  snprintf(row->kind, sizeof row->kind, "%s", kind);
+  row->status = ATL_STATUS_ERROR; /* until it is measured and checked */
+}
+
+static struct atl_value *config_slot(struct atl_row *row, const char *name)
+{
+  for (unsigned i = 0; i < row->nconfig; i++)
+    if (strcmp(row->config[i].name, name) == 0)
+      return &row->config[i];
+  if (row->nconfig == ATL_ROW_MAX_CONFIG)
+    return NULL;
+  struct atl_value *v = &row->config[row->nconfig++];
+  snprintf(v->name, sizeof v->name, "%s", name);
+  return v;
+}
+
+int atl_row_config_set(struct atl_row *row, const char *name, const char *text)
+{
+  struct atl_value *v = config_slot(row, name);
+  if (v == NULL)
+    return ATL_ENOMEM;
+  snprintf(v->text, sizeof v->text, "%s", text);
+  v->is_number = 0;
+  return 0;
+}
+
+int atl_row_config_number(struct atl_row *row, const char *name, double value)
+{
+  struct atl_value *v = config_slot(row, name);
+  if (v == NULL)
+    return ATL_ENOMEM;
+  snprintf(v->text, sizeof v->text, "%.15g", value);
+  v->is_number = 1;
+  return 0;
+}
+
+const char *atl_row_config(const struct atl_row *row, const char *name)
+{
+  for (unsigned i = 0; i < row->nconfig; i++)
+    if (strcmp(row->config[i].name, name) == 0)
+      return row->config[i].text;
+  return NULL;
+}
+
+void atl_row_metric_set(struct atl_row *row, const char *name, double value)
+{
+  for (unsigned i = 0; i < row->nmetrics; i++)
+    if (strcmp(row->metrics[i].name, name) == 0) {
+      row->metrics[i].value = value;
+      return;
+    }
+  if (row->nmetrics == ATL_ROW_MAX_METRICS)
+    return;
+  struct atl_metric *m = &row->metrics[row->nmetrics++];
+  const struct atl_metric_info *info = atl_metric_info(name);
+  snprintf(m->name, sizeof m->name, "%s", name);
+  snprintf(m->unit, sizeof m->unit, "%s", info ? info->unit : "");
+  m->hint = info ? info->hint : ATL_HINT_NONE;
+  m->value = value;
+}
+
+double atl_row_metric(const struct atl_row *row, const char *name, double fallback)
+{
+  for (unsigned i = 0; i < row->nmetrics; i++)
+    if (strcmp(row->metrics[i].name, name) == 0)
+      return row->metrics[i].value;
+  return fallback;
+}
+
+double atl_row_number(const struct atl_row *row, const char *name, double fallback)
+{
+  const char *text = atl_row_config(row, name);
+  if (text != NULL) {
+    char *end;
+    double v = strtod(text, &end);
+    return end != text && *end == '\0' ? v : fallback;
+  }
+  return atl_row_metric(row, name, fallback);
+}
+
+void atl_row_key(const struct atl_row *row, char *out, size_t len)
+{
+  size_t used = 0;
+  out[0] = '\0';
+  for (unsigned i = 0; i < row->nconfig && used + 1 < len; i++) {
+    int n = snprintf(out + used, len - used, "%s%s=%s", i ? ";" : "", row->config[i].name, row->config[i].text);
+    if (n < 0)
+      break;
+    used = used + (size_t)n < len ? used + (size_t)n : len - 1;
+  }
+}
+
+void atl_row_release(struct atl_row *row)
+{
+  free(row->samples_ms);
+  row->samples_ms = NULL;
+}
+
+int atl_result_set_add(struct atl_result_set *set, struct atl_row *row)
+{
+  void *rows = atl__grow_rows(set->rows, &set->cap, set->count, sizeof *set->rows, 64);
+  if (rows == NULL)
+    return ATL_ENOMEM;
+  set->rows = rows;
+  if (set->kind[0] == '\0')
+    snprintf(set->kind, sizeof set->kind, "%s", row->kind);
+  set->rows[set->count++] = *row;
+  row->samples_ms = NULL; /* moved */
+  return 0;
+}
+
+void atl_result_set_release(struct atl_result_set *set)
+{
+  for (size_t i = 0; i < set->count; i++)
+    free(set->rows[i].samples_ms);
+  free(set->rows);
+  set->rows = NULL;
+  set->count = set->cap = 0;
+}
+
+void *atl__grow_rows(void *rows, size_t *cap, size_t count, size_t size, size_t first)
+{
+  if (count < *cap)
+    return rows;
+  size_t n = *cap ? *cap * 2 : first;
+  void *grown = realloc(rows, n * size);
+  if (grown != NULL)
+    *cap = n;
+  return grown;
+}
