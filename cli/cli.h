@@ -63,6 +63,12 @@ int cli_output_format(const char *opt, const char *path, int fallback);
  */
 int cli_write_output(const char *path, const char *what, atl_file_writer writer, const void *arg);
 
+/** A checkpoint of every -o file of a sweep: quiet, since the last write reports (and rescues) each one. */
+void cli_checkpoint_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n);
+
+/** The last write of every -o file of a sweep; returns how many could not be written where asked. */
+int cli_write_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n);
+
 /** A file built in memory as it is measured, then written whole by cli_buffer_write(). */
 struct cli_buffer {
   FILE *f;

@@ -64,60 +64,59 @@ static const char *device_types(const struct atl_device_info *dev)
 
 static int progress_enabled(void) { return isatty(STDERR_FILENO); }
 
-/* A checkpoint of every -o file: quiet, since the last write reports (and rescues) each one. */
-static void checkpoint(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    atl_write_file(paths[i], (enum atl_format)formats[i], set);
-}
-
-/* The last write of every -o file; the number of files that could not be written where asked. */
-static int write_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
-{
-  char what[64];
-  snprintf(what, sizeof what, "%zu rows", set->count);
-  int failed = 0;
-  for (size_t i = 0; i < n; i++)
-    failed += cli_write_output(paths[i], what, atl_write_set, &(struct atl_set_writer){(enum atl_format)formats[i], set});
-  return failed;
-}
-
-/* What becomes of each row of the --resume file. */
-enum old_state {
-  OLD_KEPT,       /* outside this sweep: written after the sweep's rows */
-  OLD_DROPPED,    /* outside this sweep, and --drop-others */
-  OLD_PENDING,    /* reusable by a configuration of the sweep not measured yet */
-  OLD_DONE,       /* reused (its samples moved into the new set), or superseded by a new measurement */
+/* What the sweep calls back: the specs, and the table, progress and checkpoints of this command. */
+struct rmw_sweep {
+  const struct atl_spec *specs;
+  const char *const *out_paths;
+  const int *out_formats;
+  size_t nout;
+  int live_table, progress, failures;
+  time_t started;
+  double command_start;
+  struct atl_result_set *set;
 };
 
-/* The rows a write holds: the sweep's so far, then the file's rows still
- * pending or kept, so that a checkpoint or an interrupted run written over
- * the --resume file loses none of them. Shallow copies: free view->rows only. */
-static void output_view(const struct atl_result_set *set, const struct atl_result_set *done,
-                        const unsigned char *state, struct atl_result_set *view)
+static double monotonic_s(void);
+
+static void configure(const void *arg, size_t i, struct atl_row *row)
 {
-  *view = *set;
-  size_t extra = 0;
-  for (size_t j = 0; j < done->count; j++)
-    extra += state[j] == OLD_KEPT || state[j] == OLD_PENDING;
-  if (extra == 0)
-    return;
-  struct atl_row *rows = malloc((set->count + extra) * sizeof *rows);
-  if (rows == NULL)
-    die("out of memory");
-  memcpy(rows, set->rows, set->count * sizeof *rows);
-  view->count = set->count;
-  for (size_t j = 0; j < done->count; j++)
-    if (state[j] == OLD_KEPT || state[j] == OLD_PENDING)
-      rows[view->count++] = done->rows[j];
-  view->rows = rows;
-  view->cap = view->count;
+  atl_rmw_row_init(row, &((const struct rmw_sweep *)arg)->specs[i]);
 }
 
-static void output_view_release(const struct atl_result_set *set, struct atl_result_set *view)
+static int measure(atl_context_t ctx, const void *arg, size_t i, const struct atl_timing *timing, struct atl_row *row)
 {
-  if (view->rows != set->rows)
-    free(view->rows);
+  return atl_rmw_run(ctx, &((const struct rmw_sweep *)arg)->specs[i], timing, row) ? ATL_ENOMEM : 0;
+}
+
+static void before_row(void *arg, size_t i, size_t n)
+{
+  const struct rmw_sweep *w = arg;
+  const struct atl_spec *s = &w->specs[i];
+  if (w->progress && time(NULL) - w->started >= 2)
+    fprintf(stderr, "\r[%zu/%zu] %s %s %s c=%u p=%u ...   ", i + 1, n, atl_pattern_name(s->pattern),
+            atl_op_name(s->op), atl_type_name(s->type), s->contention, s->padding);
+}
+
+static void after_row(void *arg, size_t i, const struct atl_row *row, int reused)
+{
+  struct rmw_sweep *w = arg;
+  if (!reused && w->progress && time(NULL) - w->started >= 2)
+    fprintf(stderr, "\r%*s\r", 60, "");
+  /* plain_add is the non-atomic control: it is expected not to verify */
+  if (row->status == ATL_STATUS_ERROR ||
+      (row->status == ATL_STATUS_OK && !row->verified && w->specs[i].op != ATL_OP_PLAIN_ADD))
+    w->failures++;
+  if (w->live_table) /* a closed stdout (EPIPE) ends the table, not the sweep */
+    w->live_table = atl_write_table_row(stdout, atl_row_kind_find("rmw"), row) == 0 && fflush(stdout) == 0;
+}
+
+static void on_checkpoint(void *arg, const struct atl_result_set *rows)
+{
+  struct rmw_sweep *w = arg;
+  w->set->meta.elapsed_s = monotonic_s() - w->command_start;
+  struct atl_result_set view = *rows;
+  view.meta = w->set->meta;
+  cli_checkpoint_outputs(&view, w->out_paths, w->out_formats, w->nout);
 }
 
 static double monotonic_s(void)
@@ -368,118 +367,46 @@ int cmd_rmw(int argc, char **argv)
   atl_axis_release(&cont);
   atl_axis_release(&pad);
 
-  /* Match the file's rows to the sweep: each configuration reuses the first
-   * row of its spec that passes atl_row_validate(); the others of the sweep
-   * are measured again (and said so), those outside it kept or dropped. */
-  unsigned char *old_state = calloc(done.count ? done.count : 1, 1);
-  size_t *reuse = malloc((n ? n : 1) * sizeof *reuse);
-  if (old_state == NULL || reuse == NULL)
-    die("out of memory");
-  size_t invalid = 0, kept = 0, dropped = 0;
-  char first_invalid[600] = "";
-  for (size_t j = 0; j < done.count; j++)
-    old_state[j] = drop_others ? OLD_DROPPED : OLD_KEPT;
-  for (size_t i = 0; i < n; i++) {
-    reuse[i] = SIZE_MAX;
-    char bad[500] = ""; /* the first reason a row of this configuration cannot be reused */
-    for (size_t j = 0; j < done.count; j++) {
-      struct atl_spec old_spec;
-      char vwhy[400];
-      if (old_state[j] == OLD_DONE || old_state[j] == OLD_PENDING ||
-          atl_spec_from_row(&done.rows[j], &old_spec, vwhy, sizeof vwhy) != 0 || !atl_spec_equal(&old_spec, &specs[i]))
-        continue;
-      if (reuse[i] == SIZE_MAX && atl_row_validate(&done.rows[j], vwhy, sizeof vwhy) == 0) {
-        reuse[i] = j;
-        old_state[j] = OLD_PENDING;
-        continue;
-      }
-      if (reuse[i] == SIZE_MAX && bad[0] == '\0')
-        snprintf(bad, sizeof bad, "row %zu: %s", j, vwhy);
-      old_state[j] = OLD_DONE; /* a bad row, or a second row of one configuration: the new set has one */
-    }
-    /* Measured again: a configuration whose rows all failed (not one with a good row beside a bad one). */
-    if (reuse[i] == SIZE_MAX && bad[0] && invalid++ == 0)
-      snprintf(first_invalid, sizeof first_invalid, "%s", bad);
-  }
-  for (size_t j = 0; j < done.count; j++) {
-    kept += old_state[j] == OLD_KEPT;
-    dropped += old_state[j] == OLD_DROPPED;
-  }
-  if (invalid)
-    fprintf(stderr, "measuring again %zu row%s of %s that fail%s validation (first: %s)\n", invalid,
-            invalid == 1 ? "" : "s", resume_path, invalid == 1 ? "s" : "", first_invalid);
-
+  /* The sweep (sweep.h): each configuration reuses the first row of its
+   * configuration in the --resume file that passes atl_row_validate(); the
+   * others are measured again (and said so), rows outside it kept or dropped. */
   int live_table = nout ? !quiet : format == ATL_FORMAT_TABLE;
   if (live_table)
     atl_write_table_header(stdout, atl_row_kind_find("rmw"));
-  int progress = progress_enabled();
-  int failures = 0;
-  size_t reused = 0;
-  time_t started = time(NULL), checkpointed = started;
-  set.meta.rows_planned = n + kept; /* a complete file holds the sweep and the kept rows */
+  struct rmw_sweep w = {specs, out_paths, out_formats, nout, live_table, progress_enabled(), 0, time(NULL),
+                        command_start, &set};
+  const struct atl_sweep_spec sweep = {"rmw", n, configure, measure, atl_row_validate, &w};
+  const struct atl_sweep_run run = {&timing, resume_path ? &done : NULL, drop_others, nout ? 30 : 0, on_checkpoint,
+                                    before_row, after_row, &w};
+  struct atl_sweep_report rep;
   cli_catch_stop_signals();
-  for (size_t i = 0; i < n && !atl_stop_requested(); i++) {
-    const struct atl_spec *s = &specs[i];
-    struct atl_row row;
-    if (reuse[i] != SIZE_MAX) {
-      struct atl_row *old = &done.rows[reuse[i]];
-      row = *old;
-      old->samples_ms = NULL; /* moved into the new set */
-      old_state[reuse[i]] = OLD_DONE;
-      /* Validated: the median is its samples'; the rest of the statistics are recomputed from them too. */
-      atl_stats_compute(row.samples_ms, row.time_ms.samples, &row.time_ms);
-      reused++;
-    } else {
-      if (progress && time(NULL) - started >= 2)
-        fprintf(stderr, "\r[%zu/%zu] %s %s %s c=%u p=%u ...   ", i + 1, n, atl_pattern_name(s->pattern),
-                atl_op_name(s->op), atl_type_name(s->type), s->contention, s->padding);
-      if (atl_rmw_run(ctx, s, &timing, &row) != 0)
-        die("out of host memory while measuring");
-      if (progress && time(NULL) - started >= 2)
-        fprintf(stderr, "\r%*s\r", 60, "");
-    }
-    if (row.status == ATL_STATUS_ERROR || (row.status == ATL_STATUS_OK && !row.verified && s->op != ATL_OP_PLAIN_ADD))
-      failures++;
-    if (live_table) /* a closed stdout (EPIPE) ends the table, not the sweep */
-      live_table = atl_write_table_row(stdout, atl_row_kind_find("rmw"), &row) == 0 && fflush(stdout) == 0;
-    if (atl_result_set_add(&set, &row) != 0)
-      die("out of memory");
-    /* A checkpoint now and then: a run killed outright keeps what it measured. */
-    if (nout && time(NULL) - checkpointed >= 30 && set.count < n) {
-      set.meta.elapsed_s = monotonic_s() - command_start;
-      struct atl_result_set view;
-      output_view(&set, &done, old_state, &view);
-      checkpoint(&view, out_paths, out_formats, nout);
-      output_view_release(&set, &view);
-      checkpointed = time(NULL);
-    }
-  }
+  if (atl_sweep(ctx, &sweep, &run, &set, &rep) != 0)
+    die("out of host memory while measuring");
   free(specs);
-  set.meta.complete = set.count == n;
+  if (rep.invalid)
+    fprintf(stderr, "measuring again %zu row%s of %s that fail%s validation (first: %s)\n", rep.invalid,
+            rep.invalid == 1 ? "" : "s", resume_path, rep.invalid == 1 ? "s" : "", rep.first_invalid);
+  set.meta.complete = rep.measured + rep.reused == n;
   set.meta.elapsed_s = monotonic_s() - command_start;
-  if (reused)
-    fprintf(stderr, "reused %zu rows from %s\n", reused, resume_path);
-  if (kept || dropped)
-    fprintf(stderr, "%s %zu rows of %s outside this sweep%s\n", dropped ? "dropped" : "kept", dropped ? dropped : kept,
-            resume_path, dropped ? " (--drop-others)" : " (after its rows; --drop-others leaves them out)");
-  if (live_table && !atl_stop_requested())
-    for (size_t j = 0; j < done.count; j++)
-      if (old_state[j] == OLD_KEPT)
-        atl_write_table_row(stdout, atl_row_kind_find("rmw"), &done.rows[j]);
+  if (rep.reused)
+    fprintf(stderr, "reused %zu rows from %s\n", rep.reused, resume_path);
+  if (rep.kept || rep.dropped)
+    fprintf(stderr, "%s %zu rows of %s outside this sweep%s\n", rep.dropped ? "dropped" : "kept",
+            rep.dropped ? rep.dropped : rep.kept, resume_path,
+            rep.dropped ? " (--drop-others)" : " (after its rows; --drop-others leaves them out)");
+  if (w.live_table && !atl_stop_requested()) /* the kept rows follow the sweep's */
+    for (size_t j = rep.measured + rep.reused; j < set.count; j++)
+      atl_write_table_row(stdout, atl_row_kind_find("rmw"), &set.rows[j]);
 
   /* Every output holds the sweep's rows, then the rows kept from the resume file. */
-  struct atl_result_set out;
-  output_view(&set, &done, old_state, &out);
   /* a file not written where asked (its rows rescued, the error printed) is a failure, not a failed row */
-  const int unwritten = nout ? write_outputs(&out, out_paths, out_formats, nout) : 0;
+  const int unwritten = nout ? cli_write_outputs(&set, out_paths, out_formats, nout) : 0;
   if (!quiet)
-    fprintf(stderr, "%zu rows in %.1f s\n", out.count, set.meta.elapsed_s);
+    fprintf(stderr, "%zu rows in %.1f s\n", set.count, set.meta.elapsed_s);
   if (nout == 0 && format != ATL_FORMAT_TABLE)
-    atl_write_set(stdout, &(struct atl_set_writer){(enum atl_format)format, &out});
-  output_view_release(&set, &out);
+    atl_write_set(stdout, &(struct atl_set_writer){(enum atl_format)format, &set});
   atl_result_set_release(&done);
-  free(old_state);
-  free(reuse);
+  const int failures = w.failures;
   if (atl_stop_requested()) {
     char hint[4200] = "with -o FILE.json a rerun could --resume from it";
     for (size_t i = 0; i < nout; i++)
@@ -487,10 +414,9 @@ int cmd_rmw(int argc, char **argv)
         snprintf(hint, sizeof hint, "to finish, run the same command with --resume %s", out_paths[i]);
         break;
       }
-    const size_t done_rows = set.count;
     atl_result_set_release(&set);
     atl_context_free(ctx);
-    return cli_interrupted("rmw", done_rows, n, hint);
+    return cli_interrupted("rmw", rep.measured + rep.reused, n, hint);
   }
   if (failures)
     fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");

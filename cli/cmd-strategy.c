@@ -57,23 +57,36 @@ static void list_strategies(void)
     printf("%-12s %s\n", atl_strategy_name((enum atl_strategy)s), atl_strategy_help((enum atl_strategy)s));
 }
 
-/* A checkpoint of every -o file: quiet, since the last write reports (and rescues) each one. */
-static void checkpoint(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
+/* What the sweep calls back: the specs, the table, the checkpoints (ranked first). */
+struct strategy_sweep {
+  const struct atl_strategy_spec *specs;
+  const char *const *out_paths;
+  const int *out_formats;
+  size_t nout;
+  int live_table, failures;
+  struct atl_result_set *set;
+};
+
+static int measure(atl_context_t ctx, const void *arg, size_t i, const struct atl_timing *timing, struct atl_row *row)
 {
-  for (size_t i = 0; i < n; i++)
-    atl_write_file(paths[i], (enum atl_format)formats[i], set);
+  return atl_strategy_run(ctx, &((const struct strategy_sweep *)arg)->specs[i], timing, row);
 }
 
-/* The last write of every -o file; the number of files that could not be written where asked. */
-static int write_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
+static void after_row(void *arg, size_t i, const struct atl_row *row, int reused)
 {
-  char what[64];
-  snprintf(what, sizeof what, "%zu rows", set->count);
-  int failed = 0;
-  for (size_t i = 0; i < n; i++)
-    failed += cli_write_output(paths[i], what, atl_write_set,
-                               &(struct atl_set_writer){(enum atl_format)formats[i], set});
-  return failed;
+  struct strategy_sweep *w = arg;
+  (void)i, (void)reused;
+  if (row->status == ATL_STATUS_ERROR || (row->status == ATL_STATUS_OK && !row->verified))
+    w->failures++;
+  if (w->live_table) /* a closed stdout (EPIPE) ends the table, not the run */
+    w->live_table = atl_write_table_row(stdout, atl_row_kind_find("strategy"), row) == 0 && fflush(stdout) == 0;
+}
+
+static void on_checkpoint(void *arg, const struct atl_result_set *rows)
+{
+  struct strategy_sweep *w = arg;
+  atl_strategy_rank(w->set->rows, w->set->count);
+  cli_checkpoint_outputs(rows, w->out_paths, w->out_formats, w->nout);
 }
 
 /* The winners, one line per pattern, op and result. */
@@ -277,35 +290,22 @@ int cmd_strategy(int argc, char **argv)
   int live_table = nout ? !quiet : format == ATL_FORMAT_TABLE;
   if (live_table)
     atl_write_table_header(stdout, atl_row_kind_find("strategy"));
-  int failures = 0;
-  time_t checkpointed = time(NULL);
-  set.meta.rows_planned = n;
+  struct strategy_sweep w = {specs, out_paths, out_formats, nout, live_table, 0, &set};
+  const struct atl_sweep_spec sweep = {"strategy", n, NULL, measure, NULL, &w};
+  const struct atl_sweep_run run = {&timing, NULL, 0, nout ? 10 : 0, on_checkpoint, NULL, after_row, &w};
+  struct atl_sweep_report rep;
   cli_catch_stop_signals();
-  for (size_t i = 0; i < n && !atl_stop_requested(); i++) {
-    struct atl_row row;
-    if (atl_strategy_run(ctx, &specs[i], &timing, &row) != 0)
-      die("out of host memory while measuring");
-    if (row.status == ATL_STATUS_ERROR || (row.status == ATL_STATUS_OK && !row.verified))
-      failures++;
-    if (live_table) /* a closed stdout (EPIPE) ends the table, not the run */
-      live_table = atl_write_table_row(stdout, atl_row_kind_find("strategy"), &row) == 0 && fflush(stdout) == 0;
-    if (atl_result_set_add(&set, &row) != 0)
-      die("out of memory");
-    /* A checkpoint now and then: a run killed outright keeps what it measured. */
-    if (nout && time(NULL) - checkpointed >= 10 && set.count < n) {
-      atl_strategy_rank(set.rows, set.count);
-      checkpoint(&set, out_paths, out_formats, nout);
-      checkpointed = time(NULL);
-    }
-  }
+  if (atl_sweep(ctx, &sweep, &run, &set, &rep) != 0)
+    die("out of host memory while measuring");
+  const int failures = w.failures;
   free(specs);
   set.meta.complete = set.count == n;
   atl_strategy_rank(set.rows, set.count);
-  if (live_table)
+  if (w.live_table)
     print_winners(stdout, &set);
 
   /* a file not written where asked (its rows rescued, the error printed) is a failure, not a failed row */
-  const int unwritten = nout ? write_outputs(&set, out_paths, out_formats, nout) : 0;
+  const int unwritten = nout ? cli_write_outputs(&set, out_paths, out_formats, nout) : 0;
   if (nout == 0 && format != ATL_FORMAT_TABLE)
     atl_write_set(stdout, &(struct atl_set_writer){(enum atl_format)format, &set});
   if (failures)

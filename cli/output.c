@@ -119,3 +119,19 @@ char *cli_read_text(const char *path, size_t limit)
     buf[size] = '\0';
   return buf;
 }
+
+void cli_checkpoint_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    atl_write_file(paths[i], (enum atl_format)formats[i], set);
+}
+
+int cli_write_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
+{
+  char what[64];
+  snprintf(what, sizeof what, "%zu rows", set->count);
+  int failed = 0;
+  for (size_t i = 0; i < n; i++)
+    failed += cli_write_output(paths[i], what, atl_write_set, &(struct atl_set_writer){(enum atl_format)formats[i], set});
+  return failed;
+}

@@ -11,6 +11,7 @@
 #include "atomlab/experiment.h"
 #include "atomlab/result.h"
 #include "atomlab/rmw.h"
+#include "atomlab/sweep.h"
 #include "atomlab/strategy.h"
 #include "atomlab/model.h"
 #include "atomlab/swmodel.h"

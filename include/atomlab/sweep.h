@@ -1,0 +1,77 @@
+/**
+ * @file sweep.h
+ * One sweep for every command: configurations measured in order into one
+ * set of rows, rows of an earlier file reused where they validate (resume),
+ * checkpoints while it runs, and a stop after the current row when a signal
+ * asked for one (atomlab/stop.h). The command says what a configuration is
+ * (its row's configuration, how to measure it, which old rows may stand for
+ * it); the sweep does the rest, so every command resumes, checkpoints and
+ * stops the same way.
+ */
+#ifndef ATOMLAB_SWEEP_H
+#define ATOMLAB_SWEEP_H
+
+#include <stddef.h>
+
+#include "device.h"
+#include "experiment.h"
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a sweep measures: @p count configurations of one row kind. */
+struct atl_sweep_spec {
+  const char *kind; /**< the kind of its rows (result.h) */
+  size_t count;     /**< configurations */
+  /** Starts the row of configuration @p i: atl_row_init() and its configuration (what resumed rows are
+   *  matched by); may be NULL when the run has no resume rows. */
+  void (*configure)(const void *arg, size_t i, struct atl_row *row);
+  /** Measures configuration @p i into @p row; a negative code stops the sweep (out of host memory). */
+  int (*measure)(atl_context_t ctx, const void *arg, size_t i, const struct atl_timing *timing, struct atl_row *row);
+  /** Whether an old row may stand for a new measurement (NULL: old rows are never reused). */
+  int (*validate)(const struct atl_row *row, char *why, size_t why_len);
+  const void *arg;
+};
+
+/** How a sweep runs. */
+struct atl_sweep_run {
+  const struct atl_timing *timing;
+  struct atl_result_set *resume; /**< rows of an earlier file, or NULL; the rows reused are moved out of it */
+  int drop_others;               /**< leave out the resume file's rows of configurations outside this sweep */
+  double checkpoint_s;           /**< seconds between checkpoints (0: none) */
+  /** Writes a checkpoint: the rows so far, then the resume file's rows still to reuse or kept. */
+  void (*checkpoint)(void *arg, const struct atl_result_set *rows);
+  /** Before configuration @p i is measured (not when it is reused): a progress line. */
+  void (*before_row)(void *arg, size_t i, size_t count);
+  /** After row @p i is in the set (measured, or reused when @p reused). */
+  void (*after_row)(void *arg, size_t i, const struct atl_row *row, int reused);
+  void *arg;
+};
+
+/** What a sweep did with the resume file's rows. */
+struct atl_sweep_report {
+  size_t measured;       /**< configurations measured */
+  size_t reused;         /**< configurations taken from the resume file */
+  size_t invalid;        /**< configurations whose old rows all failed validation, measured again */
+  char first_invalid[600]; /**< the first of those: "row N: why" */
+  size_t kept, dropped;  /**< old rows outside the sweep kept after its rows, or dropped */
+};
+
+/**
+ * Runs @p spec into @p set (whose meta, kind and count the caller set up;
+ * rows are appended): every configuration in order, reusing the first old
+ * row of the same configuration that validates, then the kept old rows.
+ * A stop request ends it after the current row, and the set then holds the
+ * rows measured so far followed by every old row not yet reused (nothing
+ * measured or read is lost). Returns 0, or a negative code (out of host
+ * memory, or the measure callback's).
+ */
+int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
+              struct atl_result_set *set, struct atl_sweep_report *report);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,165 @@
+/*
+ * The sweep every command runs (sweep.h): resume matching, the loop,
+ * checkpoints and the stop after the current row. Rows of the resume file
+ * are matched by their configuration key, so any kind resumes the same way.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "atomlab.h"
+#include "atomlab/sweep.h"
+#include "timing.h"
+
+/* What becomes of each row of the resume file. */
+enum old_state {
+  OLD_KEPT,    /* outside this sweep: written after the sweep's rows */
+  OLD_DROPPED, /* outside this sweep, and drop_others */
+  OLD_PENDING, /* reusable by a configuration of the sweep not measured yet */
+  OLD_DONE,    /* reused (its samples moved into the new set), or superseded by a new measurement */
+};
+
+struct matching {
+  unsigned char *state; /* per old row */
+  size_t *reuse;        /* per configuration: the old row it reuses, or SIZE_MAX */
+};
+
+/* Pairs each configuration with the first old row of its key that validates. */
+static int match_resume(const struct atl_sweep_spec *spec, const struct atl_sweep_run *run, struct matching *m,
+                        struct atl_sweep_report *report)
+{
+  const struct atl_result_set *old = run->resume;
+  const size_t nold = old ? old->count : 0;
+  m->state = calloc(nold ? nold : 1, 1);
+  m->reuse = malloc((spec->count ? spec->count : 1) * sizeof *m->reuse);
+  char(*keys)[640] = malloc((nold ? nold : 1) * sizeof *keys);
+  if (m->state == NULL || m->reuse == NULL || keys == NULL) {
+    free(keys);
+    return ATL_ENOMEM;
+  }
+  for (size_t j = 0; j < nold; j++) {
+    m->state[j] = run->drop_others ? OLD_DROPPED : OLD_KEPT;
+    atl_row_key(&old->rows[j], keys[j], sizeof keys[j]);
+  }
+  for (size_t i = 0; i < spec->count; i++) {
+    m->reuse[i] = SIZE_MAX;
+    if (nold == 0)
+      continue;
+    struct atl_row row;
+    char key[640], bad[500] = ""; /* the first reason an old row of this configuration cannot be reused */
+    spec->configure(spec->arg, i, &row);
+    atl_row_key(&row, key, sizeof key);
+    for (size_t j = 0; j < nold; j++) {
+      if (m->state[j] == OLD_DONE || m->state[j] == OLD_PENDING || strcmp(keys[j], key) != 0)
+        continue;
+      char why[400] = "no validation for this kind";
+      if (m->reuse[i] == SIZE_MAX && spec->validate && spec->validate(&old->rows[j], why, sizeof why) == 0) {
+        m->reuse[i] = j;
+        m->state[j] = OLD_PENDING;
+        continue;
+      }
+      if (m->reuse[i] == SIZE_MAX && bad[0] == '\0')
+        snprintf(bad, sizeof bad, "row %zu: %s", j, why);
+      m->state[j] = OLD_DONE; /* a bad row, or a second row of one configuration: the new set has one */
+    }
+    /* Measured again: a configuration whose rows all failed (not one with a good row beside a bad one). */
+    if (m->reuse[i] == SIZE_MAX && bad[0] && report->invalid++ == 0)
+      snprintf(report->first_invalid, sizeof report->first_invalid, "%s", bad);
+  }
+  for (size_t j = 0; j < nold; j++) {
+    report->kept += m->state[j] == OLD_KEPT;
+    report->dropped += m->state[j] == OLD_DROPPED;
+  }
+  free(keys);
+  return 0;
+}
+
+/* The rows a checkpoint holds: the sweep's so far, then the old rows still
+ * pending or kept, so that a checkpoint written over the resume file loses
+ * none of them. Shallow copies: only view->rows is freed. */
+static int checkpoint(const struct atl_sweep_run *run, const struct atl_result_set *set, const struct matching *m)
+{
+  struct atl_result_set view = *set;
+  const struct atl_result_set *old = run->resume;
+  size_t extra = 0;
+  for (size_t j = 0; old && j < old->count; j++)
+    extra += m->state[j] == OLD_KEPT || m->state[j] == OLD_PENDING;
+  if (extra) {
+    view.rows = malloc((set->count + extra) * sizeof *view.rows);
+    if (view.rows == NULL)
+      return ATL_ENOMEM;
+    memcpy(view.rows, set->rows, set->count * sizeof *view.rows);
+    for (size_t j = 0; j < old->count; j++)
+      if (m->state[j] == OLD_KEPT || m->state[j] == OLD_PENDING)
+        view.rows[view.count++] = old->rows[j];
+    view.cap = view.count;
+  }
+  run->checkpoint(run->arg, &view);
+  if (view.rows != set->rows)
+    free(view.rows);
+  return 0;
+}
+
+/* Appends old row @p j (its samples move into the set). */
+static int take_old(struct atl_result_set *set, struct atl_result_set *old, size_t j)
+{
+  struct atl_row row = old->rows[j];
+  old->rows[j].samples_ms = NULL;
+  int err = atl_result_set_add(set, &row);
+  if (err)
+    old->rows[j].samples_ms = row.samples_ms;
+  return err;
+}
+
+int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
+              struct atl_result_set *set, struct atl_sweep_report *report)
+{
+  struct matching m = {0};
+  memset(report, 0, sizeof *report);
+  if (set->kind[0] == '\0')
+    snprintf(set->kind, sizeof set->kind, "%s", spec->kind);
+  int err = match_resume(spec, run, &m, report);
+  set->meta.rows_planned = spec->count + report->kept; /* a complete file holds the sweep and the kept rows */
+  double last_checkpoint = atl__now_s();
+  for (size_t i = 0; !err && i < spec->count && !atl_stop_requested(); i++) {
+    struct atl_row row;
+    const int reused = m.reuse[i] != SIZE_MAX;
+    if (reused) {
+      struct atl_row *old = &run->resume->rows[m.reuse[i]];
+      row = *old;
+      old->samples_ms = NULL; /* moved into the new set */
+      m.state[m.reuse[i]] = OLD_DONE;
+      /* Validated: the median is its samples'; the rest of the statistics are recomputed from them too. */
+      if (row.samples_ms)
+        atl_stats_compute(row.samples_ms, row.time_ms.samples, &row.time_ms);
+      report->reused++;
+    } else {
+      if (run->before_row)
+        run->before_row(run->arg, i, spec->count);
+      if ((err = spec->measure(ctx, spec->arg, i, run->timing, &row)) < 0)
+        break;
+      report->measured++;
+    }
+    if ((err = atl_result_set_add(set, &row)) != 0) {
+      atl_row_release(&row);
+      break;
+    }
+    if (run->after_row)
+      run->after_row(run->arg, i, &set->rows[set->count - 1], reused);
+    /* A checkpoint now and then: a run killed outright keeps what it measured. */
+    if (run->checkpoint && run->checkpoint_s > 0 && atl__now_s() - last_checkpoint >= run->checkpoint_s &&
+        i + 1 < spec->count) {
+      err = checkpoint(run, set, &m);
+      last_checkpoint = atl__now_s();
+    }
+  }
+  /* The old rows that stay: those outside the sweep, and (stopped early) those not reused yet. */
+  for (size_t j = 0; !err && run->resume && j < run->resume->count; j++)
+    if (m.state[j] == OLD_KEPT || m.state[j] == OLD_PENDING)
+      err = take_old(set, run->resume, j);
+  free(m.state);
+  free(m.reuse);
+  return err;
+}

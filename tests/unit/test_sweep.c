@@ -1,0 +1,99 @@
+/* The sweep without a device: resumed rows matched by configuration, the
+ * order of the set, checkpoints holding every row, and the stop after the
+ * current row keeping the old rows not reused yet. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab.h"
+#include "check.h"
+
+static int measured[8], checkpoints;
+
+static void configure(const void *arg, size_t i, struct atl_row *row)
+{
+  (void)arg;
+  atl_row_init(row, "app");
+  atl_row_config_set(row, "app", "fake");
+  atl_row_config_number(row, "variant", (double)i);
+}
+
+static int measure(atl_context_t ctx, const void *arg, size_t i, const struct atl_timing *t, struct atl_row *row)
+{
+  (void)ctx, (void)t;
+  configure(arg, i, row);
+  row->status = ATL_STATUS_OK;
+  row->verified = 1;
+  measured[i]++;
+  if (arg != NULL && i == 1) /* the "signal" arrives while row 1 is measured */
+    atl_stop_request(15);
+  return 0;
+}
+
+static int validate(const struct atl_row *row, char *why, size_t len)
+{
+  if (row->verified)
+    return 0;
+  snprintf(why, len, "not verified");
+  return ATL_EINVAL;
+}
+
+static void checkpoint(void *arg, const struct atl_result_set *rows)
+{
+  (void)arg;
+  checkpoints++;
+  CHECK(rows->count >= 1);
+}
+
+/* An old row of configuration @p i (or of one outside the sweep). */
+static void add_old(struct atl_result_set *old, size_t i, int verified)
+{
+  struct atl_row row;
+  configure(NULL, i, &row);
+  row.status = ATL_STATUS_OK;
+  row.verified = verified;
+  atl_row_metric_set(&row, "old", 1);
+  CHECK(atl_result_set_add(old, &row) == 0);
+}
+
+int main(void)
+{
+  struct atl_timing t;
+  atl_timing_defaults(&t);
+  /* 4 configurations; the file has a good row of 2, a bad row of 3 and one of configuration 7 (outside) */
+  struct atl_result_set old = {.kind = "app"}, set = {.kind = "app"};
+  add_old(&old, 2, 1);
+  add_old(&old, 3, 0);
+  add_old(&old, 7, 1);
+  struct atl_sweep_spec spec = {"app", 4, configure, measure, validate, NULL};
+  struct atl_sweep_run run = {&t, &old, 0, 1e-9, checkpoint, NULL, NULL, NULL};
+  struct atl_sweep_report rep;
+  CHECK(atl_sweep(NULL, &spec, &run, &set, &rep) == 0);
+  CHECK(rep.measured == 3 && rep.reused == 1 && rep.invalid == 1 && rep.kept == 1 && rep.dropped == 0);
+  CHECK(strstr(rep.first_invalid, "row 1: not verified") != NULL);
+  CHECK(measured[0] == 1 && measured[1] == 1 && measured[2] == 0 && measured[3] == 1);
+  CHECK(set.count == 5 && set.meta.rows_planned == 5 && checkpoints >= 3);
+  for (size_t i = 0; i < set.count && set.count == 5; i++) {
+    static const double variants[] = {0, 1, 2, 3, 7};
+    CHECK(atl_row_number(&set.rows[i], "variant", -1) == variants[i]);
+    CHECK((atl_row_metric(&set.rows[i], "old", 0) == 1) == (i == 2 || i == 4));
+  }
+  atl_result_set_release(&set);
+  atl_result_set_release(&old);
+
+  /* Stopped while row 1 is measured: rows 0 and 1, then the old rows of 2 (not reused yet) and 7. */
+  memset(measured, 0, sizeof measured);
+  struct atl_result_set old2 = {.kind = "app"}, set2 = {.kind = "app"};
+  add_old(&old2, 2, 1);
+  add_old(&old2, 7, 1);
+  spec.arg = "stop";
+  run.resume = &old2;
+  run.drop_others = 1; /* 7 is dropped, but 2 is pending: a stopped run keeps it */
+  CHECK(atl_sweep(NULL, &spec, &run, &set2, &rep) == 0);
+  CHECK(rep.measured == 2 && rep.reused == 0 && rep.dropped == 1 && measured[2] == 0 && measured[3] == 0);
+  CHECK(set2.count == 3 && atl_row_number(&set2.rows[2], "variant", -1) == 2);
+  atl_stop_reset();
+  atl_result_set_release(&set2);
+  atl_result_set_release(&old2);
+  return check_exit("test_sweep");
+}
