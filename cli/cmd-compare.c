@@ -81,8 +81,9 @@ static void label(const struct rf_row *r, char *out, size_t len)
     int n = snprintf(out + used, len - used, "%s%s%s", used ? " " : "", prefix, v);
     if (n > 0)
       used = used + (size_t)n < len ? used + (size_t)n : len - 1;
-    if (strcmp(f, "wg_size") == 0 && used + 1 < len && rf_field(r, "workgroups", buf, sizeof buf)[0]) {
-      n = snprintf(out + used, len - used, "x%s", buf);
+    const char *groups = strcmp(f, "wg_size") == 0 ? rf_field(r, "workgroups", buf, sizeof buf) : "";
+    if (groups[0] && used + 1 < len) {
+      n = snprintf(out + used, len - used, "x%s", groups);
       if (n > 0)
         used = used + (size_t)n < len ? used + (size_t)n : len - 1;
     }

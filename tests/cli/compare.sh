@@ -29,6 +29,9 @@ PY
 "$ATOMLAB" compare "$A" "$B" >"$WORK/t.txt" 2>"$WORK/err" && grep -q "only in A: .*c=64" "$WORK/t.txt" &&
   grep -q "only in B: .*c=128" "$WORK/t.txt" && grep -q "^summary: 6 matched (2 same, 1 faster, 1 slower, 1 unclear, 1 n/a)" "$WORK/t.txt" &&
   grep -q "^geometric mean of B/A time over 5 rows" "$WORK/t.txt" && pass || fail "table: $(cat "$WORK/t.txt" "$WORK/err")"
+# labels name the grid as the rows hold it (wg=SIZExGROUPS), every byte printable
+grep -q "only in A: .* wg=[0-9]*x[0-9]*$" "$WORK/t.txt" && ! LC_ALL=C grep -q '[^[:print:]]' "$WORK/t.txt" && pass ||
+  fail "labels: $(LC_ALL=C cat -v "$WORK/t.txt")"
 
 "$ATOMLAB" compare "$A" "$B" -o "$WORK/c.csv" 2>/dev/null && python3 - "$WORK/c.csv" <<'PY' && pass || fail "csv"
 import csv, sys
