@@ -174,6 +174,33 @@ enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CL
 /** Applies timing option @p c (a CLI_O_* code) to @p t; 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
 int cli_timing_option(int c, const char *arg, struct atl_timing *t);
 
+/** The options every sweep command (rmw, strategy) shares beside its axes: device and grid, timing, outputs. */
+enum { CLI_O_BACKEND = 470, CLI_O_DEVICE, CLI_O_WG, CLI_O_WGS, CLI_O_FORMAT, CLI_O_QUIET, CLI_O_MAX_ROWS };
+#define CLI_SWEEP_LONGOPTS                                                                                               {"backend", required_argument, NULL, CLI_O_BACKEND}, {"device", required_argument, NULL, CLI_O_DEVICE},                    {"wg-size", required_argument, NULL, CLI_O_WG}, {"workgroups", required_argument, NULL, CLI_O_WGS},                    {"format", required_argument, NULL, CLI_O_FORMAT}, {"output", required_argument, NULL, 'o'},                           {"quiet", no_argument, NULL, CLI_O_QUIET}, {"max-rows", required_argument, NULL, CLI_O_MAX_ROWS},                      CLI_TIMING_LONGOPTS, {"help", no_argument, NULL, 'h'}
+
+#define CLI_MAX_OUTPUTS 4
+
+struct cli_sweep_opts {
+  const char *backend, *device;
+  uint32_t wg_size, workgroups; /**< 0: the device's choice */
+  struct atl_timing timing;
+  int format; /**< -1 until given; after cli_sweep_outputs(): the stdout format */
+  int quiet;
+  uint32_t max_rows;
+  const char *out_paths[CLI_MAX_OUTPUTS];
+  int out_formats[CLI_MAX_OUTPUTS];
+  size_t nout;
+};
+
+/** The defaults of the shared sweep options. */
+void cli_sweep_defaults(struct cli_sweep_opts *o);
+
+/** Applies shared option @p c (a CLI_O_* code or 'o'); 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
+int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o);
+
+/** After parsing: the timing checked, every -o checked and given its format, the stdout format settled. */
+void cli_sweep_outputs(struct cli_sweep_opts *o);
+
 /** Rows a plan of these axis lengths has (their product), SIZE_MAX where that overflows. */
 size_t cli_plan_rows(const size_t *counts, size_t n);
 

@@ -49,7 +49,6 @@ static const char usage[] =
     "Exit status: 0 all rows verified or unsupported; 1 a row failed or did not verify\n"
     "(plain_add rows are expected not to verify and do not count); 2 bad usage.\n";
 
-#define MAX_OUTPUTS 4
 
 /* The types this device offers, for error messages. */
 static const char *device_types(const struct atl_device_info *dev)
@@ -130,21 +129,15 @@ int cmd_rmw(int argc, char **argv)
 {
   const double command_start = monotonic_s();
   enum {
-    O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_BACKEND, O_DEVICE, O_WG, O_WGS,
-    O_FORMAT, O_QUIET, O_SCOPE, O_ORDER, O_RESUME, O_MAX_ROWS, O_DROP_OTHERS
+    O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_SCOPE, O_ORDER, O_RESUME, O_DROP_OTHERS
   };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, O_PATTERN}, {"op", required_argument, NULL, O_OP},
       {"type", required_argument, NULL, O_TYPE},       {"space", required_argument, NULL, O_SPACE},
       {"result", required_argument, NULL, O_RESULT},   {"contention", required_argument, NULL, O_CONT},
-      {"padding", required_argument, NULL, O_PAD},     {"backend", required_argument, NULL, O_BACKEND},
-      {"device", required_argument, NULL, O_DEVICE},   {"wg-size", required_argument, NULL, O_WG},
-      {"workgroups", required_argument, NULL, O_WGS},  {"format", required_argument, NULL, O_FORMAT},
-      {"output", required_argument, NULL, 'o'},        {"quiet", no_argument, NULL, O_QUIET},
-      {"scope", required_argument, NULL, O_SCOPE},     {"order", required_argument, NULL, O_ORDER},
-      {"resume", required_argument, NULL, O_RESUME},   {"max-rows", required_argument, NULL, O_MAX_ROWS},
-      {"drop-others", no_argument, NULL, O_DROP_OTHERS}, CLI_TIMING_LONGOPTS,
-      {"help", no_argument, NULL, 'h'},                {0}};
+      {"padding", required_argument, NULL, O_PAD},     {"scope", required_argument, NULL, O_SCOPE},
+      {"order", required_argument, NULL, O_ORDER},     {"resume", required_argument, NULL, O_RESUME},
+      {"drop-others", no_argument, NULL, O_DROP_OTHERS}, CLI_SWEEP_LONGOPTS, {0}};
   static const int all_patterns[] = {ATL_PATTERN_CONTIGUOUS, ATL_PATTERN_CROSS_WARP, ATL_PATTERN_BRANCHED,
                                      ATL_PATTERN_RANDOM};
   static const int all_types[] = {ATL_TYPE_U32, ATL_TYPE_I32,   ATL_TYPE_U64,   ATL_TYPE_F32,
@@ -164,15 +157,10 @@ int cmd_rmw(int argc, char **argv)
   int spaces[MAX_LIST] = {ATL_SPACE_GLOBAL}, results[MAX_LIST] = {ATL_RESULT_UNUSED};
   int scopes[MAX_LIST] = {ATL_SCOPE_DEVICE}, orders[MAX_LIST] = {ATL_ORDER_RELAXED};
   size_t npat = 1, nop = 1, ntype = 1, nspace = 1, nresult = 1, nscope = 1, norder = 1;
-  const char *cont_text = "1:64:x4", *pad_text = "1,16", *backend = NULL, *device = NULL, *resume_path = NULL;
-  const char *out_paths[MAX_OUTPUTS];
-  int out_formats[MAX_OUTPUTS];
-  size_t nout = 0;
-  uint32_t wg_size = 0, workgroups = 0;
-  int format = -1, quiet = 0, types_explicit = 0, drop_others = 0, c;
-  uint32_t max_rows = CLI_MAX_ROWS;
-  struct atl_timing timing;
-  atl_timing_defaults(&timing);
+  const char *cont_text = "1:64:x4", *pad_text = "1,16", *resume_path = NULL;
+  int types_explicit = 0, drop_others = 0, c;
+  struct cli_sweep_opts opt; /* device, grid, timing and outputs: what every sweep command takes */
+  cli_sweep_defaults(&opt);
 
   optind = 1;
   opterr = 0;
@@ -212,38 +200,11 @@ int cmd_rmw(int argc, char **argv)
     case O_PAD:
       pad_text = optarg;
       break;
-    case O_BACKEND:
-      backend = optarg;
-      break;
-    case O_DEVICE:
-      device = optarg;
-      break;
-    case O_WG:
-      wg_size = cli_parse_count("--wg-size", optarg, 1u << 16);
-      break;
-    case O_WGS:
-      workgroups = cli_parse_count("--workgroups", optarg, 1u << 24);
-      break;
-    case O_FORMAT:
-      if ((format = atl_format_parse(optarg)) < 0)
-        die_usage("--format '%s' is not known: allowed: table, csv, json", optarg);
-      break;
     case O_RESUME:
       resume_path = optarg;
       break;
-    case O_MAX_ROWS:
-      max_rows = cli_parse_count("--max-rows", optarg, UINT32_MAX);
-      break;
     case O_DROP_OTHERS:
       drop_others = 1;
-      break;
-    case 'o':
-      if (nout == MAX_OUTPUTS)
-        die_usage("-o given more than %d times", MAX_OUTPUTS);
-      out_paths[nout++] = optarg;
-      break;
-    case O_QUIET:
-      quiet = 1;
       break;
     case 'h':
       cli_print_usage(usage);
@@ -251,14 +212,14 @@ int cmd_rmw(int argc, char **argv)
     case ':':
       die_usage("option '%s' needs a value (see 'atomlab rmw --help')", argv[optind - 1]);
     default:
-      if (cli_timing_option(c, optarg, &timing))
+      if (cli_sweep_option(c, optarg, &opt))
         break;
       die_usage("unknown option '%s' for rmw (see 'atomlab rmw --help')", argv[optind - 1]);
     }
   }
   if (optind < argc)
     die_usage("unexpected argument '%s' for rmw (see 'atomlab rmw --help')", argv[optind]);
-  cli_timing_check(&timing);
+  cli_timing_check(&opt.timing);
 
   struct atl_axis cont, pad;
   char why[160];
@@ -270,13 +231,8 @@ int cmd_rmw(int argc, char **argv)
    * is refused with its size, not started (or ended by "out of memory"). */
   const size_t axis_counts[] = {npat, nop, ntype, nspace, nresult, nscope, norder, cont.count, pad.count};
   const size_t total = cli_plan_rows(axis_counts, sizeof axis_counts / sizeof axis_counts[0]);
-  cli_check_plan("rmw", total, max_rows, &timing);
-  for (size_t i = 0; i < nout; i++) {
-    cli_check_output("-o", out_paths[i]);
-    out_formats[i] = cli_output_format("-o", out_paths[i], format >= 0 && nout == 1 ? format : ATL_FORMAT_JSON);
-  }
-  if (format < 0)
-    format = ATL_FORMAT_TABLE;
+  cli_check_plan("rmw", total, opt.max_rows, &opt.timing);
+  cli_sweep_outputs(&opt);
   if (drop_others && resume_path == NULL)
     die_usage("--drop-others is allowed only with --resume FILE");
 
@@ -297,35 +253,35 @@ int cmd_rmw(int argc, char **argv)
     if (!done.meta.timing_recorded)
       die_usage("--resume '%s' records no timing settings (\"settings\"): its rows cannot be compared with this run's",
                 resume_path);
-    if (atl_timing_match(&done.meta.timing, &timing, rwhy, sizeof rwhy) != 0)
+    if (atl_timing_match(&done.meta.timing, &opt.timing, rwhy, sizeof rwhy) != 0)
       die_usage("--resume '%s': %s (rows timed otherwise do not compare; use the same options or no --resume)",
                 resume_path, rwhy);
   }
 
-  atl_context_t ctx = cli_open_device(device, backend);
+  atl_context_t ctx = cli_open_device(opt.device, opt.backend);
   const struct atl_device_info *dev = atl_device_current(ctx);
   if (resume_path &&
       (strcmp(done.meta.device.name, dev->name) != 0 || strcmp(done.meta.device.backend, dev->backend) != 0))
     die_usage("--resume: '%s' was measured on %s (%s), not on %s (%s)", resume_path, done.meta.device.name,
               done.meta.device.backend, dev->name, dev->backend);
-  if (wg_size == 0)
-    wg_size = dev->max_wg_size < 256 ? (uint32_t)dev->max_wg_size : 256;
-  if (wg_size > dev->max_wg_size)
-    die_usage("--wg-size %u is not allowed: 1 to %zu on %s", wg_size, dev->max_wg_size, dev->name);
+  if (opt.wg_size == 0)
+    opt.wg_size = dev->max_wg_size < 256 ? (uint32_t)dev->max_wg_size : 256;
+  if (opt.wg_size > dev->max_wg_size)
+    die_usage("--wg-size %u is not allowed: 1 to %zu on %s", opt.wg_size, dev->max_wg_size, dev->name);
 
   struct atl_result_set set = {.kind = "rmw"};
   cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta);
-  set.meta.timing = timing;
-  int err = atl_occupancy_discover(ctx, wg_size, &set.meta.occupancy);
-  if (err && workgroups == 0)
+  set.meta.timing = opt.timing;
+  int err = atl_occupancy_discover(ctx, opt.wg_size, &set.meta.occupancy);
+  if (err && opt.workgroups == 0)
     die("occupancy discovery failed: %s (pass --workgroups to skip it)", atl_errmsg(ctx));
-  if (workgroups == 0) {
+  if (opt.workgroups == 0) {
     /* CPU runtimes run a work-group to completion on one core before taking
      * the next, so the poll closes after the first arrivals; there the API
      * count (one per compute unit) is what fills the device. */
-    workgroups = set.meta.occupancy.discovered;
-    if (dev->type == ATL_DEVICE_CPU && set.meta.occupancy.estimated > workgroups)
-      workgroups = set.meta.occupancy.estimated;
+    opt.workgroups = set.meta.occupancy.discovered;
+    if (dev->type == ATL_DEVICE_CPU && set.meta.occupancy.estimated > opt.workgroups)
+      opt.workgroups = set.meta.occupancy.estimated;
   }
 
   /* A type named explicitly must exist on the device; with "all" a missing one becomes unsupported rows. */
@@ -358,8 +314,8 @@ int cmd_rmw(int argc, char **argv)
                                          .order = (enum atl_order)orders[od],
                                          .contention = cont.values[ci],
                                          .padding = pad.values[pi],
-                                         .wg_size = wg_size,
-                                         .workgroups = workgroups};
+                                         .wg_size = opt.wg_size,
+                                         .workgroups = opt.workgroups};
                     if (atl_rmw_check(ctx, &s, why, sizeof why) == ATL_EINVAL)
                       die_usage("%s", why);
                     specs[n++] = s;
@@ -370,13 +326,13 @@ int cmd_rmw(int argc, char **argv)
   /* The sweep (sweep.h): each configuration reuses the first row of its
    * configuration in the --resume file that passes atl_row_validate(); the
    * others are measured again (and said so), rows outside it kept or dropped. */
-  int live_table = nout ? !quiet : format == ATL_FORMAT_TABLE;
+  int live_table = opt.nout ? !opt.quiet : opt.format == ATL_FORMAT_TABLE;
   if (live_table)
     atl_write_table_header(stdout, atl_row_kind_find("rmw"));
-  struct rmw_sweep w = {specs, out_paths, out_formats, nout, live_table, progress_enabled(), 0, time(NULL),
+  struct rmw_sweep w = {specs, opt.out_paths, opt.out_formats, opt.nout, live_table, progress_enabled(), 0, time(NULL),
                         command_start, &set};
   const struct atl_sweep_spec sweep = {"rmw", n, configure, measure, atl_row_validate, &w};
-  const struct atl_sweep_run run = {&timing, resume_path ? &done : NULL, drop_others, nout ? 30 : 0, on_checkpoint,
+  const struct atl_sweep_run run = {&opt.timing, resume_path ? &done : NULL, drop_others, opt.nout ? 30 : 0, on_checkpoint,
                                     before_row, after_row, &w};
   struct atl_sweep_report rep;
   cli_catch_stop_signals();
@@ -400,18 +356,18 @@ int cmd_rmw(int argc, char **argv)
 
   /* Every output holds the sweep's rows, then the rows kept from the resume file. */
   /* a file not written where asked (its rows rescued, the error printed) is a failure, not a failed row */
-  const int unwritten = nout ? cli_write_outputs(&set, out_paths, out_formats, nout) : 0;
-  if (!quiet)
+  const int unwritten = opt.nout ? cli_write_outputs(&set, opt.out_paths, opt.out_formats, opt.nout) : 0;
+  if (!opt.quiet)
     fprintf(stderr, "%zu rows in %.1f s\n", set.count, set.meta.elapsed_s);
-  if (nout == 0 && format != ATL_FORMAT_TABLE)
-    atl_write_set(stdout, &(struct atl_set_writer){(enum atl_format)format, &set});
+  if (opt.nout == 0 && opt.format != ATL_FORMAT_TABLE)
+    atl_write_set(stdout, &(struct atl_set_writer){(enum atl_format)opt.format, &set});
   atl_result_set_release(&done);
   const int failures = w.failures;
   if (atl_stop_requested()) {
     char hint[4200] = "with -o FILE.json a rerun could --resume from it";
-    for (size_t i = 0; i < nout; i++)
-      if (out_formats[i] == ATL_FORMAT_JSON) {
-        snprintf(hint, sizeof hint, "to finish, run the same command with --resume %s", out_paths[i]);
+    for (size_t i = 0; i < opt.nout; i++)
+      if (opt.out_formats[i] == ATL_FORMAT_JSON) {
+        snprintf(hint, sizeof hint, "to finish, run the same command with --resume %s", opt.out_paths[i]);
         break;
       }
     atl_result_set_release(&set);

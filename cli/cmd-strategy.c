@@ -49,7 +49,6 @@ static const char usage[] =
     "finding: the row says where a strategy would hang); 1 a row failed or did not\n"
     "verify; 2 bad usage.\n";
 
-#define MAX_OUTPUTS 4
 
 static void list_strategies(void)
 {
@@ -112,19 +111,13 @@ static void print_winners(FILE *f, const struct atl_result_set *set)
 int cmd_strategy(int argc, char **argv)
 {
   enum {
-    O_PATTERN = 256, O_OP, O_STRATEGY, O_RESULT, O_DIVERGENT, O_BACKEND, O_DEVICE, O_WG, O_WGS, O_SPIN, O_STUCK,
-    O_FORMAT, O_QUIET, O_MAX_ROWS
+    O_PATTERN = 256, O_OP, O_STRATEGY, O_RESULT, O_DIVERGENT, O_SPIN, O_STUCK
   };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, O_PATTERN},   {"op", required_argument, NULL, O_OP},
       {"strategy", required_argument, NULL, O_STRATEGY}, {"result", required_argument, NULL, O_RESULT},
-      {"divergent", no_argument, NULL, O_DIVERGENT},     {"backend", required_argument, NULL, O_BACKEND},
-      {"device", required_argument, NULL, O_DEVICE},     {"wg-size", required_argument, NULL, O_WG},
-      {"workgroups", required_argument, NULL, O_WGS},    {"spin-bound", required_argument, NULL, O_SPIN},
-      {"stuck-lock", no_argument, NULL, O_STUCK},        {"format", required_argument, NULL, O_FORMAT},
-      {"output", required_argument, NULL, 'o'},          {"quiet", no_argument, NULL, O_QUIET},
-      {"max-rows", required_argument, NULL, O_MAX_ROWS}, CLI_TIMING_LONGOPTS,
-      {"help", no_argument, NULL, 'h'},
+      {"divergent", no_argument, NULL, O_DIVERGENT},     {"spin-bound", required_argument, NULL, O_SPIN},
+      {"stuck-lock", no_argument, NULL, O_STUCK},        CLI_SWEEP_LONGOPTS,
       {0}};
   static const int all_patterns[] = {ATL_ACCESS_SAME_ADDRESS, ATL_ACCESS_SAME_LINE, ATL_ACCESS_SCATTERED};
   static const int all_results[] = {ATL_RESULT_USED, ATL_RESULT_UNUSED};
@@ -138,14 +131,10 @@ int cmd_strategy(int argc, char **argv)
   int ops[MAX_LIST] = {ATL_OP_FETCH_ADD}, results[MAX_LIST] = {ATL_RESULT_USED}, strategies[MAX_LIST];
   size_t npat = 3, nop = 1, nresult = 1, nstrat = ATL_STRATEGY_COUNT;
   memcpy(strategies, all_strategies, sizeof all_strategies);
-  const char *backend = NULL, *device = NULL, *out_paths[MAX_OUTPUTS];
-  int out_formats[MAX_OUTPUTS];
-  size_t nout = 0;
-  uint32_t wg_size = 0, workgroups = 0, spin_bound = 0;
-  int format = -1, quiet = 0, divergent = 0, stuck = 0, c;
-  uint32_t max_rows = CLI_MAX_ROWS;
-  struct atl_timing timing;
-  atl_timing_defaults(&timing);
+  uint32_t spin_bound = 0;
+  int divergent = 0, stuck = 0, c;
+  struct cli_sweep_opts opt; /* device, grid, timing and outputs: what every sweep command takes */
+  cli_sweep_defaults(&opt);
 
   optind = 1;
   opterr = 0;
@@ -178,38 +167,11 @@ int cmd_strategy(int argc, char **argv)
     case O_DIVERGENT:
       divergent = 1;
       break;
-    case O_BACKEND:
-      backend = optarg;
-      break;
-    case O_DEVICE:
-      device = optarg;
-      break;
-    case O_WG:
-      wg_size = cli_parse_count("--wg-size", optarg, 1u << 16);
-      break;
-    case O_WGS:
-      workgroups = cli_parse_count("--workgroups", optarg, 1u << 24);
-      break;
     case O_SPIN:
       spin_bound = cli_parse_count("--spin-bound", optarg, UINT32_MAX);
       break;
     case O_STUCK:
       stuck = 1;
-      break;
-    case O_FORMAT:
-      if ((format = atl_format_parse(optarg)) < 0)
-        die_usage("--format '%s' is not known: allowed: table, csv, json", optarg);
-      break;
-    case 'o':
-      if (nout == MAX_OUTPUTS)
-        die_usage("-o given more than %d times", MAX_OUTPUTS);
-      out_paths[nout++] = optarg;
-      break;
-    case O_QUIET:
-      quiet = 1;
-      break;
-    case O_MAX_ROWS:
-      max_rows = cli_parse_count("--max-rows", optarg, UINT32_MAX);
       break;
     case 'h':
       cli_print_usage(usage);
@@ -217,48 +179,43 @@ int cmd_strategy(int argc, char **argv)
     case ':':
       die_usage("option '%s' needs a value (see 'atomlab strategy --help')", argv[optind - 1]);
     default:
-      if (cli_timing_option(c, optarg, &timing))
+      if (cli_sweep_option(c, optarg, &opt))
         break;
       die_usage("unknown option '%s' for strategy (see 'atomlab strategy --help')", argv[optind - 1]);
     }
   }
   if (optind < argc)
     die_usage("unexpected argument '%s' for strategy (see 'atomlab strategy --help')", argv[optind]);
-  cli_timing_check(&timing);
+  cli_timing_check(&opt.timing);
   const size_t axis_counts[] = {nresult, npat, nop, nstrat};
   const size_t total = cli_plan_rows(axis_counts, sizeof axis_counts / sizeof axis_counts[0]);
-  cli_check_plan("strategy", total, max_rows, &timing); /* before anything is allocated or measured */
-  for (size_t i = 0; i < nout; i++) {
-    cli_check_output("-o", out_paths[i]);
-    out_formats[i] = cli_output_format("-o", out_paths[i], format >= 0 && nout == 1 ? format : ATL_FORMAT_JSON);
-  }
-  if (format < 0)
-    format = ATL_FORMAT_TABLE;
+  cli_check_plan("strategy", total, opt.max_rows, &opt.timing); /* before anything is allocated or measured */
+  cli_sweep_outputs(&opt);
 
-  atl_context_t ctx = cli_open_device(device, backend);
+  atl_context_t ctx = cli_open_device(opt.device, opt.backend);
   const struct atl_device_info *dev = atl_device_current(ctx);
-  if (wg_size == 0)
-    wg_size = dev->max_wg_size < 256 ? (uint32_t)dev->max_wg_size : 256;
-  if (wg_size > dev->max_wg_size)
-    die_usage("--wg-size %u is not allowed: 1 to %zu on %s", wg_size, dev->max_wg_size, dev->name);
+  if (opt.wg_size == 0)
+    opt.wg_size = dev->max_wg_size < 256 ? (uint32_t)dev->max_wg_size : 256;
+  if (opt.wg_size > dev->max_wg_size)
+    die_usage("--wg-size %u is not allowed: 1 to %zu on %s", opt.wg_size, dev->max_wg_size, dev->name);
 
   struct atl_result_set set = {.kind = "strategy"};
   cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta);
-  set.meta.timing = timing;
+  set.meta.timing = opt.timing;
   /* With --workgroups the grid is given: no discovery (it spins, which costs
    * much under compute-sanitizer). */
-  if (workgroups) {
-    set.meta.occupancy.wg_size = wg_size;
+  if (opt.workgroups) {
+    set.meta.occupancy.wg_size = opt.wg_size;
     snprintf(set.meta.occupancy.estimate_method, sizeof set.meta.occupancy.estimate_method,
              "not measured: --workgroups given");
-  } else if (atl_occupancy_discover(ctx, wg_size, &set.meta.occupancy) != 0) {
+  } else if (atl_occupancy_discover(ctx, opt.wg_size, &set.meta.occupancy) != 0) {
     die("occupancy discovery failed: %s (pass --workgroups to skip it)", atl_errmsg(ctx));
   }
-  if (workgroups == 0) {
+  if (opt.workgroups == 0) {
     /* as rmw: CPU runtimes run one work-group per core at a time */
-    workgroups = set.meta.occupancy.discovered;
-    if (dev->type == ATL_DEVICE_CPU && set.meta.occupancy.estimated > workgroups)
-      workgroups = set.meta.occupancy.estimated;
+    opt.workgroups = set.meta.occupancy.discovered;
+    if (dev->type == ATL_DEVICE_CPU && set.meta.occupancy.estimated > opt.workgroups)
+      opt.workgroups = set.meta.occupancy.estimated;
   }
 
   /* Check every configuration first: bad input fails fast and writes nothing. */
@@ -277,8 +234,8 @@ int cmd_strategy(int argc, char **argv)
                                         .access = (enum atl_access)patterns[p],
                                         .op = (enum atl_op)ops[o],
                                         .result = (enum atl_result_use)results[r],
-                                        .wg_size = wg_size,
-                                        .workgroups = workgroups,
+                                        .wg_size = opt.wg_size,
+                                        .workgroups = opt.workgroups,
                                         .divergent = divergent,
                                         .stuck_lock = stuck,
                                         .spin_bound = spin_bound};
@@ -287,12 +244,12 @@ int cmd_strategy(int argc, char **argv)
           specs[n++] = s;
         }
 
-  int live_table = nout ? !quiet : format == ATL_FORMAT_TABLE;
+  int live_table = opt.nout ? !opt.quiet : opt.format == ATL_FORMAT_TABLE;
   if (live_table)
     atl_write_table_header(stdout, atl_row_kind_find("strategy"));
-  struct strategy_sweep w = {specs, out_paths, out_formats, nout, live_table, 0, &set};
+  struct strategy_sweep w = {specs, opt.out_paths, opt.out_formats, opt.nout, live_table, 0, &set};
   const struct atl_sweep_spec sweep = {"strategy", n, NULL, measure, NULL, &w};
-  const struct atl_sweep_run run = {&timing, NULL, 0, nout ? 10 : 0, on_checkpoint, NULL, after_row, &w};
+  const struct atl_sweep_run run = {&opt.timing, NULL, 0, opt.nout ? 10 : 0, on_checkpoint, NULL, after_row, &w};
   struct atl_sweep_report rep;
   cli_catch_stop_signals();
   if (atl_sweep(ctx, &sweep, &run, &set, &rep) != 0)
@@ -305,9 +262,9 @@ int cmd_strategy(int argc, char **argv)
     print_winners(stdout, &set);
 
   /* a file not written where asked (its rows rescued, the error printed) is a failure, not a failed row */
-  const int unwritten = nout ? cli_write_outputs(&set, out_paths, out_formats, nout) : 0;
-  if (nout == 0 && format != ATL_FORMAT_TABLE)
-    atl_write_set(stdout, &(struct atl_set_writer){(enum atl_format)format, &set});
+  const int unwritten = opt.nout ? cli_write_outputs(&set, opt.out_paths, opt.out_formats, opt.nout) : 0;
+  if (opt.nout == 0 && opt.format != ATL_FORMAT_TABLE)
+    atl_write_set(stdout, &(struct atl_set_writer){(enum atl_format)opt.format, &set});
   if (failures)
     fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
   if (atl_stop_requested()) {
@@ -315,7 +272,7 @@ int cmd_strategy(int argc, char **argv)
     atl_result_set_release(&set);
     atl_context_free(ctx);
     return cli_interrupted("strategy", done_rows, n,
-                           nout ? "every completed row was written (\"complete\": false); a rerun measures them all" : NULL);
+                           opt.nout ? "every completed row was written (\"complete\": false); a rerun measures them all" : NULL);
   }
   atl_result_set_release(&set);
   atl_context_free(ctx);

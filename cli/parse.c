@@ -153,3 +153,57 @@ void cli_timing_check(const struct atl_timing *t)
   if (t->max_samples < t->min_samples)
     die_usage("--max-samples %u is below --min-samples %u", t->max_samples, t->min_samples);
 }
+
+void cli_sweep_defaults(struct cli_sweep_opts *o)
+{
+  memset(o, 0, sizeof *o);
+  atl_timing_defaults(&o->timing);
+  o->format = -1;
+  o->max_rows = CLI_MAX_ROWS;
+}
+
+int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o)
+{
+  switch (c) {
+  case CLI_O_BACKEND:
+    o->backend = arg;
+    return 1;
+  case CLI_O_DEVICE:
+    o->device = arg;
+    return 1;
+  case CLI_O_WG:
+    o->wg_size = cli_parse_count("--wg-size", arg, 1u << 16);
+    return 1;
+  case CLI_O_WGS:
+    o->workgroups = cli_parse_count("--workgroups", arg, 1u << 24);
+    return 1;
+  case CLI_O_FORMAT:
+    if ((o->format = atl_format_parse(arg)) < 0)
+      die_usage("--format '%s' is not known: allowed: table, csv, json", arg);
+    return 1;
+  case CLI_O_QUIET:
+    o->quiet = 1;
+    return 1;
+  case CLI_O_MAX_ROWS:
+    o->max_rows = cli_parse_count("--max-rows", arg, UINT32_MAX);
+    return 1;
+  case 'o':
+    if (o->nout == CLI_MAX_OUTPUTS)
+      die_usage("-o given more than %d times", CLI_MAX_OUTPUTS);
+    o->out_paths[o->nout++] = arg;
+    return 1;
+  default:
+    return cli_timing_option(c, arg, &o->timing);
+  }
+}
+
+void cli_sweep_outputs(struct cli_sweep_opts *o)
+{
+  for (size_t i = 0; i < o->nout; i++) {
+    cli_check_output("-o", o->out_paths[i]);
+    o->out_formats[i] =
+        cli_output_format("-o", o->out_paths[i], o->format >= 0 && o->nout == 1 ? o->format : ATL_FORMAT_JSON);
+  }
+  if (o->format < 0)
+    o->format = ATL_FORMAT_TABLE;
+}
