@@ -171,6 +171,13 @@ enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CL
   "  --budget S     seconds of sampling per row at most  [2]\n"                                                        \
   "  --iters N      fixed iterations per thread (skips calibration)\n\n"
 
+/**
+ * Dies (exit 2) on a getopt error: @p c is ':' (an option given without its
+ * value) or anything else (an unknown option). Names the option, @p command
+ * (as the user typed it) and where its help is ('atomlab HELP --help').
+ */
+_Noreturn void cli_bad_option(const char *command, const char *help, int c, char **argv);
+
 /** Applies timing option @p c (a CLI_O_* code) to @p t; 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
 int cli_timing_option(int c, const char *arg, struct atl_timing *t);
 

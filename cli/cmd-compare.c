@@ -343,10 +343,8 @@ int cmd_compare(int argc, char **argv)
     case 'h':
       fputs(usage, stdout);
       return EXIT_OK;
-    case ':':
-      die_usage("option '%s' needs a value (see 'atomlab compare --help')", argv[optind - 1]);
     default:
-      die_usage("unknown option '%s' for compare (see 'atomlab compare --help')", argv[optind - 1]);
+      cli_bad_option("compare", "compare", c, argv);
     }
   }
   if (argc - optind != 2)

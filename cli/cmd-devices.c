@@ -75,10 +75,8 @@ int cmd_devices(int argc, char **argv)
     case 'h':
       fputs(usage, stdout);
       return EXIT_OK;
-    case ':':
-      die_usage("option '%s' needs a value (see 'atomlab devices --help')", argv[optind - 1]);
     default:
-      die_usage("unknown option '%s' for devices (see 'atomlab devices --help')", argv[optind - 1]);
+      cli_bad_option("devices", "devices", c, argv);
     }
   }
   if (optind < argc)

@@ -373,10 +373,8 @@ static int plot_command(int argc, char **argv)
     case 'h':
       fputs(usage, stdout);
       return EXIT_OK;
-    case ':':
-      die_usage("option '%s' needs a value (see 'atomlab plot --help')", argv[optind - 1]);
     default:
-      die_usage("unknown option '%s' for plot (see 'atomlab plot --help')", argv[optind - 1]);
+      cli_bad_option("plot", "plot", c, argv);
     }
   }
   if (argc - optind != 1)

@@ -378,10 +378,8 @@ int cmd_report(int argc, char **argv)
     case 'h':
       cli_print_usage(usage);
       return EXIT_OK;
-    case ':':
-      die_usage("option '%s' needs a value (see 'atomlab report --help')", argv[optind - 1]);
     default:
-      die_usage("unknown option '%s' for report (see 'atomlab report --help')", argv[optind - 1]);
+      cli_bad_option("report", "report", c, argv);
     }
   }
   if (optind < argc)

@@ -209,12 +209,10 @@ int cmd_rmw(int argc, char **argv)
     case 'h':
       cli_print_usage(usage);
       return EXIT_OK;
-    case ':':
-      die_usage("option '%s' needs a value (see 'atomlab rmw --help')", argv[optind - 1]);
     default:
       if (cli_sweep_option(c, optarg, &opt))
         break;
-      die_usage("unknown option '%s' for rmw (see 'atomlab rmw --help')", argv[optind - 1]);
+      cli_bad_option("rmw", "rmw", c, argv);
     }
   }
   if (optind < argc)

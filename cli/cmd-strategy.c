@@ -176,12 +176,10 @@ int cmd_strategy(int argc, char **argv)
     case 'h':
       cli_print_usage(usage);
       return EXIT_OK;
-    case ':':
-      die_usage("option '%s' needs a value (see 'atomlab strategy --help')", argv[optind - 1]);
     default:
       if (cli_sweep_option(c, optarg, &opt))
         break;
-      die_usage("unknown option '%s' for strategy (see 'atomlab strategy --help')", argv[optind - 1]);
+      cli_bad_option("strategy", "strategy", c, argv);
     }
   }
   if (optind < argc)

@@ -1,4 +1,5 @@
 /* Option parsing every command shares. */
+#include <getopt.h>
 #include <libgen.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -152,6 +153,13 @@ void cli_timing_check(const struct atl_timing *t)
 {
   if (t->max_samples < t->min_samples)
     die_usage("--max-samples %u is below --min-samples %u", t->max_samples, t->min_samples);
+}
+
+void cli_bad_option(const char *command, const char *help, int c, char **argv)
+{
+  if (c == ':')
+    die_usage("option '%s' needs a value (see 'atomlab %s --help')", argv[optind - 1], help);
+  die_usage("unknown option '%s' for %s (see 'atomlab %s --help')", argv[optind - 1], command, help);
 }
 
 void cli_sweep_defaults(struct cli_sweep_opts *o)
