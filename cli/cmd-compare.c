@@ -8,7 +8,6 @@
 #include "cli.h"
 #include <cjson/cJSON.h>
 
-#include "resultfile.h"
 
 static const char usage[] =
     "usage: atomlab compare A.json B.json [--threshold PCT] [--format table|csv|json] [-o FILE]\n\n"
@@ -28,277 +27,196 @@ static const char usage[] =
     "  --describe       what each output field means (docs/metrics.md)\n\n"
     "Exit status: 0 compared; 2 bad usage or a file that is not an atomlab result.\n";
 
-enum verdict { V_SAME, V_FASTER, V_SLOWER, V_UNCLEAR, V_NA, V_COUNT };
-static const char *const verdict_names[V_COUNT] = {"same", "faster", "slower", "unclear", "n/a"};
-
-struct pair {
-  const struct rf_row *a, *b; /* one may be NULL: an unmatched row */
-  enum verdict verdict;
-  double ratio; /* B median / A median (time): below 1 means B is faster */
-  char flags[96];
-};
-
-/* The rule of docs/metrics.md: a difference beyond the threshold counts only
- * where the IQR intervals are apart, so noise alone never reads as a change. */
-static enum verdict decide(const struct rf_row *a, const struct rf_row *b, double threshold, double *ratio)
-{
-  *ratio = 0;
-  if (!rf_row_timed(a) || !rf_row_timed(b))
-    return V_NA;
-  *ratio = b->median / a->median;
-  if (fabs(*ratio - 1) <= threshold)
-    return V_SAME;
-  if (b->q3 < a->q1)
-    return V_FASTER;
-  if (b->q1 > a->q3)
-    return V_SLOWER;
-  return V_UNCLEAR;
-}
-
-static void add_flags(char *flags, size_t len, const char *side, const struct rf_row *r)
-{
-  size_t used = strlen(flags);
-  if (strcmp(r->status, "ok") != 0)
-    used += (size_t)snprintf(flags + used, len - used, "%s%s:%s", used ? "," : "", side, r->status);
-  else if (r->verified == 0)
-    snprintf(flags + used, len - used, "%s%s:not-verified", used ? "," : "", side);
-}
-
 /* "contiguous fetch_add u32 ... c=4 p=1 wg=256x2": the configuration, short. */
-static void label(const struct rf_row *r, char *out, size_t len)
+static void label(const struct atl_row *r, char *out, size_t len)
 {
   size_t used = 0;
   out[0] = '\0';
-  for (size_t i = 0; i < rf_config_count && used + 1 < len; i++) {
-    char buf[64];
-    const char *f = rf_config_fields[i], *v = rf_field(r, f, buf, sizeof buf);
-    if (!v[0] || strcmp(f, "workgroups") == 0)
+  for (unsigned i = 0; i < r->nconfig && used + 1 < len; i++) {
+    const char *f = r->config[i].name, *v = r->config[i].text;
+    if (strcmp(f, "workgroups") == 0)
       continue;
     const char *prefix = strcmp(f, "contention") == 0 ? "c="
                          : strcmp(f, "padding") == 0  ? "p="
                          : strcmp(f, "wg_size") == 0  ? "wg="
                                                       : "";
-    int n = snprintf(out + used, len - used, "%s%s%s", used ? " " : "", prefix, v);
+    const char *groups = strcmp(f, "wg_size") == 0 ? atl_row_config(r, "workgroups") : NULL;
+    int n = snprintf(out + used, len - used, "%s%s%s%s%s", used ? " " : "", prefix, v, groups ? "x" : "",
+                     groups ? groups : "");
     if (n > 0)
       used = used + (size_t)n < len ? used + (size_t)n : len - 1;
-    const char *groups = strcmp(f, "wg_size") == 0 ? rf_field(r, "workgroups", buf, sizeof buf) : "";
-    if (groups[0] && used + 1 < len) {
-      n = snprintf(out + used, len - used, "x%s", groups);
-      if (n > 0)
-        used = used + (size_t)n < len ? used + (size_t)n : len - 1;
-    }
   }
 }
 
-/* Which configuration fields any row of either file has: the CSV and JSON columns. */
-static void present_fields(const struct rf_file *a, const struct rf_file *b, int *present)
-{
-  for (size_t i = 0; i < rf_config_count; i++) {
-    present[i] = 0;
-    for (const struct rf_file *f = a; f; f = f == a ? b : NULL)
-      for (size_t r = 0; r < f->count && !present[i]; r++)
-        present[i] = atl_row_config(f->rows[r].row, rf_config_fields[i]) != NULL;
-  }
-}
-
-struct summary {
-  size_t counts[V_COUNT], only_a, only_b, flagged, timed;
-  double geomean; /* of B/A time ratios over the rows both timed */
+/* The configuration fields any row of either set has, in the order they first appear: the CSV and JSON columns. */
+struct fields {
+  const char *names[64];
+  size_t count;
 };
 
-static void summarize(const struct pair *pairs, size_t n, struct summary *s)
+static void present_fields(const struct atl_result_set *a, const struct atl_result_set *b, struct fields *f)
 {
-  memset(s, 0, sizeof *s);
-  double logsum = 0;
-  for (size_t i = 0; i < n; i++) {
-    const struct pair *p = &pairs[i];
-    if (!p->b)
-      s->only_a++;
-    else if (!p->a)
-      s->only_b++;
-    else {
-      s->counts[p->verdict]++;
-      s->flagged += p->flags[0] != '\0';
-      if (p->verdict != V_NA) {
-        logsum += log(p->ratio);
-        s->timed++;
+  f->count = 0;
+  for (const struct atl_result_set *s = a; s; s = s == a ? b : NULL)
+    for (size_t r = 0; r < s->count; r++)
+      for (unsigned c = 0; c < s->rows[r].nconfig; c++) {
+        const char *name = s->rows[r].config[c].name;
+        size_t k = 0;
+        while (k < f->count && strcmp(f->names[k], name) != 0)
+          k++;
+        if (k == f->count && f->count < sizeof f->names / sizeof f->names[0])
+          f->names[f->count++] = name;
       }
-    }
-  }
-  s->geomean = s->timed ? exp(logsum / (double)s->timed) : 0;
 }
 
-static void write_table(FILE *out, const struct pair *pairs, size_t n, const struct summary *s, double threshold)
+static void write_table(FILE *out, const struct atl_comparison *c)
 {
   /* The configuration column is as wide as its longest label. */
   int width = 13;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < c->count; i++) {
     char lab[256];
-    if (pairs[i].a && pairs[i].b) {
-      label(pairs[i].a, lab, sizeof lab);
+    if (c->pairs[i].a && c->pairs[i].b) {
+      label(c->pairs[i].a, lab, sizeof lab);
       width = (int)strlen(lab) > width ? (int)strlen(lab) : width;
     }
   }
   fprintf(out, "%-*s %10s %9s %10s %9s %8s %-8s %s\n", width, "configuration", "A_ms", "A_iqr", "B_ms", "B_iqr", "B/A",
           "verdict", "flags");
-  for (size_t i = 0; i < n; i++) {
-    const struct pair *p = &pairs[i];
+  for (size_t i = 0; i < c->count; i++) {
+    const struct atl_compare_pair *p = &c->pairs[i];
     if (!p->a || !p->b)
       continue;
     char lab[256];
     label(p->a, lab, sizeof lab);
-    if (p->verdict == V_NA)
+    if (p->verdict == ATL_VERDICT_NA)
       fprintf(out, "%-*s %10s %9s %10s %9s %8s %-8s %s\n", width, lab, "-", "-", "-", "-", "-", "n/a", p->flags);
     else
-      fprintf(out, "%-*s %10.4f %9.4f %10.4f %9.4f %8.3f %-8s %s\n", width, lab, p->a->median, p->a->q3 - p->a->q1,
-              p->b->median, p->b->q3 - p->b->q1, p->ratio, verdict_names[p->verdict], p->flags);
+      fprintf(out, "%-*s %10.4f %9.4f %10.4f %9.4f %8.3f %-8s %s\n", width, lab, p->ta.median, p->ta.q3 - p->ta.q1,
+              p->tb.median, p->tb.q3 - p->tb.q1, p->ratio, atl_verdict_name(p->verdict), p->flags);
   }
-  for (size_t i = 0; i < n; i++) {
-    const struct pair *p = &pairs[i];
+  for (size_t i = 0; i < c->count; i++) {
+    const struct atl_compare_pair *p = &c->pairs[i];
     if (p->a && p->b)
       continue;
     char lab[256];
     label(p->a ? p->a : p->b, lab, sizeof lab);
     fprintf(out, "only in %s: %s\n", p->a ? "A" : "B", lab);
   }
-  fprintf(out, "summary: %zu matched (",
-          s->counts[V_SAME] + s->counts[V_FASTER] + s->counts[V_SLOWER] + s->counts[V_UNCLEAR] + s->counts[V_NA]);
-  for (int v = 0; v < V_COUNT; v++)
-    fprintf(out, "%s%zu %s", v ? ", " : "", s->counts[v], verdict_names[v]);
-  fprintf(out, "), %zu only in A, %zu only in B, %zu flagged; threshold %g%%\n", s->only_a, s->only_b, s->flagged,
-          threshold * 100);
-  if (s->timed)
-    fprintf(out, "geometric mean of B/A time over %zu rows: %.4f (B is %.3fx the speed of A)\n", s->timed, s->geomean,
-            1 / s->geomean);
+  size_t matched = 0;
+  for (int v = 0; v < ATL_VERDICT_COUNT; v++)
+    matched += c->counts[v];
+  fprintf(out, "summary: %zu matched (", matched);
+  for (int v = 0; v < ATL_VERDICT_COUNT; v++)
+    fprintf(out, "%s%zu %s", v ? ", " : "", c->counts[v], atl_verdict_name((enum atl_verdict)v));
+  fprintf(out, "), %zu only in A, %zu only in B, %zu flagged; threshold %g%%\n", c->only_a, c->only_b, c->flagged,
+          c->threshold * 100);
+  if (c->timed)
+    fprintf(out, "geometric mean of B/A time over %zu rows: %.4f (B is %.3fx the speed of A)\n", c->timed, c->geomean,
+            1 / c->geomean);
 }
 
-static void csv_cell(FILE *out, const char *s)
+static void write_csv(FILE *out, const struct atl_comparison *c, const struct fields *f)
 {
-  if (strpbrk(s, ",\"\n") == NULL) {
-    fputs(s, out);
-    return;
-  }
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', out);
-    fputc(*s == '\n' ? ' ' : *s, out);
-  }
-  fputc('"', out);
-}
-
-static void write_csv(FILE *out, const struct pair *pairs, size_t n, const int *present)
-{
-  for (size_t i = 0; i < rf_config_count; i++)
-    if (present[i])
-      fprintf(out, "%s,", rf_config_fields[i]);
+  for (size_t i = 0; i < f->count; i++)
+    fprintf(out, "%s,", f->names[i]);
   fprintf(out,
           "a_status,a_verified,a_median_ms,a_q1_ms,a_q3_ms,b_status,b_verified,b_median_ms,b_q1_ms,b_q3_ms,"
           "time_ratio,verdict,flags\n");
-  for (size_t i = 0; i < n; i++) {
-    const struct pair *p = &pairs[i];
-    const struct rf_row *any = p->a ? p->a : p->b;
-    for (size_t f = 0; f < rf_config_count; f++) {
-      char buf[64];
-      if (!present[f])
-        continue;
-      csv_cell(out, rf_field(any, rf_config_fields[f], buf, sizeof buf));
+  for (size_t i = 0; i < c->count; i++) {
+    const struct atl_compare_pair *p = &c->pairs[i];
+    const struct atl_row *any = p->a ? p->a : p->b;
+    for (size_t k = 0; k < f->count; k++) {
+      const char *v = atl_row_config(any, f->names[k]);
+      atl_csv_field(out, v ? v : "");
       fputc(',', out);
     }
-    const struct rf_row *sides[2] = {p->a, p->b};
+    const struct atl_row *rows[2] = {p->a, p->b};
+    const struct atl_row_times *times[2] = {&p->ta, &p->tb};
     for (int k = 0; k < 2; k++) {
-      const struct rf_row *r = sides[k];
-      if (r)
-        fprintf(out, "%s,%s,%.6f,%.6f,%.6f,", r->status,
-                r->verified < 0 ? ""
-                : r->verified   ? "1"
-                                : "0",
-                r->median, r->q1, r->q3);
+      if (rows[k])
+        fprintf(out, "%s,%d,%.6f,%.6f,%.6f,", atl_status_name(rows[k]->status), rows[k]->verified,
+                times[k]->median, times[k]->q1, times[k]->q3);
       else
         fprintf(out, ",,,,,");
     }
-    const char *v = !p->b ? "only_a" : !p->a ? "only_b" : verdict_names[p->verdict];
-    if (p->a && p->b && p->verdict != V_NA)
+    const char *v = !p->b ? "only_a" : !p->a ? "only_b" : atl_verdict_name(p->verdict);
+    if (p->a && p->b && p->verdict != ATL_VERDICT_NA)
       fprintf(out, "%.6f,%s,", p->ratio, v);
     else
       fprintf(out, ",%s,", v);
-    csv_cell(out, p->flags);
+    atl_csv_field(out, p->flags);
     fputc('\n', out);
   }
 }
 
-static cJSON *side_json(const struct rf_file *f)
+static cJSON *side_json(const char *path, const struct atl_result_set *s)
 {
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "path", f->path);
-  cJSON_AddStringToObject(o, "device", f->device);
-  cJSON_AddStringToObject(o, "backend", f->backend);
-  cJSON_AddStringToObject(o, "commit", f->commit);
-  cJSON_AddStringToObject(o, "date", f->date);
-  cJSON_AddNumberToObject(o, "format_version", f->format_version);
+  cJSON_AddStringToObject(o, "path", path);
+  cJSON_AddStringToObject(o, "device", s->meta.device.name);
+  cJSON_AddStringToObject(o, "backend", s->meta.device.backend);
+  cJSON_AddStringToObject(o, "commit", s->meta.git_commit);
+  cJSON_AddStringToObject(o, "date", s->meta.date);
+  cJSON_AddNumberToObject(o, "format_version", s->format_version);
   return o;
 }
 
-static cJSON *row_side_json(const struct rf_row *r)
+static cJSON *row_side_json(const struct atl_row *r, const struct atl_row_times *t)
 {
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "status", r->status);
-  if (r->verified >= 0)
-    cJSON_AddBoolToObject(o, "verified", r->verified);
-  cJSON_AddNumberToObject(o, "median_ms", r->median);
-  cJSON_AddNumberToObject(o, "q1_ms", r->q1);
-  cJSON_AddNumberToObject(o, "q3_ms", r->q3);
-  cJSON_AddNumberToObject(o, "samples", (double)r->nsamples);
+  cJSON_AddStringToObject(o, "status", atl_status_name(r->status));
+  cJSON_AddBoolToObject(o, "verified", r->verified);
+  cJSON_AddNumberToObject(o, "median_ms", t->median);
+  cJSON_AddNumberToObject(o, "q1_ms", t->q1);
+  cJSON_AddNumberToObject(o, "q3_ms", t->q3);
+  cJSON_AddNumberToObject(o, "samples", (double)t->samples);
   return o;
 }
 
-static void write_json(FILE *out, const struct rf_file *a, const struct rf_file *b, const struct pair *pairs, size_t n,
-                       const int *present, const struct summary *s, double threshold)
+static void write_json(FILE *out, const char *const *paths, const struct atl_result_set *a,
+                       const struct atl_result_set *b, const struct atl_comparison *c, const struct fields *f)
 {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "kind", "compare");
-  cJSON_AddNumberToObject(root, "threshold_pct", threshold * 100);
+  cJSON_AddNumberToObject(root, "threshold_pct", c->threshold * 100);
   cJSON_AddStringToObject(root, "rule",
                           "faster/slower: |B/A - 1| > threshold and the IQRs do not overlap; "
                           "unclear: beyond the threshold but overlapping; same: within the threshold");
-  cJSON_AddItemToObject(root, "a", side_json(a));
-  cJSON_AddItemToObject(root, "b", side_json(b));
+  cJSON_AddItemToObject(root, "a", side_json(paths[0], a));
+  cJSON_AddItemToObject(root, "b", side_json(paths[1], b));
   cJSON *rows = cJSON_AddArrayToObject(root, "rows");
   cJSON *only_a = cJSON_AddArrayToObject(root, "only_a"), *only_b = cJSON_AddArrayToObject(root, "only_b");
-  for (size_t i = 0; i < n; i++) {
-    const struct pair *p = &pairs[i];
-    const struct rf_row *any = p->a ? p->a : p->b;
+  for (size_t i = 0; i < c->count; i++) {
+    const struct atl_compare_pair *p = &c->pairs[i];
+    const struct atl_row *any = p->a ? p->a : p->b;
     cJSON *o = cJSON_CreateObject();
-    for (size_t f = 0; f < rf_config_count; f++) {
-      const struct atl_value *v = NULL;
-      for (unsigned c = 0; c < any->row->nconfig; c++)
-        if (strcmp(any->row->config[c].name, rf_config_fields[f]) == 0)
-          v = &any->row->config[c];
-      if (present[f] && v)
-        cJSON_AddItemToObject(o, rf_config_fields[f],
-                              v->is_number ? cJSON_CreateNumber(strtod(v->text, NULL)) : cJSON_CreateString(v->text));
-    }
+    for (size_t k = 0; k < f->count; k++)
+      for (unsigned v = 0; v < any->nconfig; v++)
+        if (strcmp(any->config[v].name, f->names[k]) == 0)
+          cJSON_AddItemToObject(o, f->names[k],
+                                any->config[v].is_number ? cJSON_CreateNumber(strtod(any->config[v].text, NULL))
+                                                         : cJSON_CreateString(any->config[v].text));
     if (!p->a || !p->b) {
       cJSON_AddItemToArray(p->a ? only_a : only_b, o);
       continue;
     }
-    cJSON_AddItemToObject(o, "a", row_side_json(p->a));
-    cJSON_AddItemToObject(o, "b", row_side_json(p->b));
-    if (p->verdict != V_NA)
+    cJSON_AddItemToObject(o, "a", row_side_json(p->a, &p->ta));
+    cJSON_AddItemToObject(o, "b", row_side_json(p->b, &p->tb));
+    if (p->verdict != ATL_VERDICT_NA)
       cJSON_AddNumberToObject(o, "time_ratio", p->ratio);
-    cJSON_AddStringToObject(o, "verdict", verdict_names[p->verdict]);
+    cJSON_AddStringToObject(o, "verdict", atl_verdict_name(p->verdict));
     cJSON_AddStringToObject(o, "flags", p->flags);
     cJSON_AddItemToArray(rows, o);
   }
   cJSON *sum = cJSON_AddObjectToObject(root, "summary");
-  for (int v = 0; v < V_COUNT; v++)
-    cJSON_AddNumberToObject(sum, verdict_names[v], (double)s->counts[v]);
-  cJSON_AddNumberToObject(sum, "only_a", (double)s->only_a);
-  cJSON_AddNumberToObject(sum, "only_b", (double)s->only_b);
-  cJSON_AddNumberToObject(sum, "flagged", (double)s->flagged);
-  cJSON_AddNumberToObject(sum, "timed", (double)s->timed);
-  if (s->timed)
-    cJSON_AddNumberToObject(sum, "geomean_time_ratio", s->geomean);
+  for (int v = 0; v < ATL_VERDICT_COUNT; v++)
+    cJSON_AddNumberToObject(sum, atl_verdict_name((enum atl_verdict)v), (double)c->counts[v]);
+  cJSON_AddNumberToObject(sum, "only_a", (double)c->only_a);
+  cJSON_AddNumberToObject(sum, "only_b", (double)c->only_b);
+  cJSON_AddNumberToObject(sum, "flagged", (double)c->flagged);
+  cJSON_AddNumberToObject(sum, "timed", (double)c->timed);
+  if (c->timed)
+    cJSON_AddNumberToObject(sum, "geomean_time_ratio", c->geomean);
   else
     cJSON_AddNullToObject(sum, "geomean_time_ratio");
   char *text = cJSON_Print(root);
@@ -356,50 +274,27 @@ int cmd_compare(int argc, char **argv)
   if (format < 0)
     format = ATL_FORMAT_TABLE;
 
-  struct rf_file a, b;
+  struct atl_result_set a, b;
+  const char *paths[2] = {argv[optind], argv[optind + 1]};
   char why[1200];
-  if (rf_load(argv[optind], &a, why, sizeof why))
+  if (atl_read_json(paths[0], &a, why, sizeof why))
     die_usage("%s", why);
-  if (rf_load(argv[optind + 1], &b, why, sizeof why)) {
-    rf_free(&a);
+  if (atl_read_json(paths[1], &b, why, sizeof why)) {
+    atl_result_set_release(&a);
     die_usage("%s", why);
   }
-  if (strcmp(a.device, b.device) != 0 || strcmp(a.backend, b.backend) != 0)
+  if (strcmp(a.meta.device.name, b.meta.device.name) != 0 || strcmp(a.meta.device.backend, b.meta.device.backend) != 0)
     fprintf(stderr, "warning: A was measured on %s (%s), B on %s (%s): the ratios compare devices, not variants\n",
-            a.device, a.backend, b.device, b.backend);
+            a.meta.device.name, a.meta.device.backend, b.meta.device.name, b.meta.device.backend);
   if (a.format_version != b.format_version)
-    fprintf(stderr,
-            "warning: A has format_version %d, B %d: fields new in one are compared only where both have them\n",
-            a.format_version, b.format_version);
+    fprintf(stderr, "note: A has format_version %d, B %d: both are read as version %d rows\n", a.format_version,
+            b.format_version, ATL_FORMAT_VERSION);
 
-  /* Each A row takes the first unused B row of the same configuration (repeats pair up in order). */
-  struct pair *pairs = calloc(a.count + b.count + 1, sizeof *pairs);
-  char *taken = calloc(b.count + 1, 1);
-  if (pairs == NULL || taken == NULL)
+  struct atl_comparison cmp;
+  if (atl_compare(&a, &b, threshold, &cmp) != 0)
     die("out of memory");
-  size_t n = 0;
-  for (size_t i = 0; i < a.count; i++) {
-    struct pair *p = &pairs[n++];
-    p->a = &a.rows[i];
-    for (size_t j = 0; j < b.count && !p->b; j++)
-      if (!taken[j] && strcmp(a.rows[i].key, b.rows[j].key) == 0) {
-        taken[j] = 1;
-        p->b = &b.rows[j];
-      }
-    if (p->b) {
-      p->verdict = decide(p->a, p->b, threshold, &p->ratio);
-      add_flags(p->flags, sizeof p->flags, "A", p->a);
-      add_flags(p->flags, sizeof p->flags, "B", p->b);
-    }
-  }
-  for (size_t j = 0; j < b.count; j++)
-    if (!taken[j])
-      pairs[n++].b = &b.rows[j];
-
-  struct summary s;
-  summarize(pairs, n, &s);
-  int present[32];
-  present_fields(&a, &b, present);
+  struct fields fields;
+  present_fields(&a, &b, &fields);
 
   char *text = NULL;
   size_t len = 0;
@@ -407,11 +302,11 @@ int cmd_compare(int argc, char **argv)
   if (out == NULL)
     die("out of memory");
   if (format == ATL_FORMAT_CSV)
-    write_csv(out, pairs, n, present);
+    write_csv(out, &cmp, &fields);
   else if (format == ATL_FORMAT_JSON)
-    write_json(out, &a, &b, pairs, n, present, &s, threshold);
+    write_json(out, paths, &a, &b, &cmp, &fields);
   else
-    write_table(out, pairs, n, &s, threshold);
+    write_table(out, &cmp);
   int rc = EXIT_OK;
   if (out_path) {
     fclose(out);
@@ -420,14 +315,13 @@ int cmd_compare(int argc, char **argv)
     } else {
       fprintf(stderr,
               "wrote %s: %zu same, %zu faster, %zu slower, %zu unclear, %zu n/a, %zu only in A, %zu only in B\n",
-              out_path, s.counts[V_SAME], s.counts[V_FASTER], s.counts[V_SLOWER], s.counts[V_UNCLEAR], s.counts[V_NA],
-              s.only_a, s.only_b);
+              out_path, cmp.counts[ATL_VERDICT_SAME], cmp.counts[ATL_VERDICT_FASTER], cmp.counts[ATL_VERDICT_SLOWER],
+              cmp.counts[ATL_VERDICT_UNCLEAR], cmp.counts[ATL_VERDICT_NA], cmp.only_a, cmp.only_b);
     }
     free(text);
   }
-  free(pairs);
-  free(taken);
-  rf_free(&a);
-  rf_free(&b);
+  atl_comparison_release(&cmp);
+  atl_result_set_release(&a);
+  atl_result_set_release(&b);
   return rc;
 }

@@ -35,24 +35,18 @@ int rf_row_timed(const struct rf_row *r) { return strcmp(r->status, "ok") == 0 &
 
 static void load_row(struct rf_row *r, const struct atl_row *row)
 {
+  struct atl_row_times t;
   memset(r, 0, sizeof *r);
   r->row = row;
   atl_row_key(row, r->key, sizeof r->key);
   r->status = atl_status_name(row->status);
   r->verified = row->verified;
   r->gops = atl_row_metric(row, "gops", 0);
-  r->median = row->time_ms.median;
-  r->q1 = row->time_ms.q1 > 0 ? row->time_ms.q1 : r->median;
-  r->q3 = row->time_ms.q3 > 0 ? row->time_ms.q3 : r->median;
-  /* The raw samples, where recorded, decide the statistics (the summary could be rounded or stale). */
-  if (row->samples_ms && row->time_ms.samples) {
-    struct atl_stats st;
-    atl_stats_compute(row->samples_ms, row->time_ms.samples, &st);
-    r->median = st.median;
-    r->q1 = st.q1;
-    r->q3 = st.q3;
-    r->nsamples = row->time_ms.samples;
-  }
+  atl_row_times(row, &t); /* from the raw samples where recorded */
+  r->median = t.median;
+  r->q1 = t.q1;
+  r->q3 = t.q3;
+  r->nsamples = t.samples;
   r->has_time = r->median > 0 && r->q1 > 0 && r->q3 >= r->q1;
 }
 

@@ -1,0 +1,68 @@
+/**
+ * @file compare.h
+ * Two sets of rows (any kind, any file version) paired by configuration,
+ * with a verdict per pair that respects the noise the samples show
+ * (docs/metrics.md states the rule), and a summary.
+ */
+#ifndef ATOMLAB_COMPARE_H
+#define ATOMLAB_COMPARE_H
+
+#include <stddef.h>
+
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What B is against A. */
+enum atl_verdict { ATL_VERDICT_SAME, ATL_VERDICT_FASTER, ATL_VERDICT_SLOWER, ATL_VERDICT_UNCLEAR, ATL_VERDICT_NA,
+                   ATL_VERDICT_COUNT };
+
+/** "same", "faster", "slower", "unclear", "n/a". */
+const char *atl_verdict_name(enum atl_verdict v);
+
+/** A row's times as a comparison uses them: from its raw samples where recorded, else as the row states them. */
+struct atl_row_times {
+  int timed;             /**< status ok and a positive, ordered median and quartiles */
+  double median, q1, q3; /**< ms per launch */
+  size_t samples;        /**< raw samples they come from (0: the row's statistics as recorded) */
+};
+
+void atl_row_times(const struct atl_row *row, struct atl_row_times *out);
+
+/** One row of A with the row of B of the same configuration (either may be NULL: a row only one set has). */
+struct atl_compare_pair {
+  const struct atl_row *a, *b;
+  struct atl_row_times ta, tb;
+  enum atl_verdict verdict; /**< both present */
+  double ratio;             /**< B median / A median (time): below 1 means B is faster; 0 for n/a */
+  char flags[96];           /**< "A:error", "B:not-verified", ... */
+};
+
+/** A comparison: the pairs (A's rows in order, then B's unmatched ones) and their summary. */
+struct atl_comparison {
+  double threshold; /**< relative difference of the medians that counts */
+  struct atl_compare_pair *pairs;
+  size_t count;
+  size_t counts[ATL_VERDICT_COUNT], only_a, only_b, flagged, timed;
+  double geomean; /**< of B/A time ratios over the pairs both timed (0 if none) */
+};
+
+/**
+ * Pairs each row of @p a with the first unused row of @p b of the same
+ * configuration (atl_row_key: repeats pair up in order) and decides: faster
+ * or slower where the medians differ by more than @p threshold and the IQRs
+ * do not overlap, unclear where they overlap, same within the threshold,
+ * n/a where a row has no time. The pairs point into the sets, which must
+ * outlive @p out. Returns 0 or ATL_ENOMEM.
+ */
+int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, double threshold,
+                struct atl_comparison *out);
+
+void atl_comparison_release(struct atl_comparison *c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,131 @@
+/* Two sets of rows paired by configuration, with a verdict that does not
+ * read noise as change (compare.h; docs/decisions.md says why). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab.h"
+#include "atomlab/compare.h"
+
+static const char *const verdict_names[ATL_VERDICT_COUNT] = {"same", "faster", "slower", "unclear", "n/a"};
+
+const char *atl_verdict_name(enum atl_verdict v) { return (unsigned)v < ATL_VERDICT_COUNT ? verdict_names[v] : "?"; }
+
+void atl_row_times(const struct atl_row *r, struct atl_row_times *t)
+{
+  memset(t, 0, sizeof *t);
+  t->median = r->time_ms.median;
+  t->q1 = r->time_ms.q1 > 0 ? r->time_ms.q1 : t->median;
+  t->q3 = r->time_ms.q3 > 0 ? r->time_ms.q3 : t->median;
+  /* The raw samples, where recorded, decide (the summary could be rounded or stale). */
+  if (r->samples_ms && r->time_ms.samples) {
+    struct atl_stats st;
+    atl_stats_compute(r->samples_ms, r->time_ms.samples, &st);
+    t->median = st.median;
+    t->q1 = st.q1;
+    t->q3 = st.q3;
+    t->samples = r->time_ms.samples;
+  }
+  t->timed = r->status == ATL_STATUS_OK && t->median > 0 && t->q1 > 0 && t->q3 >= t->q1;
+}
+
+/* A difference beyond the threshold counts only where the IQR intervals are
+ * apart, so noise alone never reads as a change. */
+static enum atl_verdict decide(const struct atl_row_times *a, const struct atl_row_times *b, double threshold,
+                               double *ratio)
+{
+  *ratio = 0;
+  if (!a->timed || !b->timed)
+    return ATL_VERDICT_NA;
+  *ratio = b->median / a->median;
+  if (fabs(*ratio - 1) <= threshold)
+    return ATL_VERDICT_SAME;
+  if (b->q3 < a->q1)
+    return ATL_VERDICT_FASTER;
+  if (b->q1 > a->q3)
+    return ATL_VERDICT_SLOWER;
+  return ATL_VERDICT_UNCLEAR;
+}
+
+static void add_flags(char *flags, size_t len, const char *side, const struct atl_row *r)
+{
+  size_t used = strlen(flags);
+  if (r->status != ATL_STATUS_OK)
+    snprintf(flags + used, len - used, "%s%s:%s", used ? "," : "", side, atl_status_name(r->status));
+  else if (!r->verified)
+    snprintf(flags + used, len - used, "%s%s:not-verified", used ? "," : "", side);
+}
+
+static void summarize(struct atl_comparison *c)
+{
+  double logsum = 0;
+  for (size_t i = 0; i < c->count; i++) {
+    const struct atl_compare_pair *p = &c->pairs[i];
+    if (!p->b)
+      c->only_a++;
+    else if (!p->a)
+      c->only_b++;
+    else {
+      c->counts[p->verdict]++;
+      c->flagged += p->flags[0] != '\0';
+      if (p->verdict != ATL_VERDICT_NA) {
+        logsum += log(p->ratio);
+        c->timed++;
+      }
+    }
+  }
+  c->geomean = c->timed ? exp(logsum / (double)c->timed) : 0;
+}
+
+int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, double threshold,
+                struct atl_comparison *out)
+{
+  memset(out, 0, sizeof *out);
+  out->threshold = threshold;
+  out->pairs = calloc(a->count + b->count + 1, sizeof *out->pairs);
+  char *taken = calloc(b->count + 1, 1);
+  char(*keys)[640] = malloc((b->count + 1) * sizeof *keys);
+  if (out->pairs == NULL || taken == NULL || keys == NULL) {
+    free(taken);
+    free(keys);
+    atl_comparison_release(out);
+    return ATL_ENOMEM;
+  }
+  for (size_t j = 0; j < b->count; j++)
+    atl_row_key(&b->rows[j], keys[j], sizeof keys[j]);
+  for (size_t i = 0; i < a->count; i++) {
+    struct atl_compare_pair *p = &out->pairs[out->count++];
+    char key[640];
+    p->a = &a->rows[i];
+    atl_row_times(p->a, &p->ta);
+    atl_row_key(p->a, key, sizeof key);
+    for (size_t j = 0; j < b->count && !p->b; j++)
+      if (!taken[j] && strcmp(key, keys[j]) == 0) {
+        taken[j] = 1;
+        p->b = &b->rows[j];
+      }
+    if (p->b) {
+      atl_row_times(p->b, &p->tb);
+      p->verdict = decide(&p->ta, &p->tb, threshold, &p->ratio);
+      add_flags(p->flags, sizeof p->flags, "A", p->a);
+      add_flags(p->flags, sizeof p->flags, "B", p->b);
+    }
+  }
+  for (size_t j = 0; j < b->count; j++)
+    if (!taken[j]) {
+      struct atl_compare_pair *p = &out->pairs[out->count++];
+      p->b = &b->rows[j];
+      atl_row_times(p->b, &p->tb);
+    }
+  free(taken);
+  free(keys);
+  summarize(out);
+  return 0;
+}
+
+void atl_comparison_release(struct atl_comparison *c)
+{
+  free(c->pairs);
+  c->pairs = NULL;
+  c->count = 0;
+}

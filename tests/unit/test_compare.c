@@ -1,0 +1,58 @@
+/* atl_compare: rows paired by configuration, the verdict rule, the summary. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab.h"
+#include "check.h"
+
+/* A row of variant @p v whose samples are @p s (3 of them). */
+static void add(struct atl_result_set *set, const char *v, const double *s, enum atl_status status)
+{
+  struct atl_row row;
+  atl_row_init(&row, "app");
+  atl_row_config_set(&row, "app", "t");
+  atl_row_config_set(&row, "variant", v);
+  row.status = status;
+  row.verified = status == ATL_STATUS_OK;
+  if (s) {
+    row.samples_ms = malloc(3 * sizeof *row.samples_ms);
+    memcpy(row.samples_ms, s, 3 * sizeof *s);
+    atl_stats_compute(s, 3, &row.time_ms);
+  }
+  CHECK(atl_result_set_add(set, &row) == 0);
+}
+
+int main(void)
+{
+  struct atl_result_set a = {.kind = "app"}, b = {.kind = "app"};
+  const double base[] = {1.0, 1.1, 1.2}, near[] = {1.02, 1.12, 1.22}, fast[] = {0.5, 0.55, 0.6},
+               wide[] = {0.7, 1.1, 1.5};
+  add(&a, "same", base, ATL_STATUS_OK);
+  add(&b, "same", near, ATL_STATUS_OK);
+  add(&a, "faster", base, ATL_STATUS_OK);
+  add(&b, "faster", fast, ATL_STATUS_OK);
+  add(&a, "unclear", base, ATL_STATUS_OK);
+  add(&b, "unclear", (const double[]){0.7, 0.8, 1.5}, ATL_STATUS_OK);
+  add(&a, "na", NULL, ATL_STATUS_ERROR);
+  add(&b, "na", wide, ATL_STATUS_OK);
+  add(&a, "only-a", base, ATL_STATUS_OK);
+  add(&b, "only-b", base, ATL_STATUS_OK);
+  struct atl_comparison c;
+  CHECK(atl_compare(&a, &b, 0.05, &c) == 0);
+  CHECK(c.count == 6 && c.only_a == 1 && c.only_b == 1 && c.timed == 3 && c.flagged == 1);
+  const enum atl_verdict want[] = {ATL_VERDICT_SAME, ATL_VERDICT_FASTER, ATL_VERDICT_UNCLEAR, ATL_VERDICT_NA};
+  for (size_t i = 0; i < 4 && c.count == 6; i++) {
+    CHECK(c.pairs[i].a && c.pairs[i].b && c.pairs[i].verdict == want[i]);
+    CHECK(strcmp(atl_row_config(c.pairs[i].a, "variant"), atl_row_config(c.pairs[i].b, "variant")) == 0);
+  }
+  if (c.count == 6) {
+    CHECK(strcmp(c.pairs[3].flags, "A:error") == 0);
+    CHECK(c.pairs[4].b == NULL && c.pairs[5].a == NULL);
+    CHECK(c.pairs[1].ratio > 0.49 && c.pairs[1].ratio < 0.51); /* 0.55 / 1.1 from the samples */
+  }
+  CHECK(strcmp(atl_verdict_name(ATL_VERDICT_NA), "n/a") == 0);
+  atl_comparison_release(&c);
+  atl_result_set_release(&a);
+  atl_result_set_release(&b);
+  return check_exit("test_compare");
+}
