@@ -107,6 +107,16 @@ static const char *spelling_of(const struct atl_app_option *o)
   return o->name;
 }
 
+/* Notes that the user typed @p o as @p typed. */
+static void spell(const struct atl_app_option *o, const char *typed)
+{
+  for (size_t i = 0; strcmp(typed, spelling_of(o)) != 0 && i < sizeof spelled / sizeof spelled[0]; i++)
+    if (spelled[i].opt == NULL || spelled[i].opt == o) {
+      spelled[i].opt = o;
+      spelled[i].name = typed;
+    }
+}
+
 /*
  * The library's reason with each parameter written as its option: a name of
  * @p cfg's options where it starts the reason or is followed by a value
@@ -120,7 +130,7 @@ static const char *as_options(atl_app_config_t cfg, const char *why, char *msg, 
     const int valued = p[len] == ' ' && ((p[len + 1] >= '0' && p[len + 1] <= '9') || p[len + 1] == '(');
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
-    const struct atl_app_option *o = len && (p == why || valued) ? atl_app_config_option(cfg, name, NULL) : NULL;
+    const struct atl_app_option *o = len && (p == why || valued) ? atl_app_config_option(cfg, name) : NULL;
     if (o) {
       n += (size_t)snprintf(msg + n, cap - n, "--%s", spelling_of(o));
     } else {
@@ -199,13 +209,8 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
       die_usage("unknown option '%s' for app %s (see 'atomlab app %s --help')", argv[optind - 1], app->name,
                 app->name);
     default:
-      if (at >= 0 && by_code[ch - APP_OPT]->alias && strcmp(all[at].name, by_code[ch - APP_OPT]->alias) == 0)
-        for (size_t i = 0; i < sizeof spelled / sizeof spelled[0]; i++)
-          if (spelled[i].opt == NULL || spelled[i].opt == by_code[ch - APP_OPT]) {
-            spelled[i].opt = by_code[ch - APP_OPT];
-            spelled[i].name = by_code[ch - APP_OPT]->alias;
-            break;
-          }
+      if (at >= 0)
+        spell(by_code[ch - APP_OPT], all[at].name);
       if (atl_app_config_set(cfg, by_code[ch - APP_OPT]->name, optarg, why, sizeof why) != 0)
         die_usage("%s", as_options(cfg, why, msg, sizeof msg));
     }

@@ -405,12 +405,8 @@ int atl_app_check(const struct atl_app_info *app, const struct atl_device_info *
 int atl_app_config_new(const struct atl_app_info *app, atl_app_config_t *out);
 void atl_app_config_free(atl_app_config_t cfg);
 
-/**
- * The option named @p name (or its alias) of @p cfg's app, then of the
- * timing options; NULL if there is none. @p timing, where not NULL, says
- * which table it came from.
- */
-const struct atl_app_option *atl_app_config_option(atl_app_config_t cfg, const char *name, int *timing);
+/** The option named @p name (or its alias) of @p cfg's app, else of the timing options; NULL if neither has it. */
+const struct atl_app_option *atl_app_config_option(atl_app_config_t cfg, const char *name);
 
 /**
  * Sets option @p name from @p text (NULL for a flag). 0, or ATL_EINVAL with

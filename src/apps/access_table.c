@@ -152,8 +152,7 @@ static const char *const type_names[] = {"u32", "i32", "u64"}; /* enum atl_type'
 
 #define P(field) .offset = offsetof(struct atl_access_params, field)
 static const struct atl_app_option access_options[] = {
-    {"wg-size", ATL_APP_OPT_U32, P(wg_size), .min = 1, .max = 65536, .arg = "N",
-     .def_help = "256, or the device maximum", .help = "work-items per work-group"},
+    ATL__APP_OPT_WG(struct atl_access_params, 65536, "work-items per work-group"),
     {"op", ATL_APP_OPT_CHOICES, P(ops), .count_offset = offsetof(struct atl_access_params, nops),
      .names = op_names, .nnames = ATL_OP_PLAIN_ADD, .def = "all", .arg = "LIST", .help = "comma list of ops, or all"},
     {"type", ATL_APP_OPT_CHOICE, P(type), .names = type_names, .nnames = 3, .def = "u32", .arg = "T",

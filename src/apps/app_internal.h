@@ -27,6 +27,12 @@ int atl__app_why(char *why, size_t len, const char *fmt, ...)
 #endif
     ;
 
+/* The option wg-size of an app whose params struct is @p type: up to @p max, @p help its sentence; its default is
+ * atl__app_default_wg's. */
+#define ATL__APP_OPT_WG(type, max_, help_)                                                                             \
+  {"wg-size", ATL_APP_OPT_U32, .offset = offsetof(type, wg_size), .min = 1, .max = (max_), .arg = "N",                \
+   .def_help = "256, or the device maximum", .help = (help_)}
+
 /* The default work-group size on @p d: 256 or the device maximum, rounded down to a power of two if @p pow2. */
 uint32_t atl__app_default_wg(const struct atl_device_info *d, int pow2);
 

@@ -67,11 +67,9 @@ static size_t index_of(atl_app_config_t cfg, const char *name)
   return SIZE_MAX;
 }
 
-const struct atl_app_option *atl_app_config_option(atl_app_config_t cfg, const char *name, int *timing)
+const struct atl_app_option *atl_app_config_option(atl_app_config_t cfg, const char *name)
 {
   const size_t i = index_of(cfg, name);
-  if (timing)
-    *timing = i != SIZE_MAX && i >= cfg->napp;
   return i == SIZE_MAX ? NULL : option_at(cfg, i);
 }
 

@@ -281,8 +281,7 @@ static int count_run(atl_context_t ctx, const void *params, const struct atl_app
 
 #define P(field) .offset = offsetof(struct atl_count_params, field)
 static const struct atl_app_option count_options[] = {
-    {"wg-size", ATL_APP_OPT_U32, P(wg_size), .min = 1, .max = 65536, .arg = "N",
-     .def_help = "256, or the device maximum", .help = "work-items per work-group, a power of two"},
+    ATL__APP_OPT_WG(struct atl_count_params, 65536, "work-items per work-group, a power of two"),
     {"containers", ATL_APP_OPT_U64, P(containers), .min = 1, .max = 4294967295.0, .arg = "N",
      .def_help = "GPU: 512 MiB of input, several times L2; CPU: 16384", .help = "containers (one thread each)"},
     {"items", ATL_APP_OPT_U32, P(items), .min = 1, .max = 4096, .def = "32", .arg = "N",

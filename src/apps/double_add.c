@@ -180,8 +180,7 @@ static int dadd_run(atl_context_t ctx, const void *params, const struct atl_app_
 
 #define P(field) .offset = offsetof(struct atl_dadd_params, field)
 static const struct atl_app_option dadd_options[] = {
-    {"wg-size", ATL_APP_OPT_U32, P(wg_size), .min = 1, .max = 65536, .arg = "N",
-     .def_help = "256, or the device maximum", .help = "work-items per work-group"},
+    ATL__APP_OPT_WG(struct atl_dadd_params, 65536, "work-items per work-group"),
     {"threads", ATL_APP_OPT_U32, P(threads), .min = 1, .max = 0x1p26, .arg = "N", .def_help = "GPU: 4096; CPU: 1024",
      .help = "threads in the grid, a multiple of --wg-size"},
     {"adds", ATL_APP_OPT_U32, P(adds), .min = 1, .max = 0x1p20, .def = "4", .arg = "N",

@@ -638,8 +638,7 @@ static int histogram_run(atl_context_t ctx, const void *params, const struct atl
 
 #define P(field) .offset = offsetof(struct atl_histogram_params, field)
 static const struct atl_app_option histogram_options[] = {
-    {"wg-size", ATL_APP_OPT_U32, P(wg_size), .min = 1, .max = 65536, .arg = "N",
-     .def_help = "256, or the device maximum", .help = "work-items per work-group, a power of two"},
+    ATL__APP_OPT_WG(struct atl_histogram_params, 65536, "work-items per work-group, a power of two"),
     {"input", ATL_APP_OPT_SET, P(inputs), .names = atl_hist_input_names, .nnames = ATL_HIST_INPUT_COUNT,
      .def = "u8", .arg = "LIST", .help = "u8, rgba, u32 or all (comma-separated)"},
     {"bins", ATL_APP_OPT_U32, P(u32_bins), .min = 256, .max = 65536, .arg = "N", .def_help = "4096",

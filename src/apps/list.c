@@ -72,8 +72,7 @@ static int list_run(atl_context_t ctx, const void *params, const struct atl_app_
 
 #define P(field) .offset = offsetof(struct atl_list_params, field)
 static const struct atl_app_option list_options[] = {
-    {"wg-size", ATL_APP_OPT_U32, P(wg_size), .min = 1, .max = 65536, .arg = "N",
-     .def_help = "256, or the device maximum", .help = "work-items per work-group"},
+    ATL__APP_OPT_WG(struct atl_list_params, 65536, "work-items per work-group"),
     {"nodes", ATL_APP_OPT_U32, P(nodes), .min = 1, .max = 0x1p26, .arg = "N", .def_help = "GPU: 65536; CPU: 4096",
      .help = "nodes inserted"},
     {"threads", ATL_APP_OPT_U32, P(threads), .min = 1, .max = 0x1p26, .arg = "N", .def_help = "GPU: 1024; CPU: 256",

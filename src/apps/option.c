@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,21 +37,6 @@ void atl_app_timing_defaults(struct atl_app_timing *tm)
   for (const struct atl_app_option *o = atl_app_timing_options; o->name; o++)
     if (o->def)
       atl__app_opt_parse(NULL, o, tm, o->def, why, sizeof why);
-}
-
-static int refuse(char *why, size_t len, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int refuse(char *why, size_t len, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  if (why && len)
-    vsnprintf(why, len, fmt, ap);
-  va_end(ap);
-  return ATL_EINVAL;
 }
 
 /* A bound as messages write it: 2^k for large powers of two, else the number. */
@@ -143,7 +127,8 @@ static int names_of(const struct atl_app_option *o, const char *text, int *out, 
     const int all = n == 3 && strncmp(tok, "all", 3) == 0;
     const int k = all ? (int)o->min : name_index(o, tok, n);
     if (k < 0) {
-      refuse(why, len, "%s '%.*s' is not known: allowed: %s", o->name, (int)n, tok, allowed(o, 1, buf, sizeof buf));
+      atl__app_why(why, len, "%s '%.*s' is not known: allowed: %s", o->name, (int)n, tok,
+                   allowed(o, 1, buf, sizeof buf));
       return -1;
     }
     for (int i = k; i <= (all ? (int)o->nnames - 1 : k); i++) {
@@ -155,7 +140,8 @@ static int names_of(const struct atl_app_option *o, const char *text, int *out, 
     }
   }
   if (count == 0)
-    refuse(why, len, "%s '%s' is not allowed: a comma list of %s", o->name, text, allowed(o, 1, buf, sizeof buf));
+    atl__app_why(why, len, "%s '%s' is not allowed: a comma list of %s", o->name, text,
+                 allowed(o, 1, buf, sizeof buf));
   return count ? count : -1;
 }
 
@@ -177,16 +163,17 @@ static int parse_list(atl_app_config_t cfg, const struct atl_app_option *o, char
     uint64_t v = 0;
     snprintf(num, sizeof num, "%.*s", (int)(n < 31 ? n : 31), tok);
     if (n >= 31 || atl__app_whole(num, &v) || (double)v < o->min || (double)v > o->max)
-      return refuse(why, len, "%s '%.*s' is not allowed: %s", o->name, (int)n, tok, range(o, buf, sizeof buf));
+      return atl__app_why(why, len, "%s '%.*s' is not allowed: %s", o->name, (int)n, tok,
+                          range(o, buf, sizeof buf));
     if (count == ATL_APP_LIST_MAX)
-      return refuse(why, len, "%s '%s' is not allowed: at most %d values", o->name, text, ATL_APP_LIST_MAX);
+      return atl__app_why(why, len, "%s '%s' is not allowed: at most %d values", o->name, text, ATL_APP_LIST_MAX);
     vals[count++] = (uint32_t)v;
   }
   if (count == 0)
-    return refuse(why, len, "%s '%s' is not allowed: a comma list of whole numbers", o->name, text);
+    return atl__app_why(why, len, "%s '%s' is not allowed: a comma list of whole numbers", o->name, text);
   uint32_t *copy = store(cfg, count * sizeof *copy);
   if (copy == NULL)
-    return refuse(why, len, "%s: out of memory", o->name);
+    return atl__app_why(why, len, "%s: out of memory", o->name);
   memcpy(copy, vals, count * sizeof *copy);
   memcpy(field, &(const uint32_t *){copy}, sizeof copy);
   memcpy(field - o->offset + o->count_offset, &count, sizeof count);
@@ -201,16 +188,16 @@ static int parse_texts(atl_app_config_t cfg, const struct atl_app_option *o, cha
   unsigned count = 0;
   size_t n;
   if (list == NULL || copy == NULL)
-    return refuse(why, len, "%s: out of memory", o->name);
+    return atl__app_why(why, len, "%s: out of memory", o->name);
   strcpy(copy, text);
   for (const char *p = text, *tok; (tok = token(&p, &n)) != NULL;) {
     if (count == ATL_APP_LIST_MAX)
-      return refuse(why, len, "%s '%s' is not allowed: at most %d values", o->name, text, ATL_APP_LIST_MAX);
+      return atl__app_why(why, len, "%s '%s' is not allowed: at most %d values", o->name, text, ATL_APP_LIST_MAX);
     list[count++] = copy + (tok - text);
     copy[tok - text + n] = '\0';
   }
   if (count == 0)
-    return refuse(why, len, "%s '%s' is not allowed: a comma list", o->name, text);
+    return atl__app_why(why, len, "%s '%s' is not allowed: a comma list", o->name, text);
   memcpy(field, &(const char *const *){list}, sizeof list);
   memcpy(field - o->offset + o->count_offset, &count, sizeof count);
   return 0;
@@ -223,22 +210,20 @@ int atl__app_opt_parse(atl_app_config_t cfg, const struct atl_app_option *o, voi
   int idx[64];
   switch (o->kind) {
   case ATL_APP_OPT_U32:
-  case ATL_APP_OPT_U64: {
-    uint64_t v = 0;
-    if (atl__app_whole(text, &v) || (double)v < o->min || (double)v > o->max)
-      return refuse(why, len, "%s '%s' is not allowed: %s", o->name, text, range(o, buf, sizeof buf));
-    if (o->kind == ATL_APP_OPT_U32)
-      memcpy(field, &(uint32_t){(uint32_t)v}, sizeof(uint32_t));
-    else
-      memcpy(field, &v, sizeof v);
-    return 0;
-  }
+  case ATL_APP_OPT_U64:
   case ATL_APP_OPT_FLOAT:
   case ATL_APP_OPT_DOUBLE: {
-    const double v = strtod(text, &end);
-    if (*text == '\0' || *end != '\0' || !(v >= o->min && v <= o->max))
-      return refuse(why, len, "%s '%s' is not allowed: %s", o->name, text, range(o, buf, sizeof buf));
-    if (o->kind == ATL_APP_OPT_FLOAT)
+    const int whole = o->kind == ATL_APP_OPT_U32 || o->kind == ATL_APP_OPT_U64;
+    uint64_t u = 0;
+    /* a whole number that is not one reads as -1: below every whole option's min */
+    const double v = whole ? (atl__app_whole(text, &u) ? -1 : (double)u) : strtod(text, &end);
+    if ((!whole && (*text == '\0' || *end != '\0')) || !(v >= o->min && v <= o->max))
+      return atl__app_why(why, len, "%s '%s' is not allowed: %s", o->name, text, range(o, buf, sizeof buf));
+    if (o->kind == ATL_APP_OPT_U32)
+      memcpy(field, &(uint32_t){(uint32_t)u}, sizeof(uint32_t));
+    else if (o->kind == ATL_APP_OPT_U64)
+      memcpy(field, &u, sizeof u);
+    else if (o->kind == ATL_APP_OPT_FLOAT)
       memcpy(field, &(float){(float)v}, sizeof(float));
     else
       memcpy(field, &v, sizeof v);
@@ -247,7 +232,7 @@ int atl__app_opt_parse(atl_app_config_t cfg, const struct atl_app_option *o, voi
   case ATL_APP_OPT_CHOICE: {
     const int k = name_index(o, text, strlen(text));
     if (k < 0)
-      return refuse(why, len, "%s '%s' is not allowed: one of %s", o->name, text, allowed(o, 0, buf, sizeof buf));
+      return atl__app_why(why, len, "%s '%s' is not allowed: one of %s", o->name, text, allowed(o, 0, buf, sizeof buf));
     memcpy(field, &k, sizeof k);
     return 0;
   }
@@ -272,7 +257,7 @@ int atl__app_opt_parse(atl_app_config_t cfg, const struct atl_app_option *o, voi
   case ATL_APP_OPT_TEXT: {
     char *copy = store(cfg, strlen(text) + 1);
     if (copy == NULL)
-      return refuse(why, len, "%s: out of memory", o->name);
+      return atl__app_why(why, len, "%s: out of memory", o->name);
     strcpy(copy, text);
     memcpy(field, &(const char *){copy}, sizeof(const char *));
     return 0;
@@ -283,7 +268,7 @@ int atl__app_opt_parse(atl_app_config_t cfg, const struct atl_app_option *o, voi
   case ATL_APP_OPT_UNFLAG:
     break;
   }
-  return refuse(why, len, "%s takes no value", o->name);
+  return atl__app_why(why, len, "%s takes no value", o->name);
 }
 
 /* The range check of one number @p v of option @p o ("NAME V is not allowed: ..."). */
@@ -292,7 +277,7 @@ static int check_number(const struct atl_app_option *o, double v, char *why, siz
   char buf[96];
   if (v >= o->min && v <= o->max)
     return 0;
-  return refuse(why, len, "%s %.15g is not allowed: %s", o->name, v, range(o, buf, sizeof buf));
+  return atl__app_why(why, len, "%s %.15g is not allowed: %s", o->name, v, range(o, buf, sizeof buf));
 }
 
 int atl__app_opt_check(const struct atl_app_option *opts, const void *base, char *why, size_t len)
@@ -332,30 +317,30 @@ int atl__app_opt_check(const struct atl_app_option *opts, const void *base, char
     case ATL_APP_OPT_CHOICE:
       memcpy(&k, field, sizeof k);
       if (k < (int)o->min || k >= (int)o->nnames)
-        return refuse(why, len, "%s %d is not allowed: one of %s", o->name, k, allowed(o, 0, buf, sizeof buf));
+        return atl__app_why(why, len, "%s %d is not allowed: one of %s", o->name, k, allowed(o, 0, buf, sizeof buf));
       break;
     case ATL_APP_OPT_SET: {
       memcpy(&bits, field, sizeof bits);
       const unsigned all = (o->nnames >= 32 ? ~0u : (1u << o->nnames) - 1) & ~((1u << (unsigned)o->min) - 1);
       if (bits == 0 || (bits & ~all))
-        return refuse(why, len, "%s 0x%x is not allowed: a set of %s", o->name, bits, allowed(o, 0, buf, sizeof buf));
+        return atl__app_why(why, len, "%s 0x%x is not allowed: a set of %s", o->name, bits, allowed(o, 0, buf, sizeof buf));
       break;
     }
     case ATL_APP_OPT_CHOICES:
       if (count == 0 || count > o->nnames)
-        return refuse(why, len, "%s: %u values are not allowed: 1 to %u of %s", o->name, count, o->nnames,
+        return atl__app_why(why, len, "%s: %u values are not allowed: 1 to %u of %s", o->name, count, o->nnames,
                       allowed(o, 0, buf, sizeof buf));
       for (unsigned i = 0; i < count; i++) {
         memcpy(&k, field + i * sizeof k, sizeof k);
         if (k < (int)o->min || k >= (int)o->nnames)
-          return refuse(why, len, "%s %d is not allowed: one of %s", o->name, k, allowed(o, 0, buf, sizeof buf));
+          return atl__app_why(why, len, "%s %d is not allowed: one of %s", o->name, k, allowed(o, 0, buf, sizeof buf));
       }
       break;
     case ATL_APP_OPT_LIST: {
       const uint32_t *vals;
       memcpy(&vals, field, sizeof vals);
       if (count > ATL_APP_LIST_MAX || (count && vals == NULL))
-        return refuse(why, len, "%s: %u values are not allowed: at most %d", o->name, count, ATL_APP_LIST_MAX);
+        return atl__app_why(why, len, "%s: %u values are not allowed: at most %d", o->name, count, ATL_APP_LIST_MAX);
       for (unsigned i = 0; i < count; i++)
         if (check_number(o, vals[i], why, len))
           return ATL_EINVAL;

@@ -163,7 +163,7 @@ int atl__swapps_check(atl_context_t ctx, const struct atl_swapps_params *p, cons
   q.apps = strcmp(app, "dot") == 0 ? 1u : strcmp(app, "strmatch") == 0 ? 2u : 4u; /* check this app's inputs only */
   int err = atl__app_checked(ctx, &atl__app_swapps, &q);
   if (err == 0 && (p->ngroups == 0 || p->coresident == 0)) /* the registry's run fills them for all three */
-    err = atl__seterr(ctx, ATL_EINVAL, "%s: groups and coresident must be given (the registry's swapps finds them)",
+    err = atl__seterr(ctx, ATL_EINVAL, "%s: workgroups and coresident must be given (the registry's swapps finds them)",
                       app);
   return err;
 }
@@ -389,8 +389,7 @@ static const char *const app_names[] = {"dot", "strmatch", "mapreduce"};
 
 #define P(field) .offset = offsetof(struct atl_swapps_params, field)
 static const struct atl_app_option swapps_options[] = {
-    {"wg-size", ATL_APP_OPT_U32, P(wg_size), .min = 1, .max = 256, .arg = "N", .def_help = "256, or the device maximum",
-     .help = "work-items per work-group"},
+    ATL__APP_OPT_WG(struct atl_swapps_params, 256, "work-items per work-group"),
     {"apps", ATL_APP_OPT_SET, P(apps), .names = app_names, .nnames = 3, .def = "all", .arg = "LIST",
      .help = "of dot, strmatch, mapreduce"},
     {"workgroups", ATL_APP_OPT_LIST, P(groups), .count_offset = offsetof(struct atl_swapps_params, ngroups),

@@ -644,8 +644,7 @@ static int swatomic_run(atl_context_t ctx, const void *params, const struct atl_
 
 #define P(field) .offset = offsetof(struct atl_swatomic_params, field)
 static const struct atl_app_option swatomic_options[] = {
-    {"wg-size", ATL_APP_OPT_U32, P(wg_size), .min = 1, .max = 256, .arg = "N", .def_help = "256, or the device maximum",
-     .help = "work-items per work-group"},
+    ATL__APP_OPT_WG(struct atl_swatomic_params, 256, "work-items per work-group"),
     {"workgroups", ATL_APP_OPT_LIST, P(groups), .count_offset = offsetof(struct atl_swatomic_params, ngroups),
      .arg = "LIST", .parse = atl__sw_parse_groups, .alias = "groups", .def_help = "8:max:x2; CPU: max",
      .help = "grids incl. the coordinator, e.g. 8,16,32,max (max: the co-resident count) or an axis LO:HI:x2 "
