@@ -1,27 +1,36 @@
-/* atomlab app: the applications of atomics, listed by the library's registry (src/apps/registry.c). */
+/*
+ * atomlab app NAME: every app of the library's registry (src/apps/registry.c)
+ * through one parser. Each app's options, their syntax, defaults and checks
+ * are its registry entry's (struct atl_app_option): this file turns them
+ * into --NAME options and help, and prints and writes the rows. The library
+ * names parameters; the user typed options, so its messages are shown with
+ * each parameter written as its option.
+ */
+#include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 
-/* The apps whose options need a parser of their own (lists of names, a text file, their own tables); every
- * other app's options are in its registry entry and app_generic reads them. */
-static const struct {
-  const char *name;
-  int (*fn)(int, char **);
-} commands[] = {
-    {"access-table", app_access_table},
-    {"histogram", app_histogram},
-    {"swatomic", app_swatomic},
-    {"swapps", app_swapps},
+/* The options of this command itself; an app's and the timing options follow from APP_OPT on. */
+enum { O_BACKEND = 256, O_DEVICE, O_FORMAT, O_QUIET, APP_OPT = 1000 };
+
+/* What the command line asked for beyond the app's configuration. */
+struct app_cli {
+  const char *backend, *device, *out_path;
+  int format; /* -1 until given: then from -o's extension, else table */
+  int quiet;
 };
 
-static int (*command_of(const char *name))(int, char **)
-{
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (strcmp(commands[i].name, name) == 0)
-      return commands[i].fn;
-  return NULL;
-}
+static const char device_usage[] =
+    "device and output:\n"
+    "  --backend B         @BACKENDS@  [any]\n"
+    "  --device ID         an id or row number from 'atomlab devices'  [best device]\n"
+    "  --format F          table, csv or json  [table; with -o: from the file extension]\n"
+    "  -o FILE             write the rows to FILE (.json, .csv or .txt), through a temporary name\n"
+    "  --quiet             no table on stdout when writing to a file, no notes\n\n"
+    "Exit status: 0 every row verified, unsupported or deadlock (reported); 1 a row failed or\n"
+    "did not verify; 2 bad usage.\n";
 
 static void usage(FILE *f)
 {
@@ -45,6 +54,218 @@ const char *cli_app_names(void)
   return buf;
 }
 
+/* One option's help: "--NAME ARG", then its sentence and default wrapped beside it. */
+static void print_option(const struct atl_app_option *o)
+{
+  enum { COLUMN = 22, WIDTH = 100 };
+  char left[64], text[1024];
+  const char *def = o->def ? o->def : o->def_help;
+  int col = snprintf(left, sizeof left, "  --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+  snprintf(text, sizeof text, "%s%s%s%s", o->help, def ? "  [" : "", def ? def : "", def ? "]" : "");
+  fputs(left, stdout);
+  if (col + 1 >= COLUMN) {
+    putchar('\n');
+    col = 0;
+  }
+  for (const char *w = text; *w;) {
+    const size_t len = strcspn(w, " ");
+    if (col > COLUMN && col + 1 + (int)len > WIDTH) {
+      putchar('\n');
+      col = 0;
+    }
+    col += printf("%*s%.*s", col < COLUMN ? COLUMN - col : 1, "", (int)len, w);
+    w += len;
+    while (*w == ' ')
+      w++;
+  }
+  putchar('\n');
+}
+
+static void print_help(const struct atl_app_info *app)
+{
+  printf("usage: atomlab app %s [options]\n\n%s\n\n%s options:\n", app->name, app->description, app->name);
+  for (const struct atl_app_option *o = app->options; o->name; o++)
+    print_option(o);
+  printf("\ntiming (docs/method.md: at least --min-samples, then until the noise or the budget):\n");
+  for (const struct atl_app_option *o = atl_app_timing_options; o->name; o++)
+    print_option(o);
+  putchar('\n');
+  cli_print_usage(device_usage);
+}
+
+/* The options the user spelled by their alias (--groups for --workgroups): messages spell them so too. */
+static struct {
+  const struct atl_app_option *opt;
+  const char *name;
+} spelled[8];
+
+static const char *spelling_of(const struct atl_app_option *o)
+{
+  for (size_t i = 0; i < sizeof spelled / sizeof spelled[0]; i++)
+    if (spelled[i].opt == o)
+      return spelled[i].name;
+  return o->name;
+}
+
+/* Notes that the user typed @p o as @p typed. */
+static void spell(const struct atl_app_option *o, const char *typed)
+{
+  for (size_t i = 0; strcmp(typed, spelling_of(o)) != 0 && i < sizeof spelled / sizeof spelled[0]; i++)
+    if (spelled[i].opt == NULL || spelled[i].opt == o) {
+      spelled[i].opt = o;
+      spelled[i].name = typed;
+    }
+}
+
+/*
+ * The library's reason with each parameter written as its option: a name of
+ * @p cfg's options where it starts the reason or is followed by a value
+ * ("items 2", "threads (64)"), not where it is a plain word ("16 bytes").
+ */
+static const char *as_options(atl_app_config_t cfg, const char *why, char *msg, size_t cap)
+{
+  size_t n = 0;
+  for (const char *p = why; *p && n + 1 < cap;) {
+    size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_-");
+    const int valued = p[len] == ' ' && ((p[len + 1] >= '0' && p[len + 1] <= '9') || p[len + 1] == '(');
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
+    const struct atl_app_option *o = len && (p == why || valued) ? atl_app_config_option(cfg, name) : NULL;
+    if (o) {
+      n += (size_t)snprintf(msg + n, cap - n, "--%s", spelling_of(o));
+    } else {
+      len = len ? len : 1;
+      n += (size_t)snprintf(msg + n, cap - n, "%.*s", (int)len, p);
+    }
+    p += len;
+  }
+  return msg;
+}
+
+/* Reads argv into @p cfg and @p c; 1 where --help was printed; exits 2 on bad usage. */
+static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
+{
+  const struct atl_app_info *app = atl_app_config_app(cfg);
+  static const struct option own[] = {{"backend", required_argument, NULL, O_BACKEND},
+                                      {"device", required_argument, NULL, O_DEVICE},
+                                      {"format", required_argument, NULL, O_FORMAT},
+                                      {"output", required_argument, NULL, 'o'},
+                                      {"quiet", no_argument, NULL, O_QUIET},
+                                      {"help", no_argument, NULL, 'h'}};
+  const size_t nown = sizeof own / sizeof own[0];
+  size_t napp = 0, ntiming = 0, n = nown;
+  while (app->options[napp].name)
+    napp++;
+  while (atl_app_timing_options[ntiming].name)
+    ntiming++;
+  struct option *all = calloc(nown + 2 * (napp + ntiming) + 1, sizeof *all);
+  const struct atl_app_option **by_code = calloc(napp + ntiming, sizeof *by_code);
+  char why[512], msg[640];
+  if (all == NULL || by_code == NULL)
+    die("out of memory");
+  memcpy(all, own, sizeof own);
+  for (size_t i = 0; i < napp + ntiming; i++) {
+    const struct atl_app_option *o = i < napp ? &app->options[i] : &atl_app_timing_options[i - napp];
+    const int arg = o->kind == ATL_APP_OPT_FLAG || o->kind == ATL_APP_OPT_UNFLAG ? no_argument : required_argument;
+    by_code[i] = o;
+    all[n++] = (struct option){o->name, arg, NULL, APP_OPT + (int)i};
+    if (o->alias)
+      all[n++] = (struct option){o->alias, arg, NULL, APP_OPT + (int)i};
+  }
+  memset(c, 0, sizeof *c);
+  c->format = -1;
+  optind = 1;
+  opterr = 0;
+  int at = -1;
+  for (int ch; (ch = getopt_long(argc, argv, ":ho:", all, &at)) != -1; at = -1) {
+    switch (ch) {
+    case O_BACKEND:
+      cli_check_backend("--backend", optarg);
+      c->backend = optarg;
+      break;
+    case O_DEVICE:
+      c->device = optarg;
+      break;
+    case O_FORMAT:
+      if ((c->format = atl_format_parse(optarg)) < 0)
+        die_usage("--format '%s' is not known: allowed: table, csv, json", optarg);
+      break;
+    case 'o':
+      if (c->out_path)
+        die_usage("-o given twice: one output file per app run");
+      c->out_path = optarg;
+      break;
+    case O_QUIET:
+      c->quiet = 1;
+      break;
+    case 'h':
+      print_help(app);
+      free(all);
+      free(by_code);
+      return 1;
+    case ':':
+      die_usage("option '%s' needs a value (see 'atomlab app %s --help')", argv[optind - 1], app->name);
+    case '?':
+      die_usage("unknown option '%s' for app %s (see 'atomlab app %s --help')", argv[optind - 1], app->name,
+                app->name);
+    default:
+      if (at >= 0)
+        spell(by_code[ch - APP_OPT], all[at].name);
+      if (atl_app_config_set(cfg, by_code[ch - APP_OPT]->name, optarg, why, sizeof why) != 0)
+        die_usage("%s", as_options(cfg, why, msg, sizeof msg));
+    }
+  }
+  free(all);
+  free(by_code);
+  if (optind < argc)
+    die_usage("unexpected argument '%s' for app %s (see 'atomlab app %s --help')", argv[optind], app->name,
+              app->name);
+  if (c->out_path) {
+    cli_check_output("-o", c->out_path);
+    c->format = cli_output_format("-o", c->out_path, c->format >= 0 ? c->format : ATL_FORMAT_JSON);
+  }
+  return 0;
+}
+
+/*
+ * The rows: the -o file, and on stdout the table (or CSV, JSON); the app's
+ * own view where it has one. Returns the exit status: 1 where a row failed
+ * or did not verify, or the run or the file failed.
+ */
+static int finish(const struct app_cli *c, atl_app_config_t cfg, struct atl_result_set *set, int failed)
+{
+  const struct atl_app_info *app = atl_app_config_app(cfg);
+  const int stopped = atl_stop_requested();
+  const int table = c->out_path ? !c->quiet : c->format < 0 || c->format == ATL_FORMAT_TABLE;
+  int failures = 0;
+  set->meta.complete = !stopped && !failed;
+  for (size_t i = 0; i < set->count; i++) {
+    const struct atl_row *r = &set->rows[i];
+    failures += r->status == ATL_STATUS_ERROR || (r->status == ATL_STATUS_OK && !r->verified);
+  }
+  /* where the table goes; beside it, on stdout unless it carries CSV or JSON */
+  if (app->write_view && (app->view_replaces_table ? table : !c->quiet))
+    app->write_view(table ? stdout : stderr, atl_app_config_params(cfg), set);
+  if (c->out_path) {
+    char what[64];
+    snprintf(what, sizeof what, "%zu rows", set->count);
+    /* a file not written where asked (its rows rescued, the error printed) is a failure, not a failed row */
+    failed |= cli_write_output(c->out_path, what, atl_write_set,
+                               &(struct atl_set_writer){(enum atl_format)c->format, set});
+  }
+  if (table && !app->view_replaces_table)
+    atl_write_set(stdout, &(struct atl_set_writer){ATL_FORMAT_TABLE, set});
+  else if (!c->out_path && c->format != ATL_FORMAT_TABLE)
+    atl_write_set(stdout, &(struct atl_set_writer){(enum atl_format)c->format, set});
+  const size_t done_rows = set->count;
+  atl_result_set_release(set);
+  if (stopped)
+    return cli_interrupted("app", done_rows, 0, c->out_path ? "every completed row was written" : NULL);
+  if (failures)
+    fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
+  return failures || failed ? EXIT_MEASURE : EXIT_OK;
+}
+
 int cmd_app(int argc, char **argv)
 {
   if (argc < 2) /* a usage error like any other: one line, exit 2 (--help prints the list) */
@@ -54,10 +275,35 @@ int cmd_app(int argc, char **argv)
     return EXIT_OK;
   }
   const struct atl_app_info *app = atl_app_find(argv[1]);
-  int (*fn)(int, char **) = app ? command_of(app->name) : NULL;
-  if (fn)
-    return fn(argc - 1, argv + 1);
-  if (app && app->options)
-    return app_generic(app, argc - 1, argv + 1);
-  die_usage("app '%s' is not known: allowed: %s", argv[1], cli_app_names());
+  atl_app_config_t cfg = NULL;
+  struct app_cli c;
+  struct atl_result_set set;
+  char why[512], msg[640];
+  if (app == NULL)
+    die_usage("app '%s' is not known: allowed: %s", argv[1], cli_app_names());
+  if (atl_app_config_new(app, &cfg) != 0)
+    die("out of memory");
+  if (parse(cfg, argc - 1, argv + 1, &c)) {
+    atl_app_config_free(cfg);
+    return EXIT_OK;
+  }
+  atl_context_t ctx = cli_open_device(c.device, c.backend);
+  memset(&set, 0, sizeof set);
+  snprintf(set.kind, sizeof set.kind, "app");
+  cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta); /* the command line from "atomlab" on */
+  int err = atl_app_config_prepare(cfg, ctx, why, sizeof why);
+  if (err == ATL_EINVAL)
+    die_usage("%s", as_options(cfg, why, msg, sizeof msg));
+  if (err)
+    die("%s", why[0] ? why : atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+  if (why[0] && !c.quiet)
+    fprintf(stderr, "%s\n", why);
+  cli_catch_stop_signals(); /* the app stops after its current row and finish writes the rest */
+  const int failed = (err = atl_app_config_run(cfg, ctx, &set)) != 0;
+  if (failed) /* not fatal: the rows measured before the failure are still written */
+    fprintf(stderr, "error: %s failed: %s\n", app->name, atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
+  const int rc = finish(&c, cfg, &set, failed);
+  atl_app_config_free(cfg);
+  atl_context_free(ctx);
+  return rc;
 }

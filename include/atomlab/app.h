@@ -22,11 +22,25 @@
 extern "C" {
 #endif
 
-/** How many timed launches each variant gets (median reported). */
+/**
+ * How each variant is timed: one warm-up launch, then docs/method.md's
+ * sampling, as rmw's (atl_timing_defaults): at least min_samples timed
+ * launches, then until the relative IQR is at or below noise, or budget_s
+ * of sampling is spent, or max_samples. An app's launch does a fixed amount
+ * of work, so there is no calibration of iterations. The first two fields
+ * keep the order of the fixed-count struct this one grew from.
+ */
 struct atl_app_timing {
-  unsigned samples;  /**< timed launches after one warm-up launch */
-  uint32_t spin_bound; /**< iterations a waiting loop may spin before it gives up (status deadlock) */
+  unsigned samples;     /**< non-zero: exactly this many timed launches (min = max = samples, noise ignored) */
+  uint32_t spin_bound;  /**< iterations a waiting loop may spin before it gives up (status deadlock) */
+  unsigned min_samples; /**< at least this many timed launches (0 counts as 1) */
+  unsigned max_samples; /**< at most this many (below min_samples: min_samples) */
+  double noise;         /**< stop once the relative IQR (iqr / median) is at or below this */
+  double budget_s;      /**< stop once this many seconds of sampling are spent (after min_samples) */
 };
+
+/** The defaults of the app registry's timing options (atl_app_timing_options): rmw's sampling, spin bound 2^22. */
+void atl_app_timing_defaults(struct atl_app_timing *tm);
 
 /** Seed 001: count the containers whose float sum exceeds a limit. */
 struct atl_count_params {
@@ -141,9 +155,11 @@ int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, c
  */
 struct atl_swatomic_params {
   uint32_t wg_size;      /**< work-items per work-group, 1 to 256 */
-  const uint32_t *groups;/**< grids to run (work-groups, the coordinator included) */
+  const uint32_t *groups;/**< grids to run (work-groups, the coordinator included; ATL_SW_GROUPS_*); none: the
+                              default ladder */
   unsigned ngroups;
-  uint32_t coresident;   /**< work-groups occupancy discovery found co-resident: larger grids are refused */
+  uint32_t coresident;   /**< work-groups occupancy discovery found co-resident (0: discovered): larger grids are
+                              refused */
   uint32_t targets;      /**< words the work-items spread over (gid % targets) */
   uint32_t iters;        /**< atomics per work-item */
   int divergent;         /**< every work-item with gid % 3 == 1 sits out */
@@ -152,6 +168,14 @@ struct atl_swatomic_params {
   int op;                /**< enum atl_swop: the fetch-and-op every atomic makes */
   int skew_reference;    /**< test hook: the host's reference starts one off, so every row must fail */
 };
+/**
+ * Entries of a software-atomic app's groups besides a count of work-groups:
+ * the co-resident count ("max"), and the ladder LO, 2 LO, 4 LO, ... below
+ * the co-resident count, then the count ("LO:max:x2").
+ */
+#define ATL_SW_GROUPS_MAX 0u
+#define ATL_SW_GROUPS_LADDER(lo) (0x80000000u | (uint32_t)(lo))
+
 /** The ops of atl_app_swatomic (its kernels' ATL_SW_OP). */
 enum atl_swop { ATL_SWOP_ADD, ATL_SWOP_SUB, ATL_SWOP_INC, ATL_SWOP_MIN, ATL_SWOP_MAX, ATL_SWOP_AND, ATL_SWOP_OR,
                 ATL_SWOP_XOR, ATL_SWOP_COUNT };
@@ -174,8 +198,9 @@ struct atl_swapps_params {
   uint32_t coresident;     /**< co-resident work-groups (discovery): larger grids are refused */
   unsigned variants;       /**< bit 0 system, 1 warp, 2 software; MapReduce also runs its two-pass baseline */
   uint64_t dot_elements;   /**< scalar product: elements of each vector */
-  const uint8_t *text;     /**< string match: the text (the caller owns it) */
-  uint64_t text_bytes;
+  const uint8_t *text;     /**< string match: the text (the caller owns it); NULL: read from text_path */
+  uint64_t text_bytes;     /**< bytes of the text to search (read from text_path: at most this many) */
+  const char *text_path;   /**< where text is NULL: a file of English text, .dz / .gz decompressed (zlib) */
   const char *const *keywords; /**< 1 to 4 keywords of 1 to 32 bytes, none a prefix of another */
   unsigned nkeywords;
   const uint32_t *matmul_n;    /**< MapReduce matrix multiplication: n of each n x n run */
@@ -214,53 +239,98 @@ int atl_app_access_table(atl_context_t ctx, const struct atl_access_params *p, c
                          struct atl_result_set *out);
 
 /**
- * The app registry: every app once, with its defaults, its checks and its
+ * The app registry: every app once, with its options, defaults, checks and
  * run, so that the command line, the help, the tests and library users
  * iterate one list and validate in one place.
  *
- * A caller fills an app's params in three steps: zero them and call
- * defaults(NULL, params) for the values that do not depend on the device;
- * set what the user chose; call defaults(device, params), which fills every
- * device-sized field still 0 (work-group size, input sizes) and keeps the
- * rest. check() then says whether run() would accept them.
+ * Each app describes its parameters as data (struct atl_app_option): name,
+ * kind, range or allowed names, default and help. A configuration
+ * (atl_app_config_t) holds one app's params and timing: created with every
+ * default that does not depend on the device, set option by option from
+ * text (atl_app_config_set), completed and checked on the open device
+ * (atl_app_config_prepare), then run. Every refusal is one line that starts
+ * with the name of the parameter at fault and says what is allowed.
  */
-/** How a command line reads an app option's value into its params field. */
 enum atl_app_opt_kind {
-  ATL_APP_OPT_U32,   /**< a uint32_t, a whole number from min */
-  ATL_APP_OPT_U64,   /**< a uint64_t, a whole number from min */
-  ATL_APP_OPT_FLOAT, /**< a float */
-  ATL_APP_OPT_CLEAR  /**< no value: sets an int to 0 ("--no-cub") */
+  ATL_APP_OPT_U32,     /**< uint32_t (or unsigned): a whole number from min to max */
+  ATL_APP_OPT_U64,     /**< uint64_t: a whole number from min to max */
+  ATL_APP_OPT_FLOAT,   /**< float: a number from min to max */
+  ATL_APP_OPT_DOUBLE,  /**< double: a number from min to max */
+  ATL_APP_OPT_CHOICE,  /**< int: the index of one of names[min .. nnames - 1] */
+  ATL_APP_OPT_SET,     /**< unsigned: bit i for names[i], from a comma list of them or "all" */
+  ATL_APP_OPT_CHOICES, /**< int array (room for nnames) and its unsigned count: a comma list of names, in the
+                            order given, each once, or "all" */
+  ATL_APP_OPT_LIST,    /**< const uint32_t * and its unsigned count: a comma list of whole numbers, min to max */
+  ATL_APP_OPT_TEXT,    /**< const char *: any text (a file name, ...) */
+  ATL_APP_OPT_TEXTS,   /**< const char *const * and its unsigned count: a comma list of texts */
+  ATL_APP_OPT_FLAG,    /**< no value: sets the bits `bits` of an int or unsigned */
+  ATL_APP_OPT_UNFLAG   /**< no value: clears them (they are set by default); flags apply after every value */
 };
 
-/** One option of an app that the generic command line parses (cli/app-generic.c). */
+/** Most values a list option takes. */
+#define ATL_APP_LIST_MAX 32
+
+typedef struct atl_app_config *atl_app_config_t;
+
+/** One parameter of an app: what a command line offers as --NAME and a library user sets by name. */
 struct atl_app_option {
-  const char *name;  /**< the option without "--"; where it sets a field check() names, the field's name */
+  const char *name;       /**< the parameter's name, as messages spell it ("bytes", "wg-size") */
   enum atl_app_opt_kind kind;
-  size_t offset;     /**< offsetof the field in the params */
-  uint64_t min;      /**< smallest value (whole numbers): 0 in a device-sized field means "the default" */
-  const char *help;  /**< its line(s) in the app's --help, as printed */
+  size_t offset;          /**< offsetof the field in the params (timing options: in struct atl_app_timing) */
+  size_t count_offset;    /**< CHOICES, LIST, TEXTS: offsetof the unsigned count */
+  double min, max;        /**< numbers and list values: the range; CHOICE, SET, CHOICES: min is the first name allowed */
+  const char *const *names; /**< CHOICE, SET, CHOICES: the names, index = value or bit */
+  unsigned nnames;
+  unsigned bits;          /**< FLAG, UNFLAG: the bits they set or clear */
+  /**
+   * The default as it would be typed, applied by atl_app_config_new(); NULL:
+   * 0 (nothing), which where the app's defaults() fills it means "sized for
+   * the device" and def_help says how.
+   */
+  const char *def;
+  const char *def_help;   /**< the default in the help where def is NULL ("GPU: 1 GiB; CPU: 1 MiB"), or NULL */
+  const char *arg;        /**< the value in the help: "N", "LIST", "FILE", ... (NULL for flags) */
+  const char *help;       /**< one sentence for the help, unwrapped */
+  const char *alias;      /**< a second name accepted for it, or NULL */
+  /** Reads @p text itself where the kind's syntax is not enough (NULL: the kind's); 0 or ATL_EINVAL and why. */
+  int (*parse)(atl_app_config_t cfg, const struct atl_app_option *opt, const char *text, char *why, size_t len);
 };
+
+/** The options every app takes for its timing (fields of struct atl_app_timing), ending in a zero entry. */
+extern const struct atl_app_option atl_app_timing_options[];
 
 struct atl_app_info {
   const char *name;    /**< "count", "histogram", ... (the rows' app column) */
   const char *summary; /**< one line for lists and help */
   size_t params_size;  /**< bytes of the app's params struct (struct atl_count_params, ...) */
-  size_t wg_offset;    /**< offsetof its uint32_t work-group size (--wg-size) in the params */
-  /** The paragraph of its --help and its options, ending in a zero entry; NULL where cli/ has its own parser. */
-  const char *description;
-  const struct atl_app_option *options;
-  /** Names of the params' fields that check() may name, NULL-terminated (the CLI maps them to options). */
-  const char *const *params;
-  /** Fills the defaults: device-independent ones with @p dev NULL, then device-sized fields still 0. */
+  const char *description; /**< the paragraph of its help, wrapped */
+  const struct atl_app_option *options; /**< its parameters, ending in a zero entry */
+  /** Fills the params' device-sized fields still 0 (work-group size, input sizes) and fields no option sets. */
   void (*defaults)(const struct atl_device_info *dev, void *params);
   /**
-   * 0 if run() accepts @p params on @p dev; else ATL_EINVAL with one line in
-   * @p why that starts with the name of the parameter at fault (one of
-   * params[]) and says what is allowed.
+   * 0 if run() accepts @p params on @p dev beyond the ranges of its options
+   * (atl_app_check checks both); else ATL_EINVAL with one line in @p why that
+   * starts with the name of the parameter at fault and says what is allowed.
    */
   int (*check)(const struct atl_device_info *dev, const void *params, char *why, size_t len);
+  /**
+   * What only the open device or the whole configuration decides, after
+   * defaults() and before the last check (NULL: nothing): occupancy
+   * discovery, input files, options that apply only with others. 0, or
+   * ATL_EINVAL with a reason naming the parameter, or another code where the
+   * device failed or cannot run the app; a note for the user may be added
+   * with atl__app_config_note.
+   */
+  int (*prepare)(atl_context_t ctx, atl_app_config_t cfg, char *why, size_t len);
   /** Measures every variant into @p out (a negative code only when the device or the host failed). */
   int (*run)(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_result_set *out);
+  /**
+   * The app's own view of its rows (the seed's table, the model's), printed
+   * beside the rows' table; NULL: none. Writes nothing where the rows hold
+   * nothing for it.
+   */
+  void (*write_view)(FILE *f, const void *params, const struct atl_result_set *set);
+  int view_replaces_table; /**< 1: the view is printed instead of the rows' table */
 };
 
 /** Every registered app, in the order of lists and help; @p n receives the count. */
@@ -268,6 +338,41 @@ const struct atl_app_info *const *atl_apps(size_t *n);
 
 /** The app named @p name, or NULL. */
 const struct atl_app_info *atl_app_find(const char *name);
+
+/** The ranges of @p app's options and then its check(): 0, or ATL_EINVAL with the reason in @p why. */
+int atl_app_check(const struct atl_app_info *app, const struct atl_device_info *dev, const void *params, char *why,
+                  size_t len);
+
+/** A configuration of @p app with every default its options give (ATL_ENOMEM if the host has no memory). */
+int atl_app_config_new(const struct atl_app_info *app, atl_app_config_t *out);
+void atl_app_config_free(atl_app_config_t cfg);
+
+/** The option named @p name (or its alias) of @p cfg's app, else of the timing options; NULL if neither has it. */
+const struct atl_app_option *atl_app_config_option(atl_app_config_t cfg, const char *name);
+
+/**
+ * Sets option @p name from @p text (NULL for a flag). 0, or ATL_EINVAL with
+ * one line in @p why: "NAME 'TEXT' is not allowed: ..." or "NAME is not an
+ * option of APP".
+ */
+int atl_app_config_set(atl_app_config_t cfg, const char *name, const char *text, char *why, size_t len);
+
+/**
+ * Completes the configuration for the device open in @p ctx (its flags,
+ * the app's device-sized defaults and prepare(), the timing's) and checks
+ * it. 0 with @p why empty, or with a note for the user in it; ATL_EINVAL
+ * with the parameter at fault (a usage error); another code with the reason
+ * where the device failed or cannot run the app.
+ */
+int atl_app_config_prepare(atl_app_config_t cfg, atl_context_t ctx, char *why, size_t len);
+
+/** Runs the prepared configuration (the app's run). */
+int atl_app_config_run(atl_app_config_t cfg, atl_context_t ctx, struct atl_result_set *out);
+
+/** The app, its params (struct atl_count_params, ...) and its timing. */
+const struct atl_app_info *atl_app_config_app(atl_app_config_t cfg);
+void *atl_app_config_params(atl_app_config_t cfg);
+struct atl_app_timing *atl_app_config_timing(atl_app_config_t cfg);
 
 #ifdef __cplusplus
 }

@@ -65,13 +65,10 @@ int atl_app_access_table(atl_context_t ctx, const struct atl_access_params *p, c
     if (dev->type == ATL_DEVICE_CPU && occ.estimated > workgroups)
       workgroups = occ.estimated; /* CPU runtimes run work-groups one after another (see cmd-rmw.c) */
   }
-  /* The app's sample count bounds the rmw's noise-driven sampling; 1 s per row keeps a full table short. */
+  /* rmw's calibration to this app's target time, then the app's sampling */
   struct atl_timing timing;
-  atl_timing_defaults(&timing);
+  atl__app_sampling(tm, &timing);
   timing.target_ms = p->target_ms;
-  timing.min_samples = tm->samples < 3 ? tm->samples : 3;
-  timing.max_samples = tm->samples;
-  timing.budget_s = 1;
   const uint32_t esize = (uint32_t)atl_type_size((enum atl_type)p->type);
   uint32_t same_groups = (p->same_address_threads + p->wg_size - 1) / p->wg_size;
   if (same_groups > workgroups)
@@ -95,40 +92,18 @@ int atl_app_access_table(atl_context_t ctx, const struct atl_access_params *p, c
 static void access_defaults(const struct atl_device_info *d, void *params)
 {
   struct atl_access_params *p = params;
-  if (d == NULL) {
-    p->nops = 0;
-    for (int op = 0; op < ATL_OP_PLAIN_ADD; op++) /* every op but the non-atomic control */
-      p->ops[p->nops++] = op;
-    p->type = ATL_TYPE_U32;
-    p->same_address_threads = 1024;
-    p->target_ms = 5;
-    return;
-  }
   if (p->wg_size == 0)
     p->wg_size = atl__app_default_wg(d, 0);
 }
 
+/* Beyond the ranges of its options: the device's work-group size and 64-bit atomics. */
 static int access_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
 {
   const struct atl_access_params *p = params;
   if (p->wg_size == 0 || p->wg_size > d->max_wg_size)
-    return atl__app_why(why, len, "wg_size %u is not allowed: 1 to %zu on %s", p->wg_size, d->max_wg_size, d->name);
-  if (p->nops == 0 || p->nops > ATL_ACCESS_MAX_OPS)
-    return atl__app_why(why, len, "op: %u ops are not allowed: 1 to %d", p->nops, ATL_ACCESS_MAX_OPS);
-  for (unsigned i = 0; i < p->nops; i++)
-    if (p->ops[i] < 0 || p->ops[i] >= ATL_OP_PLAIN_ADD)
-      return atl__app_why(why, len, "op %d is not allowed: an atomic op (plain_add is the non-atomic control)",
-                          p->ops[i]);
-  if (p->type != ATL_TYPE_U32 && p->type != ATL_TYPE_I32 && p->type != ATL_TYPE_U64)
-    return atl__app_why(why, len, "type %d is not allowed: u32, i32 or u64 (every op is defined for them)", p->type);
+    return atl__app_why(why, len, "wg-size %u is not allowed: 1 to %zu on %s", p->wg_size, d->max_wg_size, d->name);
   if (!atl_device_has_type(d, p->type))
     return atl__app_why(why, len, "type %s is not available on %s", atl_type_name((enum atl_type)p->type), d->name);
-  if (p->same_address_threads == 0 || p->same_address_threads > 1u << 24)
-    return atl__app_why(why, len, "same_address_threads %u is not allowed: 1 to 2^24", p->same_address_threads);
-  if (p->workgroups > 1u << 24)
-    return atl__app_why(why, len, "workgroups %u is not allowed: 0 (occupancy discovery) to 2^24", p->workgroups);
-  if (!(p->target_ms >= 0.001 && p->target_ms <= 60000))
-    return atl__app_why(why, len, "target_ms %g is not allowed: 0.001 to 60000", p->target_ms);
   return 0;
 }
 
@@ -137,15 +112,72 @@ static int access_run(atl_context_t ctx, const void *params, const struct atl_ap
   return atl_app_access_table(ctx, params, tm, out);
 }
 
-static const char *const access_names[] = {"wg_size", "op", "type", "workgroups", "same_address_threads",
-                                           "target_ms", NULL};
+/* The threads of the rows of configuration @p config ("same-address", ...): the table's heading. */
+static double threads_of(const struct atl_result_set *set, const char *config)
+{
+  for (size_t i = 0; i < set->count; i++) {
+    const char *slash = strchr(atl_row_config(&set->rows[i], "variant"), '/');
+    if (slash && strcmp(slash + 1, config) == 0)
+      return atl_row_metric(&set->rows[i], "threads", 0);
+  }
+  return 0;
+}
+
+/* The rows as the seed's table: one line per op, Gop/s per configuration. */
+static void access_view(FILE *f, const void *params, const struct atl_result_set *set)
+{
+  const struct atl_access_params *p = params;
+  fprintf(f, "%-10s %16s %16s %16s  (Gop/s, %s; %.0f threads on one word, else %.0f threads; * = not verified)\n",
+          "op", configs[0], configs[1], configs[2], atl_type_name((enum atl_type)p->type),
+          threads_of(set, configs[0]), threads_of(set, configs[1]));
+  for (size_t i = 0; i < set->count; i += 3) {
+    const char *slash = strchr(atl_row_config(&set->rows[i], "variant"), '/');
+    const char *variant = atl_row_config(&set->rows[i], "variant");
+    fprintf(f, "%-10.*s", slash ? (int)(slash - variant) : 48, variant);
+    for (size_t k = i; k < i + 3 && k < set->count; k++) {
+      const struct atl_row *ar = &set->rows[k];
+      if (ar->status == ATL_STATUS_OK)
+        fprintf(f, " %15.3f%s", atl_row_metric(ar, "gops", 0), ar->verified ? " " : "*");
+      else
+        fprintf(f, " %16s", atl_status_name(ar->status));
+    }
+    fputc('\n', f);
+  }
+}
+
+/* Every op but the non-atomic control (the last one), as the rmw benchmark names them. */
+#define OP_NAME(e, name, help) name,
+static const char *const op_names[] = {ATL_OP_MAP(OP_NAME)};
+#undef OP_NAME
+static const char *const type_names[] = {"u32", "i32", "u64"}; /* enum atl_type's first three: every op's types */
+
+#define P(field) .offset = offsetof(struct atl_access_params, field)
+static const struct atl_app_option access_options[] = {
+    ATL__APP_OPT_WG(struct atl_access_params, 65536, "work-items per work-group"),
+    {"op", ATL_APP_OPT_CHOICES, P(ops), .count_offset = offsetof(struct atl_access_params, nops),
+     .names = op_names, .nnames = ATL_OP_PLAIN_ADD, .def = "all", .arg = "LIST", .help = "comma list of ops, or all"},
+    {"type", ATL_APP_OPT_CHOICE, P(type), .names = type_names, .nnames = 3, .def = "u32", .arg = "T",
+     .help = "u32, i32 or u64 (every op is defined for them)"},
+    {"workgroups", ATL_APP_OPT_U32, P(workgroups), .max = 0x1p24, .arg = "N",
+     .def_help = "co-resident count found by occupancy discovery", .help = "work-groups"},
+    {"target-ms", ATL_APP_OPT_DOUBLE, P(target_ms), .min = 0.001, .max = 60000, .def = "5", .arg = "X",
+     .help = "calibrate iterations until a launch takes X ms"},
+    {"same-address-threads", ATL_APP_OPT_U32, P(same_address_threads), .min = 1, .max = 0x1p24, .def = "1024",
+     .arg = "N", .help = "threads of the same-address grid, all on one word"},
+    {0}};
+#undef P
+
 const struct atl_app_info atl__app_access_table = {
     .name = "access-table",
     .summary = "seed 004: same address / same line / scattered throughput of every op (via rmw)",
     .params_size = sizeof(struct atl_access_params),
-    .wg_offset = offsetof(struct atl_access_params, wg_size),
-    .params = access_names,
+    .description = "Throughput of every atomic op with all threads on one address, on adjacent\n"
+                   "words (same cache line per warp) and on one word per 128-byte line, each\n"
+                   "row calibrated, timed and verified by the rmw benchmark.",
+    .options = access_options,
     .defaults = access_defaults,
     .check = access_check,
     .run = access_run,
+    .write_view = access_view,
+    .view_replaces_table = 1,
 };

@@ -8,6 +8,7 @@
 #include "atomlab/backend.h"
 #include "atomlab/stop.h"
 #include "core/context.h"
+#include "core/timing.h"
 
 /* The condition of an app's row loops: no error yet, and nobody asked to stop
  * (atomlab/stop.h: a signal). A stopped app returns the rows it completed;
@@ -26,10 +27,16 @@ int atl__app_why(char *why, size_t len, const char *fmt, ...)
 #endif
     ;
 
+/* The option wg-size of an app whose params struct is @p type: up to @p max, @p help its sentence; its default is
+ * atl__app_default_wg's. */
+#define ATL__APP_OPT_WG(type, max_, help_)                                                                             \
+  {"wg-size", ATL_APP_OPT_U32, .offset = offsetof(type, wg_size), .min = 1, .max = (max_), .arg = "N",                \
+   .def_help = "256, or the device maximum", .help = (help_)}
+
 /* The default work-group size on @p d: 256 or the device maximum, rounded down to a power of two if @p pow2. */
 uint32_t atl__app_default_wg(const struct atl_device_info *d, int pow2);
 
-/* The check of @p info on the open device, as the error of @p ctx ("APP: reason") when it refuses. */
+/* atl_app_check of @p info on the open device, as the error of @p ctx ("APP: reason") when it refuses. */
 int atl__app_checked(atl_context_t ctx, const struct atl_app_info *info, const void *params);
 
 /* Sets the row's status and reason (printf-style). */
@@ -42,16 +49,61 @@ void atl__app_row_status(struct atl_row *row, enum atl_status status, const char
 /* Called before every launch of a timed kernel (refills what the kernel consumes); may be NULL. */
 typedef int (*atl__app_reset_fn)(atl_context_t ctx, void *arg);
 
+/* ---- timing: docs/method.md's sampling through the core's (core/timing.c) ---- */
+
+/* The sampling settings of @p tm as the core's (min, max, noise, budget; rmw's defaults for the rest). */
+void atl__app_sampling(const struct atl_app_timing *tm, struct atl_timing *t);
+
+/* Samples @p fn (no warm-up here; its iters argument is 0) as @p tm says; the statistics go to @p stats. */
+int atl__app_sample(atl__launch_fn fn, void *arg, const struct atl_app_timing *tm, struct atl_stats *stats);
+
 /*
- * One warm-up launch and tm->samples timed launches of @p kernel, each after
- * @p reset; statistics of the device times go to row->time_ms. The last
- * launch's results stay in device memory for the caller to verify.
+ * One warm-up launch of @p kernel, then timed launches as @p tm says, each
+ * after @p reset; statistics of the device times go to row->time_ms. The
+ * last launch's results stay in device memory for the caller to verify.
  */
 int atl__app_time(atl_context_t ctx, void *kernel, const struct atl_launch *launch, atl__app_reset_fn reset,
                   void *reset_arg, const struct atl_app_timing *tm, struct atl_row *row);
 
-/* Statistics of @p n float times (from the CUB plugin) into row->time_ms. */
-void atl__app_stats_f(const float *times, unsigned n, struct atl_row *row);
+/* One call of a CUB plugin function: @p reps timed runs (after its own warm-up); 0, else the reason in @p why. */
+typedef int (*atl__cub_call_fn)(void *arg, unsigned reps, float *times_ms, char *why, size_t len);
+
+/* The CUB baseline's times, sampled as @p tm says in batches of calls, into row->time_ms; non-zero: @p why. */
+int atl__app_cub_time(atl__cub_call_fn call, void *arg, const struct atl_app_timing *tm, struct atl_row *row,
+                      char *why, size_t len);
+
+/* ---- configurations (config.c) and option values (option.c) ---- */
+
+/* @p bytes that live as long as @p cfg (lists, texts, an input file), or NULL. */
+void *atl__app_config_alloc(atl_app_config_t cfg, size_t bytes);
+
+/* The text option @p name was set from ("" for a flag), or NULL where it keeps its default. */
+const char *atl__app_config_given(atl_app_config_t cfg, const char *name);
+
+/* Adds a note for the user to what atl_app_config_prepare() returns (printf-style). */
+void atl__app_config_note(atl_app_config_t cfg, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/*
+ * Reads @p text into the field of option @p o in @p base (params, or the
+ * timing for its options) by the option's kind; lists and texts take their
+ * memory from @p cfg (NULL: numbers and names only). 0 or ATL_EINVAL with
+ * "NAME 'TEXT' is not allowed: ..." in @p why.
+ */
+int atl__app_opt_parse(atl_app_config_t cfg, const struct atl_app_option *o, void *base, const char *text, char *why,
+                       size_t len);
+
+/* The ranges and names of every option of @p opts in @p base: 0 or ATL_EINVAL ("NAME V is not allowed: ..."). */
+int atl__app_opt_check(const struct atl_app_option *opts, const void *base, char *why, size_t len);
+
+/* A strict whole number (digits only); 0 or ATL_EINVAL. */
+int atl__app_whole(const char *text, uint64_t *v);
+
+/* Whether the comma list @p text names @p name itself. */
+int atl__app_list_has(const char *text, const char *name);
 
 /* Builds source/entry with @p defines; records the kernel's atomic instructions on @p row. */
 int atl__app_build(atl_context_t ctx, const char *source, const char *entry, const char *defines, void **kernel,
@@ -163,17 +215,19 @@ struct atl__sw_sync {
   uint32_t aborted; /* any launch's abort flag, collected by atl__sw_sync_reset */
 };
 
-/* Checks the parameters every application shares; ATL_EINVAL with a reason naming @p app. */
+/* The check of the swapps params for application @p app ("dot", "strmatch", "mapreduce") as @p ctx's error. */
 int atl__swapps_check(atl_context_t ctx, const struct atl_swapps_params *p, const char *app);
 
 /* Most grids one software-atomic run takes (the default ones: a doubling ladder up to the co-resident count). */
 #define ATL__SW_MAX_GRIDS 32
 
 /*
- * Fills what a software-atomic caller left 0: @p coresident by occupancy
- * discovery at @p wg, and with *@p ngroups 0 the default grids into @p buf
- * (ATL__SW_MAX_GRIDS entries): on GPUs @p first, 2 x first, ... below the
- * co-resident count, then the count itself; on CPUs the count alone.
+ * The grids of a software-atomic run, into @p buf (ATL__SW_MAX_GRIDS
+ * entries): @p coresident, where 0, by occupancy discovery at @p wg (or the
+ * test hook ATL_SW_ASSUME_CORESIDENT=N: PoCL's discovery often finds 1 on a
+ * busy 2-core machine although its pool runs 2); ATL_SW_GROUPS_MAX and
+ * ATL_SW_GROUPS_LADDER entries resolved; with *@p ngroups 0 the defaults: on
+ * GPUs the ladder from @p first, on CPUs the co-resident count alone.
  */
 int atl__sw_grids(atl_context_t ctx, uint32_t wg, uint32_t first, uint32_t *coresident, const uint32_t **groups,
                   unsigned *ngroups, uint32_t *buf);
@@ -181,6 +235,32 @@ int atl__sw_grids(atl_context_t ctx, uint32_t wg, uint32_t first, uint32_t *core
 /* The check the software-atomic apps share: work-group size, grids (0 of them: the defaults) and variants. */
 int atl__sw_grid_check(const struct atl_device_info *d, uint32_t wg, const uint32_t *groups, unsigned ngroups,
                        unsigned variants, char *why, size_t len);
+
+/* The option workgroups of the software-atomic apps: counts, max, LO:HI:x2 and LO:max:x2 (ATL_SW_GROUPS_*). */
+int atl__sw_parse_groups(atl_app_config_t cfg, const struct atl_app_option *o, const char *text, char *why,
+                         size_t len);
+
+/*
+ * What the software-atomic apps' prepare shares: the CPU's spin bound
+ * (2^26 unless spin-bound was given), discovery and the grids (atl__sw_grids,
+ * kept in @p cfg), a grid beyond the co-resident count refused (ATL_EINVAL),
+ * fewer than 2 co-resident work-groups ATL_ENOTSUP. Nothing where @p wg is
+ * one the check refuses.
+ */
+int atl__sw_prepare(atl_context_t ctx, atl_app_config_t cfg, uint32_t wg, uint32_t first, uint32_t *coresident,
+                    const uint32_t **groups, unsigned *ngroups, char *why, size_t len);
+
+/* The first @p want bytes of the text at @p path (.dz / .gz decompressed) into @p buf; ATL_EINVAL and why. */
+int atl__text_read(const char *path, uint8_t *buf, uint64_t want, uint64_t *got, char *why, size_t len);
+
+/* swatomic --experiment's model and instruction tables (swatomic_view.c): its registry entry's write_view. */
+void atl__swatomic_view(FILE *f, const void *params, const struct atl_result_set *set);
+
+/* The names of enum atl_swop. */
+extern const char *const atl__swop_names[ATL_SWOP_COUNT];
+
+/* 1 where the environment variable @p name (an app's test hook) is set to anything but "" or "0". */
+int atl__app_hook(const char *name);
 
 /* Sized for the largest grid of @p p that is not refused. */
 int atl__sw_sync_alloc(atl_context_t ctx, struct atl__app_buffers *b, const struct atl_swapps_params *p,

@@ -22,35 +22,83 @@ void atl__app_row_status(struct atl_row *row, enum atl_status status, const char
   va_end(ap);
 }
 
-int atl__app_time(atl_context_t ctx, void *kernel, const struct atl_launch *launch, atl__app_reset_fn reset,
-                  void *reset_arg, const struct atl_app_timing *tm, struct atl_row *row)
+void atl__app_sampling(const struct atl_app_timing *tm, struct atl_timing *t)
 {
-  const struct atl_backend_ops *ops = atl__ops(ctx);
-  unsigned n = tm->samples ? tm->samples : 1;
-  double *ms = malloc(n * sizeof *ms);
-  double warm = 0;
-  int err = 0;
-  if (ms == NULL)
-    return ATL_ENOMEM;
-  for (unsigned i = 0; i <= n && !err; i++) { /* i == 0: the warm-up, not kept */
-    if (reset && (err = reset(ctx, reset_arg)))
-      break;
-    err = ops->launch(atl__dev(ctx), kernel, launch, i ? &ms[i - 1] : &warm);
-  }
-  if (!err)
-    atl_stats_compute(ms, n, &row->time_ms);
+  atl_timing_defaults(t);
+  t->min_samples = tm->samples ? tm->samples : tm->min_samples ? tm->min_samples : 1;
+  t->max_samples = tm->samples ? tm->samples : tm->max_samples;
+  t->noise = tm->noise;
+  t->budget_s = tm->budget_s;
+}
+
+int atl__app_sample(atl__launch_fn fn, void *arg, const struct atl_app_timing *tm, struct atl_stats *stats)
+{
+  struct atl_timing t;
+  double *ms = NULL;
+  atl__app_sampling(tm, &t);
+  int err = atl__sample_stats(fn, arg, &t, 0, 0, &ms, stats);
   free(ms);
   return err;
 }
 
-void atl__app_stats_f(const float *times, unsigned n, struct atl_row *row)
+/* One launch of a kernel after its reset: the launch function atl__app_time samples. */
+struct app_launch {
+  atl_context_t ctx;
+  void *kernel;
+  const struct atl_launch *launch;
+  atl__app_reset_fn reset;
+  void *reset_arg;
+};
+
+static int launch_once(void *arg, uint32_t iters, double *ms)
 {
-  double ms[256];
-  if (n > 256)
-    n = 256;
-  for (unsigned i = 0; i < n; i++)
-    ms[i] = times[i];
-  atl_stats_compute(ms, n, &row->time_ms);
+  const struct app_launch *l = arg;
+  int err = l->reset ? l->reset(l->ctx, l->reset_arg) : 0;
+  (void)iters;
+  return err ? err : atl__ops(l->ctx)->launch(atl__dev(l->ctx), l->kernel, l->launch, ms);
+}
+
+int atl__app_time(atl_context_t ctx, void *kernel, const struct atl_launch *launch, atl__app_reset_fn reset,
+                  void *reset_arg, const struct atl_app_timing *tm, struct atl_row *row)
+{
+  struct app_launch l = {ctx, kernel, launch, reset, reset_arg};
+  double warm = 0;
+  int err = launch_once(&l, 0, &warm); /* the warm-up, not kept */
+  return err ? err : atl__app_sample(launch_once, &l, tm, &row->time_ms);
+}
+
+/* The CUB plugin times a batch of runs per call: samples are handed out one by one, a new batch when they run out. */
+struct cub_batch {
+  atl__cub_call_fn call;
+  void *arg;
+  unsigned size, n, next;
+  float times[256];
+  char *why;
+  size_t len;
+};
+
+static int cub_next(void *arg, uint32_t iters, double *ms)
+{
+  struct cub_batch *b = arg;
+  (void)iters;
+  if (b->next == b->n) {
+    if (b->call(b->arg, b->size, b->times, b->why, b->len) != 0)
+      return ATL_EIO;
+    b->n = b->size;
+    b->next = 0;
+  }
+  *ms = b->times[b->next++];
+  return 0;
+}
+
+int atl__app_cub_time(atl__cub_call_fn call, void *arg, const struct atl_app_timing *tm, struct atl_row *row,
+                      char *why, size_t len)
+{
+  struct atl_timing t;
+  atl__app_sampling(tm, &t);
+  /* A batch is the minimum count: one call where the count is fixed, more only while the noise is high. */
+  struct cub_batch b = {call, arg, t.min_samples < 256 ? t.min_samples : 256, 0, 0, {0}, why, len};
+  return atl__app_sample(cub_next, &b, tm, &row->time_ms);
 }
 
 int atl__app_build(atl_context_t ctx, const char *source, const char *entry, const char *defines, void **kernel,
@@ -125,7 +173,13 @@ int atl__app_checked(atl_context_t ctx, const struct atl_app_info *info, const v
   char why[384];
   if (dev == NULL)
     return atl__seterr(ctx, ATL_ENODEV, "no device open");
-  if (info->check(dev, params, why, sizeof why) != 0)
+  if (atl_app_check(info, dev, params, why, sizeof why) != 0)
     return atl__seterr(ctx, ATL_EINVAL, "%s: %s", info->name, why);
   return 0;
+}
+
+int atl__app_hook(const char *name)
+{
+  const char *v = getenv(name);
+  return v && *v && strcmp(v, "0") != 0;
 }

@@ -145,6 +145,21 @@ static int run_strategy(struct count_run *r, const char *strategy, const struct 
   return atl_result_set_add(out, &row) ? ATL_ENOMEM : err == ATL_ENOMEM ? err : 0;
 }
 
+/* CUB's count of the containers over the limit, @p reps timed runs (atl__app_cub_time samples it). */
+struct cub_call {
+  const struct atl__cub *cub;
+  const struct count_run *r;
+  int ordinal;
+};
+
+static int cub_count_if(void *arg, unsigned reps, float *times, char *why, size_t len)
+{
+  const struct cub_call *c = arg;
+  const struct count_run *r = c->r;
+  return c->cub->count_if(c->ordinal, (uint64_t)(uintptr_t)r->vals, r->p->containers, r->p->items, r->p->limit,
+                          (uint64_t)(uintptr_t)r->cub_count, reps, times, why, len);
+}
+
 static int run_cub(struct count_run *r, const struct atl_app_timing *tm, struct atl_result_set *out)
 {
   atl_context_t ctx = r->ctx;
@@ -162,14 +177,10 @@ static int run_cub(struct count_run *r, const struct atl_app_timing *tm, struct 
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
   snprintf(row.instructions, sizeof row.instructions, "cub::DeviceReduce::Sum, %s", cub->info);
-  unsigned reps = tm->samples ? tm->samples : 1;
-  float times[256];
   uint64_t got = 0;
-  if (reps > 256)
-    reps = 256;
+  struct cub_call call = {cub, r, ordinal};
   int err = atl__ops(ctx)->fill(atl__dev(ctx), r->cub_count, &(uint32_t){0}, 4, sizeof got);
-  if (!err && cub->count_if(ordinal, (uint64_t)(uintptr_t)r->vals, r->p->containers, r->p->items, r->p->limit,
-                            (uint64_t)(uintptr_t)r->cub_count, reps, times, why, sizeof why) != 0) {
+  if (!err && atl__app_cub_time(cub_count_if, &call, tm, &row, why, sizeof why) != 0) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
@@ -178,7 +189,6 @@ static int run_cub(struct count_run *r, const struct atl_app_timing *tm, struct 
   if (err) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
   } else {
-    atl__app_stats_f(times, reps, &row);
     row.verified = got == r->expected_count;
     row.status = ATL_STATUS_OK;
     if (!row.verified)
@@ -232,12 +242,6 @@ out:
 static void count_defaults(const struct atl_device_info *d, void *params)
 {
   struct atl_count_params *p = params;
-  if (d == NULL) {
-    p->items = 32;
-    p->seed = 1;
-    p->want_cub = 1;
-    return;
-  }
   if (p->wg_size == 0)
     p->wg_size = atl__app_default_wg(d, 1);
   if (p->containers == 0 && p->items > 0) {
@@ -251,25 +255,22 @@ static void count_defaults(const struct atl_device_info *d, void *params)
   }
 }
 
+/* Beyond the ranges of its options: what the block reduction and the device allow. */
 static int count_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
 {
   const struct atl_count_params *p = params;
   if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > d->max_wg_size)
-    return atl__app_why(why, len, "wg_size %u is not allowed: a power of two up to %zu on %s (the block reduction "
+    return atl__app_why(why, len, "wg-size %u is not allowed: a power of two up to %zu on %s (the block reduction "
                         "halves it)", p->wg_size, d->max_wg_size, d->name);
-  if (p->items == 0 || p->items > 4096)
-    return atl__app_why(why, len, "items %u is not allowed: 1 to 4096", p->items);
-  if (p->containers == 0 || p->containers > UINT32_MAX)
-    return atl__app_why(why, len, "containers %llu is not allowed: 1 to 2^32 - 1",
-                        (unsigned long long)p->containers);
+  if (p->containers == 0 || p->items == 0)
+    return atl__app_why(why, len, "containers %llu with items %u is not allowed: at least one of each",
+                        (unsigned long long)p->containers, p->items);
   if (p->containers * p->items > UINT32_MAX)
     return atl__app_why(why, len, "containers %llu with items %u is more than 2^32 - 1 floats",
                         (unsigned long long)p->containers, p->items);
   if (p->containers * p->items * 4 > d->max_alloc)
     return atl__app_why(why, len, "containers %llu x items %u floats exceed the max allocation of %llu bytes on %s",
                         (unsigned long long)p->containers, p->items, (unsigned long long)d->max_alloc, d->name);
-  if (!(p->limit > -1e30f && p->limit < 1e30f))
-    return atl__app_why(why, len, "limit %g is not allowed: a finite number", (double)p->limit);
   return 0;
 }
 
@@ -278,34 +279,32 @@ static int count_run(atl_context_t ctx, const void *params, const struct atl_app
   return atl_app_count(ctx, params, tm, out);
 }
 
-static const char *const count_names[] = {"wg_size", "containers", "items", "limit", "seed", NULL};
-static const char count_description[] =
-    "Counts the containers whose sum of floats exceeds a limit, one thread per\n"
-    "container, with one atomic per thread, per warp (OpenCL: sub-group) and per\n"
-    "block (work-group). Reports input read in GB/s and its ratio to the read\n"
-    "bandwidth of a read-only kernel over the same bytes in the same run; on CUDA\n"
-    "CUB's DeviceReduce is the baseline. Inputs are small integers as floats, so\n"
-    "the count is exact and checked against the host's.";
+#define P(field) .offset = offsetof(struct atl_count_params, field)
 static const struct atl_app_option count_options[] = {
-    {"containers", ATL_APP_OPT_U64, offsetof(struct atl_count_params, containers), 1,
-     "  --containers N  containers  [GPU: 512 MiB of input, several times L2; CPU: 16384]\n"},
-    {"items", ATL_APP_OPT_U32, offsetof(struct atl_count_params, items), 1,
-     "  --items N       floats per container, 1 to 4096  [32]\n"},
-    {"limit", ATL_APP_OPT_FLOAT, offsetof(struct atl_count_params, limit), 0,
-     "  --limit X       a container counts if its sum is above X  [0]\n"},
-    {"seed", ATL_APP_OPT_U64, offsetof(struct atl_count_params, seed), 0, "  --seed N        input generator seed  [1]\n"},
-    {"no-cub", ATL_APP_OPT_CLEAR, offsetof(struct atl_count_params, want_cub), 0,
-     "  --no-cub        skip the CUB baseline\n"},
+    ATL__APP_OPT_WG(struct atl_count_params, 65536, "work-items per work-group, a power of two"),
+    {"containers", ATL_APP_OPT_U64, P(containers), .min = 1, .max = 4294967295.0, .arg = "N",
+     .def_help = "GPU: 512 MiB of input, several times L2; CPU: 16384", .help = "containers (one thread each)"},
+    {"items", ATL_APP_OPT_U32, P(items), .min = 1, .max = 4096, .def = "32", .arg = "N",
+     .help = "floats per container"},
+    {"limit", ATL_APP_OPT_FLOAT, P(limit), .min = -1e30, .max = 1e30, .def = "0", .arg = "X",
+     .help = "a container counts if its sum is above X"},
+    {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
+    {"no-cub", ATL_APP_OPT_UNFLAG, P(want_cub), .bits = 1, .help = "skip the CUB baseline"},
     {0}};
+#undef P
 
 const struct atl_app_info atl__app_count = {
     .name = "count",
     .summary = "seed 001: containers over a limit, one atomic per thread / warp / block, vs read bandwidth and CUB",
     .params_size = sizeof(struct atl_count_params),
-    .wg_offset = offsetof(struct atl_count_params, wg_size),
-    .description = count_description,
+    .description =
+        "Counts the containers whose sum of floats exceeds a limit, one thread per\n"
+        "container, with one atomic per thread, per warp (OpenCL: sub-group) and per\n"
+        "block (work-group). Reports input read in GB/s and its ratio to the read\n"
+        "bandwidth of a read-only kernel over the same bytes in the same run; on CUDA\n"
+        "CUB's DeviceReduce is the baseline. Inputs are small integers as floats, so\n"
+        "the count is exact and checked against the host's.",
     .options = count_options,
-    .params = count_names,
     .defaults = count_defaults,
     .check = count_check,
     .run = count_run,

@@ -153,28 +153,22 @@ out:
 static void dadd_defaults(const struct atl_device_info *d, void *params)
 {
   struct atl_dadd_params *p = params;
-  if (d == NULL) {
-    p->adds = 4;
-    p->targets = 1;
-    return;
-  }
   if (p->wg_size == 0)
     p->wg_size = atl__app_default_wg(d, 0);
   if (p->threads == 0)
     p->threads = d->type == ATL_DEVICE_CPU ? 1024 : 4096;
 }
 
+/* Beyond the ranges of its options: whole work-groups, targets the threads can cover. */
 static int dadd_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
 {
   const struct atl_dadd_params *p = params;
   if (p->wg_size == 0 || p->wg_size > d->max_wg_size)
-    return atl__app_why(why, len, "wg_size %u is not allowed: 1 to %zu on %s", p->wg_size, d->max_wg_size, d->name);
-  if (p->threads == 0 || p->threads > 1u << 26 || p->threads % p->wg_size)
-    return atl__app_why(why, len, "threads %u is not allowed: a multiple of wg_size %u, up to 2^26", p->threads,
+    return atl__app_why(why, len, "wg-size %u is not allowed: 1 to %zu on %s", p->wg_size, d->max_wg_size, d->name);
+  if (p->threads == 0 || p->threads % p->wg_size)
+    return atl__app_why(why, len, "threads %u is not allowed: a multiple of wg-size %u, up to 2^26", p->threads,
                         p->wg_size);
-  if (p->adds == 0 || p->adds > 1u << 20)
-    return atl__app_why(why, len, "adds %u is not allowed: 1 to 2^20", p->adds);
-  if (p->targets == 0 || p->targets > p->threads)
+  if (p->targets > p->threads)
     return atl__app_why(why, len, "targets %u is not allowed: 1 to threads (%u)", p->targets, p->threads);
   return 0;
 }
@@ -184,29 +178,29 @@ static int dadd_run(atl_context_t ctx, const void *params, const struct atl_app_
   return atl_app_double_add(ctx, params, tm, out);
 }
 
-static const char *const dadd_names[] = {"wg_size", "threads", "adds", "targets", NULL};
-static const char dadd_description[] =
-    "Every thread adds a double (a multiple of 0.5, so every order sums exactly)\n"
-    "--adds times to one of --targets words, through a warp-safe spin lock (done\n"
-    "flag per thread), the seed's naive lock, a CAS loop on the 64-bit pattern,\n"
-    "and (CUDA) the native atomicAdd. The final sums are checked bit for bit;\n"
-    "waits are bounded (--spin-bound) and report status deadlock.";
+#define P(field) .offset = offsetof(struct atl_dadd_params, field)
 static const struct atl_app_option dadd_options[] = {
-    {"threads", ATL_APP_OPT_U32, offsetof(struct atl_dadd_params, threads), 1,
-     "  --threads N     threads in the grid, a multiple of --wg-size  [GPU: 4096; CPU: 1024]\n"},
-    {"adds", ATL_APP_OPT_U32, offsetof(struct atl_dadd_params, adds), 1, "  --adds N        additions per thread  [4]\n"},
-    {"targets", ATL_APP_OPT_U32, offsetof(struct atl_dadd_params, targets), 1,
-     "  --targets N     distinct doubles (1: every thread contends)  [1]\n"},
+    ATL__APP_OPT_WG(struct atl_dadd_params, 65536, "work-items per work-group"),
+    {"threads", ATL_APP_OPT_U32, P(threads), .min = 1, .max = 0x1p26, .arg = "N", .def_help = "GPU: 4096; CPU: 1024",
+     .help = "threads in the grid, a multiple of --wg-size"},
+    {"adds", ATL_APP_OPT_U32, P(adds), .min = 1, .max = 0x1p20, .def = "4", .arg = "N",
+     .help = "additions per thread"},
+    {"targets", ATL_APP_OPT_U32, P(targets), .min = 1, .max = 0x1p26, .def = "1", .arg = "N",
+     .help = "distinct doubles (1: every thread contends)"},
     {0}};
+#undef P
 
 const struct atl_app_info atl__app_double_add = {
     .name = "double-add",
     .summary = "seed 004: double add under contention through a spin lock or a CAS loop",
     .params_size = sizeof(struct atl_dadd_params),
-    .wg_offset = offsetof(struct atl_dadd_params, wg_size),
-    .description = dadd_description,
+    .description =
+        "Every thread adds a double (a multiple of 0.5, so every order sums exactly)\n"
+        "--adds times to one of --targets words, through a warp-safe spin lock (done\n"
+        "flag per thread), the seed's naive lock, a CAS loop on the 64-bit pattern,\n"
+        "and (CUDA) the native atomicAdd. The final sums are checked bit for bit;\n"
+        "waits are bounded (--spin-bound) and report status deadlock.",
     .options = dadd_options,
-    .params = dadd_names,
     .defaults = dadd_defaults,
     .check = dadd_check,
     .run = dadd_run,

@@ -438,6 +438,24 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_r
   return finish_row(r, &row, err, out);
 }
 
+/* One call of CUB's histogram of the input, @p reps timed runs (atl__app_cub_time samples it). */
+struct cub_call {
+  const struct atl__cub *cub;
+  const struct hist_run *r;
+  int ordinal;
+};
+
+static int cub_histogram(void *arg, unsigned reps, float *times, char *why, size_t len)
+{
+  const struct cub_call *c = arg;
+  const struct hist_run *r = c->r;
+  const uint64_t in = (uint64_t)(uintptr_t)r->in, hist = (uint64_t)(uintptr_t)r->hist, n = r->p->bytes;
+  return r->input == ATL_HIST_U8     ? c->cub->histogram_u8(c->ordinal, in, n, hist, reps, times, why, len)
+         : r->input == ATL_HIST_RGBA ? c->cub->histogram_rgba(c->ordinal, in, n / 4, hist, reps, times, why, len)
+                                     : c->cub->histogram_u32(c->ordinal, in, n / 4, r->bins, hist, reps, times, why,
+                                                             len);
+}
+
 static int run_cub(struct hist_run *r, struct atl_result_set *out)
 {
   struct atl_row row;
@@ -455,25 +473,15 @@ static int run_cub(struct hist_run *r, struct atl_result_set *out)
   static const char *const algo[ATL_HIST_INPUT_COUNT] = {"HistogramEven", "MultiHistogramEven<4,4>",
                                                          "HistogramEven of key % bins"};
   snprintf(row.instructions, sizeof row.instructions, "cub::DeviceHistogram::%s, %s", algo[r->input], cub->info);
-  unsigned reps = r->tm->samples ? r->tm->samples : 1;
-  float times[256];
-  if (reps > 256)
-    reps = 256;
-  const uint64_t in = (uint64_t)(uintptr_t)r->in, hist = (uint64_t)(uintptr_t)r->hist, n = r->p->bytes;
   int err = reset_hist(r->ctx, r), rc = 0;
   if (!err)
-    rc = r->input == ATL_HIST_U8     ? cub->histogram_u8(ordinal, in, n, hist, reps, times, why, sizeof why)
-         : r->input == ATL_HIST_RGBA ? cub->histogram_rgba(ordinal, in, n / 4, hist, reps, times, why, sizeof why)
-                                     : cub->histogram_u32(ordinal, in, n / 4, r->bins, hist, reps, times, why,
-                                                          sizeof why);
+    rc = atl__app_cub_time(cub_histogram, &(struct cub_call){cub, r, ordinal}, r->tm, &row, why, sizeof why);
   if (rc != 0) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
     return finish_row(r, &row, 0, out);
   }
-  if (!err && (err = check_bins(r, r->hist, &row)) == 0) {
-    atl__app_stats_f(times, reps, &row);
+  if (!err && (err = check_bins(r, r->hist, &row)) == 0)
     add_throughput(&row, r);
-  }
   return finish_row(r, &row, err, out);
 }
 
@@ -568,16 +576,10 @@ out:
 static void histogram_defaults(const struct atl_device_info *d, void *params)
 {
   struct atl_histogram_params *p = params;
-  if (d == NULL) {
-    p->inputs = 1u << ATL_HIST_U8;
-    p->dists = (1u << ATL_HIST_DIST_COUNT) - 1;
-    p->variants = ((1u << ATL_HIST_VARIANT_COUNT) - 1) & ~1u;
-    p->u32_bins = 4096;
-    p->seed = 1;
-    return;
-  }
   if (p->wg_size == 0)
     p->wg_size = atl__app_default_wg(d, 1);
+  if (p->u32_bins == 0) /* 0 where a library user runs no u32 input: it needs none */
+    p->u32_bins = 4096;
   if (p->bytes == 0) {
     /* GPUs: far beyond L2, so the read ceiling is DRAM's; CPUs: 1 MiB keeps PoCL's runs short. */
     uint64_t bytes = d->type == ATL_DEVICE_CPU ? 1ull << 20 : 1ull << 30;
@@ -587,26 +589,45 @@ static void histogram_defaults(const struct atl_device_info *d, void *params)
   }
 }
 
+/* Beyond the ranges of its options: powers of two, whole 16-byte loads, the device's allocation. */
 static int histogram_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
 {
   const struct atl_histogram_params *p = params;
-  const unsigned all_inputs = (1u << ATL_HIST_INPUT_COUNT) - 1, all_dists = (1u << ATL_HIST_DIST_COUNT) - 1;
   if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > d->max_wg_size)
-    return atl__app_why(why, len, "wg_size %u is not allowed: a power of two up to %zu on %s", p->wg_size,
+    return atl__app_why(why, len, "wg-size %u is not allowed: a power of two up to %zu on %s", p->wg_size,
                         d->max_wg_size, d->name);
-  if (p->bytes < 16 || p->bytes % 16 || p->bytes >= (4ull << 30))
+  if (p->bytes < 16 || p->bytes % 16)
     return atl__app_why(why, len, "bytes %llu is not allowed: a multiple of 16 below 4 GiB (every work-item loads "
                         "16 bytes)", (unsigned long long)p->bytes);
   if (p->bytes > d->max_alloc)
     return atl__app_why(why, len, "bytes %llu exceeds the max allocation of %llu bytes on %s",
                         (unsigned long long)p->bytes, (unsigned long long)d->max_alloc, d->name);
-  if ((p->inputs & (1u << ATL_HIST_U32)) &&
-      (p->u32_bins < 256 || p->u32_bins > 65536 || (p->u32_bins & (p->u32_bins - 1))))
-    return atl__app_why(why, len, "u32_bins %u is not allowed: a power of two from 256 to 65536", p->u32_bins);
-  if (p->inputs == 0 || (p->inputs & ~all_inputs))
-    return atl__app_why(why, len, "inputs 0x%x is not allowed: a set of u8, rgba, u32", p->inputs);
-  if (p->dists == 0 || (p->dists & ~all_dists))
-    return atl__app_why(why, len, "dists 0x%x is not allowed: a set of solid, uniform, skewed, photo", p->dists);
+  if ((p->inputs & (1u << ATL_HIST_U32)) && (p->u32_bins == 0 || (p->u32_bins & (p->u32_bins - 1))))
+    return atl__app_why(why, len, "bins %u is not allowed: a power of two from 256 to 65536", p->u32_bins);
+  return 0;
+}
+
+/*
+ * What applies only with other options, and the photograph: "dist all"
+ * (the default) means every distribution that can run here, so without the
+ * photo it runs the others with a note; a photo named (--dist photo, --photo)
+ * must run.
+ */
+static int histogram_prepare(atl_context_t ctx, atl_app_config_t cfg, char *why, size_t len)
+{
+  struct atl_histogram_params *p = atl_app_config_params(cfg);
+  const char *dist = atl__app_config_given(cfg, "dist");
+  (void)ctx;
+  if (atl__app_config_given(cfg, "bins") && !(p->inputs & (1u << ATL_HIST_U32)))
+    return atl__app_why(why, len, "bins applies to input u32 only (u8 has 256 bins, rgba 4 x 256)");
+  if (p->photo && !(p->dists & (1u << ATL_HIST_PHOTO)))
+    return atl__app_why(why, len, "photo applies to dist photo (or all) only");
+  if (!(p->dists & (1u << ATL_HIST_PHOTO)) || atl_hist_photo_available(p->photo, why, len) == 0)
+    return 0;
+  if (p->photo || (dist && atl__app_list_has(dist, "photo")))
+    return ATL_EINVAL; /* the reason names the photo and the package to install */
+  atl__app_config_note(cfg, "dist all without photo: %s", why);
+  p->dists &= ~(1u << ATL_HIST_PHOTO);
   return 0;
 }
 
@@ -616,15 +637,45 @@ static int histogram_run(atl_context_t ctx, const void *params, const struct atl
   return atl_app_histogram(ctx, params, tm, out);
 }
 
-static const char *const histogram_names[] = {"wg_size", "bytes", "u32_bins", "inputs", "dists", "variants", "seed",
-                                              "photo", NULL};
+#define P(field) .offset = offsetof(struct atl_histogram_params, field)
+static const struct atl_app_option histogram_options[] = {
+    ATL__APP_OPT_WG(struct atl_histogram_params, 65536, "work-items per work-group, a power of two"),
+    {"input", ATL_APP_OPT_SET, P(inputs), .names = atl_hist_input_names, .nnames = ATL_HIST_INPUT_COUNT,
+     .def = "u8", .arg = "LIST", .help = "u8, rgba, u32 or all (comma-separated)"},
+    {"bins", ATL_APP_OPT_U32, P(u32_bins), .min = 256, .max = 65536, .arg = "N", .def_help = "4096",
+     .help = "bins of the u32 input: a power of two, 256 to 65536"},
+    {"dist", ATL_APP_OPT_SET, P(dists), .names = atl_hist_dist_names, .nnames = ATL_HIST_DIST_COUNT, .def = "all",
+     .arg = "LIST",
+     .help = "solid, uniform, skewed, photo or all (skewed: ~90% of keys in 4 hot values; photo: a JPEG "
+             "photograph, repeated; all has photo where it can run)"},
+    {"photo", ATL_APP_OPT_TEXT, P(photo), .arg = "FILE", .def_help = ATL_HIST_PHOTO_DEFAULT,
+     .help = "the photo distribution's JPEG (Debian package " ATL_HIST_PHOTO_PACKAGE ")"},
+    {"variants", ATL_APP_OPT_SET, P(variants), .min = ATL_HIST_GLOBAL, .names = atl_hist_variant_names,
+     .nnames = ATL_HIST_VARIANT_COUNT, .def = "all", .arg = "LIST",
+     .help = "global, shared, warp-private, match-any, packed, per-lane, byte-lanes (u8 only), block16, auto, cub "
+             "or all (the read ceiling always runs: the ratios need it)"},
+    {"bytes", ATL_APP_OPT_U64, P(bytes), .min = 16, .max = 4294967280.0, .arg = "N",
+     .def_help = "GPU: 1 GiB; CPU: 1 MiB", .help = "input bytes, a multiple of 16 below 4 GiB"},
+    {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
+    {"no-cub", ATL_APP_OPT_UNFLAG, P(variants), .bits = 1u << ATL_HIST_CUB, .help = "skip the CUB baseline"},
+    {0}};
+#undef P
+
 const struct atl_app_info atl__app_histogram = {
     .name = "histogram",
     .summary = "u8 / rgba / u32 histograms: global, shared, per-warp, match-any, packed, vs read and CUB",
     .params_size = sizeof(struct atl_histogram_params),
-    .wg_offset = offsetof(struct atl_histogram_params, wg_size),
-    .params = histogram_names,
+    .description =
+        "Histograms of 8-bit keys (256 bins), RGBA pixels (4 channels x 256 bins) and\n"
+        "32-bit keys (bin = key % bins), one row per input x distribution x variant\n"
+        "(variant column INPUT/DIST/VARIANT). Every histogram is compared bin for bin\n"
+        "with the host's. Reports GB/s of input, the ratio to a read-only kernel over\n"
+        "the same bytes in the same run (read-ceiling) and, on CUDA with the plugin,\n"
+        "the ratio to CUB's DeviceHistogram (HistogramEven for u8 and u32,\n"
+        "MultiHistogramEven<4,4> for rgba).",
+    .options = histogram_options,
     .defaults = histogram_defaults,
     .check = histogram_check,
+    .prepare = histogram_prepare,
     .run = histogram_run,
 };

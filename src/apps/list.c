@@ -32,12 +32,6 @@ int atl__link_reset(atl_context_t ctx, void *arg)
  * the skiplist's, whose contention spreads out as it grows. */
 void atl__list_defaults(const struct atl_device_info *d, struct atl_list_params *p, int skiplist)
 {
-  if (d == NULL) {
-    p->lists = 1;
-    p->seed = 1;
-    p->want_cub = 1;
-    return;
-  }
   const int cpu = d->type == ATL_DEVICE_CPU;
   if (p->wg_size == 0)
     p->wg_size = atl__app_default_wg(d, 0);
@@ -45,16 +39,17 @@ void atl__list_defaults(const struct atl_device_info *d, struct atl_list_params 
     p->nodes = cpu ? 4096 : skiplist ? 1u << 20 : 1u << 16;
   if (p->threads == 0)
     p->threads = cpu ? 256 : skiplist ? 1u << 16 : 1024;
+  if (p->lists == 0) /* the skiplist has one */
+    p->lists = 1;
 }
 
 int atl__list_params_check(const struct atl_device_info *d, const struct atl_list_params *p, char *why, size_t len)
 {
   if (p->wg_size == 0 || p->wg_size > d->max_wg_size)
-    return atl__app_why(why, len, "wg_size %u is not allowed: 1 to %zu on %s", p->wg_size, d->max_wg_size, d->name);
-  if (p->nodes == 0 || p->nodes > 1u << 26)
-    return atl__app_why(why, len, "nodes %u is not allowed: 1 to 2^26", p->nodes);
-  if (p->threads == 0 || p->threads > 1u << 26)
-    return atl__app_why(why, len, "threads %u is not allowed: 1 to 2^26", p->threads);
+    return atl__app_why(why, len, "wg-size %u is not allowed: 1 to %zu on %s", p->wg_size, d->max_wg_size, d->name);
+  if (p->nodes == 0 || p->threads == 0)
+    return atl__app_why(why, len, "nodes %u with threads %u is not allowed: at least one of each", p->nodes,
+                        p->threads);
   if (p->lists == 0 || p->lists > p->nodes)
     return atl__app_why(why, len, "lists %u is not allowed: 1 to nodes (%u)", p->lists, p->nodes);
   return 0;
@@ -75,29 +70,27 @@ static int list_run(atl_context_t ctx, const void *params, const struct atl_app_
   return atl_app_list(ctx, params, tm, out);
 }
 
-static const char *const list_names[] = {"wg_size", "nodes", "threads", "lists", NULL};
-static const char list_description[] =
-    "p threads insert n nodes into lock-free linked lists with the seed's CAS\n"
-    "loop, right after the head. The host then walks every list (bounded) and\n"
-    "checks that each node is present exactly once and no list has a cycle;\n"
-    "reports CAS retries per insert.";
+#define P(field) .offset = offsetof(struct atl_list_params, field)
 static const struct atl_app_option list_options[] = {
-    {"nodes", ATL_APP_OPT_U32, offsetof(struct atl_list_params, nodes), 1,
-     "  --nodes N       nodes inserted  [GPU: 65536; CPU: 4096]\n"},
-    {"threads", ATL_APP_OPT_U32, offsetof(struct atl_list_params, threads), 1,
-     "  --threads N     inserting threads  [GPU: 1024; CPU: 256]\n"},
-    {"lists", ATL_APP_OPT_U32, offsetof(struct atl_list_params, lists), 1,
-     "  --lists N       heads the nodes spread over (1: all contend on one)  [1]\n"},
+    ATL__APP_OPT_WG(struct atl_list_params, 65536, "work-items per work-group"),
+    {"nodes", ATL_APP_OPT_U32, P(nodes), .min = 1, .max = 0x1p26, .arg = "N", .def_help = "GPU: 65536; CPU: 4096",
+     .help = "nodes inserted"},
+    {"threads", ATL_APP_OPT_U32, P(threads), .min = 1, .max = 0x1p26, .arg = "N", .def_help = "GPU: 1024; CPU: 256",
+     .help = "inserting threads"},
+    {"lists", ATL_APP_OPT_U32, P(lists), .min = 1, .max = 0x1p26, .def = "1", .arg = "N",
+     .help = "heads the nodes spread over (1: all contend on one)"},
     {0}};
+#undef P
 
 const struct atl_app_info atl__app_list = {
     .name = "list",
     .summary = "seed 004: lock-free linked-list insertion with CAS, checked for loss and cycles",
     .params_size = sizeof(struct atl_list_params),
-    .wg_offset = offsetof(struct atl_list_params, wg_size),
-    .description = list_description,
+    .description = "p threads insert n nodes into lock-free linked lists with the seed's CAS\n"
+                   "loop, right after the head. The host then walks every list (bounded) and\n"
+                   "checks that each node is present exactly once and no list has a cycle;\n"
+                   "reports CAS retries per insert.",
     .options = list_options,
-    .params = list_names,
     .defaults = list_defaults,
     .check = list_check,
     .run = list_run,

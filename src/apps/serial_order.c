@@ -24,11 +24,11 @@
 
 /* The ops' names live here with their algebra (swop_apply), so this file
  * needs nothing of swatomic.c, which calls it. */
-static const char *const swop_names[ATL_SWOP_COUNT] = {"add", "sub", "inc", "min", "max", "and", "or", "xor"};
+const char *const atl__swop_names[ATL_SWOP_COUNT] = {"add", "sub", "inc", "min", "max", "and", "or", "xor"};
 
 const char *atl_swop_name(int op)
 {
-  return op >= 0 && op < ATL_SWOP_COUNT ? swop_names[op] : NULL;
+  return op >= 0 && op < ATL_SWOP_COUNT ? atl__swop_names[op] : NULL;
 }
 
 static uint32_t swop_apply(int op, uint32_t x, uint32_t v)

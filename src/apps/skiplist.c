@@ -23,6 +23,21 @@ static int cmp_u32(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* One call of CUB's radix sort of the keys, @p reps timed runs (atl__app_cub_time samples it). */
+struct cub_sort {
+  const struct atl__cub *cub;
+  int ordinal;
+  void *keys, *keys_out;
+  uint32_t n;
+};
+
+static int cub_sort_u32(void *arg, unsigned reps, float *times, char *why, size_t len)
+{
+  const struct cub_sort *c = arg;
+  return c->cub->sort_u32(c->ordinal, (uint64_t)(uintptr_t)c->keys, (uint64_t)(uintptr_t)c->keys_out, c->n, reps,
+                          times, why, len);
+}
+
 /* The CUB radix sort of the same keys, checked against the host's sort. */
 static int run_cub(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm, void *keys,
                    const uint32_t *sorted, struct atl_result_set *out)
@@ -41,8 +56,6 @@ static int run_cub(atl_context_t ctx, const struct atl_list_params *p, const str
     goto out;
   }
   snprintf(row.instructions, sizeof row.instructions, "cub::DeviceRadixSort::SortKeys, %s", cub->info);
-  unsigned reps = tm->samples ? (tm->samples > 256 ? 256 : tm->samples) : 1;
-  float times[256];
   if ((got = malloc((size_t)p->nodes * 4)) == NULL) {
     err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
     goto out;
@@ -51,8 +64,8 @@ static int run_cub(atl_context_t ctx, const struct atl_list_params *p, const str
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
     goto out;
   }
-  if (cub->sort_u32(ordinal, (uint64_t)(uintptr_t)keys, (uint64_t)(uintptr_t)keys_out, p->nodes, reps, times, why,
-                    sizeof why) != 0) {
+  struct cub_sort call = {cub, ordinal, keys, keys_out, p->nodes};
+  if (atl__app_cub_time(cub_sort_u32, &call, tm, &row, why, sizeof why) != 0) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
     goto out;
   }
@@ -60,7 +73,6 @@ static int run_cub(atl_context_t ctx, const struct atl_list_params *p, const str
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
     goto out;
   }
-  atl__app_stats_f(times, reps, &row);
   row.status = ATL_STATUS_OK;
   row.verified = memcmp(got, sorted, (size_t)p->nodes * 4) == 0;
   if (!row.verified)
@@ -191,31 +203,28 @@ static int skiplist_run(atl_context_t ctx, const void *params, const struct atl_
   return atl_app_skiplist(ctx, params, tm, out);
 }
 
-static const char *const skiplist_names[] = {"wg_size", "nodes", "threads", "seed", NULL};
-static const char skiplist_description[] =
-    "p threads insert n random keys into one lock-free skiplist (CAS on each\n"
-    "level's link, bottom level first). The host checks every level (sorted,\n"
-    "complete, no cycle) and compares the bottom-level walk with its own sort;\n"
-    "reports CAS retries per insert. On CUDA CUB's radix sort of the same keys\n"
-    "is the baseline.";
+#define P(field) .offset = offsetof(struct atl_list_params, field)
 static const struct atl_app_option skiplist_options[] = {
-    {"nodes", ATL_APP_OPT_U32, offsetof(struct atl_list_params, nodes), 1,
-     "  --nodes N       keys inserted  [GPU: 1048576; CPU: 4096]\n"},
-    {"threads", ATL_APP_OPT_U32, offsetof(struct atl_list_params, threads), 1,
-     "  --threads N     inserting threads  [GPU: 65536; CPU: 256]\n"},
-    {"seed", ATL_APP_OPT_U64, offsetof(struct atl_list_params, seed), 0, "  --seed N        key generator seed  [1]\n"},
-    {"no-cub", ATL_APP_OPT_CLEAR, offsetof(struct atl_list_params, want_cub), 0,
-     "  --no-cub        skip the CUB baseline\n"},
+    ATL__APP_OPT_WG(struct atl_list_params, 65536, "work-items per work-group"),
+    {"nodes", ATL_APP_OPT_U32, P(nodes), .min = 1, .max = 0x1p26, .arg = "N", .def_help = "GPU: 1048576; CPU: 4096",
+     .help = "keys inserted"},
+    {"threads", ATL_APP_OPT_U32, P(threads), .min = 1, .max = 0x1p26, .arg = "N",
+     .def_help = "GPU: 65536; CPU: 256", .help = "inserting threads"},
+    {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "key generator seed"},
+    {"no-cub", ATL_APP_OPT_UNFLAG, P(want_cub), .bits = 1, .help = "skip the CUB baseline"},
     {0}};
+#undef P
 
 const struct atl_app_info atl__app_skiplist = {
     .name = "skiplist",
     .summary = "seed 004: skiplist sort by concurrent CAS insertion, vs CUB radix sort",
     .params_size = sizeof(struct atl_list_params),
-    .wg_offset = offsetof(struct atl_list_params, wg_size),
-    .description = skiplist_description,
+    .description = "p threads insert n random keys into one lock-free skiplist (CAS on each\n"
+                   "level's link, bottom level first). The host checks every level (sorted,\n"
+                   "complete, no cycle) and compares the bottom-level walk with its own sort;\n"
+                   "reports CAS retries per insert. On CUDA CUB's radix sort of the same keys\n"
+                   "is the baseline.",
     .options = skiplist_options,
-    .params = skiplist_names,
     .defaults = skiplist_defaults,
     .check = skiplist_check,
     .run = skiplist_run,

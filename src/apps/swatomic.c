@@ -607,11 +607,6 @@ out:
 static void swatomic_defaults(const struct atl_device_info *d, void *params)
 {
   struct atl_swatomic_params *p = params;
-  if (d == NULL) {
-    p->targets = 1;
-    p->variants = 7;
-    return;
-  }
   if (p->wg_size == 0)
     p->wg_size = atl__app_default_wg(d, 0);
   if (p->iters == 0)
@@ -622,14 +617,22 @@ static int swatomic_check(const struct atl_device_info *d, const void *params, c
 {
   const struct atl_swatomic_params *p = params;
   int err = atl__sw_grid_check(d, p->wg_size, p->groups, p->ngroups, p->variants, why, len);
-  if (err)
+  if (!err && p->iters == 0)
+    return atl__app_why(why, len, "iters 0 is not allowed: 1 to 1024");
+  return err;
+}
+
+/* Discovery and the grids before anything runs: a grid beyond the co-resident count is a usage error. */
+static int swatomic_prepare(atl_context_t ctx, atl_app_config_t cfg, char *why, size_t len)
+{
+  struct atl_swatomic_params *p = atl_app_config_params(cfg);
+  int err = atl__sw_prepare(ctx, cfg, p->wg_size, 8, &p->coresident, &p->groups, &p->ngroups, why, len);
+  if (err || p->coresident == 0) /* coresident 0: a work-group size the check refuses */
     return err;
-  if (p->targets == 0 || p->targets > 1u << 20)
-    return atl__app_why(why, len, "targets %u is not allowed: 1 to 2^20", p->targets);
-  if (p->iters == 0 || p->iters > 1024)
-    return atl__app_why(why, len, "iters %u is not allowed: 1 to 1024", p->iters);
-  if (atl_swop_name(p->op) == NULL)
-    return atl__app_why(why, len, "op %d is not allowed: one of add, sub, inc, min, max, and, or, xor", p->op);
+  /* A test hook: the host's reference starts one off, so every atomic row must fail to verify (exit 1). */
+  p->skew_reference = atl__app_hook("ATL_SWATOMIC_SKEW_REFERENCE");
+  atl__app_config_note(cfg, "swatomic: %u co-resident work-groups of %u (discovery), %u grid(s), %u target(s), op %s",
+                       p->coresident, p->wg_size, p->ngroups, p->targets, atl_swop_name(p->op));
   return 0;
 }
 
@@ -639,14 +642,51 @@ static int swatomic_run(atl_context_t ctx, const void *params, const struct atl_
   return atl_app_swatomic(ctx, params, tm, out);
 }
 
-static const char *const swatomic_names[] = {"wg_size", "groups", "variants", "targets", "iters", "op", NULL};
+#define P(field) .offset = offsetof(struct atl_swatomic_params, field)
+static const struct atl_app_option swatomic_options[] = {
+    ATL__APP_OPT_WG(struct atl_swatomic_params, 256, "work-items per work-group"),
+    {"workgroups", ATL_APP_OPT_LIST, P(groups), .count_offset = offsetof(struct atl_swatomic_params, ngroups),
+     .arg = "LIST", .parse = atl__sw_parse_groups, .alias = "groups", .def_help = "8:max:x2; CPU: max",
+     .help = "grids incl. the coordinator, e.g. 8,16,32,max (max: the co-resident count) or an axis LO:HI:x2 "
+             "(8:max:x2 = 8, 16, ... below max, and max); --groups is the same"},
+    {"experiment", ATL_APP_OPT_FLAG, P(experiment), .bits = 1,
+     .help = "the seed's experiments per grid: also the memory transaction alone (mem: each iteration copies one "
+             "word) and with each atomic (VARIANT+mem: Figure 3's copy kernel, micro-benchmark 2) with the ideal "
+             "sum; the speedup model (t_fast, t_l, t_comp measured, equations (1)-(4) predicted against the "
+             "measured speedup) and each kernel's instruction counts"},
+    {"targets", ATL_APP_OPT_U32, P(targets), .min = 1, .max = 0x1p20, .def = "1", .arg = "N",
+     .help = "words the work-items spread over (gid % N)"},
+    {"iters", ATL_APP_OPT_U32, P(iters), .min = 1, .max = 1024, .arg = "N", .def_help = "GPU: 16; CPU: 2",
+     .help = "atomics per work-item"},
+    {"divergent", ATL_APP_OPT_FLAG, P(divergent), .bits = 1, .help = "every work-item with gid % 3 == 1 sits out"},
+    {"variants", ATL_APP_OPT_SET, P(variants), .names = variant_names, .nnames = 3, .def = "all", .arg = "LIST",
+     .help = "of system, warp, software"},
+    {"op", ATL_APP_OPT_CHOICE, P(op), .names = atl__swop_names, .nnames = ATL_SWOP_COUNT, .def = "add", .arg = "OP",
+     .help = "add, sub, inc (operand 1), min, max, and, or, xor (operands hashed from the update's index)"},
+    {0}};
+#undef P
+
 const struct atl_app_info atl__app_swatomic = {
     .name = "swatomic",
     .summary = "seed 000: software atomic add (coordinator work-group) vs system and warp-aggregated atomics",
     .params_size = sizeof(struct atl_swatomic_params),
-    .wg_offset = offsetof(struct atl_swatomic_params, wg_size),
-    .params = swatomic_names,
+    .description =
+        "Seed 000's micro-benchmark 1 (atomic only): every work-item adds 1 (--op) to\n"
+        "one of --targets words --iters times through the system atomic, warp\n"
+        "aggregation (OpenCL: groups of 32 in local memory) and the software atomic,\n"
+        "whose last work-group is a coordinator that applies every wavefront's sum.\n"
+        "The coordinator idles in the other variants, so all do the same work. Every\n"
+        "row is verified: add, sub, inc: the old values per word are exactly those of\n"
+        "the n updates in some order and the words end at the n-th; min, max, and, or,\n"
+        "xor (hashed operands): the old values fit a serial order of the word's\n"
+        "updates and the words end at the op-reduction of the operands. The software\n"
+        "atomic needs a co-resident grid: counts above what occupancy discovery\n"
+        "finds are refused (exit 2). Waits are bounded\n"
+        "(--spin-bound; CPU default 2^26) and report status deadlock.",
+    .options = swatomic_options,
     .defaults = swatomic_defaults,
     .check = swatomic_check,
+    .prepare = swatomic_prepare,
     .run = swatomic_run,
+    .write_view = atl__swatomic_view,
 };

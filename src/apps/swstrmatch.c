@@ -92,17 +92,24 @@ int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, con
   void *kernel = NULL, *dtext = NULL, *dkw = NULL, *dlen = NULL;
   uint8_t kw[KW_COUNT * KW_MAX] = {0};
   uint32_t len[KW_COUNT] = {0}, expect[KW_COUNT] = {0};
+  struct atl_swapps_params q = *p;
+  uint8_t *own = NULL; /* the text read from text_path where the caller gave none */
+  char why[512];
   int err = atl__swapps_check(ctx, p, "strmatch");
   if (err)
     return err;
-  for (unsigned k = 0; k < p->nkeywords; k++) {
+  if (q.text == NULL) {
+    if ((own = malloc(q.text_bytes)) == NULL)
+      return atl__seterr(ctx, ATL_ENOMEM, "strmatch: out of host memory for the text");
+    if ((err = atl__text_read(q.text_path, own, q.text_bytes, &q.text_bytes, why, sizeof why)) != 0) {
+      free(own);
+      return atl__seterr(ctx, err, "strmatch: %s", why);
+    }
+    q.text = own;
+  }
+  p = &q;
+  for (unsigned k = 0; k < p->nkeywords; k++) { /* lengths and prefixes: the check's */
     len[k] = (uint32_t)strlen(p->keywords[k]);
-    if (len[k] == 0 || len[k] > KW_MAX)
-      return atl__seterr(ctx, ATL_EINVAL, "strmatch: keyword '%s' is not 1 to %d bytes", p->keywords[k], KW_MAX);
-    for (unsigned j = 0; j < k; j++)
-      if (strncmp(p->keywords[j], p->keywords[k], len[j] < len[k] ? len[j] : len[k]) == 0)
-        return atl__seterr(ctx, ATL_EINVAL, "strmatch: keywords '%s' and '%s': one is a prefix of the other",
-                           p->keywords[j], p->keywords[k]);
     memcpy(kw + k * KW_MAX, p->keywords[k], len[k]);
   }
   host_counts(p, len, expect);
@@ -131,5 +138,6 @@ int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, con
         err = run_row(ctx, p, tm, &r, kernel, dtext, dkw, dlen, v, p->groups[i], expect, out);
 out:
   atl__app_free_all(ctx, &bufs);
+  free(own);
   return err;
 }

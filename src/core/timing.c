@@ -47,28 +47,34 @@ int atl__calibrate(atl__launch_fn fn, void *arg, const struct atl_timing *tm, ui
   return 0;
 }
 
-int atl__sample(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
-                struct atl_row *row)
+int atl__sample_stats(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
+                      double **samples_ms, struct atl_stats *stats)
 {
   unsigned max_samples = tm->max_samples > tm->min_samples ? tm->max_samples : tm->min_samples;
-  row->samples_ms = malloc((max_samples ? max_samples : 1) * sizeof *row->samples_ms);
-  if (row->samples_ms == NULL)
+  double *ms = *samples_ms = malloc((max_samples ? max_samples : 1) * sizeof *ms);
+  if (ms == NULL)
     return ATL_ENOMEM;
   double start = atl__now_s();
   unsigned n = 0;
   int err = 0;
   if (first_ms > 0)
-    row->samples_ms[n++] = first_ms;
+    ms[n++] = first_ms;
   while (n < max_samples) {
-    if ((err = fn(arg, iters, &row->samples_ms[n])))
+    if ((err = fn(arg, iters, &ms[n])))
       break;
     n++;
     if (n >= tm->min_samples) {
-      atl_stats_compute(row->samples_ms, n, &row->time_ms);
-      if (row->time_ms.noise <= tm->noise || atl__now_s() - start > tm->budget_s)
+      atl_stats_compute(ms, n, stats);
+      if (stats->noise <= tm->noise || atl__now_s() - start > tm->budget_s)
         break;
     }
   }
-  atl_stats_compute(row->samples_ms, n, &row->time_ms);
+  atl_stats_compute(ms, n, stats);
   return err;
+}
+
+int atl__sample(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
+                struct atl_row *row)
+{
+  return atl__sample_stats(fn, arg, tm, iters, first_ms, &row->samples_ms, &row->time_ms);
 }

@@ -25,10 +25,14 @@ int atl__calibrate(atl__launch_fn fn, void *arg, const struct atl_timing *tm, ui
 
 /**
  * Takes samples at @p iters until the relative IQR is at or below the
- * threshold (after min_samples) or the budget is spent; fills
- * row->samples_ms (allocated here) and row->time_ms. @p first_ms > 0 is a
+ * threshold (after min_samples) or the budget is spent; fills *@p samples_ms
+ * (allocated here, the caller frees it) and @p stats. @p first_ms > 0 is a
  * sample already taken.
  */
+int atl__sample_stats(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
+                      double **samples_ms, struct atl_stats *stats);
+
+/** atl__sample_stats into row->samples_ms and row->time_ms. */
 int atl__sample(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
                 struct atl_row *row);
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Valgrind memcheck over the main CLI paths on PoCL: devices, an rmw sweep
 # with every output format, a resumed sweep, a sweep under an injected
-# device fault, and the commands that read results back: compare (every
-# format) plot (with and without gnuplot), model util on the recorded
+# device fault, an app and an app's usage error, and the commands that read
+# results back: compare (every format) plot (with and without gnuplot), model util on the recorded
 # tables and counters of tests/data, and report --quick (the children it
 # runs, gnuplot and atomlab rmw/plot, are not traced: their own runs above are). Any invalid access, use of uninitialised memory or definite
 # leak fails; scripts/valgrind.supp suppresses only what lies in the dynamic
@@ -35,6 +35,10 @@ run sweep 0 $R -o "$WORK/a.json" -o "$WORK/a.csv" -o "$WORK/a.txt"
 run resume 0 ${R/--contention 1,4/--contention 1,4,16} --resume "$WORK/a.json" -o "$WORK/b.json"
 ATL_FAULT=launch:4+ run fault 1 $R -o "$WORK/c.json"
 run usage 2 $R --contention 0
+# an app through its registry entry: options read into lists and texts, the configuration freed
+run app 0 app histogram --input u8,u32 --bins 256 --dist solid --variants global,shared --bytes 4096 --samples 1 \
+  -o "$WORK/h.json"
+run app_usage 2 app swatomic --groups 8,x
 DATA="$(cd "$(dirname "$0")/../data" && pwd)"
 run compare 0 compare "$DATA/compare-a.json" "$DATA/compare-b.json"
 run compare_json 0 compare "$DATA/compare-a.json" "$DATA/compare-b.json" -o "$WORK/cmp.json"
