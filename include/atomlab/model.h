@@ -524,6 +524,49 @@ void atl_smem_validation_write_csv_header(FILE *f);
 void atl_smem_validation_write_csv_row(FILE *f, const struct atl_smem_validation_spec *spec,
                                        const struct atl_smem_validation_result *res);
 
+/** The case study's kernel by name: 0 histogram (Listing 1), 1 histogram2 (Listing 2); -1 if neither. */
+int atl_smem_case_kernel_parse(const char *s);
+
+/** The case study's image by name: 0 solid, 1 uniform; -1 if neither. */
+int atl_smem_case_image_parse(const char *s);
+
+/** A case-study sweep: every kernel x image x result of the masks, over every image size and block size. */
+struct atl_smem_case_plan {
+  unsigned kernels;         /**< bit 0: histogram, bit 1: histogram2 */
+  unsigned images;          /**< bit 0: solid, bit 1: uniform */
+  unsigned results;         /**< bit ATL_SMEM_UNUSED, bit ATL_SMEM_USED */
+  const uint32_t *pixels;   /**< image sizes */
+  size_t npixels;
+  const uint32_t *wg_sizes; /**< threads per block */
+  size_t nwg;
+  unsigned workgroups;      /**< blocks; 0: as many of wg_size as fit on every SM at once */
+  unsigned reps, warmup;    /**< as in struct atl_smem_histogram_spec */
+};
+
+/** The rows of a plan. */
+size_t atl_smem_case_plan_rows(const struct atl_smem_case_plan *plan);
+
+/**
+ * Runs every row of @p plan (kernel, image, result, size, block, in that
+ * order: the order `model predict --runs` pairs with an export's launches)
+ * and writes each as it is measured: a line of the table to @p table and a
+ * row of the CSV atl_smem_cases_parse_csv() reads to @p csv, headers first
+ * (either may be NULL). A row that cannot run is an "error:" line of the table
+ * and the sweep goes on. atl_stop_requested() is polled between rows:
+ * ATL_EINTR once it is set. Returns 0 if every row verified, else
+ * ATL_EVERIFY; @p done counts the rows run.
+ */
+int atl_smem_case_sweep(atl_context_t ctx, const struct atl_smem_case_plan *plan, FILE *table, FILE *csv,
+                        size_t *done);
+
+/**
+ * The model's two validation kernels as atl_smem_case_sweep() runs its rows:
+ * blocks of @p wg_size (a multiple of 32), @p workgroups of them (0: the
+ * device's full occupancy). Returns 0, ATL_EVERIFY or ATL_EINTR likewise.
+ */
+int atl_smem_validation_sweep(atl_context_t ctx, unsigned wg_size, unsigned workgroups, unsigned warmup,
+                              unsigned reps, FILE *table, FILE *csv, size_t *done);
+
 /** Resident warps per SM of the open device (max threads per SM / warp size); 0 if unknown. */
 unsigned atl_smem_max_warps(atl_context_t ctx);
 
