@@ -395,12 +395,22 @@ void atl_smem_predict_set_release(struct atl_smem_predict_set *set);
 /** Writes a set as CSV, every column (the case-study labels empty without rows). 0, or ATL_EIO if @p f failed. */
 int atl_smem_predict_write_csv(FILE *f, const struct atl_smem_predict_set *set);
 
+/**
+ * Parses one axis of a calibration grid: a value, a list, A:B (powers of
+ * two), A:B:xK or A:B:+K (atl_axis_parse()), values 1..@p max, into a
+ * malloc'ed array; with @p zero_ok 0 may stand alone or first in a list (c:
+ * no CAS warp). "all" gives NULL and 0: every value, the calibration's
+ * default. Returns 0, or ATL_EINVAL, ATL_ERANGE or ATL_ENOMEM with a reason.
+ */
+int atl_smem_grid_axis_parse(const char *text, unsigned max, int zero_ok, unsigned **values, size_t *count,
+                             char *why, size_t why_len);
+
 /** Settings of a calibration run. */
 struct atl_smem_calibration {
   unsigned nmax;             /**< resident warps per SM (the largest n) */
-  const unsigned *n_values;  /**< n to measure (each 1..nmax) */
+  const unsigned *n_values;  /**< n to measure (each 1..nmax), or NULL for every n from 1 to nmax */
   size_t n_count;
-  const unsigned *e_values;  /**< e to measure (each 1..32) */
+  const unsigned *e_values;  /**< e to measure (each 1..32), or NULL for every e from 1 to 32 */
   size_t e_count;
   const unsigned *c_values;  /**< c to measure, or NULL for every c from 0 to n */
   size_t c_count;
@@ -439,6 +449,36 @@ struct atl_smem_calibration_labels {
 int atl_smem_calibration_write_json(FILE *f, const struct atl_smem_calibration *cfg,
                                     const struct atl_smem_calibration_info *info,
                                     const struct atl_smem_calibration_labels *labels);
+
+/** The files of a calibration: PREFIX.csv (the table) and PREFIX.json (its metadata). */
+struct atl_smem_calibration_files {
+  char prefix[3900];
+  char csv[4000], json[4000];
+};
+
+/**
+ * Names the files of a calibration and makes their folder: PREFIX.csv and
+ * .json, PREFIX.interrupted.csv and .json for the points of an interrupted
+ * run (never over a complete table). @p prefix NULL: results/<device
+ * slug>/smem-table for @p device. Returns 0, or ATL_EINVAL (a prefix too
+ * long) or ATL_EIO (the folder) with a reason.
+ */
+int atl_smem_calibration_files(const char *prefix, const struct atl_device_info *device, int interrupted,
+                               struct atl_smem_calibration_files *files, char *why, size_t why_len);
+
+/**
+ * Writes what a run did: its points, reps, launches, SMs, repeated samples and
+ * time on one line, then each variant's atomic instructions, with a note where
+ * they are not the ones its kernel is built for (ATOMS.ADD, ATOMS.POPC.INC).
+ */
+int atl_smem_calibration_write_summary(FILE *f, const struct atl_smem_calibration *cfg,
+                                       const struct atl_smem_calibration_info *info);
+
+/** Sets up a table and its spread for n up to @p nmax and every e; ATL_ERANGE for @p nmax outside 1..ATL_SMEM_MAX_N. */
+int atl_smem_spread_init(struct atl_smem_table *table, struct atl_smem_spread *spread, unsigned nmax);
+
+/** Frees what atl_smem_spread_init() set up. */
+void atl_smem_spread_release(struct atl_smem_table *table, struct atl_smem_spread *spread);
 
 /**
  * Measures T(n, e, c) on the open device (CUDA only: ATL_ENOTSUP elsewhere).
