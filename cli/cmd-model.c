@@ -9,7 +9,8 @@
 static const char usage[] =
     "usage: atomlab model util --table T.csv --counters C.csv [options]\n"
     "       atomlab model query --table T.csv --n N --e E --c C [--result R]\n"
-    "       atomlab model predict --table T.csv --counters C.csv [--runs R.csv] [--kernel K] [-o F.csv|F.md]\n\n"
+    "       atomlab model predict --table T.csv --counters C.csv [--runs R.csv] [--kernel K] [-o F.csv|F.md]\n"
+    "       atomlab model case-summary DIR [--threshold X] [-o FILE]\n\n"
     "util: the utilization of the shared-memory atomic unit per kernel, from a\n"
     "calibration table and an Nsight Compute CSV export (ncu --csv --page raw, or\n"
     "the details page; --print-units base is best). Table 2 of the model: N, n-hat,\n"
@@ -21,6 +22,11 @@ static const char usage[] =
     "Markdown table with the error of the bottleneck kernels (docs/model.md). With\n"
     "--runs, the export is of 'atomlab hist-case -o R.csv' and each row's last launch\n"
     "is reported with its labels, modelled with its own result (used or unused).\n\n"
+    "case-summary: whether the seed's histogram findings hold on this GPU, from the\n"
+    "files scripts/gpu-smem.sh leaves in DIR: predict.csv (model predict --runs),\n"
+    "hist-case.csv (hist-case -o, without the profiler) and validate.csv (profile\n"
+    "-o ... -- hist-case --validate); any may be missing. 'atomlab plot DIR' draws\n"
+    "the figures.\n\n"
     "  --counters FILE   the ncu CSV export (util)\n"
     "  --n X --e X --c X the model's inputs (query)\n"
     "  --runs FILE       the case-study CSV of the profiled run (predict)\n"
@@ -45,6 +51,29 @@ static double parse_real(const char *opt, const char *arg)
   return v;
 }
 
+static int write_summary(FILE *f, const void *arg)
+{
+  const struct smem_opts *o = ((const void *const *)arg)[0];
+  return atl_smem_case_study_write_summary(f, ((const void *const *)arg)[1], o->settings.threshold);
+}
+
+/* model case-summary DIR: the findings on stdout, or in -o's file. */
+static int case_summary(const struct smem_opts *opts, int argc, char **argv)
+{
+  if (argc != 1)
+    die_usage("model case-summary takes one folder, DIR (see 'atomlab model --help')");
+  if (opts->table_path || opts->nexpect || opts->format >= 0)
+    die_usage("--table, --expect and --format do not apply to model case-summary: it takes DIR, --threshold, -o");
+  struct atl_smem_case_study study;
+  char why[1200];
+  if (atl_smem_case_study_read(argv[0], &study, why, sizeof why))
+    die_usage("%s", why);
+  const void *arg[] = {opts, &study};
+  int status = opts->out ? cli_write_output(opts->out, "the summary", write_summary, arg) : write_summary(stdout, arg);
+  atl_smem_case_study_release(&study);
+  return status ? EXIT_MEASURE : EXIT_OK;
+}
+
 int cmd_model(int argc, char **argv)
 {
   enum { O_COUNTERS = 256, O_N, O_E, O_C, O_RUNS, O_KERNEL };
@@ -58,15 +87,16 @@ int cmd_model(int argc, char **argv)
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   if (argc < 2) /* a usage error like any other: one line, exit 2 (--help prints the usage) */
-    die_usage("model needs a subcommand: allowed: util, query, predict");
+    die_usage("model needs a subcommand: allowed: util, query, predict, case-summary");
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     fputs(usage, stdout);
     fputs(smem_opts_help, stdout);
     return EXIT_OK;
   }
   const char *sub = argv[1];
-  if (strcmp(sub, "util") != 0 && strcmp(sub, "query") != 0 && strcmp(sub, "predict") != 0)
-    die_usage("model: unknown subcommand '%s': allowed: util, query, predict", sub);
+  if (strcmp(sub, "util") != 0 && strcmp(sub, "query") != 0 && strcmp(sub, "predict") != 0 &&
+      strcmp(sub, "case-summary") != 0)
+    die_usage("model: unknown subcommand '%s': allowed: util, query, predict, case-summary", sub);
   struct smem_opts opts;
   smem_opts_init(&opts);
   const char *counters = NULL, *runs = NULL, *kernel = NULL;
@@ -98,10 +128,12 @@ int cmd_model(int argc, char **argv)
     default: die_usage("unknown option '%s' for model %s (see 'atomlab model --help')", argv[optind - 1], sub);
     }
   }
-  if (optind < argc)
-    die_usage("unexpected argument '%s' for model %s", argv[optind], sub);
   if ((runs || kernel) && strcmp(sub, "predict") != 0)
     die_usage("%s applies to model predict only", runs ? "--runs" : "--kernel");
+  if (strcmp(sub, "case-summary") == 0)
+    return case_summary(&opts, argc - optind, argv + optind);
+  if (optind < argc)
+    die_usage("unexpected argument '%s' for model %s", argv[optind], sub);
   if (strcmp(sub, "predict") == 0 && opts.format != -1 && opts.format != ATL_FORMAT_CSV &&
       opts.format != ATL_FORMAT_TABLE)
     die_usage("--format for model predict is csv or table (Markdown)");

@@ -11,8 +11,9 @@
 #      the raw ncu export kept; then `atomlab model predict --runs` over it: B against the measured time
 #      of every launch (predict.csv, predict.md).
 #   5. the same grid WITHOUT the profiler (median of 5 launches) for the speedup of histogram2.
-#   6. scripts/smem-case-report.py: the plots (gnuplot, PNG + SVG, if installed there; else the .dat and
-#      scripts/smem-case.gp render them anywhere) and summary.txt: whether the seed's findings hold here.
+#   6. atomlab model case-summary: summary.txt, whether the seed's findings hold here; atomlab plot on the
+#      folder: the figures (PNG + SVG where gnuplot is installed there; else the .dat and .gp files, which
+#      `atomlab plot` on the unpacked folder, or gnuplot on the .gp, render anywhere).
 # Run from the repository root after the build: OUT=/some/dir bash scripts/gpu-smem.sh
 # Leaves in OUT (at most 6 files): summary.txt, gpu-smem-log.txt, predict.md, smem-case-util.png,
 # smem-case-speedup.png and smem-results.tgz with everything else (smem-table.csv/.json, ncu-metrics.txt,
@@ -102,7 +103,8 @@ fi
 timed hist_case 60 $A hist-case --pixels $PIXELS --wg-size $WG --reps 5 -o "$OUT/hist-case.csv"
 
 # 6. plots and the summary, computed from the files above
-timed report 40 python3 scripts/smem-case-report.py "$OUT"
+timed summary 20 $A model case-summary "$OUT" -o "$OUT/summary.txt"
+timed plot 30 $A plot "$OUT" -o "$OUT" --format both
 [ -s "$OUT/summary.txt" ] && cat "$OUT/summary.txt"
 log "== end $(date -u +%FT%TZ)"
 timeout 10 $SMI >>"$LOG" 2>&1

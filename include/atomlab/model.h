@@ -607,6 +607,71 @@ int atl_smem_case_sweep(atl_context_t ctx, const struct atl_smem_case_plan *plan
 int atl_smem_validation_sweep(atl_context_t ctx, unsigned wg_size, unsigned workgroups, unsigned warmup,
                               unsigned reps, FILE *table, FILE *csv, size_t *done);
 
+/** One run of the case study as its files record it: a profiled launch (predict.csv) or a timing (hist-case.csv). */
+struct atl_smem_case_point {
+  char kernel[32];               /**< histogram or histogram2 */
+  char image[16];                /**< solid or uniform */
+  enum atl_smem_variant variant; /**< the result unused (ATOMS.POPC.INC) or used (ATOMS.ADD) */
+  unsigned pixels, wg_size;
+  double utilization, e;         /**< launches: the model's U and e */
+  double passes;                 /**< launches: shared-memory passes per atomic job, NAN where not counted */
+  double busy_us, measured_us;   /**< launches: B and the kernel's measured time */
+  double ratio, ratio_pipelined; /**< launches: B / measured, B' / measured (NAN where not derived) */
+  int bottleneck;                /**< launches: the verdict was "bottleneck" */
+  double median_ms;              /**< timings: the median time per launch */
+};
+
+/** A validation kernel's verdict as validate.csv (`atomlab profile ... -o`) records it. */
+struct atl_smem_case_check {
+  char kernel[64], verdict[32];
+  char utilization[32]; /**< U as the file writes it */
+};
+
+/** The files of a case-study folder, as scripts/gpu-smem.sh leaves them. */
+struct atl_smem_case_study {
+  char dir[1024];
+  struct atl_smem_case_point *launches; /**< predict.csv (`model predict --runs ... -o`): none where absent */
+  size_t nlaunches;
+  struct atl_smem_case_point *timings;  /**< hist-case.csv (`hist-case -o`, without the profiler) */
+  size_t ntimings;
+  struct atl_smem_case_check *checks;   /**< validate.csv (`profile ... -- hist-case --validate`) */
+  size_t nchecks;
+  int have_checks;                      /**< validate.csv is there */
+  unsigned *wgs, *sizes;                /**< the block sizes and image sizes of either file, ascending */
+  size_t nwgs, nsizes;
+};
+
+/**
+ * Reads DIR/predict.csv, DIR/hist-case.csv and DIR/validate.csv; any of them
+ * may be missing (a step of the run that did not finish), but not both of the
+ * first two. Returns 0, or ATL_EIO, ATL_EINVAL or ATL_ENOMEM with a reason
+ * naming the file (a file without rows or a column, a field not a number).
+ */
+int atl_smem_case_study_read(const char *dir, struct atl_smem_case_study *study, char *why, size_t why_len);
+
+/** Frees what atl_smem_case_study_read() allocated. */
+void atl_smem_case_study_release(struct atl_smem_case_study *study);
+
+/**
+ * Writes whether the seed's findings hold on this GPU, each computed from the
+ * files on the large images (a quarter of the largest and above): (1) solid
+ * images saturate the unit with e = 32, (2) uniform ones stay below @p
+ * threshold with e (bank-conflict passes) near 3, (3) histogram2 lowers U and
+ * runs faster; then B against the measured time and the validation verdicts.
+ * A finding without data says NO DATA. 0, ATL_ENOMEM or ATL_EIO.
+ */
+int atl_smem_case_study_write_summary(FILE *f, const struct atl_smem_case_study *study, double threshold);
+
+/** The case study's figures (seed 002, Figures 3-5, and the prediction). */
+enum atl_smem_case_figure {
+  ATL_SMEM_CASE_UTIL,    /**< U per image size: 4 panels (image x result), a series per kernel and block size */
+  ATL_SMEM_CASE_SPEEDUP, /**< histogram2's speedup per image size: 4 panels, a series per block size */
+  ATL_SMEM_CASE_PRED     /**< B against the measured time: block 0 the bottleneck launches, block 1 the others */
+};
+
+/** Writes a figure's gnuplot data (panels as blocks two blank lines apart, NaN where not measured). */
+int atl_smem_case_study_write_dat(FILE *f, const struct atl_smem_case_study *study, enum atl_smem_case_figure fig);
+
 /** Resident warps per SM of the open device (max threads per SM / warp size); 0 if unknown. */
 unsigned atl_smem_max_warps(atl_context_t ctx);
 
