@@ -38,27 +38,6 @@ static void progress(void *arg, size_t done, size_t total)
   fprintf(stderr, "\rcalibrate smem: %zu of %zu samples", done, total);
 }
 
-/* The library's writers, in the shape cli_write_output() calls. */
-struct calibration_out {
-  const struct atl_smem_table *table;
-  const struct atl_smem_spread *spread;
-  const struct atl_smem_calibration *cfg;
-  const struct atl_smem_calibration_info *info;
-  struct atl_smem_calibration_labels labels;
-};
-
-static int write_table(FILE *f, const void *arg)
-{
-  const struct calibration_out *o = arg;
-  return atl_smem_table_write_csv(f, o->table, o->spread);
-}
-
-static int write_metadata(FILE *f, const void *arg)
-{
-  const struct calibration_out *o = arg;
-  return atl_smem_calibration_write_json(f, o->cfg, o->info, &o->labels);
-}
-
 static int calibrate_smem(int argc, char **argv)
 {
   enum { O_RESULT = 256, O_N, O_E, O_C, O_REPS, O_DELAY, O_DEVICE, O_OUT, O_QUIET };
@@ -158,10 +137,13 @@ static int calibrate_smem(int argc, char **argv)
   else if (err)
     die("calibrate smem: %s", atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
   const char *csv_name = strrchr(files.csv, '/') ? strrchr(files.csv, '/') + 1 : files.csv;
-  const struct calibration_out o = {&table, &spread, &cfg, &info, {&meta, csv_name, grid, sig == 0}};
+  const struct atl_smem_calibration_labels labels = {&meta, csv_name, grid, sig == 0};
   /* the safe way: never half a table; where a file cannot be written its text goes to a rescue file */
-  int write_failed = cli_write_output(files.csv, "the table", write_table, &o);
-  write_failed |= cli_write_output(files.json, "the table's metadata", write_metadata, &o);
+  struct cli_buffer buf;
+  atl_smem_table_write_csv(cli_buffer_open(&buf), &table, &spread);
+  int write_failed = cli_buffer_write(&buf, files.csv, "the table");
+  atl_smem_calibration_write_json(cli_buffer_open(&buf), &cfg, &info, &labels);
+  write_failed |= cli_buffer_write(&buf, files.json, "the table's metadata");
   if (sig) {
     fprintf(stderr, "error: calibrate smem interrupted (signal %d) after %zu complete points: they are in '%s' (not a "
                     "complete table: '%s.csv' was left as it was)\n", sig, info.points, files.csv, files.prefix);

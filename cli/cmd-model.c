@@ -42,19 +42,11 @@ static void load_table(const char *path, struct atl_smem_table *table)
     die_usage("--table: %s", why);
 }
 
-static double parse_real(const char *opt, const char *arg)
+static int help(void)
 {
-  char *end;
-  double v = strtod(arg, &end);
-  if (*arg == '\0' || *end != '\0' || !(v >= 0 && v <= 1e6))
-    die_usage("%s '%s' is not allowed: a number from 0 to 1e6", opt, arg);
-  return v;
-}
-
-static int write_summary(FILE *f, const void *arg)
-{
-  const struct smem_opts *o = ((const void *const *)arg)[0];
-  return atl_smem_case_study_write_summary(f, ((const void *const *)arg)[1], o->settings.threshold);
+  fputs(usage, stdout);
+  fputs(smem_opts_help, stdout);
+  return EXIT_OK;
 }
 
 /* model case-summary DIR: the findings on stdout, or in -o's file. */
@@ -68,10 +60,13 @@ static int case_summary(const struct smem_opts *opts, int argc, char **argv)
   char why[1200];
   if (atl_smem_case_study_read(argv[0], &study, why, sizeof why))
     die_usage("%s", why);
-  const void *arg[] = {opts, &study};
-  int status = opts->out ? cli_write_output(opts->out, "the summary", write_summary, arg) : write_summary(stdout, arg);
+  struct cli_buffer buf;
+  int err = atl_smem_case_study_write_summary(opts->out ? cli_buffer_open(&buf) : stdout, &study,
+                                              opts->settings.threshold);
+  if (opts->out)
+    err |= cli_buffer_write(&buf, opts->out, "the summary");
   atl_smem_case_study_release(&study);
-  return status ? EXIT_MEASURE : EXIT_OK;
+  return err ? EXIT_MEASURE : EXIT_OK;
 }
 
 int cmd_model(int argc, char **argv)
@@ -88,14 +83,10 @@ int cmd_model(int argc, char **argv)
                                            {0}};
   if (argc < 2) /* a usage error like any other: one line, exit 2 (--help prints the usage) */
     die_usage("model needs a subcommand: allowed: util, query, predict, case-summary");
-  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-    fputs(usage, stdout);
-    fputs(smem_opts_help, stdout);
-    return EXIT_OK;
-  }
   const char *sub = argv[1];
-  if (strcmp(sub, "util") != 0 && strcmp(sub, "query") != 0 && strcmp(sub, "predict") != 0 &&
-      strcmp(sub, "case-summary") != 0)
+  if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0)
+    return help();
+  if (strcmp(sub, "util") && strcmp(sub, "query") && strcmp(sub, "predict") && strcmp(sub, "case-summary"))
     die_usage("model: unknown subcommand '%s': allowed: util, query, predict, case-summary", sub);
   struct smem_opts opts;
   smem_opts_init(&opts);
@@ -111,19 +102,16 @@ int cmd_model(int argc, char **argv)
       continue;
     switch (ch) {
     case O_COUNTERS: counters = optarg; break;
-    case O_N: n = parse_real("--n", optarg); break;
-    case O_E: e = parse_real("--e", optarg); break;
-    case O_C: c = parse_real("--c", optarg); break;
+    case O_N: n = cli_parse_real("--n", optarg, 0, 1e6); break;
+    case O_E: e = cli_parse_real("--e", optarg, 0, 1e6); break;
+    case O_C: c = cli_parse_real("--c", optarg, 0, 1e6); break;
     case O_RUNS: runs = optarg; break;
     case O_KERNEL:
       if (*optarg == '\0')
         die_usage("--kernel is empty: a kernel name");
       kernel = optarg;
       break;
-    case 'h':
-      fputs(usage, stdout);
-      fputs(smem_opts_help, stdout);
-      return EXIT_OK;
+    case 'h': return help();
     case ':': die_usage("option '%s' needs a value (see 'atomlab model --help')", argv[optind - 1]);
     default: die_usage("unknown option '%s' for model %s (see 'atomlab model --help')", argv[optind - 1], sub);
     }
@@ -163,26 +151,19 @@ int cmd_model(int argc, char **argv)
   int err = atl_ncu_read_csv(counters, opts.settings.warps_per_sm, opts.settings.sm_count, &report, why, sizeof why);
   if (err)
     die_usage(err == ATL_EIO ? "--counters %s" : "--counters: %s", why); /* EIO's reason starts with the path */
+  int status;
   if (strcmp(sub, "predict") == 0) {
-    int status = smem_predict(&opts, &table, &report, counters, runs, kernel);
-    atl_ncu_report_release(&report);
-    atl_smem_table_release(&table);
-    return status;
+    status = smem_predict(&opts, &table, &report, counters, runs, kernel);
+  } else {
+    atl_context_t ctx = NULL;
+    if (atl_context_new(&ctx))
+      die("out of memory");
+    struct atl_run_meta meta;
+    cli_fill_meta(ctx, argc + 2, argv - 2, &meta); /* from "atomlab" on */
+    status = smem_report(&opts, &table, &report, &meta, counters, 1) == 0 ? EXIT_OK : EXIT_MEASURE;
+    atl_context_free(ctx);
   }
-  /* every kernel must derive before anything is written: a bad file writes nothing */
-  for (size_t i = 0; i < report.count; i++) {
-    struct atl_smem_util u;
-    if (atl_smem_utilization(&table, opts.settings.variant, &report.kernels[i], &u, why, sizeof why))
-      die_usage("--counters: kernel %s (%s): %s", report.kernels[i].id, report.kernels[i].kernel, why);
-  }
-  atl_context_t ctx = NULL;
-  if (atl_context_new(&ctx))
-    die("out of memory");
-  struct atl_run_meta meta;
-  cli_fill_meta(ctx, argc + 2, argv - 2, &meta); /* from "atomlab" on */
-  int failures = smem_report(&opts, &table, &report, &meta, counters);
-  atl_context_free(ctx);
   atl_ncu_report_release(&report);
   atl_smem_table_release(&table);
-  return failures == 0 ? EXIT_OK : EXIT_MEASURE;
+  return status;
 }

@@ -336,6 +336,19 @@ struct atl_smem_util_labels {
 int atl_smem_util_write(FILE *f, enum atl_format fmt, const struct atl_smem_util_set *set,
                         const struct atl_smem_util_labels *labels);
 
+/** A verdict a kernel is expected to get. */
+struct atl_smem_expectation {
+  const char *kernel; /**< the kernel's name: its first @p len bytes (it points into the parsed text) */
+  size_t len;
+  int bottleneck;     /**< 1: bottleneck; 0: not a bottleneck */
+};
+
+/**
+ * Parses "KERNEL=bottleneck", "KERNEL=not" or "KERNEL=not a bottleneck" (the
+ * last '=' splits); @p text must outlive @p out. Returns 0 or ATL_EINVAL.
+ */
+int atl_smem_expectation_parse(const char *text, struct atl_smem_expectation *out);
+
 /** How the launches of one kernel name met an expected verdict. */
 struct atl_smem_expect {
   unsigned seen;  /**< launches of that name */
@@ -391,6 +404,13 @@ int atl_smem_predict_all(const struct atl_smem_table *table, const struct atl_sm
 
 /** Frees the rows of a set. */
 void atl_smem_predict_set_release(struct atl_smem_predict_set *set);
+
+/**
+ * Writes the summary of a set, one sentence a line: the median and largest
+ * |error| of the bottleneck kernels with B and with B', and B / measured of the
+ * others (where the unit was busy part of the time). 0, or ATL_EIO.
+ */
+int atl_smem_predict_write_summary(FILE *f, const struct atl_smem_predict_set *set);
 
 /** Writes a set as CSV, every column (the case-study labels empty without rows). 0, or ATL_EIO if @p f failed. */
 int atl_smem_predict_write_csv(FILE *f, const struct atl_smem_predict_set *set);
