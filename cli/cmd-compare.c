@@ -11,7 +11,7 @@
 #include "resultfile.h"
 
 static const char usage[] =
-    "usage: atomlab compare A.json B.json [--threshold PCT] [--format table|csv|json] [-o FILE]\n\n"
+    "usage: atomlab compare A.json B.json [--threshold PCT] [--ignore FIELDS] [--format table|csv|json] [-o FILE]\n\n"
     "Matches the rows of two result files by configuration (pattern, op, type, space,\n"
     "result, scope, order, contention, padding, wg_size, workgroups, strategy) and\n"
     "says for each whether B is faster, slower, the same as A, or unclear:\n"
@@ -20,9 +20,13 @@ static const char usage[] =
     "  same           the medians are within PCT of each other\n"
     "  n/a            a row has no time (status not ok)\n"
     "Rows only one file holds are listed; rows that are not ok or not verified are\n"
-    "flagged. A summary counts the verdicts and gives the geometric mean of the\n"
-    "B/A time ratios. Different devices or format versions give a warning line.\n\n"
+    "flagged. Pairs that did not run the same work are noted: other atomic\n"
+    "instructions (instructions-differ) or iteration counts more than 25% apart\n"
+    "(iters-differ). A summary counts the verdicts and gives the geometric mean of\n"
+    "the B/A time ratios. Different devices or format versions give a warning line.\n\n"
     "  --threshold PCT  relative difference of the medians that counts  [5]\n"
+    "  --ignore FIELDS  configuration fields left out of the match, e.g. wg_size,workgroups\n"
+    "                   (two backends size their grids by their own occupancy)\n"
     "  --format F       table, csv or json  [table; with -o: from the extension]\n"
     "  -o FILE          write there (through a temporary name) instead of stdout\n"
     "  --describe       what each output field means (docs/metrics.md)\n\n"
@@ -35,8 +39,13 @@ struct pair {
   const struct rf_row *a, *b; /* one may be NULL: an unmatched row */
   enum verdict verdict;
   double ratio; /* B median / A median (time): below 1 means B is faster */
-  char flags[96];
+  char flags[128];
+  int flagged;  /* a side not ok or not verified (the notes below aside) */
+  unsigned notes; /* NOTE_* */
 };
+
+/* Where the two rows did not run the same work, whatever their configuration says. */
+enum { NOTE_INSTRUCTIONS = 1, NOTE_ITERS = 2 };
 
 /* The rule of docs/metrics.md: a difference beyond the threshold counts only
  * where the IQR intervals are apart, so noise alone never reads as a change. */
@@ -64,6 +73,46 @@ static void add_flags(char *flags, size_t len, const char *side, const struct rf
     snprintf(flags + used, len - used, "%s%s:not-verified", used ? "," : "", side);
 }
 
+/* Whether two rows' atomic instructions differ, their counts aside ("REDG.E.ADD x5, ATOMG.E.CAS x1"):
+ * what decides whether two backends or builds ran the same code. Unknown on either side is no difference. */
+static int instructions_differ(const char *a, const char *b)
+{
+  if (!a[0] || !b[0] || strncmp(a, "unknown", 7) == 0 || strncmp(b, "unknown", 7) == 0)
+    return 0;
+  for (int side = 0; side < 2; side++) /* every mnemonic of one is among the other's */
+    for (const char *p = side ? b : a, *other = side ? a : b; *p;) {
+      size_t n = strcspn(p, ","), m = n;
+      while (m > 0 && p[m - 1] != 'x' && p[m - 1] != ' ')
+        m--; /* " xN" off the end */
+      m = m > 1 && p[m - 1] == 'x' && p[m - 2] == ' ' ? m - 2 : n;
+      int found = 0;
+      for (const char *q = other; *q && !found; q += strcspn(q, ","), q += *q == ',', q += *q == ' ')
+        found = strncmp(q, p, m) == 0 && (q[m] == ' ' || q[m] == ',' || q[m] == '\0');
+      if (!found)
+        return 1;
+      p += n;
+      p += *p == ',';
+      p += *p == ' ';
+    }
+  return 0;
+}
+
+/* The notes of a matched pair: each backend (or run) calibrates its own iteration count, and for some
+ * patterns the count changes the experiment (docs/crosscheck.md): more than 25% apart is other work. */
+static void add_notes(struct pair *p)
+{
+  const double ia = rf_number(p->a, "iters", 0), ib = rf_number(p->b, "iters", 0);
+  if (instructions_differ(p->a->row->instructions, p->b->row->instructions))
+    p->notes |= NOTE_INSTRUCTIONS;
+  if (ia > 0 && ib > 0 && (ia / ib > 1.25 || ib / ia > 1.25))
+    p->notes |= NOTE_ITERS;
+  size_t used = strlen(p->flags);
+  if (p->notes & NOTE_INSTRUCTIONS)
+    used += (size_t)snprintf(p->flags + used, sizeof p->flags - used, "%sinstructions-differ", used ? "," : "");
+  if (p->notes & NOTE_ITERS)
+    snprintf(p->flags + used, sizeof p->flags - used, "%siters-differ", used ? "," : "");
+}
+
 /* "contiguous fetch_add u32 ... c=4 p=1 wg=256x2": the configuration, short. */
 static void label(const struct rf_row *r, char *out, size_t len)
 {
@@ -81,11 +130,29 @@ static void label(const struct rf_row *r, char *out, size_t len)
     int n = snprintf(out + used, len - used, "%s%s%s", used ? " " : "", prefix, v);
     if (n > 0)
       used = used + (size_t)n < len ? used + (size_t)n : len - 1;
-    if (strcmp(f, "wg_size") == 0 && used + 1 < len && rf_field(r, "workgroups", buf, sizeof buf)[0]) {
-      n = snprintf(out + used, len - used, "x%s", buf);
+    const char *wgs = strcmp(f, "wg_size") == 0 ? rf_field(r, "workgroups", buf, sizeof buf) : "";
+    if (wgs[0] && used + 1 < len) {
+      n = snprintf(out + used, len - used, "x%s", wgs);
       if (n > 0)
         used = used + (size_t)n < len ? used + (size_t)n : len - 1;
     }
+  }
+}
+
+/* The row's key without the fields --ignore names, so that rows differing only there pair up. */
+static void match_key(const struct rf_row *r, const char *ignore, char *out, size_t len)
+{
+  size_t used = 0;
+  out[0] = '\0';
+  for (const char *p = r->key; *p; p += *p == ';') {
+    const size_t n = strcspn(p, ";"), name = strcspn(p, "=");
+    char field[64];
+    snprintf(field, sizeof field, "%.*s", (int)(name < n ? name : n), p);
+    if (!ignore || !cli_list_has(ignore, field)) {
+      int k = snprintf(out + used, len - used, "%s%.*s", used ? ";" : "", (int)n, p);
+      used = k > 0 && used + (size_t)k < len ? used + (size_t)k : used;
+    }
+    p += n;
   }
 }
 
@@ -101,7 +168,7 @@ static void present_fields(const struct rf_file *a, const struct rf_file *b, int
 }
 
 struct summary {
-  size_t counts[V_COUNT], only_a, only_b, flagged, timed;
+  size_t counts[V_COUNT], only_a, only_b, flagged, timed, instructions_differ, iters_differ;
   double geomean; /* of B/A time ratios over the rows both timed */
 };
 
@@ -117,7 +184,9 @@ static void summarize(const struct pair *pairs, size_t n, struct summary *s)
       s->only_b++;
     else {
       s->counts[p->verdict]++;
-      s->flagged += p->flags[0] != '\0';
+      s->flagged += p->flagged;
+      s->instructions_differ += (p->notes & NOTE_INSTRUCTIONS) != 0;
+      s->iters_differ += (p->notes & NOTE_ITERS) != 0;
       if (p->verdict != V_NA) {
         logsum += log(p->ratio);
         s->timed++;
@@ -169,6 +238,9 @@ static void write_table(FILE *out, const struct pair *pairs, size_t n, const str
   if (s->timed)
     fprintf(out, "geometric mean of B/A time over %zu rows: %.4f (B is %.3fx the speed of A)\n", s->timed, s->geomean,
             1 / s->geomean);
+  if (s->instructions_differ || s->iters_differ)
+    fprintf(out, "not the same work: %zu pairs emitted other atomic instructions (instructions-differ), %zu ran "
+                 "iteration counts more than 25%% apart (iters-differ)\n", s->instructions_differ, s->iters_differ);
 }
 
 static void csv_cell(FILE *out, const char *s)
@@ -295,6 +367,8 @@ static void write_json(FILE *out, const struct rf_file *a, const struct rf_file 
   cJSON_AddNumberToObject(sum, "only_a", (double)s->only_a);
   cJSON_AddNumberToObject(sum, "only_b", (double)s->only_b);
   cJSON_AddNumberToObject(sum, "flagged", (double)s->flagged);
+  cJSON_AddNumberToObject(sum, "instructions_differ", (double)s->instructions_differ);
+  cJSON_AddNumberToObject(sum, "iters_differ", (double)s->iters_differ);
   cJSON_AddNumberToObject(sum, "timed", (double)s->timed);
   if (s->timed)
     cJSON_AddNumberToObject(sum, "geomean_time_ratio", s->geomean);
@@ -311,15 +385,16 @@ static void write_json(FILE *out, const struct rf_file *a, const struct rf_file 
 
 int cmd_compare(int argc, char **argv)
 {
-  enum { O_THRESHOLD = 256, O_FORMAT };
+  enum { O_THRESHOLD = 256, O_FORMAT, O_IGNORE };
   static const struct option longopts[] = {{"threshold", required_argument, NULL, O_THRESHOLD},
+                                           {"ignore", required_argument, NULL, O_IGNORE},
                                            {"format", required_argument, NULL, O_FORMAT},
                                            {"output", required_argument, NULL, 'o'},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   double threshold = 0.05;
   int format = -1, c;
-  const char *out_path = NULL;
+  const char *out_path = NULL, *ignore = NULL;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
@@ -338,6 +413,17 @@ int cmd_compare(int argc, char **argv)
       break;
     case 'o':
       out_path = optarg;
+      break;
+    case O_IGNORE:
+      for (const char *p = optarg; *p; p += *p == ',') {
+        size_t n = strcspn(p, ","), i = 0;
+        while (i < rf_config_count && (strlen(rf_config_fields[i]) != n || strncmp(rf_config_fields[i], p, n)))
+          i++;
+        if (i == rf_config_count)
+          die_usage("--ignore '%.*s' is not a configuration field (see 'atomlab compare --help')", (int)n, p);
+        p += n;
+      }
+      ignore = optarg;
       break;
     case 'h':
       fputs(usage, stdout);
@@ -375,15 +461,17 @@ int cmd_compare(int argc, char **argv)
 
   /* Each A row takes the first unused B row of the same configuration (repeats pair up in order). */
   struct pair *pairs = calloc(a.count + b.count + 1, sizeof *pairs);
-  char *taken = calloc(b.count + 1, 1);
-  if (pairs == NULL || taken == NULL)
+  char *taken = calloc(b.count + 1, 1), (*keys)[sizeof a.rows[0].key] = calloc(a.count + b.count + 1, sizeof *keys);
+  if (pairs == NULL || taken == NULL || keys == NULL)
     die("out of memory");
+  for (size_t i = 0; i < a.count + b.count; i++)
+    match_key(i < a.count ? &a.rows[i] : &b.rows[i - a.count], ignore, keys[i], sizeof keys[i]);
   size_t n = 0;
   for (size_t i = 0; i < a.count; i++) {
     struct pair *p = &pairs[n++];
     p->a = &a.rows[i];
     for (size_t j = 0; j < b.count && !p->b; j++)
-      if (!taken[j] && strcmp(a.rows[i].key, b.rows[j].key) == 0) {
+      if (!taken[j] && strcmp(keys[i], keys[a.count + j]) == 0) {
         taken[j] = 1;
         p->b = &b.rows[j];
       }
@@ -391,6 +479,8 @@ int cmd_compare(int argc, char **argv)
       p->verdict = decide(p->a, p->b, threshold, &p->ratio);
       add_flags(p->flags, sizeof p->flags, "A", p->a);
       add_flags(p->flags, sizeof p->flags, "B", p->b);
+      p->flagged = p->flags[0] != '\0';
+      add_notes(p);
     }
   }
   for (size_t j = 0; j < b.count; j++)
@@ -428,6 +518,7 @@ int cmd_compare(int argc, char **argv)
   }
   free(pairs);
   free(taken);
+  free(keys);
   rf_free(&a);
   rf_free(&b);
   return rc;
