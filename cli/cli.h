@@ -246,14 +246,15 @@ struct smem_opts {
   struct atl_smem_settings settings; /**< --result, --threshold, --sms, --warps-per-sm */
   int format;                        /**< --format: enum atl_format, -1: from -o's extension */
   const char *out;                   /**< -o FILE */
-  const char *expect_kernel[SMEM_MAX_EXPECT]; /**< --expect NAME=VERDICT: the NAME (in argv, not terminated) */
-  int expect_len[SMEM_MAX_EXPECT];            /**< its length */
-  int expect_bottleneck[SMEM_MAX_EXPECT];     /**< 1: bottleneck, 0: not a bottleneck */
+  struct atl_smem_expectation expect[SMEM_MAX_EXPECT]; /**< --expect NAME=VERDICT (in argv) */
   int nexpect;
 };
 
 /** Defaults of struct smem_opts. */
 void smem_opts_init(struct smem_opts *o);
+
+/** The format of the result: --format, else from -o's extension (.csv, .json), else the table. */
+int smem_format(const struct smem_opts *o);
 
 /** Handles one shared option (getopt code @p c); returns 1 if it was one, 0 if not. Dies on a bad value. */
 int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *command);
@@ -271,14 +272,15 @@ extern const char smem_opts_help[];
 
 /**
  * Derives Table 2 for every kernel of @p report (atl_smem_util_derive), prints
- * the reason of each kernel that has none on stderr, writes the result (table,
+ * the reason of each kernel that has none on stderr (with @p strict: dies,
+ * exit 2, at the first, before anything is written), writes the result (table,
  * CSV or JSON with @p meta) to stdout or opts->out, then checks the --expect
  * verdicts (a line per expectation on stderr). Returns the number of kernels
  * without a utilization plus the expectations not met, or -1 if the output
  * could not be written.
  */
 int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
-                const struct atl_run_meta *meta, const char *source);
+                const struct atl_run_meta *meta, const char *source, int strict);
 
 /** atomlab model predict: B against the measured kernel time (cli/smem-predict.c); an exit status. */
 int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,

@@ -10,7 +10,7 @@
 
 
 static const char usage[] =
-    "usage: atomlab compare A.json B.json [--threshold PCT] [--format table|csv|json] [-o FILE]\n\n"
+    "usage: atomlab compare A.json B.json [--threshold PCT] [--ignore FIELDS] [--format table|csv|json] [-o FILE]\n\n"
     "Matches the rows of two result files by configuration (pattern, op, type, space,\n"
     "result, scope, order, contention, padding, wg_size, workgroups, strategy) and\n"
     "says for each whether B is faster, slower, the same as A, or unclear:\n"
@@ -19,13 +19,27 @@ static const char usage[] =
     "  same           the medians are within PCT of each other\n"
     "  n/a            a row has no time (status not ok)\n"
     "Rows only one file holds are listed; rows that are not ok or not verified are\n"
-    "flagged. A summary counts the verdicts and gives the geometric mean of the\n"
-    "B/A time ratios. Different devices or format versions give a warning line.\n\n"
+    "flagged. Pairs that did not run the same work are noted: other atomic\n"
+    "instructions (instructions-differ) or iteration counts more than 25% apart\n"
+    "(iters-differ). A summary counts the verdicts and gives the geometric mean of\n"
+    "the B/A time ratios. Different devices or format versions give a warning line.\n\n"
     "  --threshold PCT  relative difference of the medians that counts  [5]\n"
+    "  --ignore FIELDS  configuration fields left out of the match, e.g. wg_size,workgroups\n"
+    "                   (two backends size their grids by their own occupancy)\n"
     "  --format F       table, csv or json  [table; with -o: from the extension]\n"
     "  -o FILE          write there (through a temporary name) instead of stdout\n"
     "  --describe       what each output field means (docs/metrics.md)\n\n"
     "Exit status: 0 compared; 2 bad usage or a file that is not an atomlab result.\n";
+
+/* Whether the @p n bytes at @p name are a configuration field of some row kind. */
+static int config_field(const char *name, size_t n)
+{
+  for (const struct atl_row_kind *k = atl_row_kinds(); k->name; k++)
+    for (const char *const *f = k->config; *f; f++)
+      if (strlen(*f) == n && strncmp(*f, name, n) == 0)
+        return 1;
+  return 0;
+}
 
 /* "contiguous fetch_add u32 ... c=4 p=1 wg=256x2": the configuration, short. */
 static void label(const struct atl_row *r, char *out, size_t len)
@@ -113,6 +127,9 @@ static void write_table(FILE *out, const struct atl_comparison *c)
   if (c->timed)
     fprintf(out, "geometric mean of B/A time over %zu rows: %.4f (B is %.3fx the speed of A)\n", c->timed, c->geomean,
             1 / c->geomean);
+  if (c->instructions_differ || c->iters_differ)
+    fprintf(out, "not the same work: %zu pairs emitted other atomic instructions (instructions-differ), %zu ran "
+                 "iteration counts more than 25%% apart (iters-differ)\n", c->instructions_differ, c->iters_differ);
 }
 
 static void write_csv(FILE *out, const struct atl_comparison *c, const struct fields *f)
@@ -214,6 +231,8 @@ static void write_json(FILE *out, const char *const *paths, const struct atl_res
   cJSON_AddNumberToObject(sum, "only_a", (double)c->only_a);
   cJSON_AddNumberToObject(sum, "only_b", (double)c->only_b);
   cJSON_AddNumberToObject(sum, "flagged", (double)c->flagged);
+  cJSON_AddNumberToObject(sum, "instructions_differ", (double)c->instructions_differ);
+  cJSON_AddNumberToObject(sum, "iters_differ", (double)c->iters_differ);
   cJSON_AddNumberToObject(sum, "timed", (double)c->timed);
   if (c->timed)
     cJSON_AddNumberToObject(sum, "geomean_time_ratio", c->geomean);
@@ -230,15 +249,16 @@ static void write_json(FILE *out, const char *const *paths, const struct atl_res
 
 int cmd_compare(int argc, char **argv)
 {
-  enum { O_THRESHOLD = 256, O_FORMAT };
+  enum { O_THRESHOLD = 256, O_FORMAT, O_IGNORE };
   static const struct option longopts[] = {{"threshold", required_argument, NULL, O_THRESHOLD},
+                                           {"ignore", required_argument, NULL, O_IGNORE},
                                            {"format", required_argument, NULL, O_FORMAT},
                                            {"output", required_argument, NULL, 'o'},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   double threshold = 0.05;
   int format = -1, c;
-  const char *out_path = NULL;
+  const char *out_path = NULL, *ignore = NULL;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
@@ -257,6 +277,15 @@ int cmd_compare(int argc, char **argv)
       break;
     case 'o':
       out_path = optarg;
+      break;
+    case O_IGNORE:
+      for (const char *p = optarg; *p; p += *p == ',') {
+        const size_t n = strcspn(p, ",");
+        if (!config_field(p, n))
+          die_usage("--ignore '%.*s' is not a configuration field (see 'atomlab compare --help')", (int)n, p);
+        p += n;
+      }
+      ignore = optarg;
       break;
     case 'h':
       fputs(usage, stdout);
@@ -291,7 +320,7 @@ int cmd_compare(int argc, char **argv)
             b.format_version, ATL_FORMAT_VERSION);
 
   struct atl_comparison cmp;
-  if (atl_compare(&a, &b, threshold, &cmp) != 0)
+  if (atl_compare(&a, &b, threshold, ignore, &cmp) != 0)
     die("out of memory");
   struct fields fields;
   present_fields(&a, &b, &fields);

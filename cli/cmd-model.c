@@ -9,7 +9,8 @@
 static const char usage[] =
     "usage: atomlab model util --table T.csv --counters C.csv [options]\n"
     "       atomlab model query --table T.csv --n N --e E --c C [--result R]\n"
-    "       atomlab model predict --table T.csv --counters C.csv [--runs R.csv] [--kernel K] [-o F.csv|F.md]\n\n"
+    "       atomlab model predict --table T.csv --counters C.csv [--runs R.csv] [--kernel K] [-o F.csv|F.md]\n"
+    "       atomlab model case-summary DIR [--threshold X] [-o FILE]\n\n"
     "util: the utilization of the shared-memory atomic unit per kernel, from a\n"
     "calibration table and an Nsight Compute CSV export (ncu --csv --page raw, or\n"
     "the details page; --print-units base is best). Table 2 of the model: N, n-hat,\n"
@@ -21,6 +22,11 @@ static const char usage[] =
     "Markdown table with the error of the bottleneck kernels (docs/model.md). With\n"
     "--runs, the export is of 'atomlab hist-case -o R.csv' and each row's last launch\n"
     "is reported with its labels, modelled with its own result (used or unused).\n\n"
+    "case-summary: whether the seed's histogram findings hold on this GPU, from the\n"
+    "files scripts/gpu-smem.sh leaves in DIR: predict.csv (model predict --runs),\n"
+    "hist-case.csv (hist-case -o, without the profiler) and validate.csv (profile\n"
+    "-o ... -- hist-case --validate); any may be missing. 'atomlab plot DIR' draws\n"
+    "the figures.\n\n"
     "  --counters FILE   the ncu CSV export (util)\n"
     "  --n X --e X --c X the model's inputs (query)\n"
     "  --runs FILE       the case-study CSV of the profiled run (predict)\n"
@@ -36,13 +42,31 @@ static void load_table(const char *path, struct atl_smem_table *table)
     die_usage("--table: %s", why);
 }
 
-static double parse_real(const char *opt, const char *arg)
+static int help(void)
 {
-  char *end;
-  double v = strtod(arg, &end);
-  if (*arg == '\0' || *end != '\0' || !(v >= 0 && v <= 1e6))
-    die_usage("%s '%s' is not allowed: a number from 0 to 1e6", opt, arg);
-  return v;
+  fputs(usage, stdout);
+  fputs(smem_opts_help, stdout);
+  return EXIT_OK;
+}
+
+/* model case-summary DIR: the findings on stdout, or in -o's file. */
+static int case_summary(const struct smem_opts *opts, int argc, char **argv)
+{
+  if (argc != 1)
+    die_usage("model case-summary takes one folder, DIR (see 'atomlab model --help')");
+  if (opts->table_path || opts->nexpect || opts->format >= 0)
+    die_usage("--table, --expect and --format do not apply to model case-summary: it takes DIR, --threshold, -o");
+  struct atl_smem_case_study study;
+  char why[1200];
+  if (atl_smem_case_study_read(argv[0], &study, why, sizeof why))
+    die_usage("%s", why);
+  struct cli_buffer buf;
+  int err = atl_smem_case_study_write_summary(opts->out ? cli_buffer_open(&buf) : stdout, &study,
+                                              opts->settings.threshold);
+  if (opts->out)
+    err |= cli_buffer_write(&buf, opts->out, "the summary");
+  atl_smem_case_study_release(&study);
+  return err ? EXIT_MEASURE : EXIT_OK;
 }
 
 int cmd_model(int argc, char **argv)
@@ -58,15 +82,12 @@ int cmd_model(int argc, char **argv)
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   if (argc < 2) /* a usage error like any other: one line, exit 2 (--help prints the usage) */
-    die_usage("model needs a subcommand: allowed: util, query, predict");
-  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-    fputs(usage, stdout);
-    fputs(smem_opts_help, stdout);
-    return EXIT_OK;
-  }
+    die_usage("model needs a subcommand: allowed: util, query, predict, case-summary");
   const char *sub = argv[1];
-  if (strcmp(sub, "util") != 0 && strcmp(sub, "query") != 0 && strcmp(sub, "predict") != 0)
-    die_usage("model: unknown subcommand '%s': allowed: util, query, predict", sub);
+  if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0)
+    return help();
+  if (strcmp(sub, "util") && strcmp(sub, "query") && strcmp(sub, "predict") && strcmp(sub, "case-summary"))
+    die_usage("model: unknown subcommand '%s': allowed: util, query, predict, case-summary", sub);
   struct smem_opts opts;
   smem_opts_init(&opts);
   const char *counters = NULL, *runs = NULL, *kernel = NULL;
@@ -81,27 +102,26 @@ int cmd_model(int argc, char **argv)
       continue;
     switch (ch) {
     case O_COUNTERS: counters = optarg; break;
-    case O_N: n = parse_real("--n", optarg); break;
-    case O_E: e = parse_real("--e", optarg); break;
-    case O_C: c = parse_real("--c", optarg); break;
+    case O_N: n = cli_parse_real("--n", optarg, 0, 1e6); break;
+    case O_E: e = cli_parse_real("--e", optarg, 0, 1e6); break;
+    case O_C: c = cli_parse_real("--c", optarg, 0, 1e6); break;
     case O_RUNS: runs = optarg; break;
     case O_KERNEL:
       if (*optarg == '\0')
         die_usage("--kernel is empty: a kernel name");
       kernel = optarg;
       break;
-    case 'h':
-      fputs(usage, stdout);
-      fputs(smem_opts_help, stdout);
-      return EXIT_OK;
+    case 'h': return help();
     case ':': die_usage("option '%s' needs a value (see 'atomlab model --help')", argv[optind - 1]);
     default: die_usage("unknown option '%s' for model %s (see 'atomlab model --help')", argv[optind - 1], sub);
     }
   }
-  if (optind < argc)
-    die_usage("unexpected argument '%s' for model %s", argv[optind], sub);
   if ((runs || kernel) && strcmp(sub, "predict") != 0)
     die_usage("%s applies to model predict only", runs ? "--runs" : "--kernel");
+  if (strcmp(sub, "case-summary") == 0)
+    return case_summary(&opts, argc - optind, argv + optind);
+  if (optind < argc)
+    die_usage("unexpected argument '%s' for model %s", argv[optind], sub);
   if (strcmp(sub, "predict") == 0 && opts.format != -1 && opts.format != ATL_FORMAT_CSV &&
       opts.format != ATL_FORMAT_TABLE)
     die_usage("--format for model predict is csv or table (Markdown)");
@@ -131,26 +151,19 @@ int cmd_model(int argc, char **argv)
   int err = atl_ncu_read_csv(counters, opts.settings.warps_per_sm, opts.settings.sm_count, &report, why, sizeof why);
   if (err)
     die_usage(err == ATL_EIO ? "--counters %s" : "--counters: %s", why); /* EIO's reason starts with the path */
+  int status;
   if (strcmp(sub, "predict") == 0) {
-    int status = smem_predict(&opts, &table, &report, counters, runs, kernel);
-    atl_ncu_report_release(&report);
-    atl_smem_table_release(&table);
-    return status;
+    status = smem_predict(&opts, &table, &report, counters, runs, kernel);
+  } else {
+    atl_context_t ctx = NULL;
+    if (atl_context_new(&ctx))
+      die("out of memory");
+    struct atl_run_meta meta;
+    cli_fill_meta(ctx, argc + 2, argv - 2, &meta); /* from "atomlab" on */
+    status = smem_report(&opts, &table, &report, &meta, counters, 1) == 0 ? EXIT_OK : EXIT_MEASURE;
+    atl_context_free(ctx);
   }
-  /* every kernel must derive before anything is written: a bad file writes nothing */
-  for (size_t i = 0; i < report.count; i++) {
-    struct atl_smem_util u;
-    if (atl_smem_utilization(&table, opts.settings.variant, &report.kernels[i], &u, why, sizeof why))
-      die_usage("--counters: kernel %s (%s): %s", report.kernels[i].id, report.kernels[i].kernel, why);
-  }
-  atl_context_t ctx = NULL;
-  if (atl_context_new(&ctx))
-    die("out of memory");
-  struct atl_run_meta meta;
-  cli_fill_meta(ctx, argc + 2, argv - 2, &meta); /* from "atomlab" on */
-  int failures = smem_report(&opts, &table, &report, &meta, counters);
-  atl_context_free(ctx);
   atl_ncu_report_release(&report);
   atl_smem_table_release(&table);
-  return failures == 0 ? EXIT_OK : EXIT_MEASURE;
+  return status;
 }

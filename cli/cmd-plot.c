@@ -19,7 +19,7 @@
 /* seed 000's figures from an `atomlab app swatomic` file; -1 if @p path is not one */
 
 static const char usage[] =
-    "usage: atomlab plot FILE.json [-o DIR] [--format png|svg|both] [--timeout S]\n\n"
+    "usage: atomlab plot FILE.json|CASE-DIR [-o DIR] [--format png|svg|both] [--timeout S]\n\n"
     "Draws the figures of a result file (from `atomlab rmw` or a command with a\n"
     "strategy per row, or `atomlab app swatomic`) with gnuplot, from the rows that\n"
     "are ok and verified:\n"
@@ -30,6 +30,8 @@ static const char usage[] =
     "  bars-*      one bar per strategy (median, IQR error bars), per configuration\n"
     "  swatomic-*  from `app swatomic --experiment`: seed 000's Figures 4, 8, 9 and the\n"
     "              model's predicted against measured speedup, over the work-groups\n"
+    "  smem-case-* from a case-study folder (see 'atomlab model case-summary'): seed\n"
+    "              002's U and speedup per image size, B against the measured time\n"
     "Each figure is written as NAME.dat (its data), NAME.gp (its gnuplot script) and\n"
     "the images; names come from the configuration, so a rerun overwrites the same\n"
     "files. The image paths are printed on stdout. Without gnuplot (or with\n"
@@ -395,6 +397,9 @@ static int plot_command(int argc, char **argv)
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
     die_usage("-o '%s' is a file, not a folder", dir);
+  const int sc = plot_smem_case(path, dir, png, svg); /* a folder: seed 002's case study */
+  if (sc >= 0)
+    return sc;
   struct rf_file f;
   char why[1200];
   if (rf_load(path, &f, why, sizeof why))

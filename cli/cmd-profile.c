@@ -304,7 +304,7 @@ int cmd_profile(int argc, char **argv)
     atl_smem_table_release(&table);
     die("the counters could not be read: %s", why);
   }
-  int failures = smem_report(&opts, &table, &rep, &meta, "ncu (this run)");
+  int failures = smem_report(&opts, &table, &rep, &meta, "ncu (this run)", 0);
   atl_ncu_report_release(&rep);
   atl_smem_table_release(&table);
   atl_context_free(ctx);

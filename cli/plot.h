@@ -1,7 +1,7 @@
 /* What `atomlab plot` shares between result files (cmd-plot.c), app files
- * (plot-app.c) and seed 000's figures (plot-swatomic.c): the gnuplot script
- * frame, finding and running gnuplot (plot-frame.c), and the two entry
- * points cmd-plot.c calls. */
+ * (plot-app.c), seed 000's figures (plot-swatomic.c) and seed 002's case
+ * study (plot-smem-case.c): the gnuplot script frame, finding and running
+ * gnuplot (plot-frame.c), and the entry points cmd-plot.c calls. */
 #ifndef ATL_CLI_PLOT_H
 #define ATL_CLI_PLOT_H
 
@@ -38,5 +38,12 @@ int plot_app_file(const struct atl_result_set *set, const char *path, const char
  * returns -1 if @p set is not one, else the exit status.
  */
 int plot_swatomic(const struct atl_result_set *set, const char *path, const char *dir, int png, int svg);
+
+/**
+ * The histogram case study's figures from a case-study folder (holding
+ * predict.csv or hist-case.csv, as `atomlab model case-summary` reads it):
+ * returns -1 if @p path is not one, else the exit status.
+ */
+int plot_smem_case(const char *path, const char *dir, int png, int svg);
 
 #endif

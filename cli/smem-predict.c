@@ -53,17 +53,7 @@ static void write_md(FILE *f, const struct atl_smem_predict_set *set, const char
       fprintf(f, " %.2f | %.3f |\n", u->service_pipelined, p->ratio_pipelined);
   }
   fprintf(f, "\n");
-  if (set->error.samples)
-    fprintf(f, "Bottleneck kernels (%u): median |error| %.1f %%, largest %.1f %%.\n", set->error.samples,
-            set->error.median * 100, set->error.max * 100);
-  else
-    fprintf(f, "No kernel reached U >= %g.\n", threshold);
-  if (set->error_pipelined.samples)
-    fprintf(f, "The same kernels with B' (pipelined S'): median |error| %.1f %%, largest %.1f %%.\n",
-            set->error_pipelined.median * 100, set->error_pipelined.max * 100);
-  if (set->others.samples)
-    fprintf(f, "Other kernels (%u): B / measured median %.3f, largest %.3f.\n", set->others.samples,
-            set->others.median, set->others.max);
+  atl_smem_predict_write_summary(f, set);
 }
 
 int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
@@ -85,11 +75,9 @@ int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *tabl
     die_usage("%s: %s", input_opt[set.bad_input], why);
   if (err)
     die("model predict: %s", atl_strerror(err));
-  const char *dot = opts->out ? strrchr(opts->out, '.') : NULL;
-  const int csv = opts->format == ATL_FORMAT_CSV || (opts->format < 0 && dot && strcmp(dot, ".csv") == 0);
   struct cli_buffer buf;
   FILE *f = opts->out ? cli_buffer_open(&buf) : stdout;
-  if (csv)
+  if (smem_format(opts) == ATL_FORMAT_CSV)
     atl_smem_predict_write_csv(f, &set);
   else
     write_md(f, &set, opts->table_path, counters, runs_path);

@@ -58,18 +58,12 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
   case SMEM_O_WARPS:
     o->settings.warps_per_sm = parse_positive("--warps-per-sm", arg, ATL_SMEM_MAX_N);
     return 1;
-  case SMEM_O_EXPECT: {
-    const char *eq = strrchr(arg, '=');
-    if (eq == NULL || eq == arg || (strcmp(eq + 1, "bottleneck") != 0 && strcmp(eq + 1, "not") != 0 &&
-                                    strcmp(eq + 1, "not a bottleneck") != 0))
-      die_usage("--expect '%s' is not allowed: KERNEL=bottleneck or KERNEL=not", arg);
+  case SMEM_O_EXPECT:
     if (o->nexpect == SMEM_MAX_EXPECT)
       die_usage("--expect is allowed at most %d times", SMEM_MAX_EXPECT);
-    o->expect_kernel[o->nexpect] = arg; /* argv outlives the command */
-    o->expect_len[o->nexpect] = (int)(eq - arg);
-    o->expect_bottleneck[o->nexpect++] = strcmp(eq + 1, "bottleneck") == 0;
+    if (atl_smem_expectation_parse(arg, &o->expect[o->nexpect++])) /* argv outlives the command */
+      die_usage("--expect '%s' is not allowed: KERNEL=bottleneck or KERNEL=not", arg);
     return 1;
-  }
   case 'o':
     cli_check_output("-o", arg);
     o->out = arg;
@@ -79,15 +73,24 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
   }
 }
 
+int smem_format(const struct smem_opts *o)
+{
+  const char *dot = o->out ? strrchr(o->out, '.') : NULL;
+  if (o->format >= 0 || dot == NULL) /* anything else (no -o, .txt, .md) is the table */
+    return o->format >= 0 ? o->format : ATL_FORMAT_TABLE;
+  return strcmp(dot, ".csv") == 0 ? ATL_FORMAT_CSV : strcmp(dot, ".json") == 0 ? ATL_FORMAT_JSON : ATL_FORMAT_TABLE;
+}
+
 static int check_expect(const struct smem_opts *opts, const struct atl_smem_util_set *set)
 {
   int unmet = 0;
   for (int x = 0; x < opts->nexpect; x++) {
-    const char *want = opts->expect_bottleneck[x] ? "bottleneck" : "not a bottleneck";
+    const struct atl_smem_expectation *e = &opts->expect[x];
+    const char *want = e->bottleneck ? "bottleneck" : "not a bottleneck";
     struct atl_smem_expect r;
-    atl_smem_expect_check(set, opts->expect_kernel[x], (size_t)opts->expect_len[x], opts->expect_bottleneck[x], &r);
-    const int nl = opts->expect_len[x];
-    const char *name = opts->expect_kernel[x];
+    atl_smem_expect_check(set, e->kernel, e->len, e->bottleneck, &r);
+    const int nl = (int)e->len;
+    const char *name = e->kernel;
     if (r.seen == 0)
       fprintf(stderr, "error: --expect %.*s: no kernel of that name in the counters\n", nl, name);
     else if (r.wrong)
@@ -102,25 +105,22 @@ static int check_expect(const struct smem_opts *opts, const struct atl_smem_util
 }
 
 int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
-                const struct atl_run_meta *meta, const char *source)
+                const struct atl_run_meta *meta, const char *source, int strict)
 {
   struct atl_smem_util_set set;
   if (atl_smem_util_derive(table, &opts->settings, report, &set) != 0)
     die("out of memory");
-  for (size_t i = 0; i < set.count; i++)
-    if (set.kernels[i].err)
-      fprintf(stderr, "error: kernel %s (%s): %s\n", set.kernels[i].counters.id, set.kernels[i].counters.kernel,
-              set.kernels[i].why);
-  int format = opts->format;
-  if (format < 0) { /* from -o's extension; anything else (no -o, .txt, .md) is the table */
-    const char *dot = opts->out ? strrchr(opts->out, '.') : NULL;
-    format = dot && strcmp(dot, ".csv") == 0 ? ATL_FORMAT_CSV : dot && strcmp(dot, ".json") == 0 ? ATL_FORMAT_JSON
-                                                                                                    : ATL_FORMAT_TABLE;
+  for (size_t i = 0; i < set.count; i++) {
+    const struct atl_smem_kernel_util *x = &set.kernels[i];
+    if (x->err && strict) /* every kernel must derive before anything is written: a bad file writes nothing */
+      die_usage("--counters: kernel %s (%s): %s", x->counters.id, x->counters.kernel, x->why);
+    if (x->err)
+      fprintf(stderr, "error: kernel %s (%s): %s\n", x->counters.id, x->counters.kernel, x->why);
   }
   const struct atl_smem_util_labels labels = {.meta = meta, .table = opts->table_path, .counters = source};
   struct cli_buffer buf;
   FILE *f = opts->out ? cli_buffer_open(&buf) : stdout;
-  if (atl_smem_util_write(f, (enum atl_format)format, &set, &labels) != 0 && !opts->out)
+  if (atl_smem_util_write(f, (enum atl_format)smem_format(opts), &set, &labels) != 0 && !opts->out)
     fprintf(stderr, "error: unable to write the utilization table\n");
   int failures = (int)set.failures;
   if (opts->out && cli_buffer_write(&buf, opts->out, "the utilization table") != 0)

@@ -24,44 +24,39 @@ ocl=$($A devices --format json | python3 -c '
 import json, atl_json, sys
 g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
 print(g[0] if g else "")')
-step() { # step NAME COMMAND...: runs with a time limit, records exit status and wall time
-  local name=$1 start rc
-  shift
-  start=$(date +%s)
-  timeout "${STEP_LIMIT:-90}" "$@" >>"$OUT/apps-tables.txt" 2>&1
-  rc=$?
-  echo "$name: exit $rc in $(($(date +%s) - start)) s" | tee -a "$OUT/info.txt"
-}
 : >"$OUT/apps-tables.txt"
+: >"$OUT/tests.log"
+STEP_STATUS=$OUT/info.txt
+L=${STEP_LIMIT:-90}
 
 # 1. tests
-start=$(date +%s)
-{ timeout 150 bash tests/cli/gpu_apps.sh $A; echo "gpu_apps exit $?";
-  ./build/tests/unit/test_cub_plugin "$PWD/build/libatomlab_cub.so"; echo "cub plugin exit $?"; } >"$OUT/tests.log" 2>&1
-echo "tests: $(grep -E 'exit|passed' "$OUT/tests.log" | tr '\n' ' ') in $(($(date +%s) - start)) s" | tee -a "$OUT/info.txt"
+STEP_LOG=$OUT/tests.log step gpu_apps 150 bash tests/cli/gpu_apps.sh $A
+STEP_LOG=$OUT/tests.log step cub_plugin 30 ./build/tests/unit/test_cub_plugin "$PWD/build/libatomlab_cub.so"
+step_note "tests: $(grep -E 'passed' "$OUT/tests.log" | tr '\n' ' ')"
+STEP_LOG=$OUT/apps-tables.txt
 
 # 2. CUDA at GPU sizes (count: 512 MiB of input by default, about 10x the H100's L2)
 C="--backend cuda"
-step cuda-count $A app count $C --samples 20 -o "$J/cuda-count.json"
-step cuda-count-items8 $A app count $C --samples 20 --items 8 -o "$J/cuda-count-items8.json"
-step cuda-dadd $A app double-add $C -o "$J/cuda-dadd.json"
-step cuda-dadd-64 $A app double-add $C --targets 64 -o "$J/cuda-dadd-64.json"
-step cuda-list $A app list $C -o "$J/cuda-list.json"
-step cuda-list-256 $A app list $C --nodes 1048576 --threads 65536 --lists 256 -o "$J/cuda-list-256.json"
-step cuda-skiplist $A app skiplist $C -o "$J/cuda-skiplist.json"
-step cuda-access $A app access-table $C --target-ms 2 --samples 5 -o "$J/cuda-access.json"
+step cuda-count $L $A app count $C --samples 20 -o "$J/cuda-count.json"
+step cuda-count-items8 $L $A app count $C --samples 20 --items 8 -o "$J/cuda-count-items8.json"
+step cuda-dadd $L $A app double-add $C -o "$J/cuda-dadd.json"
+step cuda-dadd-64 $L $A app double-add $C --targets 64 -o "$J/cuda-dadd-64.json"
+step cuda-list $L $A app list $C -o "$J/cuda-list.json"
+step cuda-list-256 $L $A app list $C --nodes 1048576 --threads 65536 --lists 256 -o "$J/cuda-list-256.json"
+step cuda-skiplist $L $A app skiplist $C -o "$J/cuda-skiplist.json"
+step cuda-access $L $A app access-table $C --target-ms 2 --samples 5 -o "$J/cuda-access.json"
 
 # 3. NVIDIA OpenCL
 if [ -n "$ocl" ]; then
   O="--device $ocl"
-  step ocl-count $A app count $O --samples 20 -o "$J/opencl-count.json"
-  step ocl-dadd $A app double-add $O -o "$J/opencl-dadd.json"
-  step ocl-list $A app list $O -o "$J/opencl-list.json"
-  step ocl-skiplist $A app skiplist $O -o "$J/opencl-skiplist.json"
-  step ocl-access $A app access-table $O --op fetch_add,cas,exchange --target-ms 2 --samples 5 \
+  step ocl-count $L $A app count $O --samples 20 -o "$J/opencl-count.json"
+  step ocl-dadd $L $A app double-add $O -o "$J/opencl-dadd.json"
+  step ocl-list $L $A app list $O -o "$J/opencl-list.json"
+  step ocl-skiplist $L $A app skiplist $O -o "$J/opencl-skiplist.json"
+  step ocl-access $L $A app access-table $O --op fetch_add,cas,exchange --target-ms 2 --samples 5 \
     -o "$J/opencl-access.json"
 else
-  echo "no NVIDIA OpenCL device: OpenCL runs skipped" | tee -a "$OUT/info.txt"
+  step_note "no NVIDIA OpenCL device: OpenCL runs skipped"
 fi
 tar -C "$J" -czf "$OUT/apps-json.tar.gz" .
 

@@ -1,5 +1,6 @@
 # Sourced by the GPU scripts: the environment a build from the development
-# machine needs on the GPU machine.
+# machine needs on the GPU machine, and the step helper (scripts/lib.sh).
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # scripts/atl_json.py: the result rows the scripts' Python reads (format_version 2 rows flattened).
 export PYTHONPATH=$PWD/scripts${PYTHONPATH:+:$PYTHONPATH}
 # Libraries the build machine linked against that the GPU image may lack.

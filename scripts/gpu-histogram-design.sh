@@ -24,23 +24,23 @@ trap 'rm -rf "$W"' EXIT
 LOG=$W/log.txt
 { echo "== start $(date -u +%FT%TZ)"; $SMI; } >"$LOG" 2>&1
 P=${PHOTO:+--photo $PHOTO}
+STEP_LOG=$LOG STEP_STATUS=$LOG
 n=0
 for b in $BINARIES; do
   n=$((n + 1))
   echo "== $b: $($b version)" >>"$LOG"
-  timeout 120 $b app histogram --backend cuda --input "$INPUT" --dist all $P --variants "$VARIANTS" --samples 10 \
-    -o "$W/run$n.json" >>"$LOG" 2>&1
-  echo "exit $?" >>"$LOG"
+  step "run$n" 120 $b app histogram --backend cuda --input "$INPUT" --dist all $P --variants "$VARIANTS" \
+    --samples 10 -o "$W/run$n.json"
 done
 for c in build/sass/*.cubin; do
   [ -f "$c" ] && nvdisasm -c "$c" >"$W/$(basename "$c" .cubin).sass" 2>&1
 done
 first=${BINARIES%% *}
-timeout 90 ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
-  --section LaunchStats --section InstructionStats --section WarpStateStats --section SchedulerStats \
-  --kernel-name histogram --launch-skip 1 --launch-count 1 \
+step -o "$W/ncu.txt" ncu 90 ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis \
+  --section Occupancy --section LaunchStats --section InstructionStats --section WarpStateStats \
+  --section SchedulerStats --kernel-name histogram --launch-skip 1 --launch-count 1 \
   $first app histogram --backend cuda --input "$INPUT" --dist uniform --variants "$NCU_VARIANT" --no-cub --samples 1 \
-  --bytes 268435456 --quiet -o "$W/ncu-run.json" >"$W/ncu.txt" 2>&1
+  --bytes 268435456 --quiet -o "$W/ncu-run.json"
 python3 - "$W" "$BINARIES" >"$OUT/summary.txt" 2>&1 <<'PY'
 import json, atl_json, os, sys
 w, bins = sys.argv[1], sys.argv[2].split()

@@ -9,7 +9,7 @@
 #      the ALU pipe (pipes.txt: the model's U above is an upper bound where e < 2, these are measured).
 # STEPS (default "util details pipes") picks the steps.
 # Run from the repository root after the build: OUT=DIR TABLE=smem-table.csv bash scripts/gpu-histogram-profile.sh
-# Every step is cut at its own limit and none starts after DEADLINE seconds (default 200).
+# Every step is cut at its own limit and none starts after DEADLINE seconds (default 200; scripts/lib.sh).
 # Writes under OUT: util-summary.txt (U, n, e and verdict of each variant's kernel) and profile.tar.gz
 # (the log, util-<variant>-<dist>.json, <variant>-details.txt, <variant>-sass.txt, pipes-*.csv) and,
 # with step 3, pipes.txt.
@@ -29,21 +29,8 @@ trap 'rm -rf "$W"' EXIT
 LOG=$W/profile-log.txt
 { echo "== start $(date -u +%FT%TZ)"; timeout 10 $SMI; $A version; timeout 10 ncu --version; } >"$LOG" 2>&1
 T0=$(date +%s)
-timed() { # timed NAME LIMIT COMMAND...: runs with a time limit within the DEADLINE, logs exit and seconds
-  local name=$1 limit=$2 start rc left
-  shift 2
-  start=$(date +%s)
-  left=$((${DEADLINE:-200} - (start - T0)))
-  [ "$left" -lt "$limit" ] && limit=$left
-  if [ "$limit" -le 3 ]; then
-    echo "$name: skipped, the ${DEADLINE:-200} s deadline is reached" | tee -a "$LOG"
-    return 124
-  fi
-  timeout "$limit" "$@"
-  rc=$?
-  echo "$name: exit $rc in $(($(date +%s) - start)) s" | tee -a "$LOG"
-  return $rc
-}
+step_deadline "${DEADLINE:-200}"
+STEP_LOG=$LOG STEP_STATUS=$LOG
 H="app histogram --backend cuda --input u8 --samples 1 --bytes $BYTES --quiet -o /tmp/hist-profile.json"
 
 STEPS=${STEPS:-util details pipes}
@@ -52,8 +39,8 @@ has() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 # 1. utilization of the shared-memory atomic unit, one variant per profile so each kernel is named by it
 has util && for dist in uniform solid; do
   for v in $VARIANTS; do
-    timed "util $v $dist" 40 $A profile --table "$TABLE" --result unused -o "$W/util-$v-$dist.json" -- \
-      $A $H --dist $dist --variants $v >>"$LOG" 2>&1
+    step "util $v $dist" 40 $A profile --table "$TABLE" --result unused -o "$W/util-$v-$dist.json" -- \
+      $A $H --dist $dist --variants $v
   done
 done
 # the last launch of each variant's own kernels (the read ceiling, read_all, runs first)
@@ -71,11 +58,11 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "util-*.json"))):
 PY
 
 # 2. ncu's full sections for the DETAIL kernel (histogram) and the read ceiling (read_all), the timed launch of each
-has details && timed details 60 ncu --clock-control none --set full --kernel-name regex:'histogram|read_all' --launch-skip 1 \
-  $A $H --dist uniform --variants "$DETAIL" --no-cub >"$W/$DETAIL-details.txt" 2>&1
-has details && timed sass 60 ncu --clock-control none --section SourceCounters --section WarpStateStats \
-  --kernel-name histogram --launch-skip 1 --launch-count 1 --page source --print-source sass \
-  $A $H --dist uniform --variants "$DETAIL" --no-cub >"$W/$DETAIL-sass.txt" 2>&1
+has details && step -o "$W/$DETAIL-details.txt" details 60 ncu --clock-control none --set full \
+  --kernel-name regex:'histogram|read_all' --launch-skip 1 $A $H --dist uniform --variants "$DETAIL" --no-cub
+has details && step -o "$W/$DETAIL-sass.txt" sass 60 ncu --clock-control none --section SourceCounters \
+  --section WarpStateStats --kernel-name histogram --launch-skip 1 --launch-count 1 --page source --print-source sass \
+  $A $H --dist uniform --variants "$DETAIL" --no-cub
 # 3. the hardware's utilization counters, every variant, the last launch of each of its kernels
 M=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed
 M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum.pct_of_peak_sustained_elapsed
@@ -85,8 +72,8 @@ M=$M,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__warps_activ
 if has pipes; then
   for dist in uniform solid; do
     for v in $VARIANTS; do
-      timed "pipes $v $dist" 30 ncu --clock-control none --csv --print-units base --metrics "$M" \
-        $A $H --dist $dist --variants $v >"$W/pipes-$v-$dist.csv" 2>>"$LOG"
+      step -o "$W/pipes-$v-$dist.csv" "pipes $v $dist" 30 ncu --clock-control none --csv --print-units base \
+        --metrics "$M" $A $H --dist $dist --variants $v
     done
   done
   python3 - "$W" >"$OUT/pipes.txt" 2>&1 <<'PY'

@@ -30,46 +30,33 @@ import json, atl_json, sys
 g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
 print(g[0] if g else "")')
 : >"$OUT/tables.txt"
-T0=$(date +%s)
-step() { # step NAME COMMAND...: runs with a time limit within the DEADLINE (s since start), records exit and wall time
-  local name=$1 start rc limit left
-  shift
-  start=$(date +%s)
-  left=$((${DEADLINE:-220} - (start - T0)))
-  limit=${STEP_LIMIT:-60}
-  [ "$left" -lt "$limit" ] && limit=$left
-  if [ "$limit" -le 5 ]; then
-    echo "$name: skipped, the ${DEADLINE:-220} s deadline is reached" | tee -a "$OUT/info.txt"
-    return
-  fi
-  echo "== $name: $*" >>"$OUT/tables.txt"
-  timeout "$limit" "$@" >>"$OUT/tables.txt" 2>&1
-  rc=$?
-  echo "$name: exit $rc in $(($(date +%s) - start)) s" | tee -a "$OUT/info.txt"
-}
+step_deadline "${DEADLINE:-220}"
+STEP_STATUS=$OUT/info.txt
+L=${STEP_LIMIT:-60}
 
 # 1. the GPU test
-start=$(date +%s)
-{ timeout 90 bash tests/cli/gpu_histogram.sh $A; echo "gpu_histogram exit $?"; } >"$OUT/tests.log" 2>&1
-echo "tests: $(grep -E 'exit|passed' "$OUT/tests.log" | tr '\n' ' ') in $(($(date +%s) - start)) s" | tee -a "$OUT/info.txt"
+: >"$OUT/tests.log"
+STEP_LOG=$OUT/tests.log step gpu_histogram 90 bash tests/cli/gpu_histogram.sh $A
+step_note "tests: $(grep -E 'passed' "$OUT/tests.log" | tr '\n' ' ')"
+STEP_LOG=$OUT/tables.txt
 
 # 2. CUDA (1 GiB of input by default on a GPU: about 20x the H100's L2)
 C="--backend cuda --samples 10"
 P=${PHOTO:+--photo $PHOTO}
-step cuda-u8 $A app histogram $C --input u8 --dist all $P -o "$J/cuda-u8.json"
-step cuda-rgba $A app histogram $C --input rgba --dist uniform -o "$J/cuda-rgba.json"
-step cuda-u32-4096 $A app histogram $C --input u32 --bins 4096 --dist uniform -o "$J/cuda-u32-4096.json"
-step cuda-u32-65536 $A app histogram $C --input u32 --bins 65536 --dist uniform -o "$J/cuda-u32-65536.json"
+step cuda-u8 $L $A app histogram $C --input u8 --dist all $P -o "$J/cuda-u8.json"
+step cuda-rgba $L $A app histogram $C --input rgba --dist uniform -o "$J/cuda-rgba.json"
+step cuda-u32-4096 $L $A app histogram $C --input u32 --bins 4096 --dist uniform -o "$J/cuda-u32-4096.json"
+step cuda-u32-65536 $L $A app histogram $C --input u32 --bins 65536 --dist uniform -o "$J/cuda-u32-65536.json"
 
 # 3. NVIDIA OpenCL
 if [ -n "$ocl" ]; then
   O="--device $ocl --samples 5"
-  step ocl-u8 $A app histogram $O --input u8 --dist all $P -o "$J/opencl-u8.json"
-  step ocl-rgba $A app histogram $O --input rgba --dist uniform -o "$J/opencl-rgba.json"
-  step ocl-u32-4096 $A app histogram $O --input u32 --bins 4096 --dist uniform -o "$J/opencl-u32-4096.json"
-  step ocl-u32-65536 $A app histogram $O --input u32 --bins 65536 --dist uniform -o "$J/opencl-u32-65536.json"
+  step ocl-u8 $L $A app histogram $O --input u8 --dist all $P -o "$J/opencl-u8.json"
+  step ocl-rgba $L $A app histogram $O --input rgba --dist uniform -o "$J/opencl-rgba.json"
+  step ocl-u32-4096 $L $A app histogram $O --input u32 --bins 4096 --dist uniform -o "$J/opencl-u32-4096.json"
+  step ocl-u32-65536 $L $A app histogram $O --input u32 --bins 65536 --dist uniform -o "$J/opencl-u32-65536.json"
 else
-  echo "no NVIDIA OpenCL device: OpenCL steps skipped" | tee -a "$OUT/info.txt"
+  step_note "no NVIDIA OpenCL device: OpenCL steps skipped"
 fi
 
 # 4. summary

@@ -22,11 +22,10 @@ if [ -z "$gpu" ]; then
   exit 1
 fi
 echo "== seed grid on $gpu"
-start=$(date +%s)
-$A rmw --device "$gpu" --pattern all --op "${GRID_OPS:-fetch_add}" --contention "${GRID_CONTENTION:-1:1024}" \
-  --padding "${GRID_PADDING:-1:1024}" --budget 1 -o "$OUT/rmw-grid.json" -o "$OUT/rmw-grid.csv" --quiet
+STEP_STATUS=$OUT/info.txt step grid "${STEP_LIMIT:-3600}" $A rmw --device "$gpu" --pattern all \
+  --op "${GRID_OPS:-fetch_add}" --contention "${GRID_CONTENTION:-1:1024}" --padding "${GRID_PADDING:-1:1024}" \
+  --budget 1 -o "$OUT/rmw-grid.json" -o "$OUT/rmw-grid.csv" --quiet
 rc=$?
-echo "grid: exit $rc in $(( $(date +%s) - start )) s" | tee -a "$OUT/info.txt"
 echo "== gpu tests"
 bash tests/cli/gpu_opencl.sh $A 2>&1 | tail -5 | tee "$OUT/gpu-tests.txt"
 { echo "== end"; $SMI; } >>"$OUT/info.txt" 2>&1

@@ -19,10 +19,8 @@ A=./build/atomlab
 } >"$OUT/log.txt" 2>&1
 cat "$OUT/log.txt"
 REPORT=$(mktemp -d)/report
-start=$(date +%s)
-timeout 200 $A report --backend cuda -o "$REPORT" 2>&1 | tee -a "$OUT/log.txt"
-rc=${PIPESTATUS[0]}
-echo "report: exit $rc in $(($(date +%s) - start)) s" | tee -a "$OUT/log.txt"
+STEP_LOG=$OUT/log.txt STEP_STATUS=$OUT/log.txt step report 200 $A report --backend cuda -o "$REPORT"
+rc=$?
 # Stopped by the timeout, the report leaves REPORT as it was (absent) and what it completed in
 # REPORT.staging-PID: ship that instead of nothing.
 staged=$(ls -d "$REPORT".staging-* 2>/dev/null | head -1)

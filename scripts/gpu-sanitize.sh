@@ -25,15 +25,13 @@ NOT_PLAIN=fetch_add,fetch_sub,inc,dec,fetch_min,fetch_max,and,or,xor,exchange,ca
 LOCAL="--space local --op $NOT_PLAIN --type u32,u64,f32 --pattern contiguous,random,branched --result unused,used"
 
 # PASSES=memcheck-walks,racecheck,... runs only those passes (default: all).
-run() { # run NAME TOOL ATOMLAB-ARGS...: one sanitizer pass, log and exit status kept
-  local name=$1 tool=$2 start
+run() { # run NAME TOOL ATOMLAB-ARGS...: one sanitizer pass (in the background: a status file each), log kept
+  local name=$1 tool=$2
   shift 2
   [ -n "${PASSES:-}" ] && [[ ",$PASSES," != *",$name,"* ]] && return
-  start=$(date +%s)
-  timeout "${STEP_LIMIT:-200}" "$CS" --tool "$tool" --error-exitcode 99 --print-limit 50 \
-    $A rmw "$@" -o "$LOGS/$name.json" >"$LOGS/$name.txt" 2>&1
-  echo "$name ($tool): exit $? in $(( $(date +%s) - start )) s; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOGS/$name.txt" | tail -1)" \
-    >"$LOGS/status-$name.status"
+  STEP_LOG=$LOGS/$name.txt STEP_STATUS=$LOGS/status-$name.status step "$name ($tool)" "${STEP_LIMIT:-200}" \
+    "$CS" --tool "$tool" --error-exitcode 99 --print-limit 50 $A rmw "$@" -o "$LOGS/$name.json" >/dev/null
+  grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOGS/$name.txt" | tail -1 >>"$LOGS/status-$name.status"
 }
 
 run memcheck-types memcheck $Q --op all --type all --space global,local --pattern contiguous --result unused,used &

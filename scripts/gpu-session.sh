@@ -5,13 +5,13 @@
 #   gpu-session.sh NAME:SECONDS[:ENV=VALUE[:ENV=VALUE...]] ...   e.g. sanitize:110:STEP_LIMIT=100 strategies:250
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 OUT=${OUT:-out/gpu-session}
 mkdir -p "$OUT/all"
 for spec in "$@"; do
   IFS=: read -r name limit envs <<<"$spec"
-  start=$(date +%s)
-  env ${envs:+${envs//:/ }} OUT="$OUT/all/$name" timeout "$limit" bash "scripts/gpu-$name.sh" >"$OUT/all/$name.log" 2>&1
-  echo "== $name: exit $? in $(($(date +%s) - start)) s (limit $limit)" | tee -a "$OUT/session.txt"
+  STEP_LOG=$OUT/all/$name.log STEP_STATUS=$OUT/session.txt step "$name" "$limit" \
+    env ${envs:+${envs//:/ }} OUT="$OUT/all/$name" bash "scripts/gpu-$name.sh"
 done
 tar -C "$OUT" -czf "$OUT/all.tgz" all
 for f in "$OUT"/all/*/summary*.txt "$OUT"/all/*/sanitize-summary.txt; do

@@ -11,8 +11,9 @@
 #      the raw ncu export kept; then `atomlab model predict --runs` over it: B against the measured time
 #      of every launch (predict.csv, predict.md).
 #   5. the same grid WITHOUT the profiler (median of 5 launches) for the speedup of histogram2.
-#   6. scripts/smem-case-report.py: the plots (gnuplot, PNG + SVG, if installed there; else the .dat and
-#      scripts/smem-case.gp render them anywhere) and summary.txt: whether the seed's findings hold here.
+#   6. atomlab model case-summary: summary.txt, whether the seed's findings hold here; atomlab plot on the
+#      folder: the figures (PNG + SVG where gnuplot is installed there; else the .dat and .gp files, which
+#      `atomlab plot` on the unpacked folder, or gnuplot on the .gp, render anywhere).
 # Run from the repository root after the build: OUT=/some/dir bash scripts/gpu-smem.sh
 # Leaves in OUT (at most 6 files): summary.txt, gpu-smem-log.txt, predict.md, smem-case-util.png,
 # smem-case-speedup.png and smem-results.tgz with everything else (smem-table.csv/.json, ncu-metrics.txt,
@@ -26,29 +27,14 @@ mkdir -p "$OUT"
 export PATH=$PATH:/usr/local/cuda/bin
 A=$PWD/build/atomlab
 LOG=$OUT/gpu-smem-log.txt
-log() { echo "$*" | tee -a "$LOG"; }
 { echo "== start $(date -u +%FT%TZ)"; timeout 10 $SMI; $A version; timeout 20 $A devices; timeout 10 ncu --version; } >"$LOG" 2>&1
-DEADLINE=$(($(date +%s) + ${GPU_SMEM_SECONDS:-285})) # the whole run ends by then, whatever the steps' limits
-timed() { # timed NAME LIMIT COMMAND...: runs with a time limit (cut to what is left of the run), logs exit and time
-  local name=$1 limit=$2 start rc left
-  shift 2
-  left=$((DEADLINE - $(date +%s)))
-  [ "$left" -lt "$limit" ] && limit=$left
-  if [ "$limit" -le 0 ]; then
-    log "$name: skipped, the run's ${GPU_SMEM_SECONDS:-285} s are spent"
-    return 124
-  fi
-  start=$(date +%s.%N)
-  timeout "$limit" "$@" >>"$LOG" 2>&1
-  rc=$?
-  log "$name: exit $rc in $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") s$([ $rc -eq 124 ] && echo ' (TIMED OUT)')"
-  return $rc
-}
+step_deadline "${GPU_SMEM_SECONDS:-285}" # the whole run ends by then, whatever the steps' limits
+STEP_LOG=$LOG STEP_STATUS=$LOG
 
 # 1. the calibration table
-if ! timed calibrate_full 40 $A calibrate smem --reps 5 --out "$OUT/smem-table"; then
-  log "the full grid did not finish: a coarse grid instead"
-  timed calibrate_coarse 20 $A calibrate smem --reps 3 --e 1,2,4,8,16,24,32 --out "$OUT/smem-table"
+if ! step calibrate_full 40 $A calibrate smem --reps 5 --out "$OUT/smem-table"; then
+  step_note "the full grid did not finish: a coarse grid instead"
+  step calibrate_coarse 20 $A calibrate smem --reps 3 --e 1,2,4,8,16,24,32 --out "$OUT/smem-table"
 fi
 TABLE=$OUT/smem-table.csv
 if [ -s "$TABLE" ]; then
@@ -66,7 +52,7 @@ for v in ("used", "unused"):
             print(f"  {v:6} n={p[0]:2} e={p[1]:2} c={p[2]:2}: T={float(r['t_cycles']):8.1f} S={float(r['s_cycles']):7.2f}")
 PY
 else
-  log "no table from this run: the model uses the committed H100 table results/nvidia-h100/smem/smem-table.csv"
+  step_note "no table from this run: the model uses the committed H100 table results/nvidia-h100/smem/smem-table.csv"
   TABLE=results/nvidia-h100/smem/smem-table.csv
 fi
 
@@ -74,37 +60,38 @@ fi
 timeout 30 ncu --query-metrics 2>&1 |
   grep -E "shared_atom|op_shared|shared_op_atom|cycles_active|cycles_elapsed|warps_active|time_duration|device__attribute|wavefronts_mem_shared" \
     >"$OUT/ncu-metrics.txt"
-log "ncu-metrics.txt: $(wc -l <"$OUT/ncu-metrics.txt") lines; shared-atomic wavefronts offered: $(grep -c wavefronts_mem_shared_op_atom "$OUT/ncu-metrics.txt")"
+step_note "ncu-metrics.txt: $(wc -l <"$OUT/ncu-metrics.txt") lines; shared-atomic wavefronts offered: $(grep -c wavefronts_mem_shared_op_atom "$OUT/ncu-metrics.txt")"
 
 # 3. validation: two kernels whose verdict is known (docs/model.md); profile exits 1 if a verdict is wrong
-timed validate 60 $A profile --table "$TABLE" --save-counters "$OUT/validate-ncu.csv" -o "$OUT/validate.csv" \
+step validate 60 $A profile --table "$TABLE" --save-counters "$OUT/validate-ncu.csv" -o "$OUT/validate.csv" \
   --expect smem_validate_atomics=bottleneck --expect smem_validate_stream=not \
   -- $A hist-case --validate --warmup 0 --reps 1
 grep -E "^(expect|error): " "$LOG" | tail -3
 [ -s "$OUT/validate-ncu.csv" ] &&
-  timed validate_predict 20 $A model predict --table "$TABLE" --counters "$OUT/validate-ncu.csv" -o "$OUT/validate-predict.md"
+  step validate_predict 20 $A model predict --table "$TABLE" --counters "$OUT/validate-ncu.csv" -o "$OUT/validate-predict.md"
 [ -s "$OUT/validate-predict.md" ] && cat "$OUT/validate-predict.md" >>"$LOG"
 
 # 4. the case study under the profiler, one launch per row, and the model's busy time against each launch's time
 PIXELS=32,256,2048,16384,131072,1048576,4194304
 WG=128,256,512,1024
-timed profile_hist 150 $A profile --table "$TABLE" --save-counters "$OUT/hist-case-ncu.csv" \
+step profile_hist 150 $A profile --table "$TABLE" --save-counters "$OUT/hist-case-ncu.csv" \
   -- $A hist-case --pixels $PIXELS --wg-size $WG --warmup 0 --reps 1 -o "$OUT/hist-case-profiled.csv"
 if [ -s "$OUT/hist-case-ncu.csv" ] && [ -s "$OUT/hist-case-profiled.csv" ]; then
-  timed predict_csv 30 $A model predict --table "$TABLE" --counters "$OUT/hist-case-ncu.csv" \
+  step predict_csv 30 $A model predict --table "$TABLE" --counters "$OUT/hist-case-ncu.csv" \
     --runs "$OUT/hist-case-profiled.csv" -o "$OUT/predict.csv"
-  timed predict_md 30 $A model predict --table "$TABLE" --counters "$OUT/hist-case-ncu.csv" \
+  step predict_md 30 $A model predict --table "$TABLE" --counters "$OUT/hist-case-ncu.csv" \
     --runs "$OUT/hist-case-profiled.csv" -o "$OUT/predict.md"
   tail -3 "$OUT/predict.md" | tee -a "$LOG"
 fi
 
 # 5. the same grid without the profiler: the timings behind the speedup
-timed hist_case 60 $A hist-case --pixels $PIXELS --wg-size $WG --reps 5 -o "$OUT/hist-case.csv"
+step hist_case 60 $A hist-case --pixels $PIXELS --wg-size $WG --reps 5 -o "$OUT/hist-case.csv"
 
 # 6. plots and the summary, computed from the files above
-timed report 40 python3 scripts/smem-case-report.py "$OUT"
+step summary 20 $A model case-summary "$OUT" -o "$OUT/summary.txt"
+step plot 30 $A plot "$OUT" -o "$OUT" --format both
 [ -s "$OUT/summary.txt" ] && cat "$OUT/summary.txt"
-log "== end $(date -u +%FT%TZ)"
+step_note "== end $(date -u +%FT%TZ)"
 timeout 10 $SMI >>"$LOG" 2>&1
 
 # at most 6 files come back: everything but these goes into one archive

@@ -37,30 +37,22 @@ import json, atl_json, sys
 g = [x["compute_units"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu"]
 print(g[0] if g else 132)')
 echo "cuda device: ${cuda:-none}; opencl device: ${ocl:-none}" >>"$S"
-timed() { # timed LIMIT NAME COMMAND...: runs with a time limit and records the wall time
-  local limit=$1 name=$2 start rc
-  shift 2
-  start=$(date +%s)
-  timeout "$limit" "$@"
-  rc=$?
-  echo "$name: exit $rc in $(($(date +%s) - start)) s" >>"$S"
-  return $rc
-}
+STEP_STATUS=$S
 
 # 1. GPU tests of this feature (the primitives test, the CLI test with a stuck lock)
 T="$OUT/tests.txt"
 : >"$T"
 [ -x build/tests/strategy/test_strategy ] &&
-  timed 20 test_strategy_cuda ./build/tests/strategy/test_strategy cuda >>"$T" 2>&1
-timed 45 gpu_strategy_cli bash tests/cli/gpu_strategy.sh $A >>"$T" 2>&1
+  STEP_LOG=$T step test_strategy_cuda 20 ./build/tests/strategy/test_strategy cuda
+STEP_LOG=$T step gpu_strategy_cli 45 bash tests/cli/gpu_strategy.sh $A
 
 # 2. the comparison: same run, same device, every strategy and pattern
 R="--pattern all --op fetch_add --result used --strategy all --wg-size 256 --workgroups $((2 * sms))
    --min-samples 3 --max-samples 15 --budget 1 --quiet"
-[ -n "$cuda" ] && timed 70 cuda_strategy $A strategy --device "$cuda" $R \
-  -o "$OUT/cuda-strategy.json" -o "$OUT/cuda-strategy.csv" 2>>"$S"
-[ -n "$ocl" ] && timed 70 opencl_strategy $A strategy --device "$ocl" $R \
-  -o "$OUT/opencl-strategy.json" -o "$OUT/opencl-strategy.csv" 2>>"$S"
+[ -n "$cuda" ] && STEP_LOG=$S step cuda_strategy 70 $A strategy --device "$cuda" $R \
+  -o "$OUT/cuda-strategy.json" -o "$OUT/cuda-strategy.csv"
+[ -n "$ocl" ] && STEP_LOG=$S step opencl_strategy 70 $A strategy --device "$ocl" $R \
+  -o "$OUT/opencl-strategy.json" -o "$OUT/opencl-strategy.csv"
 
 # 3. compute-sanitizer on a small CUDA run (the NVRTC-built kernels through the driver API)
 Z="$OUT/sanitizer.txt"
@@ -71,7 +63,8 @@ if [ -n "$cuda" ] && command -v compute-sanitizer >/dev/null; then
   compute-sanitizer --version >>"$Z" 2>&1
   for tool in memcheck racecheck; do
     echo "== $tool" >>"$Z"
-    timed 30 "sanitizer_$tool" compute-sanitizer --tool $tool --print-limit 20 $A $small >"$OUT/$tool.log" 2>&1
+    : >"$OUT/$tool.log"
+    STEP_LOG=$OUT/$tool.log step "sanitizer_$tool" 30 compute-sanitizer --tool $tool --print-limit 20 $A $small
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|Hazard|hazard|error" "$OUT/$tool.log" | head -40 >>"$Z"
     tail -5 "$OUT/$tool.log" >>"$Z"
     rm -f "$OUT/$tool.log"

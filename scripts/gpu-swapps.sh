@@ -31,17 +31,11 @@ for t in /usr/share/dictd/gcide.dict.dz build/gcide-4m.txt.gz; do
 done
 { echo "== start $(date -u)"; $SMI; $A version; $A devices; echo "text: ${TEXT:-none}"; } >"$LOG" 2>&1
 C="--wg-size 256 --samples 5 --spin-bound 1048576"
-rc=0
-step() { # step LIMIT NAME ARGS...: one app run, its JSON in $J/NAME.json
-  local limit=$1 name=$2 start r
+STEP_LOG=$LOG STEP_STATUS=$LOG
+swapps() { # swapps LIMIT NAME ARGS...: one app run, its JSON in $J/NAME.json
+  local limit=$1 name=$2
   shift 2
-  start=$(date +%s)
-  echo "== $name: $A app swapps $C $*" >>"$LOG"
-  timeout "$limit" "$A" app swapps $C "$@" -o "$J/$name.json" >>"$LOG" 2>&1
-  r=$?
-  echo "== $name: exit $r in $(($(date +%s) - start)) s" | tee -a "$LOG"
-  [ $r -ne 0 ] && rc=1
-  return 0
+  step "$name" "$limit" "$A" app swapps $C "$@" -o "$J/$name.json"
 }
 grids() { # grids FIRST... : the list below the co-resident count N ($N), then N
   local out="" g
@@ -49,21 +43,21 @@ grids() { # grids FIRST... : the list below the co-resident count N ($N), then N
   echo "$out$N"
 }
 for be in cuda opencl; do
-  step 40 "$be-dot" --backend "$be" --apps dot
+  swapps 40 "$be-dot" --backend "$be" --apps dot
   N=$(sed -n 's/^swapps: \([0-9]*\) co-resident.*/\1/p' "$LOG" | tail -1)
   if [ -z "$N" ] || [ "$N" -lt 2 ]; then
-    echo "$be: no co-resident count found; skipping its other apps" | tee -a "$LOG"
-    rc=1
+    step_note "$be: no co-resident count found; skipping its other apps"
+    STEP_FAILED=1
     continue
   fi
   if [ -n "$TEXT" ]; then
-    step 30 "$be-strmatch" --backend "$be" --apps strmatch --text "$TEXT" --workgroups "$(grids 2 8 32 128 512)"
+    swapps 30 "$be-strmatch" --backend "$be" --apps strmatch --text "$TEXT" --workgroups "$(grids 2 8 32 128 512)"
   else
-    echo "$be-strmatch: skipped, no GCIDE text (see the header)" | tee -a "$LOG"
+    step_note "$be-strmatch: skipped, no GCIDE text (see the header)"
   fi
   M=$N
   [ "$be" = opencl ] && M=$((N / 2))
-  step 45 "$be-mapreduce" --backend "$be" --apps mapreduce --workgroups "$(N=$M grids 8 64)" \
+  swapps 45 "$be-mapreduce" --backend "$be" --apps mapreduce --workgroups "$(N=$M grids 8 64)" \
     --matmul "${MATMUL:-8,32,128,256,512}" --kmeans "${KMEANS:-512,2048,8192,65536,1048576}"
 done
 
@@ -118,4 +112,4 @@ for be in ("cuda", "opencl"):
             print("%-16s " % ("%s %d" % (w, size)) + " ".join("%15s" % c for c in cells))
 PY
 echo "== end $(date -u)" >>"$LOG"
-exit $rc
+exit ${STEP_FAILED:-0}

@@ -26,18 +26,7 @@ S="$OUT/summary.txt"
 L="$OUT/run.log"
 { echo "== $(date -u +%FT%TZ) $($A version 2>&1 | head -1)"; $SMI 2>&1; } >"$S"
 : >"$L"
-rc=0
-step() { # step NAME LIMIT COMMAND...: time-limited, output to run.log, status to the summary
-  local name=$1 limit=$2 start r
-  shift 2
-  start=$(date +%s)
-  echo "== $name: $*" >>"$L"
-  timeout "$limit" "$@" >>"$L" 2>&1
-  r=$?
-  echo "$name: exit $r in $(($(date +%s) - start)) s" | tee -a "$S"
-  [ $r -ne 0 ] && rc=1
-  return $r
-}
+STEP_LOG=$L STEP_STATUS=$S
 for be in cuda opencl; do
   f="$OUT/swatomic-$be.json"
   # the tables (model, instruction view, rows) go to their own file for the summary
@@ -77,4 +66,4 @@ done
 tar -C "$T" -czf "$OUT/figures.tar.gz" $(cd "$T" && ls -d figures-* 2>/dev/null) 2>>"$L"
 echo "figures: $(tar -tzf "$OUT/figures.tar.gz" 2>/dev/null | grep -c '\.png$') PNG in figures.tar.gz" | tee -a "$S"
 cat "$S"
-exit $rc
+exit ${STEP_FAILED:-0}

@@ -21,9 +21,8 @@ print(g[0] if g else "")')
 for op in add sub inc min max and or xor; do
   for be in cuda opencl; do
     if [ $be = cuda ]; then D="--backend cuda"; elif [ -n "$ocl" ]; then D="--device $ocl"; else continue; fi
-    s=$(date +%s)
-    timeout 90 $A app swatomic $D --op $op --quiet -o "$T/ops-$be-$op.json" >>"$T/log.txt" 2>&1
-    echo "$be $op: exit $? in $(($(date +%s) - s)) s" >>"$T/info.txt"
+    STEP_LOG=$T/log.txt STEP_STATUS=$T/info.txt step "$be $op" 90 $A app swatomic $D --op $op --quiet \
+      -o "$T/ops-$be-$op.json" >/dev/null
   done
 done
 python3 - "$T" >"$OUT/summary.txt" 2>&1 <<'PY'

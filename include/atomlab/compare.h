@@ -37,15 +37,20 @@ struct atl_compare_pair {
   struct atl_row_times ta, tb;
   enum atl_verdict verdict; /**< both present */
   double ratio;             /**< B median / A median (time): below 1 means B is faster; 0 for n/a */
-  char flags[96];           /**< "A:error", "B:not-verified", ... */
+  char flags[128];          /**< "A:error", "B:not-verified", then the notes: "instructions-differ", "iters-differ" */
+  int flagged;              /**< a side not ok or not verified */
+  unsigned notes;           /**< ATL_COMPARE_* : the two rows did not run the same work */
 };
+
+/** Notes of a pair: other atomic instructions, or iteration counts more than 25% apart. */
+enum { ATL_COMPARE_INSTRUCTIONS = 1, ATL_COMPARE_ITERS = 2 };
 
 /** A comparison: the pairs (A's rows in order, then B's unmatched ones) and their summary. */
 struct atl_comparison {
   double threshold; /**< relative difference of the medians that counts */
   struct atl_compare_pair *pairs;
   size_t count;
-  size_t counts[ATL_VERDICT_COUNT], only_a, only_b, flagged, timed;
+  size_t counts[ATL_VERDICT_COUNT], only_a, only_b, flagged, timed, instructions_differ, iters_differ;
   double geomean; /**< of B/A time ratios over the pairs both timed (0 if none) */
 };
 
@@ -54,10 +59,14 @@ struct atl_comparison {
  * configuration (atl_row_key: repeats pair up in order) and decides: faster
  * or slower where the medians differ by more than @p threshold and the IQRs
  * do not overlap, unclear where they overlap, same within the threshold,
- * n/a where a row has no time. The pairs point into the sets, which must
- * outlive @p out. Returns 0 or ATL_ENOMEM.
+ * n/a where a row has no time. @p ignore (a comma list, or NULL) names
+ * configuration fields left out of the match (two backends size their
+ * grids by their own occupancy). Pairs that did not run the same work are
+ * noted: other atomic instructions, or iteration counts more than 25%
+ * apart. The pairs point into the sets, which must outlive @p out.
+ * Returns 0 or ATL_ENOMEM.
  */
-int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, double threshold,
+int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, double threshold, const char *ignore,
                 struct atl_comparison *out);
 
 void atl_comparison_release(struct atl_comparison *c);

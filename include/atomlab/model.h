@@ -336,6 +336,19 @@ struct atl_smem_util_labels {
 int atl_smem_util_write(FILE *f, enum atl_format fmt, const struct atl_smem_util_set *set,
                         const struct atl_smem_util_labels *labels);
 
+/** A verdict a kernel is expected to get. */
+struct atl_smem_expectation {
+  const char *kernel; /**< the kernel's name: its first @p len bytes (it points into the parsed text) */
+  size_t len;
+  int bottleneck;     /**< 1: bottleneck; 0: not a bottleneck */
+};
+
+/**
+ * Parses "KERNEL=bottleneck", "KERNEL=not" or "KERNEL=not a bottleneck" (the
+ * last '=' splits); @p text must outlive @p out. Returns 0 or ATL_EINVAL.
+ */
+int atl_smem_expectation_parse(const char *text, struct atl_smem_expectation *out);
+
 /** How the launches of one kernel name met an expected verdict. */
 struct atl_smem_expect {
   unsigned seen;  /**< launches of that name */
@@ -392,15 +405,32 @@ int atl_smem_predict_all(const struct atl_smem_table *table, const struct atl_sm
 /** Frees the rows of a set. */
 void atl_smem_predict_set_release(struct atl_smem_predict_set *set);
 
+/**
+ * Writes the summary of a set, one sentence a line: the median and largest
+ * |error| of the bottleneck kernels with B and with B', and B / measured of the
+ * others (where the unit was busy part of the time). 0, or ATL_EIO.
+ */
+int atl_smem_predict_write_summary(FILE *f, const struct atl_smem_predict_set *set);
+
 /** Writes a set as CSV, every column (the case-study labels empty without rows). 0, or ATL_EIO if @p f failed. */
 int atl_smem_predict_write_csv(FILE *f, const struct atl_smem_predict_set *set);
+
+/**
+ * Parses one axis of a calibration grid: a value, a list, A:B (powers of
+ * two), A:B:xK or A:B:+K (atl_axis_parse()), values 1..@p max, into a
+ * malloc'ed array; with @p zero_ok 0 may stand alone or first in a list (c:
+ * no CAS warp). "all" gives NULL and 0: every value, the calibration's
+ * default. Returns 0, or ATL_EINVAL, ATL_ERANGE or ATL_ENOMEM with a reason.
+ */
+int atl_smem_grid_axis_parse(const char *text, unsigned max, int zero_ok, unsigned **values, size_t *count,
+                             char *why, size_t why_len);
 
 /** Settings of a calibration run. */
 struct atl_smem_calibration {
   unsigned nmax;             /**< resident warps per SM (the largest n) */
-  const unsigned *n_values;  /**< n to measure (each 1..nmax) */
+  const unsigned *n_values;  /**< n to measure (each 1..nmax), or NULL for every n from 1 to nmax */
   size_t n_count;
-  const unsigned *e_values;  /**< e to measure (each 1..32) */
+  const unsigned *e_values;  /**< e to measure (each 1..32), or NULL for every e from 1 to 32 */
   size_t e_count;
   const unsigned *c_values;  /**< c to measure, or NULL for every c from 0 to n */
   size_t c_count;
@@ -439,6 +469,36 @@ struct atl_smem_calibration_labels {
 int atl_smem_calibration_write_json(FILE *f, const struct atl_smem_calibration *cfg,
                                     const struct atl_smem_calibration_info *info,
                                     const struct atl_smem_calibration_labels *labels);
+
+/** The files of a calibration: PREFIX.csv (the table) and PREFIX.json (its metadata). */
+struct atl_smem_calibration_files {
+  char prefix[3900];
+  char csv[4000], json[4000];
+};
+
+/**
+ * Names the files of a calibration and makes their folder: PREFIX.csv and
+ * .json, PREFIX.interrupted.csv and .json for the points of an interrupted
+ * run (never over a complete table). @p prefix NULL: results/<device
+ * slug>/smem-table for @p device. Returns 0, or ATL_EINVAL (a prefix too
+ * long) or ATL_EIO (the folder) with a reason.
+ */
+int atl_smem_calibration_files(const char *prefix, const struct atl_device_info *device, int interrupted,
+                               struct atl_smem_calibration_files *files, char *why, size_t why_len);
+
+/**
+ * Writes what a run did: its points, reps, launches, SMs, repeated samples and
+ * time on one line, then each variant's atomic instructions, with a note where
+ * they are not the ones its kernel is built for (ATOMS.ADD, ATOMS.POPC.INC).
+ */
+int atl_smem_calibration_write_summary(FILE *f, const struct atl_smem_calibration *cfg,
+                                       const struct atl_smem_calibration_info *info);
+
+/** Sets up a table and its spread for n up to @p nmax and every e; ATL_ERANGE for @p nmax outside 1..ATL_SMEM_MAX_N. */
+int atl_smem_spread_init(struct atl_smem_table *table, struct atl_smem_spread *spread, unsigned nmax);
+
+/** Frees what atl_smem_spread_init() set up. */
+void atl_smem_spread_release(struct atl_smem_table *table, struct atl_smem_spread *spread);
 
 /**
  * Measures T(n, e, c) on the open device (CUDA only: ATL_ENOTSUP elsewhere).
@@ -523,6 +583,114 @@ void atl_smem_validation_write_csv_header(FILE *f);
 /** One row of the validation runs' CSV, with the verdict the kernel is built to get. */
 void atl_smem_validation_write_csv_row(FILE *f, const struct atl_smem_validation_spec *spec,
                                        const struct atl_smem_validation_result *res);
+
+/** The case study's kernel by name: 0 histogram (Listing 1), 1 histogram2 (Listing 2); -1 if neither. */
+int atl_smem_case_kernel_parse(const char *s);
+
+/** The case study's image by name: 0 solid, 1 uniform; -1 if neither. */
+int atl_smem_case_image_parse(const char *s);
+
+/** A case-study sweep: every kernel x image x result of the masks, over every image size and block size. */
+struct atl_smem_case_plan {
+  unsigned kernels;         /**< bit 0: histogram, bit 1: histogram2 */
+  unsigned images;          /**< bit 0: solid, bit 1: uniform */
+  unsigned results;         /**< bit ATL_SMEM_UNUSED, bit ATL_SMEM_USED */
+  const uint32_t *pixels;   /**< image sizes */
+  size_t npixels;
+  const uint32_t *wg_sizes; /**< threads per block */
+  size_t nwg;
+  unsigned workgroups;      /**< blocks; 0: as many of wg_size as fit on every SM at once */
+  unsigned reps, warmup;    /**< as in struct atl_smem_histogram_spec */
+};
+
+/** The rows of a plan. */
+size_t atl_smem_case_plan_rows(const struct atl_smem_case_plan *plan);
+
+/**
+ * Runs every row of @p plan (kernel, image, result, size, block, in that
+ * order: the order `model predict --runs` pairs with an export's launches)
+ * and writes each as it is measured: a line of the table to @p table and a
+ * row of the CSV atl_smem_cases_parse_csv() reads to @p csv, headers first
+ * (either may be NULL). A row that cannot run is an "error:" line of the table
+ * and the sweep goes on. atl_stop_requested() is polled between rows:
+ * ATL_EINTR once it is set. Returns 0 if every row verified, else
+ * ATL_EVERIFY; @p done counts the rows run.
+ */
+int atl_smem_case_sweep(atl_context_t ctx, const struct atl_smem_case_plan *plan, FILE *table, FILE *csv,
+                        size_t *done);
+
+/**
+ * The model's two validation kernels as atl_smem_case_sweep() runs its rows:
+ * blocks of @p wg_size (a multiple of 32), @p workgroups of them (0: the
+ * device's full occupancy). Returns 0, ATL_EVERIFY or ATL_EINTR likewise.
+ */
+int atl_smem_validation_sweep(atl_context_t ctx, unsigned wg_size, unsigned workgroups, unsigned warmup,
+                              unsigned reps, FILE *table, FILE *csv, size_t *done);
+
+/** One run of the case study as its files record it: a profiled launch (predict.csv) or a timing (hist-case.csv). */
+struct atl_smem_case_point {
+  char kernel[32];               /**< histogram or histogram2 */
+  char image[16];                /**< solid or uniform */
+  enum atl_smem_variant variant; /**< the result unused (ATOMS.POPC.INC) or used (ATOMS.ADD) */
+  unsigned pixels, wg_size;
+  double utilization, e;         /**< launches: the model's U and e */
+  double passes;                 /**< launches: shared-memory passes per atomic job, NAN where not counted */
+  double busy_us, measured_us;   /**< launches: B and the kernel's measured time */
+  double ratio, ratio_pipelined; /**< launches: B / measured, B' / measured (NAN where not derived) */
+  int bottleneck;                /**< launches: the verdict was "bottleneck" */
+  double median_ms;              /**< timings: the median time per launch */
+};
+
+/** A validation kernel's verdict as validate.csv (`atomlab profile ... -o`) records it. */
+struct atl_smem_case_check {
+  char kernel[64], verdict[32];
+  char utilization[32]; /**< U as the file writes it */
+};
+
+/** The files of a case-study folder, as scripts/gpu-smem.sh leaves them. */
+struct atl_smem_case_study {
+  char dir[1024];
+  struct atl_smem_case_point *launches; /**< predict.csv (`model predict --runs ... -o`): none where absent */
+  size_t nlaunches;
+  struct atl_smem_case_point *timings;  /**< hist-case.csv (`hist-case -o`, without the profiler) */
+  size_t ntimings;
+  struct atl_smem_case_check *checks;   /**< validate.csv (`profile ... -- hist-case --validate`) */
+  size_t nchecks;
+  int have_checks;                      /**< validate.csv is there */
+  unsigned *wgs, *sizes;                /**< the block sizes and image sizes of either file, ascending */
+  size_t nwgs, nsizes;
+};
+
+/**
+ * Reads DIR/predict.csv, DIR/hist-case.csv and DIR/validate.csv; any of them
+ * may be missing (a step of the run that did not finish), but not both of the
+ * first two. Returns 0, or ATL_EIO, ATL_EINVAL or ATL_ENOMEM with a reason
+ * naming the file (a file without rows or a column, a field not a number).
+ */
+int atl_smem_case_study_read(const char *dir, struct atl_smem_case_study *study, char *why, size_t why_len);
+
+/** Frees what atl_smem_case_study_read() allocated. */
+void atl_smem_case_study_release(struct atl_smem_case_study *study);
+
+/**
+ * Writes whether the seed's findings hold on this GPU, each computed from the
+ * files on the large images (a quarter of the largest and above): (1) solid
+ * images saturate the unit with e = 32, (2) uniform ones stay below @p
+ * threshold with e (bank-conflict passes) near 3, (3) histogram2 lowers U and
+ * runs faster; then B against the measured time and the validation verdicts.
+ * A finding without data says NO DATA. 0, ATL_ENOMEM or ATL_EIO.
+ */
+int atl_smem_case_study_write_summary(FILE *f, const struct atl_smem_case_study *study, double threshold);
+
+/** The case study's figures (seed 002, Figures 3-5, and the prediction). */
+enum atl_smem_case_figure {
+  ATL_SMEM_CASE_UTIL,    /**< U per image size: 4 panels (image x result), a series per kernel and block size */
+  ATL_SMEM_CASE_SPEEDUP, /**< histogram2's speedup per image size: 4 panels, a series per block size */
+  ATL_SMEM_CASE_PRED     /**< B against the measured time: block 0 the bottleneck launches, block 1 the others */
+};
+
+/** Writes a figure's gnuplot data (panels as blocks two blank lines apart, NaN where not measured). */
+int atl_smem_case_study_write_dat(FILE *f, const struct atl_smem_case_study *study, enum atl_smem_case_figure fig);
 
 /** Resident warps per SM of the open device (max threads per SM / warp size); 0 if unknown. */
 unsigned atl_smem_max_warps(atl_context_t ctx);

@@ -56,6 +56,69 @@ static void add_flags(char *flags, size_t len, const char *side, const struct at
     snprintf(flags + used, len - used, "%s%s:not-verified", used ? "," : "", side);
 }
 
+/* Whether two rows' atomic instructions differ, their counts aside ("REDG.E.ADD x5, ATOMG.E.CAS x1"):
+ * what decides whether two backends or builds ran the same code. Unknown on either side is no difference. */
+static int instructions_differ(const char *a, const char *b)
+{
+  if (!a[0] || !b[0] || strncmp(a, "unknown", 7) == 0 || strncmp(b, "unknown", 7) == 0)
+    return 0;
+  for (int side = 0; side < 2; side++) /* every mnemonic of one is among the other's */
+    for (const char *p = side ? b : a, *other = side ? a : b; *p;) {
+      size_t n = strcspn(p, ","), m = n;
+      while (m > 0 && p[m - 1] != 'x' && p[m - 1] != ' ')
+        m--; /* " xN" off the end */
+      m = m > 1 && p[m - 1] == 'x' && p[m - 2] == ' ' ? m - 2 : n;
+      int found = 0;
+      for (const char *q = other; *q && !found; q += strcspn(q, ","), q += *q == ',', q += *q == ' ')
+        found = strncmp(q, p, m) == 0 && (q[m] == ' ' || q[m] == ',' || q[m] == '\0');
+      if (!found)
+        return 1;
+      p += n;
+      p += *p == ',';
+      p += *p == ' ';
+    }
+  return 0;
+}
+
+/* The notes of a matched pair: each backend (or run) calibrates its own iteration count, and for some
+ * patterns the count changes the experiment (docs/crosscheck.md): more than 25% apart is other work. */
+static void add_notes(struct atl_compare_pair *p)
+{
+  const double ia = atl_row_metric(p->a, "iters", 0), ib = atl_row_metric(p->b, "iters", 0);
+  if (instructions_differ(p->a->instructions, p->b->instructions))
+    p->notes |= ATL_COMPARE_INSTRUCTIONS;
+  if (ia > 0 && ib > 0 && (ia / ib > 1.25 || ib / ia > 1.25))
+    p->notes |= ATL_COMPARE_ITERS;
+  size_t used = strlen(p->flags);
+  if (p->notes & ATL_COMPARE_INSTRUCTIONS)
+    used += (size_t)snprintf(p->flags + used, sizeof p->flags - used, "%sinstructions-differ", used ? "," : "");
+  if (p->notes & ATL_COMPARE_ITERS)
+    snprintf(p->flags + used, sizeof p->flags - used, "%siters-differ", used ? "," : "");
+}
+
+/* Whether the comma list @p list names @p name. */
+static int list_has(const char *list, const char *name)
+{
+  const size_t len = strlen(name);
+  for (const char *p = list; p && *p; p += *p == ',') {
+    const size_t n = strcspn(p, ",");
+    if (n == len && strncmp(p, name, n) == 0)
+      return 1;
+    p += n;
+  }
+  return 0;
+}
+
+/* The row's configuration key without the fields @p ignore names. */
+static void match_key(const struct atl_row *r, const char *ignore, char *out, size_t len)
+{
+  struct atl_row kept = {0};
+  for (unsigned i = 0; i < r->nconfig; i++)
+    if (!list_has(ignore, r->config[i].name))
+      kept.config[kept.nconfig++] = r->config[i];
+  atl_row_key(&kept, out, len);
+}
+
 static void summarize(struct atl_comparison *c)
 {
   double logsum = 0;
@@ -67,7 +130,9 @@ static void summarize(struct atl_comparison *c)
       c->only_b++;
     else {
       c->counts[p->verdict]++;
-      c->flagged += p->flags[0] != '\0';
+      c->flagged += p->flagged;
+      c->instructions_differ += (p->notes & ATL_COMPARE_INSTRUCTIONS) != 0;
+      c->iters_differ += (p->notes & ATL_COMPARE_ITERS) != 0;
       if (p->verdict != ATL_VERDICT_NA) {
         logsum += log(p->ratio);
         c->timed++;
@@ -77,7 +142,7 @@ static void summarize(struct atl_comparison *c)
   c->geomean = c->timed ? exp(logsum / (double)c->timed) : 0;
 }
 
-int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, double threshold,
+int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, double threshold, const char *ignore,
                 struct atl_comparison *out)
 {
   memset(out, 0, sizeof *out);
@@ -92,13 +157,13 @@ int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, 
     return ATL_ENOMEM;
   }
   for (size_t j = 0; j < b->count; j++)
-    atl_row_key(&b->rows[j], keys[j], sizeof keys[j]);
+    match_key(&b->rows[j], ignore, keys[j], sizeof keys[j]);
   for (size_t i = 0; i < a->count; i++) {
     struct atl_compare_pair *p = &out->pairs[out->count++];
     char key[640];
     p->a = &a->rows[i];
     atl_row_times(p->a, &p->ta);
-    atl_row_key(p->a, key, sizeof key);
+    match_key(p->a, ignore, key, sizeof key);
     for (size_t j = 0; j < b->count && !p->b; j++)
       if (!taken[j] && strcmp(key, keys[j]) == 0) {
         taken[j] = 1;
@@ -109,6 +174,8 @@ int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, 
       p->verdict = decide(&p->ta, &p->tb, threshold, &p->ratio);
       add_flags(p->flags, sizeof p->flags, "A", p->a);
       add_flags(p->flags, sizeof p->flags, "B", p->b);
+      p->flagged = p->flags[0] != '\0';
+      add_notes(p);
     }
   }
   for (size_t j = 0; j < b->count; j++)

@@ -68,6 +68,35 @@ rows=$(python3 -c 'import json, atl_json,sys; print(len(atl_json.load(sys.argv[1
 grep -q "^summary: $rows matched (.*), 0 only in A, 0 only in B" "$WORK/old.out" && pass ||
   fail "rows without scope and order did not match: $(grep summary "$WORK/old.out")"
 
+# Two backends on one device (what scripts/crosscheck.py did): their grids differ, --ignore pairs the rows
+# anyway; pairs that ran other instructions or iteration counts more than 25% apart are noted, not flagged.
+python3 - "$A" "$B" "$WORK/cuda.json" "$WORK/ocl.json" <<'PY'
+import json, sys
+for src, dst, wgs in ((sys.argv[1], sys.argv[3], 2), (sys.argv[2], sys.argv[4], 3)):
+    d = json.load(open(src))
+    for r in d["rows"]:
+        r["workgroups"] = wgs
+        r["iters"] = 200 if wgs == 3 and r["contention"] == 1 else 100
+        r["instructions"] = "ATOMG.E.CAS x2, ATOMG.E.ADD x1" if wgs == 3 and r["contention"] == 2 else \
+            "ATOMG.E.ADD x4, ATOMG.E.CAS x1"
+    json.dump(d, open(dst, "w"))
+PY
+"$ATOMLAB" compare "$WORK/cuda.json" "$WORK/ocl.json" >"$WORK/x.txt" 2>&1 && grep -q "^summary: 0 matched" "$WORK/x.txt" &&
+  pass || fail "other grids matched without --ignore: $(grep summary "$WORK/x.txt")"
+"$ATOMLAB" compare "$WORK/cuda.json" "$WORK/ocl.json" --ignore wg_size,workgroups --format json 2>/dev/null |
+  python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s, got = d["summary"], {r["contention"]: r["flags"] for r in d["rows"]}
+assert (s["same"] + s["faster"] + s["slower"] + s["unclear"] + s["n/a"], s["flagged"]) == (6, 2), s
+assert (s["instructions_differ"], s["iters_differ"]) == (0, 1), s
+assert got[1] == "iters-differ" and got[2] == "" and got[16] == "A:error", got' && pass || fail "--ignore and notes"
+sed -i 's/"ATOMG.E.CAS x2, ATOMG.E.ADD x1"/"ATOMG.E.CAS x2, ATOMS.ADD x1"/' "$WORK/ocl.json"
+"$ATOMLAB" compare "$WORK/cuda.json" "$WORK/ocl.json" --ignore workgroups >"$WORK/x.txt" 2>&1 &&
+  grep -q "c=2 .*instructions-differ" "$WORK/x.txt" &&
+  grep -q "^not the same work: 1 pairs emitted other atomic instructions (instructions-differ), 1 ran" "$WORK/x.txt" &&
+  pass || fail "instructions-differ: $(cat "$WORK/x.txt")"
+
 # Bad input.
 sed 's/"format_version": 1/"format_version": 3/' "$B" >"$WORK/v3.json"
 echo '[1, 2]' >"$WORK/array.json"
@@ -78,4 +107,5 @@ expect_usage_error "two result files" compare "$A"
 expect_usage_error "--threshold" compare "$A" "$B" --threshold -1
 expect_usage_error "--threshold" compare "$A" "$B" --threshold 5x
 expect_usage_error "--format" compare "$A" "$B" --format xml
+expect_usage_error "--ignore 'grid'" compare "$A" "$B" --ignore workgroups,grid
 finish

@@ -38,7 +38,7 @@ int main(void)
   add(&a, "only-a", base, ATL_STATUS_OK);
   add(&b, "only-b", base, ATL_STATUS_OK);
   struct atl_comparison c;
-  CHECK(atl_compare(&a, &b, 0.05, &c) == 0);
+  CHECK(atl_compare(&a, &b, 0.05, NULL, &c) == 0);
   CHECK(c.count == 6 && c.only_a == 1 && c.only_b == 1 && c.timed == 3 && c.flagged == 1);
   const enum atl_verdict want[] = {ATL_VERDICT_SAME, ATL_VERDICT_FASTER, ATL_VERDICT_UNCLEAR, ATL_VERDICT_NA};
   for (size_t i = 0; i < 4 && c.count == 6; i++) {

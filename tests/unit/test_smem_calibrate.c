@@ -217,10 +217,62 @@ int main(void)
   snprintf(ctx->current.backend, sizeof ctx->current.backend, "opencl");
   ctx->current.has_sm_clock = 0;
   CHECK(atl_smem_calibrate(ctx, &cfg, &table, NULL, &info) == ATL_ENOTSUP);
-  free(n_values);
+  /* e left out is every e from 1 to 32: one n, one c, 32 points */
+  ctx->current.has_sm_clock = 1;
+  memset(&sim, 0, sizeof sim);
+  unsigned one = 4, zero = 0;
+  struct atl_smem_calibration every_e = {.nmax = 64, .n_values = &one, .n_count = 1, .c_values = &zero,
+                                         .c_count = 1, .reps = 1, .delay_cycles = 20000, .variants = {0, 1}};
   atl_smem_table_release(&table);
-  atl_smem_table_release(&spread.min);
-  atl_smem_table_release(&spread.max);
+  atl_smem_table_init(&table, 64, 32);
+  CHECK(atl_smem_calibrate(ctx, &every_e, &table, NULL, &info) == 0);
+  CHECK_EQ(info.points, 32);
+  CHECK(atl_smem_table_get(&table, ATL_SMEM_USED, 4, 32, 0) == known_T(4, 32, 0, 1));
+  /* what a run prints: the counts, each variant's instructions, a note where they are not the expected ones */
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  snprintf(info.instructions[ATL_SMEM_USED], sizeof info.instructions[0], "ATOMS.CAS x1");
+  CHECK(atl_smem_calibration_write_summary(f, &every_e, &info) == 0);
+  fclose(f);
+  CHECK(strncmp(text, "32 points (1 reps each, ", 24) == 0);
+  CHECK(strstr(text, "  used   kernel: ATOMS.CAS x1\n  note: the used kernel's SASS summary does not show ATOMS.ADD") !=
+        NULL);
+  free(text);
+  free(n_values);
+  atl_smem_spread_release(&table, &spread);
   ctx_release(ctx);
+
+  /* the grid's axes: "all" is every value; c may start at 0; the bounds are checked */
+  unsigned *v = NULL;
+  size_t nv = 0;
+  char why[200];
+  CHECK(atl_smem_grid_axis_parse("all", 64, 1, &v, &nv, why, sizeof why) == 0 && v == NULL && nv == 0);
+  CHECK(atl_smem_grid_axis_parse("0", 64, 1, &v, &nv, why, sizeof why) == 0 && nv == 1 && v[0] == 0);
+  free(v);
+  CHECK(atl_smem_grid_axis_parse("0,2:8", 64, 1, &v, &nv, why, sizeof why) == 0 && nv == 4 && v[0] == 0 &&
+        v[1] == 2 && v[3] == 8);
+  free(v);
+  CHECK(atl_smem_grid_axis_parse("0", 64, 0, &v, &nv, why, sizeof why) != 0 && v == NULL);
+  CHECK(atl_smem_grid_axis_parse("1:33", 32, 0, &v, &nv, why, sizeof why) != 0 && strstr(why, "32") != NULL);
+
+  /* the files: PREFIX.csv and .json, their folder made; an interrupted run beside them */
+  char dir[] = "/tmp/atl-calfiles-XXXXXX", prefix[200];
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(prefix, sizeof prefix, "%s/new/deeper/t", dir);
+  struct atl_smem_calibration_files files;
+  CHECK(atl_smem_calibration_files(prefix, NULL, 0, &files, why, sizeof why) == 0);
+  CHECK(strcmp(files.json + strlen(dir), "/new/deeper/t.json") == 0);
+  f = fopen(files.csv, "w");
+  CHECK(f != NULL);
+  if (f)
+    fclose(f);
+  CHECK(atl_smem_calibration_files(prefix, NULL, 1, &files, why, sizeof why) == 0);
+  CHECK(strcmp(files.csv + strlen(dir), "/new/deeper/t.interrupted.csv") == 0);
+  snprintf(prefix, sizeof prefix, "%s/new/deeper/t.csv/x", dir); /* a file where a folder must go */
+  CHECK(atl_smem_calibration_files(prefix, NULL, 0, &files, why, sizeof why) == ATL_EIO);
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  CHECK(system(cmd) == 0);
   return check_exit("test_smem_calibrate");
 }

@@ -12,6 +12,7 @@
 
 #include "atomlab/error.h"
 #include "atomlab/model.h"
+#include "atomlab/stop.h"
 #include "check.h"
 #include "model/smem/text.h"
 
@@ -299,8 +300,74 @@ static void case_rows_round_trip(void)
   free(buf);
 }
 
+/* The small grammar of the case study's names, --expect and a plan's size; a prediction's summary sentences. */
+static void names_and_summary(void)
+{
+  struct atl_smem_expectation x;
+  CHECK(atl_smem_expectation_parse("smem_validate_atomics=bottleneck", &x) == 0 && x.bottleneck == 1 &&
+        x.len == strlen("smem_validate_atomics"));
+  CHECK(atl_smem_expectation_parse("k=v=not a bottleneck", &x) == 0 && x.bottleneck == 0 && x.len == 3);
+  CHECK(atl_smem_expectation_parse("k=maybe", &x) == ATL_EINVAL);
+  CHECK(atl_smem_expectation_parse("=not", &x) == ATL_EINVAL);
+  CHECK(atl_smem_case_kernel_parse("histogram2") == 1 && atl_smem_case_kernel_parse("histo") == -1);
+  CHECK(atl_smem_case_image_parse("solid") == 0 && atl_smem_case_image_parse("uniform") == 1);
+  const uint32_t px[] = {32, 64, 128}, wg[] = {256, 512};
+  const struct atl_smem_case_plan plan = {.kernels = 3, .images = 1, .results = 2, .pixels = px, .npixels = 3,
+                                          .wg_sizes = wg, .nwg = 2};
+  CHECK(atl_smem_case_plan_rows(&plan) == 2 * 1 * 1 * 3 * 2);
+  struct atl_smem_predict_set set;
+  memset(&set, 0, sizeof set);
+  set.settings.threshold = 0.8;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!CHECK(f != NULL))
+    return;
+  CHECK(atl_smem_predict_write_summary(f, &set) == 0);
+  set.error = (struct atl_stats){.samples = 2, .median = 0.05, .max = 0.1};
+  CHECK(atl_smem_predict_write_summary(f, &set) == 0);
+  fclose(f);
+  CHECK(strcmp(buf, "No kernel reached U >= 0.8.\nBottleneck kernels (2): median |error| 5.0 %, largest 10.0 %.\n") ==
+        0);
+  free(buf);
+}
+
+/* The case study's sweep without a device: every row in order is an error line, the CSV only its header; a
+ * stop request ends it before the next row. */
+static void sweep_order(void)
+{
+  atl_context_t ctx = NULL;
+  if (!CHECK(atl_context_new(&ctx) == 0))
+    return;
+  const uint32_t px[] = {32}, wg[] = {64};
+  const struct atl_smem_case_plan plan = {.kernels = 2, .images = 3, .results = 1, .pixels = px, .npixels = 1,
+                                          .wg_sizes = wg, .nwg = 1, .workgroups = 4, .reps = 1};
+  char *table = NULL, *csv = NULL;
+  size_t tlen = 0, clen = 0, done = 0;
+  FILE *t = open_memstream(&table, &tlen), *c = open_memstream(&csv, &clen);
+  CHECK(atl_smem_case_sweep(ctx, &plan, t, c, &done) == ATL_EVERIFY);
+  fclose(t);
+  fclose(c);
+  CHECK(done == 2);
+  CHECK(strncmp(table, "kernel ", 7) == 0);
+  const char *first = strstr(table, "histogram2 solid   unused        32    64      4 error: ");
+  const char *second = strstr(table, "histogram2 uniform unused        32    64      4 error: ");
+  CHECK(first != NULL && second != NULL && first < second);
+  CHECK(strchr(csv, '\n') == csv + clen - 1); /* the header alone */
+  free(table);
+  free(csv);
+  atl_stop_request(15);
+  CHECK(atl_smem_case_sweep(ctx, &plan, NULL, NULL, &done) == ATL_EINTR && done == 0);
+  CHECK(atl_smem_validation_sweep(ctx, 64, 4, 0, 1, NULL, NULL, &done) == ATL_EINTR && done == 0);
+  atl_stop_reset();
+  CHECK(atl_smem_validation_sweep(ctx, 64, 4, 0, 1, NULL, NULL, &done) == ATL_EVERIFY && done == 2);
+  atl_context_free(ctx);
+}
+
 int main(void)
 {
+  names_and_summary();
+  sweep_order();
   real_kernel7();
   made_up();
   pipelined();

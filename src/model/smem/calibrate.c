@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "atomlab/error.h"
+#include "atomlab/experiment.h"
 #include "atomlab/model.h"
 #include "atomlab/stop.h"
 #include "core/context.h"
@@ -50,14 +52,47 @@ static int cmp_double(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* The points of one variant: the cartesian product, c limited to 0..n. */
+int atl_smem_grid_axis_parse(const char *text, unsigned max, int zero_ok, unsigned **values, size_t *count,
+                             char *why, size_t why_len)
+{
+  *values = NULL;
+  *count = 0;
+  if (strcmp(text, "all") == 0)
+    return 0;
+  /* atl_axis_parse() takes no 0; c may start at 0 (no CAS warp): "0" alone or "0,..." is taken apart here */
+  const int with_zero = zero_ok && (strcmp(text, "0") == 0 || strncmp(text, "0,", 2) == 0);
+  struct atl_axis axis = {0};
+  if (!(with_zero && text[1] == '\0')) {
+    int err = atl_axis_parse(with_zero ? text + 2 : text, max, &axis, why, why_len);
+    if (err)
+      return err;
+  }
+  *values = malloc((axis.count + 1) * sizeof **values);
+  if (*values == NULL) {
+    atl_axis_release(&axis);
+    snprintf(why, why_len, "out of memory");
+    return ATL_ENOMEM;
+  }
+  if (with_zero)
+    (*values)[(*count)++] = 0;
+  for (size_t i = 0; i < axis.count; i++)
+    (*values)[(*count)++] = axis.values[i];
+  atl_axis_release(&axis);
+  return 0;
+}
+
+/* The points of one variant: the cartesian product (every n and e where the grid leaves them out), c
+ * limited to 0..n. */
 static int plan_points(const struct atl_smem_calibration *cfg, struct cal_point **out, size_t *count)
 {
   size_t cap = 0, n_points = 0;
   struct cal_point *pts = NULL;
-  for (size_t a = 0; a < cfg->n_count; a++)
-    for (size_t b = 0; b < cfg->e_count; b++) {
-      unsigned n = cfg->n_values[a], e = cfg->e_values[b];
+  const size_t n_count = cfg->n_values ? cfg->n_count : cfg->nmax;
+  const size_t e_count = cfg->e_values ? cfg->e_count : ATL_SMEM_MAX_E;
+  for (size_t a = 0; a < n_count; a++)
+    for (size_t b = 0; b < e_count; b++) {
+      unsigned n = cfg->n_values ? cfg->n_values[a] : (unsigned)a + 1;
+      unsigned e = cfg->e_values ? cfg->e_values[b] : (unsigned)b + 1;
       size_t ncs = cfg->c_values ? cfg->c_count : (size_t)n + 1;
       for (size_t k = 0; k < ncs; k++) {
         unsigned c = cfg->c_values ? cfg->c_values[k] : (unsigned)k;
@@ -103,10 +138,10 @@ int atl_smem_calibrate(atl_context_t ctx, const struct atl_smem_calibration *cfg
   if (block == 0 || block > d->max_wg_size || cfg->nmax > max_warps || cfg->nmax > table->nmax)
     return atl__seterr(ctx, ATL_EINVAL, "n up to %u does not fit this device (%u resident warps per SM)", cfg->nmax,
                        max_warps);
-  for (size_t i = 0; i < cfg->n_count; i++)
+  for (size_t i = 0; cfg->n_values && i < cfg->n_count; i++)
     if (cfg->n_values[i] < 1 || cfg->n_values[i] > cfg->nmax || cfg->n_values[i] > 255)
       return atl__seterr(ctx, ATL_EINVAL, "n=%u is outside 1..%u", cfg->n_values[i], cfg->nmax);
-  for (size_t i = 0; i < cfg->e_count; i++)
+  for (size_t i = 0; cfg->e_values && i < cfg->e_count; i++)
     if (cfg->e_values[i] < 1 || cfg->e_values[i] > d->warp_size || cfg->e_values[i] > ATL_SMEM_MAX_E)
       return atl__seterr(ctx, ATL_EINVAL, "e=%u is outside 1..%u", cfg->e_values[i], d->warp_size);
   if (cfg->reps < 1)

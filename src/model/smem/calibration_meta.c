@@ -1,6 +1,10 @@
-/* The JSON beside a calibration table: what the CSV cannot say (device, grid, counts, the SASS each variant ran). */
+/* What a calibration writes besides its table: where the files go, the JSON beside the table (what the CSV
+ * cannot say: device, grid, counts, the SASS each variant ran) and the summary of the run. */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "atomlab/error.h"
 #include "atomlab/model.h"
@@ -53,4 +57,79 @@ int atl_smem_calibration_write_json(FILE *f, const struct atl_smem_calibration *
   fputs(text, f); /* as before: the text without a final newline */
   free(text);
   return ferror(f) ? ATL_EIO : 0;
+}
+
+/* mkdir -p for the folder of @p path: results/<device>/ is new on a new device. */
+static int make_parents(const char *path)
+{
+  char buf[sizeof ((struct atl_smem_calibration_files *)0)->csv];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    struct stat st;
+    if (mkdir(buf, 0777) != 0 && (errno != EEXIST || stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))) {
+      errno = errno == EEXIST ? ENOTDIR : errno;
+      return -1;
+    }
+    *p = '/';
+  }
+  return 0;
+}
+
+int atl_smem_calibration_files(const char *prefix, const struct atl_device_info *device, int interrupted,
+                               struct atl_smem_calibration_files *files, char *why, size_t why_len)
+{
+  char slug[64];
+  if (prefix == NULL) {
+    atl_device_slug(device, slug, sizeof slug);
+    snprintf(files->prefix, sizeof files->prefix, "results/%s/smem-table", slug);
+  } else if (snprintf(files->prefix, sizeof files->prefix, "%s", prefix) >= (int)sizeof files->prefix) {
+    snprintf(why, why_len, "the prefix is longer than %zu bytes", sizeof files->prefix - 1);
+    return ATL_EINVAL;
+  }
+  /* An interrupted run writes beside the table: a partial table must never replace a complete one that
+   * `atomlab profile` and `model` read, and the CSV has no place to say "partial". */
+  const char *mid = interrupted ? ".interrupted" : "";
+  snprintf(files->csv, sizeof files->csv, "%s%s.csv", files->prefix, mid);
+  snprintf(files->json, sizeof files->json, "%s%s.json", files->prefix, mid);
+  if (make_parents(files->csv) != 0) {
+    snprintf(why, why_len, "unable to create its folder: %s", strerror(errno));
+    return ATL_EIO;
+  }
+  return 0;
+}
+
+int atl_smem_calibration_write_summary(FILE *f, const struct atl_smem_calibration *cfg,
+                                       const struct atl_smem_calibration_info *info)
+{
+  fprintf(f, "%zu points (%u reps each, %zu launches on %u SMs, %zu samples repeated) in %.1f s\n", info->points,
+          cfg->reps, info->launches, info->slots, info->retried, info->seconds);
+  for (int v = 0; v < ATL_SMEM_VARIANTS; v++) {
+    if (!cfg->variants[v])
+      continue;
+    /* what each variant is built to compile to on sm_80+: a table of other instructions models other atomics */
+    const char *want = v == ATL_SMEM_USED ? "ATOMS.ADD" : "ATOMS.POPC.INC";
+    const char *name = atl_smem_variant_name((enum atl_smem_variant)v);
+    fprintf(f, "  %-6s kernel: %s\n", name, info->instructions[v]);
+    if (!strstr(info->instructions[v], want))
+      fprintf(f, "  note: the %s kernel's SASS summary does not show %s\n", name, want);
+  }
+  return ferror(f) ? ATL_EIO : 0;
+}
+
+int atl_smem_spread_init(struct atl_smem_table *table, struct atl_smem_spread *spread, unsigned nmax)
+{
+  int err = atl_smem_table_init(table, nmax, ATL_SMEM_MAX_E);
+  if (!err)
+    err = atl_smem_table_init(&spread->min, nmax, ATL_SMEM_MAX_E);
+  return err ? err : atl_smem_table_init(&spread->max, nmax, ATL_SMEM_MAX_E);
+}
+
+void atl_smem_spread_release(struct atl_smem_table *table, struct atl_smem_spread *spread)
+{
+  atl_smem_table_release(table);
+  atl_smem_table_release(&spread->min);
+  atl_smem_table_release(&spread->max);
 }

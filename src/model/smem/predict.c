@@ -160,6 +160,22 @@ void atl_smem_predict_set_release(struct atl_smem_predict_set *set)
   set->count = 0;
 }
 
+int atl_smem_predict_write_summary(FILE *f, const struct atl_smem_predict_set *set)
+{
+  if (set->error.samples)
+    fprintf(f, "Bottleneck kernels (%u): median |error| %.1f %%, largest %.1f %%.\n", set->error.samples,
+            set->error.median * 100, set->error.max * 100);
+  else
+    fprintf(f, "No kernel reached U >= %g.\n", set->settings.threshold);
+  if (set->error_pipelined.samples)
+    fprintf(f, "The same kernels with B' (pipelined S'): median |error| %.1f %%, largest %.1f %%.\n",
+            set->error_pipelined.median * 100, set->error_pipelined.max * 100);
+  if (set->others.samples)
+    fprintf(f, "Other kernels (%u): B / measured median %.3f, largest %.3f.\n", set->others.samples,
+            set->others.median, set->others.max);
+  return ferror(f) ? ATL_EIO : 0;
+}
+
 int atl_smem_predict_write_csv(FILE *f, const struct atl_smem_predict_set *set)
 {
   fprintf(f, "id,kernel,case_kernel,image,result,pixels,wg_size,jobs_per_sm,n_hat,e,c,passes_per_job,s_cycles,"

@@ -62,6 +62,16 @@ void atl_smem_util_set_release(struct atl_smem_util_set *set)
   set->count = 0;
 }
 
+int atl_smem_expectation_parse(const char *text, struct atl_smem_expectation *out)
+{
+  const char *eq = strrchr(text, '=');
+  if (eq == NULL || eq == text ||
+      (strcmp(eq + 1, "bottleneck") != 0 && strcmp(eq + 1, "not") != 0 && strcmp(eq + 1, "not a bottleneck") != 0))
+    return ATL_EINVAL;
+  *out = (struct atl_smem_expectation){text, (size_t)(eq - text), strcmp(eq + 1, "bottleneck") == 0};
+  return 0;
+}
+
 void atl_smem_expect_check(const struct atl_smem_util_set *set, const char *kernel, size_t len, int bottleneck,
                            struct atl_smem_expect *out)
 {

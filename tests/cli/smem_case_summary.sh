@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# scripts/smem-case-report.py, CPU only: the case-study summary computed from MADE-UP model and timing
-# files (not measurements) whose findings are known by construction, one variant built to contradict the
-# seed; gnuplot's .dat files; bad input exits 2 with one line naming the file.
+# `atomlab model case-summary` and `atomlab plot` on a case-study folder, CPU only: the summary computed
+# from MADE-UP model and timing files (not measurements) whose findings are known by construction, one
+# variant built to contradict the seed; the figures' .dat files; bad input exits 2 with one line naming the
+# file.
 . "$(dirname "$0")/lib.sh"
-REPORT=$(cd "$(dirname "$0")/../../scripts" && pwd)/smem-case-report.py
+# report DIR: what scripts/gpu-smem.sh runs on its folder
+report() {
+  "$ATOMLAB" model case-summary "$1" -o "$1/summary.txt" >"$WORK/out" 2>"$WORK/err" &&
+    "$ATOMLAB" plot "$1" -o "$1" --format both >>"$WORK/out" 2>>"$WORK/err"
+}
 mkdir -p "$WORK/d"
 python3 - "$WORK/d" <<'PY'
 import sys
@@ -47,8 +52,11 @@ with open(f"{d}/validate.csv", "w") as f:
             "clamped,reason,assumptions\n0,smem_validate_atomics,1,1,1,0,1,1,1,1.07,bottleneck,1,0,,\n"
             "1,smem_validate_stream,1,1,1,0,1,1,1,0.9,bottleneck,1,0,,\n")
 PY
-python3 "$REPORT" "$WORK/d" >"$WORK/out" 2>"$WORK/err"
+report "$WORK/d"
 [ $? -eq 0 ] && pass || fail "report: $(cat "$WORK/err")"
+"$ATOMLAB" model case-summary "$WORK/d" | cmp -s - "$WORK/d/summary.txt" && pass || fail "stdout and -o differ"
+grep -q "^# The seed's histogram findings on this GPU (computed by atomlab model case-summary from $WORK/d)" \
+  "$WORK/d/summary.txt" && pass || fail "head: $(head -1 "$WORK/d/summary.txt")"
 S=$WORK/d/summary.txt
 grep -q '^1\. solid images saturate the unit with e = 32 (ATOMS.ADD, histogram): HOLDS: e 32.0..32.0, U 1.10..1.10' "$S" &&
   pass || fail "finding 1: $(cat "$S")"
@@ -75,13 +83,13 @@ fi
 mkdir -p "$WORK/up"
 cp "$WORK/d/hist-case.csv" "$WORK/up/"
 sed 's/,0.5,not a bottleneck,/,1.5,bottleneck,/' "$WORK/d/predict.csv" >"$WORK/up/predict.csv"
-python3 "$REPORT" "$WORK/up" >"$WORK/out" 2>"$WORK/err"
+report "$WORK/up"
 grep -q '^2\. uniform .* (ATOMS.ADD, histogram): UNDECIDED (U is only an upper bound at e < 2): U 1.50..1.50' \
   "$WORK/up/summary.txt" && pass || fail "undecided: $(cat "$WORK/up/summary.txt")"
 # the profiled case study did not finish: the timings alone still give the speedups, the rest says NO DATA
 mkdir -p "$WORK/timing"
 cp "$WORK/d/hist-case.csv" "$WORK/timing/"
-python3 "$REPORT" "$WORK/timing" >"$WORK/out" 2>"$WORK/err"
+report "$WORK/timing"
 rc=$?
 [ $rc -eq 0 ] && grep -q '^# NO predict.csv' "$WORK/timing/summary.txt" && grep -q '^1\. .*: NO DATA' "$WORK/timing/summary.txt" &&
   grep -q '^4194304 1.25 1.25$' "$WORK/timing/smem-case-speedup.dat" && pass ||
@@ -94,9 +102,23 @@ mkdir -p "$WORK/empty" "$WORK/nocol"
 cp "$WORK/d/hist-case.csv" "$WORK/nocol/"
 cut -d, -f1-10 "$WORK/d/predict.csv" >"$WORK/nocol/predict.csv"
 for dir in empty nocol; do
-  python3 "$REPORT" "$WORK/$dir" >"$WORK/out" 2>"$WORK/err"
+  "$ATOMLAB" model case-summary "$WORK/$dir" >"$WORK/out" 2>"$WORK/err"
   rc=$?
   [ $rc -eq 2 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "^error: .*predict.csv" "$WORK/err" && pass ||
     fail "$dir: exit $rc, $(cat "$WORK/err")"
 done
+# plot: the folder with a bad file is refused the same way; one with neither file is a folder, not a result
+"$ATOMLAB" plot "$WORK/nocol" -o "$WORK/nocol-fig" >"$WORK/out" 2>"$WORK/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "^error: .*predict.csv' lacks the column 'utilization'" "$WORK/err" && pass ||
+  fail "plot nocol: exit $rc, $(cat "$WORK/err")"
+"$ATOMLAB" plot "$WORK/empty" -o "$WORK/empty-fig" >"$WORK/out" 2>"$WORK/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "is a folder" "$WORK/err" && pass || fail "plot empty: exit $rc, $(cat "$WORK/err")"
+printf 'kernel,image,result,pixels,wg_size,median_ms\nhistogram,solid,used,x,256,1\n' >"$WORK/nocol/hist-case.csv"
+rm "$WORK/nocol/predict.csv"
+expect_refused "pixels = 'x' is not a number" model case-summary "$WORK/nocol"
+expect_refused "one folder" model case-summary
+expect_refused "--threshold" model case-summary "$WORK/d" --threshold 0
+expect_refused "--table" model case-summary "$WORK/d" --table x.csv
 finish
