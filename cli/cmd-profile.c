@@ -169,21 +169,9 @@ int cmd_profile(int argc, char **argv)
   atl_context_t ctx = NULL;
   if (atl_context_new(&ctx))
     die("out of memory");
-  const struct atl_device_info *devs = NULL;
-  size_t ndev = 0;
-  double sms = opts.settings.sm_count, warps = opts.settings.warps_per_sm;
-  atl_devices(ctx, &devs, &ndev);
   struct atl_run_meta meta;
   cli_fill_meta(ctx, argc + 1, argv - 1, &meta);
-  for (size_t i = 0; i < ndev; i++)
-    if (devs[i].has_ncu_counters) {
-      if (sms <= 0)
-        sms = devs[i].compute_units;
-      if (warps <= 0 && devs[i].warp_size)
-        warps = (double)devs[i].max_threads_per_cu / devs[i].warp_size;
-      meta.device = devs[i];
-      break;
-    }
+  atl_smem_profile_device(ctx, &opts.settings, &meta.device);
   const char *tmp = getenv("TMPDIR");
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/atomlab-profile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -203,13 +191,10 @@ int cmd_profile(int argc, char **argv)
   char *qargv[] = {ncu, "--query-metrics", NULL};
   int rc = run(qargv, query, query_err);
   int status = stopped(rc, "'ncu --query-metrics'");
-  if (status) {
-    remove_tmp_dir();
-    atl_context_free(ctx);
-    atl_smem_table_release(&table);
-    return status;
-  }
-  char *listing = rc == 0 ? cli_read_text(query, (size_t)1 << 26) : NULL;
+  char *listing = NULL, *text = NULL;
+  if (status)
+    goto out;
+  listing = rc == 0 ? cli_read_text(query, (size_t)1 << 26) : NULL;
   if (listing && !atl_ncu_listed(listing, "sm__cycles_active")) {
     /* a listing that lacks even this basic metric is in a form we do not read: ask for the first candidates */
     fprintf(stderr, "note: 'ncu --query-metrics' lists no sm__cycles_active: asking for the first candidate metrics\n");
@@ -226,87 +211,61 @@ int cmd_profile(int argc, char **argv)
           atl_ncu_candidates(missing)[0].name);
     die("the metric list for ncu is longer than %zu bytes", sizeof metrics);
   }
-  free(listing);
   if (rc != 0)
     fprintf(stderr, "note: 'ncu --query-metrics' failed (exit %d): asking for the first candidate metrics\n", rc);
-  char kernel_filter[600];
-  char *pargv[32];
-  int np = 0;
-  pargv[np++] = ncu;
-  pargv[np++] = "--clock-control";
-  pargv[np++] = "none";
-  pargv[np++] = "--metrics";
-  pargv[np++] = metrics;
-  pargv[np++] = "--force-overwrite";
-  pargv[np++] = "-o";
-  char report_base[4200];
+  char kernel_filter[600], report_base[4200];
+  snprintf(kernel_filter, sizeof kernel_filter, "regex:%s", kernel ? kernel : "");
   snprintf(report_base, sizeof report_base, "%s/profile", dir);
-  pargv[np++] = report_base;
-  if (kernel) {
-    snprintf(kernel_filter, sizeof kernel_filter, "regex:%s", kernel);
-    pargv[np++] = "--kernel-name";
-    pargv[np++] = kernel_filter;
-  }
-  pargv[np++] = "--";
-  size_t nprog = 0;
+  char *pargv[] = {ncu, "--clock-control", "none", "--metrics", metrics, "--force-overwrite", "-o", report_base,
+                   "--kernel-name", kernel_filter, "--"};
+  size_t np = sizeof pargv / sizeof *pargv, nprog = 0;
+  if (!kernel) /* no filter: drop --kernel-name and its value, keep "--" */
+    pargv[np - 3] = "--", np -= 2;
   while (program[nprog])
     nprog++;
   char **full = malloc((np + nprog + 1) * sizeof *full);
   if (full == NULL)
     die("out of memory");
   memcpy(full, pargv, np * sizeof *full);
-  memcpy(full + np, program, nprog * sizeof *full);
-  full[np + nprog] = NULL;
+  memcpy(full + np, program, (nprog + 1) * sizeof *full);
   fprintf(stderr, "profile: %s --clock-control none --metrics %s -- %s ...\n", ncu, metrics, program[0]);
   rc = run(full, NULL, ncu_err); /* the program's output stays on the terminal; ncu's notes go to a file */
   free(full);
-  if ((status = stopped(rc, "ncu's run of the program")) != 0) {
+  if ((status = stopped(rc, "ncu's run of the program")) != 0 || rc != 0 || access(report, R_OK) != 0) {
+    if (!status)
+      fprintf(stderr, "error: ncu or the program failed (exit %d)%s; ncu said:\n", rc,
+              access(report, R_OK) ? ", no report was written" : "");
     print_tail(ncu_err);
-    remove_tmp_dir();
-    atl_context_free(ctx);
-    atl_smem_table_release(&table);
-    return status;
-  }
-  if (rc != 0 || access(report, R_OK) != 0) {
-    fprintf(stderr, "error: ncu or the program failed (exit %d)%s; ncu said:\n", rc,
-            access(report, R_OK) ? ", no report was written" : "");
-    print_tail(ncu_err);
-    remove_tmp_dir();
-    atl_context_free(ctx);
-    atl_smem_table_release(&table);
-    return EXIT_MEASURE;
+    status = status ? status : EXIT_MEASURE;
+    goto out;
   }
   char *iargv[] = {ncu, "--import", report, "--csv", "--page", "raw", "--print-units", "base", NULL};
   rc = run(iargv, csv, import_err);
-  if ((status = stopped(rc, "'ncu --import'")) != 0) {
-    remove_tmp_dir();
-    atl_context_free(ctx);
-    atl_smem_table_release(&table);
-    return status;
-  }
-  char *text = rc == 0 ? cli_read_text(csv, (size_t)1 << 28) : NULL;
+  if ((status = stopped(rc, "'ncu --import'")) != 0)
+    goto out;
+  text = rc == 0 ? cli_read_text(csv, (size_t)1 << 28) : NULL;
   if (text == NULL) {
     fprintf(stderr, "error: unable to export the counters (ncu --import ... --csv exit %d):\n", rc);
     print_tail(import_err);
-    remove_tmp_dir();
-    atl_context_free(ctx);
-    atl_smem_table_release(&table);
-    return EXIT_MEASURE;
+    status = EXIT_MEASURE;
+    goto out;
   }
   /* the safe way: a failed write keeps the old file and puts the export into a rescue file */
   int save_failed = save && cli_write_output(save, "ncu's counters", write_counters, text) != 0;
   struct atl_ncu_report rep;
-  int err = atl_ncu_parse_csv(text, "ncu export", warps, sms, &rep, why, sizeof why);
-  free(text);
-  remove_tmp_dir();
-  if (err) {
-    atl_context_free(ctx);
-    atl_smem_table_release(&table);
+  if (atl_ncu_parse_csv(text, "ncu export", opts.settings.warps_per_sm, opts.settings.sm_count, &rep, why,
+                        sizeof why)) {
+    remove_tmp_dir();
     die("the counters could not be read: %s", why);
   }
   int failures = smem_report(&opts, &table, &rep, &meta, "ncu (this run)", 0);
   atl_ncu_report_release(&rep);
+  status = failures == 0 && !save_failed ? EXIT_OK : EXIT_MEASURE;
+out:
+  free(listing);
+  free(text);
+  remove_tmp_dir();
   atl_smem_table_release(&table);
   atl_context_free(ctx);
-  return failures == 0 && !save_failed ? EXIT_OK : EXIT_MEASURE;
+  return status;
 }

@@ -287,6 +287,14 @@ struct atl_smem_settings {
 /** The defaults: the used variant (ATOMS.ADD), threshold 0.8, nothing filled in. */
 void atl_smem_settings_init(struct atl_smem_settings *s);
 
+/**
+ * The device a profile runs on: the first that Nsight Compute can profile.
+ * Fills the settings' SM count and warps per SM where they are unset (the
+ * fallbacks for an export that lacks them) and @p device (may be NULL).
+ * Returns 0, or ATL_ENODEV if no device has ncu counters (nothing changed).
+ */
+int atl_smem_profile_device(atl_context_t ctx, struct atl_smem_settings *settings, struct atl_device_info *device);
+
 /** The verdict on a utilization: "bottleneck" at or above @p threshold, else "not a bottleneck". */
 const char *atl_smem_verdict(double utilization, double threshold);
 

@@ -19,6 +19,28 @@ void atl_smem_settings_init(struct atl_smem_settings *s)
   s->threshold = 0.8;
 }
 
+int atl_smem_profile_device(atl_context_t ctx, struct atl_smem_settings *s, struct atl_device_info *device)
+{
+  const struct atl_device_info *devs = NULL;
+  size_t ndev = 0;
+  if (atl_devices(ctx, &devs, &ndev) != 0)
+    return ATL_ENODEV;
+  for (size_t i = 0; i < ndev; i++) {
+    const struct atl_device_info *d = &devs[i];
+    if (!d->has_ncu_counters)
+      continue;
+    /* only what the user left unset: a --sms or --warps-per-sm given wins over the probe */
+    if (s->sm_count <= 0)
+      s->sm_count = d->compute_units;
+    if (s->warps_per_sm <= 0 && d->warp_size)
+      s->warps_per_sm = (double)d->max_threads_per_cu / d->warp_size;
+    if (device)
+      *device = *d;
+    return 0;
+  }
+  return ATL_ENODEV;
+}
+
 const char *atl_smem_verdict(double utilization, double threshold)
 {
   return utilization >= threshold ? "bottleneck" : "not a bottleneck";
