@@ -115,24 +115,27 @@ static struct atl_value *config_slot(struct atl_row *row, const char *name)
   return v;
 }
 
-int atl_row_config_set(struct atl_row *row, const char *name, const char *text)
+/* Sets value @p name to @p text, a number or not: the one place a configuration value is written. */
+static int config_put(struct atl_row *row, const char *name, const char *text, int is_number)
 {
   struct atl_value *v = config_slot(row, name);
   if (v == NULL)
     return ATL_ENOMEM;
   snprintf(v->text, sizeof v->text, "%s", text);
-  v->is_number = 0;
+  v->is_number = is_number;
   return 0;
+}
+
+int atl_row_config_set(struct atl_row *row, const char *name, const char *text)
+{
+  return config_put(row, name, text, 0);
 }
 
 int atl_row_config_number(struct atl_row *row, const char *name, double value)
 {
-  struct atl_value *v = config_slot(row, name);
-  if (v == NULL)
-    return ATL_ENOMEM;
-  snprintf(v->text, sizeof v->text, "%.15g", value);
-  v->is_number = 1;
-  return 0;
+  char text[sizeof row->config[0].text];
+  snprintf(text, sizeof text, "%.15g", value); /* exact for every count a row holds */
+  return config_put(row, name, text, 1);
 }
 
 const char *atl_row_config(const struct atl_row *row, const char *name)
