@@ -144,8 +144,8 @@ ATL_INLINE atl_u64 atl_atomic_sub64(volatile atl_u64 *p, atl_u64 v) { return ato
 #define atl_as_double(u) __longlong_as_double((long long)(u))
 #define atl_as_ulong(d) ((atl_u64)__double_as_longlong(d))
 
-/* A uint4 of four values (OpenCL: a vector literal). */
-#define atl_make_uint4(x, y, z, w) make_uint4((x), (y), (z), (w))
+/* A uint4 of zeros (OpenCL: the vector literal (uint4)(0)). */
+#define atl_uint4_zero() make_uint4(0, 0, 0, 0)
 
 /*
  * Compiler hints the CUDA kernels give and the OpenCL ones never did (adding
@@ -246,7 +246,7 @@ typedef ulong atl_u64;
 #define atl_as_double(u) as_double(u)
 #define atl_as_ulong(d) as_ulong(d)
 
-#define atl_make_uint4(x, y, z, w) ((uint4)((x), (y), (z), (w)))
+#define atl_uint4_zero() ((uint4)(0))
 
 #define ATL_LAUNCH_BOUNDS(...)
 #define ATL_PRAGMA_CUDA(x)
