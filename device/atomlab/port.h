@@ -64,6 +64,9 @@ typedef unsigned long long atl_u64;
 #define atl_num_groups() (gridDim.x)
 #define atl_local_size() (blockDim.x)
 #define atl_global_size() (gridDim.x * blockDim.x)
+/* The same in 64 bits (size_t), widened before the multiply. */
+#define atl_global_id64() ((size_t)blockIdx.x * blockDim.x + threadIdx.x)
+#define atl_global_size64() ((size_t)gridDim.x * blockDim.x)
 
 /* A load through the read-only data cache (LDG.E.CONSTANT): only for data no
  * thread writes during the kernel. */
@@ -197,6 +200,8 @@ ATL_INLINE atl_u64 atl_atomic_sub64(volatile atl_u64 *p, atl_u64 v) { return ato
 #define atl_num_groups() get_num_groups(0)
 #define atl_local_size() get_local_size(0)
 #define atl_global_size() get_global_size(0)
+#define atl_global_id64() get_global_id(0)
+#define atl_global_size64() get_global_size(0)
 
 /* A plain load: OpenCL 1.2 has no read-only cache hint (the compiler may use
  * one for a const pointer it proves unaliased). */
