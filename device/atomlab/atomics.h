@@ -1221,6 +1221,20 @@ uint atl_sw_inc(volatile __global uint *mem, uint idx, int participate, __local 
 }
 #endif /* requesters */
 
+/**
+ * ATL_WHERE(participate) before a block of portable calls: on CUDA only the
+ * threads that take part run it (they alone call the warp primitives under
+ * the portable forms, which any subset of a warp may call: what a CUDA
+ * kernel writes), on OpenCL every work-item does (each must reach the
+ * barriers inside; participate tells the calls who updates). So both
+ * languages compile what each one's own kernel had.
+ */
+#if defined(__CUDACC__)
+#define ATL_WHERE(participate) if (participate)
+#else
+#define ATL_WHERE(participate)
+#endif
+
 /** Waves per work-group of @p lsize work-items: the coordinator's waves_per_group. */
 #define atl_sw_waves(lsize) (((lsize) + ATL_SW_WAVE - 1u) / ATL_SW_WAVE)
 

@@ -51,12 +51,15 @@ ATL_KERNEL void swstrmatch(ATL_GLOBAL const uchar *text, atl_u64 n, ATL_GLOBAL c
     const atl_u64 p = it * stride + gid;
     const int k = p < n ? match_at(text, n, p, kw, kwlen, nkw) : -1;
     const uint t = k < 0 ? 0u : (uint)k;
-    if (variant == 2u)
-      atl_sw_add(counts, t, 1u, k >= 0, &ss, &sw);
-    else if (variant == 1u)
-      atl_wave_fetch(ATL_ADD, counts + t, 1u, k >= 0, &ws);
-    else if (k >= 0)
-      atl_atomic_add(counts + t, 1u);
+    ATL_WHERE(k >= 0) /* CUDA: the matching threads; OpenCL: every work-item, for the barriers inside */
+    {
+      if (variant == 2u)
+        atl_sw_add(counts, t, 1u, k >= 0, &ss, &sw);
+      else if (variant == 1u)
+        atl_wave_fetch(ATL_ADD, counts + t, 1u, k >= 0, &ws);
+      else if (k >= 0)
+        atl_atomic_add(counts + t, 1u);
+    }
   }
   if (variant == 2u)
     atl_sw_finish(&sw);

@@ -1,11 +1,11 @@
 /*
- * app_swatomic.cl: seed 000's experiments with the system atomic_add, the
- * wavefront-aggregated atl_wave_fetch and the software atomic add atl_sw_add
- * of device/atomlab/atomics.clh.
+ * app_swatomic.k.c: seed 000's experiments with the native atomic, the
+ * wave-aggregated atl_wave_fetch (CUDA: atl_warp_fetch) and the software
+ * atomic atl_sw_* of the device library, written once for CUDA and OpenCL.
  *
  * One kernel per variant (compile-time, so that the machine code of each can
  * be counted on its own, the analogue of the seed's FastPath/CompletePath
- * counts): ATL_SW_VARIANT 0 system, 1 wave-aggregated, 2 software, 3 none
+ * counts): ATL_SW_VARIANT 0 native, 1 wave-aggregated, 2 software, 3 none
  * (memory only); ATL_SW_MEM 1 adds the memory transaction (Figure 3's copy,
  * micro-benchmark 2).
  *
@@ -16,14 +16,15 @@
  * with gid % 3 != 1 when `divergent`), and with `record` stores each old
  * value at olds[k] (0xffffffff where it sat out), k = it * worker_items +
  * gid. With ATL_SW_MEM each iteration also copies src[k] to dst[k]
- * (coalesced).
+ * (coalesced). The aggregating variants follow the library's portable rule:
+ * every work-item calls, `part` says who updates.
  *
  * ATL_SW_OP (the app's --op): 0 add 1, 1 sub 1, 2 inc, 3 min, 4 max, 5 and,
  * 6 or, 7 xor; the operands of 3..7 come from a hash of k that the host
  * repeats (src/apps/swatomic.c: sw_operand): min, max and xor a 32-bit hash
  * (xor: odd), and one bit cleared, or one bit set.
  */
-#include "atomlab/atomics.clh"
+#include "atomlab/atomics.h"
 
 #ifndef ATL_SW_OP
 #define ATL_SW_OP 0
@@ -44,7 +45,7 @@
 #define SW_DEV_OP ATL_ADD /* add, inc */
 #endif
 
-uint sw_operand(uint k)
+ATL_INLINE uint sw_operand(uint k)
 {
   uint h = k * 2654435761u + 0x9e3779b9u;
   h ^= h >> 15;
@@ -70,46 +71,51 @@ uint sw_operand(uint k)
 #define ATL_SW_MEM 0
 #endif
 
-__kernel void swatomic(volatile __global uint *mem, uint targets, uint iters, uint divergent, uint record,
-                       __global uint *olds, volatile __global ulong *req, volatile __global uint *finished,
-                       volatile __global uint *abort_flag, uint bound, __global const uint *src,
-                       __global uint *dst)
+ATL_KERNEL void swatomic(volatile ATL_GLOBAL uint *mem, uint targets, uint iters, uint divergent, uint record,
+                         ATL_GLOBAL uint *olds, volatile ATL_GLOBAL atl_u64 *req, volatile ATL_GLOBAL uint *finished,
+                         volatile ATL_GLOBAL uint *abort_flag, uint bound, ATL_GLOBAL const uint *src,
+                         ATL_GLOBAL uint *dst)
 {
-  __local struct atl_group_scratch ws;
-  __local struct atl_sw_scratch ss;
-  __local struct atl_sw_coord cs;
+  ATL_SHARED atl_block_scratch ws; /* CUDA leaves ws and ss unused: the compiler drops them */
+  ATL_SHARED atl_sw_scratch ss;
+  ATL_SHARED struct atl_sw_coord cs;
   const struct atl_sw sw = {req, finished, abort_flag, bound};
-  const uint workers = (uint)get_num_groups(0) - 1u, lsize = (uint)get_local_size(0);
+  const uint workers = (uint)atl_num_groups() - 1u, lsize = (uint)atl_local_size();
   const uint worker_items = workers * lsize;
-  if (get_group_id(0) == workers) {
+  if (atl_group_id() == workers) {
 #if ATL_SW_VARIANT == 2
-    atl_sw_coordinate_op(SW_DEV_OP, mem, &cs, &sw, (lsize + ATL_WAVEFRONT - 1u) / ATL_WAVEFRONT);
+    atl_sw_coordinate_op(SW_DEV_OP, mem, &cs, &sw, atl_sw_waves(lsize));
 #endif
     return;
   }
-  const uint gid = (uint)get_global_id(0), t = gid % targets;
+  const uint gid = (uint)atl_global_id(), t = gid % targets;
   const int part = !divergent || gid % 3u != 1u;
   for (uint it = 0; it < iters; it++) {
     uint old = 0xffffffffu;
-    const uint v = sw_operand(it * worker_items + gid);
-    (void)v;
+    ATL_WHERE(part) /* CUDA: the threads that take part; OpenCL: every work-item, for the barriers inside */
+    {
+      const uint v = sw_operand(it * worker_items + gid);
+      (void)v;
 #if ATL_SW_VARIANT == 2 && ATL_SW_OP == 0
-    old = atl_sw_add(mem, t, v, part, &ss, &sw);
+      old = atl_sw_add(mem, t, v, part, &ss, &sw);
 #elif ATL_SW_VARIANT == 2 && ATL_SW_OP == 2
-    old = atl_sw_inc(mem, t, part, &ss, &sw);
+      old = atl_sw_inc(mem, t, part, &ss, &sw);
 #elif ATL_SW_VARIANT == 2
-    old = atl_sw_fetch(SW_DEV_OP, mem, t, v, part, &ss, &sw);
+      old = atl_sw_fetch(SW_DEV_OP, mem, t, v, part, &ss, &sw);
 #elif ATL_SW_VARIANT == 1
-    old = atl_wave_fetch(SW_DEV_OP, mem + t, v, part, &ws);
+      old = atl_wave_fetch(SW_DEV_OP, mem + t, v, part, &ws);
+#elif ATL_SW_VARIANT == 0 && ATL_SW_OP == 2 && defined(__CUDACC__)
+      old = part ? atomicInc((uint *)mem + t, 0xffffffffu) : 0u; /* CUDA's increment: at this bound it wraps as add 1 */
 #elif ATL_SW_VARIANT == 0 && ATL_SW_OP == 2
-    old = part ? atomic_inc(mem + t) : 0u;
+      old = part ? atomic_inc(mem + t) : 0u;
 #elif ATL_SW_VARIANT == 0
-    old = part ? atl_native_fetch(SW_DEV_OP, mem + t, v) : 0u;
+      old = part ? atl_native_fetch(SW_DEV_OP, mem + t, v) : 0u;
 #endif
+    }
 #if ATL_SW_MEM
     dst[it * worker_items + gid] = src[it * worker_items + gid];
 #endif
-    if (record)
+    if (record) /* OpenCL's calls give 0 to the work-items that sat out */
       olds[it * worker_items + gid] = part ? old : 0xffffffffu;
   }
 #if ATL_SW_VARIANT == 2
@@ -117,6 +123,7 @@ __kernel void swatomic(volatile __global uint *mem, uint targets, uint iters, ui
 #endif
   (void)ws;
   (void)ss;
+  (void)cs;
 }
 
 /*
@@ -124,33 +131,33 @@ __kernel void swatomic(volatile __global uint *mem, uint targets, uint iters, ui
  * two iteration counts so that the launch overhead cancels in the slope:
  *   mode 0, t_fast: one work-item chases `iters` dependent loads through
  *           `ring` (a random cycle larger than L1): one plain global access.
- *   mode 1, t_l:    one wavefront, every work-item adds 1 to one local word
- *           `iters` times: one serialized local atomic (the seed's N_c * t_l).
+ *   mode 1, t_l:    one wave, every work-item adds 1 to one work-group word
+ *           `iters` times: one serialized work-group atomic (the seed's N_c * t_l).
  *   mode 2, t_comp: the whole grid adds 1 to one global word `iters` times:
  *           one serialized global atomic (the seed's N * t_comp).
  */
-__kernel void swcal(uint mode, uint iters, __global const uint *ring, volatile __global uint *word,
-                    __global uint *sink)
+ATL_KERNEL void swcal(uint mode, uint iters, ATL_GLOBAL const uint *ring, volatile ATL_GLOBAL uint *word,
+                      ATL_GLOBAL uint *sink)
 {
-  __local uint l;
+  ATL_SHARED uint l;
   if (mode == 0u) {
-    if (get_global_id(0) == 0) {
+    if (atl_global_id() == 0) {
       uint i = 0;
       for (uint it = 0; it < iters; it++)
         i = ring[i];
       sink[0] = i;
     }
   } else if (mode == 1u) {
-    if (get_local_id(0) == 0)
+    if (atl_local_id() == 0)
       l = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    atl_barrier_local();
     for (uint it = 0; it < iters; it++)
-      atomic_add(&l, 1u);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) == 0)
-      sink[get_group_id(0)] = l;
+      atl_atomic_add(&l, 1u);
+    atl_barrier_local();
+    if (atl_local_id() == 0)
+      sink[atl_group_id()] = l;
   } else {
     for (uint it = 0; it < iters; it++)
-      atomic_add(word, 1u);
+      atl_atomic_add(word, 1u);
   }
 }
