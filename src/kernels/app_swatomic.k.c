@@ -111,12 +111,13 @@ ATL_KERNEL void swatomic(volatile ATL_GLOBAL uint *mem, uint targets, uint iters
 #elif ATL_SW_VARIANT == 0
       old = part ? atl_native_fetch(SW_DEV_OP, mem + t, v) : 0u;
 #endif
+      old = part ? old : 0xffffffffu; /* OpenCL's calls give 0 to the work-items that sat out */
     }
 #if ATL_SW_MEM
     dst[it * worker_items + gid] = src[it * worker_items + gid];
 #endif
-    if (record) /* OpenCL's calls give 0 to the work-items that sat out */
-      olds[it * worker_items + gid] = part ? old : 0xffffffffu;
+    if (record)
+      olds[it * worker_items + gid] = old;
   }
 #if ATL_SW_VARIANT == 2
   atl_sw_finish(&sw);
