@@ -431,9 +431,16 @@ uint atl_group_fetch(int op, volatile __global uint *p, uint v, int participate,
 /** Sets the work-group's @p n bins in work-group memory to the op's identity. Every work-item calls it. */
 ATL__DEV void atl_priv_begin(int op, ATL_LOCAL uint *bins, uint n)
 {
+#if defined(__CUDACC__)
   const uint lsize = atl__flat_lsize();
   for (uint i = atl__flat_lid(); i < n; i += lsize)
     bins[i] = atl_identity(op);
+#else
+  const uint tid = atl__flat_lid(), lsize = atl__flat_lsize();
+  for (uint b = 0; b < n; b += lsize) /* OpenCL's header kept the trip count uniform over the group */
+    if (b + tid < n)
+      bins[b + tid] = atl_identity(op);
+#endif
   atl_barrier_local();
 }
 
@@ -451,11 +458,21 @@ ATL__DEV uint atl_priv_fetch(int op, volatile ATL_LOCAL uint *bins, uint i, uint
  */
 ATL__DEV void atl_priv_end(int op, ATL_LOCAL uint *bins, volatile ATL_GLOBAL uint *dst, uint n, int keep_old)
 {
+#if defined(__CUDACC__)
   const uint lsize = atl__flat_lsize();
   atl_barrier_local();
   for (uint i = atl__flat_lid(); i < n; i += lsize)
     if (keep_old || bins[i] != atl_identity(op))
       bins[i] = atl_native_fetch(op, &dst[i], bins[i]);
+#else
+  const uint tid = atl__flat_lid(), lsize = atl__flat_lsize();
+  atl_barrier_local();
+  for (uint b = 0; b < n; b += lsize) { /* as in atl_priv_begin */
+    const uint i = b + tid;
+    if (i < n && (keep_old || bins[i] != atl_identity(op)))
+      bins[i] = atl_native_fetch(op, &dst[i], bins[i]);
+  }
+#endif
   atl_barrier_local();
 }
 
@@ -988,11 +1005,19 @@ ATL__DEVFN void atl_sw_coordinate(volatile ATL_GLOBAL uint *mem, ATL_LOCAL struc
   atl_sw_coordinate_op(ATL_ADD, mem, c, sw, waves_per_group);
 }
 
+/* The work-item that tells: CUDA's header tested threadIdx.x, OpenCL's the flattened id (the same one in
+ * the 1-D work-groups the software atomic takes). */
+#if defined(__CUDACC__)
+#define ATL__SW_TELLER() (threadIdx.x == 0)
+#else
+#define ATL__SW_TELLER() (atl__flat_lid() == 0)
+#endif
+
 /** Tells the coordinator that this work-group will post no more requests. Every work-item calls it, last. */
 ATL__DEVFN void atl_sw_finish(const struct atl_sw *sw)
 {
   atl_barrier_local();
-  if (atl_local_id() == 0) { /* 1-D work-groups and grids */
+  if (ATL__SW_TELLER()) { /* 1-D grids */
 #if ATL_FENCE_DEVICE_SCOPE
     atl_fence_device();
 #endif
