@@ -44,10 +44,13 @@ ATL_KERNEL void swdot(ATL_GLOBAL const uint *a, ATL_GLOBAL const uint *b, atl_u6
       red[lid] += red[lid + s];
     atl_barrier_local();
   }
-  if (variant == 2u) {
-    atl_sw_add(sum, 0u, red[0], lid == 0u, &ss, &sw);
-    atl_sw_finish(&sw);
-  } else if (lid == 0u) {
-    atl_atomic_add(sum, red[0]);
+  ATL_WHERE(lid == 0u) /* CUDA: the first thread; OpenCL: every work-item, for the barriers inside */
+  {
+    if (variant == 2u)
+      atl_sw_add(sum, 0u, red[0], lid == 0u, &ss, &sw);
+    else if (lid == 0u)
+      atl_atomic_add(sum, red[0]);
   }
+  if (variant == 2u)
+    atl_sw_finish(&sw);
 }
