@@ -64,6 +64,14 @@ ATL_INLINE uint sw_operand(uint k)
 #endif
 }
 
+/* Whether a work-item takes part: bool as the CUDA twin had it, int as the OpenCL one (each compiler
+ * keeps the other type in other registers: a port changes no instruction). */
+#if defined(__CUDACC__)
+typedef bool sw_flag;
+#else
+typedef int sw_flag;
+#endif
+
 #ifndef ATL_SW_VARIANT
 #define ATL_SW_VARIANT 2
 #endif
@@ -89,7 +97,7 @@ ATL_KERNEL void swatomic(volatile ATL_GLOBAL uint *mem, uint targets, uint iters
     return;
   }
   const uint gid = (uint)atl_global_id(), t = gid % targets;
-  const int part = !divergent || gid % 3u != 1u;
+  const sw_flag part = !divergent || gid % 3u != 1u;
   for (uint it = 0; it < iters; it++) {
     uint old = 0xffffffffu;
     ATL_WHERE(part) /* CUDA: the threads that take part; OpenCL: every work-item, for the barriers inside */
@@ -104,8 +112,12 @@ ATL_KERNEL void swatomic(volatile ATL_GLOBAL uint *mem, uint targets, uint iters
       old = atl_sw_fetch(SW_DEV_OP, mem, t, v, part, &ss, &sw);
 #elif ATL_SW_VARIANT == 1
       old = atl_wave_fetch(SW_DEV_OP, mem + t, v, part, &ws);
-#elif ATL_SW_VARIANT == 0 && ATL_SW_OP == 2 && defined(__CUDACC__)
-      old = part ? atomicInc((uint *)mem + t, 0xffffffffu) : 0u; /* CUDA's increment: at this bound it wraps as add 1 */
+#elif ATL_SW_VARIANT == 0 && defined(__CUDACC__) /* only the threads that take part are here */
+#if ATL_SW_OP == 2
+      old = atomicInc((uint *)mem + t, 0xffffffffu); /* CUDA's increment: at this bound it wraps as add 1 */
+#else
+      old = atl_native_fetch(SW_DEV_OP, mem + t, v);
+#endif
 #elif ATL_SW_VARIANT == 0 && ATL_SW_OP == 2
       old = part ? atomic_inc(mem + t) : 0u;
 #elif ATL_SW_VARIANT == 0
@@ -142,7 +154,11 @@ ATL_KERNEL void swcal(uint mode, uint iters, ATL_GLOBAL const uint *ring, volati
 {
   ATL_SHARED uint l;
   if (mode == 0u) {
-    if (atl_global_id() == 0) {
+#if defined(__CUDACC__) /* each twin's test for its one work-item (the same one) */
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+#else
+    if (get_global_id(0) == 0) {
+#endif
       uint i = 0;
       for (uint it = 0; it < iters; it++)
         i = ring[i];
