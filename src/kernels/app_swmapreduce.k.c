@@ -92,15 +92,17 @@ ATL_KERNEL void ATL_LAUNCH_BOUNDS(256, 8)
   const uint stride = workers * lsize, steps = (ntasks + stride - 1u) / stride;
   const uint g = lid / ATL_SW_WAVE, lane = lid % ATL_SW_WAVE;
   (void)g; /* OpenCL's wave slot in local memory */
+#if !defined(__CUDACC__)
   if (variant == 6u) { /* Mars's count pass (a loop of its own: PoCL wants one latch where barriers are) */
     for (uint t = (uint)atl_global_id(); t < ntasks; t += stride)
       offsets[t] = 1u; /* MAP_COUNT: the task's record count */
     return;
   }
+#endif
   for (uint it = 0; it < steps; it++) {
     const uint t = it * stride + (uint)atl_global_id();
     const int valid = t < ntasks;
-    const uint emits = valid ? 1u : 0u; /* the task's record count, as the count pass */
+    const uint emits = valid ? 1u : 0u; /* the task's record count (Mars's MAP_COUNT) */
     /*
      * The reservation: where the task's record goes. It is each ISA's own
      * (a warp's shuffles, a wavefront's local memory) and follows each
@@ -110,6 +112,11 @@ ATL_KERNEL void ATL_LAUNCH_BOUNDS(256, 8)
      * the barriers). Each is its twin's code as it was measured.
      */
 #if defined(__CUDACC__)
+    if (variant == 6u) { /* Mars's count pass: CUDA's twin took it in the task loop */
+      if (valid)
+        offsets[t] = emits;
+      continue;
+    }
     unsigned slot = 0;
     if (variant == 3u) {
       slot = valid ? offsets[t] : 0u;
