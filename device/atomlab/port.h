@@ -3,9 +3,12 @@
  * as CUDA C (NVRTC or nvcc: __CUDACC__) and as OpenCL C 1.2
  * (__OPENCL_VERSION__ or __OPENCL_C_VERSION__). It names what the two
  * languages spell differently (kernel declaration, address spaces, ids,
- * barriers, fences, atomics, types) and nothing else: an algorithm whose
- * instructions differ by ISA (warp votes, match-any, PRMT, sub-groups)
- * stays in a source per language (src/kernels/README.md lists them).
+ * barriers, fences, atomics, types, bit casts, work-group memory sized at
+ * launch, CUDA's compiler hints, a sub-group count) and nothing else: an
+ * instruction only one ISA has (warp votes, match-any, PRMT, shuffles) stays
+ * behind `#if defined(__CUDACC__)` in the kernel, or in a source per language
+ * (src/kernels/README.md lists which and why). The device library written
+ * once over it is atomlab/atomics.h.
  *
  * Every macro expands to exactly what the CUDA and the OpenCL twins of a
  * kernel wrote before they became one source, so porting a kernel changes
