@@ -3,9 +3,12 @@
  * as CUDA C (NVRTC or nvcc: __CUDACC__) and as OpenCL C 1.2
  * (__OPENCL_VERSION__ or __OPENCL_C_VERSION__). It names what the two
  * languages spell differently (kernel declaration, address spaces, ids,
- * barriers, fences, atomics, types) and nothing else: an algorithm whose
- * instructions differ by ISA (warp votes, match-any, PRMT, sub-groups)
- * stays in a source per language (src/kernels/README.md lists them).
+ * barriers, fences, atomics, types, bit casts, work-group memory sized at
+ * launch, CUDA's compiler hints, a sub-group count) and nothing else: an
+ * instruction only one ISA has (warp votes, match-any, PRMT, shuffles) stays
+ * behind `#if defined(__CUDACC__)` in the kernel, or in a source per language
+ * (src/kernels/README.md lists which and why). The device library written
+ * once over it is atomlab/atomics.h.
  *
  * Every macro expands to exactly what the CUDA and the OpenCL twins of a
  * kernel wrote before they became one source, so porting a kernel changes
@@ -23,11 +26,19 @@
 
 /* OpenCL C's unsigned types. ulong is 64-bit on both (unsigned long long is
  * the type CUDA's 64-bit atomics take; unsigned long is 64-bit on Linux
- * only). */
+ * only). Under nvcc the host's <sys/types.h> (glibc, which the CUDA runtime
+ * header includes before any user code) has already declared ulong as
+ * unsigned long, and a second typedef of it does not compile: there ulong is
+ * glibc's, and a kernel takes atl_u64 for a word of the 64-bit atomics, as
+ * this header and the device library do. (The others are the same types as
+ * glibc's, which C++ allows twice.) */
 typedef unsigned char uchar;
 typedef unsigned short ushort;
 typedef unsigned int uint;
+#if defined(__CUDACC_RTC__)
 typedef unsigned long long ulong;
+#endif
+typedef unsigned long long atl_u64;
 
 /* A kernel: C linkage, so the host finds it by its plain name. */
 #define ATL_KERNEL extern "C" __global__
@@ -56,6 +67,9 @@ typedef unsigned long long ulong;
 #define atl_num_groups() (gridDim.x)
 #define atl_local_size() (blockDim.x)
 #define atl_global_size() (gridDim.x * blockDim.x)
+/* The same in 64 bits (size_t), widened before the multiply. */
+#define atl_global_id64() ((size_t)blockIdx.x * blockDim.x + threadIdx.x)
+#define atl_global_size64() ((size_t)gridDim.x * blockDim.x)
 
 /* A load through the read-only data cache (LDG.E.CONSTANT): only for data no
  * thread writes during the kernel. */
@@ -128,7 +142,46 @@ ATL_INLINE T atl_atomic_cas(volatile T *p, typename atl__same<T>::type cmp, type
 #define atl_atomic_or64 atl_atomic_or
 #define atl_atomic_xor64 atl_atomic_xor
 /* CUDA has no 64-bit atomicSub: add the two's complement. */
-ATL_INLINE ulong atl_atomic_sub64(volatile ulong *p, ulong v) { return atomicAdd((ulong *)p, 0ull - v); }
+ATL_INLINE atl_u64 atl_atomic_sub64(volatile atl_u64 *p, atl_u64 v) { return atomicAdd((atl_u64 *)p, 0ull - v); }
+
+/* The bits of a value as another type of the same size (OpenCL's as_type). */
+#define atl_as_float(u) __uint_as_float(u)
+#define atl_as_uint(f) __float_as_uint(f)
+#define atl_as_double(u) __longlong_as_double((long long)(u))
+#define atl_as_ulong(d) ((atl_u64)__double_as_longlong(d))
+
+/* A uint4 of zeros (OpenCL: the vector literal (uint4)(0)). */
+#define atl_uint4_zero() make_uint4(0, 0, 0, 0)
+
+/*
+ * Compiler hints the CUDA kernels give and the OpenCL ones never did (adding
+ * them there would change what the OpenCL compilers emit):
+ * ATL_LAUNCH_BOUNDS(threads[, blocks per SM]) before a kernel's name caps its
+ * registers; ATL_PRAGMA_CUDA(unroll) before a loop is #pragma unroll.
+ */
+#define ATL_LAUNCH_BOUNDS(...) __launch_bounds__(__VA_ARGS__)
+#define ATL_PRAGMA_CUDA(x) _Pragma(#x)
+
+/*
+ * Work-group memory sized at launch (the host gives the bytes): CUDA
+ * declares it in the kernel's body (extern __shared__), OpenCL takes it as a
+ * __local parameter. A kernel writes both, the parameter last:
+ *   ATL_KERNEL void k(ATL_GLOBAL uint *out ATL_DYNAMIC_SHARED_PARAM(uint, lh))
+ *   { ATL_DYNAMIC_SHARED(uint, lh); ... }
+ */
+#define ATL_DYNAMIC_SHARED_PARAM(T, name)
+#define ATL_DYNAMIC_SHARED(T, name) extern __shared__ T name[]
+
+/*
+ * Sub-groups (CUDA: the warp of 32 lanes of a 1-D block): where
+ * ATL_HAVE_SUBGROUPS holds, atl_subgroup_count(pred) is how many active
+ * lanes of the caller's sub-group have @p pred (0 or 1) set, for every one
+ * of them (a vote and a population count: __ballot_sync + __popc), and
+ * atl_subgroup_local_id() the caller's lane.
+ */
+#define ATL_HAVE_SUBGROUPS 1
+#define atl_subgroup_count(pred) ((uint)__popc(__ballot_sync(__activemask(), (pred))))
+#define atl_subgroup_local_id() (threadIdx.x & 31u)
 
 #elif defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 /* __OPENCL_VERSION__ is the device's version, defined by the runtime (PoCL,
@@ -150,6 +203,8 @@ ATL_INLINE ulong atl_atomic_sub64(volatile ulong *p, ulong v) { return atomicAdd
 #define atl_num_groups() get_num_groups(0)
 #define atl_local_size() get_local_size(0)
 #define atl_global_size() get_global_size(0)
+#define atl_global_id64() get_global_id(0)
+#define atl_global_size64() get_global_size(0)
 
 /* A plain load: OpenCL 1.2 has no read-only cache hint (the compiler may use
  * one for a const pointer it proves unaliased). */
@@ -191,6 +246,28 @@ ATL_INLINE ulong atl_atomic_sub64(volatile ulong *p, ulong v) { return atomicAdd
 #define atl_atomic_and64 atom_and
 #define atl_atomic_or64 atom_or
 #define atl_atomic_xor64 atom_xor
+#endif
+typedef ulong atl_u64;
+
+#define atl_as_float(u) as_float(u)
+#define atl_as_uint(f) as_uint(f)
+#define atl_as_double(u) as_double(u)
+#define atl_as_ulong(d) as_ulong(d)
+
+#define atl_uint4_zero() ((uint4)(0))
+
+#define ATL_LAUNCH_BOUNDS(...)
+#define ATL_PRAGMA_CUDA(x)
+
+#define ATL_DYNAMIC_SHARED_PARAM(T, name) , __local T *name
+#define ATL_DYNAMIC_SHARED(T, name)
+
+/* cl_khr_subgroups: sub_group_reduce_add of a 0/1 predicate counts it. */
+#if defined(cl_khr_subgroups)
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#define ATL_HAVE_SUBGROUPS 1
+#define atl_subgroup_count(pred) sub_group_reduce_add((uint)(pred))
+#define atl_subgroup_local_id() get_sub_group_local_id()
 #endif
 
 #else

@@ -224,7 +224,7 @@ int main(void)
           build("rmw", defines, archs[a]);
         }
   }
-  /* strategy.cu with the device library: every strategy x result use with
+  /* strategy.k.c with the device library: every strategy x result use with
    * an arithmetic and a bitwise op; the run-time selected build compiles
    * every strategy with every op (the op is then a kernel argument) */
   const enum atl_op strategy_ops[] = {ATL_OP_FETCH_ADD, ATL_OP_XOR};
