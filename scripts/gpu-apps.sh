@@ -10,20 +10,12 @@
 # about 2-3 minutes. Writes under OUT (default out/gpu-apps) at most 5 files:
 # info.txt, tests.log, summary.txt, apps-json.tar.gz (every JSON result) and
 # apps-tables.txt. Expects a build in build/ (with build/libatomlab_cub.so for CUB).
-set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-out/gpu-apps}
-mkdir -p "$OUT"
 . scripts/gpu-env.sh
-A=./build/atomlab
-J=$(mktemp -d)
-trap 'rm -rf "$J"' EXIT
+gpu_script gpu-apps
 { echo "== start"; $SMI; $A version; $A devices; ls -l build/libatomlab_cub.so; } >"$OUT/info.txt" 2>&1
 cat "$OUT/info.txt"
-ocl=$($A devices --format json | python3 -c '
-import json, atl_json, sys
-g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
-print(g[0] if g else "")')
+ocl=$(gpu_device_id opencl gpu)
 : >"$OUT/apps-tables.txt"
 : >"$OUT/tests.log"
 STEP_STATUS=$OUT/info.txt
@@ -37,31 +29,31 @@ STEP_LOG=$OUT/apps-tables.txt
 
 # 2. CUDA at GPU sizes (count: 512 MiB of input by default, about 10x the H100's L2)
 C="--backend cuda"
-step cuda-count $L $A app count $C --samples 20 -o "$J/cuda-count.json"
-step cuda-count-items8 $L $A app count $C --samples 20 --items 8 -o "$J/cuda-count-items8.json"
-step cuda-dadd $L $A app double-add $C -o "$J/cuda-dadd.json"
-step cuda-dadd-64 $L $A app double-add $C --targets 64 -o "$J/cuda-dadd-64.json"
-step cuda-list $L $A app list $C -o "$J/cuda-list.json"
-step cuda-list-256 $L $A app list $C --nodes 1048576 --threads 65536 --lists 256 -o "$J/cuda-list-256.json"
-step cuda-skiplist $L $A app skiplist $C -o "$J/cuda-skiplist.json"
-step cuda-access $L $A app access-table $C --target-ms 2 --samples 5 -o "$J/cuda-access.json"
+step cuda-count $L $A app count $C --samples 20 -o "$W/cuda-count.json"
+step cuda-count-items8 $L $A app count $C --samples 20 --items 8 -o "$W/cuda-count-items8.json"
+step cuda-dadd $L $A app double-add $C -o "$W/cuda-dadd.json"
+step cuda-dadd-64 $L $A app double-add $C --targets 64 -o "$W/cuda-dadd-64.json"
+step cuda-list $L $A app list $C -o "$W/cuda-list.json"
+step cuda-list-256 $L $A app list $C --nodes 1048576 --threads 65536 --lists 256 -o "$W/cuda-list-256.json"
+step cuda-skiplist $L $A app skiplist $C -o "$W/cuda-skiplist.json"
+step cuda-access $L $A app access-table $C --target-ms 2 --samples 5 -o "$W/cuda-access.json"
 
 # 3. NVIDIA OpenCL
 if [ -n "$ocl" ]; then
   O="--device $ocl"
-  step ocl-count $L $A app count $O --samples 20 -o "$J/opencl-count.json"
-  step ocl-dadd $L $A app double-add $O -o "$J/opencl-dadd.json"
-  step ocl-list $L $A app list $O -o "$J/opencl-list.json"
-  step ocl-skiplist $L $A app skiplist $O -o "$J/opencl-skiplist.json"
+  step ocl-count $L $A app count $O --samples 20 -o "$W/opencl-count.json"
+  step ocl-dadd $L $A app double-add $O -o "$W/opencl-dadd.json"
+  step ocl-list $L $A app list $O -o "$W/opencl-list.json"
+  step ocl-skiplist $L $A app skiplist $O -o "$W/opencl-skiplist.json"
   step ocl-access $L $A app access-table $O --op fetch_add,cas,exchange --target-ms 2 --samples 5 \
-    -o "$J/opencl-access.json"
+    -o "$W/opencl-access.json"
 else
   step_note "no NVIDIA OpenCL device: OpenCL runs skipped"
 fi
-tar -C "$J" -czf "$OUT/apps-json.tar.gz" .
+tar -C "$W" -czf "$OUT/apps-json.tar.gz" .
 
 # 4. summary
-python3 - "$J" >"$OUT/summary.txt" <<'PY'
+python3 - "$W" >"$OUT/summary.txt" <<'PY'
 import glob, json, os, sys
 d = sys.argv[1]
 def load(name):

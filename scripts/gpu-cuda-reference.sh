@@ -9,19 +9,13 @@
 #                                 same-GPU cross-check (OPENCL_GRID=0: CUDA only)
 # Each step is cut at STEP_LIMIT seconds (default 280) so a call returns its files.
 # Writes under OUT (default out/gpu-cuda); expects a build in build/.
-set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:?usage: gpu-cuda-reference.sh check|sweeps|grid}
-OUT=${OUT:-out/gpu-cuda}
-mkdir -p "$OUT"
 . scripts/gpu-env.sh
-A=./build/atomlab
+gpu_script gpu-cuda
 { echo "== start $mode"; $SMI; $A version; $A devices --occupancy; } >"$OUT/info-$mode.txt" 2>&1
 cat "$OUT/info-$mode.txt"
-ocl=$($A devices --format json | python3 -c '
-import json, sys
-g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
-print(g[0] if g else "")')
+ocl=$(gpu_device_id opencl gpu)
 STEP_STATUS=$OUT/info-$mode.txt
 L=${STEP_LIMIT:-280}
 case $mode in

@@ -13,3 +13,24 @@ if ldconfig -p | grep -q libnvidia-opencl; then
   export OCL_ICD_VENDORS=/tmp/icd
 fi
 SMI="nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv"
+
+# gpu_script NAME: the start every GPU script shares (after `cd` to the repository root and sourcing
+# this file): OUT (default out/NAME) made, A the build's atomlab, W a scratch folder removed on exit.
+gpu_script() {
+  set -uo pipefail
+  OUT=${OUT:-out/$1}
+  mkdir -p "$OUT"
+  A=./build/atomlab
+  W=$(mktemp -d)
+  trap 'rm -rf "$W"' EXIT
+}
+# gpu_device_id BACKEND [TYPE]: the first device of BACKEND (and TYPE: gpu, cpu) that `atomlab devices`
+# lists, or nothing; e.g. NVIDIA's OpenCL GPU beside PoCL's CPU device.
+gpu_device_id() {
+  "$A" devices --format json | python3 -c '
+import json, sys
+want = sys.argv[1:]
+g = [x["id"] for x in json.load(sys.stdin)["devices"]
+     if x["backend"] == want[0] and (len(want) < 2 or x["type"] == want[1])]
+print(g[0] if g else "")' "$@"
+}

@@ -9,18 +9,14 @@
 # Run from the repository root: OUT=DIR BINARIES="build/atomlab build-alt/atomlab" bash scripts/gpu-histogram-design.sh
 # Writes OUT/summary.txt (GB/s and ratios per binary, variant and distribution) and OUT/design.tar.gz
 # (the JSON files, the SASS listings, ncu's text, the log).
-set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-out/gpu-histogram-design}
-mkdir -p "$OUT"
 . scripts/gpu-env.sh
+gpu_script gpu-histogram-design
 export PATH=$PATH:/usr/local/cuda/bin
 BINARIES=${BINARIES:-build/atomlab}
 VARIANTS=${VARIANTS:-shared,warp-private,per-lane,byte-lanes,auto,cub}
 NCU_VARIANT=${NCU_VARIANT:-byte-lanes}
 INPUT=${INPUT:-u8}
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
 LOG=$W/log.txt
 { echo "== start $(date -u +%FT%TZ)"; $SMI; } >"$LOG" 2>&1
 P=${PHOTO:+--photo $PHOTO}

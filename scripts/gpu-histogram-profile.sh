@@ -13,19 +13,15 @@
 # Writes under OUT: util-summary.txt (U, n, e and verdict of each variant's kernel) and profile.tar.gz
 # (the log, util-<variant>-<dist>.json, <variant>-details.txt, <variant>-sass.txt, pipes-*.csv) and,
 # with step 3, pipes.txt.
-set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-out/gpu-histogram-profile}
-mkdir -p "$OUT"
 . scripts/gpu-env.sh
+gpu_script gpu-histogram-profile
 export PATH=$PATH:/usr/local/cuda/bin
 A=$PWD/build/atomlab
 TABLE=${TABLE:?TABLE must name a calibration table (atomlab calibrate smem)}
 BYTES=${BYTES:-268435456}
 VARIANTS=${VARIANTS:-shared warp-private match-any packed per-lane byte-lanes block16 cub}
 DETAIL=${DETAIL:-byte-lanes} # the variant whose kernel gets ncu's full sections and its SASS
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
 LOG=$W/profile-log.txt
 { echo "== start $(date -u +%FT%TZ)"; timeout 10 $SMI; $A version; timeout 10 ncu --version; } >"$LOG" 2>&1
 T0=$(date +%s)

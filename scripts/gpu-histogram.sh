@@ -15,20 +15,12 @@
 # DEADLINE seconds (default 220), so the run stays under 4 minutes. Writes under OUT (default out/gpu-histogram) 5 files:
 # info.txt, tests.log, summary.txt, histogram-json.tar.gz, tables.txt.
 # Expects a build in build/ (with build/libatomlab_cub.so for CUB).
-set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-out/gpu-histogram}
-mkdir -p "$OUT"
 . scripts/gpu-env.sh
-A=./build/atomlab
-J=$(mktemp -d)
-trap 'rm -rf "$J"' EXIT
+gpu_script gpu-histogram
 { echo "== start"; $SMI; $A version; $A devices; ls -l build/libatomlab_cub.so; } >"$OUT/info.txt" 2>&1
 cat "$OUT/info.txt"
-ocl=$($A devices --format json | python3 -c '
-import json, atl_json, sys
-g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
-print(g[0] if g else "")')
+ocl=$(gpu_device_id opencl gpu)
 : >"$OUT/tables.txt"
 step_deadline "${DEADLINE:-220}"
 STEP_STATUS=$OUT/info.txt
@@ -43,24 +35,24 @@ STEP_LOG=$OUT/tables.txt
 # 2. CUDA (1 GiB of input by default on a GPU: about 20x the H100's L2)
 C="--backend cuda --samples 10"
 P=${PHOTO:+--photo $PHOTO}
-step cuda-u8 $L $A app histogram $C --input u8 --dist all $P -o "$J/cuda-u8.json"
-step cuda-rgba $L $A app histogram $C --input rgba --dist uniform -o "$J/cuda-rgba.json"
-step cuda-u32-4096 $L $A app histogram $C --input u32 --bins 4096 --dist uniform -o "$J/cuda-u32-4096.json"
-step cuda-u32-65536 $L $A app histogram $C --input u32 --bins 65536 --dist uniform -o "$J/cuda-u32-65536.json"
+step cuda-u8 $L $A app histogram $C --input u8 --dist all $P -o "$W/cuda-u8.json"
+step cuda-rgba $L $A app histogram $C --input rgba --dist uniform -o "$W/cuda-rgba.json"
+step cuda-u32-4096 $L $A app histogram $C --input u32 --bins 4096 --dist uniform -o "$W/cuda-u32-4096.json"
+step cuda-u32-65536 $L $A app histogram $C --input u32 --bins 65536 --dist uniform -o "$W/cuda-u32-65536.json"
 
 # 3. NVIDIA OpenCL
 if [ -n "$ocl" ]; then
   O="--device $ocl --samples 5"
-  step ocl-u8 $L $A app histogram $O --input u8 --dist all $P -o "$J/opencl-u8.json"
-  step ocl-rgba $L $A app histogram $O --input rgba --dist uniform -o "$J/opencl-rgba.json"
-  step ocl-u32-4096 $L $A app histogram $O --input u32 --bins 4096 --dist uniform -o "$J/opencl-u32-4096.json"
-  step ocl-u32-65536 $L $A app histogram $O --input u32 --bins 65536 --dist uniform -o "$J/opencl-u32-65536.json"
+  step ocl-u8 $L $A app histogram $O --input u8 --dist all $P -o "$W/opencl-u8.json"
+  step ocl-rgba $L $A app histogram $O --input rgba --dist uniform -o "$W/opencl-rgba.json"
+  step ocl-u32-4096 $L $A app histogram $O --input u32 --bins 4096 --dist uniform -o "$W/opencl-u32-4096.json"
+  step ocl-u32-65536 $L $A app histogram $O --input u32 --bins 65536 --dist uniform -o "$W/opencl-u32-65536.json"
 else
   step_note "no NVIDIA OpenCL device: OpenCL steps skipped"
 fi
 
 # 4. summary
-python3 - "$J" >"$OUT/summary.txt" 2>&1 <<'PY'
+python3 - "$W" >"$OUT/summary.txt" 2>&1 <<'PY'
 import glob, json, os, sys
 def fmt(x, spec=".2f"):
     return format(x, spec) if isinstance(x, (int, float)) else "-"
@@ -107,5 +99,5 @@ for t in targets:
     print("  " + t)
 PY
 cat "$OUT/summary.txt"
-tar -czf "$OUT/histogram-json.tar.gz" -C "$J" . 2>/dev/null
+tar -czf "$OUT/histogram-json.tar.gz" -C "$W" . 2>/dev/null
 echo "== done; files in $OUT: $(ls "$OUT" | tr '\n' ' ')"

@@ -4,12 +4,9 @@
 # 1..1024 in powers of two, the four patterns, fetch_add). Writes under
 # OUT (default out/gpu). Expects a build in build/ (carried or built there).
 #   GRID_CONTENTION, GRID_PADDING, GRID_OPS override the grid (for a dry run).
-set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-out/gpu}
-mkdir -p "$OUT"
 . scripts/gpu-env.sh
-A=./build/atomlab
+gpu_script gpu
 { echo "== start"; $SMI; $A version; } >"$OUT/info.txt" 2>&1
 $A devices --occupancy | tee -a "$OUT/info.txt"
 $A devices --occupancy --format json >"$OUT/devices.json"

@@ -5,12 +5,9 @@
 # the same files checked: report.md, a self-contained report.html, figures, data.
 # Writes under OUT (default out/gpu-report): report.tar.gz (the whole folder),
 # report.md and report.html (to read at once), log.txt. Expects a build in build/.
-set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-out/gpu-report}
-mkdir -p "$OUT"
 . scripts/gpu-env.sh
-A=./build/atomlab
+gpu_script gpu-report
 {
   echo "== gpu-report $(date -u +%FT%TZ)"
   $SMI

@@ -19,11 +19,9 @@
 # smem-case-speedup.png and smem-results.tgz with everything else (smem-table.csv/.json, ncu-metrics.txt,
 # validate.csv, validate-ncu.csv, validate-predict.md, hist-case-ncu.csv (the raw ncu export of the case
 # study), hist-case-profiled.csv, predict.csv, hist-case.csv, the .dat files and SVGs).
-set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-out/gpu-smem}
-mkdir -p "$OUT"
 . scripts/gpu-env.sh
+gpu_script gpu-smem
 export PATH=$PATH:/usr/local/cuda/bin
 A=$PWD/build/atomlab
 LOG=$OUT/gpu-smem-log.txt

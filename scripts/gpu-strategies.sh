@@ -13,22 +13,13 @@
 # about 4 minutes in all, typically less); the comparisons write checkpoints,
 # so a cut run keeps its rows (the lock strategies come last). Expects a
 # build in build/.
-set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-out/gpu-strategies}
-mkdir -p "$OUT"
 . scripts/gpu-env.sh
-A=./build/atomlab
+gpu_script gpu-strategies
 S="$OUT/summary.txt"
 { echo "== gpu-strategies $(date -u +%FT%TZ)"; $SMI; $A version; $A devices; } >"$S" 2>&1
-ocl=$($A devices --format json | python3 -c '
-import json, atl_json, sys
-g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
-print(g[0] if g else "")')
-cuda=$($A devices --format json | python3 -c '
-import json, atl_json, sys
-g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["backend"] == "cuda"]
-print(g[0] if g else "")')
+ocl=$(gpu_device_id opencl gpu)
+cuda=$(gpu_device_id cuda)
 # Two blocks of 256 per SM: enough to saturate the atomic units, and it keeps
 # the naive spin lock's same-address row (one hand-off per thread, serial)
 # to seconds rather than minutes.

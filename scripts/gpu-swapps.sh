@@ -16,14 +16,9 @@
 # build/gcide-4m.txt.gz, which scripts/build.sh writes where the package is
 # installed (build/ travels to the GPU machine; the package may not).
 # Run: OUT=/some/dir bash scripts/gpu-swapps.sh   (MATMUL=8,32 KMEANS=512 for a quick try)
-set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-out/gpu-swapps}
-mkdir -p "$OUT"
 . scripts/gpu-env.sh
-A=./build/atomlab
-J=$(mktemp -d)
-trap 'rm -rf "$J"' EXIT
+gpu_script gpu-swapps
 LOG="$OUT/swapps.log"
 TEXT=${ATL_GCIDE:-}
 for t in /usr/share/dictd/gcide.dict.dz build/gcide-4m.txt.gz; do
@@ -32,10 +27,10 @@ done
 { echo "== start $(date -u)"; $SMI; $A version; $A devices; echo "text: ${TEXT:-none}"; } >"$LOG" 2>&1
 C="--wg-size 256 --samples 5 --spin-bound 1048576"
 STEP_LOG=$LOG STEP_STATUS=$LOG
-swapps() { # swapps LIMIT NAME ARGS...: one app run, its JSON in $J/NAME.json
+swapps() { # swapps LIMIT NAME ARGS...: one app run, its JSON in $W/NAME.json
   local limit=$1 name=$2
   shift 2
-  step "$name" "$limit" "$A" app swapps $C "$@" -o "$J/$name.json"
+  step "$name" "$limit" "$A" app swapps $C "$@" -o "$W/$name.json"
 }
 grids() { # grids FIRST... : the list below the co-resident count N ($N), then N
   local out="" g
@@ -62,7 +57,7 @@ for be in cuda opencl; do
 done
 
 # merge each backend's rows into one file, and summarize
-python3 - "$J" "$OUT" <<'PY' | tee "$OUT/summary.txt"
+python3 - "$W" "$OUT" <<'PY' | tee "$OUT/summary.txt"
 import glob, json, os, sys
 J, OUT = sys.argv[1], sys.argv[2]
 for be in ("cuda", "opencl"):

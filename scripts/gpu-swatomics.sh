@@ -14,14 +14,9 @@
 # Writes under OUT (default out/gpu-swatomics) 5 files: summary.txt, run.log,
 # swatomic-cuda.json, swatomic-opencl.json and figures.tar.gz.
 # Run: OUT=/some/dir bash scripts/gpu-swatomics.sh   (expects a build in build/)
-set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-out/gpu-swatomics}
-mkdir -p "$OUT"
 . scripts/gpu-env.sh
-A=./build/atomlab
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+gpu_script gpu-swatomics
 S="$OUT/summary.txt"
 L="$OUT/run.log"
 { echo "== $(date -u +%FT%TZ) $($A version 2>&1 | head -1)"; $SMI 2>&1; } >"$S"
@@ -31,12 +26,12 @@ for be in cuda opencl; do
   f="$OUT/swatomic-$be.json"
   # the tables (model, instruction view, rows) go to their own file for the summary
   step "$be-experiment" 70 sh -c "$A app swatomic --backend $be --wg-size 256 --groups 8:max:x2 --iters 8 --samples 5 \
-    --spin-bound 4194304 --experiment -o '$f' >'$T/$be.txt' 2>&1; r=\$?; cat '$T/$be.txt'; exit \$r"
-  step "$be-plot" 10 $A plot "$f" -o "$T/figures-$be" --format both
+    --spin-bound 4194304 --experiment -o '$f' >'$W/$be.txt' 2>&1; r=\$?; cat '$W/$be.txt'; exit \$r"
+  step "$be-plot" 10 $A plot "$f" -o "$W/figures-$be" --format both
   {
     echo
     echo "==== $be"
-    sed -n '/^speedup model/,/^app /p' "$T/$be.txt" | sed '$d'
+    sed -n '/^speedup model/,/^app /p' "$W/$be.txt" | sed '$d'
   } >>"$S"
   [ -s "$f" ] && python3 - "$f" >>"$S" 2>&1 <<'PY'
 import json, atl_json, sys
@@ -63,7 +58,7 @@ for r in bad[:5]:
     print("  %s wgs=%s %s: %s" % (r["variant"], m(r, "workgroups"), r["status"], r.get("reason", "")[:200]))
 PY
 done
-tar -C "$T" -czf "$OUT/figures.tar.gz" $(cd "$T" && ls -d figures-* 2>/dev/null) 2>>"$L"
+tar -C "$W" -czf "$OUT/figures.tar.gz" $(cd "$W" && ls -d figures-* 2>/dev/null) 2>>"$L"
 echo "figures: $(tar -tzf "$OUT/figures.tar.gz" 2>/dev/null | grep -c '\.png$') PNG in figures.tar.gz" | tee -a "$S"
 cat "$S"
 exit ${STEP_FAILED:-0}

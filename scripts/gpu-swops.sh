@@ -5,27 +5,19 @@
 # Run from the repository root after the build: OUT=DIR bash scripts/gpu-swops.sh   (about 3 minutes)
 # Writes OUT/summary.txt (per op and backend: rows verified, and the M atomics/s of each variant at the
 # largest grid) and OUT/swops.tar.gz (the JSON files, the log, info.txt).
-set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-out/gpu-swops}
-mkdir -p "$OUT"
 . scripts/gpu-env.sh
-A=./build/atomlab
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-ocl=$($A devices --format json | python3 -c '
-import json, atl_json, sys
-g = [x["id"] for x in json.load(sys.stdin)["devices"] if x["type"] == "gpu" and x["backend"] == "opencl"]
-print(g[0] if g else "")')
-{ date -u +%FT%TZ; $SMI; $A version; } >"$T/info.txt" 2>&1
+gpu_script gpu-swops
+ocl=$(gpu_device_id opencl gpu)
+{ date -u +%FT%TZ; $SMI; $A version; } >"$W/info.txt" 2>&1
 for op in add sub inc min max and or xor; do
   for be in cuda opencl; do
     if [ $be = cuda ]; then D="--backend cuda"; elif [ -n "$ocl" ]; then D="--device $ocl"; else continue; fi
-    STEP_LOG=$T/log.txt STEP_STATUS=$T/info.txt step "$be $op" 90 $A app swatomic $D --op $op --quiet \
-      -o "$T/ops-$be-$op.json" >/dev/null
+    STEP_LOG=$W/log.txt STEP_STATUS=$W/info.txt step "$be $op" 90 $A app swatomic $D --op $op --quiet \
+      -o "$W/ops-$be-$op.json" >/dev/null
   done
 done
-python3 - "$T" >"$OUT/summary.txt" 2>&1 <<'PY'
+python3 - "$W" >"$OUT/summary.txt" 2>&1 <<'PY'
 import glob, json, os, sys
 print(f"{'file':18s} {'rows':>4s} {'verified':>8s}  M atomics/s at the largest grid (system / warp / software)")
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "ops-*.json"))):
@@ -38,5 +30,5 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "ops-*.json"))):
     print(f"{os.path.basename(f)[:-5]:18s} {len(rows):4d} {len(ok):8d}  {top} groups: "
           f"{fmt('system')} / {fmt('warp')} / {fmt('software')} {bad}")
 PY
-tar -czf "$OUT/swops.tar.gz" -C "$T" .
-cat "$T/info.txt" "$OUT/summary.txt"
+tar -czf "$OUT/swops.tar.gz" -C "$W" .
+cat "$W/info.txt" "$OUT/summary.txt"
