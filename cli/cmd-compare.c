@@ -21,7 +21,7 @@ static const char usage[] =
     "Rows only one file holds are listed; rows that are not ok or not verified are\n"
     "flagged. Pairs that did not run the same work are noted: other atomic\n"
     "instructions (instructions-differ) or iteration counts more than 25% apart\n"
-    "(iters-differ). A summary counts the verdicts and gives the geometric mean of\n"
+    "(iters-differ); a side above its run's noise target is noted (noisy). A summary counts the verdicts and gives the geometric mean of\n"
     "the B/A time ratios. Different devices or format versions give a warning line.\n\n"
     "  --threshold PCT  relative difference of the medians that counts  [5]\n"
     "  --ignore FIELDS  configuration fields left out of the match, e.g. wg_size,workgroups\n"
@@ -130,6 +130,9 @@ static void write_table(FILE *out, const struct atl_comparison *c)
   if (c->instructions_differ || c->iters_differ)
     fprintf(out, "not the same work: %zu pairs emitted other atomic instructions (instructions-differ), %zu ran "
                  "iteration counts more than 25%% apart (iters-differ)\n", c->instructions_differ, c->iters_differ);
+  if (c->noisy)
+    fprintf(out, "noisy: %zu pairs have a side whose noise stayed above its run's target: their verdicts are weaker\n",
+            c->noisy);
 }
 
 static void write_csv(FILE *out, const struct atl_comparison *c, const struct fields *f)
@@ -233,6 +236,7 @@ static void write_json(FILE *out, const char *const *paths, const struct atl_res
   cJSON_AddNumberToObject(sum, "flagged", (double)c->flagged);
   cJSON_AddNumberToObject(sum, "instructions_differ", (double)c->instructions_differ);
   cJSON_AddNumberToObject(sum, "iters_differ", (double)c->iters_differ);
+  cJSON_AddNumberToObject(sum, "noisy", (double)c->noisy);
   cJSON_AddNumberToObject(sum, "timed", (double)c->timed);
   if (c->timed)
     cJSON_AddNumberToObject(sum, "geomean_time_ratio", c->geomean);

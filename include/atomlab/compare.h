@@ -37,20 +37,22 @@ struct atl_compare_pair {
   struct atl_row_times ta, tb;
   enum atl_verdict verdict; /**< both present */
   double ratio;             /**< B median / A median (time): below 1 means B is faster; 0 for n/a */
-  char flags[128];          /**< "A:error", "B:not-verified", then the notes: "instructions-differ", "iters-differ" */
+  char flags[128];          /**< "A:error", "B:not-verified", then the notes: "instructions-differ", "iters-differ", "noisy" */
   int flagged;              /**< a side not ok or not verified */
   unsigned notes;           /**< ATL_COMPARE_* : the two rows did not run the same work */
 };
 
-/** Notes of a pair: other atomic instructions, or iteration counts more than 25% apart. */
-enum { ATL_COMPARE_INSTRUCTIONS = 1, ATL_COMPARE_ITERS = 2 };
+/** Notes of a pair: other atomic instructions, iteration counts more than 25% apart, or a side whose noise
+ *  stayed above its run's target (its verdict is the weaker for it). */
+enum { ATL_COMPARE_INSTRUCTIONS = 1, ATL_COMPARE_ITERS = 2, ATL_COMPARE_NOISY = 4 };
 
 /** A comparison: the pairs (A's rows in order, then B's unmatched ones) and their summary. */
 struct atl_comparison {
   double threshold; /**< relative difference of the medians that counts */
   struct atl_compare_pair *pairs;
   size_t count;
-  size_t counts[ATL_VERDICT_COUNT], only_a, only_b, flagged, timed, instructions_differ, iters_differ;
+  size_t counts[ATL_VERDICT_COUNT], only_a, only_b, flagged, timed, instructions_differ, iters_differ,
+      noisy;
   double geomean; /**< of B/A time ratios over the pairs both timed (0 if none) */
 };
 

@@ -39,9 +39,10 @@ struct atl_stats {
   double median, min, max, mean, q1, q3;
   double iqr;   /**< q3 - q1 */
   double noise; /**< relative IQR: iqr / median */
+  int noisy;    /**< sampling ended (budget or most samples) with noise still above its target: the row is flagged */
 };
 
-/** Computes statistics of @p n values (n may be 0: all fields zero). Quartiles by linear interpolation. */
+/** Computes statistics of @p n values (n may be 0: all fields zero; noisy is left 0). Quartiles by linear interpolation. */
 void atl_stats_compute(const double *values, size_t n, struct atl_stats *out);
 
 /** One configuration value of a row: the axis's name and its value as text. */

@@ -89,11 +89,15 @@ static void add_notes(struct atl_compare_pair *p)
     p->notes |= ATL_COMPARE_INSTRUCTIONS;
   if (ia > 0 && ib > 0 && (ia / ib > 1.25 || ib / ia > 1.25))
     p->notes |= ATL_COMPARE_ITERS;
+  if ((p->a->status == ATL_STATUS_OK && p->a->time_ms.noisy) || (p->b->status == ATL_STATUS_OK && p->b->time_ms.noisy))
+    p->notes |= ATL_COMPARE_NOISY;
   size_t used = strlen(p->flags);
   if (p->notes & ATL_COMPARE_INSTRUCTIONS)
     used += (size_t)snprintf(p->flags + used, sizeof p->flags - used, "%sinstructions-differ", used ? "," : "");
   if (p->notes & ATL_COMPARE_ITERS)
-    snprintf(p->flags + used, sizeof p->flags - used, "%siters-differ", used ? "," : "");
+    used += (size_t)snprintf(p->flags + used, sizeof p->flags - used, "%siters-differ", used ? "," : "");
+  if (p->notes & ATL_COMPARE_NOISY)
+    snprintf(p->flags + used, sizeof p->flags - used, "%snoisy", used ? "," : "");
 }
 
 /* Whether the comma list @p list names @p name. */
@@ -133,6 +137,7 @@ static void summarize(struct atl_comparison *c)
       c->flagged += p->flagged;
       c->instructions_differ += (p->notes & ATL_COMPARE_INSTRUCTIONS) != 0;
       c->iters_differ += (p->notes & ATL_COMPARE_ITERS) != 0;
+      c->noisy += (p->notes & ATL_COMPARE_NOISY) != 0;
       if (p->verdict != ATL_VERDICT_NA) {
         logsum += log(p->ratio);
         c->timed++;

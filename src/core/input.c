@@ -128,6 +128,7 @@ static int parse_times(const cJSON *o, struct atl_row *r, char *why, size_t why_
     r->time_ms.q3 = num(t, "q3", 0);
     r->time_ms.iqr = num(t, "iqr", 0);
     r->time_ms.noise = num(t, "noise", 0);
+    r->time_ms.noisy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "noisy"));
     if (n == 0) /* app rows of version 1 kept no samples: their count as recorded */
       r->time_ms.samples = (unsigned)whole(t, "samples", 0x1p32);
   }
@@ -362,6 +363,10 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
       snprintf(why, why_len, "'%s': %s", path, detail);
       goto out;
     }
+    /* Files from before the flag: judged against the target their run recorded, as a new run would be. */
+    if (!cJSON_HasObjectItem(cJSON_GetObjectItemCaseSensitive(o, "time_ms"), "noisy"))
+      row.time_ms.noisy = row.status == ATL_STATUS_OK && row.time_ms.samples > 0 && m->timing_recorded &&
+                          m->timing.noise >= 0 && row.time_ms.noise > m->timing.noise;
     if ((err = atl_result_set_add(set, &row))) {
       atl_row_release(&row);
       goto out;

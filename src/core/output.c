@@ -58,7 +58,7 @@ int atl_write_table_header(FILE *f, const struct atl_row_kind *kind)
     table_field(*c, &label, &width);
     fprintf(f, "%-*s ", width, label);
   }
-  fprintf(f, "%10s %6s", "median_ms", "noise");
+  fprintf(f, "%10s %7s", "median_ms", "noise");
   for (const char *const *m = kind->columns; *m; m++)
     fprintf(f, " %10s", column_label(*m));
   return fprintf(f, " %-8s %s\n", "verified", "status") < 0;
@@ -88,9 +88,9 @@ int atl_write_table_row(FILE *f, const struct atl_row_kind *kind, const struct a
   }
   const int measured = r->status == ATL_STATUS_OK && r->time_ms.samples > 0;
   if (measured)
-    fprintf(f, "%10.4f %5.1f%%", r->time_ms.median, r->time_ms.noise * 100);
+    fprintf(f, "%10.4f %5.1f%%%c", r->time_ms.median, r->time_ms.noise * 100, r->time_ms.noisy ? '!' : ' ');
   else
-    fprintf(f, "%10s %6s", "-", "-");
+    fprintf(f, "%10s %7s", "-", "-");
   for (const char *const *m = kind->columns; *m; m++) {
     char cell[32];
     column_text(r, *m, cell, sizeof cell);
@@ -134,7 +134,7 @@ int atl_csv_header_write(FILE *f, const struct atl_row_kind *kind)
 {
   for (const char *const *c = kind->config; *c; c++)
     fprintf(f, "%s,", *c);
-  fputs("status,verified,wrong,median_ms,min_ms,max_ms,q1_ms,q3_ms,iqr_ms,noise,samples,", f);
+  fputs("status,verified,wrong,median_ms,min_ms,max_ms,q1_ms,q3_ms,iqr_ms,noise,noisy,samples,", f);
   for (const char *const *m = kind->columns; *m; m++)
     fprintf(f, "%s,", *m);
   return fputs("metrics,backend,instructions,reason\n", f) < 0;
@@ -160,8 +160,9 @@ int atl_write_csv(FILE *f, const struct atl_result_set *set)
       atl_csv_field(f, v ? v : "");
       fputc(',', f);
     }
-    fprintf(f, "%s,%d,%llu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.5f,%u,", atl_status_name(r->status), r->verified,
-            (unsigned long long)r->wrong, t->median, t->min, t->max, t->q1, t->q3, t->iqr, t->noise, t->samples);
+    fprintf(f, "%s,%d,%llu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.5f,%d,%u,", atl_status_name(r->status),
+            r->verified, (unsigned long long)r->wrong, t->median, t->min, t->max, t->q1, t->q3, t->iqr, t->noise,
+            t->noisy, t->samples);
     for (const char *const *m = kind->columns; *m; m++) {
       double v = atl_row_metric(r, *m, NAN);
       if (!isnan(v))
@@ -243,6 +244,7 @@ cJSON *atl__row_json(const struct atl_row *r)
   cJSON_AddNumberToObject(tj, "q3", t->q3);
   cJSON_AddNumberToObject(tj, "iqr", t->iqr);
   cJSON_AddNumberToObject(tj, "noise", t->noise);
+  cJSON_AddBoolToObject(tj, "noisy", t->noisy);
   cJSON_AddNumberToObject(tj, "samples", t->samples);
   cJSON *samples = cJSON_AddArrayToObject(o, "samples_ms");
   for (unsigned i = 0; r->samples_ms && i < t->samples; i++)
@@ -274,19 +276,21 @@ static int compare_doubles(const void *a, const void *b)
 static cJSON *summary_json(const struct atl_result_set *set)
 {
   cJSON *o = cJSON_CreateObject();
-  size_t ok = 0, verified = 0;
+  size_t ok = 0, verified = 0, noisy = 0;
   double row_seconds = 0;
   double *noise = malloc((set->count ? set->count : 1) * sizeof *noise);
   for (size_t i = 0; i < set->count; i++) {
     const struct atl_row *r = &set->rows[i];
     row_seconds += r->row_seconds;
     verified += r->verified != 0;
+    noisy += r->status == ATL_STATUS_OK && r->time_ms.noisy;
     if (r->status == ATL_STATUS_OK && noise)
       noise[ok++] = r->time_ms.noise;
   }
   cJSON_AddNumberToObject(o, "rows", (double)set->count);
   cJSON_AddNumberToObject(o, "rows_ok", (double)ok);
   cJSON_AddNumberToObject(o, "rows_verified", (double)verified);
+  cJSON_AddNumberToObject(o, "rows_noisy", (double)noisy); /* ok rows whose noise stayed above the target */
   cJSON_AddNumberToObject(o, "elapsed_s", set->meta.elapsed_s);
   cJSON_AddNumberToObject(o, "row_seconds_total", row_seconds);
   if (ok) {

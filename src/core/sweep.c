@@ -132,8 +132,11 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
       old->samples_ms = NULL; /* moved into the new set */
       m.state[m.reuse[i]] = OLD_DONE;
       /* Validated: the median is its samples'; the rest of the statistics are recomputed from them too. */
-      if (row.samples_ms)
+      if (row.samples_ms) {
+        const int noisy = row.time_ms.noisy; /* judged against the target it was sampled to */
         atl_stats_compute(row.samples_ms, row.time_ms.samples, &row.time_ms);
+        row.time_ms.noisy = noisy;
+      }
       report->reused++;
     } else {
       if (run->before_row)

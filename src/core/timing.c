@@ -70,6 +70,8 @@ int atl__sample_stats(atl__launch_fn fn, void *arg, const struct atl_timing *tm,
     }
   }
   atl_stats_compute(ms, n, stats);
+  /* Not met, only flagged: a row stays a measurement, and every reader can tell it from one that met the target. */
+  stats->noisy = n > 0 && stats->noise > tm->noise;
   return err;
 }
 

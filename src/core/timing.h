@@ -27,7 +27,7 @@ int atl__calibrate(atl__launch_fn fn, void *arg, const struct atl_timing *tm, ui
  * Takes samples at @p iters until the relative IQR is at or below the
  * threshold (after min_samples) or the budget is spent; fills *@p samples_ms
  * (allocated here, the caller frees it) and @p stats. @p first_ms > 0 is a
- * sample already taken.
+ * sample already taken. stats->noisy says the threshold was not reached.
  */
 int atl__sample_stats(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
                       double **samples_ms, struct atl_stats *stats);

@@ -54,18 +54,19 @@ int main(void)
   atl_app_timing_defaults(&tm);
 
   CHECK(atl__app_sample(fake_launch, &f, &tm, &st) == 0); /* steady: no noise after the minimum */
-  CHECK(st.samples == 5 && f.launches == 5 && st.median == 1.0 && st.noise == 0);
+  CHECK(st.samples == 5 && f.launches == 5 && st.median == 1.0 && st.noise == 0 && !st.noisy);
 
   f = (struct fake){0, 3.0}; /* half the launches 3x slower: never quiet */
   tm.budget_s = 60;
   CHECK(atl__app_sample(fake_launch, &f, &tm, &st) == 0 && st.samples == 50 && st.noise > tm.noise);
+  CHECK(st.noisy); /* the target was missed: flagged, not passed as a quiet row */
   tm.budget_s = 0; /* the budget ends it right after the minimum */
   f = (struct fake){0, 3.0};
-  CHECK(atl__app_sample(fake_launch, &f, &tm, &st) == 0 && st.samples == 5);
+  CHECK(atl__app_sample(fake_launch, &f, &tm, &st) == 0 && st.samples == 5 && st.noisy);
   tm.noise = 10; /* a threshold that noise meets */
   f = (struct fake){0, 3.0};
   tm.budget_s = 60;
-  CHECK(atl__app_sample(fake_launch, &f, &tm, &st) == 0 && st.samples == 5);
+  CHECK(atl__app_sample(fake_launch, &f, &tm, &st) == 0 && st.samples == 5 && !st.noisy);
 
   tm.samples = 7; /* a fixed count: exactly that many, whatever the noise */
   tm.noise = 0;

@@ -95,6 +95,39 @@ static void test_migration(void)
   }
 }
 
+/* The noisy flag: read as written, and judged against the run's recorded target where a file predates it. */
+static void test_noisy(void)
+{
+  struct atl_result_set set;
+  char why[256] = "";
+  if (CHECK(read_text("noisy",
+                      "{\"format_version\": 2, \"kind\": \"app\", \"device\": {\"name\": \"x\"}, "
+                      "\"settings\": {\"noise_threshold\": 0.02}, \"rows\": ["
+                      "{\"config\": {\"app\": \"count\"}, \"status\": \"ok\", \"samples_ms\": [1, 2, 3], "
+                      "\"time_ms\": {\"median\": 2, \"noise\": 0.5, \"noisy\": false}},"
+                      "{\"config\": {\"app\": \"count\"}, \"status\": \"ok\", \"samples_ms\": [1, 2, 3], "
+                      "\"time_ms\": {\"median\": 2, \"noise\": 0.5}},"
+                      "{\"config\": {\"app\": \"count\"}, \"status\": \"ok\", \"samples_ms\": [2, 2, 2], "
+                      "\"time_ms\": {\"median\": 2, \"noise\": 0.01}}]}",
+                      &set, why, sizeof why) == 0)) {
+    CHECK(set.count == 3 && !set.rows[0].time_ms.noisy && set.rows[1].time_ms.noisy && !set.rows[2].time_ms.noisy);
+    char path[256];
+    snprintf(path, sizeof path, "%s/noisy-out.json", dir);
+    FILE *f = fopen(path, "w");
+    if (CHECK(f != NULL)) {
+      CHECK(atl_write_json(f, &set) == 0);
+      fclose(f);
+    }
+    struct atl_result_set back;
+    if (CHECK(atl_read_json(path, &back, why, sizeof why) == 0)) {
+      CHECK(back.count == 3 && !back.rows[0].time_ms.noisy && back.rows[1].time_ms.noisy);
+      atl_result_set_release(&back);
+    }
+    unlink(path);
+    atl_result_set_release(&set);
+  }
+}
+
 int main(void)
 {
   CHECK(mkdtemp(dir) != NULL);
@@ -152,6 +185,7 @@ int main(void)
   atl_result_set_release(&in);
   atl_result_set_release(&out);
   unlink(path);
+  test_noisy();
   test_migration();
 
   /* atl_row_validate: a row as rmw writes it passes; each forged field fails. */
