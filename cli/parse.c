@@ -100,6 +100,9 @@ int cli_timing_option(int c, const char *arg, struct atl_timing *t)
      * clamped without a word while the settings recorded the request. */
     t->fixed_iters = cli_parse_count("--iters", arg, t->max_iters);
     return 1;
+  case CLI_O_REPEAT:
+    t->repeats = cli_parse_count("--repeat", arg, 100);
+    return 1;
   default:
     return 0;
   }

@@ -27,6 +27,7 @@ struct atl_row_times {
   int timed;             /**< status ok and a positive, ordered median and quartiles */
   double median, q1, q3; /**< ms per launch */
   size_t samples;        /**< raw samples they come from (0: the row's statistics as recorded) */
+  double spread;         /**< the row's repeat_spread (--repeat), 0 where measured once */
 };
 
 void atl_row_times(const struct atl_row *row, struct atl_row_times *out);

@@ -97,9 +97,11 @@ struct atl_timing {
   double budget_s;      /**< per-row time budget for sampling */
   uint32_t max_iters;   /**< upper bound on iterations per thread */
   uint32_t fixed_iters; /**< if non-zero, skip calibration and use this */
+  unsigned repeats;     /**< a sweep measures every configuration this many times, one whole pass after another
+                             (drift shows as spread); its row is the repeat of median time, with the spread */
 };
 
-/** Defaults: 20 ms launches, 2% noise, 5..50 samples, 2 s per row. */
+/** Defaults: 20 ms launches, 2% noise, 5..50 samples, 2 s per row, one repeat. */
 void atl_timing_defaults(struct atl_timing *t);
 
 /** Names ("fetch_add", "u32", "global", "cross-warp", "used"). */

@@ -27,10 +27,12 @@ void atl_row_times(const struct atl_row *r, struct atl_row_times *t)
     t->samples = r->time_ms.samples;
   }
   t->timed = r->status == ATL_STATUS_OK && t->median > 0 && t->q1 > 0 && t->q3 >= t->q1;
+  t->spread = atl_row_metric(r, "repeat_spread", 0);
 }
 
 /* A difference beyond the threshold counts only where the IQR intervals are
- * apart, so noise alone never reads as a change. */
+ * apart and it exceeds the spread between repeats of either run (--repeat),
+ * so neither noise within a row nor drift between passes reads as a change. */
 static enum atl_verdict decide(const struct atl_row_times *a, const struct atl_row_times *b, double threshold,
                                double *ratio)
 {
@@ -40,6 +42,8 @@ static enum atl_verdict decide(const struct atl_row_times *a, const struct atl_r
   *ratio = b->median / a->median;
   if (fabs(*ratio - 1) <= threshold)
     return ATL_VERDICT_SAME;
+  if (fabs(*ratio - 1) <= (a->spread > b->spread ? a->spread : b->spread))
+    return ATL_VERDICT_UNCLEAR;
   if (b->q3 < a->q1)
     return ATL_VERDICT_FASTER;
   if (b->q1 > a->q3)

@@ -325,6 +325,8 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
     /* Files before max_iters was recorded ran at the default cap. */
     if (cJSON_GetObjectItemCaseSensitive(st, "max_iters"))
       m->timing.max_iters = (uint32_t)whole(st, "max_iters", 0x1p32);
+    if (cJSON_GetObjectItemCaseSensitive(st, "repeats")) /* files before --repeat measured once */
+      m->timing.repeats = (unsigned)whole(st, "repeats", 0x1p32);
   }
   const cJSON *device = cJSON_GetObjectItemCaseSensitive(root, "device");
   if (!cJSON_IsObject(device) || str(device, "name") == NULL) {

@@ -335,6 +335,7 @@ cJSON *atl__json_meta(const struct atl_run_meta *m)
   cJSON_AddNumberToObject(st, "budget_s", m->timing.budget_s);
   cJSON_AddNumberToObject(st, "fixed_iters", m->timing.fixed_iters);
   cJSON_AddNumberToObject(st, "max_iters", m->timing.max_iters);
+  cJSON_AddNumberToObject(st, "repeats", m->timing.repeats);
   cJSON_AddStringToObject(st, "cache", "hot: the array is re-initialised by a fill before each launch, L2 not flushed");
   return root;
 }

@@ -98,6 +98,7 @@ int atl_timing_match(const struct atl_timing *rec, const struct atl_timing *now,
       {"budget_s", rec->budget_s, now->budget_s},
       {"fixed_iters", rec->fixed_iters, now->fixed_iters},
       {"max_iters", rec->max_iters, now->max_iters},
+      {"repeats", rec->repeats, now->repeats},
   };
   for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
     if (near(settings[i].recorded, settings[i].asked))

@@ -62,6 +62,8 @@ static const struct atl_metric_info metric_infos[] = {
     {"gops", "Gop/s", ATL_HINT_HIGHER, "atomic operations per second at the median time"},
     {"ops_per_us", "op/us", ATL_HINT_HIGHER, "operations per microsecond at the median time"},
     {"iters", "", ATL_HINT_NONE, "iterations per thread in each timed launch"},
+    {"repeats", "", ATL_HINT_NONE, "passes of the sweep that measured this row (--repeat); the row is the median one"},
+    {"repeat_spread", "", ATL_HINT_LOWER, "(slowest - fastest) / median of the repeats' median times"},
     {"ops", "", ATL_HINT_NONE, "atomic operations per launch (active threads x iters)"},
     {"array_words", "words", ATL_HINT_NONE, "words per domain"},
     {"cas_attempts_per_op", "", ATL_HINT_LOWER, "CAS attempts per successful CAS"},

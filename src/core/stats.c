@@ -53,4 +53,5 @@ void atl_timing_defaults(struct atl_timing *t)
   t->budget_s = 2.0;
   t->max_iters = 1u << 24;
   t->fixed_iters = 0;
+  t->repeats = 1;
 }

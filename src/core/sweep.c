@@ -102,6 +102,77 @@ static int checkpoint(const struct atl_sweep_run *run, const struct atl_result_s
   return 0;
 }
 
+/* --repeat: the passes after the first. Each configuration measured in the first pass (rows[slot[i]] of the
+ * set) is measured again, pass after pass, so that drift shows as spread; then the set keeps, per
+ * configuration, the repeat of median time (the lower middle for an even count), whole, so that its
+ * samples, statistics and metrics agree. A repeat that is not ok or not verified is kept instead: a
+ * failure is never voted away. */
+static int is_bad(const struct atl_row *r)
+{
+  return r->status != ATL_STATUS_OK || !r->verified;
+}
+
+static int by_median(const void *a, const void *b)
+{
+  const struct atl_row *x = a, *y = b;
+  return (x->time_ms.median > y->time_ms.median) - (x->time_ms.median < y->time_ms.median);
+}
+
+static void keep_median_repeat(struct atl_row *kept, struct atl_row *extra, unsigned n)
+{
+  struct atl_row all[64]; /* the first pass's row, then the n later ones (repeats <= 64) */
+  all[0] = *kept;
+  memcpy(all + 1, extra, n * sizeof *extra);
+  unsigned pick = 0, count = n + 1;
+  for (unsigned k = 0; k < count && !is_bad(&all[pick]); k++)
+    if (is_bad(&all[k]))
+      pick = k;
+  double lo = all[0].time_ms.median, hi = lo;
+  for (unsigned k = 1; k < count; k++) {
+    lo = all[k].time_ms.median < lo ? all[k].time_ms.median : lo;
+    hi = all[k].time_ms.median > hi ? all[k].time_ms.median : hi;
+  }
+  if (!is_bad(&all[pick])) {
+    qsort(all, count, sizeof *all, by_median);
+    pick = (count - 1) / 2;
+  }
+  *kept = all[pick];
+  for (unsigned k = 0; k < count; k++)
+    if (k != pick)
+      atl_row_release(&all[k]);
+  atl_row_metric_set(kept, "repeats", count);
+  if (kept->time_ms.median > 0)
+    atl_row_metric_set(kept, "repeat_spread", (hi - lo) / kept->time_ms.median);
+}
+
+static int repeat_passes(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
+                         struct atl_result_set *set, const size_t *slot, size_t first_passes)
+{
+  const unsigned repeats = run->timing->repeats > 64 ? 64 : run->timing->repeats;
+  const size_t per = repeats - 1;
+  const size_t nextra = spec->count * per;
+  struct atl_row *extra = calloc(nextra ? nextra : 1, sizeof *extra);
+  unsigned *done = calloc(spec->count ? spec->count : 1, sizeof *done);
+  int err = extra && done ? 0 : ATL_ENOMEM;
+  for (unsigned r = 1; !err && r < repeats && !atl_stop_requested(); r++)
+    for (size_t i = 0; !err && i < first_passes && !atl_stop_requested(); i++) {
+      if (slot[i] == SIZE_MAX)
+        continue; /* reused from the resume file: measured by its own run */
+      if (run->before_row)
+        run->before_row(run->arg, r * spec->count + i, repeats * spec->count);
+      if ((err = spec->measure(ctx, spec->arg, i, run->timing, &extra[i * per + done[i]])) < 0)
+        break;
+      err = 0;
+      done[i]++;
+    }
+  for (size_t i = 0; extra && done && i < first_passes; i++)
+    if (slot[i] != SIZE_MAX && done[i])
+      keep_median_repeat(&set->rows[slot[i]], &extra[i * per], done[i]);
+  free(extra);
+  free(done);
+  return err;
+}
+
 /* Appends old row @p j (its samples move into the set). */
 static int take_old(struct atl_result_set *set, struct atl_result_set *old, size_t j)
 {
@@ -122,8 +193,12 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
     snprintf(set->kind, sizeof set->kind, "%s", spec->kind);
   int err = match_resume(spec, run, &m, report);
   set->meta.rows_planned = spec->count + report->kept; /* a complete file holds the sweep and the kept rows */
+  size_t *slot = malloc((spec->count ? spec->count : 1) * sizeof *slot); /* a measured configuration's row */
+  if (!err && slot == NULL)
+    err = ATL_ENOMEM;
+  size_t i = 0;
   double last_checkpoint = atl__now_s();
-  for (size_t i = 0; !err && i < spec->count && !atl_stop_requested(); i++) {
+  for (; !err && i < spec->count && !atl_stop_requested(); i++) {
     struct atl_row row;
     const int reused = m.reuse[i] != SIZE_MAX;
     if (reused) {
@@ -140,7 +215,7 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
       report->reused++;
     } else {
       if (run->before_row)
-        run->before_row(run->arg, i, spec->count);
+        run->before_row(run->arg, i, run->timing->repeats > 1 ? run->timing->repeats * spec->count : spec->count);
       if ((err = spec->measure(ctx, spec->arg, i, run->timing, &row)) < 0)
         break;
       report->measured++;
@@ -149,6 +224,7 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
       atl_row_release(&row);
       break;
     }
+    slot[i] = reused ? SIZE_MAX : set->count - 1;
     if (run->after_row)
       run->after_row(run->arg, i, &set->rows[set->count - 1], reused);
     /* A checkpoint now and then: a run killed outright keeps what it measured. */
@@ -158,6 +234,9 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
       last_checkpoint = atl__now_s();
     }
   }
+  if (!err && slot && run->timing->repeats > 1)
+    err = repeat_passes(ctx, spec, run, set, slot, i);
+  free(slot);
   /* The old rows that stay: those outside the sweep, and (stopped early) those not reused yet. */
   for (size_t j = 0; !err && run->resume && j < run->resume->count; j++)
     if (m.state[j] == OLD_KEPT || m.state[j] == OLD_PENDING)

@@ -97,6 +97,24 @@ sed -i 's/"ATOMG.E.CAS x2, ATOMG.E.ADD x1"/"ATOMG.E.CAS x2, ATOMS.ADD x1"/' "$WO
   grep -q "^not the same work: 1 pairs emitted other atomic instructions (instructions-differ), 1 ran" "$WORK/x.txt" &&
   pass || fail "instructions-differ: $(cat "$WORK/x.txt")"
 
+# --repeat 2: every row measured twice (its repeats and spread recorded), the setting in the file; compare
+# weighs the spread; resuming it under another --repeat is refused as other timing.
+if need_opencl; then
+  RP="rmw --pattern contiguous --op fetch_add --contention 1,4 --padding 1 --iters 4 --min-samples 3 --max-samples 3"
+  "$ATOMLAB" $RP --repeat 2 -o "$WORK/rep.json" --quiet 2>"$WORK/err" &&
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["settings"]["repeats"] == 2, d["settings"]
+for r in d["rows"]:
+    m = {x["name"]: x["value"] for x in r["metrics"]}
+    assert m["repeats"] == 2 and m["repeat_spread"] >= 0 and r["verified"], m
+' "$WORK/rep.json" && pass || fail "--repeat 2: $(cat "$WORK/err")"
+  "$ATOMLAB" compare "$WORK/rep.json" "$WORK/rep.json" 2>&1 | grep -q "^summary: 2 matched (2 same" && pass ||
+    fail "--repeat file against itself"
+  expect_refused "repeats differs" $RP --repeat 3 --resume "$WORK/rep.json" -o "$WORK/out.json"
+fi
+
 # Bad input.
 sed 's/"format_version": 1/"format_version": 3/' "$B" >"$WORK/v3.json"
 echo '[1, 2]' >"$WORK/array.json"

@@ -51,6 +51,15 @@ int main(void)
     CHECK(c.pairs[1].ratio > 0.49 && c.pairs[1].ratio < 0.51); /* 0.55 / 1.1 from the samples */
   }
   CHECK(strcmp(atl_verdict_name(ATL_VERDICT_NA), "n/a") == 0);
+  /* The faster pair again, A measured with --repeat and a spread between its repeats wider than the change:
+   * drift, not a change, so unclear; and a noisy side is noted. */
+  atl_row_metric_set(&a.rows[1], "repeat_spread", 0.6);
+  b.rows[1].time_ms.noisy = 1;
+  struct atl_comparison c2;
+  CHECK(atl_compare(&a, &b, 0.05, NULL, &c2) == 0);
+  CHECK(c2.count == 6 && c2.pairs[1].verdict == ATL_VERDICT_UNCLEAR && c2.noisy == 1);
+  CHECK(c2.count == 6 && strcmp(c2.pairs[1].flags, "noisy") == 0);
+  atl_comparison_release(&c2);
   atl_comparison_release(&c);
   atl_result_set_release(&a);
   atl_result_set_release(&b);

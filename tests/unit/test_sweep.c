@@ -8,7 +8,9 @@
 #include "atomlab.h"
 #include "check.h"
 
-static int measured[8], checkpoints;
+static int measured[8], checkpoints, pass_of[8];
+/* --repeat: configuration 0's median per pass (the middle one is kept), configuration 1 fails its second pass */
+static const double pass_ms[3] = {3.0, 1.0, 2.0};
 
 static void configure(const void *arg, size_t i, struct atl_row *row)
 {
@@ -25,8 +27,14 @@ static int measure(atl_context_t ctx, const void *arg, size_t i, const struct at
   row->status = ATL_STATUS_OK;
   row->verified = 1;
   measured[i]++;
-  if (arg != NULL && i == 1) /* the "signal" arrives while row 1 is measured */
+  if (arg != NULL && strcmp(arg, "stop") == 0 && i == 1) /* the "signal" arrives while row 1 is measured */
     atl_stop_request(15);
+  if (arg != NULL && strcmp(arg, "repeat") == 0) {
+    const int pass = pass_of[i]++;
+    row->time_ms.median = pass_ms[pass % 3];
+    atl_row_metric_set(row, "pass", pass);
+    row->verified = !(i == 1 && pass == 1);
+  }
   return 0;
 }
 
@@ -95,5 +103,23 @@ int main(void)
   atl_stop_reset();
   atl_result_set_release(&set2);
   atl_result_set_release(&old2);
+
+  /* --repeat 3: every configuration measured in three passes, pass after pass; the row kept is the repeat
+   * of median time with the spread, and a repeat that was not verified is kept rather than voted away */
+  memset(measured, 0, sizeof measured);
+  struct atl_result_set set3 = {.kind = "app"};
+  t.repeats = 3;
+  spec.arg = "repeat";
+  spec.count = 2;
+  run.resume = NULL;
+  CHECK(atl_sweep(NULL, &spec, &run, &set3, &rep) == 0);
+  CHECK(measured[0] == 3 && measured[1] == 3 && set3.count == 2);
+  if (set3.count == 2) {
+    CHECK(atl_row_metric(&set3.rows[0], "pass", -1) == 2 && set3.rows[0].time_ms.median == 2.0);
+    CHECK(atl_row_metric(&set3.rows[0], "repeats", 0) == 3);
+    CHECK(atl_row_metric(&set3.rows[0], "repeat_spread", 0) == 1.0); /* (3 - 1) / 2 */
+    CHECK(atl_row_metric(&set3.rows[1], "pass", -1) == 1 && !set3.rows[1].verified);
+  }
+  atl_result_set_release(&set3);
   return check_exit("test_sweep");
 }
