@@ -157,12 +157,14 @@ uint32_t cli_parse_count(const char *opt, const char *text, uint32_t max);
 double cli_parse_real(const char *opt, const char *text, double lo, double hi);
 
 /** The timing options rmw and strategy share: getopt codes, long options, help text. */
-enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CLI_O_BUDGET, CLI_O_ITERS, CLI_O_REPEAT };
+enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CLI_O_BUDGET, CLI_O_ITERS, CLI_O_REPEAT,
+       CLI_O_DISCARD_THROTTLED };
 #define CLI_TIMING_LONGOPTS                                                                                            \
   {"target-ms", required_argument, NULL, CLI_O_TARGET}, {"noise", required_argument, NULL, CLI_O_NOISE},               \
       {"min-samples", required_argument, NULL, CLI_O_MIN_SAMPLES},                                                     \
       {"max-samples", required_argument, NULL, CLI_O_MAX_SAMPLES}, {"budget", required_argument, NULL, CLI_O_BUDGET},  \
-      {"iters", required_argument, NULL, CLI_O_ITERS}, {"repeat", required_argument, NULL, CLI_O_REPEAT}
+      {"iters", required_argument, NULL, CLI_O_ITERS}, {"repeat", required_argument, NULL, CLI_O_REPEAT},             \
+      {"discard-on-throttle", no_argument, NULL, CLI_O_DISCARD_THROTTLED}
 #define CLI_TIMING_HELP                                                                                                \
   "timing:\n"                                                                                                          \
   "  --target-ms X  calibrate iterations until a launch takes X ms  [20]\n"                                            \
@@ -171,7 +173,9 @@ enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CL
   "  --budget S     seconds of sampling per row at most  [2]\n"                                                        \
   "  --iters N      fixed iterations per thread (skips calibration)\n"                                                  \
   "  --repeat N     measure the whole sweep N times, pass after pass; a row keeps its median repeat and the\n"       \
-  "                 spread of the repeats' medians (metric repeat_spread)  [1]\n\n"
+  "                 spread of the repeats' medians (metric repeat_spread)  [1]\n"                                 \
+  "  --discard-on-throttle  retake a sample after which the GPU reports a power or thermal throttle (NVIDIA:\n"  \
+  "                 NVML; every row records its clocks, temperature, power and throttled samples)\n\n"
 
 /**
  * Dies (exit 2) on a getopt error: @p c is ':' (an option given without its

@@ -103,6 +103,9 @@ int cli_timing_option(int c, const char *arg, struct atl_timing *t)
   case CLI_O_REPEAT:
     t->repeats = cli_parse_count("--repeat", arg, 100);
     return 1;
+  case CLI_O_DISCARD_THROTTLED:
+    t->discard_throttled = 1;
+    return 1;
   default:
     return 0;
   }

@@ -85,6 +85,8 @@ struct atl_backend_ops {
   char *(*kernel_isa)(void *dev, void *kernel, char *why, size_t why_len);
   /** Occupancy estimate from API limits for a kernel and work-group size (may be NULL). */
   int (*occupancy_estimate)(void *dev, void *kernel, size_t wg_size, unsigned *groups, char *method, size_t method_len);
+  /** The device's clocks now; ATL_ENOTSUP with the reason in @p why where they cannot be read (may be NULL). */
+  int (*clocks)(void *dev, struct atl_clocks *out, char *why, size_t why_len);
 };
 
 /** Records the detail of an error on the context and returns @p err. */

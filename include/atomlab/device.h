@@ -111,6 +111,29 @@ int atl_device_has_type(const struct atl_device_info *info, int type);
 /** The open device, or NULL. */
 const struct atl_device_info *atl_device_current(atl_context_t ctx);
 
+/**
+ * Clock-event reasons that lower the clocks under load (NVML's power cap,
+ * hardware slowdown, thermal and power-brake bits): a sample taken under one
+ * ran slower than the device can. Idle, application-clock and sync-boost
+ * reasons are left out: they are not a loaded device slowing down.
+ */
+#define ATL_THROTTLE_MASK 0xECull
+
+/** The clocks and state of the open device at one moment, where its backend can read them. */
+struct atl_clocks {
+  double sm_mhz, mem_mhz; /**< current SM and memory clocks */
+  double temperature_c;   /**< GPU temperature */
+  double power_w;         /**< board power draw */
+  uint64_t reasons;       /**< clock-event (throttle) reason bits as NVML reports them */
+};
+
+/**
+ * Reads the open device's clocks now (on NVIDIA through NVML, loaded at run
+ * time). ATL_ENOTSUP, with the reason as the context's last error, where the
+ * backend or the machine cannot tell (OpenCL has only the maximum clock).
+ */
+int atl_device_clocks(atl_context_t ctx, struct atl_clocks *out);
+
 /** Result of the occupancy discovery protocol for one work-group size. */
 struct atl_occupancy {
   unsigned wg_size;          /**< work-group size that was probed */

@@ -97,6 +97,7 @@ struct atl_timing {
   double budget_s;      /**< per-row time budget for sampling */
   uint32_t max_iters;   /**< upper bound on iterations per thread */
   uint32_t fixed_iters; /**< if non-zero, skip calibration and use this */
+  int discard_throttled; /**< retake a sample the device's clock-event reasons call throttled (where readable) */
   unsigned repeats;     /**< a sweep measures every configuration this many times, one whole pass after another
                              (drift shows as spread); its row is the repeat of median time, with the spread */
 };

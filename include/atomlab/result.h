@@ -151,6 +151,7 @@ struct atl_run_meta {
   size_t rows_planned;     /**< rows the sweep was to measure */
   double elapsed_s;        /**< wall time of the command so far, device set-up included (resumed: this process) */
   int timing_recorded;     /**< read back: 1 if the file held its timing settings (@p timing), 0 if not */
+  char clocks[160];        /**< how the rows' clocks were read, or why they were not ("" if no sweep ran) */
 };
 
 /** A set of rows of one kind with the run's facts (owns them). */

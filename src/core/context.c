@@ -229,6 +229,19 @@ int atl_device_open(atl_context_t ctx, const char *id, const char *backend)
 
 const struct atl_device_info *atl_device_current(atl_context_t ctx) { return ctx->ops ? &ctx->current : NULL; }
 
+int atl_device_clocks(atl_context_t ctx, struct atl_clocks *out)
+{
+  char why[160] = "";
+  memset(out, 0, sizeof *out);
+  if (ctx->ops == NULL)
+    return atl__seterr(ctx, ATL_ENOTSUP, "no device is open");
+  if (ctx->ops->clocks == NULL)
+    return atl__seterr(ctx, ATL_ENOTSUP, "the %s backend cannot read clocks (its API reports only the maximum)",
+                       ctx->current.backend);
+  int err = ctx->ops->clocks(ctx->dev, out, why, sizeof why);
+  return err ? atl__seterr(ctx, err, "%s", why) : 0;
+}
+
 void atl_device_slug(const struct atl_device_info *info, char *buf, size_t len)
 {
   if (len == 0)

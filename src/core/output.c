@@ -336,6 +336,9 @@ cJSON *atl__json_meta(const struct atl_run_meta *m)
   cJSON_AddNumberToObject(st, "fixed_iters", m->timing.fixed_iters);
   cJSON_AddNumberToObject(st, "max_iters", m->timing.max_iters);
   cJSON_AddNumberToObject(st, "repeats", m->timing.repeats);
+  cJSON_AddBoolToObject(st, "discard_throttled", m->timing.discard_throttled);
+  if (m->clocks[0])
+    cJSON_AddStringToObject(st, "clocks", m->clocks);
   cJSON_AddStringToObject(st, "cache", "hot: the array is re-initialised by a fill before each launch, L2 not flushed");
   return root;
 }

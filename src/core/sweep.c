@@ -102,6 +102,20 @@ static int checkpoint(const struct atl_sweep_run *run, const struct atl_result_s
   return 0;
 }
 
+/* One configuration measured with the device's clocks watched (timing.h); the first reason clocks are
+ * unknown goes to the run's facts. */
+static int measure_watched(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
+                           size_t i, struct atl_row *row, struct atl_run_meta *meta)
+{
+  struct atl__clock_watch w;
+  atl__clock_watch_begin(&w, ctx, run->timing->discard_throttled);
+  int err = spec->measure(ctx, spec->arg, i, run->timing, row);
+  atl__clock_watch_end(&w, err < 0 ? NULL : row);
+  if (meta->clocks[0] == '\0')
+    snprintf(meta->clocks, sizeof meta->clocks, "%s", w.known ? "read per row and sample (NVML)" : w.why);
+  return err;
+}
+
 /* --repeat: the passes after the first. Each configuration measured in the first pass (rows[slot[i]] of the
  * set) is measured again, pass after pass, so that drift shows as spread; then the set keeps, per
  * configuration, the repeat of median time (the lower middle for an even count), whole, so that its
@@ -160,7 +174,7 @@ static int repeat_passes(atl_context_t ctx, const struct atl_sweep_spec *spec, c
         continue; /* reused from the resume file: measured by its own run */
       if (run->before_row)
         run->before_row(run->arg, r * spec->count + i, repeats * spec->count);
-      if ((err = spec->measure(ctx, spec->arg, i, run->timing, &extra[i * per + done[i]])) < 0)
+      if ((err = measure_watched(ctx, spec, run, i, &extra[i * per + done[i]], &set->meta)) < 0)
         break;
       err = 0;
       done[i]++;
@@ -216,7 +230,7 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
     } else {
       if (run->before_row)
         run->before_row(run->arg, i, run->timing->repeats > 1 ? run->timing->repeats * spec->count : spec->count);
-      if ((err = spec->measure(ctx, spec->arg, i, run->timing, &row)) < 0)
+      if ((err = measure_watched(ctx, spec, run, i, &row, &set->meta)) < 0)
         break;
       report->measured++;
     }

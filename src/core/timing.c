@@ -1,7 +1,10 @@
 /* Calibration and sampling, shared by every benchmark driver. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "context.h"
 #include "timing.h"
 
 double atl__now_s(void)
@@ -47,6 +50,65 @@ int atl__calibrate(atl__launch_fn fn, void *arg, const struct atl_timing *tm, ui
   return 0;
 }
 
+/* The watch of the row this thread is sampling, or NULL. */
+static _Thread_local struct atl__clock_watch *watching;
+
+/* One reading into the watch; 1 if the device was throttled. */
+static int watch_read(struct atl__clock_watch *w)
+{
+  struct atl_clocks c;
+  if (w->ctx == NULL || w->failed)
+    return 0;
+  /* The backend's op itself, not atl_device_clocks(): the context's last error may be a failed launch's. */
+  const struct atl_backend_ops *ops = atl__ops(w->ctx);
+  if (ops == NULL || ops->clocks == NULL) {
+    snprintf(w->why, sizeof w->why, "the %s backend cannot read clocks (its API reports only the maximum)",
+             atl_device_current(w->ctx) ? atl_device_current(w->ctx)->backend : "?");
+    w->failed = 1;
+    return 0;
+  }
+  if (ops->clocks(atl__dev(w->ctx), &c, w->why, sizeof w->why) != 0) {
+    w->failed = 1;
+    return 0;
+  }
+  if (!w->known || c.sm_mhz < w->sm_min)
+    w->sm_min = c.sm_mhz;
+  if (!w->known || c.sm_mhz > w->sm_max)
+    w->sm_max = c.sm_mhz;
+  w->known = 1;
+  w->reads++;
+  w->mem_mhz = c.mem_mhz;
+  w->temperature_max = c.temperature_c > w->temperature_max ? c.temperature_c : w->temperature_max;
+  w->power_max = c.power_w > w->power_max ? c.power_w : w->power_max;
+  w->reasons |= c.reasons;
+  return (c.reasons & ATL_THROTTLE_MASK) != 0;
+}
+
+void atl__clock_watch_begin(struct atl__clock_watch *w, atl_context_t ctx, int discard)
+{
+  memset(w, 0, sizeof *w);
+  w->ctx = ctx;
+  w->discard = discard;
+  watch_read(w);
+  watching = w;
+}
+
+void atl__clock_watch_end(struct atl__clock_watch *w, struct atl_row *row)
+{
+  watching = NULL;
+  watch_read(w);
+  if (!w->known || row == NULL)
+    return;
+  atl_row_metric_set(row, "sm_clock_min_mhz", w->sm_min);
+  atl_row_metric_set(row, "sm_clock_max_mhz", w->sm_max);
+  atl_row_metric_set(row, "mem_clock_mhz", w->mem_mhz);
+  atl_row_metric_set(row, "temperature_max_c", w->temperature_max);
+  atl_row_metric_set(row, "power_max_w", w->power_max);
+  atl_row_metric_set(row, "throttle_reasons", (double)w->reasons);
+  atl_row_metric_set(row, "throttled_samples", w->throttled);
+  atl_row_metric_set(row, "retaken_samples", w->retaken);
+}
+
 int atl__sample_stats(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
                       double **samples_ms, struct atl_stats *stats)
 {
@@ -62,6 +124,13 @@ int atl__sample_stats(atl__launch_fn fn, void *arg, const struct atl_timing *tm,
   while (n < max_samples) {
     if ((err = fn(arg, iters, &ms[n])))
       break;
+    if (watching && watch_read(watching)) {
+      watching->throttled++;
+      if (watching->discard && watching->retaken < max_samples) {
+        watching->retaken++; /* taken again: this sample's slot is reused */
+        continue;
+      }
+    }
     n++;
     if (n >= tm->min_samples) {
       atl_stats_compute(ms, n, stats);

@@ -32,6 +32,25 @@ int atl__calibrate(atl__launch_fn fn, void *arg, const struct atl_timing *tm, ui
 int atl__sample_stats(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
                       double **samples_ms, struct atl_stats *stats);
 
+/**
+ * The device's clocks watched while one row is measured (docs/method.md):
+ * read at the start, after every sample and at the end. A sample read as
+ * throttled (ATL_THROTTLE_MASK) is counted, and with @p discard taken again
+ * (at most max_samples retakes a row, so sampling stays bounded). A watch is
+ * per thread: the sweep of each device's worker watches its own device.
+ */
+struct atl__clock_watch {
+  atl_context_t ctx;
+  int discard, known, failed;
+  unsigned reads, throttled, retaken;
+  double sm_min, sm_max, mem_mhz, temperature_max, power_max;
+  uint64_t reasons; /* every reason seen */
+  char why[160];    /* where clocks are unknown: why */
+};
+void atl__clock_watch_begin(struct atl__clock_watch *w, atl_context_t ctx, int discard);
+/** Stops watching and records what was seen as the row's metrics (nothing where clocks are unknown). */
+void atl__clock_watch_end(struct atl__clock_watch *w, struct atl_row *row);
+
 /** atl__sample_stats into row->samples_ms and row->time_ms. */
 int atl__sample(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
                 struct atl_row *row);

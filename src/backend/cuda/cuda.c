@@ -16,6 +16,7 @@
 #include "atomlab/backend.h"
 #include "atomlab/error.h"
 #include "kernels.h"
+#include "nvml.h"
 #include "../common.h"
 #include "sass.h"
 
@@ -29,7 +30,8 @@
   X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuMemAlloc) X(cuMemFree)         \
   X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD32) X(cuMemsetD2D32) X(cuLaunchKernel) X(cuEventCreate)                \
   X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)                    \
-  X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncSetAttribute)
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncSetAttribute)                                                \
+  X(cuDeviceGetPCIBusId)
 #define NVRTC_FUNCS(X)                                                                                                 \
   X(nvrtcCreateProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize)   \
   X(nvrtcGetCUBIN) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcVersion)
@@ -487,6 +489,18 @@ static int cu_describe_kernel(void *handle, void *kernel, char *buf, size_t len)
   return 0;
 }
 
+/* The clocks through NVML, which names GPUs by PCI bus id (CUDA's device order need not be NVML's). */
+static int cu_clocks(void *dev, struct atl_clocks *out, char *why, size_t why_len)
+{
+  struct cu_dev *d = dev;
+  char bus[32];
+  if (api.cuDeviceGetPCIBusId(bus, sizeof bus, d->device) != CUDA_SUCCESS) {
+    snprintf(why, why_len, "clocks unknown: cuDeviceGetPCIBusId failed");
+    return ATL_ENOTSUP;
+  }
+  return atl__nvml_clocks(bus, out, why, why_len);
+}
+
 int atl_cuda_backend_init(struct atl_backend_ops *ops)
 {
   memset(ops, 0, sizeof *ops);
@@ -502,6 +516,7 @@ int atl_cuda_backend_init(struct atl_backend_ops *ops)
   ops->build = cu_build;
   ops->launch = cu_launch;
   ops->occupancy_estimate = cu_occupancy_estimate;
+  ops->clocks = cu_clocks;
   ops->describe_kernel = cu_describe_kernel;
   ops->kernel_isa = cu_kernel_isa;
   return 0;
