@@ -172,8 +172,8 @@ enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CL
   "  --min-samples N, --max-samples N  [5, 50]\n"                                                                      \
   "  --budget S     seconds of sampling per row at most  [2]\n"                                                        \
   "  --iters N      fixed iterations per thread (skips calibration)\n"                                                  \
-  "  --repeat N     measure the whole sweep N times, pass after pass; a row keeps its median repeat and the\n"       \
-  "                 spread of the repeats' medians (metric repeat_spread)  [1]\n"                                 \
+  "  --repeat N     measure the whole sweep N times, pass after pass; a row keeps its median repeat, the\n"       \
+  "                 spread and largest deviation of the repeats (repeat_spread, repeat_deviation)  [1]\n"                                 \
   "  --discard-on-throttle  retake a sample after which the GPU reports a power or thermal throttle (NVIDIA:\n"  \
   "                 NVML; every row records its clocks, temperature, power and throttled samples)\n\n"
 

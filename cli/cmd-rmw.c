@@ -28,8 +28,12 @@ static const char usage[] =
     "device and grid:\n"
     "  --backend B    @BACKENDS@  [any]\n"
     "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
-    "  --wg-size N    work-items per work-group  [256, or the device maximum]\n"
-    "  --workgroups N work-groups  [co-resident count found by occupancy discovery]\n"
+    "  --grid G       auto: on a GPU the fastest of 128, 256, 512 and 1024 work-items, each at its\n"
+    "                 co-resident count, measured once at contiguous fetch_add c=1 p=1 (the file's \"grid\"\n"
+    "                 records them); occupancy: 256 work-items at the co-resident count. CPU devices,\n"
+    "                 --wg-size/--workgroups given and --resume take the occupancy or given shape  [auto]\n"
+    "  --wg-size N    work-items per work-group  [chosen by --grid]\n"
+    "  --workgroups N work-groups  [the co-resident count found by occupancy discovery]\n"
     CLI_MAX_ROWS_HELP "\n"
     CLI_TIMING_HELP
     "output:\n"
@@ -127,9 +131,10 @@ static double monotonic_s(void)
 
 int cmd_rmw(int argc, char **argv)
 {
+  int grid_mode = ATL_GRID_AUTO;
   const double command_start = monotonic_s();
   enum {
-    O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_SCOPE, O_ORDER, O_RESUME, O_DROP_OTHERS
+    O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_SCOPE, O_ORDER, O_RESUME, O_DROP_OTHERS, O_GRID
   };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, O_PATTERN}, {"op", required_argument, NULL, O_OP},
@@ -137,7 +142,8 @@ int cmd_rmw(int argc, char **argv)
       {"result", required_argument, NULL, O_RESULT},   {"contention", required_argument, NULL, O_CONT},
       {"padding", required_argument, NULL, O_PAD},     {"scope", required_argument, NULL, O_SCOPE},
       {"order", required_argument, NULL, O_ORDER},     {"resume", required_argument, NULL, O_RESUME},
-      {"drop-others", no_argument, NULL, O_DROP_OTHERS}, CLI_SWEEP_LONGOPTS, {0}};
+      {"drop-others", no_argument, NULL, O_DROP_OTHERS}, {"grid", required_argument, NULL, O_GRID},
+      CLI_SWEEP_LONGOPTS, {0}};
   static const int all_patterns[] = {ATL_PATTERN_CONTIGUOUS, ATL_PATTERN_CROSS_WARP, ATL_PATTERN_BRANCHED,
                                      ATL_PATTERN_RANDOM};
   static const int all_types[] = {ATL_TYPE_U32, ATL_TYPE_I32,   ATL_TYPE_U64,   ATL_TYPE_F32,
@@ -206,6 +212,10 @@ int cmd_rmw(int argc, char **argv)
     case O_DROP_OTHERS:
       drop_others = 1;
       break;
+    case O_GRID:
+      if ((grid_mode = atl_grid_mode_parse(optarg)) < 0)
+        die_usage("--grid '%s' is not known: allowed: auto, occupancy", optarg);
+      break;
     case 'h':
       cli_print_usage(usage);
       return EXIT_OK;
@@ -262,25 +272,23 @@ int cmd_rmw(int argc, char **argv)
       (strcmp(done.meta.device.name, dev->name) != 0 || strcmp(done.meta.device.backend, dev->backend) != 0))
     die_usage("--resume: '%s' was measured on %s (%s), not on %s (%s)", resume_path, done.meta.device.name,
               done.meta.device.backend, dev->name, dev->backend);
-  if (opt.wg_size == 0)
-    opt.wg_size = dev->max_wg_size < 256 ? (uint32_t)dev->max_wg_size : 256;
   if (opt.wg_size > dev->max_wg_size)
     die_usage("--wg-size %u is not allowed: 1 to %zu on %s", opt.wg_size, dev->max_wg_size, dev->name);
+  /* A resumed sweep keeps its file's shape: another shape is another configuration, and nothing would be reused. */
+  if (resume_path && done.count && opt.wg_size == 0 && opt.workgroups == 0) {
+    opt.wg_size = (uint32_t)atl_row_number(&done.rows[0], "wg_size", 0);
+    opt.workgroups = (uint32_t)atl_row_number(&done.rows[0], "workgroups", 0);
+  }
 
   struct atl_result_set set = {.kind = "rmw"};
   cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta);
   set.meta.timing = opt.timing;
-  int err = atl_occupancy_discover(ctx, opt.wg_size, &set.meta.occupancy);
-  if (err && opt.workgroups == 0)
-    die("occupancy discovery failed: %s (pass --workgroups to skip it)", atl_errmsg(ctx));
-  if (opt.workgroups == 0) {
-    /* CPU runtimes run a work-group to completion on one core before taking
-     * the next, so the poll closes after the first arrivals; there the API
-     * count (one per compute unit) is what fills the device. */
-    opt.workgroups = set.meta.occupancy.discovered;
-    if (dev->type == ATL_DEVICE_CPU && set.meta.occupancy.estimated > opt.workgroups)
-      opt.workgroups = set.meta.occupancy.estimated;
-  }
+  if (atl_grid_choose(ctx, (enum atl_grid_mode)grid_mode, opt.wg_size, opt.workgroups, &opt.timing,
+                      &set.meta.grid) != 0)
+    die("choosing the grid failed: %s (pass --workgroups to skip occupancy discovery)", atl_errmsg(ctx));
+  set.meta.occupancy = set.meta.grid.occupancy;
+  opt.wg_size = set.meta.grid.wg_size;
+  opt.workgroups = set.meta.grid.workgroups;
 
   /* A type named explicitly must exist on the device; with "all" a missing one becomes unsupported rows. */
   if (types_explicit)

@@ -12,6 +12,7 @@
 #include "atomlab/result.h"
 #include "atomlab/rmw.h"
 #include "atomlab/sweep.h"
+#include "atomlab/grid.h"
 #include "atomlab/compare.h"
 #include "atomlab/strategy.h"
 #include "atomlab/model.h"

@@ -12,6 +12,7 @@
 
 #include "device.h"
 #include "experiment.h"
+#include "grid.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -146,6 +147,7 @@ struct atl_run_meta {
   char command[512];       /**< the command line */
   struct atl_device_info device;
   struct atl_occupancy occupancy;
+  struct atl_grid grid;    /**< how the launch shape was chosen (rmw; wg_size 0 where no sweep chose one) */
   struct atl_timing timing;
   int complete;            /**< 1 once every planned row was measured; 0 in a checkpoint or an interrupted run */
   size_t rows_planned;     /**< rows the sweep was to measure */

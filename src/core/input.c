@@ -337,6 +337,23 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
     goto out;
   }
   parse_device(device, &m->device);
+  const cJSON *grid = cJSON_GetObjectItemCaseSensitive(root, "grid");
+  if (cJSON_IsObject(grid)) { /* the shape and what was tried: the report states the peak shape */
+    const char *mode = str(grid, "mode");
+    m->grid.mode = mode && atl_grid_mode_parse(mode) > 0 ? ATL_GRID_OCCUPANCY : ATL_GRID_AUTO;
+    m->grid.wg_size = (unsigned)whole(grid, "wg_size", 0x1p32);
+    m->grid.workgroups = (unsigned)whole(grid, "workgroups", 0x1p32);
+    copy_str(m->grid.note, sizeof m->grid.note, str(grid, "note"));
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(grid, "tried"))
+    {
+      if (m->grid.ntried == ATL_GRID_MAX_TRIED || !cJSON_IsObject(t))
+        break;
+      m->grid.tried[m->grid.ntried].wg_size = (unsigned)whole(t, "wg_size", 0x1p32);
+      m->grid.tried[m->grid.ntried].workgroups = (unsigned)whole(t, "workgroups", 0x1p32);
+      m->grid.tried[m->grid.ntried++].gops = num(t, "gops", 0);
+    }
+  }
   const cJSON *occ = cJSON_GetObjectItemCaseSensitive(root, "occupancy");
   m->occupancy.wg_size = (unsigned)whole(occ, "wg_size", 0x1p32);
   m->occupancy.discovered = (unsigned)whole(occ, "discovered_workgroups", 0x1p32);

@@ -321,6 +321,21 @@ cJSON *atl__json_meta(const struct atl_run_meta *m)
   cJSON_AddBoolToObject(root, "complete", m->complete);
   cJSON_AddNumberToObject(root, "rows_planned", (double)m->rows_planned);
   cJSON_AddItemToObject(root, "device", atl__device_json(&m->device));
+  if (m->grid.wg_size) {
+    cJSON *g = cJSON_AddObjectToObject(root, "grid");
+    cJSON_AddStringToObject(g, "mode", atl_grid_mode_name(m->grid.mode));
+    cJSON_AddNumberToObject(g, "wg_size", m->grid.wg_size);
+    cJSON_AddNumberToObject(g, "workgroups", m->grid.workgroups);
+    cJSON_AddStringToObject(g, "note", m->grid.note);
+    cJSON *tried = cJSON_AddArrayToObject(g, "tried");
+    for (unsigned i = 0; i < m->grid.ntried; i++) {
+      cJSON *t = cJSON_CreateObject();
+      cJSON_AddNumberToObject(t, "wg_size", m->grid.tried[i].wg_size);
+      cJSON_AddNumberToObject(t, "workgroups", m->grid.tried[i].workgroups);
+      cJSON_AddNumberToObject(t, "gops", m->grid.tried[i].gops);
+      cJSON_AddItemToArray(tried, t);
+    }
+  }
   cJSON *occ = cJSON_AddObjectToObject(root, "occupancy");
   cJSON_AddNumberToObject(occ, "wg_size", m->occupancy.wg_size);
   cJSON_AddNumberToObject(occ, "discovered_workgroups", m->occupancy.discovered);

@@ -64,6 +64,7 @@ static const struct atl_metric_info metric_infos[] = {
     {"iters", "", ATL_HINT_NONE, "iterations per thread in each timed launch"},
     {"repeats", "", ATL_HINT_NONE, "passes of the sweep that measured this row (--repeat); the row is the median one"},
     {"repeat_spread", "", ATL_HINT_LOWER, "(slowest - fastest) / median of the repeats' median times"},
+    {"repeat_deviation", "", ATL_HINT_LOWER, "largest distance of a repeat's median time from the row's, relative"},
     {"sm_clock_min_mhz", "MHz", ATL_HINT_NONE, "lowest SM clock read during the row (NVML: start, every sample, end)"},
     {"sm_clock_max_mhz", "MHz", ATL_HINT_NONE, "highest SM clock read during the row"},
     {"mem_clock_mhz", "MHz", ATL_HINT_NONE, "memory clock at the row's end"},

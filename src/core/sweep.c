@@ -155,8 +155,11 @@ static void keep_median_repeat(struct atl_row *kept, struct atl_row *extra, unsi
     if (k != pick)
       atl_row_release(&all[k]);
   atl_row_metric_set(kept, "repeats", count);
-  if (kept->time_ms.median > 0)
-    atl_row_metric_set(kept, "repeat_spread", (hi - lo) / kept->time_ms.median);
+  if (kept->time_ms.median > 0) {
+    const double med = kept->time_ms.median;
+    atl_row_metric_set(kept, "repeat_spread", (hi - lo) / med);
+    atl_row_metric_set(kept, "repeat_deviation", (hi - med > med - lo ? hi - med : med - lo) / med);
+  }
 }
 
 static int repeat_passes(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,

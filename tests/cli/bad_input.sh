@@ -10,6 +10,7 @@ expect_usage_error "--contention" $R --contention -4
 expect_usage_error "--contention" $R --contention abc
 expect_usage_error "--repeat" $R --repeat 0
 expect_usage_error "--repeat" $R --repeat 101
+expect_usage_error "--grid" $R --grid fastest
 expect_usage_error "--contention" $R --contention 99999999999999999999
 expect_usage_error "--contention" $R --contention 8:1
 expect_usage_error "--padding" $R --padding 0

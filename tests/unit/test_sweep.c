@@ -118,6 +118,7 @@ int main(void)
     CHECK(atl_row_metric(&set3.rows[0], "pass", -1) == 2 && set3.rows[0].time_ms.median == 2.0);
     CHECK(atl_row_metric(&set3.rows[0], "repeats", 0) == 3);
     CHECK(atl_row_metric(&set3.rows[0], "repeat_spread", 0) == 1.0); /* (3 - 1) / 2 */
+    CHECK(atl_row_metric(&set3.rows[0], "repeat_deviation", 0) == 0.5); /* |1 - 2| / 2 and |3 - 2| / 2 */
     CHECK(atl_row_metric(&set3.rows[1], "pass", -1) == 1 && !set3.rows[1].verified);
   }
   atl_result_set_release(&set3);
