@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "escape.h"
@@ -103,6 +104,38 @@ static size_t device_facts(const struct rf_file *f, struct fact *facts)
   return n;
 }
 
+/* The findings of the sweep, the strategies and the histogram (findings.h), first in the report. */
+static void write_findings(FILE *o, int html, const struct atl_result_set *rmw, const struct report_extra *x)
+{
+  struct atl_findings fs = {0};
+  struct atl_result_set set;
+  char why[400];
+  atl_findings_rmw(rmw, &fs);
+  const char *more[] = {x->strategy_json, x->hist_json};
+  for (int k = 0; k < 2; k++)
+    if (more[k] && access(more[k], R_OK) == 0 && atl_read_json(more[k], &set, why, sizeof why) == 0) {
+      (k == 0 ? atl_findings_strategy : atl_findings_histogram)(&set, &fs);
+      atl_result_set_release(&set);
+    }
+  fputs(html ? "<h2 id=\"findings\">Findings</h2>\n<p>What the rows below show, each with its numbers and their "
+               "spread (the rates at the rows' quartile times); a difference is stated only where that spread keeps "
+               "it more than 5% from none.</p>\n<ul>\n"
+             : "## Findings\n\nWhat the rows below show, each with its numbers and their spread (the rates at the "
+               "rows' quartile times); a difference is stated only where that spread keeps it more than 5% from "
+               "none.\n\n",
+        o);
+  for (size_t i = 0; i < fs.count; i++) {
+    fputs(html ? "<li>" : "- ", o);
+    (html ? esc_html : esc_md)(o, fs.items[i].text);
+    fputs(html ? "</li>\n" : "\n", o);
+  }
+  if (fs.count == 0)
+    fputs(html ? "<li>none: no row pair differs by more than its noise</li>\n" : "- none: no row pair differs by more "
+                                                                               "than its noise\n", o);
+  fputs(html ? "</ul>\n" : "\n", o);
+  atl_findings_release(&fs);
+}
+
 static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts, size_t nfacts,
                      const struct pattern_line *lines, const char *plot_log, const struct report_extra *x)
 {
@@ -116,6 +149,7 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
           "and drawn by `atomlab plot` (data/rmw.json holds every row). Every number\n"
           "below is from a row whose final memory state was verified exactly.\n"
           "`atomlab rmw --describe` explains each field; docs/method.md the method.\n\n");
+  write_findings(o, 0, &f->set, x);
   fprintf(o, "## Device\n\n| fact | value |\n|---|---|\n");
   for (size_t i = 0; i < nfacts; i++) {
     fprintf(o, "| %s | ", facts[i].label);
@@ -170,6 +204,7 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
           "</h1>\n<p>Atomic read-modify-write throughput on this device, measured by <code>atomlab rmw</code> and "
           "drawn by <code>atomlab plot</code> (data/rmw.json holds every row). Every number below is from a row "
           "whose final memory state was verified exactly.</p>\n");
+  write_findings(o, 1, &f->set, x);
   fprintf(o, "<h2 id=\"device\">Device</h2>\n<table>\n");
   for (size_t i = 0; i < nfacts; i++) {
     fprintf(o, "<tr><th>%s</th><td>", facts[i].label);

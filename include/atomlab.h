@@ -13,6 +13,7 @@
 #include "atomlab/rmw.h"
 #include "atomlab/sweep.h"
 #include "atomlab/grid.h"
+#include "atomlab/findings.h"
 #include "atomlab/compare.h"
 #include "atomlab/strategy.h"
 #include "atomlab/model.h"

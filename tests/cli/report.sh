@@ -22,7 +22,12 @@ done
 for p in $PATTERNS; do
   grep -q "^| $p | 4 of 4 | " "$WORK/rep/report.md" && pass || fail "report.md table row for $p"
 done
-for s in Device "Access patterns" Heatmaps Strategies Histogram Model; do
+# Findings first (before Device), on a CPU with its caveat and the noise count.
+[ "$(grep -m1 '^## ' "$WORK/rep/report.md")" = "## Findings" ] && pass || fail "report.md does not open with Findings"
+grep -q "^- These rates are a CPU's\|^- These rates are a CPU&#39;s" "$WORK/rep/report.md" && pass || fail "no CPU caveat"
+grep -q "measured rows \(met the noise target\|stayed above the noise target\)" "$WORK/rep/report.md" && pass ||
+  fail "no noise finding"
+for s in Findings Device "Access patterns" Heatmaps Strategies Histogram Model; do
   grep -q "^## $s" "$WORK/rep/report.md" && pass || fail "report.md section $s"
 done
 grep -qi "not measured\|not yet\|not fitted" "$WORK/rep/report.md" && fail "a placeholder is left: $(grep -i 'not measured\|not yet' "$WORK/rep/report.md")" || pass
