@@ -227,8 +227,23 @@ static void tics(FILE *gp, const char *axis, const double *values, size_t n)
   fprintf(gp, ")\n");
 }
 
+/* One colour scale for every heatmap of a file (issue [report-findings]): the same colour is the same rate in
+ * each, and the scale's ticks name every decade and both ends, so a range of less than a decade still reads. */
+struct colour_scale {
+  double lo, hi;
+};
+
+static void colour_ticks(FILE *gp, struct colour_scale s)
+{
+  fprintf(gp, "set cbtics (\"%.3g\" %.6g", s.lo, s.lo);
+  for (double d = pow(10, ceil(log10(s.lo))); d < s.hi; d *= 10)
+    if (d > s.lo * 1.15 && d < s.hi / 1.15) /* a decade too close to an end would overprint it */
+      fprintf(gp, ", \"%g\" %.6g", d, d);
+  fprintf(gp, ", \"%.3g\" %.6g)\n", s.hi, s.hi);
+}
+
 static void write_heatmap(const struct rf_file *f, const struct figure *fig, FILE *dat, FILE *gp, const char *title,
-                          int png, int svg)
+                          int png, int svg, struct colour_scale scale)
 {
   double *cont = malloc(fig->count * sizeof *cont), *pad = malloc(fig->count * sizeof *pad);
   if (cont == NULL || pad == NULL)
@@ -255,8 +270,11 @@ static void write_heatmap(const struct rf_file *f, const struct figure *fig, FIL
   fprintf(gp, "set xlabel \"contention (threads per word)\"\n");
   fprintf(gp, "set ylabel \"padding (words between targets)\"\n");
   fprintf(gp, "set cblabel \"%s\"\nset logscale cb\n", gops ? "Gop/s (median)" : "ms per launch (median)");
-  /* An explicit range: a log scale cannot autoscale a single value. */
-  fprintf(gp, "set cbrange [%.6g:%.6g]\n", lo * 0.95, hi * 1.05);
+  /* An explicit range, the file's (a log scale cannot autoscale a single value); one figure alone keeps its own. */
+  if (!(scale.lo > 0 && scale.hi > scale.lo))
+    scale = (struct colour_scale){lo * 0.95, hi * 1.05};
+  fprintf(gp, "set cbrange [%.6g:%.6g]\n", scale.lo, scale.hi);
+  colour_ticks(gp, scale);
   fprintf(gp, "set palette rgbformulae 33,13,10\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n", nc - 1, np - 1);
   tics(gp, "x", cont, nc);
   tics(gp, "y", pad, np);
@@ -266,7 +284,7 @@ static void write_heatmap(const struct rf_file *f, const struct figure *fig, FIL
   fprintf(gp,
           " using 1:2:(0.5):(0.5):5 with boxxyerror fillcolor palette notitle, \\\n"
           "     \"\" using 1:2:(sprintf(\"%%.3g\", $5)) with labels font \",%d\" notitle\n",
-          nc * np > 64 ? 6 : 8);
+          nc * np > 64 ? 7 : 9);
   plot_gp_tail(gp, fig->name, png, svg);
   free(cont);
   free(pad);
@@ -476,6 +494,18 @@ static int plot_command(int argc, char **argv)
     die_usage("-o '%s': unable to create the folder (does its parent exist?)", dir);
   }
 
+  /* The one colour scale: the range of every heatmap's values, where all of them show Gop/s. */
+  struct colour_scale scale = {0, 0};
+  int all_gops = 1;
+  for (size_t i = 0; i < figs.count; i++)
+    if (figs.list[i].kind == HEATMAP && figs.list[i].count)
+      all_gops &= uses_gops(&f, &figs.list[i]);
+  for (size_t i = 0; all_gops && i < figs.count; i++)
+    for (size_t k = 0; figs.list[i].kind == HEATMAP && k < figs.list[i].count; k++) {
+      const double v = row_value(&f.rows[figs.list[i].rows[k]], 1).v;
+      scale.lo = scale.lo == 0 || v * 0.95 < scale.lo ? v * 0.95 : scale.lo;
+      scale.hi = v * 1.05 > scale.hi ? v * 1.05 : scale.hi;
+    }
   char gp_buf[4096];
   const char *gnuplot = plot_find_gnuplot(gp_buf, sizeof gp_buf);
   int failed = 0;
@@ -498,7 +528,7 @@ static int plot_command(int argc, char **argv)
       die("out of memory");
     plot_dat_head(dat, fig->name, path, f.device);
     if (fig->kind == HEATMAP)
-      write_heatmap(&f, fig, dat, gp, title, png, svg);
+      write_heatmap(&f, fig, dat, gp, title, png, svg, scale);
     else if (fig->kind == BARS)
       write_bars(&f, fig, dat, gp, title, png, svg);
     else

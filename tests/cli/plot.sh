@@ -43,6 +43,11 @@ for r in rows:
     v, lo, hi = map(float, r[4:7])
     assert 0 < lo <= v <= hi, r
 PY
+  # One colour scale for every heatmap of the file, ticks at both ends.
+  a=$(grep -h "^set cbrange" "$WORK/figs"/heatmap-contiguous-*.gp)
+  b=$(grep -h "^set cbrange" "$WORK/figs"/heatmap-random-*.gp)
+  [ -n "$a" ] && [ "$a" = "$b" ] && grep -q '^set cbtics (".*" .*, ".*" .*)$' "$WORK/figs"/heatmap-random-*.gp && pass ||
+    fail "heatmaps of one file with other colour scales: '$a' against '$b'"
   # Deterministic: a second run writes the same names, nothing more.
   ls "$WORK/figs" >"$WORK/first"
   "$ATOMLAB" plot "$DATA/plot-small.json" --format both -o "$WORK/figs" >/dev/null 2>&1
