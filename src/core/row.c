@@ -62,6 +62,7 @@ static const struct atl_metric_info metric_infos[] = {
     {"gops", "Gop/s", ATL_HINT_HIGHER, "atomic operations per second at the median time"},
     {"ops_per_us", "op/us", ATL_HINT_HIGHER, "operations per microsecond at the median time"},
     {"iters", "", ATL_HINT_NONE, "iterations per thread in each timed launch"},
+    {"lengthened", "", ATL_HINT_NONE, "times the launch was doubled because the noise target was not met"},
     {"repeats", "", ATL_HINT_NONE, "passes of the sweep that measured this row (--repeat); the row is the median one"},
     {"repeat_spread", "", ATL_HINT_LOWER, "(slowest - fastest) / median of the repeats' median times"},
     {"repeat_deviation", "", ATL_HINT_LOWER, "largest distance of a repeat's median time from the row's, relative"},
