@@ -115,18 +115,25 @@ static void strategies(const struct report_extra *x, struct section *s)
     return;
   }
   size_t verified = 0, unsupported = 0, deadlock = 0;
+  char which[300] = ""; /* the unsupported rows by name: a bar missing from a chart says why here */
   for (size_t i = 0; i < f.count; i++) {
     verified += f.rows[i].verified == 1;
-    unsupported += strcmp(f.rows[i].status, "unsupported") == 0;
+    if (strcmp(f.rows[i].status, "unsupported") == 0 && unsupported++ < 6) {
+      const size_t used = strlen(which);
+      snprintf(which + used, sizeof which - used, "%s%s on %s", used ? ", " : " (",
+               atl_row_config(f.rows[i].row, "strategy"), atl_row_config(f.rows[i].row, "pattern"));
+    }
     deadlock += strcmp(f.rows[i].status, "deadlock") == 0;
   }
+  if (unsupported)
+    snprintf(which + strlen(which), sizeof which - strlen(which), "%s)", unsupported > 6 ? ", ..." : "");
   snprintf(s->intro, sizeof s->intro,
            "Every strategy of the device library (native atomic, warp- and block-aggregated, privatized, CAS loop, "
            "locks) on each access pattern, by `atomlab strategy` (%s; data/strategy.json). The winner is the fastest "
-           "verified strategy; its margin is its Gop/s over the runner-up's. Of %zu rows, %zu verified, %zu are "
-           "unsupported on this device and %zu deadlock (a lock strategy that would hang here: a finding, not a "
+           "verified strategy; its margin is its Gop/s over the runner-up's. Of %zu rows, %zu verified, %zu "
+           "unsupported on this device%s and %zu deadlock (a lock strategy that would hang here: a finding, not a "
            "failure).",
-           esc_md_str(args, sizeof args, x->strategy_args), f.count, verified, unsupported, deadlock);
+           esc_md_str(args, sizeof args, x->strategy_args), f.count, verified, unsupported, which, deadlock);
   s->ncols = 6;
   static const char *const head[] = {"pattern", "op", "result", "winner", "Gop/s", "margin"};
   memcpy(s->head, head, sizeof head);

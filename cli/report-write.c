@@ -67,12 +67,13 @@ static void tabulate(const struct rf_file *f, const char *figures, struct patter
   }
 }
 
-/* "123 (c=4, p=16)" */
+/* "123 ±0.4% (c=4, p=16)": the rate with its noise (IQR / median), "noisy" where that stayed above the target. */
 static const char *at(const struct rf_row *r, char *buf, size_t len)
 {
   if (r == NULL)
     return "-";
-  snprintf(buf, len, "%.4g (c=%g, p=%g)", r->gops, rf_number(r, "contention", 0), rf_number(r, "padding", 0));
+  snprintf(buf, len, "%.4g ±%.2g%%%s (c=%g, p=%g)", r->gops, r->row->time_ms.noise * 100,
+           r->row->time_ms.noisy ? " noisy" : "", rf_number(r, "contention", 0), rf_number(r, "padding", 0));
   return buf;
 }
 
@@ -93,8 +94,9 @@ static size_t device_facts(const struct rf_file *f, struct fact *facts)
   FACT("backend", "%s: %s, driver %s", d->backend, d->platform, d->driver);
   FACT("version", "%s %s", d->version, d->lang_version);
   FACT("compute units", "%u at %u MHz", d->compute_units, d->clock_mhz);
-  FACT("memory", "%.3g GiB global, %.3g KiB local per work-group", (double)d->global_mem / 1073741824.0,
-       (double)d->local_mem / 1024.0);
+  const double local_kib = (double)d->local_mem / 1024.0; /* a CPU's local memory runs to megabytes */
+  FACT("memory", "%.3g GiB global, %.4g %s local per work-group", (double)d->global_mem / 1073741824.0,
+       local_kib >= 1024 ? local_kib / 1024 : local_kib, local_kib >= 1024 ? "MiB" : "KiB");
   FACT("max work-group", "%zu", d->max_wg_size);
   FACT("co-resident work-groups", "%u discovered, %u estimated at work-group size %u (%s)", occ->discovered,
        occ->estimated, occ->wg_size, occ->estimate_method);
@@ -102,6 +104,34 @@ static size_t device_facts(const struct rf_file *f, struct fact *facts)
        f->set.meta.git_commit);
 #undef FACT
   return n;
+}
+
+/* The terms the report uses, defined once, and the documents it cites by title: one list for both documents. */
+static const char *const terms[][2] = {
+    {"contention (c)", "threads that update one word; the access patterns differ in which threads share it"},
+    {"padding (p)", "words between two neighbouring targets: at 32 or more each target has a 128-byte line"},
+    {"Gop/s", "atomic operations per second, in billions, at the median launch time"},
+    {"noise", "the interquartile range of a row's launch times over their median; a row whose noise stayed above "
+              "the run's target is flagged noisy"},
+    {"RED and ATOM", "NVIDIA's atomic instructions without and with a returned value (result unused and used)"},
+    {"verified", "the memory after the last launch (and every returned value, where used) matched the exact "
+                 "expected state"},
+    {"GTC 2013 figures", "Nyland and Jones, \"Understanding and Using Atomic Memory Operations\" (GTC 2013): "
+                         "rates of the Kepler generation the findings compare with"},
+    {"access patterns", "from the Atomic-RMW GPU microbenchmark (contiguous, cross-warp, branched, random)"},
+};
+
+static void write_terms(FILE *o, int html)
+{
+  fputs(html ? "<h2 id=\"terms\">Terms</h2>\n<dl>\n" : "## Terms\n\n", o);
+  for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
+    fputs(html ? "<dt>" : "- **", o);
+    (html ? esc_html : esc_md)(o, terms[i][0]);
+    fputs(html ? "</dt><dd>" : "**: ", o);
+    (html ? esc_html : esc_md)(o, terms[i][1]);
+    fputs(html ? "</dd>\n" : "\n", o);
+  }
+  fputs(html ? "</dl>\n" : "\n", o);
 }
 
 /* The findings of the sweep, the strategies and the histogram (findings.h), first in the report. */
@@ -158,8 +188,9 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
   }
   fprintf(o,
           "\n## Access patterns\n\nfetch_add on u32 in global memory, result unused; Gop/s at the median\n"
-          "time (c = threads per word, p = words between targets).\n\n");
-  fprintf(o, "| pattern | verified rows | lowest c and p | fastest | slowest |\n|---|---|---|---|---|\n");
+          "time ± its noise, the interquartile range over the median (c = threads per word, p = words between\n"
+          "targets; noisy: the noise stayed above the run's target).\n\n");
+  fprintf(o, "| pattern | verified rows | least contention and padding | fastest | slowest |\n|---|---|---|---|---|\n");
   for (int p = 0; p < NPATTERNS; p++)
     fprintf(o, "| %s | %zu of %zu | %s | %s | %s |\n", patterns[p], lines[p].verified, lines[p].rows,
             at(lines[p].base, a, sizeof a), at(lines[p].best, b, sizeof b), at(lines[p].worst, c, sizeof c));
@@ -178,6 +209,7 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
     fputs("); figures/ holds their data and scripts.\n\n", o);
   }
   report_sections(o, 0, x);
+  write_terms(o, 0);
   fprintf(o,
           "## Files\n\n- data/rmw.json, data/rmw.csv: every row (settings, samples, verification)\n"
           "- data/strategy.json, data/strategy.csv, data/histogram.json: the strategy and histogram\n"
@@ -213,8 +245,9 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
   }
   fprintf(o,
           "</table>\n<h2 id=\"patterns\">Access patterns</h2>\n<p>fetch_add on u32 in global memory, result "
-          "unused; Gop/s at the median time (c = threads per word, p = words between targets).</p>\n<table>\n"
-          "<tr><th>pattern</th><th>verified rows</th><th>lowest c and p</th><th>fastest</th><th>slowest</th></tr>\n");
+          "unused; Gop/s at the median time ± its noise, the interquartile range over the median (c = threads per "
+          "word, p = words between targets; noisy: the noise stayed above the run's target).</p>\n<table>\n"
+          "<tr><th>pattern</th><th>verified rows</th><th>least contention and padding</th><th>fastest</th><th>slowest</th></tr>\n");
   for (int p = 0; p < NPATTERNS; p++)
     fprintf(o, "<tr><td>%s</td><td>%zu of %zu</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", patterns[p],
             lines[p].verified, lines[p].rows, at(lines[p].base, a, sizeof a), at(lines[p].best, b, sizeof b),
@@ -243,6 +276,7 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
     fprintf(o, "); figures/ holds their data and scripts.</p>\n");
   }
   report_sections(o, 1, x);
+  write_terms(o, 1);
   fprintf(o,
           "<h2>Files</h2>\n<ul><li>data/rmw.json, data/rmw.csv: every row (settings, samples, verification)</li>\n"
           "<li>data/strategy.json, data/strategy.csv, data/histogram.json: the strategy and histogram "

@@ -27,7 +27,7 @@ done
 grep -q "^- These rates are a CPU's\|^- These rates are a CPU&#39;s" "$WORK/rep/report.md" && pass || fail "no CPU caveat"
 grep -q "measured rows \(met the noise target\|stayed above the noise target\)" "$WORK/rep/report.md" && pass ||
   fail "no noise finding"
-for s in Findings Device "Access patterns" Heatmaps Strategies Histogram Model; do
+for s in Findings Device "Access patterns" Heatmaps Strategies Histogram Model Terms; do
   grep -q "^## $s" "$WORK/rep/report.md" && pass || fail "report.md section $s"
 done
 grep -qi "not measured\|not yet\|not fitted" "$WORK/rep/report.md" && fail "a placeholder is left: $(grep -i 'not measured\|not yet' "$WORK/rep/report.md")" || pass
