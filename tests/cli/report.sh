@@ -80,6 +80,17 @@ PY
     [ "$nimg" -eq 7 ] && grep -q "data-figures-loaded=\"$nimg/$nimg\"" "$WORK/dom.html" && pass ||
       fail "chromium: not every figure decoded: $(grep -o '<body[^>]*>' "$WORK/dom.html") $(tail -3 "$WORK/browser.err")"
     grep -q ':CONSOLE' "$WORK/browser.err" && fail "chromium console: $(grep ':CONSOLE' "$WORK/browser.err")" || pass
+    # the rendered page opens with its findings, each with numbers (a rate, a ratio or a count)
+    python3 - "$WORK/dom.html" <<'PY' && pass || fail "chromium: the rendered page has no findings with numbers"
+import re, sys
+dom = open(sys.argv[1]).read()
+m = re.search(r'<h2 id="findings">Findings</h2>.*?<ul>(.*?)</ul>', dom, re.S)
+assert m, "no findings section"
+items = re.findall(r"<li>(.*?)</li>", m.group(1), re.S)
+numbered = [i for i in items if re.search(r"\d", i)]  # all but a CPU's caveat carry numbers
+assert len(items) >= 2 and len(numbered) >= len(items) - 1, items
+assert dom.index('id="findings"') < dom.index('id="device"'), "findings not first"
+PY
   else
     echo "chromium not installed: browser check skipped"
   fi
