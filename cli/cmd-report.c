@@ -86,7 +86,7 @@ static void make_dir(const char *path)
 /* The files of a report folder: what the steps write and the documents read. */
 struct report_files {
   char data[4200], figures[4200], json[4300], csv[4300], s_json[4300], s_csv[4300], s_log[4300], h_json[4300],
-      h_log[4300];
+      h_log[4300], d_json[4300], d_log[4300];
 };
 
 /* The files inside @p dir, or (NULL) relative to the report folder, as the steps running in it name them. */
@@ -101,6 +101,8 @@ static void report_files(const char *dir, struct report_files *f)
   snprintf(f->s_log, sizeof f->s_log, "%s/strategy.log", f->data);
   snprintf(f->h_json, sizeof f->h_json, "%s/histogram.json", f->data);
   snprintf(f->h_log, sizeof f->h_log, "%s/histogram.log", f->data);
+  snprintf(f->d_json, sizeof f->d_json, "%s/datasheet-rmw.json", f->data);
+  snprintf(f->d_log, sizeof f->d_log, "%s/datasheet.log", f->data);
 }
 
 /* Steps 4 and 5 in the report folder @p dir (@p f: its files; @p shown: its name in messages): the figures
@@ -120,6 +122,7 @@ static int draw_and_write(const char *dir, const char *shown, const struct repor
                            .hist_log = rel.h_log,
                            .hist_args = h_args,
                            .figures = f->figures,
+                           .datasheet_rmw = f->d_json,
                            .cuda = cuda};
   int failed = 0, rc;
   char log[4300];
@@ -145,7 +148,7 @@ static int draw_and_write(const char *dir, const char *shown, const struct repor
     }
   }
 
-  progress(5, steps, "report.md and report.html");
+  progress(6, steps, "report.md and report.html");
   /* Where `atomlab calibrate smem` writes by default, else where the
    * committed reference runs keep it (relative to the current folder). */
   char smem_table[400];
@@ -423,7 +426,7 @@ int cmd_report(int argc, char **argv)
     die("unable to create '%s' and '%s': %s", f.data, f.figures, strerror(errno));
   char *json = rel.json, *csv = rel.csv, *s_json = rel.s_json, *s_csv = rel.s_csv, *h_json = rel.h_json;
 
-  const int steps = 5;
+  const int steps = 6;
   int failed = 0;
   const char *grid = quick ? "1,4" : gpu ? "1:1024:x4" : "1:64:x2";
   char what[400];
@@ -444,7 +447,7 @@ int cmd_report(int argc, char **argv)
   args[n] = NULL;
   int rc = run_self(args, staging, log);
   if (atl_stop_requested())
-    return interrupted("the sweep (step 1 of 5)", staging, dir);
+    return interrupted("the sweep (step 1 of 6)", staging, dir);
   if (rc != 0) {
     if (access(f.json, R_OK) != 0) {
       fprintf(stderr, "error: the sweep exited %d and wrote no rows: no report; its log is '%s/%s' ('%s' was left as it was)\n",
@@ -453,6 +456,32 @@ int cmd_report(int argc, char **argv)
     }
     fprintf(stderr, "error: the sweep exited %d (see %s/%s)\n", rc, dir, log);
     failed = 1; /* rows that did not verify: the report still shows them, flagged */
+  }
+
+  /* The datasheet: every common op on u32 and u64 in global and local memory, result unused and used, at one
+   * thread per word and at the grid's most threads per word (contiguous, padding 1); the report turns the
+   * rows into data/datasheet.json and .csv (atl_datasheet). */
+  const char *d_cont = quick ? "1,4" : gpu ? "1,1024" : "1,64";
+  snprintf(what, sizeof what, "datasheet: fetch_add, exchange, cas, fetch_min, and, inc on u32 and u64, global and "
+           "local, result unused and used, contention %s", d_cont);
+  progress(2, steps, what);
+  n = 0;
+  char *d_fixed[] = {"atomlab",  "rmw",     "--pattern", "contiguous", "--op",
+                     quick ? "fetch_add,cas" : "fetch_add,exchange,cas,fetch_min,and,inc",
+                     "--type",   quick ? "u32" : "u32,u64", "--space", "global,local", "--result", "unused,used",
+                     "--contention", (char *)d_cont, "--padding", "1", "--device", device_id, "-o", rel.d_json,
+                     "--quiet"};
+  for (size_t i = 0; i < sizeof d_fixed / sizeof d_fixed[0]; i++)
+    args[n++] = d_fixed[i];
+  for (size_t i = 0; i < 6; i++)
+    args[n++] = quick ? timing_quick[i] : timing_full[i];
+  args[n] = NULL;
+  rc = run_self(args, staging, rel.d_log);
+  if (atl_stop_requested())
+    return interrupted("the datasheet (step 2 of 6)", staging, dir);
+  if (rc != 0) {
+    fprintf(stderr, "error: the datasheet sweep exited %d (see %s/%s)\n", rc, dir, rel.d_log);
+    failed = 1;
   }
 
   /* Strategies: every strategy on the three patterns, fetch_add with the result used (the case the
@@ -467,7 +496,7 @@ int cmd_report(int argc, char **argv)
            s_groups ? " --workgroups " : "", s_groups ? s_groups : "",
            quick ? "20 fixed iterations, 3 samples" : "calibrated to 10 ms, at most 0.5 s and 20 samples per row");
   snprintf(what, sizeof what, "strategies: %s", s_args);
-  progress(2, steps, what);
+  progress(3, steps, what);
   n = 0;
   char *s_fixed[] = {"atomlab", "strategy", "--pattern", "all",    "--op", "fetch_add", "--result", "used",
                      "--strategy", "all",   "--device",  device_id, "-o",  s_json,      "-o",       s_csv,
@@ -483,7 +512,7 @@ int cmd_report(int argc, char **argv)
   args[n] = NULL;
   rc = run_self(args, staging, rel.s_log);
   if (atl_stop_requested())
-    return interrupted("the strategies (step 2 of 5)", staging, dir);
+    return interrupted("the strategies (step 3 of 6)", staging, dir);
   if (rc != 0) {
     fprintf(stderr, "error: strategy exited %d (see %s/%s)\n", rc, dir, rel.s_log);
     failed = 1;
@@ -496,7 +525,7 @@ int cmd_report(int argc, char **argv)
   snprintf(h_args, sizeof h_args, "--input u8 --dist all%s%s%s", h_bytes ? " --bytes " : "", h_bytes ? h_bytes : "",
            quick ? " --samples 3" : "");
   snprintf(what, sizeof what, "histogram: %s", h_args);
-  progress(3, steps, what);
+  progress(4, steps, what);
   n = 0;
   char *h_fixed[] = {"atomlab", "app", "histogram", "--input", "u8",   "--dist", "all",  "--device",
                      device_id, "-o",  h_json,      "--quiet"};
@@ -513,17 +542,17 @@ int cmd_report(int argc, char **argv)
   args[n] = NULL;
   rc = run_self(args, staging, rel.h_log);
   if (atl_stop_requested())
-    return interrupted("the histogram (step 3 of 5)", staging, dir);
+    return interrupted("the histogram (step 4 of 6)", staging, dir);
   if (rc != 0) {
     fprintf(stderr, "error: app histogram exited %d (see %s/%s)\n", rc, dir, rel.h_log);
     failed = 1;
   }
 
-  progress(4, steps, "figures (atomlab plot): heatmaps and strategy bar charts");
+  progress(5, steps, "figures (atomlab plot): heatmaps and strategy bar charts");
   struct report_summary sum;
   rc = draw_and_write(staging, dir, &f, device_slug, s_args, h_args, cuda, steps, &sum);
   if (rc < 0 && atl_stop_requested())
-    return interrupted("the figures (step 4 of 5)", staging, dir);
+    return interrupted("the figures (step 5 of 6)", staging, dir);
   if (rc < 0) {
     fprintf(stderr, "error: no report.md: what was measured is in '%s'; '%s' was left as it was\n", staging, dir);
     return EXIT_MEASURE;

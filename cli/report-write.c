@@ -100,6 +100,16 @@ static size_t device_facts(const struct rf_file *f, struct fact *facts)
   FACT("max work-group", "%zu", d->max_wg_size);
   FACT("co-resident work-groups", "%u discovered, %u estimated at work-group size %u (%s)", occ->discovered,
        occ->estimated, occ->wg_size, occ->estimate_method);
+  const struct atl_grid *g = &f->set.meta.grid;
+  if (g->wg_size) { /* the peak shape, and what it beat */
+    char tried[200] = "";
+    for (unsigned i = 0; i < g->ntried; i++) {
+      const size_t used = strlen(tried);
+      snprintf(tried + used, sizeof tried - used, "%s%u x %u: %.4g Gop/s", i ? ", " : "; tried ",
+               g->tried[i].wg_size, g->tried[i].workgroups, g->tried[i].gops);
+    }
+    FACT("launch shape", "%u work-items x %u work-groups (%s%s)", g->wg_size, g->workgroups, g->note, tried);
+  }
   FACT("measured", "%s with atomlab %s (commit %s)", f->set.meta.date, f->set.meta.tool_version,
        f->set.meta.git_commit);
 #undef FACT
@@ -132,6 +142,40 @@ static void write_terms(FILE *o, int html)
     fputs(html ? "</dd>\n" : "\n", o);
   }
   fputs(html ? "</dl>\n" : "\n", o);
+}
+
+/* The datasheet (datasheet.h): peak and same-address rate per op, type, space and result use. */
+static void write_datasheet(FILE *o, int html, const struct atl_result_set *ds)
+{
+  if (ds == NULL || ds->count == 0)
+    return;
+  fputs(html ? "<h2 id=\"datasheet\">Datasheet</h2>\n<p>The device's atomics at one thread per word (peak) and at "
+               "the most threads per word measured (contiguous, padding 1), in Gop/s (data/datasheet.json, "
+               ".csv).</p>\n<table>\n<tr><th>op</th><th>type</th><th>space</th><th>result</th><th>peak</th>"
+               "<th>same address</th><th>threads per word</th><th>slowdown</th></tr>\n"
+             : "## Datasheet\n\nThe device's atomics at one thread per word (peak) and at the most threads per word "
+               "measured (contiguous, padding 1), in Gop/s (data/datasheet.json, .csv).\n\n"
+               "| op | type | space | result | peak | same address | threads per word | slowdown |\n"
+               "|---|---|---|---|---|---|---|---|\n",
+        o);
+  for (size_t i = 0; i < ds->count; i++) {
+    const struct atl_row *r = &ds->rows[i];
+    char cells[4][32];
+    const double v[4] = {atl_row_metric(r, "peak_gops", -1), atl_row_metric(r, "same_address_gops", -1),
+                         atl_row_metric(r, "same_address_threads", -1), atl_row_metric(r, "same_address_slowdown", -1)};
+    for (int k = 0; k < 4; k++) /* "-" where the row has no such rate */
+      if (v[k] < 0)
+        snprintf(cells[k], sizeof cells[k], "-");
+      else
+        snprintf(cells[k], sizeof cells[k], k == 3 ? "%.3gx" : "%.4g", v[k]);
+    if (r->status != ATL_STATUS_OK)
+      snprintf(cells[0], sizeof cells[0], "%s", atl_status_name(r->status));
+    fprintf(o, html ? "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n"
+                    : "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
+            atl_row_config(r, "op"), atl_row_config(r, "type"), atl_row_config(r, "space"),
+            atl_row_config(r, "result"), cells[0], cells[1], cells[2], cells[3]);
+  }
+  fputs(html ? "</table>\n" : "\n", o);
 }
 
 /* The findings of the sweep, the strategies and the histogram (findings.h), first in the report. */
@@ -194,7 +238,9 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
   for (int p = 0; p < NPATTERNS; p++)
     fprintf(o, "| %s | %zu of %zu | %s | %s | %s |\n", patterns[p], lines[p].verified, lines[p].rows,
             at(lines[p].base, a, sizeof a), at(lines[p].best, b, sizeof b), at(lines[p].worst, c, sizeof c));
-  fprintf(o, "\n## Heatmaps\n\nContention on x, padding on y, Gop/s as a log colour scale.\n\n");
+  fputs("\n", o);
+  write_datasheet(o, 0, x->datasheet);
+  fprintf(o, "## Heatmaps\n\nContention on x, padding on y, Gop/s as a log colour scale.\n\n");
   int any = 0;
   for (int p = 0; p < NPATTERNS; p++)
     if (lines[p].figure[0]) {
@@ -214,6 +260,7 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
           "## Files\n\n- data/rmw.json, data/rmw.csv: every row (settings, samples, verification)\n"
           "- data/strategy.json, data/strategy.csv, data/histogram.json: the strategy and histogram\n"
           "  rows\n"
+          "- data/datasheet.json, data/datasheet.csv: the datasheet (from data/datasheet-rmw.json)\n"
           "- figures/: PNG and SVG images, each with its .dat data and .gp gnuplot script\n"
           "- data/*.log: the output of each step\n");
 }
@@ -252,9 +299,10 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
     fprintf(o, "<tr><td>%s</td><td>%zu of %zu</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", patterns[p],
             lines[p].verified, lines[p].rows, at(lines[p].base, a, sizeof a), at(lines[p].best, b, sizeof b),
             at(lines[p].worst, c, sizeof c));
-  fprintf(o,
-          "</table>\n<h2 id=\"heatmaps\">Heatmaps</h2>\n<p>Contention on x, padding on y, Gop/s as a log colour "
-          "scale.</p>\n");
+  fputs("</table>\n", o);
+  write_datasheet(o, 1, x->datasheet);
+  fprintf(o, "<h2 id=\"heatmaps\">Heatmaps</h2>\n<p>Contention on x, padding on y, Gop/s as a log colour "
+             "scale.</p>\n");
   int any = 0;
   for (int p = 0; p < NPATTERNS; p++) {
     char path[1200];
@@ -280,7 +328,7 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
   fprintf(o,
           "<h2>Files</h2>\n<ul><li>data/rmw.json, data/rmw.csv: every row (settings, samples, verification)</li>\n"
           "<li>data/strategy.json, data/strategy.csv, data/histogram.json: the strategy and histogram "
-          "rows</li>\n"
+          "rows</li>\n<li>data/datasheet.json, data/datasheet.csv: the datasheet (from data/datasheet-rmw.json)</li>\n"
           "<li>figures/: PNG and SVG images, each with its .dat data and .gp gnuplot script</li>\n"
           "<li>data/*.log: the output of each step</li></ul>\n");
   /* Lets a headless browser test see that every figure decoded (tests/cli/report.sh). */
@@ -290,6 +338,21 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
           "  imgs.forEach(function (i) { if (i.complete && i.naturalWidth > 0) ok++; });\n"
           "  document.body.setAttribute('data-figures-loaded', ok + '/' + imgs.length);\n"
           "});\n</script>\n</body>\n</html>\n");
+}
+
+/* DIR/NAME as @p format through the library's writers (a file not written leaves the report without it). */
+static void write_set_file(const char *dir, const char *name, enum atl_format format, const struct atl_result_set *set)
+{
+  char path[1300], *text = NULL;
+  size_t len = 0;
+  FILE *o = open_memstream(&text, &len);
+  if (o == NULL)
+    return;
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  const int err = format == ATL_FORMAT_CSV ? atl_write_csv(o, set) : atl_write_json(o, set);
+  if (fclose(o) == 0 && err == 0)
+    cli_write_text(path, text, len);
+  free(text);
 }
 
 static int write_doc(const char *path, int html, const struct rf_file *f, const struct fact *facts, size_t nfacts,
@@ -330,6 +393,20 @@ int report_write(const char *dir, const char *json, const char *figures, const c
       snprintf(sum->best_pattern, sizeof sum->best_pattern, "%s", patterns[p]);
     }
   }
+  /* The datasheet from its sweep, written beside the documents as its own JSON and CSV. */
+  struct report_extra xd = *extra;
+  struct atl_result_set dsrows, ds = {0};
+  char dwhy[400];
+  if (extra->datasheet_rmw && access(extra->datasheet_rmw, R_OK) == 0 &&
+      atl_read_json(extra->datasheet_rmw, &dsrows, dwhy, sizeof dwhy) == 0) {
+    if (atl_datasheet(&dsrows, &ds) == 0) {
+      xd.datasheet = &ds;
+      write_set_file(dir, "data/datasheet.json", ATL_FORMAT_JSON, &ds);
+      write_set_file(dir, "data/datasheet.csv", ATL_FORMAT_CSV, &ds);
+    }
+    atl_result_set_release(&dsrows);
+  }
+  extra = &xd;
   char md[1200], html[1200];
   snprintf(md, sizeof md, "%s/report.md", dir);
   snprintf(html, sizeof html, "%s/report.html", dir);
@@ -340,5 +417,6 @@ int report_write(const char *dir, const char *json, const char *figures, const c
     err = -1;
   }
   rf_free(&f);
+  atl_result_set_release(&ds);
   return err;
 }

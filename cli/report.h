@@ -19,6 +19,8 @@ struct report_extra {
   const char *hist_json, *hist_log, *hist_args;
   const char *figures;
   const char *smem_table; /**< results/<device slug>/smem-table.csv */
+  const char *datasheet_rmw; /**< the datasheet's rmw rows (data/datasheet-rmw.json), or NULL */
+  const struct atl_result_set *datasheet; /**< filled by report_write from datasheet_rmw */
   int cuda;
 };
 

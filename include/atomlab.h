@@ -14,6 +14,7 @@
 #include "atomlab/sweep.h"
 #include "atomlab/grid.h"
 #include "atomlab/findings.h"
+#include "atomlab/datasheet.h"
 #include "atomlab/compare.h"
 #include "atomlab/strategy.h"
 #include "atomlab/model.h"

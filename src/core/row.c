@@ -38,11 +38,15 @@ static const char *const strategy_table[] = {"pattern", "op", "strategy", "resul
 static const char *const strategy_columns[] = {"iters", "gops", "winner", "margin", "olds_checked", NULL};
 static const char *const app_config[] = {"app", "variant", NULL};
 static const char *const no_columns[] = {NULL};
+/* The device's atomics datasheet (datasheet.h): one row per op, type, space and result use. */
+static const char *const datasheet_config[] = {"op", "type", "space", "result", NULL};
+static const char *const datasheet_columns[] = {"peak_gops", "same_address_gops", "same_address_slowdown", NULL};
 
 static const struct atl_row_kind kinds[] = {
     {"rmw", rmw_config, rmw_table, rmw_columns, 0},
     {"strategy", strategy_config, strategy_table, strategy_columns, 0},
     {"app", app_config, app_config, no_columns, 1},
+    {"datasheet", datasheet_config, datasheet_config, datasheet_columns, 0},
     {NULL, NULL, NULL, NULL, 0},
 };
 
@@ -62,6 +66,10 @@ static const struct atl_metric_info metric_infos[] = {
     {"gops", "Gop/s", ATL_HINT_HIGHER, "atomic operations per second at the median time"},
     {"ops_per_us", "op/us", ATL_HINT_HIGHER, "operations per microsecond at the median time"},
     {"iters", "", ATL_HINT_NONE, "iterations per thread in each timed launch"},
+    {"peak_gops", "Gop/s", ATL_HINT_HIGHER, "datasheet: the best rate with one thread per word"},
+    {"same_address_gops", "Gop/s", ATL_HINT_HIGHER, "datasheet: the rate with the most threads per word measured"},
+    {"same_address_threads", "", ATL_HINT_NONE, "datasheet: threads per word of the same-address rate"},
+    {"same_address_slowdown", "x", ATL_HINT_LOWER, "datasheet: peak over same-address rate"},
     {"lengthened", "", ATL_HINT_NONE, "times the launch was doubled because the noise target was not met"},
     {"repeats", "", ATL_HINT_NONE, "passes of the sweep that measured this row (--repeat); the row is the median one"},
     {"repeat_spread", "", ATL_HINT_LOWER, "(slowest - fastest) / median of the repeats' median times"},

@@ -15,8 +15,9 @@ rc=$?
 [ $rc -eq 0 ] && pass || fail "report exited $rc: $(cat "$WORK/err")"
 grep -q "^report: $WORK/rep/report.md" "$WORK/out" && grep -q "16 of 16 rows verified" "$WORK/out" && pass ||
   fail "summary on stdout: $(cat "$WORK/out")"
-[ "$(grep -c '^report: \[[1-5]/5\]' "$WORK/err")" -eq 5 ] && pass || fail "progress lines on stderr: $(cat "$WORK/err")"
-for f in report.md report.html data/rmw.json data/rmw.csv data/strategy.json data/strategy.csv data/histogram.json; do
+[ "$(grep -c '^report: \[[1-6]/6\]' "$WORK/err")" -eq 6 ] && pass || fail "progress lines on stderr: $(cat "$WORK/err")"
+for f in report.md report.html data/rmw.json data/rmw.csv data/strategy.json data/strategy.csv data/histogram.json \
+  data/datasheet.json data/datasheet.csv; do
   [ -s "$WORK/rep/$f" ] && pass || fail "missing $f"
 done
 for p in $PATTERNS; do
@@ -27,7 +28,12 @@ done
 grep -q "^- These rates are a CPU's\|^- These rates are a CPU&#39;s" "$WORK/rep/report.md" && pass || fail "no CPU caveat"
 grep -q "measured rows \(met the noise target\|stayed above the noise target\)" "$WORK/rep/report.md" && pass ||
   fail "no noise finding"
-for s in Findings Device "Access patterns" Heatmaps Strategies Histogram Model Terms; do
+# The datasheet: one row per op, type, space and result (quick: fetch_add and cas, u32, global and local, unused
+# and used), each with its peak; the file reads back as rows of its own kind.
+[ "$(grep -c '^| \(fetch_add\|cas\) | u32 | \(global\|local\) | \(unused\|used\) | [0-9]' "$WORK/rep/report.md")" -eq 8 ] &&
+  "$ATOMLAB" compare "$WORK/rep/data/datasheet.json" "$WORK/rep/data/datasheet.json" 2>&1 | grep -q "^summary: 8 matched (8 same" &&
+  pass || fail "datasheet: $(sed -n '/^## Datasheet/,/^## Heatmaps/p' "$WORK/rep/report.md")"
+for s in Findings Device "Access patterns" Datasheet Heatmaps Strategies Histogram Model Terms; do
   grep -q "^## $s" "$WORK/rep/report.md" && pass || fail "report.md section $s"
 done
 grep -qi "not measured\|not yet\|not fitted" "$WORK/rep/report.md" && fail "a placeholder is left: $(grep -i 'not measured\|not yet' "$WORK/rep/report.md")" || pass
