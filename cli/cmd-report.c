@@ -23,7 +23,8 @@
 
 static const char usage[] =
     "usage: atomlab report [-o DIR] [--device ID] [--backend B] [--quick]\n"
-    "       atomlab report --render DIR\n\n"
+    "       atomlab report --render DIR\n"
+    "       atomlab report --compare DIR DIR... [-o FILE.md]\n\n"
     "Characterizes one device (the best one unless --device says) with defaults\n"
     "and writes everything into DIR:\n"
     "  report.md, report.html  device facts, the access-pattern table, fetch_add\n"
@@ -47,6 +48,9 @@ static const char usage[] =
     "  --render DIR   measure nothing: draw the figures of a report folder written\n"
     "                 where gnuplot was missing (a GPU machine) and write its\n"
     "                 report.md and report.html again from its data/\n"
+    "  --compare      measure nothing: write the reports in the folders DIR... (2 to 8) side by\n"
+    "                 side into -o FILE.md: device facts, the datasheets with every rate's ratio\n"
+    "                 to the first report's, and each device's findings  [atomlab-compare.md]\n"
     "  --describe     what the report shows (docs/metrics.md)\n\n"
     "Exit status: 0 written; 1 a step failed or a row did not verify (the report\n"
     "says which); 2 bad usage; 128+N stopped by signal N (SIGINT, SIGTERM): the\n"
@@ -349,16 +353,17 @@ static int interrupted(const char *step, const char *staging, const char *shown)
 
 int cmd_report(int argc, char **argv)
 {
-  enum { O_DEVICE = 256, O_BACKEND, O_QUICK, O_RENDER };
+  enum { O_DEVICE = 256, O_BACKEND, O_QUICK, O_RENDER, O_COMPARE };
   static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                            {"device", required_argument, NULL, O_DEVICE},
                                            {"backend", required_argument, NULL, O_BACKEND},
                                            {"quick", no_argument, NULL, O_QUICK},
                                            {"render", required_argument, NULL, O_RENDER},
+                                           {"compare", no_argument, NULL, O_COMPARE},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
-  const char *dir = "atomlab-report", *device = NULL, *backend = NULL, *render_dir = NULL;
-  int quick = 0, c;
+  const char *dir = NULL, *device = NULL, *backend = NULL, *render_dir = NULL;
+  int quick = 0, compare = 0, c;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
@@ -378,6 +383,9 @@ int cmd_report(int argc, char **argv)
     case O_RENDER:
       render_dir = optarg;
       break;
+    case O_COMPARE:
+      compare = 1;
+      break;
     case 'h':
       cli_print_usage(usage);
       return EXIT_OK;
@@ -385,6 +393,13 @@ int cmd_report(int argc, char **argv)
       cli_bad_option("report", "report", c, argv);
     }
   }
+  if (compare) {
+    if (device || backend || quick || render_dir)
+      die_usage("--compare measures nothing: it takes no --device, --backend, --quick or --render");
+    return report_compare(argv + optind, argc - optind, dir ? dir : "atomlab-compare.md");
+  }
+  if (dir == NULL)
+    dir = "atomlab-report";
   if (optind < argc)
     die_usage("unexpected argument '%s' for report (see 'atomlab report --help')", argv[optind]);
   /* SIGINT/SIGTERM: the running step gets the signal too (cli_spawn), writes what it completed, and

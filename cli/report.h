@@ -27,6 +27,9 @@ struct report_extra {
 /** Writes the Strategies, Histogram and Model sections as Markdown (@p html 0) or HTML. */
 void report_sections(FILE *o, int html, const struct report_extra *x);
 
+/** `report --compare`: the report folders @p dirs side by side in the Markdown file @p out; an exit status. */
+int report_compare(char **dirs, int ndirs, const char *out);
+
 /** The file's bytes in base64 (a data: URL's payload); -1 if it cannot be read. */
 int report_base64_file(FILE *o, const char *path);
 

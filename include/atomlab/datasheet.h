@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /**
- * Builds the datasheet rows (kind "datasheet") of @p rmw's rows into @p out
+ * Builds the datasheet rows (kind "datasheet") of @p rmw's contiguous rows into @p out
  * (its meta copied from @p rmw): one per (op, type, space, result) with a
  * verified row, metrics peak_gops (the fastest verified row at contention 1),
  * same_address_gops with same_address_threads (the verified row of the most

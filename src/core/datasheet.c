@@ -16,7 +16,14 @@ static int same_key(const struct atl_row *a, const struct atl_row *b)
   return 1;
 }
 
-static int good(const struct atl_row *r) { return r->status == ATL_STATUS_OK && r->verified; }
+/* Rows of the contiguous pattern only: a sweep of all four would mix what the datasheet compares. */
+static int contiguous(const struct atl_row *r)
+{
+  const char *p = atl_row_config(r, "pattern");
+  return p && strcmp(p, "contiguous") == 0;
+}
+
+static int good(const struct atl_row *r) { return r->status == ATL_STATUS_OK && r->verified && contiguous(r); }
 
 int atl_datasheet(const struct atl_result_set *rmw, struct atl_result_set *out)
 {
@@ -25,9 +32,11 @@ int atl_datasheet(const struct atl_result_set *rmw, struct atl_result_set *out)
   snprintf(out->kind, sizeof out->kind, "datasheet");
   for (size_t i = 0; i < rmw->count; i++) {
     const struct atl_row *r = &rmw->rows[i];
+    if (!contiguous(r))
+      continue;
     int seen = 0; /* the first row of its key makes the datasheet row */
     for (size_t j = 0; j < i && !seen; j++)
-      seen = same_key(&rmw->rows[j], r);
+      seen = contiguous(&rmw->rows[j]) && same_key(&rmw->rows[j], r);
     if (seen)
       continue;
     const struct atl_row *peak = NULL, *hot = NULL;

@@ -138,4 +138,11 @@ fi
 (cd "$WORK" && "$ATOMLAB" report --quick --device 999 >/dev/null 2>"$WORK/err")
 [ $? -eq 2 ] && [ ! -e "$WORK/atomlab-report" ] && grep -q "^error: --device" "$WORK/err" && pass ||
   fail "--device 999: $(cat "$WORK/err")"
+# --compare: two report folders side by side (datasheets with ratios, each device's findings); bad input refused.
+"$ATOMLAB" report --compare "$WORK/rep" "$WORK/m/rep" -o "$WORK/side.md" >/dev/null 2>"$WORK/err" &&
+  grep -q "^## Datasheets" "$WORK/side.md" && grep -q "^## Findings 2: " "$WORK/side.md" &&
+  grep -q '^| fetch_add | u32 | global | unused | [0-9.]* | [0-9.]* | [0-9.]* ([0-9.]*x) |' "$WORK/side.md" && pass ||
+  fail "--compare: $(cat "$WORK/err") $(head -20 "$WORK/side.md" 2>/dev/null)"
+expect_refused "--compare takes 2 to 8" report --compare "$WORK/rep" -o "$WORK/out.md"
+expect_refused "--compare '$WORK/nowhere'" report --compare "$WORK/rep" "$WORK/nowhere" -o "$WORK/out.md"
 finish
