@@ -191,6 +191,8 @@ static void write_findings(FILE *o, int html, const struct atl_result_set *rmw, 
       (k == 0 ? atl_findings_strategy : atl_findings_histogram)(&set, &fs);
       atl_result_set_release(&set);
     }
+  if (x->datasheet)
+    atl_findings_datasheet(x->datasheet, &fs);
   fputs(html ? "<h2 id=\"findings\">Findings</h2>\n<p>What the rows below show, each with its numbers and their "
                "spread (the rates at the rows' quartile times); a difference is stated only where that spread keeps "
                "it more than 5% from none.</p>\n<ul>\n"

@@ -47,6 +47,9 @@ int atl_findings_strategy(const struct atl_result_set *set, struct atl_findings 
 /** Appends the findings of a histogram app set: per input, the fastest variant against the read ceiling and CUB. */
 int atl_findings_histogram(const struct atl_result_set *set, struct atl_findings *out);
 
+/** Appends the findings of a datasheet (datasheet.h): result unused (RED) against used (ATOM) for add and CAS. */
+int atl_findings_datasheet(const struct atl_result_set *set, struct atl_findings *out);
+
 void atl_findings_release(struct atl_findings *f);
 
 #ifdef __cplusplus

@@ -255,7 +255,8 @@ int atl_findings_histogram(const struct atl_result_set *set, struct atl_findings
       const char *w = atl_row_config(o, "variant");
       const char *s2 = w ? strrchr(w, '/') : NULL;
       if (o != r && usable(o) && s2 && s2 - w == slash - v && strncmp(w, v, (size_t)(slash - v)) == 0 &&
-          strcmp(s2, "/read-ceiling") != 0 && strcmp(s2, "/cub") != 0 && o->time_ms.median < r->time_ms.median)
+          strcmp(s2, "/read-ceiling") != 0 && strcmp(s2, "/cub") != 0 &&
+          (o->time_ms.median < r->time_ms.median || (o->time_ms.median == r->time_ms.median && j < i)))
         best = 0;
     }
     if (!best)
@@ -267,6 +268,40 @@ int atl_findings_histogram(const struct atl_result_set *set, struct atl_findings
     if (!add(out, "histogram", to_read, 0, 0, "histogram of %.*s: %s is the fastest variant at %.4g GB/s, %.3g of "
              "the read ceiling%s.", (int)(slash - v), v, slash + 1, atl_row_metric(r, "gbps", 0), to_read, cub))
       return ATL_ENOMEM;
+  }
+  return 0;
+}
+
+int atl_findings_datasheet(const struct atl_result_set *set, struct atl_findings *out)
+{
+  /* RED against ATOM where it matters most: the add and the CAS, per type and space */
+  for (size_t i = 0; i < set->count; i++) {
+    const struct atl_row *red = &set->rows[i];
+    const char *op = atl_row_config(red, "op"), *use = atl_row_config(red, "result");
+    if (!usable(red) || !op || !use || strcmp(use, "unused") != 0 || (strcmp(op, "fetch_add") && strcmp(op, "cas")))
+      continue;
+    for (size_t j = 0; j < set->count; j++) {
+      const struct atl_row *atom = &set->rows[j];
+      const char *u2 = atl_row_config(atom, "result");
+      if (!usable(atom) || !u2 || strcmp(u2, "used") != 0 || strcmp(atl_row_config(atom, "op"), op) ||
+          strcmp(atl_row_config(atom, "type"), atl_row_config(red, "type")) ||
+          strcmp(atl_row_config(atom, "space"), atl_row_config(red, "space")))
+        continue;
+      const double a = atl_row_metric(red, "peak_gops", 0), b = atl_row_metric(atom, "peak_gops", 0);
+      struct rate ra = rate_of(red), rb = rate_of(atom);
+      ra = (struct rate){a, a * ra.lo / ra.v, a * ra.hi / ra.v}; /* the peak rows' spread, at their rates */
+      rb = (struct rate){b, b * rb.lo / rb.v, b * rb.hi / rb.v};
+      double r, lo, hi;
+      char x[64];
+      if (a > 0 && b > 0 && ratio_of(ra, rb, &r, &lo, &hi)) {
+        times(x, sizeof x, r, lo, hi);
+        if (!add(out, "red-atom", r, lo, hi, "%s %s in %s memory at one thread per word: with the result unused "
+                 "(a reduction, RED on NVIDIA) %.4g Gop/s, %s %s than with the result used (ATOM, %.4g Gop/s).", op,
+                 atl_row_config(red, "type"), atl_row_config(red, "space"), a, x, r >= 1 ? "faster" : "slower", b))
+          return ATL_ENOMEM;
+      }
+      break;
+    }
   }
   return 0;
 }
