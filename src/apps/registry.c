@@ -16,6 +16,7 @@
   X(skiplist)                                                                                                     \
   X(histogram)                                                                                                    \
   X(swatomic)                                                                                                     \
+  X(scatter)                                                                                                      \
   X(swapps)
 
 #define DECLARE(app) extern const struct atl_app_info atl__app_##app;

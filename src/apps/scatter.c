@@ -1,0 +1,408 @@
+/*
+ * Scatter-add of rows (issue [scatter]): out[idx[i]][:] += src[i][:], the operation of graph aggregation,
+ * embedding backward, weighted bincount and mixture-of-experts combine. Variants: one atomic per element
+ * (atomic), runs of equal consecutive keys summed in registers before one atomic per column (run), and
+ * the ceiling in the same run (copy: the same source bytes copied, no index). Every element of the output
+ * is checked: integers exactly; floats against a float64 host sum within the bound of recursive summation
+ * in any order, |got - sum| <= g(n) * sum|x| with g(n) = (n-1)u / (1-(n-1)u), u = 2^-24, n the element's
+ * number of contributions (docs/scatter.md).
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app_internal.h"
+
+extern const struct atl_app_info atl__app_scatter;
+
+enum { DIST_UNIFORM, DIST_ZIPF, DIST_SORTED, DIST_CLUSTERED, DIST_HOT, DIST_COUNT };
+static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered", "hot"};
+enum { VAR_ATOMIC, VAR_RUN, VAR_COUNT };
+static const char *const variant_names[] = {"atomic", "run"};
+enum { TYPE_F32, TYPE_U32 };
+static const char *const type_names[] = {"f32", "u32"};
+
+struct scatter_params {
+  uint32_t wg_size, dim, run, rows_per_warp;
+  uint64_t rows, targets, seed;
+  unsigned dists, variants;
+  int type;
+  double zipf;
+  const char *dump;
+};
+
+struct scatter_run {
+  atl_context_t ctx;
+  const struct scatter_params *p;
+  void *src, *idx, *out;
+  const void *host_src; /* what the copy ceiling must reproduce */
+  size_t src_bytes, out_bytes;
+  double copy_gbps; /* the ceiling: copy bandwidth (read + write) in this run */
+};
+
+static int reset_out(atl_context_t ctx, void *arg)
+{
+  struct scatter_run *r = arg;
+  return atl__app_fill32(ctx, r->out, 0, r->out_bytes);
+}
+
+/* The keys of distribution @p dist: in [0, targets), deterministic from the seed. */
+static int make_keys(const struct scatter_params *p, int dist, uint32_t *idx)
+{
+  const uint64_t E = p->rows, V = p->targets;
+  if (dist == DIST_ZIPF) { /* rank r (0-based) with probability ~ 1/(r+1)^s, by the inverse of its CDF */
+    double *cdf = malloc(V * sizeof *cdf), total = 0;
+    if (cdf == NULL)
+      return ATL_ENOMEM;
+    for (uint64_t r = 0; r < V; r++)
+      cdf[r] = (total += pow((double)(r + 1), -p->zipf));
+    for (uint64_t i = 0; i < E; i++) {
+      const double u = (double)(atl__splitmix64(p->seed ^ (i * 0x9e37ull)) >> 11) * 0x1p-53 * total;
+      uint64_t lo = 0, hi = V - 1;
+      while (lo < hi) {
+        const uint64_t mid = (lo + hi) / 2;
+        if (cdf[mid] < u)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      idx[i] = (uint32_t)lo;
+    }
+    free(cdf);
+    return 0;
+  }
+  for (uint64_t i = 0; i < E; i++) {
+    const uint64_t draw = dist == DIST_CLUSTERED ? i / p->run : i;
+    idx[i] = dist == DIST_HOT ? 0 : (uint32_t)(atl__splitmix64(p->seed ^ (draw * 0x2545f4914f6cdd1dull)) % V);
+  }
+  if (dist == DIST_SORTED) { /* uniform keys in ascending order: a counting sort, O(E + V) */
+    uint64_t *count = calloc(V, sizeof *count);
+    if (count == NULL)
+      return ATL_ENOMEM;
+    for (uint64_t i = 0; i < E; i++)
+      count[idx[i]]++;
+    for (uint64_t k = 0, i = 0; k < V; k++)
+      for (uint64_t c = 0; c < count[k]; c++)
+        idx[i++] = (uint32_t)k;
+    free(count);
+  }
+  return 0;
+}
+
+/* Source values, never zero: floats of magnitude [0.5, 1) and either sign; integers 1 to 16. */
+static void make_src(const struct scatter_params *p, void *src)
+{
+  const uint64_t n = p->rows * p->dim;
+  for (uint64_t i = 0; i < n; i++) {
+    const uint64_t h = atl__splitmix64((p->seed + 7) ^ (i * 0x9e3779b97f4a7c15ull));
+    if (p->type == TYPE_F32)
+      ((float *)src)[i] = (float)((h & 1 ? -1.0 : 1.0) * (0.5 + (double)(h >> 40) * 0x1p-25));
+    else
+      ((uint32_t *)src)[i] = (uint32_t)(h % 16) + 1;
+  }
+}
+
+/* The expected output: float64 sums and sums of magnitudes (floats), exact sums (integers), and how many
+ * rows went into each target. */
+struct expected {
+  double *sum, *mag;
+  uint64_t *isum;
+  uint32_t *depth;
+};
+
+static int make_expected(const struct scatter_params *p, const uint32_t *idx, const void *src, struct expected *x)
+{
+  const uint64_t E = p->rows, V = p->targets, D = p->dim;
+  x->depth = calloc(V, sizeof *x->depth);
+  if (p->type == TYPE_F32) {
+    x->sum = calloc(V * D, sizeof *x->sum);
+    x->mag = calloc(V * D, sizeof *x->mag);
+  } else
+    x->isum = calloc(V * D, sizeof *x->isum);
+  if (x->depth == NULL || (p->type == TYPE_F32 ? !x->sum || !x->mag : !x->isum))
+    return ATL_ENOMEM;
+  for (uint64_t i = 0; i < E; i++) {
+    const uint64_t k = idx[i];
+    x->depth[k]++;
+    for (uint64_t c = 0; c < D; c++) {
+      if (p->type == TYPE_F32) {
+        const double v = ((const float *)src)[i * D + c];
+        x->sum[k * D + c] += v;
+        x->mag[k * D + c] += fabs(v);
+      } else
+        x->isum[k * D + c] += ((const uint32_t *)src)[i * D + c];
+    }
+  }
+  return 0;
+}
+
+static void free_expected(struct expected *x)
+{
+  free(x->sum);
+  free(x->mag);
+  free(x->isum);
+  free(x->depth);
+  memset(x, 0, sizeof *x);
+}
+
+/* Every output element against the expectation; the count of wrong ones and the first, in @p first. */
+static uint64_t check_output(const struct scatter_params *p, const void *got, const struct expected *x, char *first,
+                             size_t len)
+{
+  const uint64_t V = p->targets, D = p->dim;
+  const double u = 0x1p-24;
+  uint64_t wrong = 0;
+  for (uint64_t e = 0; e < V * D; e++) {
+    int bad;
+    if (p->type == TYPE_F32) {
+      const double n = x->depth[e / D], g = n > 1 ? (n - 1) * u / (1 - (n - 1) * u) : 0;
+      const double v = ((const float *)got)[e];
+      bad = !(fabs(v - x->sum[e]) <= g * x->mag[e]);
+      if (bad && wrong == 0)
+        snprintf(first, len, "out[%llu][%llu] = %.9g, expected %.9g within %.3g (%u rows)",
+                 (unsigned long long)(e / D), (unsigned long long)(e % D), v, x->sum[e], g * x->mag[e],
+                 x->depth[e / D]);
+    } else {
+      const uint32_t v = ((const uint32_t *)got)[e];
+      bad = v != (uint32_t)x->isum[e];
+      if (bad && wrong == 0)
+        snprintf(first, len, "out[%llu][%llu] = %u, expected %u", (unsigned long long)(e / D),
+                 (unsigned long long)(e % D), v, (uint32_t)x->isum[e]);
+    }
+    wrong += bad;
+  }
+  return wrong;
+}
+
+/* Raw little-endian arrays for a peer (scripts/peer-torch-scatter.py) to load: FOLDER/NAME-DIST.bin. */
+static void dump_array(const char *folder, const char *name, const char *dist, const void *data, size_t bytes)
+{
+  char path[1200];
+  snprintf(path, sizeof path, "%s/%s-%s.bin", folder, name, dist);
+  FILE *f = fopen(path, "wb");
+  if (f) {
+    fwrite(data, 1, bytes, f);
+    fclose(f);
+  }
+}
+
+static size_t launch_threads(const struct scatter_params *p)
+{
+  const uint64_t warps = (p->rows + p->rows_per_warp - 1) / p->rows_per_warp;
+  const uint64_t threads = warps * 32;
+  return (size_t)((threads + p->wg_size - 1) / p->wg_size * p->wg_size);
+}
+
+/* One variant (or the copy ceiling, @p variant < 0) of one distribution: timed, read back and checked. */
+static int run_variant(struct scatter_run *r, int dist, int variant, const struct expected *x, void *host_out,
+                       const struct atl_app_timing *tm, struct atl_result_set *out)
+{
+  atl_context_t ctx = r->ctx;
+  const struct scatter_params *p = r->p;
+  struct atl_row row;
+  void *kernel = NULL;
+  char label[96], defines[128];
+  snprintf(label, sizeof label, "%s/%s/%s", type_names[p->type], dist_names[dist],
+           variant < 0 ? "copy-ceiling" : variant_names[variant]);
+  atl__app_row_init(&row, "scatter", label);
+  snprintf(defines, sizeof defines, "D=%u TYPE_%s VARIANT_%s", p->dim, type_names[p->type],
+           variant < 0 ? "copy" : variant_names[variant]);
+  int err = atl__app_build(ctx, "app_scatter", "scatter_add", defines, &kernel, &row);
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, r->src, 0},
+                           {ATL_ARG_BUFFER, r->idx, 0},
+                           {ATL_ARG_BUFFER, r->out, 0},
+                           {ATL_ARG_U64, NULL, p->rows},
+                           {ATL_ARG_U32, NULL, p->rows_per_warp}};
+  struct atl_launch launch = {launch_threads(p), p->wg_size, args, 5};
+  if (!err)
+    err = atl__app_time(ctx, kernel, &launch, variant < 0 ? NULL : reset_out, r, tm, &row);
+  if (!err && variant >= 0)
+    err = atl__ops(ctx)->read(atl__dev(ctx), r->out, host_out, r->out_bytes);
+  if (err) {
+    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : err == ATL_ENOMEM ? err : 0;
+  }
+  row.status = ATL_STATUS_OK;
+  const double t = row.time_ms.median;
+  const size_t es = 4;
+  if (variant < 0) { /* the copy moved src_bytes in and out: its bandwidth is the ceiling, once it is a copy */
+    void *back = malloc(r->src_bytes);
+    if (back == NULL || atl__ops(ctx)->read(atl__dev(ctx), r->out, back, r->src_bytes) != 0)
+      atl__app_row_status(&row, ATL_STATUS_ERROR, "the copy could not be read back");
+    else
+      row.verified = memcmp(back, r->host_src, r->src_bytes) == 0;
+    free(back);
+    r->copy_gbps = t > 0 && row.verified ? 2.0 * (double)r->src_bytes / (t * 1e6) : 0;
+    atl_row_metric_set(&row, "gbps", 2.0 * (double)r->src_bytes / (t * 1e6));
+  } else {
+    char first[200] = "";
+    row.wrong = check_output(p, host_out, x, first, sizeof first);
+    row.verified = row.wrong == 0;
+    if (!row.verified)
+      atl__app_row_status(&row, ATL_STATUS_OK, "%llu of %llu elements wrong: first %s",
+                          (unsigned long long)row.wrong, (unsigned long long)(p->targets * p->dim), first);
+    /* the fewest bytes: read src and idx once, read and write the output once */
+    const double bytes = (double)r->src_bytes + 4.0 * (double)p->rows + 2.0 * (double)p->targets * p->dim * es;
+    if (t > 0) {
+      atl_row_metric_set(&row, "gbps", bytes / (t * 1e6));
+      atl_row_metric_set(&row, "melem_per_s", (double)p->rows * p->dim / (t * 1e3));
+      if (r->copy_gbps > 0)
+        atl_row_metric_set(&row, "ratio_to_ceiling", bytes / (t * 1e6) / r->copy_gbps);
+    }
+  }
+  atl_row_metric_set(&row, "rows", (double)p->rows);
+  atl_row_metric_set(&row, "dim", p->dim);
+  atl_row_metric_set(&row, "targets", (double)p->targets);
+  return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+}
+
+static int scatter_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
+                       struct atl_result_set *out)
+{
+  const struct scatter_params *p = params;
+  struct atl__app_buffers bufs = {{0}, 0};
+  struct scatter_run r = {ctx, p, NULL, NULL, NULL, NULL, 0, 0, 0};
+  struct expected x = {0};
+  int err = atl__app_checked(ctx, &atl__app_scatter, p);
+  if (err)
+    return err;
+  r.src_bytes = (size_t)(p->rows * p->dim * 4);
+  r.out_bytes = (size_t)(p->targets * p->dim * 4);
+  uint32_t *idx = malloc(p->rows * sizeof *idx);
+  void *src = malloc(r.src_bytes), *host_out = malloc(r.out_bytes);
+  if (idx == NULL || src == NULL || host_out == NULL) {
+    err = atl__seterr(ctx, ATL_ENOMEM, "scatter: out of host memory for %zu + %zu bytes", r.src_bytes, r.out_bytes);
+    goto out;
+  }
+  make_src(p, src);
+  r.host_src = src;
+  if ((err = atl__app_alloc(ctx, &bufs, r.src_bytes, &r.src)) ||
+      (err = atl__app_alloc(ctx, &bufs, p->rows * 4, &r.idx)) ||
+      (err = atl__app_alloc(ctx, &bufs, r.src_bytes > r.out_bytes ? r.src_bytes : r.out_bytes, &r.out)) ||
+      (err = atl__ops(ctx)->write(atl__dev(ctx), r.src, src, r.src_bytes)))
+    goto out;
+  if (p->dump && mkdir(p->dump, 0777) != 0 && access(p->dump, W_OK) != 0) {
+    err = atl__seterr(ctx, ATL_EINVAL, "dump: unable to create or write the folder '%s'", p->dump);
+    goto out;
+  }
+  if (p->dump)
+    dump_array(p->dump, "src", type_names[p->type], src, r.src_bytes);
+  err = run_variant(&r, DIST_UNIFORM, -1, NULL, NULL, tm, out); /* the ceiling first: the ratios need it */
+  for (int d = 0; d < DIST_COUNT && ATL_APP_GO_ON(err); d++) {
+    if (!(p->dists & (1u << d)))
+      continue;
+    if ((err = make_keys(p, d, idx)) || (err = atl__ops(ctx)->write(atl__dev(ctx), r.idx, idx, p->rows * 4)))
+      break;
+    free_expected(&x);
+    if ((err = make_expected(p, idx, src, &x))) {
+      atl__seterr(ctx, ATL_ENOMEM, "scatter: out of host memory for the expected output");
+      break;
+    }
+    /* The test hook that proves the check can fail: one expected element off by one. */
+    if (atl__app_hook("ATL_SCATTER_SKEW_REFERENCE")) {
+      const uint64_t e = (uint64_t)idx[0] * p->dim;
+      if (p->type == TYPE_F32)
+        x.sum[e] += 1.0;
+      else
+        x.isum[e] += 1;
+    }
+    if (p->dump)
+      dump_array(p->dump, "idx", dist_names[d], idx, p->rows * 4);
+    for (int v = 0; v < VAR_COUNT && ATL_APP_GO_ON(err); v++)
+      if (p->variants & (1u << v)) {
+        err = run_variant(&r, d, v, &x, host_out, tm, out);
+        if (!err && p->dump && v == VAR_ATOMIC)
+          dump_array(p->dump, "out", dist_names[d], host_out, r.out_bytes);
+      }
+  }
+out:
+  free_expected(&x);
+  free(idx);
+  free(src);
+  free(host_out);
+  atl__app_free_all(ctx, &bufs);
+  return err;
+}
+
+static void scatter_defaults(const struct atl_device_info *d, void *params)
+{
+  struct scatter_params *p = params;
+  const int cpu = d->type == ATL_DEVICE_CPU;
+  if (p->wg_size == 0)
+    p->wg_size = atl__app_default_wg(d, 1);
+  if (p->rows == 0)
+    p->rows = cpu ? 16384 : 8u << 20;
+  if (p->targets == 0)
+    p->targets = cpu ? 4096 : 1u << 20;
+}
+
+static int scatter_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
+{
+  const struct scatter_params *p = params;
+  if (p->wg_size % 32 || p->wg_size > d->max_wg_size)
+    return atl__app_why(why, len, "wg-size %u is not allowed: a multiple of 32 (a warp owns rows) up to %zu on %s",
+                        p->wg_size, d->max_wg_size, d->name);
+  if (p->targets > UINT32_MAX)
+    return atl__app_why(why, len, "targets %llu is not allowed: at most 2^32 - 1 (the keys are u32)",
+                        (unsigned long long)p->targets);
+  const double src = (double)p->rows * p->dim * 4, dst = (double)p->targets * p->dim * 4;
+  if (src > (double)d->max_alloc || dst > (double)d->max_alloc)
+    return atl__app_why(why, len, "rows %llu x dim %u (%.3g GB) or targets x dim (%.3g GB) exceed the max allocation "
+                        "of %.3g GB on %s", (unsigned long long)p->rows, p->dim, src / 1e9, dst / 1e9,
+                        (double)d->max_alloc / 1e9, d->name);
+  if (p->dists == 0 || p->variants == 0)
+    return atl__app_why(why, len, "dist and variants: name at least one of each");
+  return 0;
+}
+
+#define P(field) .offset = offsetof(struct scatter_params, field)
+static const struct atl_app_option scatter_options[] = {
+    ATL__APP_OPT_WG(struct scatter_params, 65536, "work-items per work-group, a multiple of 32"),
+    {"rows", ATL_APP_OPT_U64, P(rows), .min = 1, .max = 4294967295.0, .arg = "N",
+     .def_help = "GPU: 8388608; CPU: 16384", .help = "source rows E (src is E x dim)"},
+    {"dim", ATL_APP_OPT_U32, P(dim), .min = 1, .max = 512, .def = "64", .arg = "D", .help = "columns of a row"},
+    {"targets", ATL_APP_OPT_U64, P(targets), .min = 1, .max = 4294967295.0, .arg = "N",
+     .def_help = "GPU: 1048576; CPU: 4096", .help = "output rows V (out is V x dim)"},
+    {"dist", ATL_APP_OPT_SET, P(dists), .names = dist_names, .nnames = DIST_COUNT, .def = "all", .arg = "LIST",
+     .help = "uniform, zipf (rank r with probability ~ 1/(r+1)^s), sorted (uniform keys ascending), clustered "
+             "(runs of --run equal keys), hot (every key 0) or all"},
+    {"zipf", ATL_APP_OPT_DOUBLE, P(zipf), .min = 0.01, .max = 10, .def = "1.1", .arg = "S",
+     .help = "the exponent s of the zipf distribution"},
+    {"run", ATL_APP_OPT_U32, P(run), .min = 1, .max = 1u << 30, .def = "32", .arg = "N",
+     .help = "equal keys per run of the clustered distribution"},
+    {"type", ATL_APP_OPT_CHOICE, P(type), .names = type_names, .nnames = 2, .def = "f32", .arg = "T",
+     .help = "f32 (float atomics; OpenCL: a CAS loop) or u32 (integer weights: exact)"},
+    {"variants", ATL_APP_OPT_SET, P(variants), .names = variant_names, .nnames = VAR_COUNT, .def = "all",
+     .arg = "LIST", .help = "atomic (one atomic per element), run (runs of equal keys summed first) or all; the "
+                            "copy ceiling always runs"},
+    {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
+     .help = "consecutive source rows a warp (32 work-items) owns"},
+    {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
+    {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
+     .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "
+             "little-endian) into DIR for a peer (scripts/peer-torch-scatter.py)"},
+    {0}};
+#undef P
+
+const struct atl_app_info atl__app_scatter = {
+    .name = "scatter",
+    .summary = "scatter-add of rows, out[idx[i]][:] += src[i][:], per key distribution, vs a copy ceiling",
+    .params_size = sizeof(struct scatter_params),
+    .description =
+        "Scatter-add of E source rows of D values into V output rows by a key per row\n"
+        "(graph aggregation, embedding backward, weighted bincount), one row per\n"
+        "distribution x variant (variant column TYPE/DIST/VARIANT): one atomic per\n"
+        "element, or runs of equal keys summed in registers first. Reports GB/s of the\n"
+        "fewest bytes (src and keys read once, the output read and written once) and\n"
+        "its ratio to a copy of the same source bytes in the same run. Every output\n"
+        "element is checked: integers exactly, floats against a float64 sum within the\n"
+        "bound of summation in any order (docs/scatter.md).",
+    .options = scatter_options,
+    .defaults = scatter_defaults,
+    .check = scatter_check,
+    .run = scatter_run,
+};
