@@ -21,13 +21,13 @@ extern const struct atl_app_info atl__app_scatter;
 
 enum { DIST_UNIFORM, DIST_ZIPF, DIST_SORTED, DIST_CLUSTERED, DIST_HOT, DIST_COUNT };
 static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered", "hot"};
-enum { VAR_ATOMIC, VAR_RUN, VAR_COUNT };
-static const char *const variant_names[] = {"atomic", "run"};
+enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_COUNT };
+static const char *const variant_names[] = {"atomic", "run", "block"};
 enum { TYPE_F32, TYPE_U32 };
 static const char *const type_names[] = {"f32", "u32"};
 
 struct scatter_params {
-  uint32_t wg_size, dim, run, rows_per_warp;
+  uint32_t wg_size, dim, run, rows_per_warp, block_rows;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
   int type;
@@ -190,8 +190,17 @@ static void dump_array(const char *folder, const char *name, const char *dist, c
   }
 }
 
-static size_t launch_threads(const struct scatter_params *p)
+/* Keys a work-group's local table holds: 32 KiB of sums (and a key each), at most 2048. */
+static unsigned block_slots(const struct scatter_params *p)
 {
+  const unsigned s = 32768u / (4u * p->dim);
+  return s > 2048 ? 2048 : s ? s : 1;
+}
+
+static size_t launch_threads(const struct scatter_params *p, int variant)
+{
+  if (variant == VAR_BLOCK) /* a work-group per block of rows */
+    return (size_t)((p->rows + p->block_rows - 1) / p->block_rows * p->wg_size);
   const uint64_t warps = (p->rows + p->rows_per_warp - 1) / p->rows_per_warp;
   const uint64_t threads = warps * 32;
   return (size_t)((threads + p->wg_size - 1) / p->wg_size * p->wg_size);
@@ -209,15 +218,15 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   snprintf(label, sizeof label, "%s/%s/%s", type_names[p->type], dist_names[dist],
            variant < 0 ? "copy-ceiling" : variant_names[variant]);
   atl__app_row_init(&row, "scatter", label);
-  snprintf(defines, sizeof defines, "D=%u TYPE_%s VARIANT_%s", p->dim, type_names[p->type],
-           variant < 0 ? "copy" : variant_names[variant]);
+  snprintf(defines, sizeof defines, "D=%u TYPE_%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu", p->dim,
+           type_names[p->type], variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows);
   int err = atl__app_build(ctx, "app_scatter", "scatter_add", defines, &kernel, &row);
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r->src, 0},
                            {ATL_ARG_BUFFER, r->idx, 0},
                            {ATL_ARG_BUFFER, r->out, 0},
                            {ATL_ARG_U64, NULL, p->rows},
                            {ATL_ARG_U32, NULL, p->rows_per_warp}};
-  struct atl_launch launch = {launch_threads(p), p->wg_size, args, 5};
+  struct atl_launch launch = {launch_threads(p, variant), p->wg_size, args, 5};
   if (!err)
     err = atl__app_time(ctx, kernel, &launch, variant < 0 ? NULL : reset_out, r, tm, &row);
   if (!err && variant >= 0)
@@ -377,10 +386,13 @@ static const struct atl_app_option scatter_options[] = {
     {"type", ATL_APP_OPT_CHOICE, P(type), .names = type_names, .nnames = 2, .def = "f32", .arg = "T",
      .help = "f32 (float atomics; OpenCL: a CAS loop) or u32 (integer weights: exact)"},
     {"variants", ATL_APP_OPT_SET, P(variants), .names = variant_names, .nnames = VAR_COUNT, .def = "all",
-     .arg = "LIST", .help = "atomic (one atomic per element), run (runs of equal keys summed first) or all; the "
-                            "copy ceiling always runs"},
+     .arg = "LIST", .help = "atomic (one atomic per element), run (runs of equal keys summed first), block (a "
+                            "work-group sums its rows by key in local memory first) or all; the copy ceiling always "
+                            "runs"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
+    {"block-rows", ATL_APP_OPT_U32, P(block_rows), .min = 1, .max = 1u << 24, .def = "4096", .arg = "N",
+     .help = "consecutive source rows a work-group of the block variant sums by key in local memory"},
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
     {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
      .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "

@@ -10,8 +10,13 @@
  *   VARIANT_run      the warp sums runs of equal consecutive keys in registers and flushes a run's sums
  *                    with one atomic per column when its key changes: a hot row or clustered keys cost one
  *                    atomic per run instead of one per row (uniform keys: the same as atomic)
- *   VARIANT_copy     the ceiling: copies src to dst row for row (no index, no atomic): the bandwidth of
- *                    moving the same bytes
+ *   VARIANT_block    a work-group owns BLOCK_ROWS consecutive rows and sums them in local memory by key (a
+ *                    hash table of SLOTS keys x D columns, filled by compare-and-swap, linear probing up to
+ *                    8 slots), then adds each slot's sums to the output with one atomic per column: a key
+ *                    that recurs within the block (a zipf head, a hot row) costs one global atomic per block
+ *                    instead of one per row; rows whose key finds no slot go straight to the output
+ *   VARIANT_copy     the ceiling: copies src to dst as one flat array (no index, no atomic, every
+ *                    work-item on neighbouring words whatever D is): the bandwidth of moving the same bytes
  *
  * Floats on OpenCL 1.2 have no atomic add: a CAS loop on the word's bits (what users write there).
  */
@@ -21,23 +26,79 @@
 typedef float T;
 #if defined(__CUDACC__)
 #define ADD(p, v) atomicAdd((p), (v))
+#define ADD_LOCAL(p, v) atomicAdd((p), (v))
 #else
-ATL_INLINE void ADD(ATL_GLOBAL float *p, float v)
-{
-  ATL_GLOBAL volatile uint *w = (ATL_GLOBAL volatile uint *)p;
-  uint old = *w, seen;
-  while ((seen = atomic_cmpxchg(w, old, as_uint(as_float(old) + v))) != old)
-    old = seen;
-}
+#define FLOAT_CAS_ADD(space, name)                                                                                    \
+  ATL_INLINE void name(space float *p, float v)                                                                      \
+  {                                                                                                                    \
+    volatile space uint *w = (volatile space uint *)p;                                                                \
+    uint old = *w, seen;                                                                                               \
+    while ((seen = atomic_cmpxchg(w, old, as_uint(as_float(old) + v))) != old)                                        \
+      old = seen;                                                                                                      \
+  }
+FLOAT_CAS_ADD(__global, ADD)
+FLOAT_CAS_ADD(__local, ADD_LOCAL)
 #endif
 #else
 typedef uint T;
 #define ADD(p, v) atl_atomic_add((p), (v))
+#define ADD_LOCAL(p, v) atl_atomic_add((p), (v))
 #endif
 
 #define LANES 32u
 #define COLS ((D + LANES - 1) / LANES) /* columns each lane covers */
 
+#if defined(VARIANT_block)
+#define EMPTY 0xffffffffu
+/* The slot of key @p k in the block's table (inserting it), or SLOTS where 8 probes find none. Every lane
+ * of a row probes the same sequence, so all find the one slot whichever of them inserts the key. */
+ATL_INLINE uint slot_of(volatile ATL_LOCAL uint *keys, uint k)
+{
+  uint s = (k * 2654435761u) % SLOTS;
+  for (uint probe = 0; probe < 8; probe++, s = (s + 1) % SLOTS) {
+    uint cur = keys[s];
+    if (cur == EMPTY)
+      cur = atl_atomic_cas(&keys[s], EMPTY, k);
+    if (cur == EMPTY || cur == k)
+      return s;
+  }
+  return SLOTS;
+}
+
+ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *ATL_RESTRICT idx,
+                            ATL_GLOBAL T *out, ulong rows, uint rows_per_warp)
+{
+  ATL_SHARED uint keys[SLOTS];
+  ATL_SHARED T sums[SLOTS * D];
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  (void)rows_per_warp;
+  for (uint s = lid; s < SLOTS; s += wg)
+    keys[s] = EMPTY;
+  for (uint e = lid; e < SLOTS * D; e += wg)
+    sums[e] = (T)0;
+  atl_barrier_local();
+  const ulong first = (ulong)atl_group_id() * BLOCK_ROWS;
+  ulong last = first + BLOCK_ROWS;
+  if (last > rows)
+    last = rows;
+  const uint lane = lid % LANES, warps = wg / LANES;
+  for (ulong i = first + lid / LANES; i < last; i += warps) {
+    const uint k = idx[i];
+    const uint s = slot_of(keys, k);
+    for (uint c = lane; c < D; c += LANES)
+      if (s < SLOTS)
+        ADD_LOCAL(&sums[s * D + c], src[i * D + c]);
+      else
+        ADD(&out[(ulong)k * D + c], src[i * D + c]);
+  }
+  atl_barrier_local();
+  for (uint e = lid; e < SLOTS * D; e += wg) {
+    const uint k = keys[e / D];
+    if (k != EMPTY)
+      ADD(&out[(ulong)k * D + e % D], sums[e]);
+  }
+}
+#else
 ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *ATL_RESTRICT idx,
                             ATL_GLOBAL T *out, ulong rows, uint rows_per_warp)
 {
@@ -48,9 +109,9 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
   if (last > rows)
     last = rows;
 #if defined(VARIANT_copy)
-  for (ulong i = first; i < last; i++)
-    for (uint c = lane; c < D; c += LANES)
-      out[i * D + c] = src[i * D + c];
+  (void)first, (void)last;
+  for (ulong e = atl_global_id64(); e < rows * D; e += atl_global_size64())
+    out[e] = src[e];
 #elif defined(VARIANT_atomic)
   for (ulong i = first; i < last; i++) {
     const ulong k = idx[i];
@@ -79,3 +140,4 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
       ADD(&out[key * D + c], sum[j]);
 #endif
 }
+#endif

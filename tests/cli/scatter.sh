@@ -10,7 +10,7 @@ for args in "--type f32 --dim 64" "--type u32 --dim 1" "--type f32 --dim 33 --ro
     python3 - "$WORK/s.json" <<'PY' && pass || fail "scatter $args: $(tail -2 "$WORK/err")"
 import atl_json, sys
 rows = atl_json.load(sys.argv[1])["rows"]
-assert len(rows) == 1 + 5 * 2, len(rows)
+assert len(rows) == 1 + 5 * 3, len(rows)
 assert rows[0]["variant"].endswith("/copy-ceiling"), rows[0]["variant"]
 for r in rows:
     assert r["status"] == "ok" and r["verified"], (r["variant"], r["reason"])

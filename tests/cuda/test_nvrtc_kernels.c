@@ -255,10 +255,11 @@ int main(void)
       build("app_dadd", dadd_defines[i], archs[a]);
     build("app_list", "", archs[a]);
     /* app_scatter: every variant, float and integer, a dimension that is not a multiple of the warp */
-    static const char *const scatter_defines[] = {"D=64 TYPE_f32 VARIANT_atomic", "D=64 TYPE_f32 VARIANT_run",
-                                                  "D=33 TYPE_u32 VARIANT_run", "D=1 TYPE_u32 VARIANT_atomic",
-                                                  "D=512 TYPE_f32 VARIANT_copy"};
-    for (size_t i = 0; i < 5; i++)
+    static const char *const scatter_defines[] = {
+        "D=64 TYPE_f32 VARIANT_atomic", "D=64 TYPE_f32 VARIANT_run", "D=33 TYPE_u32 VARIANT_run",
+        "D=1 TYPE_u32 VARIANT_atomic", "D=512 TYPE_f32 VARIANT_copy", "D=64 TYPE_f32 VARIANT_block SLOTS=128u "
+        "BLOCK_ROWS=4096u", "D=1 TYPE_u32 VARIANT_block SLOTS=2048u BLOCK_ROWS=4096u"};
+    for (size_t i = 0; i < 7; i++)
       build("app_scatter", scatter_defines[i], archs[a]);
     build("app_skiplist", "LEVELS=24", archs[a]);
     /* app_histogram: every variant x input, at the bins and flush periods the driver passes */
