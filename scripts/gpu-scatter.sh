@@ -15,9 +15,9 @@ step scatter 240 $A app scatter --backend cuda --rows $E --dim $D --targets $V -
 step torch 240 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --targets $V -o "$OUT/torch.json"
 rm -rf "$W/d"
 step bincount 120 $A app scatter --backend cuda --type u32 --dim 1 --rows 67108864 --targets 1048576 \
-  --variants atomic,run -o "$OUT/bincount-2e20.json" --quiet
+  --variants atomic,run,block -o "$OUT/bincount-2e20.json" --quiet
 step bincount24 120 $A app scatter --backend cuda --type u32 --dim 1 --rows 67108864 --targets 16777216 \
-  --variants atomic,run -o "$OUT/bincount-2e24.json" --quiet
+  --variants atomic,run,block -o "$OUT/bincount-2e24.json" --quiet
 python3 - "$OUT" <<'PY' >"$OUT/summary.txt" 2>&1
 import json, os, sys, atl_json
 o = sys.argv[1]

@@ -44,6 +44,7 @@ struct atl_device_info {
   unsigned has_f64_atomic_add; /**< native double atomic add */
   unsigned has_f16x2_atomic_add;  /**< native half2 atomic add */
   unsigned has_bf16x2_atomic_add; /**< native bfloat162 atomic add */
+  unsigned has_vector_f32_red;    /**< vector float reductions on global memory (PTX red.global.add.v4.f32, sm_90) */
   unsigned has_scopes;         /**< block and system scopes besides device */
   unsigned has_orders;         /**< acquire, release, acq_rel and seq_cst atomics besides relaxed */
   unsigned has_local_atomics;  /**< 32-bit atomics on local memory */

@@ -21,8 +21,8 @@ extern const struct atl_app_info atl__app_scatter;
 
 enum { DIST_UNIFORM, DIST_ZIPF, DIST_SORTED, DIST_CLUSTERED, DIST_HOT, DIST_COUNT };
 static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered", "hot"};
-enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_COUNT };
-static const char *const variant_names[] = {"atomic", "run", "block"};
+enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_COUNT };
+static const char *const variant_names[] = {"atomic", "run", "block", "vector"};
 enum { TYPE_F32, TYPE_U32 };
 static const char *const type_names[] = {"f32", "u32"};
 
@@ -218,6 +218,13 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   snprintf(label, sizeof label, "%s/%s/%s", type_names[p->type], dist_names[dist],
            variant < 0 ? "copy-ceiling" : variant_names[variant]);
   atl__app_row_init(&row, "scatter", label);
+  /* The vector reduction exists on sm_90 for floats; the rows of a dimension it cannot split say so. */
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  if (variant == VAR_VECTOR && (!dev->has_vector_f32_red || p->type != TYPE_F32 || p->dim % 4)) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "red.global.add.v4.f32 needs CUDA on sm_90 or later, f32 and "
+                        "dim a multiple of 4");
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+  }
   snprintf(defines, sizeof defines, "D=%u TYPE_%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu", p->dim,
            type_names[p->type], variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows);
   int err = atl__app_build(ctx, "app_scatter", "scatter_add", defines, &kernel, &row);

@@ -10,9 +10,12 @@ for args in "--type f32 --dim 64" "--type u32 --dim 1" "--type f32 --dim 33 --ro
     python3 - "$WORK/s.json" <<'PY' && pass || fail "scatter $args: $(tail -2 "$WORK/err")"
 import atl_json, sys
 rows = atl_json.load(sys.argv[1])["rows"]
-assert len(rows) == 1 + 5 * 3, len(rows)
+assert len(rows) == 1 + 5 * 4, len(rows)
 assert rows[0]["variant"].endswith("/copy-ceiling"), rows[0]["variant"]
 for r in rows:
+    if r["variant"].endswith("/vector"):  # sm_90's vector reduction: unsupported on a CPU, and says why
+        assert r["status"] == "unsupported" and "red.global.add.v4.f32" in r["reason"], r
+        continue
     assert r["status"] == "ok" and r["verified"], (r["variant"], r["reason"])
     if not r["variant"].endswith("copy-ceiling"):
         assert r["gbps"] > 0 and r["ratio_to_ceiling"] > 0, r["variant"]

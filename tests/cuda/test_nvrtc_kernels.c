@@ -261,6 +261,8 @@ int main(void)
         "BLOCK_ROWS=4096u", "D=1 TYPE_u32 VARIANT_block SLOTS=2048u BLOCK_ROWS=4096u"};
     for (size_t i = 0; i < 7; i++)
       build("app_scatter", scatter_defines[i], archs[a]);
+    if (strstr(archs[a], "sm_90")) /* the vector reduction is sm_90's */
+      build("app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", archs[a]);
     build("app_skiplist", "LEVELS=24", archs[a]);
     /* app_histogram: every variant x input, at the bins and flush periods the driver passes */
     static const char *const hist_variants[] = {"global", "shared", "warp_private", "match_any", "packed"};

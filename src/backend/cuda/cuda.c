@@ -175,6 +175,7 @@ static int cu_probe(atl_context_t ctx, struct atl_device_info **list, size_t *co
     info->has_f64_atomic_add = major >= 6;    /* atomicAdd(double *) needs sm_60 */
     info->has_f16x2_atomic_add = major >= 6;  /* atomicAdd(__half2 *) needs sm_60 */
     info->has_bf16x2_atomic_add = major >= 8; /* atomicAdd(__nv_bfloat162 *) needs sm_80 */
+    info->has_vector_f32_red = major >= 9;    /* red.global.add.v4.f32 is sm_90's */
     info->has_scopes = major >= 6;            /* atomicAdd_block / _system need sm_60 */
     info->has_orders = major >= 7;            /* __nv_atomic_* with orders need sm_70 */
     info->kernels_cuda_c = 1;
