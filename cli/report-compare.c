@@ -65,7 +65,9 @@ static void write_compare(FILE *o, struct one_report *reps, size_t n)
     esc_md(o, reps[i].dir);
     fputs(" | ", o);
     esc_md(o, d->name);
-    fprintf(o, " | %s | %u | %u MHz |\n", d->backend, d->compute_units, d->clock_mhz);
+    fputs(" | ", o);
+    esc_md(o, d->backend);
+    fprintf(o, " | %u | %u MHz |\n", d->compute_units, d->clock_mhz);
   }
   fputs("\n## Datasheets\n\nGop/s at one thread per word (peak) and at the most threads per word each report "
         "measured (same address), with the ratio to the first report's rate in parentheses; - where a report "
@@ -85,8 +87,13 @@ static void write_compare(FILE *o, struct one_report *reps, size_t n)
         earlier = datasheet_row(&reps[j].datasheet, row) != NULL;
       if (earlier)
         continue;
-      fprintf(o, "| %s | %s | %s | %s |", atl_row_config(row, "op"), atl_row_config(row, "type"),
-              atl_row_config(row, "space"), atl_row_config(row, "result"));
+      static const char *const keys[] = {"op", "type", "space", "result"}; /* from files: escaped */
+      fputs("|", o);
+      for (int k = 0; k < 4; k++) {
+        fputs(" ", o);
+        esc_md(o, atl_row_config(row, keys[k]) ? atl_row_config(row, keys[k]) : "");
+        fputs(" |", o);
+      }
       const struct atl_row *first = datasheet_row(&reps[0].datasheet, row);
       for (size_t j = 0; j < n; j++) {
         const struct atl_row *r = datasheet_row(&reps[j].datasheet, row);

@@ -115,7 +115,7 @@ static void strategies(const struct report_extra *x, struct section *s)
     return;
   }
   size_t verified = 0, unsupported = 0, deadlock = 0;
-  char which[300] = ""; /* the unsupported rows by name: a bar missing from a chart says why here */
+  char which[300] = "", which_md[900]; /* the unsupported rows by name: a bar missing from a chart says why here */
   for (size_t i = 0; i < f.count; i++) {
     verified += f.rows[i].verified == 1;
     if (strcmp(f.rows[i].status, "unsupported") == 0 && unsupported++ < 6) {
@@ -133,7 +133,8 @@ static void strategies(const struct report_extra *x, struct section *s)
            "verified strategy; its margin is its Gop/s over the runner-up's. Of %zu rows, %zu verified, %zu "
            "unsupported on this device%s and %zu deadlock (a lock strategy that would hang here: a finding, not a "
            "failure).",
-           esc_md_str(args, sizeof args, x->strategy_args), f.count, verified, unsupported, which, deadlock);
+           esc_md_str(args, sizeof args, x->strategy_args), f.count, verified, unsupported,
+           esc_md_str(which_md, sizeof which_md, which), deadlock);
   s->ncols = 6;
   static const char *const head[] = {"pattern", "op", "result", "winner", "Gop/s", "margin"};
   memcpy(s->head, head, sizeof head);

@@ -170,10 +170,16 @@ static void write_datasheet(FILE *o, int html, const struct atl_result_set *ds)
         snprintf(cells[k], sizeof cells[k], k == 3 ? "%.3gx" : "%.4g", v[k]);
     if (r->status != ATL_STATUS_OK)
       snprintf(cells[0], sizeof cells[0], "%s", atl_status_name(r->status));
-    fprintf(o, html ? "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n"
-                    : "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
-            atl_row_config(r, "op"), atl_row_config(r, "type"), atl_row_config(r, "space"),
-            atl_row_config(r, "result"), cells[0], cells[1], cells[2], cells[3]);
+    /* the configuration comes from a file: escaped like every other text from the data */
+    static const char *const keys[] = {"op", "type", "space", "result"};
+    fputs(html ? "<tr>" : "|", o);
+    for (int k = 0; k < 4; k++) {
+      fputs(html ? "<td>" : " ", o);
+      (html ? esc_html : esc_md)(o, atl_row_config(r, keys[k]) ? atl_row_config(r, keys[k]) : "");
+      fputs(html ? "</td>" : " |", o);
+    }
+    fprintf(o, html ? "<td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n" : " %s | %s | %s | %s |\n", cells[0],
+            cells[1], cells[2], cells[3]);
   }
   fputs(html ? "</table>\n" : "\n", o);
 }

@@ -105,11 +105,11 @@ static int checkpoint(const struct atl_sweep_run *run, const struct atl_result_s
 /* One configuration measured with the device's clocks watched (timing.h); the first reason clocks are
  * unknown goes to the run's facts. */
 static int measure_watched(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
-                           size_t i, struct atl_row *row, struct atl_run_meta *meta)
+                           size_t i, const struct atl_timing *timing, struct atl_row *row, struct atl_run_meta *meta)
 {
   struct atl__clock_watch w;
   atl__clock_watch_begin(&w, ctx, run->timing->discard_throttled);
-  int err = spec->measure(ctx, spec->arg, i, run->timing, row);
+  int err = spec->measure(ctx, spec->arg, i, timing, row);
   atl__clock_watch_end(&w, err < 0 ? NULL : row);
   if (meta->clocks[0] == '\0')
     snprintf(meta->clocks, sizeof meta->clocks, "%s", w.known ? "read per row and sample (NVML)" : w.why);
@@ -177,7 +177,13 @@ static int repeat_passes(atl_context_t ctx, const struct atl_sweep_spec *spec, c
         continue; /* reused from the resume file: measured by its own run */
       if (run->before_row)
         run->before_row(run->arg, r * spec->count + i, repeats * spec->count);
-      if ((err = measure_watched(ctx, spec, run, i, &extra[i * per + done[i]], &set->meta)) < 0)
+      /* The same work as the first pass: its iteration count, not a new calibration (a CAS loop's cost
+       * per operation changes with the count, and a repeat must measure the same thing again). */
+      struct atl_timing same = *run->timing;
+      const double iters = atl_row_metric(&set->rows[slot[i]], "iters", 0);
+      if (same.fixed_iters == 0 && iters >= 1 && iters <= same.max_iters)
+        same.fixed_iters = (uint32_t)iters;
+      if ((err = measure_watched(ctx, spec, run, i, &same, &extra[i * per + done[i]], &set->meta)) < 0)
         break;
       err = 0;
       done[i]++;
@@ -233,7 +239,7 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
     } else {
       if (run->before_row)
         run->before_row(run->arg, i, run->timing->repeats > 1 ? run->timing->repeats * spec->count : spec->count);
-      if ((err = measure_watched(ctx, spec, run, i, &row, &set->meta)) < 0)
+      if ((err = measure_watched(ctx, spec, run, i, run->timing, &row, &set->meta)) < 0)
         break;
       report->measured++;
     }
