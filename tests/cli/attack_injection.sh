@@ -219,4 +219,12 @@ assert "&lt;/script&gt;&lt;script&gt;" in html, "the payload never reached repor
 for tag in re.findall(r"<[^>]*>", html):  # only the tags report-write.c writes: no attribute from the data
     assert re.fullmatch(r"</?[a-z0-9]+(?: [a-z-]+=\"[^\"<>]*\")*>|<!DOCTYPE html>", tag), tag[:120]
 PY
+# report --compare of the poisoned folders: the payloads as text only.
+"$ATOMLAB" report --compare "$WORK/rep-0" "$r" -o "$WORK/side.md" >/dev/null 2>&1
+python3 - "$WORK/side.md" <<'PY' && pass || fail "report --compare carries HTML from the data"
+import sys
+md = open(sys.argv[1], errors="replace").read()
+assert "<" not in md, [l for l in md.splitlines() if "<" in l][:5]
+assert "&lt;" in md, "the payload never reached the comparison: the test proves nothing"
+PY
 finish
