@@ -51,6 +51,8 @@ static const char usage[] =
     "  --compare      measure nothing: write the reports in the folders DIR... (2 to 8) side by\n"
     "                 side into -o FILE.md: device facts, the datasheets with every rate's ratio\n"
     "                 to the first report's, and each device's findings  [atomlab-compare.md]\n"
+    "  --repeat N     measure the sweeps and strategies N times, pass after pass (1 to 10): each\n"
+    "                 finding says whether it held in every pass  [1]\n"
     "  --describe     what the report shows (docs/metrics.md)\n\n"
     "Exit status: 0 written; 1 a step failed or a row did not verify (the report\n"
     "says which); 2 bad usage; 128+N stopped by signal N (SIGINT, SIGTERM): the\n"
@@ -353,17 +355,19 @@ static int interrupted(const char *step, const char *staging, const char *shown)
 
 int cmd_report(int argc, char **argv)
 {
-  enum { O_DEVICE = 256, O_BACKEND, O_QUICK, O_RENDER, O_COMPARE };
+  enum { O_DEVICE = 256, O_BACKEND, O_QUICK, O_RENDER, O_COMPARE, O_REPEAT };
   static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                            {"device", required_argument, NULL, O_DEVICE},
                                            {"backend", required_argument, NULL, O_BACKEND},
                                            {"quick", no_argument, NULL, O_QUICK},
                                            {"render", required_argument, NULL, O_RENDER},
                                            {"compare", no_argument, NULL, O_COMPARE},
+                                           {"repeat", required_argument, NULL, O_REPEAT},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   const char *dir = NULL, *device = NULL, *backend = NULL, *render_dir = NULL;
   int quick = 0, compare = 0, c;
+  char *repeat = NULL; /* --repeat N for the sweeps: findings say which differences held in every pass */
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
@@ -386,6 +390,10 @@ int cmd_report(int argc, char **argv)
     case O_COMPARE:
       compare = 1;
       break;
+    case O_REPEAT:
+      cli_parse_count("--repeat", optarg, 10); /* checked here; the sweeps take the text */
+      repeat = optarg;
+      break;
     case 'h':
       cli_print_usage(usage);
       return EXIT_OK;
@@ -394,8 +402,8 @@ int cmd_report(int argc, char **argv)
     }
   }
   if (compare) {
-    if (device || backend || quick || render_dir)
-      die_usage("--compare measures nothing: it takes no --device, --backend, --quick or --render");
+    if (device || backend || quick || render_dir || repeat)
+      die_usage("--compare measures nothing: it takes no --device, --backend, --quick, --repeat or --render");
     return report_compare(argv + optind, argc - optind, dir ? dir : "atomlab-compare.md");
   }
   if (dir == NULL)
@@ -412,8 +420,8 @@ int cmd_report(int argc, char **argv)
     setenv("ATL_GNUPLOT", gp_abs, 1);
   free(gp_abs);
   if (render_dir) {
-    if (device || backend || quick)
-      die_usage("--render measures nothing: it takes no --device, --backend or --quick");
+    if (device || backend || quick || repeat)
+      die_usage("--render measures nothing: it takes no --device, --backend, --quick or --repeat");
     return render(render_dir);
   }
   char target[4096], staging[4200];
@@ -459,6 +467,10 @@ int cmd_report(int argc, char **argv)
   char *timing_full[] = {"--target-ms", "10", "--budget", "0.5", "--max-samples", "20"};
   for (size_t i = 0; i < 6; i++)
     args[n++] = quick ? timing_quick[i] : timing_full[i];
+  if (repeat) {
+    args[n++] = "--repeat";
+    args[n++] = repeat;
+  }
   args[n] = NULL;
   int rc = run_self(args, staging, log);
   if (atl_stop_requested())
@@ -490,6 +502,10 @@ int cmd_report(int argc, char **argv)
     args[n++] = d_fixed[i];
   for (size_t i = 0; i < 6; i++)
     args[n++] = quick ? timing_quick[i] : timing_full[i];
+  if (repeat) {
+    args[n++] = "--repeat";
+    args[n++] = repeat;
+  }
   args[n] = NULL;
   rc = run_self(args, staging, rel.d_log);
   if (atl_stop_requested())
@@ -524,6 +540,10 @@ int cmd_report(int argc, char **argv)
   }
   for (size_t i = 0; i < 6; i++)
     args[n++] = quick ? timing_quick[i] : timing_full[i];
+  if (repeat) {
+    args[n++] = "--repeat";
+    args[n++] = repeat;
+  }
   args[n] = NULL;
   rc = run_self(args, staging, rel.s_log);
   if (atl_stop_requested())

@@ -201,11 +201,25 @@ static void write_findings(FILE *o, int html, const struct atl_result_set *rmw, 
     atl_findings_datasheet(x->datasheet, &fs);
   fputs(html ? "<h2 id=\"findings\">Findings</h2>\n<p>What the rows below show, each with its numbers and their "
                "spread (the rates at the rows' quartile times); a difference is stated only where that spread keeps "
-               "it more than 5% from none.</p>\n<ul>\n"
+               "it more than 5% from none.</p>\n"
              : "## Findings\n\nWhat the rows below show, each with its numbers and their spread (the rates at the "
                "rows' quartile times); a difference is stated only where that spread keeps it more than 5% from "
                "none.\n\n",
         o);
+  if (rmw->meta.timing.repeats > 1) { /* --repeat: which differences held in every pass */
+    size_t unstable = 0, differences = 0;
+    for (size_t i = 0; i < fs.count; i++) {
+      unstable += strcmp(fs.items[i].topic, "unstable") == 0;
+      differences += fs.items[i].ratio > 0;
+    }
+    fprintf(o, html ? "<p>Measured in %u passes (--repeat): %zu of the %zu differences below held in every pass; "
+                      "the others say so.</p>\n"
+                    : "Measured in %u passes (--repeat): %zu of the %zu differences below held in every pass; the "
+                      "others say so.\n\n",
+            rmw->meta.timing.repeats, differences - unstable, differences);
+  }
+  if (html)
+    fputs("<ul>\n", o);
   for (size_t i = 0; i < fs.count; i++) {
     fputs(html ? "<li>" : "- ", o);
     (html ? esc_html : esc_md)(o, fs.items[i].text);

@@ -17,7 +17,12 @@
 
 struct rate {
   double v, lo, hi; /* Gop/s at the median time, at the third and at the first quartile */
+  double rep;       /* the row's repeat_deviation (--repeat): how far another pass's median lay */
 };
+
+/* Set by ratio_of when the difference it found does not hold once every --repeat pass is allowed for;
+ * the next add() says so in its sentence. Per thread: findings may be made by several at once. */
+static _Thread_local int unstable_pending;
 
 static int usable(const struct atl_row *r)
 {
@@ -30,7 +35,8 @@ static struct rate rate_of(const struct atl_row *r)
   double g = atl_row_metric(r, "gops", 0);
   if (!(g > 0))
     g = 1.0 / t->median; /* launches per ms: ratios are what is stated */
-  return (struct rate){g, t->q3 > 0 ? g * t->median / t->q3 : g, t->q1 > 0 ? g * t->median / t->q1 : g};
+  return (struct rate){g, t->q3 > 0 ? g * t->median / t->q3 : g, t->q1 > 0 ? g * t->median / t->q1 : g,
+                       atl_row_metric(r, "repeat_deviation", 0)};
 }
 
 /* a / b with its spread; 1 when the spread keeps it a difference of more than 5%. */
@@ -39,7 +45,11 @@ static int ratio_of(struct rate a, struct rate b, double *r, double *lo, double 
   *r = a.v / b.v;
   *lo = a.lo / b.hi;
   *hi = a.hi / b.lo;
-  return *lo > 1 + SAME_WITHIN || *hi < 1 - SAME_WITHIN;
+  const int differs = *lo > 1 + SAME_WITHIN || *hi < 1 - SAME_WITHIN;
+  /* every pass: each side's median may lie as far as its repeat deviation from the one kept */
+  const double w = (1 + a.rep) * (1 + b.rep);
+  unstable_pending = differs && !(*lo / w > 1 + SAME_WITHIN || *hi * w < 1 - SAME_WITHIN);
+  return differs;
 }
 
 static struct atl_finding *add(struct atl_findings *f, const char *topic, double r, double lo, double hi,
@@ -61,6 +71,12 @@ static struct atl_finding *add(struct atl_findings *f, const char *topic, double
   va_start(ap, fmt);
   vsnprintf(x->text, sizeof x->text, fmt, ap);
   va_end(ap);
+  if (unstable_pending) {
+    const size_t used = strlen(x->text);
+    snprintf(x->text + used, sizeof x->text - used, " This difference did not hold in every --repeat pass.");
+    snprintf(x->topic, sizeof x->topic, "unstable");
+    unstable_pending = 0;
+  }
   return x;
 }
 
@@ -231,7 +247,7 @@ int atl_findings_strategy(const struct atl_result_set *set, struct atl_findings 
                atl_row_config(w, "pattern"), atl_row_config(w, "op"), atl_row_config(w, "result"),
                atl_row_config(w, "strategy"), rate_of(w).v, x, atl_row_config(second, "strategy")))
         return ATL_ENOMEM;
-    } else if (!add(out, "strategy", r, lo, hi, "%s %s, result %s: %s (%.4g Gop/s) and %s (%.4g Gop/s) are within "
+    } else if (!add(out, "strategy", 0, 0, 0, "%s %s, result %s: %s (%.4g Gop/s) and %s (%.4g Gop/s) are within "
                     "their noise of each other: either serves.", atl_row_config(w, "pattern"), atl_row_config(w, "op"),
                     atl_row_config(w, "result"), atl_row_config(w, "strategy"), rate_of(w).v,
                     atl_row_config(second, "strategy"), rate_of(second).v))
@@ -265,7 +281,7 @@ int atl_findings_histogram(const struct atl_result_set *set, struct atl_findings
     char cub[96] = "";
     if (to_cub > 0)
       snprintf(cub, sizeof cub, ", %.3gx the CUB HistogramEven", to_cub);
-    if (!add(out, "histogram", to_read, 0, 0, "histogram of %.*s: %s is the fastest variant at %.4g GB/s, %.3g of "
+    if (!add(out, "histogram", 0, 0, 0, "histogram of %.*s: %s is the fastest variant at %.4g GB/s, %.3g of "
              "the read ceiling%s.", (int)(slash - v), v, slash + 1, atl_row_metric(r, "gbps", 0), to_read, cub))
       return ATL_ENOMEM;
   }
@@ -289,8 +305,8 @@ int atl_findings_datasheet(const struct atl_result_set *set, struct atl_findings
         continue;
       const double a = atl_row_metric(red, "peak_gops", 0), b = atl_row_metric(atom, "peak_gops", 0);
       struct rate ra = rate_of(red), rb = rate_of(atom);
-      ra = (struct rate){a, a * ra.lo / ra.v, a * ra.hi / ra.v}; /* the peak rows' spread, at their rates */
-      rb = (struct rate){b, b * rb.lo / rb.v, b * rb.hi / rb.v};
+      ra = (struct rate){a, a * ra.lo / ra.v, a * ra.hi / ra.v, ra.rep}; /* the peak rows' spread, at their rates */
+      rb = (struct rate){b, b * rb.lo / rb.v, b * rb.hi / rb.v, rb.rep};
       double r, lo, hi;
       char x[64];
       if (a > 0 && b > 0 && ratio_of(ra, rb, &r, &lo, &hi)) {

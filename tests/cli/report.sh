@@ -145,4 +145,13 @@ fi
   fail "--compare: $(cat "$WORK/err") $(head -20 "$WORK/side.md" 2>/dev/null)"
 expect_refused "--compare takes 2 to 8" report --compare "$WORK/rep" -o "$WORK/out.md"
 expect_refused "--compare '$WORK/nowhere'" report --compare "$WORK/rep" "$WORK/nowhere" -o "$WORK/out.md"
+# --repeat 2: the sweeps run twice and the findings say which differences held in every pass.
+"$ATOMLAB" report --quick --repeat 2 -o "$WORK/rep2" >/dev/null 2>"$WORK/err" &&
+  grep -q "^Measured in 2 passes (--repeat): [0-9]* of the [0-9]* differences below held in every pass" "$WORK/rep2/report.md" &&
+  python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["settings"]["repeats"] == 2 and all(any(m["name"] == "repeats" for m in r["metrics"]) for r in d["rows"])
+' "$WORK/rep2/data/rmw.json" && pass || fail "report --repeat 2: $(tail -2 "$WORK/err")"
+expect_refused "--repeat" report --quick --repeat 11 -o "$WORK/out"
 finish
