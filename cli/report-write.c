@@ -108,7 +108,14 @@ static size_t device_facts(const struct rf_file *f, struct fact *facts)
       snprintf(tried + used, sizeof tried - used, "%s%u x %u: %.4g Gop/s", i ? ", " : "; tried ",
                g->tried[i].wg_size, g->tried[i].workgroups, g->tried[i].gops);
     }
-    FACT("launch shape", "%u work-items x %u work-groups (%s%s)", g->wg_size, g->workgroups, g->note, tried);
+    /* written in two steps with the length used: the note and the shapes tried may be cut, not overrun */
+    facts[n].label = "launch shape";
+    const int w = snprintf(facts[n].value, sizeof facts[n].value, "%u work-items x %u work-groups (%.160s",
+                           g->wg_size, g->workgroups, g->note);
+    const size_t used = w > 0 && (size_t)w < sizeof facts[n].value ? (size_t)w : sizeof facts[n].value - 1;
+    if (snprintf(facts[n].value + used, sizeof facts[n].value - used, "%.100s)", tried) < 0)
+      facts[n].value[used] = '\0';
+    n++;
   }
   FACT("measured", "%s with atomlab %s (commit %s)", f->set.meta.date, f->set.meta.tool_version,
        f->set.meta.git_commit);
