@@ -342,6 +342,34 @@ static void write_bars(const struct rf_file *f, const struct figure *fig, FILE *
   fprintf(gp, "set yrange [0:*]\nset xrange [-0.6:%zu.6]\nset boxwidth 0.7\nset style fill solid 0.6\nset grid ytics\n",
           fig->count - 1);
   fprintf(gp, "set xtics rotate by -30\n");
+  /* The strategies of this configuration that have no bar, named with why (their status): a bar that is
+   * missing without a word reads as a strategy never tried. */
+  /* matched by what the chart is of (pattern, op, result): a row that did not run lacks the rest */
+  static const char *const what[] = {"pattern", "op", "result"};
+  const struct rf_row *drawn = &f->rows[fig->rows[0]];
+  char missing[400] = "";
+  for (size_t i = 0; i < f->count; i++) {
+    const struct rf_row *r = &f->rows[i];
+    char buf[64], a[64], b[64];
+    if (atl_row_config(r->row, "strategy") == NULL || (rf_row_timed(r) && r->verified != 0))
+      continue;
+    int same = 1;
+    for (int k = 0; k < 3 && same; k++)
+      same = strcmp(rf_field(r, what[k], a, sizeof a), rf_field(drawn, what[k], b, sizeof b)) == 0;
+    if (!same)
+      continue;
+    const size_t used = strlen(missing);
+    snprintf(missing + used, sizeof missing - used, "%s%s (%s)", used ? ", " : "",
+             rf_field(r, "strategy", buf, sizeof buf),
+             r->verified == 0 && rf_row_timed(r) ? "not verified" : r->status);
+  }
+  if (missing[0]) {
+    fputs("set label 1 ", gp);
+    char label[440];
+    snprintf(label, sizeof label, "no bar: %s", missing);
+    esc_gp_string(gp, label);
+    fputs(" at graph 0.02, graph 0.96 left front font \",9\"\n", gp);
+  }
   fputs("plot ", gp);
   plot_gp_file(gp, fig->name, "dat");
   fputs(" using 1:3:xtic(2) with boxes notitle, \\\n"

@@ -148,7 +148,8 @@ static void strategies(const struct report_extra *x, struct section *s)
       break;
     for (int k = 0; k < 4; k++)
       snprintf(c[k], 128, "%s", atl_row_config(w, fields[k]) ? atl_row_config(w, fields[k]) : "-");
-    snprintf(c[4], 128, "%.4g", atl_row_metric(w, "gops", 0));
+    snprintf(c[4], 128, "%.4g ±%.2g%%%s", atl_row_metric(w, "gops", 0), w->time_ms.noise * 100,
+             w->time_ms.noisy ? " noisy" : "");
     double m = atl_row_metric(w, "margin", 0);
     snprintf(c[5], 128, m > 0 ? "%.2fx" : "-", m);
   }

@@ -170,9 +170,13 @@ static void write_datasheet(FILE *o, int html, const struct atl_result_set *ds)
     char cells[4][32];
     const double v[4] = {atl_row_metric(r, "peak_gops", -1), atl_row_metric(r, "same_address_gops", -1),
                          atl_row_metric(r, "same_address_threads", -1), atl_row_metric(r, "same_address_slowdown", -1)};
-    for (int k = 0; k < 4; k++) /* "-" where the row has no such rate */
+    /* each rate with its noise (IQR / median of its row); "-" where the row has no such rate */
+    const double noise[2] = {r->time_ms.noise, atl_row_metric(r, "same_address_noise", -1)};
+    for (int k = 0; k < 4; k++)
       if (v[k] < 0)
         snprintf(cells[k], sizeof cells[k], "-");
+      else if (k < 2 && noise[k] >= 0)
+        snprintf(cells[k], sizeof cells[k], "%.4g ±%.2g%%", v[k], noise[k] * 100);
       else
         snprintf(cells[k], sizeof cells[k], k == 3 ? "%.3gx" : "%.4g", v[k]);
     if (r->status != ATL_STATUS_OK)

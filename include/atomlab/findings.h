@@ -20,7 +20,7 @@ extern "C" {
 
 /** One finding: a topic and a sentence; @p ratio with its spread [lo, hi] where it states one (else 0). */
 struct atl_finding {
-  char topic[24]; /**< "pattern", "same-line", "red-atom", "per-clock", "strategy", "histogram", "noise", "cpu",
+  char topic[24]; /**< "pattern", "same-line", "red-atom", "per-clock", "strategy", "histogram", "noise", "cpu", "knee",
                        "unstable" (a difference within one pass that did not hold in every --repeat pass) */
   char text[512];
   double ratio, lo, hi;

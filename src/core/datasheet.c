@@ -67,6 +67,7 @@ int atl_datasheet(const struct atl_result_set *rmw, struct atl_result_set *out)
     if (peak && hot && atl_row_metric(hot, "gops", 0) > 0) {
       atl_row_metric_set(&d, "same_address_gops", atl_row_metric(hot, "gops", 0));
       atl_row_metric_set(&d, "same_address_threads", atl_row_number(hot, "contention", 0));
+      atl_row_metric_set(&d, "same_address_noise", hot->time_ms.noise);
       atl_row_metric_set(&d, "same_address_slowdown", atl_row_metric(peak, "gops", 0) / atl_row_metric(hot, "gops", 0));
     }
     if (atl_result_set_add(out, &d) != 0) {

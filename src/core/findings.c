@@ -178,6 +178,20 @@ int atl_findings_rmw(const struct atl_result_set *set, struct atl_findings *out)
                b.v))
         return ATL_ENOMEM;
     }
+    /* The knee: the fewest threads per word (padding 1) at which the rate is below half of one thread's,
+     * beyond the noise of both. */
+    const struct atl_row *knee = NULL;
+    for (size_t j = 0; j < set->count; j++) {
+      const struct atl_row *o = &set->rows[j];
+      if (!usable(o) || !same_group(o, base, NULL) || num(o, "padding") != 1 || num(o, "contention") <= 1 ||
+          !(rate_of(o).hi < 0.5 * b.lo) || (knee && num(o, "contention") >= num(knee, "contention")))
+        continue;
+      knee = o;
+    }
+    if (knee && !add(out, "knee", 0, 0, 0, "%s: from %g threads per word on, the rate is below half the rate of one "
+                     "thread per word (%.4g against %.4g Gop/s, padding 1).", name, num(knee, "contention"),
+                     rate_of(knee).v, b.v))
+      return ATL_ENOMEM;
     if (spread && num(spread, "padding") >= 32 && ratio_of(b, rate_of(spread), &r, &lo, &hi)) {
       times(x, sizeof x, r, lo, hi);
       if (!add(out, "same-line", r, lo, hi, "%s: neighbouring words (padding 1) run at %.4g Gop/s, %s %s than "

@@ -70,6 +70,7 @@ static const struct atl_metric_info metric_infos[] = {
     {"same_address_gops", "Gop/s", ATL_HINT_HIGHER, "datasheet: the rate with the most threads per word measured"},
     {"same_address_threads", "", ATL_HINT_NONE, "datasheet: threads per word of the same-address rate"},
     {"same_address_slowdown", "x", ATL_HINT_LOWER, "datasheet: peak over same-address rate"},
+    {"same_address_noise", "", ATL_HINT_LOWER, "datasheet: the same-address row's noise (IQR / median)"},
     {"lengthened", "", ATL_HINT_NONE, "times the launch was doubled because the noise target was not met"},
     {"repeats", "", ATL_HINT_NONE, "passes of the sweep that measured this row (--repeat); the row is the median one"},
     {"repeat_spread", "", ATL_HINT_LOWER, "(slowest - fastest) / median of the repeats' median times"},

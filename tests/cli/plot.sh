@@ -57,6 +57,18 @@ PY
     check_images "$WORK/bars" 2 && [ -s "$WORK/bars/bars-contiguous-fetch_add.dat" ] &&
     [ "$(grep -vc '^#' "$WORK/bars/bars-random-fetch_add.dat")" -eq 4 ] && pass ||
     fail "strategy bars: $(cat "$WORK/err")"
+  # A strategy that did not run has no bar, and its chart says which and why.
+  python3 - "$DATA/strategy-small.json" "$WORK/strat-miss.json" <<'PY'
+import atl_json, sys
+d = atl_json.load(sys.argv[1])
+r = [r for r in d["rows"] if r.get("pattern") == "random"][0]
+r["status"] = "unsupported"
+atl_json.dump(d, open(sys.argv[2], "w"))
+print(r["strategy"], file=open(sys.argv[2] + ".name", "w"))
+PY
+  "$ATOMLAB" plot "$WORK/strat-miss.json" -o "$WORK/miss" >/dev/null 2>&1 &&
+    grep -q "^set label 1 'no bar: $(cat "$WORK/strat-miss.json.name") (unsupported)'" "$WORK/miss/bars-random-fetch_add.gp" &&
+    pass || fail "a missing bar is not named: $(grep -h label "$WORK"/miss/*.gp 2>/dev/null)"
   # Default folder: FILE-figures in the working directory; png only by default.
   (cd "$WORK" && "$ATOMLAB" plot "$DATA/strategy-small.json" >/dev/null 2>&1) &&
     [ -s "$WORK/strategy-small-figures/bars-random-fetch_add.png" ] &&

@@ -30,7 +30,7 @@ grep -q "measured rows \(met the noise target\|stayed above the noise target\)" 
   fail "no noise finding"
 # The datasheet: one row per op, type, space and result (quick: fetch_add and cas, u32, global and local, unused
 # and used), each with its peak; the file reads back as rows of its own kind.
-[ "$(grep -c '^| \(fetch_add\|cas\) | u32 | \(global\|local\) | \(unused\|used\) | [0-9]' "$WORK/rep/report.md")" -eq 8 ] &&
+[ "$(grep -c '^| \(fetch_add\|cas\) | u32 | \(global\|local\) | \(unused\|used\) | [0-9.e+-]* ±[0-9.e+-]*% | ' "$WORK/rep/report.md")" -eq 8 ] &&
   "$ATOMLAB" compare "$WORK/rep/data/datasheet.json" "$WORK/rep/data/datasheet.json" 2>&1 | grep -q "^summary: 8 matched (8 same" &&
   pass || fail "datasheet: $(sed -n '/^## Datasheet/,/^## Heatmaps/p' "$WORK/rep/report.md")"
 for s in Findings Device "Access patterns" Datasheet Heatmaps Strategies Histogram Model Terms; do
@@ -40,7 +40,7 @@ grep -qi "not measured\|not yet\|not fitted" "$WORK/rep/report.md" && fail "a pl
 # Strategies: one winner per pattern (fetch_add, result used) with its Gop/s and margin.
 grep -q '^| pattern | op | result | winner | Gop/s | margin |$' "$WORK/rep/report.md" && pass || fail "winners table header"
 for p in same-address same-line scattered; do
-  grep -Eq "^\| $p \| fetch_add \| used \| [a-z_]+ \| [0-9.e+-]+ \| ([0-9.]+x|-) \|$" "$WORK/rep/report.md" && pass ||
+  grep -Eq "^\| $p \| fetch_add \| used \| [a-z_]+ \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| ([0-9.]+x|-) \|$" "$WORK/rep/report.md" && pass ||
     fail "winner row for $p: $(sed -n '/^## Strategies/,/^## Histogram/p' "$WORK/rep/report.md")"
 done
 # Histogram: 11 variants x 3 distributions of u8 (4 with photo, where its JPEG is installed); the read ceiling and
