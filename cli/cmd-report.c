@@ -353,6 +353,21 @@ static int interrupted(const char *step, const char *staging, const char *shown)
   return 128 + sig;
 }
 
+/* Ends a timed step's argv at @p n: the timing every sweep of the report shares (quick: fixed iterations),
+ * --repeat where asked, then the NULL. */
+static void end_args(char **args, int n, int quick, char *repeat)
+{
+  static char *timing_quick[] = {"--iters", "20", "--min-samples", "3", "--max-samples", "3"};
+  static char *timing_full[] = {"--target-ms", "10", "--budget", "0.5", "--max-samples", "20"};
+  for (size_t i = 0; i < 6; i++)
+    args[n++] = quick ? timing_quick[i] : timing_full[i];
+  if (repeat) {
+    args[n++] = "--repeat";
+    args[n++] = repeat;
+  }
+  args[n] = NULL;
+}
+
 int cmd_report(int argc, char **argv)
 {
   enum { O_DEVICE = 256, O_BACKEND, O_QUICK, O_RENDER, O_COMPARE, O_REPEAT };
@@ -463,15 +478,7 @@ int cmd_report(int argc, char **argv)
                    "-o",           json,         "-o",        csv,          "--quiet"};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
     args[n++] = fixed[i];
-  char *timing_quick[] = {"--iters", "20", "--min-samples", "3", "--max-samples", "3"};
-  char *timing_full[] = {"--target-ms", "10", "--budget", "0.5", "--max-samples", "20"};
-  for (size_t i = 0; i < 6; i++)
-    args[n++] = quick ? timing_quick[i] : timing_full[i];
-  if (repeat) {
-    args[n++] = "--repeat";
-    args[n++] = repeat;
-  }
-  args[n] = NULL;
+  end_args(args, n, quick, repeat);
   int rc = run_self(args, staging, log);
   if (atl_stop_requested())
     return interrupted("the sweep (step 1 of 6)", staging, dir);
@@ -500,13 +507,7 @@ int cmd_report(int argc, char **argv)
                      "--quiet"};
   for (size_t i = 0; i < sizeof d_fixed / sizeof d_fixed[0]; i++)
     args[n++] = d_fixed[i];
-  for (size_t i = 0; i < 6; i++)
-    args[n++] = quick ? timing_quick[i] : timing_full[i];
-  if (repeat) {
-    args[n++] = "--repeat";
-    args[n++] = repeat;
-  }
-  args[n] = NULL;
+  end_args(args, n, quick, repeat);
   rc = run_self(args, staging, rel.d_log);
   if (atl_stop_requested())
     return interrupted("the datasheet (step 2 of 6)", staging, dir);
@@ -538,13 +539,7 @@ int cmd_report(int argc, char **argv)
     args[n++] = "--workgroups";
     args[n++] = (char *)s_groups;
   }
-  for (size_t i = 0; i < 6; i++)
-    args[n++] = quick ? timing_quick[i] : timing_full[i];
-  if (repeat) {
-    args[n++] = "--repeat";
-    args[n++] = repeat;
-  }
-  args[n] = NULL;
+  end_args(args, n, quick, repeat);
   rc = run_self(args, staging, rel.s_log);
   if (atl_stop_requested())
     return interrupted("the strategies (step 3 of 6)", staging, dir);
