@@ -185,7 +185,7 @@ static void histogram(const struct report_extra *x, struct section *s)
            "256-bin histograms of %.4g MiB of 8-bit keys in each distribution (solid: one value; uniform; skewed: "
            "~90%% of keys in 4 values; photo, where its JPEG is installed: the R, G and B planes of a photograph), "
            "one row per variant, by `atomlab app histogram` (%s; data/histogram.json). "
-           "GB/s of input at the median time; the read ceiling is a kernel that only reads the same bytes; CUB is "
+           "GB/s of input at the median time ± its noise; the read ceiling is a kernel that only reads the same bytes; CUB is "
            "DeviceHistogram::HistogramEven where the CUDA plugin is built. Verified: every bin equals the host's.",
            isnan(bytes) ? 0 : bytes / 1048576.0, esc_md_str(args, sizeof args, x->hist_args));
   s->ncols = 5;
@@ -199,8 +199,8 @@ static void histogram(const struct report_extra *x, struct section *s)
     if (c == NULL)
       break;
     snprintf(c[0], 128, "%s", atl_row_config(r, "variant") ? atl_row_config(r, "variant") : "-");
-    if (ok && !isnan(g))
-      snprintf(c[1], 128, "%.4g", g);
+    if (ok && !isnan(g)) /* with its noise, as every rate of the report */
+      snprintf(c[1], 128, "%.4g ±%.2g%%%s", g, r->time_ms.noise * 100, r->time_ms.noisy ? " noisy" : "");
     else
       snprintf(c[1], 128, "%s", atl_status_name(r->status));
     ratio(c[2], r, "ratio_to_read");
