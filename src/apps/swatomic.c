@@ -342,6 +342,31 @@ static int cal_reset(atl_context_t ctx, void *arg)
 }
 
 /*
+ * t_comp's atomics return 0..total-1 in some order, so the work-groups' sums of
+ * the old values (mod 2^32) add up to total (total - 1) / 2: a check that the
+ * results were really returned, not only that the word ended right. Returns
+ * 1 with the reason in @p why when they do not; <0 on a failed read.
+ */
+static int cal_check_olds(atl_context_t ctx, const struct cal_run *c, uint64_t total, char *why, size_t why_len)
+{
+  uint32_t *sums = malloc((size_t)c->groups * 4), sum = 0;
+  if (sums == NULL)
+    return atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
+  int err = atl__ops(ctx)->read(atl__dev(ctx), c->sink, sums, (size_t)c->groups * 4);
+  for (uint32_t g = 0; !err && g < c->groups; g++)
+    sum += sums[g];
+  free(sums);
+  if (err)
+    return err;
+  const uint32_t want = (uint32_t)(total * (total - 1) / 2);
+  if (sum != want) {
+    snprintf(why, why_len, "calibration mode 2: the returned old values sum to %u, expected %u", sum, want);
+    return 1;
+  }
+  return 0;
+}
+
+/*
  * Median time of swcal in @p mode at @p iters and at 2 * @p iters; the
  * difference is the time of @p iters steps with the launch overhead gone.
  * Each launch's result is checked: the ring walk ends where the host's does,
@@ -375,6 +400,8 @@ static double cal_measure(atl_context_t ctx, void *kernel, struct cal_run *c, vo
     if (mode == 2) {
       err = atl__ops(ctx)->read(atl__dev(ctx), c->word, &got, 4);
       want = (uint32_t)(global * n);
+      if (!err && got == want && (err = cal_check_olds(ctx, c, (uint64_t)global * n, why, why_len)) > 0)
+        return -1;
     } else {
       err = atl__ops(ctx)->read(atl__dev(ctx), c->sink, &got, 4);
       if (mode == 1)
@@ -523,14 +550,26 @@ static void derive(const struct atl_swatomic_params *p, const struct atl_swmodel
       atl_row_metric_set(swm, "measured_speedup", sysm->time_ms.median / swm->time_ms.median);
     if (sw && m->t_fast > 0) {
       /* the seed's model has one wavefront per work-group: here each wavefront of 32 is one requester */
-      const struct atl_swmodel_load l = {per_wave * (p->divergent ? 2.0 / 3.0 : 1.0), (g - 1) * waves,
-                                         (g - 1) * waves, p->targets};
-      atl_row_metric_set(sw, "t_a_system_pred_ns", atl_swmodel_system(m, &l));
-      atl_row_metric_set(sw, "t_a_software_pred_ns", atl_swmodel_software(m, &l, NULL));
-      atl_row_metric_set(sw, "predicted_speedup", atl_swmodel_speedup(m, &l));
-      if (sys)
-        atl_row_metric_set(sw, "t_a_system_meas_ns", sys->time_ms.median * 1e6 / p->iters);
-      atl_row_metric_set(sw, "t_a_software_meas_ns", sw->time_ms.median * 1e6 / p->iters);
+      /* the software grid's requesters leave out the coordinator's work-group; the system kernel's callers
+       * are every work-group's, as measured */
+      const double n_c = per_wave * (p->divergent ? 2.0 / 3.0 : 1.0);
+      const struct atl_swmodel_load l = {n_c, (g - 1) * waves, (g - 1) * waves, p->targets};
+      const struct atl_swmodel_load all = {n_c, g * waves, g * waves, p->targets};
+      const double sys_pred = atl_swmodel_system(m, &all), sw_pred = atl_swmodel_software(m, &l, NULL);
+      const double sw_meas = sw->time_ms.median * 1e6 / p->iters;
+      atl_row_metric_set(sw, "t_a_system_pred_ns", sys_pred);
+      atl_row_metric_set(sw, "t_a_software_pred_ns", sw_pred);
+      atl_row_metric_set(sw, "t_a_software_meas_ns", sw_meas);
+      atl_row_metric_set(sw, "software_model_error", sw_pred / sw_meas - 1);
+      if (sw_pred > 0)
+        atl_row_metric_set(sw, "predicted_speedup", sys_pred / sw_pred);
+      if (sys) {
+        const double sys_meas = sys->time_ms.median * 1e6 / p->iters;
+        atl_row_metric_set(sw, "t_a_system_meas_ns", sys_meas);
+        atl_row_metric_set(sw, "system_model_error", sys_pred / sys_meas - 1);
+        if (sw_pred > 0)
+          atl_row_metric_set(sw, "speedup_model_error", (sys_pred / sw_pred) / (sys_meas / sw_meas) - 1);
+      }
     }
   }
 }

@@ -4,6 +4,8 @@
  * every kernel (the seed's FastPath / CompletePath counts, ALU:Fetch). The
  * numbers are the rows' metrics; this only lays them out.
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app_internal.h"
@@ -14,6 +16,21 @@ static const struct atl_row *find(const struct atl_result_set *set, const char *
     if (strcmp(atl_row_config(&set->rows[i], "variant"), variant) == 0)
       return &set->rows[i];
   return NULL;
+}
+
+static int by_value(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The median of |v[i]| (sorts @p v's absolute values in place). */
+static double median_abs(double *v, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    v[i] = fabs(v[i]);
+  qsort(v, n, sizeof *v, by_value);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* The model's constants, then predicted against measured per grid (one atomic round each). */
@@ -27,17 +44,27 @@ static void write_model(FILE *f, const struct atl_result_set *set, const struct 
           "\nspeedup model (seed 000, eq. 1-4): t_fast %.2f ns, t_l %.3f ns, t_comp %.3f ns (x = %.3g, x_l = %.3g)\n",
           atl_row_metric(m, "t_fast_ns", 0), atl_row_metric(m, "t_l_ns", 0),
           atl_row_metric(m, "t_comp_ns", 0), atl_row_metric(m, "x", 0), atl_row_metric(m, "x_l", 0));
-  fprintf(f, "%6s %14s %14s %14s %14s %10s %10s\n", "wgs", "sys pred ns", "sys meas ns", "sw pred ns", "sw meas ns",
-          "pred x", "meas x");
-  for (size_t i = 0; i < set->count; i++) {
+  fprintf(f, "%6s %12s %12s %8s %12s %12s %8s %8s %8s %8s\n", "wgs", "sys pred ns", "sys meas ns", "sys err",
+          "sw pred ns", "sw meas ns", "sw err", "pred x", "meas x", "x err");
+  double err[3][ATL__SW_MAX_GRIDS];
+  size_t n = 0;
+  for (size_t i = 0; i < set->count && n < ATL__SW_MAX_GRIDS; i++) {
     const struct atl_row *r = &set->rows[i];
     if (strcmp(atl_row_config(r, "variant"), "software") != 0 || atl_row_metric(r, "predicted_speedup", -1) < 0)
       continue;
-    fprintf(f, "%6.0f %14.1f %14.1f %14.1f %14.1f %10.3f %10.3f\n", atl_row_metric(r, "workgroups", 0),
-            atl_row_metric(r, "t_a_system_pred_ns", 0), atl_row_metric(r, "t_a_system_meas_ns", 0),
-            atl_row_metric(r, "t_a_software_pred_ns", 0), atl_row_metric(r, "t_a_software_meas_ns", 0),
-            atl_row_metric(r, "predicted_speedup", 0), atl_row_metric(r, "measured_speedup", 0));
+    err[0][n] = atl_row_metric(r, "system_model_error", 0);
+    err[1][n] = atl_row_metric(r, "software_model_error", 0);
+    err[2][n] = atl_row_metric(r, "speedup_model_error", 0);
+    fprintf(f, "%6.0f %12.1f %12.1f %+7.0f%% %12.1f %12.1f %+7.0f%% %8.3f %8.3f %+7.0f%%\n",
+            atl_row_metric(r, "workgroups", 0), atl_row_metric(r, "t_a_system_pred_ns", 0),
+            atl_row_metric(r, "t_a_system_meas_ns", 0), 100 * err[0][n], atl_row_metric(r, "t_a_software_pred_ns", 0),
+            atl_row_metric(r, "t_a_software_meas_ns", 0), 100 * err[1][n], atl_row_metric(r, "predicted_speedup", 0),
+            atl_row_metric(r, "measured_speedup", 0), 100 * err[2][n]);
+    n++;
   }
+  if (n)
+    fprintf(f, "median |error|: system %.0f%%, software %.0f%%, speedup %.0f%% (over %zu grids)\n",
+            100 * median_abs(err[0], n), 100 * median_abs(err[1], n), 100 * median_abs(err[2], n), n);
 }
 
 /* One line per kernel: its instruction classes. */

@@ -102,10 +102,13 @@ static const struct atl_metric_info metric_infos[] = {
     {"retries_per_add", "", ATL_HINT_LOWER, "failed CAS attempts per addition"},
     {"measured_speedup", "x", ATL_HINT_HIGHER, "software over hardware atomics, measured"},
     {"predicted_speedup", "x", ATL_HINT_HIGHER, "software over hardware atomics, as the model predicts"},
+    {"system_model_error", "", ATL_HINT_NONE, "equation (1)'s system-atomic time over the measured one, minus 1"},
+    {"software_model_error", "", ATL_HINT_NONE, "equation (2)'s software-atomic time over the measured one, minus 1"},
+    {"speedup_model_error", "", ATL_HINT_NONE, "predicted speedup over the measured one, minus 1"},
     {"ideal_ms", "ms", ATL_HINT_NONE, "the sum of the parts' times"},
-    {"t_l_ns", "ns", ATL_HINT_NONE, "latency of one atomic on the contended word"},
-    {"t_fast_ns", "ns", ATL_HINT_NONE, "latency of one uncontended access"},
-    {"t_comp_ns", "ns", ATL_HINT_NONE, "compute time between atomics"},
+    {"t_l_ns", "ns", ATL_HINT_NONE, "one serialized work-group (local) atomic (seed 000's t_l)"},
+    {"t_fast_ns", "ns", ATL_HINT_NONE, "one dependent global load (seed 000's FastPath t_fast)"},
+    {"t_comp_ns", "ns", ATL_HINT_NONE, "one serialized global atomic, result used (seed 000's t_comp)"},
     {"bytes", "B", ATL_HINT_NONE, "bytes the input holds"},
 };
 

@@ -146,8 +146,9 @@ ATL_KERNEL void swatomic(volatile ATL_GLOBAL uint *mem, uint targets, uint iters
  *           `ring` (a random cycle larger than L1): one plain global access.
  *   mode 1, t_l:    one wave, every work-item adds 1 to one work-group word
  *           `iters` times: one serialized work-group atomic (the seed's N_c * t_l).
- *   mode 2, t_comp: the whole grid adds 1 to one global word `iters` times:
- *           one serialized global atomic (the seed's N * t_comp).
+ *   mode 2, t_comp: the whole grid adds 1 to one global word `iters` times,
+ *           each result used: one serialized global atomic (the seed's N * t_comp);
+ *           each work-group's sum of the old values goes to sink[group].
  */
 ATL_KERNEL void swcal(uint mode, uint iters, ATL_GLOBAL const uint *ring, volatile ATL_GLOBAL uint *word,
                       ATL_GLOBAL uint *sink)
@@ -174,7 +175,12 @@ ATL_KERNEL void swcal(uint mode, uint iters, ATL_GLOBAL const uint *ring, volati
     if (atl_local_id() == 0)
       sink[atl_group_id()] = l;
   } else {
+    /* the returned values are used (summed, one add of the sum per work-item at the end), as the system
+     * variant's are: unused, NVIDIA compiles them to REDG, whose same-address adds the memory system combines,
+     * and t_comp came out 50x below a serialized atomic's time */
+    uint olds = 0;
     for (uint it = 0; it < iters; it++)
-      atl_atomic_add(word, 1u);
+      olds += atl_atomic_add(word, 1u);
+    atl_atomic_add(&sink[atl_group_id()], olds);
   }
 }
