@@ -37,15 +37,21 @@ if m["status"] == "ok":  # "skipped" only when a busy machine made every try noi
     tf, tl, tc = t["t_fast_ns"], t["t_l_ns"], t["t_comp_ns"]
     assert tf > 0 and tl > 0 and tc > 0, t
     sw = by["software"]["metrics"]
-    # 64 work-items = 2 wavefronts of 32 in the one requesting work-group
+    # 64 work-items = 2 wavefronts of 32 in the one requesting work-group; the system kernel's callers are
+    # both work-groups' 4 wavefronts
     nc, ncwg, nwg = 32, 2, 2
-    sys_pred = nc * ncwg * tc
+    sys_pred = nc * 4 * tc
     sw_pred = (2 * nc * tl + 2 * tf) + (5 * tf + ncwg * tl + nwg / 2 * tl) + 2 * tf
     assert abs(sw["t_a_system_pred_ns"] - sys_pred) <= 1e-6 * sys_pred, (sw, sys_pred)
     assert abs(sw["t_a_software_pred_ns"] - sw_pred) <= 1e-6 * sw_pred, (sw, sw_pred)
     assert abs(sw["predicted_speedup"] - sys_pred / sw_pred) <= 1e-6 * sys_pred / sw_pred
     meas = by["system"]["time_ms"]["median"] / by["software"]["time_ms"]["median"]
     assert abs(sw["measured_speedup"] - meas) <= 1e-6 * meas
+    # per atomic round: both medians divided by the same iteration count
+    sys_meas, sw_meas = sw["t_a_system_meas_ns"], sw["t_a_software_meas_ns"]
+    assert abs(sys_meas / sw_meas - meas) <= 1e-6 * meas, sw
+    assert abs(sw["system_model_error"] - (sys_pred / sys_meas - 1)) <= 1e-6 * abs(sys_pred / sys_meas), sw
+    assert abs(sw["speedup_model_error"] - (sys_pred / sw_pred / meas - 1)) <= 1e-6 * abs(sys_pred / sw_pred / meas), sw
 else:
     assert m["status"] == "skipped", m
 PY
