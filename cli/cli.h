@@ -238,6 +238,8 @@ int cmd_strategy(int argc, char **argv);
 int cmd_app(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+/** atomlab model l2 (cli/cmd-model-l2.c): argv[0] is "l2". */
+int cmd_model_l2(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_hist_case(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

@@ -19,6 +19,7 @@
 #include "atomlab/strategy.h"
 #include "atomlab/model.h"
 #include "atomlab/swmodel.h"
+#include "atomlab/l2model.h"
 #include "atomlab/app.h"
 #include "atomlab/file.h"
 #include "atomlab/stop.h"

@@ -1,0 +1,148 @@
+/*
+ * atomlab model l2: the model of global (L2) atomics offline, from ncu exports
+ * (include/atomlab/l2model.h, docs/model.md "Global atomics"). The library
+ * reads and models; this parses the options and prints the table.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "atomlab/l2model.h"
+#include "cli.h"
+
+static const char usage[] =
+    "usage: atomlab model l2 --counters C.csv --same S.csv --spread D.csv [options]\n"
+    "       atomlab model l2 --counters C.csv --s-same X --s-spread Y [options]\n\n"
+    "The utilization of the L2 atomic units per kernel launch: U = R_max x S / C, where R_max is the\n"
+    "busiest L2 slice's atomic requests, C the kernel's L2 cycles and S the L2 cycles one request\n"
+    "occupies a saturated slice: S_same for requests to a few hot words (the busiest slice gets at\n"
+    "least 1.5x the average's), S_spread for requests to distinct lines; U is at least the share of\n"
+    "the kernel the busiest slice's atomic input was active (lts__d_atomic_input_cycles_active.max,\n"
+    "the 'input' column; -1 where the export lacks it). S comes from two calibration\n"
+    "exports of atomlab's own rmw kernels (scripts/gpu-l2-counters.sh makes them), each with launches\n"
+    "of result unused (RED) and used (ATOM), or is given.\n"
+    "Every export: ncu --csv --page raw --print-units base, with lts__cycles_elapsed.avg,\n"
+    "gpu__time_duration.sum and lts__t_requests_op_atom / _op_red with .sum, .max and .avg.\n\n"
+    "  --counters FILE     the export of the program to model\n"
+    "  --same FILE         calibration: same-address rmw launches (contiguous, contention = work-group)\n"
+    "  --spread FILE       calibration: one word per line (contiguous, contention 1, padding 32)\n"
+    "  --s-same A,R, --s-spread A,R   the calibration as numbers instead: L2 cycles per ATOM and\n"
+    "                      per RED request\n"
+    "  --threshold X       U from which a launch is an L2-atomic bottleneck  [0.8]\n"
+    "  --format F          table or csv  [table]\n"
+    "  -o FILE             write there instead of stdout\n";
+
+static void calibrate(const char *opt, const char *path, double s[ATL_L2_KINDS])
+{
+  struct atl_l2_report r;
+  char why[600];
+  if (atl_l2_read_file(path, &r, why, sizeof why) || atl_l2_cycles_per_request(&r, s, why, sizeof why))
+    die_usage("%s: %s", opt, why);
+  atl_l2_report_release(&r);
+}
+
+/* --s-same / --s-spread: "ATOM,RED", two L2-cycle counts. */
+static void parse_pair(const char *opt, const char *text, double s[ATL_L2_KINDS])
+{
+  char a[64], b[64], extra;
+  if (sscanf(text, "%63[^,],%63[^,]%c", a, b, &extra) != 2)
+    die_usage("%s '%s': two numbers ATOM,RED (L2 cycles per request), e.g. 1.4,1.1", opt, text);
+  s[ATL_L2_ATOM] = cli_parse_real(opt, a, 1e-3, 1e6);
+  s[ATL_L2_RED] = cli_parse_real(opt, b, 1e-3, 1e6);
+}
+
+static void write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
+                        int csv)
+{
+  if (csv)
+    fprintf(f, "id,kernel,duration_us,l2_requests,atom_requests,red_requests,busiest_slice_requests,imbalance,access,"
+               "u,u_low,u_high,u_input,busy_us,verdict\n");
+  else
+    fprintf(f, "L2 atomic model, L2 cycles per request: S_same ATOM %.3f RED %.3f, S_spread ATOM %.3f RED %.3f "
+               "(threshold %.2f)\n"
+               "%-5s %-28s %10s %12s %12s %6s %-9s %6s %13s %6s %10s %s\n",
+            cal->s_same[ATL_L2_ATOM], cal->s_same[ATL_L2_RED], cal->s_dist[ATL_L2_ATOM], cal->s_dist[ATL_L2_RED],
+            threshold, "id", "kernel", "time us", "requests", "busiest", "imbal",
+            "access", "U", "U range", "input", "busy us", "verdict");
+  for (size_t i = 0; i < r->count; i++) {
+    const struct atl_l2_counters *k = &r->kernels[i];
+    struct atl_l2_util u;
+    atl_l2_utilization(cal, k, &u);
+    const char *verdict = u.access == ATL_L2_NONE ? "no global atomics"
+                          : u.u >= threshold      ? "bottleneck"
+                                                  : "not a bottleneck";
+    if (csv)
+      fprintf(f, "%s,\"%s\",%.6g,%.0f,%.0f,%.0f,%.0f,%.4g,%s,%.4g,%.4g,%.4g,%.4g,%.6g,%s\n", k->id, k->kernel,
+              k->duration_ns / 1e3, k->requests, k->atom_requests, k->red_requests, k->requests_max, u.imbalance,
+              atl_l2_access_name(u.access), u.u, u.u_low, u.u_high, u.u_input, u.busy_ns / 1e3, verdict);
+    else
+      fprintf(f, "%-5s %-28.28s %10.2f %12.0f %12.0f %6.2f %-9s %6.2f %6.2f-%-6.2f %6.2f %10.2f %s\n", k->id,
+              k->kernel, k->duration_ns / 1e3, k->requests, k->requests_max, u.imbalance, atl_l2_access_name(u.access),
+              u.u, u.u_low, u.u_high, u.u_input, u.busy_ns / 1e3, verdict);
+  }
+}
+
+int cmd_model_l2(int argc, char **argv)
+{
+  enum { O_COUNTERS = 256, O_SAME, O_SPREAD, O_S_SAME, O_S_SPREAD, O_THRESHOLD, O_FORMAT };
+  static const struct option longopts[] = {{"counters", required_argument, NULL, O_COUNTERS},
+                                           {"same", required_argument, NULL, O_SAME},
+                                           {"spread", required_argument, NULL, O_SPREAD},
+                                           {"s-same", required_argument, NULL, O_S_SAME},
+                                           {"s-spread", required_argument, NULL, O_S_SPREAD},
+                                           {"threshold", required_argument, NULL, O_THRESHOLD},
+                                           {"format", required_argument, NULL, O_FORMAT},
+                                           {"help", no_argument, NULL, 'h'},
+                                           {0}};
+  const char *counters = NULL, *same = NULL, *spread = NULL, *out = NULL;
+  struct atl_l2_calibration cal = {{0, 0}, {0, 0}};
+  int have_same = 0, have_spread = 0;
+  double threshold = 0.8;
+  int csv = 0, ch;
+  optind = 1;
+  opterr = 0;
+  while ((ch = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    switch (ch) {
+    case O_COUNTERS: counters = optarg; break;
+    case O_SAME: same = optarg; break;
+    case O_SPREAD: spread = optarg; break;
+    case O_S_SAME: parse_pair("--s-same", optarg, cal.s_same), have_same = 1; break;
+    case O_S_SPREAD: parse_pair("--s-spread", optarg, cal.s_dist), have_spread = 1; break;
+    case O_THRESHOLD: threshold = cli_parse_real("--threshold", optarg, 0, 10); break;
+    case O_FORMAT:
+      if (strcmp(optarg, "table") && strcmp(optarg, "csv"))
+        die_usage("--format '%s' for model l2: allowed: table, csv", optarg);
+      csv = strcmp(optarg, "csv") == 0;
+      break;
+    case 'o': out = optarg; break;
+    case 'h': fputs(usage, stdout); return EXIT_OK;
+    case ':': die_usage("option '%s' needs a value (see 'atomlab model l2 --help')", argv[optind - 1]);
+    default: die_usage("unknown option '%s' for model l2 (see 'atomlab model l2 --help')", argv[optind - 1]);
+    }
+  }
+  if (optind < argc)
+    die_usage("unexpected argument '%s' for model l2", argv[optind]);
+  if (counters == NULL)
+    die_usage("--counters is required: the ncu export (--csv --page raw) of the program to model");
+  if ((same != NULL) == have_same)
+    die_usage("give the same-address calibration once: --same FILE or --s-same X");
+  if ((spread != NULL) == have_spread)
+    die_usage("give the spread calibration once: --spread FILE or --s-spread Y");
+  if (out)
+    cli_check_output("-o", out);
+  if (same)
+    calibrate("--same", same, cal.s_same);
+  if (spread)
+    calibrate("--spread", spread, cal.s_dist);
+  struct atl_l2_report r;
+  char why[600];
+  if (atl_l2_read_file(counters, &r, why, sizeof why))
+    die_usage("--counters: %s", why);
+  struct cli_buffer buf;
+  FILE *f = out ? cli_buffer_open(&buf) : stdout;
+  write_table(f, &cal, &r, threshold, csv);
+  atl_l2_report_release(&r);
+  if (out)
+    return cli_buffer_write(&buf, out, "the L2 model's table") ? EXIT_MEASURE : EXIT_OK;
+  return fflush(stdout) == 0 ? EXIT_OK : EXIT_MEASURE;
+}

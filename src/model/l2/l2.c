@@ -1,0 +1,278 @@
+/*
+ * The model of global (L2) atomics: reading the counters it needs from an
+ * ncu raw export, its calibration and its utilization (include/atomlab/l2model.h,
+ * docs/model.md "Global atomics").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../smem/csv.h"
+#include "../smem/text.h"
+#include "atomlab/error.h"
+#include "atomlab/l2model.h"
+
+enum { LINE_LEN = 1 << 20, MAX_FIELDS = 8192 };
+
+/* The columns the model reads; the order is the one of `need` in read_row. */
+enum col {
+  C_DURATION, C_CYCLES, C_ATOM_SUM, C_ATOM_MAX, C_ATOM_AVG, C_RED_SUM, C_RED_MAX, C_RED_AVG, C_INPUT_MAX, C_COUNT
+};
+static const char *const col_names[C_COUNT] = {
+    "gpu__time_duration.sum",  "lts__cycles_elapsed.avg", "lts__t_requests_op_atom.sum",
+    "lts__t_requests_op_atom.max", "lts__t_requests_op_atom.avg", "lts__t_requests_op_red.sum",
+    "lts__t_requests_op_red.max",  "lts__t_requests_op_red.avg",  "lts__d_atomic_input_cycles_active.max"};
+
+/* ns per unit of a duration column; 0 for a unit that is not a time. */
+static double ns_per(const char *unit)
+{
+  static const struct {
+    const char *name;
+    double ns;
+  } units[] = {{"", 1}, {"nsecond", 1}, {"ns", 1}, {"usecond", 1e3}, {"us", 1e3},
+               {"msecond", 1e6}, {"ms", 1e6}, {"second", 1e9}, {"s", 1e9}};
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+    if (strcmp(unit, units[i].name) == 0)
+      return units[i].ns;
+  return 0;
+}
+
+void atl_l2_report_release(struct atl_l2_report *r)
+{
+  free(r->kernels);
+  r->kernels = NULL;
+  r->count = 0;
+}
+
+static int fail(struct atl_l2_report *out, char *line, char *header, char *units, char **f, char **h, char **u,
+                int err)
+{
+  free(line);
+  free(header);
+  free(units);
+  free(f);
+  free(h);
+  free(u);
+  if (err)
+    atl_l2_report_release(out);
+  return err;
+}
+
+int atl_l2_read_csv(const char *text, const char *name, struct atl_l2_report *out, char *why, size_t why_len)
+{
+  char *line = malloc(LINE_LEN), *header = malloc(LINE_LEN), *units = malloc(LINE_LEN);
+  char **f = malloc(MAX_FIELDS * sizeof *f), **h = malloc(MAX_FIELDS * sizeof *h), **u = malloc(MAX_FIELDS * sizeof *u);
+  int col[C_COUNT], c_id = -1, c_kernel = -1, nh = 0, nu = 0;
+  unsigned lineno = 0;
+  size_t cap = 0;
+  memset(out, 0, sizeof *out);
+  if (!line || !header || !units || !f || !h || !u) {
+    snprintf(why, why_len, "%s: out of memory", name);
+    return fail(out, line, header, units, f, h, u, ATL_ENOMEM);
+  }
+  /* the header: the first line whose first field is "ID" (ncu's notes and the program's output come first) */
+  for (long len; nh == 0;) {
+    len = atl__csv_next_line(&text, line, LINE_LEN);
+    lineno++;
+    if (len == -1) {
+      snprintf(why, why_len, "%s: no ncu CSV header (a line starting with \"ID\"): was it written with ncu --csv "
+                             "--page raw?", name);
+      return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+    }
+    if (len >= 0 && strncmp(line, "\"ID\"", 4) == 0) {
+      memcpy(header, line, (size_t)len + 1);
+      if ((nh = atl__csv_fields(header, h, MAX_FIELDS)) < 0) {
+        snprintf(why, why_len, "%s:%u: malformed CSV header", name, lineno);
+        return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+      }
+    }
+  }
+  for (int c = 0; c < C_COUNT; c++)
+    col[c] = -1;
+  for (int i = 0; i < nh; i++) {
+    if (strcmp(h[i], "ID") == 0 && c_id < 0)
+      c_id = i;
+    else if (strcmp(h[i], "Kernel Name") == 0)
+      c_kernel = i;
+    for (int c = 0; c < C_COUNT; c++)
+      if (strcmp(h[i], col_names[c]) == 0)
+        col[c] = i;
+  }
+  if (c_id < 0 || c_kernel < 0) {
+    snprintf(why, why_len, "%s:%u: the header has no \"ID\" or \"Kernel Name\" column (ncu --page raw)", name, lineno);
+    return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+  }
+  for (int c = 0; c < C_INPUT_MAX; c++) /* all but the optional input-cycles column */
+    if (col[c] < 0) {
+      snprintf(why, why_len, "%s:%u: no column %s (ask ncu for it: docs/model.md, \"Global atomics\")", name, lineno,
+               col_names[c]);
+      return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+    }
+  for (long len; (len = atl__csv_next_line(&text, line, LINE_LEN)) != -1;) {
+    lineno++;
+    if (len == -2) {
+      snprintf(why, why_len, "%s:%u: line too long", name, lineno);
+      return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+    }
+    if (len == 0 || strncmp(line, "==", 2) == 0)
+      continue; /* ncu's own notes (==PROF==, ==WARNING==) */
+    const int maybe_units = nu == 0 && out->count == 0;
+    if (maybe_units)
+      memcpy(units, line, (size_t)len + 1);
+    const int nf = atl__csv_fields(line, f, MAX_FIELDS);
+    if (nf != nh) {
+      snprintf(why, why_len, "%s:%u: %d fields where the header has %d", name, lineno, nf, nh);
+      return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+    }
+    if (maybe_units && f[c_id][0] == '\0') { /* the raw page's units row */
+      nu = atl__csv_fields(units, u, MAX_FIELDS);
+      continue;
+    }
+    if (out->count == cap) {
+      cap = cap ? 2 * cap : 16;
+      struct atl_l2_counters *k = realloc(out->kernels, cap * sizeof *k);
+      if (k == NULL) {
+        snprintf(why, why_len, "%s: out of memory", name);
+        return fail(out, line, header, units, f, h, u, ATL_ENOMEM);
+      }
+      out->kernels = k;
+    }
+    struct atl_l2_counters *k = &out->kernels[out->count];
+    double v[C_COUNT];
+    memset(k, 0, sizeof *k);
+    snprintf(k->id, sizeof k->id, "%s", f[c_id]);
+    snprintf(k->kernel, sizeof k->kernel, "%s", f[c_kernel]);
+    for (int c = 0; c < C_COUNT; c++) {
+      v[c] = -1;
+      if (col[c] >= 0 && atl__csv_number(f[col[c]], &v[c]) != 0) {
+        snprintf(why, why_len, "%s:%u: %s = '%.40s' is not a number", name, lineno, col_names[c], f[col[c]]);
+        return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+      }
+      if (col[c] >= 0 && v[c] < 0) {
+        snprintf(why, why_len, "%s:%u: %s = %g is negative", name, lineno, col_names[c], v[c]);
+        return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+      }
+    }
+    const double scale = ns_per(nu == nf ? u[col[C_DURATION]] : "");
+    if (!(scale > 0)) {
+      snprintf(why, why_len, "%s: gpu__time_duration.sum is in '%s', not a unit of time", name, u[col[C_DURATION]]);
+      return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+    }
+    k->duration_ns = v[C_DURATION] * scale;
+    k->l2_cycles = v[C_CYCLES];
+    k->atom_requests = v[C_ATOM_SUM];
+    k->red_requests = v[C_RED_SUM];
+    k->requests = v[C_ATOM_SUM] + v[C_RED_SUM];
+    k->requests_max = v[C_ATOM_MAX] + v[C_RED_MAX];
+    k->atom_max = v[C_ATOM_MAX];
+    k->red_max = v[C_RED_MAX];
+    k->requests_avg = v[C_ATOM_AVG] + v[C_RED_AVG];
+    k->input_active_max = v[C_INPUT_MAX];
+    out->count++;
+  }
+  if (out->count == 0) {
+    snprintf(why, why_len, "%s: no kernel launch in the export", name);
+    return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+  }
+  return fail(out, line, header, units, f, h, u, 0);
+}
+
+int atl_l2_read_file(const char *path, struct atl_l2_report *out, char *why, size_t why_len)
+{
+  memset(out, 0, sizeof *out);
+  char reason[256];
+  char *text = atl__read_text_input(path, (size_t)256 << 20, reason, sizeof reason);
+  if (text == NULL) {
+    snprintf(why, why_len, "%s: %s", path, reason);
+    return ATL_EIO;
+  }
+  const int err = atl_l2_read_csv(text, path, out, why, why_len);
+  free(text);
+  return err;
+}
+
+static int by_value(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+  qsort(v, n, sizeof *v, by_value);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int atl_l2_cycles_per_request(const struct atl_l2_report *r, double s[ATL_L2_KINDS], char *why, size_t why_len)
+{
+  double *v = malloc((r->count ? r->count : 1) * sizeof *v);
+  if (v == NULL) {
+    snprintf(why, why_len, "out of memory");
+    return ATL_ENOMEM;
+  }
+  for (int kind = 0; kind < ATL_L2_KINDS; kind++) {
+    size_t n = 0;
+    for (size_t i = 0; i < r->count; i++) {
+      const struct atl_l2_counters *k = &r->kernels[i];
+      const double mine = kind == ATL_L2_ATOM ? k->atom_max : k->red_max;
+      const double other = kind == ATL_L2_ATOM ? k->red_max : k->atom_max;
+      if (mine > 0 && other == 0 && k->l2_cycles > 0)
+        v[n++] = k->l2_cycles / mine;
+    }
+    if (n == 0) {
+      free(v);
+      snprintf(why, why_len, "no launch with only %s requests (result %s) to calibrate on: the export needs both",
+               kind == ATL_L2_ATOM ? "ATOM" : "RED", kind == ATL_L2_ATOM ? "used" : "unused");
+      return ATL_EINVAL;
+    }
+    s[kind] = median(v, n);
+  }
+  free(v);
+  return 0;
+}
+
+void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
+                        struct atl_l2_util *out)
+{
+  memset(out, 0, sizeof *out);
+  if (!(k->requests_max > 0) || !(k->l2_cycles > 0)) {
+    out->access = ATL_L2_NONE;
+    return;
+  }
+  out->imbalance = k->requests_avg > 0 ? k->requests_max / k->requests_avg : 1;
+  out->access = out->imbalance >= ATL_L2_HOT_IMBALANCE ? ATL_L2_HOT : ATL_L2_SPREAD;
+  const double *s = out->access == ATL_L2_HOT ? cal->s_same : cal->s_dist;
+  out->busy = k->atom_max * s[ATL_L2_ATOM] + k->red_max * s[ATL_L2_RED];
+  out->u = out->busy / k->l2_cycles;
+  double lo = 0, hi = 0;
+  for (int kind = 0; kind < ATL_L2_KINDS; kind++) {
+    const double r = kind == ATL_L2_ATOM ? k->atom_max : k->red_max;
+    lo += r * fmin(cal->s_same[kind], cal->s_dist[kind]);
+    hi += r * fmax(cal->s_same[kind], cal->s_dist[kind]);
+  }
+  out->u_low = lo / k->l2_cycles;
+  out->u_high = hi / k->l2_cycles;
+  /* The busiest slice's atomic input stage was active at least this share of the kernel: a measured floor
+   * under its busy time that needs no calibration. It is what binds where S does not fit the requests, e.g.
+   * float adds to one line (the H200 run: a hot-row f32 scatter at 0.99 against 0.34 from S). */
+  if (k->input_active_max >= 0) {
+    out->u_input = fmin(k->input_active_max / k->l2_cycles, 1);
+    out->u = fmax(out->u, out->u_input);
+    out->u_low = fmax(out->u_low, out->u_input);
+    out->u_high = fmax(out->u_high, out->u_input);
+    out->busy = out->u * k->l2_cycles;
+  } else {
+    out->u_input = -1;
+  }
+  out->busy_ns = k->duration_ns > 0 ? out->u * k->duration_ns : 0;
+}
+
+const char *atl_l2_access_name(enum atl_l2_access a)
+{
+  switch (a) {
+  case ATL_L2_HOT: return "hot words";
+  case ATL_L2_SPREAD: return "spread";
+  default: return "none";
+  }
+}

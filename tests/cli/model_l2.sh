@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `atomlab model l2` on the command line, CPU only: the REAL H200 rmw export of tests/data (README there)
+# split into its calibration launches and the rest, the table and CSV, and bad input.
+. "$(dirname "$0")/lib.sh"
+DATA=$(cd "$(dirname "$0")/../data" && pwd)
+NCU=$DATA/ncu-h200-l2-rmw.csv
+# the calibration exports: the header, the units row and the launches of tests/unit/test_l2model.c
+{ sed -n 1,2p "$NCU"; sed -n '11,12p;23,24p' "$NCU"; } >"$WORK/same.csv"   # launches 8, 9, 20, 21
+{ sed -n 1,2p "$NCU"; sed -n '5,6p;17,18p' "$NCU"; } >"$WORK/spread.csv"   # launches 2, 3, 14, 15
+"$ATOMLAB" model l2 --counters "$NCU" --same "$WORK/same.csv" --spread "$WORK/spread.csv" >"$WORK/t.txt" 2>"$WORK/err"
+[ $? -eq 0 ] && pass || fail "model l2: $(cat "$WORK/err")"
+grep -q '^L2 atomic model, L2 cycles per request: S_same ATOM 1.388 RED 1.372, S_spread ATOM 1.444 RED 1.115' \
+  "$WORK/t.txt" && pass || fail "calibration line: $(head -1 "$WORK/t.txt")"
+[ "$(grep -c '[0-9] bottleneck$' "$WORK/t.txt")" -eq 26 ] && [ "$(grep -c 'not a bottleneck$' "$WORK/t.txt")" -eq 10 ] &&
+  pass || fail "verdicts: $(cat "$WORK/t.txt")"
+# the same numbers given: the same table; CSV through -o
+"$ATOMLAB" model l2 --counters "$NCU" --s-same 1.38783,1.37218 --s-spread 1.44426,1.11488 --format csv \
+  -o "$WORK/l2.csv" 2>"$WORK/err"
+[ $? -eq 0 ] && pass || fail "model l2 -o: $(cat "$WORK/err")"
+[ "$(wc -l <"$WORK/l2.csv")" -eq 37 ] && head -1 "$WORK/l2.csv" | grep -q '^id,kernel,duration_us,' &&
+  grep -q '^4,"rmw",538.784,25821184,0,25821184,655360,2.386,hot words,0.976[0-9],0.793[0-9],0.976[0-9],0.569[0-9],526.0[0-9]*,bottleneck$' "$WORK/l2.csv" && pass ||
+  fail "CSV: $(sed -n 1p "$WORK/l2.csv"; sed -n 6p "$WORK/l2.csv")"
+expect_refused "--counters" model l2 --same "$WORK/same.csv" --spread "$WORK/spread.csv"
+expect_refused "--same FILE or --s-same" model l2 --counters "$NCU" --spread "$WORK/spread.csv"
+expect_refused "--same FILE or --s-same" model l2 --counters "$NCU" --same "$WORK/same.csv" --s-same 1,1 \
+  --spread "$WORK/spread.csv"
+expect_refused "--s-same" model l2 --counters "$NCU" --s-same 1.4 --s-spread 1,1
+expect_refused "--s-spread" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,x
+expect_refused "--format" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --format json
+expect_refused "--threshold" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --threshold -1
+expect_refused "--counters" model l2 --counters "$WORK/nonexistent.csv" --s-same 1,1 --s-spread 1,1
+# a calibration export with RED launches only cannot give ATOM's S
+{ sed -n 1,2p "$NCU"; sed -n '11,12p' "$NCU"; } >"$WORK/red.csv"
+expect_refused "ATOM" model l2 --counters "$NCU" --same "$WORK/red.csv" --spread "$WORK/spread.csv"
+expect_refused "unknown option" model l2 --counters "$NCU" --bogus
+finish

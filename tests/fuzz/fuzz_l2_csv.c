@@ -1,0 +1,42 @@
+/* libFuzzer harness: Nsight Compute raw exports as `model l2 --counters/--same/--spread` read them. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  char *text = malloc(size + 1);
+  if (text == NULL)
+    return 0;
+  memcpy(text, data, size);
+  text[size] = '\0';
+  struct atl_l2_report r;
+  char why[256];
+  why[0] = '\0';
+  if (atl_l2_read_csv(text, "fuzz", &r, why, sizeof why) == 0) {
+    if (r.count == 0 || r.kernels == NULL)
+      abort();
+    const struct atl_l2_calibration cal = {{1.4, 1.4}, {1.4, 1.1}};
+    for (size_t i = 0; i < r.count; i++) {
+      const struct atl_l2_counters *k = &r.kernels[i];
+      struct atl_l2_util u;
+      /* every value the reader hands on is a finite, non-negative number; names are terminated */
+      if (!isfinite(k->duration_ns) || !isfinite(k->l2_cycles) || !isfinite(k->requests_max) || k->requests < 0 ||
+          memchr(k->kernel, '\0', sizeof k->kernel) == NULL || memchr(k->id, '\0', sizeof k->id) == NULL)
+        abort();
+      atl_l2_utilization(&cal, k, &u);
+      if (u.access != ATL_L2_NONE && !(u.u_low <= u.u && u.u <= u.u_high))
+        abort();
+    }
+    double s[ATL_L2_KINDS];
+    (void)atl_l2_cycles_per_request(&r, s, why, sizeof why);
+    atl_l2_report_release(&r);
+  } else if (r.count != 0 || r.kernels != NULL || why[0] == '\0') {
+    abort();
+  }
+  free(text);
+  return 0;
+}

@@ -1,0 +1,144 @@
+/*
+ * The L2 atomic model (include/atomlab/l2model.h) on the REAL H200 export of
+ * tests/data/ncu-h200-l2-rmw.csv (README there): 18 rmw configurations, each
+ * launched twice, in this order: contiguous fetch_add at contention 1, 32,
+ * 1024 x padding 1, 32, result unused (launches 0-11) then used (12-23);
+ * cross-warp contention 32 unused, used (24-27); random unused, used (28-31);
+ * contiguous cas contention 1, 32 (32-35). The calibration takes the same-
+ * address launches (contention 1024, padding 1) and the one-word-per-line
+ * ones (contention 1, padding 32); every other saturated launch must come out
+ * with U in [0.8, 1.15], the unsaturated ones below 0.5. Bad exports must fail.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab/error.h"
+#include "atomlab/l2model.h"
+#include "check.h"
+#include "model/smem/text.h"
+
+static struct atl_l2_report subset(const struct atl_l2_report *all, const int *pick, size_t n)
+{
+  struct atl_l2_report r = {malloc(n * sizeof *r.kernels), n};
+  for (size_t i = 0; i < n; i++)
+    r.kernels[i] = all->kernels[pick[i]];
+  return r;
+}
+
+static void real_export(void)
+{
+  struct atl_l2_report all;
+  char why[512];
+  if (!CHECK(atl_l2_read_file(ATL_TEST_DATA_DIR "/ncu-h200-l2-rmw.csv", &all, why, sizeof why) == 0)) {
+    fprintf(stderr, "    %s\n", why);
+    return;
+  }
+  CHECK_EQ(all.count, 36);
+  const struct atl_l2_counters *k = &all.kernels[0];
+  CHECK(strcmp(k->kernel, "rmw") == 0);
+  CHECK_NEAR(k->duration_ns, 31488);
+  CHECK_NEAR(k->l2_cycles, 53786);
+  CHECK_NEAR(k->red_requests, 806912);
+  CHECK_NEAR(k->atom_requests, 0);
+  CHECK_NEAR(k->red_max, 10240);
+  CHECK_NEAR(k->input_active_max, 24576);
+  /* the calibration: medians of C / R_max by kind, by hand from the export */
+  const int same_pick[] = {8, 9, 20, 21}, spread_pick[] = {2, 3, 14, 15};
+  struct atl_l2_report same = subset(&all, same_pick, 4), spread = subset(&all, spread_pick, 4);
+  struct atl_l2_calibration cal;
+  CHECK(atl_l2_cycles_per_request(&same, cal.s_same, why, sizeof why) == 0);
+  CHECK(atl_l2_cycles_per_request(&spread, cal.s_dist, why, sizeof why) == 0);
+  CHECK_NEAR(cal.s_same[ATL_L2_RED], (11472190.0 / 8388608 + 11549580.0 / 8388608) / 2);
+  CHECK_NEAR(cal.s_dist[ATL_L2_RED], (305898.0 / 278016 + 314576.0 / 278528) / 2);
+  CHECK_NEAR(cal.s_dist[ATL_L2_ATOM], (399771.0 / 278016 + 402873.0 / 277760) / 2);
+  /* an export of RED launches only cannot calibrate ATOM */
+  struct atl_l2_report red_only = subset(&all, same_pick, 2);
+  double s[ATL_L2_KINDS];
+  CHECK(atl_l2_cycles_per_request(&red_only, s, why, sizeof why) == ATL_EINVAL);
+  CHECK(strstr(why, "ATOM") != NULL);
+  /* launch 4 (contention 32, padding 1, RED) by hand: hot (I = 655360 / 274693.45), B = 655360 x S_same,red */
+  struct atl_l2_util u;
+  atl_l2_utilization(&cal, &all.kernels[4], &u);
+  CHECK(u.access == ATL_L2_HOT);
+  CHECK_NEAR(u.imbalance, 655360 / 274693.45);
+  CHECK_NEAR(u.u, 655360 * cal.s_same[ATL_L2_RED] / 921092);
+  CHECK(u.u_low <= u.u && u.u <= u.u_high);
+  /* every other saturated launch bounded near 1, the unsaturated ones far below */
+  const int saturated[] = {4, 5, 6, 7, 10, 11, 16, 17, 18, 19, 22, 23, 28, 29, 30, 31, 34, 35};
+  for (size_t i = 0; i < sizeof saturated / sizeof *saturated; i++) {
+    atl_l2_utilization(&cal, &all.kernels[saturated[i]], &u);
+    if (!CHECK(u.u >= 0.8 && u.u <= 1.15))
+      fprintf(stderr, "    launch %d: U = %.3f\n", saturated[i], u.u);
+  }
+  const int light[] = {0, 1, 12, 13, 32, 33};
+  for (size_t i = 0; i < sizeof light / sizeof *light; i++) {
+    atl_l2_utilization(&cal, &all.kernels[light[i]], &u);
+    if (!CHECK(u.u < 0.5))
+      fprintf(stderr, "    launch %d: U = %.3f\n", light[i], u.u);
+  }
+  /* cross-warp contention 32: its input stage busy 65536 of 88372 cycles (launch 24), below the threshold */
+  for (int i = 24; i < 28; i++) {
+    atl_l2_utilization(&cal, &all.kernels[i], &u);
+    if (!CHECK(u.u >= 0.6 && u.u < 0.8 && u.u == u.u_input))
+      fprintf(stderr, "    launch %d: U = %.3f, input %.3f\n", i, u.u, u.u_input);
+  }
+  atl_l2_utilization(&cal, &all.kernels[24], &u);
+  CHECK_NEAR(u.u_input, 65536.0 / 88372);
+  /* a launch without global atomics */
+  struct atl_l2_counters none = all.kernels[0];
+  none.requests = none.requests_max = none.atom_max = none.red_max = 0;
+  atl_l2_utilization(&cal, &none, &u);
+  CHECK(u.access == ATL_L2_NONE && u.u == 0);
+  free(same.kernels);
+  free(spread.kernels);
+  free(red_only.kernels);
+  atl_l2_report_release(&all);
+}
+
+static void bad_exports(void)
+{
+  struct atl_l2_report r;
+  char why[512];
+  const char *hdr = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"lts__cycles_elapsed.avg\","
+                    "\"lts__t_requests_op_atom.sum\",\"lts__t_requests_op_atom.max\",\"lts__t_requests_op_atom.avg\","
+                    "\"lts__t_requests_op_red.sum\",\"lts__t_requests_op_red.max\",\"lts__t_requests_op_red.avg\"\n";
+  char text[2048];
+  /* good: a units row in microseconds, thousands separators */
+  snprintf(text, sizeof text, "%s\"\",\"\",\"usecond\",\"cycle\",\"\",\"\",\"\",\"\",\"\",\"\"\n"
+                              "\"0\",\"k\",\"1.5\",\"3,000\",\"0\",\"0\",\"0\",\"100\",\"10\",\"5\"\n", hdr);
+  CHECK(atl_l2_read_csv(text, "t", &r, why, sizeof why) == 0);
+  if (r.count == 1) {
+    CHECK_NEAR(r.kernels[0].duration_ns, 1500);
+    CHECK_NEAR(r.kernels[0].l2_cycles, 3000);
+    CHECK_NEAR(r.kernels[0].input_active_max, -1); /* not in the export */
+  }
+  atl_l2_report_release(&r);
+  CHECK(atl_l2_read_csv("no header here\n", "t", &r, why, sizeof why) == ATL_EINVAL);
+  CHECK(strstr(why, "no ncu CSV header") != NULL);
+  CHECK(atl_l2_read_csv("\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"0\",\"k\",\"1\"\n", "t", &r, why,
+                        sizeof why) == ATL_EINVAL);
+  CHECK(strstr(why, "lts__cycles_elapsed.avg") != NULL);
+  snprintf(text, sizeof text, "%s\"0\",\"k\",\"1\",\"x\",\"0\",\"0\",\"0\",\"1\",\"1\",\"1\"\n", hdr);
+  CHECK(atl_l2_read_csv(text, "t", &r, why, sizeof why) == ATL_EINVAL);
+  CHECK(strstr(why, "not a number") != NULL);
+  snprintf(text, sizeof text, "%s\"0\",\"k\",\"1\",\"-5\",\"0\",\"0\",\"0\",\"1\",\"1\",\"1\"\n", hdr);
+  CHECK(atl_l2_read_csv(text, "t", &r, why, sizeof why) == ATL_EINVAL);
+  CHECK(strstr(why, "negative") != NULL);
+  snprintf(text, sizeof text, "%s\"\",\"\",\"cycle\",\"cycle\",\"\",\"\",\"\",\"\",\"\",\"\"\n"
+                              "\"0\",\"k\",\"1\",\"1\",\"0\",\"0\",\"0\",\"1\",\"1\",\"1\"\n", hdr);
+  CHECK(atl_l2_read_csv(text, "t", &r, why, sizeof why) == ATL_EINVAL);
+  CHECK(strstr(why, "not a unit of time") != NULL);
+  snprintf(text, sizeof text, "%s\"0\",\"k\",\"1\"\n", hdr);
+  CHECK(atl_l2_read_csv(text, "t", &r, why, sizeof why) == ATL_EINVAL);
+  CHECK(strstr(why, "fields where the header has") != NULL);
+  CHECK(atl_l2_read_csv(hdr, "t", &r, why, sizeof why) == ATL_EINVAL);
+  CHECK(strstr(why, "no kernel launch") != NULL);
+  CHECK(atl_l2_read_file("/nonexistent/x.csv", &r, why, sizeof why) == ATL_EIO);
+}
+
+int main(void)
+{
+  real_export();
+  bad_exports();
+  return check_exit("test_l2model");
+}
