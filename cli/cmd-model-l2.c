@@ -30,6 +30,7 @@ static const char usage[] =
     "                      per RED request\n"
     "  --threshold X       U from which a launch is an L2-atomic bottleneck  [0.8]\n"
     "  --format F          table or csv  [table]\n"
+    "  --advice            for every bottleneck, the access the counters imply and the strategy for it\n"
     "  -o FILE             write there instead of stdout\n";
 
 static void calibrate(const char *opt, const char *path, double s[ATL_L2_KINDS])
@@ -51,40 +52,9 @@ static void parse_pair(const char *opt, const char *text, double s[ATL_L2_KINDS]
   s[ATL_L2_RED] = cli_parse_real(opt, b, 1e-3, 1e6);
 }
 
-static void write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
-                        int csv)
-{
-  if (csv)
-    fprintf(f, "id,kernel,duration_us,l2_requests,atom_requests,red_requests,busiest_slice_requests,imbalance,access,"
-               "u,u_low,u_high,u_input,busy_us,verdict\n");
-  else
-    fprintf(f, "L2 atomic model, L2 cycles per request: S_same ATOM %.3f RED %.3f, S_spread ATOM %.3f RED %.3f "
-               "(threshold %.2f)\n"
-               "%-5s %-28s %10s %12s %12s %6s %-9s %6s %13s %6s %10s %s\n",
-            cal->s_same[ATL_L2_ATOM], cal->s_same[ATL_L2_RED], cal->s_dist[ATL_L2_ATOM], cal->s_dist[ATL_L2_RED],
-            threshold, "id", "kernel", "time us", "requests", "busiest", "imbal",
-            "access", "U", "U range", "input", "busy us", "verdict");
-  for (size_t i = 0; i < r->count; i++) {
-    const struct atl_l2_counters *k = &r->kernels[i];
-    struct atl_l2_util u;
-    atl_l2_utilization(cal, k, &u);
-    const char *verdict = u.access == ATL_L2_NONE ? "no global atomics"
-                          : u.u >= threshold      ? "bottleneck"
-                                                  : "not a bottleneck";
-    if (csv)
-      fprintf(f, "%s,\"%s\",%.6g,%.0f,%.0f,%.0f,%.0f,%.4g,%s,%.4g,%.4g,%.4g,%.4g,%.6g,%s\n", k->id, k->kernel,
-              k->duration_ns / 1e3, k->requests, k->atom_requests, k->red_requests, k->requests_max, u.imbalance,
-              atl_l2_access_name(u.access), u.u, u.u_low, u.u_high, u.u_input, u.busy_ns / 1e3, verdict);
-    else
-      fprintf(f, "%-5s %-28.28s %10.2f %12.0f %12.0f %6.2f %-9s %6.2f %6.2f-%-6.2f %6.2f %10.2f %s\n", k->id,
-              k->kernel, k->duration_ns / 1e3, k->requests, k->requests_max, u.imbalance, atl_l2_access_name(u.access),
-              u.u, u.u_low, u.u_high, u.u_input, u.busy_ns / 1e3, verdict);
-  }
-}
-
 int cmd_model_l2(int argc, char **argv)
 {
-  enum { O_COUNTERS = 256, O_SAME, O_SPREAD, O_S_SAME, O_S_SPREAD, O_THRESHOLD, O_FORMAT };
+  enum { O_COUNTERS = 256, O_SAME, O_SPREAD, O_S_SAME, O_S_SPREAD, O_THRESHOLD, O_FORMAT, O_ADVICE };
   static const struct option longopts[] = {{"counters", required_argument, NULL, O_COUNTERS},
                                            {"same", required_argument, NULL, O_SAME},
                                            {"spread", required_argument, NULL, O_SPREAD},
@@ -92,13 +62,14 @@ int cmd_model_l2(int argc, char **argv)
                                            {"s-spread", required_argument, NULL, O_S_SPREAD},
                                            {"threshold", required_argument, NULL, O_THRESHOLD},
                                            {"format", required_argument, NULL, O_FORMAT},
+                                           {"advice", no_argument, NULL, O_ADVICE},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   const char *counters = NULL, *same = NULL, *spread = NULL, *out = NULL;
   struct atl_l2_calibration cal = {{0, 0}, {0, 0}};
   int have_same = 0, have_spread = 0;
   double threshold = 0.8;
-  int csv = 0, ch;
+  int csv = 0, with_advice = 0, ch;
   optind = 1;
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
@@ -114,6 +85,7 @@ int cmd_model_l2(int argc, char **argv)
         die_usage("--format '%s' for model l2: allowed: table, csv", optarg);
       csv = strcmp(optarg, "csv") == 0;
       break;
+    case O_ADVICE: with_advice = 1; break;
     case 'o': out = optarg; break;
     case 'h': fputs(usage, stdout); return EXIT_OK;
     case ':': die_usage("option '%s' needs a value (see 'atomlab model l2 --help')", argv[optind - 1]);
@@ -140,9 +112,9 @@ int cmd_model_l2(int argc, char **argv)
     die_usage("--counters: %s", why);
   struct cli_buffer buf;
   FILE *f = out ? cli_buffer_open(&buf) : stdout;
-  write_table(f, &cal, &r, threshold, csv);
+  const int err = atl_l2_write_table(f, &cal, &r, threshold, csv, with_advice);
   atl_l2_report_release(&r);
   if (out)
     return cli_buffer_write(&buf, out, "the L2 model's table") ? EXIT_MEASURE : EXIT_OK;
-  return fflush(stdout) == 0 ? EXIT_OK : EXIT_MEASURE;
+  return !err && fflush(stdout) == 0 ? EXIT_OK : EXIT_MEASURE;
 }

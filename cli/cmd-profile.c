@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomlab/l2model.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -25,6 +26,11 @@ static const char usage[] =
     "  --kernel REGEX         profile only kernels whose name matches (ncu --kernel-name regex:...)\n"
     "  --timeout S            seconds all ncu runs together may take before ncu and the\n"
     "                         program are stopped; 0: no limit  [1800]\n"
+    "  --l2-same F, --l2-spread F  the L2 atomic model's calibration exports (see 'atomlab model l2\n"
+    "                         --help'); without them the L2 table's U is the input share alone\n"
+    "  --advice               for every L2 atomic bottleneck, its access and the strategy for it\n"
+    "Where ncu offers the L2 counters (docs/model.md, \"Global (L2) atomics\"), the global atomics of\n"
+    "every kernel are modelled too and printed after the shared-memory table.\n"
     "ncu's files go to a temporary folder in $TMPDIR (else /tmp), removed on every exit.\n"
     "Exit status: 0 ok; 1 ncu or the program failed or timed out, or an expectation\n"
     "was not met; 2 bad usage; 128+N stopped by signal N (SIGINT, SIGTERM): ncu and\n"
@@ -116,19 +122,51 @@ static void print_tail(const char *path)
   free(text);
 }
 
+/* The L2 model's calibration from one export (model l2's --same / --spread). */
+static void l2_calibrate(const char *opt, const char *path, double s[ATL_L2_KINDS])
+{
+  struct atl_l2_report r;
+  char why[600];
+  if (atl_l2_read_file(path, &r, why, sizeof why) || atl_l2_cycles_per_request(&r, s, why, sizeof why))
+    die_usage("%s: %s", opt, why);
+  atl_l2_report_release(&r);
+}
+
+/* The L2 atomic model's counters, appended to ncu's metric list where this ncu lists them (all of them
+ * when the listing could not be read); the model says which are missing after the run. */
+static void add_l2_metrics(const char *listing, char *metrics, size_t len)
+{
+  static const char *const want[] = {
+      "lts__cycles_elapsed.avg",         "lts__t_requests_op_atom.sum",        "lts__t_requests_op_atom.max",
+      "lts__t_requests_op_atom.avg",     "lts__t_requests_op_red.sum",         "lts__t_requests_op_red.max",
+      "lts__t_requests_op_red.avg",      "lts__d_atomic_input_cycles_active.max"};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    char base[64];
+    snprintf(base, sizeof base, "%.*s", (int)(strrchr(want[i], '.') - want[i]), want[i]);
+    size_t used = strlen(metrics);
+    if ((listing == NULL || atl_ncu_listed(listing, base)) && strstr(metrics, want[i]) == NULL &&
+        used + strlen(want[i]) + 2 < len)
+      snprintf(metrics + used, len - used, "%s%s", used ? "," : "", want[i]);
+  }
+}
+
 int cmd_profile(int argc, char **argv)
 {
-  enum { O_NCU = 256, O_SAVE, O_KERNEL, O_TIMEOUT };
+  enum { O_NCU = 256, O_SAVE, O_KERNEL, O_TIMEOUT, O_L2_SAME, O_L2_SPREAD, O_ADVICE };
   static const struct option longopts[] = {SMEM_LONGOPTS,
                                            {"ncu", required_argument, NULL, O_NCU},
                                            {"save-counters", required_argument, NULL, O_SAVE},
                                            {"kernel", required_argument, NULL, O_KERNEL},
                                            {"timeout", required_argument, NULL, O_TIMEOUT},
+                                           {"l2-same", required_argument, NULL, O_L2_SAME},
+                                           {"l2-spread", required_argument, NULL, O_L2_SPREAD},
+                                           {"advice", no_argument, NULL, O_ADVICE},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   struct smem_opts opts;
   smem_opts_init(&opts);
-  const char *ncu_given = NULL, *save = NULL, *kernel = NULL;
+  const char *ncu_given = NULL, *save = NULL, *kernel = NULL, *l2_same = NULL, *l2_spread = NULL;
+  int with_advice = 0;
   int ch;
   optind = 1;
   opterr = 0;
@@ -140,6 +178,9 @@ int cmd_profile(int argc, char **argv)
     case O_SAVE: save = optarg; break;
     case O_KERNEL: kernel = optarg; break;
     case O_TIMEOUT: timeout_s = cli_parse_real("--timeout", optarg, 0, 7 * 86400); break;
+    case O_L2_SAME: l2_same = optarg; break;
+    case O_L2_SPREAD: l2_spread = optarg; break;
+    case O_ADVICE: with_advice = 1; break;
     case 'h':
       fputs(usage, stdout);
       fputs(smem_opts_help, stdout);
@@ -159,6 +200,13 @@ int cmd_profile(int argc, char **argv)
     die_usage("--table: %s", why);
   if (save)
     cli_check_output("--save-counters", save); /* a folder or a missing parent: said now, not after ncu's run */
+  if ((l2_same != NULL) != (l2_spread != NULL))
+    die_usage("--l2-same and --l2-spread go together: the L2 model's two calibration exports");
+  struct atl_l2_calibration l2_cal;
+  if (l2_same) {
+    l2_calibrate("--l2-same", l2_same, l2_cal.s_same);
+    l2_calibrate("--l2-spread", l2_spread, l2_cal.s_dist);
+  }
   /* SIGINT/SIGTERM reach ncu and the program (cli_spawn), then the temporary folder goes */
   cli_catch_stop_signals();
   char ncu[4096];
@@ -201,7 +249,7 @@ int cmd_profile(int argc, char **argv)
     free(listing);
     listing = NULL;
   }
-  char metrics[2048];
+  char metrics[4096];
   enum atl_ncu_quantity missing;
   int picked = atl_ncu_select_metrics(listing, metrics, sizeof metrics, &missing);
   if (picked != 0) {
@@ -213,6 +261,7 @@ int cmd_profile(int argc, char **argv)
   }
   if (rc != 0)
     fprintf(stderr, "note: 'ncu --query-metrics' failed (exit %d): asking for the first candidate metrics\n", rc);
+  add_l2_metrics(listing, metrics, sizeof metrics);
   char kernel_filter[600], report_base[4200];
   snprintf(kernel_filter, sizeof kernel_filter, "regex:%s", kernel ? kernel : "");
   snprintf(report_base, sizeof report_base, "%s/profile", dir);
@@ -260,6 +309,14 @@ int cmd_profile(int argc, char **argv)
   }
   int failures = smem_report(&opts, &table, &rep, &meta, "ncu (this run)", 0);
   atl_ncu_report_release(&rep);
+  struct atl_l2_report l2;
+  if (atl_l2_read_csv(text, "ncu export", &l2, why, sizeof why) == 0) {
+    fputc('\n', stdout);
+    failures |= atl_l2_write_table(stdout, l2_same ? &l2_cal : NULL, &l2, opts.settings.threshold, 0, with_advice) != 0;
+    atl_l2_report_release(&l2);
+  } else {
+    fprintf(stderr, "note: no L2 atomic model: %s\n", why);
+  }
   status = failures == 0 && !save_failed ? EXIT_OK : EXIT_MEASURE;
 out:
   free(listing);

@@ -24,6 +24,7 @@
 #define ATOMLAB_L2MODEL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -102,6 +103,14 @@ int atl_l2_cycles_per_request(const struct atl_l2_report *r, double s[ATL_L2_KIN
 /** The model for one launch. */
 void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
                         struct atl_l2_util *out);
+
+/**
+ * The model's table, one line per launch of @p r (CSV with a header, or a table for people), and with
+ * @p with_advice the strategy for every bottleneck (U >= @p threshold). @p cal NULL: no calibration, U is
+ * the input share alone (a floor). Returns 0 or ATL_EIO when the stream failed.
+ */
+int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
+                       int csv, int with_advice);
 
 /** "hot words", "spread" or "none". */
 const char *atl_l2_access_name(enum atl_l2_access a);

@@ -20,6 +20,13 @@ grep -q '^L2 atomic model, L2 cycles per request: S_same ATOM 1.388 RED 1.372, S
 [ "$(wc -l <"$WORK/l2.csv")" -eq 37 ] && head -1 "$WORK/l2.csv" | grep -q '^id,kernel,duration_us,' &&
   grep -q '^4,"rmw",538.784,25821184,0,25821184,655360,2.386,hot words,0.976[0-9],0.793[0-9],0.976[0-9],0.569[0-9],526.0[0-9]*,bottleneck$' "$WORK/l2.csv" && pass ||
   fail "CSV: $(sed -n 1p "$WORK/l2.csv"; sed -n 6p "$WORK/l2.csv")"
+# --advice: the strategy for every bottleneck (the hot ones: combine before the L2), none for the others
+"$ATOMLAB" model l2 --counters "$NCU" --same "$WORK/same.csv" --spread "$WORK/spread.csv" --advice >"$WORK/a.txt" 2>&1
+[ "$(grep -c '^  [0-9]* rmw (U .*hot words.*combine before the L2' "$WORK/a.txt")" -eq 14 ] &&
+  [ "$(grep -c '^  [0-9]* rmw (U .*spread.*send fewer' "$WORK/a.txt")" -eq 12 ] && pass ||
+  fail "advice: $(sed -n '/^advice/,$p' "$WORK/a.txt")"
+"$ATOMLAB" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --advice --format csv | head -1 | grep -q ',verdict,advice$' &&
+  pass || fail "advice column"
 expect_refused "--counters" model l2 --same "$WORK/same.csv" --spread "$WORK/spread.csv"
 expect_refused "--same FILE or --s-same" model l2 --counters "$NCU" --spread "$WORK/spread.csv"
 expect_refused "--same FILE or --s-same" model l2 --counters "$NCU" --same "$WORK/same.csv" --s-same 1,1 \

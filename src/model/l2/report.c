@@ -1,0 +1,83 @@
+/*
+ * The L2 atomic model's table and advice (atomlab model l2, atomlab profile):
+ * one line per launch, then, for every launch the model calls a bottleneck,
+ * what the counters say of its access and which device-library strategy
+ * addresses it (docs/strategies.md).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "atomlab/error.h"
+#include "atomlab/l2model.h"
+
+static const char *verdict(const struct atl_l2_util *u, double threshold)
+{
+  if (u->access == ATL_L2_NONE)
+    return "no global atomics";
+  return u->u >= threshold ? "bottleneck" : "not a bottleneck";
+}
+
+/* The strategy for a bottleneck launch, from what the counters imply of its words. */
+static const char *advice(const struct atl_l2_util *u)
+{
+  if (u->access == ATL_L2_HOT)
+    return "few hot words serialize in one L2 slice: combine before the L2 - warp-aggregated "
+           "(atl_warp_fetch: one atomic per warp and word), block-aggregated or privatized in shared memory "
+           "(atl_block_fetch, the histogram's shared/block16 variants), hot-row privatization for row "
+           "scatters (app scatter --variants block)";
+  return "requests spread over the slices saturate the L2's atomic units: send fewer - privatize per block in "
+         "shared memory and flush once (histogram shared/block16, scatter block), or sum runs of equal keys "
+         "first (scatter run)";
+}
+
+int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
+                       int csv, int with_advice)
+{
+  const struct atl_l2_calibration none = {{0, 0}, {0, 0}};
+  if (csv)
+    fprintf(f, "id,kernel,duration_us,l2_requests,atom_requests,red_requests,busiest_slice_requests,imbalance,access,"
+               "u,u_low,u_high,u_input,busy_us,verdict%s\n", with_advice ? ",advice" : "");
+  else if (cal)
+    fprintf(f, "L2 atomic model, L2 cycles per request: S_same ATOM %.3f RED %.3f, S_spread ATOM %.3f RED %.3f "
+               "(threshold %.2f)\n",
+            cal->s_same[ATL_L2_ATOM], cal->s_same[ATL_L2_RED], cal->s_dist[ATL_L2_ATOM], cal->s_dist[ATL_L2_RED],
+            threshold);
+  else
+    fprintf(f, "L2 atomic model without a calibration: U is the busiest slice's atomic input share alone, a floor "
+               "(threshold %.2f)\n", threshold);
+  if (!csv)
+    fprintf(f, "%-5s %-28s %10s %12s %12s %6s %-9s %6s %13s %6s %10s %s\n", "id", "kernel", "time us", "requests",
+            "busiest", "imbal", "access", "U", "U range", "input", "busy us", "verdict");
+  for (size_t i = 0; i < r->count; i++) {
+    const struct atl_l2_counters *k = &r->kernels[i];
+    struct atl_l2_util u;
+    atl_l2_utilization(cal ? cal : &none, k, &u);
+    if (csv)
+      fprintf(f, "%s,\"%s\",%.6g,%.0f,%.0f,%.0f,%.0f,%.4g,%s,%.4g,%.4g,%.4g,%.4g,%.6g,%s", k->id, k->kernel,
+              k->duration_ns / 1e3, k->requests, k->atom_requests, k->red_requests, k->requests_max, u.imbalance,
+              atl_l2_access_name(u.access), u.u, u.u_low, u.u_high, u.u_input, u.busy_ns / 1e3, verdict(&u, threshold));
+    else
+      fprintf(f, "%-5s %-28.28s %10.2f %12.0f %12.0f %6.2f %-9s %6.2f %6.2f-%-6.2f %6.2f %10.2f %s", k->id, k->kernel,
+              k->duration_ns / 1e3, k->requests, k->requests_max, u.imbalance, atl_l2_access_name(u.access), u.u,
+              u.u_low, u.u_high, u.u_input, u.busy_ns / 1e3, verdict(&u, threshold));
+    if (csv && with_advice)
+      fprintf(f, ",\"%s\"", strcmp(verdict(&u, threshold), "bottleneck") == 0 ? advice(&u) : "");
+    fputc('\n', f);
+  }
+  if (with_advice && !csv) {
+    int any = 0;
+    for (size_t i = 0; i < r->count; i++) {
+      struct atl_l2_util u;
+      atl_l2_utilization(cal ? cal : &none, &r->kernels[i], &u);
+      if (strcmp(verdict(&u, threshold), "bottleneck") != 0)
+        continue;
+      if (!any++)
+        fprintf(f, "\nadvice (L2 atomic bottlenecks):\n");
+      fprintf(f, "  %s %.60s (U %.2f, %s, busiest slice %.3gx the average): %s\n", r->kernels[i].id,
+              r->kernels[i].kernel, u.u, atl_l2_access_name(u.access), u.imbalance, advice(&u));
+    }
+    if (!any)
+      fprintf(f, "\nadvice: no launch is bound by the L2's atomic units\n");
+  }
+  return ferror(f) ? ATL_EIO : 0;
+}
