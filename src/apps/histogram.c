@@ -576,8 +576,7 @@ out:
 static void histogram_defaults(const struct atl_device_info *d, void *params)
 {
   struct atl_histogram_params *p = params;
-  if (p->wg_size == 0)
-    p->wg_size = atl__app_default_wg(d, 1);
+  atl__app_wg_default(d, &p->wg_size, 1);
   if (p->u32_bins == 0) /* 0 where a library user runs no u32 input: it needs none */
     p->u32_bins = 4096;
   if (p->bytes == 0) {
@@ -593,9 +592,8 @@ static void histogram_defaults(const struct atl_device_info *d, void *params)
 static int histogram_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
 {
   const struct atl_histogram_params *p = params;
-  if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > d->max_wg_size)
-    return atl__app_why(why, len, "wg-size %u is not allowed: a power of two up to %zu on %s", p->wg_size,
-                        d->max_wg_size, d->name);
+  if (atl__app_wg_check(d, p->wg_size, 1, NULL, why, len))
+    return ATL_EINVAL;
   if (p->bytes < 16 || p->bytes % 16)
     return atl__app_why(why, len, "bytes %llu is not allowed: a multiple of 16 below 4 GiB (every work-item loads "
                         "16 bytes)", (unsigned long long)p->bytes);
@@ -631,11 +629,7 @@ static int histogram_prepare(atl_context_t ctx, atl_app_config_t cfg, char *why,
   return 0;
 }
 
-static int histogram_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
-                         struct atl_result_set *out)
-{
-  return atl_app_histogram(ctx, params, tm, out);
-}
+ATL__APP_RUN(histogram, atl_app_histogram)
 
 #define P(field) .offset = offsetof(struct atl_histogram_params, field)
 static const struct atl_app_option histogram_options[] = {
@@ -664,7 +658,6 @@ static const struct atl_app_option histogram_options[] = {
 const struct atl_app_info atl__app_histogram = {
     .name = "histogram",
     .summary = "u8 / rgba / u32 histograms: global, shared, per-warp, match-any, packed, vs read and CUB",
-    .params_size = sizeof(struct atl_histogram_params),
     .description =
         "Histograms of 8-bit keys (256 bins), RGBA pixels (4 channels x 256 bins) and\n"
         "32-bit keys (bin = key % bins), one row per input x distribution x variant\n"
@@ -673,9 +666,6 @@ const struct atl_app_info atl__app_histogram = {
         "the same bytes in the same run (read-ceiling) and, on CUDA with the plugin,\n"
         "the ratio to CUB's DeviceHistogram (HistogramEven for u8 and u32,\n"
         "MultiHistogramEven<4,4> for rgba).",
-    .options = histogram_options,
-    .defaults = histogram_defaults,
-    .check = histogram_check,
+    ATL__APP_ENTRY(struct atl_histogram_params, histogram),
     .prepare = histogram_prepare,
-    .run = histogram_run,
 };

@@ -61,7 +61,7 @@ static int run_cub(atl_context_t ctx, const struct atl_list_params *p, const str
     goto out;
   }
   if ((err = atl__app_alloc(ctx, &bufs, (size_t)p->nodes * 4, &keys_out))) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    atl__app_row_failed(ctx, &row);
     goto out;
   }
   struct cub_sort call = {cub, ordinal, keys, keys_out, p->nodes};
@@ -69,23 +69,18 @@ static int run_cub(atl_context_t ctx, const struct atl_list_params *p, const str
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
     goto out;
   }
-  if ((err = atl__ops(ctx)->read(atl__dev(ctx), keys_out, got, (size_t)p->nodes * 4))) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+  if ((err = atl__app_read(ctx, keys_out, got, (size_t)p->nodes * 4))) {
+    atl__app_row_failed(ctx, &row);
     goto out;
   }
-  row.status = ATL_STATUS_OK;
-  row.verified = memcmp(got, sorted, (size_t)p->nodes * 4) == 0;
-  if (!row.verified)
-    atl__app_row_status(&row, ATL_STATUS_OK, "CUB's output differs from the host's sort");
+  atl__app_row_verdict(&row, memcmp(got, sorted, (size_t)p->nodes * 4) == 0,
+                       "CUB's output differs from the host's sort");
   atl_row_metric_set(&row, "keys", p->nodes);
-  if (row.time_ms.median > 0)
-    atl_row_metric_set(&row, "mkeys_per_s", p->nodes / (row.time_ms.median * 1e3));
+  atl__app_row_per_s(&row, "mkeys_per_s", p->nodes);
 out:
   free(got);
   atl__app_free_all(ctx, &bufs);
-  if (atl_result_set_add(out, &row))
-    return ATL_ENOMEM;
-  return err == ATL_ENOMEM ? err : 0;
+  return atl__app_row_add(out, &row, err);
 }
 
 int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
@@ -133,7 +128,7 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
       (err = atl__ops(ctx)->write(atl__dev(ctx), d_height, height, n)) ||
       (err = atl__app_fill32(ctx, r.abort_flag, 0, 4)) || (err = atl__app_fill32(ctx, r.retries, 0, global * 4)) ||
       (err = atl__app_build(ctx, "app_skiplist", "skiplist_insert", defines, &kernel, &row))) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    atl__app_row_failed(ctx, &row);
     goto out;
   }
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r.next, 0},       {ATL_ARG_BUFFER, d_keys, 0},
@@ -141,11 +136,10 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
                            {ATL_ARG_U32, NULL, p->threads},   {ATL_ARG_U32, NULL, tm->spin_bound},
                            {ATL_ARG_BUFFER, r.abort_flag, 0}, {ATL_ARG_BUFFER, r.retries, 0}};
   struct atl_launch launch = {global, p->wg_size, args, 8};
-  if ((err = atl__app_time(ctx, kernel, &launch, atl__link_reset, &r, tm, &row)) ||
-      (err = atl__ops(ctx)->read(atl__dev(ctx), r.abort_flag, &aborted, sizeof aborted)) ||
-      (err = atl__ops(ctx)->read(atl__dev(ctx), r.next, next, r.next_bytes)) ||
-      (err = atl__ops(ctx)->read(atl__dev(ctx), r.retries, retries, global * 4))) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+  const struct atl__app_readback rb[] = {
+      {r.abort_flag, &aborted, sizeof aborted}, {r.next, next, r.next_bytes}, {r.retries, retries, global * 4}};
+  if ((err = atl__app_time_read(ctx, kernel, &launch, atl__link_reset, &r, tm, &row, rb, 3))) {
+    atl__app_row_failed(ctx, &row);
     goto out;
   }
   uint64_t total = 0;
@@ -171,8 +165,7 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
   }
   if (!row.verified)
     atl__app_row_status(&row, ATL_STATUS_OK, "%s", why);
-  if (row.time_ms.median > 0)
-    atl_row_metric_set(&row, "mkeys_per_s", p->nodes / (row.time_ms.median * 1e3));
+  atl__app_row_per_s(&row, "mkeys_per_s", p->nodes);
 out:
   if (atl_result_set_add(out, &row))
     err = ATL_ENOMEM;
@@ -192,16 +185,7 @@ static void skiplist_defaults(const struct atl_device_info *d, void *params)
   atl__list_defaults(d, params, 1);
 }
 
-static int skiplist_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
-{
-  return atl__list_params_check(d, params, why, len);
-}
-
-static int skiplist_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
-                        struct atl_result_set *out)
-{
-  return atl_app_skiplist(ctx, params, tm, out);
-}
+ATL__APP_RUN(skiplist, atl_app_skiplist)
 
 #define P(field) .offset = offsetof(struct atl_list_params, field)
 static const struct atl_app_option skiplist_options[] = {
@@ -218,14 +202,10 @@ static const struct atl_app_option skiplist_options[] = {
 const struct atl_app_info atl__app_skiplist = {
     .name = "skiplist",
     .summary = "seed 004: skiplist sort by concurrent CAS insertion, vs CUB radix sort",
-    .params_size = sizeof(struct atl_list_params),
     .description = "p threads insert n random keys into one lock-free skiplist (CAS on each\n"
                    "level's link, bottom level first). The host checks every level (sorted,\n"
                    "complete, no cycle) and compares the bottom-level walk with its own sort;\n"
                    "reports CAS retries per insert. On CUDA CUB's radix sort of the same keys\n"
                    "is the baseline.",
-    .options = skiplist_options,
-    .defaults = skiplist_defaults,
-    .check = skiplist_check,
-    .run = skiplist_run,
+    ATL__APP_ENTRY_CHECK(struct atl_list_params, skiplist, atl__list_params_check),
 };
