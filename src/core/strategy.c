@@ -224,19 +224,9 @@ int atl_strategy_check(atl_context_t ctx, const struct atl_strategy_spec *s, cha
   const struct atl_device_info *dev = atl_device_current(ctx);
   const uint64_t threads = (uint64_t)s->wg_size * s->workgroups;
   why[0] = '\0';
-  if (dev == NULL) {
-    snprintf(why, why_len, "no device open");
-    return ATL_ENODEV;
-  }
-  if (s->wg_size == 0 || s->wg_size > dev->max_wg_size) {
-    snprintf(why, why_len, "wg_size %u is not allowed: 1 to %zu on %s", s->wg_size, dev->max_wg_size, dev->name);
-    return ATL_EINVAL;
-  }
-  if (s->workgroups == 0 || threads > UINT32_MAX / LINE_WORDS) {
-    snprintf(why, why_len, "workgroups %u is not allowed: 1 to %llu with wg_size %u", s->workgroups,
-             (unsigned long long)(UINT32_MAX / LINE_WORDS / s->wg_size), s->wg_size);
-    return ATL_EINVAL;
-  }
+  int err = atl__grid_check(dev, s->wg_size, s->workgroups, UINT32_MAX / LINE_WORDS, why, why_len);
+  if (err)
+    return err;
   if (!atl_strategy_op_supported(s->op)) {
     snprintf(why, why_len, "op %s is not allowed: fetch_add, fetch_sub, inc, fetch_min, fetch_max, and, or, xor",
              atl_op_name(s->op));

@@ -14,6 +14,13 @@ static int cmp_double(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* Sorts the @p n times of @p ms and returns their median. */
+static double sorted_median(double *ms, unsigned n)
+{
+  qsort(ms, n, sizeof *ms, cmp_double);
+  return n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+}
+
 /* The image: one colour for "solid", else every channel from a 64-bit LCG (never all zeros). */
 static void make_image(unsigned char *img, unsigned pixels, int solid)
 {
@@ -92,19 +99,13 @@ int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_sp
     if (r >= spec->warmup)
       ms[r - spec->warmup] = t;
   }
-  qsort(ms, spec->reps, sizeof *ms, cmp_double);
+  out->median_ms = sorted_median(ms, spec->reps);
   out->min_ms = ms[0];
   out->max_ms = ms[spec->reps - 1];
-  out->median_ms = spec->reps % 2 ? ms[spec->reps / 2] : (ms[spec->reps / 2 - 1] + ms[spec->reps / 2]) / 2;
   if (!out->verified)
     err = atl__seterr(ctx, ATL_EVERIFY, "histogram: %u bins differ from the host's", out->wrong_bins);
 out:
-  if (in_buf)
-    ops->free(dev, in_buf);
-  if (out_buf)
-    ops->free(dev, out_buf);
-  if (sink_buf)
-    ops->free(dev, sink_buf);
+  atl__device_free_all(ctx, (void *[]){in_buf, out_buf, sink_buf}, 3);
   free(img);
   free(ms);
   return err;
@@ -237,18 +238,12 @@ int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_
     if (r >= spec->warmup)
       ms[r - spec->warmup] = t;
   }
-  qsort(ms, spec->reps, sizeof *ms, cmp_double);
-  out->median_ms = spec->reps % 2 ? ms[spec->reps / 2] : (ms[spec->reps / 2 - 1] + ms[spec->reps / 2]) / 2;
+  out->median_ms = sorted_median(ms, spec->reps);
   if (!out->verified)
     err = atl__seterr(ctx, ATL_EVERIFY, "%s: %u values differ from the expected", validation_entries[spec->which],
                       out->wrong);
 out:
-  if (a_buf)
-    ops->free(dev, a_buf);
-  if (b_buf)
-    ops->free(dev, b_buf);
-  if (c_buf)
-    ops->free(dev, c_buf);
+  atl__device_free_all(ctx, (void *[]){a_buf, b_buf, c_buf}, 3);
   free(host);
   free(ms);
   return err;
