@@ -138,25 +138,20 @@ static void test_counters(void)
     free(text);
   }
   /* impossible counters are refused with a reason */
-  struct atl_smem_counters k = {.fao_jobs = 10, .ops = 400, .active_cycles = 100, .occupancy = 0.5, .sm_count = 1,
-                                .warps_per_sm = 8, .have_ops = 1};
+  const struct atl_smem_counters k = {.fao_jobs = 10, .ops = 100, .active_cycles = 100, .occupancy = 0.5,
+                                      .sm_count = 1, .warps_per_sm = 8, .have_ops = 1};
+  struct atl_smem_counters bad_k[5] = {k, k, k, k, k}; /* each one field off */
+  bad_k[0].ops = 400;                                  /* e = 40 > 32 */
+  bad_k[1].occupancy = 1.5;
+  bad_k[2].have_ops = 0;
+  bad_k[3].sm_count = 0;
+  bad_k[4].active_cycles = 0;
+  const char *bad_why[5] = {"lanes per job", "", "neither O", "", ""};
   struct atl_smem_util u;
-  CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &k, &u, why, sizeof why) == ATL_EINVAL); /* e = 40 > 32 */
-  CHECK(strstr(why, "lanes per job") != NULL);
-  k.ops = 100;
-  k.occupancy = 1.5;
-  CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &k, &u, why, sizeof why) == ATL_EINVAL);
-  k.occupancy = 0.5;
-  k.have_ops = 0;
-  CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &k, &u, why, sizeof why) == ATL_EINVAL);
-  CHECK(strstr(why, "neither O") != NULL);
-  k.have_ops = 1;
-  k.sm_count = 0;
-  CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &k, &u, why, sizeof why) == ATL_EINVAL);
-  k.sm_count = 1;
-  k.active_cycles = 0;
-  CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &k, &u, why, sizeof why) == ATL_EINVAL);
-  k.active_cycles = 100;
+  for (int i = 0; i < 5; i++)
+    if (!CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &bad_k[i], &u, why, sizeof why) == ATL_EINVAL &&
+               strstr(why, bad_why[i]) != NULL))
+      CHECK_CONTEXT("bad counters %d: %s", i, why);
   CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &k, &u, why, sizeof why) == 0);
   CHECK_NEAR(u.e, 10);
   CHECK_NEAR(u.n_hat, 4);
