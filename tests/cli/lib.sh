@@ -19,6 +19,16 @@ need_opencl() {
   fi
 }
 
+# need_cuda: the GPU tests' prelude, skipped (77) where atomlab lists no CUDA device.
+need_cuda() {
+  if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
+import json, atl_json, sys
+sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
+    echo "no CUDA device: skipped"
+    exit 77
+  fi
+}
+
 # expect_refused NEEDLE ARGS...: within $REFUSE_WITHIN seconds (60 unless the
 # test sets it; a hang is a failure, not a hung test) exit code 2, exactly one stderr line "error: ..." containing NEEDLE
 # (the parameter's name), and no file $WORK/out* left behind.
