@@ -124,6 +124,20 @@ int atl__app_read(atl_context_t ctx, void *buf, void *host, size_t bytes);
 /* One call of a CUB plugin function: @p reps timed runs (after its own warm-up); 0, else the reason in @p why. */
 typedef int (*atl__cub_call_fn)(void *arg, unsigned reps, float *times_ms, char *why, size_t len);
 
+/*
+ * The CUB plugin for a baseline row, with *@p ordinal its CUDA device; NULL
+ * with @p row's status unsupported and the reason (not a CUDA device, or
+ * why the plugin did not load) where CUB cannot run.
+ */
+const struct atl__cub *atl__app_cub_for(atl_context_t ctx, struct atl_row *row, int *ordinal);
+
+/* What a CUB call of a baseline row (an atl__cub_call_fn's argument) needs: the plugin, the app's run, the device. */
+struct atl__cub_call {
+  const struct atl__cub *cub;
+  const void *run;
+  int ordinal;
+};
+
 /* The CUB baseline's times, sampled as @p tm says in batches of calls, into row->time_ms; non-zero: @p why. */
 int atl__app_cub_time(atl__cub_call_fn call, void *arg, const struct atl_app_timing *tm, struct atl_row *row,
                       char *why, size_t len);
@@ -234,6 +248,17 @@ struct atl__link_run {
  * the abort flag cleared, after noting whether the last launch aborted. */
 int atl__link_reset(atl_context_t ctx, void *arg);
 
+/*
+ * The timed launches of a list or skiplist kernel (atl__link_reset before
+ * each), then the links into @p next, the retries of every work-item of the
+ * launch into @p retries (the sum of the first @p threads into *@p total) and
+ * the last launch's abort flag into r->aborted. 0, else the error code with
+ * the row's status error.
+ */
+int atl__link_time(atl_context_t ctx, void *kernel, const struct atl_launch *launch, struct atl__link_run *r,
+                   const struct atl_app_timing *tm, uint32_t *next, uint32_t *retries, uint32_t threads,
+                   uint64_t *total, struct atl_row *row);
+
 /* The defaults (@p skiplist: its larger GPU sizes) and the check the list and skiplist share. */
 void atl__list_defaults(const struct atl_device_info *d, struct atl_list_params *p, int skiplist);
 int atl__list_params_check(const struct atl_device_info *d, const void *params, char *why, size_t len);
@@ -336,8 +361,26 @@ struct atl__sw_run {
 /* The reset of an atl__sw_run (@p arg) before each launch: the protocol's buffers and the result words zeroed. */
 int atl__sw_run_reset(atl_context_t ctx, void *arg);
 
+/*
+ * Fills the protocol's four arguments that end @p args (@p nargs in all) and
+ * times @p kernel on @p groups work-groups (atl__sw_time, atl__sw_run_reset
+ * before each launch); returns atl__sw_time's code.
+ */
+int atl__sw_run_time(atl_context_t ctx, void *kernel, struct atl_arg *args, unsigned nargs, uint32_t groups,
+                     const struct atl_swapps_params *p, struct atl__sw_run *r, const struct atl_app_timing *tm,
+                     struct atl_row *row);
+
 /* The row "build" of an application whose kernel did not build: status error, added to @p out (atl__app_row_add). */
 int atl__sw_build_failed(atl_context_t ctx, struct atl_row *brow, struct atl_result_set *out);
+
+/*
+ * Builds the kernel @p entry of @p source with the protocol's defines and
+ * sets r->cap (atl__sw_cap); where the build fails, the row "build" of @p app
+ * goes to @p out (atl__sw_build_failed) and *@p kernel stays NULL. 0, or what
+ * the application returns (ATL_ENOMEM).
+ */
+int atl__sw_build(atl_context_t ctx, const struct atl_swapps_params *p, const char *app, const char *source,
+                  const char *entry, void **kernel, struct atl__sw_run *r, struct atl_result_set *out);
 
 /*
  * The largest co-resident grid of @p kernel: discovery's count, lowered to

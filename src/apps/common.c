@@ -194,6 +194,20 @@ int atl__app_cuda_ordinal(atl_context_t ctx)
   return d && d->has_cub ? (int)d->ordinal : -1;
 }
 
+const struct atl__cub *atl__app_cub_for(atl_context_t ctx, struct atl_row *row, int *ordinal)
+{
+  char why[256];
+  *ordinal = atl__app_cuda_ordinal(ctx);
+  if (*ordinal < 0) {
+    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "CUB runs on CUDA devices only");
+    return NULL;
+  }
+  const struct atl__cub *cub = atl__cub_load(why, sizeof why);
+  if (cub == NULL)
+    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "%s", why);
+  return cub;
+}
+
 int atl__app_why(char *why, size_t len, const char *fmt, ...)
 {
   va_list ap;

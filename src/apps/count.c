@@ -138,16 +138,10 @@ static int run_strategy(struct count_run *r, const char *strategy, const struct 
 }
 
 /* CUB's count of the containers over the limit, @p reps timed runs (atl__app_cub_time samples it). */
-struct cub_call {
-  const struct atl__cub *cub;
-  const struct count_run *r;
-  int ordinal;
-};
-
 static int cub_count_if(void *arg, unsigned reps, float *times, char *why, size_t len)
 {
-  const struct cub_call *c = arg;
-  const struct count_run *r = c->r;
+  const struct atl__cub_call *c = arg;
+  const struct count_run *r = c->run;
   return c->cub->count_if(c->ordinal, (uint64_t)(uintptr_t)r->vals, r->p->containers, r->p->items, r->p->limit,
                           (uint64_t)(uintptr_t)r->cub_count, reps, times, why, len);
 }
@@ -158,15 +152,13 @@ static int run_cub(struct count_run *r, const struct atl_app_timing *tm, struct 
   struct atl_row row;
   char why[256];
   atl__app_row_init(&row, "count", "cub");
-  int ordinal = atl__app_cuda_ordinal(ctx);
-  const struct atl__cub *cub = ordinal >= 0 ? atl__cub_load(why, sizeof why) : NULL;
-  if (ordinal < 0 || cub == NULL) {
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", ordinal < 0 ? "CUB runs on CUDA devices only" : why);
+  int ordinal;
+  const struct atl__cub *cub = atl__app_cub_for(ctx, &row, &ordinal);
+  if (cub == NULL)
     return atl__app_row_add(out, &row, 0);
-  }
   snprintf(row.instructions, sizeof row.instructions, "cub::DeviceReduce::Sum, %s", cub->info);
   uint64_t got = 0;
-  struct cub_call call = {cub, r, ordinal};
+  struct atl__cub_call call = {cub, r, ordinal};
   int err = atl__ops(ctx)->fill(atl__dev(ctx), r->cub_count, &(uint32_t){0}, 4, sizeof got);
   if (!err && atl__app_cub_time(cub_count_if, &call, tm, &row, why, sizeof why) != 0) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);

@@ -439,16 +439,10 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_r
 }
 
 /* One call of CUB's histogram of the input, @p reps timed runs (atl__app_cub_time samples it). */
-struct cub_call {
-  const struct atl__cub *cub;
-  const struct hist_run *r;
-  int ordinal;
-};
-
 static int cub_histogram(void *arg, unsigned reps, float *times, char *why, size_t len)
 {
-  const struct cub_call *c = arg;
-  const struct hist_run *r = c->r;
+  const struct atl__cub_call *c = arg;
+  const struct hist_run *r = c->run;
   const uint64_t in = (uint64_t)(uintptr_t)r->in, hist = (uint64_t)(uintptr_t)r->hist, n = r->p->bytes;
   return r->input == ATL_HIST_U8     ? c->cub->histogram_u8(c->ordinal, in, n, hist, reps, times, why, len)
          : r->input == ATL_HIST_RGBA ? c->cub->histogram_rgba(c->ordinal, in, n / 4, hist, reps, times, why, len)
@@ -462,20 +456,16 @@ static int run_cub(struct hist_run *r, struct atl_result_set *out)
   char why[256];
   row_name(&row, r, ATL_HIST_CUB);
   add_throughput(&row, r);
-  int ordinal = atl__app_cuda_ordinal(r->ctx);
-  const struct atl__cub *cub = ordinal >= 0 ? atl__cub_load(why, sizeof why) : NULL;
-  if (ordinal < 0)
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "CUB runs on CUDA devices only");
-  else if (cub == NULL)
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", why);
-  if (row.status == ATL_STATUS_UNSUPPORTED)
+  int ordinal;
+  const struct atl__cub *cub = atl__app_cub_for(r->ctx, &row, &ordinal);
+  if (cub == NULL)
     return finish_row(r, &row, 0, out);
   static const char *const algo[ATL_HIST_INPUT_COUNT] = {"HistogramEven", "MultiHistogramEven<4,4>",
                                                          "HistogramEven of key % bins"};
   snprintf(row.instructions, sizeof row.instructions, "cub::DeviceHistogram::%s, %s", algo[r->input], cub->info);
   int err = reset_hist(r->ctx, r), rc = 0;
   if (!err)
-    rc = atl__app_cub_time(cub_histogram, &(struct cub_call){cub, r, ordinal}, r->tm, &row, why, sizeof why);
+    rc = atl__app_cub_time(cub_histogram, &(struct atl__cub_call){cub, r, ordinal}, r->tm, &row, why, sizeof why);
   if (rc != 0) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
     return finish_row(r, &row, 0, out);

@@ -26,6 +26,26 @@ int atl__link_reset(atl_context_t ctx, void *arg)
   return err;
 }
 
+int atl__link_time(atl_context_t ctx, void *kernel, const struct atl_launch *launch, struct atl__link_run *r,
+                   const struct atl_app_timing *tm, uint32_t *next, uint32_t *retries, uint32_t threads,
+                   uint64_t *total, struct atl_row *row)
+{
+  uint32_t aborted = 0;
+  const struct atl__app_readback rb[] = {{r->abort_flag, &aborted, sizeof aborted},
+                                         {r->next, next, r->next_bytes},
+                                         {r->retries, retries, launch->global * 4}};
+  int err = atl__app_time_read(ctx, kernel, launch, atl__link_reset, r, tm, row, rb, 3);
+  if (err) {
+    atl__app_row_failed(ctx, row);
+    return err;
+  }
+  r->aborted |= aborted;
+  *total = 0;
+  for (uint32_t t = 0; t < threads; t++)
+    *total += retries[t];
+  return 0;
+}
+
 /* Defaults and checks the list and skiplist share. Every insertion after one
  * list head is a CAS on one word, and each success costs about as many
  * attempts as threads contend, so the list's GPU defaults are smaller than
@@ -90,7 +110,7 @@ int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struc
   struct atl__app_buffers bufs = {{0}, 0};
   struct atl__link_run r = {0};
   struct atl_row row;
-  uint32_t *next = NULL, *retries = NULL, aborted = 0;
+  uint32_t *next = NULL, *retries = NULL;
   void *kernel = NULL;
   char variant[48], why[256];
   int err = atl__app_checked(ctx, &atl__app_list, p);
@@ -120,20 +140,14 @@ int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struc
                            {ATL_ARG_U32, NULL, tm->spin_bound},  {ATL_ARG_BUFFER, r.abort_flag, 0},
                            {ATL_ARG_BUFFER, r.retries, 0}};
   struct atl_launch launch = {global, p->wg_size, args, 7};
-  const struct atl__app_readback rb[] = {
-      {r.abort_flag, &aborted, sizeof aborted}, {r.next, next, r.next_bytes}, {r.retries, retries, global * 4}};
-  if ((err = atl__app_time_read(ctx, kernel, &launch, atl__link_reset, &r, tm, &row, rb, 3))) {
-    atl__app_row_failed(ctx, &row);
-    goto out;
-  }
   uint64_t total = 0;
-  for (size_t t = 0; t < p->threads; t++)
-    total += retries[t];
+  if ((err = atl__link_time(ctx, kernel, &launch, &r, tm, next, retries, p->threads, &total, &row)))
+    goto out;
   atl_row_metric_set(&row, "nodes", p->nodes);
   atl_row_metric_set(&row, "threads", p->threads);
   atl_row_metric_set(&row, "heads", p->lists);
   atl_row_metric_set(&row, "retries_per_insert", (double)total / p->nodes);
-  if (aborted || r.aborted) {
+  if (r.aborted) {
     atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a CAS loop passed spin_bound %u tries", tm->spin_bound);
     goto out;
   }

@@ -49,12 +49,10 @@ static int run_cub(atl_context_t ctx, const struct atl_list_params *p, const str
   uint32_t *got = NULL;
   int err = 0;
   atl__app_row_init(&row, "skiplist", "cub-radix-sort");
-  int ordinal = atl__app_cuda_ordinal(ctx);
-  const struct atl__cub *cub = ordinal >= 0 ? atl__cub_load(why, sizeof why) : NULL;
-  if (ordinal < 0 || cub == NULL) {
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", ordinal < 0 ? "CUB runs on CUDA devices only" : why);
+  int ordinal;
+  const struct atl__cub *cub = atl__app_cub_for(ctx, &row, &ordinal);
+  if (cub == NULL)
     goto out;
-  }
   snprintf(row.instructions, sizeof row.instructions, "cub::DeviceRadixSort::SortKeys, %s", cub->info);
   if ((got = malloc((size_t)p->nodes * 4)) == NULL) {
     err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
@@ -90,7 +88,7 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
   struct atl__link_run r = {0};
   void *d_keys = NULL, *d_height = NULL;
   struct atl_row row;
-  uint32_t *keys = NULL, *next = NULL, *retries = NULL, *sorted = NULL, aborted = 0;
+  uint32_t *keys = NULL, *next = NULL, *retries = NULL, *sorted = NULL;
   uint8_t *height = NULL;
   void *kernel = NULL;
   char why[256], defines[32];
@@ -136,19 +134,13 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
                            {ATL_ARG_U32, NULL, p->threads},   {ATL_ARG_U32, NULL, tm->spin_bound},
                            {ATL_ARG_BUFFER, r.abort_flag, 0}, {ATL_ARG_BUFFER, r.retries, 0}};
   struct atl_launch launch = {global, p->wg_size, args, 8};
-  const struct atl__app_readback rb[] = {
-      {r.abort_flag, &aborted, sizeof aborted}, {r.next, next, r.next_bytes}, {r.retries, retries, global * 4}};
-  if ((err = atl__app_time_read(ctx, kernel, &launch, atl__link_reset, &r, tm, &row, rb, 3))) {
-    atl__app_row_failed(ctx, &row);
-    goto out;
-  }
   uint64_t total = 0;
-  for (size_t t = 0; t < p->threads; t++)
-    total += retries[t];
+  if ((err = atl__link_time(ctx, kernel, &launch, &r, tm, next, retries, p->threads, &total, &row)))
+    goto out;
   atl_row_metric_set(&row, "keys", p->nodes);
   atl_row_metric_set(&row, "threads", p->threads);
   atl_row_metric_set(&row, "retries_per_insert", (double)total / p->nodes);
-  if (aborted || r.aborted) {
+  if (r.aborted) {
     atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a walk or CAS loop passed spin_bound %u", tm->spin_bound);
     goto out;
   }

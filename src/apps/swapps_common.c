@@ -195,10 +195,32 @@ int atl__sw_run_reset(atl_context_t ctx, void *arg)
   return err ? err : atl__app_fill32(ctx, r->result, 0, r->result_bytes);
 }
 
+int atl__sw_run_time(atl_context_t ctx, void *kernel, struct atl_arg *args, unsigned nargs, uint32_t groups,
+                     const struct atl_swapps_params *p, struct atl__sw_run *r, const struct atl_app_timing *tm,
+                     struct atl_row *row)
+{
+  atl__sw_args(args + nargs - 4, &r->sync, tm);
+  const struct atl_launch launch = {(size_t)groups * p->wg_size, p->wg_size, args, nargs};
+  return atl__sw_time(ctx, &kernel, &launch, 1, atl__sw_run_reset, r, &r->sync, tm, row);
+}
+
 int atl__sw_build_failed(atl_context_t ctx, struct atl_row *brow, struct atl_result_set *out)
 {
   atl__app_row_status(brow, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
   return atl__app_row_add(out, brow, 0);
+}
+
+int atl__sw_build(atl_context_t ctx, const struct atl_swapps_params *p, const char *app, const char *source,
+                  const char *entry, void **kernel, struct atl__sw_run *r, struct atl_result_set *out)
+{
+  struct atl_row brow;
+  atl__app_row_init(&brow, app, "build");
+  if (atl__app_build(ctx, source, entry, "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", kernel, &brow)) {
+    *kernel = NULL;
+    return atl__sw_build_failed(ctx, &brow, out);
+  }
+  r->cap = atl__sw_cap(ctx, *kernel, p);
+  return 0;
 }
 
 int atl__sw_sync_reset(atl_context_t ctx, struct atl__sw_sync *s)

@@ -21,9 +21,7 @@ static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const s
     struct atl_arg args[9] = {{ATL_ARG_BUFFER, a, 0},      {ATL_ARG_BUFFER, b, 0},
                               {ATL_ARG_U64, NULL, p->dot_elements}, {ATL_ARG_BUFFER, r->result, 0},
                               {ATL_ARG_U32, NULL, variant}};
-    atl__sw_args(args + 5, &r->sync, tm);
-    const struct atl_launch launch = {(size_t)groups * p->wg_size, p->wg_size, args, 9};
-    const int st = atl__sw_time(ctx, &kernel, &launch, 1, atl__sw_run_reset, r, &r->sync, tm, &row);
+    const int st = atl__sw_run_time(ctx, kernel, args, 9, groups, p, r, tm, &row);
     if (st == ATL_ENOMEM)
       return st;
     uint32_t got = 0;
@@ -62,18 +60,13 @@ int atl_app_swdot(atl_context_t ctx, const struct atl_swapps_params *p, const st
   }
   if (p->skew_reference)
     expect++;
-  struct atl_row brow;
-  atl__app_row_init(&brow, "dot", "build");
   if ((err = atl__app_alloc(ctx, &bufs, n * 4, &da)) || (err = atl__app_alloc(ctx, &bufs, n * 4, &db)) ||
-      (err = atl__app_alloc(ctx, &bufs, r.result_bytes, &r.result)) || (err = atl__sw_sync_alloc(ctx, &bufs, p, &r.sync)) ||
+      (err = atl__app_alloc(ctx, &bufs, r.result_bytes, &r.result)) ||
+      (err = atl__sw_sync_alloc(ctx, &bufs, p, &r.sync)) ||
       (err = atl__ops(ctx)->write(atl__dev(ctx), da, a, n * 4)) ||
-      (err = atl__ops(ctx)->write(atl__dev(ctx), db, b, n * 4)))
+      (err = atl__ops(ctx)->write(atl__dev(ctx), db, b, n * 4)) ||
+      (err = atl__sw_build(ctx, p, "dot", "app_swdot", "swdot", &kernel, &r, out)) || kernel == NULL)
     goto out;
-  if ((err = atl__app_build(ctx, "app_swdot", "swdot", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", &kernel, &brow))) {
-    err = atl__sw_build_failed(ctx, &brow, out);
-    goto out;
-  }
-  r.cap = atl__sw_cap(ctx, kernel, p);
   for (unsigned i = 0; i < p->ngroups && ATL_APP_GO_ON(err); i++)
     for (unsigned v = 0; v < 3 && ATL_APP_GO_ON(err); v++)
       if (p->variants & (1u << v))

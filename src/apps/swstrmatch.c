@@ -38,9 +38,7 @@ static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const s
                                {ATL_ARG_BUFFER, kw, 0},            {ATL_ARG_BUFFER, kwlen, 0},
                                {ATL_ARG_U32, NULL, p->nkeywords},  {ATL_ARG_BUFFER, r->result, 0},
                                {ATL_ARG_U32, NULL, variant}};
-    atl__sw_args(args + 7, &r->sync, tm);
-    const struct atl_launch launch = {(size_t)groups * p->wg_size, p->wg_size, args, 11};
-    const int st = atl__sw_time(ctx, &kernel, &launch, 1, atl__sw_run_reset, r, &r->sync, tm, &row);
+    const int st = atl__sw_run_time(ctx, kernel, args, 11, groups, p, r, tm, &row);
     if (st == ATL_ENOMEM)
       return st;
     uint32_t got[KW_COUNT] = {0};
@@ -102,22 +100,15 @@ int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, con
   host_counts(p, len, expect);
   if (p->skew_reference)
     expect[0]++;
-  struct atl_row brow;
-  atl__app_row_init(&brow, "strmatch", "build");
   if ((err = atl__app_alloc(ctx, &bufs, (size_t)p->text_bytes, &dtext)) ||
       (err = atl__app_alloc(ctx, &bufs, sizeof kw, &dkw)) || (err = atl__app_alloc(ctx, &bufs, sizeof len, &dlen)) ||
       (err = atl__app_alloc(ctx, &bufs, r.result_bytes, &r.result)) ||
       (err = atl__sw_sync_alloc(ctx, &bufs, p, &r.sync)) ||
       (err = atl__ops(ctx)->write(atl__dev(ctx), dtext, p->text, (size_t)p->text_bytes)) ||
       (err = atl__ops(ctx)->write(atl__dev(ctx), dkw, kw, sizeof kw)) ||
-      (err = atl__ops(ctx)->write(atl__dev(ctx), dlen, len, sizeof len)))
+      (err = atl__ops(ctx)->write(atl__dev(ctx), dlen, len, sizeof len)) ||
+      (err = atl__sw_build(ctx, p, "strmatch", "app_swstrmatch", "swstrmatch", &kernel, &r, out)) || kernel == NULL)
     goto out;
-  if ((err = atl__app_build(ctx, "app_swstrmatch", "swstrmatch", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", &kernel,
-                            &brow))) {
-    err = atl__sw_build_failed(ctx, &brow, out);
-    goto out;
-  }
-  r.cap = atl__sw_cap(ctx, kernel, p);
   for (unsigned i = 0; i < p->ngroups && ATL_APP_GO_ON(err); i++)
     for (unsigned v = 0; v < 3 && ATL_APP_GO_ON(err); v++)
       if (p->variants & (1u << v))
