@@ -271,14 +271,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   row->wrong = vout.wrong_words + (vout.sink_ok ? 0 : 1);
   row->verified = row->wrong == 0;
   const uint64_t nops = atl_spec_active_threads(s) * iters;
-  atl_row_metric_set(row, "iters", iters);
-  atl_row_metric_set(row, "ops", (double)nops);
-  atl_row_metric_set(row, "array_words", (double)array_words);
-  if (row->time_ms.median > 0) {
-    const double ops_per_us = (double)nops / (row->time_ms.median * 1e3);
-    atl_row_metric_set(row, "ops_per_us", ops_per_us);
-    atl_row_metric_set(row, "gops", ops_per_us * 1e-3);
-  }
+  atl__row_rate_metrics(row, iters, nops, array_words);
   if (attempts) {
     uint64_t total = 0;
     for (uint64_t t = 0; t < threads; t++)

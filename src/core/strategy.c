@@ -478,14 +478,7 @@ int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const
   row->wrong = wrong_words;
   row->verified = wrong_words == 0;
   const uint64_t nops = active_threads * iters;
-  atl_row_metric_set(row, "iters", iters);
-  atl_row_metric_set(row, "ops", (double)nops);
-  atl_row_metric_set(row, "array_words", (double)nwords);
-  if (row->time_ms.median > 0) {
-    const double ops_per_us = (double)nops / (row->time_ms.median * 1e3);
-    atl_row_metric_set(row, "ops_per_us", ops_per_us);
-    atl_row_metric_set(row, "gops", ops_per_us * 1e-3);
-  }
+  atl__row_rate_metrics(row, iters, nops, nwords);
   atl_row_metric_set(row, "olds_checked", (double)olds_checked);
   row->status = ATL_STATUS_OK;
   if (!row->verified)

@@ -14,6 +14,30 @@ static int cmp_double(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* 0 where the open device runs CUDA C kernels; else the context's error: no device, or @p what needs CUDA. */
+static int need_cuda(atl_context_t ctx, const char *what)
+{
+  const struct atl_device_info *d = atl_device_current(ctx);
+  if (atl__ops(ctx) == NULL || d == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "no device is open");
+  if (!d->kernels_cuda_c)
+    return atl__seterr(ctx, ATL_ENOTSUP, "%s; %s is not CUDA", what, d->id);
+  return 0;
+}
+
+/* Launch @p r of a warm-up + reps run (every one verified): @p wrong values clear *@p verified and the worst
+ * launch's count stays in *@p worst; past the warm-up its time @p t is kept in @p ms. */
+static void record_launch(unsigned r, unsigned warmup, double t, unsigned wrong, int *verified, unsigned *worst,
+                          double *ms)
+{
+  if (wrong) {
+    *verified = 0;
+    *worst = wrong > *worst ? wrong : *worst;
+  }
+  if (r >= warmup)
+    ms[r - warmup] = t;
+}
+
 /* Sorts the @p n times of @p ms and returns their median. */
 static double sorted_median(double *ms, unsigned n)
 {
@@ -47,10 +71,8 @@ int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_sp
   double *ms = NULL;
   int err = 0;
   memset(out, 0, sizeof *out);
-  if (ops == NULL || d == NULL)
-    return atl__seterr(ctx, ATL_ENODEV, "no device is open");
-  if (!d->kernels_cuda_c)
-    return atl__seterr(ctx, ATL_ENOTSUP, "the histogram case study is a CUDA kernel; %s is not CUDA", d->id);
+  if ((err = need_cuda(ctx, "the histogram case study is a CUDA kernel")))
+    return err;
   if (spec->pixels == 0 || spec->wg_size == 0 || spec->wg_size > d->max_wg_size || spec->workgroups == 0 ||
       spec->reps == 0)
     return atl__seterr(ctx, ATL_EINVAL, "histogram: pixels, wg_size (<= %zu), workgroups and reps must be positive",
@@ -92,12 +114,7 @@ int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_sp
     unsigned wrong = 0;
     for (size_t b = 0; b < CHANNELS * N_BINS; b++)
       wrong += got[b] != want[b];
-    if (wrong) {
-      out->verified = 0;
-      out->wrong_bins = wrong > out->wrong_bins ? wrong : out->wrong_bins;
-    }
-    if (r >= spec->warmup)
-      ms[r - spec->warmup] = t;
+    record_launch(r, spec->warmup, t, wrong, &out->verified, &out->wrong_bins, ms);
   }
   out->median_ms = sorted_median(ms, spec->reps);
   out->min_ms = ms[0];
@@ -141,10 +158,8 @@ int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_
   double *ms = NULL;
   int err = 0;
   memset(out, 0, sizeof *out);
-  if (ops == NULL || d == NULL)
-    return atl__seterr(ctx, ATL_ENODEV, "no device is open");
-  if (!d->kernels_cuda_c)
-    return atl__seterr(ctx, ATL_ENOTSUP, "the validation kernels are CUDA kernels; %s is not CUDA", d->id);
+  if ((err = need_cuda(ctx, "the validation kernels are CUDA kernels")))
+    return err;
   if ((unsigned)spec->which >= ATL_SMEM_VALIDATIONS || spec->wg_size == 0 || spec->wg_size % 32 ||
       spec->wg_size > 1024 || spec->wg_size > d->max_wg_size || spec->workgroups == 0 || spec->reps == 0 ||
       spec->iters == 0 || (spec->which == ATL_SMEM_VALIDATE_STREAM && spec->bytes < 16))
@@ -231,12 +246,7 @@ int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_
         goto out;
       wrong += atomics != want_atomics;
     }
-    if (wrong) {
-      out->verified = 0;
-      out->wrong = wrong > out->wrong ? wrong : out->wrong;
-    }
-    if (r >= spec->warmup)
-      ms[r - spec->warmup] = t;
+    record_launch(r, spec->warmup, t, wrong, &out->verified, &out->wrong, ms);
   }
   out->median_ms = sorted_median(ms, spec->reps);
   if (!out->verified)
