@@ -13,8 +13,7 @@
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_script gpu-apps
-gpu_info_start
-ocl=$(gpu_device_id opencl gpu)
+gpu_apps_start
 : >"$OUT/apps-tables.txt"
 : >"$OUT/tests.log"
 STEP_STATUS=$OUT/info.txt

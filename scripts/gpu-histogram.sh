@@ -18,8 +18,7 @@
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_script gpu-histogram
-gpu_info_start
-ocl=$(gpu_device_id opencl gpu)
+gpu_apps_start
 : >"$OUT/tables.txt"
 step_deadline "${DEADLINE:-220}"
 STEP_STATUS=$OUT/info.txt
