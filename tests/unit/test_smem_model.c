@@ -11,6 +11,7 @@
 
 #include "atomlab.h"
 #include "check.h"
+#include "memtext.h"
 #include "model/smem/csv.h"
 #include "model/smem/text.h"
 
@@ -238,15 +239,14 @@ static void test_numbers(void)
 /* The writer and the reader of a table are one format: what calibrate writes, model reads back point for point. */
 static void test_table_round_trip(void)
 {
-  char *buf = NULL, why[256] = "";
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!CHECK(f != NULL))
+  char why[256] = "";
+  struct memtext m;
+  if (!CHECK(memtext_open(&m)))
     return;
-  CHECK(atl_smem_table_write_csv(f, &table, NULL) == 0);
-  fclose(f);
+  CHECK(atl_smem_table_write_csv(m.f, &table, NULL) == 0);
+  fclose(m.f);
   struct atl_smem_table back;
-  if (CHECK(atl_smem_table_parse_csv(buf, "written", &back, why, sizeof why) == 0)) {
+  if (CHECK(atl_smem_table_parse_csv(m.buf, "written", &back, why, sizeof why) == 0)) {
     for (int v = 0; v < ATL_SMEM_VARIANTS; v++) {
       const enum atl_smem_variant var = (enum atl_smem_variant)v;
       CHECK(atl_smem_table_count(&back, var) == atl_smem_table_count(&table, var));
@@ -262,7 +262,7 @@ static void test_table_round_trip(void)
   } else {
     CHECK_CONTEXT("%s", why);
   }
-  free(buf);
+  free(m.buf);
 }
 
 /* Which metrics profile asks ncu for: the first listed candidate per quantity, required ones or an error. */
