@@ -24,6 +24,14 @@ gpu_script() {
   W=$(mktemp -d)
   trap 'rm -rf "$W"' EXIT
 }
+# gpu_apps_start: what the apps' scripts do after gpu_script: info.txt under OUT begun with the GPU's state,
+# atomlab's version and devices and the CUB plugin, and shown (later steps append their status to it); ocl set to
+# NVIDIA's OpenCL GPU (gpu_device_id), as the apps run on both backends.
+gpu_apps_start() {
+  { echo "== start"; $SMI; $A version; $A devices; ls -l build/libatomlab_cub.so; } >"$OUT/info.txt" 2>&1
+  cat "$OUT/info.txt"
+  ocl=$(gpu_device_id opencl gpu)
+}
 # gpu_device_id BACKEND [TYPE]: the first device of BACKEND (and TYPE: gpu, cpu) that `atomlab devices`
 # lists, or nothing; e.g. NVIDIA's OpenCL GPU beside PoCL's CPU device.
 gpu_device_id() {

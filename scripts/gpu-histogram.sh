@@ -18,9 +18,7 @@
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_script gpu-histogram
-{ echo "== start"; $SMI; $A version; $A devices; ls -l build/libatomlab_cub.so; } >"$OUT/info.txt" 2>&1
-cat "$OUT/info.txt"
-ocl=$(gpu_device_id opencl gpu)
+gpu_apps_start
 : >"$OUT/tables.txt"
 step_deadline "${DEADLINE:-220}"
 STEP_STATUS=$OUT/info.txt

@@ -92,25 +92,21 @@ int atl_app_access_table(atl_context_t ctx, const struct atl_access_params *p, c
 static void access_defaults(const struct atl_device_info *d, void *params)
 {
   struct atl_access_params *p = params;
-  if (p->wg_size == 0)
-    p->wg_size = atl__app_default_wg(d, 0);
+  atl__app_wg_default(d, &p->wg_size, 0);
 }
 
 /* Beyond the ranges of its options: the device's work-group size and 64-bit atomics. */
 static int access_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
 {
   const struct atl_access_params *p = params;
-  if (p->wg_size == 0 || p->wg_size > d->max_wg_size)
-    return atl__app_why(why, len, "wg-size %u is not allowed: 1 to %zu on %s", p->wg_size, d->max_wg_size, d->name);
+  if (atl__app_wg_check(d, p->wg_size, 0, NULL, why, len))
+    return ATL_EINVAL;
   if (!atl_device_has_type(d, p->type))
     return atl__app_why(why, len, "type %s is not available on %s", atl_type_name((enum atl_type)p->type), d->name);
   return 0;
 }
 
-static int access_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_result_set *out)
-{
-  return atl_app_access_table(ctx, params, tm, out);
-}
+ATL__APP_RUN(access, atl_app_access_table)
 
 /* The threads of the rows of configuration @p config ("same-address", ...): the table's heading. */
 static double threads_of(const struct atl_result_set *set, const char *config)
@@ -170,14 +166,10 @@ static const struct atl_app_option access_options[] = {
 const struct atl_app_info atl__app_access_table = {
     .name = "access-table",
     .summary = "seed 004: same address / same line / scattered throughput of every op (via rmw)",
-    .params_size = sizeof(struct atl_access_params),
     .description = "Throughput of every atomic op with all threads on one address, on adjacent\n"
                    "words (same cache line per warp) and on one word per 128-byte line, each\n"
                    "row calibrated, timed and verified by the rmw benchmark.",
-    .options = access_options,
-    .defaults = access_defaults,
-    .check = access_check,
-    .run = access_run,
+    ATL__APP_ENTRY(struct atl_access_params, access),
     .write_view = access_view,
     .view_replaces_table = 1,
 };

@@ -33,8 +33,30 @@ int atl__app_why(char *why, size_t len, const char *fmt, ...)
   {"wg-size", ATL_APP_OPT_U32, .offset = offsetof(type, wg_size), .min = 1, .max = (max_), .arg = "N",                \
    .def_help = "256, or the device maximum", .help = (help_)}
 
+/* The registry's run of an app, x_run: its public entry @p fn with the params as they come. */
+#define ATL__APP_RUN(x, fn)                                                                                            \
+  static int x##_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,                          \
+                     struct atl_result_set *out)                                                                       \
+  {                                                                                                                    \
+    return fn(ctx, params, tm, out);                                                                                   \
+  }
+
+/* The fields of a registry entry that follow from its file's names (PoCL's INIT_DEV): the params struct @p type and
+ * x_options, x_defaults, x_check, x_run. */
+#define ATL__APP_ENTRY(type, x) ATL__APP_ENTRY_CHECK(type, x, x##_check)
+/* ATL__APP_ENTRY with a check shared with other apps. */
+#define ATL__APP_ENTRY_CHECK(type, x, check_)                                                                          \
+  .params_size = sizeof(type), .options = x##_options, .defaults = x##_defaults, .check = (check_), .run = x##_run
+
 /* The default work-group size on @p d: 256 or the device maximum, rounded down to a power of two if @p pow2. */
 uint32_t atl__app_default_wg(const struct atl_device_info *d, int pow2);
+
+/* Fills *@p wg where it is 0 with atl__app_default_wg (the defaults() of every app with ATL__APP_OPT_WG). */
+void atl__app_wg_default(const struct atl_device_info *d, uint32_t *wg, int pow2);
+
+/* wg-size @p wg on @p d: 1 to the device maximum (@p pow2: a power of two), else ATL_EINVAL and the reason in
+ * @p why, which ends in " (@p note)" where @p note is not NULL. */
+int atl__app_wg_check(const struct atl_device_info *d, uint32_t wg, int pow2, const char *note, char *why, size_t len);
 
 /* atl_app_check of @p info on the open device, as the error of @p ctx ("APP: reason") when it refuses. */
 int atl__app_checked(atl_context_t ctx, const struct atl_app_info *info, const void *params);
@@ -45,6 +67,26 @@ void atl__app_row_status(struct atl_row *row, enum atl_status status, const char
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* The row failed on the device or the host: status error, the context's last message as the reason. */
+void atl__app_row_failed(atl_context_t ctx, struct atl_row *row);
+
+/* The row measured and checked: status ok, verified as @p ok, and where it is not, the reason (printf-style). */
+void atl__app_row_verdict(struct atl_row *row, int ok, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Metric @p name: @p count per median time in millions per second; nothing where no time was measured. */
+void atl__app_row_per_s(struct atl_row *row, const char *name, double count);
+
+/*
+ * Adds @p row to @p out and says what the app returns: ATL_ENOMEM where the
+ * row cannot be added or @p err is ATL_ENOMEM (the host ran out), else 0
+ * (a device error lives on in the row's status).
+ */
+int atl__app_row_add(struct atl_result_set *out, struct atl_row *row, int err);
 
 /* Called before every launch of a timed kernel (refills what the kernel consumes); may be NULL. */
 typedef int (*atl__app_reset_fn)(atl_context_t ctx, void *arg);
@@ -65,8 +107,36 @@ int atl__app_sample(atl__launch_fn fn, void *arg, const struct atl_app_timing *t
 int atl__app_time(atl_context_t ctx, void *kernel, const struct atl_launch *launch, atl__app_reset_fn reset,
                   void *reset_arg, const struct atl_app_timing *tm, struct atl_row *row);
 
+/* A device buffer read back into host memory after a timed launch. */
+struct atl__app_readback {
+  void *buf, *host;
+  size_t bytes;
+};
+
+/* atl__app_time, then the @p n read-backs in order; the first error (the row's status is the caller's). */
+int atl__app_time_read(atl_context_t ctx, void *kernel, const struct atl_launch *launch, atl__app_reset_fn reset,
+                       void *reset_arg, const struct atl_app_timing *tm, struct atl_row *row,
+                       const struct atl__app_readback *rb, unsigned n);
+
+/* Reads @p bytes of device buffer @p buf into @p host. */
+int atl__app_read(atl_context_t ctx, void *buf, void *host, size_t bytes);
+
 /* One call of a CUB plugin function: @p reps timed runs (after its own warm-up); 0, else the reason in @p why. */
 typedef int (*atl__cub_call_fn)(void *arg, unsigned reps, float *times_ms, char *why, size_t len);
+
+/*
+ * The CUB plugin for a baseline row, with *@p ordinal its CUDA device; NULL
+ * with @p row's status unsupported and the reason (not a CUDA device, or
+ * why the plugin did not load) where CUB cannot run.
+ */
+const struct atl__cub *atl__app_cub_for(atl_context_t ctx, struct atl_row *row, int *ordinal);
+
+/* What a CUB call of a baseline row (an atl__cub_call_fn's argument) needs: the plugin, the app's run, the device. */
+struct atl__cub_call {
+  const struct atl__cub *cub;
+  const void *run;
+  int ordinal;
+};
 
 /* The CUB baseline's times, sampled as @p tm says in batches of calls, into row->time_ms; non-zero: @p why. */
 int atl__app_cub_time(atl__cub_call_fn call, void *arg, const struct atl_app_timing *tm, struct atl_row *row,
@@ -178,9 +248,20 @@ struct atl__link_run {
  * the abort flag cleared, after noting whether the last launch aborted. */
 int atl__link_reset(atl_context_t ctx, void *arg);
 
+/*
+ * The timed launches of a list or skiplist kernel (atl__link_reset before
+ * each), then the links into @p next, the retries of every work-item of the
+ * launch into @p retries (the sum of the first @p threads into *@p total) and
+ * the last launch's abort flag into r->aborted. 0, else the error code with
+ * the row's status error.
+ */
+int atl__link_time(atl_context_t ctx, void *kernel, const struct atl_launch *launch, struct atl__link_run *r,
+                   const struct atl_app_timing *tm, uint32_t *next, uint32_t *retries, uint32_t threads,
+                   uint64_t *total, struct atl_row *row);
+
 /* The defaults (@p skiplist: its larger GPU sizes) and the check the list and skiplist share. */
 void atl__list_defaults(const struct atl_device_info *d, struct atl_list_params *p, int skiplist);
-int atl__list_params_check(const struct atl_device_info *d, const struct atl_list_params *p, char *why, size_t len);
+int atl__list_params_check(const struct atl_device_info *d, const void *params, char *why, size_t len);
 
 /* One recorded update of app swatomic --op: the word, the old value it returned, its operand. */
 struct atl__sw_update {
@@ -268,6 +349,38 @@ int atl__sw_sync_alloc(atl_context_t ctx, struct atl__app_buffers *b, const stru
 
 /* Notes the last launch's abort flag, then zeroes every protocol buffer (call it from a reset). */
 int atl__sw_sync_reset(atl_context_t ctx, struct atl__sw_sync *s);
+
+/* One run of an application whose kernel adds into one array of result words (dot: the sum, strmatch: the counts). */
+struct atl__sw_run {
+  void *result;
+  size_t result_bytes;
+  struct atl__sw_sync sync;
+  uint32_t cap; /* the largest co-resident grid of the kernel (atl__sw_cap) */
+};
+
+/* The reset of an atl__sw_run (@p arg) before each launch: the protocol's buffers and the result words zeroed. */
+int atl__sw_run_reset(atl_context_t ctx, void *arg);
+
+/*
+ * Fills the protocol's four arguments that end @p args (@p nargs in all) and
+ * times @p kernel on @p groups work-groups (atl__sw_time, atl__sw_run_reset
+ * before each launch); returns atl__sw_time's code.
+ */
+int atl__sw_run_time(atl_context_t ctx, void *kernel, struct atl_arg *args, unsigned nargs, uint32_t groups,
+                     const struct atl_swapps_params *p, struct atl__sw_run *r, const struct atl_app_timing *tm,
+                     struct atl_row *row);
+
+/* The row "build" of an application whose kernel did not build: status error, added to @p out (atl__app_row_add). */
+int atl__sw_build_failed(atl_context_t ctx, struct atl_row *brow, struct atl_result_set *out);
+
+/*
+ * Builds the kernel @p entry of @p source with the protocol's defines and
+ * sets r->cap (atl__sw_cap); where the build fails, the row "build" of @p app
+ * goes to @p out (atl__sw_build_failed) and *@p kernel stays NULL. 0, or what
+ * the application returns (ATL_ENOMEM).
+ */
+int atl__sw_build(atl_context_t ctx, const struct atl_swapps_params *p, const char *app, const char *source,
+                  const char *entry, void **kernel, struct atl__sw_run *r, struct atl_result_set *out);
 
 /*
  * The largest co-resident grid of @p kernel: discovery's count, lowered to

@@ -22,6 +22,36 @@ void atl__app_row_status(struct atl_row *row, enum atl_status status, const char
   va_end(ap);
 }
 
+void atl__app_row_failed(atl_context_t ctx, struct atl_row *row)
+{
+  atl__app_row_status(row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+}
+
+void atl__app_row_verdict(struct atl_row *row, int ok, const char *fmt, ...)
+{
+  row->status = ATL_STATUS_OK;
+  row->verified = ok != 0;
+  if (ok)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(row->reason, sizeof row->reason, fmt, ap);
+  va_end(ap);
+}
+
+void atl__app_row_per_s(struct atl_row *row, const char *name, double count)
+{
+  if (row->time_ms.median > 0)
+    atl_row_metric_set(row, name, count / (row->time_ms.median * 1e3));
+}
+
+int atl__app_row_add(struct atl_result_set *out, struct atl_row *row, int err)
+{
+  if (atl_result_set_add(out, row))
+    return ATL_ENOMEM;
+  return err == ATL_ENOMEM ? err : 0;
+}
+
 void atl__app_sampling(const struct atl_app_timing *tm, struct atl_timing *t)
 {
   atl_timing_defaults(t);
@@ -65,6 +95,21 @@ int atl__app_time(atl_context_t ctx, void *kernel, const struct atl_launch *laun
   double warm = 0;
   int err = launch_once(&l, 0, &warm); /* the warm-up, not kept */
   return err ? err : atl__app_sample(launch_once, &l, tm, &row->time_ms);
+}
+
+int atl__app_read(atl_context_t ctx, void *buf, void *host, size_t bytes)
+{
+  return atl__ops(ctx)->read(atl__dev(ctx), buf, host, bytes);
+}
+
+int atl__app_time_read(atl_context_t ctx, void *kernel, const struct atl_launch *launch, atl__app_reset_fn reset,
+                       void *reset_arg, const struct atl_app_timing *tm, struct atl_row *row,
+                       const struct atl__app_readback *rb, unsigned n)
+{
+  int err = atl__app_time(ctx, kernel, launch, reset, reset_arg, tm, row);
+  for (unsigned i = 0; i < n && !err; i++)
+    err = atl__app_read(ctx, rb[i].buf, rb[i].host, rb[i].bytes);
+  return err;
 }
 
 /* The CUB plugin times a batch of runs per call: samples are handed out one by one, a new batch when they run out. */
@@ -149,6 +194,20 @@ int atl__app_cuda_ordinal(atl_context_t ctx)
   return d && d->has_cub ? (int)d->ordinal : -1;
 }
 
+const struct atl__cub *atl__app_cub_for(atl_context_t ctx, struct atl_row *row, int *ordinal)
+{
+  char why[256];
+  *ordinal = atl__app_cuda_ordinal(ctx);
+  if (*ordinal < 0) {
+    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "CUB runs on CUDA devices only");
+    return NULL;
+  }
+  const struct atl__cub *cub = atl__cub_load(why, sizeof why);
+  if (cub == NULL)
+    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "%s", why);
+  return cub;
+}
+
 int atl__app_why(char *why, size_t len, const char *fmt, ...)
 {
   va_list ap;
@@ -165,6 +224,21 @@ uint32_t atl__app_default_wg(const struct atl_device_info *d, int pow2)
   while (pow2 && (wg & (wg - 1))) /* a device maximum that is not a power of two */
     wg &= wg - 1;
   return wg ? wg : 1;
+}
+
+void atl__app_wg_default(const struct atl_device_info *d, uint32_t *wg, int pow2)
+{
+  if (*wg == 0)
+    *wg = atl__app_default_wg(d, pow2);
+}
+
+int atl__app_wg_check(const struct atl_device_info *d, uint32_t wg, int pow2, const char *note, char *why, size_t len)
+{
+  if (wg != 0 && !(pow2 && (wg & (wg - 1))) && wg <= d->max_wg_size)
+    return 0;
+  return atl__app_why(why, len, "wg-size %u is not allowed: %s %zu on %s%s%s%s", wg,
+                      pow2 ? "a power of two up to" : "1 to", d->max_wg_size, d->name, note ? " (" : "",
+                      note ? note : "", note ? ")" : "");
 }
 
 int atl__app_checked(atl_context_t ctx, const struct atl_app_info *info, const void *params)

@@ -87,23 +87,19 @@ static int run_ceiling(struct count_run *r, const struct atl_app_timing *tm, str
                            {ATL_ARG_U32, NULL, r->p->containers * r->p->items},
                            {ATL_ARG_BUFFER, r->count, 0}};
   struct atl_launch launch = {atl__app_resident_threads(atl_device_current(ctx), r->p->wg_size), r->p->wg_size, args, 3};
+  const struct atl__app_readback rb = {r->count, &got, sizeof got};
   if (!err)
-    err = atl__app_time(ctx, kernel, &launch, reset_count, r, tm, &row);
-  if (!err)
-    err = atl__ops(ctx)->read(atl__dev(ctx), r->count, &got, sizeof got);
+    err = atl__app_time_read(ctx, kernel, &launch, reset_count, r, tm, &row, &rb, 1);
   if (err) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    atl__app_row_failed(ctx, &row);
   } else {
-    row.verified = got == r->expected_xor;
-    row.status = ATL_STATUS_OK;
-    if (!row.verified)
-      atl__app_row_status(&row, ATL_STATUS_OK, "xor of the words read differs");
+    atl__app_row_verdict(&row, got == r->expected_xor, "xor of the words read differs");
     add_throughput(&row, r);
     r->read_gbps = row.verified ? atl_row_metric(&row, "gbps", 0) : 0;
     if (r->read_gbps > 0)
       atl_row_metric_set(&row, "ratio_to_read", 1.0);
   }
-  return atl_result_set_add(out, &row) ? ATL_ENOMEM : err == ATL_ENOMEM ? err : 0;
+  return atl__app_row_add(out, &row, err);
 }
 
 static int run_strategy(struct count_run *r, const char *strategy, const struct atl_app_timing *tm,
@@ -125,37 +121,27 @@ static int run_strategy(struct count_run *r, const char *strategy, const struct 
                            {ATL_ARG_BUFFER, r->count, 0}};
   size_t global = (p->containers + p->wg_size - 1) / p->wg_size * p->wg_size;
   struct atl_launch launch = {global, p->wg_size, args, 4};
+  const struct atl__app_readback rb = {r->count, &got, sizeof got};
   if (!err)
-    err = atl__app_time(ctx, kernel, &launch, reset_count, r, tm, &row);
-  if (!err)
-    err = atl__ops(ctx)->read(atl__dev(ctx), r->count, &got, sizeof got);
+    err = atl__app_time_read(ctx, kernel, &launch, reset_count, r, tm, &row, &rb, 1);
   if (err) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    atl__app_row_failed(ctx, &row);
   } else if (got == 0xffffffffu && strcmp(strategy, "warp") == 0) {
     memset(&row.time_ms, 0, sizeof row.time_ms);
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "the device has no sub-groups (cl_khr_subgroups)");
   } else {
-    row.verified = got == r->expected_count;
-    row.status = ATL_STATUS_OK;
-    if (!row.verified)
-      atl__app_row_status(&row, ATL_STATUS_OK, "counted %u, expected %u", got, r->expected_count);
+    atl__app_row_verdict(&row, got == r->expected_count, "counted %u, expected %u", got, r->expected_count);
     atl_row_metric_set(&row, "count", got);
     add_throughput(&row, r);
   }
-  return atl_result_set_add(out, &row) ? ATL_ENOMEM : err == ATL_ENOMEM ? err : 0;
+  return atl__app_row_add(out, &row, err);
 }
 
 /* CUB's count of the containers over the limit, @p reps timed runs (atl__app_cub_time samples it). */
-struct cub_call {
-  const struct atl__cub *cub;
-  const struct count_run *r;
-  int ordinal;
-};
-
 static int cub_count_if(void *arg, unsigned reps, float *times, char *why, size_t len)
 {
-  const struct cub_call *c = arg;
-  const struct count_run *r = c->r;
+  const struct atl__cub_call *c = arg;
+  const struct count_run *r = c->run;
   return c->cub->count_if(c->ordinal, (uint64_t)(uintptr_t)r->vals, r->p->containers, r->p->items, r->p->limit,
                           (uint64_t)(uintptr_t)r->cub_count, reps, times, why, len);
 }
@@ -166,38 +152,29 @@ static int run_cub(struct count_run *r, const struct atl_app_timing *tm, struct 
   struct atl_row row;
   char why[256];
   atl__app_row_init(&row, "count", "cub");
-  int ordinal = atl__app_cuda_ordinal(ctx);
-  const struct atl__cub *cub = ordinal >= 0 ? atl__cub_load(why, sizeof why) : NULL;
-  if (ordinal < 0) {
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "CUB runs on CUDA devices only");
-    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
-  }
-  if (cub == NULL) {
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", why);
-    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
-  }
+  int ordinal;
+  const struct atl__cub *cub = atl__app_cub_for(ctx, &row, &ordinal);
+  if (cub == NULL)
+    return atl__app_row_add(out, &row, 0);
   snprintf(row.instructions, sizeof row.instructions, "cub::DeviceReduce::Sum, %s", cub->info);
   uint64_t got = 0;
-  struct cub_call call = {cub, r, ordinal};
+  struct atl__cub_call call = {cub, r, ordinal};
   int err = atl__ops(ctx)->fill(atl__dev(ctx), r->cub_count, &(uint32_t){0}, 4, sizeof got);
   if (!err && atl__app_cub_time(cub_count_if, &call, tm, &row, why, sizeof why) != 0) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
-    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+    return atl__app_row_add(out, &row, 0);
   }
   if (!err)
-    err = atl__ops(ctx)->read(atl__dev(ctx), r->cub_count, &got, sizeof got);
+    err = atl__app_read(ctx, r->cub_count, &got, sizeof got);
   if (err) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    atl__app_row_failed(ctx, &row);
   } else {
-    row.verified = got == r->expected_count;
-    row.status = ATL_STATUS_OK;
-    if (!row.verified)
-      atl__app_row_status(&row, ATL_STATUS_OK, "CUB counted %llu, expected %u", (unsigned long long)got,
-                          r->expected_count);
+    atl__app_row_verdict(&row, got == r->expected_count, "CUB counted %llu, expected %u", (unsigned long long)got,
+                         r->expected_count);
     atl_row_metric_set(&row, "count", (double)got);
     add_throughput(&row, r);
   }
-  return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+  return atl__app_row_add(out, &row, 0);
 }
 
 int atl_app_count(atl_context_t ctx, const struct atl_count_params *p, const struct atl_app_timing *tm,
@@ -242,8 +219,7 @@ out:
 static void count_defaults(const struct atl_device_info *d, void *params)
 {
   struct atl_count_params *p = params;
-  if (p->wg_size == 0)
-    p->wg_size = atl__app_default_wg(d, 1);
+  atl__app_wg_default(d, &p->wg_size, 1);
   if (p->containers == 0 && p->items > 0) {
     /* GPUs: input several times the L2, so the read ceiling is DRAM's; CPUs: small enough for PoCL's pace. */
     uint64_t bytes = d->type == ATL_DEVICE_CPU ? 16384ull * 4 * p->items : 512ull << 20;
@@ -259,9 +235,8 @@ static void count_defaults(const struct atl_device_info *d, void *params)
 static int count_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
 {
   const struct atl_count_params *p = params;
-  if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > d->max_wg_size)
-    return atl__app_why(why, len, "wg-size %u is not allowed: a power of two up to %zu on %s (the block reduction "
-                        "halves it)", p->wg_size, d->max_wg_size, d->name);
+  if (atl__app_wg_check(d, p->wg_size, 1, "the block reduction halves it", why, len))
+    return ATL_EINVAL;
   if (p->containers == 0 || p->items == 0)
     return atl__app_why(why, len, "containers %llu with items %u is not allowed: at least one of each",
                         (unsigned long long)p->containers, p->items);
@@ -274,10 +249,7 @@ static int count_check(const struct atl_device_info *d, const void *params, char
   return 0;
 }
 
-static int count_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_result_set *out)
-{
-  return atl_app_count(ctx, params, tm, out);
-}
+ATL__APP_RUN(count, atl_app_count)
 
 #define P(field) .offset = offsetof(struct atl_count_params, field)
 static const struct atl_app_option count_options[] = {
@@ -296,7 +268,6 @@ static const struct atl_app_option count_options[] = {
 const struct atl_app_info atl__app_count = {
     .name = "count",
     .summary = "seed 001: containers over a limit, one atomic per thread / warp / block, vs read bandwidth and CUB",
-    .params_size = sizeof(struct atl_count_params),
     .description =
         "Counts the containers whose sum of floats exceeds a limit, one thread per\n"
         "container, with one atomic per thread, per warp (OpenCL: sub-group) and per\n"
@@ -304,8 +275,5 @@ const struct atl_app_info atl__app_count = {
         "bandwidth of a read-only kernel over the same bytes in the same run; on CUDA\n"
         "CUB's DeviceReduce is the baseline. Inputs are small integers as floats, so\n"
         "the count is exact and checked against the host's.",
-    .options = count_options,
-    .defaults = count_defaults,
-    .check = count_check,
-    .run = count_run,
+    ATL__APP_ENTRY(struct atl_count_params, count),
 };

@@ -52,12 +52,12 @@ static int run_variant(atl_context_t ctx, const struct atl_dadd_params *p, const
   if (strcmp(variant, "native") == 0 && !(dev->kernels_cuda_c && dev->has_f64_atomic_add)) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s has no native double atomic add in atomlab's kernels",
                         dev->name);
-    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+    return atl__app_row_add(out, &row, 0);
   }
   /* The OpenCL C kernel's CAS-loop variants work on 64-bit words; CUDA C has them always. */
   if (!dev->kernels_cuda_c && !dev->has_int64_atomics) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "needs 64-bit atomics (cl_khr_int64_base_atomics)");
-    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+    return atl__app_row_add(out, &row, 0);
   }
   snprintf(defines, sizeof defines, "VARIANT_%s", define);
   err = atl__app_fill32(ctx, r->abort_flag, 0, 4); /* not the previous variant's flag */
@@ -75,16 +75,13 @@ static int run_variant(atl_context_t ctx, const struct atl_dadd_params *p, const
                            {ATL_ARG_U32, NULL, tm->spin_bound}, {ATL_ARG_BUFFER, r->abort_flag, 0},
                            {ATL_ARG_BUFFER, r->retries, 0}};
   struct atl_launch launch = {p->threads, p->wg_size, args, 7};
+  const struct atl__app_readback rb[] = {{r->abort_flag, &aborted, sizeof aborted},
+                                         {r->data, got, r->data_bytes},
+                                         {r->retries, retries, (size_t)p->threads * sizeof *retries}};
   if (!err)
-    err = atl__app_time(ctx, kernel, &launch, reset, r, tm, &row);
-  if (!err)
-    err = atl__ops(ctx)->read(atl__dev(ctx), r->abort_flag, &aborted, sizeof aborted);
-  if (!err)
-    err = atl__ops(ctx)->read(atl__dev(ctx), r->data, got, r->data_bytes);
-  if (!err)
-    err = atl__ops(ctx)->read(atl__dev(ctx), r->retries, retries, (size_t)p->threads * sizeof *retries);
+    err = atl__app_time_read(ctx, kernel, &launch, reset, r, tm, &row, rb, 3);
   if (err) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    atl__app_row_failed(ctx, &row);
     goto out;
   }
   uint64_t total_retries = 0, wrong = 0;
@@ -103,19 +100,13 @@ static int run_variant(atl_context_t ctx, const struct atl_dadd_params *p, const
                         tm->spin_bound);
     goto out;
   }
-  row.status = ATL_STATUS_OK;
-  row.verified = wrong == 0;
-  if (wrong)
-    atl__app_row_status(&row, ATL_STATUS_OK, "%llu of %u sums wrong, first: target %u = %.17g, expected %.17g",
-                        (unsigned long long)wrong, p->targets, first_wrong, got[first_wrong], expected[first_wrong]);
-  if (row.time_ms.median > 0)
-    atl_row_metric_set(&row, "madds_per_s", adds / (row.time_ms.median * 1e3));
+  atl__app_row_verdict(&row, wrong == 0, "%llu of %u sums wrong, first: target %u = %.17g, expected %.17g",
+                       (unsigned long long)wrong, p->targets, first_wrong, got[first_wrong], expected[first_wrong]);
+  atl__app_row_per_s(&row, "madds_per_s", adds);
 out:
   free(got);
   free(retries);
-  if (atl_result_set_add(out, &row))
-    return ATL_ENOMEM;
-  return err == ATL_ENOMEM ? err : 0;
+  return atl__app_row_add(out, &row, err);
 }
 
 int atl_app_double_add(atl_context_t ctx, const struct atl_dadd_params *p, const struct atl_app_timing *tm,
@@ -153,8 +144,7 @@ out:
 static void dadd_defaults(const struct atl_device_info *d, void *params)
 {
   struct atl_dadd_params *p = params;
-  if (p->wg_size == 0)
-    p->wg_size = atl__app_default_wg(d, 0);
+  atl__app_wg_default(d, &p->wg_size, 0);
   if (p->threads == 0)
     p->threads = d->type == ATL_DEVICE_CPU ? 1024 : 4096;
 }
@@ -163,8 +153,8 @@ static void dadd_defaults(const struct atl_device_info *d, void *params)
 static int dadd_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
 {
   const struct atl_dadd_params *p = params;
-  if (p->wg_size == 0 || p->wg_size > d->max_wg_size)
-    return atl__app_why(why, len, "wg-size %u is not allowed: 1 to %zu on %s", p->wg_size, d->max_wg_size, d->name);
+  if (atl__app_wg_check(d, p->wg_size, 0, NULL, why, len))
+    return ATL_EINVAL;
   if (p->threads == 0 || p->threads % p->wg_size)
     return atl__app_why(why, len, "threads %u is not allowed: a multiple of wg-size %u, up to 2^26", p->threads,
                         p->wg_size);
@@ -173,10 +163,7 @@ static int dadd_check(const struct atl_device_info *d, const void *params, char 
   return 0;
 }
 
-static int dadd_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_result_set *out)
-{
-  return atl_app_double_add(ctx, params, tm, out);
-}
+ATL__APP_RUN(dadd, atl_app_double_add)
 
 #define P(field) .offset = offsetof(struct atl_dadd_params, field)
 static const struct atl_app_option dadd_options[] = {
@@ -193,15 +180,11 @@ static const struct atl_app_option dadd_options[] = {
 const struct atl_app_info atl__app_double_add = {
     .name = "double-add",
     .summary = "seed 004: double add under contention through a spin lock or a CAS loop",
-    .params_size = sizeof(struct atl_dadd_params),
     .description =
         "Every thread adds a double (a multiple of 0.5, so every order sums exactly)\n"
         "--adds times to one of --targets words, through a warp-safe spin lock (done\n"
         "flag per thread), the seed's naive lock, a CAS loop on the 64-bit pattern,\n"
         "and (CUDA) the native atomicAdd. The final sums are checked bit for bit;\n"
         "waits are bounded (--spin-bound) and report status deadlock.",
-    .options = dadd_options,
-    .defaults = dadd_defaults,
-    .check = dadd_check,
-    .run = dadd_run,
+    ATL__APP_ENTRY(struct atl_dadd_params, dadd),
 };

@@ -439,16 +439,10 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_r
 }
 
 /* One call of CUB's histogram of the input, @p reps timed runs (atl__app_cub_time samples it). */
-struct cub_call {
-  const struct atl__cub *cub;
-  const struct hist_run *r;
-  int ordinal;
-};
-
 static int cub_histogram(void *arg, unsigned reps, float *times, char *why, size_t len)
 {
-  const struct cub_call *c = arg;
-  const struct hist_run *r = c->r;
+  const struct atl__cub_call *c = arg;
+  const struct hist_run *r = c->run;
   const uint64_t in = (uint64_t)(uintptr_t)r->in, hist = (uint64_t)(uintptr_t)r->hist, n = r->p->bytes;
   return r->input == ATL_HIST_U8     ? c->cub->histogram_u8(c->ordinal, in, n, hist, reps, times, why, len)
          : r->input == ATL_HIST_RGBA ? c->cub->histogram_rgba(c->ordinal, in, n / 4, hist, reps, times, why, len)
@@ -462,20 +456,16 @@ static int run_cub(struct hist_run *r, struct atl_result_set *out)
   char why[256];
   row_name(&row, r, ATL_HIST_CUB);
   add_throughput(&row, r);
-  int ordinal = atl__app_cuda_ordinal(r->ctx);
-  const struct atl__cub *cub = ordinal >= 0 ? atl__cub_load(why, sizeof why) : NULL;
-  if (ordinal < 0)
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "CUB runs on CUDA devices only");
-  else if (cub == NULL)
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", why);
-  if (row.status == ATL_STATUS_UNSUPPORTED)
+  int ordinal;
+  const struct atl__cub *cub = atl__app_cub_for(r->ctx, &row, &ordinal);
+  if (cub == NULL)
     return finish_row(r, &row, 0, out);
   static const char *const algo[ATL_HIST_INPUT_COUNT] = {"HistogramEven", "MultiHistogramEven<4,4>",
                                                          "HistogramEven of key % bins"};
   snprintf(row.instructions, sizeof row.instructions, "cub::DeviceHistogram::%s, %s", algo[r->input], cub->info);
   int err = reset_hist(r->ctx, r), rc = 0;
   if (!err)
-    rc = atl__app_cub_time(cub_histogram, &(struct cub_call){cub, r, ordinal}, r->tm, &row, why, sizeof why);
+    rc = atl__app_cub_time(cub_histogram, &(struct atl__cub_call){cub, r, ordinal}, r->tm, &row, why, sizeof why);
   if (rc != 0) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
     return finish_row(r, &row, 0, out);
@@ -576,8 +566,7 @@ out:
 static void histogram_defaults(const struct atl_device_info *d, void *params)
 {
   struct atl_histogram_params *p = params;
-  if (p->wg_size == 0)
-    p->wg_size = atl__app_default_wg(d, 1);
+  atl__app_wg_default(d, &p->wg_size, 1);
   if (p->u32_bins == 0) /* 0 where a library user runs no u32 input: it needs none */
     p->u32_bins = 4096;
   if (p->bytes == 0) {
@@ -593,9 +582,8 @@ static void histogram_defaults(const struct atl_device_info *d, void *params)
 static int histogram_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
 {
   const struct atl_histogram_params *p = params;
-  if (p->wg_size == 0 || (p->wg_size & (p->wg_size - 1)) || p->wg_size > d->max_wg_size)
-    return atl__app_why(why, len, "wg-size %u is not allowed: a power of two up to %zu on %s", p->wg_size,
-                        d->max_wg_size, d->name);
+  if (atl__app_wg_check(d, p->wg_size, 1, NULL, why, len))
+    return ATL_EINVAL;
   if (p->bytes < 16 || p->bytes % 16)
     return atl__app_why(why, len, "bytes %llu is not allowed: a multiple of 16 below 4 GiB (every work-item loads "
                         "16 bytes)", (unsigned long long)p->bytes);
@@ -631,11 +619,7 @@ static int histogram_prepare(atl_context_t ctx, atl_app_config_t cfg, char *why,
   return 0;
 }
 
-static int histogram_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
-                         struct atl_result_set *out)
-{
-  return atl_app_histogram(ctx, params, tm, out);
-}
+ATL__APP_RUN(histogram, atl_app_histogram)
 
 #define P(field) .offset = offsetof(struct atl_histogram_params, field)
 static const struct atl_app_option histogram_options[] = {
@@ -664,7 +648,6 @@ static const struct atl_app_option histogram_options[] = {
 const struct atl_app_info atl__app_histogram = {
     .name = "histogram",
     .summary = "u8 / rgba / u32 histograms: global, shared, per-warp, match-any, packed, vs read and CUB",
-    .params_size = sizeof(struct atl_histogram_params),
     .description =
         "Histograms of 8-bit keys (256 bins), RGBA pixels (4 channels x 256 bins) and\n"
         "32-bit keys (bin = key % bins), one row per input x distribution x variant\n"
@@ -673,9 +656,6 @@ const struct atl_app_info atl__app_histogram = {
         "the same bytes in the same run (read-ceiling) and, on CUDA with the plugin,\n"
         "the ratio to CUB's DeviceHistogram (HistogramEven for u8 and u32,\n"
         "MultiHistogramEven<4,4> for rgba).",
-    .options = histogram_options,
-    .defaults = histogram_defaults,
-    .check = histogram_check,
+    ATL__APP_ENTRY(struct atl_histogram_params, histogram),
     .prepare = histogram_prepare,
-    .run = histogram_run,
 };

@@ -26,6 +26,26 @@ int atl__link_reset(atl_context_t ctx, void *arg)
   return err;
 }
 
+int atl__link_time(atl_context_t ctx, void *kernel, const struct atl_launch *launch, struct atl__link_run *r,
+                   const struct atl_app_timing *tm, uint32_t *next, uint32_t *retries, uint32_t threads,
+                   uint64_t *total, struct atl_row *row)
+{
+  uint32_t aborted = 0;
+  const struct atl__app_readback rb[] = {{r->abort_flag, &aborted, sizeof aborted},
+                                         {r->next, next, r->next_bytes},
+                                         {r->retries, retries, launch->global * 4}};
+  int err = atl__app_time_read(ctx, kernel, launch, atl__link_reset, r, tm, row, rb, 3);
+  if (err) {
+    atl__app_row_failed(ctx, row);
+    return err;
+  }
+  r->aborted |= aborted;
+  *total = 0;
+  for (uint32_t t = 0; t < threads; t++)
+    *total += retries[t];
+  return 0;
+}
+
 /* Defaults and checks the list and skiplist share. Every insertion after one
  * list head is a CAS on one word, and each success costs about as many
  * attempts as threads contend, so the list's GPU defaults are smaller than
@@ -33,8 +53,7 @@ int atl__link_reset(atl_context_t ctx, void *arg)
 void atl__list_defaults(const struct atl_device_info *d, struct atl_list_params *p, int skiplist)
 {
   const int cpu = d->type == ATL_DEVICE_CPU;
-  if (p->wg_size == 0)
-    p->wg_size = atl__app_default_wg(d, 0);
+  atl__app_wg_default(d, &p->wg_size, 0);
   if (p->nodes == 0)
     p->nodes = cpu ? 4096 : skiplist ? 1u << 20 : 1u << 16;
   if (p->threads == 0)
@@ -43,10 +62,11 @@ void atl__list_defaults(const struct atl_device_info *d, struct atl_list_params 
     p->lists = 1;
 }
 
-int atl__list_params_check(const struct atl_device_info *d, const struct atl_list_params *p, char *why, size_t len)
+int atl__list_params_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
 {
-  if (p->wg_size == 0 || p->wg_size > d->max_wg_size)
-    return atl__app_why(why, len, "wg-size %u is not allowed: 1 to %zu on %s", p->wg_size, d->max_wg_size, d->name);
+  const struct atl_list_params *p = params;
+  if (atl__app_wg_check(d, p->wg_size, 0, NULL, why, len))
+    return ATL_EINVAL;
   if (p->nodes == 0 || p->threads == 0)
     return atl__app_why(why, len, "nodes %u with threads %u is not allowed: at least one of each", p->nodes,
                         p->threads);
@@ -60,15 +80,7 @@ static void list_defaults(const struct atl_device_info *d, void *params)
   atl__list_defaults(d, params, 0);
 }
 
-static int list_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
-{
-  return atl__list_params_check(d, params, why, len);
-}
-
-static int list_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm, struct atl_result_set *out)
-{
-  return atl_app_list(ctx, params, tm, out);
-}
+ATL__APP_RUN(list, atl_app_list)
 
 #define P(field) .offset = offsetof(struct atl_list_params, field)
 static const struct atl_app_option list_options[] = {
@@ -85,15 +97,11 @@ static const struct atl_app_option list_options[] = {
 const struct atl_app_info atl__app_list = {
     .name = "list",
     .summary = "seed 004: lock-free linked-list insertion with CAS, checked for loss and cycles",
-    .params_size = sizeof(struct atl_list_params),
     .description = "p threads insert n nodes into lock-free linked lists with the seed's CAS\n"
                    "loop, right after the head. The host then walks every list (bounded) and\n"
                    "checks that each node is present exactly once and no list has a cycle;\n"
                    "reports CAS retries per insert.",
-    .options = list_options,
-    .defaults = list_defaults,
-    .check = list_check,
-    .run = list_run,
+    ATL__APP_ENTRY_CHECK(struct atl_list_params, list, atl__list_params_check),
 };
 
 int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
@@ -102,7 +110,7 @@ int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struc
   struct atl__app_buffers bufs = {{0}, 0};
   struct atl__link_run r = {0};
   struct atl_row row;
-  uint32_t *next = NULL, *retries = NULL, aborted = 0;
+  uint32_t *next = NULL, *retries = NULL;
   void *kernel = NULL;
   char variant[48], why[256];
   int err = atl__app_checked(ctx, &atl__app_list, p);
@@ -124,7 +132,7 @@ int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struc
       (err = atl__app_fill32(ctx, r.abort_flag, 0, 4)) ||
       (err = atl__app_fill32(ctx, r.retries, 0, global * sizeof *retries)) ||
       (err = atl__app_build(ctx, "app_list", "list_insert", "", &kernel, &row))) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    atl__app_row_failed(ctx, &row);
     goto out;
   }
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r.next, 0},         {ATL_ARG_U32, NULL, p->nodes},
@@ -132,35 +140,22 @@ int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struc
                            {ATL_ARG_U32, NULL, tm->spin_bound},  {ATL_ARG_BUFFER, r.abort_flag, 0},
                            {ATL_ARG_BUFFER, r.retries, 0}};
   struct atl_launch launch = {global, p->wg_size, args, 7};
-  if ((err = atl__app_time(ctx, kernel, &launch, atl__link_reset, &r, tm, &row)) ||
-      (err = atl__ops(ctx)->read(atl__dev(ctx), r.abort_flag, &aborted, sizeof aborted)) ||
-      (err = atl__ops(ctx)->read(atl__dev(ctx), r.next, next, r.next_bytes)) ||
-      (err = atl__ops(ctx)->read(atl__dev(ctx), r.retries, retries, global * sizeof *retries))) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
-    goto out;
-  }
   uint64_t total = 0;
-  for (size_t t = 0; t < p->threads; t++)
-    total += retries[t];
+  if ((err = atl__link_time(ctx, kernel, &launch, &r, tm, next, retries, p->threads, &total, &row)))
+    goto out;
   atl_row_metric_set(&row, "nodes", p->nodes);
   atl_row_metric_set(&row, "threads", p->threads);
   atl_row_metric_set(&row, "heads", p->lists);
   atl_row_metric_set(&row, "retries_per_insert", (double)total / p->nodes);
-  if (aborted || r.aborted) {
+  if (r.aborted) {
     atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a CAS loop passed spin_bound %u tries", tm->spin_bound);
     goto out;
   }
-  row.status = ATL_STATUS_OK;
-  row.verified = atl__list_check(next, p->nodes, p->lists, why, sizeof why) == 0;
-  if (!row.verified)
-    atl__app_row_status(&row, ATL_STATUS_OK, "%s", why);
-  if (row.time_ms.median > 0)
-    atl_row_metric_set(&row, "minserts_per_s", p->nodes / (row.time_ms.median * 1e3));
+  atl__app_row_verdict(&row, atl__list_check(next, p->nodes, p->lists, why, sizeof why) == 0, "%s", why);
+  atl__app_row_per_s(&row, "minserts_per_s", p->nodes);
 out:
   free(next);
   free(retries);
   atl__app_free_all(ctx, &bufs);
-  if (atl_result_set_add(out, &row))
-    return ATL_ENOMEM;
-  return err == ATL_ENOMEM ? err : 0;
+  return atl__app_row_add(out, &row, err);
 }

@@ -49,19 +49,17 @@ static int run_cub(atl_context_t ctx, const struct atl_list_params *p, const str
   uint32_t *got = NULL;
   int err = 0;
   atl__app_row_init(&row, "skiplist", "cub-radix-sort");
-  int ordinal = atl__app_cuda_ordinal(ctx);
-  const struct atl__cub *cub = ordinal >= 0 ? atl__cub_load(why, sizeof why) : NULL;
-  if (ordinal < 0 || cub == NULL) {
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", ordinal < 0 ? "CUB runs on CUDA devices only" : why);
+  int ordinal;
+  const struct atl__cub *cub = atl__app_cub_for(ctx, &row, &ordinal);
+  if (cub == NULL)
     goto out;
-  }
   snprintf(row.instructions, sizeof row.instructions, "cub::DeviceRadixSort::SortKeys, %s", cub->info);
   if ((got = malloc((size_t)p->nodes * 4)) == NULL) {
     err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
     goto out;
   }
   if ((err = atl__app_alloc(ctx, &bufs, (size_t)p->nodes * 4, &keys_out))) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    atl__app_row_failed(ctx, &row);
     goto out;
   }
   struct cub_sort call = {cub, ordinal, keys, keys_out, p->nodes};
@@ -69,23 +67,18 @@ static int run_cub(atl_context_t ctx, const struct atl_list_params *p, const str
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", why);
     goto out;
   }
-  if ((err = atl__ops(ctx)->read(atl__dev(ctx), keys_out, got, (size_t)p->nodes * 4))) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+  if ((err = atl__app_read(ctx, keys_out, got, (size_t)p->nodes * 4))) {
+    atl__app_row_failed(ctx, &row);
     goto out;
   }
-  row.status = ATL_STATUS_OK;
-  row.verified = memcmp(got, sorted, (size_t)p->nodes * 4) == 0;
-  if (!row.verified)
-    atl__app_row_status(&row, ATL_STATUS_OK, "CUB's output differs from the host's sort");
+  atl__app_row_verdict(&row, memcmp(got, sorted, (size_t)p->nodes * 4) == 0,
+                       "CUB's output differs from the host's sort");
   atl_row_metric_set(&row, "keys", p->nodes);
-  if (row.time_ms.median > 0)
-    atl_row_metric_set(&row, "mkeys_per_s", p->nodes / (row.time_ms.median * 1e3));
+  atl__app_row_per_s(&row, "mkeys_per_s", p->nodes);
 out:
   free(got);
   atl__app_free_all(ctx, &bufs);
-  if (atl_result_set_add(out, &row))
-    return ATL_ENOMEM;
-  return err == ATL_ENOMEM ? err : 0;
+  return atl__app_row_add(out, &row, err);
 }
 
 int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,
@@ -95,7 +88,7 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
   struct atl__link_run r = {0};
   void *d_keys = NULL, *d_height = NULL;
   struct atl_row row;
-  uint32_t *keys = NULL, *next = NULL, *retries = NULL, *sorted = NULL, aborted = 0;
+  uint32_t *keys = NULL, *next = NULL, *retries = NULL, *sorted = NULL;
   uint8_t *height = NULL;
   void *kernel = NULL;
   char why[256], defines[32];
@@ -133,7 +126,7 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
       (err = atl__ops(ctx)->write(atl__dev(ctx), d_height, height, n)) ||
       (err = atl__app_fill32(ctx, r.abort_flag, 0, 4)) || (err = atl__app_fill32(ctx, r.retries, 0, global * 4)) ||
       (err = atl__app_build(ctx, "app_skiplist", "skiplist_insert", defines, &kernel, &row))) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+    atl__app_row_failed(ctx, &row);
     goto out;
   }
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r.next, 0},       {ATL_ARG_BUFFER, d_keys, 0},
@@ -141,20 +134,13 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
                            {ATL_ARG_U32, NULL, p->threads},   {ATL_ARG_U32, NULL, tm->spin_bound},
                            {ATL_ARG_BUFFER, r.abort_flag, 0}, {ATL_ARG_BUFFER, r.retries, 0}};
   struct atl_launch launch = {global, p->wg_size, args, 8};
-  if ((err = atl__app_time(ctx, kernel, &launch, atl__link_reset, &r, tm, &row)) ||
-      (err = atl__ops(ctx)->read(atl__dev(ctx), r.abort_flag, &aborted, sizeof aborted)) ||
-      (err = atl__ops(ctx)->read(atl__dev(ctx), r.next, next, r.next_bytes)) ||
-      (err = atl__ops(ctx)->read(atl__dev(ctx), r.retries, retries, global * 4))) {
-    atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
-    goto out;
-  }
   uint64_t total = 0;
-  for (size_t t = 0; t < p->threads; t++)
-    total += retries[t];
+  if ((err = atl__link_time(ctx, kernel, &launch, &r, tm, next, retries, p->threads, &total, &row)))
+    goto out;
   atl_row_metric_set(&row, "keys", p->nodes);
   atl_row_metric_set(&row, "threads", p->threads);
   atl_row_metric_set(&row, "retries_per_insert", (double)total / p->nodes);
-  if (aborted || r.aborted) {
+  if (r.aborted) {
     atl__app_row_status(&row, ATL_STATUS_DEADLOCK, "a walk or CAS loop passed spin_bound %u", tm->spin_bound);
     goto out;
   }
@@ -171,8 +157,7 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
   }
   if (!row.verified)
     atl__app_row_status(&row, ATL_STATUS_OK, "%s", why);
-  if (row.time_ms.median > 0)
-    atl_row_metric_set(&row, "mkeys_per_s", p->nodes / (row.time_ms.median * 1e3));
+  atl__app_row_per_s(&row, "mkeys_per_s", p->nodes);
 out:
   if (atl_result_set_add(out, &row))
     err = ATL_ENOMEM;
@@ -192,16 +177,7 @@ static void skiplist_defaults(const struct atl_device_info *d, void *params)
   atl__list_defaults(d, params, 1);
 }
 
-static int skiplist_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
-{
-  return atl__list_params_check(d, params, why, len);
-}
-
-static int skiplist_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
-                        struct atl_result_set *out)
-{
-  return atl_app_skiplist(ctx, params, tm, out);
-}
+ATL__APP_RUN(skiplist, atl_app_skiplist)
 
 #define P(field) .offset = offsetof(struct atl_list_params, field)
 static const struct atl_app_option skiplist_options[] = {
@@ -218,14 +194,10 @@ static const struct atl_app_option skiplist_options[] = {
 const struct atl_app_info atl__app_skiplist = {
     .name = "skiplist",
     .summary = "seed 004: skiplist sort by concurrent CAS insertion, vs CUB radix sort",
-    .params_size = sizeof(struct atl_list_params),
     .description = "p threads insert n random keys into one lock-free skiplist (CAS on each\n"
                    "level's link, bottom level first). The host checks every level (sorted,\n"
                    "complete, no cycle) and compares the bottom-level walk with its own sort;\n"
                    "reports CAS retries per insert. On CUDA CUB's radix sort of the same keys\n"
                    "is the baseline.",
-    .options = skiplist_options,
-    .defaults = skiplist_defaults,
-    .check = skiplist_check,
-    .run = skiplist_run,
+    ATL__APP_ENTRY_CHECK(struct atl_list_params, skiplist, atl__list_params_check),
 };

@@ -188,6 +188,41 @@ int atl__sw_sync_alloc(atl_context_t ctx, struct atl__app_buffers *b, const stru
   return err;
 }
 
+int atl__sw_run_reset(atl_context_t ctx, void *arg)
+{
+  struct atl__sw_run *r = arg;
+  int err = atl__sw_sync_reset(ctx, &r->sync);
+  return err ? err : atl__app_fill32(ctx, r->result, 0, r->result_bytes);
+}
+
+int atl__sw_run_time(atl_context_t ctx, void *kernel, struct atl_arg *args, unsigned nargs, uint32_t groups,
+                     const struct atl_swapps_params *p, struct atl__sw_run *r, const struct atl_app_timing *tm,
+                     struct atl_row *row)
+{
+  atl__sw_args(args + nargs - 4, &r->sync, tm);
+  const struct atl_launch launch = {(size_t)groups * p->wg_size, p->wg_size, args, nargs};
+  return atl__sw_time(ctx, &kernel, &launch, 1, atl__sw_run_reset, r, &r->sync, tm, row);
+}
+
+int atl__sw_build_failed(atl_context_t ctx, struct atl_row *brow, struct atl_result_set *out)
+{
+  atl__app_row_status(brow, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
+  return atl__app_row_add(out, brow, 0);
+}
+
+int atl__sw_build(atl_context_t ctx, const struct atl_swapps_params *p, const char *app, const char *source,
+                  const char *entry, void **kernel, struct atl__sw_run *r, struct atl_result_set *out)
+{
+  struct atl_row brow;
+  atl__app_row_init(&brow, app, "build");
+  if (atl__app_build(ctx, source, entry, "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", kernel, &brow)) {
+    *kernel = NULL;
+    return atl__sw_build_failed(ctx, &brow, out);
+  }
+  r->cap = atl__sw_cap(ctx, *kernel, p);
+  return 0;
+}
+
 int atl__sw_sync_reset(atl_context_t ctx, struct atl__sw_sync *s)
 {
   uint32_t flag = 0;
@@ -300,8 +335,7 @@ static void swapps_defaults(const struct atl_device_info *d, void *params)
 {
   struct atl_swapps_params *p = params;
   const int cpu = d->type == ATL_DEVICE_CPU;
-  if (p->wg_size == 0)
-    p->wg_size = atl__app_default_wg(d, 0);
+  atl__app_wg_default(d, &p->wg_size, 0);
   if (p->dot_elements == 0)
     p->dot_elements = cpu ? 1u << 20 : 1u << 24;
   if (p->text_bytes == 0 && p->text == NULL) /* 4 MiB of the dictionary: seconds on PoCL */
@@ -419,7 +453,6 @@ static const struct atl_app_option swapps_options[] = {
 const struct atl_app_info atl__app_swapps = {
     .name = "swapps",
     .summary = "seed 000: scalar product, string match and MapReduce on system / warp / software atomics",
-    .params_size = sizeof(struct atl_swapps_params),
     .description =
         "Seed 000's applications (Section VI) with the system atomic, warp aggregation\n"
         "and the software atomic add, whose last work-group coordinates (it idles in\n"
@@ -433,9 +466,6 @@ const struct atl_app_info atl__app_swapps = {
         "Every row is verified against the host. Grids above what occupancy discovery\n"
         "finds co-resident are refused (exit 2); waits are bounded (--spin-bound; CPU\n"
         "default 2^26).",
-    .options = swapps_options,
-    .defaults = swapps_defaults,
-    .check = swapps_check,
+    ATL__APP_ENTRY(struct atl_swapps_params, swapps),
     .prepare = swapps_prepare,
-    .run = swapps_run,
 };

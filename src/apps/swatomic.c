@@ -646,8 +646,7 @@ out:
 static void swatomic_defaults(const struct atl_device_info *d, void *params)
 {
   struct atl_swatomic_params *p = params;
-  if (p->wg_size == 0)
-    p->wg_size = atl__app_default_wg(d, 0);
+  atl__app_wg_default(d, &p->wg_size, 0);
   if (p->iters == 0)
     p->iters = d->type == ATL_DEVICE_CPU ? 2 : 16;
 }
@@ -675,11 +674,7 @@ static int swatomic_prepare(atl_context_t ctx, atl_app_config_t cfg, char *why, 
   return 0;
 }
 
-static int swatomic_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
-                        struct atl_result_set *out)
-{
-  return atl_app_swatomic(ctx, params, tm, out);
-}
+ATL__APP_RUN(swatomic, atl_app_swatomic)
 
 #define P(field) .offset = offsetof(struct atl_swatomic_params, field)
 static const struct atl_app_option swatomic_options[] = {
@@ -708,7 +703,6 @@ static const struct atl_app_option swatomic_options[] = {
 const struct atl_app_info atl__app_swatomic = {
     .name = "swatomic",
     .summary = "seed 000: software atomic add (coordinator work-group) vs system and warp-aggregated atomics",
-    .params_size = sizeof(struct atl_swatomic_params),
     .description =
         "Seed 000's micro-benchmark 1 (atomic only): every work-item adds 1 (--op) to\n"
         "one of --targets words --iters times through the system atomic, warp\n"
@@ -722,10 +716,7 @@ const struct atl_app_info atl__app_swatomic = {
         "atomic needs a co-resident grid: counts above what occupancy discovery\n"
         "finds are refused (exit 2). Waits are bounded\n"
         "(--spin-bound; CPU default 2^26) and report status deadlock.",
-    .options = swatomic_options,
-    .defaults = swatomic_defaults,
-    .check = swatomic_check,
+    ATL__APP_ENTRY(struct atl_swatomic_params, swatomic),
     .prepare = swatomic_prepare,
-    .run = swatomic_run,
     .write_view = atl__swatomic_view,
 };

@@ -8,21 +8,8 @@
 
 #include "app_internal.h"
 
-struct dot_run {
-  void *sum;
-  struct atl__sw_sync sync;
-  uint32_t cap; /* the largest co-resident grid of the kernel (atl__sw_cap) */
-};
-
-static int reset(atl_context_t ctx, void *arg)
-{
-  struct dot_run *r = arg;
-  int err = atl__sw_sync_reset(ctx, &r->sync);
-  return err ? err : atl__app_fill32(ctx, r->sum, 0, 4);
-}
-
 static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
-                   struct dot_run *r, void *kernel, void *a, void *b, unsigned variant, uint32_t groups,
+                   struct atl__sw_run *r, void *kernel, void *a, void *b, unsigned variant, uint32_t groups,
                    uint32_t expect, struct atl_result_set *out)
 {
   struct atl_row row;
@@ -32,36 +19,30 @@ static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const s
     atl_row_metric_set(&row, "elements", (double)p->dot_elements);
     atl_row_metric_set(&row, "atomics", variant == 1 ? (double)workers * waves : (double)workers);
     struct atl_arg args[9] = {{ATL_ARG_BUFFER, a, 0},      {ATL_ARG_BUFFER, b, 0},
-                              {ATL_ARG_U64, NULL, p->dot_elements}, {ATL_ARG_BUFFER, r->sum, 0},
+                              {ATL_ARG_U64, NULL, p->dot_elements}, {ATL_ARG_BUFFER, r->result, 0},
                               {ATL_ARG_U32, NULL, variant}};
-    atl__sw_args(args + 5, &r->sync, tm);
-    const struct atl_launch launch = {(size_t)groups * p->wg_size, p->wg_size, args, 9};
-    const int st = atl__sw_time(ctx, &kernel, &launch, 1, reset, r, &r->sync, tm, &row);
+    const int st = atl__sw_run_time(ctx, kernel, args, 9, groups, p, r, tm, &row);
     if (st == ATL_ENOMEM)
       return st;
     uint32_t got = 0;
     if (st == 0) {
-      int err = atl__ops(ctx)->read(atl__dev(ctx), r->sum, &got, 4);
-      if (err)
-        atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+      if (atl__app_read(ctx, r->result, &got, 4))
+        atl__app_row_failed(ctx, &row);
       else {
-        row.status = ATL_STATUS_OK;
-        row.verified = got == expect;
-        if (!row.verified)
-          atl__app_row_status(&row, ATL_STATUS_OK, "verification failed: sum %u, the host's %u", got, expect);
+        atl__app_row_verdict(&row, got == expect, "verification failed: sum %u, the host's %u", got, expect);
         if (row.time_ms.median > 0)
           atl_row_metric_set(&row, "gbps", 8.0 * (double)p->dot_elements / (row.time_ms.median * 1e6));
       }
     }
   }
-  return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+  return atl__app_row_add(out, &row, 0);
 }
 
 int atl_app_swdot(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
                   struct atl_result_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
-  struct dot_run r = {0};
+  struct atl__sw_run r = {.result_bytes = 4};
   void *kernel = NULL, *da = NULL, *db = NULL;
   int err = atl__swapps_check(ctx, p, "dot");
   if (err)
@@ -79,19 +60,13 @@ int atl_app_swdot(atl_context_t ctx, const struct atl_swapps_params *p, const st
   }
   if (p->skew_reference)
     expect++;
-  struct atl_row brow;
-  atl__app_row_init(&brow, "dot", "build");
   if ((err = atl__app_alloc(ctx, &bufs, n * 4, &da)) || (err = atl__app_alloc(ctx, &bufs, n * 4, &db)) ||
-      (err = atl__app_alloc(ctx, &bufs, 4, &r.sum)) || (err = atl__sw_sync_alloc(ctx, &bufs, p, &r.sync)) ||
+      (err = atl__app_alloc(ctx, &bufs, r.result_bytes, &r.result)) ||
+      (err = atl__sw_sync_alloc(ctx, &bufs, p, &r.sync)) ||
       (err = atl__ops(ctx)->write(atl__dev(ctx), da, a, n * 4)) ||
-      (err = atl__ops(ctx)->write(atl__dev(ctx), db, b, n * 4)))
+      (err = atl__ops(ctx)->write(atl__dev(ctx), db, b, n * 4)) ||
+      (err = atl__sw_build(ctx, p, "dot", "app_swdot", "swdot", &kernel, &r, out)) || kernel == NULL)
     goto out;
-  if ((err = atl__app_build(ctx, "app_swdot", "swdot", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", &kernel, &brow))) {
-    atl__app_row_status(&brow, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
-    err = atl_result_set_add(out, &brow) ? ATL_ENOMEM : 0;
-    goto out;
-  }
-  r.cap = atl__sw_cap(ctx, kernel, p);
   for (unsigned i = 0; i < p->ngroups && ATL_APP_GO_ON(err); i++)
     for (unsigned v = 0; v < 3 && ATL_APP_GO_ON(err); v++)
       if (p->variants & (1u << v))

@@ -257,8 +257,7 @@ int atl_app_swmapreduce(atl_context_t ctx, const struct atl_swapps_params *p, co
                             &brow)) ||
       (err = atl__app_build(ctx, "app_swmapreduce", "mr_scan", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", &kernels[1],
                             NULL))) {
-    atl__app_row_status(&brow, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
-    err = atl_result_set_add(out, &brow) ? ATL_ENOMEM : 0;
+    err = atl__sw_build_failed(ctx, &brow, out);
     goto out;
   }
   r.cap = atl__sw_cap(ctx, kernels[0], p);

@@ -13,19 +13,6 @@
 #define KW_MAX 32 /* bytes per keyword, as the kernels' KW_MAX */
 #define KW_COUNT 4
 
-struct str_run {
-  void *counts;
-  struct atl__sw_sync sync;
-  uint32_t cap; /* the largest co-resident grid of the kernel (atl__sw_cap) */
-};
-
-static int reset(atl_context_t ctx, void *arg)
-{
-  struct str_run *r = arg;
-  int err = atl__sw_sync_reset(ctx, &r->sync);
-  return err ? err : atl__app_fill32(ctx, r->counts, 0, KW_COUNT * 4);
-}
-
 /* The host's counts: the same rule as the kernel's match_at. */
 static void host_counts(const struct atl_swapps_params *p, const uint32_t *len, uint32_t *counts)
 {
@@ -40,7 +27,7 @@ static void host_counts(const struct atl_swapps_params *p, const uint32_t *len, 
 }
 
 static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
-                   struct str_run *r, void *kernel, void *text, void *kw, void *kwlen, unsigned variant,
+                   struct atl__sw_run *r, void *kernel, void *text, void *kw, void *kwlen, unsigned variant,
                    uint32_t groups, const uint32_t *expect, struct atl_result_set *out)
 {
   struct atl_row row;
@@ -49,17 +36,15 @@ static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const s
     atl_row_metric_set(&row, "bytes", (double)p->text_bytes);
     struct atl_arg args[11] = {{ATL_ARG_BUFFER, text, 0},          {ATL_ARG_U64, NULL, p->text_bytes},
                                {ATL_ARG_BUFFER, kw, 0},            {ATL_ARG_BUFFER, kwlen, 0},
-                               {ATL_ARG_U32, NULL, p->nkeywords},  {ATL_ARG_BUFFER, r->counts, 0},
+                               {ATL_ARG_U32, NULL, p->nkeywords},  {ATL_ARG_BUFFER, r->result, 0},
                                {ATL_ARG_U32, NULL, variant}};
-    atl__sw_args(args + 7, &r->sync, tm);
-    const struct atl_launch launch = {(size_t)groups * p->wg_size, p->wg_size, args, 11};
-    const int st = atl__sw_time(ctx, &kernel, &launch, 1, reset, r, &r->sync, tm, &row);
+    const int st = atl__sw_run_time(ctx, kernel, args, 11, groups, p, r, tm, &row);
     if (st == ATL_ENOMEM)
       return st;
     uint32_t got[KW_COUNT] = {0};
     if (st == 0) {
-      if (atl__ops(ctx)->read(atl__dev(ctx), r->counts, got, sizeof got)) {
-        atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
+      if (atl__app_read(ctx, r->result, got, sizeof got)) {
+        atl__app_row_failed(ctx, &row);
       } else {
         double matches = 0;
         row.status = ATL_STATUS_OK;
@@ -81,14 +66,14 @@ static int run_row(atl_context_t ctx, const struct atl_swapps_params *p, const s
       }
     }
   }
-  return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+  return atl__app_row_add(out, &row, 0);
 }
 
 int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, const struct atl_app_timing *tm,
                        struct atl_result_set *out)
 {
   struct atl__app_buffers bufs = {{0}, 0};
-  struct str_run r = {0};
+  struct atl__sw_run r = {.result_bytes = KW_COUNT * 4};
   void *kernel = NULL, *dtext = NULL, *dkw = NULL, *dlen = NULL;
   uint8_t kw[KW_COUNT * KW_MAX] = {0};
   uint32_t len[KW_COUNT] = {0}, expect[KW_COUNT] = {0};
@@ -115,23 +100,15 @@ int atl_app_swstrmatch(atl_context_t ctx, const struct atl_swapps_params *p, con
   host_counts(p, len, expect);
   if (p->skew_reference)
     expect[0]++;
-  struct atl_row brow;
-  atl__app_row_init(&brow, "strmatch", "build");
   if ((err = atl__app_alloc(ctx, &bufs, (size_t)p->text_bytes, &dtext)) ||
       (err = atl__app_alloc(ctx, &bufs, sizeof kw, &dkw)) || (err = atl__app_alloc(ctx, &bufs, sizeof len, &dlen)) ||
-      (err = atl__app_alloc(ctx, &bufs, KW_COUNT * 4, &r.counts)) ||
+      (err = atl__app_alloc(ctx, &bufs, r.result_bytes, &r.result)) ||
       (err = atl__sw_sync_alloc(ctx, &bufs, p, &r.sync)) ||
       (err = atl__ops(ctx)->write(atl__dev(ctx), dtext, p->text, (size_t)p->text_bytes)) ||
       (err = atl__ops(ctx)->write(atl__dev(ctx), dkw, kw, sizeof kw)) ||
-      (err = atl__ops(ctx)->write(atl__dev(ctx), dlen, len, sizeof len)))
+      (err = atl__ops(ctx)->write(atl__dev(ctx), dlen, len, sizeof len)) ||
+      (err = atl__sw_build(ctx, p, "strmatch", "app_swstrmatch", "swstrmatch", &kernel, &r, out)) || kernel == NULL)
     goto out;
-  if ((err = atl__app_build(ctx, "app_swstrmatch", "swstrmatch", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", &kernel,
-                            &brow))) {
-    atl__app_row_status(&brow, ATL_STATUS_ERROR, "kernel build failed: %s", atl_errmsg(ctx));
-    err = atl_result_set_add(out, &brow) ? ATL_ENOMEM : 0;
-    goto out;
-  }
-  r.cap = atl__sw_cap(ctx, kernel, p);
   for (unsigned i = 0; i < p->ngroups && ATL_APP_GO_ON(err); i++)
     for (unsigned v = 0; v < 3 && ATL_APP_GO_ON(err); v++)
       if (p->variants & (1u << v))

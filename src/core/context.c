@@ -321,6 +321,32 @@ int atl__device_buffer(atl_context_t ctx, unsigned slot, size_t bytes, void **bu
   return 0;
 }
 
+int atl__grid_check(const struct atl_device_info *dev, uint32_t wg, uint32_t workgroups, uint64_t max_threads,
+                    char *why, size_t why_len)
+{
+  if (dev == NULL) {
+    snprintf(why, why_len, "no device open");
+    return ATL_ENODEV;
+  }
+  if (wg == 0 || wg > dev->max_wg_size) {
+    snprintf(why, why_len, "wg_size %u is not allowed: 1 to %zu on %s", wg, dev->max_wg_size, dev->name);
+    return ATL_EINVAL;
+  }
+  if (workgroups == 0 || (uint64_t)wg * workgroups > max_threads) {
+    snprintf(why, why_len, "workgroups %u is not allowed: 1 to %llu with wg_size %u", workgroups,
+             (unsigned long long)(max_threads / wg), wg);
+    return ATL_EINVAL;
+  }
+  return 0;
+}
+
+void atl__device_free_all(atl_context_t ctx, void *const *bufs, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (bufs[i])
+      ctx->ops->free(ctx->dev, bufs[i]);
+}
+
 void atl__device_buffers_release(atl_context_t ctx)
 {
   for (unsigned i = 0; i < ATL__DEVICE_BUFFER_SLOTS; i++) {

@@ -40,6 +40,14 @@ int atl__device_buffer(atl_context_t ctx, unsigned slot, size_t bytes, void **bu
 /* Frees every reused device buffer (before the device closes). */
 void atl__device_buffers_release(atl_context_t ctx);
 
+/* The checks rmw and strategy share: a device open (else ATL_ENODEV) and a grid of @p workgroups of @p wg
+ * work-items it runs, at most @p max_threads in all (else ATL_EINVAL naming the parameter in @p why); 0 if so. */
+int atl__grid_check(const struct atl_device_info *dev, uint32_t wg, uint32_t workgroups, uint64_t max_threads,
+                    char *why, size_t why_len);
+
+/* Frees those of the @p n device buffers in @p bufs that were allocated (not NULL) on the open device. */
+void atl__device_free_all(atl_context_t ctx, void *const *bufs, size_t n);
+
 /* A buffer of at least @p bytes from @p s (grown as needed, kept for the next
  * caller); NULL if out of memory. Its contents are undefined. */
 void *atl__scratch(struct atl__scratch *s, size_t bytes);

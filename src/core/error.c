@@ -4,34 +4,36 @@
 
 #include "context.h"
 
+/* Every code's name and message, ATL_OK first: one table that both lookups read. */
+static const struct {
+  int code;
+  const char *name, *msg;
+} errors[] = {
+    {ATL_OK, "ATL_OK", "success"},
+#define ATL__ERR_ROW(name, msg) {ATL_##name, "ATL_" #name, msg},
+    ATL_ERRNO_MAP(ATL__ERR_ROW)
+#undef ATL__ERR_ROW
+};
+
+/* The index of @p err in errors[], or -1. */
+static int error_index(int err)
+{
+  for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
+    if (errors[i].code == err)
+      return (int)i;
+  return -1;
+}
+
 const char *atl_strerror(int err)
 {
-  switch (err) {
-  case ATL_OK:
-    return "success";
-#define ATL__ERR_MSG(name, msg)                                                                                        \
-  case ATL_##name:                                                                                                     \
-    return msg;
-    ATL_ERRNO_MAP(ATL__ERR_MSG)
-#undef ATL__ERR_MSG
-  default:
-    return "unknown error";
-  }
+  const int i = error_index(err);
+  return i < 0 ? "unknown error" : errors[i].msg;
 }
 
 const char *atl_err_name(int err)
 {
-  switch (err) {
-  case ATL_OK:
-    return "ATL_OK";
-#define ATL__ERR_NAME(name, msg)                                                                                       \
-  case ATL_##name:                                                                                                     \
-    return "ATL_" #name;
-    ATL_ERRNO_MAP(ATL__ERR_NAME)
-#undef ATL__ERR_NAME
-  default:
-    return "ATL_EUNKNOWN";
-  }
+  const int i = error_index(err);
+  return i < 0 ? "ATL_EUNKNOWN" : errors[i].name;
 }
 
 int atl__seterr(atl_context_t ctx, int err, const char *fmt, ...)

@@ -183,6 +183,12 @@ int atl_write_csv(FILE *f, const struct atl_result_set *set)
   return ferror(f) ? ATL_EIO : 0;
 }
 
+void atl__json_add_numbers(cJSON *obj, const struct atl__json_num *nums, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    cJSON_AddNumberToObject(obj, nums[i].key, nums[i].value);
+}
+
 cJSON *atl__device_json(const struct atl_device_info *d)
 {
   cJSON *o = cJSON_CreateObject();
@@ -236,14 +242,10 @@ cJSON *atl__row_json(const struct atl_row *r)
   cJSON_AddBoolToObject(o, "verified", r->verified);
   cJSON_AddNumberToObject(o, "wrong", (double)r->wrong);
   cJSON *tj = cJSON_AddObjectToObject(o, "time_ms");
-  cJSON_AddNumberToObject(tj, "median", t->median);
-  cJSON_AddNumberToObject(tj, "min", t->min);
-  cJSON_AddNumberToObject(tj, "max", t->max);
-  cJSON_AddNumberToObject(tj, "mean", t->mean);
-  cJSON_AddNumberToObject(tj, "q1", t->q1);
-  cJSON_AddNumberToObject(tj, "q3", t->q3);
-  cJSON_AddNumberToObject(tj, "iqr", t->iqr);
-  cJSON_AddNumberToObject(tj, "noise", t->noise);
+  const struct atl__json_num stats[] = {{"median", t->median}, {"min", t->min}, {"max", t->max},
+                                        {"mean", t->mean},     {"q1", t->q1},   {"q3", t->q3},
+                                        {"iqr", t->iqr},       {"noise", t->noise}};
+  atl__json_add_numbers(tj, stats, sizeof stats / sizeof stats[0]);
   cJSON_AddBoolToObject(tj, "noisy", t->noisy);
   cJSON_AddNumberToObject(tj, "samples", t->samples);
   cJSON *samples = cJSON_AddArrayToObject(o, "samples_ms");
@@ -337,20 +339,19 @@ cJSON *atl__json_meta(const struct atl_run_meta *m)
     }
   }
   cJSON *occ = cJSON_AddObjectToObject(root, "occupancy");
-  cJSON_AddNumberToObject(occ, "wg_size", m->occupancy.wg_size);
-  cJSON_AddNumberToObject(occ, "discovered_workgroups", m->occupancy.discovered);
-  cJSON_AddNumberToObject(occ, "estimated_workgroups", m->occupancy.estimated);
+  const struct atl__json_num occupancy[] = {{"wg_size", m->occupancy.wg_size},
+                                            {"discovered_workgroups", m->occupancy.discovered},
+                                            {"estimated_workgroups", m->occupancy.estimated}};
+  atl__json_add_numbers(occ, occupancy, sizeof occupancy / sizeof occupancy[0]);
   cJSON_AddStringToObject(occ, "estimate_method", m->occupancy.estimate_method);
   cJSON_AddNumberToObject(occ, "probe_workgroups", m->occupancy.launched);
   cJSON *st = cJSON_AddObjectToObject(root, "settings");
-  cJSON_AddNumberToObject(st, "target_ms", m->timing.target_ms);
-  cJSON_AddNumberToObject(st, "noise_threshold", m->timing.noise);
-  cJSON_AddNumberToObject(st, "min_samples", m->timing.min_samples);
-  cJSON_AddNumberToObject(st, "max_samples", m->timing.max_samples);
-  cJSON_AddNumberToObject(st, "budget_s", m->timing.budget_s);
-  cJSON_AddNumberToObject(st, "fixed_iters", m->timing.fixed_iters);
-  cJSON_AddNumberToObject(st, "max_iters", m->timing.max_iters);
-  cJSON_AddNumberToObject(st, "repeats", m->timing.repeats);
+  const struct atl_timing *tm = &m->timing;
+  const struct atl__json_num settings[] = {
+      {"target_ms", tm->target_ms},     {"noise_threshold", tm->noise}, {"min_samples", tm->min_samples},
+      {"max_samples", tm->max_samples}, {"budget_s", tm->budget_s},     {"fixed_iters", tm->fixed_iters},
+      {"max_iters", tm->max_iters},     {"repeats", tm->repeats}};
+  atl__json_add_numbers(st, settings, sizeof settings / sizeof settings[0]);
   cJSON_AddBoolToObject(st, "discard_throttled", m->timing.discard_throttled);
   if (m->clocks[0])
     cJSON_AddStringToObject(st, "clocks", m->clocks);

@@ -23,6 +23,15 @@ cJSON *atl__row_json(const struct atl_row *row);
 /** Prints @p root followed by a newline and frees it. */
 int atl__json_print(FILE *f, cJSON *root);
 
+/** One number of a JSON object: its key and its value. */
+struct atl__json_num {
+  const char *key;
+  double value;
+};
+
+/** Adds the @p n numbers of @p nums to @p obj in their order (the writers' field lists as data). */
+void atl__json_add_numbers(cJSON *obj, const struct atl__json_num *nums, size_t n);
+
 /** The device facts as a JSON object, as every result file records them. */
 cJSON *atl__device_json(const struct atl_device_info *d);
 

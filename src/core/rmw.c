@@ -13,22 +13,11 @@
 int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t why_len)
 {
   const struct atl_device_info *dev = atl_device_current(ctx);
-  const uint64_t threads = (uint64_t)s->wg_size * s->workgroups;
   const uint64_t domain_threads = atl_spec_domain_threads(s);
   why[0] = '\0';
-  if (dev == NULL) {
-    snprintf(why, why_len, "no device open");
-    return ATL_ENODEV;
-  }
-  if (s->wg_size == 0 || s->wg_size > dev->max_wg_size) {
-    snprintf(why, why_len, "wg_size %u is not allowed: 1 to %zu on %s", s->wg_size, dev->max_wg_size, dev->name);
-    return ATL_EINVAL;
-  }
-  if (s->workgroups == 0 || threads > UINT32_MAX) {
-    snprintf(why, why_len, "workgroups %u is not allowed: 1 to %llu with wg_size %u", s->workgroups,
-             (unsigned long long)(UINT32_MAX / s->wg_size), s->wg_size);
-    return ATL_EINVAL;
-  }
+  int err = atl__grid_check(dev, s->wg_size, s->workgroups, UINT32_MAX, why, why_len);
+  if (err)
+    return err;
   if (s->contention > domain_threads) {
     snprintf(why, why_len, "contention %u exceeds the %llu threads of a %s (allowed: 1 to %llu)", s->contention,
              (unsigned long long)domain_threads, s->space == ATL_SPACE_LOCAL ? "work-group" : "grid",
@@ -282,14 +271,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   row->wrong = vout.wrong_words + (vout.sink_ok ? 0 : 1);
   row->verified = row->wrong == 0;
   const uint64_t nops = atl_spec_active_threads(s) * iters;
-  atl_row_metric_set(row, "iters", iters);
-  atl_row_metric_set(row, "ops", (double)nops);
-  atl_row_metric_set(row, "array_words", (double)array_words);
-  if (row->time_ms.median > 0) {
-    const double ops_per_us = (double)nops / (row->time_ms.median * 1e3);
-    atl_row_metric_set(row, "ops_per_us", ops_per_us);
-    atl_row_metric_set(row, "gops", ops_per_us * 1e-3);
-  }
+  atl__row_rate_metrics(row, iters, nops, array_words);
   if (attempts) {
     uint64_t total = 0;
     for (uint64_t t = 0; t < threads; t++)

@@ -224,19 +224,9 @@ int atl_strategy_check(atl_context_t ctx, const struct atl_strategy_spec *s, cha
   const struct atl_device_info *dev = atl_device_current(ctx);
   const uint64_t threads = (uint64_t)s->wg_size * s->workgroups;
   why[0] = '\0';
-  if (dev == NULL) {
-    snprintf(why, why_len, "no device open");
-    return ATL_ENODEV;
-  }
-  if (s->wg_size == 0 || s->wg_size > dev->max_wg_size) {
-    snprintf(why, why_len, "wg_size %u is not allowed: 1 to %zu on %s", s->wg_size, dev->max_wg_size, dev->name);
-    return ATL_EINVAL;
-  }
-  if (s->workgroups == 0 || threads > UINT32_MAX / LINE_WORDS) {
-    snprintf(why, why_len, "workgroups %u is not allowed: 1 to %llu with wg_size %u", s->workgroups,
-             (unsigned long long)(UINT32_MAX / LINE_WORDS / s->wg_size), s->wg_size);
-    return ATL_EINVAL;
-  }
+  int err = atl__grid_check(dev, s->wg_size, s->workgroups, UINT32_MAX / LINE_WORDS, why, why_len);
+  if (err)
+    return err;
   if (!atl_strategy_op_supported(s->op)) {
     snprintf(why, why_len, "op %s is not allowed: fetch_add, fetch_sub, inc, fetch_min, fetch_max, and, or, xor",
              atl_op_name(s->op));
@@ -488,14 +478,7 @@ int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const
   row->wrong = wrong_words;
   row->verified = wrong_words == 0;
   const uint64_t nops = active_threads * iters;
-  atl_row_metric_set(row, "iters", iters);
-  atl_row_metric_set(row, "ops", (double)nops);
-  atl_row_metric_set(row, "array_words", (double)nwords);
-  if (row->time_ms.median > 0) {
-    const double ops_per_us = (double)nops / (row->time_ms.median * 1e3);
-    atl_row_metric_set(row, "ops_per_us", ops_per_us);
-    atl_row_metric_set(row, "gops", ops_per_us * 1e-3);
-  }
+  atl__row_rate_metrics(row, iters, nops, nwords);
   atl_row_metric_set(row, "olds_checked", (double)olds_checked);
   row->status = ATL_STATUS_OK;
   if (!row->verified)

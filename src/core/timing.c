@@ -149,3 +149,15 @@ int atl__sample(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint3
 {
   return atl__sample_stats(fn, arg, tm, iters, first_ms, &row->samples_ms, &row->time_ms);
 }
+
+void atl__row_rate_metrics(struct atl_row *row, uint32_t iters, uint64_t nops, uint64_t array_words)
+{
+  atl_row_metric_set(row, "iters", iters);
+  atl_row_metric_set(row, "ops", (double)nops);
+  atl_row_metric_set(row, "array_words", (double)array_words);
+  if (row->time_ms.median > 0) {
+    const double ops_per_us = (double)nops / (row->time_ms.median * 1e3);
+    atl_row_metric_set(row, "ops_per_us", ops_per_us);
+    atl_row_metric_set(row, "gops", ops_per_us * 1e-3);
+  }
+}

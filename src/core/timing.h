@@ -15,6 +15,12 @@ typedef int (*atl__launch_fn)(void *arg, uint32_t iters, double *ms);
 double atl__now_s(void);
 
 /**
+ * The rate metrics of an rmw or strategy row: iters, ops (@p nops atomics in
+ * all), array_words, and where a time was measured ops_per_us and gops.
+ */
+void atl__row_rate_metrics(struct atl_row *row, uint32_t iters, uint64_t nops, uint64_t array_words);
+
+/**
  * Grows iters (by at least one per step, at most up to @p cap) until one
  * launch takes the target time. When that took more than one launch, the
  * last one was warm and ran at the final count, so it is handed back as the

@@ -61,6 +61,40 @@ kill_leftovers() {
   for p in $(leftovers "$1"); do kill -KILL "$p" 2>/dev/null; done
 }
 
+# expect_timed_out CMD CHILD SLEEPER ARGS...: the command ARGS (atomlab CMD --timeout 1, whose CHILD runs
+# SLEEPER, which hangs) exits 1 within 10 s saying "CHILD timed out after 1 s", and leaves no SLEEPER running.
+expect_timed_out() {
+  local cmd=$1 child=$2 sleeper=$3 start pid took
+  shift 3
+  start=$(date +%s)
+  set -m
+  "$@" >/dev/null 2>"$WORK/err" &
+  pid=$!
+  set +m
+  wait_exit $pid 40
+  took=$(($(date +%s) - start))
+  [ "$RC" = 1 ] && [ $took -le 10 ] && grep -q "^error: $child timed out after 1 s" "$WORK/err" && pass ||
+    fail "$cmd --timeout 1: exit $RC after $took s: $(cat "$WORK/err")"
+  sleep 0.2
+  [ -z "$(leftovers "$sleeper")" ] && pass || fail "$cmd --timeout left $child's child running"
+  kill_leftovers "$sleeper"
+}
+
+# signal_while_child SIG SLEEPER ARGS...: the command ARGS in the background, sent SIG once its child's
+# SLEEPER runs; RC its exit status (wait_exit).
+signal_while_child() {
+  local sig=$1 sleeper=$2 pid
+  shift 2
+  set -m
+  "$@" >/dev/null 2>"$WORK/err" &
+  pid=$!
+  set +m
+  for _ in $(seq 1 100); do [ -n "$(leftovers "$sleeper")" ] && break; sleep 0.1; done
+  kill -"$sig" $pid
+  wait_exit $pid 40
+  sleep 0.2
+}
+
 # json_state FILE: "complete rows planned" of a result file, or "invalid".
 json_state() {
   python3 - "$1" <<'PY' 2>/dev/null || echo invalid
@@ -188,57 +222,24 @@ printf '#!/bin/sh\n"%s" 30\necho woke\n' "$WORK/slow/gp-sleeper" >"$WORK/slow/gn
 printf '#!/bin/sh\n"%s" 30\necho woke\n' "$WORK/slow/ncu-sleeper" >"$WORK/slow/ncu"
 chmod +x "$WORK/slow/gnuplot" "$WORK/slow/ncu"
 
-start=$(date +%s)
-set -m
-ATL_GNUPLOT="$WORK/slow/gnuplot" "$ATOMLAB" plot "$DATA/plot-small.json" -o "$WORK/figs" --timeout 1 >/dev/null 2>"$WORK/err" &
-pid=$!
-set +m
-wait_exit $pid 40
-took=$(($(date +%s) - start))
-[ "$RC" = 1 ] && [ $took -le 10 ] && grep -q "^error: gnuplot timed out after 1 s" "$WORK/err" && pass ||
-  fail "plot --timeout 1: exit $RC after $took s: $(cat "$WORK/err")"
-sleep 0.2
-[ -z "$(leftovers "$WORK/slow/gp-sleeper")" ] && pass || fail "plot --timeout left gnuplot's child running"
-kill_leftovers "$WORK/slow/gp-sleeper"
+expect_timed_out plot gnuplot "$WORK/slow/gp-sleeper" \
+  env ATL_GNUPLOT="$WORK/slow/gnuplot" "$ATOMLAB" plot "$DATA/plot-small.json" -o "$WORK/figs" --timeout 1
 expect_usage_error "--timeout" plot "$DATA/plot-small.json" --timeout -1
 expect_usage_error "--timeout" plot "$DATA/plot-small.json" --timeout soon
 # SIGINT to plot while gnuplot runs: gnuplot is stopped too
-set -m
-ATL_GNUPLOT="$WORK/slow/gnuplot" "$ATOMLAB" plot "$DATA/plot-small.json" -o "$WORK/figs" >/dev/null 2>"$WORK/err" &
-pid=$!
-set +m
-for _ in $(seq 1 100); do [ -n "$(leftovers "$WORK/slow/gp-sleeper")" ] && break; sleep 0.1; done
-kill -INT $pid
-wait_exit $pid 40
-sleep 0.2
+signal_while_child INT "$WORK/slow/gp-sleeper" \
+  env ATL_GNUPLOT="$WORK/slow/gnuplot" "$ATOMLAB" plot "$DATA/plot-small.json" -o "$WORK/figs"
 [ "$RC" = 130 ] && [ -z "$(leftovers "$WORK/slow/gp-sleeper")" ] && pass ||
   fail "plot SIGINT: exit $RC, gnuplot's child left: $(leftovers "$WORK/slow/gp-sleeper"), $(cat "$WORK/err")"
 kill_leftovers "$WORK/slow/gp-sleeper"
 
 TABLE=$DATA/smem-table-synthetic.csv
-start=$(date +%s)
-set -m
-env -u NCU PATH="$WORK/slow:$PATH" TMPDIR="$WORK/tmp" "$ATOMLAB" profile --table "$TABLE" --timeout 1 -- true \
-  >/dev/null 2>"$WORK/err" &
-pid=$!
-set +m
-wait_exit $pid 40
-took=$(($(date +%s) - start))
-[ "$RC" = 1 ] && [ $took -le 10 ] && grep -q "^error: ncu timed out after 1 s" "$WORK/err" && pass ||
-  fail "profile --timeout 1: exit $RC after $took s: $(cat "$WORK/err")"
-sleep 0.2
-[ -z "$(leftovers "$WORK/slow/ncu-sleeper")" ] && pass || fail "profile --timeout left ncu's child running"
-kill_leftovers "$WORK/slow/ncu-sleeper"
+expect_timed_out profile ncu "$WORK/slow/ncu-sleeper" \
+  env -u NCU PATH="$WORK/slow:$PATH" TMPDIR="$WORK/tmp" "$ATOMLAB" profile --table "$TABLE" --timeout 1 -- true
 [ -z "$(ls -A "$WORK/tmp")" ] && pass || fail "profile --timeout left its temporary folder: $(ls -A "$WORK/tmp")"
 # SIGTERM while ncu runs: 143, ncu and its child gone, the temporary folder gone
-set -m
-env -u NCU PATH="$WORK/slow:$PATH" TMPDIR="$WORK/tmp" "$ATOMLAB" profile --table "$TABLE" -- true >/dev/null 2>"$WORK/err" &
-pid=$!
-set +m
-for _ in $(seq 1 100); do [ -n "$(leftovers "$WORK/slow/ncu-sleeper")" ] && break; sleep 0.1; done
-kill -TERM $pid
-wait_exit $pid 40
-sleep 0.2
+signal_while_child TERM "$WORK/slow/ncu-sleeper" \
+  env -u NCU PATH="$WORK/slow:$PATH" TMPDIR="$WORK/tmp" "$ATOMLAB" profile --table "$TABLE" -- true
 [ "$RC" = 143 ] && pass || fail "profile SIGTERM: exit $RC, expected 143: $(cat "$WORK/err")"
 [ -z "$(leftovers "$WORK/slow/ncu-sleeper")" ] && pass ||
   fail "profile SIGTERM left ncu running: pids $(leftovers "$WORK/slow/ncu-sleeper" | tr '\n' ' ')"

@@ -3,12 +3,7 @@
 # sizes and verifies; the CUB baselines run where the plugin was built.
 # Skipped (77) where CUDA is unavailable.
 . "$(dirname "$0")/lib.sh"
-if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
-import json, atl_json, sys
-sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
-  echo "no CUDA device: skipped"
-  exit 77
-fi
+need_cuda
 B="--backend cuda --samples 3"
 run_app() {
   local name=$1 file=$2

@@ -8,12 +8,7 @@
 # $2: the standalone program (default: standalone_rmw beside atomlab).
 . "$(dirname "$0")/lib.sh"
 STANDALONE=${2:-$(dirname "$ATOMLAB")/standalone_rmw}
-if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
-import json, atl_json, sys
-sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
-  echo "no CUDA device: skipped"
-  exit 77
-fi
+need_cuda
 if [ ! -x "$STANDALONE" ]; then
   echo "no standalone program ($STANDALONE; built where nvcc is): skipped"
   exit 77

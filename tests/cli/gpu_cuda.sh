@@ -4,12 +4,7 @@
 # unsupported with a reason, and every measured row names the machine
 # instructions behind it. Skipped (77) where CUDA is unavailable.
 . "$(dirname "$0")/lib.sh"
-if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
-import json, atl_json, sys
-sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
-  echo "no CUDA device: skipped"
-  exit 77
-fi
+need_cuda
 # Short timings: this checks correctness and the recorded instructions, not speed.
 Q="--target-ms 1 --min-samples 2 --max-samples 2 --budget 0.1"
 "$ATOMLAB" rmw --backend cuda --pattern contiguous,random --op all --type all --space all --result used \

@@ -3,12 +3,7 @@
 # variant of every input and distribution verifies (CUB where the plugin was
 # built: HistogramEven for u8 and u32, MultiHistogramEven<4,4> for rgba). Skipped (77) where CUDA is unavailable.
 . "$(dirname "$0")/lib.sh"
-if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
-import json, atl_json, sys
-sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
-  echo "no CUDA device: skipped"
-  exit 77
-fi
+need_cuda
 PLUGIN=0
 n=0
 [ -f "$(dirname "$ATOMLAB")/libatomlab_cub.so" ] && PLUGIN=1

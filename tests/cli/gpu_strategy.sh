@@ -4,12 +4,7 @@
 # the instructions behind each row, and a stuck lock becomes `deadlock`
 # rather than a hang. Skipped (77) where CUDA is unavailable.
 . "$(dirname "$0")/lib.sh"
-if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
-import json, atl_json, sys
-sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
-  echo "no CUDA device: skipped"
-  exit 77
-fi
+need_cuda
 Q="--target-ms 1 --min-samples 2 --max-samples 2 --budget 0.2 --workgroups 16"
 for div in "" --divergent; do
   "$ATOMLAB" strategy --backend cuda --pattern all --op fetch_add,fetch_min,xor $div $Q \

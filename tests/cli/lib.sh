@@ -19,6 +19,41 @@ need_opencl() {
   fi
 }
 
+# fake_ncu FILE: a stand-in ncu at FILE (the profile tests') that lists the metrics in $FAKE_NCU_METRICS (and, with
+# FAKE_NCU_MORE set, the optional elapsed cycles and shared-atomic wavefronts), records its arguments in
+# $FAKE_NCU_ARGS, runs the program and, where it succeeds, leaves $FAKE_NCU_CSV as its report.
+fake_ncu() {
+  cat >"$1" <<'SH'
+#!/usr/bin/env bash
+case "$1" in
+  --query-metrics)
+    printf '%s\n' $FAKE_NCU_METRICS
+    [ -n "${FAKE_NCU_MORE:-}" ] && printf 'sm__cycles_elapsed\nl1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom\n'
+    exit 0 ;;
+  --import) cat "$2"; exit 0 ;;
+esac
+echo "$@" >"$FAKE_NCU_ARGS"
+out=
+while [ $# -gt 0 ]; do case "$1" in -o) out=$2; shift 2 ;; --) shift; break ;; *) shift ;; esac; done
+echo "==PROF== profiling" >&2
+"$@"
+rc=$?
+[ $rc -eq 0 ] && cp "$FAKE_NCU_CSV" "$out.ncu-rep"
+exit $rc
+SH
+  chmod +x "$1"
+}
+
+# need_cuda: the GPU tests' prelude, skipped (77) where atomlab lists no CUDA device.
+need_cuda() {
+  if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
+import json, atl_json, sys
+sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
+    echo "no CUDA device: skipped"
+    exit 77
+  fi
+}
+
 # expect_refused NEEDLE ARGS...: within $REFUSE_WITHIN seconds (60 unless the
 # test sets it; a hang is a failure, not a hung test) exit code 2, exactly one stderr line "error: ..." containing NEEDLE
 # (the parameter's name), and no file $WORK/out* left behind.

@@ -73,25 +73,10 @@ if ! "$ATOMLAB" devices --format json 2>/dev/null | grep -q '"backend": *"cuda"'
 fi
 
 # profile through a stand-in ncu
-cat >"$WORK/ncu" <<'SH'
-#!/usr/bin/env bash
-case "$1" in
-  --query-metrics)
-    printf 'smsp__inst_executed_op_shared_atom\nsmsp__inst_executed_op_shared_atom_dot_cas\nsm__sass_data_bytes_mem_shared_op_atom\nsm__cycles_active\nsm__warps_active\ngpu__time_duration\n'
-    exit 0 ;;
-  --import) cat "$2"; exit 0 ;;
-esac
-echo "$@" >"$FAKE_NCU_ARGS"
-out=
-while [ $# -gt 0 ]; do case "$1" in -o) out=$2; shift 2 ;; --) shift; break ;; *) shift ;; esac; done
-echo "==PROF== profiling" >&2
-"$@"
-rc=$?
-[ $rc -eq 0 ] && cp "$FAKE_NCU_CSV" "$out.ncu-rep"
-exit $rc
-SH
-chmod +x "$WORK/ncu"
+fake_ncu "$WORK/ncu"
 export FAKE_NCU_CSV=$RAW FAKE_NCU_ARGS=$WORK/ncu-args
+export FAKE_NCU_METRICS="smsp__inst_executed_op_shared_atom smsp__inst_executed_op_shared_atom_dot_cas
+sm__sass_data_bytes_mem_shared_op_atom sm__cycles_active sm__warps_active gpu__time_duration"
 P="profile --table $TABLE --ncu $WORK/ncu --sms 4 --warps-per-sm 8"
 "$ATOMLAB" $P --save-counters "$WORK/saved.csv" -- echo program-output >"$WORK/prof.txt" 2>"$WORK/err"
 [ $? -eq 0 ] && pass || fail "profile with a stand-in ncu: $(cat "$WORK/err")"

@@ -62,22 +62,9 @@ rc=$?
   fail "--expect on the H100 export: exit $rc, $(cat "$WORK/err")"
 
 # profile asks for the optional metrics (elapsed cycles, shared-atomic wavefronts) only where ncu lists them
-cat >"$WORK/ncu" <<'SH'
-#!/usr/bin/env bash
-case "$1" in
-  --query-metrics)
-    printf 'smsp__inst_executed_op_shared_atom\nsm__cycles_active\nsm__warps_active\ngpu__time_duration\n'
-    [ -n "${FAKE_NCU_MORE:-}" ] && printf 'sm__cycles_elapsed\nl1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom\n'
-    exit 0 ;;
-  --import) cat "$2"; exit 0 ;;
-esac
-echo "$@" >"$FAKE_NCU_ARGS"
-out=
-while [ $# -gt 0 ]; do case "$1" in -o) out=$2; shift 2 ;; --) shift; break ;; *) shift ;; esac; done
-"$@" && cp "$FAKE_NCU_CSV" "$out.ncu-rep"
-SH
-chmod +x "$WORK/ncu"
+fake_ncu "$WORK/ncu"
 export FAKE_NCU_CSV=$RAW FAKE_NCU_ARGS=$WORK/ncu-args
+export FAKE_NCU_METRICS="smsp__inst_executed_op_shared_atom sm__cycles_active sm__warps_active gpu__time_duration"
 "$ATOMLAB" profile --table "$SYN" --ncu "$WORK/ncu" --expect hist_full=bottleneck -- true >"$WORK/out" 2>"$WORK/err"
 [ $? -eq 0 ] && ! grep -q "cycles_elapsed\|wavefronts" "$WORK/ncu-args" && grep -q "^expect: hist_full=bottleneck" "$WORK/err" &&
   pass || fail "profile without the extras: $(cat "$WORK/ncu-args" "$WORK/err")"

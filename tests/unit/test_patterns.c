@@ -6,28 +6,19 @@
 
 #include "atomlab.h"
 #include "check.h"
+#include "spec.h"
 #include "patterns/patterns.h"
 
-static struct atl_spec make_spec(enum atl_pattern pat, enum atl_space space, uint32_t c, uint32_t p, uint32_t wg,
-                                 uint32_t groups)
+/* A u32 fetch_add whose result is unused: the patterns depend on the rest. */
+static struct atl_spec pattern_spec(enum atl_pattern pat, enum atl_space space, uint32_t c, uint32_t p, uint32_t wg,
+                                    uint32_t groups)
 {
-  struct atl_spec s;
-  memset(&s, 0, sizeof s);
-  s.op = ATL_OP_FETCH_ADD;
-  s.type = ATL_TYPE_U32;
-  s.space = space;
-  s.pattern = pat;
-  s.result = ATL_RESULT_UNUSED;
-  s.contention = c;
-  s.padding = p;
-  s.wg_size = wg;
-  s.workgroups = groups;
-  return s;
+  return make_spec(ATL_OP_FETCH_ADD, ATL_TYPE_U32, space, pat, ATL_RESULT_UNUSED, c, p, wg, groups);
 }
 
 static void check_targets(enum atl_pattern pat, enum atl_space space, uint32_t c, uint32_t p)
 {
-  const struct atl_spec s = make_spec(pat, space, c, p, 64, 4);
+  const struct atl_spec s = pattern_spec(pat, space, c, p, 64, 4);
   const uint64_t threads = space == ATL_SPACE_LOCAL ? 64 : 256;
   CHECK_EQ(atl_spec_domain_threads(&s), threads);
   /* Written independently of spec.c: ceil(T / c) * p, for every pattern. */
@@ -83,7 +74,7 @@ static void check_targets(enum atl_pattern pat, enum atl_space space, uint32_t c
         }
     CHECK(distinct);
     /* Seeds do not depend on contention or padding, only on the thread. */
-    struct atl_spec s2 = make_spec(pat, space, c + 1, p + 2, 64, 4);
+    struct atl_spec s2 = pattern_spec(pat, space, c + 1, p + 2, 64, 4);
     uint32_t *t2 = malloc(threads * sizeof *t2);
     atl__pattern_targets(&s2, 0, t2);
     CHECK(memcmp(t, t2, threads * sizeof *t) == 0);
@@ -115,7 +106,7 @@ int main(void)
 
   /* A few sizes written out by hand, so that the formula above is not the
    * only witness. */
-  struct atl_spec s = make_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 3, 2, 64, 4);
+  struct atl_spec s = pattern_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 3, 2, 64, 4);
   CHECK_EQ(atl_spec_domain_words(&s), 172); /* ceil(256/3) = 86, x2 */
   CHECK_EQ(atl_spec_domains(&s), 1);
   CHECK_EQ(atl_spec_domain_threads(&s), 256);
@@ -123,11 +114,11 @@ int main(void)
   CHECK_EQ(atl_spec_domain_words(&s), 44); /* one work-group: ceil(64/3) = 22, x2 */
   CHECK_EQ(atl_spec_domains(&s), 4);
   CHECK_EQ(atl_spec_domain_threads(&s), 64);
-  s = make_spec(ATL_PATTERN_RANDOM, ATL_SPACE_GLOBAL, 5, 3, 64, 4);
+  s = pattern_spec(ATL_PATTERN_RANDOM, ATL_SPACE_GLOBAL, 5, 3, 64, 4);
   CHECK_EQ(atl_spec_domain_words(&s), 156); /* ceil(256/5) = 52 slots, x3 */
   s.space = ATL_SPACE_LOCAL;
   CHECK_EQ(atl_spec_domain_words(&s), 39); /* ceil(64/5) = 13 slots, x3 */
-  s = make_spec(ATL_PATTERN_CROSS_WARP, ATL_SPACE_GLOBAL, 2, 1, 64, 4);
+  s = pattern_spec(ATL_PATTERN_CROSS_WARP, ATL_SPACE_GLOBAL, 2, 1, 64, 4);
   uint32_t t[256];
   atl__pattern_targets(&s, 0, t);
   CHECK(t[0] == 0 && t[1] == 1 && t[127] == 127 && t[128] == 0 && t[255] == 127);
@@ -136,22 +127,22 @@ int main(void)
   CHECK(t[1] == 3 && t[127] == 381 && t[128] == 0 && t[129] == 3);
 
   /* 32-bit index limits: sizes that do not fit give 0 (the caller rejects). */
-  s = make_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 1, UINT32_MAX, 64, 4);
+  s = pattern_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 1, UINT32_MAX, 64, 4);
   CHECK_EQ(atl_spec_domain_words(&s), 0);
-  s = make_spec(ATL_PATTERN_RANDOM, ATL_SPACE_GLOBAL, 1, 16777216, 64, 4);
+  s = pattern_spec(ATL_PATTERN_RANDOM, ATL_SPACE_GLOBAL, 1, 16777216, 64, 4);
   CHECK_EQ(atl_spec_domain_words(&s), 0); /* 256 slots x 2^24: exactly 2^32 */
-  s = make_spec(ATL_PATTERN_RANDOM, ATL_SPACE_GLOBAL, 1, 16777215, 64, 4);
+  s = pattern_spec(ATL_PATTERN_RANDOM, ATL_SPACE_GLOBAL, 1, 16777215, 64, 4);
   CHECK_EQ(atl_spec_domain_words(&s), 256ull * 16777215); /* below 2^32 still fits */
-  s = make_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 256, UINT32_MAX, 64, 4);
+  s = pattern_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 256, UINT32_MAX, 64, 4);
   CHECK_EQ(atl_spec_domain_words(&s), UINT32_MAX); /* one slot of 2^32 - 1 */
-  s = make_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 0, 1, 64, 4);
+  s = pattern_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 0, 1, 64, 4);
   CHECK_EQ(atl_spec_domain_words(&s), 0);
-  s = make_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 1, 0, 64, 4);
+  s = pattern_spec(ATL_PATTERN_CONTIGUOUS, ATL_SPACE_GLOBAL, 1, 0, 64, 4);
   CHECK_EQ(atl_spec_domain_words(&s), 0);
 
   /* Active threads: branched issues updates from half of the grid. */
   for (int pat = 0; pat < ATL_PATTERN_COUNT; pat++) {
-    s = make_spec((enum atl_pattern)pat, ATL_SPACE_GLOBAL, 1, 1, 64, 4);
+    s = pattern_spec((enum atl_pattern)pat, ATL_SPACE_GLOBAL, 1, 1, 64, 4);
     CHECK_EQ(atl_spec_active_threads(&s), pat == ATL_PATTERN_BRANCHED ? 128 : 256);
     s.space = ATL_SPACE_LOCAL; /* a grid-wide count in every space */
     CHECK_EQ(atl_spec_active_threads(&s), pat == ATL_PATTERN_BRANCHED ? 128 : 256);
@@ -165,7 +156,7 @@ int main(void)
     CHECK_EQ(active, atl_spec_active_threads(&s));
   }
   /* Odd grids: 3 x 5 = 15 threads, odd ids 1..13 are 7 of them. */
-  s = make_spec(ATL_PATTERN_BRANCHED, ATL_SPACE_GLOBAL, 1, 1, 3, 5);
+  s = pattern_spec(ATL_PATTERN_BRANCHED, ATL_SPACE_GLOBAL, 1, 1, 3, 5);
   CHECK_EQ(atl_spec_active_threads(&s), 7);
   CHECK(atl__pattern_active(&s, (uint64_t)1 << 40 | 1) == 1 && atl__pattern_active(&s, (uint64_t)1 << 40) == 0);
   return check_exit("test_patterns");

@@ -11,6 +11,7 @@
 
 #include "atomlab.h"
 #include "check.h"
+#include "memtext.h"
 #include "model/smem/csv.h"
 #include "model/smem/text.h"
 
@@ -138,25 +139,20 @@ static void test_counters(void)
     free(text);
   }
   /* impossible counters are refused with a reason */
-  struct atl_smem_counters k = {.fao_jobs = 10, .ops = 400, .active_cycles = 100, .occupancy = 0.5, .sm_count = 1,
-                                .warps_per_sm = 8, .have_ops = 1};
+  const struct atl_smem_counters k = {.fao_jobs = 10, .ops = 100, .active_cycles = 100, .occupancy = 0.5,
+                                      .sm_count = 1, .warps_per_sm = 8, .have_ops = 1};
+  struct atl_smem_counters bad_k[5] = {k, k, k, k, k}; /* each one field off */
+  bad_k[0].ops = 400;                                  /* e = 40 > 32 */
+  bad_k[1].occupancy = 1.5;
+  bad_k[2].have_ops = 0;
+  bad_k[3].sm_count = 0;
+  bad_k[4].active_cycles = 0;
+  const char *bad_why[5] = {"lanes per job", "", "neither O", "", ""};
   struct atl_smem_util u;
-  CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &k, &u, why, sizeof why) == ATL_EINVAL); /* e = 40 > 32 */
-  CHECK(strstr(why, "lanes per job") != NULL);
-  k.ops = 100;
-  k.occupancy = 1.5;
-  CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &k, &u, why, sizeof why) == ATL_EINVAL);
-  k.occupancy = 0.5;
-  k.have_ops = 0;
-  CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &k, &u, why, sizeof why) == ATL_EINVAL);
-  CHECK(strstr(why, "neither O") != NULL);
-  k.have_ops = 1;
-  k.sm_count = 0;
-  CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &k, &u, why, sizeof why) == ATL_EINVAL);
-  k.sm_count = 1;
-  k.active_cycles = 0;
-  CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &k, &u, why, sizeof why) == ATL_EINVAL);
-  k.active_cycles = 100;
+  for (int i = 0; i < 5; i++)
+    if (!CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &bad_k[i], &u, why, sizeof why) == ATL_EINVAL &&
+               strstr(why, bad_why[i]) != NULL))
+      CHECK_CONTEXT("bad counters %d: %s", i, why);
   CHECK(atl_smem_utilization(&table, ATL_SMEM_USED, &k, &u, why, sizeof why) == 0);
   CHECK_NEAR(u.e, 10);
   CHECK_NEAR(u.n_hat, 4);
@@ -243,15 +239,14 @@ static void test_numbers(void)
 /* The writer and the reader of a table are one format: what calibrate writes, model reads back point for point. */
 static void test_table_round_trip(void)
 {
-  char *buf = NULL, why[256] = "";
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!CHECK(f != NULL))
+  char why[256] = "";
+  struct memtext m;
+  if (!CHECK(memtext_open(&m)))
     return;
-  CHECK(atl_smem_table_write_csv(f, &table, NULL) == 0);
-  fclose(f);
+  CHECK(atl_smem_table_write_csv(m.f, &table, NULL) == 0);
+  fclose(m.f);
   struct atl_smem_table back;
-  if (CHECK(atl_smem_table_parse_csv(buf, "written", &back, why, sizeof why) == 0)) {
+  if (CHECK(atl_smem_table_parse_csv(m.buf, "written", &back, why, sizeof why) == 0)) {
     for (int v = 0; v < ATL_SMEM_VARIANTS; v++) {
       const enum atl_smem_variant var = (enum atl_smem_variant)v;
       CHECK(atl_smem_table_count(&back, var) == atl_smem_table_count(&table, var));
@@ -267,7 +262,7 @@ static void test_table_round_trip(void)
   } else {
     CHECK_CONTEXT("%s", why);
   }
-  free(buf);
+  free(m.buf);
 }
 
 /* Which metrics profile asks ncu for: the first listed candidate per quantity, required ones or an error. */

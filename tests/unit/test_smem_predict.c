@@ -14,6 +14,7 @@
 #include "atomlab/model.h"
 #include "atomlab/stop.h"
 #include "check.h"
+#include "memtext.h"
 #include "model/smem/text.h"
 
 #define CHECK_REL(a, b)                                                                                           \
@@ -275,29 +276,28 @@ static void sets(void)
 /* What hist-case writes, predict --runs reads: the case study's CSV writer against its reader. */
 static void case_rows_round_trip(void)
 {
-  char *buf = NULL, why[512] = "";
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!CHECK(f != NULL))
+  char why[512] = "";
+  struct memtext m;
+  if (!CHECK(memtext_open(&m)))
     return;
   const struct atl_smem_histogram_spec spec = {.reorder = 1, .result_used = 0, .solid = 0, .pixels = 4096,
                                                .wg_size = 256, .workgroups = 264, .reps = 3, .warmup = 2};
   const struct atl_smem_histogram_result res = {.median_ms = 0.5, .min_ms = 0.4, .max_ms = 0.6, .verified = 1,
                                                 .instructions = "ATOMS.POPC.INC"};
-  atl_smem_histogram_write_csv_header(f);
-  atl_smem_histogram_write_csv_row(f, &spec, &res);
-  fclose(f);
+  atl_smem_histogram_write_csv_header(m.f);
+  atl_smem_histogram_write_csv_row(m.f, &spec, &res);
+  fclose(m.f);
   struct atl_smem_case *rows = NULL;
   size_t n = 0;
-  if (CHECK(atl_smem_cases_parse_csv(buf, "written", &rows, &n, why, sizeof why) == 0) && CHECK(n == 1)) {
+  if (CHECK(atl_smem_cases_parse_csv(m.buf, "written", &rows, &n, why, sizeof why) == 0) && CHECK(n == 1)) {
     CHECK(strcmp(rows[0].kernel, "histogram2") == 0 && strcmp(rows[0].image, "uniform") == 0);
     CHECK(rows[0].variant == ATL_SMEM_UNUSED && rows[0].pixels == 4096 && rows[0].wg_size == 256);
     CHECK(rows[0].launches == 5); /* warmup + reps */
   } else {
-    CHECK_CONTEXT("%s: %s", why, buf);
+    CHECK_CONTEXT("%s: %s", why, m.buf);
   }
   free(rows);
-  free(buf);
+  free(m.buf);
 }
 
 /* The small grammar of the case study's names, --expect and a plan's size; a prediction's summary sentences. */
@@ -318,18 +318,16 @@ static void names_and_summary(void)
   struct atl_smem_predict_set set;
   memset(&set, 0, sizeof set);
   set.settings.threshold = 0.8;
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!CHECK(f != NULL))
+  struct memtext m;
+  if (!CHECK(memtext_open(&m)))
     return;
-  CHECK(atl_smem_predict_write_summary(f, &set) == 0);
+  CHECK(atl_smem_predict_write_summary(m.f, &set) == 0);
   set.error = (struct atl_stats){.samples = 2, .median = 0.05, .max = 0.1};
-  CHECK(atl_smem_predict_write_summary(f, &set) == 0);
-  fclose(f);
-  CHECK(strcmp(buf, "No kernel reached U >= 0.8.\nBottleneck kernels (2): median |error| 5.0 %, largest 10.0 %.\n") ==
+  CHECK(atl_smem_predict_write_summary(m.f, &set) == 0);
+  fclose(m.f);
+  CHECK(strcmp(m.buf, "No kernel reached U >= 0.8.\nBottleneck kernels (2): median |error| 5.0 %, largest 10.0 %.\n") ==
         0);
-  free(buf);
+  free(m.buf);
 }
 
 /* The case study's sweep without a device: every row in order is an error line, the CSV only its header; a

@@ -16,6 +16,7 @@
 
 #include "atomlab.h"
 #include "check.h"
+#include "spec.h"
 #include "core/verify.h"
 #include "patterns/patterns.h"
 
@@ -194,23 +195,6 @@ static void describe(const struct emu *e, int order, const struct atl__verify_ou
                 atl_op_name(s->op), atl_type_name(s->type), atl_space_name(s->space), atl_pattern_name(s->pattern),
                 atl_result_name(s->result), s->contention, s->padding, s->wg_size, s->workgroups, e->iters, order,
                 (unsigned long long)out->wrong_words, out->sink_ok, out->first_error);
-}
-
-static struct atl_spec make_spec(enum atl_op op, enum atl_type t, enum atl_space sp, enum atl_pattern pat,
-                                 enum atl_result_use r, uint32_t c, uint32_t p, uint32_t wg, uint32_t groups)
-{
-  struct atl_spec s;
-  memset(&s, 0, sizeof s);
-  s.op = op;
-  s.type = t;
-  s.space = sp;
-  s.pattern = pat;
-  s.result = r;
-  s.contention = c;
-  s.padding = p;
-  s.wg_size = wg;
-  s.workgroups = groups;
-  return s;
 }
 
 /* Every correct execution must verify, and the hit counts behind the closed

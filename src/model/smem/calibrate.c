@@ -316,10 +316,7 @@ int atl_smem_calibrate(atl_context_t ctx, const struct atl_smem_calibration *cfg
   }
 out:
   info->seconds = now_seconds() - t0;
-  if (cfg_buf)
-    ops->free(dev, cfg_buf);
-  if (state_buf)
-    ops->free(dev, state_buf);
+  atl__device_free_all(ctx, (void *[]){cfg_buf, state_buf}, 2);
   free(slot_cfg);
   free(slot_point);
   free(live);

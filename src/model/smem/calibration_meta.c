@@ -25,9 +25,10 @@ int atl_smem_calibration_write_json(FILE *f, const struct atl_smem_calibration *
   cJSON_AddStringToObject(dev, "platform", m->device.platform);
   cJSON_AddStringToObject(dev, "driver", m->device.driver);
   cJSON_AddStringToObject(dev, "version", m->device.version);
-  cJSON_AddNumberToObject(dev, "compute_units", m->device.compute_units);
-  cJSON_AddNumberToObject(dev, "clock_mhz", m->device.clock_mhz);
-  cJSON_AddNumberToObject(dev, "max_threads_per_compute_unit", m->device.max_threads_per_cu);
+  const struct atl__json_num limits[] = {{"compute_units", m->device.compute_units},
+                                         {"clock_mhz", m->device.clock_mhz},
+                                         {"max_threads_per_compute_unit", m->device.max_threads_per_cu}};
+  atl__json_add_numbers(dev, limits, sizeof limits / sizeof limits[0]);
   cJSON *cal = cJSON_AddObjectToObject(root, "calibration");
   cJSON_AddStringToObject(cal, "table", labels->table);
   cJSON_AddStringToObject(cal, "grid", labels->grid);
@@ -36,14 +37,15 @@ int atl_smem_calibration_write_json(FILE *f, const struct atl_smem_calibration *
                           "result (used: ATOMS.ADD, unused: result unused), n warps, e active lanes per warp, c CAS "
                           "warps, t_cycles median T, t_min/t_max over the reps, s_cycles = T/n");
   cJSON_AddStringToObject(cal, "access", "the e lanes of a warp target one word; each warp its own word");
-  cJSON_AddNumberToObject(cal, "max_n", cfg->nmax);
-  cJSON_AddNumberToObject(cal, "reps", cfg->reps);
-  cJSON_AddNumberToObject(cal, "delay_cycles", cfg->delay_cycles);
-  cJSON_AddNumberToObject(cal, "points", (double)info->points);
-  cJSON_AddNumberToObject(cal, "launches", (double)info->launches);
-  cJSON_AddNumberToObject(cal, "retried_samples", (double)info->retried);
-  cJSON_AddNumberToObject(cal, "sms_used", info->slots);
-  cJSON_AddNumberToObject(cal, "seconds", info->seconds);
+  const struct atl__json_num counts[] = {{"max_n", cfg->nmax},
+                                         {"reps", cfg->reps},
+                                         {"delay_cycles", cfg->delay_cycles},
+                                         {"points", (double)info->points},
+                                         {"launches", (double)info->launches},
+                                         {"retried_samples", (double)info->retried},
+                                         {"sms_used", info->slots},
+                                         {"seconds", info->seconds}};
+  atl__json_add_numbers(cal, counts, sizeof counts / sizeof counts[0]);
   cJSON_AddBoolToObject(cal, "verified", 1); /* atl_smem_calibrate returns no table that did not verify */
   cJSON_AddBoolToObject(cal, "complete", labels->complete);
   cJSON *ins = cJSON_AddObjectToObject(cal, "instructions");

@@ -3,7 +3,6 @@
  * to label the kernels of an ncu export taken of that same run: row r of the
  * CSV launched warmup + reps kernels, in order.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,20 +14,6 @@
 #include "text.h"
 
 #define MAX_FIELDS 64
-
-/* A whole number in [lo, hi]. */
-static int whole(const char *s, unsigned long lo, unsigned long hi, unsigned *out)
-{
-  char *end;
-  if (*s < '0' || *s > '9')
-    return -1;
-  errno = 0;
-  unsigned long v = strtoul(s, &end, 10);
-  if (*end != '\0' || errno || v < lo || v > hi)
-    return -1;
-  *out = (unsigned)v;
-  return 0;
-}
 
 int atl_smem_cases_parse_csv(const char *text, const char *name, struct atl_smem_case **cases, size_t *count,
                              char *why, size_t why_len)
@@ -71,8 +56,9 @@ int atl_smem_cases_parse_csv(const char *text, const char *name, struct atl_smem
     struct atl_smem_case c;
     memset(&c, 0, sizeof c);
     unsigned reps = 0, warmup = 1;
-    if (whole(f[col[W_PIXELS]], 1, 0xffffffffu, &c.pixels) || whole(f[col[W_WG]], 1, 1024, &c.wg_size) ||
-        whole(f[col[W_REPS]], 1, 1000, &reps) || (col[W_WARMUP] >= 0 && whole(f[col[W_WARMUP]], 0, 1000, &warmup))) {
+    if (atl__text_whole(f[col[W_PIXELS]], 1, 0xffffffffu, &c.pixels) ||
+        atl__text_whole(f[col[W_WG]], 1, 1024, &c.wg_size) || atl__text_whole(f[col[W_REPS]], 1, 1000, &reps) ||
+        (col[W_WARMUP] >= 0 && atl__text_whole(f[col[W_WARMUP]], 0, 1000, &warmup))) {
       snprintf(why, why_len, "%s:%u: pixels, wg_size (1..1024), reps (1..1000) and warmup must be whole numbers", name,
                lineno);
       goto out;
@@ -113,12 +99,9 @@ int atl_smem_cases_read_csv(const char *path, struct atl_smem_case **cases, size
 {
   *cases = NULL;
   *count = 0;
-  char detail[200];
-  char *text = atl__read_text_input(path, (size_t)1 << 26, detail, sizeof detail);
-  if (text == NULL) {
-    snprintf(why, why_len, "'%s': %s", path, detail);
+  char *text = atl__read_model_file(path, (size_t)1 << 26, why, why_len);
+  if (text == NULL)
     return ATL_EIO;
-  }
   int err = atl_smem_cases_parse_csv(text, path, cases, count, why, why_len);
   free(text);
   return err;

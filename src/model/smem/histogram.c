@@ -14,6 +14,37 @@ static int cmp_double(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* 0 where the open device runs CUDA C kernels; else the context's error: no device, or @p what needs CUDA. */
+static int need_cuda(atl_context_t ctx, const char *what)
+{
+  const struct atl_device_info *d = atl_device_current(ctx);
+  if (atl__ops(ctx) == NULL || d == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "no device is open");
+  if (!d->kernels_cuda_c)
+    return atl__seterr(ctx, ATL_ENOTSUP, "%s; %s is not CUDA", what, d->id);
+  return 0;
+}
+
+/* Launch @p r of a warm-up + reps run (every one verified): @p wrong values clear *@p verified and the worst
+ * launch's count stays in *@p worst; past the warm-up its time @p t is kept in @p ms. */
+static void record_launch(unsigned r, unsigned warmup, double t, unsigned wrong, int *verified, unsigned *worst,
+                          double *ms)
+{
+  if (wrong) {
+    *verified = 0;
+    *worst = wrong > *worst ? wrong : *worst;
+  }
+  if (r >= warmup)
+    ms[r - warmup] = t;
+}
+
+/* Sorts the @p n times of @p ms and returns their median. */
+static double sorted_median(double *ms, unsigned n)
+{
+  qsort(ms, n, sizeof *ms, cmp_double);
+  return n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+}
+
 /* The image: one colour for "solid", else every channel from a 64-bit LCG (never all zeros). */
 static void make_image(unsigned char *img, unsigned pixels, int solid)
 {
@@ -40,10 +71,8 @@ int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_sp
   double *ms = NULL;
   int err = 0;
   memset(out, 0, sizeof *out);
-  if (ops == NULL || d == NULL)
-    return atl__seterr(ctx, ATL_ENODEV, "no device is open");
-  if (!d->kernels_cuda_c)
-    return atl__seterr(ctx, ATL_ENOTSUP, "the histogram case study is a CUDA kernel; %s is not CUDA", d->id);
+  if ((err = need_cuda(ctx, "the histogram case study is a CUDA kernel")))
+    return err;
   if (spec->pixels == 0 || spec->wg_size == 0 || spec->wg_size > d->max_wg_size || spec->workgroups == 0 ||
       spec->reps == 0)
     return atl__seterr(ctx, ATL_EINVAL, "histogram: pixels, wg_size (<= %zu), workgroups and reps must be positive",
@@ -85,26 +114,15 @@ int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_sp
     unsigned wrong = 0;
     for (size_t b = 0; b < CHANNELS * N_BINS; b++)
       wrong += got[b] != want[b];
-    if (wrong) {
-      out->verified = 0;
-      out->wrong_bins = wrong > out->wrong_bins ? wrong : out->wrong_bins;
-    }
-    if (r >= spec->warmup)
-      ms[r - spec->warmup] = t;
+    record_launch(r, spec->warmup, t, wrong, &out->verified, &out->wrong_bins, ms);
   }
-  qsort(ms, spec->reps, sizeof *ms, cmp_double);
+  out->median_ms = sorted_median(ms, spec->reps);
   out->min_ms = ms[0];
   out->max_ms = ms[spec->reps - 1];
-  out->median_ms = spec->reps % 2 ? ms[spec->reps / 2] : (ms[spec->reps / 2 - 1] + ms[spec->reps / 2]) / 2;
   if (!out->verified)
     err = atl__seterr(ctx, ATL_EVERIFY, "histogram: %u bins differ from the host's", out->wrong_bins);
 out:
-  if (in_buf)
-    ops->free(dev, in_buf);
-  if (out_buf)
-    ops->free(dev, out_buf);
-  if (sink_buf)
-    ops->free(dev, sink_buf);
+  atl__device_free_all(ctx, (void *[]){in_buf, out_buf, sink_buf}, 3);
   free(img);
   free(ms);
   return err;
@@ -140,10 +158,8 @@ int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_
   double *ms = NULL;
   int err = 0;
   memset(out, 0, sizeof *out);
-  if (ops == NULL || d == NULL)
-    return atl__seterr(ctx, ATL_ENODEV, "no device is open");
-  if (!d->kernels_cuda_c)
-    return atl__seterr(ctx, ATL_ENOTSUP, "the validation kernels are CUDA kernels; %s is not CUDA", d->id);
+  if ((err = need_cuda(ctx, "the validation kernels are CUDA kernels")))
+    return err;
   if ((unsigned)spec->which >= ATL_SMEM_VALIDATIONS || spec->wg_size == 0 || spec->wg_size % 32 ||
       spec->wg_size > 1024 || spec->wg_size > d->max_wg_size || spec->workgroups == 0 || spec->reps == 0 ||
       spec->iters == 0 || (spec->which == ATL_SMEM_VALIDATE_STREAM && spec->bytes < 16))
@@ -230,25 +246,14 @@ int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_
         goto out;
       wrong += atomics != want_atomics;
     }
-    if (wrong) {
-      out->verified = 0;
-      out->wrong = wrong > out->wrong ? wrong : out->wrong;
-    }
-    if (r >= spec->warmup)
-      ms[r - spec->warmup] = t;
+    record_launch(r, spec->warmup, t, wrong, &out->verified, &out->wrong, ms);
   }
-  qsort(ms, spec->reps, sizeof *ms, cmp_double);
-  out->median_ms = spec->reps % 2 ? ms[spec->reps / 2] : (ms[spec->reps / 2 - 1] + ms[spec->reps / 2]) / 2;
+  out->median_ms = sorted_median(ms, spec->reps);
   if (!out->verified)
     err = atl__seterr(ctx, ATL_EVERIFY, "%s: %u values differ from the expected", validation_entries[spec->which],
                       out->wrong);
 out:
-  if (a_buf)
-    ops->free(dev, a_buf);
-  if (b_buf)
-    ops->free(dev, b_buf);
-  if (c_buf)
-    ops->free(dev, c_buf);
+  atl__device_free_all(ctx, (void *[]){a_buf, b_buf, c_buf}, 3);
   free(host);
   free(ms);
   return err;

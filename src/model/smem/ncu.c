@@ -355,12 +355,9 @@ int atl_ncu_read_csv(const char *path, double warps_per_sm, double sm_count, str
                      size_t why_len)
 {
   memset(report, 0, sizeof *report);
-  char detail[200];
-  char *text = atl__read_text_input(path, (size_t)1 << 30, detail, sizeof detail);
-  if (text == NULL) {
-    snprintf(why, why_len, "'%s': %s", path, detail);
+  char *text = atl__read_model_file(path, (size_t)1 << 30, why, why_len);
+  if (text == NULL)
     return ATL_EIO;
-  }
   int err = atl_ncu_parse_csv(text, path, warps_per_sm, sm_count, report, why, why_len);
   free(text);
   return err;

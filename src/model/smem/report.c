@@ -125,13 +125,14 @@ static cJSON *kernel_json(const struct atl_smem_kernel_util *x, double threshold
   cJSON_AddStringToObject(o, "id", k->id);
   cJSON_AddStringToObject(o, "kernel", k->kernel);
   cJSON *in = cJSON_AddObjectToObject(o, "counters");
-  cJSON_AddNumberToObject(in, "O", k->ops);
-  cJSON_AddNumberToObject(in, "N_f_total", k->fao_jobs);
-  cJSON_AddNumberToObject(in, "N_c_total", k->cas_jobs);
-  cJSON_AddNumberToObject(in, "active_cycles_avg_sm", k->active_cycles);
-  cJSON_AddNumberToObject(in, "achieved_occupancy", k->occupancy);
-  cJSON_AddNumberToObject(in, "sm_count", k->sm_count);
-  cJSON_AddNumberToObject(in, "warps_per_sm", k->warps_per_sm);
+  const struct atl__json_num counters[] = {{"O", k->ops},
+                                           {"N_f_total", k->fao_jobs},
+                                           {"N_c_total", k->cas_jobs},
+                                           {"active_cycles_avg_sm", k->active_cycles},
+                                           {"achieved_occupancy", k->occupancy},
+                                           {"sm_count", k->sm_count},
+                                           {"warps_per_sm", k->warps_per_sm}};
+  atl__json_add_numbers(in, counters, sizeof counters / sizeof counters[0]);
   if (k->have_duration)
     cJSON_AddNumberToObject(in, "duration_ns", k->duration_ns);
   if (!x->err) {

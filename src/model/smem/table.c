@@ -1,5 +1,4 @@
 /* The calibration table T-hat(n, e, c) and equations (1)-(3) of seed 002. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,50 +114,72 @@ static double lerp(double x0, double y0, double x1, double y1, double x)
   return y0 + (y1 - y0) * (x - x0) / (x1 - x0);
 }
 
+/* Where one axis of the table is probed: variant v at n (and e, for the c axis). */
+struct probe {
+  const struct atl_smem_table *t;
+  enum atl_smem_variant v;
+  unsigned n, e;
+};
+
+static int measured_c(const struct probe *p, unsigned c)
+{
+  return !isnan(atl_smem_table_get(p->t, p->v, p->n, p->e, c));
+}
+
+static int measured_e(const struct probe *p, unsigned e)
+{
+  return has_ne(p->t, p->v, p->n, e);
+}
+
+/*
+ * The measured points around @p x among @p first..@p last on the axis that
+ * @p measured tells: lo <= x <= hi. Where x lies beyond them both are the
+ * nearest and *@p clamped is set; -1 where the axis has none.
+ */
+static int neighbours(const struct probe *p, int (*measured)(const struct probe *, unsigned), unsigned first,
+                      unsigned last, double x, unsigned *lo, unsigned *hi, int *clamped)
+{
+  int l = -1, h = -1;
+  for (unsigned k = first; k <= last; k++) {
+    if (!measured(p, k))
+      continue;
+    if ((double)k <= x)
+      l = (int)k;
+    if ((double)k >= x && h < 0)
+      h = (int)k;
+  }
+  if (l < 0 && h < 0)
+    return -1;
+  if (l < 0 || h < 0) {
+    *clamped = 1;
+    l = h = l < 0 ? h : l;
+  }
+  *lo = (unsigned)l;
+  *hi = (unsigned)h;
+  return 0;
+}
+
 /* T over c at integral (n, e), between the measured c around @p c. */
 static double interp_c(const struct atl_smem_table *t, enum atl_smem_variant v, unsigned n, unsigned e, double c,
                        int *clamped)
 {
-  int lo = -1, hi = -1;
-  for (unsigned k = 0; k <= n; k++) {
-    if (isnan(atl_smem_table_get(t, v, n, e, k)))
-      continue;
-    if ((double)k <= c)
-      lo = (int)k;
-    if ((double)k >= c && hi < 0)
-      hi = (int)k;
-  }
-  if (lo < 0 && hi < 0)
+  const struct probe p = {t, v, n, e};
+  unsigned lo, hi;
+  if (neighbours(&p, measured_c, 0, n, c, &lo, &hi, clamped))
     return NAN;
-  if (lo < 0 || hi < 0) {
-    *clamped = 1;
-    unsigned k = (unsigned)(lo < 0 ? hi : lo);
-    return atl_smem_table_get(t, v, n, e, k);
-  }
-  return lerp(lo, atl_smem_table_get(t, v, n, e, (unsigned)lo), hi, atl_smem_table_get(t, v, n, e, (unsigned)hi), c);
+  return lerp(lo, atl_smem_table_get(t, v, n, e, lo), hi, atl_smem_table_get(t, v, n, e, hi), c);
 }
 
 /* T over e (and c) at integral n. */
 static double interp_e(const struct atl_smem_table *t, enum atl_smem_variant v, unsigned n, double e, double c,
                        int *clamped)
 {
-  int lo = -1, hi = -1;
-  for (unsigned k = 1; k <= t->emax; k++) {
-    if (!has_ne(t, v, n, k))
-      continue;
-    if ((double)k <= e)
-      lo = (int)k;
-    if ((double)k >= e && hi < 0)
-      hi = (int)k;
-  }
-  if (lo < 0 && hi < 0)
+  const struct probe p = {t, v, n, 0};
+  unsigned lo, hi;
+  if (neighbours(&p, measured_e, 1, t->emax, e, &lo, &hi, clamped))
     return NAN;
-  if (lo < 0 || hi < 0) {
-    *clamped = 1;
-    return interp_c(t, v, n, (unsigned)(lo < 0 ? hi : lo), c, clamped);
-  }
-  double y0 = interp_c(t, v, n, (unsigned)lo, c, clamped);
-  double y1 = lo == hi ? y0 : interp_c(t, v, n, (unsigned)hi, c, clamped);
+  double y0 = interp_c(t, v, n, lo, c, clamped);
+  double y1 = lo == hi ? y0 : interp_c(t, v, n, hi, c, clamped);
   return lerp(lo, y0, hi, y1, e);
 }
 
@@ -284,20 +305,6 @@ struct point {
   double t;
 };
 
-/* A whole number in [lo, hi] and nothing else. */
-static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
-{
-  char *end;
-  if (*s < '0' || *s > '9')
-    return -1;
-  errno = 0;
-  unsigned long v = strtoul(s, &end, 10);
-  if (*end != '\0' || errno || v < lo || v > hi)
-    return -1;
-  *out = (unsigned)v;
-  return 0;
-}
-
 #define MAX_FIELDS 64
 
 int atl_smem_table_parse_csv(const char *text, const char *name, struct atl_smem_table *table, char *why,
@@ -344,8 +351,8 @@ int atl_smem_table_parse_csv(const char *text, const char *name, struct atl_smem
       goto out;
     }
     p.v = (unsigned)v;
-    if (parse_uint(f[col[1]], 1, ATL_SMEM_MAX_N, &p.n) || parse_uint(f[col[2]], 1, ATL_SMEM_MAX_E, &p.e) ||
-        parse_uint(f[col[3]], 0, p.n, &p.c)) {
+    if (atl__text_whole(f[col[1]], 1, ATL_SMEM_MAX_N, &p.n) ||
+        atl__text_whole(f[col[2]], 1, ATL_SMEM_MAX_E, &p.e) || atl__text_whole(f[col[3]], 0, p.n, &p.c)) {
       snprintf(why, why_len, "%s:%u: n must be 1..%d, e 1..%d and c 0..n (got n='%.20s' e='%.20s' c='%.20s')", name,
                lineno, ATL_SMEM_MAX_N, ATL_SMEM_MAX_E, f[col[1]], f[col[2]], f[col[3]]);
       goto out;
@@ -399,12 +406,9 @@ out:
 int atl_smem_table_read_csv(const char *path, struct atl_smem_table *table, char *why, size_t why_len)
 {
   memset(table, 0, sizeof *table);
-  char detail[200];
-  char *text = atl__read_text_input(path, (size_t)1 << 30, detail, sizeof detail);
-  if (text == NULL) {
-    snprintf(why, why_len, "'%s': %s", path, detail);
+  char *text = atl__read_model_file(path, (size_t)1 << 30, why, why_len);
+  if (text == NULL)
     return ATL_EIO;
-  }
   int err = atl_smem_table_parse_csv(text, path, table, why, why_len);
   free(text);
   return err;

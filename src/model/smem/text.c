@@ -71,3 +71,25 @@ char *atl__read_text_input(const char *path, size_t limit, char *why, size_t why
   }
   return buf;
 }
+
+char *atl__read_model_file(const char *path, size_t limit, char *why, size_t why_len)
+{
+  char detail[200];
+  char *text = atl__read_text_input(path, limit, detail, sizeof detail);
+  if (text == NULL)
+    snprintf(why, why_len, "'%s': %s", path, detail);
+  return text;
+}
+
+int atl__text_whole(const char *s, unsigned long lo, unsigned long hi, unsigned *out)
+{
+  char *end;
+  if (*s < '0' || *s > '9')
+    return -1;
+  errno = 0;
+  unsigned long v = strtoul(s, &end, 10);
+  if (*end != '\0' || errno || v < lo || v > hi)
+    return -1;
+  *out = (unsigned)v;
+  return 0;
+}

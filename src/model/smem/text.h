@@ -15,4 +15,10 @@ char *atl__read_text_file(const char *path, size_t limit);
  */
 char *atl__read_text_input(const char *path, size_t limit, char *why, size_t why_len);
 
+/** atl__read_text_input() with the reason "'PATH': why" (a model reader's message) in @p why on failure. */
+char *atl__read_model_file(const char *path, size_t limit, char *why, size_t why_len);
+
+/** A whole number in [@p lo, @p hi] and nothing else (digits only, no sign): 0, else -1. */
+int atl__text_whole(const char *s, unsigned long lo, unsigned long hi, unsigned *out);
+
 #endif
