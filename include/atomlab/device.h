@@ -100,6 +100,24 @@ const char *atl_backend_notes(atl_context_t ctx);
  */
 int atl_device_open(atl_context_t ctx, const char *id, const char *backend);
 
+/** Most devices one command measures at once (--device all, or a list). */
+#define ATL_MAX_DEVICES 16
+
+/** Whether --device @p text asks for several devices: "all" or a comma list. */
+int atl_device_list_is_multi(const char *text);
+
+/**
+ * Resolves --device for several devices: "all" (every device, of
+ * @p backend when not NULL) or a comma list of ids and row numbers of
+ * atl_devices(), each naming a distinct device. Writes the devices' ids, in
+ * the list's order, to @p ids (at most @p max). Every item is checked before
+ * any is used. Returns 0; ATL_ENODEV for an item that names no device (or
+ * "all" finding none); ATL_EINVAL for an empty item, a device named twice or
+ * more than @p max; the reason (naming what is allowed) is the context's error.
+ */
+int atl_device_list_parse(atl_context_t ctx, const char *text, const char *backend, char (*ids)[32], size_t max,
+                          size_t *count);
+
 /**
  * A short name for result folders: "pocl-cpu" for PoCL, otherwise the first
  * two words of the device name in lower case ("nvidia-h100").

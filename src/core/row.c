@@ -52,6 +52,34 @@ static const struct atl_row_kind kinds[] = {
 
 const struct atl_row_kind *atl_row_kinds(void) { return kinds; }
 
+/* A run on several devices: each row's configuration ends with its device (so rows of one configuration on
+ * two devices are two keys), and the table shows it first, so each line says where it was measured. */
+static const char *const rmw_config_devices[] = {"pattern", "op",      "type",    "space",      "result", "scope",
+                                                 "order",   "contention", "padding", "wg_size", "workgroups",
+                                                 "device",  NULL};
+static const char *const strategy_config_devices[] = {"strategy",     "pattern",    "op",      "result",
+                                                      "divergent",    "stuck_lock", "threads_per_word",
+                                                      "word_spacing", "wg_size",    "workgroups",
+                                                      "spin_bound",   "device",     NULL};
+static const char *const rmw_table_devices[] = {"device", "pattern", "op",    "type",       "space",   "result",
+                                                "scope",  "order",   "contention", "padding", NULL};
+static const char *const strategy_table_devices[] = {"device", "pattern", "op", "strategy", "result", "divergent", NULL};
+static const struct atl_row_kind kinds_devices[] = {
+    {"rmw", rmw_config_devices, rmw_table_devices, rmw_columns, 0},
+    {"strategy", strategy_config_devices, strategy_table_devices, strategy_columns, 0},
+    {NULL, NULL, NULL, NULL, 0},
+};
+
+const struct atl_row_kind *atl_row_kind_devices(const char *name)
+{
+  for (const struct atl_row_kind *k = kinds_devices; name && k->name; k++)
+    if (strcmp(k->name, name) == 0)
+      return k;
+  return atl_row_kind_find(name);
+}
+
+
+
 const struct atl_row_kind *atl_row_kind_find(const char *name)
 {
   for (const struct atl_row_kind *k = kinds; name && k->name; k++)
