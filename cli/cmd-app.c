@@ -241,7 +241,9 @@ static int finish(const struct app_cli *c, atl_app_config_t cfg, struct atl_resu
   set->meta.complete = !stopped && !failed;
   for (size_t i = 0; i < set->count; i++) {
     const struct atl_row *r = &set->rows[i];
-    failures += r->status == ATL_STATUS_ERROR || (r->status == ATL_STATUS_OK && !r->verified);
+    /* a control (crossgpu's device scope across GPUs) reports what happened; it is not a failure */
+    failures += r->status == ATL_STATUS_ERROR ||
+                (r->status == ATL_STATUS_OK && !r->verified && atl_row_metric(r, "control", 0) != 1);
   }
   /* where the table goes; beside it, on stdout unless it carries CSV or JSON */
   if (app->write_view && (app->view_replaces_table ? table : !c->quiet))

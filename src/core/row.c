@@ -135,6 +135,9 @@ static const struct atl_metric_info metric_infos[] = {
     {"t_fast_ns", "ns", ATL_HINT_NONE, "latency of one uncontended access"},
     {"t_comp_ns", "ns", ATL_HINT_NONE, "compute time between atomics"},
     {"bytes", "B", ATL_HINT_NONE, "bytes the input holds"},
+    {"lost_updates", "", ATL_HINT_LOWER, "crossgpu: updates the words should hold but do not (negative: extra ones)"},
+    {"control", "", ATL_HINT_NONE, "1 for a control row (device scope across GPUs): it reports, never fails the run"},
+    {"gpus", "", ATL_HINT_NONE, "GPUs whose threads updated the same words at once"},
 };
 
 const struct atl_metric_info *atl_metric_info(const char *name)
