@@ -244,7 +244,9 @@ int atl_app_access_table(atl_context_t ctx, const struct atl_access_params *p, c
  * memory, the others reach them over the link), 2 host (pinned, mapped), 4
  * local (the open GPU alone: the baseline); @p patterns: 1 word, 2 line,
  * 4 scattered; @p scopes: 1 system, 2 device (across GPUs the control: its
- * rows carry the metric control = 1 and say whether updates were lost);
+ * rows carry the metric control = 1 and say whether updates were lost, as
+ * do system-scope rows on memory whose atomics the driver says are not
+ * native);
  * @p results: 1 unused, 2 used. CUDA only: elsewhere every row is
  * unsupported with the reason, as are the peer and host rows with fewer
  * GPUs than @p gpus.

@@ -48,6 +48,7 @@ struct xrun {
   void *words, *host;      /* the words as kernels see them; host: their host address (host memory) */
   size_t word_bytes;
   atomic_int go; /* the launches of one sample start together: 0 wait, 1 go, -1 give up */
+  const char *not_native; /* why the driver does not promise atomics on these words across the GPUs, or NULL */
 };
 
 struct launch_arg {
@@ -255,8 +256,15 @@ static int run_row(struct xrun *x, const struct atl_crossgpu_params *p, const st
     atl_row_metric_set(&row, "ops", ops);
     if (row.time_ms.median > 0)
       atl_row_metric_set(&row, "gops", ops / (row.time_ms.median * 1e6));
-    /* Device scope across GPUs is the control: what it does is reported, never a failure of the run. */
-    if (scope == SCOPE_DEVICE && x->n > 1) {
+    /* Device scope across GPUs is the control, and so is memory whose atomics the driver says are not native
+     * (host memory without CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED, a link without native atomics):
+     * what they do is reported, never a failure of the run. */
+    if (x->n > 1 && scope == SCOPE_SYSTEM && x->not_native) {
+      atl_row_metric_set(&row, "control", 1);
+      char why[sizeof row.reason];
+      snprintf(why, sizeof why, "%s", row.reason);
+      snprintf(row.reason, sizeof row.reason, "control: %s%s%.250s", x->not_native, why[0] ? ": " : "", why);
+    } else if (scope == SCOPE_DEVICE && x->n > 1) {
       atl_row_metric_set(&row, "control", 1);
       if (row.verified)
         snprintf(row.reason, sizeof row.reason, "control: device-scope atomics across %u GPUs lost no update in "
@@ -294,7 +302,8 @@ static int unsupported(const struct atl_crossgpu_params *p, int mem, const char 
 }
 
 /* Opens the other GPUs: the CUDA devices after the open one, in order, until @p want are open. */
-static unsigned open_gpus(atl_context_t ctx, struct gpu *gpus, unsigned want, char *why, size_t len)
+static unsigned open_gpus(atl_context_t ctx, struct gpu *gpus, unsigned want, char *why, size_t len,
+                          struct atl_peer_info *links)
 {
   const struct atl_device_info *me = atl_device_current(ctx), *list = NULL;
   size_t n = 0;
@@ -306,9 +315,16 @@ static unsigned open_gpus(atl_context_t ctx, struct gpu *gpus, unsigned want, ch
     atl_context_free(probe);
     return have;
   }
+  size_t mine = 0;
+  while (mine < n && strcmp(list[mine].id, me->id) != 0)
+    mine++;
+  if (mine < n) /* the first GPU's own facts: its atomics on host memory */
+    atl_device_peer_info(probe, mine, mine, &links[0]);
   for (size_t i = 0; i < n && have < want; i++) {
     if (strcmp(list[i].backend, me->backend) != 0 || strcmp(list[i].id, me->id) == 0)
       continue;
+    if (mine < n) /* the link from this GPU to the first, whose memory the peer rows use */
+      atl_device_peer_info(probe, i, mine, &links[have]);
     atl_context_t c = NULL;
     if (atl_context_new(&c) != 0)
       break;
@@ -340,9 +356,11 @@ int atl_app_crossgpu(atl_context_t ctx, const struct atl_crossgpu_params *p, con
     return err;
   }
   struct gpu gpus[ATL_MAX_DEVICES];
+  struct atl_peer_info links[ATL_MAX_DEVICES];
   memset(gpus, 0, sizeof gpus);
+  memset(links, 0, sizeof links);
   char why[200] = "";
-  const unsigned ngpus = open_gpus(ctx, gpus, p->gpus, why, sizeof why);
+  const unsigned ngpus = open_gpus(ctx, gpus, p->gpus, why, sizeof why, links);
   const uint64_t per_gpu = (uint64_t)p->workgroups * p->wg_size;
   /* The largest span any row touches: scattered on every GPU (pairs of threads, a line apart). */
   const size_t word_bytes = (size_t)((per_gpu * p->gpus / 2 + 1) * LINE_WORDS * 4);
@@ -351,7 +369,12 @@ int atl_app_crossgpu(atl_context_t ctx, const struct atl_crossgpu_params *p, con
   for (int m = 0; !err && m < NMEM && !atl_stop_requested(); m++) {
     if (!(p->memory >> m & 1))
       continue;
-    struct xrun x = {gpus, m == MEM_LOCAL ? 1 : p->gpus, NULL, NULL, 0, 0};
+    struct xrun x = {gpus, m == MEM_LOCAL ? 1 : p->gpus, NULL, NULL, 0, 0, NULL};
+    if (m == MEM_HOST && !links[0].host_native_atomics)
+      x.not_native = "the driver reports no native atomics on host memory (HOST_NATIVE_ATOMIC_SUPPORTED 0)";
+    for (unsigned k = 1; m == MEM_PEER && k < ngpus && k < x.n; k++)
+      if (!links[k].native_atomics)
+        x.not_native = "the driver reports no native atomics over the link (P2P NATIVE_ATOMIC_SUPPORTED 0)";
     char reason[300] = "";
     if (m != MEM_LOCAL && ngpus < p->gpus)
       snprintf(reason, sizeof reason, "needs %u GPUs of the %s backend, found %u%s%s", p->gpus, dev->backend, ngpus,
