@@ -58,6 +58,20 @@ PY
   [ "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["rows"]) if isinstance(d, dict) and "rows" in d else len(d))' "$WORK/cmp")" -eq 2 ] &&
   pass || fail "compare of a two-device file: $(head -c 400 "$WORK/cmp")"
 
+# strategy --device all: rows of both devices, each device's winner ranked among its own rows.
+"$ATOMLAB" strategy --device all --pattern same-address --strategy native,cas $QUICK -o "$WORK/s.json" \
+  >"$WORK/s.out" 2>"$WORK/err"
+rc=$?
+python3 - "$WORK/s.json" <<'PY' && [ $rc -eq 0 ] && pass || fail "strategy --device all exited $rc: $(cat "$WORK/err")"
+import sys, atl_json
+rows = atl_json.load(sys.argv[1])["rows"]
+assert sorted(r["device"] for r in rows) == ["opencl:0.0"] * 2 + ["opencl:0.1"] * 2, [r["device"] for r in rows]
+assert all(r["status"] == "ok" and r["verified"] for r in rows)
+for dev in ("opencl:0.0", "opencl:0.1"):
+    assert sum(r["winner"] for r in rows if r["device"] == dev) == 1, dev
+PY
+grep -q "^  opencl:0.1 " "$WORK/s.out" && pass || fail "strategy winners do not name the device: $(tail -4 "$WORK/s.out")"
+
 # SIGTERM mid-run: every completed row of both devices written; --resume measures only the rest.
 SWEEP="rmw --device all --contention 1:64:x2 --padding 1,2,4 --target-ms 20 --min-samples 3 --max-samples 3"
 "$ATOMLAB" $SWEEP -o "$WORK/r.json" >"$WORK/table" 2>"$WORK/err" &

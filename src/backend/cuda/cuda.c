@@ -469,6 +469,7 @@ static int cu_occupancy_estimate(void *handle, void *kernel, size_t wg_size, uns
   struct cu_dev *d = handle;
   struct cu_kernel_entry *k = kernel;
   int per_sm = 0;
+  api.cuCtxSetCurrent(d->context);
   CUresult rc = api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->function, (int)wg_size, 0);
   if (rc != CUDA_SUCCESS)
     return CU_FAIL(d, "cuOccupancyMaxActiveBlocksPerMultiprocessor", rc);
