@@ -14,10 +14,14 @@
 typedef unsigned int u32;
 typedef unsigned long long u64;
 
+/* ADD1: the add whose old value is used (ATOM); RED1: the reduction, written as PTX so that RED is what runs
+ * whatever the compiler would make of an atomic whose result is dropped. */
 #if defined(SCOPE_system)
 #define ADD1(p) atomicAdd_system(p, 1u)
+#define RED1(p) asm volatile("red.relaxed.sys.global.add.u32 [%0], 1;" ::"l"(p) : "memory")
 #elif defined(SCOPE_device)
 #define ADD1(p) atomicAdd(p, 1u)
+#define RED1(p) asm volatile("red.relaxed.gpu.global.add.u32 [%0], 1;" ::"l"(p) : "memory")
 #else
 #error "define SCOPE_system or SCOPE_device"
 #endif
@@ -39,7 +43,7 @@ extern "C" __global__ void crossgpu(u32 *words, u64 *sink, u32 iters, u32 rank, 
   sink[2 * (u64)tid + 1] = s2;
 #else
   for (u32 i = 0; i < iters; i++)
-    ADD1(p);
+    RED1(p);
   (void)sink;
 #endif
 }
