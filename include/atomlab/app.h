@@ -354,6 +354,7 @@ struct atl_app_info {
    */
   void (*write_view)(FILE *f, const void *params, const struct atl_result_set *set);
   int view_replaces_table; /**< 1: the view is printed instead of the rows' table */
+  int spans_devices;       /**< 1: the app spreads itself over several devices (crossgpu): --device names one */
 };
 
 /** Every registered app, in the order of lists and help; @p n receives the count. */

@@ -475,4 +475,5 @@ const struct atl_app_info atl__app_crossgpu = {
     .defaults = crossgpu_defaults,
     .check = crossgpu_check,
     .run = crossgpu_run,
+    .spans_devices = 1,
 };

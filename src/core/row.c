@@ -64,9 +64,12 @@ static const char *const strategy_config_devices[] = {"strategy",     "pattern",
 static const char *const rmw_table_devices[] = {"device", "pattern", "op",    "type",       "space",   "result",
                                                 "scope",  "order",   "contention", "padding", NULL};
 static const char *const strategy_table_devices[] = {"device", "pattern", "op", "strategy", "result", "divergent", NULL};
+static const char *const app_config_devices[] = {"app", "variant", "device", NULL};
+static const char *const app_table_devices[] = {"device", "app", "variant", NULL};
 static const struct atl_row_kind kinds_devices[] = {
     {"rmw", rmw_config_devices, rmw_table_devices, rmw_columns, 0},
     {"strategy", strategy_config_devices, strategy_table_devices, strategy_columns, 0},
+    {"app", app_config_devices, app_table_devices, no_columns, 1},
     {NULL, NULL, NULL, NULL, 0},
 };
 

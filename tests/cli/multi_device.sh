@@ -72,6 +72,19 @@ for dev in ("opencl:0.0", "opencl:0.1"):
 PY
 grep -q "^  opencl:0.1 " "$WORK/s.out" && pass || fail "strategy winners do not name the device: $(tail -4 "$WORK/s.out")"
 
+# app --device all: each device runs the app at once; rows name their device. crossgpu spreads itself: refused.
+"$ATOMLAB" app double-add --device all --threads 256 --samples 3 -o "$WORK/app.json" >"$WORK/app.out" 2>"$WORK/err"
+rc=$?
+python3 - "$WORK/app.json" <<'PY' && [ $rc -eq 0 ] && pass || fail "app --device all exited $rc: $(cat "$WORK/err")"
+import sys, atl_json
+rows = atl_json.load(sys.argv[1])["rows"]
+for dev in ("opencl:0.0", "opencl:0.1"):
+    mine = [r for r in rows if r["device"] == dev]
+    assert sorted(r["variant"] for r in mine) == ["cas-loop", "lock", "lock-naive", "native"], (dev, mine)
+    assert all(r["verified"] for r in mine if r["status"] == "ok") and sum(r["status"] == "ok" for r in mine) == 3
+PY
+expect_usage_error "--device" app crossgpu --device all
+
 # SIGTERM mid-run: every completed row of both devices written; --resume measures only the rest.
 SWEEP="rmw --device all --contention 1:64:x2 --padding 1,2,4 --target-ms 20 --min-samples 3 --max-samples 3"
 "$ATOMLAB" $SWEEP -o "$WORK/r.json" >"$WORK/table" 2>"$WORK/err" &
