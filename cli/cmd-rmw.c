@@ -271,9 +271,10 @@ int cmd_rmw(int argc, char **argv)
   /* Several devices: one context each, every device checked and given its grid before any is measured. */
   atl_context_t ctxs[ATL_MAX_DEVICES];
   const size_t ndev = cli_open_devices(opt.device, opt.backend, ctxs, ATL_MAX_DEVICES);
+  const int multi = atl_device_list_is_multi(opt.device); /* rows name their device, even where "all" is one */
   atl_context_t ctx = ctxs[0];
   const struct atl_device_info *dev = atl_device_current(ctx);
-  if (resume_path && ndev == 1 &&
+  if (resume_path && !multi &&
       (strcmp(done.meta.device.name, dev->name) != 0 || strcmp(done.meta.device.backend, dev->backend) != 0))
     die_usage("--resume: '%s' was measured on %s (%s), not on %s (%s)", resume_path, done.meta.device.name,
               done.meta.device.backend, dev->name, dev->backend);
@@ -295,7 +296,7 @@ int cmd_rmw(int argc, char **argv)
     uint32_t wg_size = opt.wg_size, workgroups = opt.workgroups;
     for (size_t j = 0; resume_path && opt.wg_size == 0 && opt.workgroups == 0 && j < done.count; j++) {
       const char *on = atl_row_config(&done.rows[j], "device");
-      if (ndev == 1 || (on && strcmp(on, dev->id) == 0)) {
+      if (!multi || (on && strcmp(on, dev->id) == 0)) {
         wg_size = (uint32_t)atl_row_number(&done.rows[j], "wg_size", 0);
         workgroups = (uint32_t)atl_row_number(&done.rows[j], "workgroups", 0);
         break;
@@ -348,7 +349,7 @@ int cmd_rmw(int argc, char **argv)
    * configuration in the --resume file that passes atl_row_validate(); the
    * others are measured again (and said so), rows outside it kept or dropped. */
   int live_table = opt.nout ? !opt.quiet : opt.format == ATL_FORMAT_TABLE;
-  const struct atl_row_kind *kind = ndev > 1 ? atl_row_kind_devices("rmw") : atl_row_kind_find("rmw");
+  const struct atl_row_kind *kind = multi ? atl_row_kind_devices("rmw") : atl_row_kind_find("rmw");
   if (live_table)
     atl_write_table_header(stdout, kind);
   struct rmw_sweep w = {specs, opt.out_paths, opt.out_formats, opt.nout, kind, live_table, progress_enabled(), 0,
@@ -358,7 +359,7 @@ int cmd_rmw(int argc, char **argv)
                                     before_row, after_row, &w};
   struct atl_sweep_report rep;
   cli_catch_stop_signals();
-  if (ndev == 1) {
+  if (!multi) {
     if (atl_sweep(ctx, &sweep, &run, &set, &rep) != 0)
       die("out of host memory while measuring");
   } else {

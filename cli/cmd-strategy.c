@@ -198,6 +198,7 @@ int cmd_strategy(int argc, char **argv)
   /* Several devices: one context each, every one checked and given its grid before any is measured. */
   atl_context_t ctxs[ATL_MAX_DEVICES];
   const size_t ndev = cli_open_devices(opt.device, opt.backend, ctxs, ATL_MAX_DEVICES);
+  const int multi = atl_device_list_is_multi(opt.device); /* rows name their device, even where "all" is one */
   atl_context_t ctx = ctxs[0];
   struct atl_result_set set = {.kind = "strategy"};
   cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta);
@@ -256,7 +257,7 @@ int cmd_strategy(int argc, char **argv)
   }
 
   int live_table = opt.nout ? !opt.quiet : opt.format == ATL_FORMAT_TABLE;
-  const struct atl_row_kind *kind = ndev > 1 ? atl_row_kind_devices("strategy") : atl_row_kind_find("strategy");
+  const struct atl_row_kind *kind = multi ? atl_row_kind_devices("strategy") : atl_row_kind_find("strategy");
   if (live_table)
     atl_write_table_header(stdout, kind);
   struct strategy_sweep w = {specs, opt.out_paths, opt.out_formats, opt.nout, kind, live_table, 0, &set};
@@ -264,7 +265,7 @@ int cmd_strategy(int argc, char **argv)
   const struct atl_sweep_run run = {&opt.timing, NULL, 0, opt.nout ? 10 : 0, on_checkpoint, NULL, after_row, &w};
   struct atl_sweep_report rep;
   cli_catch_stop_signals();
-  if (ndev == 1) {
+  if (!multi) {
     if (atl_sweep(ctx, &sweep, &run, &set, &rep) != 0)
       die("out of host memory while measuring");
   } else {

@@ -58,6 +58,14 @@ PY
   [ "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["rows"]) if isinstance(d, dict) and "rows" in d else len(d))' "$WORK/cmp")" -eq 2 ] &&
   pass || fail "compare of a two-device file: $(head -c 400 "$WORK/cmp")"
 
+# "all" of one device (PoCL's default): its rows still name the device.
+env -u POCL_DEVICES "$ATOMLAB" rmw --device all --contention 1 --padding 1 $QUICK -o "$WORK/one.json" --quiet 2>"$WORK/err"
+python3 - "$WORK/one.json" <<'PY' && pass || fail "--device all of one device: $(cat "$WORK/err")"
+import sys, atl_json
+rows = atl_json.load(sys.argv[1])["rows"]
+assert len(rows) == 1 and rows[0]["device"] == "opencl:0.0" and rows[0]["verified"], rows
+PY
+
 # strategy --device all: rows of both devices, each device's winner ranked among its own rows.
 "$ATOMLAB" strategy --device all --pattern same-address --strategy native,cas $QUICK -o "$WORK/s.json" \
   >"$WORK/s.out" 2>"$WORK/err"
