@@ -39,6 +39,14 @@ void die(const char *fmt, ...)
 /** Opens the device --device/--backend ask for (or the best one); dies with a clear message. */
 atl_context_t cli_open_device(const char *device, const char *backend);
 
+/**
+ * Opens every device --device names: one (as cli_open_device) or, for "all"
+ * or a comma list, each device of the list in a context of its own. Dies
+ * (exit 2, before anything is measured) on an unknown, empty or repeated
+ * item. Returns how many contexts were written to @p ctxs (at most @p max).
+ */
+size_t cli_open_devices(const char *device, const char *backend, atl_context_t *ctxs, size_t max);
+
 /** Fills the run metadata (version, commit, date, command line, device). */
 void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta);
 

@@ -8,6 +8,7 @@
  */
 #include <getopt.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "cli.h"
@@ -241,7 +242,9 @@ static int finish(const struct app_cli *c, atl_app_config_t cfg, struct atl_resu
   set->meta.complete = !stopped && !failed;
   for (size_t i = 0; i < set->count; i++) {
     const struct atl_row *r = &set->rows[i];
-    failures += r->status == ATL_STATUS_ERROR || (r->status == ATL_STATUS_OK && !r->verified);
+    /* a control (crossgpu's device scope across GPUs) reports what happened; it is not a failure */
+    failures += r->status == ATL_STATUS_ERROR ||
+                (r->status == ATL_STATUS_OK && !r->verified && atl_row_metric(r, "control", 0) != 1);
   }
   /* where the table goes; beside it, on stdout unless it carries CSV or JSON */
   if (app->write_view && (app->view_replaces_table ? table : !c->quiet))
@@ -266,6 +269,92 @@ static int finish(const struct app_cli *c, atl_app_config_t cfg, struct atl_resu
   return failures || failed ? EXIT_MEASURE : EXIT_OK;
 }
 
+/* One device's run of an app (--device all): its context, configuration and rows. */
+struct app_part {
+  atl_context_t ctx;
+  atl_app_config_t cfg;
+  struct atl_result_set set;
+  int err;
+};
+
+static void *run_part(void *arg)
+{
+  struct app_part *p = arg;
+  p->err = atl_app_config_run(p->cfg, p->ctx, &p->set);
+  return NULL;
+}
+
+/*
+ * --device all or a list: the app configured and checked on every device
+ * first (a usage error stops before anything runs), then run on all of them
+ * at once, a thread each; the rows, each naming its device, are joined in
+ * device order and written once, as one device's are.
+ */
+static int run_devices(const struct atl_app_info *app, int argc, char **argv, atl_app_config_t cfg0,
+                       struct app_cli *c)
+{
+  atl_context_t ctxs[ATL_MAX_DEVICES];
+  struct app_part parts[ATL_MAX_DEVICES];
+  pthread_t threads[ATL_MAX_DEVICES];
+  int started[ATL_MAX_DEVICES] = {0};
+  char why[512], msg[640];
+  if (app->spans_devices)
+    die_usage("--device '%s' is not allowed for app %s: it spreads itself over the devices (see its options); "
+              "allowed: one device", c->device, app->name);
+  const size_t ndev = cli_open_devices(c->device, c->backend, ctxs, ATL_MAX_DEVICES);
+  struct atl_result_set set;
+  memset(&set, 0, sizeof set);
+  snprintf(set.kind, sizeof set.kind, "app");
+  cli_fill_meta(ctxs[0], argc + 1, argv - 1, &set.meta);
+  for (size_t d = 0; d < ndev; d++) {
+    memset(&parts[d], 0, sizeof parts[d]);
+    parts[d].ctx = ctxs[d];
+    snprintf(parts[d].set.kind, sizeof parts[d].set.kind, "app");
+    if (d == 0)
+      parts[d].cfg = cfg0;
+    else if (atl_app_config_new(app, &parts[d].cfg) != 0 || parse(parts[d].cfg, argc - 1, argv + 1, c))
+      die("out of memory");
+    int err = atl_app_config_prepare(parts[d].cfg, ctxs[d], why, sizeof why);
+    if (err == ATL_EINVAL)
+      die_usage("%s", as_options(parts[d].cfg, why, msg, sizeof msg));
+    if (err)
+      die("%s: %s", atl_device_current(ctxs[d])->id,
+          why[0] ? why : atl_errmsg(ctxs[d])[0] ? atl_errmsg(ctxs[d]) : atl_strerror(err));
+    if (why[0] && !c->quiet)
+      fprintf(stderr, "%s: %s\n", atl_device_current(ctxs[d])->id, why);
+  }
+  cli_catch_stop_signals(); /* every device stops after its current row and finish writes the rest */
+  for (size_t d = 0; d < ndev; d++)
+    started[d] = pthread_create(&threads[d], NULL, run_part, &parts[d]) == 0;
+  int failed = 0;
+  for (size_t d = 0; d < ndev; d++) {
+    if (started[d])
+      pthread_join(threads[d], NULL);
+    else
+      run_part(&parts[d]);
+    const char *id = atl_device_current(ctxs[d])->id;
+    if (parts[d].err) { /* not fatal: the rows measured before the failure are still written */
+      fprintf(stderr, "error: %s failed on %s: %s\n", app->name, id,
+              atl_errmsg(ctxs[d])[0] ? atl_errmsg(ctxs[d]) : atl_strerror(parts[d].err));
+      failed = 1;
+    }
+    for (size_t i = 0; i < parts[d].set.count; i++) {
+      atl_row_config_set(&parts[d].set.rows[i], "device", id);
+      if (atl_result_set_add(&set, &parts[d].set.rows[i]) != 0)
+        die("out of host memory");
+    }
+    atl_result_set_release(&parts[d].set);
+  }
+  const int rc = finish(c, cfg0, &set, failed);
+  for (size_t d = 0; d < ndev; d++) {
+    if (d)
+      atl_app_config_free(parts[d].cfg);
+    atl_context_free(ctxs[d]);
+  }
+  atl_app_config_free(cfg0);
+  return rc;
+}
+
 int cmd_app(int argc, char **argv)
 {
   if (argc < 2) /* a usage error like any other: one line, exit 2 (--help prints the list) */
@@ -287,6 +376,8 @@ int cmd_app(int argc, char **argv)
     atl_app_config_free(cfg);
     return EXIT_OK;
   }
+  if (atl_device_list_is_multi(c.device))
+    return run_devices(app, argc, argv, cfg, &c);
   atl_context_t ctx = cli_open_device(c.device, c.backend);
   memset(&set, 0, sizeof set);
   snprintf(set.kind, sizeof set.kind, "app");

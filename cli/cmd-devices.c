@@ -119,6 +119,31 @@ int cmd_devices(int argc, char **argv)
       printf("    occupancy at wg %u: %u work-groups discovered, %u estimated (%s)\n", occ.wg_size, occ.discovered,
              occ.estimated, occ.estimate_method);
   }
+  /* The links between devices of one backend that can tell them (CUDA): what the crossgpu app relies on. */
+  cJSON *peers = NULL;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++) {
+      struct atl_peer_info pi;
+      if (i == j || atl_device_peer_info(ctx, i, j, &pi) != 0)
+        continue;
+      if (peers == NULL)
+        peers = cJSON_AddArrayToObject(root, "peers");
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "from", list[i].id);
+      cJSON_AddStringToObject(o, "to", list[j].id);
+      cJSON_AddBoolToObject(o, "p2p_access", pi.access);
+      cJSON_AddBoolToObject(o, "native_atomics", pi.native_atomics);
+      cJSON_AddNumberToObject(o, "performance_rank", pi.performance_rank);
+      cJSON_AddBoolToObject(o, "host_native_atomics", pi.host_native_atomics);
+      cJSON_AddNumberToObject(o, "nvlinks_active", pi.nvlinks_active);
+      cJSON_AddStringToObject(o, "link", pi.link);
+      cJSON_AddItemToArray(peers, o);
+      if (!json)
+        printf("peer %s -> %s: P2P access %s, native atomics over the link %s, rank %d, host-memory atomics "
+               "native %s, link %s (%u NVLinks active on %s)\n",
+               list[i].id, list[j].id, pi.access ? "yes" : "no", pi.native_atomics ? "yes" : "no",
+               pi.performance_rank, pi.host_native_atomics ? "yes" : "no", pi.link, pi.nvlinks_active, list[i].id);
+    }
   if (json) {
     char *text = cJSON_Print(root);
     if (text)

@@ -27,7 +27,8 @@ static const char usage[] =
     "  --padding N    words between neighbouring targets  [1,16]\n\n"
     "device and grid:\n"
     "  --backend B    @BACKENDS@  [any]\n"
-    "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
+    "  --device ID    an id or row number from 'atomlab devices'; 'all' or a comma list (0,1): every\n"
+    "                 device named at once, one thread each, rows naming their device  [best device]\n"
     "  --grid G       auto: on a GPU the fastest of 128, 256, 512 and 1024 work-items, each at its\n"
     "                 co-resident count, measured once at contiguous fetch_add c=1 p=1 (the file's \"grid\"\n"
     "                 records them); occupancy: 256 work-items at the co-resident count. CPU devices,\n"
@@ -73,6 +74,7 @@ struct rmw_sweep {
   const char *const *out_paths;
   const int *out_formats;
   size_t nout;
+  const struct atl_row_kind *kind; /* the table's columns (a run on several devices shows the device) */
   int live_table, progress, failures;
   time_t started;
   double command_start;
@@ -110,7 +112,7 @@ static void after_row(void *arg, size_t i, const struct atl_row *row, int reused
       (row->status == ATL_STATUS_OK && !row->verified && w->specs[i].op != ATL_OP_PLAIN_ADD))
     w->failures++;
   if (w->live_table) /* a closed stdout (EPIPE) ends the table, not the sweep */
-    w->live_table = atl_write_table_row(stdout, atl_row_kind_find("rmw"), row) == 0 && fflush(stdout) == 0;
+    w->live_table = atl_write_table_row(stdout, w->kind, row) == 0 && fflush(stdout) == 0;
 }
 
 static void on_checkpoint(void *arg, const struct atl_result_set *rows)
@@ -266,66 +268,80 @@ int cmd_rmw(int argc, char **argv)
                 resume_path, rwhy);
   }
 
-  atl_context_t ctx = cli_open_device(opt.device, opt.backend);
+  /* Several devices: one context each, every device checked and given its grid before any is measured. */
+  atl_context_t ctxs[ATL_MAX_DEVICES];
+  const size_t ndev = cli_open_devices(opt.device, opt.backend, ctxs, ATL_MAX_DEVICES);
+  const int multi = atl_device_list_is_multi(opt.device); /* rows name their device, even where "all" is one */
+  atl_context_t ctx = ctxs[0];
   const struct atl_device_info *dev = atl_device_current(ctx);
-  if (resume_path &&
+  if (resume_path && !multi &&
       (strcmp(done.meta.device.name, dev->name) != 0 || strcmp(done.meta.device.backend, dev->backend) != 0))
     die_usage("--resume: '%s' was measured on %s (%s), not on %s (%s)", resume_path, done.meta.device.name,
               done.meta.device.backend, dev->name, dev->backend);
-  if (opt.wg_size > dev->max_wg_size)
-    die_usage("--wg-size %u is not allowed: 1 to %zu on %s", opt.wg_size, dev->max_wg_size, dev->name);
-  /* A resumed sweep keeps its file's shape: another shape is another configuration, and nothing would be reused. */
-  if (resume_path && done.count && opt.wg_size == 0 && opt.workgroups == 0) {
-    opt.wg_size = (uint32_t)atl_row_number(&done.rows[0], "wg_size", 0);
-    opt.workgroups = (uint32_t)atl_row_number(&done.rows[0], "workgroups", 0);
-  }
 
   struct atl_result_set set = {.kind = "rmw"};
   cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta);
   set.meta.timing = opt.timing;
-  if (atl_grid_choose(ctx, (enum atl_grid_mode)grid_mode, opt.wg_size, opt.workgroups, &opt.timing,
-                      &set.meta.grid) != 0)
-    die("choosing the grid failed: %s (pass --workgroups to skip occupancy discovery)", atl_errmsg(ctx));
-  set.meta.occupancy = set.meta.grid.occupancy;
-  opt.wg_size = set.meta.grid.wg_size;
-  opt.workgroups = set.meta.grid.workgroups;
-
-  /* A type named explicitly must exist on the device; with "all" a missing one becomes unsupported rows. */
-  if (types_explicit)
-    for (size_t b = 0; b < ntype; b++)
-      if (!atl_device_has_type(dev, types[b]))
-        die_usage("--type %s is not available on %s: allowed: %s", atl_type_name((enum atl_type)types[b]), dev->name,
-                  device_types(dev));
-
   /* Build and check every configuration before measuring anything, so bad input fails fast and writes nothing. */
-  struct atl_spec *specs = calloc(total, sizeof *specs);
+  struct atl_spec *specs = calloc(total * ndev, sizeof *specs);
   if (specs == NULL)
     die("out of memory");
   size_t n = 0;
-  for (size_t a = 0; a < nspace; a++)
-    for (size_t b = 0; b < ntype; b++)
-      for (size_t p = 0; p < npat; p++)
-        for (size_t o = 0; o < nop; o++)
-          for (size_t r = 0; r < nresult; r++)
-            for (size_t sc = 0; sc < nscope; sc++)
-              for (size_t od = 0; od < norder; od++)
-                for (size_t ci = 0; ci < cont.count; ci++)
-                  for (size_t pi = 0; pi < pad.count; pi++) {
-                    struct atl_spec s = {.op = (enum atl_op)ops[o],
-                                         .type = (enum atl_type)types[b],
-                                         .space = (enum atl_space)spaces[a],
-                                         .pattern = (enum atl_pattern)patterns[p],
-                                         .result = (enum atl_result_use)results[r],
-                                         .scope = (enum atl_scope)scopes[sc],
-                                         .order = (enum atl_order)orders[od],
-                                         .contention = cont.values[ci],
-                                         .padding = pad.values[pi],
-                                         .wg_size = opt.wg_size,
-                                         .workgroups = opt.workgroups};
-                    if (atl_rmw_check(ctx, &s, why, sizeof why) == ATL_EINVAL)
-                      die_usage("%s", why);
-                    specs[n++] = s;
-                  }
+  for (size_t d = 0; d < ndev; d++) {
+    dev = atl_device_current(ctxs[d]);
+    if (opt.wg_size > dev->max_wg_size)
+      die_usage("--wg-size %u is not allowed: 1 to %zu on %s", opt.wg_size, dev->max_wg_size, dev->name);
+    /* A resumed sweep keeps its file's shape (each device's own): another shape is another configuration, and
+     * nothing would be reused. */
+    uint32_t wg_size = opt.wg_size, workgroups = opt.workgroups;
+    for (size_t j = 0; resume_path && opt.wg_size == 0 && opt.workgroups == 0 && j < done.count; j++) {
+      const char *on = atl_row_config(&done.rows[j], "device");
+      if (!multi || (on && strcmp(on, dev->id) == 0)) {
+        wg_size = (uint32_t)atl_row_number(&done.rows[j], "wg_size", 0);
+        workgroups = (uint32_t)atl_row_number(&done.rows[j], "workgroups", 0);
+        break;
+      }
+    }
+    struct atl_grid grid;
+    if (atl_grid_choose(ctxs[d], (enum atl_grid_mode)grid_mode, wg_size, workgroups, &opt.timing, &grid) != 0)
+      die("choosing the grid on %s failed: %s (pass --workgroups to skip occupancy discovery)", dev->id,
+          atl_errmsg(ctxs[d]));
+    if (d == 0) { /* the file records the first device's grid; every row records its own shape */
+      set.meta.grid = grid;
+      set.meta.occupancy = grid.occupancy;
+    }
+    /* A type named explicitly must exist on the device; with "all" a missing one becomes unsupported rows. */
+    if (types_explicit)
+      for (size_t b = 0; b < ntype; b++)
+        if (!atl_device_has_type(dev, types[b]))
+          die_usage("--type %s is not available on %s: allowed: %s", atl_type_name((enum atl_type)types[b]), dev->name,
+                    device_types(dev));
+    n = 0;
+    for (size_t a = 0; a < nspace; a++)
+      for (size_t b = 0; b < ntype; b++)
+        for (size_t p = 0; p < npat; p++)
+          for (size_t o = 0; o < nop; o++)
+            for (size_t r = 0; r < nresult; r++)
+              for (size_t sc = 0; sc < nscope; sc++)
+                for (size_t od = 0; od < norder; od++)
+                  for (size_t ci = 0; ci < cont.count; ci++)
+                    for (size_t pi = 0; pi < pad.count; pi++) {
+                      struct atl_spec s = {.op = (enum atl_op)ops[o],
+                                           .type = (enum atl_type)types[b],
+                                           .space = (enum atl_space)spaces[a],
+                                           .pattern = (enum atl_pattern)patterns[p],
+                                           .result = (enum atl_result_use)results[r],
+                                           .scope = (enum atl_scope)scopes[sc],
+                                           .order = (enum atl_order)orders[od],
+                                           .contention = cont.values[ci],
+                                           .padding = pad.values[pi],
+                                           .wg_size = grid.wg_size,
+                                           .workgroups = grid.workgroups};
+                      if (atl_rmw_check(ctxs[d], &s, why, sizeof why) == ATL_EINVAL)
+                        die_usage("%s", why);
+                      specs[d * total + n++] = s;
+                    }
+  }
   atl_axis_release(&cont);
   atl_axis_release(&pad);
 
@@ -333,17 +349,33 @@ int cmd_rmw(int argc, char **argv)
    * configuration in the --resume file that passes atl_row_validate(); the
    * others are measured again (and said so), rows outside it kept or dropped. */
   int live_table = opt.nout ? !opt.quiet : opt.format == ATL_FORMAT_TABLE;
+  const struct atl_row_kind *kind = multi ? atl_row_kind_devices("rmw") : atl_row_kind_find("rmw");
   if (live_table)
-    atl_write_table_header(stdout, atl_row_kind_find("rmw"));
-  struct rmw_sweep w = {specs, opt.out_paths, opt.out_formats, opt.nout, live_table, progress_enabled(), 0, time(NULL),
-                        command_start, &set};
+    atl_write_table_header(stdout, kind);
+  struct rmw_sweep w = {specs, opt.out_paths, opt.out_formats, opt.nout, kind, live_table, progress_enabled(), 0,
+                        time(NULL), command_start, &set};
   const struct atl_sweep_spec sweep = {"rmw", n, configure, measure, atl_row_validate, &w};
   const struct atl_sweep_run run = {&opt.timing, resume_path ? &done : NULL, drop_others, opt.nout ? 30 : 0, on_checkpoint,
                                     before_row, after_row, &w};
   struct atl_sweep_report rep;
   cli_catch_stop_signals();
-  if (atl_sweep(ctx, &sweep, &run, &set, &rep) != 0)
-    die("out of host memory while measuring");
+  if (!multi) {
+    if (atl_sweep(ctx, &sweep, &run, &set, &rep) != 0)
+      die("out of host memory while measuring");
+  } else {
+    /* Each device measures its own specs; the table, progress and checkpoints (run's callbacks, on w) are one writer. */
+    struct rmw_sweep wd[ATL_MAX_DEVICES];
+    struct atl_sweep_part parts[ATL_MAX_DEVICES];
+    for (size_t d = 0; d < ndev; d++) {
+      wd[d] = w;
+      wd[d].specs = specs + d * total;
+      parts[d] = (struct atl_sweep_part){ctxs[d], sweep};
+      parts[d].spec.arg = &wd[d];
+    }
+    if (atl_sweep_devices(parts, ndev, &run, &set, &rep) != 0)
+      die("measuring on several devices failed: out of host memory");
+    n *= ndev;
+  }
   free(specs);
   if (rep.invalid)
     fprintf(stderr, "measuring again %zu row%s of %s that fail%s validation (first: %s)\n", rep.invalid,
@@ -358,7 +390,7 @@ int cmd_rmw(int argc, char **argv)
             rep.dropped ? " (--drop-others)" : " (after its rows; --drop-others leaves them out)");
   if (w.live_table && !atl_stop_requested()) /* the kept rows follow the sweep's */
     for (size_t j = rep.measured + rep.reused; j < set.count; j++)
-      atl_write_table_row(stdout, atl_row_kind_find("rmw"), &set.rows[j]);
+      atl_write_table_row(stdout, kind, &set.rows[j]);
 
   /* Every output holds the sweep's rows, then the rows kept from the resume file. */
   /* a file not written where asked (its rows rescued, the error printed) is a failure, not a failed row */
@@ -377,12 +409,14 @@ int cmd_rmw(int argc, char **argv)
         break;
       }
     atl_result_set_release(&set);
-    atl_context_free(ctx);
+    for (size_t d = 0; d < ndev; d++)
+      atl_context_free(ctxs[d]);
     return cli_interrupted("rmw", rep.measured + rep.reused, n, hint);
   }
   if (failures)
     fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
   atl_result_set_release(&set);
-  atl_context_free(ctx);
+  for (size_t d = 0; d < ndev; d++)
+    atl_context_free(ctxs[d]);
   return failures || unwritten ? EXIT_MEASURE : EXIT_OK;
 }

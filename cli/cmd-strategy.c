@@ -27,7 +27,8 @@ static const char usage[] =
     "  --divergent    every third thread does not call (divergent warps)\n\n"
     "device and grid:\n"
     "  --backend B    @BACKENDS@  [any]\n"
-    "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
+    "  --device ID    an id or row number from 'atomlab devices'; 'all' or a comma list (0,1): every\n"
+    "                 device named at once, one thread each, rows naming their device  [best device]\n"
     "  --wg-size N    threads per block  [256, or the device maximum]\n"
     "  --workgroups N blocks  [co-resident count found by occupancy discovery]\n"
     CLI_MAX_ROWS_HELP "\n"
@@ -62,6 +63,7 @@ struct strategy_sweep {
   const char *const *out_paths;
   const int *out_formats;
   size_t nout;
+  const struct atl_row_kind *kind; /* the table's columns (a run on several devices shows the device) */
   int live_table, failures;
   struct atl_result_set *set;
 };
@@ -78,7 +80,7 @@ static void after_row(void *arg, size_t i, const struct atl_row *row, int reused
   if (row->status == ATL_STATUS_ERROR || (row->status == ATL_STATUS_OK && !row->verified))
     w->failures++;
   if (w->live_table) /* a closed stdout (EPIPE) ends the table, not the run */
-    w->live_table = atl_write_table_row(stdout, atl_row_kind_find("strategy"), row) == 0 && fflush(stdout) == 0;
+    w->live_table = atl_write_table_row(stdout, w->kind, row) == 0 && fflush(stdout) == 0;
 }
 
 static void on_checkpoint(void *arg, const struct atl_result_set *rows)
@@ -98,6 +100,9 @@ static void print_winners(FILE *f, const struct atl_result_set *set)
       continue;
     if (!header++)
       fprintf(f, "\nwinners (fastest verified strategy; margin = its Gop/s over the runner-up's):\n");
+    const char *device = atl_row_config(w, "device"); /* a run on several devices: each device's winners */
+    if (device)
+      fprintf(f, "  %-12s", device);
     fprintf(f, "  %-12s %-9s %-6s %-11s %10.3f Gop/s", atl_row_config(w, "pattern"), atl_row_config(w, "op"),
             atl_row_config(w, "result"), atl_row_config(w, "strategy"), atl_row_metric(w, "gops", 0));
     const double margin = atl_row_metric(w, "margin", 0);
@@ -190,68 +195,94 @@ int cmd_strategy(int argc, char **argv)
   cli_check_plan("strategy", total, opt.max_rows, &opt.timing); /* before anything is allocated or measured */
   cli_sweep_outputs(&opt);
 
-  atl_context_t ctx = cli_open_device(opt.device, opt.backend);
-  const struct atl_device_info *dev = atl_device_current(ctx);
-  if (opt.wg_size == 0)
-    opt.wg_size = dev->max_wg_size < 256 ? (uint32_t)dev->max_wg_size : 256;
-  if (opt.wg_size > dev->max_wg_size)
-    die_usage("--wg-size %u is not allowed: 1 to %zu on %s", opt.wg_size, dev->max_wg_size, dev->name);
-
+  /* Several devices: one context each, every one checked and given its grid before any is measured. */
+  atl_context_t ctxs[ATL_MAX_DEVICES];
+  const size_t ndev = cli_open_devices(opt.device, opt.backend, ctxs, ATL_MAX_DEVICES);
+  const int multi = atl_device_list_is_multi(opt.device); /* rows name their device, even where "all" is one */
+  atl_context_t ctx = ctxs[0];
   struct atl_result_set set = {.kind = "strategy"};
   cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta);
   set.meta.timing = opt.timing;
-  /* With --workgroups the grid is given: no discovery (it spins, which costs
-   * much under compute-sanitizer). */
-  if (opt.workgroups) {
-    set.meta.occupancy.wg_size = opt.wg_size;
-    snprintf(set.meta.occupancy.estimate_method, sizeof set.meta.occupancy.estimate_method,
-             "not measured: --workgroups given");
-  } else if (atl_occupancy_discover(ctx, opt.wg_size, &set.meta.occupancy) != 0) {
-    die("occupancy discovery failed: %s (pass --workgroups to skip it)", atl_errmsg(ctx));
-  }
-  if (opt.workgroups == 0) {
-    /* as rmw: CPU runtimes run one work-group per core at a time */
-    opt.workgroups = set.meta.occupancy.discovered;
-    if (dev->type == ATL_DEVICE_CPU && set.meta.occupancy.estimated > opt.workgroups)
-      opt.workgroups = set.meta.occupancy.estimated;
-  }
-
-  /* Check every configuration first: bad input fails fast and writes nothing. */
-  size_t n = 0;
-  struct atl_strategy_spec *specs = calloc(total, sizeof *specs);
+  struct atl_strategy_spec *specs = calloc(total * ndev, sizeof *specs);
   if (specs == NULL)
     die("out of memory");
+  size_t n = 0;
   char why[256];
-  /* Strategy-major: the slow lock strategies come last, so a run cut short
-   * (the checkpoints below) keeps every faster strategy's rows. */
-  for (size_t r = 0; r < nresult; r++)
-    for (size_t k = 0; k < nstrat; k++)
-      for (size_t p = 0; p < npat; p++)
-        for (size_t o = 0; o < nop; o++) {
-          struct atl_strategy_spec s = {.strategy = (enum atl_strategy)strategies[k],
-                                        .access = (enum atl_access)patterns[p],
-                                        .op = (enum atl_op)ops[o],
-                                        .result = (enum atl_result_use)results[r],
-                                        .wg_size = opt.wg_size,
-                                        .workgroups = opt.workgroups,
-                                        .divergent = divergent,
-                                        .stuck_lock = stuck,
-                                        .spin_bound = spin_bound};
-          if (atl_strategy_check(ctx, &s, why, sizeof why) == ATL_EINVAL)
-            die_usage("%s", why);
-          specs[n++] = s;
-        }
+  for (size_t d = 0; d < ndev; d++) {
+    const struct atl_device_info *dev = atl_device_current(ctxs[d]);
+    uint32_t wg_size = opt.wg_size, workgroups = opt.workgroups;
+    if (wg_size == 0)
+      wg_size = dev->max_wg_size < 256 ? (uint32_t)dev->max_wg_size : 256;
+    if (wg_size > dev->max_wg_size)
+      die_usage("--wg-size %u is not allowed: 1 to %zu on %s", wg_size, dev->max_wg_size, dev->name);
+    /* With --workgroups the grid is given: no discovery (it spins, which costs
+     * much under compute-sanitizer). The file records the first device's. */
+    struct atl_occupancy occ = {0};
+    if (workgroups) {
+      occ.wg_size = wg_size;
+      snprintf(occ.estimate_method, sizeof occ.estimate_method, "not measured: --workgroups given");
+    } else if (atl_occupancy_discover(ctxs[d], wg_size, &occ) != 0) {
+      die("occupancy discovery failed on %s: %s (pass --workgroups to skip it)", dev->id, atl_errmsg(ctxs[d]));
+    }
+    if (d == 0)
+      set.meta.occupancy = occ;
+    if (workgroups == 0) {
+      /* as rmw: CPU runtimes run one work-group per core at a time */
+      workgroups = occ.discovered;
+      if (dev->type == ATL_DEVICE_CPU && occ.estimated > workgroups)
+        workgroups = occ.estimated;
+    }
+
+    /* Check every configuration first: bad input fails fast and writes nothing. */
+    /* Strategy-major: the slow lock strategies come last, so a run cut short
+     * (the checkpoints below) keeps every faster strategy's rows. */
+    n = 0;
+    for (size_t r = 0; r < nresult; r++)
+      for (size_t k = 0; k < nstrat; k++)
+        for (size_t p = 0; p < npat; p++)
+          for (size_t o = 0; o < nop; o++) {
+            struct atl_strategy_spec s = {.strategy = (enum atl_strategy)strategies[k],
+                                          .access = (enum atl_access)patterns[p],
+                                          .op = (enum atl_op)ops[o],
+                                          .result = (enum atl_result_use)results[r],
+                                          .wg_size = wg_size,
+                                          .workgroups = workgroups,
+                                          .divergent = divergent,
+                                          .stuck_lock = stuck,
+                                          .spin_bound = spin_bound};
+            if (atl_strategy_check(ctxs[d], &s, why, sizeof why) == ATL_EINVAL)
+              die_usage("%s", why);
+            specs[d * total + n++] = s;
+          }
+  }
 
   int live_table = opt.nout ? !opt.quiet : opt.format == ATL_FORMAT_TABLE;
+  const struct atl_row_kind *kind = multi ? atl_row_kind_devices("strategy") : atl_row_kind_find("strategy");
   if (live_table)
-    atl_write_table_header(stdout, atl_row_kind_find("strategy"));
-  struct strategy_sweep w = {specs, opt.out_paths, opt.out_formats, opt.nout, live_table, 0, &set};
+    atl_write_table_header(stdout, kind);
+  struct strategy_sweep w = {specs, opt.out_paths, opt.out_formats, opt.nout, kind, live_table, 0, &set};
   const struct atl_sweep_spec sweep = {"strategy", n, NULL, measure, NULL, &w};
   const struct atl_sweep_run run = {&opt.timing, NULL, 0, opt.nout ? 10 : 0, on_checkpoint, NULL, after_row, &w};
   struct atl_sweep_report rep;
   cli_catch_stop_signals();
-  if (atl_sweep(ctx, &sweep, &run, &set, &rep) != 0)
-    die("out of host memory while measuring");
+  if (!multi) {
+    if (atl_sweep(ctx, &sweep, &run, &set, &rep) != 0)
+      die("out of host memory while measuring");
+  } else {
+    /* Each device measures its own specs; the table and checkpoints (run's callbacks, on w) are one writer. A
+     * checkpoint is ranked only by the final write: its rows are the writer's copies, not the set. */
+    struct strategy_sweep wd[ATL_MAX_DEVICES];
+    struct atl_sweep_part parts[ATL_MAX_DEVICES];
+    for (size_t d = 0; d < ndev; d++) {
+      wd[d] = w;
+      wd[d].specs = specs + d * total;
+      parts[d] = (struct atl_sweep_part){ctxs[d], sweep};
+      parts[d].spec.arg = &wd[d];
+    }
+    if (atl_sweep_devices(parts, ndev, &run, &set, &rep) != 0)
+      die("measuring on several devices failed: out of host memory");
+    n *= ndev;
+  }
   const int failures = w.failures;
   free(specs);
   set.meta.complete = set.count == n;
@@ -268,11 +299,13 @@ int cmd_strategy(int argc, char **argv)
   if (atl_stop_requested()) {
     const size_t done_rows = set.count;
     atl_result_set_release(&set);
-    atl_context_free(ctx);
+    for (size_t d = 0; d < ndev; d++)
+      atl_context_free(ctxs[d]);
     return cli_interrupted("strategy", done_rows, n,
                            opt.nout ? "every completed row was written (\"complete\": false); a rerun measures them all" : NULL);
   }
   atl_result_set_release(&set);
-  atl_context_free(ctx);
+  for (size_t d = 0; d < ndev; d++)
+    atl_context_free(ctxs[d]);
   return failures || unwritten ? EXIT_MEASURE : EXIT_OK;
 }

@@ -99,6 +99,37 @@ atl_context_t cli_open_device(const char *device, const char *backend)
   return ctx;
 }
 
+size_t cli_open_devices(const char *device, const char *backend, atl_context_t *ctxs, size_t max)
+{
+  if (!atl_device_list_is_multi(device)) {
+    ctxs[0] = cli_open_device(device, backend);
+    return 1;
+  }
+  char ids[ATL_MAX_DEVICES][32];
+  size_t n = 0;
+  atl_context_t probe = NULL;
+  if (backend)
+    cli_check_backend("--backend", backend);
+  if (atl_context_new(&probe) != 0)
+    die("unable to create a context: out of memory");
+  int err = atl_device_list_parse(probe, device, backend, ids, max < ATL_MAX_DEVICES ? max : ATL_MAX_DEVICES, &n);
+  if (err) {
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", atl_errmsg(probe)[0] ? atl_errmsg(probe) : atl_strerror(err));
+    atl_context_free(probe);
+    if (err == ATL_EINVAL)
+      die_usage("--device %s", msg);
+    if (err == ATL_ENODEV)
+      die_usage("--device: %s", msg);
+    die("unable to list the devices: %s", msg);
+  }
+  atl_context_free(probe);
+  /* One context per device: each is driven by one thread (atl_sweep_devices). */
+  for (size_t i = 0; i < n; i++)
+    ctxs[i] = cli_open_device(ids[i], backend);
+  return n;
+}
+
 void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta)
 {
   memset(meta, 0, sizeof *meta);

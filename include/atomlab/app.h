@@ -239,6 +239,29 @@ int atl_app_access_table(atl_context_t ctx, const struct atl_access_params *p, c
                          struct atl_result_set *out);
 
 /**
+ * Atomics across GPUs (the crossgpu app): @p gpus GPUs add 1 to the same
+ * words at once. Bits of @p memory: 1 peer (the words in the open GPU's
+ * memory, the others reach them over the link), 2 host (pinned, mapped), 4
+ * local (the open GPU alone: the baseline); @p patterns: 1 word, 2 line,
+ * 4 scattered; @p scopes: 1 system, 2 device (across GPUs the control: its
+ * rows carry the metric control = 1 and say whether updates were lost, as
+ * do system-scope rows on memory whose atomics the driver says are not
+ * native);
+ * @p results: 1 unused, 2 used. CUDA only: elsewhere every row is
+ * unsupported with the reason, as are the peer and host rows with fewer
+ * GPUs than @p gpus.
+ */
+struct atl_crossgpu_params {
+  uint32_t gpus;
+  unsigned memory, patterns, scopes, results;
+  uint32_t wg_size;
+  uint32_t workgroups; /**< blocks per GPU (0: two per SM) */
+  double target_ms;    /**< calibrate iterations until one launch takes this long */
+};
+int atl_app_crossgpu(atl_context_t ctx, const struct atl_crossgpu_params *p, const struct atl_app_timing *tm,
+                     struct atl_result_set *out);
+
+/**
  * The app registry: every app once, with its options, defaults, checks and
  * run, so that the command line, the help, the tests and library users
  * iterate one list and validate in one place.
@@ -331,6 +354,7 @@ struct atl_app_info {
    */
   void (*write_view)(FILE *f, const void *params, const struct atl_result_set *set);
   int view_replaces_table; /**< 1: the view is printed instead of the rows' table */
+  int spans_devices;       /**< 1: the app spreads itself over several devices (crossgpu): --device names one */
 };
 
 /** Every registered app, in the order of lists and help; @p n receives the count. */

@@ -87,6 +87,18 @@ struct atl_backend_ops {
   int (*occupancy_estimate)(void *dev, void *kernel, size_t wg_size, unsigned *groups, char *method, size_t method_len);
   /** The device's clocks now; ATL_ENOTSUP with the reason in @p why where they cannot be read (may be NULL). */
   int (*clocks)(void *dev, struct atl_clocks *out, char *why, size_t why_len);
+  /* Several devices of one backend sharing memory (the crossgpu app). */
+  /** Facts of the link from device @p a to device @p b, two entries of this backend's probe (may be NULL). */
+  int (*peer_info)(atl_context_t ctx, const struct atl_device_info *a, const struct atl_device_info *b,
+                   struct atl_peer_info *out);
+  /** Lets @p dev's kernels access memory allocated on @p peer, a handle of the same backend; ATL_ENOTSUP with the
+   *  reason where the link does not allow it (may be NULL). */
+  int (*peer_enable)(void *dev, void *peer);
+  /** Pinned host memory mapped into every device of the backend: @p buf for kernels, @p host for the host (may be
+   *  NULL). The host reads and writes it through @p host once the launches that touch it returned. */
+  int (*host_alloc)(void *dev, size_t bytes, void **buf, void **host);
+  /** Frees what host_alloc gave (NULL is fine; set where host_alloc is). */
+  void (*host_free)(void *dev, void *host);
 };
 
 /** Records the detail of an error on the context and returns @p err. */

@@ -100,6 +100,41 @@ const char *atl_backend_notes(atl_context_t ctx);
  */
 int atl_device_open(atl_context_t ctx, const char *id, const char *backend);
 
+/** What the driver says of the link from one device to another (atl_device_peer_info()). */
+struct atl_peer_info {
+  int access;              /**< the first device's kernels can access the second's memory (P2P access) */
+  int native_atomics;      /**< atomics on the second device's memory run natively over the link */
+  int performance_rank;    /**< the driver's relative rank of the link (lower is better), -1 if unknown */
+  int host_native_atomics; /**< the first device's atomics on pinned host memory are native (system-wide) */
+  unsigned nvlinks_active; /**< NVLink links active on the first device (NVML), 0 where none or unknown */
+  char link[48];           /**< "NVLink", "PCIe or other (no active NVLink)" or "unknown: why" */
+};
+
+/**
+ * The link from device @p a to device @p b, entries @p a and @p b of
+ * atl_devices(). ATL_ENOTSUP with the reason as the context's error where
+ * their backend cannot tell (OpenCL) or they are of different backends.
+ */
+int atl_device_peer_info(atl_context_t ctx, size_t a, size_t b, struct atl_peer_info *out);
+
+/** Most devices one command measures at once (--device all, or a list). */
+#define ATL_MAX_DEVICES 16
+
+/** Whether --device @p text asks for several devices: "all" or a comma list. */
+int atl_device_list_is_multi(const char *text);
+
+/**
+ * Resolves --device for several devices: "all" (every device, of
+ * @p backend when not NULL) or a comma list of ids and row numbers of
+ * atl_devices(), each naming a distinct device. Writes the devices' ids, in
+ * the list's order, to @p ids (at most @p max). Every item is checked before
+ * any is used. Returns 0; ATL_ENODEV for an item that names no device (or
+ * "all" finding none); ATL_EINVAL for an empty item, a device named twice or
+ * more than @p max; the reason (naming what is allowed) is the context's error.
+ */
+int atl_device_list_parse(atl_context_t ctx, const char *text, const char *backend, char (*ids)[32], size_t max,
+                          size_t *count);
+
 /**
  * A short name for result folders: "pocl-cpu" for PoCL, otherwise the first
  * two words of the device name in lower case ("nvidia-h100").

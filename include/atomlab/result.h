@@ -104,6 +104,14 @@ const struct atl_row_kind *atl_row_kinds(void);
 /** The kind named @p name, or NULL. */
 const struct atl_row_kind *atl_row_kind_find(const char *name);
 
+/**
+ * The kind @p name as a run on several devices writes it: the configuration
+ * ends with "device" (a CSV column), the table shows the device first; the
+ * kind itself where it has no such form, NULL for an unknown name. Writers
+ * take it for a set whose rows name their device.
+ */
+const struct atl_row_kind *atl_row_kind_devices(const char *name);
+
 /** A metric every writer knows: its unit, its better direction and one line on what it is. */
 struct atl_metric_info {
   const char *name, *unit;

@@ -71,6 +71,31 @@ struct atl_sweep_report {
 int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
               struct atl_result_set *set, struct atl_sweep_report *report);
 
+/** One device's part of a sweep over several devices (atl_sweep_devices()). */
+struct atl_sweep_part {
+  atl_context_t ctx;          /**< its own context with its device open: a context is used by one thread */
+  struct atl_sweep_spec spec; /**< its configurations: the same count and order on every device (the launch
+                                   shape may differ); its callbacks run on the part's thread */
+};
+
+/**
+ * The sweep of atl_sweep() on several devices at once: one thread per part,
+ * each part's rows tagged with the configuration value "device" (its
+ * device's id), so rows of one configuration on two devices are two keys.
+ * The run's before_row, after_row and checkpoint callbacks are called by one
+ * thread at a time (a lock): they are the one writer of the table and the
+ * checkpoints, which hold every row completed on any device so far, then
+ * every row of the resume file not measured again. Rows of the resume file
+ * go to the part of the device they name; rows that name none of the
+ * devices are kept after the sweep's rows (dropped with drop_others). A stop
+ * request ends every part after its current row. @p set receives each
+ * part's rows in part order, then the kept rows; @p report sums the parts'.
+ * Returns 0, or the first part's negative code (the other parts still run,
+ * and every row completed is in @p set).
+ */
+int atl_sweep_devices(struct atl_sweep_part *parts, size_t nparts, const struct atl_sweep_run *run,
+                      struct atl_result_set *set, struct atl_sweep_report *report);
+
 #ifdef __cplusplus
 }
 #endif

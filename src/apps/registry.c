@@ -17,7 +17,8 @@
   X(histogram)                                                                                                    \
   X(swatomic)                                                                                                     \
   X(scatter)                                                                                                      \
-  X(swapps)
+  X(swapps)                                                                                                       \
+  X(crossgpu)
 
 #define DECLARE(app) extern const struct atl_app_info atl__app_##app;
 ATL_APP_LIST(DECLARE)

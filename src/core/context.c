@@ -227,6 +227,25 @@ int atl_device_open(atl_context_t ctx, const char *id, const char *backend)
   return 0;
 }
 
+int atl_device_peer_info(atl_context_t ctx, size_t a, size_t b, struct atl_peer_info *out)
+{
+  memset(out, 0, sizeof *out);
+  out->performance_rank = -1;
+  int err = probe_all(ctx);
+  if (err)
+    return err;
+  if (a >= ctx->ndevices || b >= ctx->ndevices)
+    return atl__seterr(ctx, ATL_EINVAL, "peer of devices %zu and %zu: allowed: 0 to %zu", a, b,
+                       ctx->ndevices ? ctx->ndevices - 1 : 0);
+  const struct atl_backend_ops *ops = &ctx->backends[ctx->device_backend[a]];
+  if (ctx->device_backend[a] != ctx->device_backend[b])
+    return atl__seterr(ctx, ATL_ENOTSUP, "%s and %s are devices of different backends", ctx->devices[a].id,
+                       ctx->devices[b].id);
+  if (ops->peer_info == NULL)
+    return atl__seterr(ctx, ATL_ENOTSUP, "the %s backend cannot tell the link between two devices", ops->name);
+  return ops->peer_info(ctx, &ctx->devices[a], &ctx->devices[b], out);
+}
+
 const struct atl_device_info *atl_device_current(atl_context_t ctx) { return ctx->ops ? &ctx->current : NULL; }
 
 int atl_device_clocks(atl_context_t ctx, struct atl_clocks *out)

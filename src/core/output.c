@@ -29,7 +29,7 @@ static const struct {
     {"pattern", "pattern", 12}, {"op", "op", 9},          {"type", "type", 6},       {"space", "space", 6},
     {"result", "result", 6},    {"scope", "scope", 6},    {"order", "order", 7},     {"contention", "cont", 6},
     {"padding", "pad", 5},      {"strategy", "strategy", 11}, {"divergent", "div", 4}, {"app", "app", 12},
-    {"variant", "variant", 18},
+    {"variant", "variant", 18}, {"device", "device", 12},
 };
 
 static void table_field(const char *name, const char **label, int *width)
@@ -140,10 +140,15 @@ int atl_csv_header_write(FILE *f, const struct atl_row_kind *kind)
   return fputs("metrics,backend,instructions,reason\n", f) < 0;
 }
 
-/* The kind of a set's rows (rmw for an empty set of no kind). */
+/* The kind of a set's rows (rmw for an empty set of no kind); its form with a device column when a row names
+ * its device (a run on several devices), so a one-device file keeps its columns. */
 static const struct atl_row_kind *set_kind(const struct atl_result_set *set)
 {
-  return atl_row_kind_find(set->kind[0] ? set->kind : set->count ? set->rows[0].kind : "rmw");
+  const char *name = set->kind[0] ? set->kind : set->count ? set->rows[0].kind : "rmw";
+  for (size_t i = 0; i < set->count; i++)
+    if (atl_row_config(&set->rows[i], "device"))
+      return atl_row_kind_devices(name);
+  return atl_row_kind_find(name);
 }
 
 int atl_write_csv(FILE *f, const struct atl_result_set *set)

@@ -52,6 +52,37 @@ static const struct atl_row_kind kinds[] = {
 
 const struct atl_row_kind *atl_row_kinds(void) { return kinds; }
 
+/* A run on several devices: each row's configuration ends with its device (so rows of one configuration on
+ * two devices are two keys), and the table shows it first, so each line says where it was measured. */
+static const char *const rmw_config_devices[] = {"pattern", "op",      "type",    "space",      "result", "scope",
+                                                 "order",   "contention", "padding", "wg_size", "workgroups",
+                                                 "device",  NULL};
+static const char *const strategy_config_devices[] = {"strategy",     "pattern",    "op",      "result",
+                                                      "divergent",    "stuck_lock", "threads_per_word",
+                                                      "word_spacing", "wg_size",    "workgroups",
+                                                      "spin_bound",   "device",     NULL};
+static const char *const rmw_table_devices[] = {"device", "pattern", "op",    "type",       "space",   "result",
+                                                "scope",  "order",   "contention", "padding", NULL};
+static const char *const strategy_table_devices[] = {"device", "pattern", "op", "strategy", "result", "divergent", NULL};
+static const char *const app_config_devices[] = {"app", "variant", "device", NULL};
+static const char *const app_table_devices[] = {"device", "app", "variant", NULL};
+static const struct atl_row_kind kinds_devices[] = {
+    {"rmw", rmw_config_devices, rmw_table_devices, rmw_columns, 0},
+    {"strategy", strategy_config_devices, strategy_table_devices, strategy_columns, 0},
+    {"app", app_config_devices, app_table_devices, no_columns, 1},
+    {NULL, NULL, NULL, NULL, 0},
+};
+
+const struct atl_row_kind *atl_row_kind_devices(const char *name)
+{
+  for (const struct atl_row_kind *k = kinds_devices; name && k->name; k++)
+    if (strcmp(k->name, name) == 0)
+      return k;
+  return atl_row_kind_find(name);
+}
+
+
+
 const struct atl_row_kind *atl_row_kind_find(const char *name)
 {
   for (const struct atl_row_kind *k = kinds; name && k->name; k++)
@@ -110,6 +141,9 @@ static const struct atl_metric_info metric_infos[] = {
     {"t_fast_ns", "ns", ATL_HINT_NONE, "one dependent global load (seed 000's FastPath t_fast)"},
     {"t_comp_ns", "ns", ATL_HINT_NONE, "one serialized global atomic, result used (seed 000's t_comp)"},
     {"bytes", "B", ATL_HINT_NONE, "bytes the input holds"},
+    {"lost_updates", "", ATL_HINT_LOWER, "crossgpu: updates the words should hold but do not (negative: extra ones)"},
+    {"control", "", ATL_HINT_NONE, "1 for a control row (device scope across GPUs): it reports, never fails the run"},
+    {"gpus", "", ATL_HINT_NONE, "GPUs whose threads updated the same words at once"},
 };
 
 const struct atl_metric_info *atl_metric_info(const char *name)

@@ -504,7 +504,9 @@ static int same_group(const struct atl_row *a, const struct atl_row *b)
     if (!x || !y || strcmp(x, y) != 0)
       return 0;
   }
-  return 1;
+  /* a run on several devices ranks each device's strategies among themselves */
+  const char *x = atl_row_config(a, "device"), *y = atl_row_config(b, "device");
+  return (!x && !y) || (x && y && strcmp(x, y) == 0);
 }
 
 static int ranked(const struct atl_row *r) { return r->status == ATL_STATUS_OK && r->verified; }

@@ -264,6 +264,11 @@ int main(void)
     if (strstr(archs[a], "sm_90")) /* the vector reduction is sm_90's */
       build("app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", archs[a]);
     build("app_skiplist", "LEVELS=24", archs[a]);
+    /* the crossgpu app: both scopes, both result uses */
+    build("crossgpu", "SCOPE_system RESULT_USED=0", archs[a]);
+    build("crossgpu", "SCOPE_system RESULT_USED=1", archs[a]);
+    build("crossgpu", "SCOPE_device RESULT_USED=0", archs[a]);
+    build("crossgpu", "SCOPE_device RESULT_USED=1", archs[a]);
     /* app_histogram: every variant x input, at the bins and flush periods the driver passes */
     static const char *const hist_variants[] = {"global", "shared", "warp_private", "match_any", "packed"};
     static const char *const hist_inputs[] = {"u8 BINS=256 FLUSH_EVERY=127", "rgba BINS=1024 FLUSH_EVERY=511",

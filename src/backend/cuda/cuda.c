@@ -31,7 +31,8 @@
   X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD32) X(cuMemsetD2D32) X(cuLaunchKernel) X(cuEventCreate)                \
   X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)                    \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncSetAttribute)                                                \
-  X(cuDeviceGetPCIBusId)
+  X(cuDeviceGetPCIBusId) X(cuDeviceGetP2PAttribute) X(cuCtxEnablePeerAccess) X(cuMemHostAlloc)                      \
+  X(cuMemHostGetDevicePointer) X(cuMemFreeHost)
 #define NVRTC_FUNCS(X)                                                                                                 \
   X(nvrtcCreateProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize)   \
   X(nvrtcGetCUBIN) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcVersion)
@@ -255,9 +256,11 @@ static int cu_alloc(void *handle, size_t bytes, void **buf)
 
 static void cu_free(void *handle, void *buf)
 {
-  (void)handle;
-  if (buf)
+  struct cu_dev *d = handle;
+  if (buf) {
+    api.cuCtxSetCurrent(d->context);
     api.cuMemFree((CUdeviceptr)(uintptr_t)buf);
+  }
 }
 
 static int cu_fill(void *handle, void *buf, const void *pattern, size_t pattern_size, size_t bytes)
@@ -266,6 +269,9 @@ static int cu_fill(void *handle, void *buf, const void *pattern, size_t pattern_
   CUdeviceptr p = (CUdeviceptr)(uintptr_t)buf;
   uint32_t words[2] = {0, 0};
   memcpy(words, pattern, pattern_size == 8 ? 8 : 4);
+  /* Every call makes the device's context current: with --device all each device is driven by its own
+   * thread, and a context is current per thread. */
+  api.cuCtxSetCurrent(d->context);
   CUresult rc;
   if (pattern_size == 8) {
     /* Two strided 32-bit fills (8-byte pitch): the low words, then the high words. */
@@ -283,6 +289,7 @@ static int cu_fill(void *handle, void *buf, const void *pattern, size_t pattern_
 static int cu_write(void *handle, void *buf, const void *src, size_t bytes)
 {
   struct cu_dev *d = handle;
+  api.cuCtxSetCurrent(d->context);
   CUresult rc = api.cuMemcpyHtoD((CUdeviceptr)(uintptr_t)buf, src, bytes);
   return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "cuMemcpyHtoD", rc);
 }
@@ -290,6 +297,7 @@ static int cu_write(void *handle, void *buf, const void *src, size_t bytes)
 static int cu_read(void *handle, void *buf, void *dst, size_t bytes)
 {
   struct cu_dev *d = handle;
+  api.cuCtxSetCurrent(d->context);
   CUresult rc = api.cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)buf, bytes);
   return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "cuMemcpyDtoH", rc);
 }
@@ -461,6 +469,7 @@ static int cu_occupancy_estimate(void *handle, void *kernel, size_t wg_size, uns
   struct cu_dev *d = handle;
   struct cu_kernel_entry *k = kernel;
   int per_sm = 0;
+  api.cuCtxSetCurrent(d->context);
   CUresult rc = api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->function, (int)wg_size, 0);
   if (rc != CUDA_SUCCESS)
     return CU_FAIL(d, "cuOccupancyMaxActiveBlocksPerMultiprocessor", rc);
@@ -502,6 +511,81 @@ static int cu_clocks(void *dev, struct atl_clocks *out, char *why, size_t why_le
   return atl__nvml_clocks(bus, out, why, why_len);
 }
 
+/* The link between two devices: the driver's P2P attributes, and whether NVML sees NVLinks active. */
+static int cu_peer_info(atl_context_t ctx, const struct atl_device_info *a, const struct atl_device_info *b,
+                        struct atl_peer_info *out)
+{
+  int err = load_api(ctx);
+  if (err)
+    return err;
+  CUdevice da, db;
+  if (api.cuDeviceGet(&da, (int)a->ordinal) != CUDA_SUCCESS || api.cuDeviceGet(&db, (int)b->ordinal) != CUDA_SUCCESS)
+    return atl__seterr(ctx, ATL_ENODEV, "cuda: no device %u or %u", a->ordinal, b->ordinal);
+  int v = 0;
+  if (da != db) {
+    if (api.cuDeviceGetP2PAttribute(&v, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, da, db) == CUDA_SUCCESS)
+      out->access = v;
+    if (api.cuDeviceGetP2PAttribute(&v, CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED, da, db) == CUDA_SUCCESS)
+      out->native_atomics = v;
+    if (api.cuDeviceGetP2PAttribute(&v, CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK, da, db) == CUDA_SUCCESS)
+      out->performance_rank = v;
+  }
+  out->host_native_atomics = attr(da, CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED);
+  char bus[32], why[160] = "";
+  if (api.cuDeviceGetPCIBusId(bus, sizeof bus, da) != CUDA_SUCCESS)
+    snprintf(out->link, sizeof out->link, "unknown: no PCI bus id");
+  else if (atl__nvml_nvlinks(bus, &out->nvlinks_active, why, sizeof why) != 0)
+    snprintf(out->link, sizeof out->link, "unknown: %.38s", why);
+  else
+    snprintf(out->link, sizeof out->link, "%s", out->nvlinks_active ? "NVLink" : "PCIe or other (no active NVLink)");
+  return 0;
+}
+
+static int cu_peer_enable(void *handle, void *peer_handle)
+{
+  struct cu_dev *d = handle, *peer = peer_handle;
+  int v = 0;
+  if (d->device == peer->device)
+    return 0;
+  if (api.cuDeviceGetP2PAttribute(&v, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, d->device, peer->device) !=
+          CUDA_SUCCESS ||
+      !v)
+    return atl__seterr(d->ctx, ATL_ENOTSUP, "cuda: device %d cannot access device %d's memory (no P2P access)",
+                       (int)d->device, (int)peer->device);
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuCtxEnablePeerAccess(peer->context, 0);
+  return rc == CUDA_SUCCESS || rc == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ? 0 : CU_FAIL(d, "cuCtxEnablePeerAccess", rc);
+}
+
+/* Portable (every context) and mapped (a device address) pinned host memory. */
+static int cu_host_alloc(void *handle, size_t bytes, void **buf, void **host)
+{
+  struct cu_dev *d = handle;
+  void *h = NULL;
+  CUdeviceptr p = 0;
+  *buf = *host = NULL;
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuMemHostAlloc(&h, bytes ? bytes : 4, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
+  if (rc != CUDA_SUCCESS)
+    return CU_FAIL(d, "cuMemHostAlloc", rc);
+  if ((rc = api.cuMemHostGetDevicePointer(&p, h, 0)) != CUDA_SUCCESS) {
+    api.cuMemFreeHost(h);
+    return CU_FAIL(d, "cuMemHostGetDevicePointer", rc);
+  }
+  *host = h;
+  *buf = (void *)(uintptr_t)p;
+  return 0;
+}
+
+static void cu_host_free(void *handle, void *host)
+{
+  struct cu_dev *d = handle;
+  if (host) {
+    api.cuCtxSetCurrent(d->context);
+    api.cuMemFreeHost(host);
+  }
+}
+
 int atl_cuda_backend_init(struct atl_backend_ops *ops)
 {
   memset(ops, 0, sizeof *ops);
@@ -520,5 +604,9 @@ int atl_cuda_backend_init(struct atl_backend_ops *ops)
   ops->clocks = cu_clocks;
   ops->describe_kernel = cu_describe_kernel;
   ops->kernel_isa = cu_kernel_isa;
+  ops->peer_info = cu_peer_info;
+  ops->peer_enable = cu_peer_enable;
+  ops->host_alloc = cu_host_alloc;
+  ops->host_free = cu_host_free;
   return 0;
 }

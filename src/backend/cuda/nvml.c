@@ -27,6 +27,7 @@ static struct {
   int (*temperature)(nvml_device, int, unsigned *);
   int (*power)(nvml_device, unsigned *);
   int (*reasons)(nvml_device, unsigned long long *);
+  int (*nvlink_state)(nvml_device, unsigned, int *); /* optional: only `atomlab devices` asks */
 } nvml;
 static pthread_mutex_t nvml_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -48,6 +49,7 @@ static void load(void)
   *(void **)&nvml.reasons = dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons");
   if (nvml.reasons == NULL)
     *(void **)&nvml.reasons = dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+  *(void **)&nvml.nvlink_state = dlsym(lib, "nvmlDeviceGetNvLinkState");
   if (!nvml.init || !nvml.error_string || !nvml.by_pci || !nvml.clock || !nvml.temperature || !nvml.power ||
       !nvml.reasons) {
     snprintf(nvml.why, sizeof nvml.why, "clocks unknown: libnvidia-ml.so.1 lacks an entry point");
@@ -118,4 +120,30 @@ int atl__nvml_clocks(const char *pci_bus_id, struct atl_clocks *out, char *why, 
   out->power_w = mw / 1000.0;
   out->reasons = reasons;
   return 0;
+}
+
+/* NVML_NVLINK_MAX_LINKS of nvml.h (18 on Hopper); a link past the GPU's last answers an error. */
+#define NVLINK_MAX_LINKS 18
+
+int atl__nvml_nvlinks(const char *pci_bus_id, unsigned *active, char *why, size_t why_len)
+{
+  nvml_device dev;
+  *active = 0;
+  pthread_mutex_lock(&nvml_lock);
+  if (nvml.state == 0)
+    load();
+  int err = nvml.state == 1 ? handle_of(pci_bus_id, &dev, why, why_len) : ATL_ENOTSUP;
+  if (nvml.state != 1)
+    snprintf(why, why_len, "%s", nvml.why);
+  if (!err && nvml.nvlink_state == NULL) {
+    snprintf(why, why_len, "NVML lacks nvmlDeviceGetNvLinkState");
+    err = ATL_ENOTSUP;
+  }
+  for (unsigned link = 0; !err && link < NVLINK_MAX_LINKS; link++) {
+    int on = 0;
+    if (nvml.nvlink_state(dev, link, &on) == NVML_SUCCESS && on)
+      (*active)++;
+  }
+  pthread_mutex_unlock(&nvml_lock);
+  return err;
 }

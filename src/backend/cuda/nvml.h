@@ -13,4 +13,11 @@
  */
 int atl__nvml_clocks(const char *pci_bus_id, struct atl_clocks *out, char *why, size_t why_len);
 
+/**
+ * Counts the NVLink links active on the GPU at @p pci_bus_id (NVML's
+ * nvmlDeviceGetNvLinkState over every link it has). 0, or ATL_ENOTSUP with
+ * the reason in @p why (no libnvidia-ml, no such GPU, no NVLink query).
+ */
+int atl__nvml_nvlinks(const char *pci_bus_id, unsigned *active, char *why, size_t why_len);
+
 #endif
