@@ -17,7 +17,7 @@
 
 #include "cli.h"
 #include "report.h"
-#include "resultfile.h"
+#include "../src/core/resultfile.h" /* until the writers move into the library */
 
 #include <cjson/cJSON.h>
 
@@ -61,7 +61,7 @@ static const char usage[] =
 
 /* Runs this binary with @p args inside the report folder @p dir (the steps name their files relative
  * to it, as the commands they record in their files say); stdout and stderr go to @p log (relative to
- * @p dir too). A stop request reaches the step (cli_spawn). As cli_spawn returns. */
+ * @p dir too). A stop request reaches the step (atl_spawn). As atl_spawn returns. */
 static int run_self(char *const *args, const char *dir, const char *log)
 {
   /* argv[0] where it names a path (it stays right under valgrind, where /proc/self/exe is the tool),
@@ -72,7 +72,7 @@ static int run_self(char *const *args, const char *dir, const char *log)
     snprintf(self, sizeof self, "%s", abs && strlen(abs) < sizeof self ? abs : "/proc/self/exe");
     free(abs);
   }
-  return cli_spawn(self, args, &(struct cli_spawn_io){.dir = dir, .out = log, .err = log, .append = 1});
+  return atl_spawn(self, args, &(struct atl_spawn_io){.dir = dir, .out = log, .err = log, .append = 1});
 }
 
 static void progress(int step, int steps, const char *what)
@@ -337,7 +337,7 @@ static int replace_target(const char *target, const char *staging, const char *s
             strerror(e));
     return -1;
   }
-  if (had_old && cli_remove_tree(old) != 0)
+  if (had_old && atl_remove_tree(old) != 0)
     fprintf(stderr, "warning: unable to remove the earlier report, renamed '%s' (%s)\n", old, strerror(errno));
   return 0;
 }
@@ -425,7 +425,7 @@ int cmd_report(int argc, char **argv)
     dir = "atomlab-report";
   if (optind < argc)
     die_usage("unexpected argument '%s' for report (see 'atomlab report --help')", argv[optind]);
-  /* SIGINT/SIGTERM: the running step gets the signal too (cli_spawn), writes what it completed, and
+  /* SIGINT/SIGTERM: the running step gets the signal too (atl_spawn), writes what it completed, and
    * no further step starts. */
   cli_catch_stop_signals();
   /* The steps run inside the report folder: a relative ATL_GNUPLOT would name another file there. */

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "escape.h"
+#include "../src/core/escape.h" /* until the writers move into the library */
 #include "report.h"
 
 #define MAX_REPORTS 8
@@ -62,11 +62,11 @@ static void write_compare(FILE *o, struct one_report *reps, size_t n)
   for (size_t i = 0; i < n; i++) {
     const struct atl_device_info *d = &reps[i].rmw.meta.device;
     fputs("| ", o);
-    esc_md(o, reps[i].dir);
+    atl__esc_md(o, reps[i].dir);
     fputs(" | ", o);
-    esc_md(o, d->name);
+    atl__esc_md(o, d->name);
     fputs(" | ", o);
-    esc_md(o, d->backend);
+    atl__esc_md(o, d->backend);
     fprintf(o, " | %u | %u MHz |\n", d->compute_units, d->clock_mhz);
   }
   fputs("\n## Datasheets\n\nGop/s at one thread per word (peak) and at the most threads per word each report "
@@ -91,7 +91,7 @@ static void write_compare(FILE *o, struct one_report *reps, size_t n)
       fputs("|", o);
       for (int k = 0; k < 4; k++) {
         fputs(" ", o);
-        esc_md(o, atl_row_config(row, keys[k]) ? atl_row_config(row, keys[k]) : "");
+        atl__esc_md(o, atl_row_config(row, keys[k]) ? atl_row_config(row, keys[k]) : "");
         fputs(" |", o);
       }
       const struct atl_row *first = datasheet_row(&reps[0].datasheet, row);
@@ -119,11 +119,11 @@ static void write_compare(FILE *o, struct one_report *reps, size_t n)
     if (reps[i].has_histogram)
       atl_findings_histogram(&reps[i].histogram, &fs);
     fprintf(o, "## Findings %zu: ", i + 1);
-    esc_md(o, reps[i].rmw.meta.device.name);
+    atl__esc_md(o, reps[i].rmw.meta.device.name);
     fputs("\n\n", o);
     for (size_t k = 0; k < fs.count; k++) {
       fputs("- ", o);
-      esc_md(o, fs.items[k].text);
+      atl__esc_md(o, fs.items[k].text);
       fputs("\n", o);
     }
     fputs("\n", o);

@@ -10,16 +10,16 @@
 #include <string.h>
 
 #include "cli.h"
-#include "escape.h"
+#include "../src/core/escape.h" /* until the writers move into the library */
 
 static void write_md(FILE *f, const struct atl_smem_predict_set *set, const char *table, const char *counters,
                      const char *runs)
 {
   const double threshold = set->settings.threshold;
   char table_md[1024], counters_md[1024], runs_md[1024];
-  esc_md_str(table_md, sizeof table_md, table);
-  esc_md_str(counters_md, sizeof counters_md, counters);
-  esc_md_str(runs_md, sizeof runs_md, runs ? runs : "");
+  atl__esc_md_str(table_md, sizeof table_md, table);
+  atl__esc_md_str(counters_md, sizeof counters_md, counters);
+  atl__esc_md_str(runs_md, sizeof runs_md, runs ? runs : "");
   fprintf(f, "# Predicted atomic busy time against measured kernel time\n\n");
   fprintf(f, "Table `%s`, counters `%s`%s%s%s. B = N x S(n-hat, e, c) cycles of the average SM, turned into time "
              "with the SM clock; measured = ncu's gpu__time_duration of the same launch. Where the unit is the "
@@ -44,7 +44,7 @@ static void write_md(FILE *f, const struct atl_smem_predict_set *set, const char
       snprintf(passes, sizeof passes, "%.2f", p->passes);
     char id_md[256], label_md[1024];
     fprintf(f, "| %s | %s | %.4g | %.2f | %.2f | %s | %.2f | %.4g | %.4g | %.3f | %.3f | %s |",
-            esc_md_str(id_md, sizeof id_md, x->counters.id), esc_md_str(label_md, sizeof label_md, label), u->jobs,
+            atl__esc_md_str(id_md, sizeof id_md, x->counters.id), atl__esc_md_str(label_md, sizeof label_md, label), u->jobs,
             u->n_hat, u->e, passes, u->service, p->busy_ns / 1e3, p->measured_ns / 1e3, p->ratio, u->utilization,
             x->bottleneck ? "bottleneck" : "not");
     if (isnan(u->busy_pipelined))

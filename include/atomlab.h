@@ -22,5 +22,7 @@
 #include "atomlab/app.h"
 #include "atomlab/file.h"
 #include "atomlab/stop.h"
+#include "atomlab/process.h"
+#include "atomlab/plot.h"
 
 #endif
