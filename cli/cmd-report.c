@@ -16,8 +16,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "report.h"
-#include "../src/core/resultfile.h" /* until the writers move into the library */
 
 #include <cjson/cJSON.h>
 
@@ -111,17 +109,40 @@ static void report_files(const char *dir, struct report_files *f)
   snprintf(f->d_log, sizeof f->d_log, "%s/datasheet.log", f->data);
 }
 
+/* A line the library tells (a file it could not write). */
+static void print_error(void *arg, const char *text)
+{
+  (void)arg;
+  fprintf(stderr, "error: %s\n", text);
+}
+
+/* `report --compare`: the report folders @p dirs side by side in the Markdown file @p out; an exit status. */
+static int compare_reports(char **dirs, int ndirs, const char *out)
+{
+  if (ndirs < 2 || ndirs > ATL_REPORT_COMPARE_MAX)
+    die_usage("--compare takes 2 to %d report folders, got %d", ATL_REPORT_COMPARE_MAX, ndirs);
+  cli_check_output("-o", out);
+  char why[5000];
+  int rc = atl_report_compare((const char *const *)dirs, (size_t)ndirs, out, print_error, NULL, why, sizeof why);
+  if (rc == ATL_EINVAL)
+    die_usage("--compare %s", why);
+  if (rc != 0)
+    die("%s", why);
+  printf("report: %s (%d reports side by side)\n", out, ndirs);
+  return EXIT_OK;
+}
+
 /* Steps 4 and 5 in the report folder @p dir (@p f: its files; @p shown: its name in messages): the figures
  * (atomlab plot) of the sweep and the strategies, then report.md and report.html into @p sum (@p s_args,
  * @p h_args: the strategy and histogram settings the text names). Returns 1 if a step failed or a row did
  * not verify, 0 if not, -1 if the documents were not written (a stop request; an "error:" line otherwise). */
 static int draw_and_write(const char *dir, const char *shown, const struct report_files *f, const char *device_slug,
-                          const char *s_args, const char *h_args, int cuda, int steps, struct report_summary *sum)
+                          const char *s_args, const char *h_args, int cuda, int steps, struct atl_report_summary *sum)
 {
   struct report_files rel; /* as the steps, running in @p dir, and the documents name them */
   report_files(NULL, &rel);
   /* the documents name the logs relative to the folder: right wherever it goes (staging, DIR, a mail) */
-  struct report_extra x = {.strategy_json = f->s_json,
+  struct atl_report_inputs x = {.strategy_json = f->s_json,
                            .strategy_log = rel.s_log,
                            .strategy_args = s_args,
                            .hist_json = f->h_json,
@@ -129,7 +150,8 @@ static int draw_and_write(const char *dir, const char *shown, const struct repor
                            .hist_args = h_args,
                            .figures = f->figures,
                            .datasheet_rmw = f->d_json,
-                           .cuda = cuda};
+                           .cuda = cuda,
+                           .notify = print_error};
   int failed = 0, rc;
   char log[4300];
   const char *rel_log = "data/plot.log";
@@ -163,7 +185,7 @@ static int draw_and_write(const char *dir, const char *shown, const struct repor
     snprintf(smem_table, sizeof smem_table, "results/%s/smem/smem-table.csv", device_slug);
   x.smem_table = smem_table;
   char why[1200];
-  if (report_write(dir, f->json, f->figures, rel_log, &x, sum, why, sizeof why) != 0) {
+  if (atl_report_write(dir, f->json, f->figures, rel_log, &x, sum, why, sizeof why) != 0) {
     fprintf(stderr, "error: %s\n", why);
     return -1;
   }
@@ -171,7 +193,7 @@ static int draw_and_write(const char *dir, const char *shown, const struct repor
 }
 
 /* What the command prints when the report is written. */
-static void print_summary(const struct report_summary *sum, const char *shown, time_t started)
+static void print_summary(const struct atl_report_summary *sum, const char *shown, time_t started)
 {
   printf("%s: %zu of %zu rows verified; fastest pattern at contention 1, padding 1: %s (%.3g Gop/s)\n", sum->device,
          sum->verified, sum->rows, sum->best_pattern[0] ? sum->best_pattern : "-", sum->best_gops);
@@ -213,7 +235,7 @@ static int render(const char *dir)
   make_dir(f.figures);
   time_t started = time(NULL);
   progress(4, 5, "figures (atomlab plot): heatmaps and strategy bar charts (--render: nothing measured)");
-  struct report_summary sum;
+  struct atl_report_summary sum;
   int rc = draw_and_write(dir, dir, &f, device_slug, s_args, h_args, cuda, 5, &sum);
   if (rc < 0 && atl_stop_requested()) {
     fprintf(stderr, "error: report --render interrupted (signal %d): report.md and report.html were not written again\n",
@@ -419,7 +441,7 @@ int cmd_report(int argc, char **argv)
   if (compare) {
     if (device || backend || quick || render_dir || repeat)
       die_usage("--compare measures nothing: it takes no --device, --backend, --quick, --repeat or --render");
-    return report_compare(argv + optind, argc - optind, dir ? dir : "atomlab-compare.md");
+    return compare_reports(argv + optind, argc - optind, dir ? dir : "atomlab-compare.md");
   }
   if (dir == NULL)
     dir = "atomlab-report";
@@ -579,7 +601,7 @@ int cmd_report(int argc, char **argv)
   }
 
   progress(5, steps, "figures (atomlab plot): heatmaps and strategy bar charts");
-  struct report_summary sum;
+  struct atl_report_summary sum;
   rc = draw_and_write(staging, dir, &f, device_slug, s_args, h_args, cuda, steps, &sum);
   if (rc < 0 && atl_stop_requested())
     return interrupted("the figures (step 5 of 6)", staging, dir);

@@ -24,5 +24,6 @@
 #include "atomlab/stop.h"
 #include "atomlab/process.h"
 #include "atomlab/plot.h"
+#include "atomlab/report.h"
 
 #endif

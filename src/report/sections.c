@@ -12,10 +12,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
-#include "../src/core/escape.h" /* until the writers move into the library */
-#include "report.h"
-#include "../src/core/resultfile.h" /* until the writers move into the library */
+#include "core/escape.h"
+#include "report_internal.h"
+#include "core/resultfile.h"
 
 #define MAX_COLS 7
 #define MAX_FIGS 24
@@ -102,7 +101,7 @@ static void find_bars(const char *figures, struct section *s)
   qsort(s->figs, s->nfigs, sizeof s->figs[0], cmp_names);
 }
 
-static void strategies(const struct report_extra *x, struct section *s)
+static void strategies(const struct atl_report_inputs *x, struct section *s)
 {
   s->title = "Strategies";
   s->id = "strategies";
@@ -168,7 +167,7 @@ static void ratio(char *out, const struct atl_row *r, const char *key)
     snprintf(out, 128, "-");
 }
 
-static void histogram(const struct report_extra *x, struct section *s)
+static void histogram(const struct atl_report_inputs *x, struct section *s)
 {
   s->title = "Histogram";
   s->id = "histogram";
@@ -226,7 +225,7 @@ static void instructions(const char *csv, const char *variant, char *out, size_t
   cJSON_Delete(root);
 }
 
-static void model(const struct report_extra *x, struct section *s)
+static void model(const struct atl_report_inputs *x, struct section *s)
 {
   s->title = "Model";
   s->id = "model";
@@ -345,16 +344,16 @@ static void write_html(FILE *o, const struct section *s, const char *figures)
     fprintf(o, "<figure class=\"%s\">\n<img alt=\"", s->id);
     atl__esc_html(o, s->figs[i]);
     fprintf(o, "\" src=\"data:image/png;base64,");
-    report_base64_file(o, path);
+    atl__report_base64_file(o, path);
     fprintf(o, "\">\n<figcaption>figures/");
     atl__esc_html(o, s->figs[i]);
     fprintf(o, "</figcaption>\n</figure>\n");
   }
 }
 
-void report_sections(FILE *o, int html, const struct report_extra *x)
+void atl__report_sections(FILE *o, int html, const struct atl_report_inputs *x)
 {
-  void (*build[])(const struct report_extra *, struct section *) = {strategies, histogram, model};
+  void (*build[])(const struct atl_report_inputs *, struct section *) = {strategies, histogram, model};
   for (size_t i = 0; i < sizeof build / sizeof build[0]; i++) {
     struct section s;
     memset(&s, 0, sizeof s);

@@ -7,10 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "../src/core/escape.h" /* until the writers move into the library */
-#include "report.h"
-#include "../src/core/resultfile.h" /* until the writers move into the library */
+#include "core/escape.h"
+#include "report_internal.h"
+#include "core/resultfile.h"
 
 static const char *const patterns[] = {"contiguous", "cross-warp", "branched", "random"};
 #define NPATTERNS 4
@@ -196,7 +195,7 @@ static void write_datasheet(FILE *o, int html, const struct atl_result_set *ds)
 }
 
 /* The findings of the sweep, the strategies and the histogram (findings.h), first in the report. */
-static void write_findings(FILE *o, int html, const struct atl_result_set *rmw, const struct report_extra *x)
+static void write_findings(FILE *o, int html, const struct atl_result_set *rmw, const struct atl_report_inputs *x)
 {
   struct atl_findings fs = {0};
   struct atl_result_set set;
@@ -244,7 +243,7 @@ static void write_findings(FILE *o, int html, const struct atl_result_set *rmw, 
 }
 
 static void write_md(FILE *o, const struct atl__rf_file *f, const struct fact *facts, size_t nfacts,
-                     const struct pattern_line *lines, const char *plot_log, const struct report_extra *x)
+                     const struct pattern_line *lines, const char *plot_log, const struct atl_report_inputs *x)
 {
   char a[96], b[96], c[96];
   /* Every text from the data is escaped (escape.h): report.md may be rendered where raw HTML runs. */
@@ -287,7 +286,7 @@ static void write_md(FILE *o, const struct atl__rf_file *f, const struct fact *f
     atl__esc_md(o, plot_log);
     fputs("); figures/ holds their data and scripts.\n\n", o);
   }
-  report_sections(o, 0, x);
+  atl__report_sections(o, 0, x);
   write_terms(o, 0);
   fprintf(o,
           "## Files\n\n- data/rmw.json, data/rmw.csv: every row (settings, samples, verification)\n"
@@ -300,7 +299,7 @@ static void write_md(FILE *o, const struct atl__rf_file *f, const struct fact *f
 
 static void write_html(FILE *o, const struct atl__rf_file *f, const struct fact *facts, size_t nfacts,
                        const struct pattern_line *lines, const char *figures, const char *plot_log,
-                       const struct report_extra *x)
+                       const struct atl_report_inputs *x)
 {
   char a[96], b[96], c[96];
   fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>atomlab report: ");
@@ -344,7 +343,7 @@ static void write_html(FILE *o, const struct atl__rf_file *f, const struct fact 
     snprintf(path, sizeof path, "%s/%s", figures, lines[p].figure);
     fprintf(o, "<figure class=\"heatmap\" id=\"fig-%s\">\n<img alt=\"fetch_add, %s\" src=\"data:image/png;base64,",
             patterns[p], patterns[p]);
-    if (report_base64_file(o, path) != 0)
+    if (atl__report_base64_file(o, path) != 0)
       return;
     fprintf(o, "\">\n<figcaption>fetch_add, %s (figures/", patterns[p]);
     atl__esc_html(o, lines[p].figure);
@@ -356,7 +355,7 @@ static void write_html(FILE *o, const struct atl__rf_file *f, const struct fact 
     atl__esc_html(o, plot_log);
     fprintf(o, "); figures/ holds their data and scripts.</p>\n");
   }
-  report_sections(o, 1, x);
+  atl__report_sections(o, 1, x);
   write_terms(o, 1);
   fprintf(o,
           "<h2>Files</h2>\n<ul><li>data/rmw.json, data/rmw.csv: every row (settings, samples, verification)</li>\n"
@@ -373,8 +372,20 @@ static void write_html(FILE *o, const struct atl__rf_file *f, const struct fact 
           "});\n</script>\n</body>\n</html>\n");
 }
 
+int atl__report_write_text(atl_report_notify notify, void *arg, const char *path, const char *text, size_t len)
+{
+  char why[512], line[5000];
+  if (atl_file_write_text(path, text, len, why, sizeof why) == 0)
+    return 0;
+  snprintf(line, sizeof line, "unable to write '%s': %s", path, why);
+  if (notify)
+    notify(arg, line);
+  return -1;
+}
+
 /* DIR/NAME as @p format through the library's writers (a file not written leaves the report without it). */
-static void write_set_file(const char *dir, const char *name, enum atl_format format, const struct atl_result_set *set)
+static void write_set_file(const char *dir, const char *name, enum atl_format format, const struct atl_result_set *set,
+                           const struct atl_report_inputs *x)
 {
   char path[1300], *text = NULL;
   size_t len = 0;
@@ -384,13 +395,13 @@ static void write_set_file(const char *dir, const char *name, enum atl_format fo
   snprintf(path, sizeof path, "%s/%s", dir, name);
   const int err = format == ATL_FORMAT_CSV ? atl_write_csv(o, set) : atl_write_json(o, set);
   if (fclose(o) == 0 && err == 0)
-    cli_write_text(path, text, len);
+    atl__report_write_text(x->notify, x->arg, path, text, len);
   free(text);
 }
 
 static int write_doc(const char *path, int html, const struct atl__rf_file *f, const struct fact *facts, size_t nfacts,
                      const struct pattern_line *lines, const char *figures, const char *plot_log,
-                       const struct report_extra *x)
+                       const struct atl_report_inputs *x)
 {
   char *text = NULL;
   size_t len = 0;
@@ -401,17 +412,17 @@ static int write_doc(const char *path, int html, const struct atl__rf_file *f, c
     write_html(o, f, facts, nfacts, lines, figures, plot_log, x);
   else
     write_md(o, f, facts, nfacts, lines, plot_log, x);
-  int err = fclose(o) != 0 || cli_write_text(path, text, len) != 0;
+  int err = fclose(o) != 0 || atl__report_write_text(x->notify, x->arg, path, text, len) != 0;
   free(text);
   return err ? -1 : 0;
 }
 
-int report_write(const char *dir, const char *json, const char *figures, const char *plot_log,
-                 const struct report_extra *extra, struct report_summary *sum, char *why, size_t why_len)
+int atl_report_write(const char *dir, const char *json, const char *figures, const char *plot_log,
+                     const struct atl_report_inputs *extra, struct atl_report_summary *sum, char *why, size_t why_len)
 {
   struct atl__rf_file f;
   if (atl__rf_load(json, &f, why, why_len) != 0)
-    return -1;
+    return ATL_EINVAL;
   struct pattern_line lines[NPATTERNS];
   struct fact facts[12];
   tabulate(&f, figures, lines);
@@ -427,15 +438,15 @@ int report_write(const char *dir, const char *json, const char *figures, const c
     }
   }
   /* The datasheet from its sweep, written beside the documents as its own JSON and CSV. */
-  struct report_extra xd = *extra;
+  struct atl_report_inputs xd = *extra;
   struct atl_result_set dsrows, ds = {0};
   char dwhy[400];
   if (extra->datasheet_rmw && access(extra->datasheet_rmw, R_OK) == 0 &&
       atl_read_json(extra->datasheet_rmw, &dsrows, dwhy, sizeof dwhy) == 0) {
     if (atl_datasheet(&dsrows, &ds) == 0) {
       xd.datasheet = &ds;
-      write_set_file(dir, "data/datasheet.json", ATL_FORMAT_JSON, &ds);
-      write_set_file(dir, "data/datasheet.csv", ATL_FORMAT_CSV, &ds);
+      write_set_file(dir, "data/datasheet.json", ATL_FORMAT_JSON, &ds, extra);
+      write_set_file(dir, "data/datasheet.csv", ATL_FORMAT_CSV, &ds, extra);
     }
     atl_result_set_release(&dsrows);
   }
@@ -447,7 +458,7 @@ int report_write(const char *dir, const char *json, const char *figures, const c
   if (write_doc(md, 0, &f, facts, nfacts, lines, figures, plot_log, extra) != 0 ||
       write_doc(html, 1, &f, facts, nfacts, lines, figures, plot_log, extra) != 0) {
     snprintf(why, why_len, "unable to write the report into '%s'", dir);
-    err = -1;
+    err = ATL_EIO;
   }
   atl__rf_free(&f);
   atl_result_set_release(&ds);
