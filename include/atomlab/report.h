@@ -53,6 +53,37 @@ struct atl_report_inputs {
 int atl_report_write(const char *dir, const char *json, const char *figures, const char *plot_log,
                      const struct atl_report_inputs *in, struct atl_report_summary *sum, char *why, size_t why_len);
 
+/** The files of a report folder: what the steps write and the documents read. */
+struct atl_report_files {
+  char data[4200], figures[4200], json[4300], csv[4300], s_json[4300], s_csv[4300], s_log[4300], h_json[4300],
+      h_log[4300], d_json[4300], d_log[4300];
+};
+
+/** The files inside @p dir, or (NULL) relative to the report folder, as the steps running in it name them. */
+void atl_report_files(const char *dir, struct atl_report_files *f);
+
+/**
+ * Checks, before anything is measured, that @p dir can become a report
+ * folder (the report replaces it whole: it is new, empty or an earlier
+ * report, not a folder the current one is inside, its parent writable), and
+ * gives @p target, the folder the report becomes (absolute, symbolic links
+ * followed), and @p staging, the new folder beside it that the steps write
+ * into. Returns 0, or ATL_EINVAL with the reason (starting with the quoted
+ * @p dir) in @p why.
+ */
+int atl_report_target(const char *dir, char *target, size_t tlen, char *staging, size_t slen, char *why,
+                      size_t why_len);
+
+/**
+ * Puts the finished @p staging folder in place of @p target (@p shown: its
+ * name in messages), the earlier report renamed away first and removed
+ * after: a reader finds one run's files, never a mix. Returns 0, or ATL_EIO
+ * with the reason in @p why (the staging folder kept). An earlier report that
+ * could not be removed is named in @p warning (empty when none).
+ */
+int atl_report_replace(const char *target, const char *staging, const char *shown, char *why, size_t why_len,
+                       char *warning, size_t warning_len);
+
 /** Most report folders atl_report_compare() puts side by side. */
 #define ATL_REPORT_COMPARE_MAX 8
 
