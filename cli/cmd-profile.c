@@ -66,7 +66,7 @@ static char tmp_dir[4096];
 
 static void remove_tmp_dir(void)
 {
-  if (tmp_dir[0] && cli_remove_tree(tmp_dir) != 0)
+  if (tmp_dir[0] && atl_remove_tree(tmp_dir) != 0)
     fprintf(stderr, "warning: unable to remove the temporary folder '%s': %s\n", tmp_dir, strerror(errno));
   tmp_dir[0] = '\0';
 }
@@ -82,13 +82,13 @@ static double now_s(void)
 static double timeout_s = 1800, deadline;
 
 /* Runs argv, stdout to @p out_path (NULL: inherited), stderr to @p err_path (NULL: inherited), within
- * what is left of --timeout; as cli_spawn returns. */
+ * what is left of --timeout; as atl_spawn returns. */
 static int run(char *const *argv, const char *out_path, const char *err_path)
 {
   double left = timeout_s > 0 ? deadline - now_s() : 0;
   if (timeout_s > 0 && left <= 0)
-    return CLI_SPAWN_TIMEOUT;
-  return cli_spawn(argv[0], argv, &(struct cli_spawn_io){.out = out_path, .err = err_path, .timeout = left});
+    return ATL_SPAWN_TIMEOUT;
+  return atl_spawn(argv[0], argv, &(struct atl_spawn_io){.out = out_path, .err = err_path, .timeout = left});
 }
 
 /* After a run stopped by a signal or the timeout: the line that says so and the exit status (0: neither). */
@@ -100,7 +100,7 @@ static int stopped(int rc, const char *what)
                     "written\n", sig, what);
     return 128 + sig;
   }
-  if (rc == CLI_SPAWN_TIMEOUT) {
+  if (rc == ATL_SPAWN_TIMEOUT) {
     fprintf(stderr, "error: ncu timed out after %g s (see --timeout) during %s: ncu and the program were stopped\n",
             timeout_s, what);
     return EXIT_MEASURE;
@@ -207,7 +207,7 @@ int cmd_profile(int argc, char **argv)
     l2_calibrate("--l2-same", l2_same, l2_cal.s_same);
     l2_calibrate("--l2-spread", l2_spread, l2_cal.s_dist);
   }
-  /* SIGINT/SIGTERM reach ncu and the program (cli_spawn), then the temporary folder goes */
+  /* SIGINT/SIGTERM reach ncu and the program (atl_spawn), then the temporary folder goes */
   cli_catch_stop_signals();
   char ncu[4096];
   if (find_ncu(ncu_given, ncu, sizeof ncu) != 0)

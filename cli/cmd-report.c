@@ -6,7 +6,6 @@
  * beside it, which replaces the folder whole only when the report is done. */
 #undef _POSIX_C_SOURCE
 #define _XOPEN_SOURCE 700 /* realpath */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -16,8 +15,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "report.h"
-#include "resultfile.h"
 
 #include <cjson/cJSON.h>
 
@@ -61,7 +58,7 @@ static const char usage[] =
 
 /* Runs this binary with @p args inside the report folder @p dir (the steps name their files relative
  * to it, as the commands they record in their files say); stdout and stderr go to @p log (relative to
- * @p dir too). A stop request reaches the step (cli_spawn). As cli_spawn returns. */
+ * @p dir too). A stop request reaches the step (atl_spawn). As atl_spawn returns. */
 static int run_self(char *const *args, const char *dir, const char *log)
 {
   /* argv[0] where it names a path (it stays right under valgrind, where /proc/self/exe is the tool),
@@ -72,7 +69,7 @@ static int run_self(char *const *args, const char *dir, const char *log)
     snprintf(self, sizeof self, "%s", abs && strlen(abs) < sizeof self ? abs : "/proc/self/exe");
     free(abs);
   }
-  return cli_spawn(self, args, &(struct cli_spawn_io){.dir = dir, .out = log, .err = log, .append = 1});
+  return atl_spawn(self, args, &(struct atl_spawn_io){.dir = dir, .out = log, .err = log, .append = 1});
 }
 
 static void progress(int step, int steps, const char *what)
@@ -89,39 +86,40 @@ static void make_dir(const char *path)
     die_usage("-o '%s' is not a folder", path);
 }
 
-/* The files of a report folder: what the steps write and the documents read. */
-struct report_files {
-  char data[4200], figures[4200], json[4300], csv[4300], s_json[4300], s_csv[4300], s_log[4300], h_json[4300],
-      h_log[4300], d_json[4300], d_log[4300];
-};
-
-/* The files inside @p dir, or (NULL) relative to the report folder, as the steps running in it name them. */
-static void report_files(const char *dir, struct report_files *f)
+/* A line the library tells (a file it could not write). */
+static void print_error(void *arg, const char *text)
 {
-  snprintf(f->data, sizeof f->data, "%s%sdata", dir ? dir : "", dir ? "/" : "");
-  snprintf(f->figures, sizeof f->figures, "%s%sfigures", dir ? dir : "", dir ? "/" : "");
-  snprintf(f->json, sizeof f->json, "%s/rmw.json", f->data);
-  snprintf(f->csv, sizeof f->csv, "%s/rmw.csv", f->data);
-  snprintf(f->s_json, sizeof f->s_json, "%s/strategy.json", f->data);
-  snprintf(f->s_csv, sizeof f->s_csv, "%s/strategy.csv", f->data);
-  snprintf(f->s_log, sizeof f->s_log, "%s/strategy.log", f->data);
-  snprintf(f->h_json, sizeof f->h_json, "%s/histogram.json", f->data);
-  snprintf(f->h_log, sizeof f->h_log, "%s/histogram.log", f->data);
-  snprintf(f->d_json, sizeof f->d_json, "%s/datasheet-rmw.json", f->data);
-  snprintf(f->d_log, sizeof f->d_log, "%s/datasheet.log", f->data);
+  (void)arg;
+  fprintf(stderr, "error: %s\n", text);
+}
+
+/* `report --compare`: the report folders @p dirs side by side in the Markdown file @p out; an exit status. */
+static int compare_reports(char **dirs, int ndirs, const char *out)
+{
+  if (ndirs < 2 || ndirs > ATL_REPORT_COMPARE_MAX)
+    die_usage("--compare takes 2 to %d report folders, got %d", ATL_REPORT_COMPARE_MAX, ndirs);
+  cli_check_output("-o", out);
+  char why[5000];
+  int rc = atl_report_compare((const char *const *)dirs, (size_t)ndirs, out, print_error, NULL, why, sizeof why);
+  if (rc == ATL_EINVAL)
+    die_usage("--compare %s", why);
+  if (rc != 0)
+    die("%s", why);
+  printf("report: %s (%d reports side by side)\n", out, ndirs);
+  return EXIT_OK;
 }
 
 /* Steps 4 and 5 in the report folder @p dir (@p f: its files; @p shown: its name in messages): the figures
  * (atomlab plot) of the sweep and the strategies, then report.md and report.html into @p sum (@p s_args,
  * @p h_args: the strategy and histogram settings the text names). Returns 1 if a step failed or a row did
  * not verify, 0 if not, -1 if the documents were not written (a stop request; an "error:" line otherwise). */
-static int draw_and_write(const char *dir, const char *shown, const struct report_files *f, const char *device_slug,
-                          const char *s_args, const char *h_args, int cuda, int steps, struct report_summary *sum)
+static int draw_and_write(const char *dir, const char *shown, const struct atl_report_files *f, const char *device_slug,
+                          const char *s_args, const char *h_args, int cuda, int steps, struct atl_report_summary *sum)
 {
-  struct report_files rel; /* as the steps, running in @p dir, and the documents name them */
-  report_files(NULL, &rel);
+  struct atl_report_files rel; /* as the steps, running in @p dir, and the documents name them */
+  atl_report_files(NULL, &rel);
   /* the documents name the logs relative to the folder: right wherever it goes (staging, DIR, a mail) */
-  struct report_extra x = {.strategy_json = f->s_json,
+  struct atl_report_inputs x = {.strategy_json = f->s_json,
                            .strategy_log = rel.s_log,
                            .strategy_args = s_args,
                            .hist_json = f->h_json,
@@ -129,7 +127,8 @@ static int draw_and_write(const char *dir, const char *shown, const struct repor
                            .hist_args = h_args,
                            .figures = f->figures,
                            .datasheet_rmw = f->d_json,
-                           .cuda = cuda};
+                           .cuda = cuda,
+                           .notify = print_error};
   int failed = 0, rc;
   char log[4300];
   const char *rel_log = "data/plot.log";
@@ -163,7 +162,7 @@ static int draw_and_write(const char *dir, const char *shown, const struct repor
     snprintf(smem_table, sizeof smem_table, "results/%s/smem/smem-table.csv", device_slug);
   x.smem_table = smem_table;
   char why[1200];
-  if (report_write(dir, f->json, f->figures, rel_log, &x, sum, why, sizeof why) != 0) {
+  if (atl_report_write(dir, f->json, f->figures, rel_log, &x, sum, why, sizeof why) != 0) {
     fprintf(stderr, "error: %s\n", why);
     return -1;
   }
@@ -171,7 +170,7 @@ static int draw_and_write(const char *dir, const char *shown, const struct repor
 }
 
 /* What the command prints when the report is written. */
-static void print_summary(const struct report_summary *sum, const char *shown, time_t started)
+static void print_summary(const struct atl_report_summary *sum, const char *shown, time_t started)
 {
   printf("%s: %zu of %zu rows verified; fastest pattern at contention 1, padding 1: %s (%.3g Gop/s)\n", sum->device,
          sum->verified, sum->rows, sum->best_pattern[0] ? sum->best_pattern : "-", sum->best_gops);
@@ -195,10 +194,10 @@ static void recorded_command(const char *path, char *out, size_t len, const char
 /* --render DIR: the figures and documents of a report measured where gnuplot was missing. */
 static int render(const char *dir)
 {
-  struct report_files f;
+  struct atl_report_files f;
   struct atl_result_set rmw;
   char why[1200];
-  report_files(dir, &f);
+  atl_report_files(dir, &f);
   if (atl_read_json(f.json, &rmw, why, sizeof why) != 0)
     die_usage("--render '%s': no readable data/rmw.json there, so not a report folder (%s)", dir, why);
   struct atl_device_info info = rmw.meta.device;
@@ -213,7 +212,7 @@ static int render(const char *dir)
   make_dir(f.figures);
   time_t started = time(NULL);
   progress(4, 5, "figures (atomlab plot): heatmaps and strategy bar charts (--render: nothing measured)");
-  struct report_summary sum;
+  struct atl_report_summary sum;
   int rc = draw_and_write(dir, dir, &f, device_slug, s_args, h_args, cuda, 5, &sum);
   if (rc < 0 && atl_stop_requested()) {
     fprintf(stderr, "error: report --render interrupted (signal %d): report.md and report.html were not written again\n",
@@ -224,122 +223,6 @@ static int render(const char *dir)
     return EXIT_MEASURE;
   print_summary(&sum, dir, started);
   return rc ? EXIT_MEASURE : EXIT_OK;
-}
-
-/* Whether folder @p path may be replaced by a report: empty, or an earlier report (report.md or data/). */
-static int replaceable(const char *path)
-{
-  DIR *d = opendir(path);
-  if (d == NULL)
-    return 0;
-  int any = 0, report = 0;
-  for (struct dirent *e; (e = readdir(d)) != NULL;) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-      continue;
-    any = 1;
-    report |= strcmp(e->d_name, "report.md") == 0 || strcmp(e->d_name, "data") == 0;
-  }
-  closedir(d);
-  return !any || report;
-}
-
-/* -o DIR, checked before anything is measured: @p target, the folder the report becomes (absolute,
- * symbolic links followed), and @p staging, the new folder beside it that the steps write into.
- * Dies (exit 2) where DIR cannot be a report folder: the report replaces it whole. */
-static void report_target(const char *dir, char *target, size_t tlen, char *staging, size_t slen)
-{
-  struct stat st;
-  char *abs = NULL;
-  if (stat(dir, &st) == 0) {
-    if (!S_ISDIR(st.st_mode))
-      die_usage("-o '%s' is not a folder", dir);
-    abs = realpath(dir, NULL);
-  } else if (errno != ENOENT) {
-    die_usage("-o '%s': %s", dir, strerror(errno));
-  } else { /* a new folder: its parent resolved, its own name kept */
-    char copy[4096];
-    snprintf(copy, sizeof copy, "%s", dir);
-    for (size_t n = strlen(copy); n > 1 && copy[n - 1] == '/'; n--)
-      copy[n - 1] = '\0';
-    char *slash = strrchr(copy, '/');
-    const char *name = slash ? slash + 1 : copy, *parent = ".";
-    if (slash == copy)
-      parent = "/";
-    else if (slash) {
-      *slash = '\0';
-      parent = copy;
-    }
-    char *p = realpath(parent, NULL);
-    if (p == NULL || strlen(p) + strlen(name) + 2 > sizeof copy) {
-      free(p);
-      die_usage("-o '%s': unable to create the folder (does its parent exist?)", dir);
-    }
-    size_t len = strlen(p) + strlen(name) + 2;
-    if ((abs = malloc(len)) != NULL) {
-      strcpy(abs, p);
-      strcat(abs, strcmp(p, "/") == 0 ? "" : "/");
-      strcat(abs, name);
-    }
-    free(p);
-  }
-  if (abs == NULL || strlen(abs) + 40 > tlen || strlen(abs) + 40 > slen) {
-    free(abs);
-    die_usage("-o '%s': the path cannot be resolved or is too long", dir);
-  }
-  /* Replacing a folder the current one is inside (".", "..", "/") would pull it away under the run. */
-  char cwd[4096];
-  size_t n = strlen(abs);
-  if (strcmp(abs, "/") == 0 ||
-      (getcwd(cwd, sizeof cwd) && strncmp(cwd, abs, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/'))) {
-    free(abs);
-    die_usage("-o '%s' holds the current folder: the report replaces its folder whole; name a folder below it", dir);
-  }
-  /* the staging folder and the renames need the parent writable: said now, not after the measurements */
-  char parent[4096];
-  snprintf(parent, sizeof parent, "%s", abs);
-  char *last = strrchr(parent, '/');
-  if (last)
-    last[last == parent] = '\0'; /* "/x" -> "/" */
-  if (access(parent, W_OK | X_OK) != 0) {
-    free(abs);
-    die_usage("-o '%s': its folder '%s' is not writable (the report is built beside it, then renamed)", dir, parent);
-  }
-  if (stat(abs, &st) == 0 && !replaceable(abs)) {
-    free(abs);
-    die_usage("-o '%s' holds files that are not a report's (no report.md or data/): the report replaces its folder "
-              "whole; name a new folder or an earlier report's",
-              dir);
-  }
-  snprintf(target, tlen, "%s", abs);
-  snprintf(staging, slen, "%s.staging-%ld", abs, (long)getpid());
-  free(abs);
-}
-
-/* Puts the finished @p staging folder in place of @p target (@p shown: its name in messages), the old
- * report renamed away first and removed after: a reader finds one run's files, never a mix.
- * 0, or -1 after an "error:" line (the staging folder kept). */
-static int replace_target(const char *target, const char *staging, const char *shown)
-{
-  char old[4300];
-  snprintf(old, sizeof old, "%s.old-%ld", target, (long)getpid());
-  struct stat st;
-  int had_old = lstat(target, &st) == 0;
-  if (had_old && rename(target, old) != 0) {
-    fprintf(stderr, "error: unable to move the earlier report '%s' aside (%s): this report is complete in '%s'\n",
-            shown, strerror(errno), staging);
-    return -1;
-  }
-  if (rename(staging, target) != 0) {
-    int e = errno;
-    if (had_old)
-      rename(old, target); /* the earlier report back where it was */
-    fprintf(stderr, "error: unable to rename '%s' to '%s' (%s): this report is complete there\n", staging, shown,
-            strerror(e));
-    return -1;
-  }
-  if (had_old && cli_remove_tree(old) != 0)
-    fprintf(stderr, "warning: unable to remove the earlier report, renamed '%s' (%s)\n", old, strerror(errno));
-  return 0;
 }
 
 /* The line of a run stopped by a signal; the exit status. */
@@ -419,13 +302,13 @@ int cmd_report(int argc, char **argv)
   if (compare) {
     if (device || backend || quick || render_dir || repeat)
       die_usage("--compare measures nothing: it takes no --device, --backend, --quick, --repeat or --render");
-    return report_compare(argv + optind, argc - optind, dir ? dir : "atomlab-compare.md");
+    return compare_reports(argv + optind, argc - optind, dir ? dir : "atomlab-compare.md");
   }
   if (dir == NULL)
     dir = "atomlab-report";
   if (optind < argc)
     die_usage("unexpected argument '%s' for report (see 'atomlab report --help')", argv[optind]);
-  /* SIGINT/SIGTERM: the running step gets the signal too (cli_spawn), writes what it completed, and
+  /* SIGINT/SIGTERM: the running step gets the signal too (atl_spawn), writes what it completed, and
    * no further step starts. */
   cli_catch_stop_signals();
   /* The steps run inside the report folder: a relative ATL_GNUPLOT would name another file there. */
@@ -440,7 +323,9 @@ int cmd_report(int argc, char **argv)
     return render(render_dir);
   }
   char target[4096], staging[4200];
-  report_target(dir, target, sizeof target, staging, sizeof staging);
+  char why[4400];
+  if (atl_report_target(dir, target, sizeof target, staging, sizeof staging, why, sizeof why) != 0)
+    die_usage("-o %s", why);
 
   /* The device decides the grid: GPUs get the seed's range, CPUs a smaller one (5 minutes on 2 cores). */
   time_t started = time(NULL);
@@ -457,9 +342,9 @@ int cmd_report(int argc, char **argv)
   /* A new folder (never an earlier run's): the one with the same PID would be a crash's leftover. */
   if (mkdir(staging, 0777) != 0)
     die("unable to create the staging folder '%s': %s", staging, strerror(errno));
-  struct report_files f, rel; /* as this process names the files; as the steps, running in staging, do */
-  report_files(staging, &f);
-  report_files(NULL, &rel);
+  struct atl_report_files f, rel; /* as this process names the files; as the steps, running in staging, do */
+  atl_report_files(staging, &f);
+  atl_report_files(NULL, &rel);
   if (mkdir(f.data, 0777) != 0 || mkdir(f.figures, 0777) != 0)
     die("unable to create '%s' and '%s': %s", f.data, f.figures, strerror(errno));
   char *json = rel.json, *csv = rel.csv, *s_json = rel.s_json, *s_csv = rel.s_csv, *h_json = rel.h_json;
@@ -579,7 +464,7 @@ int cmd_report(int argc, char **argv)
   }
 
   progress(5, steps, "figures (atomlab plot): heatmaps and strategy bar charts");
-  struct report_summary sum;
+  struct atl_report_summary sum;
   rc = draw_and_write(staging, dir, &f, device_slug, s_args, h_args, cuda, steps, &sum);
   if (rc < 0 && atl_stop_requested())
     return interrupted("the figures (step 5 of 6)", staging, dir);
@@ -587,8 +472,14 @@ int cmd_report(int argc, char **argv)
     fprintf(stderr, "error: no report.md: what was measured is in '%s'; '%s' was left as it was\n", staging, dir);
     return EXIT_MEASURE;
   }
-  if (replace_target(target, staging, dir) != 0)
+  char warning[4400];
+  const int replaced = atl_report_replace(target, staging, dir, why, sizeof why, warning, sizeof warning);
+  if (warning[0])
+    fprintf(stderr, "warning: %s\n", warning);
+  if (replaced != 0) {
+    fprintf(stderr, "error: %s\n", why);
     return EXIT_MEASURE;
+  }
   print_summary(&sum, dir, started);
   return failed || rc ? EXIT_MEASURE : EXIT_OK;
 }

@@ -23,5 +23,8 @@
 #include "atomlab/app.h"
 #include "atomlab/file.h"
 #include "atomlab/stop.h"
+#include "atomlab/process.h"
+#include "atomlab/plot.h"
+#include "atomlab/report.h"
 
 #endif

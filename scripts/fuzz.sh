@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes atomlab's input parsers and its escaping of data (cli/escape.c) with libFuzzer (clang) under ASan + UBSan:
+# Fuzzes atomlab's input parsers and its escaping of data (src/core/escape.c) with libFuzzer (clang) under ASan + UBSan:
 #   scripts/fuzz.sh [SECONDS]   each harness for SECONDS (default 600), in parallel,
 # then merges the new interesting inputs into tests/fuzz/corpus/<name>/ (commit
 # them: CI replays every corpus input). Logs go to build-fuzz/fuzz-<name>.log.

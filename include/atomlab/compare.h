@@ -8,6 +8,7 @@
 #define ATOMLAB_COMPARE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "result.h"
 
@@ -73,6 +74,19 @@ int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, 
                 struct atl_comparison *out);
 
 void atl_comparison_release(struct atl_comparison *c);
+
+/** Whether the @p n bytes at @p name are a configuration field of some row kind (atl_row_kinds). */
+int atl_config_field_known(const char *name, size_t n);
+
+/**
+ * Writes @p c as @p format: ATL_FORMAT_TABLE (one line per pair, the rows
+ * only one set has, a summary), ATL_FORMAT_CSV or ATL_FORMAT_JSON (with
+ * both files' provenance; @p paths names them), the configuration fields
+ * either of @p a and @p b has as columns. Returns 0, or ATL_EIO if @p out
+ * reports an error.
+ */
+int atl_comparison_write(FILE *out, enum atl_format format, const struct atl_comparison *c,
+                         const struct atl_result_set *a, const struct atl_result_set *b, const char *const paths[2]);
 
 #ifdef __cplusplus
 }

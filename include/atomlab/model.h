@@ -424,6 +424,15 @@ int atl_smem_predict_write_summary(FILE *f, const struct atl_smem_predict_set *s
 int atl_smem_predict_write_csv(FILE *f, const struct atl_smem_predict_set *set);
 
 /**
+ * Writes a set as a Markdown table with its summary: the paths of the
+ * calibration @p table, the @p counters and the case rows @p runs (may be
+ * NULL) name the inputs; every name from a file is escaped (no '|', newline
+ * or HTML reaches the table). 0, or ATL_EIO if @p f failed.
+ */
+int atl_smem_predict_write_md(FILE *f, const struct atl_smem_predict_set *set, const char *table, const char *counters,
+                              const char *runs);
+
+/**
  * Parses one axis of a calibration grid: a value, a list, A:B (powers of
  * two), A:B:xK or A:B:+K (atl_axis_parse()), values 1..@p max, into a
  * malloc'ed array; with @p zero_ok 0 may stand alone or first in a list (c:

@@ -216,7 +216,7 @@ assert "&lt;/script&gt;&lt;script&gt;" in md, "the payload never reached report.
 assert "](figures/" in md and not re.search(r"\]\(figures/[^)]*[\s<>\"']", md), "a link target carries markup"
 assert html.count("<script") == 1, re.findall(r".{0,60}<script.{0,60}", html)[:5]
 assert "&lt;/script&gt;&lt;script&gt;" in html, "the payload never reached report.html: the test proves nothing"
-for tag in re.findall(r"<[^>]*>", html):  # only the tags report-write.c writes: no attribute from the data
+for tag in re.findall(r"<[^>]*>", html):  # only the tags src/report/write.c writes: no attribute from the data
     assert re.fullmatch(r"</?[a-z0-9]+(?: [a-z-]+=\"[^\"<>]*\")*>|<!DOCTYPE html>", tag), tag[:120]
 PY
 # report --compare of the poisoned folders: the payloads as text only.

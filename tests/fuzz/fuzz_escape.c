@@ -1,5 +1,5 @@
 /* libFuzzer harness: the escaping of data for gnuplot, Markdown and HTML
- * (cli/escape.h). The input is one string (up to its first NUL); every
+ * (src/core/escape.h). The input is one string (up to its first NUL); every
  * emitter writes it and an oracle reads the result back the way gnuplot, a
  * Markdown renderer or a browser would tokenise it: abort() when data could
  * leave its string, start a command, or open a tag. */
@@ -45,7 +45,7 @@ static int is_alnum(unsigned char c)
 static void check_gp_string(const char *in)
 {
   size_t len, n = strlen(in), k = 0;
-  char *out = emit(esc_gp_string, in, &len);
+  char *out = emit(atl__esc_gp_string, in, &len);
   CHECK(len >= 2 && out[0] == '\'');
   size_t i = 1;
   for (; i < len; i++) {
@@ -72,7 +72,7 @@ static void check_gp_string(const char *in)
 static void check_gp_datum(const char *in)
 {
   size_t len, n = strlen(in);
-  char *out = emit(esc_gp_datum, in, &len);
+  char *out = emit(atl__esc_gp_datum, in, &len);
   CHECK(len == (n ? n : 1) + 2 && out[0] == '"' && out[len - 1] == '"');
   for (size_t i = 1; i + 1 < len; i++)
     CHECK(out[i] != '\0' && (is_alnum((unsigned char)out[i]) || strchr("._-+/:=,()", out[i]) != NULL));
@@ -82,7 +82,7 @@ static void check_gp_datum(const char *in)
 static void check_comment(const char *in)
 {
   size_t len;
-  char *out = emit(esc_comment, in, &len);
+  char *out = emit(atl__esc_comment, in, &len);
   CHECK(len == strlen(in));
   for (size_t i = 0; i < len; i++)
     CHECK(is_print((unsigned char)out[i]) && out[i] != '\\');
@@ -116,7 +116,7 @@ static void check_html_text(const char *out, size_t len)
   }
 }
 
-/* Markdown as esc_md writes it: the HTML rules, and every \ ` * [ ] | escaped.
+/* Markdown as atl__esc_md writes it: the HTML rules, and every \ ` * [ ] | escaped.
  * Returns the text it reads back as (controls as spaces), or NULL if @p want_text is 0. */
 static char *check_md_text(const char *out, size_t len, int want_text)
 {
@@ -147,7 +147,7 @@ static char *check_md_text(const char *out, size_t len, int want_text)
 static void check_html_md(const char *in)
 {
   size_t hlen, mlen, n = strlen(in);
-  char *html = emit(esc_html, in, &hlen), *md = emit(esc_md, in, &mlen);
+  char *html = emit(atl__esc_html, in, &hlen), *md = emit(atl__esc_md, in, &mlen);
   check_html_text(html, hlen);
   char *back = check_md_text(md, mlen, 1);
   CHECK(back != NULL && strlen(back) == n);
@@ -157,9 +157,9 @@ static void check_html_md(const char *in)
   }
   free(back);
 
-  /* One Markdown text feeds both documents: its HTML form is esc_html's. */
+  /* One Markdown text feeds both documents: its HTML form is atl__esc_html's. */
   size_t tlen;
-  char *to_html = emit(esc_md_to_html, md, &tlen);
+  char *to_html = emit(atl__esc_md_to_html, md, &tlen);
   CHECK(tlen == hlen && memcmp(to_html, html, hlen) == 0);
   free(to_html);
 
@@ -167,7 +167,7 @@ static void check_html_md(const char *in)
   static const size_t sizes[] = {1, 2, 3, 5, 6, 7, 17, 64};
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
     char buf[64];
-    CHECK(esc_md_str(buf, sizes[s], in) == buf);
+    CHECK(atl__esc_md_str(buf, sizes[s], in) == buf);
     size_t got = strlen(buf);
     CHECK(got < sizes[s] && got <= mlen && memcmp(buf, md, got) == 0);
     check_md_text(buf, got, 0);
@@ -180,7 +180,7 @@ static void check_html_md(const char *in)
 static void check_md_to_html_any(const char *in)
 {
   size_t len;
-  char *out = emit(esc_md_to_html, in, &len);
+  char *out = emit(atl__esc_md_to_html, in, &len);
   check_html_text(out, len);
   free(out);
 }
@@ -194,7 +194,7 @@ static int hex(char c)
 static void check_url(const char *in)
 {
   size_t len, n = strlen(in), k = 0;
-  char *out = emit(esc_url, in, &len);
+  char *out = emit(atl__esc_url, in, &len);
   for (size_t i = 0; i < len; i++, k++) {
     unsigned char c = (unsigned char)out[i];
     if (c == '%') {

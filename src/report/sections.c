@@ -12,17 +12,16 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
-#include "escape.h"
-#include "report.h"
-#include "resultfile.h"
+#include "core/escape.h"
+#include "report_internal.h"
+#include "core/resultfile.h"
 
 #define MAX_COLS 7
 #define MAX_FIGS 24
 
 struct section {
   const char *title, *id;
-  char intro[1400]; /* Markdown: the data in it escaped with esc_md_str (HTML gets it through esc_md_to_html) */
+  char intro[1400]; /* Markdown: the data in it escaped with atl__esc_md_str (HTML gets it through atl__esc_md_to_html) */
   int ncols;
   const char *head[MAX_COLS];
   char (*cells)[MAX_COLS][128];
@@ -102,16 +101,16 @@ static void find_bars(const char *figures, struct section *s)
   qsort(s->figs, s->nfigs, sizeof s->figs[0], cmp_names);
 }
 
-static void strategies(const struct report_extra *x, struct section *s)
+static void strategies(const struct atl_report_inputs *x, struct section *s)
 {
   s->title = "Strategies";
   s->id = "strategies";
-  struct rf_file f;
+  struct atl__rf_file f;
   char why[600];
   md_text log, args;
-  if (access(x->strategy_json, R_OK) != 0 || rf_load(x->strategy_json, &f, why, sizeof why) != 0) {
+  if (access(x->strategy_json, R_OK) != 0 || atl__rf_load(x->strategy_json, &f, why, sizeof why) != 0) {
     snprintf(s->intro, sizeof s->intro, "Not measured: `atomlab strategy` wrote no result (see %s).",
-             esc_md_str(log, sizeof log, x->strategy_log));
+             atl__esc_md_str(log, sizeof log, x->strategy_log));
     return;
   }
   size_t verified = 0, unsupported = 0, deadlock = 0;
@@ -133,8 +132,8 @@ static void strategies(const struct report_extra *x, struct section *s)
            "verified strategy; its margin is its Gop/s over the runner-up's. Of %zu rows, %zu verified, %zu "
            "unsupported on this device%s and %zu deadlock (a lock strategy that would hang here: a finding, not a "
            "failure).",
-           esc_md_str(args, sizeof args, x->strategy_args), f.count, verified, unsupported,
-           esc_md_str(which_md, sizeof which_md, which), deadlock);
+           atl__esc_md_str(args, sizeof args, x->strategy_args), f.count, verified, unsupported,
+           atl__esc_md_str(which_md, sizeof which_md, which), deadlock);
   s->ncols = 6;
   static const char *const head[] = {"pattern", "op", "result", "winner", "Gop/s", "margin"};
   memcpy(s->head, head, sizeof head);
@@ -155,7 +154,7 @@ static void strategies(const struct report_extra *x, struct section *s)
   }
   if (s->nrows == 0)
     snprintf(s->intro + strlen(s->intro), sizeof s->intro - strlen(s->intro), " No strategy verified: no winner.");
-  rf_free(&f);
+  atl__rf_free(&f);
   find_bars(x->figures, s);
 }
 
@@ -168,7 +167,7 @@ static void ratio(char *out, const struct atl_row *r, const char *key)
     snprintf(out, 128, "-");
 }
 
-static void histogram(const struct report_extra *x, struct section *s)
+static void histogram(const struct atl_report_inputs *x, struct section *s)
 {
   s->title = "Histogram";
   s->id = "histogram";
@@ -177,7 +176,7 @@ static void histogram(const struct report_extra *x, struct section *s)
   md_text log, args;
   if (access(x->hist_json, R_OK) != 0 || atl_read_json(x->hist_json, &set, why, sizeof why) != 0) {
     snprintf(s->intro, sizeof s->intro, "Not measured: `atomlab app histogram` wrote no result (see %s).",
-             esc_md_str(log, sizeof log, x->hist_log));
+             atl__esc_md_str(log, sizeof log, x->hist_log));
     return;
   }
   double bytes = set.count ? atl_row_metric(&set.rows[0], "bytes", NAN) : NAN;
@@ -187,7 +186,7 @@ static void histogram(const struct report_extra *x, struct section *s)
            "one row per variant, by `atomlab app histogram` (%s; data/histogram.json). "
            "GB/s of input at the median time ± its noise; the read ceiling is a kernel that only reads the same bytes; CUB is "
            "DeviceHistogram::HistogramEven where the CUDA plugin is built. Verified: every bin equals the host's.",
-           isnan(bytes) ? 0 : bytes / 1048576.0, esc_md_str(args, sizeof args, x->hist_args));
+           isnan(bytes) ? 0 : bytes / 1048576.0, atl__esc_md_str(args, sizeof args, x->hist_args));
   s->ncols = 5;
   static const char *const head[] = {"input/dist/variant", "GB/s", "to read ceiling", "to CUB", "verified"};
   memcpy(s->head, head, sizeof head);
@@ -226,12 +225,12 @@ static void instructions(const char *csv, const char *variant, char *out, size_t
   cJSON_Delete(root);
 }
 
-static void model(const struct report_extra *x, struct section *s)
+static void model(const struct atl_report_inputs *x, struct section *s)
 {
   s->title = "Model";
   s->id = "model";
   md_text table;
-  esc_md_str(table, sizeof table, x->smem_table);
+  atl__esc_md_str(table, sizeof table, x->smem_table);
   if (access(x->smem_table, R_OK) != 0) {
     if (x->cuda)
       snprintf(s->intro, sizeof s->intro,
@@ -250,7 +249,7 @@ static void model(const struct report_extra *x, struct section *s)
   if (atl_smem_table_read_csv(x->smem_table, &t, why, sizeof why) != 0) {
     md_text reason;
     snprintf(s->intro, sizeof s->intro, "The calibration table %s does not read: %s.", table,
-             esc_md_str(reason, sizeof reason, why));
+             atl__esc_md_str(reason, sizeof reason, why));
     return;
   }
   size_t pu = atl_smem_table_count(&t, ATL_SMEM_UNUSED), pc = atl_smem_table_count(&t, ATL_SMEM_USED);
@@ -263,7 +262,7 @@ static void model(const struct report_extra *x, struct section *s)
            "(result unused), %zu (result used), n warps up to %u, e lanes up to %u. Instructions of the "
            "calibration kernel: unused: %s; used: %s. S(n, e, c) = T / n in SM cycles per warp-instruction, as "
            "`atomlab model query` gives it (c of the n warps use CAS).",
-           table, pu, pc, t.nmax, t.emax, esc_md_str(iu_md, sizeof iu_md, iu), esc_md_str(ic_md, sizeof ic_md, ic));
+           table, pu, pc, t.nmax, t.emax, atl__esc_md_str(iu_md, sizeof iu_md, iu), atl__esc_md_str(ic_md, sizeof ic_md, ic));
   s->ncols = 5;
   static const char *const head[] = {"n", "e", "c", "S unused (cycles)", "S used (cycles)"};
   memcpy(s->head, head, sizeof head);
@@ -302,7 +301,7 @@ static void write_md(FILE *o, const struct section *s)
     for (size_t r = 0; r < s->nrows; r++) {
       for (int k = 0; k < s->ncols; k++) {
         fputs("| ", o);
-        esc_md(o, s->cells[r][k]); /* from the data: no HTML, and no '|' or newline that splits the row */
+        atl__esc_md(o, s->cells[r][k]); /* from the data: no HTML, and no '|' or newline that splits the row */
         fputc(' ', o);
       }
       fprintf(o, "|\n");
@@ -311,9 +310,9 @@ static void write_md(FILE *o, const struct section *s)
   }
   for (size_t i = 0; i < s->nfigs; i++) {
     fputs("![", o);
-    esc_md(o, s->figs[i]);
+    atl__esc_md(o, s->figs[i]);
     fputs("](figures/", o);
-    esc_url(o, s->figs[i]);
+    atl__esc_url(o, s->figs[i]);
     fputs(")\n\n", o);
   }
 }
@@ -321,7 +320,7 @@ static void write_md(FILE *o, const struct section *s)
 static void write_html(FILE *o, const struct section *s, const char *figures)
 {
   fprintf(o, "<h2 id=\"%s\">%s</h2>\n<p>", s->id, s->title);
-  esc_md_to_html(o, s->intro);
+  atl__esc_md_to_html(o, s->intro);
   fprintf(o, "</p>\n");
   if (s->nrows) {
     fprintf(o, "<table>\n<tr>");
@@ -332,7 +331,7 @@ static void write_html(FILE *o, const struct section *s, const char *figures)
       fprintf(o, "<tr>");
       for (int k = 0; k < s->ncols; k++) {
         fprintf(o, "<td>");
-        esc_html(o, s->cells[r][k]);
+        atl__esc_html(o, s->cells[r][k]);
         fprintf(o, "</td>");
       }
       fprintf(o, "</tr>\n");
@@ -343,18 +342,18 @@ static void write_html(FILE *o, const struct section *s, const char *figures)
     char path[1400];
     snprintf(path, sizeof path, "%s/%s", figures, s->figs[i]);
     fprintf(o, "<figure class=\"%s\">\n<img alt=\"", s->id);
-    esc_html(o, s->figs[i]);
+    atl__esc_html(o, s->figs[i]);
     fprintf(o, "\" src=\"data:image/png;base64,");
-    report_base64_file(o, path);
+    atl__report_base64_file(o, path);
     fprintf(o, "\">\n<figcaption>figures/");
-    esc_html(o, s->figs[i]);
+    atl__esc_html(o, s->figs[i]);
     fprintf(o, "</figcaption>\n</figure>\n");
   }
 }
 
-void report_sections(FILE *o, int html, const struct report_extra *x)
+void atl__report_sections(FILE *o, int html, const struct atl_report_inputs *x)
 {
-  void (*build[])(const struct report_extra *, struct section *) = {strategies, histogram, model};
+  void (*build[])(const struct atl_report_inputs *, struct section *) = {strategies, histogram, model};
   for (size_t i = 0; i < sizeof build / sizeof build[0]; i++) {
     struct section s;
     memset(&s, 0, sizeof s);

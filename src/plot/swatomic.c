@@ -1,15 +1,12 @@
-/* atomlab plot on `atomlab app swatomic --experiment` files: seed 000's
+/* atl_plot on `atomlab app swatomic --experiment` files: seed 000's
  * Figures 4 (copy kernel), 8 (micro-benchmark 1), 9 (micro-benchmark 2) and
  * the speedup model, one swatomic.dat with a column per row variant. */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "atomlab.h"
-#include "cli.h"
-#include "plot.h"
+#include "plot_internal.h"
 
 /* The columns of swatomic.dat: one per row variant, then the derived numbers. */
 static const char *const sw_cols[] = {"system", "warp", "software", "mem", "system+mem", "warp+mem", "software+mem"};
@@ -41,11 +38,12 @@ static const struct {
 
 static double sw_metric(const struct atl_row *row, const char *name) { return atl_row_metric(row, name, NAN); }
 
-int plot_swatomic(const struct atl_result_set *set, const char *path, const char *dir, int png, int svg)
+int atl__plot_swatomic(struct atl__plot *p, const struct atl_result_set *set, const char *path, const char *dir)
 {
+  const int png = p->png, svg = p->svg;
   const char *app = set->count ? atl_row_config(&set->rows[0], "app") : NULL;
   if (strcmp(set->kind, "app") != 0 || app == NULL || strcmp(app, "swatomic") != 0)
-    return -1;
+    return 1;
   struct sw_grid grids[SW_MAX_GRIDS];
   size_t n = 0, skipped = 0;
   for (size_t k = 0; k < set->count; k++) {
@@ -83,12 +81,11 @@ int plot_swatomic(const struct atl_result_set *set, const char *path, const char
   char devtext[300];
   snprintf(devtext, sizeof devtext, "%s (%s)", set->meta.device.name, set->meta.device.backend);
   if (n == 0)
-    die("'%s' has nothing to draw: %zu swatomic rows not ok or not verified", path, skipped);
-  struct stat st;
-  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-    die_usage("-o '%s' is a file, not a folder", dir);
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-    die_usage("-o '%s': unable to create the folder (does its parent exist?)", dir);
+    return atl__plot_fail(p, ATL_ENOTSUP, "'%s' has nothing to draw: %zu swatomic rows not ok or not verified", path,
+                          skipped);
+  int rc = atl__plot_mkdir(p, dir);
+  if (rc != 0)
+    return rc;
   /* grids in increasing order: the lines run left to right */
   for (size_t i = 1; i < n; i++)
     for (size_t j = i; j > 0 && grids[j - 1].groups > grids[j].groups; j--) {
@@ -96,12 +93,12 @@ int plot_swatomic(const struct atl_result_set *set, const char *path, const char
       grids[j] = grids[j - 1];
       grids[j - 1] = tmp;
     }
-  char *dat = NULL, file[2200];
+  char *dat = NULL;
   size_t dat_len = 0;
   FILE *df = open_memstream(&dat, &dat_len);
   if (df == NULL)
-    die("out of memory");
-  plot_dat_head(df, "seed 000 figures", path, devtext);
+    return atl__plot_fail(p, ATL_ENOMEM, "out of memory");
+  atl__plot_dat_head(df, "seed 000 figures", path, devtext);
   fprintf(df, "# ms per launch at the median; ? = not measured or not verified\n"
               "# workgroups system warp software mem system+mem warp+mem software+mem ideal predicted_speedup "
               "measured_speedup\n");
@@ -114,33 +111,29 @@ int plot_swatomic(const struct atl_result_set *set, const char *path, const char
     fputc('\n', df);
   }
   fclose(df);
-  snprintf(file, sizeof file, "%s/swatomic.dat", dir);
-  plot_write_text(file, dat, dat_len);
-
-  char gp_buf[4096];
-  const char *gnuplot = plot_find_gnuplot(gp_buf, sizeof gp_buf);
-  int failed = 0;
+  if ((rc = atl__plot_write(p, dir, "swatomic", "dat", dat, dat_len)) != 0)
+    return rc;
   for (size_t k = 0; k < sizeof sw_figs / sizeof sw_figs[0]; k++) {
     char *gp = NULL;
     size_t gp_len = 0;
     FILE *gf = open_memstream(&gp, &gp_len);
     if (gf == NULL)
-      die("out of memory");
-    plot_gp_head(gf, sw_figs[k].name, sw_figs[k].title, devtext, png || !svg);
+      return atl__plot_fail(p, ATL_ENOMEM, "out of memory");
+    atl__plot_gp_head(gf, sw_figs[k].name, sw_figs[k].title, devtext, png || !svg);
     fprintf(gf, "set datafile missing '?'\nset key top left\nset grid\nset logscale x 2\n"
                 "set xlabel 'work-groups (the coordinator included)'\nset ylabel '%s'\n%s%s\n",
             sw_figs[k].ylabel, k < 3 ? "set logscale y 10 # the variants differ by orders of magnitude\n" : "",
             sw_figs[k].plot);
-    plot_gp_tail(gf, sw_figs[k].name, png, svg);
+    atl__plot_gp_tail(gf, sw_figs[k].name, png, svg);
     fclose(gf);
-    snprintf(file, sizeof file, "%s/%s.gp", dir, sw_figs[k].name);
-    plot_write_text(file, gp, gp_len);
-    failed += plot_draw(gnuplot, dir, sw_figs[k].name, png, svg);
+    if ((rc = atl__plot_write(p, dir, sw_figs[k].name, "gp", gp, gp_len)) != 0)
+      return rc;
+    atl__plot_draw(p, dir, sw_figs[k].name);
   }
-  if (gnuplot == NULL)
-    fprintf(stderr, "warning: gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote swatomic.dat and "
-                    "the scripts (.gp) of seed 000's figures to %s\n", dir);
+  if (p->gnuplot == NULL)
+    atl__plot_say(p, ATL_PLOT_WARNING, "gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote swatomic.dat and "
+                  "the scripts (.gp) of seed 000's figures to %s", dir);
   if (skipped)
-    fprintf(stderr, "note: %zu rows not ok or not verified are not drawn\n", skipped);
-  return failed ? EXIT_MEASURE : EXIT_OK;
+    atl__plot_say(p, ATL_PLOT_NOTE, "%zu rows not ok or not verified are not drawn", skipped);
+  return 0;
 }

@@ -14,7 +14,8 @@
 #include <sys/prctl.h>
 #endif
 
-#include "cli.h"
+#include "atomlab/process.h"
+#include "atomlab/stop.h"
 
 /* How long a program may take to end after the polite signal before it is killed:
  * long enough for `atomlab rmw` to finish its current row and write its file. */
@@ -52,7 +53,7 @@ static void signal_group(pid_t pgid, int sig)
 }
 
 /* Waits for the child @p pid (leader of group @p pid), passing on stop requests and
- * enforcing @p timeout (0: none). As cli_spawn returns. */
+ * enforcing @p timeout (0: none). As atl_spawn returns. */
 static int wait_bounded(pid_t pid, double timeout)
 {
   const double start = now_s();
@@ -91,11 +92,11 @@ static int wait_bounded(pid_t pid, double timeout)
     nanosleep(&nap, NULL); /* EINTR (the parent's own SIGINT) just makes the next look sooner */
   }
   if (timed_out)
-    return CLI_SPAWN_TIMEOUT;
+    return ATL_SPAWN_TIMEOUT;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-int cli_spawn(const char *path, char *const *argv, const struct cli_spawn_io *io)
+int atl_spawn(const char *path, char *const *argv, const struct atl_spawn_io *io)
 {
   /* A stop asked for before the start: the program would only be signalled at once. */
   int req = atl_stop_requested();

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "atomlab/process.h"
 
 static int first_errno;
 
@@ -23,7 +23,7 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
   return 0; /* go on: remove what can be removed */
 }
 
-int cli_remove_tree(const char *path)
+int atl_remove_tree(const char *path)
 {
   first_errno = 0;
   if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && first_errno == 0)

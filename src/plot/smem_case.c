@@ -1,14 +1,13 @@
-/* atomlab plot on a case-study folder (what `atomlab model case-summary` reads): seed 002's Figures 3-5 as
+/* atl_plot on a case-study folder (what `atomlab model case-summary` reads): seed 002's Figures 3-5 as
  * four panels (image x result) of U and of histogram2's speedup per image size, and the model's busy time
  * against the measured time. The library writes the data (atl_smem_case_study_write_dat); this file the
  * scripts. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-#include "plot.h"
+#include "atomlab.h"
+#include "plot_internal.h"
 
 static const char *const names[] = {"smem-case-util", "smem-case-speedup", "smem-case-pred"};
 static const char *const panels[] = {"solid/ATOMS.ADD", "uniform/ATOMS.ADD", "solid/ATOMS.POPC.INC",
@@ -24,7 +23,7 @@ static void terminal(FILE *gp, const char *name, int svg)
           "  set terminal pngcairo size 1200,900 font \",10\" noenhanced\n"
           "} else {\n  set terminal png size 1200,900 noenhanced\n}\n", gp);
   fputs("set output ", gp);
-  plot_gp_file(gp, name, svg ? "svg" : "png");
+  atl__plot_gp_file(gp, name, svg ? "svg" : "png");
   fputs("\nreset\nset datafile missing \"NaN\"\nset key top left font \",8\"\nset grid\n", gp);
 }
 
@@ -36,7 +35,7 @@ static void figure(FILE *gp, enum atl_smem_case_figure fig, const struct atl_sme
     fputs("set title \"Predicted atomic busy time B against the measured kernel time (ncu, same launch)\"\n"
           "set logscale xy\nset xlabel \"measured kernel time (us)\"\nset ylabel \"predicted busy time B (us)\"\nplot ",
           gp);
-    plot_gp_file(gp, name, "dat");
+    atl__plot_gp_file(gp, name, "dat");
     fputs(" index 0 using 1:2 with points pt 7 ps 0.6 title \"verdict: bottleneck\", \\\n"
           "  \"\" index 1 using 1:2 with points pt 6 ps 0.6 title \"not a bottleneck\", \\\n"
           "  x with lines dt 2 lc rgb \"black\" title \"B = measured\"\n", gp);
@@ -55,7 +54,7 @@ static void figure(FILE *gp, enum atl_smem_case_figure fig, const struct atl_sme
         if (k || w)
           fputs(", \\\n  \"\"", gp);
         else
-          plot_gp_file(gp, name, "dat");
+          atl__plot_gp_file(gp, name, "dat");
         fprintf(gp, " index %d using 1:%zu with linespoints lt %zu dt %zu title \"%s%swg %u\"", p,
                 k * s->nwgs + w + 2, w + 1, k + 1, util ? (k ? "histogram2" : "histogram") : "", util ? " " : "",
                 s->wgs[w]);
@@ -66,8 +65,9 @@ static void figure(FILE *gp, enum atl_smem_case_figure fig, const struct atl_sme
   fputs("unset multiplot\n", gp);
 }
 
-int plot_smem_case(const char *path, const char *dir, int png, int svg)
+int atl__plot_smem_case(struct atl__plot *p, const char *path, const char *dir)
 {
+  const int png = p->png, svg = p->svg;
   char file[2200];
   struct stat st;
   int found = 0;
@@ -76,24 +76,25 @@ int plot_smem_case(const char *path, const char *dir, int png, int svg)
     found |= stat(file, &st) == 0;
   }
   if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode) || !found)
-    return -1;
+    return 1;
   struct atl_smem_case_study s;
-  char why[1200];
-  if (atl_smem_case_study_read(path, &s, why, sizeof why))
-    die_usage("%s", why);
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-    die_usage("-o '%s': unable to create the folder (does its parent exist?)", dir);
-  char gp_buf[4096];
-  const char *gnuplot = plot_find_gnuplot(gp_buf, sizeof gp_buf);
-  int failed = 0;
-  for (int fig = 0; fig < 3; fig++) {
+  if (atl_smem_case_study_read(path, &s, p->why, p->why_len))
+    return ATL_EINVAL;
+  int rc = atl__plot_mkdir(p, dir);
+  for (int fig = 0; fig < 3 && rc == 0; fig++) {
     if (fig == ATL_SMEM_CASE_SPEEDUP ? s.ntimings == 0 : s.nlaunches == 0)
       continue; /* a figure without data: its step of the run did not finish */
     char *dat = NULL, *gp = NULL;
     size_t dat_len = 0, gp_len = 0;
     FILE *df = open_memstream(&dat, &dat_len), *gf = open_memstream(&gp, &gp_len);
-    if (df == NULL || gf == NULL)
-      die("out of memory");
+    if (df == NULL || gf == NULL) {
+      if (df)
+        fclose(df), free(dat);
+      if (gf)
+        fclose(gf), free(gp);
+      rc = atl__plot_fail(p, ATL_ENOMEM, "out of memory");
+      break;
+    }
     atl_smem_case_study_write_dat(df, &s, (enum atl_smem_case_figure)fig);
     fprintf(gf, "# %s: drawn by `atomlab plot`; run `gnuplot %s.gp` in this folder to redraw.\n", names[fig],
             names[fig]);
@@ -105,15 +106,17 @@ int plot_smem_case(const char *path, const char *dir, int png, int svg)
     fputs("unset output\n", gf);
     fclose(df);
     fclose(gf);
-    snprintf(file, sizeof file, "%s/%s.dat", dir, names[fig]);
-    plot_write_text(file, dat, dat_len);
-    snprintf(file, sizeof file, "%s/%s.gp", dir, names[fig]);
-    plot_write_text(file, gp, gp_len);
-    failed += plot_draw(gnuplot, dir, names[fig], png, svg);
+    if ((rc = atl__plot_write(p, dir, names[fig], "dat", dat, dat_len)) != 0) {
+      free(gp);
+      break;
+    }
+    if ((rc = atl__plot_write(p, dir, names[fig], "gp", gp, gp_len)) != 0)
+      break;
+    atl__plot_draw(p, dir, names[fig]);
   }
-  if (gnuplot == NULL)
-    fprintf(stderr, "warning: gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote the data (.dat) and "
-                    "scripts (.gp) of the case study's figures to %s\n", dir);
+  if (rc == 0 && p->gnuplot == NULL)
+    atl__plot_say(p, ATL_PLOT_WARNING, "gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote the data (.dat) and "
+                  "scripts (.gp) of the case study's figures to %s", dir);
   atl_smem_case_study_release(&s);
-  return failed ? EXIT_MEASURE : EXIT_OK;
+  return rc;
 }

@@ -10,11 +10,11 @@
 
 /** Every kind's configuration fields, in the order labels and CSV columns list them
  *  (a row has those of its kind: strategy rows have no type, app rows only app and variant). */
-extern const char *const rf_config_fields[];
-extern const size_t rf_config_count;
+extern const char *const atl__rf_config_fields[];
+extern const size_t atl__rf_config_count;
 
 /** One row of a result file. */
-struct rf_row {
+struct atl__rf_row {
   const struct atl_row *row; /**< the row (owned by the file's set) */
   char key[640];             /**< its configuration, "field=value;..." (atl_row_key) */
   const char *status;        /**< "ok", "error", ... */
@@ -26,7 +26,7 @@ struct rf_row {
 };
 
 /** A result file. */
-struct rf_file {
+struct atl__rf_file {
   char path[1024];
   struct atl_result_set set;
   int format_version;
@@ -34,23 +34,23 @@ struct rf_file {
   const char *backend; /**< device.backend ("?" when absent) */
   const char *commit;  /**< tool.commit ("" when absent) */
   const char *date;
-  struct rf_row *rows;
+  struct atl__rf_row *rows;
   size_t count;
 };
 
 /** Loads @p path. Returns 0, or -1 with the reader's one-line reason in @p why. */
-int rf_load(const char *path, struct rf_file *f, char *why, size_t why_len);
+int atl__rf_load(const char *path, struct atl__rf_file *f, char *why, size_t why_len);
 
-/** Frees what rf_load allocated. */
-void rf_free(struct rf_file *f);
+/** Frees what atl__rf_load allocated. */
+void atl__rf_free(struct atl__rf_file *f);
 
 /** The row's configuration value or metric named @p field as text ("" when it has neither). */
-const char *rf_field(const struct rf_row *r, const char *field, char *buf, size_t len);
+const char *atl__rf_field(const struct atl__rf_row *r, const char *field, char *buf, size_t len);
 
 /** A configuration value or metric of the row as a number, or @p fallback. */
-double rf_number(const struct rf_row *r, const char *field, double fallback);
+double atl__rf_number(const struct atl__rf_row *r, const char *field, double fallback);
 
 /** Whether the row has a usable time: status ok and a positive median. */
-int rf_row_timed(const struct rf_row *r);
+int atl__rf_row_timed(const struct atl__rf_row *r);
 
 #endif

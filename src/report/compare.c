@@ -1,4 +1,4 @@
-/* atomlab report --compare DIR...: reports of several devices side by side (issue [report-findings]): each
+/* atl_report_compare (`atomlab report --compare DIR...`): reports of several devices side by side (issue [report-findings]): each
  * device's facts, the datasheets in one table with every rate's ratio to the first device's, and each
  * device's findings. Everything is computed from the folders' data/ through the library (atl_datasheet,
  * atl_findings_*), so reports written before the datasheet step get the datasheet rows their sweep has. */
@@ -7,11 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "escape.h"
-#include "report.h"
-
-#define MAX_REPORTS 8
+#include "core/escape.h"
+#include "report_internal.h"
 
 struct one_report {
   const char *dir;
@@ -26,12 +23,13 @@ static int load(const char *dir, const char *name, struct atl_result_set *set)
   return access(path, R_OK) == 0 && atl_read_json(path, set, why, sizeof why) == 0;
 }
 
-/* The datasheet of a folder: its own file, else built from its datasheet sweep, else from its main sweep. */
-static void load_report(struct one_report *r)
+/* The datasheet of a folder: its own file, else built from its datasheet sweep, else from its main sweep.
+ * 0, or -1 if the folder has no sweep. */
+static int load_report(struct one_report *r)
 {
   struct atl_result_set src;
   if (!load(r->dir, "rmw.json", &r->rmw))
-    die_usage("--compare '%s': no readable data/rmw.json (a folder written by atomlab report)", r->dir);
+    return -1;
   if (!load(r->dir, "datasheet.json", &r->datasheet)) {
     if (load(r->dir, "datasheet-rmw.json", &src)) {
       atl_datasheet(&src, &r->datasheet);
@@ -41,6 +39,7 @@ static void load_report(struct one_report *r)
   }
   r->has_strategy = load(r->dir, "strategy.json", &r->strategy);
   r->has_histogram = load(r->dir, "histogram.json", &r->histogram);
+  return 0;
 }
 
 static const struct atl_row *datasheet_row(const struct atl_result_set *ds, const struct atl_row *like)
@@ -62,11 +61,11 @@ static void write_compare(FILE *o, struct one_report *reps, size_t n)
   for (size_t i = 0; i < n; i++) {
     const struct atl_device_info *d = &reps[i].rmw.meta.device;
     fputs("| ", o);
-    esc_md(o, reps[i].dir);
+    atl__esc_md(o, reps[i].dir);
     fputs(" | ", o);
-    esc_md(o, d->name);
+    atl__esc_md(o, d->name);
     fputs(" | ", o);
-    esc_md(o, d->backend);
+    atl__esc_md(o, d->backend);
     fprintf(o, " | %u | %u MHz |\n", d->compute_units, d->clock_mhz);
   }
   fputs("\n## Datasheets\n\nGop/s at one thread per word (peak) and at the most threads per word each report "
@@ -91,7 +90,7 @@ static void write_compare(FILE *o, struct one_report *reps, size_t n)
       fputs("|", o);
       for (int k = 0; k < 4; k++) {
         fputs(" ", o);
-        esc_md(o, atl_row_config(row, keys[k]) ? atl_row_config(row, keys[k]) : "");
+        atl__esc_md(o, atl_row_config(row, keys[k]) ? atl_row_config(row, keys[k]) : "");
         fputs(" |", o);
       }
       const struct atl_row *first = datasheet_row(&reps[0].datasheet, row);
@@ -119,11 +118,11 @@ static void write_compare(FILE *o, struct one_report *reps, size_t n)
     if (reps[i].has_histogram)
       atl_findings_histogram(&reps[i].histogram, &fs);
     fprintf(o, "## Findings %zu: ", i + 1);
-    esc_md(o, reps[i].rmw.meta.device.name);
+    atl__esc_md(o, reps[i].rmw.meta.device.name);
     fputs("\n\n", o);
     for (size_t k = 0; k < fs.count; k++) {
       fputs("- ", o);
-      esc_md(o, fs.items[k].text);
+      atl__esc_md(o, fs.items[k].text);
       fputs("\n", o);
     }
     fputs("\n", o);
@@ -131,27 +130,9 @@ static void write_compare(FILE *o, struct one_report *reps, size_t n)
   }
 }
 
-int report_compare(char **dirs, int ndirs, const char *out)
+static void release_reports(struct one_report *reps, size_t n)
 {
-  if (ndirs < 2 || ndirs > MAX_REPORTS)
-    die_usage("--compare takes 2 to %d report folders, got %d", MAX_REPORTS, ndirs);
-  cli_check_output("-o", out);
-  struct one_report reps[MAX_REPORTS];
-  memset(reps, 0, sizeof reps);
-  for (int i = 0; i < ndirs; i++) {
-    reps[i].dir = dirs[i];
-    load_report(&reps[i]);
-  }
-  char *text = NULL;
-  size_t len = 0;
-  FILE *o = open_memstream(&text, &len);
-  if (o == NULL)
-    die("out of memory");
-  write_compare(o, reps, (size_t)ndirs);
-  if (fclose(o) != 0 || cli_write_text(out, text, len) != 0)
-    die("unable to write '%s'", out);
-  free(text);
-  for (int i = 0; i < ndirs; i++) {
+  for (size_t i = 0; i < n; i++) {
     atl_result_set_release(&reps[i].rmw);
     atl_result_set_release(&reps[i].datasheet);
     if (reps[i].has_strategy)
@@ -159,6 +140,40 @@ int report_compare(char **dirs, int ndirs, const char *out)
     if (reps[i].has_histogram)
       atl_result_set_release(&reps[i].histogram);
   }
-  printf("report: %s (%d reports side by side)\n", out, ndirs);
-  return EXIT_OK;
+}
+
+int atl_report_compare(const char *const *dirs, size_t ndirs, const char *out, atl_report_notify notify, void *arg,
+                       char *why, size_t why_len)
+{
+  if (ndirs < 2 || ndirs > ATL_REPORT_COMPARE_MAX) {
+    snprintf(why, why_len, "takes 2 to %d report folders, got %zu", ATL_REPORT_COMPARE_MAX, ndirs);
+    return ATL_EINVAL;
+  }
+  struct one_report reps[ATL_REPORT_COMPARE_MAX];
+  memset(reps, 0, sizeof reps);
+  for (size_t i = 0; i < ndirs; i++) {
+    reps[i].dir = dirs[i];
+    if (load_report(&reps[i]) != 0) {
+      release_reports(reps, i);
+      snprintf(why, why_len, "'%s': no readable data/rmw.json (a folder written by atomlab report)", dirs[i]);
+      return ATL_EINVAL;
+    }
+  }
+  char *text = NULL;
+  size_t len = 0;
+  int rc = 0;
+  FILE *o = open_memstream(&text, &len);
+  if (o == NULL) {
+    snprintf(why, why_len, "out of memory");
+    rc = ATL_ENOMEM;
+  } else {
+    write_compare(o, reps, ndirs);
+    if (fclose(o) != 0 || atl__report_write_text(notify, arg, out, text, len) != 0) {
+      snprintf(why, why_len, "unable to write '%s'", out);
+      rc = ATL_EIO;
+    }
+    free(text);
+  }
+  release_reports(reps, ndirs);
+  return rc;
 }

@@ -7,10 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "escape.h"
-#include "report.h"
-#include "resultfile.h"
+#include "core/escape.h"
+#include "report_internal.h"
+#include "core/resultfile.h"
 
 static const char *const patterns[] = {"contiguous", "cross-warp", "branched", "random"};
 #define NPATTERNS 4
@@ -18,7 +17,7 @@ static const char *const patterns[] = {"contiguous", "cross-warp", "branched", "
 /* One row of the access-pattern table. */
 struct pattern_line {
   size_t rows, verified;
-  const struct rf_row *base, *best, *worst; /* lowest contention and padding; fastest; slowest */
+  const struct atl__rf_row *base, *best, *worst; /* lowest contention and padding; fastest; slowest */
   char figure[512];                         /* file name of its heatmap PNG, "" if none */
 };
 
@@ -40,23 +39,23 @@ static void find_figure(const char *figures, const char *pattern, char *out, siz
   closedir(d);
 }
 
-static void tabulate(const struct rf_file *f, const char *figures, struct pattern_line *lines)
+static void tabulate(const struct atl__rf_file *f, const char *figures, struct pattern_line *lines)
 {
   for (int p = 0; p < NPATTERNS; p++) {
     struct pattern_line *l = &lines[p];
     memset(l, 0, sizeof *l);
     for (size_t i = 0; i < f->count; i++) {
-      const struct rf_row *r = &f->rows[i];
+      const struct atl__rf_row *r = &f->rows[i];
       char buf[64];
-      if (strcmp(rf_field(r, "pattern", buf, sizeof buf), patterns[p]) != 0)
+      if (strcmp(atl__rf_field(r, "pattern", buf, sizeof buf), patterns[p]) != 0)
         continue;
       l->rows++;
-      if (!rf_row_timed(r) || r->verified != 1 || !(r->gops > 0))
+      if (!atl__rf_row_timed(r) || r->verified != 1 || !(r->gops > 0))
         continue;
       l->verified++;
-      double c = rf_number(r, "contention", 0), pad = rf_number(r, "padding", 0);
-      if (!l->base || c < rf_number(l->base, "contention", 0) ||
-          (c == rf_number(l->base, "contention", 0) && pad < rf_number(l->base, "padding", 0)))
+      double c = atl__rf_number(r, "contention", 0), pad = atl__rf_number(r, "padding", 0);
+      if (!l->base || c < atl__rf_number(l->base, "contention", 0) ||
+          (c == atl__rf_number(l->base, "contention", 0) && pad < atl__rf_number(l->base, "padding", 0)))
         l->base = r;
       if (!l->best || r->gops > l->best->gops)
         l->best = r;
@@ -68,12 +67,12 @@ static void tabulate(const struct rf_file *f, const char *figures, struct patter
 }
 
 /* "123 ±0.4% (c=4, p=16)": the rate with its noise (IQR / median), "noisy" where that stayed above the target. */
-static const char *at(const struct rf_row *r, char *buf, size_t len)
+static const char *at(const struct atl__rf_row *r, char *buf, size_t len)
 {
   if (r == NULL)
     return "-";
   snprintf(buf, len, "%.4g ±%.2g%%%s (c=%g, p=%g)", r->gops, r->row->time_ms.noise * 100,
-           r->row->time_ms.noisy ? " noisy" : "", rf_number(r, "contention", 0), rf_number(r, "padding", 0));
+           r->row->time_ms.noisy ? " noisy" : "", atl__rf_number(r, "contention", 0), atl__rf_number(r, "padding", 0));
   return buf;
 }
 
@@ -83,7 +82,7 @@ struct fact {
   char value[300];
 };
 
-static size_t device_facts(const struct rf_file *f, struct fact *facts)
+static size_t device_facts(const struct atl__rf_file *f, struct fact *facts)
 {
   const struct atl_device_info *d = &f->set.meta.device;
   const struct atl_occupancy *occ = &f->set.meta.occupancy;
@@ -143,9 +142,9 @@ static void write_terms(FILE *o, int html)
   fputs(html ? "<h2 id=\"terms\">Terms</h2>\n<dl>\n" : "## Terms\n\n", o);
   for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
     fputs(html ? "<dt>" : "- **", o);
-    (html ? esc_html : esc_md)(o, terms[i][0]);
+    (html ? atl__esc_html : atl__esc_md)(o, terms[i][0]);
     fputs(html ? "</dt><dd>" : "**: ", o);
-    (html ? esc_html : esc_md)(o, terms[i][1]);
+    (html ? atl__esc_html : atl__esc_md)(o, terms[i][1]);
     fputs(html ? "</dd>\n" : "\n", o);
   }
   fputs(html ? "</dl>\n" : "\n", o);
@@ -186,7 +185,7 @@ static void write_datasheet(FILE *o, int html, const struct atl_result_set *ds)
     fputs(html ? "<tr>" : "|", o);
     for (int k = 0; k < 4; k++) {
       fputs(html ? "<td>" : " ", o);
-      (html ? esc_html : esc_md)(o, atl_row_config(r, keys[k]) ? atl_row_config(r, keys[k]) : "");
+      (html ? atl__esc_html : atl__esc_md)(o, atl_row_config(r, keys[k]) ? atl_row_config(r, keys[k]) : "");
       fputs(html ? "</td>" : " |", o);
     }
     fprintf(o, html ? "<td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n" : " %s | %s | %s | %s |\n", cells[0],
@@ -196,7 +195,7 @@ static void write_datasheet(FILE *o, int html, const struct atl_result_set *ds)
 }
 
 /* The findings of the sweep, the strategies and the histogram (findings.h), first in the report. */
-static void write_findings(FILE *o, int html, const struct atl_result_set *rmw, const struct report_extra *x)
+static void write_findings(FILE *o, int html, const struct atl_result_set *rmw, const struct atl_report_inputs *x)
 {
   struct atl_findings fs = {0};
   struct atl_result_set set;
@@ -233,7 +232,7 @@ static void write_findings(FILE *o, int html, const struct atl_result_set *rmw, 
     fputs("<ul>\n", o);
   for (size_t i = 0; i < fs.count; i++) {
     fputs(html ? "<li>" : "- ", o);
-    (html ? esc_html : esc_md)(o, fs.items[i].text);
+    (html ? atl__esc_html : atl__esc_md)(o, fs.items[i].text);
     fputs(html ? "</li>\n" : "\n", o);
   }
   if (fs.count == 0)
@@ -243,13 +242,13 @@ static void write_findings(FILE *o, int html, const struct atl_result_set *rmw, 
   atl_findings_release(&fs);
 }
 
-static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts, size_t nfacts,
-                     const struct pattern_line *lines, const char *plot_log, const struct report_extra *x)
+static void write_md(FILE *o, const struct atl__rf_file *f, const struct fact *facts, size_t nfacts,
+                     const struct pattern_line *lines, const char *plot_log, const struct atl_report_inputs *x)
 {
   char a[96], b[96], c[96];
   /* Every text from the data is escaped (escape.h): report.md may be rendered where raw HTML runs. */
   fputs("# atomlab report: ", o);
-  esc_md(o, f->device);
+  atl__esc_md(o, f->device);
   fputs("\n\n", o);
   fprintf(o,
           "Atomic read-modify-write throughput on this device, measured by `atomlab rmw`\n"
@@ -260,7 +259,7 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
   fprintf(o, "## Device\n\n| fact | value |\n|---|---|\n");
   for (size_t i = 0; i < nfacts; i++) {
     fprintf(o, "| %s | ", facts[i].label);
-    esc_md(o, facts[i].value);
+    atl__esc_md(o, facts[i].value);
     fputs(" |\n", o);
   }
   fprintf(o,
@@ -278,16 +277,16 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
   for (int p = 0; p < NPATTERNS; p++)
     if (lines[p].figure[0]) {
       fprintf(o, "![fetch_add, %s](figures/", patterns[p]);
-      esc_url(o, lines[p].figure); /* a file name found in figures/: whatever another hand put there */
+      atl__esc_url(o, lines[p].figure); /* a file name found in figures/: whatever another hand put there */
       fputs(")\n\n", o);
       any = 1;
     }
   if (!any) {
     fputs("No images: gnuplot did not draw them (see ", o);
-    esc_md(o, plot_log);
+    atl__esc_md(o, plot_log);
     fputs("); figures/ holds their data and scripts.\n\n", o);
   }
-  report_sections(o, 0, x);
+  atl__report_sections(o, 0, x);
   write_terms(o, 0);
   fprintf(o,
           "## Files\n\n- data/rmw.json, data/rmw.csv: every row (settings, samples, verification)\n"
@@ -298,20 +297,20 @@ static void write_md(FILE *o, const struct rf_file *f, const struct fact *facts,
           "- data/*.log: the output of each step\n");
 }
 
-static void write_html(FILE *o, const struct rf_file *f, const struct fact *facts, size_t nfacts,
+static void write_html(FILE *o, const struct atl__rf_file *f, const struct fact *facts, size_t nfacts,
                        const struct pattern_line *lines, const char *figures, const char *plot_log,
-                       const struct report_extra *x)
+                       const struct atl_report_inputs *x)
 {
   char a[96], b[96], c[96];
   fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>atomlab report: ");
-  esc_html(o, f->device);
+  atl__esc_html(o, f->device);
   fprintf(o,
           "</title>\n<style>\nbody{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}\n"
           "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:left}\n"
           "th{background:#eee}figure{margin:1.5em 0}img{max-width:100%%;height:auto}\n"
           "figcaption{font-size:.9em;color:#555}.later{color:#777}\n</style>\n</head>\n<body>\n");
   fprintf(o, "<h1>atomlab report: ");
-  esc_html(o, f->device);
+  atl__esc_html(o, f->device);
   fprintf(o,
           "</h1>\n<p>Atomic read-modify-write throughput on this device, measured by <code>atomlab rmw</code> and "
           "drawn by <code>atomlab plot</code> (data/rmw.json holds every row). Every number below is from a row "
@@ -320,7 +319,7 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
   fprintf(o, "<h2 id=\"device\">Device</h2>\n<table>\n");
   for (size_t i = 0; i < nfacts; i++) {
     fprintf(o, "<tr><th>%s</th><td>", facts[i].label);
-    esc_html(o, facts[i].value);
+    atl__esc_html(o, facts[i].value);
     fprintf(o, "</td></tr>\n");
   }
   fprintf(o,
@@ -344,19 +343,19 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
     snprintf(path, sizeof path, "%s/%s", figures, lines[p].figure);
     fprintf(o, "<figure class=\"heatmap\" id=\"fig-%s\">\n<img alt=\"fetch_add, %s\" src=\"data:image/png;base64,",
             patterns[p], patterns[p]);
-    if (report_base64_file(o, path) != 0)
+    if (atl__report_base64_file(o, path) != 0)
       return;
     fprintf(o, "\">\n<figcaption>fetch_add, %s (figures/", patterns[p]);
-    esc_html(o, lines[p].figure);
+    atl__esc_html(o, lines[p].figure);
     fprintf(o, ")</figcaption>\n</figure>\n");
     any = 1;
   }
   if (!any) {
     fprintf(o, "<p>No images: gnuplot did not draw them (see ");
-    esc_html(o, plot_log);
+    atl__esc_html(o, plot_log);
     fprintf(o, "); figures/ holds their data and scripts.</p>\n");
   }
-  report_sections(o, 1, x);
+  atl__report_sections(o, 1, x);
   write_terms(o, 1);
   fprintf(o,
           "<h2>Files</h2>\n<ul><li>data/rmw.json, data/rmw.csv: every row (settings, samples, verification)</li>\n"
@@ -373,8 +372,20 @@ static void write_html(FILE *o, const struct rf_file *f, const struct fact *fact
           "});\n</script>\n</body>\n</html>\n");
 }
 
+int atl__report_write_text(atl_report_notify notify, void *arg, const char *path, const char *text, size_t len)
+{
+  char why[512], line[5000];
+  if (atl_file_write_text(path, text, len, why, sizeof why) == 0)
+    return 0;
+  snprintf(line, sizeof line, "unable to write '%s': %s", path, why);
+  if (notify)
+    notify(arg, line);
+  return -1;
+}
+
 /* DIR/NAME as @p format through the library's writers (a file not written leaves the report without it). */
-static void write_set_file(const char *dir, const char *name, enum atl_format format, const struct atl_result_set *set)
+static void write_set_file(const char *dir, const char *name, enum atl_format format, const struct atl_result_set *set,
+                           const struct atl_report_inputs *x)
 {
   char path[1300], *text = NULL;
   size_t len = 0;
@@ -384,13 +395,13 @@ static void write_set_file(const char *dir, const char *name, enum atl_format fo
   snprintf(path, sizeof path, "%s/%s", dir, name);
   const int err = format == ATL_FORMAT_CSV ? atl_write_csv(o, set) : atl_write_json(o, set);
   if (fclose(o) == 0 && err == 0)
-    cli_write_text(path, text, len);
+    atl__report_write_text(x->notify, x->arg, path, text, len);
   free(text);
 }
 
-static int write_doc(const char *path, int html, const struct rf_file *f, const struct fact *facts, size_t nfacts,
+static int write_doc(const char *path, int html, const struct atl__rf_file *f, const struct fact *facts, size_t nfacts,
                      const struct pattern_line *lines, const char *figures, const char *plot_log,
-                       const struct report_extra *x)
+                       const struct atl_report_inputs *x)
 {
   char *text = NULL;
   size_t len = 0;
@@ -401,17 +412,17 @@ static int write_doc(const char *path, int html, const struct rf_file *f, const 
     write_html(o, f, facts, nfacts, lines, figures, plot_log, x);
   else
     write_md(o, f, facts, nfacts, lines, plot_log, x);
-  int err = fclose(o) != 0 || cli_write_text(path, text, len) != 0;
+  int err = fclose(o) != 0 || atl__report_write_text(x->notify, x->arg, path, text, len) != 0;
   free(text);
   return err ? -1 : 0;
 }
 
-int report_write(const char *dir, const char *json, const char *figures, const char *plot_log,
-                 const struct report_extra *extra, struct report_summary *sum, char *why, size_t why_len)
+int atl_report_write(const char *dir, const char *json, const char *figures, const char *plot_log,
+                     const struct atl_report_inputs *extra, struct atl_report_summary *sum, char *why, size_t why_len)
 {
-  struct rf_file f;
-  if (rf_load(json, &f, why, why_len) != 0)
-    return -1;
+  struct atl__rf_file f;
+  if (atl__rf_load(json, &f, why, why_len) != 0)
+    return ATL_EINVAL;
   struct pattern_line lines[NPATTERNS];
   struct fact facts[12];
   tabulate(&f, figures, lines);
@@ -427,15 +438,15 @@ int report_write(const char *dir, const char *json, const char *figures, const c
     }
   }
   /* The datasheet from its sweep, written beside the documents as its own JSON and CSV. */
-  struct report_extra xd = *extra;
+  struct atl_report_inputs xd = *extra;
   struct atl_result_set dsrows, ds = {0};
   char dwhy[400];
   if (extra->datasheet_rmw && access(extra->datasheet_rmw, R_OK) == 0 &&
       atl_read_json(extra->datasheet_rmw, &dsrows, dwhy, sizeof dwhy) == 0) {
     if (atl_datasheet(&dsrows, &ds) == 0) {
       xd.datasheet = &ds;
-      write_set_file(dir, "data/datasheet.json", ATL_FORMAT_JSON, &ds);
-      write_set_file(dir, "data/datasheet.csv", ATL_FORMAT_CSV, &ds);
+      write_set_file(dir, "data/datasheet.json", ATL_FORMAT_JSON, &ds, extra);
+      write_set_file(dir, "data/datasheet.csv", ATL_FORMAT_CSV, &ds, extra);
     }
     atl_result_set_release(&dsrows);
   }
@@ -447,9 +458,9 @@ int report_write(const char *dir, const char *json, const char *figures, const c
   if (write_doc(md, 0, &f, facts, nfacts, lines, figures, plot_log, extra) != 0 ||
       write_doc(html, 1, &f, facts, nfacts, lines, figures, plot_log, extra) != 0) {
     snprintf(why, why_len, "unable to write the report into '%s'", dir);
-    err = -1;
+    err = ATL_EIO;
   }
-  rf_free(&f);
+  atl__rf_free(&f);
   atl_result_set_release(&ds);
   return err;
 }

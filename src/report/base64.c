@@ -1,13 +1,12 @@
 /* The base64 encoder report.html embeds its figures with. A file of its own:
- * the sections (report-sections.c) and the document (report-write.c) both
+ * the sections (sections.c) and the document (write.c) both
  * embed images, and the document calls the sections, so neither may hold it
  * without the two calling each other. */
 #include <stdio.h>
 
-#include "cli.h"
-#include "report.h"
+#include "report_internal.h"
 
-int report_base64_file(FILE *o, const char *path)
+int atl__report_base64_file(FILE *o, const char *path)
 {
   static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   FILE *in = atl_file_open_input(path, NULL, 0); /* a FIFO would block */

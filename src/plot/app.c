@@ -1,4 +1,4 @@
-/* atomlab plot on app results (`atomlab app ...`): one bar chart per group of
+/* atl_plot on app results (`atomlab app ...`): one bar chart per group of
  * rows. A group is the app and the variant up to its last '/' (the histogram's
  * "u8/uniform/shared" is bar "shared" of group "u8/uniform"); the bar is the
  * app's rate where every row of the group has one (GB/s, M keys/s, ...), else
@@ -9,9 +9,8 @@
 #include <string.h>
 
 #include "atomlab.h"
-#include "cli.h"
-#include "escape.h"
-#include "plot.h"
+#include "core/escape.h"
+#include "plot_internal.h"
 
 /* Rates in the order they are preferred, with their axis labels. */
 static const char *const rate_keys[] = {"gbps", "gops", "mkeys_per_s", "madds_per_s", "minserts_per_s", "mops_per_s"};
@@ -35,7 +34,7 @@ static int drawable(const struct atl_row *row)
   return row->status == ATL_STATUS_OK && row->verified && row->time_ms.median > 0;
 }
 
-/* The group of @p row, created if new. */
+/* The group of @p row, created if new; NULL if out of memory. */
 static struct app_group *group_of(struct app_group **groups, size_t *n, const struct atl_row *row, size_t max_rows)
 {
   const char *variant = config(row, "variant"), *slash = strrchr(variant, '/');
@@ -48,14 +47,15 @@ static struct app_group *group_of(struct app_group **groups, size_t *n, const st
       return &(*groups)[i];
   struct app_group *g = realloc(*groups, (*n + 1) * sizeof **groups);
   if (g == NULL)
-    die("out of memory");
+    return NULL;
   *groups = g;
-  g = &(*groups)[(*n)++];
+  g = &(*groups)[*n];
   memset(g, 0, sizeof *g);
   memcpy(g->app, app, sizeof app);
   memcpy(g->prefix, prefix, sizeof prefix);
   if ((g->rows = malloc(max_rows * sizeof *g->rows)) == NULL)
-    die("out of memory");
+    return NULL;
+  (*n)++;
   return g;
 }
 
@@ -79,17 +79,23 @@ static void safe_name(char *s)
       *s = '-';
 }
 
-/* Writes NAME.dat and NAME.gp of one group. */
-static void write_group(const struct app_group *g, const char *path, const char *device, const char *dir,
-                        const char *name, int png, int svg)
+/* Writes NAME.dat and NAME.gp of one group; 0 or a negative ATL_E* code. */
+static int write_group(struct atl__plot *p, const struct app_group *g, const char *path, const char *device,
+                       const char *dir, const char *name)
 {
+  const int png = p->png, svg = p->svg;
   const int rate = group_rate(g);
   char *dat_text = NULL, *gp_text = NULL;
   size_t dat_len = 0, gp_len = 0;
   FILE *dat = open_memstream(&dat_text, &dat_len), *gp = open_memstream(&gp_text, &gp_len);
-  if (dat == NULL || gp == NULL)
-    die("out of memory");
-  plot_dat_head(dat, name, path, device);
+  if (dat == NULL || gp == NULL) {
+    if (dat)
+      fclose(dat), free(dat_text);
+    if (gp)
+      fclose(gp), free(gp_text);
+    return atl__plot_fail(p, ATL_ENOMEM, "out of memory");
+  }
+  atl__plot_dat_head(dat, name, path, device);
   fprintf(dat, "# index variant %s low high median_ms q1_ms q3_ms\n", rate >= 0 ? rate_keys[rate] : "median_ms");
   double ceiling = 0;
   for (size_t i = 0; i < g->count; i++) {
@@ -109,13 +115,13 @@ static void write_group(const struct app_group *g, const char *path, const char 
     if (strcmp(label, "read-ceiling") == 0)
       ceiling = v;
     fprintf(dat, "%zu ", i);
-    esc_gp_datum(dat, label);
+    atl__esc_gp_datum(dat, label);
     fprintf(dat, " %.6g %.6g %.6g %.6g %.6g %.6g\n", v, lo, hi, med, q1, q3);
   }
   fclose(dat);
   char title[300];
   snprintf(title, sizeof title, "atomlab app %s%s%s", g->app, g->prefix[0] ? ": " : "", g->prefix);
-  plot_gp_head(gp, name, title, device, png);
+  atl__plot_gp_head(gp, name, title, device, png);
   fprintf(gp, "set ylabel \"%s (median, IQR bars)\"\nset xlabel \"variant\"\n",
           rate >= 0 ? rate_labels[rate] : "ms per launch");
   fprintf(gp, "set yrange [0:*]\nset xrange [-0.6:%zu.6]\nset boxwidth 0.7\nset style fill solid 0.6\nset grid ytics\n",
@@ -126,56 +132,65 @@ static void write_group(const struct app_group *g, const char *path, const char 
                 "set label \"read ceiling\" at graph 0.01, first %.6g offset 0,0.6 textcolor rgb \"red\"\n",
             ceiling, ceiling, ceiling);
   fputs("plot ", gp);
-  plot_gp_file(gp, name, "dat");
+  atl__plot_gp_file(gp, name, "dat");
   fputs(" using 1:3:xtic(2) with boxes notitle, \\\n"
         "     \"\" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb \"black\" notitle\n",
         gp);
-  plot_gp_tail(gp, name, png, svg);
+  atl__plot_gp_tail(gp, name, png, svg);
   fclose(gp);
-  char file[2200];
-  snprintf(file, sizeof file, "%s/%s.dat", dir, name);
-  plot_write_text(file, dat_text, dat_len);
-  snprintf(file, sizeof file, "%s/%s.gp", dir, name);
-  plot_write_text(file, gp_text, gp_len);
+  int rc = atl__plot_write(p, dir, name, "dat", dat_text, dat_len);
+  if (rc != 0) {
+    free(gp_text);
+    return rc;
+  }
+  return atl__plot_write(p, dir, name, "gp", gp_text, gp_len);
 }
 
-int plot_app_file(const struct atl_result_set *set, const char *path, const char *dir, int png, int svg)
+int atl__plot_app(struct atl__plot *p, const struct atl_result_set *set, const char *path, const char *dir)
 {
   if (strcmp(set->kind, "app") != 0)
-    return -1;
+    return 1;
+  int rc = atl__plot_mkdir(p, dir);
+  if (rc != 0)
+    return rc;
   char device[300];
   snprintf(device, sizeof device, "%s (%s)", set->meta.device.name, set->meta.device.backend);
   size_t total = set->count, ngroups = 0, skipped = 0;
   struct app_group *groups = NULL;
-  for (size_t r = 0; r < set->count; r++) {
+  for (size_t r = 0; r < set->count && rc == 0; r++) {
     const struct atl_row *row = &set->rows[r];
     if (!drawable(row)) {
       skipped++;
       continue;
     }
     struct app_group *g = group_of(&groups, &ngroups, row, total);
-    g->rows[g->count++] = row;
+    if (g == NULL)
+      rc = atl__plot_fail(p, ATL_ENOMEM, "out of memory");
+    else
+      g->rows[g->count++] = row;
   }
-  if (ngroups == 0)
-    die("'%s' has nothing to draw: none of its %zu rows is ok, verified and timed", path, total);
-  char gp_buf[4096];
-  const char *gnuplot = plot_find_gnuplot(gp_buf, sizeof gp_buf);
-  int failed = 0;
-  for (size_t i = 0; i < ngroups; i++) {
+  if (rc == 0 && ngroups == 0)
+    rc = atl__plot_fail(p, ATL_ENOTSUP, "'%s' has nothing to draw: none of its %zu rows is ok, verified and timed",
+                        path, total);
+  for (size_t i = 0; i < ngroups && rc == 0; i++) {
     char name[256];
     snprintf(name, sizeof name, "bars-%s%s%s", groups[i].app, groups[i].prefix[0] ? "-" : "", groups[i].prefix);
     safe_name(name);
-    write_group(&groups[i], path, device, dir, name, png, svg);
-    failed += plot_draw(gnuplot, dir, name, png, svg);
-    free(groups[i].rows);
+    rc = write_group(p, &groups[i], path, device, dir, name);
+    if (rc == 0)
+      atl__plot_draw(p, dir, name);
   }
+  for (size_t i = 0; i < ngroups; i++)
+    free(groups[i].rows);
   free(groups);
-  if (gnuplot == NULL)
-    fprintf(stderr,
-            "warning: gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote the data (.dat) and scripts "
-            "(.gp) of %zu figures to %s; draw them there with `gnuplot NAME.gp`\n",
-            ngroups, dir);
+  if (rc != 0)
+    return rc;
+  if (p->gnuplot == NULL)
+    atl__plot_say(p, ATL_PLOT_WARNING,
+                  "gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote the data (.dat) and scripts "
+                  "(.gp) of %zu figures to %s; draw them there with `gnuplot NAME.gp`",
+                  ngroups, dir);
   if (skipped)
-    fprintf(stderr, "note: %zu rows not ok, not verified or not timed are not drawn\n", skipped);
-  return failed;
+    atl__plot_say(p, ATL_PLOT_NOTE, "%zu rows not ok, not verified or not timed are not drawn", skipped);
+  return 0;
 }

@@ -7,13 +7,13 @@
 
 #include "resultfile.h"
 
-const char *const rf_config_fields[] = {"app",          "variant",    "strategy",   "pattern",     "op",
+const char *const atl__rf_config_fields[] = {"app",          "variant",    "strategy",   "pattern",     "op",
                                         "type",         "space",      "result",     "scope",       "order",
                                         "contention",   "padding",    "divergent",  "stuck_lock",  "threads_per_word",
                                         "word_spacing", "wg_size",    "workgroups", "spin_bound"};
-const size_t rf_config_count = sizeof rf_config_fields / sizeof rf_config_fields[0];
+const size_t atl__rf_config_count = sizeof atl__rf_config_fields / sizeof atl__rf_config_fields[0];
 
-const char *rf_field(const struct rf_row *r, const char *field, char *buf, size_t len)
+const char *atl__rf_field(const struct atl__rf_row *r, const char *field, char *buf, size_t len)
 {
   const char *v = atl_row_config(r->row, field);
   if (v != NULL)
@@ -26,14 +26,14 @@ const char *rf_field(const struct rf_row *r, const char *field, char *buf, size_
   return "";
 }
 
-double rf_number(const struct rf_row *r, const char *field, double fallback)
+double atl__rf_number(const struct atl__rf_row *r, const char *field, double fallback)
 {
   return atl_row_number(r->row, field, fallback);
 }
 
-int rf_row_timed(const struct rf_row *r) { return strcmp(r->status, "ok") == 0 && r->has_time; }
+int atl__rf_row_timed(const struct atl__rf_row *r) { return strcmp(r->status, "ok") == 0 && r->has_time; }
 
-static void load_row(struct rf_row *r, const struct atl_row *row)
+static void load_row(struct atl__rf_row *r, const struct atl_row *row)
 {
   struct atl_row_times t;
   memset(r, 0, sizeof *r);
@@ -50,7 +50,7 @@ static void load_row(struct rf_row *r, const struct atl_row *row)
   r->has_time = r->median > 0 && r->q1 > 0 && r->q3 >= r->q1;
 }
 
-int rf_load(const char *path, struct rf_file *f, char *why, size_t why_len)
+int atl__rf_load(const char *path, struct atl__rf_file *f, char *why, size_t why_len)
 {
   memset(f, 0, sizeof *f);
   snprintf(f->path, sizeof f->path, "%s", path);
@@ -64,7 +64,7 @@ int rf_load(const char *path, struct rf_file *f, char *why, size_t why_len)
   f->rows = calloc(f->set.count ? f->set.count : 1, sizeof *f->rows);
   if (f->rows == NULL) {
     snprintf(why, why_len, "out of memory reading '%s'", path);
-    rf_free(f);
+    atl__rf_free(f);
     return -1;
   }
   for (; f->count < f->set.count; f->count++)
@@ -72,7 +72,7 @@ int rf_load(const char *path, struct rf_file *f, char *why, size_t why_len)
   return 0;
 }
 
-void rf_free(struct rf_file *f)
+void atl__rf_free(struct atl__rf_file *f)
 {
   free(f->rows);
   atl_result_set_release(&f->set);

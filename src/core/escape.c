@@ -18,7 +18,7 @@ static int is_print(unsigned char c)
   return c >= 0x20 && c < 0x7f;
 }
 
-void esc_gp_string(FILE *o, const char *s)
+void atl__esc_gp_string(FILE *o, const char *s)
 {
   fputc('\'', o);
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -32,7 +32,7 @@ void esc_gp_string(FILE *o, const char *s)
   fputc('\'', o);
 }
 
-void esc_gp_datum(FILE *o, const char *s)
+void atl__esc_gp_datum(FILE *o, const char *s)
 {
   fputc('"', o);
   if (*s == '\0')
@@ -42,7 +42,7 @@ void esc_gp_datum(FILE *o, const char *s)
   fputc('"', o);
 }
 
-void esc_comment(FILE *o, const char *s)
+void atl__esc_comment(FILE *o, const char *s)
 {
   for (const unsigned char *p = (const unsigned char *)s; *p; p++)
     fputc(is_print(*p) && *p != '\\' ? *p : '?', o);
@@ -67,7 +67,7 @@ static const char *html_entity(unsigned char c)
   }
 }
 
-void esc_html(FILE *o, const char *s)
+void atl__esc_html(FILE *o, const char *s)
 {
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
     const char *e = html_entity(*p);
@@ -78,11 +78,11 @@ void esc_html(FILE *o, const char *s)
   }
 }
 
-/* The characters esc_md backslash-escapes: they open code spans, emphasis,
+/* The characters atl__esc_md backslash-escapes: they open code spans, emphasis,
  * links and table cells, and '\\' itself. */
 static const char md_special[] = "\\`*[]|";
 
-/* What esc_md writes for @p c: its escape in @p tmp, or NULL to keep it. */
+/* What atl__esc_md writes for @p c: its escape in @p tmp, or NULL to keep it. */
 static const char *md_piece(unsigned char c, char tmp[3])
 {
   if (c && strchr(md_special, c)) {
@@ -94,7 +94,7 @@ static const char *md_piece(unsigned char c, char tmp[3])
   return html_entity(c);
 }
 
-void esc_md(FILE *o, const char *s)
+void atl__esc_md(FILE *o, const char *s)
 {
   char tmp[3];
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -106,7 +106,7 @@ void esc_md(FILE *o, const char *s)
   }
 }
 
-char *esc_md_str(char *buf, size_t len, const char *s)
+char *atl__esc_md_str(char *buf, size_t len, const char *s)
 {
   if (len == 0)
     return buf;
@@ -127,7 +127,7 @@ char *esc_md_str(char *buf, size_t len, const char *s)
   return buf;
 }
 
-void esc_md_to_html(FILE *o, const char *md)
+void atl__esc_md_to_html(FILE *o, const char *md)
 {
   static const char *const entities[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
   for (const unsigned char *p = (const unsigned char *)md; *p; p++) {
@@ -140,7 +140,7 @@ void esc_md_to_html(FILE *o, const char *md)
       size_t k = 0;
       while (k < 5 && strncmp((const char *)p, entities[k], strlen(entities[k])) != 0)
         k++;
-      if (k < 5) { /* an entity esc_md wrote means the same in HTML */
+      if (k < 5) { /* an entity atl__esc_md wrote means the same in HTML */
         fputs(entities[k], o);
         p += strlen(entities[k]) - 1;
         continue;
@@ -154,7 +154,7 @@ void esc_md_to_html(FILE *o, const char *md)
   }
 }
 
-void esc_url(FILE *o, const char *s)
+void atl__esc_url(FILE *o, const char *s)
 {
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
     if (is_alnum(*p) || strchr("-._~/", *p))

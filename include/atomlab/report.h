@@ -1,0 +1,103 @@
+/**
+ * @file report.h
+ * The documents of a report folder: report.md and a self-contained
+ * report.html (figures embedded) from a contention x padding sweep, the
+ * figures atl_plot() drew, and the other steps' files (strategies, the
+ * histogram, the smem model's table, the datasheet sweep); and several
+ * report folders side by side. The library prints nothing: a file that
+ * could not be written is told through the notify callback.
+ */
+#ifndef ATOMLAB_REPORT_H
+#define ATOMLAB_REPORT_H
+
+#include <stddef.h>
+
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Receives one line (no newline) about a file that could not be written. */
+typedef void (*atl_report_notify)(void *arg, const char *text);
+
+/** What a written report says in short (a caller prints it). */
+struct atl_report_summary {
+  char device[256];
+  size_t rows, verified;
+  char best_pattern[32]; /**< the fastest pattern at the lowest contention and padding */
+  double best_gops;
+};
+
+/** The other steps' files, for the Strategies, Histogram and Model sections (any may be missing). */
+struct atl_report_inputs {
+  const char *strategy_json, *strategy_log, *strategy_args; /**< args: the settings, for the text */
+  const char *hist_json, *hist_log, *hist_args;
+  const char *figures;
+  const char *smem_table;    /**< results/<device slug>/smem-table.csv */
+  const char *datasheet_rmw; /**< the datasheet's rmw rows (data/datasheet-rmw.json), or NULL */
+  const struct atl_result_set *datasheet; /**< set by atl_report_write from datasheet_rmw: leave NULL */
+  int cuda;
+  atl_report_notify notify; /**< may be NULL */
+  void *arg;                /**< passed to @p notify */
+};
+
+/**
+ * Writes DIR/report.md and DIR/report.html from the sweep @p json and the
+ * images in @p figures (@p plot_log is named where there are none), and the
+ * sections of @p in; the datasheet, where @p in names its sweep, as
+ * DIR/data/datasheet.json and .csv. Fills @p sum.
+ * Returns 0, or ATL_EINVAL (the sweep does not read) or ATL_EIO with a
+ * one-line reason in @p why.
+ */
+int atl_report_write(const char *dir, const char *json, const char *figures, const char *plot_log,
+                     const struct atl_report_inputs *in, struct atl_report_summary *sum, char *why, size_t why_len);
+
+/** The files of a report folder: what the steps write and the documents read. */
+struct atl_report_files {
+  char data[4200], figures[4200], json[4300], csv[4300], s_json[4300], s_csv[4300], s_log[4300], h_json[4300],
+      h_log[4300], d_json[4300], d_log[4300];
+};
+
+/** The files inside @p dir, or (NULL) relative to the report folder, as the steps running in it name them. */
+void atl_report_files(const char *dir, struct atl_report_files *f);
+
+/**
+ * Checks, before anything is measured, that @p dir can become a report
+ * folder (the report replaces it whole: it is new, empty or an earlier
+ * report, not a folder the current one is inside, its parent writable), and
+ * gives @p target, the folder the report becomes (absolute, symbolic links
+ * followed), and @p staging, the new folder beside it that the steps write
+ * into. Returns 0, or ATL_EINVAL with the reason (starting with the quoted
+ * @p dir) in @p why.
+ */
+int atl_report_target(const char *dir, char *target, size_t tlen, char *staging, size_t slen, char *why,
+                      size_t why_len);
+
+/**
+ * Puts the finished @p staging folder in place of @p target (@p shown: its
+ * name in messages), the earlier report renamed away first and removed
+ * after: a reader finds one run's files, never a mix. Returns 0, or ATL_EIO
+ * with the reason in @p why (the staging folder kept). An earlier report that
+ * could not be removed is named in @p warning (empty when none).
+ */
+int atl_report_replace(const char *target, const char *staging, const char *shown, char *why, size_t why_len,
+                       char *warning, size_t warning_len);
+
+/** Most report folders atl_report_compare() puts side by side. */
+#define ATL_REPORT_COMPARE_MAX 8
+
+/**
+ * The report folders @p dirs (2 to ATL_REPORT_COMPARE_MAX) side by side in
+ * the Markdown file @p out: each device's facts, the datasheets in one table
+ * with every rate's ratio to the first device's, and each device's findings.
+ * Returns 0, or ATL_EINVAL (a folder without a readable data/rmw.json; the
+ * reason, naming the folder, in @p why), ATL_EIO or ATL_ENOMEM.
+ */
+int atl_report_compare(const char *const *dirs, size_t ndirs, const char *out, atl_report_notify notify, void *arg,
+                       char *why, size_t why_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,181 @@
+/* The gnuplot frame every figure of atl_plot shares (plot.c for result
+ * files, app.c for app files, swatomic.c for seed 000's figures, smem_case.c
+ * for seed 002's): the script head and tail, the .dat comment, finding
+ * gnuplot and running it with a timeout, writing a figure's files. It calls
+ * none of them back, so the plot files depend on it one way. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/escape.h"
+#include "plot_internal.h"
+
+void atl__plot_say(struct atl__plot *p, enum atl_plot_event ev, const char *fmt, ...)
+{
+  char text[4600];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  if (p->notify)
+    p->notify(p->arg, ev, text);
+}
+
+int atl__plot_fail(struct atl__plot *p, int code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  if (p->why && p->why_len)
+    vsnprintf(p->why, p->why_len, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+int atl__plot_mkdir(struct atl__plot *p, const char *dir)
+{
+  if (mkdir(dir, 0777) == 0 || errno == EEXIST)
+    return 0;
+  p->bad_folder = 1;
+  return atl__plot_fail(p, ATL_EINVAL, "'%s': unable to create the folder (does its parent exist?)", dir);
+}
+
+void atl__plot_gp_file(FILE *gp, const char *name, const char *ext)
+{
+  char file[300];
+  snprintf(file, sizeof file, "%s.%s", name, ext);
+  atl__esc_gp_string(gp, file);
+}
+
+void atl__plot_dat_head(FILE *dat, const char *name, const char *path, const char *device)
+{
+  fputs("# ", dat);
+  atl__esc_comment(dat, name);
+  fputs(" from ", dat);
+  atl__esc_comment(dat, path);
+  fputs(" (", dat);
+  atl__esc_comment(dat, device);
+  fputs(")\n", dat);
+}
+
+/* Shared head of every script: a clean state, the PNG terminal it has. */
+void atl__plot_gp_head(FILE *gp, const char *name, const char *title, const char *device, int png)
+{
+  fputs("# ", gp);
+  atl__esc_comment(gp, name);
+  fputs(": drawn by `atomlab plot`; run `gnuplot ", gp);
+  atl__esc_comment(gp, name);
+  fputs(".gp` in this folder to redraw.\n", gp);
+  fprintf(gp, "reset\n");
+  if (png) {
+    fprintf(gp,
+            "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+            "  set terminal pngcairo size 900,700 font \",11\" noenhanced\n"
+            "} else {\n"
+            "  set terminal png size 900,700 noenhanced\n"
+            "}\n");
+    fputs("set output ", gp);
+    atl__plot_gp_file(gp, name, "png");
+  } else {
+    fputs("set terminal svg size 900,700 font \",11\" noenhanced\nset output ", gp);
+    atl__plot_gp_file(gp, name, "svg");
+  }
+  /* Data only in single quotes (escape.h): the line break is the one double-quoted string. */
+  fputs("\nset title ", gp);
+  atl__esc_gp_string(gp, title);
+  fputs(" . \"\\n\" . ", gp);
+  atl__esc_gp_string(gp, device);
+  fputs(" noenhanced\n", gp);
+}
+
+/* The second format, when both are asked for, is a replot into SVG. */
+void atl__plot_gp_tail(FILE *gp, const char *name, int png, int svg)
+{
+  if (png && svg) {
+    fputs("set terminal svg size 900,700 font \",11\" noenhanced\nset output ", gp);
+    atl__plot_gp_file(gp, name, "svg");
+    fputs("\nreplot\n", gp);
+  }
+  fprintf(gp, "unset output\n");
+}
+
+/* gnuplot from ATL_GNUPLOT or PATH; NULL when there is none to run. */
+const char *atl__plot_find_gnuplot(char *buf, size_t len)
+{
+  const char *env = getenv("ATL_GNUPLOT");
+  if (env && env[0]) {
+    /* made absolute: gnuplot runs inside the figure folder, where a relative name means another file */
+    char cwd[2048];
+    int n = env[0] == '/' ? snprintf(buf, len, "%s", env)
+            : getcwd(cwd, sizeof cwd) ? snprintf(buf, len, "%s/%s", cwd, env)
+                                      : -1;
+    return n > 0 && (size_t)n < len && access(buf, X_OK) == 0 ? buf : NULL;
+  }
+  const char *path = getenv("PATH");
+  if (path == NULL)
+    return NULL;
+  for (const char *p = path; *p;) {
+    size_t n = strcspn(p, ":");
+    if (n && snprintf(buf, len, "%.*s/gnuplot", (int)n, p) < (int)len && access(buf, X_OK) == 0)
+      return buf;
+    p += n + (p[n] == ':');
+  }
+  return NULL;
+}
+
+static int file_nonempty(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+void atl__plot_draw(struct atl__plot *p, const char *dir, const char *name)
+{
+  char file[2200];
+  if (p->gnuplot == NULL) { /* the script is what there is to draw from */
+    atl__plot_say(p, ATL_PLOT_IMAGE, "%s/%s.gp", dir, name);
+    return;
+  }
+  char script[300];
+  snprintf(script, sizeof script, "%s.gp", name);
+  if (p->gave_up || atl_stop_requested()) { /* said once already: the script is there to draw from */
+    p->failed += (size_t)(p->png + p->svg);
+    return;
+  }
+  /* inside the figure folder: the scripts name their files relative to it */
+  char *gnuplot_argv[] = {(char *)p->gnuplot, script, NULL};
+  int rc = atl_spawn(p->gnuplot, gnuplot_argv, &(struct atl_spawn_io){.dir = dir, .timeout = p->timeout});
+  if (rc == ATL_SPAWN_TIMEOUT) {
+    atl__plot_say(p, ATL_PLOT_ERROR,
+                  "gnuplot timed out after %g s drawing '%s/%s' (see --timeout); no further figure is drawn",
+                  p->timeout, dir, script);
+    p->gave_up = 1;
+  }
+  int ok = rc == 0;
+  for (int k = 0; k < 2; k++) {
+    if (!(k == 0 ? p->png : p->svg))
+      continue;
+    snprintf(file, sizeof file, "%s/%s.%s", dir, name, k == 0 ? "png" : "svg");
+    if (ok && file_nonempty(file))
+      atl__plot_say(p, ATL_PLOT_IMAGE, "%s", file);
+    else {
+      atl__plot_say(p, ATL_PLOT_ERROR, "gnuplot did not draw '%s' (script: %s/%s)", file, dir, script);
+      p->failed++;
+    }
+  }
+}
+
+/* Writes one text file built in memory, through a temporary name. */
+int atl__plot_write(struct atl__plot *p, const char *dir, const char *name, const char *ext, char *text, size_t len)
+{
+  char path[2200], why[512];
+  snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
+  int rc = atl_file_write_text(path, text, len, why, sizeof why);
+  free(text);
+  if (rc == 0)
+    return 0;
+  atl__plot_say(p, ATL_PLOT_ERROR, "unable to write '%s': %s", path, why);
+  return atl__plot_fail(p, ATL_EIO, "unable to write '%s'", path);
+}
