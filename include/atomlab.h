@@ -22,5 +22,6 @@
 #include "atomlab/app.h"
 #include "atomlab/file.h"
 #include "atomlab/stop.h"
+#include "atomlab/scatter.h"
 
 #endif

@@ -45,7 +45,7 @@ static int is_int(const struct scatter_params *p) { return p->type == TYPE_U32 |
 static size_t elem_bytes(const struct scatter_params *p) { return p->type >= TYPE_BF16 ? 2 : 4; }
 static size_t index_bytes(const struct scatter_params *p) { return p->index == INDEX_I64 ? 8 : 4; }
 
-/* The host's 16-bit floats: the same rounding as atomlab/scatter.h's (nearest, ties to even). */
+/* The host's 16-bit floats: the same rounding as atomlab/scatter_device.h's (nearest, ties to even). */
 static uint16_t to_bf16(float f)
 {
   uint32_t x;

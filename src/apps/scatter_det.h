@@ -32,8 +32,8 @@ struct atl__scatter_det {
 int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, struct atl__scatter_det *d,
                              const char *type_define, unsigned idx_bytes, struct atl_row *row);
 
-/* Every pass in order; the device times summed into @p ms (may be NULL). out is written whole: no reset needed
- * but for targets no key names, which keep what out held (zero it first). */
+/* Every pass in order (out += the scatter, each element by one writer in a fixed order); the device times
+ * summed into @p ms (may be NULL). */
 int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms);
 
 #endif

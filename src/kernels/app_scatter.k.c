@@ -6,7 +6,7 @@
  *
  *   D=N              columns per row
  *   TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16 (16-bit floats stored as their bits, summed in f32,
- *                    added by atomlab/scatter.h's atl_atomic_add_bf16 / _f16)
+ *                    added by atomlab/scatter_device.h's atl_atomic_add_bf16 / _f16)
  *   IDX_T=uint|ulong the keys' type (--index i32 | i64)
  *   VARIANT_atomic   one atomic per element
  *   VARIANT_run      the warp sums runs of equal consecutive keys in registers and flushes a run's sums
@@ -24,10 +24,10 @@
  *                    work-item on neighbouring words whatever D is): the bandwidth of moving the same bytes
  *
  * Floats on OpenCL 1.2 have no atomic add: a CAS loop on the word's bits (what users write there); 16-bit
- * floats a CAS loop on the 32-bit word that holds them (atomlab/scatter.h).
+ * floats a CAS loop on the 32-bit word that holds them (atomlab/scatter_device.h).
  */
 #include "atomlab/port.h"
-#include "atomlab/scatter.h"
+#include "atomlab/scatter_device.h"
 
 /* T: the stored value; A: what a lane sums in (f32 for the 16-bit floats); LOAD: a stored value as A. */
 #if defined(TYPE_f32)

@@ -12,11 +12,11 @@
  *      the sorted ids depend on neither grid nor work-group size: row ids of one key in ascending order.
  *   2. det_tile: the sorted sequence is cut into tiles of TILE places (fixed: the tile boundaries depend
  *      on the data only). One warp per tile sums each key's rows in sorted order (ascending row id);
- *      a key whose rows lie wholly in the tile is stored to the output (a plain store: one writer), a key
- *      that crosses the tile's start or end leaves its partial sum in part[tile][0] (the tile's first
- *      key) or part[tile][1] (its last key).
+ *      a key whose rows lie wholly in the tile is added to the output (a plain load and store: one writer),
+ *      a key that crosses the tile's start or end leaves its partial sum in part[tile][0] (the tile's
+ *      first key) or part[tile][1] (its last key).
  *   3. det_combine: one warp per crossing key (found at the first tile boundary it crosses) adds the
- *      partials of the tiles it spans in ascending tile order and stores the result.
+ *      partials of the tiles it spans in ascending tile order and adds the result to the output.
  *
  * No float is ever added by an atomic, so no order of threads can change a bit. Keys are u32 (targets
  * < 2^32); the input keys are IDX_T (uint or ulong: --index).
@@ -25,7 +25,7 @@
  *   size, for the local digit array)
  */
 #include "atomlab/port.h"
-#include "atomlab/scatter.h"
+#include "atomlab/scatter_device.h"
 
 /* T: the stored value; A: what a warp sums in (f32 for the 16-bit floats, rounded once when stored). */
 #if defined(TYPE_f32)
@@ -156,7 +156,7 @@ ATL_KERNEL void det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *ke
   }
 }
 
-/* One warp per tile of TILE sorted places: keys wholly inside are stored, crossing keys leave partials. */
+/* One warp per tile of TILE sorted places: keys wholly inside are added, crossing keys leave partials. */
 ATL_KERNEL void det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *keys,
                          ATL_GLOBAL const uint *ids, ATL_GLOBAL T *out, ATL_GLOBAL A *part, ulong rows)
 {
@@ -180,7 +180,7 @@ ATL_KERNEL void det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const 
           if (open)
             part[at + c] = sum[j];
           else
-            out[at + c] = STORE(sum[j]);
+            out[at + c] = STORE(LOAD(out[at + c]) + sum[j]); /* out += the sum: its one writer */
           sum[j] = (A)0;
         }
         if (i == hi)
@@ -216,6 +216,6 @@ ATL_KERNEL void det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *par
         break;
     }
     for (uint j = 0, c = lane; c < D; j++, c += LANES)
-      out[(ulong)k * D + c] = STORE(sum[j]);
+      out[(ulong)k * D + c] = STORE(LOAD(out[(ulong)k * D + c]) + sum[j]);
   }
 }

@@ -7,12 +7,13 @@
 need_opencl
 S="app scatter --rows 3000 --targets 500 --samples 2"
 for args in "--type f32 --dim 64" "--type u32 --dim 1" "--type f32 --dim 33 --rows-per-warp 7" "--type u32 --dim 512 --rows 300" \
-  "--type i32 --dim 3 --index i64" "--type bf16 --dim 33" "--type f16 --dim 2 --index i64"; do
+  "--type i32 --dim 3 --index i64 --dist zipf,hot" "--type bf16 --dim 33 --dist uniform,clustered" \
+  "--type f16 --dim 2 --index i64 --dist zipf,sorted"; do
   timeout 300 "$ATOMLAB" $S $args -o "$WORK/s.json" --quiet 2>"$WORK/err" &&
-    python3 - "$WORK/s.json" <<'PY' && pass || fail "scatter $args: $(tail -2 "$WORK/err")"
+    python3 - "$WORK/s.json" "$args" <<'PY' && pass || fail "scatter $args: $(tail -2 "$WORK/err")"
 import atl_json, sys
 rows = atl_json.load(sys.argv[1])["rows"]
-assert len(rows) == 1 + 5 * 5, len(rows)
+assert len(rows) == 1 + (2 if "--dist" in sys.argv[2] else 5) * 5, len(rows)
 assert rows[0]["variant"].endswith("/copy-ceiling"), rows[0]["variant"]
 for r in rows:
     if r["variant"].endswith("/vector"):  # sm_90's vector reduction: unsupported on a CPU, and says why

@@ -1,5 +1,5 @@
 /*
- * atomlab/scatter.h: scatter-add of rows in users' kernels, written once over atomlab/port.h (CUDA C and
+ * atomlab/scatter_device.h: scatter-add of rows in users' kernels, written once over atomlab/port.h (CUDA C and
  * OpenCL C 1.2), and the 16-bit float words the scatter app stores (issue [scatter]).
  *
  * 16-bit floats are carried as their bits (ushort): bf16 (8-bit significand, the upper half of an f32)
@@ -18,8 +18,8 @@
  *                                                          registers first: one atomic per run and column
  * (float f32 only; any int type through atl_atomic_add). They call no barrier.
  */
-#ifndef ATOMLAB_SCATTER_H
-#define ATOMLAB_SCATTER_H
+#ifndef ATOMLAB_SCATTER_DEVICE_H
+#define ATOMLAB_SCATTER_DEVICE_H
 
 #include "atomlab/port.h"
 
