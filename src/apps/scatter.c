@@ -268,6 +268,8 @@ static int64_t det_mismatches(const struct scatter_params *p, const uint32_t *id
   uint64_t *place = calloc(V + 1, sizeof *place);
   float *acc = calloc(V * D, sizeof *acc), *piece = calloc(V * D, sizeof *piece);
   int64_t wrong = -1;
+  /* The test hook that proves this check can fail: the emulation without the tile cuts (plain row order). */
+  const uint64_t tile = atl__app_hook("ATL_SCATTER_SKEW_DET_ORDER") ? UINT64_MAX : ATL__SCATTER_DET_TILE;
   if (place && acc && piece) {
     for (uint64_t i = 0; i < E; i++) /* each key's first sorted place: an exclusive scan of the counts */
       place[idx[i] + 1]++;
@@ -275,7 +277,7 @@ static int64_t det_mismatches(const struct scatter_params *p, const uint32_t *id
       place[k + 1] += place[k];
     for (uint64_t i = 0; i < E; i++) {
       const uint64_t k = idx[i], at = place[k]++;
-      const int cut = (at + 1) % ATL__SCATTER_DET_TILE == 0; /* a tile ends after this place */
+      const int cut = (at + 1) % tile == 0; /* a tile ends after this place */
       for (uint64_t c = 0; c < D; c++) {
         piece[k * D + c] += (float)float_at(p, src, i * D + c);
         if (cut) {
