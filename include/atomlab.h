@@ -26,5 +26,6 @@
 #include "atomlab/process.h"
 #include "atomlab/plot.h"
 #include "atomlab/report.h"
+#include "atomlab/scatter.h"
 
 #endif

@@ -2,7 +2,9 @@
  * Scatter-add of rows (issue [scatter]): out[idx[i]][:] += src[i][:], the operation of graph aggregation,
  * embedding backward, weighted bincount and mixture-of-experts combine. Variants: one atomic per element
  * (atomic), runs of equal consecutive keys summed in registers before one atomic per column (run), and
- * the ceiling in the same run (copy: the same source bytes copied, no index). Every element of the output
+ * the ceiling in the same run (copy: the same source bytes copied, no index), and a deterministic variant
+ * (det: scatter_det.c; bit-identical on every grid, checked bit for bit against a host emulation of its
+ * order and by the output's hash in tests/cli/scatter.sh). Every element of the output
  * is checked: integers exactly; floats against a float64 host sum within the bound of recursive summation
  * in any order, |got - sum| <= g(n) * sum|x| with g(n) = (n-1)u / (1-(n-1)u), u = 2^-24, n the element's
  * number of contributions (docs/scatter.md).
@@ -16,32 +18,94 @@
 #include <unistd.h>
 
 #include "app_internal.h"
+#include "scatter_det.h"
 
 extern const struct atl_app_info atl__app_scatter;
 
 enum { DIST_UNIFORM, DIST_ZIPF, DIST_SORTED, DIST_CLUSTERED, DIST_HOT, DIST_COUNT };
 static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered", "hot"};
-enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_COUNT };
-static const char *const variant_names[] = {"atomic", "run", "block", "vector"};
-enum { TYPE_F32, TYPE_U32 };
-static const char *const type_names[] = {"f32", "u32"};
+enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_COUNT };
+static const char *const variant_names[] = {"atomic", "run", "block", "vector", "det"};
+enum { TYPE_F32, TYPE_U32, TYPE_I32, TYPE_BF16, TYPE_F16, TYPE_COUNT };
+static const char *const type_names[] = {"f32", "u32", "i32", "bf16", "f16"};
+static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
+enum { INDEX_I32, INDEX_I64 };
+static const char *const index_names[] = {"i32", "i64"};
 
 struct scatter_params {
-  uint32_t wg_size, dim, run, rows_per_warp, block_rows;
+  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
-  int type;
+  int type, index;
   double zipf;
   const char *dump;
 };
+
+static int is_int(const struct scatter_params *p) { return p->type == TYPE_U32 || p->type == TYPE_I32; }
+static size_t elem_bytes(const struct scatter_params *p) { return p->type >= TYPE_BF16 ? 2 : 4; }
+static size_t index_bytes(const struct scatter_params *p) { return p->index == INDEX_I64 ? 8 : 4; }
+
+/* The host's 16-bit floats: the same rounding as atomlab/scatter_device.h's (nearest, ties to even). */
+static uint16_t to_bf16(float f)
+{
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16); /* the inputs and sums here are never NaN */
+}
+static uint16_t to_f16(float f)
+{
+  uint32_t x, o;
+  memcpy(&x, &f, 4);
+  const uint32_t sign = x & 0x80000000u;
+  x ^= sign;
+  if (x >= (127u + 16u) << 23)
+    o = x > 0x7f800000u ? 0x7e00u : 0x7c00u;
+  else if (x < 113u << 23) {
+    const uint32_t magic = ((127u - 15u) + (23u - 10u) + 1u) << 23;
+    float a, m;
+    memcpy(&a, &x, 4), memcpy(&m, &magic, 4);
+    a += m;
+    memcpy(&o, &a, 4);
+    o -= magic;
+  } else {
+    const uint32_t odd = (x >> 13) & 1u;
+    x += ((15u - 127u) << 23) + 0xfffu;
+    x += odd;
+    o = x >> 13;
+  }
+  return (uint16_t)(o | (sign >> 16));
+}
+static float from_16(int type, uint16_t h)
+{
+  if (type == TYPE_BF16) {
+    const uint32_t x = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+  }
+  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  const double v = e == 0 ? m * 0x1p-24 : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
+  return (float)(h & 0x8000 ? -v : v);
+}
+
+/* Element @p e of a float array of the run's type, as a double. */
+static double float_at(const struct scatter_params *p, const void *buf, uint64_t e)
+{
+  if (p->type == TYPE_F32)
+    return ((const float *)buf)[e];
+  return from_16(p->type, ((const uint16_t *)buf)[e]);
+}
 
 struct scatter_run {
   atl_context_t ctx;
   const struct scatter_params *p;
   void *src, *idx, *out;
   const void *host_src; /* what the copy ceiling must reproduce */
+  const uint32_t *host_idx; /* the keys of the distribution being run */
   size_t src_bytes, out_bytes;
   double copy_gbps; /* the ceiling: copy bandwidth (read + write) in this run */
+  struct atl__scatter_det det; /* the det variant's passes, prepared once per run */
+  char det_instructions[sizeof ((struct atl_row *)0)->instructions];
 };
 
 static int reset_out(atl_context_t ctx, void *arg)
@@ -93,14 +157,20 @@ static int make_keys(const struct scatter_params *p, int dist, uint32_t *idx)
   return 0;
 }
 
-/* Source values, never zero: floats of magnitude [0.5, 1) and either sign; integers 1 to 16. */
+/* Source values, never zero: floats of magnitude [0.5, 1) and either sign (16-bit ones rounded to their
+ * type: [0.5, 1]); u32 1 to 16; i32 -16 to -1 and 1 to 16. */
 static void make_src(const struct scatter_params *p, void *src)
 {
   const uint64_t n = p->rows * p->dim;
   for (uint64_t i = 0; i < n; i++) {
     const uint64_t h = atl__splitmix64((p->seed + 7) ^ (i * 0x9e3779b97f4a7c15ull));
+    const float f = (float)((h & 1 ? -1.0 : 1.0) * (0.5 + (double)(h >> 40) * 0x1p-25));
     if (p->type == TYPE_F32)
-      ((float *)src)[i] = (float)((h & 1 ? -1.0 : 1.0) * (0.5 + (double)(h >> 40) * 0x1p-25));
+      ((float *)src)[i] = f;
+    else if (p->type >= TYPE_BF16)
+      ((uint16_t *)src)[i] = p->type == TYPE_BF16 ? to_bf16(f) : to_f16(f);
+    else if (p->type == TYPE_I32)
+      ((int32_t *)src)[i] = (int32_t)(h % 16 + 1) * (h >> 63 ? -1 : 1);
     else
       ((uint32_t *)src)[i] = (uint32_t)(h % 16) + 1;
   }
@@ -118,23 +188,23 @@ static int make_expected(const struct scatter_params *p, const uint32_t *idx, co
 {
   const uint64_t E = p->rows, V = p->targets, D = p->dim;
   x->depth = calloc(V, sizeof *x->depth);
-  if (p->type == TYPE_F32) {
+  if (!is_int(p)) {
     x->sum = calloc(V * D, sizeof *x->sum);
     x->mag = calloc(V * D, sizeof *x->mag);
   } else
     x->isum = calloc(V * D, sizeof *x->isum);
-  if (x->depth == NULL || (p->type == TYPE_F32 ? !x->sum || !x->mag : !x->isum))
+  if (x->depth == NULL || (!is_int(p) ? !x->sum || !x->mag : !x->isum))
     return ATL_ENOMEM;
   for (uint64_t i = 0; i < E; i++) {
     const uint64_t k = idx[i];
     x->depth[k]++;
     for (uint64_t c = 0; c < D; c++) {
-      if (p->type == TYPE_F32) {
-        const double v = ((const float *)src)[i * D + c];
+      if (!is_int(p)) {
+        const double v = float_at(p, src, i * D + c);
         x->sum[k * D + c] += v;
         x->mag[k * D + c] += fabs(v);
       } else
-        x->isum[k * D + c] += ((const uint32_t *)src)[i * D + c];
+        x->isum[k * D + c] += ((const uint32_t *)src)[i * D + c]; /* i32 too: sums mod 2^32 */
     }
   }
   return 0;
@@ -154,14 +224,20 @@ static uint64_t check_output(const struct scatter_params *p, const void *got, co
                              size_t len)
 {
   const uint64_t V = p->targets, D = p->dim;
-  const double u = 0x1p-24;
+  /* f32: n - 1 additions, each rounded once to f32. 16-bit: at most n roundings (n - 1 additions and the
+   * final store), each of them at most two roundings to 16 bits (a partial sum rounded to 16 bits for the
+   * native reduction, then its result) and one to f32: unit 2 u16 + 2 u32 covers their products. Where
+   * n u >= 1 the bound says nothing (g infinite): only a finite value is asked. */
+  const double u32 = 0x1p-24, u16 = p->type == TYPE_BF16 ? 0x1p-8 : 0x1p-11;
+  const double u = p->type == TYPE_F32 ? u32 : 2 * u16 + 2 * u32;
   uint64_t wrong = 0;
   for (uint64_t e = 0; e < V * D; e++) {
     int bad;
-    if (p->type == TYPE_F32) {
-      const double n = x->depth[e / D], g = n > 1 ? (n - 1) * u / (1 - (n - 1) * u) : 0;
-      const double v = ((const float *)got)[e];
-      bad = !(fabs(v - x->sum[e]) <= g * x->mag[e]);
+    if (!is_int(p)) {
+      const double n = (double)x->depth[e / D] - (p->type == TYPE_F32);
+      const double g = n <= 0 ? 0 : n * u < 1 ? n * u / (1 - n * u) : INFINITY;
+      const double v = float_at(p, got, e);
+      bad = !isfinite(v) || !(fabs(v - x->sum[e]) <= g * x->mag[e]);
       if (bad && wrong == 0)
         snprintf(first, len, "out[%llu][%llu] = %.9g, expected %.9g within %.3g (%u rows)",
                  (unsigned long long)(e / D), (unsigned long long)(e % D), v, x->sum[e], g * x->mag[e],
@@ -178,6 +254,51 @@ static uint64_t check_output(const struct scatter_params *p, const void *got, co
   return wrong;
 }
 
+/*
+ * The det variant's fixed order emulated on the host, for the floats: each key's rows in ascending row order, cut
+ * where the sorted places cross a multiple of ATL__SCATTER_DET_TILE; each piece summed from zero in float,
+ * the pieces added in order (0 + x is x: no piece is -0, a sum of non-zero values that cancels is +0), the
+ * sum rounded once to 16 bits for bf16 and f16. The
+ * device must give exactly these bits: the count of elements that differ, or -1 without the memory.
+ */
+static int64_t det_mismatches(const struct scatter_params *p, const uint32_t *idx, const void *src,
+                              const void *got)
+{
+  const uint64_t E = p->rows, V = p->targets, D = p->dim;
+  uint64_t *place = calloc(V + 1, sizeof *place);
+  float *acc = calloc(V * D, sizeof *acc), *piece = calloc(V * D, sizeof *piece);
+  int64_t wrong = -1;
+  /* The test hook that proves this check can fail: the emulation without the tile cuts (plain row order). */
+  const uint64_t tile = atl__app_hook("ATL_SCATTER_SKEW_DET_ORDER") ? UINT64_MAX : ATL__SCATTER_DET_TILE;
+  if (place && acc && piece) {
+    for (uint64_t i = 0; i < E; i++) /* each key's first sorted place: an exclusive scan of the counts */
+      place[idx[i] + 1]++;
+    for (uint64_t k = 0; k < V; k++)
+      place[k + 1] += place[k];
+    for (uint64_t i = 0; i < E; i++) {
+      const uint64_t k = idx[i], at = place[k]++;
+      const int cut = (at + 1) % tile == 0; /* a tile ends after this place */
+      for (uint64_t c = 0; c < D; c++) {
+        piece[k * D + c] += (float)float_at(p, src, i * D + c);
+        if (cut) {
+          acc[k * D + c] += piece[k * D + c];
+          piece[k * D + c] = 0;
+        }
+      }
+    }
+    wrong = 0;
+    for (uint64_t e = 0; e < V * D; e++) {
+      const float want = acc[e] + piece[e];
+      if (p->type == TYPE_F32)
+        wrong += memcmp(&want, (const float *)got + e, sizeof want) != 0;
+      else
+        wrong += (p->type == TYPE_BF16 ? to_bf16(want) : to_f16(want)) != ((const uint16_t *)got)[e];
+    }
+  }
+  free(place), free(acc), free(piece);
+  return wrong;
+}
+
 /* Raw little-endian arrays for a peer (scripts/peer-torch-scatter.py) to load: FOLDER/NAME-DIST.bin. */
 static void dump_array(const char *folder, const char *name, const char *dist, const void *data, size_t bytes)
 {
@@ -188,6 +309,25 @@ static void dump_array(const char *folder, const char *name, const char *dist, c
     fwrite(data, 1, bytes, f);
     fclose(f);
   }
+}
+
+/* One timed sample of the det variant: the output zeroed (untimed, as for the others), then every pass. */
+static int det_once(void *arg, uint32_t iters, double *ms)
+{
+  struct scatter_run *r = arg;
+  int err = reset_out(r->ctx, r);
+  (void)iters;
+  return err ? err : atl__scatter_det_launch(r->ctx, &r->det, ms);
+}
+
+/* FNV-1a of the output's bytes, cut to 53 bits so that a double metric holds it exactly: the det variant's
+ * runs, grids and work-group sizes must give the same number. */
+static double bytes_hash(const void *data, size_t n)
+{
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ ((const unsigned char *)data)[i]) * 0x100000001b3ull;
+  return (double)(h >> 11);
 }
 
 /* Keys a work-group's local table holds: 32 KiB of sums (and a key each), at most 2048. */
@@ -215,7 +355,8 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   struct atl_row row;
   void *kernel = NULL;
   char label[96], defines[128];
-  snprintf(label, sizeof label, "%s/%s/%s", type_names[p->type], dist_names[dist],
+  snprintf(label, sizeof label, "%s%s/%s/%s", type_names[p->type], p->index == INDEX_I64 ? "-i64" : "",
+           dist_names[dist],
            variant < 0 ? "copy-ceiling" : variant_names[variant]);
   atl__app_row_init(&row, "scatter", label);
   /* The vector reduction exists on sm_90 for floats; the rows of a dimension it cannot split say so. */
@@ -225,16 +366,24 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
                         "dim a multiple of 4");
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
-  snprintf(defines, sizeof defines, "D=%u TYPE_%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu", p->dim,
-           type_names[p->type], variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows);
-  int err = atl__app_build(ctx, "app_scatter", "scatter_add", defines, &kernel, &row);
+  snprintf(defines, sizeof defines, "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu", p->dim,
+           type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
+           variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows);
+  int err = 0;
+  if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
+    double warm = 0;
+    snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
+    if (!(err = det_once(r, 0, &warm)))
+      err = atl__app_sample(det_once, r, tm, &row.time_ms);
+  } else
+    err = atl__app_build(ctx, "app_scatter", "scatter_add", defines, &kernel, &row);
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r->src, 0},
                            {ATL_ARG_BUFFER, r->idx, 0},
                            {ATL_ARG_BUFFER, r->out, 0},
                            {ATL_ARG_U64, NULL, p->rows},
                            {ATL_ARG_U32, NULL, p->rows_per_warp}};
   struct atl_launch launch = {launch_threads(p, variant), p->wg_size, args, 5};
-  if (!err)
+  if (!err && variant != VAR_DET)
     err = atl__app_time(ctx, kernel, &launch, variant < 0 ? NULL : reset_out, r, tm, &row);
   if (!err && variant >= 0)
     err = atl__ops(ctx)->read(atl__dev(ctx), r->out, host_out, r->out_bytes);
@@ -244,7 +393,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   }
   row.status = ATL_STATUS_OK;
   const double t = row.time_ms.median;
-  const size_t es = 4;
+  const size_t es = elem_bytes(p);
   if (variant < 0) { /* the copy moved src_bytes in and out: its bandwidth is the ceiling, once it is a copy */
     void *back = malloc(r->src_bytes);
     if (back == NULL || atl__ops(ctx)->read(atl__dev(ctx), r->out, back, r->src_bytes) != 0)
@@ -257,12 +406,21 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   } else {
     char first[200] = "";
     row.wrong = check_output(p, host_out, x, first, sizeof first);
+    if (variant == VAR_DET && !is_int(p) && row.wrong == 0) { /* the order, not only the bound */
+      const int64_t off = det_mismatches(p, r->host_idx, r->host_src, host_out);
+      row.wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
+      if (off)
+        snprintf(first, sizeof first, "%s", off < 0 ? "no host memory to emulate the fixed order"
+                                                    : "bits other than the fixed order's (host emulation)");
+    }
+    atl_row_metric_set(&row, "out_hash53", bytes_hash(host_out, r->out_bytes));
     row.verified = row.wrong == 0;
     if (!row.verified)
       atl__app_row_status(&row, ATL_STATUS_OK, "%llu of %llu elements wrong: first %s",
                           (unsigned long long)row.wrong, (unsigned long long)(p->targets * p->dim), first);
     /* the fewest bytes: read src and idx once, read and write the output once */
-    const double bytes = (double)r->src_bytes + 4.0 * (double)p->rows + 2.0 * (double)p->targets * p->dim * es;
+    const double bytes = (double)r->src_bytes + (double)index_bytes(p) * (double)p->rows +
+                         2.0 * (double)p->targets * p->dim * es;
     if (t > 0) {
       atl_row_metric_set(&row, "gbps", bytes / (t * 1e6));
       atl_row_metric_set(&row, "melem_per_s", (double)p->rows * p->dim / (t * 1e3));
@@ -281,26 +439,40 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
 {
   const struct scatter_params *p = params;
   struct atl__app_buffers bufs = {{0}, 0};
-  struct scatter_run r = {ctx, p, NULL, NULL, NULL, NULL, 0, 0, 0};
+  struct scatter_run r = {0};
   struct expected x = {0};
   int err = atl__app_checked(ctx, &atl__app_scatter, p);
   if (err)
     return err;
-  r.src_bytes = (size_t)(p->rows * p->dim * 4);
-  r.out_bytes = (size_t)(p->targets * p->dim * 4);
+  r.src_bytes = (size_t)(p->rows * p->dim * elem_bytes(p));
+  r.out_bytes = (size_t)(p->targets * p->dim * elem_bytes(p));
   uint32_t *idx = malloc(p->rows * sizeof *idx);
+  uint64_t *idx64 = p->index == INDEX_I64 ? malloc(p->rows * sizeof *idx64) : NULL; /* the keys as i64 */
   void *src = malloc(r.src_bytes), *host_out = malloc(r.out_bytes);
-  if (idx == NULL || src == NULL || host_out == NULL) {
+  if (idx == NULL || src == NULL || host_out == NULL || (p->index == INDEX_I64 && idx64 == NULL)) {
     err = atl__seterr(ctx, ATL_ENOMEM, "scatter: out of host memory for %zu + %zu bytes", r.src_bytes, r.out_bytes);
     goto out;
   }
+  r.ctx = ctx;
+  r.p = p;
   make_src(p, src);
   r.host_src = src;
+  r.host_idx = idx;
   if ((err = atl__app_alloc(ctx, &bufs, r.src_bytes, &r.src)) ||
-      (err = atl__app_alloc(ctx, &bufs, p->rows * 4, &r.idx)) ||
+      (err = atl__app_alloc(ctx, &bufs, p->rows * index_bytes(p), &r.idx)) ||
       (err = atl__app_alloc(ctx, &bufs, r.src_bytes > r.out_bytes ? r.src_bytes : r.out_bytes, &r.out)) ||
       (err = atl__ops(ctx)->write(atl__dev(ctx), r.src, src, r.src_bytes)))
     goto out;
+  if (p->variants & (1u << VAR_DET)) { /* the det passes' kernels and scratch, once for every distribution */
+    struct atl_row probe;
+    r.det = (struct atl__scatter_det){.rows = p->rows, .targets = p->targets, .dim = p->dim, .wg = p->wg_size,
+                                      .groups = p->groups, .src = r.src, .idx = r.idx, .out = r.out};
+    atl__app_row_init(&probe, "scatter", "det");
+    if ((err = atl__scatter_det_prepare(ctx, &bufs, &r.det, type_defines[p->type], (unsigned)index_bytes(p),
+                                        &probe)))
+      goto out;
+    snprintf(r.det_instructions, sizeof r.det_instructions, "%s", probe.instructions);
+  }
   if (p->dump && mkdir(p->dump, 0777) != 0 && access(p->dump, W_OK) != 0) {
     err = atl__seterr(ctx, ATL_EINVAL, "dump: unable to create or write the folder '%s'", p->dump);
     goto out;
@@ -311,7 +483,12 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   for (int d = 0; d < DIST_COUNT && ATL_APP_GO_ON(err); d++) {
     if (!(p->dists & (1u << d)))
       continue;
-    if ((err = make_keys(p, d, idx)) || (err = atl__ops(ctx)->write(atl__dev(ctx), r.idx, idx, p->rows * 4)))
+    if ((err = make_keys(p, d, idx)))
+      break;
+    for (uint64_t i = 0; idx64 && i < p->rows; i++)
+      idx64[i] = idx[i];
+    if ((err = atl__ops(ctx)->write(atl__dev(ctx), r.idx, idx64 ? (void *)idx64 : (void *)idx,
+                                    p->rows * index_bytes(p))))
       break;
     free_expected(&x);
     if ((err = make_expected(p, idx, src, &x))) {
@@ -321,7 +498,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
     /* The test hook that proves the check can fail: one expected element off by one. */
     if (atl__app_hook("ATL_SCATTER_SKEW_REFERENCE")) {
       const uint64_t e = (uint64_t)idx[0] * p->dim;
-      if (p->type == TYPE_F32)
+      if (!is_int(p))
         x.sum[e] += 1.0;
       else
         x.isum[e] += 1;
@@ -338,6 +515,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
 out:
   free_expected(&x);
   free(idx);
+  free(idx64);
   free(src);
   free(host_out);
   atl__app_free_all(ctx, &bufs);
@@ -365,7 +543,7 @@ static int scatter_check(const struct atl_device_info *d, const void *params, ch
   if (p->targets > UINT32_MAX)
     return atl__app_why(why, len, "targets %llu is not allowed: at most 2^32 - 1 (the keys are u32)",
                         (unsigned long long)p->targets);
-  const double src = (double)p->rows * p->dim * 4, dst = (double)p->targets * p->dim * 4;
+  const double src = (double)p->rows * p->dim * elem_bytes(p), dst = (double)p->targets * p->dim * elem_bytes(p);
   if (src > (double)d->max_alloc || dst > (double)d->max_alloc)
     return atl__app_why(why, len, "rows %llu x dim %u (%.3g GB) or targets x dim (%.3g GB) exceed the max allocation "
                         "of %.3g GB on %s", (unsigned long long)p->rows, p->dim, src / 1e9, dst / 1e9,
@@ -390,16 +568,25 @@ static const struct atl_app_option scatter_options[] = {
      .help = "the exponent s of the zipf distribution"},
     {"run", ATL_APP_OPT_U32, P(run), .min = 1, .max = 1u << 30, .def = "32", .arg = "N",
      .help = "equal keys per run of the clustered distribution"},
-    {"type", ATL_APP_OPT_CHOICE, P(type), .names = type_names, .nnames = 2, .def = "f32", .arg = "T",
-     .help = "f32 (float atomics; OpenCL: a CAS loop) or u32 (integer weights: exact)"},
+    {"type", ATL_APP_OPT_CHOICE, P(type), .names = type_names, .nnames = TYPE_COUNT, .def = "f32", .arg = "T",
+     .help = "f32 (float atomics; OpenCL: a CAS loop), u32 or i32 (integer weights: exact), bf16 or f16 (16-bit "
+             "floats summed in f32; CUDA's red.add.noftz.bf16 on sm_90 / .f16 on sm_70, elsewhere a CAS loop on the "
+             "32-bit word that holds them)"},
+    {"index", ATL_APP_OPT_CHOICE, P(index), .names = index_names, .nnames = 2, .def = "i32", .arg = "T",
+     .help = "the keys' type in device memory: i32 or i64 (PyTorch's; twice the key bytes)"},
     {"variants", ATL_APP_OPT_SET, P(variants), .names = variant_names, .nnames = VAR_COUNT, .def = "all",
      .arg = "LIST", .help = "atomic (one atomic per element), run (runs of equal keys summed first), block (a "
-                            "work-group sums its rows by key in local memory first) or all; the copy ceiling always "
-                            "runs"},
+                            "work-group sums its rows by key in local memory first), vector (sm_90's "
+                            "red.global.add.v4.f32), det (deterministic: a stable radix sort of the keys, then "
+                            "each output row summed by one warp in row order; bit-identical on every grid) or "
+                            "all; the copy ceiling always runs"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
     {"block-rows", ATL_APP_OPT_U32, P(block_rows), .min = 1, .max = 1u << 24, .def = "4096", .arg = "N",
      .help = "consecutive source rows a work-group of the block variant sums by key in local memory"},
+    {"groups", ATL_APP_OPT_U32, P(groups), .max = 1u << 24, .def = "0", .arg = "N",
+     .help = "work-groups of the det variant's passes (grid-stride loops; 0: one per chunk or tile of the data): "
+             "the result's bits must not depend on it"},
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
     {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
      .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "

@@ -5,7 +5,9 @@
  * are neighbouring words (coalesced atomics).
  *
  *   D=N              columns per row
- *   TYPE_f32 | TYPE_u32
+ *   TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16 (16-bit floats stored as their bits, summed in f32,
+ *                    added by atomlab/scatter_device.h's atl_atomic_add_bf16 / _f16)
+ *   IDX_T=uint|ulong the keys' type (--index i32 | i64)
  *   VARIANT_atomic   one atomic per element
  *   VARIANT_run      the warp sums runs of equal consecutive keys in registers and flushes a run's sums
  *                    with one atomic per column when its key changes: a hot row or clustered keys cost one
@@ -21,31 +23,54 @@
  *   VARIANT_copy     the ceiling: copies src to dst as one flat array (no index, no atomic, every
  *                    work-item on neighbouring words whatever D is): the bandwidth of moving the same bytes
  *
- * Floats on OpenCL 1.2 have no atomic add: a CAS loop on the word's bits (what users write there).
+ * Floats on OpenCL 1.2 have no atomic add: a CAS loop on the word's bits (what users write there); 16-bit
+ * floats a CAS loop on the 32-bit word that holds them (atomlab/scatter_device.h).
  */
 #include "atomlab/port.h"
+#include "atomlab/scatter_device.h"
 
+/* T: the stored value; A: what a lane sums in (f32 for the 16-bit floats); LOAD: a stored value as A. */
 #if defined(TYPE_f32)
 typedef float T;
-#if defined(__CUDACC__)
-#define ADD(p, v) atomicAdd((p), (v))
-#define ADD_LOCAL(p, v) atomicAdd((p), (v))
+typedef float A;
+#define LOAD(x) (x)
+#define ADD(p, v) atl_atomic_add_f32((p), (v))
+#elif defined(TYPE_bf16) || defined(TYPE_f16)
+typedef ushort T;
+typedef float A;
+#if defined(TYPE_bf16)
+#define LOAD(x) atl_bf16_to_float(x)
+#define ADD(p, v) atl_atomic_add_bf16((p), (v))
 #else
-#define FLOAT_CAS_ADD(space, name)                                                                                    \
-  ATL_INLINE void name(space float *p, float v)                                                                      \
-  {                                                                                                                    \
-    volatile space uint *w = (volatile space uint *)p;                                                                \
-    uint old = *w, seen;                                                                                               \
-    while ((seen = atomic_cmpxchg(w, old, as_uint(as_float(old) + v))) != old)                                        \
-      old = seen;                                                                                                      \
-  }
-FLOAT_CAS_ADD(__global, ADD)
-FLOAT_CAS_ADD(__local, ADD_LOCAL)
+#define LOAD(x) atl_f16_to_float(x)
+#define ADD(p, v) atl_atomic_add_f16((p), (v))
 #endif
 #else
+#if defined(TYPE_i32)
+typedef int T;
+#else
 typedef uint T;
+#endif
+typedef T A;
+#define LOAD(x) (x)
 #define ADD(p, v) atl_atomic_add((p), (v))
+#endif
+#if !defined(IDX_T)
+#define IDX_T uint
+#endif
+/* Local sums (the block variant) are A: f32 by the hardware on CUDA, a CAS loop on OpenCL 1.2. */
+#if defined(__CUDACC__)
+#define ADD_LOCAL(p, v) atomicAdd((p), (v))
+#elif defined(TYPE_u32) || defined(TYPE_i32)
 #define ADD_LOCAL(p, v) atl_atomic_add((p), (v))
+#else
+ATL_INLINE void ADD_LOCAL(__local float *p, float v)
+{
+  volatile __local uint *w = (volatile __local uint *)p;
+  uint old = *w, seen;
+  while ((seen = atomic_cmpxchg(w, old, as_uint(as_float(old) + v))) != old)
+    old = seen;
+}
 #endif
 
 #define LANES 32u
@@ -68,17 +93,17 @@ ATL_INLINE uint slot_of(volatile ATL_LOCAL uint *keys, uint k)
   return SLOTS;
 }
 
-ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *ATL_RESTRICT idx,
+ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
                             ATL_GLOBAL T *out, ulong rows, uint rows_per_warp)
 {
   ATL_SHARED uint keys[SLOTS];
-  ATL_SHARED T sums[SLOTS * D];
+  ATL_SHARED A sums[SLOTS * D];
   const uint lid = atl_local_id(), wg = atl_local_size();
   (void)rows_per_warp;
   for (uint s = lid; s < SLOTS; s += wg)
     keys[s] = EMPTY;
   for (uint e = lid; e < SLOTS * D; e += wg)
-    sums[e] = (T)0;
+    sums[e] = (A)0;
   atl_barrier_local();
   const ulong first = (ulong)atl_group_id() * BLOCK_ROWS;
   ulong last = first + BLOCK_ROWS;
@@ -86,13 +111,13 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
     last = rows;
   const uint lane = lid % LANES, warps = wg / LANES;
   for (ulong i = first + lid / LANES; i < last; i += warps) {
-    const uint k = idx[i];
+    const uint k = (uint)idx[i];
     const uint s = slot_of(keys, k);
     for (uint c = lane; c < D; c += LANES)
       if (s < SLOTS)
-        ADD_LOCAL(&sums[s * D + c], src[i * D + c]);
+        ADD_LOCAL(&sums[s * D + c], LOAD(src[i * D + c]));
       else
-        ADD(&out[(ulong)k * D + c], src[i * D + c]);
+        ADD(&out[(ulong)k * D + c], LOAD(src[i * D + c]));
   }
   atl_barrier_local();
   for (uint e = lid; e < SLOTS * D; e += wg) {
@@ -102,7 +127,7 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
   }
 }
 #else
-ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *ATL_RESTRICT idx,
+ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
                             ATL_GLOBAL T *out, ulong rows, uint rows_per_warp)
 {
   const ulong warp = atl_global_id64() / LANES;
@@ -133,24 +158,24 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
   for (ulong i = first; i < last; i++) {
     const ulong k = idx[i];
     for (uint c = lane; c < D; c += LANES)
-      ADD(&out[k * D + c], src[i * D + c]);
+      ADD(&out[k * D + c], LOAD(src[i * D + c]));
   }
 #else /* VARIANT_run */
-  T sum[COLS];
+  A sum[COLS];
   ulong key = first < last ? idx[first] : 0;
   for (uint j = 0; j < COLS; j++)
-    sum[j] = (T)0;
+    sum[j] = (A)0;
   for (ulong i = first; i < last; i++) {
     const ulong k = idx[i];
     if (k != key) { /* the run ends: its sums go out, one atomic per column */
       for (uint j = 0, c = lane; c < D; j++, c += LANES) {
         ADD(&out[key * D + c], sum[j]);
-        sum[j] = (T)0;
+        sum[j] = (A)0;
       }
       key = k;
     }
     for (uint j = 0, c = lane; c < D; j++, c += LANES)
-      sum[j] += src[i * D + c];
+      sum[j] += LOAD(src[i * D + c]);
   }
   if (first < last)
     for (uint j = 0, c = lane; c < D; j++, c += LANES)

@@ -1,7 +1,8 @@
 # The installed tree works for a user: `cmake --install` of this build into a
 # fresh prefix, then examples/ built against it through find_package(atomlab)
 # (the CUDA kernel compiled where nvcc is found) and host.c once more through
-# pkg-config; host (a histogram and a sweep, every row verified) and
+# pkg-config; host (a histogram and a sweep, every row verified), scatter_add (atl_scatter_add, atomic and
+# deterministic, checked against the bound and bit for bit between deterministic runs) and
 # opencl_tickets (an OpenCL kernel over the installed device headers) run on
 # the OpenCL device. Usage: examples_installed.sh ATOMLAB BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/lib.sh"
@@ -31,7 +32,7 @@ done
 for h in "$PREFIX"/include/atomlab/*.h; do
   name=atomlab/$(basename "$h")
   [ "$name" = atomlab/backend.h ] && continue # for backend authors, not API users
-  case $name in atomlab/port.h | atomlab/atomics.h) continue ;; esac # device headers (CUDA C / OpenCL C kernels), not host C
+  case $name in atomlab/port.h | atomlab/atomics.h | atomlab/scatter_device.h) continue ;; esac # device headers (CUDA C / OpenCL C kernels), not host C
   if grep -q "#include \"$name\"" "$PREFIX/include/atomlab.h"; then pass; else fail "atomlab.h lacks $name"; fi
 done
 if cmake -S "$SRC/examples" -B "$WORK/ex" -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_C_FLAGS="$SAN" \
@@ -45,6 +46,10 @@ fi
 if "$WORK/ex/host" >"$WORK/host.out" 2>&1 && grep -q "histogram u8/uniform/shared .*verified=1" "$WORK/host.out" &&
   [ "$(grep -c 'fetch_add contention.*verified=1' "$WORK/host.out")" = 3 ]; then pass; else
   fail "examples/host: $(cat "$WORK/host.out")"
+fi
+if "$WORK/ex/scatter_add" >"$WORK/scatter.out" 2>&1 && grep -q "deterministic runs bit-identical" "$WORK/scatter.out" &&
+  [ "$(grep -c 'of the bound' "$WORK/scatter.out")" = 3 ]; then pass; else
+  fail "examples/scatter_add: $(cat "$WORK/scatter.out")"
 fi
 # LeakSanitizer off for this one: its kernel is built with -I $PREFIX, a new path each run, so PoCL
 # compiles it every time, and LLVM's compiler inside a sanitized process leaves memory LeakSanitizer

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# app scatter on the CPU (PoCL): every distribution and variant, f32 (against the float64 sum within the
-# summation bound) and u32 (exact), each row verified, the copy ceiling first; the check can fail (a
-# skewed reference is caught); --dump writes the arrays a peer loads; bad input is refused before anything.
+# app scatter on the CPU (PoCL): every distribution and variant, f32, bf16 and f16 (against the float64
+# sum within the summation bound) and u32 / i32 (exact), i32 and i64 keys, each row verified, the copy
+# ceiling first; the check can fail (a skewed reference is caught); det is bit-identical on every grid and
+# work-group size; --dump writes the arrays a peer loads; bad input is refused before anything.
 . "$(dirname "$0")/lib.sh"
 need_opencl
 S="app scatter --rows 3000 --targets 500 --samples 2"
-for args in "--type f32 --dim 64" "--type u32 --dim 1" "--type f32 --dim 33 --rows-per-warp 7" "--type u32 --dim 512 --rows 300"; do
+for args in "--type f32 --dim 64" "--type u32 --dim 1" "--type f32 --dim 33 --rows-per-warp 7" "--type u32 --dim 512 --rows 300" \
+  "--type i32 --dim 3 --index i64 --dist zipf,hot" "--type bf16 --dim 33 --dist uniform,clustered" \
+  "--type f16 --dim 2 --index i64 --dist zipf,sorted"; do
   timeout 300 "$ATOMLAB" $S $args -o "$WORK/s.json" --quiet 2>"$WORK/err" &&
-    python3 - "$WORK/s.json" <<'PY' && pass || fail "scatter $args: $(tail -2 "$WORK/err")"
+    python3 - "$WORK/s.json" "$args" <<'PY' && pass || fail "scatter $args: $(tail -2 "$WORK/err")"
 import atl_json, sys
 rows = atl_json.load(sys.argv[1])["rows"]
-assert len(rows) == 1 + 5 * 4, len(rows)
+assert len(rows) == 1 + (2 if "--dist" in sys.argv[2] else 5) * 5, len(rows)
 assert rows[0]["variant"].endswith("/copy-ceiling"), rows[0]["variant"]
 for r in rows:
     if r["variant"].endswith("/vector"):  # sm_90's vector reduction: unsupported on a CPU, and says why
@@ -21,6 +24,28 @@ for r in rows:
         assert r["gbps"] > 0 and r["ratio_to_ceiling"] > 0, r["variant"]
 PY
 done
+# det: bit-identical output on 5 grids and work-group sizes (the hash of the output bytes), every row within
+# the bound and equal bit for bit to the host's emulation of its fixed order; 20000 rows: 5 chunks, 20 tiles.
+for g in "--groups 1" "--groups 3 --wg-size 64" "--groups 0 --wg-size 32" "--groups 7 --wg-size 128" "--groups 1000"; do
+  timeout 300 "$ATOMLAB" $S --rows 20000 --dim 5 --variants det $g -o "$WORK/det.json" --quiet 2>"$WORK/err" &&
+    python3 - "$WORK/det.json" >>"$WORK/hashes" <<'PY' || fail "det $g: $(tail -2 "$WORK/err")"
+import atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"][1:]
+assert len(rows) == 5 and all(r["status"] == "ok" and r["verified"] for r in rows), rows
+print(" ".join(f"{r['variant']}={int(r['out_hash53'])}" for r in rows))
+PY
+done
+[ "$(sort -u "$WORK/hashes" | wc -l)" -eq 1 ] && [ "$(wc -l <"$WORK/hashes")" -eq 5 ] && pass ||
+  fail "det output differs between grids: $(cat "$WORK/hashes")"
+# The bit-for-bit check can fail: an emulation without the tile cuts differs on one hot row of 20000 rows.
+ATL_SCATTER_SKEW_DET_ORDER=1 timeout 300 "$ATOMLAB" $S --rows 20000 --dist hot --variants det -o "$WORK/bad.json" \
+  --quiet 2>/dev/null
+rc=$?
+[ $rc -eq 1 ] && python3 -c '
+import atl_json, sys
+r = atl_json.load(sys.argv[1])["rows"][1]
+assert not r["verified"] and "fixed order" in r["reason"], r' "$WORK/bad.json" && pass ||
+  fail "a skewed det order was not caught (exit $rc)"
 # The check can fail: a reference off by one in one element makes every scatter row unverified, exit 1.
 ATL_SCATTER_SKEW_REFERENCE=1 timeout 300 "$ATOMLAB" $S --dist hot --variants atomic -o "$WORK/bad.json" --quiet 2>/dev/null
 rc=$?
@@ -38,6 +63,8 @@ expect_usage_error "dim" app scatter --dim 0
 expect_usage_error "dim" app scatter --dim 513
 expect_usage_error "dist" app scatter --dist pareto
 expect_usage_error "type" app scatter --type f64
+expect_usage_error "index" app scatter --index u16
 expect_usage_error "wg-size" app scatter --wg-size 48
 expect_usage_error "zipf" app scatter --zipf 0
+expect_usage_error "groups" app scatter --groups -1
 finish

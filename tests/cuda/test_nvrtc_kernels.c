@@ -261,6 +261,15 @@ int main(void)
         "BLOCK_ROWS=4096u", "D=1 TYPE_u32 VARIANT_block SLOTS=2048u BLOCK_ROWS=4096u"};
     for (size_t i = 0; i < 7; i++)
       build("app_scatter", scatter_defines[i], archs[a]);
+    /* the deterministic variant's passes (one program, five kernels): float and integer, both key types */
+    build("app_scatter_det", "D=64 TYPE_f32 IDX_T=uint CHUNK=4096u TILE=1024u WG=256", archs[a]);
+    build("app_scatter_det", "D=33 TYPE_u32 IDX_T=ulong CHUNK=4096u TILE=1024u WG=128", archs[a]);
+    build("app_scatter_det", "D=64 TYPE_bf16 IDX_T=uint CHUNK=4096u TILE=1024u WG=256", archs[a]);
+    /* the 16-bit floats and i32 values, i64 keys */
+    build("app_scatter", "D=64 TYPE_bf16 IDX_T=ulong VARIANT_atomic", archs[a]);
+    build("app_scatter", "D=64 TYPE_f16 IDX_T=uint VARIANT_run", archs[a]);
+    build("app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_block SLOTS=128u BLOCK_ROWS=4096u", archs[a]);
+    build("app_scatter", "D=3 TYPE_i32 IDX_T=ulong VARIANT_atomic", archs[a]);
     if (strstr(archs[a], "sm_90")) /* the vector reduction is sm_90's */
       build("app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", archs[a]);
     build("app_skiplist", "LEVELS=24", archs[a]);

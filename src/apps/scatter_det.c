@@ -1,0 +1,100 @@
+/*
+ * The deterministic scatter-add's host side: a stable LSD radix sort of (key, row) by 8-bit digits, then a
+ * warp per tile of sorted places and a warp per crossing key (src/kernels/app_scatter_det.k.c says why
+ * the bits cannot depend on the grid). Only the keys' significant digits are sorted: ceil(bits(targets-1)
+ * / 8) passes, at least one.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "scatter_det.h"
+
+static const char *const entries[5] = {"det_hist", "det_scan", "det_place", "det_tile", "det_combine"};
+enum { K_HIST, K_SCAN, K_PLACE, K_TILE, K_COMBINE };
+
+static void buf_arg(struct atl_arg *a, void *buf) { *a = (struct atl_arg){ATL_ARG_BUFFER, buf, 0}; }
+static void u32_arg(struct atl_arg *a, uint32_t v) { *a = (struct atl_arg){ATL_ARG_U32, NULL, v}; }
+static void u64_arg(struct atl_arg *a, uint64_t v) { *a = (struct atl_arg){ATL_ARG_U64, NULL, v}; }
+
+/* A launch of kernel @p k over the caller's work-groups, or @p need where it gave none. */
+static struct atl_arg *add_launch(struct atl__scatter_det *d, unsigned k, uint64_t need, unsigned nargs)
+{
+  const unsigned n = d->n++;
+  const uint64_t groups = k == K_SCAN ? 1 : d->groups ? d->groups : need ? need : 1;
+  d->launch[n] = (struct atl_launch){(size_t)groups * d->wg, d->wg, d->args[n], nargs};
+  d->kernel_of[n] = d->kernels[k];
+  return d->args[n];
+}
+
+int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, struct atl__scatter_det *d,
+                             const char *type_define, unsigned idx_bytes, struct atl_row *row)
+{
+  const uint64_t E = d->rows, chunks = (E + ATL__SCATTER_DET_CHUNK - 1) / ATL__SCATTER_DET_CHUNK;
+  const uint64_t tiles = (E + ATL__SCATTER_DET_TILE - 1) / ATL__SCATTER_DET_TILE;
+  char defines[192], instr[sizeof row->instructions] = "";
+  snprintf(defines, sizeof defines, "D=%u %s IDX_T=%s CHUNK=%uu TILE=%uu WG=%u", d->dim, type_define,
+           idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE, d->wg);
+  int err = 0;
+  for (unsigned k = 0; k < 5 && !err; k++) {
+    err = atl__app_build(ctx, "app_scatter_det", entries[k], defines, &d->kernels[k], row);
+    if (!err && row && row->instructions[0]) { /* every pass's atomics on the row, not only the last's */
+      const char *parts[4] = {instr[0] ? "; " : "", entries[k], ": ", row->instructions};
+      for (int i = 0; i < 4; i++) {
+        const size_t used = strlen(instr), room = sizeof instr - 1 - used, len = strlen(parts[i]);
+        memcpy(instr + used, parts[i], len < room ? len : room);
+        instr[used + (len < room ? len : room)] = 0;
+      }
+    }
+  }
+  if (row)
+    snprintf(row->instructions, sizeof row->instructions, "%s", instr);
+  for (int i = 0; i < 2 && !err; i++)
+    if (!(err = atl__app_alloc(ctx, bufs, E * 4, &d->keys[i])))
+      err = atl__app_alloc(ctx, bufs, E * 4, &d->ids[i]);
+  if (!err)
+    err = atl__app_alloc(ctx, bufs, chunks * 256 * 4, &d->counts);
+  if (!err)
+    err = atl__app_alloc(ctx, bufs, tiles * 2 * d->dim * 4, &d->part); /* partials are f32 or 32-bit ints */
+  if (err)
+    return err;
+  unsigned bits = 0; /* the significant bits of the largest key */
+  while (bits < 32 && ((d->targets - 1) >> bits))
+    bits++;
+  const unsigned passes = bits ? (bits + 7) / 8 : 1;
+  d->n = 0;
+  for (unsigned pass = 0, from = 0; pass < passes; pass++, from ^= 1) {
+    const uint32_t first = pass == 0, shift = 8 * pass;
+    struct atl_arg *a = add_launch(d, K_HIST, chunks, 6);
+    buf_arg(&a[0], d->idx), buf_arg(&a[1], d->keys[from]), buf_arg(&a[2], d->counts), u64_arg(&a[3], E);
+    u32_arg(&a[4], shift), u32_arg(&a[5], first);
+    a = add_launch(d, K_SCAN, 1, 2);
+    buf_arg(&a[0], d->counts), u64_arg(&a[1], chunks * 256);
+    a = add_launch(d, K_PLACE, chunks, 9);
+    buf_arg(&a[0], d->idx), buf_arg(&a[1], d->keys[from]), buf_arg(&a[2], d->ids[from]), buf_arg(&a[3], d->counts);
+    buf_arg(&a[4], d->keys[from ^ 1]), buf_arg(&a[5], d->ids[from ^ 1]), u64_arg(&a[6], E);
+    u32_arg(&a[7], shift), u32_arg(&a[8], first);
+  }
+  const unsigned sorted = passes % 2; /* where the last pass put the pairs */
+  const uint64_t warp_groups = (tiles * 32 + d->wg - 1) / d->wg;
+  struct atl_arg *a = add_launch(d, K_TILE, warp_groups, 6);
+  buf_arg(&a[0], d->src), buf_arg(&a[1], d->keys[sorted]), buf_arg(&a[2], d->ids[sorted]), buf_arg(&a[3], d->out);
+  buf_arg(&a[4], d->part), u64_arg(&a[5], E);
+  a = add_launch(d, K_COMBINE, warp_groups, 4);
+  buf_arg(&a[0], d->keys[sorted]), buf_arg(&a[1], d->part), buf_arg(&a[2], d->out), u64_arg(&a[3], E);
+  return 0;
+}
+
+int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms)
+{
+  double total = 0;
+  for (unsigned i = 0; i < d->n; i++) {
+    double t = 0;
+    int err = atl__ops(ctx)->launch(atl__dev(ctx), d->kernel_of[i], &d->launch[i], &t);
+    if (err)
+      return err;
+    total += t;
+  }
+  if (ms)
+    *ms = total;
+  return 0;
+}

@@ -1,0 +1,39 @@
+/* Internal: the deterministic scatter-add's passes (src/kernels/app_scatter_det.k.c), shared by app scatter
+ * --variants det and the library's atl_scatter_add. */
+#ifndef ATOMLAB_APPS_SCATTER_DET_H
+#define ATOMLAB_APPS_SCATTER_DET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app_internal.h"
+
+/* Fixed, not options: the result's bits depend on TILE (where partial sums are cut), so it is one number. */
+#define ATL__SCATTER_DET_CHUNK 4096u /* rows a work-group counts and places per radix pass */
+#define ATL__SCATTER_DET_TILE 1024u  /* sorted places a warp sums */
+#define ATL__SCATTER_DET_MAX_LAUNCHES (3 * 4 + 2)
+
+/* What the passes read and write. src (rows x dim values), idx (rows keys of idx_bytes, each
+ * < targets) and out (targets x dim values) are the caller's; the rest is scratch this module allocates. */
+struct atl__scatter_det {
+  uint64_t rows, targets;
+  uint32_t dim, wg, groups; /* groups: work-groups of every pass but the scan (0: as many as the data has) */
+  void *src, *idx, *out;
+  void *kernels[5];         /* hist, scan, place, tile, combine */
+  void *keys[2], *ids[2], *counts, *part;
+  struct atl_arg args[ATL__SCATTER_DET_MAX_LAUNCHES][9];
+  struct atl_launch launch[ATL__SCATTER_DET_MAX_LAUNCHES];
+  void *kernel_of[ATL__SCATTER_DET_MAX_LAUNCHES];
+  unsigned n;               /* launches in order */
+};
+
+/* Builds the kernels for @p type_define ("TYPE_f32": f32, u32, i32, bf16, f16) and @p idx_bytes (4 or 8), allocates the scratch in
+ * @p bufs and lays out every launch; the atomic instructions go to @p row's when given. */
+int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, struct atl__scatter_det *d,
+                             const char *type_define, unsigned idx_bytes, struct atl_row *row);
+
+/* Every pass in order (out += the scatter, each element by one writer in a fixed order); the device times
+ * summed into @p ms (may be NULL). */
+int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms);
+
+#endif

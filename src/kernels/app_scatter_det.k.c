@@ -1,0 +1,221 @@
+/*
+ * app_scatter_det.k.c: the deterministic scatter-add (app scatter --variants det, issue [scatter]), written
+ * once for CUDA and OpenCL. The result is bit-identical across runs, grids and work-group sizes because
+ * every output element is summed by one warp in an order fixed by the data alone:
+ *
+ *   1. det_hist / det_scan / det_place, once per 8-bit digit of the key (LSD radix sort): a stable sort
+ *      of (key, row id) pairs. A chunk of CHUNK rows counts its digits (det_hist: the counts are
+ *      integers, so the order of the local atomics does not matter), one work-group scans the counts
+ *      digit-major (det_scan: each chunk's first place for each digit), and each chunk places its rows
+ *      in order (det_place: a row's rank among the rows of its digit before it in the chunk is counted
+ *      from the digits in local memory, never from the order of atomics). A stable sort is unique, so
+ *      the sorted ids depend on neither grid nor work-group size: row ids of one key in ascending order.
+ *   2. det_tile: the sorted sequence is cut into tiles of TILE places (fixed: the tile boundaries depend
+ *      on the data only). One warp per tile sums each key's rows in sorted order (ascending row id);
+ *      a key whose rows lie wholly in the tile is added to the output (a plain load and store: one writer),
+ *      a key that crosses the tile's start or end leaves its partial sum in part[tile][0] (the tile's
+ *      first key) or part[tile][1] (its last key).
+ *   3. det_combine: one warp per crossing key (found at the first tile boundary it crosses) adds the
+ *      partials of the tiles it spans in ascending tile order and adds the result to the output.
+ *
+ * No float is ever added by an atomic, so no order of threads can change a bit. Keys are u32 (targets
+ * < 2^32); the input keys are IDX_T (uint or ulong: --index).
+ *
+ *   D=N  TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16  IDX_T=uint|ulong  CHUNK=N  TILE=N  WG=N (the launch's work-group
+ *   size, for the local digit array)
+ */
+#include "atomlab/port.h"
+#include "atomlab/scatter_device.h"
+
+/* T: the stored value; A: what a warp sums in (f32 for the 16-bit floats, rounded once when stored). */
+#if defined(TYPE_f32)
+typedef float T;
+typedef float A;
+#define LOAD(x) (x)
+#define STORE(a) (a)
+#elif defined(TYPE_bf16)
+typedef ushort T;
+typedef float A;
+#define LOAD(x) atl_bf16_to_float(x)
+#define STORE(a) ((ushort)atl_float_to_bf16(a))
+#elif defined(TYPE_f16)
+typedef ushort T;
+typedef float A;
+#define LOAD(x) atl_f16_to_float(x)
+#define STORE(a) ((ushort)atl_float_to_f16(a))
+#else
+#if defined(TYPE_i32)
+typedef int T;
+#else
+typedef uint T;
+#endif
+typedef T A;
+#define LOAD(x) (x)
+#define STORE(a) (a)
+#endif
+#if !defined(IDX_T)
+#define IDX_T uint
+#endif
+
+#define BINS 256u
+#define LANES 32u
+#define COLS ((D + LANES - 1) / LANES)
+#define NO_DIGIT BINS /* a work-item past the chunk's end: no row's digit */
+
+ATL_INLINE ulong end_of(ulong lo, ulong n, ulong rows) { return lo + n < rows ? lo + n : rows; }
+
+/* The key of sorted place @p i: the input key in the first pass, the previous pass's after it. */
+ATL_INLINE uint key_at(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys, ulong i, uint first)
+{
+  return first ? (uint)idx[i] : keys[i];
+}
+
+/* counts[digit * chunks + chunk]: how many rows of each chunk have each digit of the key at @p shift. */
+ATL_KERNEL void det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys, ATL_GLOBAL uint *counts,
+                         ulong rows, uint shift, uint first)
+{
+  ATL_SHARED uint h[BINS];
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  const ulong chunks = (rows + CHUNK - 1) / CHUNK;
+  for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
+    for (uint b = lid; b < BINS; b += wg)
+      h[b] = 0;
+    atl_barrier_local();
+    const ulong end = end_of(c * CHUNK, CHUNK, rows);
+    for (ulong i = c * CHUNK + lid; i < end; i += wg)
+      atl_atomic_add(&h[(key_at(idx, keys, i, first) >> shift) & (BINS - 1)], 1u);
+    atl_barrier_local();
+    for (uint b = lid; b < BINS; b += wg)
+      counts[(ulong)b * chunks + c] = h[b];
+    atl_barrier_local();
+  }
+}
+
+/* The exclusive prefix sum of @p n counts in place, by the first work-group alone (launched as one). Each
+ * work-item sums a contiguous stretch; work-item 0 scans the stretches' sums. */
+ATL_KERNEL void det_scan(ATL_GLOBAL uint *counts, ulong n)
+{
+  ATL_SHARED uint part[WG];
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  const ulong per = (n + wg - 1) / wg, lo = lid * per, hi = end_of(lo < n ? lo : n, per, n);
+  uint s = 0;
+  for (ulong i = lo; i < hi; i++)
+    s += counts[i];
+  part[lid] = s;
+  atl_barrier_local();
+  if (lid == 0)
+    for (uint t = 0, run = 0; t < wg; t++) {
+      const uint v = part[t];
+      part[t] = run;
+      run += v;
+    }
+  atl_barrier_local();
+  uint run = part[lid];
+  for (ulong i = lo; i < hi; i++) {
+    const uint v = counts[i];
+    counts[i] = run;
+    run += v;
+  }
+}
+
+/* Each chunk's rows to their sorted places by the digit at @p shift, in row order within each digit. */
+ATL_KERNEL void det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ATL_GLOBAL const uint *ids_in,
+                          ATL_GLOBAL const uint *offsets, ATL_GLOBAL uint *keys_out, ATL_GLOBAL uint *ids_out,
+                          ulong rows, uint shift, uint first)
+{
+  ATL_SHARED uint next[BINS]; /* the next free place of each digit in this chunk */
+  ATL_SHARED uint dig[WG];
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  const ulong chunks = (rows + CHUNK - 1) / CHUNK;
+  for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
+    for (uint b = lid; b < BINS; b += wg)
+      next[b] = offsets[(ulong)b * chunks + c];
+    const ulong end = end_of(c * CHUNK, CHUNK, rows);
+    for (ulong base = c * CHUNK; base < end; base += wg) { /* a round of wg rows: every work-item reaches */
+      const ulong i = base + lid;                           /* the barriers */
+      uint k = 0, id = 0, d = NO_DIGIT;
+      if (i < end) {
+        k = key_at(idx, keys_in, i, first);
+        id = first ? (uint)i : ids_in[i];
+        d = (k >> shift) & (BINS - 1);
+      }
+      dig[lid] = d;
+      atl_barrier_local();
+      uint rank = 0; /* the rows of this digit before this one in the round: a count, not an atomic's order */
+      for (uint j = 0; j < lid; j++)
+        rank += dig[j] == d;
+      const uint at = d < BINS ? next[d] + rank : 0;
+      atl_barrier_local();
+      if (d < BINS) {
+        keys_out[at] = k;
+        ids_out[at] = id;
+        atl_atomic_add(&next[d], 1u); /* the round's count of the digit: integers, any order */
+      }
+      atl_barrier_local();
+    }
+  }
+}
+
+/* One warp per tile of TILE sorted places: keys wholly inside are added, crossing keys leave partials. */
+ATL_KERNEL void det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *keys,
+                         ATL_GLOBAL const uint *ids, ATL_GLOBAL T *out, ATL_GLOBAL A *part, ulong rows)
+{
+  const ulong tiles = (rows + TILE - 1) / TILE;
+  const uint lane = (uint)(atl_global_id64() % LANES);
+  for (ulong t = atl_global_id64() / LANES; t < tiles; t += atl_global_size64() / LANES) {
+    const ulong lo = t * TILE, hi = end_of(lo, TILE, rows);
+    const uint first_key = keys[lo], last_key = keys[hi - 1];
+    const int open_start = lo > 0 && keys[lo - 1] == first_key, open_end = hi < rows && keys[hi] == last_key;
+    A sum[COLS];
+    for (uint j = 0; j < COLS; j++)
+      sum[j] = (A)0;
+    uint key = first_key;
+    for (ulong i = lo;; i++) {
+      const uint k = i < hi ? keys[i] : 0;
+      if (i == hi || k != key) { /* the key's rows in this tile end: store them or leave them for combine */
+        const int is_first = key == first_key;
+        const int open = (is_first && open_start) || (key == last_key && open_end);
+        const ulong at = open ? (t * 2 + (is_first ? 0 : 1)) * D : (ulong)key * D;
+        for (uint j = 0, c = lane; c < D; j++, c += LANES) {
+          if (open)
+            part[at + c] = sum[j];
+          else
+            out[at + c] = STORE(LOAD(out[at + c]) + sum[j]); /* out += the sum: its one writer */
+          sum[j] = (A)0;
+        }
+        if (i == hi)
+          break;
+        key = k;
+      }
+      const ulong r = ids[i];
+      for (uint j = 0, c = lane; c < D; j++, c += LANES)
+        sum[j] += LOAD(src[r * D + c]);
+    }
+  }
+}
+
+/* One warp per tile boundary; the first boundary a key crosses adds its tiles' partials in tile order. */
+ATL_KERNEL void det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *part, ATL_GLOBAL T *out, ulong rows)
+{
+  const ulong tiles = (rows + TILE - 1) / TILE;
+  const uint lane = (uint)(atl_global_id64() % LANES);
+  for (ulong t = 1 + atl_global_id64() / LANES; t < tiles; t += atl_global_size64() / LANES) {
+    const uint k = keys[t * TILE];
+    const ulong start = (t - 1) * TILE; /* the tile before the boundary */
+    if (keys[t * TILE - 1] != k || (start > 0 && keys[start - 1] == k))
+      continue; /* the boundary is inside no key, or the key crossed an earlier one */
+    const ulong from = (t - 1) * 2 + (keys[start] == k ? 0 : 1);
+    A sum[COLS];
+    for (uint j = 0, c = lane; c < D; j++, c += LANES)
+      sum[j] = part[from * D + c];
+    for (ulong u = t; u < tiles; u++) { /* every later tile the key reaches: its first key's partial */
+      for (uint j = 0, c = lane; c < D; j++, c += LANES)
+        sum[j] += part[u * 2 * D + c];
+      const ulong end = end_of(u * TILE, TILE, rows);
+      if (end == rows || keys[end] != k)
+        break;
+    }
+    for (uint j = 0, c = lane; c < D; j++, c += LANES)
+      out[(ulong)k * D + c] = STORE(LOAD(out[(ulong)k * D + c]) + sum[j]);
+  }
+}

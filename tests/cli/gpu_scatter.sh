@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU: app scatter on CUDA at a small size, every type (f32, u32, i32, bf16 with
+# sm_90's red.add.noftz.bf16, f16), both key types and every variant verify; det gives one output hash on
+# 5 grids and work-group sizes. Skipped (77) where CUDA is unavailable.
+. "$(dirname "$0")/lib.sh"
+if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
+import json, atl_json, sys
+sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devices"]) else 1)'; then
+  echo "no CUDA device: skipped"
+  exit 77
+fi
+S="app scatter --backend cuda --rows 300000 --targets 20000 --samples 2"
+for spec in "--type f32 --dim 64" "--type u32 --dim 1 --index i64" "--type i32 --dim 7" "--type bf16 --dim 64" \
+  "--type f16 --dim 33 --index i64"; do
+  timeout 120 "$ATOMLAB" $S $spec -o "$WORK/s.json" --quiet 2>"$WORK/err" &&
+    python3 - "$WORK/s.json" <<'PY' && pass || fail "CUDA app scatter $spec: $(tail -3 "$WORK/err")"
+import atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
+bad = [(r["variant"], r["status"], r["reason"]) for r in rows
+       if not (r["status"] == "ok" and r["verified"]) and not (r["variant"].endswith("/vector") and r["status"] == "unsupported")]
+assert not bad and len(rows) == 26, bad
+PY
+done
+for g in "--groups 0" "--groups 1" "--groups 132 --wg-size 64" "--groups 4096 --wg-size 1024" "--groups 77 --wg-size 96"; do
+  timeout 120 "$ATOMLAB" $S --dim 64 --variants det $g -o "$WORK/det.json" --quiet 2>"$WORK/err" &&
+    python3 - "$WORK/det.json" >>"$WORK/hashes" <<'PY' || fail "CUDA det $g: $(tail -3 "$WORK/err")"
+import atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"][1:]
+assert len(rows) == 5 and all(r["status"] == "ok" and r["verified"] for r in rows), rows
+print(" ".join(f"{r['variant']}={int(r['out_hash53'])}" for r in rows))
+PY
+done
+[ "$(sort -u "$WORK/hashes" | wc -l)" -eq 1 ] && [ "$(wc -l <"$WORK/hashes")" -eq 5 ] && pass ||
+  fail "CUDA det output differs between grids: $(cat "$WORK/hashes")"
+finish
