@@ -49,6 +49,8 @@ static cJSON *device_json(const struct atl_device_info *d, size_t index)
   cJSON_AddBoolToObject(o, "ncu_counters", d->has_ncu_counters);
   cJSON_AddBoolToObject(o, "kernel_occupancy", d->has_kernel_occupancy);
   cJSON_AddBoolToObject(o, "cub", d->has_cub);
+  if (d->features[0])
+    cJSON_AddStringToObject(o, "features", d->features);
   return o;
 }
 
@@ -98,6 +100,8 @@ int cmd_devices(int argc, char **argv)
     if (!json)
       printf("%-3zu %-12s %-5s %4u %6zu %-40.40s %s / %s\n", i, d->id, type_name(d->type), d->compute_units,
              d->max_wg_size, d->name, d->platform, d->driver);
+    if (!json && d->features[0])
+      printf("    %s\n", d->features);
     if (!occupancy)
       continue;
     struct atl_occupancy occ;

@@ -109,6 +109,21 @@ static int compare_reports(char **dirs, int ndirs, const char *out)
   return EXIT_OK;
 }
 
+/* Whether a result file has a measured row: a backend without strategy kernels (Vulkan) answers every
+ * strategy row `unsupported`, and a chart of nothing is no figure, not a failed step. */
+static int any_row_ok(const char *path)
+{
+  struct atl_result_set set;
+  char why[300];
+  if (atl_read_json(path, &set, why, sizeof why) != 0)
+    return 1; /* unreadable: let the plot say why */
+  int ok = 0;
+  for (size_t i = 0; i < set.count && !ok; i++)
+    ok = set.rows[i].status == ATL_STATUS_OK;
+  atl_result_set_release(&set);
+  return ok;
+}
+
 /* Steps 4 and 5 in the report folder @p dir (@p f: its files; @p shown: its name in messages): the figures
  * (atomlab plot) of the sweep and the strategies, then report.md and report.html into @p sum (@p s_args,
  * @p h_args: the strategy and histogram settings the text names). Returns 1 if a step failed or a row did
@@ -142,7 +157,7 @@ static int draw_and_write(const char *dir, const char *shown, const struct atl_r
     fprintf(stderr, "error: plot exited %d (see %s/%s)\n", rc, shown, rel_log);
     failed = 1;
   }
-  if (access(f->s_json, R_OK) == 0) {
+  if (access(f->s_json, R_OK) == 0 && any_row_ok(f->s_json)) {
     plot_args[2] = rel.s_json;
     rc = run_self(plot_args, dir, rel_log);
     if (atl_stop_requested())

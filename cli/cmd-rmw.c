@@ -21,7 +21,7 @@ static const char usage[] =
     "  --type T       u32, i32, u64, f32, f64, f16x2, bf16x2 or all (floats: fetch_add only)  [u32]\n"
     "  --space S      global, local or all  [global]\n"
     "  --result R     unused, used or all (whether the kernel consumes the old value)  [unused]\n"
-    "  --scope S      device, block, system or all (CUDA; OpenCL: device)  [device]\n"
+    "  --scope S      device, block, system or all (CUDA; OpenCL: device; Vulkan: device, block)  [device]\n"
     "  --order O      relaxed, acquire, release, acq_rel, seq_cst or all (CUDA; OpenCL: relaxed)  [relaxed]\n"
     "  --contention N threads per word (random: on average; its walk runs over threads / N words)  [1:64:x4]\n"
     "  --padding N    words between neighbouring targets  [1,16]\n\n"

@@ -5,11 +5,12 @@
 # tests read JSON with it), git and chromium (the report test loads report.html
 # headless), libjpeg-turbo and a Debian wallpaper package with real photographs
 # (the histogram app's photo distribution), and dict-gcide (English text for
-# `atomlab app swapps`'s string match).
+# `atomlab app swapps`'s string match), and the Vulkan headers, glslc and Mesa's Vulkan drivers (the Vulkan
+# backend, tested on lavapipe).
 set -euo pipefail
 
 PACKAGES=(gcc make cmake pkg-config git python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev clinfo gnuplot-nox valgrind chromium
-  libjpeg-dev zlib1g-dev lomiri-wallpapers-20.04 dict-gcide)
+  libjpeg-dev zlib1g-dev lomiri-wallpapers-20.04 dict-gcide libvulkan-dev glslc mesa-vulkan-drivers)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

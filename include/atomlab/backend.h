@@ -111,6 +111,7 @@ int atl__seterr(atl_context_t ctx, int err, const char *fmt, ...)
 /** Backend initialisers, one per backend compiled in. */
 int atl_opencl_backend_init(struct atl_backend_ops *ops);
 int atl_cuda_backend_init(struct atl_backend_ops *ops);
+int atl_vulkan_backend_init(struct atl_backend_ops *ops);
 
 #ifdef __cplusplus
 }

@@ -21,7 +21,7 @@ enum atl_device_type { ATL_DEVICE_OTHER = 0, ATL_DEVICE_CPU, ATL_DEVICE_GPU, ATL
 /** Facts about one device, as its backend reports them. */
 struct atl_device_info {
   char id[32];          /**< what --device takes, e.g. "opencl:0.1" */
-  char backend[16];     /**< "opencl", "cuda" */
+  char backend[16];     /**< "opencl", "cuda", "vulkan" */
   char platform[128];   /**< platform or runtime name */
   char name[128];       /**< device name */
   char vendor[128];     /**< device vendor */
@@ -63,11 +63,13 @@ struct atl_device_info {
                                       occupancy API), not a bound from device limits: exact enough to refuse on */
   unsigned has_cub;            /**< the CUB baselines (CUDA runtime) run on this device, as device @ref ordinal */
   unsigned ordinal;            /**< CUDA's device ordinal; for OpenCL the device's index within its platform */
+  char features[384];          /**< facts of the API that the fields above have no place for, one line ("" if
+                                    none): Vulkan's conformance version, subgroup size, limits, atomic features */
 };
 
 /**
  * The name of backend @p i (0, 1, ...) of every backend atomlab knows,
- * compiled in or not, in the order devices are probed ("cuda", "opencl");
+ * compiled in or not, in the order devices are probed ("cuda", "opencl", "vulkan");
  * NULL past the last. The CLI's --backend, ATL_BACKENDS and help texts take
  * their names from it, so a new backend is named in one table.
  */

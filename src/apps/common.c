@@ -16,6 +16,10 @@ void atl__app_row_init(struct atl_row *row, const char *app, const char *variant
 void atl__app_row_status(struct atl_row *row, enum atl_status status, const char *fmt, ...)
 {
   va_list ap;
+  /* A row whose kernel the backend cannot build on this device (atl__app_build) stays unsupported with that
+   * reason: the error path the app takes next is not a failure of the device. */
+  if (row->status == ATL_STATUS_UNSUPPORTED && status == ATL_STATUS_ERROR)
+    return;
   row->status = status;
   va_start(ap, fmt);
   vsnprintf(row->reason, sizeof row->reason, fmt, ap);
@@ -152,6 +156,8 @@ int atl__app_build(atl_context_t ctx, const char *source, const char *entry, con
   const struct atl_backend_ops *ops = atl__ops(ctx);
   struct atl_build req = {source, entry, defines};
   int err = ops->build(atl__dev(ctx), &req, kernel);
+  if (err == ATL_ENOTSUP && row) /* no such kernel on this backend (Vulkan has rmw shaders only) */
+    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "%s", atl_errmsg(ctx));
   if (!err && ops->describe_kernel && row)
     ops->describe_kernel(atl__dev(ctx), *kernel, row->instructions, sizeof row->instructions);
   return err;

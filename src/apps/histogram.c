@@ -275,6 +275,8 @@ static int run_ceiling(struct hist_run *r, struct atl_result_set *out)
   row_name(&row, r, ATL_HIST_READ_CEILING);
   snprintf(defines, sizeof defines, "ITEMS=1 WG=%u STRATEGY_thread", p->wg_size);
   int err = atl__app_build(r->ctx, "app_count", "read_all", defines, &kernel, NULL);
+  if (err == ATL_ENOTSUP)
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", atl_errmsg(r->ctx));
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r->in, 0}, {ATL_ARG_U32, NULL, p->bytes / 4}, {ATL_ARG_BUFFER, r->xor_out, 0}};
   struct atl_launch launch = {atl__app_resident_threads(atl_device_current(r->ctx), p->wg_size), p->wg_size, args, 3};
   if (!err)

@@ -25,6 +25,11 @@ static const struct {
 #else
     {"opencl", NULL},
 #endif
+#ifdef ATL_HAVE_VULKAN
+    {"vulkan", atl_vulkan_backend_init},
+#else
+    {"vulkan", NULL},
+#endif
 };
 #define NBACKENDS (sizeof backend_table / sizeof backend_table[0])
 

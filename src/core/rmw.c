@@ -220,7 +220,8 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   atl__rmw_defines(s, defines, sizeof defines);
   struct atl_build req = {"rmw", "rmw", defines};
   if ((err = ops->build(dev, &req, &kernel))) {
-    row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
+    /* A backend that cannot build this variant on the device (ATL_ENOTSUP) says why: unsupported, not failed. */
+    row_fail(ctx, row, err == ATL_ENOTSUP ? ATL_STATUS_UNSUPPORTED : ATL_STATUS_ERROR, NULL);
     goto out;
   }
   if (ops->describe_kernel)

@@ -410,7 +410,7 @@ int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const
   atl__strategy_defines(s, info->warp_size > 1 ? info->warp_size : 32, defines, sizeof defines);
   struct atl_build req = {"strategy", "strategy", defines};
   if ((err = ops->build(dev, &req, &l.kernel))) {
-    row_set(row, ATL_STATUS_ERROR, atl_errmsg(ctx));
+    row_set(row, err == ATL_ENOTSUP ? ATL_STATUS_UNSUPPORTED : ATL_STATUS_ERROR, atl_errmsg(ctx));
     goto out;
   }
   if (ops->describe_kernel)

@@ -15,7 +15,7 @@ expect_usage_error "--wg-size" app count --wg-size 48
 expect_usage_error "--wg-size" app count --wg-size 0
 expect_usage_error "--samples" app count --samples 0
 expect_usage_error "--samples" app list --samples 1000
-expect_usage_error "--backend" app list --backend vulkan
+expect_usage_error "--backend" app list --backend metal
 expect_usage_error "--device" app list --device 99
 expect_usage_error "--format" app list --format xml
 expect_usage_error "--spin-bound" app double-add --spin-bound -1

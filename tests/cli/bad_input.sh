@@ -21,8 +21,9 @@ expect_usage_error "--wg-size" $R --wg-size 1000000
 expect_usage_error "--workgroups" $R --workgroups -1
 # contention larger than the thread count (the library names the parameter, not the flag)
 expect_usage_error "contention 64 exceeds" $R --wg-size 16 --workgroups 2 --contention 64
-# an array larger than the device's max allocation (16384 threads, one u32 word each, spaced past it)
-pad=$("$ATOMLAB" devices --format json | python3 -c 'import json, atl_json,sys; print(min(d["max_alloc_bytes"] for d in atl_json.load(sys.stdin)["devices"]) // 4 // 16384 + 1)')
+# an array larger than the max allocation of every device, whichever rmw picks (16384 threads, one u32 word
+# each, spaced past it)
+pad=$("$ATOMLAB" devices --format json | python3 -c 'import json, atl_json,sys; print(max(d["max_alloc_bytes"] for d in atl_json.load(sys.stdin)["devices"]) // 4 // 16384 + 1)')
 if [ "$pad" -lt 262144 ]; then
   expect_usage_error "max allocation" $R --wg-size 256 --workgroups 64 --contention 1 --padding "$pad"
 fi

@@ -54,6 +54,14 @@ sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devi
   fi
 }
 
+# Exits 77 (skipped) when no Vulkan device is present (lavapipe in CI: mesa-vulkan-drivers).
+need_vulkan() {
+  if ! "$ATOMLAB" devices 2>/dev/null | grep -q '^[0-9]* *vulkan:'; then
+    echo "no Vulkan device: skipped"
+    exit 77
+  fi
+}
+
 # expect_refused NEEDLE ARGS...: within $REFUSE_WITHIN seconds (60 unless the
 # test sets it; a hang is a failure, not a hung test) exit code 2, exactly one stderr line "error: ..." containing NEEDLE
 # (the parameter's name), and no file $WORK/out* left behind.

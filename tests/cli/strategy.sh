@@ -13,7 +13,7 @@ expect_usage_error --result $S --result maybe
 expect_usage_error --wg-size $S --wg-size 0
 expect_usage_error --spin-bound $S --spin-bound 0
 expect_usage_error --format $S --format xml
-expect_usage_error --backend strategy --backend vulkan
+expect_usage_error --backend strategy --backend metal
 expect_usage_error "unknown option" $S --bogus
 expect_usage_error --iters $S --iters -3
 

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# The Vulkan backend on an NVIDIA GPU (issue 19), one call of at most 8 minutes:
+#   1. the Vulkan loader the lead carries in .gl/ (the image has none), NVIDIA's ICD named if the loader
+#      finds no driver by itself; `atomlab devices` (OUT/devices.txt, .json): the GPU through Vulkan;
+#   2. every op x type x space x result x scope at contention 32 verified on NVIDIA's Vulkan driver (OUT/vulkan-all-ops.json),
+#      plain_add caught (the verifier works there too);
+#   3. the full contiguous and cross-warp fetch_add grids, contention x padding 1..1024 (powers of two), on the
+#      vulkan, cuda and opencl backends with one grid shape (OUT/grid-<backend>.json);
+#   2b. what the driver exposes of the pipelines (VK_KHR_pipeline_executable_properties) in OUT/executables.txt;
+#   4. `atomlab compare` of vulkan against cuda and opencl against cuda (OUT/compare-*.txt), and
+#      OUT/summary.txt: the cross-API table at a few cells with each backend's instructions.
+# Everything goes under OUT with a log (OUT/log.txt) and the steps' status (OUT/status.txt).
+# Run from the repository root on the GPU machine, with .gl carried: bash scripts/gpu-vulkan.sh
+cd "$(dirname "$0")/.."
+# The loader: unpacked from the .deb files the lead carries (device README); ldconfig makes libvulkan.so.1 found.
+for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
+ldconfig
+. scripts/gpu-env.sh
+gpu_script gpu-vulkan
+A=${ATOMLAB:-$A}
+step_deadline ${DEADLINE_S:-450}
+STEP_LOG=$OUT/log.txt STEP_STATUS=$OUT/status.txt
+{ date -u +%FT%TZ; $SMI; $A version; ldconfig -p | grep libvulkan; } >"$OUT/info.txt" 2>&1
+if [ -z "$(gpu_device_id vulkan 2>/dev/null)" ]; then
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  step_note "no Vulkan driver found by the loader: VK_DRIVER_FILES=$VK_DRIVER_FILES"
+fi
+step -o "$OUT/devices.txt" devices 60 $A devices --occupancy
+step -o "$OUT/devices.json" devices-json 60 $A devices --format json
+# DEVICE_TYPE=cpu and GRID_MAX=4 try the script on lavapipe and PoCL (the development machine).
+T=${DEVICE_TYPE:-gpu} MAX=${GRID_MAX:-1024}
+VK=$(gpu_device_id vulkan $T)
+CU=$(gpu_device_id cuda $T)
+CL=$(gpu_device_id opencl $T)
+step_note "devices: vulkan=${VK:-none} cuda=${CU:-none} opencl=${CL:-none}"
+if [ -z "$VK" ]; then
+  step_note "no Vulkan $T: nothing more to measure (see devices.txt and log.txt)"
+  exit 1
+fi
+# What NVIDIA's driver tells of the rmw pipelines (VK_KHR_pipeline_executable_properties: statistics,
+# internal representations), or why nothing: OUT/executables.txt.
+EXE=${VK_EXECUTABLES:-./build/tests/unit/vk_executables}
+[ -x "$EXE" ] && step -o "$OUT/executables.txt" executables 60 "$EXE" "$VK"
+# One grid shape for every backend: 8 work-groups of 256 per SM (2048 resident threads per SM on sm_90).
+SMS=$("$A" devices --format json | python3 -c '
+import json, sys
+d = [x for x in json.load(sys.stdin)["devices"] if x["id"] == sys.argv[1]][0]
+print(d["compute_units"])' "$VK")
+WG=${WG:-256} NGROUPS=${NGROUPS:-$((SMS * 8))}
+step_note "grid: $NGROUPS work-groups of $WG ($SMS SMs)"
+
+# 2. Every op verified, small and fast: fixed iterations, one sample per row.
+step all-ops 100 $A rmw --device "$VK" --pattern all --op all,plain_add --type all --space all --result all \
+  --scope device,block --contention 32 --padding 1 --wg-size $WG --workgroups $NGROUPS --iters 64 \
+  --min-samples 1 --max-samples 1 -o "$OUT/vulkan-all-ops.json" --quiet
+
+# 3. The grids, each backend in turn, short rows (5 ms launches, at most 0.3 s and 15 samples a row).
+GRID="--pattern contiguous,cross-warp --op fetch_add --contention 1:$MAX --padding 1:$MAX --wg-size $WG
+  --workgroups $NGROUPS --target-ms 5 --budget 0.3 --max-samples 15"
+for b in vulkan cuda opencl; do
+  case $b in vulkan) id=$VK ;; cuda) id=$CU ;; opencl) id=$CL ;; esac
+  [ -z "$id" ] && { step_note "grid-$b: no $b GPU device, skipped"; continue; }
+  step grid-$b 110 $A rmw --device "$id" $GRID -o "$OUT/grid-$b.json" --quiet
+done
+
+# 4. Compare (the grid shape is the same, so every field matches).
+for pair in cuda:vulkan cuda:opencl opencl:vulkan; do
+  a=${pair%%:*} b=${pair##*:}
+  [ -f "$OUT/grid-$a.json" ] && [ -f "$OUT/grid-$b.json" ] &&
+    step -o "$OUT/compare-$a-$b.txt" compare-$a-$b 30 $A compare "$OUT/grid-$a.json" "$OUT/grid-$b.json" --threshold 10
+done
+python3 - "$OUT" <<'PY' >"$OUT/summary.txt" 2>&1
+import collections, os, sys, atl_json
+o = sys.argv[1]
+def load(name):
+    p = os.path.join(o, name)
+    return atl_json.load(p)["rows"] if os.path.exists(p) else []
+ops = load("vulkan-all-ops.json")
+c = collections.Counter((r["status"], bool(r["verified"])) for r in ops if r["op"] != "plain_add")
+print("vulkan all ops:", dict(c))
+bad = [r for r in ops if r["op"] != "plain_add" and not ((r["status"] == "ok" and r["verified"]) or r["status"] == "unsupported")]
+for r in bad[:20]:
+    print("  NOT VERIFIED:", r["pattern"], r["op"], r["type"], r["space"], r["result"], r["scope"], r["contention"], r["status"], r["reason"])
+plain = [r for r in ops if r["op"] == "plain_add" and r["status"] == "ok"]
+print("plain_add (32 threads a word, must lose updates) caught:", sum(1 for r in plain if not r["verified"]), "of", len(plain))
+uns = collections.Counter(r["reason"] for r in ops if r["status"] == "unsupported")
+for why, n in uns.most_common(8):
+    print(f"  unsupported x{n}: {why}")
+grids = {b: {(r["pattern"], r["contention"], r["padding"]): r for r in load(f"grid-{b}.json")} for b in ("cuda", "opencl", "vulkan")}
+print("\ncross-API fetch_add (Gop/s; instructions of the first row of each backend)")
+for b, g in grids.items():
+    if g:
+        r = next(iter(g.values()))
+        print(f"  {b:7s} {len(g)} rows, {sum(1 for x in g.values() if x['status'] == 'ok' and x['verified'])} verified: {r.get('instructions', '')}")
+print(f"  {'pattern':11s} {'c':>5s} {'p':>5s} " + " ".join(f"{b:>9s}" for b in grids) + "  vulkan/cuda")
+for pat in ("contiguous", "cross-warp"):
+    for c in (1, 2, 8, 32, 64, 1024):
+        for p in (1, 2, 16, 1024):
+            if not any((pat, c, p) in g for g in grids.values()):
+                continue
+            vals = [grids[b].get((pat, c, p), {}).get("gops", 0) or 0 for b in grids]
+            ratio = vals[2] / vals[0] if vals[0] else 0
+            print(f"  {pat:11s} {c:5d} {p:5d} " + " ".join(f"{v:9.3f}" for v in vals) + f"  {ratio:6.2f}x")
+PY
+[ -f "$OUT/executables.txt" ] && { echo; echo "executables (first lines):"; head -c 1500 "$OUT/executables.txt"; } >>"$OUT/summary.txt"
+cat "$OUT/summary.txt"
+for f in "$OUT"/compare-*.txt; do [ -f "$f" ] && { echo "== $f"; grep -E "^summary|^not the same|^warning" "$f"; }; done
+exit ${STEP_FAILED:-0}
