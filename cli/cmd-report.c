@@ -39,7 +39,9 @@ static const char usage[] =
     "  -o DIR         the report folder: new, or an earlier report's, which is replaced\n"
     "                 whole once this one is done (until then the run is in\n"
     "                 DIR.staging-PID beside it)  [atomlab-report]\n"
-    "  --device ID    an id or row number from 'atomlab devices'  [best device]\n"
+    "  --device ID    an id or row number from 'atomlab devices'  [best device]; all or a\n"
+    "                 comma list: one report per device in DIR/<id> (one after another), and\n"
+    "                 DIR/side-by-side.md (as --compare) of them\n"
     "  --backend B    @BACKENDS@  [any]\n"
     "  --quick        a 2x2 grid with fixed iterations: checks the pipeline in seconds\n"
     "  --render DIR   measure nothing: draw the figures of a report folder written\n"
@@ -91,6 +93,62 @@ static void print_error(void *arg, const char *text)
 {
   (void)arg;
   fprintf(stderr, "error: %s\n", text);
+}
+
+/*
+ * `report --device all` or a list: one whole report per device, each in DIR/<device id> (":" as "-"),
+ * one after another so that devices sharing a host do not disturb each other's numbers, then
+ * DIR/side-by-side.md (report --compare of those folders). Each report is this binary run again with
+ * one --device; their progress goes to the terminal. Returns the exit status.
+ */
+static int compare_reports(char **dirs, int ndirs, const char *out);
+
+static int report_devices(const char *devices, const char *backend, const char *dir, int quick, const char *repeat)
+{
+  atl_context_t ctx = NULL;
+  if (atl_context_new(&ctx))
+    die("out of memory");
+  char ids[ATL_MAX_DEVICES][32];
+  size_t n = 0;
+  if (atl_device_list_parse(ctx, devices, backend, ids, ATL_MAX_DEVICES, &n) != 0)
+    die_usage("--device: %s", atl_errmsg(ctx));
+  atl_context_free(ctx);
+  make_dir(dir);
+  static char sub[ATL_MAX_DEVICES][4200];
+  char *dirs[ATL_MAX_DEVICES];
+  int status = EXIT_OK, done = 0;
+  for (size_t i = 0; i < n && !atl_stop_requested(); i++) {
+    char folder[32];
+    snprintf(folder, sizeof folder, "%s", ids[i]);
+    for (char *c = folder; *c; c++)
+      if (*c == ':' || *c == '/')
+        *c = '-';
+    snprintf(sub[i], sizeof sub[i], "%s/%s", dir, folder);
+    fprintf(stderr, "report: device %zu of %zu: %s into %s\n", i + 1, n, ids[i], sub[i]);
+    char *args[12] = {"atomlab", "report", "-o", sub[i], "--device", ids[i]};
+    int na = 6;
+    if (backend)
+      args[na++] = "--backend", args[na++] = (char *)backend;
+    if (quick)
+      args[na++] = "--quick";
+    if (repeat)
+      args[na++] = "--repeat", args[na++] = (char *)repeat;
+    args[na] = NULL;
+    const int rc = run_self(args, ".", NULL);
+    if (rc != 0)
+      status = rc == EXIT_USAGE ? EXIT_USAGE : rc > 128 ? rc : EXIT_MEASURE;
+    if (rc == 0 || rc == EXIT_MEASURE) /* a report with a failed row is still a report */
+      dirs[done++] = sub[i];
+  }
+  if (atl_stop_requested())
+    return cli_interrupted("report", (size_t)done, n, NULL);
+  if (done >= 2) {
+    char out[4300];
+    snprintf(out, sizeof out, "%s/side-by-side.md", dir);
+    if (compare_reports(dirs, done, out) != EXIT_OK && status == EXIT_OK)
+      status = EXIT_MEASURE;
+  }
+  return status;
 }
 
 /* `report --compare`: the report folders @p dirs side by side in the Markdown file @p out; an exit status. */
@@ -337,6 +395,8 @@ int cmd_report(int argc, char **argv)
       die_usage("--render measures nothing: it takes no --device, --backend, --quick or --repeat");
     return render(render_dir);
   }
+  if (device && atl_device_list_is_multi(device))
+    return report_devices(device, backend, dir, quick, repeat);
   char target[4096], staging[4200];
   char why[4400];
   if (atl_report_target(dir, target, sizeof target, staging, sizeof staging, why, sizeof why) != 0)

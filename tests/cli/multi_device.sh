@@ -126,4 +126,11 @@ assert len(rows) == 42 and all(r["status"] == "ok" and r["verified"] for r in ro
 for dev in ("opencl:0.0", "opencl:0.1"):
     assert len({(r["contention"], r["padding"]) for r in rows if r["device"] == dev}) == 21, dev
 PY
+# report --device all: one report per device in DIR/<id>, then DIR/side-by-side.md of them
+"$ATOMLAB" report --device all --backend opencl --quick -o "$WORK/rep" >"$WORK/rep.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -s "$WORK/rep/opencl-0.0/report.md" ] && [ -s "$WORK/rep/opencl-0.1/report.html" ] &&
+  grep -q '^| .*opencl-0.1 | pthread' "$WORK/rep/side-by-side.md" && pass ||
+  fail "report --device all: exit $rc, $(ls -R "$WORK/rep" 2>&1 | head -20) $(tail -5 "$WORK/rep.out")"
+expect_refused "--device" report --device 0,0 --quick -o "$WORK/out-rep"
 finish
