@@ -19,7 +19,11 @@ if [ "${ATL_NO_SANITIZERS:-0}" != 1 ]; then
   asan=0
   if cmake -S . -B build-asan -DATL_SANITIZE=ON -DATL_WERROR=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
     cmake --build build-asan -j"$(nproc)"; then
-    (cd build-asan && ctest --output-on-failure -j2 "$@") || asan=$?
+    # lavapipe (the Vulkan backend's CPU driver) leaves LLVM threads running at exit, and LeakSanitizer's
+    # tracer can crash stopping them ("Tracer caught signal 11"): the Vulkan tests run on their own, every
+    # other test with the Vulkan backend left out
+    (cd build-asan && ATL_BACKENDS=opencl,cuda ctest --output-on-failure -j2 -LE vulkan "$@" &&
+      ctest --output-on-failure -j2 -L vulkan "$@") || asan=$?
   else
     asan=build-failed
   fi
