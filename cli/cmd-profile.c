@@ -132,15 +132,13 @@ static void l2_calibrate(const char *opt, const char *path, double s[ATL_L2_KIND
   atl_l2_report_release(&r);
 }
 
-/* The L2 atomic model's counters, appended to ncu's metric list where this ncu lists them (all of them
- * when the listing could not be read); the model says which are missing after the run. */
+/* The L2 atomic model's counters (the library's list), appended to ncu's metric list where this ncu lists
+ * them (all of them when the listing could not be read); the model says which are missing after the run. */
 static void add_l2_metrics(const char *listing, char *metrics, size_t len)
 {
-  static const char *const want[] = {
-      "lts__cycles_elapsed.avg",         "lts__t_requests_op_atom.sum",        "lts__t_requests_op_atom.max",
-      "lts__t_requests_op_atom.avg",     "lts__t_requests_op_red.sum",         "lts__t_requests_op_red.max",
-      "lts__t_requests_op_red.avg",      "lts__d_atomic_input_cycles_active.max"};
-  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+  size_t n;
+  const char *const *want = atl_l2_metric_names(&n);
+  for (size_t i = 0; i < n; i++) {
     char base[64];
     snprintf(base, sizeof base, "%.*s", (int)(strrchr(want[i], '.') - want[i]), want[i]);
     size_t used = strlen(metrics);

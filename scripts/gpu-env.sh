@@ -32,6 +32,17 @@ gpu_apps_start() {
   cat "$OUT/info.txt"
   ocl=$(gpu_device_id opencl gpu)
 }
+# gpu_ncu_script NAME: gpu_script NAME for a script that runs ncu: NCU (the ncu binary), S (OUT/summary.txt,
+# begun with the date, version, GPU and ncu version) and L (OUT/run.log) as the steps' status and log.
+gpu_ncu_script() {
+  gpu_script "$1"
+  S="$OUT/summary.txt"
+  L="$OUT/run.log"
+  NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
+  { echo "== $(date -u +%FT%TZ) $($A version 2>&1 | head -1)"; $SMI 2>&1; "$NCU" --version 2>&1 | tail -1; } >"$S"
+  : >"$L"
+  STEP_LOG=$L STEP_STATUS=$S
+}
 # gpu_device_id BACKEND [TYPE]: the first device of BACKEND (and TYPE: gpu, cpu) that `atomlab devices`
 # lists, or nothing; e.g. NVIDIA's OpenCL GPU beside PoCL's CPU device.
 gpu_device_id() {

@@ -11,13 +11,7 @@
 # Run: OUT=/some/dir bash scripts/gpu-l2-counters.sh   (expects a build in build/ and ncu)
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
-gpu_script gpu-l2-counters
-S="$OUT/summary.txt"
-L="$OUT/run.log"
-NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
-{ echo "== $(date -u +%FT%TZ) $($A version 2>&1 | head -1)"; $SMI 2>&1; "$NCU" --version 2>&1 | tail -1; } >"$S"
-: >"$L"
-STEP_LOG=$L STEP_STATUS=$S
+gpu_ncu_script gpu-l2-counters
 step_deadline 280
 step -o "$W/query.txt" query 60 "$NCU" --query-metrics
 grep -Ei 'atom|_red|op_red|lts__cycles|lts__t_requests\b|lts__d_' "$W/query.txt" >"$OUT/query-atomics.txt"

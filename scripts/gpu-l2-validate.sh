@@ -10,13 +10,7 @@
 # Run: OUT=/some/dir bash scripts/gpu-l2-validate.sh   (expects a build in build/, ncu, python3 with torch)
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
-gpu_script gpu-l2-validate
-S="$OUT/summary.txt"
-L="$OUT/run.log"
-NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
-{ echo "== $(date -u +%FT%TZ) $($A version 2>&1 | head -1)"; $SMI 2>&1; "$NCU" --version 2>&1 | tail -1; } >"$S"
-: >"$L"
-STEP_LOG=$L STEP_STATUS=$S
+gpu_ncu_script gpu-l2-validate
 step_deadline 420
 M="lts__cycles_elapsed.avg,gpu__time_duration.sum,lts__t_requests_op_atom.sum,lts__t_requests_op_atom.max"
 M="$M,lts__t_requests_op_atom.avg,lts__t_requests_op_red.sum,lts__t_requests_op_red.max,lts__t_requests_op_red.avg"

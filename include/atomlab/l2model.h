@@ -112,6 +112,9 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
 int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
                        int csv, int with_advice);
 
+/** The ncu metrics the model reads (what atl_l2_read_csv needs, and the optional input-cycles one). */
+const char *const *atl_l2_metric_names(size_t *count);
+
 /** "hot words", "spread" or "none". */
 const char *atl_l2_access_name(enum atl_l2_access a);
 

@@ -24,6 +24,12 @@ static const char *const col_names[C_COUNT] = {
     "lts__t_requests_op_atom.max", "lts__t_requests_op_atom.avg", "lts__t_requests_op_red.sum",
     "lts__t_requests_op_red.max",  "lts__t_requests_op_red.avg",  "lts__d_atomic_input_cycles_active.max"};
 
+const char *const *atl_l2_metric_names(size_t *count)
+{
+  *count = C_COUNT;
+  return col_names;
+}
+
 /* ns per unit of a duration column; 0 for a unit that is not a time. */
 static double ns_per(const char *unit)
 {
