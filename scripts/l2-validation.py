@@ -3,7 +3,9 @@
 programs, with a `source` column and dram__throughput.avg.pct_of_peak_sustained_elapsed) and DIR/l2.csv
 (`atomlab model l2 --format csv` of the same export, row for row) and writes DIR/validation.json
 (rows: kernel, source, unit, u, u_low, u_high, u_input, predicted_ms, measured_ms, error, verdict,
-expected_verdict, dram_pct, access, imbalance) with a summary on stdout.
+expected_verdict, dram_pct, access, imbalance; `measured`: where and when, the first four lines of the GPU
+run's summary (DIR/summary.txt, or DIR/gpu-summary.txt where it was renamed): date, atomlab version and
+commit, GPU and driver, ncu version) with a summary on stdout.
 
 expected_verdict is the independent evidence of what bound the launch: `not a bottleneck` where its DRAM
 throughput is at least 60% of peak (memory-bound), `bottleneck` where DRAM is below 5% of peak and the
@@ -36,7 +38,9 @@ for p, m in zip(prog, model):
                  "error": pred / meas - 1 if meas > 0 else None, "verdict": m["verdict"],
                  "expected_verdict": expected, "dram_pct": dram, "access": m["access"],
                  "imbalance": float(m["imbalance"])})
-json.dump({"rows": rows}, open(os.path.join(out, "validation.json"), "w"), indent=1)
+head = next((os.path.join(out, f) for f in ("summary.txt", "gpu-summary.txt") if os.path.exists(os.path.join(out, f))), None)
+measured = open(head).read().splitlines()[:4] if head else []
+json.dump({"measured": measured, "rows": rows}, open(os.path.join(out, "validation.json"), "w"), indent=1)
 bott = [abs(r["error"]) for r in rows if r["verdict"] == "bottleneck"]
 decided = [r for r in rows if r["expected_verdict"] != "unknown"]
 right = [r for r in decided if r["verdict"] == r["expected_verdict"]]
