@@ -71,11 +71,6 @@ int cli_output_format(const char *opt, const char *path, int fallback);
  */
 int cli_write_output(const char *path, const char *what, atl_file_writer writer, const void *arg);
 
-/** A checkpoint of every -o file of a sweep: quiet, since the last write reports (and rescues) each one. */
-void cli_checkpoint_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n);
-
-/** The last write of every -o file of a sweep; returns how many could not be written where asked. */
-int cli_write_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n);
 
 /** A file built in memory as it is measured, then written whole by cli_buffer_write(). */
 struct cli_buffer {
@@ -155,6 +150,17 @@ enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CL
   "  --discard-on-throttle  retake a sample after which the GPU reports a power or thermal throttle (NVIDIA:\n"  \
   "                 NVML; every row records its clocks, temperature, power and throttled samples)\n\n"
 
+/** The help lines of the device and output options rmw and strategy share (cli_sweep_option). */
+#define CLI_DEVICES_HELP                                                                                               \
+    "  --backend B    @BACKENDS@  [any]\n"   \
+    "  --device ID    an id or row number from 'atomlab devices'; 'all' or a comma list (0,1): every\n"   \
+    "                 device named at once, one thread each, rows naming their device  [best device]\n"
+#define CLI_OUTPUTS_HELP                                                                                               \
+    "  --format F     table, csv or json  [table; with -o: from the file extension]\n"   \
+    "  -o FILE        write results to FILE (through a temporary name: never half a file);\n"   \
+    "                 up to 4 times, each in the format of its extension (.json .csv .txt)\n"   \
+    "  --quiet        no table on stdout when writing to a file\n"
+
 /**
  * Dies (exit 2) on a getopt error: @p c is ':' (an option given without its
  * value) or anything else (an unknown option). Names the option, @p command
@@ -192,8 +198,14 @@ int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o);
 /** After parsing: the timing checked, every -o checked and given its format, the stdout format settled. */
 void cli_sweep_outputs(struct cli_sweep_opts *o);
 
-/** Rows a plan of these axis lengths has (their product), SIZE_MAX where that overflows. */
-size_t cli_plan_rows(const size_t *counts, size_t n);
+/** A sweep command's option @p c that is none of its own: a shared one (applied), else dies naming it. */
+void cli_sweep_other(int c, const char *arg, struct cli_sweep_opts *o, const char *command, char **argv);
+
+/** After the options: dies (exit 2) on an argument left over or on timing options that contradict each other. */
+void cli_sweep_args_end(const struct cli_sweep_opts *o, const char *command, int argc, char **argv);
+
+/** Before anything is allocated or measured: the plan of @p rows checked (--max-rows), then the outputs. */
+void cli_sweep_plan(struct cli_sweep_opts *o, const char *command, size_t rows);
 
 /** Default of --max-rows: a plan larger than this is refused unless asked for. */
 #define CLI_MAX_ROWS 100000
@@ -206,23 +218,27 @@ size_t cli_plan_rows(const size_t *counts, size_t n);
  */
 void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, const struct atl_timing *t);
 
+/**
+ * The end of a sweep command: every -o file written (each rescued where it
+ * cannot be: cli_write_output()), and the rows as CSV or JSON on stdout
+ * where no -o took them. Returns how many files were not written where asked.
+ */
+int cli_sweep_write(const struct cli_sweep_opts *o, const struct atl_result_set *set);
+
+/** Prints "error: N rows failed or did not verify" where @p failures is not 0. */
+void cli_print_failures(int failures);
+
 /** Dies (exit 2) if the timing options contradict each other. */
 void cli_timing_check(const struct atl_timing *t);
 
 
-int cmd_devices(int argc, char **argv);
-int cmd_rmw(int argc, char **argv);
-int cmd_strategy(int argc, char **argv);
-int cmd_app(int argc, char **argv);
-int cmd_calibrate(int argc, char **argv);
-int cmd_model(int argc, char **argv);
+/** The commands' entry points: cmd_NAME in cli/cmd-NAME.c (atomlab.c's table gives each its name and summary). */
+#define CLI_COMMANDS(X)                                                                                                \
+  X(devices) X(rmw) X(strategy) X(app) X(calibrate) X(model) X(profile) X(hist_case) X(plot) X(compare) X(report)
+#define CLI_DECLARE_COMMAND(name) int cmd_##name(int argc, char **argv);
+CLI_COMMANDS(CLI_DECLARE_COMMAND)
 /** atomlab model l2 (cli/cmd-model-l2.c): argv[0] is "l2". */
 int cmd_model_l2(int argc, char **argv);
-int cmd_profile(int argc, char **argv);
-int cmd_hist_case(int argc, char **argv);
-int cmd_plot(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_report(int argc, char **argv);
 
 #define SMEM_MAX_EXPECT 8
 

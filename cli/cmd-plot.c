@@ -1,7 +1,6 @@
 /* atomlab plot: the figures of a result file, drawn by gnuplot (atl_plot,
  * src/plot/). This file parses the options and prints what the library tells. */
 #include <getopt.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,18 +88,6 @@ static int plot_command(int argc, char **argv)
   if (argc - optind != 1)
     die_usage("plot takes one result file, FILE.json (see 'atomlab plot --help')");
   const char *path = argv[optind];
-  char default_dir[1100];
-  if (dir == NULL) {
-    char *copy = strdup(path);
-    if (copy == NULL)
-      die("out of memory");
-    char *base = basename(copy), *dot = strrchr(base, '.');
-    if (dot && dot != base)
-      *dot = '\0';
-    snprintf(default_dir, sizeof default_dir, "%s-figures", base);
-    free(copy);
-    dir = default_dir;
-  }
   struct atl_plot_outcome out;
   char why[1200];
   opts.notify = notify;

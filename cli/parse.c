@@ -8,39 +8,17 @@
 
 #include "cli.h"
 
-/* Appends @p v to out[0..n) unless it is there: a name given twice (or also
- * through "all") is one axis value, not a repeated row. */
-static size_t add_name(int *out, size_t n, int v)
-{
-  for (size_t i = 0; i < n; i++)
-    if (out[i] == v)
-      return n;
-  if (n < MAX_LIST)
-    out[n++] = v;
-  return n;
-}
-
 size_t cli_parse_names(const char *opt, const char *text, int (*parse)(const char *), const int *all, size_t nall,
                        const char *allowed, int *out)
 {
+  const struct atl_name_axis axis = {opt, parse, all, nall, allowed};
+  char why[600];
   size_t n = 0;
-  char *copy = strdup(text);
-  if (copy == NULL)
+  const int err = atl_name_axis_parse(&axis, text, out, MAX_LIST, &n, why, sizeof why);
+  if (err == ATL_ENOMEM)
     die("out of memory");
-  for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-    if (strcmp(item, "all") == 0) { /* "all" may sit in a list: "all,all" or "random,all" is every name once */
-      for (size_t i = 0; i < nall; i++)
-        n = add_name(out, n, all[i]);
-      continue;
-    }
-    int v = parse(item);
-    if (v < 0)
-      die_usage("%s '%s' is not known: allowed: %s", opt, item, allowed);
-    n = add_name(out, n, v);
-  }
-  free(copy);
-  if (n == 0)
-    die_usage("%s is empty: allowed: %s", opt, allowed);
+  if (err)
+    die_usage("%s", why);
   return n;
 }
 
@@ -79,85 +57,29 @@ double cli_parse_real(const char *opt, const char *text, double lo, double hi)
 
 int cli_timing_option(int c, const char *arg, struct atl_timing *t)
 {
-  switch (c) {
-  case CLI_O_TARGET:
-    t->target_ms = cli_parse_real("--target-ms", arg, 0.001, 60000);
-    return 1;
-  case CLI_O_NOISE:
-    t->noise = cli_parse_real("--noise", arg, 0, 10);
-    return 1;
-  case CLI_O_MIN_SAMPLES:
-    t->min_samples = cli_parse_count("--min-samples", arg, 100000);
-    return 1;
-  case CLI_O_MAX_SAMPLES:
-    t->max_samples = cli_parse_count("--max-samples", arg, 100000);
-    return 1;
-  case CLI_O_BUDGET:
-    t->budget_s = cli_parse_real("--budget", arg, 0, 86400);
-    return 1;
-  case CLI_O_ITERS:
-    /* The library runs at most max_iters (2^24) per thread: a larger --iters was
-     * clamped without a word while the settings recorded the request. */
-    t->fixed_iters = cli_parse_count("--iters", arg, t->max_iters);
-    return 1;
-  case CLI_O_REPEAT:
-    t->repeats = cli_parse_count("--repeat", arg, 100);
-    return 1;
-  case CLI_O_DISCARD_THROTTLED:
-    t->discard_throttled = 1;
-    return 1;
-  default:
+  /* the settings in the order of the CLI_O_* codes; the library checks each value (atl_timing_set) */
+  static const char *const names[] = {"target-ms", "noise",  "min-samples", "max-samples",
+                                      "budget",    "iters",  "repeat",      "discard-on-throttle"};
+  char why[300];
+  if (c < CLI_O_TARGET || c > CLI_O_DISCARD_THROTTLED)
     return 0;
-  }
-}
-
-size_t cli_plan_rows(const size_t *counts, size_t n)
-{
-  size_t rows = 1;
-  for (size_t i = 0; i < n; i++) {
-    if (counts[i] && rows > SIZE_MAX / counts[i])
-      return SIZE_MAX; /* saturates: a count this large is refused either way */
-    rows *= counts[i];
-  }
-  return rows;
-}
-
-/* "3.2 h" for a number of seconds. */
-static void human_time(double s, char *buf, size_t len)
-{
-  static const struct {
-    double seconds;
-    const char *unit;
-  } units[] = {{365.25 * 86400, "years"}, {86400, "days"}, {3600, "h"}, {60, "min"}};
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-    if (s >= units[i].seconds) {
-      snprintf(buf, len, "%.3g %s", s / units[i].seconds, units[i].unit);
-      return;
-    }
-  snprintf(buf, len, "%.3g s", s);
+  if (atl_timing_set(t, names[c - CLI_O_TARGET], arg, why, sizeof why) != 0)
+    die_usage("--%s", why);
+  return 1;
 }
 
 void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, const struct atl_timing *t)
 {
-  if (rows <= max_rows)
-    return;
-  /* A row costs at least its samples and a calibration launch or three at
-   * about the target time: a floor, enough to show a plan cannot finish. */
-  const double row_s = (t->min_samples + (t->fixed_iters ? 1 : 3)) * t->target_ms * 1e-3;
-  char when[48], count[32];
-  human_time((double)rows * row_s, when, sizeof when);
-  if (rows == SIZE_MAX)
-    snprintf(count, sizeof count, "more than %zu", SIZE_MAX - 1);
-  else
-    snprintf(count, sizeof count, "%zu", rows);
-  die_usage("%s plans %s rows, %s or more at %.3g s a row: above --max-rows %llu (narrow the axes or raise "
-            "--max-rows)",
-            command, count, when, row_s, (unsigned long long)max_rows);
+  char why[200];
+  if (atl_plan_check(rows, max_rows, t, why, sizeof why) != 0)
+    die_usage("%s plans %s: above --max-rows %llu (narrow the axes or raise --max-rows)", command, why,
+              (unsigned long long)max_rows);
 }
 
 void cli_timing_check(const struct atl_timing *t)
 {
-  if (t->max_samples < t->min_samples)
+  char why[200];
+  if (atl_timing_check(t, why, sizeof why) != 0) /* both are options here */
     die_usage("--max-samples %u is below --min-samples %u", t->max_samples, t->min_samples);
 }
 
@@ -220,4 +142,25 @@ void cli_sweep_outputs(struct cli_sweep_opts *o)
   }
   if (o->format < 0)
     o->format = ATL_FORMAT_TABLE;
+}
+
+void cli_sweep_other(int c, const char *arg, struct cli_sweep_opts *o, const char *command, char **argv)
+{
+  if (!cli_sweep_option(c, arg, o))
+    cli_bad_option(command, command, c, argv);
+}
+
+void cli_sweep_args_end(const struct cli_sweep_opts *o, const char *command, int argc, char **argv)
+{
+  if (optind < argc)
+    die_usage("unexpected argument '%s' for %s (see 'atomlab %s --help')", argv[optind], command, command);
+  cli_timing_check(&o->timing);
+}
+
+void cli_sweep_plan(struct cli_sweep_opts *o, const char *command, size_t rows)
+{
+  /* The plan's size before anything is allocated: a sweep that cannot finish
+   * is refused with its size, not started (or ended by "out of memory"). */
+  cli_check_plan(command, rows, o->max_rows, &o->timing);
+  cli_sweep_outputs(o);
 }

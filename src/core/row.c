@@ -229,6 +229,15 @@ double atl_row_metric(const struct atl_row *row, const char *name, double fallba
   return fallback;
 }
 
+int atl_row_failed(const struct atl_row *row)
+{
+  if (row->status == ATL_STATUS_ERROR)
+    return 1;
+  const char *op = atl_row_config(row, "op");
+  const int control = (op && strcmp(op, "plain_add") == 0) || atl_row_metric(row, "control", 0) == 1;
+  return row->status == ATL_STATUS_OK && !row->verified && !control;
+}
+
 double atl_row_number(const struct atl_row *row, const char *name, double fallback)
 {
   const char *text = atl_row_config(row, name);

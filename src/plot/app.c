@@ -185,11 +185,9 @@ int atl__plot_app(struct atl__plot *p, const struct atl_result_set *set, const c
   free(groups);
   if (rc != 0)
     return rc;
-  if (p->gnuplot == NULL)
-    atl__plot_say(p, ATL_PLOT_WARNING,
-                  "gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote the data (.dat) and scripts "
-                  "(.gp) of %zu figures to %s; draw them there with `gnuplot NAME.gp`",
-                  ngroups, dir);
+  char what[96];
+  snprintf(what, sizeof what, "the data (.dat) and scripts (.gp) of %zu figures", ngroups);
+  atl__plot_no_gnuplot(p, dir, what, 1);
   if (skipped)
     atl__plot_say(p, ATL_PLOT_NOTE, "%zu rows not ok, not verified or not timed are not drawn", skipped);
   return 0;

@@ -24,6 +24,13 @@ void atl__plot_say(struct atl__plot *p, enum atl_plot_event ev, const char *fmt,
     p->notify(p->arg, ev, text);
 }
 
+void atl__plot_no_gnuplot(struct atl__plot *p, const char *dir, const char *what, int hint)
+{
+  if (p->gnuplot == NULL)
+    atl__plot_say(p, ATL_PLOT_WARNING, "gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote %s to %s%s",
+                  what, dir, hint ? "; draw them there with `gnuplot NAME.gp`" : "");
+}
+
 int atl__plot_fail(struct atl__plot *p, int code, const char *fmt, ...)
 {
   va_list ap;

@@ -11,6 +11,7 @@
 
 #include "atomlab.h"
 #include "core/escape.h"
+#include "core/output_internal.h"
 #include "core/resultfile.h"
 #include "plot_internal.h"
 
@@ -80,14 +81,10 @@ static struct figure *figure_for(struct figures *figs, enum kind kind, const cha
   for (size_t i = 0; i < figs->count; i++)
     if (figs->list[i].kind == kind && strcmp(figs->list[i].key, key) == 0)
       return &figs->list[i];
-  if (figs->count == figs->cap) {
-    size_t cap = figs->cap ? figs->cap * 2 : 16;
-    struct figure *grown = realloc(figs->list, cap * sizeof *grown);
-    if (grown == NULL)
-      return NULL;
-    figs->list = grown;
-    figs->cap = cap;
-  }
+  struct figure *grown = atl__grow_rows(figs->list, &figs->cap, figs->count, sizeof *grown, 16);
+  if (grown == NULL)
+    return NULL;
+  figs->list = grown;
   struct figure *fig = &figs->list[figs->count++];
   memset(fig, 0, sizeof *fig);
   fig->kind = kind;
@@ -497,11 +494,9 @@ static int plot_rows(struct atl__plot *p, const struct atl__rf_file *f, const ch
   free_figures(&figs);
   if (rc != 0)
     return rc;
-  if (p->gnuplot == NULL)
-    atl__plot_say(p, ATL_PLOT_WARNING,
-                  "gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote the data (.dat) and scripts "
-                  "(.gp) of %zu figures to %s; draw them there with `gnuplot NAME.gp`",
-                  written, dir);
+  char what[96];
+  snprintf(what, sizeof what, "the data (.dat) and scripts (.gp) of %zu figures", written);
+  atl__plot_no_gnuplot(p, dir, what, 1);
   if (skipped || single)
     atl__plot_say(p, ATL_PLOT_NOTE, "%zu rows not ok or not verified and %zu rows in groups of one point are not drawn",
                   skipped, single);
@@ -518,6 +513,19 @@ int atl_plot(const char *path, const char *dir, const struct atl_plot_options *o
   }
   struct atl__plot p = {.png = o->png, .svg = o->svg, .timeout = o->timeout, .notify = o->notify, .arg = o->arg,
                         .why = why, .why_len = why_len};
+  char default_dir[1100];
+  if (dir == NULL) { /* FILE-figures in the current folder (as basename(1) names FILE): a rerun overwrites them */
+    size_t end = strlen(path), start, len;
+    while (end > 1 && path[end - 1] == '/')
+      end--;
+    for (start = end; start > 0 && path[start - 1] != '/';)
+      start--;
+    for (len = end - start; len > 1 && path[start + len - 1] != '.';)
+      len--;
+    len = len > 1 ? len - 1 : end - start; /* without its extension, where it has one after its first byte */
+    snprintf(default_dir, sizeof default_dir, "%.*s-figures", (int)(len < 1000 ? len : 1000), path + start);
+    dir = default_dir;
+  }
   if (why && why_len)
     why[0] = '\0';
   int rc;

@@ -31,6 +31,12 @@ void atl__plot_say(struct atl__plot *p, enum atl_plot_event ev, const char *fmt,
 #endif
     ;
 
+/**
+ * Where no gnuplot was found, tells the caller so: "wrote WHAT to DIR" (the
+ * data and scripts, drawable later), with @p hint how to draw them there.
+ */
+void atl__plot_no_gnuplot(struct atl__plot *p, const char *dir, const char *what, int hint);
+
 /** Puts the reason into p->why and returns @p code. */
 int atl__plot_fail(struct atl__plot *p, int code, const char *fmt, ...)
 #if defined(__GNUC__)

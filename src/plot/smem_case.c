@@ -114,9 +114,8 @@ int atl__plot_smem_case(struct atl__plot *p, const char *path, const char *dir)
       break;
     atl__plot_draw(p, dir, names[fig]);
   }
-  if (rc == 0 && p->gnuplot == NULL)
-    atl__plot_say(p, ATL_PLOT_WARNING, "gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote the data (.dat) and "
-                  "scripts (.gp) of the case study's figures to %s", dir);
+  if (rc == 0)
+    atl__plot_no_gnuplot(p, dir, "the data (.dat) and scripts (.gp) of the case study's figures", 0);
   atl_smem_case_study_release(&s);
   return rc;
 }
