@@ -6,6 +6,8 @@
 
 #include "atomlab.h"
 
+struct option; /* from getopt.h, for cli_sweep_parse */
+
 /** Exit codes: ok, a measurement failed, bad usage. */
 enum { EXIT_OK = 0, EXIT_MEASURE = 1, EXIT_USAGE = 2 };
 
@@ -161,15 +163,21 @@ enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CL
     "                 up to 4 times, each in the format of its extension (.json .csv .txt)\n"   \
     "  --quiet        no table on stdout when writing to a file\n"
 
-/**
- * Dies (exit 2) on a getopt error: @p c is ':' (an option given without its
- * value) or anything else (an unknown option). Names the option, @p command
- * (as the user typed it) and where its help is ('atomlab HELP --help').
- */
-_Noreturn void cli_bad_option(const char *command, const char *help, int c, char **argv);
 
-/** Applies timing option @p c (a CLI_O_* code) to @p t; 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
-int cli_timing_option(int c, const char *arg, struct atl_timing *t);
+/** --format's value (enum atl_format); dies (exit 2) on one that is not table, csv or json. */
+int cli_parse_format(const char *text);
+
+/** Starts a command's getopt_long() loop: from its first argument, with no message from getopt itself. */
+void cli_options_begin(void);
+
+/**
+ * The end of a command's option switch: for 'h' (--help) prints @p usage
+ * (cli_print_usage) and returns EXIT_OK; anything else dies (exit 2):
+ * "option '-x' needs a value" or "unknown option '-x' for COMMAND", each
+ * naming where the help is ('atomlab COMMAND --help').
+ */
+int cli_help_or_bad(int c, const char *usage, const char *command, char **argv);
+
 
 /** The options every sweep command (rmw, strategy) shares beside its axes: device and grid, timing, outputs. */
 enum { CLI_O_BACKEND = 470, CLI_O_DEVICE, CLI_O_WG, CLI_O_WGS, CLI_O_FORMAT, CLI_O_QUIET, CLI_O_MAX_ROWS };
@@ -189,20 +197,20 @@ struct cli_sweep_opts {
   size_t nout;
 };
 
-/** The defaults of the shared sweep options. */
-void cli_sweep_defaults(struct cli_sweep_opts *o);
 
-/** Applies shared option @p c (a CLI_O_* code or 'o'); 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
-int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o);
 
-/** After parsing: the timing checked, every -o checked and given its format, the stdout format settled. */
-void cli_sweep_outputs(struct cli_sweep_opts *o);
 
-/** A sweep command's option @p c that is none of its own: a shared one (applied), else dies naming it. */
-void cli_sweep_other(int c, const char *arg, struct cli_sweep_opts *o, const char *command, char **argv);
-
-/** After the options: dies (exit 2) on an argument left over or on timing options that contradict each other. */
-void cli_sweep_args_end(const struct cli_sweep_opts *o, const char *command, int argc, char **argv);
+/**
+ * The option loop of a sweep command: each option goes to @p own first (it
+ * returns 1 where it took it, 0 where not, -1 where the command is done and
+ * exits 0), else to the shared ones of @p o (their defaults set first);
+ * --help prints @p usage; anything else, an argument left over and timing
+ * options that contradict each other die (exit 2) naming @p command.
+ * Returns 1 where the command exits 0 now (--help, or own's -1), else 0.
+ */
+int cli_sweep_parse(int argc, char **argv, const struct option *longopts, const char *usage, const char *command,
+                    struct cli_sweep_opts *o, int (*own)(void *state, int c, const char *name, const char *arg),
+                    void *state);
 
 /** Before anything is allocated or measured: the plan of @p rows checked (--max-rows), then the outputs. */
 void cli_sweep_plan(struct cli_sweep_opts *o, const char *command, size_t rows);
@@ -211,12 +219,6 @@ void cli_sweep_plan(struct cli_sweep_opts *o, const char *command, size_t rows);
 #define CLI_MAX_ROWS 100000
 #define CLI_MAX_ROWS_HELP "  --max-rows N   refuse a plan of more than N rows (it prints its row count and time)  [100000]\n"
 
-/**
- * Dies (exit 2, before anything is allocated or measured) when a plan of
- * @p rows exceeds @p max_rows, printing the row count and a floor of the time
- * it would take under @p t.
- */
-void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, const struct atl_timing *t);
 
 /**
  * The end of a sweep command: every -o file written (each rescued where it
@@ -228,8 +230,6 @@ int cli_sweep_write(const struct cli_sweep_opts *o, const struct atl_result_set 
 /** Prints "error: N rows failed or did not verify" where @p failures is not 0. */
 void cli_print_failures(int failures);
 
-/** Dies (exit 2) if the timing options contradict each other. */
-void cli_timing_check(const struct atl_timing *t);
 
 
 /** The commands' entry points: cmd_NAME in cli/cmd-NAME.c (atomlab.c's table gives each its name and summary). */

@@ -93,8 +93,7 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
   }
   memset(c, 0, sizeof *c);
   c->format = -1;
-  optind = 1;
-  opterr = 0;
+  cli_options_begin();
   int at = -1;
   for (int ch; (ch = getopt_long(argc, argv, ":ho:", all, &at)) != -1; at = -1) {
     switch (ch) {
@@ -106,8 +105,7 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
       c->device = optarg;
       break;
     case O_FORMAT:
-      if ((c->format = atl_format_parse(optarg)) < 0)
-        die_usage("--format '%s' is not known: allowed: table, csv, json", optarg);
+      c->format = cli_parse_format(optarg);
       break;
     case 'o':
       if (c->out_path)

@@ -20,8 +20,7 @@ int cmd_devices(int argc, char **argv)
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   int json = 0, occupancy = 0, c;
-  optind = 1;
-  opterr = 0;
+  cli_options_begin();
   while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
     switch (c) {
     case 'f':
@@ -33,11 +32,8 @@ int cmd_devices(int argc, char **argv)
     case 'O':
       occupancy = 1;
       break;
-    case 'h':
-      fputs(usage, stdout);
-      return EXIT_OK;
     default:
-      cli_bad_option("devices", "devices", c, argv);
+      return cli_help_or_bad(c, usage, "devices", argv);
     }
   }
   if (optind < argc)

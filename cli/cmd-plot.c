@@ -58,8 +58,7 @@ static int plot_command(int argc, char **argv)
   atl_plot_options_init(&opts);
   int c;
   const char *dir = NULL;
-  optind = 1;
-  opterr = 0;
+  cli_options_begin();
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
     switch (c) {
     case 'f':
@@ -78,11 +77,8 @@ static int plot_command(int argc, char **argv)
     case O_TIMEOUT:
       opts.timeout = cli_parse_real("--timeout", optarg, 0, 7 * 86400);
       break;
-    case 'h':
-      fputs(usage, stdout);
-      return EXIT_OK;
     default:
-      cli_bad_option("plot", "plot", c, argv);
+      return cli_help_or_bad(c, usage, "plot", argv);
     }
   }
   if (argc - optind != 1)

@@ -193,8 +193,7 @@ int cmd_report(int argc, char **argv)
   const char *dir = NULL, *device = NULL, *backend = NULL, *render_dir = NULL;
   int quick = 0, compare = 0, c;
   char *repeat = NULL; /* --repeat N for the sweeps: findings say which differences held in every pass */
-  optind = 1;
-  opterr = 0;
+  cli_options_begin();
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
     switch (c) {
     case 'o':
@@ -219,11 +218,8 @@ int cmd_report(int argc, char **argv)
       cli_parse_count("--repeat", optarg, 10); /* checked here; the sweeps take the text */
       repeat = optarg;
       break;
-    case 'h':
-      cli_print_usage(usage);
-      return EXIT_OK;
     default:
-      cli_bad_option("report", "report", c, argv);
+      return cli_help_or_bad(c, usage, "report", argv);
     }
   }
   if (compare) {

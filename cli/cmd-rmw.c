@@ -65,13 +65,56 @@ static void describe(const void *arg, size_t i, char *buf, size_t len)
            s->contention, s->padding);
 }
 
+enum { O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_SCOPE, O_ORDER, O_RESUME, O_DROP_OTHERS, O_GRID };
+
+/* What rmw's own options set (the shared ones go to struct cli_sweep_opts). */
+struct rmw_args {
+  struct atl_rmw_axes ax; /* the named axes as the library's registries spell them (atl_rmw_axes_set) */
+  const char *cont_text, *pad_text, *resume_path;
+  int types_explicit, drop_others, grid_mode;
+};
+
+static int rmw_option(void *state, int c, const char *name, const char *arg)
+{
+  struct rmw_args *a = state;
+  char why[1600];
+  switch (c) {
+  case O_TYPE:
+    a->types_explicit = !cli_list_has(arg, "all");
+    /* fall through */
+  case O_PATTERN:
+  case O_OP:
+  case O_SPACE:
+  case O_RESULT:
+  case O_SCOPE:
+  case O_ORDER:
+    if (atl_rmw_axes_set(&a->ax, name, arg, why, sizeof why) != 0)
+      die_usage("--%s", why);
+    return 1;
+  case O_CONT:
+    a->cont_text = arg;
+    return 1;
+  case O_PAD:
+    a->pad_text = arg;
+    return 1;
+  case O_RESUME:
+    a->resume_path = arg;
+    return 1;
+  case O_DROP_OTHERS:
+    a->drop_others = 1;
+    return 1;
+  case O_GRID:
+    if ((a->grid_mode = atl_grid_mode_parse(arg)) < 0)
+      die_usage("--grid '%s' is not known: allowed: auto, occupancy", arg);
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 int cmd_rmw(int argc, char **argv)
 {
-  int grid_mode = ATL_GRID_AUTO;
   const double command_start = atl_sweep_clock();
-  enum {
-    O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_SCOPE, O_ORDER, O_RESUME, O_DROP_OTHERS, O_GRID
-  };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, O_PATTERN}, {"op", required_argument, NULL, O_OP},
       {"type", required_argument, NULL, O_TYPE},       {"space", required_argument, NULL, O_SPACE},
@@ -80,63 +123,22 @@ int cmd_rmw(int argc, char **argv)
       {"order", required_argument, NULL, O_ORDER},     {"resume", required_argument, NULL, O_RESUME},
       {"drop-others", no_argument, NULL, O_DROP_OTHERS}, {"grid", required_argument, NULL, O_GRID},
       CLI_SWEEP_LONGOPTS, {0}};
-  struct atl_rmw_axes ax; /* the named axes as the library's registries spell them (atl_rmw_axes_set) */
-  atl_rmw_axes_init(&ax);
-  const char *cont_text = "1:64:x4", *pad_text = "1,16", *resume_path = NULL;
-  int types_explicit = 0, drop_others = 0, c;
+  struct rmw_args a = {.cont_text = "1:64:x4", .pad_text = "1,16", .grid_mode = ATL_GRID_AUTO};
+  atl_rmw_axes_init(&a.ax);
   struct cli_sweep_opts opt; /* device, grid, timing and outputs: what every sweep command takes */
-  cli_sweep_defaults(&opt);
-
-  optind = 1;
-  opterr = 0;
+  if (cli_sweep_parse(argc, argv, longopts, usage, "rmw", &opt, rmw_option, &a))
+    return EXIT_OK;
+  struct atl_rmw_axes ax = a.ax;
+  const char *resume_path = a.resume_path;
   char why[1600];
-  int at = 0;
-  while ((c = getopt_long(argc, argv, ":ho:", longopts, &at)) != -1) {
-    switch (c) {
-    case O_TYPE:
-      types_explicit = !cli_list_has(optarg, "all");
-      /* fall through */
-    case O_PATTERN:
-    case O_OP:
-    case O_SPACE:
-    case O_RESULT:
-    case O_SCOPE:
-    case O_ORDER:
-      if (atl_rmw_axes_set(&ax, longopts[at].name, optarg, why, sizeof why) != 0)
-        die_usage("--%s", why);
-      break;
-    case O_CONT:
-      cont_text = optarg;
-      break;
-    case O_PAD:
-      pad_text = optarg;
-      break;
-    case O_RESUME:
-      resume_path = optarg;
-      break;
-    case O_DROP_OTHERS:
-      drop_others = 1;
-      break;
-    case O_GRID:
-      if ((grid_mode = atl_grid_mode_parse(optarg)) < 0)
-        die_usage("--grid '%s' is not known: allowed: auto, occupancy", optarg);
-      break;
-    case 'h':
-      cli_print_usage(usage);
-      return EXIT_OK;
-    default:
-      cli_sweep_other(c, optarg, &opt, "rmw", argv);
-    }
-  }
-  cli_sweep_args_end(&opt, "rmw", argc, argv);
 
-  if (atl_axis_parse(cont_text, UINT32_MAX, &ax.contention, why, sizeof why))
+  if (atl_axis_parse(a.cont_text, UINT32_MAX, &ax.contention, why, sizeof why))
     die_usage("--contention: %s", why);
-  if (atl_axis_parse(pad_text, UINT32_MAX, &ax.padding, why, sizeof why))
+  if (atl_axis_parse(a.pad_text, UINT32_MAX, &ax.padding, why, sizeof why))
     die_usage("--padding: %s", why);
   const size_t total = atl_rmw_axes_rows(&ax);
   cli_sweep_plan(&opt, "rmw", total);
-  if (drop_others && resume_path == NULL)
+  if (a.drop_others && resume_path == NULL)
     die_usage("--drop-others is allowed only with --resume FILE");
 
   /* The resume file before the device: a bad one is a usage error found
@@ -177,7 +179,7 @@ int cmd_rmw(int argc, char **argv)
     if (resume_path && opt.wg_size == 0 && opt.workgroups == 0)
       atl_resume_shape(&done, multi ? dev->id : NULL, &wg_size, &workgroups);
     struct atl_grid grid;
-    if (atl_grid_choose(ctxs[d], (enum atl_grid_mode)grid_mode, wg_size, workgroups, &opt.timing, &grid) != 0)
+    if (atl_grid_choose(ctxs[d], (enum atl_grid_mode)a.grid_mode, wg_size, workgroups, &opt.timing, &grid) != 0)
       die("choosing the grid on %s failed: %s (pass --workgroups to skip occupancy discovery)", dev->id,
           atl_errmsg(ctxs[d]));
     if (d == 0) { /* the file records the first device's grid; every row records its own shape */
@@ -185,7 +187,7 @@ int cmd_rmw(int argc, char **argv)
       set.meta.occupancy = grid.occupancy;
     }
     /* A type named explicitly must exist on the device; with "all" a missing one becomes unsupported rows. */
-      for (size_t b = 0; types_explicit && b < ax.ntype; b++)
+      for (size_t b = 0; a.types_explicit && b < ax.ntype; b++)
       if (!atl_device_has_type(dev, ax.type[b]))
         die_usage("--type %s is not available on %s: allowed: %s", atl_type_name((enum atl_type)ax.type[b]),
                   dev->name, atl_device_type_list(dev, why, sizeof why));
@@ -204,7 +206,7 @@ int cmd_rmw(int argc, char **argv)
                                     opt.nout, 30, NULL, command_start};
   struct atl_sweep_outcome res;
   cli_catch_stop_signals();
-  if (atl_sweep_command(&job, &opt.timing, resume_path ? &done : NULL, drop_others, &set, &res) != 0)
+  if (atl_sweep_command(&job, &opt.timing, resume_path ? &done : NULL, a.drop_others, &set, &res) != 0)
     die(multi ? "measuring on several devices failed: out of host memory" : "out of host memory while measuring");
   free(specs);
   const struct atl_sweep_report rep = res.report;

@@ -59,59 +59,61 @@ static int measure(atl_context_t ctx, const void *arg, size_t i, const struct at
 /* A checkpoint is ranked (in a run on several devices only the final write is: its rows are copies). */
 static void rank(struct atl_result_set *set) { atl_strategy_rank(set->rows, set->count); }
 
+enum { O_PATTERN = 256, O_OP, O_STRATEGY, O_RESULT, O_DIVERGENT, O_SPIN, O_STUCK };
+
+/* What strategy's own options set (the shared ones go to struct cli_sweep_opts). */
+struct strategy_args {
+  struct atl_strategy_axes ax; /* the axes as the library's registries spell them (atl_strategy_axes_set) */
+  uint32_t spin_bound;
+  int divergent, stuck;
+};
+
+static int strategy_option(void *state, int c, const char *name, const char *arg)
+{
+  struct strategy_args *a = state;
+  char why[256];
+  switch (c) {
+  case O_STRATEGY:
+    if (strcmp(arg, "list") == 0) {
+      list_strategies();
+      return -1; /* done: the command exits 0 */
+    }
+    /* fall through */
+  case O_PATTERN:
+  case O_OP:
+  case O_RESULT:
+    if (atl_strategy_axes_set(&a->ax, name, arg, why, sizeof why) != 0)
+      die_usage("--%s", why);
+    return 1;
+  case O_DIVERGENT:
+    a->divergent = 1;
+    return 1;
+  case O_SPIN:
+    a->spin_bound = cli_parse_count("--spin-bound", arg, UINT32_MAX);
+    return 1;
+  case O_STUCK:
+    a->stuck = 1;
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 int cmd_strategy(int argc, char **argv)
 {
-  enum {
-    O_PATTERN = 256, O_OP, O_STRATEGY, O_RESULT, O_DIVERGENT, O_SPIN, O_STUCK
-  };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, O_PATTERN},   {"op", required_argument, NULL, O_OP},
       {"strategy", required_argument, NULL, O_STRATEGY}, {"result", required_argument, NULL, O_RESULT},
       {"divergent", no_argument, NULL, O_DIVERGENT},     {"spin-bound", required_argument, NULL, O_SPIN},
       {"stuck-lock", no_argument, NULL, O_STUCK},        CLI_SWEEP_LONGOPTS,
       {0}};
-  struct atl_strategy_axes ax; /* the axes as the library's registries spell them (atl_strategy_axes_set) */
-  atl_strategy_axes_init(&ax);
-  uint32_t spin_bound = 0;
-  int divergent = 0, stuck = 0, c;
+  struct strategy_args a = {.spin_bound = 0};
+  atl_strategy_axes_init(&a.ax);
   struct cli_sweep_opts opt; /* device, grid, timing and outputs: what every sweep command takes */
-  cli_sweep_defaults(&opt);
-
-  optind = 1;
-  opterr = 0;
+  if (cli_sweep_parse(argc, argv, longopts, usage, "strategy", &opt, strategy_option, &a))
+    return EXIT_OK;
+  const struct atl_strategy_axes ax = a.ax;
   char why[256];
-  int at = 0;
-  while ((c = getopt_long(argc, argv, ":ho:", longopts, &at)) != -1) {
-    switch (c) {
-    case O_STRATEGY:
-      if (strcmp(optarg, "list") == 0) {
-        list_strategies();
-        return EXIT_OK;
-      }
-      /* fall through */
-    case O_PATTERN:
-    case O_OP:
-    case O_RESULT:
-      if (atl_strategy_axes_set(&ax, longopts[at].name, optarg, why, sizeof why) != 0)
-        die_usage("--%s", why);
-      break;
-    case O_DIVERGENT:
-      divergent = 1;
-      break;
-    case O_SPIN:
-      spin_bound = cli_parse_count("--spin-bound", optarg, UINT32_MAX);
-      break;
-    case O_STUCK:
-      stuck = 1;
-      break;
-    case 'h':
-      cli_print_usage(usage);
-      return EXIT_OK;
-    default:
-      cli_sweep_other(c, optarg, &opt, "strategy", argv);
-    }
-  }
-  cli_sweep_args_end(&opt, "strategy", argc, argv);
   const size_t total = atl_strategy_axes_rows(&ax);
   cli_sweep_plan(&opt, "strategy", total);
 
@@ -127,8 +129,8 @@ int cmd_strategy(int argc, char **argv)
     die("out of memory");
   for (size_t d = 0; d < ndev; d++) {
     const struct atl_device_info *dev = atl_device_current(ctxs[d]);
-    struct atl_strategy_spec base = {.wg_size = opt.wg_size, .workgroups = opt.workgroups, .divergent = divergent,
-                                     .stuck_lock = stuck, .spin_bound = spin_bound};
+    struct atl_strategy_spec base = {.wg_size = opt.wg_size, .workgroups = opt.workgroups, .divergent = a.divergent,
+                                     .stuck_lock = a.stuck, .spin_bound = a.spin_bound};
     struct atl_occupancy occ;
     const int err = atl_strategy_grid(ctxs[d], &base.wg_size, &base.workgroups, &occ);
     if (err == ATL_EINVAL)

@@ -55,7 +55,8 @@ double cli_parse_real(const char *opt, const char *text, double lo, double hi)
   return v;
 }
 
-int cli_timing_option(int c, const char *arg, struct atl_timing *t)
+/** Applies timing option @p c (a CLI_O_* code) to @p t; 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
+static int cli_timing_option(int c, const char *arg, struct atl_timing *t)
 {
   /* the settings in the order of the CLI_O_* codes; the library checks each value (atl_timing_set) */
   static const char *const names[] = {"target-ms", "noise",  "min-samples", "max-samples",
@@ -68,7 +69,12 @@ int cli_timing_option(int c, const char *arg, struct atl_timing *t)
   return 1;
 }
 
-void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, const struct atl_timing *t)
+/**
+ * Dies (exit 2, before anything is allocated or measured) when a plan of
+ * @p rows exceeds @p max_rows, printing the row count and a floor of the time
+ * it would take under @p t.
+ */
+static void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, const struct atl_timing *t)
 {
   char why[200];
   if (atl_plan_check(rows, max_rows, t, why, sizeof why) != 0)
@@ -76,21 +82,50 @@ void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, const s
               (unsigned long long)max_rows);
 }
 
-void cli_timing_check(const struct atl_timing *t)
+/** Dies (exit 2) if the timing options contradict each other. */
+static void cli_timing_check(const struct atl_timing *t)
 {
   char why[200];
   if (atl_timing_check(t, why, sizeof why) != 0) /* both are options here */
     die_usage("--max-samples %u is below --min-samples %u", t->max_samples, t->min_samples);
 }
 
-void cli_bad_option(const char *command, const char *help, int c, char **argv)
+/**
+ * Dies (exit 2) on a getopt error: @p c is ':' (an option given without its
+ * value) or anything else (an unknown option). Names the option, @p command
+ * (as the user typed it) and where its help is ('atomlab HELP --help').
+ */
+static _Noreturn void cli_bad_option(const char *command, const char *help, int c, char **argv)
 {
   if (c == ':')
     die_usage("option '%s' needs a value (see 'atomlab %s --help')", argv[optind - 1], help);
   die_usage("unknown option '%s' for %s (see 'atomlab %s --help')", argv[optind - 1], command, help);
 }
 
-void cli_sweep_defaults(struct cli_sweep_opts *o)
+int cli_parse_format(const char *text)
+{
+  const int format = atl_format_parse(text);
+  if (format < 0)
+    die_usage("--format '%s' is not known: allowed: table, csv, json", text);
+  return format;
+}
+
+void cli_options_begin(void)
+{
+  optind = 1; /* from the command's first argument */
+  opterr = 0; /* getopt says nothing: cli_bad_option does, naming the command */
+}
+
+int cli_help_or_bad(int c, const char *usage, const char *command, char **argv)
+{
+  if (c != 'h')
+    cli_bad_option(command, command, c, argv);
+  cli_print_usage(usage);
+  return EXIT_OK;
+}
+
+/** The defaults of the shared sweep options. */
+static void cli_sweep_defaults(struct cli_sweep_opts *o)
 {
   memset(o, 0, sizeof *o);
   atl_timing_defaults(&o->timing);
@@ -98,7 +133,8 @@ void cli_sweep_defaults(struct cli_sweep_opts *o)
   o->max_rows = CLI_MAX_ROWS;
 }
 
-int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o)
+/** Applies shared option @p c (a CLI_O_* code or 'o'); 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
+static int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o)
 {
   switch (c) {
   case CLI_O_BACKEND:
@@ -114,8 +150,7 @@ int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o)
     o->workgroups = cli_parse_count("--workgroups", arg, 1u << 24);
     return 1;
   case CLI_O_FORMAT:
-    if ((o->format = atl_format_parse(arg)) < 0)
-      die_usage("--format '%s' is not known: allowed: table, csv, json", arg);
+    o->format = cli_parse_format(arg);
     return 1;
   case CLI_O_QUIET:
     o->quiet = 1;
@@ -133,7 +168,8 @@ int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o)
   }
 }
 
-void cli_sweep_outputs(struct cli_sweep_opts *o)
+/** After parsing: the timing checked, every -o checked and given its format, the stdout format settled. */
+static void cli_sweep_outputs(struct cli_sweep_opts *o)
 {
   for (size_t i = 0; i < o->nout; i++) {
     cli_check_output("-o", o->out_paths[i]);
@@ -144,17 +180,25 @@ void cli_sweep_outputs(struct cli_sweep_opts *o)
     o->format = ATL_FORMAT_TABLE;
 }
 
-void cli_sweep_other(int c, const char *arg, struct cli_sweep_opts *o, const char *command, char **argv)
+int cli_sweep_parse(int argc, char **argv, const struct option *longopts, const char *usage, const char *command,
+                    struct cli_sweep_opts *o, int (*own)(void *state, int c, const char *name, const char *arg),
+                    void *state)
 {
-  if (!cli_sweep_option(c, arg, o))
-    cli_bad_option(command, command, c, argv);
-}
-
-void cli_sweep_args_end(const struct cli_sweep_opts *o, const char *command, int argc, char **argv)
-{
+  int c, at = 0;
+  cli_sweep_defaults(o);
+  cli_options_begin();
+  while ((c = getopt_long(argc, argv, ":ho:", longopts, &at)) != -1) {
+    /* the command's own options first, by the name matched (an abbreviation is the option it stands for) */
+    const int mine = c == 'h' || c == 'o' || c == '?' || c == ':' ? 0 : own(state, c, longopts[at].name, optarg);
+    if (mine < 0)
+      return 1;
+    if (!mine && !cli_sweep_option(c, optarg, o))
+      return cli_help_or_bad(c, usage, command, argv) == EXIT_OK;
+  }
   if (optind < argc)
     die_usage("unexpected argument '%s' for %s (see 'atomlab %s --help')", argv[optind], command, command);
   cli_timing_check(&o->timing);
+  return 0;
 }
 
 void cli_sweep_plan(struct cli_sweep_opts *o, const char *command, size_t rows)

@@ -1,6 +1,8 @@
 /* atomlab devices' list: every device of every backend with its id, as a
  * table or JSON, optionally with occupancy discovery on each, and the links
  * between devices a backend can tell. */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,27 @@ static const char *type_name(enum atl_device_type t)
   return t == ATL_DEVICE_GPU ? "gpu" : t == ATL_DEVICE_CPU ? "cpu" : t == ATL_DEVICE_ACCELERATOR ? "accel" : "other";
 }
 
+/* The facts of a device as atomlab devices writes them, in order: each one's key, its field and kind. */
+enum kind { TEXT, DEVICE_TYPE, NUMBER_U, NUMBER_SIZE, NUMBER_U64, FLAG };
+#define F(key, field, kind) {key, offsetof(struct atl_device_info, field), kind}
+static const struct {
+  const char *key;
+  size_t offset;
+  enum kind kind;
+} facts[] = {
+    F("backend", backend, TEXT), F("type", type, DEVICE_TYPE), F("name", name, TEXT), F("vendor", vendor, TEXT),
+    F("platform", platform, TEXT), F("driver", driver, TEXT), F("version", version, TEXT),
+    F("language_version", lang_version, TEXT), F("compute_units", compute_units, NUMBER_U),
+    F("max_wg_size", max_wg_size, NUMBER_SIZE), F("max_alloc_bytes", max_alloc, NUMBER_U64),
+    F("local_mem_bytes", local_mem, NUMBER_U64), F("local_mem_optin_bytes", local_mem_optin, NUMBER_U64),
+    F("int64_atomics", has_int64_atomics, FLAG), F("f32_atomic_add", has_f32_atomic_add, FLAG),
+    /* Added fields only: what atomlab's code can do on the device (device.h). */
+    F("kernels_cuda_c", kernels_cuda_c, FLAG), F("warp_vote", has_warp_vote, FLAG), F("sm_clock", has_sm_clock, FLAG),
+    F("ncu_counters", has_ncu_counters, FLAG), F("kernel_occupancy", has_kernel_occupancy, FLAG),
+    F("cub", has_cub, FLAG),
+};
+#undef F
+
 static cJSON *device_json(const struct atl_device_info *d, size_t index)
 {
   char slug[64];
@@ -22,28 +45,18 @@ static cJSON *device_json(const struct atl_device_info *d, size_t index)
   cJSON_AddNumberToObject(o, "index", (double)index);
   cJSON_AddStringToObject(o, "id", d->id);
   cJSON_AddStringToObject(o, "slug", slug);
-  cJSON_AddStringToObject(o, "backend", d->backend);
-  cJSON_AddStringToObject(o, "type", type_name(d->type));
-  cJSON_AddStringToObject(o, "name", d->name);
-  cJSON_AddStringToObject(o, "vendor", d->vendor);
-  cJSON_AddStringToObject(o, "platform", d->platform);
-  cJSON_AddStringToObject(o, "driver", d->driver);
-  cJSON_AddStringToObject(o, "version", d->version);
-  cJSON_AddStringToObject(o, "language_version", d->lang_version);
-  cJSON_AddNumberToObject(o, "compute_units", d->compute_units);
-  cJSON_AddNumberToObject(o, "max_wg_size", (double)d->max_wg_size);
-  cJSON_AddNumberToObject(o, "max_alloc_bytes", (double)d->max_alloc);
-  cJSON_AddNumberToObject(o, "local_mem_bytes", (double)d->local_mem);
-  cJSON_AddNumberToObject(o, "local_mem_optin_bytes", (double)d->local_mem_optin);
-  cJSON_AddBoolToObject(o, "int64_atomics", d->has_int64_atomics);
-  cJSON_AddBoolToObject(o, "f32_atomic_add", d->has_f32_atomic_add);
-  /* Added fields only: what atomlab's code can do on the device (device.h). */
-  cJSON_AddBoolToObject(o, "kernels_cuda_c", d->kernels_cuda_c);
-  cJSON_AddBoolToObject(o, "warp_vote", d->has_warp_vote);
-  cJSON_AddBoolToObject(o, "sm_clock", d->has_sm_clock);
-  cJSON_AddBoolToObject(o, "ncu_counters", d->has_ncu_counters);
-  cJSON_AddBoolToObject(o, "kernel_occupancy", d->has_kernel_occupancy);
-  cJSON_AddBoolToObject(o, "cub", d->has_cub);
+  for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
+    const void *field = (const char *)d + facts[i].offset;
+    if (facts[i].kind == TEXT || facts[i].kind == DEVICE_TYPE)
+      cJSON_AddStringToObject(o, facts[i].key, facts[i].kind == TEXT ? (const char *)field : type_name(d->type));
+    else if (facts[i].kind == FLAG) /* unsigned flags (device.h) */
+      cJSON_AddBoolToObject(o, facts[i].key, *(const unsigned *)field != 0);
+    else
+      cJSON_AddNumberToObject(o, facts[i].key,
+                              facts[i].kind == NUMBER_U      ? (double)*(const unsigned *)field
+                              : facts[i].kind == NUMBER_SIZE ? (double)*(const size_t *)field
+                                                             : (double)*(const uint64_t *)field);
+  }
   if (d->features[0])
     cJSON_AddStringToObject(o, "features", d->features);
   return o;

@@ -56,12 +56,9 @@ static int ratio_of(struct rate a, struct rate b, double *r, double *lo, double 
 static struct atl_finding *add(struct atl_findings *f, const char *topic, double r, double lo, double hi,
                                const char *fmt, ...)
 {
-  struct atl_finding *grown = atl__grow_rows(f->items, &f->cap, f->count, sizeof *grown, 16);
-  if (grown == NULL)
+  struct atl_finding *x = atl__grow_slot(&f->items, &f->count, &f->cap, sizeof *x, 16);
+  if (x == NULL)
     return NULL;
-  f->items = grown;
-  struct atl_finding *x = &f->items[f->count++];
-  memset(x, 0, sizeof *x);
   snprintf(x->topic, sizeof x->topic, "%s", topic);
   x->ratio = r, x->lo = lo, x->hi = hi;
   va_list ap;

@@ -289,6 +289,19 @@ void atl_result_set_release(struct atl_result_set *set)
   set->count = set->cap = 0;
 }
 
+void *atl__grow_slot(void *items_ptr, size_t *count, size_t *cap, size_t size, size_t first)
+{
+  void *items; /* the caller's typed pointer, read and written through memcpy: no aliasing through void ** */
+  memcpy(&items, items_ptr, sizeof items);
+  void *grown = atl__grow_rows(items, cap, *count, size, first);
+  if (grown == NULL)
+    return NULL;
+  memcpy(items_ptr, &grown, sizeof grown);
+  void *slot = (char *)grown + (*count)++ * size;
+  memset(slot, 0, size);
+  return slot;
+}
+
 void *atl__grow_rows(void *rows, size_t *cap, size_t count, size_t size, size_t first)
 {
   if (count < *cap)

@@ -81,12 +81,9 @@ static struct figure *figure_for(struct figures *figs, enum kind kind, const cha
   for (size_t i = 0; i < figs->count; i++)
     if (figs->list[i].kind == kind && strcmp(figs->list[i].key, key) == 0)
       return &figs->list[i];
-  struct figure *grown = atl__grow_rows(figs->list, &figs->cap, figs->count, sizeof *grown, 16);
-  if (grown == NULL)
+  struct figure *fig = atl__grow_slot(&figs->list, &figs->count, &figs->cap, sizeof *fig, 16);
+  if (fig == NULL)
     return NULL;
-  figs->list = grown;
-  struct figure *fig = &figs->list[figs->count++];
-  memset(fig, 0, sizeof *fig);
   fig->kind = kind;
   snprintf(fig->key, sizeof fig->key, "%s", key);
   return fig;
@@ -463,30 +460,18 @@ static int plot_rows(struct atl__plot *p, const struct atl__rf_file *f, const ch
     figure_name(f, fig, excluded, one_grid);
     char title[400];
     figure_title(f, fig, excluded, title, sizeof title);
-    char *dat_text = NULL, *gp_text_buf = NULL;
-    size_t dat_len = 0, gp_len = 0;
-    FILE *dat = open_memstream(&dat_text, &dat_len), *gp = open_memstream(&gp_text_buf, &gp_len);
-    int oom = dat == NULL || gp == NULL;
-    if (!oom) {
-      atl__plot_dat_head(dat, fig->name, path, f->device);
-      if (fig->kind == HEATMAP)
-        oom = write_heatmap(f, fig, dat, gp, title, png, svg, scale) != 0;
-      else if (fig->kind == BARS)
-        write_bars(f, fig, dat, gp, title, png, svg);
-      else
-        oom = write_line(f, fig, dat, gp, title, png, svg) != 0;
-    }
-    if (dat)
-      fclose(dat);
-    if (gp)
-      fclose(gp);
-    if (oom) {
-      free(dat_text);
-      free(gp_text_buf);
-      rc = atl__plot_fail(p, ATL_ENOMEM, "out of memory");
-    } else if ((rc = atl__plot_write(p, dir, fig->name, "dat", dat_text, dat_len)) != 0)
-      free(gp_text_buf);
-    else if ((rc = atl__plot_write(p, dir, fig->name, "gp", gp_text_buf, gp_len)) == 0) {
+    struct atl__plot_texts t;
+    if ((rc = atl__plot_texts_open(p, &t)) != 0)
+      break;
+    int oom = 0;
+    atl__plot_dat_head(t.dat, fig->name, path, f->device);
+    if (fig->kind == HEATMAP)
+      oom = write_heatmap(f, fig, t.dat, t.gp, title, png, svg, scale) != 0;
+    else if (fig->kind == BARS)
+      write_bars(f, fig, t.dat, t.gp, title, png, svg);
+    else
+      oom = write_line(f, fig, t.dat, t.gp, title, png, svg) != 0;
+    if ((rc = atl__plot_texts_write(p, &t, dir, fig->name, oom)) == 0) {
       written++;
       atl__plot_draw(p, dir, fig->name);
     }
