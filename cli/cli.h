@@ -212,6 +212,15 @@ int cli_sweep_parse(int argc, char **argv, const struct option *longopts, const 
                     struct cli_sweep_opts *o, int (*own)(void *state, int c, const char *name, const char *arg),
                     void *state);
 
+/**
+ * Starts the result set of a sweep command (its kind, the run's metadata
+ * from @p ctx's device and the command line, the timing settings) and
+ * returns room for @p nspecs zeroed specs of @p spec_size (dies if out of
+ * memory).
+ */
+void *cli_sweep_start(struct atl_result_set *set, const char *kind, atl_context_t ctx, const struct cli_sweep_opts *o,
+                      int argc, char **argv, size_t nspecs, size_t spec_size);
+
 /** Before anything is allocated or measured: the plan of @p rows checked (--max-rows), then the outputs. */
 void cli_sweep_plan(struct cli_sweep_opts *o, const char *command, size_t rows);
 

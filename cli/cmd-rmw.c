@@ -162,13 +162,9 @@ int cmd_rmw(int argc, char **argv)
     die_usage("--resume: '%s' was measured on %s (%s), not on %s (%s)", resume_path, done.meta.device.name,
               done.meta.device.backend, dev->name, dev->backend);
 
-  struct atl_result_set set = {.kind = "rmw"};
-  cli_fill_meta(ctxs[0], argc + 1, argv - 1, &set.meta);
-  set.meta.timing = opt.timing;
+  struct atl_result_set set;
   /* Build and check every configuration before measuring anything, so bad input fails fast and writes nothing. */
-  struct atl_spec *specs = calloc(total * ndev, sizeof *specs);
-  if (specs == NULL)
-    die("out of memory");
+  struct atl_spec *specs = cli_sweep_start(&set, "rmw", ctxs[0], &opt, argc, argv, total * ndev, sizeof *specs);
   for (size_t d = 0; d < ndev; d++) {
     dev = atl_device_current(ctxs[d]);
     if (opt.wg_size > dev->max_wg_size)

@@ -121,12 +121,9 @@ int cmd_strategy(int argc, char **argv)
   atl_context_t ctxs[ATL_MAX_DEVICES];
   const size_t ndev = cli_open_devices(opt.device, opt.backend, ctxs, ATL_MAX_DEVICES);
   const int multi = atl_device_list_is_multi(opt.device); /* rows name their device, even where "all" is one */
-  struct atl_result_set set = {.kind = "strategy"};
-  cli_fill_meta(ctxs[0], argc + 1, argv - 1, &set.meta);
-  set.meta.timing = opt.timing;
-  struct atl_strategy_spec *specs = calloc(total * ndev, sizeof *specs);
-  if (specs == NULL)
-    die("out of memory");
+  struct atl_result_set set;
+  struct atl_strategy_spec *specs = cli_sweep_start(&set, "strategy", ctxs[0], &opt, argc, argv, total * ndev,
+                                                    sizeof *specs);
   for (size_t d = 0; d < ndev; d++) {
     const struct atl_device_info *dev = atl_device_current(ctxs[d]);
     struct atl_strategy_spec base = {.wg_size = opt.wg_size, .workgroups = opt.workgroups, .divergent = a.divergent,

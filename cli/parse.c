@@ -201,6 +201,19 @@ int cli_sweep_parse(int argc, char **argv, const struct option *longopts, const 
   return 0;
 }
 
+void *cli_sweep_start(struct atl_result_set *set, const char *kind, atl_context_t ctx, const struct cli_sweep_opts *o,
+                      int argc, char **argv, size_t nspecs, size_t spec_size)
+{
+  memset(set, 0, sizeof *set);
+  snprintf(set->kind, sizeof set->kind, "%s", kind);
+  cli_fill_meta(ctx, argc + 1, argv - 1, &set->meta); /* the command line from "atomlab" on */
+  set->meta.timing = o->timing;
+  void *specs = calloc(nspecs, spec_size);
+  if (specs == NULL)
+    die("out of memory");
+  return specs;
+}
+
 void cli_sweep_plan(struct cli_sweep_opts *o, const char *command, size_t rows)
 {
   /* The plan's size before anything is allocated: a sweep that cannot finish
