@@ -6,6 +6,8 @@
 
 #include "atomlab.h"
 
+struct option; /* from getopt.h, for cli_sweep_parse */
+
 /** Exit codes: ok, a measurement failed, bad usage. */
 enum { EXIT_OK = 0, EXIT_MEASURE = 1, EXIT_USAGE = 2 };
 
@@ -71,11 +73,6 @@ int cli_output_format(const char *opt, const char *path, int fallback);
  */
 int cli_write_output(const char *path, const char *what, atl_file_writer writer, const void *arg);
 
-/** A checkpoint of every -o file of a sweep: quiet, since the last write reports (and rescues) each one. */
-void cli_checkpoint_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n);
-
-/** The last write of every -o file of a sweep; returns how many could not be written where asked. */
-int cli_write_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n);
 
 /** A file built in memory as it is measured, then written whole by cli_buffer_write(). */
 struct cli_buffer {
@@ -155,15 +152,32 @@ enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CL
   "  --discard-on-throttle  retake a sample after which the GPU reports a power or thermal throttle (NVIDIA:\n"  \
   "                 NVML; every row records its clocks, temperature, power and throttled samples)\n\n"
 
-/**
- * Dies (exit 2) on a getopt error: @p c is ':' (an option given without its
- * value) or anything else (an unknown option). Names the option, @p command
- * (as the user typed it) and where its help is ('atomlab HELP --help').
- */
-_Noreturn void cli_bad_option(const char *command, const char *help, int c, char **argv);
+/** The help lines of the device and output options rmw and strategy share (cli_sweep_option). */
+#define CLI_DEVICES_HELP                                                                                               \
+    "  --backend B    @BACKENDS@  [any]\n"   \
+    "  --device ID    an id or row number from 'atomlab devices'; 'all' or a comma list (0,1): every\n"   \
+    "                 device named at once, one thread each, rows naming their device  [best device]\n"
+#define CLI_OUTPUTS_HELP                                                                                               \
+    "  --format F     table, csv or json  [table; with -o: from the file extension]\n"   \
+    "  -o FILE        write results to FILE (through a temporary name: never half a file);\n"   \
+    "                 up to 4 times, each in the format of its extension (.json .csv .txt)\n"   \
+    "  --quiet        no table on stdout when writing to a file\n"
 
-/** Applies timing option @p c (a CLI_O_* code) to @p t; 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
-int cli_timing_option(int c, const char *arg, struct atl_timing *t);
+
+/** --format's value (enum atl_format); dies (exit 2) on one that is not table, csv or json. */
+int cli_parse_format(const char *text);
+
+/** Starts a command's getopt_long() loop: from its first argument, with no message from getopt itself. */
+void cli_options_begin(void);
+
+/**
+ * The end of a command's option switch: for 'h' (--help) prints @p usage
+ * (cli_print_usage) and returns EXIT_OK; anything else dies (exit 2):
+ * "option '-x' needs a value" or "unknown option '-x' for COMMAND", each
+ * naming where the help is ('atomlab COMMAND --help').
+ */
+int cli_help_or_bad(int c, const char *usage, const char *command, char **argv);
+
 
 /** The options every sweep command (rmw, strategy) shares beside its axes: device and grid, timing, outputs. */
 enum { CLI_O_BACKEND = 470, CLI_O_DEVICE, CLI_O_WG, CLI_O_WGS, CLI_O_FORMAT, CLI_O_QUIET, CLI_O_MAX_ROWS };
@@ -183,46 +197,57 @@ struct cli_sweep_opts {
   size_t nout;
 };
 
-/** The defaults of the shared sweep options. */
-void cli_sweep_defaults(struct cli_sweep_opts *o);
 
-/** Applies shared option @p c (a CLI_O_* code or 'o'); 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
-int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o);
 
-/** After parsing: the timing checked, every -o checked and given its format, the stdout format settled. */
-void cli_sweep_outputs(struct cli_sweep_opts *o);
 
-/** Rows a plan of these axis lengths has (their product), SIZE_MAX where that overflows. */
-size_t cli_plan_rows(const size_t *counts, size_t n);
+/**
+ * The option loop of a sweep command: each option goes to @p own first (it
+ * returns 1 where it took it, 0 where not, -1 where the command is done and
+ * exits 0), else to the shared ones of @p o (their defaults set first);
+ * --help prints @p usage; anything else, an argument left over and timing
+ * options that contradict each other die (exit 2) naming @p command.
+ * Returns 1 where the command exits 0 now (--help, or own's -1), else 0.
+ */
+int cli_sweep_parse(int argc, char **argv, const struct option *longopts, const char *usage, const char *command,
+                    struct cli_sweep_opts *o, int (*own)(void *state, int c, const char *name, const char *arg),
+                    void *state);
+
+/**
+ * Starts the result set of a sweep command (its kind, the run's metadata
+ * from @p ctx's device and the command line, the timing settings) and
+ * returns room for @p nspecs zeroed specs of @p spec_size (dies if out of
+ * memory).
+ */
+void *cli_sweep_start(struct atl_result_set *set, const char *kind, atl_context_t ctx, const struct cli_sweep_opts *o,
+                      int argc, char **argv, size_t nspecs, size_t spec_size);
+
+/** Before anything is allocated or measured: the plan of @p rows checked (--max-rows), then the outputs. */
+void cli_sweep_plan(struct cli_sweep_opts *o, const char *command, size_t rows);
 
 /** Default of --max-rows: a plan larger than this is refused unless asked for. */
 #define CLI_MAX_ROWS 100000
 #define CLI_MAX_ROWS_HELP "  --max-rows N   refuse a plan of more than N rows (it prints its row count and time)  [100000]\n"
 
+
 /**
- * Dies (exit 2, before anything is allocated or measured) when a plan of
- * @p rows exceeds @p max_rows, printing the row count and a floor of the time
- * it would take under @p t.
+ * The end of a sweep command: every -o file written (each rescued where it
+ * cannot be: cli_write_output()), and the rows as CSV or JSON on stdout
+ * where no -o took them. Returns how many files were not written where asked.
  */
-void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, const struct atl_timing *t);
+int cli_sweep_write(const struct cli_sweep_opts *o, const struct atl_result_set *set);
 
-/** Dies (exit 2) if the timing options contradict each other. */
-void cli_timing_check(const struct atl_timing *t);
+/** Prints "error: N rows failed or did not verify" where @p failures is not 0. */
+void cli_print_failures(int failures);
 
 
-int cmd_devices(int argc, char **argv);
-int cmd_rmw(int argc, char **argv);
-int cmd_strategy(int argc, char **argv);
-int cmd_app(int argc, char **argv);
-int cmd_calibrate(int argc, char **argv);
-int cmd_model(int argc, char **argv);
+
+/** The commands' entry points: cmd_NAME in cli/cmd-NAME.c (atomlab.c's table gives each its name and summary). */
+#define CLI_COMMANDS(X)                                                                                                \
+  X(devices) X(rmw) X(strategy) X(app) X(calibrate) X(model) X(profile) X(hist_case) X(plot) X(compare) X(report)
+#define CLI_DECLARE_COMMAND(name) int cmd_##name(int argc, char **argv);
+CLI_COMMANDS(CLI_DECLARE_COMMAND)
 /** atomlab model l2 (cli/cmd-model-l2.c): argv[0] is "l2". */
 int cmd_model_l2(int argc, char **argv);
-int cmd_profile(int argc, char **argv);
-int cmd_hist_case(int argc, char **argv);
-int cmd_plot(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_report(int argc, char **argv);
 
 #define SMEM_MAX_EXPECT 8
 

@@ -8,7 +8,6 @@
  */
 #include <getopt.h>
 #include <stdlib.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "cli.h"
@@ -47,100 +46,19 @@ static void usage(FILE *f)
 const char *cli_app_names(void)
 {
   static char buf[256];
-  size_t n;
-  const struct atl_app_info *const *apps = atl_apps(&n);
-  buf[0] = '\0';
-  for (size_t i = 0; i < n; i++)
-    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? ", " : "", apps[i]->name);
-  return buf;
-}
-
-/* One option's help: "--NAME ARG", then its sentence and default wrapped beside it. */
-static void print_option(const struct atl_app_option *o)
-{
-  enum { COLUMN = 22, WIDTH = 100 };
-  char left[64], text[1024];
-  const char *def = o->def ? o->def : o->def_help;
-  int col = snprintf(left, sizeof left, "  --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-  snprintf(text, sizeof text, "%s%s%s%s", o->help, def ? "  [" : "", def ? def : "", def ? "]" : "");
-  fputs(left, stdout);
-  if (col + 1 >= COLUMN) {
-    putchar('\n');
-    col = 0;
-  }
-  for (const char *w = text; *w;) {
-    const size_t len = strcspn(w, " ");
-    if (col > COLUMN && col + 1 + (int)len > WIDTH) {
-      putchar('\n');
-      col = 0;
-    }
-    col += printf("%*s%.*s", col < COLUMN ? COLUMN - col : 1, "", (int)len, w);
-    w += len;
-    while (*w == ' ')
-      w++;
-  }
-  putchar('\n');
+  return atl_app_names(", ", buf, sizeof buf);
 }
 
 static void print_help(const struct atl_app_info *app)
 {
-  printf("usage: atomlab app %s [options]\n\n%s\n\n%s options:\n", app->name, app->description, app->name);
-  for (const struct atl_app_option *o = app->options; o->name; o++)
-    print_option(o);
-  printf("\ntiming (docs/method.md: at least --min-samples, then until the noise or the budget):\n");
-  for (const struct atl_app_option *o = atl_app_timing_options; o->name; o++)
-    print_option(o);
-  putchar('\n');
+  atl_app_help_write(stdout, app);
   cli_print_usage(device_usage);
 }
 
-/* The options the user spelled by their alias (--groups for --workgroups): messages spell them so too. */
-static struct {
-  const struct atl_app_option *opt;
-  const char *name;
-} spelled[8];
-
-static const char *spelling_of(const struct atl_app_option *o)
-{
-  for (size_t i = 0; i < sizeof spelled / sizeof spelled[0]; i++)
-    if (spelled[i].opt == o)
-      return spelled[i].name;
-  return o->name;
-}
-
-/* Notes that the user typed @p o as @p typed. */
-static void spell(const struct atl_app_option *o, const char *typed)
-{
-  for (size_t i = 0; strcmp(typed, spelling_of(o)) != 0 && i < sizeof spelled / sizeof spelled[0]; i++)
-    if (spelled[i].opt == NULL || spelled[i].opt == o) {
-      spelled[i].opt = o;
-      spelled[i].name = typed;
-    }
-}
-
-/*
- * The library's reason with each parameter written as its option: a name of
- * @p cfg's options where it starts the reason or is followed by a value
- * ("items 2", "threads (64)"), not where it is a plain word ("16 bytes").
- */
+/* The library's reason with each parameter written as the option the user typed. */
 static const char *as_options(atl_app_config_t cfg, const char *why, char *msg, size_t cap)
 {
-  size_t n = 0;
-  for (const char *p = why; *p && n + 1 < cap;) {
-    size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_-");
-    const int valued = p[len] == ' ' && ((p[len + 1] >= '0' && p[len + 1] <= '9') || p[len + 1] == '(');
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
-    const struct atl_app_option *o = len && (p == why || valued) ? atl_app_config_option(cfg, name) : NULL;
-    if (o) {
-      n += (size_t)snprintf(msg + n, cap - n, "--%s", spelling_of(o));
-    } else {
-      len = len ? len : 1;
-      n += (size_t)snprintf(msg + n, cap - n, "%.*s", (int)len, p);
-    }
-    p += len;
-  }
-  return msg;
+  return atl_app_config_reason(cfg, why, "--", msg, cap);
 }
 
 /* Reads argv into @p cfg and @p c; 1 where --help was printed; exits 2 on bad usage. */
@@ -175,8 +93,7 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
   }
   memset(c, 0, sizeof *c);
   c->format = -1;
-  optind = 1;
-  opterr = 0;
+  cli_options_begin();
   int at = -1;
   for (int ch; (ch = getopt_long(argc, argv, ":ho:", all, &at)) != -1; at = -1) {
     switch (ch) {
@@ -188,8 +105,7 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
       c->device = optarg;
       break;
     case O_FORMAT:
-      if ((c->format = atl_format_parse(optarg)) < 0)
-        die_usage("--format '%s' is not known: allowed: table, csv, json", optarg);
+      c->format = cli_parse_format(optarg);
       break;
     case 'o':
       if (c->out_path)
@@ -210,9 +126,8 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
       die_usage("unknown option '%s' for app %s (see 'atomlab app %s --help')", argv[optind - 1], app->name,
                 app->name);
     default:
-      if (at >= 0)
-        spell(by_code[ch - APP_OPT], all[at].name);
-      if (atl_app_config_set(cfg, by_code[ch - APP_OPT]->name, optarg, why, sizeof why) != 0)
+      /* by the name typed: the library's messages spell an alias (--groups) as the user did */
+      if (atl_app_config_set(cfg, at >= 0 ? all[at].name : by_code[ch - APP_OPT]->name, optarg, why, sizeof why) != 0)
         die_usage("%s", as_options(cfg, why, msg, sizeof msg));
     }
   }
@@ -240,12 +155,8 @@ static int finish(const struct app_cli *c, atl_app_config_t cfg, struct atl_resu
   const int table = c->out_path ? !c->quiet : c->format < 0 || c->format == ATL_FORMAT_TABLE;
   int failures = 0;
   set->meta.complete = !stopped && !failed;
-  for (size_t i = 0; i < set->count; i++) {
-    const struct atl_row *r = &set->rows[i];
-    /* a control (crossgpu's device scope across GPUs) reports what happened; it is not a failure */
-    failures += r->status == ATL_STATUS_ERROR ||
-                (r->status == ATL_STATUS_OK && !r->verified && atl_row_metric(r, "control", 0) != 1);
-  }
+  for (size_t i = 0; i < set->count; i++) /* a control (crossgpu's device scope across GPUs) is not a failure */
+    failures += atl_row_failed(&set->rows[i]);
   /* where the table goes; beside it, on stdout unless it carries CSV or JSON */
   if (app->write_view && (app->view_replaces_table ? table : !c->quiet))
     app->write_view(table ? stdout : stderr, atl_app_config_params(cfg), set);
@@ -264,95 +175,8 @@ static int finish(const struct app_cli *c, atl_app_config_t cfg, struct atl_resu
   atl_result_set_release(set);
   if (stopped)
     return cli_interrupted("app", done_rows, 0, c->out_path ? "every completed row was written" : NULL);
-  if (failures)
-    fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
+  cli_print_failures(failures);
   return failures || failed ? EXIT_MEASURE : EXIT_OK;
-}
-
-/* One device's run of an app (--device all): its context, configuration and rows. */
-struct app_part {
-  atl_context_t ctx;
-  atl_app_config_t cfg;
-  struct atl_result_set set;
-  int err;
-};
-
-static void *run_part(void *arg)
-{
-  struct app_part *p = arg;
-  p->err = atl_app_config_run(p->cfg, p->ctx, &p->set);
-  return NULL;
-}
-
-/*
- * --device all or a list: the app configured and checked on every device
- * first (a usage error stops before anything runs), then run on all of them
- * at once, a thread each; the rows, each naming its device, are joined in
- * device order and written once, as one device's are.
- */
-static int run_devices(const struct atl_app_info *app, int argc, char **argv, atl_app_config_t cfg0,
-                       struct app_cli *c)
-{
-  atl_context_t ctxs[ATL_MAX_DEVICES];
-  struct app_part parts[ATL_MAX_DEVICES];
-  pthread_t threads[ATL_MAX_DEVICES];
-  int started[ATL_MAX_DEVICES] = {0};
-  char why[512], msg[640];
-  if (app->spans_devices)
-    die_usage("--device '%s' is not allowed for app %s: it spreads itself over the devices (see its options); "
-              "allowed: one device", c->device, app->name);
-  const size_t ndev = cli_open_devices(c->device, c->backend, ctxs, ATL_MAX_DEVICES);
-  struct atl_result_set set;
-  memset(&set, 0, sizeof set);
-  snprintf(set.kind, sizeof set.kind, "app");
-  cli_fill_meta(ctxs[0], argc + 1, argv - 1, &set.meta);
-  for (size_t d = 0; d < ndev; d++) {
-    memset(&parts[d], 0, sizeof parts[d]);
-    parts[d].ctx = ctxs[d];
-    snprintf(parts[d].set.kind, sizeof parts[d].set.kind, "app");
-    if (d == 0)
-      parts[d].cfg = cfg0;
-    else if (atl_app_config_new(app, &parts[d].cfg) != 0 || parse(parts[d].cfg, argc - 1, argv + 1, c))
-      die("out of memory");
-    int err = atl_app_config_prepare(parts[d].cfg, ctxs[d], why, sizeof why);
-    if (err == ATL_EINVAL)
-      die_usage("%s", as_options(parts[d].cfg, why, msg, sizeof msg));
-    if (err)
-      die("%s: %s", atl_device_current(ctxs[d])->id,
-          why[0] ? why : atl_errmsg(ctxs[d])[0] ? atl_errmsg(ctxs[d]) : atl_strerror(err));
-    if (why[0] && !c->quiet)
-      fprintf(stderr, "%s: %s\n", atl_device_current(ctxs[d])->id, why);
-  }
-  cli_catch_stop_signals(); /* every device stops after its current row and finish writes the rest */
-  for (size_t d = 0; d < ndev; d++)
-    started[d] = pthread_create(&threads[d], NULL, run_part, &parts[d]) == 0;
-  int failed = 0;
-  for (size_t d = 0; d < ndev; d++) {
-    if (started[d])
-      pthread_join(threads[d], NULL);
-    else
-      run_part(&parts[d]);
-    const char *id = atl_device_current(ctxs[d])->id;
-    if (parts[d].err) { /* not fatal: the rows measured before the failure are still written */
-      fprintf(stderr, "error: %s failed on %s: %s\n", app->name, id,
-              atl_errmsg(ctxs[d])[0] ? atl_errmsg(ctxs[d]) : atl_strerror(parts[d].err));
-      failed = 1;
-    }
-    for (size_t i = 0; i < parts[d].set.count; i++) {
-      atl_row_config_set(&parts[d].set.rows[i], "device", id);
-      if (atl_result_set_add(&set, &parts[d].set.rows[i]) != 0)
-        die("out of host memory");
-    }
-    atl_result_set_release(&parts[d].set);
-  }
-  const int rc = finish(c, cfg0, &set, failed);
-  for (size_t d = 0; d < ndev; d++) {
-    if (d)
-      atl_app_config_free(parts[d].cfg);
-    atl_context_free(ctxs[d]);
-  }
-  atl_app_config_free(cfg0);
-  return rc;
 }
 
 int cmd_app(int argc, char **argv)
@@ -364,37 +188,61 @@ int cmd_app(int argc, char **argv)
     return EXIT_OK;
   }
   const struct atl_app_info *app = atl_app_find(argv[1]);
-  atl_app_config_t cfg = NULL;
+  atl_app_config_t cfgs[ATL_MAX_DEVICES] = {NULL};
+  atl_context_t ctxs[ATL_MAX_DEVICES];
+  int errs[ATL_MAX_DEVICES] = {0};
   struct app_cli c;
-  struct atl_result_set set;
   char why[512], msg[640];
   if (app == NULL)
     die_usage("app '%s' is not known: allowed: %s", argv[1], cli_app_names());
-  if (atl_app_config_new(app, &cfg) != 0)
+  if (atl_app_config_new(app, &cfgs[0]) != 0)
     die("out of memory");
-  if (parse(cfg, argc - 1, argv + 1, &c)) {
-    atl_app_config_free(cfg);
+  if (parse(cfgs[0], argc - 1, argv + 1, &c)) {
+    atl_app_config_free(cfgs[0]);
     return EXIT_OK;
   }
-  if (atl_device_list_is_multi(c.device))
-    return run_devices(app, argc, argv, cfg, &c);
-  atl_context_t ctx = cli_open_device(c.device, c.backend);
+  /* --device all or a list: the app configured and checked on every device first (a usage error stops
+   * before anything runs), then run on all of them at once, a thread each (atl_app_run_devices); the rows,
+   * each naming its device, are joined in device order and written once, as one device's are. */
+  const int multi = atl_device_list_is_multi(c.device);
+  if (multi && app->spans_devices)
+    die_usage("--device '%s' is not allowed for app %s: it spreads itself over the devices (see its options); "
+              "allowed: one device", c.device, app->name);
+  const size_t ndev = cli_open_devices(c.device, c.backend, ctxs, ATL_MAX_DEVICES);
+  struct atl_result_set set;
   memset(&set, 0, sizeof set);
   snprintf(set.kind, sizeof set.kind, "app");
-  cli_fill_meta(ctx, argc + 1, argv - 1, &set.meta); /* the command line from "atomlab" on */
-  int err = atl_app_config_prepare(cfg, ctx, why, sizeof why);
-  if (err == ATL_EINVAL)
-    die_usage("%s", as_options(cfg, why, msg, sizeof msg));
-  if (err)
-    die("%s", why[0] ? why : atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
-  if (why[0] && !c.quiet)
-    fprintf(stderr, "%s\n", why);
-  cli_catch_stop_signals(); /* the app stops after its current row and finish writes the rest */
-  const int failed = (err = atl_app_config_run(cfg, ctx, &set)) != 0;
-  if (failed) /* not fatal: the rows measured before the failure are still written */
-    fprintf(stderr, "error: %s failed: %s\n", app->name, atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
-  const int rc = finish(&c, cfg, &set, failed);
-  atl_app_config_free(cfg);
-  atl_context_free(ctx);
+  cli_fill_meta(ctxs[0], argc + 1, argv - 1, &set.meta); /* the command line from "atomlab" on */
+  for (size_t d = 0; d < ndev; d++) {
+    /* messages of a run on several devices name the device */
+    const char *id = atl_device_current(ctxs[d])->id, *sep = multi ? ": " : "";
+    if (d && (atl_app_config_new(app, &cfgs[d]) != 0 || parse(cfgs[d], argc - 1, argv + 1, &c)))
+      die("out of memory");
+    int err = atl_app_config_prepare(cfgs[d], ctxs[d], why, sizeof why);
+    if (err == ATL_EINVAL)
+      die_usage("%s", as_options(cfgs[d], why, msg, sizeof msg));
+    if (err)
+      die("%s%s%s", multi ? id : "", sep, why[0] ? why : atl_errmsg(ctxs[d])[0] ? atl_errmsg(ctxs[d]) : atl_strerror(err));
+    if (why[0] && !c.quiet)
+      fprintf(stderr, "%s%s%s\n", multi ? id : "", sep, why);
+  }
+  cli_catch_stop_signals(); /* every device stops after its current row and finish writes the rest */
+  if (!multi)
+    errs[0] = atl_app_config_run(cfgs[0], ctxs[0], &set);
+  else if (atl_app_run_devices(cfgs, ctxs, ndev, &set, errs) != 0)
+    die("out of host memory");
+  int failed = 0;
+  for (size_t d = 0; d < ndev; d++)
+    if (errs[d]) { /* not fatal: the rows measured before the failure are still written */
+      fprintf(stderr, "error: %s failed%s%s: %s\n", app->name, multi ? " on " : "",
+              multi ? atl_device_current(ctxs[d])->id : "",
+              atl_errmsg(ctxs[d])[0] ? atl_errmsg(ctxs[d]) : atl_strerror(errs[d]));
+      failed = 1;
+    }
+  const int rc = finish(&c, cfgs[0], &set, failed);
+  for (size_t d = 0; d < ndev; d++) {
+    atl_app_config_free(cfgs[d]);
+    atl_context_free(ctxs[d]);
+  }
   return rc;
 }

@@ -56,8 +56,7 @@ static int calibrate_smem(int argc, char **argv)
   struct atl_smem_calibration cfg = {.reps = 5, .delay_cycles = 20000, .variants = {1, 1}};
   int quiet = 0, c, list[MAX_LIST];
   char why[512];
-  optind = 1;
-  opterr = 0;
+  cli_options_begin();
   while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
     switch (c) {
     case O_RESULT:
@@ -89,9 +88,7 @@ static int calibrate_smem(int argc, char **argv)
       out = optarg;
       break;
     case O_QUIET: quiet = 1; break;
-    case 'h': fputs(usage, stdout); return EXIT_OK;
-    case ':': die_usage("option '%s' needs a value (see 'atomlab calibrate smem --help')", argv[optind - 1]);
-    default: die_usage("unknown option '%s' for calibrate smem (see 'atomlab calibrate smem --help')", argv[optind - 1]);
+    default: return cli_help_or_bad(c, usage, "calibrate smem", argv);
     }
   }
   if (optind < argc)

@@ -41,8 +41,7 @@ int cmd_compare(int argc, char **argv)
   double threshold = 0.05;
   int format = -1, c;
   const char *out_path = NULL, *ignore = NULL;
-  optind = 1;
-  opterr = 0;
+  cli_options_begin();
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
     switch (c) {
     case O_THRESHOLD: {
@@ -54,8 +53,7 @@ int cmd_compare(int argc, char **argv)
       break;
     }
     case O_FORMAT:
-      if ((format = atl_format_parse(optarg)) < 0)
-        die_usage("--format '%s' is not known: allowed: table, csv, json", optarg);
+      format = cli_parse_format(optarg);
       break;
     case 'o':
       out_path = optarg;
@@ -69,11 +67,8 @@ int cmd_compare(int argc, char **argv)
       }
       ignore = optarg;
       break;
-    case 'h':
-      fputs(usage, stdout);
-      return EXIT_OK;
     default:
-      cli_bad_option("compare", "compare", c, argv);
+      return cli_help_or_bad(c, usage, "compare", argv);
     }
   }
   if (argc - optind != 2)

@@ -64,8 +64,7 @@ int cmd_hist_case(int argc, char **argv)
   int validate = 0, c;
   struct atl_axis pixels = {0}, wg = {0};
   const char *device = NULL, *out = NULL;
-  optind = 1;
-  opterr = 0;
+  cli_options_begin();
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
     switch (c) {
     case O_KERNEL:
@@ -87,9 +86,7 @@ int cmd_hist_case(int argc, char **argv)
     case O_VALIDATE: validate = 1; break;
     case O_DEVICE: device = optarg; break;
     case 'o': cli_check_output("-o", optarg); out = optarg; break;
-    case 'h': fputs(usage, stdout); return EXIT_OK;
-    case ':': die_usage("option '%s' needs a value (see 'atomlab hist-case --help')", argv[optind - 1]);
-    default: die_usage("unknown option '%s' for hist-case (see 'atomlab hist-case --help')", argv[optind - 1]);
+    default: return cli_help_or_bad(c, usage, "hist-case", argv);
     }
   }
   if (optind < argc)

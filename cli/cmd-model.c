@@ -96,8 +96,7 @@ int cmd_model(int argc, char **argv)
   const char *counters = NULL, *runs = NULL, *kernel = NULL;
   double n = -1, e = -1, c = -1;
   int ch;
-  optind = 1;
-  opterr = 0;
+  cli_options_begin();
   argc--;
   argv++;
   while ((ch = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {

@@ -1,7 +1,6 @@
 /* atomlab plot: the figures of a result file, drawn by gnuplot (atl_plot,
  * src/plot/). This file parses the options and prints what the library tells. */
 #include <getopt.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +58,7 @@ static int plot_command(int argc, char **argv)
   atl_plot_options_init(&opts);
   int c;
   const char *dir = NULL;
-  optind = 1;
-  opterr = 0;
+  cli_options_begin();
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
     switch (c) {
     case 'f':
@@ -79,28 +77,13 @@ static int plot_command(int argc, char **argv)
     case O_TIMEOUT:
       opts.timeout = cli_parse_real("--timeout", optarg, 0, 7 * 86400);
       break;
-    case 'h':
-      fputs(usage, stdout);
-      return EXIT_OK;
     default:
-      cli_bad_option("plot", "plot", c, argv);
+      return cli_help_or_bad(c, usage, "plot", argv);
     }
   }
   if (argc - optind != 1)
     die_usage("plot takes one result file, FILE.json (see 'atomlab plot --help')");
   const char *path = argv[optind];
-  char default_dir[1100];
-  if (dir == NULL) {
-    char *copy = strdup(path);
-    if (copy == NULL)
-      die("out of memory");
-    char *base = basename(copy), *dot = strrchr(base, '.');
-    if (dot && dot != base)
-      *dot = '\0';
-    snprintf(default_dir, sizeof default_dir, "%s-figures", base);
-    free(copy);
-    dir = default_dir;
-  }
   struct atl_plot_outcome out;
   char why[1200];
   opts.notify = notify;

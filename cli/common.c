@@ -40,18 +40,13 @@ void die(const char *fmt, ...)
 const char *cli_backend_list(const char *sep)
 {
   static char list[256];
-  list[0] = '\0';
-  for (size_t i = 0; atl_backend_name(i); i++)
-    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? sep : "", atl_backend_name(i));
-  return list;
+  return atl_backend_list(sep, list, sizeof list);
 }
 
 void cli_check_backend(const char *opt, const char *name)
 {
-  for (size_t i = 0; atl_backend_name(i); i++)
-    if (strcmp(name, atl_backend_name(i)) == 0)
-      return;
-  die_usage("%s '%s' is not known: allowed: %s", opt, name, cli_backend_list(", "));
+  if (!atl_backend_known(name))
+    die_usage("%s '%s' is not known: allowed: %s", opt, name, cli_backend_list(", "));
 }
 
 /* Help texts are constants; the backend names come from the library's table,

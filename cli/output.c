@@ -14,18 +14,11 @@ void cli_check_output(const char *opt, const char *path)
 
 int cli_output_format(const char *opt, const char *path, int fallback)
 {
-  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  const char *dot = strrchr(base, '.');
-  if (dot == NULL || dot == base)
-    return fallback; /* /dev/null, /dev/stdout, a FIFO: --format or JSON */
-  if (strcmp(dot, ".json") == 0)
-    return ATL_FORMAT_JSON;
-  if (strcmp(dot, ".csv") == 0)
-    return ATL_FORMAT_CSV;
-  if (strcmp(dot, ".txt") == 0)
-    return ATL_FORMAT_TABLE;
-  die_usage("%s '%s': the extension '%s' is not known: allowed: .json, .csv, .txt (or none, with --format)", opt, path,
-            dot);
+  const int format = atl_format_from_path(path, fallback);
+  if (format < 0)
+    die_usage("%s '%s': the extension '%s' is not known: allowed: .json, .csv, .txt (or none, with --format)", opt, path,
+              strrchr(path, '.'));
+  return format;
 }
 
 int cli_write_output(const char *path, const char *what, atl_file_writer writer, const void *arg)
@@ -82,56 +75,24 @@ int cli_buffer_write(struct cli_buffer *b, const char *path, const char *what)
   return rc;
 }
 
-char *cli_read_text(const char *path, size_t limit)
-{
-  char why[256];
-  FILE *f = atl_file_open_input(path, why, sizeof why); /* a regular file only: a FIFO would block */
-  if (f == NULL)
-    return NULL;
-  size_t size = 0, cap = 65536;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (size + 1 >= cap) {
-      char *grown = cap < limit ? realloc(buf, cap * 2) : NULL;
-      if (grown == NULL) { /* over the limit or out of memory: the caller reports the file as unreadable */
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = grown;
-      cap *= 2;
-    }
-    size_t got = fread(buf + size, 1, cap - 1 - size, f);
-    size += got;
-    if (got == 0)
-      break;
-  }
-  if (buf && ferror(f)) {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  if (buf && memchr(buf, '\0', size)) { /* a binary file is no export: never parse half of it */
-    free(buf);
-    buf = NULL;
-  }
-  if (buf)
-    buf[size] = '\0';
-  return buf;
-}
+char *cli_read_text(const char *path, size_t limit) { return atl_file_read_text(path, limit); }
 
-void cli_checkpoint_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    atl_write_file(paths[i], (enum atl_format)formats[i], set);
-}
-
-int cli_write_outputs(const struct atl_result_set *set, const char *const *paths, const int *formats, size_t n)
+int cli_sweep_write(const struct cli_sweep_opts *o, const struct atl_result_set *set)
 {
   char what[64];
   snprintf(what, sizeof what, "%zu rows", set->count);
+  /* a file not written where asked (its rows rescued, the error printed) is a failure, not a failed row */
   int failed = 0;
-  for (size_t i = 0; i < n; i++)
-    failed += cli_write_output(paths[i], what, atl_write_set, &(struct atl_set_writer){(enum atl_format)formats[i], set});
+  for (size_t i = 0; i < o->nout; i++)
+    failed += cli_write_output(o->out_paths[i], what, atl_write_set,
+                               &(struct atl_set_writer){(enum atl_format)o->out_formats[i], set});
+  if (o->nout == 0 && o->format != ATL_FORMAT_TABLE)
+    atl_write_set(stdout, &(struct atl_set_writer){(enum atl_format)o->format, set});
   return failed;
+}
+
+void cli_print_failures(int failures)
+{
+  if (failures)
+    fprintf(stderr, "error: %d row%s failed or did not verify\n", failures, failures == 1 ? "" : "s");
 }

@@ -8,39 +8,17 @@
 
 #include "cli.h"
 
-/* Appends @p v to out[0..n) unless it is there: a name given twice (or also
- * through "all") is one axis value, not a repeated row. */
-static size_t add_name(int *out, size_t n, int v)
-{
-  for (size_t i = 0; i < n; i++)
-    if (out[i] == v)
-      return n;
-  if (n < MAX_LIST)
-    out[n++] = v;
-  return n;
-}
-
 size_t cli_parse_names(const char *opt, const char *text, int (*parse)(const char *), const int *all, size_t nall,
                        const char *allowed, int *out)
 {
+  const struct atl_name_axis axis = {opt, parse, all, nall, allowed};
+  char why[600];
   size_t n = 0;
-  char *copy = strdup(text);
-  if (copy == NULL)
+  const int err = atl_name_axis_parse(&axis, text, out, MAX_LIST, &n, why, sizeof why);
+  if (err == ATL_ENOMEM)
     die("out of memory");
-  for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-    if (strcmp(item, "all") == 0) { /* "all" may sit in a list: "all,all" or "random,all" is every name once */
-      for (size_t i = 0; i < nall; i++)
-        n = add_name(out, n, all[i]);
-      continue;
-    }
-    int v = parse(item);
-    if (v < 0)
-      die_usage("%s '%s' is not known: allowed: %s", opt, item, allowed);
-    n = add_name(out, n, v);
-  }
-  free(copy);
-  if (n == 0)
-    die_usage("%s is empty: allowed: %s", opt, allowed);
+  if (err)
+    die_usage("%s", why);
   return n;
 }
 
@@ -77,98 +55,77 @@ double cli_parse_real(const char *opt, const char *text, double lo, double hi)
   return v;
 }
 
-int cli_timing_option(int c, const char *arg, struct atl_timing *t)
+/** Applies timing option @p c (a CLI_O_* code) to @p t; 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
+static int cli_timing_option(int c, const char *arg, struct atl_timing *t)
 {
-  switch (c) {
-  case CLI_O_TARGET:
-    t->target_ms = cli_parse_real("--target-ms", arg, 0.001, 60000);
-    return 1;
-  case CLI_O_NOISE:
-    t->noise = cli_parse_real("--noise", arg, 0, 10);
-    return 1;
-  case CLI_O_MIN_SAMPLES:
-    t->min_samples = cli_parse_count("--min-samples", arg, 100000);
-    return 1;
-  case CLI_O_MAX_SAMPLES:
-    t->max_samples = cli_parse_count("--max-samples", arg, 100000);
-    return 1;
-  case CLI_O_BUDGET:
-    t->budget_s = cli_parse_real("--budget", arg, 0, 86400);
-    return 1;
-  case CLI_O_ITERS:
-    /* The library runs at most max_iters (2^24) per thread: a larger --iters was
-     * clamped without a word while the settings recorded the request. */
-    t->fixed_iters = cli_parse_count("--iters", arg, t->max_iters);
-    return 1;
-  case CLI_O_REPEAT:
-    t->repeats = cli_parse_count("--repeat", arg, 100);
-    return 1;
-  case CLI_O_DISCARD_THROTTLED:
-    t->discard_throttled = 1;
-    return 1;
-  default:
+  /* the settings in the order of the CLI_O_* codes; the library checks each value (atl_timing_set) */
+  static const char *const names[] = {"target-ms", "noise",  "min-samples", "max-samples",
+                                      "budget",    "iters",  "repeat",      "discard-on-throttle"};
+  char why[300];
+  if (c < CLI_O_TARGET || c > CLI_O_DISCARD_THROTTLED)
     return 0;
-  }
+  if (atl_timing_set(t, names[c - CLI_O_TARGET], arg, why, sizeof why) != 0)
+    die_usage("--%s", why);
+  return 1;
 }
 
-size_t cli_plan_rows(const size_t *counts, size_t n)
+/**
+ * Dies (exit 2, before anything is allocated or measured) when a plan of
+ * @p rows exceeds @p max_rows, printing the row count and a floor of the time
+ * it would take under @p t.
+ */
+static void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, const struct atl_timing *t)
 {
-  size_t rows = 1;
-  for (size_t i = 0; i < n; i++) {
-    if (counts[i] && rows > SIZE_MAX / counts[i])
-      return SIZE_MAX; /* saturates: a count this large is refused either way */
-    rows *= counts[i];
-  }
-  return rows;
+  char why[200];
+  if (atl_plan_check(rows, max_rows, t, why, sizeof why) != 0)
+    die_usage("%s plans %s: above --max-rows %llu (narrow the axes or raise --max-rows)", command, why,
+              (unsigned long long)max_rows);
 }
 
-/* "3.2 h" for a number of seconds. */
-static void human_time(double s, char *buf, size_t len)
+/** Dies (exit 2) if the timing options contradict each other. */
+static void cli_timing_check(const struct atl_timing *t)
 {
-  static const struct {
-    double seconds;
-    const char *unit;
-  } units[] = {{365.25 * 86400, "years"}, {86400, "days"}, {3600, "h"}, {60, "min"}};
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-    if (s >= units[i].seconds) {
-      snprintf(buf, len, "%.3g %s", s / units[i].seconds, units[i].unit);
-      return;
-    }
-  snprintf(buf, len, "%.3g s", s);
-}
-
-void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, const struct atl_timing *t)
-{
-  if (rows <= max_rows)
-    return;
-  /* A row costs at least its samples and a calibration launch or three at
-   * about the target time: a floor, enough to show a plan cannot finish. */
-  const double row_s = (t->min_samples + (t->fixed_iters ? 1 : 3)) * t->target_ms * 1e-3;
-  char when[48], count[32];
-  human_time((double)rows * row_s, when, sizeof when);
-  if (rows == SIZE_MAX)
-    snprintf(count, sizeof count, "more than %zu", SIZE_MAX - 1);
-  else
-    snprintf(count, sizeof count, "%zu", rows);
-  die_usage("%s plans %s rows, %s or more at %.3g s a row: above --max-rows %llu (narrow the axes or raise "
-            "--max-rows)",
-            command, count, when, row_s, (unsigned long long)max_rows);
-}
-
-void cli_timing_check(const struct atl_timing *t)
-{
-  if (t->max_samples < t->min_samples)
+  char why[200];
+  if (atl_timing_check(t, why, sizeof why) != 0) /* both are options here */
     die_usage("--max-samples %u is below --min-samples %u", t->max_samples, t->min_samples);
 }
 
-void cli_bad_option(const char *command, const char *help, int c, char **argv)
+/**
+ * Dies (exit 2) on a getopt error: @p c is ':' (an option given without its
+ * value) or anything else (an unknown option). Names the option, @p command
+ * (as the user typed it) and where its help is ('atomlab HELP --help').
+ */
+static _Noreturn void cli_bad_option(const char *command, const char *help, int c, char **argv)
 {
   if (c == ':')
     die_usage("option '%s' needs a value (see 'atomlab %s --help')", argv[optind - 1], help);
   die_usage("unknown option '%s' for %s (see 'atomlab %s --help')", argv[optind - 1], command, help);
 }
 
-void cli_sweep_defaults(struct cli_sweep_opts *o)
+int cli_parse_format(const char *text)
+{
+  const int format = atl_format_parse(text);
+  if (format < 0)
+    die_usage("--format '%s' is not known: allowed: table, csv, json", text);
+  return format;
+}
+
+void cli_options_begin(void)
+{
+  optind = 1; /* from the command's first argument */
+  opterr = 0; /* getopt says nothing: cli_bad_option does, naming the command */
+}
+
+int cli_help_or_bad(int c, const char *usage, const char *command, char **argv)
+{
+  if (c != 'h')
+    cli_bad_option(command, command, c, argv);
+  cli_print_usage(usage);
+  return EXIT_OK;
+}
+
+/** The defaults of the shared sweep options. */
+static void cli_sweep_defaults(struct cli_sweep_opts *o)
 {
   memset(o, 0, sizeof *o);
   atl_timing_defaults(&o->timing);
@@ -176,7 +133,8 @@ void cli_sweep_defaults(struct cli_sweep_opts *o)
   o->max_rows = CLI_MAX_ROWS;
 }
 
-int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o)
+/** Applies shared option @p c (a CLI_O_* code or 'o'); 1 if it was one, 0 if not. Dies (exit 2) on a bad value. */
+static int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o)
 {
   switch (c) {
   case CLI_O_BACKEND:
@@ -192,8 +150,7 @@ int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o)
     o->workgroups = cli_parse_count("--workgroups", arg, 1u << 24);
     return 1;
   case CLI_O_FORMAT:
-    if ((o->format = atl_format_parse(arg)) < 0)
-      die_usage("--format '%s' is not known: allowed: table, csv, json", arg);
+    o->format = cli_parse_format(arg);
     return 1;
   case CLI_O_QUIET:
     o->quiet = 1;
@@ -211,7 +168,8 @@ int cli_sweep_option(int c, const char *arg, struct cli_sweep_opts *o)
   }
 }
 
-void cli_sweep_outputs(struct cli_sweep_opts *o)
+/** After parsing: the timing checked, every -o checked and given its format, the stdout format settled. */
+static void cli_sweep_outputs(struct cli_sweep_opts *o)
 {
   for (size_t i = 0; i < o->nout; i++) {
     cli_check_output("-o", o->out_paths[i]);
@@ -220,4 +178,46 @@ void cli_sweep_outputs(struct cli_sweep_opts *o)
   }
   if (o->format < 0)
     o->format = ATL_FORMAT_TABLE;
+}
+
+int cli_sweep_parse(int argc, char **argv, const struct option *longopts, const char *usage, const char *command,
+                    struct cli_sweep_opts *o, int (*own)(void *state, int c, const char *name, const char *arg),
+                    void *state)
+{
+  int c, at = 0;
+  cli_sweep_defaults(o);
+  cli_options_begin();
+  while ((c = getopt_long(argc, argv, ":ho:", longopts, &at)) != -1) {
+    /* the command's own options first, by the name matched (an abbreviation is the option it stands for) */
+    const int mine = c == 'h' || c == 'o' || c == '?' || c == ':' ? 0 : own(state, c, longopts[at].name, optarg);
+    if (mine < 0)
+      return 1;
+    if (!mine && !cli_sweep_option(c, optarg, o))
+      return cli_help_or_bad(c, usage, command, argv) == EXIT_OK;
+  }
+  if (optind < argc)
+    die_usage("unexpected argument '%s' for %s (see 'atomlab %s --help')", argv[optind], command, command);
+  cli_timing_check(&o->timing);
+  return 0;
+}
+
+void *cli_sweep_start(struct atl_result_set *set, const char *kind, atl_context_t ctx, const struct cli_sweep_opts *o,
+                      int argc, char **argv, size_t nspecs, size_t spec_size)
+{
+  memset(set, 0, sizeof *set);
+  snprintf(set->kind, sizeof set->kind, "%s", kind);
+  cli_fill_meta(ctx, argc + 1, argv - 1, &set->meta); /* the command line from "atomlab" on */
+  set->meta.timing = o->timing;
+  void *specs = calloc(nspecs, spec_size);
+  if (specs == NULL)
+    die("out of memory");
+  return specs;
+}
+
+void cli_sweep_plan(struct cli_sweep_opts *o, const char *command, size_t rows)
+{
+  /* The plan's size before anything is allocated: a sweep that cannot finish
+   * is refused with its size, not started (or ended by "out of memory"). */
+  cli_check_plan(command, rows, o->max_rows, &o->timing);
+  cli_sweep_outputs(o);
 }

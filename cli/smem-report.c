@@ -75,10 +75,10 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
 
 int smem_format(const struct smem_opts *o)
 {
-  const char *dot = o->out ? strrchr(o->out, '.') : NULL;
-  if (o->format >= 0 || dot == NULL) /* anything else (no -o, .txt, .md) is the table */
+  if (o->format >= 0 || o->out == NULL)
     return o->format >= 0 ? o->format : ATL_FORMAT_TABLE;
-  return strcmp(dot, ".csv") == 0 ? ATL_FORMAT_CSV : strcmp(dot, ".json") == 0 ? ATL_FORMAT_JSON : ATL_FORMAT_TABLE;
+  const int format = atl_format_from_path(o->out, ATL_FORMAT_TABLE);
+  return format < 0 ? ATL_FORMAT_TABLE : format; /* anything else (.md) is the table */
 }
 
 static int check_expect(const struct smem_opts *opts, const struct atl_smem_util_set *set)

@@ -360,6 +360,9 @@ struct atl_app_info {
 /** Every registered app, in the order of lists and help; @p n receives the count. */
 const struct atl_app_info *const *atl_apps(size_t *n);
 
+/** The registered apps' names joined by @p sep ("count, histogram, ...") into @p buf; returns @p buf. */
+const char *atl_app_names(const char *sep, char *buf, size_t len);
+
 /** The app named @p name, or NULL. */
 const struct atl_app_info *atl_app_find(const char *name);
 
@@ -397,6 +400,31 @@ int atl_app_config_run(atl_app_config_t cfg, atl_context_t ctx, struct atl_resul
 const struct atl_app_info *atl_app_config_app(atl_app_config_t cfg);
 void *atl_app_config_params(atl_app_config_t cfg);
 struct atl_app_timing *atl_app_config_timing(atl_app_config_t cfg);
+
+/**
+ * @p why (a reason of atl_app_config_set() or _prepare()) with each
+ * parameter of @p cfg written as @p prefix and the name it was set by (its
+ * alias where the caller used that): "--items 2". A parameter's name counts
+ * where it starts the reason or is followed by a value ("items 2",
+ * "threads (64)"), not where it is a plain word ("16 bytes"). Returns @p msg.
+ */
+const char *atl_app_config_reason(atl_app_config_t cfg, const char *why, const char *prefix, char *msg, size_t cap);
+
+/**
+ * The help of @p app: its usage line, description, its options and the
+ * timing options, each "--NAME ARG" with its sentence and default wrapped
+ * beside it (what `atomlab app NAME --help` prints before its device options).
+ */
+void atl_app_help_write(FILE *f, const struct atl_app_info *app);
+
+/**
+ * Runs the prepared configurations @p cfgs on the devices of @p ctxs at once,
+ * a thread each, and appends every device's rows, each naming its device
+ * (configuration value "device"), to @p set in device order. @p errs
+ * receives each device's code (its rows measured before a failure are
+ * still added). Returns 0, or ATL_ENOMEM where rows could not be added.
+ */
+int atl_app_run_devices(atl_app_config_t *cfgs, atl_context_t *ctxs, size_t n, struct atl_result_set *set, int *errs);
 
 #ifdef __cplusplus
 }

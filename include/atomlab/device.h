@@ -6,6 +6,7 @@
 #define ATOMLAB_DEVICE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -74,6 +75,12 @@ struct atl_device_info {
  * their names from it, so a new backend is named in one table.
  */
 const char *atl_backend_name(size_t i);
+
+/** The backends atomlab knows, joined by @p sep ("cuda, opencl") into @p buf; returns @p buf. */
+const char *atl_backend_list(const char *sep, char *buf, size_t len);
+
+/** Whether @p name is a backend atomlab knows (compiled in or not). */
+int atl_backend_known(const char *name);
 
 /** Creates a context and enumerates the backends compiled in (none is opened yet). */
 int atl_context_new(atl_context_t *out);
@@ -188,6 +195,19 @@ struct atl_occupancy {
  * bounded; ATL_EDEADLOCK if a bound expired.
  */
 int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occupancy *out);
+
+/** The value types @p dev offers for atomics, comma separated ("u32, i32, u64"), in @p buf. */
+const char *atl_device_type_list(const struct atl_device_info *dev, char *buf, size_t len);
+
+/**
+ * Writes the devices @p list (@p n of them, from atl_devices() on @p ctx) to
+ * @p out as atomlab devices shows them: a table with a line of features per
+ * device, or (@p json) one JSON object; with @p occupancy, occupancy
+ * discovery on each device (@p ctx opens each in turn); then the links
+ * between devices a backend can tell (peers). Returns 0, or ATL_EIO.
+ */
+int atl_devices_write(FILE *out, atl_context_t ctx, const struct atl_device_info *list, size_t n, int json,
+                      int occupancy);
 
 #ifdef __cplusplus
 }

@@ -105,6 +105,17 @@ struct atl_timing {
 /** Defaults: 20 ms launches, 2% noise, 5..50 samples, 2 s per row, one repeat. */
 void atl_timing_defaults(struct atl_timing *t);
 
+/**
+ * Sets the timing setting @p name from @p text: target-ms, noise, budget
+ * (numbers), min-samples, max-samples, iters (up to max_iters), repeat
+ * (whole numbers), discard-on-throttle (a flag: @p text is ignored).
+ * Returns 0, or ATL_EINVAL with a reason that starts with @p name.
+ */
+int atl_timing_set(struct atl_timing *t, const char *name, const char *text, char *why, size_t why_len);
+
+/** 0 if the settings agree with each other, else ATL_EINVAL with the reason (max-samples below min-samples). */
+int atl_timing_check(const struct atl_timing *t, char *why, size_t why_len);
+
 /** Names ("fetch_add", "u32", "global", "cross-warp", "used"). */
 const char *atl_op_name(enum atl_op op);
 const char *atl_op_help(enum atl_op op);
@@ -170,6 +181,25 @@ int atl_axis_parse(const char *text, uint32_t max_value, struct atl_axis *axis, 
 
 /** Frees the values of an axis. */
 void atl_axis_release(struct atl_axis *axis);
+
+/** A named axis: its values are names of one registry (ops, types, patterns, ...), given as a comma list. */
+struct atl_name_axis {
+  const char *name;               /**< the parameter, as messages name it: "pattern" */
+  int (*parse)(const char *text); /**< a name's value, or -1 */
+  const int *all;                 /**< the values "all" stands for */
+  size_t nall;
+  const char *allowed;            /**< what messages list as allowed: "contiguous, cross-warp, ..., all" */
+};
+
+/**
+ * Parses the comma list @p text of @p axis's names into @p out (at most
+ * @p max values; a name given twice, or also through "all", is one value,
+ * not a repeated row; "all" may sit in a list). Writes the count to @p n.
+ * Returns 0, or ATL_EINVAL with "NAME 'x' is not known: allowed: ..." or
+ * "NAME is empty: allowed: ..." in @p why, or ATL_ENOMEM.
+ */
+int atl_name_axis_parse(const struct atl_name_axis *axis, const char *text, int *out, size_t max, size_t *n, char *why,
+                        size_t why_len);
 
 #ifdef __cplusplus
 }

@@ -73,6 +73,13 @@ int atl_file_write_text(const char *path, const char *text, size_t len, char *wh
  */
 FILE *atl_file_open_input(const char *path, char *why, size_t len);
 
+/**
+ * A regular file (atl_file_open_input()) read whole and NUL-terminated, or
+ * NULL where it cannot be, is larger than @p limit or holds a NUL byte (a
+ * binary file is no text to parse). The caller frees it.
+ */
+char *atl_file_read_text(const char *path, size_t limit);
+
 #ifdef __cplusplus
 }
 #endif

@@ -48,7 +48,8 @@ struct atl_plot_outcome {
 
 /**
  * Draws the figures of @p path (a result file of any kind, or a case-study
- * folder) into the folder @p dir (created if missing). gnuplot is
+ * folder) into the folder @p dir (created if missing; NULL: FILE-figures,
+ * FILE the name of @p path without folder and extension). gnuplot is
  * ATL_GNUPLOT where set, else the one on PATH; without one the data and
  * scripts are still written. A stop request (stop.h) reaches a running
  * gnuplot and starts no further one.

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "device.h"
 #include "result.h"
 
 #ifdef __cplusplus
@@ -96,6 +97,72 @@ int atl_report_replace(const char *target, const char *staging, const char *show
  */
 int atl_report_compare(const char *const *dirs, size_t ndirs, const char *out, atl_report_notify notify, void *arg,
                        char *why, size_t why_len);
+
+/** Receives the progress of a report: step @p step of @p steps and what it does. */
+typedef void (*atl_report_progress)(void *arg, int step, int steps, const char *what);
+
+/**
+ * The atomlab program as a report's steps run it, from @p argv0 (main's
+ * argv[0]): absolute where it names a path (right under valgrind), else
+ * /proc/self/exe. Kept after the first call.
+ */
+const char *atl_report_self(const char *argv0);
+
+/** How a report is measured and drawn: its steps are runs of the atomlab program itself. */
+struct atl_report_run {
+  const char *self;   /**< the atomlab program each step runs (an absolute path: steps run in the folder) */
+  int quick;          /**< a 2x2 grid with fixed iterations: checks the pipeline in seconds */
+  const char *repeat; /**< passes of every sweep ("3"), or NULL for one */
+  atl_report_progress progress; /**< may be NULL */
+  /** a step that failed, a file not written (one line each; atl_report_devices(): what it does); may be NULL */
+  atl_report_notify notify;
+  void *arg;                    /**< passed to both */
+};
+
+/** How a report run ended. */
+struct atl_report_outcome {
+  int failed;          /**< a step failed or a row did not verify (the report says which) */
+  const char *stopped; /**< the step a stop request ended ("the sweep (step 1 of 6)"), or NULL */
+  int no_rows;         /**< the sweep's exit status where it wrote no rows (no report), else 0 */
+  int written;         /**< report.md and report.html were written */
+  struct atl_report_summary summary; /**< when written */
+};
+
+/**
+ * Measures a report of device @p dev into the new folder @p staging
+ * (atl_report_target(); @p shown: the report folder as messages name it):
+ * the contention x padding sweep, the datasheet, the strategies and the
+ * histogram, each a run of run->self logged in data/, then the figures and
+ * the documents (atl_report_write()). A stop request ends it after the
+ * running step (which gets the signal too). Returns 0 with @p out filled,
+ * or ATL_EIO (the folders could not be made) with the reason in @p why.
+ */
+int atl_report_measure(const struct atl_report_run *run, const struct atl_device_info *dev, const char *staging,
+                       const char *shown, struct atl_report_outcome *out, char *why, size_t why_len);
+
+/**
+ * Draws the figures of report folder @p dir written where gnuplot was
+ * missing and writes its documents again from its data/, measuring nothing.
+ * Returns 0 with @p out filled, ATL_EINVAL (no readable data/rmw.json: not a
+ * report folder) or ATL_EIO (no figures folder) with the reason, which
+ * starts with the quoted @p dir, in @p why.
+ */
+int atl_report_render(const struct atl_report_run *run, const char *dir, struct atl_report_outcome *out, char *why,
+                      size_t why_len);
+
+/**
+ * One whole report per device of @p ids (@p n), each in DIR/<id> (":" and
+ * "/" as "-"), one after another so that devices sharing a host do not
+ * disturb each other's numbers: each is run->self run again with one
+ * --device (and @p backend, run's quick and repeat), its progress on the
+ * terminal; run->notify hears which device goes where. The folders of the
+ * reports written (a report with a failed row is one) go to @p dirs, their
+ * count to @p ndone. A stop request ends it after the running report.
+ * Returns 0, or the status of the last run that failed (2 a usage error,
+ * above 128 a signal, else 1).
+ */
+int atl_report_devices(const struct atl_report_run *run, const char (*ids)[32], size_t n, const char *backend,
+                       const char *dir, char (*dirs)[4200], size_t *ndone);
 
 #ifdef __cplusplus
 }

@@ -138,6 +138,13 @@ void atl_row_metric_set(struct atl_row *row, const char *name, double value);
 /** The metric @p name of @p row, or @p fallback if it has none. */
 double atl_row_metric(const struct atl_row *row, const char *name, double fallback);
 
+/**
+ * Whether @p row counts as a failure: status error, or measured and not
+ * verified where it is not a control (rmw's plain_add, an app row with the
+ * metric control = 1) that is expected not to verify.
+ */
+int atl_row_failed(const struct atl_row *row);
+
 /** A configuration value or metric named @p name as a number (config text parsed), or @p fallback. */
 double atl_row_number(const struct atl_row *row, const char *name, double fallback);
 
@@ -184,6 +191,13 @@ enum atl_format { ATL_FORMAT_TABLE, ATL_FORMAT_CSV, ATL_FORMAT_JSON };
 
 /** Parses "table", "csv" or "json"; -1 if unknown. */
 int atl_format_parse(const char *s);
+
+/**
+ * The format of output file @p path from its extension (.json, .csv, .txt);
+ * a name without one (/dev/null, a FIFO) takes @p fallback; -1 for any other
+ * extension.
+ */
+int atl_format_from_path(const char *path, int fallback);
 
 /**
  * Writers: one for every kind. The table is written a row at a time (a

@@ -43,6 +43,58 @@ void atl_rmw_row_init(struct atl_row *row, const struct atl_spec *spec);
  */
 int atl_spec_from_row(const struct atl_row *row, struct atl_spec *spec, char *why, size_t why_len);
 
+/** Most values one named axis of an rmw sweep takes (a list of names). */
+#define ATL_RMW_AXIS_MAX 16
+
+/** The axes of an rmw sweep: enum values of each named axis, and the two numeric axes. */
+struct atl_rmw_axes {
+  int pattern[ATL_RMW_AXIS_MAX], op[ATL_RMW_AXIS_MAX], type[ATL_RMW_AXIS_MAX], space[ATL_RMW_AXIS_MAX],
+      result[ATL_RMW_AXIS_MAX], scope[ATL_RMW_AXIS_MAX], order[ATL_RMW_AXIS_MAX];
+  size_t npattern, nop, ntype, nspace, nresult, nscope, norder;
+  struct atl_axis contention, padding;
+};
+
+/** The default axes: one configuration, contiguous fetch_add on u32 in global memory, result unused, device
+ *  scope, relaxed (the numeric axes empty: the caller parses them). */
+void atl_rmw_axes_init(struct atl_rmw_axes *axes);
+
+/**
+ * Sets the named axis @p name (pattern, op, type, space, result, scope,
+ * order) from the comma list @p text of its names ("all": every one; for
+ * op, every atomic op: plain_add, the non-atomic control, must be named).
+ * Returns 0, or ATL_EINVAL with the reason (atl_name_axis_parse()).
+ */
+int atl_rmw_axes_set(struct atl_rmw_axes *axes, const char *name, const char *text, char *why, size_t why_len);
+
+/** The rows of a sweep over @p axes (the product of their lengths), SIZE_MAX where that overflows. */
+size_t atl_rmw_axes_rows(const struct atl_rmw_axes *axes);
+
+/**
+ * Writes the configurations of @p axes, in the sweep's order (space, type,
+ * pattern, op, result, scope, order, contention, padding), to @p out
+ * (atl_rmw_axes_rows() of them), each with the launch shape @p wg_size x
+ * @p workgroups and checked by atl_rmw_check(): ATL_EINVAL with its reason
+ * at the first that is not allowed, else 0 (what the device lacks becomes an
+ * unsupported row when measured).
+ */
+int atl_rmw_specs(atl_context_t ctx, const struct atl_rmw_axes *axes, uint32_t wg_size, uint32_t workgroups,
+                  struct atl_spec *out, char *why, size_t why_len);
+
+/**
+ * Reads @p path as the resume file of an rmw sweep: a JSON file of rmw
+ * rows, each naming a configuration a spec has, that records its timing
+ * settings. Returns 0, or ATL_EINVAL with the reason, a phrase that follows
+ * the parameter's name (": ...", " 'FILE' holds ..."), in @p why.
+ */
+int atl_rmw_resume_read(const char *path, struct atl_result_set *set, char *why, size_t why_len);
+
+/**
+ * The launch shape @p set's rows were measured with (on device @p device_id
+ * where not NULL: a run on several devices), so that a resumed sweep keeps
+ * it. 1 and @p wg_size, @p workgroups set where a row says, 0 if none does.
+ */
+int atl_resume_shape(const struct atl_result_set *set, const char *device_id, uint32_t *wg_size, uint32_t *workgroups);
+
 #ifdef __cplusplus
 }
 #endif

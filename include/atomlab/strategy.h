@@ -83,6 +83,59 @@ int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *spec, co
  */
 void atl_strategy_rank(struct atl_row *rows, size_t n);
 
+/**
+ * Writes the winners of @p set (rows ranked by atl_strategy_rank()), one
+ * line per pattern, op and result (and device): the fastest verified
+ * strategy, its Gop/s and its margin over the runner-up. Nothing where no
+ * row won.
+ */
+void atl_strategy_winners_write(FILE *f, const struct atl_result_set *set);
+
+/** Most values one axis of a strategy run takes. */
+#define ATL_STRATEGY_AXIS_MAX 16
+
+/** The axes of a strategy run: enum values of each. */
+struct atl_strategy_axes {
+  int result[ATL_STRATEGY_AXIS_MAX], strategy[ATL_STRATEGY_AXIS_MAX], access[ATL_STRATEGY_AXIS_MAX],
+      op[ATL_STRATEGY_AXIS_MAX];
+  size_t nresult, nstrategy, naccess, nop;
+};
+
+/** The default axes: every strategy on the three patterns, fetch_add with the result used. */
+void atl_strategy_axes_init(struct atl_strategy_axes *axes);
+
+/**
+ * Sets axis @p name (pattern, op, strategy, result) from the comma list
+ * @p text of its names ("all": every one). Returns 0, or ATL_EINVAL with the
+ * reason (atl_name_axis_parse(); an op the strategies lack: "op dec is not
+ * allowed: ...").
+ */
+int atl_strategy_axes_set(struct atl_strategy_axes *axes, const char *name, const char *text, char *why,
+                          size_t why_len);
+
+/** The rows of a run over @p axes (the product of their lengths). */
+size_t atl_strategy_axes_rows(const struct atl_strategy_axes *axes);
+
+/**
+ * The launch shape of a strategy run on the open device: @p wg_size 0 takes
+ * 256 (or the device's largest), @p workgroups 0 the co-resident count of
+ * occupancy discovery (on CPU devices its estimate where larger: CPU
+ * runtimes run one work-group per core at a time), given workgroups skip
+ * discovery. Fills @p occ with what was found. Returns 0, ATL_EINVAL where
+ * @p wg_size is over the device's largest, or the discovery's error code.
+ */
+int atl_strategy_grid(atl_context_t ctx, uint32_t *wg_size, uint32_t *workgroups, struct atl_occupancy *occ);
+
+/**
+ * Writes the configurations of @p axes to @p out, strategy-major within each
+ * result use (the slow lock strategies come last, so a run cut short keeps
+ * every faster strategy's rows), each @p base with the axes' values and
+ * checked by atl_strategy_check(): ATL_EINVAL with its reason at the first
+ * that is not allowed, else 0.
+ */
+int atl_strategy_specs(atl_context_t ctx, const struct atl_strategy_axes *axes, const struct atl_strategy_spec *base,
+                       struct atl_strategy_spec *out, char *why, size_t why_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,8 @@
 #define ATOMLAB_SWEEP_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "device.h"
 #include "experiment.h"
@@ -95,6 +97,65 @@ struct atl_sweep_part {
  */
 int atl_sweep_devices(struct atl_sweep_part *parts, size_t nparts, const struct atl_sweep_run *run,
                       struct atl_result_set *set, struct atl_sweep_report *report);
+
+/** Most devices and output files atl_sweep_command() drives. */
+#define ATL_SWEEP_MAX_OUTPUTS 4
+
+/**
+ * A sweep command's whole run (rmw, strategy): the sweep on one device or
+ * on several at once (atl_sweep_devices()), the live table, the progress
+ * line, the quiet checkpoints of every output file and the count of rows
+ * that failed. The caller parses, checks and builds the configurations
+ * first, and prints and writes the final files after.
+ */
+struct atl_sweep_job {
+  atl_context_t *ctxs; /**< one context per device, each with its device open */
+  size_t nctx;
+  int multi; /**< rows name their device (atl_sweep_devices()), even where the list is one device */
+  /** count: configurations per device; the callbacks' @p i runs over nctx * count (device d's
+   *  configuration i is d * count + i) */
+  struct atl_sweep_spec spec;
+  FILE *table; /**< the live table: header, each row as it completes, the resume file's kept rows; or NULL */
+  FILE *progress; /**< a progress line once a sweep runs 2 s or more (a terminal), or NULL */
+  /** The progress text of configuration @p i (without "[i/n]"); may be NULL when @p progress is. */
+  void (*describe)(const void *arg, size_t i, char *buf, size_t len);
+  const char *const *out_paths; /**< the -o files a checkpoint rewrites (quietly: the caller writes them last) */
+  const int *out_formats;       /**< enum atl_format of each */
+  size_t nout;
+  double checkpoint_s; /**< seconds between checkpoints (0: none) */
+  /** Called on the set being built before each checkpoint (ranks, totals); may be NULL. */
+  void (*before_checkpoint)(struct atl_result_set *set);
+  double started_s; /**< atl_sweep_clock() when the command started: meta.elapsed_s kept current; 0: not */
+};
+
+/** What atl_sweep_command() did. */
+struct atl_sweep_outcome {
+  struct atl_sweep_report report;
+  size_t planned;  /**< configurations on every device */
+  int failures;    /**< rows that failed or did not verify (atl_row_failed()) */
+  int table_open;  /**< the live table still writes (a closed stdout ends it, not the sweep) */
+};
+
+/**
+ * Whether a plan of @p rows may run: 0 where it has at most @p max_rows,
+ * else ATL_EINVAL with "N rows, T or more at S s a row" in @p why (a floor
+ * of its time under @p t: its samples and calibration at the target time),
+ * so that a sweep that cannot finish is refused before it starts.
+ */
+int atl_plan_check(size_t rows, uint64_t max_rows, const struct atl_timing *t, char *why, size_t len);
+
+/** Monotonic seconds (for atl_sweep_job's started_s). */
+double atl_sweep_clock(void);
+
+/**
+ * Runs @p job into @p set (its kind and meta set by the caller) with the
+ * timing, resume rows and drop_others of @p timing, @p resume, @p drop_others
+ * as struct atl_sweep_run has them. meta.complete says whether every
+ * configuration has its row. Returns 0, or a negative code (out of host
+ * memory), with @p out filled either way.
+ */
+int atl_sweep_command(const struct atl_sweep_job *job, const struct atl_timing *timing, struct atl_result_set *resume,
+                      int drop_others, struct atl_result_set *set, struct atl_sweep_outcome *out);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,7 @@ struct atl_app_config {
   void *params;
   struct atl_app_timing timing;
   const char **given; /* per option (the app's, then the timing's): the text it was set from, "" for a flag */
+  const char **spelled; /* per option: its name or its alias, as the caller last set it (messages spell it so) */
   size_t napp, ntiming;
   struct block *blocks;
   char note[512];
@@ -113,7 +114,8 @@ int atl_app_config_new(const struct atl_app_info *app, atl_app_config_t *out)
   cfg->ntiming = count_of(atl_app_timing_options);
   cfg->params = calloc(1, app->params_size);
   cfg->given = calloc(cfg->napp + cfg->ntiming, sizeof *cfg->given);
-  if (cfg->params == NULL || cfg->given == NULL) {
+  cfg->spelled = calloc(cfg->napp + cfg->ntiming, sizeof *cfg->spelled);
+  if (cfg->params == NULL || cfg->given == NULL || cfg->spelled == NULL) {
     atl_app_config_free(cfg);
     return ATL_ENOMEM;
   }
@@ -145,6 +147,7 @@ void atl_app_config_free(atl_app_config_t cfg)
     free(b);
   }
   free(cfg->given);
+  free(cfg->spelled);
   free(cfg->params);
   free(cfg);
 }
@@ -156,6 +159,7 @@ int atl_app_config_set(atl_app_config_t cfg, const char *name, const char *text,
     return atl__app_why(why, len, "%s is not an option of %s", name ? name : "(null)", cfg->app->name);
   const struct atl_app_option *o = option_at(cfg, i);
   const int flag = o->kind == ATL_APP_OPT_FLAG || o->kind == ATL_APP_OPT_UNFLAG;
+  cfg->spelled[i] = o->alias && strcmp(o->alias, name) == 0 ? o->alias : o->name;
   if (flag && text && *text)
     return atl__app_why(why, len, "%s takes no value", o->name);
   if (!flag && text == NULL)
@@ -230,4 +234,27 @@ void *atl_app_config_params(atl_app_config_t cfg)
 struct atl_app_timing *atl_app_config_timing(atl_app_config_t cfg)
 {
   return &cfg->timing;
+}
+
+const char *atl_app_config_reason(atl_app_config_t cfg, const char *why, const char *prefix, char *msg, size_t cap)
+{
+  size_t n = 0;
+  msg[0] = '\0';
+  for (const char *p = why; *p && n + 1 < cap;) {
+    size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_-");
+    /* a name where it starts the reason or is followed by a value ("items 2", "threads (64)"), not where it
+     * is a plain word ("16 bytes") */
+    const int valued = p[len] == ' ' && ((p[len + 1] >= '0' && p[len + 1] <= '9') || p[len + 1] == '(');
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
+    const size_t i = len && (p == why || valued) ? index_of(cfg, name) : SIZE_MAX;
+    if (i != SIZE_MAX) {
+      n += (size_t)snprintf(msg + n, cap - n, "%s%s", prefix, cfg->spelled[i] ? cfg->spelled[i] : option_at(cfg, i)->name);
+    } else {
+      len = len ? len : 1;
+      n += (size_t)snprintf(msg + n, cap - n, "%.*s", (int)len, p);
+    }
+    p += len;
+  }
+  return msg;
 }

@@ -3,6 +3,7 @@
  * the tests iterate. Each entry is defined beside its app's run (count.c,
  * histogram.c, ...); adding an app is one line in ATL_APP_LIST.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "app_internal.h"
@@ -31,6 +32,14 @@ const struct atl_app_info *const *atl_apps(size_t *n)
   if (n)
     *n = NAPPS;
   return apps;
+}
+
+const char *atl_app_names(const char *sep, char *buf, size_t len)
+{
+  buf[0] = '\0';
+  for (size_t i = 0; i < NAPPS; i++)
+    snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? sep : "", apps[i]->name);
+  return buf;
 }
 
 const struct atl_app_info *atl_app_find(const char *name)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "atomlab.h"
+#include "name_axes.h"
 
 #define AXIS_MAX_VALUES 4096
 
@@ -129,4 +130,58 @@ void atl_axis_release(struct atl_axis *axis)
   free(axis->values);
   axis->values = NULL;
   axis->count = 0;
+}
+
+/* Appends @p v to out[0..n) unless it is there: a name given twice (or also
+ * through "all") is one axis value, not a repeated row. */
+static size_t add_name(int *out, size_t n, size_t max, int v)
+{
+  for (size_t i = 0; i < n; i++)
+    if (out[i] == v)
+      return n;
+  if (n < max)
+    out[n++] = v;
+  return n;
+}
+
+int atl_name_axis_parse(const struct atl_name_axis *axis, const char *text, int *out, size_t max, size_t *n, char *why,
+                        size_t why_len)
+{
+  size_t count = 0;
+  int err = 0;
+  char *copy = strdup(text);
+  if (copy == NULL)
+    return ATL_ENOMEM;
+  for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    if (strcmp(item, "all") == 0) { /* "all" may sit in a list: "all,all" or "random,all" is every name once */
+      for (size_t i = 0; i < axis->nall; i++)
+        count = add_name(out, count, max, axis->all[i]);
+      continue;
+    }
+    const int v = axis->parse(item);
+    if (v < 0) {
+      snprintf(why, why_len, "%s '%s' is not known: allowed: %s", axis->name, item, axis->allowed);
+      err = ATL_EINVAL;
+      break;
+    }
+    count = add_name(out, count, max, v);
+  }
+  free(copy);
+  if (err == 0 && count == 0) {
+    snprintf(why, why_len, "%s is empty: allowed: %s", axis->name, axis->allowed);
+    err = ATL_EINVAL;
+  }
+  *n = count;
+  return err;
+}
+
+int atl__name_axes_set(const struct atl__name_axis_field *fields, size_t n, void *axes, size_t max,
+                       const char *command, const char *name, const char *text, char *why, size_t why_len)
+{
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(fields[i].axis.name, name) == 0)
+      return atl_name_axis_parse(&fields[i].axis, text, (int *)((char *)axes + fields[i].values), max,
+                                 (size_t *)((char *)axes + fields[i].count), why, why_len);
+  snprintf(why, why_len, "%s is not an axis of %s", name, command);
+  return ATL_EINVAL;
 }

@@ -35,6 +35,22 @@ static const struct {
 
 const char *atl_backend_name(size_t i) { return i < NBACKENDS ? backend_table[i].name : NULL; }
 
+const char *atl_backend_list(const char *sep, char *buf, size_t len)
+{
+  buf[0] = '\0';
+  for (size_t i = 0; i < NBACKENDS; i++)
+    snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? sep : "", backend_table[i].name);
+  return buf;
+}
+
+int atl_backend_known(const char *name)
+{
+  for (size_t i = 0; i < NBACKENDS; i++)
+    if (strcmp(name, backend_table[i].name) == 0)
+      return 1;
+  return 0;
+}
+
 /* Whether @p n bytes at @p p are one of the known backend names. */
 static int backend_known(const char *p, size_t n)
 {

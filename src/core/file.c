@@ -309,3 +309,41 @@ FILE *atl_file_open_input(const char *path, char *why, size_t len)
   }
   return f;
 }
+
+char *atl_file_read_text(const char *path, size_t limit)
+{
+  char why[256];
+  FILE *f = atl_file_open_input(path, why, sizeof why); /* a regular file only: a FIFO would block */
+  if (f == NULL)
+    return NULL;
+  size_t size = 0, cap = 65536;
+  char *buf = malloc(cap);
+  while (buf) {
+    if (size + 1 >= cap) {
+      char *grown = cap < limit ? realloc(buf, cap * 2) : NULL;
+      if (grown == NULL) { /* over the limit or out of memory: the caller reports the file as unreadable */
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = grown;
+      cap *= 2;
+    }
+    size_t got = fread(buf + size, 1, cap - 1 - size, f);
+    size += got;
+    if (got == 0)
+      break;
+  }
+  if (buf && ferror(f)) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  if (buf && memchr(buf, '\0', size)) { /* a binary file is no export: never parse half of it */
+    free(buf);
+    buf = NULL;
+  }
+  if (buf)
+    buf[size] = '\0';
+  return buf;
+}

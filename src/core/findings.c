@@ -11,6 +11,7 @@
 
 #include "atomlab.h"
 #include "atomlab/findings.h"
+#include "output_internal.h"
 
 /* A ratio within this of 1, at either end of its spread, is not a difference. */
 #define SAME_WITHIN 0.05
@@ -55,16 +56,9 @@ static int ratio_of(struct rate a, struct rate b, double *r, double *lo, double 
 static struct atl_finding *add(struct atl_findings *f, const char *topic, double r, double lo, double hi,
                                const char *fmt, ...)
 {
-  if (f->count == f->cap) {
-    size_t cap = f->cap ? f->cap * 2 : 16;
-    struct atl_finding *grown = realloc(f->items, cap * sizeof *grown);
-    if (grown == NULL)
-      return NULL;
-    f->items = grown;
-    f->cap = cap;
-  }
-  struct atl_finding *x = &f->items[f->count++];
-  memset(x, 0, sizeof *x);
+  struct atl_finding *x = atl__grow_slot(&f->items, &f->count, &f->cap, sizeof *x, 16);
+  if (x == NULL)
+    return NULL;
   snprintf(x->topic, sizeof x->topic, "%s", topic);
   x->ratio = r, x->lo = lo, x->hi = hi;
   va_list ap;

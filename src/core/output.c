@@ -21,6 +21,19 @@ int atl_format_parse(const char *s)
   return -1;
 }
 
+int atl_format_from_path(const char *path, int fallback)
+{
+  static const char *const ext[][2] = {{".json", "json"}, {".csv", "csv"}, {".txt", "table"}};
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  const char *dot = strrchr(base, '.');
+  if (dot == NULL || dot == base)
+    return fallback; /* /dev/null, /dev/stdout, a FIFO: the caller's choice */
+  for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+    if (strcmp(dot, ext[i][0]) == 0)
+      return atl_format_parse(ext[i][1]);
+  return -1;
+}
+
 /* Table labels and widths of the configuration fields (others: their name, 10 wide). */
 static const struct {
   const char *name, *label;

@@ -43,4 +43,12 @@ cJSON *atl__device_json(const struct atl_device_info *d);
  */
 void *atl__grow_rows(void *rows, size_t *cap, size_t count, size_t size, size_t first);
 
+/**
+ * A new zeroed element at the end of the array whose pointer is at
+ * @p items_ptr (@p *count elements of @p size, room for @p *cap), grown as
+ * atl__grow_rows() grows it; the element, or NULL when out of memory (the
+ * array, count and room unchanged).
+ */
+void *atl__grow_slot(void *items_ptr, size_t *count, size_t *cap, size_t size, size_t first);
+
 #endif

@@ -279,9 +279,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
       total += attempts[t];
     atl_row_metric_set(row, "cas_attempts_per_op", nops ? (double)total / (double)nops : 0);
   }
-  row->status = ATL_STATUS_OK;
-  if (!row->verified)
-    snprintf(row->reason, sizeof row->reason, "verification failed: %s", vout.first_error);
+  atl__row_measured(row, vout.first_error);
   err = 0;
 out:
   row->row_seconds = atl__now_s() - row_start;

@@ -229,6 +229,15 @@ double atl_row_metric(const struct atl_row *row, const char *name, double fallba
   return fallback;
 }
 
+int atl_row_failed(const struct atl_row *row)
+{
+  if (row->status == ATL_STATUS_ERROR)
+    return 1;
+  const char *op = atl_row_config(row, "op");
+  const int control = (op && strcmp(op, "plain_add") == 0) || atl_row_metric(row, "control", 0) == 1;
+  return row->status == ATL_STATUS_OK && !row->verified && !control;
+}
+
 double atl_row_number(const struct atl_row *row, const char *name, double fallback)
 {
   const char *text = atl_row_config(row, name);
@@ -278,6 +287,19 @@ void atl_result_set_release(struct atl_result_set *set)
   free(set->rows);
   set->rows = NULL;
   set->count = set->cap = 0;
+}
+
+void *atl__grow_slot(void *items_ptr, size_t *count, size_t *cap, size_t size, size_t first)
+{
+  void *items; /* the caller's typed pointer, read and written through memcpy: no aliasing through void ** */
+  memcpy(&items, items_ptr, sizeof items);
+  void *grown = atl__grow_rows(items, cap, *count, size, first);
+  if (grown == NULL)
+    return NULL;
+  memcpy(items_ptr, &grown, sizeof grown);
+  void *slot = (char *)grown + (*count)++ * size;
+  memset(slot, 0, size);
+  return slot;
 }
 
 void *atl__grow_rows(void *rows, size_t *cap, size_t count, size_t size, size_t first)

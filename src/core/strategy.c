@@ -480,9 +480,7 @@ int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const
   const uint64_t nops = active_threads * iters;
   atl__row_rate_metrics(row, iters, nops, nwords);
   atl_row_metric_set(row, "olds_checked", (double)olds_checked);
-  row->status = ATL_STATUS_OK;
-  if (!row->verified)
-    snprintf(row->reason, sizeof row->reason, "verification failed: %s", why);
+  atl__row_measured(row, why);
   err = 0;
 out:
   row->row_seconds = atl__now_s() - row_start;

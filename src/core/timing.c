@@ -150,6 +150,13 @@ int atl__sample(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint3
   return atl__sample_stats(fn, arg, tm, iters, first_ms, &row->samples_ms, &row->time_ms);
 }
 
+void atl__row_measured(struct atl_row *row, const char *first_error)
+{
+  row->status = ATL_STATUS_OK;
+  if (!row->verified)
+    snprintf(row->reason, sizeof row->reason, "verification failed: %s", first_error);
+}
+
 void atl__row_rate_metrics(struct atl_row *row, uint32_t iters, uint64_t nops, uint64_t array_words)
 {
   atl_row_metric_set(row, "iters", iters);

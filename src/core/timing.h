@@ -14,6 +14,9 @@ typedef int (*atl__launch_fn)(void *arg, uint32_t iters, double *ms);
 /** Monotonic seconds. */
 double atl__now_s(void);
 
+/** A row measured to the end: status ok, and where it did not verify, the first error as its reason. */
+void atl__row_measured(struct atl_row *row, const char *first_error);
+
 /**
  * The rate metrics of an rmw or strategy row: iters, ops (@p nops atomics in
  * all), array_words, and where a time was measured ops_per_us and gops.

@@ -85,16 +85,10 @@ static int write_group(struct atl__plot *p, const struct app_group *g, const cha
 {
   const int png = p->png, svg = p->svg;
   const int rate = group_rate(g);
-  char *dat_text = NULL, *gp_text = NULL;
-  size_t dat_len = 0, gp_len = 0;
-  FILE *dat = open_memstream(&dat_text, &dat_len), *gp = open_memstream(&gp_text, &gp_len);
-  if (dat == NULL || gp == NULL) {
-    if (dat)
-      fclose(dat), free(dat_text);
-    if (gp)
-      fclose(gp), free(gp_text);
-    return atl__plot_fail(p, ATL_ENOMEM, "out of memory");
-  }
+  struct atl__plot_texts t;
+  if (atl__plot_texts_open(p, &t) != 0)
+    return ATL_ENOMEM;
+  FILE *dat = t.dat, *gp = t.gp;
   atl__plot_dat_head(dat, name, path, device);
   fprintf(dat, "# index variant %s low high median_ms q1_ms q3_ms\n", rate >= 0 ? rate_keys[rate] : "median_ms");
   double ceiling = 0;
@@ -118,7 +112,6 @@ static int write_group(struct atl__plot *p, const struct app_group *g, const cha
     atl__esc_gp_datum(dat, label);
     fprintf(dat, " %.6g %.6g %.6g %.6g %.6g %.6g\n", v, lo, hi, med, q1, q3);
   }
-  fclose(dat);
   char title[300];
   snprintf(title, sizeof title, "atomlab app %s%s%s", g->app, g->prefix[0] ? ": " : "", g->prefix);
   atl__plot_gp_head(gp, name, title, device, png);
@@ -137,13 +130,7 @@ static int write_group(struct atl__plot *p, const struct app_group *g, const cha
         "     \"\" using 1:3:4:5 with yerrorbars pointtype 0 linecolor rgb \"black\" notitle\n",
         gp);
   atl__plot_gp_tail(gp, name, png, svg);
-  fclose(gp);
-  int rc = atl__plot_write(p, dir, name, "dat", dat_text, dat_len);
-  if (rc != 0) {
-    free(gp_text);
-    return rc;
-  }
-  return atl__plot_write(p, dir, name, "gp", gp_text, gp_len);
+  return atl__plot_texts_write(p, &t, dir, name, 0);
 }
 
 int atl__plot_app(struct atl__plot *p, const struct atl_result_set *set, const char *path, const char *dir)
@@ -185,11 +172,9 @@ int atl__plot_app(struct atl__plot *p, const struct atl_result_set *set, const c
   free(groups);
   if (rc != 0)
     return rc;
-  if (p->gnuplot == NULL)
-    atl__plot_say(p, ATL_PLOT_WARNING,
-                  "gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote the data (.dat) and scripts "
-                  "(.gp) of %zu figures to %s; draw them there with `gnuplot NAME.gp`",
-                  ngroups, dir);
+  char what[96];
+  snprintf(what, sizeof what, "the data (.dat) and scripts (.gp) of %zu figures", ngroups);
+  atl__plot_no_gnuplot(p, dir, what, 1);
   if (skipped)
     atl__plot_say(p, ATL_PLOT_NOTE, "%zu rows not ok, not verified or not timed are not drawn", skipped);
   return 0;

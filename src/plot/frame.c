@@ -24,6 +24,45 @@ void atl__plot_say(struct atl__plot *p, enum atl_plot_event ev, const char *fmt,
     p->notify(p->arg, ev, text);
 }
 
+void atl__plot_no_gnuplot(struct atl__plot *p, const char *dir, const char *what, int hint)
+{
+  if (p->gnuplot == NULL)
+    atl__plot_say(p, ATL_PLOT_WARNING, "gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote %s to %s%s",
+                  what, dir, hint ? "; draw them there with `gnuplot NAME.gp`" : "");
+}
+
+int atl__plot_texts_open(struct atl__plot *p, struct atl__plot_texts *t)
+{
+  memset(t, 0, sizeof *t);
+  t->dat = open_memstream(&t->dat_text, &t->dat_len);
+  t->gp = open_memstream(&t->gp_text, &t->gp_len);
+  if (t->dat && t->gp)
+    return 0;
+  if (t->dat)
+    fclose(t->dat), free(t->dat_text);
+  if (t->gp)
+    fclose(t->gp), free(t->gp_text);
+  return atl__plot_fail(p, ATL_ENOMEM, "out of memory");
+}
+
+int atl__plot_texts_write(struct atl__plot *p, struct atl__plot_texts *t, const char *dir, const char *name,
+                          int failed)
+{
+  fclose(t->dat);
+  fclose(t->gp);
+  if (failed) {
+    free(t->dat_text);
+    free(t->gp_text);
+    return atl__plot_fail(p, ATL_ENOMEM, "out of memory");
+  }
+  int rc = atl__plot_write(p, dir, name, "dat", t->dat_text, t->dat_len);
+  if (rc != 0) {
+    free(t->gp_text); /* atl__plot_write frees the text it is given, written or not */
+    return rc;
+  }
+  return atl__plot_write(p, dir, name, "gp", t->gp_text, t->gp_len);
+}
+
 int atl__plot_fail(struct atl__plot *p, int code, const char *fmt, ...)
 {
   va_list ap;

@@ -11,6 +11,7 @@
 
 #include "atomlab.h"
 #include "core/escape.h"
+#include "core/output_internal.h"
 #include "core/resultfile.h"
 #include "plot_internal.h"
 
@@ -80,16 +81,9 @@ static struct figure *figure_for(struct figures *figs, enum kind kind, const cha
   for (size_t i = 0; i < figs->count; i++)
     if (figs->list[i].kind == kind && strcmp(figs->list[i].key, key) == 0)
       return &figs->list[i];
-  if (figs->count == figs->cap) {
-    size_t cap = figs->cap ? figs->cap * 2 : 16;
-    struct figure *grown = realloc(figs->list, cap * sizeof *grown);
-    if (grown == NULL)
-      return NULL;
-    figs->list = grown;
-    figs->cap = cap;
-  }
-  struct figure *fig = &figs->list[figs->count++];
-  memset(fig, 0, sizeof *fig);
+  struct figure *fig = atl__grow_slot(&figs->list, &figs->count, &figs->cap, sizeof *fig, 16);
+  if (fig == NULL)
+    return NULL;
   fig->kind = kind;
   snprintf(fig->key, sizeof fig->key, "%s", key);
   return fig;
@@ -466,30 +460,18 @@ static int plot_rows(struct atl__plot *p, const struct atl__rf_file *f, const ch
     figure_name(f, fig, excluded, one_grid);
     char title[400];
     figure_title(f, fig, excluded, title, sizeof title);
-    char *dat_text = NULL, *gp_text_buf = NULL;
-    size_t dat_len = 0, gp_len = 0;
-    FILE *dat = open_memstream(&dat_text, &dat_len), *gp = open_memstream(&gp_text_buf, &gp_len);
-    int oom = dat == NULL || gp == NULL;
-    if (!oom) {
-      atl__plot_dat_head(dat, fig->name, path, f->device);
-      if (fig->kind == HEATMAP)
-        oom = write_heatmap(f, fig, dat, gp, title, png, svg, scale) != 0;
-      else if (fig->kind == BARS)
-        write_bars(f, fig, dat, gp, title, png, svg);
-      else
-        oom = write_line(f, fig, dat, gp, title, png, svg) != 0;
-    }
-    if (dat)
-      fclose(dat);
-    if (gp)
-      fclose(gp);
-    if (oom) {
-      free(dat_text);
-      free(gp_text_buf);
-      rc = atl__plot_fail(p, ATL_ENOMEM, "out of memory");
-    } else if ((rc = atl__plot_write(p, dir, fig->name, "dat", dat_text, dat_len)) != 0)
-      free(gp_text_buf);
-    else if ((rc = atl__plot_write(p, dir, fig->name, "gp", gp_text_buf, gp_len)) == 0) {
+    struct atl__plot_texts t;
+    if ((rc = atl__plot_texts_open(p, &t)) != 0)
+      break;
+    int oom = 0;
+    atl__plot_dat_head(t.dat, fig->name, path, f->device);
+    if (fig->kind == HEATMAP)
+      oom = write_heatmap(f, fig, t.dat, t.gp, title, png, svg, scale) != 0;
+    else if (fig->kind == BARS)
+      write_bars(f, fig, t.dat, t.gp, title, png, svg);
+    else
+      oom = write_line(f, fig, t.dat, t.gp, title, png, svg) != 0;
+    if ((rc = atl__plot_texts_write(p, &t, dir, fig->name, oom)) == 0) {
       written++;
       atl__plot_draw(p, dir, fig->name);
     }
@@ -497,11 +479,9 @@ static int plot_rows(struct atl__plot *p, const struct atl__rf_file *f, const ch
   free_figures(&figs);
   if (rc != 0)
     return rc;
-  if (p->gnuplot == NULL)
-    atl__plot_say(p, ATL_PLOT_WARNING,
-                  "gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote the data (.dat) and scripts "
-                  "(.gp) of %zu figures to %s; draw them there with `gnuplot NAME.gp`",
-                  written, dir);
+  char what[96];
+  snprintf(what, sizeof what, "the data (.dat) and scripts (.gp) of %zu figures", written);
+  atl__plot_no_gnuplot(p, dir, what, 1);
   if (skipped || single)
     atl__plot_say(p, ATL_PLOT_NOTE, "%zu rows not ok or not verified and %zu rows in groups of one point are not drawn",
                   skipped, single);
@@ -518,6 +498,19 @@ int atl_plot(const char *path, const char *dir, const struct atl_plot_options *o
   }
   struct atl__plot p = {.png = o->png, .svg = o->svg, .timeout = o->timeout, .notify = o->notify, .arg = o->arg,
                         .why = why, .why_len = why_len};
+  char default_dir[1100];
+  if (dir == NULL) { /* FILE-figures in the current folder (as basename(1) names FILE): a rerun overwrites them */
+    size_t end = strlen(path), start, len;
+    while (end > 1 && path[end - 1] == '/')
+      end--;
+    for (start = end; start > 0 && path[start - 1] != '/';)
+      start--;
+    for (len = end - start; len > 1 && path[start + len - 1] != '.';)
+      len--;
+    len = len > 1 ? len - 1 : end - start; /* without its extension, where it has one after its first byte */
+    snprintf(default_dir, sizeof default_dir, "%.*s-figures", (int)(len < 1000 ? len : 1000), path + start);
+    dir = default_dir;
+  }
   if (why && why_len)
     why[0] = '\0';
   int rc;

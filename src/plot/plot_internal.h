@@ -31,6 +31,12 @@ void atl__plot_say(struct atl__plot *p, enum atl_plot_event ev, const char *fmt,
 #endif
     ;
 
+/**
+ * Where no gnuplot was found, tells the caller so: "wrote WHAT to DIR" (the
+ * data and scripts, drawable later), with @p hint how to draw them there.
+ */
+void atl__plot_no_gnuplot(struct atl__plot *p, const char *dir, const char *what, int hint);
+
 /** Puts the reason into p->why and returns @p code. */
 int atl__plot_fail(struct atl__plot *p, int code, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -53,6 +59,24 @@ const char *atl__plot_find_gnuplot(char *buf, size_t len);
 int atl__plot_mkdir(struct atl__plot *p, const char *dir);
 /** Writes DIR/NAME.EXT from a text built in memory (through a temporary name) and frees it; 0 or ATL_EIO. */
 int atl__plot_write(struct atl__plot *p, const char *dir, const char *name, const char *ext, char *text, size_t len);
+/** A figure's two texts, its data (.dat) and its gnuplot script (.gp), built in memory. */
+struct atl__plot_texts {
+  FILE *dat, *gp; /**< write the texts here */
+  char *dat_text, *gp_text;
+  size_t dat_len, gp_len;
+};
+
+/** Opens both streams: 0, or ATL_ENOMEM through atl__plot_fail (nothing left open). */
+int atl__plot_texts_open(struct atl__plot *p, struct atl__plot_texts *t);
+
+/**
+ * Closes both streams and writes DIR/NAME.dat then DIR/NAME.gp
+ * (atl__plot_write); @p failed (out of memory while building them) writes
+ * neither and fails with ATL_ENOMEM. The texts are freed either way.
+ */
+int atl__plot_texts_write(struct atl__plot *p, struct atl__plot_texts *t, const char *dir, const char *name,
+                          int failed);
+
 /** Runs DIR/NAME.gp, tells each image drawn (the script's path without gnuplot); counts those missing in p->failed. */
 void atl__plot_draw(struct atl__plot *p, const char *dir, const char *name);
 

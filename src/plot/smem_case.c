@@ -84,17 +84,10 @@ int atl__plot_smem_case(struct atl__plot *p, const char *path, const char *dir)
   for (int fig = 0; fig < 3 && rc == 0; fig++) {
     if (fig == ATL_SMEM_CASE_SPEEDUP ? s.ntimings == 0 : s.nlaunches == 0)
       continue; /* a figure without data: its step of the run did not finish */
-    char *dat = NULL, *gp = NULL;
-    size_t dat_len = 0, gp_len = 0;
-    FILE *df = open_memstream(&dat, &dat_len), *gf = open_memstream(&gp, &gp_len);
-    if (df == NULL || gf == NULL) {
-      if (df)
-        fclose(df), free(dat);
-      if (gf)
-        fclose(gf), free(gp);
-      rc = atl__plot_fail(p, ATL_ENOMEM, "out of memory");
+    struct atl__plot_texts t;
+    if ((rc = atl__plot_texts_open(p, &t)) != 0)
       break;
-    }
+    FILE *df = t.dat, *gf = t.gp;
     atl_smem_case_study_write_dat(df, &s, (enum atl_smem_case_figure)fig);
     fprintf(gf, "# %s: drawn by `atomlab plot`; run `gnuplot %s.gp` in this folder to redraw.\n", names[fig],
             names[fig]);
@@ -104,19 +97,12 @@ int atl__plot_smem_case(struct atl__plot *p, const char *path, const char *dir)
         figure(gf, (enum atl_smem_case_figure)fig, &s);
       }
     fputs("unset output\n", gf);
-    fclose(df);
-    fclose(gf);
-    if ((rc = atl__plot_write(p, dir, names[fig], "dat", dat, dat_len)) != 0) {
-      free(gp);
-      break;
-    }
-    if ((rc = atl__plot_write(p, dir, names[fig], "gp", gp, gp_len)) != 0)
+    if ((rc = atl__plot_texts_write(p, &t, dir, names[fig], 0)) != 0)
       break;
     atl__plot_draw(p, dir, names[fig]);
   }
-  if (rc == 0 && p->gnuplot == NULL)
-    atl__plot_say(p, ATL_PLOT_WARNING, "gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote the data (.dat) and "
-                  "scripts (.gp) of the case study's figures to %s", dir);
+  if (rc == 0)
+    atl__plot_no_gnuplot(p, dir, "the data (.dat) and scripts (.gp) of the case study's figures", 0);
   atl_smem_case_study_release(&s);
   return rc;
 }

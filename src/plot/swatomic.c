@@ -130,9 +130,7 @@ int atl__plot_swatomic(struct atl__plot *p, const struct atl_result_set *set, co
       return rc;
     atl__plot_draw(p, dir, sw_figs[k].name);
   }
-  if (p->gnuplot == NULL)
-    atl__plot_say(p, ATL_PLOT_WARNING, "gnuplot not found (install gnuplot-nox, or set ATL_GNUPLOT): wrote swatomic.dat and "
-                  "the scripts (.gp) of seed 000's figures to %s", dir);
+  atl__plot_no_gnuplot(p, dir, "swatomic.dat and the scripts (.gp) of seed 000's figures", 0);
   if (skipped)
     atl__plot_say(p, ATL_PLOT_NOTE, "%zu rows not ok or not verified are not drawn", skipped);
   return 0;

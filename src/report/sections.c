@@ -101,18 +101,24 @@ static void find_bars(const char *figures, struct section *s)
   qsort(s->figs, s->nfigs, sizeof s->figs[0], cmp_names);
 }
 
+/* Whether a section's step left a result (@p loaded); where not, the intro says so and names its log. */
+static int measured(struct section *s, int loaded, const char *command, const char *log_path)
+{
+  md_text log;
+  if (!loaded)
+    snprintf(s->intro, sizeof s->intro, "Not measured: `atomlab %s` wrote no result (see %s).", command,
+             atl__esc_md_str(log, sizeof log, log_path));
+  return loaded;
+}
+
 static void strategies(const struct atl_report_inputs *x, struct section *s)
 {
-  s->title = "Strategies";
-  s->id = "strategies";
   struct atl__rf_file f;
   char why[600];
-  md_text log, args;
-  if (access(x->strategy_json, R_OK) != 0 || atl__rf_load(x->strategy_json, &f, why, sizeof why) != 0) {
-    snprintf(s->intro, sizeof s->intro, "Not measured: `atomlab strategy` wrote no result (see %s).",
-             atl__esc_md_str(log, sizeof log, x->strategy_log));
+  md_text args;
+  if (!measured(s, access(x->strategy_json, R_OK) == 0 && atl__rf_load(x->strategy_json, &f, why, sizeof why) == 0,
+                "strategy", x->strategy_log))
     return;
-  }
   size_t verified = 0, unsupported = 0, deadlock = 0;
   char which[300] = "", which_md[900]; /* the unsupported rows by name: a bar missing from a chart says why here */
   for (size_t i = 0; i < f.count; i++) {
@@ -169,16 +175,12 @@ static void ratio(char *out, const struct atl_row *r, const char *key)
 
 static void histogram(const struct atl_report_inputs *x, struct section *s)
 {
-  s->title = "Histogram";
-  s->id = "histogram";
   struct atl_result_set set;
   char why[600];
-  md_text log, args;
-  if (access(x->hist_json, R_OK) != 0 || atl_read_json(x->hist_json, &set, why, sizeof why) != 0) {
-    snprintf(s->intro, sizeof s->intro, "Not measured: `atomlab app histogram` wrote no result (see %s).",
-             atl__esc_md_str(log, sizeof log, x->hist_log));
+  md_text args;
+  if (!measured(s, access(x->hist_json, R_OK) == 0 && atl_read_json(x->hist_json, &set, why, sizeof why) == 0,
+                "app histogram", x->hist_log))
     return;
-  }
   double bytes = set.count ? atl_row_metric(&set.rows[0], "bytes", NAN) : NAN;
   snprintf(s->intro, sizeof s->intro,
            "256-bin histograms of %.4g MiB of 8-bit keys in each distribution (solid: one value; uniform; skewed: "
@@ -227,8 +229,6 @@ static void instructions(const char *csv, const char *variant, char *out, size_t
 
 static void model(const struct atl_report_inputs *x, struct section *s)
 {
-  s->title = "Model";
-  s->id = "model";
   md_text table;
   atl__esc_md_str(table, sizeof table, x->smem_table);
   if (access(x->smem_table, R_OK) != 0) {
@@ -353,11 +353,17 @@ static void write_html(FILE *o, const struct section *s, const char *figures)
 
 void atl__report_sections(FILE *o, int html, const struct atl_report_inputs *x)
 {
-  void (*build[])(const struct atl_report_inputs *, struct section *) = {strategies, histogram, model};
-  for (size_t i = 0; i < sizeof build / sizeof build[0]; i++) {
+  /* each section's title, its anchor, and what fills it */
+  static const struct {
+    const char *title, *id;
+    void (*build)(const struct atl_report_inputs *, struct section *);
+  } sections[] = {{"Strategies", "strategies", strategies}, {"Histogram", "histogram", histogram}, {"Model", "model", model}};
+  for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
     struct section s;
     memset(&s, 0, sizeof s);
-    build[i](x, &s);
+    s.title = sections[i].title;
+    s.id = sections[i].id;
+    sections[i].build(x, &s);
     if (html)
       write_html(o, &s, x->figures);
     else

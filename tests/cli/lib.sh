@@ -11,6 +11,23 @@ PASSES=0
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 pass() { PASSES=$((PASSES + 1)); }
 
+# stop_after_rows N ARGS...: runs atomlab ARGS in the background (stdout to $WORK/table, stderr to $WORK/err),
+# sends SIGTERM once N verified rows are in the live table (a minute at most), and sets STOPPED_RC to its exit
+# status (143 where it stopped as it should).
+stop_after_rows() {
+  local rows=$1
+  shift
+  "$ATOMLAB" "$@" >"$WORK/table" 2>"$WORK/err" &
+  local pid=$!
+  for _ in $(seq 1 600); do
+    [ "$(grep -c ' yes ' "$WORK/table")" -ge "$rows" ] && break
+    sleep 0.1
+  done
+  kill -TERM $pid
+  wait $pid
+  STOPPED_RC=$?
+}
+
 # Exits 77 (skipped) when no OpenCL device is present.
 need_opencl() {
   if ! "$ATOMLAB" devices >/dev/null 2>&1; then

@@ -95,15 +95,8 @@ expect_usage_error "--device" app crossgpu --device all
 
 # SIGTERM mid-run: every completed row of both devices written; --resume measures only the rest.
 SWEEP="rmw --device all --contention 1:64:x2 --padding 1,2,4 --target-ms 20 --min-samples 3 --max-samples 3"
-"$ATOMLAB" $SWEEP -o "$WORK/r.json" >"$WORK/table" 2>"$WORK/err" &
-pid=$!
-for _ in $(seq 1 600); do
-  [ "$(grep -c ' yes ' "$WORK/table")" -ge 4 ] && break
-  sleep 0.1
-done
-kill -TERM $pid
-wait $pid
-rc=$?
+stop_after_rows 4 $SWEEP -o "$WORK/r.json"
+rc=$STOPPED_RC
 [ $rc -eq 143 ] && pass || fail "SIGTERM: exit $rc, expected 143: $(cat "$WORK/err")"
 table_rows=$(grep -c ' yes ' "$WORK/table")
 python3 - "$WORK/r.json" "$table_rows" <<'PY' && pass || fail "interrupted two-device file keeps every row the table showed"

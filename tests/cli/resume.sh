@@ -7,16 +7,9 @@
 need_opencl
 
 SWEEP="rmw --contention 1:64:x2 --padding 1,2,4,8,16,32 --target-ms 40 --min-samples 3 --max-samples 3"
-"$ATOMLAB" $SWEEP -o "$WORK/r.json" >"$WORK/table" 2>"$WORK/err" &
-pid=$!
 # stop it once three rows are done (the live table shows them), well before the end
-for _ in $(seq 1 600); do
-  [ "$(grep -c ' yes ' "$WORK/table")" -ge 3 ] && break
-  sleep 0.1
-done
-kill -TERM $pid
-wait $pid
-rc=$?
+stop_after_rows 3 $SWEEP -o "$WORK/r.json"
+rc=$STOPPED_RC
 [ $rc -eq 143 ] && pass || fail "SIGTERM: exit $rc, expected 143"
 grep -q -- "--resume $WORK/r.json" "$WORK/err" && pass || fail "no resume hint: $(cat "$WORK/err")"
 python3 - "$WORK/r.json" <<'PY' && pass || fail "interrupted file is valid and partial"

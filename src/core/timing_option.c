@@ -1,0 +1,78 @@
+/* The timing settings by name, as a sweep command's options set them: each
+ * one's syntax and range once, so every command checks them the same way. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab.h"
+
+enum kind { REAL, COUNT, FLAG };
+
+static const struct {
+  const char *name;
+  enum kind kind;
+  double min, max; /* COUNT: max only (iters: the timing's own max_iters) */
+  size_t offset;
+} settings[] = {
+    {"target-ms", REAL, 0.001, 60000, offsetof(struct atl_timing, target_ms)},
+    {"noise", REAL, 0, 10, offsetof(struct atl_timing, noise)},
+    {"min-samples", COUNT, 1, 100000, offsetof(struct atl_timing, min_samples)},
+    {"max-samples", COUNT, 1, 100000, offsetof(struct atl_timing, max_samples)},
+    {"budget", REAL, 0, 86400, offsetof(struct atl_timing, budget_s)},
+    /* The library runs at most max_iters (2^24) per thread: a larger value was
+     * clamped without a word while the settings recorded the request. */
+    {"iters", COUNT, 1, 0, offsetof(struct atl_timing, fixed_iters)},
+    {"repeat", COUNT, 1, 100, offsetof(struct atl_timing, repeats)},
+    {"discard-on-throttle", FLAG, 0, 0, offsetof(struct atl_timing, discard_throttled)},
+};
+
+int atl_timing_set(struct atl_timing *t, const char *name, const char *text, char *why, size_t why_len)
+{
+  for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+    if (strcmp(settings[i].name, name) != 0)
+      continue;
+    void *field = (char *)t + settings[i].offset;
+    if (settings[i].kind == FLAG) {
+      *(int *)field = 1;
+      return 0;
+    }
+    if (settings[i].kind == REAL) {
+      char *end;
+      const double v = strtod(text, &end);
+      if (*text == '\0' || *end != '\0' || !(v >= settings[i].min && v <= settings[i].max)) {
+        snprintf(why, why_len, "%s '%s' is not allowed: a number from %g to %g", name, text, settings[i].min,
+                 settings[i].max);
+        return ATL_EINVAL;
+      }
+      *(double *)field = v;
+      return 0;
+    }
+    const uint32_t max = settings[i].max > 0 ? (uint32_t)settings[i].max : t->max_iters;
+    struct atl_axis axis;
+    char awhy[160];
+    if (atl_axis_parse(text, max, &axis, awhy, sizeof awhy) != 0) {
+      snprintf(why, why_len, "%s: %s", name, awhy);
+      return ATL_EINVAL;
+    }
+    const int one = axis.count == 1;
+    const uint32_t v = one ? axis.values[0] : 0;
+    atl_axis_release(&axis);
+    if (!one) {
+      snprintf(why, why_len, "%s takes one whole number from 1 to %u", name, max);
+      return ATL_EINVAL;
+    }
+    memcpy(field, &v, sizeof v); /* unsigned and uint32_t fields alike */
+    return 0;
+  }
+  snprintf(why, why_len, "%s is not a timing setting", name);
+  return ATL_EINVAL;
+}
+
+int atl_timing_check(const struct atl_timing *t, char *why, size_t why_len)
+{
+  if (t->max_samples >= t->min_samples)
+    return 0;
+  snprintf(why, why_len, "max-samples %u is below min-samples %u", t->max_samples, t->min_samples);
+  return ATL_EINVAL;
+}
