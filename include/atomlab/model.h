@@ -170,6 +170,26 @@ struct atl_smem_unit {
  */
 int atl_smem_pass_costs(const struct atl_smem_table *table, double *s_fao, double *s_cas, char *why, size_t why_len);
 
+struct atl_smem_util;
+
+/** The device-library strategy for a shared-memory atomic bottleneck and its predicted speedup. */
+struct atl_smem_advice {
+  const char *strategy; /**< warp-aggregated, native, privatized or byte-lanes; NULL: no advice (not a bottleneck) */
+  const char *why;      /**< what the counters show that the strategy removes */
+  double factor;        /**< r: the unit's busy time after the strategy over before, from the pass costs */
+  double speedup;       /**< 1 / ((1 - u) + u x r), u = min(U, 1): the unit's share shrinks by r, the rest stays */
+};
+
+/**
+ * The advice for one kernel (atomlab's diagnose, docs/model.md "Advice"): lanes on one word (e >= 2,
+ * ATOMS.ADD or CAS) -> warp-aggregated, r = 1 / e (one lane per distinct word: the word's passes merge);
+ * a CAS loop without such contention -> a native atomic, r = s_fao / s_cas; passes above the lanes per word
+ * (bank conflicts) -> privatized copies per warp, r = max(1, e) / passes; otherwise one pass per job
+ * saturates the unit -> byte-lanes (4 counters per word), r = 1 / 4. Only for verdicts bottleneck and bound.
+ */
+void atl_smem_advise(const struct atl_smem_util *u, enum atl_smem_variant v, double threshold,
+                     struct atl_smem_advice *out);
+
 /** "bottleneck", "not a bottleneck" or "bound" (the counters cannot decide: docs/model.md). */
 const char *atl_smem_unit_verdict(const struct atl_smem_unit *u, double threshold);
 

@@ -117,7 +117,7 @@ void atl_smem_expect_check(const struct atl_smem_util_set *set, const char *kern
   }
 }
 
-static cJSON *kernel_json(const struct atl_smem_kernel_util *x, double threshold)
+static cJSON *kernel_json(const struct atl_smem_kernel_util *x, enum atl_smem_variant variant, double threshold)
 {
   const struct atl_smem_counters *k = &x->counters;
   const struct atl_smem_util *u = &x->util;
@@ -162,6 +162,15 @@ static cJSON *kernel_json(const struct atl_smem_kernel_util *x, double threshold
     cJSON_AddNumberToObject(o, "B_unit_cycles", un->busy);
     cJSON_AddBoolToObject(o, "clamped", u->clamped);
     cJSON_AddStringToObject(o, "assumed", assumed);
+    struct atl_smem_advice adv;
+    atl_smem_advise(u, variant, threshold, &adv);
+    if (adv.strategy) {
+      cJSON *a = cJSON_AddObjectToObject(o, "advice");
+      cJSON_AddStringToObject(a, "strategy", adv.strategy);
+      cJSON_AddStringToObject(a, "why", adv.why);
+      cJSON_AddNumberToObject(a, "busy_factor", adv.factor);
+      cJSON_AddNumberToObject(a, "predicted_speedup", adv.speedup);
+    }
   }
   cJSON_AddStringToObject(o, "verdict", x->err ? "error" : atl_smem_unit_verdict(&u->unit, threshold));
   if (x->err)
@@ -191,7 +200,7 @@ static int write_json(FILE *f, const struct atl_smem_util_set *set, const struct
                           "(docs/model.md)");
   cJSON *kernels = cJSON_AddArrayToObject(root, "kernels");
   for (size_t i = 0; i < set->count; i++)
-    cJSON_AddItemToArray(kernels, kernel_json(&set->kernels[i], set->settings.threshold));
+    cJSON_AddItemToArray(kernels, kernel_json(&set->kernels[i], set->settings.variant, set->settings.threshold));
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
   if (text == NULL)
@@ -205,7 +214,7 @@ static void write_csv(FILE *f, const struct atl_smem_util_set *set)
 {
   fprintf(f, "id,kernel,jobs_per_sm,n_hat,e,c,s_cycles,busy_cycles,active_cycles,utilization,verdict,duration_ns,"
              "clamped,reason,assumptions,u_lo,u_hi,passes_per_job,passes_counted,cas_jobs_per_sm,s_pass_fao,"
-             "s_pass_cas,u_seed\n");
+             "s_pass_cas,u_seed,advice,predicted_speedup\n");
   for (size_t i = 0; i < set->count; i++) {
     const struct atl_smem_kernel_util *x = &set->kernels[i];
     const struct atl_smem_util *u = &x->util;
@@ -223,11 +232,22 @@ static void write_csv(FILE *f, const struct atl_smem_util_set *set)
     atl_csv_field(f, x->why);
     fputc(',', f);
     atl_csv_field(f, assumed);
-    if (x->err)
-      fprintf(f, ",,,,,,,,,\n");
-    else
-      fprintf(f, ",%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g\n", un->u_lo, un->u_hi, un->passes, un->measured, un->cas_jobs,
-              un->s_fao, un->s_cas, u->utilization);
+    if (x->err) {
+      fprintf(f, ",,,,,,,,,,\n");
+      continue;
+    }
+    struct atl_smem_advice adv;
+    atl_smem_advise(u, set->settings.variant, set->settings.threshold, &adv);
+    fprintf(f, ",%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g,", un->u_lo, un->u_hi, un->passes, un->measured, un->cas_jobs,
+            un->s_fao, un->s_cas, u->utilization);
+    if (adv.strategy) {
+      char text[400];
+      snprintf(text, sizeof text, "%s: %s", adv.strategy, adv.why);
+      atl_csv_field(f, text);
+      fprintf(f, ",%.4g\n", adv.speedup);
+    } else {
+      fprintf(f, ",\n");
+    }
   }
 }
 
@@ -259,6 +279,21 @@ static void write_table(FILE *f, const struct atl_smem_util_set *set, const char
             u->assumed ? " [" : "", u->assumed & ATL_SMEM_ASSUME_FULL_WARPS ? "F" : "",
             u->assumed & ATL_SMEM_NO_PASSES ? "P" : "", u->assumed & ATL_SMEM_PAYLOAD_WORDS ? "W" : "",
             u->assumed & ATL_SMEM_LATENCY_BOUND ? "L" : "", u->assumed ? "]" : "");
+  }
+  int advised = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    const struct atl_smem_kernel_util *x = &set->kernels[i];
+    struct atl_smem_advice adv;
+    if (x->err)
+      continue;
+    atl_smem_advise(&x->util, set->settings.variant, threshold, &adv);
+    if (!adv.strategy)
+      continue;
+    if (!advised++)
+      fprintf(f, "advice (shared-memory atomic bottlenecks; speedup = 1 / ((1 - U) + U x r), r from the pass costs):\n");
+    fprintf(f, "  %s %.60s (U %.2f, %.1f passes/job, e %.1f): %s - %s; r %.3g, predicted speedup %.2fx\n",
+            x->counters.id, x->counters.kernel, x->util.unit.u, x->util.unit.passes, x->util.e, adv.strategy, adv.why,
+            adv.factor, adv.speedup);
   }
   if (any_bound)
     fprintf(f, "bound: the counters cannot give U as one utilization: U is the fewest passes' value (or the cap 1), "
