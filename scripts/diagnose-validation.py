@@ -71,6 +71,13 @@ def merge(w, manifest, out):
             d.update(zip(EXTRA, f[:5]))
             rows.append(d)
     header += list(EXTRA)
+    # a column one program's export lacks: the device's attributes from a launch that has them (one GPU per
+    # run), any metric 0 (the programs' metric lists agree in a GPU run; recorded exports may not)
+    seen = {h: next((d[h] for d in rows if d.get(h)), "") for h in header if h.startswith("device__attribute")}
+    for d in rows:
+        for h in header:
+            if h not in d:
+                d[h] = seen.get(h) or "0"
     with open(out, "w", newline="") as fh:
         wr = csv.writer(fh, quoting=csv.QUOTE_ALL)
         wr.writerow(header)
@@ -113,7 +120,7 @@ def analyse(out, atomlab):
         if num(s.get("jobs_per_sm")) > 0 and s.get("verdict") != "error":
             elapsed = num(p.get("sm__cycles_elapsed.avg"))
             clock = elapsed / dur_ms if elapsed > 0 and dur_ms > 0 else num(p.get("device__attribute_clock_rate"))
-            busy = num(s["u_lo"]) * num(s["active_cycles"])
+            busy = num(s["busy_unit_cycles"])
             r = dict(base, unit="shared", u=num(s["utilization"]), u_lo=num(s["u_lo"]), u_hi=num(s["u_hi"]),
                      verdict=s["verdict"], bound=s["verdict"] == "bound",
                      predicted_ms=busy / clock if clock > 0 else None, passes_per_job=num(s["passes_per_job"]),

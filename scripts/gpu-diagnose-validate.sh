@@ -17,6 +17,9 @@ cd "$(dirname "$0")/.."
 gpu_ncu_script gpu-diagnose-validate
 step_deadline "${GPU_DIAGNOSE_SECONDS:-400}" # the programs end by then; the analysis (20-40 s) follows
 MAN=$W/manifest.tsv
+# beside the models' own: DRAM throughput (the evidence of memory-bound launches) and the instructions issued
+# (the floor under a predicted speedup: an SMSP issues at most one warp-instruction a cycle)
+EXTRA_M=dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.max,smsp__inst_executed.sum,sm__inst_executed.avg
 : >"$MAN"
 
 # 1. calibrations: the shared table (full grid; the committed one of this GPU model where it fails) and the L2
@@ -41,6 +44,9 @@ cal() {
 R="$A rmw --backend cuda --grid occupancy --op fetch_add --result unused,used --iters 64 --min-samples 1 --max-samples 1 --quiet -o $W/r.json"
 cal same $R --pattern contiguous --contention 1024 --padding 1
 cal spread $R --pattern contiguous --contention 1 --padding 32
+for f in same spread; do
+  [ -s "$OUT/$f.csv" ] || { cp results/nvidia-h200/diagnose/l2/$f.csv "$OUT/"; step_note "no $f.csv from this run: the H200's"; }
+done
 L2=()
 [ -s "$OUT/same.csv" ] && [ -s "$OUT/spread.csv" ] && L2=(--l2-same "$OUT/same.csv" --l2-spread "$OUT/spread.csv")
 
@@ -54,7 +60,7 @@ prof() {
   local kf=()
   [ -n "$filter" ] && kf=(--kernel "$filter")
   step -o "$OUT/profile-$name.txt" "$name" 60 $A profile --table "$OUT/smem-table.csv" "${L2[@]}" --advice \
-    --extra-metrics dram__throughput.avg.pct_of_peak_sustained_elapsed --save-counters "$W/$name.csv" \
+    --extra-metrics "$EXTRA_M" --save-counters "$W/$name.csv" \
     --timeout 55 "${kf[@]}" -- "$@"
   [ -s "$W/$name.csv" ] && printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$src" "$es" "$el" "$alts" >>"$MAN"
 }

@@ -26,7 +26,7 @@ void atl_smem_advise(const struct atl_smem_util *u, enum atl_smem_variant v, dou
     out->strategy = "native";
     out->why = "a CAS loop (float add or a custom op): a native atomic (integer or fixed-point ATOMS.ADD) costs a "
                "fetch-and-add pass instead of a CAS pass and never retries";
-    out->factor = un->s_cas > 0 ? un->s_fao / un->s_cas : 1;
+    out->factor = un->s_cas > un->s_fao ? un->s_fao / un->s_cas : 1; /* never predicts a slowdown */
   } else if (un->passes > 1.5 * e) {
     out->strategy = "privatized";
     out->why = "bank conflicts between different words: per-warp copies (warp-private, padded) give one pass per "

@@ -149,8 +149,11 @@ static cJSON *kernel_json(const struct atl_smem_kernel_util *x, enum atl_smem_va
     const struct atl_smem_unit *un = &u->unit;
     const char *verdict = atl_smem_unit_verdict(un, threshold);
     cJSON_AddNumberToObject(o, "U", un->u);
-    cJSON_AddNumberToObject(o, "U_lo", un->u_lo);
-    cJSON_AddNumberToObject(o, "U_hi", un->u_hi);
+    /* the range as a utilization (capped at 1); the counters' raw B / T beside it, not as a utilization */
+    cJSON_AddNumberToObject(o, "U_lo", un->u_lo > 1 ? 1 : un->u_lo);
+    cJSON_AddNumberToObject(o, "U_hi", un->u_hi > 1 ? 1 : un->u_hi);
+    cJSON_AddNumberToObject(o, "B_over_T_lo", un->u_lo);
+    cJSON_AddNumberToObject(o, "B_over_T_hi", un->u_hi);
     cJSON_AddBoolToObject(o, "bound", strcmp(verdict, "bound") == 0);
     cJSON_AddNumberToObject(o, "passes_per_job", un->passes);
     cJSON_AddNumberToObject(o, "passes_per_job_max", un->passes_hi);
@@ -214,7 +217,7 @@ static void write_csv(FILE *f, const struct atl_smem_util_set *set)
 {
   fprintf(f, "id,kernel,jobs_per_sm,n_hat,e,c,s_cycles,busy_cycles,active_cycles,utilization,verdict,duration_ns,"
              "clamped,reason,assumptions,u_lo,u_hi,passes_per_job,passes_counted,cas_jobs_per_sm,s_pass_fao,"
-             "s_pass_cas,u_seed,advice,predicted_speedup\n");
+             "s_pass_cas,u_seed,advice,predicted_speedup,busy_unit_cycles\n");
   for (size_t i = 0; i < set->count; i++) {
     const struct atl_smem_kernel_util *x = &set->kernels[i];
     const struct atl_smem_util *u = &x->util;
@@ -233,20 +236,20 @@ static void write_csv(FILE *f, const struct atl_smem_util_set *set)
     fputc(',', f);
     atl_csv_field(f, assumed);
     if (x->err) {
-      fprintf(f, ",,,,,,,,,,\n");
+      fprintf(f, ",,,,,,,,,,,\n");
       continue;
     }
     struct atl_smem_advice adv;
     atl_smem_advise(u, set->settings.variant, set->settings.threshold, &adv);
-    fprintf(f, ",%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g,", un->u_lo, un->u_hi, un->passes, un->measured, un->cas_jobs,
-            un->s_fao, un->s_cas, u->utilization);
+    fprintf(f, ",%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g,", un->u_lo > 1 ? 1 : un->u_lo, un->u_hi > 1 ? 1 : un->u_hi,
+            un->passes, un->measured, un->cas_jobs, un->s_fao, un->s_cas, u->utilization);
     if (adv.strategy) {
       char text[400];
       snprintf(text, sizeof text, "%s: %s", adv.strategy, adv.why);
       atl_csv_field(f, text);
-      fprintf(f, ",%.4g\n", adv.speedup);
+      fprintf(f, ",%.4g,%.6g\n", adv.speedup, un->busy);
     } else {
-      fprintf(f, ",\n");
+      fprintf(f, ",,%.6g\n", un->busy);
     }
   }
 }

@@ -71,6 +71,10 @@ int atl_smem__unit(const struct atl_smem_table *table, enum atl_smem_variant v, 
   u->fao_jobs = jobs * (1 - cas_share);
   u->cas_jobs = jobs * cas_share;
   const double s_job = cas_share * u->s_cas + (1 - cas_share) * u->s_fao; /* cycles per pass, by class share */
+  if (in->have_wavefronts && !(in->wavefronts >= 0 && isfinite(in->wavefronts))) {
+    snprintf(why, why_len, "shared-atomic wavefronts %g: not a count", in->wavefronts);
+    return ATL_EINVAL;
+  }
   if (in->have_wavefronts) {
     u->measured = 1;
     u->passes = u->passes_hi = in->wavefronts / total;
