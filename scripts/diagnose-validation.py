@@ -31,6 +31,7 @@ atomlab's own programs (and CUB's) only the last launch of each kernel name (the
 import csv
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -78,20 +79,52 @@ def merge(w, manifest, out):
         for h in header:
             if h not in d:
                 d[h] = seen.get(h) or "0"
-    with open(out, "w", newline="") as fh:
+    for k, d in enumerate(rows):  # one id per launch of the run, so that a message naming a launch is unique
+        d["ID"] = str(k)
+    write_raw(out, header, rows)
+    print(f"{len(rows)} launches of {len(set(d['program'] for d in rows))} programs -> {out}")
+
+
+def write_raw(path, header, rows):
+    with open(path, "w", newline="") as fh:
         wr = csv.writer(fh, quoting=csv.QUOTE_ALL)
         wr.writerow(header)
         wr.writerow([""] * len(header))
         for d in rows:
             wr.writerow([d.get(h, "0") for h in header])
-    print(f"{len(rows)} launches of {len(set(d['program'] for d in rows))} programs -> {out}")
 
 
 def run_csv(cmd):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
-        sys.exit(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()[:2000]}")
-    return list(csv.DictReader(p.stdout.splitlines()))
+        return None, p.stderr.strip()
+    return list(csv.DictReader(p.stdout.splitlines())), ""
+
+
+def models(out, atomlab, progs, head, launches):
+    """model util and model l2 over the launches; a launch the model refuses (`model util` names it and
+    stops: exit 2) is set aside with its reason and the rest modelled again."""
+    refused = []
+    usable = os.path.join(out, "programs-modelled.csv")
+    for _ in range(50):
+        write_raw(usable, head, launches)
+        smem, err = run_csv([atomlab, "model", "util", "--table", os.path.join(out, "smem-table.csv"), "--counters",
+                             usable, "--format", "csv"])
+        m = re.search(r"kernel (\d+) \(", err)
+        if smem is None and m:
+            refused += [dict(d, reason=err) for d in launches if d["ID"] == m.group(1)]
+            launches = [d for d in launches if d["ID"] != m.group(1)]
+            continue
+        if smem is None:
+            sys.exit(f"model util: {err[:2000]}")
+        l2cmd = [atomlab, "model", "l2", "--counters", usable, "--format", "csv", "--advice"]
+        if os.path.exists(os.path.join(out, "same.csv")):
+            l2cmd += ["--same", os.path.join(out, "same.csv"), "--spread", os.path.join(out, "spread.csv")]
+        l2, err = run_csv(l2cmd)
+        if l2 is None:
+            sys.exit(f"model l2: {err[:2000]}")
+        return launches, smem, l2, refused
+    sys.exit("model util refused more than 50 launches")
 
 
 def rate(x):
@@ -101,12 +134,7 @@ def rate(x):
 def analyse(out, atomlab):
     progs = os.path.join(out, "programs.csv")
     head, launches = read_raw(progs)
-    smem = run_csv([atomlab, "model", "util", "--table", os.path.join(out, "smem-table.csv"), "--counters", progs,
-                    "--format", "csv"])
-    l2cmd = [atomlab, "model", "l2", "--counters", progs, "--format", "csv", "--advice"]
-    if os.path.exists(os.path.join(out, "same.csv")):
-        l2cmd += ["--same", os.path.join(out, "same.csv"), "--spread", os.path.join(out, "spread.csv")]
-    l2 = run_csv(l2cmd)
+    launches, smem, l2, refused = models(out, atomlab, progs, head, launches)
     if not (len(launches) == len(smem) == len(l2)):
         sys.exit(f"programs.csv has {len(launches)} launches, model util {len(smem)}, model l2 {len(l2)} rows")
     rows = []
@@ -190,6 +218,8 @@ def analyse(out, atomlab):
     summary["max_u"] = max((r["u"] for r in rows), default=None)
     hfile = next((os.path.join(out, f) for f in ("summary.txt", "gpu-summary.txt") if os.path.exists(os.path.join(out, f))), None)
     measured = open(hfile).read().splitlines()[:4] if hfile else []
+    summary["refused"] = [{"program": d.get("program"), "kernel": d["Kernel Name"][:160], "reason": d["reason"]}
+                          for d in refused]
     json.dump({"measured": measured, "summary": summary, "rows": rows}, open(os.path.join(out, "validation.json"), "w"),
               indent=1)
     lines = [f"{summary['kernels']} kernels, {len(rows)} rows (launch x unit); largest U {summary['max_u']}"]
@@ -198,6 +228,8 @@ def analyse(out, atomlab):
         lines.append(f"{unit}: {x['rows']} rows, {x['bottlenecks']} bottlenecks, median |B - measured| / measured "
                      f"{rate(x['median_error'])} (largest {rate(x['max_error'])}), largest U {x['max_u']}, "
                      f"{x['bound']} bound, verdicts right {x['verdicts_right']} of {x['verdicts_decided']} decided")
+    for d in refused:
+        lines.append(f"refused by the model: {d.get('program')} {d['Kernel Name'][:40]}: {d['reason'][:200]}")
     x = summary["speedup"]
     lines.append(f"advice applied: {x['applied']}, median |predicted / measured speedup - 1| {rate(x['median_error'])}"
                  f" (largest {rate(x['max_error'])}), {x['within_30pct']} within 30%")

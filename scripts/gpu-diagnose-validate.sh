@@ -18,8 +18,8 @@ gpu_ncu_script gpu-diagnose-validate
 step_deadline "${GPU_DIAGNOSE_SECONDS:-400}" # the programs end by then; the analysis (20-40 s) follows
 MAN=$W/manifest.tsv
 # beside the models' own: DRAM throughput (the evidence of memory-bound launches) and the instructions issued
-# (the floor under a predicted speedup: an SMSP issues at most one warp-instruction a cycle)
-EXTRA_M=dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.max,smsp__inst_executed.sum,sm__inst_executed.avg
+# (atomlab profile asks for smsp__inst_executed.max itself: the issue floor under a predicted speedup)
+EXTRA_M=dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.sum,sm__inst_executed.avg
 : >"$MAN"
 
 # 1. calibrations: the shared table (full grid; the committed one of this GPU model where it fails) and the L2
@@ -52,16 +52,16 @@ L2=()
 
 # 2. the programs. prof NAME SOURCE EXPECT_SHARED EXPECT_L2 ALTS FILTER -- COMMAND...: atomlab profile over
 # COMMAND (kernels matching FILTER, "" all), its export kept. EXPECT_*: the verdict the kernel's design fixes
-# (bottleneck, not) or "-" (then the DRAM and speedup evidence decide, scripts/diagnose-validation.py);
+# (bottleneck, not) or "-" (then the DRAM and speedup evidence decide, scripts/diagnose-validation.py); the
+# privatized kernels (hist-case, the histogram app's shared variants) flush once per block: their L2 is "not";
 # ALTS: strategy=PROGRAM pairs, the program that applies that strategy to the same input ("-" none).
 prof() {
   local name=$1 src=$2 es=$3 el=$4 alts=$5 filter=$6
   shift 7
   local kf=()
   [ -n "$filter" ] && kf=(--kernel "$filter")
-  step -o "$OUT/profile-$name.txt" "$name" 60 $A profile --table "$OUT/smem-table.csv" "${L2[@]}" --advice \
-    --extra-metrics "$EXTRA_M" --save-counters "$W/$name.csv" \
-    --timeout 55 "${kf[@]}" -- "$@"
+  step -o "$OUT/profile-$name.txt" "$name" 60 $A profile --table "$OUT/smem-table.csv" ${L2[@]+"${L2[@]}"} --advice \
+    --extra-metrics "$EXTRA_M" --save-counters "$W/$name.csv" --timeout 55 ${kf[@]+"${kf[@]}"} -- "$@"
   [ -s "$W/$name.csv" ] && printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$src" "$es" "$el" "$alts" >>"$MAN"
 }
 HC="$A hist-case --pixels 4194304 --wg-size 1024 --warmup 0 --reps 1"
@@ -104,17 +104,18 @@ print("cupy ops done")
 PY
 # most telling first: the run's deadline skips what is left
 prof validate atomlab-validate - - - "" -- $A hist-case --validate --warmup 0 --reps 1
-prof hc-solid-add atomlab-hist-case bottleneck - - "" -- $HC --kernel histogram --image solid --result used
-prof hc-solid-popc atomlab-hist-case - - - "" -- $HC --kernel histogram --image solid --result unused
+prof hc-solid-add atomlab-hist-case bottleneck not - "" -- $HC --kernel histogram --image solid --result used
+prof hc-solid-popc atomlab-hist-case - not - "" -- $HC --kernel histogram --image solid --result unused
 prof rmw-shared-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --contention 32
 prof rmw-shared-cas-word atomlab-rmw bottleneck - - rmw -- $RL --op cas --contention 32
+prof rmw-shared-f32-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --type f32 --contention 32
 python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
   prof torch torch - - - "index|scatter|bincount|histc|[Hh]istogram" -- python3 "$W/torch_ops.py"
 python3 -c "import cupy" 2>>"$L" && prof cupy cupy - - - "" -- python3 "$W/cupy_ops.py"
-prof hist-solid-global atomlab-histogram - - "$HA" histogram -- $H --dist solid --variants global
-prof hist-solid-shared atomlab-histogram - - "$HA" histogram -- $H --dist solid --variants shared
+prof hist-solid-global atomlab-histogram - - "privatized=hist-solid-shared;block16=hist-solid-block16;warp-aggregated=hist-solid-match-any" histogram -- $H --dist solid --variants global
+prof hist-solid-shared atomlab-histogram - not "$HA" histogram -- $H --dist solid --variants shared
 for v in match-any warp-private byte-lanes block16; do
-  prof hist-solid-$v atomlab-histogram - - - histogram -- $H --dist solid --variants $v
+  prof hist-solid-$v atomlab-histogram - not - histogram -- $H --dist solid --variants $v
 done
 prof scatter-hot-atomic atomlab-scatter - - "hot-row=scatter-hot-block;privatized=scatter-hot-block;block-aggregated=scatter-hot-block" scatter_add -- $S --dist hot --variants atomic
 prof scatter-hot-block atomlab-scatter - - - scatter_add -- $S --dist hot --variants block
@@ -124,17 +125,17 @@ prof strat-same-block atomlab-strategy - - - strategy -- $ST --pattern same-addr
 [ -e build/libatomlab_cub.so ] &&
   prof hist-solid-cub cub - - - Histogram -- $A app histogram --backend cuda --input u8 --bytes 67108864 --samples 1 \
     --quiet -o $W/hc.json --dist solid --variants cub
-prof hc-uniform-add atomlab-hist-case - - - "" -- $HC --kernel histogram --image uniform --result used
-prof hc2-solid-add atomlab-hist-case - - - "" -- $HC --kernel histogram2 --image solid --result used
-prof hist-uniform-global atomlab-histogram - - "$HU" histogram -- $H --dist uniform --variants global
-prof hist-uniform-shared atomlab-histogram - - "$HU" histogram -- $H --dist uniform --variants shared
+prof hc-uniform-add atomlab-hist-case - not - "" -- $HC --kernel histogram --image uniform --result used
+prof hc2-solid-add atomlab-hist-case - not - "" -- $HC --kernel histogram2 --image solid --result used
+prof hist-uniform-global atomlab-histogram - - "privatized=hist-uniform-shared;block16=hist-uniform-block16;warp-aggregated=hist-uniform-match-any" histogram -- $H --dist uniform --variants global
+prof hist-uniform-shared atomlab-histogram - not "$HU" histogram -- $H --dist uniform --variants shared
 prof scatter-uniform-atomic atomlab-scatter - - - scatter_add -- $S --dist uniform --variants atomic
 prof strat-scattered-native atomlab-strategy - - - strategy -- $ST --pattern scattered --strategy native
 prof rmw-shared-free atomlab-rmw - - - rmw -- $RL --op fetch_add --contention 1
 prof rmw-shared-cas-free atomlab-rmw - - - rmw -- $RL --op cas --contention 1
-prof hc-uniform-popc atomlab-hist-case - - - "" -- $HC --kernel histogram --image uniform --result unused
+prof hc-uniform-popc atomlab-hist-case - not - "" -- $HC --kernel histogram --image uniform --result unused
 for v in match-any warp-private byte-lanes block16; do
-  prof hist-uniform-$v atomlab-histogram - - - histogram -- $H --dist uniform --variants $v
+  prof hist-uniform-$v atomlab-histogram - not - histogram -- $H --dist uniform --variants $v
 done
 step_note "$(wc -l <"$MAN") programs profiled"
 

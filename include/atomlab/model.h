@@ -125,7 +125,9 @@ struct atl_smem_counters {
   double elapsed_cycles;    /**< cycles of the average SM from the kernel's start to its end (sm__cycles_elapsed.avg) */
   double clock_mhz;         /**< the device's SM clock (device__attribute_clock_rate), MHz */
   double wavefronts;        /**< shared-memory pipeline passes of the atomics, all SMs (bank-conflict replays included) */
-  int have_ops, have_words, have_cas, have_duration, have_elapsed, have_clock, have_wavefronts;
+  double issue_cycles;      /**< warp-instructions of the busiest SM sub-partition: it issues at most one a cycle, so
+                                 the kernel needs at least this many cycles whatever its atomics cost (smsp__inst_executed.max) */
+  int have_ops, have_words, have_cas, have_duration, have_elapsed, have_clock, have_wavefronts, have_issue;
 };
 
 /** Assumptions a derivation had to make because the counters lack something (bits of atl_smem_util.assumed). */
@@ -177,7 +179,9 @@ struct atl_smem_advice {
   const char *strategy; /**< warp-aggregated, native, privatized or byte-lanes; NULL: no advice (not a bottleneck) */
   const char *why;      /**< what the counters show that the strategy removes */
   double factor;        /**< r: the unit's busy time after the strategy over before, from the pass costs */
-  double speedup;       /**< 1 / ((1 - u) + u x r), u = min(U, 1): the unit's share shrinks by r, the rest stays */
+  double speedup;       /**< T / max(issue floor, T x ((1 - u) + u x r)), u = min(U, 1): the unit's share shrinks by r,
+                             the rest stays, and no kernel issues faster than its busiest sub-partition (if counted) */
+  int floored;          /**< the issue floor, not Amdahl, set the prediction */
 };
 
 /**
@@ -187,8 +191,8 @@ struct atl_smem_advice {
  * (bank conflicts) -> privatized copies per warp, r = max(1, e) / passes; otherwise one pass per job
  * saturates the unit -> byte-lanes (4 counters per word), r = 1 / 4. Only for verdicts bottleneck and bound.
  */
-void atl_smem_advise(const struct atl_smem_util *u, enum atl_smem_variant v, double threshold,
-                     struct atl_smem_advice *out);
+void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counters *in, enum atl_smem_variant v,
+                     double threshold, struct atl_smem_advice *out);
 
 /** "bottleneck", "not a bottleneck" or "bound" (the counters cannot decide: docs/model.md). */
 const char *atl_smem_unit_verdict(const struct atl_smem_unit *u, double threshold);
@@ -274,7 +278,7 @@ int atl_smem_cases_read_csv(const char *path, struct atl_smem_case **cases, size
 enum atl_ncu_quantity {
   ATL_NCU_FAO, ATL_NCU_CAS, ATL_NCU_OPS, ATL_NCU_ACTIVE_CYCLES, ATL_NCU_OCCUPANCY, ATL_NCU_DURATION,
   ATL_NCU_SM_COUNT, ATL_NCU_WARPS_PER_SM, ATL_NCU_WORDS, ATL_NCU_ELAPSED, ATL_NCU_CLOCK, ATL_NCU_WAVEFRONTS,
-  ATL_NCU_QUANTITIES
+  ATL_NCU_ISSUE, ATL_NCU_QUANTITIES
 };
 
 /** Whether a profile asks ncu for a quantity only when ncu lists it (an optional extra, never required). */

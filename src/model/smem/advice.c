@@ -1,14 +1,15 @@
 /*
  * Advice for a shared-memory atomic bottleneck: which device-library strategy removes the passes the counters
  * show, and the speedup the pass costs predict (docs/model.md, "Advice"). Amdahl on the unit's share of the
- * kernel: the strategy scales the unit's busy time by r, the rest of the kernel is taken as unchanged.
+ * kernel: the strategy scales the unit's busy time by r, the rest of the kernel is taken as unchanged; and no
+ * faster than the busiest SM sub-partition can issue the kernel's warp-instructions (where counted).
  */
 #include <string.h>
 
 #include "atomlab/model.h"
 
-void atl_smem_advise(const struct atl_smem_util *u, enum atl_smem_variant v, double threshold,
-                     struct atl_smem_advice *out)
+void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counters *in, enum atl_smem_variant v,
+                     double threshold, struct atl_smem_advice *out)
 {
   memset(out, 0, sizeof *out);
   const struct atl_smem_unit *un = &u->unit;
@@ -39,5 +40,11 @@ void atl_smem_advise(const struct atl_smem_util *u, enum atl_smem_variant v, dou
     out->factor = 0.25;
   }
   const double share = un->u > 1 ? 1 : un->u;
-  out->speedup = 1 / ((1 - share) + share * out->factor);
+  double after = u->time * ((1 - share) + share * out->factor); /* active cycles of the average SM, afterwards */
+  /* whatever the atomics cost, the busiest sub-partition issues its warp-instructions one a cycle at most */
+  if (in && in->have_issue && in->issue_cycles > after && in->issue_cycles < u->time) {
+    after = in->issue_cycles;
+    out->floored = 1;
+  }
+  out->speedup = after > 0 ? u->time / after : 1;
 }

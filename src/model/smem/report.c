@@ -166,13 +166,14 @@ static cJSON *kernel_json(const struct atl_smem_kernel_util *x, enum atl_smem_va
     cJSON_AddBoolToObject(o, "clamped", u->clamped);
     cJSON_AddStringToObject(o, "assumed", assumed);
     struct atl_smem_advice adv;
-    atl_smem_advise(u, variant, threshold, &adv);
+    atl_smem_advise(u, &x->counters, variant, threshold, &adv);
     if (adv.strategy) {
       cJSON *a = cJSON_AddObjectToObject(o, "advice");
       cJSON_AddStringToObject(a, "strategy", adv.strategy);
       cJSON_AddStringToObject(a, "why", adv.why);
       cJSON_AddNumberToObject(a, "busy_factor", adv.factor);
       cJSON_AddNumberToObject(a, "predicted_speedup", adv.speedup);
+      cJSON_AddBoolToObject(a, "issue_floor", adv.floored);
     }
   }
   cJSON_AddStringToObject(o, "verdict", x->err ? "error" : atl_smem_unit_verdict(&u->unit, threshold));
@@ -240,7 +241,7 @@ static void write_csv(FILE *f, const struct atl_smem_util_set *set)
       continue;
     }
     struct atl_smem_advice adv;
-    atl_smem_advise(u, set->settings.variant, set->settings.threshold, &adv);
+    atl_smem_advise(u, &x->counters, set->settings.variant, set->settings.threshold, &adv);
     fprintf(f, ",%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g,", un->u_lo > 1 ? 1 : un->u_lo, un->u_hi > 1 ? 1 : un->u_hi,
             un->passes, un->measured, un->cas_jobs, un->s_fao, un->s_cas, u->utilization);
     if (adv.strategy) {
@@ -289,14 +290,15 @@ static void write_table(FILE *f, const struct atl_smem_util_set *set, const char
     struct atl_smem_advice adv;
     if (x->err)
       continue;
-    atl_smem_advise(&x->util, set->settings.variant, threshold, &adv);
+    atl_smem_advise(&x->util, &x->counters, set->settings.variant, threshold, &adv);
     if (!adv.strategy)
       continue;
     if (!advised++)
-      fprintf(f, "advice (shared-memory atomic bottlenecks; speedup = 1 / ((1 - U) + U x r), r from the pass costs):\n");
-    fprintf(f, "  %s %.60s (U %.2f, %.1f passes/job, e %.1f): %s - %s; r %.3g, predicted speedup %.2fx\n",
+      fprintf(f, "advice (shared-memory atomic bottlenecks; speedup = T / max(T ((1 - U) + U r), issue floor), r from "
+                 "the pass costs):\n");
+    fprintf(f, "  %s %.60s (U %.2f, %.1f passes/job, e %.1f): %s - %s; r %.3g, predicted speedup %.2fx%s\n",
             x->counters.id, x->counters.kernel, x->util.unit.u, x->util.unit.passes, x->util.e, adv.strategy, adv.why,
-            adv.factor, adv.speedup);
+            adv.factor, adv.speedup, adv.floored ? " (the issue floor)" : "");
   }
   if (any_bound)
     fprintf(f, "bound: the counters cannot give U as one utilization: U is the fewest passes' value (or the cap 1), "
