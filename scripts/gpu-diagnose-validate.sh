@@ -69,7 +69,7 @@ RL="$A rmw --backend cuda --space local --grid occupancy --result used --pattern
 H="$A app histogram --backend cuda --input u8 --bytes 67108864 --samples 1 --no-cub --quiet -o $W/h.json"
 HA="warp-aggregated=hist-solid-match-any;privatized=hist-solid-warp-private;byte-lanes=hist-solid-byte-lanes;block16=hist-solid-block16"
 HU="warp-aggregated=hist-uniform-match-any;privatized=hist-uniform-warp-private;byte-lanes=hist-uniform-byte-lanes;block16=hist-uniform-block16"
-S="$A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 --samples 1 --quiet -o $W/s.json"
+SC="$A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 --samples 1 --quiet -o $W/s.json"
 ST="$A strategy --backend cuda --op fetch_add --result used --iters 256 --min-samples 1 --max-samples 1 --quiet -o $W/st.json"
 cat >"$W/torch_ops.py" <<'PY'
 import torch
@@ -117,8 +117,8 @@ prof hist-solid-shared atomlab-histogram - not "$HA" histogram -- $H --dist soli
 for v in match-any warp-private byte-lanes block16; do
   prof hist-solid-$v atomlab-histogram - not - histogram -- $H --dist solid --variants $v
 done
-prof scatter-hot-atomic atomlab-scatter - - "hot-row=scatter-hot-block;privatized=scatter-hot-block;block-aggregated=scatter-hot-block" scatter_add -- $S --dist hot --variants atomic
-prof scatter-hot-block atomlab-scatter - - - scatter_add -- $S --dist hot --variants block
+prof scatter-hot-atomic atomlab-scatter - - "hot-row=scatter-hot-block;privatized=scatter-hot-block;block-aggregated=scatter-hot-block" scatter_add -- $SC --dist hot --variants atomic
+prof scatter-hot-block atomlab-scatter - - - scatter_add -- $SC --dist hot --variants block
 prof strat-same-native atomlab-strategy - - "warp-aggregated=strat-same-warp;block-aggregated=strat-same-block;privatized=strat-same-block" strategy -- $ST --pattern same-address --strategy native
 prof strat-same-warp atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy warp
 prof strat-same-block atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy block
@@ -129,7 +129,7 @@ prof hc-uniform-add atomlab-hist-case - not - "" -- $HC --kernel histogram --ima
 prof hc2-solid-add atomlab-hist-case - not - "" -- $HC --kernel histogram2 --image solid --result used
 prof hist-uniform-global atomlab-histogram - - "privatized=hist-uniform-shared;block16=hist-uniform-block16;warp-aggregated=hist-uniform-match-any" histogram -- $H --dist uniform --variants global
 prof hist-uniform-shared atomlab-histogram - not "$HU" histogram -- $H --dist uniform --variants shared
-prof scatter-uniform-atomic atomlab-scatter - - - scatter_add -- $S --dist uniform --variants atomic
+prof scatter-uniform-atomic atomlab-scatter - - - scatter_add -- $SC --dist uniform --variants atomic
 prof strat-scattered-native atomlab-strategy - - - strategy -- $ST --pattern scattered --strategy native
 prof rmw-shared-free atomlab-rmw - - - rmw -- $RL --op fetch_add --contention 1
 prof rmw-shared-cas-free atomlab-rmw - - - rmw -- $RL --op cas --contention 1
