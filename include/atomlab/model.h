@@ -157,6 +157,8 @@ struct atl_smem_unit {
   double u_lo, u_hi;         /**< B / T with the fewest and the most passes (equal where counted) */
   double u;                  /**< the reported utilization: u_lo, capped at 1 where bound */
   int measured;              /**< passes counted by ncu (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom) */
+  int merged;                /**< counted passes well below the lanes per word (< 0.75 e, e >= 2): the fetch-and-ops merge
+                                  a word's lanes in one pass (ATOMS.POPC.INC), whatever --result says */
   int bound;                 /**< the counters cannot give U: u is a bound (verdict "bound") */
 };
 
@@ -193,6 +195,10 @@ struct atl_smem_advice {
  */
 void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counters *in, enum atl_smem_variant v,
                      double threshold, struct atl_smem_advice *out);
+
+/** The instruction class that dominates a kernel's jobs: "CAS" (CAS share >= 0.5, loop retries included),
+ * "POPC.INC" (merged, or the unused variant without a pass count), "ADD", or "-" without shared atomics. */
+const char *atl_smem_unit_class(const struct atl_smem_util *u, enum atl_smem_variant v);
 
 /** "bottleneck", "not a bottleneck" or "bound" (the counters cannot decide: docs/model.md). */
 const char *atl_smem_unit_verdict(const struct atl_smem_unit *u, double threshold);

@@ -60,6 +60,7 @@ static void h100_rmw(void)
     } else if (id == 11 || id == 12 || id == 15 || id == 16) { /* CAS loop retrying on one word */
       CHECK(u.unit.u >= 0.8 && u.unit.u <= 1.15 && strcmp(v, "bottleneck") == 0);
       CHECK_NEAR(u.unit.passes, 16.5); /* (32 + 1) / 2 lanes a retry on average */
+      CHECK(strcmp(atl_smem_unit_class(&u, ATL_SMEM_USED), "CAS") == 0);
       CHECK_NEAR(u.unit.cas_jobs, u.jobs);
       CHECK(u.utilization > 1.15); /* the seed's B / T, which this model replaces */
     } else if (id >= 9 && id <= 14) { /* CAS on 32 distinct words: 1 to 32 passes, the counters cannot tell */
@@ -95,6 +96,8 @@ static void h200_hist(void)
       CHECK(u.unit.u >= 0.95 && u.unit.u <= 1.05);
       CHECK(strcmp(atl_smem_unit_verdict(&u.unit, 0.8), "bottleneck") == 0);
     }
+    /* the class from the counters alone (the variant given is ADD): POPC.INC where a word's lanes took one pass */
+    CHECK(strcmp(atl_smem_unit_class(&u, ATL_SMEM_USED), (i == 0 || i == 4) ? "POPC.INC" : "ADD") == 0);
     if (i == 0) { /* histogram, solid, POPC.INC: one pass, the unit is not what bounds it */
       CHECK_NEAR(u.unit.passes, 1);
       CHECK(u.unit.u < 0.5 && u.utilization > 2);

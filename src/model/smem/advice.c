@@ -17,7 +17,7 @@ void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counte
     return;
   const double cas_share = u->jobs > 0 ? un->cas_jobs / u->jobs : 0;
   const double e = u->e > 1 ? u->e : 1;
-  if (e >= 2 && (v == ATL_SMEM_USED || cas_share >= 0.5)) {
+  if (e >= 2 && !un->merged && (v == ATL_SMEM_USED || cas_share >= 0.5)) {
     /* ATOMS.ADD and CAS pay a pass per lane of a word; POPC.INC merges them already (no gain there) */
     out->strategy = "warp-aggregated";
     out->why = "lanes of a warp hit one word and serialize: combine them first (match-any / atl_warp_fetch: one "

@@ -158,6 +158,7 @@ static cJSON *kernel_json(const struct atl_smem_kernel_util *x, enum atl_smem_va
     cJSON_AddNumberToObject(o, "passes_per_job", un->passes);
     cJSON_AddNumberToObject(o, "passes_per_job_max", un->passes_hi);
     cJSON_AddBoolToObject(o, "passes_counted", un->measured);
+    cJSON_AddStringToObject(o, "class", atl_smem_unit_class(u, variant));
     cJSON_AddNumberToObject(o, "fao_jobs_per_sm", un->fao_jobs);
     cJSON_AddNumberToObject(o, "cas_jobs_per_sm", un->cas_jobs);
     cJSON_AddNumberToObject(o, "s_pass_fao_cycles", un->s_fao);
@@ -218,7 +219,7 @@ static void write_csv(FILE *f, const struct atl_smem_util_set *set)
 {
   fprintf(f, "id,kernel,jobs_per_sm,n_hat,e,c,s_cycles,busy_cycles,active_cycles,utilization,verdict,duration_ns,"
              "clamped,reason,assumptions,u_lo,u_hi,passes_per_job,passes_counted,cas_jobs_per_sm,s_pass_fao,"
-             "s_pass_cas,u_seed,advice,predicted_speedup,busy_unit_cycles\n");
+             "s_pass_cas,u_seed,advice,predicted_speedup,busy_unit_cycles,class\n");
   for (size_t i = 0; i < set->count; i++) {
     const struct atl_smem_kernel_util *x = &set->kernels[i];
     const struct atl_smem_util *u = &x->util;
@@ -237,7 +238,7 @@ static void write_csv(FILE *f, const struct atl_smem_util_set *set)
     fputc(',', f);
     atl_csv_field(f, assumed);
     if (x->err) {
-      fprintf(f, ",,,,,,,,,,,\n");
+      fprintf(f, ",,,,,,,,,,,,\n");
       continue;
     }
     struct atl_smem_advice adv;
@@ -248,9 +249,9 @@ static void write_csv(FILE *f, const struct atl_smem_util_set *set)
       char text[400];
       snprintf(text, sizeof text, "%s: %s", adv.strategy, adv.why);
       atl_csv_field(f, text);
-      fprintf(f, ",%.4g,%.6g\n", adv.speedup, un->busy);
+      fprintf(f, ",%.4g,%.6g,%s\n", adv.speedup, un->busy, atl_smem_unit_class(u, set->settings.variant));
     } else {
-      fprintf(f, ",,%.6g\n", un->busy);
+      fprintf(f, ",,%.6g,%s\n", un->busy, atl_smem_unit_class(u, set->settings.variant));
     }
   }
 }
@@ -260,8 +261,8 @@ static void write_table(FILE *f, const struct atl_smem_util_set *set, const char
   const double threshold = set->settings.threshold;
   fprintf(f, "shared-memory atomic unit utilization (table %s, %s fetch-and-add, bottleneck at U >= %g; U = passes x "
              "cycles per pass / T)\n", table, atl_smem_variant_name(set->settings.variant), threshold);
-  fprintf(f, "%-4s %-32s %11s %6s %6s %6s %8s %12s %12s %7s %13s  %s\n", "id", "kernel", "N/SM", "n_hat", "e", "CAS%",
-          "passes", "B_cyc", "T_cyc", "U", "U range", "verdict");
+  fprintf(f, "%-4s %-32s %11s %6s %6s %6s %-8s %8s %12s %12s %7s %13s  %s\n", "id", "kernel", "N/SM", "n_hat", "e",
+          "CAS%", "class", "passes", "B_cyc", "T_cyc", "U", "U range", "verdict");
   int any_bound = 0;
   for (size_t i = 0; i < set->count; i++) {
     const struct atl_smem_kernel_util *x = &set->kernels[i];
@@ -277,8 +278,9 @@ static void write_table(FILE *f, const struct atl_smem_util_set *set, const char
     /* the range as a utilization: its top capped at 1 (a unit is at most always busy) */
     snprintf(range, sizeof range, "%.2f-%.2f", un->u_lo > 1 ? 1.0 : un->u_lo, un->u_hi > 1 ? 1.0 : un->u_hi);
     const double cas_pct = u->jobs > 0 ? 100 * un->cas_jobs / u->jobs : 0;
-    fprintf(f, "%-4s %-32.32s %11.4g %6.2f %6.2f %6.1f %8.2f %12.6g %12.6g %7.3f %13s  %s%s%s%s%s%s%s%s\n",
-            x->counters.id, x->counters.kernel, u->jobs, u->n_hat, u->e, cas_pct, un->passes, un->busy, u->time,
+    fprintf(f, "%-4s %-32.32s %11.4g %6.2f %6.2f %6.1f %-8s %8.2f %12.6g %12.6g %7.3f %13s  %s%s%s%s%s%s%s%s\n",
+            x->counters.id, x->counters.kernel, u->jobs, u->n_hat, u->e, cas_pct,
+            atl_smem_unit_class(u, set->settings.variant), un->passes, un->busy, u->time,
             un->u, range, verdict, un->bound ? " (U capped: the counters give more than 1.15)" : "",
             u->assumed ? " [" : "", u->assumed & ATL_SMEM_ASSUME_FULL_WARPS ? "F" : "",
             u->assumed & ATL_SMEM_NO_PASSES ? "P" : "", u->assumed & ATL_SMEM_PAYLOAD_WORDS ? "W" : "",

@@ -48,6 +48,15 @@ int atl_smem_pass_costs(const struct atl_smem_table *table, double *s_fao, doubl
   return 0;
 }
 
+const char *atl_smem_unit_class(const struct atl_smem_util *u, enum atl_smem_variant v)
+{
+  if (!(u->jobs > 0))
+    return "-";
+  if (u->unit.cas_jobs >= 0.5 * u->jobs)
+    return "CAS";
+  return u->unit.merged || (!u->unit.measured && v == ATL_SMEM_UNUSED) ? "POPC.INC" : "ADD";
+}
+
 const char *atl_smem_unit_verdict(const struct atl_smem_unit *u, double threshold)
 {
   if (u->bound) /* the counters put U above a utilization: it is bounded, not measured */
@@ -78,6 +87,8 @@ int atl_smem__unit(const struct atl_smem_table *table, enum atl_smem_variant v, 
   if (in->have_wavefronts) {
     u->measured = 1;
     u->passes = u->passes_hi = in->wavefronts / total;
+    /* 32 lanes of ATOMS.ADD on a word take 32 passes, of ATOMS.POPC.INC one (the H200's hist-case export) */
+    u->merged = e >= 2 && u->passes < 0.75 * e && cas_share < 0.5;
   } else {
     /* the fewest: a fetch-and-add or CAS serializes the lanes of a word (at least e passes); POPC.INC merges
      * them (at least one); the most: one pass per lane (every lane on its own bank conflict) */
