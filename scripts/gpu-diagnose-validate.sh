@@ -15,7 +15,7 @@
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_ncu_script gpu-diagnose-validate
-step_deadline "${GPU_DIAGNOSE_SECONDS:-400}" # the programs end by then; the analysis (20-40 s) follows
+step_deadline "${GPU_DIAGNOSE_SECONDS:-390}" # the programs end by then; the analysis (20-40 s) follows
 MAN=$W/manifest.tsv
 # beside the models' own: DRAM throughput (the evidence of memory-bound launches) and the instructions issued
 # (atomlab profile asks for smsp__inst_executed.max itself: the issue floor under a predicted speedup)
@@ -60,8 +60,8 @@ prof() {
   shift 7
   local kf=()
   [ -n "$filter" ] && kf=(--kernel "$filter")
-  step -o "$OUT/profile-$name.txt" "$name" 60 $A profile --table "$OUT/smem-table.csv" ${L2[@]+"${L2[@]}"} --advice \
-    --extra-metrics "$EXTRA_M" --save-counters "$W/$name.csv" --timeout 55 ${kf[@]+"${kf[@]}"} -- "$@"
+  step -o "$OUT/profile-$name.txt" "$name" 50 $A profile --table "$OUT/smem-table.csv" ${L2[@]+"${L2[@]}"} --advice \
+    --extra-metrics "$EXTRA_M" --save-counters "$W/$name.csv" --timeout 45 ${kf[@]+"${kf[@]}"} -- "$@"
   [ -s "$W/$name.csv" ] && printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$src" "$es" "$el" "$alts" >>"$MAN"
 }
 HC="$A hist-case --pixels 4194304 --wg-size 1024 --warmup 0 --reps 1"
