@@ -141,7 +141,7 @@ static void add_l2_metrics(const char *listing, char *metrics, size_t len)
   const char *const *want = atl_l2_metric_names(&n);
   for (size_t i = 0; i < n; i++) {
     char base[64];
-    snprintf(base, sizeof base, "%.*s", (int)(strrchr(want[i], '.') - want[i]), want[i]);
+    snprintf(base, sizeof base, "%.*s", (int)strcspn(want[i], "."), want[i]);
     size_t used = strlen(metrics);
     if ((listing == NULL || atl_ncu_listed(listing, base)) && strstr(metrics, want[i]) == NULL &&
         used + strlen(want[i]) + 2 < len)

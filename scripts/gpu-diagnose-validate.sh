@@ -17,9 +17,10 @@ cd "$(dirname "$0")/.."
 gpu_ncu_script gpu-diagnose-validate
 step_deadline "${GPU_DIAGNOSE_SECONDS:-390}" # the programs end by then; the analysis (20-40 s) follows
 MAN=$W/manifest.tsv
-# beside the models' own: DRAM throughput (the evidence of memory-bound launches) and the instructions issued
+# beside the models' own (the L2 model's include DRAM throughput: the evidence of memory-bound launches), the
+# instructions issued
 # (atomlab profile asks for smsp__inst_executed.max itself: the issue floor under a predicted speedup)
-EXTRA_M=dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.sum,sm__inst_executed.avg
+EXTRA_M=smsp__inst_executed.sum,sm__inst_executed.avg
 : >"$MAN"
 
 # 1. calibrations: the shared table (full grid; the committed one of this GPU model where it fails) and the L2

@@ -31,15 +31,20 @@ static const char *advice(const struct atl_l2_util *u)
 }
 
 /*
- * The predicted speedup of the advice (docs/model.md, "Advice"): Amdahl on the slice's share u = min(U, 1) of the
- * kernel, with the busiest slice's busy time scaled by r. Combining the hot words before the L2 leaves the
- * busiest slice no more than the average slice's requests: r = 1 / imbalance. For spread requests the
- * counters do not say how many privatization saves: no prediction (0).
+ * The predicted speedup of the advice (docs/model.md, "Advice"): combining or privatizing the hot words takes
+ * almost all of their requests off the L2 (one flush per block instead of one request per element); what is
+ * left is at least the kernel's DRAM traffic at peak bandwidth, t x DRAM% / 100 (the bytes stay), so the
+ * speedup is at most 100 / DRAM% — an upper bound: the work besides the atomics that overlapped them, and the
+ * strategy's own cost, are not counted. Without the DRAM share the busiest slice is taken down to the average
+ * slice: Amdahl with r = 1 / imbalance. For spread requests the counters do not say how many requests
+ * privatization saves: no prediction (0).
  */
-static double predicted_speedup(const struct atl_l2_util *u)
+static double predicted_speedup(const struct atl_l2_counters *k, const struct atl_l2_util *u)
 {
   if (u->access != ATL_L2_HOT || !(u->imbalance > 1))
     return 0;
+  if (k->dram_pct > 0) /* the bytes stay: the kernel at its DRAM traffic at peak bandwidth */
+    return 100 / k->dram_pct;
   const double share = u->u > 1 ? 1 : u->u;
   return 1 / ((1 - share) + share / u->imbalance);
 }
@@ -77,8 +82,8 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
     if (csv && with_advice) {
       const int b = strcmp(verdict(&u, threshold), "bottleneck") == 0;
       fprintf(f, ",\"%s\",", b ? advice(&u) : "");
-      if (b && predicted_speedup(&u) > 0)
-        fprintf(f, "%.4g", predicted_speedup(&u));
+      if (b && predicted_speedup(k, &u) > 0)
+        fprintf(f, "%.4g", predicted_speedup(k, &u));
     }
     fputc('\n', f);
   }
@@ -93,9 +98,11 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
         fprintf(f, "\nadvice (L2 atomic bottlenecks):\n");
       fprintf(f, "  %s %.60s (U %.2f, %s, busiest slice %.3gx the average): %s", r->kernels[i].id,
               r->kernels[i].kernel, u.u, atl_l2_access_name(u.access), u.imbalance, advice(&u));
-      if (predicted_speedup(&u) > 0)
-        fprintf(f, "; predicted speedup %.2fx (r = 1 / imbalance: the busiest slice down to the average)",
-                predicted_speedup(&u));
+      const struct atl_l2_counters *k = &r->kernels[i];
+      if (predicted_speedup(k, &u) > 0)
+        fprintf(f, "; predicted speedup %.3gx (%s)", predicted_speedup(k, &u),
+                k->dram_pct > 0 ? "at most: the hot requests off the L2, the kernel at its DRAM traffic at peak"
+                                : "r = 1 / imbalance: the busiest slice down to the average");
       fputc('\n', f);
     }
     if (!any)
