@@ -63,7 +63,8 @@ def merge(w, manifest, out):
         f = line.rstrip("\n").split("\t")
         if len(f) < 5:
             continue
-        head, data = read_raw(os.path.join(w, f[0] + ".csv"))
+        path = os.path.join(w, f[0] + ".csv")
+        head, data = read_raw(path) if os.path.exists(path) else (None, [])
         if head is None:
             print(f"{f[0]}: no export", file=sys.stderr)
             continue

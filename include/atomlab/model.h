@@ -127,7 +127,8 @@ struct atl_smem_counters {
   double wavefronts;        /**< shared-memory pipeline passes of the atomics, all SMs (bank-conflict replays included) */
   double issue_cycles;      /**< warp-instructions of the busiest SM sub-partition: it issues at most one a cycle, so
                                  the kernel needs at least this many cycles whatever its atomics cost (smsp__inst_executed.max) */
-  int have_ops, have_words, have_cas, have_duration, have_elapsed, have_clock, have_wavefronts, have_issue;
+  double dram_share;        /**< DRAM throughput, share of peak (0..1): the kernel needs at least this share of its time */
+  int have_ops, have_words, have_cas, have_duration, have_elapsed, have_clock, have_wavefronts, have_issue, have_dram;
 };
 
 /** Assumptions a derivation had to make because the counters lack something (bits of atl_smem_util.assumed). */
@@ -284,7 +285,7 @@ int atl_smem_cases_read_csv(const char *path, struct atl_smem_case **cases, size
 enum atl_ncu_quantity {
   ATL_NCU_FAO, ATL_NCU_CAS, ATL_NCU_OPS, ATL_NCU_ACTIVE_CYCLES, ATL_NCU_OCCUPANCY, ATL_NCU_DURATION,
   ATL_NCU_SM_COUNT, ATL_NCU_WARPS_PER_SM, ATL_NCU_WORDS, ATL_NCU_ELAPSED, ATL_NCU_CLOCK, ATL_NCU_WAVEFRONTS,
-  ATL_NCU_ISSUE, ATL_NCU_QUANTITIES
+  ATL_NCU_ISSUE, ATL_NCU_DRAM, ATL_NCU_QUANTITIES
 };
 
 /** Whether a profile asks ncu for a quantity only when ncu lists it (an optional extra, never required). */

@@ -46,5 +46,10 @@ void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counte
     after = in->issue_cycles;
     out->floored = 1;
   }
+  /* nor faster than its DRAM traffic at peak: the strategy leaves the bytes as they are */
+  if (in && in->have_dram && in->dram_share * u->time > after && in->dram_share < 1) {
+    after = in->dram_share * u->time;
+    out->floored = 1;
+  }
   out->speedup = after > 0 ? u->time / after : 1;
 }

@@ -79,7 +79,10 @@ int atl_smem__unit(const struct atl_smem_table *table, enum atl_smem_variant v, 
   const double cas_share = total > 0 ? in->cas_jobs / total : 0;
   u->fao_jobs = jobs * (1 - cas_share);
   u->cas_jobs = jobs * cas_share;
-  const double s_job = cas_share * u->s_cas + (1 - cas_share) * u->s_fao; /* cycles per pass, by class share */
+  /* cycles per pass: a counted pass (wavefront) costs s_fao whatever its class (the H100's shared CAS loop on one
+   * word: 36.7 wavefronts and 37.5 cycles a job); s_cas is the cost of a CAS *lane* (about two wavefronts), used
+   * where the passes are estimated from lanes */
+  const double s_job = in->have_wavefronts ? u->s_fao : cas_share * u->s_cas + (1 - cas_share) * u->s_fao;
   if (in->have_wavefronts && !(in->wavefronts >= 0 && isfinite(in->wavefronts))) {
     snprintf(why, why_len, "shared-atomic wavefronts %g: not a count", in->wavefronts);
     return ATL_EINVAL;

@@ -46,6 +46,8 @@ int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_varia
   out->jobs = total / in->sm_count;
   out->n_hat = in->occupancy * in->warps_per_sm;
   out->c = out->n_hat * in->cas_jobs / total;
+  if (out->c > out->n_hat) /* all CAS: the share's rounding may put c an ulp above n (H100 scatter block kernel) */
+    out->c = out->n_hat;
   if (!in->have_cas)
     out->assumed |= ATL_SMEM_NO_CAS_COUNT;
   /*
