@@ -29,6 +29,7 @@ static const char usage[] =
     "  --l2-same F, --l2-spread F  the L2 atomic model's calibration exports (see 'atomlab model l2\n"
     "                         --help'); without them the L2 table's U is the input share alone\n"
     "  --advice               for every L2 atomic bottleneck, its access and the strategy for it\n"
+    "  --extra-metrics LIST   more ncu metrics to collect into --save-counters (comma-separated)\n"
     "Where ncu offers the L2 counters (docs/model.md, \"Global (L2) atomics\"), the global atomics of\n"
     "every kernel are modelled too and printed after the shared-memory table.\n"
     "ncu's files go to a temporary folder in $TMPDIR (else /tmp), removed on every exit.\n"
@@ -140,7 +141,7 @@ static void add_l2_metrics(const char *listing, char *metrics, size_t len)
   const char *const *want = atl_l2_metric_names(&n);
   for (size_t i = 0; i < n; i++) {
     char base[64];
-    snprintf(base, sizeof base, "%.*s", (int)(strrchr(want[i], '.') - want[i]), want[i]);
+    snprintf(base, sizeof base, "%.*s", (int)strcspn(want[i], "."), want[i]);
     size_t used = strlen(metrics);
     if ((listing == NULL || atl_ncu_listed(listing, base)) && strstr(metrics, want[i]) == NULL &&
         used + strlen(want[i]) + 2 < len)
@@ -150,7 +151,7 @@ static void add_l2_metrics(const char *listing, char *metrics, size_t len)
 
 int cmd_profile(int argc, char **argv)
 {
-  enum { O_NCU = 256, O_SAVE, O_KERNEL, O_TIMEOUT, O_L2_SAME, O_L2_SPREAD, O_ADVICE };
+  enum { O_NCU = 256, O_SAVE, O_KERNEL, O_TIMEOUT, O_L2_SAME, O_L2_SPREAD, O_ADVICE, O_EXTRA };
   static const struct option longopts[] = {SMEM_LONGOPTS,
                                            {"ncu", required_argument, NULL, O_NCU},
                                            {"save-counters", required_argument, NULL, O_SAVE},
@@ -159,11 +160,12 @@ int cmd_profile(int argc, char **argv)
                                            {"l2-same", required_argument, NULL, O_L2_SAME},
                                            {"l2-spread", required_argument, NULL, O_L2_SPREAD},
                                            {"advice", no_argument, NULL, O_ADVICE},
+                                           {"extra-metrics", required_argument, NULL, O_EXTRA},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   struct smem_opts opts;
   smem_opts_init(&opts);
-  const char *ncu_given = NULL, *save = NULL, *kernel = NULL, *l2_same = NULL, *l2_spread = NULL;
+  const char *ncu_given = NULL, *save = NULL, *kernel = NULL, *l2_same = NULL, *l2_spread = NULL, *extra = NULL;
   int with_advice = 0;
   int ch;
   optind = 1;
@@ -179,6 +181,11 @@ int cmd_profile(int argc, char **argv)
     case O_L2_SAME: l2_same = optarg; break;
     case O_L2_SPREAD: l2_spread = optarg; break;
     case O_ADVICE: with_advice = 1; break;
+    case O_EXTRA:
+      if (strspn(optarg, "abcdefghijklmnopqrstuvwxyz0123456789_.,") != strlen(optarg) || strlen(optarg) > 1000)
+        die_usage("--extra-metrics '%s' is not allowed: ncu metric names (a-z, 0-9, _ and .), comma-separated", optarg);
+      extra = optarg;
+      break;
     case 'h':
       fputs(usage, stdout);
       fputs(smem_opts_help, stdout);
@@ -260,6 +267,8 @@ int cmd_profile(int argc, char **argv)
   if (rc != 0)
     fprintf(stderr, "note: 'ncu --query-metrics' failed (exit %d): asking for the first candidate metrics\n", rc);
   add_l2_metrics(listing, metrics, sizeof metrics);
+  if (extra && strlen(metrics) + strlen(extra) + 2 < sizeof metrics)
+    snprintf(metrics + strlen(metrics), sizeof metrics - strlen(metrics), ",%s", extra);
   char kernel_filter[600], report_base[4200];
   snprintf(kernel_filter, sizeof kernel_filter, "regex:%s", kernel ? kernel : "");
   snprintf(report_base, sizeof report_base, "%s/profile", dir);

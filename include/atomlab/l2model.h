@@ -47,6 +47,7 @@ struct atl_l2_counters {
   double atom_requests;    /**< lts__t_requests_op_atom.sum (results returned: ATOMG) */
   double red_requests;     /**< lts__t_requests_op_red.sum (no result: REDG) */
   double input_active_max; /**< lts__d_atomic_input_cycles_active.max, or -1 where the export lacks it */
+  double dram_pct;         /**< dram__throughput.avg.pct_of_peak_sustained_elapsed, or -1 where the export lacks it */
 };
 
 /** A list of launches read from one export. */

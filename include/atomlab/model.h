@@ -125,7 +125,10 @@ struct atl_smem_counters {
   double elapsed_cycles;    /**< cycles of the average SM from the kernel's start to its end (sm__cycles_elapsed.avg) */
   double clock_mhz;         /**< the device's SM clock (device__attribute_clock_rate), MHz */
   double wavefronts;        /**< shared-memory pipeline passes of the atomics, all SMs (bank-conflict replays included) */
-  int have_ops, have_words, have_cas, have_duration, have_elapsed, have_clock, have_wavefronts;
+  double issue_cycles;      /**< warp-instructions of the busiest SM sub-partition: it issues at most one a cycle, so
+                                 the kernel needs at least this many cycles whatever its atomics cost (smsp__inst_executed.max) */
+  double dram_share;        /**< DRAM throughput, share of peak (0..1): the kernel needs at least this share of its time */
+  int have_ops, have_words, have_cas, have_duration, have_elapsed, have_clock, have_wavefronts, have_issue, have_dram;
 };
 
 /** Assumptions a derivation had to make because the counters lack something (bits of atl_smem_util.assumed). */
@@ -133,8 +136,73 @@ enum atl_smem_assumption {
   ATL_SMEM_ASSUME_FULL_WARPS = 1,   /**< no thread-level count: every atomic warp-instruction taken to have 32 active lanes */
   ATL_SMEM_ASSUME_ONE_WORD = 2,     /**< no distinct-word count: all active lanes of a job taken to hit one word */
   ATL_SMEM_LATENCY_BOUND = 4,       /**< e < 2: the table's S there is mostly one atomic's latency / n, U is an upper bound */
-  ATL_SMEM_NO_CAS_COUNT = 8         /**< no CAS count: CAS instructions are modelled as fetch-and-op */
+  ATL_SMEM_NO_CAS_COUNT = 8,        /**< no CAS count: CAS instructions are modelled as fetch-and-op */
+  ATL_SMEM_PAYLOAD_WORDS = 16,      /**< more data words than lanes per job (64-bit or two-word payloads): words capped at the lanes */
+  ATL_SMEM_NO_PASSES = 32           /**< no wavefront count: the unit's passes per job are bounded, not counted */
 };
+
+/**
+ * The unit model (atomlab, issue [diagnose]): what the shared-memory atomic unit of the average SM
+ * really served. Its work is counted in passes (wavefronts of the shared pipe: a fetch-and-add pays one
+ * per lane on one word and one per extra bank conflict, a POPC.INC one per bank, a CAS loop one per retry
+ * as its own instruction); a pass costs the calibrated cycles of its class. U = B / T is then a
+ * utilization: at most about 1 where the passes are counted; where they are not, the counters only bound
+ * it and the verdict says so ("bound").
+ */
+struct atl_smem_unit {
+  double fao_jobs, cas_jobs; /**< per SM: fetch-and-op (ADD or POPC.INC, the --result) and CAS jobs (loop retries included) */
+  double passes;             /**< passes per job: wavefronts / N where counted, else the fewest the counters allow */
+  double passes_hi;          /**< the most per job the counters allow (equal to passes where counted) */
+  double s_fao, s_cas;       /**< cycles one pass of each class holds the unit (atl_smem_pass_costs) */
+  double busy;               /**< B = N x passes x (class-weighted s), cycles */
+  double u_lo, u_hi;         /**< B / T with the fewest and the most passes (equal where counted) */
+  double u;                  /**< the reported utilization: u_lo, capped at 1 where bound */
+  int measured;              /**< passes counted by ncu (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom) */
+  int merged;                /**< counted passes well below the lanes per word (< 0.75 e, e >= 2): the fetch-and-ops merge
+                                  a word's lanes in one pass (ATOMS.POPC.INC), whatever --result says */
+  int bound;                 /**< the counters cannot give U: u is a bound (verdict "bound") */
+};
+
+/** Largest U reported as a utilization; above it the counters contradict the pass costs and U is a bound. */
+#define ATL_SMEM_U_MAX 1.15
+
+/**
+ * The cycles one pass of the unit costs, from a calibration table: the marginal cost of one more
+ * 32-lane one-word job (e = emax, where every lane is a pass: the wavefront counter confirms 32 passes)
+ * between n = nmax' / 2 and nmax' (nmax' = the largest measured n up to 32, one block per SM), divided
+ * by emax; from the used variant (ATOMS.ADD; POPC.INC merges a word's lanes and gives no per-pass
+ * slope), c = 0 for fetch-and-op and c = n for CAS. Returns 0 or ATL_EINVAL.
+ */
+int atl_smem_pass_costs(const struct atl_smem_table *table, double *s_fao, double *s_cas, char *why, size_t why_len);
+
+struct atl_smem_util;
+
+/** The device-library strategy for a shared-memory atomic bottleneck and its predicted speedup. */
+struct atl_smem_advice {
+  const char *strategy; /**< warp-aggregated, native, privatized or byte-lanes; NULL: no advice (not a bottleneck) */
+  const char *why;      /**< what the counters show that the strategy removes */
+  double factor;        /**< r: the unit's busy time after the strategy over before, from the pass costs */
+  double speedup;       /**< T / max(issue floor, T x ((1 - u) + u x r)), u = min(U, 1): the unit's share shrinks by r,
+                             the rest stays, and no kernel issues faster than its busiest sub-partition (if counted) */
+  int floored;          /**< the issue floor, not Amdahl, set the prediction */
+};
+
+/**
+ * The advice for one kernel (atomlab's diagnose, docs/model.md "Advice"): lanes on one word (e >= 2,
+ * ATOMS.ADD or CAS) -> warp-aggregated, r = 1 / e (one lane per distinct word: the word's passes merge);
+ * a CAS loop without such contention -> a native atomic, r = s_fao / s_cas; passes above the lanes per word
+ * (bank conflicts) -> privatized copies per warp, r = max(1, e) / passes; otherwise one pass per job
+ * saturates the unit -> byte-lanes (4 counters per word), r = 1 / 4. Only for verdicts bottleneck and bound.
+ */
+void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counters *in, enum atl_smem_variant v,
+                     double threshold, struct atl_smem_advice *out);
+
+/** The instruction class that dominates a kernel's jobs: "CAS" (CAS share >= 0.5, loop retries included),
+ * "POPC.INC" (merged, or the unused variant without a pass count), "ADD", or "-" without shared atomics. */
+const char *atl_smem_unit_class(const struct atl_smem_util *u, enum atl_smem_variant v);
+
+/** "bottleneck", "not a bottleneck" or "bound" (the counters cannot decide: docs/model.md). */
+const char *atl_smem_unit_verdict(const struct atl_smem_unit *u, double threshold);
 
 /** One line per bit of @p assumed, for reports; empty string if none. */
 void atl_smem_assumptions_text(unsigned assumed, char *buf, size_t len);
@@ -153,6 +221,7 @@ struct atl_smem_util {
   double utilization; /**< U = B / T */
   int clamped;        /**< an input lay outside the table and was clamped */
   unsigned assumed;   /**< enum atl_smem_assumption bits */
+  struct atl_smem_unit unit; /**< the unit model: the U and verdict reports print (utilization above is the seed's B / T) */
 };
 
 /**
@@ -216,7 +285,7 @@ int atl_smem_cases_read_csv(const char *path, struct atl_smem_case **cases, size
 enum atl_ncu_quantity {
   ATL_NCU_FAO, ATL_NCU_CAS, ATL_NCU_OPS, ATL_NCU_ACTIVE_CYCLES, ATL_NCU_OCCUPANCY, ATL_NCU_DURATION,
   ATL_NCU_SM_COUNT, ATL_NCU_WARPS_PER_SM, ATL_NCU_WORDS, ATL_NCU_ELAPSED, ATL_NCU_CLOCK, ATL_NCU_WAVEFRONTS,
-  ATL_NCU_QUANTITIES
+  ATL_NCU_ISSUE, ATL_NCU_DRAM, ATL_NCU_QUANTITIES
 };
 
 /** Whether a profile asks ncu for a quantity only when ncu lists it (an optional extra, never required). */

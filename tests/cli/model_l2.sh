@@ -25,8 +25,22 @@ grep -q '^L2 atomic model, L2 cycles per request: S_same ATOM 1.388 RED 1.372, S
 [ "$(grep -c '^  [0-9]* rmw (U .*hot words.*combine before the L2' "$WORK/a.txt")" -eq 14 ] &&
   [ "$(grep -c '^  [0-9]* rmw (U .*spread.*send fewer' "$WORK/a.txt")" -eq 12 ] && pass ||
   fail "advice: $(sed -n '/^advice/,$p' "$WORK/a.txt")"
-"$ATOMLAB" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --advice --format csv | head -1 | grep -q ',verdict,advice$' &&
+"$ATOMLAB" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --advice --format csv | head -1 | grep -q ',verdict,advice,predicted_speedup$' &&
   pass || fail "advice column"
+# the predicted speedup of a hot launch: Amdahl with r = 1 / imbalance (docs/model.md, "Advice")
+"$ATOMLAB" model l2 --counters "$NCU" --same "$WORK/same.csv" --spread "$WORK/spread.csv" --advice --format csv |
+  python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+hot = [r for r in rows if r["verdict"] == "bottleneck" and r["access"] == "hot words"]
+spread = [r for r in rows if r["verdict"] == "bottleneck" and r["access"] == "spread"]
+assert hot and spread
+for r in hot:
+    u = min(float(r["u"]), 1)
+    want = 1 / ((1 - u) + u / float(r["imbalance"]))
+    assert abs(float(r["predicted_speedup"]) / want - 1) < 2e-3, (r, want)
+assert all(r["predicted_speedup"] == "" for r in spread)
+' && pass || fail "predicted speedup of the L2 advice"
 expect_refused "--counters" model l2 --same "$WORK/same.csv" --spread "$WORK/spread.csv"
 expect_refused "--same FILE or --s-same" model l2 --counters "$NCU" --spread "$WORK/spread.csv"
 expect_refused "--same FILE or --s-same" model l2 --counters "$NCU" --same "$WORK/same.csv" --s-same 1,1 \

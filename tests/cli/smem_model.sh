@@ -8,28 +8,35 @@ DATA=$(cd "$(dirname "$0")/../data" && pwd)
 TABLE=$DATA/smem-table-synthetic.csv
 RAW=$DATA/ncu-synthetic-raw.csv
 
-# util: the hand-computed utilizations (0.5, 1.0, 0) and verdicts, in every format
-"$ATOMLAB" model util --table "$TABLE" --counters "$RAW" >"$WORK/util.txt" 2>"$WORK/err"
+# util: the hand-computed utilizations and verdicts, in every format. The unit model (docs/model.md): no
+# wavefront or word count, so a job's 6 lanes (2400 / 400) are 6 passes on one word; a pass costs the synthetic
+# table's slope at e = 8 (T = 30 + 4ne + 10c^2): 4 cycles for fetch-and-add, 4 + 10 (2 + 1) / 8 = 7.75 for CAS
+# (c = n, n 1 -> 2); 25% CAS: 4.9375 a pass; B = 100 jobs x 6 x 4.9375 = 2962.5; U = B / 8300 = 0.357, B / 4150
+# = 0.714 (bottleneck at --threshold 0.7). The seed's U (0.5, 1.0) stays in CSV/JSON as U_seed.
+"$ATOMLAB" model util --table "$TABLE" --counters "$RAW" --threshold 0.7 >"$WORK/util.txt" 2>"$WORK/err"
 [ $? -eq 0 ] && pass || fail "model util failed: $(cat "$WORK/err")"
-grep -q "hist_half.* 0.500  not a bottleneck" "$WORK/util.txt" && pass || fail "hist_half: $(cat "$WORK/util.txt")"
-grep -q "hist_full.* 1.000  bottleneck" "$WORK/util.txt" && pass || fail "hist_full: $(cat "$WORK/util.txt")"
-"$ATOMLAB" model util --table "$TABLE" --counters "$DATA/ncu-synthetic-details.csv" -o "$WORK/util.json" 2>"$WORK/err"
+grep -q "hist_half.* 0.357  *0.36-0.36  not a bottleneck" "$WORK/util.txt" && pass || fail "hist_half: $(cat "$WORK/util.txt")"
+grep -q "hist_full.* 0.714  *0.71-0.71  bottleneck" "$WORK/util.txt" && pass || fail "hist_full: $(cat "$WORK/util.txt")"
+"$ATOMLAB" model util --table "$TABLE" --counters "$DATA/ncu-synthetic-details.csv" --threshold 0.7 -o "$WORK/util.json" 2>"$WORK/err"
 [ $? -eq 0 ] && pass || fail "model util -o json failed: $(cat "$WORK/err")"
 python3 - "$WORK/util.json" <<'PY' && pass || fail "model util JSON"
 import json, atl_json, sys
 d = atl_json.load(sys.argv[1])
 k = {x["id"]: x for x in d["kernels"]}
-assert abs(k["0"]["U"] - 0.5) < 1e-9 and k["0"]["verdict"] == "not a bottleneck", k["0"]
-assert abs(k["1"]["U"] - 1.0) < 1e-9 and k["1"]["verdict"] == "bottleneck", k["1"]
+assert abs(k["0"]["U"] - 2962.5 / 8300) < 1e-9 and k["0"]["verdict"] == "not a bottleneck", k["0"]
+assert abs(k["1"]["U"] - 2962.5 / 4150) < 1e-9 and k["1"]["verdict"] == "bottleneck", k["1"]
+assert abs(k["0"]["U_seed"] - 0.5) < 1e-9 and abs(k["1"]["U_seed"] - 1.0) < 1e-9 and not k["1"]["bound"]
+assert k["1"]["passes_per_job"] == 6 and k["1"]["s_pass_fao_cycles"] == 4 and k["1"]["s_pass_cas_cycles"] == 7.75
 assert k["0"]["n_hat"] == 2 and k["0"]["e"] == 6 and k["0"]["c"] == 0.5 and k["0"]["S_cycles"] == 41.5
 assert k["2"]["U"] == 0 and d["result"] == "used" and d["tool"]["commit"] and d["date"]
 PY
-"$ATOMLAB" model util --table "$TABLE" --counters "$RAW" --format csv --threshold 0.4 >"$WORK/util.csv"
-[ "$(grep -c ',bottleneck,' "$WORK/util.csv")" = 2 ] && pass || fail "--threshold 0.4: $(cat "$WORK/util.csv")"
+"$ATOMLAB" model util --table "$TABLE" --counters "$RAW" --format csv --threshold 0.3 >"$WORK/util.csv"
+[ "$(grep -c ',bottleneck,' "$WORK/util.csv")" = 2 ] && pass || fail "--threshold 0.3: $(cat "$WORK/util.csv")"
 # the unused variant: T = 10 + 2ne + 10c^2; at n=2, c=0.5: e=4 gives (26 + 36) / 2 = 31, e=8 (42 + 52) / 2 = 47,
-# e=6 39 -> S = 19.5, B = 1950, U = 1950 / 8300
+# e=6 39 -> S = 19.5, B = 1950, U_seed = 1950 / 8300; the unit model: POPC.INC merges a word's lanes (1 pass),
+# CAS 6: 0.75 x 1 + 0.25 x 6 = 2.25 passes x 4.9375 x 100 / 8300 = 0.133848
 "$ATOMLAB" model util --table "$TABLE" --counters "$RAW" --result unused --format csv >"$WORK/unused.csv"
-grep -q '^0,.*,19.5,1950,8300,0.23494,' "$WORK/unused.csv" && pass || fail "--result unused: $(cat "$WORK/unused.csv")"
+grep -q '^0,.*,19.5,1950,8300,0.133848,.*,0.23494,,,1110.94,POPC.INC$' "$WORK/unused.csv" && pass || fail "--result unused: $(cat "$WORK/unused.csv")"
 
 # query
 out=$("$ATOMLAB" model query --table "$TABLE" --n 2.5 --e 1 --c 1.25)

@@ -1,10 +1,60 @@
-/* libFuzzer harness: Nsight Compute CSV exports as `model util --counters` and `profile` read them. */
+/*
+ * libFuzzer harness: Nsight Compute CSV exports as `model util --counters` and `profile` read them, and the
+ * derivations that follow the reader (the unit model, its verdict and advice, every writer): whatever the
+ * counters, a derived U is at most ATL_SMEM_U_MAX, finite, and the advice's speedup finite and at least 1.
+ */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atomlab.h"
+
+/* A small table (T = 100 + 2 n e + 3 c, n 1..4, e 1..32) that every kernel is derived against. */
+static struct atl_smem_table *table(void)
+{
+  static struct atl_smem_table t;
+  static int made;
+  if (!made) {
+    if (atl_smem_table_init(&t, 4, 32) != 0)
+      abort();
+    for (int v = 0; v < ATL_SMEM_VARIANTS; v++)
+      for (unsigned n = 1; n <= 4; n++)
+        for (unsigned e = 1; e <= 32; e++)
+          for (unsigned c = 0; c <= n; c++)
+            atl_smem_table_set(&t, (enum atl_smem_variant)v, n, e, c, 100 + 2.0 * n * e + 3.0 * c);
+    made = 1;
+  }
+  return &t;
+}
+
+static void derive(const struct atl_ncu_report *r)
+{
+  struct atl_smem_settings s;
+  atl_smem_settings_init(&s);
+  struct atl_smem_util_set set;
+  if (atl_smem_util_derive(table(), &s, r, &set) != 0)
+    abort();
+  for (size_t i = 0; i < set.count; i++) {
+    const struct atl_smem_kernel_util *x = &set.kernels[i];
+    if (x->err)
+      continue;
+    const struct atl_smem_unit *u = &x->util.unit;
+    if (!(u->u >= 0 && u->u <= ATL_SMEM_U_MAX) || !isfinite(u->u_lo) || !isfinite(u->u_hi) || u->u_hi < u->u_lo)
+      abort();
+    struct atl_smem_advice a;
+    atl_smem_advise(&x->util, &x->counters, s.variant, s.threshold, &a);
+    if (a.strategy && !(isfinite(a.speedup) && a.speedup >= 1 - 1e-9))
+      abort();
+  }
+  FILE *f = fopen("/dev/null", "w");
+  if (f) {
+    atl_smem_util_write(f, ATL_FORMAT_CSV, &set, &(struct atl_smem_util_labels){NULL, "t", "c"});
+    atl_smem_util_write(f, ATL_FORMAT_TABLE, &set, &(struct atl_smem_util_labels){NULL, "t", "c"});
+    fclose(f);
+  }
+  atl_smem_util_set_release(&set);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -28,6 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
           memchr(k->id, '\0', sizeof k->id) == NULL)
         abort();
     }
+    derive(&r);
     atl_ncu_report_release(&r);
   } else if (r.count != 0 || r.kernels != NULL || why[0] == '\0') {
     abort();

@@ -17,12 +17,13 @@ enum { LINE_LEN = 1 << 20, MAX_FIELDS = 8192 };
 
 /* The columns the model reads; the order is the one of `need` in read_row. */
 enum col {
-  C_DURATION, C_CYCLES, C_ATOM_SUM, C_ATOM_MAX, C_ATOM_AVG, C_RED_SUM, C_RED_MAX, C_RED_AVG, C_INPUT_MAX, C_COUNT
+  C_DURATION, C_CYCLES, C_ATOM_SUM, C_ATOM_MAX, C_ATOM_AVG, C_RED_SUM, C_RED_MAX, C_RED_AVG, C_INPUT_MAX, C_DRAM, C_COUNT
 };
 static const char *const col_names[C_COUNT] = {
     "gpu__time_duration.sum",  "lts__cycles_elapsed.avg", "lts__t_requests_op_atom.sum",
     "lts__t_requests_op_atom.max", "lts__t_requests_op_atom.avg", "lts__t_requests_op_red.sum",
-    "lts__t_requests_op_red.max",  "lts__t_requests_op_red.avg",  "lts__d_atomic_input_cycles_active.max"};
+    "lts__t_requests_op_red.max",  "lts__t_requests_op_red.avg",  "lts__d_atomic_input_cycles_active.max",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed"};
 
 const char *const *atl_l2_metric_names(size_t *count)
 {
@@ -109,7 +110,7 @@ int atl_l2_read_csv(const char *text, const char *name, struct atl_l2_report *ou
     snprintf(why, why_len, "%s:%u: the header has no \"ID\" or \"Kernel Name\" column (ncu --page raw)", name, lineno);
     return fail(out, line, header, units, f, h, u, ATL_EINVAL);
   }
-  for (int c = 0; c < C_INPUT_MAX; c++) /* all but the optional input-cycles column */
+  for (int c = 0; c < C_INPUT_MAX; c++) /* all but the optional input-cycles and DRAM columns */
     if (col[c] < 0) {
       snprintf(why, why_len, "%s:%u: no column %s (ask ncu for it: docs/model.md, \"Global atomics\")", name, lineno,
                col_names[c]);
@@ -175,6 +176,7 @@ int atl_l2_read_csv(const char *text, const char *name, struct atl_l2_report *ou
     k->red_max = v[C_RED_MAX];
     k->requests_avg = v[C_ATOM_AVG] + v[C_RED_AVG];
     k->input_active_max = v[C_INPUT_MAX];
+    k->dram_pct = v[C_DRAM];
     out->count++;
   }
   if (out->count == 0) {

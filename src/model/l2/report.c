@@ -30,13 +30,32 @@ static const char *advice(const struct atl_l2_util *u)
          "first (scatter run)";
 }
 
+/*
+ * The predicted speedup of the advice (docs/model.md, "Advice"): combining or privatizing the hot words takes
+ * almost all of their requests off the L2 (one flush per block instead of one request per element); what is
+ * left is at least the kernel's DRAM traffic at peak bandwidth, t x DRAM% / 100 (the bytes stay), so the
+ * speedup is at most 100 / DRAM% — an upper bound: the work besides the atomics that overlapped them, and the
+ * strategy's own cost, are not counted. Without the DRAM share the busiest slice is taken down to the average
+ * slice: Amdahl with r = 1 / imbalance. For spread requests the counters do not say how many requests
+ * privatization saves: no prediction (0).
+ */
+static double predicted_speedup(const struct atl_l2_counters *k, const struct atl_l2_util *u)
+{
+  if (u->access != ATL_L2_HOT || !(u->imbalance > 1))
+    return 0;
+  if (k->dram_pct > 0) /* the bytes stay: the kernel at its DRAM traffic at peak bandwidth */
+    return 100 / k->dram_pct;
+  const double share = u->u > 1 ? 1 : u->u;
+  return 1 / ((1 - share) + share / u->imbalance);
+}
+
 int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
                        int csv, int with_advice)
 {
   const struct atl_l2_calibration none = {{0, 0}, {0, 0}};
   if (csv)
     fprintf(f, "id,kernel,duration_us,l2_requests,atom_requests,red_requests,busiest_slice_requests,imbalance,access,"
-               "u,u_low,u_high,u_input,busy_us,verdict%s\n", with_advice ? ",advice" : "");
+               "u,u_low,u_high,u_input,busy_us,verdict%s\n", with_advice ? ",advice,predicted_speedup" : "");
   else if (cal)
     fprintf(f, "L2 atomic model, L2 cycles per request: S_same ATOM %.3f RED %.3f, S_spread ATOM %.3f RED %.3f "
                "(threshold %.2f)\n",
@@ -60,8 +79,12 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
       fprintf(f, "%-5s %-28.28s %10.2f %12.0f %12.0f %6.2f %-9s %6.2f %6.2f-%-6.2f %6.2f %10.2f %s", k->id, k->kernel,
               k->duration_ns / 1e3, k->requests, k->requests_max, u.imbalance, atl_l2_access_name(u.access), u.u,
               u.u_low, u.u_high, u.u_input, u.busy_ns / 1e3, verdict(&u, threshold));
-    if (csv && with_advice)
-      fprintf(f, ",\"%s\"", strcmp(verdict(&u, threshold), "bottleneck") == 0 ? advice(&u) : "");
+    if (csv && with_advice) {
+      const int b = strcmp(verdict(&u, threshold), "bottleneck") == 0;
+      fprintf(f, ",\"%s\",", b ? advice(&u) : "");
+      if (b && predicted_speedup(k, &u) > 0)
+        fprintf(f, "%.4g", predicted_speedup(k, &u));
+    }
     fputc('\n', f);
   }
   if (with_advice && !csv) {
@@ -73,8 +96,14 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
         continue;
       if (!any++)
         fprintf(f, "\nadvice (L2 atomic bottlenecks):\n");
-      fprintf(f, "  %s %.60s (U %.2f, %s, busiest slice %.3gx the average): %s\n", r->kernels[i].id,
+      fprintf(f, "  %s %.60s (U %.2f, %s, busiest slice %.3gx the average): %s", r->kernels[i].id,
               r->kernels[i].kernel, u.u, atl_l2_access_name(u.access), u.imbalance, advice(&u));
+      const struct atl_l2_counters *k = &r->kernels[i];
+      if (predicted_speedup(k, &u) > 0)
+        fprintf(f, "; predicted speedup %.3gx (%s)", predicted_speedup(k, &u),
+                k->dram_pct > 0 ? "at most: the hot requests off the L2, the kernel at its DRAM traffic at peak"
+                                : "r = 1 / imbalance: the busiest slice down to the average");
+      fputc('\n', f);
     }
     if (!any)
       fprintf(f, "\nadvice: no launch is bound by the L2's atomic units\n");

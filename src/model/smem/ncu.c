@@ -58,19 +58,27 @@ static const struct atl_ncu_metric clock[] = {{"device__attribute_clock_rate", 1
 static const struct atl_ncu_metric wavefronts[] = {{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", 1, 0},
                                                    {NULL, 0, 0}};
 
+/* The busiest sub-partition's warp-instructions: one issue a cycle at most, the floor under a predicted speedup. */
+static const struct atl_ncu_metric issue[] = {{"smsp__inst_executed.max", 1, 0}, {NULL, 0, 0}};
+
+/* DRAM throughput as a share of peak: the bytes a strategy leaves unchanged bound its speedup. */
+static const struct atl_ncu_metric dram[] = {{"dram__throughput.avg.pct_of_peak_sustained_elapsed", 100, 0},
+                                             {NULL, 0, 0}};
+
 static const struct atl_ncu_metric *const candidates[ATL_NCU_QUANTITIES] = {
-    fao, cas, ops, active, occupancy, duration, sms, warps, words, elapsed, clock, wavefronts};
+    fao, cas, ops, active, occupancy, duration, sms, warps, words, elapsed, clock, wavefronts, issue, dram};
 static const char *const quantity_names[ATL_NCU_QUANTITIES] = {
     "N_f (shared fetch-and-op warp instructions)", "N_c (shared CAS warp instructions)",
     "O (shared atomic thread operations)",         "T (active cycles per SM)",
     "o (achieved occupancy)",                      "kernel duration",
     "SM count",                                    "warps per SM",
     "W (distinct 32-bit words of shared atomics)", "elapsed cycles per SM",
-    "SM clock",                                    "shared-atomic wavefronts"};
+    "SM clock",                                    "shared-atomic wavefronts",
+    "warp-instructions of the busiest sub-partition", "DRAM throughput share"};
 
 int atl_ncu_optional(enum atl_ncu_quantity q)
 {
-  return q == ATL_NCU_ELAPSED || q == ATL_NCU_WAVEFRONTS;
+  return q == ATL_NCU_ELAPSED || q == ATL_NCU_WAVEFRONTS || q == ATL_NCU_ISSUE || q == ATL_NCU_DRAM;
 }
 
 const struct atl_ncu_metric *atl_ncu_candidates(enum atl_ncu_quantity q)
@@ -179,6 +187,10 @@ static int finish(struct building *b, double warps_per_sm, double sm_count, stru
   k->have_clock = b->rank[ATL_NCU_CLOCK] >= 0 && k->clock_mhz > 0;
   k->wavefronts = b->value[ATL_NCU_WAVEFRONTS];
   k->have_wavefronts = b->rank[ATL_NCU_WAVEFRONTS] >= 0;
+  k->issue_cycles = b->value[ATL_NCU_ISSUE];
+  k->have_issue = b->rank[ATL_NCU_ISSUE] >= 0 && k->issue_cycles > 0;
+  k->dram_share = b->value[ATL_NCU_DRAM];
+  k->have_dram = b->rank[ATL_NCU_DRAM] >= 0 && k->dram_share > 0 && k->dram_share <= 1;
   k->sm_count = b->rank[ATL_NCU_SM_COUNT] >= 0 ? b->value[ATL_NCU_SM_COUNT] : sm_count;
   k->warps_per_sm = b->rank[ATL_NCU_WARPS_PER_SM] >= 0 ? b->value[ATL_NCU_WARPS_PER_SM] : warps_per_sm;
   struct atl_smem_counters *grown = realloc(r->kernels, (r->count + 1) * sizeof *grown);

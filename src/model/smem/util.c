@@ -6,6 +6,10 @@
 #include "atomlab/error.h"
 #include "atomlab/model.h"
 
+int atl_smem__unit(const struct atl_smem_table *table, enum atl_smem_variant v, const struct atl_smem_counters *in,
+                   double jobs, double lanes, double e, struct atl_smem_unit *u, unsigned *assumed, char *why,
+                   size_t why_len); /* unit.c */
+
 int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_variant v,
                          const struct atl_smem_counters *in, struct atl_smem_util *out, char *why, size_t why_len)
 {
@@ -42,6 +46,8 @@ int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_varia
   out->jobs = total / in->sm_count;
   out->n_hat = in->occupancy * in->warps_per_sm;
   out->c = out->n_hat * in->cas_jobs / total;
+  if (out->c > out->n_hat) /* all CAS: the share's rounding may put c an ulp above n (H100 scatter block kernel) */
+    out->c = out->n_hat;
   if (!in->have_cas)
     out->assumed |= ATL_SMEM_NO_CAS_COUNT;
   /*
@@ -59,11 +65,18 @@ int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_varia
     return ATL_EINVAL;
   }
   if (in->have_words) {
-    const double words = in->words / total;
-    if (!(words > 0) || words > ATL_SMEM_MAX_E + 1e-9) {
-      snprintf(why, why_len, "%g distinct words per job is outside 0..%d: the counters disagree", words,
-               ATL_SMEM_MAX_E);
+    double words = in->words / total;
+    if (!(words > 0) || !isfinite(words)) {
+      snprintf(why, why_len, "%g distinct words per job: shared atomics ran but touched no words, the counters "
+                             "disagree", words);
       return ATL_EINVAL;
+    }
+    /* the byte counter counts payload: a 64-bit or two-word atomic (CAS compare and swap values of a float
+     * CAS loop: the scatter block kernel's 47 "words" per job) has more words than lanes; a lane touches
+     * one word, so words above the lanes are capped and said */
+    if (words > lanes) {
+      words = lanes;
+      out->assumed |= ATL_SMEM_PAYLOAD_WORDS;
     }
     out->e = lanes / words;
   } else {
@@ -76,7 +89,10 @@ int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_varia
     snprintf(why, why_len, "n-hat = occupancy x warps per SM is 0 although the kernel ran shared atomics");
     return ATL_EINVAL;
   }
-  int err = atl_smem_S(table, v, out->n_hat, out->e < 1 ? 1 : out->e, out->c, &out->service, &out->clamped, why,
+  int err = atl_smem__unit(table, v, in, out->jobs, lanes, out->e, &out->unit, &out->assumed, why, why_len);
+  if (err)
+    return err;
+  err = atl_smem_S(table, v, out->n_hat, out->e < 1 ? 1 : out->e, out->c, &out->service, &out->clamped, why,
                        why_len);
   if (err)
     return err;
@@ -103,6 +119,8 @@ void atl_smem_assumptions_text(unsigned assumed, char *buf, size_t len)
       {ATL_SMEM_ASSUME_ONE_WORD, "no distinct-word count: all lanes of a job taken to hit one word"},
       {ATL_SMEM_LATENCY_BOUND, "e < 2: the table's S is mostly one atomic's latency / n there, U is an upper bound"},
       {ATL_SMEM_NO_CAS_COUNT, "no CAS count: CAS modelled as fetch-and-op"},
+      {ATL_SMEM_PAYLOAD_WORDS, "more payload words than lanes per job (64-bit or CAS payloads): words capped at the lanes"},
+      {ATL_SMEM_NO_PASSES, "no wavefront count: passes per job bounded (lanes per word .. lanes), U is a range"},
   };
   size_t used = 0;
   if (len)

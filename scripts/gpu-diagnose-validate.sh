@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# The diagnosis (issue [diagnose]) against kernels with known answers, shared AND global, in one GPU call of
+# at most 8 minutes: `atomlab profile` (ncu underneath, --save-counters) over atomlab's own kernels (the
+# seed's histograms with ATOMS.ADD and ATOMS.POPC.INC, the validation kernels, rmw loops of shared
+# fetch_add and CAS, the histogram app's variants incl. CUB's, the scatter app's atomic and block variants
+# (the block one a shared float CAS loop), the strategy kernels) and PyTorch's / CuPy's index_add_,
+# scatter_add_, bincount and histc; where atomlab has the strategy its advice names, the kernel that applies
+# it is profiled too, for the measured speedup. Then scripts/diagnose-validation.py (which also runs on a CPU
+# over the files this leaves, `--dry`) writes validation.json and the plot.
+# Writes under OUT (default out/gpu-diagnose-validate): summary.txt, run.log, smem-table.csv, same.csv,
+# spread.csv, programs.csv (every export, with program, source, expected and alternative columns),
+# profile-*.txt (atomlab profile's own tables), validation.json, validation-summary.txt, validation.png.
+# Run: OUT=/some/dir bash scripts/gpu-diagnose-validate.sh   (a build in build/, ncu, python3; torch, cupy
+# where installed)
+cd "$(dirname "$0")/.."
+. scripts/gpu-env.sh
+gpu_ncu_script gpu-diagnose-validate
+step_deadline "${GPU_DIAGNOSE_SECONDS:-390}" # the programs end by then; the analysis (20-40 s) follows
+MAN=$W/manifest.tsv
+# beside the models' own (the L2 model's include DRAM throughput: the evidence of memory-bound launches), the
+# instructions issued
+# (atomlab profile asks for smsp__inst_executed.max itself: the issue floor under a predicted speedup)
+EXTRA_M=smsp__inst_executed.sum,sm__inst_executed.avg
+: >"$MAN"
+
+# 1. calibrations: the shared table (full grid; the committed one of this GPU model where it fails) and the L2
+# model's two rmw exports (as scripts/gpu-l2-validate.sh)
+step calibrate_smem 40 $A calibrate smem --reps 3 --out "$OUT/smem-table" ||
+  step calibrate_smem_coarse 25 $A calibrate smem --reps 3 --e 1,2,4,8,16,24,32 --out "$OUT/smem-table"
+if [ ! -s "$OUT/smem-table.csv" ]; then
+  dev=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z' 'a-z' | grep -o 'h[0-9]00' | head -1)
+  cp "results/nvidia-${dev:-h100}/smem/smem-table.csv" "$OUT/smem-table.csv"
+  step_note "no table from this run: the committed results/nvidia-${dev:-h100}/smem/smem-table.csv"
+fi
+M="lts__cycles_elapsed.avg,gpu__time_duration.sum,lts__t_requests_op_atom.sum,lts__t_requests_op_atom.max"
+M="$M,lts__t_requests_op_atom.avg,lts__t_requests_op_red.sum,lts__t_requests_op_red.max,lts__t_requests_op_red.avg"
+M="$M,lts__d_atomic_input_cycles_active.max"
+cal() {
+  local name=$1
+  shift
+  step "$name" 45 "$NCU" --clock-control none --metrics "$M" --kernel-name regex:rmw --force-overwrite \
+    -o "$W/$name" "$@" &&
+    "$NCU" --import "$W/$name.ncu-rep" --csv --page raw --print-units base >"$OUT/$name.csv" 2>>"$L"
+}
+R="$A rmw --backend cuda --grid occupancy --op fetch_add --result unused,used --iters 64 --min-samples 1 --max-samples 1 --quiet -o $W/r.json"
+cal same $R --pattern contiguous --contention 1024 --padding 1
+cal spread $R --pattern contiguous --contention 1 --padding 32
+for f in same spread; do
+  [ -s "$OUT/$f.csv" ] || { cp results/nvidia-h200/diagnose/l2/$f.csv "$OUT/"; step_note "no $f.csv from this run: the H200's"; }
+done
+L2=()
+[ -s "$OUT/same.csv" ] && [ -s "$OUT/spread.csv" ] && L2=(--l2-same "$OUT/same.csv" --l2-spread "$OUT/spread.csv")
+
+# 2. the programs. prof NAME SOURCE EXPECT_SHARED EXPECT_L2 ALTS FILTER -- COMMAND...: atomlab profile over
+# COMMAND (kernels matching FILTER, "" all), its export kept. EXPECT_*: the verdict the kernel's design fixes
+# (bottleneck, not) or "-" (then the DRAM and speedup evidence decide, scripts/diagnose-validation.py); the
+# privatized kernels (hist-case, the histogram app's shared variants) flush once per block: their L2 is "not";
+# ALTS: strategy=PROGRAM pairs, the program that applies that strategy to the same input ("-" none).
+prof() {
+  local name=$1 src=$2 es=$3 el=$4 alts=$5 filter=$6
+  shift 7
+  local kf=()
+  [ -n "$filter" ] && kf=(--kernel "$filter")
+  step -o "$OUT/profile-$name.txt" "$name" 50 $A profile --table "$OUT/smem-table.csv" ${L2[@]+"${L2[@]}"} --advice \
+    --extra-metrics "$EXTRA_M" --save-counters "$W/$name.csv" --timeout 45 ${kf[@]+"${kf[@]}"} -- "$@"
+  [ -s "$W/$name.csv" ] && printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$src" "$es" "$el" "$alts" >>"$MAN"
+}
+HC="$A hist-case --pixels 4194304 --wg-size 1024 --warmup 0 --reps 1"
+RL="$A rmw --backend cuda --space local --grid occupancy --result used --pattern contiguous --padding 1 --iters 2048 --min-samples 1 --max-samples 1 --quiet -o $W/rl.json"
+H="$A app histogram --backend cuda --input u8 --bytes 67108864 --samples 1 --no-cub --quiet -o $W/h.json"
+HA="warp-aggregated=hist-solid-match-any;privatized=hist-solid-warp-private;byte-lanes=hist-solid-byte-lanes;block16=hist-solid-block16"
+HU="warp-aggregated=hist-uniform-match-any;privatized=hist-uniform-warp-private;byte-lanes=hist-uniform-byte-lanes;block16=hist-uniform-block16"
+SC="$A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 --samples 1 --quiet -o $W/s.json"
+ST="$A strategy --backend cuda --op fetch_add --result used --iters 256 --min-samples 1 --max-samples 1 --quiet -o $W/st.json"
+cat >"$W/torch_ops.py" <<'PY'
+import torch
+torch.manual_seed(1)
+E, D, V = 1 << 20, 64, 1 << 17
+src = torch.rand(E, D, device="cuda")
+for name, idx in (("uniform", torch.randint(0, V, (E,), device="cuda")), ("hot", torch.zeros(E, dtype=torch.long, device="cuda"))):
+    dst = torch.zeros(V, D, device="cuda")
+    dst.index_add_(0, idx, src)
+    dst.scatter_add_(0, idx[:, None].expand(E, D), src)
+    w = torch.rand(E * 16, device="cuda")
+    keys = (torch.randint(0, 1 << 20, (E * 16,), device="cuda") if name == "uniform"
+            else torch.zeros(E * 16, dtype=torch.long, device="cuda"))
+    torch.bincount(keys, minlength=1 << 20)
+    torch.bincount(keys, weights=w, minlength=1 << 20)
+    torch.histc(keys.float(), bins=4096, min=0, max=1 << 20)
+    torch.histc(w if name == "uniform" else torch.zeros_like(w), bins=256, min=0, max=1)
+torch.cuda.synchronize()
+print("torch ops done")
+PY
+cat >"$W/cupy_ops.py" <<'PY'
+import cupy as cp, cupyx
+cp.random.seed(1)
+for name in ("uniform", "hot"):
+    keys = (cp.random.randint(0, 1 << 16, 1 << 24) if name == "uniform" else cp.zeros(1 << 24, dtype=cp.int64))
+    cp.bincount(keys, minlength=1 << 16)
+    cp.histogram(keys, bins=4096, range=(0, 1 << 16))
+    out = cp.zeros(1 << 16, dtype=cp.float32)
+    cupyx.scatter_add(out, keys, cp.ones(1 << 24, dtype=cp.float32))
+cp.cuda.Device().synchronize()
+print("cupy ops done")
+PY
+# most telling first: the run's deadline skips what is left
+prof validate atomlab-validate - - - "" -- $A hist-case --validate --warmup 0 --reps 1
+prof hc-solid-add atomlab-hist-case bottleneck not - "" -- $HC --kernel histogram --image solid --result used
+prof hc-solid-popc atomlab-hist-case - not - "" -- $HC --kernel histogram --image solid --result unused
+prof rmw-shared-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --contention 32
+prof rmw-shared-cas-word atomlab-rmw bottleneck - - rmw -- $RL --op cas --contention 32
+prof rmw-shared-f32-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --type f32 --contention 32
+python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
+  prof torch torch - - - "index|scatter|bincount|histc|[Hh]istogram" -- python3 "$W/torch_ops.py"
+python3 -c "import cupy" 2>>"$L" && prof cupy cupy - - - "" -- python3 "$W/cupy_ops.py"
+prof hist-solid-global atomlab-histogram - - "privatized=hist-solid-shared;block16=hist-solid-block16;warp-aggregated=hist-solid-match-any" histogram -- $H --dist solid --variants global
+prof hist-solid-shared atomlab-histogram - not "$HA" histogram -- $H --dist solid --variants shared
+for v in match-any warp-private byte-lanes block16; do
+  prof hist-solid-$v atomlab-histogram - not - histogram -- $H --dist solid --variants $v
+done
+prof scatter-hot-atomic atomlab-scatter - - "hot-row=scatter-hot-block;privatized=scatter-hot-block;block-aggregated=scatter-hot-block" scatter_add -- $SC --dist hot --variants atomic
+prof scatter-hot-block atomlab-scatter - - - scatter_add -- $SC --dist hot --variants block
+prof strat-same-native atomlab-strategy - - "warp-aggregated=strat-same-warp;block-aggregated=strat-same-block;privatized=strat-same-block" strategy -- $ST --pattern same-address --strategy native
+prof strat-same-warp atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy warp
+prof strat-same-block atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy block
+[ -e build/libatomlab_cub.so ] &&
+  prof hist-solid-cub cub - - - Histogram -- $A app histogram --backend cuda --input u8 --bytes 67108864 --samples 1 \
+    --quiet -o $W/hc.json --dist solid --variants cub
+prof hc-uniform-add atomlab-hist-case - not - "" -- $HC --kernel histogram --image uniform --result used
+prof hc2-solid-add atomlab-hist-case - not - "" -- $HC --kernel histogram2 --image solid --result used
+prof hist-uniform-global atomlab-histogram - - "privatized=hist-uniform-shared;block16=hist-uniform-block16;warp-aggregated=hist-uniform-match-any" histogram -- $H --dist uniform --variants global
+prof hist-uniform-shared atomlab-histogram - not "$HU" histogram -- $H --dist uniform --variants shared
+prof scatter-uniform-atomic atomlab-scatter - - - scatter_add -- $SC --dist uniform --variants atomic
+prof strat-scattered-native atomlab-strategy - - - strategy -- $ST --pattern scattered --strategy native
+prof rmw-shared-free atomlab-rmw - - - rmw -- $RL --op fetch_add --contention 1
+prof rmw-shared-cas-free atomlab-rmw - - - rmw -- $RL --op cas --contention 1
+prof hc-uniform-popc atomlab-hist-case - not - "" -- $HC --kernel histogram --image uniform --result unused
+for v in match-any warp-private byte-lanes block16; do
+  prof hist-uniform-$v atomlab-histogram - not - histogram -- $H --dist uniform --variants $v
+done
+step_note "$(wc -l <"$MAN") programs profiled"
+
+# 3. one export of every program, then the model and the validation (the same script runs offline: --dry)
+# (past the programs' deadline on purpose: what was profiled is always analysed)
+STEP_DEADLINE=
+step merge 20 python3 scripts/diagnose-validation.py merge "$W" "$MAN" "$OUT/programs.csv"
+step validate 60 python3 scripts/diagnose-validation.py analyse "$OUT" --atomlab "$A"
+tar czf "$OUT/exports.tgz" -C "$W" $(cd "$W" && ls *.csv 2>/dev/null) 2>/dev/null
+cat "$OUT/validation-summary.txt" >>"$S" 2>/dev/null
+cat "$S"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# scripts/diagnose-validation.py in its CPU (dry) run over recorded exports, as scripts/gpu-diagnose-validate.sh
+# leaves them: per-program exports (REAL H200 hist-case rows, the REAL H200 L2 rmw export, the SYNTHETIC
+# many-words CAS loop) merged with the manifest, then `analyse` (atomlab model util + model l2): validation.json
+# rows and summary, U never above 1.15, verdicts against the design, the advice's predicted speedup against the
+# measured one (POPC.INC, the hardware's own merging of a word's lanes, stands in for warp aggregation).
+. "$(dirname "$0")/lib.sh"
+DATA=$(cd "$(dirname "$0")/../data" && pwd)
+PY=$(cd "$(dirname "$0")/../../scripts" && pwd)/diagnose-validation.py
+mkdir -p "$WORK/w" "$WORK/out"
+python3 - "$DATA/ncu-h200-hist-case-trim.csv" "$WORK/w" <<'PYEOF'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+for name, k in (("hc-popc", 2), ("hc-add", 3), ("hc2-add", 7)):
+    with open(f"{sys.argv[2]}/{name}.csv", "w", newline="") as f:
+        w = csv.writer(f, quoting=csv.QUOTE_ALL)
+        w.writerows([rows[0], rows[1], rows[k]])
+PYEOF
+cp "$DATA/ncu-h200-l2-rmw.csv" "$WORK/w/l2rmw.csv"
+cp "$DATA/ncu-many-words-synthetic.csv" "$WORK/w/many.csv"
+printf 'hc-add\tatomlab-hist-case\tbottleneck\t-\twarp-aggregated=hc-popc\nhc-popc\tatomlab-hist-case\t-\t-\t-\n' >"$WORK/man"
+printf 'hc2-add\tatomlab-hist-case\t-\t-\t-\nl2rmw\tatomlab-rmw\t-\t-\t-\nmany\tsynthetic\t-\t-\t-\n' >>"$WORK/man"
+python3 "$PY" merge "$WORK/w" "$WORK/man" "$WORK/out/programs.csv" >"$WORK/merge.txt" 2>&1 && pass ||
+  fail "merge: $(cat "$WORK/merge.txt")"
+cp "$DATA/smem-table-h200-trim.csv" "$WORK/out/smem-table.csv"
+cp "$DATA/ncu-h200-l2-same.csv" "$WORK/out/same.csv"
+cp "$DATA/ncu-h200-l2-spread.csv" "$WORK/out/spread.csv"
+python3 "$PY" analyse "$WORK/out" --atomlab "$ATOMLAB" >"$WORK/analyse.txt" 2>&1 && pass ||
+  fail "analyse: $(cat "$WORK/analyse.txt")"
+python3 - "$WORK/out/validation.json" <<'PYEOF' && pass || fail "validation.json: $(head -c 3000 "$WORK/analyse.txt")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+keys = {"kernel", "source", "unit", "u", "predicted_ms", "measured_ms", "error", "verdict", "expected_verdict",
+        "advice", "predicted_speedup", "measured_speedup"}
+assert d["rows"] and all(keys <= set(r) for r in d["rows"]), d["rows"][:1]
+assert max(r["u"] for r in d["rows"]) <= 1.15
+add = [r for r in d["rows"] if r["program"] == "hc-add"]
+assert len(add) == 1 and add[0]["unit"] == "shared" and add[0]["verdict"] == "bottleneck", add
+assert add[0]["expected_verdict"] == "bottleneck" and add[0]["evidence"] == "design", add
+assert add[0]["advice"].startswith("warp-aggregated") and add[0]["predicted_speedup"] > 1, add
+assert add[0]["measured_speedup"] > 1 and add[0]["alternative"] == "hc-popc", add   # 133197 / 15371 cycles
+assert abs(add[0]["error"]) < 0.2, add                                              # B = 1.005 T on the H200
+many = [r for r in d["rows"] if r["program"] == "many"]
+assert [r["verdict"] for r in many] == ["not a bottleneck", "bound"] and many[1]["u"] <= 1, many
+l2 = [r for r in d["rows"] if r["unit"] == "L2"]
+assert l2 and all(r["source"] == "atomlab-rmw" for r in l2), l2[:1]
+s = d["summary"]
+assert s["shared"]["bottlenecks"] >= 1 and s["shared"]["verdicts_right"] >= 1 and s["speedup"]["applied"] == 1, s
+PYEOF
+[ -s "$WORK/out/validation-summary.txt" ] && [ -s "$WORK/out/validation.gp" ] && [ -s "$WORK/out/validation.dat" ] &&
+  pass || fail "summary or plot files missing: $(ls "$WORK/out")"
+# bad use: the usage text, non-zero
+python3 "$PY" analyse >/dev/null 2>&1 && fail "analyse without a folder succeeded" || pass
+echo "$PASSES passed, $FAILS failed"
+[ "$FAILS" -eq 0 ]
