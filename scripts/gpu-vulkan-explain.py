@@ -133,6 +133,39 @@ def e5():
               f"({len(s)} samples)")
 
 
+def e6():
+    print("\nE6  placement: CUDA's own rate with the array placed several ways (build/placement_rmw), Gop/s")
+    print("    read: a spread across placements about as large as vulkan/cuda in E1 -> placement explains the cell;")
+    print("    a spread of a few percent (compare malloc+0 with malloc+0-again: the noise) -> placement excluded.")
+    p = os.path.join(OUT, "e6-placement.txt")
+    if not os.path.exists(p):
+        print("  not measured")
+        return
+    cell, lines = None, {}
+    for l in open(p):
+        f = l.split()
+        if f[:1] == ["cell"]:
+            cell = (f[1], int(f[2]), int(f[3]))
+            lines[cell] = []
+        elif f[:1] == ["placement"] and cell:
+            lines[cell].append((f[1], float(f[3]) / 1000, f[7] == "1"))
+    for cell, got in lines.items():
+        e1 = {}
+        for g in "ABCD":
+            for b in (REF, "vulkan"):
+                r = (rows(f"e1-{g}-{b}-1") or {}).get(cell)
+                if r:
+                    e1[b] = gops(r)
+        base = got[0][1] if got else None
+        print(f"  {cell[0]} c {cell[1]} p {cell[2]}: E1 {REF} {fmt(e1.get(REF))}, vulkan {fmt(e1.get('vulkan'))}, "
+              f"v/c {fmt(ratio(e1.get('vulkan'), e1.get(REF)), 5, 2)}")
+        for name, g, ok in got:
+            print(f"    {name:15s} {g:8.1f}  x{g / base:5.3f}{'' if ok else '  NOT VERIFIED'}")
+        if got:
+            vals = [g for _, g, _ in got]
+            print(f"    spread max/min {max(vals) / min(vals):5.3f}")
+
+
 def e3():
     print("\nE3  instructions and clocks inside one launch (ncu), and the Vulkan driver's cache")
     print("    read: the atomic instructions per loop and their cache/scope suffixes of each backend side by side;")
@@ -165,5 +198,6 @@ except OSError:
 e1()
 e2()
 e4()
+e6()
 e5()
 e3()
