@@ -143,6 +143,7 @@ else
 fi
 # The driver's own shader disk cache, kept in W, searched for an ELF image of the rmw pipeline.
 mark vk-cache
+mkdir -p "$W/glcache"
 step vk-cache 60 env __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_PATH="$W/glcache" \
   __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 "$A" rmw --device "$VK" $ONE -o "$W/cache.json"
 step vk-cache-sass 60 python3 scripts/vk-blob-sass.py "$OUT/vk-cache-sass.txt" "$W/glcache"
