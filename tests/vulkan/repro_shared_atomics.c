@@ -56,6 +56,7 @@ struct rcase {
   int shared;
   const char *mode; /* a short name of the variant, for the output */
   int lane_operand, loaded_addr, even_only, returns;
+  int iters_buf, scoped, fold, dead_branch; /* rmw.comp's shape, one difference at a time */
   uint32_t iters, wg, groups, words;
 };
 
@@ -167,7 +168,7 @@ static struct {
   VkCommandPool cmd_pool;
   VkCommandBuffer cmd;
   VkFence fence;
-  struct buf words, operands, index, returned;
+  struct buf words, operands, index, returned, iters;
   const char *memory_kind;
 } vk;
 
@@ -373,23 +374,23 @@ static int setup(int want_device)
   vkGetDeviceQueue(vk.device, vk.family, 0, &vk.queue);
   vkGetPhysicalDeviceMemoryProperties(vk.pd, &vk.mem);
 
-  VkDescriptorSetLayoutBinding lb[4];
-  for (uint32_t i = 0; i < 4; i++)
+  VkDescriptorSetLayoutBinding lb[5];
+  for (uint32_t i = 0; i < 5; i++)
     lb[i] = (VkDescriptorSetLayoutBinding){.binding = i,
                                            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                            .descriptorCount = 1,
                                            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
   VkDescriptorSetLayoutCreateInfo dli = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 4, .pBindings = lb};
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 5, .pBindings = lb};
   CHECK(vkCreateDescriptorSetLayout(vk.device, &dli, NULL, &vk.set_layout));
-  VkPushConstantRange pcr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = 4};
+  VkPushConstantRange pcr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = 8};
   VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                     .setLayoutCount = 1,
                                     .pSetLayouts = &vk.set_layout,
                                     .pushConstantRangeCount = 1,
                                     .pPushConstantRanges = &pcr};
   CHECK(vkCreatePipelineLayout(vk.device, &pli, NULL, &vk.layout));
-  VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 4};
+  VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 5};
   VkDescriptorPoolCreateInfo dpi = {
       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1, .poolSizeCount = 1, .pPoolSizes = &ps};
   CHECK(vkCreateDescriptorPool(vk.device, &dpi, NULL, &vk.pool));
@@ -412,13 +413,14 @@ static int setup(int want_device)
 
   const VkDeviceSize threads = (VkDeviceSize)MAX_WG * MAX_GROUPS;
   if (buf_create(MAX_GROUPS * MAX_WORDS * 8, &vk.words) || buf_create(threads * 8, &vk.operands) ||
-      buf_create(threads * 4, &vk.index) || buf_create(threads * MAX_ITERS * 8, &vk.returned))
+      buf_create(threads * 4, &vk.index) || buf_create(threads * MAX_ITERS * 8, &vk.returned) ||
+      buf_create(4, &vk.iters))
     return -1;
   printf("buffers (the control's atomics and the results): %s memory\n", vk.memory_kind);
-  const struct buf *bufs[4] = {&vk.words, &vk.operands, &vk.index, &vk.returned};
-  VkDescriptorBufferInfo infos[4];
-  VkWriteDescriptorSet writes[4];
-  for (uint32_t i = 0; i < 4; i++) {
+  const struct buf *bufs[5] = {&vk.words, &vk.operands, &vk.index, &vk.returned, &vk.iters};
+  VkDescriptorBufferInfo infos[5];
+  VkWriteDescriptorSet writes[5];
+  for (uint32_t i = 0; i < 5; i++) {
     infos[i] = (VkDescriptorBufferInfo){bufs[i]->buffer, 0, VK_WHOLE_SIZE};
     writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                        .dstSet = vk.set,
@@ -427,17 +429,17 @@ static int setup(int want_device)
                                        .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                        .pBufferInfo = &infos[i]};
   }
-  vkUpdateDescriptorSets(vk.device, 4, writes, 0, NULL);
+  vkUpdateDescriptorSets(vk.device, 5, writes, 0, NULL);
   return 0;
 }
 
 /* Destroys what setup created (a clean exit under LeakSanitizer and valgrind). */
 static void teardown(void)
 {
-  struct buf *bufs[4] = {&vk.words, &vk.operands, &vk.index, &vk.returned};
+  struct buf *bufs[5] = {&vk.words, &vk.operands, &vk.index, &vk.returned, &vk.iters};
   if (vk.device) {
     vkDeviceWaitIdle(vk.device);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
       if (bufs[i]->buffer)
         vkDestroyBuffer(vk.device, bufs[i]->buffer, NULL);
       if (bufs[i]->memory)
@@ -494,17 +496,20 @@ static int run_case(const struct rcase *c, uint64_t init, uint64_t operand, cons
   struct {
     uint32_t wg, pad;
     uint64_t init, operand;
-    uint32_t words, lane_operand, loaded_addr, even_only, returns;
+    uint32_t words, lane_operand, loaded_addr, even_only, returns, iters_buf, scoped, fold, dead_branch;
   } data = {c->wg, 0, init, operand, c->words, (uint32_t)c->lane_operand, (uint32_t)c->loaded_addr,
-            (uint32_t)c->even_only, (uint32_t)c->returns};
+            (uint32_t)c->even_only, (uint32_t)c->returns, (uint32_t)c->iters_buf, (uint32_t)c->scoped,
+            (uint32_t)c->fold, (uint32_t)c->dead_branch};
   /* 4-byte values in the low half of their 8-byte slots: every Vulkan host is little-endian. */
   VkSpecializationMapEntry map[] = {
       {0, offsetof(__typeof__(data), wg), 4},           {1, offsetof(__typeof__(data), init), size},
       {2, offsetof(__typeof__(data), operand), size},   {3, offsetof(__typeof__(data), words), 4},
       {4, offsetof(__typeof__(data), lane_operand), 4}, {5, offsetof(__typeof__(data), loaded_addr), 4},
       {6, offsetof(__typeof__(data), even_only), 4},    {7, offsetof(__typeof__(data), returns), 4},
+      {8, offsetof(__typeof__(data), iters_buf), 4},    {9, offsetof(__typeof__(data), scoped), 4},
+      {10, offsetof(__typeof__(data), fold), 4},        {11, offsetof(__typeof__(data), dead_branch), 4},
   };
-  VkSpecializationInfo si = {8, map, sizeof data, &data};
+  VkSpecializationInfo si = {12, map, sizeof data, &data};
   VkPipelineCache cache = VK_NULL_HANDLE;
   if (cache_dir) {
     VkPipelineCacheCreateInfo pcci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
@@ -547,7 +552,8 @@ static int run_case(const struct rcase *c, uint64_t init, uint64_t operand, cons
    * shader's writes are made visible to the host below. */
   vkCmdBindPipeline(vk.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
   vkCmdBindDescriptorSets(vk.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk.layout, 0, 1, &vk.set, 0, NULL);
-  vkCmdPushConstants(vk.cmd, vk.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &c->iters);
+  const uint32_t push[2] = {c->iters, 1}; /* the loop count, and slots = 1 (the dead branch stays dead) */
+  vkCmdPushConstants(vk.cmd, vk.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
   vkCmdDispatch(vk.cmd, c->groups, 1, 1);
   VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                         .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
@@ -630,7 +636,7 @@ static int check_case(const struct rcase *c, uint64_t init, uint64_t operand, ch
         const size_t gid = (size_t)g * c->wg + lid;
         const uint64_t op = c->lane_operand ? load(vk.operands.map, t, gid) : operand;
         for (uint32_t i = 0; i < it; i++) {
-          got[n++] = load(vk.returned.map, t, gid * it + i);
+          got[n++] = c->fold ? (i == 0 ? load(vk.returned.map, t, gid) : 0) : load(vk.returned.map, t, gid * it + i);
           final_want = apply(t, c->op, final_want, op);
         }
         if (c->lane_operand)
@@ -657,6 +663,20 @@ static int check_case(const struct rcase *c, uint64_t init, uint64_t operand, ch
         for (size_t k = 0; k < n; k++) {
           want[k] = x;
           x = apply(t, c->op, x, operand);
+        }
+        if (c->fold) {
+          /* one folded value per lane (sum; xor of the bits for floats): compare the word's total */
+          uint64_t fg = 0, fw = 0;
+          for (size_t k = 0; k < n; k++) {
+            fg = t == F32 ? fg ^ got[k] : (fg + got[k]) & mask_of(t);
+            fw = t == F32 ? fw ^ want[k] : (fw + want[k]) & mask_of(t);
+          }
+          if (fg != fw) {
+            snprintf(why, len, "group %u word %u: the returned values fold to 0x%llx, expected 0x%llx", g, w,
+                     (unsigned long long)fg, (unsigned long long)fw);
+            ok = 0;
+          }
+          continue;
         }
         qsort(got, n, sizeof *got, cmp_u64);
         qsort(want, n, sizeof *want, cmp_u64);
@@ -721,6 +741,7 @@ static void fill_inputs(const struct rcase *c, uint64_t *init, uint64_t *operand
   /* the buffer control's targets start at the init value; shared words are copied over them */
   for (uint32_t i = 0; i < c->groups * c->words; i++)
     store(vk.words.map, c->type, i, c->shared ? ~*init & mask_of(c->type) : *init);
+  *(uint32_t *)vk.iters.map = c->iters;
   /* a sentinel no returned value can equal in these cases, so a missing store shows */
   memset(vk.returned.map, 0xa7, (size_t)threads * c->iters * 8);
 }
@@ -771,6 +792,16 @@ int main(int argc, char **argv)
       {.mode = "even-lanes", .loaded_addr = 1, .even_only = 1, .returns = 1, .iters = 64, .wg = 256, .groups = 4,
        .words = 8},
       {.mode = "lane-operands", .lane_operand = 1, .returns = 1, .iters = 1, .wg = 64, .groups = 1, .words = 1},
+      /* warp-words moved toward atomlab's rmw.comp, one difference at a time, then all of them */
+      {.mode = "ww-iters-buffer", .loaded_addr = 1, .returns = 1, .iters_buf = 1, .iters = 64, .wg = 256, .groups = 4,
+       .words = 8},
+      {.mode = "ww-scoped", .loaded_addr = 1, .returns = 1, .scoped = 1, .iters = 64, .wg = 256, .groups = 4,
+       .words = 8},
+      {.mode = "ww-fold", .loaded_addr = 1, .returns = 1, .fold = 1, .iters = 64, .wg = 256, .groups = 4, .words = 8},
+      {.mode = "ww-dead-branch", .loaded_addr = 1, .returns = 1, .dead_branch = 1, .iters = 64, .wg = 256,
+       .groups = 4, .words = 8},
+      {.mode = "ww-all-of-rmw", .loaded_addr = 1, .returns = 1, .iters_buf = 1, .scoped = 1, .fold = 1,
+       .dead_branch = 1, .iters = 64, .wg = 256, .groups = 4, .words = 8},
   };
   int ran = 0, failed = 0, caught = 0;
   for (int shared = 1; shared >= 0; shared--)
