@@ -53,3 +53,10 @@ g = [x["id"] for x in json.load(sys.stdin)["devices"]
      if x["backend"] == want[0] and (len(want) < 2 or x["type"] == want[1])]
 print(g[0] if g else "")' "$@"
 }
+# gpu_results_name: the results/ folder name of this machine's first GPU (nvidia-h100, nvidia-h200, ...), from
+# nvidia-smi's name; "unknown-gpu" without one. Scripts default OUT to out/results/<name>/<kind>.
+gpu_results_name() {
+  local n
+  n=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | grep -oE '[A-Z]+[0-9]+' | head -1)
+  [ -n "$n" ] && echo "nvidia-$(echo "$n" | tr 'A-Z' 'a-z')" || echo unknown-gpu
+}

@@ -8,14 +8,20 @@
 #      vulkan, cuda and opencl backends with one grid shape (OUT/grid-<backend>.json);
 #   2b. what the driver exposes of the pipelines (VK_KHR_pipeline_executable_properties) in OUT/executables.txt;
 #   4. `atomlab compare` of vulkan against cuda and opencl against cuda (OUT/compare-*.txt), and
-#      OUT/summary.txt: the cross-API table at a few cells with each backend's instructions.
-# Everything goes under OUT with a log (OUT/log.txt) and the steps' status (OUT/status.txt).
+#      OUT/summary.txt: the cross-API table at a few cells with each backend's instructions;
+#   5. the standalone reproducer of the shared-memory rows that do not verify (tests/vulkan/repro_shared_atomics,
+#      no atomlab code): OUT/repro.txt, again with atomlab's pipeline capture flags (OUT/repro-capture.txt), the
+#      driver's pipeline-cache blobs searched for machine code (OUT/repro-sass.txt), and the same shared-memory
+#      rows through CUDA on this GPU (OUT/cuda-local-ops.json).
+# Everything goes under OUT with a log (OUT/log.txt) and the steps' status (OUT/status.txt). OUT defaults to
+# out/results/<gpu>/vulkan (nvidia-h100, nvidia-h200: the layout of results/), so one run per GPU copies as is.
 # Run from the repository root on the GPU machine, with .gl carried: bash scripts/gpu-vulkan.sh
 cd "$(dirname "$0")/.."
 # The loader: unpacked from the .deb files the lead carries (device README); ldconfig makes libvulkan.so.1 found.
 for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
 ldconfig
 . scripts/gpu-env.sh
+OUT=${OUT:-out/results/$(gpu_results_name)/vulkan}
 gpu_script gpu-vulkan
 A=${ATOMLAB:-$A}
 step_deadline ${DEADLINE_S:-450}
@@ -103,6 +109,45 @@ for pat in ("contiguous", "cross-warp"):
             print(f"  {pat:11s} {c:5d} {p:5d} " + " ".join(f"{v:9.3f}" for v in vals) + f"  {ratio:6.2f}x")
 PY
 [ -f "$OUT/executables.txt" ] && { echo; echo "executables (first lines):"; head -c 1500 "$OUT/executables.txt"; } >>"$OUT/summary.txt"
+
+# 5. The shared-memory rows that do not verify, without atomlab: the reproducer on the same device (its index is
+# the Vulkan physical-device index, as atomlab's vulkan:N), plain and with atomlab's pipeline capture flags; its
+# pipeline-cache blobs searched for NVIDIA machine code; the same rows through CUDA.
+REPRO=${REPRO:-./build/tests/vulkan/repro_shared_atomics}
+if [ -x "$REPRO" ]; then
+  step -o "$OUT/repro.txt" repro 60 "$REPRO" --device "${VK#vulkan:}" --cache-dir "$W"
+  step -o "$OUT/repro-capture.txt" repro-capture 60 "$REPRO" --device "${VK#vulkan:}" --capture
+  step -o "$OUT/repro-sass.txt" repro-sass 60 python3 scripts/vk-blob-sass.py "$OUT/repro-sass-detail.txt" \
+    "$W"/shared-u64-xor-one-op.bin "$W"/shared-f32-add-one-op.bin "$W"/shared-u64-add-one-op.bin \
+    "$W"/shared-u32-xor-one-op.bin "$W"/buffer-u64-xor-one-op.bin
+  mkdir -p "$OUT/repro-pipelines"
+  cp "$W"/shared-u64-xor-one-op.bin "$W"/shared-f32-add-one-op.bin "$W"/shared-u64-add-one-op.bin \
+    "$OUT/repro-pipelines/" 2>/dev/null
+else
+  step_note "repro: $REPRO not built (no libvulkan to link at build time)"
+fi
+[ -n "$CU" ] && step cuda-local-ops 60 $A rmw --device "$CU" --pattern contiguous,cross-warp --op and,or,xor,fetch_add \
+  --type u64,f32 --space local --result all --contention 32 --padding 1 --wg-size $WG --workgroups $NGROUPS --iters 64 \
+  --min-samples 1 --max-samples 1 -o "$OUT/cuda-local-ops.json" --quiet
+python3 - "$OUT" <<'PY' >>"$OUT/summary.txt" 2>&1
+import os, sys, atl_json
+o = sys.argv[1]
+print("\nstandalone reproducer (repro.txt; repro-capture.txt with atomlab's capture flags):")
+for name in ("repro.txt", "repro-capture.txt"):
+    p = os.path.join(o, name)
+    if not os.path.exists(p):
+        print(f"  {name}: not run")
+        continue
+    lines = open(p).read().splitlines()
+    print(f"  {name}: " + next((l for l in reversed(lines) if "cases run" in l or l.startswith("SKIP")), "no result line"))
+    for l in lines:
+        if " FAIL " in f" {l} ":
+            print("    " + l[:200])
+p = os.path.join(o, "cuda-local-ops.json")
+if os.path.exists(p):
+    rows = [r for r in atl_json.load(p)["rows"] if r["status"] == "ok"]
+    print(f"CUDA, the same shared-memory rows: {sum(1 for r in rows if r['verified'])} of {len(rows)} verified")
+PY
 cat "$OUT/summary.txt"
 for f in "$OUT"/compare-*.txt; do [ -f "$f" ] && { echo "== $f"; grep -E "^summary|^not the same|^warning" "$f"; }; done
 exit ${STEP_FAILED:-0}
