@@ -7,7 +7,7 @@
 #   2. the weighted bincount (D = 1, u32 weights, E = 64 M keys) at 2^20 and 2^24 bins on uniform and zipf
 #      keys (hot too at 2^20), variants atomic, run, block, bins and auto, with the ratio to the copy
 #      ceiling;
-#   3. bins' rows per work-group (--bin-rows 16384, 65536, 262144) at 2^20 bins.
+#   3. the rows bins' work-groups take at a time (--bin-rows 1024, 4096, 16384) at 2^20 bins.
 # Writes OUT/f32.json, bf16.json, f16.json, bincount-2e20.json, bincount-2e24.json, bin-rows-*.json,
 # info.txt (the steps' status; app stderr goes there too) and OUT/summary.txt
 # (scripts/gpu-scatter-bf16-summary.py: every row, 16-bit against f32 per element, the bincount's best
@@ -30,7 +30,7 @@ step bincount-2e20 70 $B --targets 1048576 --dist uniform,zipf,hot --variants at
   -o "$OUT/bincount-2e20.json" --quiet
 step bincount-2e24 60 $B --targets 16777216 --dist uniform,zipf --variants atomic,run,block,bins,auto \
   -o "$OUT/bincount-2e24.json" --quiet
-for n in 16384 262144; do
+for n in 1024 16384; do
   step "bin-rows-$n" 30 $B --targets 1048576 --dist uniform,zipf --variants bins --bin-rows $n \
     -o "$OUT/bin-rows-$n.json" --quiet
 done

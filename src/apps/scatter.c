@@ -340,12 +340,26 @@ static unsigned block_slots(const struct scatter_params *p)
 /* The bins variant's local table: 4096 (key, sum) slots, 32 KiB (two work-groups of 1024 per SM). */
 #define BIN_LOG2_SLOTS 12u
 
+/* The bins variant's work-groups: one wave, as many as the device holds at once (the backend's estimate for
+ * the compiled kernel counts its 32 KiB of local memory; without one, the resident threads), no more than
+ * there are chunks of --bin-rows rows. */
+static size_t bins_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  unsigned est = 0;
+  char method[160];
+  size_t groups = atl__app_resident_threads(atl_device_current(ctx), p->wg_size) / p->wg_size;
+  if (ops->occupancy_estimate && ops->occupancy_estimate(atl__dev(ctx), kernel, p->wg_size, &est, method,
+                                                         sizeof method) == 0 && est > 0)
+    groups = est;
+  const uint64_t chunks = (p->rows + p->bin_rows - 1) / p->bin_rows;
+  return groups > chunks ? (size_t)chunks : groups ? groups : 1;
+}
+
 static size_t launch_threads(const struct scatter_params *p, int variant)
 {
   if (variant == VAR_BLOCK) /* a work-group per block of rows */
     return (size_t)((p->rows + p->block_rows - 1) / p->block_rows * p->wg_size);
-  if (variant == VAR_BINS)
-    return (size_t)((p->rows + p->bin_rows - 1) / p->bin_rows * p->wg_size);
   const uint64_t warps = (p->rows + p->rows_per_warp - 1) / p->rows_per_warp;
   const uint64_t threads = warps * 32;
   return (size_t)((threads + p->wg_size - 1) / p->wg_size * p->wg_size);
@@ -430,7 +444,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
                            {ATL_ARG_BUFFER, r->out, 0},
                            {ATL_ARG_U64, NULL, p->rows},
                            {ATL_ARG_U32, NULL, p->rows_per_warp}};
-  struct atl_launch launch = {launch_threads(p, variant), p->wg_size, args, 5};
+  struct atl_launch launch = {variant == VAR_BINS ? 0 : launch_threads(p, variant), p->wg_size, args, 5};
+  if (!err && variant == VAR_BINS)
+    launch.global = bins_groups(ctx, kernel, p) * p->wg_size;
   if (!err && variant != VAR_DET)
     err = atl__app_time(ctx, kernel, &launch, variant < 0 ? NULL : reset_out, r, tm, &row);
   if (!err && variant >= 0)
@@ -634,8 +650,9 @@ static const struct atl_app_option scatter_options[] = {
      .help = "consecutive source rows a warp (32 work-items) owns"},
     {"block-rows", ATL_APP_OPT_U32, P(block_rows), .min = 1, .max = 1u << 24, .def = "4096", .arg = "N",
      .help = "consecutive source rows a work-group of the block variant sums by key in local memory"},
-    {"bin-rows", ATL_APP_OPT_U32, P(bin_rows), .min = 1, .max = 1u << 30, .def = "65536", .arg = "N",
-     .help = "consecutive source rows a work-group of the bins variant (dim 1) sums by key in local memory"},
+    {"bin-rows", ATL_APP_OPT_U32, P(bin_rows), .min = 1, .max = 1u << 30, .def = "4096", .arg = "N",
+     .help = "consecutive source rows a work-group of the bins variant (dim 1) takes at a time (one wave of "
+             "work-groups takes the chunks in turn, each summing its keys in its local table)"},
     {"groups", ATL_APP_OPT_U32, P(groups), .max = 1u << 24, .def = "0", .arg = "N",
      .help = "work-groups of the det variant's passes (grid-stride loops; 0: one per chunk or tile of the data): "
              "the result's bits must not depend on it"},

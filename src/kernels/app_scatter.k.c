@@ -101,8 +101,8 @@ ATL_INLINE void ADD_LOCAL(__local float *p, float v)
 #define PCOLS ((PAIRS + LANES - 1) / LANES) /* pairs each lane covers (the run variant) */
 
 #if defined(VARIANT_bins)
-/* D = 1 (a weighted bincount): a work-item per row, a work-group per BIN_ROWS rows, the group's frequent keys
- * summed in a local table of BIN_SLOTS (key, sum) slots (32 KiB: two groups of 1024 per SM), filled by CAS
+/* D = 1 (a weighted bincount): a work-item per row, a work-group per resident slot taking chunks of BIN_ROWS
+ * rows in turn, the group's frequent keys summed in a local table of BIN_SLOTS (key, sum) slots (32 KiB: two groups of 1024 per SM), filled by CAS
  * with up to BIN_PROBES linear probes from a Fibonacci hash; a key that finds no slot goes straight to the
  * output. A zipf head or a hot key costs one global atomic per group, uniform keys one each (as atomic, with
  * every lane busy). Loads of BIN_UNROLL rows are issued before their adds, so the atomics do not serialize
@@ -126,42 +126,45 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
     sums[s] = (A)0;
   }
   atl_barrier_local();
-  const ulong first = (ulong)atl_group_id() * BIN_ROWS;
-  const ulong last = first + BIN_ROWS < rows ? first + BIN_ROWS : rows;
-  for (ulong base = first + lid; base < last; base += BIN_UNROLL * wg) {
-    uint k[BIN_UNROLL];
-    A v[BIN_UNROLL];
-    for (uint u = 0; u < BIN_UNROLL; u++) {
-      const ulong i = base + (ulong)u * wg;
-      k[u] = i < last ? (uint)idx[i] : EMPTY;
-      v[u] = i < last ? LOAD(src[i]) : (A)0;
-    }
-    for (uint u = 0; u < BIN_UNROLL; u++) {
-#if defined(__CUDACC__)
-      /* A warp whose lanes all hold one key (a hot key) sums it with shuffles and sends one lane to the
-       * table: 32 adds on one local word would serialize. */
-      const uint m = __activemask(); /* a full warp only: the tree below sums 32 lanes into lane 0 */
-      if (m == 0xffffffffu && __all_sync(m, k[u] == __shfl_sync(m, k[u], 0))) {
-        for (uint off = 16; off > 0; off >>= 1)
-          v[u] += __shfl_down_sync(m, v[u], off);
-        if ((atl_local_id() & 31u) != 0)
+  /* Chunks of BIN_ROWS rows, chunk c by work-group c mod the groups (as many as are resident at once: the
+   * launch is one wave, the table lives for all of a group's chunks and goes out once) */
+  for (ulong first = (ulong)atl_group_id() * BIN_ROWS; first < rows; first += (ulong)atl_num_groups() * BIN_ROWS) {
+    const ulong last = first + BIN_ROWS < rows ? first + BIN_ROWS : rows;
+    for (ulong base = first + lid; base < last; base += BIN_UNROLL * wg) {
+      uint k[BIN_UNROLL];
+      A v[BIN_UNROLL];
+      for (uint u = 0; u < BIN_UNROLL; u++) {
+        const ulong i = base + (ulong)u * wg;
+        k[u] = i < last ? (uint)idx[i] : EMPTY;
+        v[u] = i < last ? LOAD(src[i]) : (A)0;
+      }
+      for (uint u = 0; u < BIN_UNROLL; u++) {
+  #if defined(__CUDACC__)
+        /* A warp whose lanes all hold one key (a hot key) sums it with shuffles and sends one lane to the
+         * table: 32 adds on one local word would serialize. */
+        const uint m = __activemask(); /* a full warp only: the tree below sums 32 lanes into lane 0 */
+        if (m == 0xffffffffu && __all_sync(m, k[u] == __shfl_sync(m, k[u], 0))) {
+          for (uint off = 16; off > 0; off >>= 1)
+            v[u] += __shfl_down_sync(m, v[u], off);
+          if ((atl_local_id() & 31u) != 0)
+            continue;
+        }
+  #endif
+        if (k[u] == EMPTY)
           continue;
+        uint s = (k[u] * 2654435761u) >> (32u - BIN_LOG2_SLOTS), probe = 0;
+        for (; probe < BIN_PROBES; probe++, s = (s + 1u) & (BIN_SLOTS - 1u)) {
+          uint cur = vkeys[s];
+          if (cur == EMPTY)
+            cur = atl_atomic_cas(&vkeys[s], EMPTY, k[u]);
+          if (cur == EMPTY || cur == k[u])
+            break;
+        }
+        if (probe < BIN_PROBES)
+          ADD_LOCAL(&sums[s], v[u]);
+        else
+          ADD(&out[k[u]], v[u]);
       }
-#endif
-      if (k[u] == EMPTY)
-        continue;
-      uint s = (k[u] * 2654435761u) >> (32u - BIN_LOG2_SLOTS), probe = 0;
-      for (; probe < BIN_PROBES; probe++, s = (s + 1u) & (BIN_SLOTS - 1u)) {
-        uint cur = vkeys[s];
-        if (cur == EMPTY)
-          cur = atl_atomic_cas(&vkeys[s], EMPTY, k[u]);
-        if (cur == EMPTY || cur == k[u])
-          break;
-      }
-      if (probe < BIN_PROBES)
-        ADD_LOCAL(&sums[s], v[u]);
-      else
-        ADD(&out[k[u]], v[u]);
     }
   }
   atl_barrier_local();
