@@ -337,7 +337,7 @@ static unsigned block_slots(const struct scatter_params *p)
   return s > 2048 ? 2048 : s ? s : 1;
 }
 
-/* The bins variant's local table: 4096 (key, sum) slots, 32 KiB (two work-groups of 1024 per SM). */
+/* The bins variant's local table: 4096 (key, sum) slots, 32 KiB a work-group. */
 #define BIN_LOG2_SLOTS 12u
 
 /* The bins variant's work-groups: one wave, as many as the device holds at once (the backend's estimate for
@@ -365,13 +365,13 @@ static size_t launch_threads(const struct scatter_params *p, int variant)
   return (size_t)((threads + p->wg_size - 1) / p->wg_size * p->wg_size);
 }
 
-/* One variant (or the copy ceiling, @p variant < 0) of one distribution: timed, read back and checked. */
 /*
  * What `auto` runs for these keys (never det, whose point is its order): from the shape and two shares of the
  * keys measured on the host, each a pass over them. The rules follow the H100 and H200 runs
  * (docs/scatter.md): a run of equal consecutive keys is what the run variant removes (sorted, clustered,
  * hot); a head of keys that each recur in a block variant's work-group (expected at least twice in its
- * --block-rows rows: a zipf head) is what the group's local table removes; at dim 1 every lane of the bins variant works on its own row and its table takes the head.
+ * --block-rows rows: a zipf head) is what the group's local table removes; at dim 1 every lane of the bins
+ * variant works on its own row and its table takes the head.
  */
 static int auto_pick(const struct scatter_params *p, const uint32_t *idx, const struct expected *x, char *why,
                      size_t len)
@@ -394,6 +394,7 @@ static int auto_pick(const struct scatter_params *p, const uint32_t *idx, const 
   return pick;
 }
 
+/* One variant (or the copy ceiling, @p variant < 0) of one distribution: timed, read back and checked. */
 static int run_variant(struct scatter_run *r, int dist, int variant, const struct expected *x, void *host_out,
                        const struct atl_app_timing *tm, struct atl_result_set *out)
 {
@@ -480,8 +481,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "out_hash53", bytes_hash(host_out, r->out_bytes));
     row.verified = row.wrong == 0;
     if (!row.verified)
-      atl__app_row_status(&row, ATL_STATUS_OK, "%s%s%llu of %llu elements wrong: first %s", picked, *picked ? ": " : "",
-                          (unsigned long long)row.wrong, (unsigned long long)(p->targets * p->dim), first);
+      atl__app_row_status(&row, ATL_STATUS_OK, "%s%s%llu of %llu elements wrong: first %s", picked,
+                          *picked ? ": " : "", (unsigned long long)row.wrong,
+                          (unsigned long long)(p->targets * p->dim), first);
     /* the fewest bytes: read src and idx once, read and write the output once */
     const double bytes = (double)r->src_bytes + (double)index_bytes(p) * (double)p->rows +
                          2.0 * (double)p->targets * p->dim * es;

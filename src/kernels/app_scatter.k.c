@@ -101,9 +101,9 @@ ATL_INLINE void ADD_LOCAL(__local float *p, float v)
 #define PCOLS ((PAIRS + LANES - 1) / LANES) /* pairs each lane covers (the run variant) */
 
 #if defined(VARIANT_bins)
-/* D = 1 (a weighted bincount): a work-item per row, a work-group per resident slot taking chunks of BIN_ROWS
- * rows in turn, the group's frequent keys summed in a local table of BIN_SLOTS (key, sum) slots (32 KiB: two groups of 1024 per SM), filled by CAS
- * with up to BIN_PROBES linear probes from a Fibonacci hash; a key that finds no slot goes straight to the
+/* D = 1 (a weighted bincount): a work-item per row, one wave of work-groups taking chunks of BIN_ROWS rows in
+ * turn, each group's frequent keys summed in a local table of BIN_SLOTS (key, sum) slots (32 KiB), filled by
+ * CAS with up to BIN_PROBES linear probes from a Fibonacci hash; a key that finds no slot goes straight to the
  * output. A zipf head or a hot key costs one global atomic per group, uniform keys one each (as atomic, with
  * every lane busy). Loads of BIN_UNROLL rows are issued before their adds, so the atomics do not serialize
  * the reads. */
