@@ -15,6 +15,8 @@
  * Row scatter-add (out[key][0..D) += vals[0..D)) for a warp or a work-group that owns one source row:
  *   atl_scatter_add_row_warp(out, key, vals, D, lane)    the 32 lanes of a warp add columns lane, lane+32,
  *                                                          ... (neighbouring words: coalesced atomics)
+ *   atl_scatter_add_row_warp_bf16 / _f16(out, key, vals, D, lane)  the same for 16-bit floats: column pairs,
+ *                                                          one packed reduction each
  *   atl_scatter_add_row_group(out, key, vals, D, lid, n) the n work-items of a work-group share the columns
  * and, aggregated by key, for a warp whose 32 lanes hold one source row each (rows i0 .. i0+31):
  *   atl_scatter_add_rows_warp_run(out, keys, src, D, lane, i0, n)  runs of equal consecutive keys summed in
@@ -169,6 +171,18 @@ ATL_INLINE void atl_scatter_add_row_warp(ATL_GLOBAL float *out, ulong key, ATL_G
   for (uint c = lane; c < d; c += 32u)
     atl_atomic_add_f32(&out[key * d + c], vals[c]);
 }
+
+/* One source row of 16-bit floats (their bits) into out[key]: lane l of 32 adds column pairs l, l + 32, ...
+ * (columns 2p and 2p + 1), one packed reduction per pair (two where a pair straddles words: odd d, odd key);
+ * an odd d's last column goes with -0.0f beside it. */
+#define ATL__ROW_WARP16(name, to_float, add_pair)                                                                      \
+  ATL_INLINE void name(ATL_GLOBAL ushort *out, ulong key, ATL_GLOBAL const ushort *vals, uint d, uint lane)          \
+  {                                                                                                                    \
+    for (uint c = 2u * lane; c < d; c += 64u)                                                                          \
+      add_pair(&out[key * d + c], to_float(vals[c]), c + 1u < d ? to_float(vals[c + 1u]) : -0.0f);                   \
+  }
+ATL__ROW_WARP16(atl_scatter_add_row_warp_bf16, atl_bf16_to_float, atl_atomic_add_bf16_pair)
+ATL__ROW_WARP16(atl_scatter_add_row_warp_f16, atl_f16_to_float, atl_atomic_add_f16_pair)
 
 /* One source row into out[key] by @p n work-items of a work-group (lid in 0 .. n-1). */
 ATL_INLINE void atl_scatter_add_row_group(ATL_GLOBAL float *out, ulong key, ATL_GLOBAL const float *vals, uint d,
