@@ -4,8 +4,8 @@
 #      distribution, every variant including det, the copy ceiling), its inputs dumped;
 #   2. PyTorch's index_add_ / scatter_add_ / index_add_ under torch.use_deterministic_algorithms(True) on
 #      the same inputs (scripts/peer-torch-scatter.py);
-#   3. bf16 at the same shape (atomic, run, block, det; f16: atomic, run, det on uniform, zipf, hot): per
-#      element against f32;
+#   3. bf16 at the same shape (every distribution; atomic, run, block, vector, det; f16: atomic, run, det on
+#      uniform, zipf, hot): per element against f32;
 #   4. i64 keys (atomic, run, det; uniform and zipf) against the i32 keys of step 1;
 #   5. det on 3 grids (--groups 0, 132, 4096; zipf and hot, E = 1 M): the output hashes must agree;
 #   6. D = 1 with u32 weights (a weighted bincount) at 2^20 and 2^24 bins.
@@ -30,19 +30,19 @@ S="$A app scatter --backend cuda --rows $E --dim $D --targets $V"
 run_step scatter 150 $S --dump "$W/d" -o "$OUT/scatter.json" --quiet
 run_step torch 150 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --targets $V -o "$OUT/torch.json"
 rm -rf "$W/d"
-# 16-bit floats on the distributions without hot words: a scalar 16-bit red compiles to a CAS loop
-# (ATOMG.E.CAS, measured on the H100), which takes 24 s a launch on zipf keys (docs/scatter.md)
-run_step bf16 90 $S --type bf16 --dist uniform,sorted,clustered --variants atomic,run,block,det -o "$OUT/scatter-bf16.json" --quiet
-run_step f16 60 $S --type f16 --dist uniform --variants atomic,run,det -o "$OUT/scatter-f16.json" --quiet
+# 16-bit floats on every distribution: the packed bf16x2 / f16x2 reductions (the scalar forms compiled to a
+# CAS loop that took 24 s a launch on zipf keys, docs/scatter.md)
+run_step bf16 120 $S --type bf16 --variants atomic,run,block,vector,det -o "$OUT/scatter-bf16.json" --quiet
+run_step f16 60 $S --type f16 --dist uniform,zipf,hot --variants atomic,run,det -o "$OUT/scatter-f16.json" --quiet
 run_step i64 60 $S --index i64 --dist uniform,zipf --variants atomic,run,det -o "$OUT/scatter-i64.json" --quiet
 for g in 0 132 4096; do
   run_step "det-groups-$g" 20 $A app scatter --backend cuda --rows 1048576 --dim $D --targets $V --dist zipf,hot \
     --variants det --groups $g -o "$OUT/det-groups-$g.json" --quiet
 done
 run_step bincount 30 $A app scatter --backend cuda --type u32 --dim 1 --rows 67108864 --targets 1048576 \
-  --variants atomic,run,block,det -o "$OUT/bincount-2e20.json" --quiet
+  --variants atomic,run,block,bins,det -o "$OUT/bincount-2e20.json" --quiet
 run_step bincount24 30 $A app scatter --backend cuda --type u32 --dim 1 --rows 67108864 --targets 16777216 \
-  --variants atomic,run,block -o "$OUT/bincount-2e24.json" --quiet
+  --variants atomic,run,block,bins -o "$OUT/bincount-2e24.json" --quiet
 python3 scripts/gpu-scatter-summary.py "$OUT" >"$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"
 exit ${STEP_FAILED:-0}

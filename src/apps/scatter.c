@@ -24,8 +24,8 @@ extern const struct atl_app_info atl__app_scatter;
 
 enum { DIST_UNIFORM, DIST_ZIPF, DIST_SORTED, DIST_CLUSTERED, DIST_HOT, DIST_COUNT };
 static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered", "hot"};
-enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_COUNT };
-static const char *const variant_names[] = {"atomic", "run", "block", "vector", "det"};
+enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_BINS, VAR_AUTO, VAR_COUNT };
+static const char *const variant_names[] = {"atomic", "run", "block", "vector", "det", "bins", "auto"};
 enum { TYPE_F32, TYPE_U32, TYPE_I32, TYPE_BF16, TYPE_F16, TYPE_COUNT };
 static const char *const type_names[] = {"f32", "u32", "i32", "bf16", "f16"};
 static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
@@ -33,7 +33,7 @@ enum { INDEX_I32, INDEX_I64 };
 static const char *const index_names[] = {"i32", "i64"};
 
 struct scatter_params {
-  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups;
+  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
   int type, index;
@@ -337,6 +337,25 @@ static unsigned block_slots(const struct scatter_params *p)
   return s > 2048 ? 2048 : s ? s : 1;
 }
 
+/* The bins variant's local table: 4096 (key, sum) slots, 32 KiB a work-group. */
+#define BIN_LOG2_SLOTS 12u
+
+/* The bins variant's work-groups: one wave, as many as the device holds at once (the backend's estimate for
+ * the compiled kernel counts its 32 KiB of local memory; without one, the resident threads), no more than
+ * there are chunks of --bin-rows rows. */
+static size_t bins_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  unsigned est = 0;
+  char method[160];
+  size_t groups = atl__app_resident_threads(atl_device_current(ctx), p->wg_size) / p->wg_size;
+  if (ops->occupancy_estimate && ops->occupancy_estimate(atl__dev(ctx), kernel, p->wg_size, &est, method,
+                                                         sizeof method) == 0 && est > 0)
+    groups = est;
+  const uint64_t chunks = (p->rows + p->bin_rows - 1) / p->bin_rows;
+  return groups > chunks ? (size_t)chunks : groups ? groups : 1;
+}
+
 static size_t launch_threads(const struct scatter_params *p, int variant)
 {
   if (variant == VAR_BLOCK) /* a work-group per block of rows */
@@ -346,29 +365,73 @@ static size_t launch_threads(const struct scatter_params *p, int variant)
   return (size_t)((threads + p->wg_size - 1) / p->wg_size * p->wg_size);
 }
 
+/*
+ * What `auto` runs for these keys (never det, whose point is its order): from the shape and two shares of the
+ * keys measured on the host, each a pass over them. The rules follow the H100 and H200 runs
+ * (docs/scatter.md): a run of equal consecutive keys is what the run variant removes (sorted, clustered,
+ * hot); a head of keys that each recur in a block variant's work-group (expected at least twice in its
+ * --block-rows rows: a zipf head) is what the group's local table removes; at dim 1 the bins variant's
+ * table takes a head or a run (uniform keys: atomic, 2% faster, results/nvidia-h100/scatter/round3/).
+ */
+static int auto_pick(const struct scatter_params *p, const uint32_t *idx, const struct expected *x, char *why,
+                     size_t len)
+{
+  uint64_t same = 0, head = 0;
+  for (uint64_t i = 1; i < p->rows; i++)
+    same += idx[i] == idx[i - 1];
+  for (uint64_t k = 0; k < p->targets; k++)
+    head += (double)x->depth[k] * p->block_rows >= 2.0 * (double)p->rows ? x->depth[k] : 0; /* 2 a block */
+  const double run_share = (double)same / (double)p->rows, head_share = (double)head / (double)p->rows;
+  int pick = VAR_ATOMIC;
+  if (p->dim == 1) /* H100, 2^20 bins: uniform keys 0.83 ms atomic, 0.84 bins; zipf 14.7 and 0.52; hot 49 and 0.20 */
+    pick = run_share >= 0.5 || head_share >= 0.05 ? VAR_BINS : VAR_ATOMIC;
+  else if (run_share >= 0.5)
+    pick = VAR_RUN;
+  else if (head_share >= 0.05)
+    pick = VAR_BLOCK;
+  snprintf(why, len, "auto ran %s (equal neighbouring keys %.3f, head keys' share %.3f, dim %u)",
+           variant_names[pick], run_share, head_share, p->dim);
+  return pick;
+}
+
 /* One variant (or the copy ceiling, @p variant < 0) of one distribution: timed, read back and checked. */
 static int run_variant(struct scatter_run *r, int dist, int variant, const struct expected *x, void *host_out,
                        const struct atl_app_timing *tm, struct atl_result_set *out)
 {
+  char picked[160] = "";
+  const int as_auto = variant == VAR_AUTO;
+  if (as_auto)
+    variant = auto_pick(r->p, r->host_idx, x, picked, sizeof picked);
   atl_context_t ctx = r->ctx;
   const struct scatter_params *p = r->p;
   struct atl_row row;
   void *kernel = NULL;
-  char label[96], defines[128];
+  char label[96], defines[256];
   snprintf(label, sizeof label, "%s%s/%s/%s", type_names[p->type], p->index == INDEX_I64 ? "-i64" : "",
            dist_names[dist],
-           variant < 0 ? "copy-ceiling" : variant_names[variant]);
+           variant < 0 ? "copy-ceiling" : as_auto ? "auto" : variant_names[variant]);
   atl__app_row_init(&row, "scatter", label);
+  if (as_auto) {
+    atl__app_row_status(&row, ATL_STATUS_OK, "%s", picked);
+    atl_row_metric_set(&row, "auto_variant", variant);
+  }
   /* The vector reduction exists on sm_90 for floats; the rows of a dimension it cannot split say so. */
   const struct atl_device_info *dev = atl_device_current(ctx);
-  if (variant == VAR_VECTOR && (!dev->has_vector_f32_red || p->type != TYPE_F32 || p->dim % 4)) {
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "red.global.add.v4.f32 needs CUDA on sm_90 or later, f32 and "
-                        "dim a multiple of 4");
+  if (variant == VAR_VECTOR && (!dev->has_vector_f32_red || (p->type == TYPE_F32 ? p->dim % 4 != 0
+                                                             : p->type < TYPE_BF16 || p->dim % 8 != 0))) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "red.global.add.v4.f32 / .v4.bf16x2 / .v4.f16x2 need CUDA on "
+                        "sm_90 or later and f32 with dim a multiple of 4 or bf16 / f16 with dim a multiple of 8");
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
-  snprintf(defines, sizeof defines, "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu", p->dim,
-           type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
-           variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows);
+  if (variant == VAR_BINS && p->dim != 1) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "bins is the weighted bincount's variant: dim 1 only");
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+  }
+  snprintf(defines, sizeof defines,
+           "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu",
+           p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
+           variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows, p->bin_rows,
+           1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS);
   int err = 0;
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
@@ -382,7 +445,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
                            {ATL_ARG_BUFFER, r->out, 0},
                            {ATL_ARG_U64, NULL, p->rows},
                            {ATL_ARG_U32, NULL, p->rows_per_warp}};
-  struct atl_launch launch = {launch_threads(p, variant), p->wg_size, args, 5};
+  struct atl_launch launch = {variant == VAR_BINS ? 0 : launch_threads(p, variant), p->wg_size, args, 5};
+  if (!err && variant == VAR_BINS)
+    launch.global = bins_groups(ctx, kernel, p) * p->wg_size;
   if (!err && variant != VAR_DET)
     err = atl__app_time(ctx, kernel, &launch, variant < 0 ? NULL : reset_out, r, tm, &row);
   if (!err && variant >= 0)
@@ -416,8 +481,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "out_hash53", bytes_hash(host_out, r->out_bytes));
     row.verified = row.wrong == 0;
     if (!row.verified)
-      atl__app_row_status(&row, ATL_STATUS_OK, "%llu of %llu elements wrong: first %s",
-                          (unsigned long long)row.wrong, (unsigned long long)(p->targets * p->dim), first);
+      atl__app_row_status(&row, ATL_STATUS_OK, "%s%s%llu of %llu elements wrong: first %s", picked,
+                          *picked ? ": " : "", (unsigned long long)row.wrong,
+                          (unsigned long long)(p->targets * p->dim), first);
     /* the fewest bytes: read src and idx once, read and write the output once */
     const double bytes = (double)r->src_bytes + (double)index_bytes(p) * (double)p->rows +
                          2.0 * (double)p->targets * p->dim * es;
@@ -578,12 +644,17 @@ static const struct atl_app_option scatter_options[] = {
      .arg = "LIST", .help = "atomic (one atomic per element), run (runs of equal keys summed first), block (a "
                             "work-group sums its rows by key in local memory first), vector (sm_90's "
                             "red.global.add.v4.f32), det (deterministic: a stable radix sort of the keys, then "
-                            "each output row summed by one warp in row order; bit-identical on every grid) or "
-                            "all; the copy ceiling always runs"},
+                            "each output row summed by one warp in row order; bit-identical on every grid), bins "
+                            "(dim 1: a work-item per row, a work-group's frequent keys summed in a local hash "
+                            "table first), auto (one of atomic, run, block, bins, picked by dim and the keys' "
+                            "measured runs and head) or all; the copy ceiling always runs"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
     {"block-rows", ATL_APP_OPT_U32, P(block_rows), .min = 1, .max = 1u << 24, .def = "4096", .arg = "N",
      .help = "consecutive source rows a work-group of the block variant sums by key in local memory"},
+    {"bin-rows", ATL_APP_OPT_U32, P(bin_rows), .min = 1, .max = 1u << 30, .def = "4096", .arg = "N",
+     .help = "consecutive source rows a work-group of the bins variant (dim 1) takes at a time (one wave of "
+             "work-groups takes the chunks in turn, each summing its keys in its local table)"},
     {"groups", ATL_APP_OPT_U32, P(groups), .max = 1u << 24, .def = "0", .arg = "N",
      .help = "work-groups of the det variant's passes (grid-stride loops; 0: one per chunk or tile of the data): "
              "the result's bits must not depend on it"},

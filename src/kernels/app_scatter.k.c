@@ -8,7 +8,9 @@
  *   TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16 (16-bit floats stored as their bits, summed in f32,
  *                    added by atomlab/scatter_device.h's atl_atomic_add_bf16 / _f16)
  *   IDX_T=uint|ulong the keys' type (--index i32 | i64)
- *   VARIANT_atomic   one atomic per element
+ *   VARIANT_atomic   one atomic per element; the warp's (row, column) pairs in order over its lanes, so
+ *                    every lane is busy when D < 32; 16-bit types: one packed bf16x2 / f16x2 reduction per
+ *                    pair of columns (the scalar 16-bit reductions are CAS loops on sm_90)
  *   VARIANT_run      the warp sums runs of equal consecutive keys in registers and flushes a run's sums
  *                    with one atomic per column when its key changes: a hot row or clustered keys cost one
  *                    atomic per run instead of one per row (uniform keys: the same as atomic)
@@ -17,14 +19,20 @@
  *                    8 slots), then adds each slot's sums to the output with one atomic per column: a key
  *                    that recurs within the block (a zipf head, a hot row) costs one global atomic per block
  *                    instead of one per row; rows whose key finds no slot go straight to the output
- *   VARIANT_vector   CUDA on sm_90, f32, D a multiple of 4: as atomic, but lane l adds columns 4l .. 4l+3 with
- *                    one vector reduction (red.global.add.v4.f32): a quarter of the atomic operations, each
- *                    a 16-byte update of one sector
+ *   VARIANT_vector   CUDA on sm_90, f32 with D a multiple of 4 or bf16 / f16 with D a multiple of 8: as
+ *                    atomic, but a lane adds 16 neighbouring bytes with one vector reduction
+ *                    (red.global.add.v4.f32, red.global.v4.bf16x2.add.noftz: SASS REDG.E.ADD.F32x4 /
+ *                    .BF16x8), the warp's (row, chunk) pairs over its lanes
+ *   VARIANT_bins     D = 1 (weighted bincount): a work-item per row, a work-group per BIN_ROWS rows summing
+ *                    its frequent keys in a local hash table before one atomic per slot (below)
  *   VARIANT_copy     the ceiling: copies src to dst as one flat array (no index, no atomic, every
  *                    work-item on neighbouring words whatever D is): the bandwidth of moving the same bytes
  *
  * Floats on OpenCL 1.2 have no atomic add: a CAS loop on the word's bits (what users write there); 16-bit
- * floats a CAS loop on the 32-bit word that holds them (atomlab/scatter_device.h).
+ * floats a CAS loop on the 32-bit word that holds a pair (atomlab/scatter_device.h). The 16-bit run and block
+ * variants sum in f32 and flush a pair of columns per packed reduction; an odd D's last column goes with
+ * -0.0f in the other half (which leaves it as it is), and a pair that straddles two words (odd D, odd row)
+ * as two packed reductions.
  */
 #include "atomlab/port.h"
 #include "atomlab/scatter_device.h"
@@ -38,12 +46,26 @@ typedef float A;
 #elif defined(TYPE_bf16) || defined(TYPE_f16)
 typedef ushort T;
 typedef float A;
+#define PACKED 1 /* added in pairs of columns: one bf16x2 / f16x2 reduction per pair */
 #if defined(TYPE_bf16)
 #define LOAD(x) atl_bf16_to_float(x)
 #define ADD(p, v) atl_atomic_add_bf16((p), (v))
+#define ADD_PAIR_AT(p, lo, hi) atl_atomic_add_bf16_pair((p), (lo), (hi))
+#define ADD_WORD(w, lo, hi) atl_atomic_add_bf16x2((w), (lo), (hi))
+#define RED_V4 "red.global.v4.bf16x2.add.noftz"
 #else
 #define LOAD(x) atl_f16_to_float(x)
 #define ADD(p, v) atl_atomic_add_f16((p), (v))
+#define ADD_PAIR_AT(p, lo, hi) atl_atomic_add_f16_pair((p), (lo), (hi))
+#define ADD_WORD(w, lo, hi) atl_atomic_add_f16x2((w), (lo), (hi))
+#define RED_V4 "red.global.v4.f16x2.add.noftz"
+#endif
+/* lo, hi added to the 16-bit words p[0], p[1]: with an even D every pair starts a 32-bit word (the buffers are
+ * allocated aligned), so one packed reduction with no test of the address. */
+#if D % 2 == 0
+#define ADD_PAIR(p, lo, hi) ADD_WORD((ATL_GLOBAL uint *)(p), (lo), (hi))
+#else
+#define ADD_PAIR(p, lo, hi) ADD_PAIR_AT((p), (lo), (hi))
 #endif
 #else
 #if defined(TYPE_i32)
@@ -75,8 +97,84 @@ ATL_INLINE void ADD_LOCAL(__local float *p, float v)
 
 #define LANES 32u
 #define COLS ((D + LANES - 1) / LANES) /* columns each lane covers */
+#define PAIRS ((D + 1) / 2)             /* column pairs of a row (16-bit types): 2p and 2p + 1 */
+#define PCOLS ((PAIRS + LANES - 1) / LANES) /* pairs each lane covers (the run variant) */
 
-#if defined(VARIANT_block)
+#if defined(VARIANT_bins)
+/* D = 1 (a weighted bincount): a work-item per row, one wave of work-groups taking chunks of BIN_ROWS rows in
+ * turn, each group's frequent keys summed in a local table of BIN_SLOTS (key, sum) slots (32 KiB), filled by
+ * CAS with up to BIN_PROBES linear probes from a Fibonacci hash; a key that finds no slot goes straight to the
+ * output. A zipf head or a hot key costs one global atomic per group, uniform keys one each (as atomic, with
+ * every lane busy). Loads of BIN_UNROLL rows are issued before their adds, so the atomics do not serialize
+ * the reads. */
+#if D != 1
+#error "VARIANT_bins is for D = 1"
+#endif
+#define EMPTY 0xffffffffu
+#define BIN_PROBES 4u
+#define BIN_UNROLL 4u
+ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
+                            ATL_GLOBAL T *out, ulong rows, uint rows_per_warp)
+{
+  ATL_SHARED uint keys[BIN_SLOTS];
+  ATL_SHARED A sums[BIN_SLOTS];
+  volatile ATL_LOCAL uint *vkeys = keys;
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  (void)rows_per_warp;
+  for (uint s = lid; s < BIN_SLOTS; s += wg) {
+    keys[s] = EMPTY;
+    sums[s] = (A)0;
+  }
+  atl_barrier_local();
+  /* Chunks of BIN_ROWS rows, chunk c by work-group c mod the groups (as many as are resident at once: the
+   * launch is one wave, the table lives for all of a group's chunks and goes out once) */
+  for (ulong first = (ulong)atl_group_id() * BIN_ROWS; first < rows; first += (ulong)atl_num_groups() * BIN_ROWS) {
+    const ulong last = first + BIN_ROWS < rows ? first + BIN_ROWS : rows;
+    for (ulong base = first + lid; base < last; base += BIN_UNROLL * wg) {
+      uint k[BIN_UNROLL];
+      A v[BIN_UNROLL];
+      for (uint u = 0; u < BIN_UNROLL; u++) {
+        const ulong i = base + (ulong)u * wg;
+        k[u] = i < last ? (uint)idx[i] : EMPTY;
+        v[u] = i < last ? LOAD(src[i]) : (A)0;
+      }
+      for (uint u = 0; u < BIN_UNROLL; u++) {
+  #if defined(__CUDACC__)
+        /* A warp whose lanes all hold one key (a hot key) sums it with shuffles and sends one lane to the
+         * table: 32 adds on one local word would serialize. */
+        const uint m = __activemask(); /* a full warp only: the tree below sums 32 lanes into lane 0 */
+        if (m == 0xffffffffu && __all_sync(m, k[u] == __shfl_sync(m, k[u], 0))) {
+          for (uint off = 16; off > 0; off >>= 1)
+            v[u] += __shfl_down_sync(m, v[u], off);
+          if ((atl_local_id() & 31u) != 0)
+            continue;
+        }
+  #endif
+        if (k[u] == EMPTY)
+          continue;
+        uint s = (k[u] * 2654435761u) >> (32u - BIN_LOG2_SLOTS), probe = 0;
+        for (; probe < BIN_PROBES; probe++, s = (s + 1u) & (BIN_SLOTS - 1u)) {
+          uint cur = vkeys[s];
+          if (cur == EMPTY)
+            cur = atl_atomic_cas(&vkeys[s], EMPTY, k[u]);
+          if (cur == EMPTY || cur == k[u])
+            break;
+        }
+        if (probe < BIN_PROBES)
+          ADD_LOCAL(&sums[s], v[u]);
+        else
+          ADD(&out[k[u]], v[u]);
+      }
+    }
+  }
+  atl_barrier_local();
+  for (uint s = lid; s < BIN_SLOTS; s += wg) {
+    const uint k = keys[s];
+    if (k != EMPTY)
+      ADD(&out[k], sums[s]);
+  }
+}
+#elif defined(VARIANT_block)
 #define EMPTY 0xffffffffu
 /* The slot of key @p k in the block's table (inserting it), or SLOTS where 8 probes find none. Every lane
  * of a row probes the same sequence, so all find the one slot whichever of them inserts the key. */
@@ -120,11 +218,19 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
         ADD(&out[(ulong)k * D + c], LOAD(src[i * D + c]));
   }
   atl_barrier_local();
+#if defined(PACKED) /* each slot's f32 sums go out a pair of columns at a time */
+  for (uint e = lid; e < SLOTS * PAIRS; e += wg) {
+    const uint s = e / PAIRS, c = 2 * (e % PAIRS), k = keys[s];
+    if (k != EMPTY)
+      ADD_PAIR(&out[(ulong)k * D + c], sums[s * D + c], c + 1 < D ? sums[s * D + c + 1] : -0.0f);
+  }
+#else
   for (uint e = lid; e < SLOTS * D; e += wg) {
     const uint k = keys[e / D];
     if (k != EMPTY)
       ADD(&out[(ulong)k * D + e % D], sums[e]);
   }
+#endif
 }
 #else
 ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
@@ -136,32 +242,78 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
   ulong last = first + rows_per_warp;
   if (last > rows)
     last = rows;
+  const uint n = first < last ? (uint)(last - first) : 0u; /* rows of this warp (rows_per_warp <= 2^20) */
 #if defined(VARIANT_copy)
-  (void)first, (void)last;
+  (void)first, (void)last, (void)n;
   for (ulong e = atl_global_id64(); e < rows * D; e += atl_global_size64())
     out[e] = src[e];
 #elif defined(VARIANT_vector)
-#if defined(__CUDACC__) && defined(TYPE_f32) && __CUDA_ARCH__ >= 900 && D % 4 == 0
-  for (ulong i = first; i < last; i++) {
-    const ulong k = idx[i];
-    for (uint c = lane * 4; c < D; c += LANES * 4) {
-      const float4 v = *(const float4 *)&src[i * D + c];
-      asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(&out[k * D + c]), "f"(v.x), "f"(v.y),
-                   "f"(v.z), "f"(v.w)
-                   : "memory");
-    }
+  /* The warp's (row, 16-byte chunk) pairs in order, lane l on the l-th, l+32-th, ...: every lane busy
+   * whatever D is (a row of 64 f32 is 16 chunks: two rows per step). */
+#if defined(__CUDACC__) && __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && D % 4 == 0
+#define CHUNKS (D / 4)
+  for (uint t = lane; t < n * CHUNKS; t += LANES) {
+    const ulong i = first + t / CHUNKS, k = idx[i];
+    const uint c = t % CHUNKS * 4;
+    const float4 v = *(const float4 *)&src[i * D + c];
+    asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(&out[k * D + c]), "f"(v.x), "f"(v.y),
+                 "f"(v.z), "f"(v.w)
+                 : "memory");
+  }
+#elif defined(__CUDACC__) && __CUDA_ARCH__ >= 900 && defined(PACKED) && D % 8 == 0
+#define CHUNKS (D / 8) /* 8 16-bit values, added as stored (no rounding of the operand) */
+  for (uint t = lane; t < n * CHUNKS; t += LANES) {
+    const ulong i = first + t / CHUNKS, k = idx[i];
+    const uint c = t % CHUNKS * 8;
+    const uint4 v = *(const uint4 *)&src[i * D + c];
+    asm volatile(RED_V4 " [%0], {%1, %2, %3, %4};" ::"l"(&out[k * D + c]), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+                 : "memory");
   }
 #else
-#error "VARIANT_vector needs CUDA on sm_90, TYPE_f32 and D a multiple of 4 (the driver says unsupported elsewhere)"
+#error "VARIANT_vector needs CUDA on sm_90 and f32 with D a multiple of 4 or bf16 / f16 with D a multiple of 8"
 #endif
+#elif defined(VARIANT_atomic) && defined(PACKED)
+  /* The warp's (row, column pair) pairs in order: one packed reduction per pair, every lane busy. */
+  for (uint t = lane; t < n * PAIRS; t += LANES) {
+    const ulong i = first + t / PAIRS, k = idx[i];
+    const uint c = t % PAIRS * 2;
+    ADD_PAIR(&out[k * D + c], LOAD(src[i * D + c]), c + 1 < D ? LOAD(src[i * D + c + 1]) : -0.0f);
+  }
 #elif defined(VARIANT_atomic)
+  /* The warp's (row, column) pairs in order, lane l on the l-th, l+32-th, ...: one atomic per element, a
+   * row's columns neighbouring words, and every lane busy when D < 32 (D = 1: 32 rows per step). */
+  for (uint t = lane; t < n * D; t += LANES) {
+    const ulong i = first + t / D, k = idx[i];
+    const uint c = t % D;
+    ADD(&out[k * D + c], LOAD(src[i * D + c]));
+  }
+#elif defined(PACKED) /* VARIANT_run, 16-bit: lane l sums column pairs l, l + 32, ... in f32 */
+  float lo[PCOLS], hi[PCOLS];
+  (void)n;
+  ulong key = first < last ? idx[first] : 0;
+  for (uint j = 0; j < PCOLS; j++)
+    lo[j] = hi[j] = 0.0f;
   for (ulong i = first; i < last; i++) {
     const ulong k = idx[i];
-    for (uint c = lane; c < D; c += LANES)
-      ADD(&out[k * D + c], LOAD(src[i * D + c]));
+    if (k != key) { /* the run ends: its sums go out, one packed reduction per pair */
+      for (uint j = 0, c = 2 * lane; c < D; j++, c += 2 * LANES) {
+        ADD_PAIR(&out[key * D + c], lo[j], c + 1 < D ? hi[j] : -0.0f);
+        lo[j] = hi[j] = 0.0f;
+      }
+      key = k;
+    }
+    for (uint j = 0, c = 2 * lane; c < D; j++, c += 2 * LANES) {
+      lo[j] += LOAD(src[i * D + c]);
+      if (c + 1 < D)
+        hi[j] += LOAD(src[i * D + c + 1]);
+    }
   }
+  if (first < last)
+    for (uint j = 0, c = 2 * lane; c < D; j++, c += 2 * LANES)
+      ADD_PAIR(&out[key * D + c], lo[j], c + 1 < D ? hi[j] : -0.0f);
 #else /* VARIANT_run */
   A sum[COLS];
+  (void)n;
   ulong key = first < last ? idx[first] : 0;
   for (uint j = 0; j < COLS; j++)
     sum[j] = (A)0;

@@ -270,8 +270,18 @@ int main(void)
     build("app_scatter", "D=64 TYPE_f16 IDX_T=uint VARIANT_run", archs[a]);
     build("app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_block SLOTS=128u BLOCK_ROWS=4096u", archs[a]);
     build("app_scatter", "D=3 TYPE_i32 IDX_T=ulong VARIANT_atomic", archs[a]);
-    if (strstr(archs[a], "sm_90")) /* the vector reduction is sm_90's */
+    /* the packed 16-bit pairs at an odd D (pairs that straddle words), the bincount's bins variant */
+    build("app_scatter", "D=33 TYPE_bf16 IDX_T=uint VARIANT_run", archs[a]);
+    build("app_scatter", "D=5 TYPE_f16 IDX_T=ulong VARIANT_atomic", archs[a]);
+    build("app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_bins BIN_ROWS=65536u BIN_SLOTS=4096u BIN_LOG2_SLOTS=12u",
+          archs[a]);
+    build("app_scatter", "D=1 TYPE_bf16 IDX_T=ulong VARIANT_bins BIN_ROWS=700u BIN_SLOTS=4096u BIN_LOG2_SLOTS=12u",
+          archs[a]);
+    if (strstr(archs[a], "sm_90")) { /* the vector reductions are sm_90's */
       build("app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", archs[a]);
+      build("app_scatter", "D=64 TYPE_bf16 VARIANT_vector", archs[a]);
+      build("app_scatter", "D=16 TYPE_f16 VARIANT_vector", archs[a]);
+    }
     build("app_skiplist", "LEVELS=24", archs[a]);
     /* the crossgpu app: both scopes, both result uses */
     build("crossgpu", "SCOPE_system RESULT_USED=0", archs[a]);
