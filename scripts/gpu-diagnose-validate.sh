@@ -72,25 +72,6 @@ HA="warp-aggregated=hist-solid-match-any;privatized=hist-solid-warp-private;byte
 HU="warp-aggregated=hist-uniform-match-any;privatized=hist-uniform-warp-private;byte-lanes=hist-uniform-byte-lanes;block16=hist-uniform-block16"
 SC="$A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 --samples 1 --quiet -o $W/s.json"
 ST="$A strategy --backend cuda --op fetch_add --result used --iters 256 --min-samples 1 --max-samples 1 --quiet -o $W/st.json"
-cat >"$W/torch_ops.py" <<'PY'
-import torch
-torch.manual_seed(1)
-E, D, V = 1 << 20, 64, 1 << 17
-src = torch.rand(E, D, device="cuda")
-for name, idx in (("uniform", torch.randint(0, V, (E,), device="cuda")), ("hot", torch.zeros(E, dtype=torch.long, device="cuda"))):
-    dst = torch.zeros(V, D, device="cuda")
-    dst.index_add_(0, idx, src)
-    dst.scatter_add_(0, idx[:, None].expand(E, D), src)
-    w = torch.rand(E * 16, device="cuda")
-    keys = (torch.randint(0, 1 << 20, (E * 16,), device="cuda") if name == "uniform"
-            else torch.zeros(E * 16, dtype=torch.long, device="cuda"))
-    torch.bincount(keys, minlength=1 << 20)
-    torch.bincount(keys, weights=w, minlength=1 << 20)
-    torch.histc(keys.float(), bins=4096, min=0, max=1 << 20)
-    torch.histc(w if name == "uniform" else torch.zeros_like(w), bins=256, min=0, max=1)
-torch.cuda.synchronize()
-print("torch ops done")
-PY
 cat >"$W/cupy_ops.py" <<'PY'
 import cupy as cp, cupyx
 cp.random.seed(1)
@@ -111,7 +92,7 @@ prof rmw-shared-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --cont
 prof rmw-shared-cas-word atomlab-rmw bottleneck - - rmw -- $RL --op cas --contention 32
 prof rmw-shared-f32-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --type f32 --contention 32
 python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
-  prof torch torch - - - "index|scatter|bincount|histc|[Hh]istogram" -- python3 "$W/torch_ops.py"
+  prof torch torch - - - "index|scatter|bincount|histc|[Hh]istogram" -- python3 scripts/torch-scatter-ops.py --float-histc
 python3 -c "import cupy" 2>>"$L" && prof cupy cupy - - - "" -- python3 "$W/cupy_ops.py"
 prof hist-solid-global atomlab-histogram - - "privatized=hist-solid-shared;block16=hist-solid-block16;warp-aggregated=hist-solid-match-any" histogram -- $H --dist solid --variants global
 prof hist-solid-shared atomlab-histogram - not "$HA" histogram -- $H --dist solid --variants shared

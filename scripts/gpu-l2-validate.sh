@@ -31,25 +31,7 @@ SC="$A app scatter --backend cuda --rows 1048576 --dim 64 --targets 131072 --sam
 prof scatter scatter $SC --dist uniform,zipf,hot --variants atomic,block
 HI="$A app histogram --backend cuda --bytes 67108864 --samples 1 --quiet -o $W/h.json"
 prof histogram "hist" $HI --variants global,shared,block16
-cat >"$W/torch_ops.py" <<'PY'
-import torch
-torch.manual_seed(1)
-E, D, V = 1 << 20, 64, 1 << 17
-src = torch.rand(E, D, device="cuda")
-for name, idx in (("uniform", torch.randint(0, V, (E,), device="cuda")), ("hot", torch.zeros(E, dtype=torch.long, device="cuda"))):
-    dst = torch.zeros(V, D, device="cuda")
-    dst.index_add_(0, idx, src)
-    dst.scatter_add_(0, idx[:, None].expand(E, D), src)
-    w = torch.rand(E * 16, device="cuda")
-    keys = (torch.randint(0, 1 << 20, (E * 16,), device="cuda") if name == "uniform"
-            else torch.zeros(E * 16, dtype=torch.long, device="cuda"))
-    torch.bincount(keys, minlength=1 << 20)
-    torch.bincount(keys, weights=w, minlength=1 << 20)
-    torch.histc(keys.float(), bins=4096, min=0, max=1 << 20)
-torch.cuda.synchronize()
-print("torch ops done")
-PY
-prof torch "index|scatter|bincount|histc|[Hh]istogram" python3 "$W/torch_ops.py"
+prof torch "index|scatter|bincount|histc|[Hh]istogram" python3 scripts/torch-scatter-ops.py
 python3 - "$W" "$OUT" <<'PY' >>"$S" 2>&1
 import csv, os, sys
 w, out = sys.argv[1:]

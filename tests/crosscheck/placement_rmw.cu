@@ -20,14 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#define CHECK(call)                                                                                                    \
-  do {                                                                                                                 \
-    cudaError_t e_ = (call);                                                                                           \
-    if (e_ != cudaSuccess) {                                                                                           \
-      fprintf(stderr, "error: %s: %s\n", #call, cudaGetErrorString(e_));                                              \
-      exit(1);                                                                                                         \
-    }                                                                                                                  \
-  } while (0)
+#include "probe.cuh"
 
 // contiguous: CONTENTION consecutive threads share a word, words PADDING apart.
 // cross-warp: thread t updates word (t * PADDING) mod WORDS, so threads WORDS/PADDING apart share one.
@@ -49,16 +42,7 @@ __global__ void rmw(unsigned *array, int cross, unsigned contention, unsigned pa
   }
 }
 
-static unsigned parse(const char *s, const char *name)
-{
-  char *end;
-  unsigned long v = strtoul(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || v == 0 || v > 0xffffffffUL) {
-    fprintf(stderr, "error: %s: '%s' is not a whole number from 1 to 2^32-1\n", name, s);
-    exit(2);
-  }
-  return (unsigned)v;
-}
+static unsigned parse(const char *s, const char *name) { return parse_whole(s, name, 1); }
 
 struct run {
   int cross;
