@@ -6,41 +6,24 @@ issue's targets (2^20 bins: 0.3x the ceiling; 2^24 bins: 2x the atomic variant) 
 
 usage: gpu-scatter-bf16-summary.py OUT
 """
-import os
 import sys
 
-import atl_json
+import scatter_rows
+from scatter_rows import ms
 
 o = sys.argv[1]
 
 
 def rows(name):
-    p = os.path.join(o, name)
-    return atl_json.load(p)["rows"] if os.path.exists(p) else []
-
-
-def ms(r):
-    return r["time_ms"]["median"]
+    return scatter_rows.rows(o, name)
 
 
 def table(title, rs):
-    print(title)
-    for r in rs:
-        if r["status"] != "ok":
-            print(f"  {r['variant']:30s} {r['status']}: {r.get('reason', '')}")
-            continue
-        note = "ok" if r["verified"] else "NOT VERIFIED: " + r.get("reason", "")
-        if r["verified"] and r["variant"].endswith("/auto"):
-            note += "  (" + r.get("reason", "") + ")"
-        print(f"  {r['variant']:30s} {ms(r):9.3f} ms {r.get('gbps', 0):8.1f} GB/s "
-              f"{r.get('ratio_to_ceiling', 0):6.3f}x ceiling  {note}")
-        if r.get("instructions"):
-            print(f"  {'':30s} SASS: {r['instructions']}")
+    scatter_rows.table(title, rs, details=True)
 
 
-def by(rs):  # (dist, variant) -> row, verified and measured only, the ceiling left out
-    return {tuple(r["variant"].split("/")[1:3]): r for r in rs
-            if r["status"] == "ok" and r["verified"] and not r["variant"].endswith("copy-ceiling")}
+def by(rs):
+    return scatter_rows.by(rs, with_ceiling=False)
 
 
 def best(rows_by, dist, skip=("auto",)):

@@ -9,30 +9,22 @@ import json
 import os
 import sys
 
-import atl_json
+import scatter_rows
+from scatter_rows import ms
 
 o = sys.argv[1]
 
 
 def rows(name):
-    p = os.path.join(o, name)
-    return atl_json.load(p)["rows"] if os.path.exists(p) else []
-
-
-def ms(r):
-    return r["time_ms"]["median"]
+    return scatter_rows.rows(o, name)
 
 
 def table(title, rs):
-    print(title)
-    for r in rs:
-        print(f"  {r['variant']:30s} {ms(r):9.3f} ms {r.get('gbps', 0):8.1f} GB/s "
-              f"{r.get('ratio_to_ceiling', 0):6.3f}x ceiling  {'ok' if r['verified'] else 'NOT VERIFIED: ' + r.get('reason', '')}"
-              if r["status"] == "ok" else f"  {r['variant']:30s} {r['status']}: {r.get('reason', '')}")
+    scatter_rows.table(title, rs, details=False)
 
 
-def by(rs):  # (dist, variant) -> row, verified and measured only
-    return {tuple(r["variant"].split("/")[1:3]): r for r in rs if r["status"] == "ok" and r["verified"]}
+def by(rs):
+    return scatter_rows.by(rs, with_ceiling=True)
 
 
 ours = rows("scatter.json")

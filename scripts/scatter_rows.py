@@ -1,0 +1,37 @@
+"""Reading and printing `atomlab app scatter` rows, as the scatter GPU summaries share them
+(gpu-scatter-summary.py, gpu-scatter-bf16-summary.py)."""
+import os
+
+import atl_json
+
+
+def rows(folder, name):
+    """The rows of FOLDER/NAME, or none where that step wrote no file."""
+    p = os.path.join(folder, name)
+    return atl_json.load(p)["rows"] if os.path.exists(p) else []
+
+
+def ms(r):
+    return r["time_ms"]["median"]
+
+
+def table(title, rs, details=False):
+    """Every row with its ratio to the copy ceiling; DETAILS adds what auto ran and each row's SASS."""
+    print(title)
+    for r in rs:
+        if r["status"] != "ok":
+            print(f"  {r['variant']:30s} {r['status']}: {r.get('reason', '')}")
+            continue
+        note = "ok" if r["verified"] else "NOT VERIFIED: " + r.get("reason", "")
+        if details and r["verified"] and r["variant"].endswith("/auto"):
+            note += "  (" + r.get("reason", "") + ")"
+        print(f"  {r['variant']:30s} {ms(r):9.3f} ms {r.get('gbps', 0):8.1f} GB/s "
+              f"{r.get('ratio_to_ceiling', 0):6.3f}x ceiling  {note}")
+        if details and r.get("instructions"):
+            print(f"  {'':30s} SASS: {r['instructions']}")
+
+
+def by(rs, with_ceiling=True):
+    """(dist, variant) -> row, verified and measured only; the copy ceiling left out unless WITH_CEILING."""
+    return {tuple(r["variant"].split("/")[1:3]): r for r in rs
+            if r["status"] == "ok" and r["verified"] and (with_ceiling or not r["variant"].endswith("copy-ceiling"))}
