@@ -133,23 +133,17 @@ ATL__ADD16_PAIR(atl_atomic_add_bf16_pair, atl_atomic_add_bf16x2)
 ATL__ADD16_PAIR(atl_atomic_add_f16_pair, atl_atomic_add_f16x2)
 
 /* v added to the 16-bit word at @p p: the packed reduction on the aligned word that holds it, -0 beside it. */
-ATL_INLINE void atl_atomic_add_bf16(ATL_GLOBAL ushort *p, float v)
-{
-  ATL_GLOBAL uint *w = (ATL_GLOBAL uint *)((size_t)p & ~(size_t)3);
-  if ((size_t)p & 2)
-    atl_atomic_add_bf16x2(w, -0.0f, v);
-  else
-    atl_atomic_add_bf16x2(w, v, -0.0f);
-}
-
-ATL_INLINE void atl_atomic_add_f16(ATL_GLOBAL ushort *p, float v)
-{
-  ATL_GLOBAL uint *w = (ATL_GLOBAL uint *)((size_t)p & ~(size_t)3);
-  if ((size_t)p & 2)
-    atl_atomic_add_f16x2(w, -0.0f, v);
-  else
-    atl_atomic_add_f16x2(w, v, -0.0f);
-}
+#define ATL__ADD16_ONE(name, add2)                                                                                     \
+  ATL_INLINE void name(ATL_GLOBAL ushort *p, float v)                                                                  \
+  {                                                                                                                    \
+    ATL_GLOBAL uint *w = (ATL_GLOBAL uint *)((size_t)p & ~(size_t)3);                                                  \
+    if ((size_t)p & 2)                                                                                                 \
+      add2(w, -0.0f, v);                                                                                               \
+    else                                                                                                               \
+      add2(w, v, -0.0f);                                                                                               \
+  }
+ATL__ADD16_ONE(atl_atomic_add_bf16, atl_atomic_add_bf16x2)
+ATL__ADD16_ONE(atl_atomic_add_f16, atl_atomic_add_f16x2)
 
 /* f32 atomic add in global memory: the hardware's on CUDA, a CAS loop on OpenCL 1.2 (no float atomics). */
 ATL_INLINE void atl_atomic_add_f32(ATL_GLOBAL float *p, float v)
