@@ -271,12 +271,22 @@ int smem_format(const struct smem_opts *o);
 int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *command);
 
 /** The getopt codes smem_opts_parse handles, to put in a command's option table. */
-enum { SMEM_O_TABLE = 400, SMEM_O_RESULT, SMEM_O_THRESHOLD, SMEM_O_FORMAT, SMEM_O_SMS, SMEM_O_WARPS, SMEM_O_EXPECT };
+enum { SMEM_O_TABLE = 400, SMEM_O_RESULT, SMEM_O_THRESHOLD, SMEM_O_FORMAT, SMEM_O_SMS, SMEM_O_WARPS, SMEM_O_EXPECT,
+       SMEM_O_DRAM };
 #define SMEM_LONGOPTS                                                                                                  \
   {"table", required_argument, NULL, SMEM_O_TABLE}, {"result", required_argument, NULL, SMEM_O_RESULT},                \
       {"threshold", required_argument, NULL, SMEM_O_THRESHOLD}, {"format", required_argument, NULL, SMEM_O_FORMAT},    \
       {"sms", required_argument, NULL, SMEM_O_SMS}, {"warps-per-sm", required_argument, NULL, SMEM_O_WARPS},           \
-      {"expect", required_argument, NULL, SMEM_O_EXPECT}, {"output", required_argument, NULL, 'o'}
+      {"expect", required_argument, NULL, SMEM_O_EXPECT}, {"dram", required_argument, NULL, SMEM_O_DRAM},               \
+      {"output", required_argument, NULL, 'o'}
+
+/** The achievable DRAM share of peak from the streaming-kernel export @p path (atl_l2_dram_achievable); dies
+ * naming @p opt where it cannot be read. */
+double cli_dram_achievable(const char *opt, const char *path);
+
+/** The shared-memory unit's cycles per fetch-and-add pass from the calibration table @p path (atl_smem_pass_costs);
+ * dies naming @p opt where it cannot be read. */
+double cli_pass_cost(const char *opt, const char *path);
 
 /** Help text of the shared options. */
 extern const char smem_opts_help[];

@@ -28,6 +28,10 @@ static const char usage[] =
     "  --spread FILE       calibration: one word per line (contiguous, contention 1, padding 32)\n"
     "  --s-same A,R, --s-spread A,R   the calibration as numbers instead: L2 cycles per ATOM and\n"
     "                      per RED request\n"
+    "  --dram FILE         the achievable DRAM share: an export of a streaming kernel (no atomics, with\n"
+    "                      dram__throughput.avg.pct_of_peak_sustained_elapsed): the advice's DRAM floor [peak]\n"
+    "  --table FILE        the shared-memory calibration table: the pass cost of the strategies that move\n"
+    "                      element updates to shared memory (without it they are not counted)\n"
     "  --threshold X       U from which a launch is an L2-atomic bottleneck  [0.8]\n"
     "  --format F          table or csv  [table]\n"
     "  --advice            for every bottleneck, the access the counters imply and the strategy for it\n"
@@ -54,7 +58,7 @@ static void parse_pair(const char *opt, const char *text, double s[ATL_L2_KINDS]
 
 int cmd_model_l2(int argc, char **argv)
 {
-  enum { O_COUNTERS = 256, O_SAME, O_SPREAD, O_S_SAME, O_S_SPREAD, O_THRESHOLD, O_FORMAT, O_ADVICE };
+  enum { O_COUNTERS = 256, O_SAME, O_SPREAD, O_S_SAME, O_S_SPREAD, O_THRESHOLD, O_FORMAT, O_ADVICE, O_DRAM, O_TABLE };
   static const struct option longopts[] = {{"counters", required_argument, NULL, O_COUNTERS},
                                            {"same", required_argument, NULL, O_SAME},
                                            {"spread", required_argument, NULL, O_SPREAD},
@@ -63,10 +67,12 @@ int cmd_model_l2(int argc, char **argv)
                                            {"threshold", required_argument, NULL, O_THRESHOLD},
                                            {"format", required_argument, NULL, O_FORMAT},
                                            {"advice", no_argument, NULL, O_ADVICE},
+                                           {"dram", required_argument, NULL, O_DRAM},
+                                           {"table", required_argument, NULL, O_TABLE},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
-  const char *counters = NULL, *same = NULL, *spread = NULL, *out = NULL;
-  struct atl_l2_calibration cal = {{0, 0}, {0, 0}};
+  const char *counters = NULL, *same = NULL, *spread = NULL, *out = NULL, *dram = NULL, *table = NULL;
+  struct atl_l2_calibration cal = {{0, 0}, {0, 0}, 0, 0};
   int have_same = 0, have_spread = 0;
   double threshold = 0.8;
   int csv = 0, with_advice = 0, ch;
@@ -86,6 +92,8 @@ int cmd_model_l2(int argc, char **argv)
       csv = strcmp(optarg, "csv") == 0;
       break;
     case O_ADVICE: with_advice = 1; break;
+    case O_DRAM: dram = optarg; break;
+    case O_TABLE: table = optarg; break;
     case 'o': out = optarg; break;
     case 'h': fputs(usage, stdout); return EXIT_OK;
     case ':': die_usage("option '%s' needs a value (see 'atomlab model l2 --help')", argv[optind - 1]);
@@ -106,8 +114,12 @@ int cmd_model_l2(int argc, char **argv)
     calibrate("--same", same, cal.s_same);
   if (spread)
     calibrate("--spread", spread, cal.s_dist);
-  struct atl_l2_report r;
   char why[600];
+  if (dram)
+    cal.dram_share = cli_dram_achievable("--dram", dram);
+  if (table)
+    cal.s_pass = cli_pass_cost("--table", table);
+  struct atl_l2_report r;
   if (atl_l2_read_file(counters, &r, why, sizeof why))
     die_usage("--counters: %s", why);
   struct cli_buffer buf;

@@ -207,10 +207,14 @@ int cmd_profile(int argc, char **argv)
     cli_check_output("--save-counters", save); /* a folder or a missing parent: said now, not after ncu's run */
   if ((l2_same != NULL) != (l2_spread != NULL))
     die_usage("--l2-same and --l2-spread go together: the L2 model's two calibration exports");
-  struct atl_l2_calibration l2_cal;
+  struct atl_l2_calibration l2_cal = {{0, 0}, {0, 0}, opts.settings.dram_achievable, 0};
   if (l2_same) {
+    double s_cas;
     l2_calibrate("--l2-same", l2_same, l2_cal.s_same);
     l2_calibrate("--l2-spread", l2_spread, l2_cal.s_dist);
+    /* the strategies that move element updates to shared memory pay its pass cost */
+    if (atl_smem_pass_costs(&table, &l2_cal.s_pass, &s_cas, why, sizeof why))
+      l2_cal.s_pass = 0;
   }
   /* SIGINT/SIGTERM reach ncu and the program (atl_spawn), then the temporary folder goes */
   cli_catch_stop_signals();

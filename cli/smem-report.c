@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomlab/l2model.h"
 #include "cli.h"
 
 const char smem_opts_help[] =
@@ -12,6 +13,9 @@ const char smem_opts_help[] =
     "  --sms N           SMs, where the counters lack device__attribute_multiprocessor_count\n"
     "  --warps-per-sm N  resident warps per SM, where the counters lack it\n"
     "  --format F        table, csv or json  [table; with -o: from the file extension]\n"
+    "  --dram FILE       the achievable DRAM share: an ncu export (--page raw, the L2 model's metrics and\n"
+    "                    dram__throughput.avg.pct_of_peak_sustained_elapsed) of a streaming kernel; the\n"
+    "                    median over its launches without atomics is the advice's DRAM floor  [peak]\n"
     "  --expect K=V      kernel K must get verdict V (bottleneck or not); exit 1 if one does not (repeatable)\n"
     "  -o FILE           write the result to FILE (through a temporary name) instead of stdout\n";
 
@@ -29,6 +33,31 @@ static double parse_positive(const char *opt, const char *arg, double hi)
   if (*arg == '\0' || *end != '\0' || !(v > 0 && v <= hi))
     die_usage("%s '%s' is not allowed: a number above 0 and at most %g", opt, arg, hi);
   return v;
+}
+
+double cli_dram_achievable(const char *opt, const char *path)
+{
+  struct atl_l2_report r;
+  char why[600];
+  double share = 0;
+  if (atl_l2_read_file(path, &r, why, sizeof why) || atl_l2_dram_achievable(&r, &share, why, sizeof why))
+    die_usage("%s: %s", opt, why);
+  atl_l2_report_release(&r);
+  return share;
+}
+
+double cli_pass_cost(const char *opt, const char *path)
+{
+  struct atl_smem_table table;
+  char why[512];
+  double s_fao = 0, s_cas = 0;
+  if (atl_smem_table_read_csv(path, &table, why, sizeof why))
+    die_usage("%s: %s", opt, why);
+  const int err = atl_smem_pass_costs(&table, &s_fao, &s_cas, why, sizeof why);
+  atl_smem_table_release(&table);
+  if (err)
+    die_usage("%s: %s", opt, why);
+  return s_fao;
 }
 
 int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *command)
@@ -63,6 +92,9 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
       die_usage("--expect is allowed at most %d times", SMEM_MAX_EXPECT);
     if (atl_smem_expectation_parse(arg, &o->expect[o->nexpect++])) /* argv outlives the command */
       die_usage("--expect '%s' is not allowed: KERNEL=bottleneck or KERNEL=not", arg);
+    return 1;
+  case SMEM_O_DRAM:
+    o->settings.dram_achievable = cli_dram_achievable("--dram", arg);
     return 1;
   case 'o':
     cli_check_output("-o", arg);

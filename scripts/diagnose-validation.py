@@ -107,10 +107,12 @@ def models(out, atomlab, progs, head, launches):
     stops: exit 2) is set aside with its reason and the rest modelled again."""
     refused = []
     usable = os.path.join(out, "programs-modelled.csv")
+    # the achievable DRAM share (a streaming kernel's export) where the run recorded one: the advice's DRAM floor
+    dram = ["--dram", os.path.join(out, "dram.csv")] if os.path.exists(os.path.join(out, "dram.csv")) else []
     for _ in range(50):
         write_raw(usable, head, launches)
         smem, err = run_csv([atomlab, "model", "util", "--table", os.path.join(out, "smem-table.csv"), "--counters",
-                             usable, "--format", "csv"])
+                             usable, "--format", "csv"] + dram)
         m = re.search(r"kernel (\d+) \(", err)
         if smem is None and m:
             refused += [dict(d, reason=err) for d in launches if d["ID"] == m.group(1)]
@@ -118,7 +120,8 @@ def models(out, atomlab, progs, head, launches):
             continue
         if smem is None:
             sys.exit(f"model util: {err[:2000]}")
-        l2cmd = [atomlab, "model", "l2", "--counters", usable, "--format", "csv", "--advice"]
+        l2cmd = [atomlab, "model", "l2", "--counters", usable, "--format", "csv", "--advice", "--table",
+                 os.path.join(out, "smem-table.csv")] + dram
         if os.path.exists(os.path.join(out, "same.csv")):
             l2cmd += ["--same", os.path.join(out, "same.csv"), "--spread", os.path.join(out, "spread.csv")]
         l2, err = run_csv(l2cmd)
@@ -155,12 +158,18 @@ def analyse(out, atomlab):
                      predicted_ms=busy / clock if clock > 0 else None, passes_per_job=num(s["passes_per_job"]),
                      advice=s.get("advice") or None, predicted_speedup=num(s["predicted_speedup"]) or None
                      if s.get("predicted_speedup") else None, expect=p.get("expect_shared", "-"))
+            # the shared advice names one strategy ("NAME: why"), priced by predicted_speedup
+            r["strategies"] = ({s["advice"].split(":")[0]: num(s["predicted_speedup"])}
+                               if s.get("advice") and s.get("predicted_speedup") else {})
             rows.append(r)
         if g.get("access", "none") != "none":
             r = dict(base, unit="L2", u=num(g["u"]), u_lo=num(g["u_low"]), u_hi=num(g["u_high"]), verdict=g["verdict"],
                      bound=False, predicted_ms=num(g["busy_us"]) / 1e3, passes_per_job=None,
                      advice=g.get("advice") or None, predicted_speedup=num(g["predicted_speedup"]) or None
                      if g.get("predicted_speedup") else None, expect=p.get("expect_l2", "-"))
+            # every strategy the L2 advice priced, "NAME=SPEEDUP;..." best first (predicted_speedup is the best's)
+            r["strategies"] = {a.split("=")[0]: num(a.split("=")[1]) for a in (g.get("strategies") or "").split(";")
+                               if "=" in a}
             rows.append(r)
     # atomlab's own programs and CUB launch each kernel after a warm-up: the last launch of a name is the row
     last = {}
@@ -176,12 +185,19 @@ def analyse(out, atomlab):
     for r in rows:
         r["error"] = r["predicted_ms"] / r["measured_ms"] - 1 if r["predicted_ms"] is not None and r["measured_ms"] > 0 else None
         alts = dict(a.split("=", 1) for a in r.pop("alts").split(";") if "=" in a)
-        r["measured_speedup"], r["alternative"] = None, None
+        r["measured_speedup"], r["alternative"], r["strategy"], r["pairs"] = None, None, None, []
         if r["advice"] and r["measured_ms"] == main.get(r["program"]):
+            # every strategy the advice priced that the manifest has a program for; the first (manifest order) is
+            # THE applied one: its own prediction against the measured speedup
             for strategy, alt in alts.items():
-                if strategy in r["advice"] and main.get(alt):
-                    r["measured_speedup"], r["alternative"] = r["measured_ms"] / main[alt], alt
-                    break
+                if strategy in r["strategies"] and main.get(alt):
+                    pred, meas = r["strategies"][strategy], r["measured_ms"] / main[alt]
+                    r["pairs"].append({"strategy": strategy, "alternative": alt, "predicted_speedup": pred,
+                                       "measured_speedup": meas, "speedup_error": pred / meas - 1 if pred else None})
+            if r["pairs"]:
+                first = r["pairs"][0]
+                r["strategy"], r["alternative"] = first["strategy"], first["alternative"]
+                r["measured_speedup"], r["predicted_speedup"] = first["measured_speedup"], first["predicted_speedup"]
         r["speedup_error"] = (r["predicted_speedup"] / r["measured_speedup"] - 1
                               if r["predicted_speedup"] and r["measured_speedup"] else None)
         expect = r.pop("expect")
@@ -215,6 +231,9 @@ def analyse(out, atomlab):
     sp = [abs(r["speedup_error"]) for r in rows if r["speedup_error"] is not None]
     summary["speedup"] = {"applied": len(sp), "median_error": statistics.median(sp) if sp else None,
                           "max_error": max(sp) if sp else None, "within_30pct": sum(e <= 0.3 for e in sp)}
+    allp = [abs(q["speedup_error"]) for r in rows for q in r["pairs"] if q["speedup_error"] is not None]
+    summary["speedup_all_pairs"] = {"pairs": len(allp), "median_error": statistics.median(allp) if allp else None,
+                                    "within_30pct": sum(e <= 0.3 for e in allp)}
     summary["kernels"] = len(set((r["program"], r["kernel"]) for r in rows))
     summary["max_u"] = max((r["u"] for r in rows), default=None)
     hfile = next((os.path.join(out, f) for f in ("summary.txt", "gpu-summary.txt") if os.path.exists(os.path.join(out, f))), None)
@@ -234,10 +253,15 @@ def analyse(out, atomlab):
     x = summary["speedup"]
     lines.append(f"advice applied: {x['applied']}, median |predicted / measured speedup - 1| {rate(x['median_error'])}"
                  f" (largest {rate(x['max_error'])}), {x['within_30pct']} within 30%")
+    x = summary["speedup_all_pairs"]
+    lines.append(f"every priced strategy with a measured alternative: {x['pairs']} pairs, median |predicted / measured"
+                 f" - 1| {rate(x['median_error'])}, {x['within_30pct']} within 30%")
     for r in rows:
         flag = "" if r["expected_verdict"] in ("unknown", r["verdict"]) else "  <-- wrong"
-        sp = (f" speedup pred {r['predicted_speedup']:.2f} meas {r['measured_speedup']:.2f}"
+        sp = (f" speedup {r['strategy']} pred {r['predicted_speedup']:.2f} meas {r['measured_speedup']:.2f}"
               if r["predicted_speedup"] and r["measured_speedup"] else "")
+        sp += "".join(f"; {q['strategy']} pred {q['predicted_speedup']:.2f} meas {q['measured_speedup']:.2f}"
+                      for q in r["pairs"][1:])
         pred = f"{r['predicted_ms']:.4f}" if r["predicted_ms"] is not None else "-"
         lines.append(f"{r['program'][:22]:22} {r['kernel'][:34]:34} {r['unit']:6} U {r['u']:.2f} "
                      f"[{r['u_lo']:.2f}-{r['u_hi']:.2f}] {pred:>9} / {r['measured_ms']:.4f} ms {r['verdict']:16} "

@@ -48,6 +48,16 @@ struct atl_l2_counters {
   double red_requests;     /**< lts__t_requests_op_red.sum (no result: REDG) */
   double input_active_max; /**< lts__d_atomic_input_cycles_active.max, or -1 where the export lacks it */
   double dram_pct;         /**< dram__throughput.avg.pct_of_peak_sustained_elapsed, or -1 where the export lacks it */
+  /* what the advice's predictions read besides (each -1 where the export lacks it) */
+  double issue_max;        /**< smsp__inst_executed.max: the busiest SM sub-partition's warp-instructions */
+  double sm_elapsed;       /**< sm__cycles_elapsed.avg: the kernel's SM cycles (its SM clock with the duration) */
+  double l1_requests;      /**< l1tex__t_requests_pipe_lsu_mem_global_op_{atom,red}.sum: global atomic warp-instructions */
+  double l1_set_accesses;  /**< l1tex__t_set_accesses_pipe_lsu_mem_global_op_{atom,red}.sum: the L2 requests they split into */
+  double grid_size;        /**< launch__grid_size: blocks of the launch */
+  double block_size;       /**< launch__block_size: threads per block */
+  double sm_count;         /**< device__attribute_multiprocessor_count */
+  double warp_size;        /**< device__attribute_warp_size */
+  double clock_khz;        /**< device__attribute_clock_rate (the SM clock where sm__cycles_elapsed is missing) */
 };
 
 /** A list of launches read from one export. */
@@ -63,6 +73,10 @@ enum atl_l2_kind { ATL_L2_ATOM, ATL_L2_RED, ATL_L2_KINDS };
 struct atl_l2_calibration {
   double s_same[ATL_L2_KINDS]; /**< requests to one word (the same-address chain) */
   double s_dist[ATL_L2_KINDS]; /**< requests to distinct lines */
+  double dram_share;           /**< the DRAM throughput a streaming kernel achieves, share of peak (0 < x <= 1;
+                                    atl_l2_dram_achievable); 0: not calibrated, peak taken */
+  double s_pass;               /**< SM cycles one pass of the shared-memory atomic unit costs (atl_smem_pass_costs);
+                                    0: unknown, the strategies' shared-memory work is not counted */
 };
 
 /** Which access the counters imply at the busiest slice. */
@@ -104,6 +118,49 @@ int atl_l2_cycles_per_request(const struct atl_l2_report *r, double s[ATL_L2_KIN
 /** The model for one launch. */
 void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
                         struct atl_l2_util *out);
+
+/**
+ * The achievable share of DRAM peak from a calibration export (a streaming kernel, e.g. the scatter app's
+ * copy ceiling, profiled with the L2 metrics and dram__throughput.avg.pct_of_peak_sustained_elapsed): the
+ * median over its launches without atomic requests. Returns 0, or ATL_EINVAL with the reason.
+ */
+int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, char *why, size_t why_len);
+
+/** The strategies the advice prices for hot words (docs/model.md, "Advice"). */
+enum atl_l2_strategy_id { ATL_L2_WARP_AGGREGATED, ATL_L2_BLOCK_AGGREGATED, ATL_L2_PRIVATIZED, ATL_L2_STRATEGIES };
+
+/** One strategy's predicted time after it is applied: the largest of what it leaves on each unit and the floors. */
+struct atl_l2_strategy {
+  const char *name;  /**< "warp-aggregated", "block-aggregated", "privatized" */
+  double l2_ns;      /**< the hot slice's requests left, at this kernel's cycles per request */
+  double smem_ns;    /**< the element updates moved to shared memory, at the calibrated pass cost (0: none or unknown) */
+  double after_ns;   /**< max(l2_ns, smem_ns, dram_ns, issue_ns) */
+  double speedup;    /**< the measured duration / after_ns */
+  const char *bound_by; /**< which term set after_ns: "L2", "shared", "DRAM" or "issue" */
+};
+
+/** The predictions of one launch: the strategies for hot words, best first; what they rest on. */
+struct atl_l2_prediction {
+  size_t count;      /**< strategies priced (0: not a hot-word launch, or the export lacks the time or clocks) */
+  struct atl_l2_strategy s[ATL_L2_STRATEGIES]; /**< best (largest speedup) first */
+  double lanes;      /**< lanes one warp-instruction sends to a hot word as separate requests (1..warp size) */
+  int lanes_counted; /**< lanes from the L1 counters (set accesses / requests); else the launch's bound
+                          min(warp size, block size) */
+  double dram_ns;    /**< the DRAM floor: the kernel's bytes at the achievable share of peak */
+  double issue_ns;   /**< the issue floor: the busiest sub-partition's warp-instructions, one a cycle (0: not counted) */
+};
+
+/**
+ * The speedup each strategy for hot words would give (docs/model.md, "Advice"), from what it does to the
+ * counters: warp-aggregated leaves R_max / lanes requests on the hot slice; block-aggregated and privatized
+ * leave one flush per block (launch__grid_size) and move the element updates to shared memory
+ * (block-aggregated: one pass per warp-instruction and word; privatized: one pass per ATOM request, as the
+ * table's used variant ATOMS.ADD, and per RED warp-instruction and word, as its unused variant
+ * ATOMS.POPC.INC, over the SMs at @p cal's pass cost). Each request left costs this kernel's busy cycles per
+ * request; the time after is the largest of those and the DRAM and issue floors.
+ */
+void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, const struct atl_l2_util *u,
+                    struct atl_l2_prediction *out);
 
 /**
  * The model's table, one line per launch of @p r (CSV with a header, or a table for people), and with

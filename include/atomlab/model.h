@@ -182,9 +182,10 @@ struct atl_smem_advice {
   const char *strategy; /**< warp-aggregated, native, privatized or byte-lanes; NULL: no advice (not a bottleneck) */
   const char *why;      /**< what the counters show that the strategy removes */
   double factor;        /**< r: the unit's busy time after the strategy over before, from the pass costs */
-  double speedup;       /**< T / max(issue floor, T x ((1 - u) + u x r)), u = min(U, 1): the unit's share shrinks by r,
-                             the rest stays, and no kernel issues faster than its busiest sub-partition (if counted) */
-  int floored;          /**< the issue floor, not Amdahl, set the prediction */
+  double speedup;       /**< T / max(issue floor, DRAM floor, T x ((1 - u) + u x r)), u = min(U, 1): the unit's share
+                             shrinks by r, the rest stays; no kernel issues faster than its busiest sub-partition
+                             nor moves its DRAM bytes faster than the achievable share of peak (where counted) */
+  int floored;          /**< the issue or the DRAM floor, not Amdahl, set the prediction */
 };
 
 /**
@@ -195,7 +196,7 @@ struct atl_smem_advice {
  * saturates the unit -> byte-lanes (4 counters per word), r = 1 / 4. Only for verdicts bottleneck and bound.
  */
 void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counters *in, enum atl_smem_variant v,
-                     double threshold, struct atl_smem_advice *out);
+                     double threshold, double dram_achievable, struct atl_smem_advice *out);
 
 /** The instruction class that dominates a kernel's jobs: "CAS" (CAS share >= 0.5, loop retries included),
  * "POPC.INC" (merged, or the unused variant without a pass count), "ADD", or "-" without shared atomics. */
@@ -351,6 +352,8 @@ struct atl_smem_settings {
   double threshold;              /**< U at or above it is a bottleneck */
   double sm_count;               /**< SMs, where the counters lack them (0: none) */
   double warps_per_sm;           /**< resident warps per SM, where the counters lack them (0: none) */
+  double dram_achievable;        /**< the DRAM share of peak a streaming kernel achieves (atl_l2_dram_achievable):
+                                      the advice's DRAM floor; 0: not calibrated, peak taken */
 };
 
 /** The defaults: the used variant (ATOMS.ADD), threshold 0.8, nothing filled in. */

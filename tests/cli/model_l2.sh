@@ -25,9 +25,11 @@ grep -q '^L2 atomic model, L2 cycles per request: S_same ATOM 1.388 RED 1.372, S
 [ "$(grep -c '^  [0-9]* rmw (U .*hot words.*combine before the L2' "$WORK/a.txt")" -eq 14 ] &&
   [ "$(grep -c '^  [0-9]* rmw (U .*spread.*send fewer' "$WORK/a.txt")" -eq 12 ] && pass ||
   fail "advice: $(sed -n '/^advice/,$p' "$WORK/a.txt")"
-"$ATOMLAB" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --advice --format csv | head -1 | grep -q ',verdict,advice,predicted_speedup$' &&
+"$ATOMLAB" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --advice --format csv | head -1 | grep -q ',verdict,advice,predicted_speedup,strategies$' &&
   pass || fail "advice column"
-# the predicted speedup of a hot launch: Amdahl with r = 1 / imbalance (docs/model.md, "Advice")
+# the predicted speedup of a hot launch (docs/model.md, "Advice"): this export has no launch or DRAM columns, so
+# only warp-aggregated is priced, at a warp's 32 lanes per hot request: the hot slice keeps 1 / 32 of its
+# requests at the kernel's own cycles per request, speedup = 32 / U (U = B / C, uncapped)
 "$ATOMLAB" model l2 --counters "$NCU" --same "$WORK/same.csv" --spread "$WORK/spread.csv" --advice --format csv |
   python3 -c '
 import csv, sys
@@ -36,10 +38,10 @@ hot = [r for r in rows if r["verdict"] == "bottleneck" and r["access"] == "hot w
 spread = [r for r in rows if r["verdict"] == "bottleneck" and r["access"] == "spread"]
 assert hot and spread
 for r in hot:
-    u = min(float(r["u"]), 1)
-    want = 1 / ((1 - u) + u / float(r["imbalance"]))
+    want = 32 / float(r["u"])
+    assert r["strategies"].startswith("warp-aggregated=") and ";" not in r["strategies"], r
     assert abs(float(r["predicted_speedup"]) / want - 1) < 2e-3, (r, want)
-assert all(r["predicted_speedup"] == "" for r in spread)
+assert all(r["predicted_speedup"] == "" and r["strategies"] == "" for r in spread)
 ' && pass || fail "predicted speedup of the L2 advice"
 expect_refused "--counters" model l2 --same "$WORK/same.csv" --spread "$WORK/spread.csv"
 expect_refused "--same FILE or --s-same" model l2 --counters "$NCU" --spread "$WORK/spread.csv"
@@ -54,4 +56,7 @@ expect_refused "--counters" model l2 --counters "$WORK/nonexistent.csv" --s-same
 { sed -n 1,2p "$NCU"; sed -n '11,12p' "$NCU"; } >"$WORK/red.csv"
 expect_refused "ATOM" model l2 --counters "$NCU" --same "$WORK/red.csv" --spread "$WORK/spread.csv"
 expect_refused "unknown option" model l2 --counters "$NCU" --bogus
+# the achievable DRAM share needs a streaming launch (no atomics, a DRAM share): this export has none
+expect_refused "--dram" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --dram "$NCU"
+expect_refused "--table" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --table "$WORK/nonexistent.csv"
 finish

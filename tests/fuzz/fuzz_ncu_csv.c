@@ -43,7 +43,7 @@ static void derive(const struct atl_ncu_report *r)
     if (!(u->u >= 0 && u->u <= ATL_SMEM_U_MAX) || !isfinite(u->u_lo) || !isfinite(u->u_hi) || u->u_hi < u->u_lo)
       abort();
     struct atl_smem_advice a;
-    atl_smem_advise(&x->util, &x->counters, s.variant, s.threshold, &a);
+    atl_smem_advise(&x->util, &x->counters, s.variant, s.threshold, s.dram_achievable, &a);
     if (a.strategy && !(isfinite(a.speedup) && a.speedup >= 1 - 1e-9))
       abort();
   }

@@ -47,7 +47,7 @@ static void h100_rmw(void)
     const int id = atoi(r.kernels[i].id);
     const char *v = atl_smem_unit_verdict(&u.unit, 0.8);
     struct atl_smem_advice a;
-    atl_smem_advise(&u, &r.kernels[i], ATL_SMEM_USED, 0.8, &a);
+    atl_smem_advise(&u, &r.kernels[i], ATL_SMEM_USED, 0.8, 0, &a);
     CHECK(u.unit.u <= ATL_SMEM_U_MAX && u.unit.u >= 0);
     CHECK(!u.unit.measured && (id == 0 || id >= 17 || (u.assumed & ATL_SMEM_NO_PASSES)));
     if (id == 0 || id >= 17) {

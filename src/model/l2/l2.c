@@ -15,19 +15,26 @@
 
 enum { LINE_LEN = 1 << 20, MAX_FIELDS = 8192 };
 
-/* The columns the model reads; the order is the one of `need` in read_row. */
+/* The columns the model reads; the order is the one of `need` in read_row. Up to C_ASKED they are metrics
+ * (profile asks ncu for them); the launch's and device's attributes after it are in every raw export. */
 enum col {
-  C_DURATION, C_CYCLES, C_ATOM_SUM, C_ATOM_MAX, C_ATOM_AVG, C_RED_SUM, C_RED_MAX, C_RED_AVG, C_INPUT_MAX, C_DRAM, C_COUNT
+  C_DURATION, C_CYCLES, C_ATOM_SUM, C_ATOM_MAX, C_ATOM_AVG, C_RED_SUM, C_RED_MAX, C_RED_AVG, C_INPUT_MAX, C_DRAM,
+  C_ISSUE, C_SM_ELAPSED, C_L1_ATOM, C_L1_RED, C_L1SET_ATOM, C_L1SET_RED, C_ASKED,
+  C_GRID = C_ASKED, C_BLOCK, C_SMS, C_WARP, C_CLOCK, C_COUNT
 };
 static const char *const col_names[C_COUNT] = {
     "gpu__time_duration.sum",  "lts__cycles_elapsed.avg", "lts__t_requests_op_atom.sum",
     "lts__t_requests_op_atom.max", "lts__t_requests_op_atom.avg", "lts__t_requests_op_red.sum",
     "lts__t_requests_op_red.max",  "lts__t_requests_op_red.avg",  "lts__d_atomic_input_cycles_active.max",
-    "dram__throughput.avg.pct_of_peak_sustained_elapsed"};
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed", "smsp__inst_executed.max", "sm__cycles_elapsed.avg",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+    "l1tex__t_set_accesses_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_set_accesses_pipe_lsu_mem_global_op_red.sum",
+    "launch__grid_size", "launch__block_size", "device__attribute_multiprocessor_count",
+    "device__attribute_warp_size", "device__attribute_clock_rate"};
 
 const char *const *atl_l2_metric_names(size_t *count)
 {
-  *count = C_COUNT;
+  *count = C_ASKED;
   return col_names;
 }
 
@@ -110,7 +117,7 @@ int atl_l2_read_csv(const char *text, const char *name, struct atl_l2_report *ou
     snprintf(why, why_len, "%s:%u: the header has no \"ID\" or \"Kernel Name\" column (ncu --page raw)", name, lineno);
     return fail(out, line, header, units, f, h, u, ATL_EINVAL);
   }
-  for (int c = 0; c < C_INPUT_MAX; c++) /* all but the optional input-cycles and DRAM columns */
+  for (int c = 0; c < C_INPUT_MAX; c++) /* all but the optional ones from the input cycles on */
     if (col[c] < 0) {
       snprintf(why, why_len, "%s:%u: no column %s (ask ncu for it: docs/model.md, \"Global atomics\")", name, lineno,
                col_names[c]);
@@ -177,6 +184,16 @@ int atl_l2_read_csv(const char *text, const char *name, struct atl_l2_report *ou
     k->requests_avg = v[C_ATOM_AVG] + v[C_RED_AVG];
     k->input_active_max = v[C_INPUT_MAX];
     k->dram_pct = v[C_DRAM];
+    k->issue_max = v[C_ISSUE];
+    k->sm_elapsed = v[C_SM_ELAPSED];
+    /* both kinds or neither: a sum over one kind alone would undercount the other */
+    k->l1_requests = col[C_L1_ATOM] >= 0 && col[C_L1_RED] >= 0 ? v[C_L1_ATOM] + v[C_L1_RED] : -1;
+    k->l1_set_accesses = col[C_L1SET_ATOM] >= 0 && col[C_L1SET_RED] >= 0 ? v[C_L1SET_ATOM] + v[C_L1SET_RED] : -1;
+    k->grid_size = v[C_GRID];
+    k->block_size = v[C_BLOCK];
+    k->sm_count = v[C_SMS];
+    k->warp_size = v[C_WARP];
+    k->clock_khz = v[C_CLOCK];
     out->count++;
   }
   if (out->count == 0) {
@@ -236,6 +253,28 @@ int atl_l2_cycles_per_request(const struct atl_l2_report *r, double s[ATL_L2_KIN
     }
     s[kind] = median(v, n);
   }
+  free(v);
+  return 0;
+}
+
+int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, char *why, size_t why_len)
+{
+  double *v = malloc((r->count ? r->count : 1) * sizeof *v);
+  size_t n = 0;
+  if (v == NULL) {
+    snprintf(why, why_len, "out of memory");
+    return ATL_ENOMEM;
+  }
+  for (size_t i = 0; i < r->count; i++) /* the streaming launches: no atomics, a DRAM share counted */
+    if (r->kernels[i].requests == 0 && r->kernels[i].dram_pct > 0 && r->kernels[i].dram_pct <= 100)
+      v[n++] = r->kernels[i].dram_pct / 100;
+  if (n == 0) {
+    free(v);
+    snprintf(why, why_len, "no launch without atomic requests with dram__throughput.avg.pct_of_peak_sustained_elapsed "
+                           "(profile a streaming kernel, e.g. the scatter app's copy ceiling)");
+    return ATL_EINVAL;
+  }
+  *share = median(v, n);
   free(v);
   return 0;
 }

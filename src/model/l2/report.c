@@ -30,37 +30,42 @@ static const char *advice(const struct atl_l2_util *u)
          "first (scatter run)";
 }
 
-/*
- * The predicted speedup of the advice (docs/model.md, "Advice"): combining or privatizing the hot words takes
- * almost all of their requests off the L2 (one flush per block instead of one request per element); what is
- * left is at least the kernel's DRAM traffic at peak bandwidth, t x DRAM% / 100 (the bytes stay), so the
- * speedup is at most 100 / DRAM% — an upper bound: the work besides the atomics that overlapped them, and the
- * strategy's own cost, are not counted. Without the DRAM share the busiest slice is taken down to the average
- * slice: Amdahl with r = 1 / imbalance. For spread requests the counters do not say how many requests
- * privatization saves: no prediction (0).
- */
-static double predicted_speedup(const struct atl_l2_counters *k, const struct atl_l2_util *u)
+/* "name=speedup;..." best first, for the CSV (empty where nothing is priced) */
+static void strategies_field(FILE *f, const struct atl_l2_prediction *p)
 {
-  if (u->access != ATL_L2_HOT || !(u->imbalance > 1))
-    return 0;
-  if (k->dram_pct > 0) /* the bytes stay: the kernel at its DRAM traffic at peak bandwidth */
-    return 100 / k->dram_pct;
-  const double share = u->u > 1 ? 1 : u->u;
-  return 1 / ((1 - share) + share / u->imbalance);
+  fputc('"', f);
+  for (size_t i = 0; i < p->count; i++)
+    fprintf(f, "%s%s=%.4g", i ? ";" : "", p->s[i].name, p->s[i].speedup);
+  fputc('"', f);
+}
+
+/* The priced strategies under a bottleneck's advice line: each with its speedup and what bounds it. */
+static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_prediction *p)
+{
+  fprintf(f, "      predicted (lanes per hot request %.3g, %s; DRAM floor %.4g us at %.0f%% of peak%s; issue floor "
+             "%.4g us; shared passes at %.3g cycles%s):\n",
+          p->lanes, p->lanes_counted ? "counted" : "the launch's bound", p->dram_ns / 1e3,
+          100 * (cal->dram_share > 0 ? cal->dram_share : 1), cal->dram_share > 0 ? ", achievable" : ", peak: not calibrated",
+          p->issue_ns / 1e3, cal->s_pass, cal->s_pass > 0 ? "" : ": unknown, not counted");
+  for (size_t i = 0; i < p->count; i++)
+    fprintf(f, "        %-17s %9.3gx  after %.4g us (bound by %s; L2 %.4g us, shared %.4g us)%s\n", p->s[i].name,
+            p->s[i].speedup, p->s[i].after_ns / 1e3, p->s[i].bound_by, p->s[i].l2_ns / 1e3, p->s[i].smem_ns / 1e3,
+            i == 0 ? "  <- recommended" : "");
 }
 
 int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
                        int csv, int with_advice)
 {
-  const struct atl_l2_calibration none = {{0, 0}, {0, 0}};
+  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0};
   if (csv)
     fprintf(f, "id,kernel,duration_us,l2_requests,atom_requests,red_requests,busiest_slice_requests,imbalance,access,"
-               "u,u_low,u_high,u_input,busy_us,verdict%s\n", with_advice ? ",advice,predicted_speedup" : "");
+               "u,u_low,u_high,u_input,busy_us,verdict%s\n", with_advice ? ",advice,predicted_speedup,strategies" : "");
   else if (cal)
     fprintf(f, "L2 atomic model, L2 cycles per request: S_same ATOM %.3f RED %.3f, S_spread ATOM %.3f RED %.3f "
-               "(threshold %.2f)\n",
+               "(threshold %.2f); achievable DRAM %s%.1f%% of peak\n",
             cal->s_same[ATL_L2_ATOM], cal->s_same[ATL_L2_RED], cal->s_dist[ATL_L2_ATOM], cal->s_dist[ATL_L2_RED],
-            threshold);
+            threshold, cal->dram_share > 0 ? "" : "not calibrated, taken as ",
+            100 * (cal->dram_share > 0 ? cal->dram_share : 1));
   else
     fprintf(f, "L2 atomic model without a calibration: U is the busiest slice's atomic input share alone, a floor "
                "(threshold %.2f)\n", threshold);
@@ -81,9 +86,14 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
               u.u_low, u.u_high, u.u_input, u.busy_ns / 1e3, verdict(&u, threshold));
     if (csv && with_advice) {
       const int b = strcmp(verdict(&u, threshold), "bottleneck") == 0;
+      struct atl_l2_prediction p = {0};
+      if (b && cal)
+        atl_l2_predict(cal, k, &u, &p);
       fprintf(f, ",\"%s\",", b ? advice(&u) : "");
-      if (b && predicted_speedup(k, &u) > 0)
-        fprintf(f, "%.4g", predicted_speedup(k, &u));
+      if (p.count) /* the recommended (best) strategy's; every priced one in the next column */
+        fprintf(f, "%.4g", p.s[0].speedup);
+      fputc(',', f);
+      strategies_field(f, &p);
     }
     fputc('\n', f);
   }
@@ -98,12 +108,12 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
         fprintf(f, "\nadvice (L2 atomic bottlenecks):\n");
       fprintf(f, "  %s %.60s (U %.2f, %s, busiest slice %.3gx the average): %s", r->kernels[i].id,
               r->kernels[i].kernel, u.u, atl_l2_access_name(u.access), u.imbalance, advice(&u));
-      const struct atl_l2_counters *k = &r->kernels[i];
-      if (predicted_speedup(k, &u) > 0)
-        fprintf(f, "; predicted speedup %.3gx (%s)", predicted_speedup(k, &u),
-                k->dram_pct > 0 ? "at most: the hot requests off the L2, the kernel at its DRAM traffic at peak"
-                                : "r = 1 / imbalance: the busiest slice down to the average");
       fputc('\n', f);
+      struct atl_l2_prediction p = {0};
+      if (cal)
+        atl_l2_predict(cal, &r->kernels[i], &u, &p);
+      if (p.count)
+        print_prediction(f, cal, &p);
     }
     if (!any)
       fprintf(f, "\nadvice: no launch is bound by the L2's atomic units\n");

@@ -2,14 +2,15 @@
  * Advice for a shared-memory atomic bottleneck: which device-library strategy removes the passes the counters
  * show, and the speedup the pass costs predict (docs/model.md, "Advice"). Amdahl on the unit's share of the
  * kernel: the strategy scales the unit's busy time by r, the rest of the kernel is taken as unchanged; and no
- * faster than the busiest SM sub-partition can issue the kernel's warp-instructions (where counted).
+ * faster than the busiest SM sub-partition can issue the kernel's warp-instructions, nor than its DRAM bytes move
+ * at the device's achievable share of peak (where counted).
  */
 #include <string.h>
 
 #include "atomlab/model.h"
 
 void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counters *in, enum atl_smem_variant v,
-                     double threshold, struct atl_smem_advice *out)
+                     double threshold, double dram_achievable, struct atl_smem_advice *out)
 {
   memset(out, 0, sizeof *out);
   const struct atl_smem_unit *un = &u->unit;
@@ -46,9 +47,12 @@ void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counte
     after = in->issue_cycles;
     out->floored = 1;
   }
-  /* nor faster than its DRAM traffic at peak: the strategy leaves the bytes as they are */
-  if (in && in->have_dram && in->dram_share * u->time > after && in->dram_share < 1) {
-    after = in->dram_share * u->time;
+  /* nor faster than its DRAM traffic at the share of peak a streaming kernel achieves (peak where not
+   * calibrated): the strategy leaves the bytes as they are */
+  const double achievable = dram_achievable > 0 && dram_achievable <= 1 ? dram_achievable : 1;
+  const double dram = in && in->have_dram ? in->dram_share / achievable : 0;
+  if (dram * u->time > after && dram < 1) {
+    after = dram * u->time;
     out->floored = 1;
   }
   out->speedup = after > 0 ? u->time / after : 1;

@@ -117,7 +117,8 @@ void atl_smem_expect_check(const struct atl_smem_util_set *set, const char *kern
   }
 }
 
-static cJSON *kernel_json(const struct atl_smem_kernel_util *x, enum atl_smem_variant variant, double threshold)
+static cJSON *kernel_json(const struct atl_smem_kernel_util *x, enum atl_smem_variant variant, double threshold,
+                          double dram_achievable)
 {
   const struct atl_smem_counters *k = &x->counters;
   const struct atl_smem_util *u = &x->util;
@@ -167,7 +168,7 @@ static cJSON *kernel_json(const struct atl_smem_kernel_util *x, enum atl_smem_va
     cJSON_AddBoolToObject(o, "clamped", u->clamped);
     cJSON_AddStringToObject(o, "assumed", assumed);
     struct atl_smem_advice adv;
-    atl_smem_advise(u, &x->counters, variant, threshold, &adv);
+    atl_smem_advise(u, &x->counters, variant, threshold, dram_achievable, &adv);
     if (adv.strategy) {
       cJSON *a = cJSON_AddObjectToObject(o, "advice");
       cJSON_AddStringToObject(a, "strategy", adv.strategy);
@@ -197,6 +198,9 @@ static int write_json(FILE *f, const struct atl_smem_util_set *set, const struct
   cJSON_AddStringToObject(root, "table", labels->table);
   cJSON_AddStringToObject(root, "result", atl_smem_variant_name(set->settings.variant));
   cJSON_AddNumberToObject(root, "threshold", set->settings.threshold);
+  /* the advice's DRAM floor: the achievable share of peak (1: not calibrated) */
+  cJSON_AddNumberToObject(root, "dram_achievable",
+                          set->settings.dram_achievable > 0 ? set->settings.dram_achievable : 1);
   cJSON_AddStringToObject(root, "assumptions",
                           "per-SM quantities are the average SM's: totals divided by the SM count, T = "
                           "sm__cycles_active.avg, n-hat = achieved occupancy x warps per SM, N = all ATOMS "
@@ -205,7 +209,8 @@ static int write_json(FILE *f, const struct atl_smem_util_set *set, const struct
                           "(docs/model.md)");
   cJSON *kernels = cJSON_AddArrayToObject(root, "kernels");
   for (size_t i = 0; i < set->count; i++)
-    cJSON_AddItemToArray(kernels, kernel_json(&set->kernels[i], set->settings.variant, set->settings.threshold));
+    cJSON_AddItemToArray(kernels, kernel_json(&set->kernels[i], set->settings.variant, set->settings.threshold,
+                                                     set->settings.dram_achievable));
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
   if (text == NULL)
@@ -242,7 +247,8 @@ static void write_csv(FILE *f, const struct atl_smem_util_set *set)
       continue;
     }
     struct atl_smem_advice adv;
-    atl_smem_advise(u, &x->counters, set->settings.variant, set->settings.threshold, &adv);
+    atl_smem_advise(u, &x->counters, set->settings.variant, set->settings.threshold, set->settings.dram_achievable,
+                    &adv);
     fprintf(f, ",%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g,", un->u_lo > 1 ? 1 : un->u_lo, un->u_hi > 1 ? 1 : un->u_hi,
             un->passes, un->measured, un->cas_jobs, un->s_fao, un->s_cas, u->utilization);
     if (adv.strategy) {
@@ -292,12 +298,14 @@ static void write_table(FILE *f, const struct atl_smem_util_set *set, const char
     struct atl_smem_advice adv;
     if (x->err)
       continue;
-    atl_smem_advise(&x->util, &x->counters, set->settings.variant, threshold, &adv);
+    atl_smem_advise(&x->util, &x->counters, set->settings.variant, threshold, set->settings.dram_achievable, &adv);
     if (!adv.strategy)
       continue;
     if (!advised++)
-      fprintf(f, "advice (shared-memory atomic bottlenecks; speedup = T / max(T ((1 - U) + U r), issue floor), r from "
-                 "the pass costs):\n");
+      fprintf(f, "advice (shared-memory atomic bottlenecks; speedup = T / max(T ((1 - U) + U r), issue floor, DRAM "
+                 "floor at %.1f%% of peak%s), r from the pass costs):\n",
+              100 * (set->settings.dram_achievable > 0 ? set->settings.dram_achievable : 1),
+              set->settings.dram_achievable > 0 ? ", achievable" : ": not calibrated");
     fprintf(f, "  %s %.60s (U %.2f, %.1f passes/job, e %.1f): %s - %s; r %.3g, predicted speedup %.2fx%s\n",
             x->counters.id, x->counters.kernel, x->util.unit.u, x->util.unit.passes, x->util.e, adv.strategy, adv.why,
             adv.factor, adv.speedup, adv.floored ? " (the issue floor)" : "");

@@ -1,0 +1,80 @@
+/*
+ * The predicted speedup of each strategy the L2 advice names for hot words (include/atomlab/l2model.h,
+ * docs/model.md "Advice"): not a fitted factor but what the strategy does to the counters. The time after is
+ * the largest of the work it leaves on each unit, each at its calibrated cost, and of two floors that no
+ * strategy moves: the kernel's DRAM bytes at the device's achievable share of peak, and its warp-instructions
+ * at one a cycle on the busiest sub-partition.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "atomlab/l2model.h"
+
+/* after = max(l2, smem, dram, issue); the speedup and which term set it */
+static void finish(struct atl_l2_strategy *s, double duration_ns, double dram_ns, double issue_ns)
+{
+  static const char *const names[] = {"L2", "shared", "DRAM", "issue"};
+  const double terms[] = {s->l2_ns, s->smem_ns, dram_ns, issue_ns};
+  s->after_ns = 0;
+  s->bound_by = names[0];
+  for (int i = 0; i < 4; i++)
+    if (terms[i] > s->after_ns) {
+      s->after_ns = terms[i];
+      s->bound_by = names[i];
+    }
+  s->speedup = s->after_ns > 0 ? duration_ns / s->after_ns : 0;
+}
+
+void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, const struct atl_l2_util *u,
+                    struct atl_l2_prediction *out)
+{
+  memset(out, 0, sizeof *out);
+  const double t = k->duration_ns, r_max = k->requests_max;
+  if (u->access != ATL_L2_HOT || !(t > 0) || !(r_max > 0) || !(k->l2_cycles > 0) || !(u->busy > 0))
+    return;
+  const double l2_per_ns = k->l2_cycles / t;
+  const double per_request = u->busy / r_max; /* this kernel's L2 cycles per hot-slice request (input floor included) */
+  const double warp = k->warp_size > 0 ? k->warp_size : 32;
+  /* Lanes of one warp-instruction that reach a hot word as separate requests: the L2 merges lanes on distinct
+   * words of one line into one request but not lanes on one word (the rmw exports: 32 set accesses per
+   * instruction at contention 32, 1 at contention 1), so the L1's set accesses per request count them where the
+   * export has them; else the launch bounds them: a warp, or a smaller block. */
+  if (k->l1_requests > 0 && k->l1_set_accesses > 0) {
+    out->lanes = fmin(fmax(k->l1_set_accesses / k->l1_requests, 1), warp);
+    out->lanes_counted = 1;
+  } else {
+    out->lanes = k->block_size > 0 && k->block_size < warp ? k->block_size : warp;
+  }
+  const double sm_per_ns = k->sm_elapsed > 0 ? k->sm_elapsed / t : k->clock_khz > 0 ? k->clock_khz / 1e6 : 0;
+  const double share = cal->dram_share > 0 && cal->dram_share <= 1 ? cal->dram_share : 1;
+  out->dram_ns = k->dram_pct > 0 ? fmin(t * k->dram_pct / 100 / share, t) : 0; /* the bytes stay */
+  out->issue_ns = k->issue_max > 0 && sm_per_ns > 0 ? k->issue_max / sm_per_ns : 0;
+  const int smem = cal->s_pass > 0 && k->sm_count > 0 && sm_per_ns > 0;
+  /* shared-memory passes over the SMs, in ns */
+#define SMEM_NS(passes) (smem ? (passes) / k->sm_count * cal->s_pass / sm_per_ns : 0)
+
+  struct atl_l2_strategy *s = out->s;
+  s[0] = (struct atl_l2_strategy){.name = "warp-aggregated", .l2_ns = r_max / out->lanes * per_request / l2_per_ns};
+  out->count = 1;
+  if (k->grid_size > 0) {
+    /* one flush per block and hot word (a hot slice serves at least one), the chain of them at this kernel's cost */
+    const double flush_ns = fmin(k->grid_size, r_max) * per_request / l2_per_ns;
+    /* block-aggregated: the warp combines its lanes first, one shared atomic per warp-instruction and word */
+    s[1] = (struct atl_l2_strategy){.name = "block-aggregated", .l2_ns = flush_ns,
+                                    .smem_ns = SMEM_NS(r_max / out->lanes)};
+    /* privatized: every element a shared atomic of the same kind; the table's used variant (ATOMS.ADD, an ATOM's
+     * result used) pays a pass per lane of a word, its unused variant (ATOMS.POPC.INC, a RED) one per word */
+    s[2] = (struct atl_l2_strategy){.name = "privatized", .l2_ns = flush_ns,
+                                    .smem_ns = SMEM_NS(k->atom_max + k->red_max / out->lanes)};
+    out->count = 3;
+  }
+#undef SMEM_NS
+  for (size_t i = 0; i < out->count; i++)
+    finish(&s[i], t, out->dram_ns, out->issue_ns);
+  for (size_t i = 1; i < out->count; i++) /* best first; ties keep the order above (stable) */
+    for (size_t j = i; j > 0 && s[j].speedup > s[j - 1].speedup; j--) {
+      const struct atl_l2_strategy x = s[j];
+      s[j] = s[j - 1];
+      s[j - 1] = x;
+    }
+}
