@@ -8,7 +8,7 @@
 # it is profiled too, for the measured speedup. Then scripts/diagnose-validation.py (which also runs on a CPU
 # over the files this leaves, `--dry`) writes validation.json and the plot.
 # Writes under OUT (default out/gpu-diagnose-validate): summary.txt, run.log, smem-table.csv, same.csv,
-# spread.csv, programs.csv (every export, with program, source, expected and alternative columns),
+# spread.csv, dram.csv (the achievable DRAM share: the scatter copy ceiling under ncu), programs.csv (every export, with program, source, expected and alternative columns),
 # profile-*.txt (atomlab profile's own tables), validation.json, validation-summary.txt, validation.png.
 # Run: OUT=/some/dir bash scripts/gpu-diagnose-validate.sh   (a build in build/, ncu, python3; torch, cupy
 # where installed)
@@ -48,14 +48,31 @@ cal spread $R --pattern contiguous --contention 1 --padding 32
 for f in same spread; do
   [ -s "$OUT/$f.csv" ] || { cp results/nvidia-h200/diagnose/l2/$f.csv "$OUT/"; step_note "no $f.csv from this run: the H200's"; }
 done
+# the achievable DRAM share (the advice's DRAM floor): the scatter app's copy ceiling, a streaming copy of the
+# same bytes, under ncu with the same metrics and the DRAM throughput; the model takes the median over the
+# launches without atomics (atl_l2_dram_achievable)
+step dram 45 "$NCU" --clock-control none --metrics "$M,dram__throughput.avg.pct_of_peak_sustained_elapsed" \
+  --force-overwrite -o "$W/dram" $A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 \
+  --samples 1 --quiet -o "$W/dram.json" --dist uniform --variants atomic &&
+  "$NCU" --import "$W/dram.ncu-rep" --csv --page raw --print-units base >"$OUT/dram.csv" 2>>"$L"
 L2=()
 [ -s "$OUT/same.csv" ] && [ -s "$OUT/spread.csv" ] && L2=(--l2-same "$OUT/same.csv" --l2-spread "$OUT/spread.csv")
+if [ -s "$OUT/dram.csv" ] && $A model l2 --counters "$OUT/dram.csv" --s-same 1,1 --s-spread 1,1 --dram "$OUT/dram.csv" \
+  >"$W/dram-check.txt" 2>>"$L"; then
+  echo "achievable DRAM share (copy ceiling under ncu): $(head -1 "$W/dram-check.txt" | grep -o 'achievable DRAM.*')" >>"$S"
+  L2+=(--dram "$OUT/dram.csv")
+else
+  rm -f "$OUT/dram.csv"
+  step_note "no achievable DRAM share from this run: the advice's DRAM floor is at peak"
+fi
 
 # 2. the programs. prof NAME SOURCE EXPECT_SHARED EXPECT_L2 ALTS FILTER -- COMMAND...: atomlab profile over
 # COMMAND (kernels matching FILTER, "" all), its export kept. EXPECT_*: the verdict the kernel's design fixes
 # (bottleneck, not) or "-" (then the DRAM and speedup evidence decide, scripts/diagnose-validation.py); the
 # privatized kernels (hist-case, the histogram app's shared variants) flush once per block: their L2 is "not";
-# ALTS: strategy=PROGRAM pairs, the program that applies that strategy to the same input ("-" none).
+# ALTS: strategy=PROGRAM pairs, the program that applies that strategy to the same input ("-" none); for the
+# global variants, match-any (the warp's lanes of a bin combined, one shared atomic, one flush per block) is
+# block-aggregated, not warp-aggregated (that would leave one global atomic per warp and bin).
 prof() {
   local name=$1 src=$2 es=$3 el=$4 alts=$5 filter=$6
   shift 7
@@ -94,7 +111,7 @@ prof rmw-shared-f32-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --
 python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
   prof torch torch - - - "index|scatter|bincount|histc|[Hh]istogram" -- python3 scripts/torch-scatter-ops.py --float-histc
 python3 -c "import cupy" 2>>"$L" && prof cupy cupy - - - "" -- python3 "$W/cupy_ops.py"
-prof hist-solid-global atomlab-histogram - - "privatized=hist-solid-shared;block16=hist-solid-block16;warp-aggregated=hist-solid-match-any" histogram -- $H --dist solid --variants global
+prof hist-solid-global atomlab-histogram - - "privatized=hist-solid-shared;block16=hist-solid-block16;block-aggregated=hist-solid-match-any" histogram -- $H --dist solid --variants global
 prof hist-solid-shared atomlab-histogram - not "$HA" histogram -- $H --dist solid --variants shared
 for v in match-any warp-private byte-lanes block16; do
   prof hist-solid-$v atomlab-histogram - not - histogram -- $H --dist solid --variants $v
@@ -109,7 +126,7 @@ prof strat-same-block atomlab-strategy - - - strategy -- $ST --pattern same-addr
     --quiet -o $W/hc.json --dist solid --variants cub
 prof hc-uniform-add atomlab-hist-case - not - "" -- $HC --kernel histogram --image uniform --result used
 prof hc2-solid-add atomlab-hist-case - not - "" -- $HC --kernel histogram2 --image solid --result used
-prof hist-uniform-global atomlab-histogram - - "privatized=hist-uniform-shared;block16=hist-uniform-block16;warp-aggregated=hist-uniform-match-any" histogram -- $H --dist uniform --variants global
+prof hist-uniform-global atomlab-histogram - - "privatized=hist-uniform-shared;block16=hist-uniform-block16;block-aggregated=hist-uniform-match-any" histogram -- $H --dist uniform --variants global
 prof hist-uniform-shared atomlab-histogram - not "$HU" histogram -- $H --dist uniform --variants shared
 prof scatter-uniform-atomic atomlab-scatter - - - scatter_add -- $SC --dist uniform --variants atomic
 prof strat-scattered-native atomlab-strategy - - - strategy -- $ST --pattern scattered --strategy native
