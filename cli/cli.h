@@ -259,6 +259,7 @@ struct smem_opts {
   const char *out;                   /**< -o FILE */
   struct atl_smem_expectation expect[SMEM_MAX_EXPECT]; /**< --expect NAME=VERDICT (in argv) */
   int nexpect;
+  double dram_bytes_per_ns;          /**< --dram: the streaming kernel's bandwidth (0: bytes not counted) */
 };
 
 /** Defaults of struct smem_opts. */
@@ -280,9 +281,10 @@ enum { SMEM_O_TABLE = 400, SMEM_O_RESULT, SMEM_O_THRESHOLD, SMEM_O_FORMAT, SMEM_
       {"expect", required_argument, NULL, SMEM_O_EXPECT}, {"dram", required_argument, NULL, SMEM_O_DRAM},               \
       {"output", required_argument, NULL, 'o'}
 
-/** The achievable DRAM share of peak from the streaming-kernel export @p path (atl_l2_dram_achievable); dies
- * naming @p opt where it cannot be read. */
-double cli_dram_achievable(const char *opt, const char *path);
+/** The achievable DRAM share of peak from the streaming-kernel export @p path (atl_l2_dram_achievable), and
+ * (@p bytes_per_ns, may be NULL) the bandwidth it achieved where it counts bytes (else 0); dies naming @p opt
+ * where it cannot be read. */
+double cli_dram_achievable(const char *opt, const char *path, double *bytes_per_ns);
 
 /** The shared-memory unit's cycles per fetch-and-add pass from the calibration table @p path (atl_smem_pass_costs);
  * dies naming @p opt where it cannot be read. */

@@ -72,7 +72,7 @@ int cmd_model_l2(int argc, char **argv)
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   const char *counters = NULL, *same = NULL, *spread = NULL, *out = NULL, *dram = NULL, *table = NULL;
-  struct atl_l2_calibration cal = {{0, 0}, {0, 0}, 0, 0};
+  struct atl_l2_calibration cal = {{0, 0}, {0, 0}, 0, 0, 0};
   int have_same = 0, have_spread = 0;
   double threshold = 0.8;
   int csv = 0, with_advice = 0, ch;
@@ -116,7 +116,7 @@ int cmd_model_l2(int argc, char **argv)
     calibrate("--spread", spread, cal.s_dist);
   char why[600];
   if (dram)
-    cal.dram_share = cli_dram_achievable("--dram", dram);
+    cal.dram_share = cli_dram_achievable("--dram", dram, &cal.dram_bytes_per_ns);
   if (table)
     cal.s_pass = cli_pass_cost("--table", table);
   struct atl_l2_report r;

@@ -207,7 +207,8 @@ int cmd_profile(int argc, char **argv)
     cli_check_output("--save-counters", save); /* a folder or a missing parent: said now, not after ncu's run */
   if ((l2_same != NULL) != (l2_spread != NULL))
     die_usage("--l2-same and --l2-spread go together: the L2 model's two calibration exports");
-  struct atl_l2_calibration l2_cal = {{0, 0}, {0, 0}, opts.settings.dram_achievable, 0};
+  struct atl_l2_calibration l2_cal = {.dram_share = opts.settings.dram_achievable,
+                                      .dram_bytes_per_ns = opts.dram_bytes_per_ns};
   if (l2_same) {
     double s_cas;
     l2_calibrate("--l2-same", l2_same, l2_cal.s_same);

@@ -35,14 +35,16 @@ static double parse_positive(const char *opt, const char *arg, double hi)
   return v;
 }
 
-double cli_dram_achievable(const char *opt, const char *path)
+double cli_dram_achievable(const char *opt, const char *path, double *bytes_per_ns)
 {
   struct atl_l2_report r;
   char why[600];
-  double share = 0;
-  if (atl_l2_read_file(path, &r, why, sizeof why) || atl_l2_dram_achievable(&r, &share, why, sizeof why))
+  double share = 0, bw = 0;
+  if (atl_l2_read_file(path, &r, why, sizeof why) || atl_l2_dram_achievable(&r, &share, &bw, why, sizeof why))
     die_usage("%s: %s", opt, why);
   atl_l2_report_release(&r);
+  if (bytes_per_ns)
+    *bytes_per_ns = bw;
   return share;
 }
 
@@ -94,7 +96,7 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
       die_usage("--expect '%s' is not allowed: KERNEL=bottleneck or KERNEL=not", arg);
     return 1;
   case SMEM_O_DRAM:
-    o->settings.dram_achievable = cli_dram_achievable("--dram", arg);
+    o->settings.dram_achievable = cli_dram_achievable("--dram", arg, &o->dram_bytes_per_ns);
     return 1;
   case 'o':
     cli_check_output("-o", arg);

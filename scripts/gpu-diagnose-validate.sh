@@ -50,8 +50,9 @@ for f in same spread; do
 done
 # the achievable DRAM share (the advice's DRAM floor): the scatter app's copy ceiling, a streaming copy of the
 # same bytes, under ncu with the same metrics and the DRAM throughput; the model takes the median over the
-# launches without atomics (atl_l2_dram_achievable)
-step dram 45 "$NCU" --clock-control none --metrics "$M,dram__throughput.avg.pct_of_peak_sustained_elapsed" \
+# launches without atomics (atl_l2_dram_achievable), and its bytes per second: where a profiled kernel's export
+# counts dram__bytes (atomlab profile asks for it), its DRAM floor is its bytes at that bandwidth
+step dram 45 "$NCU" --clock-control none --metrics "$M,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes.sum" \
   --force-overwrite -o "$W/dram" $A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 \
   --samples 1 --quiet -o "$W/dram.json" --dist uniform --variants atomic &&
   "$NCU" --import "$W/dram.ncu-rep" --csv --page raw --print-units base >"$OUT/dram.csv" 2>>"$L"

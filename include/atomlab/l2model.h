@@ -48,6 +48,7 @@ struct atl_l2_counters {
   double red_requests;     /**< lts__t_requests_op_red.sum (no result: REDG) */
   double input_active_max; /**< lts__d_atomic_input_cycles_active.max, or -1 where the export lacks it */
   double dram_pct;         /**< dram__throughput.avg.pct_of_peak_sustained_elapsed, or -1 where the export lacks it */
+  double dram_bytes;       /**< dram__bytes.sum (read and written), or -1 where the export lacks it */
   /* what the advice's predictions read besides (each -1 where the export lacks it) */
   double issue_max;        /**< smsp__inst_executed.max: the busiest SM sub-partition's warp-instructions */
   double sm_elapsed;       /**< sm__cycles_elapsed.avg: the kernel's SM cycles (its SM clock with the duration) */
@@ -75,6 +76,8 @@ struct atl_l2_calibration {
   double s_dist[ATL_L2_KINDS]; /**< requests to distinct lines */
   double dram_share;           /**< the DRAM throughput a streaming kernel achieves, share of peak (0 < x <= 1;
                                     atl_l2_dram_achievable); 0: not calibrated, peak taken */
+  double dram_bytes_per_ns;    /**< the bandwidth that streaming kernel achieved (DRAM bytes / duration); 0: not
+                                    counted (then the floor is the share of peak) */
   double s_pass;               /**< SM cycles one pass of the shared-memory atomic unit costs (atl_smem_pass_costs);
                                     0: unknown, the strategies' shared-memory work is not counted */
 };
@@ -122,9 +125,11 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
 /**
  * The achievable share of DRAM peak from a calibration export (a streaming kernel, e.g. the scatter app's
  * copy ceiling, profiled with the L2 metrics and dram__throughput.avg.pct_of_peak_sustained_elapsed): the
- * median over its launches without atomic requests. Returns 0, or ATL_EINVAL with the reason.
+ * median over its launches without atomic requests; @p bytes_per_ns the median of their dram__bytes.sum /
+ * duration where the export has it (else 0). Returns 0, or ATL_EINVAL with the reason.
  */
-int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, char *why, size_t why_len);
+int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, double *bytes_per_ns, char *why,
+                           size_t why_len);
 
 /** The strategies the advice prices for hot words (docs/model.md, "Advice"). */
 enum atl_l2_strategy_id { ATL_L2_WARP_AGGREGATED, ATL_L2_BLOCK_AGGREGATED, ATL_L2_PRIVATIZED, ATL_L2_STRATEGIES };
@@ -146,7 +151,8 @@ struct atl_l2_prediction {
   double lanes;      /**< lanes one warp-instruction sends to a hot word as separate requests (1..warp size) */
   int lanes_counted; /**< lanes from the L1 counters (set accesses / requests); else the launch's bound
                           min(warp size, block size) */
-  double dram_ns;    /**< the DRAM floor: the kernel's bytes at the achievable share of peak */
+  double dram_ns;    /**< the DRAM floor: the kernel's bytes at the achievable bandwidth (bytes counted) or share of peak */
+  int dram_bytes;    /**< dram_ns from the kernel's DRAM bytes and the calibration's bandwidth */
   double issue_ns;   /**< the issue floor: the busiest sub-partition's warp-instructions, one a cycle (0: not counted) */
 };
 

@@ -19,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (atl_l2_read_csv(text, "fuzz", &r, why, sizeof why) == 0) {
     if (r.count == 0 || r.kernels == NULL)
       abort();
-    const struct atl_l2_calibration cal = {{1.4, 1.4}, {1.4, 1.1}, 0.72, 1.04};
+    const struct atl_l2_calibration cal = {{1.4, 1.4}, {1.4, 1.1}, .dram_share = 0.72, .dram_bytes_per_ns = 2500,
+                                           .s_pass = 1.04};
     for (size_t i = 0; i < r.count; i++) {
       const struct atl_l2_counters *k = &r.kernels[i];
       struct atl_l2_util u;
@@ -39,9 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!(p.s[j].speedup >= 0) || (j && p.s[j].speedup > p.s[j - 1].speedup))
           abort();
     }
-    double s[ATL_L2_KINDS], share;
+    double s[ATL_L2_KINDS], share, bw;
     (void)atl_l2_cycles_per_request(&r, s, why, sizeof why);
-    if (atl_l2_dram_achievable(&r, &share, why, sizeof why) == 0 && !(share > 0 && share <= 1))
+    if (atl_l2_dram_achievable(&r, &share, &bw, why, sizeof why) == 0 && !(share > 0 && share <= 1 && bw >= 0))
       abort();
     atl_l2_report_release(&r);
   } else if (r.count != 0 || r.kernels != NULL || why[0] == '\0') {

@@ -141,7 +141,7 @@ static void metric_names(void)
 {
   size_t n = 0;
   const char *const *m = atl_l2_metric_names(&n);
-  CHECK_EQ(n, 16);
+  CHECK_EQ(n, 17);
   int cycles = 0, input = 0;
   for (size_t i = 0; i < n; i++) {
     cycles += strcmp(m[i], "lts__cycles_elapsed.avg") == 0;
@@ -159,10 +159,11 @@ static void metric_names(void)
  */
 static void predictions(void)
 {
-  const struct atl_l2_calibration cal = {{1.393, 1.371}, {1.411, 1.090}, 0.72, 1.04};
+  struct atl_l2_calibration cal = {{1.393, 1.371}, {1.411, 1.090}, .dram_share = 0.72, .s_pass = 1.04};
   struct atl_l2_counters hist = {.duration_ns = 49077056, .l2_cycles = 83915148, .requests = 100564992,
                                  .requests_max = 67108864, .red_max = 67108864, .requests_avg = 100564992 / 80.0,
                                  .red_requests = 100564992, .input_active_max = 67108864 * 1.0, .dram_pct = 0.04,
+                                 .dram_bytes = -1,
                                  .issue_max = 22784, .sm_elapsed = 97837795, .l1_requests = -1, .l1_set_accesses = -1,
                                  .grid_size = 1056, .block_size = 256, .sm_count = 132, .warp_size = 32,
                                  .clock_khz = 1980000};
@@ -188,10 +189,16 @@ static void predictions(void)
   atl_l2_predict(&cal, &hist, &u, &p);
   CHECK(p.lanes == 8 && p.lanes_counted);
   CHECK_NEAR(p.s[2].speedup, 8 / (u.busy / hist.l2_cycles));
+  /* DRAM bytes counted and a calibrated bandwidth: the floor is the bytes at that bandwidth, not the share */
+  hist.dram_bytes = 67108864, cal.dram_bytes_per_ns = 2400;
+  atl_l2_predict(&cal, &hist, &u, &p);
+  CHECK(p.dram_bytes);
+  CHECK_NEAR(p.dram_ns, 67108864 / 2400.0);
+  cal.dram_bytes_per_ns = 0, hist.dram_bytes = -1;
   /* ATOMs: privatized pays a shared pass per request (ATOMS.ADD), block-aggregated one per warp-instruction */
   struct atl_l2_counters same = {.duration_ns = 399008, .l2_cycles = 682103, .requests = 811008,
                                  .requests_max = 540672, .atom_max = 540672, .requests_avg = 811008 / 80.0,
-                                 .atom_requests = 811008, .input_active_max = -1, .dram_pct = 0.16,
+                                 .atom_requests = 811008, .input_active_max = -1, .dram_pct = 0.16, .dram_bytes = -1,
                                  .issue_max = 1264, .sm_elapsed = 789915.58, .l1_requests = -1, .l1_set_accesses = -1,
                                  .grid_size = 1056, .block_size = 256, .sm_count = 132, .warp_size = 32,
                                  .clock_khz = 1980000};
@@ -217,15 +224,20 @@ static void predictions(void)
 /* The achievable DRAM share: the median over the launches without atomics; none is an error. */
 static void dram_achievable(void)
 {
-  struct atl_l2_counters k[4] = {{.dram_pct = 71.76}, {.dram_pct = 72.30}, {.dram_pct = 72.14},
-                                 {.dram_pct = 5, .requests = 10}};
+  struct atl_l2_counters k[4] = {{.dram_pct = 71.76, .dram_bytes = -1}, {.dram_pct = 72.30, .dram_bytes = -1},
+                                 {.dram_pct = 72.14, .dram_bytes = -1}, {.dram_pct = 5, .requests = 10}};
   struct atl_l2_report r = {k, 4};
-  double share = 0;
+  double share = 0, bw = -1;
   char why[256];
-  CHECK(atl_l2_dram_achievable(&r, &share, why, sizeof why) == 0);
+  CHECK(atl_l2_dram_achievable(&r, &share, &bw, why, sizeof why) == 0);
   CHECK_NEAR(share, 0.7214);
+  CHECK(bw == 0); /* no bytes counted */
+  k[0].dram_bytes = 2000, k[0].duration_ns = 1; /* bytes per ns where counted: the median of those launches */
+  k[1].dram_bytes = 3000, k[1].duration_ns = 1;
+  CHECK(atl_l2_dram_achievable(&r, &share, &bw, why, sizeof why) == 0);
+  CHECK_NEAR(bw, 2500);
   r.kernels = k + 3, r.count = 1;
-  CHECK(atl_l2_dram_achievable(&r, &share, why, sizeof why) == ATL_EINVAL);
+  CHECK(atl_l2_dram_achievable(&r, &share, &bw, why, sizeof why) == ATL_EINVAL);
   CHECK(strstr(why, "streaming") != NULL);
 }
 

@@ -47,7 +47,14 @@ void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_co
   }
   const double sm_per_ns = k->sm_elapsed > 0 ? k->sm_elapsed / t : k->clock_khz > 0 ? k->clock_khz / 1e6 : 0;
   const double share = cal->dram_share > 0 && cal->dram_share <= 1 ? cal->dram_share : 1;
-  out->dram_ns = k->dram_pct > 0 ? fmin(t * k->dram_pct / 100 / share, t) : 0; /* the bytes stay */
+  /* the bytes stay: counted, at the bandwidth the streaming kernel achieved (exact); else the share of peak
+   * (ncu prints it with two decimals: 0.03% is 0.025-0.035) over the achievable share */
+  if (k->dram_bytes > 0 && cal->dram_bytes_per_ns > 0) {
+    out->dram_ns = fmin(k->dram_bytes / cal->dram_bytes_per_ns, t);
+    out->dram_bytes = 1;
+  } else {
+    out->dram_ns = k->dram_pct > 0 ? fmin(t * k->dram_pct / 100 / share, t) : 0;
+  }
   out->issue_ns = k->issue_max > 0 && sm_per_ns > 0 ? k->issue_max / sm_per_ns : 0;
   const int smem = cal->s_pass > 0 && k->sm_count > 0 && sm_per_ns > 0;
   /* shared-memory passes over the SMs, in ns */

@@ -19,7 +19,7 @@ enum { LINE_LEN = 1 << 20, MAX_FIELDS = 8192 };
  * (profile asks ncu for them); the launch's and device's attributes after it are in every raw export. */
 enum col {
   C_DURATION, C_CYCLES, C_ATOM_SUM, C_ATOM_MAX, C_ATOM_AVG, C_RED_SUM, C_RED_MAX, C_RED_AVG, C_INPUT_MAX, C_DRAM,
-  C_ISSUE, C_SM_ELAPSED, C_L1_ATOM, C_L1_RED, C_L1SET_ATOM, C_L1SET_RED, C_ASKED,
+  C_ISSUE, C_SM_ELAPSED, C_L1_ATOM, C_L1_RED, C_L1SET_ATOM, C_L1SET_RED, C_DRAM_BYTES, C_ASKED,
   C_GRID = C_ASKED, C_BLOCK, C_SMS, C_WARP, C_CLOCK, C_COUNT
 };
 static const char *const col_names[C_COUNT] = {
@@ -29,6 +29,7 @@ static const char *const col_names[C_COUNT] = {
     "dram__throughput.avg.pct_of_peak_sustained_elapsed", "smsp__inst_executed.max", "sm__cycles_elapsed.avg",
     "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
     "l1tex__t_set_accesses_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_set_accesses_pipe_lsu_mem_global_op_red.sum",
+    "dram__bytes.sum",
     "launch__grid_size", "launch__block_size", "device__attribute_multiprocessor_count",
     "device__attribute_warp_size", "device__attribute_clock_rate"};
 
@@ -185,6 +186,7 @@ int atl_l2_read_csv(const char *text, const char *name, struct atl_l2_report *ou
     k->input_active_max = v[C_INPUT_MAX];
     k->dram_pct = v[C_DRAM];
     k->issue_max = v[C_ISSUE];
+    k->dram_bytes = v[C_DRAM_BYTES];
     k->sm_elapsed = v[C_SM_ELAPSED];
     /* both kinds or neither: a sum over one kind alone would undercount the other */
     k->l1_requests = col[C_L1_ATOM] >= 0 && col[C_L1_RED] >= 0 ? v[C_L1_ATOM] + v[C_L1_RED] : -1;
@@ -257,14 +259,21 @@ int atl_l2_cycles_per_request(const struct atl_l2_report *r, double s[ATL_L2_KIN
   return 0;
 }
 
-int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, char *why, size_t why_len)
+int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, double *bytes_per_ns, char *why,
+                           size_t why_len)
 {
   double *v = malloc((r->count ? r->count : 1) * sizeof *v);
-  size_t n = 0;
+  size_t n = 0, nb = 0;
   if (v == NULL) {
     snprintf(why, why_len, "out of memory");
     return ATL_ENOMEM;
   }
+  *bytes_per_ns = 0;
+  for (size_t i = 0; i < r->count; i++) /* the streaming launches: no atomics, bytes counted */
+    if (r->kernels[i].requests == 0 && r->kernels[i].dram_bytes > 0 && r->kernels[i].duration_ns > 0)
+      v[nb++] = r->kernels[i].dram_bytes / r->kernels[i].duration_ns;
+  if (nb)
+    *bytes_per_ns = median(v, nb);
   for (size_t i = 0; i < r->count; i++) /* the streaming launches: no atomics, a DRAM share counted */
     if (r->kernels[i].requests == 0 && r->kernels[i].dram_pct > 0 && r->kernels[i].dram_pct <= 100)
       v[n++] = r->kernels[i].dram_pct / 100;

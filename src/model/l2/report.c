@@ -42,11 +42,16 @@ static void strategies_field(FILE *f, const struct atl_l2_prediction *p)
 /* The priced strategies under a bottleneck's advice line: each with its speedup and what bounds it. */
 static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_prediction *p)
 {
-  fprintf(f, "      predicted (lanes per hot request %.3g, %s; DRAM floor %.4g us at %.0f%% of peak%s; issue floor "
-             "%.4g us; shared passes at %.3g cycles%s):\n",
-          p->lanes, p->lanes_counted ? "counted" : "the launch's bound", p->dram_ns / 1e3,
-          100 * (cal->dram_share > 0 ? cal->dram_share : 1), cal->dram_share > 0 ? ", achievable" : ", peak: not calibrated",
-          p->issue_ns / 1e3, cal->s_pass, cal->s_pass > 0 ? "" : ": unknown, not counted");
+  char dram[96];
+  if (p->dram_bytes)
+    snprintf(dram, sizeof dram, "its bytes at the achieved %.4g GB/s", cal->dram_bytes_per_ns);
+  else
+    snprintf(dram, sizeof dram, "at %.0f%% of peak%s", 100 * (cal->dram_share > 0 ? cal->dram_share : 1),
+             cal->dram_share > 0 ? ", achievable" : ", peak: not calibrated");
+  fprintf(f, "      predicted (lanes per hot request %.3g, %s; DRAM floor %.4g us %s; issue floor %.4g us; shared "
+             "passes at %.3g cycles%s):\n",
+          p->lanes, p->lanes_counted ? "counted" : "the launch's bound", p->dram_ns / 1e3, dram, p->issue_ns / 1e3,
+          cal->s_pass, cal->s_pass > 0 ? "" : ": unknown, not counted");
   for (size_t i = 0; i < p->count; i++)
     fprintf(f, "        %-17s %9.3gx  after %.4g us (bound by %s; L2 %.4g us, shared %.4g us)%s\n", p->s[i].name,
             p->s[i].speedup, p->s[i].after_ns / 1e3, p->s[i].bound_by, p->s[i].l2_ns / 1e3, p->s[i].smem_ns / 1e3,
@@ -56,16 +61,16 @@ static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, cons
 int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
                        int csv, int with_advice)
 {
-  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0};
+  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0, 0};
   if (csv)
     fprintf(f, "id,kernel,duration_us,l2_requests,atom_requests,red_requests,busiest_slice_requests,imbalance,access,"
                "u,u_low,u_high,u_input,busy_us,verdict%s\n", with_advice ? ",advice,predicted_speedup,strategies" : "");
   else if (cal)
     fprintf(f, "L2 atomic model, L2 cycles per request: S_same ATOM %.3f RED %.3f, S_spread ATOM %.3f RED %.3f "
-               "(threshold %.2f); achievable DRAM %s%.1f%% of peak\n",
+               "(threshold %.2f); achievable DRAM %s%.1f%% of peak, %.4g GB/s\n",
             cal->s_same[ATL_L2_ATOM], cal->s_same[ATL_L2_RED], cal->s_dist[ATL_L2_ATOM], cal->s_dist[ATL_L2_RED],
             threshold, cal->dram_share > 0 ? "" : "not calibrated, taken as ",
-            100 * (cal->dram_share > 0 ? cal->dram_share : 1));
+            100 * (cal->dram_share > 0 ? cal->dram_share : 1), cal->dram_bytes_per_ns);
   else
     fprintf(f, "L2 atomic model without a calibration: U is the busiest slice's atomic input share alone, a floor "
                "(threshold %.2f)\n", threshold);
