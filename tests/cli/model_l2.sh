@@ -56,6 +56,27 @@ expect_refused "--counters" model l2 --counters "$WORK/nonexistent.csv" --s-same
 { sed -n 1,2p "$NCU"; sed -n '11,12p' "$NCU"; } >"$WORK/red.csv"
 expect_refused "ATOM" model l2 --counters "$NCU" --same "$WORK/red.csv" --spread "$WORK/spread.csv"
 expect_refused "unknown option" model l2 --counters "$NCU" --bogus
+# profile --advice through a stand-in ncu on a REAL H100 launch (results/nvidia-h100/diagnose/programs.csv: the
+# histogram app's global variant on one colour, launch 21) with the DRAM calibration of that run (dram.csv):
+# the L2 table's first line names the achievable share, and each priced strategy is listed, best recommended
+H100=$(cd "$(dirname "$0")/../../results/nvidia-h100/diagnose" && pwd)
+{ sed -n 1,2p "$H100/programs.csv"; grep '^"21",' "$H100/programs.csv"; } >"$WORK/hist-global.csv"
+fake_ncu "$WORK/ncu"
+export FAKE_NCU_CSV=$WORK/hist-global.csv FAKE_NCU_ARGS=$WORK/ncu-args
+export FAKE_NCU_METRICS="smsp__inst_executed_op_shared_atom smsp__inst_executed_op_shared_atom_dot_cas
+sm__sass_data_bytes_mem_shared_op_atom sm__cycles_active sm__warps_active gpu__time_duration lts__t_requests_op_atom
+lts__t_requests_op_red lts__cycles_elapsed dram__throughput dram__bytes l1tex__t_set_accesses_pipe_lsu_mem_global_op_red"
+"$ATOMLAB" profile --table "$DATA/smem-table-h100-trim.csv" --ncu "$WORK/ncu" --sms 132 --warps-per-sm 64 \
+  --l2-same "$WORK/same.csv" --l2-spread "$WORK/spread.csv" --dram "$H100/dram.csv" --advice -- true \
+  >"$WORK/prof.txt" 2>"$WORK/err"
+[ $? -eq 0 ] && pass || fail "profile --advice: $(cat "$WORK/err")"
+grep -q '^L2 atomic model.*achievable DRAM 72.0% of peak' "$WORK/prof.txt" &&
+  grep -q '^        privatized  *1.8e+03x .*bound by DRAM' "$WORK/prof.txt" &&
+  grep -q '^        block-aggregated .*<- recommended' "$WORK/prof.txt" &&
+  grep -q '^        warp-aggregated  *2[0-9.]*x .*bound by L2' "$WORK/prof.txt" && pass ||
+  fail "profile advice: $(cat "$WORK/prof.txt")"
+grep -q 'dram__bytes.sum' "$WORK/ncu-args" && grep -q 'l1tex__t_set_accesses_pipe_lsu_mem_global_op_red.sum' \
+  "$WORK/ncu-args" && pass || fail "profile does not ask for the advice's counters: $(cat "$WORK/ncu-args")"
 # the achievable DRAM share needs a streaming launch (no atomics, a DRAM share): this export has none
 expect_refused "--dram" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --dram "$NCU"
 expect_refused "--table" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --table "$WORK/nonexistent.csv"
