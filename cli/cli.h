@@ -11,10 +11,10 @@ struct option; /* from getopt.h, for cli_sweep_parse */
 /** Exit codes: ok, a measurement failed, bad usage. */
 enum { EXIT_OK = 0, EXIT_MEASURE = 1, EXIT_USAGE = 2 };
 
-/** A command: `atomlab <name> ...`. */
 /** The registered apps' names, comma separated (the help of `app`). */
 const char *cli_app_names(void);
 
+/** A command: `atomlab <name> ...`. */
 struct cli_command {
   const char *name;
   const char *summary;
@@ -48,9 +48,6 @@ atl_context_t cli_open_device(const char *device, const char *backend);
  * item. Returns how many contexts were written to @p ctxs (at most @p max).
  */
 size_t cli_open_devices(const char *device, const char *backend, atl_context_t *ctxs, size_t max);
-
-/** Fills the run metadata (version, commit, date, command line, device). */
-void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta);
 
 /** Writes @p len bytes to @p path the safe way (atl_file_write); 0, or -1 after an "error:" line naming why. */
 int cli_write_text(const char *path, const char *text, size_t len);
@@ -87,9 +84,6 @@ FILE *cli_buffer_open(struct cli_buffer *b);
 /** Closes @p b and writes its text to @p path with cli_write_output(); frees it; 0 or 1 as that. */
 int cli_buffer_write(struct cli_buffer *b, const char *path, const char *what);
 
-/** A regular file the CLI itself made (ncu's outputs), read whole and NUL-terminated; NULL if it cannot be. */
-char *cli_read_text(const char *path, size_t limit);
-
 /** SIGINT and SIGTERM call atl_stop_request(): loops stop after their current row. */
 void cli_catch_stop_signals(void);
 
@@ -102,9 +96,6 @@ void cli_ignore_sigpipe(void);
  * --resume F", or NULL); returns the exit status 128 + the signal.
  */
 int cli_interrupted(const char *command, size_t done, size_t planned, const char *resume_hint);
-
-/** Prints the metric texts of @p command (docs/metrics.md, section "describe COMMAND"); the exit status. */
-int cli_describe(const char *command);
 
 /** Most names one list option takes. */
 #define MAX_LIST 16
@@ -124,6 +115,10 @@ void cli_print_usage(const char *usage);
 
 /** Whether the comma list @p text names @p name. */
 int cli_list_has(const char *text, const char *name);
+
+/** An axis of whole numbers from 1 to @p max (atl_axis_parse: N, A:B, A:B:xK, A:B:+K, lists); dies (exit 2) naming
+ * @p opt otherwise. */
+struct atl_axis cli_parse_axis(const char *opt, const char *text, uint32_t max);
 
 /** One whole number from 1 to @p max; dies (exit 2) naming @p opt otherwise. */
 uint32_t cli_parse_count(const char *opt, const char *text, uint32_t max);
@@ -263,6 +258,9 @@ struct smem_opts {
 
 /** Defaults of struct smem_opts. */
 void smem_opts_init(struct smem_opts *o);
+
+/** --table's calibration table read into @p table; dies (exit 2) where it is missing or cannot be read. */
+void smem_table_load(const char *path, struct atl_smem_table *table);
 
 /** The format of the result: --format, else from -o's extension (.csv, .json), else the table. */
 int smem_format(const struct smem_opts *o);

@@ -33,15 +33,6 @@ static const char usage[] =
     "  --advice            for every bottleneck, the access the counters imply and the strategy for it\n"
     "  -o FILE             write there instead of stdout\n";
 
-static void calibrate(const char *opt, const char *path, double s[ATL_L2_KINDS])
-{
-  struct atl_l2_report r;
-  char why[600];
-  if (atl_l2_read_file(path, &r, why, sizeof why) || atl_l2_cycles_per_request(&r, s, why, sizeof why))
-    die_usage("%s: %s", opt, why);
-  atl_l2_report_release(&r);
-}
-
 /* --s-same / --s-spread: "ATOM,RED", two L2-cycle counts. */
 static void parse_pair(const char *opt, const char *text, double s[ATL_L2_KINDS])
 {
@@ -102,12 +93,12 @@ int cmd_model_l2(int argc, char **argv)
     die_usage("give the spread calibration once: --spread FILE or --s-spread Y");
   if (out)
     cli_check_output("-o", out);
-  if (same)
-    calibrate("--same", same, cal.s_same);
-  if (spread)
-    calibrate("--spread", spread, cal.s_dist);
-  struct atl_l2_report r;
   char why[600];
+  if (same && atl_l2_calibrate_file(same, cal.s_same, why, sizeof why))
+    die_usage("--same: %s", why);
+  if (spread && atl_l2_calibrate_file(spread, cal.s_dist, why, sizeof why))
+    die_usage("--spread: %s", why);
+  struct atl_l2_report r;
   if (atl_l2_read_file(counters, &r, why, sizeof why))
     die_usage("--counters: %s", why);
   struct cli_buffer buf;

@@ -73,6 +73,15 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
   }
 }
 
+void smem_table_load(const char *path, struct atl_smem_table *table)
+{
+  char why[512];
+  if (path == NULL)
+    die_usage("--table is required: the CSV written by 'atomlab calibrate smem'");
+  if (atl_smem_table_read_csv(path, table, why, sizeof why))
+    die_usage("--table: %s", why);
+}
+
 int smem_format(const struct smem_opts *o)
 {
   if (o->format >= 0 || o->out == NULL)

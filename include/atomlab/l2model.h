@@ -101,6 +101,9 @@ void atl_l2_report_release(struct atl_l2_report *r);
  */
 int atl_l2_cycles_per_request(const struct atl_l2_report *r, double s[ATL_L2_KINDS], char *why, size_t why_len);
 
+/** S of the calibration export in the file @p path: atl_l2_read_file(), then atl_l2_cycles_per_request(). */
+int atl_l2_calibrate_file(const char *path, double s[ATL_L2_KINDS], char *why, size_t why_len);
+
 /** The model for one launch. */
 void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
                         struct atl_l2_util *out);

@@ -200,6 +200,16 @@ int atl_l2_read_file(const char *path, struct atl_l2_report *out, char *why, siz
   return err;
 }
 
+int atl_l2_calibrate_file(const char *path, double s[ATL_L2_KINDS], char *why, size_t why_len)
+{
+  struct atl_l2_report r;
+  int err = atl_l2_read_file(path, &r, why, why_len);
+  if (!err)
+    err = atl_l2_cycles_per_request(&r, s, why, why_len);
+  atl_l2_report_release(&r);
+  return err;
+}
+
 static int by_value(const void *a, const void *b)
 {
   const double x = *(const double *)a, y = *(const double *)b;
