@@ -90,9 +90,16 @@ int main(int argc, char **argv)
   const struct cli_command *c = find_command(argv[1]);
   if (c == NULL)
     die_usage("unknown command '%s' (see 'atomlab --help')", argv[1]);
-  /* --describe is one option for every command: no command parses it itself. */
+  /* --describe is one option for every command: no command parses it itself (the text: atl_describe). */
   for (int i = 2; i < argc; i++)
-    if (strcmp(argv[i], "--describe") == 0)
-      return cli_describe(c->name);
+    if (strcmp(argv[i], "--describe") == 0) {
+      size_t len;
+      const char *text = atl_describe(c->name, &len);
+      if (text == NULL)
+        die_usage("'%s' has no metrics to describe (docs/metrics.md has no section for it)", c->name);
+      fwrite(text, 1, len, stdout);
+      fputc('\n', stdout);
+      return EXIT_OK;
+    }
   return c->fn(argc - 1, argv + 1);
 }

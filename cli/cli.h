@@ -11,10 +11,10 @@ struct option; /* from getopt.h, for cli_sweep_parse */
 /** Exit codes: ok, a measurement failed, bad usage. */
 enum { EXIT_OK = 0, EXIT_MEASURE = 1, EXIT_USAGE = 2 };
 
-/** A command: `atomlab <name> ...`. */
 /** The registered apps' names, comma separated (the help of `app`). */
 const char *cli_app_names(void);
 
+/** A command: `atomlab <name> ...`. */
 struct cli_command {
   const char *name;
   const char *summary;
@@ -24,19 +24,15 @@ struct cli_command {
 /** argv[0] of main: how to run this binary again (report runs rmw and plot with it). */
 extern const char *cli_argv0;
 
+#if defined(__GNUC__) /* the compiler checks the format and knows they do not return */
+#define CLI_DIES_PRINTF __attribute__((format(printf, 1, 2), noreturn))
+#else
+#define CLI_DIES_PRINTF
+#endif
 /** Prints "error: ..." to stderr and exits with EXIT_USAGE. */
-void die_usage(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2), noreturn))
-#endif
-    ;
-
+void die_usage(const char *fmt, ...) CLI_DIES_PRINTF;
 /** Prints "error: ..." to stderr and exits with EXIT_MEASURE. */
-void die(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2), noreturn))
-#endif
-    ;
+void die(const char *fmt, ...) CLI_DIES_PRINTF;
 
 /** Opens the device --device/--backend ask for (or the best one); dies with a clear message. */
 atl_context_t cli_open_device(const char *device, const char *backend);
@@ -48,9 +44,6 @@ atl_context_t cli_open_device(const char *device, const char *backend);
  * item. Returns how many contexts were written to @p ctxs (at most @p max).
  */
 size_t cli_open_devices(const char *device, const char *backend, atl_context_t *ctxs, size_t max);
-
-/** Fills the run metadata (version, commit, date, command line, device). */
-void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta);
 
 /** Writes @p len bytes to @p path the safe way (atl_file_write); 0, or -1 after an "error:" line naming why. */
 int cli_write_text(const char *path, const char *text, size_t len);
@@ -87,9 +80,6 @@ FILE *cli_buffer_open(struct cli_buffer *b);
 /** Closes @p b and writes its text to @p path with cli_write_output(); frees it; 0 or 1 as that. */
 int cli_buffer_write(struct cli_buffer *b, const char *path, const char *what);
 
-/** A regular file the CLI itself made (ncu's outputs), read whole and NUL-terminated; NULL if it cannot be. */
-char *cli_read_text(const char *path, size_t limit);
-
 /** SIGINT and SIGTERM call atl_stop_request(): loops stop after their current row. */
 void cli_catch_stop_signals(void);
 
@@ -103,18 +93,12 @@ void cli_ignore_sigpipe(void);
  */
 int cli_interrupted(const char *command, size_t done, size_t planned, const char *resume_hint);
 
-/** Prints the metric texts of @p command (docs/metrics.md, section "describe COMMAND"); the exit status. */
-int cli_describe(const char *command);
-
 /** Most names one list option takes. */
 #define MAX_LIST 16
 
 /** A comma list of names, each parsed by @p parse; "all" expands to @p all. Dies (exit 2) naming @p opt. */
 size_t cli_parse_names(const char *opt, const char *text, int (*parse)(const char *), const int *all, size_t nall,
                        const char *allowed, int *out);
-
-/** The backends atomlab knows (atl_backend_name), joined by @p sep: "cuda, opencl". A static buffer. */
-const char *cli_backend_list(const char *sep);
 
 /** Dies (exit 2) unless @p name is a backend atomlab knows, naming @p opt and the allowed ones. */
 void cli_check_backend(const char *opt, const char *name);
@@ -124,6 +108,10 @@ void cli_print_usage(const char *usage);
 
 /** Whether the comma list @p text names @p name. */
 int cli_list_has(const char *text, const char *name);
+
+/** An axis of whole numbers from 1 to @p max (atl_axis_parse: N, A:B, A:B:xK, A:B:+K, lists); dies (exit 2) naming
+ * @p opt otherwise. */
+struct atl_axis cli_parse_axis(const char *opt, const char *text, uint32_t max);
 
 /** One whole number from 1 to @p max; dies (exit 2) naming @p opt otherwise. */
 uint32_t cli_parse_count(const char *opt, const char *text, uint32_t max);
@@ -265,6 +253,9 @@ struct smem_opts {
 /** Defaults of struct smem_opts. */
 void smem_opts_init(struct smem_opts *o);
 
+/** --table's calibration table read into @p table; dies (exit 2) where it is missing or cannot be read. */
+void smem_table_load(const char *path, struct atl_smem_table *table);
+
 /** The format of the result: --format, else from -o's extension (.csv, .json), else the table. */
 int smem_format(const struct smem_opts *o);
 
@@ -280,15 +271,6 @@ enum { SMEM_O_TABLE = 400, SMEM_O_RESULT, SMEM_O_THRESHOLD, SMEM_O_FORMAT, SMEM_
       {"sms", required_argument, NULL, SMEM_O_SMS}, {"warps-per-sm", required_argument, NULL, SMEM_O_WARPS},           \
       {"expect", required_argument, NULL, SMEM_O_EXPECT}, {"dram", required_argument, NULL, SMEM_O_DRAM},               \
       {"output", required_argument, NULL, 'o'}
-
-/** The achievable DRAM share of peak from the streaming-kernel export @p path (atl_l2_dram_achievable), and
- * (@p bytes_per_ns, may be NULL) the bandwidth it achieved where it counts bytes (else 0); dies naming @p opt
- * where it cannot be read. */
-double cli_dram_achievable(const char *opt, const char *path, double *bytes_per_ns);
-
-/** The shared-memory unit's cycles per fetch-and-add pass from the calibration table @p path (atl_smem_pass_costs);
- * dies naming @p opt where it cannot be read. */
-double cli_pass_cost(const char *opt, const char *path);
 
 /** Help text of the shared options. */
 extern const char smem_opts_help[];

@@ -32,17 +32,6 @@ static const char device_usage[] =
     "Exit status: 0 every row verified, unsupported or deadlock (reported); 1 a row failed or\n"
     "did not verify; 2 bad usage.\n";
 
-static void usage(FILE *f)
-{
-  size_t n;
-  const struct atl_app_info *const *apps = atl_apps(&n);
-  fprintf(f, "usage: atomlab app <name> [options]\n\nApplications of atomics; every result is checked exactly "
-             "against the host.\n\napps:\n");
-  for (size_t i = 0; i < n; i++)
-    fprintf(f, "  %-13s %s\n", apps[i]->name, apps[i]->summary);
-  fprintf(f, "\nRun `atomlab app <name> --help` for the options of one app (docs/apps.md).\n");
-}
-
 const char *cli_app_names(void)
 {
   static char buf[256];
@@ -72,21 +61,17 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
                                       {"quiet", no_argument, NULL, O_QUIET},
                                       {"help", no_argument, NULL, 'h'}};
   const size_t nown = sizeof own / sizeof own[0];
-  size_t napp = 0, ntiming = 0, n = nown;
-  while (app->options[napp].name)
-    napp++;
-  while (atl_app_timing_options[ntiming].name)
-    ntiming++;
-  struct option *all = calloc(nown + 2 * (napp + ntiming) + 1, sizeof *all);
-  const struct atl_app_option **by_code = calloc(napp + ntiming, sizeof *by_code);
+  size_t nopt = 0, n = nown; /* the app's options, then the timing options: the library's order */
+  while (atl_app_config_option_at(cfg, nopt))
+    nopt++;
+  struct option *all = calloc(nown + 2 * nopt + 1, sizeof *all);
   char why[512], msg[640];
-  if (all == NULL || by_code == NULL)
+  if (all == NULL)
     die("out of memory");
   memcpy(all, own, sizeof own);
-  for (size_t i = 0; i < napp + ntiming; i++) {
-    const struct atl_app_option *o = i < napp ? &app->options[i] : &atl_app_timing_options[i - napp];
+  for (size_t i = 0; i < nopt; i++) {
+    const struct atl_app_option *o = atl_app_config_option_at(cfg, i);
     const int arg = o->kind == ATL_APP_OPT_FLAG || o->kind == ATL_APP_OPT_UNFLAG ? no_argument : required_argument;
-    by_code[i] = o;
     all[n++] = (struct option){o->name, arg, NULL, APP_OPT + (int)i};
     if (o->alias)
       all[n++] = (struct option){o->alias, arg, NULL, APP_OPT + (int)i};
@@ -118,7 +103,6 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
     case 'h':
       print_help(app);
       free(all);
-      free(by_code);
       return 1;
     case ':':
       die_usage("option '%s' needs a value (see 'atomlab app %s --help')", argv[optind - 1], app->name);
@@ -127,12 +111,12 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
                 app->name);
     default:
       /* by the name typed: the library's messages spell an alias (--groups) as the user did */
-      if (atl_app_config_set(cfg, at >= 0 ? all[at].name : by_code[ch - APP_OPT]->name, optarg, why, sizeof why) != 0)
+      if (atl_app_config_set(cfg, at >= 0 ? all[at].name : atl_app_config_option_at(cfg, (size_t)(ch - APP_OPT))->name,
+                             optarg, why, sizeof why) != 0)
         die_usage("%s", as_options(cfg, why, msg, sizeof msg));
     }
   }
   free(all);
-  free(by_code);
   if (optind < argc)
     die_usage("unexpected argument '%s' for app %s (see 'atomlab app %s --help')", argv[optind], app->name,
               app->name);
@@ -184,7 +168,7 @@ int cmd_app(int argc, char **argv)
   if (argc < 2) /* a usage error like any other: one line, exit 2 (--help prints the list) */
     die_usage("app needs a subcommand: allowed: %s", cli_app_names());
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-    usage(stdout);
+    atl_apps_help_write(stdout);
     return EXIT_OK;
   }
   const struct atl_app_info *app = atl_app_find(argv[1]);
@@ -212,7 +196,7 @@ int cmd_app(int argc, char **argv)
   struct atl_result_set set;
   memset(&set, 0, sizeof set);
   snprintf(set.kind, sizeof set.kind, "app");
-  cli_fill_meta(ctxs[0], argc + 1, argv - 1, &set.meta); /* the command line from "atomlab" on */
+  atl_run_meta_init(&set.meta, ctxs[0], argc + 1, argv - 1); /* the command line from "atomlab" on */
   for (size_t d = 0; d < ndev; d++) {
     /* messages of a run on several devices name the device */
     const char *id = atl_device_current(ctxs[d])->id, *sep = multi ? ": " : "";

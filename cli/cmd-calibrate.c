@@ -107,7 +107,7 @@ static int calibrate_smem(int argc, char **argv)
   char grid[256];
   snprintf(grid, sizeof grid, "n %s, e %s, c %s", text[0], text[1], text[2]);
   struct atl_run_meta meta;
-  cli_fill_meta(ctx, argc + 2, argv - 2, &meta); /* from "atomlab" on */
+  atl_run_meta_init(&meta, ctx, argc + 2, argv - 2); /* from "atomlab" on */
   /* The outputs are checked before anything is measured. */
   struct atl_smem_calibration_files files;
   if (atl_smem_calibration_files(out, &meta.device, 0, &files, why, sizeof why))

@@ -40,15 +40,6 @@ static unsigned parse_mask(const char *opt, const char *arg, int (*parse)(const 
   return mask;
 }
 
-static struct atl_axis parse_axis(const char *opt, const char *arg, uint32_t max)
-{
-  struct atl_axis axis;
-  char why[160];
-  if (atl_axis_parse(arg, max, &axis, why, sizeof why) != 0)
-    die_usage("%s: %s", opt, why);
-  return axis;
-}
-
 int cmd_hist_case(int argc, char **argv)
 {
   enum { O_KERNEL = 256, O_IMAGE, O_RESULT, O_PIXELS, O_WG, O_WGS, O_REPS, O_DEVICE, O_WARMUP, O_VALIDATE };
@@ -74,11 +65,11 @@ int cmd_hist_case(int argc, char **argv)
     case O_RESULT: plan.results = parse_mask("--result", optarg, atl_smem_variant_parse, "unused, used, all"); break;
     case O_PIXELS:
       atl_axis_release(&pixels);
-      pixels = parse_axis("--pixels", optarg, 1u << 28);
+      pixels = cli_parse_axis("--pixels", optarg, 1u << 28);
       break;
     case O_WG:
       atl_axis_release(&wg);
-      wg = parse_axis("--wg-size", optarg, 1024);
+      wg = cli_parse_axis("--wg-size", optarg, 1024);
       break;
     case O_WGS: plan.workgroups = cli_parse_count("--workgroups", optarg, 1u << 20); break;
     case O_REPS: plan.reps = cli_parse_count("--reps", optarg, 101); break;
@@ -96,9 +87,9 @@ int cmd_hist_case(int argc, char **argv)
   if (validate && (wg.count > 1 || (wg.count == 1 && wg.values[0] % 32)))
     die_usage("--wg-size with --validate is one multiple of 32");
   if (pixels.count == 0)
-    pixels = parse_axis("--pixels", "4194304", 1u << 28);
+    pixels = cli_parse_axis("--pixels", "4194304", 1u << 28);
   if (wg.count == 0)
-    wg = parse_axis("--wg-size", validate ? "1024" : "256", 1024);
+    wg = cli_parse_axis("--wg-size", validate ? "1024" : "256", 1024);
   plan.pixels = pixels.values;
   plan.npixels = pixels.count;
   plan.wg_sizes = wg.values;

@@ -37,15 +37,6 @@ static const char usage[] =
     "  --advice            for every bottleneck, the access the counters imply and the strategy for it\n"
     "  -o FILE             write there instead of stdout\n";
 
-static void calibrate(const char *opt, const char *path, double s[ATL_L2_KINDS])
-{
-  struct atl_l2_report r;
-  char why[600];
-  if (atl_l2_read_file(path, &r, why, sizeof why) || atl_l2_cycles_per_request(&r, s, why, sizeof why))
-    die_usage("%s: %s", opt, why);
-  atl_l2_report_release(&r);
-}
-
 /* --s-same / --s-spread: "ATOM,RED", two L2-cycle counts. */
 static void parse_pair(const char *opt, const char *text, double s[ATL_L2_KINDS])
 {
@@ -110,15 +101,12 @@ int cmd_model_l2(int argc, char **argv)
     die_usage("give the spread calibration once: --spread FILE or --s-spread Y");
   if (out)
     cli_check_output("-o", out);
-  if (same)
-    calibrate("--same", same, cal.s_same);
-  if (spread)
-    calibrate("--spread", spread, cal.s_dist);
   char why[600];
-  if (dram)
-    cal.dram_share = cli_dram_achievable("--dram", dram, &cal.dram_bytes_per_ns);
-  if (table)
-    cal.s_pass = cli_pass_cost("--table", table);
+  static const char *const flags[ATL_L2_FILES] = {"--same", "--spread", "--dram", "--table"};
+  const char *const paths[ATL_L2_FILES] = {same, spread, dram, table};
+  int which;
+  if (atl_l2_calibration_read(&cal, paths, &which, why, sizeof why))
+    die_usage("%s: %s", flags[which], why);
   struct atl_l2_report r;
   if (atl_l2_read_file(counters, &r, why, sizeof why))
     die_usage("--counters: %s", why);

@@ -33,16 +33,6 @@ static const char usage[] =
     "  --runs FILE       the case-study CSV of the profiled run (predict)\n"
     "  --kernel NAME     only kernels of this name (predict)  [all; smem_histogram with --runs]\n";
 
-static void load_table(const char *path, struct atl_smem_table *table)
-{
-  char why[512];
-  if (path == NULL)
-    die_usage("--table is required: the CSV written by 'atomlab calibrate smem'");
-  int err = atl_smem_table_read_csv(path, table, why, sizeof why);
-  if (err)
-    die_usage("--table: %s", why);
-}
-
 static int help(void)
 {
   fputs(usage, stdout);
@@ -134,7 +124,7 @@ int cmd_model(int argc, char **argv)
   if (strcmp(sub, "query") == 0) {
     if (n < 0 || e < 0 || c < 0)
       die_usage("model query needs --n, --e and --c");
-    load_table(opts.table_path, &table);
+    smem_table_load(opts.table_path, &table);
     double T = 0, S = 0;
     int clamped = 0;
     if (atl_smem_T(&table, opts.settings.variant, n, e, c, &T, &clamped, why, sizeof why))
@@ -148,7 +138,7 @@ int cmd_model(int argc, char **argv)
   }
   if (counters == NULL)
     die_usage("--counters is required: an ncu CSV export (ncu --csv --page raw --metrics ...)");
-  load_table(opts.table_path, &table);
+  smem_table_load(opts.table_path, &table);
   struct atl_ncu_report report;
   int err = atl_ncu_read_csv(counters, opts.settings.warps_per_sm, opts.settings.sm_count, &report, why, sizeof why);
   if (err)
@@ -161,7 +151,7 @@ int cmd_model(int argc, char **argv)
     if (atl_context_new(&ctx))
       die("out of memory");
     struct atl_run_meta meta;
-    cli_fill_meta(ctx, argc + 2, argv - 2, &meta); /* from "atomlab" on */
+    atl_run_meta_init(&meta, ctx, argc + 2, argv - 2); /* from "atomlab" on */
     status = smem_report(&opts, &table, &report, &meta, counters, 1) == 0 ? EXIT_OK : EXIT_MEASURE;
     atl_context_free(ctx);
   }

@@ -72,11 +72,10 @@ static void make_dir(const char *path)
     die_usage("-o '%s' is not a folder", path);
 }
 
-/* A line the library tells (a file it could not write). */
-static void print_error(void *arg, const char *text)
+/* A line the library tells: @p prefix (a string) before it, "error: " (a file it could not write) without one. */
+static void print_line(void *prefix, const char *text)
 {
-  (void)arg;
-  fprintf(stderr, "error: %s\n", text);
+  fprintf(stderr, "%s%s\n", prefix ? (const char *)prefix : "error: ", text);
 }
 
 /*
@@ -86,12 +85,6 @@ static void print_error(void *arg, const char *text)
  * one --device; their progress goes to the terminal. Returns the exit status.
  */
 static int compare_reports(char **dirs, int ndirs, const char *out);
-
-static void print_note(void *arg, const char *text)
-{
-  (void)arg;
-  fprintf(stderr, "report: %s\n", text);
-}
 
 static int report_devices(const char *devices, const char *backend, const char *dir, int quick, const char *repeat)
 {
@@ -107,7 +100,7 @@ static int report_devices(const char *devices, const char *backend, const char *
   static char sub[ATL_MAX_DEVICES][4200];
   char *dirs[ATL_MAX_DEVICES];
   size_t done = 0;
-  const struct atl_report_run run = {atl_report_self(cli_argv0), quick, repeat, NULL, print_note, NULL};
+  const struct atl_report_run run = {atl_report_self(cli_argv0), quick, repeat, NULL, print_line, (void *)"report: "};
   int status = atl_report_devices(&run, (const char(*)[32])ids, n, backend, dir, sub, &done);
   for (size_t i = 0; i < done; i++)
     dirs[i] = sub[i];
@@ -129,7 +122,7 @@ static int compare_reports(char **dirs, int ndirs, const char *out)
     die_usage("--compare takes 2 to %d report folders, got %d", ATL_REPORT_COMPARE_MAX, ndirs);
   cli_check_output("-o", out);
   char why[5000];
-  int rc = atl_report_compare((const char *const *)dirs, (size_t)ndirs, out, print_error, NULL, why, sizeof why);
+  int rc = atl_report_compare((const char *const *)dirs, (size_t)ndirs, out, print_line, NULL, why, sizeof why);
   if (rc == ATL_EINVAL)
     die_usage("--compare %s", why);
   if (rc != 0)
@@ -149,7 +142,7 @@ static void print_summary(const struct atl_report_summary *sum, const char *show
 /* --render DIR: the figures and documents of a report measured where gnuplot was missing. */
 static int render(const char *dir)
 {
-  const struct atl_report_run run = {.self = atl_report_self(cli_argv0), .progress = progress, .notify = print_error};
+  const struct atl_report_run run = {.self = atl_report_self(cli_argv0), .progress = progress, .notify = print_line};
   struct atl_report_outcome out;
   char why[1600];
   time_t started = time(NULL);
@@ -250,7 +243,7 @@ int cmd_report(int argc, char **argv)
   atl_context_t ctx = cli_open_device(device, backend);
   const struct atl_device_info dev = *atl_device_current(ctx);
   atl_context_free(ctx);
-  const struct atl_report_run run = {atl_report_self(cli_argv0), quick, repeat, progress, print_error, NULL};
+  const struct atl_report_run run = {atl_report_self(cli_argv0), quick, repeat, progress, print_line, NULL};
   struct atl_report_outcome out;
   if (atl_report_measure(&run, &dev, staging, dir, &out, why, sizeof why) != 0)
     die("%s", why);

@@ -48,23 +48,6 @@ static const char usage[] =
     "(plain_add rows are expected not to verify and do not count); 2 bad usage.\n";
 
 
-static void configure(const void *arg, size_t i, struct atl_row *row)
-{
-  atl_rmw_row_init(row, &((const struct atl_spec *)arg)[i]);
-}
-
-static int measure(atl_context_t ctx, const void *arg, size_t i, const struct atl_timing *timing, struct atl_row *row)
-{
-  return atl_rmw_run(ctx, &((const struct atl_spec *)arg)[i], timing, row) ? ATL_ENOMEM : 0;
-}
-
-static void describe(const void *arg, size_t i, char *buf, size_t len)
-{
-  const struct atl_spec *s = &((const struct atl_spec *)arg)[i];
-  snprintf(buf, len, "%s %s %s c=%u p=%u", atl_pattern_name(s->pattern), atl_op_name(s->op), atl_type_name(s->type),
-           s->contention, s->padding);
-}
-
 enum { O_PATTERN = 256, O_OP, O_TYPE, O_SPACE, O_RESULT, O_CONT, O_PAD, O_SCOPE, O_ORDER, O_RESUME, O_DROP_OTHERS, O_GRID };
 
 /* What rmw's own options set (the shared ones go to struct cli_sweep_opts). */
@@ -132,10 +115,8 @@ int cmd_rmw(int argc, char **argv)
   const char *resume_path = a.resume_path;
   char why[1600];
 
-  if (atl_axis_parse(a.cont_text, UINT32_MAX, &ax.contention, why, sizeof why))
-    die_usage("--contention: %s", why);
-  if (atl_axis_parse(a.pad_text, UINT32_MAX, &ax.padding, why, sizeof why))
-    die_usage("--padding: %s", why);
+  ax.contention = cli_parse_axis("--contention", a.cont_text, UINT32_MAX);
+  ax.padding = cli_parse_axis("--padding", a.pad_text, UINT32_MAX);
   const size_t total = atl_rmw_axes_rows(&ax);
   cli_sweep_plan(&opt, "rmw", total);
   if (a.drop_others && resume_path == NULL)
@@ -196,9 +177,9 @@ int cmd_rmw(int argc, char **argv)
   /* The sweep (sweep.h): each configuration reuses the first row of its
    * configuration in the --resume file that passes atl_row_validate(); the
    * others are measured again (and said so), rows outside it kept or dropped. */
-  const struct atl_sweep_job job = {ctxs, ndev, multi, {"rmw", total, configure, measure, atl_row_validate, specs},
+  const struct atl_sweep_job job = {ctxs, ndev, multi, atl_rmw_sweep_spec(specs, total),
                                     opt.nout ? !opt.quiet ? stdout : NULL : opt.format == ATL_FORMAT_TABLE ? stdout : NULL,
-                                    isatty(STDERR_FILENO) ? stderr : NULL, describe, opt.out_paths, opt.out_formats,
+                                    isatty(STDERR_FILENO) ? stderr : NULL, atl_rmw_describe, opt.out_paths, opt.out_formats,
                                     opt.nout, 30, NULL, command_start};
   struct atl_sweep_outcome res;
   cli_catch_stop_signals();

@@ -51,14 +51,6 @@ static void list_strategies(void)
     printf("%-12s %s\n", atl_strategy_name((enum atl_strategy)s), atl_strategy_help((enum atl_strategy)s));
 }
 
-static int measure(atl_context_t ctx, const void *arg, size_t i, const struct atl_timing *timing, struct atl_row *row)
-{
-  return atl_strategy_run(ctx, &((const struct atl_strategy_spec *)arg)[i], timing, row);
-}
-
-/* A checkpoint is ranked (in a run on several devices only the final write is: its rows are copies). */
-static void rank(struct atl_result_set *set) { atl_strategy_rank(set->rows, set->count); }
-
 enum { O_PATTERN = 256, O_OP, O_STRATEGY, O_RESULT, O_DIVERGENT, O_SPIN, O_STUCK };
 
 /* What strategy's own options set (the shared ones go to struct cli_sweep_opts). */
@@ -141,9 +133,9 @@ int cmd_strategy(int argc, char **argv)
       die_usage("%s", why);
   }
 
-  const struct atl_sweep_job job = {ctxs, ndev, multi, {"strategy", total, NULL, measure, NULL, specs},
+  const struct atl_sweep_job job = {ctxs, ndev, multi, atl_strategy_sweep_spec(specs, total),
                                     opt.nout ? !opt.quiet ? stdout : NULL : opt.format == ATL_FORMAT_TABLE ? stdout : NULL,
-                                    NULL, NULL, opt.out_paths, opt.out_formats, opt.nout, 10, rank, 0};
+                                    NULL, NULL, opt.out_paths, opt.out_formats, opt.nout, 10, atl_strategy_rank_set, 0};
   struct atl_sweep_outcome res;
   cli_catch_stop_signals();
   if (atl_sweep_command(&job, &opt.timing, NULL, 0, &set, &res) != 0)

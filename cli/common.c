@@ -1,13 +1,11 @@
-/* What every command shares: diagnostics and exit codes, opening the device,
- * the run's metadata. Apart from the command table (atomlab.c), so the
- * commands it calls never call back into it. */
+/* What every command shares: diagnostics and exit codes, opening the device.
+ * Apart from the command table (atomlab.c), so the commands it calls never
+ * call back into it. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "atl_version.h"
 #include "cli.h"
 
 const char *cli_argv0 = "atomlab";
@@ -37,7 +35,8 @@ void die(const char *fmt, ...)
   exit(EXIT_MEASURE);
 }
 
-const char *cli_backend_list(const char *sep)
+/* The backends atomlab knows (atl_backend_name), joined by @p sep: "cuda, opencl". A static buffer. */
+static const char *cli_backend_list(const char *sep)
 {
   static char list[256];
   return atl_backend_list(sep, list, sizeof list);
@@ -72,23 +71,16 @@ atl_context_t cli_open_device(const char *device, const char *backend)
     die("unable to create a context: out of memory");
   if (backend)
     cli_check_backend("--backend", backend);
-  int err = atl_device_open(ctx, device, backend);
-  if (err == ATL_EINVAL) { /* a bad ATL_FAULT plan */
+  const int err = atl_device_open(ctx, device, backend);
+  if (err) { /* the message outlives the context: it is the context's */
+    const int usage = err == ATL_EINVAL || (err == ATL_ENODEV && device); /* a bad ATL_FAULT plan, or --device */
     char msg[2048];
-    snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx));
+    snprintf(msg, sizeof msg, "%s", usage || atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
     atl_context_free(ctx);
-    die_usage("%s", msg);
-  }
-  if (err == ATL_ENODEV && device) {
-    char msg[2048];
-    snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx));
-    atl_context_free(ctx);
-    die_usage("--device: %s", msg);
-  }
-  if (err) {
-    char msg[2048];
-    snprintf(msg, sizeof msg, "%s", atl_errmsg(ctx)[0] ? atl_errmsg(ctx) : atl_strerror(err));
-    atl_context_free(ctx);
+    if (err == ATL_EINVAL)
+      die_usage("%s", msg);
+    if (usage)
+      die_usage("--device: %s", msg);
     die("unable to open a device: %s", msg);
   }
   return ctx;
@@ -125,19 +117,3 @@ size_t cli_open_devices(const char *device, const char *backend, atl_context_t *
   return n;
 }
 
-void cli_fill_meta(atl_context_t ctx, int argc, char **argv, struct atl_run_meta *meta)
-{
-  memset(meta, 0, sizeof *meta);
-  snprintf(meta->tool_version, sizeof meta->tool_version, "%s", ATL_VERSION);
-  snprintf(meta->git_commit, sizeof meta->git_commit, "%s", ATL_GIT_COMMIT);
-  time_t now = time(NULL);
-  struct tm utc;
-  gmtime_r(&now, &utc);
-  strftime(meta->date, sizeof meta->date, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  size_t used = 0;
-  for (int i = 0; i < argc && used + 2 < sizeof meta->command; i++)
-    used += (size_t)snprintf(meta->command + used, sizeof meta->command - used, "%s%s", i ? " " : "", argv[i]);
-  const struct atl_device_info *d = atl_device_current(ctx);
-  if (d)
-    meta->device = *d;
-}

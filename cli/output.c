@@ -75,8 +75,6 @@ int cli_buffer_write(struct cli_buffer *b, const char *path, const char *what)
   return rc;
 }
 
-char *cli_read_text(const char *path, size_t limit) { return atl_file_read_text(path, limit); }
-
 int cli_sweep_write(const struct cli_sweep_opts *o, const struct atl_result_set *set)
 {
   char what[64];

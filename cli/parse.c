@@ -31,12 +31,18 @@ int cli_list_has(const char *text, const char *name)
   return 0;
 }
 
-uint32_t cli_parse_count(const char *opt, const char *text, uint32_t max)
+struct atl_axis cli_parse_axis(const char *opt, const char *text, uint32_t max)
 {
   struct atl_axis axis;
-  char why[160];
+  char why[1600];
   if (atl_axis_parse(text, max, &axis, why, sizeof why) != 0)
     die_usage("%s: %s", opt, why);
+  return axis;
+}
+
+uint32_t cli_parse_count(const char *opt, const char *text, uint32_t max)
+{
+  struct atl_axis axis = cli_parse_axis(opt, text, max);
   if (axis.count != 1) {
     atl_axis_release(&axis);
     die_usage("%s takes one whole number from 1 to %u", opt, max);
@@ -206,7 +212,7 @@ void *cli_sweep_start(struct atl_result_set *set, const char *kind, atl_context_
 {
   memset(set, 0, sizeof *set);
   snprintf(set->kind, sizeof set->kind, "%s", kind);
-  cli_fill_meta(ctx, argc + 1, argv - 1, &set->meta); /* the command line from "atomlab" on */
+  atl_run_meta_init(&set->meta, ctx, argc + 1, argv - 1); /* the command line from "atomlab" on */
   set->meta.timing = o->timing;
   void *specs = calloc(nspecs, spec_size);
   if (specs == NULL)

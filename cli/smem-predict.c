@@ -1,7 +1,7 @@
 /*
- * atomlab model predict, presentation only: reads --runs, asks the library for
- * the prediction of every kernel (atl_smem_predict_all) and prints it with the
- * library's writers (CSV or Markdown).
+ * atomlab model predict, presentation only: asks the library for the
+ * prediction of every kernel with --runs' rows (atl_smem_predict_file) and
+ * prints it with the library's writers (CSV or Markdown).
  */
 #include <stdlib.h>
 
@@ -11,17 +11,11 @@ int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *tabl
                  const char *counters, const char *runs_path, const char *kernel)
 {
   static const char *const input_opt[] = {"", "--kernel", "--runs", "--counters"};
-  struct atl_smem_case *cases = NULL;
-  size_t ncases = 0;
   char why[1024];
-  int err;
-  if (runs_path && (err = atl_smem_cases_read_csv(runs_path, &cases, &ncases, why, sizeof why)) != 0)
-    die_usage(err == ATL_EIO ? "--runs %s" : "--runs: %s", why); /* EIO's reason starts with the path */
   struct atl_smem_predict_set set;
-  static const struct atl_smem_case no_rows; /* --runs without rows is still --runs: it matches no launch */
-  err = atl_smem_predict_all(table, &opts->settings, report, runs_path ? (cases ? cases : &no_rows) : NULL, ncases,
-                             kernel, &set, why, sizeof why);
-  free(cases);
+  const int err = atl_smem_predict_file(table, &opts->settings, report, runs_path, kernel, &set, why, sizeof why);
+  if (err && set.bad_input == ATL_SMEM_INPUT_RUNS)
+    die_usage(err == ATL_EIO ? "--runs %s" : "--runs: %s", why); /* EIO's reason starts with the path */
   if (err == ATL_EINVAL && set.bad_input > 0 && set.bad_input <= ATL_SMEM_INPUT_COUNTERS)
     die_usage("%s: %s", input_opt[set.bad_input], why);
   if (err)

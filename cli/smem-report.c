@@ -35,33 +35,6 @@ static double parse_positive(const char *opt, const char *arg, double hi)
   return v;
 }
 
-double cli_dram_achievable(const char *opt, const char *path, double *bytes_per_ns)
-{
-  struct atl_l2_report r;
-  char why[600];
-  double share = 0, bw = 0;
-  if (atl_l2_read_file(path, &r, why, sizeof why) || atl_l2_dram_achievable(&r, &share, &bw, why, sizeof why))
-    die_usage("%s: %s", opt, why);
-  atl_l2_report_release(&r);
-  if (bytes_per_ns)
-    *bytes_per_ns = bw;
-  return share;
-}
-
-double cli_pass_cost(const char *opt, const char *path)
-{
-  struct atl_smem_table table;
-  char why[512];
-  double s_fao = 0, s_cas = 0;
-  if (atl_smem_table_read_csv(path, &table, why, sizeof why))
-    die_usage("%s: %s", opt, why);
-  const int err = atl_smem_pass_costs(&table, &s_fao, &s_cas, why, sizeof why);
-  atl_smem_table_release(&table);
-  if (err)
-    die_usage("%s: %s", opt, why);
-  return s_fao;
-}
-
 int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *command)
 {
   (void)command;
@@ -95,9 +68,12 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
     if (atl_smem_expectation_parse(arg, &o->expect[o->nexpect++])) /* argv outlives the command */
       die_usage("--expect '%s' is not allowed: KERNEL=bottleneck or KERNEL=not", arg);
     return 1;
-  case SMEM_O_DRAM:
-    o->settings.dram_achievable = cli_dram_achievable("--dram", arg, &o->dram_bytes_per_ns);
+  case SMEM_O_DRAM: {
+    char why[600];
+    if (atl_l2_dram_achievable_file(arg, &o->settings.dram_achievable, &o->dram_bytes_per_ns, why, sizeof why))
+      die_usage("--dram: %s", why);
     return 1;
+  }
   case 'o':
     cli_check_output("-o", arg);
     o->out = arg;
@@ -105,6 +81,15 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
   default:
     return 0;
   }
+}
+
+void smem_table_load(const char *path, struct atl_smem_table *table)
+{
+  char why[512];
+  if (path == NULL)
+    die_usage("--table is required: the CSV written by 'atomlab calibrate smem'");
+  if (atl_smem_table_read_csv(path, table, why, sizeof why))
+    die_usage("--table: %s", why);
 }
 
 int smem_format(const struct smem_opts *o)

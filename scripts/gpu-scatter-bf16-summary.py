@@ -7,23 +7,15 @@ issue's targets (2^20 bins: 0.3x the ceiling; 2^24 bins: 2x the atomic variant) 
 usage: gpu-scatter-bf16-summary.py OUT
 """
 import sys
+from functools import partial
 
 import scatter_rows
 from scatter_rows import ms
 
 o = sys.argv[1]
-
-
-def rows(name):
-    return scatter_rows.rows(o, name)
-
-
-def table(title, rs):
-    scatter_rows.table(title, rs, details=True)
-
-
-def by(rs):
-    return scatter_rows.by(rs, with_ceiling=False)
+rows = partial(scatter_rows.rows, o)  # rows(NAME): the rows of OUT/NAME
+table = partial(scatter_rows.table, details=True)
+by = partial(scatter_rows.by, with_ceiling=False)
 
 
 def best(rows_by, dist, skip=("auto",)):

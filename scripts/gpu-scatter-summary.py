@@ -8,23 +8,15 @@ usage: gpu-scatter-summary.py OUT
 import json
 import os
 import sys
+from functools import partial
 
 import scatter_rows
 from scatter_rows import ms
 
 o = sys.argv[1]
-
-
-def rows(name):
-    return scatter_rows.rows(o, name)
-
-
-def table(title, rs):
-    scatter_rows.table(title, rs, details=False)
-
-
-def by(rs):
-    return scatter_rows.by(rs, with_ceiling=True)
+rows = partial(scatter_rows.rows, o)  # rows(NAME): the rows of OUT/NAME
+table = partial(scatter_rows.table, details=False)
+by = partial(scatter_rows.by, with_ceiling=True)
 
 
 ours = rows("scatter.json")

@@ -134,7 +134,7 @@ def e5():
 
 
 def e6():
-    print("\nE6  placement: CUDA's own rate with the array placed several ways (build/placement_rmw), Gop/s")
+    print("\nE6  placement: CUDA's own rate with the array placed several ways (build/placement rmw), Gop/s")
     print("    read: a spread across placements about as large as vulkan/cuda in E1 -> placement explains the cell;")
     print("    a spread of a few percent (compare malloc+0 with malloc+0-again: the noise) -> placement excluded.")
     p = os.path.join(OUT, "e6-placement.txt")

@@ -19,7 +19,7 @@
 #      no power-of-two stride). A Vulkan deficit that shrinks with the footprint is address translation (page size
 #      / TLB reach); one that stays at small footprints, or differs 1000 vs 1024, is address mapping.
 #      OUT/e4-<backend>-w<groups>.json.
-#   E6 placement: the same kernel through CUDA (build/placement_rmw, no atomlab code) on the array at offsets 0, 4 KiB,
+#   E6 placement: the same kernel through CUDA (build/placement rmw, no atomlab code) on the array at offsets 0, 4 KiB,
 #      64 KiB and 1 MiB + 4 KiB into one allocation, after a 512 MiB allocation, and in managed memory, at two
 #      faster and two slower cells: if CUDA's own rate moves across placements by about what separates Vulkan
 #      from CUDA, placement (L2 slice / DRAM channel mapping, page size) explains the cells. OUT/e6-placement.txt.
@@ -101,16 +101,16 @@ for pass in 1 2; do
     rmw e1-D-$b-$pass "$id" "$(it 1024)" --workgroups $NGROUPS $E1_D
   done
 done
-# E6: placement. The same kernel through CUDA (build/placement_rmw, no atomlab code) on the array placed several
+# E6: placement. The same kernel through CUDA (build/placement rmw, no atomlab code) on the array placed several
 # ways in one process, at two of the faster cells and two of the slower ones, E1's iteration counts.
-PLACE=${PLACEMENT_RMW:-./build/placement_rmw}
+PLACE=${PLACEMENT:-./build/placement}
 if [ -x "$PLACE" ] && [ "$REF" = cuda ]; then
   : >"$OUT/e6-placement.txt"
   mark e6-placement
   for cell in "contiguous 1 1 8192" "cross-warp 32 4 2048" "contiguous 1 1024 1024" "cross-warp 1 1024 1024"; do
     set -- $cell
     echo "cell $1 $2 $3 iters $(it $4)" >>"$OUT/e6-placement.txt"
-    step -o "$OUT/e6-placement.txt" "e6-$1-$2-$3" 60 "$PLACE" "$1" "$2" "$3" $WG $NGROUPS "$(it $4)" 7
+    step -o "$OUT/e6-placement.txt" "e6-$1-$2-$3" 60 "$PLACE" rmw "$1" "$2" "$3" $WG $NGROUPS "$(it $4)" 7
   done
 else
   step_note "e6: $PLACE not built (no nvcc at build time) or the reference is not CUDA: placement not measured"

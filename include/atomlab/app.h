@@ -377,6 +377,9 @@ void atl_app_config_free(atl_app_config_t cfg);
 /** The option named @p name (or its alias) of @p cfg's app, else of the timing options; NULL if neither has it. */
 const struct atl_app_option *atl_app_config_option(atl_app_config_t cfg, const char *name);
 
+/** Option @p i of @p cfg: the app's options first, then the timing options; NULL past the last. */
+const struct atl_app_option *atl_app_config_option_at(atl_app_config_t cfg, size_t i);
+
 /**
  * Sets option @p name from @p text (NULL for a flag). 0, or ATL_EINVAL with
  * one line in @p why: "NAME 'TEXT' is not allowed: ..." or "NAME is not an
@@ -416,6 +419,9 @@ const char *atl_app_config_reason(atl_app_config_t cfg, const char *why, const c
  * beside it (what `atomlab app NAME --help` prints before its device options).
  */
 void atl_app_help_write(FILE *f, const struct atl_app_info *app);
+
+/** The help of `atomlab app`: every app of the registry with its summary. */
+void atl_apps_help_write(FILE *f);
 
 /**
  * Runs the prepared configurations @p cfgs on the devices of @p ctxs at once,

@@ -108,6 +108,26 @@ int atl__seterr(atl_context_t ctx, int err, const char *fmt, ...)
 #endif
     ;
 
+/**
+ * The name and the ops every backend has, from its functions PREFIX_probe,
+ * PREFIX_open, PREFIX_close, PREFIX_alloc, PREFIX_free, PREFIX_fill,
+ * PREFIX_write, PREFIX_read, PREFIX_build, PREFIX_launch,
+ * PREFIX_occupancy_estimate, PREFIX_describe_kernel and PREFIX_kernel_isa
+ * (PoCL's init_device_ops): a backend's init clears @p ops, names it with this
+ * and sets the optional ops it has by hand.
+ */
+#define ATL_BACKEND_OPS_INIT(ops, name_, prefix)                                                                       \
+  do {                                                                                                                 \
+    memset((ops), 0, sizeof *(ops));                                                                                   \
+    (ops)->name = (name_);                                                                                             \
+    (ops)->probe = prefix##_probe, (ops)->open = prefix##_open, (ops)->close = prefix##_close;                         \
+    (ops)->alloc = prefix##_alloc, (ops)->free = prefix##_free, (ops)->fill = prefix##_fill;                           \
+    (ops)->write = prefix##_write, (ops)->read = prefix##_read;                                                        \
+    (ops)->build = prefix##_build, (ops)->launch = prefix##_launch;                                                    \
+    (ops)->occupancy_estimate = prefix##_occupancy_estimate;                                                           \
+    (ops)->describe_kernel = prefix##_describe_kernel, (ops)->kernel_isa = prefix##_kernel_isa;                        \
+  } while (0)
+
 /** Backend initialisers, one per backend compiled in. */
 int atl_opencl_backend_init(struct atl_backend_ops *ops);
 int atl_cuda_backend_init(struct atl_backend_ops *ops);

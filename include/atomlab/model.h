@@ -175,6 +175,9 @@ struct atl_smem_unit {
  */
 int atl_smem_pass_costs(const struct atl_smem_table *table, double *s_fao, double *s_cas, char *why, size_t why_len);
 
+/** atl_smem_pass_costs over the calibration table at @p path (atl_smem_table_read_csv). */
+int atl_smem_pass_costs_file(const char *path, double *s_fao, double *s_cas, char *why, size_t why_len);
+
 struct atl_smem_util;
 
 /** The device-library strategy for a shared-memory atomic bottleneck and its predicted speedup. */
@@ -321,6 +324,58 @@ int atl_ncu_listed(const char *listing, const char *metric);
  * ATL_ERANGE if @p out is too small.
  */
 int atl_ncu_select_metrics(const char *listing, char *out, size_t len, enum atl_ncu_quantity *missing);
+
+/**
+ * The ncu to run: @p given where not NULL, else $NCU, else the first ncu on
+ * PATH, else /usr/local/cuda/bin/ncu, written to @p path. Returns 0 where it
+ * is executable, else -1 (@p path holds the last one tried).
+ */
+int atl_ncu_find(const char *given, char *path, size_t len);
+
+/** What a line atl_ncu_profile_run() tells is: a note on what it does instead, or the ncu command it runs now. */
+enum atl_ncu_note { ATL_NCU_NOTE, ATL_NCU_RUNNING };
+
+/** A program to profile under ncu with the metrics the models read. */
+struct atl_ncu_profile {
+  const char *ncu;      /**< the ncu binary (atl_ncu_find) */
+  char *const *program; /**< the program and its arguments, NULL-terminated */
+  const char *kernel;   /**< only kernels whose name matches this regex (NULL: every kernel) */
+  const char *extra;    /**< more ncu metrics to collect, comma-separated (NULL: none) */
+  double timeout;       /**< seconds every ncu run together may take before it is stopped; 0: no limit */
+  void (*notify)(void *arg, enum atl_ncu_note kind, const char *text); /**< NULL: nothing is told */
+  void *arg;
+};
+
+/** What atl_ncu_profile_run() got; atl_ncu_profile_release() frees it. */
+struct atl_ncu_profile_outcome {
+  char *text;         /**< ncu's CSV export (--page raw, base units) of every profiled kernel */
+  const char *during; /**< the run that was stopped or failed, in words ("'ncu --import'"); NULL: none */
+  int signal;         /**< the stop request (stop.h) that stopped it; 0: none */
+  int timed_out;      /**< the time bound stopped it */
+  int rc;             /**< the failed run's exit status */
+  int no_report;      /**< ncu's run of the program wrote no report */
+  char *tail;         /**< the last 1500 bytes of what ncu said (stderr) in the run that failed or stopped */
+  char warning[4400]; /**< why the temporary folder could not be removed ("": it was) */
+};
+
+/**
+ * Profiles @p p's program: asks ncu which metrics it offers (the first
+ * candidate of each quantity it lists, atl_ncu_select_metrics(), and the L2
+ * model's, atl_l2_metric_names()), runs the program under ncu --clock-control
+ * none with them and exports the report as CSV into @p out->text. ncu's files
+ * go to a temporary folder in $TMPDIR (else /tmp), removed before this
+ * returns; a stop request (stop.h) reaches ncu and the program. Returns 0;
+ * ATL_EINTR stopped by a signal or the time bound (@p out says which and
+ * during what); ATL_EIO a run failed (@p out: which, its exit status, what
+ * ncu said) or, with @p out->during NULL, no temporary folder (@p why);
+ * ATL_ENOTSUP ncu lacks a required metric, ATL_ERANGE a metric list too long
+ * (@p why); ATL_ENOMEM.
+ */
+int atl_ncu_profile_run(const struct atl_ncu_profile *p, struct atl_ncu_profile_outcome *out, char *why,
+                        size_t why_len);
+
+/** Frees what an outcome holds. */
+void atl_ncu_profile_release(struct atl_ncu_profile_outcome *out);
 
 /** Kernels read from an ncu CSV export. */
 struct atl_ncu_report {
@@ -481,6 +536,17 @@ struct atl_smem_predict_set {
 int atl_smem_predict_all(const struct atl_smem_table *table, const struct atl_smem_settings *settings,
                          const struct atl_ncu_report *report, const struct atl_smem_case *cases, size_t ncases,
                          const char *kernel, struct atl_smem_predict_set *set, char *why, size_t why_len);
+
+/**
+ * atl_smem_predict_all() with the case-study rows of the file @p runs_path
+ * (atl_smem_cases_read_csv(); NULL: no rows, every kernel on its own; a file
+ * without rows matches no launch). A file that cannot be read is
+ * set->bad_input ATL_SMEM_INPUT_RUNS with its error (ATL_EIO: the reason
+ * starts with the path).
+ */
+int atl_smem_predict_file(const struct atl_smem_table *table, const struct atl_smem_settings *settings,
+                          const struct atl_ncu_report *report, const char *runs_path, const char *kernel,
+                          struct atl_smem_predict_set *set, char *why, size_t why_len);
 
 /** Frees the rows of a set. */
 void atl_smem_predict_set_release(struct atl_smem_predict_set *set);

@@ -122,6 +122,14 @@ struct atl_metric_info {
 /** The known metric @p name, or NULL (a row may carry others: no unit, no hint). */
 const struct atl_metric_info *atl_metric_info(const char *name);
 
+/**
+ * What each metric of @p command ("rmw", "compare", ...) means and how it is
+ * measured: its section of docs/metrics.md (embedded at build time), without
+ * the blank lines around it, @p len bytes long (not NUL-terminated). NULL where
+ * the page has no section for it.
+ */
+const char *atl_describe(const char *command, size_t *len);
+
 /** Starts @p row of @p kind: zeroed, status error until measured, kind set. */
 void atl_row_init(struct atl_row *row, const char *kind);
 
@@ -170,6 +178,13 @@ struct atl_run_meta {
   int timing_recorded;     /**< read back: 1 if the file held its timing settings (@p timing), 0 if not */
   char clocks[160];        /**< how the rows' clocks were read, or why they were not ("" if no sweep ran) */
 };
+
+/**
+ * Starts @p meta of a run: this library's version and commit, the date (UTC),
+ * the command line (@p argc words of @p argv joined by spaces) and the device
+ * @p ctx has open (none, or @p ctx NULL: left empty); everything else zero.
+ */
+void atl_run_meta_init(struct atl_run_meta *meta, atl_context_t ctx, int argc, char **argv);
 
 /** A set of rows of one kind with the run's facts (owns them). */
 struct atl_result_set {

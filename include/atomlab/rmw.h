@@ -11,6 +11,7 @@
 #include "device.h"
 #include "experiment.h"
 #include "result.h"
+#include "sweep.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,6 +80,16 @@ size_t atl_rmw_axes_rows(const struct atl_rmw_axes *axes);
  */
 int atl_rmw_specs(atl_context_t ctx, const struct atl_rmw_axes *axes, uint32_t wg_size, uint32_t workgroups,
                   struct atl_spec *out, char *why, size_t why_len);
+
+/**
+ * The sweep of the @p count specs @p specs (atl_rmw_specs): each row started
+ * by atl_rmw_row_init(), measured by atl_rmw_run(), an old row reused where
+ * atl_row_validate() passes it. @p specs must outlive the sweep.
+ */
+struct atl_sweep_spec atl_rmw_sweep_spec(const struct atl_spec *specs, size_t count);
+
+/** The progress text of spec @p i of the array @p specs: "contiguous fetch_add u32 c=4 p=1" (atl_sweep_job). */
+void atl_rmw_describe(const void *specs, size_t i, char *buf, size_t len);
 
 /**
  * Reads @p path as the resume file of an rmw sweep: a JSON file of rmw

@@ -15,6 +15,7 @@
 #include "device.h"
 #include "experiment.h"
 #include "result.h"
+#include "sweep.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,6 +83,12 @@ int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *spec, co
  * the runner-up's; the others: the winner's over theirs).
  */
 void atl_strategy_rank(struct atl_row *rows, size_t n);
+
+/** atl_strategy_rank() of every row of @p set (a checkpoint's ranking: atl_sweep_job's before_checkpoint). */
+void atl_strategy_rank_set(struct atl_result_set *set);
+
+/** The sweep of the @p count specs @p specs, each measured by atl_strategy_run(); no old rows are reused. */
+struct atl_sweep_spec atl_strategy_sweep_spec(const struct atl_strategy_spec *specs, size_t count);
 
 /**
  * Writes the winners of @p set (rows ranked by atl_strategy_rank()), one

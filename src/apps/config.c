@@ -53,6 +53,11 @@ static const struct atl_app_option *option_at(atl_app_config_t cfg, size_t i)
   return i < cfg->napp ? &cfg->app->options[i] : &atl_app_timing_options[i - cfg->napp];
 }
 
+const struct atl_app_option *atl_app_config_option_at(atl_app_config_t cfg, size_t i)
+{
+  return i < cfg->napp + cfg->ntiming ? option_at(cfg, i) : NULL;
+}
+
 static void *base_of(atl_app_config_t cfg, size_t i)
 {
   return i < cfg->napp ? cfg->params : (void *)&cfg->timing;

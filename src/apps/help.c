@@ -33,6 +33,17 @@ static void write_option(FILE *f, const struct atl_app_option *o)
   fputc('\n', f);
 }
 
+void atl_apps_help_write(FILE *f)
+{
+  size_t n;
+  const struct atl_app_info *const *apps = atl_apps(&n);
+  fprintf(f, "usage: atomlab app <name> [options]\n\nApplications of atomics; every result is checked exactly "
+             "against the host.\n\napps:\n");
+  for (size_t i = 0; i < n; i++)
+    fprintf(f, "  %-13s %s\n", apps[i]->name, apps[i]->summary);
+  fprintf(f, "\nRun `atomlab app <name> --help` for the options of one app (docs/apps.md).\n");
+}
+
 void atl_app_help_write(FILE *f, const struct atl_app_info *app)
 {
   fprintf(f, "usage: atomlab app %s [options]\n\n%s\n\n%s options:\n", app->name, app->description, app->name);

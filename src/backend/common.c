@@ -1,8 +1,11 @@
-/* Small pieces every backend's kernel build shares. */
+/* Small pieces every backend shares: its runtime loaded once, its kernel build. */
+#include <dlfcn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomlab/error.h"
 #include "common.h"
 
 char *atl__build_key(const struct atl_build *req)
@@ -33,4 +36,25 @@ int atl__define_options(const char *defines, char *storage, const char **argv, i
     *o++ = '\0';
   }
   return n;
+}
+
+int atl__runtime_open(atl_context_t ctx, struct atl__runtime *rt, const char *lib, const char *missing, void **handle)
+{
+  if (rt->loaded == 1)
+    return 0;
+  if (rt->loaded == -1)
+    return atl__seterr(ctx, ATL_ENODEV, "%s", rt->why);
+  rt->loaded = -1;
+  if ((*handle = dlopen(lib, RTLD_NOW | RTLD_LOCAL)) == NULL)
+    return atl__runtime_fail(ctx, rt, "%s (%s not found)", missing, lib);
+  return 1;
+}
+
+int atl__runtime_fail(atl_context_t ctx, struct atl__runtime *rt, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(rt->why, sizeof rt->why, fmt, ap);
+  va_end(ap);
+  return atl__seterr(ctx, ATL_ENODEV, "%s", rt->why);
 }

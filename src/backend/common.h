@@ -1,4 +1,4 @@
-/* Small pieces every backend's kernel build shares. */
+/* Small pieces every backend shares: its runtime loaded once, its kernel build. */
 #ifndef ATOMLAB_BACKEND_COMMON_H
 #define ATOMLAB_BACKEND_COMMON_H
 
@@ -15,5 +15,29 @@ char *atl__build_key(const struct atl_build *req);
  * in @p argv. Returns the number of options, or -1 if more than @p max.
  */
 int atl__define_options(const char *defines, char *storage, const char **argv, int max);
+
+/**
+ * A vendor runtime a backend opens at run time (dlopen), once per process:
+ * loaded, or why it could not be, for every later call.
+ */
+struct atl__runtime {
+  int loaded; /**< 0 not tried, 1 ok, -1 failed */
+  char why[256];
+};
+
+/**
+ * Starts loading @p rt by opening its library @p lib into @p handle: 1 where
+ * the caller loads the rest now (it counts as failed until the caller sets
+ * loaded = 1), 0 where it is loaded, ATL_ENODEV with its reason on @p ctx
+ * where it failed, before or now ("@p missing (@p lib not found)").
+ */
+int atl__runtime_open(atl_context_t ctx, struct atl__runtime *rt, const char *lib, const char *missing, void **handle);
+
+/** Loading @p rt failed: the reason (@p fmt) is kept for later calls and set on @p ctx; returns ATL_ENODEV. */
+int atl__runtime_fail(atl_context_t ctx, struct atl__runtime *rt, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 #endif

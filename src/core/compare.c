@@ -146,7 +146,7 @@ static void summarize(struct atl_comparison *c)
       c->instructions_differ += (p->notes & ATL_COMPARE_INSTRUCTIONS) != 0;
       c->iters_differ += (p->notes & ATL_COMPARE_ITERS) != 0;
       c->noisy += (p->notes & ATL_COMPARE_NOISY) != 0;
-      if (p->verdict != ATL_VERDICT_NA) {
+      if (p->ta.timed && p->tb.timed) {
         logsum += log(p->ratio);
         c->timed++;
       }
@@ -185,6 +185,10 @@ int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, 
     if (p->b) {
       atl_row_times(p->b, &p->tb);
       p->verdict = decide(&p->ta, &p->tb, threshold, &p->ratio);
+      /* two rows with no time and one status (unsupported against unsupported, or a model's derived row
+       * against itself): the outcome did not change */
+      if (!p->ta.timed && !p->tb.timed && p->a->status == p->b->status)
+        p->verdict = ATL_VERDICT_SAME;
       add_flags(p->flags, sizeof p->flags, "A", p->a);
       add_flags(p->flags, sizeof p->flags, "B", p->b);
       p->flagged = p->flags[0] != '\0';

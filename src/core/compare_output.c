@@ -78,8 +78,9 @@ static void write_table(FILE *out, const struct atl_comparison *c)
       continue;
     char lab[256];
     label(p->a, lab, sizeof lab);
-    if (p->verdict == ATL_VERDICT_NA)
-      fprintf(out, "%-*s %10s %9s %10s %9s %8s %-8s %s\n", width, lab, "-", "-", "-", "-", "-", "n/a", p->flags);
+    if (!p->ta.timed || !p->tb.timed)
+      fprintf(out, "%-*s %10s %9s %10s %9s %8s %-8s %s\n", width, lab, "-", "-", "-", "-", "-",
+              atl_verdict_name(p->verdict), p->flags);
     else
       fprintf(out, "%-*s %10.4f %9.4f %10.4f %9.4f %8.3f %-8s %s\n", width, lab, p->ta.median, p->ta.q3 - p->ta.q1,
               p->tb.median, p->tb.q3 - p->tb.q1, p->ratio, atl_verdict_name(p->verdict), p->flags);
@@ -136,7 +137,7 @@ static void write_csv(FILE *out, const struct atl_comparison *c, const struct fi
         fprintf(out, ",,,,,");
     }
     const char *v = !p->b ? "only_a" : !p->a ? "only_b" : atl_verdict_name(p->verdict);
-    if (p->a && p->b && p->verdict != ATL_VERDICT_NA)
+    if (p->a && p->b && p->ta.timed && p->tb.timed)
       fprintf(out, "%.6f,%s,", p->ratio, v);
     else
       fprintf(out, ",%s,", v);
@@ -198,7 +199,7 @@ static void write_json(FILE *out, const char *const *paths, const struct atl_res
     }
     cJSON_AddItemToObject(o, "a", row_side_json(p->a, &p->ta));
     cJSON_AddItemToObject(o, "b", row_side_json(p->b, &p->tb));
-    if (p->verdict != ATL_VERDICT_NA)
+    if (p->ta.timed && p->tb.timed)
       cJSON_AddNumberToObject(o, "time_ratio", p->ratio);
     cJSON_AddStringToObject(o, "verdict", atl_verdict_name(p->verdict));
     cJSON_AddStringToObject(o, "flags", p->flags);

@@ -142,3 +142,26 @@ int atl_resume_shape(const struct atl_result_set *set, const char *device_id, ui
   }
   return 0;
 }
+
+static void rmw_configure(const void *arg, size_t i, struct atl_row *row)
+{
+  atl_rmw_row_init(row, &((const struct atl_spec *)arg)[i]);
+}
+
+static int rmw_measure(atl_context_t ctx, const void *arg, size_t i, const struct atl_timing *timing,
+                       struct atl_row *row)
+{
+  return atl_rmw_run(ctx, &((const struct atl_spec *)arg)[i], timing, row) ? ATL_ENOMEM : 0;
+}
+
+struct atl_sweep_spec atl_rmw_sweep_spec(const struct atl_spec *specs, size_t count)
+{
+  return (struct atl_sweep_spec){"rmw", count, rmw_configure, rmw_measure, atl_row_validate, specs};
+}
+
+void atl_rmw_describe(const void *specs, size_t i, char *buf, size_t len)
+{
+  const struct atl_spec *s = &((const struct atl_spec *)specs)[i];
+  snprintf(buf, len, "%s %s %s c=%u p=%u", atl_pattern_name(s->pattern), atl_op_name(s->op), atl_type_name(s->type),
+           s->contention, s->padding);
+}

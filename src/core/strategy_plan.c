@@ -101,3 +101,17 @@ int atl_strategy_specs(atl_context_t ctx, const struct atl_strategy_axes *a, con
         }
   return 0;
 }
+
+static int strategy_measure(atl_context_t ctx, const void *arg, size_t i, const struct atl_timing *timing,
+                            struct atl_row *row)
+{
+  return atl_strategy_run(ctx, &((const struct atl_strategy_spec *)arg)[i], timing, row);
+}
+
+struct atl_sweep_spec atl_strategy_sweep_spec(const struct atl_strategy_spec *specs, size_t count)
+{
+  return (struct atl_sweep_spec){"strategy", count, NULL, strategy_measure, NULL, specs};
+}
+
+/* In a run on several devices only the final write is ranked: a checkpoint's rows are copies. */
+void atl_strategy_rank_set(struct atl_result_set *set) { atl_strategy_rank(set->rows, set->count); }

@@ -23,15 +23,6 @@ bad = [(r["variant"], r["status"], r["reason"]) for r in rows
 assert not bad and len(rows) == 36, bad
 PY
 done
-for g in "--groups 0" "--groups 1" "--groups 132 --wg-size 64" "--groups 4096 --wg-size 1024" "--groups 77 --wg-size 96"; do
-  timeout 120 "$ATOMLAB" $S --dim 64 --variants det $g -o "$WORK/det.json" --quiet 2>"$WORK/err" &&
-    python3 - "$WORK/det.json" >>"$WORK/hashes" <<'PY' || fail "CUDA det $g: $(tail -3 "$WORK/err")"
-import atl_json, sys
-rows = atl_json.load(sys.argv[1])["rows"][1:]
-assert len(rows) == 5 and all(r["status"] == "ok" and r["verified"] for r in rows), rows
-print(" ".join(f"{r['variant']}={int(r['out_hash53'])}" for r in rows))
-PY
-done
-[ "$(sort -u "$WORK/hashes" | wc -l)" -eq 1 ] && [ "$(wc -l <"$WORK/hashes")" -eq 5 ] && pass ||
-  fail "CUDA det output differs between grids: $(cat "$WORK/hashes")"
+scatter_det_grids "CUDA det" 120 "--groups 0" "--groups 1" "--groups 132 --wg-size 64" "--groups 4096 --wg-size 1024" \
+  "--groups 77 --wg-size 96" -- $S --dim 64
 finish

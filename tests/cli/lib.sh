@@ -61,6 +61,27 @@ SH
   chmod +x "$1"
 }
 
+# scatter_det_grids LABEL LIMIT "GRID"... -- ARGS...: `atomlab ARGS --variants det GRID` on every grid (each within
+# LIMIT seconds), every row ok and verified; passes where all of them hash their output alike (bit-identical).
+scatter_det_grids() {
+  local label=$1 limit=$2 grids=()
+  shift 2
+  while [ "$1" != "--" ]; do grids+=("$1"); shift; done
+  shift
+  : >"$WORK/hashes"
+  for g in "${grids[@]}"; do
+    timeout "$limit" "$ATOMLAB" "$@" --variants det $g -o "$WORK/det.json" --quiet 2>"$WORK/err" &&
+      python3 - "$WORK/det.json" >>"$WORK/hashes" <<'PY' || fail "$label $g: $(tail -3 "$WORK/err")"
+import atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"][1:]
+assert len(rows) == 5 and all(r["status"] == "ok" and r["verified"] for r in rows), rows
+print(" ".join(f"{r['variant']}={int(r['out_hash53'])}" for r in rows))
+PY
+  done
+  [ "$(sort -u "$WORK/hashes" | wc -l)" -eq 1 ] && [ "$(wc -l <"$WORK/hashes")" -eq ${#grids[@]} ] && pass ||
+    fail "$label output differs between grids: $(cat "$WORK/hashes")"
+}
+
 # need_cuda: the GPU tests' prelude, skipped (77) where atomlab lists no CUDA device.
 need_cuda() {
   if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '

@@ -51,6 +51,23 @@ int main(void)
     CHECK(c.pairs[1].ratio > 0.49 && c.pairs[1].ratio < 0.51); /* 0.55 / 1.1 from the samples */
   }
   CHECK(strcmp(atl_verdict_name(ATL_VERDICT_NA), "n/a") == 0);
+  /* Rows with no time: one status on both sides is the same outcome (compare X X says same), two are n/a;
+   * neither has a ratio in the geometric mean. */
+  struct atl_result_set u = {.kind = "app"}, v = {.kind = "app"};
+  add(&u, "unsupported", NULL, ATL_STATUS_UNSUPPORTED);
+  add(&v, "unsupported", NULL, ATL_STATUS_UNSUPPORTED);
+  add(&u, "other", NULL, ATL_STATUS_UNSUPPORTED);
+  add(&v, "other", NULL, ATL_STATUS_ERROR);
+  add(&u, "derived", NULL, ATL_STATUS_OK); /* a model's row: ok, no time */
+  add(&v, "derived", NULL, ATL_STATUS_OK);
+  struct atl_comparison cu;
+  CHECK(atl_compare(&u, &v, 0.05, NULL, &cu) == 0);
+  CHECK(cu.count == 3 && cu.timed == 0 && cu.counts[ATL_VERDICT_SAME] == 2 && cu.counts[ATL_VERDICT_NA] == 1);
+  CHECK(cu.count == 3 && cu.pairs[0].verdict == ATL_VERDICT_SAME && cu.pairs[1].verdict == ATL_VERDICT_NA);
+  CHECK(cu.count == 3 && cu.pairs[2].verdict == ATL_VERDICT_SAME);
+  atl_comparison_release(&cu);
+  atl_result_set_release(&u);
+  atl_result_set_release(&v);
   /* The faster pair again, A measured with --repeat and a spread between its repeats wider than the change:
    * drift, not a change, so unclear; and a noisy side is noted. */
   atl_row_metric_set(&a.rows[1], "repeat_spread", 0.6);

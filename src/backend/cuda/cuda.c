@@ -38,8 +38,7 @@
   X(nvrtcGetCUBIN) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcVersion)
 
 static struct {
-  int loaded;   /* 0 not tried, 1 ok, -1 failed */
-  char why[256];
+  struct atl__runtime rt;
   void *libcuda, *libnvrtc;
 #define X(name) __typeof__(name) *name;
   CU_FUNCS(X) NVRTC_FUNCS(X)
@@ -48,29 +47,18 @@ static struct {
 
 static int load_api(atl_context_t ctx)
 {
-  if (api.loaded == 1)
-    return 0;
-  if (api.loaded == -1)
-    return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);
-  api.loaded = -1;
-  api.libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (api.libcuda == NULL) {
-    snprintf(api.why, sizeof api.why, "CUDA is unavailable: no NVIDIA driver (libcuda.so.1 not found)");
-    return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);
-  }
+  const int go = atl__runtime_open(ctx, &api.rt, "libcuda.so.1", "CUDA is unavailable: no NVIDIA driver", &api.libcuda);
+  if (go <= 0)
+    return go;
   static const char *const nvrtc_names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12",
                                             "/usr/local/cuda/lib64/libnvrtc.so", NULL};
   for (size_t i = 0; nvrtc_names[i] && !api.libnvrtc; i++)
     api.libnvrtc = dlopen(nvrtc_names[i], RTLD_NOW | RTLD_LOCAL);
-  if (api.libnvrtc == NULL) {
-    snprintf(api.why, sizeof api.why, "CUDA is unavailable: NVRTC (libnvrtc.so) not found");
-    return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);
-  }
+  if (api.libnvrtc == NULL)
+    return atl__runtime_fail(ctx, &api.rt, "CUDA is unavailable: NVRTC (libnvrtc.so) not found");
 #define LOAD(lib, what, name)                                                                                          \
-  if ((api.name = (__typeof__(api.name))dlsym(api.lib, STR(name))) == NULL) {                                         \
-    snprintf(api.why, sizeof api.why, "CUDA is unavailable: %s lacks %s", what, STR(name));                           \
-    return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);                                                               \
-  }
+  if ((api.name = (__typeof__(api.name))dlsym(api.lib, STR(name))) == NULL)                                           \
+    return atl__runtime_fail(ctx, &api.rt, "CUDA is unavailable: %s lacks %s", what, STR(name));
 #define X(name) LOAD(libcuda, "the driver", name)
   CU_FUNCS(X)
 #undef X
@@ -82,10 +70,9 @@ static int load_api(atl_context_t ctx)
   if (rc != CUDA_SUCCESS) {
     const char *name = "?";
     api.cuGetErrorName(rc, &name);
-    snprintf(api.why, sizeof api.why, "CUDA is unavailable: cuInit failed: %s (%d)", name, (int)rc);
-    return atl__seterr(ctx, ATL_ENODEV, "%s", api.why);
+    return atl__runtime_fail(ctx, &api.rt, "CUDA is unavailable: cuInit failed: %s (%d)", name, (int)rc);
   }
-  api.loaded = 1;
+  api.rt.loaded = 1;
   return 0;
 }
 
@@ -588,22 +575,8 @@ static void cu_host_free(void *handle, void *host)
 
 int atl_cuda_backend_init(struct atl_backend_ops *ops)
 {
-  memset(ops, 0, sizeof *ops);
-  ops->name = "cuda";
-  ops->probe = cu_probe;
-  ops->open = cu_open;
-  ops->close = cu_close;
-  ops->alloc = cu_alloc;
-  ops->free = cu_free;
-  ops->fill = cu_fill;
-  ops->write = cu_write;
-  ops->read = cu_read;
-  ops->build = cu_build;
-  ops->launch = cu_launch;
-  ops->occupancy_estimate = cu_occupancy_estimate;
-  ops->clocks = cu_clocks;
-  ops->describe_kernel = cu_describe_kernel;
-  ops->kernel_isa = cu_kernel_isa;
+  ATL_BACKEND_OPS_INIT(ops, "cuda", cu);
+  ops->clocks = cu_clocks; /* NVML's, where the driver has it */
   ops->peer_info = cu_peer_info;
   ops->peer_enable = cu_peer_enable;
   ops->host_alloc = cu_host_alloc;

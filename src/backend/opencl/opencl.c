@@ -560,20 +560,6 @@ static char *cl_kernel_isa(void *handle, void *kernel, char *why, size_t why_len
 
 int atl_opencl_backend_init(struct atl_backend_ops *ops)
 {
-  memset(ops, 0, sizeof *ops);
-  ops->name = "opencl";
-  ops->probe = cl_probe;
-  ops->open = cl_open;
-  ops->close = cl_close;
-  ops->alloc = cl_alloc;
-  ops->free = cl_free;
-  ops->fill = cl_fill;
-  ops->write = cl_write;
-  ops->read = cl_read;
-  ops->build = cl_build;
-  ops->launch = cl_launch;
-  ops->occupancy_estimate = cl_occupancy_estimate;
-  ops->describe_kernel = cl_describe_kernel;
-  ops->kernel_isa = cl_kernel_isa;
+  ATL_BACKEND_OPS_INIT(ops, "opencl", cl);
   return 0;
 }

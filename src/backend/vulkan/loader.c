@@ -30,16 +30,10 @@ const char *atl__vk_result_name(VkResult r)
 
 int atl__vk_load_api(atl_context_t ctx)
 {
-  if (atl__vk.loaded == 1)
-    return 0;
-  if (atl__vk.loaded == -1)
-    return atl__seterr(ctx, ATL_ENODEV, "%s", atl__vk.why);
-  atl__vk.loaded = -1;
-  atl__vk.lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (atl__vk.lib == NULL) {
-    snprintf(atl__vk.why, sizeof atl__vk.why, "Vulkan is unavailable: no Vulkan loader (libvulkan.so.1 not found)");
-    return atl__seterr(ctx, ATL_ENODEV, "%s", atl__vk.why);
-  }
+  const int go =
+      atl__runtime_open(ctx, &atl__vk.rt, "libvulkan.so.1", "Vulkan is unavailable: no Vulkan loader", &atl__vk.lib);
+  if (go <= 0)
+    return go;
   atl__vk.vkGetInstanceProcAddr = (PFN_vkGetInstanceProcAddr)dlsym(atl__vk.lib, "vkGetInstanceProcAddr");
   PFN_vkCreateInstance create =
       atl__vk.vkGetInstanceProcAddr ? (PFN_vkCreateInstance)atl__vk.vkGetInstanceProcAddr(NULL, "vkCreateInstance")
@@ -48,37 +42,29 @@ int atl__vk_load_api(atl_context_t ctx)
       atl__vk.vkGetInstanceProcAddr
           ? (PFN_vkEnumerateInstanceVersion)atl__vk.vkGetInstanceProcAddr(NULL, "vkEnumerateInstanceVersion")
           : NULL;
-  if (create == NULL || version == NULL) {
-    snprintf(atl__vk.why, sizeof atl__vk.why,
-             "Vulkan is unavailable: the loader lacks vkCreateInstance (Vulkan 1.1 needed)");
-    return atl__seterr(ctx, ATL_ENODEV, "%s", atl__vk.why);
-  }
+  if (create == NULL || version == NULL)
+    return atl__runtime_fail(ctx, &atl__vk.rt,
+                             "Vulkan is unavailable: the loader lacks vkCreateInstance (Vulkan 1.1 needed)");
   uint32_t loader = 0;
   version(&loader);
-  if (loader < VK_API_VERSION_1_1) {
-    snprintf(atl__vk.why, sizeof atl__vk.why, "Vulkan is unavailable: the loader is Vulkan %u.%u, 1.1 is needed",
-             VK_API_VERSION_MAJOR(loader), VK_API_VERSION_MINOR(loader));
-    return atl__seterr(ctx, ATL_ENODEV, "%s", atl__vk.why);
-  }
+  if (loader < VK_API_VERSION_1_1)
+    return atl__runtime_fail(ctx, &atl__vk.rt, "Vulkan is unavailable: the loader is Vulkan %u.%u, 1.1 is needed",
+                             VK_API_VERSION_MAJOR(loader), VK_API_VERSION_MINOR(loader));
   atl__vk.api_version = loader < VK_API_VERSION_1_3 ? loader : VK_API_VERSION_1_3;
   VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
                            .pApplicationName = "atomlab",
                            .apiVersion = atl__vk.api_version};
   VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
   VkResult r = create(&ci, NULL, &atl__vk.instance);
-  if (r != VK_SUCCESS) {
-    snprintf(atl__vk.why, sizeof atl__vk.why, "Vulkan is unavailable: vkCreateInstance failed: %s (%d)%s",
-             atl__vk_result_name(r), (int)r,
-             r == VK_ERROR_INCOMPATIBLE_DRIVER ? " (no Vulkan driver: no ICD file found)" : "");
-    return atl__seterr(ctx, ATL_ENODEV, "%s", atl__vk.why);
-  }
+  if (r != VK_SUCCESS)
+    return atl__runtime_fail(ctx, &atl__vk.rt, "Vulkan is unavailable: vkCreateInstance failed: %s (%d)%s",
+                             atl__vk_result_name(r), (int)r,
+                             r == VK_ERROR_INCOMPATIBLE_DRIVER ? " (no Vulkan driver: no ICD file found)" : "");
 #define X(name)                                                                                                        \
-  if ((atl__vk.name = (PFN_##name)atl__vk.vkGetInstanceProcAddr(atl__vk.instance, #name)) == NULL) {                   \
-    snprintf(atl__vk.why, sizeof atl__vk.why, "Vulkan is unavailable: the loader lacks %s", #name);                    \
-    return atl__seterr(ctx, ATL_ENODEV, "%s", atl__vk.why);                                                            \
-  }
+  if ((atl__vk.name = (PFN_##name)atl__vk.vkGetInstanceProcAddr(atl__vk.instance, #name)) == NULL)                     \
+    return atl__runtime_fail(ctx, &atl__vk.rt, "Vulkan is unavailable: the loader lacks %s", #name);
   VK_INSTANCE_FUNCS(X)
 #undef X
-  atl__vk.loaded = 1;
+  atl__vk.rt.loaded = 1;
   return 0;
 }

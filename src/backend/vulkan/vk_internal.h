@@ -38,8 +38,7 @@
 
 /* The loader, opened once per process (loader.c). */
 struct atl__vk_loader {
-  int loaded; /* 0 not tried, 1 ok, -1 failed */
-  char why[256];
+  struct atl__runtime rt; /* loaded once per process, or why not */
   void *lib;
   VkInstance instance;
   uint32_t api_version;

@@ -19,20 +19,6 @@
 
 int atl_vulkan_backend_init(struct atl_backend_ops *ops)
 {
-  memset(ops, 0, sizeof *ops);
-  ops->name = "vulkan";
-  ops->probe = atl__vk_probe;
-  ops->open = atl__vk_open;
-  ops->close = atl__vk_close;
-  ops->alloc = atl__vk_alloc;
-  ops->free = atl__vk_free;
-  ops->fill = atl__vk_fill;
-  ops->write = atl__vk_write;
-  ops->read = atl__vk_read;
-  ops->build = atl__vk_build;
-  ops->launch = atl__vk_launch;
-  ops->describe_kernel = atl__vk_describe_kernel;
-  ops->occupancy_estimate = atl__vk_occupancy_estimate;
-  ops->kernel_isa = atl__vk_kernel_isa;
+  ATL_BACKEND_OPS_INIT(ops, "vulkan", atl__vk);
   return 0;
 }

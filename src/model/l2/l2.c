@@ -12,6 +12,7 @@
 #include "../smem/text.h"
 #include "atomlab/error.h"
 #include "atomlab/l2model.h"
+#include "atomlab/model.h"
 
 enum { LINE_LEN = 1 << 20, MAX_FIELDS = 8192 };
 
@@ -217,6 +218,49 @@ int atl_l2_read_file(const char *path, struct atl_l2_report *out, char *why, siz
   const int err = atl_l2_read_csv(text, path, out, why, why_len);
   free(text);
   return err;
+}
+
+int atl_l2_calibrate_file(const char *path, double s[ATL_L2_KINDS], char *why, size_t why_len)
+{
+  struct atl_l2_report r;
+  int err = atl_l2_read_file(path, &r, why, why_len);
+  if (!err)
+    err = atl_l2_cycles_per_request(&r, s, why, why_len);
+  atl_l2_report_release(&r);
+  return err;
+}
+
+int atl_l2_dram_achievable_file(const char *path, double *share, double *bytes_per_ns, char *why, size_t why_len)
+{
+  struct atl_l2_report r;
+  int err = atl_l2_read_file(path, &r, why, why_len);
+  if (!err) {
+    err = atl_l2_dram_achievable(&r, share, bytes_per_ns, why, why_len);
+    atl_l2_report_release(&r);
+  }
+  return err;
+}
+
+int atl_l2_calibration_read(struct atl_l2_calibration *cal, const char *const paths[ATL_L2_FILES], int *which,
+                            char *why, size_t why_len)
+{
+  double s_cas;
+  for (int f = 0; f < ATL_L2_FILES; f++) {
+    const char *p = paths[f];
+    *which = f;
+    int err = 0;
+    if (p && f == ATL_L2_FILE_SAME)
+      err = atl_l2_calibrate_file(p, cal->s_same, why, why_len);
+    else if (p && f == ATL_L2_FILE_SPREAD)
+      err = atl_l2_calibrate_file(p, cal->s_dist, why, why_len);
+    else if (p && f == ATL_L2_FILE_DRAM)
+      err = atl_l2_dram_achievable_file(p, &cal->dram_share, &cal->dram_bytes_per_ns, why, why_len);
+    else if (p)
+      err = atl_smem_pass_costs_file(p, &cal->s_pass, &s_cas, why, why_len);
+    if (err)
+      return err;
+  }
+  return 0;
 }
 
 static int by_value(const void *a, const void *b)

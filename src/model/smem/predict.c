@@ -206,3 +206,22 @@ int atl_smem_predict_write_csv(FILE *f, const struct atl_smem_predict_set *set)
   }
   return ferror(f) ? ATL_EIO : 0;
 }
+
+int atl_smem_predict_file(const struct atl_smem_table *table, const struct atl_smem_settings *settings,
+                          const struct atl_ncu_report *report, const char *runs_path, const char *kernel,
+                          struct atl_smem_predict_set *set, char *why, size_t why_len)
+{
+  static const struct atl_smem_case no_rows; /* a runs file without rows is still one: it matches no launch */
+  struct atl_smem_case *cases = NULL;
+  size_t ncases = 0;
+  int err = runs_path ? atl_smem_cases_read_csv(runs_path, &cases, &ncases, why, why_len) : 0;
+  if (err) {
+    memset(set, 0, sizeof *set);
+    set->bad_input = ATL_SMEM_INPUT_RUNS;
+    return err;
+  }
+  err = atl_smem_predict_all(table, settings, report, runs_path ? (cases ? cases : &no_rows) : NULL, ncases, kernel,
+                             set, why, why_len);
+  free(cases);
+  return err;
+}

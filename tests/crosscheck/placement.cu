@@ -1,0 +1,184 @@
+/*
+ * Does where the words lie in memory move a contended cell's rate? Two experiments on one CUDA runtime program,
+ * with no atomlab code (probe.cuh):
+ *
+ *   placement rmw contiguous|cross-warp CONTENTION PADDING WG WORKGROUPS ITERS [REPS]
+ *     -> "placement NAME ops_per_us X median_ms M verified 1|0"
+ *
+ * (issue 19: cells where Vulkan and CUDA differ by 11-34% with alike instructions, docs/crosscheck.md.) The cell
+ * of standalone_rmw (atomicAdd of 1 on u32, result unused: RED), the same grid and iteration count, run on the
+ * same array placed several ways in one process, one line per placement: cudaMalloc at offsets 0, 4 KiB, 64 KiB,
+ * 1 MiB + 4 KiB into a larger allocation (other L2 slices / DRAM channels under the same pages), after a 512 MiB
+ * allocation (other physical pages), and in managed memory prefetched to the GPU (the driver's other page sizes);
+ * last, "unroll1": the loop kept at one RED per iteration (nvcc otherwise unrolls it by 4), the body a SPIR-V
+ * compiler that does not unroll would give. If the CUDA rate moves across these by about as much as Vulkan differs
+ * from CUDA, placement (or the loop body) explains the difference; if it stays within a few percent, it is
+ * excluded. Median of REPS after a warm-up, every word checked.
+ *
+ *   placement probe add|cas CONTENTION PADDING WG WORKGROUPS ITERS OFFSETS STRIDE_MB ROUNDS TOUCH [ORDER]
+ *     -> "round R offset_mb O gops G verified V" per offset (median of 5 launches)
+ *
+ * (issue [truth]: rows of one `atomlab rmw` process agree within 1-3% pass after pass, while eight processes
+ * measuring the same cell spread by up to 64%, results/nvidia-h100/truth/drift/.) One contiguous cell at several
+ * offsets of one large allocation (OFFSETS x STRIDE_MB), in ROUNDS rounds, a 1 GiB memset between rounds when
+ * TOUCH is 1, so it tells whether the rate follows the words' placement (the same offsets agree across rounds) or
+ * the device's state (they do not). ORDER: up (offset after offset, the default), down (the offsets in reverse: a
+ * pattern that follows the address stays, one that follows time turns), rotate (one launch at each offset in
+ * turn, five times, as a sample of `atomlab rmw --placements` does).
+ */
+#include "probe.cuh"
+
+static const char usage[] =
+    "usage: placement rmw contiguous|cross-warp CONTENTION PADDING WG WORKGROUPS ITERS [REPS]\n"
+    "       placement probe add|cas CONTENTION PADDING WG WORKGROUPS ITERS OFFSETS STRIDE_MB ROUNDS TOUCH "
+    "[up|down|rotate]\n";
+
+// Times the cell on @p array (after a warm-up), checks every word, prints the line.
+static void measure(const cell &r, const char *name, unsigned *array, int unroll1 = 0)
+{
+  int verified;
+  const double median = measure_cell(r, array, unroll1, &verified);
+  printf("placement %-14s ops_per_us %.6g median_ms %.6g verified %d\n", name,
+         (double)r.threads * r.iters / (median * 1000.0), median, verified);
+  fflush(stdout);
+}
+
+// placement rmw: the cell on the array placed several ways.
+static int rmw_placements(int argc, char **argv)
+{
+  const cell r = parse_cell(argc, argv, 7, 0xffffffffULL / 2, usage);
+  const size_t bytes = (size_t)r.words * sizeof(unsigned);
+
+  // Offsets into one allocation 2 MiB larger than the array.
+  const size_t offsets[] = {0, 4096, 65536, (1 << 20) + 4096};
+  const char *names[] = {"malloc+0", "malloc+4K", "malloc+64K", "malloc+1M4K"};
+  char *big;
+  CHECK(cudaMalloc(&big, bytes + (2 << 20)));
+  for (int i = 0; i < 4; i++)
+    measure(r, names[i], (unsigned *)(big + offsets[i]));
+  CHECK(cudaFree(big));
+
+  // Other physical pages: the array allocated after 512 MiB already taken.
+  char *dummy;
+  unsigned *array;
+  CHECK(cudaMalloc(&dummy, (size_t)512 << 20));
+  CHECK(cudaMalloc(&array, bytes));
+  measure(r, "after-512M", array);
+  CHECK(cudaFree(array));
+  CHECK(cudaFree(dummy));
+
+  // Managed memory resident on the GPU: the driver maps it with its own page sizes.
+  int dev = 0;
+  CHECK(cudaGetDevice(&dev));
+  CHECK(cudaMallocManaged(&array, bytes));
+  cudaMemLocation gpu{};
+  gpu.type = cudaMemLocationTypeDevice;
+  gpu.id = dev;
+  CHECK(cudaMemAdvise(array, bytes, cudaMemAdviseSetPreferredLocation, gpu)); // CUDA 13: locations, not ids
+  CHECK(cudaMemPrefetchAsync(array, bytes, gpu, 0, 0));
+  CHECK(cudaDeviceSynchronize());
+  measure(r, "managed", array);
+  CHECK(cudaFree(array));
+
+  // cudaMalloc at offset 0 again: the spread between the first and this line is the run-to-run noise; then the
+  // loop not unrolled on the same array.
+  CHECK(cudaMalloc(&array, bytes));
+  measure(r, "malloc+0-again", array);
+  measure(r, "unroll1", array, 1);
+  CHECK(cudaFree(array));
+  return 0;
+}
+
+// CONTENTION consecutive threads share a word, words PADDING apart; add: atomicAdd (RED), cas: a CAS loop.
+__global__ void rmw_op(unsigned *array, int cas, unsigned contention, unsigned padding, unsigned iters)
+{
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned *w = array + (t / contention) * padding;
+  for (unsigned i = 0; i < iters; i++) {
+    if (cas) {
+      unsigned old = *(volatile unsigned *)w, seen;
+      while ((seen = atomicCAS(w, old, old + 1)) != old)
+        old = seen;
+    } else {
+      atomicAdd(w, 1u);
+    }
+  }
+}
+
+static unsigned parse(const char *s, const char *name) { return parse_whole(s, name, 0); }
+
+// placement probe: one cell at several offsets, round after round.
+static int probe_offsets(int argc, char **argv)
+{
+  if (argc != 10 && argc != 11) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  const std::string_view order = argc == 11 ? argv[10] : "up";
+  if (order != "up" && order != "down" && order != "rotate") {
+    fprintf(stderr, "error: order '%s': allowed: up, down, rotate\n", argv[10]);
+    return 2;
+  }
+  const int cas = std::string_view(argv[0]) == "cas";
+  if (!cas && std::string_view(argv[0]) != "add") {
+    fprintf(stderr, "error: op '%s': allowed: add, cas\n", argv[0]);
+    return 2;
+  }
+  const unsigned c = parse(argv[1], "contention"), p = parse(argv[2], "padding"), wg = parse(argv[3], "wg"),
+                 groups = parse(argv[4], "workgroups"), iters = parse(argv[5], "iters"),
+                 offsets = parse(argv[6], "offsets"), stride_mb = parse(argv[7], "stride_mb"),
+                 rounds = parse(argv[8], "rounds"), touch = parse(argv[9], "touch");
+  if (c == 0 || p == 0 || wg == 0 || groups == 0 || iters == 0 || offsets == 0 || rounds == 0) {
+    fprintf(stderr, "error: contention, padding, wg, workgroups, iters, offsets and rounds must be at least 1\n");
+    return 2;
+  }
+  const unsigned long long threads = (unsigned long long)wg * groups;
+  const size_t cell_bytes = (threads + c - 1) / c * p * sizeof(unsigned);
+  const size_t stride = (size_t)stride_mb << 20, pool = stride * (offsets - 1) + cell_bytes, big = (size_t)1 << 30;
+  unsigned *array, *scratch;
+  CHECK(cudaMalloc(&array, pool));
+  CHECK(cudaMalloc(&scratch, big));
+  std::vector<unsigned> got(cell_bytes / sizeof(unsigned));
+  for (unsigned r = 0; r < rounds; r++) {
+    if (touch)
+      CHECK(cudaMemset(scratch, r & 0xff, big));
+    // ms[o]: offset o's launch times; the launches run offset after offset (up, down) or in turn (rotate).
+    std::vector<std::vector<float>> ms(offsets);
+    std::vector<int> ok(offsets, 1);
+    const unsigned total = offsets * 6;
+    for (unsigned n = 0; n < total; n++) {
+      const unsigned o = order == "rotate" ? n % offsets : order == "up" ? n / 6 : offsets - 1 - n / 6;
+      const bool warmup = order == "rotate" ? n < offsets : n % 6 == 0; // each offset's first launch
+      unsigned *cell = array + o * stride / sizeof(unsigned);
+      CHECK(cudaMemset(cell, 0, cell_bytes));
+      const float t = timed_ms([&] { rmw_op<<<groups, wg>>>(cell, cas, c, p, iters); });
+      if (!warmup)
+        ms[o].push_back(t);
+      // Every word of the cell: c x iters on each word a group of threads shares, 0 in the padding.
+      CHECK(cudaMemcpy(got.data(), cell, cell_bytes, cudaMemcpyDeviceToHost));
+      for (size_t w = 0; w < got.size(); w++) {
+        const unsigned long long slot = w / p, first = slot * c;
+        const unsigned long long sharers = w % p ? 0 : std::min<unsigned long long>(c, threads - first);
+        ok[o] = ok[o] && got[w] == sharers * iters;
+      }
+    }
+    for (unsigned o = 0; o < offsets; o++) {
+      std::sort(ms[o].begin(), ms[o].end());
+      printf("round %u offset_mb %zu gops %.3f verified %d\n", r, (size_t)o * stride_mb,
+             threads * (double)iters / (ms[o][2] * 1e6), ok[o]);
+    }
+    fflush(stdout);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  const std::string_view mode = argc > 1 ? argv[1] : "";
+  if (mode == "rmw")
+    return rmw_placements(argc - 2, argv + 2);
+  if (mode == "probe")
+    return probe_offsets(argc - 2, argv + 2);
+  fputs(usage, stderr);
+  return 2;
+}
