@@ -25,8 +25,9 @@ extern const struct atl_app_info atl__app_scatter;
 
 enum { DIST_UNIFORM, DIST_ZIPF, DIST_SORTED, DIST_CLUSTERED, DIST_HOT, DIST_COUNT };
 static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered", "hot"};
-enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_BINS, VAR_PART, VAR_AUTO, VAR_COUNT };
-static const char *const variant_names[] = {"atomic", "run", "block", "vector", "det", "bins", "part", "auto"};
+enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_BINS, VAR_PART, VAR_CUB, VAR_AUTO, VAR_COUNT };
+static const char *const variant_names[] = {"atomic", "run",  "block", "vector", "det",
+                                            "bins",   "part", "cub",   "auto"};
 enum { TYPE_F32, TYPE_U32, TYPE_I32, TYPE_BF16, TYPE_F16, TYPE_COUNT };
 static const char *const type_names[] = {"f32", "u32", "i32", "bf16", "f16"};
 static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
@@ -447,6 +448,38 @@ static int auto_pick(const struct scatter_params *p, const uint32_t *idx, const 
   return pick;
 }
 
+/* One call of the CUB baseline (libatomlab_cub.so): @p reps timed runs, each from a zeroed output. */
+static int cub_scatter(void *arg, unsigned reps, float *times, char *why, size_t len)
+{
+  const struct atl__cub_call *c = arg;
+  const struct scatter_run *r = c->run;
+  return c->cub->scatter_add_f32x64(c->ordinal, (uint64_t)(uintptr_t)r->src, (uint64_t)(uintptr_t)r->idx,
+                                    (uint64_t)(uintptr_t)r->out, r->p->rows, r->p->targets, reps, times, why, len);
+}
+
+/* The CUB baseline's row up to its read-back: 0 with the output in @p host_out, 1 where the row is complete
+ * (unsupported, or CUB failed: the reason on the row), else an error. */
+static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_app_timing *tm, void *host_out)
+{
+  const struct scatter_params *p = r->p;
+  char why[256] = "";
+  int ordinal = -1;
+  if (p->type != TYPE_F32 || p->dim != 64 || p->index != INDEX_I32) {
+    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "the CUB baseline is built for f32 rows of dim 64 and i32 keys");
+    return 1;
+  }
+  const struct atl__cub *cub = atl__app_cub_for(r->ctx, row, &ordinal);
+  if (cub == NULL)
+    return 1;
+  snprintf(row->instructions, sizeof row->instructions,
+           "cub::DeviceRadixSort::SortPairs + cub::DeviceReduce::ReduceByKey of rows + an add kernel, %s", cub->info);
+  if (atl__app_cub_time(cub_scatter, &(struct atl__cub_call){cub, r, ordinal}, tm, row, why, sizeof why) != 0) {
+    atl__app_row_status(row, ATL_STATUS_ERROR, "%s", why);
+    return 1;
+  }
+  return atl__ops(r->ctx)->read(atl__dev(r->ctx), r->out, host_out, r->out_bytes);
+}
+
 /* One variant (or the copy ceiling, @p variant < 0) of one distribution: timed, read back and checked. */
 static int run_variant(struct scatter_run *r, int dist, int variant, const struct expected *x, void *host_out,
                        const struct atl_app_timing *tm, struct atl_result_set *out)
@@ -480,18 +513,20 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "bins is the weighted bincount's variant: dim 1 only");
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
+  int err = 0;
+  if (variant == VAR_CUB && (err = run_cub(r, &row, tm, host_out)) == 1) /* CUB's launches; checked as every row */
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
            variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows, p->bin_rows,
            1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS);
-  int err = 0;
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
     if (!(err = det_once(r, 0, &warm)))
       err = atl__app_sample(det_once, r, tm, &row.time_ms);
-  } else
+  } else if (variant != VAR_CUB)
     err = atl__app_build(ctx, "app_scatter", variant == VAR_PART ? "scatter_part" : "scatter_add", defines, &kernel,
                          &row);
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r->src, 0},
@@ -514,9 +549,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
     if (!(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
-  } else if (!err && variant != VAR_DET)
+  } else if (!err && variant != VAR_DET && variant != VAR_CUB)
     err = atl__app_time(ctx, kernel, &launch, variant < 0 ? NULL : reset_out, r, tm, &row);
-  if (!err && variant >= 0)
+  if (!err && variant >= 0 && variant != VAR_CUB)
     err = atl__ops(ctx)->read(atl__dev(ctx), r->out, host_out, r->out_bytes);
   if (err) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
@@ -716,8 +751,10 @@ static const struct atl_app_option scatter_options[] = {
                             "each output row summed by one warp in row order; bit-identical on every grid), bins "
                             "(dim 1: a work-item per row, a work-group's frequent keys summed in a local hash "
                             "table first), part (one launch per range of keys whose output rows fit the L2, "
-                            "--partitions), auto (one of atomic, run, block, bins, picked by dim and the keys' "
-                            "measured runs and head) or all; the copy ceiling always runs"},
+                            "--partitions), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
+                            "in-run baseline on CUDA, f32 at dim 64 with i32 keys), auto (one of atomic, run, "
+                            "block, bins, picked by dim and the keys' measured runs and head) or all; the copy "
+                            "ceiling always runs"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
     {"block-rows", ATL_APP_OPT_U32, P(block_rows), .min = 1, .max = 1u << 24, .def = "4096", .arg = "N",
