@@ -38,6 +38,8 @@ struct atl_device_info {
   uint64_t local_mem;       /**< local (shared) memory per work-group in bytes */
   uint64_t local_mem_optin; /**< local memory a work-group can opt into at launch (CUDA's dynamic
                                  shared memory above 48 KiB), at least local_mem */
+  uint64_t l2_cache;        /**< the last-level cache the compute units share, in bytes (CUDA's L2; OpenCL's
+                                 CL_DEVICE_GLOBAL_MEM_CACHE_SIZE), 0 if unknown */
   unsigned warp_size;       /**< SIMD width (warp / wavefront / sub-group), 0 if unknown */
   unsigned max_threads_per_cu; /**< resident threads per compute unit, 0 if unknown */
   unsigned has_int64_atomics;  /**< 64-bit integer atomics on global and local memory */

@@ -213,6 +213,7 @@ struct atl__cub {
   int (*histogram_u8)(int, uint64_t, uint64_t, uint64_t, unsigned, float *, char *, size_t);
   int (*histogram_rgba)(int, uint64_t, uint64_t, uint64_t, unsigned, float *, char *, size_t);
   int (*histogram_u32)(int, uint64_t, uint64_t, uint32_t, uint64_t, unsigned, float *, char *, size_t);
+  int (*scatter_add_f32x64)(int, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, unsigned, float *, char *, size_t);
   char info[64];
 };
 

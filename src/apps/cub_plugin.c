@@ -8,7 +8,7 @@
 
 #include "app_internal.h"
 
-#define ATL_CUB_ABI_VERSION_EXPECTED 2 /* ATL_CUB_ABI_VERSION of backend/cuda/cub/atomlab_cub.h */
+#define ATL_CUB_ABI_VERSION_EXPECTED 3 /* ATL_CUB_ABI_VERSION of backend/cuda/cub/atomlab_cub.h */
 
 static struct atl__cub cub;
 static int loaded; /* 0 not tried, 1 ok, -1 failed */
@@ -61,7 +61,9 @@ const struct atl__cub *atl__cub_load(char *why, size_t why_len)
       *(void **)&cub.histogram_u8 = dlsym(lib, "atl_cub_histogram_u8");
       *(void **)&cub.histogram_rgba = dlsym(lib, "atl_cub_histogram_rgba");
       *(void **)&cub.histogram_u32 = dlsym(lib, "atl_cub_histogram_u32");
-      if (cub.count_if && cub.sort_u32 && cub.histogram_u8 && cub.histogram_rgba && cub.histogram_u32)
+      *(void **)&cub.scatter_add_f32x64 = dlsym(lib, "atl_cub_scatter_add_f32x64");
+      if (cub.count_if && cub.sort_u32 && cub.histogram_u8 && cub.histogram_rgba && cub.histogram_u32 &&
+          cub.scatter_add_f32x64)
         loaded = 1;
       else
         snprintf(failure, sizeof failure, "CUB plugin %.160s lacks an entry point", path);

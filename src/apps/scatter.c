@@ -1,7 +1,8 @@
 /*
  * Scatter-add of rows (issue [scatter]): out[idx[i]][:] += src[i][:], the operation of graph aggregation,
  * embedding backward, weighted bincount and mixture-of-experts combine. Variants: one atomic per element
- * (atomic), runs of equal consecutive keys summed in registers before one atomic per column (run), and
+ * (atomic), runs of equal consecutive keys summed in registers before one atomic per column (run), one
+ * launch per range of keys whose output rows fit the L2 (part: P from the device's L2 size), and
  * the ceiling in the same run (copy: the same source bytes copied, no index), and a deterministic variant
  * (det: scatter_det.c; bit-identical on every grid, checked bit for bit against a host emulation of its
  * order and by the output's hash in tests/cli/scatter.sh). Every element of the output
@@ -24,8 +25,9 @@ extern const struct atl_app_info atl__app_scatter;
 
 enum { DIST_UNIFORM, DIST_ZIPF, DIST_SORTED, DIST_CLUSTERED, DIST_HOT, DIST_COUNT };
 static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered", "hot"};
-enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_BINS, VAR_AUTO, VAR_COUNT };
-static const char *const variant_names[] = {"atomic", "run", "block", "vector", "det", "bins", "auto"};
+enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_BINS, VAR_PART, VAR_CUB, VAR_AUTO, VAR_COUNT };
+static const char *const variant_names[] = {"atomic", "run",  "block", "vector", "det",
+                                            "bins",   "part", "cub",   "auto"};
 enum { TYPE_F32, TYPE_U32, TYPE_I32, TYPE_BF16, TYPE_F16, TYPE_COUNT };
 static const char *const type_names[] = {"f32", "u32", "i32", "bf16", "f16"};
 static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
@@ -33,7 +35,7 @@ enum { INDEX_I32, INDEX_I64 };
 static const char *const index_names[] = {"i32", "i64"};
 
 struct scatter_params {
-  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows;
+  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
   int type, index;
@@ -105,6 +107,10 @@ struct scatter_run {
   size_t src_bytes, out_bytes;
   double copy_gbps; /* the ceiling: copy bandwidth (read + write) in this run */
   struct atl__scatter_det det; /* the det variant's passes, prepared once per run */
+  void *part_kernel; /* the part variant: its kernel, launch and arguments (lo and hi set per pass) */
+  struct atl_launch part_launch;
+  struct atl_arg part_args[6];
+  uint32_t parts;
   char det_instructions[sizeof ((struct atl_row *)0)->instructions];
 };
 
@@ -320,6 +326,37 @@ static int det_once(void *arg, uint32_t iters, double *ms)
   return err ? err : atl__scatter_det_launch(r->ctx, &r->det, ms);
 }
 
+/* One timed sample of the part variant: the output zeroed (untimed), then one launch per range of keys, in
+ * order; the time is their sum. Range q is [V q / P, V (q + 1) / P). */
+static int part_once(void *arg, uint32_t iters, double *ms)
+{
+  struct scatter_run *r = arg;
+  double total = 0;
+  int err = reset_out(r->ctx, r);
+  (void)iters;
+  for (uint32_t q = 0; q < r->parts && !err; q++) {
+    double t = 0;
+    r->part_args[4].value = r->p->targets * q / r->parts;
+    r->part_args[5].value = r->p->targets * (q + 1) / r->parts;
+    err = atl__ops(r->ctx)->launch(atl__dev(r->ctx), r->part_kernel, &r->part_launch, &t);
+    total += t;
+  }
+  if (ms)
+    *ms = total;
+  return err;
+}
+
+/* The part variant's ranges: --partitions, else as many as make a range's output rows fit half the device's
+ * L2 (the rest holds the keys and source lines streaming past; H100's L2 is two halves of 25 MiB), one where
+ * the backend does not know its L2 or the output fits; never more than the targets. */
+static uint32_t part_count(const struct scatter_params *p, const struct atl_device_info *d, size_t out_bytes)
+{
+  uint64_t n = p->partitions;
+  if (n == 0 && d->l2_cache >= 2)
+    n = (out_bytes + d->l2_cache / 2 - 1) / (d->l2_cache / 2);
+  return (uint32_t)(n > p->targets ? p->targets : n ? n : 1);
+}
+
 /* FNV-1a of the output's bytes, cut to 53 bits so that a double metric holds it exactly: the det variant's
  * runs, grids and work-group sizes must give the same number. */
 static double bytes_hash(const void *data, size_t n)
@@ -354,6 +391,23 @@ static size_t bins_groups(atl_context_t ctx, void *kernel, const struct scatter_
     groups = est;
   const uint64_t chunks = (p->rows + p->bin_rows - 1) / p->bin_rows;
   return groups > chunks ? (size_t)chunks : groups ? groups : 1;
+}
+
+/* The part variant's work-items: one wave of work-groups (the backend's occupancy estimate for the kernel,
+ * counting its local table; without one, the resident threads), no more than the steps of 32 rows need; its
+ * warps take the steps in turn, so each work-group's table sees as many rows of a pass as it can. */
+static size_t part_threads(atl_context_t ctx, void *kernel, const struct scatter_params *p)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  unsigned est = 0;
+  char method[160];
+  uint64_t groups = atl__app_resident_threads(atl_device_current(ctx), p->wg_size) / p->wg_size;
+  if (ops->occupancy_estimate && ops->occupancy_estimate(atl__dev(ctx), kernel, p->wg_size, &est, method,
+                                                         sizeof method) == 0 && est > 0)
+    groups = est;
+  const uint64_t steps = (p->rows + 31) / 32, per_group = p->wg_size / 32;
+  const uint64_t need = (steps + per_group - 1) / per_group;
+  return (size_t)((groups == 0 ? 1 : groups < need ? groups : need) * p->wg_size);
 }
 
 static size_t launch_threads(const struct scatter_params *p, int variant)
@@ -394,6 +448,38 @@ static int auto_pick(const struct scatter_params *p, const uint32_t *idx, const 
   return pick;
 }
 
+/* One call of the CUB baseline (libatomlab_cub.so): @p reps timed runs, each from a zeroed output. */
+static int cub_scatter(void *arg, unsigned reps, float *times, char *why, size_t len)
+{
+  const struct atl__cub_call *c = arg;
+  const struct scatter_run *r = c->run;
+  return c->cub->scatter_add_f32x64(c->ordinal, (uint64_t)(uintptr_t)r->src, (uint64_t)(uintptr_t)r->idx,
+                                    (uint64_t)(uintptr_t)r->out, r->p->rows, r->p->targets, reps, times, why, len);
+}
+
+/* The CUB baseline's row up to its read-back: 0 with the output in @p host_out, 1 where the row is complete
+ * (unsupported, or CUB failed: the reason on the row), else an error. */
+static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_app_timing *tm, void *host_out)
+{
+  const struct scatter_params *p = r->p;
+  char why[256] = "";
+  int ordinal = -1;
+  if (p->type != TYPE_F32 || p->dim != 64 || p->index != INDEX_I32) {
+    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "the CUB baseline is built for f32 rows of dim 64 and i32 keys");
+    return 1;
+  }
+  const struct atl__cub *cub = atl__app_cub_for(r->ctx, row, &ordinal);
+  if (cub == NULL)
+    return 1;
+  snprintf(row->instructions, sizeof row->instructions,
+           "cub::DeviceRadixSort::SortPairs + cub::DeviceReduce::ReduceByKey of rows + an add kernel, %s", cub->info);
+  if (atl__app_cub_time(cub_scatter, &(struct atl__cub_call){cub, r, ordinal}, tm, row, why, sizeof why) != 0) {
+    atl__app_row_status(row, ATL_STATUS_ERROR, "%s", why);
+    return 1;
+  }
+  return atl__ops(r->ctx)->read(atl__dev(r->ctx), r->out, host_out, r->out_bytes);
+}
+
 /* One variant (or the copy ceiling, @p variant < 0) of one distribution: timed, read back and checked. */
 static int run_variant(struct scatter_run *r, int dist, int variant, const struct expected *x, void *host_out,
                        const struct atl_app_timing *tm, struct atl_result_set *out)
@@ -427,19 +513,22 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "bins is the weighted bincount's variant: dim 1 only");
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
+  int err = 0;
+  if (variant == VAR_CUB && (err = run_cub(r, &row, tm, host_out)) == 1) /* CUB's launches; checked as every row */
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
            variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows, p->bin_rows,
            1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS);
-  int err = 0;
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
     if (!(err = det_once(r, 0, &warm)))
       err = atl__app_sample(det_once, r, tm, &row.time_ms);
-  } else
-    err = atl__app_build(ctx, "app_scatter", "scatter_add", defines, &kernel, &row);
+  } else if (variant != VAR_CUB)
+    err = atl__app_build(ctx, "app_scatter", variant == VAR_PART ? "scatter_part" : "scatter_add", defines, &kernel,
+                         &row);
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r->src, 0},
                            {ATL_ARG_BUFFER, r->idx, 0},
                            {ATL_ARG_BUFFER, r->out, 0},
@@ -448,9 +537,21 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   struct atl_launch launch = {variant == VAR_BINS ? 0 : launch_threads(p, variant), p->wg_size, args, 5};
   if (!err && variant == VAR_BINS)
     launch.global = bins_groups(ctx, kernel, p) * p->wg_size;
-  if (!err && variant != VAR_DET)
+  if (!err && variant == VAR_PART) { /* P launches a sample, each over every row, adding the keys of its range */
+    double warm = 0;
+    r->parts = part_count(p, dev, r->out_bytes);
+    r->part_kernel = kernel;
+    memcpy(r->part_args, args, 4 * sizeof *args); /* src, idx, out, rows; then the range [lo, hi) */
+    r->part_args[4] = (struct atl_arg){ATL_ARG_U32, NULL, 0};
+    r->part_args[5] = (struct atl_arg){ATL_ARG_U32, NULL, 0};
+    r->part_launch = (struct atl_launch){part_threads(ctx, kernel, p), p->wg_size, r->part_args, 6};
+    atl_row_metric_set(&row, "partitions", r->parts);
+    atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
+    if (!(err = part_once(r, 0, &warm)))
+      err = atl__app_sample(part_once, r, tm, &row.time_ms);
+  } else if (!err && variant != VAR_DET && variant != VAR_CUB)
     err = atl__app_time(ctx, kernel, &launch, variant < 0 ? NULL : reset_out, r, tm, &row);
-  if (!err && variant >= 0)
+  if (!err && variant >= 0 && variant != VAR_CUB)
     err = atl__ops(ctx)->read(atl__dev(ctx), r->out, host_out, r->out_bytes);
   if (err) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
@@ -614,6 +715,9 @@ static int scatter_check(const struct atl_device_info *d, const void *params, ch
     return atl__app_why(why, len, "rows %llu x dim %u (%.3g GB) or targets x dim (%.3g GB) exceed the max allocation "
                         "of %.3g GB on %s", (unsigned long long)p->rows, p->dim, src / 1e9, dst / 1e9,
                         (double)d->max_alloc / 1e9, d->name);
+  if (p->partitions > p->targets)
+    return atl__app_why(why, len, "partitions %u is not allowed: 0 (from the L2's size) or 1 to targets (%llu)",
+                        p->partitions, (unsigned long long)p->targets);
   if (p->dists == 0 || p->variants == 0)
     return atl__app_why(why, len, "dist and variants: name at least one of each");
   return 0;
@@ -646,8 +750,11 @@ static const struct atl_app_option scatter_options[] = {
                             "red.global.add.v4.f32), det (deterministic: a stable radix sort of the keys, then "
                             "each output row summed by one warp in row order; bit-identical on every grid), bins "
                             "(dim 1: a work-item per row, a work-group's frequent keys summed in a local hash "
-                            "table first), auto (one of atomic, run, block, bins, picked by dim and the keys' "
-                            "measured runs and head) or all; the copy ceiling always runs"},
+                            "table first), part (one launch per range of keys whose output rows fit the L2, "
+                            "--partitions), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
+                            "in-run baseline on CUDA, f32 at dim 64 with i32 keys), auto (one of atomic, run, "
+                            "block, bins, picked by dim and the keys' measured runs and head) or all; the copy "
+                            "ceiling always runs"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
     {"block-rows", ATL_APP_OPT_U32, P(block_rows), .min = 1, .max = 1u << 24, .def = "4096", .arg = "N",
@@ -658,6 +765,9 @@ static const struct atl_app_option scatter_options[] = {
     {"groups", ATL_APP_OPT_U32, P(groups), .max = 1u << 24, .def = "0", .arg = "N",
      .help = "work-groups of the det variant's passes (grid-stride loops; 0: one per chunk or tile of the data): "
              "the result's bits must not depend on it"},
+    {"partitions", ATL_APP_OPT_U32, P(partitions), .max = 1u << 24, .def = "0", .arg = "P",
+     .help = "ranges of keys the part variant adds one launch each (0: as many as make a range's output rows fit "
+             "half the device's L2, 1 where its size is unknown)"},
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
     {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
      .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "

@@ -33,7 +33,7 @@ static const struct {
     /* Added fields only: what atomlab's code can do on the device (device.h). */
     F("kernels_cuda_c", kernels_cuda_c, FLAG), F("warp_vote", has_warp_vote, FLAG), F("sm_clock", has_sm_clock, FLAG),
     F("ncu_counters", has_ncu_counters, FLAG), F("kernel_occupancy", has_kernel_occupancy, FLAG),
-    F("cub", has_cub, FLAG),
+    F("cub", has_cub, FLAG), F("l2_cache_bytes", l2_cache, NUMBER_U64),
 };
 #undef F
 

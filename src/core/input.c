@@ -234,6 +234,7 @@ static void parse_device(const cJSON *d, struct atl_device_info *info)
   info->global_mem = (uint64_t)whole(lim, "global_mem_bytes", 0x1p63);
   info->local_mem = (uint64_t)whole(lim, "local_mem_bytes", 0x1p63);
   info->local_mem_optin = (uint64_t)whole(lim, "local_mem_optin_bytes", 0x1p63);
+  info->l2_cache = (uint64_t)whole(lim, "l2_cache_bytes", 0x1p63);
   info->warp_size = (unsigned)whole(lim, "warp_size", 0x1p32);
   info->max_threads_per_cu = (unsigned)whole(lim, "max_threads_per_compute_unit", 0x1p32);
   const char *type = str(d, "type");

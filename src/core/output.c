@@ -228,6 +228,7 @@ cJSON *atl__device_json(const struct atl_device_info *d)
   cJSON_AddNumberToObject(lim, "global_mem_bytes", (double)d->global_mem);
   cJSON_AddNumberToObject(lim, "local_mem_bytes", (double)d->local_mem);
   cJSON_AddNumberToObject(lim, "local_mem_optin_bytes", (double)d->local_mem_optin);
+  cJSON_AddNumberToObject(lim, "l2_cache_bytes", (double)d->l2_cache);
   cJSON_AddNumberToObject(lim, "warp_size", d->warp_size);
   cJSON_AddNumberToObject(lim, "max_threads_per_compute_unit", d->max_threads_per_cu);
   cJSON_AddBoolToObject(lim, "int64_atomics", d->has_int64_atomics);

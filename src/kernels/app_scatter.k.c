@@ -25,6 +25,8 @@
  *                    .BF16x8), the warp's (row, chunk) pairs over its lanes
  *   VARIANT_bins     D = 1 (weighted bincount): a work-item per row, a work-group per BIN_ROWS rows summing
  *                    its frequent keys in a local hash table before one atomic per slot (below)
+ *   VARIANT_part     entry scatter_part, one launch per range [lo, hi) of keys: only the rows whose key is in
+ *                    range, so the range's output rows stay in the L2 (below)
  *   VARIANT_copy     the ceiling: copies src to dst as one flat array (no index, no atomic, every
  *                    work-item on neighbouring words whatever D is): the bandwidth of moving the same bytes
  *
@@ -100,7 +102,151 @@ ATL_INLINE void ADD_LOCAL(__local float *p, float v)
 #define PAIRS ((D + 1) / 2)             /* column pairs of a row (16-bit types): 2p and 2p + 1 */
 #define PCOLS ((PAIRS + LANES - 1) / LANES) /* pairs each lane covers (the run variant) */
 
-#if defined(VARIANT_bins)
+#if defined(VARIANT_block) || defined(VARIANT_part)
+#define EMPTY 0xffffffffu
+/* The slot of key @p k in the work-group's table (inserting it), or SLOTS where 8 probes find none. Every lane
+ * of a row probes the same sequence, so all find the one slot whichever of them inserts the key. */
+ATL_INLINE uint slot_of(volatile ATL_LOCAL uint *keys, uint k)
+{
+  uint s = (k * 2654435761u) % SLOTS;
+  for (uint probe = 0; probe < 8; probe++, s = (s + 1) % SLOTS) {
+    uint cur = keys[s];
+    if (cur == EMPTY)
+      cur = atl_atomic_cas(&keys[s], EMPTY, k);
+    if (cur == EMPTY || cur == k)
+      return s;
+  }
+  return SLOTS;
+}
+#endif
+
+#if defined(VARIANT_part) && defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && !defined(PACKED)
+/*
+ * VARIANT_part: launch p of P adds only the rows whose key lies in [lo, hi), a slice of the output the host
+ * sizes to stay in the L2 while every update of it arrives (src/apps/scatter.c: half the L2). Uniform keys
+ * into an output larger than the L2 otherwise read and write a whole output row in DRAM per update (E x D x 8
+ * bytes against the counted 2 V x D x 4); here each output row moves about once. Every launch reads all the
+ * keys (E x 4 bytes a pass, streamed), a source row is read in the one launch whose range holds its key, and
+ * both are loaded with the evict-first hint (ld.global.cs) so they do not push the slice out.
+ * A warp takes 32 rows a step: the lanes' keys in one coalesced load, the rows in range found by a vote, rows
+ * with equal keys (match-any) summed in registers by their group's first lane, the warp's (group, unit)
+ * pairs over its lanes (a unit: 4 floats added by one red.global.add.v4.f32 on sm_90 with D a multiple of 4,
+ * else one value). A key that recurs within a step (a zipf head, a hot row) takes a slot of the work-group's
+ * local table (as the block variant's: SLOTS keys x D sums, CAS inserts) and goes out once per work-group at
+ * the end; keys that do not recur (uniform) never touch it.
+ */
+#if __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && D % 4 == 0
+#define UNIT 4u
+#else
+#define UNIT 1u
+#endif
+#define UNITS (D / UNIT)
+#define FULL 0xffffffffu
+
+/* v += the UNIT values at p, loaded evict-first (they are read once) */
+ATL_INLINE void unit_load(const T *p, A *v)
+{
+#if UNIT == 4
+  const float4 x = __ldcs((const float4 *)p);
+  v[0] += x.x, v[1] += x.y, v[2] += x.z, v[3] += x.w;
+#else
+  v[0] += __ldcs(p);
+#endif
+}
+
+/* out p += the UNIT values of v: one vector reduction (sm_90, f32) or one atomic */
+ATL_INLINE void unit_red(T *p, const A *v)
+{
+#if UNIT == 4
+  asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v[0]), "f"(v[1]), "f"(v[2]), "f"(v[3])
+               : "memory");
+#else
+  ADD(p, v[0]);
+#endif
+}
+
+ATL_KERNEL void scatter_part(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, ulong rows, uint lo,
+                             uint hi)
+{
+  ATL_SHARED uint keys[SLOTS];
+  ATL_SHARED A sums[SLOTS * D];
+  const uint lid = atl_local_id(), wg = atl_local_size(), lane = lid % LANES;
+  for (uint s = lid; s < SLOTS; s += wg)
+    keys[s] = EMPTY;
+  for (uint e = lid; e < SLOTS * D; e += wg)
+    sums[e] = (A)0;
+  atl_barrier_local();
+  /* Steps of 32 rows, step s by warp s mod the warps (one wave of them): sorted keys, whose rows of a range are
+   * neighbours, spread over every warp too. The same steps for every lane: the votes need them all. */
+  const ulong stride = atl_global_size64() / LANES * LANES;
+  for (ulong base = atl_global_id64() / LANES * LANES; base < rows; base += stride) {
+    const ulong i = base + lane;
+    const uint k = i < rows ? (uint)__ldcs(&idx[i]) : hi;
+    const bool in = k - lo < hi - lo;
+    const uint grp = __match_any_sync(FULL, in ? k : EMPTY); /* the lanes whose row has this key */
+    const uint lead = __ballot_sync(FULL, in && lane == (uint)__ffs(grp) - 1u);
+    if (lead == 0)
+      continue;
+    uint slot = SLOTS; /* a recurring key's place in the table */
+    if ((lead >> lane & 1u) && __popc(grp) > 1)
+      slot = slot_of(keys, k);
+    const uint n = (uint)__popc(lead) * UNITS;
+    for (uint t0 = 0; t0 < n; t0 += LANES) {
+      const uint t = t0 + lane;
+      uint m = lead; /* the lane of the (t / UNITS)-th group's leader */
+      for (uint j = t < n ? t / UNITS : 0; j > 0; j--)
+        m &= m - 1u;
+      const uint from = (uint)__ffs(m) - 1u;
+      const uint key = __shfl_sync(FULL, k, from), g = __shfl_sync(FULL, grp, from), s = __shfl_sync(FULL, slot, from);
+      if (t >= n)
+        continue;
+      const uint c = t % UNITS * UNIT;
+      A v[UNIT];
+      for (uint u = 0; u < UNIT; u++)
+        v[u] = (A)0;
+      for (uint r = g; r; r &= r - 1u)
+        unit_load(&src[(base + (uint)__ffs(r) - 1u) * D + c], v);
+      if (s < SLOTS)
+        for (uint u = 0; u < UNIT; u++)
+          ADD_LOCAL(&sums[s * D + c + u], v[u]);
+      else
+        unit_red(&out[(ulong)key * D + c], v);
+    }
+  }
+  atl_barrier_local();
+  for (uint e = lid; e < SLOTS * UNITS; e += wg) {
+    const uint s = e / UNITS, c = e % UNITS * UNIT, k = keys[s];
+    if (k != EMPTY)
+      unit_red(&out[(ulong)k * D + c], &sums[s * D + c]);
+  }
+}
+#elif defined(VARIANT_part)
+/* VARIANT_part elsewhere (OpenCL, 16-bit types, CUDA before sm_70): the same passes over key ranges, each row
+ * in range added as the atomic variant adds it (no vote or match-any in OpenCL C 1.2, no local table). */
+ATL_KERNEL void scatter_part(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
+                             ATL_GLOBAL T *out, ulong rows, uint lo, uint hi)
+{
+  const uint lane = (uint)(atl_global_id64() % LANES);
+  const ulong stride = atl_global_size64() / LANES * LANES; /* steps of 32 rows over the warps, as above */
+  for (ulong base = atl_global_id64() / LANES * LANES; base < rows; base += stride) {
+    const uint n = rows - base < LANES ? (uint)(rows - base) : LANES;
+#if defined(PACKED)
+    for (uint t = lane; t < n * PAIRS; t += LANES) {
+      const ulong i = base + t / PAIRS, k = idx[i];
+      const uint c = t % PAIRS * 2u;
+      if (k >= lo && k < hi)
+        ADD_PAIR(&out[k * D + c], LOAD(src[i * D + c]), c + 1 < D ? LOAD(src[i * D + c + 1]) : -0.0f);
+    }
+#else
+    for (uint t = lane; t < n * D; t += LANES) {
+      const ulong i = base + t / D, k = idx[i];
+      if (k >= lo && k < hi)
+        ADD(&out[k * D + t % D], LOAD(src[i * D + t % D]));
+    }
+#endif
+  }
+}
+#elif defined(VARIANT_bins)
 /* D = 1 (a weighted bincount): a work-item per row, one wave of work-groups taking chunks of BIN_ROWS rows in
  * turn, each group's frequent keys summed in a local table of BIN_SLOTS (key, sum) slots (32 KiB), filled by
  * CAS with up to BIN_PROBES linear probes from a Fibonacci hash; a key that finds no slot goes straight to the
@@ -175,22 +321,6 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
   }
 }
 #elif defined(VARIANT_block)
-#define EMPTY 0xffffffffu
-/* The slot of key @p k in the block's table (inserting it), or SLOTS where 8 probes find none. Every lane
- * of a row probes the same sequence, so all find the one slot whichever of them inserts the key. */
-ATL_INLINE uint slot_of(volatile ATL_LOCAL uint *keys, uint k)
-{
-  uint s = (k * 2654435761u) % SLOTS;
-  for (uint probe = 0; probe < 8; probe++, s = (s + 1) % SLOTS) {
-    uint cur = keys[s];
-    if (cur == EMPTY)
-      cur = atl_atomic_cas(&keys[s], EMPTY, k);
-    if (cur == EMPTY || cur == k)
-      return s;
-  }
-  return SLOTS;
-}
-
 ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
                             ATL_GLOBAL T *out, ulong rows, uint rows_per_warp)
 {

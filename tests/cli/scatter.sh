@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# app scatter on the CPU (PoCL): every distribution and variant (bins at dim 1, where auto picks it), f32,
+# app scatter on the CPU (PoCL): every distribution and variant (bins at dim 1, where auto picks it; part at
+# 1, 3, 11 and 500 ranges of keys), f32,
 # bf16 and f16 (against the float64 sum within the summation bound; odd dims: 16-bit pairs that straddle words) and u32 / i32 (exact), i32 and i64 keys, each row verified, the copy
 # ceiling first; the check can fail (a skewed reference is caught); det is bit-identical on every grid and
 # work-group size; --dump writes the arrays a peer loads; bad input is refused before anything.
@@ -9,17 +10,21 @@ S="app scatter --rows 3000 --targets 500 --samples 2"
 for args in "--type f32 --dim 64" "--type u32 --dim 1" "--type f32 --dim 33 --rows-per-warp 7" "--type u32 --dim 512 --rows 300" \
   "--type i32 --dim 3 --index i64 --dist zipf,hot" "--type bf16 --dim 33 --dist uniform,clustered" \
   "--type f16 --dim 2 --index i64 --dist zipf,sorted" "--type bf16 --dim 1 --bin-rows 700 --wg-size 64" \
-  "--type f32 --dim 1 --index i64 --dist zipf,hot --bin-rows 1000"; do
+  "--type f32 --dim 1 --index i64 --dist zipf,hot --bin-rows 1000" "--type f32 --dim 64 --partitions 3" \
+  "--type u32 --dim 5 --index i64 --partitions 500" "--type f16 --dim 7 --partitions 11 --dist zipf,hot"; do
   timeout 300 "$ATOMLAB" $S $args -o "$WORK/s.json" --quiet 2>"$WORK/err" &&
     python3 - "$WORK/s.json" "$args" <<'PY' && pass || fail "scatter $args: $(tail -2 "$WORK/err")"
 import atl_json, sys
 rows = atl_json.load(sys.argv[1])["rows"]
-assert len(rows) == 1 + (2 if "--dist" in sys.argv[2] else 5) * 7, len(rows)
+assert len(rows) == 1 + (2 if "--dist" in sys.argv[2] else 5) * 9, len(rows)
 assert rows[0]["variant"].endswith("/copy-ceiling"), rows[0]["variant"]
 dim1 = "--dim 1 " in sys.argv[2] + " "
 for r in rows:
     if r["variant"].endswith("/vector"):  # sm_90's vector reduction: unsupported on a CPU, and says why
         assert r["status"] == "unsupported" and "red.global.add.v4.f32" in r["reason"], r
+        continue
+    if r["variant"].endswith("/cub"):  # the CUB baseline: CUDA only, and says so
+        assert r["status"] == "unsupported" and ("CUDA" in r["reason"] or "dim 64" in r["reason"]), r
         continue
     if r["variant"].endswith("/bins") and not dim1:  # the bincount's variant: dim 1 only, and says so
         assert r["status"] == "unsupported" and "dim 1 only" in r["reason"], r
@@ -28,6 +33,12 @@ for r in rows:
     if r["variant"].endswith("/auto"):  # auto names what it ran, never det; bins only at dim 1
         assert r["reason"].startswith("auto ran ") and "det" not in r["reason"].split()[2], r["reason"]
         assert dim1 or "auto ran bins" not in r["reason"], r["reason"]
+    if r["variant"].endswith("/part"):  # one launch per range of keys: as many as asked, else the output / (L2 / 2)
+        out = r["targets"] * r["dim"] * (2 if r["variant"].startswith(("bf16", "f16")) else 4)
+        half = int(r["l2_bytes"]) // 2
+        want = int(sys.argv[2].split("--partitions ")[1].split()[0]) if "--partitions" in sys.argv[2] else \
+            min(-(-out // half), r["targets"]) if half else 1
+        assert r["partitions"] == want, (r["partitions"], want)
     if not r["variant"].endswith("copy-ceiling"):
         assert r["gbps"] > 0 and r["ratio_to_ceiling"] > 0, r["variant"]
 PY
@@ -66,4 +77,5 @@ expect_usage_error "index" app scatter --index u16
 expect_usage_error "wg-size" app scatter --wg-size 48
 expect_usage_error "zipf" app scatter --zipf 0
 expect_usage_error "groups" app scatter --groups -1
+expect_usage_error "partitions" app scatter --targets 500 --partitions 501
 finish

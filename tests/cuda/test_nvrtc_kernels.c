@@ -277,6 +277,11 @@ int main(void)
           archs[a]);
     build("app_scatter", "D=1 TYPE_bf16 IDX_T=ulong VARIANT_bins BIN_ROWS=700u BIN_SLOTS=4096u BIN_LOG2_SLOTS=12u",
           archs[a]);
+    /* the partitioned variant: vote and match-any path (f32 vector units on sm_90, scalar u32 with i64 keys), and
+     * the plain path of the 16-bit types */
+    build("app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u", archs[a]);
+    build("app_scatter", "D=33 TYPE_u32 IDX_T=ulong VARIANT_part SLOTS=248u", archs[a]);
+    build("app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_part SLOTS=128u", archs[a]);
     if (strstr(archs[a], "sm_90")) { /* the vector reductions are sm_90's */
       build("app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", archs[a]);
       build("app_scatter", "D=64 TYPE_bf16 VARIANT_vector", archs[a]);

@@ -138,7 +138,7 @@ int main(int argc, char **argv)
     if (CHECK(cub == NULL))
       printf("refused: %s\n", why);
     CHECK(strstr(why, "ABI version 1") != NULL);
-    CHECK(strstr(why, "needs 2") != NULL);
+    CHECK(strstr(why, "needs 3") != NULL);
     CHECK(strstr(why, "rebuild") != NULL);
     return check_exit("test_cub_plugin --stale");
   }
@@ -148,7 +148,7 @@ int main(int argc, char **argv)
   }
   printf("loaded %s: %s\n", plugin, cub->info);
   CHECK(cub->count_if && cub->sort_u32 && cub->histogram_u8);
-  CHECK(cub->histogram_rgba && cub->histogram_u32);
+  CHECK(cub->histogram_rgba && cub->histogram_u32 && cub->scatter_add_f32x64);
   if (strcmp(mode, "--gpu") == 0)
     return run_gpu(cub);
   return check_exit("test_cub_plugin");

@@ -156,6 +156,7 @@ static int cu_probe(atl_context_t ctx, struct atl_device_info **list, size_t *co
     if (info->local_mem_optin < info->local_mem)
       info->local_mem_optin = info->local_mem;
     info->warp_size = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    info->l2_cache = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
     info->max_threads_per_cu = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
     info->has_int64_atomics = 1;
     info->has_f32_atomic_add = 1;

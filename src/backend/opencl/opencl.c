@@ -136,6 +136,8 @@ static void fill_info(cl_platform_id platform, cl_device_id dev, unsigned p, uns
     info->global_mem = l;
   if (clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof l, &l, NULL) == CL_SUCCESS)
     info->local_mem = info->local_mem_optin = l;
+  if (clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof l, &l, NULL) == CL_SUCCESS)
+    info->l2_cache = l;
   info->has_int64_atomics =
       has_extension(dev, "cl_khr_int64_base_atomics") && has_extension(dev, "cl_khr_int64_extended_atomics");
   info->has_f32_atomic_add = has_extension(dev, "cl_ext_float_atomics");

@@ -157,3 +157,113 @@ extern "C" int atl_cub_histogram_u32(int device, uint64_t keys, uint64_t n, uint
   };
   return timed(device, algo, reps, times_ms, why, why_len);
 }
+
+namespace {
+
+/* A source row of 64 floats: ReduceByKey's value, summed column by column. */
+constexpr unsigned ROW_D = 64;
+struct row64 {
+  float v[ROW_D];
+};
+struct row_sum {
+  __device__ row64 operator()(const row64 &a, const row64 &b) const
+  {
+    row64 r;
+    for (unsigned c = 0; c < ROW_D; c++)
+      r.v[c] = a.v[c] + b.v[c];
+    return r;
+  }
+};
+/* The p-th row in key order: src[ids[p]] (a gather of 256 bytes). */
+struct gather_row {
+  const row64 *src;
+  const unsigned *ids;
+  __device__ row64 operator()(unsigned long long p) const { return src[ids[p]]; }
+};
+
+__global__ void iota_u32(unsigned *ids, unsigned long long n)
+{
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+       i += (unsigned long long)gridDim.x * blockDim.x)
+    ids[i] = (unsigned)i;
+}
+
+/* out[unique[r]] += sums[r], a thread per (run, column): each key is one run, so no two threads share an element. */
+__global__ void add_runs(const unsigned *unique, const row64 *sums, const unsigned *runs, float *out)
+{
+  const unsigned long long n = (unsigned long long)*runs * ROW_D;
+  for (unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; t < n;
+       t += (unsigned long long)gridDim.x * blockDim.x)
+    out[(unsigned long long)unique[t / ROW_D] * ROW_D + t % ROW_D] += sums[t / ROW_D].v[t % ROW_D];
+}
+
+} // namespace
+
+extern "C" int atl_cub_scatter_add_f32x64(int device, uint64_t src, uint64_t keys, uint64_t out, uint64_t rows,
+                                          uint64_t targets, unsigned reps, float *times_ms, char *why, size_t why_len)
+{
+  int err = 0, bits = 0;
+  void *temp = nullptr;
+  size_t sort_bytes = 0, reduce_bytes = 0, out_bytes = targets * ROW_D * sizeof(float);
+  unsigned *skeys = nullptr, *ids = nullptr, *sids = nullptr, *unique = nullptr, *runs = nullptr;
+  row64 *sums = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  const unsigned long long most_runs = rows < targets ? rows : targets;
+  const int grid = 4096;
+  while (bits < 32 && ((targets - 1) >> bits))
+    bits++;
+  auto *in_keys = reinterpret_cast<const unsigned *>(keys);
+  auto *dst = reinterpret_cast<float *>(out);
+  auto *src_rows = reinterpret_cast<const row64 *>(src);
+  CHECK(cudaSetDevice(device));
+  CHECK(cudaMalloc(&skeys, rows * sizeof(unsigned)));
+  CHECK(cudaMalloc(&ids, rows * sizeof(unsigned)));
+  CHECK(cudaMalloc(&sids, rows * sizeof(unsigned)));
+  CHECK(cudaMalloc(&unique, most_runs * sizeof(unsigned)));
+  CHECK(cudaMalloc(&runs, sizeof(unsigned)));
+  CHECK(cudaMalloc(&sums, most_runs * sizeof(row64)));
+  {
+    auto values = thrust::make_transform_iterator(thrust::counting_iterator<unsigned long long>(0),
+                                                  gather_row{src_rows, sids});
+    auto sort = [&](void *t, size_t &b) {
+      return cub::DeviceRadixSort::SortPairs(t, b, in_keys, skeys, ids, sids, (long long)rows, 0, bits ? bits : 1);
+    };
+    auto reduce = [&](void *t, size_t &b) {
+      return cub::DeviceReduce::ReduceByKey(t, b, skeys, unique, values, sums, runs, row_sum{}, (long long)rows);
+    };
+    CHECK(sort(nullptr, sort_bytes));
+    CHECK(reduce(nullptr, reduce_bytes));
+    CHECK(cudaMalloc(&temp, sort_bytes > reduce_bytes ? sort_bytes : reduce_bytes));
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    /* the warm-up, then reps timed: each from a zeroed output (untimed, as atomlab's rows), the row ids, the sort of
+     * (key, row id), the sums of each key's rows, and their add to the output */
+    for (unsigned r = 0; r <= reps; r++) {
+      CHECK(cudaMemset(dst, 0, out_bytes));
+      CHECK(cudaEventRecord(start));
+      iota_u32<<<grid, 256>>>(ids, rows);
+      CHECK(cudaGetLastError());
+      CHECK(sort(temp, sort_bytes));
+      CHECK(reduce(temp, reduce_bytes));
+      add_runs<<<grid, 256>>>(unique, sums, runs, dst);
+      CHECK(cudaGetLastError());
+      CHECK(cudaEventRecord(stop));
+      CHECK(cudaEventSynchronize(stop));
+      if (r > 0)
+        CHECK(cudaEventElapsedTime(&times_ms[r - 1], start, stop));
+    }
+  }
+out:
+  if (start)
+    cudaEventDestroy(start);
+  if (stop)
+    cudaEventDestroy(stop);
+  cudaFree(temp);
+  cudaFree(skeys);
+  cudaFree(ids);
+  cudaFree(sids);
+  cudaFree(unique);
+  cudaFree(runs);
+  cudaFree(sums);
+  return err;
+}

@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 /** Bumped on any change below; the loader refuses a plugin of another version. */
-#define ATL_CUB_ABI_VERSION 2 /* 2: atl_cub_histogram_rgba and atl_cub_histogram_u32 */
+#define ATL_CUB_ABI_VERSION 3 /* 2: atl_cub_histogram_rgba and atl_cub_histogram_u32; 3: atl_cub_scatter_add_f32x64 */
 
 /** The plugin's ABI version, and its CUB version in @p info. */
 int atl_cub_abi_version(char *info, size_t info_len);
@@ -60,6 +60,17 @@ int atl_cub_histogram_rgba(int device, uint64_t samples, uint64_t pixels, uint64
  */
 int atl_cub_histogram_u32(int device, uint64_t keys, uint64_t n, uint32_t bins, uint64_t hist, unsigned reps,
                           float *times_ms, char *why, size_t why_len);
+
+/**
+ * The scatter-add out[keys[i]][:] += src[i][:] of @p rows f32 rows of 64 columns into @p targets rows, as CUB
+ * does it: cub::DeviceRadixSort::SortPairs of (key, row id) over the keys' significant bits, then
+ * cub::DeviceReduce::ReduceByKey of the rows gathered in key order (a row of 64 floats is the value, summed
+ * column by column), then a kernel adding each key's sum to its output row. Each timed run starts from a zeroed
+ * output (the zeroing untimed) and includes the row ids' fill; scratch of about 16 bytes a row plus
+ * min(rows, targets) x 256 bytes is allocated outside the timing. The last run's sums are left in @p out.
+ */
+int atl_cub_scatter_add_f32x64(int device, uint64_t src, uint64_t keys, uint64_t out, uint64_t rows, uint64_t targets,
+                               unsigned reps, float *times_ms, char *why, size_t why_len);
 
 #ifdef __cplusplus
 }
