@@ -169,6 +169,9 @@ struct atl_run_meta {
   double elapsed_s;        /**< wall time of the command so far, device set-up included (resumed: this process) */
   int timing_recorded;     /**< read back: 1 if the file held its timing settings (@p timing), 0 if not */
   char clocks[160];        /**< how the rows' clocks were read, or why they were not ("" if no sweep ran) */
+  double repeat_s[64];     /**< seconds each repeat of a one-device sweep took, all its rounds (the first with the
+                                calibrations); written as summary.repeat_seconds, not read back */
+  unsigned nrepeat_s;
 };
 
 /** A set of rows of one kind with the run's facts (owns them). */

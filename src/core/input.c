@@ -327,6 +327,8 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
       m->timing.max_iters = (uint32_t)whole(st, "max_iters", 0x1p32);
     if (cJSON_GetObjectItemCaseSensitive(st, "repeats")) /* files before --repeat measured once */
       m->timing.repeats = (unsigned)whole(st, "repeats", 0x1p32);
+    if (cJSON_GetObjectItemCaseSensitive(st, "rounds")) /* files before --rounds measured one round a repeat */
+      m->timing.rounds = (unsigned)whole(st, "rounds", 0x1p32);
     m->timing.discard_throttled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "discard_throttled"));
     copy_str(m->clocks, sizeof m->clocks, str(st, "clocks"));
   }

@@ -24,6 +24,7 @@ static const struct {
      * clamped without a word while the settings recorded the request. */
     {"iters", COUNT, 1, 0, offsetof(struct atl_timing, fixed_iters)},
     {"repeat", COUNT, 1, 100, offsetof(struct atl_timing, repeats)},
+    {"rounds", COUNT, 1, ATL_MAX_ROUNDS, offsetof(struct atl_timing, rounds)},
     {"discard-on-throttle", FLAG, 0, 0, offsetof(struct atl_timing, discard_throttled)},
 };
 
