@@ -87,6 +87,9 @@ struct atl_row {
   unsigned nmetrics;
   char instructions[256];   /**< atomic machine instructions of the kernel ("" where the backend cannot tell) */
   double row_seconds;       /**< wall time the whole row took: build, calibration, samples, verification */
+  double visits_ms[64];     /**< --repeat/--rounds: the median time of every visit of this configuration, in the
+                                 order measured (repeat after repeat, each repeat's rounds in turn) */
+  unsigned nvisits;         /**< 0 where the configuration was measured once */
 };
 
 /** A row kind: its name, its configuration fields in order, and the metrics its table and CSV show as columns. */

@@ -145,6 +145,13 @@ static void parse_common(const cJSON *o, struct atl_row *r)
   copy_str(r->instructions, sizeof r->instructions, str(o, "instructions"));
   r->verified = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "verified"));
   r->row_seconds = num(o, "row_seconds", 0);
+  const cJSON *visits = cJSON_GetObjectItemCaseSensitive(o, "visits_ms"), *v;
+  if (!cJSON_IsArray(visits))
+    return;
+  cJSON_ArrayForEach(v, visits) {
+    if (cJSON_IsNumber(v) && r->nvisits < 64)
+      r->visits_ms[r->nvisits++] = v->valuedouble;
+  }
 }
 
 /* A version 2 row: {config, status, reason, verified, wrong, time_ms, samples_ms, metrics, ...}. */

@@ -269,6 +269,11 @@ cJSON *atl__row_json(const struct atl_row *r)
   cJSON *samples = cJSON_AddArrayToObject(o, "samples_ms");
   for (unsigned i = 0; r->samples_ms && i < t->samples; i++)
     cJSON_AddItemToArray(samples, cJSON_CreateNumber(r->samples_ms[i]));
+  if (r->nvisits) {
+    cJSON *visits = cJSON_AddArrayToObject(o, "visits_ms");
+    for (unsigned i = 0; i < r->nvisits && i < 64; i++)
+      cJSON_AddItemToArray(visits, cJSON_CreateNumber(r->visits_ms[i]));
+  }
   cJSON *metrics = cJSON_AddArrayToObject(o, "metrics");
   for (unsigned i = 0; i < r->nmetrics; i++) {
     const struct atl_metric *m = &r->metrics[i];

@@ -174,11 +174,17 @@ static void keep_median_repeat(struct atl_row *kept, struct atl_row *visits, uns
 {
   struct atl_row groups[64];
   unsigned ngroups = 0;
+  double visits_ms[64];
+  const unsigned nvisits = n < 64 ? n : 64;
+  for (unsigned k = 0; k < nvisits; k++)
+    visits_ms[k] = visits[k].time_ms.median; /* before keep_median reorders them */
   for (unsigned g = 0; g * rounds < n && ngroups < 64; g++) {
     const unsigned in = n - g * rounds < rounds ? n - g * rounds : rounds;
     keep_median(visits + g * rounds, in, &groups[ngroups++], rounds > 1 ? "rounds" : NULL, "round_spread", NULL);
   }
   keep_median(groups, ngroups, kept, repeats > 1 ? "repeats" : NULL, "repeat_spread", "repeat_deviation");
+  memcpy(kept->visits_ms, visits_ms, nvisits * sizeof *visits_ms);
+  kept->nvisits = nvisits;
 }
 
 /* The order of later pass @p pass (rounds > 1): a permutation drawn from the pass number, so that the

@@ -152,6 +152,7 @@ int main(void)
     CHECK(atl_row_metric(&set4.rows[0], "repeats", 0) == 2);
     CHECK(atl_row_metric(&set4.rows[0], "repeat_spread", 0) == 1.0 / 7.0); /* (8 - 7) / 7 */
     CHECK(atl_row_metric(&set4.rows[2], "pass", -1) == 4 && !set4.rows[2].verified);
+    CHECK(set4.rows[0].nvisits == 6 && set4.rows[0].visits_ms[1] == 9 && set4.rows[0].visits_ms[4] == 20);
   }
   int shuffled = 0, in_order = 1;
   for (int k = 0; k < 8; k++) {
