@@ -86,8 +86,8 @@ static void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, 
 static void cli_timing_check(const struct atl_timing *t)
 {
   char why[200];
-  if (atl_timing_check(t, why, sizeof why) != 0) /* both are options here */
-    die_usage("--max-samples %u is below --min-samples %u", t->max_samples, t->min_samples);
+  if (atl_timing_check(t, why, sizeof why) != 0) /* every one is an option here */
+    die_usage("--%s", why);
 }
 
 /**

@@ -118,7 +118,8 @@ void atl_timing_defaults(struct atl_timing *t);
  */
 int atl_timing_set(struct atl_timing *t, const char *name, const char *text, char *why, size_t why_len);
 
-/** 0 if the settings agree with each other, else ATL_EINVAL with the reason (max-samples below min-samples). */
+/** 0 if the settings agree with each other, else ATL_EINVAL with the reason (max-samples below min-samples,
+ *  repeat x rounds above 64 visits). */
 int atl_timing_check(const struct atl_timing *t, char *why, size_t why_len);
 
 /** Names ("fetch_add", "u32", "global", "cross-warp", "used"). */
