@@ -66,9 +66,9 @@ static int cli_timing_option(int c, const char *arg, struct atl_timing *t)
 {
   /* the settings in the order of the CLI_O_* codes; the library checks each value (atl_timing_set) */
   static const char *const names[] = {"target-ms", "noise",  "min-samples", "max-samples",
-                                      "budget",    "iters",  "repeat",      "discard-on-throttle"};
+                                      "budget",    "iters",  "repeat",      "discard-on-throttle", "rounds"};
   char why[300];
-  if (c < CLI_O_TARGET || c > CLI_O_DISCARD_THROTTLED)
+  if (c < CLI_O_TARGET || c > CLI_O_ROUNDS)
     return 0;
   if (atl_timing_set(t, names[c - CLI_O_TARGET], arg, why, sizeof why) != 0)
     die_usage("--%s", why);
@@ -92,8 +92,8 @@ static void cli_check_plan(const char *command, size_t rows, uint64_t max_rows, 
 static void cli_timing_check(const struct atl_timing *t)
 {
   char why[200];
-  if (atl_timing_check(t, why, sizeof why) != 0) /* both are options here */
-    die_usage("--max-samples %u is below --min-samples %u", t->max_samples, t->min_samples);
+  if (atl_timing_check(t, why, sizeof why) != 0) /* every one is an option here */
+    die_usage("--%s", why);
 }
 
 /**

@@ -88,6 +88,9 @@ struct atl_spec {
   uint32_t workgroups;  /**< work-groups in the grid */
 };
 
+/** Most rounds per repeat (--rounds). */
+#define ATL_MAX_ROUNDS 16
+
 /** How each measurement is timed. */
 struct atl_timing {
   double target_ms;     /**< calibrate iterations until one launch takes this long */
@@ -100,9 +103,11 @@ struct atl_timing {
   int discard_throttled; /**< retake a sample the device's clock-event reasons call throttled (where readable) */
   unsigned repeats;     /**< a sweep measures every configuration this many times, one whole pass after another
                              (drift shows as spread); its row is the repeat of median time, with the spread */
+  unsigned rounds;      /**< visits of every configuration per repeat, in whole passes spread through the run; a
+                             repeat's value is its round of median time (docs/method.md, "Rounds") */
 };
 
-/** Defaults: 20 ms launches, 2% noise, 5..50 samples, 2 s per row, one repeat. */
+/** Defaults: 20 ms launches, 2% noise, 5..50 samples, 2 s per row, one repeat of one round. */
 void atl_timing_defaults(struct atl_timing *t);
 
 /**
@@ -113,7 +118,8 @@ void atl_timing_defaults(struct atl_timing *t);
  */
 int atl_timing_set(struct atl_timing *t, const char *name, const char *text, char *why, size_t why_len);
 
-/** 0 if the settings agree with each other, else ATL_EINVAL with the reason (max-samples below min-samples). */
+/** 0 if the settings agree with each other, else ATL_EINVAL with the reason (max-samples below min-samples,
+ *  repeat x rounds above 64 visits). */
 int atl_timing_check(const struct atl_timing *t, char *why, size_t why_len);
 
 /** Names ("fetch_add", "u32", "global", "cross-warp", "used"). */

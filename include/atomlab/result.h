@@ -87,6 +87,9 @@ struct atl_row {
   unsigned nmetrics;
   char instructions[256];   /**< atomic machine instructions of the kernel ("" where the backend cannot tell) */
   double row_seconds;       /**< wall time the whole row took: build, calibration, samples, verification */
+  double visits_ms[64];     /**< --repeat/--rounds: the median time of every visit of this configuration, in the
+                                 order measured (repeat after repeat, each repeat's rounds in turn) */
+  unsigned nvisits;         /**< 0 where the configuration was measured once */
 };
 
 /** A row kind: its name, its configuration fields in order, and the metrics its table and CSV show as columns. */
@@ -177,6 +180,9 @@ struct atl_run_meta {
   double elapsed_s;        /**< wall time of the command so far, device set-up included (resumed: this process) */
   int timing_recorded;     /**< read back: 1 if the file held its timing settings (@p timing), 0 if not */
   char clocks[160];        /**< how the rows' clocks were read, or why they were not ("" if no sweep ran) */
+  double repeat_s[64];     /**< seconds each repeat of a one-device sweep took, all its rounds (the first with the
+                                calibrations); written as summary.repeat_seconds, not read back */
+  unsigned nrepeat_s;
 };
 
 /**

@@ -145,6 +145,13 @@ static void parse_common(const cJSON *o, struct atl_row *r)
   copy_str(r->instructions, sizeof r->instructions, str(o, "instructions"));
   r->verified = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "verified"));
   r->row_seconds = num(o, "row_seconds", 0);
+  const cJSON *visits = cJSON_GetObjectItemCaseSensitive(o, "visits_ms"), *v;
+  if (!cJSON_IsArray(visits))
+    return;
+  cJSON_ArrayForEach(v, visits) {
+    if (cJSON_IsNumber(v) && r->nvisits < 64)
+      r->visits_ms[r->nvisits++] = v->valuedouble;
+  }
 }
 
 /* A version 2 row: {config, status, reason, verified, wrong, time_ms, samples_ms, metrics, ...}. */
@@ -328,6 +335,8 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
       m->timing.max_iters = (uint32_t)whole(st, "max_iters", 0x1p32);
     if (cJSON_GetObjectItemCaseSensitive(st, "repeats")) /* files before --repeat measured once */
       m->timing.repeats = (unsigned)whole(st, "repeats", 0x1p32);
+    if (cJSON_GetObjectItemCaseSensitive(st, "rounds")) /* files before --rounds measured one round a repeat */
+      m->timing.rounds = (unsigned)whole(st, "rounds", 0x1p32);
     m->timing.discard_throttled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "discard_throttled"));
     copy_str(m->clocks, sizeof m->clocks, str(st, "clocks"));
   }

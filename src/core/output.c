@@ -270,6 +270,11 @@ cJSON *atl__row_json(const struct atl_row *r)
   cJSON *samples = cJSON_AddArrayToObject(o, "samples_ms");
   for (unsigned i = 0; r->samples_ms && i < t->samples; i++)
     cJSON_AddItemToArray(samples, cJSON_CreateNumber(r->samples_ms[i]));
+  if (r->nvisits) {
+    cJSON *visits = cJSON_AddArrayToObject(o, "visits_ms");
+    for (unsigned i = 0; i < r->nvisits && i < 64; i++)
+      cJSON_AddItemToArray(visits, cJSON_CreateNumber(r->visits_ms[i]));
+  }
   cJSON *metrics = cJSON_AddArrayToObject(o, "metrics");
   for (unsigned i = 0; i < r->nmetrics; i++) {
     const struct atl_metric *m = &r->metrics[i];
@@ -314,6 +319,11 @@ static cJSON *summary_json(const struct atl_result_set *set)
   cJSON_AddNumberToObject(o, "rows_noisy", (double)noisy); /* ok rows whose noise stayed above the target */
   cJSON_AddNumberToObject(o, "elapsed_s", set->meta.elapsed_s);
   cJSON_AddNumberToObject(o, "row_seconds_total", row_seconds);
+  if (set->meta.nrepeat_s > 1 || set->meta.timing.rounds > 1) {
+    cJSON *rs = cJSON_AddArrayToObject(o, "repeat_seconds");
+    for (unsigned k = 0; k < set->meta.nrepeat_s && k < 64; k++)
+      cJSON_AddItemToArray(rs, cJSON_CreateNumber(set->meta.repeat_s[k]));
+  }
   if (ok) {
     qsort(noise, ok, sizeof *noise, compare_doubles);
     cJSON_AddNumberToObject(o, "noise_median", ok % 2 ? noise[ok / 2] : (noise[ok / 2 - 1] + noise[ok / 2]) / 2);
@@ -369,7 +379,7 @@ cJSON *atl__json_meta(const struct atl_run_meta *m)
   const struct atl__json_num settings[] = {
       {"target_ms", tm->target_ms},     {"noise_threshold", tm->noise}, {"min_samples", tm->min_samples},
       {"max_samples", tm->max_samples}, {"budget_s", tm->budget_s},     {"fixed_iters", tm->fixed_iters},
-      {"max_iters", tm->max_iters},     {"repeats", tm->repeats}};
+      {"max_iters", tm->max_iters},     {"repeats", tm->repeats},       {"rounds", tm->rounds}};
   atl__json_add_numbers(st, settings, sizeof settings / sizeof settings[0]);
   cJSON_AddBoolToObject(st, "discard_throttled", m->timing.discard_throttled);
   if (m->clocks[0])

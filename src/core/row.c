@@ -105,6 +105,8 @@ static const struct atl_metric_info metric_infos[] = {
     {"lengthened", "", ATL_HINT_NONE, "times the launch was doubled because the noise target was not met"},
     {"repeats", "", ATL_HINT_NONE, "passes of the sweep that measured this row (--repeat); the row is the median one"},
     {"repeat_spread", "", ATL_HINT_LOWER, "(slowest - fastest) / median of the repeats' median times"},
+    {"rounds", "", ATL_HINT_NONE, "visits of this configuration in the kept repeat (--rounds); the repeat is its median one"},
+    {"round_spread", "", ATL_HINT_LOWER, "(slowest - fastest) / median of the kept repeat's rounds' median times"},
     {"repeat_deviation", "", ATL_HINT_LOWER, "largest distance of a repeat's median time from the row's, relative"},
     {"sm_clock_min_mhz", "MHz", ATL_HINT_NONE, "lowest SM clock read during the row (NVML: start, every sample, end)"},
     {"sm_clock_max_mhz", "MHz", ATL_HINT_NONE, "highest SM clock read during the row"},

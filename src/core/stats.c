@@ -54,5 +54,6 @@ void atl_timing_defaults(struct atl_timing *t)
   t->max_iters = 1u << 24;
   t->fixed_iters = 0;
   t->repeats = 1;
+  t->rounds = 1;
   t->discard_throttled = 0;
 }

@@ -116,11 +116,12 @@ static int measure_watched(atl_context_t ctx, const struct atl_sweep_spec *spec,
   return err;
 }
 
-/* --repeat: the passes after the first. Each configuration measured in the first pass (rows[slot[i]] of the
- * set) is measured again, pass after pass, so that drift shows as spread; then the set keeps, per
- * configuration, the repeat of median time (the lower middle for an even count), whole, so that its
- * samples, statistics and metrics agree. A repeat that is not ok or not verified is kept instead: a
- * failure is never voted away. */
+/* --repeat and --rounds: the passes after the first. A sweep runs repeats x rounds whole passes; each
+ * configuration measured in the first pass (rows[slot[i]] of the set) is measured again in every later one,
+ * so that drift shows as spread. Consecutive passes form a repeat, one round each; a repeat's row is its
+ * round of median time, and the configuration's row the repeat of median time (the lower middle for an even
+ * count), whole at both steps, so that its samples, statistics and metrics agree. A visit that is not ok or
+ * not verified is kept instead: a failure is never voted away. */
 static int is_bad(const struct atl_row *r)
 {
   return r->status != ATL_STATUS_OK || !r->verified;
@@ -132,51 +133,111 @@ static int by_median(const void *a, const void *b)
   return (x->time_ms.median > y->time_ms.median) - (x->time_ms.median < y->time_ms.median);
 }
 
-static void keep_median_repeat(struct atl_row *kept, struct atl_row *extra, unsigned n)
+/* Moves the row of median time among rows[0..n) (n >= 1; reordered) into *out and releases the others;
+ * where @p count_name is given, records n and the spread (and, with @p deviation_name, the largest
+ * deviation) of their median times. */
+static void keep_median(struct atl_row *rows, unsigned n, struct atl_row *out, const char *count_name,
+                        const char *spread_name, const char *deviation_name)
 {
-  struct atl_row all[64]; /* the first pass's row, then the n later ones (repeats <= 64) */
-  all[0] = *kept;
-  memcpy(all + 1, extra, n * sizeof *extra);
-  unsigned pick = 0, count = n + 1;
-  for (unsigned k = 0; k < count && !is_bad(&all[pick]); k++)
-    if (is_bad(&all[k]))
+  unsigned pick = 0;
+  for (unsigned k = 0; k < n && !is_bad(&rows[pick]); k++)
+    if (is_bad(&rows[k]))
       pick = k;
-  double lo = all[0].time_ms.median, hi = lo;
-  for (unsigned k = 1; k < count; k++) {
-    lo = all[k].time_ms.median < lo ? all[k].time_ms.median : lo;
-    hi = all[k].time_ms.median > hi ? all[k].time_ms.median : hi;
+  double lo = rows[0].time_ms.median, hi = lo;
+  for (unsigned k = 1; k < n; k++) {
+    lo = rows[k].time_ms.median < lo ? rows[k].time_ms.median : lo;
+    hi = rows[k].time_ms.median > hi ? rows[k].time_ms.median : hi;
   }
-  if (!is_bad(&all[pick])) {
-    qsort(all, count, sizeof *all, by_median);
-    pick = (count - 1) / 2;
+  if (!is_bad(&rows[pick])) {
+    qsort(rows, n, sizeof *rows, by_median);
+    pick = (n - 1) / 2;
   }
-  *kept = all[pick];
-  for (unsigned k = 0; k < count; k++)
+  *out = rows[pick];
+  for (unsigned k = 0; k < n; k++)
     if (k != pick)
-      atl_row_release(&all[k]);
-  atl_row_metric_set(kept, "repeats", count);
-  if (kept->time_ms.median > 0) {
-    const double med = kept->time_ms.median;
-    atl_row_metric_set(kept, "repeat_spread", (hi - lo) / med);
-    atl_row_metric_set(kept, "repeat_deviation", (hi - med > med - lo ? hi - med : med - lo) / med);
+      atl_row_release(&rows[k]);
+  if (count_name == NULL)
+    return;
+  atl_row_metric_set(out, count_name, n);
+  if (out->time_ms.median > 0) {
+    const double med = out->time_ms.median;
+    atl_row_metric_set(out, spread_name, (hi - lo) / med);
+    if (deviation_name)
+      atl_row_metric_set(out, deviation_name, (hi - med > med - lo ? hi - med : med - lo) / med);
   }
 }
 
-static int repeat_passes(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
-                         struct atl_result_set *set, const size_t *slot, size_t first_passes)
+/* Configuration @p i's @p n visits (visits[0] its first pass's row, moved out of the set): each run of
+ * @p rounds consecutive visits is one repeat (the last one short where the sweep was stopped). */
+static void keep_median_repeat(struct atl_row *kept, struct atl_row *visits, unsigned n, unsigned rounds,
+                               unsigned repeats)
 {
-  const unsigned repeats = run->timing->repeats > 64 ? 64 : run->timing->repeats;
-  const size_t per = repeats - 1;
+  struct atl_row groups[64];
+  unsigned ngroups = 0;
+  double visits_ms[64];
+  const unsigned nvisits = n < 64 ? n : 64;
+  for (unsigned k = 0; k < nvisits; k++)
+    visits_ms[k] = visits[k].time_ms.median; /* before keep_median reorders them */
+  for (unsigned g = 0; g * rounds < n && ngroups < 64; g++) {
+    const unsigned in = n - g * rounds < rounds ? n - g * rounds : rounds;
+    keep_median(visits + g * rounds, in, &groups[ngroups++], rounds > 1 ? "rounds" : NULL, "round_spread", NULL);
+  }
+  keep_median(groups, ngroups, kept, repeats > 1 ? "repeats" : NULL, "repeat_spread", "repeat_deviation");
+  memcpy(kept->visits_ms, visits_ms, nvisits * sizeof *visits_ms);
+  kept->nvisits = nvisits;
+}
+
+/* The order of later pass @p pass (rounds > 1): a permutation drawn from the pass number, so that the
+ * traffic before a configuration (which moves a contended cell's level, docs/method.md) differs from round
+ * to round; the same for every run. */
+static void pass_order(size_t *order, size_t n, unsigned pass, unsigned rounds)
+{
+  for (size_t k = 0; k < n; k++)
+    order[k] = k;
+  if (rounds <= 1)
+    return; /* --repeat alone: the first pass's order, as measured before rounds */
+  uint64_t x = 0x9e3779b97f4a7c15ull * (pass + 1);
+  for (size_t k = n; k > 1; k--) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+    const size_t j = (size_t)(x % k), t = order[k - 1];
+    order[k - 1] = order[j];
+    order[j] = t;
+  }
+}
+
+/* Seconds of the repeat that pass @p pass ends (its last round), into the run's facts. */
+static void repeat_time(struct atl_run_meta *meta, unsigned pass, unsigned rounds, double *repeat_start)
+{
+  if ((pass + 1) % rounds != 0 && !atl_stop_requested())
+    return;
+  const double now = atl__now_s();
+  if (meta->nrepeat_s < 64)
+    meta->repeat_s[meta->nrepeat_s++] = now - *repeat_start;
+  *repeat_start = now;
+}
+
+static int repeat_passes(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
+                         struct atl_result_set *set, const size_t *slot, size_t first_passes, double *repeat_start)
+{
+  const unsigned repeats = run->timing->repeats > 64 ? 64 : run->timing->repeats ? run->timing->repeats : 1;
+  const unsigned rounds = run->timing->rounds > ATL_MAX_ROUNDS ? ATL_MAX_ROUNDS
+                          : run->timing->rounds               ? run->timing->rounds
+                                                              : 1;
+  const unsigned passes = repeats * rounds;
+  const size_t per = passes - 1;
   const size_t nextra = spec->count * per;
   struct atl_row *extra = calloc(nextra ? nextra : 1, sizeof *extra);
   unsigned *done = calloc(spec->count ? spec->count : 1, sizeof *done);
-  int err = extra && done ? 0 : ATL_ENOMEM;
-  for (unsigned r = 1; !err && r < repeats && !atl_stop_requested(); r++)
-    for (size_t i = 0; !err && i < first_passes && !atl_stop_requested(); i++) {
+  size_t *order = malloc((first_passes ? first_passes : 1) * sizeof *order);
+  int err = extra && done && order ? 0 : ATL_ENOMEM;
+  for (unsigned p = 1; !err && p < passes && !atl_stop_requested(); p++) {
+    pass_order(order, first_passes, p, rounds);
+    for (size_t k = 0; !err && k < first_passes && !atl_stop_requested(); k++) {
+      const size_t i = order[k];
       if (slot[i] == SIZE_MAX)
         continue; /* reused from the resume file: measured by its own run */
       if (run->before_row)
-        run->before_row(run->arg, r * spec->count + i, repeats * spec->count);
+        run->before_row(run->arg, p * spec->count + k, passes * spec->count);
       /* The same work as the first pass: its iteration count, not a new calibration (a CAS loop's cost
        * per operation changes with the count, and a repeat must measure the same thing again). */
       struct atl_timing same = *run->timing;
@@ -188,11 +249,24 @@ static int repeat_passes(atl_context_t ctx, const struct atl_sweep_spec *spec, c
       err = 0;
       done[i]++;
     }
-  for (size_t i = 0; extra && done && i < first_passes; i++)
-    if (slot[i] != SIZE_MAX && done[i])
-      keep_median_repeat(&set->rows[slot[i]], &extra[i * per], done[i]);
+    repeat_time(&set->meta, p, rounds, repeat_start);
+  }
+  struct atl_row *visits = err ? NULL : malloc(passes * sizeof *visits);
+  if (!err && visits == NULL)
+    err = ATL_ENOMEM;
+  for (size_t i = 0; visits && i < first_passes; i++)
+    if (slot[i] != SIZE_MAX && done[i]) {
+      visits[0] = set->rows[slot[i]];
+      memcpy(visits + 1, &extra[i * per], done[i] * sizeof *visits);
+      keep_median_repeat(&set->rows[slot[i]], visits, done[i] + 1, rounds, repeats);
+      memset(&extra[i * per], 0, done[i] * sizeof *extra); /* moved */
+    }
+  for (size_t j = 0; extra && j < nextra; j++)
+    atl_row_release(&extra[j]); /* visits not combined (out of memory): nothing else owns them */
+  free(visits);
   free(extra);
   free(done);
+  free(order);
   return err;
 }
 
@@ -220,7 +294,7 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
   if (!err && slot == NULL)
     err = ATL_ENOMEM;
   size_t i = 0;
-  double last_checkpoint = atl__now_s();
+  double last_checkpoint = atl__now_s(), repeat_start = last_checkpoint;
   for (; !err && i < spec->count && !atl_stop_requested(); i++) {
     struct atl_row row;
     const int reused = m.reuse[i] != SIZE_MAX;
@@ -238,7 +312,8 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
       report->reused++;
     } else {
       if (run->before_row)
-        run->before_row(run->arg, i, run->timing->repeats > 1 ? run->timing->repeats * spec->count : spec->count);
+        run->before_row(run->arg, i, spec->count * (run->timing->repeats ? run->timing->repeats : 1) *
+                                         (run->timing->rounds ? run->timing->rounds : 1));
       if ((err = measure_watched(ctx, spec, run, i, run->timing, &row, &set->meta)) < 0)
         break;
       report->measured++;
@@ -257,8 +332,9 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
       last_checkpoint = atl__now_s();
     }
   }
-  if (!err && slot && run->timing->repeats > 1)
-    err = repeat_passes(ctx, spec, run, set, slot, i);
+  repeat_time(&set->meta, 0, run->timing->rounds ? run->timing->rounds : 1, &repeat_start);
+  if (!err && slot && (run->timing->repeats > 1 || run->timing->rounds > 1))
+    err = repeat_passes(ctx, spec, run, set, slot, i, &repeat_start);
   free(slot);
   /* The old rows that stay: those outside the sweep, and (stopped early) those not reused yet. */
   for (size_t j = 0; !err && run->resume && j < run->resume->count; j++)

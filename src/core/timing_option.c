@@ -24,6 +24,7 @@ static const struct {
      * clamped without a word while the settings recorded the request. */
     {"iters", COUNT, 1, 0, offsetof(struct atl_timing, fixed_iters)},
     {"repeat", COUNT, 1, 100, offsetof(struct atl_timing, repeats)},
+    {"rounds", COUNT, 1, ATL_MAX_ROUNDS, offsetof(struct atl_timing, rounds)},
     {"discard-on-throttle", FLAG, 0, 0, offsetof(struct atl_timing, discard_throttled)},
 };
 
@@ -71,6 +72,12 @@ int atl_timing_set(struct atl_timing *t, const char *name, const char *text, cha
 
 int atl_timing_check(const struct atl_timing *t, char *why, size_t why_len)
 {
+  /* Every visit's row is held until the sweep ends (and its time recorded in visits_ms): 64 at most. */
+  if ((uint64_t)t->repeats * t->rounds > 64) {
+    snprintf(why, why_len, "repeat %u x rounds %u is %llu visits of each configuration: at most 64 allowed",
+             t->repeats, t->rounds, (unsigned long long)t->repeats * t->rounds);
+    return ATL_EINVAL;
+  }
   if (t->max_samples >= t->min_samples)
     return 0;
   snprintf(why, why_len, "max-samples %u is below min-samples %u", t->max_samples, t->min_samples);

@@ -8,7 +8,7 @@
 #include "atomlab.h"
 #include "check.h"
 
-static int measured[8], checkpoints, pass_of[8];
+static int measured[8], checkpoints, pass_of[8], order_seen[8][16];
 /* --repeat: configuration 0's median per pass (the middle one is kept), configuration 1 fails its second pass */
 static const double pass_ms[3] = {3.0, 1.0, 2.0};
 
@@ -29,6 +29,17 @@ static int measure(atl_context_t ctx, const void *arg, size_t i, const struct at
   measured[i]++;
   if (arg != NULL && strcmp(arg, "stop") == 0 && i == 1) /* the "signal" arrives while row 1 is measured */
     atl_stop_request(15);
+  if (arg != NULL && strcmp(arg, "rounds") == 0) {
+    /* 2 repeats x 3 rounds: repeat 0's rounds 5, 9, 7 (median 7), repeat 1's 6, 20, 8 (median 8); configuration
+     * 2 fails one round of repeat 1 */
+    static const double round_ms[6] = {5, 9, 7, 6, 20, 8};
+    const int pass = pass_of[i]++;
+    row->time_ms.median = round_ms[pass % 6];
+    atl_row_metric_set(row, "pass", pass);
+    row->verified = !(i == 2 && pass == 4);
+    for (int k = 0; k < 8; k++) /* the order of the visits: how many were measured before this one in its pass */
+      order_seen[i][pass] += pass_of[k] > pass;
+  }
   if (arg != NULL && strcmp(arg, "repeat") == 0) {
     const int pass = pass_of[i]++;
     row->time_ms.median = pass_ms[pass % 3];
@@ -122,5 +133,33 @@ int main(void)
     CHECK(atl_row_metric(&set3.rows[1], "pass", -1) == 1 && !set3.rows[1].verified);
   }
   atl_result_set_release(&set3);
+
+  /* --repeat 2 --rounds 3: six whole passes; a repeat's row is its median round, the row the median repeat
+   * (lower middle of two), with both spreads; a failed round is kept; later passes are shuffled */
+  memset(measured, 0, sizeof measured);
+  memset(pass_of, 0, sizeof pass_of);
+  struct atl_result_set set4 = {.kind = "app"};
+  t.repeats = 2;
+  t.rounds = 3;
+  spec.arg = "rounds";
+  spec.count = 8;
+  CHECK(atl_sweep(NULL, &spec, &run, &set4, &rep) == 0);
+  CHECK(measured[0] == 6 && measured[7] == 6 && set4.count == 8 && set4.meta.nrepeat_s == 2);
+  if (set4.count == 8) {
+    CHECK(atl_row_metric(&set4.rows[0], "pass", -1) == 2 && set4.rows[0].time_ms.median == 7.0);
+    CHECK(atl_row_metric(&set4.rows[0], "rounds", 0) == 3);
+    CHECK(atl_row_metric(&set4.rows[0], "round_spread", 0) == (9.0 - 5.0) / 7.0);
+    CHECK(atl_row_metric(&set4.rows[0], "repeats", 0) == 2);
+    CHECK(atl_row_metric(&set4.rows[0], "repeat_spread", 0) == 1.0 / 7.0); /* (8 - 7) / 7 */
+    CHECK(atl_row_metric(&set4.rows[2], "pass", -1) == 4 && !set4.rows[2].verified);
+    CHECK(set4.rows[0].nvisits == 6 && set4.rows[0].visits_ms[1] == 9 && set4.rows[0].visits_ms[4] == 20);
+  }
+  int shuffled = 0, in_order = 1;
+  for (int k = 0; k < 8; k++) {
+    in_order &= order_seen[k][0] == k + 1; /* the first pass in order (a visit counts itself) */
+    shuffled |= order_seen[k][1] != k + 1;
+  }
+  CHECK(in_order && shuffled);
+  atl_result_set_release(&set4);
   return check_exit("test_sweep");
 }
