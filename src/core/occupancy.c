@@ -13,6 +13,12 @@
 
 int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occupancy *out)
 {
+  return atl__occupancy_probe(ctx, wg_size, 0, "", out);
+}
+
+int atl__occupancy_probe(atl_context_t ctx, unsigned wg_size, unsigned launch_groups, const char *defines,
+                         struct atl_occupancy *out)
+{
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx);
   void *kernel = NULL, *state = NULL, *ids = NULL;
@@ -24,7 +30,7 @@ int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occup
   memset(out, 0, sizeof *out);
   out->wg_size = wg_size;
 
-  struct atl_build req = {"discovery", "discovery", ""};
+  struct atl_build req = {"discovery", "discovery", defines};
   if ((err = ops->build(dev, &req, &kernel)))
     goto out;
   const struct atl_device_info *info = atl_device_current(ctx);
@@ -40,6 +46,8 @@ int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occup
     launched = info->compute_units * 4;
   if (launched > 65535)
     launched = 65535;
+  if (launch_groups)
+    launched = launch_groups;
   out->launched = launched;
 
   uint32_t init[DISCOVERY_STATE_WORDS] = {0, 0, 1, 0, 0}; /* poll open */
