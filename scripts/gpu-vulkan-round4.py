@@ -94,13 +94,13 @@ for form in ("buffer", "push", "subgroup", REF):
 print("\n   pipeline executable statistics per form (executables-<form>.txt): registers / binary bytes")
 stats = {}
 for form in ("buffer", "push", "subgroup"):
-    for blk in text(f"executables-{form}.txt").split("### ")[1:]:
+    for blk in (text(f"executables-{form}.txt") + text(f"executables-shared-{form}.txt")).split("### ")[1:]:
         name = blk.split(":", 1)[0]
         reg = re.search(r"Register Count:\s*(\d+)", blk)
         size = re.search(r"Binary Size:\s*(\d+)", blk)
         stats[(name, form)] = f"{reg.group(1)}/{size.group(1)}" if reg and size else "-"
 names = list(dict.fromkeys(n for n, _ in stats))
-print(f"    {'kernel (u32)':<34} {'buffer':>10} {'push':>10} {'subgroup':>10}")
+print(f"    {'kernel (u32 unless named)':<34} {'buffer':>10} {'push':>10} {'subgroup':>10}")
 for n in names:
     print(f"    {n:<34} " + " ".join(f"{stats.get((n, f), '-'):>10}" for f in ("buffer", "push", "subgroup")))
 if not names:

@@ -9,12 +9,14 @@
 #   F  the 24 shared-memory rows that were wrong (u64 and/or/xor, f32 fetch_add; contiguous and cross-warp at
 #      contention 32; result used and unused; device and workgroup scope) under each form of atomlab's loop count,
 #      ATL_VULKAN_ITERS=buffer (the old form), push, subgroup (OUT/forms-<form>.json), the same rows through CUDA
-#      (OUT/forms-cuda.json); the pipelines' executable statistics under each form (OUT/executables-<form>.txt),
+#      (OUT/forms-cuda.json); the pipelines' executable statistics under each form (OUT/executables-<form>.txt;
+#      OUT/executables-shared-<form>.txt those of the 24 rows' kernels),
 #      and the measured fetch_add kernel at six cells under each form against CUDA (OUT/cells-<form>.json,
 #      OUT/cells-cuda.json): does a form change the speed of the loop the grids measure?
 #   D  occupancy discovery side by side: `atomlab devices --occupancy` (OUT/devices-occupancy.txt) and
 #      build/tests/unit/occupancy_probe on cuda, opencl and vulkan at 2x, 4x and 8x the estimate, work-groups of
-#      256 and 1024, on Vulkan in discovery.comp's modes 0-3 (OUT/discovery.txt). A count that follows the launch
+#      256 and 1024, on Vulkan in discovery.comp's modes 0-3 and 8 (8 counts the invocations that ran and the
+#      work-group size they saw) (OUT/discovery.txt). A count that follows the launch
 #      is a poll that never closed; a count that stays at 2x the hardware's is residency (or the work-group size).
 #   X  the two unexplained cells: cross-warp fetch_add at contention 1024, padding 256-1024 (Vulkan 0.39-0.49 of
 #      CUDA) and cross-warp contention 1 padding 1024 (0.57 then 0.84), fixed iterations, one grid shape:
@@ -94,6 +96,8 @@ done
 EXE=${VK_EXECUTABLES:-./build/tests/unit/vk_executables}
 for form in buffer push subgroup; do
   [ -x "$EXE" ] && ATL_VULKAN_ITERS=$form step -o "$OUT/executables-$form.txt" executables-$form 40 "$EXE" "$VK"
+  [ -x "$EXE" ] && ATL_VULKAN_ITERS=$form step -o "$OUT/executables-shared-$form.txt" executables-shared-$form 40 \
+    "$EXE" "$VK" --shared-rows
 done
 # The kernel the grids measure, under each form, at cells of every kind (combined, slow, fast).
 CELLS="--op fetch_add --pattern contiguous,cross-warp --contention 1,32,1024 --padding 1,1024 --workgroups $NGROUPS"
@@ -110,7 +114,7 @@ if [ -x "$PROBE" ]; then
     for dev in $CU $CL; do
       step -o "$OUT/discovery.txt" discovery-$dev-$wg 30 "$PROBE" "$dev" $wg x2,x4,x8 0
     done
-    step -o "$OUT/discovery.txt" discovery-$VK-$wg 60 "$PROBE" "$VK" $wg x2,x4,x8 0,1,2,3
+    step -o "$OUT/discovery.txt" discovery-$VK-$wg 60 "$PROBE" "$VK" $wg x2,x4,x8 0,1,2,3,8
   done
 else
   step_note "discovery: $PROBE not built"

@@ -9,8 +9,11 @@
  * DEVICE an atomlab device id (cuda:0, opencl:1, vulkan:0); WG the work-group
  * size; LAUNCHES work-groups launched, comma separated, each a number or a
  * multiple of the estimate (x2, x4); MODES discovery.comp's DISCOVERY_MODE
- * values (default 0; Vulkan only). One line per launch and mode: launched,
- * discovered, the estimate and its method.
+ * values (default 0; Vulkan only; discovery.comp lists them: 1 no early exit, 2
+ * acquire/release atomics, 4 a poll never closed, 8 count the invocations).
+ * One line per launch and mode: launched, discovered, the estimate and its
+ * method; with mode 8, the invocations the device ran per group and the
+ * work-group size they saw.
  *
  * What it tells: a protocol that works counts the same at every launch past
  * the device's capacity; a count that grows with the launch (every group
@@ -68,11 +71,11 @@ int main(int argc, char **argv)
   if (nl <= 0)
     return usage("LAUNCHES must be whole numbers 1 to 65535 or multiples xN, comma separated");
   if (nm <= 0)
-    return usage("MODES must be whole numbers 0 to 7, comma separated");
+    return usage("MODES must be whole numbers 0 to 15, comma separated");
   const int nmodes = nm;
   for (int m = 0; m < nmodes; m++)
-    if (modes[m] > 7 || (argc > 4 && mmult[m]))
-      return usage("MODES must be whole numbers 0 to 7, comma separated");
+    if (modes[m] > 15 || (argc > 4 && mmult[m]))
+      return usage("MODES must be whole numbers 0 to 15, comma separated");
   atl_context_t ctx = NULL;
   if (atl_context_new(&ctx))
     return 1;
@@ -104,20 +107,25 @@ int main(int argc, char **argv)
       unsigned launch = launches[l];
       if (lmult[l]) {
         /* the estimate first: a probe at the default launch tells it */
-        if (atl__occupancy_probe(ctx, (unsigned)wg, 0, defines, &occ) != 0) {
+        if (atl__occupancy_probe(ctx, (unsigned)wg, 0, defines, &occ, NULL) != 0) {
           printf("%-10s %4u %9s  error: %s\n", info->id, modes[m], argv[3], atl_errmsg(ctx));
           failed = 1;
           continue;
         }
         launch = occ.estimated * launches[l];
       }
-      if (atl__occupancy_probe(ctx, (unsigned)wg, launch, defines, &occ) != 0) {
+      uint32_t extra[3] = {0, 0, 0};
+      if (atl__occupancy_probe(ctx, (unsigned)wg, launch, defines, &occ, extra) != 0) {
         printf("%-10s %4u %9u  error: %s\n", info->id, modes[m], launch, atl_errmsg(ctx));
         failed = 1;
         continue;
       }
-      printf("%-10s %4u %9u %10u %9u  %s\n", info->id, modes[m], occ.launched, occ.discovered, occ.estimated,
+      printf("%-10s %4u %9u %10u %9u  %s", info->id, modes[m], occ.launched, occ.discovered, occ.estimated,
              occ.estimate_method);
+      if (modes[m] & 8u) /* discovery.comp's COUNT: what the device ran */
+        printf("; ran %u invocations (%.2f a group), work-group size %u, highest local id + 1 %u", extra[0],
+               (double)extra[0] / occ.launched, extra[1], extra[2]);
+      printf("\n");
       fflush(stdout);
       seen[nseen].launched = occ.launched;
       seen[nseen++].discovered = occ.discovered;

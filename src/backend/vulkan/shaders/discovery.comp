@@ -18,7 +18,11 @@
  *         memoryBarrierBuffer(); reads are atomic loads, not atomicOr(x, 0);
  *   bit 2 NO_CLOSE: the control, deliberately broken: the poll is never
  *         closed, so every launched group joins (the failure the probe's
- *         check must catch, tests/unit/CMakeLists.txt).
+ *         check must catch, tests/unit/CMakeLists.txt);
+ *   bit 3 COUNT: every invocation that starts adds 1 to state[5] and raises
+ *         state[6] to gl_WorkGroupSize.x and state[7] to its
+ *         gl_LocalInvocationID.x + 1 (the host's buffer has 8 words): the
+ *         invocations the device ran and the work-group size they saw.
  */
 #version 450
 #extension GL_KHR_memory_scope_semantics : require
@@ -33,6 +37,7 @@ const uint NEXT_TICKET = 0u, NOW_SERVING = 1u, POLL_OPEN = 2u, JOINED = 3u, ABOR
 const bool HOLD = (MODE & 1u) != 0u;
 const bool ACQREL = (MODE & 2u) != 0u;
 const bool NO_CLOSE = (MODE & 4u) != 0u;
+const bool COUNT = (MODE & 8u) != 0u;
 
 /* A read of a state word: atomicOr(x, 0) as discovery.k.c, or an acquiring atomic load. */
 uint read_state(uint i)
@@ -97,6 +102,11 @@ void protocol()
 
 void main()
 {
+  if (COUNT) {
+    atomicAdd(state[5], 1u);
+    atomicMax(state[6], gl_WorkGroupSize.x);
+    atomicMax(state[7], gl_LocalInvocationID.x + 1u);
+  }
   if (!HOLD) {
     if (gl_LocalInvocationID.x != 0u)
       return;
