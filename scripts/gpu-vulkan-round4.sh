@@ -8,8 +8,8 @@
 #      the results unused, folded, or on even lanes only.
 #   F  the 24 shared-memory rows that were wrong (u64 and/or/xor, f32 fetch_add; contiguous and cross-warp at
 #      contention 32; result used and unused; device and workgroup scope) under each form of atomlab's loop count,
-#      ATL_VULKAN_ITERS=buffer (the old form), push, subgroup (OUT/forms-<form>.json), the same rows through CUDA
-#      (OUT/forms-cuda.json); the pipelines' executable statistics under each form (OUT/executables-<form>.txt;
+#      ATL_VULKAN_ITERS=buffer (the old form), push, subgroup (OUT/forms-<form>.json; CUDA verified the same rows on
+#      this GPU before: results/nvidia-h100/vulkan/cuda-local-ops.json); the pipelines' executable statistics under each form (OUT/executables-<form>.txt;
 #      OUT/executables-shared-<form>.txt those of the 24 rows' kernels),
 #      and the measured fetch_add kernel at six cells under each form against CUDA (OUT/cells-<form>.json,
 #      OUT/cells-cuda.json): does a form change the speed of the loop the grids measure?
@@ -92,7 +92,6 @@ ROWS24="--pattern contiguous,cross-warp --op and,or,xor,fetch_add --type u64,f32
 for form in buffer push subgroup; do
   ATL_VULKAN_ITERS=$form rmw forms-$form "$VK" 64 $ROWS24 --min-samples 1 --max-samples 1
 done
-[ -n "$RF" ] && rmw forms-$REF "$RF" 64 $ROWS24 --min-samples 1 --max-samples 1
 EXE=${VK_EXECUTABLES:-./build/tests/unit/vk_executables}
 for form in buffer push subgroup; do
   [ -x "$EXE" ] && ATL_VULKAN_ITERS=$form step -o "$OUT/executables-$form.txt" executables-$form 40 "$EXE" "$VK"
