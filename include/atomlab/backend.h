@@ -30,7 +30,9 @@ enum atl_arg_kind { ATL_ARG_BUFFER, ATL_ARG_U32, ATL_ARG_U64, ATL_ARG_LOCAL };
 struct atl_arg {
   enum atl_arg_kind kind;
   void *buffer;   /**< ATL_ARG_BUFFER: a handle from alloc */
-  uint64_t value; /**< ATL_ARG_U32 / ATL_ARG_U64; ATL_ARG_LOCAL: bytes */
+  /** ATL_ARG_U32 / ATL_ARG_U64; ATL_ARG_LOCAL: bytes; ATL_ARG_BUFFER: 0, or what the host last wrote to a
+   * one-word buffer, for a backend that passes it by value instead (Vulkan's ATL_VULKAN_ITERS=push) */
+  uint64_t value;
 };
 
 /** A one-dimensional launch. */

@@ -10,8 +10,17 @@
  * microseconds; this bound is seconds even on a slow device. */
 #define DISCOVERY_SPIN_BOUND (1u << 24)
 #define DISCOVERY_STATE_WORDS 5
+/* Words the state buffer has: the protocol's 5, then 3 a diagnostic kernel may fill (occupancy_probe's counts:
+ * discovery.comp's mode 8 counts the invocations that started and the work-group size they saw). */
+#define DISCOVERY_BUFFER_WORDS 8
 
 int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occupancy *out)
+{
+  return atl__occupancy_probe(ctx, wg_size, 0, "", out, NULL);
+}
+
+int atl__occupancy_probe(atl_context_t ctx, unsigned wg_size, unsigned launch_groups, const char *defines,
+                         struct atl_occupancy *out, uint32_t extra[3])
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx);
@@ -24,7 +33,7 @@ int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occup
   memset(out, 0, sizeof *out);
   out->wg_size = wg_size;
 
-  struct atl_build req = {"discovery", "discovery", ""};
+  struct atl_build req = {"discovery", "discovery", defines};
   if ((err = ops->build(dev, &req, &kernel)))
     goto out;
   const struct atl_device_info *info = atl_device_current(ctx);
@@ -40,9 +49,11 @@ int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occup
     launched = info->compute_units * 4;
   if (launched > 65535)
     launched = 65535;
+  if (launch_groups)
+    launched = launch_groups;
   out->launched = launched;
 
-  uint32_t init[DISCOVERY_STATE_WORDS] = {0, 0, 1, 0, 0}; /* poll open */
+  uint32_t init[DISCOVERY_BUFFER_WORDS] = {0, 0, 1, 0, 0, 0, 0, 0}; /* poll open */
   if ((err = ops->alloc(dev, sizeof init, &state)) || (err = ops->alloc(dev, launched * sizeof(uint32_t), &ids)))
     goto out;
   if ((err = ops->write(dev, state, init, sizeof init)))
@@ -56,9 +67,11 @@ int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occup
   double ms = 0;
   if ((err = ops->launch(dev, kernel, &launch, &ms)))
     goto out;
-  uint32_t final[DISCOVERY_STATE_WORDS];
+  uint32_t final[DISCOVERY_BUFFER_WORDS];
   if ((err = ops->read(dev, state, final, sizeof final)))
     goto out;
+  if (extra)
+    memcpy(extra, final + DISCOVERY_STATE_WORDS, 3 * sizeof *extra);
   if (final[4] != 0) {
     err = atl__seterr(ctx, ATL_EDEADLOCK, "occupancy discovery: a ticket-lock wait exceeded %u spins", DISCOVERY_SPIN_BOUND);
     goto out;

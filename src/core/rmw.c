@@ -139,7 +139,7 @@ static int timed_launch(atl_context_t ctx, void *kernel, const struct atl_spec *
   if ((err = ops->write(dev, b->iters, &iters, sizeof iters)))
     return err;
   struct atl_arg args[] = {
-      {ATL_ARG_BUFFER, b->array, 0},  {ATL_ARG_BUFFER, b->target, 0},   {ATL_ARG_BUFFER, b->iters, 0},
+      {ATL_ARG_BUFFER, b->array, 0},  {ATL_ARG_BUFFER, b->target, 0},   {ATL_ARG_BUFFER, b->iters, iters},
       {ATL_ARG_BUFFER, b->branch, 0}, {ATL_ARG_BUFFER, b->sink, 0},     {ATL_ARG_BUFFER, b->attempts, 0},
       {ATL_ARG_U32, NULL, (uint32_t)atl_spec_slots(s)}, {ATL_ARG_U32, NULL, s->padding},
   };

@@ -57,6 +57,7 @@ struct rcase {
   const char *mode; /* a short name of the variant, for the output */
   int lane_operand, loaded_addr, even_only, returns;
   int iters_buf, scoped, fold, dead_branch; /* rmw.comp's shape, one difference at a time */
+  int iters_alt; /* the shader's ITERS_ALT: 1 spec constant, 2 uniform buffer, 3 per-lane buffer, 4 broadcast */
   uint32_t iters, wg, groups, words;
 };
 
@@ -168,7 +169,7 @@ static struct {
   VkCommandPool cmd_pool;
   VkCommandBuffer cmd;
   VkFence fence;
-  struct buf words, operands, index, returned, iters;
+  struct buf words, operands, index, returned, iters, iters_ubo, iters_lane;
   const char *memory_kind;
 } vk;
 
@@ -201,7 +202,7 @@ static int buf_create(VkDeviceSize size, struct buf *b)
 {
   VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
                             .size = size,
-                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                             .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
   CHECK(vkCreateBuffer(vk.device, &bci, NULL, &b->buffer));
   VkMemoryRequirements req;
@@ -225,6 +226,13 @@ static int buf_create(VkDeviceSize size, struct buf *b)
   CHECK(vkBindBufferMemory(vk.device, b->buffer, b->memory, 0));
   CHECK(vkMapMemory(vk.device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->map));
   return 0;
+}
+
+/* The shader's bindings: 0-4 and 6 storage buffers, 5 a uniform buffer. */
+#define NBIND 7
+static VkDescriptorType binding_type(uint32_t i)
+{
+  return i == 5 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 }
 
 /* Picks the device, prints what it is, creates it with exactly the features the shaders need. 77: no device. */
@@ -374,14 +382,15 @@ static int setup(int want_device)
   vkGetDeviceQueue(vk.device, vk.family, 0, &vk.queue);
   vkGetPhysicalDeviceMemoryProperties(vk.pd, &vk.mem);
 
-  VkDescriptorSetLayoutBinding lb[5];
-  for (uint32_t i = 0; i < 5; i++)
+  /* Bindings 0-4 and 6 storage buffers, 5 the uniform buffer of the loop count (ITERS_ALT 2). */
+  VkDescriptorSetLayoutBinding lb[NBIND];
+  for (uint32_t i = 0; i < NBIND; i++)
     lb[i] = (VkDescriptorSetLayoutBinding){.binding = i,
-                                           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                           .descriptorType = binding_type(i),
                                            .descriptorCount = 1,
                                            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
   VkDescriptorSetLayoutCreateInfo dli = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 5, .pBindings = lb};
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = NBIND, .pBindings = lb};
   CHECK(vkCreateDescriptorSetLayout(vk.device, &dli, NULL, &vk.set_layout));
   VkPushConstantRange pcr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = 8};
   VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
@@ -390,9 +399,9 @@ static int setup(int want_device)
                                     .pushConstantRangeCount = 1,
                                     .pPushConstantRanges = &pcr};
   CHECK(vkCreatePipelineLayout(vk.device, &pli, NULL, &vk.layout));
-  VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 5};
+  VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NBIND - 1}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}};
   VkDescriptorPoolCreateInfo dpi = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1, .poolSizeCount = 1, .pPoolSizes = &ps};
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1, .poolSizeCount = 2, .pPoolSizes = ps};
   CHECK(vkCreateDescriptorPool(vk.device, &dpi, NULL, &vk.pool));
   VkDescriptorSetAllocateInfo dai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                      .descriptorPool = vk.pool,
@@ -414,32 +423,34 @@ static int setup(int want_device)
   const VkDeviceSize threads = (VkDeviceSize)MAX_WG * MAX_GROUPS;
   if (buf_create(MAX_GROUPS * MAX_WORDS * 8, &vk.words) || buf_create(threads * 8, &vk.operands) ||
       buf_create(threads * 4, &vk.index) || buf_create(threads * MAX_ITERS * 8, &vk.returned) ||
-      buf_create(4, &vk.iters))
+      buf_create(4, &vk.iters) || buf_create(16, &vk.iters_ubo) || buf_create(threads * 4, &vk.iters_lane))
     return -1;
   printf("buffers (the control's atomics and the results): %s memory\n", vk.memory_kind);
-  const struct buf *bufs[5] = {&vk.words, &vk.operands, &vk.index, &vk.returned, &vk.iters};
-  VkDescriptorBufferInfo infos[5];
-  VkWriteDescriptorSet writes[5];
-  for (uint32_t i = 0; i < 5; i++) {
+  const struct buf *bufs[NBIND] = {&vk.words,   &vk.operands,  &vk.index,     &vk.returned,
+                                   &vk.iters,   &vk.iters_ubo, &vk.iters_lane};
+  VkDescriptorBufferInfo infos[NBIND];
+  VkWriteDescriptorSet writes[NBIND];
+  for (uint32_t i = 0; i < NBIND; i++) {
     infos[i] = (VkDescriptorBufferInfo){bufs[i]->buffer, 0, VK_WHOLE_SIZE};
     writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                        .dstSet = vk.set,
                                        .dstBinding = i,
                                        .descriptorCount = 1,
-                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       .descriptorType = binding_type(i),
                                        .pBufferInfo = &infos[i]};
   }
-  vkUpdateDescriptorSets(vk.device, 5, writes, 0, NULL);
+  vkUpdateDescriptorSets(vk.device, NBIND, writes, 0, NULL);
   return 0;
 }
 
 /* Destroys what setup created (a clean exit under LeakSanitizer and valgrind). */
 static void teardown(void)
 {
-  struct buf *bufs[5] = {&vk.words, &vk.operands, &vk.index, &vk.returned, &vk.iters};
+  struct buf *bufs[NBIND] = {&vk.words, &vk.operands, &vk.index, &vk.returned, &vk.iters, &vk.iters_ubo,
+                             &vk.iters_lane};
   if (vk.device) {
     vkDeviceWaitIdle(vk.device);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < NBIND; i++) {
       if (bufs[i]->buffer)
         vkDestroyBuffer(vk.device, bufs[i]->buffer, NULL);
       if (bufs[i]->memory)
@@ -497,9 +508,10 @@ static int run_case(const struct rcase *c, uint64_t init, uint64_t operand, cons
     uint32_t wg, pad;
     uint64_t init, operand;
     uint32_t words, lane_operand, loaded_addr, even_only, returns, iters_buf, scoped, fold, dead_branch;
+    uint32_t iters_alt, iters_spec;
   } data = {c->wg, 0, init, operand, c->words, (uint32_t)c->lane_operand, (uint32_t)c->loaded_addr,
             (uint32_t)c->even_only, (uint32_t)c->returns, (uint32_t)c->iters_buf, (uint32_t)c->scoped,
-            (uint32_t)c->fold, (uint32_t)c->dead_branch};
+            (uint32_t)c->fold, (uint32_t)c->dead_branch, (uint32_t)c->iters_alt, c->iters};
   /* 4-byte values in the low half of their 8-byte slots: every Vulkan host is little-endian. */
   VkSpecializationMapEntry map[] = {
       {0, offsetof(__typeof__(data), wg), 4},           {1, offsetof(__typeof__(data), init), size},
@@ -508,8 +520,9 @@ static int run_case(const struct rcase *c, uint64_t init, uint64_t operand, cons
       {6, offsetof(__typeof__(data), even_only), 4},    {7, offsetof(__typeof__(data), returns), 4},
       {8, offsetof(__typeof__(data), iters_buf), 4},    {9, offsetof(__typeof__(data), scoped), 4},
       {10, offsetof(__typeof__(data), fold), 4},        {11, offsetof(__typeof__(data), dead_branch), 4},
+      {12, offsetof(__typeof__(data), iters_alt), 4},   {13, offsetof(__typeof__(data), iters_spec), 4},
   };
-  VkSpecializationInfo si = {12, map, sizeof data, &data};
+  VkSpecializationInfo si = {sizeof map / sizeof map[0], map, sizeof data, &data};
   VkPipelineCache cache = VK_NULL_HANDLE;
   if (cache_dir) {
     VkPipelineCacheCreateInfo pcci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
@@ -742,6 +755,9 @@ static void fill_inputs(const struct rcase *c, uint64_t *init, uint64_t *operand
   for (uint32_t i = 0; i < c->groups * c->words; i++)
     store(vk.words.map, c->type, i, c->shared ? ~*init & mask_of(c->type) : *init);
   *(uint32_t *)vk.iters.map = c->iters;
+  *(uint32_t *)vk.iters_ubo.map = c->iters;
+  for (uint32_t gid = 0; gid < threads; gid++)
+    ((uint32_t *)vk.iters_lane.map)[gid] = c->iters;
   /* a sentinel no returned value can equal in these cases, so a missing store shows */
   memset(vk.returned.map, 0xa7, (size_t)threads * c->iters * 8);
 }
@@ -802,6 +818,23 @@ int main(int argc, char **argv)
        .groups = 4, .words = 8},
       {.mode = "ww-all-of-rmw", .loaded_addr = 1, .returns = 1, .iters_buf = 1, .scoped = 1, .fold = 1,
        .dead_branch = 1, .iters = 64, .wg = 256, .groups = 4, .words = 8},
+      /* ww-iters-buffer failed (H100, H200): where else the count can come from, and what the failure needs */
+      {.mode = "ww-iters-push", .loaded_addr = 1, .returns = 1, .iters = 64, .wg = 256, .groups = 4, .words = 8},
+      {.mode = "ww-iters-spec", .loaded_addr = 1, .returns = 1, .iters_alt = 1, .iters = 64, .wg = 256, .groups = 4,
+       .words = 8},
+      {.mode = "ww-iters-ubo", .loaded_addr = 1, .returns = 1, .iters_alt = 2, .iters = 64, .wg = 256, .groups = 4,
+       .words = 8},
+      {.mode = "ww-iters-lane", .loaded_addr = 1, .returns = 1, .iters_alt = 3, .iters = 64, .wg = 256, .groups = 4,
+       .words = 8},
+      {.mode = "ww-iters-bcast", .loaded_addr = 1, .returns = 1, .iters_alt = 4, .iters = 64, .wg = 256, .groups = 4,
+       .words = 8},
+      {.mode = "ww-iters-buffer-unused", .loaded_addr = 1, .iters_buf = 1, .iters = 64, .wg = 256, .groups = 4,
+       .words = 8},
+      {.mode = "ww-iters-buffer-fold", .loaded_addr = 1, .returns = 1, .iters_buf = 1, .fold = 1, .iters = 64,
+       .wg = 256, .groups = 4, .words = 8},
+      {.mode = "ww-iters-buffer-even", .loaded_addr = 1, .even_only = 1, .returns = 1, .iters_buf = 1, .iters = 64,
+       .wg = 256, .groups = 4, .words = 8},
+      {.mode = "loop-iters-buffer", .returns = 1, .iters_buf = 1, .iters = 64, .wg = 256, .groups = 2, .words = 1},
   };
   int ran = 0, failed = 0, caught = 0;
   for (int shared = 1; shared >= 0; shared--)

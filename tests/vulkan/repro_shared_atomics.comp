@@ -15,6 +15,7 @@
  */
 #version 450
 #extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_ballot : require
 
 #if defined(TYPE_U64)
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -42,6 +43,12 @@ layout(constant_id = 8) const bool ITERS_BUF = false;    /* the loop count read 
 layout(constant_id = 9) const bool SCOPED = false;       /* explicit-scope atomics (GL_KHR_memory_scope_semantics) */
 layout(constant_id = 10) const bool FOLD = false;        /* returned values folded into one value per lane */
 layout(constant_id = 11) const bool DEAD_BRANCH = false; /* rmw.comp's never-taken random-walk branch in the loop */
+/* Where else the loop count can come from (ww-iters-buffer, the storage buffer, fails on NVIDIA 580.159.04; the
+ * push constant passes): 0 as ITERS_BUF says, 1 the specialization constant ITERS_SPEC (known to the compiler),
+ * 2 a uniform buffer, 3 a storage buffer indexed per lane (the same value, non-uniform to the compiler by
+ * construction), 4 the storage buffer made subgroup-uniform by subgroupBroadcastFirst (atomlab's `subgroup`). */
+layout(constant_id = 12) const uint ITERS_ALT = 0;
+layout(constant_id = 13) const uint ITERS_SPEC = 1;
 
 /* words: the targets for SHARED=0 (the host writes INIT), the final shared words for SHARED=1. */
 layout(std430, binding = 0) buffer Words { T words[]; };
@@ -49,6 +56,8 @@ layout(std430, binding = 1) readonly buffer Operands { T operands[]; };
 layout(std430, binding = 2) readonly buffer Index { uint index[]; };
 layout(std430, binding = 3) writeonly buffer Returned { T returned[]; };
 layout(std430, binding = 4) readonly buffer ItersBuf { uint iters_buf; };
+layout(std140, binding = 5) uniform ItersUbo { uint iters_ubo; };
+layout(std430, binding = 6) readonly buffer ItersLane { uint iters_lane[]; };
 layout(push_constant) uniform Push { uint iters_push; uint slots; };
 
 #if SHARED
@@ -80,7 +89,15 @@ void main()
   barrier(); /* OpControlBarrier Workgroup, AcquireRelease | WorkgroupMemory: the stores above are visible */
 #endif
   const T v = LANE_OPERAND ? operands[gid] : OPERAND;
-  const uint iters = ITERS_BUF ? iters_buf : iters_push;
+  uint iters = ITERS_BUF ? iters_buf : iters_push;
+  if (ITERS_ALT == 1u)
+    iters = ITERS_SPEC;
+  else if (ITERS_ALT == 2u)
+    iters = iters_ubo;
+  else if (ITERS_ALT == 3u)
+    iters = iters_lane[gid];
+  else if (ITERS_ALT == 4u)
+    iters = subgroupBroadcastFirst(iters_buf);
   uint w = LOADED_ADDR ? index[gid] : 0u;
   uint prev = w;
   T acc = T(0);

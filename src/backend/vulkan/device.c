@@ -33,6 +33,54 @@ void atl__vk_close(void *handle)
   free(d);
 }
 
+/* ATL_VULKAN_ITERS: where rmw.comp's loop count comes from (docs/vulkan.md); unset or empty is `buffer`. */
+static int iters_from_env(atl_context_t ctx, enum vk_iters_from *out)
+{
+  static const char *const names[] = {"buffer", "push", "subgroup"};
+  const char *v = getenv("ATL_VULKAN_ITERS");
+  *out = VK_ITERS_BUFFER;
+  if (v == NULL || *v == '\0')
+    return 0;
+  for (int i = 0; i < 3; i++)
+    if (strcmp(v, names[i]) == 0) {
+      *out = (enum vk_iters_from)i;
+      return 0;
+    }
+  return atl__seterr(ctx, ATL_EINVAL, "ATL_VULKAN_ITERS='%s' is not allowed: buffer, push or subgroup", v);
+}
+
+/* ATL_VULKAN_MEMORY and ATL_VULKAN_OFFSET: where the kernels' buffers are placed (docs/vulkan.md). */
+static int placement_from_env(struct vk_dev *d)
+{
+  static const char *const kinds[] = {"device", "dedicated", "host-visible"};
+  const char *m = getenv("ATL_VULKAN_MEMORY"), *o = getenv("ATL_VULKAN_OFFSET");
+  d->memory_kind = VK_MEM_DEVICE;
+  d->bind_offset = 0;
+  if (m && *m) {
+    int found = 0;
+    for (int i = 0; i < 3 && !found; i++)
+      if (strcmp(m, kinds[i]) == 0) {
+        d->memory_kind = (enum vk_memory_kind)i;
+        found = 1;
+      }
+    if (!found)
+      return atl__seterr(d->ctx, ATL_EINVAL, "ATL_VULKAN_MEMORY='%s' is not allowed: device, dedicated or "
+                         "host-visible", m);
+  }
+  if (o && *o) {
+    char *end;
+    const unsigned long long v = strtoull(o, &end, 10);
+    if (*end || *o == '-' || v > (1ull << 30))
+      return atl__seterr(d->ctx, ATL_EINVAL, "ATL_VULKAN_OFFSET='%s' is not allowed: bytes, 0 to %llu", o,
+                         1ull << 30);
+    if (v && d->memory_kind == VK_MEM_DEDICATED)
+      return atl__seterr(d->ctx, ATL_EINVAL, "ATL_VULKAN_OFFSET='%s' is not allowed with ATL_VULKAN_MEMORY="
+                         "dedicated (a dedicated allocation is bound at 0)", o);
+    d->bind_offset = v;
+  }
+  return 0;
+}
+
 static VkPhysicalDevice lookup(const struct atl_device_info *info)
 {
   unsigned index = 0;
@@ -58,6 +106,8 @@ int atl__vk_open(atl_context_t ctx, const struct atl_device_info *info, void **h
     return ATL_ENOMEM;
   d->ctx = ctx;
   VkResult r = VK_SUCCESS;
+  if ((err = iters_from_env(ctx, &d->iters_from)) || (err = placement_from_env(d)))
+    goto out;
   if ((d->pd = lookup(info)) == VK_NULL_HANDLE) {
     err = atl__seterr(ctx, ATL_ENODEV, "vulkan: device %s disappeared", info->id);
     goto out;

@@ -26,6 +26,7 @@ int atl__vk_launch(void *handle, void *kernel, const struct atl_launch *launch, 
   VkWriteDescriptorSet writes[16];
   unsigned char push[PUSH_BYTES];
   uint32_t nbuf = 0, npush = 0;
+  uint64_t by_value = 0; /* the loop count the host wrote to rmw's iters buffer, for ATL_VULKAN_ITERS=push */
   for (size_t i = 0; i < launch->nargs; i++) {
     const struct atl_arg *a = &launch->args[i];
     if (a->kind == ATL_ARG_BUFFER) {
@@ -39,6 +40,8 @@ int atl__vk_launch(void *handle, void *kernel, const struct atl_launch *launch, 
                                             .descriptorCount = 1,
                                             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                             .pBufferInfo = &infos[nbuf]};
+      if (nbuf == VK_RMW_ITERS_BINDING)
+        by_value = a->value;
       nbuf++;
     } else if (a->kind == ATL_ARG_U32 || a->kind == ATL_ARG_U64) {
       const uint32_t size = a->kind == ATL_ARG_U32 ? 4 : 8;
@@ -56,6 +59,15 @@ int atl__vk_launch(void *handle, void *kernel, const struct atl_launch *launch, 
   if (nbuf != k->bindings)
     return atl__seterr(d->ctx, ATL_EINVAL, "vulkan: '%s' takes %u buffers, %u were given", k->key, k->bindings,
                        nbuf);
+  /* ATL_VULKAN_ITERS=push: rmw.comp reads the loop count from the push constant after the scalar arguments. */
+  if (k->iters_from == VK_ITERS_PUSH) {
+    const uint32_t v32 = (uint32_t)by_value;
+    npush = (npush + 3u) / 4u * 4u;
+    if (npush + 4u > PUSH_BYTES)
+      return atl__seterr(d->ctx, ATL_EINVAL, "vulkan: more than %u bytes of scalar arguments", PUSH_BYTES);
+    memcpy(push + npush, &v32, 4);
+    npush += 4;
+  }
   VkPipeline pipeline = VK_NULL_HANDLE;
   int err = atl__vk_pipeline_for(d, k, (uint32_t)launch->local, &pipeline);
   if (err)

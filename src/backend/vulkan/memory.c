@@ -27,9 +27,10 @@ static int memory_type(const struct vk_dev *d, uint32_t bits, VkMemoryPropertyFl
   return -1;
 }
 
-/* A buffer in memory with @p want, falling back to any memory type for @p fallback. */
-static int buf_create(struct vk_dev *d, VkDeviceSize size, VkBufferUsageFlags usage, VkMemoryPropertyFlags want,
-                      VkMemoryPropertyFlags fallback, struct vk_buf *b)
+/* A buffer in memory with @p want, falling back to any memory type for @p fallback; bound @p offset bytes (rounded
+ * up to the buffer's alignment) into its allocation, or in a dedicated allocation. */
+static int buf_place(struct vk_dev *d, VkDeviceSize size, VkBufferUsageFlags usage, VkMemoryPropertyFlags want,
+                     VkMemoryPropertyFlags fallback, VkDeviceSize offset, int dedicated, struct vk_buf *b)
 {
   memset(b, 0, sizeof *b);
   VkBufferCreateInfo bci = {
@@ -48,10 +49,15 @@ static int buf_create(struct vk_dev *d, VkDeviceSize size, VkBufferUsageFlags us
     return atl__seterr(d->ctx, ATL_EBACKEND, "vulkan: no memory type for a buffer of %llu bytes",
                        (unsigned long long)size);
   }
-  VkMemoryAllocateInfo mai = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size, .memoryTypeIndex = (uint32_t)type};
+  if (req.alignment > 1)
+    offset = (offset + req.alignment - 1) / req.alignment * req.alignment;
+  VkMemoryDedicatedAllocateInfo ded = {.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO, .buffer = b->buffer};
+  VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                              .pNext = dedicated ? &ded : NULL,
+                              .allocationSize = req.size + offset,
+                              .memoryTypeIndex = (uint32_t)type};
   if ((r = d->vkAllocateMemory(d->device, &mai, NULL, &b->memory)) != VK_SUCCESS ||
-      (r = d->vkBindBufferMemory(d->device, b->buffer, b->memory, 0)) != VK_SUCCESS) {
+      (r = d->vkBindBufferMemory(d->device, b->buffer, b->memory, offset)) != VK_SUCCESS) {
     atl__vk_buf_destroy(d, b);
     return atl__seterr(d->ctx, r == VK_ERROR_OUT_OF_DEVICE_MEMORY ? ATL_ERANGE : ATL_EBACKEND,
                        "vulkan: allocating %llu bytes failed: %s (%d)", (unsigned long long)size,
@@ -59,6 +65,12 @@ static int buf_create(struct vk_dev *d, VkDeviceSize size, VkBufferUsageFlags us
   }
   b->size = size;
   return 0;
+}
+
+static int buf_create(struct vk_dev *d, VkDeviceSize size, VkBufferUsageFlags usage, VkMemoryPropertyFlags want,
+                      VkMemoryPropertyFlags fallback, struct vk_buf *b)
+{
+  return buf_place(d, size, usage, want, fallback, 0, 0, b);
 }
 
 /* Copies go through one host-visible staging buffer in chunks of at most this many bytes. */
@@ -94,11 +106,17 @@ int atl__vk_alloc(void *handle, size_t bytes, void **out)
   struct vk_buf *b = calloc(1, sizeof *b);
   if (b == NULL)
     return ATL_ENOMEM;
-  /* Device-local memory: on a discrete GPU host-visible memory would put the atomics across PCIe. */
-  int err = buf_create(d, bytes ? bytes : 4,
-                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                       VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, b);
+  /* Device-local memory: on a discrete GPU host-visible memory would put the atomics across PCIe. The placement
+   * experiments (ATL_VULKAN_MEMORY, ATL_VULKAN_OFFSET) ask for device-local memory the host can map (the BAR heap,
+   * where the driver may map pages otherwise), a dedicated allocation, or an offset into the allocation; a
+   * host-visible request has no fallback, so a row never runs in memory it did not ask for. */
+  const VkMemoryPropertyFlags want =
+      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | (d->memory_kind == VK_MEM_HOST_VISIBLE ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT : 0);
+  int err = buf_place(d, bytes ? bytes : 4,
+                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                          VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                      want, d->memory_kind == VK_MEM_HOST_VISIBLE ? want : 0, d->bind_offset,
+                      d->memory_kind == VK_MEM_DEDICATED, b);
   if (err) {
     free(b);
     return err;

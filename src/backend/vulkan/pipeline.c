@@ -83,6 +83,14 @@ static int pick_shader(struct vk_dev *d, const struct atl_build *req, struct vk_
   k->local_words = (uint32_t)define_value(req->defines, "LOCAL_WORDS", 1);
   k->random = define_value(req->defines, "RANDOM", 0) != 0;
   k->branched = define_value(req->defines, "BRANCHED", 0) != 0;
+  k->iters_from = rmw ? (uint32_t)d->iters_from : 0;
+  /* rmw.comp declares GroupNonUniformBallot (for ITERS_FROM 2): a device without it cannot load the module. */
+  const VkSubgroupFeatureFlags ballot = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
+  if (rmw && ((d->caps.subgroup.supportedOperations & ballot) != ballot ||
+              !(d->caps.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)))
+    return atl__seterr(d->ctx, ATL_ENOTSUP, "%s has no subgroup ballot in compute shaders (rmw.comp declares it)",
+                       d->caps.props.deviceName);
+  k->discovery_mode = rmw ? 0 : (uint32_t)define_value(req->defines, "DISCOVERY_MODE", 0);
   return 0;
 }
 
@@ -116,6 +124,12 @@ int atl__vk_build(void *handle, const struct atl_build *req, void **kernel)
   }
   k->bindings = (uint32_t)bindings;
   atl__spirv_atomics(k->shader->words, k->shader->nwords, k->instructions, sizeof k->instructions);
+  /* A loop count other than the default's is part of what the row ran: say so beside the atomics. */
+  static const char *const iters_note[] = {"", " (loop count: push constant)", " (loop count: buffer, broadcast)"};
+  if (k->iters_from && k->instructions[0]) {
+    const size_t used = strlen(k->instructions);
+    snprintf(k->instructions + used, sizeof k->instructions - used, "%s", iters_note[k->iters_from]);
+  }
   VkShaderModuleCreateInfo smi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                   .codeSize = k->shader->nwords * sizeof(uint32_t),
                                   .pCode = k->shader->words};
@@ -167,13 +181,15 @@ int atl__vk_pipeline_for(struct vk_dev *d, struct vk_kernel *k, uint32_t local, 
       return 0;
     }
   /* The specialization constants, ids as rmw.comp declares them: 0 work-group size, 1 start value, 2 operand
-   * (raw bits of the element type), 3 shared words, 4 random, 5 branched. A shader ignores ids it lacks. */
+   * (raw bits of the element type), 3 shared words, 4 random, 5 branched, 6 where the loop count comes from;
+   * discovery.comp's 7, its mode. A shader ignores ids it lacks. */
   struct {
     uint32_t local;
     uint32_t pad;
     uint64_t init, operand;
-    uint32_t words, random, branched;
-  } data = {local, 0, k->init_bits, k->operand_bits, k->local_words, k->random, k->branched};
+    uint32_t words, random, branched, iters_from, discovery_mode;
+  } data = {local, 0, k->init_bits, k->operand_bits, k->local_words, k->random, k->branched, k->iters_from,
+            k->discovery_mode};
   /* 4-byte values sit in the low half of their 8-byte slot (little-endian, as every Vulkan device's host is). */
   VkSpecializationMapEntry map[] = {
       {0, offsetof(__typeof__(data), local), 4},
@@ -182,8 +198,10 @@ int atl__vk_pipeline_for(struct vk_dev *d, struct vk_kernel *k, uint32_t local, 
       {3, offsetof(__typeof__(data), words), 4},
       {4, offsetof(__typeof__(data), random), 4},
       {5, offsetof(__typeof__(data), branched), 4},
+      {6, offsetof(__typeof__(data), iters_from), 4},
+      {7, offsetof(__typeof__(data), discovery_mode), 4},
   };
-  VkSpecializationInfo si = {6, map, sizeof data, &data};
+  VkSpecializationInfo si = {sizeof map / sizeof map[0], map, sizeof data, &data};
   VkComputePipelineCreateInfo cpi = {
       .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
       .flags = d->has_exec ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR |

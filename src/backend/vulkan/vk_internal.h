@@ -89,11 +89,18 @@ struct vk_kernel {
   uint32_t bindings;
   uint64_t init_bits, operand_bits;
   uint32_t value_size, local_words, random, branched;
+  uint32_t iters_from; /* rmw: where the loop count comes from (enum vk_iters_from, spec constant 6) */
+  uint32_t discovery_mode; /* discovery: DISCOVERY_MODE of the build request (discovery.comp, spec constant 7) */
   struct vk_pipeline *pipelines;
   VkPipeline last; /* the pipeline of the last launch, for its executable properties */
   char instructions[ATL_INSTRUCTIONS_LEN];
   struct vk_kernel *next;
 };
+
+/* Where rmw.comp's loop count comes from (ATL_VULKAN_ITERS; rmw.comp says why there is a choice). */
+enum vk_iters_from { VK_ITERS_BUFFER, VK_ITERS_PUSH, VK_ITERS_SUBGROUP };
+/* rmw.comp's storage-buffer binding of the loop count (src/core/rmw.c's third buffer argument). */
+#define VK_RMW_ITERS_BINDING 2u
 
 struct vk_dev {
   atl_context_t ctx;
@@ -112,6 +119,11 @@ struct vk_dev {
   void *staging_map;
   struct vk_kernel *kernels;
   int has_exec;
+  enum vk_iters_from iters_from; /* ATL_VULKAN_ITERS, read at open */
+  /* Where the kernels' buffers live (ATL_VULKAN_MEMORY, ATL_VULKAN_OFFSET; docs/vulkan.md): experiments on the
+   * placement of the array, as scripts/gpu-vulkan-round4.sh runs them; the defaults are what atomlab measures. */
+  enum vk_memory_kind { VK_MEM_DEVICE, VK_MEM_DEDICATED, VK_MEM_HOST_VISIBLE } memory_kind;
+  VkDeviceSize bind_offset;
 #define X(name) PFN_##name name;
   VK_DEVICE_FUNCS(X) VK_EXEC_FUNCS(X)
 #undef X

@@ -3,25 +3,74 @@
  * 2016) on Vulkan, the GLSL twin of src/kernels/discovery.k.c with the same
  * arguments and state words (that file explains the protocol). GLSL has no
  * pointers, so the state is one buffer indexed by the constants below.
+ *
+ * MODE (specialization constant 7, DISCOVERY_MODE=N in the build request's
+ * defines; 0 is the twin of discovery.k.c) tries what could make NVIDIA's
+ * Vulkan driver count more work-groups than the H100 holds (issue 19: 2112
+ * where CUDA and OpenCL find 1056), one cause a bit:
+ *   bit 0 HOLD: no early exit; every invocation of the group waits at a
+ *         barrier until invocation 0 has finished the protocol, so the group
+ *         keeps all its warps until then (were exited warps' slots reused by
+ *         new groups, more groups would be resident than the size allows);
+ *   bit 1 ACQREL: the state read and written with explicit device-scope
+ *         atomics with acquire / release semantics on buffer memory
+ *         (GL_KHR_memory_scope_semantics) instead of relaxed atomics plus
+ *         memoryBarrierBuffer(); reads are atomic loads, not atomicOr(x, 0);
+ *   bit 2 NO_CLOSE: the control, deliberately broken: the poll is never
+ *         closed, so every launched group joins (the failure the probe's
+ *         check must catch, tests/unit/CMakeLists.txt);
+ *   bit 3 COUNT: every invocation that starts adds 1 to state[5] and raises
+ *         state[6] to gl_WorkGroupSize.x and state[7] to its
+ *         gl_LocalInvocationID.x + 1 (the host's buffer has 8 words): the
+ *         invocations the device ran and the work-group size they saw.
  */
 #version 450
+#extension GL_KHR_memory_scope_semantics : require
 
 layout(local_size_x_id = 0) in;
+layout(constant_id = 7) const uint MODE = 0;
 layout(std430, binding = 0) coherent volatile buffer State { uint state[]; };
 layout(std430, binding = 1) writeonly buffer Joined { uint joined_id[]; };
 layout(push_constant) uniform Args { uint spin_bound; };
 
 const uint NEXT_TICKET = 0u, NOW_SERVING = 1u, POLL_OPEN = 2u, JOINED = 3u, ABORTED = 4u;
+const bool HOLD = (MODE & 1u) != 0u;
+const bool ACQREL = (MODE & 2u) != 0u;
+const bool NO_CLOSE = (MODE & 4u) != 0u;
+const bool COUNT = (MODE & 8u) != 0u;
+
+/* A read of a state word: atomicOr(x, 0) as discovery.k.c, or an acquiring atomic load. */
+uint read_state(uint i)
+{
+  if (ACQREL)
+    return atomicLoad(state[i], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
+  return atomicOr(state[i], 0u);
+}
+
+uint add_state(uint i, uint v)
+{
+  if (ACQREL)
+    return atomicAdd(state[i], v, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+  return atomicAdd(state[i], v);
+}
+
+void set_state(uint i, uint v)
+{
+  if (ACQREL)
+    atomicExchange(state[i], v, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+  else
+    atomicExchange(state[i], v);
+}
 
 bool lock_acquire()
 {
-  const uint ticket = atomicAdd(state[NEXT_TICKET], 1u);
+  const uint ticket = add_state(NEXT_TICKET, 1u);
   uint spins = 0u;
-  while (atomicOr(state[NOW_SERVING], 0u) != ticket) {
-    if (atomicOr(state[ABORTED], 0u) != 0u)
+  while (read_state(NOW_SERVING) != ticket) {
+    if (read_state(ABORTED) != 0u)
       return false;
     if (++spins > spin_bound) {
-      atomicExchange(state[ABORTED], 1u);
+      set_state(ABORTED, 1u);
       return false;
     }
   }
@@ -32,22 +81,39 @@ bool lock_acquire()
 void lock_release()
 {
   memoryBarrierBuffer();
-  atomicAdd(state[NOW_SERVING], 1u);
+  add_state(NOW_SERVING, 1u);
+}
+
+void protocol()
+{
+  uint id = 0xffffffffu;
+  if (lock_acquire()) {
+    if (read_state(POLL_OPEN) != 0u)
+      id = add_state(JOINED, 1u);
+    lock_release();
+  }
+  if (lock_acquire()) {
+    if (!NO_CLOSE)
+      set_state(POLL_OPEN, 0u);
+    lock_release();
+  }
+  joined_id[gl_WorkGroupID.x] = id;
 }
 
 void main()
 {
-  if (gl_LocalInvocationID.x != 0u)
+  if (COUNT) {
+    atomicAdd(state[5], 1u);
+    atomicMax(state[6], gl_WorkGroupSize.x);
+    atomicMax(state[7], gl_LocalInvocationID.x + 1u);
+  }
+  if (!HOLD) {
+    if (gl_LocalInvocationID.x != 0u)
+      return;
+    protocol();
     return;
-  uint id = 0xffffffffu;
-  if (lock_acquire()) {
-    if (atomicOr(state[POLL_OPEN], 0u) != 0u)
-      id = atomicAdd(state[JOINED], 1u);
-    lock_release();
   }
-  if (lock_acquire()) {
-    atomicExchange(state[POLL_OPEN], 0u);
-    lock_release();
-  }
-  joined_id[gl_WorkGroupID.x] = id;
+  if (gl_LocalInvocationID.x == 0u)
+    protocol();
+  barrier();
 }

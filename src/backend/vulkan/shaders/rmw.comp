@@ -22,9 +22,22 @@
  * work-group size (id 0), the start value and the operand (ids 1, 2: the
  * host passes their raw bits, the values of atl__op_values), the shared
  * array's words (id 3) and the pattern (ids 4, 5: random, branched).
+ *
+ * Where the loop count comes from (id 6, ITERS_FROM; the backend's
+ * ATL_VULKAN_ITERS, docs/vulkan.md): 0 `buffer`, read from the storage buffer
+ * as rmw.cl and rmw.cu read it (the default); 1 `push`, a push constant after
+ * slots and padding; 2 `subgroup`, read from the buffer and made subgroup-
+ * uniform by subgroupBroadcastFirst. The count stays a run-time value in all
+ * three (the compiler cannot unroll by it). Why the choice: NVIDIA's Vulkan
+ * driver 580.159.04 miscompiles u64 and/or/xor and f32 add on shared memory
+ * inside this loop when the count is a storage-buffer value
+ * (tests/vulkan/repro_shared_atomics, `ww-iters-buffer`), which is a
+ * non-uniform value to its compiler; a push constant is uniform by
+ * construction.
  */
 #version 450
 #extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_ballot : require
 
 #if defined(TYPE_u64)
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -71,6 +84,7 @@ layout(constant_id = 2) const T OPERAND = T(0);
 layout(constant_id = 3) const uint LOCAL_WORDS = 1;
 layout(constant_id = 4) const bool RANDOM = false;
 layout(constant_id = 5) const bool BRANCHED = false;
+layout(constant_id = 6) const uint ITERS_FROM = 0; /* 0 storage buffer, 1 push constant, 2 buffer + broadcast */
 
 /* Bindings in the order of the host's buffer arguments (src/core/rmw.c). */
 layout(std430, binding = 0) coherent buffer Array { T array[]; };
@@ -79,8 +93,9 @@ layout(std430, binding = 2) readonly buffer Iters { uint iters; };
 layout(std430, binding = 3) readonly buffer Branch { uint branch[]; };
 layout(std430, binding = 4) writeonly buffer Sink { BITS sink[]; };
 layout(std430, binding = 5) writeonly buffer Attempts { uint attempts[]; };
-/* The scalar arguments, in order, as push constants. */
-layout(push_constant) uniform Args { uint slots; uint padding; };
+/* The scalar arguments, in order, as push constants; iters_push after them is
+ * the backend's (the loop count when ITERS_FROM is 1). */
+layout(push_constant) uniform Args { uint slots; uint padding; uint iters_push; };
 
 #if SPACE_LOCAL
 shared T local_array[LOCAL_WORDS];
@@ -150,7 +165,7 @@ shared T local_array[LOCAL_WORDS];
 void main()
 {
   const uint gid = gl_GlobalInvocationID.x;
-  const uint n = iters;
+  const uint n = ITERS_FROM == 1u ? iters_push : ITERS_FROM == 2u ? subgroupBroadcastFirst(iters) : iters;
 #if SPACE_LOCAL
   for (uint first = 0; first < LOCAL_WORDS; first += gl_WorkGroupSize.x)
     if (first + gl_LocalInvocationID.x < LOCAL_WORDS)
