@@ -33,12 +33,15 @@ void atl__vk_close(void *handle)
   free(d);
 }
 
-/* ATL_VULKAN_ITERS: where rmw.comp's loop count comes from (docs/vulkan.md); unset or empty is `buffer`. */
+/* ATL_VULKAN_ITERS: where rmw.comp's loop count comes from (docs/vulkan.md); unset or empty is `push`: NVIDIA's
+ * driver (580.159) miscompiles shared u64 and/or/xor and f32 add loops whose count it reads from a storage buffer
+ * (tests/vulkan/repro_shared_atomics, variant ww-iters-buffer), and the push constant runs them right at the same
+ * rates (results/nvidia-h100/vulkan/round4/). */
 static int iters_from_env(atl_context_t ctx, enum vk_iters_from *out)
 {
   static const char *const names[] = {"buffer", "push", "subgroup"};
   const char *v = getenv("ATL_VULKAN_ITERS");
-  *out = VK_ITERS_BUFFER;
+  *out = VK_ITERS_PUSH;
   if (v == NULL || *v == '\0')
     return 0;
   for (int i = 0; i < 3; i++)
