@@ -19,7 +19,7 @@ ok = [r for r in rows if r["status"] == "ok"]
 # u64: 4 ops; f32: fetch_add; x 2 patterns x 2 spaces x 2 result uses
 assert len(ok) == 5 * 2 * 2 * 2, len(ok)
 assert all(r["verified"] for r in ok), [(r["op"], r["type"], r["space"], r["reason"]) for r in ok if not r["verified"]][:3]
-note = {"buffer": None, "push": "(loop count: push constant)", "subgroup": "(loop count: buffer, broadcast)"}[form]
+note = {"buffer": "(loop count: storage buffer)", "push": None, "subgroup": "(loop count: buffer, broadcast)"}[form]
 for r in ok:
     ins = r.get("instructions", "")
     assert ins.startswith("OpAtomic"), ins

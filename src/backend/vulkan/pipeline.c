@@ -125,8 +125,8 @@ int atl__vk_build(void *handle, const struct atl_build *req, void **kernel)
   k->bindings = (uint32_t)bindings;
   atl__spirv_atomics(k->shader->words, k->shader->nwords, k->instructions, sizeof k->instructions);
   /* A loop count other than the default's is part of what the row ran: say so beside the atomics. */
-  static const char *const iters_note[] = {"", " (loop count: push constant)", " (loop count: buffer, broadcast)"};
-  if (k->iters_from && k->instructions[0]) {
+  static const char *const iters_note[] = {" (loop count: storage buffer)", "", " (loop count: buffer, broadcast)"};
+  if (k->instructions[0]) {
     const size_t used = strlen(k->instructions);
     snprintf(k->instructions + used, sizeof k->instructions - used, "%s", iters_note[k->iters_from]);
   }
