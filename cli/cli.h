@@ -249,7 +249,7 @@ struct smem_opts {
   const char *out;                   /**< -o FILE */
   struct atl_smem_expectation expect[SMEM_MAX_EXPECT]; /**< --expect NAME=VERDICT (in argv) */
   int nexpect;
-  double dram_bytes_per_ns;          /**< --dram: the streaming kernel's bandwidth (0: bytes not counted) */
+  struct atl_l2_calibration dram;    /**< --dram: the streaming kernel's share of peak and bandwidth (the rest 0) */
 };
 
 /** Defaults of struct smem_opts. */

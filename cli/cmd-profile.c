@@ -127,8 +127,7 @@ int cmd_profile(int argc, char **argv)
     cli_check_output("--save-counters", save); /* a folder or a missing parent: said now, not after ncu's run */
   if ((l2_same != NULL) != (l2_spread != NULL))
     die_usage("--l2-same and --l2-spread go together: the L2 model's two calibration exports");
-  struct atl_l2_calibration l2_cal = {.dram_share = opts.settings.dram_achievable,
-                                      .dram_bytes_per_ns = opts.dram_bytes_per_ns};
+  struct atl_l2_calibration l2_cal = opts.dram;
   const char *const paths[ATL_L2_FILES] = {l2_same, l2_spread};
   int which;
   if (atl_l2_calibration_read(&l2_cal, paths, &which, why, sizeof why))

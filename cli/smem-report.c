@@ -70,8 +70,9 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
     return 1;
   case SMEM_O_DRAM: {
     char why[600];
-    if (atl_l2_dram_achievable_file(arg, &o->settings.dram_achievable, &o->dram_bytes_per_ns, why, sizeof why))
+    if (atl_l2_calibration_read_file(&o->dram, ATL_L2_FILE_DRAM, arg, why, sizeof why))
       die_usage("--dram: %s", why);
+    o->settings.dram_achievable = o->dram.dram_share;
     return 1;
   }
   case 'o':

@@ -9,6 +9,7 @@ back in the file's layout, so a test can forge a field (a missing op,
 iters -1) and see what the reader makes of it.
 """
 import json
+import os
 
 _OWN = ("status", "reason", "verified", "wrong", "time_ms", "samples_ms", "row_seconds", "instructions")
 
@@ -47,6 +48,24 @@ def load(source):
     if isinstance(doc, dict) and doc.get("format_version") == 2 and isinstance(doc.get("rows"), list):
         doc["rows"] = [flat(r) if isinstance(r, dict) else r for r in doc["rows"]]
     return doc
+
+
+def step_rows(folder, name):
+    """The rows of FOLDER/NAME.json, as a GPU script's step wrote them, or None where the step wrote no file or one
+    that does not read (said on stdout: a summary goes on with the other steps)."""
+    p = os.path.join(folder, name + ".json")
+    if not os.path.exists(p):
+        return None
+    try:
+        return load(p)["rows"]
+    except (ValueError, KeyError) as e:
+        print(f"  ({name}.json unreadable: {e})")
+        return None
+
+
+def gops(r):
+    """The rate of an rmw row that ran and verified, else None."""
+    return r.get("gops") if r and r.get("status") == "ok" and r.get("verified") else None
 
 
 def dumps(doc):

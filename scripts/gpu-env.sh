@@ -60,3 +60,34 @@ gpu_results_name() {
   n=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | grep -oE '[A-Z]+[0-9]+' | head -1)
   [ -n "$n" ] && echo "nvidia-$(echo "$n" | tr 'A-Z' 'a-z')" || echo unknown-gpu
 }
+# gpu_vulkan_script NAME DIR DEADLINE_S: the start the Vulkan scripts share (after `cd` to the repository root, the
+# loader unpacked from .gl/*.deb, and this file sourced): gpu_script NAME with OUT defaulting to
+# out/results/<gpu>/DIR, A the ATOMLAB binary where set, the steps' deadline (DEADLINE_S overrides it), their log and
+# status under OUT, OUT/info.txt (date, GPU, atomlab, the Vulkan loader), and NVIDIA's ICD named to the loader where
+# it finds no Vulkan device by itself.
+gpu_vulkan_script() {
+  OUT=${OUT:-out/results/$(gpu_results_name)/$2}
+  gpu_script "$1"
+  A=${ATOMLAB:-$A}
+  step_deadline "${DEADLINE_S:-$3}"
+  STEP_LOG=$OUT/log.txt STEP_STATUS=$OUT/status.txt
+  { date -u +%FT%TZ; $SMI; $A version; ldconfig -p | grep libvulkan; } >"$OUT/info.txt" 2>&1
+  if [ -z "$(gpu_device_id vulkan 2>/dev/null)" ]; then
+    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+    step_note "no Vulkan driver found by the loader: VK_DRIVER_FILES=$VK_DRIVER_FILES"
+  fi
+}
+# gpu_vulkan_grid DEVICE: the one grid shape the Vulkan scripts measure every backend with, from the Vulkan DEVICE:
+# SMS (its compute units), WG work-items a work-group (default 256) and NGROUPS work-groups (default 8 per SM: 2048
+# resident threads per SM on sm_90), noted in the log; SCALE (default 1) and `it N`, N iterations divided by SCALE
+# (at least 1): SCALE=k is a quick try on a slow device.
+gpu_vulkan_grid() {
+  SMS=$("$A" devices --format json | python3 -c '
+import json, sys
+d = [x for x in json.load(sys.stdin)["devices"] if x["id"] == sys.argv[1]][0]
+print(d["compute_units"])' "$1")
+  WG=${WG:-256} NGROUPS=${NGROUPS:-$((SMS * 8))}
+  step_note "grid: $NGROUPS work-groups of $WG ($SMS SMs)"
+  SCALE=${SCALE:-1}
+  it() { echo $(($1 / SCALE > 0 ? $1 / SCALE : 1)); }
+}

@@ -11,20 +11,16 @@ import statistics
 import sys
 
 import atl_json
+from atl_json import gops
 
 OUT = sys.argv[1]
 REF = sys.argv[2] if len(sys.argv) > 2 else "cuda"
 
 
 def rows(name):
-    p = os.path.join(OUT, name + ".json")
-    if not os.path.exists(p):
-        return None
-    return {(r["pattern"], r["contention"], r["padding"]): r for r in atl_json.load(p)["rows"]}
-
-
-def gops(r):
-    return r.get("gops") if r and r.get("status") == "ok" and r.get("verified") else None
+    """OUT/NAME.json's rows by cell (pattern, contention, padding), None without them."""
+    rs = atl_json.step_rows(OUT, name)
+    return None if rs is None else {(r["pattern"], r["contention"], r["padding"]): r for r in rs}
 
 
 def ratio(a, b):

@@ -32,16 +32,7 @@ cd "$(dirname "$0")/.."
 for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
 ldconfig
 . scripts/gpu-env.sh
-OUT=${OUT:-out/results/$(gpu_results_name)/vulkan-explain}
-gpu_script gpu-vulkan-explain
-A=${ATOMLAB:-$A}
-step_deadline ${DEADLINE_S:-360}
-STEP_LOG=$OUT/log.txt STEP_STATUS=$OUT/status.txt
-{ date -u +%FT%TZ; $SMI; $A version; } >"$OUT/info.txt" 2>&1
-if [ -z "$(gpu_device_id vulkan 2>/dev/null)" ]; then
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-  step_note "no Vulkan driver found by the loader: VK_DRIVER_FILES=$VK_DRIVER_FILES"
-fi
+gpu_vulkan_script gpu-vulkan-explain vulkan-explain 360
 T=${DEVICE_TYPE:-gpu}
 VK=$(gpu_device_id vulkan $T)
 # The reference backend: cuda (REF=opencl compares against OpenCL instead, e.g. PoCL on the development machine).
@@ -52,15 +43,7 @@ if [ -z "$VK" ] || [ -z "$CU" ]; then
   step_note "needs a Vulkan and a $REF device: nothing to compare"
   exit 1
 fi
-SMS=$("$A" devices --format json | python3 -c '
-import json, sys
-d = [x for x in json.load(sys.stdin)["devices"] if x["id"] == sys.argv[1]][0]
-print(d["compute_units"])' "$VK")
-WG=${WG:-256} NGROUPS=${NGROUPS:-$((SMS * 8))}
-step_note "grid: $NGROUPS work-groups of $WG ($SMS SMs), as in scripts/gpu-vulkan.sh"
-# SCALE=k divides every iteration count by k (a quick try on a slow device).
-SCALE=${SCALE:-1}
-it() { echo $(($1 / SCALE > 0 ? $1 / SCALE : 1)); }
+gpu_vulkan_grid "$VK"
 
 # E5: the clock sampler, for the whole run (its own process, ended by its id on exit).
 mark() { echo "$(date +%s.%N) $*" >>"$OUT/marks.txt"; }

@@ -7,26 +7,14 @@ import glob
 import os
 import re
 import sys
+from functools import partial
 
 import atl_json
+from atl_json import gops
 
 OUT = sys.argv[1]
 REF = sys.argv[2] if len(sys.argv) > 2 else "cuda"
-
-
-def rows(name):
-    p = os.path.join(OUT, name + ".json")
-    if not os.path.exists(p):
-        return None
-    try:
-        return atl_json.load(p)["rows"]
-    except (ValueError, KeyError) as e:
-        print(f"  ({name}.json unreadable: {e})")
-        return None
-
-
-def gops(r):
-    return r.get("gops") if r and r.get("status") == "ok" and r.get("verified") else None
+rows = partial(atl_json.step_rows, OUT)  # rows(NAME): the rows of OUT/NAME.json, None without them
 
 
 def key(r):

@@ -39,16 +39,7 @@ cd "$(dirname "$0")/.."
 for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
 ldconfig
 . scripts/gpu-env.sh
-OUT=${OUT:-out/results/$(gpu_results_name)/vulkan/round4}
-gpu_script gpu-vulkan-round4
-A=${ATOMLAB:-$A}
-step_deadline ${DEADLINE_S:-400}
-STEP_LOG=$OUT/log.txt STEP_STATUS=$OUT/status.txt
-{ date -u +%FT%TZ; $SMI; $A version; ldconfig -p | grep libvulkan; } >"$OUT/info.txt" 2>&1
-if [ -z "$(gpu_device_id vulkan 2>/dev/null)" ]; then
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-  step_note "no Vulkan driver found by the loader: VK_DRIVER_FILES=$VK_DRIVER_FILES"
-fi
+gpu_vulkan_script gpu-vulkan-round4 vulkan/round4 400
 # DEVICE_TYPE=cpu tries the script on lavapipe and PoCL (the development machine; REF=opencl there).
 T=${DEVICE_TYPE:-gpu}
 VK=$(gpu_device_id vulkan $T)
@@ -61,14 +52,7 @@ if [ -z "$VK" ]; then
   step_note "no Vulkan $T: nothing to measure"
   exit 1
 fi
-SMS=$("$A" devices --format json | python3 -c '
-import json, sys
-d = [x for x in json.load(sys.stdin)["devices"] if x["id"] == sys.argv[1]][0]
-print(d["compute_units"])' "$VK")
-WG=${WG:-256} NGROUPS=${NGROUPS:-$((SMS * 8))}
-step_note "grid: $NGROUPS work-groups of $WG ($SMS SMs), as in scripts/gpu-vulkan.sh"
-SCALE=${SCALE:-1}
-it() { echo $(($1 / SCALE > 0 ? $1 / SCALE : 1)); }
+gpu_vulkan_grid "$VK"
 backend_id() { case $1 in vulkan) echo "$VK" ;; opencl) echo "$CL" ;; *) echo "$RF" ;; esac; }
 # rmw NAME DEVICE ITERS ARGS...: fixed iterations, a few samples, into OUT/NAME.json.
 rmw() {

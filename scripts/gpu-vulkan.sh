@@ -21,16 +21,7 @@ cd "$(dirname "$0")/.."
 for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
 ldconfig
 . scripts/gpu-env.sh
-OUT=${OUT:-out/results/$(gpu_results_name)/vulkan}
-gpu_script gpu-vulkan
-A=${ATOMLAB:-$A}
-step_deadline ${DEADLINE_S:-450}
-STEP_LOG=$OUT/log.txt STEP_STATUS=$OUT/status.txt
-{ date -u +%FT%TZ; $SMI; $A version; ldconfig -p | grep libvulkan; } >"$OUT/info.txt" 2>&1
-if [ -z "$(gpu_device_id vulkan 2>/dev/null)" ]; then
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-  step_note "no Vulkan driver found by the loader: VK_DRIVER_FILES=$VK_DRIVER_FILES"
-fi
+gpu_vulkan_script gpu-vulkan vulkan 450
 step -o "$OUT/devices.txt" devices 60 $A devices --occupancy
 step -o "$OUT/devices.json" devices-json 60 $A devices --format json
 # DEVICE_TYPE=cpu and GRID_MAX=4 try the script on lavapipe and PoCL (the development machine).
@@ -48,12 +39,7 @@ fi
 EXE=${VK_EXECUTABLES:-./build/tests/unit/vk_executables}
 [ -x "$EXE" ] && step -o "$OUT/executables.txt" executables 60 "$EXE" "$VK"
 # One grid shape for every backend: 8 work-groups of 256 per SM (2048 resident threads per SM on sm_90).
-SMS=$("$A" devices --format json | python3 -c '
-import json, sys
-d = [x for x in json.load(sys.stdin)["devices"] if x["id"] == sys.argv[1]][0]
-print(d["compute_units"])' "$VK")
-WG=${WG:-256} NGROUPS=${NGROUPS:-$((SMS * 8))}
-step_note "grid: $NGROUPS work-groups of $WG ($SMS SMs)"
+gpu_vulkan_grid "$VK"
 
 # 2. Every op verified, small and fast: fixed iterations, one sample per row.
 step all-ops 100 $A rmw --device "$VK" --pattern all --op all,plain_add --type all --space all --result all \

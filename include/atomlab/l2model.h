@@ -118,17 +118,21 @@ void atl_l2_report_release(struct atl_l2_report *r);
  */
 int atl_l2_cycles_per_request(const struct atl_l2_report *r, double s[ATL_L2_KINDS], char *why, size_t why_len);
 
-/** S of the calibration export in the file @p path: atl_l2_read_file(), then atl_l2_cycles_per_request(). */
-int atl_l2_calibrate_file(const char *path, double s[ATL_L2_KINDS], char *why, size_t why_len);
-
 /** The calibration files, in this order (a NULL path leaves its part of the calibration as it is). */
 enum atl_l2_calibration_file { ATL_L2_FILE_SAME, ATL_L2_FILE_SPREAD, ATL_L2_FILE_DRAM, ATL_L2_FILE_TABLE, ATL_L2_FILES };
 
 /**
- * Reads the calibration's files into @p cal: the same-address and spread rmw exports (atl_l2_calibrate_file), a
- * streaming kernel's export (atl_l2_dram_achievable_file) and the shared-memory table whose pass cost prices the
- * strategies that move updates to shared memory (atl_smem_pass_costs_file). On failure *@p which names the file
- * that failed (an atl_l2_calibration_file) and @p why the reason.
+ * Reads one calibration file into its part of @p cal: S of the same-address or the spread rmw export
+ * (atl_l2_cycles_per_request), the DRAM share and bandwidth of a streaming kernel's export (atl_l2_dram_achievable),
+ * or the pass cost of the shared-memory table (atl_smem_pass_costs), which prices the strategies that move updates to
+ * shared memory. Returns 0, ATL_EIO where the file cannot be read, or ATL_EINVAL; @p why says why.
+ */
+int atl_l2_calibration_read_file(struct atl_l2_calibration *cal, enum atl_l2_calibration_file which,
+                                 const char *path, char *why, size_t why_len);
+
+/**
+ * atl_l2_calibration_read_file of each file of @p paths that is not NULL. On failure *@p which names the file that
+ * failed (an atl_l2_calibration_file) and @p why the reason.
  */
 int atl_l2_calibration_read(struct atl_l2_calibration *cal, const char *const paths[ATL_L2_FILES], int *which,
                             char *why, size_t why_len);
@@ -145,9 +149,6 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
  */
 int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, double *bytes_per_ns, char *why,
                            size_t why_len);
-
-/** atl_l2_dram_achievable over the export at @p path (atl_l2_read_file). */
-int atl_l2_dram_achievable_file(const char *path, double *share, double *bytes_per_ns, char *why, size_t why_len);
 
 /** The strategies the advice prices for hot words (docs/model.md, "Advice"). */
 enum atl_l2_strategy_id { ATL_L2_WARP_AGGREGATED, ATL_L2_BLOCK_AGGREGATED, ATL_L2_PRIVATIZED, ATL_L2_STRATEGIES };

@@ -175,9 +175,6 @@ struct atl_smem_unit {
  */
 int atl_smem_pass_costs(const struct atl_smem_table *table, double *s_fao, double *s_cas, char *why, size_t why_len);
 
-/** atl_smem_pass_costs over the calibration table at @p path (atl_smem_table_read_csv). */
-int atl_smem_pass_costs_file(const char *path, double *s_fao, double *s_cas, char *why, size_t why_len);
-
 struct atl_smem_util;
 
 /** The device-library strategy for a shared-memory atomic bottleneck and its predicted speedup. */

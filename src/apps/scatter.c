@@ -377,34 +377,33 @@ static unsigned block_slots(const struct scatter_params *p)
 /* The bins variant's local table: 4096 (key, sum) slots, 32 KiB a work-group. */
 #define BIN_LOG2_SLOTS 12u
 
-/* The bins variant's work-groups: one wave, as many as the device holds at once (the backend's estimate for
- * the compiled kernel counts its 32 KiB of local memory; without one, the resident threads), no more than
- * there are chunks of --bin-rows rows. */
-static size_t bins_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
+/* One wave of the compiled kernel's work-groups: as many as the device holds at once. The backend's estimate
+ * for the kernel counts its local memory (the bins and part variants' tables); without one, the resident
+ * threads. */
+static size_t one_wave_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
   unsigned est = 0;
   char method[160];
-  size_t groups = atl__app_resident_threads(atl_device_current(ctx), p->wg_size) / p->wg_size;
   if (ops->occupancy_estimate && ops->occupancy_estimate(atl__dev(ctx), kernel, p->wg_size, &est, method,
                                                          sizeof method) == 0 && est > 0)
-    groups = est;
+    return est;
+  return atl__app_resident_threads(atl_device_current(ctx), p->wg_size) / p->wg_size;
+}
+
+/* The bins variant's work-groups: one wave, no more than there are chunks of --bin-rows rows. */
+static size_t bins_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
+{
+  const size_t groups = one_wave_groups(ctx, kernel, p);
   const uint64_t chunks = (p->rows + p->bin_rows - 1) / p->bin_rows;
   return groups > chunks ? (size_t)chunks : groups ? groups : 1;
 }
 
-/* The part variant's work-items: one wave of work-groups (the backend's occupancy estimate for the kernel,
- * counting its local table; without one, the resident threads), no more than the steps of 32 rows need; its
- * warps take the steps in turn, so each work-group's table sees as many rows of a pass as it can. */
+/* The part variant's work-items: one wave of work-groups, no more than the steps of 32 rows need; its warps take
+ * the steps in turn, so each work-group's table sees as many rows of a pass as it can. */
 static size_t part_threads(atl_context_t ctx, void *kernel, const struct scatter_params *p)
 {
-  const struct atl_backend_ops *ops = atl__ops(ctx);
-  unsigned est = 0;
-  char method[160];
-  uint64_t groups = atl__app_resident_threads(atl_device_current(ctx), p->wg_size) / p->wg_size;
-  if (ops->occupancy_estimate && ops->occupancy_estimate(atl__dev(ctx), kernel, p->wg_size, &est, method,
-                                                         sizeof method) == 0 && est > 0)
-    groups = est;
+  const uint64_t groups = one_wave_groups(ctx, kernel, p);
   const uint64_t steps = (p->rows + 31) / 32, per_group = p->wg_size / 32;
   const uint64_t need = (steps + per_group - 1) / per_group;
   return (size_t)((groups == 0 ? 1 : groups < need ? groups : need) * p->wg_size);

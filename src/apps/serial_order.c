@@ -21,6 +21,8 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "core/strategy_internal.h"
+#include "core/verify.h"
 
 /* The ops' names live here with their algebra (swop_apply), so this file
  * needs nothing of swatomic.c, which calls it. */
@@ -31,17 +33,12 @@ const char *atl_swop_name(int op)
   return op >= 0 && op < ATL_SWOP_COUNT ? atl__swop_names[op] : NULL;
 }
 
+/* x op v: the device library's algebra, inc an add (of 1) */
 static uint32_t swop_apply(int op, uint32_t x, uint32_t v)
 {
-  switch (op) {
-  case ATL_SWOP_SUB: return x - v;
-  case ATL_SWOP_MIN: return x < v ? x : v;
-  case ATL_SWOP_MAX: return x > v ? x : v;
-  case ATL_SWOP_AND: return x & v;
-  case ATL_SWOP_OR: return x | v;
-  case ATL_SWOP_XOR: return x ^ v;
-  default: return x + v;
-  }
+  static const enum atl__opc opc[ATL_SWOP_COUNT] = {ATL__OPC_ADD, ATL__OPC_SUB, ATL__OPC_ADD, ATL__OPC_MIN,
+                                                    ATL__OPC_MAX, ATL__OPC_AND, ATL__OPC_OR,  ATL__OPC_XOR};
+  return atl__opc_apply(op >= 0 && op < ATL_SWOP_COUNT ? opc[op] : ATL__OPC_ADD, x, v);
 }
 
 static int cmp_update(const void *a, const void *b)
@@ -50,12 +47,6 @@ static int cmp_update(const void *a, const void *b)
   if (x->word != y->word)
     return x->word < y->word ? -1 : 1;
   return x->old < y->old ? -1 : x->old > y->old;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-  const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
 }
 
 /* The index of @p v in the sorted distinct values @p vals (it is there). */
@@ -96,7 +87,7 @@ static int xor_trail(uint32_t init, const struct atl__sw_update *u, size_t n, ui
     vals[2 * j + 1] = u[j].old ^ u[j].v;
   }
   vals[2 * n] = init;
-  qsort(vals, m, sizeof *vals, cmp_u32);
+  qsort(vals, m, sizeof *vals, atl__cmp_u32);
   uint32_t k = 0;
   for (size_t i = 0; i < m; i++)
     if (k == 0 || vals[i] != vals[k - 1])

@@ -11,17 +11,12 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "core/verify.h"
 
 /* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
 extern const struct atl_app_info atl__app_skiplist;
 
 #define LEVELS 24 /* enough for 2^24 keys at p = 1/2 */
-
-static int cmp_u32(const void *a, const void *b)
-{
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
-}
 
 /* One call of CUB's radix sort of the keys, @p reps timed runs (atl__app_cub_time samples it). */
 struct cub_sort {
@@ -117,7 +112,7 @@ int atl_app_skiplist(atl_context_t ctx, const struct atl_list_params *p, const s
     height[i] = (uint8_t)lvl;
   }
   memcpy(sorted, keys, n * 4);
-  qsort(sorted, n, 4, cmp_u32);
+  qsort(sorted, n, sizeof *sorted, atl__cmp_u32);
   snprintf(defines, sizeof defines, "LEVELS=%d", LEVELS);
   if ((err = atl__app_alloc(ctx, &bufs, r.next_bytes, &r.next)) || (err = atl__app_alloc(ctx, &bufs, n * 4, &d_keys)) ||
       (err = atl__app_alloc(ctx, &bufs, n, &d_height)) || (err = atl__app_alloc(ctx, &bufs, 4, &r.abort_flag)) ||

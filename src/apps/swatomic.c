@@ -136,8 +136,8 @@ static int verify(const struct atl_swatomic_params *p, uint32_t groups, const ui
     bad = atl__sw_check_serial(p->op, init, upd, k, mem, p->targets, why, why_len);
     goto out;
   }
-  /* add and inc: add 1; sub: sub 1 (the strategies' op codes) */
-  struct atl__strategy_op o = {p->op == ATL_SWOP_SUB ? 1 : 0, init, 1};
+  /* add and inc: add 1; sub: sub 1 */
+  struct atl__strategy_op o = {p->op == ATL_SWOP_SUB ? ATL__OPC_SUB : ATL__OPC_ADD, init, 1};
   if (atl__strategy_check_olds(&o, rec, k, counts, p->targets, why, why_len)) {
     bad = 1;
     goto out;

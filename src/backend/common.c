@@ -8,13 +8,29 @@
 #include "atomlab/error.h"
 #include "common.h"
 
-char *atl__build_key(const struct atl_build *req)
+static char *build_key(const struct atl_build *req)
 {
   size_t len = strlen(req->source) + strlen(req->entry) + strlen(req->defines) + 3;
   char *key = malloc(len);
   if (key)
     snprintf(key, len, "%s|%s|%s", req->source, req->entry, req->defines);
   return key;
+}
+
+int atl__built_find(struct atl__built *list, const struct atl_build *req, void **hit, char **key)
+{
+  *hit = NULL;
+  *key = build_key(req);
+  if (*key == NULL)
+    return ATL_ENOMEM;
+  for (struct atl__built *b = list; b; b = b->next)
+    if (strcmp(b->key, *key) == 0) {
+      free(*key);
+      *key = NULL;
+      *hit = b;
+      break;
+    }
+  return 0;
 }
 
 int atl__define_options(const char *defines, char *storage, const char **argv, int max)

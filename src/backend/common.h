@@ -6,8 +6,20 @@
 
 #include "atomlab/backend.h"
 
-/** The cache key of a build request, "source|entry|defines" (malloc'ed; NULL if out of memory). */
-char *atl__build_key(const struct atl_build *req);
+/**
+ * What a device has built, kept so that a request is compiled once per device: the first member of each backend's
+ * kernel entry (so the entry's address is its own), on a list per device, newest first.
+ */
+struct atl__built {
+  char *key; /**< the request it was built for, "source|entry|defines" (the entry owns it) */
+  struct atl__built *next;
+};
+
+/**
+ * A backend's build asks here first. 0 with *hit, the entry built before for @p req, where there is one; else 0 with
+ * *hit NULL and *key, the request's key (malloc'ed, for the entry about to be built); ATL_ENOMEM.
+ */
+int atl__built_find(struct atl__built *list, const struct atl_build *req, void **hit, char **key);
 
 /**
  * Splits space-separated defines "A=1 B" into compiler options "-DA=1", "-DB",

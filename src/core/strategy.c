@@ -79,9 +79,6 @@ uint32_t atl_strategy_default_spin_bound(const struct atl_device_info *dev)
   return dev && dev->type == ATL_DEVICE_CPU ? 1u << 26 : 1u << 22;
 }
 
-/* enum atl_opc of the device library */
-enum { OPC_ADD, OPC_SUB, OPC_MIN, OPC_MAX, OPC_AND, OPC_OR, OPC_XOR };
-
 void atl__strategy_op(enum atl_op op, struct atl__strategy_op *o)
 {
   struct atl__op_values v;
@@ -89,26 +86,26 @@ void atl__strategy_op(enum atl_op op, struct atl__strategy_op *o)
   o->init = (uint32_t)v.init;
   o->operand = (uint32_t)v.operand;
   switch (op) {
-  case ATL_OP_FETCH_SUB: o->opc = OPC_SUB; break;
-  case ATL_OP_INC: o->opc = OPC_ADD; o->operand = 1; break;
-  case ATL_OP_FETCH_MIN: o->opc = OPC_MIN; break;
-  case ATL_OP_FETCH_MAX: o->opc = OPC_MAX; break;
-  case ATL_OP_AND: o->opc = OPC_AND; break;
-  case ATL_OP_OR: o->opc = OPC_OR; break;
-  case ATL_OP_XOR: o->opc = OPC_XOR; break;
-  default: o->opc = OPC_ADD; break;
+  case ATL_OP_FETCH_SUB: o->opc = ATL__OPC_SUB; break;
+  case ATL_OP_INC: o->opc = ATL__OPC_ADD; o->operand = 1; break;
+  case ATL_OP_FETCH_MIN: o->opc = ATL__OPC_MIN; break;
+  case ATL_OP_FETCH_MAX: o->opc = ATL__OPC_MAX; break;
+  case ATL_OP_AND: o->opc = ATL__OPC_AND; break;
+  case ATL_OP_OR: o->opc = ATL__OPC_OR; break;
+  case ATL_OP_XOR: o->opc = ATL__OPC_XOR; break;
+  default: o->opc = ATL__OPC_ADD; break;
   }
 }
 
-static uint32_t apply(int opc, uint32_t x, uint32_t v)
+uint32_t atl__opc_apply(enum atl__opc opc, uint32_t x, uint32_t v)
 {
   switch (opc) {
-  case OPC_SUB: return x - v;
-  case OPC_MIN: return x < v ? x : v;
-  case OPC_MAX: return x > v ? x : v;
-  case OPC_AND: return x & v;
-  case OPC_OR: return x | v;
-  case OPC_XOR: return x ^ v;
+  case ATL__OPC_SUB: return x - v;
+  case ATL__OPC_MIN: return x < v ? x : v;
+  case ATL__OPC_MAX: return x > v ? x : v;
+  case ATL__OPC_AND: return x & v;
+  case ATL__OPC_OR: return x | v;
+  case ATL__OPC_XOR: return x ^ v;
   default: return x + v;
   }
 }
@@ -116,10 +113,10 @@ static uint32_t apply(int opc, uint32_t x, uint32_t v)
 uint32_t atl__strategy_after(const struct atl__strategy_op *o, uint64_t n)
 {
   switch (o->opc) {
-  case OPC_ADD: return o->init + (uint32_t)n * o->operand;
-  case OPC_SUB: return o->init - (uint32_t)n * o->operand;
-  case OPC_XOR: return n & 1 ? o->init ^ o->operand : o->init;
-  default: return n ? apply(o->opc, o->init, o->operand) : o->init; /* idempotent ops */
+  case ATL__OPC_ADD: return o->init + (uint32_t)n * o->operand;
+  case ATL__OPC_SUB: return o->init - (uint32_t)n * o->operand;
+  case ATL__OPC_XOR: return n & 1 ? o->init ^ o->operand : o->init;
+  default: return n ? atl__opc_apply(o->opc, o->init, o->operand) : o->init; /* idempotent ops */
   }
 }
 
@@ -164,12 +161,6 @@ static int cmp_record(const void *a, const void *b)
   return x->value < y->value ? -1 : x->value > y->value;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 uint64_t atl__strategy_check_olds(const struct atl__strategy_op *o, struct atl__old_record *rec, size_t n,
                                   const uint64_t *counts, uint64_t words, char *why, size_t why_len)
 {
@@ -202,9 +193,9 @@ uint64_t atl__strategy_check_olds(const struct atl__strategy_op *o, struct atl__
     uint32_t x = o->init; /* x_0, x_1, ... as one thread after another would see them */
     for (size_t k = 0; k < got; k++) {
       expect[k] = x;
-      x = apply(o->opc, x, o->operand);
+      x = atl__opc_apply(o->opc, x, o->operand);
     }
-    qsort(expect, got, sizeof *expect, cmp_u32);
+    qsort(expect, got, sizeof *expect, atl__cmp_u32);
     for (size_t k = 0; k < got; k++)
       if (rec[start + k].value != expect[k]) {
         if (!wrong++)

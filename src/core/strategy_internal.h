@@ -6,9 +6,15 @@
 
 #include "atomlab.h"
 
+/** The device library's op codes (enum atl_opc of device/atomlab/atomics.h), on the host. */
+enum atl__opc { ATL__OPC_ADD, ATL__OPC_SUB, ATL__OPC_MIN, ATL__OPC_MAX, ATL__OPC_AND, ATL__OPC_OR, ATL__OPC_XOR };
+
+/** x op v on 32-bit words, as the device library computes it. */
+uint32_t atl__opc_apply(enum atl__opc opc, uint32_t x, uint32_t v);
+
 /** The kernels' op code (enum atl_opc of the device library) and operand for @p op; init is the start value. */
 struct atl__strategy_op {
-  int opc;
+  enum atl__opc opc;
   uint32_t init, operand;
 };
 void atl__strategy_op(enum atl_op op, struct atl__strategy_op *o);

@@ -443,3 +443,9 @@ int atl__verify(const struct atl__verify_input *in, struct atl__verify_output *o
              (unsigned long long)(folded & mask), (unsigned long long)(sink_expected & mask));
   return 0;
 }
+
+int atl__cmp_u32(const void *a, const void *b)
+{
+  const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}

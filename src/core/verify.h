@@ -59,4 +59,7 @@ struct atl__verify_output {
 /** Checks the exact expected final state of a launch. */
 int atl__verify(const struct atl__verify_input *in, struct atl__verify_output *out);
 
+/** qsort's ascending order of uint32_t words: the verifiers sort words to compare them as multisets. */
+int atl__cmp_u32(const void *a, const void *b);
+
 #endif

@@ -109,11 +109,11 @@ static inline cell parse_cell(int argc, char **argv, unsigned reps, unsigned lon
   return r;
 }
 
-/* The median of @p ms. */
-static inline double median_ms(std::vector<float> ms)
+/* The median of @p ms (launch times, or medians of them). */
+template <class T> static inline double median_ms(std::vector<T> ms)
 {
   std::sort(ms.begin(), ms.end());
-  return ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+  return ms.size() % 2 ? ms[ms.size() / 2] : ((double)ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
 }
 
 /* REPS launches of @p r on @p array after a warm-up, the array zeroed before each outside the timed region; the

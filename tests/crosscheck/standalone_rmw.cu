@@ -20,45 +20,27 @@
  * (docs/method.md); one measurement catches one level, several rounds with that
  * traffic between them sample the levels, as atomlab's rows do. One array of the
  * largest cell's size is allocated once and reused, as atomlab reuses its buffer.
- * fetch_add on u32 with the result unused (atomicAdd compiles to RED), as
- * atomlab's default row.
+ * The kernel, its launch and timing and the check of every word are probe.cuh's
+ * rmw cell (fetch_add on u32 with the result unused, as atomlab's default row),
+ * which placement.cu measures too.
  */
 #include <algorithm>
 #include <string>
-#include <string_view>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 #include "probe.cuh"
 
-// contiguous: CONTENTION consecutive threads share a word, words PADDING apart.
-// cross-warp: thread t updates word (t * PADDING) mod WORDS, so threads WORDS/PADDING apart share one.
-__global__ void rmw(unsigned *array, int cross, unsigned contention, unsigned padding, unsigned words,
-                    unsigned iters)
-{
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned *w = array + (cross ? (unsigned)(((unsigned long long)t * padding) % words) : (t / contention) * padding);
-  for (unsigned i = 0; i < iters; i++)
-    atomicAdd(w, 1u);
-}
-
+// A cell of the command line and what its rounds measured.
 struct round_cell {
-  std::string pattern;
-  int cross;
-  unsigned c, p, iters, words;
+  cell r;
   std::vector<double> round_ms; // each round's median launch time
   int verified = 1;
 };
 
-static double median(std::vector<double> v)
-{
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-// "contiguous:32:1:2443" into @p out; exit 2 naming what is wrong.
-static round_cell parse_cell(const char *text, unsigned long long threads)
+// "contiguous:32:1:2443" at @p grid (WG WORKGROUPS REPS); exit 2 naming what is wrong.
+static round_cell parse_round_cell(const char *text, char **grid)
 {
   std::string s(text);
   std::vector<std::string> f;
@@ -68,23 +50,13 @@ static round_cell parse_cell(const char *text, unsigned long long threads)
       b = s.size();
     f.push_back(s.substr(a, b - a));
   }
-  if (f.size() != 4 || (f[0] != "contiguous" && f[0] != "cross-warp")) {
+  if (f.size() != 4) {
     fprintf(stderr, "error: cell '%s': allowed: contiguous|cross-warp:CONTENTION:PADDING:ITERS\n", text);
     exit(2);
   }
-  round_cell c;
-  c.pattern = f[0];
-  c.cross = f[0] == "cross-warp";
-  c.c = parse_whole(f[1].c_str(), "contention", 1);
-  c.p = parse_whole(f[2].c_str(), "padding", 1);
-  c.iters = parse_whole(f[3].c_str(), "iters", 1);
-  const unsigned long long words = (threads + c.c - 1) / c.c * c.p; // slots (threads / contention, rounded up) x padding
-  if (words > 0xffffffffULL) {
-    fprintf(stderr, "error: cell '%s': %llu words do not fit 32-bit indices\n", text, words);
-    exit(2);
-  }
-  c.words = (unsigned)words;
-  return c;
+  // probe.cuh's cell: PATTERN CONTENTION PADDING WG WORKGROUPS ITERS REPS
+  char *args[] = {f[0].data(), f[1].data(), f[2].data(), grid[0], grid[1], f[3].data(), grid[2]};
+  return {parse_cell(7, args, 1, 0xffffffffULL, "")};
 }
 
 int main(int argc, char **argv)
@@ -93,51 +65,26 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: standalone_rmw WG WORKGROUPS REPS ROUNDS contiguous|cross-warp:C:P:ITERS...\n");
     return 2;
   }
-  const unsigned wg = parse_whole(argv[1], "wg", 1), groups = parse_whole(argv[2], "workgroups", 1),
-                 reps = parse_whole(argv[3], "reps", 1), rounds = parse_whole(argv[4], "rounds", 1);
-  const unsigned long long threads = (unsigned long long)wg * groups;
+  const unsigned rounds = parse_whole(argv[4], "rounds", 1);
   std::vector<round_cell> cells;
   unsigned most = 1;
   for (int a = 5; a < argc; a++) {
-    cells.push_back(parse_cell(argv[a], threads));
-    most = std::max(most, cells.back().words);
+    cells.push_back(parse_round_cell(argv[a], argv + 1));
+    most = std::max(most, cells.back().r.words);
   }
   unsigned *array;
   CHECK(cudaMalloc(&array, (size_t)most * sizeof(unsigned)));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  std::vector<unsigned> got, want;
   for (unsigned r = 0; r < rounds; r++)
     for (round_cell &x : cells) {
-      std::vector<double> ms;
-      for (unsigned k = 0; k <= reps; k++) { // launch 0 is the warm-up
-        CHECK(cudaMemset(array, 0, (size_t)x.words * sizeof(unsigned)));
-        CHECK(cudaDeviceSynchronize());
-        CHECK(cudaEventRecord(start));
-        rmw<<<groups, wg>>>(array, x.cross, x.c, x.p, x.words, x.iters);
-        CHECK(cudaGetLastError());
-        CHECK(cudaEventRecord(stop));
-        CHECK(cudaEventSynchronize(stop));
-        float t;
-        CHECK(cudaEventElapsedTime(&t, start, stop));
-        if (k > 0)
-          ms.push_back(t);
-      }
-      x.round_ms.push_back(median(ms));
-      // Every word of the last launch against its count: iters per thread that maps to it, 0 elsewhere.
-      got.resize(x.words);
-      want.assign(x.words, 0);
-      CHECK(cudaMemcpy(got.data(), array, (size_t)x.words * sizeof(unsigned), cudaMemcpyDeviceToHost));
-      for (unsigned long long t = 0; t < threads; t++)
-        want[x.cross ? (unsigned)((t * x.p) % x.words) : (unsigned)(t / x.c) * x.p] += x.iters;
-      x.verified &= got == want;
+      int verified;
+      x.round_ms.push_back(measure_cell(x.r, array, 0, &verified));
+      x.verified &= verified;
     }
   int all = 1;
   for (const round_cell &x : cells) {
-    const double m = median(x.round_ms);
-    printf("%s %u %u ops_per_us %.6g median_ms %.6g rounds_ms ", x.pattern.c_str(), x.c, x.p,
-           (double)threads * x.iters / (m * 1000.0), m);
+    const double m = median_ms(x.round_ms);
+    printf("%s %u %u ops_per_us %.6g median_ms %.6g rounds_ms ", x.r.cross ? "cross-warp" : "contiguous", x.r.c, x.r.p,
+           (double)x.r.threads * x.r.iters / (m * 1000.0), m);
     for (size_t k = 0; k < x.round_ms.size(); k++)
       printf("%s%.6g", k ? "," : "", x.round_ms[k]);
     printf(" verified %d\n", x.verified);

@@ -78,14 +78,13 @@ static int load_api(atl_context_t ctx)
 
 /* A built kernel, cached per (source, entry, defines), with its CUBIN. */
 struct cu_kernel_entry {
-  char *key;
+  struct atl__built built; /* first: the build cache's link and key */
   CUmodule module;
   CUfunction function;
   void *cubin;
   size_t cubin_size;
   char instructions[ATL_INSTRUCTIONS_LEN];
   int disassembled;
-  struct cu_kernel_entry *next;
 };
 
 struct cu_dev {
@@ -93,7 +92,7 @@ struct cu_dev {
   CUdevice device;
   CUcontext context;
   int cc_major, cc_minor, sm_count, threads_per_sm, max_blocks_per_sm;
-  struct cu_kernel_entry *kernels;
+  struct atl__built *kernels; /* struct cu_kernel_entry */
 };
 
 static int cu_fail(struct cu_dev *d, const char *call, CUresult rc, const char *file, int line)
@@ -187,11 +186,12 @@ static void cu_close(void *handle)
     return;
   if (d->context)
     api.cuCtxSetCurrent(d->context);
-  for (struct cu_kernel_entry *e = d->kernels, *next; e; e = next) {
-    next = e->next;
+  for (struct atl__built *b = d->kernels, *next; b; b = next) {
+    struct cu_kernel_entry *e = (struct cu_kernel_entry *)b;
+    next = b->next;
     api.cuModuleUnload(e->module);
     free(e->cubin);
-    free(e->key);
+    free(b->key);
     free(e);
   }
   if (d->context)
@@ -305,18 +305,12 @@ static const char *cuda_include_dir(void)
 static int cu_build(void *handle, const struct atl_build *req, void **kernel)
 {
   struct cu_dev *d = handle;
-  char *key = atl__build_key(req), *log = NULL;
+  char *key = NULL, *log = NULL;
   nvrtcProgram prog = NULL;
   struct cu_kernel_entry *e = NULL;
-  int err = 0;
-  if (key == NULL)
-    return ATL_ENOMEM;
-  for (struct cu_kernel_entry *k = d->kernels; k; k = k->next)
-    if (strcmp(k->key, key) == 0) {
-      free(key);
-      *kernel = k;
-      return 0;
-    }
+  int err = atl__built_find(d->kernels, req, kernel, &key);
+  if (err || *kernel)
+    return err;
   const char *source = atl__cuda_kernel_source(req->source);
   if (source == NULL) {
     free(key);
@@ -372,10 +366,10 @@ static int cu_build(void *handle, const struct atl_build *req, void **kernel)
     err = CU_FAIL(d, "loading the module", rc);
     goto out;
   }
-  e->key = key;
+  e->built.key = key;
   key = NULL;
-  e->next = d->kernels;
-  d->kernels = e;
+  e->built.next = d->kernels;
+  d->kernels = &e->built;
   *kernel = e;
   e = NULL;
 out:

@@ -58,28 +58,25 @@ unsigned atl__sass_count(const char *sass, struct atl_isa_counts *c)
                                         "KILL",  "NANOSLEEP", "MEMBAR", "FENCE", "ERRBAR", "CCTL", "CCTLL",
                                         "DEPBAR", "BPT",     "RTT",   "LDGDEPBAR", "ACQBULK", NULL};
   memset(c, 0, sizeof *c);
+  /* an instruction counts in the first class that names its base; in none, it is ALU work */
+  const struct {
+    const char *const *names;
+    unsigned *count;
+  } classes[] = {{global_mem, &c->global_mem},       {shared_mem, &c->shared_mem},
+                 {local_mem, &c->local_mem},         {const_loads, &c->const_loads},
+                 {atomic_global, &c->atomic_global}, {atomic_shared, &c->atomic_shared},
+                 {control, &c->control}};
   for (const char *line = sass; line && *line;) {
     const char *end = strchr(line, '\n');
     size_t line_len = end ? (size_t)(end - line) : strlen(line);
     char m[64];
     if (atl__sass_mnemonic(line, line_len, m, sizeof m) && !base_is(m, (const char *const[]){"NOP", NULL})) {
       c->total++;
-      if (base_is(m, global_mem))
-        c->global_mem++;
-      else if (base_is(m, shared_mem))
-        c->shared_mem++;
-      else if (base_is(m, local_mem))
-        c->local_mem++;
-      else if (base_is(m, const_loads))
-        c->const_loads++;
-      else if (base_is(m, atomic_global))
-        c->atomic_global++;
-      else if (base_is(m, atomic_shared))
-        c->atomic_shared++;
-      else if (base_is(m, control))
-        c->control++;
-      else
-        c->alu++;
+      unsigned *count = &c->alu;
+      for (size_t k = 0; k < sizeof classes / sizeof classes[0] && count == &c->alu; k++)
+        if (base_is(m, classes[k].names))
+          count = classes[k].count;
+      (*count)++;
     }
     line = end ? end + 1 : NULL;
   }

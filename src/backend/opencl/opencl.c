@@ -19,14 +19,13 @@
 #define CL_DEVICE_WARP_SIZE_NV 0x4003
 #endif
 
-/* A built kernel, cached per (source, entry, defines). */
+/* A built kernel, cached per (source, entry, defines): the handle a build returns. */
 struct cl_kernel_entry {
-  char *key;
+  struct atl__built built; /* first: the build cache's link and key */
   cl_program program;
   cl_kernel kernel;
   char instructions[ATL_INSTRUCTIONS_LEN];
   int described;
-  struct cl_kernel_entry *next;
 };
 
 struct cl_dev {
@@ -35,7 +34,7 @@ struct cl_dev {
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
-  struct cl_kernel_entry *kernels;
+  struct atl__built *kernels; /* struct cl_kernel_entry */
   int nv_cc_major, nv_cc_minor;
   unsigned compute_units;
 };
@@ -226,11 +225,12 @@ static void cl_close(void *handle)
   struct cl_dev *d = handle;
   if (d == NULL)
     return;
-  for (struct cl_kernel_entry *e = d->kernels, *next; e; e = next) {
-    next = e->next;
+  for (struct atl__built *b = d->kernels, *next; b; b = next) {
+    struct cl_kernel_entry *e = (struct cl_kernel_entry *)b;
+    next = b->next;
     clReleaseKernel(e->kernel);
     clReleaseProgram(e->program);
-    free(e->key);
+    free(b->key);
     free(e);
   }
   if (d->queue)
@@ -360,16 +360,10 @@ static char *build_options(const char *defines)
 static int cl_build(void *handle, const struct atl_build *req, void **kernel)
 {
   struct cl_dev *d = handle;
-  char *key = atl__build_key(req), *opts = NULL;
-  int err = 0;
-  if (key == NULL)
-    return ATL_ENOMEM;
-  for (struct cl_kernel_entry *e = d->kernels; e; e = e->next)
-    if (strcmp(e->key, key) == 0) {
-      free(key);
-      *kernel = e->kernel;
-      return 0;
-    }
+  char *key = NULL, *opts = NULL;
+  int err = atl__built_find(d->kernels, req, kernel, &key);
+  if (err || *kernel)
+    return err;
   const char *source = atl__opencl_kernel_source(req->source);
   if (source == NULL) {
     free(key);
@@ -407,14 +401,14 @@ static int cl_build(void *handle, const struct atl_build *req, void **kernel)
     err = ATL_ENOMEM;
     goto out;
   }
-  e->key = key;
+  e->built.key = key;
   e->program = prog;
   e->kernel = k;
-  e->next = d->kernels;
-  d->kernels = e;
+  e->built.next = d->kernels;
+  d->kernels = &e->built;
   key = NULL;
   prog = NULL;
-  *kernel = k;
+  *kernel = e;
   k = NULL;
 out:
   if (k)
@@ -429,7 +423,7 @@ out:
 static int cl_launch(void *handle, void *kernel, const struct atl_launch *launch, double *device_ms)
 {
   struct cl_dev *d = handle;
-  cl_kernel k = kernel;
+  cl_kernel k = ((struct cl_kernel_entry *)kernel)->kernel;
   cl_int rc = CL_SUCCESS;
   for (size_t i = 0; i < launch->nargs && rc == CL_SUCCESS; i++) {
     const struct atl_arg *a = &launch->args[i];
@@ -475,9 +469,9 @@ static int cl_occupancy_estimate(void *handle, void *kernel, size_t wg_size, uns
                                  size_t method_len)
 {
   struct cl_dev *d = handle;
+  const struct cl_kernel_entry *e = kernel;
   size_t kernel_max = 0;
-  clGetKernelWorkGroupInfo((cl_kernel)kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max,
-                           NULL);
+  clGetKernelWorkGroupInfo(e->kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max, NULL);
   if (d->nv_cc_major > 0) {
     unsigned threads = nv_threads_per_sm(d->nv_cc_major, d->nv_cc_minor);
     unsigned per_sm = (unsigned)(threads / wg_size);
@@ -508,10 +502,8 @@ static int cl_occupancy_estimate(void *handle, void *kernel, size_t wg_size, uns
 static int cl_describe_kernel(void *handle, void *kernel, char *buf, size_t len)
 {
   struct cl_dev *d = handle;
-  struct cl_kernel_entry *e = d->kernels;
-  while (e && e->kernel != (cl_kernel)kernel)
-    e = e->next;
-  if (e == NULL || d->nv_cc_major == 0) {
+  struct cl_kernel_entry *e = kernel;
+  if (d->nv_cc_major == 0) {
     buf[0] = '\0';
     return 0;
   }
@@ -538,10 +530,8 @@ static int cl_describe_kernel(void *handle, void *kernel, char *buf, size_t len)
 static char *cl_kernel_isa(void *handle, void *kernel, char *why, size_t why_len)
 {
   struct cl_dev *d = handle;
-  struct cl_kernel_entry *e = d->kernels;
-  while (e && e->kernel != (cl_kernel)kernel)
-    e = e->next;
-  if (e == NULL || d->nv_cc_major == 0) {
+  struct cl_kernel_entry *e = kernel;
+  if (d->nv_cc_major == 0) {
     snprintf(why, why_len, "unavailable: only NVIDIA's OpenCL keeps a program binary (PTX) atomlab can read");
     return NULL;
   }

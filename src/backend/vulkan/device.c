@@ -17,9 +17,9 @@ void atl__vk_close(void *handle)
   if (d == NULL)
     return;
   if (d->device) {
-    for (struct vk_kernel *k = d->kernels, *next; k; k = next) {
-      next = k->next;
-      atl__vk_kernel_free(d, k);
+    for (struct atl__built *b = d->kernels, *next; b; b = next) {
+      next = b->next;
+      atl__vk_kernel_free(d, (struct vk_kernel *)b);
     }
     atl__vk_buf_destroy(d, &d->staging);
     if (d->queries)

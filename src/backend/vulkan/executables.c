@@ -147,7 +147,7 @@ char *atl__vk_kernel_isa(void *handle, void *kernel, char *why, size_t why_len)
     }
   }
   struct text t = {0};
-  text_add(&t, "pipeline executable properties of %s\n", k->key);
+  text_add(&t, "pipeline executable properties of %s\n", k->built.key);
   executables(d, pipeline, &t);
   if (t.s == NULL)
     snprintf(why, why_len, "out of memory");

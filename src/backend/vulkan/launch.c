@@ -31,7 +31,7 @@ int atl__vk_launch(void *handle, void *kernel, const struct atl_launch *launch, 
     const struct atl_arg *a = &launch->args[i];
     if (a->kind == ATL_ARG_BUFFER) {
       if (nbuf == k->bindings)
-        return atl__seterr(d->ctx, ATL_EINVAL, "vulkan: '%s' takes %u buffers, more were given", k->key,
+        return atl__seterr(d->ctx, ATL_EINVAL, "vulkan: '%s' takes %u buffers, more were given", k->built.key,
                            k->bindings);
       infos[nbuf] = (VkDescriptorBufferInfo){((struct vk_buf *)a->buffer)->buffer, 0, VK_WHOLE_SIZE};
       writes[nbuf] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
@@ -57,7 +57,7 @@ int atl__vk_launch(void *handle, void *kernel, const struct atl_launch *launch, 
     }
   }
   if (nbuf != k->bindings)
-    return atl__seterr(d->ctx, ATL_EINVAL, "vulkan: '%s' takes %u buffers, %u were given", k->key, k->bindings,
+    return atl__seterr(d->ctx, ATL_EINVAL, "vulkan: '%s' takes %u buffers, %u were given", k->built.key, k->bindings,
                        nbuf);
   /* ATL_VULKAN_ITERS=push: rmw.comp reads the loop count from the push constant after the scalar arguments. */
   if (k->iters_from == VK_ITERS_PUSH) {

@@ -97,22 +97,17 @@ static int pick_shader(struct vk_dev *d, const struct atl_build *req, struct vk_
 int atl__vk_build(void *handle, const struct atl_build *req, void **kernel)
 {
   struct vk_dev *d = handle;
-  char *key = atl__build_key(req);
-  if (key == NULL)
-    return ATL_ENOMEM;
-  for (struct vk_kernel *k = d->kernels; k; k = k->next)
-    if (strcmp(k->key, key) == 0) {
-      free(key);
-      *kernel = k;
-      return 0;
-    }
+  char *key = NULL;
+  int err = atl__built_find(d->kernels, req, kernel, &key);
+  if (err || *kernel)
+    return err;
   struct vk_kernel *k = calloc(1, sizeof *k);
   if (k == NULL) {
     free(key);
     return ATL_ENOMEM;
   }
-  k->key = key;
-  int err = pick_shader(d, req, k);
+  k->built.key = key;
+  err = pick_shader(d, req, k);
   if (err) {
     atl__vk_kernel_free(d, k);
     return err;
@@ -166,8 +161,8 @@ int atl__vk_build(void *handle, const struct atl_build *req, void **kernel)
     atl__vk_kernel_free(d, k);
     return err;
   }
-  k->next = d->kernels;
-  d->kernels = k;
+  k->built.next = d->kernels;
+  d->kernels = &k->built;
   *kernel = k;
   return 0;
 }
@@ -220,7 +215,7 @@ int atl__vk_pipeline_for(struct vk_dev *d, struct vk_kernel *k, uint32_t local, 
   if (r != VK_SUCCESS) {
     free(p);
     return atl__seterr(d->ctx, ATL_EBUILD, "vulkan: creating the pipeline of '%s' for work-group %u failed: %s (%d)",
-                       k->key, local, atl__vk_result_name(r), (int)r);
+                       k->built.key, local, atl__vk_result_name(r), (int)r);
   }
   p->local = local;
   p->next = k->pipelines;
@@ -244,6 +239,6 @@ void atl__vk_kernel_free(struct vk_dev *d, struct vk_kernel *k)
     d->vkDestroyDescriptorSetLayout(d->device, k->set_layout, NULL);
   if (k->module)
     d->vkDestroyShaderModule(d->device, k->module, NULL);
-  free(k->key);
+  free(k->built.key);
   free(k);
 }

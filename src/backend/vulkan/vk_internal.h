@@ -79,7 +79,7 @@ struct vk_pipeline {
 
 /* A built kernel, cached per (source, entry, defines). */
 struct vk_kernel {
-  char *key;
+  struct atl__built built; /* first: the build cache's link and key (src/backend/common.h) */
   const struct atl__vk_shader *shader;
   VkShaderModule module;
   VkDescriptorSetLayout set_layout;
@@ -94,7 +94,6 @@ struct vk_kernel {
   struct vk_pipeline *pipelines;
   VkPipeline last; /* the pipeline of the last launch, for its executable properties */
   char instructions[ATL_INSTRUCTIONS_LEN];
-  struct vk_kernel *next;
 };
 
 /* Where rmw.comp's loop count comes from (ATL_VULKAN_ITERS; rmw.comp says why there is a choice). */
@@ -117,7 +116,7 @@ struct vk_dev {
   uint64_t timestamp_mask;
   struct vk_buf staging;
   void *staging_map;
-  struct vk_kernel *kernels;
+  struct atl__built *kernels; /* struct vk_kernel */
   int has_exec;
   enum vk_iters_from iters_from; /* ATL_VULKAN_ITERS, read at open */
   /* Where the kernels' buffers live (ATL_VULKAN_MEMORY, ATL_VULKAN_OFFSET; docs/vulkan.md): experiments on the

@@ -220,43 +220,38 @@ int atl_l2_read_file(const char *path, struct atl_l2_report *out, char *why, siz
   return err;
 }
 
-int atl_l2_calibrate_file(const char *path, double s[ATL_L2_KINDS], char *why, size_t why_len)
+int atl_l2_calibration_read_file(struct atl_l2_calibration *cal, enum atl_l2_calibration_file which,
+                                 const char *path, char *why, size_t why_len)
 {
-  struct atl_l2_report r;
-  int err = atl_l2_read_file(path, &r, why, why_len);
-  if (!err)
-    err = atl_l2_cycles_per_request(&r, s, why, why_len);
-  atl_l2_report_release(&r);
-  return err;
-}
-
-int atl_l2_dram_achievable_file(const char *path, double *share, double *bytes_per_ns, char *why, size_t why_len)
-{
-  struct atl_l2_report r;
-  int err = atl_l2_read_file(path, &r, why, why_len);
-  if (!err) {
-    err = atl_l2_dram_achievable(&r, share, bytes_per_ns, why, why_len);
-    atl_l2_report_release(&r);
+  int err;
+  if (which == ATL_L2_FILE_TABLE) {
+    struct atl_smem_table table;
+    double s_cas; /* the strategies' shared-memory updates are fetch-and-ops */
+    err = atl_smem_table_read_csv(path, &table, why, why_len);
+    if (!err) {
+      err = atl_smem_pass_costs(&table, &cal->s_pass, &s_cas, why, why_len);
+      atl_smem_table_release(&table);
+    }
+    return err;
   }
+  struct atl_l2_report r;
+  err = atl_l2_read_file(path, &r, why, why_len);
+  if (err)
+    return err;
+  if (which == ATL_L2_FILE_DRAM)
+    err = atl_l2_dram_achievable(&r, &cal->dram_share, &cal->dram_bytes_per_ns, why, why_len);
+  else
+    err = atl_l2_cycles_per_request(&r, which == ATL_L2_FILE_SAME ? cal->s_same : cal->s_dist, why, why_len);
+  atl_l2_report_release(&r);
   return err;
 }
 
 int atl_l2_calibration_read(struct atl_l2_calibration *cal, const char *const paths[ATL_L2_FILES], int *which,
                             char *why, size_t why_len)
 {
-  double s_cas;
   for (int f = 0; f < ATL_L2_FILES; f++) {
-    const char *p = paths[f];
     *which = f;
-    int err = 0;
-    if (p && f == ATL_L2_FILE_SAME)
-      err = atl_l2_calibrate_file(p, cal->s_same, why, why_len);
-    else if (p && f == ATL_L2_FILE_SPREAD)
-      err = atl_l2_calibrate_file(p, cal->s_dist, why, why_len);
-    else if (p && f == ATL_L2_FILE_DRAM)
-      err = atl_l2_dram_achievable_file(p, &cal->dram_share, &cal->dram_bytes_per_ns, why, why_len);
-    else if (p)
-      err = atl_smem_pass_costs_file(p, &cal->s_pass, &s_cas, why, why_len);
+    const int err = paths[f] ? atl_l2_calibration_read_file(cal, f, paths[f], why, why_len) : 0;
     if (err)
       return err;
   }

@@ -112,14 +112,3 @@ int atl_smem__unit(const struct atl_smem_table *table, enum atl_smem_variant v, 
   u->u = u->bound ? 1.0 : u->u_lo;
   return 0;
 }
-
-int atl_smem_pass_costs_file(const char *path, double *s_fao, double *s_cas, char *why, size_t why_len)
-{
-  struct atl_smem_table table;
-  int err = atl_smem_table_read_csv(path, &table, why, why_len);
-  if (!err) {
-    err = atl_smem_pass_costs(&table, s_fao, s_cas, why, why_len);
-    atl_smem_table_release(&table);
-  }
-  return err;
-}
