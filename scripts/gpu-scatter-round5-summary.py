@@ -48,8 +48,8 @@ for path in sorted(glob.glob(os.path.join(o, "part-*.json")) + glob.glob(os.path
                   f"{r.get('reason', '')}")
             continue
         cfg_rows.setdefault(label, {})[d] = r
-        print(f"  {label:24s} {d:8s} {ms(r):8.3f} ms {r.get('ratio_to_ceiling', 0):6.3f}x  P={int(r['partitions'])} "
-              f"bucketed={int(r['part_bucketed'])} batch={int(r['part_batch'])}")
+        print(f"  {label:24s} {d:8s} {ms(r):8.3f} ms {r.get('ratio_to_ceiling', 0):6.3f}x  "
+              f"P={int(r['partitions'])} bucketed={int(r['part_bucketed'])} batch={int(r['part_batch'])}")
         if d not in allbest or ms(r) < allbest[d][0]:
             allbest[d] = (ms(r), "part " + label, r)
 
@@ -117,7 +117,8 @@ for name in ("bincount-2e20", "bincount-2e24", "bincount-2e24-p6", "bincount-2e2
 for d in ("uniform", "zipf"):
     b = best_of({k[1:]: r for k, r in bins.items() if k[0] == "bincount-2e20"}, d)
     if b:
-        print(f"TARGET 2^20 bins {d}: 0.3x the ceiling: {b[1]} {b[0]:.3f} ms {verdict(b[2].get('ratio_to_ceiling', 0), 0.3)}")
+        print(f"TARGET 2^20 bins {d}: 0.3x the ceiling: {b[1]} {b[0]:.3f} ms "
+              f"{verdict(b[2].get('ratio_to_ceiling', 0), 0.3)}")
     t24 = {k[1:]: r for k, r in bins.items() if k[0] == "bincount-2e24"}
     b = best_of(t24, d, skip=("auto", "atomic"))
     if b and (d, "atomic") in t24:

@@ -38,8 +38,8 @@ ocl=$(gpu_device_id opencl gpu)
   --type f32 --dim 64 --variants part --partitions 7 --part-keys bucket -o "$OUT/check-opencl.json" --quiet
 S="$A app scatter --backend cuda --rows $E --dim $D --targets $V --type f32"
 # uniform keys: HOW P B (round 4's kernel read every key in each of 11 launches, one unit a lane at a time)
-for cfg in "reread 11 1" "reread 11 2" "reread 11 4" "bucket 11 1" "bucket 11 2" "bucket 11 4" "bucket 6 4" "bucket 8 2" \
-  "bucket 8 4" "bucket 16 4" "bucket 24 4"; do
+for cfg in "reread 11 1" "reread 11 2" "reread 11 4" "bucket 11 1" "bucket 11 2" "bucket 11 4" "bucket 6 4" \
+  "bucket 8 2" "bucket 8 4" "bucket 16 4" "bucket 24 4"; do
   set -- $cfg
   step "part-$1-p$2-b$3" 25 $S --dist uniform --variants part --part-keys $1 --partitions $2 --part-batch $3 \
     -o "$OUT/part-$1-p$2-b$3.json" --quiet
