@@ -570,17 +570,22 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   int err = 0;
   if (variant == VAR_CUB && (err = run_cub(r, &row, tm, host_out)) == 1) /* CUB's launches; checked as every row */
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+  /* part: the ranges, whether the bucketing runs (it takes at most PART_MAX ranges; more reread the keys) and
+   * the batch (results/nvidia-h100/scatter/round5: uniform keys over 11 ranges 1.545 ms at 2 against 1.599 at 1
+   * and 1.553 at 4; a hot row in one range 0.825 ms at 1 against 1.025 at 4, zipf keys 1.689 and 1.683) */
+  uint32_t batch = p->part_batch;
+  if (variant == VAR_PART) {
+    r->parts = auto_parts ? auto_parts : part_count(p, dev, r->out_bytes);
+    r->bucketed = p->part_keys == PART_BUCKET && r->parts <= PART_MAX;
+    if (batch == 0)
+      batch = r->parts > 1 ? 2 : 1;
+  }
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
            "WARPS=%uu PART_BATCH=%uu",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
            variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows, p->bin_rows,
-           1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, p->part_batch);
-  /* part: the ranges, and whether the bucketing runs (it takes at most PART_MAX ranges; more reread the keys) */
-  if (variant == VAR_PART) {
-    r->parts = auto_parts ? auto_parts : part_count(p, dev, r->out_bytes);
-    r->bucketed = p->part_keys == PART_BUCKET && r->parts <= PART_MAX;
-  }
+           1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1);
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
@@ -613,7 +618,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     }
     atl_row_metric_set(&row, "partitions", r->parts);
     atl_row_metric_set(&row, "part_bucketed", r->bucketed);
-    atl_row_metric_set(&row, "part_batch", p->part_batch);
+    atl_row_metric_set(&row, "part_batch", batch);
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
     if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
@@ -844,8 +849,9 @@ static const struct atl_app_option scatter_options[] = {
      .arg = "HOW", .help = "how the part variant's launches find their rows: reread (each launch reads every key) or "
                            "bucket (one pass first writes each range's (row, key) pairs: a launch reads only its "
                            "own; at most 1024 ranges, more reread)"},
-    {"part-batch", ATL_APP_OPT_U32, P(part_batch), .min = 1, .max = 8, .def = "1", .arg = "B",
-     .help = "units (4 floats on sm_90) a lane of the part variant loads before it adds any (CUDA)"},
+    {"part-batch", ATL_APP_OPT_U32, P(part_batch), .max = 8, .def = "0", .arg = "B",
+     .help = "units (4 floats on sm_90) a lane of the part variant loads before it adds any (CUDA; 0: 2 over several "
+             "ranges, 1 in one range, the fastest of the H100's round 5)"},
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
     {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
      .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "

@@ -83,6 +83,5 @@ expect_usage_error "zipf" app scatter --zipf 0
 expect_usage_error "groups" app scatter --groups -1
 expect_usage_error "partitions" app scatter --targets 500 --partitions 501
 expect_usage_error "part-keys" app scatter --part-keys sort
-expect_usage_error "part-batch" app scatter --part-batch 0
 expect_usage_error "part-batch" app scatter --part-batch 9
 finish

@@ -43,9 +43,12 @@ int main(void)
   CHECK(picks(64, 0.0, 0.05, out, l2, 1, "part", 1));
   CHECK(picks(64, 0.499, 0.0, l2 / 4, l2, 1, "atomic", 0));
   CHECK(picks(64, 0.5, 0.0, l2 / 4, l2, 1, "run", 0));
-  /* dim 1: bins for a head or runs, else atomic, whatever the output */
-  CHECK(picks(1, 0.0, 0.562, out, l2, 1, "bins", 0));
+  /* dim 1: bins for a head or runs; uniform keys: part into counters beyond half the L2 (round 5's 2^24 bins,
+   * 64 MiB), atomic within it (2^20 bins, 4 MiB) or without part's warp path */
+  CHECK(picks(1, 0.0, 0.562, 64ull << 20, l2, 1, "bins", 0));
   CHECK(picks(1, 1.0, 1.0, out, l2, 1, "bins", 0));
-  CHECK(picks(1, 0.0, 0.0, out, l2, 1, "atomic", 0));
+  CHECK(picks(1, 0.0, 0.0, 64ull << 20, l2, 1, "part", 0));
+  CHECK(picks(1, 0.0, 0.0, 4ull << 20, l2, 1, "atomic", 0));
+  CHECK(picks(1, 0.0, 0.0, 64ull << 20, l2, 0, "atomic", 0));
   return check_exit("test_scatter_auto");
 }
