@@ -9,7 +9,6 @@ ceiling with 2^20 bins (uniform, zipf) and 2x the native atomic with 2^24.
 usage: gpu-scatter-round5-summary.py OUT
 """
 import glob
-import json
 import os
 import sys
 
@@ -75,16 +74,11 @@ for d in DISTS:
 print("TARGET deterministic (det) at 0.4x the ceiling on every distribution")
 for d in DISTS:
     r = got.get((d, "det"))
-    print(f"  {d:10s} " + (f"{ms(r):8.3f} ms  {verdict(r.get('ratio_to_ceiling', 0), 0.4)}" if r else "no verified row"))
+    print(f"  {d:10s} " + (f"{ms(r):8.3f} ms  {verdict(r.get('ratio_to_ceiling', 0), 0.4)}" if r else
+                           "no verified row"))
 
-tp = os.path.join(o, "torch.json")
-if os.path.exists(tp):
-    doc = json.load(open(tp))
-    print(f"PyTorch {doc['torch']} on the same inputs ({doc['device']}); PyTorch's time / atomlab's best")
-    for x in doc["results"]:
-        d = x["dist"]
-        sp = f"{x['median_ms'] / allbest[d][0]:8.2f}x" if d in allbest else "       -"
-        print(f"  {d:10s} {x['op']:26s} {x['median_ms']:10.3f} ms  atomlab best {sp}  agrees: {x['agrees']}")
+doc = scatter_rows.torch_table(o, {d: b[0] for d, b in allbest.items()})
+if doc:
     for d, want in (("uniform", 3), ("hot", 20)):
         ia = [x for x in doc["results"] if x["dist"] == d and x["op"] == "index_add_"]
         if ia and d in allbest:
@@ -93,8 +87,6 @@ if os.path.exists(tp):
     if dz and ("zipf", "det") in got:
         print(f"TARGET zipf: det 50x PyTorch's deterministic index_add_: "
               f"{verdict(dz[0]['median_ms'] / ms(got[('zipf', 'det')]), 50)}")
-else:
-    print("PyTorch: no torch.json (the step did not run or failed; info.txt says why)")
 
 bf = scatter_rows.rows(o, "bf16.json")
 scatter_rows.table("bf16, D = 64, E = 8 M, V = 1 M", bf, details=True)
