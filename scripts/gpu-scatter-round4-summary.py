@@ -6,8 +6,6 @@ atomlab's best against the CUB baseline and PyTorch's index_add_ and scatter_add
 
 usage: gpu-scatter-round4-summary.py OUT
 """
-import json
-import os
 import sys
 
 import scatter_rows
@@ -67,18 +65,10 @@ for d in DISTS:
     if d in best and (d, "cub") in cubs:
         print(f"  {d:10s} atomlab best {best[d]:8.3f} ms against CUB {ms(cubs[(d, 'cub')]):8.3f} ms: "
               f"{ms(cubs[(d, 'cub')]) / best[d]:6.2f}x")
-tp = os.path.join(o, "torch.json")
-if os.path.exists(tp):
-    doc = json.load(open(tp))
-    print(f"PyTorch {doc['torch']} on the same inputs ({doc['device']}); atomlab's best / PyTorch's time")
-    for x in doc["results"]:
-        d = x["dist"]
-        sp = f"{x['median_ms'] / best[d]:7.2f}x" if d in best else "      -"
-        print(f"  {d:10s} {x['op']:26s} {x['median_ms']:10.3f} ms  atomlab best {sp}  agrees: {x['agrees']}")
+doc = scatter_rows.torch_table(o, best)
+if doc:
     for d, want in (("uniform", 3), ("hot", 20)):
         ia = [x for x in doc["results"] if x["dist"] == d and x["op"] == "index_add_"]
         if ia and d in best:
             s = ia[0]["median_ms"] / best[d]
             print(f"  target {d}: >= {want}x index_add_: {s:.2f}x ({'met' if s >= want else 'not met'})")
-else:
-    print("PyTorch: no torch.json (the step did not run or failed; info.txt says why)")

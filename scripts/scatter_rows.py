@@ -1,5 +1,6 @@
 """Reading and printing `atomlab app scatter` rows, as the scatter GPU summaries share them
 (gpu-scatter-summary.py, gpu-scatter-bf16-summary.py)."""
+import json
 import os
 
 import atl_json
@@ -35,3 +36,20 @@ def by(rs, with_ceiling=True):
     """(dist, variant) -> row, verified and measured only; the copy ceiling left out unless WITH_CEILING."""
     return {tuple(r["variant"].split("/")[1:3]): r for r in rs
             if r["status"] == "ok" and r["verified"] and (with_ceiling or not r["variant"].endswith("copy-ceiling"))}
+
+
+def torch_table(folder, best):
+    """PyTorch's rows (scripts/peer-torch-scatter.py's FOLDER/torch.json) printed beside BEST (distribution ->
+    atomlab's best ms) as PyTorch's time / atomlab's; the document, or None where the step wrote none."""
+    tp = os.path.join(folder, "torch.json")
+    if not os.path.exists(tp):
+        print("PyTorch: no torch.json (the step did not run or failed; info.txt says why)")
+        return None
+    doc = json.load(open(tp))
+    print(f"PyTorch {doc['torch']} on the same inputs ({doc['device']}); PyTorch's time / atomlab's best")
+    for x in doc["results"]:
+        d = x["dist"]
+        sp = f"{x['median_ms'] / best[d]:8.2f}x" if d in best else "       -"
+        print(f"  {d:10s} {x['op']:26s} {x['median_ms']:10.3f} ms  atomlab best {sp}  agrees: {x['agrees']}")
+    return doc
+

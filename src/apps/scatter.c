@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "app_internal.h"
+#include "scatter_auto.h"
 #include "scatter_det.h"
 
 extern const struct atl_app_info atl__app_scatter;
@@ -33,12 +34,15 @@ static const char *const type_names[] = {"f32", "u32", "i32", "bf16", "f16"};
 static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
 enum { INDEX_I32, INDEX_I64 };
 static const char *const index_names[] = {"i32", "i64"};
+enum { PART_REREAD, PART_BUCKET };
+static const char *const part_key_names[] = {"reread", "bucket"};
+#define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
 
 struct scatter_params {
-  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions;
+  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
-  int type, index;
+  int type, index, part_keys;
   double zipf;
   const char *dump;
 };
@@ -107,10 +111,15 @@ struct scatter_run {
   size_t src_bytes, out_bytes;
   double copy_gbps; /* the ceiling: copy bandwidth (read + write) in this run */
   struct atl__scatter_det det; /* the det variant's passes, prepared once per run */
-  void *part_kernel; /* the part variant: its kernel, launch and arguments (lo and hi set per pass) */
+  void *part_kernel; /* the part variant: its kernel, launch and arguments (lo and hi, or q, set per pass) */
   struct atl_launch part_launch;
   struct atl_arg part_args[6];
   uint32_t parts;
+  int bucketed; /* --part-keys bucket: the pre-pass (count, scan, fill) first, then a launch per range */
+  void *pairs, *meta; /* its (row, key) pairs and its counts, cursors and bounds */
+  void *pre_kernel[3];
+  struct atl_launch pre_launch[3];
+  struct atl_arg pre_args[3][6];
   char det_instructions[sizeof ((struct atl_row *)0)->instructions];
 };
 
@@ -326,18 +335,30 @@ static int det_once(void *arg, uint32_t iters, double *ms)
   return err ? err : atl__scatter_det_launch(r->ctx, &r->det, ms);
 }
 
-/* One timed sample of the part variant: the output zeroed (untimed), then one launch per range of keys, in
- * order; the time is their sum. Range q is [V q / P, V (q + 1) / P). */
+/* One timed sample of the part variant: the output (and the bucketing's counts) zeroed (untimed), the
+ * bucketing's three launches where it runs, then one launch per range of keys, in order; the time is their
+ * sum. Range q is [V q / P, V (q + 1) / P). */
 static int part_once(void *arg, uint32_t iters, double *ms)
 {
   struct scatter_run *r = arg;
   double total = 0;
   int err = reset_out(r->ctx, r);
   (void)iters;
+  if (!err && r->bucketed)
+    err = atl__app_fill32(r->ctx, r->meta, 0, PART_MAX * 4);
+  for (unsigned i = 0; i < 3 && r->bucketed && !err; i++) {
+    double t = 0;
+    err = atl__ops(r->ctx)->launch(atl__dev(r->ctx), r->pre_kernel[i], &r->pre_launch[i], &t);
+    total += t;
+  }
   for (uint32_t q = 0; q < r->parts && !err; q++) {
     double t = 0;
-    r->part_args[4].value = r->p->targets * q / r->parts;
-    r->part_args[5].value = r->p->targets * (q + 1) / r->parts;
+    if (r->bucketed)
+      r->part_args[4].value = q;
+    else {
+      r->part_args[4].value = r->p->targets * q / r->parts;
+      r->part_args[5].value = r->p->targets * (q + 1) / r->parts;
+    }
     err = atl__ops(r->ctx)->launch(atl__dev(r->ctx), r->part_kernel, &r->part_launch, &t);
     total += t;
   }
@@ -377,36 +398,68 @@ static unsigned block_slots(const struct scatter_params *p)
 /* The bins variant's local table: 4096 (key, sum) slots, 32 KiB a work-group. */
 #define BIN_LOG2_SLOTS 12u
 
-/* One wave of the compiled kernel's work-groups: as many as the device holds at once. The backend's estimate
- * for the kernel counts its local memory (the bins and part variants' tables); without one, the resident
- * threads. */
-static size_t one_wave_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
+/* One wave of @p kernel's work-groups: as many as the device holds at once (the backend's estimate for the
+ * compiled kernel counts its local memory; without one, the resident threads), at least one. */
+static uint64_t one_wave_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
   unsigned est = 0;
   char method[160];
+  uint64_t groups = atl__app_resident_threads(atl_device_current(ctx), p->wg_size) / p->wg_size;
   if (ops->occupancy_estimate && ops->occupancy_estimate(atl__dev(ctx), kernel, p->wg_size, &est, method,
                                                          sizeof method) == 0 && est > 0)
-    return est;
-  return atl__app_resident_threads(atl_device_current(ctx), p->wg_size) / p->wg_size;
+    groups = est;
+  return groups ? groups : 1;
 }
 
-/* The bins variant's work-groups: one wave, no more than there are chunks of --bin-rows rows. */
+/* The bins variant's work-groups: one wave (its 32 KiB of local memory counted), no more than there are
+ * chunks of --bin-rows rows. */
 static size_t bins_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
 {
-  const size_t groups = one_wave_groups(ctx, kernel, p);
-  const uint64_t chunks = (p->rows + p->bin_rows - 1) / p->bin_rows;
-  return groups > chunks ? (size_t)chunks : groups ? groups : 1;
+  const uint64_t groups = one_wave_groups(ctx, kernel, p), chunks = (p->rows + p->bin_rows - 1) / p->bin_rows;
+  return (size_t)(groups > chunks ? chunks : groups);
 }
 
-/* The part variant's work-items: one wave of work-groups, no more than the steps of 32 rows need; its warps take
- * the steps in turn, so each work-group's table sees as many rows of a pass as it can. */
+/* The part variant's work-items: one wave of work-groups (its local table counted), no more than the steps of
+ * 32 rows need; its warps take the steps in turn, so each work-group's table sees as many rows of a pass as
+ * it can. */
 static size_t part_threads(atl_context_t ctx, void *kernel, const struct scatter_params *p)
 {
   const uint64_t groups = one_wave_groups(ctx, kernel, p);
   const uint64_t steps = (p->rows + 31) / 32, per_group = p->wg_size / 32;
   const uint64_t need = (steps + per_group - 1) / per_group;
-  return (size_t)((groups == 0 ? 1 : groups < need ? groups : need) * p->wg_size);
+  return (size_t)((groups < need ? groups : need) * p->wg_size);
+}
+
+/* The bucketing's launches (--part-keys bucket; app_scatter.k.c's part_count, part_scan, part_fill) with the
+ * same defines as the ranges' kernel: count and fill over one wave, the scan on one work-item. */
+static int part_prepare_buckets(struct scatter_run *r, const char *defines)
+{
+  static const char *const entries[3] = {"part_count", "part_scan", "part_fill"};
+  const struct scatter_params *p = r->p;
+  const uint64_t fill_chunks = (p->rows + p->wg_size * 8ull - 1) / (p->wg_size * 8ull); /* FILL_ROWS 8 */
+  const uint64_t count_groups = (p->rows + p->wg_size - 1) / p->wg_size;
+  int err = 0;
+  for (unsigned i = 0; i < 3 && !err; i++)
+    err = atl__app_build(r->ctx, "app_scatter", entries[i], defines, &r->pre_kernel[i], NULL);
+  if (err)
+    return err;
+  uint64_t g = one_wave_groups(r->ctx, r->pre_kernel[0], p);
+  struct atl_arg *a = r->pre_args[0];
+  a[0] = (struct atl_arg){ATL_ARG_BUFFER, r->idx, 0}, a[1] = (struct atl_arg){ATL_ARG_BUFFER, r->meta, 0};
+  a[2] = (struct atl_arg){ATL_ARG_U64, NULL, p->rows}, a[3] = (struct atl_arg){ATL_ARG_U32, NULL, r->parts};
+  a[4] = (struct atl_arg){ATL_ARG_U32, NULL, p->targets};
+  r->pre_launch[0] = (struct atl_launch){(size_t)(g < count_groups ? g : count_groups) * p->wg_size, p->wg_size, a, 5};
+  a = r->pre_args[1];
+  a[0] = (struct atl_arg){ATL_ARG_BUFFER, r->meta, 0}, a[1] = (struct atl_arg){ATL_ARG_U32, NULL, r->parts};
+  r->pre_launch[1] = (struct atl_launch){p->wg_size, p->wg_size, a, 2};
+  g = one_wave_groups(r->ctx, r->pre_kernel[2], p);
+  a = r->pre_args[2];
+  a[0] = (struct atl_arg){ATL_ARG_BUFFER, r->idx, 0}, a[1] = (struct atl_arg){ATL_ARG_BUFFER, r->meta, 0};
+  a[2] = (struct atl_arg){ATL_ARG_BUFFER, r->pairs, 0}, a[3] = (struct atl_arg){ATL_ARG_U64, NULL, p->rows};
+  a[4] = (struct atl_arg){ATL_ARG_U32, NULL, r->parts}, a[5] = (struct atl_arg){ATL_ARG_U32, NULL, p->targets};
+  r->pre_launch[2] = (struct atl_launch){(size_t)(g < fill_chunks ? g : fill_chunks) * p->wg_size, p->wg_size, a, 6};
+  return 0;
 }
 
 static size_t launch_threads(const struct scatter_params *p, int variant)
@@ -419,32 +472,33 @@ static size_t launch_threads(const struct scatter_params *p, int variant)
 }
 
 /*
- * What `auto` runs for these keys (never det, whose point is its order): from the shape and two shares of the
- * keys measured on the host, each a pass over them. The rules follow the H100 and H200 runs
- * (docs/scatter.md): a run of equal consecutive keys is what the run variant removes (sorted, clustered,
- * hot); a head of keys that each recur in a block variant's work-group (expected at least twice in its
- * --block-rows rows: a zipf head) is what the group's local table removes; at dim 1 the bins variant's
- * table takes a head or a run (uniform keys: atomic, 2% faster, results/nvidia-h100/scatter/round3/).
+ * What `auto` runs for these keys (scatter_auto.c's rule; never det, whose point is its order): from the shape
+ * and two shares of the keys measured on the host, each a pass over them: runs of equal consecutive keys
+ * (what the run variant removes: sorted, clustered, hot) and a head of keys that each recur in a block
+ * variant's work-group (expected at least twice in its --block-rows rows: a zipf head, a hot row). Part's
+ * ranges where it picks part into *parts (1, or 0: from the L2's size).
  */
-static int auto_pick(const struct scatter_params *p, const uint32_t *idx, const struct expected *x, char *why,
-                     size_t len)
+static int auto_pick(const struct scatter_run *r, const struct expected *x, uint32_t *parts, char *why, size_t len)
 {
+  const struct scatter_params *p = r->p;
+  const struct atl_device_info *d = atl_device_current(r->ctx);
   uint64_t same = 0, head = 0;
   for (uint64_t i = 1; i < p->rows; i++)
-    same += idx[i] == idx[i - 1];
+    same += r->host_idx[i] == r->host_idx[i - 1];
   for (uint64_t k = 0; k < p->targets; k++)
     head += (double)x->depth[k] * p->block_rows >= 2.0 * (double)p->rows ? x->depth[k] : 0; /* 2 a block */
-  const double run_share = (double)same / (double)p->rows, head_share = (double)head / (double)p->rows;
-  int pick = VAR_ATOMIC;
-  if (p->dim == 1) /* H100, 2^20 bins: uniform keys 0.83 ms atomic, 0.84 bins; zipf 14.7 and 0.52; hot 49 and 0.20 */
-    pick = run_share >= 0.5 || head_share >= 0.05 ? VAR_BINS : VAR_ATOMIC;
-  else if (run_share >= 0.5)
-    pick = VAR_RUN;
-  else if (head_share >= 0.05)
-    pick = VAR_BLOCK;
-  snprintf(why, len, "auto ran %s (equal neighbouring keys %.3f, head keys' share %.3f, dim %u)",
-           variant_names[pick], run_share, head_share, p->dim);
-  return pick;
+  const struct atl__scatter_stats st = {p->dim, (double)same / (double)p->rows, (double)head / (double)p->rows,
+                                        r->out_bytes, d->l2_cache,
+                                        d->kernels_cuda_c && d->has_warp_vote && elem_bytes(p) == 4};
+  const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
+  int v = VAR_ATOMIC;
+  while (v < VAR_COUNT && strcmp(variant_names[v], pick.variant) != 0)
+    v++;
+  *parts = pick.partitions;
+  snprintf(why, len, "auto ran %s%s (equal neighbouring keys %.3f, head keys' share %.3f, dim %u)", pick.variant,
+           v != VAR_PART ? "" : pick.partitions == 1 ? " in one range" : " in L2-sized ranges", st.run_share,
+           st.head_share, p->dim);
+  return v < VAR_COUNT ? v : VAR_ATOMIC;
 }
 
 /* One call of the CUB baseline (libatomlab_cub.so): @p reps timed runs, each from a zeroed output. */
@@ -485,8 +539,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
 {
   char picked[160] = "";
   const int as_auto = variant == VAR_AUTO;
+  uint32_t auto_parts = 0; /* auto's ranges for part: 1, or 0 as --partitions says */
   if (as_auto)
-    variant = auto_pick(r->p, r->host_idx, x, picked, sizeof picked);
+    variant = auto_pick(r, x, &auto_parts, picked, sizeof picked);
   atl_context_t ctx = r->ctx;
   const struct scatter_params *p = r->p;
   struct atl_row row;
@@ -515,19 +570,31 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   int err = 0;
   if (variant == VAR_CUB && (err = run_cub(r, &row, tm, host_out)) == 1) /* CUB's launches; checked as every row */
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+  /* part: the ranges, whether the bucketing runs (it takes at most PART_MAX ranges; more reread the keys) and
+   * the batch (results/nvidia-h100/scatter/round5: uniform keys over 11 ranges 1.545 ms at 2 against 1.599 at 1
+   * and 1.553 at 4; a hot row in one range 0.825 ms at 1 against 1.025 at 4, zipf keys 1.689 and 1.683) */
+  uint32_t batch = p->part_batch;
+  if (variant == VAR_PART) {
+    r->parts = auto_parts ? auto_parts : part_count(p, dev, r->out_bytes);
+    r->bucketed = p->part_keys == PART_BUCKET && r->parts <= PART_MAX;
+    if (batch == 0)
+      batch = r->parts > 1 ? 2 : 1;
+  }
   snprintf(defines, sizeof defines,
-           "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu",
+           "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
+           "WARPS=%uu PART_BATCH=%uu",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
            variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows, p->bin_rows,
-           1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS);
+           1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1);
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
     if (!(err = det_once(r, 0, &warm)))
       err = atl__app_sample(det_once, r, tm, &row.time_ms);
   } else if (variant != VAR_CUB)
-    err = atl__app_build(ctx, "app_scatter", variant == VAR_PART ? "scatter_part" : "scatter_add", defines, &kernel,
-                         &row);
+    err = atl__app_build(ctx, "app_scatter",
+                         variant != VAR_PART ? "scatter_add" : r->bucketed ? "scatter_part_bucketed" : "scatter_part",
+                         defines, &kernel, &row);
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r->src, 0},
                            {ATL_ARG_BUFFER, r->idx, 0},
                            {ATL_ARG_BUFFER, r->out, 0},
@@ -538,15 +605,22 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     launch.global = bins_groups(ctx, kernel, p) * p->wg_size;
   if (!err && variant == VAR_PART) { /* P launches a sample, each over every row, adding the keys of its range */
     double warm = 0;
-    r->parts = part_count(p, dev, r->out_bytes);
     r->part_kernel = kernel;
     memcpy(r->part_args, args, 4 * sizeof *args); /* src, idx, out, rows; then the range [lo, hi) */
     r->part_args[4] = (struct atl_arg){ATL_ARG_U32, NULL, 0};
     r->part_args[5] = (struct atl_arg){ATL_ARG_U32, NULL, 0};
     r->part_launch = (struct atl_launch){part_threads(ctx, kernel, p), p->wg_size, r->part_args, 6};
+    if (r->bucketed) { /* src, pairs, out, meta, q */
+      r->part_args[1] = (struct atl_arg){ATL_ARG_BUFFER, r->pairs, 0};
+      r->part_args[3] = (struct atl_arg){ATL_ARG_BUFFER, r->meta, 0};
+      r->part_launch.nargs = 5;
+      err = part_prepare_buckets(r, defines);
+    }
     atl_row_metric_set(&row, "partitions", r->parts);
+    atl_row_metric_set(&row, "part_bucketed", r->bucketed);
+    atl_row_metric_set(&row, "part_batch", batch);
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
-    if (!(err = part_once(r, 0, &warm)))
+    if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
   } else if (!err && variant != VAR_DET && variant != VAR_CUB)
     err = atl__app_time(ctx, kernel, &launch, variant < 0 ? NULL : reset_out, r, tm, &row);
@@ -639,6 +713,10 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
       goto out;
     snprintf(r.det_instructions, sizeof r.det_instructions, "%s", probe.instructions);
   }
+  if ((p->variants & (1u << VAR_PART | 1u << VAR_AUTO)) && p->part_keys == PART_BUCKET &&
+      ((err = atl__app_alloc(ctx, &bufs, p->rows * 8, &r.pairs)) ||
+       (err = atl__app_alloc(ctx, &bufs, (3 * PART_MAX + 1) * 4, &r.meta))))
+    goto out;
   if (p->dump && mkdir(p->dump, 0777) != 0 && access(p->dump, W_OK) != 0) {
     err = atl__seterr(ctx, ATL_EINVAL, "dump: unable to create or write the folder '%s'", p->dump);
     goto out;
@@ -752,8 +830,8 @@ static const struct atl_app_option scatter_options[] = {
                             "table first), part (one launch per range of keys whose output rows fit the L2, "
                             "--partitions), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
                             "in-run baseline on CUDA, f32 at dim 64 with i32 keys), auto (one of atomic, run, "
-                            "block, bins, picked by dim and the keys' measured runs and head) or all; the copy "
-                            "ceiling always runs"},
+                            "block, bins, part, picked by dim, the output against the L2 and the keys' measured "
+                            "runs and head) or all; the copy ceiling always runs"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
     {"block-rows", ATL_APP_OPT_U32, P(block_rows), .min = 1, .max = 1u << 24, .def = "4096", .arg = "N",
@@ -767,6 +845,13 @@ static const struct atl_app_option scatter_options[] = {
     {"partitions", ATL_APP_OPT_U32, P(partitions), .max = 1u << 24, .def = "0", .arg = "P",
      .help = "ranges of keys the part variant adds one launch each (0: as many as make a range's output rows fit "
              "half the device's L2, 1 where its size is unknown)"},
+    {"part-keys", ATL_APP_OPT_CHOICE, P(part_keys), .names = part_key_names, .nnames = 2, .def = "reread",
+     .arg = "HOW", .help = "how the part variant's launches find their rows: reread (each launch reads every key) or "
+                           "bucket (one pass first writes each range's (row, key) pairs: a launch reads only its "
+                           "own; at most 1024 ranges, more reread)"},
+    {"part-batch", ATL_APP_OPT_U32, P(part_batch), .max = 8, .def = "0", .arg = "B",
+     .help = "units (4 floats on sm_90) a lane of the part variant loads before it adds any (CUDA; 0: 2 over several "
+             "ranges, 1 in one range, the fastest of the H100's round 5)"},
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
     {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
      .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "

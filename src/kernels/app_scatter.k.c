@@ -120,20 +120,120 @@ ATL_INLINE uint slot_of(volatile ATL_LOCAL uint *keys, uint k)
 }
 #endif
 
+#if defined(VARIANT_part)
+/*
+ * VARIANT_part's bucketing (--part-keys bucket), one pass over the keys before the ranges: part_count counts
+ * the rows of each range, part_scan turns the counts into each range's first place (bounds) and a cursor,
+ * part_fill writes each row's (row, key) pair at its range's cursor. Launch q then reads only its own
+ * bounds[q] .. bounds[q + 1] pairs instead of all E keys (P passes over the keys become one, plus 8 bytes a
+ * row written and read once). meta holds counts at 0, cursors at PART_MAX, bounds at 2 PART_MAX. The order
+ * of the pairs within a range is not fixed (nor is the order of a float sum: the bound covers any order).
+ */
+#define PART_MAX 1024u
+#define FILL_ROWS 8u /* rows a work-item of part_fill holds between its two barriers */
+
+/* The range of key k: the largest q with floor(V q / P) <= k, for ranges [V q / P, V (q + 1) / P) */
+ATL_INLINE uint range_of(uint k, uint parts, uint targets)
+{
+  return (uint)((((ulong)k + 1u) * parts - 1u) / targets);
+}
+
+/* hist[r] += 1, returning the old count; a warp's lanes of one range as one atomic on CUDA (a hot key's range
+ * would otherwise take 32 serialized local atomics per warp) */
+ATL_INLINE uint hist_add(volatile ATL_LOCAL uint *hist, uint r)
+{
+#if defined(__CUDACC__) && __CUDA_ARCH__ >= 700
+  const uint m = __activemask(), grp = __match_any_sync(m, r), lane = atl_local_id() & 31u;
+  const uint first = (uint)__ffs(grp) - 1u;
+  uint old = 0;
+  if (lane == first)
+    old = atomicAdd((uint *)&hist[r], (uint)__popc(grp));
+  return __shfl_sync(grp, old, first) + (uint)__popc(grp & ((1u << lane) - 1u));
+#else
+  return atl_atomic_add(&hist[r], 1u);
+#endif
+}
+
+ATL_KERNEL void part_count(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL uint *meta, ulong rows, uint parts,
+                           uint targets)
+{
+  ATL_SHARED uint hist[PART_MAX];
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  for (uint s = lid; s < parts; s += wg)
+    hist[s] = 0;
+  atl_barrier_local();
+  for (ulong i = atl_global_id64(); i < rows; i += atl_global_size64())
+    hist_add(hist, range_of((uint)idx[i], parts, targets));
+  atl_barrier_local();
+  for (uint s = lid; s < parts; s += wg)
+    if (hist[s])
+      atl_atomic_add(&meta[s], hist[s]);
+}
+
+/* One work-item: P <= PART_MAX counts */
+ATL_KERNEL void part_scan(ATL_GLOBAL uint *meta, uint parts)
+{
+  if (atl_global_id64() != 0)
+    return;
+  uint at = 0;
+  for (uint q = 0; q < parts; q++) {
+    meta[2 * PART_MAX + q] = meta[PART_MAX + q] = at;
+    at += meta[q];
+  }
+  meta[2 * PART_MAX + parts] = at;
+}
+
+/* Chunks of wg x FILL_ROWS rows, one wave of work-groups taking them in turn: the chunk's counts per range
+ * in local memory, one global atomic per range a chunk reserves its places, then each row's pair there. */
+ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL uint *meta, ATL_GLOBAL uint2 *pairs,
+                          ulong rows, uint parts, uint targets)
+{
+  ATL_SHARED uint hist[PART_MAX], at[PART_MAX];
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  const ulong chunk = (ulong)wg * FILL_ROWS;
+  for (ulong first = (ulong)atl_group_id() * chunk; first < rows; first += (ulong)atl_num_groups() * chunk) {
+    uint k[FILL_ROWS], r[FILL_ROWS], pos[FILL_ROWS];
+    for (uint s = lid; s < parts; s += wg)
+      hist[s] = 0;
+    atl_barrier_local();
+    for (uint u = 0; u < FILL_ROWS; u++) {
+      const ulong i = first + (ulong)u * wg + lid;
+      k[u] = i < rows ? (uint)idx[i] : 0u;
+      r[u] = i < rows ? range_of(k[u], parts, targets) : PART_MAX;
+      pos[u] = r[u] < PART_MAX ? hist_add(hist, r[u]) : 0u;
+    }
+    atl_barrier_local();
+    for (uint s = lid; s < parts; s += wg)
+      at[s] = hist[s] ? atl_atomic_add(&meta[PART_MAX + s], hist[s]) : 0u;
+    atl_barrier_local();
+    for (uint u = 0; u < FILL_ROWS; u++)
+      if (r[u] < PART_MAX) {
+        uint2 pr;
+        pr.x = (uint)(first + (ulong)u * wg + lid);
+        pr.y = k[u];
+        pairs[at[r[u]] + pos[u]] = pr;
+      }
+    atl_barrier_local();
+  }
+}
+#endif
+
 #if defined(VARIANT_part) && defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && !defined(PACKED)
 /*
  * VARIANT_part: launch p of P adds only the rows whose key lies in [lo, hi), a slice of the output the host
  * sizes to stay in the L2 while every update of it arrives (src/apps/scatter.c: half the L2). Uniform keys
  * into an output larger than the L2 otherwise read and write a whole output row in DRAM per update (E x D x 8
- * bytes against the counted 2 V x D x 4); here each output row moves about once. Every launch reads all the
- * keys (E x 4 bytes a pass, streamed), a source row is read in the one launch whose range holds its key, and
- * both are loaded with the evict-first hint (ld.global.cs) so they do not push the slice out.
- * A warp takes 32 rows a step: the lanes' keys in one coalesced load, the rows in range found by a vote, rows
- * with equal keys (match-any) summed in registers by their group's first lane, the warp's (group, unit)
- * pairs over its lanes (a unit: 4 floats added by one red.global.add.v4.f32 on sm_90 with D a multiple of 4,
- * else one value). A key that recurs within a step (a zipf head, a hot row) takes a slot of the work-group's
- * local table (as the block variant's: SLOTS keys x D sums, CAS inserts) and goes out once per work-group at
- * the end; keys that do not recur (uniform) never touch it.
+ * bytes against the counted 2 V x D x 4); here each output row moves about once. scatter_part reads all the
+ * keys in every launch (E x 4 bytes a pass, streamed); scatter_part_bucketed reads only its range's (row, key)
+ * pairs (part_fill above). A source row is read in the one launch whose range holds its key; keys and rows
+ * are loaded with the evict-first hint (ld.global.cs) so they do not push the slice out.
+ * A warp takes 32 rows a step (part_step): the rows in range found by a vote, rows with equal keys
+ * (match-any) summed in registers, the warp's (group, unit) pairs over its lanes (a unit: 4 floats added by
+ * one red.global.add.v4.f32 on sm_90 with D a multiple of 4, else one value), PART_BATCH units a lane
+ * loaded before any is added (a lane's loads in flight together, not one DRAM latency per unit). A key
+ * that recurs within a step (a zipf head, a hot row) takes a slot of the work-group's local table (as the
+ * block variant's: SLOTS keys x D sums, CAS inserts) and goes out once per work-group at the end; keys that
+ * do not recur (uniform) never touch it.
  */
 #if __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && D % 4 == 0
 #define UNIT 4u
@@ -142,15 +242,25 @@ ATL_INLINE uint slot_of(volatile ATL_LOCAL uint *keys, uint k)
 #endif
 #define UNITS (D / UNIT)
 #define FULL 0xffffffffu
+#if !defined(PART_BATCH)
+#define PART_BATCH 1u
+#endif
+#if !defined(WARPS)
+#define WARPS 32u
+#endif
 
-/* v += the UNIT values at p, loaded evict-first (they are read once) */
-ATL_INLINE void unit_load(const T *p, A *v)
+/* v = (first) or += the UNIT values at p, loaded evict-first (they are read once) */
+ATL_INLINE void unit_load(const T *p, A *v, bool first)
 {
 #if UNIT == 4
   const float4 x = __ldcs((const float4 *)p);
-  v[0] += x.x, v[1] += x.y, v[2] += x.z, v[3] += x.w;
+  if (first)
+    v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
+  else
+    v[0] += x.x, v[1] += x.y, v[2] += x.z, v[3] += x.w;
 #else
-  v[0] += __ldcs(p);
+  const T x = __ldcs(p);
+  v[0] = first ? x : v[0] + x;
 #endif
 }
 
@@ -165,60 +275,127 @@ ATL_INLINE void unit_red(T *p, const A *v)
 #endif
 }
 
+/* The work-group's table and its warps' step arrays: the rows of the step's lanes, and the first lane of each
+ * group of equal keys in the order of those lanes (the rest of a group's data comes by shuffle) */
+struct part_shared {
+  uint keys[SLOTS];
+  A sums[SLOTS * D];
+  uint row[WARPS][LANES], first[WARPS][LANES];
+};
+
+/* One step of a warp: lane l's row @p row with key @p k, where @p in */
+ATL_INLINE void part_step(struct part_shared *sh, const T *ATL_RESTRICT src, T *out, uint warp, uint lane, bool in,
+                          uint k, uint row)
+{
+  const uint grp = __match_any_sync(FULL, in ? k : EMPTY); /* the lanes whose row has this key */
+  const uint lead = __ballot_sync(FULL, in && lane == (uint)__ffs(grp) - 1u);
+  if (lead == 0)
+    return;
+  sh->row[warp][lane] = row;
+  uint slot = SLOTS; /* a recurring key's place in the table (its first lane's) */
+  if (lead >> lane & 1u) {
+    sh->first[warp][__popc(lead & ((1u << lane) - 1u))] = lane;
+    if (__popc(grp) > 1)
+      slot = slot_of(sh->keys, k);
+  }
+  __syncwarp();
+  const uint n = (uint)__popc(lead) * UNITS;
+  for (uint t0 = 0; t0 < n; t0 += LANES * PART_BATCH) {
+    A v[PART_BATCH][UNIT];
+    uint g[PART_BATCH], key[PART_BATCH], s[PART_BATCH];
+#pragma unroll
+    for (uint b = 0; b < PART_BATCH; b++) { /* every group's first row's unit in flight before any add */
+      const uint t = t0 + b * LANES + lane, from = t < n ? sh->first[warp][t / UNITS] : 0u;
+      const uint r0 = __shfl_sync(FULL, row, from);
+      key[b] = __shfl_sync(FULL, k, from);
+      s[b] = __shfl_sync(FULL, slot, from);
+      g[b] = __shfl_sync(FULL, grp, from);
+      if (t < n) {
+        unit_load(&src[(ulong)r0 * D + t % UNITS * UNIT], v[b], true);
+        g[b] &= g[b] - 1u; /* the first lane is the group's lowest */
+      } else
+        g[b] = 0;
+    }
+#pragma unroll
+    for (uint b = 0; b < PART_BATCH; b++) /* the other rows of a group of equal keys */
+      for (uint r = g[b]; r; r &= r - 1u)
+        unit_load(&src[(ulong)sh->row[warp][__ffs(r) - 1] * D + (t0 + b * LANES + lane) % UNITS * UNIT], v[b],
+                  false);
+#pragma unroll
+    for (uint b = 0; b < PART_BATCH; b++) {
+      const uint t = t0 + b * LANES + lane;
+      if (t >= n)
+        break;
+      const uint c = t % UNITS * UNIT;
+      if (s[b] < SLOTS)
+        for (uint u = 0; u < UNIT; u++)
+          ADD_LOCAL(&sh->sums[s[b] * D + c + u], v[b][u]);
+      else
+        unit_red(&out[(ulong)key[b] * D + c], v[b]);
+    }
+  }
+  __syncwarp(); /* the step's arrays are read before the next step writes them */
+}
+
+ATL_INLINE void part_begin(struct part_shared *sh)
+{
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  for (uint s = lid; s < SLOTS; s += wg)
+    sh->keys[s] = EMPTY;
+  for (uint e = lid; e < SLOTS * D; e += wg)
+    sh->sums[e] = (A)0;
+  atl_barrier_local();
+}
+
+/* the table's sums out, one reduction per slot and unit */
+ATL_INLINE void part_end(struct part_shared *sh, T *out)
+{
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  atl_barrier_local();
+  for (uint e = lid; e < SLOTS * UNITS; e += wg) {
+    const uint s = e / UNITS, c = e % UNITS * UNIT, k = sh->keys[s];
+    if (k != EMPTY)
+      unit_red(&out[(ulong)k * D + c], &sh->sums[s * D + c]);
+  }
+}
+
 ATL_KERNEL void scatter_part(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, ulong rows, uint lo,
                              uint hi)
 {
-  ATL_SHARED uint keys[SLOTS];
-  ATL_SHARED A sums[SLOTS * D];
-  const uint lid = atl_local_id(), wg = atl_local_size(), lane = lid % LANES;
-  for (uint s = lid; s < SLOTS; s += wg)
-    keys[s] = EMPTY;
-  for (uint e = lid; e < SLOTS * D; e += wg)
-    sums[e] = (A)0;
-  atl_barrier_local();
+  ATL_SHARED struct part_shared sh;
+  const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
+  part_begin(&sh);
   /* Steps of 32 rows, step s by warp s mod the warps (one wave of them): sorted keys, whose rows of a range are
    * neighbours, spread over every warp too. The same steps for every lane: the votes need them all. */
   const ulong stride = atl_global_size64() / LANES * LANES;
-  for (ulong base = atl_global_id64() / LANES * LANES; base < rows; base += stride) {
-    const ulong i = base + lane;
-    const uint k = i < rows ? (uint)__ldcs(&idx[i]) : hi;
-    const bool in = k - lo < hi - lo;
-    const uint grp = __match_any_sync(FULL, in ? k : EMPTY); /* the lanes whose row has this key */
-    const uint lead = __ballot_sync(FULL, in && lane == (uint)__ffs(grp) - 1u);
-    if (lead == 0)
-      continue;
-    uint slot = SLOTS; /* a recurring key's place in the table */
-    if ((lead >> lane & 1u) && __popc(grp) > 1)
-      slot = slot_of(keys, k);
-    const uint n = (uint)__popc(lead) * UNITS;
-    for (uint t0 = 0; t0 < n; t0 += LANES) {
-      const uint t = t0 + lane;
-      uint m = lead; /* the lane of the (t / UNITS)-th group's leader */
-      for (uint j = t < n ? t / UNITS : 0; j > 0; j--)
-        m &= m - 1u;
-      const uint from = (uint)__ffs(m) - 1u;
-      const uint key = __shfl_sync(FULL, k, from), g = __shfl_sync(FULL, grp, from), s = __shfl_sync(FULL, slot, from);
-      if (t >= n)
-        continue;
-      const uint c = t % UNITS * UNIT;
-      A v[UNIT];
-      for (uint u = 0; u < UNIT; u++)
-        v[u] = (A)0;
-      for (uint r = g; r; r &= r - 1u)
-        unit_load(&src[(base + (uint)__ffs(r) - 1u) * D + c], v);
-      if (s < SLOTS)
-        for (uint u = 0; u < UNIT; u++)
-          ADD_LOCAL(&sums[s * D + c + u], v[u]);
-      else
-        unit_red(&out[(ulong)key * D + c], v);
-    }
+  ulong base = atl_global_id64() / LANES * LANES;
+  uint k = base + lane < rows ? (uint)__ldcs(&idx[base + lane]) : hi;
+  for (; base < rows; base += stride) { /* the next step's keys loaded before this step's rows */
+    const ulong i = base + lane, next = i + stride;
+    const uint k_next = next < rows ? (uint)__ldcs(&idx[next]) : hi;
+    part_step(&sh, src, out, warp, lane, k - lo < hi - lo, k, (uint)i);
+    k = k_next;
   }
-  atl_barrier_local();
-  for (uint e = lid; e < SLOTS * UNITS; e += wg) {
-    const uint s = e / UNITS, c = e % UNITS * UNIT, k = keys[s];
-    if (k != EMPTY)
-      unit_red(&out[(ulong)k * D + c], &sums[s * D + c]);
+  part_end(&sh, out);
+}
+
+ATL_KERNEL void scatter_part_bucketed(const T *ATL_RESTRICT src, const uint2 *ATL_RESTRICT pairs, T *out,
+                                      const uint *ATL_RESTRICT meta, uint q)
+{
+  ATL_SHARED struct part_shared sh;
+  const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
+  const ulong b0 = meta[2 * PART_MAX + q], b1 = meta[2 * PART_MAX + q + 1];
+  part_begin(&sh);
+  const ulong stride = atl_global_size64() / LANES * LANES;
+  ulong base = b0 + atl_global_id64() / LANES * LANES;
+  uint2 pr = base + lane < b1 ? __ldcs(&pairs[base + lane]) : make_uint2(0u, 0u);
+  for (; base < b1; base += stride) { /* the next step's pairs loaded before this step's rows */
+    const ulong i = base + lane, next = i + stride;
+    const uint2 pr_next = next < b1 ? __ldcs(&pairs[next]) : make_uint2(0u, 0u);
+    part_step(&sh, src, out, warp, lane, i < b1, pr.y, pr.x);
+    pr = pr_next;
   }
+  part_end(&sh, out);
 }
 #elif defined(VARIANT_part)
 /* VARIANT_part elsewhere (OpenCL, 16-bit types, CUDA before sm_70): the same passes over key ranges, each row
@@ -245,6 +422,28 @@ ATL_KERNEL void scatter_part(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL co
     }
 #endif
   }
+}
+
+/* The bucketed launch: the range's pairs bounds[q] .. bounds[q + 1], a row's elements (or column pairs) over
+ * neighbouring work-items */
+ATL_KERNEL void scatter_part_bucketed(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint2 *ATL_RESTRICT pairs,
+                                      ATL_GLOBAL T *out, ATL_GLOBAL const uint *ATL_RESTRICT meta, uint q)
+{
+  const ulong b0 = meta[2 * PART_MAX + q], b1 = meta[2 * PART_MAX + q + 1];
+#if defined(PACKED)
+  for (ulong t = atl_global_id64(); t < (b1 - b0) * PAIRS; t += atl_global_size64()) {
+    const uint2 pr = pairs[b0 + t / PAIRS];
+    const ulong i = pr.x, k = pr.y;
+    const uint c = (uint)(t % PAIRS) * 2u;
+    ADD_PAIR(&out[k * D + c], LOAD(src[i * D + c]), c + 1 < D ? LOAD(src[i * D + c + 1]) : -0.0f);
+  }
+#else
+  for (ulong t = atl_global_id64(); t < (b1 - b0) * D; t += atl_global_size64()) {
+    const uint2 pr = pairs[b0 + t / D];
+    const ulong i = pr.x, k = pr.y;
+    ADD(&out[k * D + t % D], LOAD(src[i * D + t % D]));
+  }
+#endif
 }
 #elif defined(VARIANT_bins)
 /* D = 1 (a weighted bincount): a work-item per row, one wave of work-groups taking chunks of BIN_ROWS rows in

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: app scatter on CUDA at a small size, every type (f32, u32, i32, bf16 with
 # sm_90's packed red.add.noftz.bf16x2 and v4.bf16x2, f16 with .f16x2, odd D's straddling pairs included), both
-# key types and every variant verify (part over 3, 5 and 7 ranges of keys too: its vector, scalar and 16-bit paths); det gives one output hash on
+# key types and every variant verify (part over 3, 5 and 7 ranges of keys too: its vector, scalar and 16-bit paths, rereading the keys and bucketed); det gives one output hash on
 # 5 grids and work-group sizes. Skipped (77) where CUDA is unavailable.
 . "$(dirname "$0")/lib.sh"
 if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
@@ -14,7 +14,9 @@ S="app scatter --backend cuda --rows 300000 --targets 20000 --samples 2"
 for spec in "--type f32 --dim 64" "--type u32 --dim 1 --index i64" "--type i32 --dim 7" "--type bf16 --dim 64" \
   "--type f16 --dim 33 --index i64" "--type bf16 --dim 5" "--type f16 --dim 64" "--type bf16 --dim 1" \
   "--type f32 --dim 64 --partitions 7 --variants part" "--type u32 --dim 33 --index i64 --partitions 3 --variants part" \
-  "--type bf16 --dim 64 --partitions 5 --variants part"; do
+  "--type bf16 --dim 64 --partitions 5 --variants part" \
+  "--type f32 --dim 64 --partitions 7 --variants part --part-keys bucket --part-batch 4" \
+  "--type i32 --dim 33 --index i64 --partitions 3 --variants part --part-keys bucket --part-batch 2"; do
   timeout 120 "$ATOMLAB" $S $spec -o "$WORK/s.json" --quiet 2>"$WORK/err" &&
     python3 - "$WORK/s.json" "$spec" <<'PY' && pass || fail "CUDA app scatter $spec: $(tail -3 "$WORK/err")"
 import atl_json, sys

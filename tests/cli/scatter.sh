@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # app scatter on the CPU (PoCL): every distribution and variant (bins at dim 1, where auto picks it; part at
-# 1, 3, 11 and 500 ranges of keys), f32,
+# 1, 3, 11 and 500 ranges of keys, and bucketed at 3, 7 and 499), f32,
 # bf16 and f16 (against the float64 sum within the summation bound; odd dims: 16-bit pairs that straddle words) and u32 / i32 (exact), i32 and i64 keys, each row verified, the copy
 # ceiling first; the check can fail (a skewed reference is caught); det is bit-identical on every grid and
 # work-group size; --dump writes the arrays a peer loads; bad input is refused before anything.
@@ -11,7 +11,10 @@ for args in "--type f32 --dim 64" "--type u32 --dim 1" "--type f32 --dim 33 --ro
   "--type i32 --dim 3 --index i64 --dist zipf,hot" "--type bf16 --dim 33 --dist uniform,clustered" \
   "--type f16 --dim 2 --index i64 --dist zipf,sorted" "--type bf16 --dim 1 --bin-rows 700 --wg-size 64" \
   "--type f32 --dim 1 --index i64 --dist zipf,hot --bin-rows 1000" "--type f32 --dim 64 --partitions 3" \
-  "--type u32 --dim 5 --index i64 --partitions 500" "--type f16 --dim 7 --partitions 11 --dist zipf,hot"; do
+  "--type u32 --dim 5 --index i64 --partitions 500" "--type f16 --dim 7 --partitions 11 --dist zipf,hot" \
+  "--type f32 --dim 64 --partitions 3 --part-keys bucket --part-batch 4" \
+  "--type i32 --dim 5 --index i64 --partitions 499 --part-keys bucket --dist zipf,hot" \
+  "--type bf16 --dim 33 --partitions 7 --part-keys bucket --dist uniform,sorted"; do
   timeout 300 "$ATOMLAB" $S $args -o "$WORK/s.json" --quiet 2>"$WORK/err" &&
     python3 - "$WORK/s.json" "$args" <<'PY' && pass || fail "scatter $args: $(tail -2 "$WORK/err")"
 import atl_json, sys
@@ -39,6 +42,7 @@ for r in rows:
         want = int(sys.argv[2].split("--partitions ")[1].split()[0]) if "--partitions" in sys.argv[2] else \
             min(-(-out // half), r["targets"]) if half else 1
         assert r["partitions"] == want, (r["partitions"], want)
+        assert r["part_bucketed"] == ("--part-keys bucket" in sys.argv[2] and want <= 1024), r["part_bucketed"]
     if not r["variant"].endswith("copy-ceiling"):
         assert r["gbps"] > 0 and r["ratio_to_ceiling"] > 0, r["variant"]
 PY
@@ -78,4 +82,6 @@ expect_usage_error "wg-size" app scatter --wg-size 48
 expect_usage_error "zipf" app scatter --zipf 0
 expect_usage_error "groups" app scatter --groups -1
 expect_usage_error "partitions" app scatter --targets 500 --partitions 501
+expect_usage_error "part-keys" app scatter --part-keys sort
+expect_usage_error "part-batch" app scatter --part-batch 9
 finish

@@ -282,6 +282,9 @@ int main(void)
     build("app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u", archs[a]);
     build("app_scatter", "D=33 TYPE_u32 IDX_T=ulong VARIANT_part SLOTS=248u", archs[a]);
     build("app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_part SLOTS=128u", archs[a]);
+    /* part's batched loads at the app's default work-group (8 warps) and at 1024 work-items (32 warps) */
+    build("app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=4u", archs[a]);
+    build("app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_part SLOTS=2048u WARPS=32u PART_BATCH=2u", archs[a]);
     if (strstr(archs[a], "sm_90")) { /* the vector reductions are sm_90's */
       build("app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", archs[a]);
       build("app_scatter", "D=64 TYPE_bf16 VARIANT_vector", archs[a]);

@@ -1,0 +1,33 @@
+/*
+ * The scatter app's `auto` rule (never det, whose point is its order). The thresholds follow the H100 runs
+ * (results/nvidia-h100/scatter/round3 and round4, docs/scatter.md):
+ *   - dim 1 (a weighted bincount): bins where a head or runs recur (its local table takes them: zipf 0.52 ms
+ *     against atomic's 14.7 at 2^20 bins); else part over L2-sized ranges where the counters exceed half the
+ *     L2 and part has its warp path (round 5, 2^24 bins, uniform keys: 1.174 ms against atomic's 3.168);
+ *     else atomic (uniform keys into 2^20 bins: 0.830 ms against bins' 0.840 and part's 0.856);
+ *   - a head of keys that recur within a block's rows (a zipf head, a hot row): part in one range, where part
+ *     has its warp path (match-any sums a warp's equal keys, the local table a work-group's: zipf 1.696 ms
+ *     against block's 2.135, hot 0.832 against run's 1.517), else block;
+ *   - runs of equal neighbouring keys (sorted, clustered): run (0.939 and 0.793 ms; part at one range 0.976
+ *     and 0.889);
+ *   - keys without runs or a head into an output larger than half the L2: part over L2-sized ranges (uniform
+ *     1.658 ms against atomic's 2.480), with its warp path only (the OpenCL path was not measured);
+ *   - otherwise atomic.
+ */
+#include "scatter_auto.h"
+
+struct atl__scatter_pick atl__scatter_auto_rule(const struct atl__scatter_stats *s)
+{
+  const int beyond_l2 = s->l2_bytes >= 2 && s->out_bytes > s->l2_bytes / 2;
+  if (s->dim == 1 && (s->run_share >= 0.5 || s->head_share >= 0.05))
+    return (struct atl__scatter_pick){"bins", 0};
+  if (s->dim == 1)
+    return (struct atl__scatter_pick){s->part_fast && beyond_l2 ? "part" : "atomic", 0};
+  if (s->head_share >= 0.05)
+    return s->part_fast ? (struct atl__scatter_pick){"part", 1} : (struct atl__scatter_pick){"block", 0};
+  if (s->run_share >= 0.5)
+    return (struct atl__scatter_pick){"run", 0};
+  if (s->part_fast && beyond_l2)
+    return (struct atl__scatter_pick){"part", 0};
+  return (struct atl__scatter_pick){"atomic", 0};
+}

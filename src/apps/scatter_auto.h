@@ -1,0 +1,27 @@
+/*
+ * What the scatter app's `auto` variant runs, from the shape and two shares of the keys measured on the host
+ * (src/apps/scatter.c measures them; tests/unit/test_scatter_auto.c checks the rule on synthetic ones).
+ */
+#ifndef ATOMLAB_APPS_SCATTER_AUTO_H
+#define ATOMLAB_APPS_SCATTER_AUTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct atl__scatter_stats {
+  uint32_t dim;
+  double run_share;    /* rows whose key equals the previous row's */
+  double head_share;   /* rows whose key is expected at least twice in a block of --block-rows rows */
+  uint64_t out_bytes;  /* the output's bytes */
+  uint64_t l2_bytes;   /* the device's L2 (0: unknown) */
+  int part_fast;       /* the part variant has its warp path (match-any, local table: CUDA C, 32-bit types) */
+};
+
+struct atl__scatter_pick {
+  const char *variant; /* a variant's name: atomic, run, block, bins or part */
+  uint32_t partitions; /* part: 1, or 0 for as many ranges as fit the output into half the L2 */
+};
+
+struct atl__scatter_pick atl__scatter_auto_rule(const struct atl__scatter_stats *s);
+
+#endif
