@@ -25,6 +25,7 @@
  *   size, for the local digit array)
  */
 #include "atomlab/port.h"
+#include "atomlab/group_scan.h"
 #include "atomlab/scatter_device.h"
 
 /* T: the stored value; A: what a warp sums in (f32 for the 16-bit floats, rounded once when stored). */
@@ -91,31 +92,11 @@ ATL_KERNEL void det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *key
   }
 }
 
-/* The exclusive prefix sum of @p n counts in place, by the first work-group alone (launched as one). Each
- * work-item sums a contiguous stretch; work-item 0 scans the stretches' sums. */
+/* The exclusive prefix sum of @p n counts in place, by one work-group (launched as one). */
 ATL_KERNEL void det_scan(ATL_GLOBAL uint *counts, ulong n)
 {
-  ATL_SHARED uint part[WG];
-  const uint lid = atl_local_id(), wg = atl_local_size();
-  const ulong per = (n + wg - 1) / wg, lo = lid * per, hi = end_of(lo < n ? lo : n, per, n);
-  uint s = 0;
-  for (ulong i = lo; i < hi; i++)
-    s += counts[i];
-  part[lid] = s;
-  atl_barrier_local();
-  if (lid == 0)
-    for (uint t = 0, run = 0; t < wg; t++) {
-      const uint v = part[t];
-      part[t] = run;
-      run += v;
-    }
-  atl_barrier_local();
-  uint run = part[lid];
-  for (ulong i = lo; i < hi; i++) {
-    const uint v = counts[i];
-    counts[i] = run;
-    run += v;
-  }
+  ATL_SHARED uint part[WG + 1];
+  atl_group_exclusive_scan(counts, n, part);
 }
 
 /* Each chunk's rows to their sorted places by the digit at @p shift, in row order within each digit. */

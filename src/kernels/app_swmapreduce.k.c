@@ -22,6 +22,7 @@
  * other variants.
  */
 #include "atomlab/atomics.h"
+#include "atomlab/group_scan.h"
 
 #define MR_WAVES (ATL_SW_COORD / ATL_WAVEFRONT)
 
@@ -184,28 +185,8 @@ ATL_KERNEL void ATL_LAUNCH_BOUNDS(256, 8)
 /* Mars's prefix sum, one work-group: offsets[i] = counts[0] + ... + counts[i - 1] in place; *total the sum. */
 ATL_KERNEL void mr_scan(ATL_GLOBAL uint *offsets, uint n, ATL_GLOBAL uint *total)
 {
-  ATL_SHARED uint part[ATL_SW_COORD];
-  const uint lid = (uint)atl_local_id(), lsize = (uint)atl_local_size();
-  const uint chunk = (n + lsize - 1u) / lsize, lo = min(n, lid * chunk), hi = min(n, lo + chunk);
-  uint s = 0;
-  for (uint i = lo; i < hi; i++)
-    s += offsets[i];
-  part[lid] = s;
-  atl_barrier_local();
-  if (lid == 0u) {
-    uint run = 0;
-    for (uint i = 0; i < lsize; i++) {
-      const uint x = part[i];
-      part[i] = run;
-      run += x;
-    }
-    *total = run;
-  }
-  atl_barrier_local();
-  uint run = part[lid];
-  for (uint i = lo; i < hi; i++) {
-    const uint x = offsets[i];
-    offsets[i] = run;
-    run += x;
-  }
+  ATL_SHARED uint part[ATL_SW_COORD + 1];
+  const uint sum = atl_group_exclusive_scan(offsets, n, part);
+  if (atl_local_id() == 0)
+    *total = sum;
 }

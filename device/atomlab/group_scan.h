@@ -1,0 +1,47 @@
+/*
+ * atomlab/group_scan.h: the exclusive prefix sum of a global array by one work-group, written once over
+ * atomlab/port.h (CUDA C and OpenCL C 1.2). Counting-sort passes place with it: the scatter app's
+ * deterministic radix passes (det_scan) and the software map-reduce's offsets (mr_scan).
+ *
+ *   uint atl_group_exclusive_scan(ATL_GLOBAL uint *v, ulong n, ATL_LOCAL uint *part)
+ *
+ * Every work-item of the (single) work-group calls it; v[i] becomes v[0] + ... + v[i - 1] in place and every
+ * work-item gets the total. @p part is work-group memory of local size + 1 words. Each work-item sums a
+ * contiguous stretch, so the global reads coalesce poorly but touch each word twice at most; work-item 0 scans
+ * the stretches' sums: the arrays it is made for (a few thousand counts) make the serial step the cheap one.
+ */
+#ifndef ATOMLAB_GROUP_SCAN_H
+#define ATOMLAB_GROUP_SCAN_H
+
+#include "atomlab/port.h"
+
+ATL_INLINE uint atl_group_exclusive_scan(ATL_GLOBAL uint *v, ulong n, ATL_LOCAL uint *part)
+{
+  const uint lid = (uint)atl_local_id(), wg = (uint)atl_local_size();
+  const ulong per = (n + wg - 1) / wg, lo = (ulong)lid * per < n ? (ulong)lid * per : n;
+  const ulong hi = lo + per < n ? lo + per : n;
+  uint s = 0;
+  for (ulong i = lo; i < hi; i++)
+    s += v[i];
+  part[lid] = s;
+  atl_barrier_local();
+  if (lid == 0) {
+    uint run = 0;
+    for (uint t = 0; t < wg; t++) {
+      const uint x = part[t];
+      part[t] = run;
+      run += x;
+    }
+    part[wg] = run;
+  }
+  atl_barrier_local();
+  uint run = part[lid];
+  for (ulong i = lo; i < hi; i++) {
+    const uint x = v[i];
+    v[i] = run;
+    run += x;
+  }
+  return part[wg];
+}
+
+#endif /* ATOMLAB_GROUP_SCAN_H */
