@@ -8,8 +8,12 @@
  * a difference. tests/cli/gpu_crosscheck.sh runs it beside `atomlab rmw` at
  * the same grid and iteration counts.
  *
- *   standalone_rmw WG WORKGROUPS REPS ROUNDS CELL...
+ *   standalone_rmw [--placements P] WG WORKGROUPS REPS ROUNDS CELL...
  *   CELL: contiguous|cross-warp:CONTENTION:PADDING:ITERS
+ *
+ * With --placements P (as atomlab's): launch n of a round runs with the array at offset (n mod P) x step of
+ * the buffer, step = 16 MiB / P in whole 2 MiB, so that a round's median is over P placements of the hot
+ * lines (docs/method.md, "Placements"); REPS should be a multiple of P.
  *
  * Measures every cell in ROUNDS rounds, cell after cell in each (as atomlab
  * --rounds does), and prints one line per cell:
@@ -89,10 +93,21 @@ static round_cell parse_cell(const char *text, unsigned long long threads)
 
 int main(int argc, char **argv)
 {
+  unsigned placements = 1;
+  if (argc > 2 && std::string_view(argv[1]) == "--placements") {
+    placements = parse_whole(argv[2], "placements", 1);
+    if (placements > 8) {
+      fprintf(stderr, "error: placements %u is not allowed: 1 to 8\n", placements);
+      return 2;
+    }
+    argv += 2, argc -= 2;
+  }
   if (argc < 6) {
-    fprintf(stderr, "usage: standalone_rmw WG WORKGROUPS REPS ROUNDS contiguous|cross-warp:C:P:ITERS...\n");
+    fprintf(stderr, "usage: standalone_rmw [--placements P] WG WORKGROUPS REPS ROUNDS "
+                    "contiguous|cross-warp:C:P:ITERS...\n");
     return 2;
   }
+  const size_t unit = (size_t)2 << 20, step = placements > 1 ? ((size_t)16 << 20) / placements / unit * unit : 0;
   const unsigned wg = parse_whole(argv[1], "wg", 1), groups = parse_whole(argv[2], "workgroups", 1),
                  reps = parse_whole(argv[3], "reps", 1), rounds = parse_whole(argv[4], "rounds", 1);
   const unsigned long long threads = (unsigned long long)wg * groups;
@@ -102,8 +117,8 @@ int main(int argc, char **argv)
     cells.push_back(parse_cell(argv[a], threads));
     most = std::max(most, cells.back().words);
   }
-  unsigned *array;
-  CHECK(cudaMalloc(&array, (size_t)most * sizeof(unsigned)));
+  unsigned *buffer, *array = nullptr;
+  CHECK(cudaMalloc(&buffer, (size_t)most * sizeof(unsigned) + (placements - 1) * step));
   cudaEvent_t start, stop;
   CHECK(cudaEventCreate(&start));
   CHECK(cudaEventCreate(&stop));
@@ -111,7 +126,8 @@ int main(int argc, char **argv)
   for (unsigned r = 0; r < rounds; r++)
     for (round_cell &x : cells) {
       std::vector<double> ms;
-      for (unsigned k = 0; k <= reps; k++) { // launch 0 is the warm-up
+      for (unsigned k = 0; k <= reps; k++) { // launch 0 is the warm-up, at the first placement
+        array = buffer + (k ? (k - 1) % placements : 0) * step / sizeof(unsigned);
         CHECK(cudaMemset(array, 0, (size_t)x.words * sizeof(unsigned)));
         CHECK(cudaDeviceSynchronize());
         CHECK(cudaEventRecord(start));
@@ -143,6 +159,6 @@ int main(int argc, char **argv)
     printf(" verified %d\n", x.verified);
     all &= x.verified;
   }
-  cudaFree(array);
+  cudaFree(buffer);
   return all ? 0 : 1;
 }
