@@ -45,9 +45,13 @@ def main(path, label):
         o = by.setdefault(c["op"], {"cells": 0, "ok": 0, "one": [0] * R, "miss": []})
         o["cells"] += 1
         rep = [statistics.median_low(g) for g in groups]  # a repeat's value: its median round
+        # why a cell misses: noisy within its kept visit (a CAS loop's retries), or quiet and moved between visits
+        kind = "noisy" if r["time_ms"]["noise"] > st.get("noise_threshold", 0.02) else "quiet"
+        o.setdefault(kind, [0, 0])[0] += 1
         if within(rep):
             o["ok"] += 1
         else:
+            o[kind][1] += 1
             mid = statistics.median_low(rep)
             o["miss"].append((max(abs(x - mid) / mid for x in rep), c["pattern"], c["contention"], c["padding"],
                               m.get("placement_spread")))
@@ -64,6 +68,10 @@ def main(path, label):
         if o.get("incomplete"):
             line += f"; {o['incomplete']} rows without all their visits (stopped, failed or not verified)"
         print(line)
+        for kind in ("noisy", "quiet"):
+            n, miss = o.get(kind, [0, 0])
+            print(f"    {kind} rows (kept visit's noise {'above' if kind == 'noisy' else 'within'} the threshold): "
+                  f"{miss} of {n} miss")
         for dev, pat, c, p, ps in sorted(o["miss"], reverse=True)[:12]:
             extra = f", placement spread {100 * ps:.1f}%" if ps is not None else ""
             print(f"    miss {pat} c{c} p{p}: largest deviation {100 * dev:.1f}%{extra}")
