@@ -91,6 +91,12 @@ struct atl_spec {
 /** Most rounds per repeat (--rounds). */
 #define ATL_MAX_ROUNDS 16
 
+/** Most placements of an rmw row's array (--placements), and the span they spread over: on an H100 a contended
+ *  cell's rate follows its lines' address bits 21 to 24, a pattern that repeats every 16 MiB (docs/method.md,
+ *  "Placements"; results/nvidia-h100/truth/drift/). */
+#define ATL_MAX_PLACEMENTS 8
+#define ATL_PLACEMENT_SPAN ((size_t)16 << 20)
+
 /** How each measurement is timed. */
 struct atl_timing {
   double target_ms;     /**< calibrate iterations until one launch takes this long */
@@ -105,6 +111,8 @@ struct atl_timing {
                              (drift shows as spread); its row is the repeat of median time, with the spread */
   unsigned rounds;      /**< visits of every configuration per repeat, in whole passes spread through the run; a
                              repeat's value is its round of median time (docs/method.md, "Rounds") */
+  unsigned placements;  /**< rmw: each row's samples taken in turn at this many offsets of its array, spread over
+                             ATL_PLACEMENT_SPAN; the row is the median over them (docs/method.md, "Placements") */
 };
 
 /** Defaults: 20 ms launches, 2% noise, 5..50 samples, 2 s per row, one repeat of one round. */

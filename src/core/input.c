@@ -337,6 +337,8 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
       m->timing.repeats = (unsigned)whole(st, "repeats", 0x1p32);
     if (cJSON_GetObjectItemCaseSensitive(st, "rounds")) /* files before --rounds measured one round a repeat */
       m->timing.rounds = (unsigned)whole(st, "rounds", 0x1p32);
+    if (cJSON_GetObjectItemCaseSensitive(st, "placements")) /* files before --placements used one */
+      m->timing.placements = (unsigned)whole(st, "placements", 0x1p32);
     m->timing.discard_throttled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "discard_throttled"));
     copy_str(m->clocks, sizeof m->clocks, str(st, "clocks"));
   }

@@ -379,7 +379,8 @@ cJSON *atl__json_meta(const struct atl_run_meta *m)
   const struct atl__json_num settings[] = {
       {"target_ms", tm->target_ms},     {"noise_threshold", tm->noise}, {"min_samples", tm->min_samples},
       {"max_samples", tm->max_samples}, {"budget_s", tm->budget_s},     {"fixed_iters", tm->fixed_iters},
-      {"max_iters", tm->max_iters},     {"repeats", tm->repeats},       {"rounds", tm->rounds}};
+      {"max_iters", tm->max_iters},     {"repeats", tm->repeats},       {"rounds", tm->rounds},
+      {"placements", tm->placements}};
   atl__json_add_numbers(st, settings, sizeof settings / sizeof settings[0]);
   cJSON_AddBoolToObject(st, "discard_throttled", m->timing.discard_throttled);
   if (m->clocks[0])

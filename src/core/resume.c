@@ -100,6 +100,7 @@ int atl_timing_match(const struct atl_timing *rec, const struct atl_timing *now,
       {"max_iters", rec->max_iters, now->max_iters},
       {"repeats", rec->repeats, now->repeats},
       {"rounds", rec->rounds, now->rounds},
+      {"placements", rec->placements, now->placements},
       {"discard_throttled", rec->discard_throttled, now->discard_throttled},
   };
   for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {

@@ -147,18 +147,56 @@ static int timed_launch(atl_context_t ctx, void *kernel, const struct atl_spec *
   return ops->launch(dev, kernel, &launch, ms);
 }
 
-/* The rmw launch as the shared timing code calls it. */
+/* The rmw launch as the shared timing code calls it: at placement @c last (the array's view there). */
 struct rmw_launch {
   atl_context_t ctx;
   void *kernel;
   const struct atl_spec *spec;
   struct rmw_buffers *b;
+  void *views[ATL_MAX_PLACEMENTS]; /* placement k's array, k * step into the array's buffer */
+  unsigned last;                   /* the placement of the last launch, whose array the row verifies */
 };
 
 static int rmw_timed_launch(void *arg, uint32_t iters, double *ms)
 {
   struct rmw_launch *l = arg;
-  return timed_launch(l->ctx, l->kernel, l->spec, l->b, iters, ms);
+  struct rmw_buffers at = *l->b;
+  at.array = l->views[l->last];
+  return timed_launch(l->ctx, l->kernel, l->spec, &at, iters, ms);
+}
+
+static int rmw_placed_launch(void *arg, unsigned placement, uint32_t iters, double *ms)
+{
+  struct rmw_launch *l = arg;
+  l->last = placement;
+  return rmw_timed_launch(arg, iters, ms);
+}
+
+/* Placements (docs/method.md): how many a row of @p s gets (1 where the backend cannot view a buffer from an
+ * offset, the array is work-group local, or the spread array would pass the device's max allocation), and the
+ * step between them: the span over the count, in whole 2 MiB (the pattern's unit on an H100). */
+static unsigned placements_of(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *tm,
+                              size_t array_bytes, size_t *step)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  const size_t unit = (size_t)2 << 20;
+  unsigned p = tm->placements > ATL_MAX_PLACEMENTS ? ATL_MAX_PLACEMENTS : tm->placements;
+  *step = p > 1 ? ATL_PLACEMENT_SPAN / p / unit * unit : 0;
+  if (p <= 1 || s->space != ATL_SPACE_GLOBAL || ops->view == NULL || ops->view_free == NULL ||
+      array_bytes + (p - 1) * *step > atl_device_current(ctx)->max_alloc) {
+    *step = 0;
+    return 1;
+  }
+  return p;
+}
+
+/* Samples the row: at the one placement as before, or in turn at each (atl__sample_placed). */
+static int sample_row(struct rmw_launch *rl, unsigned placements, const struct atl_timing *tm, uint32_t iters,
+                      double first_sample, struct atl_row *row)
+{
+  if (placements > 1)
+    return atl__sample_placed(rmw_placed_launch, placements, rl, tm, iters, row);
+  return atl__sample(rmw_timed_launch, rl, tm, iters, first_sample, row);
 }
 
 static int row_fail(atl_context_t ctx, struct atl_row *row, enum atl_status status, const char *why)
@@ -173,6 +211,9 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx);
   struct rmw_buffers b = {0};
+  struct rmw_launch rl = {ctx, NULL, s, &b, {NULL}, 0};
+  unsigned placements = 1, nviews = 0;
+  size_t step = 0;
   uint32_t *targets = NULL, *branch = NULL;
   void *words = NULL, *sink = NULL;
   uint32_t *attempts = NULL;
@@ -206,7 +247,8 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   for (uint64_t t = 0; t < threads; t++)
     branch[t] = atl__pattern_active(s, t);
 
-  if ((err = atl__device_buffer(ctx, SLOT_ARRAY, words_total * esize, &b.array)) ||
+  placements = placements_of(ctx, s, tm, words_total * esize, &step);
+  if ((err = atl__device_buffer(ctx, SLOT_ARRAY, words_total * esize + (placements - 1) * step, &b.array)) ||
       (err = atl__device_buffer(ctx, SLOT_TARGET, threads * sizeof *targets, &b.target)) ||
       (err = atl__device_buffer(ctx, SLOT_ITERS, sizeof(uint32_t), &b.iters)) ||
       (err = atl__device_buffer(ctx, SLOT_BRANCH, threads * sizeof *branch, &b.branch)) ||
@@ -217,6 +259,12 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
     goto out;
   }
+  rl.views[0] = b.array;
+  for (nviews = 1; nviews < placements; nviews++)
+    if ((err = ops->view(dev, b.array, nviews * step, words_total * esize, &rl.views[nviews]))) {
+      row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
+      goto out;
+    }
   atl__rmw_defines(s, defines, sizeof defines);
   struct atl_build req = {"rmw", "rmw", defines};
   if ((err = ops->build(dev, &req, &kernel))) {
@@ -229,13 +277,13 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
 
   uint32_t cap = tm->max_iters ? tm->max_iters : 1u << 24;
   double first_sample = 0;
-  struct rmw_launch rl = {ctx, kernel, s, &b};
+  rl.kernel = kernel;
   if ((err = atl__calibrate(rmw_timed_launch, &rl, tm, cap, &iters, &first_sample))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
     goto out;
   }
   const double sampling_start = atl__now_s();
-  if ((err = atl__sample(rmw_timed_launch, &rl, tm, iters, first_sample, row))) {
+  if ((err = sample_row(&rl, placements, tm, iters, first_sample, row))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, err == ATL_ENOMEM ? "out of host memory" : NULL);
     goto out;
   }
@@ -248,15 +296,15 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     free(row->samples_ms);
     row->samples_ms = NULL;
     iters *= 2;
-    if ((err = atl__sample(rmw_timed_launch, &rl, tm, iters, 0, row))) {
+    if ((err = sample_row(&rl, placements, tm, iters, 0, row))) {
       row_fail(ctx, row, ATL_STATUS_ERROR, err == ATL_ENOMEM ? "out of host memory" : NULL);
       goto out;
     }
     atl_row_metric_set(row, "lengthened", longer + 1);
   }
 
-  /* The last timed launch left its final state in memory: check it exactly. */
-  if ((err = ops->read(dev, b.array, words, words_total * esize)) ||
+  /* The last timed launch left its final state in memory (at its placement): check it exactly. */
+  if ((err = ops->read(dev, rl.views[rl.last], words, words_total * esize)) ||
       (sink && (err = ops->read(dev, b.sink, sink, threads * esize))) ||
       (attempts && (err = ops->read(dev, b.attempts, attempts, threads * sizeof *attempts)))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
@@ -279,9 +327,17 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
       total += attempts[t];
     atl_row_metric_set(row, "cas_attempts_per_op", nops ? (double)total / (double)nops : 0);
   }
+  if (placements > 1) {
+    atl_row_metric_set(row, "placements", placements);
+    atl_row_metric_set(row, "placement_step_mib", (double)step / (1 << 20));
+    atl_row_metric_set(row, "placement_spread",
+                       atl__placement_spread(row->samples_ms, row->time_ms.samples, placements));
+  }
   atl__row_measured(row, vout.first_error);
   err = 0;
 out:
+  for (unsigned k = 1; k < nviews; k++)
+    ops->view_free(dev, rl.views[k]);
   row->row_seconds = atl__now_s() - row_start;
   free(targets);
   free(branch);

@@ -55,5 +55,6 @@ void atl_timing_defaults(struct atl_timing *t)
   t->fixed_iters = 0;
   t->repeats = 1;
   t->rounds = 1;
+  t->placements = 1;
   t->discard_throttled = 0;
 }

@@ -307,6 +307,11 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
       if (row.samples_ms) {
         const int noisy = row.time_ms.noisy; /* judged against the target it was sampled to */
         atl_stats_compute(row.samples_ms, row.time_ms.samples, &row.time_ms);
+        /* with placements, the noise is the spread within them, as it was sampled (docs/method.md) */
+        const double within = atl__placement_noise(row.samples_ms, row.time_ms.samples,
+                                                   (unsigned)atl_row_metric(&row, "placements", 1));
+        if (within >= 0)
+          row.time_ms.noise = within;
         row.time_ms.noisy = noisy;
       }
       report->reused++;

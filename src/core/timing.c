@@ -109,10 +109,71 @@ void atl__clock_watch_end(struct atl__clock_watch *w, struct atl_row *row)
   atl_row_metric_set(row, "retaken_samples", w->retaken);
 }
 
-int atl__sample_stats(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
-                      double **samples_ms, struct atl_stats *stats)
+static int by_value(const void *a, const void *b)
 {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The median time of each of the @p p placements (sample i at placement i % p) among the first @p n samples,
+ * into med[0..p); 0, or ATL_ENOMEM. */
+static int placement_medians(const double *ms, unsigned n, unsigned p, double *med)
+{
+  double *v = malloc((n / p + 1) * sizeof *v);
+  if (v == NULL)
+    return ATL_ENOMEM;
+  for (unsigned k = 0; k < p; k++) {
+    unsigned m = 0;
+    for (unsigned i = k; i < n; i += p)
+      v[m++] = ms[i];
+    qsort(v, m, sizeof v[0], by_value);
+    med[k] = m == 0 ? 0 : m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+  }
+  free(v);
+  return 0;
+}
+
+double atl__placement_noise(const double *ms, unsigned n, unsigned p)
+{
+  double med[ATL_MAX_PLACEMENTS];
+  if (p <= 1 || p > ATL_MAX_PLACEMENTS || n == 0)
+    return -1;
+  double *ratio = malloc(n * sizeof *ratio);
+  if (ratio == NULL || placement_medians(ms, n, p, med)) {
+    free(ratio);
+    return -1;
+  }
+  for (unsigned i = 0; i < n; i++)
+    ratio[i] = med[i % p] > 0 ? ms[i] / med[i % p] : 1;
+  struct atl_stats st;
+  atl_stats_compute(ratio, n, &st);
+  free(ratio);
+  return st.noise;
+}
+
+double atl__placement_spread(const double *ms, unsigned n, unsigned p)
+{
+  double med[ATL_MAX_PLACEMENTS];
+  if (p <= 1 || p > ATL_MAX_PLACEMENTS || n < p || placement_medians(ms, n, p, med))
+    return 0;
+  qsort(med, p, sizeof med[0], by_value);
+  const double mid = p % 2 ? med[p / 2] : (med[p / 2 - 1] + med[p / 2]) / 2;
+  return mid > 0 ? (med[p - 1] - med[0]) / mid : 0;
+}
+
+/* The sampling loop. With @p placed (and p > 1 placements) sample n is taken at placement n % p, so that the
+ * kept samples share the placements equally (a retaken sample keeps its slot's placement); sampling stops
+ * only at a whole turn, after two at least, and its noise is the samples' spread within their placements. */
+static int sample_loop(atl__launch_fn fn, atl__placed_fn placed, unsigned p, void *arg, const struct atl_timing *tm,
+                       uint32_t iters, double first_ms, double **samples_ms, struct atl_stats *stats)
+{
+  unsigned min_samples = tm->min_samples;
   unsigned max_samples = tm->max_samples > tm->min_samples ? tm->max_samples : tm->min_samples;
+  if (p > 1) {
+    min_samples = min_samples < 2 * p ? 2 * p : (min_samples + p - 1) / p * p;
+    max_samples = max_samples < min_samples ? min_samples : (max_samples + p - 1) / p * p;
+    first_ms = 0; /* the calibration's launch is no placement's turn */
+  }
   double *ms = *samples_ms = malloc((max_samples ? max_samples : 1) * sizeof *ms);
   if (ms == NULL)
     return ATL_ENOMEM;
@@ -122,7 +183,7 @@ int atl__sample_stats(atl__launch_fn fn, void *arg, const struct atl_timing *tm,
   if (first_ms > 0)
     ms[n++] = first_ms;
   while (n < max_samples) {
-    if ((err = fn(arg, iters, &ms[n])))
+    if ((err = placed ? placed(arg, n % p, iters, &ms[n]) : fn(arg, iters, &ms[n])))
       break;
     if (watching && watch_read(watching)) {
       watching->throttled++;
@@ -132,16 +193,34 @@ int atl__sample_stats(atl__launch_fn fn, void *arg, const struct atl_timing *tm,
       }
     }
     n++;
-    if (n >= tm->min_samples) {
+    if (n >= min_samples && n % p == 0) {
       atl_stats_compute(ms, n, stats);
+      const double within = p > 1 ? atl__placement_noise(ms, n, p) : -1;
+      if (within >= 0)
+        stats->noise = within;
       if (stats->noise <= tm->noise || atl__now_s() - start > tm->budget_s)
         break;
     }
   }
   atl_stats_compute(ms, n, stats);
+  const double within = p > 1 ? atl__placement_noise(ms, n, p) : -1;
+  if (within >= 0)
+    stats->noise = within;
   /* Not met, only flagged: a row stays a measurement, and every reader can tell it from one that met the target. */
   stats->noisy = n > 0 && stats->noise > tm->noise;
   return err;
+}
+
+int atl__sample_stats(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
+                      double **samples_ms, struct atl_stats *stats)
+{
+  return sample_loop(fn, NULL, 1, arg, tm, iters, first_ms, samples_ms, stats);
+}
+
+int atl__sample_placed(atl__placed_fn fn, unsigned placements, void *arg, const struct atl_timing *tm,
+                       uint32_t iters, struct atl_row *row)
+{
+  return sample_loop(NULL, fn, placements ? placements : 1, arg, tm, iters, 0, &row->samples_ms, &row->time_ms);
 }
 
 int atl__sample(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,

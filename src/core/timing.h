@@ -60,6 +60,26 @@ void atl__clock_watch_begin(struct atl__clock_watch *w, atl_context_t ctx, int d
 /** Stops watching and records what was seen as the row's metrics (nothing where clocks are unknown). */
 void atl__clock_watch_end(struct atl__clock_watch *w, struct atl_row *row);
 
+/** One timed launch as atl__launch_fn, with the array at placement @p placement (0 .. placements - 1). */
+typedef int (*atl__placed_fn)(void *arg, unsigned placement, uint32_t iters, double *ms);
+
+/**
+ * atl__sample into @p row with sample n taken at placement n % @p placements (docs/method.md, "Placements"):
+ * min_samples is raised to two turns and both bounds to whole turns, sampling stops only at a whole turn, and
+ * row->time_ms is the statistics of all samples (so its median is the median across placements, which share
+ * the samples equally) with its noise the spread within placements (atl__placement_noise). With one placement,
+ * atl__sample without a first sample.
+ */
+int atl__sample_placed(atl__placed_fn fn, unsigned placements, void *arg, const struct atl_timing *tm,
+                       uint32_t iters, struct atl_row *row);
+
+/** Relative IQR of samples over their own placement's median (sample i at placement i % @p p): the noise within
+ *  placements; -1 for p <= 1 or without memory. */
+double atl__placement_noise(const double *ms, unsigned n, unsigned p);
+
+/** (slowest - fastest) / median of the @p p placements' median times; 0 for p <= 1. */
+double atl__placement_spread(const double *ms, unsigned n, unsigned p);
+
 /** atl__sample_stats into row->samples_ms and row->time_ms. */
 int atl__sample(atl__launch_fn fn, void *arg, const struct atl_timing *tm, uint32_t iters, double first_ms,
                 struct atl_row *row);

@@ -25,6 +25,7 @@ static const struct {
     {"iters", COUNT, 1, 0, offsetof(struct atl_timing, fixed_iters)},
     {"repeat", COUNT, 1, 100, offsetof(struct atl_timing, repeats)},
     {"rounds", COUNT, 1, ATL_MAX_ROUNDS, offsetof(struct atl_timing, rounds)},
+    {"placements", COUNT, 1, ATL_MAX_PLACEMENTS, offsetof(struct atl_timing, placements)},
     {"discard-on-throttle", FLAG, 0, 0, offsetof(struct atl_timing, discard_throttled)},
 };
 

@@ -37,7 +37,7 @@ static const char usage[] =
 static void measure(const cell &r, const char *name, unsigned *array, int unroll1 = 0)
 {
   int verified;
-  const double median = measure_cell(r, array, unroll1, &verified);
+  const double median = measure_cell(r, placements{array, 0, 1}, unroll1, &verified);
   printf("placement %-14s ops_per_us %.6g median_ms %.6g verified %d\n", name,
          (double)r.threads * r.iters / (median * 1000.0), median, verified);
   fflush(stdout);

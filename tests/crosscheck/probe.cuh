@@ -116,12 +116,22 @@ template <class T> static inline double median_ms(std::vector<T> ms)
   return ms.size() % 2 ? ms[ms.size() / 2] : ((double)ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
 }
 
-/* REPS launches of @p r on @p array after a warm-up, the array zeroed before each outside the timed region; the
- * median ms, and in @p verified whether every word holds its count (iters per thread that maps to it, 0 elsewhere). */
-static inline double measure_cell(const cell &r, unsigned *array, int unroll1, int *verified)
+// Where a cell's launches put the array: launch n (after the warm-up) at buffer + ((n - 1) mod count) x step bytes
+// (standalone_rmw --placements); count 1, step 0: always at buffer.
+struct placements {
+  unsigned *buffer;
+  size_t step;
+  unsigned count;
+};
+
+/* REPS launches of @p r at @p at's placements after a warm-up, the array zeroed before each outside the timed
+ * region; the median ms, and in @p verified whether every word of the last launch holds its count. */
+static inline double measure_cell(const cell &r, const struct placements &at, int unroll1, int *verified)
 {
   std::vector<float> ms;
-  for (unsigned k = 0; k <= r.reps; k++) { // launch 0 is the warm-up
+  unsigned *array = at.buffer;
+  for (unsigned k = 0; k <= r.reps; k++) { // launch 0 is the warm-up, at the first placement
+    array = at.buffer + (k ? (k - 1) % at.count : 0) * at.step / sizeof(unsigned);
     CHECK(cudaMemset(array, 0, r.words * sizeof(unsigned)));
     CHECK(cudaDeviceSynchronize());
     const float t = timed_ms([&] {
@@ -133,6 +143,7 @@ static inline double measure_cell(const cell &r, unsigned *array, int unroll1, i
     if (k > 0)
       ms.push_back(t);
   }
+  // Every word of the last launch against its count: iters per thread that maps to it, 0 elsewhere.
   std::vector<unsigned> got(r.words), want(r.words, 0);
   CHECK(cudaMemcpy(got.data(), array, r.words * sizeof(unsigned), cudaMemcpyDeviceToHost));
   for (unsigned long long t = 0; t < r.threads; t++)

@@ -8,8 +8,12 @@
  * a difference. tests/cli/gpu_crosscheck.sh runs it beside `atomlab rmw` at
  * the same grid and iteration counts.
  *
- *   standalone_rmw WG WORKGROUPS REPS ROUNDS CELL...
+ *   standalone_rmw [--placements P] WG WORKGROUPS REPS ROUNDS CELL...
  *   CELL: contiguous|cross-warp:CONTENTION:PADDING:ITERS
+ *
+ * With --placements P (as atomlab's): launch n of a round runs with the array at offset (n mod P) x step of
+ * the buffer, step = 16 MiB / P in whole 2 MiB, so that a round's median is over P placements of the hot
+ * lines (docs/method.md, "Placements"); REPS should be a multiple of P.
  *
  * Measures every cell in ROUNDS rounds, cell after cell in each (as atomlab
  * --rounds does), and prints one line per cell:
@@ -61,10 +65,21 @@ static round_cell parse_round_cell(const char *text, char **grid)
 
 int main(int argc, char **argv)
 {
+  unsigned placements = 1;
+  if (argc > 2 && std::string(argv[1]) == "--placements") {
+    placements = parse_whole(argv[2], "placements", 1);
+    if (placements > 8) {
+      fprintf(stderr, "error: placements %u is not allowed: 1 to 8\n", placements);
+      return 2;
+    }
+    argv += 2, argc -= 2;
+  }
   if (argc < 6) {
-    fprintf(stderr, "usage: standalone_rmw WG WORKGROUPS REPS ROUNDS contiguous|cross-warp:C:P:ITERS...\n");
+    fprintf(stderr, "usage: standalone_rmw [--placements P] WG WORKGROUPS REPS ROUNDS "
+                    "contiguous|cross-warp:C:P:ITERS...\n");
     return 2;
   }
+  const size_t unit = (size_t)2 << 20, step = placements > 1 ? ((size_t)16 << 20) / placements / unit * unit : 0;
   const unsigned rounds = parse_whole(argv[4], "rounds", 1);
   std::vector<round_cell> cells;
   unsigned most = 1;
@@ -72,12 +87,13 @@ int main(int argc, char **argv)
     cells.push_back(parse_round_cell(argv[a], argv + 1));
     most = std::max(most, cells.back().r.words);
   }
-  unsigned *array;
-  CHECK(cudaMalloc(&array, (size_t)most * sizeof(unsigned)));
+  unsigned *buffer;
+  CHECK(cudaMalloc(&buffer, (size_t)most * sizeof(unsigned) + (placements - 1) * step));
+  const struct placements at = {buffer, step, placements};
   for (unsigned r = 0; r < rounds; r++)
     for (round_cell &x : cells) {
       int verified;
-      x.round_ms.push_back(measure_cell(x.r, array, 0, &verified));
+      x.round_ms.push_back(measure_cell(x.r, at, 0, &verified));
       x.verified &= verified;
     }
   int all = 1;
@@ -90,6 +106,6 @@ int main(int argc, char **argv)
     printf(" verified %d\n", x.verified);
     all &= x.verified;
   }
-  cudaFree(array);
+  cudaFree(buffer);
   return all ? 0 : 1;
 }

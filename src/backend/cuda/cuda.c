@@ -568,6 +568,16 @@ static void cu_host_free(void *handle, void *host)
   }
 }
 
+/* A device pointer inside the allocation is a buffer handle as good as its start. */
+static int cu_view(void *handle, void *buf, size_t offset, size_t bytes, void **view)
+{
+  (void)handle, (void)bytes;
+  *view = (void *)((uintptr_t)buf + offset);
+  return 0;
+}
+
+static void cu_view_free(void *handle, void *view) { (void)handle, (void)view; }
+
 int atl_cuda_backend_init(struct atl_backend_ops *ops)
 {
   ATL_BACKEND_OPS_INIT(ops, "cuda", cu);
@@ -576,5 +586,7 @@ int atl_cuda_backend_init(struct atl_backend_ops *ops)
   ops->peer_enable = cu_peer_enable;
   ops->host_alloc = cu_host_alloc;
   ops->host_free = cu_host_free;
+  ops->view = cu_view;
+  ops->view_free = cu_view_free;
   return 0;
 }

@@ -334,6 +334,22 @@ static int cl_read(void *handle, void *buf, void *dst, size_t bytes)
   return rc == CL_SUCCESS ? 0 : CL_FAIL(d, "clEnqueueReadBuffer", rc);
 }
 
+/* A sub-buffer: its origin (a multiple of 2 MiB) meets any device's CL_DEVICE_MEM_BASE_ADDR_ALIGN. */
+static int cl_view(void *handle, void *buf, size_t offset, size_t bytes, void **view)
+{
+  struct cl_dev *d = handle;
+  cl_buffer_region region = {offset, bytes ? bytes : 4};
+  cl_int rc = CL_SUCCESS;
+  *view = NULL;
+  cl_mem mem = clCreateSubBuffer((cl_mem)buf, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &rc);
+  if (rc != CL_SUCCESS)
+    return CL_FAIL(d, "clCreateSubBuffer", rc);
+  *view = mem;
+  return 0;
+}
+
+static void cl_view_free(void *handle, void *view) { cl_free(handle, view); }
+
 /* "A=1 B=2" -> "-DA=1 -DB=2" (plus the language version the source needs). */
 static char *build_options(const char *defines)
 {
@@ -553,5 +569,7 @@ static char *cl_kernel_isa(void *handle, void *kernel, char *why, size_t why_len
 int atl_opencl_backend_init(struct atl_backend_ops *ops)
 {
   ATL_BACKEND_OPS_INIT(ops, "opencl", cl);
+  ops->view = cl_view;
+  ops->view_free = cl_view_free;
   return 0;
 }
