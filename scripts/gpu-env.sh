@@ -60,3 +60,12 @@ gpu_results_name() {
   n=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | grep -oE '[A-Z]+[0-9]+' | head -1)
   [ -n "$n" ] && echo "nvidia-$(echo "$n" | tr 'A-Z' 'a-z')" || echo unknown-gpu
 }
+# gpu_vulkan_grid DEVICE: the one grid shape of the Vulkan cross-API scripts for DEVICE (an atomlab id): SMS its
+# compute units, WG (default 256) and NGROUPS (default 8 work-groups of WG an SM: 2048 resident threads an SM on
+# sm_90), each kept where the caller set it. Every backend runs this shape, so compare matches every field.
+gpu_vulkan_grid() {
+  SMS=$("$A" devices --format json | python3 -c '
+import json, sys
+print([x for x in json.load(sys.stdin)["devices"] if x["id"] == sys.argv[1]][0]["compute_units"])' "$1")
+  WG=${WG:-256} NGROUPS=${NGROUPS:-$((SMS * 8))}
+}

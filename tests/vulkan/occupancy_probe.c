@@ -10,10 +10,12 @@
  * size; LAUNCHES work-groups launched, comma separated, each a number or a
  * multiple of the estimate (x2, x4); MODES discovery.comp's DISCOVERY_MODE
  * values (default 0; Vulkan only; discovery.comp lists them: 1 no early exit, 2
- * acquire/release atomics, 4 a poll never closed, 8 count the invocations).
+ * acquire/release atomics, 4 a poll never closed, 8 count the invocations, 16
+ * count the groups running at once).
  * One line per launch and mode: launched, discovered, the estimate and its
  * method; with mode 8, the invocations the device ran per group and the
- * work-group size they saw.
+ * work-group size they saw; with mode 16, the most groups that ran at once
+ * (a protocol count above it let in groups that were not co-resident).
  *
  * What it tells: a protocol that works counts the same at every launch past
  * the device's capacity; a count that grows with the launch (every group
@@ -71,11 +73,11 @@ int main(int argc, char **argv)
   if (nl <= 0)
     return usage("LAUNCHES must be whole numbers 1 to 65535 or multiples xN, comma separated");
   if (nm <= 0)
-    return usage("MODES must be whole numbers 0 to 15, comma separated");
+    return usage("MODES must be whole numbers 0 to 31, comma separated");
   const int nmodes = nm;
   for (int m = 0; m < nmodes; m++)
-    if (modes[m] > 15 || (argc > 4 && mmult[m]))
-      return usage("MODES must be whole numbers 0 to 15, comma separated");
+    if (modes[m] > 31 || (argc > 4 && mmult[m]))
+      return usage("MODES must be whole numbers 0 to 31, comma separated");
   atl_context_t ctx = NULL;
   if (atl_context_new(&ctx))
     return 1;
@@ -114,7 +116,7 @@ int main(int argc, char **argv)
         }
         launch = occ.estimated * launches[l];
       }
-      uint32_t extra[3] = {0, 0, 0};
+      uint32_t extra[ATL_OCCUPANCY_EXTRA_WORDS] = {0};
       if (atl__occupancy_probe(ctx, (unsigned)wg, launch, defines, &occ, extra) != 0) {
         printf("%-10s %4u %9u  error: %s\n", info->id, modes[m], launch, atl_errmsg(ctx));
         failed = 1;
@@ -125,6 +127,8 @@ int main(int argc, char **argv)
       if (modes[m] & 8u) /* discovery.comp's COUNT: what the device ran */
         printf("; ran %u invocations (%.2f a group), work-group size %u, highest local id + 1 %u", extra[0],
                (double)extra[0] / occ.launched, extra[1], extra[2]);
+      if (modes[m] & 16u) /* discovery.comp's LIVE: groups whose invocation 0 ran at once */
+        printf("; at most %u groups ran at once (%u still counted at the end)", extra[4], extra[3]);
       printf("\n");
       fflush(stdout);
       seen[nseen].launched = occ.launched;

@@ -22,7 +22,14 @@
  *   bit 3 COUNT: every invocation that starts adds 1 to state[5] and raises
  *         state[6] to gl_WorkGroupSize.x and state[7] to its
  *         gl_LocalInvocationID.x + 1 (the host's buffer has 8 words): the
- *         invocations the device ran and the work-group size they saw.
+ *         invocations the device ran and the work-group size they saw;
+ *   bit 4 LIVE: invocation 0 adds 1 to state[8] when it starts and takes 1
+ *         off when its group is done (after the barrier under HOLD), raising
+ *         state[9] to the most it saw at once (the host's buffer has 10
+ *         words): how many groups' invocations 0 really ran together,
+ *         measured beside the protocol's count. A count above state[9] is a
+ *         poll that let in groups that were not co-resident; a count equal to
+ *         it, residency (each group held its slot for the whole protocol).
  */
 #version 450
 #extension GL_KHR_memory_scope_semantics : require
@@ -38,6 +45,8 @@ const bool HOLD = (MODE & 1u) != 0u;
 const bool ACQREL = (MODE & 2u) != 0u;
 const bool NO_CLOSE = (MODE & 4u) != 0u;
 const bool COUNT = (MODE & 8u) != 0u;
+const bool LIVE = (MODE & 16u) != 0u;
+const uint LIVE_NOW = 8u, LIVE_MOST = 9u;
 
 /* A read of a state word: atomicOr(x, 0) as discovery.k.c, or an acquiring atomic load. */
 uint read_state(uint i)
@@ -107,13 +116,18 @@ void main()
     atomicMax(state[6], gl_WorkGroupSize.x);
     atomicMax(state[7], gl_LocalInvocationID.x + 1u);
   }
+  const bool first = gl_LocalInvocationID.x == 0u;
+  if (LIVE && first)
+    atomicMax(state[LIVE_MOST], atomicAdd(state[LIVE_NOW], 1u) + 1u);
   if (!HOLD) {
-    if (gl_LocalInvocationID.x != 0u)
+    if (!first)
       return;
     protocol();
-    return;
+  } else {
+    if (first)
+      protocol();
+    barrier();
   }
-  if (gl_LocalInvocationID.x == 0u)
-    protocol();
-  barrier();
+  if (LIVE && first)
+    atomicAdd(state[LIVE_NOW], 0xffffffffu);
 }
