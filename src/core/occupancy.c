@@ -57,7 +57,11 @@ int atl__occupancy_probe(atl_context_t ctx, unsigned wg_size, unsigned launch_gr
   uint32_t init[DISCOVERY_BUFFER_WORDS] = {0, 0, 1}; /* poll open; the rest 0 */
   if ((err = ops->alloc(dev, sizeof init, &state)) || (err = ops->alloc(dev, launched * sizeof(uint32_t), &ids)))
     goto out;
-  if ((err = ops->write(dev, state, init, sizeof init)))
+  /* Every id starts as "not written", so a group that stopped inside the protocol shows as such, not as a joiner
+   * with id 0 (the buffer's fill). */
+  const uint32_t unwritten = 0xfffffffeu;
+  if ((err = ops->write(dev, state, init, sizeof init)) ||
+      (err = ops->fill(dev, ids, &unwritten, sizeof unwritten, launched * sizeof(uint32_t))))
     goto out;
   struct atl_arg args[] = {
       {ATL_ARG_BUFFER, state, 0},
@@ -85,10 +89,17 @@ int atl__occupancy_probe(atl_context_t ctx, unsigned wg_size, unsigned launch_gr
   if ((err = ops->read(dev, ids, joined, launched * sizeof *joined)))
     goto out;
   /* The joiners' ids must be exactly 0..count-1: a cheap self-check of the lock. */
-  unsigned count = final[3], seen = 0;
-  for (unsigned g = 0; g < launched; g++)
-    if (joined[g] != 0xffffffffu)
+  unsigned count = final[3], seen = 0, stopped = 0;
+  for (unsigned g = 0; g < launched; g++) {
+    stopped += joined[g] == unwritten;
+    if (joined[g] != 0xffffffffu && joined[g] != unwritten)
       seen += joined[g] < count;
+  }
+  if (stopped) {
+    err = atl__seterr(ctx, ATL_EBACKEND, "occupancy discovery: %u of %u work-groups never wrote their id (they "
+                      "stopped inside the protocol; %u of %u tickets served)", stopped, launched, final[1], final[0]);
+    goto out;
+  }
   if (seen != count || count == 0) {
     err = atl__seterr(ctx, ATL_EBACKEND, "occupancy discovery: %u work-groups joined but %u ids were handed out", seen, count);
     goto out;

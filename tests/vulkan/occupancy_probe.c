@@ -21,7 +21,10 @@
  * the device's capacity; a count that grows with the launch (every group
  * joining) is a broken poll, not residency. --check exits 1 when a count
  * equals its launch while the launch is more than twice the smallest count
- * seen (the test on lavapipe), so it can fail. Exits 77 without the device,
+ * seen (the test on lavapipe), or, in mode 16, when the count exceeds the most
+ * groups that ran at once (the protocol counted groups that were not
+ * co-resident; mode 20, the unclosed poll, must fail so), so it can fail.
+ * Exits 77 without the device,
  * 2 on bad arguments.
  */
 #include <stdio.h>
@@ -102,8 +105,9 @@ int main(int argc, char **argv)
       continue;
     }
     for (int l = 0; l < nl; l++) {
+      /* Vulkan: every mode named, 0 included (a request without one gets the backend's default, the hold). */
       char defines[32] = "";
-      if (modes[m])
+      if (vulkan)
         snprintf(defines, sizeof defines, "DISCOVERY_MODE=%u", modes[m]);
       struct atl_occupancy occ;
       unsigned launch = launches[l];
@@ -127,8 +131,14 @@ int main(int argc, char **argv)
       if (modes[m] & 8u) /* discovery.comp's COUNT: what the device ran */
         printf("; ran %u invocations (%.2f a group), work-group size %u, highest local id + 1 %u", extra[0],
                (double)extra[0] / occ.launched, extra[1], extra[2]);
-      if (modes[m] & 16u) /* discovery.comp's LIVE: groups whose invocation 0 ran at once */
+      if (modes[m] & 16u) { /* discovery.comp's LIVE: groups whose invocation 0 ran at once */
         printf("; at most %u groups ran at once (%u still counted at the end)", extra[4], extra[3]);
+        if (check && occ.discovered > extra[4]) {
+          printf("\nFAIL: %u work-groups counted, but at most %u ran at once: the poll let in groups that were not "
+                 "co-resident", occ.discovered, extra[4]);
+          failed = 1;
+        }
+      }
       printf("\n");
       fflush(stdout);
       seen[nseen].launched = occ.launched;

@@ -90,7 +90,11 @@ static int pick_shader(struct vk_dev *d, const struct atl_build *req, struct vk_
               !(d->caps.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)))
     return atl__seterr(d->ctx, ATL_ENOTSUP, "%s has no subgroup ballot in compute shaders (rmw.comp declares it)",
                        d->caps.props.deviceName);
-  k->discovery_mode = rmw ? 0 : (uint32_t)define_value(req->defines, "DISCOVERY_MODE", 0);
+  /* Discovery holds every invocation of a group until its invocation 0 is done (discovery.comp's HOLD) unless the
+   * request names a mode: a group then counts only while all of it is resident, whatever a driver does with the
+   * warps of invocations that returned (NVIDIA's Vulkan driver counted 2112 groups of 256 on an H100 that holds
+   * 1056 with the early return; docs/vulkan.md). DISCOVERY_MODE=0 is discovery.k.c's twin. */
+  k->discovery_mode = rmw ? 0 : (uint32_t)define_value(req->defines, "DISCOVERY_MODE", VK_DISCOVERY_HOLD);
   return 0;
 }
 

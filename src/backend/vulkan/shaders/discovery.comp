@@ -5,7 +5,8 @@
  * pointers, so the state is one buffer indexed by the constants below.
  *
  * MODE (specialization constant 7, DISCOVERY_MODE=N in the build request's
- * defines; 0 is the twin of discovery.k.c) tries what could make NVIDIA's
+ * defines; 0 is the twin of discovery.k.c; a request that names no mode gets
+ * 1, HOLD: src/backend/vulkan/pipeline.c) tries what could make NVIDIA's
  * Vulkan driver count more work-groups than the H100 holds (issue 19: 2112
  * where CUDA and OpenCL find 1056), one cause a bit:
  *   bit 0 HOLD: no early exit; every invocation of the group waits at a
@@ -15,7 +16,15 @@
  *   bit 1 ACQREL: the state read and written with explicit device-scope
  *         atomics with acquire / release semantics on buffer memory
  *         (GL_KHR_memory_scope_semantics) instead of relaxed atomics plus
- *         memoryBarrierBuffer(); reads are atomic loads, not atomicOr(x, 0);
+ *         memoryBarrierBuffer(); reads are atomic loads, not atomicOr(x, 0).
+ *         The spin itself reads relaxed and acquires once, after it (a
+ *         device-scope acquire fence): lavapipe (Mesa 22.3) ends a group
+ *         whose spin loop runs a memory barrier in its body (an acquiring
+ *         load is one) and has to go round more than once: the group's
+ *         invocation 0 stops there, its id is never written and the tickets
+ *         after it are never served (the race once read as "15 joined
+ *         against 1 id"; a memoryBarrierBuffer() in the loop of mode 1 does
+ *         the same);
  *   bit 2 NO_CLOSE: the control, deliberately broken: the poll is never
  *         closed, so every launched group joins (the failure the probe's
  *         check must catch, tests/unit/CMakeLists.txt);
@@ -56,6 +65,14 @@ uint read_state(uint i)
   return atomicOr(state[i], 0u);
 }
 
+/* A read in the spin: no ordering of its own (see ACQREL above); lock_acquire acquires once the wait is over. */
+uint poll_state(uint i)
+{
+  if (ACQREL)
+    return atomicLoad(state[i], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+  return atomicOr(state[i], 0u);
+}
+
 uint add_state(uint i, uint v)
 {
   if (ACQREL)
@@ -75,15 +92,18 @@ bool lock_acquire()
 {
   const uint ticket = add_state(NEXT_TICKET, 1u);
   uint spins = 0u;
-  while (read_state(NOW_SERVING) != ticket) {
-    if (read_state(ABORTED) != 0u)
+  while (poll_state(NOW_SERVING) != ticket) {
+    if (poll_state(ABORTED) != 0u)
       return false;
     if (++spins > spin_bound) {
-      set_state(ABORTED, 1u);
+      atomicExchange(state[ABORTED], 1u); /* relaxed: no barrier in the loop's body */
       return false;
     }
   }
-  memoryBarrierBuffer();
+  if (ACQREL)
+    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
+  else
+    memoryBarrierBuffer();
   return true;
 }
 
@@ -117,8 +137,10 @@ void main()
     atomicMax(state[7], gl_LocalInvocationID.x + 1u);
   }
   const bool first = gl_LocalInvocationID.x == 0u;
-  if (LIVE && first)
+  if (LIVE && first) {
     atomicMax(state[LIVE_MOST], atomicAdd(state[LIVE_NOW], 1u) + 1u);
+    memoryBarrierBuffer(); /* counted before its first ticket, so every joiner is in the count when the poll closes */
+  }
   if (!HOLD) {
     if (!first)
       return;
