@@ -69,18 +69,18 @@ int main(int argc, char **argv)
   const unsigned long wg = strtoul(argv[2], &end, 10);
   if (*end || wg == 0 || wg > 1024)
     return usage("WG must be 1 to 1024");
-  unsigned launches[16], modes[8] = {0};
-  int lmult[16], mmult[8] = {0};
+  unsigned launches[16], modes[16] = {0};
+  int lmult[16], mmult[16] = {0};
   const int nl = parse_list(argv[3], 1, launches, lmult, 16);
-  const int nm = argc > 4 ? parse_list(argv[4], 0, modes, mmult, 8) : 1;
+  const int nm = argc > 4 ? parse_list(argv[4], 0, modes, mmult, 16) : 1;
   if (nl <= 0)
-    return usage("LAUNCHES must be whole numbers 1 to 65535 or multiples xN, comma separated");
+    return usage("LAUNCHES must be at most 16 whole numbers 1 to 65535 or multiples xN, comma separated");
   if (nm <= 0)
-    return usage("MODES must be whole numbers 0 to 31, comma separated");
+    return usage("MODES must be at most 16 whole numbers 0 to 31, comma separated");
   const int nmodes = nm;
   for (int m = 0; m < nmodes; m++)
     if (modes[m] > 31 || (argc > 4 && mmult[m]))
-      return usage("MODES must be whole numbers 0 to 31, comma separated");
+      return usage("MODES must be at most 16 whole numbers 0 to 31, comma separated");
   atl_context_t ctx = NULL;
   if (atl_context_new(&ctx))
     return 1;
@@ -97,7 +97,7 @@ int main(int argc, char **argv)
   unsigned smallest = 0;
   struct {
     unsigned launched, discovered;
-  } seen[16 * 8];
+  } seen[16 * 16];
   int nseen = 0;
   for (int m = 0; m < nmodes; m++) {
     if (modes[m] && !vulkan) {
