@@ -8,7 +8,8 @@
 #      at 2x, 4x, 8x the estimate; vulkan the same in discovery.comp's modes 0 (the protocol as discovery.k.c),
 #      1 (every invocation held at a barrier until invocation 0 is done), 2 and 3 (acquire/release atomics), 8
 #      (the invocations that ran and the work-group size they saw), 16-19 (0-3 with the most groups whose
-#      invocation 0 ran at once measured beside the count); work-groups of 256 and 1024. Vulkan's default (what
+#      invocation 0 ran at once measured beside the count), 32-33 and 48-49 (the reads as atomicAdd of a zero the
+#      compiler cannot see, without and with the count of groups at once); work-groups of 256 and 1024. Vulkan's default (what
 #      devices --occupancy and the rows use) is now mode 1, the hold (src/backend/vulkan/pipeline.c).
 #      docs/vulkan.md, "Occupancy discovery through Vulkan", says how each outcome reads;
 #   G  the contiguous and cross-warp fetch_add grids, contention x padding 1..1024 (powers of two), as the
@@ -62,7 +63,7 @@ if [ -x "$PROBE" ]; then
     for dev in $CU $CL; do
       step -o "$OUT/discovery.txt" discovery-$dev-$wg 30 "$PROBE" "$dev" $wg x2,x4,x8 0
     done
-    step -o "$OUT/discovery.txt" discovery-$VK-$wg 90 "$PROBE" "$VK" $wg x2,x4,x8 0,1,2,3,8,16,17,18,19
+    step -o "$OUT/discovery.txt" discovery-$VK-$wg 90 "$PROBE" "$VK" $wg x2,x4,x8 0,1,2,3,8,16,17,18,19,32,33,48,49
   done
 else
   step_note "discovery: $PROBE not built"

@@ -11,7 +11,8 @@
  * multiple of the estimate (x2, x4); MODES discovery.comp's DISCOVERY_MODE
  * values (default 0; Vulkan only; discovery.comp lists them: 1 no early exit, 2
  * acquire/release atomics, 4 a poll never closed, 8 count the invocations, 16
- * count the groups running at once).
+ * count the groups running at once, 32 reads by atomicAdd of a zero the
+ * compiler cannot see).
  * One line per launch and mode: launched, discovered, the estimate and its
  * method; with mode 8, the invocations the device ran per group and the
  * work-group size they saw; with mode 16, the most groups that ran at once
@@ -76,11 +77,11 @@ int main(int argc, char **argv)
   if (nl <= 0)
     return usage("LAUNCHES must be at most 16 whole numbers 1 to 65535 or multiples xN, comma separated");
   if (nm <= 0)
-    return usage("MODES must be at most 16 whole numbers 0 to 31, comma separated");
+    return usage("MODES must be at most 16 whole numbers 0 to 63, comma separated");
   const int nmodes = nm;
   for (int m = 0; m < nmodes; m++)
-    if (modes[m] > 31 || (argc > 4 && mmult[m]))
-      return usage("MODES must be at most 16 whole numbers 0 to 31, comma separated");
+    if (modes[m] > 63 || (argc > 4 && mmult[m]))
+      return usage("MODES must be at most 16 whole numbers 0 to 63, comma separated");
   atl_context_t ctx = NULL;
   if (atl_context_new(&ctx))
     return 1;

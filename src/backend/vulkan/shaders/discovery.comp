@@ -38,7 +38,12 @@
  *         words): how many groups' invocations 0 really ran together,
  *         measured beside the protocol's count. A count above state[9] is a
  *         poll that let in groups that were not co-resident; a count equal to
- *         it, residency (each group held its slot for the whole protocol).
+ *         it, residency (each group held its slot for the whole protocol);
+ *   bit 5 OPAQUE: the reads are atomicAdd(x, z) with z a zero the compiler
+ *         cannot see (spin_bound >> 31; the host's bound is below 2^31), so
+ *         each is a real read-modify-write at the device's memory: against
+ *         atomicOr(x, 0), which a compiler may turn into a load (and a load
+ *         that is not coherent would keep reading the poll open).
  */
 #version 450
 #extension GL_KHR_memory_scope_semantics : require
@@ -55,6 +60,7 @@ const bool ACQREL = (MODE & 2u) != 0u;
 const bool NO_CLOSE = (MODE & 4u) != 0u;
 const bool COUNT = (MODE & 8u) != 0u;
 const bool LIVE = (MODE & 16u) != 0u;
+const bool OPAQUE = (MODE & 32u) != 0u;
 const uint LIVE_NOW = 8u, LIVE_MOST = 9u;
 
 /* A read of a state word: atomicOr(x, 0) as discovery.k.c, or an acquiring atomic load. */
@@ -62,6 +68,8 @@ uint read_state(uint i)
 {
   if (ACQREL)
     return atomicLoad(state[i], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
+  if (OPAQUE)
+    return atomicAdd(state[i], spin_bound >> 31);
   return atomicOr(state[i], 0u);
 }
 
@@ -70,6 +78,8 @@ uint poll_state(uint i)
 {
   if (ACQREL)
     return atomicLoad(state[i], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+  if (OPAQUE)
+    return atomicAdd(state[i], spin_bound >> 31);
   return atomicOr(state[i], 0u);
 }
 
