@@ -73,7 +73,7 @@ gpu_vulkan_script() {
   STEP_LOG=$OUT/log.txt STEP_STATUS=$OUT/status.txt
   { date -u +%FT%TZ; $SMI; $A version; ldconfig -p | grep libvulkan; } >"$OUT/info.txt" 2>&1
   if [ -z "$(gpu_device_id vulkan 2>/dev/null)" ]; then
-    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+    export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
     step_note "no Vulkan driver found by the loader: VK_DRIVER_FILES=$VK_DRIVER_FILES"
   fi
 }

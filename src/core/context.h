@@ -37,10 +37,12 @@ struct atl_context {
  * reused while large enough, else freed and allocated anew. */
 int atl__device_buffer(atl_context_t ctx, unsigned slot, size_t bytes, void **buf);
 /* atl_occupancy_discover with @p launch work-groups (0: its own choice, twice the estimate) and @p defines for the
- * discovery kernel's build (the Vulkan twin's DISCOVERY_MODE=N; "" the protocol as discovery.k.c has it): the
- * diagnostic tests/unit/occupancy_probe.c; @p extra (or NULL) receives the state buffer's 3 diagnostic words. */
+ * discovery kernel's build (the Vulkan twin's DISCOVERY_MODE=N, 0 the protocol as discovery.k.c has it; "" each backend's default): the
+ * diagnostic tests/unit/occupancy_probe.c; @p extra (or NULL) receives the state buffer's diagnostic words
+ * (discovery.comp's modes 8 and 16 fill them). */
+#define ATL_OCCUPANCY_EXTRA_WORDS 5
 int atl__occupancy_probe(atl_context_t ctx, unsigned wg_size, unsigned launch, const char *defines,
-                         struct atl_occupancy *out, uint32_t extra[3]);
+                         struct atl_occupancy *out, uint32_t extra[ATL_OCCUPANCY_EXTRA_WORDS]);
 
 /* Frees every reused device buffer (before the device closes). */
 void atl__device_buffers_release(atl_context_t ctx);

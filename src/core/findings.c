@@ -153,8 +153,9 @@ int atl_findings_rmw(const struct atl_result_set *set, struct atl_findings *out)
   double r, lo, hi;
   if (dev->type == ATL_DEVICE_CPU &&
       !add(out, "cpu", 0, 0, 0,
-           "These rates are a CPU's (%s): they show how its OpenCL runtime serialises atomics on cores and caches, "
-           "not how any GPU behaves; run the report on a GPU for those.", dev->name))
+           "These rates are a CPU's (%s): they show how its %s driver serialises atomics on cores and caches, "
+           "not how any GPU behaves; run the report on a GPU for those.", dev->name,
+           strcmp(dev->backend, "vulkan") == 0 ? "Vulkan" : "OpenCL"))
     return ATL_ENOMEM;
   if (noise_finding(set, out))
     return ATL_ENOMEM;

@@ -10,9 +10,10 @@
  * microseconds; this bound is seconds even on a slow device. */
 #define DISCOVERY_SPIN_BOUND (1u << 24)
 #define DISCOVERY_STATE_WORDS 5
-/* Words the state buffer has: the protocol's 5, then 3 a diagnostic kernel may fill (occupancy_probe's counts:
- * discovery.comp's mode 8 counts the invocations that started and the work-group size they saw). */
-#define DISCOVERY_BUFFER_WORDS 8
+/* Words the state buffer has: the protocol's 5, then ATL_OCCUPANCY_EXTRA_WORDS a diagnostic kernel may fill
+ * (occupancy_probe's counts: discovery.comp's mode 8 counts the invocations that started and the work-group size
+ * they saw, mode 16 the groups running at once now and at most). */
+#define DISCOVERY_BUFFER_WORDS (DISCOVERY_STATE_WORDS + ATL_OCCUPANCY_EXTRA_WORDS)
 
 int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occupancy *out)
 {
@@ -20,7 +21,7 @@ int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occup
 }
 
 int atl__occupancy_probe(atl_context_t ctx, unsigned wg_size, unsigned launch_groups, const char *defines,
-                         struct atl_occupancy *out, uint32_t extra[3])
+                         struct atl_occupancy *out, uint32_t extra[ATL_OCCUPANCY_EXTRA_WORDS])
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx);
@@ -53,10 +54,14 @@ int atl__occupancy_probe(atl_context_t ctx, unsigned wg_size, unsigned launch_gr
     launched = launch_groups;
   out->launched = launched;
 
-  uint32_t init[DISCOVERY_BUFFER_WORDS] = {0, 0, 1, 0, 0, 0, 0, 0}; /* poll open */
+  uint32_t init[DISCOVERY_BUFFER_WORDS] = {0, 0, 1}; /* poll open; the rest 0 */
   if ((err = ops->alloc(dev, sizeof init, &state)) || (err = ops->alloc(dev, launched * sizeof(uint32_t), &ids)))
     goto out;
-  if ((err = ops->write(dev, state, init, sizeof init)))
+  /* Every id starts as "not written", so a group that stopped inside the protocol shows as such, not as a joiner
+   * with id 0 (the buffer's fill). */
+  const uint32_t unwritten = 0xfffffffeu;
+  if ((err = ops->write(dev, state, init, sizeof init)) ||
+      (err = ops->fill(dev, ids, &unwritten, sizeof unwritten, launched * sizeof(uint32_t))))
     goto out;
   struct atl_arg args[] = {
       {ATL_ARG_BUFFER, state, 0},
@@ -71,7 +76,7 @@ int atl__occupancy_probe(atl_context_t ctx, unsigned wg_size, unsigned launch_gr
   if ((err = ops->read(dev, state, final, sizeof final)))
     goto out;
   if (extra)
-    memcpy(extra, final + DISCOVERY_STATE_WORDS, 3 * sizeof *extra);
+    memcpy(extra, final + DISCOVERY_STATE_WORDS, ATL_OCCUPANCY_EXTRA_WORDS * sizeof *extra);
   if (final[4] != 0) {
     err = atl__seterr(ctx, ATL_EDEADLOCK, "occupancy discovery: a ticket-lock wait exceeded %u spins", DISCOVERY_SPIN_BOUND);
     goto out;
@@ -84,10 +89,17 @@ int atl__occupancy_probe(atl_context_t ctx, unsigned wg_size, unsigned launch_gr
   if ((err = ops->read(dev, ids, joined, launched * sizeof *joined)))
     goto out;
   /* The joiners' ids must be exactly 0..count-1: a cheap self-check of the lock. */
-  unsigned count = final[3], seen = 0;
-  for (unsigned g = 0; g < launched; g++)
-    if (joined[g] != 0xffffffffu)
+  unsigned count = final[3], seen = 0, stopped = 0;
+  for (unsigned g = 0; g < launched; g++) {
+    stopped += joined[g] == unwritten;
+    if (joined[g] != 0xffffffffu && joined[g] != unwritten)
       seen += joined[g] < count;
+  }
+  if (stopped) {
+    err = atl__seterr(ctx, ATL_EBACKEND, "occupancy discovery: %u of %u work-groups never wrote their id (they "
+                      "stopped inside the protocol; %u of %u tickets served)", stopped, launched, final[1], final[0]);
+    goto out;
+  }
   if (seen != count || count == 0) {
     err = atl__seterr(ctx, ATL_EBACKEND, "occupancy discovery: %u work-groups joined but %u ids were handed out", seen, count);
     goto out;

@@ -10,16 +10,22 @@
  * size; LAUNCHES work-groups launched, comma separated, each a number or a
  * multiple of the estimate (x2, x4); MODES discovery.comp's DISCOVERY_MODE
  * values (default 0; Vulkan only; discovery.comp lists them: 1 no early exit, 2
- * acquire/release atomics, 4 a poll never closed, 8 count the invocations).
+ * acquire/release atomics, 4 a poll never closed, 8 count the invocations, 16
+ * count the groups running at once, 32 reads by atomicAdd of a zero the
+ * compiler cannot see).
  * One line per launch and mode: launched, discovered, the estimate and its
  * method; with mode 8, the invocations the device ran per group and the
- * work-group size they saw.
+ * work-group size they saw; with mode 16, the most groups that ran at once
+ * (a protocol count above it let in groups that were not co-resident).
  *
  * What it tells: a protocol that works counts the same at every launch past
  * the device's capacity; a count that grows with the launch (every group
  * joining) is a broken poll, not residency. --check exits 1 when a count
  * equals its launch while the launch is more than twice the smallest count
- * seen (the test on lavapipe), so it can fail. Exits 77 without the device,
+ * seen (the test on lavapipe), or, in mode 16, when the count exceeds the most
+ * groups that ran at once (the protocol counted groups that were not
+ * co-resident; mode 20, the unclosed poll, must fail so), so it can fail.
+ * Exits 77 without the device,
  * 2 on bad arguments.
  */
 #include <stdio.h>
@@ -64,18 +70,18 @@ int main(int argc, char **argv)
   const unsigned long wg = strtoul(argv[2], &end, 10);
   if (*end || wg == 0 || wg > 1024)
     return usage("WG must be 1 to 1024");
-  unsigned launches[16], modes[8] = {0};
-  int lmult[16], mmult[8] = {0};
+  unsigned launches[16], modes[16] = {0};
+  int lmult[16], mmult[16] = {0};
   const int nl = parse_list(argv[3], 1, launches, lmult, 16);
-  const int nm = argc > 4 ? parse_list(argv[4], 0, modes, mmult, 8) : 1;
+  const int nm = argc > 4 ? parse_list(argv[4], 0, modes, mmult, 16) : 1;
   if (nl <= 0)
-    return usage("LAUNCHES must be whole numbers 1 to 65535 or multiples xN, comma separated");
+    return usage("LAUNCHES must be at most 16 whole numbers 1 to 65535 or multiples xN, comma separated");
   if (nm <= 0)
-    return usage("MODES must be whole numbers 0 to 15, comma separated");
+    return usage("MODES must be at most 16 whole numbers 0 to 63, comma separated");
   const int nmodes = nm;
   for (int m = 0; m < nmodes; m++)
-    if (modes[m] > 15 || (argc > 4 && mmult[m]))
-      return usage("MODES must be whole numbers 0 to 15, comma separated");
+    if (modes[m] > 63 || (argc > 4 && mmult[m]))
+      return usage("MODES must be at most 16 whole numbers 0 to 63, comma separated");
   atl_context_t ctx = NULL;
   if (atl_context_new(&ctx))
     return 1;
@@ -92,7 +98,7 @@ int main(int argc, char **argv)
   unsigned smallest = 0;
   struct {
     unsigned launched, discovered;
-  } seen[16 * 8];
+  } seen[16 * 16];
   int nseen = 0;
   for (int m = 0; m < nmodes; m++) {
     if (modes[m] && !vulkan) {
@@ -100,8 +106,9 @@ int main(int argc, char **argv)
       continue;
     }
     for (int l = 0; l < nl; l++) {
+      /* Vulkan: every mode named, 0 included (a request without one gets the backend's default, the hold). */
       char defines[32] = "";
-      if (modes[m])
+      if (vulkan)
         snprintf(defines, sizeof defines, "DISCOVERY_MODE=%u", modes[m]);
       struct atl_occupancy occ;
       unsigned launch = launches[l];
@@ -114,7 +121,7 @@ int main(int argc, char **argv)
         }
         launch = occ.estimated * launches[l];
       }
-      uint32_t extra[3] = {0, 0, 0};
+      uint32_t extra[ATL_OCCUPANCY_EXTRA_WORDS] = {0};
       if (atl__occupancy_probe(ctx, (unsigned)wg, launch, defines, &occ, extra) != 0) {
         printf("%-10s %4u %9u  error: %s\n", info->id, modes[m], launch, atl_errmsg(ctx));
         failed = 1;
@@ -125,6 +132,14 @@ int main(int argc, char **argv)
       if (modes[m] & 8u) /* discovery.comp's COUNT: what the device ran */
         printf("; ran %u invocations (%.2f a group), work-group size %u, highest local id + 1 %u", extra[0],
                (double)extra[0] / occ.launched, extra[1], extra[2]);
+      if (modes[m] & 16u) { /* discovery.comp's LIVE: groups whose invocation 0 ran at once */
+        printf("; at most %u groups ran at once (%u still counted at the end)", extra[4], extra[3]);
+        if (check && occ.discovered > extra[4]) {
+          printf("\nFAIL: %u work-groups counted, but at most %u ran at once: the poll let in groups that were not "
+                 "co-resident", occ.discovered, extra[4]);
+          failed = 1;
+        }
+      }
       printf("\n");
       fflush(stdout);
       seen[nseen].launched = occ.launched;

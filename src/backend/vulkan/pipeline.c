@@ -90,7 +90,12 @@ static int pick_shader(struct vk_dev *d, const struct atl_build *req, struct vk_
               !(d->caps.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)))
     return atl__seterr(d->ctx, ATL_ENOTSUP, "%s has no subgroup ballot in compute shaders (rmw.comp declares it)",
                        d->caps.props.deviceName);
-  k->discovery_mode = rmw ? 0 : (uint32_t)define_value(req->defines, "DISCOVERY_MODE", 0);
+  /* Discovery holds every invocation of a group until its invocation 0 is done (discovery.comp's HOLD) unless the
+   * request names a mode: a group then counts only while all of it is resident, whatever a driver does with the
+   * warps of invocations that returned. NVIDIA's Vulkan driver starts new groups in the warp slots returned
+   * invocations give back (H100: up to 32 groups of 256 an SM ran at once with the early return, 4224 counted; with
+   * the hold 1056, as CUDA and OpenCL count; docs/vulkan.md). DISCOVERY_MODE=0 is discovery.k.c's twin. */
+  k->discovery_mode = rmw ? 0 : (uint32_t)define_value(req->defines, "DISCOVERY_MODE", VK_DISCOVERY_HOLD);
   return 0;
 }
 

@@ -98,6 +98,8 @@ struct vk_kernel {
 
 /* Where rmw.comp's loop count comes from (ATL_VULKAN_ITERS; rmw.comp says why there is a choice). */
 enum vk_iters_from { VK_ITERS_BUFFER, VK_ITERS_PUSH, VK_ITERS_SUBGROUP };
+/* discovery.comp's mode bit HOLD: the default of a discovery build that names no DISCOVERY_MODE. */
+#define VK_DISCOVERY_HOLD 1u
 /* rmw.comp's storage-buffer binding of the loop count (src/core/rmw.c's third buffer argument). */
 #define VK_RMW_ITERS_BINDING 2u
 
