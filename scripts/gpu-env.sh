@@ -91,3 +91,30 @@ print(d["compute_units"])' "$1")
   SCALE=${SCALE:-1}
   it() { echo $(($1 / SCALE > 0 ? $1 / SCALE : 1)); }
 }
+# gpu_vulkan_devices TYPE: VK, CU and CL, the Vulkan, CUDA and OpenCL devices of TYPE (gpu or cpu) by atomlab id,
+# noted in the log; without a Vulkan device the script has nothing to measure and ends with exit 1.
+gpu_vulkan_devices() {
+  VK=$(gpu_device_id vulkan "$1")
+  CU=$(gpu_device_id cuda "$1")
+  CL=$(gpu_device_id opencl "$1")
+  step_note "devices: vulkan=${VK:-none} cuda=${CU:-none} opencl=${CL:-none}"
+  if [ -z "$VK" ]; then
+    step_note "no Vulkan $1: nothing to measure (see log.txt)"
+    exit 1
+  fi
+}
+# gpu_vulkan_discovery SECONDS MODES: the occupancy probe side by side into OUT/discovery.txt, groups of 256 and
+# 1024 at 2x, 4x and 8x the estimate: CUDA and OpenCL in the protocol's mode 0, Vulkan in each of MODES.
+gpu_vulkan_discovery() {
+  local probe=${OCCUPANCY_PROBE:-./build/tests/unit/occupancy_probe} wg dev
+  if [ ! -x "$probe" ]; then
+    step_note "discovery: $probe not built"
+    return
+  fi
+  for wg in 256 1024; do
+    for dev in $CU $CL; do
+      step -o "$OUT/discovery.txt" discovery-$dev-$wg 30 "$probe" "$dev" $wg x2,x4,x8 0
+    done
+    step -o "$OUT/discovery.txt" discovery-$VK-$wg "$1" "$probe" "$VK" $wg x2,x4,x8 "$2"
+  done
+}

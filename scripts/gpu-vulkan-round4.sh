@@ -42,16 +42,10 @@ ldconfig
 gpu_vulkan_script gpu-vulkan-round4 vulkan/round4 400
 # DEVICE_TYPE=cpu tries the script on lavapipe and PoCL (the development machine; REF=opencl there).
 T=${DEVICE_TYPE:-gpu}
-VK=$(gpu_device_id vulkan $T)
-CU=$(gpu_device_id cuda $T)
-CL=$(gpu_device_id opencl $T)
+gpu_vulkan_devices "$T"
 REF=${REF:-cuda}
 RF=$([ "$REF" = cuda ] && echo "$CU" || echo "$CL")
-step_note "devices: vulkan=${VK:-none} cuda=${CU:-none} opencl=${CL:-none} reference=$REF"
-if [ -z "$VK" ]; then
-  step_note "no Vulkan $T: nothing to measure"
-  exit 1
-fi
+step_note "reference=$REF"
 gpu_vulkan_grid "$VK"
 backend_id() { case $1 in vulkan) echo "$VK" ;; opencl) echo "$CL" ;; *) echo "$RF" ;; esac; }
 # rmw NAME DEVICE ITERS ARGS...: fixed iterations, a few samples, into OUT/NAME.json.
@@ -91,17 +85,7 @@ done
 
 # D: occupancy discovery side by side.
 step -o "$OUT/devices-occupancy.txt" devices-occupancy 60 "$A" devices --occupancy
-PROBE=${OCCUPANCY_PROBE:-./build/tests/unit/occupancy_probe}
-if [ -x "$PROBE" ]; then
-  for wg in 256 1024; do
-    for dev in $CU $CL; do
-      step -o "$OUT/discovery.txt" discovery-$dev-$wg 30 "$PROBE" "$dev" $wg x2,x4,x8 0
-    done
-    step -o "$OUT/discovery.txt" discovery-$VK-$wg 60 "$PROBE" "$VK" $wg x2,x4,x8 0,1,2,3,8
-  done
-else
-  step_note "discovery: $PROBE not built"
-fi
+gpu_vulkan_discovery 60 0,1,2,3,8
 
 # X1: stride at contention 1024 (264 words at the grid shape), every backend.
 X1="--op fetch_add --pattern cross-warp --contention 1024 --padding 128,192,256,320,384,512,768,1000,1024

@@ -33,31 +33,14 @@ command -v ldconfig >/dev/null && ldconfig 2>/dev/null
 . scripts/gpu-env.sh
 gpu_vulkan_script gpu-vulkan-round5 vulkan/round5 420
 T=${DEVICE_TYPE:-gpu} MAX=${GRID_MAX:-1024}
-VK=$(gpu_device_id vulkan $T)
-CU=$(gpu_device_id cuda $T)
-CL=$(gpu_device_id opencl $T)
-step_note "devices: vulkan=${VK:-none} cuda=${CU:-none} opencl=${CL:-none}"
-if [ -z "$VK" ]; then
-  step_note "no Vulkan $T: nothing to measure (log.txt)"
-  exit 1
-fi
+gpu_vulkan_devices "$T"
 gpu_vulkan_grid "$VK"
 backend_id() { case $1 in vulkan) echo "$VK" ;; cuda) echo "$CU" ;; opencl) echo "$CL" ;; esac; }
 
 # O, D: discovery.
 step -o "$OUT/devices.txt" devices 60 "$A" devices --occupancy
 step -o "$OUT/devices.json" devices-json 30 "$A" devices --format json
-PROBE=${OCCUPANCY_PROBE:-./build/tests/unit/occupancy_probe}
-if [ -x "$PROBE" ]; then
-  for wg in 256 1024; do
-    for dev in $CU $CL; do
-      step -o "$OUT/discovery.txt" discovery-$dev-$wg 30 "$PROBE" "$dev" $wg x2,x4,x8 0
-    done
-    step -o "$OUT/discovery.txt" discovery-$VK-$wg 90 "$PROBE" "$VK" $wg x2,x4,x8 0,1,2,3,8,16,17,18,19,32,33,48,49
-  done
-else
-  step_note "discovery: $PROBE not built"
-fi
+gpu_vulkan_discovery 90 0,1,2,3,8,16,17,18,19,32,33,48,49
 
 # G: the grids, then a second pass of vulkan and cuda.
 GRID="--pattern contiguous,cross-warp --op fetch_add --contention 1:$MAX --padding 1:$MAX --wg-size $WG

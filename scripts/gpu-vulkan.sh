@@ -26,14 +26,7 @@ step -o "$OUT/devices.txt" devices 60 $A devices --occupancy
 step -o "$OUT/devices.json" devices-json 60 $A devices --format json
 # DEVICE_TYPE=cpu and GRID_MAX=4 try the script on lavapipe and PoCL (the development machine).
 T=${DEVICE_TYPE:-gpu} MAX=${GRID_MAX:-1024}
-VK=$(gpu_device_id vulkan $T)
-CU=$(gpu_device_id cuda $T)
-CL=$(gpu_device_id opencl $T)
-step_note "devices: vulkan=${VK:-none} cuda=${CU:-none} opencl=${CL:-none}"
-if [ -z "$VK" ]; then
-  step_note "no Vulkan $T: nothing more to measure (see devices.txt and log.txt)"
-  exit 1
-fi
+gpu_vulkan_devices "$T"
 # What NVIDIA's driver tells of the rmw pipelines (VK_KHR_pipeline_executable_properties: statistics,
 # internal representations), or why nothing: OUT/executables.txt.
 EXE=${VK_EXECUTABLES:-./build/tests/unit/vk_executables}
