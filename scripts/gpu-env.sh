@@ -118,3 +118,16 @@ gpu_vulkan_discovery() {
     step -o "$OUT/discovery.txt" discovery-$VK-$wg "$1" "$probe" "$VK" $wg x2,x4,x8 "$2"
   done
 }
+# gpu_scatter_script NAME DEADLINE_S: the start the scatter GPU scripts share (after `cd` to the repository root and
+# this file sourced): gpu_script NAME, A the ATOMLAB binary, the issue's sizes E, D, V (ROWS, DIM, TARGETS override
+# them), OUT/info.txt (date, GPU, atomlab, the devices' L2 sizes, PyTorch's version) that the steps' commands and
+# status follow, and the steps' deadline.
+gpu_scatter_script() {
+  gpu_script "$1"
+  A=${ATOMLAB:-./build/atomlab}
+  E=${ROWS:-8388608} D=${DIM:-64} V=${TARGETS:-1048576}
+  { date -u +%FT%TZ; $SMI; $A version; $A devices --format json | grep -E '"(name|l2_cache_bytes)"';
+    python3 -c 'import torch; print("torch", torch.__version__)'; } >"$OUT/info.txt" 2>&1
+  STEP_LOG=$OUT/info.txt STEP_STATUS=$OUT/info.txt
+  step_deadline "$2"
+}

@@ -20,13 +20,7 @@
 #   ATOMLAB=build/atomlab OUT=out/scatter-round4 bash scripts/gpu-scatter-round4.sh
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
-gpu_script gpu-scatter-round4
-A=${ATOMLAB:-./build/atomlab}
-E=${ROWS:-8388608} D=${DIM:-64} V=${TARGETS:-1048576}
-{ date -u +%FT%TZ; $SMI; $A version; $A devices --format json | grep -E '"(name|l2_cache_bytes)"';
-  python3 -c 'import torch; print("torch", torch.__version__)'; } >"$OUT/info.txt" 2>&1
-STEP_LOG=$OUT/info.txt STEP_STATUS=$OUT/info.txt
-step_deadline 410
+gpu_scatter_script gpu-scatter-round4 410
 C="$A app scatter --backend cuda --rows 300000 --targets 20000 --samples 2 --variants part"
 step check-f32 20 $C --type f32 --dim 64 --partitions 7 -o "$OUT/check-f32.json" --quiet
 step check-u32 20 $C --type u32 --dim 33 --index i64 --partitions 3 -o "$OUT/check-u32.json" --quiet
