@@ -162,6 +162,79 @@ static void run_jobs(void)
   free(jobs);
 }
 
+/* The apps' kernels (src/apps/) with the defines their drivers pass, built for both architectures; sm90_only: the
+ * vector reductions are sm_90's. The generated cases (histogram variants x inputs, swatomic ops) are built in main. */
+static const struct app_case {
+  const char *kernel, *defines;
+  int sm90_only;
+} app_cases[] = {
+  /* counting, the double add and the list */
+  {"app_count", "ITEMS=32 WG=256 STRATEGY_thread", 0},
+  {"app_count", "ITEMS=32 WG=256 STRATEGY_warp", 0},
+  {"app_count", "ITEMS=7 WG=64 STRATEGY_block", 0},
+  {"app_dadd", "VARIANT_lock", 0},
+  {"app_dadd", "VARIANT_lock_naive", 0},
+  {"app_dadd", "VARIANT_cas", 0},
+  {"app_dadd", "VARIANT_native", 0},
+  {"app_list", "", 0},
+  /* app_scatter: every variant, float and integer, a dimension that is not a multiple of the warp; the
+   * 16-bit floats and i32 values, i64 keys; packed 16-bit pairs at an odd D; the bincount's bins variant; part's
+   * vote and match-any path and its batched loads at 8 and 32 warps; the deterministic variant's passes */
+  {"app_scatter", "D=64 TYPE_f32 VARIANT_atomic", 0},
+  {"app_scatter", "D=64 TYPE_f32 VARIANT_run", 0},
+  {"app_scatter", "D=33 TYPE_u32 VARIANT_run", 0},
+  {"app_scatter", "D=1 TYPE_u32 VARIANT_atomic", 0},
+  {"app_scatter", "D=512 TYPE_f32 VARIANT_copy", 0},
+  {"app_scatter", "D=64 TYPE_f32 VARIANT_block SLOTS=128u BLOCK_ROWS=4096u", 0},
+  {"app_scatter", "D=1 TYPE_u32 VARIANT_block SLOTS=2048u BLOCK_ROWS=4096u", 0},
+  {"app_scatter_det", "D=64 TYPE_f32 IDX_T=uint CHUNK=4096u TILE=1024u WG=256", 0},
+  {"app_scatter_det", "D=33 TYPE_u32 IDX_T=ulong CHUNK=4096u TILE=1024u WG=128", 0},
+  {"app_scatter_det", "D=64 TYPE_bf16 IDX_T=uint CHUNK=4096u TILE=1024u WG=256", 0},
+  {"app_scatter", "D=64 TYPE_bf16 IDX_T=ulong VARIANT_atomic", 0},
+  {"app_scatter", "D=64 TYPE_f16 IDX_T=uint VARIANT_run", 0},
+  {"app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_block SLOTS=128u BLOCK_ROWS=4096u", 0},
+  {"app_scatter", "D=3 TYPE_i32 IDX_T=ulong VARIANT_atomic", 0},
+  {"app_scatter", "D=33 TYPE_bf16 IDX_T=uint VARIANT_run", 0},
+  {"app_scatter", "D=5 TYPE_f16 IDX_T=ulong VARIANT_atomic", 0},
+  {"app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_bins BIN_ROWS=65536u BIN_SLOTS=4096u BIN_LOG2_SLOTS=12u", 0},
+  {"app_scatter", "D=1 TYPE_bf16 IDX_T=ulong VARIANT_bins BIN_ROWS=700u BIN_SLOTS=4096u BIN_LOG2_SLOTS=12u", 0},
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u", 0},
+  {"app_scatter", "D=33 TYPE_u32 IDX_T=ulong VARIANT_part SLOTS=248u", 0},
+  {"app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_part SLOTS=128u", 0},
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=4u", 0},
+  {"app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_part SLOTS=2048u WARPS=32u PART_BATCH=2u", 0},
+  {"app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", 1},
+  {"app_scatter", "D=64 TYPE_bf16 VARIANT_vector", 1},
+  {"app_scatter", "D=16 TYPE_f16 VARIANT_vector", 1},
+  /* the skip list; the crossgpu app in both scopes, both result uses; app_histogram's fixed cases (the
+   * driver's bins and flush periods, per-thread columns, 16-bit block counters) */
+  {"app_skiplist", "LEVELS=24", 0},
+  {"crossgpu", "SCOPE_system RESULT_USED=0", 0},
+  {"crossgpu", "SCOPE_system RESULT_USED=1", 0},
+  {"crossgpu", "SCOPE_device RESULT_USED=0", 0},
+  {"crossgpu", "SCOPE_device RESULT_USED=1", 0},
+  {"app_histogram", "INPUT_u32 BINS=65536 WG=256 VARIANT_global FLUSH_EVERY=511", 0},
+  {"app_histogram", "INPUT_u32 BINS=8192 WG=1024 VARIANT_shared FLUSH_EVERY=511", 0},
+  {"app_histogram", "INPUT_u8 BINS=256 WG=256 VARIANT_per_lane FLUSH_EVERY=44739242 UNROLL=6", 0},
+  {"app_histogram", "INPUT_u32 BINS=256 WG=256 VARIANT_per_lane FLUSH_EVERY=178956970 UNROLL=6", 0},
+  {"app_histogram", "INPUT_u8 BINS=256 WG=1024 VARIANT_byte_lanes FLUSH_EVERY=4294967295 UNROLL=4 MIN_GROUPS=2", 0},
+  {"app_histogram", "INPUT_rgba BINS=1024 WG=1024 VARIANT_byte_lanes FLUSH_EVERY=4294967295 UNROLL=4 MIN_GROUPS=1", 0},
+  {"app_histogram", "INPUT_u32 BINS=65536 WG=1024 VARIANT_block16 FLUSH_EVERY=511 UNROLL=4 MIN_GROUPS=1", 0},
+  {"app_histogram", "INPUT_rgba BINS=1024 WG=1024 VARIANT_block16 FLUSH_EVERY=511 UNROLL=4", 0},
+  /* the software atomic add and seed 000's experiments: every (variant, memory) kernel; its applications */
+  {"app_swatomic", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=0 ATL_SW_MEM=0", 0},
+  {"app_swatomic", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=1 ATL_SW_MEM=0", 0},
+  {"app_swatomic", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=2 ATL_SW_MEM=0", 0},
+  {"app_swatomic", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=3 ATL_SW_MEM=1", 0},
+  {"app_swatomic", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=0 ATL_SW_MEM=1", 0},
+  {"app_swatomic", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=1 ATL_SW_MEM=1", 0},
+  {"app_swatomic", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=2 ATL_SW_MEM=1", 0},
+  {"app_swatomic", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", 0},
+  {"app_swdot", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", 0},
+  {"app_swstrmatch", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", 0},
+  {"app_swmapreduce", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", 0},
+};
+
 int main(void)
 {
   void *lib = NULL;
@@ -244,58 +317,10 @@ int main(void)
     atl__strategy_defines(&s, 32, defines, sizeof defines);
     build("strategy", defines, archs[a]);
   }
-  /* the apps' kernels (src/apps/), with the defines their drivers pass */
   for (size_t a = 0; a < 2; a++) {
-    static const char *const count_defines[] = {"ITEMS=32 WG=256 STRATEGY_thread", "ITEMS=32 WG=256 STRATEGY_warp",
-                                                "ITEMS=7 WG=64 STRATEGY_block"};
-    for (size_t i = 0; i < 3; i++)
-      build("app_count", count_defines[i], archs[a]);
-    static const char *const dadd_defines[] = {"VARIANT_lock", "VARIANT_lock_naive", "VARIANT_cas", "VARIANT_native"};
-    for (size_t i = 0; i < 4; i++)
-      build("app_dadd", dadd_defines[i], archs[a]);
-    build("app_list", "", archs[a]);
-    /* app_scatter: every variant, float and integer, a dimension that is not a multiple of the warp */
-    static const char *const scatter_defines[] = {
-        "D=64 TYPE_f32 VARIANT_atomic", "D=64 TYPE_f32 VARIANT_run", "D=33 TYPE_u32 VARIANT_run",
-        "D=1 TYPE_u32 VARIANT_atomic", "D=512 TYPE_f32 VARIANT_copy", "D=64 TYPE_f32 VARIANT_block SLOTS=128u "
-        "BLOCK_ROWS=4096u", "D=1 TYPE_u32 VARIANT_block SLOTS=2048u BLOCK_ROWS=4096u"};
-    for (size_t i = 0; i < 7; i++)
-      build("app_scatter", scatter_defines[i], archs[a]);
-    /* the deterministic variant's passes (one program, five kernels): float and integer, both key types */
-    build("app_scatter_det", "D=64 TYPE_f32 IDX_T=uint CHUNK=4096u TILE=1024u WG=256", archs[a]);
-    build("app_scatter_det", "D=33 TYPE_u32 IDX_T=ulong CHUNK=4096u TILE=1024u WG=128", archs[a]);
-    build("app_scatter_det", "D=64 TYPE_bf16 IDX_T=uint CHUNK=4096u TILE=1024u WG=256", archs[a]);
-    /* the 16-bit floats and i32 values, i64 keys */
-    build("app_scatter", "D=64 TYPE_bf16 IDX_T=ulong VARIANT_atomic", archs[a]);
-    build("app_scatter", "D=64 TYPE_f16 IDX_T=uint VARIANT_run", archs[a]);
-    build("app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_block SLOTS=128u BLOCK_ROWS=4096u", archs[a]);
-    build("app_scatter", "D=3 TYPE_i32 IDX_T=ulong VARIANT_atomic", archs[a]);
-    /* the packed 16-bit pairs at an odd D (pairs that straddle words), the bincount's bins variant */
-    build("app_scatter", "D=33 TYPE_bf16 IDX_T=uint VARIANT_run", archs[a]);
-    build("app_scatter", "D=5 TYPE_f16 IDX_T=ulong VARIANT_atomic", archs[a]);
-    build("app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_bins BIN_ROWS=65536u BIN_SLOTS=4096u BIN_LOG2_SLOTS=12u",
-          archs[a]);
-    build("app_scatter", "D=1 TYPE_bf16 IDX_T=ulong VARIANT_bins BIN_ROWS=700u BIN_SLOTS=4096u BIN_LOG2_SLOTS=12u",
-          archs[a]);
-    /* the partitioned variant: vote and match-any path (f32 vector units on sm_90, scalar u32 with i64 keys), and
-     * the plain path of the 16-bit types */
-    build("app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u", archs[a]);
-    build("app_scatter", "D=33 TYPE_u32 IDX_T=ulong VARIANT_part SLOTS=248u", archs[a]);
-    build("app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_part SLOTS=128u", archs[a]);
-    /* part's batched loads at the app's default work-group (8 warps) and at 1024 work-items (32 warps) */
-    build("app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=4u", archs[a]);
-    build("app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_part SLOTS=2048u WARPS=32u PART_BATCH=2u", archs[a]);
-    if (strstr(archs[a], "sm_90")) { /* the vector reductions are sm_90's */
-      build("app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", archs[a]);
-      build("app_scatter", "D=64 TYPE_bf16 VARIANT_vector", archs[a]);
-      build("app_scatter", "D=16 TYPE_f16 VARIANT_vector", archs[a]);
-    }
-    build("app_skiplist", "LEVELS=24", archs[a]);
-    /* the crossgpu app: both scopes, both result uses */
-    build("crossgpu", "SCOPE_system RESULT_USED=0", archs[a]);
-    build("crossgpu", "SCOPE_system RESULT_USED=1", archs[a]);
-    build("crossgpu", "SCOPE_device RESULT_USED=0", archs[a]);
-    build("crossgpu", "SCOPE_device RESULT_USED=1", archs[a]);
+    for (size_t i = 0; i < sizeof app_cases / sizeof app_cases[0]; i++)
+      if (!app_cases[i].sm90_only || strstr(archs[a], "sm_90"))
+        build(app_cases[i].kernel, app_cases[i].defines, archs[a]);
     /* app_histogram: every variant x input, at the bins and flush periods the driver passes */
     static const char *const hist_variants[] = {"global", "shared", "warp_private", "match_any", "packed"};
     static const char *const hist_inputs[] = {"u8 BINS=256 FLUSH_EVERY=127", "rgba BINS=1024 FLUSH_EVERY=511",
@@ -308,29 +333,6 @@ int main(void)
                  per_warp && i == 2 ? "u32 BINS=1024 FLUSH_EVERY=511" : hist_inputs[i], hist_variants[v]);
         build("app_histogram", defines, archs[a]);
       }
-    build("app_histogram", "INPUT_u32 BINS=65536 WG=256 VARIANT_global FLUSH_EVERY=511", archs[a]);
-    build("app_histogram", "INPUT_u32 BINS=8192 WG=1024 VARIANT_shared FLUSH_EVERY=511", archs[a]);
-    /* per-thread columns (u8 and u32 up to 256 bins) and 16-bit block counters in dynamic shared memory */
-    build("app_histogram", "INPUT_u8 BINS=256 WG=256 VARIANT_per_lane FLUSH_EVERY=44739242 UNROLL=6", archs[a]);
-    build("app_histogram", "INPUT_u32 BINS=256 WG=256 VARIANT_per_lane FLUSH_EVERY=178956970 UNROLL=6", archs[a]);
-    build("app_histogram", "INPUT_u8 BINS=256 WG=1024 VARIANT_byte_lanes FLUSH_EVERY=4294967295 UNROLL=4 MIN_GROUPS=2",
-          archs[a]);
-    build("app_histogram", "INPUT_rgba BINS=1024 WG=1024 VARIANT_byte_lanes FLUSH_EVERY=4294967295 UNROLL=4 MIN_GROUPS=1",
-          archs[a]);
-    build("app_histogram", "INPUT_u32 BINS=65536 WG=1024 VARIANT_block16 FLUSH_EVERY=511 UNROLL=4 MIN_GROUPS=1", archs[a]);
-    build("app_histogram", "INPUT_rgba BINS=1024 WG=1024 VARIANT_block16 FLUSH_EVERY=511 UNROLL=4", archs[a]);
-    /* the software atomic add and seed 000's experiments: every (variant, memory) kernel the app builds */
-    static const char *const sw_defines[] = {
-        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=0 ATL_SW_MEM=0",
-        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=1 ATL_SW_MEM=0",
-        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=2 ATL_SW_MEM=0",
-        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=3 ATL_SW_MEM=1",
-        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=0 ATL_SW_MEM=1",
-        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=1 ATL_SW_MEM=1",
-        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=2 ATL_SW_MEM=1",
-        "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8"};
-    for (size_t i = 0; i < sizeof sw_defines / sizeof sw_defines[0]; i++)
-      build("app_swatomic", sw_defines[i], archs[a]);
     /* --op: every other op (1 sub ... 7 xor) in each atomic variant with and without the copy */
     for (int op = 1; op <= 7; op++)
       for (int v = 0; v < 3; v++)
@@ -339,9 +341,6 @@ int main(void)
                    "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8 ATL_SW_VARIANT=%d ATL_SW_MEM=%d ATL_SW_OP=%d", v, memop, op);
           build("app_swatomic", defines, archs[a]);
         }
-    build("app_swdot", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]); /* seed 000's applications */
-    build("app_swstrmatch", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]);
-    build("app_swmapreduce", "ATL_WAVEFRONT=32 ATL_MAX_GROUPS=8", archs[a]);
   }
   run_jobs();
   printf("%d passed, %d failed\n", compiled - failures, failures);
