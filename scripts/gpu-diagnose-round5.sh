@@ -6,7 +6,7 @@
 #   2. the L2 calibration of float adds: same-address and spread rmw exports of f32 fetch_add (RED and ATOM),
 #      beside the u32 ones the validation makes (the float same-address histograms were U 0.46 on the u32 one);
 #   3. the atomic instructions (SASS with their types) of the kernels whose strategies' own costs the advice
-#      missed or whose L2 requests are floats: ncu's source page of the shared/global float and histogram
+#      missed or whose L2 requests are floats (the global scatter and histogram, what their strategies run): ncu's source page of the shared/global float and histogram
 #      kernels (shared f32 add as a CAS loop; RED.ADD.F32 at the L2); and which opcode metrics this ncu has;
 #   4. scripts/gpu-diagnose-validate.sh (the validation suite, shared and global, with the advice applied),
 #      its programs' deadline cut so the whole call stays within 7 minutes.
@@ -57,21 +57,23 @@ done
 
 # 3. the atomic instructions of the kernels the advice missed, with their types (the source page's SASS)
 "$NCU" --query-metrics 2>>"$L" | grep -i -E 'opcode|_op_.*(atom|red)' >"$OUT/opcode-metrics.txt"
-sass() {
+sass() { # NAME FILTER COMMAND...: the first launches (SASS_LAUNCHES, default 2) of kernels matching FILTER
   local name=$1 filter=$2
   shift 2
   step "sass-$name" 30 "$NCU" --clock-control none --section SourceCounters --kernel-name "regex:$filter" \
-    --launch-count 2 --force-overwrite -o "$W/sass-$name" "$@" &&
+    --launch-count "${SASS_LAUNCHES:-2}" --force-overwrite -o "$W/sass-$name" "$@" &&
     "$NCU" --import "$W/sass-$name.ncu-rep" --csv --page source --print-source sass >"$OUT/sass-$name.csv" 2>>"$L"
 }
 SC="$A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 --samples 1 --quiet -o $W/s.json"
 H="$A app histogram --backend cuda --input u8 --bytes 67108864 --samples 1 --no-cub --quiet -o $W/h.json"
+sass scatter-hot-atomic scatter_add $SC --dist hot --variants atomic
 sass scatter-hot-block scatter_add $SC --dist hot --variants block
+sass hist-uniform-global histogram $H --dist uniform --variants global
 sass hist-uniform-shared histogram $H --dist uniform --variants shared
 sass hist-uniform-warp-private histogram $H --dist uniform --variants warp-private
 sass rmw-f32-same rmw $R --pattern contiguous --contention 1024 --padding 1
 python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
-  sass torch "kernelHistogram1D|indexFunc" python3 scripts/torch-scatter-ops.py --float-histc
+  SASS_LAUNCHES=8 sass torch "kernelHistogram1D|indexFunc" python3 scripts/torch-scatter-ops.py --float-histc
 for f in "$OUT"/sass-*.csv; do
   [ -s "$f" ] && echo "$(basename "$f"): $(grep -o -E '(ATOMS|ATOMG|ATOM|RED|REDG)\.[A-Z0-9_.]*' "$f" | sort | uniq -c |
     tr '\n' ' ')" >>"$S"
@@ -79,7 +81,7 @@ done
 
 # 4. the validation suite (its own summary, run.log and files under validate/); its programs end by the deadline
 step_note "validation suite: scripts/gpu-diagnose-validate.sh (OUT=$OUT/validate)"
-OUT="$OUT/validate" GPU_DIAGNOSE_SECONDS=${GPU_DIAGNOSE_SECONDS:-210} bash scripts/gpu-diagnose-validate.sh \
+OUT="$OUT/validate" GPU_DIAGNOSE_SECONDS=${GPU_DIAGNOSE_SECONDS:-190} bash scripts/gpu-diagnose-validate.sh \
   >"$W/validate.txt" 2>&1
 tail -8 "$OUT/validate/summary.txt" >>"$S" 2>/dev/null
 cat "$S"

@@ -172,15 +172,19 @@ struct atl_l2_prediction {
   double dram_ns;    /**< the DRAM floor: the kernel's bytes at the achievable bandwidth (bytes counted) or share of peak */
   int dram_bytes;    /**< dram_ns from the kernel's DRAM bytes and the calibration's bandwidth */
   double issue_ns;   /**< the issue floor: the busiest sub-partition's warp-instructions, one a cycle (0: not counted) */
+  double words;      /**< the words the keys spread over, from the L2 requests per warp-instruction (0: not estimated) */
+  double bank_passes; /**< privatized: shared passes per warp-instruction its keys leave (bank conflicts; 0: not
+                           estimated, the fallback of one pass per request and word) */
 };
 
 /**
  * The speedup each strategy for hot words would give (docs/model.md, "Advice"), from what it does to the
  * counters: warp-aggregated leaves R_max / lanes requests on the hot slice; block-aggregated and privatized
  * leave one flush per block (launch__grid_size) and move the element updates to shared memory
- * (block-aggregated: one pass per warp-instruction and word; privatized: one pass per ATOM request, as the
- * table's used variant ATOMS.ADD, and per RED warp-instruction and word, as its unused variant
- * ATOMS.POPC.INC, over the SMs at @p cal's pass cost). Each request left costs this kernel's busy cycles per
+ * (block-aggregated: one pass per warp-instruction and word; privatized: per warp-instruction its busiest
+ * bank, for keys uniform over the words the L2 requests per warp-instruction imply: lanes for ATOM (the table's
+ * used variant ATOMS.ADD), distinct words for RED (ATOMS.POPC.INC); where the L1 counters are missing one pass
+ * per ATOM request and per RED warp-instruction and word; over the SMs at @p cal's pass cost). Each request left costs this kernel's busy cycles per
  * request; the time after is the largest of those and the DRAM and issue floors.
  */
 void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, const struct atl_l2_util *u,
