@@ -19,6 +19,7 @@
  * the counters cannot tell apart gets a range, not a number above 1. Where the export has
  * lts__d_atomic_input_cycles_active.max, the share of the kernel the busiest slice's atomic input was
  * active is a measured floor under U (it binds for requests S was not calibrated on, e.g. float adds).
+ * Hot words of float adds (f32_share from the kernel's SASS) take S_same of float adds where calibrated.
  */
 #ifndef ATOMLAB_L2MODEL_H
 #define ATOMLAB_L2MODEL_H
@@ -59,6 +60,8 @@ struct atl_l2_counters {
   double sm_count;         /**< device__attribute_multiprocessor_count */
   double warp_size;        /**< device__attribute_warp_size */
   double clock_khz;        /**< device__attribute_clock_rate (the SM clock where sm__cycles_elapsed is missing) */
+  double f32_share;        /**< the share of its global atomic instructions that are float adds (RED/ATOM .ADD.F32),
+                                from its SASS (atl_l2_types_apply); 0: none or not known */
 };
 
 /** A list of launches read from one export. */
@@ -80,6 +83,8 @@ struct atl_l2_calibration {
                                     counted (then the floor is the share of peak) */
   double s_pass;               /**< SM cycles one pass of the shared-memory atomic unit costs (atl_smem_pass_costs);
                                     0: unknown, the strategies' shared-memory work is not counted */
+  double s_same_f32[ATL_L2_KINDS]; /**< requests to one word, float adds (the dependent add chain is longer than the
+                                        integer one); 0: not calibrated, s_same serves */
 };
 
 /** Which access the counters imply at the busiest slice. */
@@ -122,7 +127,21 @@ int atl_l2_cycles_per_request(const struct atl_l2_report *r, double s[ATL_L2_KIN
 int atl_l2_calibrate_file(const char *path, double s[ATL_L2_KINDS], char *why, size_t why_len);
 
 /** The calibration files, in this order (a NULL path leaves its part of the calibration as it is). */
-enum atl_l2_calibration_file { ATL_L2_FILE_SAME, ATL_L2_FILE_SPREAD, ATL_L2_FILE_DRAM, ATL_L2_FILE_TABLE, ATL_L2_FILES };
+enum atl_l2_calibration_file {
+  ATL_L2_FILE_SAME,
+  ATL_L2_FILE_SPREAD,
+  ATL_L2_FILE_DRAM,
+  ATL_L2_FILE_TABLE,
+  ATL_L2_FILE_SAME_F32, /**< same-address rmw launches of f32 fetch_add: s_same_f32 */
+  ATL_L2_FILES
+};
+
+/**
+ * Sets f32_share of the launches of @p r from a CSV @p text of `kernel,f32_share` lines (a header line first):
+ * a launch takes the share of the first line whose kernel is a prefix of its name. Returns 0, or ATL_EINVAL
+ * with @p why (NAME:LINE: reason).
+ */
+int atl_l2_types_apply(struct atl_l2_report *r, const char *text, const char *name, char *why, size_t why_len);
 
 /**
  * Reads the calibration's files into @p cal: the same-address and spread rmw exports (atl_l2_calibrate_file), a

@@ -253,6 +253,8 @@ int atl_l2_calibration_read(struct atl_l2_calibration *cal, const char *const pa
       err = atl_l2_calibrate_file(p, cal->s_same, why, why_len);
     else if (p && f == ATL_L2_FILE_SPREAD)
       err = atl_l2_calibrate_file(p, cal->s_dist, why, why_len);
+    else if (p && f == ATL_L2_FILE_SAME_F32)
+      err = atl_l2_calibrate_file(p, cal->s_same_f32, why, why_len);
     else if (p && f == ATL_L2_FILE_DRAM)
       err = atl_l2_dram_achievable_file(p, &cal->dram_share, &cal->dram_bytes_per_ns, why, why_len);
     else if (p)
@@ -342,14 +344,22 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
   }
   out->imbalance = k->requests_avg > 0 ? k->requests_max / k->requests_avg : 1;
   out->access = out->imbalance >= ATL_L2_HOT_IMBALANCE ? ATL_L2_HOT : ATL_L2_SPREAD;
-  const double *s = out->access == ATL_L2_HOT ? cal->s_same : cal->s_dist;
+  double s[ATL_L2_KINDS];
+  for (int kind = 0; kind < ATL_L2_KINDS; kind++) {
+    s[kind] = out->access == ATL_L2_HOT ? cal->s_same[kind] : cal->s_dist[kind];
+    /* a hot word of float adds: each add waits for the one before through the slice's float unit, a longer
+     * chain than the integer one (the f32 same-address calibration) */
+    if (out->access == ATL_L2_HOT && k->f32_share > 0 && cal->s_same_f32[kind] > 0)
+      s[kind] = (1 - k->f32_share) * s[kind] + k->f32_share * cal->s_same_f32[kind];
+  }
   out->busy = k->atom_max * s[ATL_L2_ATOM] + k->red_max * s[ATL_L2_RED];
   out->u = out->busy / k->l2_cycles;
   double lo = 0, hi = 0;
   for (int kind = 0; kind < ATL_L2_KINDS; kind++) {
     const double r = kind == ATL_L2_ATOM ? k->atom_max : k->red_max;
-    lo += r * fmin(cal->s_same[kind], cal->s_dist[kind]);
-    hi += r * fmax(cal->s_same[kind], cal->s_dist[kind]);
+    const double same = out->access == ATL_L2_HOT ? s[kind] : cal->s_same[kind];
+    lo += r * fmin(same, cal->s_dist[kind]);
+    hi += r * fmax(same, cal->s_dist[kind]);
   }
   out->u_low = lo / k->l2_cycles;
   out->u_high = hi / k->l2_cycles;
@@ -375,4 +385,49 @@ const char *atl_l2_access_name(enum atl_l2_access a)
   case ATL_L2_SPREAD: return "spread";
   default: return "none";
   }
+}
+
+int atl_l2_types_apply(struct atl_l2_report *r, const char *text, const char *name, char *why, size_t why_len)
+{
+  const char *line = text;
+  int lineno = 0, bad = 0;
+  for (size_t i = 0; i < r->count; i++)
+    r->kernels[i].f32_share = -1; /* not matched yet: the first matching line sets it */
+  while (line && *line) {
+    const char *end = strchr(line, '\n');
+    const size_t len = end ? (size_t)(end - line) : strlen(line);
+    char buf[600], *comma;
+    lineno++;
+    if (len >= sizeof buf) {
+      snprintf(why, why_len, "%s:%d: a line longer than %zu characters", name, lineno, sizeof buf - 1);
+      bad = 1;
+      break;
+    }
+    memcpy(buf, line, len);
+    buf[len] = 0;
+    if (len && buf[len - 1] == '\r')
+      buf[len - 1] = 0;
+    line = end ? end + 1 : NULL;
+    if (lineno == 1 || buf[0] == 0)
+      continue; /* the header */
+    comma = strrchr(buf, ',');
+    char *rest = NULL;
+    const double share = comma ? strtod(comma + 1, &rest) : -1;
+    if (comma == NULL || comma == buf || rest == comma + 1 || *rest != 0 || !(share >= 0 && share <= 1)) {
+      snprintf(why, why_len, "%s:%d: want KERNEL,F32_SHARE (a share 0 to 1): '%s'", name, lineno, buf);
+      bad = 1;
+      break;
+    }
+    *comma = 0;
+    const char *kernel = buf[0] == '"' ? buf + 1 : buf;
+    size_t klen = strlen(kernel);
+    if (klen && kernel[klen - 1] == '"')
+      klen--;
+    for (size_t i = 0; i < r->count; i++)
+      if (r->kernels[i].f32_share < 0 && strncmp(r->kernels[i].kernel, kernel, klen) == 0)
+        r->kernels[i].f32_share = share;
+  }
+  for (size_t i = 0; i < r->count; i++)
+    r->kernels[i].f32_share = r->kernels[i].f32_share < 0 ? 0 : r->kernels[i].f32_share;
+  return bad ? ATL_EINVAL : 0;
 }
