@@ -152,6 +152,14 @@ int atl_l2_types_apply(struct atl_l2_report *r, const char *text, const char *na
 int atl_l2_calibration_read(struct atl_l2_calibration *cal, const char *const paths[ATL_L2_FILES], int *which,
                             char *why, size_t why_len);
 
+/**
+ * The words a warp-instruction's keys spread over, from its L2 requests per warp-instruction (the L1 counters:
+ * set accesses / requests) as keys uniform over W words (atl_l2_words_from_requests): within one line where the
+ * requests sit on about one hot word's slices, else over several lines. 0: coalesced lanes on distinct words
+ * (fewer requests than random keys in one line give); -1: the export lacks the L1 counters.
+ */
+double atl_l2_key_words(const struct atl_l2_counters *k);
+
 /** The model for one launch. */
 void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
                         struct atl_l2_util *out);

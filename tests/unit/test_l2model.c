@@ -263,9 +263,19 @@ static void float_adds(void)
   CHECK_NEAR(u.busy, 1000 * 3.1);
   atl_l2_utilization(&cal, &k[1], &u);
   CHECK_NEAR(u.busy, 1000 * 1.4);
-  k[0].f32_share = 0.5; /* a mix: the shares' weighted S */
+  k[0].f32_share = 0.5; /* a mix: the shares' weighted S (no L1 counters: taken as one word) */
   atl_l2_utilization(&cal, &k[0], &u);
   CHECK_NEAR(u.busy, 1000 * (0.5 * 1.4 + 0.5 * 3.1));
+  /* the chain hides behind other words: a warp's coalesced lanes on a row's distinct words (one request an
+   * instruction, the hot-row scatter) keep the integer S; all 32 lanes on one word take the chain */
+  k[0].f32_share = 1, k[0].l1_requests = 100, k[0].l1_set_accesses = 100, k[0].warp_size = 32;
+  atl_l2_utilization(&cal, &k[0], &u);
+  CHECK_NEAR(u.busy, 1000 * 1.4);
+  k[0].l1_set_accesses = 3200;
+  atl_l2_utilization(&cal, &k[0], &u);
+  CHECK(atl_l2_key_words(&k[0]) == 1);
+  CHECK_NEAR(u.busy, 1000 * 3.1);
+  k[0].l1_requests = k[0].l1_set_accesses = 0;
   cal.s_same_f32[ATL_L2_RED] = 0; /* not calibrated: S_same */
   atl_l2_utilization(&cal, &k[0], &u);
   CHECK_NEAR(u.busy, 1000 * 1.4);

@@ -26,32 +26,42 @@ static void finish(struct atl_l2_strategy *s, double duration_ns, double dram_ns
   s->speedup = s->after_ns > 0 ? duration_ns / s->after_ns : 0;
 }
 
-/*
- * The shared passes of the privatized table: each warp-instruction pays its busiest bank (src/model/smem/banks.c).
- * The keys are taken uniform over W words, W from this kernel's L2 requests per warp-instruction (the lanes
- * counted): within one line where the requests sit on one slice's worth, else over several lines. Fewer requests
- * than random keys in one line give are coalesced lanes on distinct words: one pass. Without the L1 counters, one
- * pass per ATOM request and per RED warp-instruction and word (the hot slice's requests).
- */
 /* A line lives on one slice, but a hot word's requests are counted on about 1.5 slices' worth (one hot word's
  * solid histogram, H100 and H200: sum / max 1.5); twice that comes from several lines (the uniform u8 histogram's
  * 8 lines: 3.0). Requests per warp-instruction from this share of the warp up are lanes on one word. */
 #define SEVERAL_SLICES 2.0
 #define ONE_WORD_LANES 0.9
 
+double atl_l2_key_words(const struct atl_l2_counters *k)
+{
+  if (!(k->l1_requests > 0) || !(k->l1_set_accesses > 0))
+    return -1;
+  const double warp = k->warp_size > 0 ? k->warp_size : 32;
+  const unsigned lanes = (unsigned)warp;
+  const double r = fmin(fmax(k->l1_set_accesses / k->l1_requests, 1), warp);
+  if (r < atl_l2_requests_per_instruction(32, lanes))
+    return 0; /* fewer than random keys in one line give: coalesced lanes on distinct words */
+  /* nearly every lane its own request: lanes on one word (a hot launch's lanes are not each on their own line) */
+  const int several =
+      r < ONE_WORD_LANES * warp && k->requests_max > 0 && k->requests / k->requests_max >= SEVERAL_SLICES;
+  return atl_l2_words_from_requests(r, lanes, several);
+}
+
+/*
+ * The shared passes of the privatized table: each warp-instruction pays its busiest bank (src/model/smem/banks.c),
+ * for keys uniform over atl_l2_key_words; coalesced lanes on distinct words take one pass. Without the L1
+ * counters, one pass per ATOM request and per RED warp-instruction and word (the hot slice's requests).
+ */
 static double privatized_passes(const struct atl_l2_counters *k, struct atl_l2_prediction *out, double warp)
 {
-  if (!out->lanes_counted || !(k->l1_requests > 0) || !(k->atom_requests + k->red_requests > 0))
+  const double w = atl_l2_key_words(k);
+  if (w < 0 || !(k->atom_requests + k->red_requests > 0))
     return k->atom_max + k->red_max / out->lanes;
-  const unsigned lanes = (unsigned)warp;
   double atom_pass = 1, red_pass = 1;
-  if (out->lanes >= atl_l2_requests_per_instruction(32, lanes)) {
-    /* nearly every lane its own request: lanes on one word (a hot launch's lanes are not each on their own line) */
-    const int several = out->lanes < ONE_WORD_LANES * warp && k->requests_max > 0 &&
-                        k->requests / k->requests_max >= SEVERAL_SLICES;
-    out->words = atl_l2_words_from_requests(out->lanes, lanes, several);
-    atom_pass = atl_smem_bank_passes(out->words, lanes, 0);
-    red_pass = atl_smem_bank_passes(out->words, lanes, 1);
+  if (w > 0) {
+    out->words = w;
+    atom_pass = atl_smem_bank_passes(w, (unsigned)warp, 0);
+    red_pass = atl_smem_bank_passes(w, (unsigned)warp, 1);
   }
   const double atom_share = k->atom_requests / (k->atom_requests + k->red_requests);
   out->bank_passes = atom_share * atom_pass + (1 - atom_share) * red_pass;

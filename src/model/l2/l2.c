@@ -345,12 +345,16 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
   out->imbalance = k->requests_avg > 0 ? k->requests_max / k->requests_avg : 1;
   out->access = out->imbalance >= ATL_L2_HOT_IMBALANCE ? ATL_L2_HOT : ATL_L2_SPREAD;
   double s[ATL_L2_KINDS];
+  /* the words a warp-instruction's lanes spread over (src/model/smem/banks.c), where the L1 counters tell: a
+   * float add waits for the one before on its word, so its chain binds on one word and hides behind others */
+  const double key_words = atl_l2_key_words(k);
+  const double words = key_words < 0 ? 1 : key_words == 0 ? 32 : fmax(key_words, 1); /* unknown: one word */
   for (int kind = 0; kind < ATL_L2_KINDS; kind++) {
     s[kind] = out->access == ATL_L2_HOT ? cal->s_same[kind] : cal->s_dist[kind];
-    /* a hot word of float adds: each add waits for the one before through the slice's float unit, a longer
-     * chain than the integer one (the f32 same-address calibration) */
+    /* hot words of float adds: the f32 one-word chain (the calibration: the whole grid on one word) over the
+     * words that interleave in it, never below the integer cost */
     if (out->access == ATL_L2_HOT && k->f32_share > 0 && cal->s_same_f32[kind] > 0)
-      s[kind] = (1 - k->f32_share) * s[kind] + k->f32_share * cal->s_same_f32[kind];
+      s[kind] = (1 - k->f32_share) * s[kind] + k->f32_share * fmax(s[kind], cal->s_same_f32[kind] / words);
   }
   out->busy = k->atom_max * s[ATL_L2_ATOM] + k->red_max * s[ATL_L2_RED];
   out->u = out->busy / k->l2_cycles;
@@ -396,7 +400,7 @@ int atl_l2_types_apply(struct atl_l2_report *r, const char *text, const char *na
   while (line && *line) {
     const char *end = strchr(line, '\n');
     const size_t len = end ? (size_t)(end - line) : strlen(line);
-    char buf[600], *comma;
+    char buf[4096], *comma;
     lineno++;
     if (len >= sizeof buf) {
       snprintf(why, why_len, "%s:%d: a line longer than %zu characters", name, lineno, sizeof buf - 1);
