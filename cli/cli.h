@@ -242,6 +242,9 @@ CLI_COMMANDS(CLI_DECLARE_COMMAND)
 /** atomlab model l2 (cli/cmd-model-l2.c): argv[0] is "l2". */
 int cmd_model_l2(int argc, char **argv);
 
+/** atomlab model swatomic (cli/cmd-model-sw.c): argv[0] is "swatomic". */
+int cmd_model_sw(int argc, char **argv);
+
 #define SMEM_MAX_EXPECT 8
 
 /** Options `model util`, `model predict` and `profile` share (cli/smem-report.c). */

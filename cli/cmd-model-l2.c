@@ -5,8 +5,10 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "atomlab/file.h"
 #include "atomlab/l2model.h"
 #include "cli.h"
 
@@ -30,6 +32,10 @@ static const char usage[] =
     "                      per RED request\n"
     "  --dram FILE         the achievable DRAM share: an export of a streaming kernel (no atomics, with\n"
     "                      dram__throughput.avg.pct_of_peak_sustained_elapsed): the advice's DRAM floor [peak]\n"
+    "  --same-f32 FILE     calibration: same-address rmw launches of f32 fetch_add (as --same, --type f32):\n"
+    "                      S_same of hot words whose adds are floats (--types says which)\n"
+    "  --types FILE        CSV kernel,f32_share: the share of a kernel's global atomics that are float adds (its\n"
+    "                      SASS: RED/ATOM .ADD.F32); a kernel takes the first line that is a prefix of its name\n"
     "  --table FILE        the shared-memory calibration table: the pass cost of the strategies that move\n"
     "                      element updates to shared memory (without it they are not counted)\n"
     "  --threshold X       U from which a launch is an L2-atomic bottleneck  [0.8]\n"
@@ -49,7 +55,8 @@ static void parse_pair(const char *opt, const char *text, double s[ATL_L2_KINDS]
 
 int cmd_model_l2(int argc, char **argv)
 {
-  enum { O_COUNTERS = 256, O_SAME, O_SPREAD, O_S_SAME, O_S_SPREAD, O_THRESHOLD, O_FORMAT, O_ADVICE, O_DRAM, O_TABLE };
+  enum { O_COUNTERS = 256, O_SAME, O_SPREAD, O_S_SAME, O_S_SPREAD, O_THRESHOLD, O_FORMAT, O_ADVICE, O_DRAM, O_TABLE,
+         O_SAME_F32, O_TYPES };
   static const struct option longopts[] = {{"counters", required_argument, NULL, O_COUNTERS},
                                            {"same", required_argument, NULL, O_SAME},
                                            {"spread", required_argument, NULL, O_SPREAD},
@@ -60,10 +67,13 @@ int cmd_model_l2(int argc, char **argv)
                                            {"advice", no_argument, NULL, O_ADVICE},
                                            {"dram", required_argument, NULL, O_DRAM},
                                            {"table", required_argument, NULL, O_TABLE},
+                                           {"same-f32", required_argument, NULL, O_SAME_F32},
+                                           {"types", required_argument, NULL, O_TYPES},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   const char *counters = NULL, *same = NULL, *spread = NULL, *out = NULL, *dram = NULL, *table = NULL;
-  struct atl_l2_calibration cal = {{0, 0}, {0, 0}, 0, 0, 0};
+  const char *same_f32 = NULL, *types = NULL;
+  struct atl_l2_calibration cal = {{0, 0}, {0, 0}, 0, 0, 0, {0, 0}};
   int have_same = 0, have_spread = 0;
   double threshold = 0.8;
   int csv = 0, with_advice = 0, ch;
@@ -85,6 +95,8 @@ int cmd_model_l2(int argc, char **argv)
     case O_ADVICE: with_advice = 1; break;
     case O_DRAM: dram = optarg; break;
     case O_TABLE: table = optarg; break;
+    case O_SAME_F32: same_f32 = optarg; break;
+    case O_TYPES: types = optarg; break;
     case 'o': out = optarg; break;
     case 'h': fputs(usage, stdout); return EXIT_OK;
     case ':': die_usage("option '%s' needs a value (see 'atomlab model l2 --help')", argv[optind - 1]);
@@ -102,14 +114,23 @@ int cmd_model_l2(int argc, char **argv)
   if (out)
     cli_check_output("-o", out);
   char why[600];
-  static const char *const flags[ATL_L2_FILES] = {"--same", "--spread", "--dram", "--table"};
-  const char *const paths[ATL_L2_FILES] = {same, spread, dram, table};
+  static const char *const flags[ATL_L2_FILES] = {"--same", "--spread", "--dram", "--table", "--same-f32"};
+  const char *const paths[ATL_L2_FILES] = {same, spread, dram, table, same_f32};
   int which;
   if (atl_l2_calibration_read(&cal, paths, &which, why, sizeof why))
     die_usage("%s: %s", flags[which], why);
   struct atl_l2_report r;
   if (atl_l2_read_file(counters, &r, why, sizeof why))
     die_usage("--counters: %s", why);
+  if (types) {
+    char *text = atl_file_read_text(types, 16u << 20);
+    if (text == NULL)
+      die_usage("--types '%s': cannot read it (a CSV of kernel,f32_share lines)", types);
+    const int bad = atl_l2_types_apply(&r, text, types, why, sizeof why);
+    free(text);
+    if (bad)
+      die_usage("--types: %s", why);
+  }
   struct cli_buffer buf;
   FILE *f = out ? cli_buffer_open(&buf) : stdout;
   const int err = atl_l2_write_table(f, &cal, &r, threshold, csv, with_advice);

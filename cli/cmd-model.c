@@ -11,7 +11,8 @@ static const char usage[] =
     "       atomlab model query --table T.csv --n N --e E --c C [--result R]\n"
     "       atomlab model predict --table T.csv --counters C.csv [--runs R.csv] [--kernel K] [-o F.csv|F.md]\n"
     "       atomlab model case-summary DIR [--threshold X] [-o FILE]\n"
-    "       atomlab model l2 --counters C.csv --same S.csv --spread D.csv  (global atomics: model l2 --help)\n\n"
+    "       atomlab model l2 --counters C.csv --same S.csv --spread D.csv  (global atomics: model l2 --help)\n"
+    "       atomlab model swatomic FILE.json [--fit FIT.json] [--fit-grids LIST]  (seed 000: --help)\n\n"
     "util: the utilization of the shared-memory atomic unit per kernel, from a\n"
     "calibration table and an Nsight Compute CSV export (ncu --csv --page raw, or\n"
     "the details page; --print-units base is best). Table 2 of the model: N, n-hat,\n"
@@ -73,14 +74,16 @@ int cmd_model(int argc, char **argv)
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   if (argc < 2) /* a usage error like any other: one line, exit 2 (--help prints the usage) */
-    die_usage("model needs a subcommand: allowed: util, query, predict, case-summary, l2");
+    die_usage("model needs a subcommand: allowed: util, query, predict, case-summary, l2, swatomic");
   const char *sub = argv[1];
   if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0)
     return help();
   if (strcmp(sub, "l2") == 0)
     return cmd_model_l2(argc - 1, argv + 1);
+  if (strcmp(sub, "swatomic") == 0)
+    return cmd_model_sw(argc - 1, argv + 1);
   if (strcmp(sub, "util") && strcmp(sub, "query") && strcmp(sub, "predict") && strcmp(sub, "case-summary"))
-    die_usage("model: unknown subcommand '%s': allowed: util, query, predict, case-summary, l2", sub);
+    die_usage("model: unknown subcommand '%s': allowed: util, query, predict, case-summary, l2, swatomic", sub);
   struct smem_opts opts;
   smem_opts_init(&opts);
   const char *counters = NULL, *runs = NULL, *kernel = NULL;

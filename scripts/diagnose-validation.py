@@ -8,7 +8,8 @@ with known answers. Two steps, the second runs on any machine (the CPU's dry run
       tab-separated line per program: name, source, expected shared verdict, expected L2 verdict,
       strategy=program pairs; "-" for none).
   diagnose-validation.py analyse DIR [--atomlab PATH]
-      runs `atomlab model util` (DIR/smem-table.csv) and `atomlab model l2` (DIR/same.csv, DIR/spread.csv)
+      runs `atomlab model util` (DIR/smem-table.csv) and `atomlab model l2` (DIR/same.csv, DIR/spread.csv;
+      DIR/same-f32.csv and DIR/types.csv where present: the float same-address S and the kernels' float shares)
       over DIR/programs.csv and writes DIR/validation.json, DIR/validation-summary.txt and the plot
       DIR/validation.{dat,gp,png} (png where gnuplot is installed).
 
@@ -124,6 +125,10 @@ def models(out, atomlab, progs, head, launches):
                  os.path.join(out, "smem-table.csv")] + dram
         if os.path.exists(os.path.join(out, "same.csv")):
             l2cmd += ["--same", os.path.join(out, "same.csv"), "--spread", os.path.join(out, "spread.csv")]
+        # round 5: the f32 same-address calibration and the kernels' float shares (from their SASS), where recorded
+        for flag, name in (("--same-f32", "same-f32.csv"), ("--types", "types.csv")):
+            if os.path.exists(os.path.join(out, name)):
+                l2cmd += [flag, os.path.join(out, name)]
         l2, err = run_csv(l2cmd)
         if l2 is None:
             sys.exit(f"model l2: {err[:2000]}")

@@ -19,6 +19,7 @@
  * the counters cannot tell apart gets a range, not a number above 1. Where the export has
  * lts__d_atomic_input_cycles_active.max, the share of the kernel the busiest slice's atomic input was
  * active is a measured floor under U (it binds for requests S was not calibrated on, e.g. float adds).
+ * Hot words of float adds (f32_share from the kernel's SASS) take S_same of float adds where calibrated.
  */
 #ifndef ATOMLAB_L2MODEL_H
 #define ATOMLAB_L2MODEL_H
@@ -59,6 +60,8 @@ struct atl_l2_counters {
   double sm_count;         /**< device__attribute_multiprocessor_count */
   double warp_size;        /**< device__attribute_warp_size */
   double clock_khz;        /**< device__attribute_clock_rate (the SM clock where sm__cycles_elapsed is missing) */
+  double f32_share;        /**< the share of its global atomic instructions that are float adds (RED/ATOM .ADD.F32),
+                                from its SASS (atl_l2_types_apply); 0: none or not known */
 };
 
 /** A list of launches read from one export. */
@@ -80,6 +83,8 @@ struct atl_l2_calibration {
                                     counted (then the floor is the share of peak) */
   double s_pass;               /**< SM cycles one pass of the shared-memory atomic unit costs (atl_smem_pass_costs);
                                     0: unknown, the strategies' shared-memory work is not counted */
+  double s_same_f32[ATL_L2_KINDS]; /**< requests to one word, float adds (the dependent add chain is longer than the
+                                        integer one); 0: not calibrated, s_same serves */
 };
 
 /** Which access the counters imply at the busiest slice. */
@@ -119,7 +124,21 @@ void atl_l2_report_release(struct atl_l2_report *r);
 int atl_l2_cycles_per_request(const struct atl_l2_report *r, double s[ATL_L2_KINDS], char *why, size_t why_len);
 
 /** The calibration files, in this order (a NULL path leaves its part of the calibration as it is). */
-enum atl_l2_calibration_file { ATL_L2_FILE_SAME, ATL_L2_FILE_SPREAD, ATL_L2_FILE_DRAM, ATL_L2_FILE_TABLE, ATL_L2_FILES };
+enum atl_l2_calibration_file {
+  ATL_L2_FILE_SAME,
+  ATL_L2_FILE_SPREAD,
+  ATL_L2_FILE_DRAM,
+  ATL_L2_FILE_TABLE,
+  ATL_L2_FILE_SAME_F32, /**< same-address rmw launches of f32 fetch_add: s_same_f32 */
+  ATL_L2_FILES
+};
+
+/**
+ * Sets f32_share of the launches of @p r from a CSV @p text of `kernel,f32_share` lines (a header line first):
+ * a launch takes the share of the first line whose kernel is a prefix of its name. Returns 0, or ATL_EINVAL
+ * with @p why (NAME:LINE: reason).
+ */
+int atl_l2_types_apply(struct atl_l2_report *r, const char *text, const char *name, char *why, size_t why_len);
 
 /**
  * Reads one calibration file into its part of @p cal: S of the same-address or the spread rmw export
@@ -136,6 +155,14 @@ int atl_l2_calibration_read_file(struct atl_l2_calibration *cal, enum atl_l2_cal
  */
 int atl_l2_calibration_read(struct atl_l2_calibration *cal, const char *const paths[ATL_L2_FILES], int *which,
                             char *why, size_t why_len);
+
+/**
+ * The words a warp-instruction's keys spread over, from its L2 requests per warp-instruction (the L1 counters:
+ * set accesses / requests) as keys uniform over W words (atl_l2_words_from_requests): within one line where the
+ * requests sit on about one hot word's slices, else over several lines. 0: coalesced lanes on distinct words
+ * (fewer requests than random keys in one line give); -1: the export lacks the L1 counters.
+ */
+double atl_l2_key_words(const struct atl_l2_counters *k);
 
 /** The model for one launch. */
 void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
@@ -173,15 +200,19 @@ struct atl_l2_prediction {
   double dram_ns;    /**< the DRAM floor: the kernel's bytes at the achievable bandwidth (bytes counted) or share of peak */
   int dram_bytes;    /**< dram_ns from the kernel's DRAM bytes and the calibration's bandwidth */
   double issue_ns;   /**< the issue floor: the busiest sub-partition's warp-instructions, one a cycle (0: not counted) */
+  double words;      /**< the words the keys spread over, from the L2 requests per warp-instruction (0: not estimated) */
+  double bank_passes; /**< privatized: shared passes per warp-instruction its keys leave (bank conflicts; 0: not
+                           estimated, the fallback of one pass per request and word) */
 };
 
 /**
  * The speedup each strategy for hot words would give (docs/model.md, "Advice"), from what it does to the
  * counters: warp-aggregated leaves R_max / lanes requests on the hot slice; block-aggregated and privatized
  * leave one flush per block (launch__grid_size) and move the element updates to shared memory
- * (block-aggregated: one pass per warp-instruction and word; privatized: one pass per ATOM request, as the
- * table's used variant ATOMS.ADD, and per RED warp-instruction and word, as its unused variant
- * ATOMS.POPC.INC, over the SMs at @p cal's pass cost). Each request left costs this kernel's busy cycles per
+ * (block-aggregated: one pass per warp-instruction and word; privatized: per warp-instruction its busiest
+ * bank, for keys uniform over the words the L2 requests per warp-instruction imply: lanes for ATOM (the table's
+ * used variant ATOMS.ADD), distinct words for RED (ATOMS.POPC.INC); where the L1 counters are missing one pass
+ * per ATOM request and per RED warp-instruction and word; over the SMs at @p cal's pass cost). Each request left costs this kernel's busy cycles per
  * request; the time after is the largest of those and the DRAM and issue floors.
  */
 void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, const struct atl_l2_util *u,

@@ -177,6 +177,22 @@ int atl_smem_pass_costs(const struct atl_smem_table *table, double *s_fao, doubl
 
 struct atl_smem_util;
 
+/**
+ * The expected shared-memory passes of one warp-instruction of @p lanes lanes (at most 64) whose keys are uniform
+ * over @p words consecutive 4-byte words (32 banks): its busiest bank's distinct words where the unit merges a
+ * word's lanes (@p merge: ATOMS.POPC.INC, results unused), else its busiest bank's lanes (ATOMS.ADD, CAS).
+ * 32 lanes: 1 at one word; 3.5 over many words (src/model/smem/banks.c).
+ */
+double atl_smem_bank_passes(double words, unsigned lanes, int merge);
+
+/** The expected L2 requests of such a warp-instruction on global words: per 128-byte line touched, the most lanes
+ * on one of its words (the L2 merges lanes on distinct words of a line, not lanes on one word). */
+double atl_l2_requests_per_instruction(double words, unsigned lanes);
+
+/** The W whose atl_l2_requests_per_instruction is @p requests: within one line (@p several_lines 0: 1 to 32
+ * words) or over several (32 words and up); the branch's end where @p requests lies beyond its range. */
+double atl_l2_words_from_requests(double requests, unsigned lanes, int several_lines);
+
 /** The device-library strategy for a shared-memory atomic bottleneck and its predicted speedup. */
 struct atl_smem_advice {
   const char *strategy; /**< warp-aggregated, native, privatized or byte-lanes; NULL: no advice (not a bottleneck) */

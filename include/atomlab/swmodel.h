@@ -8,6 +8,8 @@
 #ifndef ATOMLAB_SWMODEL_H
 #define ATOMLAB_SWMODEL_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -17,6 +19,9 @@ struct atl_swmodel {
   double t_fast; /**< one memory transaction through the FastPath (a plain global access) */
   double t_l;    /**< one (serialized) atomic update of a local-memory word */
   double t_comp; /**< one memory transaction through the CompletePath (a serialized global atomic) */
+  /* The coordinator's pass (docs/software-atomics.md "The coordinator's pass"): both 0 = the seed's t_CWG. */
+  double k_chunk; /**< one chunk of the pass (and the pass's own bookkeeping), in t_fast */
+  double k_queue; /**< what each waiting wavefront adds to one chunk (its polls queue at the L2), in t_fast */
 };
 
 /** Who calls the atomic at once (the seed: one wavefront per work-group). */
@@ -25,6 +30,7 @@ struct atl_swmodel_load {
   double n_cwg;   /**< N_cwg: requesting wavefronts (the seed's concurrent work-groups) */
   double n_wg;    /**< N_wg: wavefronts the coordinator compares against (N_wg / 2 on average) */
   double targets; /**< words the calls spread over; the seed's model has 1 (0 reads as 1) */
+  double slots;   /**< the coordinator's work-items: wavefronts it reads per chunk (0: all in one chunk) */
 };
 
 /** Equation (2)'s three parts: t_RWGI, t_CWG and t_RWGP. */
@@ -32,14 +38,62 @@ struct atl_swmodel_parts {
   double rwgi; /**< 2 N_c t_l + 2 t_fast: the wavefront's local sum, then its address and sum posted */
   double cwg;  /**< 5 t_fast + N_cwg t_l + N_wg / 2 t_l: the coordinator */
   double rwgp; /**< 2 t_fast: the wavefront reads its answer */
+  double pass; /**< the coordinator's passes per round (0 with the seed's constants only) */
+  double chunks; /**< C = ceil(N_cwg / slots): chunks per pass */
+  double passes; /**< P: passes per round: 2 at C = 1 (the only chunk is read again before the answer is taken) */
 };
 
 /** Equations (1) and (4): N t_comp, N = N_c N_cwg (per word when targets > 1: the words are served in parallel). */
 double atl_swmodel_system(const struct atl_swmodel *m, const struct atl_swmodel_load *l);
 
-/** Equation (2) (= equation (3)): t_RWGI + t_CWG + t_RWGP. @p parts may be NULL. */
+/**
+ * Equation (2) (= equation (3)): t_RWGI + t_CWG + t_RWGP; with k_chunk or
+ * k_queue set, the coordinator's pass replaces t_CWG: t_RWGI + t_RWGP +
+ * P ((C + 1) k_chunk + C N_cwg k_queue) t_fast (a requester waits one pass
+ * per round; a pass is C chunks and one chunk's worth of bookkeeping, and
+ * each chunk's global accesses queue behind the N_cwg waiting wavefronts'
+ * polls). @p parts may be NULL.
+ */
 double atl_swmodel_software(const struct atl_swmodel *m, const struct atl_swmodel_load *l,
                             struct atl_swmodel_parts *parts);
+
+/**
+ * Calibrates k_chunk and k_queue of @p m (t_fast and t_l set) by least squares
+ * on the @p n loads' measured software times (@p measured, per round, the same
+ * unit as t_fast). Returns 0, or -1 (m unchanged) where fewer than two loads,
+ * a singular system or a negative constant leave no fit.
+ */
+int atl_swmodel_fit(struct atl_swmodel *m, const struct atl_swmodel_load *loads, const double *measured, size_t n);
+
+/** One grid of a swatomic --experiment file: its loads and its measured times per round. */
+struct atl_swmodel_point {
+  double workgroups;            /**< the grid, the coordinator's work-group included */
+  struct atl_swmodel_load load; /**< the software kernel's requesters (the coordinator's work-group left out) */
+  struct atl_swmodel_load all;  /**< the system kernel's callers: every work-group's wavefronts */
+  double sw_meas, sys_meas;     /**< measured t_a_software and t_a_system (ns per round) */
+};
+
+struct atl_result_set;
+
+/**
+ * Reads a swatomic --experiment result set: t_fast, t_l and t_comp of its
+ * model row into @p m (k_chunk, k_queue 0) and one point per grid with a
+ * verified software and system row. The work-group size comes from the rows'
+ * wg_size metric or the recorded command's --wg-size. Returns 0, or -1 with
+ * @p why.
+ */
+int atl_swmodel_points(const struct atl_result_set *set, struct atl_swmodel *m, struct atl_swmodel_point *pt,
+                       size_t max, size_t *n, char *why, size_t why_len);
+
+/** The median |error| over the points with in[i] == @p want (all where @p in is NULL). */
+struct atl_swmodel_error {
+  size_t n;          /**< points counted */
+  double software;   /**< median |t_a_software predicted / measured - 1| */
+  double system;     /**< median |t_a_system predicted / measured - 1| */
+  double speedup;    /**< median |speedup predicted / measured - 1| */
+};
+struct atl_swmodel_error atl_swmodel_evaluate(const struct atl_swmodel *m, const struct atl_swmodel_point *pt,
+                                              size_t n, const int *in, int want);
 
 /** t_a_system / t_a_software; 0 when the software time is not positive. */
 double atl_swmodel_speedup(const struct atl_swmodel *m, const struct atl_swmodel_load *l);

@@ -80,4 +80,12 @@ grep -q 'dram__bytes.sum' "$WORK/ncu-args" && grep -q 'l1tex__t_set_accesses_pip
 # the achievable DRAM share needs a streaming launch (no atomics, a DRAM share): this export has none
 expect_refused "--dram" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --dram "$NCU"
 expect_refused "--table" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --table "$WORK/nonexistent.csv"
+# float adds (round 5): the f32 same-address calibration and the kernels' float shares; bad ones refused
+printf 'kernel,f32_share\nrmw,1\n' >"$WORK/types.csv"
+"$ATOMLAB" model l2 --counters "$NCU" --same "$WORK/same.csv" --spread "$WORK/spread.csv" --same-f32 "$WORK/same.csv" \
+  --types "$WORK/types.csv" >"$WORK/f.txt" 2>"$WORK/err" && pass || fail "--types: $(cat "$WORK/err")"
+printf 'kernel,f32_share\nrmw,3\n' >"$WORK/bad-types.csv"
+expect_refused "--types" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --types "$WORK/bad-types.csv"
+expect_refused "--types" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --types "$WORK/nonexistent.csv"
+expect_refused "--same-f32" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --same-f32 "$WORK/nonexistent.csv"
 finish

@@ -241,11 +241,57 @@ static void dram_achievable(void)
   CHECK(strstr(why, "streaming") != NULL);
 }
 
+/* Hot words of float adds: the f32 same-address S where the kernel's SASS says its adds are floats (the share
+ * from a types CSV: the first line whose kernel is a prefix of the launch's name); integer kernels keep S_same. */
+static void float_adds(void)
+{
+  struct atl_l2_calibration cal = {{1.4, 1.4}, {1.4, 1.1}, .s_same_f32 = {3.0, 3.1}};
+  struct atl_l2_counters k[2] = {{.kernel = "kernelHistogram1D<float>", .duration_ns = 1000, .l2_cycles = 10000,
+                                  .requests = 1500, .requests_max = 1000, .red_max = 1000, .requests_avg = 10,
+                                  .red_requests = 1500, .input_active_max = -1},
+                                 {.kernel = "histogram", .duration_ns = 1000, .l2_cycles = 10000, .requests = 1500,
+                                  .requests_max = 1000, .red_max = 1000, .requests_avg = 10, .red_requests = 1500,
+                                  .input_active_max = -1}};
+  struct atl_l2_report r = {k, 2};
+  char why[256] = "";
+  CHECK(atl_l2_types_apply(&r, "kernel,f32_share\nkernelHistogram1D,1\nkernelHistogram1D<float>,0.5\n\"hist\",0\n",
+                           "t.csv", why, sizeof why) == 0);
+  CHECK(k[0].f32_share == 1 && k[1].f32_share == 0);
+  struct atl_l2_util u;
+  atl_l2_utilization(&cal, &k[0], &u);
+  CHECK(u.access == ATL_L2_HOT);
+  CHECK_NEAR(u.busy, 1000 * 3.1);
+  atl_l2_utilization(&cal, &k[1], &u);
+  CHECK_NEAR(u.busy, 1000 * 1.4);
+  k[0].f32_share = 0.5; /* a mix: the shares' weighted S (no L1 counters: taken as one word) */
+  atl_l2_utilization(&cal, &k[0], &u);
+  CHECK_NEAR(u.busy, 1000 * (0.5 * 1.4 + 0.5 * 3.1));
+  /* the chain hides behind other words: a warp's coalesced lanes on a row's distinct words (one request an
+   * instruction, the hot-row scatter) keep the integer S; all 32 lanes on one word take the chain */
+  k[0].f32_share = 1, k[0].l1_requests = 100, k[0].l1_set_accesses = 100, k[0].warp_size = 32;
+  atl_l2_utilization(&cal, &k[0], &u);
+  CHECK_NEAR(u.busy, 1000 * 1.4);
+  k[0].l1_set_accesses = 3200;
+  atl_l2_utilization(&cal, &k[0], &u);
+  CHECK(atl_l2_key_words(&k[0]) == 1);
+  CHECK_NEAR(u.busy, 1000 * 3.1);
+  k[0].l1_requests = k[0].l1_set_accesses = 0;
+  cal.s_same_f32[ATL_L2_RED] = 0; /* not calibrated: S_same */
+  atl_l2_utilization(&cal, &k[0], &u);
+  CHECK_NEAR(u.busy, 1000 * 1.4);
+  /* bad lines name the file and line */
+  CHECK(atl_l2_types_apply(&r, "kernel,f32_share\nhistogram,2\n", "t.csv", why, sizeof why) == ATL_EINVAL);
+  CHECK(strstr(why, "t.csv:2:") != NULL);
+  CHECK(atl_l2_types_apply(&r, "kernel,f32_share\nhistogram\n", "t.csv", why, sizeof why) == ATL_EINVAL);
+  CHECK(atl_l2_types_apply(&r, "kernel,f32_share\n,0.5\n", "t.csv", why, sizeof why) == ATL_EINVAL);
+}
+
 int main(void)
 {
   metric_names();
   predictions();
   dram_achievable();
+  float_adds();
   real_export();
   bad_exports();
   return check_exit("test_l2model");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "atomlab/l2model.h"
+#include "atomlab/model.h"
 
 /* after = max(l2, smem, dram, issue); the speedup and which term set it */
 static void finish(struct atl_l2_strategy *s, double duration_ns, double dram_ns, double issue_ns)
@@ -23,6 +24,48 @@ static void finish(struct atl_l2_strategy *s, double duration_ns, double dram_ns
       s->bound_by = names[i];
     }
   s->speedup = s->after_ns > 0 ? duration_ns / s->after_ns : 0;
+}
+
+/* A line lives on one slice, but a hot word's requests are counted on about 1.5 slices' worth (one hot word's
+ * solid histogram, H100 and H200: sum / max 1.5); twice that comes from several lines (the uniform u8 histogram's
+ * 8 lines: 3.0). Requests per warp-instruction from this share of the warp up are lanes on one word. */
+#define SEVERAL_SLICES 2.0
+#define ONE_WORD_LANES 0.9
+
+double atl_l2_key_words(const struct atl_l2_counters *k)
+{
+  if (!(k->l1_requests > 0) || !(k->l1_set_accesses > 0))
+    return -1;
+  const double warp = k->warp_size > 0 ? k->warp_size : 32;
+  const unsigned lanes = (unsigned)warp;
+  const double r = fmin(fmax(k->l1_set_accesses / k->l1_requests, 1), warp);
+  if (r < atl_l2_requests_per_instruction(32, lanes))
+    return 0; /* fewer than random keys in one line give: coalesced lanes on distinct words */
+  /* nearly every lane its own request: lanes on one word (a hot launch's lanes are not each on their own line) */
+  const int several =
+      r < ONE_WORD_LANES * warp && k->requests_max > 0 && k->requests / k->requests_max >= SEVERAL_SLICES;
+  return atl_l2_words_from_requests(r, lanes, several);
+}
+
+/*
+ * The shared passes of the privatized table: each warp-instruction pays its busiest bank (src/model/smem/banks.c),
+ * for keys uniform over atl_l2_key_words; coalesced lanes on distinct words take one pass. Without the L1
+ * counters, one pass per ATOM request and per RED warp-instruction and word (the hot slice's requests).
+ */
+static double privatized_passes(const struct atl_l2_counters *k, struct atl_l2_prediction *out, double warp)
+{
+  const double w = atl_l2_key_words(k);
+  if (w < 0 || !(k->atom_requests + k->red_requests > 0))
+    return k->atom_max + k->red_max / out->lanes;
+  double atom_pass = 1, red_pass = 1;
+  if (w > 0) {
+    out->words = w;
+    atom_pass = atl_smem_bank_passes(w, (unsigned)warp, 0);
+    red_pass = atl_smem_bank_passes(w, (unsigned)warp, 1);
+  }
+  const double atom_share = k->atom_requests / (k->atom_requests + k->red_requests);
+  out->bank_passes = atom_share * atom_pass + (1 - atom_share) * red_pass;
+  return k->l1_requests * out->bank_passes;
 }
 
 void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, const struct atl_l2_util *u,
@@ -72,7 +115,7 @@ void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_co
     /* privatized: every element a shared atomic of the same kind; the table's used variant (ATOMS.ADD, an ATOM's
      * result used) pays a pass per lane of a word, its unused variant (ATOMS.POPC.INC, a RED) one per word */
     s[2] = (struct atl_l2_strategy){.name = "privatized", .l2_ns = flush_ns,
-                                    .smem_ns = SMEM_NS(k->atom_max + k->red_max / out->lanes)};
+                                    .smem_ns = SMEM_NS(privatized_passes(k, out, warp))};
     out->count = 3;
   }
 #undef SMEM_NS

@@ -241,7 +241,11 @@ int atl_l2_calibration_read_file(struct atl_l2_calibration *cal, enum atl_l2_cal
   if (which == ATL_L2_FILE_DRAM)
     err = atl_l2_dram_achievable(&r, &cal->dram_share, &cal->dram_bytes_per_ns, why, why_len);
   else
-    err = atl_l2_cycles_per_request(&r, which == ATL_L2_FILE_SAME ? cal->s_same : cal->s_dist, why, why_len);
+    err = atl_l2_cycles_per_request(&r,
+                                    which == ATL_L2_FILE_SAME       ? cal->s_same
+                                    : which == ATL_L2_FILE_SAME_F32 ? cal->s_same_f32
+                                                                    : cal->s_dist,
+                                    why, why_len);
   atl_l2_report_release(&r);
   return err;
 }
@@ -337,14 +341,26 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
   }
   out->imbalance = k->requests_avg > 0 ? k->requests_max / k->requests_avg : 1;
   out->access = out->imbalance >= ATL_L2_HOT_IMBALANCE ? ATL_L2_HOT : ATL_L2_SPREAD;
-  const double *s = out->access == ATL_L2_HOT ? cal->s_same : cal->s_dist;
+  double s[ATL_L2_KINDS];
+  /* the words a warp-instruction's lanes spread over (src/model/smem/banks.c), where the L1 counters tell: a
+   * float add waits for the one before on its word, so its chain binds on one word and hides behind others */
+  const double key_words = atl_l2_key_words(k);
+  const double words = key_words < 0 ? 1 : key_words == 0 ? 32 : fmax(key_words, 1); /* unknown: one word */
+  for (int kind = 0; kind < ATL_L2_KINDS; kind++) {
+    s[kind] = out->access == ATL_L2_HOT ? cal->s_same[kind] : cal->s_dist[kind];
+    /* hot words of float adds: the f32 one-word chain (the calibration: the whole grid on one word) over the
+     * words that interleave in it, never below the integer cost */
+    if (out->access == ATL_L2_HOT && k->f32_share > 0 && cal->s_same_f32[kind] > 0)
+      s[kind] = (1 - k->f32_share) * s[kind] + k->f32_share * fmax(s[kind], cal->s_same_f32[kind] / words);
+  }
   out->busy = k->atom_max * s[ATL_L2_ATOM] + k->red_max * s[ATL_L2_RED];
   out->u = out->busy / k->l2_cycles;
   double lo = 0, hi = 0;
   for (int kind = 0; kind < ATL_L2_KINDS; kind++) {
     const double r = kind == ATL_L2_ATOM ? k->atom_max : k->red_max;
-    lo += r * fmin(cal->s_same[kind], cal->s_dist[kind]);
-    hi += r * fmax(cal->s_same[kind], cal->s_dist[kind]);
+    const double same = out->access == ATL_L2_HOT ? s[kind] : cal->s_same[kind];
+    lo += r * fmin(same, cal->s_dist[kind]);
+    hi += r * fmax(same, cal->s_dist[kind]);
   }
   out->u_low = lo / k->l2_cycles;
   out->u_high = hi / k->l2_cycles;
@@ -370,4 +386,49 @@ const char *atl_l2_access_name(enum atl_l2_access a)
   case ATL_L2_SPREAD: return "spread";
   default: return "none";
   }
+}
+
+int atl_l2_types_apply(struct atl_l2_report *r, const char *text, const char *name, char *why, size_t why_len)
+{
+  const char *line = text;
+  int lineno = 0, bad = 0;
+  for (size_t i = 0; i < r->count; i++)
+    r->kernels[i].f32_share = -1; /* not matched yet: the first matching line sets it */
+  while (line && *line) {
+    const char *end = strchr(line, '\n');
+    const size_t len = end ? (size_t)(end - line) : strlen(line);
+    char buf[4096], *comma;
+    lineno++;
+    if (len >= sizeof buf) {
+      snprintf(why, why_len, "%s:%d: a line longer than %zu characters", name, lineno, sizeof buf - 1);
+      bad = 1;
+      break;
+    }
+    memcpy(buf, line, len);
+    buf[len] = 0;
+    if (len && buf[len - 1] == '\r')
+      buf[len - 1] = 0;
+    line = end ? end + 1 : NULL;
+    if (lineno == 1 || buf[0] == 0)
+      continue; /* the header */
+    comma = strrchr(buf, ',');
+    char *rest = NULL;
+    const double share = comma ? strtod(comma + 1, &rest) : -1;
+    if (comma == NULL || comma == buf || rest == comma + 1 || *rest != 0 || !(share >= 0 && share <= 1)) {
+      snprintf(why, why_len, "%s:%d: want KERNEL,F32_SHARE (a share 0 to 1): '%s'", name, lineno, buf);
+      bad = 1;
+      break;
+    }
+    *comma = 0;
+    const char *kernel = buf[0] == '"' ? buf + 1 : buf;
+    size_t klen = strlen(kernel);
+    if (klen && kernel[klen - 1] == '"')
+      klen--;
+    for (size_t i = 0; i < r->count; i++)
+      if (r->kernels[i].f32_share < 0 && strncmp(r->kernels[i].kernel, kernel, klen) == 0)
+        r->kernels[i].f32_share = share;
+  }
+  for (size_t i = 0; i < r->count; i++)
+    r->kernels[i].f32_share = r->kernels[i].f32_share < 0 ? 0 : r->kernels[i].f32_share;
+  return bad ? ATL_EINVAL : 0;
 }

@@ -9,6 +9,18 @@
 
 #include "atomlab/model.h"
 
+/* Per-warp copies (warp-private, padded) remove the conflicts of the layout and of other warps, not those of the
+ * keys: a warp's lanes on distinct words of one bank still take a pass each. Random keys over many words leave
+ * their busiest bank's words (atl_smem_bank_passes: 3.5 for 32 lanes), so passes up to that are the keys' own
+ * (the uniform histogram's 3.3) and a copy leaves them; only passes above it are removed. */
+#define PRIVATIZED_GAIN 0.8 /* below this factor privatizing is worth advising; else the next strategy is */
+
+static double privatized_factor(double passes)
+{
+  const double keys = atl_smem_bank_passes(0x1p20, 32, 1);
+  return passes > keys ? keys / passes : 1;
+}
+
 void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counters *in, enum atl_smem_variant v,
                      double threshold, double dram_achievable, struct atl_smem_advice *out)
 {
@@ -29,11 +41,11 @@ void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counte
     out->why = "a CAS loop (float add or a custom op): a native atomic (integer or fixed-point ATOMS.ADD) costs a "
                "fetch-and-add pass instead of a CAS pass and never retries";
     out->factor = un->s_cas > un->s_fao ? un->s_fao / un->s_cas : 1; /* never predicts a slowdown */
-  } else if (un->passes > 1.5 * e) {
+  } else if (un->passes > 1.5 * e && privatized_factor(un->passes) < PRIVATIZED_GAIN) {
     out->strategy = "privatized";
-    out->why = "bank conflicts between different words: per-warp copies (warp-private, padded) give one pass per "
-               "job";
-    out->factor = e / un->passes;
+    out->why = "bank conflicts beyond what random keys give: per-warp copies (warp-private, padded) leave only the "
+               "keys' own conflicts";
+    out->factor = privatized_factor(un->passes);
   } else {
     out->strategy = "byte-lanes";
     out->why = "one pass per job and still saturated: fewer atomics (byte-lanes / packed counters: 4 per word, "

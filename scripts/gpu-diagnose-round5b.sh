@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Issue [diagnose], round 5, second H100 call (about 7 minutes, every step under `timeout`):
+#   1. the L2 cycles per request of ONE word the whole grid adds to, u32 and f32 (the first call's f32
+#      calibration, one word per 4 work-groups, gave float adds the integer S: several words on the busiest
+#      slice hide the float unit's longer dependent chain; a float histogram on one key measured 2.2x the
+#      integer one's time);
+#   2. the SASS of PyTorch's histc (float and long) and CuPy's scatter_add kernels (their global atomics' types);
+#   3. scripts/gpu-diagnose-validate.sh again with a longer deadline (the first call's stopped before the
+#      uniform histogram's byte-lanes and block16 variants: the advice's measured alternatives).
+# Writes under OUT (default out/gpu-diagnose-round5b): summary.txt, run.log, same1-u32.csv, same1-f32.csv,
+# sass-*.csv and validate/ (every file of gpu-diagnose-validate.sh).
+# Run: OUT=/some/dir bash scripts/gpu-diagnose-round5b.sh   (a build in build/, ncu, python3; torch, cupy where installed)
+cd "$(dirname "$0")/.."
+. scripts/gpu-env.sh
+gpu_ncu_script gpu-diagnose-round5b
+
+M="lts__cycles_elapsed.avg,gpu__time_duration.sum,lts__t_requests_op_atom.sum,lts__t_requests_op_atom.max"
+M="$M,lts__t_requests_op_atom.avg,lts__t_requests_op_red.sum,lts__t_requests_op_red.max,lts__t_requests_op_red.avg"
+M="$M,lts__d_atomic_input_cycles_active.max"
+cal() {
+  local name=$1
+  shift
+  step "$name" 45 "$NCU" --clock-control none --metrics "$M" --kernel-name regex:rmw --force-overwrite \
+    -o "$W/$name" "$@" &&
+    "$NCU" --import "$W/$name.ncu-rep" --csv --page raw --print-units base >"$OUT/$name.csv" 2>>"$L"
+}
+# 264 work-groups of 256 (two per SM), all 67584 work-items on one word
+ONE="$A rmw --backend cuda --wg-size 256 --workgroups 264 --contention 67584 --padding 1 --pattern contiguous --op fetch_add --result unused,used --iters 64 --min-samples 1 --max-samples 1 --quiet -o $W/r.json"
+cal same1-u32 $ONE --type u32
+cal same1-f32 $ONE --type f32
+for f in same1-u32 same1-f32; do
+  [ -s "$OUT/$f.csv" ] && $A model l2 --counters "$OUT/$f.csv" --same "$OUT/$f.csv" --spread "$OUT/$f.csv" 2>&1 |
+    head -1 | sed "s/^/$f: /" >>"$S"
+done
+
+sass() { # NAME FILTER LAUNCHES COMMAND...
+  local name=$1 filter=$2 n=$3
+  shift 3
+  step "sass-$name" 40 "$NCU" --clock-control none --section SourceCounters --kernel-name "regex:$filter" \
+    --launch-count "$n" --force-overwrite -o "$W/sass-$name" "$@" &&
+    "$NCU" --import "$W/sass-$name.ncu-rep" --csv --page source --print-source sass >"$OUT/sass-$name.csv" 2>>"$L"
+}
+python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
+  sass torch-histc "kernelHistogram1D" 12 python3 scripts/torch-scatter-ops.py --float-histc
+cat >"$W/cupy_ops.py" <<'PY'
+import cupy as cp, cupyx
+for name in ("uniform", "hot"):
+    keys = (cp.random.randint(0, 1 << 16, 1 << 24) if name == "uniform" else cp.zeros(1 << 24, dtype=cp.int64))
+    out = cp.zeros(1 << 16, dtype=cp.float32)
+    cupyx.scatter_add(out, keys, cp.ones(1 << 24, dtype=cp.float32))
+cp.cuda.Device().synchronize()
+PY
+python3 -c "import cupy" 2>>"$L" && sass cupy "scatter_add" 2 python3 "$W/cupy_ops.py"
+for f in "$OUT"/sass-*.csv; do
+  [ -s "$f" ] && echo "$(basename "$f"): $(grep -o -E '(ATOMS|ATOMG|ATOM|RED|REDG)\.[A-Z0-9_.]*' "$f" | sort | uniq -c |
+    tr '\n' ' ')" >>"$S"
+done
+
+step_note "validation suite: scripts/gpu-diagnose-validate.sh (OUT=$OUT/validate)"
+OUT="$OUT/validate" GPU_DIAGNOSE_SECONDS=${GPU_DIAGNOSE_SECONDS:-320} bash scripts/gpu-diagnose-validate.sh \
+  >"$W/validate.txt" 2>&1
+tail -8 "$OUT/validate/summary.txt" >>"$S" 2>/dev/null
+cat "$S"

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `atomlab model swatomic` on the command line, CPU only, over the committed H200 runs: the seed's equation (2)
+# (410%), the coordinator's pass fitted on three grids (in/out marks and both medians), and bad input.
+. "$(dirname "$0")/lib.sh"
+H200=$(cd "$(dirname "$0")/../../results/nvidia-h200/swatomic" && pwd)
+"$ATOMLAB" model swatomic "$H200/swatomic-cuda.json" >"$WORK/seed.txt" 2>"$WORK/err"
+[ $? -eq 0 ] && grep -q "^median |error|, the seed's equation (2) (9 grids): system 2%, software 82%, speedup 410%$" \
+  "$WORK/seed.txt" && pass || fail "seed: $(cat "$WORK/seed.txt" "$WORK/err")"
+"$ATOMLAB" model swatomic "$H200/swatomic-cuda.json" --fit-grids 8,128,1024 >"$WORK/fit.txt" 2>"$WORK/err"
+[ $? -eq 0 ] && [ "$(grep -c ' in$' "$WORK/fit.txt")" -eq 3 ] && [ "$(grep -c ' out$' "$WORK/fit.txt")" -eq 6 ] &&
+  grep -q '^median |error| out-of-sample (6 grids): .*speedup 14%$' "$WORK/fit.txt" && pass ||
+  fail "fit: $(cat "$WORK/fit.txt" "$WORK/err")"
+# another file's constants: every grid out of sample
+"$ATOMLAB" model swatomic "$H200/swatomic-opencl.json" --fit "$H200/swatomic-cuda.json" --fit-grids 8,128,1024 \
+  >"$WORK/x.txt" 2>&1
+[ "$(grep -c ' out$' "$WORK/x.txt")" -eq 9 ] && ! grep -q 'in-sample' "$WORK/x.txt" && pass || fail "cross: $(cat "$WORK/x.txt")"
+# bad input: one line naming the parameter, exit 2
+expect_refused '--fit-grids' model swatomic "$H200/swatomic-cuda.json" --fit-grids 8
+expect_refused '--fit-grids' model swatomic "$H200/swatomic-cuda.json" --fit-grids 8,x
+expect_refused 'no swatomic model row' model swatomic "$H200/../scatter/det-groups-0.json"
+expect_refused 'takes one file' model swatomic
+expect_refused 'nope.json' model swatomic "$WORK/nope.json"
+finish
