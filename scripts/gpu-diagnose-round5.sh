@@ -37,19 +37,9 @@ for be in cuda opencl; do
 done
 
 # 2. L2 calibration of float adds (the rmw kernels of gpu-diagnose-validate.sh's u32 ones, --type f32)
-M="lts__cycles_elapsed.avg,gpu__time_duration.sum,lts__t_requests_op_atom.sum,lts__t_requests_op_atom.max"
-M="$M,lts__t_requests_op_atom.avg,lts__t_requests_op_red.sum,lts__t_requests_op_red.max,lts__t_requests_op_red.avg"
-M="$M,lts__d_atomic_input_cycles_active.max"
-cal() {
-  local name=$1
-  shift
-  step "$name" 45 "$NCU" --clock-control none --metrics "$M" --kernel-name regex:rmw --force-overwrite \
-    -o "$W/$name" "$@" &&
-    "$NCU" --import "$W/$name.ncu-rep" --csv --page raw --print-units base >"$OUT/$name.csv" 2>>"$L"
-}
 R="$A rmw --backend cuda --grid occupancy --op fetch_add --type f32 --result unused,used --iters 64 --min-samples 1 --max-samples 1 --quiet -o $W/r.json"
-cal same-f32 $R --pattern contiguous --contention 1024 --padding 1
-cal spread-f32 $R --pattern contiguous --contention 1 --padding 32
+gpu_l2_calibrate same-f32 $R --pattern contiguous --contention 1024 --padding 1
+gpu_l2_calibrate spread-f32 $R --pattern contiguous --contention 1 --padding 32
 for f in same-f32 spread-f32; do
   [ -s "$OUT/$f.csv" ] && $A model l2 --counters "$OUT/$f.csv" --same "$OUT/$f.csv" --spread "$OUT/$f.csv" 2>&1 |
     head -1 | sed "s/^/$f: /" >>"$S"

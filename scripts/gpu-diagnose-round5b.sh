@@ -14,20 +14,10 @@ cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_ncu_script gpu-diagnose-round5b
 
-M="lts__cycles_elapsed.avg,gpu__time_duration.sum,lts__t_requests_op_atom.sum,lts__t_requests_op_atom.max"
-M="$M,lts__t_requests_op_atom.avg,lts__t_requests_op_red.sum,lts__t_requests_op_red.max,lts__t_requests_op_red.avg"
-M="$M,lts__d_atomic_input_cycles_active.max"
-cal() {
-  local name=$1
-  shift
-  step "$name" 45 "$NCU" --clock-control none --metrics "$M" --kernel-name regex:rmw --force-overwrite \
-    -o "$W/$name" "$@" &&
-    "$NCU" --import "$W/$name.ncu-rep" --csv --page raw --print-units base >"$OUT/$name.csv" 2>>"$L"
-}
 # 264 work-groups of 256 (two per SM), all 67584 work-items on one word
 ONE="$A rmw --backend cuda --wg-size 256 --workgroups 264 --contention 67584 --padding 1 --pattern contiguous --op fetch_add --result unused,used --iters 64 --min-samples 1 --max-samples 1 --quiet -o $W/r.json"
-cal same1-u32 $ONE --type u32
-cal same1-f32 $ONE --type f32
+gpu_l2_calibrate same1-u32 $ONE --type u32
+gpu_l2_calibrate same1-f32 $ONE --type f32
 for f in same1-u32 same1-f32; do
   [ -s "$OUT/$f.csv" ] && $A model l2 --counters "$OUT/$f.csv" --same "$OUT/$f.csv" --spread "$OUT/$f.csv" 2>&1 |
     head -1 | sed "s/^/$f: /" >>"$S"

@@ -32,19 +32,9 @@ if [ ! -s "$OUT/smem-table.csv" ]; then
   cp "results/nvidia-${dev:-h100}/smem/smem-table.csv" "$OUT/smem-table.csv"
   step_note "no table from this run: the committed results/nvidia-${dev:-h100}/smem/smem-table.csv"
 fi
-M="lts__cycles_elapsed.avg,gpu__time_duration.sum,lts__t_requests_op_atom.sum,lts__t_requests_op_atom.max"
-M="$M,lts__t_requests_op_atom.avg,lts__t_requests_op_red.sum,lts__t_requests_op_red.max,lts__t_requests_op_red.avg"
-M="$M,lts__d_atomic_input_cycles_active.max"
-cal() {
-  local name=$1
-  shift
-  step "$name" 45 "$NCU" --clock-control none --metrics "$M" --kernel-name regex:rmw --force-overwrite \
-    -o "$W/$name" "$@" &&
-    "$NCU" --import "$W/$name.ncu-rep" --csv --page raw --print-units base >"$OUT/$name.csv" 2>>"$L"
-}
 R="$A rmw --backend cuda --grid occupancy --op fetch_add --result unused,used --iters 64 --min-samples 1 --max-samples 1 --quiet -o $W/r.json"
-cal same $R --pattern contiguous --contention 1024 --padding 1
-cal spread $R --pattern contiguous --contention 1 --padding 32
+gpu_l2_calibrate same $R --pattern contiguous --contention 1024 --padding 1
+gpu_l2_calibrate spread $R --pattern contiguous --contention 1 --padding 32
 for f in same spread; do
   [ -s "$OUT/$f.csv" ] || { cp results/nvidia-h200/diagnose/l2/$f.csv "$OUT/"; step_note "no $f.csv from this run: the H200's"; }
 done
@@ -52,7 +42,7 @@ done
 # same bytes, under ncu with the same metrics and the DRAM throughput; the model takes the median over the
 # launches without atomics (atl_l2_dram_achievable), and its bytes per second: where a profiled kernel's export
 # counts dram__bytes (atomlab profile asks for it), its DRAM floor is its bytes at that bandwidth
-step dram 45 "$NCU" --clock-control none --metrics "$M,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes.sum" \
+step dram 45 "$NCU" --clock-control none --metrics "$GPU_L2_METRICS,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes.sum" \
   --force-overwrite -o "$W/dram" $A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 \
   --samples 1 --quiet -o "$W/dram.json" --dist uniform --variants atomic &&
   "$NCU" --import "$W/dram.ncu-rep" --csv --page raw --print-units base >"$OUT/dram.csv" 2>>"$L"

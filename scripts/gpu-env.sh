@@ -43,6 +43,20 @@ gpu_ncu_script() {
   : >"$L"
   STEP_LOG=$L STEP_STATUS=$S
 }
+# gpu_l2_calibrate NAME COMMAND...: one L2 calibration run after gpu_ncu_script: COMMAND's rmw kernels under ncu
+# with the L2 model's counters (atom/red requests, L2 cycles, the atomic unit's busiest slice), the raw page as
+# OUT/NAME.csv for `atomlab model l2`.
+GPU_L2_METRICS="lts__cycles_elapsed.avg,gpu__time_duration.sum,lts__t_requests_op_atom.sum"
+GPU_L2_METRICS="$GPU_L2_METRICS,lts__t_requests_op_atom.max,lts__t_requests_op_atom.avg,lts__t_requests_op_red.sum"
+GPU_L2_METRICS="$GPU_L2_METRICS,lts__t_requests_op_red.max,lts__t_requests_op_red.avg"
+GPU_L2_METRICS="$GPU_L2_METRICS,lts__d_atomic_input_cycles_active.max"
+gpu_l2_calibrate() {
+  local name=$1
+  shift
+  step "$name" 45 "$NCU" --clock-control none --metrics "$GPU_L2_METRICS" --kernel-name regex:rmw --force-overwrite \
+    -o "$W/$name" "$@" &&
+    "$NCU" --import "$W/$name.ncu-rep" --csv --page raw --print-units base >"$OUT/$name.csv" 2>>"$L"
+}
 # gpu_device_id BACKEND [TYPE]: the first device of BACKEND (and TYPE: gpu, cpu) that `atomlab devices`
 # lists, or nothing; e.g. NVIDIA's OpenCL GPU beside PoCL's CPU device.
 gpu_device_id() {
