@@ -45,8 +45,6 @@ atl_context_t cli_open_device(const char *device, const char *backend);
  */
 size_t cli_open_devices(const char *device, const char *backend, atl_context_t *ctxs, size_t max);
 
-/** Writes @p len bytes to @p path the safe way (atl_file_write); 0, or -1 after an "error:" line naming why. */
-int cli_write_text(const char *path, const char *text, size_t len);
 
 /** Dies (exit 2, before anything is measured) unless @p path can be an output file; @p opt names the option. */
 void cli_check_output(const char *opt, const char *path);
@@ -294,9 +292,5 @@ extern const char smem_opts_help[];
  */
 int smem_report(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
                 const struct atl_run_meta *meta, const char *source, int strict);
-
-/** atomlab model predict: B against the measured kernel time (cli/smem-predict.c); an exit status. */
-int smem_predict(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
-                 const char *counters, const char *runs_path, const char *kernel);
 
 #endif

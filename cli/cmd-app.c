@@ -38,18 +38,6 @@ const char *cli_app_names(void)
   return atl_app_names(", ", buf, sizeof buf);
 }
 
-static void print_help(const struct atl_app_info *app)
-{
-  atl_app_help_write(stdout, app);
-  cli_print_usage(device_usage);
-}
-
-/* The library's reason with each parameter written as the option the user typed. */
-static const char *as_options(atl_app_config_t cfg, const char *why, char *msg, size_t cap)
-{
-  return atl_app_config_reason(cfg, why, "--", msg, cap);
-}
-
 /* Reads argv into @p cfg and @p c; 1 where --help was printed; exits 2 on bad usage. */
 static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
 {
@@ -101,7 +89,8 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
       c->quiet = 1;
       break;
     case 'h':
-      print_help(app);
+      atl_app_help_write(stdout, app);
+      cli_print_usage(device_usage);
       free(all);
       return 1;
     case ':':
@@ -113,7 +102,7 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
       /* by the name typed: the library's messages spell an alias (--groups) as the user did */
       if (atl_app_config_set(cfg, at >= 0 ? all[at].name : atl_app_config_option_at(cfg, (size_t)(ch - APP_OPT))->name,
                              optarg, why, sizeof why) != 0)
-        die_usage("%s", as_options(cfg, why, msg, sizeof msg));
+        die_usage("%s", atl_app_config_reason(cfg, why, "--", msg, sizeof msg)); /* as the user typed them */
     }
   }
   free(all);
@@ -204,7 +193,7 @@ int cmd_app(int argc, char **argv)
       die("out of memory");
     int err = atl_app_config_prepare(cfgs[d], ctxs[d], why, sizeof why);
     if (err == ATL_EINVAL)
-      die_usage("%s", as_options(cfgs[d], why, msg, sizeof msg));
+      die_usage("%s", atl_app_config_reason(cfgs[d], why, "--", msg, sizeof msg));
     if (err)
       die("%s%s%s", multi ? id : "", sep, why[0] ? why : atl_errmsg(ctxs[d])[0] ? atl_errmsg(ctxs[d]) : atl_strerror(err));
     if (why[0] && !c.quiet)

@@ -94,15 +94,11 @@ static int calibrate_smem(int argc, char **argv)
   if (optind < argc)
     die_usage("unexpected argument '%s' for calibrate smem", argv[optind]);
   atl_context_t ctx = cli_open_device(device, "cuda");
-  cfg.nmax = atl_smem_max_warps(ctx);
-  if (cfg.nmax == 0 || cfg.nmax > ATL_SMEM_MAX_N)
-    die("unable to tell the resident warps per SM of this device");
-  for (size_t i = 0; i < counts[0]; i++)
-    if (values[0][i] > cfg.nmax)
-      die_usage("--n %u is above this device's %u resident warps per SM", values[0][i], cfg.nmax);
-  cfg.n_values = values[0], cfg.n_count = counts[0];
-  cfg.e_values = values[1], cfg.e_count = counts[1];
-  cfg.c_values = values[2], cfg.c_count = counts[2];
+  const int bad = atl_smem_calibration_axes(ctx, &cfg, values, counts, why, sizeof why);
+  if (bad == ATL_EINVAL)
+    die_usage("--%s", why);
+  if (bad)
+    die("%s", why);
   cfg.progress = quiet || !isatty(2) ? NULL : progress;
   char grid[256];
   snprintf(grid, sizeof grid, "n %s, e %s, c %s", text[0], text[1], text[2]);

@@ -101,25 +101,13 @@ int cmd_compare(int argc, char **argv)
   if (atl_compare(&a, &b, threshold, ignore, &cmp) != 0)
     die("out of memory");
 
-  char *text = NULL;
-  size_t len = 0;
-  FILE *out = out_path ? open_memstream(&text, &len) : stdout;
-  if (out == NULL)
-    die("out of memory");
-  atl_comparison_write(out, (enum atl_format)format, &cmp, &a, &b, paths);
-  int rc = EXIT_OK;
-  if (out_path) {
-    fclose(out);
-    if (cli_write_text(out_path, text, len) != 0) {
-      rc = EXIT_MEASURE;
-    } else {
-      fprintf(stderr,
-              "wrote %s: %zu same, %zu faster, %zu slower, %zu unclear, %zu n/a, %zu only in A, %zu only in B\n",
-              out_path, cmp.counts[ATL_VERDICT_SAME], cmp.counts[ATL_VERDICT_FASTER], cmp.counts[ATL_VERDICT_SLOWER],
-              cmp.counts[ATL_VERDICT_UNCLEAR], cmp.counts[ATL_VERDICT_NA], cmp.only_a, cmp.only_b);
-    }
-    free(text);
-  }
+  struct cli_buffer buf; /* the safe way: never half a file, a rescue file where it cannot be written */
+  atl_comparison_write(out_path ? cli_buffer_open(&buf) : stdout, (enum atl_format)format, &cmp, &a, &b, paths);
+  const int rc = out_path && cli_buffer_write(&buf, out_path, "the comparison") ? EXIT_MEASURE : EXIT_OK;
+  if (out_path && rc == EXIT_OK)
+    fprintf(stderr, "%zu same, %zu faster, %zu slower, %zu unclear, %zu n/a, %zu only in A, %zu only in B\n",
+            cmp.counts[ATL_VERDICT_SAME], cmp.counts[ATL_VERDICT_FASTER], cmp.counts[ATL_VERDICT_SLOWER],
+            cmp.counts[ATL_VERDICT_UNCLEAR], cmp.counts[ATL_VERDICT_NA], cmp.only_a, cmp.only_b);
   atl_comparison_release(&cmp);
   atl_result_set_release(&a);
   atl_result_set_release(&b);

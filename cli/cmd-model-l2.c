@@ -77,8 +77,7 @@ int cmd_model_l2(int argc, char **argv)
   int have_same = 0, have_spread = 0;
   double threshold = 0.8;
   int csv = 0, with_advice = 0, ch;
-  optind = 1;
-  opterr = 0;
+  cli_options_begin();
   while ((ch = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
     switch (ch) {
     case O_COUNTERS: counters = optarg; break;
@@ -98,9 +97,7 @@ int cmd_model_l2(int argc, char **argv)
     case O_SAME_F32: same_f32 = optarg; break;
     case O_TYPES: types = optarg; break;
     case 'o': out = optarg; break;
-    case 'h': fputs(usage, stdout); return EXIT_OK;
-    case ':': die_usage("option '%s' needs a value (see 'atomlab model l2 --help')", argv[optind - 1]);
-    default: die_usage("unknown option '%s' for model l2 (see 'atomlab model l2 --help')", argv[optind - 1]);
+    default: return cli_help_or_bad(ch, usage, "model l2", argv);
     }
   }
   if (optind < argc)

@@ -41,6 +41,33 @@ static int help(void)
   return EXIT_OK;
 }
 
+/* model predict: the prediction of every kernel with --runs' rows (atl_smem_predict_file), CSV or Markdown. */
+static int predict(const struct smem_opts *opts, const struct atl_smem_table *table, const struct atl_ncu_report *report,
+                 const char *counters, const char *runs_path, const char *kernel)
+{
+  static const char *const input_opt[] = {"", "--kernel", "--runs", "--counters"};
+  char why[1024];
+  struct atl_smem_predict_set set;
+  const int err = atl_smem_predict_file(table, &opts->settings, report, runs_path, kernel, &set, why, sizeof why);
+  if (err && set.bad_input == ATL_SMEM_INPUT_RUNS)
+    die_usage(err == ATL_EIO ? "--runs %s" : "--runs: %s", why); /* EIO's reason starts with the path */
+  if (err == ATL_EINVAL && set.bad_input > 0 && set.bad_input <= ATL_SMEM_INPUT_COUNTERS)
+    die_usage("%s: %s", input_opt[set.bad_input], why);
+  if (err)
+    die("model predict: %s", atl_strerror(err));
+  struct cli_buffer buf;
+  FILE *f = opts->out ? cli_buffer_open(&buf) : stdout;
+  if (smem_format(opts) == ATL_FORMAT_CSV)
+    atl_smem_predict_write_csv(f, &set);
+  else
+    atl_smem_predict_write_md(f, &set, opts->table_path, counters, runs_path);
+  int status = EXIT_OK;
+  if (opts->out && cli_buffer_write(&buf, opts->out, "the prediction table") != 0)
+    status = EXIT_MEASURE;
+  atl_smem_predict_set_release(&set);
+  return status;
+}
+
 /* model case-summary DIR: the findings on stdout, or in -o's file. */
 static int case_summary(const struct smem_opts *opts, int argc, char **argv)
 {
@@ -128,15 +155,10 @@ int cmd_model(int argc, char **argv)
     if (n < 0 || e < 0 || c < 0)
       die_usage("model query needs --n, --e and --c");
     smem_table_load(opts.table_path, &table);
-    double T = 0, S = 0;
-    int clamped = 0;
-    if (atl_smem_T(&table, opts.settings.variant, n, e, c, &T, &clamped, why, sizeof why))
-      die_usage("model query: %s", why);
-    if (n > 0 && atl_smem_S(&table, opts.settings.variant, n, e, c, &S, &clamped, why, sizeof why))
-      die_usage("model query: %s", why);
-    printf("result=%s n=%g e=%g c=%g T=%.6g S=%.6g%s\n", atl_smem_variant_name(opts.settings.variant),
-           n, e, c, T, n > 0 ? S : 0.0, clamped ? " (clamped to the table)" : "");
+    const int err = atl_smem_query_write(stdout, &table, opts.settings.variant, n, e, c, why, sizeof why);
     atl_smem_table_release(&table);
+    if (err)
+      die_usage("model query: %s", why);
     return EXIT_OK;
   }
   if (counters == NULL)
@@ -148,7 +170,7 @@ int cmd_model(int argc, char **argv)
     die_usage(err == ATL_EIO ? "--counters %s" : "--counters: %s", why); /* EIO's reason starts with the path */
   int status;
   if (strcmp(sub, "predict") == 0) {
-    status = smem_predict(&opts, &table, &report, counters, runs, kernel);
+    status = predict(&opts, &table, &report, counters, runs, kernel);
   } else {
     atl_context_t ctx = NULL;
     if (atl_context_new(&ctx))

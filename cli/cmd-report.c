@@ -78,14 +78,28 @@ static void print_line(void *prefix, const char *text)
   fprintf(stderr, "%s%s\n", prefix ? (const char *)prefix : "error: ", text);
 }
 
+/* `report --compare`: the report folders @p dirs side by side in the Markdown file @p out; an exit status. */
+static int compare_reports(char **dirs, int ndirs, const char *out)
+{
+  if (ndirs < 2 || ndirs > ATL_REPORT_COMPARE_MAX)
+    die_usage("--compare takes 2 to %d report folders, got %d", ATL_REPORT_COMPARE_MAX, ndirs);
+  cli_check_output("-o", out);
+  char why[5000];
+  int rc = atl_report_compare((const char *const *)dirs, (size_t)ndirs, out, print_line, NULL, why, sizeof why);
+  if (rc == ATL_EINVAL)
+    die_usage("--compare %s", why);
+  if (rc != 0)
+    die("%s", why);
+  printf("report: %s (%d reports side by side)\n", out, ndirs);
+  return EXIT_OK;
+}
+
 /*
  * `report --device all` or a list: one whole report per device, each in DIR/<device id> (":" as "-"),
  * one after another so that devices sharing a host do not disturb each other's numbers, then
  * DIR/side-by-side.md (report --compare of those folders). Each report is this binary run again with
  * one --device; their progress goes to the terminal. Returns the exit status.
  */
-static int compare_reports(char **dirs, int ndirs, const char *out);
-
 static int report_devices(const char *devices, const char *backend, const char *dir, int quick, const char *repeat)
 {
   atl_context_t ctx = NULL;
@@ -113,22 +127,6 @@ static int report_devices(const char *devices, const char *backend, const char *
       status = EXIT_MEASURE;
   }
   return status;
-}
-
-/* `report --compare`: the report folders @p dirs side by side in the Markdown file @p out; an exit status. */
-static int compare_reports(char **dirs, int ndirs, const char *out)
-{
-  if (ndirs < 2 || ndirs > ATL_REPORT_COMPARE_MAX)
-    die_usage("--compare takes 2 to %d report folders, got %d", ATL_REPORT_COMPARE_MAX, ndirs);
-  cli_check_output("-o", out);
-  char why[5000];
-  int rc = atl_report_compare((const char *const *)dirs, (size_t)ndirs, out, print_line, NULL, why, sizeof why);
-  if (rc == ATL_EINVAL)
-    die_usage("--compare %s", why);
-  if (rc != 0)
-    die("%s", why);
-  printf("report: %s (%d reports side by side)\n", out, ndirs);
-  return EXIT_OK;
 }
 
 /* What the command prints when the report is written. */

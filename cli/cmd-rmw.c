@@ -122,55 +122,24 @@ int cmd_rmw(int argc, char **argv)
   if (a.drop_others && resume_path == NULL)
     die_usage("--drop-others is allowed only with --resume FILE");
 
-  /* The resume file before the device: a bad one is a usage error found
-   * before anything is set up or measured. */
-  struct atl_result_set done = {0};
-  if (resume_path) {
-    if (atl_rmw_resume_read(resume_path, &done, why, sizeof why) != 0)
-      die_usage("--resume%s", why);
-    if (atl_timing_match(&done.meta.timing, &opt.timing, why, sizeof why) != 0)
-      die_usage("--resume '%s': %s (rows timed otherwise do not compare; use the same options or no --resume)",
-                resume_path, why);
-  }
-
-  /* Several devices: one context each, every device checked and given its grid before any is measured. */
+  /* Several devices: one context each. The resume file, the grid and every configuration are checked on each
+   * device before any is measured, so bad input fails fast and writes nothing. */
   atl_context_t ctxs[ATL_MAX_DEVICES];
   const size_t ndev = cli_open_devices(opt.device, opt.backend, ctxs, ATL_MAX_DEVICES);
   const int multi = atl_device_list_is_multi(opt.device); /* rows name their device, even where "all" is one */
-  const struct atl_device_info *dev = atl_device_current(ctxs[0]);
-  if (resume_path && !multi &&
-      (strcmp(done.meta.device.name, dev->name) != 0 || strcmp(done.meta.device.backend, dev->backend) != 0))
-    die_usage("--resume: '%s' was measured on %s (%s), not on %s (%s)", resume_path, done.meta.device.name,
-              done.meta.device.backend, dev->name, dev->backend);
-
+  struct atl_result_set done = {0};
+  if (resume_path &&
+      atl_rmw_resume_open(resume_path, &opt.timing, multi ? NULL : atl_device_current(ctxs[0]), &done, why, sizeof why))
+    die_usage("--resume%s", why);
   struct atl_result_set set;
-  /* Build and check every configuration before measuring anything, so bad input fails fast and writes nothing. */
   struct atl_spec *specs = cli_sweep_start(&set, "rmw", ctxs[0], &opt, argc, argv, total * ndev, sizeof *specs);
-  for (size_t d = 0; d < ndev; d++) {
-    dev = atl_device_current(ctxs[d]);
-    if (opt.wg_size > dev->max_wg_size)
-      die_usage("--wg-size %u is not allowed: 1 to %zu on %s", opt.wg_size, dev->max_wg_size, dev->name);
-    /* A resumed sweep keeps its file's shape (each device's own): another shape is another configuration, and
-     * nothing would be reused. */
-    uint32_t wg_size = opt.wg_size, workgroups = opt.workgroups;
-    if (resume_path && opt.wg_size == 0 && opt.workgroups == 0)
-      atl_resume_shape(&done, multi ? dev->id : NULL, &wg_size, &workgroups);
-    struct atl_grid grid;
-    if (atl_grid_choose(ctxs[d], (enum atl_grid_mode)a.grid_mode, wg_size, workgroups, &opt.timing, &grid) != 0)
-      die("choosing the grid on %s failed: %s (pass --workgroups to skip occupancy discovery)", dev->id,
-          atl_errmsg(ctxs[d]));
-    if (d == 0) { /* the file records the first device's grid; every row records its own shape */
-      set.meta.grid = grid;
-      set.meta.occupancy = grid.occupancy;
-    }
-    /* A type named explicitly must exist on the device; with "all" a missing one becomes unsupported rows. */
-      for (size_t b = 0; a.types_explicit && b < ax.ntype; b++)
-      if (!atl_device_has_type(dev, ax.type[b]))
-        die_usage("--type %s is not available on %s: allowed: %s", atl_type_name((enum atl_type)ax.type[b]),
-                  dev->name, atl_device_type_list(dev, why, sizeof why));
-    if (atl_rmw_specs(ctxs[d], &ax, grid.wg_size, grid.workgroups, specs + d * total, why, sizeof why) != 0)
-      die_usage("%s", why);
-  }
+  const struct atl_rmw_plan plan = {&ax, a.types_explicit, a.grid_mode, opt.wg_size, opt.workgroups, &opt.timing,
+                                    resume_path ? &done : NULL, multi};
+  const int err = atl_rmw_plan_devices(ctxs, ndev, &plan, specs, &set.meta, why, sizeof why);
+  if (err == ATL_EINVAL || err == ATL_ENOTSUP) /* ENOTSUP: the reason starts with the parameter's name */
+    die_usage("%s%s", err == ATL_ENOTSUP ? "--" : "", why);
+  if (err)
+    die("%s (pass --workgroups to skip occupancy discovery)", why);
   atl_axis_release(&ax.contention);
   atl_axis_release(&ax.padding);
 

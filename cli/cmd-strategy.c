@@ -119,22 +119,14 @@ int cmd_strategy(int argc, char **argv)
   struct atl_result_set set;
   struct atl_strategy_spec *specs = cli_sweep_start(&set, "strategy", ctxs[0], &opt, argc, argv, total * ndev,
                                                     sizeof *specs);
-  for (size_t d = 0; d < ndev; d++) {
-    const struct atl_device_info *dev = atl_device_current(ctxs[d]);
-    struct atl_strategy_spec base = {.wg_size = opt.wg_size, .workgroups = opt.workgroups, .divergent = a.divergent,
-                                     .stuck_lock = a.stuck, .spin_bound = a.spin_bound};
-    struct atl_occupancy occ;
-    const int err = atl_strategy_grid(ctxs[d], &base.wg_size, &base.workgroups, &occ);
-    if (err == ATL_EINVAL)
-      die_usage("--wg-size %u is not allowed: 1 to %zu on %s", base.wg_size, dev->max_wg_size, dev->name);
-    if (err)
-      die("occupancy discovery failed on %s: %s (pass --workgroups to skip it)", dev->id, atl_errmsg(ctxs[d]));
-    if (d == 0) /* the file records the first device's */
-      set.meta.occupancy = occ;
-    /* Check every configuration first: bad input fails fast and writes nothing. */
-    if (atl_strategy_specs(ctxs[d], &ax, &base, specs + d * total, why, sizeof why) != 0)
-      die_usage("%s", why);
-  }
+  /* Every configuration checked on every device first: bad input fails fast and writes nothing. */
+  const struct atl_strategy_spec base = {.wg_size = opt.wg_size, .workgroups = opt.workgroups,
+                                         .divergent = a.divergent, .stuck_lock = a.stuck, .spin_bound = a.spin_bound};
+  const int err = atl_strategy_plan_devices(ctxs, ndev, &ax, &base, specs, &set.meta.occupancy, why, sizeof why);
+  if (err == ATL_EINVAL || err == ATL_ENOTSUP) /* ENOTSUP: the reason starts with the parameter's name */
+    die_usage("%s%s", err == ATL_ENOTSUP ? "--" : "", why);
+  if (err)
+    die("%s (pass --workgroups to skip it)", why);
 
   const struct atl_sweep_job job = {ctxs, ndev, multi, atl_strategy_sweep_spec(specs, total),
                                     opt.nout ? !opt.quiet ? stdout : NULL : opt.format == ATL_FORMAT_TABLE ? stdout : NULL,

@@ -40,16 +40,6 @@ int cli_write_output(const char *path, const char *what, atl_file_writer writer,
   return 1;
 }
 
-int cli_write_text(const char *path, const char *text, size_t len)
-{
-  char why[512];
-  if (atl_file_write_text(path, text, len, why, sizeof why) != 0) {
-    fprintf(stderr, "error: unable to write '%s': %s\n", path, why);
-    return -1;
-  }
-  return 0;
-}
-
 FILE *cli_buffer_open(struct cli_buffer *b)
 {
   memset(b, 0, sizeof *b);

@@ -78,6 +78,14 @@ int atl_smem_S(const struct atl_smem_table *table, enum atl_smem_variant v, doub
                double *cycles, int *clamped, char *why, size_t why_len);
 
 /**
+ * `atomlab model query`: one line "result=R n= e= c= T= S=" with T(n, e, c)
+ * and S(n, e, c) (S 0 at n = 0), and whether the point was clamped to the
+ * table. Returns 0, or ATL_EINVAL with a reason in @p why (nothing written).
+ */
+int atl_smem_query_write(FILE *out, const struct atl_smem_table *table, enum atl_smem_variant v, double n, double e,
+                         double c, char *why, size_t why_len);
+
+/**
  * atomlab's alternative to equation (3) for a unit that pipelines: the time
  * between completions once the first job is through, S' = (T(n, e, c) -
  * T(1, e, c/n)) / (n - 1). Equation (3) divides the first job's whole latency
@@ -862,6 +870,16 @@ int atl_smem_case_study_write_dat(FILE *f, const struct atl_smem_case_study *stu
 
 /** Resident warps per SM of the open device (max threads per SM / warp size); 0 if unknown. */
 unsigned atl_smem_max_warps(atl_context_t ctx);
+
+/**
+ * Sets @p cfg's nmax from the open device and its n, e and c axes from
+ * @p values (NULL: every value) and @p counts, in that order. Returns 0;
+ * ATL_ENOTSUP where the device's resident warps per SM are unknown;
+ * ATL_EINVAL with a reason that starts with the parameter's name ("n 99 is
+ * above ...") where an n exceeds them.
+ */
+int atl_smem_calibration_axes(atl_context_t ctx, struct atl_smem_calibration *cfg, unsigned *const values[3],
+                              const size_t counts[3], char *why, size_t why_len);
 
 #ifdef __cplusplus
 }

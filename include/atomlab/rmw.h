@@ -91,6 +91,31 @@ struct atl_sweep_spec atl_rmw_sweep_spec(const struct atl_spec *specs, size_t co
 /** The progress text of spec @p i of the array @p specs: "contiguous fetch_add u32 c=4 p=1" (atl_sweep_job). */
 void atl_rmw_describe(const void *specs, size_t i, char *buf, size_t len);
 
+/** What planning an rmw sweep on its devices takes beyond the axes (atl_rmw_plan_devices). */
+struct atl_rmw_plan {
+  const struct atl_rmw_axes *axes;
+  int types_explicit;           /**< the types were named: each must exist on every device (else unsupported rows) */
+  int grid_mode;                /**< enum atl_grid_mode */
+  uint32_t wg_size, workgroups; /**< 0: the device's choice, or the resume file's shape */
+  const struct atl_timing *timing;
+  const struct atl_result_set *resume; /**< the --resume file's rows, or NULL */
+  int multi;                    /**< several devices named: the resume shape is each device's own */
+};
+
+/**
+ * The rmw sweep's configurations on each of the @p ndev devices: device d's
+ * atl_rmw_axes_rows() specs from @p specs + d x rows, each with the grid
+ * atl_grid_choose() gives it (a resumed sweep keeps the shape its file's rows
+ * had: another shape would reuse nothing); @p meta records the first
+ * device's grid. Nothing is measured. Returns 0; ATL_ENOTSUP with a reason
+ * that starts with the parameter's name (wg-size, type) where a device lacks
+ * what the plan names; ATL_EINVAL with atl_rmw_check()'s reason where a
+ * configuration is not allowed; another error (the grid's discovery failed)
+ * with its reason.
+ */
+int atl_rmw_plan_devices(atl_context_t *ctxs, size_t ndev, const struct atl_rmw_plan *plan, struct atl_spec *specs,
+                         struct atl_run_meta *meta, char *why, size_t why_len);
+
 /**
  * Reads @p path as the resume file of an rmw sweep: a JSON file of rmw
  * rows, each naming a configuration a spec has, that records its timing
@@ -105,6 +130,15 @@ int atl_rmw_resume_read(const char *path, struct atl_result_set *set, char *why,
  * it. 1 and @p wg_size, @p workgroups set where a row says, 0 if none does.
  */
 int atl_resume_shape(const struct atl_result_set *set, const char *device_id, uint32_t *wg_size, uint32_t *workgroups);
+
+/**
+ * atl_rmw_resume_read() of @p path, then checks that its rows compare with
+ * this run: timed by @p timing's settings and, where @p dev is not NULL (one
+ * device), measured on @p dev. Returns 0, or ATL_EINVAL with the reason
+ * (phrased as atl_rmw_resume_read()'s) and nothing held in @p set.
+ */
+int atl_rmw_resume_open(const char *path, const struct atl_timing *timing, const struct atl_device_info *dev,
+                        struct atl_result_set *set, char *why, size_t why_len);
 
 #ifdef __cplusplus
 }

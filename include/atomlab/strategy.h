@@ -143,6 +143,19 @@ int atl_strategy_grid(atl_context_t ctx, uint32_t *wg_size, uint32_t *workgroups
 int atl_strategy_specs(atl_context_t ctx, const struct atl_strategy_axes *axes, const struct atl_strategy_spec *base,
                        struct atl_strategy_spec *out, char *why, size_t why_len);
 
+/**
+ * The strategy sweep's configurations on each of the @p ndev devices: device
+ * d's atl_strategy_axes_rows() specs from @p specs + d x rows, each @p base
+ * with the device's grid (atl_strategy_grid()); @p occ gets the first
+ * device's discovery. Nothing is measured. Returns 0; ATL_ENOTSUP with a
+ * reason that starts with the parameter's name (wg-size) where a device
+ * lacks the shape; ATL_EINVAL with atl_strategy_check()'s reason; another
+ * error (the discovery failed) with its reason.
+ */
+int atl_strategy_plan_devices(atl_context_t *ctxs, size_t ndev, const struct atl_strategy_axes *axes,
+                              const struct atl_strategy_spec *base, struct atl_strategy_spec *specs,
+                              struct atl_occupancy *occ, char *why, size_t why_len);
+
 #ifdef __cplusplus
 }
 #endif

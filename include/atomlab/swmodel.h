@@ -9,6 +9,8 @@
 #define ATOMLAB_SWMODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -95,6 +97,21 @@ struct atl_swmodel_error {
 struct atl_swmodel_error atl_swmodel_evaluate(const struct atl_swmodel *m, const struct atl_swmodel_point *pt,
                                               size_t n, const int *in, int want);
 
+/** What `atomlab model swatomic` reports: a swatomic --experiment file, optionally with the pass fitted. */
+struct atl_swmodel_request {
+  const char *path;      /**< the file whose grids are predicted and compared */
+  const char *fit_path;  /**< the file to fit k_chunk and k_queue on; NULL: @p path where fitting */
+  const uint32_t *grids; /**< the fit file's grids to fit on (work-groups, coordinator included) */
+  size_t ngrids;         /**< 0: all of them; fitting happens where fit_path or grids is given */
+};
+enum { ATL_SWMODEL_BAD_FILE = 1, ATL_SWMODEL_NO_FIT = 2 };
+/**
+ * Writes the model's table to @p out: per grid the predicted and measured
+ * software time and speedup and whether the grid was in the fit, then the
+ * median |error| (in and out of sample where fitted). The grids hold at most
+ * 64 points. Returns 0, or ATL_SWMODEL_BAD_FILE / ATL_SWMODEL_NO_FIT with @p why.
+ */
+int atl_swmodel_report(FILE *out, const struct atl_swmodel_request *rq, char *why, size_t why_len);
 /** t_a_system / t_a_software; 0 when the software time is not positive. */
 double atl_swmodel_speedup(const struct atl_swmodel *m, const struct atl_swmodel_load *l);
 

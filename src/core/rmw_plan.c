@@ -143,6 +143,62 @@ int atl_resume_shape(const struct atl_result_set *set, const char *device_id, ui
   return 0;
 }
 
+int atl_rmw_resume_open(const char *path, const struct atl_timing *timing, const struct atl_device_info *dev,
+                        struct atl_result_set *set, char *why, size_t why_len)
+{
+  char twhy[400];
+  if (atl_rmw_resume_read(path, set, why, why_len) != 0)
+    return ATL_EINVAL;
+  if (atl_timing_match(&set->meta.timing, timing, twhy, sizeof twhy) != 0)
+    snprintf(why, why_len, " '%s': %s (rows timed otherwise do not compare; use the same options or no --resume)",
+             path, twhy);
+  else if (dev && (strcmp(set->meta.device.name, dev->name) != 0 || strcmp(set->meta.device.backend, dev->backend) != 0))
+    snprintf(why, why_len, ": '%s' was measured on %s (%s), not on %s (%s)", path, set->meta.device.name,
+             set->meta.device.backend, dev->name, dev->backend);
+  else
+    return 0;
+  atl_result_set_release(set);
+  return ATL_EINVAL;
+}
+
+int atl_rmw_plan_devices(atl_context_t *ctxs, size_t ndev, const struct atl_rmw_plan *plan, struct atl_spec *specs,
+                         struct atl_run_meta *meta, char *why, size_t why_len)
+{
+  const struct atl_rmw_axes *ax = plan->axes;
+  const size_t rows = atl_rmw_axes_rows(ax);
+  for (size_t d = 0; d < ndev; d++) {
+    const struct atl_device_info *dev = atl_device_current(ctxs[d]);
+    if (plan->wg_size > dev->max_wg_size) {
+      snprintf(why, why_len, "wg-size %u is not allowed: 1 to %zu on %s", plan->wg_size, dev->max_wg_size, dev->name);
+      return ATL_ENOTSUP;
+    }
+    uint32_t wg_size = plan->wg_size, workgroups = plan->workgroups;
+    if (plan->resume && wg_size == 0 && workgroups == 0)
+      atl_resume_shape(plan->resume, plan->multi ? dev->id : NULL, &wg_size, &workgroups);
+    struct atl_grid grid;
+    const int err = atl_grid_choose(ctxs[d], (enum atl_grid_mode)plan->grid_mode, wg_size, workgroups, plan->timing,
+                                    &grid);
+    if (err) {
+      snprintf(why, why_len, "choosing the grid on %s failed: %s", dev->id, atl_errmsg(ctxs[d]));
+      return err == ATL_EINVAL || err == ATL_ENOTSUP ? ATL_EBACKEND : err; /* the device's failure, not the plan's */
+    }
+    if (d == 0) { /* the file records the first device's grid; every row records its own shape */
+      meta->grid = grid;
+      meta->occupancy = grid.occupancy;
+    }
+    for (size_t b = 0; plan->types_explicit && b < ax->ntype; b++)
+      if (!atl_device_has_type(dev, ax->type[b])) {
+        char list[200];
+        snprintf(why, why_len, "type %s is not available on %s: allowed: %s", atl_type_name((enum atl_type)ax->type[b]),
+                 dev->name, atl_device_type_list(dev, list, sizeof list));
+        return ATL_ENOTSUP;
+      }
+    if (atl_rmw_specs(ctxs[d], ax, grid.wg_size, grid.workgroups, specs + d * rows, why, why_len) != 0)
+      return ATL_EINVAL;
+  }
+  return 0;
+}
+
 static void rmw_configure(const void *arg, size_t i, struct atl_row *row)
 {
   atl_rmw_row_init(row, &((const struct atl_spec *)arg)[i]);

@@ -115,3 +115,29 @@ struct atl_sweep_spec atl_strategy_sweep_spec(const struct atl_strategy_spec *sp
 
 /* In a run on several devices only the final write is ranked: a checkpoint's rows are copies. */
 void atl_strategy_rank_set(struct atl_result_set *set) { atl_strategy_rank(set->rows, set->count); }
+
+int atl_strategy_plan_devices(atl_context_t *ctxs, size_t ndev, const struct atl_strategy_axes *axes,
+                              const struct atl_strategy_spec *base, struct atl_strategy_spec *specs,
+                              struct atl_occupancy *occ, char *why, size_t why_len)
+{
+  const size_t rows = atl_strategy_axes_rows(axes);
+  for (size_t d = 0; d < ndev; d++) {
+    const struct atl_device_info *dev = atl_device_current(ctxs[d]);
+    struct atl_strategy_spec b = *base;
+    struct atl_occupancy found;
+    const int err = atl_strategy_grid(ctxs[d], &b.wg_size, &b.workgroups, &found);
+    if (err == ATL_EINVAL) {
+      snprintf(why, why_len, "wg-size %u is not allowed: 1 to %zu on %s", b.wg_size, dev->max_wg_size, dev->name);
+      return ATL_ENOTSUP;
+    }
+    if (err) {
+      snprintf(why, why_len, "occupancy discovery failed on %s: %s", dev->id, atl_errmsg(ctxs[d]));
+      return err == ATL_ENOTSUP ? ATL_EBACKEND : err;
+    }
+    if (d == 0) /* the file records the first device's */
+      *occ = found;
+    if (atl_strategy_specs(ctxs[d], axes, &b, specs + d * rows, why, why_len) != 0)
+      return ATL_EINVAL;
+  }
+  return 0;
+}

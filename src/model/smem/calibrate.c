@@ -39,6 +39,25 @@ unsigned atl_smem_max_warps(atl_context_t ctx)
   return d->max_threads_per_cu / d->warp_size;
 }
 
+int atl_smem_calibration_axes(atl_context_t ctx, struct atl_smem_calibration *cfg, unsigned *const values[3],
+                              const size_t counts[3], char *why, size_t why_len)
+{
+  cfg->nmax = atl_smem_max_warps(ctx);
+  if (cfg->nmax == 0 || cfg->nmax > ATL_SMEM_MAX_N) {
+    snprintf(why, why_len, "unable to tell the resident warps per SM of this device");
+    return ATL_ENOTSUP;
+  }
+  for (size_t i = 0; i < counts[0]; i++)
+    if (values[0][i] > cfg->nmax) {
+      snprintf(why, why_len, "n %u is above this device's %u resident warps per SM", values[0][i], cfg->nmax);
+      return ATL_EINVAL;
+    }
+  cfg->n_values = values[0], cfg->n_count = counts[0];
+  cfg->e_values = values[1], cfg->e_count = counts[1];
+  cfg->c_values = values[2], cfg->c_count = counts[2];
+  return 0;
+}
+
 static double now_seconds(void)
 {
   struct timespec ts;

@@ -267,6 +267,19 @@ int atl_smem_S(const struct atl_smem_table *t, enum atl_smem_variant v, double n
   return 0;
 }
 
+int atl_smem_query_write(FILE *out, const struct atl_smem_table *t, enum atl_smem_variant v, double n, double e,
+                         double c, char *why, size_t why_len)
+{
+  double T = 0, S = 0;
+  int clamped = 0;
+  if (atl_smem_T(t, v, n, e, c, &T, &clamped, why, why_len) ||
+      (n > 0 && atl_smem_S(t, v, n, e, c, &S, &clamped, why, why_len)))
+    return ATL_EINVAL;
+  fprintf(out, "result=%s n=%g e=%g c=%g T=%.6g S=%.6g%s\n", atl_smem_variant_name(v), n, e, c, T, S,
+          clamped ? " (clamped to the table)" : "");
+  return 0;
+}
+
 int atl_smem_S_pipelined(const struct atl_smem_table *t, enum atl_smem_variant v, double n, double e, double c,
                          double *cycles, int *clamped, char *why, size_t why_len)
 {
