@@ -33,6 +33,17 @@ static int load(const char *table_path, const char *csv, struct atl_smem_table *
   return ok ? 0 : -1;
 }
 
+/* The unit model of one kernel; 1, or 0 (a failed check) with the library's reason. */
+static int util_of(const struct atl_smem_table *t, enum atl_smem_variant v, const struct atl_smem_counters *k,
+                   struct atl_smem_util *u)
+{
+  char why[512] = "";
+  if (CHECK(atl_smem_utilization(t, v, k, u, why, sizeof why) == 0))
+    return 1;
+  CHECK_CONTEXT("kernel %s: %s", k->id, why);
+  return 0;
+}
+
 static void h100_rmw(void)
 {
   struct atl_smem_table t;
@@ -41,8 +52,7 @@ static void h100_rmw(void)
     return;
   for (size_t i = 0; i < r.count; i++) {
     struct atl_smem_util u;
-    char why[512];
-    if (!CHECK(atl_smem_utilization(&t, ATL_SMEM_USED, &r.kernels[i], &u, why, sizeof why) == 0))
+    if (!util_of(&t, ATL_SMEM_USED, &r.kernels[i], &u))
       continue;
     const int id = atoi(r.kernels[i].id);
     const char *v = atl_smem_unit_verdict(&u.unit, 0.8);
@@ -83,12 +93,10 @@ static void h200_hist(void)
     return;
   CHECK(r.count == 8);
   for (size_t i = 0; i < r.count; i++) {
-    struct atl_smem_util u;
-    char why[512];
     /* the rows alternate POPC.INC (unused) and ATOMS.ADD (used): ids 27, 55, ... (tests/data/README.md) */
     const int used = (i % 2) == 1;
-    if (!CHECK(atl_smem_utilization(&t, used ? ATL_SMEM_USED : ATL_SMEM_UNUSED, &r.kernels[i], &u, why,
-                                    sizeof why) == 0))
+    struct atl_smem_util u;
+    if (!util_of(&t, used ? ATL_SMEM_USED : ATL_SMEM_UNUSED, &r.kernels[i], &u))
       continue;
     CHECK(u.unit.measured && u.unit.u <= ATL_SMEM_U_MAX && u.unit.u_lo == u.unit.u_hi);
     if (i == 1) { /* histogram, solid, ATOMS.ADD */
@@ -116,11 +124,8 @@ static void many_words(void)
   CHECK(r.count == 2);
   for (size_t i = 0; i < r.count; i++) {
     struct atl_smem_util u;
-    char why[512] = "";
-    if (!CHECK(atl_smem_utilization(&t, ATL_SMEM_USED, &r.kernels[i], &u, why, sizeof why) == 0)) {
-      CHECK_CONTEXT("%s", why);
+    if (!util_of(&t, ATL_SMEM_USED, &r.kernels[i], &u))
       continue;
-    }
     CHECK(u.assumed & ATL_SMEM_PAYLOAD_WORDS);
     CHECK_NEAR(u.e, 1);
     CHECK(u.unit.u <= 1.0);
