@@ -59,10 +59,12 @@ done
 python3 - "$W" "$OUT" >>"$S" 2>&1 <<'PY'
 import csv, glob, io, json, os, sys, atl_json
 w, out = sys.argv[1:]
-rows = []
+rows, head = [], None
 for f in sorted(glob.glob(os.path.join(w, "t*.json"))):
-    rows += atl_json.load(f)["rows"]
-json.dump({"rows": rows}, open(os.path.join(out, "rmw.json"), "w"), indent=1)
+    rows += json.load(open(f))["rows"]
+    head = head or json.load(open(f))  # the first file's header (format, device, commit, date) stays with the rows
+if head:
+    json.dump({**head, "complete": False, "rows": rows}, open(os.path.join(out, "rmw.json"), "w"), indent=1)
 header, lines = None, []
 for f in sorted(glob.glob(os.path.join(w, "c*.csv"))):
     r = list(csv.reader(open(f)))
