@@ -122,15 +122,14 @@ int cmd_rmw(int argc, char **argv)
   if (a.drop_others && resume_path == NULL)
     die_usage("--drop-others is allowed only with --resume FILE");
 
-  /* Several devices: one context each. The resume file, the grid and every configuration are checked on each
-   * device before any is measured, so bad input fails fast and writes nothing. */
+  /* The resume file before the devices: a bad one is a usage error found before anything is set up. Then one
+   * context a device, each given its grid and every configuration checked before any is measured. */
+  struct atl_result_set done = {0};
+  if (resume_path && atl_rmw_resume_open(resume_path, &opt.timing, &done, why, sizeof why))
+    die_usage("--resume%s", why);
   atl_context_t ctxs[ATL_MAX_DEVICES];
   const size_t ndev = cli_open_devices(opt.device, opt.backend, ctxs, ATL_MAX_DEVICES);
   const int multi = atl_device_list_is_multi(opt.device); /* rows name their device, even where "all" is one */
-  struct atl_result_set done = {0};
-  if (resume_path &&
-      atl_rmw_resume_open(resume_path, &opt.timing, multi ? NULL : atl_device_current(ctxs[0]), &done, why, sizeof why))
-    die_usage("--resume%s", why);
   struct atl_result_set set;
   struct atl_spec *specs = cli_sweep_start(&set, "rmw", ctxs[0], &opt, argc, argv, total * ndev, sizeof *specs);
   const struct atl_rmw_plan plan = {&ax, a.types_explicit, a.grid_mode, opt.wg_size, opt.workgroups, &opt.timing,

@@ -108,8 +108,9 @@ struct atl_rmw_plan {
  * atl_grid_choose() gives it (a resumed sweep keeps the shape its file's rows
  * had: another shape would reuse nothing); @p meta records the first
  * device's grid. Nothing is measured. Returns 0; ATL_ENOTSUP with a reason
- * that starts with the parameter's name (wg-size, type) where a device lacks
- * what the plan names; ATL_EINVAL with atl_rmw_check()'s reason where a
+ * that starts with the parameter's name (wg-size, type, resume) where a
+ * device lacks what the plan names or (one device) the resume file was
+ * measured on another; ATL_EINVAL with atl_rmw_check()'s reason where a
  * configuration is not allowed; another error (the grid's discovery failed)
  * with its reason.
  */
@@ -132,13 +133,13 @@ int atl_rmw_resume_read(const char *path, struct atl_result_set *set, char *why,
 int atl_resume_shape(const struct atl_result_set *set, const char *device_id, uint32_t *wg_size, uint32_t *workgroups);
 
 /**
- * atl_rmw_resume_read() of @p path, then checks that its rows compare with
- * this run: timed by @p timing's settings and, where @p dev is not NULL (one
- * device), measured on @p dev. Returns 0, or ATL_EINVAL with the reason
- * (phrased as atl_rmw_resume_read()'s) and nothing held in @p set.
+ * atl_rmw_resume_read() of @p path, then checks that its rows were timed by
+ * @p timing's settings (rows timed otherwise do not compare). Returns 0, or
+ * ATL_EINVAL with the reason (phrased as atl_rmw_resume_read()'s) and nothing
+ * held in @p set. atl_rmw_plan_devices() checks the device.
  */
-int atl_rmw_resume_open(const char *path, const struct atl_timing *timing, const struct atl_device_info *dev,
-                        struct atl_result_set *set, char *why, size_t why_len);
+int atl_rmw_resume_open(const char *path, const struct atl_timing *timing, struct atl_result_set *set, char *why,
+                        size_t why_len);
 
 #ifdef __cplusplus
 }

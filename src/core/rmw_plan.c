@@ -143,20 +143,16 @@ int atl_resume_shape(const struct atl_result_set *set, const char *device_id, ui
   return 0;
 }
 
-int atl_rmw_resume_open(const char *path, const struct atl_timing *timing, const struct atl_device_info *dev,
-                        struct atl_result_set *set, char *why, size_t why_len)
+int atl_rmw_resume_open(const char *path, const struct atl_timing *timing, struct atl_result_set *set, char *why,
+                        size_t why_len)
 {
   char twhy[400];
   if (atl_rmw_resume_read(path, set, why, why_len) != 0)
     return ATL_EINVAL;
-  if (atl_timing_match(&set->meta.timing, timing, twhy, sizeof twhy) != 0)
-    snprintf(why, why_len, " '%s': %s (rows timed otherwise do not compare; use the same options or no --resume)",
-             path, twhy);
-  else if (dev && (strcmp(set->meta.device.name, dev->name) != 0 || strcmp(set->meta.device.backend, dev->backend) != 0))
-    snprintf(why, why_len, ": '%s' was measured on %s (%s), not on %s (%s)", path, set->meta.device.name,
-             set->meta.device.backend, dev->name, dev->backend);
-  else
+  if (atl_timing_match(&set->meta.timing, timing, twhy, sizeof twhy) == 0)
     return 0;
+  snprintf(why, why_len, " '%s': %s (rows timed otherwise do not compare; use the same options or no --resume)", path,
+           twhy);
   atl_result_set_release(set);
   return ATL_EINVAL;
 }
@@ -170,6 +166,12 @@ int atl_rmw_plan_devices(atl_context_t *ctxs, size_t ndev, const struct atl_rmw_
     const struct atl_device_info *dev = atl_device_current(ctxs[d]);
     if (plan->wg_size > dev->max_wg_size) {
       snprintf(why, why_len, "wg-size %u is not allowed: 1 to %zu on %s", plan->wg_size, dev->max_wg_size, dev->name);
+      return ATL_ENOTSUP;
+    }
+    const struct atl_device_info *was = plan->resume ? &plan->resume->meta.device : NULL;
+    if (was && !plan->multi && (strcmp(was->name, dev->name) != 0 || strcmp(was->backend, dev->backend) != 0)) {
+      snprintf(why, why_len, "resume: its rows were measured on %s (%s), not on %s (%s)", was->name, was->backend,
+               dev->name, dev->backend);
       return ATL_ENOTSUP;
     }
     uint32_t wg_size = plan->wg_size, workgroups = plan->workgroups;
