@@ -99,6 +99,10 @@ prof hc-solid-popc atomlab-hist-case - not - "" -- $HC --kernel histogram --imag
 prof rmw-shared-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --contention 32
 prof rmw-shared-cas-word atomlab-rmw bottleneck - - rmw -- $RL --op cas --contention 32
 prof rmw-shared-f32-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --type f32 --contention 32
+# round 6: the shared float add (a CAS loop, ATOMS.CAST.SPIN) out of the f32-word rule's sample: a quarter of the
+# warps on one word each, and every lane on its own word
+prof rmw-shared-f32-word-8w atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --type f32 --contention 32 --wg-size 256 --workgroups 264
+prof rmw-shared-f32-free atomlab-rmw - - - rmw -- $RL --op fetch_add --type f32 --contention 1
 python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
   prof torch torch - - - "index|scatter|bincount|histc|[Hh]istogram" -- python3 scripts/torch-scatter-ops.py --float-histc
 python3 -c "import cupy" 2>>"$L" && prof cupy cupy - - - "" -- python3 "$W/cupy_ops.py"
@@ -107,8 +111,11 @@ prof hist-solid-shared atomlab-histogram - not "$HA" histogram -- $H --dist soli
 for v in match-any warp-private byte-lanes block16; do
   prof hist-solid-$v atomlab-histogram - not - histogram -- $H --dist solid --variants $v
 done
-prof scatter-hot-atomic atomlab-scatter - - "hot-row=scatter-hot-block;privatized=scatter-hot-block;block-aggregated=scatter-hot-block" scatter_add -- $SC --dist hot --variants atomic
+# the advice prices privatization at the profiled launch's own grid (a private table per work-group: 4096 groups of
+# 256 rows here); the block variant's default (--block-rows 4096: 256 groups, a quarter of the warps) is the second pair
+prof scatter-hot-atomic atomlab-scatter - - "privatized=scatter-hot-block-grid;block-aggregated=scatter-hot-block" scatter_add -- $SC --dist hot --variants atomic
 prof scatter-hot-block atomlab-scatter - - - scatter_add -- $SC --dist hot --variants block
+prof scatter-hot-block-grid atomlab-scatter - - - scatter_add -- $SC --dist hot --variants block --block-rows 256
 prof strat-same-native atomlab-strategy - - "warp-aggregated=strat-same-warp;block-aggregated=strat-same-block;privatized=strat-same-block" strategy -- $ST --pattern same-address --strategy native
 prof strat-same-warp atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy warp
 prof strat-same-block atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy block
