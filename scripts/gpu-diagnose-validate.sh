@@ -100,9 +100,12 @@ prof rmw-shared-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --cont
 prof rmw-shared-cas-word atomlab-rmw bottleneck - - rmw -- $RL --op cas --contention 32
 prof rmw-shared-f32-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --type f32 --contention 32
 # round 6: the shared float add (a CAS loop, ATOMS.CAST.SPIN) out of the f32-word rule's sample: a quarter of the
-# warps on one word each, and every lane on its own word
-prof rmw-shared-f32-word-8w atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --type f32 --contention 32 --wg-size 256 --workgroups 264
+# warps (16 a SM) on one word each, and every lane on its own word; and one warp a SM on one word, where nothing
+# but the loop's round trip is in the time (a successful update of a word every round trip: the chain a private
+# table's hot word pays, model l2 --cas-chain)
+prof rmw-shared-f32-word-16w atomlab-rmw - - - rmw -- $RL --op fetch_add --type f32 --contention 32 --wg-size 256 --workgroups 264
 prof rmw-shared-f32-free atomlab-rmw - - - rmw -- $RL --op fetch_add --type f32 --contention 1
+prof rmw-shared-f32-word-1w atomlab-rmw - - - rmw -- $RL --op fetch_add --type f32 --contention 32 --wg-size 32 --workgroups 132 --iters 256
 python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
   prof torch torch - - - "index|scatter|bincount|histc|[Hh]istogram" -- python3 scripts/torch-scatter-ops.py --float-histc
 python3 -c "import cupy" 2>>"$L" && prof cupy cupy - - - "" -- python3 "$W/cupy_ops.py"

@@ -279,6 +279,18 @@ static void float_adds(void)
   cal.s_same_f32[ATL_L2_RED] = 0; /* not calibrated: S_same */
   atl_l2_utilization(&cal, &k[0], &u);
   CHECK_NEAR(u.busy, 1000 * 1.4);
+  /* a launch name cut at the struct's length (PyTorch's histc: 400 characters) still takes its line's share;
+   * a line longer than a name that was not cut does not */
+  char line[600] = "kernel,f32_share\n";
+  memset(k[1].kernel, 'x', sizeof k[1].kernel - 1);
+  k[1].kernel[sizeof k[1].kernel - 1] = 0;
+  memset(line + strlen(line), 'x', 400);
+  strcat(line, ",1\n");
+  CHECK(atl_l2_types_apply(&r, line, "t.csv", why, sizeof why) == 0);
+  CHECK(k[1].f32_share == 1 && k[0].f32_share == 0);
+  k[1].kernel[100] = 0;
+  CHECK(atl_l2_types_apply(&r, line, "t.csv", why, sizeof why) == 0);
+  CHECK(k[1].f32_share == 0);
   /* bad lines name the file and line */
   CHECK(atl_l2_types_apply(&r, "kernel,f32_share\nhistogram,2\n", "t.csv", why, sizeof why) == ATL_EINVAL);
   CHECK(strstr(why, "t.csv:2:") != NULL);

@@ -424,9 +424,14 @@ int atl_l2_types_apply(struct atl_l2_report *r, const char *text, const char *na
     size_t klen = strlen(kernel);
     if (klen && kernel[klen - 1] == '"')
       klen--;
-    for (size_t i = 0; i < r->count; i++)
-      if (r->kernels[i].f32_share < 0 && strncmp(r->kernels[i].kernel, kernel, klen) == 0)
+    for (size_t i = 0; i < r->count; i++) {
+      /* a launch's name is kept to sizeof kernel - 1 characters (PyTorch's templates run past it): a line longer
+       * than a name cut there matches on the characters kept */
+      const size_t kept = strlen(r->kernels[i].kernel);
+      const size_t n = kept == sizeof r->kernels[i].kernel - 1 && klen > kept ? kept : klen;
+      if (r->kernels[i].f32_share < 0 && strncmp(r->kernels[i].kernel, kernel, n) == 0)
         r->kernels[i].f32_share = share;
+    }
   }
   for (size_t i = 0; i < r->count; i++)
     r->kernels[i].f32_share = r->kernels[i].f32_share < 0 ? 0 : r->kernels[i].f32_share;
