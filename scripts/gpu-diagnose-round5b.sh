@@ -23,15 +23,8 @@ for f in same1-u32 same1-f32; do
     head -1 | sed "s/^/$f: /" >>"$S"
 done
 
-sass() { # NAME FILTER LAUNCHES COMMAND...
-  local name=$1 filter=$2 n=$3
-  shift 3
-  step "sass-$name" 40 "$NCU" --clock-control none --section SourceCounters --kernel-name "regex:$filter" \
-    --launch-count "$n" --force-overwrite -o "$W/sass-$name" "$@" &&
-    "$NCU" --import "$W/sass-$name.ncu-rep" --csv --page source --print-source sass >"$OUT/sass-$name.csv" 2>>"$L"
-}
 python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
-  sass torch-histc "kernelHistogram1D" 12 python3 scripts/torch-scatter-ops.py --float-histc
+  gpu_ncu_sass torch-histc "kernelHistogram1D" 12 python3 scripts/torch-scatter-ops.py --float-histc
 cat >"$W/cupy_ops.py" <<'PY'
 import cupy as cp, cupyx
 for name in ("uniform", "hot"):
@@ -40,11 +33,8 @@ for name in ("uniform", "hot"):
     cupyx.scatter_add(out, keys, cp.ones(1 << 24, dtype=cp.float32))
 cp.cuda.Device().synchronize()
 PY
-python3 -c "import cupy" 2>>"$L" && sass cupy "scatter_add" 2 python3 "$W/cupy_ops.py"
-for f in "$OUT"/sass-*.csv; do
-  [ -s "$f" ] && echo "$(basename "$f"): $(grep -o -E '(ATOMS|ATOMG|ATOM|RED|REDG)\.[A-Z0-9_.]*' "$f" | sort | uniq -c |
-    tr '\n' ' ')" >>"$S"
-done
+python3 -c "import cupy" 2>>"$L" && gpu_ncu_sass cupy "scatter_add" 2 python3 "$W/cupy_ops.py"
+gpu_sass_summary
 
 step_note "validation suite: scripts/gpu-diagnose-validate.sh (OUT=$OUT/validate)"
 OUT="$OUT/validate" GPU_DIAGNOSE_SECONDS=${GPU_DIAGNOSE_SECONDS:-320} bash scripts/gpu-diagnose-validate.sh \

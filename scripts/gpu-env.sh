@@ -57,6 +57,24 @@ gpu_l2_calibrate() {
     -o "$W/$name" "$@" &&
     "$NCU" --import "$W/$name.ncu-rep" --csv --page raw --print-units base >"$OUT/$name.csv" 2>>"$L"
 }
+# gpu_ncu_sass NAME FILTER LAUNCHES COMMAND...: after gpu_ncu_script, the source page of the first LAUNCHES launches
+# of COMMAND's kernels matching FILTER (ncu's SourceCounters: each instruction with its executions), as
+# OUT/sass-NAME.csv (scripts/sass-types.py reads the global atomics' types from it); a step of at most 40 s.
+gpu_ncu_sass() {
+  local name=$1 filter=$2 n=$3
+  shift 3
+  step "sass-$name" 40 "$NCU" --clock-control none --section SourceCounters --kernel-name "regex:$filter" \
+    --launch-count "$n" --force-overwrite -o "$W/sass-$name" "$@" &&
+    "$NCU" --import "$W/sass-$name.ncu-rep" --csv --page source --print-source sass >"$OUT/sass-$name.csv" 2>>"$L"
+}
+# gpu_sass_summary: one line in S per OUT/sass-*.csv: its atomic instructions (shared and global) and their count.
+gpu_sass_summary() {
+  local f
+  for f in "$OUT"/sass-*.csv; do
+    [ -s "$f" ] && echo "$(basename "$f"): $(grep -o -E '(ATOMS|ATOMG|ATOM|RED|REDG)\.[A-Z0-9_.]*' "$f" | sort |
+      uniq -c | tr '\n' ' ')" >>"$S"
+  done
+}
 # gpu_device_id BACKEND [TYPE]: the first device of BACKEND (and TYPE: gpu, cpu) that `atomlab devices`
 # lists, or nothing; e.g. NVIDIA's OpenCL GPU beside PoCL's CPU device.
 gpu_device_id() {
