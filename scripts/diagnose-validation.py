@@ -9,7 +9,8 @@ with known answers. Two steps, the second runs on any machine (the CPU's dry run
       strategy=program pairs; "-" for none).
   diagnose-validation.py analyse DIR [--atomlab PATH]
       runs `atomlab model util` (DIR/smem-table.csv) and `atomlab model l2` (DIR/same.csv, DIR/spread.csv;
-      DIR/same-f32.csv and DIR/types.csv where present: the float same-address S and the kernels' float shares)
+      DIR/same-f32.csv and DIR/types.csv where present: the float same-address S and the kernels' float shares;
+      DIR/cas-chain.csv or the launches of the program rmw-shared-f32-word-1w: the shared CAS loop's round trip)
       over DIR/programs.csv and writes DIR/validation.json, DIR/validation-summary.txt and the plot
       DIR/validation.{dat,gp,png} (png where gnuplot is installed).
 
@@ -46,6 +47,7 @@ EXTRA = ("program", "source", "expect_shared", "expect_l2", "alts")
 # under 2%). EITHER: a launch with both units' atomics and idle DRAM, one of whose rows must be a bottleneck.
 DRAM_SATURATED, DRAM_PEAK_SHARE, FASTER = 0.9, 0.6, 1.15
 EITHER = "bottleneck (this unit or the other)"
+CHAIN_PROGRAM = "rmw-shared-f32-word-1w"  # scripts/gpu-diagnose-validate.sh: one warp a SM, f32 adds on one word
 
 
 def num(s):
@@ -132,8 +134,14 @@ def models(out, atomlab, progs, head, launches):
                  os.path.join(out, "smem-table.csv")] + dram
         if os.path.exists(os.path.join(out, "same.csv")):
             l2cmd += ["--same", os.path.join(out, "same.csv"), "--spread", os.path.join(out, "spread.csv")]
+        # round 6: the shared CAS loop's round trip (a private table's hot-word chain of float adds): cas-chain.csv,
+        # else the launches of the suite's one-warp-a-SM f32 loop (CHAIN_PROGRAM)
+        chain = os.path.join(out, "cas-chain.csv")
+        one = [d for d in launches if d.get("program") == CHAIN_PROGRAM]
+        if not os.path.exists(chain) and one:
+            write_raw(chain, head, one)
         # round 5: the f32 same-address calibration and the kernels' float shares (from their SASS), where recorded
-        for flag, name in (("--same-f32", "same-f32.csv"), ("--types", "types.csv")):
+        for flag, name in (("--same-f32", "same-f32.csv"), ("--types", "types.csv"), ("--cas-chain", "cas-chain.csv")):
             if os.path.exists(os.path.join(out, name)):
                 l2cmd += [flag, os.path.join(out, name)]
         l2, err = run_csv(l2cmd)
