@@ -40,10 +40,7 @@ done
 R="$A rmw --backend cuda --grid occupancy --op fetch_add --type f32 --result unused,used --iters 64 --min-samples 1 --max-samples 1 --quiet -o $W/r.json"
 gpu_l2_calibrate same-f32 $R --pattern contiguous --contention 1024 --padding 1
 gpu_l2_calibrate spread-f32 $R --pattern contiguous --contention 1 --padding 32
-for f in same-f32 spread-f32; do
-  [ -s "$OUT/$f.csv" ] && $A model l2 --counters "$OUT/$f.csv" --same "$OUT/$f.csv" --spread "$OUT/$f.csv" 2>&1 |
-    head -1 | sed "s/^/$f: /" >>"$S"
-done
+gpu_l2_summary same-f32 spread-f32
 
 # 3. the atomic instructions of the kernels the advice missed, with their types (the source page's SASS)
 "$NCU" --query-metrics 2>>"$L" | grep -i -E 'opcode|_op_.*(atom|red)' >"$OUT/opcode-metrics.txt"

@@ -14,14 +14,8 @@ cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_ncu_script gpu-diagnose-round5b
 
-# 264 work-groups of 256 (two per SM), all 67584 work-items on one word
-ONE="$A rmw --backend cuda --wg-size 256 --workgroups 264 --contention 67584 --padding 1 --pattern contiguous --op fetch_add --result unused,used --iters 64 --min-samples 1 --max-samples 1 --quiet -o $W/r.json"
-gpu_l2_calibrate same1-u32 $ONE --type u32
-gpu_l2_calibrate same1-f32 $ONE --type f32
-for f in same1-u32 same1-f32; do
-  [ -s "$OUT/$f.csv" ] && $A model l2 --counters "$OUT/$f.csv" --same "$OUT/$f.csv" --spread "$OUT/$f.csv" 2>&1 |
-    head -1 | sed "s/^/$f: /" >>"$S"
-done
+gpu_l2_one_word same1-u32 u32
+gpu_l2_one_word same1-f32 f32
 
 python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
   gpu_ncu_sass torch-histc "kernelHistogram1D" 12 python3 scripts/torch-scatter-ops.py --float-histc

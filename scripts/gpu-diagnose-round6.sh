@@ -19,11 +19,7 @@ gpu_ncu_script gpu-diagnose-round6
 T0=$(date +%s)
 step_deadline 120
 
-gpu_l2_calibrate same1-f32 $A rmw --backend cuda --wg-size 256 --workgroups 264 --contention 67584 --padding 1 \
-  --pattern contiguous --op fetch_add --result unused,used --iters 64 --min-samples 1 --max-samples 1 --quiet \
-  -o "$W/r.json" --type f32
-[ -s "$OUT/same1-f32.csv" ] && $A model l2 --counters "$OUT/same1-f32.csv" --same "$OUT/same1-f32.csv" \
-  --spread "$OUT/same1-f32.csv" 2>&1 | head -1 | sed "s/^/same1-f32: /" >>"$S"
+gpu_l2_one_word same1-f32 f32
 
 SC="$A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 --samples 1 --quiet -o $W/s.json"
 gpu_ncu_sass scatter-hot-block-grid scatter_add 3 $SC --dist hot --variants block --block-rows 256
