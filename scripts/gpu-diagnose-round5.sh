@@ -57,8 +57,6 @@ python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
 gpu_sass_summary
 
 # 4. the validation suite (its own summary, run.log and files under validate/); its programs end by the deadline
-step_note "validation suite: scripts/gpu-diagnose-validate.sh (OUT=$OUT/validate)"
-OUT="$OUT/validate" GPU_DIAGNOSE_SECONDS=${GPU_DIAGNOSE_SECONDS:-190} bash scripts/gpu-diagnose-validate.sh \
-  >"$W/validate.txt" 2>&1
+gpu_diagnose_validate "${GPU_DIAGNOSE_SECONDS:-190}"
 tail -8 "$OUT/validate/summary.txt" >>"$S" 2>/dev/null
 cat "$S"

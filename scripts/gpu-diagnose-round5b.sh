@@ -30,8 +30,6 @@ PY
 python3 -c "import cupy" 2>>"$L" && gpu_ncu_sass cupy "scatter_add" 2 python3 "$W/cupy_ops.py"
 gpu_sass_summary
 
-step_note "validation suite: scripts/gpu-diagnose-validate.sh (OUT=$OUT/validate)"
-OUT="$OUT/validate" GPU_DIAGNOSE_SECONDS=${GPU_DIAGNOSE_SECONDS:-320} bash scripts/gpu-diagnose-validate.sh \
-  >"$W/validate.txt" 2>&1
+gpu_diagnose_validate "${GPU_DIAGNOSE_SECONDS:-320}"
 tail -8 "$OUT/validate/summary.txt" >>"$S" 2>/dev/null
 cat "$S"

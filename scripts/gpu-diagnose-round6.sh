@@ -30,11 +30,7 @@ mkdir -p "$OUT/validate"
 [ -s "$OUT/same1-f32.csv" ] && cp "$OUT/same1-f32.csv" "$OUT/validate/same-f32.csv"
 # the suite within what is left of 140 s; its programs 15 s less (its merge and analysis)
 left=$((140 - ($(date +%s) - T0)))
-step_note "validation suite, decisive programs: scripts/gpu-diagnose-validate.sh (OUT=$OUT/validate, $left s)"
-OUT="$OUT/validate" GPU_DIAGNOSE_SECONDS=$((left - 15)) \
-  GPU_DIAGNOSE_ONLY="rmw-shared-f32-.*|scatter-hot-.*|hist-uniform-(shared|warp-private|byte-lanes)" \
-  timeout "$left" bash scripts/gpu-diagnose-validate.sh >"$W/validate.txt" 2>&1
-step_note "validate: exit $?"
+gpu_diagnose_validate $((left - 15)) "rmw-shared-f32-.*|scatter-hot-.*|hist-uniform-(shared|warp-private|byte-lanes)" "$left"
 # the launches' float shares from the pages (the privatized float adds' chain), then the analysis again with them
 V=$OUT/validate
 STEP_DEADLINE=

@@ -73,6 +73,15 @@ gpu_l2_one_word() {
     -o "$W/r.json" --type "$2"
   gpu_l2_summary "$1"
 }
+# gpu_diagnose_validate SECONDS [ONLY] [LIMIT]: after gpu_ncu_script, scripts/gpu-diagnose-validate.sh into
+# OUT/validate, its programs within SECONDS (GPU_DIAGNOSE_SECONDS), only those ONLY matches (GPU_DIAGNOSE_ONLY, an
+# extended regex over their names; "" all), the whole suite killed at LIMIT seconds (default 600); its exit in S.
+gpu_diagnose_validate() {
+  step_note "validation suite: scripts/gpu-diagnose-validate.sh (OUT=$OUT/validate, programs ${1} s)"
+  OUT="$OUT/validate" GPU_DIAGNOSE_SECONDS=$1 GPU_DIAGNOSE_ONLY=${2:-} timeout "${3:-600}" \
+    bash scripts/gpu-diagnose-validate.sh >"$W/validate.txt" 2>&1
+  step_note "validate: exit $?"
+}
 # gpu_ncu_sass NAME FILTER LAUNCHES COMMAND...: after gpu_ncu_script, the source page of the first LAUNCHES launches
 # of COMMAND's kernels matching FILTER (ncu's SourceCounters: each instruction with its executions), as
 # OUT/sass-NAME.csv (scripts/sass-types.py reads the global atomics' types from it); a step of at most 40 s.
