@@ -34,6 +34,9 @@ static const char usage[] =
     "                      dram__throughput.avg.pct_of_peak_sustained_elapsed): the advice's DRAM floor [peak]\n"
     "  --same-f32 FILE     calibration: same-address rmw launches of f32 fetch_add (as --same, --type f32):\n"
     "                      S_same of hot words whose adds are floats (--types says which)\n"
+    "  --cas-chain FILE    calibration: one warp a SM of shared f32 fetch_add on one word (rmw --space local\n"
+    "                      --type f32 --contention 32 --wg-size 32 --workgroups <SMs>): the CAS loop's round\n"
+    "                      trip, the chain of a private table's hot word where the adds are floats\n"
     "  --types FILE        CSV kernel,f32_share: the share of a kernel's global atomics that are float adds (its\n"
     "                      SASS: RED/ATOM .ADD.F32); a kernel takes the first line that is a prefix of its name\n"
     "  --table FILE        the shared-memory calibration table: the pass cost of the strategies that move\n"
@@ -56,7 +59,7 @@ static void parse_pair(const char *opt, const char *text, double s[ATL_L2_KINDS]
 int cmd_model_l2(int argc, char **argv)
 {
   enum { O_COUNTERS = 256, O_SAME, O_SPREAD, O_S_SAME, O_S_SPREAD, O_THRESHOLD, O_FORMAT, O_ADVICE, O_DRAM, O_TABLE,
-         O_SAME_F32, O_TYPES };
+         O_SAME_F32, O_TYPES, O_CAS_CHAIN };
   static const struct option longopts[] = {{"counters", required_argument, NULL, O_COUNTERS},
                                            {"same", required_argument, NULL, O_SAME},
                                            {"spread", required_argument, NULL, O_SPREAD},
@@ -68,12 +71,13 @@ int cmd_model_l2(int argc, char **argv)
                                            {"dram", required_argument, NULL, O_DRAM},
                                            {"table", required_argument, NULL, O_TABLE},
                                            {"same-f32", required_argument, NULL, O_SAME_F32},
+                                           {"cas-chain", required_argument, NULL, O_CAS_CHAIN},
                                            {"types", required_argument, NULL, O_TYPES},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   const char *counters = NULL, *same = NULL, *spread = NULL, *out = NULL, *dram = NULL, *table = NULL;
-  const char *same_f32 = NULL, *types = NULL;
-  struct atl_l2_calibration cal = {{0, 0}, {0, 0}, 0, 0, 0, {0, 0}};
+  const char *same_f32 = NULL, *types = NULL, *cas_chain = NULL;
+  struct atl_l2_calibration cal = {{0, 0}, {0, 0}, 0, 0, 0, {0, 0}, 0};
   int have_same = 0, have_spread = 0;
   double threshold = 0.8;
   int csv = 0, with_advice = 0, ch;
@@ -96,6 +100,7 @@ int cmd_model_l2(int argc, char **argv)
     case O_TABLE: table = optarg; break;
     case O_SAME_F32: same_f32 = optarg; break;
     case O_TYPES: types = optarg; break;
+    case O_CAS_CHAIN: cas_chain = optarg; break;
     case 'o': out = optarg; break;
     default: return cli_help_or_bad(ch, usage, "model l2", argv);
     }
@@ -111,8 +116,9 @@ int cmd_model_l2(int argc, char **argv)
   if (out)
     cli_check_output("-o", out);
   char why[600];
-  static const char *const flags[ATL_L2_FILES] = {"--same", "--spread", "--dram", "--table", "--same-f32"};
-  const char *const paths[ATL_L2_FILES] = {same, spread, dram, table, same_f32};
+  static const char *const flags[ATL_L2_FILES] = {"--same", "--spread", "--dram", "--table", "--same-f32",
+                                                  "--cas-chain"};
+  const char *const paths[ATL_L2_FILES] = {same, spread, dram, table, same_f32, cas_chain};
   int which;
   if (atl_l2_calibration_read(&cal, paths, &which, why, sizeof why))
     die_usage("%s: %s", flags[which], why);

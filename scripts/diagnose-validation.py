@@ -9,7 +9,8 @@ with known answers. Two steps, the second runs on any machine (the CPU's dry run
       strategy=program pairs; "-" for none).
   diagnose-validation.py analyse DIR [--atomlab PATH]
       runs `atomlab model util` (DIR/smem-table.csv) and `atomlab model l2` (DIR/same.csv, DIR/spread.csv;
-      DIR/same-f32.csv and DIR/types.csv where present: the float same-address S and the kernels' float shares)
+      DIR/same-f32.csv and DIR/types.csv where present: the float same-address S and the kernels' float shares;
+      DIR/cas-chain.csv or the launches of the program rmw-shared-f32-word-1w: the shared CAS loop's round trip)
       over DIR/programs.csv and writes DIR/validation.json, DIR/validation-summary.txt and the plot
       DIR/validation.{dat,gp,png} (png where gnuplot is installed).
 
@@ -39,6 +40,14 @@ import subprocess
 import sys
 
 EXTRA = ("program", "source", "expect_shared", "expect_l2", "alts")
+# The evidence's thresholds. DRAM decides "not a bottleneck" where it runs at this share of what a streaming copy
+# reaches under ncu (dram.csv; without it, of peak): at 60% of peak against an achievable 72% a launch still has room
+# for its atomics to bind (the uniform u8 histograms: byte-lanes, their shared passes cut, ran 1.23x faster). FASTER:
+# the advised variant this much faster shows the unit's work was in the time (run-to-run spread of these launches is
+# under 2%). EITHER: a launch with both units' atomics and idle DRAM, one of whose rows must be a bottleneck.
+DRAM_SATURATED, DRAM_PEAK_SHARE, FASTER = 0.9, 0.6, 1.15
+EITHER = "bottleneck (this unit or the other)"
+CHAIN_PROGRAM = "rmw-shared-f32-word-1w"  # scripts/gpu-diagnose-validate.sh: one warp a SM, f32 adds on one word
 
 
 def num(s):
@@ -125,8 +134,14 @@ def models(out, atomlab, progs, head, launches):
                  os.path.join(out, "smem-table.csv")] + dram
         if os.path.exists(os.path.join(out, "same.csv")):
             l2cmd += ["--same", os.path.join(out, "same.csv"), "--spread", os.path.join(out, "spread.csv")]
+        # round 6: the shared CAS loop's round trip (a private table's hot-word chain of float adds): cas-chain.csv,
+        # else the launches of the suite's one-warp-a-SM f32 loop (CHAIN_PROGRAM)
+        chain = os.path.join(out, "cas-chain.csv")
+        one = [d for d in launches if d.get("program") == CHAIN_PROGRAM]
+        if not os.path.exists(chain) and one:
+            write_raw(chain, head, one)
         # round 5: the f32 same-address calibration and the kernels' float shares (from their SASS), where recorded
-        for flag, name in (("--same-f32", "same-f32.csv"), ("--types", "types.csv")):
+        for flag, name in (("--same-f32", "same-f32.csv"), ("--types", "types.csv"), ("--cas-chain", "cas-chain.csv")):
             if os.path.exists(os.path.join(out, name)):
                 l2cmd += [flag, os.path.join(out, name)]
         l2, err = run_csv(l2cmd)
@@ -140,7 +155,21 @@ def rate(x):
     return f"{x * 100:.1f}%" if x is not None else "-"
 
 
+def achievable_dram(out):
+    """the DRAM share of peak the run's streaming launches reached (dram.csv: the median over launches without atomic
+    requests, as atl_l2_dram_achievable), 0..1; None without the file"""
+    path = os.path.join(out, "dram.csv")
+    if not os.path.exists(path):
+        return None
+    _, data = read_raw(path)
+    v = sorted(num(d.get("dram__throughput.avg.pct_of_peak_sustained_elapsed")) / 100 for d in data
+               if num(d.get("lts__t_requests_op_atom.sum")) + num(d.get("lts__t_requests_op_red.sum")) == 0
+               and 0 < num(d.get("dram__throughput.avg.pct_of_peak_sustained_elapsed")) <= 100)
+    return statistics.median(v) if v else None
+
+
 def analyse(out, atomlab):
+    achievable = achievable_dram(out)
     progs = os.path.join(out, "programs.csv")
     head, launches = read_raw(progs)
     launches, smem, l2, refused = models(out, atomlab, progs, head, launches)
@@ -205,22 +234,43 @@ def analyse(out, atomlab):
                 r["measured_speedup"], r["predicted_speedup"] = first["measured_speedup"], first["predicted_speedup"]
         r["speedup_error"] = (r["predicted_speedup"] / r["measured_speedup"] - 1
                               if r["predicted_speedup"] and r["measured_speedup"] else None)
-        expect = r.pop("expect")
+    # the rows of each launch (a launch with shared and global atomics has both)
+    units = {}
+    for r in rows:
+        units.setdefault(r["index"], []).append(r)
+    dram_full = DRAM_SATURATED * achievable if achievable else DRAM_PEAK_SHARE
+    for r in rows:
+        if "smem_validate_atomics" in r["kernel"] or "smem_validate_stream" in r["kernel"]:
+            r["expect"] = "design"
+    for r in rows:
+        expect = r["expect"]
         if "smem_validate_atomics" in r["kernel"]:
             expect = "bottleneck" if r["unit"] == "shared" else "not"
         elif "smem_validate_stream" in r["kernel"]:
             expect = "not"
+        # both units' atomics, neither's verdict fixed by design (the match-any histogram's L2 is: its time is the
+        # match instruction's, which idle DRAM does not tell from atomics)
+        both = len(units[r["index"]]) > 1 and all(x["expect"] not in ("bottleneck", "not") for x in units[r["index"]])
         if expect in ("bottleneck", "not"):
             r["expected_verdict"], r["evidence"] = ("bottleneck" if expect == "bottleneck" else "not a bottleneck"), "design"
-        elif r["dram_pct"] >= 60:
-            r["expected_verdict"], r["evidence"] = "not a bottleneck", "dram >= 60%"
+        elif r["unit"] == "shared" and r["measured_speedup"] and r["measured_speedup"] >= FASTER:
+            # the same input with the unit's work cut (the advised variant) ran faster: the unit's work was in the time
+            r["expected_verdict"], r["evidence"] = "bottleneck", f"advised variant >= {FASTER}x faster"
+        elif r["dram_pct"] >= 100 * dram_full:
+            r["expected_verdict"], r["evidence"] = "not a bottleneck", f"dram >= {100 * dram_full:.0f}%"
+        elif 0 < r["dram_pct"] < 5 and both:
+            # the launch's atomics bind, but the DRAM says nothing of which unit's: one of its rows is the bottleneck
+            r["expected_verdict"], r["evidence"] = EITHER, "dram < 5%, shared and global atomics"
         elif r["unit"] == "L2" and 0 < r["dram_pct"] < 5:
             r["expected_verdict"], r["evidence"] = "bottleneck", "dram < 5%"
-        elif r["unit"] == "shared" and r["measured_speedup"] and r["measured_speedup"] >= 1.5:
-            r["expected_verdict"], r["evidence"] = "bottleneck", "advised variant >= 1.5x faster"
         else:
             r["expected_verdict"], r["evidence"] = "unknown", "-"
-        del r["index"]
+    for r in rows:
+        r["right"] = (None if r["expected_verdict"] == "unknown" else
+                      any(x["verdict"] == "bottleneck" for x in units[r["index"]]) if r["expected_verdict"] == EITHER
+                      else r["verdict"] == r["expected_verdict"])
+    for r in rows:
+        del r["index"], r["expect"]
     summary = {}
     for unit in ("shared", "L2"):
         u_rows = [r for r in rows if r["unit"] == unit]
@@ -232,7 +282,7 @@ def analyse(out, atomlab):
                          "max_u": max((r["u"] for r in u_rows), default=None),
                          "bound": sum(r["bound"] for r in u_rows),
                          "verdicts_decided": len(decided),
-                         "verdicts_right": sum(r["verdict"] == r["expected_verdict"] for r in decided)}
+                         "verdicts_right": sum(bool(r["right"]) for r in decided)}
     sp = [abs(r["speedup_error"]) for r in rows if r["speedup_error"] is not None]
     summary["speedup"] = {"applied": len(sp), "median_error": statistics.median(sp) if sp else None,
                           "max_error": max(sp) if sp else None, "within_30pct": sum(e <= 0.3 for e in sp)}
@@ -262,7 +312,7 @@ def analyse(out, atomlab):
     lines.append(f"every priced strategy with a measured alternative: {x['pairs']} pairs, median |predicted / measured"
                  f" - 1| {rate(x['median_error'])}, {x['within_30pct']} within 30%")
     for r in rows:
-        flag = "" if r["expected_verdict"] in ("unknown", r["verdict"]) else "  <-- wrong"
+        flag = "  <-- wrong" if r["right"] is False else ""
         sp = (f" speedup {r['strategy']} pred {r['predicted_speedup']:.2f} meas {r['measured_speedup']:.2f}"
               if r["predicted_speedup"] and r["measured_speedup"] else "")
         sp += "".join(f"; {q['strategy']} pred {q['predicted_speedup']:.2f} meas {q['measured_speedup']:.2f}"

@@ -40,38 +40,23 @@ done
 R="$A rmw --backend cuda --grid occupancy --op fetch_add --type f32 --result unused,used --iters 64 --min-samples 1 --max-samples 1 --quiet -o $W/r.json"
 gpu_l2_calibrate same-f32 $R --pattern contiguous --contention 1024 --padding 1
 gpu_l2_calibrate spread-f32 $R --pattern contiguous --contention 1 --padding 32
-for f in same-f32 spread-f32; do
-  [ -s "$OUT/$f.csv" ] && $A model l2 --counters "$OUT/$f.csv" --same "$OUT/$f.csv" --spread "$OUT/$f.csv" 2>&1 |
-    head -1 | sed "s/^/$f: /" >>"$S"
-done
+gpu_l2_summary same-f32 spread-f32
 
 # 3. the atomic instructions of the kernels the advice missed, with their types (the source page's SASS)
 "$NCU" --query-metrics 2>>"$L" | grep -i -E 'opcode|_op_.*(atom|red)' >"$OUT/opcode-metrics.txt"
-sass() { # NAME FILTER COMMAND...: the first launches (SASS_LAUNCHES, default 2) of kernels matching FILTER
-  local name=$1 filter=$2
-  shift 2
-  step "sass-$name" 30 "$NCU" --clock-control none --section SourceCounters --kernel-name "regex:$filter" \
-    --launch-count "${SASS_LAUNCHES:-2}" --force-overwrite -o "$W/sass-$name" "$@" &&
-    "$NCU" --import "$W/sass-$name.ncu-rep" --csv --page source --print-source sass >"$OUT/sass-$name.csv" 2>>"$L"
-}
 SC="$A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 --samples 1 --quiet -o $W/s.json"
 H="$A app histogram --backend cuda --input u8 --bytes 67108864 --samples 1 --no-cub --quiet -o $W/h.json"
-sass scatter-hot-atomic scatter_add $SC --dist hot --variants atomic
-sass scatter-hot-block scatter_add $SC --dist hot --variants block
-sass hist-uniform-global histogram $H --dist uniform --variants global
-sass hist-uniform-shared histogram $H --dist uniform --variants shared
-sass hist-uniform-warp-private histogram $H --dist uniform --variants warp-private
-sass rmw-f32-same rmw $R --pattern contiguous --contention 1024 --padding 1
+gpu_ncu_sass scatter-hot-atomic scatter_add 2 $SC --dist hot --variants atomic
+gpu_ncu_sass scatter-hot-block scatter_add 2 $SC --dist hot --variants block
+gpu_ncu_sass hist-uniform-global histogram 2 $H --dist uniform --variants global
+gpu_ncu_sass hist-uniform-shared histogram 2 $H --dist uniform --variants shared
+gpu_ncu_sass hist-uniform-warp-private histogram 2 $H --dist uniform --variants warp-private
+gpu_ncu_sass rmw-f32-same rmw 2 $R --pattern contiguous --contention 1024 --padding 1
 python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
-  SASS_LAUNCHES=8 sass torch "kernelHistogram1D|indexFunc" python3 scripts/torch-scatter-ops.py --float-histc
-for f in "$OUT"/sass-*.csv; do
-  [ -s "$f" ] && echo "$(basename "$f"): $(grep -o -E '(ATOMS|ATOMG|ATOM|RED|REDG)\.[A-Z0-9_.]*' "$f" | sort | uniq -c |
-    tr '\n' ' ')" >>"$S"
-done
+  gpu_ncu_sass torch "kernelHistogram1D|indexFunc" 8 python3 scripts/torch-scatter-ops.py --float-histc
+gpu_sass_summary
 
 # 4. the validation suite (its own summary, run.log and files under validate/); its programs end by the deadline
-step_note "validation suite: scripts/gpu-diagnose-validate.sh (OUT=$OUT/validate)"
-OUT="$OUT/validate" GPU_DIAGNOSE_SECONDS=${GPU_DIAGNOSE_SECONDS:-190} bash scripts/gpu-diagnose-validate.sh \
-  >"$W/validate.txt" 2>&1
+gpu_diagnose_validate "${GPU_DIAGNOSE_SECONDS:-190}"
 tail -8 "$OUT/validate/summary.txt" >>"$S" 2>/dev/null
 cat "$S"

@@ -14,24 +14,11 @@ cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_ncu_script gpu-diagnose-round5b
 
-# 264 work-groups of 256 (two per SM), all 67584 work-items on one word
-ONE="$A rmw --backend cuda --wg-size 256 --workgroups 264 --contention 67584 --padding 1 --pattern contiguous --op fetch_add --result unused,used --iters 64 --min-samples 1 --max-samples 1 --quiet -o $W/r.json"
-gpu_l2_calibrate same1-u32 $ONE --type u32
-gpu_l2_calibrate same1-f32 $ONE --type f32
-for f in same1-u32 same1-f32; do
-  [ -s "$OUT/$f.csv" ] && $A model l2 --counters "$OUT/$f.csv" --same "$OUT/$f.csv" --spread "$OUT/$f.csv" 2>&1 |
-    head -1 | sed "s/^/$f: /" >>"$S"
-done
+gpu_l2_one_word same1-u32 u32
+gpu_l2_one_word same1-f32 f32
 
-sass() { # NAME FILTER LAUNCHES COMMAND...
-  local name=$1 filter=$2 n=$3
-  shift 3
-  step "sass-$name" 40 "$NCU" --clock-control none --section SourceCounters --kernel-name "regex:$filter" \
-    --launch-count "$n" --force-overwrite -o "$W/sass-$name" "$@" &&
-    "$NCU" --import "$W/sass-$name.ncu-rep" --csv --page source --print-source sass >"$OUT/sass-$name.csv" 2>>"$L"
-}
 python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
-  sass torch-histc "kernelHistogram1D" 12 python3 scripts/torch-scatter-ops.py --float-histc
+  gpu_ncu_sass torch-histc "kernelHistogram1D" 12 python3 scripts/torch-scatter-ops.py --float-histc
 cat >"$W/cupy_ops.py" <<'PY'
 import cupy as cp, cupyx
 for name in ("uniform", "hot"):
@@ -40,14 +27,9 @@ for name in ("uniform", "hot"):
     cupyx.scatter_add(out, keys, cp.ones(1 << 24, dtype=cp.float32))
 cp.cuda.Device().synchronize()
 PY
-python3 -c "import cupy" 2>>"$L" && sass cupy "scatter_add" 2 python3 "$W/cupy_ops.py"
-for f in "$OUT"/sass-*.csv; do
-  [ -s "$f" ] && echo "$(basename "$f"): $(grep -o -E '(ATOMS|ATOMG|ATOM|RED|REDG)\.[A-Z0-9_.]*' "$f" | sort | uniq -c |
-    tr '\n' ' ')" >>"$S"
-done
+python3 -c "import cupy" 2>>"$L" && gpu_ncu_sass cupy "scatter_add" 2 python3 "$W/cupy_ops.py"
+gpu_sass_summary
 
-step_note "validation suite: scripts/gpu-diagnose-validate.sh (OUT=$OUT/validate)"
-OUT="$OUT/validate" GPU_DIAGNOSE_SECONDS=${GPU_DIAGNOSE_SECONDS:-320} bash scripts/gpu-diagnose-validate.sh \
-  >"$W/validate.txt" 2>&1
+gpu_diagnose_validate "${GPU_DIAGNOSE_SECONDS:-320}"
 tail -8 "$OUT/validate/summary.txt" >>"$S" 2>/dev/null
 cat "$S"

@@ -11,7 +11,8 @@
 # spread.csv, dram.csv (the achievable DRAM share: the scatter copy ceiling under ncu), programs.csv (every export, with program, source, expected and alternative columns),
 # profile-*.txt (atomlab profile's own tables), validation.json, validation-summary.txt, validation.png.
 # Run: OUT=/some/dir bash scripts/gpu-diagnose-validate.sh   (a build in build/, ncu, python3; torch, cupy
-# where installed)
+# where installed; GPU_DIAGNOSE_ONLY=REGEX: only the programs whose name it matches, GPU_DIAGNOSE_SECONDS: their
+# deadline)
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_ncu_script gpu-diagnose-validate
@@ -64,9 +65,12 @@ fi
 # ALTS: strategy=PROGRAM pairs, the program that applies that strategy to the same input ("-" none); for the
 # global variants, match-any (the warp's lanes of a bin combined, one shared atomic, one flush per block) is
 # block-aggregated, not warp-aggregated (that would leave one global atomic per warp and bin).
+# GPU_DIAGNOSE_ONLY (an extended regex over NAME): only the programs it matches (a short call's decisive rows).
+wanted() { [ -z "${GPU_DIAGNOSE_ONLY:-}" ] || [[ $1 =~ ^(${GPU_DIAGNOSE_ONLY})$ ]]; }
 prof() {
   local name=$1 src=$2 es=$3 el=$4 alts=$5 filter=$6
   shift 7
+  wanted "$name" || return 0
   local kf=()
   [ -n "$filter" ] && kf=(--kernel "$filter")
   step -o "$OUT/profile-$name.txt" "$name" 50 $A profile --table "$OUT/smem-table.csv" ${L2[@]+"${L2[@]}"} --advice \
@@ -99,16 +103,26 @@ prof hc-solid-popc atomlab-hist-case - not - "" -- $HC --kernel histogram --imag
 prof rmw-shared-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --contention 32
 prof rmw-shared-cas-word atomlab-rmw bottleneck - - rmw -- $RL --op cas --contention 32
 prof rmw-shared-f32-word atomlab-rmw bottleneck - - rmw -- $RL --op fetch_add --type f32 --contention 32
-python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
+# round 6: the shared float add (a CAS loop, ATOMS.CAST.SPIN) out of the f32-word rule's sample: a quarter of the
+# warps (16 a SM) on one word each, and every lane on its own word; and one warp a SM on one word, where nothing
+# but the loop's round trip is in the time (a successful update of a word every round trip: the chain a private
+# table's hot word pays, model l2 --cas-chain)
+prof rmw-shared-f32-word-16w atomlab-rmw - - - rmw -- $RL --op fetch_add --type f32 --contention 32 --wg-size 256 --workgroups 264
+prof rmw-shared-f32-free atomlab-rmw - - - rmw -- $RL --op fetch_add --type f32 --contention 1
+prof rmw-shared-f32-word-1w atomlab-rmw - - - rmw -- $RL --op fetch_add --type f32 --contention 32 --wg-size 32 --workgroups 132 --iters 256
+wanted torch && python3 -c "import torch; assert torch.cuda.is_available()" 2>>"$L" &&
   prof torch torch - - - "index|scatter|bincount|histc|[Hh]istogram" -- python3 scripts/torch-scatter-ops.py --float-histc
-python3 -c "import cupy" 2>>"$L" && prof cupy cupy - - - "" -- python3 "$W/cupy_ops.py"
+wanted cupy && python3 -c "import cupy" 2>>"$L" && prof cupy cupy - - - "" -- python3 "$W/cupy_ops.py"
 prof hist-solid-global atomlab-histogram - - "privatized=hist-solid-shared;block16=hist-solid-block16;block-aggregated=hist-solid-match-any" histogram -- $H --dist solid --variants global
 prof hist-solid-shared atomlab-histogram - not "$HA" histogram -- $H --dist solid --variants shared
 for v in match-any warp-private byte-lanes block16; do
   prof hist-solid-$v atomlab-histogram - not - histogram -- $H --dist solid --variants $v
 done
-prof scatter-hot-atomic atomlab-scatter - - "hot-row=scatter-hot-block;privatized=scatter-hot-block;block-aggregated=scatter-hot-block" scatter_add -- $SC --dist hot --variants atomic
+# the advice prices privatization at the profiled launch's own grid (a private table per work-group: 4096 groups of
+# 256 rows here); the block variant's default (--block-rows 4096: 256 groups, a quarter of the warps) is the second pair
+prof scatter-hot-atomic atomlab-scatter - - "privatized=scatter-hot-block-grid;block-aggregated=scatter-hot-block" scatter_add -- $SC --dist hot --variants atomic
 prof scatter-hot-block atomlab-scatter - - - scatter_add -- $SC --dist hot --variants block
+prof scatter-hot-block-grid atomlab-scatter - - - scatter_add -- $SC --dist hot --variants block --block-rows 256
 prof strat-same-native atomlab-strategy - - "warp-aggregated=strat-same-warp;block-aggregated=strat-same-block;privatized=strat-same-block" strategy -- $ST --pattern same-address --strategy native
 prof strat-same-warp atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy warp
 prof strat-same-block atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy block

@@ -57,6 +57,49 @@ gpu_l2_calibrate() {
     -o "$W/$name" "$@" &&
     "$NCU" --import "$W/$name.ncu-rep" --csv --page raw --print-units base >"$OUT/$name.csv" 2>>"$L"
 }
+# gpu_l2_summary NAME...: after gpu_l2_calibrate, one line in S per OUT/NAME.csv: the S it gives (model l2's header).
+gpu_l2_summary() {
+  local f
+  for f in "$@"; do
+    [ -s "$OUT/$f.csv" ] && $A model l2 --counters "$OUT/$f.csv" --same "$OUT/$f.csv" --spread "$OUT/$f.csv" 2>&1 |
+      head -1 | sed "s/^/$f: /" >>"$S"
+  done
+}
+# gpu_l2_one_word NAME TYPE: the L2 cycles per request of ONE word the whole grid adds to (264 work-groups of 256, two
+# per SM, all 67584 work-items on it; --type TYPE: u32, f32), as OUT/NAME.csv, and its line in S.
+gpu_l2_one_word() {
+  gpu_l2_calibrate "$1" $A rmw --backend cuda --wg-size 256 --workgroups 264 --contention 67584 --padding 1 \
+    --pattern contiguous --op fetch_add --result unused,used --iters 64 --min-samples 1 --max-samples 1 --quiet \
+    -o "$W/r.json" --type "$2"
+  gpu_l2_summary "$1"
+}
+# gpu_diagnose_validate SECONDS [ONLY] [LIMIT]: after gpu_ncu_script, scripts/gpu-diagnose-validate.sh into
+# OUT/validate, its programs within SECONDS (GPU_DIAGNOSE_SECONDS), only those ONLY matches (GPU_DIAGNOSE_ONLY, an
+# extended regex over their names; "" all), the whole suite killed at LIMIT seconds (default 600); its exit in S.
+gpu_diagnose_validate() {
+  step_note "validation suite: scripts/gpu-diagnose-validate.sh (OUT=$OUT/validate, programs ${1} s)"
+  OUT="$OUT/validate" GPU_DIAGNOSE_SECONDS=$1 GPU_DIAGNOSE_ONLY=${2:-} timeout "${3:-600}" \
+    bash scripts/gpu-diagnose-validate.sh >"$W/validate.txt" 2>&1
+  step_note "validate: exit $?"
+}
+# gpu_ncu_sass NAME FILTER LAUNCHES COMMAND...: after gpu_ncu_script, the source page of the first LAUNCHES launches
+# of COMMAND's kernels matching FILTER (ncu's SourceCounters: each instruction with its executions), as
+# OUT/sass-NAME.csv (scripts/sass-types.py reads the global atomics' types from it); a step of at most 40 s.
+gpu_ncu_sass() {
+  local name=$1 filter=$2 n=$3
+  shift 3
+  step "sass-$name" 40 "$NCU" --clock-control none --section SourceCounters --kernel-name "regex:$filter" \
+    --launch-count "$n" --force-overwrite -o "$W/sass-$name" "$@" &&
+    "$NCU" --import "$W/sass-$name.ncu-rep" --csv --page source --print-source sass >"$OUT/sass-$name.csv" 2>>"$L"
+}
+# gpu_sass_summary: one line in S per OUT/sass-*.csv: its atomic instructions (shared and global) and their count.
+gpu_sass_summary() {
+  local f
+  for f in "$OUT"/sass-*.csv; do
+    [ -s "$f" ] && echo "$(basename "$f"): $(grep -o -E '(ATOMS|ATOMG|ATOM|RED|REDG)\.[A-Z0-9_.]*' "$f" | sort |
+      uniq -c | tr '\n' ' ')" >>"$S"
+  done
+}
 # gpu_device_id BACKEND [TYPE]: the first device of BACKEND (and TYPE: gpu, cpu) that `atomlab devices`
 # lists, or nothing; e.g. NVIDIA's OpenCL GPU beside PoCL's CPU device.
 gpu_device_id() {

@@ -62,6 +62,10 @@ struct atl_l2_counters {
   double clock_khz;        /**< device__attribute_clock_rate (the SM clock where sm__cycles_elapsed is missing) */
   double f32_share;        /**< the share of its global atomic instructions that are float adds (RED/ATOM .ADD.F32),
                                 from its SASS (atl_l2_types_apply); 0: none or not known */
+  /* read where the export has them (the shared-memory model asks for them), each -1 where it lacks them */
+  double smem_cas;         /**< smsp__inst_executed_op_shared_atom_dot_cas.sum: shared CAS instructions */
+  double warps_active_pct; /**< sm__warps_active.avg.pct_of_peak_sustained_active */
+  double max_warps;        /**< device__attribute_max_warps_per_multiprocessor */
 };
 
 /** A list of launches read from one export. */
@@ -85,6 +89,9 @@ struct atl_l2_calibration {
                                     0: unknown, the strategies' shared-memory work is not counted */
   double s_same_f32[ATL_L2_KINDS]; /**< requests to one word, float adds (the dependent add chain is longer than the
                                         integer one); 0: not calibrated, s_same serves */
+  double cas_chain;            /**< SM cycles between two updates of one shared word by a CAS loop (a float add in
+                                    shared memory: one round trip of the loop; atl_l2_cas_chain); 0: not calibrated,
+                                    the strategies' chains on a private table's hot word are not counted */
 };
 
 /** Which access the counters imply at the busiest slice. */
@@ -130,6 +137,7 @@ enum atl_l2_calibration_file {
   ATL_L2_FILE_DRAM,
   ATL_L2_FILE_TABLE,
   ATL_L2_FILE_SAME_F32, /**< same-address rmw launches of f32 fetch_add: s_same_f32 */
+  ATL_L2_FILE_CAS_CHAIN, /**< one warp a SM of shared f32 fetch_add on one word: cas_chain (atl_l2_cas_chain) */
   ATL_L2_FILES
 };
 
@@ -177,6 +185,15 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
 int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, double *bytes_per_ns, char *why,
                            size_t why_len);
 
+/**
+ * The SM cycles between two updates of one shared word by a CAS loop, from an export of launches that run ONE warp a
+ * SM on one shared word (`rmw --space local --type f32 --contention 32 --wg-size 32 --workgroups <SMs>`: every CAS
+ * instruction one lane's update, each waiting for the one before): the median over its launches with shared CAS
+ * instructions and no global atomics of sm__cycles_elapsed.avg / (CAS instructions / warps). Returns 0, or
+ * ATL_EINVAL with the reason (no such launch; more than one warp a SM, where the unit's queue would be inside).
+ */
+int atl_l2_cas_chain(const struct atl_l2_report *r, double *cycles, char *why, size_t why_len);
+
 /** The strategies the advice prices for hot words (docs/model.md, "Advice"). */
 enum atl_l2_strategy_id { ATL_L2_WARP_AGGREGATED, ATL_L2_BLOCK_AGGREGATED, ATL_L2_PRIVATIZED, ATL_L2_STRATEGIES };
 
@@ -185,9 +202,11 @@ struct atl_l2_strategy {
   const char *name;  /**< "warp-aggregated", "block-aggregated", "privatized" */
   double l2_ns;      /**< the hot slice's requests left, at this kernel's cycles per request */
   double smem_ns;    /**< the element updates moved to shared memory, at the calibrated pass cost (0: none or unknown) */
-  double after_ns;   /**< max(l2_ns, smem_ns, dram_ns, issue_ns) */
+  double chain_ns;   /**< float adds moved to a private table: the hot word's updates one CAS round trip apart
+                          (cas_chain), the tables' chains in parallel (0: integer adds, or not calibrated) */
+  double after_ns;   /**< max(l2_ns, smem_ns, chain_ns, dram_ns, issue_ns) */
   double speedup;    /**< the measured duration / after_ns */
-  const char *bound_by; /**< which term set after_ns: "L2", "shared", "DRAM" or "issue" */
+  const char *bound_by; /**< which term set after_ns: "L2", "shared", "chain", "DRAM" or "issue" */
 };
 
 /** The predictions of one launch: the strategies for hot words, best first; what they rest on. */

@@ -221,6 +221,61 @@ static void predictions(void)
   CHECK_EQ(p.count, 0);
 }
 
+/*
+ * Float adds moved to a private table are CAS loops whose updates of one word wait for each other (round 6). The
+ * chain calibration: one warp a SM, every CAS instruction one update (SM cycles / CAS instructions a warp); more
+ * warps than SMs is refused, as is an export without shared CAS. The chain term on the REAL H100 hot-row scatter
+ * (round 5b, launch 73 of results/nvidia-h100/diagnose/round6/r5b: 2.1 M REDs on the hot slice, 4096 blocks of 8
+ * warps at 92.1% of 64 warps a SM): hot-slice requests x chain / (132 SMs x 7 tables) at the SM clock; integer
+ * adds (f32 share 0) or no calibration: none.
+ */
+static void cas_chain(void)
+{
+  struct atl_l2_counters one[2] = {{.id = "1", .smem_cas = 132 * 8192.0, .sm_elapsed = 8192 * 120.0, .grid_size = 132,
+                                    .block_size = 32, .sm_count = 132, .warp_size = 32},
+                                   {.id = "2", .smem_cas = 132 * 8192.0, .sm_elapsed = 8192 * 140.0, .grid_size = 132,
+                                    .block_size = 32, .sm_count = 132, .warp_size = 32}};
+  struct atl_l2_report r = {one, 2};
+  double chain = 0;
+  char why[256] = "";
+  CHECK(atl_l2_cas_chain(&r, &chain, why, sizeof why) == 0);
+  CHECK_NEAR(chain, 130);
+  one[1].grid_size = 264; /* two warps a SM */
+  CHECK(atl_l2_cas_chain(&r, &chain, why, sizeof why) == ATL_EINVAL && strstr(why, "one warp a SM") != NULL);
+  one[0].smem_cas = one[1].smem_cas = 0;
+  CHECK(atl_l2_cas_chain(&r, &chain, why, sizeof why) == ATL_EINVAL && strstr(why, "no launch") != NULL);
+
+  struct atl_l2_calibration cal = {{1.393, 1.371}, {1.411, 1.090}, .dram_share = 0.72, .s_pass = 1.04,
+                                   .dram_bytes_per_ns = 2416, .cas_chain = 150};
+  struct atl_l2_counters hot = {.duration_ns = 4946880, .l2_cycles = 8467000, .requests = 3146752,
+                                .requests_max = 2097152, .red_max = 2097152, .requests_avg = 3146752 / 80.0,
+                                .red_requests = 3146752, .input_active_max = 2097152 * 4.0, .dram_pct = 1.67,
+                                .dram_bytes = 275824896, .issue_max = 72380, .sm_elapsed = 9850439,
+                                .l1_requests = 2097152, .l1_set_accesses = 2097152, .grid_size = 4096,
+                                .block_size = 256, .sm_count = 132, .warp_size = 32, .clock_khz = 1980000,
+                                .f32_share = 1, .smem_cas = 0, .warps_active_pct = 92.12, .max_warps = 64};
+  struct atl_l2_util u;
+  struct atl_l2_prediction p;
+  atl_l2_utilization(&cal, &hot, &u);
+  atl_l2_predict(&cal, &hot, &u, &p);
+  const double sm_per_ns = 9850439 / 4946880.0, want = 2097152 * 150.0 / (132 * 7) / sm_per_ns;
+  CHECK_EQ(p.count, 3);
+  for (size_t i = 0; i < p.count; i++) {
+    const int moved = strcmp(p.s[i].name, "warp-aggregated") != 0;
+    CHECK_NEAR(p.s[i].chain_ns, moved ? want : 0);
+    if (moved) /* 170 us against a DRAM floor of 114 us: the chain sets the time */
+      CHECK(strcmp(p.s[i].bound_by, "chain") == 0 && p.s[i].after_ns == p.s[i].chain_ns);
+  }
+  hot.f32_share = 0;
+  atl_l2_predict(&cal, &hot, &u, &p);
+  for (size_t i = 0; i < p.count; i++)
+    CHECK(p.s[i].chain_ns == 0 && strcmp(p.s[i].bound_by, "chain") != 0);
+  hot.f32_share = 1, cal.cas_chain = 0;
+  atl_l2_predict(&cal, &hot, &u, &p);
+  for (size_t i = 0; i < p.count; i++)
+    CHECK(p.s[i].chain_ns == 0);
+}
+
 /* The achievable DRAM share: the median over the launches without atomics; none is an error. */
 static void dram_achievable(void)
 {
@@ -279,6 +334,18 @@ static void float_adds(void)
   cal.s_same_f32[ATL_L2_RED] = 0; /* not calibrated: S_same */
   atl_l2_utilization(&cal, &k[0], &u);
   CHECK_NEAR(u.busy, 1000 * 1.4);
+  /* a launch name cut at the struct's length (PyTorch's histc: 400 characters) still takes its line's share;
+   * a line longer than a name that was not cut does not */
+  char line[600] = "kernel,f32_share\n";
+  memset(k[1].kernel, 'x', sizeof k[1].kernel - 1);
+  k[1].kernel[sizeof k[1].kernel - 1] = 0;
+  memset(line + strlen(line), 'x', 400);
+  strcat(line, ",1\n");
+  CHECK(atl_l2_types_apply(&r, line, "t.csv", why, sizeof why) == 0);
+  CHECK(k[1].f32_share == 1 && k[0].f32_share == 0);
+  k[1].kernel[100] = 0;
+  CHECK(atl_l2_types_apply(&r, line, "t.csv", why, sizeof why) == 0);
+  CHECK(k[1].f32_share == 0);
   /* bad lines name the file and line */
   CHECK(atl_l2_types_apply(&r, "kernel,f32_share\nhistogram,2\n", "t.csv", why, sizeof why) == ATL_EINVAL);
   CHECK(strstr(why, "t.csv:2:") != NULL);
@@ -292,6 +359,7 @@ int main(void)
   predictions();
   dram_achievable();
   float_adds();
+  cas_chain();
   real_export();
   bad_exports();
   return check_exit("test_l2model");

@@ -11,14 +11,14 @@
 #include "atomlab/l2model.h"
 #include "atomlab/model.h"
 
-/* after = max(l2, smem, dram, issue); the speedup and which term set it */
+/* after = max(l2, smem, chain, dram, issue); the speedup and which term set it */
 static void finish(struct atl_l2_strategy *s, double duration_ns, double dram_ns, double issue_ns)
 {
-  static const char *const names[] = {"L2", "shared", "DRAM", "issue"};
-  const double terms[] = {s->l2_ns, s->smem_ns, dram_ns, issue_ns};
+  static const char *const names[] = {"L2", "shared", "chain", "DRAM", "issue"};
+  const double terms[] = {s->l2_ns, s->smem_ns, s->chain_ns, dram_ns, issue_ns};
   s->after_ns = 0;
   s->bound_by = names[0];
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     if (terms[i] > s->after_ns) {
       s->after_ns = terms[i];
       s->bound_by = names[i];
@@ -66,6 +66,25 @@ static double privatized_passes(const struct atl_l2_counters *k, struct atl_l2_p
   const double atom_share = k->atom_requests / (k->atom_requests + k->red_requests);
   out->bank_passes = atom_share * atom_pass + (1 - atom_share) * red_pass;
   return k->l1_requests * out->bank_passes;
+}
+
+/*
+ * Float adds moved to a private table are CAS loops in shared memory (sm_90: ATOMS.CAST.SPIN), and a word's updates
+ * wait for each other: one loop round trip (cal->cas_chain) apart. The hot word's updates, at most the hot slice's
+ * requests (each request adds at most once to each word of its line), are split over the tables; the tables resident
+ * at once (the launch's own blocks per SM, from its active warps) run their chains side by side. 0 where the adds are
+ * integers (ATOMS.ADD / POPC.INC: no loop) or a number is missing.
+ */
+static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, double sm_per_ns,
+                       double warp)
+{
+  if (!(cal->cas_chain > 0) || !(k->f32_share > 0) || !(sm_per_ns > 0) || !(k->sm_count > 0) ||
+      !(k->grid_size > 0) || !(k->block_size > 0) || !(k->warps_active_pct > 0) || !(k->max_warps > 0))
+    return 0;
+  const double per_block = ceil(k->block_size / warp);
+  const double resident = fmax(1, floor(k->warps_active_pct / 100 * k->max_warps / per_block + 0.5));
+  const double tables = fmin(k->grid_size, k->sm_count * resident);
+  return k->f32_share * k->requests_max * cal->cas_chain / tables / sm_per_ns;
 }
 
 void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, const struct atl_l2_util *u,
@@ -116,6 +135,7 @@ void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_co
      * result used) pays a pass per lane of a word, its unused variant (ATOMS.POPC.INC, a RED) one per word */
     s[2] = (struct atl_l2_strategy){.name = "privatized", .l2_ns = flush_ns,
                                     .smem_ns = SMEM_NS(privatized_passes(k, out, warp))};
+    s[1].chain_ns = s[2].chain_ns = chain_ns(cal, k, sm_per_ns, warp);
     out->count = 3;
   }
 #undef SMEM_NS

@@ -21,7 +21,7 @@ enum { LINE_LEN = 1 << 20, MAX_FIELDS = 8192 };
 enum col {
   C_DURATION, C_CYCLES, C_ATOM_SUM, C_ATOM_MAX, C_ATOM_AVG, C_RED_SUM, C_RED_MAX, C_RED_AVG, C_INPUT_MAX, C_DRAM,
   C_ISSUE, C_SM_ELAPSED, C_L1_ATOM, C_L1_RED, C_L1SET_ATOM, C_L1SET_RED, C_DRAM_BYTES, C_ASKED,
-  C_GRID = C_ASKED, C_BLOCK, C_SMS, C_WARP, C_CLOCK, C_COUNT
+  C_GRID = C_ASKED, C_BLOCK, C_SMS, C_WARP, C_CLOCK, C_SMEM_CAS, C_WARPS_ACTIVE, C_MAX_WARPS, C_COUNT
 };
 static const char *const col_names[C_COUNT] = {
     "gpu__time_duration.sum",  "lts__cycles_elapsed.avg", "lts__t_requests_op_atom.sum",
@@ -32,7 +32,10 @@ static const char *const col_names[C_COUNT] = {
     "l1tex__t_set_accesses_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_set_accesses_pipe_lsu_mem_global_op_red.sum",
     "dram__bytes.sum",
     "launch__grid_size", "launch__block_size", "device__attribute_multiprocessor_count",
-    "device__attribute_warp_size", "device__attribute_clock_rate"};
+    "device__attribute_warp_size", "device__attribute_clock_rate",
+    /* read where present, not asked: the shared-memory model's (the chain calibration, the strategies' residency) */
+    "smsp__inst_executed_op_shared_atom_dot_cas.sum", "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "device__attribute_max_warps_per_multiprocessor"};
 
 const char *const *atl_l2_metric_names(size_t *count)
 {
@@ -197,6 +200,9 @@ int atl_l2_read_csv(const char *text, const char *name, struct atl_l2_report *ou
     k->sm_count = v[C_SMS];
     k->warp_size = v[C_WARP];
     k->clock_khz = v[C_CLOCK];
+    k->smem_cas = v[C_SMEM_CAS];
+    k->warps_active_pct = v[C_WARPS_ACTIVE];
+    k->max_warps = v[C_MAX_WARPS];
     out->count++;
   }
   if (out->count == 0) {
@@ -240,6 +246,8 @@ int atl_l2_calibration_read_file(struct atl_l2_calibration *cal, enum atl_l2_cal
     return err;
   if (which == ATL_L2_FILE_DRAM)
     err = atl_l2_dram_achievable(&r, &cal->dram_share, &cal->dram_bytes_per_ns, why, why_len);
+  else if (which == ATL_L2_FILE_CAS_CHAIN)
+    err = atl_l2_cas_chain(&r, &cal->cas_chain, why, why_len);
   else
     err = atl_l2_cycles_per_request(&r,
                                     which == ATL_L2_FILE_SAME       ? cal->s_same
@@ -327,6 +335,39 @@ int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, double 
     return ATL_EINVAL;
   }
   *share = median(v, n);
+  free(v);
+  return 0;
+}
+
+int atl_l2_cas_chain(const struct atl_l2_report *r, double *cycles, char *why, size_t why_len)
+{
+  double *v = malloc((r->count ? r->count : 1) * sizeof *v);
+  size_t n = 0;
+  if (v == NULL) {
+    snprintf(why, why_len, "out of memory");
+    return ATL_ENOMEM;
+  }
+  for (size_t i = 0; i < r->count; i++) {
+    const struct atl_l2_counters *k = &r->kernels[i];
+    if (!(k->smem_cas > 0) || k->requests > 0 || !(k->sm_elapsed > 0) || !(k->grid_size > 0) || !(k->block_size > 0))
+      continue;
+    const double warp = k->warp_size > 0 ? k->warp_size : 32;
+    const double warps = k->grid_size * ceil(k->block_size / warp);
+    if (k->sm_count > 0 && warps > k->sm_count) { /* a second warp on an SM would put the unit's queue in the time */
+      free(v);
+      snprintf(why, why_len, "launch %s runs %.0f warps on %.0f SMs: the chain calibration needs one warp a SM "
+                             "(--wg-size 32 --workgroups <SMs>)", k->id, warps, k->sm_count);
+      return ATL_EINVAL;
+    }
+    v[n++] = k->sm_elapsed / (k->smem_cas / warps);
+  }
+  if (n == 0) {
+    free(v);
+    snprintf(why, why_len, "no launch with shared CAS instructions (smsp__inst_executed_op_shared_atom_dot_cas.sum), "
+                           "SM cycles and no global atomics: profile `rmw --space local --type f32 --contention 32`");
+    return ATL_EINVAL;
+  }
+  *cycles = median(v, n);
   free(v);
   return 0;
 }
@@ -424,9 +465,14 @@ int atl_l2_types_apply(struct atl_l2_report *r, const char *text, const char *na
     size_t klen = strlen(kernel);
     if (klen && kernel[klen - 1] == '"')
       klen--;
-    for (size_t i = 0; i < r->count; i++)
-      if (r->kernels[i].f32_share < 0 && strncmp(r->kernels[i].kernel, kernel, klen) == 0)
+    for (size_t i = 0; i < r->count; i++) {
+      /* a launch's name is kept to sizeof kernel - 1 characters (PyTorch's templates run past it): a line longer
+       * than a name cut there matches on the characters kept */
+      const size_t kept = strlen(r->kernels[i].kernel);
+      const size_t n = kept == sizeof r->kernels[i].kernel - 1 && klen > kept ? kept : klen;
+      if (r->kernels[i].f32_share < 0 && strncmp(r->kernels[i].kernel, kernel, n) == 0)
         r->kernels[i].f32_share = share;
+    }
   }
   for (size_t i = 0; i < r->count; i++)
     r->kernels[i].f32_share = r->kernels[i].f32_share < 0 ? 0 : r->kernels[i].f32_share;

@@ -56,15 +56,16 @@ static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, cons
     fprintf(f, "      privatized: keys over %.4g words (from the lanes per request), %.3g shared passes per "
                "warp-instruction (bank conflicts)\n", p->words, p->bank_passes);
   for (size_t i = 0; i < p->count; i++)
-    fprintf(f, "        %-17s %9.3gx  after %.4g us (bound by %s; L2 %.4g us, shared %.4g us)%s\n", p->s[i].name,
-            p->s[i].speedup, p->s[i].after_ns / 1e3, p->s[i].bound_by, p->s[i].l2_ns / 1e3, p->s[i].smem_ns / 1e3,
+    fprintf(f, "        %-17s %9.3gx  after %.4g us (bound by %s; L2 %.4g us, shared %.4g us, chain %.4g us)%s\n",
+            p->s[i].name, p->s[i].speedup, p->s[i].after_ns / 1e3, p->s[i].bound_by, p->s[i].l2_ns / 1e3,
+            p->s[i].smem_ns / 1e3, p->s[i].chain_ns / 1e3,
             i == 0 ? "  <- recommended" : "");
 }
 
 int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
                        int csv, int with_advice)
 {
-  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0, 0, {0, 0}};
+  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0, 0, {0, 0}, 0};
   if (csv)
     fprintf(f, "id,kernel,duration_us,l2_requests,atom_requests,red_requests,busiest_slice_requests,imbalance,access,"
                "u,u_low,u_high,u_input,busy_us,verdict%s\n", with_advice ? ",advice,predicted_speedup,strategies" : "");

@@ -89,7 +89,10 @@ int atl_smem__unit(const struct atl_smem_table *table, enum atl_smem_variant v, 
   }
   if (in->have_wavefronts) {
     u->measured = 1;
-    u->passes = u->passes_hi = in->wavefronts / total;
+    /* a CAS instruction takes one pass beyond its data wavefronts (the compare before the write): the H100's
+     * float add loop (ATOMS.CAST.SPIN, 32 lanes on a word) counts 2 wavefronts an instruction and takes 3.0
+     * cycles, the u32 CAS loop on a word 36.7 and 37.5 (docs/model.md, "The unit model", round 6) */
+    u->passes = u->passes_hi = (in->wavefronts + in->cas_jobs) / total;
     /* 32 lanes of ATOMS.ADD on a word take 32 passes, of ATOMS.POPC.INC one (the H200's hist-case export) */
     u->merged = e >= 2 && u->passes < 0.75 * e && cas_share < 0.5;
   } else {
