@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomlab/file.h"
 #include "atomlab/l2model.h"
 #include "cli.h"
 
@@ -125,15 +124,8 @@ int cmd_model_l2(int argc, char **argv)
   struct atl_l2_report r;
   if (atl_l2_read_file(counters, &r, why, sizeof why))
     die_usage("--counters: %s", why);
-  if (types) {
-    char *text = atl_file_read_text(types, 16u << 20);
-    if (text == NULL)
-      die_usage("--types '%s': cannot read it (a CSV of kernel,f32_share lines)", types);
-    const int bad = atl_l2_types_apply(&r, text, types, why, sizeof why);
-    free(text);
-    if (bad)
-      die_usage("--types: %s", why);
-  }
+  if (types && atl_l2_types_apply_file(&r, types, why, sizeof why))
+    die_usage("--types %s", why);
   struct cli_buffer buf;
   FILE *f = out ? cli_buffer_open(&buf) : stdout;
   const int err = atl_l2_write_table(f, &cal, &r, threshold, csv, with_advice);

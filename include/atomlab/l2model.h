@@ -148,6 +148,9 @@ enum atl_l2_calibration_file {
  */
 int atl_l2_types_apply(struct atl_l2_report *r, const char *text, const char *name, char *why, size_t why_len);
 
+/** atl_l2_types_apply() of the file @p path (at most 16 MiB); ATL_EINVAL with @p why also where it cannot be read. */
+int atl_l2_types_apply_file(struct atl_l2_report *r, const char *path, char *why, size_t why_len);
+
 /**
  * Reads one calibration file into its part of @p cal: S of the same-address or the spread rmw export
  * (atl_l2_cycles_per_request), the DRAM share and bandwidth of a streaming kernel's export (atl_l2_dram_achievable),

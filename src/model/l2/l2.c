@@ -11,6 +11,7 @@
 #include "../smem/csv.h"
 #include "../smem/text.h"
 #include "atomlab/error.h"
+#include "atomlab/file.h"
 #include "atomlab/l2model.h"
 #include "atomlab/model.h"
 
@@ -477,4 +478,16 @@ int atl_l2_types_apply(struct atl_l2_report *r, const char *text, const char *na
   for (size_t i = 0; i < r->count; i++)
     r->kernels[i].f32_share = r->kernels[i].f32_share < 0 ? 0 : r->kernels[i].f32_share;
   return bad ? ATL_EINVAL : 0;
+}
+
+int atl_l2_types_apply_file(struct atl_l2_report *r, const char *path, char *why, size_t why_len)
+{
+  char *text = atl_file_read_text(path, 16u << 20);
+  if (text == NULL) {
+    snprintf(why, why_len, "'%s': cannot read it (a CSV of kernel,f32_share lines)", path);
+    return ATL_EINVAL;
+  }
+  const int err = atl_l2_types_apply(r, text, path, why, why_len);
+  free(text);
+  return err;
 }
