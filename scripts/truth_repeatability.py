@@ -48,8 +48,11 @@ def main(path, label):
         # why a cell misses: noisy within its kept visit (a CAS loop's retries), or quiet and moved between visits
         kind = "noisy" if r["time_ms"]["noise"] > st.get("noise_threshold", 0.02) else "quiet"
         o.setdefault(kind, [0, 0])[0] += 1
+        pat = o.setdefault("pattern", {}).setdefault(c["pattern"], [0, 0])
+        pat[1] += 1
         if within(rep):
             o["ok"] += 1
+            pat[0] += 1
         else:
             o[kind][1] += 1
             mid = statistics.median_low(rep)
@@ -68,6 +71,7 @@ def main(path, label):
         if o.get("incomplete"):
             line += f"; {o['incomplete']} rows without all their visits (stopped, failed or not verified)"
         print(line)
+        print("    by pattern: " + ", ".join(f"{k} {v[0]} of {v[1]}" for k, v in sorted(o.get("pattern", {}).items())))
         for kind in ("noisy", "quiet"):
             n, miss = o.get(kind, [0, 0])
             print(f"    {kind} rows (kept visit's noise {'above' if kind == 'noisy' else 'within'} the threshold): "
