@@ -13,8 +13,8 @@
 #   2. procs.txt: the twelve drift/ cells in PROCS fresh processes each with --placements 8 --rotate and with
 #      --placements 8 (alternating; the same samples otherwise): how far apart processes land, with and without;
 #   3. crosscheck.txt: tests/cli/gpu_crosscheck.sh with --rotate on both sides (target: every point within 5%);
-#   4. sub-rot.json, sub-plain.json, summary.txt: the grid's contended contiguous part (contention 1:1024 x padding
-#      1:64 and 1024, the 1.1 GB cells among them as the traffic between visits; 176 rows) with --repeat 3
+#   4. sub-rot.json, sub-plain.json, summary.txt: the grid's contended contiguous part (contention 2:1024 x padding
+#      1:64 and 1024, the 550 MB cells among them as the traffic between visits; 160 rows) with --repeat 3
 #      --placements 8, with --rotate and then without (scripts/truth_repeatability.py): most of the full grid's
 #      misses are here (round 5: 64 of 88), so this decides whether rotation moves the repeatability target.
 # Everything under OUT (default out/gpu-truth-round6); run.log has the commands' output; JSON gzipped at the end.
@@ -121,11 +121,11 @@ if step_on crosscheck; then
 fi
 
 if step_on grid; then
-  SUB="--device $CU --pattern contiguous --op fetch_add,cas --contention 1:1024 --padding 1:64,1024 --repeat 3 --quiet"
+  SUB="--device $CU --pattern contiguous --op fetch_add,cas --contention 2:1024 --padding 1:64,1024 --repeat 3 --quiet"
   : >"$OUT/summary.txt"
   for v in rot plain; do
     extra=$([ "$v" = rot ] && echo "$ROTATE")
-    t=$(cap 40)
+    t=$(cap 38)
     echo "== $(since) s: contiguous sub-grid, --repeat 3 --placements 8 $extra, at most $t s (SIGINT: the rows so far)" |
       tee -a "$L"
     timeout -s INT -k 5 "$t" "$A" rmw $SUB --placements 8 $extra $TIMING -o "$OUT/sub-$v.json" >>"$L" 2>&1
