@@ -7,7 +7,9 @@ rounds), and prints
   - whether the blocks' SMs (block b -> %smid) are the same in every launch, and in every process;
   - what a block's cycles follow: the share of their variance (each launch's cycles over its median) that the SM
     explains, that the line explains (the block's work: offset and (b + rotation) mod blocks), and both;
-  - how the launch time follows its slowest blocks.
+  - how the launch time follows its slowest blocks;
+each for every fill (how the cell was re-initialised before a launch: memset, own, none), then each process's
+median rate under each fill.
 
     truth_blocks.py FILE...
 """
@@ -28,7 +30,7 @@ def read(path):
             head["op"] = f[1]
         elif f[0] == "launch":
             cur = {"round": int(f[1]), "offset": int(f[2]), "rot": int(f[3]), "gops": float(f[5]),
-                   "verified": f[7] == "1"}
+                   "verified": f[7] == "1", "fill": f[9] if len(f) > 9 else "memset"}
             launches.append(cur)
         elif f[0] in ("smid", "start_ns", "cycles") and cur is not None:
             cur[f[0]] = [int(x) for x in f[1:]]
@@ -52,12 +54,32 @@ def spread(v):
 
 
 def main(paths):
-    maps = {}
+    maps, levels = {}, {}
     for path in paths:
-        head, ls = read(path)
-        if not ls:
+        head, all_ls = read(path)
+        if not all_ls:
             print(f"== {path}: no launches")
             continue
+        maps[path] = [tuple(x["smid"]) for x in all_ls]
+        fills = []
+        for x in all_ls:
+            if x["fill"] not in fills:
+                fills.append(x["fill"])
+        for fill in fills:
+            ls = [x for x in all_ls if x["fill"] == fill]
+            levels.setdefault(fill, []).append(statistics.median([x["gops"] for x in ls]))
+            one(f"{path}, fill {fill}", head, ls)
+    if len(maps) > 1:
+        firsts = {p: m[0] for p, m in maps.items()}
+        print(f"== processes: {len(set(firsts.values()))} distinct block -> SM maps among their first launches "
+              f"({len(firsts)} processes)")
+    for fill, v in levels.items():
+        print(f"== fill {fill}: each process's median Gop/s {' '.join(f'{x:.3g}' for x in v)}"
+              + (f" (spread {100 * spread(v):.1f}%)" if len(v) > 1 else ""))
+
+
+def one(path, head, ls):
+    if True:
         G = len(ls[0]["smid"])
         step = int(head.get("rotation_step", 0))
         g = [x["gops"] for x in ls]
@@ -75,7 +97,6 @@ def main(paths):
         print(f"  over (round, offset): rotation 0 alone spread {100 * spread(rot0):.1f}%; median over rotations "
               f"spread {100 * spread(med_rot):.1f}%")
         mapsets = {tuple(x["smid"]) for x in ls}
-        maps[path] = [tuple(x["smid"]) for x in ls]
         print(f"  block -> SM maps: {len(mapsets)} distinct over {len(ls)} launches; SMs used {len(set(ls[0]['smid']))}")
         sm, line, pair, val = [], [], [], []
         slow_ratio = []
@@ -101,10 +122,6 @@ def main(paths):
         means = sorted((statistics.fmean(v), s) for s, v in per_sm.items())
         print("  per-SM mean relative cycles, fastest 6: " + " ".join(f"sm{s}:{m:.2f}" for m, s in means[:6])
               + "; slowest 6: " + " ".join(f"sm{s}:{m:.2f}" for m, s in means[-6:]))
-    if len(maps) > 1:
-        firsts = {p: m[0] for p, m in maps.items()}
-        print(f"== processes: {len(set(firsts.values()))} distinct block -> SM maps among their first launches "
-              f"({len(firsts)} processes)")
 
 
 if __name__ == "__main__":

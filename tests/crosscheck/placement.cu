@@ -27,15 +27,18 @@
  * turn, five times, as a sample of `atomlab rmw --placements` does).
  *
  *   placement blocks add|cas CONTENTION PADDING WG WORKGROUPS ITERS OFFSETS STRIDE_MB ROTATIONS ROUNDS
- *     -> per launch "launch R O K gops G verified V", then "smid ...", "cycles ...", "start_ns ..." (one value a
+ *     -> per launch "launch R O K gops G verified V fill F", then "smid ...", "cycles ...", "start_ns ..." (one value a
  *        block, in block order)
  *
  * (issue [truth], round 6: a contended contiguous cell's level moves between processes at every placement.) Which
  * SM ran each block (%smid), how long each block took (clock64 cycles) and when it started (globaltimer), at
  * OFFSETS offsets STRIDE_MB apart, each at ROTATIONS rotations of the work over the blocks (block b does block
- * (b + k x ceil(WORKGROUPS / ROTATIONS)) mod WORKGROUPS's work, as atomlab --rotate), ROUNDS rounds with a 1 GiB
- * memset before each. It tells whether a slow block is slow because of its SM, of its line, or of the pair, and
- * whether the blocks' SMs change between launches, rounds and processes (scripts/gpu-truth-round6.sh reads it).
+ * (b + k x ceil(WORKGROUPS / ROTATIONS)) mod WORKGROUPS's work, as atomlab --rotate), under three ways of
+ * re-initialising the cell before a launch (fill memset: cudaMemset, as atomlab; own: each word zeroed by the
+ * block that will update it, so its line was last written from that SM; none: the counts accumulate), ROUNDS
+ * rounds with a 1 GiB memset before each. It tells whether a slow block is slow because of its SM, of its line,
+ * or of the pair, whether the fill (which SMs last wrote the lines) sets the level, and whether the blocks' SMs
+ * change between launches, rounds and processes (scripts/gpu-truth-round6.sh reads it).
  */
 #include "probe.cuh"
 
@@ -213,7 +216,15 @@ __global__ void rmw_rec(unsigned *array, int cas, unsigned contention, unsigned 
   }
 }
 
-// placement blocks: per launch, each block's SM, start and cycles, over offsets x rotations x rounds.
+// Zeroes the words of rmw_rec's threads with the same blocks doing the same work (rotation @p rot): the lines are
+// last written by the SMs that will update them (placement blocks, fill "own").
+__global__ void zero_own(unsigned *array, unsigned contention, unsigned padding, unsigned rot)
+{
+  const unsigned t = (blockIdx.x + rot) % gridDim.x * blockDim.x + threadIdx.x;
+  array[(t / contention) * padding] = 0;
+}
+
+// placement blocks: per launch, each block's SM, start and cycles, over rounds x fills x offsets x rotations.
 static int probe_blocks(int argc, char **argv)
 {
   if (argc != 10) {
@@ -246,35 +257,48 @@ static int probe_blocks(int argc, char **argv)
   std::vector<unsigned long long> host(3 * groups);
   const unsigned step = (groups + rotations - 1) / rotations;
   printf("blocks %s c %u p %u wg %u groups %u iters %u rotation_step %u\n", argv[0], c, p, wg, groups, iters, step);
+  // How the cell is re-initialised before each launch: memset (cudaMemset, as atomlab's fill), own (zero_own: each
+  // line last written by the SM that updates it), none (no re-initialisation: the counts accumulate).
+  const char *fills[] = {"memset", "own", "none"};
   for (unsigned r = 0; r < rounds; r++) {
     CHECK(cudaMemset(scratch, r & 0xff, big));
-    for (unsigned o = 0; o < offsets; o++)
-      for (unsigned k = 0; k < rotations; k++) {
+    for (int fill = 0; fill < 3; fill++)
+      for (unsigned o = 0; o < offsets; o++) {
         unsigned *cell = array + o * stride / sizeof(unsigned);
-        float t = 0;
-        for (int warm = 0; warm < 2; warm++) { // the first launch at each point warms up; the second is kept
-          CHECK(cudaMemset(cell, 0, cell_bytes));
-          t = timed_ms([&] { rmw_rec<<<groups, wg>>>(cell, cas, c, p, iters, k * step % groups, rec); });
-        }
-        CHECK(cudaMemcpy(got.data(), cell, cell_bytes, cudaMemcpyDeviceToHost));
-        CHECK(cudaMemcpy(host.data(), rec, host.size() * sizeof host[0], cudaMemcpyDeviceToHost));
-        int ok = 1;
-        for (size_t w = 0; w < got.size(); w++) {
-          const unsigned long long slot = w / p, first = slot * c;
-          const unsigned long long sharers = w % p ? 0 : std::min<unsigned long long>(c, threads - first);
-          ok = ok && got[w] == sharers * iters;
-        }
-        printf("launch %u %zu %u gops %.3f verified %d\n", r, (size_t)o * stride_mb, k, threads * (double)iters / (t * 1e6),
-               ok);
-        unsigned long long t0 = ~0ULL;
-        for (unsigned b = 0; b < groups; b++)
-          t0 = std::min(t0, host[3 * b + 1]);
-        const char *names[] = {"smid", "start_ns", "cycles"};
-        for (int f = 0; f < 3; f++) {
-          printf("%s", names[f]);
+        CHECK(cudaMemset(cell, 0, cell_bytes));
+        unsigned since_zero = 0; // launches since the cell was last zeroed
+        for (unsigned k = 0; k < rotations; k++) {
+          const unsigned rot = k * step % groups;
+          float t = 0;
+          for (int warm = 0; warm < 2; warm++) { // the first launch at each point warms up; the second is kept
+            if (fill == 0)
+              CHECK(cudaMemset(cell, 0, cell_bytes));
+            else if (fill == 1)
+              zero_own<<<groups, wg>>>(cell, c, p, rot);
+            since_zero = fill == 2 ? since_zero + 1 : 1;
+            CHECK(cudaDeviceSynchronize());
+            t = timed_ms([&] { rmw_rec<<<groups, wg>>>(cell, cas, c, p, iters, rot, rec); });
+          }
+          CHECK(cudaMemcpy(got.data(), cell, cell_bytes, cudaMemcpyDeviceToHost));
+          CHECK(cudaMemcpy(host.data(), rec, host.size() * sizeof host[0], cudaMemcpyDeviceToHost));
+          int ok = 1; // every word: iters per sharing thread per launch since the cell was zeroed
+          for (size_t w = 0; w < got.size(); w++) {
+            const unsigned long long slot = w / p, first = slot * c;
+            const unsigned long long sharers = w % p ? 0 : std::min<unsigned long long>(c, threads - first);
+            ok = ok && got[w] == (unsigned)(sharers * iters * since_zero);
+          }
+          printf("launch %u %zu %u gops %.3f verified %d fill %s\n", r, (size_t)o * stride_mb, k,
+                 threads * (double)iters / (t * 1e6), ok, fills[fill]);
+          unsigned long long t0 = ~0ULL;
           for (unsigned b = 0; b < groups; b++)
-            printf(" %llu", host[3 * b + f] - (f == 1 ? t0 : 0));
-          printf("\n");
+            t0 = std::min(t0, host[3 * b + 1]);
+          const char *names[] = {"smid", "start_ns", "cycles"};
+          for (int f = 0; f < 3; f++) {
+            printf("%s", names[f]);
+            for (unsigned b = 0; b < groups; b++)
+              printf(" %llu", host[3 * b + f] - (f == 1 ? t0 : 0));
+            printf("\n");
+          }
         }
       }
     fflush(stdout);
