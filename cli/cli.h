@@ -142,8 +142,8 @@ enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CL
   "                 repeat's value is its median round (rounds, round_spread; docs/method.md)  [1]\n"              \
   "  --placements P rmw: take a row's samples in turn at P offsets of its array spread over 16 MiB (other\n"     \
   "                 L2 lines); the row is the median over them (placements, placement_spread)  [1]\n"            \
-  "  --rotate       rmw with --placements: placement k also shifts which work-group does which group's work\n"   \
-  "                 by k x groups / P (other SMs against the lines; rotation_groups)\n"                          \
+  "  --rotate       rmw with --placements: each sample also shifts which work-group does which group's work,\n"  \
+  "                 new shifts every two turns (other SMs against the lines; rotation_groups)\n"                 \
   "  --discard-on-throttle  retake a sample after which the GPU reports a power or thermal throttle (NVIDIA:\n"  \
   "                 NVML; every row records its clocks, temperature, power and throttled samples)\n\n"
 

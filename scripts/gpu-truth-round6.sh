@@ -19,6 +19,9 @@
 #      1:64 and 1024, the 550 MB cells among them as the traffic between visits; 160 rows) with --repeat 3
 #      --placements 8, with --rotate and then without (scripts/truth_repeatability.py): most of the full grid's
 #      misses are here (round 5: 64 of 88), so this decides whether rotation moves the repeatability target.
+# Run 2 (RUN=2): rotation moves on every pair of turns (docs/method.md, "Rotation"), so 32 samples a row pair the
+# lines with SMs 16 ways: the procs step and the sub-grid with --rotate at 32 samples (procs: against plain at 16),
+# no blocks step; the cross-check last, with 2 processes of each program, only if 50 s are left.
 # Everything under OUT (default out/gpu-truth-round6); run.log has the commands' output; JSON gzipped at the end.
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
@@ -28,8 +31,16 @@ LIMIT_S=${LIMIT_S:-140} # the whole script's limit
 PROCS=${PROCS:-3}
 BLOCK_PROCS=${BLOCK_PROCS:-3}
 ROTATE=${ROTATE:---rotate}
-STEPS=" ${STEPS:-blocks procs crosscheck grid} "
+RUN=${RUN:-1}
+if [ "$RUN" = 2 ]; then
+  STEPS=" ${STEPS:-procs grid crosscheck-last} "
+  ROT_SAMPLES=${ROT_SAMPLES:-32} SUB_VARIANTS=${SUB_VARIANTS:-rot} SUB_CAP=${SUB_CAP:-90}
+else
+  STEPS=" ${STEPS:-blocks procs crosscheck grid} "
+  ROT_SAMPLES=${ROT_SAMPLES:-16} SUB_VARIANTS=${SUB_VARIANTS:-rot plain} SUB_CAP=${SUB_CAP:-38}
+fi
 TIMING="--target-ms 1.5 --min-samples 16 --max-samples 16 --budget 0.03"
+ROT_TIMING="--target-ms 1.5 --min-samples $ROT_SAMPLES --max-samples $ROT_SAMPLES --budget 0.03"
 L=$OUT/run.log
 : >"$L"
 CU=${DEVICE:-$(gpu_device_id cuda gpu)}
@@ -38,7 +49,7 @@ PROBE=build/placement
   date -u +%FT%TZ
   $SMI
   $A version
-  echo "steps:$STEPS; --placements 8 $ROTATE; timing: $TIMING; limit $LIMIT_S s"
+  echo "run $RUN; steps:$STEPS; --placements 8 $ROTATE; timing: $TIMING (with --rotate: $ROT_TIMING); limit $LIMIT_S s"
 } >"$OUT/info.txt" 2>&1
 cat "$OUT/info.txt"
 since() { echo $(($(date +%s) - START)); }
@@ -71,9 +82,9 @@ if step_on procs; then
   echo "== $(since) s: $PROCS processes each of the drift cells with --placements 8 $ROTATE and without" | tee -a "$L"
   for i in $(seq "$PROCS"); do
     for v in rot plain; do
-      extra=$([ "$v" = rot ] && echo "$ROTATE")
+      extra=$([ "$v" = rot ] && echo "$ROTATE $ROT_TIMING" || echo "$TIMING")
       timeout -k 2 "$(cap 12)" "$A" rmw --device "$CU" --pattern contiguous --op fetch_add,cas --contention 8,64,512 \
-        --padding 2,16 --placements 8 $extra $TIMING --quiet -o "$OUT/procs-$v-$i.json" >>"$L" 2>&1 ||
+        --padding 2,16 --placements 8 $extra --quiet -o "$OUT/procs-$v-$i.json" >>"$L" 2>&1 ||
         echo "process $i $v: exit $?" | tee -a "$L"
     done
   done
@@ -126,17 +137,29 @@ fi
 if step_on grid; then
   SUB="--device $CU --pattern contiguous --op fetch_add,cas --contention 2:1024 --padding 1:64,1024 --repeat 3 --quiet"
   : >"$OUT/summary.txt"
-  for v in rot plain; do
-    extra=$([ "$v" = rot ] && echo "$ROTATE")
-    t=$(cap 38)
+  for v in $SUB_VARIANTS; do
+    extra=$([ "$v" = rot ] && echo "$ROTATE $ROT_TIMING" || echo "$TIMING")
+    t=$(cap "$SUB_CAP")
     echo "== $(since) s: contiguous sub-grid, --repeat 3 --placements 8 $extra, at most $t s (SIGINT: the rows so far)" |
       tee -a "$L"
-    timeout -s INT -k 5 "$t" "$A" rmw $SUB --placements 8 $extra $TIMING -o "$OUT/sub-$v.json" >>"$L" 2>&1
+    timeout -s INT -k 5 "$t" "$A" rmw $SUB --placements 8 $extra -o "$OUT/sub-$v.json" >>"$L" 2>&1
     echo "sub-grid $v exit $? after $(since) s" | tee -a "$L"
     [ -s "$OUT/sub-$v.json" ] &&
       python3 scripts/truth_repeatability.py "$OUT/sub-$v.json" "contiguous sub-grid, --placements 8 $extra" |
       tee -a "$OUT/summary.txt"
   done
+fi
+if step_on crosscheck-last; then
+  t=$(cap 60)
+  if [ "$t" -ge 50 ]; then
+    echo "== $(since) s: cross-check, 2 processes each, 8 placements $ROTATE, 1.5 ms launches, at most $t s" | tee -a "$L"
+    CROSSCHECK_ROUNDS=2 CROSSCHECK_PLACEMENTS=8 CROSSCHECK_ROTATE=$ROTATE CROSSCHECK_TARGET_MS=1.5 \
+      CROSSCHECK_OUT=$OUT/crosscheck.txt timeout -k 5 "$t" bash tests/cli/gpu_crosscheck.sh "$A" build/standalone_rmw >>"$L" 2>&1
+    echo "cross-check exit $? after $(since) s" | tee -a "$L"
+    cat "$OUT/crosscheck.txt" 2>/dev/null
+  else
+    echo "== $(since) s: no cross-check ($t s left, 50 needed)" | tee -a "$L"
+  fi
 fi
 gzip -f "$OUT"/*.json "$OUT"/blocks-*-*.txt 2>/dev/null
 echo "== done after $(since) s" | tee -a "$L"

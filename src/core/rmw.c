@@ -155,18 +155,29 @@ struct rmw_launch {
   struct rmw_buffers *b;
   void *views[ATL_MAX_PLACEMENTS]; /* placement k's array, k * step into the array's buffer */
   unsigned last;                   /* the placement of the last launch, whose array the row verifies */
-  /* --rotate: placement k runs group g's work on group (g - k * rot_groups) mod groups, through rotated copies of
-   * the per-thread tables (targets, branch) written before its launch; rot_groups 0 is no rotation. */
-  unsigned rot_groups, loaded;              /* loaded: the placement whose rotation the device's tables hold */
+  /* --rotate: rotation r (placement r mod P in turn pair r / P) runs group g's work on group g - shift(r) mod
+   * groups, through rotated copies of the per-thread tables (targets, branch) written before its launch; rot_groups
+   * 0 is no rotation. */
+  unsigned rot_groups, loaded;              /* loaded: the rotation the device's tables hold */
+  unsigned placements, launches;            /* launches: of this sampling, to tell its pair of turns */
   const uint32_t *targets, *branch;         /* the host tables of rotation 0 */
   uint32_t *rot_targets, *rot_branch;       /* the loaded rotation's host tables (when loaded is not 0) */
 };
 
-/* Thread t's entry of @p src rotated for placement @p k: src[(t + shift) mod threads], shift whole work-groups. */
+/* Rotation @p r's shift in work-groups: placement r mod P's k x rot_groups, moved on by a quarter of rot_groups
+ * (at least one) for each pair of turns, so that every pair of turns pairs the lines with other SMs. */
+static uint64_t rotation_shift(const struct rmw_launch *l, unsigned r)
+{
+  const uint64_t quarter = (l->rot_groups + 3) / 4;
+  return ((uint64_t)(r % l->placements) * l->rot_groups + (uint64_t)(r / l->placements) * quarter) %
+         l->spec->workgroups;
+}
+
+/* Thread t's entry of @p src rotated for rotation @p k: src[(t + shift) mod threads], shift whole work-groups. */
 static void rotate_table(const struct rmw_launch *l, unsigned k, const uint32_t *src, uint32_t *dst)
 {
   const uint64_t threads = (uint64_t)l->spec->wg_size * l->spec->workgroups;
-  const uint64_t shift = (uint64_t)k * l->rot_groups % l->spec->workgroups * l->spec->wg_size;
+  const uint64_t shift = rotation_shift(l, k) * l->spec->wg_size;
   memcpy(dst, src + shift, (threads - shift) * sizeof *dst);
   memcpy(dst + (threads - shift), src, shift * sizeof *dst);
 }
@@ -209,7 +220,8 @@ static int rmw_timed_launch(void *arg, uint32_t iters, double *ms)
 static int rmw_placed_launch(void *arg, unsigned placement, uint32_t iters, double *ms)
 {
   struct rmw_launch *l = arg;
-  int err = load_rotation(l, placement);
+  const unsigned turn = l->launches++ / (l->placements ? l->placements : 1);
+  int err = load_rotation(l, placement + l->placements * (turn / 2));
   if (err)
     return err;
   l->last = placement;
@@ -238,6 +250,8 @@ static unsigned placements_of(atl_context_t ctx, const struct atl_spec *s, const
 static int sample_row(struct rmw_launch *rl, unsigned placements, const struct atl_timing *tm, uint32_t iters,
                       double first_sample, struct atl_row *row)
 {
+  rl->placements = placements;
+  rl->launches = 0; /* a sampling's first launch begins its first pair of turns */
   if (placements > 1)
     return atl__sample_placed(rmw_placed_launch, placements, rl, tm, iters, row);
   return atl__sample(rmw_timed_launch, rl, tm, iters, first_sample, row);
@@ -255,7 +269,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx);
   struct rmw_buffers b = {0};
-  struct rmw_launch rl = {ctx, NULL, s, &b, {NULL}, 0, 0, 0, NULL, NULL, NULL, NULL};
+  struct rmw_launch rl = {ctx, NULL, s, &b, {NULL}, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL};
   unsigned placements = 1, nviews = 0;
   size_t step = 0;
   uint32_t *targets = NULL, *branch = NULL;

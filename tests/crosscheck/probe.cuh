@@ -119,7 +119,8 @@ template <class T> static inline double median_ms(std::vector<T> ms)
 
 // Where a cell's launches put the array: launch n (after the warm-up) at buffer + ((n - 1) mod count) x step bytes
 // (standalone_rmw --placements); count 1, step 0: always at buffer. rotate: launch n's blocks also shift their
-// work by ((n - 1) mod count) x ceil(blocks / count) blocks (standalone_rmw --rotate; atomlab rmw --rotate).
+// work by ((n - 1) mod count) x s + q x ceil(s / 4) blocks, s = ceil(blocks / count), q the launch's pair of turns
+// ((n - 1) / count / 2) (standalone_rmw --rotate; atomlab rmw --rotate).
 struct placements {
   unsigned *buffer;
   size_t step;
@@ -134,9 +135,10 @@ static inline double measure_cell(const cell &r, const struct placements &at, in
   std::vector<float> ms;
   unsigned *array = at.buffer;
   for (unsigned k = 0; k <= r.reps; k++) { // launch 0 is the warm-up, at the first placement
-    const unsigned place = k ? (k - 1) % at.count : 0;
+    const unsigned place = k ? (k - 1) % at.count : 0, pair = k ? (k - 1) / at.count / 2 : 0;
     array = at.buffer + place * at.step / sizeof(unsigned);
-    const unsigned rot = at.rotate ? place * ((r.groups + at.count - 1) / at.count) % r.groups : 0;
+    const unsigned step = (r.groups + at.count - 1) / at.count; // as atomlab's rotation_shift
+    const unsigned rot = at.rotate ? (unsigned)(((unsigned long long)place * step + pair * ((step + 3) / 4)) % r.groups) : 0;
     CHECK(cudaMemset(array, 0, r.words * sizeof(unsigned)));
     CHECK(cudaDeviceSynchronize());
     const float t = timed_ms([&] {

@@ -102,6 +102,30 @@ int main(void)
     CHECK(row.status == ATL_STATUS_OK && row.verified);
     atl_row_release(&row);
   }
+  /* The second pair of turns pairs the lines with other groups: 12 samples of 8 groups, the last at placement 2 of
+   * rotation 5 = 2 x ceil(8 / 3) + 1 x ceil(3 / 4) = 7 groups. */
+  s.op = ATL_OP_FETCH_ADD;
+  s.result = ATL_RESULT_UNUSED;
+  s.pattern = ATL_PATTERN_CONTIGUOUS;
+  s.workgroups = 8;
+  tm.min_samples = tm.max_samples = 12;
+  CHECK(atl_rmw_run(ctx, &s, &tm, &row) == 0);
+  CHECK(row.status == ATL_STATUS_OK && row.verified);
+  CHECK_EQ(row.time_ms.samples, 12);
+  CHECK_EQ(atl_row_metric(&row, "rotation_groups", 0), 3);
+  atl_row_release(&row);
+  {
+    const uint64_t threads = 64 * 8, shift = 7 * 64;
+    uint32_t want[64 * 8], got[64 * 8];
+    atl__pattern_targets(&s, 0, want);
+    const struct atl__scratch *tb = &ctx->device_buffers[1]; /* rmw.c's SLOT_TARGET */
+    CHECK(tb->ptr != NULL && atl__ops(ctx)->read(atl__dev(ctx), tb->ptr, got, sizeof got) == 0);
+    unsigned same = 0;
+    for (uint64_t t = 0; t < threads; t++)
+      same += got[t] == want[(t + shift) % threads];
+    CHECK_EQ(same, threads);
+  }
+  tm.min_samples = tm.max_samples = 1;
   tm.rotate = 0;
   s.op = ATL_OP_FETCH_ADD;
   s.result = ATL_RESULT_UNUSED;
