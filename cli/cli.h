@@ -119,14 +119,14 @@ double cli_parse_real(const char *opt, const char *text, double lo, double hi);
 
 /** The timing options rmw and strategy share: getopt codes, long options, help text. */
 enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CLI_O_BUDGET, CLI_O_ITERS, CLI_O_REPEAT,
-       CLI_O_DISCARD_THROTTLED, CLI_O_ROUNDS, CLI_O_PLACEMENTS };
+       CLI_O_DISCARD_THROTTLED, CLI_O_ROUNDS, CLI_O_PLACEMENTS, CLI_O_ROTATE };
 #define CLI_TIMING_LONGOPTS                                                                                            \
   {"target-ms", required_argument, NULL, CLI_O_TARGET}, {"noise", required_argument, NULL, CLI_O_NOISE},               \
       {"min-samples", required_argument, NULL, CLI_O_MIN_SAMPLES},                                                     \
       {"max-samples", required_argument, NULL, CLI_O_MAX_SAMPLES}, {"budget", required_argument, NULL, CLI_O_BUDGET},  \
       {"iters", required_argument, NULL, CLI_O_ITERS}, {"repeat", required_argument, NULL, CLI_O_REPEAT},             \
       {"discard-on-throttle", no_argument, NULL, CLI_O_DISCARD_THROTTLED}, {"rounds", required_argument, NULL, CLI_O_ROUNDS}, \
-      {"placements", required_argument, NULL, CLI_O_PLACEMENTS}
+      {"placements", required_argument, NULL, CLI_O_PLACEMENTS}, {"rotate", no_argument, NULL, CLI_O_ROTATE}
 #define CLI_TIMING_HELP                                                                                                \
   "timing:\n"                                                                                                          \
   "  --target-ms X  calibrate iterations until a launch takes X ms  [20]\n"                                            \
@@ -140,6 +140,8 @@ enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CL
   "                 repeat's value is its median round (rounds, round_spread; docs/method.md)  [1]\n"              \
   "  --placements P rmw: take a row's samples in turn at P offsets of its array spread over 16 MiB (other\n"     \
   "                 L2 lines); the row is the median over them (placements, placement_spread)  [1]\n"            \
+  "  --rotate       rmw with --placements: each sample also shifts which work-group does which group's work,\n"  \
+  "                 new shifts every two turns (other SMs against the lines; rotation_groups)\n"                 \
   "  --discard-on-throttle  retake a sample after which the GPU reports a power or thermal throttle (NVIDIA:\n"  \
   "                 NVML; every row records its clocks, temperature, power and throttled samples)\n\n"
 

@@ -67,9 +67,9 @@ static int cli_timing_option(int c, const char *arg, struct atl_timing *t)
   /* the settings in the order of the CLI_O_* codes; the library checks each value (atl_timing_set) */
   static const char *const names[] = {"target-ms", "noise",  "min-samples", "max-samples",
                                       "budget",    "iters",  "repeat",      "discard-on-throttle", "rounds",
-                                      "placements"};
+                                      "placements", "rotate"};
   char why[300];
-  if (c < CLI_O_TARGET || c > CLI_O_PLACEMENTS)
+  if (c < CLI_O_TARGET || c > CLI_O_ROTATE)
     return 0;
   if (atl_timing_set(t, names[c - CLI_O_TARGET], arg, why, sizeof why) != 0)
     die_usage("--%s", why);

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """The repeatability summary of an rmw grid measured with --repeat N (issue [truth], docs/method.md):
 
-    truth_repeatability.py GRID.json [LABEL]
+    truth_repeatability.py GRID.json [LABEL [CELLS.json]]
 
 Cells within 5% of their median across repeats (the target: at least 95%), per op with the worst misses; for
 --rounds R also repeats of one round (round k of every repeat, from the same visits); the median noise (target at
 most 1%), the seconds per repeat (target at most 300) and, for --placements P, how far the placements' medians lie
-apart (placement_spread). Only rows with every visit, ok and verified, are counted; the others are named.
+apart (placement_spread). Only rows with every visit, ok and verified, are counted; the others are named. With
+CELLS.json only the cells (op, pattern, contention, padding) that file has count: a sub-grid's cells in a full
+grid. Files may be gzipped.
 """
+import gzip
 import json
 import statistics
 import sys
@@ -18,8 +21,20 @@ def within(values, tol=0.05):
     return all(abs(v - m) <= tol * m for v in values)
 
 
-def main(path, label):
-    d = json.load(open(path))
+def load(path):
+    return json.load(gzip.open(path) if path.endswith(".gz") else open(path))
+
+
+def cell(c):
+    return c["op"], c["pattern"], c["contention"], c["padding"]
+
+
+def main(path, label, cells_path=None):
+    d = load(path)
+    only = {cell(r["config"]) for r in load(cells_path)["rows"]} if cells_path else None
+    if only is not None:
+        d["rows"] = [r for r in d["rows"] if cell(r["config"]) in only]
+        label += f" (the {len(only)} cells of {cells_path})"
     s, st = d["summary"], d["settings"]
     R, N, P = st.get("rounds", 1), st["repeats"], st.get("placements", 1)
     print(f"== {label}: {s['rows']} rows, {s['rows_ok']} ok, {s['rows_verified']} verified, {s['rows_noisy']} noisy; "
@@ -48,8 +63,11 @@ def main(path, label):
         # why a cell misses: noisy within its kept visit (a CAS loop's retries), or quiet and moved between visits
         kind = "noisy" if r["time_ms"]["noise"] > st.get("noise_threshold", 0.02) else "quiet"
         o.setdefault(kind, [0, 0])[0] += 1
+        pat = o.setdefault("pattern", {}).setdefault(c["pattern"], [0, 0])
+        pat[1] += 1
         if within(rep):
             o["ok"] += 1
+            pat[0] += 1
         else:
             o[kind][1] += 1
             mid = statistics.median_low(rep)
@@ -68,6 +86,7 @@ def main(path, label):
         if o.get("incomplete"):
             line += f"; {o['incomplete']} rows without all their visits (stopped, failed or not verified)"
         print(line)
+        print("    by pattern: " + ", ".join(f"{k} {v[0]} of {v[1]}" for k, v in sorted(o.get("pattern", {}).items())))
         for kind in ("noisy", "quiet"):
             n, miss = o.get(kind, [0, 0])
             print(f"    {kind} rows (kept visit's noise {'above' if kind == 'noisy' else 'within'} the threshold): "
@@ -82,4 +101,4 @@ def main(path, label):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else sys.argv[1])
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)

@@ -113,6 +113,8 @@ struct atl_timing {
                              repeat's value is its round of median time (docs/method.md, "Rounds") */
   unsigned placements;  /**< rmw: each row's samples taken in turn at this many offsets of its array, spread over
                              ATL_PLACEMENT_SPAN; the row is the median over them (docs/method.md, "Placements") */
+  int rotate;           /**< rmw with placements: placement k also rotates which work-group does which group's work
+                             by k x ceil(groups / placements) groups (other SMs against the same lines) */
 };
 
 /** Defaults: 20 ms launches, 2% noise, 5..50 samples, 2 s per row, one repeat of one round. */
@@ -127,7 +129,7 @@ void atl_timing_defaults(struct atl_timing *t);
 int atl_timing_set(struct atl_timing *t, const char *name, const char *text, char *why, size_t why_len);
 
 /** 0 if the settings agree with each other, else ATL_EINVAL with the reason (max-samples below min-samples,
- *  repeat x rounds above 64 visits). */
+ *  repeat x rounds above 64 visits, rotate without placements). */
 int atl_timing_check(const struct atl_timing *t, char *why, size_t why_len);
 
 /** Names ("fetch_add", "u32", "global", "cross-warp", "used"). */

@@ -340,6 +340,7 @@ int atl_parse_json(const char *text, const char *path, struct atl_result_set *se
     if (cJSON_GetObjectItemCaseSensitive(st, "placements")) /* files before --placements used one */
       m->timing.placements = (unsigned)whole(st, "placements", 0x1p32);
     m->timing.discard_throttled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "discard_throttled"));
+    m->timing.rotate = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "rotate")); /* absent before --rotate */
     copy_str(m->clocks, sizeof m->clocks, str(st, "clocks"));
   }
   const cJSON *device = cJSON_GetObjectItemCaseSensitive(root, "device");

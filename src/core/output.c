@@ -383,6 +383,7 @@ cJSON *atl__json_meta(const struct atl_run_meta *m)
       {"placements", tm->placements}};
   atl__json_add_numbers(st, settings, sizeof settings / sizeof settings[0]);
   cJSON_AddBoolToObject(st, "discard_throttled", m->timing.discard_throttled);
+  cJSON_AddBoolToObject(st, "rotate", m->timing.rotate);
   if (m->clocks[0])
     cJSON_AddStringToObject(st, "clocks", m->clocks);
   cJSON_AddStringToObject(st, "cache", "hot: the array is re-initialised by a fill before each launch, L2 not flushed");

@@ -102,6 +102,7 @@ int atl_timing_match(const struct atl_timing *rec, const struct atl_timing *now,
       {"rounds", rec->rounds, now->rounds},
       {"placements", rec->placements, now->placements},
       {"discard_throttled", rec->discard_throttled, now->discard_throttled},
+      {"rotate", rec->rotate, now->rotate},
   };
   for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
     if (near(settings[i].recorded, settings[i].asked))

@@ -155,7 +155,59 @@ struct rmw_launch {
   struct rmw_buffers *b;
   void *views[ATL_MAX_PLACEMENTS]; /* placement k's array, k * step into the array's buffer */
   unsigned last;                   /* the placement of the last launch, whose array the row verifies */
+  /* --rotate: rotation r (placement r mod P in turn pair r / P) runs group g's work on group g - shift(r) mod
+   * groups, through rotated copies of the per-thread tables (targets, branch) written before its launch; rot_groups
+   * 0 is no rotation. */
+  unsigned rot_groups, loaded;              /* loaded: the rotation the device's tables hold */
+  unsigned placements, launches;            /* launches: of this sampling, to tell its pair of turns */
+  const uint32_t *targets, *branch;         /* the host tables of rotation 0 */
+  uint32_t *rot_targets, *rot_branch;       /* the loaded rotation's host tables (when loaded is not 0) */
 };
+
+/* Rotation @p r's shift in work-groups: placement r mod P's k x rot_groups, moved on by a quarter of rot_groups
+ * (at least one) for each pair of turns, so that every pair of turns pairs the lines with other SMs. */
+static uint64_t rotation_shift(const struct rmw_launch *l, unsigned r)
+{
+  const uint64_t quarter = (l->rot_groups + 3) / 4;
+  return ((uint64_t)(r % l->placements) * l->rot_groups + (uint64_t)(r / l->placements) * quarter) %
+         l->spec->workgroups;
+}
+
+/* Thread t's entry of @p src rotated for rotation @p k: src[(t + shift) mod threads], shift whole work-groups. */
+static void rotate_table(const struct rmw_launch *l, unsigned k, const uint32_t *src, uint32_t *dst)
+{
+  const uint64_t threads = (uint64_t)l->spec->wg_size * l->spec->workgroups;
+  const uint64_t shift = rotation_shift(l, k) * l->spec->wg_size;
+  memcpy(dst, src + shift, (threads - shift) * sizeof *dst);
+  memcpy(dst + (threads - shift), src, shift * sizeof *dst);
+}
+
+/* The targets of the last launch (the verifier's: each thread's word under the rotation that ran). */
+static const uint32_t *launched_targets(const struct rmw_launch *l)
+{
+  return l->loaded ? l->rot_targets : l->targets;
+}
+
+/* Writes placement @p k's rotation of the per-thread tables to the device, unless they hold it already. */
+static int load_rotation(struct rmw_launch *l, unsigned k)
+{
+  if (l->rot_groups == 0 || k == l->loaded)
+    return 0;
+  const struct atl_backend_ops *ops = atl__ops(l->ctx);
+  const size_t bytes = (size_t)l->spec->wg_size * l->spec->workgroups * sizeof(uint32_t);
+  const uint32_t *t = l->targets, *b = l->branch;
+  if (k != 0) {
+    rotate_table(l, k, l->targets, l->rot_targets);
+    rotate_table(l, k, l->branch, l->rot_branch);
+    t = l->rot_targets, b = l->rot_branch;
+  }
+  int err = ops->write(atl__dev(l->ctx), l->b->target, t, bytes);
+  if (!err)
+    err = ops->write(atl__dev(l->ctx), l->b->branch, b, bytes);
+  if (!err)
+    l->loaded = k;
+  return err;
+}
 
 static int rmw_timed_launch(void *arg, uint32_t iters, double *ms)
 {
@@ -168,6 +220,10 @@ static int rmw_timed_launch(void *arg, uint32_t iters, double *ms)
 static int rmw_placed_launch(void *arg, unsigned placement, uint32_t iters, double *ms)
 {
   struct rmw_launch *l = arg;
+  const unsigned turn = l->launches++ / (l->placements ? l->placements : 1);
+  int err = load_rotation(l, placement + l->placements * (turn / 2));
+  if (err)
+    return err;
   l->last = placement;
   return rmw_timed_launch(arg, iters, ms);
 }
@@ -194,6 +250,8 @@ static unsigned placements_of(atl_context_t ctx, const struct atl_spec *s, const
 static int sample_row(struct rmw_launch *rl, unsigned placements, const struct atl_timing *tm, uint32_t iters,
                       double first_sample, struct atl_row *row)
 {
+  rl->placements = placements;
+  rl->launches = 0; /* a sampling's first launch begins its first pair of turns */
   if (placements > 1)
     return atl__sample_placed(rmw_placed_launch, placements, rl, tm, iters, row);
   return atl__sample(rmw_timed_launch, rl, tm, iters, first_sample, row);
@@ -211,7 +269,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx);
   struct rmw_buffers b = {0};
-  struct rmw_launch rl = {ctx, NULL, s, &b, {NULL}, 0};
+  struct rmw_launch rl = {ctx, NULL, s, &b, {NULL}, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL};
   unsigned placements = 1, nviews = 0;
   size_t step = 0;
   uint32_t *targets = NULL, *branch = NULL;
@@ -260,6 +318,20 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     goto out;
   }
   rl.views[0] = b.array;
+  /* --rotate (docs/method.md, "Rotation"): whole work-groups of an even size, so a thread keeps its parity (the
+   * branched pattern's active half) and threads that share a word stay in the groups that shared it. */
+  if (tm->rotate && placements > 1 && s->workgroups > 1 && s->wg_size % 2 == 0) {
+    rl.rot_groups = (s->workgroups + placements - 1) / placements;
+    rl.targets = targets, rl.branch = branch;
+    rl.rot_targets = malloc(threads * sizeof *rl.rot_targets);
+    rl.rot_branch = malloc(threads * sizeof *rl.rot_branch);
+    if (!rl.rot_targets || !rl.rot_branch) {
+      err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory for the rotated tables of %llu threads",
+                        (unsigned long long)threads);
+      row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
+      goto out;
+    }
+  }
   for (nviews = 1; nviews < placements; nviews++)
     if ((err = ops->view(dev, b.array, nviews * step, words_total * esize, &rl.views[nviews]))) {
       row_fail(ctx, row, ATL_STATUS_ERROR, NULL);
@@ -311,7 +383,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     goto out;
   }
   struct atl__hit *hits = atl__scratch(&ctx->scratch_hits, dt * sizeof *hits);
-  struct atl__verify_input vin = {s, iters, targets, words, sink, hits};
+  struct atl__verify_input vin = {s, iters, rl.rot_groups ? launched_targets(&rl) : targets, words, sink, hits};
   struct atl__verify_output vout;
   if ((err = atl__verify(&vin, &vout))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, "out of host memory while verifying");
@@ -333,6 +405,8 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     atl_row_metric_set(row, "placement_spread",
                        atl__placement_spread(row->samples_ms, row->time_ms.samples, placements));
   }
+  if (rl.rot_groups)
+    atl_row_metric_set(row, "rotation_groups", rl.rot_groups);
   atl__row_measured(row, vout.first_error);
   err = 0;
 out:
@@ -343,5 +417,7 @@ out:
   free(branch);
   free(sink);
   free(attempts);
+  free(rl.rot_targets);
+  free(rl.rot_branch);
   return err == ATL_ENOMEM ? err : 0;
 }

@@ -110,6 +110,7 @@ static const struct atl_metric_info metric_infos[] = {
     {"placements", "", ATL_HINT_NONE, "offsets of the array (--placements) whose samples the row shares equally"},
     {"placement_step_mib", "MiB", ATL_HINT_NONE, "distance between neighbouring placements of the array"},
     {"placement_spread", "", ATL_HINT_LOWER, "(slowest - fastest) / median of the placements' median times"},
+    {"rotation_groups", "", ATL_HINT_NONE, "work-groups between neighbouring placements' rotations (--rotate)"},
     {"repeat_deviation", "", ATL_HINT_LOWER, "largest distance of a repeat's median time from the row's, relative"},
     {"sm_clock_min_mhz", "MHz", ATL_HINT_NONE, "lowest SM clock read during the row (NVML: start, every sample, end)"},
     {"sm_clock_max_mhz", "MHz", ATL_HINT_NONE, "highest SM clock read during the row"},

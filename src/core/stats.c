@@ -57,4 +57,5 @@ void atl_timing_defaults(struct atl_timing *t)
   t->rounds = 1;
   t->placements = 1;
   t->discard_throttled = 0;
+  t->rotate = 0;
 }

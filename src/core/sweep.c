@@ -308,8 +308,9 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
         const int noisy = row.time_ms.noisy; /* judged against the target it was sampled to */
         atl_stats_compute(row.samples_ms, row.time_ms.samples, &row.time_ms);
         /* with placements, the noise is the spread within them, as it was sampled (docs/method.md) */
-        const double within = atl__placement_noise(row.samples_ms, row.time_ms.samples,
-                                                   (unsigned)atl_row_metric(&row, "placements", 1));
+        const double within = atl__sampling_noise(row.samples_ms, row.time_ms.samples,
+                                                  (unsigned)atl_row_metric(&row, "placements", 1),
+                                                  run->timing->rotate);
         if (within >= 0)
           row.time_ms.noise = within;
         row.time_ms.noisy = noisy;

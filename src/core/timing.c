@@ -151,6 +151,30 @@ double atl__placement_noise(const double *ms, unsigned n, unsigned p)
   return st.noise;
 }
 
+double atl__pair_noise(const double *ms, unsigned n, unsigned p)
+{
+  if (p <= 1 || n == 0)
+    return -1;
+  double *ratio = malloc(n * sizeof *ratio);
+  if (ratio == NULL)
+    return -1;
+  /* sample i's partner: the same slot of the other turn of its pair of turns (none for an unpaired last turn) */
+  for (unsigned i = 0; i < n; i++) {
+    const unsigned j = (i / p) % 2 ? i - p : i + p;
+    const double mid = j < n ? (ms[i] + ms[j]) / 2 : ms[i];
+    ratio[i] = mid > 0 ? ms[i] / mid : 1;
+  }
+  struct atl_stats st;
+  atl_stats_compute(ratio, n, &st);
+  free(ratio);
+  return st.noise;
+}
+
+double atl__sampling_noise(const double *ms, unsigned n, unsigned p, int rotate)
+{
+  return rotate ? atl__pair_noise(ms, n, p) : atl__placement_noise(ms, n, p);
+}
+
 double atl__placement_spread(const double *ms, unsigned n, unsigned p)
 {
   double med[ATL_MAX_PLACEMENTS];
@@ -169,9 +193,11 @@ static int sample_loop(atl__launch_fn fn, atl__placed_fn placed, unsigned p, voi
 {
   unsigned min_samples = tm->min_samples;
   unsigned max_samples = tm->max_samples > tm->min_samples ? tm->max_samples : tm->min_samples;
+  /* with --rotate, whole pairs of turns: a pair shares its pairings of lines and SMs (docs/method.md, "Rotation") */
+  const unsigned unit = p > 1 && tm->rotate ? 2 * p : p;
   if (p > 1) {
-    min_samples = min_samples < 2 * p ? 2 * p : (min_samples + p - 1) / p * p;
-    max_samples = max_samples < min_samples ? min_samples : (max_samples + p - 1) / p * p;
+    min_samples = min_samples < 2 * p ? 2 * p : (min_samples + unit - 1) / unit * unit;
+    max_samples = max_samples < min_samples ? min_samples : (max_samples + unit - 1) / unit * unit;
     first_ms = 0; /* the calibration's launch is no placement's turn */
   }
   double *ms = *samples_ms = malloc((max_samples ? max_samples : 1) * sizeof *ms);
@@ -193,9 +219,9 @@ static int sample_loop(atl__launch_fn fn, atl__placed_fn placed, unsigned p, voi
       }
     }
     n++;
-    if (n >= min_samples && n % p == 0) {
+    if (n >= min_samples && n % unit == 0) {
       atl_stats_compute(ms, n, stats);
-      const double within = p > 1 ? atl__placement_noise(ms, n, p) : -1;
+      const double within = p > 1 ? atl__sampling_noise(ms, n, p, tm->rotate) : -1;
       if (within >= 0)
         stats->noise = within;
       if (stats->noise <= tm->noise || atl__now_s() - start > tm->budget_s)
@@ -203,7 +229,7 @@ static int sample_loop(atl__launch_fn fn, atl__placed_fn placed, unsigned p, voi
     }
   }
   atl_stats_compute(ms, n, stats);
-  const double within = p > 1 ? atl__placement_noise(ms, n, p) : -1;
+  const double within = p > 1 ? atl__sampling_noise(ms, n, p, tm->rotate) : -1;
   if (within >= 0)
     stats->noise = within;
   /* Not met, only flagged: a row stays a measurement, and every reader can tell it from one that met the target. */

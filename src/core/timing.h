@@ -77,6 +77,13 @@ int atl__sample_placed(atl__placed_fn fn, unsigned placements, void *arg, const 
  *  placements; -1 for p <= 1 or without memory. */
 double atl__placement_noise(const double *ms, unsigned n, unsigned p);
 
+/** With --rotate (docs/method.md, "Rotation"): the relative IQR of each sample over the mean of it and its partner,
+ *  the same slot of the other turn of its pair of turns (the same placement and rotation); -1 for p <= 1. */
+double atl__pair_noise(const double *ms, unsigned n, unsigned p);
+
+/** The noise a row with @p p placements was sampled to: atl__pair_noise with @p rotate, else atl__placement_noise. */
+double atl__sampling_noise(const double *ms, unsigned n, unsigned p, int rotate);
+
 /** (slowest - fastest) / median of the @p p placements' median times; 0 for p <= 1. */
 double atl__placement_spread(const double *ms, unsigned n, unsigned p);
 

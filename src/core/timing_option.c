@@ -27,6 +27,7 @@ static const struct {
     {"rounds", COUNT, 1, ATL_MAX_ROUNDS, offsetof(struct atl_timing, rounds)},
     {"placements", COUNT, 1, ATL_MAX_PLACEMENTS, offsetof(struct atl_timing, placements)},
     {"discard-on-throttle", FLAG, 0, 0, offsetof(struct atl_timing, discard_throttled)},
+    {"rotate", FLAG, 0, 0, offsetof(struct atl_timing, rotate)},
 };
 
 int atl_timing_set(struct atl_timing *t, const char *name, const char *text, char *why, size_t why_len)
@@ -77,6 +78,10 @@ int atl_timing_check(const struct atl_timing *t, char *why, size_t why_len)
   if ((uint64_t)t->repeats * t->rounds > 64) {
     snprintf(why, why_len, "repeat %u x rounds %u is %llu visits of each configuration: at most 64 allowed",
              t->repeats, t->rounds, (unsigned long long)t->repeats * t->rounds);
+    return ATL_EINVAL;
+  }
+  if (t->rotate && t->placements < 2) { /* a rotation belongs to a placement: one placement has none */
+    snprintf(why, why_len, "rotate needs placements of at least 2 (it has %u)", t->placements);
     return ATL_EINVAL;
   }
   if (t->max_samples >= t->min_samples)

@@ -16,6 +16,8 @@ expect_usage_error "--repeat 5 x rounds 16" $R --repeat 5 --rounds 16
 expect_usage_error "--placements" $R --placements 0
 expect_usage_error "--placements" $R --placements 9
 expect_usage_error "--placements 2 is not allowed: strategy" strategy --placements 2
+expect_usage_error "--rotate needs placements of at least 2" $R --rotate
+expect_usage_error "--rotate needs placements of at least 2" strategy --rotate
 expect_usage_error "--grid" $R --grid fastest
 expect_usage_error "--contention" $R --contention 99999999999999999999
 expect_usage_error "--contention" $R --contention 8:1

@@ -29,6 +29,7 @@ PROCS=${CROSSCHECK_ROUNDS:-3}       # alternating processes of each program
 ROUNDS_IN=${CROSSCHECK_ROUNDS_IN:-3} # rounds within each process (odd: the median round is one round)
 TARGET_MS=${CROSSCHECK_TARGET_MS:-4}
 PLACEMENTS=${CROSSCHECK_PLACEMENTS:-8}
+ROTATE=${CROSSCHECK_ROTATE:-} # --rotate: each placement also rotates the work over the work-groups, on both sides
 REPS=$((PLACEMENTS > 1 ? 2 * PLACEMENTS : 5)) # launches a round: two turns over the placements
 POINTS="contiguous:1:1 contiguous:32:1 contiguous:1:32 contiguous:1024:1 cross-warp:32:1 cross-warp:8:16"
 TABLE=$WORK/table.txt
@@ -36,7 +37,7 @@ TABLE=$WORK/table.txt
 for proc in $(seq "$PROCS"); do
   timeout 300 "$ATOMLAB" rmw --backend cuda --pattern contiguous,cross-warp --op fetch_add \
     --contention 1,8,32,1024 --padding 1,16,32,1024 --rounds "$ROUNDS_IN" --target-ms "$TARGET_MS" \
-    --placements "$PLACEMENTS" --min-samples "$REPS" --max-samples "$REPS" -o "$WORK/rows.json" --quiet 2>"$WORK/err" || {
+    --placements "$PLACEMENTS" $ROTATE --min-samples "$REPS" --max-samples "$REPS" -o "$WORK/rows.json" --quiet 2>"$WORK/err" || {
     fail "atomlab rmw (process $proc): $(tail -2 "$WORK/err")"
     break
   }
@@ -55,7 +56,7 @@ for r in rows:
     fail "atomlab rows (process $proc): $(tail -1 "$WORK/rates")"
     break
   }
-  timeout 300 "$STANDALONE" --placements "$PLACEMENTS" "$wg" "$groups" "$REPS" "$ROUNDS_IN" $cells >"$WORK/sa.txt" 2>"$WORK/err" || {
+  timeout 300 "$STANDALONE" --placements "$PLACEMENTS" $ROTATE "$wg" "$groups" "$REPS" "$ROUNDS_IN" $cells >"$WORK/sa.txt" 2>"$WORK/err" || {
     fail "standalone (process $proc): exit $? ($(tail -2 "$WORK/err"))"
     break
   }
@@ -63,16 +64,16 @@ for r in rows:
     fail "standalone (process $proc): a cell did not verify: $(cat "$WORK/sa.txt")"
 done
 # The table: each point's median over the processes of each program, and the ratio.
-python3 - "$WORK/rates" "$TOL" "$POINTS" "$PROCS" "$ROUNDS_IN" "${wg:-?}" "${groups:-?}" "$PLACEMENTS" >"$TABLE" <<'PY'
+python3 - "$WORK/rates" "$TOL" "$POINTS" "$PROCS" "$ROUNDS_IN" "${wg:-?}" "${groups:-?}" "$PLACEMENTS" "$ROTATE" >"$TABLE" <<'PY'
 import statistics, sys
-rates, tol, points, procs, rounds, wg, groups, placements = sys.argv[1:]
+rates, tol, points, procs, rounds, wg, groups, placements, rotate = sys.argv[1:]
 got = {}
 for line in open(rates):
     f = line.split()
     if len(f) >= 5 and f[0] in ("atomlab", "standalone"):
         got.setdefault((f[0], f[1], int(f[2]), int(f[3])), []).append(float(f[4]))
 print(f"# {procs} alternating processes of each program, {rounds} rounds of every cell in each; grid {wg} x {groups};")
-print(f"# {placements} placements of the array in every round (two launches at each)")
+print(f"# {placements} placements of the array in every round (two launches at each){' ' + rotate if rotate else ''}")
 print("# each value is a process's median round; the medians over processes are compared")
 print(f"{'pattern':<11} {'c':>5} {'p':>5} {'atomlab_opus':>12} {'standalone':>12} {'ratio':>7}  atomlab | standalone per process")
 for point in points.split():

@@ -25,19 +25,34 @@
  * the device's state (they do not). ORDER: up (offset after offset, the default), down (the offsets in reverse: a
  * pattern that follows the address stays, one that follows time turns), rotate (one launch at each offset in
  * turn, five times, as a sample of `atomlab rmw --placements` does).
+ *
+ *   placement blocks add|cas CONTENTION PADDING WG WORKGROUPS ITERS OFFSETS STRIDE_MB ROTATIONS ROUNDS
+ *     -> per launch "launch R O K gops G verified V fill F", then "smid ...", "cycles ...", "start_ns ..." (one value a
+ *        block, in block order)
+ *
+ * (issue [truth], round 6: a contended contiguous cell's level moves between processes at every placement.) Which
+ * SM ran each block (%smid), how long each block took (clock64 cycles) and when it started (globaltimer), at
+ * OFFSETS offsets STRIDE_MB apart, each at ROTATIONS rotations of the work over the blocks (block b does block
+ * (b + k x ceil(WORKGROUPS / ROTATIONS)) mod WORKGROUPS's work, as atomlab --rotate), under three ways of
+ * re-initialising the cell before a launch (fill memset: cudaMemset, as atomlab; own: each word zeroed by the
+ * block that will update it, so its line was last written from that SM; none: the counts accumulate), ROUNDS
+ * rounds with a 1 GiB memset before each. It tells whether a slow block is slow because of its SM, of its line,
+ * or of the pair, whether the fill (which SMs last wrote the lines) sets the level, and whether the blocks' SMs
+ * change between launches, rounds and processes (scripts/gpu-truth-round6.sh reads it).
  */
 #include "probe.cuh"
 
 static const char usage[] =
     "usage: placement rmw contiguous|cross-warp CONTENTION PADDING WG WORKGROUPS ITERS [REPS]\n"
     "       placement probe add|cas CONTENTION PADDING WG WORKGROUPS ITERS OFFSETS STRIDE_MB ROUNDS TOUCH "
-    "[up|down|rotate]\n";
+    "[up|down|rotate]\n"
+    "       placement blocks add|cas CONTENTION PADDING WG WORKGROUPS ITERS OFFSETS STRIDE_MB ROTATIONS ROUNDS\n";
 
 // Times the cell on @p array (after a warm-up), checks every word, prints the line.
 static void measure(const cell &r, const char *name, unsigned *array, int unroll1 = 0)
 {
   int verified;
-  const double median = measure_cell(r, placements{array, 0, 1}, unroll1, &verified);
+  const double median = measure_cell(r, placements{array, 0, 1, 0}, unroll1, &verified);
   printf("placement %-14s ops_per_us %.6g median_ms %.6g verified %d\n", name,
          (double)r.threads * r.iters / (median * 1000.0), median, verified);
   fflush(stdout);
@@ -172,6 +187,125 @@ static int probe_offsets(int argc, char **argv)
   return 0;
 }
 
+// rmw_op with block b doing block (b + rot) mod blocks' work, and each block's SM, start time and cycles in @p rec
+// (three values a block). The barriers around the loop make a block's cycles its slowest warp's.
+__global__ void rmw_rec(unsigned *array, int cas, unsigned contention, unsigned padding, unsigned iters, unsigned rot,
+                        unsigned long long *rec)
+{
+  const unsigned t = (blockIdx.x + rot) % gridDim.x * blockDim.x + threadIdx.x;
+  unsigned *w = array + (t / contention) * padding;
+  __syncthreads();
+  unsigned long long start_ns, c0 = clock64();
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start_ns));
+  for (unsigned i = 0; i < iters; i++) {
+    if (cas) {
+      unsigned old = *(volatile unsigned *)w, seen;
+      while ((seen = atomicCAS(w, old, old + 1)) != old)
+        old = seen;
+    } else {
+      atomicAdd(w, 1u);
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    rec[3 * blockIdx.x] = smid;
+    rec[3 * blockIdx.x + 1] = start_ns;
+    rec[3 * blockIdx.x + 2] = clock64() - c0;
+  }
+}
+
+// Zeroes the words of rmw_rec's threads with the same blocks doing the same work (rotation @p rot): the lines are
+// last written by the SMs that will update them (placement blocks, fill "own").
+__global__ void zero_own(unsigned *array, unsigned contention, unsigned padding, unsigned rot)
+{
+  const unsigned t = (blockIdx.x + rot) % gridDim.x * blockDim.x + threadIdx.x;
+  array[(t / contention) * padding] = 0;
+}
+
+// placement blocks: per launch, each block's SM, start and cycles, over rounds x fills x offsets x rotations.
+static int probe_blocks(int argc, char **argv)
+{
+  if (argc != 10) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  const int cas = std::string_view(argv[0]) == "cas";
+  if (!cas && std::string_view(argv[0]) != "add") {
+    fprintf(stderr, "error: op '%s': allowed: add, cas\n", argv[0]);
+    return 2;
+  }
+  const unsigned c = parse(argv[1], "contention"), p = parse(argv[2], "padding"), wg = parse(argv[3], "wg"),
+                 groups = parse(argv[4], "workgroups"), iters = parse(argv[5], "iters"),
+                 offsets = parse(argv[6], "offsets"), stride_mb = parse(argv[7], "stride_mb"),
+                 rotations = parse(argv[8], "rotations"), rounds = parse(argv[9], "rounds");
+  if (c == 0 || p == 0 || wg == 0 || groups == 0 || iters == 0 || offsets == 0 || rotations == 0 || rounds == 0) {
+    fprintf(stderr, "error: contention, padding, wg, workgroups, iters, offsets, rotations and rounds must be at "
+                    "least 1\n");
+    return 2;
+  }
+  const unsigned long long threads = (unsigned long long)wg * groups;
+  const size_t cell_bytes = (threads + c - 1) / c * p * sizeof(unsigned);
+  const size_t stride = (size_t)stride_mb << 20, pool = stride * (offsets - 1) + cell_bytes, big = (size_t)1 << 30;
+  unsigned *array, *scratch;
+  unsigned long long *rec;
+  CHECK(cudaMalloc(&array, pool));
+  CHECK(cudaMalloc(&scratch, big));
+  CHECK(cudaMalloc(&rec, 3 * sizeof(unsigned long long) * groups));
+  std::vector<unsigned> got(cell_bytes / sizeof(unsigned));
+  std::vector<unsigned long long> host(3 * groups);
+  const unsigned step = (groups + rotations - 1) / rotations;
+  printf("blocks %s c %u p %u wg %u groups %u iters %u rotation_step %u\n", argv[0], c, p, wg, groups, iters, step);
+  // How the cell is re-initialised before each launch: memset (cudaMemset, as atomlab's fill), own (zero_own: each
+  // line last written by the SM that updates it), none (no re-initialisation: the counts accumulate).
+  const char *fills[] = {"memset", "own", "none"};
+  for (unsigned r = 0; r < rounds; r++) {
+    CHECK(cudaMemset(scratch, r & 0xff, big));
+    for (int fill = 0; fill < 3; fill++)
+      for (unsigned o = 0; o < offsets; o++) {
+        unsigned *cell = array + o * stride / sizeof(unsigned);
+        CHECK(cudaMemset(cell, 0, cell_bytes));
+        unsigned since_zero = 0; // launches since the cell was last zeroed
+        for (unsigned k = 0; k < rotations; k++) {
+          const unsigned rot = k * step % groups;
+          float t = 0;
+          for (int warm = 0; warm < 2; warm++) { // the first launch at each point warms up; the second is kept
+            if (fill == 0)
+              CHECK(cudaMemset(cell, 0, cell_bytes));
+            else if (fill == 1)
+              zero_own<<<groups, wg>>>(cell, c, p, rot);
+            since_zero = fill == 2 ? since_zero + 1 : 1;
+            CHECK(cudaDeviceSynchronize());
+            t = timed_ms([&] { rmw_rec<<<groups, wg>>>(cell, cas, c, p, iters, rot, rec); });
+          }
+          CHECK(cudaMemcpy(got.data(), cell, cell_bytes, cudaMemcpyDeviceToHost));
+          CHECK(cudaMemcpy(host.data(), rec, host.size() * sizeof host[0], cudaMemcpyDeviceToHost));
+          int ok = 1; // every word: iters per sharing thread per launch since the cell was zeroed
+          for (size_t w = 0; w < got.size(); w++) {
+            const unsigned long long slot = w / p, first = slot * c;
+            const unsigned long long sharers = w % p ? 0 : std::min<unsigned long long>(c, threads - first);
+            ok = ok && got[w] == (unsigned)(sharers * iters * since_zero);
+          }
+          printf("launch %u %zu %u gops %.3f verified %d fill %s\n", r, (size_t)o * stride_mb, k,
+                 threads * (double)iters / (t * 1e6), ok, fills[fill]);
+          unsigned long long t0 = ~0ULL;
+          for (unsigned b = 0; b < groups; b++)
+            t0 = std::min(t0, host[3 * b + 1]);
+          const char *names[] = {"smid", "start_ns", "cycles"};
+          for (int f = 0; f < 3; f++) {
+            printf("%s", names[f]);
+            for (unsigned b = 0; b < groups; b++)
+              printf(" %llu", host[3 * b + f] - (f == 1 ? t0 : 0));
+            printf("\n");
+          }
+        }
+      }
+    fflush(stdout);
+  }
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const std::string_view mode = argc > 1 ? argv[1] : "";
@@ -179,6 +313,8 @@ int main(int argc, char **argv)
     return rmw_placements(argc - 2, argv + 2);
   if (mode == "probe")
     return probe_offsets(argc - 2, argv + 2);
+  if (mode == "blocks")
+    return probe_blocks(argc - 2, argv + 2);
   fputs(usage, stderr);
   return 2;
 }

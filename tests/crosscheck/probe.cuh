@@ -55,12 +55,13 @@ template <class Launch> static float timed_ms(Launch launch)
 // cross-warp: thread t updates word (t * PADDING) mod WORDS, so threads WORDS/PADDING apart share one.
 // fetch_add on u32 with the result unused (atomicAdd compiles to RED), as atomlab's default row. UNROLL 0 leaves
 // the loop to nvcc (it unrolls by 4: REDG x5, as atomlab's CUDA kernel); 1 keeps one RED per iteration, the loop
-// body a SPIR-V compiler that does not unroll would give.
+// body a SPIR-V compiler that does not unroll would give. ROT: block b does block (b + ROT) mod blocks' work (as
+// atomlab --rotate: the same cell, its lines served by other SMs).
 template <int UNROLL>
 __global__ void rmw_cell(unsigned *array, int cross, unsigned contention, unsigned padding, unsigned words,
-                         unsigned iters)
+                         unsigned iters, unsigned rot)
 {
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned t = (blockIdx.x + rot) % gridDim.x * blockDim.x + threadIdx.x;
   unsigned *w = array + (cross ? (unsigned)(((unsigned long long)t * padding) % words) : (t / contention) * padding);
   if (UNROLL == 1) {
 #pragma unroll 1
@@ -117,11 +118,14 @@ template <class T> static inline double median_ms(std::vector<T> ms)
 }
 
 // Where a cell's launches put the array: launch n (after the warm-up) at buffer + ((n - 1) mod count) x step bytes
-// (standalone_rmw --placements); count 1, step 0: always at buffer.
+// (standalone_rmw --placements); count 1, step 0: always at buffer. rotate: launch n's blocks also shift their
+// work by ((n - 1) mod count) x s + q x ceil(s / 4) blocks, s = ceil(blocks / count), q the launch's pair of turns
+// ((n - 1) / count / 2) (standalone_rmw --rotate; atomlab rmw --rotate).
 struct placements {
   unsigned *buffer;
   size_t step;
   unsigned count;
+  int rotate;
 };
 
 /* REPS launches of @p r at @p at's placements after a warm-up, the array zeroed before each outside the timed
@@ -131,14 +135,17 @@ static inline double measure_cell(const cell &r, const struct placements &at, in
   std::vector<float> ms;
   unsigned *array = at.buffer;
   for (unsigned k = 0; k <= r.reps; k++) { // launch 0 is the warm-up, at the first placement
-    array = at.buffer + (k ? (k - 1) % at.count : 0) * at.step / sizeof(unsigned);
+    const unsigned place = k ? (k - 1) % at.count : 0, pair = k ? (k - 1) / at.count / 2 : 0;
+    array = at.buffer + place * at.step / sizeof(unsigned);
+    const unsigned step = (r.groups + at.count - 1) / at.count; // as atomlab's rotation_shift
+    const unsigned rot = at.rotate ? (unsigned)(((unsigned long long)place * step + pair * ((step + 3) / 4)) % r.groups) : 0;
     CHECK(cudaMemset(array, 0, r.words * sizeof(unsigned)));
     CHECK(cudaDeviceSynchronize());
     const float t = timed_ms([&] {
       if (unroll1)
-        rmw_cell<1><<<r.groups, r.wg>>>(array, r.cross, r.c, r.p, r.words, r.iters);
+        rmw_cell<1><<<r.groups, r.wg>>>(array, r.cross, r.c, r.p, r.words, r.iters, rot);
       else
-        rmw_cell<0><<<r.groups, r.wg>>>(array, r.cross, r.c, r.p, r.words, r.iters);
+        rmw_cell<0><<<r.groups, r.wg>>>(array, r.cross, r.c, r.p, r.words, r.iters, rot);
     });
     if (k > 0)
       ms.push_back(t);

@@ -8,12 +8,13 @@
  * a difference. tests/cli/gpu_crosscheck.sh runs it beside `atomlab rmw` at
  * the same grid and iteration counts.
  *
- *   standalone_rmw [--placements P] WG WORKGROUPS REPS ROUNDS CELL...
+ *   standalone_rmw [--placements P [--rotate]] WG WORKGROUPS REPS ROUNDS CELL...
  *   CELL: contiguous|cross-warp:CONTENTION:PADDING:ITERS
  *
  * With --placements P (as atomlab's): launch n of a round runs with the array at offset (n mod P) x step of
  * the buffer, step = 16 MiB / P in whole 2 MiB, so that a round's median is over P placements of the hot
- * lines (docs/method.md, "Placements"); REPS should be a multiple of P.
+ * lines (docs/method.md, "Placements"); REPS should be a multiple of P. --rotate (as atomlab's): placement k also
+ * shifts which block does which block's work by k x ceil(WORKGROUPS / P) blocks (docs/method.md, "Rotation").
  *
  * Measures every cell in ROUNDS rounds, cell after cell in each (as atomlab
  * --rounds does), and prints one line per cell:
@@ -74,8 +75,17 @@ int main(int argc, char **argv)
     }
     argv += 2, argc -= 2;
   }
+  int rotate = 0;
+  if (argc > 1 && std::string(argv[1]) == "--rotate") {
+    if (placements < 2) {
+      fprintf(stderr, "error: --rotate needs --placements of at least 2 (it has %u)\n", placements);
+      return 2;
+    }
+    rotate = 1;
+    argv += 1, argc -= 1;
+  }
   if (argc < 6) {
-    fprintf(stderr, "usage: standalone_rmw [--placements P] WG WORKGROUPS REPS ROUNDS "
+    fprintf(stderr, "usage: standalone_rmw [--placements P [--rotate]] WG WORKGROUPS REPS ROUNDS "
                     "contiguous|cross-warp:C:P:ITERS...\n");
     return 2;
   }
@@ -89,7 +99,7 @@ int main(int argc, char **argv)
   }
   unsigned *buffer;
   CHECK(cudaMalloc(&buffer, (size_t)most * sizeof(unsigned) + (placements - 1) * step));
-  const struct placements at = {buffer, step, placements};
+  const struct placements at = {buffer, step, placements, rotate};
   for (unsigned r = 0; r < rounds; r++)
     for (round_cell &x : cells) {
       int verified;

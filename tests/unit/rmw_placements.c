@@ -3,7 +3,10 @@
  * the kernel with its array at each of four offsets of one buffer, 4 MiB apart, twice each, is verified, and
  * keeps the median of all its samples. Read back from the context's array buffer after the row: every placement's
  * region holds the same final counts as the first (each was launched and left a whole result), and the memory
- * between them holds none (the launches did not all hit one place). Exits 77 without an OpenCL device.
+ * between them holds none (the launches did not all hit one place). With --rotate (docs/method.md, "Rotation"):
+ * the device's target table after the row is the last placement's rotation of the host's (the rotation ran), and
+ * exchange with its returned values used, whose check names the thread that wrote each word, verifies on every
+ * pattern (the verifier was given the rotated table: the unrotated one fails it). Exits 77 without an OpenCL device.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +16,7 @@
 #include "atomlab.h"
 #include "check.h"
 #include "core/context.h"
+#include "patterns/patterns.h"
 
 int main(void)
 {
@@ -66,6 +70,67 @@ int main(void)
   }
   free(mem);
   atl_row_release(&row);
+
+  /* --rotate: 3 placements of 5 groups of 64, a shift of 2 groups a placement; 6 samples, so the last ran at
+   * placement 2 (shift 4 groups). */
+  tm.placements = 3;
+  tm.rotate = 1;
+  s.workgroups = 5;
+  CHECK(atl_rmw_run(ctx, &s, &tm, &row) == 0);
+  CHECK(row.status == ATL_STATUS_OK && row.verified);
+  CHECK_EQ(atl_row_metric(&row, "rotation_groups", 0), 2);
+  CHECK_EQ(row.time_ms.samples, 6);
+  atl_row_release(&row);
+  {
+    const uint64_t threads = 64 * 5, shift = 4 * 64;
+    uint32_t want[64 * 5], got[64 * 5];
+    atl__pattern_targets(&s, 0, want);
+    const struct atl__scratch *tb = &ctx->device_buffers[1]; /* rmw.c's SLOT_TARGET */
+    CHECK(tb->ptr != NULL && atl__ops(ctx)->read(atl__dev(ctx), tb->ptr, got, sizeof got) == 0);
+    unsigned same = 0;
+    for (uint64_t t = 0; t < threads; t++)
+      same += got[t] == want[(t + shift) % threads];
+    CHECK_EQ(same, threads);
+  }
+  s.op = ATL_OP_EXCHANGE;
+  s.result = ATL_RESULT_USED;
+  const enum atl_pattern patterns[] = {ATL_PATTERN_CONTIGUOUS, ATL_PATTERN_CROSS_WARP, ATL_PATTERN_BRANCHED,
+                                       ATL_PATTERN_RANDOM};
+  for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
+    s.pattern = patterns[i];
+    CHECK(atl_rmw_run(ctx, &s, &tm, &row) == 0);
+    CHECK(row.status == ATL_STATUS_OK && row.verified);
+    atl_row_release(&row);
+  }
+  /* The second pair of turns pairs the lines with other groups: 12 samples of 8 groups, the last at placement 2 of
+   * rotation 5 = 2 x ceil(8 / 3) + 1 x ceil(3 / 4) = 7 groups. */
+  s.op = ATL_OP_FETCH_ADD;
+  s.result = ATL_RESULT_UNUSED;
+  s.pattern = ATL_PATTERN_CONTIGUOUS;
+  s.workgroups = 8;
+  tm.min_samples = tm.max_samples = 12;
+  CHECK(atl_rmw_run(ctx, &s, &tm, &row) == 0);
+  CHECK(row.status == ATL_STATUS_OK && row.verified);
+  CHECK_EQ(row.time_ms.samples, 12);
+  CHECK_EQ(atl_row_metric(&row, "rotation_groups", 0), 3);
+  atl_row_release(&row);
+  {
+    const uint64_t threads = 64 * 8, shift = 7 * 64;
+    uint32_t want[64 * 8], got[64 * 8];
+    atl__pattern_targets(&s, 0, want);
+    const struct atl__scratch *tb = &ctx->device_buffers[1]; /* rmw.c's SLOT_TARGET */
+    CHECK(tb->ptr != NULL && atl__ops(ctx)->read(atl__dev(ctx), tb->ptr, got, sizeof got) == 0);
+    unsigned same = 0;
+    for (uint64_t t = 0; t < threads; t++)
+      same += got[t] == want[(t + shift) % threads];
+    CHECK_EQ(same, threads);
+  }
+  tm.min_samples = tm.max_samples = 1;
+  tm.rotate = 0;
+  s.op = ATL_OP_FETCH_ADD;
+  s.result = ATL_RESULT_UNUSED;
+  s.pattern = ATL_PATTERN_CONTIGUOUS;
+  s.workgroups = 4;
 
   /* A work-group local array has no placements: one, and no placement metrics. */
   s.space = ATL_SPACE_LOCAL;

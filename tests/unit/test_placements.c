@@ -90,6 +90,17 @@ int main(void)
     CHECK_NEAR(atl__placement_spread(ms, 8, 2), 1 / 1.5);
     CHECK(atl__placement_noise(ms, 8, 1) < 0 && atl__placement_spread(ms, 8, 1) == 0);
   }
+  /* With --rotate a pair of turns shares its pairings and the next pair has others: the noise is each sample
+   * against its partner in the other turn of its pair (0 here), not against its placement (whose samples span
+   * two pairings, 1 and 3: a spread within the placement). */
+  {
+    const double ms[] = {1, 2, 1, 2, 3, 2, 3, 2};
+    CHECK(atl__pair_noise(ms, 8, 2) == 0);
+    CHECK(atl__placement_noise(ms, 8, 2) > 0.1);
+    CHECK(atl__sampling_noise(ms, 8, 2, 1) == 0 && atl__sampling_noise(ms, 8, 2, 0) > 0.1);
+    const double odd[] = {1, 2, 1, 2, 5, 7}; /* an unpaired last turn counts against itself */
+    CHECK(atl__pair_noise(odd, 6, 2) == 0);
+  }
   /* The setting: 1 to ATL_MAX_PLACEMENTS, one whole number. */
   {
     struct atl_timing tm;
