@@ -29,7 +29,7 @@ PROCS=${CROSSCHECK_ROUNDS:-3}       # alternating processes of each program
 ROUNDS_IN=${CROSSCHECK_ROUNDS_IN:-3} # rounds within each process (odd: the median round is one round)
 TARGET_MS=${CROSSCHECK_TARGET_MS:-4}
 PLACEMENTS=${CROSSCHECK_PLACEMENTS:-8}
-ROTATE=${CROSSCHECK_ROTATE:-} # --rotate: each placement also rotates the work over the work-groups, on both sides
+ROTATE=${CROSSCHECK_ROTATE---rotate} # each placement also rotates the work over the work-groups, on both sides (docs/method.md, "Rotation"); CROSSCHECK_ROTATE= turns it off
 REPS=$((PLACEMENTS > 1 ? 2 * PLACEMENTS : 5)) # launches a round: two turns over the placements
 POINTS="contiguous:1:1 contiguous:32:1 contiguous:1:32 contiguous:1024:1 cross-warp:32:1 cross-warp:8:16"
 TABLE=$WORK/table.txt
