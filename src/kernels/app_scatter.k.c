@@ -121,6 +121,22 @@ ATL_INLINE uint slot_of(volatile ATL_LOCAL uint *keys, uint k)
 #endif
 
 #if defined(VARIANT_part)
+/* The slot that already holds key @p k (the probes of slot_of, no insert), or SLOTS: --part-table seen */
+ATL_INLINE uint slot_find(volatile ATL_LOCAL uint *keys, uint k)
+{
+  uint s = (k * 2654435761u) % SLOTS;
+  for (uint probe = 0; probe < 8; probe++, s = (s + 1) % SLOTS) {
+    const uint cur = keys[s];
+    if (cur == k)
+      return s;
+    if (cur == EMPTY)
+      break;
+  }
+  return SLOTS;
+}
+#endif
+
+#if defined(VARIANT_part)
 /*
  * VARIANT_part's bucketing (--part-keys bucket), one pass over the keys before the ranges: part_count counts
  * the rows of each range, part_scan turns the counts into each range's first place (bounds) and a cursor,
@@ -218,7 +234,7 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
 }
 #endif
 
-#if defined(VARIANT_part) && defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && !defined(PACKED)
+#if defined(VARIANT_part) && defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && (!defined(PACKED) || D % 2 == 0)
 /*
  * VARIANT_part: launch p of P adds only the rows whose key lies in [lo, hi), a slice of the output the host
  * sizes to stay in the L2 while every update of it arrives (src/apps/scatter.c: half the L2). Uniform keys
@@ -233,10 +249,21 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
  * loaded before any is added (a lane's loads in flight together, not one DRAM latency per unit). A key
  * that recurs within a step (a zipf head, a hot row) takes a slot of the work-group's local table (as the
  * block variant's: SLOTS keys x D sums, CAS inserts) and goes out once per work-group at the end; keys that
- * do not recur (uniform) never touch it.
+ * do not recur (uniform) never touch it. With PART_SEEN (--part-table seen) a key alone in its step also
+ * adds into the table where an earlier step put it (one shared read for a key that is not there): a zipf
+ * head's less frequent keys then leave the L2's hot lines alone.
+ * 16-bit floats (even D) take the same path: a lane sums a group's rows in f32 and rounds the sum to 16 bits
+ * once for the packed reduction (a unit: 8 values, 16 bytes, one red.global.v4.bf16x2 / .f16x2 on sm_90 with
+ * D a multiple of 8; else a pair, one bf16x2 / f16x2 reduction); the local table holds f32 sums, rounded when
+ * the work-group's end adds them. Roundings per output element: at most its rows' count, as the block
+ * variant's (the bound of docs/scatter.md).
  */
 #if __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && D % 4 == 0
 #define UNIT 4u
+#elif __CUDA_ARCH__ >= 900 && defined(PACKED) && D % 8 == 0
+#define UNIT 8u
+#elif defined(PACKED)
+#define UNIT 2u
 #else
 #define UNIT 1u
 #endif
@@ -248,11 +275,28 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
 #if !defined(WARPS)
 #define WARPS 32u
 #endif
+#if !defined(PART_SEEN)
+#define PART_SEEN 0
+#endif
 
 /* v = (first) or += the UNIT values at p, loaded evict-first (they are read once) */
 ATL_INLINE void unit_load(const T *p, A *v, bool first)
 {
-#if UNIT == 4
+#if defined(PACKED) /* 16-bit values: a 32-bit word holds a pair (the unit starts a word: D is even) */
+  uint w[UNIT / 2];
+#if UNIT == 8
+  const uint4 x = __ldcs((const uint4 *)p);
+  w[0] = x.x, w[1] = x.y, w[2] = x.z, w[3] = x.w;
+#else
+  w[0] = __ldcs((const unsigned int *)p);
+#endif
+#pragma unroll
+  for (uint u = 0; u < UNIT / 2; u++) {
+    const A lo = LOAD(w[u] & 0xffffu), hi = LOAD(w[u] >> 16);
+    v[2 * u] = first ? lo : v[2 * u] + lo;
+    v[2 * u + 1] = first ? hi : v[2 * u + 1] + hi;
+  }
+#elif UNIT == 4
   const float4 x = __ldcs((const float4 *)p);
   if (first)
     v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
@@ -264,10 +308,24 @@ ATL_INLINE void unit_load(const T *p, A *v, bool first)
 #endif
 }
 
-/* out p += the UNIT values of v: one vector reduction (sm_90, f32) or one atomic */
+/* out p += the UNIT values of v: one vector reduction (sm_90: f32, or 16-bit sums rounded to nearest) or one
+ * atomic (16-bit: one packed reduction) */
 ATL_INLINE void unit_red(T *p, const A *v)
 {
-#if UNIT == 4
+#if defined(PACKED) && UNIT == 8
+#if defined(TYPE_bf16)
+#define TO16(f) atl_float_to_bf16(f)
+#else
+#define TO16(f) atl_float_to_f16(f)
+#endif
+  asm volatile(RED_V4 " [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(TO16(v[0]) | TO16(v[1]) << 16),
+               "r"(TO16(v[2]) | TO16(v[3]) << 16), "r"(TO16(v[4]) | TO16(v[5]) << 16),
+               "r"(TO16(v[6]) | TO16(v[7]) << 16)
+               : "memory");
+#undef TO16
+#elif defined(PACKED)
+  ADD_WORD((uint *)p, v[0], v[1]);
+#elif UNIT == 4
   asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v[0]), "f"(v[1]), "f"(v[2]), "f"(v[3])
                : "memory");
 #else
@@ -297,6 +355,10 @@ ATL_INLINE void part_step(struct part_shared *sh, const T *ATL_RESTRICT src, T *
     sh->first[warp][__popc(lead & ((1u << lane) - 1u))] = lane;
     if (__popc(grp) > 1)
       slot = slot_of(sh->keys, k);
+#if PART_SEEN
+    else /* a head key alone in this step still goes to its slot if an earlier step gave it one */
+      slot = slot_find(sh->keys, k);
+#endif
   }
   __syncwarp();
   const uint n = (uint)__popc(lead) * UNITS;

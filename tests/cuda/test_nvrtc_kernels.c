@@ -201,6 +201,12 @@ static const struct app_case {
   {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u", 0},
   {"app_scatter", "D=33 TYPE_u32 IDX_T=ulong VARIANT_part SLOTS=248u", 0},
   {"app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_part SLOTS=128u", 0},
+  /* part's 16-bit warp path: 8 values a unit (sm_90, D a multiple of 8) or a pair, the seen table; odd D falls
+   * back to the atomic path */
+  {"app_scatter", "D=64 TYPE_bf16 IDX_T=ulong VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=2u PART_SEEN=1", 0},
+  {"app_scatter", "D=34 TYPE_f16 IDX_T=uint VARIANT_part SLOTS=240u WARPS=32u PART_BATCH=4u", 0},
+  {"app_scatter", "D=33 TYPE_bf16 IDX_T=uint VARIANT_part SLOTS=248u", 0},
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u PART_SEEN=1", 0},
   {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=4u", 0},
   {"app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_part SLOTS=2048u WARPS=32u PART_BATCH=2u", 0},
   {"app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", 1},
