@@ -25,6 +25,7 @@ def label(name, r):
     v = r["variant"].split("/")[2]
     if "partitions" in r:
         v += f" P={int(r['partitions'])} b={int(r['part_batch'])}{' seen' if r.get('part_seen') else ''}"
+        v += " hot" if r.get("part_hot") else ""
     return f"{name}:{v}"
 
 
@@ -38,9 +39,9 @@ def best(names, d, skip=("det", "copy-ceiling")):
     return min(c, key=lambda x: x[0]) if c else None
 
 
-for name in ("check-bf16", "check-bf16-seen", "check-f16", "check-f32-seen"):
+for name in ("check-bf16", "check-bf16-seen", "check-f16", "check-f32-seen", "check-f32-hot", "check-bf16-hot"):
     scatter_rows.table(f"check, E = 300 K, V = 20 K ({name[6:]})", scatter_rows.rows(o, name + ".json"))
-F32, BF16 = ("f32", "f32-seen"), ("bf16", "bf16-seen", "bf16-b4")
+F32, BF16 = ("f32", "f32-seen", "f32-hot", "f32-hot-b2", "f32-hot-seen"), ("bf16", "bf16-seen", "bf16-hot")
 for name in BF16 + F32:
     scatter_rows.table(f"{name}, D = 64, E = 8 M, V = 1 M", scatter_rows.rows(o, name + ".json"), details=True)
 

@@ -38,13 +38,15 @@ enum { PART_REREAD, PART_BUCKET };
 static const char *const part_key_names[] = {"reread", "bucket"};
 enum { PART_TABLE_RECUR, PART_TABLE_SEEN };
 static const char *const part_table_names[] = {"recur", "seen"};
+enum { PART_HOT_NONE, PART_HOT_WARP };
+static const char *const part_hot_names[] = {"none", "warp"};
 #define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
 
 struct scatter_params {
   uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
-  int type, index, part_keys, part_table;
+  int type, index, part_keys, part_table, part_hot;
   double zipf;
   const char *dump;
 };
@@ -585,10 +587,11 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   }
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
-           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d",
+           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
            variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows, p->bin_rows,
-           1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1, p->part_table == PART_TABLE_SEEN);
+           1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1, p->part_table == PART_TABLE_SEEN,
+           p->part_hot == PART_HOT_WARP);
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
@@ -623,6 +626,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "part_bucketed", r->bucketed);
     atl_row_metric_set(&row, "part_batch", batch);
     atl_row_metric_set(&row, "part_seen", p->part_table == PART_TABLE_SEEN);
+    atl_row_metric_set(&row, "part_hot", p->part_hot == PART_HOT_WARP);
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
     if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
@@ -859,6 +863,9 @@ static const struct atl_app_option scatter_options[] = {
     {"part-table", ATL_APP_OPT_CHOICE, P(part_table), .names = part_table_names, .nnames = 2, .def = "recur",
      .arg = "HOW", .help = "which keys the part variant sums in its work-group's local table (CUDA): recur (keys that "
                            "recur within a warp's 32 rows) or seen (those, and any key already in the table)"},
+    {"part-hot", ATL_APP_OPT_CHOICE, P(part_hot), .names = part_hot_names, .nnames = 2, .def = "none", .arg = "HOW",
+     .help = "the part variant's hot key (CUDA): none, or warp (each warp sums the first key it sees recur in its "
+             "registers, every later row of it without an atomic, and adds it once at its end)"},
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
     {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
      .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "

@@ -278,6 +278,20 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
 #if !defined(PART_SEEN)
 #define PART_SEEN 0
 #endif
+#if !defined(PART_HOT)
+#define PART_HOT 0
+#endif
+
+/* --part-hot warp: a warp's own hot key, summed in its registers. The first key the warp sees recur within a
+ * step (a zipf head's rank 0 most often, the hot row always) becomes its key; from the next step on, that key's
+ * rows are added by the whole warp into registers (lane l holding units l, l + 32, ...: a row's loads
+ * coalesced, PART_BATCH rows' loads in flight together, no atomic at all) and go out once, when the warp ends.
+ * The rest go the usual way. */
+#define HOTJ ((UNITS + LANES - 1) / LANES)
+struct part_hot {
+  uint key;
+  A v[HOTJ][UNIT];
+};
 
 /* v = (first) or += the UNIT values at p, loaded evict-first (they are read once) */
 ATL_INLINE void unit_load(const T *p, A *v, bool first)
@@ -342,10 +356,48 @@ struct part_shared {
 };
 
 /* One step of a warp: lane l's row @p row with key @p k, where @p in */
-ATL_INLINE void part_step(struct part_shared *sh, const T *ATL_RESTRICT src, T *out, uint warp, uint lane, bool in,
-                          uint k, uint row)
+ATL_INLINE void part_step(struct part_shared *sh, struct part_hot *hot, const T *ATL_RESTRICT src, T *out, uint warp,
+                          uint lane, bool in, uint k, uint row)
 {
+#if PART_HOT
+  if (hot->key != EMPTY) { /* the same for every lane */
+    /* PART_BATCH of the key's rows a time: their loads in flight together, then added (zeros past the last) */
+    for (uint hm = __ballot_sync(FULL, in && k == hot->key); hm;) {
+      A x[PART_BATCH][HOTJ][UNIT];
+#pragma unroll
+      for (uint b = 0; b < PART_BATCH; b++) {
+        const uint r = __shfl_sync(FULL, row, hm ? (uint)__ffs(hm) - 1u : 0u);
+#pragma unroll
+        for (uint j = 0; j < HOTJ; j++)
+          if (hm && lane + j * LANES < UNITS)
+            unit_load(&src[(ulong)r * D + (lane + j * LANES) * UNIT], x[b][j], true);
+          else
+#pragma unroll
+            for (uint u = 0; u < UNIT; u++)
+              x[b][j][u] = (A)0;
+        hm &= hm - 1u;
+      }
+#pragma unroll
+      for (uint b = 0; b < PART_BATCH; b++)
+#pragma unroll
+        for (uint j = 0; j < HOTJ; j++)
+#pragma unroll
+          for (uint u = 0; u < UNIT; u++)
+            hot->v[j][u] += x[b][j][u];
+    }
+    in = in && k != hot->key;
+  }
+#endif
   const uint grp = __match_any_sync(FULL, in ? k : EMPTY); /* the lanes whose row has this key */
+#if PART_HOT
+  if (hot->key == EMPTY) { /* this step's rows of the new key still go the usual way */
+    const uint rec = __ballot_sync(FULL, in && __popc(grp) > 1);
+    if (rec)
+      hot->key = __shfl_sync(FULL, k, (uint)__ffs(rec) - 1u);
+  }
+#else
+  (void)hot;
+#endif
   const uint lead = __ballot_sync(FULL, in && lane == (uint)__ffs(grp) - 1u);
   if (lead == 0)
     return;
@@ -399,8 +451,14 @@ ATL_INLINE void part_step(struct part_shared *sh, const T *ATL_RESTRICT src, T *
   __syncwarp(); /* the step's arrays are read before the next step writes them */
 }
 
-ATL_INLINE void part_begin(struct part_shared *sh)
+ATL_INLINE void part_begin(struct part_shared *sh, struct part_hot *hot)
 {
+  hot->key = EMPTY;
+#pragma unroll
+  for (uint j = 0; j < HOTJ; j++)
+#pragma unroll
+    for (uint u = 0; u < UNIT; u++)
+      hot->v[j][u] = (A)0;
   const uint lid = atl_local_id(), wg = atl_local_size();
   for (uint s = lid; s < SLOTS; s += wg)
     sh->keys[s] = EMPTY;
@@ -410,9 +468,18 @@ ATL_INLINE void part_begin(struct part_shared *sh)
 }
 
 /* the table's sums out, one reduction per slot and unit */
-ATL_INLINE void part_end(struct part_shared *sh, T *out)
+ATL_INLINE void part_end(struct part_shared *sh, const struct part_hot *hot, T *out)
 {
   const uint lid = atl_local_id(), wg = atl_local_size();
+#if PART_HOT
+  if (hot->key != EMPTY)
+#pragma unroll
+    for (uint j = 0; j < HOTJ; j++)
+      if (lid % LANES + j * LANES < UNITS)
+        unit_red(&out[(ulong)hot->key * D + (lid % LANES + j * LANES) * UNIT], hot->v[j]);
+#else
+  (void)hot;
+#endif
   atl_barrier_local();
   for (uint e = lid; e < SLOTS * UNITS; e += wg) {
     const uint s = e / UNITS, c = e % UNITS * UNIT, k = sh->keys[s];
@@ -426,7 +493,8 @@ ATL_KERNEL void scatter_part(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRIC
 {
   ATL_SHARED struct part_shared sh;
   const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
-  part_begin(&sh);
+  struct part_hot hot;
+  part_begin(&sh, &hot);
   /* Steps of 32 rows, step s by warp s mod the warps (one wave of them): sorted keys, whose rows of a range are
    * neighbours, spread over every warp too. The same steps for every lane: the votes need them all. */
   const ulong stride = atl_global_size64() / LANES * LANES;
@@ -435,10 +503,10 @@ ATL_KERNEL void scatter_part(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRIC
   for (; base < rows; base += stride) { /* the next step's keys loaded before this step's rows */
     const ulong i = base + lane, next = i + stride;
     const uint k_next = next < rows ? (uint)__ldcs(&idx[next]) : hi;
-    part_step(&sh, src, out, warp, lane, k - lo < hi - lo, k, (uint)i);
+    part_step(&sh, &hot, src, out, warp, lane, k - lo < hi - lo, k, (uint)i);
     k = k_next;
   }
-  part_end(&sh, out);
+  part_end(&sh, &hot, out);
 }
 
 ATL_KERNEL void scatter_part_bucketed(const T *ATL_RESTRICT src, const uint2 *ATL_RESTRICT pairs, T *out,
@@ -447,17 +515,18 @@ ATL_KERNEL void scatter_part_bucketed(const T *ATL_RESTRICT src, const uint2 *AT
   ATL_SHARED struct part_shared sh;
   const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
   const ulong b0 = meta[2 * PART_MAX + q], b1 = meta[2 * PART_MAX + q + 1];
-  part_begin(&sh);
+  struct part_hot hot;
+  part_begin(&sh, &hot);
   const ulong stride = atl_global_size64() / LANES * LANES;
   ulong base = b0 + atl_global_id64() / LANES * LANES;
   uint2 pr = base + lane < b1 ? __ldcs(&pairs[base + lane]) : make_uint2(0u, 0u);
   for (; base < b1; base += stride) { /* the next step's pairs loaded before this step's rows */
     const ulong i = base + lane, next = i + stride;
     const uint2 pr_next = next < b1 ? __ldcs(&pairs[next]) : make_uint2(0u, 0u);
-    part_step(&sh, src, out, warp, lane, i < b1, pr.y, pr.x);
+    part_step(&sh, &hot, src, out, warp, lane, i < b1, pr.y, pr.x);
     pr = pr_next;
   }
-  part_end(&sh, out);
+  part_end(&sh, &hot, out);
 }
 #elif defined(VARIANT_part)
 /* VARIANT_part elsewhere (OpenCL, 16-bit types, CUDA before sm_70): the same passes over key ranges, each row

@@ -207,6 +207,11 @@ static const struct app_case {
   {"app_scatter", "D=34 TYPE_f16 IDX_T=uint VARIANT_part SLOTS=240u WARPS=32u PART_BATCH=4u", 0},
   {"app_scatter", "D=33 TYPE_bf16 IDX_T=uint VARIANT_part SLOTS=248u", 0},
   {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u PART_SEEN=1", 0},
+  /* the warp's hot key in registers (f32 4 a unit, 16-bit 8 or 2, u32 at D = 1: one lane busy) */
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u PART_HOT=1 PART_BATCH=2u", 0},
+  {"app_scatter", "D=64 TYPE_bf16 IDX_T=ulong VARIANT_part SLOTS=128u PART_HOT=1 PART_SEEN=1", 0},
+  {"app_scatter", "D=34 TYPE_f16 IDX_T=uint VARIANT_part SLOTS=240u PART_HOT=1", 0},
+  {"app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_part SLOTS=2048u PART_HOT=1", 0},
   {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=4u", 0},
   {"app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_part SLOTS=2048u WARPS=32u PART_BATCH=2u", 0},
   {"app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", 1},
