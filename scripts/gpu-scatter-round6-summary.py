@@ -39,7 +39,8 @@ def best(names, d, skip=("det", "copy-ceiling")):
     return min(c, key=lambda x: x[0]) if c else None
 
 
-for name in ("check-bf16", "check-bf16-seen", "check-f16", "check-f32-seen", "check-f32-hot", "check-bf16-hot"):
+for name in ("check-bf16", "check-bf16-seen", "check-f16", "check-f32-seen", "check-f32-hot", "check-bf16-hot", "check-det",
+             "check-det-u32"):
     scatter_rows.table(f"check, E = 300 K, V = 20 K ({name[6:]})", scatter_rows.rows(o, name + ".json"))
 F32, BF16 = ("f32", "f32-seen", "f32-hot", "f32-hot-b2", "f32-hot-seen"), ("bf16", "bf16-seen", "bf16-hot")
 for name in BF16 + F32:
@@ -63,6 +64,13 @@ for d in ("uniform", "zipf", "hot"):
               f"{verdict(f32best[d][0] / b[0], 1.0)}")
     else:
         print(f"  {d:8s} no verified pair")
+
+det = scatter_rows.rows(o, "det.json")
+scatter_rows.table("det, f32, D = 64, E = 8 M, V = 1 M", det)
+print("TARGET deterministic (det) at 0.4x the ceiling on every distribution (its radix passes / its sums)")
+for (d, v), r in scatter_rows.by(det, with_ceiling=False).items():
+    print(f"  {d:10s} {ms(r):8.3f} ms (sort {r.get('det_sort_ms', 0):.3f}, sum {r.get('det_sum_ms', 0):.3f})  "
+          f"{verdict(r.get('ratio_to_ceiling', 0), 0.4)}")
 
 doc = scatter_rows.torch_table(o, {d: b[0] for d, b in f32best.items()})
 if doc and "uniform" in f32best:

@@ -5,13 +5,16 @@
 # (about 6):
 #   1. check at a small size on CUDA: bf16 part (8 values a unit, every distribution, 5 ranges) and auto; bf16
 #      with i64 keys and the seen table in one range; f16 at dim 34 (a pair a unit); f32 with the seen table;
-#      f32 and bf16 with the warp's hot key;
+#      f32 and bf16 with the warp's hot key; the deterministic variant (f32 on 7 groups of 1024, u32 i64 at 128);
 #   2. bf16 at the issue's shape (D = 64, E = 8 M, V = 1 M; uniform, zipf, hot): round 5's best bf16 variants
 #      (vector, block, run) beside auto, which now picks part; then auto with the seen table, with the hot key;
 #   3. f32 at the same shape: auto (part with round 5's best configuration: L2-sized ranges for uniform keys,
 #      one range for zipf and hot) and the atomic variant, inputs dumped; auto with the seen table, the hot
 #      key (and its batch 2), both; PyTorch's index_add_ on the uniform keys (the 3x target);
-#   4. the weighted bincount, 2^20 bins, uniform keys: atomic, bins and auto, and atomic at 256 and 2048 rows a
+#   4. the deterministic variant (det_place's ranks by match-any, rows and partials loaded ahead), checked at
+#      a small size on other grids and work-group sizes, then f32 on every distribution with its sort and sum
+#      times (det_sort_ms, det_sum_ms);
+#   5. the weighted bincount, 2^20 bins, uniform keys: atomic, bins and auto, and atomic at 256 and 2048 rows a
 #      warp (0.3x the ceiling: round 5 0.286x).
 # Writes OUT/*.json, info.txt (each step's command and status) and summary.txt
 # (scripts/gpu-scatter-round6-summary.py: every ratio against its target).
@@ -32,6 +35,9 @@ step check-f32-hot 25 $C --type f32 --dim 64 --variants part,auto --partitions 1
   -o "$OUT/check-f32-hot.json" --quiet
 step check-bf16-hot 25 $C --type bf16 --dim 64 --variants part --partitions 3 --part-hot warp --part-table seen \
   -o "$OUT/check-bf16-hot.json" --quiet
+step check-det 25 $C --type f32 --dim 64 --variants det --groups 7 --wg-size 1024 -o "$OUT/check-det.json" --quiet
+step check-det-u32 25 $C --type u32 --dim 33 --index i64 --variants det --wg-size 128 -o "$OUT/check-det-u32.json" \
+  --quiet
 S="$A app scatter --backend cuda --rows $E --dim $D --targets $V --dist uniform,zipf,hot"
 step bf16 70 $S --type bf16 --variants vector,block,run,auto -o "$OUT/bf16.json" --quiet
 step bf16-seen 35 $S --type bf16 --variants auto --part-table seen -o "$OUT/bf16-seen.json" --quiet
@@ -43,6 +49,7 @@ step f32-hot-b2 30 $S --type f32 --dist zipf,hot --variants part --partitions 1 
   -o "$OUT/f32-hot-b2.json" --quiet
 step f32-hot-seen 35 $S --type f32 --variants auto --part-hot warp --part-table seen -o "$OUT/f32-hot-seen.json" \
   --quiet
+step det 60 $S --type f32 --dist all --variants det -o "$OUT/det.json" --quiet
 step torch 40 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --targets $V --dists uniform \
   --det-reps 1 -o "$OUT/torch.json"
 rm -rf "$W/d"

@@ -125,6 +125,7 @@ struct scatter_run {
   struct atl_launch pre_launch[3];
   struct atl_arg pre_args[3][6];
   char det_instructions[sizeof ((struct atl_row *)0)->instructions];
+  double det_sort_ms, det_sum_ms; /* the det variant's last sample: its radix passes, its tile and combine passes */
 };
 
 static int reset_out(atl_context_t ctx, void *arg)
@@ -336,7 +337,7 @@ static int det_once(void *arg, uint32_t iters, double *ms)
   struct scatter_run *r = arg;
   int err = reset_out(r->ctx, r);
   (void)iters;
-  return err ? err : atl__scatter_det_launch(r->ctx, &r->det, ms);
+  return err ? err : atl__scatter_det_launch(r->ctx, &r->det, ms, &r->det_sort_ms, &r->det_sum_ms);
 }
 
 /* One timed sample of the part variant: the output (and the bucketing's counts) zeroed (untimed), the
@@ -597,6 +598,8 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
     if (!(err = det_once(r, 0, &warm)))
       err = atl__app_sample(det_once, r, tm, &row.time_ms);
+    atl_row_metric_set(&row, "det_sort_ms", r->det_sort_ms);
+    atl_row_metric_set(&row, "det_sum_ms", r->det_sum_ms);
   } else if (variant != VAR_CUB)
     err = atl__app_build(ctx, "app_scatter",
                          variant != VAR_PART ? "scatter_add" : r->bucketed ? "scatter_part_bucketed" : "scatter_part",

@@ -84,17 +84,24 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   return 0;
 }
 
-int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms)
+int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms, double *sort_ms,
+                            double *sum_ms)
 {
-  double total = 0;
+  double total = 0, sums = 0;
   for (unsigned i = 0; i < d->n; i++) {
     double t = 0;
     int err = atl__ops(ctx)->launch(atl__dev(ctx), d->kernel_of[i], &d->launch[i], &t);
     if (err)
       return err;
     total += t;
+    if (d->kernel_of[i] == d->kernels[K_TILE] || d->kernel_of[i] == d->kernels[K_COMBINE])
+      sums += t;
   }
   if (ms)
     *ms = total;
+  if (sort_ms)
+    *sort_ms = total - sums;
+  if (sum_ms)
+    *sum_ms = sums;
   return 0;
 }

@@ -33,7 +33,9 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
                              const char *type_define, unsigned idx_bytes, struct atl_row *row);
 
 /* Every pass in order (out += the scatter, each element by one writer in a fixed order); the device times
- * summed into @p ms (may be NULL). */
-int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms);
+ * summed into @p ms (may be NULL), and into @p sort_ms and @p sum_ms (may be NULL) the radix passes' and the
+ * tile and combine passes' shares of it (where the time goes). */
+int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms, double *sort_ms,
+                            double *sum_ms);
 
 #endif

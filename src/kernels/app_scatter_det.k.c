@@ -99,13 +99,30 @@ ATL_KERNEL void det_scan(ATL_GLOBAL uint *counts, ulong n)
   atl_group_exclusive_scan(counts, n, part);
 }
 
+/* det_place's ranks by match-any on CUDA (whole warps: WG a multiple of 32), by a count over the round elsewhere */
+#if defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && WG % 32 == 0
+#define DET_MATCH 1
+#else
+#define DET_MATCH 0
+#endif
+
 /* Each chunk's rows to their sorted places by the digit at @p shift, in row order within each digit. */
 ATL_KERNEL void det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ATL_GLOBAL const uint *ids_in,
                           ATL_GLOBAL const uint *offsets, ATL_GLOBAL uint *keys_out, ATL_GLOBAL uint *ids_out,
                           ulong rows, uint shift, uint first)
 {
   ATL_SHARED uint next[BINS]; /* the next free place of each digit in this chunk */
+#if DET_MATCH
+  /* CUDA: a row's rank among the round's rows of its digit is its lanes below it with that digit (match-any)
+   * plus each earlier warp's count of it: wcnt[warp][digit] = round tag << 8 | count, written by the digit's
+   * first lane in the warp; an entry of an earlier round (another tag) counts 0, so nothing is cleared per
+   * round (the tags wrap after 2^24 rounds: the table is cleared then). Counts, never an atomic's order. */
+  ATL_SHARED uint wcnt[WG / LANES][BINS];
+  const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
+  uint tag = 0xffffffu; /* the first round wraps it: the table is cleared before any use */
+#else
   ATL_SHARED uint dig[WG];
+#endif
   const uint lid = atl_local_id(), wg = atl_local_size();
   const ulong chunks = (rows + CHUNK - 1) / CHUNK;
   for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
@@ -120,6 +137,32 @@ ATL_KERNEL void det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *ke
         id = first ? (uint)i : ids_in[i];
         d = (k >> shift) & (BINS - 1);
       }
+#if DET_MATCH
+      tag = (tag + 1u) & 0xffffffu;
+      if (tag == 0) { /* the tags wrapped: every entry cleared (each work-item its own, then all wait) */
+        for (uint e = lid; e < (WG / LANES) * BINS; e += wg)
+          wcnt[e / BINS][e % BINS] = 0;
+        tag = 1;
+        atl_barrier_local();
+      }
+      const uint grp = __match_any_sync(0xffffffffu, d), below = (uint)__popc(grp & ((1u << lane) - 1u));
+      if (d < BINS && below == 0)
+        wcnt[warp][d] = tag << 8 | (uint)__popc(grp);
+      atl_barrier_local();
+      uint rank = below; /* the rows of this digit before this one in the round: a count */
+      for (uint w = 0; w < warp && d < BINS; w++) {
+        const uint e = wcnt[w][d];
+        rank += e >> 8 == tag ? e & 0xffu : 0u;
+      }
+      const uint at = d < BINS ? next[d] + rank : 0;
+      atl_barrier_local();
+      if (d < BINS) {
+        keys_out[at] = k;
+        ids_out[at] = id;
+        if (below == 0)
+          atl_atomic_add(&next[d], (uint)__popc(grp)); /* the round's count of the digit: integers */
+      }
+#else
       dig[lid] = d;
       atl_barrier_local();
       uint rank = 0; /* the rows of this digit before this one in the round: a count, not an atomic's order */
@@ -132,9 +175,21 @@ ATL_KERNEL void det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *ke
         ids_out[at] = id;
         atl_atomic_add(&next[d], 1u); /* the round's count of the digit: integers, any order */
       }
+#endif
       atl_barrier_local();
     }
   }
+}
+
+/* Rows (det_tile) and partials (det_combine) whose loads a lane has in flight while it adds the earlier ones:
+ * about 8 values a lane (D = 64: 4 rows), at least one. The order of the sums is the same: only loads move. */
+#define AHEAD ((8u + COLS - 1u) / COLS)
+
+/* x = row @p r's columns of this lane (zeros where @p ok is false: past the tile's end) */
+ATL_INLINE void load_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, bool ok, uint lane, A *x)
+{
+  for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
+    x[j] = ok && c < D ? LOAD(src[r * D + c]) : (A)0;
 }
 
 /* One warp per tile of TILE sorted places: keys wholly inside are added, crossing keys leave partials. */
@@ -151,6 +206,9 @@ ATL_KERNEL void det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const 
     for (uint j = 0; j < COLS; j++)
       sum[j] = (A)0;
     uint key = first_key;
+    A x[AHEAD][COLS]; /* rows i .. i + AHEAD - 1 */
+    for (uint a = 0; a < AHEAD; a++)
+      load_row(src, lo + a < hi ? ids[lo + a] : 0, lo + a < hi, lane, x[a]);
     for (ulong i = lo;; i++) {
       const uint k = i < hi ? keys[i] : 0;
       if (i == hi || k != key) { /* the key's rows in this tile end: store them or leave them for combine */
@@ -168,9 +226,13 @@ ATL_KERNEL void det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const 
           break;
         key = k;
       }
-      const ulong r = ids[i];
       for (uint j = 0, c = lane; c < D; j++, c += LANES)
-        sum[j] += LOAD(src[r * D + c]);
+        sum[j] += x[0][j];
+      for (uint a = 0; a + 1 < AHEAD; a++)
+        for (uint j = 0; j < COLS; j++)
+          x[a][j] = x[a + 1][j];
+      const ulong next = i + AHEAD;
+      load_row(src, next < hi ? ids[next] : 0, next < hi, lane, x[AHEAD - 1]);
     }
   }
 }
@@ -189,11 +251,23 @@ ATL_KERNEL void det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *par
     A sum[COLS];
     for (uint j = 0, c = lane; c < D; j++, c += LANES)
       sum[j] = part[from * D + c];
-    for (ulong u = t; u < tiles; u++) { /* every later tile the key reaches: its first key's partial */
-      for (uint j = 0, c = lane; c < D; j++, c += LANES)
-        sum[j] += part[u * 2 * D + c];
-      const ulong end = end_of(u * TILE, TILE, rows);
-      if (end == rows || keys[end] != k)
+    for (ulong u0 = t; u0 < tiles; u0 += AHEAD) { /* every later tile the key reaches: its first key's partial, */
+      A y[AHEAD][COLS];                          /* AHEAD tiles' partials and ends loaded before any is added */
+      uint more[AHEAD];
+      for (uint a = 0; a < AHEAD; a++) {
+        const ulong u = u0 + a, end = u < tiles ? end_of(u * TILE, TILE, rows) : rows;
+        more[a] = end < rows && keys[end] == k; /* the key goes on past tile u */
+        for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
+          y[a][j] = u < tiles && c < D ? part[u * 2 * D + c] : (A)0;
+      }
+      uint a = 0;
+      for (; a < AHEAD; a++) {
+        for (uint j = 0, c = lane; c < D; j++, c += LANES)
+          sum[j] += y[a][j];
+        if (!more[a])
+          break;
+      }
+      if (a < AHEAD)
         break;
     }
     for (uint j = 0, c = lane; c < D; j++, c += LANES)
