@@ -37,26 +37,19 @@
  * as two packed reductions.
  */
 #include "atomlab/port.h"
-#include "atomlab/scatter_device.h"
+#include "atomlab/scatter_types.h" /* T, A (what a lane sums in: f32 for the 16-bit floats), LOAD */
 
-/* T: the stored value; A: what a lane sums in (f32 for the 16-bit floats); LOAD: a stored value as A. */
+/* ADD: an atomic add of an A to a stored value; the 16-bit floats also by pairs of columns */
 #if defined(TYPE_f32)
-typedef float T;
-typedef float A;
-#define LOAD(x) (x)
 #define ADD(p, v) atl_atomic_add_f32((p), (v))
 #elif defined(TYPE_bf16) || defined(TYPE_f16)
-typedef ushort T;
-typedef float A;
 #define PACKED 1 /* added in pairs of columns: one bf16x2 / f16x2 reduction per pair */
 #if defined(TYPE_bf16)
-#define LOAD(x) atl_bf16_to_float(x)
 #define ADD(p, v) atl_atomic_add_bf16((p), (v))
 #define ADD_PAIR_AT(p, lo, hi) atl_atomic_add_bf16_pair((p), (lo), (hi))
 #define ADD_WORD(w, lo, hi) atl_atomic_add_bf16x2((w), (lo), (hi))
 #define RED_V4 "red.global.v4.bf16x2.add.noftz"
 #else
-#define LOAD(x) atl_f16_to_float(x)
 #define ADD(p, v) atl_atomic_add_f16((p), (v))
 #define ADD_PAIR_AT(p, lo, hi) atl_atomic_add_f16_pair((p), (lo), (hi))
 #define ADD_WORD(w, lo, hi) atl_atomic_add_f16x2((w), (lo), (hi))
@@ -70,17 +63,7 @@ typedef float A;
 #define ADD_PAIR(p, lo, hi) ADD_PAIR_AT((p), (lo), (hi))
 #endif
 #else
-#if defined(TYPE_i32)
-typedef int T;
-#else
-typedef uint T;
-#endif
-typedef T A;
-#define LOAD(x) (x)
 #define ADD(p, v) atl_atomic_add((p), (v))
-#endif
-#if !defined(IDX_T)
-#define IDX_T uint
 #endif
 /* Local sums (the block variant) are A: f32 by the hardware on CUDA, a CAS loop on OpenCL 1.2. */
 #if defined(__CUDACC__)
@@ -120,7 +103,7 @@ ATL_INLINE uint slot_of(volatile ATL_LOCAL uint *keys, uint k)
 }
 #endif
 
-#if defined(VARIANT_part)
+#if defined(VARIANT_part) && defined(PART_SEEN) && PART_SEEN
 /* The slot that already holds key @p k (the probes of slot_of, no insert), or SLOTS: --part-table seen */
 ATL_INLINE uint slot_find(volatile ATL_LOCAL uint *keys, uint k)
 {

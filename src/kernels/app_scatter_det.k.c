@@ -26,37 +26,7 @@
  */
 #include "atomlab/port.h"
 #include "atomlab/group_scan.h"
-#include "atomlab/scatter_device.h"
-
-/* T: the stored value; A: what a warp sums in (f32 for the 16-bit floats, rounded once when stored). */
-#if defined(TYPE_f32)
-typedef float T;
-typedef float A;
-#define LOAD(x) (x)
-#define STORE(a) (a)
-#elif defined(TYPE_bf16)
-typedef ushort T;
-typedef float A;
-#define LOAD(x) atl_bf16_to_float(x)
-#define STORE(a) ((ushort)atl_float_to_bf16(a))
-#elif defined(TYPE_f16)
-typedef ushort T;
-typedef float A;
-#define LOAD(x) atl_f16_to_float(x)
-#define STORE(a) ((ushort)atl_float_to_f16(a))
-#else
-#if defined(TYPE_i32)
-typedef int T;
-#else
-typedef uint T;
-#endif
-typedef T A;
-#define LOAD(x) (x)
-#define STORE(a) (a)
-#endif
-#if !defined(IDX_T)
-#define IDX_T uint
-#endif
+#include "atomlab/scatter_types.h" /* T, A (what a warp sums in: f32 for the 16-bit floats), LOAD, STORE */
 
 #define BINS 256u
 #define LANES 32u
