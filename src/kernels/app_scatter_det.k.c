@@ -62,11 +62,46 @@ ATL_KERNEL void det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *key
   }
 }
 
+/*
+ * The counts' exclusive prefix sum in three launches (round 6: one work-group scanning all chunks x 256 counts,
+ * 512 Ki at E = 8 M, took most of the sort's time): det_sums sums each block of @p block counts (a work-group
+ * per block, reads coalesced), det_scan scans the blocks' sums in one work-group, det_spread scans each block
+ * in place from its sum. Integers: the result does not depend on how the work is cut.
+ */
+ATL_KERNEL void det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL uint *sums, ulong n, ulong block)
+{
+  ATL_SHARED uint part[WG];
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  for (ulong g = atl_group_id(); g * block < n; g += atl_num_groups()) {
+    const ulong hi = end_of(g * block, block, n);
+    uint s = 0;
+    for (ulong i = g * block + lid; i < hi; i += wg)
+      s += counts[i];
+    part[lid] = s;
+    atl_barrier_local();
+    if (lid == 0) {
+      for (uint u = 1; u < wg; u++)
+        s += part[u];
+      sums[g] = s;
+    }
+    atl_barrier_local();
+  }
+}
+
 /* The exclusive prefix sum of @p n counts in place, by one work-group (launched as one). */
 ATL_KERNEL void det_scan(ATL_GLOBAL uint *counts, ulong n)
 {
   ATL_SHARED uint part[WG + 1];
   atl_group_exclusive_scan(counts, n, part);
+}
+
+ATL_KERNEL void det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *sums, ulong n, ulong block)
+{
+  ATL_SHARED uint part[WG + 1];
+  for (ulong g = atl_group_id(); g * block < n; g += atl_num_groups()) {
+    atl_group_exclusive_scan_from(counts + g * block, end_of(g * block, block, n) - g * block, part, sums[g]);
+    atl_barrier_local(); /* part is read to the end before the next block's scan writes it */
+  }
 }
 
 /* det_place's ranks by match-any on CUDA (whole warps: WG a multiple of 32), by a count over the round elsewhere */
