@@ -189,6 +189,9 @@ ATL_KERNEL void det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *ke
 /* Rows (det_tile) and partials (det_combine) whose loads a lane has in flight while it adds the earlier ones:
  * about 8 values a lane (D = 64: 4 rows), at least one. The order of the sums is the same: only loads move. */
 #define AHEAD ((8u + COLS - 1u) / COLS)
+/* det_combine's partials in flight: a hot row's warp reads every tile's (8192 at E = 8 M) and has nothing else
+ * to wait on, so 32 values a lane (D = 64: 16 tiles) */
+#define COMBINE_AHEAD ((32u + COLS - 1u) / COLS)
 
 /* x = row @p r's columns of this lane (zeros where @p ok is false: past the tile's end) */
 ATL_INLINE void load_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, bool ok, uint lane, A *x)
@@ -256,23 +259,23 @@ ATL_KERNEL void det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *par
     A sum[COLS];
     for (uint j = 0, c = lane; c < D; j++, c += LANES)
       sum[j] = part[from * D + c];
-    for (ulong u0 = t; u0 < tiles; u0 += AHEAD) { /* every later tile the key reaches: its first key's partial, */
-      A y[AHEAD][COLS];                          /* AHEAD tiles' partials and ends loaded before any is added */
-      uint more[AHEAD];
-      for (uint a = 0; a < AHEAD; a++) {
+    for (ulong u0 = t; u0 < tiles; u0 += COMBINE_AHEAD) { /* every later tile the key reaches: its first key's */
+      A y[COMBINE_AHEAD][COLS]; /* partial, COMBINE_AHEAD tiles' partials and ends loaded before any is added */
+      uint more[COMBINE_AHEAD];
+      for (uint a = 0; a < COMBINE_AHEAD; a++) {
         const ulong u = u0 + a, end = u < tiles ? end_of(u * TILE, TILE, rows) : rows;
         more[a] = end < rows && keys[end] == k; /* the key goes on past tile u */
         for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
           y[a][j] = u < tiles && c < D ? part[u * 2 * D + c] : (A)0;
       }
       uint a = 0;
-      for (; a < AHEAD; a++) {
+      for (; a < COMBINE_AHEAD; a++) {
         for (uint j = 0, c = lane; c < D; j++, c += LANES)
           sum[j] += y[a][j];
         if (!more[a])
           break;
       }
-      if (a < AHEAD)
+      if (a < COMBINE_AHEAD)
         break;
     }
     for (uint j = 0, c = lane; c < D; j++, c += LANES)
