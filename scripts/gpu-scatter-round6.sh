@@ -25,8 +25,8 @@ step check-f16 15 $C --type f16 --dim 34 --index i64 --variants part --partition
 step check-det 15 $C --type f32 --dim 64 --variants det --groups 7 --wg-size 1024 -o "$OUT/check-det.json" --quiet
 Z="$A app scatter --backend cuda --rows $E --dim $D --targets $V --dist zipf --partitions 1"
 NEW="--part-table seen --part-hot warp"
-step f32 25 $Z --type f32 --variants part -o "$OUT/f32.json" --quiet
-step bf16 25 $Z --type bf16 --variants part,block -o "$OUT/bf16.json" --quiet
+step f32 25 $Z --type f32 --variants part --part-table recur -o "$OUT/f32.json" --quiet
+step bf16 25 $Z --type bf16 --variants part,block --part-table recur -o "$OUT/bf16.json" --quiet
 step f32-new 25 $Z --type f32 --variants part $NEW -o "$OUT/f32-new.json" --quiet
 step bf16-new 25 $Z --type bf16 --variants part $NEW -o "$OUT/bf16-new.json" --quiet
 step det 30 $A app scatter --backend cuda --rows $E --dim $D --targets $V --type f32 --dist uniform,zipf,hot \

@@ -17,7 +17,7 @@ step check-det 15 $A app scatter --backend cuda --rows 300000 --targets 20000 --
   --variants det --groups 7 --wg-size 1024 -o "$OUT/check-det.json" --quiet
 S="$A app scatter --backend cuda --rows $E --dim $D --targets $V --type f32"
 step det 75 $S --dist all --variants det --max-samples 10 -o "$OUT/det.json" --quiet
-step auto 20 $S --dist uniform,hot --variants auto -o "$OUT/auto.json" --quiet
+step auto 20 $S --dist uniform,hot --variants auto --part-table recur -o "$OUT/auto.json" --quiet
 step auto-seen 20 $S --dist uniform,hot --variants auto --part-table seen -o "$OUT/auto-seen.json" --quiet
 python3 scripts/gpu-scatter-round6b-summary.py "$OUT" >"$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"

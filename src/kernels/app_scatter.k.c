@@ -471,8 +471,10 @@ ATL_INLINE void part_end(struct part_shared *sh, const struct part_hot *hot, T *
   }
 }
 
-ATL_KERNEL void scatter_part(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, ulong rows, uint lo,
-                             uint hi)
+/* launched with WARPS x 32 work-items a group: ptxas keeps the registers within what that many threads have (a
+ * batch of 8 units at 1024 a group would otherwise not launch) */
+ATL_KERNEL void __launch_bounds__(WARPS * LANES)
+    scatter_part(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, ulong rows, uint lo, uint hi)
 {
   ATL_SHARED struct part_shared sh;
   const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
@@ -492,8 +494,9 @@ ATL_KERNEL void scatter_part(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRIC
   part_end(&sh, &hot, out);
 }
 
-ATL_KERNEL void scatter_part_bucketed(const T *ATL_RESTRICT src, const uint2 *ATL_RESTRICT pairs, T *out,
-                                      const uint *ATL_RESTRICT meta, uint q)
+ATL_KERNEL void __launch_bounds__(WARPS * LANES)
+    scatter_part_bucketed(const T *ATL_RESTRICT src, const uint2 *ATL_RESTRICT pairs, T *out,
+                          const uint *ATL_RESTRICT meta, uint q)
 {
   ATL_SHARED struct part_shared sh;
   const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;

@@ -33,6 +33,15 @@
 #define COLS ((D + LANES - 1) / LANES)
 #define NO_DIGIT BINS /* a work-item past the chunk's end: no row's digit */
 
+/* CUDA: every pass is launched with WG work-items a group, so ptxas must keep each kernel within the registers
+ * that many threads have (64 a thread at 1024): det_combine's partials in flight took 72 at D = 64 and its launch
+ * of 1024 failed (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, round 6's second call). */
+#if defined(__CUDACC__)
+#define DET_BOUNDS __launch_bounds__(WG)
+#else
+#define DET_BOUNDS
+#endif
+
 ATL_INLINE ulong end_of(ulong lo, ulong n, ulong rows) { return lo + n < rows ? lo + n : rows; }
 
 /* The key of sorted place @p i: the input key in the first pass, the previous pass's after it. */
@@ -42,7 +51,7 @@ ATL_INLINE uint key_at(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys,
 }
 
 /* counts[digit * chunks + chunk]: how many rows of each chunk have each digit of the key at @p shift. */
-ATL_KERNEL void det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys, ATL_GLOBAL uint *counts,
+ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys, ATL_GLOBAL uint *counts,
                          ulong rows, uint shift, uint first)
 {
   ATL_SHARED uint h[BINS];
@@ -68,7 +77,7 @@ ATL_KERNEL void det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *key
  * per block, reads coalesced), det_scan scans the blocks' sums in one work-group, det_spread scans each block
  * in place from its sum. Integers: the result does not depend on how the work is cut.
  */
-ATL_KERNEL void det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL uint *sums, ulong n, ulong block)
+ATL_KERNEL void DET_BOUNDS det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL uint *sums, ulong n, ulong block)
 {
   ATL_SHARED uint part[WG];
   const uint lid = atl_local_id(), wg = atl_local_size();
@@ -89,13 +98,13 @@ ATL_KERNEL void det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL uint *sums, u
 }
 
 /* The exclusive prefix sum of @p n counts in place, by one work-group (launched as one). */
-ATL_KERNEL void det_scan(ATL_GLOBAL uint *counts, ulong n)
+ATL_KERNEL void DET_BOUNDS det_scan(ATL_GLOBAL uint *counts, ulong n)
 {
   ATL_SHARED uint part[WG + 1];
   atl_group_exclusive_scan(counts, n, part);
 }
 
-ATL_KERNEL void det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *sums, ulong n, ulong block)
+ATL_KERNEL void DET_BOUNDS det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *sums, ulong n, ulong block)
 {
   ATL_SHARED uint part[WG + 1];
   for (ulong g = atl_group_id(); g * block < n; g += atl_num_groups()) {
@@ -112,7 +121,7 @@ ATL_KERNEL void det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *sums,
 #endif
 
 /* Each chunk's rows to their sorted places by the digit at @p shift, in row order within each digit. */
-ATL_KERNEL void det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ATL_GLOBAL const uint *ids_in,
+ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ATL_GLOBAL const uint *ids_in,
                           ATL_GLOBAL const uint *offsets, ATL_GLOBAL uint *keys_out, ATL_GLOBAL uint *ids_out,
                           ulong rows, uint shift, uint first)
 {
@@ -201,7 +210,7 @@ ATL_INLINE void load_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, bool ok,
 }
 
 /* One warp per tile of TILE sorted places: keys wholly inside are added, crossing keys leave partials. */
-ATL_KERNEL void det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *keys,
+ATL_KERNEL void DET_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *keys,
                          ATL_GLOBAL const uint *ids, ATL_GLOBAL T *out, ATL_GLOBAL A *part, ulong rows)
 {
   const ulong tiles = (rows + TILE - 1) / TILE;
@@ -246,7 +255,7 @@ ATL_KERNEL void det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const 
 }
 
 /* One warp per tile boundary; the first boundary a key crosses adds its tiles' partials in tile order. */
-ATL_KERNEL void det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *part, ATL_GLOBAL T *out, ulong rows)
+ATL_KERNEL void DET_BOUNDS det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *part, ATL_GLOBAL T *out, ulong rows)
 {
   const ulong tiles = (rows + TILE - 1) / TILE;
   const uint lane = (uint)(atl_global_id64() % LANES);
