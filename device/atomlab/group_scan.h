@@ -4,6 +4,9 @@
  * deterministic radix passes (det_scan) and the software map-reduce's offsets (mr_scan).
  *
  *   uint atl_group_exclusive_scan(ATL_GLOBAL uint *v, ulong n, ATL_LOCAL uint *part)
+ *   uint atl_group_exclusive_scan_from(ATL_GLOBAL uint *v, ulong n, ATL_LOCAL uint *part, uint start)
+ *     the same with v[i] = start + v[0] + ... + v[i - 1] (one block of a longer array: its start is the scanned
+ *     sum of the blocks before it); returns start + the block's total
  *
  * Every work-item of the (single) work-group calls it; v[i] becomes v[0] + ... + v[i - 1] in place and every
  * work-item gets the total. @p part is work-group memory of local size + 1 words. Each work-item sums a
@@ -15,7 +18,7 @@
 
 #include "atomlab/port.h"
 
-ATL_INLINE uint atl_group_exclusive_scan(ATL_GLOBAL uint *v, ulong n, ATL_LOCAL uint *part)
+ATL_INLINE uint atl_group_exclusive_scan_from(ATL_GLOBAL uint *v, ulong n, ATL_LOCAL uint *part, uint start)
 {
   const uint lid = (uint)atl_local_id(), wg = (uint)atl_local_size();
   const ulong per = (n + wg - 1) / wg, lo = (ulong)lid * per < n ? (ulong)lid * per : n;
@@ -26,7 +29,7 @@ ATL_INLINE uint atl_group_exclusive_scan(ATL_GLOBAL uint *v, ulong n, ATL_LOCAL 
   part[lid] = s;
   atl_barrier_local();
   if (lid == 0) {
-    uint run = 0;
+    uint run = start;
     for (uint t = 0; t < wg; t++) {
       const uint x = part[t];
       part[t] = run;
@@ -42,6 +45,11 @@ ATL_INLINE uint atl_group_exclusive_scan(ATL_GLOBAL uint *v, ulong n, ATL_LOCAL 
     run += x;
   }
   return part[wg];
+}
+
+ATL_INLINE uint atl_group_exclusive_scan(ATL_GLOBAL uint *v, ulong n, ATL_LOCAL uint *part)
+{
+  return atl_group_exclusive_scan_from(v, n, part, 0u);
 }
 
 #endif /* ATOMLAB_GROUP_SCAN_H */

@@ -36,13 +36,17 @@ enum { INDEX_I32, INDEX_I64 };
 static const char *const index_names[] = {"i32", "i64"};
 enum { PART_REREAD, PART_BUCKET };
 static const char *const part_key_names[] = {"reread", "bucket"};
+enum { PART_TABLE_RECUR, PART_TABLE_SEEN };
+static const char *const part_table_names[] = {"recur", "seen"};
+enum { PART_HOT_NONE, PART_HOT_WARP };
+static const char *const part_hot_names[] = {"none", "warp"};
 #define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
 
 struct scatter_params {
   uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
-  int type, index, part_keys;
+  int type, index, part_keys, part_table, part_hot;
   double zipf;
   const char *dump;
 };
@@ -121,6 +125,7 @@ struct scatter_run {
   struct atl_launch pre_launch[3];
   struct atl_arg pre_args[3][6];
   char det_instructions[sizeof ((struct atl_row *)0)->instructions];
+  double det_sort_ms, det_sum_ms; /* the det variant's last sample: its radix passes, its tile and combine passes */
 };
 
 static int reset_out(atl_context_t ctx, void *arg)
@@ -332,7 +337,7 @@ static int det_once(void *arg, uint32_t iters, double *ms)
   struct scatter_run *r = arg;
   int err = reset_out(r->ctx, r);
   (void)iters;
-  return err ? err : atl__scatter_det_launch(r->ctx, &r->det, ms);
+  return err ? err : atl__scatter_det_launch(r->ctx, &r->det, ms, &r->det_sort_ms, &r->det_sum_ms);
 }
 
 /* One timed sample of the part variant: the output (and the bucketing's counts) zeroed (untimed), the
@@ -489,7 +494,8 @@ static int auto_pick(const struct scatter_run *r, const struct expected *x, uint
     head += (double)x->depth[k] * p->block_rows >= 2.0 * (double)p->rows ? x->depth[k] : 0; /* 2 a block */
   const struct atl__scatter_stats st = {p->dim, (double)same / (double)p->rows, (double)head / (double)p->rows,
                                         r->out_bytes, d->l2_cache,
-                                        d->kernels_cuda_c && d->has_warp_vote && elem_bytes(p) == 4};
+                                        d->kernels_cuda_c && d->has_warp_vote &&
+                                            (elem_bytes(p) == 4 || p->dim % 2 == 0)};
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
   int v = VAR_ATOMIC;
   while (v < VAR_COUNT && strcmp(variant_names[v], pick.variant) != 0)
@@ -582,15 +588,18 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   }
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
-           "WARPS=%uu PART_BATCH=%uu",
+           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
            variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows, p->bin_rows,
-           1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1);
+           1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1, p->part_table == PART_TABLE_SEEN,
+           p->part_hot == PART_HOT_WARP);
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
     if (!(err = det_once(r, 0, &warm)))
       err = atl__app_sample(det_once, r, tm, &row.time_ms);
+    atl_row_metric_set(&row, "det_sort_ms", r->det_sort_ms);
+    atl_row_metric_set(&row, "det_sum_ms", r->det_sum_ms);
   } else if (variant != VAR_CUB)
     err = atl__app_build(ctx, "app_scatter",
                          variant != VAR_PART ? "scatter_add" : r->bucketed ? "scatter_part_bucketed" : "scatter_part",
@@ -619,6 +628,8 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "partitions", r->parts);
     atl_row_metric_set(&row, "part_bucketed", r->bucketed);
     atl_row_metric_set(&row, "part_batch", batch);
+    atl_row_metric_set(&row, "part_seen", p->part_table == PART_TABLE_SEEN);
+    atl_row_metric_set(&row, "part_hot", p->part_hot == PART_HOT_WARP);
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
     if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
@@ -850,8 +861,15 @@ static const struct atl_app_option scatter_options[] = {
                            "bucket (one pass first writes each range's (row, key) pairs: a launch reads only its "
                            "own; at most 1024 ranges, more reread)"},
     {"part-batch", ATL_APP_OPT_U32, P(part_batch), .max = 8, .def = "0", .arg = "B",
-     .help = "units (4 floats on sm_90) a lane of the part variant loads before it adds any (CUDA; 0: 2 over several "
-             "ranges, 1 in one range, the fastest of the H100's round 5)"},
+     .help = "units (4 floats or 8 16-bit values on sm_90) a lane of the part variant loads before it adds any "
+             "(CUDA; 0: 2 over several ranges, 1 in one range, the fastest of the H100's round 5)"},
+    {"part-table", ATL_APP_OPT_CHOICE, P(part_table), .names = part_table_names, .nnames = 2, .def = "seen",
+     .arg = "HOW", .help = "which keys the part variant sums in its work-group's local table (CUDA): recur (keys that "
+                           "recur within a warp's 32 rows) or seen (those, and any key already in the table: the "
+                           "H100's round 6, zipf 1.171 ms against 1.660, uniform 1.568 against 1.581)"},
+    {"part-hot", ATL_APP_OPT_CHOICE, P(part_hot), .names = part_hot_names, .nnames = 2, .def = "none", .arg = "HOW",
+     .help = "the part variant's hot key (CUDA): none, or warp (each warp sums the first key it sees recur in its "
+             "registers, every later row of it without an atomic, and adds it once at its end)"},
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
     {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
      .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "

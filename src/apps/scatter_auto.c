@@ -6,7 +6,7 @@
  *     L2 and part has its warp path (round 5, 2^24 bins, uniform keys: 1.174 ms against atomic's 3.168);
  *     else atomic (uniform keys into 2^20 bins: 0.830 ms against bins' 0.840 and part's 0.856);
  *   - a head of keys that recur within a block's rows (a zipf head, a hot row): part in one range, where part
- *     has its warp path (match-any sums a warp's equal keys, the local table a work-group's: zipf 1.696 ms
+ *     has its warp path (CUDA C: 32-bit types, and 16-bit floats with an even dim from round 6; match-any sums a warp's equal keys, the local table a work-group's: zipf 1.696 ms
  *     against block's 2.135, hot 0.832 against run's 1.517), else block;
  *   - runs of equal neighbouring keys (sorted, clustered): run (0.939 and 0.793 ms; part at one range 0.976
  *     and 0.889);

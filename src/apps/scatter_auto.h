@@ -14,7 +14,7 @@ struct atl__scatter_stats {
   double head_share;   /* rows whose key is expected at least twice in a block of --block-rows rows */
   uint64_t out_bytes;  /* the output's bytes */
   uint64_t l2_bytes;   /* the device's L2 (0: unknown) */
-  int part_fast;       /* the part variant has its warp path (match-any, local table: CUDA C, 32-bit types) */
+  int part_fast;       /* the part variant has its warp path (match-any, local table: CUDA C, 32-bit types or an even dim) */
 };
 
 struct atl__scatter_pick {

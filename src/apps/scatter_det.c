@@ -9,8 +9,9 @@
 
 #include "scatter_det.h"
 
-static const char *const entries[5] = {"det_hist", "det_scan", "det_place", "det_tile", "det_combine"};
-enum { K_HIST, K_SCAN, K_PLACE, K_TILE, K_COMBINE };
+static const char *const entries[7] = {"det_hist", "det_scan", "det_place", "det_tile", "det_combine", "det_sums",
+                                       "det_spread"};
+enum { K_HIST, K_SCAN, K_PLACE, K_TILE, K_COMBINE, K_SUMS, K_SPREAD };
 
 static void buf_arg(struct atl_arg *a, void *buf) { *a = (struct atl_arg){ATL_ARG_BUFFER, buf, 0}; }
 static void u32_arg(struct atl_arg *a, uint32_t v) { *a = (struct atl_arg){ATL_ARG_U32, NULL, v}; }
@@ -35,7 +36,7 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   snprintf(defines, sizeof defines, "D=%u %s IDX_T=%s CHUNK=%uu TILE=%uu WG=%u", d->dim, type_define,
            idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE, d->wg);
   int err = 0;
-  for (unsigned k = 0; k < 5 && !err; k++) {
+  for (unsigned k = 0; k < 7 && !err; k++) {
     err = atl__app_build(ctx, "app_scatter_det", entries[k], defines, &d->kernels[k], row);
     if (!err && row && row->instructions[0]) { /* every pass's atomics on the row, not only the last's */
       const char *parts[4] = {instr[0] ? "; " : "", entries[k], ": ", row->instructions};
@@ -53,6 +54,9 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
       err = atl__app_alloc(ctx, bufs, E * 4, &d->ids[i]);
   if (!err)
     err = atl__app_alloc(ctx, bufs, chunks * 256 * 4, &d->counts);
+  const uint64_t block = (uint64_t)d->wg * ATL__SCATTER_DET_SCAN_ITEMS, blocks = (chunks * 256 + block - 1) / block;
+  if (!err)
+    err = atl__app_alloc(ctx, bufs, blocks * 4, &d->sums);
   if (!err)
     err = atl__app_alloc(ctx, bufs, tiles * 2 * d->dim * 4, &d->part); /* partials are f32 or 32-bit ints */
   if (err)
@@ -67,8 +71,12 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
     struct atl_arg *a = add_launch(d, K_HIST, chunks, 6);
     buf_arg(&a[0], d->idx), buf_arg(&a[1], d->keys[from]), buf_arg(&a[2], d->counts), u64_arg(&a[3], E);
     u32_arg(&a[4], shift), u32_arg(&a[5], first);
+    a = add_launch(d, K_SUMS, blocks, 4); /* the counts' scan: blocks' sums, their scan, each block from its sum */
+    buf_arg(&a[0], d->counts), buf_arg(&a[1], d->sums), u64_arg(&a[2], chunks * 256), u64_arg(&a[3], block);
     a = add_launch(d, K_SCAN, 1, 2);
-    buf_arg(&a[0], d->counts), u64_arg(&a[1], chunks * 256);
+    buf_arg(&a[0], d->sums), u64_arg(&a[1], blocks);
+    a = add_launch(d, K_SPREAD, blocks, 4);
+    buf_arg(&a[0], d->counts), buf_arg(&a[1], d->sums), u64_arg(&a[2], chunks * 256), u64_arg(&a[3], block);
     a = add_launch(d, K_PLACE, chunks, 9);
     buf_arg(&a[0], d->idx), buf_arg(&a[1], d->keys[from]), buf_arg(&a[2], d->ids[from]), buf_arg(&a[3], d->counts);
     buf_arg(&a[4], d->keys[from ^ 1]), buf_arg(&a[5], d->ids[from ^ 1]), u64_arg(&a[6], E);
@@ -84,17 +92,24 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   return 0;
 }
 
-int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms)
+int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms, double *sort_ms,
+                            double *sum_ms)
 {
-  double total = 0;
+  double total = 0, sums = 0;
   for (unsigned i = 0; i < d->n; i++) {
     double t = 0;
     int err = atl__ops(ctx)->launch(atl__dev(ctx), d->kernel_of[i], &d->launch[i], &t);
     if (err)
       return err;
     total += t;
+    if (d->kernel_of[i] == d->kernels[K_TILE] || d->kernel_of[i] == d->kernels[K_COMBINE])
+      sums += t;
   }
   if (ms)
     *ms = total;
+  if (sort_ms)
+    *sort_ms = total - sums;
+  if (sum_ms)
+    *sum_ms = sums;
   return 0;
 }

@@ -11,7 +11,8 @@
 /* Fixed, not options: the result's bits depend on TILE (where partial sums are cut), so it is one number. */
 #define ATL__SCATTER_DET_CHUNK 4096u /* rows a work-group counts and places per radix pass */
 #define ATL__SCATTER_DET_TILE 1024u  /* sorted places a warp sums */
-#define ATL__SCATTER_DET_MAX_LAUNCHES (3 * 4 + 2)
+#define ATL__SCATTER_DET_MAX_LAUNCHES (5 * 4 + 2) /* 4 radix passes of 5 launches, tile, combine */
+#define ATL__SCATTER_DET_SCAN_ITEMS 16u /* counts a work-item scans in a block of det_spread (any: integers) */
 
 /* What the passes read and write. src (rows x dim values), idx (rows keys of idx_bytes, each
  * < targets) and out (targets x dim values) are the caller's; the rest is scratch this module allocates. */
@@ -19,8 +20,8 @@ struct atl__scatter_det {
   uint64_t rows, targets;
   uint32_t dim, wg, groups; /* groups: work-groups of every pass but the scan (0: as many as the data has) */
   void *src, *idx, *out;
-  void *kernels[5];         /* hist, scan, place, tile, combine */
-  void *keys[2], *ids[2], *counts, *part;
+  void *kernels[7];         /* hist, scan, place, tile, combine, sums, spread */
+  void *keys[2], *ids[2], *counts, *part, *sums;
   struct atl_arg args[ATL__SCATTER_DET_MAX_LAUNCHES][9];
   struct atl_launch launch[ATL__SCATTER_DET_MAX_LAUNCHES];
   void *kernel_of[ATL__SCATTER_DET_MAX_LAUNCHES];
@@ -33,7 +34,9 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
                              const char *type_define, unsigned idx_bytes, struct atl_row *row);
 
 /* Every pass in order (out += the scatter, each element by one writer in a fixed order); the device times
- * summed into @p ms (may be NULL). */
-int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms);
+ * summed into @p ms (may be NULL), and into @p sort_ms and @p sum_ms (may be NULL) the radix passes' and the
+ * tile and combine passes' shares of it (where the time goes). */
+int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms, double *sort_ms,
+                            double *sum_ms);
 
 #endif

@@ -111,7 +111,7 @@ int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buf
                                    .src = src->handle, .idx = idx->handle, .out = out->handle};
     err = atl__scatter_det_prepare(ctx, &scratch, &det, type_defines[d->type], d->index_bytes, NULL);
     if (!err)
-      err = atl__scatter_det_launch(ctx, &det, device_ms);
+      err = atl__scatter_det_launch(ctx, &det, device_ms, NULL, NULL);
     atl__app_free_all(ctx, &scratch);
     return err;
   }

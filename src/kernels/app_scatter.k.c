@@ -37,26 +37,19 @@
  * as two packed reductions.
  */
 #include "atomlab/port.h"
-#include "atomlab/scatter_device.h"
+#include "atomlab/scatter_types.h" /* T, A (what a lane sums in: f32 for the 16-bit floats), LOAD */
 
-/* T: the stored value; A: what a lane sums in (f32 for the 16-bit floats); LOAD: a stored value as A. */
+/* ADD: an atomic add of an A to a stored value; the 16-bit floats also by pairs of columns */
 #if defined(TYPE_f32)
-typedef float T;
-typedef float A;
-#define LOAD(x) (x)
 #define ADD(p, v) atl_atomic_add_f32((p), (v))
 #elif defined(TYPE_bf16) || defined(TYPE_f16)
-typedef ushort T;
-typedef float A;
 #define PACKED 1 /* added in pairs of columns: one bf16x2 / f16x2 reduction per pair */
 #if defined(TYPE_bf16)
-#define LOAD(x) atl_bf16_to_float(x)
 #define ADD(p, v) atl_atomic_add_bf16((p), (v))
 #define ADD_PAIR_AT(p, lo, hi) atl_atomic_add_bf16_pair((p), (lo), (hi))
 #define ADD_WORD(w, lo, hi) atl_atomic_add_bf16x2((w), (lo), (hi))
 #define RED_V4 "red.global.v4.bf16x2.add.noftz"
 #else
-#define LOAD(x) atl_f16_to_float(x)
 #define ADD(p, v) atl_atomic_add_f16((p), (v))
 #define ADD_PAIR_AT(p, lo, hi) atl_atomic_add_f16_pair((p), (lo), (hi))
 #define ADD_WORD(w, lo, hi) atl_atomic_add_f16x2((w), (lo), (hi))
@@ -70,17 +63,7 @@ typedef float A;
 #define ADD_PAIR(p, lo, hi) ADD_PAIR_AT((p), (lo), (hi))
 #endif
 #else
-#if defined(TYPE_i32)
-typedef int T;
-#else
-typedef uint T;
-#endif
-typedef T A;
-#define LOAD(x) (x)
 #define ADD(p, v) atl_atomic_add((p), (v))
-#endif
-#if !defined(IDX_T)
-#define IDX_T uint
 #endif
 /* Local sums (the block variant) are A: f32 by the hardware on CUDA, a CAS loop on OpenCL 1.2. */
 #if defined(__CUDACC__)
@@ -115,6 +98,22 @@ ATL_INLINE uint slot_of(volatile ATL_LOCAL uint *keys, uint k)
       cur = atl_atomic_cas(&keys[s], EMPTY, k);
     if (cur == EMPTY || cur == k)
       return s;
+  }
+  return SLOTS;
+}
+#endif
+
+#if defined(VARIANT_part) && defined(PART_SEEN) && PART_SEEN
+/* The slot that already holds key @p k (the probes of slot_of, no insert), or SLOTS: --part-table seen */
+ATL_INLINE uint slot_find(volatile ATL_LOCAL uint *keys, uint k)
+{
+  uint s = (k * 2654435761u) % SLOTS;
+  for (uint probe = 0; probe < 8; probe++, s = (s + 1) % SLOTS) {
+    const uint cur = keys[s];
+    if (cur == k)
+      return s;
+    if (cur == EMPTY)
+      break;
   }
   return SLOTS;
 }
@@ -218,7 +217,7 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
 }
 #endif
 
-#if defined(VARIANT_part) && defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && !defined(PACKED)
+#if defined(VARIANT_part) && defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && (!defined(PACKED) || D % 2 == 0)
 /*
  * VARIANT_part: launch p of P adds only the rows whose key lies in [lo, hi), a slice of the output the host
  * sizes to stay in the L2 while every update of it arrives (src/apps/scatter.c: half the L2). Uniform keys
@@ -233,10 +232,21 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
  * loaded before any is added (a lane's loads in flight together, not one DRAM latency per unit). A key
  * that recurs within a step (a zipf head, a hot row) takes a slot of the work-group's local table (as the
  * block variant's: SLOTS keys x D sums, CAS inserts) and goes out once per work-group at the end; keys that
- * do not recur (uniform) never touch it.
+ * do not recur (uniform) never touch it. With PART_SEEN (--part-table seen) a key alone in its step also
+ * adds into the table where an earlier step put it (one shared read for a key that is not there): a zipf
+ * head's less frequent keys then leave the L2's hot lines alone.
+ * 16-bit floats (even D) take the same path: a lane sums a group's rows in f32 and rounds the sum to 16 bits
+ * once for the packed reduction (a unit: 8 values, 16 bytes, one red.global.v4.bf16x2 / .f16x2 on sm_90 with
+ * D a multiple of 8; else a pair, one bf16x2 / f16x2 reduction); the local table holds f32 sums, rounded when
+ * the work-group's end adds them. Roundings per output element: at most its rows' count, as the block
+ * variant's (the bound of docs/scatter.md).
  */
 #if __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && D % 4 == 0
 #define UNIT 4u
+#elif __CUDA_ARCH__ >= 900 && defined(PACKED) && D % 8 == 0
+#define UNIT 8u
+#elif defined(PACKED)
+#define UNIT 2u
 #else
 #define UNIT 1u
 #endif
@@ -248,11 +258,42 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
 #if !defined(WARPS)
 #define WARPS 32u
 #endif
+#if !defined(PART_SEEN)
+#define PART_SEEN 0
+#endif
+#if !defined(PART_HOT)
+#define PART_HOT 0
+#endif
+
+/* --part-hot warp: a warp's own hot key, summed in its registers. The first key the warp sees recur within a
+ * step (a zipf head's rank 0 most often, the hot row always) becomes its key; from the next step on, that key's
+ * rows are added by the whole warp into registers (lane l holding units l, l + 32, ...: a row's loads
+ * coalesced, PART_BATCH rows' loads in flight together, no atomic at all) and go out once, when the warp ends.
+ * The rest go the usual way. */
+#define HOTJ ((UNITS + LANES - 1) / LANES)
+struct part_hot {
+  uint key;
+  A v[HOTJ][UNIT];
+};
 
 /* v = (first) or += the UNIT values at p, loaded evict-first (they are read once) */
 ATL_INLINE void unit_load(const T *p, A *v, bool first)
 {
-#if UNIT == 4
+#if defined(PACKED) /* 16-bit values: a 32-bit word holds a pair (the unit starts a word: D is even) */
+  uint w[UNIT / 2];
+#if UNIT == 8
+  const uint4 x = __ldcs((const uint4 *)p);
+  w[0] = x.x, w[1] = x.y, w[2] = x.z, w[3] = x.w;
+#else
+  w[0] = __ldcs((const unsigned int *)p);
+#endif
+#pragma unroll
+  for (uint u = 0; u < UNIT / 2; u++) {
+    const A lo = LOAD(w[u] & 0xffffu), hi = LOAD(w[u] >> 16);
+    v[2 * u] = first ? lo : v[2 * u] + lo;
+    v[2 * u + 1] = first ? hi : v[2 * u + 1] + hi;
+  }
+#elif UNIT == 4
   const float4 x = __ldcs((const float4 *)p);
   if (first)
     v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
@@ -264,10 +305,24 @@ ATL_INLINE void unit_load(const T *p, A *v, bool first)
 #endif
 }
 
-/* out p += the UNIT values of v: one vector reduction (sm_90, f32) or one atomic */
+/* out p += the UNIT values of v: one vector reduction (sm_90: f32, or 16-bit sums rounded to nearest) or one
+ * atomic (16-bit: one packed reduction) */
 ATL_INLINE void unit_red(T *p, const A *v)
 {
-#if UNIT == 4
+#if defined(PACKED) && UNIT == 8
+#if defined(TYPE_bf16)
+#define TO16(f) atl_float_to_bf16(f)
+#else
+#define TO16(f) atl_float_to_f16(f)
+#endif
+  asm volatile(RED_V4 " [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(TO16(v[0]) | TO16(v[1]) << 16),
+               "r"(TO16(v[2]) | TO16(v[3]) << 16), "r"(TO16(v[4]) | TO16(v[5]) << 16),
+               "r"(TO16(v[6]) | TO16(v[7]) << 16)
+               : "memory");
+#undef TO16
+#elif defined(PACKED)
+  ADD_WORD((uint *)p, v[0], v[1]);
+#elif UNIT == 4
   asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v[0]), "f"(v[1]), "f"(v[2]), "f"(v[3])
                : "memory");
 #else
@@ -284,10 +339,48 @@ struct part_shared {
 };
 
 /* One step of a warp: lane l's row @p row with key @p k, where @p in */
-ATL_INLINE void part_step(struct part_shared *sh, const T *ATL_RESTRICT src, T *out, uint warp, uint lane, bool in,
-                          uint k, uint row)
+ATL_INLINE void part_step(struct part_shared *sh, struct part_hot *hot, const T *ATL_RESTRICT src, T *out, uint warp,
+                          uint lane, bool in, uint k, uint row)
 {
+#if PART_HOT
+  if (hot->key != EMPTY) { /* the same for every lane */
+    /* PART_BATCH of the key's rows a time: their loads in flight together, then added (zeros past the last) */
+    for (uint hm = __ballot_sync(FULL, in && k == hot->key); hm;) {
+      A x[PART_BATCH][HOTJ][UNIT];
+#pragma unroll
+      for (uint b = 0; b < PART_BATCH; b++) {
+        const uint r = __shfl_sync(FULL, row, hm ? (uint)__ffs(hm) - 1u : 0u);
+#pragma unroll
+        for (uint j = 0; j < HOTJ; j++)
+          if (hm && lane + j * LANES < UNITS)
+            unit_load(&src[(ulong)r * D + (lane + j * LANES) * UNIT], x[b][j], true);
+          else
+#pragma unroll
+            for (uint u = 0; u < UNIT; u++)
+              x[b][j][u] = (A)0;
+        hm &= hm - 1u;
+      }
+#pragma unroll
+      for (uint b = 0; b < PART_BATCH; b++)
+#pragma unroll
+        for (uint j = 0; j < HOTJ; j++)
+#pragma unroll
+          for (uint u = 0; u < UNIT; u++)
+            hot->v[j][u] += x[b][j][u];
+    }
+    in = in && k != hot->key;
+  }
+#endif
   const uint grp = __match_any_sync(FULL, in ? k : EMPTY); /* the lanes whose row has this key */
+#if PART_HOT
+  if (hot->key == EMPTY) { /* this step's rows of the new key still go the usual way */
+    const uint rec = __ballot_sync(FULL, in && __popc(grp) > 1);
+    if (rec)
+      hot->key = __shfl_sync(FULL, k, (uint)__ffs(rec) - 1u);
+  }
+#else
+  (void)hot;
+#endif
   const uint lead = __ballot_sync(FULL, in && lane == (uint)__ffs(grp) - 1u);
   if (lead == 0)
     return;
@@ -297,6 +390,10 @@ ATL_INLINE void part_step(struct part_shared *sh, const T *ATL_RESTRICT src, T *
     sh->first[warp][__popc(lead & ((1u << lane) - 1u))] = lane;
     if (__popc(grp) > 1)
       slot = slot_of(sh->keys, k);
+#if PART_SEEN
+    else /* a head key alone in this step still goes to its slot if an earlier step gave it one */
+      slot = slot_find(sh->keys, k);
+#endif
   }
   __syncwarp();
   const uint n = (uint)__popc(lead) * UNITS;
@@ -337,8 +434,14 @@ ATL_INLINE void part_step(struct part_shared *sh, const T *ATL_RESTRICT src, T *
   __syncwarp(); /* the step's arrays are read before the next step writes them */
 }
 
-ATL_INLINE void part_begin(struct part_shared *sh)
+ATL_INLINE void part_begin(struct part_shared *sh, struct part_hot *hot)
 {
+  hot->key = EMPTY;
+#pragma unroll
+  for (uint j = 0; j < HOTJ; j++)
+#pragma unroll
+    for (uint u = 0; u < UNIT; u++)
+      hot->v[j][u] = (A)0;
   const uint lid = atl_local_id(), wg = atl_local_size();
   for (uint s = lid; s < SLOTS; s += wg)
     sh->keys[s] = EMPTY;
@@ -348,9 +451,18 @@ ATL_INLINE void part_begin(struct part_shared *sh)
 }
 
 /* the table's sums out, one reduction per slot and unit */
-ATL_INLINE void part_end(struct part_shared *sh, T *out)
+ATL_INLINE void part_end(struct part_shared *sh, const struct part_hot *hot, T *out)
 {
   const uint lid = atl_local_id(), wg = atl_local_size();
+#if PART_HOT
+  if (hot->key != EMPTY)
+#pragma unroll
+    for (uint j = 0; j < HOTJ; j++)
+      if (lid % LANES + j * LANES < UNITS)
+        unit_red(&out[(ulong)hot->key * D + (lid % LANES + j * LANES) * UNIT], hot->v[j]);
+#else
+  (void)hot;
+#endif
   atl_barrier_local();
   for (uint e = lid; e < SLOTS * UNITS; e += wg) {
     const uint s = e / UNITS, c = e % UNITS * UNIT, k = sh->keys[s];
@@ -359,12 +471,15 @@ ATL_INLINE void part_end(struct part_shared *sh, T *out)
   }
 }
 
-ATL_KERNEL void scatter_part(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, ulong rows, uint lo,
-                             uint hi)
+/* launched with WARPS x 32 work-items a group: ptxas keeps the registers within what that many threads have (a
+ * batch of 8 units at 1024 a group would otherwise not launch) */
+ATL_KERNEL void __launch_bounds__(WARPS * LANES)
+    scatter_part(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, ulong rows, uint lo, uint hi)
 {
   ATL_SHARED struct part_shared sh;
   const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
-  part_begin(&sh);
+  struct part_hot hot;
+  part_begin(&sh, &hot);
   /* Steps of 32 rows, step s by warp s mod the warps (one wave of them): sorted keys, whose rows of a range are
    * neighbours, spread over every warp too. The same steps for every lane: the votes need them all. */
   const ulong stride = atl_global_size64() / LANES * LANES;
@@ -373,29 +488,31 @@ ATL_KERNEL void scatter_part(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRIC
   for (; base < rows; base += stride) { /* the next step's keys loaded before this step's rows */
     const ulong i = base + lane, next = i + stride;
     const uint k_next = next < rows ? (uint)__ldcs(&idx[next]) : hi;
-    part_step(&sh, src, out, warp, lane, k - lo < hi - lo, k, (uint)i);
+    part_step(&sh, &hot, src, out, warp, lane, k - lo < hi - lo, k, (uint)i);
     k = k_next;
   }
-  part_end(&sh, out);
+  part_end(&sh, &hot, out);
 }
 
-ATL_KERNEL void scatter_part_bucketed(const T *ATL_RESTRICT src, const uint2 *ATL_RESTRICT pairs, T *out,
-                                      const uint *ATL_RESTRICT meta, uint q)
+ATL_KERNEL void __launch_bounds__(WARPS * LANES)
+    scatter_part_bucketed(const T *ATL_RESTRICT src, const uint2 *ATL_RESTRICT pairs, T *out,
+                          const uint *ATL_RESTRICT meta, uint q)
 {
   ATL_SHARED struct part_shared sh;
   const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
   const ulong b0 = meta[2 * PART_MAX + q], b1 = meta[2 * PART_MAX + q + 1];
-  part_begin(&sh);
+  struct part_hot hot;
+  part_begin(&sh, &hot);
   const ulong stride = atl_global_size64() / LANES * LANES;
   ulong base = b0 + atl_global_id64() / LANES * LANES;
   uint2 pr = base + lane < b1 ? __ldcs(&pairs[base + lane]) : make_uint2(0u, 0u);
   for (; base < b1; base += stride) { /* the next step's pairs loaded before this step's rows */
     const ulong i = base + lane, next = i + stride;
     const uint2 pr_next = next < b1 ? __ldcs(&pairs[next]) : make_uint2(0u, 0u);
-    part_step(&sh, src, out, warp, lane, i < b1, pr.y, pr.x);
+    part_step(&sh, &hot, src, out, warp, lane, i < b1, pr.y, pr.x);
     pr = pr_next;
   }
-  part_end(&sh, out);
+  part_end(&sh, &hot, out);
 }
 #elif defined(VARIANT_part)
 /* VARIANT_part elsewhere (OpenCL, 16-bit types, CUDA before sm_70): the same passes over key ranges, each row

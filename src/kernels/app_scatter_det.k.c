@@ -26,42 +26,21 @@
  */
 #include "atomlab/port.h"
 #include "atomlab/group_scan.h"
-#include "atomlab/scatter_device.h"
-
-/* T: the stored value; A: what a warp sums in (f32 for the 16-bit floats, rounded once when stored). */
-#if defined(TYPE_f32)
-typedef float T;
-typedef float A;
-#define LOAD(x) (x)
-#define STORE(a) (a)
-#elif defined(TYPE_bf16)
-typedef ushort T;
-typedef float A;
-#define LOAD(x) atl_bf16_to_float(x)
-#define STORE(a) ((ushort)atl_float_to_bf16(a))
-#elif defined(TYPE_f16)
-typedef ushort T;
-typedef float A;
-#define LOAD(x) atl_f16_to_float(x)
-#define STORE(a) ((ushort)atl_float_to_f16(a))
-#else
-#if defined(TYPE_i32)
-typedef int T;
-#else
-typedef uint T;
-#endif
-typedef T A;
-#define LOAD(x) (x)
-#define STORE(a) (a)
-#endif
-#if !defined(IDX_T)
-#define IDX_T uint
-#endif
+#include "atomlab/scatter_types.h" /* T, A (what a warp sums in: f32 for the 16-bit floats), LOAD, STORE */
 
 #define BINS 256u
 #define LANES 32u
 #define COLS ((D + LANES - 1) / LANES)
 #define NO_DIGIT BINS /* a work-item past the chunk's end: no row's digit */
+
+/* CUDA: every pass is launched with WG work-items a group, so ptxas must keep each kernel within the registers
+ * that many threads have (64 a thread at 1024): det_combine's partials in flight took 72 at D = 64 and its launch
+ * of 1024 failed (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, round 6's second call). */
+#if defined(__CUDACC__)
+#define DET_BOUNDS __launch_bounds__(WG)
+#else
+#define DET_BOUNDS
+#endif
 
 ATL_INLINE ulong end_of(ulong lo, ulong n, ulong rows) { return lo + n < rows ? lo + n : rows; }
 
@@ -72,7 +51,7 @@ ATL_INLINE uint key_at(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys,
 }
 
 /* counts[digit * chunks + chunk]: how many rows of each chunk have each digit of the key at @p shift. */
-ATL_KERNEL void det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys, ATL_GLOBAL uint *counts,
+ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys, ATL_GLOBAL uint *counts,
                          ulong rows, uint shift, uint first)
 {
   ATL_SHARED uint h[BINS];
@@ -92,20 +71,72 @@ ATL_KERNEL void det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *key
   }
 }
 
+/*
+ * The counts' exclusive prefix sum in three launches (round 6: one work-group scanning all chunks x 256 counts,
+ * 512 Ki at E = 8 M, took most of the sort's time): det_sums sums each block of @p block counts (a work-group
+ * per block, reads coalesced), det_scan scans the blocks' sums in one work-group, det_spread scans each block
+ * in place from its sum. Integers: the result does not depend on how the work is cut.
+ */
+ATL_KERNEL void DET_BOUNDS det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL uint *sums, ulong n, ulong block)
+{
+  ATL_SHARED uint part[WG];
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  for (ulong g = atl_group_id(); g * block < n; g += atl_num_groups()) {
+    const ulong hi = end_of(g * block, block, n);
+    uint s = 0;
+    for (ulong i = g * block + lid; i < hi; i += wg)
+      s += counts[i];
+    part[lid] = s;
+    atl_barrier_local();
+    if (lid == 0) {
+      for (uint u = 1; u < wg; u++)
+        s += part[u];
+      sums[g] = s;
+    }
+    atl_barrier_local();
+  }
+}
+
 /* The exclusive prefix sum of @p n counts in place, by one work-group (launched as one). */
-ATL_KERNEL void det_scan(ATL_GLOBAL uint *counts, ulong n)
+ATL_KERNEL void DET_BOUNDS det_scan(ATL_GLOBAL uint *counts, ulong n)
 {
   ATL_SHARED uint part[WG + 1];
   atl_group_exclusive_scan(counts, n, part);
 }
 
+ATL_KERNEL void DET_BOUNDS det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *sums, ulong n, ulong block)
+{
+  ATL_SHARED uint part[WG + 1];
+  for (ulong g = atl_group_id(); g * block < n; g += atl_num_groups()) {
+    atl_group_exclusive_scan_from(counts + g * block, end_of(g * block, block, n) - g * block, part, sums[g]);
+    atl_barrier_local(); /* part is read to the end before the next block's scan writes it */
+  }
+}
+
+/* det_place's ranks by match-any on CUDA (whole warps: WG a multiple of 32), by a count over the round elsewhere */
+#if defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && WG % 32 == 0
+#define DET_MATCH 1
+#else
+#define DET_MATCH 0
+#endif
+
 /* Each chunk's rows to their sorted places by the digit at @p shift, in row order within each digit. */
-ATL_KERNEL void det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ATL_GLOBAL const uint *ids_in,
+ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ATL_GLOBAL const uint *ids_in,
                           ATL_GLOBAL const uint *offsets, ATL_GLOBAL uint *keys_out, ATL_GLOBAL uint *ids_out,
                           ulong rows, uint shift, uint first)
 {
   ATL_SHARED uint next[BINS]; /* the next free place of each digit in this chunk */
+#if DET_MATCH
+  /* CUDA: a row's rank among the round's rows of its digit is its lanes below it with that digit (match-any)
+   * plus each earlier warp's count of it: wcnt[warp][digit] = round tag << 8 | count, written by the digit's
+   * first lane in the warp; an entry of an earlier round (another tag) counts 0, so nothing is cleared per
+   * round (the tags wrap after 2^24 rounds: the table is cleared then). Counts, never an atomic's order. */
+  ATL_SHARED uint wcnt[WG / LANES][BINS];
+  const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
+  uint tag = 0xffffffu; /* the first round wraps it: the table is cleared before any use */
+#else
   ATL_SHARED uint dig[WG];
+#endif
   const uint lid = atl_local_id(), wg = atl_local_size();
   const ulong chunks = (rows + CHUNK - 1) / CHUNK;
   for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
@@ -120,6 +151,32 @@ ATL_KERNEL void det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *ke
         id = first ? (uint)i : ids_in[i];
         d = (k >> shift) & (BINS - 1);
       }
+#if DET_MATCH
+      tag = (tag + 1u) & 0xffffffu;
+      if (tag == 0) { /* the tags wrapped: every entry cleared (each work-item its own, then all wait) */
+        for (uint e = lid; e < (WG / LANES) * BINS; e += wg)
+          wcnt[e / BINS][e % BINS] = 0;
+        tag = 1;
+        atl_barrier_local();
+      }
+      const uint grp = __match_any_sync(0xffffffffu, d), below = (uint)__popc(grp & ((1u << lane) - 1u));
+      if (d < BINS && below == 0)
+        wcnt[warp][d] = tag << 8 | (uint)__popc(grp);
+      atl_barrier_local();
+      uint rank = below; /* the rows of this digit before this one in the round: a count */
+      for (uint w = 0; w < warp && d < BINS; w++) {
+        const uint e = wcnt[w][d];
+        rank += e >> 8 == tag ? e & 0xffu : 0u;
+      }
+      const uint at = d < BINS ? next[d] + rank : 0;
+      atl_barrier_local();
+      if (d < BINS) {
+        keys_out[at] = k;
+        ids_out[at] = id;
+        if (below == 0)
+          atl_atomic_add(&next[d], (uint)__popc(grp)); /* the round's count of the digit: integers */
+      }
+#else
       dig[lid] = d;
       atl_barrier_local();
       uint rank = 0; /* the rows of this digit before this one in the round: a count, not an atomic's order */
@@ -132,13 +189,28 @@ ATL_KERNEL void det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *ke
         ids_out[at] = id;
         atl_atomic_add(&next[d], 1u); /* the round's count of the digit: integers, any order */
       }
+#endif
       atl_barrier_local();
     }
   }
 }
 
+/* Rows (det_tile) and partials (det_combine) whose loads a lane has in flight while it adds the earlier ones:
+ * about 8 values a lane (D = 64: 4 rows), at least one. The order of the sums is the same: only loads move. */
+#define AHEAD ((8u + COLS - 1u) / COLS)
+/* det_combine's partials in flight: a hot row's warp reads every tile's (8192 at E = 8 M) and has nothing else
+ * to wait on, so 32 values a lane (D = 64: 16 tiles) */
+#define COMBINE_AHEAD ((32u + COLS - 1u) / COLS)
+
+/* x = row @p r's columns of this lane (zeros where @p ok is false: past the tile's end) */
+ATL_INLINE void load_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, bool ok, uint lane, A *x)
+{
+  for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
+    x[j] = ok && c < D ? LOAD(src[r * D + c]) : (A)0;
+}
+
 /* One warp per tile of TILE sorted places: keys wholly inside are added, crossing keys leave partials. */
-ATL_KERNEL void det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *keys,
+ATL_KERNEL void DET_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *keys,
                          ATL_GLOBAL const uint *ids, ATL_GLOBAL T *out, ATL_GLOBAL A *part, ulong rows)
 {
   const ulong tiles = (rows + TILE - 1) / TILE;
@@ -151,6 +223,9 @@ ATL_KERNEL void det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const 
     for (uint j = 0; j < COLS; j++)
       sum[j] = (A)0;
     uint key = first_key;
+    A x[AHEAD][COLS]; /* rows i .. i + AHEAD - 1 */
+    for (uint a = 0; a < AHEAD; a++)
+      load_row(src, lo + a < hi ? ids[lo + a] : 0, lo + a < hi, lane, x[a]);
     for (ulong i = lo;; i++) {
       const uint k = i < hi ? keys[i] : 0;
       if (i == hi || k != key) { /* the key's rows in this tile end: store them or leave them for combine */
@@ -168,15 +243,19 @@ ATL_KERNEL void det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const 
           break;
         key = k;
       }
-      const ulong r = ids[i];
       for (uint j = 0, c = lane; c < D; j++, c += LANES)
-        sum[j] += LOAD(src[r * D + c]);
+        sum[j] += x[0][j];
+      for (uint a = 0; a + 1 < AHEAD; a++)
+        for (uint j = 0; j < COLS; j++)
+          x[a][j] = x[a + 1][j];
+      const ulong next = i + AHEAD;
+      load_row(src, next < hi ? ids[next] : 0, next < hi, lane, x[AHEAD - 1]);
     }
   }
 }
 
 /* One warp per tile boundary; the first boundary a key crosses adds its tiles' partials in tile order. */
-ATL_KERNEL void det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *part, ATL_GLOBAL T *out, ulong rows)
+ATL_KERNEL void DET_BOUNDS det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *part, ATL_GLOBAL T *out, ulong rows)
 {
   const ulong tiles = (rows + TILE - 1) / TILE;
   const uint lane = (uint)(atl_global_id64() % LANES);
@@ -189,11 +268,23 @@ ATL_KERNEL void det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *par
     A sum[COLS];
     for (uint j = 0, c = lane; c < D; j++, c += LANES)
       sum[j] = part[from * D + c];
-    for (ulong u = t; u < tiles; u++) { /* every later tile the key reaches: its first key's partial */
-      for (uint j = 0, c = lane; c < D; j++, c += LANES)
-        sum[j] += part[u * 2 * D + c];
-      const ulong end = end_of(u * TILE, TILE, rows);
-      if (end == rows || keys[end] != k)
+    for (ulong u0 = t; u0 < tiles; u0 += COMBINE_AHEAD) { /* every later tile the key reaches: its first key's */
+      A y[COMBINE_AHEAD][COLS]; /* partial, COMBINE_AHEAD tiles' partials and ends loaded before any is added */
+      uint more[COMBINE_AHEAD];
+      for (uint a = 0; a < COMBINE_AHEAD; a++) {
+        const ulong u = u0 + a, end = u < tiles ? end_of(u * TILE, TILE, rows) : rows;
+        more[a] = end < rows && keys[end] == k; /* the key goes on past tile u */
+        for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
+          y[a][j] = u < tiles && c < D ? part[u * 2 * D + c] : (A)0;
+      }
+      uint a = 0;
+      for (; a < COMBINE_AHEAD; a++) {
+        for (uint j = 0, c = lane; c < D; j++, c += LANES)
+          sum[j] += y[a][j];
+        if (!more[a])
+          break;
+      }
+      if (a < COMBINE_AHEAD)
         break;
     }
     for (uint j = 0, c = lane; c < D; j++, c += LANES)

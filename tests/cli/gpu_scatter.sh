@@ -16,7 +16,9 @@ for spec in "--type f32 --dim 64" "--type u32 --dim 1 --index i64" "--type i32 -
   "--type f32 --dim 64 --partitions 7 --variants part" "--type u32 --dim 33 --index i64 --partitions 3 --variants part" \
   "--type bf16 --dim 64 --partitions 5 --variants part" \
   "--type f32 --dim 64 --partitions 7 --variants part --part-keys bucket --part-batch 4" \
-  "--type i32 --dim 33 --index i64 --partitions 3 --variants part --part-keys bucket --part-batch 2"; do
+  "--type i32 --dim 33 --index i64 --partitions 3 --variants part --part-keys bucket --part-batch 2" \
+  "--type bf16 --dim 64 --partitions 1 --variants part --part-table seen --part-hot warp --part-batch 2" \
+  "--type f16 --dim 34 --index i64 --partitions 3 --variants part --part-hot warp"; do
   timeout 120 "$ATOMLAB" $S $spec -o "$WORK/s.json" --quiet 2>"$WORK/err" &&
     python3 - "$WORK/s.json" "$spec" <<'PY' && pass || fail "CUDA app scatter $spec: $(tail -3 "$WORK/err")"
 import atl_json, sys

@@ -190,6 +190,8 @@ static const struct app_case {
   {"app_scatter_det", "D=64 TYPE_f32 IDX_T=uint CHUNK=4096u TILE=1024u WG=256", 0},
   {"app_scatter_det", "D=33 TYPE_u32 IDX_T=ulong CHUNK=4096u TILE=1024u WG=128", 0},
   {"app_scatter_det", "D=64 TYPE_bf16 IDX_T=uint CHUNK=4096u TILE=1024u WG=256", 0},
+  /* 1024 a group: __launch_bounds__ holds det_combine to 64 registers (72 without: no launch on the H100) */
+  {"app_scatter_det", "D=64 TYPE_f32 IDX_T=uint CHUNK=4096u TILE=1024u WG=1024", 0},
   {"app_scatter", "D=64 TYPE_bf16 IDX_T=ulong VARIANT_atomic", 0},
   {"app_scatter", "D=64 TYPE_f16 IDX_T=uint VARIANT_run", 0},
   {"app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_block SLOTS=128u BLOCK_ROWS=4096u", 0},
@@ -201,6 +203,17 @@ static const struct app_case {
   {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u", 0},
   {"app_scatter", "D=33 TYPE_u32 IDX_T=ulong VARIANT_part SLOTS=248u", 0},
   {"app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_part SLOTS=128u", 0},
+  /* part's 16-bit warp path: 8 values a unit (sm_90, D a multiple of 8) or a pair, the seen table; odd D falls
+   * back to the atomic path */
+  {"app_scatter", "D=64 TYPE_bf16 IDX_T=ulong VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=2u PART_SEEN=1", 0},
+  {"app_scatter", "D=34 TYPE_f16 IDX_T=uint VARIANT_part SLOTS=240u WARPS=32u PART_BATCH=4u", 0},
+  {"app_scatter", "D=33 TYPE_bf16 IDX_T=uint VARIANT_part SLOTS=248u", 0},
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u PART_SEEN=1", 0},
+  /* the warp's hot key in registers (f32 4 a unit, 16-bit 8 or 2, u32 at D = 1: one lane busy) */
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u PART_HOT=1 PART_BATCH=2u", 0},
+  {"app_scatter", "D=64 TYPE_bf16 IDX_T=ulong VARIANT_part SLOTS=128u PART_HOT=1 PART_SEEN=1", 0},
+  {"app_scatter", "D=34 TYPE_f16 IDX_T=uint VARIANT_part SLOTS=240u PART_HOT=1", 0},
+  {"app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_part SLOTS=2048u PART_HOT=1", 0},
   {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=4u", 0},
   {"app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_part SLOTS=2048u WARPS=32u PART_BATCH=2u", 0},
   {"app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", 1},
