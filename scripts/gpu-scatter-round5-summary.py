@@ -13,14 +13,10 @@ import os
 import sys
 
 import scatter_rows
-from scatter_rows import ms
+from scatter_rows import ms, verdict
 
 o = sys.argv[1]
 DISTS = ("uniform", "zipf", "sorted", "clustered", "hot")
-
-
-def verdict(x, want):
-    return f"{x:.3f}x (target {want}x: {'met' if x >= want else 'NOT met'})"
 
 
 def best_of(table, d, skip=("auto",)):

@@ -10,13 +10,9 @@ usage: gpu-scatter-round6-summary.py OUT
 import sys
 
 import scatter_rows
-from scatter_rows import ms
+from scatter_rows import ms, verdict
 
 o = sys.argv[1]
-
-
-def verdict(x, want):
-    return f"{x:.3f}x (target {want}x: {'met' if x >= want else 'NOT met'})"
 
 
 def label(name, r):
@@ -62,10 +58,7 @@ if f32 and bf:
 
 det = scatter_rows.rows(o, "det.json")
 scatter_rows.table("det, f32, D = 64, E = 8 M, V = 1 M", det)
-print("TARGET deterministic (det) at 0.4x the ceiling on every distribution (its radix passes / its sums)")
-for (d, v), r in scatter_rows.by(det, with_ceiling=False).items():
-    print(f"  {d:10s} {ms(r):8.3f} ms (sort {r.get('det_sort_ms', 0):.3f}, sum {r.get('det_sum_ms', 0):.3f})  "
-          f"{verdict(r.get('ratio_to_ceiling', 0), 0.4)}")
+scatter_rows.det_targets(det)
 
 bc = scatter_rows.rows(o, "bincount-rpw256.json")
 scatter_rows.table("weighted bincount, u32, D = 1, E = 64 M, 2^20 bins, atomic at 256 rows a warp", bc)

@@ -8,22 +8,15 @@ usage: gpu-scatter-round6b-summary.py OUT
 import sys
 
 import scatter_rows
-from scatter_rows import ms
+from scatter_rows import ms, verdict
 
 o = sys.argv[1]
-
-
-def verdict(x, want):
-    return f"{x:.3f}x (target {want}x: {'met' if x >= want else 'NOT met'})"
 
 
 scatter_rows.table("check, E = 300 K, V = 20 K (det on 7 groups of 1024)", scatter_rows.rows(o, "check-det.json"))
 det = scatter_rows.rows(o, "det.json")
 scatter_rows.table("det, f32, D = 64, E = 8 M, V = 1 M", det)
-print("TARGET deterministic (det) at 0.4x the ceiling on every distribution (its radix passes / its sums)")
-for (d, v), r in scatter_rows.by(det, with_ceiling=False).items():
-    print(f"  {d:10s} {ms(r):8.3f} ms (sort {r.get('det_sort_ms', 0):.3f}, sum {r.get('det_sum_ms', 0):.3f})  "
-          f"{verdict(r.get('ratio_to_ceiling', 0), 0.4)}")
+scatter_rows.det_targets(det)
 for name in ("auto", "auto-seen"):
     scatter_rows.table(f"f32 {name}, D = 64, E = 8 M, V = 1 M", scatter_rows.rows(o, name + ".json"), details=True)
 a, s = (scatter_rows.by(scatter_rows.rows(o, n + ".json"), with_ceiling=False) for n in ("auto", "auto-seen"))

@@ -53,3 +53,16 @@ def torch_table(folder, best):
         print(f"  {d:10s} {x['op']:26s} {x['median_ms']:10.3f} ms  atomlab best {sp}  agrees: {x['agrees']}")
     return doc
 
+
+
+def verdict(x, want):
+    """A ratio against its target: '0.432x (target 0.4x: met)'."""
+    return f"{x:.3f}x (target {want}x: {'met' if x >= want else 'NOT met'})"
+
+
+def det_targets(det):
+    """The det variant's rows against 0.4x the copy ceiling, with its radix passes' and sums' times."""
+    print("TARGET deterministic (det) at 0.4x the ceiling on every distribution (its radix passes / its sums)")
+    for (d, v), r in by(det, with_ceiling=False).items():
+        print(f"  {d:10s} {ms(r):8.3f} ms (sort {r.get('det_sort_ms', 0):.3f}, sum {r.get('det_sum_ms', 0):.3f})  "
+              f"{verdict(r.get('ratio_to_ceiling', 0), 0.4)}")

@@ -20,13 +20,16 @@ cp "$DATA/ncu-h200-l2-rmw.csv" "$WORK/w/l2rmw.csv"
 cp "$DATA/ncu-many-words-synthetic.csv" "$WORK/w/many.csv"
 printf 'hc-add\tatomlab-hist-case\tbottleneck\t-\twarp-aggregated=hc-popc\nhc-popc\tatomlab-hist-case\t-\t-\t-\n' >"$WORK/man"
 printf 'hc2-add\tatomlab-hist-case\t-\t-\t-\nl2rmw\tatomlab-rmw\t-\t-\t-\nmany\tsynthetic\t-\t-\t-\n' >>"$WORK/man"
-python3 "$PY" merge "$WORK/w" "$WORK/man" "$WORK/out/programs.csv" >"$WORK/merge.txt" 2>&1 && pass ||
-  fail "merge: $(cat "$WORK/merge.txt")"
-cp "$DATA/smem-table-h200-trim.csv" "$WORK/out/smem-table.csv"
-cp "$DATA/ncu-h200-l2-same.csv" "$WORK/out/same.csv"
-cp "$DATA/ncu-h200-l2-spread.csv" "$WORK/out/spread.csv"
-python3 "$PY" analyse "$WORK/out" --atomlab "$ATOMLAB" >"$WORK/analyse.txt" 2>&1 && pass ||
-  fail "analyse: $(cat "$WORK/analyse.txt")"
+# validate_dir EXPORTS MANIFEST OUT TABLE LOG: the script's merge, then its analysis with the smem TABLE (tests/data)
+# and the H200 L2 calibration, its output in LOG
+validate_dir() {
+  python3 "$PY" merge "$1" "$2" "$3/programs.csv" >"$5" 2>&1 && pass || fail "merge $3: $(cat "$5")"
+  cp "$DATA/$4" "$3/smem-table.csv"
+  cp "$DATA/ncu-h200-l2-same.csv" "$3/same.csv"
+  cp "$DATA/ncu-h200-l2-spread.csv" "$3/spread.csv"
+  python3 "$PY" analyse "$3" --atomlab "$ATOMLAB" >"$5" 2>&1 && pass || fail "analyse $3: $(head -c 3000 "$5")"
+}
+validate_dir "$WORK/w" "$WORK/man" "$WORK/out" smem-table-h200-trim.csv "$WORK/analyse.txt"
 python3 - "$WORK/out/validation.json" <<'PYEOF' && pass || fail "validation.json: $(head -c 3000 "$WORK/analyse.txt")"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -88,13 +91,7 @@ for name, ks in (("f32", [3]), ("torch", [4, 5, 6, 7])):
         csv.writer(f, quoting=csv.QUOTE_ALL).writerows([rows[0], rows[1]] + [rows[k] for k in ks])
 PYEOF
 printf 'f32\tatomlab-rmw\tbottleneck\t-\t-\ntorch\ttorch\t-\t-\t-\n' >"$WORK/man6"
-python3 "$PY" merge "$WORK/w6" "$WORK/man6" "$WORK/r6/programs.csv" >"$WORK/merge6.txt" 2>&1 && pass ||
-  fail "merge r5b: $(cat "$WORK/merge6.txt")"
-cp "$DATA/smem-table-h100-trim.csv" "$WORK/r6/smem-table.csv"
-cp "$DATA/ncu-h200-l2-same.csv" "$WORK/r6/same.csv"
-cp "$DATA/ncu-h200-l2-spread.csv" "$WORK/r6/spread.csv"
-python3 "$PY" analyse "$WORK/r6" --atomlab "$ATOMLAB" >"$WORK/r6.txt" 2>&1 && pass ||
-  fail "analyse r5b: $(head -c 2000 "$WORK/r6.txt")"
+validate_dir "$WORK/w6" "$WORK/man6" "$WORK/r6" smem-table-h100-trim.csv "$WORK/r6.txt"
 python3 - "$WORK/r6/validation.json" <<'PYEOF' && pass || fail "r5b evidence: $(cat "$WORK/r6.txt")"
 import json, sys
 d = json.load(open(sys.argv[1]))

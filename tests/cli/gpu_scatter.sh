@@ -11,16 +11,7 @@ sys.exit(0 if any(d["backend"] == "cuda" for d in atl_json.load(sys.stdin)["devi
   exit 77
 fi
 S="app scatter --backend cuda --rows 300000 --targets 20000 --samples 2"
-for spec in "--type f32 --dim 64" "--type u32 --dim 1 --index i64" "--type i32 --dim 7" "--type bf16 --dim 64" \
-  "--type f16 --dim 33 --index i64" "--type bf16 --dim 5" "--type f16 --dim 64" "--type bf16 --dim 1" \
-  "--type f32 --dim 64 --partitions 7 --variants part" "--type u32 --dim 33 --index i64 --partitions 3 --variants part" \
-  "--type bf16 --dim 64 --partitions 5 --variants part" \
-  "--type f32 --dim 64 --partitions 7 --variants part --part-keys bucket --part-batch 4" \
-  "--type i32 --dim 33 --index i64 --partitions 3 --variants part --part-keys bucket --part-batch 2" \
-  "--type bf16 --dim 64 --partitions 1 --variants part --part-table seen --part-hot warp --part-batch 2" \
-  "--type f16 --dim 34 --index i64 --partitions 3 --variants part --part-hot warp"; do
-  timeout 120 "$ATOMLAB" $S $spec -o "$WORK/s.json" --quiet 2>"$WORK/err" &&
-    python3 - "$WORK/s.json" "$spec" <<'PY' && pass || fail "CUDA app scatter $spec: $(tail -3 "$WORK/err")"
+cat >"$WORK/check.py" <<'PY'
 import atl_json, sys
 rows = atl_json.load(sys.argv[1])["rows"]
 want = 1 + 5 * (1 if "--variants" in sys.argv[2] else 9)
@@ -29,7 +20,14 @@ bad = [(r["variant"], r["status"], r["reason"]) for r in rows
        not (r["variant"].split("/")[-1] in ("vector", "bins", "cub") and r["status"] == "unsupported")]
 assert not bad and len(rows) == want, (bad, len(rows))
 PY
-done
+scatter_specs 120 "$WORK/check.py" "CUDA app scatter" "--type f32 --dim 64" "--type u32 --dim 1 --index i64" "--type i32 --dim 7" "--type bf16 --dim 64" \
+  "--type f16 --dim 33 --index i64" "--type bf16 --dim 5" "--type f16 --dim 64" "--type bf16 --dim 1" \
+  "--type f32 --dim 64 --partitions 7 --variants part" "--type u32 --dim 33 --index i64 --partitions 3 --variants part" \
+  "--type bf16 --dim 64 --partitions 5 --variants part" \
+  "--type f32 --dim 64 --partitions 7 --variants part --part-keys bucket --part-batch 4" \
+  "--type i32 --dim 33 --index i64 --partitions 3 --variants part --part-keys bucket --part-batch 2" \
+  "--type bf16 --dim 64 --partitions 1 --variants part --part-table seen --part-hot warp --part-batch 2" \
+  "--type f16 --dim 34 --index i64 --partitions 3 --variants part --part-hot warp"
 scatter_det_grids "CUDA det" 120 "--groups 0" "--groups 1" "--groups 132 --wg-size 64" "--groups 4096 --wg-size 1024" \
   "--groups 77 --wg-size 96" -- $S --dim 64
 finish

@@ -136,3 +136,15 @@ finish() {
   echo "$PASSES passed, $FAILS failed"
   [ "$FAILS" -eq 0 ]
 }
+
+# scatter_specs TIMEOUT CHECK LABEL SPEC...: `atomlab $S SPEC -o $WORK/s.json` for each SPEC (S: the app's shared
+# arguments), each within TIMEOUT seconds, then `python3 CHECK $WORK/s.json SPEC` must accept the rows.
+scatter_specs() {
+  local limit=$1 check=$2 label=$3 spec
+  shift 3
+  for spec in "$@"; do
+    # shellcheck disable=SC2086
+    timeout "$limit" "$ATOMLAB" $S $spec -o "$WORK/s.json" --quiet 2>"$WORK/err" &&
+      python3 "$check" "$WORK/s.json" "$spec" && pass || fail "$label $spec: $(tail -3 "$WORK/err")"
+  done
+}

@@ -18,6 +18,21 @@
 #include "core/context.h"
 #include "patterns/patterns.h"
 
+/* The device's target table (rmw.c's SLOT_TARGET) is the host's for @p s rotated by @p shift of its @p threads. */
+static void check_rotated_targets(atl_context_t ctx, const struct atl_spec *s, uint64_t threads, uint64_t shift)
+{
+  uint32_t want[64 * 8], got[64 * 8];
+  if (!CHECK(threads <= 64 * 8))
+    return;
+  atl__pattern_targets(s, 0, want);
+  const struct atl__scratch *tb = &ctx->device_buffers[1];
+  CHECK(tb->ptr != NULL && atl__ops(ctx)->read(atl__dev(ctx), tb->ptr, got, threads * sizeof *got) == 0);
+  unsigned same = 0;
+  for (uint64_t t = 0; t < threads; t++)
+    same += got[t] == want[(t + shift) % threads];
+  CHECK_EQ(same, threads);
+}
+
 int main(void)
 {
   atl_context_t ctx = NULL;
@@ -81,17 +96,7 @@ int main(void)
   CHECK_EQ(atl_row_metric(&row, "rotation_groups", 0), 2);
   CHECK_EQ(row.time_ms.samples, 6);
   atl_row_release(&row);
-  {
-    const uint64_t threads = 64 * 5, shift = 4 * 64;
-    uint32_t want[64 * 5], got[64 * 5];
-    atl__pattern_targets(&s, 0, want);
-    const struct atl__scratch *tb = &ctx->device_buffers[1]; /* rmw.c's SLOT_TARGET */
-    CHECK(tb->ptr != NULL && atl__ops(ctx)->read(atl__dev(ctx), tb->ptr, got, sizeof got) == 0);
-    unsigned same = 0;
-    for (uint64_t t = 0; t < threads; t++)
-      same += got[t] == want[(t + shift) % threads];
-    CHECK_EQ(same, threads);
-  }
+  check_rotated_targets(ctx, &s, 64 * 5, 4 * 64);
   s.op = ATL_OP_EXCHANGE;
   s.result = ATL_RESULT_USED;
   const enum atl_pattern patterns[] = {ATL_PATTERN_CONTIGUOUS, ATL_PATTERN_CROSS_WARP, ATL_PATTERN_BRANCHED,
@@ -114,17 +119,7 @@ int main(void)
   CHECK_EQ(row.time_ms.samples, 12);
   CHECK_EQ(atl_row_metric(&row, "rotation_groups", 0), 3);
   atl_row_release(&row);
-  {
-    const uint64_t threads = 64 * 8, shift = 7 * 64;
-    uint32_t want[64 * 8], got[64 * 8];
-    atl__pattern_targets(&s, 0, want);
-    const struct atl__scratch *tb = &ctx->device_buffers[1]; /* rmw.c's SLOT_TARGET */
-    CHECK(tb->ptr != NULL && atl__ops(ctx)->read(atl__dev(ctx), tb->ptr, got, sizeof got) == 0);
-    unsigned same = 0;
-    for (uint64_t t = 0; t < threads; t++)
-      same += got[t] == want[(t + shift) % threads];
-    CHECK_EQ(same, threads);
-  }
+  check_rotated_targets(ctx, &s, 64 * 8, 7 * 64);
   tm.min_samples = tm.max_samples = 1;
   tm.rotate = 0;
   s.op = ATL_OP_FETCH_ADD;

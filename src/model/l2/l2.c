@@ -283,6 +283,17 @@ static double median(double *v, size_t n)
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The median of the n values of @p v into @p out, and v freed; ATL_EINVAL with @p none where there are none. */
+static int take_median(double *v, size_t n, double *out, const char *none, char *why, size_t why_len)
+{
+  if (n)
+    *out = median(v, n);
+  else
+    snprintf(why, why_len, "%s", none);
+  free(v);
+  return n ? 0 : ATL_EINVAL;
+}
+
 int atl_l2_cycles_per_request(const struct atl_l2_report *r, double s[ATL_L2_KINDS], char *why, size_t why_len)
 {
   double *v = malloc((r->count ? r->count : 1) * sizeof *v);
@@ -329,15 +340,9 @@ int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, double 
   for (size_t i = 0; i < r->count; i++) /* the streaming launches: no atomics, a DRAM share counted */
     if (r->kernels[i].requests == 0 && r->kernels[i].dram_pct > 0 && r->kernels[i].dram_pct <= 100)
       v[n++] = r->kernels[i].dram_pct / 100;
-  if (n == 0) {
-    free(v);
-    snprintf(why, why_len, "no launch without atomic requests with dram__throughput.avg.pct_of_peak_sustained_elapsed "
-                           "(profile a streaming kernel, e.g. the scatter app's copy ceiling)");
-    return ATL_EINVAL;
-  }
-  *share = median(v, n);
-  free(v);
-  return 0;
+  return take_median(v, n, share, "no launch without atomic requests with "
+                                  "dram__throughput.avg.pct_of_peak_sustained_elapsed (profile a streaming kernel, "
+                                  "e.g. the scatter app's copy ceiling)", why, why_len);
 }
 
 int atl_l2_cas_chain(const struct atl_l2_report *r, double *cycles, char *why, size_t why_len)
@@ -362,15 +367,9 @@ int atl_l2_cas_chain(const struct atl_l2_report *r, double *cycles, char *why, s
     }
     v[n++] = k->sm_elapsed / (k->smem_cas / warps);
   }
-  if (n == 0) {
-    free(v);
-    snprintf(why, why_len, "no launch with shared CAS instructions (smsp__inst_executed_op_shared_atom_dot_cas.sum), "
-                           "SM cycles and no global atomics: profile `rmw --space local --type f32 --contention 32`");
-    return ATL_EINVAL;
-  }
-  *cycles = median(v, n);
-  free(v);
-  return 0;
+  return take_median(v, n, cycles, "no launch with shared CAS instructions "
+                                   "(smsp__inst_executed_op_shared_atom_dot_cas.sum), SM cycles and no global atomics: "
+                                   "profile `rmw --space local --type f32 --contention 32`", why, why_len);
 }
 
 void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
