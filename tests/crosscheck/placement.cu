@@ -122,6 +122,26 @@ __global__ void rmw_op(unsigned *array, int cas, unsigned contention, unsigned p
 
 static unsigned parse(const char *s, const char *name) { return parse_whole(s, name, 0); }
 
+// OP C P WG GROUPS ITERS OFFSETS STRIDE_MB: how both probes' arguments start (exit 2 on a bad one).
+struct probe_args {
+  int cas;
+  unsigned c, p, wg, groups, iters, offsets, stride_mb;
+};
+static probe_args parse_probe(char **argv)
+{
+  probe_args a;
+  a.cas = std::string_view(argv[0]) == "cas";
+  if (!a.cas && std::string_view(argv[0]) != "add") {
+    fprintf(stderr, "error: op '%s': allowed: add, cas\n", argv[0]);
+    exit(2);
+  }
+  a.c = parse_whole(argv[1], "contention", 1), a.p = parse_whole(argv[2], "padding", 1);
+  a.wg = parse_whole(argv[3], "wg", 1), a.groups = parse_whole(argv[4], "workgroups", 1);
+  a.iters = parse_whole(argv[5], "iters", 1), a.offsets = parse_whole(argv[6], "offsets", 1);
+  a.stride_mb = parse(argv[7], "stride_mb");
+  return a;
+}
+
 // placement probe: one cell at several offsets, round after round.
 static int probe_offsets(int argc, char **argv)
 {
@@ -134,19 +154,10 @@ static int probe_offsets(int argc, char **argv)
     fprintf(stderr, "error: order '%s': allowed: up, down, rotate\n", argv[10]);
     return 2;
   }
-  const int cas = std::string_view(argv[0]) == "cas";
-  if (!cas && std::string_view(argv[0]) != "add") {
-    fprintf(stderr, "error: op '%s': allowed: add, cas\n", argv[0]);
-    return 2;
-  }
-  const unsigned c = parse(argv[1], "contention"), p = parse(argv[2], "padding"), wg = parse(argv[3], "wg"),
-                 groups = parse(argv[4], "workgroups"), iters = parse(argv[5], "iters"),
-                 offsets = parse(argv[6], "offsets"), stride_mb = parse(argv[7], "stride_mb"),
-                 rounds = parse(argv[8], "rounds"), touch = parse(argv[9], "touch");
-  if (c == 0 || p == 0 || wg == 0 || groups == 0 || iters == 0 || offsets == 0 || rounds == 0) {
-    fprintf(stderr, "error: contention, padding, wg, workgroups, iters, offsets and rounds must be at least 1\n");
-    return 2;
-  }
+  const probe_args a = parse_probe(argv);
+  const int cas = a.cas;
+  const unsigned c = a.c, p = a.p, wg = a.wg, groups = a.groups, iters = a.iters, offsets = a.offsets,
+                 stride_mb = a.stride_mb, rounds = parse_whole(argv[8], "rounds", 1), touch = parse(argv[9], "touch");
   const unsigned long long threads = (unsigned long long)wg * groups;
   const size_t cell_bytes = (threads + c - 1) / c * p * sizeof(unsigned);
   const size_t stride = (size_t)stride_mb << 20, pool = stride * (offsets - 1) + cell_bytes, big = (size_t)1 << 30;
@@ -231,20 +242,11 @@ static int probe_blocks(int argc, char **argv)
     fputs(usage, stderr);
     return 2;
   }
-  const int cas = std::string_view(argv[0]) == "cas";
-  if (!cas && std::string_view(argv[0]) != "add") {
-    fprintf(stderr, "error: op '%s': allowed: add, cas\n", argv[0]);
-    return 2;
-  }
-  const unsigned c = parse(argv[1], "contention"), p = parse(argv[2], "padding"), wg = parse(argv[3], "wg"),
-                 groups = parse(argv[4], "workgroups"), iters = parse(argv[5], "iters"),
-                 offsets = parse(argv[6], "offsets"), stride_mb = parse(argv[7], "stride_mb"),
-                 rotations = parse(argv[8], "rotations"), rounds = parse(argv[9], "rounds");
-  if (c == 0 || p == 0 || wg == 0 || groups == 0 || iters == 0 || offsets == 0 || rotations == 0 || rounds == 0) {
-    fprintf(stderr, "error: contention, padding, wg, workgroups, iters, offsets, rotations and rounds must be at "
-                    "least 1\n");
-    return 2;
-  }
+  const probe_args a = parse_probe(argv);
+  const int cas = a.cas;
+  const unsigned c = a.c, p = a.p, wg = a.wg, groups = a.groups, iters = a.iters, offsets = a.offsets,
+                 stride_mb = a.stride_mb, rotations = parse_whole(argv[8], "rotations", 1),
+                 rounds = parse_whole(argv[9], "rounds", 1);
   const unsigned long long threads = (unsigned long long)wg * groups;
   const size_t cell_bytes = (threads + c - 1) / c * p * sizeof(unsigned);
   const size_t stride = (size_t)stride_mb << 20, pool = stride * (offsets - 1) + cell_bytes, big = (size_t)1 << 30;
