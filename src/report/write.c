@@ -242,6 +242,17 @@ static void write_findings(FILE *o, int html, const struct atl_result_set *rmw, 
   atl_findings_release(&fs);
 }
 
+/* The device's facts: a Markdown or HTML heading and table (the HTML table's end is the caller's). */
+static void write_facts(FILE *o, int html, const struct fact *facts, size_t nfacts)
+{
+  fputs(html ? "<h2 id=\"device\">Device</h2>\n<table>\n" : "## Device\n\n| fact | value |\n|---|---|\n", o);
+  for (size_t i = 0; i < nfacts; i++) {
+    fprintf(o, html ? "<tr><th>%s</th><td>" : "| %s | ", facts[i].label);
+    (html ? atl__esc_html : atl__esc_md)(o, facts[i].value);
+    fputs(html ? "</td></tr>\n" : " |\n", o);
+  }
+}
+
 static void write_md(FILE *o, const struct atl__rf_file *f, const struct fact *facts, size_t nfacts,
                      const struct pattern_line *lines, const char *plot_log, const struct atl_report_inputs *x)
 {
@@ -256,12 +267,7 @@ static void write_md(FILE *o, const struct atl__rf_file *f, const struct fact *f
           "below is from a row whose final memory state was verified exactly.\n"
           "`atomlab rmw --describe` explains each field; docs/method.md the method.\n\n");
   write_findings(o, 0, &f->set, x);
-  fprintf(o, "## Device\n\n| fact | value |\n|---|---|\n");
-  for (size_t i = 0; i < nfacts; i++) {
-    fprintf(o, "| %s | ", facts[i].label);
-    atl__esc_md(o, facts[i].value);
-    fputs(" |\n", o);
-  }
+  write_facts(o, 0, facts, nfacts);
   fprintf(o,
           "\n## Access patterns\n\nfetch_add on u32 in global memory, result unused; Gop/s at the median\n"
           "time ± its noise, the interquartile range over the median (c = threads per word, p = words between\n"
@@ -316,12 +322,7 @@ static void write_html(FILE *o, const struct atl__rf_file *f, const struct fact 
           "drawn by <code>atomlab plot</code> (data/rmw.json holds every row). Every number below is from a row "
           "whose final memory state was verified exactly.</p>\n");
   write_findings(o, 1, &f->set, x);
-  fprintf(o, "<h2 id=\"device\">Device</h2>\n<table>\n");
-  for (size_t i = 0; i < nfacts; i++) {
-    fprintf(o, "<tr><th>%s</th><td>", facts[i].label);
-    atl__esc_html(o, facts[i].value);
-    fprintf(o, "</td></tr>\n");
-  }
+  write_facts(o, 1, facts, nfacts);
   fprintf(o,
           "</table>\n<h2 id=\"patterns\">Access patterns</h2>\n<p>fetch_add on u32 in global memory, result "
           "unused; Gop/s at the median time ± its noise, the interquartile range over the median (c = threads per "

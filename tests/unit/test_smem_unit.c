@@ -149,11 +149,8 @@ static void h100_cas_pass(void)
   CHECK(r.count == 7);
   for (size_t i = 0; i < r.count; i++) {
     struct atl_smem_util u;
-    char why[512] = "";
-    if (!CHECK(atl_smem_utilization(&t, ATL_SMEM_USED, &r.kernels[i], &u, why, sizeof why) == 0)) {
-      CHECK_CONTEXT("%s", why);
+    if (!util_of(&t, ATL_SMEM_USED, &r.kernels[i], &u))
       continue;
-    }
     const int id = atoi(r.kernels[i].id);
     const char *v = atl_smem_unit_verdict(&u.unit, 0.8);
     CHECK(u.unit.measured && u.unit.u <= ATL_SMEM_U_MAX);
