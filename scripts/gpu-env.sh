@@ -24,6 +24,13 @@ gpu_script() {
   W=$(mktemp -d)
   trap 'rm -rf "$W"' EXIT
 }
+# gpu_deadline SECONDS: starts the script's clock and sets LIMIT_S, the whole script's limit (the environment's
+# LIMIT_S where given, else SECONDS); since prints the seconds from the start.
+gpu_deadline() {
+  START=$(date +%s)
+  LIMIT_S=${LIMIT_S:-$1}
+}
+since() { echo $(($(date +%s) - START)); }
 # gpu_apps_start: what the apps' scripts do after gpu_script: info.txt under OUT begun with the GPU's state,
 # atomlab's version and devices and the CUB plugin, and shown (later steps append their status to it); ocl set to
 # NVIDIA's OpenCL GPU (gpu_device_id), as the apps run on both backends.

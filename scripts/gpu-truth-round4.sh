@@ -10,15 +10,13 @@
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_script gpu-truth-round4
-START=$(date +%s)
-LIMIT_S=${LIMIT_S:-530} # the whole script's limit: the grid gets what the cross-check leaves of it
+gpu_deadline 530 # the whole script's limit: the grid gets what the cross-check leaves of it
 ROUNDS=${ROUNDS:-3}
 GRID_TIMING=${GRID_TIMING:---target-ms 4 --min-samples 3 --max-samples 6 --budget 0.05}
 L=$OUT/run.log
 CU=${DEVICE:-$(gpu_device_id cuda gpu)}
 { date -u +%FT%TZ; $SMI; $A version; echo "rounds $ROUNDS, grid timing: $GRID_TIMING"; } >"$OUT/info.txt" 2>&1
 cat "$OUT/info.txt"
-since() { echo $(($(date +%s) - START)); }
 
 echo "== $(since) s: cross-check" | tee -a "$L"
 CROSSCHECK_OUT=$OUT/crosscheck.txt timeout -k 10 170 bash tests/cli/gpu_crosscheck.sh "$A" build/standalone_rmw \

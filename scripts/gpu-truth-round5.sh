@@ -14,8 +14,7 @@
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_script gpu-truth-round5
-START=$(date +%s)
-LIMIT_S=${LIMIT_S:-530} # the whole script's limit
+gpu_deadline 530 # the whole script's limit
 PLACEMENTS=${PLACEMENTS:-8}
 PROCS=${PROCS:-4}
 CONTROL_S=${CONTROL_S:-250} # the control runs only with this much time left after the grid
@@ -30,7 +29,6 @@ CU=${DEVICE:-$(gpu_device_id cuda gpu)}
   echo "placements $PLACEMENTS; grid timing: $GRID_TIMING; control timing: $CONTROL_TIMING"
 } >"$OUT/info.txt" 2>&1
 cat "$OUT/info.txt"
-since() { echo $(($(date +%s) - START)); }
 GRID="--device $CU --pattern all --op fetch_add,cas --contention 1:1024 --padding 1:1024 --repeat 3 --quiet"
 
 echo "== $(since) s: cross-check, $PLACEMENTS placements on both sides" | tee -a "$L"

@@ -26,8 +26,7 @@
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_script gpu-truth-round6
-START=$(date +%s)
-LIMIT_S=${LIMIT_S:-140} # the whole script's limit
+gpu_deadline 140 # the whole script's limit
 PROCS=${PROCS:-3}
 BLOCK_PROCS=${BLOCK_PROCS:-3}
 ROTATE=${ROTATE:---rotate}
@@ -52,7 +51,6 @@ PROBE=build/placement
   echo "run $RUN; steps:$STEPS; --placements 8 $ROTATE; timing: $TIMING (with --rotate: $ROT_TIMING); limit $LIMIT_S s"
 } >"$OUT/info.txt" 2>&1
 cat "$OUT/info.txt"
-since() { echo $(($(date +%s) - START)); }
 step_on() { [[ "$STEPS" == *" $1 "* ]]; }
 # cap S: S seconds, or what is left of LIMIT_S (less 5 s for the summaries), whichever is less; at least 1
 cap() {
