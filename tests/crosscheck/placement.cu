@@ -105,10 +105,9 @@ static int rmw_placements(int argc, char **argv)
 }
 
 // CONTENTION consecutive threads share a word, words PADDING apart; add: atomicAdd (RED), cas: a CAS loop.
-__global__ void rmw_op(unsigned *array, int cas, unsigned contention, unsigned padding, unsigned iters)
+// ITERS adds of 1 to the word at @p w: atomicAdd, or a CAS loop that retries until its own value went in.
+__device__ __forceinline__ void rmw_loop(unsigned *w, int cas, unsigned iters)
 {
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned *w = array + (t / contention) * padding;
   for (unsigned i = 0; i < iters; i++) {
     if (cas) {
       unsigned old = *(volatile unsigned *)w, seen;
@@ -118,6 +117,13 @@ __global__ void rmw_op(unsigned *array, int cas, unsigned contention, unsigned p
       atomicAdd(w, 1u);
     }
   }
+}
+
+__global__ void rmw_op(unsigned *array, int cas, unsigned contention, unsigned padding, unsigned iters)
+{
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned *w = array + (t / contention) * padding;
+  rmw_loop(w, cas, iters);
 }
 
 static unsigned parse(const char *s, const char *name) { return parse_whole(s, name, 0); }
@@ -208,15 +214,7 @@ __global__ void rmw_rec(unsigned *array, int cas, unsigned contention, unsigned 
   __syncthreads();
   unsigned long long start_ns, c0 = clock64();
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start_ns));
-  for (unsigned i = 0; i < iters; i++) {
-    if (cas) {
-      unsigned old = *(volatile unsigned *)w, seen;
-      while ((seen = atomicCAS(w, old, old + 1)) != old)
-        old = seen;
-    } else {
-      atomicAdd(w, 1u);
-    }
-  }
+  rmw_loop(w, cas, iters);
   __syncthreads();
   if (threadIdx.x == 0) {
     unsigned smid;

@@ -44,6 +44,24 @@ static int util_of(const struct atl_smem_table *t, enum atl_smem_variant v, cons
   return 0;
 }
 
+/* @p check on each of the @p count kernels of the export @p csv (the ATOMS.ADD model) against @p table. */
+static void each_kernel(const char *table, const char *csv, size_t count,
+                        void (*check)(const struct atl_smem_counters *k, size_t i, const struct atl_smem_util *u))
+{
+  struct atl_smem_table t;
+  struct atl_ncu_report r;
+  if (load(table, csv, &t, &r))
+    return;
+  CHECK(r.count == count);
+  for (size_t i = 0; i < r.count; i++) {
+    struct atl_smem_util u;
+    if (util_of(&t, ATL_SMEM_USED, &r.kernels[i], &u))
+      check(&r.kernels[i], i, &u);
+  }
+  atl_ncu_report_release(&r);
+  atl_smem_table_release(&t);
+}
+
 static void h100_rmw(void)
 {
   struct atl_smem_table t;
@@ -115,66 +133,45 @@ static void h200_hist(void)
   atl_smem_table_release(&t);
 }
 
-static void many_words(void)
+static void many_words(const struct atl_smem_counters *k, size_t i, const struct atl_smem_util *u)
 {
-  struct atl_smem_table t;
-  struct atl_ncu_report r;
-  if (load(ATL_TEST_DATA_DIR "/smem-table-h200-trim.csv", ATL_TEST_DATA_DIR "/ncu-many-words-synthetic.csv", &t, &r))
-    return;
-  CHECK(r.count == 2);
-  for (size_t i = 0; i < r.count; i++) {
-    struct atl_smem_util u;
-    if (!util_of(&t, ATL_SMEM_USED, &r.kernels[i], &u))
-      continue;
-    CHECK(u.assumed & ATL_SMEM_PAYLOAD_WORDS);
-    CHECK_NEAR(u.e, 1);
-    CHECK(u.unit.u <= 1.0);
-    const char *v = atl_smem_unit_verdict(&u.unit, 0.8);
-    CHECK(strcmp(v, i == 0 ? "not a bottleneck" : "bound") == 0);
-    CHECK(i == 0 || (u.unit.bound && u.unit.u_lo > ATL_SMEM_U_MAX));
-  }
-  atl_ncu_report_release(&r);
-  atl_smem_table_release(&t);
+  (void)k;
+  CHECK(u->assumed & ATL_SMEM_PAYLOAD_WORDS);
+  CHECK_NEAR(u->e, 1);
+  CHECK(u->unit.u <= 1.0);
+  const char *v = atl_smem_unit_verdict(&u->unit, 0.8);
+  CHECK(strcmp(v, i == 0 ? "not a bottleneck" : "bound") == 0);
+  CHECK(i == 0 || (u->unit.bound && u->unit.u_lo > ATL_SMEM_U_MAX));
 }
 
 /* REAL H100 round-5b exports (wavefronts counted): a CAS instruction takes one pass beyond its wavefronts. The
  * float add loop (ATOMS.CAST.SPIN, 32 lanes on one word: 2 wavefronts, 3.0 cycles an instruction) is a bottleneck
  * only with it (2 passes: U 0.67); PyTorch's float histc on one key (the same loop) too; on uniform keys it is not. */
-static void h100_cas_pass(void)
+static void h100_cas_pass(const struct atl_smem_counters *k, size_t i, const struct atl_smem_util *u)
 {
-  struct atl_smem_table t;
-  struct atl_ncu_report r;
-  if (load(ATL_TEST_DATA_DIR "/smem-table-h100-trim.csv", ATL_TEST_DATA_DIR "/ncu-h100-shared-cas-r5b.csv", &t, &r))
-    return;
-  CHECK(r.count == 7);
-  for (size_t i = 0; i < r.count; i++) {
-    struct atl_smem_util u;
-    if (!util_of(&t, ATL_SMEM_USED, &r.kernels[i], &u))
-      continue;
-    const int id = atoi(r.kernels[i].id);
-    const char *v = atl_smem_unit_verdict(&u.unit, 0.8);
-    CHECK(u.unit.measured && u.unit.u <= ATL_SMEM_U_MAX);
-    CHECK(strcmp(atl_smem_unit_class(&u, ATL_SMEM_USED), "CAS") == 0);
-    const double wf = r.kernels[i].wavefronts / (r.kernels[i].fao_jobs + r.kernels[i].cas_jobs);
-    CHECK_NEAR(u.unit.passes, wf + 1);
-    if (id == 6 || id == 8 || id == 20 || id == 21) /* u32 CAS / f32 adds on one word; torch's histc, one key */
-      CHECK(strcmp(v, "bottleneck") == 0 && u.unit.u >= 0.85);
-    else /* torch's histc on uniform keys; u32 CAS on distinct words (U 0.66: 5.7 cycles an instruction) */
-      CHECK(strcmp(v, "not a bottleneck") == 0);
-    if (id == 8)
-      CHECK(u.unit.passes > 2.99 && u.unit.passes < 3.01 && u.unit.u >= 0.95);
-    if (check_failures)
-      CHECK_CONTEXT("kernel %d: U %g passes %g verdict %s", id, u.unit.u, u.unit.passes, v);
-  }
-  atl_ncu_report_release(&r);
-  atl_smem_table_release(&t);
+  (void)i;
+  const int id = atoi(k->id);
+  const char *v = atl_smem_unit_verdict(&u->unit, 0.8);
+  CHECK(u->unit.measured && u->unit.u <= ATL_SMEM_U_MAX);
+  CHECK(strcmp(atl_smem_unit_class(u, ATL_SMEM_USED), "CAS") == 0);
+  CHECK_NEAR(u->unit.passes, k->wavefronts / (k->fao_jobs + k->cas_jobs) + 1);
+  if (id == 6 || id == 8 || id == 20 || id == 21) /* u32 CAS / f32 adds on one word; torch's histc, one key */
+    CHECK(strcmp(v, "bottleneck") == 0 && u->unit.u >= 0.85);
+  else /* torch's histc on uniform keys; u32 CAS on distinct words (U 0.66: 5.7 cycles an instruction) */
+    CHECK(strcmp(v, "not a bottleneck") == 0);
+  if (id == 8)
+    CHECK(u->unit.passes > 2.99 && u->unit.passes < 3.01 && u->unit.u >= 0.95);
+  if (check_failures)
+    CHECK_CONTEXT("kernel %d: U %g passes %g verdict %s", id, u->unit.u, u->unit.passes, v);
 }
 
 int main(void)
 {
   h100_rmw();
-  h100_cas_pass();
+  each_kernel(ATL_TEST_DATA_DIR "/smem-table-h100-trim.csv", ATL_TEST_DATA_DIR "/ncu-h100-shared-cas-r5b.csv", 7,
+              h100_cas_pass);
   h200_hist();
-  many_words();
+  each_kernel(ATL_TEST_DATA_DIR "/smem-table-h200-trim.csv", ATL_TEST_DATA_DIR "/ncu-many-words-synthetic.csv", 2,
+              many_words);
   return check_exit("test_smem_unit");
 }
