@@ -160,7 +160,7 @@ struct rmw_launch {
    * 0 is no rotation. */
   unsigned rot_groups, loaded;              /* loaded: the rotation the device's tables hold */
   unsigned placements, launches;            /* launches: of this sampling, to tell its pair of turns */
-  const uint32_t *targets, *branch;         /* the host tables of rotation 0 */
+  const uint32_t *targets, *branch;         /* the host tables of rotation 0 (no rotation) */
   uint32_t *rot_targets, *rot_branch;       /* the loaded rotation's host tables (when loaded is not 0) */
 };
 
@@ -318,11 +318,11 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     goto out;
   }
   rl.views[0] = b.array;
+  rl.targets = targets, rl.branch = branch;
   /* --rotate (docs/method.md, "Rotation"): whole work-groups of an even size, so a thread keeps its parity (the
    * branched pattern's active half) and threads that share a word stay in the groups that shared it. */
   if (tm->rotate && placements > 1 && s->workgroups > 1 && s->wg_size % 2 == 0) {
     rl.rot_groups = (s->workgroups + placements - 1) / placements;
-    rl.targets = targets, rl.branch = branch;
     rl.rot_targets = malloc(threads * sizeof *rl.rot_targets);
     rl.rot_branch = malloc(threads * sizeof *rl.rot_branch);
     if (!rl.rot_targets || !rl.rot_branch) {
@@ -383,7 +383,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
     goto out;
   }
   struct atl__hit *hits = atl__scratch(&ctx->scratch_hits, dt * sizeof *hits);
-  struct atl__verify_input vin = {s, iters, rl.rot_groups ? launched_targets(&rl) : targets, words, sink, hits};
+  struct atl__verify_input vin = {s, iters, launched_targets(&rl), words, sink, hits};
   struct atl__verify_output vout;
   if ((err = atl__verify(&vin, &vout))) {
     row_fail(ctx, row, ATL_STATUS_ERROR, "out of host memory while verifying");

@@ -109,12 +109,6 @@ void atl__clock_watch_end(struct atl__clock_watch *w, struct atl_row *row)
   atl_row_metric_set(row, "retaken_samples", w->retaken);
 }
 
-static int by_value(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* The median time of each of the @p p placements (sample i at placement i % p) among the first @p n samples,
  * into med[0..p); 0, or ATL_ENOMEM. */
 static int placement_medians(const double *ms, unsigned n, unsigned p, double *med)
@@ -126,8 +120,9 @@ static int placement_medians(const double *ms, unsigned n, unsigned p, double *m
     unsigned m = 0;
     for (unsigned i = k; i < n; i += p)
       v[m++] = ms[i];
-    qsort(v, m, sizeof v[0], by_value);
-    med[k] = m == 0 ? 0 : m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+    struct atl_stats st; /* its median (0 where the placement has no sample) */
+    atl_stats_compute(v, m, &st);
+    med[k] = st.median;
   }
   free(v);
   return 0;
@@ -180,9 +175,19 @@ double atl__placement_spread(const double *ms, unsigned n, unsigned p)
   double med[ATL_MAX_PLACEMENTS];
   if (p <= 1 || p > ATL_MAX_PLACEMENTS || n < p || placement_medians(ms, n, p, med))
     return 0;
-  qsort(med, p, sizeof med[0], by_value);
-  const double mid = p % 2 ? med[p / 2] : (med[p / 2 - 1] + med[p / 2]) / 2;
-  return mid > 0 ? (med[p - 1] - med[0]) / mid : 0;
+  struct atl_stats st;
+  atl_stats_compute(med, p, &st);
+  return st.median > 0 ? (st.max - st.min) / st.median : 0;
+}
+
+/* The statistics of the first @p n samples; over p > 1 placements their noise is the spread within placements
+ * (or within pairs of turns, with --rotate), not the spread between them. */
+static void sample_stats(const double *ms, unsigned n, unsigned p, int rotate, struct atl_stats *stats)
+{
+  atl_stats_compute(ms, n, stats);
+  const double within = p > 1 ? atl__sampling_noise(ms, n, p, rotate) : -1;
+  if (within >= 0)
+    stats->noise = within;
 }
 
 /* The sampling loop. With @p placed (and p > 1 placements) sample n is taken at placement n % p, so that the
@@ -220,18 +225,12 @@ static int sample_loop(atl__launch_fn fn, atl__placed_fn placed, unsigned p, voi
     }
     n++;
     if (n >= min_samples && n % unit == 0) {
-      atl_stats_compute(ms, n, stats);
-      const double within = p > 1 ? atl__sampling_noise(ms, n, p, tm->rotate) : -1;
-      if (within >= 0)
-        stats->noise = within;
+      sample_stats(ms, n, p, tm->rotate, stats);
       if (stats->noise <= tm->noise || atl__now_s() - start > tm->budget_s)
         break;
     }
   }
-  atl_stats_compute(ms, n, stats);
-  const double within = p > 1 ? atl__sampling_noise(ms, n, p, tm->rotate) : -1;
-  if (within >= 0)
-    stats->noise = within;
+  sample_stats(ms, n, p, tm->rotate, stats);
   /* Not met, only flagged: a row stays a measurement, and every reader can tell it from one that met the target. */
   stats->noisy = n > 0 && stats->noise > tm->noise;
   return err;
