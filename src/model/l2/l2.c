@@ -14,6 +14,7 @@
 #include "atomlab/file.h"
 #include "atomlab/l2model.h"
 #include "atomlab/model.h"
+#include "atomlab/result.h"
 
 enum { LINE_LEN = 1 << 20, MAX_FIELDS = 8192 };
 
@@ -271,16 +272,11 @@ int atl_l2_calibration_read(struct atl_l2_calibration *cal, const char *const pa
   return 0;
 }
 
-static int by_value(const void *a, const void *b)
+static double median(const double *v, size_t n)
 {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-  qsort(v, n, sizeof *v, by_value);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  struct atl_stats st;
+  atl_stats_compute(v, n, &st);
+  return st.median;
 }
 
 /* The median of the n values of @p v into @p out, and v freed; ATL_EINVAL with @p none where there are none. */
