@@ -52,7 +52,7 @@ int cmd_model_sw(int argc, char **argv)
   }
   if (argc - optind != 1)
     die_usage("model swatomic takes one file, FILE.json (see 'atomlab model swatomic --help')");
-  const struct atl_swmodel_request rq = {argv[optind], fit ? fit_path : NULL, grids, ngrids};
+  const struct atl_swmodel_request rq = {argv[optind], fit_path, grids, ngrids, fit};
   char why[600];
   const int err = atl_swmodel_report(stdout, &rq, why, sizeof why);
   if (err)

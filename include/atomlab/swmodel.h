@@ -102,7 +102,8 @@ struct atl_swmodel_request {
   const char *path;      /**< the file whose grids are predicted and compared */
   const char *fit_path;  /**< the file to fit k_chunk and k_queue on; NULL: @p path where fitting */
   const uint32_t *grids; /**< the fit file's grids to fit on (work-groups, coordinator included) */
-  size_t ngrids;         /**< 0: all of them; fitting happens where fit_path or grids is given */
+  size_t ngrids;         /**< 0: all of them */
+  int fit;               /**< fit k_chunk and k_queue (else the seed's equation (2) as it stands) */
 };
 enum { ATL_SWMODEL_BAD_FILE = 1, ATL_SWMODEL_NO_FIT = 2 };
 /**

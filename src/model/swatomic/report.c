@@ -77,7 +77,7 @@ int atl_swmodel_report(FILE *out, const struct atl_swmodel_request *rq, char *wh
   struct atl_swmodel_point pt[MAX_GRIDS];
   size_t n = 0;
   int in[MAX_GRIDS] = {0};
-  const int fit = rq->fit_path != NULL || rq->ngrids > 0;
+  const int fit = rq->fit;
   if (read_points(rq->path, &set, &m, pt, &n, why, why_len))
     return ATL_SWMODEL_BAD_FILE;
   atl_result_set_release(&set);
