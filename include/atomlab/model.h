@@ -701,24 +701,26 @@ struct atl_smem_histogram_spec {
   unsigned warmup;     /**< untimed launches before them (0 under a profiler: one launch per row) */
 };
 
-/** What one histogram run measured. */
-struct atl_smem_histogram_result {
+/** What one run of a case-study or validation kernel measured. */
+struct atl_smem_run_result {
   double median_ms, min_ms, max_ms; /**< device time per launch */
-  int verified;                     /**< every launch's 1024 bins equal the host's histogram */
-  unsigned wrong_bins;              /**< bins that differed (in the worst launch) */
-  char instructions[256];           /**< the kernel's atomic machine instructions */
+  double atomics;         /**< validation: shared atomic warp-instructions per launch (the known answer for N) */
+  int verified;           /**< histogram: every launch's 1024 bins equal the host's histogram; validation: final
+                               words, returned values, atomic count and data sum as expected */
+  unsigned wrong;         /**< bins or values that differed (in the worst launch) */
+  char instructions[256]; /**< the kernel's atomic machine instructions */
 };
 
 /** Runs the case study on the open CUDA device (ATL_ENOTSUP elsewhere); ATL_EVERIFY if a bin is wrong. */
 int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_spec *spec,
-                           struct atl_smem_histogram_result *out);
+                           struct atl_smem_run_result *out);
 
 /** The header of the case study's CSV (what atl_smem_cases_parse_csv() reads). */
 void atl_smem_histogram_write_csv_header(FILE *f);
 
 /** One row of the case study's CSV: the run's labels, its times and Gpixel/s, verification, instructions. */
 void atl_smem_histogram_write_csv_row(FILE *f, const struct atl_smem_histogram_spec *spec,
-                                      const struct atl_smem_histogram_result *res);
+                                      const struct atl_smem_run_result *res);
 
 /** The two validation kernels of the model (src/backend/cuda/kernels/smem_validate.cu). */
 enum atl_smem_validation {
@@ -740,25 +742,16 @@ struct atl_smem_validation_spec {
   unsigned warmup, reps;
 };
 
-/** What one validation run measured. */
-struct atl_smem_validation_result {
-  double median_ms;       /**< device time per launch */
-  double atomics;         /**< shared atomic warp-instructions per launch (the known answer for N) */
-  int verified;           /**< final words, returned values, atomic count and data sum as expected */
-  unsigned wrong;         /**< values that differed (in the worst launch) */
-  char instructions[256]; /**< the kernel's atomic machine instructions */
-};
-
 /** Runs a validation kernel on the open CUDA device (ATL_ENOTSUP elsewhere); ATL_EVERIFY if a value is wrong. */
 int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_spec *spec,
-                            struct atl_smem_validation_result *out);
+                            struct atl_smem_run_result *out);
 
 /** The header of the validation runs' CSV. */
 void atl_smem_validation_write_csv_header(FILE *f);
 
 /** One row of the validation runs' CSV, with the verdict the kernel is built to get. */
 void atl_smem_validation_write_csv_row(FILE *f, const struct atl_smem_validation_spec *spec,
-                                       const struct atl_smem_validation_result *res);
+                                       const struct atl_smem_run_result *res);
 
 /** The case study's kernel by name: 0 histogram (Listing 1), 1 histogram2 (Listing 2); -1 if neither. */
 int atl_smem_case_kernel_parse(const char *s);

@@ -92,11 +92,11 @@ static int xor_trail(uint32_t init, const struct atl__sw_update *u, size_t n, ui
   for (size_t i = 0; i < m; i++)
     if (k == 0 || vals[i] != vals[k - 1])
       vals[k++] = vals[i];
-  parent = malloc((size_t)k * sizeof *parent);
-  out = calloc(k, sizeof *out); /* updates whose old value is value i */
-  in = calloc(k, sizeof *in);   /* updates that leave the word at value i */
-  if (parent == NULL || out == NULL || in == NULL)
+  parent = calloc(3 * (size_t)k, sizeof *parent); /* one block: the union-find parents, then out and in */
+  if (parent == NULL)
     goto done;
+  out = parent + k; /* updates whose old value is value i */
+  in = out + k;     /* updates that leave the word at value i */
   for (uint32_t i = 0; i < k; i++)
     parent[i] = i;
   for (size_t j = 0; j < n; j++) {
@@ -129,8 +129,6 @@ static int xor_trail(uint32_t init, const struct atl__sw_update *u, size_t n, ui
 done:
   free(vals);
   free(parent);
-  free(out);
-  free(in);
   return rc;
 }
 

@@ -26,6 +26,22 @@ ATL_INLINE int before(const ATL_GLOBAL uint *ATL_RESTRICT keys, uint a, uint b)
   return ka < kb || (ka == kb && a < b);
 }
 
+/* Walks level @p L on from @p pred (whose successor is @p cur) while the successor is before x; the last node
+ * before x goes to preds[L] and its successor to succs[L]. 0 when the walk passed its bound: the caller gives up. */
+ATL_INLINE int walk_level(volatile ATL_GLOBAL uint *next, const ATL_GLOBAL uint *ATL_RESTRICT keys, uint x, int L,
+                          uint pred, uint cur, ulong *steps, ulong walk_bound, uint *preds, uint *succs)
+{
+  while (cur != NIL && before(keys, cur, x)) {
+    pred = cur;
+    cur = next[pred * LEVELS + L];
+    if (++*steps > walk_bound)
+      return 0;
+  }
+  preds[L] = pred;
+  succs[L] = cur;
+  return 1;
+}
+
 ATL_KERNEL void skiplist_insert(volatile ATL_GLOBAL uint *next, const ATL_GLOBAL uint *ATL_RESTRICT keys,
                                 const ATL_GLOBAL uchar *ATL_RESTRICT height, uint nodes, uint threads, uint spin_bound,
                                 volatile ATL_GLOBAL uint *abort_flag, ATL_GLOBAL uint *retries)
@@ -43,15 +59,9 @@ ATL_KERNEL void skiplist_insert(volatile ATL_GLOBAL uint *next, const ATL_GLOBAL
     ulong steps = 0;
     uint pred = head;
     for (int L = LEVELS - 1; L >= 0; L--) {
-      uint cur = next[pred * LEVELS + L];
-      while (cur != NIL && before(keys, cur, x)) {
-        pred = cur;
-        cur = next[pred * LEVELS + L];
-        if (++steps > walk_bound)
-          goto give_up;
-      }
-      preds[L] = pred;
-      succs[L] = cur;
+      if (!walk_level(next, keys, x, L, pred, next[pred * LEVELS + L], &steps, walk_bound, preds, succs))
+        goto give_up;
+      pred = preds[L]; /* the next level down starts where this one stopped */
     }
     { /* a block: C++ (CUDA) forbids a goto past the initialization of h */
       const uint h = height[x];
@@ -77,15 +87,8 @@ ATL_KERNEL void skiplist_insert(volatile ATL_GLOBAL uint *next, const ATL_GLOBAL
           tries++;
           if (++spins >= spin_bound)
             goto give_up;
-          uint p = preds[L], cur = seen;
-          while (cur != NIL && before(keys, cur, x)) {
-            p = cur;
-            cur = next[p * LEVELS + L];
-            if (++steps > walk_bound)
-              goto give_up;
-          }
-          preds[L] = p;
-          succs[L] = cur;
+          if (!walk_level(next, keys, x, L, preds[L], seen, &steps, walk_bound, preds, succs))
+            goto give_up;
         }
       }
     }

@@ -51,13 +51,14 @@ static void progress(const struct atl_report_run *run, int step, int steps, cons
 /* One line to the caller (no "error: ": the caller says how it prints). */
 static void tell(const struct atl_report_run *run, const char *fmt, ...)
 {
+  if (!run->notify) /* no one listens: nothing to format */
+    return;
   char text[4600];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
-  if (run->notify)
-    run->notify(run->arg, text);
+  run->notify(run->arg, text);
 }
 
 /* Runs the program with @p args inside @p dir (the steps name their files relative to it, as the commands

@@ -242,7 +242,7 @@ static void write_findings(FILE *o, int html, const struct atl_result_set *rmw, 
   atl_findings_release(&fs);
 }
 
-/* The device's facts: a Markdown or HTML heading and table (the HTML table's end is the caller's). */
+/* The device's facts: a Markdown or HTML heading and table. */
 static void write_facts(FILE *o, int html, const struct fact *facts, size_t nfacts)
 {
   fputs(html ? "<h2 id=\"device\">Device</h2>\n<table>\n" : "## Device\n\n| fact | value |\n|---|---|\n", o);
@@ -251,12 +251,44 @@ static void write_facts(FILE *o, int html, const struct fact *facts, size_t nfac
     (html ? atl__esc_html : atl__esc_md)(o, facts[i].value);
     fputs(html ? "</td></tr>\n" : " |\n", o);
   }
+  fputs(html ? "</table>\n" : "\n", o);
+}
+
+/* The access-pattern table: per pattern its verified rows and its least-contended, fastest and slowest row. */
+static void write_patterns(FILE *o, int html, const struct pattern_line *lines)
+{
+  static const char intro[] =
+      "fetch_add on u32 in global memory, result unused; Gop/s at the median time ± its noise, the interquartile "
+      "range over the median (c = threads per word, p = words between targets; noisy: the noise stayed above the "
+      "run's target).";
+  fprintf(o, html ? "<h2 id=\"patterns\">Access patterns</h2>\n<p>%s</p>\n<table>\n<tr><th>pattern</th><th>verified "
+                    "rows</th><th>least contention and padding</th><th>fastest</th><th>slowest</th></tr>\n"
+                  : "## Access patterns\n\n%s\n\n| pattern | verified rows | least contention and padding | fastest | "
+                    "slowest |\n|---|---|---|---|---|\n",
+          intro);
+  for (int p = 0; p < NPATTERNS; p++) {
+    char a[96], b[96], c[96];
+    fprintf(o, html ? "<tr><td>%s</td><td>%zu of %zu</td><td>%s</td><td>%s</td><td>%s</td></tr>\n"
+                    : "| %s | %zu of %zu | %s | %s | %s |\n",
+            patterns[p], lines[p].verified, lines[p].rows, at(lines[p].base, a, sizeof a),
+            at(lines[p].best, b, sizeof b), at(lines[p].worst, c, sizeof c));
+  }
+  fputs(html ? "</table>\n" : "\n", o);
+}
+
+/* The sections both documents carry between their introduction and their heatmaps, in this order. */
+static void write_tables(FILE *o, int html, const struct atl__rf_file *f, const struct fact *facts, size_t nfacts,
+                         const struct pattern_line *lines, const struct atl_report_inputs *x)
+{
+  write_findings(o, html, &f->set, x);
+  write_facts(o, html, facts, nfacts);
+  write_patterns(o, html, lines);
+  write_datasheet(o, html, x->datasheet);
 }
 
 static void write_md(FILE *o, const struct atl__rf_file *f, const struct fact *facts, size_t nfacts,
                      const struct pattern_line *lines, const char *plot_log, const struct atl_report_inputs *x)
 {
-  char a[96], b[96], c[96];
   /* Every text from the data is escaped (escape.h): report.md may be rendered where raw HTML runs. */
   fputs("# atomlab report: ", o);
   atl__esc_md(o, f->device);
@@ -266,18 +298,7 @@ static void write_md(FILE *o, const struct atl__rf_file *f, const struct fact *f
           "and drawn by `atomlab plot` (data/rmw.json holds every row). Every number\n"
           "below is from a row whose final memory state was verified exactly.\n"
           "`atomlab rmw --describe` explains each field; docs/method.md the method.\n\n");
-  write_findings(o, 0, &f->set, x);
-  write_facts(o, 0, facts, nfacts);
-  fprintf(o,
-          "\n## Access patterns\n\nfetch_add on u32 in global memory, result unused; Gop/s at the median\n"
-          "time ± its noise, the interquartile range over the median (c = threads per word, p = words between\n"
-          "targets; noisy: the noise stayed above the run's target).\n\n");
-  fprintf(o, "| pattern | verified rows | least contention and padding | fastest | slowest |\n|---|---|---|---|---|\n");
-  for (int p = 0; p < NPATTERNS; p++)
-    fprintf(o, "| %s | %zu of %zu | %s | %s | %s |\n", patterns[p], lines[p].verified, lines[p].rows,
-            at(lines[p].base, a, sizeof a), at(lines[p].best, b, sizeof b), at(lines[p].worst, c, sizeof c));
-  fputs("\n", o);
-  write_datasheet(o, 0, x->datasheet);
+  write_tables(o, 0, f, facts, nfacts, lines, x);
   fprintf(o, "## Heatmaps\n\nContention on x, padding on y, Gop/s as a log colour scale.\n\n");
   int any = 0;
   for (int p = 0; p < NPATTERNS; p++)
@@ -307,7 +328,6 @@ static void write_html(FILE *o, const struct atl__rf_file *f, const struct fact 
                        const struct pattern_line *lines, const char *figures, const char *plot_log,
                        const struct atl_report_inputs *x)
 {
-  char a[96], b[96], c[96];
   fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>atomlab report: ");
   atl__esc_html(o, f->device);
   fprintf(o,
@@ -321,19 +341,7 @@ static void write_html(FILE *o, const struct atl__rf_file *f, const struct fact 
           "</h1>\n<p>Atomic read-modify-write throughput on this device, measured by <code>atomlab rmw</code> and "
           "drawn by <code>atomlab plot</code> (data/rmw.json holds every row). Every number below is from a row "
           "whose final memory state was verified exactly.</p>\n");
-  write_findings(o, 1, &f->set, x);
-  write_facts(o, 1, facts, nfacts);
-  fprintf(o,
-          "</table>\n<h2 id=\"patterns\">Access patterns</h2>\n<p>fetch_add on u32 in global memory, result "
-          "unused; Gop/s at the median time ± its noise, the interquartile range over the median (c = threads per "
-          "word, p = words between targets; noisy: the noise stayed above the run's target).</p>\n<table>\n"
-          "<tr><th>pattern</th><th>verified rows</th><th>least contention and padding</th><th>fastest</th><th>slowest</th></tr>\n");
-  for (int p = 0; p < NPATTERNS; p++)
-    fprintf(o, "<tr><td>%s</td><td>%zu of %zu</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", patterns[p],
-            lines[p].verified, lines[p].rows, at(lines[p].base, a, sizeof a), at(lines[p].best, b, sizeof b),
-            at(lines[p].worst, c, sizeof c));
-  fputs("</table>\n", o);
-  write_datasheet(o, 1, x->datasheet);
+  write_tables(o, 1, f, facts, nfacts, lines, x);
   fprintf(o, "<h2 id=\"heatmaps\">Heatmaps</h2>\n<p>Contention on x, padding on y, Gop/s as a log colour "
              "scale.</p>\n");
   int any = 0;

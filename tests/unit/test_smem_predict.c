@@ -282,7 +282,7 @@ static void case_rows_round_trip(void)
     return;
   const struct atl_smem_histogram_spec spec = {.reorder = 1, .result_used = 0, .solid = 0, .pixels = 4096,
                                                .wg_size = 256, .workgroups = 264, .reps = 3, .warmup = 2};
-  const struct atl_smem_histogram_result res = {.median_ms = 0.5, .min_ms = 0.4, .max_ms = 0.6, .verified = 1,
+  const struct atl_smem_run_result res = {.median_ms = 0.5, .min_ms = 0.4, .max_ms = 0.6, .verified = 1,
                                                 .instructions = "ATOMS.POPC.INC"};
   atl_smem_histogram_write_csv_header(m.f);
   atl_smem_histogram_write_csv_row(m.f, &spec, &res);

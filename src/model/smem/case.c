@@ -116,13 +116,13 @@ void atl_smem_histogram_write_csv_header(FILE *f)
 }
 
 void atl_smem_histogram_write_csv_row(FILE *f, const struct atl_smem_histogram_spec *spec,
-                                      const struct atl_smem_histogram_result *res)
+                                      const struct atl_smem_run_result *res)
 {
   const double gpx = res->median_ms > 0 ? spec->pixels / (res->median_ms * 1e6) : 0;
   fprintf(f, "%s,%s,%s,%u,%u,%u,%u,%u,%.6f,%.6f,%.6f,%.5f,%d,%u,\"%s\"\n", spec->reorder ? "histogram2" : "histogram",
           spec->solid ? "solid" : "uniform", atl_smem_variant_name(spec->result_used ? ATL_SMEM_USED : ATL_SMEM_UNUSED),
           spec->pixels, spec->wg_size, spec->workgroups, spec->warmup, spec->reps, res->median_ms, res->min_ms,
-          res->max_ms, gpx, res->verified, res->wrong_bins, res->instructions);
+          res->max_ms, gpx, res->verified, res->wrong, res->instructions);
 }
 
 void atl_smem_validation_write_csv_header(FILE *f)
@@ -132,7 +132,7 @@ void atl_smem_validation_write_csv_header(FILE *f)
 }
 
 void atl_smem_validation_write_csv_row(FILE *f, const struct atl_smem_validation_spec *spec,
-                                       const struct atl_smem_validation_result *res)
+                                       const struct atl_smem_run_result *res)
 {
   const int atomics_only = spec->which == ATL_SMEM_VALIDATE_ATOMICS;
   fprintf(f, "%s,%s,%u,%u,%u,%zu,%u,%u,%.6f,%.0f,%d,%u,\"%s\"\n", atl_smem_validation_kernel(spec->which),

@@ -48,7 +48,7 @@ static void case_row(atl_context_t ctx, const struct atl_smem_case_plan *plan, u
                                          .workgroups = plan->workgroups, .reps = plan->reps, .warmup = plan->warmup};
   if (spec.workgroups == 0)
     spec.workgroups = full_device(ctx, spec.wg_size);
-  struct atl_smem_histogram_result res;
+  struct atl_smem_run_result res;
   const char *result = atl_smem_variant_name((enum atl_smem_variant)r);
   int err = atl_smem_histogram_run(ctx, &spec, &res);
   if (err && err != ATL_EVERIFY) {
@@ -116,7 +116,7 @@ int atl_smem_validation_sweep(atl_context_t ctx, unsigned wg_size, unsigned work
     struct atl_smem_validation_spec spec = {.which = (enum atl_smem_validation)w, .wg_size = wg_size,
                                             .workgroups = workgroups, .iters = w == 0 ? 1024 : 8,
                                             .bytes = (size_t)256 << 20, .warmup = warmup, .reps = reps};
-    struct atl_smem_validation_result res;
+    struct atl_smem_run_result res;
     const char *name = atl_smem_validation_kernel(spec.which);
     int err = atl_smem_validation_run(ctx, &spec, &res);
     if (err && err != ATL_EVERIFY) {

@@ -8,12 +8,6 @@
 #define CHANNELS 4
 #define N_BINS 256
 
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* 0 where the open device runs CUDA C kernels; else the context's error: no device, or @p what needs CUDA. */
 static int need_cuda(atl_context_t ctx, const char *what)
 {
@@ -38,11 +32,14 @@ static void record_launch(unsigned r, unsigned warmup, double t, unsigned wrong,
     ms[r - warmup] = t;
 }
 
-/* Sorts the @p n times of @p ms and returns their median. */
-static double sorted_median(double *ms, unsigned n)
+/* The median, fastest and slowest of the @p n timed launches in @p ms. */
+static void summarize_times(const double *ms, unsigned n, struct atl_smem_run_result *out)
 {
-  qsort(ms, n, sizeof *ms, cmp_double);
-  return n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+  struct atl_stats st;
+  atl_stats_compute(ms, n, &st);
+  out->median_ms = st.median;
+  out->min_ms = st.min;
+  out->max_ms = st.max;
 }
 
 /* The image: one colour for "solid", else every channel from a 64-bit LCG (never all zeros). */
@@ -61,7 +58,7 @@ static void make_image(unsigned char *img, unsigned pixels, int solid)
 }
 
 int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_spec *spec,
-                           struct atl_smem_histogram_result *out)
+                           struct atl_smem_run_result *out)
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx), *in_buf = NULL, *out_buf = NULL, *sink_buf = NULL, *kernel = NULL;
@@ -114,13 +111,11 @@ int atl_smem_histogram_run(atl_context_t ctx, const struct atl_smem_histogram_sp
     unsigned wrong = 0;
     for (size_t b = 0; b < CHANNELS * N_BINS; b++)
       wrong += got[b] != want[b];
-    record_launch(r, spec->warmup, t, wrong, &out->verified, &out->wrong_bins, ms);
+    record_launch(r, spec->warmup, t, wrong, &out->verified, &out->wrong, ms);
   }
-  out->median_ms = sorted_median(ms, spec->reps);
-  out->min_ms = ms[0];
-  out->max_ms = ms[spec->reps - 1];
+  summarize_times(ms, spec->reps, out);
   if (!out->verified)
-    err = atl__seterr(ctx, ATL_EVERIFY, "histogram: %u bins differ from the host's", out->wrong_bins);
+    err = atl__seterr(ctx, ATL_EVERIFY, "histogram: %u bins differ from the host's", out->wrong);
 out:
   atl__device_free_all(ctx, (void *[]){in_buf, out_buf, sink_buf}, 3);
   free(img);
@@ -149,7 +144,7 @@ static uint64_t fill_stream(uint32_t *words, size_t count)
 }
 
 int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_spec *spec,
-                            struct atl_smem_validation_result *out)
+                            struct atl_smem_run_result *out)
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx), *a_buf = NULL, *b_buf = NULL, *c_buf = NULL, *kernel = NULL;
@@ -248,7 +243,7 @@ int atl_smem_validation_run(atl_context_t ctx, const struct atl_smem_validation_
     }
     record_launch(r, spec->warmup, t, wrong, &out->verified, &out->wrong, ms);
   }
-  out->median_ms = sorted_median(ms, spec->reps);
+  summarize_times(ms, spec->reps, out);
   if (!out->verified)
     err = atl__seterr(ctx, ATL_EVERIFY, "%s: %u values differ from the expected", validation_entries[spec->which],
                       out->wrong);
