@@ -26,6 +26,9 @@ V=$OUT/validate
 mkdir -p "$V"
 R6=results/nvidia-h100/diagnose/round6/gpu/validate
 cp "$R6/types.csv" "$R6/same-f32.csv" "$V/"
+# the privatized kernels' table a block (their residency): the scatter block variant's 32 KiB of sums and a key a
+# slot, 33280 B at dim 64 (33792 at dim 32: 6 blocks a SM either way)
+echo 33280 >"$V/private-table.txt"
 
 # 1. the sector metrics ncu knows here (base names; .max and .sum of each)
 "$NCU" --query-metrics --query-metrics-mode all >"$W/query.txt" 2>>"$L" ||
@@ -44,7 +47,7 @@ SMS=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q -E 'H100|H200'
 SMS=${SMS:-$("$A" devices --format json | python3 -c 'import json,sys
 print(max([d["compute_units"] for d in json.load(sys.stdin)["devices"] if d["backend"] == "cuda"] or [132]))')}
 CH="$A rmw --backend cuda --space local --type f32 --op fetch_add --result used --pattern cross-warp --padding 1 --iters 256 --workgroups $SMS --min-samples 1 --max-samples 1 --quiet -o $W/ch.json"
-step chain 30 "$NCU" --clock-control none --metrics "sm__cycles_elapsed.avg,smsp__inst_executed_op_shared_atom_dot_cas.sum,smsp__inst_executed_op_shared_atom.sum,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_requests_op_atom.sum,lts__t_requests_op_red.sum" \
+step chain 30 "$NCU" --clock-control none --metrics "$GPU_L2_METRICS,sm__cycles_elapsed.avg,smsp__inst_executed_op_shared_atom_dot_cas.sum,smsp__inst_executed_op_shared_atom.sum,sm__warps_active.avg.pct_of_peak_sustained_active" \
   --kernel-name regex:rmw --force-overwrite -o "$W/chain" bash -c \
   "for e in 1 2 4 8 16; do $CH --contention \$e --wg-size \$((32 * e)) || exit 1; done" &&
   "$NCU" --import "$W/chain.ncu-rep" --csv --page raw --print-units base >"$OUT/cas-chain.csv" 2>>"$L"

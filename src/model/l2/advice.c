@@ -70,21 +70,31 @@ static double privatized_passes(const struct atl_l2_counters *k, struct atl_l2_p
 
 /*
  * Float adds moved to a private table are CAS loops in shared memory (sm_90: ATOMS.CAST.SPIN), and a word's updates
- * wait for each other: one loop round trip (cal->cas_chain) apart. The hot word's updates, at most the hot slice's
- * requests (each request adds at most once to each word of its line), are split over the tables; the tables resident
- * at once (the launch's own blocks per SM, from its active warps) run their chains side by side. 0 where the adds are
- * integers (ATOMS.ADD / POPC.INC: no loop) or a number is missing.
+ * wait for each other: the block's warps contend for it (every warp of a block adds to its table), one chain
+ * (atl_l2_chain_cycles at the block's warps) between two updates. The hot word's updates, the hot slice's sector
+ * accesses over its distinct sectors where counted (a request adds once to each word of its sectors; the sectors of
+ * several hot lines on one slice are not one word's), else its requests, are split evenly over the grid's tables;
+ * the tables resident a SM (atl_l2_private_blocks, the table's shared memory counted) run their chains side by side,
+ * in waves of SMs x tables. 0 where the adds are integers (ATOMS.ADD / POPC.INC: no loop) or a number is missing.
  */
 static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, double sm_per_ns,
-                       double warp)
+                       double warp, struct atl_l2_prediction *out)
 {
-  if (!(cal->cas_chain > 0) || !(k->f32_share > 0) || !(sm_per_ns > 0) || !(k->sm_count > 0) ||
-      !(k->grid_size > 0) || !(k->block_size > 0) || !(k->warps_active_pct > 0) || !(k->max_warps > 0))
+  if (cal->chain_count == 0 || !(k->f32_share > 0) || !(sm_per_ns > 0) || !(k->sm_count > 0) ||
+      !(k->grid_size > 0) || !(k->block_size > 0))
     return 0;
-  const double per_block = ceil(k->block_size / warp);
-  const double resident = fmax(1, floor(k->warps_active_pct / 100 * k->max_warps / per_block + 0.5));
-  const double tables = fmin(k->grid_size, k->sm_count * resident);
-  return k->f32_share * k->requests_max * cal->cas_chain / tables / sm_per_ns;
+  const double tables = atl_l2_private_blocks(k, cal->table_bytes);
+  if (!(tables > 0))
+    return 0;
+  double updates = k->requests_max;
+  if (k->sectors_max > 0 && k->sector_misses_max > 0) /* never above one update a request */
+    updates = fmin(updates, k->sectors_max / k->sector_misses_max);
+  out->chain_warps = ceil(k->block_size / warp);
+  out->chain_cycles = atl_l2_chain_cycles(cal, out->chain_warps);
+  out->chain_updates = updates;
+  out->tables = tables;
+  const double waves = ceil(k->grid_size / (k->sm_count * tables));
+  return k->f32_share * waves * (updates / k->grid_size) * out->chain_cycles / sm_per_ns;
 }
 
 void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, const struct atl_l2_util *u,
@@ -135,7 +145,7 @@ void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_co
      * result used) pays a pass per lane of a word, its unused variant (ATOMS.POPC.INC, a RED) one per word */
     s[2] = (struct atl_l2_strategy){.name = "privatized", .l2_ns = flush_ns,
                                     .smem_ns = SMEM_NS(privatized_passes(k, out, warp))};
-    s[1].chain_ns = s[2].chain_ns = chain_ns(cal, k, sm_per_ns, warp);
+    s[1].chain_ns = s[2].chain_ns = chain_ns(cal, k, sm_per_ns, warp, out);
     out->count = 3;
   }
 #undef SMEM_NS
