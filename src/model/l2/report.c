@@ -79,7 +79,13 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
             cal->s_same[ATL_L2_ATOM], cal->s_same[ATL_L2_RED], cal->s_dist[ATL_L2_ATOM], cal->s_dist[ATL_L2_RED],
             threshold, cal->dram_share > 0 ? "" : "not calibrated, taken as ",
             100 * (cal->dram_share > 0 ? cal->dram_share : 1), cal->dram_bytes_per_ns);
-  else
+  if (!csv && cal && cal->chain_count) { /* the private float adds' calibration: SM cycles an update by E warps */
+    fprintf(f, "chain of a shared word's CAS loop (SM cycles an update) by E warps:");
+    for (size_t i = 0; i < cal->chain_count; i++)
+      fprintf(f, " E=%g %.4g", cal->chain[i].warps, cal->chain[i].cycles);
+    fprintf(f, "; private table %.0f bytes a block\n", cal->table_bytes);
+  }
+  if (!csv && !cal)
     fprintf(f, "L2 atomic model without a calibration: U is the busiest slice's atomic input share alone, a floor "
                "(threshold %.2f)\n", threshold);
   if (!csv)
