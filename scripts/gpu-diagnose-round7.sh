@@ -7,14 +7,15 @@
 #   2. the contended chain of a private table's word: E warps a block (E = 1, 2, 4, 8, 16), one block a SM, each lane
 #      its own word and the block's E warps on the same 32 words (`rmw --space local --type f32 --pattern cross-warp
 #      --contention E --wg-size 32E`), one export, OUT/cas-chain.csv (`model l2 --cas-chain`; validate/ where the model reads it);
-#   3. scripts/gpu-diagnose-validate.sh over the programs that decide (GPU_DIAGNOSE_ONLY): the hot scatter f32 with
-#      its block variant at the profiled grid (dim 64, 8 warps a block), the same at dim 32 and 4 warps a block (out
-#      of the sample), the uniform u8 histogram's shared and byte-lanes variants (the other applied advice), with
-#      the sector metrics;
+#   3. scripts/gpu-diagnose-validate.sh over the programs that decide (ROUND7_ONLY, GPU_DIAGNOSE_ONLY's regex), with
+#      the sector metrics. The first call (09:10 UTC): the hot scatter f32 with its block variant at the profiled
+#      grid at dim 64 / 8 warps a block and dim 32 / 4 warps; the second (default): the two other shapes, dim 32 / 8
+#      warps and dim 64 / 4 warps, and the uniform u8 histogram's shared and byte-lanes variants (the other applied
+#      advice, cut by the first call's deadline);
 #   4. seed 000's speedup model (`atomlab app swatomic --experiment`, CUDA; `model swatomic` with the committed
-#      H200 run's constants: out of sample), where time is left.
-# The float shares (validate/types.csv) and the one-word f32 S (validate/same-f32.csv) are round 6's (this GPU
-# model, the same kernels: results/nvidia-h100/diagnose/round6/gpu/validate).
+#      H200 run's constants, scripts/data/swatomic-h200-cuda-fit.json.gz: out of sample), where time is left.
+# The float shares (validate/types.csv) are round 6's SASS pages' (the scatter kernels' REDG.E.ADD.F32); the one-word
+# f32 S (validate/same-f32.csv) is measured. The GPU machine gets no results/: nothing here reads it.
 # Writes under OUT (default out/gpu-diagnose-round7): summary.txt, run.log, metrics.txt, swatomic-cuda.json,
 # swmodel-cuda.txt, validate/ (every file of gpu-diagnose-validate.sh, with cas-chain.csv, types.csv, same-f32.csv).
 # Run: OUT=/some/dir bash scripts/gpu-diagnose-round7.sh   (a build in build/, ncu, python3)
@@ -24,8 +25,10 @@ gpu_ncu_script gpu-diagnose-round7
 T0=$(date +%s)
 V=$OUT/validate
 mkdir -p "$V"
-R6=results/nvidia-h100/diagnose/round6/gpu/validate
-cp "$R6/types.csv" "$R6/same-f32.csv" "$V/"
+# the kernels' float shares: round 6's source pages of the scatter kernels (REDG.E.ADD.F32 only; the GPU machine
+# gets no results/, so the line is here); the one-word f32 S is measured (5 s)
+printf 'kernel,f32_share\nscatter_add,1.0000\n' >"$V/types.csv"
+gpu_l2_one_word same-f32 f32 && cp "$OUT/same-f32.csv" "$V/"
 # the privatized kernels' table a block (their residency): the scatter block variant's 32 KiB of sums and a key a
 # slot, 33280 B at dim 64 (33792 at dim 32: 6 blocks a SM either way)
 echo 33280 >"$V/private-table.txt"
@@ -64,12 +67,16 @@ grep -i -m3 chain "$W/chain.txt" >>"$S" 2>/dev/null
 
 # 3. the suite's deciding programs within what is left of 112 s (the speedup model after it), 15 s for its analysis
 left=$((112 - ($(date +%s) - T0)))
+# (ROUND7_ONLY: the programs; the first call's were "scatter-hot-(atomic|block-grid|d32-.*)|hist-uniform-(shared|byte-lanes)")
 GPU_DIAGNOSE_EXTRA_METRICS=$X gpu_diagnose_validate $((left - 15)) \
-  "scatter-hot-(atomic|block-grid|d32-.*)|hist-uniform-(shared|byte-lanes)" "$left"
+  "${ROUND7_ONLY:-hist-uniform-(shared|byte-lanes)|scatter-hot-(d32-w8|d64-w4)-.*}" "$left"
 
 # 4. seed 000's speedup model, CUDA, with what is left of 147 s
 left=$((147 - ($(date +%s) - T0)))
-H200=results/nvidia-h200/swatomic/swatomic-cuda.json
+# the committed H200 CUDA run's rows without their samples (results/nvidia-h200/swatomic/swatomic-cuda.json: the
+# GPU machine gets no results/; `model swatomic --fit` gives the same constants from both)
+H200=$W/h200-swatomic.json
+gzip -dc scripts/data/swatomic-h200-cuda-fit.json.gz >"$H200"
 if [ "$left" -ge 20 ]; then
   f="$OUT/swatomic-cuda.json"
   step swatomic-cuda $((left - 5)) $A app swatomic --backend cuda --wg-size 256 --groups 8:max:x2 --iters 8 \

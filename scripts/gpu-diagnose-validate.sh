@@ -131,6 +131,14 @@ prof scatter-hot-block-grid atomlab-scatter - - - scatter_add -- $SC --dist hot 
 SC32="$A app scatter --backend cuda --type f32 --rows 2097152 --dim 32 --targets 131072 --wg-size 128 --samples 1 --quiet -o $W/s32.json"
 prof scatter-hot-d32-atomic atomlab-scatter - - "privatized=scatter-hot-d32-block-grid" scatter_add -- $SC32 --dist hot --variants atomic
 prof scatter-hot-d32-block-grid atomlab-scatter - - - scatter_add -- $SC32 --dist hot --variants block --block-rows 128
+# round 7's second call: the other two shapes of (lines a row, warps a block): one line and 8 warps (48 a SM with the
+# table), two lines and 4 warps (24 a SM)
+SC32W8="$A app scatter --backend cuda --type f32 --rows 2097152 --dim 32 --targets 131072 --wg-size 256 --samples 1 --quiet -o $W/s32w8.json"
+prof scatter-hot-d32-w8-atomic atomlab-scatter - - "privatized=scatter-hot-d32-w8-block-grid" scatter_add -- $SC32W8 --dist hot --variants atomic
+prof scatter-hot-d32-w8-block-grid atomlab-scatter - - - scatter_add -- $SC32W8 --dist hot --variants block --block-rows 256
+SC64W4="$A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 --wg-size 128 --samples 1 --quiet -o $W/s64w4.json"
+prof scatter-hot-d64-w4-atomic atomlab-scatter - - "privatized=scatter-hot-d64-w4-block-grid" scatter_add -- $SC64W4 --dist hot --variants atomic
+prof scatter-hot-d64-w4-block-grid atomlab-scatter - - - scatter_add -- $SC64W4 --dist hot --variants block --block-rows 128
 prof strat-same-native atomlab-strategy - - "warp-aggregated=strat-same-warp;block-aggregated=strat-same-block;privatized=strat-same-block" strategy -- $ST --pattern same-address --strategy native
 prof strat-same-warp atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy warp
 prof strat-same-block atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy block

@@ -96,6 +96,8 @@ struct atl_l2_calibration {
   double s_dist[ATL_L2_KINDS]; /**< requests to distinct lines */
   double dram_share;           /**< the DRAM throughput a streaming kernel achieves, share of peak (0 < x <= 1;
                                     atl_l2_dram_achievable); 0: not calibrated, peak taken */
+  double dram_warps;           /**< that streaming kernel's resident warps a SM (its launch limits: the memory
+                                    parallelism behind dram_share; atl_l2_launch_warps); 0: not known */
   double dram_bytes_per_ns;    /**< the bandwidth that streaming kernel achieved (DRAM bytes / duration); 0: not
                                     counted (then the floor is the share of peak) */
   double s_pass;               /**< SM cycles one pass of the shared-memory atomic unit costs (atl_smem_pass_costs);
@@ -243,6 +245,9 @@ double atl_l2_chain_cycles(const struct atl_l2_calibration *cal, double warps);
  */
 double atl_l2_private_blocks(const struct atl_l2_counters *k, double table_bytes);
 
+/** Resident warps a SM of launch @p k: atl_l2_private_blocks without a table x its warps a block (0: unknown). */
+double atl_l2_launch_warps(const struct atl_l2_counters *k);
+
 /** The strategies the advice prices for hot words (docs/model.md, "Advice"). */
 enum atl_l2_strategy_id { ATL_L2_WARP_AGGREGATED, ATL_L2_BLOCK_AGGREGATED, ATL_L2_PRIVATIZED, ATL_L2_STRATEGIES };
 
@@ -251,12 +256,11 @@ struct atl_l2_strategy {
   const char *name;  /**< "warp-aggregated", "block-aggregated", "privatized" */
   double l2_ns;      /**< the hot slice's requests left, at this kernel's cycles per request */
   double smem_ns;    /**< the element updates moved to shared memory, at the calibrated pass cost (0: none or unknown) */
-  double chain_ns;   /**< float adds moved to a private table: the hot word's updates of each table one chain
-                          apart (atl_l2_chain_cycles at the block's warps), the resident tables side by side
-                          (0: integer adds, or not calibrated) */
+  double chain_ns;   /**< float adds moved to a private table: a warp's loads, then its CAS loops (the prediction's
+                          load_ns + loop_ns; "latency" in bound_by); 0: integer adds, or not calibrated */
   double after_ns;   /**< max(l2_ns, smem_ns, chain_ns, dram_ns, issue_ns) */
   double speedup;    /**< the measured duration / after_ns */
-  const char *bound_by; /**< which term set after_ns: "L2", "shared", "chain", "DRAM" or "issue" */
+  const char *bound_by; /**< which term set after_ns: "L2", "shared", "latency", "DRAM" or "issue" */
 };
 
 /** The predictions of one launch: the strategies for hot words, best first; what they rest on. */
@@ -275,6 +279,9 @@ struct atl_l2_prediction {
   double chain_warps;   /**< contenders on a private word: the launch's warps a block */
   double chain_cycles;  /**< atl_l2_chain_cycles at chain_warps */
   double tables;        /**< private tables resident a SM (atl_l2_private_blocks) */
+  double loop_ns;       /**< the warps' CAS loops: their atomic warp-instructions over the warp-slots, E x c(E)
+                             each (at least the hot word's own chain) */
+  double load_ns;       /**< their loads: the DRAM floor stretched by the calibration's warps over the table's */
   double bank_passes; /**< privatized: shared passes per warp-instruction its keys leave (bank conflicts; 0: not
                            estimated, the fallback of one pass per request and word) */
 };

@@ -11,10 +11,10 @@
 #include "atomlab/l2model.h"
 #include "atomlab/model.h"
 
-/* after = max(l2, smem, chain, dram, issue); the speedup and which term set it */
+/* after = max(l2, smem, latency, dram, issue); the speedup and which term set it */
 static void finish(struct atl_l2_strategy *s, double duration_ns, double dram_ns, double issue_ns)
 {
-  static const char *const names[] = {"L2", "shared", "chain", "DRAM", "issue"};
+  static const char *const names[] = {"L2", "shared", "latency", "DRAM", "issue"};
   const double terms[] = {s->l2_ns, s->smem_ns, s->chain_ns, dram_ns, issue_ns};
   s->after_ns = 0;
   s->bound_by = names[0];
@@ -69,13 +69,18 @@ static double privatized_passes(const struct atl_l2_counters *k, struct atl_l2_p
 }
 
 /*
- * Float adds moved to a private table are CAS loops in shared memory (sm_90: ATOMS.CAST.SPIN), and a word's updates
- * wait for each other: the block's warps contend for it (every warp of a block adds to its table), one chain
- * (atl_l2_chain_cycles at the block's warps) between two updates. The hot word's updates, the hot slice's sector
- * accesses over its distinct sectors where counted (a request adds once to each word of its sectors; the sectors of
- * several hot lines on one slice are not one word's), else its requests, are split evenly over the grid's tables;
- * the tables resident a SM (atl_l2_private_blocks, the table's shared memory counted) run their chains side by side,
- * in waves of SMs x tables. 0 where the adds are integers (ATOMS.ADD / POPC.INC: no loop) or a number is missing.
+ * Float adds moved to a private table are CAS loops in shared memory (sm_90: ATOMS.CAST.SPIN), and a warp waits for its
+ * loop before its next row: its time is its rows' loads, then its loops, one after the other (round 7).
+ *  - The loops: the block's warps contend for the table's words (every warp of a block adds to its table), E = the
+ *    block's warps; with E contenders a word takes an update every c(E) SM cycles (atl_l2_chain_cycles), so a warp's
+ *    loop takes E x c(E). Each warp-slot of the SM (tables resident a SM, atl_l2_private_blocks, the table's shared
+ *    memory counted, x warps a block) runs its share of the launch's atomic warp-instructions (the L1's, else the L2's
+ *    requests). At least the hot word's own chain: its updates (the hot slice's sector accesses over its distinct
+ *    sectors where counted, else its requests), split over the grid's tables, in waves of SMs x tables.
+ *  - The loads: the streaming calibration reached the DRAM floor's bandwidth with its resident warps (cal->dram_warps,
+ *    Little's law: bytes in flight = warps x a warp's bytes); fewer warps with the same loads in flight reach that
+ *    share of it, so the floor stretches by dram_warps / the table's warps (never below the floor).
+ * 0 where the adds are integers (ATOMS.ADD / POPC.INC: no loop, the warp does not wait) or a number is missing.
  */
 static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, double sm_per_ns,
                        double warp, struct atl_l2_prediction *out)
@@ -93,8 +98,14 @@ static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2
   out->chain_cycles = atl_l2_chain_cycles(cal, out->chain_warps);
   out->chain_updates = updates;
   out->tables = tables;
+  const double warps = tables * out->chain_warps; /* warp-slots a SM */
+  const double instructions = k->l1_requests > 0 ? k->l1_requests : k->requests;
   const double waves = ceil(k->grid_size / (k->sm_count * tables));
-  return k->f32_share * waves * (updates / k->grid_size) * out->chain_cycles / sm_per_ns;
+  const double word = waves * (updates / k->grid_size) * out->chain_cycles;
+  const double loop = instructions / (k->sm_count * warps) * out->chain_warps * out->chain_cycles;
+  out->loop_ns = k->f32_share * fmax(word, loop) / sm_per_ns;
+  out->load_ns = out->dram_ns * (cal->dram_warps > 0 ? fmax(1, cal->dram_warps / warps) : 1);
+  return out->load_ns + out->loop_ns;
 }
 
 void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, const struct atl_l2_util *u,

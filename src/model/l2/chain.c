@@ -132,3 +132,9 @@ double atl_l2_private_blocks(const struct atl_l2_counters *k, double table_bytes
     return fmax(1, floor(k->warps_active_pct / 100 * k->max_warps / per_block + 0.5));
   return 0;
 }
+
+double atl_l2_launch_warps(const struct atl_l2_counters *k)
+{
+  const double warp = k->warp_size > 0 ? k->warp_size : 32;
+  return k->block_size > 0 ? atl_l2_private_blocks(k, 0) * ceil(k->block_size / warp) : 0;
+}

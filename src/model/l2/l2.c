@@ -272,8 +272,13 @@ int atl_l2_calibration_read_file(struct atl_l2_calibration *cal, enum atl_l2_cal
   err = atl_l2_read_file(path, &r, why, why_len);
   if (err)
     return err;
-  if (which == ATL_L2_FILE_DRAM)
+  if (which == ATL_L2_FILE_DRAM) {
     err = atl_l2_dram_achievable(&r, &cal->dram_share, &cal->dram_bytes_per_ns, why, why_len);
+    cal->dram_warps = 0; /* the streaming launches' resident warps: the memory parallelism behind that share */
+    for (size_t i = 0, n = 0; i < r.count; i++)
+      if (r.kernels[i].requests == 0 && r.kernels[i].dram_pct > 0 && atl_l2_launch_warps(&r.kernels[i]) > 0)
+        cal->dram_warps = (cal->dram_warps * (double)n + atl_l2_launch_warps(&r.kernels[i])) / (double)(n + 1), n++;
+  }
   else if (which == ATL_L2_FILE_CAS_CHAIN)
     err = atl_l2_cas_chain(&r, cal->chain, &cal->chain_count, why, why_len);
   else

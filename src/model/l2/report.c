@@ -56,11 +56,12 @@ static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, cons
     fprintf(f, "      privatized: keys over %.4g words (from the lanes per request), %.3g shared passes per "
                "warp-instruction (bank conflicts)\n", p->words, p->bank_passes);
   if (p->chain_updates > 0)
-    fprintf(f, "      private float adds: the hot word's %.4g updates over the grid's tables, %.3g resident a SM%s, "
-               "%.3g SM cycles an update by %.3g contending warps\n", p->chain_updates, p->tables,
-            cal->table_bytes > 0 ? " with the table" : "", p->chain_cycles, p->chain_warps);
+    fprintf(f, "      private float adds: the hot word's %.4g updates, %.3g tables resident a SM%s, %.3g SM cycles an update "
+               "by %.3g contending warps: the warps' loads %.4g us, their CAS loops %.4g us\n", p->chain_updates,
+            p->tables, cal->table_bytes > 0 ? " with the table" : "", p->chain_cycles, p->chain_warps,
+            p->load_ns / 1e3, p->loop_ns / 1e3);
   for (size_t i = 0; i < p->count; i++)
-    fprintf(f, "        %-17s %9.3gx  after %.4g us (bound by %s; L2 %.4g us, shared %.4g us, chain %.4g us)%s\n",
+    fprintf(f, "        %-17s %9.3gx  after %.4g us (bound by %s; L2 %.4g us, shared %.4g us, latency %.4g us)%s\n",
             p->s[i].name, p->s[i].speedup, p->s[i].after_ns / 1e3, p->s[i].bound_by, p->s[i].l2_ns / 1e3,
             p->s[i].smem_ns / 1e3, p->s[i].chain_ns / 1e3,
             i == 0 ? "  <- recommended" : "");
@@ -69,7 +70,7 @@ static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, cons
 int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
                        int csv, int with_advice)
 {
-  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0, 0, {0, 0}, {{0, 0}}, 0, 0};
+  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0, 0, 0, {0, 0}, {{0, 0}}, 0, 0};
   if (csv)
     fprintf(f, "id,kernel,duration_us,l2_requests,atom_requests,red_requests,busiest_slice_requests,imbalance,access,"
                "u,u_low,u_high,u_input,busy_us,verdict%s\n", with_advice ? ",advice,predicted_speedup,strategies" : "");
