@@ -256,8 +256,9 @@ struct atl_l2_strategy {
   const char *name;  /**< "warp-aggregated", "block-aggregated", "privatized" */
   double l2_ns;      /**< the hot slice's requests left, at this kernel's cycles per request */
   double smem_ns;    /**< the element updates moved to shared memory, at the calibrated pass cost (0: none or unknown) */
-  double chain_ns;   /**< float adds moved to a private table: a warp's loads, then its CAS loops (the prediction's
-                          load_ns + loop_ns; "latency" in bound_by); 0: integer adds, or not calibrated */
+  double chain_ns;   /**< float adds moved to a private table: a warp's loads, then its CAS loops, and the blocks'
+                          tables cleared and flushed (the prediction's load_ns + loop_ns + table_ns; "latency" in
+                          bound_by); 0: integer adds, or not calibrated */
   double after_ns;   /**< max(l2_ns, smem_ns, chain_ns, dram_ns, issue_ns) */
   double speedup;    /**< the measured duration / after_ns */
   const char *bound_by; /**< which term set after_ns: "L2", "shared", "latency", "DRAM" or "issue" */
@@ -282,6 +283,7 @@ struct atl_l2_prediction {
   double loop_ns;       /**< the warps' CAS loops: their atomic warp-instructions over the warp-slots, E x c(E)
                              each (at least the hot word's own chain) */
   double load_ns;       /**< their loads: the DRAM floor stretched by the calibration's warps over the table's */
+  double table_ns;      /**< the blocks' clears and flushes of their tables: its bytes twice at the pass cost */
   double bank_passes; /**< privatized: shared passes per warp-instruction its keys leave (bank conflicts; 0: not
                            estimated, the fallback of one pass per request and word) */
 };

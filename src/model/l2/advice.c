@@ -80,6 +80,8 @@ static double privatized_passes(const struct atl_l2_counters *k, struct atl_l2_p
  *  - The loads: the streaming calibration reached the DRAM floor's bandwidth with its resident warps (cal->dram_warps,
  *    Little's law: bytes in flight = warps x a warp's bytes); fewer warps with the same loads in flight reach that
  *    share of it, so the floor stretches by dram_warps / the table's warps (never below the floor).
+ *  - The table: each block clears it and reads it back to flush it, its bytes twice in passes of 32 banks at the
+ *    calibrated pass cost (cal->s_pass), the SM's blocks one after another.
  * 0 where the adds are integers (ATOMS.ADD / POPC.INC: no loop, the warp does not wait) or a number is missing.
  */
 static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, double sm_per_ns,
@@ -105,7 +107,10 @@ static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2
   const double loop = instructions / (k->sm_count * warps) * out->chain_warps * out->chain_cycles;
   out->loop_ns = k->f32_share * fmax(word, loop) / sm_per_ns;
   out->load_ns = out->dram_ns * (cal->dram_warps > 0 ? fmax(1, cal->dram_warps / warps) : 1);
-  return out->load_ns + out->loop_ns;
+  /* each block clears its table and reads it back to flush: its bytes twice through the 32 banks a block */
+  out->table_ns = k->grid_size / k->sm_count * 2 * ceil(fmax(cal->table_bytes, 0) / (4 * warp)) * cal->s_pass /
+                  sm_per_ns;
+  return out->load_ns + out->loop_ns + out->table_ns;
 }
 
 void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, const struct atl_l2_util *u,

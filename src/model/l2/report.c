@@ -57,9 +57,9 @@ static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, cons
                "warp-instruction (bank conflicts)\n", p->words, p->bank_passes);
   if (p->chain_updates > 0)
     fprintf(f, "      private float adds: the hot word's %.4g updates, %.3g tables resident a SM%s, %.3g SM cycles an update "
-               "by %.3g contending warps: the warps' loads %.4g us, their CAS loops %.4g us\n", p->chain_updates,
-            p->tables, cal->table_bytes > 0 ? " with the table" : "", p->chain_cycles, p->chain_warps,
-            p->load_ns / 1e3, p->loop_ns / 1e3);
+               "by %.3g contending warps: the warps' loads %.4g us, their CAS loops %.4g us, the tables' clears and "
+               "flushes %.4g us\n", p->chain_updates, p->tables, cal->table_bytes > 0 ? " with the table" : "",
+            p->chain_cycles, p->chain_warps, p->load_ns / 1e3, p->loop_ns / 1e3, p->table_ns / 1e3);
   for (size_t i = 0; i < p->count; i++)
     fprintf(f, "        %-17s %9.3gx  after %.4g us (bound by %s; L2 %.4g us, shared %.4g us, latency %.4g us)%s\n",
             p->s[i].name, p->s[i].speedup, p->s[i].after_ns / 1e3, p->s[i].bound_by, p->s[i].l2_ns / 1e3,
