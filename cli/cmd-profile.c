@@ -24,11 +24,13 @@ static const char usage[] =
     "  --kernel REGEX         profile only kernels whose name matches (ncu --kernel-name regex:...)\n"
     "  --timeout S            seconds all ncu runs together may take before ncu and the\n"
     "                         program are stopped; 0: no limit  [1800]\n"
-    "  --l2-same F, --l2-spread F  the L2 atomic model's calibration exports (see 'atomlab model l2\n"
-    "                         --help'); without them the L2 table's U is the input share alone\n"
+    "  --l2-same F, --l2-spread F, --same-f32 F, --cas-chain F, --types F, --private-table B  the L2\n"
+    "                         atomic model's inputs (as 'atomlab model l2 --help' says: --same, --spread,\n"
+    "                         ...); without the first two the L2 table's U is the input share alone\n"
     "  --advice               for every L2 atomic bottleneck, its access and the strategies for it,\n"
     "                         each with its predicted speedup (hot words; --dram sets the DRAM floor)\n"
     "  --extra-metrics LIST   more ncu metrics to collect into --save-counters (comma-separated)\n"
+
     "Where ncu offers the L2 counters (docs/model.md, \"Global (L2) atomics\"), the global atomics of\n"
     "every kernel are modelled too and printed after the shared-memory table.\n"
     "ncu's files go to a temporary folder in $TMPDIR (else /tmp), removed on every exit.\n"
@@ -74,35 +76,45 @@ static int write_counters(FILE *f, const void *text) { return fputs(text, f) < 0
 
 int cmd_profile(int argc, char **argv)
 {
-  enum { O_NCU = 256, O_SAVE, O_KERNEL, O_TIMEOUT, O_L2_SAME, O_L2_SPREAD, O_ADVICE, O_EXTRA };
+  /* O_FILE + k: the L2 model's calibration file k (atl_l2_calibration_file_names) */
+  enum { O_NCU = 256, O_SAVE, O_KERNEL, O_TIMEOUT, O_ADVICE, O_EXTRA, O_TYPES, O_PRIVATE_TABLE, O_FILE };
   static const struct option longopts[] = {SMEM_LONGOPTS,
                                            {"ncu", required_argument, NULL, O_NCU},
                                            {"save-counters", required_argument, NULL, O_SAVE},
                                            {"kernel", required_argument, NULL, O_KERNEL},
                                            {"timeout", required_argument, NULL, O_TIMEOUT},
-                                           {"l2-same", required_argument, NULL, O_L2_SAME},
-                                           {"l2-spread", required_argument, NULL, O_L2_SPREAD},
+                                           {"l2-same", required_argument, NULL, O_FILE + ATL_L2_FILE_SAME},
+                                           {"l2-spread", required_argument, NULL, O_FILE + ATL_L2_FILE_SPREAD},
+                                           {"same-f32", required_argument, NULL, O_FILE + ATL_L2_FILE_SAME_F32},
+                                           {"cas-chain", required_argument, NULL, O_FILE + ATL_L2_FILE_CAS_CHAIN},
+                                           {"types", required_argument, NULL, O_TYPES},
+                                           {"private-table", required_argument, NULL, O_PRIVATE_TABLE},
                                            {"advice", no_argument, NULL, O_ADVICE},
                                            {"extra-metrics", required_argument, NULL, O_EXTRA},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   struct smem_opts opts;
   smem_opts_init(&opts);
-  const char *ncu_given = NULL, *save = NULL, *kernel = NULL, *l2_same = NULL, *l2_spread = NULL, *extra = NULL;
-  int with_advice = 0;
-  int ch;
+  const char *ncu_given = NULL, *save = NULL, *kernel = NULL, *extra = NULL, *types = NULL;
+  const char *paths[ATL_L2_FILES] = {NULL};
+  double table_bytes = 0;
+  int with_advice = 0, ch;
   optind = 1;
   opterr = 0;
   while ((ch = getopt_long(argc, argv, "+:ho:", longopts, NULL)) != -1) {
     if (smem_opts_parse(&opts, ch, optarg, "profile"))
       continue;
+    if (ch >= O_FILE && ch < O_FILE + ATL_L2_FILES) {
+      paths[ch - O_FILE] = optarg;
+      continue;
+    }
     switch (ch) {
     case O_NCU: ncu_given = optarg; break;
     case O_SAVE: save = optarg; break;
     case O_KERNEL: kernel = optarg; break;
     case O_TIMEOUT: timeout_s = cli_parse_real("--timeout", optarg, 0, 7 * 86400); break;
-    case O_L2_SAME: l2_same = optarg; break;
-    case O_L2_SPREAD: l2_spread = optarg; break;
+    case O_TYPES: types = optarg; break;
+    case O_PRIVATE_TABLE: table_bytes = cli_parse_real("--private-table", optarg, 0, 1 << 30); break;
     case O_ADVICE: with_advice = 1; break;
     case O_EXTRA:
       if (strspn(optarg, "abcdefghijklmnopqrstuvwxyz0123456789_.,") != strlen(optarg) || strlen(optarg) > 1000)
@@ -125,13 +137,17 @@ int cmd_profile(int argc, char **argv)
   smem_table_load(opts.table_path, &table);
   if (save)
     cli_check_output("--save-counters", save); /* a folder or a missing parent: said now, not after ncu's run */
-  if ((l2_same != NULL) != (l2_spread != NULL))
+  const char *l2_same = paths[ATL_L2_FILE_SAME];
+  if ((l2_same != NULL) != (paths[ATL_L2_FILE_SPREAD] != NULL))
     die_usage("--l2-same and --l2-spread go together: the L2 model's two calibration exports");
-  struct atl_l2_calibration l2_cal = opts.dram;
-  const char *const paths[ATL_L2_FILES] = {l2_same, l2_spread};
+  struct atl_l2_calibration l2_cal = opts.dram; /* --dram: the shared options' */
+  l2_cal.table_bytes = table_bytes;
   int which;
   if (atl_l2_calibration_read(&l2_cal, paths, &which, why, sizeof why))
-    die_usage("%s: %s", which == ATL_L2_FILE_SAME ? "--l2-same" : "--l2-spread", why);
+    die_usage("--%s%s: %s", which < ATL_L2_FILE_DRAM ? "l2-" : "", atl_l2_calibration_file_names[which], why);
+  struct atl_l2_report l2 = {NULL, 0}; /* --types read now (no launch to match yet): a bad file said before ncu runs */
+  if (types && atl_l2_types_apply_file(&l2, types, why, sizeof why))
+    die_usage("--types %s", why);
   double s_cas; /* the strategies that move element updates to shared memory pay its pass cost */
   if (l2_same && atl_smem_pass_costs(&table, &l2_cal.s_pass, &s_cas, why, sizeof why))
     l2_cal.s_pass = 0;
@@ -174,8 +190,9 @@ int cmd_profile(int argc, char **argv)
     die("the counters could not be read: %s", why);
   int failures = smem_report(&opts, &table, &rep, &meta, "ncu (this run)", 0);
   atl_ncu_report_release(&rep);
-  struct atl_l2_report l2;
   if (atl_l2_read_csv(text, "ncu export", &l2, why, sizeof why) == 0) {
+    if (types && atl_l2_types_apply_file(&l2, types, why, sizeof why))
+      die("--types %s", why);
     fputc('\n', stdout);
     failures |= atl_l2_write_table(stdout, l2_same ? &l2_cal : NULL, &l2, opts.settings.threshold, 0, with_advice) != 0;
     atl_l2_report_release(&l2);

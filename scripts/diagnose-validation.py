@@ -10,7 +10,8 @@ with known answers. Two steps, the second runs on any machine (the CPU's dry run
   diagnose-validation.py analyse DIR [--atomlab PATH]
       runs `atomlab model util` (DIR/smem-table.csv) and `atomlab model l2` (DIR/same.csv, DIR/spread.csv;
       DIR/same-f32.csv and DIR/types.csv where present: the float same-address S and the kernels' float shares;
-      DIR/cas-chain.csv or the launches of the program rmw-shared-f32-word-1w: the shared CAS loop's round trip)
+      DIR/cas-chain.csv or the launches of the program rmw-shared-f32-word-1w: the shared CAS loop's chain;
+      DIR/private-table.txt: the bytes of the privatized kernels' table a block, their residency)
       over DIR/programs.csv and writes DIR/validation.json, DIR/validation-summary.txt and the plot
       DIR/validation.{dat,gp,png} (png where gnuplot is installed).
 
@@ -144,6 +145,10 @@ def models(out, atomlab, progs, head, launches):
         for flag, name in (("--same-f32", "same-f32.csv"), ("--types", "types.csv"), ("--cas-chain", "cas-chain.csv")):
             if os.path.exists(os.path.join(out, name)):
                 l2cmd += [flag, os.path.join(out, name)]
+        # round 7: the bytes of the privatized kernels' table (their residency), where the run recorded them
+        table = os.path.join(out, "private-table.txt")
+        if os.path.exists(table):
+            l2cmd += ["--private-table", open(table).read().strip()]
         l2, err = run_csv(l2cmd)
         if l2 is None:
             sys.exit(f"model l2: {err[:2000]}")

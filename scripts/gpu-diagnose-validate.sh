@@ -22,6 +22,8 @@ MAN=$W/manifest.tsv
 # instructions issued
 # (atomlab profile asks for smsp__inst_executed.max itself: the issue floor under a predicted speedup)
 EXTRA_M=smsp__inst_executed.sum,sm__inst_executed.avg
+# GPU_DIAGNOSE_EXTRA_METRICS: more, where a round's script checked them (ncu refuses a whole launch on an unknown name)
+EXTRA_M=$EXTRA_M${GPU_DIAGNOSE_EXTRA_METRICS:+,$GPU_DIAGNOSE_EXTRA_METRICS}
 : >"$MAN"
 
 # 1. calibrations: the shared table (full grid; the committed one of this GPU model where it fails) and the L2
@@ -123,6 +125,20 @@ done
 prof scatter-hot-atomic atomlab-scatter - - "privatized=scatter-hot-block-grid;block-aggregated=scatter-hot-block" scatter_add -- $SC --dist hot --variants atomic
 prof scatter-hot-block atomlab-scatter - - - scatter_add -- $SC --dist hot --variants block
 prof scatter-hot-block-grid atomlab-scatter - - - scatter_add -- $SC --dist hot --variants block --block-rows 256
+# round 7: a second hot scatter out of the sample of the privatized chain's design: rows of one line (dim 32: the
+# hot slice's requests are each word's updates), 4 warps a block (4 contenders a private word), 16384 groups whose
+# 33 KB tables hold 6 a SM where the atomic launch holds 16
+SC32="$A app scatter --backend cuda --type f32 --rows 2097152 --dim 32 --targets 131072 --wg-size 128 --samples 1 --quiet -o $W/s32.json"
+prof scatter-hot-d32-atomic atomlab-scatter - - "privatized=scatter-hot-d32-block-grid" scatter_add -- $SC32 --dist hot --variants atomic
+prof scatter-hot-d32-block-grid atomlab-scatter - - - scatter_add -- $SC32 --dist hot --variants block --block-rows 128
+# round 7's second call: the other two shapes of (lines a row, warps a block): one line and 8 warps (48 a SM with the
+# table), two lines and 4 warps (24 a SM)
+SC32W8="$A app scatter --backend cuda --type f32 --rows 2097152 --dim 32 --targets 131072 --wg-size 256 --samples 1 --quiet -o $W/s32w8.json"
+prof scatter-hot-d32-w8-atomic atomlab-scatter - - "privatized=scatter-hot-d32-w8-block-grid" scatter_add -- $SC32W8 --dist hot --variants atomic
+prof scatter-hot-d32-w8-block-grid atomlab-scatter - - - scatter_add -- $SC32W8 --dist hot --variants block --block-rows 256
+SC64W4="$A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 --wg-size 128 --samples 1 --quiet -o $W/s64w4.json"
+prof scatter-hot-d64-w4-atomic atomlab-scatter - - "privatized=scatter-hot-d64-w4-block-grid" scatter_add -- $SC64W4 --dist hot --variants atomic
+prof scatter-hot-d64-w4-block-grid atomlab-scatter - - - scatter_add -- $SC64W4 --dist hot --variants block --block-rows 128
 prof strat-same-native atomlab-strategy - - "warp-aggregated=strat-same-warp;block-aggregated=strat-same-block;privatized=strat-same-block" strategy -- $ST --pattern same-address --strategy native
 prof strat-same-warp atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy warp
 prof strat-same-block atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy block

@@ -66,6 +66,16 @@ struct atl_l2_counters {
   double smem_cas;         /**< smsp__inst_executed_op_shared_atom_dot_cas.sum: shared CAS instructions */
   double warps_active_pct; /**< sm__warps_active.avg.pct_of_peak_sustained_active */
   double max_warps;        /**< device__attribute_max_warps_per_multiprocessor */
+  /* a private table's residency and its hot word's updates (atl_l2_private_blocks, the chain): -1 where missing */
+  double occ_limit_regs;   /**< launch__occupancy_limit_registers: blocks a SM the launch's registers allow */
+  double occ_limit_warps;  /**< launch__occupancy_limit_warps */
+  double occ_limit_blocks; /**< launch__occupancy_limit_blocks */
+  double smem_block;       /**< launch__shared_mem_per_block_static + _dynamic: the launch's own shared memory */
+  double smem_driver;      /**< launch__shared_mem_per_block_driver: what the driver reserves a block */
+  double smem_sm;          /**< device__attribute_max_shared_memory_per_multiprocessor */
+  double sectors_max;      /**< lts__t_sectors_op_{atom,red}.max: the busiest slice's atomic sector accesses */
+  double sector_misses_max; /**< lts__t_sectors_op_{atom,red}_lookup_miss.max: its distinct sectors (each misses
+                                 once, ncu flushing the L2 before a pass) */
 };
 
 /** A list of launches read from one export. */
@@ -77,21 +87,33 @@ struct atl_l2_report {
 /** The two kinds of L2 atomic request. */
 enum atl_l2_kind { ATL_L2_ATOM, ATL_L2_RED, ATL_L2_KINDS };
 
+/** Contender counts the chain calibration holds at most. */
+#define ATL_L2_CHAIN_POINTS 8
+
 /** The device's calibration: L2 cycles per atomic request at a saturated slice, by kind. */
 struct atl_l2_calibration {
   double s_same[ATL_L2_KINDS]; /**< requests to one word (the same-address chain) */
   double s_dist[ATL_L2_KINDS]; /**< requests to distinct lines */
   double dram_share;           /**< the DRAM throughput a streaming kernel achieves, share of peak (0 < x <= 1;
                                     atl_l2_dram_achievable); 0: not calibrated, peak taken */
+  double dram_warps;           /**< that streaming kernel's resident warps a SM (its launch limits: the memory
+                                    parallelism behind dram_share; atl_l2_launch_warps); 0: not known */
   double dram_bytes_per_ns;    /**< the bandwidth that streaming kernel achieved (DRAM bytes / duration); 0: not
                                     counted (then the floor is the share of peak) */
   double s_pass;               /**< SM cycles one pass of the shared-memory atomic unit costs (atl_smem_pass_costs);
                                     0: unknown, the strategies' shared-memory work is not counted */
   double s_same_f32[ATL_L2_KINDS]; /**< requests to one word, float adds (the dependent add chain is longer than the
                                         integer one); 0: not calibrated, s_same serves */
-  double cas_chain;            /**< SM cycles between two updates of one shared word by a CAS loop (a float add in
-                                    shared memory: one round trip of the loop; atl_l2_cas_chain); 0: not calibrated,
-                                    the strategies' chains on a private table's hot word are not counted */
+  struct atl_l2_chain_point {
+    double warps;  /**< E: warps of one block updating each word (every lane its own word) */
+    double cycles; /**< SM cycles between two updates of one such word (atl_l2_cas_chain) */
+  } chain[ATL_L2_CHAIN_POINTS]; /**< the CAS loop's chain on a shared word by E contenders, E ascending (a float add
+                                     in shared memory); none: the chains on a private table's hot word not counted */
+  size_t chain_count;
+  double table_bytes;          /**< the private table the privatized and block-aggregated kernels allocate a block
+                                    (not a calibration: the strategy's design, `--private-table`); its shared memory
+                                    sets how many tables are resident a SM. 0: only the hot words, the launch's own
+                                    residency */
 };
 
 /** Which access the counters imply at the busiest slice. */
@@ -137,9 +159,13 @@ enum atl_l2_calibration_file {
   ATL_L2_FILE_DRAM,
   ATL_L2_FILE_TABLE,
   ATL_L2_FILE_SAME_F32, /**< same-address rmw launches of f32 fetch_add: s_same_f32 */
-  ATL_L2_FILE_CAS_CHAIN, /**< one warp a SM of shared f32 fetch_add on one word: cas_chain (atl_l2_cas_chain) */
+  ATL_L2_FILE_CAS_CHAIN, /**< one block a SM of shared f32 fetch_add, E warps on each word: chain (atl_l2_cas_chain) */
   ATL_L2_FILES
 };
+
+/** Each calibration file's option name, in atl_l2_calibration_file order ("same", "spread", "dram", "table",
+ * "same-f32", "cas-chain"): model l2 and profile take the files by these names. */
+extern const char *const atl_l2_calibration_file_names[ATL_L2_FILES];
 
 /**
  * Sets f32_share of the launches of @p r from a CSV @p text of `kernel,f32_share` lines (a header line first):
@@ -189,13 +215,38 @@ int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, double 
                            size_t why_len);
 
 /**
- * The SM cycles between two updates of one shared word by a CAS loop, from an export of launches that run ONE warp a
- * SM on one shared word (`rmw --space local --type f32 --contention 32 --wg-size 32 --workgroups <SMs>`: every CAS
- * instruction one lane's update, each waiting for the one before): the median over its launches with shared CAS
- * instructions and no global atomics of sm__cycles_elapsed.avg / (CAS instructions / warps). Returns 0, or
- * ATL_EINVAL with the reason (no such launch; more than one warp a SM, where the unit's queue would be inside).
+ * The chain of a CAS loop on a shared word (a float add in shared memory, sm_90's ATOMS.CAST.SPIN) by E contenders,
+ * from an export of launches with ONE block a SM (at most the SMs' count of blocks: a second block would put the
+ * unit's queue inside), no global atomics, shared CAS instructions, all with the same iterations:
+ *  - E = 1 (one warp a block): SM cycles / (CAS instructions / warps): every CAS instruction one update of each word
+ *    the warp's lanes are on (`rmw --space local --type f32 --contention 32 --wg-size 32`: 32 lanes on one word, one
+ *    update an instruction; `--pattern cross-warp --contention 1 --wg-size 32`: each lane its own word, no failure);
+ *  - E > 1 (`--pattern cross-warp --contention E --wg-size 32E`: the block's E warps on the same 32 words, as a
+ *    private table's hot words): SM cycles / (E x the iterations), the iterations being the CAS instructions a warp
+ *    of the E = 1 launches (no failed CAS there), which the export must hold.
+ * One point per E (the median over its launches) into @p pts, E ascending, at most ATL_L2_CHAIN_POINTS; *@p count
+ * their number. Returns 0, or ATL_EINVAL with the reason.
  */
-int atl_l2_cas_chain(const struct atl_l2_report *r, double *cycles, char *why, size_t why_len);
+int atl_l2_cas_chain(const struct atl_l2_report *r, struct atl_l2_chain_point *pts, size_t *count, char *why,
+                     size_t why_len);
+
+/**
+ * The chain between two updates of a shared word by @p warps contenders, SM cycles: linear between the calibrated
+ * E, the nearest point's value below the first, the last segment's slope past the last (a contender more adds its
+ * share of failed CAS); 0 without a calibration.
+ */
+double atl_l2_chain_cycles(const struct atl_l2_calibration *cal, double warps);
+
+/**
+ * Blocks a SM the privatized variant of launch @p k holds: the launch's own limits (registers, warps, blocks: ncu's
+ * launch__occupancy_limit_*) and its shared memory with a table of @p table_bytes more a block (the device's shared
+ * memory a SM over the block's own, the table and the driver's reservation). Without the limits, the launch's
+ * achieved blocks (its active warps / warps a block). 0 where neither is known.
+ */
+double atl_l2_private_blocks(const struct atl_l2_counters *k, double table_bytes);
+
+/** Resident warps a SM of launch @p k: atl_l2_private_blocks without a table x its warps a block (0: unknown). */
+double atl_l2_launch_warps(const struct atl_l2_counters *k);
 
 /** The strategies the advice prices for hot words (docs/model.md, "Advice"). */
 enum atl_l2_strategy_id { ATL_L2_WARP_AGGREGATED, ATL_L2_BLOCK_AGGREGATED, ATL_L2_PRIVATIZED, ATL_L2_STRATEGIES };
@@ -205,11 +256,12 @@ struct atl_l2_strategy {
   const char *name;  /**< "warp-aggregated", "block-aggregated", "privatized" */
   double l2_ns;      /**< the hot slice's requests left, at this kernel's cycles per request */
   double smem_ns;    /**< the element updates moved to shared memory, at the calibrated pass cost (0: none or unknown) */
-  double chain_ns;   /**< float adds moved to a private table: the hot word's updates one CAS round trip apart
-                          (cas_chain), the tables' chains in parallel (0: integer adds, or not calibrated) */
+  double chain_ns;   /**< float adds moved to a private table: a warp's loads, then its CAS loops, and the blocks'
+                          tables cleared and flushed (the prediction's load_ns + loop_ns + table_ns; "latency" in
+                          bound_by); 0: integer adds, or not calibrated */
   double after_ns;   /**< max(l2_ns, smem_ns, chain_ns, dram_ns, issue_ns) */
   double speedup;    /**< the measured duration / after_ns */
-  const char *bound_by; /**< which term set after_ns: "L2", "shared", "chain", "DRAM" or "issue" */
+  const char *bound_by; /**< which term set after_ns: "L2", "shared", "latency", "DRAM" or "issue" */
 };
 
 /** The predictions of one launch: the strategies for hot words, best first; what they rest on. */
@@ -223,6 +275,15 @@ struct atl_l2_prediction {
   int dram_bytes;    /**< dram_ns from the kernel's DRAM bytes and the calibration's bandwidth */
   double issue_ns;   /**< the issue floor: the busiest sub-partition's warp-instructions, one a cycle (0: not counted) */
   double words;      /**< the words the keys spread over, from the L2 requests per warp-instruction (0: not estimated) */
+  double chain_updates; /**< the hot word's updates (the hot slice's sector accesses over its distinct sectors where
+                             counted, else its requests); 0: no chain priced */
+  double chain_warps;   /**< contenders on a private word: the launch's warps a block */
+  double chain_cycles;  /**< atl_l2_chain_cycles at chain_warps */
+  double tables;        /**< private tables resident a SM (atl_l2_private_blocks) */
+  double loop_ns;       /**< the warps' CAS loops: their atomic warp-instructions over the warp-slots, E x c(E)
+                             each (at least the hot word's own chain) */
+  double load_ns;       /**< their loads: the DRAM floor stretched by the calibration's warps over the table's */
+  double table_ns;      /**< the blocks' clears and flushes of their tables: its bytes twice at the pass cost */
   double bank_passes; /**< privatized: shared passes per warp-instruction its keys leave (bank conflicts; 0: not
                            estimated, the fallback of one pass per request and word) */
 };

@@ -88,4 +88,34 @@ printf 'kernel,f32_share\nrmw,3\n' >"$WORK/bad-types.csv"
 expect_refused "--types" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --types "$WORK/bad-types.csv"
 expect_refused "--types" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --types "$WORK/nonexistent.csv"
 expect_refused "--same-f32" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --same-f32 "$WORK/nonexistent.csv"
+# round 7: the privatized float adds on the REAL H100 hot-row scatter (tests/data/ncu-h100-scatter-hot-r6.csv, the
+# f32 atomic launch twice) with round 6's REAL one-warp chain export (96 SM cycles an update at every E): 6 tables a
+# SM with a 33280-byte table (8 without one, the launch's register limit); the warps' loads at the DRAM floor (no
+# streaming calibration: its share of peak), their loops at least the hot word's chain, 6 waves x 512 updates x 96
+# cycles at the launch's SM clock (1.98 GHz): 149 us; 82 + 149 us, the prediction 21.4x; profile takes the same inputs
+R6=$(cd "$(dirname "$0")/../../results/nvidia-h100/diagnose/round6/gpu/validate" && pwd)
+HOT=$DATA/ncu-h100-scatter-hot-r6.csv
+L2IN=(--types "$R6/types.csv" --same-f32 "$R6/same-f32.csv" --cas-chain "$R6/cas-chain.csv")
+"$ATOMLAB" model l2 --counters "$HOT" --s-same 1.4,1.4 --s-spread 1.4,1.1 "${L2IN[@]}" --private-table 33280 \
+  --advice >"$WORK/p.txt" 2>"$WORK/err" && pass || fail "model l2 --private-table: $(cat "$WORK/err")"
+grep -q '^chain of a shared word.s CAS loop .* E=1 96; private table 33280 bytes' "$WORK/p.txt" &&
+  [ "$(grep -c "2.097e+06 updates, 6 tables resident a SM with the table, 96 SM cycles an update by 8 .*loads 82.*, their CAS loops 14[89]" \
+    "$WORK/p.txt")" -eq 2 ] && grep -q '^        privatized  *21.[34]x  after 23[01].*bound by latency' "$WORK/p.txt" &&
+  pass || fail "the private chain: $(cat "$WORK/p.txt")"
+"$ATOMLAB" model l2 --counters "$HOT" --s-same 1.4,1.4 --s-spread 1.4,1.1 "${L2IN[@]}" --advice >"$WORK/p0.txt" &&
+  grep -q "8 tables resident a SM, 96 SM cycles" "$WORK/p0.txt" && pass || fail "no table: $(cat "$WORK/p0.txt")"
+expect_refused "--private-table" model l2 --counters "$HOT" --s-same 1,1 --s-spread 1,1 --private-table -1
+expect_refused "--cas-chain" model l2 --counters "$HOT" --s-same 1,1 --s-spread 1,1 --cas-chain "$NCU"
+export FAKE_NCU_CSV=$HOT
+"$ATOMLAB" profile --table "$DATA/smem-table-h100-trim.csv" --ncu "$WORK/ncu" --sms 132 --warps-per-sm 64 \
+  --l2-same "$WORK/same.csv" --l2-spread "$WORK/spread.csv" "${L2IN[@]}" --private-table 33280 --advice -- true \
+  >"$WORK/prof7.txt" 2>"$WORK/err" && grep -q "6 tables resident a SM with the table, 96 SM cycles an update" \
+  "$WORK/prof7.txt" && pass || fail "profile's private chain: $(cat "$WORK/err" "$WORK/prof7.txt")"
+# a bad input of the advice is said before ncu runs
+rm -f "$FAKE_NCU_ARGS"
+expect_refused "--types" profile --table "$DATA/smem-table-h100-trim.csv" --ncu "$WORK/ncu" --types \
+  "$WORK/bad-types.csv" -- true
+expect_refused "--cas-chain" profile --table "$DATA/smem-table-h100-trim.csv" --ncu "$WORK/ncu" --cas-chain "$NCU" -- true
+expect_refused "--private-table" profile --table "$DATA/smem-table-h100-trim.csv" --ncu "$WORK/ncu" --private-table x -- true
+[ ! -e "$FAKE_NCU_ARGS" ] && pass || fail "profile ran ncu before refusing its inputs"
 finish

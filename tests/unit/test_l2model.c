@@ -222,58 +222,205 @@ static void predictions(void)
 }
 
 /*
- * Float adds moved to a private table are CAS loops whose updates of one word wait for each other (round 6). The
- * chain calibration: one warp a SM, every CAS instruction one update (SM cycles / CAS instructions a warp); more
- * warps than SMs is refused, as is an export without shared CAS. The chain term on the REAL H100 hot-row scatter
- * (round 5b, launch 73 of results/nvidia-h100/diagnose/round6/r5b: 2.1 M REDs on the hot slice, 4096 blocks of 8
- * warps at 92.1% of 64 warps a SM): hot-slice requests x chain / (132 SMs x 7 tables) at the SM clock; integer
- * adds (f32 share 0) or no calibration: none.
+ * Float adds moved to a private table are CAS loops whose updates of one word wait for each other (rounds 6, 7). The
+ * chain calibration: one block a SM; one warp a block: SM cycles / CAS instructions a warp (every CAS instruction
+ * one update of each of its words); E warps a block on the same words: SM cycles / (E x the one-warp launches' CAS
+ * instructions a warp, the iterations). More blocks than SMs is refused, as is an export without shared CAS, or of
+ * several warps a block without a one-warp launch.
  */
 static void cas_chain(void)
 {
-  struct atl_l2_counters one[2] = {{.id = "1", .smem_cas = 132 * 8192.0, .sm_elapsed = 8192 * 120.0, .grid_size = 132,
+  struct atl_l2_counters one[4] = {{.id = "1", .smem_cas = 132 * 8192.0, .sm_elapsed = 8192 * 120.0, .grid_size = 132,
                                     .block_size = 32, .sm_count = 132, .warp_size = 32},
                                    {.id = "2", .smem_cas = 132 * 8192.0, .sm_elapsed = 8192 * 140.0, .grid_size = 132,
-                                    .block_size = 32, .sm_count = 132, .warp_size = 32}};
+                                    .block_size = 32, .sm_count = 132, .warp_size = 32},
+                                   /* 8 warps on each word, 2.4 CAS an update: 256 iterations, 283 cycles an update */
+                                   {.id = "3", .smem_cas = 132 * 8 * 256 * 2.4, .sm_elapsed = 8 * 256 * 283.0,
+                                    .grid_size = 132, .block_size = 256, .sm_count = 132, .warp_size = 32},
+                                   {.id = "4", .smem_cas = 132 * 4 * 256 * 1.8, .sm_elapsed = 4 * 256 * 180.0,
+                                    .grid_size = 132, .block_size = 128, .sm_count = 132, .warp_size = 32}};
   struct atl_l2_report r = {one, 2};
-  double chain = 0;
+  struct atl_l2_chain_point pts[ATL_L2_CHAIN_POINTS];
+  size_t n = 0;
   char why[256] = "";
-  CHECK(atl_l2_cas_chain(&r, &chain, why, sizeof why) == 0);
-  CHECK_NEAR(chain, 130);
-  one[1].grid_size = 264; /* two warps a SM */
-  CHECK(atl_l2_cas_chain(&r, &chain, why, sizeof why) == ATL_EINVAL && strstr(why, "one warp a SM") != NULL);
-  one[0].smem_cas = one[1].smem_cas = 0;
-  CHECK(atl_l2_cas_chain(&r, &chain, why, sizeof why) == ATL_EINVAL && strstr(why, "no launch") != NULL);
+  CHECK(atl_l2_cas_chain(&r, pts, &n, why, sizeof why) == 0);
+  CHECK(n == 1 && pts[0].warps == 1);
+  CHECK_NEAR(pts[0].cycles, 130);
+  /* the contended launches: the iterations from the one-warp launches of the same file (8192 CAS a warp) */
+  r.count = 4;
+  CHECK(atl_l2_cas_chain(&r, pts, &n, why, sizeof why) == 0);
+  if (CHECK(n == 3)) {
+    CHECK(pts[1].warps == 4 && pts[2].warps == 8);
+    CHECK_NEAR(pts[1].cycles, 4 * 256 * 180.0 / (4 * 8192));
+    CHECK_NEAR(pts[2].cycles, 8 * 256 * 283.0 / (8 * 8192));
+  }
+  one[0].smem_cas = one[1].smem_cas = 132 * 256.0; /* iterations 256: the chain points as calibrated */
+  one[0].sm_elapsed = one[1].sm_elapsed = 256 * 96.0;
+  CHECK(atl_l2_cas_chain(&r, pts, &n, why, sizeof why) == 0);
+  CHECK_NEAR(pts[2].cycles, 283);
+  r.kernels = one + 2, r.count = 2; /* no one-warp launch: the iterations are unknown */
+  CHECK(atl_l2_cas_chain(&r, pts, &n, why, sizeof why) == ATL_EINVAL && strstr(why, "one warp a block") != NULL);
+  CHECK(n == 0);
+  r.kernels = one, r.count = 4;
+  one[1].grid_size = 264; /* two blocks a SM */
+  CHECK(atl_l2_cas_chain(&r, pts, &n, why, sizeof why) == ATL_EINVAL && strstr(why, "one block a SM") != NULL);
+  one[1].grid_size = 132;
+  for (int i = 0; i < 4; i++)
+    one[i].smem_cas = 0;
+  CHECK(atl_l2_cas_chain(&r, pts, &n, why, sizeof why) == ATL_EINVAL && strstr(why, "no launch") != NULL);
 
+  /* between the points linear, below the first its value, past the last the last segment's slope */
   struct atl_l2_calibration cal = {{1.393, 1.371}, {1.411, 1.090}, .dram_share = 0.72, .s_pass = 1.04,
-                                   .dram_bytes_per_ns = 2416, .cas_chain = 150};
-  struct atl_l2_counters hot = {.duration_ns = 4946880, .l2_cycles = 8467000, .requests = 3146752,
-                                .requests_max = 2097152, .red_max = 2097152, .requests_avg = 3146752 / 80.0,
-                                .red_requests = 3146752, .input_active_max = 2097152 * 4.0, .dram_pct = 1.67,
-                                .dram_bytes = 275824896, .issue_max = 72380, .sm_elapsed = 9850439,
-                                .l1_requests = 2097152, .l1_set_accesses = 2097152, .grid_size = 4096,
-                                .block_size = 256, .sm_count = 132, .warp_size = 32, .clock_khz = 1980000,
-                                .f32_share = 1, .smem_cas = 0, .warps_active_pct = 92.12, .max_warps = 64};
+                                   .dram_bytes_per_ns = 2416, .chain = {{1, 96}, {8, 283}}, .chain_count = 2};
+  CHECK_NEAR(atl_l2_chain_cycles(&cal, 1), 96);
+  CHECK_NEAR(atl_l2_chain_cycles(&cal, 0.5), 96);
+  CHECK_NEAR(atl_l2_chain_cycles(&cal, 4), 96 + 3 / 7.0 * 187);
+  CHECK_NEAR(atl_l2_chain_cycles(&cal, 16), 283 + 8 / 7.0 * 187);
+  cal.chain_count = 3, cal.chain[2] = (struct atl_l2_chain_point){16, 500};
+  CHECK_NEAR(atl_l2_chain_cycles(&cal, 12), 283 + 0.5 * 217);
+  CHECK_NEAR(atl_l2_chain_cycles(&cal, 32), 500 + 2 * 217);
+  cal.chain_count = 0;
+  CHECK(atl_l2_chain_cycles(&cal, 8) == 0);
+}
+
+/*
+ * The privatized chain on the REAL H100 hot-row scatter (round 6, tests/data/ncu-h100-scatter-hot-r6.csv: the f32
+ * atomic launch, 2.1 M REDs on the hot slice, 4096 blocks of 8 warps, its limits 8 blocks a SM by registers and warps,
+ * no shared memory; and the block variant that applied the strategy (each launch twice), 33280 B of table a block, 6 a SM by shared
+ * memory, as launch__occupancy_limit_shared_mem says). The tables resident with a 33280-byte table: 233472 / (33280 +
+ * 1024) = 6 (the block variant's own limit), without: 8; the chain: waves of 132 x 6 tables, each table its share of
+ * the hot word's updates at the chain of 8 contenders. The sector counts (where exported) make the updates a word the
+ * slice's sector accesses over its distinct sectors: the row's two lines are not one word's updates.
+ */
+static void private_chain(void)
+{
+  struct atl_l2_report r;
+  char why[512];
+  if (!CHECK(atl_l2_read_file(ATL_TEST_DATA_DIR "/ncu-h100-scatter-hot-r6.csv", &r, why, sizeof why) == 0)) {
+    fprintf(stderr, "  %s\n", why);
+    return;
+  }
+  if (!CHECK(r.count == 4)) { /* each launch twice */
+    atl_l2_report_release(&r);
+    return;
+  }
+  struct atl_l2_counters hot = r.kernels[0], block = r.kernels[2];
+  atl_l2_report_release(&r);
+  CHECK(hot.occ_limit_regs == 8 && hot.occ_limit_warps == 8 && hot.occ_limit_blocks == 32);
+  CHECK(hot.smem_block == 0 && hot.smem_driver == 1024 && hot.smem_sm == 233472);
+  CHECK(hot.sectors_max == -1 && hot.sector_misses_max == -1); /* round 6 did not ask for them */
+  CHECK(block.smem_block == 33280);
+  CHECK_EQ(atl_l2_private_blocks(&hot, 0), 8);
+  CHECK_EQ(atl_l2_private_blocks(&hot, 33280), 6);
+  CHECK_EQ(atl_l2_private_blocks(&block, 0), 6); /* the applied variant's own limit: the same 6 */
+  struct atl_l2_counters bare = hot;             /* no limits: the launch's achieved blocks (92% of 64 warps) */
+  bare.occ_limit_regs = bare.occ_limit_warps = bare.occ_limit_blocks = -1;
+  CHECK_EQ(atl_l2_private_blocks(&bare, 33280), 7);
+
+  CHECK_EQ(atl_l2_launch_warps(&hot), 64); /* the streaming calibration's launch shape: 8 blocks of 8 warps */
+
+  /* round 7's H100 chain calibration (results/nvidia-h100/diagnose/round7): c(8) = 55.21 SM cycles an update */
+  struct atl_l2_calibration cal = {{1.393, 1.371}, {1.411, 1.090}, .dram_share = 0.72, .s_pass = 1.04,
+                                   .dram_bytes_per_ns = 2410, .dram_warps = 64,
+                                   .chain = {{1, 126.7}, {2, 104.1}, {4, 92.45}, {8, 55.21}, {16, 47.23}},
+                                   .chain_count = 5, .table_bytes = 33280};
+  hot.f32_share = 1;
   struct atl_l2_util u;
   struct atl_l2_prediction p;
   atl_l2_utilization(&cal, &hot, &u);
   atl_l2_predict(&cal, &hot, &u, &p);
-  const double sm_per_ns = 9850439 / 4946880.0, want = 2097152 * 150.0 / (132 * 7) / sm_per_ns;
+  const double sm_per_ns = hot.sm_elapsed / hot.duration_ns, dram_ns = hot.dram_bytes / 2410;
+  /* the warps' loads: the floor at 64 / 48 of its bandwidth; their loops: 2.1 M warp-instructions over 132 x 48
+   * warp-slots, 8 x 55.21 cycles each, at least the hot word's own chain: without the sector counts its updates
+   * are the slice's 2.1 M requests, 6 waves x 512 a table x 55.21, which binds */
+  const double load = dram_ns * 64 / 48, loop = 2097152 / (132 * 48.0) * 8 * 55.21 / sm_per_ns;
+  /* and each block's table cleared and flushed: 4096 / 132 blocks a SM x 2 x 260 passes of 128 bytes x 1.04 */
+  const double table = 4096 / 132.0 * 2 * 260 * 1.04 / sm_per_ns;
   CHECK_EQ(p.count, 3);
+  CHECK(p.tables == 6 && p.chain_warps == 8 && p.chain_updates == 2097152);
+  CHECK_NEAR(p.load_ns, load);
+  CHECK_NEAR(p.table_ns, table);
+  CHECK_NEAR(p.loop_ns, 6 * 512 * 55.21 / sm_per_ns);
+  /* the row's 8 sectors on the hot slice, each access 4 sectors: 1 M updates a word, the loop binds */
+  hot.sectors_max = 2097152 * 4.0, hot.sector_misses_max = 8;
+  atl_l2_predict(&cal, &hot, &u, &p);
+  CHECK(p.chain_updates == 1048576);
+  CHECK_NEAR(p.loop_ns, loop);
   for (size_t i = 0; i < p.count; i++) {
     const int moved = strcmp(p.s[i].name, "warp-aggregated") != 0;
-    CHECK_NEAR(p.s[i].chain_ns, moved ? want : 0);
-    if (moved) /* 170 us against a DRAM floor of 114 us: the chain sets the time */
-      CHECK(strcmp(p.s[i].bound_by, "chain") == 0 && p.s[i].after_ns == p.s[i].chain_ns);
+    CHECK_NEAR(p.s[i].chain_ns, moved ? load + loop + table : 0);
+    if (moved) /* 4.94 ms / 235 us: 21.0x, the block variant at this grid measured 19.8x in round 7 */
+      CHECK(strcmp(p.s[i].bound_by, "latency") == 0 && p.s[i].after_ns == p.s[i].chain_ns &&
+            fabs(p.s[i].speedup / 19.78 - 1) < 0.3);
   }
+  /* a 4096-word-update table at the 16-warp chain: the hot word's chain binds over the loop */
+  cal.chain[3].cycles = 55.21 * 40;
+  atl_l2_predict(&cal, &hot, &u, &p);
+  CHECK_NEAR(p.loop_ns, fmax(6 * 256 * 55.21 * 40, 2097152 / (132 * 48.0) * 8 * 55.21 * 40) / sm_per_ns);
+  cal.chain[3].cycles = 55.21;
+  /* no table (only the hot words): the launch's 8 blocks a SM, nothing to clear */
+  cal.table_bytes = 0;
+  atl_l2_predict(&cal, &hot, &u, &p);
+  CHECK(p.tables == 8 && p.table_ns == 0);
+  CHECK_NEAR(p.load_ns, dram_ns);
+  cal.table_bytes = 33280;
+  /* the streaming calibration's warps unknown: the loads at the floor */
+  cal.dram_warps = 0;
+  atl_l2_predict(&cal, &hot, &u, &p);
+  CHECK_NEAR(p.load_ns, dram_ns);
+  cal.dram_warps = 64;
+  /* integer adds or no calibration: no latency term */
   hot.f32_share = 0;
   atl_l2_predict(&cal, &hot, &u, &p);
   for (size_t i = 0; i < p.count; i++)
-    CHECK(p.s[i].chain_ns == 0 && strcmp(p.s[i].bound_by, "chain") != 0);
-  hot.f32_share = 1, cal.cas_chain = 0;
+    CHECK(p.s[i].chain_ns == 0 && strcmp(p.s[i].bound_by, "latency") != 0);
+  hot.f32_share = 1, cal.chain_count = 0;
   atl_l2_predict(&cal, &hot, &u, &p);
   for (size_t i = 0; i < p.count; i++)
     CHECK(p.s[i].chain_ns == 0);
+}
+
+/*
+ * Round 7's REAL H100 exports (tests/data/ncu-h100-cas-chain-r7.csv: the chain calibration, E = 1, 2, 4, 8, 16 warps a
+ * block, each twice; ncu-h100-scatter-hot-r7.csv: the hot-row f32 scatter's atomic launch with the L2 sector counts,
+ * twice). The chain points as model l2 prints them; the sectors: 8.39 M accesses over 8 distinct sectors, 1.05 M
+ * updates a word; the prediction with the call's DRAM calibration (2410 GB/s, 64 warps a SM) and a 33280-byte table
+ * lands within 30% of the 19.78x the block variant measured in that call.
+ */
+static void round7_exports(void)
+{
+  struct atl_l2_report r;
+  char why[512];
+  struct atl_l2_calibration cal = {{1.397, 1.369}, {1.388, 1.087}, .dram_share = 0.719, .s_pass = 1.08,
+                                   .dram_bytes_per_ns = 2410, .dram_warps = 64, .table_bytes = 33280};
+  if (!CHECK(atl_l2_read_file(ATL_TEST_DATA_DIR "/ncu-h100-cas-chain-r7.csv", &r, why, sizeof why) == 0)) {
+    fprintf(stderr, "  %s\n", why);
+    return;
+  }
+  CHECK(r.count == 10);
+  CHECK(atl_l2_cas_chain(&r, cal.chain, &cal.chain_count, why, sizeof why) == 0);
+  atl_l2_report_release(&r);
+  static const double want[][2] = {{1, 126.7}, {2, 104.1}, {4, 92.45}, {8, 55.21}, {16, 47.23}};
+  if (CHECK(cal.chain_count == 5))
+    for (size_t i = 0; i < 5; i++)
+      CHECK(cal.chain[i].warps == want[i][0] && fabs(cal.chain[i].cycles / want[i][1] - 1) < 5e-4);
+  if (!CHECK(atl_l2_read_file(ATL_TEST_DATA_DIR "/ncu-h100-scatter-hot-r7.csv", &r, why, sizeof why) == 0)) {
+    fprintf(stderr, "  %s\n", why);
+    return;
+  }
+  struct atl_l2_counters hot = r.kernels[0];
+  atl_l2_report_release(&r);
+  CHECK(hot.sectors_max == 8388608 && hot.sector_misses_max == 8);
+  hot.f32_share = 1;
+  struct atl_l2_util u;
+  struct atl_l2_prediction p;
+  atl_l2_utilization(&cal, &hot, &u);
+  atl_l2_predict(&cal, &hot, &u, &p);
+  CHECK(p.chain_updates == 1048576 && p.tables == 6 && p.chain_warps == 8);
+  for (size_t i = 0; i < p.count; i++)
+    if (strcmp(p.s[i].name, "privatized") == 0)
+      CHECK(strcmp(p.s[i].bound_by, "latency") == 0 && fabs(p.s[i].speedup / 19.78 - 1) < 0.3 &&
+            p.s[i].speedup < 25);
 }
 
 /* The achievable DRAM share: the median over the launches without atomics; none is an error. */
@@ -360,6 +507,8 @@ int main(void)
   dram_achievable();
   float_adds();
   cas_chain();
+  private_chain();
+  round7_exports();
   real_export();
   bad_exports();
   return check_exit("test_l2model");

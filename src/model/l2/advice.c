@@ -11,10 +11,10 @@
 #include "atomlab/l2model.h"
 #include "atomlab/model.h"
 
-/* after = max(l2, smem, chain, dram, issue); the speedup and which term set it */
+/* after = max(l2, smem, latency, dram, issue); the speedup and which term set it */
 static void finish(struct atl_l2_strategy *s, double duration_ns, double dram_ns, double issue_ns)
 {
-  static const char *const names[] = {"L2", "shared", "chain", "DRAM", "issue"};
+  static const char *const names[] = {"L2", "shared", "latency", "DRAM", "issue"};
   const double terms[] = {s->l2_ns, s->smem_ns, s->chain_ns, dram_ns, issue_ns};
   s->after_ns = 0;
   s->bound_by = names[0];
@@ -69,22 +69,48 @@ static double privatized_passes(const struct atl_l2_counters *k, struct atl_l2_p
 }
 
 /*
- * Float adds moved to a private table are CAS loops in shared memory (sm_90: ATOMS.CAST.SPIN), and a word's updates
- * wait for each other: one loop round trip (cal->cas_chain) apart. The hot word's updates, at most the hot slice's
- * requests (each request adds at most once to each word of its line), are split over the tables; the tables resident
- * at once (the launch's own blocks per SM, from its active warps) run their chains side by side. 0 where the adds are
- * integers (ATOMS.ADD / POPC.INC: no loop) or a number is missing.
+ * Float adds moved to a private table are CAS loops in shared memory (sm_90: ATOMS.CAST.SPIN), and a warp waits for its
+ * loop before its next row: its time is its rows' loads, then its loops, one after the other (round 7).
+ *  - The loops: the block's warps contend for the table's words (every warp of a block adds to its table), E = the
+ *    block's warps; with E contenders a word takes an update every c(E) SM cycles (atl_l2_chain_cycles), so a warp's
+ *    loop takes E x c(E). Each warp-slot of the SM (tables resident a SM, atl_l2_private_blocks, the table's shared
+ *    memory counted, x warps a block) runs its share of the launch's atomic warp-instructions (the L1's, else the L2's
+ *    requests). At least the hot word's own chain: its updates (the hot slice's sector accesses over its distinct
+ *    sectors where counted, else its requests), split over the grid's tables, in waves of SMs x tables.
+ *  - The loads: the streaming calibration reached the DRAM floor's bandwidth with its resident warps (cal->dram_warps,
+ *    Little's law: bytes in flight = warps x a warp's bytes); fewer warps with the same loads in flight reach that
+ *    share of it, so the floor stretches by dram_warps / the table's warps (never below the floor).
+ *  - The table: each block clears it and reads it back to flush it, its bytes twice in passes of 32 banks at the
+ *    calibrated pass cost (cal->s_pass), the SM's blocks one after another.
+ * 0 where the adds are integers (ATOMS.ADD / POPC.INC: no loop, the warp does not wait) or a number is missing.
  */
 static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, double sm_per_ns,
-                       double warp)
+                       double warp, struct atl_l2_prediction *out)
 {
-  if (!(cal->cas_chain > 0) || !(k->f32_share > 0) || !(sm_per_ns > 0) || !(k->sm_count > 0) ||
-      !(k->grid_size > 0) || !(k->block_size > 0) || !(k->warps_active_pct > 0) || !(k->max_warps > 0))
+  if (cal->chain_count == 0 || !(k->f32_share > 0) || !(sm_per_ns > 0) || !(k->sm_count > 0) ||
+      !(k->grid_size > 0) || !(k->block_size > 0))
     return 0;
-  const double per_block = ceil(k->block_size / warp);
-  const double resident = fmax(1, floor(k->warps_active_pct / 100 * k->max_warps / per_block + 0.5));
-  const double tables = fmin(k->grid_size, k->sm_count * resident);
-  return k->f32_share * k->requests_max * cal->cas_chain / tables / sm_per_ns;
+  const double tables = atl_l2_private_blocks(k, cal->table_bytes);
+  if (!(tables > 0))
+    return 0;
+  double updates = k->requests_max;
+  if (k->sectors_max > 0 && k->sector_misses_max > 0) /* never above one update a request */
+    updates = fmin(updates, k->sectors_max / k->sector_misses_max);
+  out->chain_warps = ceil(k->block_size / warp);
+  out->chain_cycles = atl_l2_chain_cycles(cal, out->chain_warps);
+  out->chain_updates = updates;
+  out->tables = tables;
+  const double warps = tables * out->chain_warps; /* warp-slots a SM */
+  const double instructions = k->l1_requests > 0 ? k->l1_requests : k->requests;
+  const double waves = ceil(k->grid_size / (k->sm_count * tables));
+  const double word = waves * (updates / k->grid_size) * out->chain_cycles;
+  const double loop = instructions / (k->sm_count * warps) * out->chain_warps * out->chain_cycles;
+  out->loop_ns = k->f32_share * fmax(word, loop) / sm_per_ns;
+  out->load_ns = out->dram_ns * (cal->dram_warps > 0 ? fmax(1, cal->dram_warps / warps) : 1);
+  /* each block clears its table and reads it back to flush: its bytes twice through the 32 banks a block */
+  out->table_ns = k->grid_size / k->sm_count * 2 * ceil(fmax(cal->table_bytes, 0) / (4 * warp)) * cal->s_pass /
+                  sm_per_ns;
+  return out->load_ns + out->loop_ns + out->table_ns;
 }
 
 void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, const struct atl_l2_util *u,
@@ -135,7 +161,7 @@ void atl_l2_predict(const struct atl_l2_calibration *cal, const struct atl_l2_co
      * result used) pays a pass per lane of a word, its unused variant (ATOMS.POPC.INC, a RED) one per word */
     s[2] = (struct atl_l2_strategy){.name = "privatized", .l2_ns = flush_ns,
                                     .smem_ns = SMEM_NS(privatized_passes(k, out, warp))};
-    s[1].chain_ns = s[2].chain_ns = chain_ns(cal, k, sm_per_ns, warp);
+    s[1].chain_ns = s[2].chain_ns = chain_ns(cal, k, sm_per_ns, warp, out);
     out->count = 3;
   }
 #undef SMEM_NS

@@ -23,7 +23,9 @@ enum { LINE_LEN = 1 << 20, MAX_FIELDS = 8192 };
 enum col {
   C_DURATION, C_CYCLES, C_ATOM_SUM, C_ATOM_MAX, C_ATOM_AVG, C_RED_SUM, C_RED_MAX, C_RED_AVG, C_INPUT_MAX, C_DRAM,
   C_ISSUE, C_SM_ELAPSED, C_L1_ATOM, C_L1_RED, C_L1SET_ATOM, C_L1SET_RED, C_DRAM_BYTES, C_ASKED,
-  C_GRID = C_ASKED, C_BLOCK, C_SMS, C_WARP, C_CLOCK, C_SMEM_CAS, C_WARPS_ACTIVE, C_MAX_WARPS, C_COUNT
+  C_GRID = C_ASKED, C_BLOCK, C_SMS, C_WARP, C_CLOCK, C_SMEM_CAS, C_WARPS_ACTIVE, C_MAX_WARPS, C_OCC_REGS,
+  C_OCC_WARPS, C_OCC_BLOCKS, C_SMEM_STATIC, C_SMEM_DYNAMIC, C_SMEM_DRIVER, C_SMEM_SM, C_SECT_ATOM, C_SECT_RED,
+  C_MISS_ATOM, C_MISS_RED, C_COUNT
 };
 static const char *const col_names[C_COUNT] = {
     "gpu__time_duration.sum",  "lts__cycles_elapsed.avg", "lts__t_requests_op_atom.sum",
@@ -37,7 +39,20 @@ static const char *const col_names[C_COUNT] = {
     "device__attribute_warp_size", "device__attribute_clock_rate",
     /* read where present, not asked: the shared-memory model's (the chain calibration, the strategies' residency) */
     "smsp__inst_executed_op_shared_atom_dot_cas.sum", "sm__warps_active.avg.pct_of_peak_sustained_active",
-    "device__attribute_max_warps_per_multiprocessor"};
+    "device__attribute_max_warps_per_multiprocessor",
+    /* a private table's residency (the launch's limits and shared memory) and its hot word's updates (the sector
+     * metrics are not asked: ncu refuses a launch on a name it does not know; scripts check them first) */
+    "launch__occupancy_limit_registers", "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks",
+    "launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic",
+    "launch__shared_mem_per_block_driver", "device__attribute_max_shared_memory_per_multiprocessor",
+    "lts__t_sectors_op_atom.max", "lts__t_sectors_op_red.max", "lts__t_sectors_op_atom_lookup_miss.max",
+    "lts__t_sectors_op_red_lookup_miss.max"};
+
+/* the sum of two optional columns: -1 where both are missing */
+static double either(const double *v, int a, int b)
+{
+  return v[a] < 0 && v[b] < 0 ? -1 : fmax(v[a], 0) + fmax(v[b], 0);
+}
 
 const char *const *atl_l2_metric_names(size_t *count)
 {
@@ -205,6 +220,14 @@ int atl_l2_read_csv(const char *text, const char *name, struct atl_l2_report *ou
     k->smem_cas = v[C_SMEM_CAS];
     k->warps_active_pct = v[C_WARPS_ACTIVE];
     k->max_warps = v[C_MAX_WARPS];
+    k->occ_limit_regs = v[C_OCC_REGS];
+    k->occ_limit_warps = v[C_OCC_WARPS];
+    k->occ_limit_blocks = v[C_OCC_BLOCKS];
+    k->smem_block = either(v, C_SMEM_STATIC, C_SMEM_DYNAMIC);
+    k->smem_driver = v[C_SMEM_DRIVER];
+    k->smem_sm = v[C_SMEM_SM];
+    k->sectors_max = either(v, C_SECT_ATOM, C_SECT_RED);
+    k->sector_misses_max = either(v, C_MISS_ATOM, C_MISS_RED);
     out->count++;
   }
   if (out->count == 0) {
@@ -228,6 +251,9 @@ int atl_l2_read_file(const char *path, struct atl_l2_report *out, char *why, siz
   return err;
 }
 
+const char *const atl_l2_calibration_file_names[ATL_L2_FILES] = {"same",  "spread",   "dram",
+                                                                  "table", "same-f32", "cas-chain"};
+
 int atl_l2_calibration_read_file(struct atl_l2_calibration *cal, enum atl_l2_calibration_file which,
                                  const char *path, char *why, size_t why_len)
 {
@@ -246,10 +272,15 @@ int atl_l2_calibration_read_file(struct atl_l2_calibration *cal, enum atl_l2_cal
   err = atl_l2_read_file(path, &r, why, why_len);
   if (err)
     return err;
-  if (which == ATL_L2_FILE_DRAM)
+  if (which == ATL_L2_FILE_DRAM) {
     err = atl_l2_dram_achievable(&r, &cal->dram_share, &cal->dram_bytes_per_ns, why, why_len);
+    cal->dram_warps = 0; /* the streaming launches' resident warps: the memory parallelism behind that share */
+    for (size_t i = 0, n = 0; i < r.count; i++)
+      if (r.kernels[i].requests == 0 && r.kernels[i].dram_pct > 0 && atl_l2_launch_warps(&r.kernels[i]) > 0)
+        cal->dram_warps = (cal->dram_warps * (double)n + atl_l2_launch_warps(&r.kernels[i])) / (double)(n + 1), n++;
+  }
   else if (which == ATL_L2_FILE_CAS_CHAIN)
-    err = atl_l2_cas_chain(&r, &cal->cas_chain, why, why_len);
+    err = atl_l2_cas_chain(&r, cal->chain, &cal->chain_count, why, why_len);
   else
     err = atl_l2_cycles_per_request(&r,
                                     which == ATL_L2_FILE_SAME       ? cal->s_same
@@ -339,33 +370,6 @@ int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, double 
   return take_median(v, n, share, "no launch without atomic requests with "
                                   "dram__throughput.avg.pct_of_peak_sustained_elapsed (profile a streaming kernel, "
                                   "e.g. the scatter app's copy ceiling)", why, why_len);
-}
-
-int atl_l2_cas_chain(const struct atl_l2_report *r, double *cycles, char *why, size_t why_len)
-{
-  double *v = malloc((r->count ? r->count : 1) * sizeof *v);
-  size_t n = 0;
-  if (v == NULL) {
-    snprintf(why, why_len, "out of memory");
-    return ATL_ENOMEM;
-  }
-  for (size_t i = 0; i < r->count; i++) {
-    const struct atl_l2_counters *k = &r->kernels[i];
-    if (!(k->smem_cas > 0) || k->requests > 0 || !(k->sm_elapsed > 0) || !(k->grid_size > 0) || !(k->block_size > 0))
-      continue;
-    const double warp = k->warp_size > 0 ? k->warp_size : 32;
-    const double warps = k->grid_size * ceil(k->block_size / warp);
-    if (k->sm_count > 0 && warps > k->sm_count) { /* a second warp on an SM would put the unit's queue in the time */
-      free(v);
-      snprintf(why, why_len, "launch %s runs %.0f warps on %.0f SMs: the chain calibration needs one warp a SM "
-                             "(--wg-size 32 --workgroups <SMs>)", k->id, warps, k->sm_count);
-      return ATL_EINVAL;
-    }
-    v[n++] = k->sm_elapsed / (k->smem_cas / warps);
-  }
-  return take_median(v, n, cycles, "no launch with shared CAS instructions "
-                                   "(smsp__inst_executed_op_shared_atom_dot_cas.sum), SM cycles and no global atomics: "
-                                   "profile `rmw --space local --type f32 --contention 32`", why, why_len);
 }
 
 void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,

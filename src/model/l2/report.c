@@ -55,8 +55,13 @@ static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, cons
   if (p->bank_passes > 0)
     fprintf(f, "      privatized: keys over %.4g words (from the lanes per request), %.3g shared passes per "
                "warp-instruction (bank conflicts)\n", p->words, p->bank_passes);
+  if (p->chain_updates > 0)
+    fprintf(f, "      private float adds: the hot word's %.4g updates, %.3g tables resident a SM%s, %.3g SM cycles an update "
+               "by %.3g contending warps: the warps' loads %.4g us, their CAS loops %.4g us, the tables' clears and "
+               "flushes %.4g us\n", p->chain_updates, p->tables, cal->table_bytes > 0 ? " with the table" : "",
+            p->chain_cycles, p->chain_warps, p->load_ns / 1e3, p->loop_ns / 1e3, p->table_ns / 1e3);
   for (size_t i = 0; i < p->count; i++)
-    fprintf(f, "        %-17s %9.3gx  after %.4g us (bound by %s; L2 %.4g us, shared %.4g us, chain %.4g us)%s\n",
+    fprintf(f, "        %-17s %9.3gx  after %.4g us (bound by %s; L2 %.4g us, shared %.4g us, latency %.4g us)%s\n",
             p->s[i].name, p->s[i].speedup, p->s[i].after_ns / 1e3, p->s[i].bound_by, p->s[i].l2_ns / 1e3,
             p->s[i].smem_ns / 1e3, p->s[i].chain_ns / 1e3,
             i == 0 ? "  <- recommended" : "");
@@ -65,7 +70,7 @@ static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, cons
 int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
                        int csv, int with_advice)
 {
-  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0, 0, {0, 0}, 0};
+  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0, 0, 0, {0, 0}, {{0, 0}}, 0, 0};
   if (csv)
     fprintf(f, "id,kernel,duration_us,l2_requests,atom_requests,red_requests,busiest_slice_requests,imbalance,access,"
                "u,u_low,u_high,u_input,busy_us,verdict%s\n", with_advice ? ",advice,predicted_speedup,strategies" : "");
@@ -75,7 +80,13 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
             cal->s_same[ATL_L2_ATOM], cal->s_same[ATL_L2_RED], cal->s_dist[ATL_L2_ATOM], cal->s_dist[ATL_L2_RED],
             threshold, cal->dram_share > 0 ? "" : "not calibrated, taken as ",
             100 * (cal->dram_share > 0 ? cal->dram_share : 1), cal->dram_bytes_per_ns);
-  else
+  if (!csv && cal && cal->chain_count) { /* the private float adds' calibration: SM cycles an update by E warps */
+    fprintf(f, "chain of a shared word's CAS loop (SM cycles an update) by E warps:");
+    for (size_t i = 0; i < cal->chain_count; i++)
+      fprintf(f, " E=%g %.4g", cal->chain[i].warps, cal->chain[i].cycles);
+    fprintf(f, "; private table %.0f bytes a block\n", cal->table_bytes);
+  }
+  if (!csv && !cal)
     fprintf(f, "L2 atomic model without a calibration: U is the busiest slice's atomic input share alone, a floor "
                "(threshold %.2f)\n", threshold);
   if (!csv)
