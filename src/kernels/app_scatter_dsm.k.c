@@ -1,0 +1,145 @@
+/*
+ * app_scatter_dsm.k.c: the weighted bincount (app scatter --variants dsm: D = 1, u32 / i32 weights, issue
+ * [scatter]) with its bins in work-group memory, written once for CUDA and OpenCL.
+ *
+ * Why: uniform keys into 2^20 bins send every row to a random word of the L2 (about 0.27x the read ceiling on
+ * an H100, round 6), and a work-group's own table (the bins variant's) sees each key about once. The bins must
+ * be privatized where a work-group reaches all of them quickly: on CUDA sm_90 a thread-block cluster of
+ * CLUSTER work-groups, each holding WORDS words of one table, that every group of the cluster adds into
+ * through the distributed shared memory (mapa + atom.shared::cluster); elsewhere (CLUSTER 1, OpenCL) one
+ * group's local memory. The counters are 16 bits, two to a 32-bit word, so 2^20 bins fit 16 groups of
+ * 128 KiB: one launch reads every row once. A launch covers the keys [lo, lo + SPAN); more bins take more
+ * launches (the host's passes), each reading every key.
+ *
+ * Exact for any weight: a weight's upper 16 bits go straight to the output; its lower 16 bits are added to
+ * the word, and the old value the atomic returns says what the 16-bit counter lost: a lower counter that
+ * carries into its neighbour adds 2^16 to its own bin and takes 1 from the neighbour's (the carry sits in
+ * the neighbour's counter), a word that wraps past 2^32 adds 2^16 to its upper bin. At the end each
+ * group adds its slice's counters to the output: bin = (counter + 2^16 x its carries and wraps), mod 2^32 as
+ * the output's sums (docs/scatter.md has the proof). On CUDA a warp's equal keys are summed first (match-any,
+ * only where a warp has any: a zipf head), so a hot bin costs one atomic per warp.
+ *
+ *   IDX_T=uint|ulong  the keys' type
+ *   CLUSTER=N         work-groups sharing one table (a power of two; > 1 only on CUDA sm_90: __cluster_dims__)
+ *   LOG2_WORDS=N      words of the table a work-group holds (its local memory: 4 << LOG2_WORDS bytes at launch)
+ *   CHUNK=N           rows a work-group claims at a time from the launch's cursor
+ *   WG=N              work-items of a work-group (CUDA's __launch_bounds__)
+ * Work distribution: each work-group claims chunks of CHUNK rows from cursor[q] (zeroed before the launch),
+ * so a cluster that could not be resident with the others finds no rows left and costs a zero flush.
+ */
+#include "atomlab/port.h"
+
+#define WORDS (1u << LOG2_WORDS)
+#define SPAN (2u * WORDS * CLUSTER) /* bins a launch covers */
+#define UNROLL 4u                   /* rows a work-item loads before it adds any */
+
+#if defined(__CUDACC__) && __CUDA_ARCH__ >= 900 && CLUSTER > 1
+#define CLUSTER_DIMS __cluster_dims__(CLUSTER, 1, 1)
+/* Every work-group of the cluster reaches this point before any goes on; memory before it is seen after it. */
+ATL_INLINE void cluster_sync(void)
+{
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+ATL_INLINE uint cluster_rank(void)
+{
+  uint r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+/* Word @p w of group @p rank's table += @p v (distributed shared memory): the old value. */
+ATL_INLINE uint table_add(uint *table, uint rank, uint w, uint v)
+{
+  const uint local = (uint)__cvta_generic_to_shared(table + w);
+  uint remote, old;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
+  asm volatile("atom.shared::cluster.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(remote), "r"(v) : "memory");
+  return old;
+}
+#else
+#define CLUSTER_DIMS
+#define cluster_sync() atl_barrier_local()
+#define cluster_rank() 0u
+#define table_add(table, rank, w, v) atl_atomic_add(&(table)[w], (v))
+#endif
+
+/* Weight @p x of bin @p b (t = b - lo, in the launch's range; lo is even, so b and t have one parity). */
+ATL_INLINE void bin_add(ATL_LOCAL uint *table, ATL_GLOBAL uint *out, ulong b, uint t, uint x, ulong targets)
+{
+  if (x >> 16) /* what a 16-bit counter never holds */
+    atl_atomic_add(&out[b], x & 0xffff0000u);
+  x &= 0xffffu;
+  if (x == 0)
+    return;
+  const uint upper = t & 1u, pair = t >> 1;
+  const uint delta = upper ? x << 16 : x;
+  const uint old = table_add(table, pair >> LOG2_WORDS, pair & (WORDS - 1u), delta);
+  const ulong b1 = b - upper + 1u; /* the word's upper bin */
+  if (!upper && (old & 0xffffu) + x > 0xffffu) { /* the lower counter carried into the upper one */
+    atl_atomic_add(&out[b], 0x10000u);
+    if (b1 < targets)
+      atl_atomic_add(&out[b1], 0xffffffffu); /* -1: the carry the upper counter holds */
+  }
+  if (old > 0xffffffffu - delta && b1 < targets) /* the word wrapped: the upper counter lost 2^16 */
+    atl_atomic_add(&out[b1], 0x10000u);
+}
+
+ATL_KERNEL void CLUSTER_DIMS ATL_LAUNCH_BOUNDS(WG)
+bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL uint *out,
+             ulong rows, uint lo, ulong targets, ATL_GLOBAL uint *cursor, uint q ATL_DYNAMIC_SHARED_PARAM(uint, table))
+{
+  ATL_DYNAMIC_SHARED(uint, table);
+  ATL_SHARED uint claimed;
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  for (uint w = lid; w < WORDS; w += wg)
+    table[w] = 0;
+  cluster_sync(); /* every table of the cluster zero before any group adds into it */
+  for (;;) {
+    if (lid == 0)
+      claimed = atl_atomic_add(&cursor[q], 1u);
+    atl_barrier_local();
+    const ulong first = (ulong)claimed * CHUNK;
+    atl_barrier_local(); /* every work-item has read it before the next claim */
+    if (first >= rows)
+      break;
+    const ulong last = first + CHUNK < rows ? first + CHUNK : rows;
+    for (ulong base = first; base < last; base += (ulong)UNROLL * wg) { /* the same trips for every work-item */
+      uint t[UNROLL], x[UNROLL];
+      ulong k[UNROLL];
+      for (uint u = 0; u < UNROLL; u++) {
+        const ulong i = base + (ulong)u * wg + lid;
+        k[u] = i < last ? (ulong)idx[i] : targets;
+        t[u] = k[u] >= lo && k[u] < targets && k[u] - lo < SPAN ? (uint)(k[u] - lo) : SPAN;
+        x[u] = i < last && t[u] < SPAN ? src[i] : 0u;
+      }
+      for (uint u = 0; u < UNROLL; u++) {
+#if defined(__CUDACC__) && __CUDA_ARCH__ >= 700
+        /* A warp's equal keys summed into their first lane (a zipf head): 32 shuffles, only where a warp has
+         * any, so uniform keys pay the match and one vote. */
+        const uint lane = lid & 31u, same = __match_any_sync(0xffffffffu, t[u]);
+        if (__any_sync(0xffffffffu, t[u] < SPAN && same != (1u << lane))) {
+          uint sum = 0;
+          for (uint j = 0; j < 32u; j++) {
+            const uint y = __shfl_sync(0xffffffffu, x[u], j);
+            sum += (same >> j) & 1u ? y : 0u;
+          }
+          x[u] = sum; /* mod 2^32, as the output's sums */
+          if (lane != (uint)__ffs(same) - 1u)
+            t[u] = SPAN;
+        }
+#endif
+        if (t[u] < SPAN)
+          bin_add(table, out, k[u], t[u], x[u], targets);
+      }
+    }
+  }
+  cluster_sync(); /* every add into this group's slice done */
+  const uint rank = cluster_rank();
+  for (uint w = lid; w < WORDS; w += wg) {
+    const uint c = table[w];
+    const ulong b = (ulong)lo + 2u * ((ulong)rank * WORDS + w);
+    if ((c & 0xffffu) && b < targets)
+      atl_atomic_add(&out[b], c & 0xffffu);
+    if ((c >> 16) && b + 1u < targets)
+      atl_atomic_add(&out[b + 1u], c >> 16);
+  }
+}
