@@ -62,17 +62,12 @@ ATL_INLINE uint table_add(uint *table, uint rank, uint w, uint v)
 #define table_add(table, rank, w, v) atl_atomic_add(&(table)[w], (v))
 #endif
 
-/* Weight @p x of bin @p b (t = b - lo, in the launch's range; lo is even, so b and t have one parity). */
-ATL_INLINE void bin_add(ATL_LOCAL uint *table, ATL_GLOBAL uint *out, ulong b, uint t, uint x, ulong targets)
+/* The old word @p old of bin @p b's pair (t = b - lo, in the launch's range; lo is even, so b and t have one
+ * parity) after the table's add of @p delta (its lower 16 bits @p x at its half): what the 16-bit counters
+ * lost, to the output. Separate from the add, so a work-item's UNROLL adds are in flight together. */
+ATL_INLINE void bin_fix(ATL_GLOBAL uint *out, ulong b, uint t, uint x, uint old, uint delta, ulong targets)
 {
-  if (x >> 16) /* what a 16-bit counter never holds */
-    atl_atomic_add(&out[b], x & 0xffff0000u);
-  x &= 0xffffu;
-  if (x == 0)
-    return;
-  const uint upper = t & 1u, pair = t >> 1;
-  const uint delta = upper ? x << 16 : x;
-  const uint old = table_add(table, pair >> LOG2_WORDS, pair & (WORDS - 1u), delta);
+  const uint upper = t & 1u;
   const ulong b1 = b - upper + 1u; /* the word's upper bin */
   if (!upper && (old & 0xffffu) + x > 0xffffu) { /* the lower counter carried into the upper one */
     atl_atomic_add(&out[b], 0x10000u);
@@ -103,7 +98,7 @@ bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *AT
       break;
     const ulong last = first + CHUNK < rows ? first + CHUNK : rows;
     for (ulong base = first; base < last; base += (ulong)UNROLL * wg) { /* the same trips for every work-item */
-      uint t[UNROLL], x[UNROLL];
+      uint t[UNROLL], x[UNROLL], old[UNROLL], delta[UNROLL];
       ulong k[UNROLL];
       for (uint u = 0; u < UNROLL; u++) {
         const ulong i = base + (ulong)u * wg + lid;
@@ -127,9 +122,19 @@ bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *AT
             t[u] = SPAN;
         }
 #endif
-        if (t[u] < SPAN)
-          bin_add(table, out, k[u], t[u], x[u], targets);
+        delta[u] = 0;
+        if (t[u] < SPAN && (x[u] >> 16)) /* what a 16-bit counter never holds */
+          atl_atomic_add(&out[k[u]], x[u] & 0xffff0000u);
+        x[u] &= 0xffffu;
+        if (t[u] < SPAN && x[u]) {
+          const uint pair = t[u] >> 1;
+          delta[u] = t[u] & 1u ? x[u] << 16 : x[u];
+          old[u] = table_add(table, pair >> LOG2_WORDS, pair & (WORDS - 1u), delta[u]);
+        }
       }
+      for (uint u = 0; u < UNROLL; u++)
+        if (delta[u])
+          bin_fix(out, k[u], t[u], x[u], old[u], delta[u], targets);
     }
   }
   cluster_sync(); /* every add into this group's slice done */
