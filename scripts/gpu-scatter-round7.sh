@@ -10,8 +10,9 @@
 #      native one), dsm (16-bit counters in a 16-group cluster's distributed shared memory: 2^20 bins in one
 #      launch, 2^24 in 16), auto, and CUB's HistogramEven on the same keys (counts: CUB has no weights; verified
 #      against the rows per bin); dsm over a cluster of 8 (2 launches at 2^20);
-#   3. where time is left: part on uniform keys over 10, 12 and 13 ranges and at 512 work-items a group (which
-#      ranges give uniform keys a margin over 0.7x).
+#   3. where time is left: part on uniform keys at 512 and 1024 work-items a group (its 48 KiB of local memory a
+#      group hold an SM to 4 groups: 32 warps at 256, up to 64 at 512), over 11, 12 and 10 ranges (which shape
+#      gives uniform keys a margin over 0.7x).
 # Writes OUT/*.json, info.txt (each step's command and status) and summary.txt
 # (scripts/gpu-scatter-round7-summary.py: every ratio against its target).
 #   ATOMLAB=build/atomlab OUT=out/scatter-round7 bash scripts/gpu-scatter-round7.sh
@@ -31,7 +32,7 @@ step torch 30 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --
   -o "$OUT/torch.json"
 rm -rf "$W/d"
 step bincount-2e20-c8 12 $B --targets 1048576 --variants dsm --dsm-cluster 8 -o "$OUT/bincount-2e20-c8.json" --quiet
-for cfg in "10 256" "12 256" "13 256" "11 512"; do
+for cfg in "11 512" "11 1024" "12 512" "12 256" "10 256"; do
   set -- $cfg
   step "part-p$1-wg$2" 15 $S --dist uniform --variants part --partitions $1 --wg-size $2 \
     -o "$OUT/part-p$1-wg$2.json" --quiet
