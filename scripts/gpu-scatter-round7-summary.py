@@ -58,9 +58,9 @@ for bins, name in ((20, "bincount-2e20"), (24, "bincount-2e24")):
             print(f"TARGET 2^{bins} bins {d}: 5x CUB HistogramEven: CUB did not give a verified row: "
                   + (f"{cub[0]['status']}: {cub[0].get('reason', '')}" if cub else "no row"))
 
-print("part on uniform keys, f32, D = 64 (ranges, work-group size)")
+print("part on uniform keys, f32, D = 64 (ranges, work-group size, --part-prefetch)")
 for p in sorted(glob.glob(os.path.join(o, "part-p*.json"))):
     for r in scatter_rows.rows(o, os.path.basename(p)):
         if r["variant"].endswith("/part") and r["status"] == "ok":
-            print(f"  {os.path.basename(p)[:-5]:16s} {ms(r):8.3f} ms {r.get('ratio_to_ceiling', 0):6.3f}x  "
+            print(f"  {os.path.basename(p)[:-5]:22s} {ms(r):8.3f} ms {r.get('ratio_to_ceiling', 0):6.3f}x  "
                   f"{'ok' if r['verified'] else 'NOT VERIFIED'}")

@@ -10,9 +10,10 @@
 #      native one), dsm (16-bit counters in a 16-group cluster's distributed shared memory: 2^20 bins in one
 #      launch, 2^24 in 16), auto, and CUB's HistogramEven on the same keys (counts: CUB has no weights; verified
 #      against the rows per bin); dsm over a cluster of 8 (2 launches at 2^20);
-#   3. where time is left: part on uniform keys at 512 and 1024 work-items a group (its 48 KiB of local memory a
-#      group hold an SM to 4 groups: 32 warps at 256, up to 64 at 512), over 11, 12 and 10 ranges (which shape
-#      gives uniform keys a margin over 0.7x).
+#   3. where time is left: part on uniform keys with --part-prefetch l2 (each launch asks its range's output rows
+#      into the L2 in address order first, instead of each row coming from DRAM at its first update in the keys'
+#      random order), at 512 and 1024 work-items a group, over 11, 12 and 10 ranges (which shape gives uniform
+#      keys a margin over 0.7x).
 # Writes OUT/*.json, info.txt (each step's command and status) and summary.txt
 # (scripts/gpu-scatter-round7-summary.py: every ratio against its target).
 #   ATOMLAB=build/atomlab OUT=out/scatter-round7 bash scripts/gpu-scatter-round7.sh
@@ -32,10 +33,10 @@ step torch 30 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --
   -o "$OUT/torch.json"
 rm -rf "$W/d"
 step bincount-2e20-c8 12 $B --targets 1048576 --variants dsm --dsm-cluster 8 -o "$OUT/bincount-2e20-c8.json" --quiet
-for cfg in "11 512" "11 1024" "12 512" "12 256" "10 256"; do
+for cfg in "11 256 l2" "11 512 none" "11 512 l2" "12 256 l2" "11 1024 none" "10 256 l2"; do
   set -- $cfg
-  step "part-p$1-wg$2" 15 $S --dist uniform --variants part --partitions $1 --wg-size $2 \
-    -o "$OUT/part-p$1-wg$2.json" --quiet
+  step "part-p$1-wg$2-$3" 15 $S --dist uniform --variants part --partitions $1 --wg-size $2 --part-prefetch $3 \
+    -o "$OUT/part-p$1-wg$2-$3.json" --quiet
 done
 python3 scripts/gpu-scatter-round7-summary.py "$OUT" >"$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"

@@ -41,6 +41,7 @@ enum { PART_TABLE_RECUR, PART_TABLE_SEEN };
 static const char *const part_table_names[] = {"recur", "seen"};
 enum { PART_HOT_NONE, PART_HOT_WARP };
 static const char *const part_hot_names[] = {"none", "warp"};
+static const char *const part_prefetch_names[] = {"none", "l2"};
 #define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
 
 struct scatter_params {
@@ -48,7 +49,7 @@ struct scatter_params {
       dsm_words;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
-  int type, index, part_keys, part_table, part_hot;
+  int type, index, part_keys, part_table, part_hot, part_prefetch;
   double zipf;
   const char *dump;
 };
@@ -611,11 +612,11 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   }
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
-           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d",
+           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d PART_PREFETCH=%d",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
            variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows, p->bin_rows,
            1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1, p->part_table == PART_TABLE_SEEN,
-           p->part_hot == PART_HOT_WARP);
+           p->part_hot == PART_HOT_WARP, p->part_prefetch && r->parts > 1);
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
@@ -661,6 +662,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "part_batch", batch);
     atl_row_metric_set(&row, "part_seen", p->part_table == PART_TABLE_SEEN);
     atl_row_metric_set(&row, "part_hot", p->part_hot == PART_HOT_WARP);
+    atl_row_metric_set(&row, "part_prefetch", p->part_prefetch && r->parts > 1);
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
     if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
@@ -912,6 +914,9 @@ static const struct atl_app_option scatter_options[] = {
     {"part-hot", ATL_APP_OPT_CHOICE, P(part_hot), .names = part_hot_names, .nnames = 2, .def = "none", .arg = "HOW",
      .help = "the part variant's hot key (CUDA): none, or warp (each warp sums the first key it sees recur in its "
              "registers, every later row of it without an atomic, and adds it once at its end)"},
+    {"part-prefetch", ATL_APP_OPT_CHOICE, P(part_prefetch), .names = part_prefetch_names, .nnames = 2, .def = "none",
+     .arg = "HOW", .help = "the part variant's output rows (CUDA, over several ranges): none, or l2 (each launch first "
+                           "asks its range's output rows into the L2 in address order, kept there)"},
     {"dsm-cluster", ATL_APP_OPT_U32, P(dsm_cluster), .max = 16, .def = "0", .arg = "N",
      .help = "work-groups of a thread-block cluster the dsm variant spreads its table over (0: 16 on CUDA sm_90, "
              "else 1)"},

@@ -46,7 +46,7 @@ scatter_specs 300 "$WORK/check.py" "scatter" "--type f32 --dim 64" "--type u32 -
   "--type f16 --dim 2 --index i64 --dist zipf,sorted" "--type bf16 --dim 1 --bin-rows 700 --wg-size 64" \
   "--type f32 --dim 1 --index i64 --dist zipf,hot --bin-rows 1000" "--type f32 --dim 64 --partitions 3" \
   "--type u32 --dim 5 --index i64 --partitions 500" "--type f16 --dim 7 --partitions 11 --dist zipf,hot" \
-  "--type f32 --dim 64 --partitions 3 --part-keys bucket --part-batch 4" \
+  "--type f32 --dim 64 --partitions 3 --part-keys bucket --part-batch 4 --part-prefetch l2" \
   "--type i32 --dim 5 --index i64 --partitions 499 --part-keys bucket --dist zipf,hot" \
   "--type bf16 --dim 33 --partitions 7 --part-keys bucket --dist uniform,sorted" \
   "--type u32 --dim 1 --rows 20000 --targets 3 --dsm-words 2 --variants dsm,atomic" \
@@ -88,6 +88,7 @@ expect_usage_error "groups" app scatter --groups -1
 expect_usage_error "partitions" app scatter --targets 500 --partitions 501
 expect_usage_error "part-keys" app scatter --part-keys sort
 expect_usage_error "part-batch" app scatter --part-batch 9
+expect_usage_error "part-prefetch" app scatter --part-prefetch l1
 expect_usage_error "dsm-words" app scatter --dsm-words 3
 expect_usage_error "dsm-cluster" app scatter --backend opencl --dsm-cluster 2
 finish

@@ -210,6 +210,8 @@ static const struct app_case {
    * back to the atomic path */
   {"app_scatter", "D=64 TYPE_bf16 IDX_T=ulong VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=2u PART_SEEN=1", 0},
   {"app_scatter", "D=34 TYPE_f16 IDX_T=uint VARIANT_part SLOTS=240u WARPS=32u PART_BATCH=4u", 0},
+  /* --part-prefetch l2: the range's output rows into the L2 first (prefetch.global.L2::evict_last) */
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u WARPS=16u PART_BATCH=2u PART_SEEN=1 PART_PREFETCH=1", 0},
   {"app_scatter", "D=33 TYPE_bf16 IDX_T=uint VARIANT_part SLOTS=248u", 0},
   {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u PART_SEEN=1", 0},
   /* the warp's hot key in registers (f32 4 a unit, 16-bit 8 or 2, u32 at D = 1: one lane busy) */
