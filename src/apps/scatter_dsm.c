@@ -55,12 +55,13 @@ int atl__scatter_dsm_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   }
   if (err)
     return err;
-  /* A wave of clusters (the occupancy estimate), rounded up to whole clusters: each group claims its rows, so
-   * a cluster that cannot be resident with the others costs only its zero flush. */
+  /* A wave of clusters, rounded up to whole clusters: each group claims its rows, so a cluster that cannot be
+   * resident with the others costs only its zero flush. A table of more than half the local memory leaves
+   * one group per compute unit (the occupancy estimate does not count memory given at launch). */
   const struct atl_backend_ops *ops = atl__ops(ctx);
   unsigned groups = 0;
   char method[160];
-  if (!ops->occupancy_estimate ||
+  if (words * 8 > local || !ops->occupancy_estimate ||
       ops->occupancy_estimate(atl__dev(ctx), m->kernel, wg, &groups, method, sizeof method) != 0 || groups == 0)
     groups = d->compute_units ? d->compute_units : 1;
   groups = (groups + cluster - 1) / cluster * cluster;
