@@ -33,8 +33,8 @@ if doc and "uniform" in auto:
 
 for bins, name in ((20, "bincount-2e20"), (24, "bincount-2e24")):
     rs = scatter_rows.rows(o, name + ".json")
-    if bins == 20:  # dsm over a cluster of 8 too (two launches)
-        rs += [dict(r, variant=r["variant"] + "-c8") for r in scatter_rows.rows(o, name + "-c8.json")
+    for extra in ("cache", "c8") if bins == 20 else ():  # dsm with its key cache, over a cluster of 8
+        rs += [dict(r, variant=r["variant"] + "-" + extra) for r in scatter_rows.rows(o, f"{name}-{extra}.json")
                if r["variant"].endswith("/dsm")]
     scatter_rows.table(f"weighted bincount, u32, D = 1, E = 64 M, 2^{bins} bins", rs, details=True)
     t = scatter_rows.by(rs, with_ceiling=False)

@@ -9,7 +9,8 @@
 #   2. the weighted bincount (u32, D = 1, E = 64 M) with 2^20 and 2^24 bins, uniform and zipf keys: atomic (the
 #      native one), dsm (16-bit counters in a 16-group cluster's distributed shared memory: 2^20 bins in one
 #      launch, 2^24 in 16), auto, and CUB's HistogramEven on the same keys (counts: CUB has no weights; verified
-#      against the rows per bin); dsm over a cluster of 8 (2 launches at 2^20);
+#      against the rows per bin); dsm with a per-group cache of 2048 keys (a zipf head's hot words), and over a
+#      cluster of 8 (2 launches at 2^20);
 #   3. where time is left: part on uniform keys with --part-prefetch l2 (each launch asks its range's output rows
 #      into the L2 in address order first, instead of each row coming from DRAM at its first update in the keys'
 #      random order), at 512 and 1024 work-items a group, over 11, 12 and 10 ranges (which shape gives uniform
@@ -22,7 +23,8 @@ cd "$(dirname "$0")/.."
 gpu_scatter_script gpu-scatter-round7 140
 C="$A app scatter --backend cuda --rows 300000 --targets 20000 --samples 2 --dim 1"
 step check-dsm 15 $C --type u32 --variants dsm,cub -o "$OUT/check-dsm.json" --quiet
-step check-dsm-i32 10 $C --type i32 --index i64 --targets 3 --variants dsm -o "$OUT/check-dsm-i32.json" --quiet
+step check-dsm-i32 10 $C --type i32 --index i64 --targets 3 --variants dsm --dsm-cache 256 \
+  -o "$OUT/check-dsm-i32.json" --quiet
 step check-dsm-c8 10 $C --type u32 --dsm-cluster 8 --dsm-words 512 --variants dsm -o "$OUT/check-dsm-c8.json" --quiet
 B="$A app scatter --backend cuda --type u32 --dim 1 --rows 67108864 --dist uniform,zipf"
 step bincount-2e20 20 $B --targets 1048576 --variants atomic,bins,dsm,auto,cub -o "$OUT/bincount-2e20.json" --quiet
@@ -32,6 +34,8 @@ step f32 60 $S --variants atomic,auto --dump "$W/d" -o "$OUT/f32.json" --quiet
 step torch 30 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --targets $V --det-reps 0 \
   -o "$OUT/torch.json"
 rm -rf "$W/d"
+step bincount-2e20-cache 12 $B --targets 1048576 --variants dsm --dsm-cache 2048 -o "$OUT/bincount-2e20-cache.json" \
+  --quiet
 step bincount-2e20-c8 12 $B --targets 1048576 --variants dsm --dsm-cluster 8 -o "$OUT/bincount-2e20-c8.json" --quiet
 for cfg in "11 256 l2" "11 512 none" "11 512 l2" "12 256 l2" "11 1024 none" "10 256 l2"; do
   set -- $cfg

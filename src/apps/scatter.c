@@ -46,7 +46,7 @@ static const char *const part_prefetch_names[] = {"none", "l2"};
 
 struct scatter_params {
   uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch, dsm_cluster,
-      dsm_words;
+      dsm_words, dsm_cache;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
   int type, index, part_keys, part_table, part_hot, part_prefetch;
@@ -626,12 +626,13 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "det_sum_ms", r->det_sum_ms);
   } else if (variant == VAR_DSM) { /* its launches over the ranges of bins its table covers */
     double warm = 0;
-    r->dsm.cluster = p->dsm_cluster, r->dsm.words = p->dsm_words;
+    r->dsm.cluster = p->dsm_cluster, r->dsm.words = p->dsm_words, r->dsm.cache = p->dsm_cache;
     if (!(err = atl__scatter_dsm_prepare(ctx, r->bufs, &r->dsm, &row)) && !(err = dsm_once(r, 0, &warm)))
       err = atl__app_sample(dsm_once, r, tm, &row.time_ms);
     atl_row_metric_set(&row, "dsm_cluster", r->dsm.cluster);
     atl_row_metric_set(&row, "dsm_words", r->dsm.words);
     atl_row_metric_set(&row, "dsm_passes", r->dsm.passes);
+    atl_row_metric_set(&row, "dsm_cache", r->dsm.cache);
   } else if (variant != VAR_CUB)
     err = atl__app_build(ctx, "app_scatter",
                          variant != VAR_PART ? "scatter_add" : r->bucketed ? "scatter_part_bucketed" : "scatter_part",
@@ -848,6 +849,8 @@ static int scatter_check(const struct atl_device_info *d, const void *params, ch
   if ((p->dsm_cluster & (p->dsm_cluster - 1)) || (p->dsm_cluster > 1 && !clusters))
     return atl__app_why(why, len, "dsm-cluster %u is not allowed: 0 (from the device) or a power of two up to 16, "
                         "more than 1 only on CUDA sm_90 or later (%s)", p->dsm_cluster, d->name);
+  if ((p->dsm_cache & (p->dsm_cache - 1)) || p->dsm_cache == 1)
+    return atl__app_why(why, len, "dsm-cache %u is not allowed: 0 (none) or a power of two from 2", p->dsm_cache);
   if ((p->dsm_words & (p->dsm_words - 1)) || p->dsm_words == 1) /* 1: PoCL 3.1 fails to compile the table's loops */
     return atl__app_why(why, len, "dsm-words %u is not allowed: 0 (from the bins and the local memory) or a power "
                         "of two from 2", p->dsm_words);
@@ -920,6 +923,9 @@ static const struct atl_app_option scatter_options[] = {
     {"dsm-cluster", ATL_APP_OPT_U32, P(dsm_cluster), .max = 16, .def = "0", .arg = "N",
      .help = "work-groups of a thread-block cluster the dsm variant spreads its table over (0: 16 on CUDA sm_90, "
              "else 1)"},
+    {"dsm-cache", ATL_APP_OPT_U32, P(dsm_cache), .max = 1u << 14, .def = "0", .arg = "N",
+     .help = "slots of the dsm variant's per-work-group cache of keys (a power of two, 8 bytes each; 0: none): the "
+             "first keys that hash to a free slot are summed in local memory, a zipf head's hot bins among them"},
     {"dsm-words", ATL_APP_OPT_U32, P(dsm_words), .max = 1u << 30, .def = "0", .arg = "N",
      .help = "32-bit words (two 16-bit counters each) of the dsm variant's table a work-group holds, a power of two "
              "(0: enough for every bin in one launch, at most its local memory; fewer: more launches)"},

@@ -28,7 +28,8 @@ int atl__scatter_dsm_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   /* Clusters are sm_90's (the generation that brought the vector reductions): 16 work-groups, the most a
    * cluster may span (non-portable: the backend allows it), so 2^20 bins fit one launch on an H100. */
   const uint32_t cluster = m->cluster ? m->cluster : d->kernels_cuda_c && d->has_vector_f32_red ? 16 : 1;
-  const uint64_t local = (d->local_mem_optin > d->local_mem ? d->local_mem_optin : d->local_mem) - 64; /* + claimed */
+  const uint64_t local = (d->local_mem_optin > d->local_mem ? d->local_mem_optin : d->local_mem) - 64 -
+                         8ull * m->cache; /* claimed, the key cache */
   const uint64_t cap = floor_pow2(local / 4);
   uint64_t words = m->words;
   if (words == 0) { /* the fewest launches: a table that holds every bin, else the largest that fits */
@@ -45,9 +46,12 @@ int atl__scatter_dsm_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   m->cluster = cluster, m->words = (uint32_t)words;
   const uint64_t span = 2 * words * cluster;
   m->passes = (uint32_t)((m->targets + span - 1) / span);
+  unsigned log2c = 0;
+  while ((1u << log2c) < m->cache)
+    log2c++;
   char defines[160];
-  snprintf(defines, sizeof defines, "IDX_T=%s CLUSTER=%u LOG2_WORDS=%u CHUNK=%uu WG=%u",
-           m->idx_bytes == 8 ? "ulong" : "uint", cluster, log2w, wg * DSM_CHUNK_ITEMS, wg);
+  snprintf(defines, sizeof defines, "IDX_T=%s CLUSTER=%u LOG2_WORDS=%u CHUNK=%uu WG=%u CACHE_LOG2=%u",
+           m->idx_bytes == 8 ? "ulong" : "uint", cluster, log2w, wg * DSM_CHUNK_ITEMS, wg, log2c);
   int err = atl__app_build(ctx, "app_scatter_dsm", "bincount_dsm", defines, &m->kernel, row);
   if (!err && m->cursor_words < m->passes) {
     err = atl__app_alloc(ctx, bufs, (size_t)m->passes * 4, &m->cursor);

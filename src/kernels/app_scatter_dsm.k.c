@@ -24,6 +24,9 @@
  *   LOG2_WORDS=N      words of the table a work-group holds (its local memory: 4 << LOG2_WORDS bytes at launch)
  *   CHUNK=N           rows a work-group claims at a time from the launch's cursor
  *   WG=N              work-items of a work-group (CUDA's __launch_bounds__)
+ *   CACHE_LOG2=N      0, or log2 of the slots of a work-group's own cache of keys (--dsm-cache): the first keys
+ *                     that hash to a free slot are summed there, in 32 bits, and go out once at the end: a zipf
+ *                     head's keys then leave the cluster's one word of each alone
  * Work distribution: each work-group claims chunks of CHUNK rows from cursor[q] (zeroed before the launch),
  * so a cluster that could not be resident with the others finds no rows left and costs a zero flush.
  */
@@ -87,6 +90,12 @@ bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *AT
   const uint lid = atl_local_id(), wg = atl_local_size();
   for (uint w = lid; w < WORDS; w += wg)
     table[w] = 0;
+#if CACHE_LOG2 > 0
+  ATL_SHARED uint ckeys[1u << CACHE_LOG2], csums[1u << CACHE_LOG2];
+  volatile ATL_LOCAL uint *vckeys = ckeys;
+  for (uint s = lid; s < (1u << CACHE_LOG2); s += wg)
+    ckeys[s] = 0xffffffffu, csums[s] = 0;
+#endif
   cluster_sync(); /* every table of the cluster zero before any group adds into it */
   for (;;) {
     if (lid == 0)
@@ -123,6 +132,20 @@ bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *AT
         }
 #endif
         delta[u] = 0;
+#if CACHE_LOG2 > 0
+        /* The group's own cache of the first keys that hash to a free slot (a zipf head's come first): their
+         * whole weights summed in local memory (32 bits, no carry to track), the rest go to the table. */
+        if (t[u] < SPAN) {
+          const uint key = (uint)k[u], c = (key * 2654435761u) >> (32u - CACHE_LOG2);
+          uint cur = vckeys[c];
+          if (cur == 0xffffffffu)
+            cur = atl_atomic_cas(&vckeys[c], 0xffffffffu, key);
+          if (cur == 0xffffffffu || cur == key) {
+            atl_atomic_add(&csums[c], x[u]);
+            t[u] = SPAN;
+          }
+        }
+#endif
         if (t[u] < SPAN && (x[u] >> 16)) /* what a 16-bit counter never holds */
           atl_atomic_add(&out[k[u]], x[u] & 0xffff0000u);
         x[u] &= 0xffffu;
@@ -138,6 +161,11 @@ bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *AT
     }
   }
   cluster_sync(); /* every add into this group's slice done */
+#if CACHE_LOG2 > 0
+  for (uint s = lid; s < (1u << CACHE_LOG2); s += wg)
+    if (ckeys[s] != 0xffffffffu && csums[s])
+      atl_atomic_add(&out[ckeys[s]], csums[s]);
+#endif
   const uint rank = cluster_rank();
   for (uint w = lid; w < WORDS; w += wg) {
     const uint c = table[w];
