@@ -16,26 +16,31 @@ import scatter_rows
 from scatter_rows import ms, verdict
 
 o = sys.argv[1]
-for name in ("check-dsm", "check-dsm-i32", "check-dsm-c8"):
+for p in sorted(glob.glob(os.path.join(o, "check-*.json"))):
+    name = os.path.basename(p)[:-5]
     scatter_rows.table(f"check on CUDA, E = 300 K, D = 1 ({name})", scatter_rows.rows(o, name + ".json"), details=True)
-f32 = scatter_rows.rows(o, "f32.json")
-scatter_rows.table("f32, D = 64, E = 8 M, V = 1 M: atomic and the default (auto)", f32, details=True)
-auto = {d: r for (d, v), r in scatter_rows.by(f32, with_ceiling=False).items() if v == "auto"}
-print("TARGET the default (auto) at 0.7x the copy ceiling, per distribution")
-for d, r in auto.items():
-    print(f"  {d:10s} {ms(r):8.3f} ms  {verdict(r.get('ratio_to_ceiling', 0), 0.7)}")
-doc = scatter_rows.torch_table(o, {d: ms(r) for d, r in auto.items()})
-if doc and "uniform" in auto:
-    for x in doc["results"]:
+for name, how in (("f32", "the default"), ("f32-l2", "--part-prefetch l2")):
+    f32 = scatter_rows.rows(o, name + ".json")
+    if not f32:
+        continue
+    scatter_rows.table(f"f32, D = 64, E = 8 M, V = 1 M: {how} ({name})", f32, details=True)
+    auto = {d: r for (d, v), r in scatter_rows.by(f32, with_ceiling=False).items() if v == "auto"}
+    print(f"TARGET auto ({how}) at 0.7x the copy ceiling, per distribution")
+    for d, r in auto.items():
+        print(f"  {d:10s} {ms(r):8.3f} ms  {verdict(r.get('ratio_to_ceiling', 0), 0.7)}")
+    doc = scatter_rows.torch_table(o, {d: ms(r) for d, r in auto.items()})
+    for x in doc["results"] if doc and "uniform" in auto else ():
         if x["dist"] == "uniform" and x["op"] == "index_add_":
-            print(f"TARGET uniform: 3x index_add_ (auto {ms(auto['uniform']):.3f} ms, PyTorch {x['median_ms']:.3f} ms): "
-                  f"{verdict(x['median_ms'] / ms(auto['uniform']), 3)}")
+            print(f"TARGET uniform: 3x index_add_ (auto, {how}, {ms(auto['uniform']):.3f} ms, PyTorch "
+                  f"{x['median_ms']:.3f} ms): {verdict(x['median_ms'] / ms(auto['uniform']), 3)}")
 
 for bins, name in ((20, "bincount-2e20"), (24, "bincount-2e24")):
     rs = scatter_rows.rows(o, name + ".json")
-    for extra in ("cache", "c8") if bins == 20 else ():  # dsm with its key cache, over a cluster of 8
-        rs += [dict(r, variant=r["variant"] + "-" + extra) for r in scatter_rows.rows(o, f"{name}-{extra}.json")
-               if r["variant"].endswith("/dsm")]
+    extras = [f"{name}-cache", f"{name}-c8"] + sorted(os.path.basename(p)[:-5] for p in glob.glob(
+        os.path.join(o, "split-w*.json"))) if bins == 20 else []
+    for extra in extras:  # dsm with its key cache, over a cluster of 8, the table beside the L2 (--dsm-beyond global)
+        rs += [dict(r, variant=r["variant"] + "-" + extra.replace(name + "-", ""))
+               for r in scatter_rows.rows(o, extra + ".json") if not r["variant"].endswith("copy-ceiling")]
     scatter_rows.table(f"weighted bincount, u32, D = 1, E = 64 M, 2^{bins} bins", rs, details=True)
     t = scatter_rows.by(rs, with_ceiling=False)
     for d in ("uniform", "zipf"):

@@ -42,6 +42,7 @@ static const char *const part_table_names[] = {"recur", "seen"};
 enum { PART_HOT_NONE, PART_HOT_WARP };
 static const char *const part_hot_names[] = {"none", "warp"};
 static const char *const part_prefetch_names[] = {"none", "l2"};
+static const char *const dsm_beyond_names[] = {"launch", "global"};
 #define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
 
 struct scatter_params {
@@ -49,7 +50,7 @@ struct scatter_params {
       dsm_words, dsm_cache;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
-  int type, index, part_keys, part_table, part_hot, part_prefetch;
+  int type, index, part_keys, part_table, part_hot, part_prefetch, dsm_beyond;
   double zipf;
   const char *dump;
 };
@@ -551,6 +552,16 @@ static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_
   const struct atl__cub *cub = atl__app_cub_for(r->ctx, row, &ordinal);
   if (cub == NULL)
     return 1;
+  /* CUB's HistogramEven keeps a copy of the bins per thread block in global memory (CCCL issue #912): at 2^24 bins
+   * on an H100 (132 SMs) it stopped with an illegal address (round 7), which ends the CUDA context for every row
+   * after it. Refused where bins x 2 blocks a compute unit pass 2^31 (an int's offsets); 2^20 bins ran. */
+  const double blocks = 2.0 * atl_device_current(r->ctx)->compute_units;
+  if (bincount && (double)p->targets * blocks >= 0x1p31) {
+    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "CUB's HistogramEven at %llu bins: its per-block copies of the "
+                        "bins pass 2^31 counters (2^24 bins on an H100 stopped with an illegal address)",
+                        (unsigned long long)p->targets);
+    return 1;
+  }
   snprintf(row->instructions, sizeof row->instructions, "%s, %s",
            bincount ? "cub::DeviceHistogram::HistogramEven of the keys (counts: weights of 1)"
                     : "cub::DeviceRadixSort::SortPairs + cub::DeviceReduce::ReduceByKey of rows + an add kernel",
@@ -627,12 +638,14 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   } else if (variant == VAR_DSM) { /* its launches over the ranges of bins its table covers */
     double warm = 0;
     r->dsm.cluster = p->dsm_cluster, r->dsm.words = p->dsm_words, r->dsm.cache = p->dsm_cache;
+    r->dsm.beyond = (uint32_t)p->dsm_beyond;
     if (!(err = atl__scatter_dsm_prepare(ctx, r->bufs, &r->dsm, &row)) && !(err = dsm_once(r, 0, &warm)))
       err = atl__app_sample(dsm_once, r, tm, &row.time_ms);
     atl_row_metric_set(&row, "dsm_cluster", r->dsm.cluster);
     atl_row_metric_set(&row, "dsm_words", r->dsm.words);
     atl_row_metric_set(&row, "dsm_passes", r->dsm.passes);
     atl_row_metric_set(&row, "dsm_cache", r->dsm.cache);
+    atl_row_metric_set(&row, "dsm_beyond", r->dsm.beyond);
   } else if (variant != VAR_CUB)
     err = atl__app_build(ctx, "app_scatter",
                          variant != VAR_PART ? "scatter_add" : r->bucketed ? "scatter_part_bucketed" : "scatter_part",
@@ -926,6 +939,10 @@ static const struct atl_app_option scatter_options[] = {
     {"dsm-cache", ATL_APP_OPT_U32, P(dsm_cache), .max = 1u << 14, .def = "0", .arg = "N",
      .help = "slots of the dsm variant's per-work-group cache of keys (a power of two, 8 bytes each; 0: none): the "
              "first keys that hash to a free slot are summed in local memory, a zipf head's hot bins among them"},
+    {"dsm-beyond", ATL_APP_OPT_CHOICE, P(dsm_beyond), .names = dsm_beyond_names, .nnames = 2, .def = "launch",
+     .arg = "HOW", .help = "the bins past the dsm variant's table: launch (one more launch per range of bins, each "
+                           "reading every key) or global (the one launch adds them to the output with L2 atomics, "
+                           "beside the table's: --dsm-words sets the share)"},
     {"dsm-words", ATL_APP_OPT_U32, P(dsm_words), .max = 1u << 30, .def = "0", .arg = "N",
      .help = "32-bit words (two 16-bit counters each) of the dsm variant's table a work-group holds, a power of two "
              "(0: enough for every bin in one launch, at most its local memory; fewer: more launches)"},

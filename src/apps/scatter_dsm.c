@@ -45,13 +45,13 @@ int atl__scatter_dsm_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
     log2w++;
   m->cluster = cluster, m->words = (uint32_t)words;
   const uint64_t span = 2 * words * cluster;
-  m->passes = (uint32_t)((m->targets + span - 1) / span);
+  m->passes = m->beyond ? 1 : (uint32_t)((m->targets + span - 1) / span);
   unsigned log2c = 0;
   while ((1u << log2c) < m->cache)
     log2c++;
   char defines[160];
-  snprintf(defines, sizeof defines, "IDX_T=%s CLUSTER=%u LOG2_WORDS=%u CHUNK=%uu WG=%u CACHE_LOG2=%u",
-           m->idx_bytes == 8 ? "ulong" : "uint", cluster, log2w, wg * DSM_CHUNK_ITEMS, wg, log2c);
+  snprintf(defines, sizeof defines, "IDX_T=%s CLUSTER=%u LOG2_WORDS=%u CHUNK=%uu WG=%u CACHE_LOG2=%u BEYOND=%d",
+           m->idx_bytes == 8 ? "ulong" : "uint", cluster, log2w, wg * DSM_CHUNK_ITEMS, wg, log2c, m->beyond != 0);
   int err = atl__app_build(ctx, "app_scatter_dsm", "bincount_dsm", defines, &m->kernel, row);
   if (!err && m->cursor_words < m->passes) {
     err = atl__app_alloc(ctx, bufs, (size_t)m->passes * 4, &m->cursor);

@@ -24,6 +24,9 @@
  *   LOG2_WORDS=N      words of the table a work-group holds (its local memory: 4 << LOG2_WORDS bytes at launch)
  *   CHUNK=N           rows a work-group claims at a time from the launch's cursor
  *   WG=N              work-items of a work-group (CUDA's __launch_bounds__)
+ *   BEYOND=0|1        1 (--dsm-beyond global): one launch; the bins beyond the table's range [0, SPAN) are
+ *                     added to the output directly (L2 atomics), so the table's and the L2's atomic units work
+ *                     side by side on one pass over the keys, in the share the table's size sets
  *   CACHE_LOG2=N      0, or log2 of the slots of a work-group's own cache of keys (--dsm-cache): the first keys
  *                     that hash to a free slot are summed there, in 32 bits, and go out once at the end: a zipf
  *                     head's keys then leave the cluster's one word of each alone
@@ -35,6 +38,10 @@
 #define WORDS (1u << LOG2_WORDS)
 #define SPAN (2u * WORDS * CLUSTER) /* bins a launch covers */
 #define UNROLL 4u                   /* rows a work-item loads before it adds any */
+#if !defined(BEYOND)
+#define BEYOND 0
+#endif
+#define BEYOND_MARK (SPAN + 1u) /* t of a key beyond the table's range where BEYOND adds it to the output */
 
 #if defined(__CUDACC__) && __CUDA_ARCH__ >= 900 && CLUSTER > 1
 #define CLUSTER_DIMS __cluster_dims__(CLUSTER, 1, 1)
@@ -112,8 +119,10 @@ bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *AT
       for (uint u = 0; u < UNROLL; u++) {
         const ulong i = base + (ulong)u * wg + lid;
         k[u] = i < last ? (ulong)idx[i] : targets;
-        t[u] = k[u] >= lo && k[u] < targets && k[u] - lo < SPAN ? (uint)(k[u] - lo) : SPAN;
-        x[u] = i < last && t[u] < SPAN ? src[i] : 0u;
+        t[u] = k[u] >= lo && k[u] < targets && k[u] - lo < SPAN ? (uint)(k[u] - lo)
+               : BEYOND && k[u] < targets                      ? BEYOND_MARK
+                                                               : SPAN;
+        x[u] = i < last && t[u] != SPAN ? src[i] : 0u;
       }
       for (uint u = 0; u < UNROLL; u++) {
 #if defined(__CUDACC__) && __CUDA_ARCH__ >= 700
@@ -126,12 +135,15 @@ bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *AT
             const uint y = __shfl_sync(0xffffffffu, x[u], j);
             sum += (same >> j) & 1u ? y : 0u;
           }
-          x[u] = sum; /* mod 2^32, as the output's sums */
-          if (lane != (uint)__ffs(same) - 1u)
-            t[u] = SPAN;
+          if (t[u] < SPAN) {
+            x[u] = sum; /* mod 2^32, as the output's sums */
+            t[u] = lane == (uint)__ffs(same) - 1u ? t[u] : SPAN;
+          }
         }
 #endif
         delta[u] = 0;
+        if (BEYOND && t[u] == BEYOND_MARK) /* a bin the table does not hold: straight to the output */
+          atl_atomic_add(&out[k[u]], x[u]);
 #if CACHE_LOG2 > 0
         /* The group's own cache of the first keys that hash to a free slot (a zipf head's come first): their
          * whole weights summed in local memory (32 bits, no carry to track), the rest go to the table. */
