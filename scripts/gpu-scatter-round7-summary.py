@@ -37,7 +37,7 @@ for name, how in (("f32", "the default"), ("f32-l2", "--part-prefetch l2")):
 for bins, name in ((20, "bincount-2e20"), (24, "bincount-2e24")):
     rs = scatter_rows.rows(o, name + ".json")
     extras = [f"{name}-cache", f"{name}-c8"] + sorted(os.path.basename(p)[:-5] for p in glob.glob(
-        os.path.join(o, "split-w*.json"))) if bins == 20 else []
+        os.path.join(o, "split*-w*.json"))) if bins == 20 else []
     for extra in extras:  # dsm with its key cache, over a cluster of 8, the table beside the L2 (--dsm-beyond global)
         rs += [dict(r, variant=r["variant"] + "-" + extra.replace(name + "-", ""))
                for r in scatter_rows.rows(o, extra + ".json") if not r["variant"].endswith("copy-ceiling")]

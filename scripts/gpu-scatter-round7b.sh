@@ -3,10 +3,12 @@
 # dsm (every bin in a cluster's distributed table, one launch) slower than L2 atomics on uniform keys (1.074 ms
 # against atomic's 0.831 at 2^20 bins), and its part prefetch step cut by its timeout. This call:
 #   0. check at a small size on CUDA: dsm with --dsm-beyond global (a table of part of the bins, the rest added
-#      to the output by L2 atomics in the same launch), with and without the key cache, i32 weights + i64 keys;
+#      to the output by L2 atomics in the same launch), 16-bit counters; then 32-bit ones with the key cache,
+#      i32 weights and i64 keys;
 #   1. 2^20 bins, uniform keys: atomic, then dsm --dsm-beyond global with tables of 2^14, 2^13 and 2^12 words a
-#      group (half, a quarter and an eighth of the bins in the cluster's tables): do the two kinds of atomic
-#      units together beat the L2's alone (0.3x the read ceiling);
+#      group (half, a quarter and an eighth of the bins in the cluster's tables), and with 32-bit counters added
+#      by reductions that return nothing (--dsm-counters 32: 2^15 and 2^14 words, half and a quarter of the
+#      bins): do the two kinds of atomic units together beat the L2's alone (0.3x the read ceiling);
 #   2. f32, D = 64, uniform keys: atomic and auto (dumped for PyTorch), PyTorch's index_add_ on them (3x), then
 #      auto with --part-prefetch l2 (0.7x with a margin);
 #   3. 2^24 bins, uniform and zipf keys: atomic, part, auto, and CUB (now refused there: it crashed in call 1);
@@ -18,10 +20,14 @@ cd "$(dirname "$0")/.."
 gpu_scatter_script gpu-scatter-round7b 140
 C="$A app scatter --backend cuda --rows 300000 --targets 20000 --samples 2 --dim 1 --dsm-beyond global"
 step check-split 10 $C --type u32 --variants dsm --dsm-words 256 -o "$OUT/check-split.json" --quiet
-step check-split-i32 10 $C --type i32 --index i64 --variants dsm --dsm-words 128 --dsm-cache 256 \
+step check-split-i32 10 $C --type i32 --index i64 --variants dsm --dsm-words 128 --dsm-cache 256 --dsm-counters 32 \
   -o "$OUT/check-split-i32.json" --quiet
 B="$A app scatter --backend cuda --type u32 --dim 1 --rows 67108864 --targets 1048576 --dist uniform"
 step split-w14 15 $B --variants atomic,dsm --dsm-beyond global --dsm-words 16384 -o "$OUT/split-w14.json" --quiet
+for w in 15 14; do # 32-bit counters (reductions that return nothing): 2^19, 2^18 bins in the tables
+  step split32-w$w 12 $B --variants dsm --dsm-beyond global --dsm-counters 32 --dsm-words $((1 << w)) \
+    -o "$OUT/split32-w$w.json" --quiet
+done
 for w in 13 12; do
   step split-w$w 12 $B --variants dsm --dsm-beyond global --dsm-words $((1 << w)) -o "$OUT/split-w$w.json" --quiet
 done

@@ -43,6 +43,7 @@ enum { PART_HOT_NONE, PART_HOT_WARP };
 static const char *const part_hot_names[] = {"none", "warp"};
 static const char *const part_prefetch_names[] = {"none", "l2"};
 static const char *const dsm_beyond_names[] = {"launch", "global"};
+static const char *const dsm_counter_names[] = {"16", "32"};
 #define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
 
 struct scatter_params {
@@ -50,7 +51,7 @@ struct scatter_params {
       dsm_words, dsm_cache;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
-  int type, index, part_keys, part_table, part_hot, part_prefetch, dsm_beyond;
+  int type, index, part_keys, part_table, part_hot, part_prefetch, dsm_beyond, dsm_counters;
   double zipf;
   const char *dump;
 };
@@ -638,7 +639,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   } else if (variant == VAR_DSM) { /* its launches over the ranges of bins its table covers */
     double warm = 0;
     r->dsm.cluster = p->dsm_cluster, r->dsm.words = p->dsm_words, r->dsm.cache = p->dsm_cache;
-    r->dsm.beyond = (uint32_t)p->dsm_beyond;
+    r->dsm.beyond = (uint32_t)p->dsm_beyond, r->dsm.wide = (uint32_t)p->dsm_counters;
     if (!(err = atl__scatter_dsm_prepare(ctx, r->bufs, &r->dsm, &row)) && !(err = dsm_once(r, 0, &warm)))
       err = atl__app_sample(dsm_once, r, tm, &row.time_ms);
     atl_row_metric_set(&row, "dsm_cluster", r->dsm.cluster);
@@ -646,6 +647,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "dsm_passes", r->dsm.passes);
     atl_row_metric_set(&row, "dsm_cache", r->dsm.cache);
     atl_row_metric_set(&row, "dsm_beyond", r->dsm.beyond);
+    atl_row_metric_set(&row, "dsm_counter_bits", r->dsm.wide ? 32 : 16);
   } else if (variant != VAR_CUB)
     err = atl__app_build(ctx, "app_scatter",
                          variant != VAR_PART ? "scatter_add" : r->bucketed ? "scatter_part_bucketed" : "scatter_part",
@@ -943,6 +945,9 @@ static const struct atl_app_option scatter_options[] = {
      .arg = "HOW", .help = "the bins past the dsm variant's table: launch (one more launch per range of bins, each "
                            "reading every key) or global (the one launch adds them to the output with L2 atomics, "
                            "beside the table's: --dsm-words sets the share)"},
+    {"dsm-counters", ATL_APP_OPT_CHOICE, P(dsm_counters), .names = dsm_counter_names, .nnames = 2, .def = "16",
+     .arg = "BITS", .help = "the dsm variant's counters: 16 (two bins a word, atomics that return the old word to "
+                            "track carries) or 32 (a bin a word, reductions that return nothing; half the bins)"},
     {"dsm-words", ATL_APP_OPT_U32, P(dsm_words), .max = 1u << 30, .def = "0", .arg = "N",
      .help = "32-bit words (two 16-bit counters each) of the dsm variant's table a work-group holds, a power of two "
              "(0: enough for every bin in one launch, at most its local memory; fewer: more launches)"},

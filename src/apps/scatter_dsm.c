@@ -33,7 +33,7 @@ int atl__scatter_dsm_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   const uint64_t cap = floor_pow2(local / 4);
   uint64_t words = m->words;
   if (words == 0) { /* the fewest launches: a table that holds every bin, else the largest that fits */
-    const uint64_t need = (m->targets + 2 * cluster - 1) / (2 * cluster);
+    const uint64_t per = m->wide ? cluster : 2 * cluster, need = (m->targets + per - 1) / per;
     words = floor_pow2(need) < need ? floor_pow2(need) * 2 : need;
     words = words > cap ? cap : words < 32 ? 32 : words; /* a warp's worth at least (PoCL fails on 1) */
   }
@@ -44,14 +44,16 @@ int atl__scatter_dsm_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   while ((1ull << log2w) < words)
     log2w++;
   m->cluster = cluster, m->words = (uint32_t)words;
-  const uint64_t span = 2 * words * cluster;
+  const uint64_t span = (m->wide ? 1 : 2) * words * cluster;
   m->passes = m->beyond ? 1 : (uint32_t)((m->targets + span - 1) / span);
   unsigned log2c = 0;
   while ((1u << log2c) < m->cache)
     log2c++;
-  char defines[160];
-  snprintf(defines, sizeof defines, "IDX_T=%s CLUSTER=%u LOG2_WORDS=%u CHUNK=%uu WG=%u CACHE_LOG2=%u BEYOND=%d",
-           m->idx_bytes == 8 ? "ulong" : "uint", cluster, log2w, wg * DSM_CHUNK_ITEMS, wg, log2c, m->beyond != 0);
+  char defines[192];
+  snprintf(defines, sizeof defines,
+           "IDX_T=%s CLUSTER=%u LOG2_WORDS=%u CHUNK=%uu WG=%u CACHE_LOG2=%u BEYOND=%d WIDE=%d",
+           m->idx_bytes == 8 ? "ulong" : "uint", cluster, log2w, wg * DSM_CHUNK_ITEMS, wg, log2c, m->beyond != 0,
+           m->wide != 0);
   int err = atl__app_build(ctx, "app_scatter_dsm", "bincount_dsm", defines, &m->kernel, row);
   if (!err && m->cursor_words < m->passes) {
     err = atl__app_alloc(ctx, bufs, (size_t)m->passes * 4, &m->cursor);
@@ -85,7 +87,7 @@ int atl__scatter_dsm_launch(atl_context_t ctx, struct atl__scatter_dsm *m, doubl
   int err = atl__app_fill32(ctx, m->cursor, 0, (size_t)m->passes * 4); /* each launch's claims from 0 */
   for (uint32_t q = 0; q < m->passes && !err; q++) {
     double t = 0;
-    m->args[4].value = (uint64_t)q * 2 * m->words * m->cluster; /* lo: the range's first bin */
+    m->args[4].value = (uint64_t)q * (m->wide ? 1 : 2) * m->words * m->cluster; /* lo: the range's first bin */
     m->args[7].value = q;
     err = atl__ops(ctx)->launch(atl__dev(ctx), m->kernel, &m->launch, &t);
     total += t;

@@ -12,9 +12,10 @@
  * (targets words) are the caller's; cursor (a word per launch) is this module's. */
 struct atl__scatter_dsm {
   uint64_t rows, targets;
-  uint32_t wg, cache, beyond, cluster, words; /* wg: the caller's work-group (OpenCL's); cache: slots of a group's own
+  uint32_t wg, cache, beyond, wide, cluster, words; /* wg: the caller's work-group (OpenCL's); cache: slots of a group's own
                                        * key cache (0: none); beyond: bins past the table to the
-                                       * output in the one launch; cluster, words: asked (0: from the device), then what runs: groups a table spans, words a group holds */
+                                       * output in the one launch; wide: 32-bit counters; cluster,
+                                       * words: asked (0: from the device), then what runs: groups a table spans, words a group holds */
   unsigned idx_bytes;
   void *src, *idx, *out, *cursor;
   uint32_t passes, cursor_words; /* launches (each a range of 2 x words x cluster bins), and the cursor's size */

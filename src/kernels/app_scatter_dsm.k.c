@@ -24,6 +24,8 @@
  *   LOG2_WORDS=N      words of the table a work-group holds (its local memory: 4 << LOG2_WORDS bytes at launch)
  *   CHUNK=N           rows a work-group claims at a time from the launch's cursor
  *   WG=N              work-items of a work-group (CUDA's __launch_bounds__)
+ *   WIDE=0|1          1 (--dsm-counters 32): a bin a word, 32-bit counters (half the bins a table holds), added
+ *                     by reductions that return nothing (red.shared::cluster): no carry to track
  *   BEYOND=0|1        1 (--dsm-beyond global): one launch; the bins beyond the table's range [0, SPAN) are
  *                     added to the output directly (L2 atomics), so the table's and the L2's atomic units work
  *                     side by side on one pass over the keys, in the share the table's size sets
@@ -35,8 +37,12 @@
  */
 #include "atomlab/port.h"
 
+#if !defined(WIDE)
+#define WIDE 0
+#endif
 #define WORDS (1u << LOG2_WORDS)
-#define SPAN (2u * WORDS * CLUSTER) /* bins a launch covers */
+#define PER_WORD (WIDE ? 1u : 2u)          /* bins a word holds */
+#define SPAN (PER_WORD * WORDS * CLUSTER) /* bins a launch covers */
 #define UNROLL 4u                   /* rows a work-item loads before it adds any */
 #if !defined(BEYOND)
 #define BEYOND 0
@@ -65,11 +71,22 @@ ATL_INLINE uint table_add(uint *table, uint rank, uint w, uint v)
   asm volatile("atom.shared::cluster.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(remote), "r"(v) : "memory");
   return old;
 }
+#if WIDE
+/* The same without the old value (WIDE's 32-bit counters lose nothing): a reduction, nothing waits for it. */
+ATL_INLINE void table_red(uint *table, uint rank, uint w, uint v)
+{
+  const uint local = (uint)__cvta_generic_to_shared(table + w);
+  uint remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
+  asm volatile("red.shared::cluster.add.u32 [%0], %1;" ::"r"(remote), "r"(v) : "memory");
+}
+#endif
 #else
 #define CLUSTER_DIMS
 #define cluster_sync() atl_barrier_local()
 #define cluster_rank() 0u
 #define table_add(table, rank, w, v) atl_atomic_add(&(table)[w], (v))
+#define table_red(table, rank, w, v) (void)atl_atomic_add(&(table)[w], (v))
 #endif
 
 /* The old word @p old of bin @p b's pair (t = b - lo, in the launch's range; lo is even, so b and t have one
@@ -158,6 +175,11 @@ bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *AT
           }
         }
 #endif
+#if WIDE
+        if (t[u] < SPAN) /* a 32-bit counter: sums mod 2^32, as the output's */
+          table_red(table, t[u] >> LOG2_WORDS, t[u] & (WORDS - 1u), x[u]);
+        continue;
+#endif
         if (t[u] < SPAN && (x[u] >> 16)) /* what a 16-bit counter never holds */
           atl_atomic_add(&out[k[u]], x[u] & 0xffff0000u);
         x[u] &= 0xffffu;
@@ -181,6 +203,11 @@ bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *AT
   const uint rank = cluster_rank();
   for (uint w = lid; w < WORDS; w += wg) {
     const uint c = table[w];
+#if WIDE
+    if (c && (ulong)lo + (ulong)rank * WORDS + w < targets)
+      atl_atomic_add(&out[(ulong)lo + (ulong)rank * WORDS + w], c);
+    continue;
+#endif
     const ulong b = (ulong)lo + 2u * ((ulong)rank * WORDS + w);
     if ((c & 0xffffu) && b < targets)
       atl_atomic_add(&out[b], c & 0xffffu);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # app scatter on the CPU (PoCL): every distribution and variant (bins and dsm at dim 1, dsm's 16-bit counters
 # carrying and wrapping at 3 bins of 20000 rows, over 10 launches at 37 bins, negative i32 weights, its key
-# cache, the bins past its table added to the output in its one launch; part at
+# cache, the bins past its table added to the output in its one launch, its 32-bit counters; part at
 # 1, 3, 11 and 500 ranges of keys, and bucketed at 3, 7 and 499), f32,
 # bf16 and f16 (against the float64 sum within the summation bound; odd dims: 16-bit pairs that straddle words) and u32 / i32 (exact), i32 and i64 keys, each row verified, the copy
 # ceiling first; the check can fail (a skewed reference is caught); det is bit-identical on every grid and
@@ -53,7 +53,9 @@ scatter_specs 300 "$WORK/check.py" "scatter" "--type f32 --dim 64" "--type u32 -
   "--type u32 --dim 1 --rows 20000 --targets 3 --dsm-words 2 --variants dsm,atomic" \
   "--type i32 --dim 1 --index i64 --rows 20000 --targets 37 --dsm-words 2 --variants dsm" \
   "--type u32 --dim 1 --rows 20000 --targets 37 --dsm-words 4 --dsm-cache 8 --variants dsm" \
-  "--type i32 --dim 1 --rows 20000 --targets 37 --dsm-words 2 --dsm-beyond global --variants dsm,atomic"
+  "--type i32 --dim 1 --rows 20000 --targets 37 --dsm-words 2 --dsm-beyond global --variants dsm,atomic" \
+  "--type u32 --dim 1 --index i64 --rows 20000 --targets 37 --dsm-words 4 --dsm-counters 32 --variants dsm" \
+  "--type i32 --dim 1 --rows 20000 --targets 500 --dsm-words 64 --dsm-counters 32 --dsm-beyond global --variants dsm"
 # det: bit-identical output on 5 grids and work-group sizes (the hash of the output bytes), every row within
 # the bound and equal bit for bit to the host's emulation of its fixed order; 20000 rows: 5 chunks, 20 tiles.
 scatter_det_grids det 300 "--groups 1" "--groups 3 --wg-size 64" "--groups 0 --wg-size 32" "--groups 7 --wg-size 128" \
@@ -95,5 +97,6 @@ expect_usage_error "part-prefetch" app scatter --part-prefetch l1
 expect_usage_error "dsm-words" app scatter --dsm-words 3
 expect_usage_error "dsm-cache" app scatter --dsm-cache 6
 expect_usage_error "dsm-beyond" app scatter --dsm-beyond l2
+expect_usage_error "dsm-counters" app scatter --dsm-counters 8
 expect_usage_error "dsm-cluster" app scatter --backend opencl --dsm-cluster 2
 finish
