@@ -12,7 +12,8 @@
 #   2. f32, D = 64, uniform keys: atomic and auto (dumped for PyTorch), PyTorch's index_add_ on them (3x), then
 #      auto with --part-prefetch l2 (0.7x with a margin);
 #   3. 2^24 bins, uniform and zipf keys: atomic, part, auto, and CUB (now refused there: it crashed in call 1);
-#   4. where time is left: part on uniform keys at 512 a group, over 12 ranges.
+#   4. where time is left: part on uniform keys at 512 a group; over 9 ranges with the prefetch (its evict_last
+#      output may hold more than half the L2: fewer passes over the keys).
 # Writes OUT/*.json, info.txt and summary.txt (scripts/gpu-scatter-round7-summary.py reads both calls' files).
 #   ATOMLAB=build/atomlab OUT=out/scatter-round7b bash scripts/gpu-scatter-round7b.sh
 cd "$(dirname "$0")/.."
@@ -39,7 +40,7 @@ rm -rf "$W/d"
 step f32-l2 20 $S --variants auto --part-prefetch l2 -o "$OUT/f32-l2.json" --quiet
 step bincount-2e24 25 $A app scatter --backend cuda --type u32 --dim 1 --rows 67108864 --targets 16777216 \
   --dist uniform,zipf --variants atomic,part,auto,cub -o "$OUT/bincount-2e24.json" --quiet
-for cfg in "11 512 none" "12 256 none"; do
+for cfg in "11 512 none" "9 256 l2"; do
   set -- $cfg
   step "part-p$1-wg$2-$3" 18 $S --variants part --partitions $1 --wg-size $2 --part-prefetch $3 \
     -o "$OUT/part-p$1-wg$2-$3.json" --quiet
