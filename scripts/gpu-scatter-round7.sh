@@ -21,12 +21,12 @@
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_scatter_script gpu-scatter-round7 140
-C="$A app scatter --backend cuda --rows 300000 --targets 20000 --samples 2 --dim 1"
+C="$A app scatter --backend cuda --rows 300000 --targets 20000 --samples 2 --dim 1 --dsm-counters 16 --dsm-beyond launch" # round 7's dsm defaults then
 step check-dsm 15 $C --type u32 --variants dsm,cub -o "$OUT/check-dsm.json" --quiet
 step check-dsm-i32 10 $C --type i32 --index i64 --targets 3 --variants dsm --dsm-cache 256 \
   -o "$OUT/check-dsm-i32.json" --quiet
 step check-dsm-c8 10 $C --type u32 --dsm-cluster 8 --dsm-words 512 --variants dsm -o "$OUT/check-dsm-c8.json" --quiet
-B="$A app scatter --backend cuda --type u32 --dim 1 --rows 67108864 --dist uniform,zipf"
+B="$A app scatter --backend cuda --type u32 --dim 1 --rows 67108864 --dist uniform,zipf --dsm-counters 16 --dsm-beyond launch"
 step bincount-2e20 20 $B --targets 1048576 --variants atomic,bins,dsm,auto,cub -o "$OUT/bincount-2e20.json" --quiet
 step bincount-2e24 30 $B --targets 16777216 --variants atomic,part,dsm,auto,cub -o "$OUT/bincount-2e24.json" --quiet
 S="$A app scatter --backend cuda --rows $E --dim $D --targets $V --type f32"

@@ -19,18 +19,18 @@
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_scatter_script gpu-scatter-round7b 140
-C="$A app scatter --backend cuda --rows 300000 --targets 20000 --samples 2 --dim 1 --dsm-beyond global"
+C="$A app scatter --backend cuda --rows 300000 --targets 20000 --samples 2 --dim 1 --dsm-beyond global --dsm-counters 16"
 step check-split 10 $C --type u32 --variants dsm --dsm-words 256 -o "$OUT/check-split.json" --quiet
 step check-split-i32 10 $C --type i32 --index i64 --variants dsm --dsm-words 128 --dsm-cache 256 --dsm-counters 32 \
   -o "$OUT/check-split-i32.json" --quiet
 B="$A app scatter --backend cuda --type u32 --dim 1 --rows 67108864 --targets 1048576 --dist uniform"
-step split-w14 15 $B --variants atomic,dsm --dsm-beyond global --dsm-words 16384 -o "$OUT/split-w14.json" --quiet
+step split-w14 15 $B --variants atomic,dsm --dsm-beyond global --dsm-counters 16 --dsm-words 16384 -o "$OUT/split-w14.json" --quiet
 for w in 15 14; do # 32-bit counters (reductions that return nothing): 2^19, 2^18 bins in the tables
   step split32-w$w 12 $B --variants dsm --dsm-beyond global --dsm-counters 32 --dsm-words $((1 << w)) \
     -o "$OUT/split32-w$w.json" --quiet
 done
 for w in 13 12; do
-  step split-w$w 12 $B --variants dsm --dsm-beyond global --dsm-words $((1 << w)) -o "$OUT/split-w$w.json" --quiet
+  step split-w$w 12 $B --variants dsm --dsm-beyond global --dsm-counters 16 --dsm-words $((1 << w)) -o "$OUT/split-w$w.json" --quiet
 done
 S="$A app scatter --backend cuda --rows $E --dim $D --targets $V --type f32 --dist uniform"
 step f32 25 $S --variants atomic,auto --dump "$W/d" -o "$OUT/f32.json" --quiet

@@ -30,10 +30,11 @@ scatter_specs 120 "$WORK/check.py" "CUDA app scatter" "--type f32 --dim 64" "--t
   "--type bf16 --dim 64 --partitions 1 --variants part --part-table seen --part-hot warp --part-batch 2" \
   "--type f16 --dim 34 --index i64 --partitions 3 --variants part --part-hot warp" \
   "--type u32 --dim 1 --targets 1048576 --variants dsm,cub" "--type i32 --dim 1 --index i64 --variants dsm" \
-  "--type u32 --dim 1 --targets 3 --variants dsm --dsm-cache 2048" "--type u32 --dim 1 --targets 100000 --dsm-cluster 8 --variants dsm" \
-  "--type u32 --dim 1 --targets 100000 --dsm-cluster 1 --dsm-words 2048 --variants dsm" \
-  "--type u32 --dim 1 --targets 100000 --dsm-words 1024 --dsm-beyond global --variants dsm" \
-  "--type i32 --dim 1 --targets 100000 --dsm-words 1024 --dsm-counters 32 --variants dsm"
+  "--type u32 --dim 1 --targets 3 --variants dsm --dsm-cache 2048 --dsm-counters 16 --dsm-beyond launch" \
+  "--type u32 --dim 1 --targets 100000 --dsm-cluster 8 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
+  "--type u32 --dim 1 --targets 100000 --dsm-cluster 1 --dsm-words 2048 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
+  "--type u32 --dim 1 --targets 100000 --dsm-words 1024 --dsm-counters 16 --variants dsm" \
+  "--type i32 --dim 1 --targets 100000 --dsm-words 1024 --dsm-beyond launch --variants dsm"
 scatter_det_grids "CUDA det" 120 "--groups 0" "--groups 1" "--groups 132 --wg-size 64" "--groups 4096 --wg-size 1024" \
   "--groups 77 --wg-size 96" -- $S --dim 64
 finish

@@ -50,10 +50,10 @@ scatter_specs 300 "$WORK/check.py" "scatter" "--type f32 --dim 64" "--type u32 -
   "--type f32 --dim 64 --partitions 3 --part-keys bucket --part-batch 4 --part-prefetch l2" \
   "--type i32 --dim 5 --index i64 --partitions 499 --part-keys bucket --dist zipf,hot" \
   "--type bf16 --dim 33 --partitions 7 --part-keys bucket --dist uniform,sorted" \
-  "--type u32 --dim 1 --rows 20000 --targets 3 --dsm-words 2 --variants dsm,atomic" \
-  "--type i32 --dim 1 --index i64 --rows 20000 --targets 37 --dsm-words 2 --variants dsm" \
-  "--type u32 --dim 1 --rows 20000 --targets 37 --dsm-words 4 --dsm-cache 8 --variants dsm" \
-  "--type i32 --dim 1 --rows 20000 --targets 37 --dsm-words 2 --dsm-beyond global --variants dsm,atomic" \
+  "--type u32 --dim 1 --rows 20000 --targets 3 --dsm-words 2 --dsm-counters 16 --dsm-beyond launch --variants dsm,atomic" \
+  "--type i32 --dim 1 --index i64 --rows 20000 --targets 37 --dsm-words 2 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
+  "--type u32 --dim 1 --rows 20000 --targets 37 --dsm-words 4 --dsm-cache 8 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
+  "--type i32 --dim 1 --rows 20000 --targets 37 --dsm-words 2 --dsm-counters 16 --variants dsm,atomic" \
   "--type u32 --dim 1 --index i64 --rows 20000 --targets 37 --dsm-words 4 --dsm-counters 32 --variants dsm" \
   "--type i32 --dim 1 --rows 20000 --targets 500 --dsm-words 64 --dsm-counters 32 --dsm-beyond global --variants dsm"
 # det: bit-identical output on 5 grids and work-group sizes (the hash of the output bytes), every row within
