@@ -29,7 +29,7 @@ step check-dsm-c8 10 $C --type u32 --dsm-cluster 8 --dsm-words 512 --variants ds
 B="$A app scatter --backend cuda --type u32 --dim 1 --rows 67108864 --dist uniform,zipf --dsm-counters 16 --dsm-beyond launch"
 step bincount-2e20 20 $B --targets 1048576 --variants atomic,bins,dsm,auto,cub -o "$OUT/bincount-2e20.json" --quiet
 step bincount-2e24 30 $B --targets 16777216 --variants atomic,part,dsm,auto,cub -o "$OUT/bincount-2e24.json" --quiet
-S="$A app scatter --backend cuda --rows $E --dim $D --targets $V --type f32"
+S="$A app scatter --backend cuda --rows $E --dim $D --targets $V --type f32 --part-prefetch none" # the default then
 step f32 60 $S --variants atomic,auto --dump "$W/d" -o "$OUT/f32.json" --quiet
 step torch 30 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --targets $V --det-reps 0 \
   -o "$OUT/torch.json"

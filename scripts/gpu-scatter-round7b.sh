@@ -32,7 +32,7 @@ done
 for w in 13 12; do
   step split-w$w 12 $B --variants dsm --dsm-beyond global --dsm-counters 16 --dsm-words $((1 << w)) -o "$OUT/split-w$w.json" --quiet
 done
-S="$A app scatter --backend cuda --rows $E --dim $D --targets $V --type f32 --dist uniform"
+S="$A app scatter --backend cuda --rows $E --dim $D --targets $V --type f32 --dist uniform --part-prefetch none"
 step f32 25 $S --variants atomic,auto --dump "$W/d" -o "$OUT/f32.json" --quiet
 step torch 15 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --targets $V --dists uniform \
   --det-reps 0 -o "$OUT/torch.json"

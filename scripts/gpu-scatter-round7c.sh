@@ -18,7 +18,7 @@ step f32-l2 42 $S --variants atomic,auto --part-prefetch l2 --dump "$W/d" -o "$O
 step torch 15 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --targets $V --dists uniform \
   --det-reps 0 -o "$OUT/torch.json"
 rm -rf "$W/d"
-step part-p11-wg256-none 32 $S --variants part --partitions 11 -o "$OUT/part-p11-wg256-none.json" --quiet
+step part-p11-wg256-none 32 $S --variants part --partitions 11 --part-prefetch none -o "$OUT/part-p11-wg256-none.json" --quiet
 python3 scripts/gpu-scatter-round7-summary.py "$OUT" >"$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"
 exit ${STEP_FAILED:-0}

@@ -933,9 +933,10 @@ static const struct atl_app_option scatter_options[] = {
     {"part-hot", ATL_APP_OPT_CHOICE, P(part_hot), .names = part_hot_names, .nnames = 2, .def = "none", .arg = "HOW",
      .help = "the part variant's hot key (CUDA): none, or warp (each warp sums the first key it sees recur in its "
              "registers, every later row of it without an atomic, and adds it once at its end)"},
-    {"part-prefetch", ATL_APP_OPT_CHOICE, P(part_prefetch), .names = part_prefetch_names, .nnames = 2, .def = "none",
+    {"part-prefetch", ATL_APP_OPT_CHOICE, P(part_prefetch), .names = part_prefetch_names, .nnames = 2, .def = "l2",
      .arg = "HOW", .help = "the part variant's output rows (CUDA, over several ranges): none, or l2 (each launch first "
-                           "asks its range's output rows into the L2 in address order, kept there)"},
+                           "asks its range's output rows into the L2 in address order, kept there; the H100's round "
+                           "7c, uniform keys over 11 ranges: 1.532 ms against 1.569)"},
     {"dsm-cluster", ATL_APP_OPT_U32, P(dsm_cluster), .max = 16, .def = "0", .arg = "N",
      .help = "work-groups of a thread-block cluster the dsm variant spreads its table over (0: 16 on CUDA sm_90, "
              "else 1)"},

@@ -23,7 +23,7 @@ assert not bad and len(rows) == want, (bad, len(rows))
 PY
 scatter_specs 120 "$WORK/check.py" "CUDA app scatter" "--type f32 --dim 64" "--type u32 --dim 1 --index i64" "--type i32 --dim 7" "--type bf16 --dim 64" \
   "--type f16 --dim 33 --index i64" "--type bf16 --dim 5" "--type f16 --dim 64" "--type bf16 --dim 1" \
-  "--type f32 --dim 64 --partitions 7 --variants part --part-prefetch l2" "--type u32 --dim 33 --index i64 --partitions 3 --variants part" \
+  "--type f32 --dim 64 --partitions 7 --variants part --part-prefetch none" "--type u32 --dim 33 --index i64 --partitions 3 --variants part" \
   "--type bf16 --dim 64 --partitions 5 --variants part" \
   "--type f32 --dim 64 --partitions 7 --variants part --part-keys bucket --part-batch 4" \
   "--type i32 --dim 33 --index i64 --partitions 3 --variants part --part-keys bucket --part-batch 2" \

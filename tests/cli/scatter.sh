@@ -47,7 +47,7 @@ scatter_specs 300 "$WORK/check.py" "scatter" "--type f32 --dim 64" "--type u32 -
   "--type f16 --dim 2 --index i64 --dist zipf,sorted" "--type bf16 --dim 1 --bin-rows 700 --wg-size 64" \
   "--type f32 --dim 1 --index i64 --dist zipf,hot --bin-rows 1000" "--type f32 --dim 64 --partitions 3" \
   "--type u32 --dim 5 --index i64 --partitions 500" "--type f16 --dim 7 --partitions 11 --dist zipf,hot" \
-  "--type f32 --dim 64 --partitions 3 --part-keys bucket --part-batch 4 --part-prefetch l2" \
+  "--type f32 --dim 64 --partitions 3 --part-keys bucket --part-batch 4 --part-prefetch none" \
   "--type i32 --dim 5 --index i64 --partitions 499 --part-keys bucket --dist zipf,hot" \
   "--type bf16 --dim 33 --partitions 7 --part-keys bucket --dist uniform,sorted" \
   "--type u32 --dim 1 --rows 20000 --targets 3 --dsm-words 2 --dsm-counters 16 --dsm-beyond launch --variants dsm,atomic" \
