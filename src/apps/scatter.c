@@ -900,11 +900,12 @@ static const struct atl_app_option scatter_options[] = {
                             "red.global.add.v4.f32), det (deterministic: a stable radix sort of the keys, then "
                             "each output row summed by one warp in row order; bit-identical on every grid), bins "
                             "(dim 1: a work-item per row, a work-group's frequent keys summed in a local hash "
-                            "table first), dsm (dim 1, integer weights: 16-bit counters in local memory, on sm_90 "
-                            "spread over a thread-block cluster's distributed shared memory), part (one launch per range of keys whose output rows fit the L2, "
+                            "table first), dsm (dim 1, integer weights: counters in local memory, on sm_90 spread over "
+                            "a thread-block cluster's distributed shared memory, the bins past them by L2 atomics "
+                            "beside them), part (one launch per range of keys whose output rows fit the L2, "
                             "--partitions), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
-                            "in-run baseline on CUDA, f32 at dim 64 with i32 keys), auto (one of atomic, run, "
-                            "block, bins, part, picked by dim, the output against the L2 and the keys' measured "
+                            "in-run baseline on CUDA, f32 at dim 64 with i32 keys; at dim 1 with integer weights "
+                            "HistogramEven's counts), auto (one of atomic, run, block, bins, part, dsm, picked by dim, the output against the L2 and the keys' measured "
                             "runs and head) or all; the copy ceiling always runs"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
