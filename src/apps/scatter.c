@@ -21,14 +21,15 @@
 #include "app_internal.h"
 #include "scatter_auto.h"
 #include "scatter_det.h"
+#include "scatter_dsm.h"
 
 extern const struct atl_app_info atl__app_scatter;
 
 enum { DIST_UNIFORM, DIST_ZIPF, DIST_SORTED, DIST_CLUSTERED, DIST_HOT, DIST_COUNT };
 static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered", "hot"};
-enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_BINS, VAR_PART, VAR_CUB, VAR_AUTO, VAR_COUNT };
-static const char *const variant_names[] = {"atomic", "run",  "block", "vector", "det",
-                                            "bins",   "part", "cub",   "auto"};
+enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_BINS, VAR_PART, VAR_DSM, VAR_CUB, VAR_AUTO, VAR_COUNT };
+static const char *const variant_names[] = {"atomic", "run", "block", "vector", "det",
+                                            "bins",   "part", "dsm", "cub",   "auto"};
 enum { TYPE_F32, TYPE_U32, TYPE_I32, TYPE_BF16, TYPE_F16, TYPE_COUNT };
 static const char *const type_names[] = {"f32", "u32", "i32", "bf16", "f16"};
 static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
@@ -40,13 +41,17 @@ enum { PART_TABLE_RECUR, PART_TABLE_SEEN };
 static const char *const part_table_names[] = {"recur", "seen"};
 enum { PART_HOT_NONE, PART_HOT_WARP };
 static const char *const part_hot_names[] = {"none", "warp"};
+static const char *const part_prefetch_names[] = {"none", "l2"};
+static const char *const dsm_beyond_names[] = {"launch", "global"};
+static const char *const dsm_counter_names[] = {"16", "32"};
 #define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
 
 struct scatter_params {
-  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch;
+  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch, dsm_cluster,
+      dsm_words, dsm_cache;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
-  int type, index, part_keys, part_table, part_hot;
+  int type, index, part_keys, part_table, part_hot, part_prefetch, dsm_beyond, dsm_counters;
   double zipf;
   const char *dump;
 };
@@ -115,6 +120,8 @@ struct scatter_run {
   size_t src_bytes, out_bytes;
   double copy_gbps; /* the ceiling: copy bandwidth (read + write) in this run */
   struct atl__scatter_det det; /* the det variant's passes, prepared once per run */
+  struct atl__scatter_dsm dsm; /* the dsm variant's launches, prepared per distribution */
+  struct atl__app_buffers *bufs;
   void *part_kernel; /* the part variant: its kernel, launch and arguments (lo and hi, or q, set per pass) */
   struct atl_launch part_launch;
   struct atl_arg part_args[6];
@@ -239,9 +246,10 @@ static void free_expected(struct expected *x)
   memset(x, 0, sizeof *x);
 }
 
-/* Every output element against the expectation; the count of wrong ones and the first, in @p first. */
-static uint64_t check_output(const struct scatter_params *p, const void *got, const struct expected *x, char *first,
-                             size_t len)
+/* Every output element against the expectation (@p counts: the rows of each target, CUB's unweighted
+ * bincount); the count of wrong ones and the first, in @p first. */
+static uint64_t check_output(const struct scatter_params *p, const void *got, const struct expected *x, int counts,
+                             char *first, size_t len)
 {
   const uint64_t V = p->targets, D = p->dim;
   /* f32: n - 1 additions, each rounded once to f32. 16-bit: at most n roundings (n - 1 additions and the
@@ -264,10 +272,11 @@ static uint64_t check_output(const struct scatter_params *p, const void *got, co
                  x->depth[e / D]);
     } else {
       const uint32_t v = ((const uint32_t *)got)[e];
-      bad = v != (uint32_t)x->isum[e];
+      const uint32_t want = counts ? x->depth[e] : (uint32_t)x->isum[e];
+      bad = v != want;
       if (bad && wrong == 0)
         snprintf(first, len, "out[%llu][%llu] = %u, expected %u", (unsigned long long)(e / D),
-                 (unsigned long long)(e % D), v, (uint32_t)x->isum[e]);
+                 (unsigned long long)(e % D), v, want);
     }
     wrong += bad;
   }
@@ -338,6 +347,15 @@ static int det_once(void *arg, uint32_t iters, double *ms)
   int err = reset_out(r->ctx, r);
   (void)iters;
   return err ? err : atl__scatter_det_launch(r->ctx, &r->det, ms, &r->det_sort_ms, &r->det_sum_ms);
+}
+
+/* One timed sample of the dsm variant: the output zeroed (untimed), then its launches. */
+static int dsm_once(void *arg, uint32_t iters, double *ms)
+{
+  struct scatter_run *r = arg;
+  int err = reset_out(r->ctx, r);
+  (void)iters;
+  return err ? err : atl__scatter_dsm_launch(r->ctx, &r->dsm, ms);
 }
 
 /* One timed sample of the part variant: the output (and the bucketing's counts) zeroed (untimed), the
@@ -495,7 +513,8 @@ static int auto_pick(const struct scatter_run *r, const struct expected *x, uint
   const struct atl__scatter_stats st = {p->dim, (double)same / (double)p->rows, (double)head / (double)p->rows,
                                         r->out_bytes, d->l2_cache,
                                         d->kernels_cuda_c && d->has_warp_vote &&
-                                            (elem_bytes(p) == 4 || p->dim % 2 == 0)};
+                                            (elem_bytes(p) == 4 || p->dim % 2 == 0),
+                                        d->kernels_cuda_c && d->has_vector_f32_red && is_int(p)};
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
   int v = VAR_ATOMIC;
   while (v < VAR_COUNT && strcmp(variant_names[v], pick.variant) != 0)
@@ -512,6 +531,9 @@ static int cub_scatter(void *arg, unsigned reps, float *times, char *why, size_t
 {
   const struct atl__cub_call *c = arg;
   const struct scatter_run *r = c->run;
+  if (r->p->dim == 1) /* the bincount: CUB's HistogramEven counts the keys (it has no weights) */
+    return c->cub->histogram_u32(c->ordinal, (uint64_t)(uintptr_t)r->idx, r->p->rows, (uint32_t)r->p->targets,
+                                 (uint64_t)(uintptr_t)r->out, reps, times, why, len);
   return c->cub->scatter_add_f32x64(c->ordinal, (uint64_t)(uintptr_t)r->src, (uint64_t)(uintptr_t)r->idx,
                                     (uint64_t)(uintptr_t)r->out, r->p->rows, r->p->targets, reps, times, why, len);
 }
@@ -523,15 +545,29 @@ static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_
   const struct scatter_params *p = r->p;
   char why[256] = "";
   int ordinal = -1;
-  if (p->type != TYPE_F32 || p->dim != 64 || p->index != INDEX_I32) {
-    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "the CUB baseline is built for f32 rows of dim 64 and i32 keys");
+  const int bincount = p->dim == 1 && is_int(p);
+  if ((p->type != TYPE_F32 || p->dim != 64 || p->index != INDEX_I32) && !(bincount && p->index == INDEX_I32)) {
+    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "the CUB baseline is built for f32 rows of dim 64, or a u32 / "
+                        "i32 bincount (dim 1: HistogramEven's counts), with i32 keys");
     return 1;
   }
   const struct atl__cub *cub = atl__app_cub_for(r->ctx, row, &ordinal);
   if (cub == NULL)
     return 1;
-  snprintf(row->instructions, sizeof row->instructions,
-           "cub::DeviceRadixSort::SortPairs + cub::DeviceReduce::ReduceByKey of rows + an add kernel, %s", cub->info);
+  /* CUB's HistogramEven keeps a copy of the bins per thread block in global memory (CCCL issue #912): at 2^24 bins
+   * on an H100 (132 SMs) it stopped with an illegal address (round 7), which ends the CUDA context for every row
+   * after it. Refused where bins x 2 blocks a compute unit pass 2^31 (an int's offsets); 2^20 bins ran. */
+  const double blocks = 2.0 * atl_device_current(r->ctx)->compute_units;
+  if (bincount && (double)p->targets * blocks >= 0x1p31) {
+    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "CUB's HistogramEven at %llu bins: its per-block copies of the "
+                        "bins pass 2^31 counters (2^24 bins on an H100 stopped with an illegal address)",
+                        (unsigned long long)p->targets);
+    return 1;
+  }
+  snprintf(row->instructions, sizeof row->instructions, "%s, %s",
+           bincount ? "cub::DeviceHistogram::HistogramEven of the keys (counts: weights of 1)"
+                    : "cub::DeviceRadixSort::SortPairs + cub::DeviceReduce::ReduceByKey of rows + an add kernel",
+           cub->info);
   if (atl__app_cub_time(cub_scatter, &(struct atl__cub_call){cub, r, ordinal}, tm, row, why, sizeof why) != 0) {
     atl__app_row_status(row, ATL_STATUS_ERROR, "%s", why);
     return 1;
@@ -569,8 +605,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
                         "sm_90 or later and f32 with dim a multiple of 4 or bf16 / f16 with dim a multiple of 8");
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
-  if (variant == VAR_BINS && p->dim != 1) {
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "bins is the weighted bincount's variant: dim 1 only");
+  if ((variant == VAR_BINS && p->dim != 1) || (variant == VAR_DSM && (p->dim != 1 || !is_int(p)))) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s is the weighted bincount's variant: dim 1 only%s",
+                        variant_names[variant], variant == VAR_DSM ? ", u32 or i32 weights (16-bit counters)" : "");
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
   int err = 0;
@@ -588,11 +625,11 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   }
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
-           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d",
+           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d PART_PREFETCH=%d",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
            variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows, p->bin_rows,
            1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1, p->part_table == PART_TABLE_SEEN,
-           p->part_hot == PART_HOT_WARP);
+           p->part_hot == PART_HOT_WARP, p->part_prefetch && r->parts > 1);
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
@@ -600,6 +637,18 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
       err = atl__app_sample(det_once, r, tm, &row.time_ms);
     atl_row_metric_set(&row, "det_sort_ms", r->det_sort_ms);
     atl_row_metric_set(&row, "det_sum_ms", r->det_sum_ms);
+  } else if (variant == VAR_DSM) { /* its launches over the ranges of bins its table covers */
+    double warm = 0;
+    r->dsm.cluster = p->dsm_cluster, r->dsm.words = p->dsm_words, r->dsm.cache = p->dsm_cache;
+    r->dsm.beyond = (uint32_t)p->dsm_beyond, r->dsm.wide = (uint32_t)p->dsm_counters;
+    if (!(err = atl__scatter_dsm_prepare(ctx, r->bufs, &r->dsm, &row)) && !(err = dsm_once(r, 0, &warm)))
+      err = atl__app_sample(dsm_once, r, tm, &row.time_ms);
+    atl_row_metric_set(&row, "dsm_cluster", r->dsm.cluster);
+    atl_row_metric_set(&row, "dsm_words", r->dsm.words);
+    atl_row_metric_set(&row, "dsm_passes", r->dsm.passes);
+    atl_row_metric_set(&row, "dsm_cache", r->dsm.cache);
+    atl_row_metric_set(&row, "dsm_beyond", r->dsm.beyond);
+    atl_row_metric_set(&row, "dsm_counter_bits", r->dsm.wide ? 32 : 16);
   } else if (variant != VAR_CUB)
     err = atl__app_build(ctx, "app_scatter",
                          variant != VAR_PART ? "scatter_add" : r->bucketed ? "scatter_part_bucketed" : "scatter_part",
@@ -630,10 +679,11 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "part_batch", batch);
     atl_row_metric_set(&row, "part_seen", p->part_table == PART_TABLE_SEEN);
     atl_row_metric_set(&row, "part_hot", p->part_hot == PART_HOT_WARP);
+    atl_row_metric_set(&row, "part_prefetch", p->part_prefetch && r->parts > 1);
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
     if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
-  } else if (!err && variant != VAR_DET && variant != VAR_CUB)
+  } else if (!err && variant != VAR_DET && variant != VAR_CUB && variant != VAR_DSM)
     err = atl__app_time(ctx, kernel, &launch, variant < 0 ? NULL : reset_out, r, tm, &row);
   if (!err && variant >= 0 && variant != VAR_CUB)
     err = atl__ops(ctx)->read(atl__dev(ctx), r->out, host_out, r->out_bytes);
@@ -655,7 +705,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "gbps", 2.0 * (double)r->src_bytes / (t * 1e6));
   } else {
     char first[200] = "";
-    row.wrong = check_output(p, host_out, x, first, sizeof first);
+    row.wrong = check_output(p, host_out, x, variant == VAR_CUB && p->dim == 1, first, sizeof first);
     if (variant == VAR_DET && !is_int(p) && row.wrong == 0) { /* the order, not only the bound */
       const int64_t off = det_mismatches(p, r->host_idx, r->host_src, host_out);
       row.wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
@@ -706,6 +756,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   }
   r.ctx = ctx;
   r.p = p;
+  r.bufs = &bufs;
   make_src(p, src);
   r.host_src = src;
   r.host_idx = idx;
@@ -724,6 +775,8 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
       goto out;
     snprintf(r.det_instructions, sizeof r.det_instructions, "%s", probe.instructions);
   }
+  r.dsm = (struct atl__scatter_dsm){.rows = p->rows, .targets = p->targets, .wg = p->wg_size,
+                                    .idx_bytes = (unsigned)index_bytes(p), .src = r.src, .idx = r.idx, .out = r.out};
   if ((p->variants & (1u << VAR_PART | 1u << VAR_AUTO)) && p->part_keys == PART_BUCKET &&
       ((err = atl__app_alloc(ctx, &bufs, p->rows * 8, &r.pairs)) ||
        (err = atl__app_alloc(ctx, &bufs, (3 * PART_MAX + 1) * 4, &r.meta))))
@@ -808,6 +861,15 @@ static int scatter_check(const struct atl_device_info *d, const void *params, ch
                         p->partitions, (unsigned long long)p->targets);
   if (p->dists == 0 || p->variants == 0)
     return atl__app_why(why, len, "dist and variants: name at least one of each");
+  const int clusters = d->kernels_cuda_c && d->has_vector_f32_red; /* sm_90 */
+  if ((p->dsm_cluster & (p->dsm_cluster - 1)) || (p->dsm_cluster > 1 && !clusters))
+    return atl__app_why(why, len, "dsm-cluster %u is not allowed: 0 (from the device) or a power of two up to 16, "
+                        "more than 1 only on CUDA sm_90 or later (%s)", p->dsm_cluster, d->name);
+  if ((p->dsm_cache & (p->dsm_cache - 1)) || p->dsm_cache == 1)
+    return atl__app_why(why, len, "dsm-cache %u is not allowed: 0 (none) or a power of two from 2", p->dsm_cache);
+  if ((p->dsm_words & (p->dsm_words - 1)) || p->dsm_words == 1) /* 1: PoCL 3.1 fails to compile the table's loops */
+    return atl__app_why(why, len, "dsm-words %u is not allowed: 0 (from the bins and the local memory) or a power "
+                        "of two from 2", p->dsm_words);
   return 0;
 }
 
@@ -838,10 +900,12 @@ static const struct atl_app_option scatter_options[] = {
                             "red.global.add.v4.f32), det (deterministic: a stable radix sort of the keys, then "
                             "each output row summed by one warp in row order; bit-identical on every grid), bins "
                             "(dim 1: a work-item per row, a work-group's frequent keys summed in a local hash "
-                            "table first), part (one launch per range of keys whose output rows fit the L2, "
+                            "table first), dsm (dim 1, integer weights: counters in local memory, on sm_90 spread over "
+                            "a thread-block cluster's distributed shared memory, the bins past them by L2 atomics "
+                            "beside them), part (one launch per range of keys whose output rows fit the L2, "
                             "--partitions), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
-                            "in-run baseline on CUDA, f32 at dim 64 with i32 keys), auto (one of atomic, run, "
-                            "block, bins, part, picked by dim, the output against the L2 and the keys' measured "
+                            "in-run baseline on CUDA, f32 at dim 64 with i32 keys; at dim 1 with integer weights "
+                            "HistogramEven's counts), auto (one of atomic, run, block, bins, part, dsm, picked by dim, the output against the L2 and the keys' measured "
                             "runs and head) or all; the copy ceiling always runs"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
@@ -870,6 +934,27 @@ static const struct atl_app_option scatter_options[] = {
     {"part-hot", ATL_APP_OPT_CHOICE, P(part_hot), .names = part_hot_names, .nnames = 2, .def = "none", .arg = "HOW",
      .help = "the part variant's hot key (CUDA): none, or warp (each warp sums the first key it sees recur in its "
              "registers, every later row of it without an atomic, and adds it once at its end)"},
+    {"part-prefetch", ATL_APP_OPT_CHOICE, P(part_prefetch), .names = part_prefetch_names, .nnames = 2, .def = "l2",
+     .arg = "HOW", .help = "the part variant's output rows (CUDA, over several ranges): none, or l2 (each launch first "
+                           "asks its range's output rows into the L2 in address order, kept there; the H100's round "
+                           "7c, uniform keys over 11 ranges: 1.532 ms against 1.569)"},
+    {"dsm-cluster", ATL_APP_OPT_U32, P(dsm_cluster), .max = 16, .def = "0", .arg = "N",
+     .help = "work-groups of a thread-block cluster the dsm variant spreads its table over (0: 16 on CUDA sm_90, "
+             "else 1)"},
+    {"dsm-cache", ATL_APP_OPT_U32, P(dsm_cache), .max = 1u << 14, .def = "0", .arg = "N",
+     .help = "slots of the dsm variant's per-work-group cache of keys (a power of two, 8 bytes each; 0: none): the "
+             "first keys that hash to a free slot are summed in local memory, a zipf head's hot bins among them"},
+    {"dsm-beyond", ATL_APP_OPT_CHOICE, P(dsm_beyond), .names = dsm_beyond_names, .nnames = 2, .def = "global",
+     .arg = "HOW", .help = "the bins past the dsm variant's table: launch (one more launch per range of bins, each "
+                           "reading every key) or global (the one launch adds them to the output with L2 atomics, "
+                           "beside the table's: --dsm-words sets the share; the H100's round 7b: 2^20 bins, uniform "
+                           "keys, 0.657 ms against atomic's 0.829)"},
+    {"dsm-counters", ATL_APP_OPT_CHOICE, P(dsm_counters), .names = dsm_counter_names, .nnames = 2, .def = "32",
+     .arg = "BITS", .help = "the dsm variant's counters: 16 (two bins a word, atomics that return the old word to "
+                            "track carries) or 32 (a bin a word, reductions that return nothing; half the bins)"},
+    {"dsm-words", ATL_APP_OPT_U32, P(dsm_words), .max = 1u << 30, .def = "0", .arg = "N",
+     .help = "32-bit words (two 16-bit counters each) of the dsm variant's table a work-group holds, a power of two "
+             "(0: enough for every bin in one launch, at most its local memory; fewer: more launches)"},
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
     {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
      .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "

@@ -22,7 +22,7 @@ struct atl__scatter_pick atl__scatter_auto_rule(const struct atl__scatter_stats 
   if (s->dim == 1 && (s->run_share >= 0.5 || s->head_share >= 0.05))
     return (struct atl__scatter_pick){"bins", 0};
   if (s->dim == 1)
-    return (struct atl__scatter_pick){s->part_fast && beyond_l2 ? "part" : "atomic", 0};
+    return (struct atl__scatter_pick){s->part_fast && beyond_l2 ? "part" : s->dsm_fast ? "dsm" : "atomic", 0};
   if (s->head_share >= 0.05)
     return s->part_fast ? (struct atl__scatter_pick){"part", 1} : (struct atl__scatter_pick){"block", 0};
   if (s->run_share >= 0.5)

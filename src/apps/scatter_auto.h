@@ -15,10 +15,11 @@ struct atl__scatter_stats {
   uint64_t out_bytes;  /* the output's bytes */
   uint64_t l2_bytes;   /* the device's L2 (0: unknown) */
   int part_fast;       /* the part variant has its warp path (match-any, local table: CUDA C, 32-bit types or an even dim) */
+  int dsm_fast;        /* the dsm variant's table spans a thread-block cluster (CUDA sm_90) and the weights are integers */
 };
 
 struct atl__scatter_pick {
-  const char *variant; /* a variant's name: atomic, run, block, bins or part */
+  const char *variant; /* a variant's name: atomic, run, block, bins, part or dsm */
   uint32_t partitions; /* part: 1, or 0 for as many ranges as fit the output into half the L2 */
 };
 

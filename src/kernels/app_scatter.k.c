@@ -264,6 +264,9 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
 #if !defined(PART_HOT)
 #define PART_HOT 0
 #endif
+#if !defined(PART_PREFETCH)
+#define PART_PREFETCH 0
+#endif
 
 /* --part-hot warp: a warp's own hot key, summed in its registers. The first key the warp sees recur within a
  * step (a zipf head's rank 0 most often, the hot row always) becomes its key; from the next step on, that key's
@@ -479,6 +482,14 @@ ATL_KERNEL void __launch_bounds__(WARPS * LANES)
   ATL_SHARED struct part_shared sh;
   const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
   struct part_hot hot;
+#if PART_PREFETCH
+  /* --part-prefetch l2: the range's output rows asked into the L2 first, a 128-byte line a work-item in address
+   * order, kept there (evict_last) while keys and rows stream past evict-first: without it each output row
+   * comes from DRAM at its first update, in the keys' random order. */
+  for (ulong e = (ulong)lo * D * sizeof(T) + atl_global_id64() * 128u; e < (ulong)hi * D * sizeof(T);
+       e += atl_global_size64() * 128u)
+    asm volatile("prefetch.global.L2::evict_last [%0];" ::"l"((const char *)out + e));
+#endif
   part_begin(&sh, &hot);
   /* Steps of 32 rows, step s by warp s mod the warps (one wave of them): sorted keys, whose rows of a range are
    * neighbours, spread over every warp too. The same steps for every lane: the votes need them all. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: app scatter on CUDA at a small size, every type (f32, u32, i32, bf16 with
 # sm_90's packed red.add.noftz.bf16x2 and v4.bf16x2, f16 with .f16x2, odd D's straddling pairs included), both
-# key types and every variant verify (part over 3, 5 and 7 ranges of keys too: its vector, scalar and 16-bit paths, rereading the keys and bucketed); det gives one output hash on
+# key types and every variant verify (dsm's cluster of 16, 8 and 1, one launch and many; CUB's counts at 2^20 bins) (part over 3, 5 and 7 ranges of keys too: its vector, scalar and 16-bit paths, rereading the keys and bucketed); det gives one output hash on
 # 5 grids and work-group sizes. Skipped (77) where CUDA is unavailable.
 . "$(dirname "$0")/lib.sh"
 if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
@@ -14,20 +14,27 @@ S="app scatter --backend cuda --rows 300000 --targets 20000 --samples 2"
 cat >"$WORK/check.py" <<'PY'
 import atl_json, sys
 rows = atl_json.load(sys.argv[1])["rows"]
-want = 1 + 5 * (1 if "--variants" in sys.argv[2] else 9)
+spec = sys.argv[2].split()
+want = 1 + 5 * (len(spec[spec.index("--variants") + 1].split(",")) if "--variants" in spec else 10)
 bad = [(r["variant"], r["status"], r["reason"]) for r in rows
        if not (r["status"] == "ok" and r["verified"]) and
-       not (r["variant"].split("/")[-1] in ("vector", "bins", "cub") and r["status"] == "unsupported")]
+       not (r["variant"].split("/")[-1] in ("vector", "bins", "dsm", "cub") and r["status"] == "unsupported")]
 assert not bad and len(rows) == want, (bad, len(rows))
 PY
 scatter_specs 120 "$WORK/check.py" "CUDA app scatter" "--type f32 --dim 64" "--type u32 --dim 1 --index i64" "--type i32 --dim 7" "--type bf16 --dim 64" \
   "--type f16 --dim 33 --index i64" "--type bf16 --dim 5" "--type f16 --dim 64" "--type bf16 --dim 1" \
-  "--type f32 --dim 64 --partitions 7 --variants part" "--type u32 --dim 33 --index i64 --partitions 3 --variants part" \
+  "--type f32 --dim 64 --partitions 7 --variants part --part-prefetch none" "--type u32 --dim 33 --index i64 --partitions 3 --variants part" \
   "--type bf16 --dim 64 --partitions 5 --variants part" \
   "--type f32 --dim 64 --partitions 7 --variants part --part-keys bucket --part-batch 4" \
   "--type i32 --dim 33 --index i64 --partitions 3 --variants part --part-keys bucket --part-batch 2" \
   "--type bf16 --dim 64 --partitions 1 --variants part --part-table seen --part-hot warp --part-batch 2" \
-  "--type f16 --dim 34 --index i64 --partitions 3 --variants part --part-hot warp"
+  "--type f16 --dim 34 --index i64 --partitions 3 --variants part --part-hot warp" \
+  "--type u32 --dim 1 --targets 1048576 --variants dsm,cub" "--type i32 --dim 1 --index i64 --variants dsm" \
+  "--type u32 --dim 1 --targets 3 --variants dsm --dsm-cache 2048 --dsm-counters 16 --dsm-beyond launch" \
+  "--type u32 --dim 1 --targets 100000 --dsm-cluster 8 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
+  "--type u32 --dim 1 --targets 100000 --dsm-cluster 1 --dsm-words 2048 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
+  "--type u32 --dim 1 --targets 100000 --dsm-words 1024 --dsm-counters 16 --variants dsm" \
+  "--type i32 --dim 1 --targets 100000 --dsm-words 1024 --dsm-beyond launch --variants dsm"
 scatter_det_grids "CUDA det" 120 "--groups 0" "--groups 1" "--groups 132 --wg-size 64" "--groups 4096 --wg-size 1024" \
   "--groups 77 --wg-size 96" -- $S --dim 64
 finish

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# app scatter on the CPU (PoCL): every distribution and variant (bins at dim 1, where auto picks it; part at
+# app scatter on the CPU (PoCL): every distribution and variant (bins and dsm at dim 1, dsm's 16-bit counters
+# carrying and wrapping at 3 bins of 20000 rows, over 10 launches at 37 bins, negative i32 weights, its key
+# cache, the bins past its table added to the output in its one launch, its 32-bit counters; part at
 # 1, 3, 11 and 500 ranges of keys, and bucketed at 3, 7 and 499), f32,
 # bf16 and f16 (against the float64 sum within the summation bound; odd dims: 16-bit pairs that straddle words) and u32 / i32 (exact), i32 and i64 keys, each row verified, the copy
 # ceiling first; the check can fail (a skewed reference is caught); det is bit-identical on every grid and
@@ -10,7 +12,9 @@ S="app scatter --rows 3000 --targets 500 --samples 2"
 cat >"$WORK/check.py" <<'PY'
 import atl_json, sys
 rows = atl_json.load(sys.argv[1])["rows"]
-assert len(rows) == 1 + (2 if "--dist" in sys.argv[2] else 5) * 9, len(rows)
+spec = sys.argv[2].split()
+nvar = len(spec[spec.index("--variants") + 1].split(",")) if "--variants" in spec else 10
+assert len(rows) == 1 + (2 if "--dist" in sys.argv[2] else 5) * nvar, len(rows)
 assert rows[0]["variant"].endswith("/copy-ceiling"), rows[0]["variant"]
 dim1 = "--dim 1 " in sys.argv[2] + " "
 for r in rows:
@@ -20,8 +24,9 @@ for r in rows:
     if r["variant"].endswith("/cub"):  # the CUB baseline: CUDA only, and says so
         assert r["status"] == "unsupported" and ("CUDA" in r["reason"] or "dim 64" in r["reason"]), r
         continue
-    if r["variant"].endswith("/bins") and not dim1:  # the bincount's variant: dim 1 only, and says so
-        assert r["status"] == "unsupported" and "dim 1 only" in r["reason"], r
+    if (r["variant"].endswith("/bins") and not dim1) or \
+            (r["variant"].endswith("/dsm") and not (dim1 and r["variant"].startswith(("u32", "i32")))):
+        assert r["status"] == "unsupported" and "dim 1 only" in r["reason"], r  # the bincount's variants say so
         continue
     assert r["status"] == "ok" and r["verified"], (r["variant"], r["reason"])
     if r["variant"].endswith("/auto"):  # auto names what it ran, never det; bins only at dim 1
@@ -42,9 +47,15 @@ scatter_specs 300 "$WORK/check.py" "scatter" "--type f32 --dim 64" "--type u32 -
   "--type f16 --dim 2 --index i64 --dist zipf,sorted" "--type bf16 --dim 1 --bin-rows 700 --wg-size 64" \
   "--type f32 --dim 1 --index i64 --dist zipf,hot --bin-rows 1000" "--type f32 --dim 64 --partitions 3" \
   "--type u32 --dim 5 --index i64 --partitions 500" "--type f16 --dim 7 --partitions 11 --dist zipf,hot" \
-  "--type f32 --dim 64 --partitions 3 --part-keys bucket --part-batch 4" \
+  "--type f32 --dim 64 --partitions 3 --part-keys bucket --part-batch 4 --part-prefetch none" \
   "--type i32 --dim 5 --index i64 --partitions 499 --part-keys bucket --dist zipf,hot" \
-  "--type bf16 --dim 33 --partitions 7 --part-keys bucket --dist uniform,sorted"
+  "--type bf16 --dim 33 --partitions 7 --part-keys bucket --dist uniform,sorted" \
+  "--type u32 --dim 1 --rows 20000 --targets 3 --dsm-words 2 --dsm-counters 16 --dsm-beyond launch --variants dsm,atomic" \
+  "--type i32 --dim 1 --index i64 --rows 20000 --targets 37 --dsm-words 2 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
+  "--type u32 --dim 1 --rows 20000 --targets 37 --dsm-words 4 --dsm-cache 8 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
+  "--type i32 --dim 1 --rows 20000 --targets 37 --dsm-words 2 --dsm-counters 16 --variants dsm,atomic" \
+  "--type u32 --dim 1 --index i64 --rows 20000 --targets 37 --dsm-words 4 --dsm-counters 32 --variants dsm" \
+  "--type i32 --dim 1 --rows 20000 --targets 500 --dsm-words 64 --dsm-counters 32 --dsm-beyond global --variants dsm"
 # det: bit-identical output on 5 grids and work-group sizes (the hash of the output bytes), every row within
 # the bound and equal bit for bit to the host's emulation of its fixed order; 20000 rows: 5 chunks, 20 tiles.
 scatter_det_grids det 300 "--groups 1" "--groups 3 --wg-size 64" "--groups 0 --wg-size 32" "--groups 7 --wg-size 128" \
@@ -82,4 +93,10 @@ expect_usage_error "groups" app scatter --groups -1
 expect_usage_error "partitions" app scatter --targets 500 --partitions 501
 expect_usage_error "part-keys" app scatter --part-keys sort
 expect_usage_error "part-batch" app scatter --part-batch 9
+expect_usage_error "part-prefetch" app scatter --part-prefetch l1
+expect_usage_error "dsm-words" app scatter --dsm-words 3
+expect_usage_error "dsm-cache" app scatter --dsm-cache 6
+expect_usage_error "dsm-beyond" app scatter --dsm-beyond l2
+expect_usage_error "dsm-counters" app scatter --dsm-counters 8
+expect_usage_error "dsm-cluster" app scatter --backend opencl --dsm-cluster 2
 finish

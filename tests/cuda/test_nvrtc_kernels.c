@@ -192,6 +192,13 @@ static const struct app_case {
   {"app_scatter_det", "D=64 TYPE_bf16 IDX_T=uint CHUNK=4096u TILE=1024u WG=256", 0},
   /* 1024 a group: __launch_bounds__ holds det_combine to 64 registers (72 without: no launch on the H100) */
   {"app_scatter_det", "D=64 TYPE_f32 IDX_T=uint CHUNK=4096u TILE=1024u WG=1024", 0},
+  /* the dsm bincount: a 16-block cluster's table (sm_90; sm_80 compiles it without the cluster), one group's */
+  {"app_scatter_dsm", "IDX_T=uint CLUSTER=16 LOG2_WORDS=15 CHUNK=16384u WG=1024", 0},
+  {"app_scatter_dsm", "IDX_T=ulong CLUSTER=1 LOG2_WORDS=12 CHUNK=4096u WG=256", 0},
+  {"app_scatter_dsm", "IDX_T=uint CLUSTER=16 LOG2_WORDS=15 CHUNK=16384u WG=1024 CACHE_LOG2=11", 0},
+  {"app_scatter_dsm", "IDX_T=uint CLUSTER=16 LOG2_WORDS=14 CHUNK=16384u WG=1024 BEYOND=1", 0},
+  {"app_scatter_dsm", "IDX_T=uint CLUSTER=16 LOG2_WORDS=15 CHUNK=16384u WG=1024 BEYOND=1 WIDE=1", 0},
+  {"app_scatter_dsm", "IDX_T=ulong CLUSTER=1 LOG2_WORDS=10 CHUNK=4096u WG=256 WIDE=1", 0},
   {"app_scatter", "D=64 TYPE_bf16 IDX_T=ulong VARIANT_atomic", 0},
   {"app_scatter", "D=64 TYPE_f16 IDX_T=uint VARIANT_run", 0},
   {"app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_block SLOTS=128u BLOCK_ROWS=4096u", 0},
@@ -207,6 +214,8 @@ static const struct app_case {
    * back to the atomic path */
   {"app_scatter", "D=64 TYPE_bf16 IDX_T=ulong VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=2u PART_SEEN=1", 0},
   {"app_scatter", "D=34 TYPE_f16 IDX_T=uint VARIANT_part SLOTS=240u WARPS=32u PART_BATCH=4u", 0},
+  /* --part-prefetch l2: the range's output rows into the L2 first (prefetch.global.L2::evict_last) */
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u WARPS=16u PART_BATCH=2u PART_SEEN=1 PART_PREFETCH=1", 0},
   {"app_scatter", "D=33 TYPE_bf16 IDX_T=uint VARIANT_part SLOTS=248u", 0},
   {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u PART_SEEN=1", 0},
   /* the warp's hot key in registers (f32 4 a unit, 16-bit 8 or 2, u32 at D = 1: one lane busy) */

@@ -8,16 +8,22 @@
 #include "apps/scatter_auto.h"
 #include "check.h"
 
-static int picks(uint32_t dim, double run, double head, uint64_t out, uint64_t l2, int fast, const char *variant,
-                 uint32_t parts)
+static int picks_dsm(uint32_t dim, double run, double head, uint64_t out, uint64_t l2, int fast, int dsm,
+                     const char *variant, uint32_t parts)
 {
-  const struct atl__scatter_stats s = {dim, run, head, out, l2, fast};
+  const struct atl__scatter_stats s = {dim, run, head, out, l2, fast, dsm};
   const struct atl__scatter_pick p = atl__scatter_auto_rule(&s);
   if (strcmp(p.variant, variant) == 0 && p.partitions == parts)
     return 1;
-  printf("  dim %u run %.3f head %.3f out %llu l2 %llu fast %d: %s/%u, expected %s/%u\n", dim, run, head,
-         (unsigned long long)out, (unsigned long long)l2, fast, p.variant, p.partitions, variant, parts);
+  printf("  dim %u run %.3f head %.3f out %llu l2 %llu fast %d dsm %d: %s/%u, expected %s/%u\n", dim, run, head,
+         (unsigned long long)out, (unsigned long long)l2, fast, dsm, p.variant, p.partitions, variant, parts);
   return 0;
+}
+
+static int picks(uint32_t dim, double run, double head, uint64_t out, uint64_t l2, int fast, const char *variant,
+                 uint32_t parts)
+{
+  return picks_dsm(dim, run, head, out, l2, fast, 0, variant, parts);
 }
 
 int main(void)
@@ -50,5 +56,10 @@ int main(void)
   CHECK(picks(1, 0.0, 0.0, 64ull << 20, l2, 1, "part", 0));
   CHECK(picks(1, 0.0, 0.0, 4ull << 20, l2, 1, "atomic", 0));
   CHECK(picks(1, 0.0, 0.0, 64ull << 20, l2, 0, "atomic", 0));
+  /* dim 1 with clusters (sm_90, integer weights): dsm's table beside the L2 for uniform keys into 2^20 bins
+   * (round 7b); the head still bins, beyond half the L2 still part */
+  CHECK(picks_dsm(1, 0.0, 0.0, 4ull << 20, l2, 1, 1, "dsm", 0));
+  CHECK(picks_dsm(1, 0.0, 0.562, 4ull << 20, l2, 1, 1, "bins", 0));
+  CHECK(picks_dsm(1, 0.0, 0.0, 64ull << 20, l2, 1, 1, "part", 0));
   return check_exit("test_scatter_auto");
 }

@@ -420,6 +420,9 @@ static int cu_launch(void *handle, void *kernel, const struct atl_launch *launch
                                                                   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                                   (int)dyn_shared)
                                          : CUDA_SUCCESS;
+  /* A kernel whose cluster spans more than 8 blocks (app_scatter_dsm.k.c's 16, __cluster_dims__) must opt in too. */
+  if (rc == CUDA_SUCCESS && d->cc_major >= 9)
+    rc = api.cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
   if (rc == CUDA_SUCCESS)
     rc = api.cuEventCreate(&start, CU_EVENT_DEFAULT);
   if (rc == CUDA_SUCCESS)
