@@ -48,6 +48,32 @@ if [ -s "$OUT/cas-chain.csv" ] && $A model l2 --counters "$OUT/cas-chain.csv" --
   cp "$OUT/cas-chain.csv" "$V/"
 fi
 grep -i -m1 "^chain" "$W/chain.txt" >>"$S" 2>/dev/null || { echo "chain: none" >>"$S"; cat "$W/chain.txt" >>"$L" 2>/dev/null; }
+# the same copy at 16 warps a SM (2048 blocks of 32: a DRAM load like the strategies' 20-45% of the achievable),
+# not read by the model: what the load does to the round trip (OUT/round-trip-16w.csv, its line in S)
+step rt16 12 "$NCU" --clock-control none --kernel-name scatter_add --force-overwrite -o "$W/rt16" \
+  --metrics "$GPU_L2_METRICS,sm__cycles_elapsed.avg,smsp__inst_executed_op_shared_atom_dot_cas.sum,dram__bytes.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed" \
+  ${RT/--rows-per-warp 4096/--rows-per-warp 512} &&
+  "$NCU" --import "$W/rt16.ncu-rep" --csv --page raw --print-units base >"$OUT/round-trip-16w.csv" 2>>"$L"
+python3 - "$OUT/cas-chain.csv" "$OUT/round-trip-16w.csv" >>"$S" 2>>"$L" <<'PY'
+import csv, sys, statistics
+num = lambda v: float((v or "0").replace(",", "") or 0)
+for path in sys.argv[1:]:
+    try:
+        rows = list(csv.reader(open(path)))
+    except OSError:
+        continue
+    h = rows[0]
+    v = []
+    for r in rows[2:]:
+        d = dict(zip(h, r))
+        if num(d.get("lts__t_requests_op_atom.sum")) + num(d.get("lts__t_requests_op_red.sum")) > 0 or not num(d.get("dram__bytes.sum")):
+            continue
+        items = num(d.get("launch__grid_size")) * num(d.get("launch__block_size"))
+        v.append((num(d.get("sm__cycles_elapsed.avg")) / (num(d["dram__bytes.sum"]) / 8 / items), items / 32 / 132,
+                  num(d.get("dram__throughput.avg.pct_of_peak_sustained_elapsed"))))
+    for rt, w, pct in v:
+        print(f"round trip {path.split('/')[-1]}: {rt:.0f} SM cycles an element, {w:.1f} warps a SM, DRAM {pct:.1f}% of peak")
+PY
 
 # 2. the pairs (most telling first: the suite's order), within what is left of 118 s; the suite killed at 128 s
 left=$((118 - ($(date +%s) - T0)))
