@@ -421,6 +421,54 @@ static void round7_exports(void)
     if (strcmp(p.s[i].name, "privatized") == 0)
       CHECK(strcmp(p.s[i].bound_by, "latency") == 0 && fabs(p.s[i].speedup / 19.78 - 1) < 0.3 &&
             p.s[i].speedup < 25);
+  /* round 8: with a load's round trip (565 SM cycles), a warp's rows one after another: 6 waves of 32 rows, each the
+   * key's and two columns' round trips and two CAS loops (2.1 M warp-instructions over 1.05 M updates: 2 steps) */
+  cal.round_trip = 565;
+  atl_l2_predict(&cal, &hot, &u, &p);
+  const double clk = hot.sm_elapsed / hot.duration_ns;
+  CHECK(p.steps == 2);
+  CHECK_NEAR(p.loop_ns, 6 * 32 * 2 * 8 * p.chain_cycles / clk);
+  CHECK_NEAR(p.load_ns, 6 * 32 * 3 * 565 / clk);
+  for (size_t i = 0; i < p.count; i++) /* 19.05x against the 19.78x measured */
+    if (strcmp(p.s[i].name, "privatized") == 0)
+      CHECK(fabs(p.s[i].speedup / 19.78 - 1) < 0.06);
+  /* the loads never beat the DRAM floor */
+  cal.round_trip = 1;
+  atl_l2_predict(&cal, &hot, &u, &p);
+  CHECK_NEAR(p.load_ns, p.dram_ns);
+  /* rows of half a warp (dim 16): two rows an atomic instruction, one loop a row: steps 1, rows twice the instructions */
+  cal.round_trip = 565, hot.l1_requests = 1048576 / 2.0;
+  atl_l2_predict(&cal, &hot, &u, &p);
+  CHECK(p.steps == 1);
+  CHECK_NEAR(p.loop_ns, 6 * 32 * 8 * p.chain_cycles / clk);
+}
+
+/* A load's round trip from the streaming launches of an export (round 8): the REAL H100 copy ceiling of round 7's call
+ * 2 (tests/data/ncu-h100-dram-copy-r7.csv), 4096 blocks of 256 at 8 a SM (4 waves on 132 SMs), 520.4 MB moved: 62.0
+ * elements a work-item, 215.4 us at the 1.98 GHz clock (the export has no SM cycles): 1719 cycles an element
+ * (saturated: the calibration runs at 2 warps a SM); its atomic launches do not count. */
+static void round_trip(void)
+{
+  char why[512] = "";
+  struct atl_l2_report r = {NULL, 0};
+  const int read = atl_l2_read_file(ATL_TEST_DATA_DIR "/ncu-h100-dram-copy-r7.csv", &r, why, sizeof why);
+  if (!CHECK(read == 0 && r.count == 4)) {
+    fprintf(stderr, "  %s\n", why);
+    if (read == 0)
+      atl_l2_report_release(&r);
+    return;
+  }
+  const double rt = atl_l2_round_trip(&r);
+  if (!CHECK(fabs(rt / 1719 - 1) < 0.01))
+    fprintf(stderr, "  round trip %g\n", rt);
+  /* one launch of 256 blocks of one warp: one wave, its elements one round trip each */
+  struct atl_l2_counters one = r.kernels[0];
+  one.grid_size = 256, one.block_size = 32, one.sm_elapsed = 8192 * 600.0, one.dram_bytes = 256 * 32 * 8192 * 8.0;
+  struct atl_l2_report r1 = {&one, 1};
+  CHECK_NEAR(atl_l2_round_trip(&r1), 600);
+  one.requests = 5; /* an atomic launch is not a streaming one */
+  CHECK(atl_l2_round_trip(&r1) == 0);
+  atl_l2_report_release(&r);
 }
 
 /* The achievable DRAM share: the median over the launches without atomics; none is an error. */
@@ -509,6 +557,7 @@ int main(void)
   cas_chain();
   private_chain();
   round7_exports();
+  round_trip();
   real_export();
   bad_exports();
   return check_exit("test_l2model");

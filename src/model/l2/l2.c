@@ -279,8 +279,10 @@ int atl_l2_calibration_read_file(struct atl_l2_calibration *cal, enum atl_l2_cal
       if (r.kernels[i].requests == 0 && r.kernels[i].dram_pct > 0 && atl_l2_launch_warps(&r.kernels[i]) > 0)
         cal->dram_warps = (cal->dram_warps * (double)n + atl_l2_launch_warps(&r.kernels[i])) / (double)(n + 1), n++;
   }
-  else if (which == ATL_L2_FILE_CAS_CHAIN)
+  else if (which == ATL_L2_FILE_CAS_CHAIN) {
     err = atl_l2_cas_chain(&r, cal->chain, &cal->chain_count, why, why_len);
+    cal->round_trip = err ? 0 : atl_l2_round_trip(&r); /* its streaming launches, where the export has them */
+  }
   else
     err = atl_l2_cycles_per_request(&r,
                                     which == ATL_L2_FILE_SAME       ? cal->s_same
