@@ -9,7 +9,7 @@
 #      warps a block again (round 7: +32.7%) and the four shapes of round8/PREDICTIONS.md (dim 32 / 16 warps, dim 128
 #      / 8 warps, dim 32 / 2 warps, dim 16 / 8 warps), through scripts/gpu-diagnose-validate.sh with the L2 sector
 #      metrics, whose analysis runs in the call (validate/validation.json, validation-summary.txt);
-#   3. seed 000's speedup model (`app swatomic --experiment`, CUDA, 9 samples a grid, where time is left) with the
+#   3. seed 000's speedup model (`app swatomic --experiment`, CUDA, 7 samples a grid, where 18 s are left) with the
 #      H200 CUDA run's constants fitted on all its grids (relative least squares), on its grids 8, 128, 1024 (round
 #      7's), and on this call's own grids 8, 128, 1024 (the other 6 out of sample).
 # The GPU machine gets no results/: the float shares (the scatter kernels' REDG.E.ADD.F32, round 6's SASS) and the
@@ -50,7 +50,7 @@ fi
 grep -i -m1 "^chain" "$W/chain.txt" >>"$S" 2>/dev/null || { echo "chain: none" >>"$S"; cat "$W/chain.txt" >>"$L" 2>/dev/null; }
 # the same copy at 16 warps a SM (2048 blocks of 32: a DRAM load like the strategies' 20-45% of the achievable),
 # not read by the model: what the load does to the round trip (OUT/round-trip-16w.csv, its line in S)
-step rt16 12 "$NCU" --clock-control none --kernel-name scatter_add --force-overwrite -o "$W/rt16" \
+step rt16 9 "$NCU" --clock-control none --kernel-name scatter_add --force-overwrite -o "$W/rt16" \
   --metrics "$GPU_L2_METRICS,sm__cycles_elapsed.avg,smsp__inst_executed_op_shared_atom_dot_cas.sum,dram__bytes.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed" \
   ${RT/--rows-per-warp 4096/--rows-per-warp 512} &&
   "$NCU" --import "$W/rt16.ncu-rep" --csv --page raw --print-units base >"$OUT/round-trip-16w.csv" 2>>"$L"
@@ -75,19 +75,20 @@ for path in sys.argv[1:]:
         print(f"round trip {path.split('/')[-1]}: {rt:.0f} SM cycles an element, {w:.1f} warps a SM, DRAM {pct:.1f}% of peak")
 PY
 
-# 2. the pairs (most telling first: the suite's order), within what is left of 118 s; the suite killed at 128 s
-left=$((118 - ($(date +%s) - T0)))
-GPU_DIAGNOSE_EXTRA_METRICS=$X gpu_diagnose_validate $((left - 12)) \
-  "scatter-hot-(d32-w8|d32-w16|d128-w8|d32-w2|d16-w8)-.*" $((left + 10))
+# 2. the pairs (most telling first: the suite's order; about 8 s each, its calibrations 17 s), the programs within
+# what is left of 118 s, the suite (its analysis included) killed at 128 s after the start
+left=$((124 - ($(date +%s) - T0)))
+GPU_DIAGNOSE_EXTRA_METRICS=$X gpu_diagnose_validate $((left - 6)) \
+  "scatter-hot-(d32-w8|d32-w16|d128-w8|d32-w2|d16-w8)-.*" $((left + 4))
 
 # 3. seed 000's speedup model with what is left of 150 s
 left=$((150 - ($(date +%s) - T0)))
 H200=$W/h200-swatomic.json
 gzip -dc scripts/data/swatomic-h200-cuda-fit.json.gz >"$H200"
 f="$OUT/swatomic-cuda.json"
-if [ "$left" -ge 22 ]; then
-  step swatomic-cuda $((left - 3)) $A app swatomic --backend cuda --wg-size 256 --groups 8:max:x2 --iters 8 \
-    --samples 9 --spin-bound 4194304 --experiment -o "$f"
+if [ "$left" -ge 18 ]; then
+  step swatomic-cuda $((left - 2)) $A app swatomic --backend cuda --wg-size 256 --groups 8:max:x2 --iters 8 \
+    --samples 7 --spin-bound 4194304 --experiment -o "$f"
 else
   step_note "swatomic: skipped, $left s left"
 fi
