@@ -257,6 +257,10 @@ double atl_l2_chain_cycles(const struct atl_l2_calibration *cal, double warps);
  */
 double atl_l2_private_blocks(const struct atl_l2_counters *k, double table_bytes);
 
+/** A hot word's updates in launch @p k: the busiest slice's sector accesses over its distinct sectors (each sector
+ * misses once, ncu flushing the L2 before a pass) where counted, never above its requests; else its requests. */
+double atl_l2_hot_updates(const struct atl_l2_counters *k);
+
 /** Resident warps a SM of launch @p k: atl_l2_private_blocks without a table x its warps a block (0: unknown). */
 double atl_l2_launch_warps(const struct atl_l2_counters *k);
 
@@ -297,6 +301,8 @@ struct atl_l2_prediction {
   double load_ns;       /**< their loads: with a round trip calibrated, (1 + steps) round trips a row (never below the
                              DRAM floor); else the DRAM floor stretched by the calibration's warps over the table's */
   double table_ns;      /**< the blocks' clears and flushes of their tables: its bytes twice at the pass cost */
+  double contenders;    /**< with a round trip: the warps a loop meets on its word, 1 + (E - 1) x the loops' share of a
+                             row (a fixed point; chain_cycles is c at it); 0 without */
   double steps;         /**< a warp's CAS loops a row: max(1, atomic warp-instructions / the hot word's updates); 0
                              where the loads are priced by bytes (no round trip calibrated) */
   double bank_passes; /**< privatized: shared passes per warp-instruction its keys leave (bank conflicts; 0: not

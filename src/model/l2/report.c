@@ -59,10 +59,11 @@ static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, cons
     fprintf(f, "      private float adds: the hot word's %.4g updates, %.3g tables resident a SM%s, %.3g SM cycles an update "
                "by %.3g contending warps: the warps' loads %.4g us, their CAS loops %.4g us, the tables' clears and "
                "flushes %.4g us\n", p->chain_updates, p->tables, cal->table_bytes > 0 ? " with the table" : "",
-            p->chain_cycles, p->chain_warps, p->load_ns / 1e3, p->loop_ns / 1e3, p->table_ns / 1e3);
+            p->chain_cycles, p->contenders > 0 ? p->contenders : p->chain_warps, p->load_ns / 1e3, p->loop_ns / 1e3,
+            p->table_ns / 1e3);
   if (p->steps > 0)
-    fprintf(f, "      (round trips: a warp's rows one after another, each %.3g loads of %.4g SM cycles and %.3g CAS loops)\n",
-            1 + p->steps, cal->round_trip, p->steps);
+    fprintf(f, "      (round trips: a warp's rows one after another, each %.3g loads of %.4g SM cycles and %.3g CAS loops, "
+               "%.3g warps in their loops at a time)\n", 1 + p->steps, cal->round_trip, p->steps, p->contenders);
   for (size_t i = 0; i < p->count; i++)
     fprintf(f, "        %-17s %9.3gx  after %.4g us (bound by %s; L2 %.4g us, shared %.4g us, latency %.4g us)%s\n",
             p->s[i].name, p->s[i].speedup, p->s[i].after_ns / 1e3, p->s[i].bound_by, p->s[i].l2_ns / 1e3,
