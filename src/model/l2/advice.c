@@ -123,7 +123,8 @@ static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2
     out->steps = fmax(1, instructions / updates);
     const double rows = waves * updates / k->grid_size / out->chain_warps; /* a warp-slot's rows, one after another */
     /* a block's other warps contend for a word only while they are in their own loops, the rest of their row they
-     * wait for loads: the contenders a loop meets are 1 + (E - 1) x the loops' share of a row (a fixed point) */
+     * wait for loads: the contenders a loop meets are 1 + (E - 1) x the loops' share of a row, a fixed point (e x c(e)
+     * rises with e in every calibration, so the map rises and stays in [1, E]: iterated from E it falls to it) */
     double e = out->chain_warps, loop = 0;
     for (int i = 0; i < 100; i++) {
       loop = k->f32_share * out->steps * e * atl_l2_chain_cycles(cal, e);
