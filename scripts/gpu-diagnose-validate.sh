@@ -139,6 +139,27 @@ prof scatter-hot-d32-w8-block-grid atomlab-scatter - - - scatter_add -- $SC32W8 
 SC64W4="$A app scatter --backend cuda --type f32 --rows 1048576 --dim 64 --targets 131072 --wg-size 128 --samples 1 --quiet -o $W/s64w4.json"
 prof scatter-hot-d64-w4-atomic atomlab-scatter - - "privatized=scatter-hot-d64-w4-block-grid" scatter_add -- $SC64W4 --dist hot --variants atomic
 prof scatter-hot-d64-w4-block-grid atomlab-scatter - - - scatter_add -- $SC64W4 --dist hot --variants block --block-rows 128
+# round 8: shapes the privatized float adds' model has not seen (scripts/gpu-diagnose-round8.sh; predictions in
+# results/nvidia-h100/diagnose/round8/PREDICTIONS.md): 16 warps a block (4 tables a SM by warps), rows of four lines,
+# 2 warps a block (12 warps a SM), rows of half a warp (dim 16: two rows an atomic instruction); 32 rows a warp each
+R8="$A app scatter --backend cuda --type f32 --targets 131072 --samples 1 --quiet -o $W/s8.json --dist hot"
+r8() { # NAME ROWS DIM WARPS [ROWS_A_WARP]: the atomic launch (advised) and the block variant at its grid
+  local n=${5:-32}
+  prof "scatter-hot-$1-atomic" atomlab-scatter - - "privatized=scatter-hot-$1-block-grid" scatter_add -- $R8 --rows "$2" \
+    --dim "$3" --wg-size $((32 * $4)) --rows-per-warp "$n" --variants atomic
+  prof "scatter-hot-$1-block-grid" atomlab-scatter - - - scatter_add -- $R8 --rows "$2" --dim "$3" --wg-size $((32 * $4)) \
+    --variants block --block-rows $((n * $4))
+}
+r8 d32-w16 2097152 32 16
+r8 d128-w8 524288 128 8
+r8 d32-w2 2097152 32 2
+r8 d16-w8 4194304 16 8
+# round 8's second call (scripts/gpu-diagnose-round8b.sh; predictions in results/nvidia-h100/diagnose/round8/
+# PREDICTIONS-call2.md): 16 warps of two-line rows, four-line rows at 4 warps, two-line rows at 2 warps, 64 rows a warp
+r8 d64-w16 1048576 64 16
+r8 d128-w4 524288 128 4
+r8 d64-w2 1048576 64 2
+r8 d64-w8-r64 1048576 64 8 64
 prof strat-same-native atomlab-strategy - - "warp-aggregated=strat-same-warp;block-aggregated=strat-same-block;privatized=strat-same-block" strategy -- $ST --pattern same-address --strategy native
 prof strat-same-warp atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy warp
 prof strat-same-block atomlab-strategy - - - strategy -- $ST --pattern same-address --strategy block

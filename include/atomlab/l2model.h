@@ -114,6 +114,9 @@ struct atl_l2_calibration {
                                     (not a calibration: the strategy's design, `--private-table`); its shared memory
                                     sets how many tables are resident a SM. 0: only the hot words, the launch's own
                                     residency */
+  double round_trip;           /**< SM cycles of one dependent global load's round trip at a few warps a SM
+                                    (atl_l2_round_trip: the cas-chain export's streaming launches); 0: not calibrated,
+                                    a private table's loads priced by their bytes (round 7) */
 };
 
 /** Which access the counters imply at the busiest slice. */
@@ -231,6 +234,15 @@ int atl_l2_cas_chain(const struct atl_l2_report *r, struct atl_l2_chain_point *p
                      size_t why_len);
 
 /**
+ * A dependent global load's round trip, SM cycles, from the launches of @p r without atomics that count DRAM bytes (the
+ * scatter app's copy at a few warps a SM, exported with the chain calibration): each work-item copies an element of 4
+ * bytes read and 4 written an iteration, its next load independent of its store, so an iteration is one round trip:
+ * SM cycles / (DRAM bytes / 8 / work-items x waves), waves = blocks / (SMs x blocks a SM), at least 1. The median over
+ * those launches; 0 where there is none (not an error: the calibration is optional).
+ */
+double atl_l2_round_trip(const struct atl_l2_report *r);
+
+/**
  * The chain between two updates of a shared word by @p warps contenders, SM cycles: linear between the calibrated
  * E, the nearest point's value below the first, the last segment's slope past the last (a contender more adds its
  * share of failed CAS); 0 without a calibration.
@@ -244,6 +256,10 @@ double atl_l2_chain_cycles(const struct atl_l2_calibration *cal, double warps);
  * achieved blocks (its active warps / warps a block). 0 where neither is known.
  */
 double atl_l2_private_blocks(const struct atl_l2_counters *k, double table_bytes);
+
+/** A hot word's updates in launch @p k: the busiest slice's sector accesses over its distinct sectors (each sector
+ * misses once, ncu flushing the L2 before a pass) where counted, never above its requests; else its requests. */
+double atl_l2_hot_updates(const struct atl_l2_counters *k);
 
 /** Resident warps a SM of launch @p k: atl_l2_private_blocks without a table x its warps a block (0: unknown). */
 double atl_l2_launch_warps(const struct atl_l2_counters *k);
@@ -282,8 +298,13 @@ struct atl_l2_prediction {
   double tables;        /**< private tables resident a SM (atl_l2_private_blocks) */
   double loop_ns;       /**< the warps' CAS loops: their atomic warp-instructions over the warp-slots, E x c(E)
                              each (at least the hot word's own chain) */
-  double load_ns;       /**< their loads: the DRAM floor stretched by the calibration's warps over the table's */
+  double load_ns;       /**< their loads: with a round trip calibrated, (1 + steps) round trips a row (never below the
+                             DRAM floor); else the DRAM floor stretched by the calibration's warps over the table's */
   double table_ns;      /**< the blocks' clears and flushes of their tables: its bytes twice at the pass cost */
+  double contenders;    /**< with a round trip: the warps a loop meets on its word, 1 + (E - 1) x the loops' share of a
+                             row (a fixed point; chain_cycles is c at it); 0 without */
+  double steps;         /**< a warp's CAS loops a row: max(1, atomic warp-instructions / the hot word's updates); 0
+                             where the loads are priced by bytes (no round trip calibrated) */
   double bank_passes; /**< privatized: shared passes per warp-instruction its keys leave (bank conflicts; 0: not
                            estimated, the fallback of one pass per request and word) */
 };

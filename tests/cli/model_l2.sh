@@ -104,6 +104,15 @@ grep -q '^chain of a shared word.s CAS loop .* E=1 96; private table 33280 bytes
   pass || fail "the private chain: $(cat "$WORK/p.txt")"
 "$ATOMLAB" model l2 --counters "$HOT" --s-same 1.4,1.4 --s-spread 1.4,1.1 "${L2IN[@]}" --advice >"$WORK/p0.txt" &&
   grep -q "8 tables resident a SM, 96 SM cycles" "$WORK/p0.txt" && pass || fail "no table: $(cat "$WORK/p0.txt")"
+# round 8: the chain export with streaming launches (tests/data/ncu-h100-chain-copy-r7.csv: round 7's chain and copy
+# exports merged): a load's round trip (the copy's SM cycles an element, 1728 here at saturation), so the round-7
+# scatter's rows are priced as round trips: 6 waves x 32 rows x 3 loads x 1728 cycles at 1.98 GHz = 503 us; the loops
+# meet 1.42 contenders (so long a round trip leaves few warps in their loops at a time)
+"$ATOMLAB" model l2 --counters "$DATA/ncu-h100-scatter-hot-r7.csv" --s-same 1.4,1.4 --s-spread 1.4,1.1 \
+  --cas-chain "$DATA/ncu-h100-chain-copy-r7.csv" --types "$R6/types.csv" --private-table 33280 --advice >"$WORK/rt.txt" \
+  2>"$WORK/err" && grep -q "E=16 47.23; private table 33280 bytes a block; a dependent load's round trip 1728 SM cycles" \
+  "$WORK/rt.txt" && grep -q "by 1.42 contending warps: the warps' loads 50[23].* us, their CAS loops 32.[2-4][0-9]* us" "$WORK/rt.txt" &&
+  grep -q "each 3 loads of 1728 SM cycles and 2 CAS loops, 1.42 warps in their loops" "$WORK/rt.txt" && pass || fail "round trip: $(cat "$WORK/err" "$WORK/rt.txt")"
 expect_refused "--private-table" model l2 --counters "$HOT" --s-same 1,1 --s-spread 1,1 --private-table -1
 expect_refused "--cas-chain" model l2 --counters "$HOT" --s-same 1,1 --s-spread 1,1 --cas-chain "$NCU"
 export FAKE_NCU_CSV=$HOT

@@ -421,6 +421,59 @@ static void round7_exports(void)
     if (strcmp(p.s[i].name, "privatized") == 0)
       CHECK(strcmp(p.s[i].bound_by, "latency") == 0 && fabs(p.s[i].speedup / 19.78 - 1) < 0.3 &&
             p.s[i].speedup < 25);
+  /* round 8: with a load's round trip (565 SM cycles), a warp's rows one after another: 6 waves of 32 rows, each the
+   * key's and two columns' round trips and two CAS loops (2.1 M warp-instructions over 1.05 M updates: 2 steps), the
+   * loops at the contenders that are in their loops at the time (round 8b) */
+  cal.round_trip = 565;
+  atl_l2_predict(&cal, &hot, &u, &p);
+  const double clk = hot.sm_elapsed / hot.duration_ns;
+  CHECK(p.steps == 2);
+  /* the contenders a loop meets: the fixed point of 1 + 7 x the loops' share of a row */
+  const double e = p.contenders, loop = 2 * e * atl_l2_chain_cycles(&cal, e);
+  CHECK(e > 1 && e < 8 && fabs(e - (1 + 7 * loop / (3 * 565 + loop))) < 1e-6);
+  CHECK_NEAR(p.chain_cycles, atl_l2_chain_cycles(&cal, e));
+  CHECK_NEAR(p.loop_ns, 6 * 32 * loop / clk);
+  CHECK_NEAR(p.load_ns, 6 * 32 * 3 * 565 / clk);
+  for (size_t i = 0; i < p.count; i++) /* against the 19.78x measured */
+    if (strcmp(p.s[i].name, "privatized") == 0)
+      CHECK(fabs(p.s[i].speedup / 19.78 - 1) < 0.3);
+  /* the loads never beat the DRAM floor */
+  cal.round_trip = 1;
+  atl_l2_predict(&cal, &hot, &u, &p);
+  CHECK_NEAR(p.load_ns, p.dram_ns);
+  /* rows of half a warp (dim 16): two rows an atomic instruction, one loop a row: steps 1, rows twice the instructions */
+  cal.round_trip = 565, hot.l1_requests = 1048576 / 2.0;
+  atl_l2_predict(&cal, &hot, &u, &p);
+  CHECK(p.steps == 1);
+  CHECK_NEAR(p.loop_ns, 6 * 32 * p.contenders * p.chain_cycles / clk);
+}
+
+/* A load's round trip from the streaming launches of an export (round 8): the REAL H100 copy ceiling of round 7's call
+ * 2 (tests/data/ncu-h100-dram-copy-r7.csv), 4096 blocks of 256 at 8 a SM (4 waves on 132 SMs), 520.4 MB moved: 62.0
+ * elements a work-item, 215.4 us at the 1.98 GHz clock (the export has no SM cycles): 1719 cycles an element
+ * (saturated: the calibration runs at 2 warps a SM); its atomic launches do not count. */
+static void round_trip(void)
+{
+  char why[512] = "";
+  struct atl_l2_report r = {NULL, 0};
+  const int read = atl_l2_read_file(ATL_TEST_DATA_DIR "/ncu-h100-dram-copy-r7.csv", &r, why, sizeof why);
+  if (!CHECK(read == 0 && r.count == 4)) {
+    fprintf(stderr, "  %s\n", why);
+    if (read == 0)
+      atl_l2_report_release(&r);
+    return;
+  }
+  const double rt = atl_l2_round_trip(&r);
+  if (!CHECK(fabs(rt / 1719 - 1) < 0.01))
+    fprintf(stderr, "  round trip %g\n", rt);
+  /* one launch of 256 blocks of one warp: one wave, its elements one round trip each */
+  struct atl_l2_counters one = r.kernels[0];
+  one.grid_size = 256, one.block_size = 32, one.sm_elapsed = 8192 * 600.0, one.dram_bytes = 256 * 32 * 8192 * 8.0;
+  struct atl_l2_report r1 = {&one, 1};
+  CHECK_NEAR(atl_l2_round_trip(&r1), 600);
+  one.requests = 5; /* an atomic launch is not a streaming one */
+  CHECK(atl_l2_round_trip(&r1) == 0);
+  atl_l2_report_release(&r);
 }
 
 /* The achievable DRAM share: the median over the launches without atomics; none is an error. */
@@ -477,6 +530,16 @@ static void float_adds(void)
   atl_l2_utilization(&cal, &k[0], &u);
   CHECK(atl_l2_key_words(&k[0]) == 1);
   CHECK_NEAR(u.busy, 1000 * 3.1);
+  /* round 8: the hot word's own chain where the sectors are counted: every request on the same words (a row of 16
+   * floats, two requests an instruction): 1000 updates a word at 3.1, whatever the lanes */
+  k[0].l1_set_accesses = 100, k[0].sectors_max = 2000, k[0].sector_misses_max = 2;
+  atl_l2_utilization(&cal, &k[0], &u);
+  CHECK_NEAR(u.busy, 1000 * 3.1);
+  CHECK(fabs(u.u_low - 0.31) < 1e-12 && fabs(u.u_high - 0.31) < 1e-12);
+  k[0].sectors_max = 2000, k[0].sector_misses_max = 20; /* 100 updates a word: the integer S binds */
+  atl_l2_utilization(&cal, &k[0], &u);
+  CHECK_NEAR(u.busy, 1000 * 1.4);
+  k[0].sectors_max = k[0].sector_misses_max = -1;
   k[0].l1_requests = k[0].l1_set_accesses = 0;
   cal.s_same_f32[ATL_L2_RED] = 0; /* not calibrated: S_same */
   atl_l2_utilization(&cal, &k[0], &u);
@@ -509,6 +572,7 @@ int main(void)
   cas_chain();
   private_chain();
   round7_exports();
+  round_trip();
   real_export();
   bad_exports();
   return check_exit("test_l2model");

@@ -47,6 +47,14 @@ double atl_l2_key_words(const struct atl_l2_counters *k)
   return atl_l2_words_from_requests(r, lanes, several);
 }
 
+double atl_l2_hot_updates(const struct atl_l2_counters *k)
+{
+  double updates = k->requests_max;
+  if (k->sectors_max > 0 && k->sector_misses_max > 0) /* never above one update a request */
+    updates = fmin(updates, k->sectors_max / k->sector_misses_max);
+  return updates;
+}
+
 /*
  * The shared passes of the privatized table: each warp-instruction pays its busiest bank (src/model/smem/banks.c),
  * for keys uniform over atl_l2_key_words; coalesced lanes on distinct words take one pass. Without the L1
@@ -82,6 +90,16 @@ static double privatized_passes(const struct atl_l2_counters *k, struct atl_l2_p
  *    share of it, so the floor stretches by dram_warps / the table's warps (never below the floor).
  *  - The table: each block clears it and reads it back to flush it, its bytes twice in passes of 32 banks at the
  *    calibrated pass cost (cal->s_pass), the SM's blocks one after another.
+ * With a load's round trip calibrated (cal->round_trip, round 8) a warp's time is its rows, one after another, each a
+ * chain of dependent steps: the row's key (one round trip to find its slot), then per step the operand's load (a
+ * round trip: the load sits in the slot's branch) and its CAS loop (E x c(E)). Steps a row: the launch's atomic
+ * warp-instructions over the hot word's updates (a row of 64 floats: two lines, two loops), at least 1 (a row of 16
+ * floats: one loop of half the lanes, two rows to an atomic instruction). Rows a warp: the hot word's updates over the
+ * grid's warps; the blocks run in waves of SMs x tables, the last wave's blocks whole (the kernel ends with them). The
+ * loads never beat the DRAM floor. A loop's contenders: the block's warps that are in their loops at the time, the
+ * others waiting for their loads (round 8b: the calibration's E x c(E) with all E contending overpriced the loops 2.6x
+ * against round 6's stall samples). Round 7 priced the loads by their bytes (Little's law at the streaming calibration's
+ * warps), which gave a row of one line half the wait of a row of two: both wait whole round trips.
  * 0 where the adds are integers (ATOMS.ADD / POPC.INC: no loop, the warp does not wait) or a number is missing.
  */
 static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, double sm_per_ns,
@@ -93,9 +111,7 @@ static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2
   const double tables = atl_l2_private_blocks(k, cal->table_bytes);
   if (!(tables > 0))
     return 0;
-  double updates = k->requests_max;
-  if (k->sectors_max > 0 && k->sector_misses_max > 0) /* never above one update a request */
-    updates = fmin(updates, k->sectors_max / k->sector_misses_max);
+  const double updates = atl_l2_hot_updates(k);
   out->chain_warps = ceil(k->block_size / warp);
   out->chain_cycles = atl_l2_chain_cycles(cal, out->chain_warps);
   out->chain_updates = updates;
@@ -103,10 +119,27 @@ static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2
   const double warps = tables * out->chain_warps; /* warp-slots a SM */
   const double instructions = k->l1_requests > 0 ? k->l1_requests : k->requests;
   const double waves = ceil(k->grid_size / (k->sm_count * tables));
-  const double word = waves * (updates / k->grid_size) * out->chain_cycles;
-  const double loop = instructions / (k->sm_count * warps) * out->chain_warps * out->chain_cycles;
-  out->loop_ns = k->f32_share * fmax(word, loop) / sm_per_ns;
-  out->load_ns = out->dram_ns * (cal->dram_warps > 0 ? fmax(1, cal->dram_warps / warps) : 1);
+  if (cal->round_trip > 0 && updates > 0) { /* round 8: a warp's rows, each (1 + steps) round trips and steps loops */
+    out->steps = fmax(1, instructions / updates);
+    const double rows = waves * updates / k->grid_size / out->chain_warps; /* a warp-slot's rows, one after another */
+    /* a block's other warps contend for a word only while they are in their own loops, the rest of their row they
+     * wait for loads: the contenders a loop meets are 1 + (E - 1) x the loops' share of a row, a fixed point (e x c(e)
+     * rises with e in every calibration, so the map rises and stays in [1, E]: iterated from E it falls to it) */
+    double e = out->chain_warps, loop = 0;
+    for (int i = 0; i < 100; i++) {
+      loop = k->f32_share * out->steps * e * atl_l2_chain_cycles(cal, e);
+      e = 1 + (out->chain_warps - 1) * loop / ((1 + out->steps) * cal->round_trip + loop);
+    }
+    out->contenders = e;
+    out->chain_cycles = atl_l2_chain_cycles(cal, e);
+    out->loop_ns = rows * loop / sm_per_ns;
+    out->load_ns = fmax(rows * (1 + out->steps) * cal->round_trip / sm_per_ns, out->dram_ns);
+  } else {
+    const double word = waves * (updates / k->grid_size) * out->chain_cycles;
+    const double loop = instructions / (k->sm_count * warps) * out->chain_warps * out->chain_cycles;
+    out->loop_ns = k->f32_share * fmax(word, loop) / sm_per_ns;
+    out->load_ns = out->dram_ns * (cal->dram_warps > 0 ? fmax(1, cal->dram_warps / warps) : 1);
+  }
   /* each block clears its table and reads it back to flush: its bytes twice through the 32 banks a block */
   out->table_ns = k->grid_size / k->sm_count * 2 * ceil(fmax(cal->table_bytes, 0) / (4 * warp)) * cal->s_pass /
                   sm_per_ns;

@@ -96,6 +96,31 @@ int atl_l2_cas_chain(const struct atl_l2_report *r, struct atl_l2_chain_point *p
   return err;
 }
 
+double atl_l2_round_trip(const struct atl_l2_report *r)
+{
+  double *v = malloc((r->count ? r->count : 1) * sizeof *v);
+  size_t n = 0;
+  if (v == NULL)
+    return 0;
+  for (size_t i = 0; i < r->count; i++) {
+    const struct atl_l2_counters *k = &r->kernels[i];
+    const double items = k->grid_size * k->block_size;
+    /* SM cycles: counted, else the duration at the device's clock (ncu's clock control off: its boost clock) */
+    const double cycles = k->sm_elapsed > 0 ? k->sm_elapsed : k->duration_ns * fmax(k->clock_khz, 0) / 1e6;
+    if (k->requests > 0 || k->smem_cas > 0 || !(k->dram_bytes > 0) || !(cycles > 0) || !(items > 0))
+      continue;
+    /* the copy: 4 bytes read and 4 written an element; a work-item's elements one after another, one round trip each
+     * (its next load does not wait for its store); the launch's blocks in waves where they do not all fit at once */
+    const double per_item = k->dram_bytes / 8 / items, per_sm = atl_l2_private_blocks(k, 0);
+    const double waves = per_sm > 0 && k->sm_count > 0 ? fmax(1, ceil(k->grid_size / (k->sm_count * per_sm))) : 1;
+    if (per_item >= 1)
+      v[n++] = cycles / (per_item * waves);
+  }
+  const double rt = n ? median(v, n) : 0;
+  free(v);
+  return rt;
+}
+
 double atl_l2_chain_cycles(const struct atl_l2_calibration *cal, double warps)
 {
   const struct atl_l2_chain_point *p = cal->chain;

@@ -279,8 +279,10 @@ int atl_l2_calibration_read_file(struct atl_l2_calibration *cal, enum atl_l2_cal
       if (r.kernels[i].requests == 0 && r.kernels[i].dram_pct > 0 && atl_l2_launch_warps(&r.kernels[i]) > 0)
         cal->dram_warps = (cal->dram_warps * (double)n + atl_l2_launch_warps(&r.kernels[i])) / (double)(n + 1), n++;
   }
-  else if (which == ATL_L2_FILE_CAS_CHAIN)
+  else if (which == ATL_L2_FILE_CAS_CHAIN) {
     err = atl_l2_cas_chain(&r, cal->chain, &cal->chain_count, why, why_len);
+    cal->round_trip = err ? 0 : atl_l2_round_trip(&r); /* its streaming launches, where the export has them */
+  }
   else
     err = atl_l2_cycles_per_request(&r,
                                     which == ATL_L2_FILE_SAME       ? cal->s_same
@@ -395,6 +397,18 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
       s[kind] = (1 - k->f32_share) * s[kind] + k->f32_share * fmax(s[kind], cal->s_same_f32[kind] / words);
   }
   out->busy = k->atom_max * s[ATL_L2_ATOM] + k->red_max * s[ATL_L2_RED];
+  /* and at least the hot word's own float chain (round 8): each of its updates waits for the one before whatever
+   * words the requests spread over. Its updates: the slice's sector accesses over its distinct sectors, where counted
+   * (a row of 16 floats: two requests an instruction on the same 16 words, each word 4.2 M updates at 3.0 cycles:
+   * 7.4 ms, the input active 66% of it). Only where the sectors are counted: the slice's requests may spread over
+   * words, which the chain does not wait for */
+  const double updates = k->sectors_max > 0 && k->sector_misses_max > 0 ? atl_l2_hot_updates(k) : 0;
+  double chain = 0;
+  if (out->access == ATL_L2_HOT && k->f32_share > 0 && updates > 0 && k->atom_max + k->red_max > 0) {
+    const double atom = k->atom_max / (k->atom_max + k->red_max);
+    chain = k->f32_share * updates * (atom * cal->s_same_f32[ATL_L2_ATOM] + (1 - atom) * cal->s_same_f32[ATL_L2_RED]);
+    out->busy = fmax(out->busy, chain);
+  }
   out->u = out->busy / k->l2_cycles;
   double lo = 0, hi = 0;
   for (int kind = 0; kind < ATL_L2_KINDS; kind++) {
@@ -403,8 +417,8 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
     lo += r * fmin(same, cal->s_dist[kind]);
     hi += r * fmax(same, cal->s_dist[kind]);
   }
-  out->u_low = lo / k->l2_cycles;
-  out->u_high = hi / k->l2_cycles;
+  out->u_low = fmax(lo, chain) / k->l2_cycles;
+  out->u_high = fmax(hi, chain) / k->l2_cycles;
   /* The busiest slice's atomic input stage was active at least this share of the kernel: a measured floor
    * under its busy time that needs no calibration. It is what binds where S does not fit the requests, e.g.
    * float adds to one line (the H200 run: a hot-row f32 scatter at 0.99 against 0.34 from S). */

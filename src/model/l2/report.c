@@ -59,7 +59,11 @@ static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, cons
     fprintf(f, "      private float adds: the hot word's %.4g updates, %.3g tables resident a SM%s, %.3g SM cycles an update "
                "by %.3g contending warps: the warps' loads %.4g us, their CAS loops %.4g us, the tables' clears and "
                "flushes %.4g us\n", p->chain_updates, p->tables, cal->table_bytes > 0 ? " with the table" : "",
-            p->chain_cycles, p->chain_warps, p->load_ns / 1e3, p->loop_ns / 1e3, p->table_ns / 1e3);
+            p->chain_cycles, p->contenders > 0 ? p->contenders : p->chain_warps, p->load_ns / 1e3, p->loop_ns / 1e3,
+            p->table_ns / 1e3);
+  if (p->steps > 0)
+    fprintf(f, "      (round trips: a warp's rows one after another, each %.3g loads of %.4g SM cycles and %.3g CAS loops, "
+               "%.3g warps in their loops at a time)\n", 1 + p->steps, cal->round_trip, p->steps, p->contenders);
   for (size_t i = 0; i < p->count; i++)
     fprintf(f, "        %-17s %9.3gx  after %.4g us (bound by %s; L2 %.4g us, shared %.4g us, latency %.4g us)%s\n",
             p->s[i].name, p->s[i].speedup, p->s[i].after_ns / 1e3, p->s[i].bound_by, p->s[i].l2_ns / 1e3,
@@ -70,7 +74,7 @@ static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, cons
 int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
                        int csv, int with_advice)
 {
-  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0, 0, 0, {0, 0}, {{0, 0}}, 0, 0};
+  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0, 0, 0, {0, 0}, {{0, 0}}, 0, 0, 0};
   if (csv)
     fprintf(f, "id,kernel,duration_us,l2_requests,atom_requests,red_requests,busiest_slice_requests,imbalance,access,"
                "u,u_low,u_high,u_input,busy_us,verdict%s\n", with_advice ? ",advice,predicted_speedup,strategies" : "");
@@ -84,7 +88,10 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
     fprintf(f, "chain of a shared word's CAS loop (SM cycles an update) by E warps:");
     for (size_t i = 0; i < cal->chain_count; i++)
       fprintf(f, " E=%g %.4g", cal->chain[i].warps, cal->chain[i].cycles);
-    fprintf(f, "; private table %.0f bytes a block\n", cal->table_bytes);
+    fprintf(f, "; private table %.0f bytes a block", cal->table_bytes);
+    if (cal->round_trip > 0)
+      fprintf(f, "; a dependent load's round trip %.4g SM cycles", cal->round_trip);
+    fputc('\n', f);
   }
   if (!csv && !cal)
     fprintf(f, "L2 atomic model without a calibration: U is the busiest slice's atomic input share alone, a floor "

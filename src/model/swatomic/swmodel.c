@@ -57,12 +57,16 @@ int atl_swmodel_fit(struct atl_swmodel *m, const struct atl_swmodel_load *loads,
     double a, b, c, q;
     atl_swmodel_software(&seed, &loads[i], &p);
     pass_terms(&loads[i], &c, &q, &a, &b);
-    const double y = (measured[i] - p.rwgi - p.rwgp) / m->t_fast;
+    /* each grid's equation over its measured time: the fit minimizes relative errors, which is what is judged, not
+     * absolute ones that only the largest grids (190 us against 6 us) would decide */
+    const double w = measured[i] > 0 ? m->t_fast / measured[i] : 0, y = (measured[i] - p.rwgi - p.rwgp) / m->t_fast;
+    a *= w, b *= w;
+    const double yw = y * w;
     saa += a * a;
     sab += a * b;
     sbb += b * b;
-    say += a * y;
-    sby += b * y;
+    say += a * yw;
+    sby += b * yw;
   }
   const double det = saa * sbb - sab * sab;
   if (!(fabs(det) > 1e-12 * saa * sbb))
