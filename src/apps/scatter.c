@@ -46,15 +46,14 @@ enum { PART_HOT_NONE, PART_HOT_WARP };
 static const char *const part_hot_names[] = {"none", "warp"};
 static const char *const part_prefetch_names[] = {"none", "l2"};
 static const char *const part_add_names[] = {"red", "bulk"};
-#define PART_CHUNK_STEPS 16u /* the sweep's chunk, steps of 32 rows a warp (app_scatter.k.c's PART_CHUNK_STEPS) */
 static const char *const dsm_beyond_names[] = {"launch", "global"};
 static const char *const dsm_counter_names[] = {"16", "32"};
 #define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
 #define META_BYTES ((3 * PART_MAX + 2) * 4) /* its counts, cursors and bounds, then the sweep's ticket counter */
 
 struct scatter_params {
-  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch, dsm_cluster,
-      dsm_words, dsm_cache;
+  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch, part_chunk,
+      dsm_cluster, dsm_words, dsm_cache;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
   int type, index, part_keys, part_table, part_hot, part_prefetch, part_add, dsm_beyond, dsm_counters;
@@ -640,7 +639,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
       batch = r->parts > 1 ? 2 : 1;
   }
   /* The sweep's tickets (ranges x chunks, a u32 counter that every work-group passes once more at the end) */
-  const double chunk_rows = (double)p->wg_size * PART_CHUNK_STEPS;
+  const double chunk_rows = (double)p->wg_size * p->part_chunk;
   if (variant == VAR_SWEEP && (double)r->parts * ceil((double)p->rows / chunk_rows) >= 0x1p31) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "sweep: %u ranges of %llu rows make 2^31 tickets or more",
                         r->parts, (unsigned long long)p->rows);
@@ -658,11 +657,12 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     slots = stage_slots < slots ? slots - stage_slots : (bulk = 0, slots);
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
-           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d PART_PREFETCH=%d PART_BULK=%d",
+           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d PART_PREFETCH=%d PART_BULK=%d PART_CHUNK_STEPS=%uu",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
            variant < 0 ? "copy" : parted ? "part" : variant_names[variant], slots, p->block_rows,
            p->bin_rows, 1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1,
-           p->part_table == PART_TABLE_SEEN, p->part_hot == PART_HOT_WARP, p->part_prefetch && r->parts > 1, bulk);
+           p->part_table == PART_TABLE_SEEN, p->part_hot == PART_HOT_WARP, p->part_prefetch && r->parts > 1, bulk,
+           p->part_chunk);
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
@@ -723,6 +723,8 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "part_prefetch", p->part_prefetch && r->parts > 1);
     atl_row_metric_set(&row, "part_bulk", bulk);
     atl_row_metric_set(&row, "part_sweep", r->sweep);
+    if (r->sweep)
+      atl_row_metric_set(&row, "part_chunk", p->part_chunk);
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
     if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
@@ -988,6 +990,8 @@ static const struct atl_app_option scatter_options[] = {
      .help = "how the part and sweep variants add a row sum to the output: red (16-byte red.global.add.v4.f32 on "
              "sm_90) or bulk (CUDA sm_90, f32 with dim / 4 dividing 32: the row staged in shared memory, then one "
              "cp.reduce.async.bulk add of the whole row; elsewhere red)"},
+    {"part-chunk", ATL_APP_OPT_U32, P(part_chunk), .min = 1, .max = 1u << 16, .def = "16", .arg = "STEPS",
+     .help = "the sweep variant's chunk, a ticket's rows: STEPS steps of 32 rows for each warp of a work-group"},
     {"dsm-cluster", ATL_APP_OPT_U32, P(dsm_cluster), .max = 16, .def = "0", .arg = "N",
      .help = "work-groups of a thread-block cluster the dsm variant spreads its table over (0: 16 on CUDA sm_90, "
              "else 1)"},

@@ -132,7 +132,7 @@ ATL_INLINE uint slot_find(volatile ATL_LOCAL uint *keys, uint k)
 #define FILL_ROWS 8u /* rows a work-item of part_fill holds between its two barriers */
 #define TICKET (3u * PART_MAX + 1u) /* the sweep's ticket counter in meta, after the bucketing's bounds */
 #if !defined(PART_CHUNK_STEPS)
-#define PART_CHUNK_STEPS 16u /* the sweep's chunk: steps of 32 rows per warp of a work-group (src/apps/scatter.c) */
+#define PART_CHUNK_STEPS 16u /* the sweep's chunk: steps of 32 rows per warp of a work-group (--part-chunk) */
 #endif
 
 /* The range of key k: the largest q with floor(V q / P) <= k, for ranges [V q / P, V (q + 1) / P) */

@@ -55,7 +55,7 @@ scatter_specs 300 "$WORK/check.py" "scatter" "--type f32 --dim 64" "--type u32 -
   "--type i32 --dim 5 --index i64 --partitions 499 --part-keys bucket --dist zipf,hot" \
   "--type bf16 --dim 33 --partitions 7 --part-keys bucket --dist uniform,sorted" \
   "--type f32 --dim 64 --rows 20000 --wg-size 64 --partitions 11 --part-add bulk --variants part,sweep,auto" \
-  "--type bf16 --dim 5 --index i64 --partitions 500 --part-keys bucket --variants sweep" \
+  "--type bf16 --dim 5 --index i64 --partitions 500 --part-keys bucket --part-chunk 3 --variants sweep" \
   "--type u32 --dim 1 --rows 20000 --targets 3 --dsm-words 2 --dsm-counters 16 --dsm-beyond launch --variants dsm,atomic" \
   "--type i32 --dim 1 --index i64 --rows 20000 --targets 37 --dsm-words 2 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
   "--type u32 --dim 1 --rows 20000 --targets 37 --dsm-words 4 --dsm-cache 8 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
@@ -101,6 +101,7 @@ expect_usage_error "part-keys" app scatter --part-keys sort
 expect_usage_error "part-batch" app scatter --part-batch 9
 expect_usage_error "part-prefetch" app scatter --part-prefetch l1
 expect_usage_error "part-add" app scatter --part-add tma
+expect_usage_error "part-chunk" app scatter --part-chunk 0
 expect_usage_error "dsm-words" app scatter --dsm-words 3
 expect_usage_error "dsm-cache" app scatter --dsm-cache 6
 expect_usage_error "dsm-beyond" app scatter --dsm-beyond l2
