@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The summary of scripts/gpu-scatter-round8.sh: every row of each step (f32, D = 64, E = 8 M, V = 1 M, uniform keys),
-then each part / sweep / auto row against the default of the same call (auto with i32 keys, f32-i32.json), the copy
-ceiling (target 0.7x) and PyTorch's index_add_ on the same inputs (target 3x: PyTorch's time / ours).
+"""The summary of scripts/gpu-scatter-round8.sh (calls 1 and 2): every row of each step (f32, D = 64, E = 8 M, V = 1 M,
+uniform keys), then each part / sweep / auto row against the default of the same call (auto with i32 keys,
+f32-i32.json), the part row of its own step (part's 11 launches: the default before round 8), the copy ceiling
+(target 0.7x) and PyTorch's index_add_ on the same inputs (target 3x: PyTorch's time / ours).
 
 usage: gpu-scatter-round8-summary.py OUT
 """
@@ -30,7 +31,9 @@ else:
     print("PyTorch: no torch.json (the step did not run or failed; info.txt says why)")
 
 default = None
+default_i64 = None
 measured = []  # (step, row)
+part_of = {}  # step -> its part row
 for name in steps:
     rs = scatter_rows.rows(o, name + ".json")
     if not rs:
@@ -41,15 +44,21 @@ for name in steps:
             measured.append((name, r))
             if name == "f32-i32" and r["variant"].endswith("/auto"):
                 default = r
+            if name == "f32-i64" and r["variant"].endswith("/auto"):
+                default_i64 = r
+            if r["variant"].endswith("/part"):
+                part_of[name] = r
 
 print("\npart / sweep / auto on uniform keys (ms, x the step's copy ceiling, against the default auto of f32-i32 "
       "and PyTorch's index_add_)")
 for name, r in measured:
     how = (f"P={int(r.get('partitions', 0))} bulk={int(r.get('part_bulk', 0))} sweep={int(r.get('part_sweep', 0))} "
-           f"prefetch={int(r.get('part_prefetch', 0))}" if "partitions" in r else "(auto: " + r.get("reason", "") + ")")
+           f"prefetch={int(r.get('part_prefetch', 0))} narrow={int(r.get('part_narrow', 0))}" if "partitions" in r else "(auto: " + r.get("reason", "") + ")")
     vs = f"{ms(default) / ms(r):6.3f}x the default" if default else ""
     pt = f"{torch_ms / ms(r):5.2f}x PyTorch" if torch_ms else ""
-    print(f"  {name:13s} {r['variant']:22s} {ms(r):7.3f} ms {r.get('ratio_to_ceiling', 0):6.3f}x  {vs}  {pt}  {how}")
+    vp = f"{ms(part_of[name]) / ms(r):6.3f}x its step's part" if name in part_of else ""
+    print(f"  {name:13s} {r['variant']:22s} {ms(r):7.3f} ms {r.get('ratio_to_ceiling', 0):6.3f}x  {vs}  {vp}  {pt}  "
+          f"{how}")
 if measured:
     name, best = min(measured, key=lambda x: ms(x[1]))
     print(f"TARGET 0.7x the copy ceiling, best row ({name} {best['variant']}): "
@@ -63,3 +72,6 @@ if measured:
         if default:
             print(f"TARGET 3x PyTorch index_add_, the default ({ms(default):.3f} ms): "
                   f"{verdict(torch_ms / ms(default), 3)}")
+        if default_i64:
+            print(f"TARGET 3x PyTorch index_add_, the default with i64 keys ({ms(default_i64):.3f} ms): "
+                  f"{verdict(torch_ms / ms(default_i64), 3)}")

@@ -49,7 +49,8 @@ static const char *const part_add_names[] = {"red", "bulk"};
 static const char *const dsm_beyond_names[] = {"launch", "global"};
 static const char *const dsm_counter_names[] = {"16", "32"};
 #define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
-#define META_BYTES ((3 * PART_MAX + 2) * 4) /* its counts, cursors and bounds, then the sweep's ticket counter */
+/* meta: the bucketing's counts, cursors and bounds, then the sweep's ticket counter and a flag per chunk */
+#define META_WORDS (3 * PART_MAX + 2)
 
 struct scatter_params {
   uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch, part_chunk,
@@ -129,10 +130,12 @@ struct scatter_run {
   struct atl__app_buffers *bufs;
   void *part_kernel; /* the part variant: its kernel, launch and arguments (lo and hi, or q, set per pass) */
   struct atl_launch part_launch;
-  struct atl_arg part_args[7];
+  struct atl_arg part_args[8];
   uint32_t parts;
   int bucketed; /* --part-keys bucket: the pre-pass (count, scan, fill) first, then a launch per range */
   int sweep;    /* the sweep variant: every range in one launch, its work-groups taking tickets from meta's last word */
+  int narrow;   /* the sweep with i64 keys: range 0's pass narrows them to u32 in pairs, later ranges read those */
+  size_t meta_bytes;
   void *pairs, *meta; /* its (row, key) pairs and its counts, cursors and bounds */
   void *pre_kernel[3];
   struct atl_launch pre_launch[3];
@@ -373,25 +376,18 @@ static int part_once(void *arg, uint32_t iters, double *ms)
   double total = 0;
   int err = reset_out(r->ctx, r);
   (void)iters;
-  if (!err && r->bucketed)
-    err = atl__app_fill32(r->ctx, r->meta, 0, PART_MAX * 4);
-  if (!err && r->sweep) { /* one launch; its ticket counter zeroed (untimed, as the output) */
-    if (!(err = atl__app_fill32(r->ctx, r->meta, 0, META_BYTES)))
-      err = atl__ops(r->ctx)->launch(atl__dev(r->ctx), r->part_kernel, &r->part_launch, &total);
-    if (ms)
-      *ms = total;
-    return err;
-  }
+  if (!err && (r->bucketed || r->sweep)) /* the bucketing's counts, the sweep's ticket counter */
+    err = atl__app_fill32(r->ctx, r->meta, 0, r->meta_bytes);
   for (unsigned i = 0; i < 3 && r->bucketed && !err; i++) {
     double t = 0;
     err = atl__ops(r->ctx)->launch(atl__dev(r->ctx), r->pre_kernel[i], &r->pre_launch[i], &t);
     total += t;
   }
-  for (uint32_t q = 0; q < r->parts && !err; q++) {
+  for (uint32_t q = 0; q < (r->sweep ? 1 : r->parts) && !err; q++) { /* the sweep: one launch for every range */
     double t = 0;
     if (r->bucketed)
       r->part_args[4].value = q;
-    else {
+    else if (!r->sweep) {
       r->part_args[4].value = r->p->targets * q / r->parts;
       r->part_args[5].value = r->p->targets * (q + 1) / r->parts;
     }
@@ -534,7 +530,8 @@ static int auto_pick(const struct scatter_run *r, const struct expected *x, uint
     v++;
   *parts = pick.partitions;
   snprintf(why, len, "auto ran %s%s (equal neighbouring keys %.3f, head keys' share %.3f, dim %u)", pick.variant,
-           v != VAR_PART ? "" : pick.partitions == 1 ? " in one range" : " in L2-sized ranges", st.run_share,
+           v != VAR_PART && v != VAR_SWEEP ? "" : pick.partitions == 1 ? " in one range" : " in L2-sized ranges",
+           st.run_share,
            st.head_share, p->dim);
   return v < VAR_COUNT ? v : VAR_ATOMIC;
 }
@@ -634,6 +631,8 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   if (parted) {
     r->parts = auto_parts ? auto_parts : part_count(p, dev, r->out_bytes);
     r->sweep = variant == VAR_SWEEP;
+    r->narrow = r->sweep && p->index == INDEX_I64 && r->parts > 1 && dev->kernels_cuda_c && dev->has_warp_vote &&
+                (elem_bytes(p) == 4 || p->dim % 2 == 0); /* the CUDA warp path's */
     r->bucketed = !r->sweep && p->part_keys == PART_BUCKET && r->parts <= PART_MAX;
     if (batch == 0)
       batch = r->parts > 1 ? 2 : 1;
@@ -657,12 +656,13 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     slots = stage_slots < slots ? slots - stage_slots : (bulk = 0, slots);
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
-           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d PART_PREFETCH=%d PART_BULK=%d PART_CHUNK_STEPS=%uu",
+           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d PART_PREFETCH=%d PART_BULK=%d PART_CHUNK_STEPS=%uu "
+           "PART_NARROW=%d",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
            variant < 0 ? "copy" : parted ? "part" : variant_names[variant], slots, p->block_rows,
            p->bin_rows, 1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1,
            p->part_table == PART_TABLE_SEEN, p->part_hot == PART_HOT_WARP, p->part_prefetch && r->parts > 1, bulk,
-           p->part_chunk);
+           p->part_chunk, parted && r->narrow);
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
@@ -704,11 +704,12 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     r->part_args[4] = (struct atl_arg){ATL_ARG_U32, NULL, 0};
     r->part_args[5] = (struct atl_arg){ATL_ARG_U32, NULL, 0};
     r->part_launch = (struct atl_launch){part_threads(ctx, kernel, p), p->wg_size, r->part_args, 6};
-    if (r->sweep) { /* src, idx, out, rows, parts, targets, ticket */
+    if (r->sweep) { /* src, idx, out, rows, parts, targets, meta (ticket, flags), the narrowed keys */
       r->part_args[4].value = r->parts;
       r->part_args[5].value = p->targets;
       r->part_args[6] = (struct atl_arg){ATL_ARG_BUFFER, r->meta, 0};
-      r->part_launch.nargs = 7;
+      r->part_args[7] = (struct atl_arg){ATL_ARG_BUFFER, r->narrow ? r->pairs : r->meta, 0};
+      r->part_launch.nargs = 8;
     } else if (r->bucketed) { /* src, pairs, out, meta, q */
       r->part_args[1] = (struct atl_arg){ATL_ARG_BUFFER, r->pairs, 0};
       r->part_args[3] = (struct atl_arg){ATL_ARG_BUFFER, r->meta, 0};
@@ -723,6 +724,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "part_prefetch", p->part_prefetch && r->parts > 1);
     atl_row_metric_set(&row, "part_bulk", bulk);
     atl_row_metric_set(&row, "part_sweep", r->sweep);
+    atl_row_metric_set(&row, "part_narrow", r->narrow);
     if (r->sweep)
       atl_row_metric_set(&row, "part_chunk", p->part_chunk);
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
@@ -822,12 +824,15 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   }
   r.dsm = (struct atl__scatter_dsm){.rows = p->rows, .targets = p->targets, .wg = p->wg_size,
                                     .idx_bytes = (unsigned)index_bytes(p), .src = r.src, .idx = r.idx, .out = r.out};
-  if ((p->variants & (1u << VAR_PART | 1u << VAR_AUTO)) && p->part_keys == PART_BUCKET &&
-      (err = atl__app_alloc(ctx, &bufs, p->rows * 8, &r.pairs)))
+  /* pairs: the bucketing's (row, key) pairs, or the sweep's narrowed i64 keys (never both in one row) */
+  const int bucket = (p->variants & (1u << VAR_PART | 1u << VAR_AUTO)) && p->part_keys == PART_BUCKET;
+  const int narrow = (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO)) && p->index == INDEX_I64;
+  if ((bucket || narrow) && (err = atl__app_alloc(ctx, &bufs, p->rows * (bucket ? 8 : 4), &r.pairs)))
     goto out;
-  if ((p->variants & (1u << VAR_PART | 1u << VAR_AUTO | 1u << VAR_SWEEP)) &&
-      (p->part_keys == PART_BUCKET || (p->variants & (1u << VAR_SWEEP))) &&
-      (err = atl__app_alloc(ctx, &bufs, META_BYTES, &r.meta)))
+  r.meta_bytes = (META_WORDS + (p->rows + (uint64_t)p->wg_size * p->part_chunk - 1) / ((uint64_t)p->wg_size *
+                                                                                          p->part_chunk)) * 4;
+  if ((bucket || (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO))) &&
+      (err = atl__app_alloc(ctx, &bufs, r.meta_bytes, &r.meta)))
     goto out;
   if (p->dump && mkdir(p->dump, 0777) != 0 && access(p->dump, W_OK) != 0) {
     err = atl__seterr(ctx, ATL_EINVAL, "dump: unable to create or write the folder '%s'", p->dump);
@@ -953,7 +958,7 @@ static const struct atl_app_option scatter_options[] = {
                             "beside them), part (one launch per range of keys whose output rows fit the L2, "
                             "--partitions), sweep (part's ranges in one launch: work-groups take range-major chunks from a counter), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
                             "in-run baseline on CUDA, f32 at dim 64 with i32 keys; at dim 1 with integer weights "
-                            "HistogramEven's counts), auto (one of atomic, run, block, bins, part, dsm, picked by dim, the output against the L2 and the keys' measured "
+                            "HistogramEven's counts), auto (one of atomic, run, block, bins, part, sweep, dsm, picked by dim, the output against the L2 and the keys' measured "
                             "runs and head) or all; the copy ceiling always runs"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},

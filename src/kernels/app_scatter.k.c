@@ -131,6 +131,10 @@ ATL_INLINE uint slot_find(volatile ATL_LOCAL uint *keys, uint k)
 #define PART_MAX 1024u
 #define FILL_ROWS 8u /* rows a work-item of part_fill holds between its two barriers */
 #define TICKET (3u * PART_MAX + 1u) /* the sweep's ticket counter in meta, after the bucketing's bounds */
+#define READY (TICKET + 1u)         /* then the sweep's flags: chunk c's keys narrowed (PART_NARROW) */
+#if !defined(PART_NARROW)
+#define PART_NARROW 0
+#endif
 #if !defined(PART_CHUNK_STEPS)
 #define PART_CHUNK_STEPS 16u /* the sweep's chunk: steps of 32 rows per warp of a work-group (--part-chunk) */
 #endif
@@ -588,6 +592,26 @@ ATL_KERNEL void __launch_bounds__(WARPS * LANES)
   part_end(&sh, &hot, out);
 }
 
+/* Key @p i of a sweep's chunk (@p hi past its last row @p last). PART_NARROW (i64 keys): range 0's pass writes each
+ * key as u32 into @p narrow (mode 1), later ranges read those where their chunk's flag says they are all there (mode
+ * 2), else the i64 keys again (mode 0): the same values either way, so no one waits. */
+ATL_INLINE uint sweep_key(const IDX_T *ATL_RESTRICT idx, uint *narrow, ulong i, ulong last, uint hi, uint mode)
+{
+  if (i >= last)
+    return hi;
+#if PART_NARROW
+  if (mode == 2)
+    return __ldcs(&narrow[i]);
+  const uint k = (uint)__ldcs(&idx[i]);
+  if (mode == 1)
+    __stcs(&narrow[i], k);
+  return k;
+#else
+  (void)narrow, (void)mode;
+  return (uint)__ldcs(&idx[i]);
+#endif
+}
+
 /*
  * --variants sweep: every range in ONE launch (no drain and ramp-up between ranges). Tickets from a global counter
  * (meta[TICKET], zeroed before the launch) in range-major order: ticket t is chunk t mod C of range t / C, a chunk of
@@ -599,21 +623,27 @@ ATL_KERNEL void __launch_bounds__(WARPS * LANES)
  */
 ATL_KERNEL void __launch_bounds__(WARPS * LANES)
     scatter_part_sweep(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, ulong rows, uint parts,
-                       uint targets, uint *meta)
+                       uint targets, uint *meta, uint *narrow)
 {
   ATL_SHARED struct part_shared sh;
-  ATL_SHARED uint taken;
+  ATL_SHARED uint taken, ready;
   const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
   const ulong chunk = (ulong)WARPS * LANES * PART_CHUNK_STEPS, chunks = (rows + chunk - 1) / chunk;
   struct part_hot hot;
   uint range = EMPTY;
   part_begin(&sh, &hot);
   for (;;) {
-    if (atl_local_id() == 0)
+    if (atl_local_id() == 0) {
       taken = atomicAdd(&meta[TICKET], 1u);
+#if PART_NARROW /* acquire: the flag read before the narrowed keys it announces */
+      ready = taken >= chunks && taken < parts * chunks ? atomicOr(&meta[READY + taken % chunks], 0u) : 0u;
+      __threadfence();
+#endif
+    }
     atl_barrier_local();
     const ulong t = taken;
-    atl_barrier_local(); /* read by all before the next ticket overwrites it */
+    const uint mode = !PART_NARROW ? 0u : t < chunks ? 1u : ready ? 2u : 0u;
+    atl_barrier_local(); /* read by all before the next ticket overwrites them */
     if (t >= parts * chunks)
       break;
     const uint q = (uint)(t / chunks);
@@ -637,13 +667,21 @@ ATL_KERNEL void __launch_bounds__(WARPS * LANES)
 #endif
     const ulong first = c * chunk, last = first + chunk < rows ? first + chunk : rows;
     ulong base = first + (ulong)warp * LANES;
-    uint k = base + lane < last ? (uint)__ldcs(&idx[base + lane]) : hi;
+    uint k = sweep_key(idx, narrow, base + lane, last, hi, mode);
     for (; base < last; base += (ulong)WARPS * LANES) { /* the next step's keys loaded before this step's rows */
       const ulong i = base + lane, next = i + (ulong)WARPS * LANES;
-      const uint k_next = next < last ? (uint)__ldcs(&idx[next]) : hi;
+      const uint k_next = sweep_key(idx, narrow, next, last, hi, mode);
       part_step(&sh, &hot, src, out, warp, lane, k - lo < hi - lo, k, (uint)i);
       k = k_next;
     }
+#if PART_NARROW
+    if (mode == 1) { /* release: every narrowed key of the chunk stored before its flag */
+      __threadfence();
+      atl_barrier_local();
+      if (atl_local_id() == 0)
+        atomicExch(&meta[READY + c], 1u);
+    }
+#endif
   }
   part_end(&sh, &hot, out);
 }
@@ -706,8 +744,10 @@ ATL_KERNEL void scatter_part_bucketed(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_
 /* --variants sweep elsewhere: the same tickets (range-major chunks of a work-group's size x PART_CHUNK_STEPS rows),
  * each chunk's rows in range added as the atomic variant adds them */
 ATL_KERNEL void scatter_part_sweep(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
-                                   ATL_GLOBAL T *out, ulong rows, uint parts, uint targets, ATL_GLOBAL uint *meta)
+                                   ATL_GLOBAL T *out, ulong rows, uint parts, uint targets, ATL_GLOBAL uint *meta,
+                                   ATL_GLOBAL uint *narrow)
 {
+  (void)narrow; /* the keys are read as they are here (the CUDA path narrows i64 keys) */
   ATL_SHARED uint taken;
   const uint lid = atl_local_id(), wg = atl_local_size();
   const ulong chunk = (ulong)wg * PART_CHUNK_STEPS, chunks = (rows + chunk - 1) / chunk;

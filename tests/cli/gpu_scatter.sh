@@ -27,6 +27,7 @@ scatter_specs 120 "$WORK/check.py" "CUDA app scatter" "--type f32 --dim 64" "--t
   "--type bf16 --dim 64 --partitions 5 --variants part" \
   "--type f32 --dim 64 --partitions 7 --variants part,sweep --part-add bulk" "--type f32 --dim 128 --index i64 --partitions 3 --variants sweep --part-add bulk --part-hot warp --wg-size 512" \
   "--type f32 --dim 36 --partitions 5 --variants part,sweep --part-add bulk --part-prefetch none" "--type u32 --dim 8 --partitions 1 --variants sweep" \
+  "--type f32 --dim 64 --index i64 --targets 262144 --variants auto,sweep,part" \
   "--type f32 --dim 64 --partitions 7 --variants part --part-keys bucket --part-batch 4" \
   "--type i32 --dim 33 --index i64 --partitions 3 --variants part --part-keys bucket --part-batch 2" \
   "--type bf16 --dim 64 --partitions 1 --variants part --part-table seen --part-hot warp --part-batch 2" \

@@ -3,7 +3,7 @@
 # carrying and wrapping at 3 bins of 20000 rows, over 10 launches at 37 bins, negative i32 weights, its key
 # cache, the bins past its table added to the output in its one launch, its 32-bit counters; part at
 # 1, 3, 11 and 500 ranges of keys, and bucketed at 3, 7 and 499; the sweep, every range in one launch, over 11
-# ranges of 20 chunks and 500 ranges; --part-add bulk, which falls back to red there), f32,
+# ranges of 20 chunks and 500 ranges, with i64 keys; --part-add bulk, which falls back to red there), f32,
 # bf16 and f16 (against the float64 sum within the summation bound; odd dims: 16-bit pairs that straddle words) and u32 / i32 (exact), i32 and i64 keys, each row verified, the copy
 # ceiling first; the check can fail (a skewed reference is caught); det is bit-identical on every grid and
 # work-group size; --dump writes the arrays a peer loads; bad input is refused before anything.
@@ -41,6 +41,7 @@ for r in rows:
         assert r["partitions"] == want, (r["partitions"], want)
         sweep = r["variant"].endswith("/sweep")  # one launch for all ranges; never bucketed
         assert r["part_sweep"] == sweep, r["part_sweep"]
+        assert r["part_narrow"] == 0, r  # the sweep's narrowing of i64 keys is the CUDA path's
         assert r["part_bucketed"] == ("--part-keys bucket" in sys.argv[2] and want <= 1024 and not sweep), r
         assert r["part_bulk"] == 0, r  # the bulk reductions are CUDA sm_90's: red here
     if not r["variant"].endswith("copy-ceiling"):
@@ -56,6 +57,7 @@ scatter_specs 300 "$WORK/check.py" "scatter" "--type f32 --dim 64" "--type u32 -
   "--type bf16 --dim 33 --partitions 7 --part-keys bucket --dist uniform,sorted" \
   "--type f32 --dim 64 --rows 20000 --wg-size 64 --partitions 11 --part-add bulk --variants part,sweep,auto" \
   "--type bf16 --dim 5 --index i64 --partitions 500 --part-keys bucket --part-chunk 3 --variants sweep" \
+  "--type f32 --dim 64 --index i64 --rows 20000 --wg-size 64 --partitions 11 --variants sweep,part" \
   "--type u32 --dim 1 --rows 20000 --targets 3 --dsm-words 2 --dsm-counters 16 --dsm-beyond launch --variants dsm,atomic" \
   "--type i32 --dim 1 --index i64 --rows 20000 --targets 37 --dsm-words 2 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
   "--type u32 --dim 1 --rows 20000 --targets 37 --dsm-words 4 --dsm-cache 8 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
