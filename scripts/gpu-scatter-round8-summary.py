@@ -18,7 +18,7 @@ o = sys.argv[1]
 steps = ["f32-i32", "f32-i32-bulk", "f32-i64", "f32-p13", "f32-wg512", "f32-p9"]
 steps += sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(o, "f32-*.json"))
                 if os.path.basename(p)[:-5] not in steps)
-torch_ms = None
+torch_ms = torch32_ms = None
 tp = os.path.join(o, "torch.json")
 if os.path.exists(tp):
     doc = json.load(open(tp))
@@ -27,6 +27,8 @@ if os.path.exists(tp):
               f"agrees with atomlab: {x['agrees']}")
         if x["op"] == "index_add_" and x["agrees"]:
             torch_ms = x["median_ms"]
+        if x["op"] == "index_add_ int32" and x["agrees"]:
+            torch32_ms = x["median_ms"]
 else:
     print("PyTorch: no torch.json (the step did not run or failed; info.txt says why)")
 
@@ -75,3 +77,10 @@ if measured:
         if default_i64:
             print(f"TARGET 3x PyTorch index_add_, the default with i64 keys ({ms(default_i64):.3f} ms): "
                   f"{verdict(torch_ms / ms(default_i64), 3)}")
+    if torch32_ms and default:
+        print(f"TARGET 3x PyTorch index_add_ with int32 indices ({torch32_ms:.3f} ms), the default with i32 keys "
+              f"({ms(default):.3f} ms): {verdict(torch32_ms / ms(default), 3)}")
+    for name, r in measured:  # the later steps' repeats of the default
+        if name.startswith("f32-i") and name.endswith("-again") and r["variant"].endswith("/auto") and torch_ms:
+            print(f"TARGET 3x PyTorch index_add_ (int64 indices), {name} auto ({ms(r):.3f} ms): "
+                  f"{verdict(torch_ms / ms(r), 3)}")

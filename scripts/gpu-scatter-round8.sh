@@ -10,19 +10,25 @@
 #   call 2 (after call 1: auto runs the sweep, which narrows i64 keys to u32 in range 0's pass): auto beside part (the
 #     default before) with i32 keys, then with i64 keys; the sweep over 13 ranges; the i32 step again (noise); the
 #     sweep over 15 and 17 ranges.
+#   call 3 (the sweep's ranges now fit 0.4 of the L2: 13 on an H100): auto beside part with i32 keys, PyTorch's
+#     index_add_ with int64 AND int32 indices; auto beside part with i64 keys; auto alone again with i32 and i64 keys.
 # Writes OUT/*.json, info.txt and summary.txt (scripts/gpu-scatter-round8-summary.py).
-#   ATOMLAB=build/atomlab OUT=out/scatter-round8 bash scripts/gpu-scatter-round8.sh [1|2]
+#   ATOMLAB=build/atomlab OUT=out/scatter-round8 bash scripts/gpu-scatter-round8.sh [1|2|3]
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 CALL=${1:-1}
-gpu_scatter_script gpu-scatter-round8 140
+gpu_scatter_script gpu-scatter-round8 $([ "$CALL" = 3 ] && echo 112 || echo 140)
 S="$A app scatter --backend cuda --rows $E --dim $D --targets $V --type f32 --dist uniform"
-step f32-i32 40 $S --variants atomic,auto,$([ "$CALL" = 2 ] && echo part || echo sweep) --dump "$W/d" \
+step f32-i32 40 $S --variants atomic,auto,$([ "$CALL" = 1 ] && echo sweep || echo part) --dump "$W/d" \
   -o "$OUT/f32-i32.json" --quiet
 step torch 20 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --targets $V --dists uniform \
-  --det-reps 0 -o "$OUT/torch.json"
+  --det-reps 0 $([ "$CALL" = 3 ] && echo --int32) -o "$OUT/torch.json"
 rm -rf "$W/d"
-if [ "$CALL" = 2 ]; then
+if [ "$CALL" = 3 ]; then
+  step f32-i64 35 $S --index i64 --variants auto,part -o "$OUT/f32-i64.json" --quiet
+  step f32-i32-again 25 $S --variants auto -o "$OUT/f32-i32-again.json" --quiet
+  step f32-i64-again 25 $S --index i64 --variants auto -o "$OUT/f32-i64-again.json" --quiet
+elif [ "$CALL" = 2 ]; then
   step f32-i64 35 $S --index i64 --variants auto,part -o "$OUT/f32-i64.json" --quiet
   step f32-p13 30 $S --variants sweep --partitions 13 -o "$OUT/f32-p13.json" --quiet
   step f32-i32-again 30 $S --variants auto,part -o "$OUT/f32-i32-again.json" --quiet

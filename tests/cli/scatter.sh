@@ -35,7 +35,7 @@ for r in rows:
         assert dim1 or "auto ran bins" not in r["reason"], r["reason"]
     if r["variant"].endswith(("/part", "/sweep")):  # ranges of keys: as many as asked, else the output / (L2 / 2)
         out = r["targets"] * r["dim"] * (2 if r["variant"].startswith(("bf16", "f16")) else 4)
-        half = int(r["l2_bytes"]) // 2
+        half = int(r["l2_bytes"]) * 2 // 5 if r["variant"].endswith("/sweep") else int(r["l2_bytes"]) // 2
         want = int(sys.argv[2].split("--partitions ")[1].split()[0]) if "--partitions" in sys.argv[2] else \
             min(-(-out // half), r["targets"]) if half else 1
         assert r["partitions"] == want, (r["partitions"], want)
