@@ -44,6 +44,8 @@ def main():
     ap.add_argument("--dists", default="uniform,zipf,sorted,clustered,hot")
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--det-reps", type=int, default=3, help="0: the deterministic mode is not timed")
+    ap.add_argument("--int32", action="store_true",
+                    help="also time index_add_ with int32 indices (as op 'index_add_ int32'; scatter_add_ takes int64 only)")
     ap.add_argument("-o", dest="out", required=True)
     a = ap.parse_args()
     E, D, V = a.rows, a.dim, a.targets
@@ -71,6 +73,9 @@ def main():
             "index_add_": lambda: dst.index_add_(0, idx, src),
             "scatter_add_": lambda: dst.scatter_add_(0, idx2, src),
         }
+        if a.int32:  # the same keys as int32, which index_add_ also takes (atomlab's default key type)
+            idx32 = idx.int()
+            ops["index_add_ int32"] = lambda: dst.index_add_(0, idx32, src)
         for name, fn in ops.items():
             med, times = timed(fn, a.reps, zero)
             diff = (dst.view(-1).double() - ours.double()).abs()

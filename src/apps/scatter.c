@@ -27,9 +27,12 @@ extern const struct atl_app_info atl__app_scatter;
 
 enum { DIST_UNIFORM, DIST_ZIPF, DIST_SORTED, DIST_CLUSTERED, DIST_HOT, DIST_COUNT };
 static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered", "hot"};
-enum { VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_BINS, VAR_PART, VAR_DSM, VAR_CUB, VAR_AUTO, VAR_COUNT };
-static const char *const variant_names[] = {"atomic", "run", "block", "vector", "det",
-                                            "bins",   "part", "dsm", "cub",   "auto"};
+enum {
+  VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_BINS, VAR_PART, VAR_DSM, VAR_CUB, VAR_AUTO, VAR_SWEEP,
+  VAR_COUNT
+};
+static const char *const variant_names[] = {"atomic", "run", "block", "vector", "det",  "bins",
+                                            "part",   "dsm", "cub",   "auto",   "sweep"};
 enum { TYPE_F32, TYPE_U32, TYPE_I32, TYPE_BF16, TYPE_F16, TYPE_COUNT };
 static const char *const type_names[] = {"f32", "u32", "i32", "bf16", "f16"};
 static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
@@ -42,16 +45,19 @@ static const char *const part_table_names[] = {"recur", "seen"};
 enum { PART_HOT_NONE, PART_HOT_WARP };
 static const char *const part_hot_names[] = {"none", "warp"};
 static const char *const part_prefetch_names[] = {"none", "l2"};
+static const char *const part_add_names[] = {"red", "bulk"};
 static const char *const dsm_beyond_names[] = {"launch", "global"};
 static const char *const dsm_counter_names[] = {"16", "32"};
 #define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
+/* meta: the bucketing's counts, cursors and bounds, then the sweep's ticket counter and a flag per chunk */
+#define META_WORDS (3 * PART_MAX + 2)
 
 struct scatter_params {
-  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch, dsm_cluster,
-      dsm_words, dsm_cache;
+  uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch, part_chunk,
+      dsm_cluster, dsm_words, dsm_cache;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
-  int type, index, part_keys, part_table, part_hot, part_prefetch, dsm_beyond, dsm_counters;
+  int type, index, part_keys, part_table, part_hot, part_prefetch, part_add, dsm_beyond, dsm_counters;
   double zipf;
   const char *dump;
 };
@@ -124,9 +130,12 @@ struct scatter_run {
   struct atl__app_buffers *bufs;
   void *part_kernel; /* the part variant: its kernel, launch and arguments (lo and hi, or q, set per pass) */
   struct atl_launch part_launch;
-  struct atl_arg part_args[6];
+  struct atl_arg part_args[8];
   uint32_t parts;
   int bucketed; /* --part-keys bucket: the pre-pass (count, scan, fill) first, then a launch per range */
+  int sweep;    /* the sweep variant: every range in one launch, its work-groups taking tickets from meta's last word */
+  int narrow;   /* the sweep with i64 keys: range 0's pass narrows them to u32 in pairs, later ranges read those */
+  size_t meta_bytes;
   void *pairs, *meta; /* its (row, key) pairs and its counts, cursors and bounds */
   void *pre_kernel[3];
   struct atl_launch pre_launch[3];
@@ -367,18 +376,18 @@ static int part_once(void *arg, uint32_t iters, double *ms)
   double total = 0;
   int err = reset_out(r->ctx, r);
   (void)iters;
-  if (!err && r->bucketed)
-    err = atl__app_fill32(r->ctx, r->meta, 0, PART_MAX * 4);
+  if (!err && (r->bucketed || r->sweep)) /* the bucketing's counts, the sweep's ticket counter */
+    err = atl__app_fill32(r->ctx, r->meta, 0, r->meta_bytes);
   for (unsigned i = 0; i < 3 && r->bucketed && !err; i++) {
     double t = 0;
     err = atl__ops(r->ctx)->launch(atl__dev(r->ctx), r->pre_kernel[i], &r->pre_launch[i], &t);
     total += t;
   }
-  for (uint32_t q = 0; q < r->parts && !err; q++) {
+  for (uint32_t q = 0; q < (r->sweep ? 1 : r->parts) && !err; q++) { /* the sweep: one launch for every range */
     double t = 0;
     if (r->bucketed)
       r->part_args[4].value = q;
-    else {
+    else if (!r->sweep) {
       r->part_args[4].value = r->p->targets * q / r->parts;
       r->part_args[5].value = r->p->targets * (q + 1) / r->parts;
     }
@@ -393,11 +402,16 @@ static int part_once(void *arg, uint32_t iters, double *ms)
 /* The part variant's ranges: --partitions, else as many as make a range's output rows fit half the device's
  * L2 (the rest holds the keys and source lines streaming past; H100's L2 is two halves of 25 MiB), one where
  * the backend does not know its L2 or the output fits; never more than the targets. */
-static uint32_t part_count(const struct scatter_params *p, const struct atl_device_info *d, size_t out_bytes)
+static uint32_t part_count(const struct scatter_params *p, const struct atl_device_info *d, size_t out_bytes,
+                           int sweep)
 {
   uint64_t n = p->partitions;
+  /* The sweep's ranges fit 0.4 of the L2: two of them share it while one's last chunks and the next's first run
+   * (round 8, H100, uniform keys: 13 ranges 1.421 / 1.422 ms against 11's 1.441 / 1.441 / 1.442, 15 as 13, 17 as
+   * 11) */
+  const uint64_t slice = sweep ? d->l2_cache * 2 / 5 : d->l2_cache / 2;
   if (n == 0 && d->l2_cache >= 2)
-    n = (out_bytes + d->l2_cache / 2 - 1) / (d->l2_cache / 2);
+    n = (out_bytes + slice - 1) / slice;
   return (uint32_t)(n > p->targets ? p->targets : n ? n : 1);
 }
 
@@ -521,7 +535,8 @@ static int auto_pick(const struct scatter_run *r, const struct expected *x, uint
     v++;
   *parts = pick.partitions;
   snprintf(why, len, "auto ran %s%s (equal neighbouring keys %.3f, head keys' share %.3f, dim %u)", pick.variant,
-           v != VAR_PART ? "" : pick.partitions == 1 ? " in one range" : " in L2-sized ranges", st.run_share,
+           v != VAR_PART && v != VAR_SWEEP ? "" : pick.partitions == 1 ? " in one range" : " in L2-sized ranges",
+           st.run_share,
            st.head_share, p->dim);
   return v < VAR_COUNT ? v : VAR_ATOMIC;
 }
@@ -617,19 +632,42 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
    * the batch (results/nvidia-h100/scatter/round5: uniform keys over 11 ranges 1.545 ms at 2 against 1.599 at 1
    * and 1.553 at 4; a hot row in one range 0.825 ms at 1 against 1.025 at 4, zipf keys 1.689 and 1.683) */
   uint32_t batch = p->part_batch;
-  if (variant == VAR_PART) {
-    r->parts = auto_parts ? auto_parts : part_count(p, dev, r->out_bytes);
-    r->bucketed = p->part_keys == PART_BUCKET && r->parts <= PART_MAX;
+  const int parted = variant == VAR_PART || variant == VAR_SWEEP; /* the sweep: part's kernel, one launch */
+  if (parted) {
+    r->parts = auto_parts ? auto_parts : part_count(p, dev, r->out_bytes, variant == VAR_SWEEP);
+    r->sweep = variant == VAR_SWEEP;
+    r->narrow = r->sweep && p->index == INDEX_I64 && r->parts > 1 && dev->kernels_cuda_c && dev->has_warp_vote &&
+                (elem_bytes(p) == 4 || p->dim % 2 == 0); /* the CUDA warp path's */
+    r->bucketed = !r->sweep && p->part_keys == PART_BUCKET && r->parts <= PART_MAX;
     if (batch == 0)
       batch = r->parts > 1 ? 2 : 1;
   }
+  /* The sweep's tickets (ranges x chunks, a u32 counter that every work-group passes once more at the end) */
+  const double chunk_rows = (double)p->wg_size * p->part_chunk;
+  if (variant == VAR_SWEEP && (double)r->parts * ceil((double)p->rows / chunk_rows) >= 0x1p31) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "sweep: %u ranges of %llu rows make 2^31 tickets or more",
+                        r->parts, (unsigned long long)p->rows);
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+  }
+  /* --part-add bulk runs where the kernel has it: CUDA sm_90, f32, a row's 16-byte units dividing a warp */
+  int bulk = parted && p->part_add == 1 && dev->kernels_cuda_c && dev->has_vector_f32_red && p->type == TYPE_F32 &&
+             p->dim % 4 == 0 && 32 % (p->dim / 4) == 0;
+  /* Its staging ring (two halves of a batch's 16-byte units a warp) takes its bytes from the local table, so the
+   * work-group's local memory, and its occupancy, stay the red path's (a table of at least one slot: else red) */
+  unsigned slots = block_slots(p);
+  const unsigned stage_slots = (unsigned)((p->wg_size / 32 * 2ull * 32 * (batch ? batch : 1) * 16 + 4 * p->dim + 3) /
+                                          (4 * p->dim + 4));
+  if (bulk && parted)
+    slots = stage_slots < slots ? slots - stage_slots : (bulk = 0, slots);
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
-           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d PART_PREFETCH=%d",
+           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d PART_PREFETCH=%d PART_BULK=%d PART_CHUNK_STEPS=%uu "
+           "PART_NARROW=%d",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
-           variant < 0 ? "copy" : variant_names[variant], block_slots(p), p->block_rows, p->bin_rows,
-           1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1, p->part_table == PART_TABLE_SEEN,
-           p->part_hot == PART_HOT_WARP, p->part_prefetch && r->parts > 1);
+           variant < 0 ? "copy" : parted ? "part" : variant_names[variant], slots, p->block_rows,
+           p->bin_rows, 1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1,
+           p->part_table == PART_TABLE_SEEN, p->part_hot == PART_HOT_WARP, p->part_prefetch && r->parts > 1, bulk,
+           p->part_chunk, parted && r->narrow);
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
@@ -651,7 +689,10 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "dsm_counter_bits", r->dsm.wide ? 32 : 16);
   } else if (variant != VAR_CUB)
     err = atl__app_build(ctx, "app_scatter",
-                         variant != VAR_PART ? "scatter_add" : r->bucketed ? "scatter_part_bucketed" : "scatter_part",
+                         !parted       ? "scatter_add"
+                         : r->sweep    ? "scatter_part_sweep"
+                         : r->bucketed ? "scatter_part_bucketed"
+                                       : "scatter_part",
                          defines, &kernel, &row);
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r->src, 0},
                            {ATL_ARG_BUFFER, r->idx, 0},
@@ -661,14 +702,20 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   struct atl_launch launch = {variant == VAR_BINS ? 0 : launch_threads(p, variant), p->wg_size, args, 5};
   if (!err && variant == VAR_BINS)
     launch.global = bins_groups(ctx, kernel, p) * p->wg_size;
-  if (!err && variant == VAR_PART) { /* P launches a sample, each over every row, adding the keys of its range */
+  if (!err && parted) { /* P launches a sample, each over every row, adding the keys of its range (sweep: one) */
     double warm = 0;
     r->part_kernel = kernel;
     memcpy(r->part_args, args, 4 * sizeof *args); /* src, idx, out, rows; then the range [lo, hi) */
     r->part_args[4] = (struct atl_arg){ATL_ARG_U32, NULL, 0};
     r->part_args[5] = (struct atl_arg){ATL_ARG_U32, NULL, 0};
     r->part_launch = (struct atl_launch){part_threads(ctx, kernel, p), p->wg_size, r->part_args, 6};
-    if (r->bucketed) { /* src, pairs, out, meta, q */
+    if (r->sweep) { /* src, idx, out, rows, parts, targets, meta (ticket, flags), the narrowed keys */
+      r->part_args[4].value = r->parts;
+      r->part_args[5].value = p->targets;
+      r->part_args[6] = (struct atl_arg){ATL_ARG_BUFFER, r->meta, 0};
+      r->part_args[7] = (struct atl_arg){ATL_ARG_BUFFER, r->narrow ? r->pairs : r->meta, 0};
+      r->part_launch.nargs = 8;
+    } else if (r->bucketed) { /* src, pairs, out, meta, q */
       r->part_args[1] = (struct atl_arg){ATL_ARG_BUFFER, r->pairs, 0};
       r->part_args[3] = (struct atl_arg){ATL_ARG_BUFFER, r->meta, 0};
       r->part_launch.nargs = 5;
@@ -680,6 +727,11 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "part_seen", p->part_table == PART_TABLE_SEEN);
     atl_row_metric_set(&row, "part_hot", p->part_hot == PART_HOT_WARP);
     atl_row_metric_set(&row, "part_prefetch", p->part_prefetch && r->parts > 1);
+    atl_row_metric_set(&row, "part_bulk", bulk);
+    atl_row_metric_set(&row, "part_sweep", r->sweep);
+    atl_row_metric_set(&row, "part_narrow", r->narrow);
+    if (r->sweep)
+      atl_row_metric_set(&row, "part_chunk", p->part_chunk);
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
     if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
@@ -777,9 +829,15 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   }
   r.dsm = (struct atl__scatter_dsm){.rows = p->rows, .targets = p->targets, .wg = p->wg_size,
                                     .idx_bytes = (unsigned)index_bytes(p), .src = r.src, .idx = r.idx, .out = r.out};
-  if ((p->variants & (1u << VAR_PART | 1u << VAR_AUTO)) && p->part_keys == PART_BUCKET &&
-      ((err = atl__app_alloc(ctx, &bufs, p->rows * 8, &r.pairs)) ||
-       (err = atl__app_alloc(ctx, &bufs, (3 * PART_MAX + 1) * 4, &r.meta))))
+  /* pairs: the bucketing's (row, key) pairs, or the sweep's narrowed i64 keys (never both in one row) */
+  const int bucket = (p->variants & (1u << VAR_PART | 1u << VAR_AUTO)) && p->part_keys == PART_BUCKET;
+  const int narrow = (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO)) && p->index == INDEX_I64;
+  if ((bucket || narrow) && (err = atl__app_alloc(ctx, &bufs, p->rows * (bucket ? 8 : 4), &r.pairs)))
+    goto out;
+  r.meta_bytes = (META_WORDS + (p->rows + (uint64_t)p->wg_size * p->part_chunk - 1) / ((uint64_t)p->wg_size *
+                                                                                          p->part_chunk)) * 4;
+  if ((bucket || (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO))) &&
+      (err = atl__app_alloc(ctx, &bufs, r.meta_bytes, &r.meta)))
     goto out;
   if (p->dump && mkdir(p->dump, 0777) != 0 && access(p->dump, W_OK) != 0) {
     err = atl__seterr(ctx, ATL_EINVAL, "dump: unable to create or write the folder '%s'", p->dump);
@@ -903,9 +961,9 @@ static const struct atl_app_option scatter_options[] = {
                             "table first), dsm (dim 1, integer weights: counters in local memory, on sm_90 spread over "
                             "a thread-block cluster's distributed shared memory, the bins past them by L2 atomics "
                             "beside them), part (one launch per range of keys whose output rows fit the L2, "
-                            "--partitions), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
+                            "--partitions), sweep (part's ranges in one launch: work-groups take range-major chunks from a counter), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
                             "in-run baseline on CUDA, f32 at dim 64 with i32 keys; at dim 1 with integer weights "
-                            "HistogramEven's counts), auto (one of atomic, run, block, bins, part, dsm, picked by dim, the output against the L2 and the keys' measured "
+                            "HistogramEven's counts), auto (one of atomic, run, block, bins, part, sweep, dsm, picked by dim, the output against the L2 and the keys' measured "
                             "runs and head) or all; the copy ceiling always runs"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
@@ -919,7 +977,7 @@ static const struct atl_app_option scatter_options[] = {
              "the result's bits must not depend on it"},
     {"partitions", ATL_APP_OPT_U32, P(partitions), .max = 1u << 24, .def = "0", .arg = "P",
      .help = "ranges of keys the part variant adds one launch each (0: as many as make a range's output rows fit "
-             "half the device's L2, 1 where its size is unknown)"},
+             "half the device's L2, 0.4 of it for the sweep, 1 where its size is unknown)"},
     {"part-keys", ATL_APP_OPT_CHOICE, P(part_keys), .names = part_key_names, .nnames = 2, .def = "reread",
      .arg = "HOW", .help = "how the part variant's launches find their rows: reread (each launch reads every key) or "
                            "bucket (one pass first writes each range's (row, key) pairs: a launch reads only its "
@@ -938,6 +996,12 @@ static const struct atl_app_option scatter_options[] = {
      .arg = "HOW", .help = "the part variant's output rows (CUDA, over several ranges): none, or l2 (each launch first "
                            "asks its range's output rows into the L2 in address order, kept there; the H100's round "
                            "7c, uniform keys over 11 ranges: 1.532 ms against 1.569)"},
+    {"part-add", ATL_APP_OPT_CHOICE, P(part_add), .names = part_add_names, .nnames = 2, .def = "red", .arg = "HOW",
+     .help = "how the part and sweep variants add a row sum to the output: red (16-byte red.global.add.v4.f32 on "
+             "sm_90) or bulk (CUDA sm_90, f32 with dim / 4 dividing 32: the row staged in shared memory, then one "
+             "cp.reduce.async.bulk add of the whole row; elsewhere red)"},
+    {"part-chunk", ATL_APP_OPT_U32, P(part_chunk), .min = 1, .max = 1u << 16, .def = "16", .arg = "STEPS",
+     .help = "the sweep variant's chunk, a ticket's rows: STEPS steps of 32 rows for each warp of a work-group"},
     {"dsm-cluster", ATL_APP_OPT_U32, P(dsm_cluster), .max = 16, .def = "0", .arg = "N",
      .help = "work-groups of a thread-block cluster the dsm variant spreads its table over (0: 16 on CUDA sm_90, "
              "else 1)"},

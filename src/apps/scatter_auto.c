@@ -10,8 +10,9 @@
  *     against block's 2.135, hot 0.832 against run's 1.517), else block;
  *   - runs of equal neighbouring keys (sorted, clustered): run (0.939 and 0.793 ms; part at one range 0.976
  *     and 0.889);
- *   - keys without runs or a head into an output larger than half the L2: part over L2-sized ranges (uniform
- *     1.658 ms against atomic's 2.480), with its warp path only (the OpenCL path was not measured);
+ *   - keys without runs or a head into an output larger than half the L2: part's L2-sized ranges (uniform
+ *     1.658 ms against atomic's 2.480), with its warp path only (the OpenCL path was not measured), all in one
+ *     launch: the sweep (round 8: 1.441 ms against part's 11 launches' 1.508 in the same run);
  *   - otherwise atomic.
  */
 #include "scatter_auto.h"
@@ -28,6 +29,6 @@ struct atl__scatter_pick atl__scatter_auto_rule(const struct atl__scatter_stats 
   if (s->run_share >= 0.5)
     return (struct atl__scatter_pick){"run", 0};
   if (s->part_fast && beyond_l2)
-    return (struct atl__scatter_pick){"part", 0};
+    return (struct atl__scatter_pick){"sweep", 0};
   return (struct atl__scatter_pick){"atomic", 0};
 }

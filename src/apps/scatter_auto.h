@@ -19,8 +19,8 @@ struct atl__scatter_stats {
 };
 
 struct atl__scatter_pick {
-  const char *variant; /* a variant's name: atomic, run, block, bins, part or dsm */
-  uint32_t partitions; /* part: 1, or 0 for as many ranges as fit the output into half the L2 */
+  const char *variant; /* a variant's name: atomic, run, block, bins, part, sweep or dsm */
+  uint32_t partitions; /* part, sweep: 1, or 0 for as many ranges as fit the output into half the L2 */
 };
 
 struct atl__scatter_pick atl__scatter_auto_rule(const struct atl__scatter_stats *s);

@@ -130,6 +130,14 @@ ATL_INLINE uint slot_find(volatile ATL_LOCAL uint *keys, uint k)
  */
 #define PART_MAX 1024u
 #define FILL_ROWS 8u /* rows a work-item of part_fill holds between its two barriers */
+#define TICKET (3u * PART_MAX + 1u) /* the sweep's ticket counter in meta, after the bucketing's bounds */
+#define READY (TICKET + 1u)         /* then the sweep's flags: chunk c's keys narrowed (PART_NARROW) */
+#if !defined(PART_NARROW)
+#define PART_NARROW 0
+#endif
+#if !defined(PART_CHUNK_STEPS)
+#define PART_CHUNK_STEPS 16u /* the sweep's chunk: steps of 32 rows per warp of a work-group (--part-chunk) */
+#endif
 
 /* The range of key k: the largest q with floor(V q / P) <= k, for ranges [V q / P, V (q + 1) / P) */
 ATL_INLINE uint range_of(uint k, uint parts, uint targets)
@@ -267,6 +275,18 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
 #if !defined(PART_PREFETCH)
 #define PART_PREFETCH 0
 #endif
+#if !defined(PART_BULK)
+#define PART_BULK 0
+#endif
+/* --part-add bulk (sm_90, f32, a row a whole number of a batch's lanes): a group's row sum goes out as ONE bulk
+ * reduction of the row (cp.reduce.async.bulk .add.f32, the TMA unit) from a staging ring in shared memory,
+ * instead of D / 4 16-byte red.global.add.v4.f32 (the question of round 8: do whole-row reductions relieve the
+ * L2's atomic units). Elsewhere the red path runs (the host's row metric part_bulk says which). */
+#if PART_BULK && __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && UNIT == 4 && LANES % UNITS == 0
+#define BULK 1
+#else
+#define BULK 0
+#endif
 
 /* --part-hot warp: a warp's own hot key, summed in its registers. The first key the warp sees recur within a
  * step (a zipf head's rank 0 most often, the hot row always) becomes its key; from the next step on, that key's
@@ -277,6 +297,7 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
 struct part_hot {
   uint key;
   A v[HOTJ][UNIT];
+  uint ring; /* BULK: batches committed, whose parity names the staging half a batch writes */
 };
 
 /* v = (first) or += the UNIT values at p, loaded evict-first (they are read once) */
@@ -336,6 +357,10 @@ ATL_INLINE void unit_red(T *p, const A *v)
 /* The work-group's table and its warps' step arrays: the rows of the step's lanes, and the first lane of each
  * group of equal keys in the order of those lanes (the rest of a group's data comes by shuffle) */
 struct part_shared {
+#if BULK /* two halves a warp, a batch's (group, unit) sums each: a batch writes one while the other's bulk
+          * reductions may still read theirs */
+  float4 stage[WARPS][2][LANES * PART_BATCH];
+#endif
   uint keys[SLOTS];
   A sums[SLOTS * D];
   uint row[WARPS][LANES], first[WARPS][LANES];
@@ -421,6 +446,38 @@ ATL_INLINE void part_step(struct part_shared *sh, struct part_hot *hot, const T 
       for (uint r = g[b]; r; r &= r - 1u)
         unit_load(&src[(ulong)sh->row[warp][__ffs(r) - 1] * D + (t0 + b * LANES + lane) % UNITS * UNIT], v[b],
                   false);
+#if BULK
+    /* The batch's rows start at a multiple of UNITS (UNITS divides LANES), so each row's units are neighbours in
+     * the stage: its first lane sends the whole row by one bulk reduction. Each lane waits for its own bulk groups:
+     * at most the last one (the other half) still reading, then the warp writes this half. */
+    float4 *stage = sh->stage[warp][hot->ring & 1u];
+    asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+    __syncwarp();
+#pragma unroll
+    for (uint b = 0; b < PART_BATCH; b++) {
+      const uint t = t0 + b * LANES + lane;
+      if (t >= n)
+        break;
+      if (s[b] < SLOTS)
+        for (uint u = 0; u < UNIT; u++)
+          ADD_LOCAL(&sh->sums[s[b] * D + t % UNITS * UNIT + u], v[b][u]);
+      else
+        stage[b * LANES + lane] = make_float4(v[b][0], v[b][1], v[b][2], v[b][3]);
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* the stores seen by the bulk copies' proxy */
+    __syncwarp();
+#pragma unroll
+    for (uint b = 0; b < PART_BATCH; b++) {
+      const uint t = t0 + b * LANES + lane;
+      if (t < n && t % UNITS == 0 && s[b] >= SLOTS)
+        asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;" ::"l"(
+                         &out[(ulong)key[b] * D]),
+                     "r"((uint)__cvta_generic_to_shared(&stage[b * LANES + lane])), "r"((uint)(D * sizeof(float)))
+                     : "memory");
+    }
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    hot->ring++;
+#else
 #pragma unroll
     for (uint b = 0; b < PART_BATCH; b++) {
       const uint t = t0 + b * LANES + lane;
@@ -433,6 +490,7 @@ ATL_INLINE void part_step(struct part_shared *sh, struct part_hot *hot, const T 
       else
         unit_red(&out[(ulong)key[b] * D + c], v[b]);
     }
+#endif
   }
   __syncwarp(); /* the step's arrays are read before the next step writes them */
 }
@@ -440,6 +498,7 @@ ATL_INLINE void part_step(struct part_shared *sh, struct part_hot *hot, const T 
 ATL_INLINE void part_begin(struct part_shared *sh, struct part_hot *hot)
 {
   hot->key = EMPTY;
+  hot->ring = 0;
 #pragma unroll
   for (uint j = 0; j < HOTJ; j++)
 #pragma unroll
@@ -457,6 +516,9 @@ ATL_INLINE void part_begin(struct part_shared *sh, struct part_hot *hot)
 ATL_INLINE void part_end(struct part_shared *sh, const struct part_hot *hot, T *out)
 {
   const uint lid = atl_local_id(), wg = atl_local_size();
+#if BULK /* every bulk reduction done before the stage is left (and the work-group ends) */
+  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+#endif
 #if PART_HOT
   if (hot->key != EMPTY)
 #pragma unroll
@@ -474,6 +536,15 @@ ATL_INLINE void part_end(struct part_shared *sh, const struct part_hot *hot, T *
   }
 }
 
+/* --part-prefetch l2: the bytes [from, to) of the output asked into the L2, a 128-byte line a work-item in address
+ * order (work-item @p id of @p n), kept there (evict_last) while keys and rows stream past evict-first: without it
+ * each output row comes from DRAM at its first update, in the keys' random order. */
+ATL_INLINE void part_prefetch(const T *out, ulong from, ulong to, ulong id, ulong n)
+{
+  for (ulong e = from + id * 128u; e < to; e += n * 128u)
+    asm volatile("prefetch.global.L2::evict_last [%0];" ::"l"((const char *)out + e));
+}
+
 /* launched with WARPS x 32 work-items a group: ptxas keeps the registers within what that many threads have (a
  * batch of 8 units at 1024 a group would otherwise not launch) */
 ATL_KERNEL void __launch_bounds__(WARPS * LANES)
@@ -483,12 +554,7 @@ ATL_KERNEL void __launch_bounds__(WARPS * LANES)
   const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
   struct part_hot hot;
 #if PART_PREFETCH
-  /* --part-prefetch l2: the range's output rows asked into the L2 first, a 128-byte line a work-item in address
-   * order, kept there (evict_last) while keys and rows stream past evict-first: without it each output row
-   * comes from DRAM at its first update, in the keys' random order. */
-  for (ulong e = (ulong)lo * D * sizeof(T) + atl_global_id64() * 128u; e < (ulong)hi * D * sizeof(T);
-       e += atl_global_size64() * 128u)
-    asm volatile("prefetch.global.L2::evict_last [%0];" ::"l"((const char *)out + e));
+  part_prefetch(out, (ulong)lo * D * sizeof(T), (ulong)hi * D * sizeof(T), atl_global_id64(), atl_global_size64());
 #endif
   part_begin(&sh, &hot);
   /* Steps of 32 rows, step s by warp s mod the warps (one wave of them): sorted keys, whose rows of a range are
@@ -525,31 +591,132 @@ ATL_KERNEL void __launch_bounds__(WARPS * LANES)
   }
   part_end(&sh, &hot, out);
 }
-#elif defined(VARIANT_part)
-/* VARIANT_part elsewhere (OpenCL, 16-bit types, CUDA before sm_70): the same passes over key ranges, each row
- * in range added as the atomic variant adds it (no vote or match-any in OpenCL C 1.2, no local table). */
-ATL_KERNEL void scatter_part(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
-                             ATL_GLOBAL T *out, ulong rows, uint lo, uint hi)
+
+/* Key @p i of a sweep's chunk (@p hi past its last row @p last). PART_NARROW (i64 keys): range 0's pass writes each
+ * key as u32 into @p narrow (mode 1), later ranges read those where their chunk's flag says they are all there (mode
+ * 2), else the i64 keys again (mode 0): the same values either way, so no one waits. */
+ATL_INLINE uint sweep_key(const IDX_T *ATL_RESTRICT idx, uint *narrow, ulong i, ulong last, uint hi, uint mode)
 {
-  const uint lane = (uint)(atl_global_id64() % LANES);
-  const ulong stride = atl_global_size64() / LANES * LANES; /* steps of 32 rows over the warps, as above */
-  for (ulong base = atl_global_id64() / LANES * LANES; base < rows; base += stride) {
-    const uint n = rows - base < LANES ? (uint)(rows - base) : LANES;
-#if defined(PACKED)
-    for (uint t = lane; t < n * PAIRS; t += LANES) {
-      const ulong i = base + t / PAIRS, k = idx[i];
-      const uint c = t % PAIRS * 2u;
-      if (k >= lo && k < hi)
-        ADD_PAIR(&out[k * D + c], LOAD(src[i * D + c]), c + 1 < D ? LOAD(src[i * D + c + 1]) : -0.0f);
-    }
+  if (i >= last)
+    return hi;
+#if PART_NARROW
+  if (mode == 2)
+    return __ldcs(&narrow[i]);
+  const uint k = (uint)__ldcs(&idx[i]);
+  if (mode == 1)
+    __stcs(&narrow[i], k);
+  return k;
 #else
-    for (uint t = lane; t < n * D; t += LANES) {
-      const ulong i = base + t / D, k = idx[i];
-      if (k >= lo && k < hi)
-        ADD(&out[k * D + t % D], LOAD(src[i * D + t % D]));
+  (void)narrow, (void)mode;
+  return (uint)__ldcs(&idx[i]);
+#endif
+}
+
+/*
+ * --variants sweep: every range in ONE launch (no drain and ramp-up between ranges). Tickets from a global counter
+ * (meta[TICKET], zeroed before the launch) in range-major order: ticket t is chunk t mod C of range t / C, a chunk of
+ * PART_CHUNK_STEPS steps of 32 rows per warp, so the work-groups move to range q + 1 as soon as range q's chunks are
+ * all taken, and at most two ranges share the L2 for a while. A work-group's local table goes out when its range
+ * changes (its keys' rows are then still in the L2). With --part-prefetch l2 the groups that take a range's first
+ * chunks (as many as there are groups) ask its output rows into the L2, a slice each. No order is needed for
+ * correctness: every add is an atomic.
+ */
+ATL_KERNEL void __launch_bounds__(WARPS * LANES)
+    scatter_part_sweep(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, ulong rows, uint parts,
+                       uint targets, uint *meta, uint *narrow)
+{
+  ATL_SHARED struct part_shared sh;
+  ATL_SHARED uint taken, ready;
+  const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
+  const ulong chunk = (ulong)WARPS * LANES * PART_CHUNK_STEPS, chunks = (rows + chunk - 1) / chunk;
+  struct part_hot hot;
+  uint range = EMPTY;
+  part_begin(&sh, &hot);
+  for (;;) {
+    if (atl_local_id() == 0) {
+      taken = atomicAdd(&meta[TICKET], 1u);
+#if PART_NARROW /* acquire: the flag read before the narrowed keys it announces */
+      ready = taken >= chunks && taken < parts * chunks ? atomicOr(&meta[READY + taken % chunks], 0u) : 0u;
+      __threadfence();
+#endif
+    }
+    atl_barrier_local();
+    const ulong t = taken;
+    const uint mode = !PART_NARROW ? 0u : t < chunks ? 1u : ready ? 2u : 0u;
+    atl_barrier_local(); /* read by all before the next ticket overwrites them */
+    if (t >= parts * chunks)
+      break;
+    const uint q = (uint)(t / chunks);
+    const ulong c = t % chunks;
+    const uint lo = (uint)((ulong)targets * q / parts), hi = (uint)((ulong)targets * (q + 1) / parts);
+    if (q != range) { /* the last range's table out, then a clean one */
+      if (range != EMPTY) {
+        part_end(&sh, &hot, out);
+        atl_barrier_local();
+        part_begin(&sh, &hot);
+      }
+      range = q;
+    }
+#if PART_PREFETCH
+    if (c < atl_num_groups()) { /* slice c of the range's output lines */
+      const ulong lines = ((ulong)(hi - lo) * D * sizeof(T) + 127u) / 128u, per = (lines + atl_num_groups() - 1) /
+                                                                                  atl_num_groups();
+      const ulong from = (ulong)lo * D * sizeof(T) + c * per * 128u, end = (ulong)hi * D * sizeof(T);
+      part_prefetch(out, from, from + per * 128u < end ? from + per * 128u : end, atl_local_id(), atl_local_size());
+    }
+#endif
+    const ulong first = c * chunk, last = first + chunk < rows ? first + chunk : rows;
+    ulong base = first + (ulong)warp * LANES;
+    uint k = sweep_key(idx, narrow, base + lane, last, hi, mode);
+    for (; base < last; base += (ulong)WARPS * LANES) { /* the next step's keys loaded before this step's rows */
+      const ulong i = base + lane, next = i + (ulong)WARPS * LANES;
+      const uint k_next = sweep_key(idx, narrow, next, last, hi, mode);
+      part_step(&sh, &hot, src, out, warp, lane, k - lo < hi - lo, k, (uint)i);
+      k = k_next;
+    }
+#if PART_NARROW
+    if (mode == 1) { /* release: every narrowed key of the chunk stored before its flag */
+      __threadfence();
+      atl_barrier_local();
+      if (atl_local_id() == 0)
+        atomicExch(&meta[READY + c], 1u);
     }
 #endif
   }
+  part_end(&sh, &hot, out);
+}
+#elif defined(VARIANT_part)
+/* VARIANT_part elsewhere (OpenCL, 16-bit types, CUDA before sm_70): the same passes over key ranges, each row
+ * in range added as the atomic variant adds it (no vote or match-any in OpenCL C 1.2, no local table). */
+
+/* The rows first .. first + n - 1 whose key is in [lo, hi): their (row, column) pairs (16-bit: column pairs) from
+ * t0 in steps of @p step, one atomic each */
+ATL_INLINE void part_rows(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
+                          ATL_GLOBAL T *out, ulong first, ulong n, ulong lo, ulong hi, ulong t0, ulong step)
+{
+#if defined(PACKED)
+  for (ulong t = t0; t < n * PAIRS; t += step) {
+    const ulong i = first + t / PAIRS, k = idx[i];
+    const uint c = (uint)(t % PAIRS) * 2u;
+    if (k >= lo && k < hi)
+      ADD_PAIR(&out[k * D + c], LOAD(src[i * D + c]), c + 1 < D ? LOAD(src[i * D + c + 1]) : -0.0f);
+  }
+#else
+  for (ulong t = t0; t < n * D; t += step) {
+    const ulong i = first + t / D, k = idx[i];
+    if (k >= lo && k < hi)
+      ADD(&out[k * D + t % D], LOAD(src[i * D + t % D]));
+  }
+#endif
+}
+
+ATL_KERNEL void scatter_part(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
+                             ATL_GLOBAL T *out, ulong rows, uint lo, uint hi)
+{
+  const ulong stride = atl_global_size64() / LANES * LANES; /* steps of 32 rows over the warps, as above */
+  for (ulong base = atl_global_id64() / LANES * LANES; base < rows; base += stride)
+    part_rows(src, idx, out, base, rows - base < LANES ? rows - base : LANES, lo, hi, atl_global_id64() % LANES,
+              LANES);
 }
 
 /* The bucketed launch: the range's pairs bounds[q] .. bounds[q + 1], a row's elements (or column pairs) over
@@ -572,6 +739,30 @@ ATL_KERNEL void scatter_part_bucketed(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_
     ADD(&out[k * D + t % D], LOAD(src[i * D + t % D]));
   }
 #endif
+}
+
+/* --variants sweep elsewhere: the same tickets (range-major chunks of a work-group's size x PART_CHUNK_STEPS rows),
+ * each chunk's rows in range added as the atomic variant adds them */
+ATL_KERNEL void scatter_part_sweep(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
+                                   ATL_GLOBAL T *out, ulong rows, uint parts, uint targets, ATL_GLOBAL uint *meta,
+                                   ATL_GLOBAL uint *narrow)
+{
+  (void)narrow; /* the keys are read as they are here (the CUDA path narrows i64 keys) */
+  ATL_SHARED uint taken;
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  const ulong chunk = (ulong)wg * PART_CHUNK_STEPS, chunks = (rows + chunk - 1) / chunk;
+  for (;;) {
+    if (lid == 0)
+      taken = atl_atomic_add(&meta[TICKET], 1u);
+    atl_barrier_local();
+    const ulong t = taken;
+    atl_barrier_local();
+    if (t >= parts * chunks)
+      break;
+    const ulong q = t / chunks, first = t % chunks * chunk;
+    part_rows(src, idx, out, first, first + chunk < rows ? chunk : rows - first, targets * q / parts,
+              targets * (q + 1) / parts, lid, wg);
+  }
 }
 #elif defined(VARIANT_bins)
 /* D = 1 (a weighted bincount): a work-item per row, one wave of work-groups taking chunks of BIN_ROWS rows in

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: app scatter on CUDA at a small size, every type (f32, u32, i32, bf16 with
 # sm_90's packed red.add.noftz.bf16x2 and v4.bf16x2, f16 with .f16x2, odd D's straddling pairs included), both
-# key types and every variant verify (dsm's cluster of 16, 8 and 1, one launch and many; CUB's counts at 2^20 bins) (part over 3, 5 and 7 ranges of keys too: its vector, scalar and 16-bit paths, rereading the keys and bucketed); det gives one output hash on
+# key types and every variant verify (the sweep, and part's bulk reductions at dims 64, 128 and 36 (red); dsm's cluster of 16, 8 and 1, one launch and many; CUB's counts at 2^20 bins) (part over 3, 5 and 7 ranges of keys too: its vector, scalar and 16-bit paths, rereading the keys and bucketed); det gives one output hash on
 # 5 grids and work-group sizes. Skipped (77) where CUDA is unavailable.
 . "$(dirname "$0")/lib.sh"
 if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
@@ -15,7 +15,7 @@ cat >"$WORK/check.py" <<'PY'
 import atl_json, sys
 rows = atl_json.load(sys.argv[1])["rows"]
 spec = sys.argv[2].split()
-want = 1 + 5 * (len(spec[spec.index("--variants") + 1].split(",")) if "--variants" in spec else 10)
+want = 1 + 5 * (len(spec[spec.index("--variants") + 1].split(",")) if "--variants" in spec else 11)
 bad = [(r["variant"], r["status"], r["reason"]) for r in rows
        if not (r["status"] == "ok" and r["verified"]) and
        not (r["variant"].split("/")[-1] in ("vector", "bins", "dsm", "cub") and r["status"] == "unsupported")]
@@ -25,6 +25,9 @@ scatter_specs 120 "$WORK/check.py" "CUDA app scatter" "--type f32 --dim 64" "--t
   "--type f16 --dim 33 --index i64" "--type bf16 --dim 5" "--type f16 --dim 64" "--type bf16 --dim 1" \
   "--type f32 --dim 64 --partitions 7 --variants part --part-prefetch none" "--type u32 --dim 33 --index i64 --partitions 3 --variants part" \
   "--type bf16 --dim 64 --partitions 5 --variants part" \
+  "--type f32 --dim 64 --partitions 7 --variants part,sweep --part-add bulk" "--type f32 --dim 128 --index i64 --partitions 3 --variants sweep --part-add bulk --part-hot warp --wg-size 512" \
+  "--type f32 --dim 36 --partitions 5 --variants part,sweep --part-add bulk --part-prefetch none" "--type u32 --dim 8 --partitions 1 --variants sweep" \
+  "--type f32 --dim 64 --index i64 --targets 262144 --variants auto,sweep,part" \
   "--type f32 --dim 64 --partitions 7 --variants part --part-keys bucket --part-batch 4" \
   "--type i32 --dim 33 --index i64 --partitions 3 --variants part --part-keys bucket --part-batch 2" \
   "--type bf16 --dim 64 --partitions 1 --variants part --part-table seen --part-hot warp --part-batch 2" \

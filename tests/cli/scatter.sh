@@ -2,7 +2,8 @@
 # app scatter on the CPU (PoCL): every distribution and variant (bins and dsm at dim 1, dsm's 16-bit counters
 # carrying and wrapping at 3 bins of 20000 rows, over 10 launches at 37 bins, negative i32 weights, its key
 # cache, the bins past its table added to the output in its one launch, its 32-bit counters; part at
-# 1, 3, 11 and 500 ranges of keys, and bucketed at 3, 7 and 499), f32,
+# 1, 3, 11 and 500 ranges of keys, and bucketed at 3, 7 and 499; the sweep, every range in one launch, over 11
+# ranges of 20 chunks and 500 ranges, with i64 keys; --part-add bulk, which falls back to red there), f32,
 # bf16 and f16 (against the float64 sum within the summation bound; odd dims: 16-bit pairs that straddle words) and u32 / i32 (exact), i32 and i64 keys, each row verified, the copy
 # ceiling first; the check can fail (a skewed reference is caught); det is bit-identical on every grid and
 # work-group size; --dump writes the arrays a peer loads; bad input is refused before anything.
@@ -13,7 +14,7 @@ cat >"$WORK/check.py" <<'PY'
 import atl_json, sys
 rows = atl_json.load(sys.argv[1])["rows"]
 spec = sys.argv[2].split()
-nvar = len(spec[spec.index("--variants") + 1].split(",")) if "--variants" in spec else 10
+nvar = len(spec[spec.index("--variants") + 1].split(",")) if "--variants" in spec else 11
 assert len(rows) == 1 + (2 if "--dist" in sys.argv[2] else 5) * nvar, len(rows)
 assert rows[0]["variant"].endswith("/copy-ceiling"), rows[0]["variant"]
 dim1 = "--dim 1 " in sys.argv[2] + " "
@@ -32,13 +33,17 @@ for r in rows:
     if r["variant"].endswith("/auto"):  # auto names what it ran, never det; bins only at dim 1
         assert r["reason"].startswith("auto ran ") and "det" not in r["reason"].split()[2], r["reason"]
         assert dim1 or "auto ran bins" not in r["reason"], r["reason"]
-    if r["variant"].endswith("/part"):  # one launch per range of keys: as many as asked, else the output / (L2 / 2)
+    if r["variant"].endswith(("/part", "/sweep")):  # ranges of keys: as many as asked, else the output / (L2 / 2)
         out = r["targets"] * r["dim"] * (2 if r["variant"].startswith(("bf16", "f16")) else 4)
-        half = int(r["l2_bytes"]) // 2
+        half = int(r["l2_bytes"]) * 2 // 5 if r["variant"].endswith("/sweep") else int(r["l2_bytes"]) // 2
         want = int(sys.argv[2].split("--partitions ")[1].split()[0]) if "--partitions" in sys.argv[2] else \
             min(-(-out // half), r["targets"]) if half else 1
         assert r["partitions"] == want, (r["partitions"], want)
-        assert r["part_bucketed"] == ("--part-keys bucket" in sys.argv[2] and want <= 1024), r["part_bucketed"]
+        sweep = r["variant"].endswith("/sweep")  # one launch for all ranges; never bucketed
+        assert r["part_sweep"] == sweep, r["part_sweep"]
+        assert r["part_narrow"] == 0, r  # the sweep's narrowing of i64 keys is the CUDA path's
+        assert r["part_bucketed"] == ("--part-keys bucket" in sys.argv[2] and want <= 1024 and not sweep), r
+        assert r["part_bulk"] == 0, r  # the bulk reductions are CUDA sm_90's: red here
     if not r["variant"].endswith("copy-ceiling"):
         assert r["gbps"] > 0 and r["ratio_to_ceiling"] > 0, r["variant"]
 PY
@@ -50,6 +55,9 @@ scatter_specs 300 "$WORK/check.py" "scatter" "--type f32 --dim 64" "--type u32 -
   "--type f32 --dim 64 --partitions 3 --part-keys bucket --part-batch 4 --part-prefetch none" \
   "--type i32 --dim 5 --index i64 --partitions 499 --part-keys bucket --dist zipf,hot" \
   "--type bf16 --dim 33 --partitions 7 --part-keys bucket --dist uniform,sorted" \
+  "--type f32 --dim 64 --rows 20000 --wg-size 64 --partitions 11 --part-add bulk --variants part,sweep,auto" \
+  "--type bf16 --dim 5 --index i64 --partitions 500 --part-keys bucket --part-chunk 3 --variants sweep" \
+  "--type f32 --dim 64 --index i64 --rows 20000 --wg-size 64 --partitions 11 --variants sweep,part" \
   "--type u32 --dim 1 --rows 20000 --targets 3 --dsm-words 2 --dsm-counters 16 --dsm-beyond launch --variants dsm,atomic" \
   "--type i32 --dim 1 --index i64 --rows 20000 --targets 37 --dsm-words 2 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
   "--type u32 --dim 1 --rows 20000 --targets 37 --dsm-words 4 --dsm-cache 8 --dsm-counters 16 --dsm-beyond launch --variants dsm" \
@@ -94,6 +102,8 @@ expect_usage_error "partitions" app scatter --targets 500 --partitions 501
 expect_usage_error "part-keys" app scatter --part-keys sort
 expect_usage_error "part-batch" app scatter --part-batch 9
 expect_usage_error "part-prefetch" app scatter --part-prefetch l1
+expect_usage_error "part-add" app scatter --part-add tma
+expect_usage_error "part-chunk" app scatter --part-chunk 0
 expect_usage_error "dsm-words" app scatter --dsm-words 3
 expect_usage_error "dsm-cache" app scatter --dsm-cache 6
 expect_usage_error "dsm-beyond" app scatter --dsm-beyond l2

@@ -225,6 +225,14 @@ static const struct app_case {
   {"app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_part SLOTS=2048u PART_HOT=1", 0},
   {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=4u", 0},
   {"app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_part SLOTS=2048u WARPS=32u PART_BATCH=2u", 0},
+  /* --part-add bulk (cp.reduce.async.bulk of a staged row on sm_90; the red path on sm_80, and where a row's units
+   * do not divide a warp: D = 36) with the sweep's kernel beside it in the same source */
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=64u WARPS=8u PART_BATCH=2u PART_SEEN=1 PART_PREFETCH=1 PART_BULK=1", 0},
+  {"app_scatter", "D=128 TYPE_f32 IDX_T=ulong VARIANT_part SLOTS=32u WARPS=16u PART_BATCH=1u PART_HOT=1 PART_BULK=1", 0},
+  {"app_scatter", "D=36 TYPE_f32 IDX_T=uint VARIANT_part SLOTS=227u PART_BULK=1", 0},
+  /* the sweep narrowing i64 keys to u32 in range 0's pass (flags per chunk) */
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=ulong VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=2u PART_SEEN=1 PART_PREFETCH=1 PART_CHUNK_STEPS=16u PART_NARROW=1", 0},
+  {"app_scatter", "D=34 TYPE_bf16 IDX_T=ulong VARIANT_part SLOTS=240u PART_HOT=1 PART_NARROW=1", 0},
   {"app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", 1},
   {"app_scatter", "D=64 TYPE_bf16 VARIANT_vector", 1},
   {"app_scatter", "D=16 TYPE_f16 VARIANT_vector", 1},

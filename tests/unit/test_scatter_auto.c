@@ -30,14 +30,14 @@ int main(void)
 {
   const uint64_t out = 256ull << 20, l2 = 50ull << 20;
   /* the round 4 shares (results/nvidia-h100/scatter/round4/summary.txt, the auto rows) */
-  CHECK(picks(64, 0.000, 0.000, out, l2, 1, "part", 0));  /* uniform: L2-sized ranges */
+  CHECK(picks(64, 0.000, 0.000, out, l2, 1, "sweep", 0)); /* uniform: L2-sized ranges, one launch (round 8) */
   CHECK(picks(64, 0.023, 0.562, out, l2, 1, "part", 1));  /* zipf: its head in one range */
   CHECK(picks(64, 0.875, 0.000, out, l2, 1, "run", 0));   /* sorted */
   CHECK(picks(64, 0.969, 0.000, out, l2, 1, "run", 0));   /* clustered */
   CHECK(picks(64, 1.000, 1.000, out, l2, 1, "part", 1));  /* hot: the head before the runs */
   /* an output within half the L2: no ranges to cut, atomic for uniform keys */
   CHECK(picks(64, 0.0, 0.0, l2 / 2, l2, 1, "atomic", 0));
-  CHECK(picks(64, 0.0, 0.0, l2 / 2 + 1, l2, 1, "part", 0));
+  CHECK(picks(64, 0.0, 0.0, l2 / 2 + 1, l2, 1, "sweep", 0));
   CHECK(picks(64, 0.0, 0.0, out, 0, 1, "atomic", 0));     /* the L2 unknown */
   /* no warp path: block for a head, atomic for uniform keys */
   CHECK(picks(64, 0.023, 0.562, out, l2, 0, "block", 0));
@@ -45,7 +45,7 @@ int main(void)
   CHECK(picks(64, 0.0, 0.0, out, l2, 0, "atomic", 0));
   CHECK(picks(64, 0.9, 0.0, out, l2, 0, "run", 0));
   /* the thresholds: a head from 5% of the rows, runs from half */
-  CHECK(picks(64, 0.0, 0.049, out, l2, 1, "part", 0));
+  CHECK(picks(64, 0.0, 0.049, out, l2, 1, "sweep", 0));
   CHECK(picks(64, 0.0, 0.05, out, l2, 1, "part", 1));
   CHECK(picks(64, 0.499, 0.0, l2 / 4, l2, 1, "atomic", 0));
   CHECK(picks(64, 0.5, 0.0, l2 / 4, l2, 1, "run", 0));
