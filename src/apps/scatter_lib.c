@@ -1,14 +1,18 @@
 /*
  * The library's scatter-add (include/atomlab/scatter.h): the app's kernels without the measurement. The
- * atomic mode is the run variant (runs of equal consecutive keys summed in registers first: the best or
- * near it on every distribution the app measures on the H100, docs/scatter.md); the deterministic mode is
+ * atomic mode runs the method the app's `auto` rule picks (scatter_auto.c: from dim, the output against the
+ * L2 and two shares of the keys, measured here on a sample of the first keys unless the caller's hint says
+ * what they are), through the launches the app's rows measured (scatter_launch.c); the deterministic mode is
  * the det variant's passes (scatter_det.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "atomlab/scatter.h"
+#include "scatter_auto.h"
 #include "scatter_det.h"
+#include "scatter_launch.h"
 
 struct atl_buffer {
   void *handle; /* the backend's */
@@ -90,6 +94,129 @@ static int scatter_checked(atl_context_t ctx, const struct atl_scatter_desc *d, 
   return 0;
 }
 
+static const char *const method_names[] = {"auto", "atomic", "run", "block", "bins", "part", "part1", "dsm"};
+
+const char *atl_scatter_method_name(enum atl_scatter_method m)
+{
+  return (unsigned)m <= ATL_SCATTER_DSM ? method_names[m] : "?";
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+#define SAMPLE_PAIRS 32768u /* neighbouring pairs of keys the pick reads (512 KiB), where there are more rows */
+#define BLOCK_ROWS 4096u     /* the block variant's rows, whose recurring keys the head counts (the app's default) */
+
+/* The keys the shares are measured on, as u64 in @p k: every key where there are at most 2 x SAMPLE_PAIRS (the
+ * app's measure exactly), else SAMPLE_PAIRS pairs of neighbouring keys spread evenly over the rows
+ * (src/kernels/scatter_sample.k.c). *@p n: the keys; *@p pairs: 1 where they are pairs. */
+static int key_sample(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint64_t *k, size_t *n,
+                      int *pairs)
+{
+  *pairs = d->rows > 2ull * SAMPLE_PAIRS, *n = *pairs ? 2 * SAMPLE_PAIRS : (size_t)d->rows;
+  if (!*pairs) {
+    const int err = atl__ops(ctx)->read(atl__dev(ctx), idx->handle, k, *n * d->index_bytes);
+    for (size_t i = *n; d->index_bytes == 4 && i-- > 0;) /* u32 keys widened in place, from the top down */
+      k[i] = ((const uint32_t *)k)[i];
+    return err;
+  }
+  struct atl__app_buffers scratch = {{0}, 0};
+  void *kernel = NULL, *out = NULL;
+  int err = atl__app_build(ctx, "scatter_sample", "scatter_sample", d->index_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
+                           &kernel, NULL);
+  if (!err)
+    err = atl__app_alloc(ctx, &scratch, *n * 8, &out);
+  if (!err) {
+    const uint32_t wg = 64;
+    struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0}, {ATL_ARG_U64, NULL, d->rows},
+                             {ATL_ARG_U32, NULL, SAMPLE_PAIRS}, {ATL_ARG_BUFFER, out, 0}};
+    const struct atl_launch launch = {(SAMPLE_PAIRS + wg - 1) / wg * wg, wg, args, 4};
+    double ms = 0;
+    err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &ms);
+  }
+  if (!err)
+    err = atl__ops(ctx)->read(atl__dev(ctx), out, k, *n * 8);
+  atl__app_free_all(ctx, &scratch);
+  return err;
+}
+
+/* The keys' shares the auto rule takes, from the hint or from the sample: rows whose key equals the previous
+ * row's (the pairs' equal share), and rows whose key is expected at least twice in a block's BLOCK_ROWS rows
+ * (the pairs' first keys, spread over the array, so a cluster of equal keys counts once): the app's measure on
+ * all the keys (src/apps/scatter.c's auto_pick), here on the sample. */
+static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, double *run,
+                      double *head)
+{
+  *run = d->keys == ATL_SCATTER_KEYS_RUNS, *head = d->keys == ATL_SCATTER_KEYS_HEAD;
+  if (d->keys != ATL_SCATTER_KEYS_SAMPLE)
+    return 0;
+  uint64_t *k = malloc(2 * SAMPLE_PAIRS * sizeof *k);
+  size_t n = 0;
+  int pairs = 0;
+  if (k == NULL)
+    return atl__seterr(ctx, ATL_ENOMEM, "scatter_add: out of host memory for a sample of the keys");
+  const int err = key_sample(ctx, d, idx, k, &n, &pairs);
+  uint64_t same = 0, recur = 0;
+  const size_t step = pairs ? 2 : 1, m = n / step; /* the keys the head counts: every key, or each pair's first */
+  for (size_t i = 1; i < n; i += step) /* i and i - 1: neighbours (each pair, or every key and the next) */
+    same += k[i] == k[i - 1];
+  for (size_t i = 0; i < m; i++) /* each pair's first key to the front */
+    k[i] = k[i * step];
+  qsort(k, m, sizeof *k, cmp_u64);
+  for (size_t i = 0, j; i < m; i = j) { /* each distinct key's count c: a head key where c x BLOCK_ROWS >= 2 m */
+    for (j = i + 1; j < m && k[j] == k[i]; j++)
+      ;
+    recur += (uint64_t)(j - i) * BLOCK_ROWS >= 2ull * m ? j - i : 0;
+  }
+  free(k);
+  *run = (double)same / (double)(pairs ? SAMPLE_PAIRS : n), *head = (double)recur / (double)m;
+  return err;
+}
+
+int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx,
+                           enum atl_scatter_method *method)
+{
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  if (dev == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "scatter_add: no device open");
+  if (method == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: no place for the method");
+  if (d != NULL && (unsigned)d->method > ATL_SCATTER_DSM)
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %d is not allowed: auto, atomic, run, block, bins, "
+                       "part, part1 or dsm", (int)d->method);
+  if (d != NULL && (unsigned)d->keys > ATL_SCATTER_KEYS_RUNS)
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: keys %d is not allowed: sample, spread, head or runs",
+                       (int)d->keys);
+  if (d == NULL || idx == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: a descriptor and the keys' buffer are needed");
+  if (d->method != ATL_SCATTER_AUTO) {
+    *method = d->method;
+    return 0;
+  }
+  struct atl__scatter_stats st = {.dim = d->dim, .l2_bytes = dev->l2_cache};
+  const int integer = d->type == ATL_SCATTER_U32 || d->type == ATL_SCATTER_I32;
+  st.out_bytes = d->targets * d->dim * (d->type >= ATL_SCATTER_BF16 ? 2u : 4u);
+  /* the variants' fast paths, as the app's auto_pick states them */
+  st.part_fast = dev->kernels_cuda_c && dev->has_warp_vote && (d->type < ATL_SCATTER_BF16 || d->dim % 2 == 0);
+  st.dsm_fast = dev->kernels_cuda_c && dev->has_vector_f32_red && integer;
+  const int err = key_shares(ctx, d, idx, &st.run_share, &st.head_share);
+  if (err)
+    return err;
+  const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
+  enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
+  while (m <= ATL_SCATTER_DSM && strcmp(method_names[m], pick.variant) != 0)
+    m++;
+  *method = m > ATL_SCATTER_DSM                           ? ATL_SCATTER_ATOMIC
+            : m == ATL_SCATTER_PART && pick.partitions == 1 ? ATL_SCATTER_PART1
+                                                            : m;
+  return 0;
+}
+
 int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
                     atl_buffer_t idx, double *device_ms)
 {
@@ -115,22 +242,23 @@ int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buf
     atl__app_free_all(ctx, &scratch);
     return err;
   }
-  const uint32_t rows_per_warp = 32;
-  char defines[160];
-  void *kernel = NULL;
-  snprintf(defines, sizeof defines, "D=%u %s IDX_T=%s VARIANT_run SLOTS=1u BLOCK_ROWS=1u", d->dim,
-           type_defines[d->type], d->index_bytes == 8 ? "ulong" : "uint");
-  if ((err = atl__app_build(ctx, "app_scatter", "scatter_add", defines, &kernel, NULL)))
+  enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
+  if ((err = atl_scatter_method_for(ctx, d, idx, &m)))
     return err;
-  const uint64_t threads = (d->rows + rows_per_warp - 1) / rows_per_warp * 32;
-  struct atl_arg args[] = {{ATL_ARG_BUFFER, src->handle, 0},
-                           {ATL_ARG_BUFFER, idx->handle, 0},
-                           {ATL_ARG_BUFFER, out->handle, 0},
-                           {ATL_ARG_U64, NULL, d->rows},
-                           {ATL_ARG_U32, NULL, rows_per_warp}};
-  struct atl_launch launch = {(size_t)((threads + wg - 1) / wg * wg), wg, args, 5};
+  const int integer = d->type == ATL_SCATTER_U32 || d->type == ATL_SCATTER_I32;
+  if ((m == ATL_SCATTER_BINS || m == ATL_SCATTER_DSM) && (d->dim != 1 || (m == ATL_SCATTER_DSM && !integer)))
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %s is not allowed for dim %u and type %d: it is the "
+                       "weighted bincount's (dim 1%s)", method_names[m], d->dim, (int)d->type,
+                       m == ATL_SCATTER_DSM ? ", u32 or i32" : "");
+  const struct atl__scatter_job job = {.variant = m == ATL_SCATTER_PART1 ? "part" : method_names[m],
+                                       .parts = m == ATL_SCATTER_PART1,
+                                       .rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,
+                                       .type_define = type_defines[d->type],
+                                       .elem_bytes = d->type >= ATL_SCATTER_BF16 ? 2u : 4u, .integer = integer,
+                                       .idx_bytes = d->index_bytes, .src = src->handle, .idx = idx->handle,
+                                       .out = out->handle};
   double ms = 0;
-  err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &ms);
+  err = atl__scatter_job_run(ctx, &job, &ms);
   if (!err && device_ms)
     *device_ms = ms;
   return err;
