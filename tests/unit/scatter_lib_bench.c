@@ -1,7 +1,8 @@
 /*
  * atl_scatter_add timed as a user calls it (scripts/gpu-scatlib-round8.sh puts it beside the app's rows of the
  * same shape): REPS calls on one input, each from a zeroed output (the zeroing untimed), the first checked as
- * scatter_lib.c checks (integers exact, f32 within the bound). One JSON object on stdout: the method picked,
+ * scatter_lib.c checks (integers exact, f32 within the bound). One JSON object on stdout ("peer": the library
+ * timed as a program beside the app's rows, as results/ files of peer programs are): the method picked,
  * the median and least device time of the launches (what the app's rows time) and the median wall time of the
  * whole call (the pick's sample of the keys included), and the elements wrong.
  *   scatter_lib_bench BACKEND TYPE(f32|u32) DIM ROWS TARGETS DIST(uniform|zipf|sorted|clustered|hot) REPS
@@ -80,7 +81,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "error: %s\n", atl_errmsg(ctx));
   qsort(dev_ms, reps, sizeof *dev_ms, cmp_double);
   qsort(wall_ms, reps, sizeof *wall_ms, cmp_double);
-  printf("{\"device\": \"%s\", \"type\": \"%s\", \"dim\": %lu, \"rows\": %llu, \"targets\": %llu, \"dist\": \"%s\", "
+  printf("{\"peer\": \"atl_scatter_add\", \"device\": \"%s\", \"type\": \"%s\", \"dim\": %lu, \"rows\": %llu, \"targets\": %llu, \"dist\": \"%s\", "
          "\"method\": \"%s\", \"reps\": %lu, \"device_ms_median\": %.4f, \"device_ms_min\": %.4f, "
          "\"wall_ms_median\": %.4f, \"wrong\": %llu}\n",
          atl_device_current(ctx)->name, argv[2], dim, rows, v, argv[6], atl_scatter_method_name(picked), reps,
