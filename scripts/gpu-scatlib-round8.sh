@@ -22,24 +22,6 @@ step app-f32 30 $A app scatter --backend cuda --type f32 --dim "$D" --rows "$E" 
 step -o "$OUT/lib-bincount-2e20.json" lib-bincount-2e20 12 "$T/scatter_lib_bench" cuda u32 1 67108864 1048576 uniform 10
 step app-bincount-2e20 12 $A app scatter --backend cuda --type u32 --dim 1 --rows 67108864 --targets 1048576 \
   --dist uniform --variants auto,dsm --samples 10 -o "$OUT/app-bincount-2e20.json" --quiet
-python3 - "$OUT" >"$OUT/summary.txt" 2>&1 <<'PY'
-import json, os, sys
-import scatter_rows
-o = sys.argv[1]
-t = os.path.join(o, "scatter_lib.txt")
-print("gpu_scatter_lib:", open(t).read() if os.path.exists(t) else "no output")
-for lib, app in (("lib-f32", "app-f32"), ("lib-bincount-2e20", "app-bincount-2e20")):
-    p = os.path.join(o, lib + ".json")
-    x = json.loads(open(p).read().strip().splitlines()[-1]) if os.path.exists(p) and os.path.getsize(p) else None
-    rs = [r for r in scatter_rows.rows(o, app + ".json") if not r["variant"].endswith("copy-ceiling")]
-    print(f"{lib}: " + (f"{x['method']} device {x['device_ms_median']:.3f} ms (min {x['device_ms_min']:.3f}), wall "
-                        f"{x['wall_ms_median']:.3f} ms, {x['wrong']} wrong" if x else "no row"))
-    for r in rs:
-        ok = r["status"] == "ok" and r["verified"]
-        line = f"  app {r['variant']:28s} " + (f"{scatter_rows.ms(r):8.3f} ms" if ok else r["status"])
-        if ok and x:
-            line += f"  library / app (device time) {x['device_ms_median'] / scatter_rows.ms(r):.3f}"
-        print(line + ("  (" + r.get("reason", "") + ")" if r["variant"].endswith("/auto") else ""))
-PY
+python3 scripts/gpu-scatlib-summary.py "$OUT" >"$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"
 exit ${STEP_FAILED:-0}
