@@ -27,7 +27,9 @@ for p in sorted(glob.glob(os.path.join(o, "lib-*.json"))):
     x = json.loads(lines[-1])
     print(f"{os.path.basename(p)[:-5]}: atl_scatter_add {x['type']} D = {x['dim']} E = {x['rows']} V = {x['targets']} "
           f"{x['dist']}: {x['method']}, device {x['device_ms_median']:.3f} ms (min {x['device_ms_min']:.3f}), "
-          f"wall {x['wall_ms_median']:.3f} ms a call, {x['wrong']} wrong")
+          f"wall {x['wall_ms_median']:.3f} ms a call"
+          + (f" (the pick alone {x['pick_ms_median']:.3f} ms)" if "pick_ms_median" in x else "")
+          + f", {x['wrong']} wrong")
     same = [r for r in app if r["variant"].split("/")[0] == x["type"] and r["variant"].split("/")[1] == x["dist"]
             and r.get("rows") == x["rows"] and r.get("dim") == x["dim"] and r.get("targets") == x["targets"]]
     for r in same:

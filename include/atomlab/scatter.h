@@ -53,10 +53,10 @@ enum atl_scatter_method {
 };
 
 /**
- * What the caller knows of the keys, for ATL_SCATTER_AUTO. SAMPLE: the library reads the first keys back
- * (up to 65536, a copy of at most 512 KiB before the launches) and measures their shares there, which stands
- * for the whole array when the keys are alike throughout (i.i.d. keys, sorted keys, runs); a caller who
- * knows better says so and nothing is read: SPREAD (no runs, no recurring head: uniform keys), HEAD (a few
+ * What the caller knows of the keys, for ATL_SCATTER_AUTO. SAMPLE: the library measures their shares on a
+ * sample read back before the launches (up to 65536 rows every key; more, 32768 pairs of neighbouring keys
+ * drawn from as many equal strata of the rows by a small kernel: 256 KiB), which costs host time on each call
+ * (docs/scatter.md, "The library"); a caller who knows says so and nothing is read: SPREAD (no runs, no recurring head: uniform keys), HEAD (a few
  * keys take a large share: zipf, a hot row), RUNS (equal keys next to each other: sorted, clustered).
  */
 enum atl_scatter_keys {
@@ -78,7 +78,7 @@ struct atl_scatter_desc {
    * then one writer per output row summing its rows in ascending row order; docs/scatter.md). */
   int deterministic;
   /** The atomic mode's method and the keys' hint for AUTO (0, 0: picked from a sample of the keys; both
-   * ignored in the deterministic mode). Added at the end, so that a descriptor written before them (with
+   * checked but unused in the deterministic mode). Added at the end, so that a descriptor written before them (with
    * designated initializers: these zero) still compiles and gets the pick. */
   enum atl_scatter_keys keys;
   enum atl_scatter_method method;

@@ -70,12 +70,20 @@ void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf)
 
 static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
 
-/* The descriptor against the buffers: a one-line reason naming the field, else 0. */
+/* The descriptor against the buffers (the keys' only where @p keys_only: atl_scatter_method_for reads no other):
+ * a one-line reason naming the field, else 0. */
 static int scatter_checked(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
-                           atl_buffer_t idx)
+                           atl_buffer_t idx, int keys_only)
 {
-  if (d == NULL || out == NULL || src == NULL || idx == NULL)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: a descriptor and three buffers are needed");
+  if (d == NULL || idx == NULL || (!keys_only && (out == NULL || src == NULL)))
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: a descriptor and %s are needed",
+                       keys_only ? "the keys' buffer" : "three buffers");
+  if ((unsigned)d->method > ATL_SCATTER_DSM)
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %d is not allowed: auto, atomic, run, block, bins, "
+                       "part, part1 or dsm", (int)d->method);
+  if ((unsigned)d->keys > ATL_SCATTER_KEYS_RUNS)
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: keys %d is not allowed: sample, spread, head or runs",
+                       (int)d->keys);
   if ((unsigned)d->type > ATL_SCATTER_F16)
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: type %d is not allowed: f32, u32, i32, bf16 or f16",
                        (int)d->type);
@@ -87,10 +95,10 @@ static int scatter_checked(atl_context_t ctx, const struct atl_scatter_desc *d, 
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: rows %llu and targets %llu are not allowed: 1 to 2^32 - 1",
                        (unsigned long long)d->rows, (unsigned long long)d->targets);
   const uint64_t es = d->type >= ATL_SCATTER_BF16 ? 2 : 4;
-  if (src->bytes < d->rows * d->dim * es || out->bytes < d->targets * d->dim * es ||
+  if ((!keys_only && (src->bytes < d->rows * d->dim * es || out->bytes < d->targets * d->dim * es)) ||
       idx->bytes < d->rows * d->index_bytes)
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: a buffer is smaller than rows, targets and dim say (src %zu, "
-                       "out %zu, idx %zu bytes)", src->bytes, out->bytes, idx->bytes);
+                       "out %zu, idx %zu bytes)", src ? src->bytes : 0, out ? out->bytes : 0, idx->bytes);
   return 0;
 }
 
@@ -101,18 +109,12 @@ const char *atl_scatter_method_name(enum atl_scatter_method m)
   return (unsigned)m <= ATL_SCATTER_DSM ? method_names[m] : "?";
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-#define SAMPLE_PAIRS 32768u /* neighbouring pairs of keys the pick reads (512 KiB), where there are more rows */
+#define SAMPLE_PAIRS 32768u /* neighbouring pairs of keys the pick reads (256 KiB), where there are more rows */
 #define BLOCK_ROWS 4096u     /* the block variant's rows, whose recurring keys the head counts (the app's default) */
 
 /* The keys the shares are measured on, as u64 in @p k: every key where there are at most 2 x SAMPLE_PAIRS (the
- * app's measure exactly), else SAMPLE_PAIRS pairs of neighbouring keys spread evenly over the rows
- * (src/kernels/scatter_sample.k.c). *@p n: the keys; *@p pairs: 1 where they are pairs. */
+ * app's measure exactly), else SAMPLE_PAIRS pairs of neighbouring keys, one in each of as many equal strata of
+ * the rows (src/kernels/scatter_sample.k.c). *@p n: the keys; *@p pairs: 1 where they are pairs. */
 static int key_sample(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint64_t *k, size_t *n,
                       int *pairs)
 {
@@ -128,7 +130,7 @@ static int key_sample(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
   int err = atl__app_build(ctx, "scatter_sample", "scatter_sample", d->index_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
                            &kernel, NULL);
   if (!err)
-    err = atl__app_alloc(ctx, &scratch, *n * 8, &out);
+    err = atl__app_alloc(ctx, &scratch, *n * 4, &out);
   if (!err) {
     const uint32_t wg = 64;
     struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0}, {ATL_ARG_U64, NULL, d->rows},
@@ -138,7 +140,9 @@ static int key_sample(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
     err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &ms);
   }
   if (!err)
-    err = atl__ops(ctx)->read(atl__dev(ctx), out, k, *n * 8);
+    err = atl__ops(ctx)->read(atl__dev(ctx), out, k, *n * 4);
+  for (size_t i = *n; !err && i-- > 0;) /* the 32-bit keys widened in place, from the top down */
+    k[i] = ((const uint32_t *)k)[i];
   atl__app_free_all(ctx, &scratch);
   return err;
 }
@@ -163,15 +167,26 @@ static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
   const size_t step = pairs ? 2 : 1, m = n / step; /* the keys the head counts: every key, or each pair's first */
   for (size_t i = 1; i < n; i += step) /* i and i - 1: neighbours (each pair, or every key and the next) */
     same += k[i] == k[i - 1];
-  for (size_t i = 0; i < m; i++) /* each pair's first key to the front */
-    k[i] = k[i * step];
-  qsort(k, m, sizeof *k, cmp_u64);
-  for (size_t i = 0, j; i < m; i = j) { /* each distinct key's count c: a head key where c x BLOCK_ROWS >= 2 m */
-    for (j = i + 1; j < m && k[j] == k[i]; j++)
-      ;
-    recur += (uint64_t)(j - i) * BLOCK_ROWS >= 2ull * m ? j - i : 0;
+  /* each distinct key's count c in a hash table (a sort took 5 ms a call on the H100's host, round 8): the
+   * rows of the head keys, c x BLOCK_ROWS >= 2 m */
+  size_t slots = 1;
+  while (slots < 2 * m)
+    slots *= 2;
+  uint64_t *key = malloc(slots * sizeof *key);
+  uint32_t *count = calloc(slots, sizeof *count);
+  if (key == NULL || count == NULL) {
+    free(k), free(key), free(count);
+    return atl__seterr(ctx, ATL_ENOMEM, "scatter_add: out of host memory for the sample's counts");
   }
-  free(k);
+  for (size_t i = 0; i < m; i++) {
+    size_t s = (size_t)((k[i * step] * 0x9e3779b97f4a7c15ull) >> 32) & (slots - 1);
+    while (count[s] && key[s] != k[i * step]) /* linear probing; at most half full */
+      s = (s + 1) & (slots - 1);
+    key[s] = k[i * step], count[s]++;
+  }
+  for (size_t s = 0; s < slots; s++)
+    recur += (uint64_t)count[s] * BLOCK_ROWS >= 2ull * m ? count[s] : 0;
+  free(k), free(key), free(count);
   *run = (double)same / (double)(pairs ? SAMPLE_PAIRS : n), *head = (double)recur / (double)m;
   return err;
 }
@@ -186,14 +201,9 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
     return atl__seterr(ctx, ATL_ENODEV, "scatter_add: no device open");
   if (method == NULL)
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: no place for the method");
-  if (d != NULL && (unsigned)d->method > ATL_SCATTER_DSM)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %d is not allowed: auto, atomic, run, block, bins, "
-                       "part, part1 or dsm", (int)d->method);
-  if (d != NULL && (unsigned)d->keys > ATL_SCATTER_KEYS_RUNS)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: keys %d is not allowed: sample, spread, head or runs",
-                       (int)d->keys);
-  if (d == NULL || idx == NULL)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: a descriptor and the keys' buffer are needed");
+  int err = scatter_checked(ctx, d, NULL, NULL, idx, 1);
+  if (err)
+    return err;
   if (d->method != ATL_SCATTER_AUTO) {
     *method = d->method;
     return 0;
@@ -204,10 +214,11 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
   /* the variants' fast paths, as the app's auto_pick states them */
   st.part_fast = dev->kernels_cuda_c && dev->has_warp_vote && (d->type < ATL_SCATTER_BF16 || d->dim % 2 == 0);
   st.dsm_fast = dev->kernels_cuda_c && dev->has_vector_f32_red && integer;
-  const int err = key_shares(ctx, d, idx, &st.run_share, &st.head_share);
-  if (err)
+  if ((err = key_shares(ctx, d, idx, &st.run_share, &st.head_share)))
     return err;
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
+  /* The rule's variant by name: one the library has no launch for (a variant added to the rule first) runs
+   * as atomic, correct everywhere, until scatter_launch.c launches it and the enum names it. */
   enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
   while (m <= ATL_SCATTER_DSM && strcmp(method_names[m], pick.variant) != 0)
     m++;
@@ -225,7 +236,7 @@ int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buf
   const struct atl_device_info *dev = atl_device_current(ctx);
   if (dev == NULL)
     return atl__seterr(ctx, ATL_ENODEV, "scatter_add: no device open");
-  int err = scatter_checked(ctx, d, out, src, idx);
+  int err = scatter_checked(ctx, d, out, src, idx, 0);
   if (err)
     return err;
   uint32_t wg = atl__app_default_wg(dev, 1);

@@ -43,6 +43,9 @@ static const struct lib_case opencl_cases[] = {
     {F32, 8, 200000, 100000, SK_UNIFORM, 8, SAMPLE, A, ATL_SCATTER_ATOMIC},
     {F32, 8, 200000, 100000, SK_SORTED, 4, SAMPLE, A, ATL_SCATTER_RUN},
     {U32, 1, 200000, 100000, SK_HOT, 8, SAMPLE, A, ATL_SCATTER_BINS},
+    /* strata of 32 rows and clusters of 32 keys: a fixed place in each stratum put every pair across a
+     * cluster's end (no runs seen: atomic); a place drawn per stratum sees the runs (bins, for dim 1) */
+    {U32, 1, 1048576, 1u << 20, SK_CLUSTERED, 4, SAMPLE, A, ATL_SCATTER_BINS},
     {F32, 8, 20000, 8000, SK_HOT, 4, SAMPLE, A, ATL_SCATTER_BLOCK},
     {U32, 1, 20000, 20000, SK_UNIFORM, 4, SAMPLE, A, ATL_SCATTER_ATOMIC},
     {U32, 1, 20000, 20000, SK_ZIPF, 8, SAMPLE, A, ATL_SCATTER_BINS},
@@ -129,7 +132,8 @@ done:
   free(k), free(k64), free(src), free(out);
 }
 
-/* Refusals: a method out of range, dsm for floats or dim > 1, bins for dim > 1: one line each, nothing run. */
+/* Refusals: a method or hint out of range, keys past their buffer, dsm for floats or dim > 1, bins for dim > 1:
+ * one line each naming the field, nothing run. */
 static void bad_input(atl_context_t ctx)
 {
   atl_buffer_t b = NULL;
@@ -140,7 +144,11 @@ static void bad_input(atl_context_t ctx)
   CHECK(atl_scatter_add(ctx, &d, b, b, b, NULL) == ATL_EINVAL && strstr(atl_errmsg(ctx), "method 99") != NULL);
   d.method = ATL_SCATTER_AUTO, d.keys = 7;
   CHECK(atl_scatter_method_for(ctx, &d, b, &m) == ATL_EINVAL && strstr(atl_errmsg(ctx), "keys 7") != NULL);
-  d.keys = SAMPLE, d.method = ATL_SCATTER_DSM;
+  d.keys = SAMPLE, d.rows = 2000; /* 8000 bytes of keys in a buffer of 4096: refused before any read */
+  CHECK(atl_scatter_method_for(ctx, &d, b, &m) == ATL_EINVAL && strstr(atl_errmsg(ctx), "idx 4096") != NULL);
+  d.rows = 16, d.deterministic = 1, d.method = 9; /* checked in the deterministic mode too */
+  CHECK(atl_scatter_add(ctx, &d, b, b, b, NULL) == ATL_EINVAL && strstr(atl_errmsg(ctx), "method 9") != NULL);
+  d.deterministic = 0, d.method = ATL_SCATTER_DSM;
   CHECK(atl_scatter_add(ctx, &d, b, b, b, NULL) == ATL_EINVAL && strstr(atl_errmsg(ctx), "dsm") != NULL);
   d.type = U32, d.dim = 4, d.method = ATL_SCATTER_BINS;
   CHECK(atl_scatter_add(ctx, &d, b, b, b, NULL) == ATL_EINVAL && strstr(atl_errmsg(ctx), "bins") != NULL);

@@ -3,8 +3,9 @@
  * same shape): REPS calls on one input, each from a zeroed output (the zeroing untimed), the first checked as
  * scatter_lib.c checks (integers exact, f32 within the bound). One JSON object on stdout ("peer": the library
  * timed as a program beside the app's rows, as results/ files of peer programs are): the method picked,
- * the median and least device time of the launches (what the app's rows time) and the median wall time of the
- * whole call (the pick's sample of the keys included), and the elements wrong.
+ * the median and least device time of the launches (what the app's rows time), the median wall time of the
+ * whole call (the pick's sample of the keys included) and of the pick alone (atl_scatter_method_for, timed
+ * before each call), and the elements wrong.
  *   scatter_lib_bench BACKEND TYPE(f32|u32) DIM ROWS TARGETS DIST(uniform|zipf|sorted|clustered|hot) REPS
  * Exits 77 without a device of BACKEND, 2 on bad arguments, 1 where a call fails or the first result is wrong.
  */
@@ -57,8 +58,9 @@ int main(int argc, char **argv)
   uint32_t *k = malloc(rows * sizeof *k);
   void *src = malloc(n * 4), *zero = calloc(m, 4), *out = malloc(m * 4);
   double *dev_ms = calloc(reps, sizeof *dev_ms), *wall_ms = calloc(reps, sizeof *wall_ms);
+  double *pick_ms = calloc(reps, sizeof *pick_ms);
   atl_buffer_t b_src = NULL, b_idx = NULL, b_out = NULL;
-  int bad = !k || !src || !zero || !out || !dev_ms || !wall_ms || sk_keys((enum sk_dist)dist, rows, v, k) != 0;
+  int bad = !k || !src || !zero || !out || !dev_ms || !wall_ms || !pick_ms || sk_keys((enum sk_dist)dist, rows, v, k) != 0;
   if (!bad)
     sk_src(integer, n, src);
   const struct atl_scatter_desc d = {.type = integer ? ATL_SCATTER_U32 : ATL_SCATTER_F32, .index_bytes = 4,
@@ -68,9 +70,12 @@ int main(int argc, char **argv)
         atl_buffer_new(ctx, m * 4, &b_out) || atl_buffer_write(ctx, b_src, src, n * 4) ||
         atl_buffer_write(ctx, b_idx, k, rows * 4) || atl_scatter_method_for(ctx, &d, b_idx, &picked);
   for (unsigned long r = 0; r < reps && !bad; r++) {
-    if ((bad = atl_buffer_write(ctx, b_out, zero, m * 4)))
+    double t0 = now_ms(); /* the pick alone (its sample of the keys), then the whole call */
+    bad = atl_scatter_method_for(ctx, &d, b_idx, &picked);
+    pick_ms[r] = now_ms() - t0;
+    if (bad || (bad = atl_buffer_write(ctx, b_out, zero, m * 4)))
       break;
-    const double t0 = now_ms();
+    t0 = now_ms();
     bad = atl_scatter_add(ctx, &d, b_out, b_src, b_idx, &dev_ms[r]);
     wall_ms[r] = now_ms() - t0;
     if (!bad && r == 0)
@@ -81,13 +86,14 @@ int main(int argc, char **argv)
     fprintf(stderr, "error: %s\n", atl_errmsg(ctx));
   qsort(dev_ms, reps, sizeof *dev_ms, cmp_double);
   qsort(wall_ms, reps, sizeof *wall_ms, cmp_double);
+  qsort(pick_ms, reps, sizeof *pick_ms, cmp_double);
   printf("{\"peer\": \"atl_scatter_add\", \"device\": \"%s\", \"type\": \"%s\", \"dim\": %lu, \"rows\": %llu, \"targets\": %llu, \"dist\": \"%s\", "
          "\"method\": \"%s\", \"reps\": %lu, \"device_ms_median\": %.4f, \"device_ms_min\": %.4f, "
-         "\"wall_ms_median\": %.4f, \"wrong\": %llu}\n",
+         "\"wall_ms_median\": %.4f, \"pick_ms_median\": %.4f, \"wrong\": %llu}\n",
          atl_device_current(ctx)->name, argv[2], dim, rows, v, argv[6], atl_scatter_method_name(picked), reps,
-         dev_ms[reps / 2], dev_ms[0], wall_ms[reps / 2], (unsigned long long)wrong);
+         dev_ms[reps / 2], dev_ms[0], wall_ms[reps / 2], pick_ms[reps / 2], (unsigned long long)wrong);
   atl_buffer_free(ctx, b_src), atl_buffer_free(ctx, b_idx), atl_buffer_free(ctx, b_out);
   atl_context_free(ctx);
-  free(k), free(src), free(zero), free(out), free(dev_ms), free(wall_ms);
+  free(k), free(src), free(zero), free(out), free(dev_ms), free(wall_ms), free(pick_ms);
   return bad || wrong;
 }
