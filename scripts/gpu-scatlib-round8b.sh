@@ -18,9 +18,9 @@ T=${TESTS:-./build/tests/unit}
 B=67108864
 step -o "$OUT/scatter_lib.txt" gpu-scatter-lib 20 "$T/scatter_lib" --gpu
 for d in uniform zipf; do
-  step -o "$OUT/lib-bincount-2e20-$d.json" lib-bincount-2e20-$d 6 "$T/scatter_lib_bench" cuda u32 1 $B 1048576 $d 10
+  step -o "$OUT/lib-bincount-2e20-$d.json" lib-bincount-2e20-$d 8 "$T/scatter_lib_bench" cuda u32 1 $B 1048576 $d 10
 done
-step app-bincount-2e20 10 $A app scatter --backend cuda --type u32 --dim 1 --rows $B --targets 1048576 \
+step app-bincount-2e20 14 $A app scatter --backend cuda --type u32 --dim 1 --rows $B --targets 1048576 \
   --dist uniform,zipf --variants auto --samples 10 -o "$OUT/app-bincount-2e20.json" --quiet
 step -o "$OUT/lib-bincount-2e24.json" lib-bincount-2e24 6 "$T/scatter_lib_bench" cuda u32 1 $B 16777216 uniform 10
 step app-bincount-2e24 8 $A app scatter --backend cuda --type u32 --dim 1 --rows $B --targets 16777216 --dist uniform \
@@ -28,7 +28,7 @@ step app-bincount-2e24 8 $A app scatter --backend cuda --type u32 --dim 1 --rows
 step app-f32 36 $A app scatter --backend cuda --type f32 --dim "$D" --rows "$E" --targets "$V" \
   --dist uniform,zipf,sorted,hot --variants auto --samples 10 -o "$OUT/app-f32.json" --quiet
 for d in uniform zipf sorted hot; do
-  step -o "$OUT/lib-f32-$d.json" lib-f32-$d 12 "$T/scatter_lib_bench" cuda f32 "$D" "$E" "$V" $d 10
+  step -o "$OUT/lib-f32-$d.json" lib-f32-$d 15 "$T/scatter_lib_bench" cuda f32 "$D" "$E" "$V" $d 10
 done
 python3 scripts/gpu-scatlib-summary.py "$OUT" >"$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"
