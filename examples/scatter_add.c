@@ -1,6 +1,7 @@
 /* A program that scatter-adds rows with libatomlab on device buffers (include/atomlab/scatter.h):
- * out[idx[i]][:] += src[i][:], once with atomics and twice in the deterministic mode, which must give the
- * same bits both times; each result checked against a double-precision sum on the host.
+ * out[idx[i]][:] += src[i][:], once with atomics (the method the library picks for these keys, printed:
+ * atl_scatter_method_for) and twice in the deterministic mode, which must give the same bits both times; each
+ * result checked against a double-precision sum on the host.
  * Build: cc scatter_add.c $(pkg-config --cflags --libs atomlab)  (or CMake: examples/CMakeLists.txt). */
 #include <atomlab.h>
 #include <math.h>
@@ -48,6 +49,10 @@ int main(void)
             atl_buffer_new(ctx, sizeof out, &b_out) || atl_buffer_write(ctx, b_src, src, sizeof src) ||
             atl_buffer_write(ctx, b_idx, idx, sizeof idx);
   float *results[3] = {out, det1, det2};
+  enum atl_scatter_method method = ATL_SCATTER_AUTO; /* d.method 0: the library picks, from a sample of the keys */
+  bad = bad || atl_scatter_method_for(ctx, &d, b_idx, &method);
+  if (!bad)
+    printf("the atomic mode's method for these keys: %s\n", atl_scatter_method_name(method));
   for (int run = 0; run < 3 && !bad; run++) {
     double ms = 0;
     memset(results[run], 0, sizeof out); /* out += the scatter: start from zeros */

@@ -30,6 +30,43 @@ void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf);
 /** The value types of a scatter-add: 16-bit floats are their bits (uint16_t), summed in f32. */
 enum atl_scatter_type { ATL_SCATTER_F32, ATL_SCATTER_U32, ATL_SCATTER_I32, ATL_SCATTER_BF16, ATL_SCATTER_F16 };
 
+/**
+ * How the atomic mode adds (docs/scatter.md, "The library", has the H100 figures behind each):
+ * AUTO picks one as the app's `auto` does (from dim, the output against the L2, and the keys' shares of
+ * equal neighbours and of a recurring head). The others force one: ATOMIC (one atomic per element), RUN
+ * (runs of equal consecutive keys summed first: sorted, clustered keys), BLOCK (a work-group's rows summed
+ * in a local table first: a zipf head or a hot row where PART has no warp path), BINS (dim 1: a local table
+ * of the frequent keys), PART (a launch per range of keys whose output rows fit half the L2: uniform keys
+ * into an output larger than the L2), PART1 (part in one range: its warp and table steps on a zipf head or a
+ * hot row), DSM (dim 1, u32 / i32 weights: counters in local memory, on CUDA sm_90 spread over a
+ * thread-block cluster's distributed shared memory).
+ */
+enum atl_scatter_method {
+  ATL_SCATTER_AUTO,
+  ATL_SCATTER_ATOMIC,
+  ATL_SCATTER_RUN,
+  ATL_SCATTER_BLOCK,
+  ATL_SCATTER_BINS,
+  ATL_SCATTER_PART,
+  ATL_SCATTER_PART1,
+  ATL_SCATTER_DSM
+};
+
+/**
+ * What the caller knows of the keys, for ATL_SCATTER_AUTO. SAMPLE: the library measures their shares on a
+ * sample read back before the launches (up to 65536 rows every key; more, 32768 pairs of neighbouring keys
+ * drawn from as many equal strata of the rows by a small kernel: 256 KiB), which costs host time on each call
+ * (0.4 to 1.2 ms on an H100's host: docs/scatter.md, "The library"); a caller who knows says so and nothing
+ * is read: SPREAD (no runs, no recurring head: uniform keys), HEAD (a few
+ * keys take a large share: zipf, a hot row), RUNS (equal keys next to each other: sorted, clustered).
+ */
+enum atl_scatter_keys {
+  ATL_SCATTER_KEYS_SAMPLE,
+  ATL_SCATTER_KEYS_SPREAD,
+  ATL_SCATTER_KEYS_HEAD,
+  ATL_SCATTER_KEYS_RUNS
+};
+
 /** What atl_scatter_add does. */
 struct atl_scatter_desc {
   enum atl_scatter_type type;
@@ -37,11 +74,15 @@ struct atl_scatter_desc {
   uint64_t rows;        /**< source rows E: src holds rows x dim values, idx rows keys */
   uint64_t targets;     /**< output rows V (< 2^32): out holds targets x dim values */
   uint32_t dim;         /**< values per row, 1 to 512 */
-  /** 0: atomics, runs of equal consecutive keys summed first (the fastest on sorted and hot keys; the
-   * order of float additions varies from run to run). 1: deterministic, bit-identical on every run, grid
-   * and device of one backend (a stable sort of the keys, then one writer per output row summing its
-   * rows in ascending row order; docs/scatter.md). */
+  /** 0: atomics, by the method below (the order of float additions varies from run to run). 1:
+   * deterministic, bit-identical on every run, grid and device of one backend (a stable sort of the keys,
+   * then one writer per output row summing its rows in ascending row order; docs/scatter.md). */
   int deterministic;
+  /** The atomic mode's method and the keys' hint for AUTO (0, 0: picked from a sample of the keys; both
+   * checked but unused in the deterministic mode). Added at the end, so that a descriptor written before them (with
+   * designated initializers: these zero) still compiles and gets the pick. */
+  enum atl_scatter_keys keys;
+  enum atl_scatter_method method;
 };
 
 /**
@@ -53,6 +94,17 @@ struct atl_scatter_desc {
  */
 int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
                     atl_buffer_t idx, double *device_ms);
+
+/**
+ * The method atl_scatter_add's atomic mode runs for @p d on the open device (d->method itself where it is not
+ * AUTO; else the pick, which reads a sample of @p idx where d->keys is SAMPLE) into *@p method. 0, or a
+ * negative code with atl_errmsg().
+ */
+int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx,
+                           enum atl_scatter_method *method);
+
+/** A method's name (auto, atomic, run, block, bins, part, part1, dsm), "?" where out of range. */
+const char *atl_scatter_method_name(enum atl_scatter_method m);
 
 #ifdef __cplusplus
 }

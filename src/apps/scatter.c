@@ -22,6 +22,8 @@
 #include "scatter_auto.h"
 #include "scatter_det.h"
 #include "scatter_dsm.h"
+#include "scatter_keys.h"
+#include "scatter_launch.h"
 
 extern const struct atl_app_info atl__app_scatter;
 
@@ -150,47 +152,11 @@ static int reset_out(atl_context_t ctx, void *arg)
   return atl__app_fill32(ctx, r->out, 0, r->out_bytes);
 }
 
-/* The keys of distribution @p dist: in [0, targets), deterministic from the seed. */
+/* The keys of distribution @p dist: in [0, targets), deterministic from the seed (scatter_keys.c, which the
+ * library's tests draw from too). */
 static int make_keys(const struct scatter_params *p, int dist, uint32_t *idx)
 {
-  const uint64_t E = p->rows, V = p->targets;
-  if (dist == DIST_ZIPF) { /* rank r (0-based) with probability ~ 1/(r+1)^s, by the inverse of its CDF */
-    double *cdf = malloc(V * sizeof *cdf), total = 0;
-    if (cdf == NULL)
-      return ATL_ENOMEM;
-    for (uint64_t r = 0; r < V; r++)
-      cdf[r] = (total += pow((double)(r + 1), -p->zipf));
-    for (uint64_t i = 0; i < E; i++) {
-      const double u = (double)(atl__splitmix64(p->seed ^ (i * 0x9e37ull)) >> 11) * 0x1p-53 * total;
-      uint64_t lo = 0, hi = V - 1;
-      while (lo < hi) {
-        const uint64_t mid = (lo + hi) / 2;
-        if (cdf[mid] < u)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      idx[i] = (uint32_t)lo;
-    }
-    free(cdf);
-    return 0;
-  }
-  for (uint64_t i = 0; i < E; i++) {
-    const uint64_t draw = dist == DIST_CLUSTERED ? i / p->run : i;
-    idx[i] = dist == DIST_HOT ? 0 : (uint32_t)(atl__splitmix64(p->seed ^ (draw * 0x2545f4914f6cdd1dull)) % V);
-  }
-  if (dist == DIST_SORTED) { /* uniform keys in ascending order: a counting sort, O(E + V) */
-    uint64_t *count = calloc(V, sizeof *count);
-    if (count == NULL)
-      return ATL_ENOMEM;
-    for (uint64_t i = 0; i < E; i++)
-      count[idx[i]]++;
-    for (uint64_t k = 0, i = 0; k < V; k++)
-      for (uint64_t c = 0; c < count[k]; c++)
-        idx[i++] = (uint32_t)k;
-    free(count);
-  }
-  return 0;
+  return atl__scatter_keys(dist, p->rows, p->targets, p->zipf, p->run, p->seed, idx);
 }
 
 /* Source values, never zero: floats of magnitude [0.5, 1) and either sign (16-bit ones rounded to their
@@ -405,14 +371,7 @@ static int part_once(void *arg, uint32_t iters, double *ms)
 static uint32_t part_count(const struct scatter_params *p, const struct atl_device_info *d, size_t out_bytes,
                            int sweep)
 {
-  uint64_t n = p->partitions;
-  /* The sweep's ranges fit 0.4 of the L2: two of them share it while one's last chunks and the next's first run
-   * (round 8, H100, uniform keys: 13 ranges 1.421 / 1.422 ms against 11's 1.441 / 1.441 / 1.442, 15 as 13, 17 as
-   * 11) */
-  const uint64_t slice = sweep ? d->l2_cache * 2 / 5 : d->l2_cache / 2;
-  if (n == 0 && d->l2_cache >= 2)
-    n = (out_bytes + slice - 1) / slice;
-  return (uint32_t)(n > p->targets ? p->targets : n ? n : 1);
+  return atl__scatter_part_count(p->partitions, p->targets, out_bytes, d->l2_cache, sweep); /* the library's too */
 }
 
 /* FNV-1a of the output's bytes, cut to 53 bits so that a double metric holds it exactly: the det variant's
@@ -425,47 +384,23 @@ static double bytes_hash(const void *data, size_t n)
   return (double)(h >> 11);
 }
 
-/* Keys a work-group's local table holds: 32 KiB of sums (and a key each), at most 2048. */
-static unsigned block_slots(const struct scatter_params *p)
-{
-  const unsigned s = 32768u / (4u * p->dim);
-  return s > 2048 ? 2048 : s ? s : 1;
-}
+/* The launch shapes are scatter_launch.c's, which the library's launches share. */
+static unsigned block_slots(const struct scatter_params *p) { return atl__scatter_block_slots(p->dim); }
+#define BIN_LOG2_SLOTS ATL__SCATTER_BIN_LOG2_SLOTS
 
-/* The bins variant's local table: 4096 (key, sum) slots, 32 KiB a work-group. */
-#define BIN_LOG2_SLOTS 12u
-
-/* One wave of @p kernel's work-groups: as many as the device holds at once (the backend's estimate for the
- * compiled kernel counts its local memory; without one, the resident threads), at least one. */
 static uint64_t one_wave_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
 {
-  const struct atl_backend_ops *ops = atl__ops(ctx);
-  unsigned est = 0;
-  char method[160];
-  uint64_t groups = atl__app_resident_threads(atl_device_current(ctx), p->wg_size) / p->wg_size;
-  if (ops->occupancy_estimate && ops->occupancy_estimate(atl__dev(ctx), kernel, p->wg_size, &est, method,
-                                                         sizeof method) == 0 && est > 0)
-    groups = est;
-  return groups ? groups : 1;
+  return atl__scatter_wave_groups(ctx, kernel, p->wg_size);
 }
 
-/* The bins variant's work-groups: one wave (its 32 KiB of local memory counted), no more than there are
- * chunks of --bin-rows rows. */
 static size_t bins_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
 {
-  const uint64_t groups = one_wave_groups(ctx, kernel, p), chunks = (p->rows + p->bin_rows - 1) / p->bin_rows;
-  return (size_t)(groups > chunks ? chunks : groups);
+  return atl__scatter_bins_groups(ctx, kernel, p->rows, p->bin_rows, p->wg_size);
 }
 
-/* The part variant's work-items: one wave of work-groups (its local table counted), no more than the steps of
- * 32 rows need; its warps take the steps in turn, so each work-group's table sees as many rows of a pass as
- * it can. */
 static size_t part_threads(atl_context_t ctx, void *kernel, const struct scatter_params *p)
 {
-  const uint64_t groups = one_wave_groups(ctx, kernel, p);
-  const uint64_t steps = (p->rows + 31) / 32, per_group = p->wg_size / 32;
-  const uint64_t need = (steps + per_group - 1) / per_group;
-  return (size_t)((groups < need ? groups : need) * p->wg_size);
+  return atl__scatter_part_threads(ctx, kernel, p->rows, p->wg_size);
 }
 
 /* The bucketing's launches (--part-keys bucket; app_scatter.k.c's part_count, part_scan, part_fill) with the
@@ -501,11 +436,7 @@ static int part_prepare_buckets(struct scatter_run *r, const char *defines)
 
 static size_t launch_threads(const struct scatter_params *p, int variant)
 {
-  if (variant == VAR_BLOCK) /* a work-group per block of rows */
-    return (size_t)((p->rows + p->block_rows - 1) / p->block_rows * p->wg_size);
-  const uint64_t warps = (p->rows + p->rows_per_warp - 1) / p->rows_per_warp;
-  const uint64_t threads = warps * 32;
-  return (size_t)((threads + p->wg_size - 1) / p->wg_size * p->wg_size);
+  return atl__scatter_rows_threads(p->rows, p->rows_per_warp, variant == VAR_BLOCK ? p->block_rows : 0, p->wg_size);
 }
 
 /*

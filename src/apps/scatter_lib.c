@@ -1,14 +1,18 @@
 /*
  * The library's scatter-add (include/atomlab/scatter.h): the app's kernels without the measurement. The
- * atomic mode is the run variant (runs of equal consecutive keys summed in registers first: the best or
- * near it on every distribution the app measures on the H100, docs/scatter.md); the deterministic mode is
+ * atomic mode runs the method the app's `auto` rule picks (scatter_auto.c: from dim, the output against the
+ * L2 and two shares of the keys, measured here on a sample of the first keys unless the caller's hint says
+ * what they are), through the launches the app's rows measured (scatter_launch.c); the deterministic mode is
  * the det variant's passes (scatter_det.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "atomlab/scatter.h"
+#include "scatter_auto.h"
 #include "scatter_det.h"
+#include "scatter_launch.h"
 
 struct atl_buffer {
   void *handle; /* the backend's */
@@ -66,12 +70,20 @@ void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf)
 
 static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
 
-/* The descriptor against the buffers: a one-line reason naming the field, else 0. */
+/* The descriptor against the buffers (the keys' only where @p keys_only: atl_scatter_method_for reads no other):
+ * a one-line reason naming the field, else 0. */
 static int scatter_checked(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
-                           atl_buffer_t idx)
+                           atl_buffer_t idx, int keys_only)
 {
-  if (d == NULL || out == NULL || src == NULL || idx == NULL)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: a descriptor and three buffers are needed");
+  if (d == NULL || idx == NULL || (!keys_only && (out == NULL || src == NULL)))
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: a descriptor and %s are needed",
+                       keys_only ? "the keys' buffer" : "three buffers");
+  if ((unsigned)d->method > ATL_SCATTER_DSM)
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %d is not allowed: auto, atomic, run, block, bins, "
+                       "part, part1 or dsm", (int)d->method);
+  if ((unsigned)d->keys > ATL_SCATTER_KEYS_RUNS)
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: keys %d is not allowed: sample, spread, head or runs",
+                       (int)d->keys);
   if ((unsigned)d->type > ATL_SCATTER_F16)
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: type %d is not allowed: f32, u32, i32, bf16 or f16",
                        (int)d->type);
@@ -83,10 +95,139 @@ static int scatter_checked(atl_context_t ctx, const struct atl_scatter_desc *d, 
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: rows %llu and targets %llu are not allowed: 1 to 2^32 - 1",
                        (unsigned long long)d->rows, (unsigned long long)d->targets);
   const uint64_t es = d->type >= ATL_SCATTER_BF16 ? 2 : 4;
-  if (src->bytes < d->rows * d->dim * es || out->bytes < d->targets * d->dim * es ||
+  if ((!keys_only && (src->bytes < d->rows * d->dim * es || out->bytes < d->targets * d->dim * es)) ||
       idx->bytes < d->rows * d->index_bytes)
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: a buffer is smaller than rows, targets and dim say (src %zu, "
-                       "out %zu, idx %zu bytes)", src->bytes, out->bytes, idx->bytes);
+                       "out %zu, idx %zu bytes)", src ? src->bytes : 0, out ? out->bytes : 0, idx->bytes);
+  return 0;
+}
+
+static const char *const method_names[] = {"auto", "atomic", "run", "block", "bins", "part", "part1", "dsm"};
+
+const char *atl_scatter_method_name(enum atl_scatter_method m)
+{
+  return (unsigned)m <= ATL_SCATTER_DSM ? method_names[m] : "?";
+}
+
+#define SAMPLE_PAIRS 32768u /* neighbouring pairs of keys the pick reads (256 KiB), where there are more rows */
+#define BLOCK_ROWS 4096u     /* the block variant's rows, whose recurring keys the head counts (the app's default) */
+
+/* The keys the shares are measured on, as u64 in @p k: every key where there are at most 2 x SAMPLE_PAIRS (the
+ * app's measure exactly), else SAMPLE_PAIRS pairs of neighbouring keys, one in each of as many equal strata of
+ * the rows (src/kernels/scatter_sample.k.c). *@p n: the keys; *@p pairs: 1 where they are pairs. */
+static int key_sample(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint64_t *k, size_t *n,
+                      int *pairs)
+{
+  *pairs = d->rows > 2ull * SAMPLE_PAIRS, *n = *pairs ? 2 * SAMPLE_PAIRS : (size_t)d->rows;
+  if (!*pairs) {
+    const int err = atl__ops(ctx)->read(atl__dev(ctx), idx->handle, k, *n * d->index_bytes);
+    for (size_t i = *n; d->index_bytes == 4 && i-- > 0;) /* u32 keys widened in place, from the top down */
+      k[i] = ((const uint32_t *)k)[i];
+    return err;
+  }
+  struct atl__app_buffers scratch = {{0}, 0};
+  void *kernel = NULL, *out = NULL;
+  int err = atl__app_build(ctx, "scatter_sample", "scatter_sample", d->index_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
+                           &kernel, NULL);
+  if (!err)
+    err = atl__app_alloc(ctx, &scratch, *n * 4, &out);
+  if (!err) {
+    const uint32_t wg = 64;
+    struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0}, {ATL_ARG_U64, NULL, d->rows},
+                             {ATL_ARG_U32, NULL, SAMPLE_PAIRS}, {ATL_ARG_BUFFER, out, 0}};
+    const struct atl_launch launch = {(SAMPLE_PAIRS + wg - 1) / wg * wg, wg, args, 4};
+    double ms = 0;
+    err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &ms);
+  }
+  if (!err)
+    err = atl__ops(ctx)->read(atl__dev(ctx), out, k, *n * 4);
+  for (size_t i = *n; !err && i-- > 0;) /* the 32-bit keys widened in place, from the top down */
+    k[i] = ((const uint32_t *)k)[i];
+  atl__app_free_all(ctx, &scratch);
+  return err;
+}
+
+/* The keys' shares the auto rule takes, from the hint or from the sample: rows whose key equals the previous
+ * row's (the pairs' equal share), and rows whose key is expected at least twice in a block's BLOCK_ROWS rows
+ * (the pairs' first keys, spread over the array, so a cluster of equal keys counts once): the app's measure on
+ * all the keys (src/apps/scatter.c's auto_pick), here on the sample. */
+static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, double *run,
+                      double *head)
+{
+  *run = d->keys == ATL_SCATTER_KEYS_RUNS, *head = d->keys == ATL_SCATTER_KEYS_HEAD;
+  if (d->keys != ATL_SCATTER_KEYS_SAMPLE)
+    return 0;
+  uint64_t *k = malloc(2 * SAMPLE_PAIRS * sizeof *k);
+  size_t n = 0;
+  int pairs = 0;
+  if (k == NULL)
+    return atl__seterr(ctx, ATL_ENOMEM, "scatter_add: out of host memory for a sample of the keys");
+  const int err = key_sample(ctx, d, idx, k, &n, &pairs);
+  uint64_t same = 0, recur = 0;
+  const size_t step = pairs ? 2 : 1, m = n / step; /* the keys the head counts: every key, or each pair's first */
+  for (size_t i = 1; i < n; i += step) /* i and i - 1: neighbours (each pair, or every key and the next) */
+    same += k[i] == k[i - 1];
+  /* each distinct key's count c in a hash table (a sort took 5 ms a call on the H100's host, round 8): the
+   * rows of the head keys, c x BLOCK_ROWS >= 2 m */
+  size_t slots = 1;
+  while (slots < 2 * m)
+    slots *= 2;
+  uint64_t *key = malloc(slots * sizeof *key);
+  uint32_t *count = calloc(slots, sizeof *count);
+  if (key == NULL || count == NULL) {
+    free(k), free(key), free(count);
+    return atl__seterr(ctx, ATL_ENOMEM, "scatter_add: out of host memory for the sample's counts");
+  }
+  for (size_t i = 0; i < m; i++) {
+    size_t s = (size_t)((k[i * step] * 0x9e3779b97f4a7c15ull) >> 32) & (slots - 1);
+    while (count[s] && key[s] != k[i * step]) /* linear probing; at most half full */
+      s = (s + 1) & (slots - 1);
+    key[s] = k[i * step], count[s]++;
+  }
+  for (size_t s = 0; s < slots; s++)
+    recur += (uint64_t)count[s] * BLOCK_ROWS >= 2ull * m ? count[s] : 0;
+  free(k), free(key), free(count);
+  *run = (double)same / (double)(pairs ? SAMPLE_PAIRS : n), *head = (double)recur / (double)m;
+  return err;
+}
+
+int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx,
+                           enum atl_scatter_method *method)
+{
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  if (dev == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "scatter_add: no device open");
+  if (method == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: no place for the method");
+  int err = scatter_checked(ctx, d, NULL, NULL, idx, 1);
+  if (err)
+    return err;
+  if (d->method != ATL_SCATTER_AUTO) {
+    *method = d->method;
+    return 0;
+  }
+  struct atl__scatter_stats st = {.dim = d->dim, .l2_bytes = dev->l2_cache};
+  const int integer = d->type == ATL_SCATTER_U32 || d->type == ATL_SCATTER_I32;
+  st.out_bytes = d->targets * d->dim * (d->type >= ATL_SCATTER_BF16 ? 2u : 4u);
+  /* the variants' fast paths, as the app's auto_pick states them */
+  st.part_fast = dev->kernels_cuda_c && dev->has_warp_vote && (d->type < ATL_SCATTER_BF16 || d->dim % 2 == 0);
+  st.dsm_fast = dev->kernels_cuda_c && dev->has_vector_f32_red && integer;
+  if ((err = key_shares(ctx, d, idx, &st.run_share, &st.head_share)))
+    return err;
+  const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
+  /* The rule's variant by name. One the library has no launch for yet runs as its stand-in: the sweep (branch
+   * scatter8: part's L2-sized key ranges in one launch, 1.441 ms against part's 1.508 on the H100) as part, any
+   * other as atomic, correct everywhere; until scatter_launch.c launches it and the enum names it. */
+  enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
+  while (m <= ATL_SCATTER_DSM && strcmp(method_names[m], pick.variant) != 0)
+    m++;
+  if (m > ATL_SCATTER_DSM && strcmp(pick.variant, "sweep") == 0)
+    m = ATL_SCATTER_PART;
+  *method = m > ATL_SCATTER_DSM                           ? ATL_SCATTER_ATOMIC
+            : m == ATL_SCATTER_PART && pick.partitions == 1 ? ATL_SCATTER_PART1
+                                                            : m;
   return 0;
 }
 
@@ -98,7 +239,7 @@ int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buf
   const struct atl_device_info *dev = atl_device_current(ctx);
   if (dev == NULL)
     return atl__seterr(ctx, ATL_ENODEV, "scatter_add: no device open");
-  int err = scatter_checked(ctx, d, out, src, idx);
+  int err = scatter_checked(ctx, d, out, src, idx, 0);
   if (err)
     return err;
   uint32_t wg = atl__app_default_wg(dev, 1);
@@ -115,22 +256,23 @@ int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buf
     atl__app_free_all(ctx, &scratch);
     return err;
   }
-  const uint32_t rows_per_warp = 32;
-  char defines[160];
-  void *kernel = NULL;
-  snprintf(defines, sizeof defines, "D=%u %s IDX_T=%s VARIANT_run SLOTS=1u BLOCK_ROWS=1u", d->dim,
-           type_defines[d->type], d->index_bytes == 8 ? "ulong" : "uint");
-  if ((err = atl__app_build(ctx, "app_scatter", "scatter_add", defines, &kernel, NULL)))
+  enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
+  if ((err = atl_scatter_method_for(ctx, d, idx, &m)))
     return err;
-  const uint64_t threads = (d->rows + rows_per_warp - 1) / rows_per_warp * 32;
-  struct atl_arg args[] = {{ATL_ARG_BUFFER, src->handle, 0},
-                           {ATL_ARG_BUFFER, idx->handle, 0},
-                           {ATL_ARG_BUFFER, out->handle, 0},
-                           {ATL_ARG_U64, NULL, d->rows},
-                           {ATL_ARG_U32, NULL, rows_per_warp}};
-  struct atl_launch launch = {(size_t)((threads + wg - 1) / wg * wg), wg, args, 5};
+  const int integer = d->type == ATL_SCATTER_U32 || d->type == ATL_SCATTER_I32;
+  if ((m == ATL_SCATTER_BINS || m == ATL_SCATTER_DSM) && (d->dim != 1 || (m == ATL_SCATTER_DSM && !integer)))
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %s is not allowed for dim %u and type %d: it is the "
+                       "weighted bincount's (dim 1%s)", method_names[m], d->dim, (int)d->type,
+                       m == ATL_SCATTER_DSM ? ", u32 or i32" : "");
+  const struct atl__scatter_job job = {.variant = m == ATL_SCATTER_PART1 ? "part" : method_names[m],
+                                       .parts = m == ATL_SCATTER_PART1,
+                                       .rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,
+                                       .type_define = type_defines[d->type],
+                                       .elem_bytes = d->type >= ATL_SCATTER_BF16 ? 2u : 4u, .integer = integer,
+                                       .idx_bytes = d->index_bytes, .src = src->handle, .idx = idx->handle,
+                                       .out = out->handle};
   double ms = 0;
-  err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &ms);
+  err = atl__scatter_job_run(ctx, &job, &ms);
   if (!err && device_ms)
     *device_ms = ms;
   return err;

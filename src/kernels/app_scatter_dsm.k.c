@@ -36,6 +36,8 @@
  * so a cluster that could not be resident with the others finds no rows left and costs a zero flush.
  */
 #include "atomlab/port.h"
+#define ATL_DSM_CLUSTER CLUSTER
+#include "atomlab/bincount_device.h" /* the table's adds, the 16-bit counters' fix, the flush, the warp's sums */
 
 #if !defined(WIDE)
 #define WIDE 0
@@ -51,59 +53,9 @@
 
 #if defined(__CUDACC__) && __CUDA_ARCH__ >= 900 && CLUSTER > 1
 #define CLUSTER_DIMS __cluster_dims__(CLUSTER, 1, 1)
-/* Every work-group of the cluster reaches this point before any goes on; memory before it is seen after it. */
-ATL_INLINE void cluster_sync(void)
-{
-  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
-}
-ATL_INLINE uint cluster_rank(void)
-{
-  uint r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
-}
-/* Word @p w of group @p rank's table += @p v (distributed shared memory): the old value. */
-ATL_INLINE uint table_add(uint *table, uint rank, uint w, uint v)
-{
-  const uint local = (uint)__cvta_generic_to_shared(table + w);
-  uint remote, old;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
-  asm volatile("atom.shared::cluster.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(remote), "r"(v) : "memory");
-  return old;
-}
-#if WIDE
-/* The same without the old value (WIDE's 32-bit counters lose nothing): a reduction, nothing waits for it. */
-ATL_INLINE void table_red(uint *table, uint rank, uint w, uint v)
-{
-  const uint local = (uint)__cvta_generic_to_shared(table + w);
-  uint remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
-  asm volatile("red.shared::cluster.add.u32 [%0], %1;" ::"r"(remote), "r"(v) : "memory");
-}
-#endif
 #else
 #define CLUSTER_DIMS
-#define cluster_sync() atl_barrier_local()
-#define cluster_rank() 0u
-#define table_add(table, rank, w, v) atl_atomic_add(&(table)[w], (v))
-#define table_red(table, rank, w, v) (void)atl_atomic_add(&(table)[w], (v))
 #endif
-
-/* The old word @p old of bin @p b's pair (t = b - lo, in the launch's range; lo is even, so b and t have one
- * parity) after the table's add of @p delta (its lower 16 bits @p x at its half): what the 16-bit counters
- * lost, to the output. Separate from the add, so a work-item's UNROLL adds are in flight together. */
-ATL_INLINE void bin_fix(ATL_GLOBAL uint *out, ulong b, uint t, uint x, uint old, uint delta, ulong targets)
-{
-  const uint upper = t & 1u;
-  const ulong b1 = b - upper + 1u; /* the word's upper bin */
-  if (!upper && (old & 0xffffu) + x > 0xffffu) { /* the lower counter carried into the upper one */
-    atl_atomic_add(&out[b], 0x10000u);
-    if (b1 < targets)
-      atl_atomic_add(&out[b1], 0xffffffffu); /* -1: the carry the upper counter holds */
-  }
-  if (old > 0xffffffffu - delta && b1 < targets) /* the word wrapped: the upper counter lost 2^16 */
-    atl_atomic_add(&out[b1], 0x10000u);
-}
 
 ATL_KERNEL void CLUSTER_DIMS ATL_LAUNCH_BOUNDS(WG)
 bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL uint *out,
@@ -120,7 +72,7 @@ bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *AT
   for (uint s = lid; s < (1u << CACHE_LOG2); s += wg)
     ckeys[s] = 0xffffffffu, csums[s] = 0;
 #endif
-  cluster_sync(); /* every table of the cluster zero before any group adds into it */
+  atl_dsm_sync(); /* every table of the cluster zero before any group adds into it */
   for (;;) {
     if (lid == 0)
       claimed = atl_atomic_add(&cursor[q], 1u);
@@ -143,20 +95,7 @@ bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *AT
       }
       for (uint u = 0; u < UNROLL; u++) {
 #if defined(__CUDACC__) && __CUDA_ARCH__ >= 700
-        /* A warp's equal keys summed into their first lane (a zipf head): 32 shuffles, only where a warp has
-         * any, so uniform keys pay the match and one vote. */
-        const uint lane = lid & 31u, same = __match_any_sync(0xffffffffu, t[u]);
-        if (__any_sync(0xffffffffu, t[u] < SPAN && same != (1u << lane))) {
-          uint sum = 0;
-          for (uint j = 0; j < 32u; j++) {
-            const uint y = __shfl_sync(0xffffffffu, x[u], j);
-            sum += (same >> j) & 1u ? y : 0u;
-          }
-          if (t[u] < SPAN) {
-            x[u] = sum; /* mod 2^32, as the output's sums */
-            t[u] = lane == (uint)__ffs(same) - 1u ? t[u] : SPAN;
-          }
-        }
+        atl_warp_sum_equal(&t[u], &x[u], SPAN); /* a zipf head: one atomic a warp (BEYOND_MARK's keep theirs) */
 #endif
         delta[u] = 0;
         if (BEYOND && t[u] == BEYOND_MARK) /* a bin the table does not hold: straight to the output */
@@ -177,41 +116,22 @@ bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *AT
 #endif
 #if WIDE
         if (t[u] < SPAN) /* a 32-bit counter: sums mod 2^32, as the output's */
-          table_red(table, t[u] >> LOG2_WORDS, t[u] & (WORDS - 1u), x[u]);
+          atl_dsm_red(table, t[u] >> LOG2_WORDS, t[u] & (WORDS - 1u), x[u]);
         continue;
 #endif
-        if (t[u] < SPAN && (x[u] >> 16)) /* what a 16-bit counter never holds */
-          atl_atomic_add(&out[k[u]], x[u] & 0xffff0000u);
-        x[u] &= 0xffffu;
-        if (t[u] < SPAN && x[u]) {
-          const uint pair = t[u] >> 1;
-          delta[u] = t[u] & 1u ? x[u] << 16 : x[u];
-          old[u] = table_add(table, pair >> LOG2_WORDS, pair & (WORDS - 1u), delta[u]);
-        }
+        if (t[u] < SPAN) /* the fixes after all UNROLL adds, so that the adds are in flight together */
+          delta[u] = atl_bincount16_add(out, table, LOG2_WORDS, k[u], t[u], x[u], &x[u], &old[u]);
       }
       for (uint u = 0; u < UNROLL; u++)
         if (delta[u])
-          bin_fix(out, k[u], t[u], x[u], old[u], delta[u], targets);
+          atl_bincount16_fix(out, k[u], t[u], x[u], old[u], delta[u], targets);
     }
   }
-  cluster_sync(); /* every add into this group's slice done */
+  atl_dsm_sync(); /* every add into this group's slice done */
 #if CACHE_LOG2 > 0
   for (uint s = lid; s < (1u << CACHE_LOG2); s += wg)
     if (ckeys[s] != 0xffffffffu && csums[s])
       atl_atomic_add(&out[ckeys[s]], csums[s]);
 #endif
-  const uint rank = cluster_rank();
-  for (uint w = lid; w < WORDS; w += wg) {
-    const uint c = table[w];
-#if WIDE
-    if (c && (ulong)lo + (ulong)rank * WORDS + w < targets)
-      atl_atomic_add(&out[(ulong)lo + (ulong)rank * WORDS + w], c);
-    continue;
-#endif
-    const ulong b = (ulong)lo + 2u * ((ulong)rank * WORDS + w);
-    if ((c & 0xffffu) && b < targets)
-      atl_atomic_add(&out[b], c & 0xffffu);
-    if ((c >> 16) && b + 1u < targets)
-      atl_atomic_add(&out[b + 1u], c >> 16);
-  }
+  atl_bincount_flush(out, table, WORDS, lo, atl_dsm_rank(), targets, WIDE, lid, wg);
 }

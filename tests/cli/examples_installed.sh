@@ -24,7 +24,7 @@ if cmake --install "$BUILD" --prefix "$PREFIX" >"$WORK/install.log" 2>&1; then p
   exit
 fi
 for f in include/atomlab.h include/atomlab/app.h include/atomlab/file.h include/atomlab/atomics.cuh \
-  include/atomlab/atomics.clh include/atomlab/atomics.h include/atomlab/port.h lib/libatomlab.a lib/libatomlab.so \
+  include/atomlab/bincount_device.h include/atomlab/atomics.clh include/atomlab/atomics.h include/atomlab/port.h lib/libatomlab.a lib/libatomlab.so \
   lib/pkgconfig/atomlab.pc lib/cmake/atomlab/atomlabConfig.cmake bin/atomlab; do
   if [ -e "$PREFIX/$f" ]; then pass; else fail "not installed: $f"; fi
 done
@@ -32,7 +32,8 @@ done
 for h in "$PREFIX"/include/atomlab/*.h; do
   name=atomlab/$(basename "$h")
   [ "$name" = atomlab/backend.h ] && continue # for backend authors, not API users
-  case $name in atomlab/port.h | atomlab/atomics.h | atomlab/scatter_device.h | atomlab/scatter_types.h | atomlab/group_scan.h)
+  case $name in atomlab/port.h | atomlab/atomics.h | atomlab/scatter_device.h | atomlab/scatter_types.h | atomlab/group_scan.h | \
+    atomlab/bincount_device.h)
     continue ;;
   esac # device headers (CUDA C / OpenCL C kernels), not host C
   if grep -q "#include \"$name\"" "$PREFIX/include/atomlab.h"; then pass; else fail "atomlab.h lacks $name"; fi
@@ -50,6 +51,7 @@ if "$WORK/ex/host" >"$WORK/host.out" 2>&1 && grep -q "histogram u8/uniform/share
   fail "examples/host: $(cat "$WORK/host.out")"
 fi
 if "$WORK/ex/scatter_add" >"$WORK/scatter.out" 2>&1 && grep -q "deterministic runs bit-identical" "$WORK/scatter.out" &&
+  grep -q "the atomic mode's method for these keys: [a-z]" "$WORK/scatter.out" &&
   [ "$(grep -c 'of the bound' "$WORK/scatter.out")" = 3 ]; then pass; else
   fail "examples/scatter_add: $(cat "$WORK/scatter.out")"
 fi

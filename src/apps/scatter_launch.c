@@ -1,0 +1,143 @@
+/*
+ * The scatter kernels' launch shapes (scatter_launch.h), and one run of a variant for the library: the app's
+ * kernels (src/kernels/app_scatter.k.c, app_scatter_dsm.k.c) with the knobs at the app's defaults, so that the
+ * library runs what the app measured (results/nvidia-h100/scatter, docs/scatter.md).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "scatter_dsm.h"
+#include "scatter_launch.h"
+
+unsigned atl__scatter_block_slots(uint32_t dim)
+{
+  const unsigned s = 32768u / (4u * dim);
+  return s > 2048 ? 2048 : s ? s : 1;
+}
+
+uint64_t atl__scatter_wave_groups(atl_context_t ctx, void *kernel, uint32_t wg)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  unsigned est = 0;
+  char method[160];
+  uint64_t groups = atl__app_resident_threads(atl_device_current(ctx), wg) / wg;
+  if (ops->occupancy_estimate &&
+      ops->occupancy_estimate(atl__dev(ctx), kernel, wg, &est, method, sizeof method) == 0 && est > 0)
+    groups = est;
+  return groups ? groups : 1;
+}
+
+/* Half the L2 per range: the rest holds the keys and source lines streaming past (H100's L2 is two halves of
+ * 25 MiB). */
+uint32_t atl__scatter_part_count(uint32_t partitions, uint64_t targets, uint64_t out_bytes, uint64_t l2_bytes,
+                                 int sweep)
+{
+  uint64_t n = partitions;
+  /* The sweep's ranges fit 0.4 of the L2: two of them share it while one's last chunks and the next's first run
+   * (round 8, H100, uniform keys: 13 ranges 1.421 / 1.422 ms against 11's 1.441 / 1.441 / 1.442, 15 as 13, 17 as
+   * 11) */
+  const uint64_t slice = sweep ? l2_bytes * 2 / 5 : l2_bytes / 2;
+  if (n == 0 && l2_bytes >= 2)
+    n = (out_bytes + slice - 1) / slice;
+  return (uint32_t)(n > targets ? targets : n ? n : 1);
+}
+
+/* Its warps take the steps in turn, so each work-group's table sees as many rows of a pass as it can. */
+size_t atl__scatter_part_threads(atl_context_t ctx, void *kernel, uint64_t rows, uint32_t wg)
+{
+  const uint64_t groups = atl__scatter_wave_groups(ctx, kernel, wg);
+  const uint64_t steps = (rows + 31) / 32, per_group = wg / 32;
+  const uint64_t need = (steps + per_group - 1) / per_group;
+  return (size_t)((groups < need ? groups : need) * wg);
+}
+
+size_t atl__scatter_bins_groups(atl_context_t ctx, void *kernel, uint64_t rows, uint32_t bin_rows, uint32_t wg)
+{
+  const uint64_t groups = atl__scatter_wave_groups(ctx, kernel, wg), chunks = (rows + bin_rows - 1) / bin_rows;
+  return (size_t)(groups > chunks ? chunks : groups);
+}
+
+size_t atl__scatter_rows_threads(uint64_t rows, uint32_t rows_per_warp, uint32_t block_rows, uint32_t wg)
+{
+  if (block_rows) /* a work-group per block of rows */
+    return (size_t)((rows + block_rows - 1) / block_rows * wg);
+  const uint64_t threads = (rows + rows_per_warp - 1) / rows_per_warp * 32;
+  return (size_t)((threads + wg - 1) / wg * wg);
+}
+
+int atl__scatter_part_ranges(atl_context_t ctx, void *kernel, const struct atl_launch *launch,
+                             struct atl_arg *args, uint64_t targets, uint32_t parts, double *ms)
+{
+  double total = 0;
+  int err = 0;
+  for (uint32_t q = 0; q < parts && !err; q++) {
+    double t = 0;
+    args[4].value = targets * q / parts;
+    args[5].value = targets * (q + 1) / parts;
+    err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, launch, &t);
+    total += t;
+  }
+  if (ms)
+    *ms = total;
+  return err;
+}
+
+/* The dsm variant at the app's defaults (32-bit counters, the bins past the table straight to the output in
+ * the one launch, no key cache): its cursor words are this call's. */
+static int dsm_run(atl_context_t ctx, const struct atl__scatter_job *j, double *ms)
+{
+  struct atl__app_buffers scratch = {{0}, 0};
+  struct atl__scatter_dsm m = {.rows = j->rows, .targets = j->targets, .wg = j->wg, .beyond = 1, .wide = 1,
+                               .idx_bytes = j->idx_bytes, .src = j->src, .idx = j->idx, .out = j->out};
+  int err = atl__scatter_dsm_prepare(ctx, &scratch, &m, NULL);
+  if (!err)
+    err = atl__scatter_dsm_launch(ctx, &m, ms);
+  atl__app_free_all(ctx, &scratch);
+  return err;
+}
+
+#define ROWS_PER_WARP 32u /* the app's --rows-per-warp, --block-rows and --bin-rows defaults */
+#define BLOCK_ROWS 4096u
+
+int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, double *ms)
+{
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  const int part = strcmp(j->variant, "part") == 0, bins = strcmp(j->variant, "bins") == 0;
+  if (strcmp(j->variant, "dsm") == 0) {
+    if (j->dim != 1 || !j->integer)
+      return atl__seterr(ctx, ATL_EINVAL, "scatter_add: dsm is the weighted bincount's: dim 1, u32 or i32 weights");
+    return dsm_run(ctx, j, ms);
+  }
+  if (bins && j->dim != 1)
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: bins is the weighted bincount's: dim 1 only");
+  const uint32_t parts =
+      part ? atl__scatter_part_count(j->parts, j->targets, j->targets * j->dim * j->elem_bytes, dev->l2_cache, 0) : 1;
+  /* the app's defaults: part's table holds the keys seen recur (--part-table seen), no hot key of a warp, its
+   * range's output asked into the L2 first over several ranges, two units in flight a lane over several */
+  char defines[256];
+  snprintf(defines, sizeof defines,
+           "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
+           "WARPS=%uu PART_BATCH=%uu PART_SEEN=1 PART_HOT=0 PART_PREFETCH=%d",
+           j->dim, j->type_define, j->idx_bytes == 8 ? "ulong" : "uint", j->variant, atl__scatter_block_slots(j->dim),
+           BLOCK_ROWS, BLOCK_ROWS, 1u << ATL__SCATTER_BIN_LOG2_SLOTS, ATL__SCATTER_BIN_LOG2_SLOTS, j->wg / 32,
+           parts > 1 ? 2u : 1u, parts > 1);
+  void *kernel = NULL;
+  int err = atl__app_build(ctx, "app_scatter", part ? "scatter_part" : "scatter_add", defines, &kernel, NULL);
+  if (err)
+    return err;
+  struct atl_arg args[6] = {{ATL_ARG_BUFFER, j->src, 0}, {ATL_ARG_BUFFER, j->idx, 0}, {ATL_ARG_BUFFER, j->out, 0},
+                            {ATL_ARG_U64, NULL, j->rows}, {ATL_ARG_U32, NULL, ROWS_PER_WARP}, {ATL_ARG_U32, NULL, 0}};
+  struct atl_launch launch = {0, j->wg, args, 5};
+  if (part) {
+    launch.global = atl__scatter_part_threads(ctx, kernel, j->rows, j->wg), launch.nargs = 6;
+    return atl__scatter_part_ranges(ctx, kernel, &launch, args, j->targets, parts, ms);
+  }
+  launch.global = bins ? atl__scatter_bins_groups(ctx, kernel, j->rows, BLOCK_ROWS, j->wg) * j->wg
+                       : atl__scatter_rows_threads(j->rows, ROWS_PER_WARP,
+                                                   strcmp(j->variant, "block") == 0 ? BLOCK_ROWS : 0, j->wg);
+  double t = 0;
+  err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &t);
+  if (!err && ms)
+    *ms = t;
+  return err;
+}

@@ -1,0 +1,60 @@
+/*
+ * The scatter kernels' launch shapes and the library's launch of one variant (src/apps/scatter_launch.c): one
+ * place for how many work-items a variant takes and how the part variant walks its key ranges, shared by the
+ * app (src/apps/scatter.c, which times them) and the library (scatter_lib.c, which just runs them).
+ */
+#ifndef ATOMLAB_APPS_SCATTER_LAUNCH_H
+#define ATOMLAB_APPS_SCATTER_LAUNCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app_internal.h"
+
+/* The bins variant's local table: 4096 (key, sum) slots, 32 KiB a work-group. */
+#define ATL__SCATTER_BIN_LOG2_SLOTS 12u
+
+/* Keys a block (and part) work-group's local table holds: 32 KiB of sums (and a key each), at most 2048. */
+unsigned atl__scatter_block_slots(uint32_t dim);
+
+/* One wave of @p kernel's work-groups of @p wg: as many as the device holds at once (the backend's estimate for
+ * the compiled kernel counts its local memory; without one, the resident threads), at least one. */
+uint64_t atl__scatter_wave_groups(atl_context_t ctx, void *kernel, uint32_t wg);
+
+/* The part variant's ranges: @p partitions, else as many as make a range's @p out_bytes fit half the L2 (0.4 of it for
+ * the @p sweep, whose neighbouring ranges share the L2 for a while; one
+ * where the L2 is unknown or the output fits); never more than the targets. */
+uint32_t atl__scatter_part_count(uint32_t partitions, uint64_t targets, uint64_t out_bytes, uint64_t l2_bytes,
+                                 int sweep);
+
+/* The part variant's work-items: one wave of work-groups, no more than the steps of 32 rows need. */
+size_t atl__scatter_part_threads(atl_context_t ctx, void *kernel, uint64_t rows, uint32_t wg);
+
+/* The bins variant's work-groups: one wave, no more than there are chunks of @p bin_rows rows. */
+size_t atl__scatter_bins_groups(atl_context_t ctx, void *kernel, uint64_t rows, uint32_t bin_rows, uint32_t wg);
+
+/* The atomic, run, vector and copy variants' work-items (a warp per @p rows_per_warp rows), or the block
+ * variant's (@p block_rows > 0: a work-group per block of rows), a multiple of @p wg. */
+size_t atl__scatter_rows_threads(uint64_t rows, uint32_t rows_per_warp, uint32_t block_rows, uint32_t wg);
+
+/* The part variant's launches over ranges [V q / P, V (q + 1) / P) of keys in order (@p args, the launch's,
+ * 4 and 5 set per range), device times summed into @p ms. */
+int atl__scatter_part_ranges(atl_context_t ctx, void *kernel, const struct atl_launch *launch,
+                             struct atl_arg *args, uint64_t targets, uint32_t parts, double *ms);
+
+/* One run of a variant on the caller's buffers with the app's default knobs (what its measured rows used):
+ * variant is atomic, run, block, bins, part or dsm (auto's names); parts: part's ranges (0: from the L2). */
+struct atl__scatter_job {
+  const char *variant;
+  uint32_t parts;
+  uint64_t rows, targets;
+  uint32_t dim, wg;
+  const char *type_define; /* TYPE_f32 .. TYPE_f16 */
+  unsigned elem_bytes;     /* 4, or 2 for the 16-bit floats */
+  int integer;             /* u32 / i32 values (dsm takes only these) */
+  unsigned idx_bytes;
+  void *src, *idx, *out;
+};
+int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, double *ms);
+
+#endif
