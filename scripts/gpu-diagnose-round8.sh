@@ -17,9 +17,15 @@
 # Writes under OUT (default out/gpu-diagnose-round8): summary.txt (with predicted against measured), run.log,
 # cas-chain.csv, same-f32.csv, swatomic-cuda.json, swmodel-cuda.txt, validate/ (gpu-diagnose-validate.sh's files).
 # Run: OUT=/some/dir bash scripts/gpu-diagnose-round8.sh   (a build in build/, ncu, python3)
+# Round 8's second call is this script with R8_CALL=b (scripts/gpu-diagnose-round8b.sh): no copy at 16 warps a SM,
+# its own shapes and its own predictions.
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
-gpu_ncu_script gpu-diagnose-round8
+R8_CALL=${R8_CALL:-}
+R8_SHAPES=${R8_SHAPES:-d32-w8|d32-w16|d128-w8|d32-w2|d16-w8}
+R8_PRE=${R8_PRE:-'{"d32-w8": 296, "d32-w16": 252, "d128-w8": 226, "d32-w2": 975, "d16-w8": 566}'} # us, PREDICTIONS.md
+export R8_PRE
+gpu_ncu_script gpu-diagnose-round8$R8_CALL
 T0=$(date +%s)
 V=$OUT/validate
 mkdir -p "$V"
@@ -48,6 +54,7 @@ if [ -s "$OUT/cas-chain.csv" ] && $A model l2 --counters "$OUT/cas-chain.csv" --
   cp "$OUT/cas-chain.csv" "$V/"
 fi
 grep -i -m1 "^chain" "$W/chain.txt" >>"$S" 2>/dev/null || { echo "chain: none" >>"$S"; cat "$W/chain.txt" >>"$L" 2>/dev/null; }
+if [ -z "$R8_CALL" ]; then
 # the same copy at 16 warps a SM (2048 blocks of 32: a DRAM load like the strategies' 20-45% of the achievable),
 # not read by the model: what the load does to the round trip (OUT/round-trip-16w.csv, its line in S)
 step rt16 9 "$NCU" --clock-control none --kernel-name scatter_add --force-overwrite -o "$W/rt16" \
@@ -74,12 +81,13 @@ for path in sys.argv[1:]:
     for rt, w, pct in v:
         print(f"round trip {path.split('/')[-1]}: {rt:.0f} SM cycles an element, {w:.1f} warps a SM, DRAM {pct:.1f}% of peak")
 PY
+fi
 
 # 2. the pairs (most telling first: the suite's order; about 8 s each, its calibrations 17 s), the programs within
 # what is left of 118 s, the suite (its analysis included) killed at 128 s after the start
 left=$((124 - ($(date +%s) - T0)))
 GPU_DIAGNOSE_EXTRA_METRICS=$X gpu_diagnose_validate $((left - 6)) \
-  "scatter-hot-(d32-w8|d32-w16|d128-w8|d32-w2|d16-w8)-.*" $((left + 4))
+  "scatter-hot-($R8_SHAPES)-.*" $((left + 4))
 
 # 3. seed 000's speedup model with what is left of 150 s
 left=$((150 - ($(date +%s) - T0)))
@@ -105,11 +113,11 @@ if [ -s "$f" ]; then
 fi
 echo "total $(($(date +%s) - T0)) s" >>"$S"
 
-# predicted (round8/PREDICTIONS.md, written before this call: the block variant's time, L = 565 SM cycles) against
+# predicted (round8/PREDICTIONS.md or PREDICTIONS-call2.md, written before the call: the block variant's time) against
 # measured, and the call's own analysis (the round trip measured here)
 python3 - "$V/validation.json" >>"$S" 2>&1 <<'PY'
-import json, sys
-pre = {"d32-w8": 296, "d32-w16": 252, "d128-w8": 226, "d32-w2": 975, "d16-w8": 566}  # us, PREDICTIONS.md
+import json, os, sys
+pre = json.loads(os.environ["R8_PRE"])  # us, written before the call
 try:
     rows = json.load(open(sys.argv[1]))
     rows = rows["rows"] if isinstance(rows, dict) else rows
