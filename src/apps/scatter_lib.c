@@ -217,9 +217,9 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
   if ((err = key_shares(ctx, d, idx, &st.run_share, &st.head_share)))
     return err;
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
-  /* The rule's variant by name. One the library has no launch for yet runs as its stand-in: the sweep (branch
-   * scatter8: part's L2-sized key ranges in one launch, 1.441 ms against part's 1.508 on the H100) as part, any
-   * other as atomic, correct everywhere; until scatter_launch.c launches it and the enum names it. */
+  /* The rule's variant by name. One the library has no launch for yet runs as its stand-in: the sweep (round 8:
+   * part's L2-sized key ranges in one launch, 1.425 ms against part's 1.510 on the H100) as part, any other as
+   * atomic, correct everywhere; until scatter_launch.c launches it and the enum names it. */
   enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
   while (m <= ATL_SCATTER_DSM && strcmp(method_names[m], pick.variant) != 0)
     m++;
