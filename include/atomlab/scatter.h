@@ -39,7 +39,8 @@ enum atl_scatter_type { ATL_SCATTER_F32, ATL_SCATTER_U32, ATL_SCATTER_I32, ATL_S
  * of the frequent keys), PART (a launch per range of keys whose output rows fit half the L2: uniform keys
  * into an output larger than the L2), PART1 (part in one range: its warp and table steps on a zipf head or a
  * hot row), DSM (dim 1, u32 / i32 weights: counters in local memory, on CUDA sm_90 spread over a
- * thread-block cluster's distributed shared memory).
+ * thread-block cluster's distributed shared memory), SWEEP (part's ranges in one launch, its work-groups taking
+ * range-major chunks from a counter: uniform keys into an output larger than the L2, auto's pick there).
  */
 enum atl_scatter_method {
   ATL_SCATTER_AUTO,
@@ -49,7 +50,8 @@ enum atl_scatter_method {
   ATL_SCATTER_BINS,
   ATL_SCATTER_PART,
   ATL_SCATTER_PART1,
-  ATL_SCATTER_DSM
+  ATL_SCATTER_DSM,
+  ATL_SCATTER_SWEEP
 };
 
 /**
@@ -103,7 +105,7 @@ int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buf
 int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx,
                            enum atl_scatter_method *method);
 
-/** A method's name (auto, atomic, run, block, bins, part, part1, dsm), "?" where out of range. */
+/** A method's name (auto, atomic, run, block, bins, part, part1, dsm, sweep), "?" where out of range. */
 const char *atl_scatter_method_name(enum atl_scatter_method m);
 
 #ifdef __cplusplus

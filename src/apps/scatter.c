@@ -52,7 +52,7 @@ static const char *const dsm_beyond_names[] = {"launch", "global"};
 static const char *const dsm_counter_names[] = {"16", "32"};
 #define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
 /* meta: the bucketing's counts, cursors and bounds, then the sweep's ticket counter and a flag per chunk */
-#define META_WORDS (3 * PART_MAX + 2)
+#define META_WORDS ATL__SCATTER_META_WORDS
 
 struct scatter_params {
   uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch, part_chunk,

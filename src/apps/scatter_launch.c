@@ -98,11 +98,41 @@ static int dsm_run(atl_context_t ctx, const struct atl__scatter_job *j, double *
 
 #define ROWS_PER_WARP 32u /* the app's --rows-per-warp, --block-rows and --bin-rows defaults */
 #define BLOCK_ROWS 4096u
+#define SWEEP_CHUNK_STEPS 16u /* the app's --part-chunk default: a ticket's steps of 32 rows a warp */
+
+/* The sweep's one launch: src, idx, out, rows, parts, targets, meta (the ticket counter zeroed first, untimed, and
+ * a flag a chunk), the narrowed keys (or meta again where the keys are not narrowed), as the app's sweep rows. */
+static int sweep_run(atl_context_t ctx, void *kernel, const struct atl__scatter_job *j, uint32_t parts, int narrow,
+                     double *ms)
+{
+  struct atl__app_buffers scratch = {{0}, 0};
+  const uint64_t chunk_rows = (uint64_t)j->wg * SWEEP_CHUNK_STEPS;
+  const size_t meta_bytes = (ATL__SCATTER_META_WORDS + (j->rows + chunk_rows - 1) / chunk_rows) * 4;
+  void *meta = NULL, *keys32 = NULL;
+  int err = atl__app_alloc(ctx, &scratch, meta_bytes, &meta);
+  if (!err && narrow)
+    err = atl__app_alloc(ctx, &scratch, j->rows * 4, &keys32);
+  if (!err)
+    err = atl__app_fill32(ctx, meta, 0, meta_bytes);
+  struct atl_arg args[8] = {{ATL_ARG_BUFFER, j->src, 0},     {ATL_ARG_BUFFER, j->idx, 0},
+                            {ATL_ARG_BUFFER, j->out, 0},     {ATL_ARG_U64, NULL, j->rows},
+                            {ATL_ARG_U32, NULL, parts},      {ATL_ARG_U32, NULL, j->targets},
+                            {ATL_ARG_BUFFER, meta, 0},       {ATL_ARG_BUFFER, narrow ? keys32 : meta, 0}};
+  struct atl_launch launch = {atl__scatter_part_threads(ctx, kernel, j->rows, j->wg), j->wg, args, 8};
+  double t = 0;
+  if (!err)
+    err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &t);
+  if (!err && ms)
+    *ms = t;
+  atl__app_free_all(ctx, &scratch);
+  return err;
+}
 
 int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, double *ms)
 {
   const struct atl_device_info *dev = atl_device_current(ctx);
-  const int part = strcmp(j->variant, "part") == 0, bins = strcmp(j->variant, "bins") == 0;
+  const int sweep = strcmp(j->variant, "sweep") == 0, part = sweep || strcmp(j->variant, "part") == 0,
+            bins = strcmp(j->variant, "bins") == 0;
   if (strcmp(j->variant, "dsm") == 0) {
     if (j->dim != 1 || !j->integer)
       return atl__seterr(ctx, ATL_EINVAL, "scatter_add: dsm is the weighted bincount's: dim 1, u32 or i32 weights");
@@ -111,23 +141,30 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
   if (bins && j->dim != 1)
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: bins is the weighted bincount's: dim 1 only");
   const uint32_t parts =
-      part ? atl__scatter_part_count(j->parts, j->targets, j->targets * j->dim * j->elem_bytes, dev->l2_cache, 0) : 1;
+      part ? atl__scatter_part_count(j->parts, j->targets, j->targets * j->dim * j->elem_bytes, dev->l2_cache, sweep)
+           : 1;
+  /* the sweep with i64 keys narrows them to u32 in range 0's pass where the CUDA warp path runs (the app's rule) */
+  const int narrow = sweep && j->idx_bytes == 8 && parts > 1 && dev->kernels_cuda_c && dev->has_warp_vote &&
+                     (j->elem_bytes == 4 || j->dim % 2 == 0);
   /* the app's defaults: part's table holds the keys seen recur (--part-table seen), no hot key of a warp, its
    * range's output asked into the L2 first over several ranges, two units in flight a lane over several */
-  char defines[256];
+  char defines[320];
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
-           "WARPS=%uu PART_BATCH=%uu PART_SEEN=1 PART_HOT=0 PART_PREFETCH=%d",
-           j->dim, j->type_define, j->idx_bytes == 8 ? "ulong" : "uint", j->variant, atl__scatter_block_slots(j->dim),
-           BLOCK_ROWS, BLOCK_ROWS, 1u << ATL__SCATTER_BIN_LOG2_SLOTS, ATL__SCATTER_BIN_LOG2_SLOTS, j->wg / 32,
-           parts > 1 ? 2u : 1u, parts > 1);
+           "WARPS=%uu PART_BATCH=%uu PART_SEEN=1 PART_HOT=0 PART_PREFETCH=%d PART_CHUNK_STEPS=%uu PART_NARROW=%d",
+           j->dim, j->type_define, j->idx_bytes == 8 ? "ulong" : "uint", part ? "part" : j->variant,
+           atl__scatter_block_slots(j->dim), BLOCK_ROWS, BLOCK_ROWS, 1u << ATL__SCATTER_BIN_LOG2_SLOTS,
+           ATL__SCATTER_BIN_LOG2_SLOTS, j->wg / 32, parts > 1 ? 2u : 1u, parts > 1, SWEEP_CHUNK_STEPS, narrow);
   void *kernel = NULL;
-  int err = atl__app_build(ctx, "app_scatter", part ? "scatter_part" : "scatter_add", defines, &kernel, NULL);
+  int err = atl__app_build(ctx, "app_scatter", sweep ? "scatter_part_sweep" : part ? "scatter_part" : "scatter_add",
+                           defines, &kernel, NULL);
   if (err)
     return err;
   struct atl_arg args[6] = {{ATL_ARG_BUFFER, j->src, 0}, {ATL_ARG_BUFFER, j->idx, 0}, {ATL_ARG_BUFFER, j->out, 0},
                             {ATL_ARG_U64, NULL, j->rows}, {ATL_ARG_U32, NULL, ROWS_PER_WARP}, {ATL_ARG_U32, NULL, 0}};
   struct atl_launch launch = {0, j->wg, args, 5};
+  if (sweep)
+    return sweep_run(ctx, kernel, j, parts, narrow, ms);
   if (part) {
     launch.global = atl__scatter_part_threads(ctx, kernel, j->rows, j->wg), launch.nargs = 6;
     return atl__scatter_part_ranges(ctx, kernel, &launch, args, j->targets, parts, ms);

@@ -42,8 +42,12 @@ size_t atl__scatter_rows_threads(uint64_t rows, uint32_t rows_per_warp, uint32_t
 int atl__scatter_part_ranges(atl_context_t ctx, void *kernel, const struct atl_launch *launch,
                              struct atl_arg *args, uint64_t targets, uint32_t parts, double *ms);
 
+/* The part and sweep variants' meta words before the sweep's per-chunk flags (app_scatter.k.c's PART_MAX, TICKET,
+ * READY: the bucketing's counts, cursors and bounds, then the ticket counter) */
+#define ATL__SCATTER_META_WORDS (3u * 1024u + 2u)
+
 /* One run of a variant on the caller's buffers with the app's default knobs (what its measured rows used):
- * variant is atomic, run, block, bins, part or dsm (auto's names); parts: part's ranges (0: from the L2). */
+ * variant is atomic, run, block, bins, part, sweep or dsm (auto's names); parts: part's ranges (0: from the L2). */
 struct atl__scatter_job {
   const char *variant;
   uint32_t parts;

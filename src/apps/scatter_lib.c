@@ -78,9 +78,9 @@ static int scatter_checked(atl_context_t ctx, const struct atl_scatter_desc *d, 
   if (d == NULL || idx == NULL || (!keys_only && (out == NULL || src == NULL)))
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: a descriptor and %s are needed",
                        keys_only ? "the keys' buffer" : "three buffers");
-  if ((unsigned)d->method > ATL_SCATTER_DSM)
+  if ((unsigned)d->method > ATL_SCATTER_SWEEP)
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %d is not allowed: auto, atomic, run, block, bins, "
-                       "part, part1 or dsm", (int)d->method);
+                       "part, part1, dsm or sweep", (int)d->method);
   if ((unsigned)d->keys > ATL_SCATTER_KEYS_RUNS)
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: keys %d is not allowed: sample, spread, head or runs",
                        (int)d->keys);
@@ -102,11 +102,12 @@ static int scatter_checked(atl_context_t ctx, const struct atl_scatter_desc *d, 
   return 0;
 }
 
-static const char *const method_names[] = {"auto", "atomic", "run", "block", "bins", "part", "part1", "dsm"};
+static const char *const method_names[] = {"auto", "atomic", "run", "block", "bins",
+                                           "part", "part1", "dsm",   "sweep"};
 
 const char *atl_scatter_method_name(enum atl_scatter_method m)
 {
-  return (unsigned)m <= ATL_SCATTER_DSM ? method_names[m] : "?";
+  return (unsigned)m <= ATL_SCATTER_SWEEP ? method_names[m] : "?";
 }
 
 #define SAMPLE_PAIRS 32768u /* neighbouring pairs of keys the pick reads (256 KiB), where there are more rows */
@@ -217,15 +218,11 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
   if ((err = key_shares(ctx, d, idx, &st.run_share, &st.head_share)))
     return err;
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
-  /* The rule's variant by name. One the library has no launch for yet runs as its stand-in: the sweep (round 8:
-   * part's L2-sized key ranges in one launch, 1.425 ms against part's 1.510 on the H100) as part, any other as
-   * atomic, correct everywhere; until scatter_launch.c launches it and the enum names it. */
+  /* The rule's variant by name; one the library had no launch for would run as atomic, correct everywhere */
   enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
-  while (m <= ATL_SCATTER_DSM && strcmp(method_names[m], pick.variant) != 0)
+  while (m <= ATL_SCATTER_SWEEP && strcmp(method_names[m], pick.variant) != 0)
     m++;
-  if (m > ATL_SCATTER_DSM && strcmp(pick.variant, "sweep") == 0)
-    m = ATL_SCATTER_PART;
-  *method = m > ATL_SCATTER_DSM                           ? ATL_SCATTER_ATOMIC
+  *method = m > ATL_SCATTER_SWEEP                         ? ATL_SCATTER_ATOMIC
             : m == ATL_SCATTER_PART && pick.partitions == 1 ? ATL_SCATTER_PART1
                                                             : m;
   return 0;
