@@ -10,7 +10,9 @@ for f in "$SCRIPTS"/*.sh; do
 done
 for f in "$SCRIPTS"/gpu-*.sh; do
   case $f in */gpu-env.sh) continue ;; esac
-  grep -qE '^\. scripts/(gpu-env|lib)\.sh' "$f" && pass || fail "$(basename "$f") does not source gpu-env.sh or lib.sh"
+  # (or runs another GPU script with its own settings, as gpu-diagnose-round8b.sh runs round 8's)
+  grep -qE '^\. scripts/(gpu-env|lib)\.sh|^ *exec bash "\$\(dirname "\$0"\)/gpu-[a-z0-9-]+\.sh"' "$f" && pass ||
+    fail "$(basename "$f") does not source gpu-env.sh or lib.sh"
   ! grep -qE '^[[:space:]]*(step|timed|log)\(\)' "$f" && pass || fail "$(basename "$f") defines its own helper"
 done
 
