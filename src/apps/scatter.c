@@ -51,8 +51,6 @@ static const char *const part_add_names[] = {"red", "bulk"};
 static const char *const dsm_beyond_names[] = {"launch", "global"};
 static const char *const dsm_counter_names[] = {"16", "32"};
 #define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
-/* meta: the bucketing's counts, cursors and bounds, then the sweep's ticket counter and a flag per chunk */
-#define META_WORDS ATL__SCATTER_META_WORDS
 
 struct scatter_params {
   uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch, part_chunk,
@@ -457,8 +455,7 @@ static int auto_pick(const struct scatter_run *r, const struct expected *x, uint
     head += (double)x->depth[k] * p->block_rows >= 2.0 * (double)p->rows ? x->depth[k] : 0; /* 2 a block */
   const struct atl__scatter_stats st = {p->dim, (double)same / (double)p->rows, (double)head / (double)p->rows,
                                         r->out_bytes, d->l2_cache,
-                                        d->kernels_cuda_c && d->has_warp_vote &&
-                                            (elem_bytes(p) == 4 || p->dim % 2 == 0),
+                                        atl__scatter_part_fast(d, (unsigned)elem_bytes(p), p->dim),
                                         d->kernels_cuda_c && d->has_vector_f32_red && is_int(p)};
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
   int v = VAR_ATOMIC;
@@ -567,8 +564,8 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   if (parted) {
     r->parts = auto_parts ? auto_parts : part_count(p, dev, r->out_bytes, variant == VAR_SWEEP);
     r->sweep = variant == VAR_SWEEP;
-    r->narrow = r->sweep && p->index == INDEX_I64 && r->parts > 1 && dev->kernels_cuda_c && dev->has_warp_vote &&
-                (elem_bytes(p) == 4 || p->dim % 2 == 0); /* the CUDA warp path's */
+    r->narrow = r->sweep && p->index == INDEX_I64 && r->parts > 1 &&
+                atl__scatter_part_fast(dev, (unsigned)elem_bytes(p), p->dim);
     r->bucketed = !r->sweep && p->part_keys == PART_BUCKET && r->parts <= PART_MAX;
     if (batch == 0)
       batch = r->parts > 1 ? 2 : 1;
@@ -765,8 +762,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   const int narrow = (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO)) && p->index == INDEX_I64;
   if ((bucket || narrow) && (err = atl__app_alloc(ctx, &bufs, p->rows * (bucket ? 8 : 4), &r.pairs)))
     goto out;
-  r.meta_bytes = (META_WORDS + (p->rows + (uint64_t)p->wg_size * p->part_chunk - 1) / ((uint64_t)p->wg_size *
-                                                                                          p->part_chunk)) * 4;
+  r.meta_bytes = atl__scatter_meta_bytes(p->rows, p->wg_size, p->part_chunk);
   if ((bucket || (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO))) &&
       (err = atl__app_alloc(ctx, &bufs, r.meta_bytes, &r.meta)))
     goto out;

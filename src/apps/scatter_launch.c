@@ -42,6 +42,17 @@ uint32_t atl__scatter_part_count(uint32_t partitions, uint64_t targets, uint64_t
   return (uint32_t)(n > targets ? targets : n ? n : 1);
 }
 
+int atl__scatter_part_fast(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim)
+{
+  return dev->kernels_cuda_c && dev->has_warp_vote && (elem_bytes == 4 || dim % 2 == 0);
+}
+
+size_t atl__scatter_meta_bytes(uint64_t rows, uint32_t wg, uint32_t chunk_steps)
+{
+  const uint64_t chunk_rows = (uint64_t)wg * chunk_steps;
+  return (size_t)(ATL__SCATTER_META_WORDS + (rows + chunk_rows - 1) / chunk_rows) * 4;
+}
+
 /* Its warps take the steps in turn, so each work-group's table sees as many rows of a pass as it can. */
 size_t atl__scatter_part_threads(atl_context_t ctx, void *kernel, uint64_t rows, uint32_t wg)
 {
@@ -106,8 +117,7 @@ static int sweep_run(atl_context_t ctx, void *kernel, const struct atl__scatter_
                      double *ms)
 {
   struct atl__app_buffers scratch = {{0}, 0};
-  const uint64_t chunk_rows = (uint64_t)j->wg * SWEEP_CHUNK_STEPS;
-  const size_t meta_bytes = (ATL__SCATTER_META_WORDS + (j->rows + chunk_rows - 1) / chunk_rows) * 4;
+  const size_t meta_bytes = atl__scatter_meta_bytes(j->rows, j->wg, SWEEP_CHUNK_STEPS);
   void *meta = NULL, *keys32 = NULL;
   int err = atl__app_alloc(ctx, &scratch, meta_bytes, &meta);
   if (!err && narrow)
@@ -144,8 +154,7 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
       part ? atl__scatter_part_count(j->parts, j->targets, j->targets * j->dim * j->elem_bytes, dev->l2_cache, sweep)
            : 1;
   /* the sweep with i64 keys narrows them to u32 in range 0's pass where the CUDA warp path runs (the app's rule) */
-  const int narrow = sweep && j->idx_bytes == 8 && parts > 1 && dev->kernels_cuda_c && dev->has_warp_vote &&
-                     (j->elem_bytes == 4 || j->dim % 2 == 0);
+  const int narrow = sweep && j->idx_bytes == 8 && parts > 1 && atl__scatter_part_fast(dev, j->elem_bytes, j->dim);
   /* the app's defaults: part's table holds the keys seen recur (--part-table seen), no hot key of a warp, its
    * range's output asked into the L2 first over several ranges, two units in flight a lane over several */
   char defines[320];

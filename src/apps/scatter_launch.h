@@ -27,6 +27,14 @@ uint64_t atl__scatter_wave_groups(atl_context_t ctx, void *kernel, uint32_t wg);
 uint32_t atl__scatter_part_count(uint32_t partitions, uint64_t targets, uint64_t out_bytes, uint64_t l2_bytes,
                                  int sweep);
 
+/* Whether part's CUDA warp path runs (vote, match-any; 32-bit values, or 16-bit floats with an even dim): what
+ * auto's rule asks of part, and where the sweep narrows i64 keys. */
+int atl__scatter_part_fast(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim);
+
+/* The bytes of the part and sweep variants' meta words: ATL__SCATTER_META_WORDS, then a flag for each of the
+ * sweep's chunks of @p wg x @p chunk_steps rows. */
+size_t atl__scatter_meta_bytes(uint64_t rows, uint32_t wg, uint32_t chunk_steps);
+
 /* The part variant's work-items: one wave of work-groups, no more than the steps of 32 rows need. */
 size_t atl__scatter_part_threads(atl_context_t ctx, void *kernel, uint64_t rows, uint32_t wg);
 

@@ -213,7 +213,7 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
   const int integer = d->type == ATL_SCATTER_U32 || d->type == ATL_SCATTER_I32;
   st.out_bytes = d->targets * d->dim * (d->type >= ATL_SCATTER_BF16 ? 2u : 4u);
   /* the variants' fast paths, as the app's auto_pick states them */
-  st.part_fast = dev->kernels_cuda_c && dev->has_warp_vote && (d->type < ATL_SCATTER_BF16 || d->dim % 2 == 0);
+  st.part_fast = atl__scatter_part_fast(dev, d->type >= ATL_SCATTER_BF16 ? 2u : 4u, d->dim);
   st.dsm_fast = dev->kernels_cuda_c && dev->has_vector_f32_red && integer;
   if ((err = key_shares(ctx, d, idx, &st.run_share, &st.head_share)))
     return err;
