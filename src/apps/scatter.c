@@ -456,7 +456,7 @@ static int auto_pick(const struct scatter_run *r, const struct expected *x, uint
   const struct atl__scatter_stats st = {p->dim, (double)same / (double)p->rows, (double)head / (double)p->rows,
                                         r->out_bytes, d->l2_cache,
                                         atl__scatter_part_fast(d, (unsigned)elem_bytes(p), p->dim),
-                                        d->kernels_cuda_c && d->has_vector_f32_red && is_int(p)};
+                                        atl__scatter_dsm_fast(d, is_int(p))};
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
   int v = VAR_ATOMIC;
   while (v < VAR_COUNT && strcmp(variant_names[v], pick.variant) != 0)

@@ -47,6 +47,11 @@ int atl__scatter_part_fast(const struct atl_device_info *dev, unsigned elem_byte
   return dev->kernels_cuda_c && dev->has_warp_vote && (elem_bytes == 4 || dim % 2 == 0);
 }
 
+int atl__scatter_dsm_fast(const struct atl_device_info *dev, int integer)
+{
+  return dev->kernels_cuda_c && dev->has_vector_f32_red && integer;
+}
+
 size_t atl__scatter_meta_bytes(uint64_t rows, uint32_t wg, uint32_t chunk_steps)
 {
   const uint64_t chunk_rows = (uint64_t)wg * chunk_steps;

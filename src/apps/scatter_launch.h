@@ -31,6 +31,10 @@ uint32_t atl__scatter_part_count(uint32_t partitions, uint64_t targets, uint64_t
  * auto's rule asks of part, and where the sweep narrows i64 keys. */
 int atl__scatter_part_fast(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim);
 
+/* Whether the dsm variant's cluster path runs (CUDA sm_90: what has_vector_f32_red marks; integer weights): what
+ * auto's rule asks of dsm. */
+int atl__scatter_dsm_fast(const struct atl_device_info *dev, int integer);
+
 /* The bytes of the part and sweep variants' meta words: ATL__SCATTER_META_WORDS, then a flag for each of the
  * sweep's chunks of @p wg x @p chunk_steps rows. */
 size_t atl__scatter_meta_bytes(uint64_t rows, uint32_t wg, uint32_t chunk_steps);

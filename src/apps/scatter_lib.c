@@ -164,6 +164,10 @@ static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
   if (k == NULL)
     return atl__seterr(ctx, ATL_ENOMEM, "scatter_add: out of host memory for a sample of the keys");
   const int err = key_sample(ctx, d, idx, k, &n, &pairs);
+  if (err) { /* nothing to count */
+    free(k);
+    return err;
+  }
   uint64_t same = 0, recur = 0;
   const size_t step = pairs ? 2 : 1, m = n / step; /* the keys the head counts: every key, or each pair's first */
   for (size_t i = 1; i < n; i += step) /* i and i - 1: neighbours (each pair, or every key and the next) */
@@ -189,7 +193,7 @@ static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
     recur += (uint64_t)count[s] * BLOCK_ROWS >= 2ull * m ? count[s] : 0;
   free(k), free(key), free(count);
   *run = (double)same / (double)(pairs ? SAMPLE_PAIRS : n), *head = (double)recur / (double)m;
-  return err;
+  return 0;
 }
 
 int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx,
@@ -210,11 +214,11 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
     return 0;
   }
   struct atl__scatter_stats st = {.dim = d->dim, .l2_bytes = dev->l2_cache};
-  const int integer = d->type == ATL_SCATTER_U32 || d->type == ATL_SCATTER_I32;
-  st.out_bytes = d->targets * d->dim * (d->type >= ATL_SCATTER_BF16 ? 2u : 4u);
+  const unsigned es = d->type >= ATL_SCATTER_BF16 ? 2u : 4u;
+  st.out_bytes = d->targets * d->dim * es;
   /* the variants' fast paths, as the app's auto_pick states them */
-  st.part_fast = atl__scatter_part_fast(dev, d->type >= ATL_SCATTER_BF16 ? 2u : 4u, d->dim);
-  st.dsm_fast = dev->kernels_cuda_c && dev->has_vector_f32_red && integer;
+  st.part_fast = atl__scatter_part_fast(dev, es, d->dim);
+  st.dsm_fast = atl__scatter_dsm_fast(dev, d->type == ATL_SCATTER_U32 || d->type == ATL_SCATTER_I32);
   if ((err = key_shares(ctx, d, idx, &st.run_share, &st.head_share)))
     return err;
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
