@@ -182,7 +182,7 @@ set -m
 pid=$!
 set +m
 for _ in $(seq 1 200); do # the sweep has started (its progress line comes just before)
-  grep -q '\[1/5\]' "$WORK/err" && break
+  grep -q '\[1/[0-9]*\]' "$WORK/err" && break
   sleep 0.1
 done
 sleep 2 # a few rows of the sweep
