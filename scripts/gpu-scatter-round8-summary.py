@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The summary of scripts/gpu-scatter-round8.sh (calls 1 and 2): every row of each step (f32, D = 64, E = 8 M, V = 1 M,
+"""The summary of scripts/gpu-scatter-round8.sh (calls 1 to 3) and round9.sh (its checks first): every row of each step (f32, D = 64, E = 8 M, V = 1 M,
 uniform keys), then each part / sweep / auto row against the default of the same call (auto with i32 keys,
 f32-i32.json), the part row of its own step (part's 11 launches: the default before round 8), the copy ceiling
 (target 0.7x) and PyTorch's index_add_ on the same inputs (target 3x: PyTorch's time / ours).
@@ -18,6 +18,10 @@ o = sys.argv[1]
 steps = ["f32-i32", "f32-i32-bulk", "f32-i64", "f32-p13", "f32-wg512", "f32-p9"]
 steps += sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(o, "f32-*.json"))
                 if os.path.basename(p)[:-5] not in steps)
+for p in sorted(glob.glob(os.path.join(o, "check-*.json"))):  # round 9's small checks: every row ok and verified
+    rs = json.load(open(p))["rows"]
+    bad = [r["config"]["variant"] for r in rs if not (r["status"] == "ok" and r.get("verified"))]
+    print(f"{os.path.basename(p)}: {len(rs)} rows, {'all verified' if rs and not bad else 'NOT verified: ' + str(bad)}")
 torch_ms = torch32_ms = None
 tp = os.path.join(o, "torch.json")
 if os.path.exists(tp):
@@ -55,7 +59,8 @@ print("\npart / sweep / auto on uniform keys (ms, x the step's copy ceiling, aga
       "and PyTorch's index_add_)")
 for name, r in measured:
     how = (f"P={int(r.get('partitions', 0))} bulk={int(r.get('part_bulk', 0))} sweep={int(r.get('part_sweep', 0))} "
-           f"prefetch={int(r.get('part_prefetch', 0))} narrow={int(r.get('part_narrow', 0))}" if "partitions" in r else "(auto: " + r.get("reason", "") + ")")
+           f"prefetch={int(r.get('part_prefetch', 0))} narrow={int(r.get('part_narrow', 0))} "
+           f"split={int(r.get('part_split', 0))} group={int(r.get('part_group', 0))}" if "partitions" in r else "(auto: " + r.get("reason", "") + ")")
     vs = f"{ms(default) / ms(r):6.3f}x the default" if default else ""
     pt = f"{torch_ms / ms(r):5.2f}x PyTorch" if torch_ms else ""
     vp = f"{ms(part_of[name]) / ms(r):6.3f}x its step's part" if name in part_of else ""

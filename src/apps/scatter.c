@@ -48,16 +48,17 @@ enum { PART_HOT_NONE, PART_HOT_WARP };
 static const char *const part_hot_names[] = {"none", "warp"};
 static const char *const part_prefetch_names[] = {"none", "l2"};
 static const char *const part_add_names[] = {"red", "bulk"};
+static const char *const part_split_names[] = {"off", "on"};
 static const char *const dsm_beyond_names[] = {"launch", "global"};
 static const char *const dsm_counter_names[] = {"16", "32"};
 #define PART_MAX 1024u /* ranges the bucketing takes (app_scatter.k.c's PART_MAX): its local counters */
 
 struct scatter_params {
   uint32_t wg_size, dim, run, rows_per_warp, block_rows, groups, bin_rows, partitions, part_batch, part_chunk,
-      dsm_cluster, dsm_words, dsm_cache;
+      part_group, dsm_cluster, dsm_words, dsm_cache;
   uint64_t rows, targets, seed;
   unsigned dists, variants;
-  int type, index, part_keys, part_table, part_hot, part_prefetch, part_add, dsm_beyond, dsm_counters;
+  int type, index, part_keys, part_table, part_hot, part_prefetch, part_add, part_split, dsm_beyond, dsm_counters;
   double zipf;
   const char *dump;
 };
@@ -135,6 +136,7 @@ struct scatter_run {
   int bucketed; /* --part-keys bucket: the pre-pass (count, scan, fill) first, then a launch per range */
   int sweep;    /* the sweep variant: every range in one launch, its work-groups taking tickets from meta's last word */
   int narrow;   /* the sweep with i64 keys: range 0's pass narrows them to u32 in pairs, later ranges read those */
+  unsigned split; /* the sweep's split (range 0 sorts the later ranges' keys into pairs): a row's place bits, or 0 */
   size_t meta_bytes;
   void *pairs, *meta; /* its (row, key) pairs and its counts, cursors and bounds */
   void *pre_kernel[3];
@@ -531,7 +533,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   const struct scatter_params *p = r->p;
   struct atl_row row;
   void *kernel = NULL;
-  char label[96], defines[256];
+  char label[96], defines[384];
   snprintf(label, sizeof label, "%s%s/%s/%s", type_names[p->type], p->index == INDEX_I64 ? "-i64" : "",
            dist_names[dist],
            variant < 0 ? "copy-ceiling" : as_auto ? "auto" : variant_names[variant]);
@@ -564,7 +566,10 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   if (parted) {
     r->parts = auto_parts ? auto_parts : part_count(p, dev, r->out_bytes, variant == VAR_SWEEP);
     r->sweep = variant == VAR_SWEEP;
-    r->narrow = r->sweep && p->index == INDEX_I64 && r->parts > 1 &&
+    r->split = r->sweep && p->part_split ? atl__scatter_split_bits(dev, (unsigned)elem_bytes(p), p->dim, r->parts,
+                                                                   p->targets, p->wg_size, p->part_chunk)
+                                         : 0;
+    r->narrow = r->sweep && !r->split && p->index == INDEX_I64 && r->parts > 1 &&
                 atl__scatter_part_fast(dev, (unsigned)elem_bytes(p), p->dim);
     r->bucketed = !r->sweep && p->part_keys == PART_BUCKET && r->parts <= PART_MAX;
     if (batch == 0)
@@ -590,12 +595,12 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
            "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d PART_PREFETCH=%d PART_BULK=%d PART_CHUNK_STEPS=%uu "
-           "PART_NARROW=%d",
+           "PART_NARROW=%d PART_SPLIT=%d PART_POS_BITS=%uu PART_GROUP=%uu",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
            variant < 0 ? "copy" : parted ? "part" : variant_names[variant], slots, p->block_rows,
            p->bin_rows, 1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1,
            p->part_table == PART_TABLE_SEEN, p->part_hot == PART_HOT_WARP, p->part_prefetch && r->parts > 1, bulk,
-           p->part_chunk, parted && r->narrow);
+           p->part_chunk, parted && r->narrow, parted && r->split, parted ? r->split : 0u, p->part_group);
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
@@ -641,7 +646,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
       r->part_args[4].value = r->parts;
       r->part_args[5].value = p->targets;
       r->part_args[6] = (struct atl_arg){ATL_ARG_BUFFER, r->meta, 0};
-      r->part_args[7] = (struct atl_arg){ATL_ARG_BUFFER, r->narrow ? r->pairs : r->meta, 0};
+      r->part_args[7] = (struct atl_arg){ATL_ARG_BUFFER, r->narrow || r->split ? r->pairs : r->meta, 0};
       r->part_launch.nargs = 8;
     } else if (r->bucketed) { /* src, pairs, out, meta, q */
       r->part_args[1] = (struct atl_arg){ATL_ARG_BUFFER, r->pairs, 0};
@@ -658,8 +663,12 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "part_bulk", bulk);
     atl_row_metric_set(&row, "part_sweep", r->sweep);
     atl_row_metric_set(&row, "part_narrow", r->narrow);
-    if (r->sweep)
+    if (r->sweep) {
       atl_row_metric_set(&row, "part_chunk", p->part_chunk);
+      atl_row_metric_set(&row, "part_split", r->split != 0);
+      if (r->split)
+        atl_row_metric_set(&row, "part_group", p->part_group);
+    }
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
     if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
@@ -757,9 +766,9 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   }
   r.dsm = (struct atl__scatter_dsm){.rows = p->rows, .targets = p->targets, .wg = p->wg_size,
                                     .idx_bytes = (unsigned)index_bytes(p), .src = r.src, .idx = r.idx, .out = r.out};
-  /* pairs: the bucketing's (row, key) pairs, or the sweep's narrowed i64 keys (never both in one row) */
+  /* pairs: the bucketing's (row, key) pairs, or the sweep's narrowed i64 keys or split buckets (never two in a row) */
   const int bucket = (p->variants & (1u << VAR_PART | 1u << VAR_AUTO)) && p->part_keys == PART_BUCKET;
-  const int narrow = (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO)) && p->index == INDEX_I64;
+  const int narrow = (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO)) && (p->index == INDEX_I64 || p->part_split);
   if ((bucket || narrow) && (err = atl__app_alloc(ctx, &bufs, p->rows * (bucket ? 8 : 4), &r.pairs)))
     goto out;
   r.meta_bytes = atl__scatter_meta_bytes(p->rows, p->wg_size, p->part_chunk);
@@ -929,6 +938,11 @@ static const struct atl_app_option scatter_options[] = {
              "cp.reduce.async.bulk add of the whole row; elsewhere red)"},
     {"part-chunk", ATL_APP_OPT_U32, P(part_chunk), .min = 1, .max = 1u << 16, .def = "16", .arg = "STEPS",
      .help = "the sweep variant's chunk, a ticket's rows: STEPS steps of 32 rows for each warp of a work-group"},
+    {"part-split", ATL_APP_OPT_CHOICE, P(part_split), .names = part_split_names, .nnames = 2, .def = "on",
+     .arg = "HOW", .help = "the sweep's range 0 sorts each chunk's other keys by range, so later ranges read only "
+                           "their own (CUDA warp path, 2 to 32 ranges, a power-of-two chunk): on or off"},
+    {"part-group", ATL_APP_OPT_U32, P(part_group), .min = 1, .max = 16, .def = "4", .arg = "N",
+     .help = "chunks a later range's ticket takes in the sweep's split"},
     {"dsm-cluster", ATL_APP_OPT_U32, P(dsm_cluster), .max = 16, .def = "0", .arg = "N",
      .help = "work-groups of a thread-block cluster the dsm variant spreads its table over (0: 16 on CUDA sm_90, "
              "else 1)"},

@@ -52,10 +52,23 @@ int atl__scatter_dsm_fast(const struct atl_device_info *dev, int integer)
   return dev->kernels_cuda_c && dev->has_vector_f32_red && integer;
 }
 
+unsigned atl__scatter_split_bits(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim, uint32_t parts,
+                                 uint64_t targets, uint32_t wg, uint32_t chunk_steps)
+{
+  const uint64_t chunk = (uint64_t)wg * chunk_steps, range = (targets + parts - 1) / (parts ? parts : 1);
+  if (!atl__scatter_part_fast(dev, elem_bytes, dim) || parts < 2 || parts > ATL__SCATTER_SPLIT_MAX ||
+      (chunk & (chunk - 1)) || chunk >= 1u << 31)
+    return 0;
+  unsigned bits = 0;
+  while ((1ull << bits) < chunk)
+    bits++;
+  return range <= 1ull << (32 - bits) ? bits : 0; /* a key's place in its range is below its range's size */
+}
+
 size_t atl__scatter_meta_bytes(uint64_t rows, uint32_t wg, uint32_t chunk_steps)
 {
-  const uint64_t chunk_rows = (uint64_t)wg * chunk_steps;
-  return (size_t)(ATL__SCATTER_META_WORDS + (rows + chunk_rows - 1) / chunk_rows) * 4;
+  const uint64_t chunk_rows = (uint64_t)wg * chunk_steps, chunks = (rows + chunk_rows - 1) / chunk_rows;
+  return (size_t)(ATL__SCATTER_META_WORDS + chunks * (1 + ATL__SCATTER_SPLIT_MAX)) * 4;
 }
 
 /* Its warps take the steps in turn, so each work-group's table sees as many rows of a pass as it can. */
@@ -115,24 +128,26 @@ static int dsm_run(atl_context_t ctx, const struct atl__scatter_job *j, double *
 #define ROWS_PER_WARP 32u /* the app's --rows-per-warp, --block-rows and --bin-rows defaults */
 #define BLOCK_ROWS 4096u
 #define SWEEP_CHUNK_STEPS 16u /* the app's --part-chunk default: a ticket's steps of 32 rows a warp */
+#define SWEEP_GROUP 4u        /* the app's --part-group default: chunks a later range's ticket takes in the split */
 
 /* The sweep's one launch: src, idx, out, rows, parts, targets, meta (the ticket counter zeroed first, untimed, and
- * a flag a chunk), the narrowed keys (or meta again where the keys are not narrowed), as the app's sweep rows. */
-static int sweep_run(atl_context_t ctx, void *kernel, const struct atl__scatter_job *j, uint32_t parts, int narrow,
-                     double *ms)
+ * a flag a chunk), the u32 keys where @p keys32_used (the narrowed keys or the split's buckets; else meta again), as
+ * the app's sweep rows. */
+static int sweep_run(atl_context_t ctx, void *kernel, const struct atl__scatter_job *j, uint32_t parts,
+                     int keys32_used, double *ms)
 {
   struct atl__app_buffers scratch = {{0}, 0};
   const size_t meta_bytes = atl__scatter_meta_bytes(j->rows, j->wg, SWEEP_CHUNK_STEPS);
   void *meta = NULL, *keys32 = NULL;
   int err = atl__app_alloc(ctx, &scratch, meta_bytes, &meta);
-  if (!err && narrow)
+  if (!err && keys32_used)
     err = atl__app_alloc(ctx, &scratch, j->rows * 4, &keys32);
   if (!err)
     err = atl__app_fill32(ctx, meta, 0, meta_bytes);
   struct atl_arg args[8] = {{ATL_ARG_BUFFER, j->src, 0},     {ATL_ARG_BUFFER, j->idx, 0},
                             {ATL_ARG_BUFFER, j->out, 0},     {ATL_ARG_U64, NULL, j->rows},
                             {ATL_ARG_U32, NULL, parts},      {ATL_ARG_U32, NULL, j->targets},
-                            {ATL_ARG_BUFFER, meta, 0},       {ATL_ARG_BUFFER, narrow ? keys32 : meta, 0}};
+                            {ATL_ARG_BUFFER, meta, 0},       {ATL_ARG_BUFFER, keys32_used ? keys32 : meta, 0}};
   struct atl_launch launch = {atl__scatter_part_threads(ctx, kernel, j->rows, j->wg), j->wg, args, 8};
   double t = 0;
   if (!err)
@@ -158,17 +173,24 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
   const uint32_t parts =
       part ? atl__scatter_part_count(j->parts, j->targets, j->targets * j->dim * j->elem_bytes, dev->l2_cache, sweep)
            : 1;
-  /* the sweep with i64 keys narrows them to u32 in range 0's pass where the CUDA warp path runs (the app's rule) */
-  const int narrow = sweep && j->idx_bytes == 8 && parts > 1 && atl__scatter_part_fast(dev, j->elem_bytes, j->dim);
+  /* the sweep's range 0 sorts the later ranges' keys by range where that fits, else narrows i64 keys to u32 where
+   * the CUDA warp path runs (the app's rules) */
+  const unsigned split = sweep ? atl__scatter_split_bits(dev, j->elem_bytes, j->dim, parts, j->targets, j->wg,
+                                                         SWEEP_CHUNK_STEPS)
+                               : 0;
+  const int narrow =
+      sweep && !split && j->idx_bytes == 8 && parts > 1 && atl__scatter_part_fast(dev, j->elem_bytes, j->dim);
   /* the app's defaults: part's table holds the keys seen recur (--part-table seen), no hot key of a warp, its
    * range's output asked into the L2 first over several ranges, two units in flight a lane over several */
-  char defines[320];
+  char defines[384];
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
-           "WARPS=%uu PART_BATCH=%uu PART_SEEN=1 PART_HOT=0 PART_PREFETCH=%d PART_CHUNK_STEPS=%uu PART_NARROW=%d",
+           "WARPS=%uu PART_BATCH=%uu PART_SEEN=1 PART_HOT=0 PART_PREFETCH=%d PART_CHUNK_STEPS=%uu PART_NARROW=%d "
+           "PART_SPLIT=%d PART_POS_BITS=%uu PART_GROUP=%uu",
            j->dim, j->type_define, j->idx_bytes == 8 ? "ulong" : "uint", part ? "part" : j->variant,
            atl__scatter_block_slots(j->dim), BLOCK_ROWS, BLOCK_ROWS, 1u << ATL__SCATTER_BIN_LOG2_SLOTS,
-           ATL__SCATTER_BIN_LOG2_SLOTS, j->wg / 32, parts > 1 ? 2u : 1u, parts > 1, SWEEP_CHUNK_STEPS, narrow);
+           ATL__SCATTER_BIN_LOG2_SLOTS, j->wg / 32, parts > 1 ? 2u : 1u, parts > 1, SWEEP_CHUNK_STEPS, narrow,
+           split != 0, split, SWEEP_GROUP);
   void *kernel = NULL;
   int err = atl__app_build(ctx, "app_scatter", sweep ? "scatter_part_sweep" : part ? "scatter_part" : "scatter_add",
                            defines, &kernel, NULL);
@@ -178,7 +200,7 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
                             {ATL_ARG_U64, NULL, j->rows}, {ATL_ARG_U32, NULL, ROWS_PER_WARP}, {ATL_ARG_U32, NULL, 0}};
   struct atl_launch launch = {0, j->wg, args, 5};
   if (sweep)
-    return sweep_run(ctx, kernel, j, parts, narrow, ms);
+    return sweep_run(ctx, kernel, j, parts, narrow || split, ms);
   if (part) {
     launch.global = atl__scatter_part_threads(ctx, kernel, j->rows, j->wg), launch.nargs = 6;
     return atl__scatter_part_ranges(ctx, kernel, &launch, args, j->targets, parts, ms);

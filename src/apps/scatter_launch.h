@@ -35,8 +35,16 @@ int atl__scatter_part_fast(const struct atl_device_info *dev, unsigned elem_byte
  * auto's rule asks of dsm. */
 int atl__scatter_dsm_fast(const struct atl_device_info *dev, int integer);
 
+/* The sweep's split (app_scatter.k.c's PART_SPLIT: range 0's pass sorts the later ranges' keys by range, a u32 each:
+ * the row's place in its chunk over the key's place in its range): the bits of a row's place, the log2 of the chunk's
+ * @p wg x @p chunk_steps rows; 0 where it does not run: no CUDA warp path, 1 or more than ATL__SCATTER_SPLIT_MAX
+ * ranges, a chunk that is not a power of two, or a range's keys beyond the bits left. */
+#define ATL__SCATTER_SPLIT_MAX 32u
+unsigned atl__scatter_split_bits(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim, uint32_t parts,
+                                 uint64_t targets, uint32_t wg, uint32_t chunk_steps);
+
 /* The bytes of the part and sweep variants' meta words: ATL__SCATTER_META_WORDS, then a flag for each of the
- * sweep's chunks of @p wg x @p chunk_steps rows. */
+ * sweep's chunks of @p wg x @p chunk_steps rows, then the split's ATL__SCATTER_SPLIT_MAX bucket ends a chunk. */
 size_t atl__scatter_meta_bytes(uint64_t rows, uint32_t wg, uint32_t chunk_steps);
 
 /* The part variant's work-items: one wave of work-groups, no more than the steps of 32 rows need. */

@@ -138,6 +138,12 @@ ATL_INLINE uint slot_find(volatile ATL_LOCAL uint *keys, uint k)
 #if !defined(PART_CHUNK_STEPS)
 #define PART_CHUNK_STEPS 16u /* the sweep's chunk: steps of 32 rows per warp of a work-group (--part-chunk) */
 #endif
+#if !defined(PART_SPLIT)
+#define PART_SPLIT 0 /* the sweep's range 0 sorts the later ranges' keys by range (--part-split; PART_POS_BITS) */
+#endif
+#if !defined(PART_GROUP)
+#define PART_GROUP 4u /* PART_SPLIT: chunks a later range's ticket takes (--part-group) */
+#endif
 
 /* The range of key k: the largest q with floor(V q / P) <= k, for ranges [V q / P, V (q + 1) / P) */
 ATL_INLINE uint range_of(uint k, uint parts, uint targets)
@@ -612,25 +618,236 @@ ATL_INLINE uint sweep_key(const IDX_T *ATL_RESTRICT idx, uint *narrow, ulong i, 
 #endif
 }
 
+/* --part-prefetch l2 in the sweep: the ticket that is @p slice of its range's first @p slices asks its slice of the
+ * range's output lines [lo, hi) into the L2 */
+ATL_INLINE void sweep_prefetch(const T *out, uint lo, uint hi, ulong slice, ulong slices)
+{
+#if PART_PREFETCH
+  if (slice < slices) {
+    const ulong lines = ((ulong)(hi - lo) * D * sizeof(T) + 127u) / 128u, per = (lines + slices - 1) / slices;
+    const ulong from = (ulong)lo * D * sizeof(T) + slice * per * 128u, end = (ulong)hi * D * sizeof(T);
+    part_prefetch(out, from, from + per * 128u < end ? from + per * 128u : end, atl_local_id(), atl_local_size());
+  }
+#else
+  (void)out, (void)lo, (void)hi, (void)slice, (void)slices;
+#endif
+}
+
+/* A work-group's table goes out when its ticket's range @p q differs from the last one's (*range), then a clean one */
+ATL_INLINE void sweep_enter(struct part_shared *sh, struct part_hot *hot, T *out, uint *range, uint q)
+{
+  if (q == *range)
+    return;
+  if (*range != EMPTY) {
+    part_end(sh, hot, out);
+    atl_barrier_local();
+    part_begin(sh, hot);
+  }
+  *range = q;
+}
+
+/* The rows first .. last - 1 of a chunk in steps of 32 rows a warp, those with keys in [lo, hi) added (the keys
+ * read as sweep_key's @p mode says) */
+ATL_INLINE void sweep_rows(struct part_shared *sh, struct part_hot *hot, const T *ATL_RESTRICT src,
+                           const IDX_T *ATL_RESTRICT idx, T *out, uint *narrow, ulong first, ulong last, uint lo,
+                           uint hi, uint mode)
+{
+  const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
+  ulong base = first + (ulong)warp * LANES;
+  uint k = sweep_key(idx, narrow, base + lane, last, hi, mode);
+  for (; base < last; base += (ulong)WARPS * LANES) { /* the next step's keys loaded before this step's rows */
+    const ulong i = base + lane, next = i + (ulong)WARPS * LANES;
+    const uint k_next = sweep_key(idx, narrow, next, last, hi, mode);
+    part_step(sh, hot, src, out, warp, lane, k - lo < hi - lo, k, (uint)i);
+    k = k_next;
+  }
+}
+
+/* The sweep's work-groups a SM at least: the split's extra registers (54 against 47 at 8 warps, sm_90) would
+ * otherwise cost a work-group of the 5 that 47 leave (and its local memory, 35 KB at dim 64, allows 6) */
+#if PART_SPLIT && WARPS <= 16u
+#define SWEEP_BOUNDS __launch_bounds__(WARPS * LANES, 1280u / (WARPS * LANES))
+#else
+#define SWEEP_BOUNDS __launch_bounds__(WARPS * LANES)
+#endif
+
+#if PART_SPLIT
+/*
+ * --part-split on (the sweep's default where it fits): range 0's pass, which reads every key anyway, also sorts
+ * its chunk's other keys by range into the chunk's own stretch of @p narrow (a counting sort in local memory: the
+ * chunk's keys read twice, the second time from the L2), each as one u32: its row's place in the chunk
+ * (PART_POS_BITS) over its key's place in its range. Chunk c's bucket ends go to meta[SPLIT_ENDS + c SPLIT_MAX]
+ * (word q: the end of range q's bucket, range 0's empty), then its flag. A later range's ticket takes
+ * PART_GROUP chunks and reads only its own bucket of each, 4 bytes a row of its range, where the P - 1 later
+ * passes read every key before (P - 1 times E x 4 bytes, the sweep's largest overhead: about 0.43 GB at E = 8 M
+ * over 13 ranges against 2.7 GB moved in all). A chunk whose flag is not yet set is read as before: no wait.
+ */
+#define SPLIT_MAX 32u
+#define SPLIT_KEY_BITS (32u - PART_POS_BITS)
+#define SPLIT_ENDS(chunks) (READY + (chunks))
+struct split_shared {
+  uint lo[SPLIT_MAX + 1]; /* range q's first key */
+  uint count[SPLIT_MAX], cursor[SPLIT_MAX];
+  uint start[PART_GROUP], size[PART_GROUP], pre[PART_GROUP + 1]; /* a later range's ticket: its chunks' buckets
+                                                                  * (size EMPTY: unsorted), their prefix */
+  float per_key;                               /* parts / targets: a first guess of a key's range */
+};
+
+/* Key @p k's range, or @p parts where k is past the last (k >= targets) */
+ATL_INLINE uint split_range(const struct split_shared *sp, uint k, uint parts)
+{
+  uint q = (uint)((float)k * sp->per_key); /* off by at most one (|q| < 2^5, float's error 2^-24 of it) */
+  q = q < parts ? q : parts - 1u;
+  if (k < sp->lo[q])
+    q--;
+  else if (k >= sp->lo[q + 1])
+    q++;
+  return q;
+}
+
+/* The chunk's keys of ranges 1 .. P - 1 counted (pass 1) or written at their bucket's cursor (pass 2) */
+ATL_INLINE void split_key(struct split_shared *sp, uint *bucket, uint k, uint parts, ulong at, bool pass2)
+{
+  const uint lane = atl_local_id() % LANES, q = split_range(sp, k, parts);
+  const bool mine = q - 1u < parts - 1u; /* 1 <= q < parts */
+  const uint grp = __match_any_sync(FULL, mine ? q : EMPTY), lead = (uint)__ffs(grp) - 1u;
+  uint base = 0;
+  if (mine && lane == lead)
+    base = atomicAdd(pass2 ? &sp->cursor[q] : &sp->count[q], (uint)__popc(grp));
+  base = __shfl_sync(FULL, base, lead);
+  if (mine && pass2)
+    __stcg(&bucket[base + __popc(grp & ((1u << lane) - 1u))], (uint)at << SPLIT_KEY_BITS | (k - sp->lo[q]));
+}
+
+/* Range 0's ticket for chunk @p c (rows first .. last - 1): its own rows added, the others sorted by range */
+ATL_INLINE void split_range0(struct part_shared *sh, struct split_shared *sp, struct part_hot *hot,
+                             const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, uint *meta,
+                             uint *narrow, ulong first, ulong last, ulong c, ulong chunks, uint parts)
+{
+  const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES, hi = sp->lo[1];
+  if (atl_local_id() < SPLIT_MAX)
+    sp->count[atl_local_id()] = 0;
+  atl_barrier_local();
+  ulong i = first + (ulong)warp * LANES + lane;
+  uint k = i < last ? (uint)__ldcg(&idx[i]) : EMPTY; /* kept in the L2 for pass 2 */
+  for (; i - lane < last; i += (ulong)WARPS * LANES) { /* the next step's keys loaded before this step's rows */
+    const ulong next = i + (ulong)WARPS * LANES;
+    const uint k_next = next < last ? (uint)__ldcg(&idx[next]) : EMPTY;
+    part_step(sh, hot, src, out, warp, lane, k < hi, k, (uint)i);
+    split_key(sp, NULL, k, parts, 0, false);
+    k = k_next;
+  }
+  atl_barrier_local();
+  if (warp == 0) { /* the buckets' ends: an inclusive scan of the counts over the warp's lanes */
+    const uint n = lane < parts ? sp->count[lane] : 0u;
+    uint end = n;
+    for (uint d = 1; d < LANES; d *= 2) {
+      const uint x = __shfl_up_sync(FULL, end, d);
+      end += lane >= d ? x : 0u;
+    }
+    sp->cursor[lane] = end - n;
+    meta[SPLIT_ENDS(chunks) + c * SPLIT_MAX + lane] = end;
+  }
+  atl_barrier_local();
+  i = first + (ulong)warp * LANES + lane;
+  k = i < last ? (uint)__ldcs(&idx[i]) : EMPTY;
+  for (; i - lane < last; i += (ulong)WARPS * LANES) {
+    const ulong next = i + (ulong)WARPS * LANES;
+    const uint k_next = next < last ? (uint)__ldcs(&idx[next]) : EMPTY;
+    split_key(sp, narrow + first, k, parts, i - first, true);
+    k = k_next;
+  }
+  __threadfence(); /* release: every bucket and end stored before the chunk's flag */
+  atl_barrier_local();
+  if (atl_local_id() == 0)
+    atomicExch(&meta[READY + c], 1u);
+}
+
+/* Entry @p v of a later range's ticket (chunks from @p c0, sp->pre their prefix): its row and key (none past @p total) */
+ATL_INLINE void split_entry(const struct split_shared *sp, const uint *narrow, ulong c0, uint v, uint total, uint lo,
+                            uint *row, uint *k)
+{
+  const ulong chunk = (ulong)WARPS * LANES * PART_CHUNK_STEPS;
+  uint g = 0; /* v's chunk */
+#pragma unroll
+  for (uint h = 1; h < PART_GROUP; h++)
+    g += v >= sp->pre[h];
+  const uint e = v < total ? __ldcs(&narrow[(c0 + g) * chunk + sp->start[g] + v - sp->pre[g]]) : 0u;
+  *row = (uint)((c0 + g) * chunk + (e >> SPLIT_KEY_BITS));
+  *k = lo + (e & ((1u << SPLIT_KEY_BITS) - 1u));
+}
+
+/* A later range q's ticket: chunks c0 .. c1 - 1, the sorted ones by their bucket (a row a lane over all of
+ * them), the others (flag not yet set) by their keys */
+ATL_INLINE void split_later(struct part_shared *sh, struct split_shared *sp, struct part_hot *hot,
+                            const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, uint *meta,
+                            uint *narrow, ulong rows, ulong c0, ulong c1, ulong chunks, uint q)
+{
+  const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES, lo = sp->lo[q], hi = sp->lo[q + 1];
+  const ulong chunk = (ulong)WARPS * LANES * PART_CHUNK_STEPS;
+  const uint j = atl_local_id();
+  if (j < PART_GROUP) { /* acquire: the flag read before the bucket it announces */
+    const ulong c = c0 + j;
+    const bool sorted = c < c1 && atomicOr(&meta[READY + c], 0u) != 0u;
+    __threadfence();
+    const uint *ends = &meta[SPLIT_ENDS(chunks) + c * SPLIT_MAX];
+    sp->start[j] = sorted ? ends[q - 1u] : 0u;
+    sp->size[j] = sorted ? ends[q] - ends[q - 1u] : c < c1 ? EMPTY : 0u; /* EMPTY: read by its keys below */
+  }
+  atl_barrier_local();
+  if (j == 0) { /* the buckets' prefix (an unsorted chunk's: 0) */
+    sp->pre[0] = 0;
+    for (uint g = 0; g < PART_GROUP; g++)
+      sp->pre[g + 1] = sp->pre[g] + (sp->size[g] == EMPTY ? 0u : sp->size[g]);
+  }
+  atl_barrier_local();
+  const uint total = sp->pre[PART_GROUP];
+  uint v = warp * LANES + lane, row, k;
+  split_entry(sp, narrow, c0, v, total, lo, &row, &k);
+  for (; v - lane < total; v += WARPS * LANES) { /* the next step's entries loaded before this step's rows */
+    uint row_next, k_next;
+    split_entry(sp, narrow, c0, v + WARPS * LANES, total, lo, &row_next, &k_next);
+    part_step(sh, hot, src, out, warp, lane, v < total, k, row);
+    row = row_next, k = k_next;
+  }
+  for (uint g = 0; g < PART_GROUP; g++)
+    if (sp->size[g] == EMPTY) {
+      const ulong first = (c0 + g) * chunk;
+      sweep_rows(sh, hot, src, idx, out, narrow, first, first + chunk < rows ? first + chunk : rows, lo, hi, 0u);
+    }
+  atl_barrier_local(); /* sp->size read by all before the next ticket's */
+}
+#endif
+
 /*
  * --variants sweep: every range in ONE launch (no drain and ramp-up between ranges). Tickets from a global counter
  * (meta[TICKET], zeroed before the launch) in range-major order: ticket t is chunk t mod C of range t / C, a chunk of
  * PART_CHUNK_STEPS steps of 32 rows per warp, so the work-groups move to range q + 1 as soon as range q's chunks are
- * all taken, and at most two ranges share the L2 for a while. A work-group's local table goes out when its range
- * changes (its keys' rows are then still in the L2). With --part-prefetch l2 the groups that take a range's first
- * chunks (as many as there are groups) ask its output rows into the L2, a slice each. No order is needed for
- * correctness: every add is an atomic.
+ * all taken, and at most two ranges share the L2 for a while (PART_SPLIT: range 0's C tickets, then each later
+ * range's ceil(C / PART_GROUP)). A work-group's local table goes out when its range changes (its keys' rows are
+ * then still in the L2). With --part-prefetch l2 the groups that take a range's first tickets (as many as there are
+ * groups) ask its output rows into the L2, a slice each. No order is needed for correctness: every add is an atomic.
  */
-ATL_KERNEL void __launch_bounds__(WARPS * LANES)
+ATL_KERNEL void SWEEP_BOUNDS
     scatter_part_sweep(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, ulong rows, uint parts,
                        uint targets, uint *meta, uint *narrow)
 {
   ATL_SHARED struct part_shared sh;
   ATL_SHARED uint taken, ready;
-  const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
   const ulong chunk = (ulong)WARPS * LANES * PART_CHUNK_STEPS, chunks = (rows + chunk - 1) / chunk;
   struct part_hot hot;
   uint range = EMPTY;
+#if PART_SPLIT
+  ATL_SHARED struct split_shared sp;
+  const ulong later = (chunks + PART_GROUP - 1) / PART_GROUP; /* a later range's tickets */
+  for (uint q = atl_local_id(); q <= SPLIT_MAX; q += atl_local_size())
+    sp.lo[q] = (uint)((ulong)targets * (q < parts ? q : parts) / parts);
+  if (atl_local_id() == 0)
+    sp.per_key = (float)parts / (float)targets;
+  const ulong tickets = chunks + (parts - 1u) * later;
+#else
+  const ulong tickets = parts * chunks;
+#endif
   part_begin(&sh, &hot);
   for (;;) {
     if (atl_local_id() == 0) {
@@ -644,36 +861,29 @@ ATL_KERNEL void __launch_bounds__(WARPS * LANES)
     const ulong t = taken;
     const uint mode = !PART_NARROW ? 0u : t < chunks ? 1u : ready ? 2u : 0u;
     atl_barrier_local(); /* read by all before the next ticket overwrites them */
-    if (t >= parts * chunks)
+    if (t >= tickets)
       break;
+#if PART_SPLIT
+    const uint q = t < chunks ? 0u : (uint)(1u + (t - chunks) / later);
+    const ulong c = t < chunks ? t : (t - chunks) % later;
+    (void)mode;
+    sweep_enter(&sh, &hot, out, &range, q);
+    const ulong slices = q ? later : chunks;
+    sweep_prefetch(out, sp.lo[q], sp.lo[q + 1], c, slices < atl_num_groups() ? slices : atl_num_groups());
+    if (q == 0)
+      split_range0(&sh, &sp, &hot, src, idx, out, meta, narrow, c * chunk, c * chunk + chunk < rows ? c * chunk + chunk : rows,
+                   c, chunks, parts);
+    else
+      split_later(&sh, &sp, &hot, src, idx, out, meta, narrow, rows, c * PART_GROUP,
+                  c * PART_GROUP + PART_GROUP < chunks ? c * PART_GROUP + PART_GROUP : chunks, chunks, q);
+#else
     const uint q = (uint)(t / chunks);
     const ulong c = t % chunks;
     const uint lo = (uint)((ulong)targets * q / parts), hi = (uint)((ulong)targets * (q + 1) / parts);
-    if (q != range) { /* the last range's table out, then a clean one */
-      if (range != EMPTY) {
-        part_end(&sh, &hot, out);
-        atl_barrier_local();
-        part_begin(&sh, &hot);
-      }
-      range = q;
-    }
-#if PART_PREFETCH
-    if (c < atl_num_groups()) { /* slice c of the range's output lines */
-      const ulong lines = ((ulong)(hi - lo) * D * sizeof(T) + 127u) / 128u, per = (lines + atl_num_groups() - 1) /
-                                                                                  atl_num_groups();
-      const ulong from = (ulong)lo * D * sizeof(T) + c * per * 128u, end = (ulong)hi * D * sizeof(T);
-      part_prefetch(out, from, from + per * 128u < end ? from + per * 128u : end, atl_local_id(), atl_local_size());
-    }
-#endif
-    const ulong first = c * chunk, last = first + chunk < rows ? first + chunk : rows;
-    ulong base = first + (ulong)warp * LANES;
-    uint k = sweep_key(idx, narrow, base + lane, last, hi, mode);
-    for (; base < last; base += (ulong)WARPS * LANES) { /* the next step's keys loaded before this step's rows */
-      const ulong i = base + lane, next = i + (ulong)WARPS * LANES;
-      const uint k_next = sweep_key(idx, narrow, next, last, hi, mode);
-      part_step(&sh, &hot, src, out, warp, lane, k - lo < hi - lo, k, (uint)i);
-      k = k_next;
-    }
+    sweep_enter(&sh, &hot, out, &range, q);
+    sweep_prefetch(out, lo, hi, c, atl_num_groups());
+    const ulong first = c * chunk;
+    sweep_rows(&sh, &hot, src, idx, out, narrow, first, first + chunk < rows ? first + chunk : rows, lo, hi, mode);
 #if PART_NARROW
     if (mode == 1) { /* release: every narrowed key of the chunk stored before its flag */
       __threadfence();
@@ -681,6 +891,7 @@ ATL_KERNEL void __launch_bounds__(WARPS * LANES)
       if (atl_local_id() == 0)
         atomicExch(&meta[READY + c], 1u);
     }
+#endif
 #endif
   }
   part_end(&sh, &hot, out);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: app scatter on CUDA at a small size, every type (f32, u32, i32, bf16 with
 # sm_90's packed red.add.noftz.bf16x2 and v4.bf16x2, f16 with .f16x2, odd D's straddling pairs included), both
-# key types and every variant verify (the sweep, and part's bulk reductions at dims 64, 128 and 36 (red); dsm's cluster of 16, 8 and 1, one launch and many; CUB's counts at 2^20 bins) (part over 3, 5 and 7 ranges of keys too: its vector, scalar and 16-bit paths, rereading the keys and bucketed); det gives one output hash on
+# key types and every variant verify (the sweep, its split over 2 to 32 ranges and off, and part's bulk reductions at dims 64, 128 and 36 (red); dsm's cluster of 16, 8 and 1, one launch and many; CUB's counts at 2^20 bins) (part over 3, 5 and 7 ranges of keys too: its vector, scalar and 16-bit paths, rereading the keys and bucketed); det gives one output hash on
 # 5 grids and work-group sizes. Skipped (77) where CUDA is unavailable.
 . "$(dirname "$0")/lib.sh"
 if ! "$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
@@ -28,6 +28,9 @@ scatter_specs 120 "$WORK/check.py" "CUDA app scatter" "--type f32 --dim 64" "--t
   "--type f32 --dim 64 --partitions 7 --variants part,sweep --part-add bulk" "--type f32 --dim 128 --index i64 --partitions 3 --variants sweep --part-add bulk --part-hot warp --wg-size 512" \
   "--type f32 --dim 36 --partitions 5 --variants part,sweep --part-add bulk --part-prefetch none" "--type u32 --dim 8 --partitions 1 --variants sweep" \
   "--type f32 --dim 64 --index i64 --targets 262144 --variants auto,sweep,part" \
+  "--type f32 --dim 64 --partitions 7 --variants sweep --part-group 3" "--type bf16 --dim 64 --index i64 --partitions 5 --variants sweep" \
+  "--type f32 --dim 64 --index i64 --partitions 13 --variants sweep --part-split off" "--type u32 --dim 1 --partitions 32 --variants sweep" \
+  "--type f32 --dim 7 --index i64 --partitions 2 --variants sweep --wg-size 512 --part-chunk 8" "--type i32 --dim 3 --partitions 33 --variants sweep" \
   "--type f32 --dim 64 --partitions 7 --variants part --part-keys bucket --part-batch 4" \
   "--type i32 --dim 33 --index i64 --partitions 3 --variants part --part-keys bucket --part-batch 2" \
   "--type bf16 --dim 64 --partitions 1 --variants part --part-table seen --part-hot warp --part-batch 2" \

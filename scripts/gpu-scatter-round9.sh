@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Scatter-add round 9 (issue [scatter]), at most 300 s: the sweep's split (range 0's pass sorts each chunk's other
+# keys by range, so a later range reads only its own, 4 bytes a row of it, instead of every key). f32, D = 64,
+# E = 8 M, V = 1 M, uniform keys (the 3x-PyTorch target, with i64 keys as PyTorch takes them), every row verified.
+#   check: the split at small sizes on every distribution: 7 ranges, i64 keys, bf16, 32 ranges, a scalar dim, off.
+#   f32-i32: atomic and the default (auto = sweep, split on) with i32 keys, dumped; PyTorch's index_add_ on the
+#     dumped inputs with int64 and int32 indices (torch.json); then i64 keys; then both with --part-split off (round
+#     8's default); then the split with later tickets of 2 and 8 chunks, and over 17 ranges.
+# Writes OUT/*.json, info.txt and summary.txt (scripts/gpu-scatter-round8-summary.py reads any round's files).
+#   ATOMLAB=build/atomlab OUT=out/scatter-round9 bash scripts/gpu-scatter-round9.sh
+cd "$(dirname "$0")/.."
+. scripts/gpu-env.sh
+gpu_scatter_script gpu-scatter-round9 290
+C="$A app scatter --backend cuda --rows 300000 --targets 20000 --samples 2 --variants sweep"
+for spec in "--partitions 7 --part-group 3" "--index i64 --partitions 13" "--type bf16 --index i64 --partitions 5" \
+  "--dim 1 --type u32 --partitions 32" "--dim 7 --index i64 --partitions 2 --wg-size 512 --part-chunk 8" \
+  "--partitions 13 --part-split off"; do
+  n=$((n + 1))
+  step check-$n 15 $C --dim 64 $spec -o "$OUT/check-$n.json" --quiet
+done
+S="$A app scatter --backend cuda --rows $E --dim $D --targets $V --type f32 --dist uniform"
+step f32-i32 40 $S --variants atomic,auto --dump "$W/d" -o "$OUT/f32-i32.json" --quiet
+step torch 25 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --targets $V --dists uniform \
+  --det-reps 0 --int32 -o "$OUT/torch.json"
+rm -rf "$W/d"
+step f32-i64 30 $S --index i64 --variants auto -o "$OUT/f32-i64.json" --quiet
+step f32-i32-off 25 $S --variants sweep --part-split off -o "$OUT/f32-i32-off.json" --quiet
+step f32-i64-off 25 $S --index i64 --variants sweep --part-split off -o "$OUT/f32-i64-off.json" --quiet
+step f32-g2 25 $S --variants sweep --part-group 2 -o "$OUT/f32-g2.json" --quiet
+step f32-g8 25 $S --variants sweep --part-group 8 -o "$OUT/f32-g8.json" --quiet
+step f32-p17 25 $S --variants sweep --partitions 17 -o "$OUT/f32-p17.json" --quiet
+python3 scripts/gpu-scatter-round8-summary.py "$OUT" >"$OUT/summary.txt" 2>&1
+cat "$OUT/summary.txt"
+exit ${STEP_FAILED:-0}
