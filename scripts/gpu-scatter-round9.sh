@@ -11,6 +11,7 @@
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_scatter_script gpu-scatter-round9 290
+n=0
 C="$A app scatter --backend cuda --rows 300000 --targets 20000 --samples 2 --variants sweep"
 for spec in "--partitions 7 --part-group 3" "--index i64 --partitions 13" "--type bf16 --index i64 --partitions 5" \
   "--dim 1 --type u32 --partitions 32" "--dim 7 --index i64 --partitions 2 --wg-size 512 --part-chunk 8" \
