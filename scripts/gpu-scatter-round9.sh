@@ -6,30 +6,46 @@
 #   f32-i32: atomic and the default (auto = sweep, split on) with i32 keys, dumped; PyTorch's index_add_ on the
 #     dumped inputs with int64 and int32 indices (torch.json); then i64 keys; then both with --part-split off (round
 #     8's default); then the split with later tickets of 2 and 8 chunks, and over 17 ranges.
+#   call 2 (after call 1: tickets of 4 chunks were slower than 2, so the group is now from the resident groups: 1
+#     here): the default with i32 and i64 keys and PyTorch again; tickets of 2 chunks (i32, i64); chunks of 8
+#     steps; 11 and 15 ranges; the default again with both key types.
 # Writes OUT/*.json, info.txt and summary.txt (scripts/gpu-scatter-round8-summary.py reads any round's files).
-#   ATOMLAB=build/atomlab OUT=out/scatter-round9 bash scripts/gpu-scatter-round9.sh
+#   ATOMLAB=build/atomlab OUT=out/scatter-round9 bash scripts/gpu-scatter-round9.sh [1|2]
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
+CALL=${1:-1}
 gpu_scatter_script gpu-scatter-round9 290
-n=0
-C="$A app scatter --backend cuda --rows 300000 --targets 20000 --samples 2 --variants sweep"
-for spec in "--partitions 7 --part-group 3" "--index i64 --partitions 13" "--type bf16 --index i64 --partitions 5" \
-  "--dim 1 --type u32 --partitions 32" "--dim 7 --index i64 --partitions 2 --wg-size 512 --part-chunk 8" \
-  "--partitions 13 --part-split off"; do
-  n=$((n + 1))
-  step check-$n 15 $C --dim 64 $spec -o "$OUT/check-$n.json" --quiet
-done
 S="$A app scatter --backend cuda --rows $E --dim $D --targets $V --type f32 --dist uniform"
+if [ "$CALL" = 1 ]; then
+  n=0
+  C="$A app scatter --backend cuda --rows 300000 --targets 20000 --samples 2 --variants sweep"
+  for spec in "--partitions 7 --part-group 3" "--index i64 --partitions 13" "--type bf16 --index i64 --partitions 5" \
+    "--dim 1 --type u32 --partitions 32" "--dim 7 --index i64 --partitions 2 --wg-size 512 --part-chunk 8" \
+    "--partitions 13 --part-split off"; do
+    n=$((n + 1))
+    step check-$n 15 $C --dim 64 $spec -o "$OUT/check-$n.json" --quiet
+  done
+fi
 step f32-i32 40 $S --variants atomic,auto --dump "$W/d" -o "$OUT/f32-i32.json" --quiet
 step torch 25 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --targets $V --dists uniform \
   --det-reps 0 --int32 -o "$OUT/torch.json"
 rm -rf "$W/d"
 step f32-i64 30 $S --index i64 --variants auto -o "$OUT/f32-i64.json" --quiet
-step f32-i32-off 25 $S --variants sweep --part-split off -o "$OUT/f32-i32-off.json" --quiet
-step f32-i64-off 25 $S --index i64 --variants sweep --part-split off -o "$OUT/f32-i64-off.json" --quiet
-step f32-g2 25 $S --variants sweep --part-group 2 -o "$OUT/f32-g2.json" --quiet
-step f32-g8 25 $S --variants sweep --part-group 8 -o "$OUT/f32-g8.json" --quiet
-step f32-p17 25 $S --variants sweep --partitions 17 -o "$OUT/f32-p17.json" --quiet
+if [ "$CALL" = 1 ]; then
+  step f32-i32-off 25 $S --variants sweep --part-split off -o "$OUT/f32-i32-off.json" --quiet
+  step f32-i64-off 25 $S --index i64 --variants sweep --part-split off -o "$OUT/f32-i64-off.json" --quiet
+  step f32-g2 25 $S --variants sweep --part-group 2 -o "$OUT/f32-g2.json" --quiet
+  step f32-g8 25 $S --variants sweep --part-group 8 -o "$OUT/f32-g8.json" --quiet
+  step f32-p17 25 $S --variants sweep --partitions 17 -o "$OUT/f32-p17.json" --quiet
+else
+  step f32-g2 25 $S --variants sweep --part-group 2 -o "$OUT/f32-g2.json" --quiet
+  step f32-g2-i64 25 $S --index i64 --variants sweep --part-group 2 -o "$OUT/f32-g2-i64.json" --quiet
+  step f32-c8 25 $S --variants sweep --part-chunk 8 -o "$OUT/f32-c8.json" --quiet
+  step f32-p11 25 $S --variants sweep --partitions 11 -o "$OUT/f32-p11.json" --quiet
+  step f32-p15 25 $S --variants sweep --partitions 15 -o "$OUT/f32-p15.json" --quiet
+  step f32-i32-again 25 $S --variants auto -o "$OUT/f32-i32-again.json" --quiet
+  step f32-i64-again 25 $S --index i64 --variants auto -o "$OUT/f32-i64-again.json" --quiet
+fi
 python3 scripts/gpu-scatter-round8-summary.py "$OUT" >"$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"
 exit ${STEP_FAILED:-0}

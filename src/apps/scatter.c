@@ -582,6 +582,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
                         r->parts, (unsigned long long)p->rows);
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
+  const uint32_t group = atl__scatter_split_group(dev, p->rows, p->wg_size, p->part_chunk, p->part_group);
   /* --part-add bulk runs where the kernel has it: CUDA sm_90, f32, a row's 16-byte units dividing a warp */
   int bulk = parted && p->part_add == 1 && dev->kernels_cuda_c && dev->has_vector_f32_red && p->type == TYPE_F32 &&
              p->dim % 4 == 0 && 32 % (p->dim / 4) == 0;
@@ -600,7 +601,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
            variant < 0 ? "copy" : parted ? "part" : variant_names[variant], slots, p->block_rows,
            p->bin_rows, 1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1,
            p->part_table == PART_TABLE_SEEN, p->part_hot == PART_HOT_WARP, p->part_prefetch && r->parts > 1, bulk,
-           p->part_chunk, parted && r->narrow, parted && r->split, parted ? r->split : 0u, p->part_group);
+           p->part_chunk, parted && r->narrow, parted && r->split, parted ? r->split : 0u, group);
   if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
@@ -667,7 +668,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
       atl_row_metric_set(&row, "part_chunk", p->part_chunk);
       atl_row_metric_set(&row, "part_split", r->split != 0);
       if (r->split)
-        atl_row_metric_set(&row, "part_group", p->part_group);
+        atl_row_metric_set(&row, "part_group", group);
     }
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
     if (!err && !(err = part_once(r, 0, &warm)))
@@ -941,8 +942,9 @@ static const struct atl_app_option scatter_options[] = {
     {"part-split", ATL_APP_OPT_CHOICE, P(part_split), .names = part_split_names, .nnames = 2, .def = "on",
      .arg = "HOW", .help = "the sweep's range 0 sorts each chunk's other keys by range, so later ranges read only "
                            "their own (CUDA warp path, 2 to 32 ranges, a power-of-two chunk): on or off"},
-    {"part-group", ATL_APP_OPT_U32, P(part_group), .min = 1, .max = 16, .def = "4", .arg = "N",
-     .help = "chunks a later range's ticket takes in the sweep's split"},
+    {"part-group", ATL_APP_OPT_U32, P(part_group), .max = 16, .def = "0", .arg = "N",
+     .help = "chunks a later range's ticket takes in the sweep's split (0: as many as leave two tickets a resident "
+             "work-group in each range)"},
     {"dsm-cluster", ATL_APP_OPT_U32, P(dsm_cluster), .max = 16, .def = "0", .arg = "N",
      .help = "work-groups of a thread-block cluster the dsm variant spreads its table over (0: 16 on CUDA sm_90, "
              "else 1)"},

@@ -65,6 +65,14 @@ unsigned atl__scatter_split_bits(const struct atl_device_info *dev, unsigned ele
   return range <= 1ull << (32 - bits) ? bits : 0; /* a key's place in its range is below its range's size */
 }
 
+uint32_t atl__scatter_split_group(const struct atl_device_info *dev, uint64_t rows, uint32_t wg, uint32_t chunk_steps,
+                                  uint32_t requested)
+{
+  const uint64_t chunk = (uint64_t)wg * chunk_steps, chunks = (rows + chunk - 1) / chunk;
+  const uint64_t groups = atl__app_resident_threads(dev, wg) / wg, g = chunks / (2 * (groups ? groups : 1));
+  return requested ? requested : g < 1 ? 1 : g > 16 ? 16 : (uint32_t)g;
+}
+
 size_t atl__scatter_meta_bytes(uint64_t rows, uint32_t wg, uint32_t chunk_steps)
 {
   const uint64_t chunk_rows = (uint64_t)wg * chunk_steps, chunks = (rows + chunk_rows - 1) / chunk_rows;
@@ -128,7 +136,6 @@ static int dsm_run(atl_context_t ctx, const struct atl__scatter_job *j, double *
 #define ROWS_PER_WARP 32u /* the app's --rows-per-warp, --block-rows and --bin-rows defaults */
 #define BLOCK_ROWS 4096u
 #define SWEEP_CHUNK_STEPS 16u /* the app's --part-chunk default: a ticket's steps of 32 rows a warp */
-#define SWEEP_GROUP 4u        /* the app's --part-group default: chunks a later range's ticket takes in the split */
 
 /* The sweep's one launch: src, idx, out, rows, parts, targets, meta (the ticket counter zeroed first, untimed, and
  * a flag a chunk), the u32 keys where @p keys32_used (the narrowed keys or the split's buckets; else meta again), as
@@ -190,7 +197,7 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
            j->dim, j->type_define, j->idx_bytes == 8 ? "ulong" : "uint", part ? "part" : j->variant,
            atl__scatter_block_slots(j->dim), BLOCK_ROWS, BLOCK_ROWS, 1u << ATL__SCATTER_BIN_LOG2_SLOTS,
            ATL__SCATTER_BIN_LOG2_SLOTS, j->wg / 32, parts > 1 ? 2u : 1u, parts > 1, SWEEP_CHUNK_STEPS, narrow,
-           split != 0, split, SWEEP_GROUP);
+           split != 0, split, atl__scatter_split_group(dev, j->rows, j->wg, SWEEP_CHUNK_STEPS, 0));
   void *kernel = NULL;
   int err = atl__app_build(ctx, "app_scatter", sweep ? "scatter_part_sweep" : part ? "scatter_part" : "scatter_add",
                            defines, &kernel, NULL);

@@ -43,6 +43,13 @@ int atl__scatter_dsm_fast(const struct atl_device_info *dev, int integer);
 unsigned atl__scatter_split_bits(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim, uint32_t parts,
                                  uint64_t targets, uint32_t wg, uint32_t chunk_steps);
 
+/* The split's chunks a later range's ticket takes: @p requested, else (0) as many as leave each later range at least
+ * two tickets a work-group the device can hold at once (H100 round 9, 13 ranges of 2048 chunks, about 660 groups
+ * resident: tickets of 2 chunks 1.406 ms, 4 1.567, 8 1.893: fewer tickets than groups put ranges side by side in
+ * the L2), at most 16. */
+uint32_t atl__scatter_split_group(const struct atl_device_info *dev, uint64_t rows, uint32_t wg, uint32_t chunk_steps,
+                                  uint32_t requested);
+
 /* The bytes of the part and sweep variants' meta words: ATL__SCATTER_META_WORDS, then a flag for each of the
  * sweep's chunks of @p wg x @p chunk_steps rows, then the split's ATL__SCATTER_SPLIT_MAX bucket ends a chunk. */
 size_t atl__scatter_meta_bytes(uint64_t rows, uint32_t wg, uint32_t chunk_steps);
