@@ -9,8 +9,10 @@
 #   call 2 (after call 1: tickets of 4 chunks were slower than 2, so the group is now from the resident groups: 1
 #     here): the default with i32 and i64 keys and PyTorch again; tickets of 2 chunks (i32, i64); chunks of 8
 #     steps; 11 and 15 ranges; the default again with both key types.
+#   call 3 (call 2: 11 ranges 1.409 ms, 13 1.392, 15 1.351): the sweep over 15, 16, 17 and 19 ranges (i32 keys), 15
+#     and 17 (i64 keys).
 # Writes OUT/*.json, info.txt and summary.txt (scripts/gpu-scatter-round8-summary.py reads any round's files).
-#   ATOMLAB=build/atomlab OUT=out/scatter-round9 bash scripts/gpu-scatter-round9.sh [1|2]
+#   ATOMLAB=build/atomlab OUT=out/scatter-round9 bash scripts/gpu-scatter-round9.sh [1|2|3]
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 CALL=${1:-1}
@@ -25,6 +27,13 @@ if [ "$CALL" = 1 ]; then
     n=$((n + 1))
     step check-$n 15 $C --dim 64 $spec -o "$OUT/check-$n.json" --quiet
   done
+fi
+if [ "$CALL" = 3 ]; then
+  for p in 15 16 17 19; do step f32-p$p 25 $S --variants sweep --partitions $p -o "$OUT/f32-p$p.json" --quiet; done
+  for p in 15 17; do step f32-p$p-i64 25 $S --index i64 --variants sweep --partitions $p -o "$OUT/f32-p$p-i64.json" --quiet; done
+  python3 scripts/gpu-scatter-round8-summary.py "$OUT" >"$OUT/summary.txt" 2>&1
+  cat "$OUT/summary.txt"
+  exit ${STEP_FAILED:-0}
 fi
 step f32-i32 40 $S --variants atomic,auto --dump "$W/d" -o "$OUT/f32-i32.json" --quiet
 step torch 25 python3 scripts/peer-torch-scatter.py "$W/d" --rows $E --dim $D --targets $V --dists uniform \
