@@ -368,10 +368,9 @@ static int part_once(void *arg, uint32_t iters, double *ms)
 /* The part variant's ranges: --partitions, else as many as make a range's output rows fit half the device's
  * L2 (the rest holds the keys and source lines streaming past; H100's L2 is two halves of 25 MiB), one where
  * the backend does not know its L2 or the output fits; never more than the targets. */
-static uint32_t part_count(const struct scatter_params *p, const struct atl_device_info *d, size_t out_bytes,
-                           int sweep)
+static uint32_t part_count(const struct scatter_params *p, const struct atl_device_info *d, size_t out_bytes)
 {
-  return atl__scatter_part_count(p->partitions, p->targets, out_bytes, d->l2_cache, sweep); /* the library's too */
+  return atl__scatter_part_count(p->partitions, p->targets, out_bytes, d->l2_cache, 0); /* the library's too */
 }
 
 /* FNV-1a of the output's bytes, cut to 53 bits so that a double metric holds it exactly: the det variant's
@@ -564,11 +563,12 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   uint32_t batch = p->part_batch;
   const int parted = variant == VAR_PART || variant == VAR_SWEEP; /* the sweep: part's kernel, one launch */
   if (parted) {
-    r->parts = auto_parts ? auto_parts : part_count(p, dev, r->out_bytes, variant == VAR_SWEEP);
     r->sweep = variant == VAR_SWEEP;
-    r->split = r->sweep && p->part_split ? atl__scatter_split_bits(dev, (unsigned)elem_bytes(p), p->dim, r->parts,
-                                                                   p->targets, p->wg_size, p->part_chunk)
-                                         : 0;
+    r->split = 0;
+    r->parts = auto_parts ? auto_parts
+               : r->sweep ? atl__scatter_sweep_parts(dev, (unsigned)elem_bytes(p), p->dim, p->partitions, p->targets,
+                                                     p->wg_size, p->part_chunk, p->part_split, &r->split)
+                          : part_count(p, dev, r->out_bytes);
     r->narrow = r->sweep && !r->split && p->index == INDEX_I64 && r->parts > 1 &&
                 atl__scatter_part_fast(dev, (unsigned)elem_bytes(p), p->dim);
     r->bucketed = !r->sweep && p->part_keys == PART_BUCKET && r->parts <= PART_MAX;

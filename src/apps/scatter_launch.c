@@ -36,7 +36,7 @@ uint32_t atl__scatter_part_count(uint32_t partitions, uint64_t targets, uint64_t
   /* The sweep's ranges fit 0.4 of the L2: two of them share it while one's last chunks and the next's first run
    * (round 8, H100, uniform keys: 13 ranges 1.421 / 1.422 ms against 11's 1.441 / 1.441 / 1.442, 15 as 13, 17 as
    * 11) */
-  const uint64_t slice = sweep ? l2_bytes * 2 / 5 : l2_bytes / 2;
+  const uint64_t slice = sweep == 2 ? l2_bytes * 5 / 16 : sweep ? l2_bytes * 2 / 5 : l2_bytes / 2;
   if (n == 0 && l2_bytes >= 2)
     n = (out_bytes + slice - 1) / slice;
   return (uint32_t)(n > targets ? targets : n ? n : 1);
@@ -63,6 +63,18 @@ unsigned atl__scatter_split_bits(const struct atl_device_info *dev, unsigned ele
   while ((1ull << bits) < chunk)
     bits++;
   return range <= 1ull << (32 - bits) ? bits : 0; /* a key's place in its range is below its range's size */
+}
+
+uint32_t atl__scatter_sweep_parts(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim,
+                                  uint32_t partitions, uint64_t targets, uint32_t wg, uint32_t chunk_steps,
+                                  int split_on, unsigned *split_bits)
+{
+  const uint64_t out_bytes = targets * dim * elem_bytes;
+  uint32_t parts = atl__scatter_part_count(partitions, targets, out_bytes, dev->l2_cache, split_on ? 2 : 1);
+  *split_bits = split_on ? atl__scatter_split_bits(dev, elem_bytes, dim, parts, targets, wg, chunk_steps) : 0;
+  if (!*split_bits)
+    parts = atl__scatter_part_count(partitions, targets, out_bytes, dev->l2_cache, 1);
+  return parts;
 }
 
 uint32_t atl__scatter_split_group(const struct atl_device_info *dev, uint64_t rows, uint32_t wg, uint32_t chunk_steps,
@@ -177,14 +189,14 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
   }
   if (bins && j->dim != 1)
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: bins is the weighted bincount's: dim 1 only");
-  const uint32_t parts =
-      part ? atl__scatter_part_count(j->parts, j->targets, j->targets * j->dim * j->elem_bytes, dev->l2_cache, sweep)
-           : 1;
   /* the sweep's range 0 sorts the later ranges' keys by range where that fits, else narrows i64 keys to u32 where
    * the CUDA warp path runs (the app's rules) */
-  const unsigned split = sweep ? atl__scatter_split_bits(dev, j->elem_bytes, j->dim, parts, j->targets, j->wg,
-                                                         SWEEP_CHUNK_STEPS)
-                               : 0;
+  unsigned split = 0;
+  const uint32_t parts =
+      sweep  ? atl__scatter_sweep_parts(dev, j->elem_bytes, j->dim, j->parts, j->targets, j->wg, SWEEP_CHUNK_STEPS, 1,
+                                        &split)
+      : part ? atl__scatter_part_count(j->parts, j->targets, j->targets * j->dim * j->elem_bytes, dev->l2_cache, 0)
+             : 1;
   const int narrow =
       sweep && !split && j->idx_bytes == 8 && parts > 1 && atl__scatter_part_fast(dev, j->elem_bytes, j->dim);
   /* the app's defaults: part's table holds the keys seen recur (--part-table seen), no hot key of a warp, its

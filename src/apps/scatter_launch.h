@@ -21,8 +21,8 @@ unsigned atl__scatter_block_slots(uint32_t dim);
  * the compiled kernel counts its local memory; without one, the resident threads), at least one. */
 uint64_t atl__scatter_wave_groups(atl_context_t ctx, void *kernel, uint32_t wg);
 
-/* The part variant's ranges: @p partitions, else as many as make a range's @p out_bytes fit half the L2 (0.4 of it for
- * the @p sweep, whose neighbouring ranges share the L2 for a while; one
+/* The part variant's ranges: @p partitions, else as many as make a range's @p out_bytes fit half the L2 (@p sweep 1:
+ * 0.4 of it for the sweep, whose neighbouring ranges share the L2 for a while; 2: 5/16 for the sweep's split; one
  * where the L2 is unknown or the output fits); never more than the targets. */
 uint32_t atl__scatter_part_count(uint32_t partitions, uint64_t targets, uint64_t out_bytes, uint64_t l2_bytes,
                                  int sweep);
@@ -42,6 +42,14 @@ int atl__scatter_dsm_fast(const struct atl_device_info *dev, int integer);
 #define ATL__SCATTER_SPLIT_MAX 32u
 unsigned atl__scatter_split_bits(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim, uint32_t parts,
                                  uint64_t targets, uint32_t wg, uint32_t chunk_steps);
+
+/* The sweep's ranges (@p partitions, else from the L2) and, where @p split_on and it fits, its split's bits
+ * (*split_bits, else 0): with the split a range's output fits 5/16 of the L2, without it 0.4 (the H100's round 9,
+ * uniform keys, V = 1 M rows of 256 bytes, with the split: 13 ranges 1.392 ms, 15 1.351, 16 1.329, 17 1.322, 19
+ * 1.345; a later range reads only its own keys, so more and smaller ranges cost little). */
+uint32_t atl__scatter_sweep_parts(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim,
+                                  uint32_t partitions, uint64_t targets, uint32_t wg, uint32_t chunk_steps,
+                                  int split_on, unsigned *split_bits);
 
 /* The split's chunks a later range's ticket takes: @p requested, else (0) as many as leave each later range at least
  * two tickets a work-group the device can hold at once (H100 round 9, 13 ranges of 2048 chunks, about 660 groups
