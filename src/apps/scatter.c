@@ -914,7 +914,7 @@ static const struct atl_app_option scatter_options[] = {
              "the result's bits must not depend on it"},
     {"partitions", ATL_APP_OPT_U32, P(partitions), .max = 1u << 24, .def = "0", .arg = "P",
      .help = "ranges of keys the part variant adds one launch each (0: as many as make a range's output rows fit "
-             "half the device's L2, 0.4 of it for the sweep, 1 where its size is unknown)"},
+             "half the device's L2, 0.4 of it for the sweep, 5/16 with its split, 1 where its size is unknown)"},
     {"part-keys", ATL_APP_OPT_CHOICE, P(part_keys), .names = part_key_names, .nnames = 2, .def = "reread",
      .arg = "HOW", .help = "how the part variant's launches find their rows: reread (each launch reads every key) or "
                            "bucket (one pass first writes each range's (row, key) pairs: a launch reads only its "
