@@ -11,8 +11,10 @@
 #     steps; 11 and 15 ranges; the default again with both key types.
 #   call 3 (call 2: 11 ranges 1.409 ms, 13 1.392, 15 1.351): the sweep over 15, 16, 17 and 19 ranges (i32 keys), 15
 #     and 17 (i64 keys).
+#   call 4 (the merged main, the split's ranges at 5/16 of the L2: 17 here): the default with i32 and i64 keys beside
+#     PyTorch, then both again.
 # Writes OUT/*.json, info.txt and summary.txt (scripts/gpu-scatter-round8-summary.py reads any round's files).
-#   ATOMLAB=build/atomlab OUT=out/scatter-round9 bash scripts/gpu-scatter-round9.sh [1|2|3]
+#   ATOMLAB=build/atomlab OUT=out/scatter-round9 bash scripts/gpu-scatter-round9.sh [1|2|3|4]
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 CALL=${1:-1}
@@ -46,6 +48,9 @@ if [ "$CALL" = 1 ]; then
   step f32-g2 25 $S --variants sweep --part-group 2 -o "$OUT/f32-g2.json" --quiet
   step f32-g8 25 $S --variants sweep --part-group 8 -o "$OUT/f32-g8.json" --quiet
   step f32-p17 25 $S --variants sweep --partitions 17 -o "$OUT/f32-p17.json" --quiet
+elif [ "$CALL" = 4 ]; then
+  step f32-i32-again 25 $S --variants auto -o "$OUT/f32-i32-again.json" --quiet
+  step f32-i64-again 25 $S --index i64 --variants auto -o "$OUT/f32-i64-again.json" --quiet
 else
   step f32-g2 25 $S --variants sweep --part-group 2 -o "$OUT/f32-g2.json" --quiet
   step f32-g2-i64 25 $S --index i64 --variants sweep --part-group 2 -o "$OUT/f32-g2-i64.json" --quiet
