@@ -13,8 +13,10 @@
 #     and 17 (i64 keys).
 #   call 4 (the merged main, the split's ranges at 5/16 of the L2: 17 here): the default with i32 and i64 keys beside
 #     PyTorch, then both again.
+#   call 5: f32 against bf16 per element (the target "bf16 no slower per element than f32") on uniform, zipf and hot
+#     keys, vector, sweep and auto, best against best (the f32 default is faster since the split; bf16's auto runs the sweep too).
 # Writes OUT/*.json, info.txt and summary.txt (scripts/gpu-scatter-round8-summary.py reads any round's files).
-#   ATOMLAB=build/atomlab OUT=out/scatter-round9 bash scripts/gpu-scatter-round9.sh [1|2|3|4]
+#   ATOMLAB=build/atomlab OUT=out/scatter-round9 bash scripts/gpu-scatter-round9.sh [1|2|3|4|5]
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 CALL=${1:-1}
@@ -29,6 +31,26 @@ if [ "$CALL" = 1 ]; then
     n=$((n + 1))
     step check-$n 15 $C --dim 64 $spec -o "$OUT/check-$n.json" --quiet
   done
+fi
+if [ "$CALL" = 5 ]; then
+  for t in f32 bf16; do
+    step $t 90 $S --type $t --dist uniform,zipf,hot --variants vector,sweep,auto -o "$OUT/$t.json" --quiet
+  done
+  python3 - "$OUT" >"$OUT/summary.txt" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "scripts")
+import scatter_rows
+f32, bf16 = (scatter_rows.by(scatter_rows.rows(sys.argv[1], t + ".json"), False) for t in ("f32", "bf16"))
+for t, rs in (("f32", f32), ("bf16", bf16)):
+    scatter_rows.table(t, list(rs.values()), details=True)
+for d in ("uniform", "zipf", "hot"):  # the same E x D elements: the ratio of times is the ratio per element
+    a = min((scatter_rows.ms(r), v) for (dd, v), r in f32.items() if dd == d)
+    b = min((scatter_rows.ms(r), v) for (dd, v), r in bf16.items() if dd == d)
+    print(f"TARGET bf16 no slower per element than f32, {d}: best f32 {a[1]} {a[0]:.3f} ms, best bf16 {b[1]} "
+          f"{b[0]:.3f} ms: bf16 {a[0] / b[0]:.2f}x f32's rate ({'met' if b[0] <= a[0] else 'NOT met'})")
+PY
+  cat "$OUT/summary.txt"
+  exit ${STEP_FAILED:-0}
 fi
 if [ "$CALL" = 3 ]; then
   for p in 15 16 17 19; do step f32-p$p 25 $S --variants sweep --partitions $p -o "$OUT/f32-p$p.json" --quiet; done
