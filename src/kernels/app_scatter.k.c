@@ -690,7 +690,7 @@ struct split_shared {
   uint count[SPLIT_MAX], cursor[SPLIT_MAX];
   uint start[PART_GROUP], size[PART_GROUP], pre[PART_GROUP + 1]; /* a later range's ticket: its chunks' buckets
                                                                   * (size EMPTY: unsorted), their prefix */
-  float per_key;                               /* parts / targets: a first guess of a key's range */
+  float per_key; /* parts / targets: a first guess of a key's range */
 };
 
 /* Key @p k's range, or @p parts where k is past the last (k >= targets) */
@@ -763,7 +763,8 @@ ATL_INLINE void split_range0(struct part_shared *sh, struct split_shared *sp, st
     atomicExch(&meta[READY + c], 1u);
 }
 
-/* Entry @p v of a later range's ticket (chunks from @p c0, sp->pre their prefix): its row and key (none past @p total) */
+/* Entry @p v of a later range's ticket (chunks from @p c0, sp->pre their prefix): its row and key (none past
+ * @p total) */
 ATL_INLINE void split_entry(const struct split_shared *sp, const uint *narrow, ulong c0, uint v, uint total, uint lo,
                             uint *row, uint *k)
 {
@@ -870,9 +871,9 @@ ATL_KERNEL void SWEEP_BOUNDS
     sweep_enter(&sh, &hot, out, &range, q);
     const ulong slices = q ? later : chunks;
     sweep_prefetch(out, sp.lo[q], sp.lo[q + 1], c, slices < atl_num_groups() ? slices : atl_num_groups());
+    const ulong first = c * chunk, last = first + chunk < rows ? first + chunk : rows;
     if (q == 0)
-      split_range0(&sh, &sp, &hot, src, idx, out, meta, narrow, c * chunk, c * chunk + chunk < rows ? c * chunk + chunk : rows,
-                   c, chunks, parts);
+      split_range0(&sh, &sp, &hot, src, idx, out, meta, narrow, first, last, c, chunks, parts);
     else
       split_later(&sh, &sp, &hot, src, idx, out, meta, narrow, rows, c * PART_GROUP,
                   c * PART_GROUP + PART_GROUP < chunks ? c * PART_GROUP + PART_GROUP : chunks, chunks, q);
