@@ -26,17 +26,14 @@ static int load(const char *dir, const char *be, struct atl_swmodel *m, struct a
 /* in[i]: grid i is one of the fit's; the fit of @p m on those */
 static int fit(struct atl_swmodel *m, const struct atl_swmodel_point *pt, size_t n, int *in)
 {
-  struct atl_swmodel_load loads[64];
-  double meas[64];
+  struct atl_swmodel_point sel[64];
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     in[i] = pt[i].workgroups == 8 || pt[i].workgroups == 128 || pt[i].workgroups == 1024;
-    if (in[i]) {
-      loads[k] = pt[i].load;
-      meas[k++] = pt[i].sw_meas;
-    }
+    if (in[i])
+      sel[k++] = pt[i];
   }
-  return atl_swmodel_fit(m, loads, meas, k);
+  return atl_swmodel_fit(m, sel, k);
 }
 
 int main(void)
