@@ -96,8 +96,8 @@ int atl_swmodel_report(FILE *out, const struct atl_swmodel_request *rq, char *wh
     const double sw = atl_swmodel_software(&m, &pt[i].load, &p), sys = atl_swmodel_system(&m, &pt[i].all);
     const double px = sys / sw, mx = pt[i].sys_meas / pt[i].sw_meas;
     fprintf(out, "%6.0f %7.0f %5s %11.1f %12.1f %+7.0f%% %8.3f %8.3f %+7.0f%%  %s\n", pt[i].workgroups, p.chunks,
-            !fit ? "-" : p.pass > p.floor ? "pass" : "floor", sw, pt[i].sw_meas, 100 * (sw / pt[i].sw_meas - 1), px, mx, 100 * (px / mx - 1),
-            !fit ? "-" : in[i] ? "in" : "out");
+            !fit ? "-" : p.pass > p.floor ? "pass" : "floor", sw, pt[i].sw_meas, 100 * (sw / pt[i].sw_meas - 1), px,
+            mx, 100 * (px / mx - 1), !fit ? "-" : in[i] ? "in" : "out");
   }
   if (!fit)
     print_median(out, "median |error|, the seed's equation (2)", atl_swmodel_evaluate(&m, pt, n, NULL, 0));
