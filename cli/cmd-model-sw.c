@@ -15,11 +15,11 @@
 static const char usage[] =
     "usage: atomlab model swatomic FILE.json [--fit FIT.json] [--fit-grids LIST]\n\n"
     "Seed 000's speedup model (equations (1)-(4)) against FILE's measured times per grid. With --fit\n"
-    "or --fit-grids, equation (2)'s coordinator term is the coordinator's pass, P ((C + 1) k_chunk +\n"
-    "C N k_queue) t_fast, with k_chunk and k_queue fitted by least squares on FIT's grids in LIST\n"
+    "or --fit-grids, equation (2'') replaces the coordinator's term: max(k_floor, C k_chunk + C N k_queue)\n"
+    "t_fast, with a launch term k_launch in both, fitted by least squares on FIT's grids in LIST\n"
     "(FIT: FILE itself where not given; LIST: all of FIT's grids where not given); t_fast, t_l and\n"
     "t_comp are always FILE's own. A grid of FILE is in-sample when FIT is FILE and LIST has it.\n\n"
-    "  --fit FILE        the swatomic --experiment file to calibrate k_chunk and k_queue on\n"
+    "  --fit FILE        the swatomic --experiment file to calibrate the k_ constants on\n"
     "  --fit-grids LIST  its grids to fit on, e.g. 8,128,1024 (work-groups, coordinator included)\n";
 
 int cmd_model_sw(int argc, char **argv)

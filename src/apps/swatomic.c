@@ -553,8 +553,8 @@ static void derive(const struct atl_swatomic_params *p, const struct atl_swmodel
       /* the software grid's requesters leave out the coordinator's work-group; the system kernel's callers
        * are every work-group's, as measured */
       const double n_c = per_wave * (p->divergent ? 2.0 / 3.0 : 1.0);
-      const struct atl_swmodel_load l = {n_c, (g - 1) * waves, (g - 1) * waves, p->targets, p->wg_size};
-      const struct atl_swmodel_load all = {n_c, g * waves, g * waves, p->targets, p->wg_size};
+      const struct atl_swmodel_load l = {n_c, (g - 1) * waves, (g - 1) * waves, p->targets, p->wg_size, p->iters};
+      const struct atl_swmodel_load all = {n_c, g * waves, g * waves, p->targets, p->wg_size, p->iters};
       const double sys_pred = atl_swmodel_system(m, &all), sw_pred = atl_swmodel_software(m, &l, NULL);
       const double sw_meas = sw->time_ms.median * 1e6 / p->iters;
       atl_row_metric_set(sw, "wg_size", p->wg_size); /* atomlab model swatomic reads the loads back */
@@ -580,7 +580,7 @@ int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, con
 {
   struct atl__app_buffers bufs = {{0}, 0};
   struct sw_run r;
-  struct atl_swmodel m = {0, 0, 0, 0, 0};
+  struct atl_swmodel m = {0, 0, 0, 0, 0, 0, 0};
   const size_t first = out->count;
   int err = 0;
   memset(&r, 0, sizeof r);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `atomlab model swatomic` on the command line, CPU only, over the committed H200 runs: the seed's equation (2)
-# (410%), the coordinator's pass fitted on three grids (in/out marks and both medians; relative least squares since
-# round 8: 11% out of sample, 14% with the absolute fit), and bad input.
+# (410%), equation (2'') fitted on three grids (in/out marks and both medians: 12% out of sample; the floor and the
+# pass named per grid), and bad input.
 . "$(dirname "$0")/lib.sh"
 H200=$(cd "$(dirname "$0")/../../results/nvidia-h200/swatomic" && pwd)
 "$ATOMLAB" model swatomic "$H200/swatomic-cuda.json" >"$WORK/seed.txt" 2>"$WORK/err"
@@ -9,7 +9,8 @@ H200=$(cd "$(dirname "$0")/../../results/nvidia-h200/swatomic" && pwd)
   "$WORK/seed.txt" && pass || fail "seed: $(cat "$WORK/seed.txt" "$WORK/err")"
 "$ATOMLAB" model swatomic "$H200/swatomic-cuda.json" --fit-grids 8,128,1024 >"$WORK/fit.txt" 2>"$WORK/err"
 [ $? -eq 0 ] && [ "$(grep -c ' in$' "$WORK/fit.txt")" -eq 3 ] && [ "$(grep -c ' out$' "$WORK/fit.txt")" -eq 6 ] &&
-  grep -q '^median |error| out-of-sample (6 grids): .*speedup 11%$' "$WORK/fit.txt" && pass ||
+  grep -q '^median |error| out-of-sample (6 grids): .*speedup 12%$' "$WORK/fit.txt" &&
+  grep -qE '^ +8 +1 floor ' "$WORK/fit.txt" && grep -qE '^ +1024 +32  pass ' "$WORK/fit.txt" && pass ||
   fail "fit: $(cat "$WORK/fit.txt" "$WORK/err")"
 # another file's constants: every grid out of sample
 "$ATOMLAB" model swatomic "$H200/swatomic-opencl.json" --fit "$H200/swatomic-cuda.json" --fit-grids 8,128,1024 \

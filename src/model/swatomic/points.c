@@ -19,16 +19,16 @@ static const struct atl_row *find(const struct atl_result_set *set, const char *
   return NULL;
 }
 
-/* The work-group size: the row's metric (rows since 0.1.0 of diag5), else the recorded --wg-size. */
-static double wg_size(const struct atl_result_set *set, const struct atl_row *r)
+/* A setting of the run: the row's metric (wg_size: rows since 0.1.0 of diag5), else the recorded command's flag. */
+static double setting(const struct atl_result_set *set, const struct atl_row *r, const char *metric, const char *flag)
 {
-  const double w = atl_row_metric(r, "wg_size", 0);
-  const char *at = strstr(set->meta.command, "--wg-size");
+  const double w = atl_row_metric(r, metric, 0);
+  const char *at = strstr(set->meta.command, flag);
   if (w > 0)
     return w;
   if (at == NULL)
     return 0;
-  at += strlen("--wg-size");
+  at += strlen(flag);
   if (*at == '=' || *at == ' ')
     at++;
   return strtod(at, NULL);
@@ -50,7 +50,7 @@ int atl_swmodel_points(const struct atl_result_set *set, struct atl_swmodel *m, 
   m->t_fast = atl_row_metric(model, "t_fast_ns", 0);
   m->t_l = atl_row_metric(model, "t_l_ns", 0);
   m->t_comp = atl_row_metric(model, "t_comp_ns", 0);
-  m->k_chunk = m->k_queue = 0;
+  m->k_chunk = m->k_queue = m->k_floor = m->k_launch = 0;
   if (!(m->t_fast > 0 && m->t_l > 0 && m->t_comp > 0)) {
     snprintf(why, why_len, "the model row lacks t_fast_ns, t_l_ns or t_comp_ns");
     return -1;
@@ -60,7 +60,7 @@ int atl_swmodel_points(const struct atl_result_set *set, struct atl_swmodel *m, 
     if (strcmp(atl_row_config(sw, "app"), "swatomic") != 0 || strcmp(atl_row_config(sw, "variant"), "software") != 0 ||
         sw->status != ATL_STATUS_OK || !sw->verified || atl_row_metric(sw, "t_a_software_meas_ns", 0) <= 0)
       continue;
-    const double g = atl_row_metric(sw, "workgroups", 0), wg = wg_size(set, sw);
+    const double g = atl_row_metric(sw, "workgroups", 0), wg = setting(set, sw, "wg_size", "--wg-size");
     const struct atl_row *sys = find(set, "system", g);
     if (sys == NULL || atl_row_metric(sw, "t_a_system_meas_ns", 0) <= 0)
       continue;
@@ -76,10 +76,12 @@ int atl_swmodel_points(const struct atl_result_set *set, struct atl_swmodel *m, 
     const double waves = ceil(wg / 32), per_wave = wg < 32 ? wg : 32;
     const double n_c = per_wave * (atl_row_metric(sw, "divergent", 0) != 0 ? 2.0 / 3.0 : 1.0);
     const double targets = atl_row_metric(sw, "targets", 1);
+    /* a row's time is one launch's over its --iters rounds (0 where not recorded: no launch term) */
+    const double rounds = setting(set, sw, "iters", "--iters");
     struct atl_swmodel_point *p = &pt[(*n)++];
     p->workgroups = g;
-    p->load = (struct atl_swmodel_load){n_c, (g - 1) * waves, (g - 1) * waves, targets, wg};
-    p->all = (struct atl_swmodel_load){n_c, g * waves, g * waves, targets, wg};
+    p->load = (struct atl_swmodel_load){n_c, (g - 1) * waves, (g - 1) * waves, targets, wg, rounds};
+    p->all = (struct atl_swmodel_load){n_c, g * waves, g * waves, targets, wg, rounds};
     p->sw_meas = atl_row_metric(sw, "t_a_software_meas_ns", 0);
     p->sys_meas = atl_row_metric(sw, "t_a_system_meas_ns", 0);
   }
