@@ -155,12 +155,11 @@ static int dsm_run(atl_context_t ctx, const struct atl__scatter_job *j, double *
 static int sweep_run(atl_context_t ctx, void *kernel, const struct atl__scatter_job *j, uint32_t parts,
                      int keys32_used, double *ms)
 {
-  struct atl__app_buffers scratch = {{0}, 0};
   const size_t meta_bytes = atl__scatter_meta_bytes(j->rows, j->wg, SWEEP_CHUNK_STEPS);
   void *meta = NULL, *keys32 = NULL;
-  int err = atl__app_alloc(ctx, &scratch, meta_bytes, &meta);
+  int err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_META, meta_bytes, &meta);
   if (!err && keys32_used)
-    err = atl__app_alloc(ctx, &scratch, j->rows * 4, &keys32);
+    err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_KEYS32, j->rows * 4, &keys32);
   if (!err)
     err = atl__app_fill32(ctx, meta, 0, meta_bytes);
   struct atl_arg args[8] = {{ATL_ARG_BUFFER, j->src, 0},     {ATL_ARG_BUFFER, j->idx, 0},
@@ -173,7 +172,6 @@ static int sweep_run(atl_context_t ctx, void *kernel, const struct atl__scatter_
     err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &t);
   if (!err && ms)
     *ms = t;
-  atl__app_free_all(ctx, &scratch);
   return err;
 }
 

@@ -77,6 +77,10 @@ size_t atl__scatter_rows_threads(uint64_t rows, uint32_t rows_per_warp, uint32_t
 int atl__scatter_part_ranges(atl_context_t ctx, void *kernel, const struct atl_launch *launch,
                              struct atl_arg *args, uint64_t targets, uint32_t parts, double *ms);
 
+/* The library's scratch, kept by the context from call to call in atl__device_buffer's slots (grown when a call needs
+ * more, freed when the device closes): a user's loop of atl_scatter_add calls then allocates it once. */
+enum { ATL__SCATTER_SLOT_META, ATL__SCATTER_SLOT_KEYS32, ATL__SCATTER_SLOT_SAMPLE };
+
 /* The part and sweep variants' meta words before the sweep's per-chunk flags (app_scatter.k.c's PART_MAX, TICKET,
  * READY: the bucketing's counts, cursors and bounds, then the ticket counter) */
 #define ATL__SCATTER_META_WORDS (3u * 1024u + 2u)

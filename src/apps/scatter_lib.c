@@ -126,12 +126,11 @@ static int key_sample(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
       k[i] = ((const uint32_t *)k)[i];
     return err;
   }
-  struct atl__app_buffers scratch = {{0}, 0};
   void *kernel = NULL, *out = NULL;
   int err = atl__app_build(ctx, "scatter_sample", "scatter_sample", d->index_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
                            &kernel, NULL);
   if (!err)
-    err = atl__app_alloc(ctx, &scratch, *n * 4, &out);
+    err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_SAMPLE, *n * 4, &out);
   if (!err) {
     const uint32_t wg = 64;
     struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0}, {ATL_ARG_U64, NULL, d->rows},
@@ -144,7 +143,6 @@ static int key_sample(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
     err = atl__ops(ctx)->read(atl__dev(ctx), out, k, *n * 4);
   for (size_t i = *n; !err && i-- > 0;) /* the 32-bit keys widened in place, from the top down */
     k[i] = ((const uint32_t *)k)[i];
-  atl__app_free_all(ctx, &scratch);
   return err;
 }
 
