@@ -564,13 +564,12 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   const int parted = variant == VAR_PART || variant == VAR_SWEEP; /* the sweep: part's kernel, one launch */
   if (parted) {
     r->sweep = variant == VAR_SWEEP;
-    r->split = 0;
-    r->parts = auto_parts ? auto_parts
-               : r->sweep ? atl__scatter_sweep_parts(dev, (unsigned)elem_bytes(p), p->dim, p->partitions, p->targets,
-                                                     p->wg_size, p->part_chunk, p->part_split, &r->split)
-                          : part_count(p, dev, r->out_bytes);
-    r->narrow = r->sweep && !r->split && p->index == INDEX_I64 && r->parts > 1 &&
-                atl__scatter_part_fast(dev, (unsigned)elem_bytes(p), p->dim);
+    /* auto names the sweep without ranges of its own (scatter_auto.c), so the plan's are the sweep's */
+    const struct atl__scatter_sweep sw =
+        r->sweep ? atl__scatter_sweep_plan(dev, (unsigned)elem_bytes(p), p->dim, (unsigned)index_bytes(p),
+                                           p->partitions, p->targets, p->wg_size, p->part_chunk, p->part_split)
+                 : (struct atl__scatter_sweep){auto_parts ? auto_parts : part_count(p, dev, r->out_bytes), 0, 0};
+    r->parts = sw.parts, r->split = sw.split_bits, r->narrow = sw.narrow;
     r->bucketed = !r->sweep && p->part_keys == PART_BUCKET && r->parts <= PART_MAX;
     if (batch == 0)
       batch = r->parts > 1 ? 2 : 1;
@@ -769,8 +768,8 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
                                     .idx_bytes = (unsigned)index_bytes(p), .src = r.src, .idx = r.idx, .out = r.out};
   /* pairs: the bucketing's (row, key) pairs, or the sweep's narrowed i64 keys or split buckets (never two in a row) */
   const int bucket = (p->variants & (1u << VAR_PART | 1u << VAR_AUTO)) && p->part_keys == PART_BUCKET;
-  const int narrow = (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO)) && (p->index == INDEX_I64 || p->part_split);
-  if ((bucket || narrow) && (err = atl__app_alloc(ctx, &bufs, p->rows * (bucket ? 8 : 4), &r.pairs)))
+  const int keys32 = (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO)) && (p->index == INDEX_I64 || p->part_split);
+  if ((bucket || keys32) && (err = atl__app_alloc(ctx, &bufs, p->rows * (bucket ? 8 : 4), &r.pairs)))
     goto out;
   r.meta_bytes = atl__scatter_meta_bytes(p->rows, p->wg_size, p->part_chunk);
   if ((bucket || (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO))) &&
@@ -898,10 +897,12 @@ static const struct atl_app_option scatter_options[] = {
                             "table first), dsm (dim 1, integer weights: counters in local memory, on sm_90 spread over "
                             "a thread-block cluster's distributed shared memory, the bins past them by L2 atomics "
                             "beside them), part (one launch per range of keys whose output rows fit the L2, "
-                            "--partitions), sweep (part's ranges in one launch: work-groups take range-major chunks from a counter), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
+                            "--partitions), sweep (part's ranges in one launch: work-groups take range-major chunks "
+                            "from a counter), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
                             "in-run baseline on CUDA, f32 at dim 64 with i32 keys; at dim 1 with integer weights "
-                            "HistogramEven's counts), auto (one of atomic, run, block, bins, part, sweep, dsm, picked by dim, the output against the L2 and the keys' measured "
-                            "runs and head) or all; the copy ceiling always runs"},
+                            "HistogramEven's counts), auto (one of atomic, run, block, bins, part, sweep, dsm, picked "
+                            "by dim, the output against the L2 and the keys' measured runs and head) or all; the copy "
+                            "ceiling always runs"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
     {"block-rows", ATL_APP_OPT_U32, P(block_rows), .min = 1, .max = 1u << 24, .def = "4096", .arg = "N",

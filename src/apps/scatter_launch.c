@@ -65,16 +65,19 @@ unsigned atl__scatter_split_bits(const struct atl_device_info *dev, unsigned ele
   return range <= 1ull << (32 - bits) ? bits : 0; /* a key's place in its range is below its range's size */
 }
 
-uint32_t atl__scatter_sweep_parts(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim,
-                                  uint32_t partitions, uint64_t targets, uint32_t wg, uint32_t chunk_steps,
-                                  int split_on, unsigned *split_bits)
+struct atl__scatter_sweep atl__scatter_sweep_plan(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim,
+                                                  unsigned idx_bytes, uint32_t partitions, uint64_t targets,
+                                                  uint32_t wg, uint32_t chunk_steps, int split_on)
 {
   const uint64_t out_bytes = targets * dim * elem_bytes;
-  uint32_t parts = atl__scatter_part_count(partitions, targets, out_bytes, dev->l2_cache, split_on ? 2 : 1);
-  *split_bits = split_on ? atl__scatter_split_bits(dev, elem_bytes, dim, parts, targets, wg, chunk_steps) : 0;
-  if (!*split_bits)
-    parts = atl__scatter_part_count(partitions, targets, out_bytes, dev->l2_cache, 1);
-  return parts;
+  struct atl__scatter_sweep s = {0, 0, 0};
+  s.parts = atl__scatter_part_count(partitions, targets, out_bytes, dev->l2_cache, split_on ? 2 : 1);
+  s.split_bits = split_on ? atl__scatter_split_bits(dev, elem_bytes, dim, s.parts, targets, wg, chunk_steps) : 0;
+  if (!s.split_bits) {
+    s.parts = atl__scatter_part_count(partitions, targets, out_bytes, dev->l2_cache, 1);
+    s.narrow = idx_bytes == 8 && s.parts > 1 && atl__scatter_part_fast(dev, elem_bytes, dim);
+  }
+  return s;
 }
 
 uint32_t atl__scatter_split_group(const struct atl_device_info *dev, uint64_t rows, uint32_t wg, uint32_t chunk_steps,
@@ -189,14 +192,14 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: bins is the weighted bincount's: dim 1 only");
   /* the sweep's range 0 sorts the later ranges' keys by range where that fits, else narrows i64 keys to u32 where
    * the CUDA warp path runs (the app's rules) */
-  unsigned split = 0;
+  const struct atl__scatter_sweep sw =
+      sweep ? atl__scatter_sweep_plan(dev, j->elem_bytes, j->dim, j->idx_bytes, j->parts, j->targets, j->wg,
+                                      SWEEP_CHUNK_STEPS, 1)
+            : (struct atl__scatter_sweep){0, 0, 0};
   const uint32_t parts =
-      sweep  ? atl__scatter_sweep_parts(dev, j->elem_bytes, j->dim, j->parts, j->targets, j->wg, SWEEP_CHUNK_STEPS, 1,
-                                        &split)
+      sweep  ? sw.parts
       : part ? atl__scatter_part_count(j->parts, j->targets, j->targets * j->dim * j->elem_bytes, dev->l2_cache, 0)
              : 1;
-  const int narrow =
-      sweep && !split && j->idx_bytes == 8 && parts > 1 && atl__scatter_part_fast(dev, j->elem_bytes, j->dim);
   /* the app's defaults: part's table holds the keys seen recur (--part-table seen), no hot key of a warp, its
    * range's output asked into the L2 first over several ranges, two units in flight a lane over several */
   char defines[384];
@@ -206,8 +209,8 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
            "PART_SPLIT=%d PART_POS_BITS=%uu PART_GROUP=%uu",
            j->dim, j->type_define, j->idx_bytes == 8 ? "ulong" : "uint", part ? "part" : j->variant,
            atl__scatter_block_slots(j->dim), BLOCK_ROWS, BLOCK_ROWS, 1u << ATL__SCATTER_BIN_LOG2_SLOTS,
-           ATL__SCATTER_BIN_LOG2_SLOTS, j->wg / 32, parts > 1 ? 2u : 1u, parts > 1, SWEEP_CHUNK_STEPS, narrow,
-           split != 0, split, atl__scatter_split_group(dev, j->rows, j->wg, SWEEP_CHUNK_STEPS, 0));
+           ATL__SCATTER_BIN_LOG2_SLOTS, j->wg / 32, parts > 1 ? 2u : 1u, parts > 1, SWEEP_CHUNK_STEPS, sw.narrow,
+           sw.split_bits != 0, sw.split_bits, atl__scatter_split_group(dev, j->rows, j->wg, SWEEP_CHUNK_STEPS, 0));
   void *kernel = NULL;
   int err = atl__app_build(ctx, "app_scatter", sweep ? "scatter_part_sweep" : part ? "scatter_part" : "scatter_add",
                            defines, &kernel, NULL);
@@ -217,7 +220,7 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
                             {ATL_ARG_U64, NULL, j->rows}, {ATL_ARG_U32, NULL, ROWS_PER_WARP}, {ATL_ARG_U32, NULL, 0}};
   struct atl_launch launch = {0, j->wg, args, 5};
   if (sweep)
-    return sweep_run(ctx, kernel, j, parts, narrow || split, ms);
+    return sweep_run(ctx, kernel, j, parts, sw.narrow || sw.split_bits, ms);
   if (part) {
     launch.global = atl__scatter_part_threads(ctx, kernel, j->rows, j->wg), launch.nargs = 6;
     return atl__scatter_part_ranges(ctx, kernel, &launch, args, j->targets, parts, ms);

@@ -43,13 +43,19 @@ int atl__scatter_dsm_fast(const struct atl_device_info *dev, int integer);
 unsigned atl__scatter_split_bits(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim, uint32_t parts,
                                  uint64_t targets, uint32_t wg, uint32_t chunk_steps);
 
-/* The sweep's ranges (@p partitions, else from the L2) and, where @p split_on and it fits, its split's bits
- * (*split_bits, else 0): with the split a range's output fits 5/16 of the L2, without it 0.4 (the H100's round 9,
- * uniform keys, V = 1 M rows of 256 bytes, with the split: 13 ranges 1.392 ms, 15 1.351, 16 1.329, 17 1.322, 19
- * 1.345; a later range reads only its own keys, so more and smaller ranges cost little). */
-uint32_t atl__scatter_sweep_parts(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim,
-                                  uint32_t partitions, uint64_t targets, uint32_t wg, uint32_t chunk_steps,
-                                  int split_on, unsigned *split_bits);
+/* How the sweep reads its keys, for the app and the library alike: its ranges (@p partitions, else from the L2);
+ * where @p split_on and it fits, its split's bits (else 0), a range's output then fitting 5/16 of the L2, else 0.4
+ * (the H100's round 9, uniform keys, V = 1 M rows of 256 bytes, with the split: 13 ranges 1.392 ms, 15 1.351, 16
+ * 1.329, 17 1.322, 19 1.345; a later range reads only its own keys, so more and smaller ranges cost little); without
+ * the split, whether range 0's pass narrows i64 keys (@p idx_bytes 8) to u32 (the CUDA warp path, several ranges). */
+struct atl__scatter_sweep {
+  uint32_t parts;
+  unsigned split_bits;
+  int narrow;
+};
+struct atl__scatter_sweep atl__scatter_sweep_plan(const struct atl_device_info *dev, unsigned elem_bytes, uint32_t dim,
+                                                  unsigned idx_bytes, uint32_t partitions, uint64_t targets,
+                                                  uint32_t wg, uint32_t chunk_steps, int split_on);
 
 /* The split's chunks a later range's ticket takes: @p requested, else (0) as many as leave each later range at least
  * two tickets a work-group the device can hold at once (H100 round 9, 13 ranges of 2048 chunks, about 660 groups

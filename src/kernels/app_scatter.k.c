@@ -693,7 +693,8 @@ struct split_shared {
   float per_key; /* parts / targets: a first guess of a key's range */
 };
 
-/* Key @p k's range, or @p parts where k is past the last (k >= targets) */
+/* Key @p k's range, or @p parts where k is past the last (k >= targets): range_of's answer from a float guess and
+ * the ranges' first keys in local memory, not its 64-bit division, which range 0's pass would run twice a key */
 ATL_INLINE uint split_range(const struct split_shared *sp, uint k, uint parts)
 {
   uint q = (uint)((float)k * sp->per_key); /* off by at most one (|q| < 2^5, float's error 2^-24 of it) */
