@@ -107,6 +107,10 @@ struct atl_backend_ops {
   int (*view)(void *dev, void *buf, size_t offset, size_t bytes, void **view);
   /** Releases what view gave (NULL is fine; set where view is); the buffer itself stays. */
   void (*view_free)(void *dev, void *view);
+  /** Copies @p bytes from @p src to @p dst on the device with the vendor's own device-to-device copy
+   *  (clEnqueueCopyBuffer, cuMemcpyDtoDAsync), the bandwidth yardstick users know, and its device time in
+   *  @p device_ms (may be NULL: then ratios name only the read ceiling). */
+  int (*copy)(void *dev, void *dst, void *src, size_t bytes, double *device_ms);
 };
 
 /** Records the detail of an error on the context and returns @p err. */

@@ -180,7 +180,7 @@ int atl__app_build(atl_context_t ctx, const char *source, const char *entry, con
                    struct atl_row *row);
 
 /* Device buffers of one app run, freed together. */
-#define ATL__APP_MAX_BUFFERS 16 /* scatter with every variant: 3 + det's 7 + part's 2 + dsm's 1 */
+#define ATL__APP_MAX_BUFFERS 20 /* scatter with every variant: 3 + det's 7 + part's 2 + dsm's 1 + pairs, meta, the read ceiling's word */
 struct atl__app_buffers {
   void *buf[ATL__APP_MAX_BUFFERS];
   unsigned n;

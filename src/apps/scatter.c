@@ -1,14 +1,14 @@
 /*
- * Scatter-add of rows (issue [scatter]): out[idx[i]][:] += src[i][:], the operation of graph aggregation,
+ * Scatter-add of rows: out[idx[i]][:] += src[i][:], the operation of graph aggregation,
  * embedding backward, weighted bincount and mixture-of-experts combine. Variants: one atomic per element
  * (atomic), runs of equal consecutive keys summed in registers before one atomic per column (run), one
- * launch per range of keys whose output rows fit the L2 (part: P from the device's L2 size), and
- * the ceiling in the same run (copy: the same source bytes copied, no index), and a deterministic variant
+ * launch per range of keys whose output rows fit the L2 (part: P from the device's L2 size), and a deterministic variant
  * (det: scatter_det.c; bit-identical on every grid, checked bit for bit against a host emulation of its
  * order and by the output's hash in tests/cli/scatter.sh). Every element of the output
  * is checked: integers exactly; floats against a float64 host sum within the bound of recursive summation
  * in any order, |got - sum| <= g(n) * sum|x| with g(n) = (n-1)u / (1-(n-1)u), u = 2^-24, n the element's
- * number of contributions (docs/scatter.md).
+ * number of contributions (docs/scatter.md). The run's yardsticks (yardsticks.c) come first: the vendor's copy
+ * of the source rows and a read ceiling over them; every row's ratios are against both.
  */
 #include <math.h>
 #include <stddef.h>
@@ -21,6 +21,7 @@
 #include "app_internal.h"
 #include "scatter_auto.h"
 #include "scatter_det.h"
+#include "yardsticks.h"
 #include "scatter_dsm.h"
 #include "scatter_keys.h"
 #include "scatter_launch.h"
@@ -122,10 +123,10 @@ struct scatter_run {
   atl_context_t ctx;
   const struct scatter_params *p;
   void *src, *idx, *out;
-  const void *host_src; /* what the copy ceiling must reproduce */
+  const void *host_src; /* the source rows, which the yardsticks copy and read */
   const uint32_t *host_idx; /* the keys of the distribution being run */
   size_t src_bytes, out_bytes;
-  double copy_gbps; /* the ceiling: copy bandwidth (read + write) in this run */
+  struct atl__yardsticks yard; /* the vendor copy's and the read kernel's bandwidths in this run */
   struct atl__scatter_det det; /* the det variant's passes, prepared once per run */
   struct atl__scatter_dsm dsm; /* the dsm variant's launches, prepared per distribution */
   struct atl__app_buffers *bufs;
@@ -519,7 +520,7 @@ static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_
   return atl__ops(r->ctx)->read(atl__dev(r->ctx), r->out, host_out, r->out_bytes);
 }
 
-/* One variant (or the copy ceiling, @p variant < 0) of one distribution: timed, read back and checked. */
+/* One variant of one distribution: timed, read back and checked. */
 static int run_variant(struct scatter_run *r, int dist, int variant, const struct expected *x, void *host_out,
                        const struct atl_app_timing *tm, struct atl_result_set *out)
 {
@@ -535,7 +536,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   char label[96], defines[384];
   snprintf(label, sizeof label, "%s%s/%s/%s", type_names[p->type], p->index == INDEX_I64 ? "-i64" : "",
            dist_names[dist],
-           variant < 0 ? "copy-ceiling" : as_auto ? "auto" : variant_names[variant]);
+           as_auto ? "auto" : variant_names[variant]);
   atl__app_row_init(&row, "scatter", label);
   if (as_auto) {
     atl__app_row_status(&row, ATL_STATUS_OK, "%s", picked);
@@ -597,7 +598,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
            "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d PART_PREFETCH=%d PART_BULK=%d PART_CHUNK_STEPS=%uu "
            "PART_NARROW=%d PART_SPLIT=%d PART_POS_BITS=%uu PART_GROUP=%uu",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
-           variant < 0 ? "copy" : parted ? "part" : variant_names[variant], slots, p->block_rows,
+           parted ? "part" : variant_names[variant], slots, p->block_rows,
            p->bin_rows, 1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1,
            p->part_table == PART_TABLE_SEEN, p->part_hot == PART_HOT_WARP, p->part_prefetch && r->parts > 1, bulk,
            p->part_chunk, parted && r->narrow, parted && r->split, parted ? r->split : 0u, group);
@@ -673,8 +674,8 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
   } else if (!err && variant != VAR_DET && variant != VAR_CUB && variant != VAR_DSM)
-    err = atl__app_time(ctx, kernel, &launch, variant < 0 ? NULL : reset_out, r, tm, &row);
-  if (!err && variant >= 0 && variant != VAR_CUB)
+    err = atl__app_time(ctx, kernel, &launch, reset_out, r, tm, &row);
+  if (!err && variant != VAR_CUB)
     err = atl__ops(ctx)->read(atl__dev(ctx), r->out, host_out, r->out_bytes);
   if (err) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
@@ -683,41 +684,29 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   row.status = ATL_STATUS_OK;
   const double t = row.time_ms.median;
   const size_t es = elem_bytes(p);
-  if (variant < 0) { /* the copy moved src_bytes in and out: its bandwidth is the ceiling, once it is a copy */
-    void *back = malloc(r->src_bytes);
-    if (back == NULL || atl__ops(ctx)->read(atl__dev(ctx), r->out, back, r->src_bytes) != 0)
-      atl__app_row_status(&row, ATL_STATUS_ERROR, "the copy could not be read back");
-    else
-      row.verified = memcmp(back, r->host_src, r->src_bytes) == 0;
-    free(back);
-    r->copy_gbps = t > 0 && row.verified ? 2.0 * (double)r->src_bytes / (t * 1e6) : 0;
-    atl_row_metric_set(&row, "gbps", 2.0 * (double)r->src_bytes / (t * 1e6));
-  } else {
-    char first[200] = "";
-    row.wrong = check_output(p, host_out, x, variant == VAR_CUB && p->dim == 1, first, sizeof first);
-    if (variant == VAR_DET && !is_int(p) && row.wrong == 0) { /* the order, not only the bound */
-      const int64_t off = det_mismatches(p, r->host_idx, r->host_src, host_out);
-      row.wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
-      if (off)
-        snprintf(first, sizeof first, "%s", off < 0 ? "no host memory to emulate the fixed order"
-                                                    : "bits other than the fixed order's (host emulation)");
-    }
-    atl_row_metric_set(&row, "out_hash53", bytes_hash(host_out, r->out_bytes));
-    row.verified = row.wrong == 0;
-    if (!row.verified)
-      atl__app_row_status(&row, ATL_STATUS_OK, "%s%s%llu of %llu elements wrong: first %s", picked,
-                          *picked ? ": " : "", (unsigned long long)row.wrong,
-                          (unsigned long long)(p->targets * p->dim), first);
-    /* the fewest bytes: read src and idx once, read and write the output once */
-    const double bytes = (double)r->src_bytes + (double)index_bytes(p) * (double)p->rows +
-                         2.0 * (double)p->targets * p->dim * es;
-    if (t > 0) {
-      atl_row_metric_set(&row, "gbps", bytes / (t * 1e6));
-      atl_row_metric_set(&row, "melem_per_s", (double)p->rows * p->dim / (t * 1e3));
-      if (r->copy_gbps > 0)
-        atl_row_metric_set(&row, "ratio_to_ceiling", bytes / (t * 1e6) / r->copy_gbps);
-    }
+  char first[200] = "";
+  row.wrong = check_output(p, host_out, x, variant == VAR_CUB && p->dim == 1, first, sizeof first);
+  if (variant == VAR_DET && !is_int(p) && row.wrong == 0) { /* the order, not only the bound */
+    const int64_t off = det_mismatches(p, r->host_idx, r->host_src, host_out);
+    row.wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
+    if (off)
+      snprintf(first, sizeof first, "%s", off < 0 ? "no host memory to emulate the fixed order"
+                                                  : "bits other than the fixed order's (host emulation)");
   }
+  atl_row_metric_set(&row, "out_hash53", bytes_hash(host_out, r->out_bytes));
+  row.verified = row.wrong == 0;
+  if (!row.verified)
+    atl__app_row_status(&row, ATL_STATUS_OK, "%s%s%llu of %llu elements wrong: first %s", picked,
+                        *picked ? ": " : "", (unsigned long long)row.wrong,
+                        (unsigned long long)(p->targets * p->dim), first);
+  /* the fewest bytes: read src and idx once, read and write the output once */
+  const double bytes = (double)r->src_bytes + (double)index_bytes(p) * (double)p->rows +
+                       2.0 * (double)p->targets * p->dim * es;
+  if (t > 0) {
+    atl_row_metric_set(&row, "gbps", bytes / (t * 1e6));
+    atl_row_metric_set(&row, "melem_per_s", (double)p->rows * p->dim / (t * 1e3));
+  }
+  atl__app_yardstick_ratios(&row, &r->yard, bytes);
   atl_row_metric_set(&row, "rows", (double)p->rows);
   atl_row_metric_set(&row, "dim", p->dim);
   atl_row_metric_set(&row, "targets", (double)p->targets);
@@ -781,7 +770,10 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   }
   if (p->dump)
     dump_array(p->dump, "src", type_names[p->type], src, r.src_bytes);
-  err = run_variant(&r, DIST_UNIFORM, -1, NULL, NULL, tm, out); /* the ceiling first: the ratios need it */
+  /* the yardsticks first: the ratios need them */
+  err = atl__app_yardsticks(&(struct atl__yardstick_call){ctx, &bufs, "scatter", type_names[p->type], r.src, r.out,
+                                                         src, r.src_bytes, p->wg_size, tm},
+                            &r.yard, out);
   for (int d = 0; d < DIST_COUNT && ATL_APP_GO_ON(err); d++) {
     if (!(p->dists & (1u << d)))
       continue;
@@ -901,8 +893,8 @@ static const struct atl_app_option scatter_options[] = {
                             "from a counter), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
                             "in-run baseline on CUDA, f32 at dim 64 with i32 keys; at dim 1 with integer weights "
                             "HistogramEven's counts), auto (one of atomic, run, block, bins, part, sweep, dsm, picked "
-                            "by dim, the output against the L2 and the keys' measured runs and head) or all; the copy "
-                            "ceiling always runs"},
+                            "by dim, the output against the L2 and the keys' measured runs and head) or all; the two "
+                            "yardsticks (the vendor's copy and the read ceiling) always run"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
     {"block-rows", ATL_APP_OPT_U32, P(block_rows), .min = 1, .max = 1u << 24, .def = "4096", .arg = "N",
@@ -972,7 +964,7 @@ static const struct atl_app_option scatter_options[] = {
 
 const struct atl_app_info atl__app_scatter = {
     .name = "scatter",
-    .summary = "scatter-add of rows, out[idx[i]][:] += src[i][:], per key distribution, vs a copy ceiling",
+    .summary = "scatter-add of rows, out[idx[i]][:] += src[i][:], per key distribution, vs copy and read ceilings",
     .params_size = sizeof(struct scatter_params),
     .description =
         "Scatter-add of E source rows of D values into V output rows by a key per row\n"
@@ -980,7 +972,8 @@ const struct atl_app_info atl__app_scatter = {
         "distribution x variant (variant column TYPE/DIST/VARIANT): one atomic per\n"
         "element, or runs of equal keys summed in registers first. Reports GB/s of the\n"
         "fewest bytes (src and keys read once, the output read and written once) and\n"
-        "its ratio to a copy of the same source bytes in the same run. Every output\n"
+        "its ratios to the vendor's device-to-device copy and to a read ceiling over\n"
+        "the same source bytes in the same run. Every output\n"
         "element is checked: integers exactly, floats against a float64 sum within the\n"
         "bound of summation in any order (docs/scatter.md).",
     .options = scatter_options,

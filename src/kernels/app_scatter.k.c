@@ -27,8 +27,6 @@
  *                    its frequent keys in a local hash table before one atomic per slot (below)
  *   VARIANT_part     entry scatter_part, one launch per range [lo, hi) of keys: only the rows whose key is in
  *                    range, so the range's output rows stay in the L2 (below)
- *   VARIANT_copy     the ceiling: copies src to dst as one flat array (no index, no atomic, every
- *                    work-item on neighbouring words whatever D is): the bandwidth of moving the same bytes
  *
  * Floats on OpenCL 1.2 have no atomic add: a CAS loop on the word's bits (what users write there); 16-bit
  * floats a CAS loop on the 32-bit word that holds a pair (atomlab/scatter_device.h). The 16-bit run and block
@@ -1104,11 +1102,7 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
   if (last > rows)
     last = rows;
   const uint n = first < last ? (uint)(last - first) : 0u; /* rows of this warp (rows_per_warp <= 2^20) */
-#if defined(VARIANT_copy)
-  (void)first, (void)last, (void)n;
-  for (ulong e = atl_global_id64(); e < rows * D; e += atl_global_size64())
-    out[e] = src[e];
-#elif defined(VARIANT_vector)
+#if defined(VARIANT_vector)
   /* The warp's (row, 16-byte chunk) pairs in order, lane l on the l-th, l+32-th, ...: every lane busy
    * whatever D is (a row of 64 f32 is 16 chunks: two rows per step). */
 #if defined(__CUDACC__) && __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && D % 4 == 0

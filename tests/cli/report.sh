@@ -43,15 +43,16 @@ for p in same-address same-line scattered; do
   grep -Eq "^\| $p \| fetch_add \| used \| [a-z_]+ \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| ([0-9.]+x|-) \|$" "$WORK/rep/report.md" && pass ||
     fail "winner row for $p: $(sed -n '/^## Strategies/,/^## Histogram/p' "$WORK/rep/report.md")"
 done
-# Histogram: 11 variants x 3 distributions of u8 (4 with photo, where its JPEG is installed); the read ceiling and
-# global always run and verify; no row is wrong.
-grep -q '^| input/dist/variant | GB/s | to read ceiling | to CUB | verified |$' "$WORK/rep/report.md" && pass ||
+# Histogram: 12 rows (two yardsticks, 10 variants) x 3 distributions of u8 (4 with photo, where its JPEG is
+# installed); the yardsticks and global always run and verify; no row is wrong.
+grep -q '^| input/dist/variant | GB/s | to vendor copy | to read ceiling | to CUB | verified |$' "$WORK/rep/report.md" && pass ||
   fail "histogram table header"
 hrows=$(grep -c '^| u8/[a-z]*/[a-z0-9-]* | ' "$WORK/rep/report.md")
-[ "$hrows" -eq 33 ] || [ "$hrows" -eq 44 ] && pass || fail "histogram rows: $(grep -c '^| u8/' "$WORK/rep/report.md")"
+[ "$hrows" -eq 36 ] || [ "$hrows" -eq 48 ] && pass || fail "histogram rows: $(grep -c '^| u8/' "$WORK/rep/report.md")"
 for d in solid uniform skewed; do
-  grep -Eq "^\| u8/$d/read-ceiling \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| 1 \| - \| yes \|$" "$WORK/rep/report.md" &&
-    grep -Eq "^\| u8/$d/global \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| [0-9.e+-]+ \| - \| yes \|$" "$WORK/rep/report.md" && pass ||
+  grep -Eq "^\| u8/$d/memcpy-ceiling \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| 1 \| - \| - \| yes \|$" "$WORK/rep/report.md" &&
+    grep -Eq "^\| u8/$d/read-ceiling \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| - \| 1 \| - \| yes \|$" "$WORK/rep/report.md" &&
+    grep -Eq "^\| u8/$d/global \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| [0-9.e+-]+ \| [0-9.e+-]+ \| - \| yes \|$" "$WORK/rep/report.md" && pass ||
     fail "histogram rows for $d: $(grep "^| u8/$d/" "$WORK/rep/report.md")"
 done
 grep -q '^| u8/.* | NO |$' "$WORK/rep/report.md" && fail "a histogram row did not verify" || pass

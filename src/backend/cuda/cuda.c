@@ -32,7 +32,7 @@
   X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)                    \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncSetAttribute)                                                \
   X(cuDeviceGetPCIBusId) X(cuDeviceGetP2PAttribute) X(cuCtxEnablePeerAccess) X(cuMemHostAlloc)                      \
-  X(cuMemHostGetDevicePointer) X(cuMemFreeHost)
+  X(cuMemHostGetDevicePointer) X(cuMemFreeHost) X(cuMemcpyDtoDAsync)
 #define NVRTC_FUNCS(X)                                                                                                 \
   X(nvrtcCreateProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize)   \
   X(nvrtcGetCUBIN) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcVersion)
@@ -581,6 +581,36 @@ static int cu_view(void *handle, void *buf, size_t offset, size_t bytes, void **
 
 static void cu_view_free(void *handle, void *view) { (void)handle, (void)view; }
 
+/* The driver's own device-to-device copy between two events, as kernels are timed. */
+static int cu_copy(void *handle, void *dst, void *src, size_t bytes, double *device_ms)
+{
+  struct cu_dev *d = handle;
+  CUevent start = NULL, stop = NULL;
+  float ms = 0;
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuEventCreate(&start, CU_EVENT_DEFAULT);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventCreate(&stop, CU_EVENT_DEFAULT);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventRecord(start, NULL);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, bytes, NULL);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventRecord(stop, NULL);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventSynchronize(stop);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventElapsedTime(&ms, start, stop);
+  if (start)
+    api.cuEventDestroy(start);
+  if (stop)
+    api.cuEventDestroy(stop);
+  if (rc != CUDA_SUCCESS)
+    return CU_FAIL(d, "cuMemcpyDtoDAsync", rc);
+  *device_ms = ms;
+  return 0;
+}
+
 int atl_cuda_backend_init(struct atl_backend_ops *ops)
 {
   ATL_BACKEND_OPS_INIT(ops, "cuda", cu);
@@ -591,5 +621,6 @@ int atl_cuda_backend_init(struct atl_backend_ops *ops)
   ops->host_free = cu_host_free;
   ops->view = cu_view;
   ops->view_free = cu_view_free;
+  ops->copy = cu_copy;
   return 0;
 }
