@@ -32,10 +32,10 @@ enum { DIST_UNIFORM, DIST_ZIPF, DIST_SORTED, DIST_CLUSTERED, DIST_HOT, DIST_COUN
 static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered", "hot"};
 enum {
   VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_BINS, VAR_PART, VAR_DSM, VAR_CUB, VAR_AUTO, VAR_SWEEP,
-  VAR_COUNT
+  VAR_TMA, VAR_COUNT
 };
 static const char *const variant_names[] = {"atomic", "run", "block", "vector", "det",  "bins",
-                                            "part",   "dsm", "cub",   "auto",   "sweep"};
+                                            "part",   "dsm", "cub",   "auto",   "sweep", "tma"};
 enum { TYPE_F32, TYPE_U32, TYPE_I32, TYPE_BF16, TYPE_F16, TYPE_COUNT };
 static const char *const type_names[] = {"f32", "u32", "i32", "bf16", "f16"};
 static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
@@ -550,6 +550,12 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
                         "sm_90 or later and f32 with dim a multiple of 4 or bf16 / f16 with dim a multiple of 8");
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
+  /* tma, the baseline for PyTorch's sm_90 method: bulk copies of whole rows, 16-byte granules */
+  if (variant == VAR_TMA && (!dev->has_vector_f32_red || p->type == TYPE_F16 || p->dim * elem_bytes(p) % 16 != 0)) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "tma needs CUDA on sm_90 or later (cp.async.bulk, "
+                        "cp.reduce.async.bulk), f32, bf16, u32 or i32 and rows of a multiple of 16 bytes");
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+  }
   if ((variant == VAR_BINS && p->dim != 1) || (variant == VAR_DSM && (p->dim != 1 || !is_int(p)))) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s is the weighted bincount's variant: dim 1 only%s",
                         variant_names[variant], variant == VAR_DSM ? ", u32 or i32 weights (16-bit counters)" : "");
@@ -622,8 +628,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "dsm_beyond", r->dsm.beyond);
     atl_row_metric_set(&row, "dsm_counter_bits", r->dsm.wide ? 32 : 16);
   } else if (variant != VAR_CUB)
-    err = atl__app_build(ctx, "app_scatter",
-                         !parted       ? "scatter_add"
+    err = atl__app_build(ctx, variant == VAR_TMA ? "scatter_tma" : "app_scatter",
+                         variant == VAR_TMA ? "scatter_tma"
+                         : !parted          ? "scatter_add"
                          : r->sweep    ? "scatter_part_sweep"
                          : r->bucketed ? "scatter_part_bucketed"
                                        : "scatter_part",
@@ -893,7 +900,9 @@ static const struct atl_app_option scatter_options[] = {
                             "from a counter), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
                             "in-run baseline on CUDA, f32 at dim 64 with i32 keys; at dim 1 with integer weights "
                             "HistogramEven's counts), auto (one of atomic, run, block, bins, part, sweep, dsm, picked "
-                            "by dim, the output against the L2 and the keys' measured runs and head) or all; the two "
+                            "by dim, the output against the L2 and the keys' measured runs and head), tma (the baseline "
+                            "for PyTorch's sm_90 method: a warp per row, a bulk copy of the row into shared memory, "
+                            "cp.reduce.async.bulk into its output row; CUDA sm_90) or all; the two "
                             "yardsticks (the vendor's copy and the read ceiling) always run"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
