@@ -38,7 +38,7 @@ static void print_usage(FILE *f)
   fprintf(f, "\nRun `atomlab <command> --help` for the options of one command and\n"
              "`atomlab <command> --describe` for what its metrics mean (docs/design/metrics.md).\n"
              "Environment: ATL_BACKENDS=opencl,cuda limits the backends that are probed;\n"
-             "ATL_FAULT=KIND:N[+] makes the Nth backend call of KIND fail (tests; docs/reliability.md).\n");
+             "ATL_FAULT=KIND:N[+] makes the Nth backend call of KIND fail (tests; docs/design/reliability.md).\n");
 }
 
 static const struct cli_command *find_command(const char *name)
