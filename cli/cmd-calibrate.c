@@ -14,7 +14,7 @@ static const char usage[] =
     "thread's finish, in SM clock cycles (clock64; clocks of different SMs are never\n"
     "compared). Every SM measures its own point in the same launch; each point is\n"
     "measured --reps times (the table keeps the median) and verified (every shared\n"
-    "word and returned value). CUDA only. docs/model.md describes the method.\n\n"
+    "word and returned value). CUDA only. docs/design/model.md describes the method.\n\n"
     "  --result R    used (ATOMS.ADD), unused (ATOMS.POPC.INC on sm_80+) or all  [all]\n"
     "  --n AXIS      warps, 1..resident warps per SM  [every n]\n"
     "  --e AXIS      active lanes per warp, 1..32  [every e]\n"

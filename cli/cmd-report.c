@@ -51,7 +51,7 @@ static const char usage[] =
     "                 to the first report's, and each device's findings  [atomlab-compare.md]\n"
     "  --repeat N     measure the sweeps and strategies N times, pass after pass (1 to 10): each\n"
     "                 finding says whether it held in every pass  [1]\n"
-    "  --describe     what the report shows (docs/metrics.md)\n\n"
+    "  --describe     what the report shows (docs/design/metrics.md)\n\n"
     "Exit status: 0 written; 1 a step failed or a row did not verify (the report\n"
     "says which); 2 bad usage; 128+N stopped by signal N (SIGINT, SIGTERM): the\n"
     "running step is stopped too and writes what it completed, no further step\n"

@@ -102,7 +102,7 @@ struct atl_backend_ops {
   /** Frees what host_alloc gave (NULL is fine; set where host_alloc is). */
   void (*host_free)(void *dev, void *host);
   /** A buffer handle for @p bytes of @p buf from byte @p offset on (a multiple of 2 MiB), usable wherever a buffer
-   *  is: the rmw driver's placements (docs/method.md). NULL where the backend cannot place an array inside a
+   *  is: the rmw driver's placements (docs/design/method.md). NULL where the backend cannot place an array inside a
    *  buffer; then every array starts at its buffer's start. */
   int (*view)(void *dev, void *buf, size_t offset, size_t bytes, void **view);
   /** Releases what view gave (NULL is fine; set where view is); the buffer itself stays. */

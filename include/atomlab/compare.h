@@ -2,7 +2,7 @@
  * @file compare.h
  * Two sets of rows (any kind, any file version) paired by configuration,
  * with a verdict per pair that respects the noise the samples show
- * (docs/metrics.md states the rule), and a summary.
+ * (docs/design/metrics.md states the rule), and a summary.
  */
 #ifndef ATOMLAB_COMPARE_H
 #define ATOMLAB_COMPARE_H

@@ -3,7 +3,7 @@
  * The shared-memory atomic queuing model (seed 002, Dong and Pai, GPGPU'25):
  * a load-dependent single-server queue whose service time S(n, e, c) comes
  * from a calibration table T(n, e, c), and whose inputs come from hardware
- * counters. docs/model.md states the method, the counter mapping and every
+ * counters. docs/design/model.md states the method, the counter mapping and every
  * assumption.
  *
  * Quantities: n is the number of atomic warp-instructions (jobs) queued or in
@@ -213,7 +213,7 @@ struct atl_smem_advice {
 };
 
 /**
- * The advice for one kernel (atomlab's diagnose, docs/model.md "Advice"): lanes on one word (e >= 2,
+ * The advice for one kernel (atomlab's diagnose, docs/design/model.md "Advice"): lanes on one word (e >= 2,
  * ATOMS.ADD or CAS) -> warp-aggregated, r = 1 / e (one lane per distinct word: the word's passes merge);
  * a CAS loop without such contention -> a native atomic, r = s_fao / s_cas; passes above the lanes per word
  * (bank conflicts) -> privatized copies per warp, r = max(1, e) / passes; otherwise one pass per job
@@ -226,7 +226,7 @@ void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counte
  * "POPC.INC" (merged, or the unused variant without a pass count), "ADD", or "-" without shared atomics. */
 const char *atl_smem_unit_class(const struct atl_smem_util *u, enum atl_smem_variant v);
 
-/** "bottleneck", "not a bottleneck" or "bound" (the counters cannot decide: docs/model.md). */
+/** "bottleneck", "not a bottleneck" or "bound" (the counters cannot decide: docs/design/model.md). */
 const char *atl_smem_unit_verdict(const struct atl_smem_unit *u, double threshold);
 
 /** One line per bit of @p assumed, for reports; empty string if none. */
@@ -816,7 +816,7 @@ struct atl_smem_case_check {
   char utilization[32]; /**< U as the file writes it */
 };
 
-/** The files of a case-study folder, as scripts/gpu-smem.sh leaves them. */
+/** The files of a case-study folder: predict.csv, hist-case.csv and validate.csv, any of them absent. */
 struct atl_smem_case_study {
   char dir[1024];
   struct atl_smem_case_point *launches; /**< predict.csv (`model predict --runs ... -o`): none where absent */

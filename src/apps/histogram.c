@@ -8,7 +8,7 @@
  * 16-bit counters in opt-in local memory (block16), the variant chosen by
  * input (auto) and (CUDA) CUB's DeviceHistogram, against the read bandwidth of the same
  * bytes in the same run. Every histogram is checked bin for bin against the
- * host's (docs/histogram.md).
+ * host's (docs/design/histogram.md).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -305,7 +305,7 @@ static const char *unsupported(const struct hist_run *r, enum atl_hist_variant v
 }
 
 /*
- * The variant `auto` runs for an input (docs/histogram.md has the measurements
+ * The variant `auto` runs for an input (docs/design/histogram.md has the measurements
  * behind the rule): for 8-bit keys and RGBA pixels byte-lanes where a
  * work-group can have its 64 or 128 KiB, else per-lane columns wherever they
  * fit (up to 256 bins), else one

@@ -7,8 +7,8 @@
  * order and by the output's hash in tests/cli/scatter.sh). Every element of the output
  * is checked: integers exactly; floats against a float64 host sum within the bound of recursive summation
  * in any order, |got - sum| <= g(n) * sum|x| with g(n) = (n-1)u / (1-(n-1)u), u = 2^-24, n the element's
- * number of contributions (docs/scatter.md). The run's yardsticks (yardsticks.c) come first: the vendor's copy
- * of the source rows and a read ceiling over them; every row's ratios are against both.
+ * number of contributions (docs/design/scatter.md). The run's yardsticks (yardsticks.c) come first: the
+ * vendor's copy of the source rows and a read ceiling over them; every row's ratios are against both.
  */
 #include <math.h>
 #include <stddef.h>
@@ -500,7 +500,7 @@ static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_
   if (cub == NULL)
     return 1;
   /* CUB's HistogramEven keeps a copy of the bins per thread block in global memory (CCCL issue #912): at 2^24 bins
-   * on an H100 (132 SMs) it stopped with an illegal address (round 7), which ends the CUDA context for every row
+   * on an H100 (132 SMs) it stopped with an illegal address, which ends the CUDA context for every row
    * after it. Refused where bins x 2 blocks a compute unit pass 2^31 (an int's offsets); 2^20 bins ran. */
   const double blocks = 2.0 * atl_device_current(r->ctx)->compute_units;
   if (bincount && (double)p->targets * blocks >= 0x1p31) {
@@ -565,7 +565,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   if (variant == VAR_CUB && (err = run_cub(r, &row, tm, host_out)) == 1) /* CUB's launches; checked as every row */
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   /* part: the ranges, whether the bucketing runs (it takes at most PART_MAX ranges; more reread the keys) and
-   * the batch (results/nvidia-h100/scatter/round5: uniform keys over 11 ranges 1.545 ms at 2 against 1.599 at 1
+   * the batch (H100, reference run: scatter; uniform keys over 11 ranges 1.545 ms at 2 against 1.599 at 1
    * and 1.553 at 4; a hot row in one range 0.825 ms at 1 against 1.025 at 4, zipf keys 1.689 and 1.683) */
   uint32_t batch = p->part_batch;
   const int parted = variant == VAR_PART || variant == VAR_SWEEP; /* the sweep: part's kernel, one launch */
@@ -923,18 +923,18 @@ static const struct atl_app_option scatter_options[] = {
                            "own; at most 1024 ranges, more reread)"},
     {"part-batch", ATL_APP_OPT_U32, P(part_batch), .max = 8, .def = "0", .arg = "B",
      .help = "units (4 floats or 8 16-bit values on sm_90) a lane of the part variant loads before it adds any "
-             "(CUDA; 0: 2 over several ranges, 1 in one range, the fastest of the H100's round 5)"},
+             "(CUDA; 0: 2 over several ranges, 1 in one range, the fastest on an H100)"},
     {"part-table", ATL_APP_OPT_CHOICE, P(part_table), .names = part_table_names, .nnames = 2, .def = "seen",
      .arg = "HOW", .help = "which keys the part variant sums in its work-group's local table (CUDA): recur (keys that "
-                           "recur within a warp's 32 rows) or seen (those, and any key already in the table: the "
-                           "H100's round 6, zipf 1.171 ms against 1.660, uniform 1.568 against 1.581)"},
+                           "recur within a warp's 32 rows) or seen (those, and any key already in the table: on "
+                           "an H100, zipf 1.171 ms against 1.660, uniform 1.568 against 1.581)"},
     {"part-hot", ATL_APP_OPT_CHOICE, P(part_hot), .names = part_hot_names, .nnames = 2, .def = "none", .arg = "HOW",
      .help = "the part variant's hot key (CUDA): none, or warp (each warp sums the first key it sees recur in its "
              "registers, every later row of it without an atomic, and adds it once at its end)"},
     {"part-prefetch", ATL_APP_OPT_CHOICE, P(part_prefetch), .names = part_prefetch_names, .nnames = 2, .def = "l2",
      .arg = "HOW", .help = "the part variant's output rows (CUDA, over several ranges): none, or l2 (each launch first "
-                           "asks its range's output rows into the L2 in address order, kept there; the H100's round "
-                           "7c, uniform keys over 11 ranges: 1.532 ms against 1.569)"},
+                           "asks its range's output rows into the L2 in address order, kept there; on an H100, "
+                           "uniform keys over 11 ranges: 1.532 ms against 1.569)"},
     {"part-add", ATL_APP_OPT_CHOICE, P(part_add), .names = part_add_names, .nnames = 2, .def = "red", .arg = "HOW",
      .help = "how the part and sweep variants add a row sum to the output: red (16-byte red.global.add.v4.f32 on "
              "sm_90) or bulk (CUDA sm_90, f32 with dim / 4 dividing 32: the row staged in shared memory, then one "
@@ -956,8 +956,8 @@ static const struct atl_app_option scatter_options[] = {
     {"dsm-beyond", ATL_APP_OPT_CHOICE, P(dsm_beyond), .names = dsm_beyond_names, .nnames = 2, .def = "global",
      .arg = "HOW", .help = "the bins past the dsm variant's table: launch (one more launch per range of bins, each "
                            "reading every key) or global (the one launch adds them to the output with L2 atomics, "
-                           "beside the table's: --dsm-words sets the share; the H100's round 7b: 2^20 bins, uniform "
-                           "keys, 0.657 ms against atomic's 0.829)"},
+                           "beside the table's: --dsm-words sets the share; on an H100, 2^20 bins, uniform keys: "
+                           "0.657 ms against atomic's 0.829)"},
     {"dsm-counters", ATL_APP_OPT_CHOICE, P(dsm_counters), .names = dsm_counter_names, .nnames = 2, .def = "32",
      .arg = "BITS", .help = "the dsm variant's counters: 16 (two bins a word, atomics that return the old word to "
                             "track carries) or 32 (a bin a word, reductions that return nothing; half the bins)"},
@@ -984,7 +984,7 @@ const struct atl_app_info atl__app_scatter = {
         "its ratios to the vendor's device-to-device copy and to a read ceiling over\n"
         "the same source bytes in the same run. Every output\n"
         "element is checked: integers exactly, floats against a float64 sum within the\n"
-        "bound of summation in any order (docs/scatter.md).",
+        "bound of summation in any order (docs/design/scatter.md).",
     .options = scatter_options,
     .defaults = scatter_defaults,
     .check = scatter_check,

@@ -27,7 +27,7 @@ grep -q '^L2 atomic model, L2 cycles per request: S_same ATOM 1.388 RED 1.372, S
   fail "advice: $(sed -n '/^advice/,$p' "$WORK/a.txt")"
 "$ATOMLAB" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --advice --format csv | head -1 | grep -q ',verdict,advice,predicted_speedup,strategies$' &&
   pass || fail "advice column"
-# the predicted speedup of a hot launch (docs/model.md, "Advice"): this export has no launch or DRAM columns, so
+# the predicted speedup of a hot launch (docs/design/model.md, "Advice"): this export has no launch or DRAM columns, so
 # only warp-aggregated is priced, at a warp's 32 lanes per hot request: the hot slice keeps 1 / 32 of its
 # requests at the kernel's own cycles per request, speedup = 32 / U (U = B / C, uncapped)
 "$ATOMLAB" model l2 --counters "$NCU" --same "$WORK/same.csv" --spread "$WORK/spread.csv" --advice --format csv |

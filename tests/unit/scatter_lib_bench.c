@@ -1,5 +1,5 @@
 /*
- * atl_scatter_add timed as a user calls it (scripts/gpu-scatlib-round8.sh puts it beside the app's rows of the
+ * atl_scatter_add timed as a user calls it (the GPU reference plan puts it beside the app's rows of the
  * same shape): REPS calls on one input, each from a zeroed output (the zeroing untimed), the first checked as
  * scatter_lib.c checks (integers exact, f32 within the bound). One JSON object on stdout ("peer": the library
  * timed as a program beside the app's rows, as results/ files of peer programs are): the method picked,

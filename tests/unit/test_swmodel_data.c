@@ -1,4 +1,4 @@
-/* Seed 000's speedup model recomputed from the committed runs, the figures of docs/software-atomics.md ("The
+/* Seed 000's speedup model recomputed from the committed runs, the figures of docs/design/software-atomics.md ("The
  * coordinator's pass"): the seed's equation (2) on the H200 (410% CUDA, 462% OpenCL median speedup error, so the
  * reader is right); equations (1') and (2'') fitted on the H200 CUDA run's 9 grids, then applied with each H100 run's
  * own t_fast, t_l, t_comp to its 9 grids (every one out of sample: the headline, each run within 20%); the fit on
