@@ -114,8 +114,8 @@ struct atl_fleet {
 };
 
 /**
- * Reads every node folder of @p dirs (its *.json files; a report folder's
- * data/*.json where it has none directly) and judges every op with @p rule
+ * Reads every node folder of @p dirs (its .json files; the .json files of a report folder's
+ * data folder where it has none directly) and judges every op with @p rule
  * (NULL: the defaults). Returns 0, or ATL_EINVAL (no folders, a folder
  * without result files, a file that is not an atomlab result, two folders
  * of one name) with a one-line reason in @p why, or ATL_ENOMEM.
