@@ -2,8 +2,10 @@
  * ReFrame run of reframe/checks.py collects). The library reads and judges (atl_fleet_build), writes
  * (atl_fleet_write) and draws (atl_fleet_plot); this file parses and prints. */
 #include <getopt.h>
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "atomlab/fleet.h"
 #include "cli.h"
@@ -43,6 +45,24 @@ struct fleet_opts {
   int fail_on_outlier;
 };
 
+/* Before anything is read: --figures is a folder, or a new one whose parent is a folder. */
+static void check_figures(const char *dir)
+{
+  struct stat st;
+  char parent[4096];
+  if (*dir == '\0')
+    die_usage("--figures '': a folder name is needed");
+  if (stat(dir, &st) == 0) {
+    if (!S_ISDIR(st.st_mode))
+      die_usage("--figures '%s' is a file, not a folder", dir);
+    return;
+  }
+  snprintf(parent, sizeof parent, "%s", dir);
+  const char *up = dirname(parent);
+  if (stat(up, &st) != 0 || !S_ISDIR(st.st_mode))
+    die_usage("--figures '%s': its parent folder '%s' does not exist", dir, up);
+}
+
 static void parse(int argc, char **argv, struct fleet_opts *o)
 {
   enum { O_FIGURES = 256, O_K, O_NOISE, O_FLOOR, O_FAIL };
@@ -67,8 +87,7 @@ static void parse(int argc, char **argv, struct fleet_opts *o)
       o->out[o->nout++] = optarg;
       break;
     case O_FIGURES:
-      if (*optarg == '\0')
-        die_usage("--figures '': a folder name is needed");
+      check_figures(optarg);
       o->figures = optarg;
       break;
     case O_K:
