@@ -11,10 +11,12 @@
 #include "core/escape.h"
 #include "plot_internal.h"
 
-/* "peak_gops fetch_add u32 global unused": the measure and the configuration's values, short enough for a tic. */
+/* "peak fetch_add u32 global unused": the measure and the configuration's values, short enough for a tic. */
 static void tic_label(const struct atl_fleet_op *op, char *out, size_t len)
 {
-  size_t used = (size_t)snprintf(out, len, "%s", op->measure);
+  const char *gops = strstr(op->measure, "_gops"); /* every rate is Gop/s but the axis says what it is */
+  size_t used = (size_t)snprintf(out, len, "%.*s", gops ? (int)(gops - op->measure) : (int)strlen(op->measure),
+                                 op->measure);
   for (const char *p = op->key; *p && used + 1 < len;) {
     const char *eq = strchr(p, '='), *end = strchr(p, ';');
     if (eq == NULL)
@@ -53,7 +55,7 @@ static void write_gp(FILE *gp, const struct atl_fleet *fl, int png, int svg)
   snprintf(title, sizeof title, "atomlab fleet: %zu nodes, %zu flagged", fl->nnodes, fl->flagged);
   atl__plot_gp_head(gp, "fleet", title, fl->nnodes ? fl->nodes[0].device : "", png);
   fprintf(gp, "set ylabel \"deviation from the fleet median (%%)\"\nset xlabel \"op\"\nset grid ytics\n"
-              "set xrange [-0.6:%zu.6]\nset xtics rotate by 30 right font \",8\"\nset bmargin 12\nset key outside top\n",
+              "set xrange [-0.6:%zu.6]\nset xtics rotate by 90 right font \",8\"\nset bmargin 16\nset key outside top\n",
           fl->nops ? fl->nops - 1 : 0);
   fputs("plot ", gp);
   atl__plot_gp_file(gp, "fleet", "dat");
