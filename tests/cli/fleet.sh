@@ -77,6 +77,23 @@ PY
 mkdir -p "$WORK/report-node/data" && cp "$DATA/node-a/datasheet.json" "$WORK/report-node/data/"
 "$ATOMLAB" fleet "$WORK/report-node" "$DATA"/node-b "$DATA"/node-c >/dev/null 2>&1 && pass || fail "report folder"
 
+# names from files and folders reach Markdown, HTML and gnuplot only escaped
+mkdir -p "$WORK/poison"
+for n in a b c; do
+  mkdir -p "$WORK/poison/<b>node-$n|x"
+  python3 - "$DATA/node-$n/datasheet.json" "$WORK/poison/<b>node-$n|x/datasheet.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["device"]["name"] = "<script>alert(1)</script>|gpu`x`"
+d["rows"][0]["config"]["op"] = "fetch_add'\"; system(\"id\")"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+done
+"$ATOMLAB" fleet "$WORK/poison"/* -o "$WORK/p.md" -o "$WORK/p.html" --figures "$WORK/pfig" 2>"$WORK/err" &&
+  ! grep -q "<script>\|<b>" "$WORK/p.html" "$WORK/p.md" && grep -q '&lt;b&gt;node-a\\|x' "$WORK/p.md" &&
+  ! grep -q 'system("id")' "$WORK/pfig/fleet.dat" "$WORK/pfig/fleet.gp" && pass ||
+  fail "escaping: $(cat "$WORK/err"; grep -n 'script\|node-a' "$WORK/p.md" "$WORK/p.html" | head; grep system "$WORK/pfig"/*)"
+
 # bad input: one error line, exit 2, nothing written
 mkdir -p "$WORK/empty" "$WORK/bad" "$WORK/x/node-a"
 echo '{"not": "atomlab"}' >"$WORK/bad/r.json"
