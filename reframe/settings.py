@@ -19,6 +19,11 @@
 #   atomlab_tolerance           [lower, upper] fractions, e.g. [-0.05, null]: replaces references.json's
 #   atomlab_device              an id from `atomlab devices` (default: the best device of the node)
 
+import os
+
+# The local system's stage, output and performance logs: under the build tree, whatever folder ReFrame runs in.
+LOCAL_PREFIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'reframe')
+
 site_configuration = {
     'systems': [
         {
@@ -55,6 +60,7 @@ site_configuration = {
             'name': 'local',
             'descr': 'This machine: its best OpenCL or CUDA device (PoCL without a GPU)',
             'hostnames': [r'.*'],
+            'prefix': os.path.normpath(LOCAL_PREFIX),
             'modules_system': 'nomod',
             'partitions': [
                 {

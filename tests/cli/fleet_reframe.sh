@@ -12,7 +12,7 @@ ATOMLAB="$BUILD/$(basename "$ATOMLAB")" # the checks run it from their stage fol
 REFRAME=${ATL_REFRAME:-$ROOT/.venv/bin/reframe}
 [ -x "$REFRAME" ] || REFRAME=$(command -v reframe || true)
 if [ -z "$REFRAME" ]; then
-  echo "FAIL: reframe not found ($ROOT/.venv/bin/reframe or PATH): run scripts/setup-deps.sh"
+  echo "FAIL: reframe not found (${ATL_REFRAME:-$ROOT/.venv/bin/reframe}, or reframe on PATH): run scripts/setup-deps.sh"
   exit 1
 fi
 OUT="$BUILD/reframe"
