@@ -26,6 +26,7 @@
 #include "atomlab/process.h"
 #include "atomlab/plot.h"
 #include "atomlab/report.h"
+#include "atomlab/fleet.h"
 #include "atomlab/scatter.h"
 
 #endif
