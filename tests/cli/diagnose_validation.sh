@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# scripts/diagnose-validation.py in its CPU (dry) run over recorded exports, as scripts/gpu-diagnose-validate.sh
+# scripts/gpu/diagnose_validation.py in its CPU (dry) run over recorded exports, as scripts/gpu/diagnose.sh
 # leaves them: per-program exports (REAL H200 hist-case rows, the REAL H200 L2 rmw export, the SYNTHETIC
 # many-words CAS loop) merged with the manifest, then `analyse` (atomlab model util + model l2): validation.json
 # rows and summary, U never above 1.15, verdicts against the design, the advice's predicted speedup against the
 # measured one (POPC.INC, the hardware's own merging of a word's lanes, stands in for warp aggregation).
 . "$(dirname "$0")/lib.sh"
 DATA=$(cd "$(dirname "$0")/../data" && pwd)
-PY=$(cd "$(dirname "$0")/../../scripts" && pwd)/diagnose-validation.py
+PY=$(cd "$(dirname "$0")/../../scripts/gpu" && pwd)/diagnose_validation.py
 mkdir -p "$WORK/w" "$WORK/out"
 python3 - "$DATA/ncu-h200-hist-case-trim.csv" "$WORK/w" <<'PYEOF'
 import csv, sys

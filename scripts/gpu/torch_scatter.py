@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch as the in-run peer of `atomlab app scatter` (issue [scatter]), on the GPU machine.
+"""PyTorch as the in-run peer of `atomlab app scatter` on the GPU machine.
 
 Loads the arrays `atomlab app scatter --dump DIR` wrote (src-TYPE.bin, idx-DIST.bin and out-DIST.bin,
 raw little-endian), times on exactly those inputs dst.index_add_(0, idx, src), dst.scatter_add_(0,
@@ -8,7 +8,7 @@ the median of CUDA-event timings after a warm-up (dst zeroed before each, outsid
 and checks each result against atomlab's verified output: both must lie within the summation bound of
 the float64 sum, so they may differ by twice it (docs/scatter.md). Writes one JSON file.
 
-usage: peer-torch-scatter.py DIR --rows E --dim D --targets V [--dists LIST] [--reps N] -o OUT.json
+usage: torch_scatter.py DIR --rows E --dim D --targets V [--dists LIST] [--reps N] -o OUT.json
 """
 import argparse
 import json

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""The diagnosis's validation (issue [diagnose]): atomlab's shared-memory and L2 models against kernels
+"""The diagnosis's validation: atomlab's shared-memory and L2 models against kernels
 with known answers. Two steps, the second runs on any machine (the CPU's dry run over recorded files):
 
-  diagnose-validation.py merge W MANIFEST OUT.csv
-      joins the per-program ncu exports W/NAME.csv that scripts/gpu-diagnose-validate.sh kept into one raw
+  diagnose_validation.py merge W MANIFEST OUT.csv
+      joins the per-program ncu exports W/NAME.csv that scripts/gpu/diagnose.sh kept into one raw
       export, each launch with the columns program, source, expect_shared, expect_l2, alts (MANIFEST: one
       tab-separated line per program: name, source, expected shared verdict, expected L2 verdict,
       strategy=program pairs; "-" for none).
-  diagnose-validation.py analyse DIR [--atomlab PATH]
+  diagnose_validation.py analyse DIR [--atomlab PATH]
       runs `atomlab model util` (DIR/smem-table.csv) and `atomlab model l2` (DIR/same.csv, DIR/spread.csv;
       DIR/same-f32.csv and DIR/types.csv where present: the float same-address S and the kernels' float shares;
       DIR/cas-chain.csv or the launches of the program rmw-shared-f32-word-1w: the shared CAS loop's chain;
@@ -48,7 +48,7 @@ EXTRA = ("program", "source", "expect_shared", "expect_l2", "alts")
 # under 2%). EITHER: a launch with both units' atomics and idle DRAM, one of whose rows must be a bottleneck.
 DRAM_SATURATED, DRAM_PEAK_SHARE, FASTER = 0.9, 0.6, 1.15
 EITHER = "bottleneck (this unit or the other)"
-CHAIN_PROGRAM = "rmw-shared-f32-word-1w"  # scripts/gpu-diagnose-validate.sh: one warp a SM, f32 adds on one word
+CHAIN_PROGRAM = "rmw-shared-f32-word-1w"  # scripts/gpu/diagnose.sh: one warp a SM, f32 adds on one word
 
 
 def num(s):
@@ -135,17 +135,17 @@ def models(out, atomlab, progs, head, launches):
                  os.path.join(out, "smem-table.csv")] + dram
         if os.path.exists(os.path.join(out, "same.csv")):
             l2cmd += ["--same", os.path.join(out, "same.csv"), "--spread", os.path.join(out, "spread.csv")]
-        # round 6: the shared CAS loop's round trip (a private table's hot-word chain of float adds): cas-chain.csv,
+        # the shared CAS loop's round trip (a private table's hot-word chain of float adds): cas-chain.csv,
         # else the launches of the suite's one-warp-a-SM f32 loop (CHAIN_PROGRAM)
         chain = os.path.join(out, "cas-chain.csv")
         one = [d for d in launches if d.get("program") == CHAIN_PROGRAM]
         if not os.path.exists(chain) and one:
             write_raw(chain, head, one)
-        # round 5: the f32 same-address calibration and the kernels' float shares (from their SASS), where recorded
+        # the f32 same-address calibration and the kernels' float shares (from their SASS), where recorded
         for flag, name in (("--same-f32", "same-f32.csv"), ("--types", "types.csv"), ("--cas-chain", "cas-chain.csv")):
             if os.path.exists(os.path.join(out, name)):
                 l2cmd += [flag, os.path.join(out, name)]
-        # round 7: the bytes of the privatized kernels' table (their residency), where the run recorded them
+        # the bytes of the privatized kernels' table (their residency), where the run recorded them
         table = os.path.join(out, "private-table.txt")
         if os.path.exists(table):
             l2cmd += ["--private-table", open(table).read().strip()]
