@@ -21,6 +21,7 @@ static const struct cli_command commands[] = {
     {"plot", "figures (heatmaps, lines, strategy bars) of a result file, drawn with gnuplot", cmd_plot},
     {"compare", "two result files row by row, with a noise-aware verdict per configuration", cmd_compare},
     {"report", "a default characterization of one device: report.md, report.html, figures, data", cmd_report},
+    {"results", "'results index': results/README.md, the headline numbers, from the reference files", cmd_results},
     {"version", "print the version and the commit this binary was built from", cmd_version},
     {"help", "show this list, or `atomlab help COMMAND` for one command", cmd_help},
 };
