@@ -4,11 +4,11 @@
 # experiments/reference.json: its committed README.md is what the files say (--check passes), a changed number or a
 # missing page fails --check, writing gives the same page, files of a dirty or unknown commit are marked, every link
 # names a file, bad use exits 2. After a change to the plan's headlines, write the fixture's page again:
-#   atomlab results index --results tests/data/results-index/results
+#   atomlab results index --results tests/data/results-index
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
-FIX=tests/data/results-index/results
+FIX=tests/data/results-index
 "$ATOMLAB" results index --results "$FIX" --check >"$WORK/out" 2>&1 && pass || fail "--check on the fixture: $(cat "$WORK/out")"
 cp -r "$FIX" "$WORK/r"
 "$ATOMLAB" results index --results "$WORK/r" --check >/dev/null 2>&1 && pass || fail "--check on a copy"
