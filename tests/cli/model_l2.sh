@@ -56,10 +56,12 @@ expect_refused "--counters" model l2 --counters "$WORK/nonexistent.csv" --s-same
 { sed -n 1,2p "$NCU"; sed -n '11,12p' "$NCU"; } >"$WORK/red.csv"
 expect_refused "ATOM" model l2 --counters "$NCU" --same "$WORK/red.csv" --spread "$WORK/spread.csv"
 expect_refused "unknown option" model l2 --counters "$NCU" --bogus
-# profile --advice through a stand-in ncu on a REAL H100 launch (results/nvidia-h100/diagnose/programs.csv: the
+# profile --advice through a stand-in ncu on a REAL H100 launch (tests/data/h100-diagnose/programs.csv.gz: the
 # histogram app's global variant on one colour, launch 21) with the DRAM calibration of that run (dram.csv):
 # the L2 table's first line names the achievable share, and each priced strategy is listed, best recommended
-H100=$(cd "$(dirname "$0")/../../results/nvidia-h100/diagnose" && pwd)
+H100=$WORK/h100
+mkdir -p "$H100"
+for f in programs dram; do gzip -dc "$DATA/h100-diagnose/$f.csv.gz" >"$H100/$f.csv"; done
 { sed -n 1,2p "$H100/programs.csv"; grep '^"21",' "$H100/programs.csv"; } >"$WORK/hist-global.csv"
 fake_ncu "$WORK/ncu"
 export FAKE_NCU_CSV=$WORK/hist-global.csv FAKE_NCU_ARGS=$WORK/ncu-args
@@ -93,9 +95,11 @@ expect_refused "--same-f32" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1
 # SM with a 33280-byte table (8 without one, the launch's register limit); the warps' loads at the DRAM floor (no
 # streaming calibration: its share of peak), their loops at least the hot word's chain, 6 waves x 512 updates x 96
 # cycles at the launch's SM clock (1.98 GHz): 149 us; 82 + 149 us, the prediction 21.4x; profile takes the same inputs
-R6=$(cd "$(dirname "$0")/../../results/nvidia-h100/diagnose/round6/gpu/validate" && pwd)
+R6=$WORK/f32
+mkdir -p "$R6"
+for f in types same cas-chain; do gzip -dc "$DATA/h100-diagnose/f32-$f.csv.gz" >"$R6/$f.csv"; done
 HOT=$DATA/ncu-h100-scatter-hot-r6.csv
-L2IN=(--types "$R6/types.csv" --same-f32 "$R6/same-f32.csv" --cas-chain "$R6/cas-chain.csv")
+L2IN=(--types "$R6/types.csv" --same-f32 "$R6/same.csv" --cas-chain "$R6/cas-chain.csv")
 "$ATOMLAB" model l2 --counters "$HOT" --s-same 1.4,1.4 --s-spread 1.4,1.1 "${L2IN[@]}" --private-table 33280 \
   --advice >"$WORK/p.txt" 2>"$WORK/err" && pass || fail "model l2 --private-table: $(cat "$WORK/err")"
 grep -q '^chain of a shared word.s CAS loop .* E=1 96; private table 33280 bytes' "$WORK/p.txt" &&
