@@ -36,7 +36,7 @@ struct atl_report_inputs {
   const char *strategy_json, *strategy_log, *strategy_args; /**< args: the settings, for the text */
   const char *hist_json, *hist_log, *hist_args;
   const char *figures;
-  const char *smem_table;    /**< results/<device slug>/smem-table.csv */
+  const char *smem_table;    /**< the device's calibration table (atl_smem_table_find()); "" or NULL: none */
   const char *datasheet_rmw; /**< the datasheet's rmw rows (data/datasheet-rmw.json), or NULL */
   const struct atl_result_set *datasheet; /**< set by atl_report_write from datasheet_rmw: leave NULL */
   int cuda;
