@@ -116,7 +116,7 @@ struct atl_l2_calibration {
                                     residency */
   double round_trip;           /**< SM cycles of one dependent global load's round trip at a few warps a SM
                                     (atl_l2_round_trip: the cas-chain export's streaming launches); 0: not calibrated,
-                                    a private table's loads priced by their bytes (round 7) */
+                                    a private table's loads priced by their bytes */
 };
 
 /** Which access the counters imply at the busiest slice. */

@@ -77,7 +77,7 @@ assert r["strategy"] == "privatized" and abs(r["predicted_speedup"] / r["measure
 r = by[("scatter-hot-atomic", "L2")]      # the block variant's shared float CAS loops: far off (docs/model.md)
 assert r["predicted_speedup"] > 3 * r["measured_speedup"], r
 PYEOF
-# the evidence (round 6) on REAL H100 round-5b launches (tests/data/ncu-h100-shared-cas-r5b.csv): PyTorch's float
+# the evidence on REAL H100 launches (tests/data/ncu-h100-shared-cas-r5b.csv): PyTorch's float
 # histc on one key has shared CAS loops and a few global REDs on idle DRAM: "one of the two units binds", right where
 # its shared row is a bottleneck (the CAS pass); its uniform launches (DRAM 21-26%) stay unknown; the f32 word loop's
 # design decides; DRAM's "saturated" is 90% of the achievable share where dram.csv gives one

@@ -144,7 +144,7 @@ static void many_words(const struct atl_smem_counters *k, size_t i, const struct
   CHECK(i == 0 || (u->unit.bound && u->unit.u_lo > ATL_SMEM_U_MAX));
 }
 
-/* REAL H100 round-5b exports (wavefronts counted): a CAS instruction takes one pass beyond its wavefronts. The
+/* REAL H100 exports (wavefronts counted): a CAS instruction takes one pass beyond its wavefronts. The
  * float add loop (ATOMS.CAST.SPIN, 32 lanes on one word: 2 wavefronts, 3.0 cycles an instruction) is a bottleneck
  * only with it (2 passes: U 0.67); PyTorch's float histc on one key (the same loop) too; on uniform keys it is not. */
 static void h100_cas_pass(const struct atl_smem_counters *k, size_t i, const struct atl_smem_util *u)
