@@ -834,7 +834,7 @@ struct atl_smem_case_check {
   char utilization[32]; /**< U as the file writes it */
 };
 
-/** The files of a case-study folder, as scripts/gpu-smem.sh leaves them. */
+/** The files of a case-study folder: the calibration, the case study's rows and exports, the predictions. */
 struct atl_smem_case_study {
   char dir[1024];
   struct atl_smem_case_point *launches; /**< predict.csv (`model predict --runs ... -o`): none where absent */

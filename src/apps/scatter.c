@@ -303,7 +303,7 @@ static int64_t det_mismatches(const struct scatter_params *p, const uint32_t *id
   return wrong;
 }
 
-/* Raw little-endian arrays for a peer (scripts/peer-torch-scatter.py) to load: FOLDER/NAME-DIST.bin. */
+/* Raw little-endian arrays for a peer (scripts/gpu/torch_scatter.py) to load: FOLDER/NAME-DIST.bin. */
 static void dump_array(const char *folder, const char *name, const char *dist, const void *data, size_t bytes)
 {
   char path[1200];
@@ -966,7 +966,7 @@ static const struct atl_app_option scatter_options[] = {
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
     {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
      .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "
-             "little-endian) into DIR for a peer (scripts/peer-torch-scatter.py)"},
+             "little-endian) into DIR for a peer (scripts/gpu/torch_scatter.py)"},
     {0}};
 #undef P
 
