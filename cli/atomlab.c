@@ -22,6 +22,7 @@ static const struct cli_command commands[] = {
     {"compare", "two result files row by row, with a noise-aware verdict per configuration", cmd_compare},
     {"report", "a default characterization of one device: report.md, report.html, figures, data", cmd_report},
     {"fleet", "the nodes of a fleet compared op by op: each node's deviation, the outliers flagged", cmd_fleet},
+    {"results", "'results index': results/README.md, the headline numbers, from the reference files", cmd_results},
     {"version", "print the version and the commit this binary was built from", cmd_version},
     {"help", "show this list, or `atomlab help COMMAND` for one command", cmd_help},
 };

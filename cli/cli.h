@@ -236,7 +236,8 @@ void cli_print_failures(int failures);
 
 /** The commands' entry points: cmd_NAME in cli/cmd-NAME.c (atomlab.c's table gives each its name and summary). */
 #define CLI_COMMANDS(X)                                                                                                \
-  X(devices) X(rmw) X(strategy) X(app) X(calibrate) X(model) X(profile) X(hist_case) X(plot) X(compare) X(report) X(fleet)
+  X(devices) X(rmw) X(strategy) X(app) X(calibrate) X(model) X(profile) X(hist_case) X(plot) X(compare) X(report)     \
+      X(fleet) X(results)
 #define CLI_DECLARE_COMMAND(name) int cmd_##name(int argc, char **argv);
 CLI_COMMANDS(CLI_DECLARE_COMMAND)
 /** atomlab model l2 (cli/cmd-model-l2.c): argv[0] is "l2". */

@@ -24,7 +24,8 @@ static const char usage[] =
     "  --delay N     cycles from the first block's arrival to the common start  [20000]\n"
     "  --device ID   a CUDA device id or row number from 'atomlab devices'  [the best CUDA device]\n"
     "  --out PREFIX  write PREFIX.csv (the table) and PREFIX.json (metadata)\n"
-    "                [results/<device>/smem-table]\n"
+    "                [$XDG_CACHE_HOME or ~/.cache: atomlab/<device>/smem-table, where\n"
+    "                report finds it]\n"
     "  --quiet       no progress line\n\n"
     "On SIGINT or SIGTERM the points complete so far (every rep) are written to\n"
     "PREFIX.interrupted.csv and .json (\"complete\": false), never over the table of\n"
@@ -84,7 +85,7 @@ static int calibrate_smem(int argc, char **argv)
     case O_DEVICE: device = optarg; break;
     case O_OUT:
       if (!*optarg)
-        die_usage("--out is empty: a path prefix such as results/nvidia-h100/smem-table");
+        die_usage("--out is empty: a path prefix such as out/smem-table");
       out = optarg;
       break;
     case O_QUIET: quiet = 1; break;

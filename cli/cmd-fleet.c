@@ -31,7 +31,7 @@ static const char usage[] =
     "  --noise-factor C multiples of a row's own noise allowed  [2]\n"
     "  --floor PCT      the smallest deviation flagged, in %  [5]\n"
     "  --fail-on-outlier  exit 1 where a node is flagged (a gate for a scheduler's health check)\n"
-    "  --describe       what each field means (docs/metrics.md)\n\n"
+    "  --describe       what each field means (docs/design/metrics.md)\n\n"
     "Exit status: 0 compared and written, whatever it found: a flagged node is a finding, listed\n"
     "in the output, not a failure of the command; 1 an output or the figure could not be\n"
     "written, or --fail-on-outlier and a node is flagged; 2 bad usage: no DIR, a DIR with no\n"

@@ -23,8 +23,7 @@
  *                                                          registers first: one atomic per run and column
  * (float f32 only; any int type through atl_atomic_add). They call no barrier.
  *
- * Which for which keys (H100, f32, D = 64, E = 8 M rows into V = 1 M, reference run: scatter;
- * docs/design/scatter.md, "The library"): sorted or clustered keys,
+ * Which for which keys (H100, f32, D = 64, E = 8 M rows into V = 1 M; docs/design/scatter.md, "The library"): sorted or clustered keys,
  * atl_scatter_add_rows_warp_run (the run variant: 0.939 and 0.797 ms against one atomic per element's 1.267 and
  * 1.233); uniform keys, atl_scatter_add_row_warp is the atomic variant (2.474 ms), which the part variant's
  * L2-sized key ranges beat (1.532 ms), and a zipf head or a hot row needs a work-group's or a warp's

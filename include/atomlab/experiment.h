@@ -93,7 +93,7 @@ struct atl_spec {
 
 /** Most placements of an rmw row's array (--placements), and the span they spread over: on an H100 a contended
  *  cell's rate follows its lines' address bits 21 to 24, a pattern that repeats every 16 MiB (docs/design/method.md,
- *  "Placements"; results/nvidia-h100/truth/drift/). */
+ *  "Placements"). */
 #define ATL_MAX_PLACEMENTS 8
 #define ATL_PLACEMENT_SPAN ((size_t)16 << 20)
 

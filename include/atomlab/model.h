@@ -655,12 +655,30 @@ struct atl_smem_calibration_files {
 /**
  * Names the files of a calibration and makes their folder: PREFIX.csv and
  * .json, PREFIX.interrupted.csv and .json for the points of an interrupted
- * run (never over a complete table). @p prefix NULL: results/<device
- * slug>/smem-table for @p device. Returns 0, or ATL_EINVAL (a prefix too
- * long) or ATL_EIO (the folder) with a reason.
+ * run (never over a complete table). @p prefix NULL: smem-table in the
+ * user's cache folder of @p device (atl_cache_dir()). Returns 0, or
+ * ATL_EINVAL (a prefix too long, no cache folder) or ATL_EIO (the folder)
+ * with a reason.
  */
 int atl_smem_calibration_files(const char *prefix, const struct atl_device_info *device, int interrupted,
                                struct atl_smem_calibration_files *files, char *why, size_t why_len);
+
+/**
+ * The user's cache folder of the device @p slug (atl_device_slug()):
+ * $XDG_CACHE_HOME/atomlab/SLUG, else $HOME/.cache/atomlab/SLUG, where
+ * `atomlab calibrate` writes its tables. Returns 0, or ATL_EINVAL where
+ * neither variable is set or the path does not fit @p len.
+ */
+int atl_cache_dir(const char *slug, char *buf, size_t len);
+
+/**
+ * The shared-memory calibration table of the device @p slug: smem-table.csv
+ * in the user's cache folder (atl_cache_dir()), else the one shipped for
+ * that device: under $ATL_DATA_DIR/SLUG, the installed share/atomlab/SLUG,
+ * then the source tree's data/calibrations/SLUG (a build-tree run). Returns
+ * 0 with the path in @p path, or ATL_EINVAL where there is none.
+ */
+int atl_smem_table_find(const char *slug, char *path, size_t len);
 
 /**
  * Writes what a run did: its points, reps, launches, SMs, repeated samples and
@@ -816,7 +834,7 @@ struct atl_smem_case_check {
   char utilization[32]; /**< U as the file writes it */
 };
 
-/** The files of a case-study folder: predict.csv, hist-case.csv and validate.csv, any of them absent. */
+/** The files of a case-study folder: the calibration, the case study's rows and exports, the predictions. */
 struct atl_smem_case_study {
   char dir[1024];
   struct atl_smem_case_point *launches; /**< predict.csv (`model predict --runs ... -o`): none where absent */

@@ -1,14 +1,13 @@
 /*
- * Scatter-add of rows: out[idx[i]][:] += src[i][:], the operation of graph aggregation,
- * embedding backward, weighted bincount and mixture-of-experts combine. Variants: one atomic per element
- * (atomic), runs of equal consecutive keys summed in registers before one atomic per column (run), one
- * launch per range of keys whose output rows fit the L2 (part: P from the device's L2 size), and a deterministic variant
- * (det: scatter_det.c; bit-identical on every grid, checked bit for bit against a host emulation of its
- * order and by the output's hash in tests/cli/scatter.sh). Every element of the output
- * is checked: integers exactly; floats against a float64 host sum within the bound of recursive summation
- * in any order, |got - sum| <= g(n) * sum|x| with g(n) = (n-1)u / (1-(n-1)u), u = 2^-24, n the element's
- * number of contributions (docs/design/scatter.md). The run's yardsticks (yardsticks.c) come first: the
- * vendor's copy of the source rows and a read ceiling over them; every row's ratios are against both.
+ * Scatter-add of rows: out[idx[i]][:] += src[i][:], the operation of graph aggregation, embedding backward, weighted
+ * bincount and mixture-of-experts combine. Variants: one atomic per element (atomic), runs of equal consecutive keys
+ * summed in registers before one atomic per column (run), one launch per range of keys whose output rows fit the L2
+ * (part: P from the device's L2 size), and a deterministic variant (det: scatter_det.c; bit-identical on every grid,
+ * checked bit for bit against a host emulation of its order and by the output's hash in tests/cli/scatter.sh). Every
+ * element of the output is checked: integers exactly; floats against a float64 host sum within the bound of recursive
+ * summation in any order, |got - sum| <= g(n) * sum|x| with g(n) = (n-1)u / (1-(n-1)u), u = 2^-24, n the element's
+ * number of contributions (docs/design/scatter.md). The run's yardsticks (yardsticks.c) come first: the vendor's copy
+ * of the source rows and a read ceiling over them; every row's ratios are against both.
  */
 #include <math.h>
 #include <stddef.h>
@@ -304,7 +303,7 @@ static int64_t det_mismatches(const struct scatter_params *p, const uint32_t *id
   return wrong;
 }
 
-/* Raw little-endian arrays for a peer (scripts/peer-torch-scatter.py) to load: FOLDER/NAME-DIST.bin. */
+/* Raw little-endian arrays for a peer (scripts/gpu/torch_scatter.py) to load: FOLDER/NAME-DIST.bin. */
 static void dump_array(const char *folder, const char *name, const char *dist, const void *data, size_t bytes)
 {
   char path[1200];
@@ -550,7 +549,6 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
                         "sm_90 or later and f32 with dim a multiple of 4 or bf16 / f16 with dim a multiple of 8");
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
-  /* tma, the baseline for PyTorch's sm_90 method: bulk copies of whole rows, 16-byte granules */
   if (variant == VAR_TMA && (!dev->has_vector_f32_red || p->type == TYPE_F16 || p->dim * elem_bytes(p) % 16 != 0)) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "tma needs CUDA on sm_90 or later (cp.async.bulk, "
                         "cp.reduce.async.bulk), f32, bf16, u32 or i32 and rows of a multiple of 16 bytes");
@@ -967,7 +965,7 @@ static const struct atl_app_option scatter_options[] = {
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
     {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
      .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "
-             "little-endian) into DIR for a peer (scripts/peer-torch-scatter.py)"},
+             "little-endian) into DIR for a peer (scripts/gpu/torch_scatter.py)"},
     {0}};
 #undef P
 

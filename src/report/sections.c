@@ -235,18 +235,18 @@ static void instructions(const char *csv, const char *variant, char *out, size_t
 static void model(const struct atl_report_inputs *x, struct section *s)
 {
   md_text table;
-  atl__esc_md_str(table, sizeof table, x->smem_table);
-  if (access(x->smem_table, R_OK) != 0) {
+  atl__esc_md_str(table, sizeof table, x->smem_table ? x->smem_table : "");
+  if (x->smem_table == NULL || access(x->smem_table, R_OK) != 0) {
     if (x->cuda)
       snprintf(s->intro, sizeof s->intro,
-               "No calibration table for this device (%s does not exist): `atomlab calibrate smem` measures it "
-               "(seconds on a GPU), then `atomlab model query` and `atomlab profile` use it.",
-               table);
+               "No calibration table for this device (none in the user's cache folder, none shipped): `atomlab "
+               "calibrate smem` measures it (seconds on a GPU), then `atomlab model query` and `atomlab profile` "
+               "use it.");
     else
       snprintf(s->intro, sizeof s->intro,
-               "No calibration table for this device (%s does not exist). The shared-memory atomic model is "
-               "calibrated on CUDA devices: `atomlab calibrate smem` there writes the table.",
-               table);
+               "No calibration table for this device (none in the user's cache folder, none shipped). The "
+               "shared-memory atomic model is calibrated on CUDA devices: `atomlab calibrate smem` there writes "
+               "the table.");
     return;
   }
   struct atl_smem_table t;

@@ -19,7 +19,7 @@
  *     -> "round R offset_mb O gops G verified V" per offset (median of 5 launches)
  *
  * (issue [truth]: rows of one `atomlab rmw` process agree within 1-3% pass after pass, while eight processes
- * measuring the same cell spread by up to 64%, results/nvidia-h100/truth/drift/.) One contiguous cell at several
+ * measuring the same cell spread by up to 64%: docs/design/method.md.) One contiguous cell at several
  * offsets of one large allocation (OFFSETS x STRIDE_MB), in ROUNDS rounds, a 1 GiB memset between rounds when
  * TOUCH is 1, so it tells whether the rate follows the words' placement (the same offsets agree across rounds) or
  * the device's state (they do not). ORDER: up (offset after offset, the default), down (the offsets in reverse: a
@@ -30,7 +30,7 @@
  *     -> per launch "launch R O K gops G verified V fill F", then "smid ...", "cycles ...", "start_ns ..." (one value a
  *        block, in block order)
  *
- * (issue [truth]: a contended contiguous cell's level moves between processes at every placement.) Which
+ * (a contended contiguous cell's level moves between processes at every placement.) Which
  * SM ran each block (%smid), how long each block took (clock64 cycles) and when it started (globaltimer), at
  * OFFSETS offsets STRIDE_MB apart, each at ROTATIONS rotations of the work over the blocks (block b does block
  * (b + k x ceil(WORKGROUPS / ROTATIONS)) mod WORKGROUPS's work, as atomlab --rotate), under three ways of

@@ -7,7 +7,7 @@
  *   it sits above 1);
  * - CAS loops: each CAS counted once (the profile before this test counted it twice);
  * - loops with one lane per word: e = 1, flagged latency-bound (U only an upper bound).
- * Launch ids follow results/nvidia-h100/smem/gpu-smem-log.txt (each configuration launched twice).
+ * Launch ids follow the run's log (each configuration launched twice).
  */
 #include <stdlib.h>
 #include <string.h>
