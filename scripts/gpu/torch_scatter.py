@@ -3,7 +3,9 @@
 
 Loads the arrays `atomlab app scatter --dump DIR` wrote (src-TYPE.bin, idx-DIST.bin and out-DIST.bin,
 raw little-endian), times on exactly those inputs dst.index_add_(0, idx, src), dst.scatter_add_(0,
-idx expanded to src's shape, src) and index_add_ under torch.use_deterministic_algorithms(True), each
+idx expanded to src's shape, src), dst.index_put_((idx,), src, accumulate=True), dst.scatter_reduce_(0,
+idx expanded, src, "sum") (the fastest that agrees is also written as op "best", naming it) and
+index_add_ under torch.use_deterministic_algorithms(True), each
 the median of CUDA-event timings after a warm-up (dst zeroed before each, outside the timed region),
 and checks each result against atomlab's verified output: both must lie within the summation bound of
 the float64 sum, so they may differ by twice it (docs/design/scatter.md). Writes one JSON file.
@@ -69,9 +71,11 @@ def main():
         bound = (2 * g * absum).view(-1)
         dst = torch.zeros(V, D, dtype=torch.float32, device=dev)
         zero = dst.zero_
-        ops = {
+        ops = {  # every PyTorch op that does this job; the best of them is the yardstick ("best")
             "index_add_": lambda: dst.index_add_(0, idx, src),
             "scatter_add_": lambda: dst.scatter_add_(0, idx2, src),
+            "index_put_": lambda: dst.index_put_((idx,), src, accumulate=True),
+            "scatter_reduce_": lambda: dst.scatter_reduce_(0, idx2, src, "sum"),
         }
         if a.int32:  # the same keys as int32, which index_add_ also takes (atomlab's default key type)
             idx32 = idx.int()
@@ -83,6 +87,11 @@ def main():
             rows.append({"dist": dist, "op": name, "median_ms": med, "samples_ms": times, "agrees": ok,
                          "max_diff": float(diff.max())})
             print(f"{dist:10s} {name:28s} {med:10.3f} ms  agrees with atomlab: {ok}", flush=True)
+        mine = [r for r in rows if r["dist"] == dist and r["agrees"]]
+        if mine:  # the fastest op that agreed, under its own name too
+            b = min(mine, key=lambda r: r["median_ms"])
+            rows.append(dict(b, op="best", best_op=b["op"]))
+            print(f"{dist:10s} {'best: ' + b['op']:28s} {b['median_ms']:10.3f} ms", flush=True)
         if a.det_reps == 0:  # the deterministic mode skipped (a short GPU call)
             continue
         torch.use_deterministic_algorithms(True)
