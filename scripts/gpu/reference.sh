@@ -42,7 +42,12 @@ for n in "${want[@]}"; do
 done
 
 dirty=0
-if git rev-parse --git-dir >/dev/null 2>&1; then
+built=$($A version 2>/dev/null | sed -n 's/.*(commit \(.*\))$/\1/p')
+# A copy of the tree whose .git does not hold the binary's commit (a GPU machine's copy of a stale clone) cannot
+# judge the tree: the binary's own commit and its -dirty mark are then what the files record.
+if [ -n "$built" ] && git rev-parse --git-dir >/dev/null 2>&1 && ! git cat-file -e "${built%-dirty}^{commit}" 2>/dev/null; then
+  commit=${built%-dirty}
+elif git rev-parse --git-dir >/dev/null 2>&1; then
   commit=$(git rev-parse --short=12 HEAD)
   if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
     dirty=1
