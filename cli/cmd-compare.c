@@ -90,9 +90,14 @@ int cmd_compare(int argc, char **argv)
     atl_result_set_release(&a);
     die_usage("%s", why);
   }
-  if (strcmp(a.meta.device.name, b.meta.device.name) != 0 || strcmp(a.meta.device.backend, b.meta.device.backend) != 0)
+  if (strcmp(a.meta.device.name, b.meta.device.name) != 0 || strcmp(a.meta.device.backend, b.meta.device.backend) != 0) {
+    char names[4][sizeof a.meta.device.name]; /* the files' text, shown without its control characters */
     fprintf(stderr, "warning: A was measured on %s (%s), B on %s (%s): the ratios compare devices, not variants\n",
-            a.meta.device.name, a.meta.device.backend, b.meta.device.name, b.meta.device.backend);
+            atl_esc_terminal_str(names[0], sizeof names[0], a.meta.device.name),
+            atl_esc_terminal_str(names[1], sizeof names[1], a.meta.device.backend),
+            atl_esc_terminal_str(names[2], sizeof names[2], b.meta.device.name),
+            atl_esc_terminal_str(names[3], sizeof names[3], b.meta.device.backend));
+  }
   if (a.format_version != b.format_version)
     fprintf(stderr, "note: A has format_version %d, B %d: both are read as version %d rows\n", a.format_version,
             b.format_version, ATL_FORMAT_VERSION);
