@@ -28,6 +28,10 @@ static const char usage[] =
     "  --format F       table, csv or json  [table; with -o: from the extension]\n"
     "  -o FILE          write there (through a temporary name) instead of stdout\n"
     "  --describe       what each output field means (docs/metrics.md)\n\n"
+    "A file over 1 GiB is refused before it is read (ATL_MAX_INPUT=BYTES raises the cap).\n"
+    "Rows with a median under 1 ns or over a day per launch, or above 10^6 Gop/s, are\n"
+    "flagged implausible and left out of the ratios; a row that repeats an earlier row's\n"
+    "configuration of its file is listed as a duplicate.\n"
     "Exit status: 0 compared; 2 bad usage or a file that is not an atomlab result.\n";
 
 int cmd_compare(int argc, char **argv)
