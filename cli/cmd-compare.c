@@ -94,7 +94,8 @@ int cmd_compare(int argc, char **argv)
     atl_result_set_release(&a);
     die_usage("%s", why);
   }
-  if (strcmp(a.meta.device.name, b.meta.device.name) != 0 || strcmp(a.meta.device.backend, b.meta.device.backend) != 0) {
+  if (strcmp(a.meta.device.name, b.meta.device.name) != 0 ||
+      strcmp(a.meta.device.backend, b.meta.device.backend) != 0) {
     char names[4][sizeof a.meta.device.name]; /* the files' text, shown without its control characters */
     fprintf(stderr, "warning: A was measured on %s (%s), B on %s (%s): the ratios compare devices, not variants\n",
             atl_esc_terminal_str(names[0], sizeof names[0], a.meta.device.name),

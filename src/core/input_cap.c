@@ -40,8 +40,8 @@ uint64_t atl__input_cap(uint64_t fallback)
 
 void atl__input_over(char *why, size_t why_len, uint64_t size, uint64_t cap)
 {
-  snprintf(why, why_len, "%" PRIu64 " bytes is over the input cap of %" PRIu64 " bytes (raise it with ATL_MAX_INPUT=BYTES)",
-           size, cap);
+  snprintf(why, why_len, "%" PRIu64 " bytes is over the input cap of %" PRIu64
+           " bytes (raise it with ATL_MAX_INPUT=BYTES)", size, cap);
 }
 
 int atl__input_check(FILE *f, uint64_t fallback, char *why, size_t why_len)
