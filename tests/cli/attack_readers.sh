@@ -139,6 +139,19 @@ flip[len(flip) // 2] ^= 0xFF
 open(f"{sys.argv[1]}/flip.gz", "wb").write(bytes(flip))
 open(f"{sys.argv[1]}/plain.gz", "wb").write(b"not gzip at all, " * 2000)
 PY
+# --resume's refusal quotes the file's device name: shown without its escape sequences.
+SWEEP="--iters 5 --min-samples 2 --max-samples 2 --contention 1 --padding 1"
+# shellcheck disable=SC2086
+"$ATOMLAB" rmw $SWEEP --quiet -o "$WORK/real.json" >/dev/null 2>&1 || fail "a small rmw sweep failed"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["device"]["name"] = "evil\x1b[2J\rdev"
+json.dump(d, open(sys.argv[2], "w"))' "$WORK/real.json" "$WORK/real-esc.json"
+# shellcheck disable=SC2086
+expect_file_error "evil?[2J?dev" rmw $SWEEP --resume "$WORK/real-esc.json" -o "$WORK/out.json"
+no_control "$WORK/stderr" "the --resume refusal"
+
 export ATL_SW_ASSUME_CORESIDENT=2 # PoCL's one work-group: the text is read before anything runs
 for t in cut flip plain; do
   rm -f "$WORK/out.json"
