@@ -256,6 +256,7 @@ int atl_write_json(FILE *f, const struct atl_result_set *set);
  * Reads any atomlab result file (every kind; format_version 2, and version 1
  * files migrated: rmw, strategy and app rows): the run's facts, the device,
  * and every row (configuration, status, statistics, samples, metrics).
+ * A file over the size cap (atl_max_input()) is refused before it is read.
  * Returns 0, or ATL_EIO / ATL_EINVAL with a one-line reason in @p why.
  */
 int atl_read_json(const char *path, struct atl_result_set *set, char *why, size_t why_len);
