@@ -40,7 +40,9 @@ static void print_usage(FILE *f)
   fprintf(f, "\nRun `atomlab <command> --help` for the options of one command and\n"
              "`atomlab <command> --describe` for what its metrics mean (docs/design/metrics.md).\n"
              "Environment: ATL_BACKENDS=opencl,cuda limits the backends that are probed;\n"
-             "ATL_FAULT=KIND:N[+] makes the Nth backend call of KIND fail (tests; docs/design/reliability.md).\n");
+             "ATL_FAULT=KIND:N[+] makes the Nth backend call of KIND fail (tests; docs/design/reliability.md);\n"
+             "ATL_MAX_INPUT=BYTES raises the size cap of every file read whole (result files: 1 GiB;\n"
+             "a larger file is refused before it is read).\n");
 }
 
 static const struct cli_command *find_command(const char *name)
@@ -92,6 +94,10 @@ int main(int argc, char **argv)
   const struct cli_command *c = find_command(argv[1]);
   if (c == NULL)
     die_usage("unknown command '%s' (see 'atomlab --help')", argv[1]);
+  unsigned long long cap;
+  if (atl_max_input(&cap) != 0) /* the readers would take the default silently */
+    die_usage("ATL_MAX_INPUT '%s': a whole number of bytes from 1 to 4611686018427387904 is allowed",
+              getenv("ATL_MAX_INPUT"));
   /* --describe is one option for every command: no command parses it itself (the text: atl_describe). */
   for (int i = 2; i < argc; i++)
     if (strcmp(argv[i], "--describe") == 0) {

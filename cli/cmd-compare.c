@@ -28,6 +28,10 @@ static const char usage[] =
     "  --format F       table, csv or json  [table; with -o: from the extension]\n"
     "  -o FILE          write there (through a temporary name) instead of stdout\n"
     "  --describe       what each output field means (docs/design/metrics.md)\n\n"
+    "A file over 1 GiB is refused before it is read (ATL_MAX_INPUT=BYTES raises the cap).\n"
+    "Rows with a median under 1 ns or over a day per launch, or above 10^6 Gop/s, are\n"
+    "flagged implausible and left out of the ratios; a row that repeats an earlier row's\n"
+    "configuration of its file is listed as a duplicate.\n"
     "Exit status: 0 compared; 2 bad usage or a file that is not an atomlab result.\n";
 
 int cmd_compare(int argc, char **argv)
@@ -90,9 +94,15 @@ int cmd_compare(int argc, char **argv)
     atl_result_set_release(&a);
     die_usage("%s", why);
   }
-  if (strcmp(a.meta.device.name, b.meta.device.name) != 0 || strcmp(a.meta.device.backend, b.meta.device.backend) != 0)
+  if (strcmp(a.meta.device.name, b.meta.device.name) != 0 ||
+      strcmp(a.meta.device.backend, b.meta.device.backend) != 0) {
+    char names[4][sizeof a.meta.device.name]; /* the files' text, shown without its control characters */
     fprintf(stderr, "warning: A was measured on %s (%s), B on %s (%s): the ratios compare devices, not variants\n",
-            a.meta.device.name, a.meta.device.backend, b.meta.device.name, b.meta.device.backend);
+            atl_esc_terminal_str(names[0], sizeof names[0], a.meta.device.name),
+            atl_esc_terminal_str(names[1], sizeof names[1], a.meta.device.backend),
+            atl_esc_terminal_str(names[2], sizeof names[2], b.meta.device.name),
+            atl_esc_terminal_str(names[3], sizeof names[3], b.meta.device.backend));
+  }
   if (a.format_version != b.format_version)
     fprintf(stderr, "note: A has format_version %d, B %d: both are read as version %d rows\n", a.format_version,
             b.format_version, ATL_FORMAT_VERSION);

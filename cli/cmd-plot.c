@@ -40,10 +40,10 @@ static void notify(void *arg, enum atl_plot_event ev, const char *text)
 {
   (void)arg;
   static const char *const prefix[] = {"", "error: ", "warning: ", "note: "};
-  if (ev == ATL_PLOT_IMAGE)
-    printf("%s\n", text);
-  else
-    fprintf(stderr, "%s%s\n", prefix[ev], text);
+  FILE *to = ev == ATL_PLOT_IMAGE ? stdout : stderr;
+  fputs(prefix[ev], to);
+  atl_esc_terminal(to, text); /* the notes quote the file's names */
+  fputc('\n', to);
 }
 
 static int plot_command(int argc, char **argv)

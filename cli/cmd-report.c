@@ -75,7 +75,9 @@ static void make_dir(const char *path)
 /* A line the library tells: @p prefix (a string) before it, "error: " (a file it could not write) without one. */
 static void print_line(void *prefix, const char *text)
 {
-  fprintf(stderr, "%s%s\n", prefix ? (const char *)prefix : "error: ", text);
+  fputs(prefix ? (const char *)prefix : "error: ", stderr);
+  atl_esc_terminal(stderr, text); /* the lines quote the files' names */
+  fputc('\n', stderr);
 }
 
 /* `report --compare`: the report folders @p dirs side by side in the Markdown file @p out; an exit status. */

@@ -155,9 +155,12 @@ int cmd_rmw(int argc, char **argv)
     die(multi ? "measuring on several devices failed: out of host memory" : "out of host memory while measuring");
   free(specs);
   const struct atl_sweep_report rep = res.report;
-  if (rep.invalid)
+  if (rep.invalid) {
+    char first[sizeof rep.first_invalid]; /* quotes the file's values: shown without their control characters */
     fprintf(stderr, "measuring again %zu row%s of %s that fail%s validation (first: %s)\n", rep.invalid,
-            rep.invalid == 1 ? "" : "s", resume_path, rep.invalid == 1 ? "s" : "", rep.first_invalid);
+            rep.invalid == 1 ? "" : "s", resume_path, rep.invalid == 1 ? "s" : "",
+            atl_esc_terminal_str(first, sizeof first, rep.first_invalid));
+  }
   if (rep.reused)
     fprintf(stderr, "reused %zu rows from %s\n", rep.reused, resume_path);
   if (rep.kept || rep.dropped)

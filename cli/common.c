@@ -10,10 +10,14 @@
 
 const char *cli_argv0 = "atomlab";
 
+/* One line, whatever the message quotes from a file (a device name, a field's value, a path): its control
+ * characters are shown as '?', so a result file cannot move the cursor or rewrite the terminal's lines. */
 static void vreport(const char *fmt, va_list ap)
 {
+  char line[8192];
+  vsnprintf(line, sizeof line, fmt, ap);
   fputs("error: ", stderr);
-  vfprintf(stderr, fmt, ap);
+  atl_esc_terminal(stderr, line);
   fputc('\n', stderr);
 }
 

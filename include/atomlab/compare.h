@@ -29,6 +29,7 @@ struct atl_row_times {
   double median, q1, q3; /**< ms per launch */
   size_t samples;        /**< raw samples they come from (0: the row's statistics as recorded) */
   double spread;         /**< the row's repeat_spread (--repeat), 0 where measured once */
+  const char *implausible; /**< why its time or rate cannot be a measurement (then not timed), or NULL */
 };
 
 void atl_row_times(const struct atl_row *row, struct atl_row_times *out);
@@ -42,13 +43,15 @@ struct atl_compare_pair {
   char flags[128];          /**< "A:error", "B:not-verified", then the notes: "instructions-differ", "iters-differ", "noisy" */
   int flagged;              /**< a side not ok or not verified */
   unsigned notes;           /**< ATL_COMPARE_* : the two rows did not run the same work */
+  unsigned duplicate;       /**< 1: a, 2: b has the configuration of an earlier row of its own set */
 };
 
 /** Notes of a pair: other atomic instructions, iteration counts more than 25% apart, or a side whose noise
  *  stayed above its run's target (its verdict is the weaker for it). */
 enum { ATL_COMPARE_INSTRUCTIONS = 1, ATL_COMPARE_ITERS = 2, ATL_COMPARE_NOISY = 4 };
 
-/** A comparison: the pairs (A's rows in order, then B's unmatched ones) and their summary. */
+/** A comparison: the pairs (A's rows in order, then B's unmatched ones) and their summary. An unmatched row that
+ *  repeats an earlier row's configuration of its own set counts as a duplicate, not as only_a / only_b. */
 struct atl_comparison {
   double threshold; /**< relative difference of the medians that counts */
   struct atl_compare_pair *pairs;
@@ -56,6 +59,8 @@ struct atl_comparison {
   size_t counts[ATL_VERDICT_COUNT], only_a, only_b, flagged, timed, instructions_differ, iters_differ,
       noisy;
   double geomean; /**< of B/A time ratios over the pairs both timed (0 if none) */
+  size_t duplicates_a, duplicates_b; /**< rows with the configuration of an earlier row of the same set */
+  size_t implausible;                /**< rows of either set whose time or rate is no measurement */
 };
 
 /**

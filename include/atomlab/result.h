@@ -143,6 +143,13 @@ int atl_row_config_number(struct atl_row *row, const char *name, double value);
 /** The configuration value @p name as text, or NULL when the row has none. */
 const char *atl_row_config(const struct atl_row *row, const char *name);
 
+/** Whether the row has the configuration value @p name and it is @p value (a row read from a file may lack any
+ *  field: a row of another kind). */
+int atl_row_config_is(const struct atl_row *row, const char *name, const char *value);
+
+/** The configuration value @p name as text, or @p fallback when the row has none (for printing). */
+const char *atl_row_config_or(const struct atl_row *row, const char *name, const char *fallback);
+
 /** Sets (or adds) the metric @p name; the unit and hint come from atl_metric_info(). */
 void atl_row_metric_set(struct atl_row *row, const char *name, double value);
 
@@ -233,15 +240,38 @@ int atl_write_csv(FILE *f, const struct atl_result_set *set);
 /** Writes one CSV field, quoted (with quotes doubled) when it holds a comma, quote or newline. */
 void atl_csv_field(FILE *f, const char *s);
 
+/**
+ * Writes text that came from a file (a device name, a configuration value, a path) for a terminal: printable
+ * ASCII and whole UTF-8 characters stay, every control character (escape sequences, carriage returns, newlines,
+ * C1 controls) and every byte of a broken UTF-8 sequence becomes '?'.
+ */
+void atl_esc_terminal(FILE *f, const char *s);
+
+/** atl_esc_terminal() into @p buf (terminated where @p len > 0, whole characters only); returns @p buf. */
+char *atl_esc_terminal_str(char *buf, size_t len, const char *s);
+
 int atl_write_json(FILE *f, const struct atl_result_set *set);
 
 /**
  * Reads any atomlab result file (every kind; format_version 2, and version 1
  * files migrated: rmw, strategy and app rows): the run's facts, the device,
  * and every row (configuration, status, statistics, samples, metrics).
+ * A file over the size cap (atl_max_input()) is refused before it is read.
  * Returns 0, or ATL_EIO / ATL_EINVAL with a one-line reason in @p why.
  */
 int atl_read_json(const char *path, struct atl_result_set *set, char *why, size_t why_len);
+
+/** The default of the size cap every reader of a whole file applies (1 GiB: a sweep of 100,000 rows, the
+ *  --max-rows default, writes about 200 MB of JSON). */
+#define ATL_MAX_INPUT_DEFAULT (1ull << 30)
+
+/**
+ * The size cap of result files: the environment variable ATL_MAX_INPUT (bytes) where set, else
+ * ATL_MAX_INPUT_DEFAULT. A file over it is refused before it is read, with a reason naming the size and the cap.
+ * Returns 0, or ATL_EINVAL where ATL_MAX_INPUT is set but not a whole number from 1 to 2^62 (@p bytes then holds
+ * the default, which the readers use).
+ */
+int atl_max_input(unsigned long long *bytes);
 
 /** atl_read_json() on text in memory; @p name labels the reasons. */
 int atl_parse_json(const char *text, const char *name, struct atl_result_set *set, char *why, size_t why_len);

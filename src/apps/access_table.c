@@ -112,7 +112,7 @@ ATL__APP_RUN(access, atl_app_access_table)
 static double threads_of(const struct atl_result_set *set, const char *config)
 {
   for (size_t i = 0; i < set->count; i++) {
-    const char *slash = strchr(atl_row_config(&set->rows[i], "variant"), '/');
+    const char *slash = strchr(atl_row_config_or(&set->rows[i], "variant", ""), '/');
     if (slash && strcmp(slash + 1, config) == 0)
       return atl_row_metric(&set->rows[i], "threads", 0);
   }
@@ -127,8 +127,8 @@ static void access_view(FILE *f, const void *params, const struct atl_result_set
           "op", configs[0], configs[1], configs[2], atl_type_name((enum atl_type)p->type),
           threads_of(set, configs[0]), threads_of(set, configs[1]));
   for (size_t i = 0; i < set->count; i += 3) {
-    const char *slash = strchr(atl_row_config(&set->rows[i], "variant"), '/');
-    const char *variant = atl_row_config(&set->rows[i], "variant");
+    const char *slash = strchr(atl_row_config_or(&set->rows[i], "variant", ""), '/');
+    const char *variant = atl_row_config_or(&set->rows[i], "variant", "");
     fprintf(f, "%-10.*s", slash ? (int)(slash - variant) : 48, variant);
     for (size_t k = i; k < i + 3 && k < set->count; k++) {
       const struct atl_row *ar = &set->rows[k];

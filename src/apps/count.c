@@ -205,7 +205,7 @@ int atl_app_count(atl_context_t ctx, const struct atl_count_params *p, const str
   if (!err && p->want_cub)
     err = run_cub(&r, tm, out);
   for (size_t i = 0; i < out->count; i++)
-    if (strcmp(atl_row_config(&out->rows[i], "app"), "count") == 0) {
+    if (atl_row_config_is(&out->rows[i], "app", "count")) {
       atl_row_metric_set(&out->rows[i], "containers", (double)p->containers);
       atl_row_metric_set(&out->rows[i], "items", p->items);
       atl_row_metric_set(&out->rows[i], "bytes", (double)r.bytes);

@@ -457,7 +457,7 @@ static void add_cub_ratios(struct atl_result_set *out, size_t first)
   double cub = 0;
   for (size_t i = first; i < out->count; i++) {
     const struct atl_row *row = &out->rows[i];
-    const char *variant = atl_row_config(row, "variant");
+    const char *variant = atl_row_config_or(row, "variant", "");
     size_t len = strlen(variant);
     if (len > 4 && strcmp(variant + len - 4, "/cub") == 0 && row->status == ATL_STATUS_OK && row->verified)
       cub = atl_row_metric(row, "gbps", 0);

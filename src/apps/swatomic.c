@@ -515,7 +515,7 @@ static struct atl_row *find_row(struct atl_result_set *set, size_t from, const c
 {
   for (size_t i = from; i < set->count; i++) {
     struct atl_row *r = &set->rows[i];
-    if (strcmp(atl_row_config(r, "variant"), variant) == 0 && atl_row_metric(r, "workgroups", 0) == groups &&
+    if (atl_row_config_is(r, "variant", variant) && atl_row_metric(r, "workgroups", 0) == groups &&
         r->status == ATL_STATUS_OK && r->verified && r->time_ms.median > 0)
       return r;
   }

@@ -13,7 +13,7 @@
 static const struct atl_row *find(const struct atl_result_set *set, const char *variant)
 {
   for (size_t i = 0; i < set->count; i++)
-    if (strcmp(atl_row_config(&set->rows[i], "variant"), variant) == 0)
+    if (atl_row_config_is(&set->rows[i], "variant", variant))
       return &set->rows[i];
   return NULL;
 }
@@ -50,7 +50,7 @@ static void write_model(FILE *f, const struct atl_result_set *set, const struct 
   size_t n = 0;
   for (size_t i = 0; i < set->count && n < ATL__SW_MAX_GRIDS; i++) {
     const struct atl_row *r = &set->rows[i];
-    if (strcmp(atl_row_config(r, "variant"), "software") != 0 || atl_row_metric(r, "predicted_speedup", -1) < 0)
+    if (!atl_row_config_is(r, "variant", "software") || atl_row_metric(r, "predicted_speedup", -1) < 0)
       continue;
     err[0][n] = atl_row_metric(r, "system_model_error", 0);
     err[1][n] = atl_row_metric(r, "software_model_error", 0);

@@ -11,6 +11,29 @@ static const char *const verdict_names[ATL_VERDICT_COUNT] = {"same", "faster", "
 
 const char *atl_verdict_name(enum atl_verdict v) { return (unsigned)v < ATL_VERDICT_COUNT ? verdict_names[v] : "?"; }
 
+/* The bounds outside which a time or rate is no measurement but a broken or forged file. */
+static const struct {
+  double min_ms, max_ms, max_gops;
+} bounds = {
+    /* a launch costs microseconds on any device, so a median under 1 ns per launch is no timing */
+    1e-6,
+    /* the timing budget ends a run in minutes, so no launch it timed lasted a day */
+    86400e3,
+    /* 10^6 Gop/s (a peta-op per second) is over 100 times what any device's atomic units retire */
+    1e6,
+};
+
+static const char *implausible(double median_ms, double gops)
+{
+  if (!isfinite(median_ms) || median_ms < bounds.min_ms)
+    return "a median below 1 ns per launch";
+  if (median_ms > bounds.max_ms)
+    return "a median above a day per launch";
+  if (!isfinite(gops) || gops > bounds.max_gops)
+    return "a rate above 10^6 Gop/s";
+  return NULL;
+}
+
 void atl_row_times(const struct atl_row *r, struct atl_row_times *t)
 {
   memset(t, 0, sizeof *t);
@@ -28,6 +51,8 @@ void atl_row_times(const struct atl_row *r, struct atl_row_times *t)
   }
   t->timed = r->status == ATL_STATUS_OK && t->median > 0 && t->q1 > 0 && t->q3 >= t->q1;
   t->spread = atl_row_metric(r, "repeat_spread", 0);
+  if (t->timed && (t->implausible = implausible(t->median, atl_row_metric(r, "gops", 0))) != NULL)
+    t->timed = 0;
 }
 
 /* A difference beyond the threshold counts only where the IQR intervals are
@@ -51,10 +76,15 @@ static enum atl_verdict decide(const struct atl_row_times *a, const struct atl_r
   return ATL_VERDICT_UNCLEAR;
 }
 
-static void add_flags(char *flags, size_t len, const char *side, const struct atl_row *r)
+static void add_flags(char *flags, size_t len, const char *side, const struct atl_row *r,
+                      const struct atl_row_times *t, int duplicate)
 {
   size_t used = strlen(flags);
-  if (r->status != ATL_STATUS_OK)
+  if (duplicate)
+    used += (size_t)snprintf(flags + used, len - used, "%s%s:duplicate", used ? "," : "", side);
+  if (t->implausible)
+    snprintf(flags + used, len - used, "%s%s:implausible", used ? "," : "", side);
+  else if (r->status != ATL_STATUS_OK)
     snprintf(flags + used, len - used, "%s%s:%s", used ? "," : "", side, atl_status_name(r->status));
   else if (!r->verified)
     snprintf(flags + used, len - used, "%s%s:not-verified", used ? "," : "", side);
@@ -136,10 +166,13 @@ static void summarize(struct atl_comparison *c)
   double logsum = 0;
   for (size_t i = 0; i < c->count; i++) {
     const struct atl_compare_pair *p = &c->pairs[i];
+    c->duplicates_a += (p->duplicate & 1) != 0;
+    c->duplicates_b += (p->duplicate & 2) != 0;
+    c->implausible += (p->a && p->ta.implausible) + (p->b && p->tb.implausible);
     if (!p->b)
-      c->only_a++;
+      c->only_a += !(p->duplicate & 1);
     else if (!p->a)
-      c->only_b++;
+      c->only_b += !(p->duplicate & 2);
     else {
       c->counts[p->verdict]++;
       c->flagged += p->flagged;
@@ -155,17 +188,51 @@ static void summarize(struct atl_comparison *c)
   c->geomean = c->timed ? exp(logsum / (double)c->timed) : 0;
 }
 
+/* The row keys of one set, sorted with their row's index, to find repeats. */
+struct keyed {
+  char key[640];
+  size_t index;
+};
+
+static int by_key(const void *x, const void *y)
+{
+  const struct keyed *a = x, *b = y;
+  const int c = strcmp(a->key, b->key);
+  return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* dup[i] = 1 where row i has the whole configuration of an earlier row of @p s (a row written twice, or a forged
+ * one): never a configuration of its own. Returns 0 or ATL_ENOMEM. */
+static int mark_duplicates(const struct atl_result_set *s, char *dup)
+{
+  struct keyed *k = malloc((s->count + 1) * sizeof *k);
+  if (k == NULL)
+    return ATL_ENOMEM;
+  for (size_t i = 0; i < s->count; i++) {
+    atl_row_key(&s->rows[i], k[i].key, sizeof k[i].key);
+    k[i].index = i;
+  }
+  qsort(k, s->count, sizeof *k, by_key);
+  for (size_t i = 1; i < s->count; i++)
+    dup[k[i].index] = strcmp(k[i].key, k[i - 1].key) == 0;
+  free(k);
+  return 0;
+}
+
 int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, double threshold, const char *ignore,
                 struct atl_comparison *out)
 {
   memset(out, 0, sizeof *out);
   out->threshold = threshold;
   out->pairs = calloc(a->count + b->count + 1, sizeof *out->pairs);
-  char *taken = calloc(b->count + 1, 1);
+  char *taken = calloc(b->count + 1, 1), *dup_a = calloc(a->count + 1, 1), *dup_b = calloc(b->count + 1, 1);
   char(*keys)[640] = malloc((b->count + 1) * sizeof *keys);
-  if (out->pairs == NULL || taken == NULL || keys == NULL) {
+  if (out->pairs == NULL || taken == NULL || keys == NULL || dup_a == NULL || dup_b == NULL ||
+      mark_duplicates(a, dup_a) || mark_duplicates(b, dup_b)) {
     free(taken);
     free(keys);
+    free(dup_a);
+    free(dup_b);
     atl_comparison_release(out);
     return ATL_ENOMEM;
   }
@@ -175,22 +242,24 @@ int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, 
     struct atl_compare_pair *p = &out->pairs[out->count++];
     char key[640];
     p->a = &a->rows[i];
+    p->duplicate = dup_a[i] ? 1 : 0;
     atl_row_times(p->a, &p->ta);
     match_key(p->a, ignore, key, sizeof key);
     for (size_t j = 0; j < b->count && !p->b; j++)
       if (!taken[j] && strcmp(key, keys[j]) == 0) {
         taken[j] = 1;
         p->b = &b->rows[j];
+        p->duplicate |= dup_b[j] ? 2 : 0;
       }
     if (p->b) {
       atl_row_times(p->b, &p->tb);
       p->verdict = decide(&p->ta, &p->tb, threshold, &p->ratio);
       /* two rows with no time and one status (unsupported against unsupported, or a model's derived row
        * against itself): the outcome did not change */
-      if (!p->ta.timed && !p->tb.timed && p->a->status == p->b->status)
+      if (!p->ta.timed && !p->tb.timed && p->a->status == p->b->status && !p->ta.implausible && !p->tb.implausible)
         p->verdict = ATL_VERDICT_SAME;
-      add_flags(p->flags, sizeof p->flags, "A", p->a);
-      add_flags(p->flags, sizeof p->flags, "B", p->b);
+      add_flags(p->flags, sizeof p->flags, "A", p->a, &p->ta, p->duplicate & 1);
+      add_flags(p->flags, sizeof p->flags, "B", p->b, &p->tb, p->duplicate & 2);
       p->flagged = p->flags[0] != '\0';
       add_notes(p);
     }
@@ -199,10 +268,13 @@ int atl_compare(const struct atl_result_set *a, const struct atl_result_set *b, 
     if (!taken[j]) {
       struct atl_compare_pair *p = &out->pairs[out->count++];
       p->b = &b->rows[j];
+      p->duplicate = dup_b[j] ? 2 : 0;
       atl_row_times(p->b, &p->tb);
     }
   free(taken);
   free(keys);
+  free(dup_a);
+  free(dup_b);
   summarize(out);
   return 0;
 }

@@ -36,6 +36,9 @@ static void label(const struct atl_row *r, char *out, size_t len)
     if (n > 0)
       used = used + (size_t)n < len ? used + (size_t)n : len - 1;
   }
+  char raw[256];
+  snprintf(raw, sizeof raw, "%s", out);
+  atl_esc_terminal_str(out, len, raw); /* a value from the file must not drive the terminal */
 }
 
 /* The configuration fields any row of either set has, in the order they first appear: the CSV and JSON columns. */
@@ -91,7 +94,7 @@ static void write_table(FILE *out, const struct atl_comparison *c)
       continue;
     char lab[256];
     label(p->a ? p->a : p->b, lab, sizeof lab);
-    fprintf(out, "only in %s: %s\n", p->a ? "A" : "B", lab);
+    fprintf(out, "%s %s: %s\n", p->duplicate ? "duplicate in" : "only in", p->a ? "A" : "B", lab);
   }
   size_t matched = 0;
   for (int v = 0; v < ATL_VERDICT_COUNT; v++)
@@ -101,6 +104,13 @@ static void write_table(FILE *out, const struct atl_comparison *c)
     fprintf(out, "%s%zu %s", v ? ", " : "", c->counts[v], atl_verdict_name((enum atl_verdict)v));
   fprintf(out, "), %zu only in A, %zu only in B, %zu flagged; threshold %g%%\n", c->only_a, c->only_b, c->flagged,
           c->threshold * 100);
+  if (c->duplicates_a || c->duplicates_b)
+    fprintf(out, "duplicates: %zu rows of A and %zu of B repeat the configuration of an earlier row of their file "
+                 "(flag duplicate; unmatched ones are listed as duplicates, not as only in one file)\n",
+            c->duplicates_a, c->duplicates_b);
+  if (c->implausible)
+    fprintf(out, "implausible: %zu rows have a median below 1 ns or above a day per launch, or a rate above 10^6 "
+                 "Gop/s: no measurement, left out of the ratios (flag implausible)\n", c->implausible);
   if (c->timed)
     fprintf(out, "geometric mean of B/A time over %zu rows: %.4f (B is %.3fx the speed of A)\n", c->timed, c->geomean,
             1 / c->geomean);
@@ -136,7 +146,9 @@ static void write_csv(FILE *out, const struct atl_comparison *c, const struct fi
       else
         fprintf(out, ",,,,,");
     }
-    const char *v = !p->b ? "only_a" : !p->a ? "only_b" : atl_verdict_name(p->verdict);
+    const char *v = !p->b ? (p->duplicate ? "duplicate_a" : "only_a")
+                    : !p->a ? (p->duplicate ? "duplicate_b" : "only_b")
+                            : atl_verdict_name(p->verdict);
     if (p->a && p->b && p->ta.timed && p->tb.timed)
       fprintf(out, "%.6f,%s,", p->ratio, v);
     else
@@ -162,6 +174,8 @@ static cJSON *row_side_json(const struct atl_row *r, const struct atl_row_times 
 {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "status", atl_status_name(r->status));
+  if (t->implausible)
+    cJSON_AddStringToObject(o, "implausible", t->implausible);
   cJSON_AddBoolToObject(o, "verified", r->verified);
   cJSON_AddNumberToObject(o, "median_ms", t->median);
   cJSON_AddNumberToObject(o, "q1_ms", t->q1);
@@ -183,6 +197,7 @@ static void write_json(FILE *out, const char *const *paths, const struct atl_res
   cJSON_AddItemToObject(root, "b", side_json(paths[1], b));
   cJSON *rows = cJSON_AddArrayToObject(root, "rows");
   cJSON *only_a = cJSON_AddArrayToObject(root, "only_a"), *only_b = cJSON_AddArrayToObject(root, "only_b");
+  cJSON *dup_a = cJSON_AddArrayToObject(root, "duplicate_a"), *dup_b = cJSON_AddArrayToObject(root, "duplicate_b");
   for (size_t i = 0; i < c->count; i++) {
     const struct atl_compare_pair *p = &c->pairs[i];
     const struct atl_row *any = p->a ? p->a : p->b;
@@ -194,7 +209,7 @@ static void write_json(FILE *out, const char *const *paths, const struct atl_res
                                 any->config[v].is_number ? cJSON_CreateNumber(strtod(any->config[v].text, NULL))
                                                          : cJSON_CreateString(any->config[v].text));
     if (!p->a || !p->b) {
-      cJSON_AddItemToArray(p->a ? only_a : only_b, o);
+      cJSON_AddItemToArray(p->a ? (p->duplicate ? dup_a : only_a) : (p->duplicate ? dup_b : only_b), o);
       continue;
     }
     cJSON_AddItemToObject(o, "a", row_side_json(p->a, &p->ta));
@@ -210,6 +225,9 @@ static void write_json(FILE *out, const char *const *paths, const struct atl_res
     cJSON_AddNumberToObject(sum, atl_verdict_name((enum atl_verdict)v), (double)c->counts[v]);
   cJSON_AddNumberToObject(sum, "only_a", (double)c->only_a);
   cJSON_AddNumberToObject(sum, "only_b", (double)c->only_b);
+  cJSON_AddNumberToObject(sum, "duplicate_a", (double)c->duplicates_a);
+  cJSON_AddNumberToObject(sum, "duplicate_b", (double)c->duplicates_b);
+  cJSON_AddNumberToObject(sum, "implausible", (double)c->implausible);
   cJSON_AddNumberToObject(sum, "flagged", (double)c->flagged);
   cJSON_AddNumberToObject(sum, "instructions_differ", (double)c->instructions_differ);
   cJSON_AddNumberToObject(sum, "iters_differ", (double)c->iters_differ);

@@ -4,6 +4,7 @@
  * out as well. */
 #include <string.h>
 
+#include "atomlab/result.h"
 #include "escape.h"
 
 static int is_alnum(unsigned char c)
@@ -162,4 +163,53 @@ void atl__esc_url(FILE *o, const char *s)
     else
       fprintf(o, "%%%02X", *p);
   }
+}
+
+/* The length of the character at @p p a terminal may show as it is: 1 for printable ASCII, 2 to 4 for a whole,
+ * shortest-form UTF-8 character other than a C1 control (U+0080 to U+009F, which some terminals obey as
+ * ESC sequences); 0 for anything else (a control character, a stray or cut UTF-8 byte). */
+static size_t term_char(const unsigned char *p)
+{
+  if (is_print(*p))
+    return 1;
+  size_t n = *p >= 0xc2 && *p <= 0xdf ? 2 : *p >= 0xe0 && *p <= 0xef ? 3 : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+  for (size_t k = 1; k < n; k++)
+    if ((p[k] & 0xc0) != 0x80)
+      return 0;
+  if ((n == 2 && *p == 0xc2 && p[1] < 0xa0) || (n == 3 && *p == 0xe0 && p[1] < 0xa0) ||
+      (n == 4 && ((*p == 0xf0 && p[1] < 0x90) || (*p == 0xf4 && p[1] > 0x8f))))
+    return 0;
+  return n;
+}
+
+void atl_esc_terminal(FILE *o, const char *s)
+{
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    const size_t n = term_char(p);
+    if (n == 0)
+      fputc('?', o);
+    else
+      fwrite(p, 1, n, o);
+    p += n ? n : 1;
+  }
+}
+
+char *atl_esc_terminal_str(char *buf, size_t len, const char *s)
+{
+  if (len == 0)
+    return buf;
+  size_t used = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    const size_t n = term_char(p), w = n ? n : 1;
+    if (used + w + 1 > len)
+      break; /* never half a character */
+    if (n == 0)
+      buf[used] = '?';
+    else
+      memcpy(buf + used, p, n);
+    used += w;
+    p += w;
+  }
+  buf[used] = '\0';
+  return buf;
 }

@@ -100,8 +100,9 @@ static int same_group(const struct atl_row *a, const struct atl_row *b, const ch
 
 static void group_name(const struct atl_row *r, char *out, size_t len)
 {
-  snprintf(out, len, "%s %s %s (%s memory, result %s)", atl_row_config(r, "pattern"), atl_row_config(r, "op"),
-           atl_row_config(r, "type"), atl_row_config(r, "space"), atl_row_config(r, "result"));
+  snprintf(out, len, "%s %s %s (%s memory, result %s)", atl_row_config_or(r, "pattern", "?"),
+           atl_row_config_or(r, "op", "?"), atl_row_config_or(r, "type", "?"), atl_row_config_or(r, "space", "?"),
+           atl_row_config_or(r, "result", "?"));
 }
 
 static double num(const struct atl_row *r, const char *name) { return atl_row_number(r, name, -1); }
@@ -204,16 +205,18 @@ int atl_findings_rmw(const struct atl_result_set *set, struct atl_findings *out)
         continue;
       if (ratio_of(b, rate_of(u), &r, &lo, &hi)) {
         times(x, sizeof x, r, lo, hi);
-        if (!add(out, "red-atom", r, lo, hi, "%s %s: with the result unused (a reduction, RED on NVIDIA) it runs "
-                 "%s %s than with the result used (ATOM), %.4g against %.4g Gop/s.", atl_row_config(base, "pattern"),
-                 atl_row_config(base, "op"), x, r >= 1 ? "faster" : "slower", b.v, rate_of(u).v))
+        if (!add(out, "red-atom", r, lo, hi,
+                 "%s %s: with the result unused (a reduction, RED on NVIDIA) it runs "
+                 "%s %s than with the result used (ATOM), %.4g against %.4g Gop/s.",
+                 atl_row_config_or(base, "pattern", "?"), atl_row_config_or(base, "op", "?"), x,
+                 r >= 1 ? "faster" : "slower", b.v, rate_of(u).v))
           return ATL_ENOMEM;
       }
       break;
     }
     /* Per clock and per compute unit, beside the GTC 2013 (Kepler) figures, for the first group only */
-    if (dev->clock_mhz > 0 && dev->compute_units > 0 && strcmp(atl_row_config(base, "pattern"), "contiguous") == 0 &&
-        strcmp(atl_row_config(base, "op"), "fetch_add") == 0) {
+    if (dev->clock_mhz > 0 && dev->compute_units > 0 && atl_row_config_is(base, "pattern", "contiguous") &&
+        atl_row_config_is(base, "op", "fetch_add")) {
       const double per_clock = b.v * 1e9 / (dev->clock_mhz * 1e6);
       if (!add(out, "per-clock", 0, 0, 0, "%s, one thread per word: %.3g atomics per clock, %.3g per compute unit "
                "per clock at the %u MHz maximum clock (GTC 2013 gave Kepler 1 per SM per clock for scattered "
@@ -253,13 +256,16 @@ int atl_findings_strategy(const struct atl_result_set *set, struct atl_findings 
     if (ratio_of(rate_of(w), rate_of(second), &r, &lo, &hi)) {
       times(x, sizeof x, r, lo, hi);
       if (!add(out, "strategy", r, lo, hi, "%s %s, result %s: use %s: %.4g Gop/s, %s faster than the next, %s.",
-               atl_row_config(w, "pattern"), atl_row_config(w, "op"), atl_row_config(w, "result"),
-               atl_row_config(w, "strategy"), rate_of(w).v, x, atl_row_config(second, "strategy")))
+               atl_row_config_or(w, "pattern", "?"), atl_row_config_or(w, "op", "?"),
+               atl_row_config_or(w, "result", "?"), atl_row_config_or(w, "strategy", "?"), rate_of(w).v, x,
+               atl_row_config_or(second, "strategy", "?")))
         return ATL_ENOMEM;
-    } else if (!add(out, "strategy", 0, 0, 0, "%s %s, result %s: %s (%.4g Gop/s) and %s (%.4g Gop/s) are within "
-                    "their noise of each other: either serves.", atl_row_config(w, "pattern"), atl_row_config(w, "op"),
-                    atl_row_config(w, "result"), atl_row_config(w, "strategy"), rate_of(w).v,
-                    atl_row_config(second, "strategy"), rate_of(second).v))
+    } else if (!add(out, "strategy", 0, 0, 0,
+                    "%s %s, result %s: %s (%.4g Gop/s) and %s (%.4g Gop/s) are within "
+                    "their noise of each other: either serves.",
+                    atl_row_config_or(w, "pattern", "?"), atl_row_config_or(w, "op", "?"),
+                    atl_row_config_or(w, "result", "?"), atl_row_config_or(w, "strategy", "?"), rate_of(w).v,
+                    atl_row_config_or(second, "strategy", "?"), rate_of(second).v))
       return ATL_ENOMEM;
   }
   return 0;
@@ -308,9 +314,9 @@ int atl_findings_datasheet(const struct atl_result_set *set, struct atl_findings
     for (size_t j = 0; j < set->count; j++) {
       const struct atl_row *atom = &set->rows[j];
       const char *u2 = atl_row_config(atom, "result");
-      if (!usable(atom) || !u2 || strcmp(u2, "used") != 0 || strcmp(atl_row_config(atom, "op"), op) ||
-          strcmp(atl_row_config(atom, "type"), atl_row_config(red, "type")) ||
-          strcmp(atl_row_config(atom, "space"), atl_row_config(red, "space")))
+      if (!usable(atom) || !u2 || strcmp(u2, "used") != 0 || !atl_row_config_is(atom, "op", op) ||
+          !atl_row_config_is(atom, "type", atl_row_config_or(red, "type", "")) ||
+          !atl_row_config_is(atom, "space", atl_row_config_or(red, "space", "")))
         continue;
       const double a = atl_row_metric(red, "peak_gops", 0), b = atl_row_metric(atom, "peak_gops", 0);
       struct rate ra = rate_of(red), rb = rate_of(atom);
@@ -320,9 +326,11 @@ int atl_findings_datasheet(const struct atl_result_set *set, struct atl_findings
       char x[64];
       if (a > 0 && b > 0 && ratio_of(ra, rb, &r, &lo, &hi)) {
         times(x, sizeof x, r, lo, hi);
-        if (!add(out, "red-atom", r, lo, hi, "%s %s in %s memory at one thread per word: with the result unused "
-                 "(a reduction, RED on NVIDIA) %.4g Gop/s, %s %s than with the result used (ATOM, %.4g Gop/s).", op,
-                 atl_row_config(red, "type"), atl_row_config(red, "space"), a, x, r >= 1 ? "faster" : "slower", b))
+        if (!add(out, "red-atom", r, lo, hi,
+                 "%s %s in %s memory at one thread per word: with the result unused "
+                 "(a reduction, RED on NVIDIA) %.4g Gop/s, %s %s than with the result used (ATOM, %.4g Gop/s).",
+                 op, atl_row_config_or(red, "type", "?"), atl_row_config_or(red, "space", "?"), a, x,
+                 r >= 1 ? "faster" : "slower", b))
           return ATL_ENOMEM;
       }
       break;

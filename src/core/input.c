@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "atomlab.h"
+#include "input_cap.h"
 
 static char *read_file(const char *path, char *why, size_t why_len)
 {
@@ -19,6 +20,11 @@ static char *read_file(const char *path, char *why, size_t why_len)
   }
   char *text = NULL;
   long size = -1;
+  if (atl__input_check(f, ATL_MAX_INPUT_DEFAULT, detail, sizeof detail) != 0) {
+    snprintf(why, why_len, "'%s': %s", path, detail);
+    fclose(f);
+    return NULL;
+  }
   if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
       (text = malloc((size_t)size + 1)) != NULL && fread(text, 1, (size_t)size, f) == (size_t)size) {
     text[size] = '\0';

@@ -47,7 +47,7 @@ static void load_row(struct atl__rf_row *r, const struct atl_row *row)
   r->q1 = t.q1;
   r->q3 = t.q3;
   r->nsamples = t.samples;
-  r->has_time = r->median > 0 && r->q1 > 0 && r->q3 >= r->q1;
+  r->has_time = r->median > 0 && r->q1 > 0 && r->q3 >= r->q1 && t.implausible == NULL; /* no forged time drawn */
 }
 
 int atl__rf_load(const char *path, struct atl__rf_file *f, char *why, size_t why_len)

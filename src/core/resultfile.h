@@ -19,7 +19,7 @@ struct atl__rf_row {
   char key[640];             /**< its configuration, "field=value;..." (atl_row_key) */
   const char *status;        /**< "ok", "error", ... */
   int verified;              /**< 1 true, 0 false */
-  int has_time;              /**< a positive median (from the samples where recorded) */
+  int has_time;              /**< a positive, plausible median (from the samples where recorded; atl_row_times) */
   double median, q1, q3;     /**< ms per launch; from the samples when present */
   double gops;               /**< the row's gops, 0 when absent */
   size_t nsamples;

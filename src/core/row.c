@@ -321,3 +321,15 @@ void *atl__grow_rows(void *rows, size_t *cap, size_t count, size_t size, size_t 
     *cap = n;
   return grown;
 }
+
+int atl_row_config_is(const struct atl_row *row, const char *name, const char *value)
+{
+  const char *text = atl_row_config(row, name);
+  return text != NULL && strcmp(text, value) == 0;
+}
+
+const char *atl_row_config_or(const struct atl_row *row, const char *name, const char *fallback)
+{
+  const char *text = atl_row_config(row, name);
+  return text != NULL ? text : fallback;
+}

@@ -16,8 +16,9 @@ void atl_strategy_winners_write(FILE *f, const struct atl_result_set *set)
     const char *device = atl_row_config(w, "device"); /* a run on several devices: each device's winners */
     if (device)
       fprintf(f, "  %-12s", device);
-    fprintf(f, "  %-12s %-9s %-6s %-11s %10.3f Gop/s", atl_row_config(w, "pattern"), atl_row_config(w, "op"),
-            atl_row_config(w, "result"), atl_row_config(w, "strategy"), atl_row_metric(w, "gops", 0));
+    fprintf(f, "  %-12s %-9s %-6s %-11s %10.3f Gop/s", atl_row_config_or(w, "pattern", "?"),
+            atl_row_config_or(w, "op", "?"), atl_row_config_or(w, "result", "?"), atl_row_config_or(w, "strategy", "?"),
+            atl_row_metric(w, "gops", 0));
     const double margin = atl_row_metric(w, "margin", 0);
     if (margin > 0)
       fprintf(f, "  %.2fx\n", margin);

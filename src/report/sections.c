@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/escape.h"
+#include "core/input_cap.h"
 #include "report_internal.h"
 #include "core/resultfile.h"
 
@@ -60,6 +61,10 @@ static cJSON *read_json(const char *path)
   FILE *in = atl_file_open_input(path, NULL, 0); /* a FIFO would block */
   if (in == NULL)
     return NULL;
+  if (atl__input_check(in, ATL_MAX_INPUT_DEFAULT, NULL, 0) != 0) { /* as the other sections: left out */
+    fclose(in);
+    return NULL;
+  }
   char *text = NULL, buf[65536];
   size_t cap = 0, used = 0, got;
   while ((got = fread(buf, 1, sizeof buf, in)) > 0) {
@@ -126,7 +131,7 @@ static void strategies(const struct atl_report_inputs *x, struct section *s)
     if (strcmp(f.rows[i].status, "unsupported") == 0 && unsupported++ < 6) {
       const size_t used = strlen(which);
       snprintf(which + used, sizeof which - used, "%s%s on %s", used ? ", " : " (",
-               atl_row_config(f.rows[i].row, "strategy"), atl_row_config(f.rows[i].row, "pattern"));
+               atl_row_config_or(f.rows[i].row, "strategy", "?"), atl_row_config_or(f.rows[i].row, "pattern", "?"));
     }
     deadlock += strcmp(f.rows[i].status, "deadlock") == 0;
   }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomlab/result.h"
 #include "escape.h"
 
 #define CHECK(cond)                                                                                                    \
@@ -210,6 +211,30 @@ static void check_url(const char *in)
   free(out);
 }
 
+/* For a terminal (atl_esc_terminal): no control character (C0, DEL, or C1 as UTF-8) and no broken UTF-8 survive,
+ * one byte or one whole character per input character, and the buffer form is a prefix of the stream form. */
+static void check_terminal(const char *in)
+{
+  size_t len;
+  char *out = emit(atl_esc_terminal, in, &len);
+  CHECK(len <= strlen(in));
+  for (size_t i = 0; i < len;) {
+    const unsigned char c = (unsigned char)out[i];
+    size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    CHECK(n > 0 && i + n <= len);
+    CHECK(n > 1 || is_print(c));
+    for (size_t k = 1; k < n; k++)
+      CHECK(((unsigned char)out[i + k] & 0xc0) == 0x80);
+    CHECK(!(c == 0xc2 && (unsigned char)out[i + 1] < 0xa0)); /* C1 controls */
+    i += n;
+  }
+  char buf[17];
+  atl_esc_terminal_str(buf, sizeof buf, in);
+  CHECK(strlen(buf) < sizeof buf && strncmp(buf, out, strlen(buf)) == 0);
+  CHECK(strlen(buf) + 4 >= sizeof buf - 1 || strlen(buf) == len); /* cut only where it must be */
+  free(out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   char *in = malloc(size + 1);
@@ -223,6 +248,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   check_html_md(in);
   check_md_to_html_any(in);
   check_url(in);
+  check_terminal(in);
   free(in);
   return 0;
 }

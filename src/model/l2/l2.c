@@ -495,9 +495,10 @@ int atl_l2_types_apply(struct atl_l2_report *r, const char *text, const char *na
 
 int atl_l2_types_apply_file(struct atl_l2_report *r, const char *path, char *why, size_t why_len)
 {
-  char *text = atl_file_read_text(path, 16u << 20);
+  char reason[256];
+  char *text = atl__read_text_input(path, 16u << 20, reason, sizeof reason);
   if (text == NULL) {
-    snprintf(why, why_len, "'%s': cannot read it (a CSV of kernel,f32_share lines)", path);
+    snprintf(why, why_len, "'%s': %s (a CSV of kernel,f32_share lines)", path, reason);
     return ATL_EINVAL;
   }
   const int err = atl_l2_types_apply(r, text, path, why, why_len);

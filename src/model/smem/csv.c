@@ -62,6 +62,9 @@ long atl__csv_next_line(const char **text, char *buf, size_t len)
     return -2;
   memcpy(buf, p, n);
   buf[n] = '\0';
+  for (size_t i = 0; i < n; i++) /* a kernel name is printed: no escape sequence of the file reaches a terminal */
+    if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+      buf[i] = '?';
   return (long)n;
 }
 

@@ -14,7 +14,7 @@ int atl__csv_fields(char *line, char **fields, int max);
 
 /**
  * The next line of @p *text, copied into @p buf (at most @p len - 1 bytes,
- * "\r" dropped); advances @p *text. Returns the line's length, -1 at the end
+ * "\r" dropped, every other control character as '?'); advances @p *text. Returns the line's length, -1 at the end
  * of the text, or -2 if the line does not fit.
  */
 long atl__csv_next_line(const char **text, char *buf, size_t len);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "atomlab/file.h"
+#include "core/input_cap.h"
 #include "text.h"
 
 char *atl__read_text_file(const char *path, size_t limit)
@@ -25,6 +26,12 @@ char *atl__read_text_input(const char *path, size_t limit, char *why, size_t why
   FILE *f = atl_file_open_input(path, why, why_len);
   if (f == NULL)
     return NULL;
+  limit = (size_t)atl__input_cap(limit);
+  if (atl__input_check(f, limit, why, why_len) != 0) {
+    fclose(f);
+    errno = EFBIG;
+    return NULL;
+  }
   size_t size = 0, cap = 65536;
   char *buf = malloc(cap);
   if (buf == NULL)
@@ -34,7 +41,7 @@ char *atl__read_text_input(const char *path, size_t limit, char *why, size_t why
       if (cap >= limit) {
         free(buf);
         buf = NULL;
-        snprintf(why, why_len, "is larger than %zu bytes", limit);
+        atl__input_over(why, why_len, (uint64_t)size + 1, limit); /* it grew while read */
         errno = EFBIG;
         break;
       }
