@@ -245,6 +245,7 @@ int atl_device_open(atl_context_t ctx, const char *id, const char *backend)
     return err;
   ctx->ops = &ctx->wrapped;
   ctx->current = ctx->devices[index];
+  ctx->opened++;
   return 0;
 }
 

@@ -20,6 +20,7 @@ struct atl_context {
   const struct atl_backend_ops *ops; /* the open device's backend (through fault injection) */
   struct atl_backend_ops wrapped;    /* ops as the core calls them: see fault.c */
   void *dev;                         /* the open device's handle */
+  unsigned long opened;              /* devices opened so far: a buffer of an earlier one names another number */
   struct atl_device_info current;
   /* Host buffers reused from row to row: a sweep's large arrays would
    * otherwise be mapped, faulted in and unmapped again for every row. */

@@ -1,4 +1,5 @@
 /* The RMW benchmark driver: check, build, calibrate, sample, verify. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,59 @@
 #include "patterns/patterns.h"
 #include "timing.h"
 
+/* The spec's fields, each with the values it allows (enums read as unsigned, so a negative one is refused). */
+static const struct {
+  const char *name;
+  size_t offset;
+  uint32_t min, max;
+  const char *allowed;
+} spec_fields[] = {
+    {"op", offsetof(struct atl_spec, op), 0, ATL_OP_COUNT - 1, "an enum atl_op below ATL_OP_COUNT"},
+    {"type", offsetof(struct atl_spec, type), 0, ATL_TYPE_COUNT - 1, "an enum atl_type below ATL_TYPE_COUNT"},
+    {"space", offsetof(struct atl_spec, space), 0, ATL_SPACE_COUNT - 1, "global or local"},
+    {"pattern", offsetof(struct atl_spec, pattern), 0, ATL_PATTERN_COUNT - 1,
+     "contiguous, cross-warp, branched or random (0 to 3)"},
+    {"result", offsetof(struct atl_spec, result), 0, ATL_RESULT_COUNT - 1, "unused or used (0 or 1)"},
+    {"scope", offsetof(struct atl_spec, scope), 0, ATL_SCOPE_COUNT - 1, "device, block or system (0 to 2)"},
+    {"order", offsetof(struct atl_spec, order), 0, ATL_ORDER_COUNT - 1, "relaxed ... seq_cst (0 to 4)"},
+    {"contention", offsetof(struct atl_spec, contention), 1, UINT32_MAX, "1 or more"},
+    {"padding", offsetof(struct atl_spec, padding), 1, UINT32_MAX, "1 or more"},
+    {"wg_size", offsetof(struct atl_spec, wg_size), 1, UINT32_MAX, "1 or more"},
+    {"workgroups", offsetof(struct atl_spec, workgroups), 1, UINT32_MAX, "1 or more"},
+};
+
+/* The first field of @p s outside what it allows: ATL_EINVAL with the reason naming it in @p why, else 0. */
+static int spec_fields_checked(const struct atl_spec *s, char *why, size_t why_len)
+{
+  if (s == NULL) {
+    snprintf(why, why_len, "spec is NULL: a configuration is needed");
+    return ATL_EINVAL;
+  }
+  for (size_t i = 0; i < sizeof spec_fields / sizeof spec_fields[0]; i++) {
+    uint32_t v;
+    memcpy(&v, (const char *)s + spec_fields[i].offset, sizeof v);
+    if (v < spec_fields[i].min || v > spec_fields[i].max) {
+      snprintf(why, why_len, "%s %d is not allowed: %s", spec_fields[i].name, (int)v, spec_fields[i].allowed);
+      return ATL_EINVAL;
+    }
+  }
+  return 0;
+}
+
 int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t why_len)
 {
+  char none[1];
+  if (why == NULL || why_len == 0)
+    why = none, why_len = sizeof none;
+  why[0] = '\0';
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  int err = spec_fields_checked(s, why, why_len);
+  if (err)
+    return err;
   const struct atl_device_info *dev = atl_device_current(ctx);
   const uint64_t domain_threads = atl_spec_domain_threads(s);
-  why[0] = '\0';
-  int err = atl__grid_check(dev, s->wg_size, s->workgroups, UINT32_MAX, why, why_len);
+  err = atl__grid_check(dev, s->wg_size, s->workgroups, UINT32_MAX, why, why_len);
   if (err)
     return err;
   if (s->contention > domain_threads) {
@@ -266,6 +314,15 @@ static int row_fail(atl_context_t ctx, struct atl_row *row, enum atl_status stat
 
 int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *tm, struct atl_row *row)
 {
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  if (row == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "rmw: row is NULL: a row to fill is needed");
+  if (s == NULL) {
+    atl_row_init(row, "rmw");
+    row_fail(ctx, row, ATL_STATUS_ERROR, "spec is NULL: a configuration is needed");
+    return atl__seterr(ctx, ATL_EINVAL, "rmw: spec is NULL: a configuration is needed");
+  }
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx);
   struct rmw_buffers b = {0};
@@ -283,7 +340,12 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   atl_rmw_row_init(row, s); /* status error until the row is measured and checked */
   const uint64_t array_words = atl_spec_domain_words(s);
   uint32_t iters = 0;
-  int chk = atl_rmw_check(ctx, s, why, sizeof why);
+  int chk = spec_fields_checked(s, why, sizeof why);
+  if (chk || (chk = atl_timing_check(tm, why, sizeof why))) { /* a caller's mistake, not a configuration's row */
+    row_fail(ctx, row, ATL_STATUS_ERROR, why);
+    return atl__seterr(ctx, ATL_EINVAL, "rmw: %s", why);
+  }
+  chk = atl_rmw_check(ctx, s, why, sizeof why);
   if (chk)
     return row_fail(ctx, row, chk == ATL_ENOTSUP ? ATL_STATUS_UNSUPPORTED : ATL_STATUS_ERROR, why);
 
