@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "atomlab/scatter.h"
+#include "core/fields.h"
 #include "scatter_auto.h"
 #include "scatter_det.h"
 #include "scatter_launch.h"
@@ -99,47 +100,28 @@ void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf)
 
 static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
 
-/* The descriptor's fields, each with what it allows: a value in [min, max] and, where set, in @p mask (bit v for
- * value v). Enums and flags are read as ints, so a negative one reads as a large unsigned value and is refused. */
-static const struct desc_field {
-  const char *name;
-  size_t offset, size;
-  uint64_t min, max, mask;
-  const char *allowed;
-} desc_fields[] = {
-    {"type", offsetof(struct atl_scatter_desc, type), sizeof(enum atl_scatter_type), 0, ATL_SCATTER_F16, 0,
-     "f32, u32, i32, bf16 or f16 (0 to 4)"},
+/* The descriptor's fields and what each allows (core/fields.h). */
+#define DESC_FIELD(member, lo, hi, text) ATL__FIELD(struct atl_scatter_desc, member, lo, hi, text)
+static const struct atl__field desc_fields[] = {
+    DESC_FIELD(type, 0, ATL_SCATTER_F16, "f32, u32, i32, bf16 or f16 (0 to 4)"),
     {"index_bytes", offsetof(struct atl_scatter_desc, index_bytes), sizeof(unsigned), 4, 8, 1u << 4 | 1u << 8,
      "4 or 8"},
-    {"rows", offsetof(struct atl_scatter_desc, rows), sizeof(uint64_t), 1, UINT32_MAX, 0, "1 to 2^32 - 1"},
-    {"targets", offsetof(struct atl_scatter_desc, targets), sizeof(uint64_t), 1, UINT32_MAX, 0, "1 to 2^32 - 1"},
-    {"dim", offsetof(struct atl_scatter_desc, dim), sizeof(uint32_t), 1, 512, 0, "1 to 512"},
-    {"deterministic", offsetof(struct atl_scatter_desc, deterministic), sizeof(int), 0, 1, 0, "0 or 1"},
-    {"keys", offsetof(struct atl_scatter_desc, keys), sizeof(enum atl_scatter_keys), 0, ATL_SCATTER_KEYS_RUNS, 0,
-     "sample, spread, head or runs (0 to 3)"},
-    {"method", offsetof(struct atl_scatter_desc, method), sizeof(enum atl_scatter_method), 0, ATL_SCATTER_SWEEP, 0,
-     "auto, atomic, run, block, bins, part, part1, dsm or sweep (0 to 8)"},
-    {"unchecked_keys", offsetof(struct atl_scatter_desc, unchecked_keys), sizeof(int), 0, 1, 0, "0 or 1"},
+    DESC_FIELD(rows, 1, UINT32_MAX, "1 to 2^32 - 1"),
+    DESC_FIELD(targets, 1, UINT32_MAX, "1 to 2^32 - 1"),
+    DESC_FIELD(dim, 1, 512, "1 to 512"),
+    DESC_FIELD(deterministic, 0, 1, "0 or 1"),
+    DESC_FIELD(keys, 0, ATL_SCATTER_KEYS_RUNS, "sample, spread, head or runs (0 to 3)"),
+    DESC_FIELD(method, 0, ATL_SCATTER_SWEEP, "auto, atomic, run, block, bins, part, part1, dsm or sweep (0 to 8)"),
+    DESC_FIELD(unchecked_keys, 0, 1, "0 or 1"),
 };
 
 /* The first field of @p d out of its range: a one-line reason naming it, else 0. */
 static int desc_checked(atl_context_t ctx, const struct atl_scatter_desc *d)
 {
-  for (size_t i = 0; i < sizeof desc_fields / sizeof desc_fields[0]; i++) {
-    const struct desc_field *f = &desc_fields[i];
-    uint64_t v = 0;
-    if (f->size == 8) {
-      memcpy(&v, (const char *)d + f->offset, 8);
-    } else {
-      uint32_t w;
-      memcpy(&w, (const char *)d + f->offset, 4);
-      v = w;
-    }
-    if (v < f->min || v > f->max || (f->mask && !(f->mask >> v & 1)))
-      return atl__seterr(ctx, ATL_EINVAL, "scatter_add: %s %lld is not allowed: %s", f->name,
-                         f->size == 8 ? (long long)v : (long long)(int32_t)v, f->allowed);
-  }
-  return 0;
+  char why[200];
+  if (atl__fields_check(d, desc_fields, sizeof desc_fields / sizeof desc_fields[0], why, sizeof why) == 0)
+    return 0;
+  return atl__seterr(ctx, ATL_EINVAL, "scatter_add: %s", why);
 }
 
 /* The descriptor against the buffers (the keys' only where @p keys_only: atl_scatter_method_for reads no other):

@@ -6,30 +6,26 @@
 #include <time.h>
 
 #include "context.h"
+#include "fields.h"
 #include "rmw_internal.h"
 #include "verify.h"
 #include "patterns/patterns.h"
 #include "timing.h"
 
-/* The spec's fields, each with the values it allows (enums read as unsigned, so a negative one is refused). */
-static const struct {
-  const char *name;
-  size_t offset;
-  uint32_t min, max;
-  const char *allowed;
-} spec_fields[] = {
-    {"op", offsetof(struct atl_spec, op), 0, ATL_OP_COUNT - 1, "an enum atl_op below ATL_OP_COUNT"},
-    {"type", offsetof(struct atl_spec, type), 0, ATL_TYPE_COUNT - 1, "an enum atl_type below ATL_TYPE_COUNT"},
-    {"space", offsetof(struct atl_spec, space), 0, ATL_SPACE_COUNT - 1, "global or local"},
-    {"pattern", offsetof(struct atl_spec, pattern), 0, ATL_PATTERN_COUNT - 1,
-     "contiguous, cross-warp, branched or random (0 to 3)"},
-    {"result", offsetof(struct atl_spec, result), 0, ATL_RESULT_COUNT - 1, "unused or used (0 or 1)"},
-    {"scope", offsetof(struct atl_spec, scope), 0, ATL_SCOPE_COUNT - 1, "device, block or system (0 to 2)"},
-    {"order", offsetof(struct atl_spec, order), 0, ATL_ORDER_COUNT - 1, "relaxed ... seq_cst (0 to 4)"},
-    {"contention", offsetof(struct atl_spec, contention), 1, UINT32_MAX, "1 or more"},
-    {"padding", offsetof(struct atl_spec, padding), 1, UINT32_MAX, "1 or more"},
-    {"wg_size", offsetof(struct atl_spec, wg_size), 1, UINT32_MAX, "1 or more"},
-    {"workgroups", offsetof(struct atl_spec, workgroups), 1, UINT32_MAX, "1 or more"},
+/* The spec's fields and what each allows (fields.h). */
+#define SPEC_FIELD(member, lo, hi, text) ATL__FIELD(struct atl_spec, member, lo, hi, text)
+static const struct atl__field spec_fields[] = {
+    SPEC_FIELD(op, 0, ATL_OP_COUNT - 1, "an enum atl_op below ATL_OP_COUNT"),
+    SPEC_FIELD(type, 0, ATL_TYPE_COUNT - 1, "an enum atl_type below ATL_TYPE_COUNT"),
+    SPEC_FIELD(space, 0, ATL_SPACE_COUNT - 1, "global or local (0 or 1)"),
+    SPEC_FIELD(pattern, 0, ATL_PATTERN_COUNT - 1, "contiguous, cross-warp, branched or random (0 to 3)"),
+    SPEC_FIELD(result, 0, ATL_RESULT_COUNT - 1, "unused or used (0 or 1)"),
+    SPEC_FIELD(scope, 0, ATL_SCOPE_COUNT - 1, "device, block or system (0 to 2)"),
+    SPEC_FIELD(order, 0, ATL_ORDER_COUNT - 1, "relaxed, acquire, release, acq_rel or seq_cst (0 to 4)"),
+    SPEC_FIELD(contention, 1, UINT32_MAX, "1 or more"),
+    SPEC_FIELD(padding, 1, UINT32_MAX, "1 or more"),
+    SPEC_FIELD(wg_size, 1, UINT32_MAX, "1 or more"),
+    SPEC_FIELD(workgroups, 1, UINT32_MAX, "1 or more"),
 };
 
 /* The first field of @p s outside what it allows: ATL_EINVAL with the reason naming it in @p why, else 0. */
@@ -39,15 +35,8 @@ static int spec_fields_checked(const struct atl_spec *s, char *why, size_t why_l
     snprintf(why, why_len, "spec is NULL: a configuration is needed");
     return ATL_EINVAL;
   }
-  for (size_t i = 0; i < sizeof spec_fields / sizeof spec_fields[0]; i++) {
-    uint32_t v;
-    memcpy(&v, (const char *)s + spec_fields[i].offset, sizeof v);
-    if (v < spec_fields[i].min || v > spec_fields[i].max) {
-      snprintf(why, why_len, "%s %d is not allowed: %s", spec_fields[i].name, (int)v, spec_fields[i].allowed);
-      return ATL_EINVAL;
-    }
-  }
-  return 0;
+  return atl__fields_check(s, spec_fields, sizeof spec_fields / sizeof spec_fields[0], why, why_len) ? ATL_EINVAL
+                                                                                                      : 0;
 }
 
 int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t why_len)

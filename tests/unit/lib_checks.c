@@ -2,10 +2,12 @@
  * The library's argument checks on a device (OpenCL: PoCL in CI). atl_scatter_add with a key outside
  * [0, targets) at row k, by every method and the deterministic mode, u32 keys at or past targets and int64 keys
  * of -1: ATL_ERANGE naming row k (the lowest bad row) and its key, and the output byte for byte as it was; the
- * skip flag runs valid keys unchecked. Then each class of caller's mistake in atl_scatter_add, the buffers and
- * atl_rmw_run (NULL, an enum of 42, a flag of 7, aliased buffers, sizes past the device or the buffer, timing
+ * skip flag runs valid keys unchecked. Then each class of caller's mistake in atl_scatter_add, the buffers,
+ * atl_rmw_run, atl_strategy_run, the device calls and atl_sweep (NULL, an enum of 42, a flag of 7, aliased buffers, sizes past the device or the buffer, timing
  * out of range, a buffer of another context or of a device since closed): ATL_EINVAL naming the field, nothing
- * run. Exits 77 without an OpenCL device.
+ * run. lib_checks [GROUP]: one group (keys, unchecked, scatter, rmw, strategy, device,
+ * buffers), all by default. Exits 77
+ * without an OpenCL device.
  */
 #include <math.h>
 #include <stdio.h>
@@ -83,6 +85,7 @@ done:
   free(k64), free(k32), free(src), free(out), free(back);
 }
 
+#ifdef ATL_SCATTER_KEYS_CHECKED
 /* The skip flag: valid keys run unchecked and sum as they do checked (each row's count of 1s). */
 static void unchecked(atl_context_t ctx)
 {
@@ -104,6 +107,7 @@ done:
   bufs_free(ctx, &b);
   free(k), free(src), free(out), free(want);
 }
+#endif
 
 /* Each field and buffer of atl_scatter_add refused with its name, before anything runs. */
 static void scatter_refusals(atl_context_t ctx)
@@ -235,16 +239,91 @@ static void rmw_refusals(atl_context_t ctx)
   CHECK(atl_rmw_check(NULL, &s, why, sizeof why) == ATL_EINVAL);
 }
 
-int main(void)
+/* atl_strategy_run and atl_strategy_check: the same classes as rmw's, and the flags of 7. */
+static void strategy_refusals(atl_context_t ctx)
 {
-  atl_context_t ctx = NULL;
-  if (atl_context_new(&ctx))
-    return 1;
-  if (atl_device_open(ctx, NULL, "opencl") != 0) {
-    printf("no OpenCL device: %s\n", atl_errmsg(ctx));
-    atl_context_free(ctx);
-    return 77;
+  const struct atl_strategy_spec ok = {.strategy = ATL_STRATEGY_NATIVE, .access = ATL_ACCESS_SCATTERED,
+                                       .op = ATL_OP_FETCH_ADD, .wg_size = 32, .workgroups = 2};
+  struct atl_timing tm, t;
+  atl_timing_defaults(&tm);
+  struct atl_row row;
+  struct atl_strategy_spec s = ok;
+  char why[256];
+  CHECK(atl_strategy_run(NULL, &s, &tm, &row) == ATL_EINVAL);
+  CHECK(atl_strategy_run(ctx, &s, &tm, NULL) == ATL_EINVAL && says(ctx, "row is NULL"));
+  CHECK(atl_strategy_run(ctx, NULL, &tm, &row) == ATL_EINVAL && says(ctx, "spec is NULL"));
+  atl_row_release(&row);
+  CHECK(atl_strategy_run(ctx, &s, NULL, &row) == ATL_EINVAL && says(ctx, "timing is NULL"));
+  atl_row_release(&row);
+  const struct {
+    size_t offset;
+    int value;
+    const char *name;
+  } fields[] = {{offsetof(struct atl_strategy_spec, strategy), 42, "strategy 42"},
+                {offsetof(struct atl_strategy_spec, access), 42, "access 42"},
+                {offsetof(struct atl_strategy_spec, op), 42, "op 42"},
+                {offsetof(struct atl_strategy_spec, result), -1, "result -1"},
+                {offsetof(struct atl_strategy_spec, divergent), 7, "divergent 7"},
+                {offsetof(struct atl_strategy_spec, stuck_lock), 7, "stuck_lock 7"},
+                {offsetof(struct atl_strategy_spec, runtime_select), 7, "runtime_select 7"},
+                {offsetof(struct atl_strategy_spec, workgroups), 0, "workgroups 0"}};
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+    s = ok;
+    memcpy((char *)&s + fields[i].offset, &fields[i].value, sizeof(int));
+    CHECK(atl_strategy_run(ctx, &s, &tm, &row) == ATL_EINVAL && says(ctx, fields[i].name) &&
+          row.status == ATL_STATUS_ERROR);
+    atl_row_release(&row);
+    CHECK(atl_strategy_check(ctx, &s, why, sizeof why) == ATL_EINVAL && strstr(why, fields[i].name) != NULL);
   }
+  s = ok, t = tm, t.rotate = 7;
+  CHECK(atl_strategy_run(ctx, &s, &t, &row) == ATL_EINVAL && says(ctx, "rotate 7"));
+  atl_row_release(&row);
+  CHECK(atl_strategy_check(ctx, NULL, why, sizeof why) == ATL_EINVAL && strstr(why, "spec is NULL") != NULL);
+}
+
+static int measure_none(atl_context_t ctx, const void *arg, size_t i, const struct atl_timing *timing,
+                        struct atl_row *row)
+{
+  (void)ctx, (void)arg, (void)i, (void)timing, (void)row;
+  return 0;
+}
+
+/* The context, the device calls and atl_sweep: NULLs where a place or an argument is needed. */
+static void device_refusals(atl_context_t ctx)
+{
+  const struct atl_device_info *list = NULL;
+  size_t n = 0;
+  struct atl_occupancy occ;
+  struct atl_timing tm;
+  atl_timing_defaults(&tm);
+  CHECK(atl_context_new(NULL) == ATL_EINVAL);
+  CHECK(atl_device_open(NULL, NULL, NULL) == ATL_EINVAL && atl_device_current(NULL) == NULL);
+  CHECK(strcmp(atl_errmsg(NULL), "") == 0 && strcmp(atl_backend_notes(NULL), "") == 0);
+  CHECK(atl_devices(ctx, NULL, &n) == ATL_EINVAL && says(ctx, "list is NULL"));
+  CHECK(atl_devices(ctx, &list, NULL) == ATL_EINVAL && says(ctx, "count is NULL"));
+  CHECK(atl_device_clocks(ctx, NULL) == ATL_EINVAL && says(ctx, "out is NULL"));
+  CHECK(atl_device_peer_info(ctx, 0, 0, NULL) == ATL_EINVAL && says(ctx, "out is NULL"));
+  CHECK(atl_occupancy_discover(ctx, 64, NULL) == ATL_EINVAL && says(ctx, "out is NULL"));
+  CHECK(atl_occupancy_discover(ctx, 0, &occ) == ATL_EINVAL && says(ctx, "wg_size 0"));
+  CHECK(atl_device_list_parse(ctx, NULL, NULL, NULL, 0, &n) == ATL_EINVAL && says(ctx, "text is NULL"));
+  struct atl_sweep_spec spec = {.kind = "rmw", .count = 1, .measure = measure_none};
+  struct atl_sweep_run run = {.timing = &tm};
+  struct atl_result_set set;
+  struct atl_sweep_report rep;
+  memset(&set, 0, sizeof set);
+  CHECK(atl_sweep(ctx, NULL, &run, &set, &rep) == ATL_EINVAL && says(ctx, "spec is NULL"));
+  spec.measure = NULL;
+  CHECK(atl_sweep(ctx, &spec, &run, &set, &rep) == ATL_EINVAL && says(ctx, "spec->measure is NULL"));
+  spec.measure = measure_none, run.timing = NULL;
+  CHECK(atl_sweep(ctx, &spec, &run, &set, &rep) == ATL_EINVAL && says(ctx, "run->timing is NULL"));
+  run.timing = &tm, run.drop_others = 7;
+  CHECK(atl_sweep(ctx, &spec, &run, &set, &rep) == ATL_EINVAL && says(ctx, "drop_others"));
+  tm.min_samples = 0, run.drop_others = 0;
+  CHECK(atl_sweep(ctx, &spec, &run, &set, &rep) == ATL_EINVAL && says(ctx, "min-samples 0"));
+}
+
+static void bad_keys(atl_context_t ctx)
+{
   static const enum atl_scatter_method methods[] = {ATL_SCATTER_AUTO,  ATL_SCATTER_ATOMIC, ATL_SCATTER_RUN,
                                                     ATL_SCATTER_BLOCK, ATL_SCATTER_PART,   ATL_SCATTER_PART1,
                                                     ATL_SCATTER_SWEEP};
@@ -258,10 +337,33 @@ int main(void)
   bad_key(ctx, ATL_SCATTER_AUTO, 1, ATL_SCATTER_F32, DIM, 4, TARGETS + 7, 4998, 4999);
   bad_key(ctx, ATL_SCATTER_AUTO, 1, ATL_SCATTER_F32, DIM, 8, UINT64_MAX, 333, 334);
   bad_key(ctx, ATL_SCATTER_ATOMIC, 0, ATL_SCATTER_F32, DIM, 8, 1ull << 32, 4999, 4999);
-  unchecked(ctx);
-  scatter_refusals(ctx);
-  rmw_refusals(ctx);
-  buffer_refusals(ctx); /* last: it opens the device again */
+}
+
+/* The groups, each on its own where named on the command line (all by default): the buffers' last, as they
+ * open the device again. */
+static const struct {
+  const char *name;
+  void (*fn)(atl_context_t);
+} groups[] = {{"keys", bad_keys},
+#ifdef ATL_SCATTER_KEYS_CHECKED
+              {"unchecked", unchecked},
+#endif
+              {"scatter", scatter_refusals}, {"rmw", rmw_refusals}, {"strategy", strategy_refusals},
+              {"device", device_refusals},   {"buffers", buffer_refusals}};
+
+int main(int argc, char **argv)
+{
+  atl_context_t ctx = NULL;
+  if (atl_context_new(&ctx))
+    return 1;
+  if (atl_device_open(ctx, NULL, "opencl") != 0) {
+    printf("no OpenCL device: %s\n", atl_errmsg(ctx));
+    atl_context_free(ctx);
+    return 77;
+  }
+  for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+    if (argc < 2 || strcmp(argv[1], groups[g].name) == 0)
+      groups[g].fn(ctx);
   atl_context_free(ctx);
   return check_exit("lib_checks");
 }
