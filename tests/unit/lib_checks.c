@@ -5,8 +5,8 @@
  * skip flag runs valid keys unchecked. Then each class of caller's mistake in atl_scatter_add, the buffers,
  * atl_rmw_run, atl_strategy_run, the device calls and atl_sweep (NULL, an enum of 42, a flag of 7, aliased buffers, sizes past the device or the buffer, timing
  * out of range, a buffer of another context or of a device since closed): ATL_EINVAL naming the field, nothing
- * run. lib_checks [GROUP]: one group (keys, unchecked, scatter, rmw, strategy, device,
- * buffers), all by default. Exits 77
+ * run. lib_checks [GROUP [BACKEND]]: one group (keys, unchecked, scatter, rmw, strategy,
+ * device, buffers; all by default) on BACKEND (opencl by default; cuda on a GPU). Exits 77
  * without an OpenCL device.
  */
 #include <math.h>
@@ -356,13 +356,14 @@ int main(int argc, char **argv)
   atl_context_t ctx = NULL;
   if (atl_context_new(&ctx))
     return 1;
-  if (atl_device_open(ctx, NULL, "opencl") != 0) {
-    printf("no OpenCL device: %s\n", atl_errmsg(ctx));
+  const char *backend = argc > 2 ? argv[2] : "opencl";
+  if (atl_device_open(ctx, NULL, backend) != 0) {
+    printf("no %s device: %s\n", backend, atl_errmsg(ctx));
     atl_context_free(ctx);
     return 77;
   }
   for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
-    if (argc < 2 || strcmp(argv[1], groups[g].name) == 0)
+    if (argc < 2 || strcmp(argv[1], "all") == 0 || strcmp(argv[1], groups[g].name) == 0)
       groups[g].fn(ctx);
   atl_context_free(ctx);
   return check_exit("lib_checks");
