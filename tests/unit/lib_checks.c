@@ -3,11 +3,12 @@
  * [0, targets) at row k, by every method and the deterministic mode, u32 keys at or past targets and int64 keys
  * of -1: ATL_ERANGE naming row k (the lowest bad row) and its key, and the output byte for byte as it was; the
  * skip flag runs valid keys unchecked. Then each class of caller's mistake in atl_scatter_add, the buffers,
- * atl_rmw_run, atl_strategy_run, the device calls and atl_sweep (NULL, an enum of 42, a flag of 7, aliased buffers, sizes past the device or the buffer, timing
- * out of range, a buffer of another context or of a device since closed): ATL_EINVAL naming the field, nothing
- * run. lib_checks [GROUP [BACKEND]]: one group (keys, unchecked, scatter, rmw, strategy,
- * device, buffers; all by default) on BACKEND (opencl by default; cuda on a GPU). Exits 77
- * without an OpenCL device.
+ * atl_rmw_run, atl_strategy_run, the device calls and atl_sweep (NULL, an enum of 42, a flag of 7, aliased
+ * buffers, sizes past the device or the buffer, timing out of range, a buffer of another context or of a
+ * device since closed): ATL_EINVAL naming the field, nothing run.
+ *   lib_checks [GROUP [BACKEND]]   GROUP: keys, unchecked, scatter, rmw, strategy, device, buffers or all (the
+ *                                  default); BACKEND: opencl (the default) or cuda on a GPU
+ * Exits 77 without a device of BACKEND.
  */
 #include <math.h>
 #include <stdio.h>
