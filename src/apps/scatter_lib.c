@@ -143,7 +143,8 @@ static int scatter_checked(atl_context_t ctx, const struct atl_scatter_desc *d, 
     if ((err = buffer_owned(ctx, bufs[i].buf, bufs[i].name)))
       break;
     if (bufs[i].buf->bytes < bufs[i].need)
-      err = atl__seterr(ctx, ATL_EINVAL, "%s %zu bytes is not allowed: rows, targets, dim, type and index_bytes need %llu",
+      err = atl__seterr(ctx, ATL_EINVAL,
+                        "%s %zu bytes is not allowed: rows, targets, dim, type and index_bytes need %llu",
                         bufs[i].name, bufs[i].buf->bytes, (unsigned long long)bufs[i].need);
   }
   if (!err && !keys_only && (out == src || out->handle == src->handle || out == idx || out->handle == idx->handle))

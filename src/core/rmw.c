@@ -301,17 +301,31 @@ static int row_fail(atl_context_t ctx, struct atl_row *row, enum atl_status stat
   return 0;
 }
 
+/* A caller's mistake rather than a configuration's row (NULL, a field outside what it allows, timing settings
+ * refused): ATL_EINVAL naming it, the row (where there is one) started with status error and the reason; else 0. */
+static int run_args_checked(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *tm,
+                            struct atl_row *row)
+{
+  char why[256];
+  if (row == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "rmw: row is NULL: a row to fill is needed");
+  if (!spec_fields_checked(s, why, sizeof why) && !atl_timing_check(tm, why, sizeof why))
+    return 0;
+  if (s)
+    atl_rmw_row_init(row, s);
+  else
+    atl_row_init(row, "rmw");
+  row_fail(ctx, row, ATL_STATUS_ERROR, why);
+  return atl__seterr(ctx, ATL_EINVAL, "rmw: %s", why);
+}
+
 int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *tm, struct atl_row *row)
 {
   if (ctx == NULL)
     return ATL_EINVAL;
-  if (row == NULL)
-    return atl__seterr(ctx, ATL_EINVAL, "rmw: row is NULL: a row to fill is needed");
-  if (s == NULL) {
-    atl_row_init(row, "rmw");
-    row_fail(ctx, row, ATL_STATUS_ERROR, "spec is NULL: a configuration is needed");
-    return atl__seterr(ctx, ATL_EINVAL, "rmw: spec is NULL: a configuration is needed");
-  }
+  const int invalid = run_args_checked(ctx, s, tm, row);
+  if (invalid)
+    return invalid;
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx);
   struct rmw_buffers b = {0};
@@ -329,12 +343,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   atl_rmw_row_init(row, s); /* status error until the row is measured and checked */
   const uint64_t array_words = atl_spec_domain_words(s);
   uint32_t iters = 0;
-  int chk = spec_fields_checked(s, why, sizeof why);
-  if (chk || (chk = atl_timing_check(tm, why, sizeof why))) { /* a caller's mistake, not a configuration's row */
-    row_fail(ctx, row, ATL_STATUS_ERROR, why);
-    return atl__seterr(ctx, ATL_EINVAL, "rmw: %s", why);
-  }
-  chk = atl_rmw_check(ctx, s, why, sizeof why);
+  int chk = atl_rmw_check(ctx, s, why, sizeof why);
   if (chk)
     return row_fail(ctx, row, chk == ATL_ENOTSUP ? ATL_STATUS_UNSUPPORTED : ATL_STATUS_ERROR, why);
 

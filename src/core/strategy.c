@@ -373,19 +373,30 @@ static void strategy_row_init(struct atl_row *row, const struct atl_strategy_spe
   atl_row_config_number(row, "spin_bound", spin_bound);
 }
 
+/* A caller's mistake rather than a configuration's row (NULL, a field outside what it allows, timing settings
+ * refused): ATL_EINVAL naming it, the row (where there is one) started with status error and the reason; else 0. */
+static int run_args_checked(atl_context_t ctx, const struct atl_strategy_spec *s, const struct atl_timing *tm,
+                            struct atl_row *row)
+{
+  char why[256];
+  if (row == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "strategy: row is NULL: a row to fill is needed");
+  if (!spec_fields_checked(s, why, sizeof why) && !atl_timing_check(tm, why, sizeof why))
+    return 0;
+  atl_row_init(row, "strategy");
+  row_set(row, ATL_STATUS_ERROR, why);
+  return atl__seterr(ctx, ATL_EINVAL, "strategy: %s", why);
+}
+
 int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const struct atl_timing *tm,
                      struct atl_row *row)
 {
   char why[256], defines[256];
   if (ctx == NULL)
     return ATL_EINVAL;
-  if (row == NULL)
-    return atl__seterr(ctx, ATL_EINVAL, "strategy: row is NULL: a row to fill is needed");
-  if (spec_fields_checked(s, why, sizeof why) || atl_timing_check(tm, why, sizeof why)) {
-    atl_row_init(row, "strategy"); /* a caller's mistake, not a configuration's row */
-    row_set(row, ATL_STATUS_ERROR, why);
-    return atl__seterr(ctx, ATL_EINVAL, "strategy: %s", why);
-  }
+  const int invalid = run_args_checked(ctx, s, tm, row);
+  if (invalid)
+    return invalid;
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx);
   uint32_t *targets = NULL, *active = NULL, *words = NULL, *record = NULL;

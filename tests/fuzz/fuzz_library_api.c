@@ -92,7 +92,8 @@ static void scatter_case(atl_context_t ctx, struct bytes *in)
     d.unchecked_keys = 0;
   CHECK(atl_buffer_new(ctx, out_n + GUARD, &b_out) == 0 && atl_buffer_new(ctx, src_n + GUARD, &b_src) == 0 &&
         atl_buffer_new(ctx, idx_n + GUARD, &b_idx) == 0);
-  CHECK(atl_buffer_write(ctx, b_out, out, out_n + GUARD) == 0 && atl_buffer_write(ctx, b_src, src, src_n + GUARD) == 0 &&
+  CHECK(atl_buffer_write(ctx, b_out, out, out_n + GUARD) == 0 &&
+        atl_buffer_write(ctx, b_src, src, src_n + GUARD) == 0 &&
         atl_buffer_write(ctx, b_idx, idx, idx_n + GUARD) == 0);
   /* a buffer of the descriptor's size less one byte, where asked: refused by its size */
   atl_buffer_t small = NULL;
@@ -122,7 +123,8 @@ static void scatter_case(atl_context_t ctx, struct bytes *in)
   if (err != 0)
     CHECK(memcmp(back, out, out_n) == 0);
   /* the transfers: NULL host, past the end */
-  CHECK(atl_buffer_read(ctx, b_out, NULL, 4) == ATL_EINVAL && atl_buffer_write(ctx, b_out, back, out_n + GUARD + 1) == ATL_EINVAL);
+  CHECK(atl_buffer_read(ctx, b_out, NULL, 4) == ATL_EINVAL &&
+        atl_buffer_write(ctx, b_out, back, out_n + GUARD + 1) == ATL_EINVAL);
   atl_buffer_free(ctx, small), atl_buffer_free(ctx, b_out), atl_buffer_free(ctx, b_src), atl_buffer_free(ctx, b_idx);
   free(out), free(src), free(idx), free(back);
 }

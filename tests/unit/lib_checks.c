@@ -39,7 +39,8 @@ struct bufs {
 static int bufs_new(atl_context_t ctx, struct bufs *b, uint32_t dim, unsigned index_bytes)
 {
   *b = (struct bufs){NULL, NULL, NULL};
-  return atl_buffer_new(ctx, (size_t)TARGETS * dim * 4, &b->out) || atl_buffer_new(ctx, (size_t)ROWS * dim * 4, &b->src) ||
+  return atl_buffer_new(ctx, (size_t)TARGETS * dim * 4, &b->out) ||
+         atl_buffer_new(ctx, (size_t)ROWS * dim * 4, &b->src) ||
          atl_buffer_new(ctx, (size_t)ROWS * index_bytes, &b->idx);
 }
 
