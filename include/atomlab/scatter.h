@@ -26,8 +26,9 @@ int atl_buffer_new(atl_context_t ctx, size_t bytes, atl_buffer_t *out);
  *  @p bytes do not fit, or the buffer is of another context or of a device since closed (another opened). */
 int atl_buffer_write(atl_context_t ctx, atl_buffer_t buf, const void *host, size_t bytes);
 int atl_buffer_read(atl_context_t ctx, atl_buffer_t buf, void *host, size_t bytes);
-/** Frees a buffer of atl_buffer_new (NULL: nothing; of a device since closed: its host part only, the device's
- *  memory went with the device). */
+/** Frees a buffer of atl_buffer_new (NULL: nothing), through the context it was allocated on. A device's close
+ *  (atl_device_open of another, atl_context_free) releases its buffers' device memory; freeing such a buffer
+ *  afterwards frees what is left of it. */
 void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf);
 
 /** The value types of a scatter-add: 16-bit floats are their bits (uint16_t), summed in f32. */

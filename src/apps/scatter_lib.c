@@ -16,13 +16,6 @@
 #include "scatter_det.h"
 #include "scatter_launch.h"
 
-struct atl_buffer {
-  void *handle; /* the backend's */
-  size_t bytes;
-  atl_context_t ctx;    /* the context and device (its ctx->opened) the buffer was allocated on */
-  unsigned long opened;
-};
-
 int atl_buffer_new(atl_context_t ctx, size_t bytes, atl_buffer_t *out)
 {
   if (ctx == NULL)
@@ -45,6 +38,10 @@ int atl_buffer_new(atl_context_t ctx, size_t bytes, atl_buffer_t *out)
     return err;
   }
   b->bytes = bytes, b->ctx = ctx, b->opened = ctx->opened;
+  b->next = ctx->buffers; /* on the device's list: its close releases the handle */
+  if (b->next)
+    b->next->prev = b;
+  ctx->buffers = b;
   *out = b;
   return 0;
 }
@@ -57,7 +54,7 @@ static int buffer_owned(atl_context_t ctx, atl_buffer_t buf, const char *what)
     return atl__seterr(ctx, ATL_ENODEV, "%s: no device open", what);
   if (buf == NULL)
     return atl__seterr(ctx, ATL_EINVAL, "%s is NULL: a buffer of atl_buffer_new is needed", what);
-  if (buf->ctx != ctx || buf->opened != ctx->opened)
+  if (buf->ctx != ctx || buf->opened != ctx->opened || buf->handle == NULL)
     return atl__seterr(ctx, ATL_EINVAL, "%s is not allowed: a buffer of %s; only the open device's are",
                        what, buf->ctx != ctx ? "another context" : "a device since closed");
   return 0;
@@ -92,9 +89,18 @@ int atl_buffer_read(atl_context_t ctx, atl_buffer_t buf, void *host, size_t byte
 
 void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf)
 {
-  /* a buffer of a closed device: the backend's handle is gone with it (the device's close released its memory) */
-  if (ctx && buf && buf->ctx == ctx && buf->opened == ctx->opened && atl_device_current(ctx))
-    atl__ops(ctx)->free(atl__dev(ctx), buf->handle);
+  (void)ctx; /* the buffer's own context frees it: a buffer given with another is not left on its list */
+  /* a buffer of a closed device has no handle left: the device's close released it */
+  if (buf && buf->handle) {
+    atl_context_t owner = buf->ctx;
+    atl__ops(owner)->free(atl__dev(owner), buf->handle);
+    if (buf->prev)
+      buf->prev->next = buf->next;
+    else
+      owner->buffers = buf->next;
+    if (buf->next)
+      buf->next->prev = buf->prev;
+  }
   free(buf);
 }
 

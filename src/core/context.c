@@ -405,6 +405,13 @@ void atl__device_free_all(atl_context_t ctx, void *const *bufs, size_t n)
 
 void atl__device_buffers_release(atl_context_t ctx)
 {
+  for (struct atl_buffer *b = ctx->buffers, *next; b; b = next) {
+    next = b->next;
+    if (ctx->ops && b->handle)
+      ctx->ops->free(ctx->dev, b->handle);
+    b->handle = NULL, b->prev = b->next = NULL;
+  }
+  ctx->buffers = NULL;
   for (unsigned i = 0; i < ATL__DEVICE_BUFFER_SLOTS; i++) {
     if (ctx->ops && ctx->device_buffers[i].ptr)
       ctx->ops->free(ctx->dev, ctx->device_buffers[i].ptr);

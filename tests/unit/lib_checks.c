@@ -290,7 +290,7 @@ static int measure_none(atl_context_t ctx, const void *arg, size_t i, const stru
   return 0;
 }
 
-/* The context, the device calls and atl_sweep: NULLs where a place or an argument is needed. */
+/* The context, the device calls, the rows and sets, and atl_sweep: NULLs where a place or an argument is needed. */
 static void device_refusals(atl_context_t ctx)
 {
   const struct atl_device_info *list = NULL;
@@ -308,6 +308,9 @@ static void device_refusals(atl_context_t ctx)
   CHECK(atl_occupancy_discover(ctx, 64, NULL) == ATL_EINVAL && says(ctx, "out is NULL"));
   CHECK(atl_occupancy_discover(ctx, 0, &occ) == ATL_EINVAL && says(ctx, "wg_size 0"));
   CHECK(atl_device_list_parse(ctx, NULL, NULL, NULL, 0, &n) == ATL_EINVAL && says(ctx, "text is NULL"));
+  CHECK(atl_row_config_set(NULL, "op", "x") == ATL_EINVAL && atl_result_set_add(NULL, NULL) == ATL_EINVAL);
+  CHECK(atl_row_config(NULL, "op") == NULL && atl_row_metric(NULL, "gops", 3.0) == 3.0);
+  atl_row_init(NULL, "rmw"), atl_row_release(NULL), atl_result_set_release(NULL); /* nothing, no crash */
   struct atl_sweep_spec spec = {.kind = "rmw", .count = 1, .measure = measure_none};
   struct atl_sweep_run run = {.timing = &tm};
   struct atl_result_set set;
