@@ -290,7 +290,8 @@ static int measure_none(atl_context_t ctx, const void *arg, size_t i, const stru
   return 0;
 }
 
-/* The context, the device calls, the rows and sets, and atl_sweep: NULLs where a place or an argument is needed. */
+/* The context, the device calls, the rows and sets, the apps' configurations and atl_sweep: NULLs where a place or
+ * an argument is needed. */
 static void device_refusals(atl_context_t ctx)
 {
   const struct atl_device_info *list = NULL;
@@ -311,6 +312,14 @@ static void device_refusals(atl_context_t ctx)
   CHECK(atl_row_config_set(NULL, "op", "x") == ATL_EINVAL && atl_result_set_add(NULL, NULL) == ATL_EINVAL);
   CHECK(atl_row_config(NULL, "op") == NULL && atl_row_metric(NULL, "gops", 3.0) == 3.0);
   atl_row_init(NULL, "rmw"), atl_row_release(NULL), atl_result_set_release(NULL); /* nothing, no crash */
+  atl_app_config_t cfg = NULL;
+  char why[200];
+  CHECK(atl_app_config_new(NULL, &cfg) == ATL_EINVAL && cfg == NULL);
+  CHECK(atl_app_config_set(NULL, "size", "1", why, sizeof why) == ATL_EINVAL && strstr(why, "cfg is NULL") != NULL);
+  CHECK(atl_app_check(NULL, atl_device_current(ctx), NULL, why, sizeof why) == ATL_EINVAL &&
+        strstr(why, "app is NULL") != NULL);
+  CHECK(atl_app_config_run(NULL, ctx, NULL) == ATL_EINVAL && says(ctx, "cfg is NULL"));
+  CHECK(atl_app_config_option(NULL, "size") == NULL && atl_app_config_option_at(NULL, 0) == NULL);
   struct atl_sweep_spec spec = {.kind = "rmw", .count = 1, .measure = measure_none};
   struct atl_sweep_run run = {.timing = &tm};
   struct atl_result_set set;
