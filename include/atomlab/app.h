@@ -370,7 +370,9 @@ const struct atl_app_info *atl_app_find(const char *name);
 int atl_app_check(const struct atl_app_info *app, const struct atl_device_info *dev, const void *params, char *why,
                   size_t len);
 
-/** A configuration of @p app with every default its options give (ATL_ENOMEM if the host has no memory). */
+/** A configuration of @p app with every default its options give (ATL_ENOMEM if the host has no memory). The
+ *  atl_app_config_* calls and atl_app_check() return ATL_EINVAL, the reason naming it, for a NULL app,
+ *  configuration, params, context or result set (the lookups return NULL). */
 int atl_app_config_new(const struct atl_app_info *app, atl_app_config_t *out);
 void atl_app_config_free(atl_app_config_t cfg);
 

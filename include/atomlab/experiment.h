@@ -128,8 +128,10 @@ void atl_timing_defaults(struct atl_timing *t);
  */
 int atl_timing_set(struct atl_timing *t, const char *name, const char *text, char *why, size_t why_len);
 
-/** 0 if the settings agree with each other, else ATL_EINVAL with the reason (max-samples below min-samples,
- *  repeat x rounds above 64 visits, rotate without placements). */
+/** 0 if every setting is within its option's range (atl_timing_set's; iters 0 or up to max_iters, max_iters 1 to
+ *  2^31, flags 0 or 1) and the settings agree with each other, else ATL_EINVAL with the reason naming the setting
+ *  (NULL, out of range or NaN, max-samples below min-samples, repeat x rounds above 64 visits, rotate without
+ *  placements). */
 int atl_timing_check(const struct atl_timing *t, char *why, size_t why_len);
 
 /** Names ("fetch_add", "u32", "global", "cross-warp", "used"). */

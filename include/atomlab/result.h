@@ -133,7 +133,9 @@ const struct atl_metric_info *atl_metric_info(const char *name);
  */
 const char *atl_describe(const char *command, size_t *len);
 
-/** Starts @p row of @p kind: zeroed, status error until measured, kind set. */
+/** Starts @p row of @p kind: zeroed, status error until measured, kind set. A NULL row, set or name given to
+ *  the row and set functions below: the ones that return a code return ATL_EINVAL, atl_row_config() NULL,
+ *  atl_row_metric() its fallback, the others do nothing. */
 void atl_row_init(struct atl_row *row, const char *kind);
 
 /** Sets (or adds) the configuration value @p name as text or as a number. 0, or ATL_ENOMEM when full. */

@@ -19,7 +19,8 @@ extern "C" {
 
 /**
  * Checks a configuration against the open device before anything runs.
- * Returns 0 if it can run, ATL_EINVAL for a usage error (the reason names the
+ * Returns 0 if it can run, ATL_EINVAL for a usage error (a NULL context or
+ * spec, a field outside its enum or 0 where 1 or more is needed; the reason names the
  * parameter and what is allowed), or ATL_ENOTSUP for something this device
  * lacks (the reason says what); the reason goes to @p why.
  */
@@ -30,7 +31,10 @@ int atl_rmw_check(atl_context_t ctx, const struct atl_spec *spec, char *why, siz
  * warms up, samples until the noise target or the budget is reached, then
  * verifies the final memory state exactly. Always fills @p row (status ok,
  * unsupported or error); returns a negative code only when the device itself
- * failed and further rows are pointless.
+ * failed and further rows are pointless, or ATL_EINVAL (the row's status
+ * error, atl_errmsg() naming the field) for a caller's mistake: a NULL
+ * argument, a spec field outside its enum or 0 where 1 or more is needed, or
+ * timing settings atl_timing_check() refuses.
  */
 int atl_rmw_run(atl_context_t ctx, const struct atl_spec *spec, const struct atl_timing *timing, struct atl_row *row);
 

@@ -19,12 +19,16 @@ extern "C" {
 /** A buffer in the open device's memory (an OpenCL cl_mem or a CUDA allocation inside). */
 typedef struct atl_buffer *atl_buffer_t;
 
-/** @p bytes of device memory (contents undefined); 0, or a negative code with atl_errmsg(). */
+/** @p bytes of device memory (contents undefined), at most the device's largest allocation; 0, or a negative code
+ *  with atl_errmsg() (ATL_EINVAL for a size past it, or no @p out). */
 int atl_buffer_new(atl_context_t ctx, size_t bytes, atl_buffer_t *out);
-/** Host to device and device to host, @p bytes from the start of the buffer. */
+/** Host to device and device to host, @p bytes from the start of the buffer: ATL_EINVAL where @p host is NULL,
+ *  @p bytes do not fit, or the buffer is of another context or of a device since closed (another opened). */
 int atl_buffer_write(atl_context_t ctx, atl_buffer_t buf, const void *host, size_t bytes);
 int atl_buffer_read(atl_context_t ctx, atl_buffer_t buf, void *host, size_t bytes);
-/** Frees a buffer of atl_buffer_new (NULL: nothing). */
+/** Frees a buffer of atl_buffer_new (NULL: nothing), through the context it was allocated on. A device's close
+ *  (atl_device_open of another, atl_context_free) releases its buffers' device memory; freeing such a buffer
+ *  afterwards frees what is left of it. */
 void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf);
 
 /** The value types of a scatter-add: 16-bit floats are their bits (uint16_t), summed in f32. */
@@ -85,14 +89,25 @@ struct atl_scatter_desc {
    * designated initializers: these zero) still compiles and gets the pick. */
   enum atl_scatter_keys keys;
   enum atl_scatter_method method;
+  /** 0: the keys are checked on the device before anything is written (ATL_ERANGE naming the first bad row).
+   * 1 (ATL_SCATTER_KEYS_CHECKED): the caller has checked them, and the check's pass over the keys is skipped; a
+   * key outside [0, targets) then writes outside the output. At the end, as keys and method are. */
+  int unchecked_keys;
 };
 
+/** The value of atl_scatter_desc.unchecked_keys that skips the device's check of the keys. */
+#define ATL_SCATTER_KEYS_CHECKED 1
+
 /**
- * out += the scatter of src by idx on the open device (the buffers of atl_buffer_new, sized as @p d
- * says). Keys must lie in [0, targets): they are not checked on the device. The kernels are built on the
- * first call and cached by the backend; the deterministic mode allocates its scratch (about 16 bytes per
- * row) on each call. @p device_ms, if not NULL, receives the device time of the launches. 0, or a negative
- * code (ATL_EINVAL for a descriptor out of range) with atl_errmsg().
+ * out += the scatter of src by idx on the open device (the buffers of atl_buffer_new on this context's open
+ * device, sized as @p d says; out neither src nor idx). Every field of @p d and every buffer is checked first:
+ * ATL_EINVAL, with atl_errmsg() naming the field and what is allowed, before anything runs. Then the keys are
+ * checked on the device, by one pass over them before any output word is written (unless d->unchecked_keys):
+ * a key outside [0, targets) (an int64 key below 0 included) gives ATL_ERANGE, with atl_errmsg() naming the
+ * lowest such row and its key, and out is left as it was. The kernels are built on the first call and cached by
+ * the backend; the deterministic mode allocates its scratch (about 16 bytes per row) on each call.
+ * @p device_ms, if not NULL, receives the device time of the launches (the check's not included). 0, or a
+ * negative code with atl_errmsg().
  */
 int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
                     atl_buffer_t idx, double *device_ms);

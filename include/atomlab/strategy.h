@@ -64,7 +64,8 @@ uint32_t atl_strategy_default_spin_bound(const struct atl_device_info *dev);
 
 /**
  * Checks a configuration against the open device: 0, ATL_EINVAL (a usage
- * error; the reason names the parameter and what is allowed) or ATL_ENOTSUP
+ * error: a NULL context or spec, a field outside its enum, a flag not 0 or 1,
+ * a count of 0, ...; the reason names the parameter and what is allowed) or ATL_ENOTSUP
  * (the device or backend lacks it; the reason says what).
  */
 int atl_strategy_check(atl_context_t ctx, const struct atl_strategy_spec *spec, char *why, size_t why_len);
@@ -72,7 +73,11 @@ int atl_strategy_check(atl_context_t ctx, const struct atl_strategy_spec *spec, 
 /**
  * Measures one configuration: builds, calibrates, samples, verifies. Always
  * fills @p out (status ok, unsupported, deadlock or error); returns a
- * negative code only when further rows are pointless (out of host memory).
+ * negative code only when further rows are pointless (out of host memory),
+ * or ATL_EINVAL (the row's status error, atl_errmsg() naming the field) for a
+ * caller's mistake: a NULL argument, a spec field atl_strategy_check() refuses
+ * as a field (an enum or flag out of range, a count of 0) or timing settings
+ * atl_timing_check() refuses.
  */
 int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *spec, const struct atl_timing *timing,
                      struct atl_row *out);

@@ -68,7 +68,9 @@ struct atl_sweep_report {
  * A stop request ends it after the current row, and the set then holds the
  * rows measured so far followed by every old row not yet reused (nothing
  * measured or read is lost). Returns 0, or a negative code (out of host
- * memory, or the measure callback's).
+ * memory, or the measure callback's; ATL_EINVAL, the context's message naming
+ * it, for a NULL spec, run, set, report, kind, measure or timing, timing
+ * settings atl_timing_check() refuses, or drop_others not 0 or 1).
  */
 int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
               struct atl_result_set *set, struct atl_sweep_report *report);

@@ -55,7 +55,7 @@ static const struct atl_app_option *option_at(atl_app_config_t cfg, size_t i)
 
 const struct atl_app_option *atl_app_config_option_at(atl_app_config_t cfg, size_t i)
 {
-  return i < cfg->napp + cfg->ntiming ? option_at(cfg, i) : NULL;
+  return cfg && i < cfg->napp + cfg->ntiming ? option_at(cfg, i) : NULL;
 }
 
 static void *base_of(atl_app_config_t cfg, size_t i)
@@ -75,7 +75,7 @@ static size_t index_of(atl_app_config_t cfg, const char *name)
 
 const struct atl_app_option *atl_app_config_option(atl_app_config_t cfg, const char *name)
 {
-  const size_t i = index_of(cfg, name);
+  const size_t i = cfg ? index_of(cfg, name) : SIZE_MAX;
   return i == SIZE_MAX ? NULL : option_at(cfg, i);
 }
 
@@ -110,6 +110,8 @@ static void apply_flag(const struct atl_app_option *o, void *base, int set)
 int atl_app_config_new(const struct atl_app_info *app, atl_app_config_t *out)
 {
   char why[256];
+  if (app == NULL || out == NULL)
+    return ATL_EINVAL;
   atl_app_config_t cfg = calloc(1, sizeof *cfg);
   *out = NULL;
   if (cfg == NULL)
@@ -159,6 +161,8 @@ void atl_app_config_free(atl_app_config_t cfg)
 
 int atl_app_config_set(atl_app_config_t cfg, const char *name, const char *text, char *why, size_t len)
 {
+  if (cfg == NULL)
+    return atl__app_why(why, len, "cfg is NULL: a configuration of atl_app_config_new is needed");
   const size_t i = index_of(cfg, name);
   if (i == SIZE_MAX)
     return atl__app_why(why, len, "%s is not an option of %s", name ? name : "(null)", cfg->app->name);
@@ -184,12 +188,16 @@ int atl_app_config_set(atl_app_config_t cfg, const char *name, const char *text,
 int atl_app_check(const struct atl_app_info *app, const struct atl_device_info *dev, const void *params, char *why,
                   size_t len)
 {
+  if (app == NULL || params == NULL)
+    return atl__app_why(why, len, "%s is NULL: it is needed", app ? "params" : "app");
   int err = atl__app_opt_check(app->options, params, why, len);
   return err ? err : app->check(dev, params, why, len);
 }
 
 int atl_app_config_prepare(atl_app_config_t cfg, atl_context_t ctx, char *why, size_t len)
 {
+  if (cfg == NULL)
+    return atl__app_why(why, len, "cfg is NULL: a configuration of atl_app_config_new is needed");
   const struct atl_app_info *app = cfg->app;
   const struct atl_device_info *dev = atl_device_current(ctx);
   struct atl_app_timing *tm = &cfg->timing;
@@ -222,6 +230,8 @@ int atl_app_config_prepare(atl_app_config_t cfg, atl_context_t ctx, char *why, s
 
 int atl_app_config_run(atl_app_config_t cfg, atl_context_t ctx, struct atl_result_set *out)
 {
+  if (cfg == NULL || ctx == NULL || out == NULL)
+    return ctx ? atl__seterr(ctx, ATL_EINVAL, "app: %s is NULL: it is needed", cfg ? "out" : "cfg") : ATL_EINVAL;
   atl__app_sampling(&cfg->timing, &out->meta.timing); /* the file records how its rows were timed */
   return cfg->app->run(ctx, cfg->params, &cfg->timing, out);
 }

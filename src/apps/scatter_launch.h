@@ -85,7 +85,7 @@ int atl__scatter_part_ranges(atl_context_t ctx, void *kernel, const struct atl_l
 
 /* The library's scratch, kept by the context from call to call in atl__device_buffer's slots (grown when a call needs
  * more, freed when the device closes): a user's loop of atl_scatter_add calls then allocates it once. */
-enum { ATL__SCATTER_SLOT_META, ATL__SCATTER_SLOT_KEYS32, ATL__SCATTER_SLOT_SAMPLE };
+enum { ATL__SCATTER_SLOT_META, ATL__SCATTER_SLOT_KEYS32, ATL__SCATTER_SLOT_SAMPLE, ATL__SCATTER_SLOT_CHECK };
 
 /* The part and sweep variants' meta words before the sweep's per-chunk flags (app_scatter.k.c's PART_MAX, TICKET,
  * READY: the bucketing's counts, cursors and bounds, then the ticket counter) */

@@ -5,27 +5,30 @@
  * what they are), through the launches the app's rows measured (scatter_launch.c); the deterministic mode is
  * the det variant's passes (scatter_det.c).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atomlab/scatter.h"
+#include "core/fields.h"
 #include "scatter_auto.h"
 #include "scatter_det.h"
 #include "scatter_launch.h"
 
-struct atl_buffer {
-  void *handle; /* the backend's */
-  size_t bytes;
-};
-
 int atl_buffer_new(atl_context_t ctx, size_t bytes, atl_buffer_t *out)
 {
-  if (ctx == NULL || out == NULL)
+  if (ctx == NULL)
     return ATL_EINVAL;
+  if (out == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "buffer: out is NULL: a place for the buffer is needed");
   *out = NULL;
-  if (atl_device_current(ctx) == NULL)
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  if (dev == NULL)
     return atl__seterr(ctx, ATL_ENODEV, "buffer: no device open");
+  if (dev->max_alloc && bytes > dev->max_alloc)
+    return atl__seterr(ctx, ATL_EINVAL, "buffer: bytes %zu is not allowed: at most the device's largest allocation, "
+                       "%llu", bytes, (unsigned long long)dev->max_alloc);
   struct atl_buffer *b = calloc(1, sizeof *b);
   if (b == NULL)
     return atl__seterr(ctx, ATL_ENOMEM, "buffer: out of host memory");
@@ -34,8 +37,26 @@ int atl_buffer_new(atl_context_t ctx, size_t bytes, atl_buffer_t *out)
     free(b);
     return err;
   }
-  b->bytes = bytes;
+  b->bytes = bytes, b->ctx = ctx, b->opened = ctx->opened;
+  b->next = ctx->buffers; /* on the device's list: its close releases the handle */
+  if (b->next)
+    b->next->prev = b;
+  ctx->buffers = b;
   *out = b;
+  return 0;
+}
+
+/* @p buf (named @p what in the message) is a buffer of this context's open device: 0, else ATL_EINVAL (NULL, of
+ * another context, of a device since closed) or ATL_ENODEV (none open). */
+static int buffer_owned(atl_context_t ctx, atl_buffer_t buf, const char *what)
+{
+  if (atl_device_current(ctx) == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "%s: no device open", what);
+  if (buf == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "%s is NULL: a buffer of atl_buffer_new is needed", what);
+  if (buf->ctx != ctx || buf->opened != ctx->opened || buf->handle == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "%s is not allowed: a buffer of %s; only the open device's are",
+                       what, buf->ctx != ctx ? "another context" : "a device since closed");
   return 0;
 }
 
@@ -43,9 +64,14 @@ static int transfer_check(atl_context_t ctx, atl_buffer_t buf, const void *host,
 {
   if (ctx == NULL)
     return ATL_EINVAL;
-  if (buf == NULL || host == NULL || bytes > buf->bytes)
-    return atl__seterr(ctx, ATL_EINVAL, "buffer: %zu bytes do not fit a buffer of %zu (or no buffer or host memory)",
-                       bytes, buf ? buf->bytes : 0);
+  const int err = buffer_owned(ctx, buf, "buffer");
+  if (err)
+    return err;
+  if (host == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "buffer: host is NULL: host memory of the bytes is needed");
+  if (bytes > buf->bytes)
+    return atl__seterr(ctx, ATL_EINVAL, "buffer: bytes %zu is not allowed: at most the buffer's %zu", bytes,
+                       buf->bytes);
   return 0;
 }
 
@@ -63,43 +89,74 @@ int atl_buffer_read(atl_context_t ctx, atl_buffer_t buf, void *host, size_t byte
 
 void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf)
 {
-  if (ctx && buf)
-    atl__ops(ctx)->free(atl__dev(ctx), buf->handle);
+  (void)ctx; /* the buffer's own context frees it: a buffer given with another is not left on its list */
+  /* a buffer of a closed device has no handle left: the device's close released it */
+  if (buf && buf->handle) {
+    atl_context_t owner = buf->ctx;
+    atl__ops(owner)->free(atl__dev(owner), buf->handle);
+    if (buf->prev)
+      buf->prev->next = buf->next;
+    else
+      owner->buffers = buf->next;
+    if (buf->next)
+      buf->next->prev = buf->prev;
+  }
   free(buf);
 }
 
 static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
 
+/* The descriptor's fields and what each allows (core/fields.h). */
+#define DESC_FIELD(member, lo, hi, text) ATL__FIELD(struct atl_scatter_desc, member, lo, hi, text)
+static const struct atl__field desc_fields[] = {
+    DESC_FIELD(type, 0, ATL_SCATTER_F16, "f32, u32, i32, bf16 or f16 (0 to 4)"),
+    {"index_bytes", offsetof(struct atl_scatter_desc, index_bytes), sizeof(unsigned), 4, 8, 1u << 4 | 1u << 8,
+     "4 or 8"},
+    DESC_FIELD(rows, 1, UINT32_MAX, "1 to 2^32 - 1"),
+    DESC_FIELD(targets, 1, UINT32_MAX, "1 to 2^32 - 1"),
+    DESC_FIELD(dim, 1, 512, "1 to 512"),
+    DESC_FIELD(deterministic, 0, 1, "0 or 1"),
+    DESC_FIELD(keys, 0, ATL_SCATTER_KEYS_RUNS, "sample, spread, head or runs (0 to 3)"),
+    DESC_FIELD(method, 0, ATL_SCATTER_SWEEP, "auto, atomic, run, block, bins, part, part1, dsm or sweep (0 to 8)"),
+    DESC_FIELD(unchecked_keys, 0, 1, "0 or 1"),
+};
+
+/* The first field of @p d out of its range: a one-line reason naming it, else 0. */
+static int desc_checked(atl_context_t ctx, const struct atl_scatter_desc *d)
+{
+  char why[200];
+  if (atl__fields_check(d, desc_fields, sizeof desc_fields / sizeof desc_fields[0], why, sizeof why) == 0)
+    return 0;
+  return atl__seterr(ctx, ATL_EINVAL, "scatter_add: %s", why);
+}
+
 /* The descriptor against the buffers (the keys' only where @p keys_only: atl_scatter_method_for reads no other):
- * a one-line reason naming the field, else 0. */
+ * a one-line reason naming the field or buffer, else 0. */
 static int scatter_checked(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
                            atl_buffer_t idx, int keys_only)
 {
-  if (d == NULL || idx == NULL || (!keys_only && (out == NULL || src == NULL)))
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: a descriptor and %s are needed",
-                       keys_only ? "the keys' buffer" : "three buffers");
-  if ((unsigned)d->method > ATL_SCATTER_SWEEP)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %d is not allowed: auto, atomic, run, block, bins, "
-                       "part, part1, dsm or sweep", (int)d->method);
-  if ((unsigned)d->keys > ATL_SCATTER_KEYS_RUNS)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: keys %d is not allowed: sample, spread, head or runs",
-                       (int)d->keys);
-  if ((unsigned)d->type > ATL_SCATTER_F16)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: type %d is not allowed: f32, u32, i32, bf16 or f16",
-                       (int)d->type);
-  if (d->index_bytes != 4 && d->index_bytes != 8)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: index_bytes %u is not allowed: 4 or 8", d->index_bytes);
-  if (d->dim < 1 || d->dim > 512)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: dim %u is not allowed: 1 to 512", d->dim);
-  if (d->rows < 1 || d->rows > UINT32_MAX || d->targets < 1 || d->targets > UINT32_MAX)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: rows %llu and targets %llu are not allowed: 1 to 2^32 - 1",
-                       (unsigned long long)d->rows, (unsigned long long)d->targets);
-  const uint64_t es = d->type >= ATL_SCATTER_BF16 ? 2 : 4;
-  if ((!keys_only && (src->bytes < d->rows * d->dim * es || out->bytes < d->targets * d->dim * es)) ||
-      idx->bytes < d->rows * d->index_bytes)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: a buffer is smaller than rows, targets and dim say (src %zu, "
-                       "out %zu, idx %zu bytes)", src ? src->bytes : 0, out ? out->bytes : 0, idx->bytes);
-  return 0;
+  if (d == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: d is NULL: a descriptor is needed");
+  int err = desc_checked(ctx, d);
+  const struct {
+    atl_buffer_t buf;
+    const char *name;
+    uint64_t need;
+  } bufs[] = {{idx, "scatter_add: idx", d->rows * d->index_bytes},
+              {src, "scatter_add: src", d->rows * d->dim * (d->type >= ATL_SCATTER_BF16 ? 2u : 4u)},
+              {out, "scatter_add: out", d->targets * d->dim * (d->type >= ATL_SCATTER_BF16 ? 2u : 4u)}};
+  for (size_t i = 0; !err && i < (keys_only ? 1u : 3u); i++) {
+    if ((err = buffer_owned(ctx, bufs[i].buf, bufs[i].name)))
+      break;
+    if (bufs[i].buf->bytes < bufs[i].need)
+      err = atl__seterr(ctx, ATL_EINVAL,
+                        "%s %zu bytes is not allowed: rows, targets, dim, type and index_bytes need %llu",
+                        bufs[i].name, bufs[i].buf->bytes, (unsigned long long)bufs[i].need);
+  }
+  if (!err && !keys_only && (out == src || out->handle == src->handle || out == idx || out->handle == idx->handle))
+    err = atl__seterr(ctx, ATL_EINVAL, "scatter_add: out is not allowed: the same buffer as %s (out must be its own)",
+                      out == src || out->handle == src->handle ? "src" : "idx");
+  return err;
 }
 
 static const char *const method_names[] = {"auto", "atomic", "run", "block", "bins",
@@ -230,6 +287,49 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
   return 0;
 }
 
+/* The keys checked on the device before anything is written (src/kernels/scatter_sample.k.c): ATL_ERANGE naming
+ * the lowest row whose key is outside [0, targets) and its key, else 0. One pass over the keys by the resident
+ * work-groups, then one word read back; the bad key's own read only where there is one. */
+static int keys_checked(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint32_t wg)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  const char *idx_t = d->index_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint";
+  void *check = NULL, *fetch = NULL, *bad = NULL;
+  uint32_t w[4] = {UINT32_MAX, 0, 0, 0};
+  int err = atl__app_build(ctx, "scatter_sample", "scatter_key_check", idx_t, &check, NULL);
+  if (!err)
+    err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_CHECK, sizeof w, &bad);
+  if (!err)
+    err = ops->write(atl__dev(ctx), bad, w, sizeof w);
+  if (!err) {
+    const size_t resident = atl__app_resident_threads(atl_device_current(ctx), wg);
+    const size_t all = (size_t)(d->rows + wg - 1) / wg * wg;
+    struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0}, {ATL_ARG_U64, NULL, d->rows},
+                             {ATL_ARG_U64, NULL, d->targets}, {ATL_ARG_BUFFER, bad, 0}};
+    const struct atl_launch launch = {all < resident ? all : resident, wg, args, 4};
+    double ms = 0;
+    err = ops->launch(atl__dev(ctx), check, &launch, &ms);
+  }
+  if (!err)
+    err = ops->read(atl__dev(ctx), bad, w, sizeof w[0]);
+  if (err || w[0] == UINT32_MAX)
+    return err;
+  if (!(err = atl__app_build(ctx, "scatter_sample", "scatter_key_bad", idx_t, &fetch, NULL))) {
+    struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0}, {ATL_ARG_BUFFER, bad, 0}};
+    const struct atl_launch launch = {wg, wg, args, 2};
+    double ms = 0;
+    err = ops->launch(atl__dev(ctx), fetch, &launch, &ms);
+  }
+  if (!err)
+    err = ops->read(atl__dev(ctx), bad, w, sizeof w);
+  if (err)
+    return err;
+  const uint64_t key = (uint64_t)w[2] << 32 | w[1];
+  return atl__seterr(ctx, ATL_ERANGE, "scatter_add: idx row %u holds key %lld, outside [0, targets %llu): nothing "
+                     "was written", w[0], d->index_bytes == 8 ? (long long)key : (long long)(uint32_t)key,
+                     (unsigned long long)d->targets);
+}
+
 int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
                     atl_buffer_t idx, double *device_ms)
 {
@@ -245,6 +345,8 @@ int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buf
   if (wg < 32)
     return atl__seterr(ctx, ATL_ENOTSUP, "scatter_add: %s allows work-groups of %zu, fewer than a warp (32)",
                        dev->name, dev->max_wg_size);
+  if (!d->unchecked_keys && (err = keys_checked(ctx, d, idx, wg)))
+    return err;
   if (d->deterministic) {
     struct atl__app_buffers scratch = {{0}, 0};
     struct atl__scatter_det det = {.rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,

@@ -80,6 +80,8 @@ static int backend_enabled(const char *name)
 
 int atl_context_new(atl_context_t *out)
 {
+  if (out == NULL)
+    return ATL_EINVAL;
   struct atl_context *ctx = calloc(1, sizeof *ctx);
   if (ctx == NULL)
     return ATL_ENOMEM;
@@ -107,7 +109,7 @@ void atl_context_free(atl_context_t ctx)
   free(ctx);
 }
 
-const char *atl_backend_notes(atl_context_t ctx) { return ctx->notes; }
+const char *atl_backend_notes(atl_context_t ctx) { return ctx ? ctx->notes : ""; }
 
 static void add_note(atl_context_t ctx, const char *backend, const char *msg)
 {
@@ -179,6 +181,10 @@ static int probe_all(atl_context_t ctx)
 
 int atl_devices(atl_context_t ctx, const struct atl_device_info **list, size_t *count)
 {
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  if (list == NULL || count == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "devices: %s is NULL: a place for it is needed", list ? "count" : "list");
   int err = probe_all(ctx);
   *list = ctx->devices;
   *count = ctx->ndevices;
@@ -220,6 +226,8 @@ static int find_device(atl_context_t ctx, const char *id, const char *backend, s
 
 int atl_device_open(atl_context_t ctx, const char *id, const char *backend)
 {
+  if (ctx == NULL)
+    return ATL_EINVAL;
   int err = probe_all(ctx);
   if (err)
     return err;
@@ -245,11 +253,14 @@ int atl_device_open(atl_context_t ctx, const char *id, const char *backend)
     return err;
   ctx->ops = &ctx->wrapped;
   ctx->current = ctx->devices[index];
+  ctx->opened++;
   return 0;
 }
 
 int atl_device_peer_info(atl_context_t ctx, size_t a, size_t b, struct atl_peer_info *out)
 {
+  if (ctx == NULL || out == NULL)
+    return ctx ? atl__seterr(ctx, ATL_EINVAL, "peer: out is NULL: a place for the link is needed") : ATL_EINVAL;
   memset(out, 0, sizeof *out);
   out->performance_rank = -1;
   int err = probe_all(ctx);
@@ -267,11 +278,16 @@ int atl_device_peer_info(atl_context_t ctx, size_t a, size_t b, struct atl_peer_
   return ops->peer_info(ctx, &ctx->devices[a], &ctx->devices[b], out);
 }
 
-const struct atl_device_info *atl_device_current(atl_context_t ctx) { return ctx->ops ? &ctx->current : NULL; }
+const struct atl_device_info *atl_device_current(atl_context_t ctx)
+{
+  return ctx && ctx->ops ? &ctx->current : NULL;
+}
 
 int atl_device_clocks(atl_context_t ctx, struct atl_clocks *out)
 {
   char why[160] = "";
+  if (ctx == NULL || out == NULL)
+    return ctx ? atl__seterr(ctx, ATL_EINVAL, "clocks: out is NULL: a place for the clocks is needed") : ATL_EINVAL;
   memset(out, 0, sizeof *out);
   if (ctx->ops == NULL)
     return atl__seterr(ctx, ATL_ENOTSUP, "no device is open");
@@ -389,6 +405,13 @@ void atl__device_free_all(atl_context_t ctx, void *const *bufs, size_t n)
 
 void atl__device_buffers_release(atl_context_t ctx)
 {
+  for (struct atl_buffer *b = ctx->buffers, *next; b; b = next) {
+    next = b->next;
+    if (ctx->ops && b->handle)
+      ctx->ops->free(ctx->dev, b->handle);
+    b->handle = NULL, b->prev = b->next = NULL;
+  }
+  ctx->buffers = NULL;
   for (unsigned i = 0; i < ATL__DEVICE_BUFFER_SLOTS; i++) {
     if (ctx->ops && ctx->device_buffers[i].ptr)
       ctx->ops->free(ctx->dev, ctx->device_buffers[i].ptr);

@@ -8,6 +8,17 @@
 #define ATL__MAX_BACKENDS 4
 #define ATL__DEVICE_BUFFER_SLOTS 8
 
+/* A buffer of atl_buffer_new (include/atomlab/scatter.h): the backend's handle, on its context's list while the
+ * device it was allocated on is open. The device's close releases the handle and takes it off (handle NULL):
+ * a call given it then is refused by name, and atl_buffer_free frees only the struct. */
+struct atl_buffer {
+  void *handle;
+  size_t bytes;
+  atl_context_t ctx;    /* the context and device (its ctx->opened) the buffer was allocated on */
+  unsigned long opened;
+  struct atl_buffer *prev, *next;
+};
+
 struct atl_context {
   char errmsg[2048];
   char notes[1024];
@@ -20,6 +31,8 @@ struct atl_context {
   const struct atl_backend_ops *ops; /* the open device's backend (through fault injection) */
   struct atl_backend_ops wrapped;    /* ops as the core calls them: see fault.c */
   void *dev;                         /* the open device's handle */
+  unsigned long opened;              /* devices opened so far: a buffer of an earlier one names another number */
+  struct atl_buffer *buffers;        /* the open device's buffers of atl_buffer_new */
   struct atl_device_info current;
   /* Host buffers reused from row to row: a sweep's large arrays would
    * otherwise be mapped, faulted in and unmapped again for every row. */
@@ -44,7 +57,7 @@ int atl__device_buffer(atl_context_t ctx, unsigned slot, size_t bytes, void **bu
 int atl__occupancy_probe(atl_context_t ctx, unsigned wg_size, unsigned launch, const char *defines,
                          struct atl_occupancy *out, uint32_t extra[ATL_OCCUPANCY_EXTRA_WORDS]);
 
-/* Frees every reused device buffer (before the device closes). */
+/* Frees every reused device buffer and the handles of the caller's (before the device closes). */
 void atl__device_buffers_release(atl_context_t ctx);
 
 /* The checks rmw and strategy share: a device open (else ATL_ENODEV) and a grid of @p workgroups of @p wg

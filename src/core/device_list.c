@@ -34,6 +34,11 @@ int atl_device_list_parse(atl_context_t ctx, const char *text, const char *backe
 {
   const struct atl_device_info *list = NULL;
   size_t n = 0;
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  if (text == NULL || ids == NULL || count == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "--device: %s is NULL: it is needed",
+                       text == NULL ? "text" : ids == NULL ? "ids" : "count");
   *count = 0;
   int err = atl_devices(ctx, &list, &n);
   if (err)

@@ -17,6 +17,13 @@
 
 int atl_occupancy_discover(atl_context_t ctx, unsigned wg_size, struct atl_occupancy *out)
 {
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  if (out == NULL || wg_size == 0)
+    return atl__seterr(ctx, ATL_EINVAL, "occupancy: %s", out ? "wg_size 0 is not allowed: 1 or more"
+                                                              : "out is NULL: a place for the result is needed");
+  if (atl_device_current(ctx) == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "occupancy: no device open");
   return atl__occupancy_probe(ctx, wg_size, 0, "", out, NULL);
 }
 

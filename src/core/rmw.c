@@ -1,21 +1,58 @@
 /* The RMW benchmark driver: check, build, calibrate, sample, verify. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "context.h"
+#include "fields.h"
 #include "rmw_internal.h"
 #include "verify.h"
 #include "patterns/patterns.h"
 #include "timing.h"
 
+/* The spec's fields and what each allows (fields.h). */
+#define SPEC_FIELD(member, lo, hi, text) ATL__FIELD(struct atl_spec, member, lo, hi, text)
+static const struct atl__field spec_fields[] = {
+    SPEC_FIELD(op, 0, ATL_OP_COUNT - 1, "an enum atl_op below ATL_OP_COUNT"),
+    SPEC_FIELD(type, 0, ATL_TYPE_COUNT - 1, "an enum atl_type below ATL_TYPE_COUNT"),
+    SPEC_FIELD(space, 0, ATL_SPACE_COUNT - 1, "global or local (0 or 1)"),
+    SPEC_FIELD(pattern, 0, ATL_PATTERN_COUNT - 1, "contiguous, cross-warp, branched or random (0 to 3)"),
+    SPEC_FIELD(result, 0, ATL_RESULT_COUNT - 1, "unused or used (0 or 1)"),
+    SPEC_FIELD(scope, 0, ATL_SCOPE_COUNT - 1, "device, block or system (0 to 2)"),
+    SPEC_FIELD(order, 0, ATL_ORDER_COUNT - 1, "relaxed, acquire, release, acq_rel or seq_cst (0 to 4)"),
+    SPEC_FIELD(contention, 1, UINT32_MAX, "1 or more"),
+    SPEC_FIELD(padding, 1, UINT32_MAX, "1 or more"),
+    SPEC_FIELD(wg_size, 1, UINT32_MAX, "1 or more"),
+    SPEC_FIELD(workgroups, 1, UINT32_MAX, "1 or more"),
+};
+
+/* The first field of @p s outside what it allows: ATL_EINVAL with the reason naming it in @p why, else 0. */
+static int spec_fields_checked(const struct atl_spec *s, char *why, size_t why_len)
+{
+  if (s == NULL) {
+    snprintf(why, why_len, "spec is NULL: a configuration is needed");
+    return ATL_EINVAL;
+  }
+  return atl__fields_check(s, spec_fields, sizeof spec_fields / sizeof spec_fields[0], why, why_len) ? ATL_EINVAL
+                                                                                                      : 0;
+}
+
 int atl_rmw_check(atl_context_t ctx, const struct atl_spec *s, char *why, size_t why_len)
 {
+  char none[1];
+  if (why == NULL || why_len == 0)
+    why = none, why_len = sizeof none;
+  why[0] = '\0';
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  int err = spec_fields_checked(s, why, why_len);
+  if (err)
+    return err;
   const struct atl_device_info *dev = atl_device_current(ctx);
   const uint64_t domain_threads = atl_spec_domain_threads(s);
-  why[0] = '\0';
-  int err = atl__grid_check(dev, s->wg_size, s->workgroups, UINT32_MAX, why, why_len);
+  err = atl__grid_check(dev, s->wg_size, s->workgroups, UINT32_MAX, why, why_len);
   if (err)
     return err;
   if (s->contention > domain_threads) {
@@ -264,7 +301,25 @@ static int row_fail(atl_context_t ctx, struct atl_row *row, enum atl_status stat
   return 0;
 }
 
-int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *tm, struct atl_row *row)
+/* A caller's mistake rather than a configuration's row (NULL, a field outside what it allows, timing settings
+ * refused): ATL_EINVAL naming it, the row (where there is one) started with status error and the reason; else 0. */
+static int run_args_checked(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *tm,
+                            struct atl_row *row)
+{
+  char why[256];
+  if (row == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "rmw: row is NULL: a row to fill is needed");
+  if (!spec_fields_checked(s, why, sizeof why) && !atl_timing_check(tm, why, sizeof why))
+    return 0;
+  if (s)
+    atl_rmw_row_init(row, s);
+  else
+    atl_row_init(row, "rmw");
+  row_fail(ctx, row, ATL_STATUS_ERROR, why);
+  return atl__seterr(ctx, ATL_EINVAL, "rmw: %s", why);
+}
+
+static int rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *tm, struct atl_row *row)
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx);
@@ -420,4 +475,13 @@ out:
   free(rl.rot_targets);
   free(rl.rot_branch);
   return err == ATL_ENOMEM ? err : 0;
+}
+
+/* The caller's arguments checked first (run_args_checked): a mistake is ATL_EINVAL, never a row. */
+int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *tm, struct atl_row *row)
+{
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  const int invalid = run_args_checked(ctx, s, tm, row);
+  return invalid ? invalid : rmw_run(ctx, s, tm, row);
 }

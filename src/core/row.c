@@ -165,8 +165,10 @@ const struct atl_metric_info *atl_metric_info(const char *name)
 
 void atl_row_init(struct atl_row *row, const char *kind)
 {
+  if (row == NULL)
+    return;
   memset(row, 0, sizeof *row);
-  snprintf(row->kind, sizeof row->kind, "%s", kind);
+  snprintf(row->kind, sizeof row->kind, "%s", kind ? kind : "");
   row->status = ATL_STATUS_ERROR; /* until it is measured and checked */
 }
 
@@ -185,6 +187,8 @@ static struct atl_value *config_slot(struct atl_row *row, const char *name)
 /* Sets value @p name to @p text, a number or not: the one place a configuration value is written. */
 static int config_put(struct atl_row *row, const char *name, const char *text, int is_number)
 {
+  if (row == NULL || name == NULL || text == NULL)
+    return ATL_EINVAL;
   struct atl_value *v = config_slot(row, name);
   if (v == NULL)
     return ATL_ENOMEM;
@@ -207,6 +211,8 @@ int atl_row_config_number(struct atl_row *row, const char *name, double value)
 
 const char *atl_row_config(const struct atl_row *row, const char *name)
 {
+  if (row == NULL || name == NULL)
+    return NULL;
   for (unsigned i = 0; i < row->nconfig; i++)
     if (strcmp(row->config[i].name, name) == 0)
       return row->config[i].text;
@@ -215,6 +221,8 @@ const char *atl_row_config(const struct atl_row *row, const char *name)
 
 void atl_row_metric_set(struct atl_row *row, const char *name, double value)
 {
+  if (row == NULL || name == NULL)
+    return;
   for (unsigned i = 0; i < row->nmetrics; i++)
     if (strcmp(row->metrics[i].name, name) == 0) {
       row->metrics[i].value = value;
@@ -232,6 +240,8 @@ void atl_row_metric_set(struct atl_row *row, const char *name, double value)
 
 double atl_row_metric(const struct atl_row *row, const char *name, double fallback)
 {
+  if (row == NULL || name == NULL)
+    return fallback;
   for (unsigned i = 0; i < row->nmetrics; i++)
     if (strcmp(row->metrics[i].name, name) == 0)
       return row->metrics[i].value;
@@ -272,12 +282,16 @@ void atl_row_key(const struct atl_row *row, char *out, size_t len)
 
 void atl_row_release(struct atl_row *row)
 {
+  if (row == NULL)
+    return;
   free(row->samples_ms);
   row->samples_ms = NULL;
 }
 
 int atl_result_set_add(struct atl_result_set *set, struct atl_row *row)
 {
+  if (set == NULL || row == NULL)
+    return ATL_EINVAL;
   void *rows = atl__grow_rows(set->rows, &set->cap, set->count, sizeof *set->rows, 64);
   if (rows == NULL)
     return ATL_ENOMEM;
@@ -291,6 +305,8 @@ int atl_result_set_add(struct atl_result_set *set, struct atl_row *row)
 
 void atl_result_set_release(struct atl_result_set *set)
 {
+  if (set == NULL)
+    return;
   for (size_t i = 0; i < set->count; i++)
     free(set->rows[i].samples_ms);
   free(set->rows);

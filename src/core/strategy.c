@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "fields.h"
 #include "verify.h"
 #include "strategy_internal.h"
 #include "timing.h"
@@ -210,12 +211,45 @@ uint64_t atl__strategy_check_olds(const struct atl__strategy_op *o, struct atl__
   return wrong;
 }
 
+/* The spec's fields and what each allows (fields.h). */
+#define SPEC_FIELD(member, lo, hi, text) ATL__FIELD(struct atl_strategy_spec, member, lo, hi, text)
+static const struct atl__field spec_fields[] = {
+    SPEC_FIELD(strategy, 0, ATL_STRATEGY_COUNT - 1, "an enum atl_strategy below ATL_STRATEGY_COUNT"),
+    SPEC_FIELD(access, 0, ATL_ACCESS_COUNT - 1, "same-address, same-line or scattered (0 to 2)"),
+    SPEC_FIELD(op, 0, ATL_OP_COUNT - 1, "an enum atl_op below ATL_OP_COUNT"),
+    SPEC_FIELD(result, 0, ATL_RESULT_COUNT - 1, "unused or used (0 or 1)"),
+    SPEC_FIELD(wg_size, 1, UINT32_MAX, "1 or more"),
+    SPEC_FIELD(workgroups, 1, UINT32_MAX, "1 or more"),
+    SPEC_FIELD(divergent, 0, 1, "0 or 1"),
+    SPEC_FIELD(stuck_lock, 0, 1, "0 or 1"),
+    SPEC_FIELD(runtime_select, 0, 1, "0 or 1"),
+};
+
+/* NULLs and the fields: ATL_EINVAL with the reason naming the first refused in @p why, else 0. */
+static int spec_fields_checked(const struct atl_strategy_spec *s, char *why, size_t why_len)
+{
+  if (s == NULL) {
+    snprintf(why, why_len, "spec is NULL: a configuration is needed");
+    return ATL_EINVAL;
+  }
+  return atl__fields_check(s, spec_fields, sizeof spec_fields / sizeof spec_fields[0], why, why_len) ? ATL_EINVAL
+                                                                                                      : 0;
+}
+
 int atl_strategy_check(atl_context_t ctx, const struct atl_strategy_spec *s, char *why, size_t why_len)
 {
+  char none[1];
+  if (why == NULL || why_len == 0)
+    why = none, why_len = sizeof none;
+  why[0] = '\0';
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  int err = spec_fields_checked(s, why, why_len);
+  if (err)
+    return err;
   const struct atl_device_info *dev = atl_device_current(ctx);
   const uint64_t threads = (uint64_t)s->wg_size * s->workgroups;
-  why[0] = '\0';
-  int err = atl__grid_check(dev, s->wg_size, s->workgroups, UINT32_MAX / LINE_WORDS, why, why_len);
+  err = atl__grid_check(dev, s->wg_size, s->workgroups, UINT32_MAX / LINE_WORDS, why, why_len);
   if (err)
     return err;
   if (!atl_strategy_op_supported(s->op)) {
@@ -339,15 +373,30 @@ static void strategy_row_init(struct atl_row *row, const struct atl_strategy_spe
   atl_row_config_number(row, "spin_bound", spin_bound);
 }
 
-int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const struct atl_timing *tm,
-                     struct atl_row *row)
+/* A caller's mistake rather than a configuration's row (NULL, a field outside what it allows, timing settings
+ * refused): ATL_EINVAL naming it, the row (where there is one) started with status error and the reason; else 0. */
+static int run_args_checked(atl_context_t ctx, const struct atl_strategy_spec *s, const struct atl_timing *tm,
+                            struct atl_row *row)
 {
+  char why[256];
+  if (row == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "strategy: row is NULL: a row to fill is needed");
+  if (!spec_fields_checked(s, why, sizeof why) && !atl_timing_check(tm, why, sizeof why))
+    return 0;
+  atl_row_init(row, "strategy");
+  row_set(row, ATL_STATUS_ERROR, why);
+  return atl__seterr(ctx, ATL_EINVAL, "strategy: %s", why);
+}
+
+static int strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const struct atl_timing *tm,
+                        struct atl_row *row)
+{
+  char why[256], defines[256];
   const struct atl_backend_ops *ops = atl__ops(ctx);
   void *dev = atl__dev(ctx);
   uint32_t *targets = NULL, *active = NULL, *words = NULL, *record = NULL;
   uint64_t *counts = NULL;
   struct atl__old_record *rec = NULL;
-  char why[256], defines[256];
   int err = 0;
 
   const double row_start = atl__now_s();
@@ -537,4 +586,14 @@ void atl_strategy_rank(struct atl_row *rows, size_t n)
       atl_row_metric_set(&rows[j], "margin", j == best_at ? (second > 0 ? best / second : 0) : gops > 0 ? best / gops : 0);
     }
   }
+}
+
+/* The caller's arguments checked first (run_args_checked): a mistake is ATL_EINVAL, never a row. */
+int atl_strategy_run(atl_context_t ctx, const struct atl_strategy_spec *s, const struct atl_timing *tm,
+                     struct atl_row *row)
+{
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  const int invalid = run_args_checked(ctx, s, tm, row);
+  return invalid ? invalid : strategy_run(ctx, s, tm, row);
 }

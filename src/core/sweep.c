@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "atomlab.h"
+#include "atomlab/backend.h"
 #include "atomlab/sweep.h"
 #include "timing.h"
 
@@ -281,10 +282,41 @@ static int take_old(struct atl_result_set *set, struct atl_result_set *old, size
   return err;
 }
 
+/* NULLs where a spec, run, set, report, kind, measure or timing is needed, timing refused, a flag not 0 or 1:
+ * ATL_EINVAL naming it (on @p ctx, which may be NULL: the measure callback is what needs one), else 0. */
+static int sweep_args_checked(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
+                              const struct atl_result_set *set, const struct atl_sweep_report *report)
+{
+  const struct {
+    const void *p;
+    const char *name;
+  } needed[] = {{spec, "spec"},
+                {run, "run"},
+                {set, "set"},
+                {report, "report"},
+                {spec ? spec->kind : NULL, "spec->kind"},
+                {spec && spec->measure ? (const void *)spec : NULL, "spec->measure"},
+                {run ? run->timing : NULL, "run->timing"}};
+  for (size_t i = 0; i < sizeof needed / sizeof needed[0]; i++)
+    if (needed[i].p == NULL)
+      return atl__seterr(ctx, ATL_EINVAL, "sweep: %s is NULL: it is needed", needed[i].name);
+  char why[200];
+  if (atl_timing_check(run->timing, why, sizeof why))
+    return atl__seterr(ctx, ATL_EINVAL, "sweep: %s", why);
+  if ((run->drop_others != 0 && run->drop_others != 1) || !(run->checkpoint_s >= 0))
+    return atl__seterr(ctx, ATL_EINVAL, "sweep: %s is not allowed: %s",
+                       run->drop_others != 0 && run->drop_others != 1 ? "drop_others" : "checkpoint_s",
+                       run->drop_others != 0 && run->drop_others != 1 ? "0 or 1" : "0 (none) or more seconds");
+  return 0;
+}
+
 int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
               struct atl_result_set *set, struct atl_sweep_report *report)
 {
   struct matching m = {0};
+  const int invalid = sweep_args_checked(ctx, spec, run, set, report);
+  if (invalid)
+    return invalid;
   memset(report, 0, sizeof *report);
   if (set->kind[0] == '\0')
     snprintf(set->kind, sizeof set->kind, "%s", spec->kind);

@@ -72,8 +72,44 @@ int atl_timing_set(struct atl_timing *t, const char *name, const char *text, cha
   return ATL_EINVAL;
 }
 
+/* Every setting within the range its option allows (the library's callers fill the struct themselves): iters 0
+ * (calibrate) or 1 to max_iters, max_iters 1 to 2^31 (iters x the hits of a word fit 32 bits), flags 0 or 1. */
+static int timing_ranges(const struct atl_timing *t, char *why, size_t why_len)
+{
+  if (t->max_iters < 1 || t->max_iters > (1u << 31)) {
+    snprintf(why, why_len, "max_iters %u is not allowed: 1 to 2^31", t->max_iters);
+    return ATL_EINVAL;
+  }
+  for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+    const void *field = (const char *)t + settings[i].offset;
+    double v;
+    if (settings[i].kind == REAL) {
+      v = *(const double *)field;
+    } else {
+      uint32_t w;
+      memcpy(&w, field, sizeof w); /* unsigned, uint32_t and int fields alike */
+      v = settings[i].kind == FLAG ? (double)(int32_t)w : (double)w;
+    }
+    const double max = settings[i].kind == FLAG ? 1 : settings[i].max > 0 ? settings[i].max : t->max_iters;
+    const double min = settings[i].kind == FLAG || settings[i].offset == offsetof(struct atl_timing, fixed_iters)
+                           ? 0
+                           : settings[i].min;
+    if (!(v >= min && v <= max)) { /* NaN too */
+      snprintf(why, why_len, "%s %g is not allowed: %g to %g", settings[i].name, v, min, max);
+      return ATL_EINVAL;
+    }
+  }
+  return 0;
+}
+
 int atl_timing_check(const struct atl_timing *t, char *why, size_t why_len)
 {
+  if (t == NULL) {
+    snprintf(why, why_len, "timing is NULL: settings are needed (atl_timing_defaults)");
+    return ATL_EINVAL;
+  }
+  if (timing_ranges(t, why, why_len))
+    return ATL_EINVAL;
   /* Every visit's row is held until the sweep ends (and its time recorded in visits_ms): 64 at most. */
   if ((uint64_t)t->repeats * t->rounds > 64) {
     snprintf(why, why_len, "repeat %u x rounds %u is %llu visits of each configuration: at most 64 allowed",

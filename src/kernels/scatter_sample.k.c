@@ -1,6 +1,14 @@
 /*
- * scatter_sample.k.c: a sample of the keys for atl_scatter_add's pick (src/apps/scatter_lib.c), written once
- * for CUDA and OpenCL. The rows are cut into PAIRS strata of equal size; pair j is two neighbouring keys at a
+ * scatter_sample.k.c: the keys' check and a sample of the keys for atl_scatter_add's pick
+ * (src/apps/scatter_lib.c), written once for CUDA and OpenCL.
+ *
+ * The check (scatter_key_check) finds the lowest row whose key lies outside [0, targets) before any output word
+ * is written: one read of the keys, a grid-stride loop whose work-items stop at their first bad key, and an
+ * atomic min of that row into bad[0] (which the host set to 0xffffffff: no bad row) only where one was found, so
+ * valid keys cost no atomic. scatter_key_bad then copies that row's key into bad[1] (low half) and bad[2] (high
+ * half) for the message: run only where a bad row was found.
+ *
+ * The sample: The rows are cut into PAIRS strata of equal size; pair j is two neighbouring keys at a
  * position in stratum j drawn from j's hash: the pairs' equality is the share of runs (sorted, clustered keys),
  * their first keys, spread over the whole array, the shares of the most frequent keys. A copy of the first keys
  * would miss both where the keys are not alike throughout, and would count a cluster of equal keys as a
@@ -11,6 +19,27 @@
  *   IDX_T=uint|ulong  the keys' type
  */
 #include "atomlab/port.h"
+
+/* A key is bad where, read as unsigned 64 bits, it is at or past targets: an int64 key below 0 is then past it. */
+ATL_KERNEL void scatter_key_check(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulong rows, ulong targets,
+                                  ATL_GLOBAL volatile uint *bad)
+{
+  const ulong stride = atl_global_size64();
+  for (ulong i = atl_global_id64(); i < rows; i += stride)
+    if ((ulong)idx[i] >= targets) { /* this work-item's lowest: rows < 2^32, so the row fits */
+      atl_atomic_min(&bad[0], (uint)i);
+      return;
+    }
+}
+
+ATL_KERNEL void scatter_key_bad(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL uint *bad)
+{
+  if (atl_global_id() != 0)
+    return;
+  const ulong k = (ulong)idx[bad[0]];
+  bad[1] = (uint)k;
+  bad[2] = (uint)(k >> 32);
+}
 
 ATL_KERNEL void scatter_sample(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulong rows, uint pairs,
                                ATL_GLOBAL uint *out)

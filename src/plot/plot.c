@@ -427,10 +427,8 @@ static int plot_rows(struct atl__plot *p, const struct atl__rf_file *f, const ch
     drawable += figs.list[i].count > 0;
   if (drawable == 0) {
     free_figures(&figs);
-    return atl__plot_fail(
-        p, ATL_ENOTSUP,
-        "'%s' has nothing to draw: %zu rows not ok, not verified or implausible, %zu in groups of one point", path,
-        skipped, single);
+    return atl__plot_fail(p, ATL_ENOTSUP, "'%s' has nothing to draw: %zu rows not ok, not verified or implausible, "
+                          "%zu in groups of one point", path, skipped, single);
   }
   if ((rc = atl__plot_mkdir(p, dir)) != 0) {
     free_figures(&figs);
@@ -484,9 +482,8 @@ static int plot_rows(struct atl__plot *p, const struct atl__rf_file *f, const ch
   snprintf(what, sizeof what, "the data (.dat) and scripts (.gp) of %zu figures", written);
   atl__plot_no_gnuplot(p, dir, what, 1);
   if (skipped || single)
-    atl__plot_say(p, ATL_PLOT_NOTE,
-                  "%zu rows not ok, not verified or implausible and %zu rows in groups of one point are not drawn",
-                  skipped, single);
+    atl__plot_say(p, ATL_PLOT_NOTE, "%zu rows not ok, not verified or implausible and %zu rows in groups of one "
+                  "point are not drawn", skipped, single);
   return 0;
 }
 

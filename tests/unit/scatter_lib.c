@@ -139,8 +139,9 @@ done:
  * one line each naming the field, nothing run. */
 static void bad_input(atl_context_t ctx)
 {
-  atl_buffer_t b = NULL;
-  if (!CHECK(atl_buffer_new(ctx, 4096, &b) == 0))
+  atl_buffer_t b = NULL, src = NULL, out = NULL; /* out its own: an out aliasing src or the keys is refused */
+  if (!CHECK(atl_buffer_new(ctx, 4096, &b) == 0 && atl_buffer_new(ctx, 4096, &src) == 0 &&
+             atl_buffer_new(ctx, 4096, &out) == 0))
     return;
   struct atl_scatter_desc d = {.type = F32, .index_bytes = 4, .rows = 16, .targets = 16, .dim = 1, .method = 99};
   enum atl_scatter_method m;
@@ -152,12 +153,12 @@ static void bad_input(atl_context_t ctx)
   d.rows = 16, d.deterministic = 1, d.method = 9; /* checked in the deterministic mode too */
   CHECK(atl_scatter_add(ctx, &d, b, b, b, NULL) == ATL_EINVAL && strstr(atl_errmsg(ctx), "method 9") != NULL);
   d.deterministic = 0, d.method = ATL_SCATTER_DSM;
-  CHECK(atl_scatter_add(ctx, &d, b, b, b, NULL) == ATL_EINVAL && strstr(atl_errmsg(ctx), "dsm") != NULL);
+  CHECK(atl_scatter_add(ctx, &d, out, src, b, NULL) == ATL_EINVAL && strstr(atl_errmsg(ctx), "dsm") != NULL);
   d.type = U32, d.dim = 4, d.method = ATL_SCATTER_BINS;
-  CHECK(atl_scatter_add(ctx, &d, b, b, b, NULL) == ATL_EINVAL && strstr(atl_errmsg(ctx), "bins") != NULL);
+  CHECK(atl_scatter_add(ctx, &d, out, src, b, NULL) == ATL_EINVAL && strstr(atl_errmsg(ctx), "bins") != NULL);
   CHECK(strcmp(atl_scatter_method_name(ATL_SCATTER_PART1), "part1") == 0 &&
         strcmp(atl_scatter_method_name((enum atl_scatter_method)42), "?") == 0);
-  atl_buffer_free(ctx, b);
+  atl_buffer_free(ctx, b), atl_buffer_free(ctx, src), atl_buffer_free(ctx, out);
 }
 
 int main(int argc, char **argv)

@@ -5,7 +5,9 @@
  * the median and least device time of the launches (what the app's rows time), the median wall time of the
  * whole call (the pick's sample of the keys included) and of the pick alone (atl_scatter_method_for, timed
  * before each call), and the elements wrong.
- *   scatter_lib_bench BACKEND TYPE(f32|u32) DIM ROWS TARGETS DIST(uniform|zipf|sorted|clustered|hot) REPS
+ *   scatter_lib_bench BACKEND TYPE(f32|u32) DIM ROWS TARGETS DIST(uniform|zipf|sorted|clustered|hot) REPS [--unchecked]
+ * --unchecked sets the descriptor's unchecked_keys: the device's check of the keys skipped, so the two runs' wall
+ * times differ by the check's cost ("keys_checked" in the JSON says which ran).
  * Exits 77 without a device of BACKEND, 2 on bad arguments, 1 where a call fails or the first result is wrong.
  */
 #include <stdio.h>
@@ -31,6 +33,9 @@ static double now_ms(void)
 
 int main(int argc, char **argv)
 {
+  const int unchecked = argc == 9 && strcmp(argv[8], "--unchecked") == 0;
+  if (unchecked)
+    argc = 8;
   int dist = -1;
   for (int i = 0; argc == 8 && i < 5; i++)
     dist = strcmp(argv[6], sk_dist_names[i]) == 0 ? i : dist;
@@ -42,7 +47,7 @@ int main(int argc, char **argv)
   if (argc != 8 || dist < 0 || (!integer && strcmp(argv[2], "f32") != 0) || dim < 1 || dim > 512 || rows < 1 ||
       v < 1 || v > UINT32_MAX || reps < 1 || reps > 1000) {
     fprintf(stderr, "usage: scatter_lib_bench BACKEND f32|u32 DIM(1..512) ROWS TARGETS(< 2^32) "
-                    "uniform|zipf|sorted|clustered|hot REPS(1..1000)\n");
+                    "uniform|zipf|sorted|clustered|hot REPS(1..1000) [--unchecked]\n");
     return 2;
   }
   atl_context_t ctx = NULL;
@@ -63,7 +68,8 @@ int main(int argc, char **argv)
   if (!bad)
     sk_src(integer, n, src);
   const struct atl_scatter_desc d = {.type = integer ? ATL_SCATTER_U32 : ATL_SCATTER_F32, .index_bytes = 4,
-                                     .rows = rows, .targets = v, .dim = (uint32_t)dim};
+                                     .rows = rows, .targets = v, .dim = (uint32_t)dim,
+                                     .unchecked_keys = unchecked};
   enum atl_scatter_method picked = ATL_SCATTER_AUTO;
   bad = bad || atl_buffer_new(ctx, n * 4, &b_src) || atl_buffer_new(ctx, rows * 4, &b_idx) ||
         atl_buffer_new(ctx, m * 4, &b_out) || atl_buffer_write(ctx, b_src, src, n * 4) ||
@@ -87,9 +93,9 @@ int main(int argc, char **argv)
   qsort(wall_ms, reps, sizeof *wall_ms, cmp_double);
   qsort(pick_ms, reps, sizeof *pick_ms, cmp_double);
   printf("{\"peer\": \"atl_scatter_add\", \"device\": \"%s\", \"type\": \"%s\", \"dim\": %lu, \"rows\": %llu, \"targets\": %llu, \"dist\": \"%s\", "
-         "\"method\": \"%s\", \"reps\": %lu, \"device_ms_median\": %.4f, \"device_ms_min\": %.4f, "
+         "\"method\": \"%s\", \"keys_checked\": %s, \"reps\": %lu, \"device_ms_median\": %.4f, \"device_ms_min\": %.4f, "
          "\"wall_ms_median\": %.4f, \"pick_ms_median\": %.4f, \"wrong\": %llu}\n",
-         atl_device_current(ctx)->name, argv[2], dim, rows, v, argv[6], atl_scatter_method_name(picked), reps,
+         atl_device_current(ctx)->name, argv[2], dim, rows, v, argv[6], atl_scatter_method_name(picked), unchecked ? "false" : "true", reps,
          dev_ms[reps / 2], dev_ms[0], wall_ms[reps / 2], pick_ms[reps / 2], (unsigned long long)wrong);
   atl_buffer_free(ctx, b_src), atl_buffer_free(ctx, b_idx), atl_buffer_free(ctx, b_out);
   atl_context_free(ctx);
