@@ -36,7 +36,7 @@ L2_M="$L2_M,lts__t_requests_op_atom.avg,lts__t_requests_op_red.sum,lts__t_reques
 L2_M="$L2_M,lts__t_requests_op_red.avg,lts__d_atomic_input_cycles_active.max"
 
 # 1. calibrations: the shared table (a coarser one where the full grid does not finish) and the L2 model's
-# same-word and spread rmw exports; the achievable DRAM share from the scatter app's copy ceiling under ncu
+# same-word and spread rmw exports; the achievable DRAM share from the scatter app's read ceiling (a streaming kernel, no atomics) under ncu
 step calibrate_smem 40 $A calibrate smem --reps 3 --out "$OUT/smem-table" ||
   step calibrate_smem_coarse 25 $A calibrate smem --reps 3 --e 1,2,4,8,16,24,32 --out "$OUT/smem-table"
 [ -s "$OUT/smem-table.csv" ] || { step_note "no shared table: nothing to validate"; exit 1; }

@@ -1,11 +1,9 @@
 /*
- * The two bandwidth yardsticks that every scatter, bincount and histogram run
- * measures beside its variants: the vendor's device-to-device copy
- * (clEnqueueCopyBuffer, cuMemcpyDtoDAsync), the figure users know, and the read
- * ceiling, the best of a few launch shapes of a vector-load kernel that xors
- * every word (read_all in app_count.k.c). atomlab's own copy kernel is not one
- * of them: on an H200 it moved 0.73x the vendor's copy
- * (docs/design/scatter.md), so a ratio against it flattered.
+ * The two bandwidth yardsticks that every scatter, bincount and histogram run measures beside its variants: the
+ * vendor's device-to-device copy (clEnqueueCopyBuffer, cuMemcpyDtoDAsync), the figure users know, and the read
+ * ceiling, the best of a few launch shapes of a vector-load kernel that xors every word into a word per work-item,
+ * with no atomic (read_words in app_count.k.c). atomlab's own copy kernel is not one of them: on an H200 it moved
+ * 0.73x the vendor's copy (docs/design/scatter.md), so a ratio against it flattered.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -90,13 +88,18 @@ static uint32_t xor_words(const void *host, size_t bytes)
   return x;
 }
 
-struct xor_reset {
-  void *word;
-};
-
-static int reset_xor(atl_context_t ctx, void *arg)
+/* The xor of the read kernel's @p n partial words, read back from @p buf. */
+static int partials_xor(atl_context_t ctx, void *buf, size_t n, uint32_t *x)
 {
-  return atl__app_fill32(ctx, ((struct xor_reset *)arg)->word, 0, sizeof(uint32_t));
+  uint32_t *w = malloc(n * sizeof *w);
+  if (w == NULL)
+    return atl__seterr(ctx, ATL_ENOMEM, "out of host memory for %zu words", n);
+  int err = atl__ops(ctx)->read(atl__dev(ctx), buf, w, n * sizeof *w);
+  *x = 0;
+  for (size_t i = 0; !err && i < n; i++)
+    *x ^= w[i];
+  free(w);
+  return err;
 }
 
 /* The read kernel at each shape of read_waves; the row keeps the fastest
@@ -107,26 +110,27 @@ static int run_read(const struct atl__yardstick_call *c, struct atl__yardsticks 
   const struct atl_device_info *dev = atl_device_current(ctx);
   const uint32_t wg = c->wg_size;
   struct atl_row row, best;
-  void *kernel = NULL, *word = NULL;
+  void *kernel = NULL, *partial = NULL;
+  const size_t most = atl__app_resident_threads(dev, wg) * read_waves[sizeof read_waves / sizeof read_waves[0] - 1];
   char label[96], defines[64];
   snprintf(label, sizeof label, "%s%sread-ceiling", c->prefix, *c->prefix ? "/" : "");
   atl__app_row_init(&best, c->app, label);
   snprintf(defines, sizeof defines, "ITEMS=1 WG=%u STRATEGY_thread", wg);
-  int err = atl__app_alloc(ctx, c->bufs, sizeof(uint32_t), &word);
+  int err = atl__app_alloc(ctx, c->bufs, most * sizeof(uint32_t), &partial);
   if (!err)
-    err = atl__app_build(ctx, "app_count", "read_all", defines, &kernel, &best);
+    err = atl__app_build(ctx, "app_count", "read_words", defines, &kernel, &best);
   if (err == ATL_ENOTSUP)
     atl__app_row_status(&best, ATL_STATUS_UNSUPPORTED, "%s", atl_errmsg(ctx));
   const uint32_t want = xor_words(c->host, c->bytes / 4 * 4);
-  struct xor_reset rx = {word};
-  struct atl_arg args[] = {{ATL_ARG_BUFFER, c->src, 0}, {ATL_ARG_U32, NULL, c->bytes / 4}, {ATL_ARG_BUFFER, word, 0}};
+  struct atl_arg args[] = {
+      {ATL_ARG_BUFFER, c->src, 0}, {ATL_ARG_U32, NULL, c->bytes / 4}, {ATL_ARG_BUFFER, partial, 0}};
   for (size_t s = 0; !err && s < sizeof read_waves / sizeof read_waves[0]; s++) {
     struct atl_launch launch = {atl__app_resident_threads(dev, wg) * read_waves[s], wg, args, 3};
     uint32_t got = 0;
     row = best;
-    err = atl__app_time(ctx, kernel, &launch, reset_xor, &rx, c->tm, &row);
+    err = atl__app_time(ctx, kernel, &launch, NULL, NULL, c->tm, &row);
     if (!err)
-      err = atl__ops(ctx)->read(atl__dev(ctx), word, &got, sizeof got);
+      err = partials_xor(ctx, partial, launch.global, &got);
     if (err)
       break;
     row.status = ATL_STATUS_OK;

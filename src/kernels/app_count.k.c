@@ -95,3 +95,27 @@ ATL_KERNEL void read_all(ATL_GLOBAL const uint *ATL_RESTRICT words, uint nwords,
   if (x)
     atl_atomic_xor(out, x);
 }
+
+/*
+ * The data apps' read ceiling (src/apps/yardsticks.c): read_all's loop, but every work-item writes its xor to its
+ * own word of @p partial instead of an atomic, so the launch is pure streaming (no atomic request: what the
+ * profiler's DRAM calibration needs) and the host xors the partials to check that every byte was read.
+ */
+ATL_KERNEL void read_words(ATL_GLOBAL const uint *ATL_RESTRICT words, uint nwords, ATL_GLOBAL uint *partial)
+{
+  ATL_GLOBAL const uint4 *v = (ATL_GLOBAL const uint4 *)words;
+  const size_t stride = atl_global_size64();
+  const uint n4 = nwords / 4;
+  uint4 acc = atl_uint4_zero();
+  ATL_PRAGMA_CUDA(unroll 4)
+  for (size_t i = atl_global_id64(); i < n4; i += stride) {
+    const uint4 w = atl_ldg(&v[i]);
+    acc.x ^= w.x;
+    acc.y ^= w.y;
+    acc.z ^= w.z;
+    acc.w ^= w.w;
+  }
+  for (size_t i = (size_t)n4 * 4 + atl_global_id64(); i < nwords; i += stride)
+    acc.x ^= words[i];
+  partial[atl_global_id64()] = acc.x ^ acc.y ^ acc.z ^ acc.w;
+}

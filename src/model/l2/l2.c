@@ -371,7 +371,7 @@ int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, double 
       v[n++] = r->kernels[i].dram_pct / 100;
   return take_median(v, n, share, "no launch without atomic requests with "
                                   "dram__throughput.avg.pct_of_peak_sustained_elapsed (profile a streaming kernel, "
-                                  "e.g. the scatter app's copy ceiling)", why, why_len);
+                                  "e.g. the scatter app's read ceiling)", why, why_len);
 }
 
 void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
