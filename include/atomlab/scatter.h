@@ -24,8 +24,25 @@ int atl_buffer_new(atl_context_t ctx, size_t bytes, atl_buffer_t *out);
 /** Host to device and device to host, @p bytes from the start of the buffer. */
 int atl_buffer_write(atl_context_t ctx, atl_buffer_t buf, const void *host, size_t bytes);
 int atl_buffer_read(atl_context_t ctx, atl_buffer_t buf, void *host, size_t bytes);
-/** Frees a buffer of atl_buffer_new (NULL: nothing). */
+/** Frees a buffer of atl_buffer_new, or releases one of atl_buffer_wrap_* (its memory stays the program's). */
 void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf);
+
+/**
+ * A buffer over a program's own CUDA memory: @p bytes from the device pointer @p cu_ptr (a CUdeviceptr; 0
+ * bytes: to the end of its allocation), of the context's CUDA device. atomlab never frees it; atl_buffer_free
+ * releases only the handle. 0, or ATL_EINVAL (not memory of the context, or past its allocation's end).
+ */
+int atl_buffer_wrap_cuda(atl_context_t ctx, uint64_t cu_ptr, size_t bytes, atl_buffer_t *out);
+
+/**
+ * A buffer over a program's cl_mem @p cl_mem, of the context's OpenCL context; its size is the memory
+ * object's. The cl_mem is retained until atl_buffer_free, which releases it (the program's own reference
+ * stays). 0, or ATL_EINVAL.
+ */
+int atl_buffer_wrap_opencl(atl_context_t ctx, void *cl_mem, atl_buffer_t *out);
+
+/** The size in bytes of a buffer (of atl_buffer_new or atl_buffer_wrap_*); 0 for NULL. */
+size_t atl_buffer_bytes(atl_buffer_t buf);
 
 /** The value types of a scatter-add: 16-bit floats are their bits (uint16_t), summed in f32. */
 enum atl_scatter_type { ATL_SCATTER_F32, ATL_SCATTER_U32, ATL_SCATTER_I32, ATL_SCATTER_BF16, ATL_SCATTER_F16 };
@@ -88,11 +105,17 @@ struct atl_scatter_desc {
 };
 
 /**
- * out += the scatter of src by idx on the open device (the buffers of atl_buffer_new, sized as @p d
- * says). Keys must lie in [0, targets): they are not checked on the device. The kernels are built on the
- * first call and cached by the backend; the deterministic mode allocates its scratch (about 16 bytes per
- * row) on each call. @p device_ms, if not NULL, receives the device time of the launches. 0, or a negative
- * code (ATL_EINVAL for a descriptor out of range) with atl_errmsg().
+ * out += the scatter of src by idx on the open device (buffers of atl_buffer_new or atl_buffer_wrap_*, sized
+ * as @p d says). Keys must lie in [0, targets): they are not checked on the device. The kernels are built on
+ * the first call and cached by the backend; scratch (the deterministic mode's, about 16 bytes per row) is the
+ * context's, sized on the first call and grown on demand. @p device_ms, if not NULL, receives the device
+ * time of the launches. 0, or a negative code (ATL_EINVAL for a descriptor out of range) with atl_errmsg().
+ *
+ * On a context over a program's stream or queue (atl_context_from_cuda / _from_opencl) the launches are
+ * enqueued there after the program's work and the call returns without waiting for them, except: the AUTO
+ * method with keys SAMPLE reads a sample of the keys (a wait; give a hint or a method to avoid it), and
+ * @p device_ms, where not NULL, is timed between two events recorded around the launches, waiting for the
+ * second (pass NULL for no wait).
  */
 int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
                     atl_buffer_t idx, double *device_ms);

@@ -13,11 +13,7 @@
 #include "scatter_auto.h"
 #include "scatter_det.h"
 #include "scatter_launch.h"
-
-struct atl_buffer {
-  void *handle; /* the backend's */
-  size_t bytes;
-};
+#include "scatter_lib.h"
 
 int atl_buffer_new(atl_context_t ctx, size_t bytes, atl_buffer_t *out)
 {
@@ -63,7 +59,9 @@ int atl_buffer_read(atl_context_t ctx, atl_buffer_t buf, void *host, size_t byte
 
 void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf)
 {
-  if (ctx && buf)
+  if (ctx && buf && buf->wrapped)
+    atl__buffer_unwrap(ctx, buf);
+  else if (ctx && buf)
     atl__ops(ctx)->free(atl__dev(ctx), buf->handle);
   free(buf);
 }
@@ -230,8 +228,8 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
   return 0;
 }
 
-int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
-                    atl_buffer_t idx, double *device_ms)
+int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
+                         atl_buffer_t idx, double *device_ms)
 {
   if (ctx == NULL)
     return ATL_EINVAL;
