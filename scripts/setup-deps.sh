@@ -6,10 +6,11 @@
 # headless), libjpeg-turbo and a Debian wallpaper package with real photographs
 # (the histogram app's photo distribution), and dict-gcide (English text for
 # `atomlab app swapps`'s string match), and the Vulkan headers, glslc and Mesa's Vulkan drivers (the Vulkan
-# backend, tested on lavapipe).
+# backend, tested on lavapipe), and python3-venv (scripts/test.sh tests the Python package in a venv, numpy and
+# pytest from PyPI).
 set -euo pipefail
 
-PACKAGES=(gcc make cmake pkg-config git python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev clinfo gnuplot-nox valgrind chromium
+PACKAGES=(gcc make cmake pkg-config git python3 python3-venv ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev clinfo gnuplot-nox valgrind chromium
   libjpeg-dev zlib1g-dev lomiri-wallpapers-20.04 dict-gcide libvulkan-dev glslc mesa-vulkan-drivers)
 
 missing=()
