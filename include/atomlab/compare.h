@@ -7,6 +7,10 @@
 #ifndef ATOMLAB_COMPARE_H
 #define ATOMLAB_COMPARE_H
 
+#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
+#error "atomlab/compare.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
+#endif
+
 #include <stddef.h>
 #include <stdio.h>
 

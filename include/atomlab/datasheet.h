@@ -8,6 +8,10 @@
 #ifndef ATOMLAB_DATASHEET_H
 #define ATOMLAB_DATASHEET_H
 
+#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
+#error "atomlab/datasheet.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
+#endif
+
 #include "result.h"
 
 #ifdef __cplusplus

@@ -12,6 +12,10 @@
 #ifndef ATOMLAB_FILE_H
 #define ATOMLAB_FILE_H
 
+#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
+#error "atomlab/file.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
+#endif
+
 #include <stddef.h>
 #include <stdio.h>
 

@@ -24,6 +24,10 @@
 #ifndef ATOMLAB_L2MODEL_H
 #define ATOMLAB_L2MODEL_H
 
+#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
+#error "atomlab/l2model.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
+#endif
+
 #include <stddef.h>
 #include <stdio.h>
 

@@ -13,6 +13,10 @@
 #ifndef ATOMLAB_MODEL_H
 #define ATOMLAB_MODEL_H
 
+#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
+#error "atomlab/model.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
+#endif
+
 #include <stddef.h>
 #include <stdio.h>
 

@@ -10,6 +10,10 @@
 #ifndef ATOMLAB_REPORT_H
 #define ATOMLAB_REPORT_H
 
+#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
+#error "atomlab/report.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
+#endif
+
 #include <stddef.h>
 
 #include "device.h"

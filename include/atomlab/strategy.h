@@ -10,6 +10,10 @@
 #ifndef ATOMLAB_STRATEGY_H
 #define ATOMLAB_STRATEGY_H
 
+#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
+#error "atomlab/strategy.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
+#endif
+
 #include <stdio.h>
 
 #include "device.h"

@@ -8,6 +8,10 @@
 #ifndef ATOMLAB_SWMODEL_H
 #define ATOMLAB_SWMODEL_H
 
+#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
+#error "atomlab/swmodel.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
