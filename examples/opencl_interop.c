@@ -80,6 +80,26 @@ int main(void)
   const int same = rc == CL_SUCCESS && memcmp(out, want, sizeof out) == 0;
   printf("%s: out equals the host's sums of two scatter-adds (%d x %d rows into %d)\n", same ? "ok" : "FAILED", E, D,
          V);
+  /* a bincount of the same keys into the program's buffer of counts */
+  static unsigned counts[V], want_counts[V];
+  for (int i = 0; i < E; i++)
+    want_counts[idx[i]]++;
+  cl_mem m_counts = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof counts, NULL, &rc);
+  const unsigned zero_count = 0;
+  clEnqueueFillBuffer(queue, m_counts, &zero_count, sizeof zero_count, 0, sizeof counts, 0, NULL, NULL);
+  atl_buffer_t b_counts = NULL;
+  const struct atl_scatter_desc c = {.type = ATL_SCATTER_U32, .index_bytes = 4, .rows = E, .targets = V,
+                                     .keys = ATL_SCATTER_KEYS_SPREAD};
+  err = atl_buffer_wrap_opencl(ctx, m_counts, &b_counts);
+  if (!err)
+    err = atl_bincount(ctx, &c, b_counts, NULL, b_idx, NULL);
+  if (!err)
+    rc = clEnqueueReadBuffer(queue, m_counts, CL_TRUE, 0, sizeof counts, counts, 0, NULL, NULL);
+  const int counted = !err && rc == CL_SUCCESS && memcmp(counts, want_counts, sizeof counts) == 0;
+  printf("%s: bincount of the keys into the program's buffer%s%s\n", counted ? "ok" : "FAILED", err ? ": " : "",
+         err ? atl_errmsg(ctx) : "");
+  atl_buffer_free(ctx, b_counts);
+  clReleaseMemObject(m_counts);
   atl_buffer_free(ctx, b_src), atl_buffer_free(ctx, b_idx), atl_buffer_free(ctx, b_out);
   atl_context_free(ctx);
   /* atomlab released only its own references: the program's objects are still the program's */
@@ -89,5 +109,5 @@ int main(void)
   clReleaseMemObject(m_src), clReleaseMemObject(m_idx), clReleaseMemObject(m_out);
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
-  return same && refs == 1 ? 0 : 1;
+  return same && counted && refs == 1 ? 0 : 1;
 }

@@ -115,10 +115,19 @@ struct atl_scatter_desc {
  * enqueued there after the program's work and the call returns without waiting for them, except: the AUTO
  * method with keys SAMPLE reads a sample of the keys (a wait; give a hint or a method to avoid it), and
  * @p device_ms, where not NULL, is timed between two events recorded around the launches, waiting for the
- * second (pass NULL for no wait).
+ * second (pass NULL for no wait); it includes host time between the launches (the first call's kernel builds).
  */
 int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
                     atl_buffer_t idx, double *device_ms);
+
+/**
+ * The weighted bincount: out[idx[i]] += weights[i] for i < d->rows, or += 1 where @p weights is NULL (counts:
+ * d->type ATL_SCATTER_U32 or I32), into d->targets values of d->type: atl_scatter_add at dim 1 (d->dim is
+ * taken as 1; its methods, bins and dsm among them), the ones of a count kept in the context's scratch and
+ * filled on its stream or queue (no wait on a program's own). 0, or a negative code with atl_errmsg().
+ */
+int atl_bincount(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t weights,
+                 atl_buffer_t idx, double *device_ms);
 
 /**
  * The method atl_scatter_add's atomic mode runs for @p d on the open device (d->method itself where it is not

@@ -83,3 +83,30 @@ int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buf
     ops->event_free(atl__dev(ctx), ev[i]);
   return err;
 }
+
+#define ONES_SLOT (ATL__DEVICE_BUFFER_SLOTS - 1) /* the counts' ones: past the slots of the scatter's scratch */
+
+int atl_bincount(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t weights,
+                 atl_buffer_t idx, double *device_ms)
+{
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  if (d == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "bincount: a descriptor is needed");
+  if (atl__ops(ctx) == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "bincount: no device open");
+  struct atl_scatter_desc one = *d;
+  one.dim = 1;
+  if (weights)
+    return atl_scatter_add(ctx, &one, out, weights, idx, device_ms);
+  if (d->type != ATL_SCATTER_U32 && d->type != ATL_SCATTER_I32)
+    return atl__seterr(ctx, ATL_EINVAL, "bincount: type %d is not allowed for counts: u32 or i32", (int)d->type);
+  if (d->rows < 1 || d->rows > UINT32_MAX)
+    return atl__seterr(ctx, ATL_EINVAL, "bincount: rows %llu is not allowed: 1 to 2^32 - 1",
+                       (unsigned long long)d->rows);
+  struct atl_buffer ones = {NULL, (size_t)d->rows * 4, 0};
+  int err = atl__device_buffer(ctx, ONES_SLOT, ones.bytes, &ones.handle);
+  if (!err)
+    err = atl__app_fill32(ctx, ones.handle, 1, ones.bytes);
+  return err ? err : atl_scatter_add(ctx, &one, out, &ones, idx, device_ms);
+}
