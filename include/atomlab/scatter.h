@@ -3,6 +3,8 @@
  * Scatter-add of rows on the open device, for users who want the operation rather than its measurement:
  * out[idx[i]][0..dim) += src[i][0..dim) for i < rows (PyTorch's index_add_ along dimension 0). Kernels
  * that do it inside users' own code: the device header atomlab/scatter_device.h.
+ * Threads: a context is used by one thread at a time (one context per thread); the functions that take
+ * no context are reentrant (include/atomlab/context.h). Stable API: exported by libatomlab.so.1.
  */
 #ifndef ATOMLAB_SCATTER_API_H
 #define ATOMLAB_SCATTER_API_H
