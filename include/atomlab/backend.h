@@ -140,6 +140,9 @@ struct atl_backend_ops {
   void (*event_free)(void *dev, void *event);
   /** Waits until everything enqueued on the device's stream or queue has run (may be NULL: launches wait). */
   int (*finish)(void *dev);
+  /** Moves an adopted device to the program's stream or queue @p queue (of its context and device), the new one
+   *  waiting on the device for what the old one had (the scratch they share), not the host (may be NULL). */
+  int (*set_queue)(void *dev, void *queue);
 };
 
 /** Records the detail of an error on the context and returns @p err. */

@@ -60,6 +60,14 @@ int atl_context_from_cuda(void *cu_context, void *cu_stream, unsigned flags, atl
  */
 int atl_context_from_opencl(void *cl_context, void *cl_device, void *cl_queue, unsigned flags, atl_context_t *out);
 
+/**
+ * Moves a context of atl_context_from_cuda / _from_opencl to another stream (CUstream) or in-order queue
+ * (cl_command_queue, of the same context and device): later operations enqueue there, after what the old one
+ * had (the new one waits for it on the device, not the host: they share the context's scratch). Its built
+ * kernels and scratch stay, so one context per thread serves every stream. 0, or ATL_EINVAL.
+ */
+int atl_context_set_queue(atl_context_t ctx, void *queue);
+
 /** Whether @p ctx drives a caller's stream or queue (made by atl_context_from_cuda / _from_opencl). */
 int atl_context_is_external(atl_context_t ctx);
 

@@ -87,6 +87,7 @@ def _declare(L):
         "atl_context_from_cuda": (i, [vp, vp, c.c_uint, c.POINTER(vp)]),
         "atl_context_from_opencl": (i, [vp, vp, vp, c.c_uint, c.POINTER(vp)]),
         "atl_context_finish": (i, [vp]),
+        "atl_context_set_queue": (i, [vp, vp]),
         "atl_buffer_new": (i, [vp, sz, c.POINTER(vp)]),
         "atl_buffer_write": (i, [vp, vp, vp, sz]),
         "atl_buffer_read": (i, [vp, vp, vp, sz]),
@@ -179,11 +180,20 @@ def set_default_context(ctx):
 
 
 def cuda_context(cu_context, cu_stream):
-    """The thread's context over a CUDA context and stream, kept for the next call (its scratch with it)."""
+    """The thread's context over a CUDA context, moved to @cu_stream (the old stream's work first, on the device):
+    one per device and thread, its kernels and scratch kept for every stream."""
     cache = getattr(_local, "cuda", None)
     if cache is None:
         cache = _local.cuda = {}
-    key = (cu_context, cu_stream)
-    if key not in cache:
-        cache[key] = Context.cuda(cu_context, cu_stream)
-    return cache[key]
+    ctx = cache.get(cu_context)
+    if ctx is None:
+        ctx = cache[cu_context] = Context.cuda(cu_context, cu_stream)
+        ctx.stream = cu_stream
+    elif ctx.stream != cu_stream:
+        check(ctx.handle, lib().atl_context_set_queue(ctx.handle, ctx_stream(cu_stream)), "atomlab: the stream")
+        ctx.stream = cu_stream
+    return ctx
+
+
+def ctx_stream(cu_stream):
+    return ctypes.c_void_p(cu_stream or None)

@@ -331,6 +331,15 @@ int atl_context_from_opencl(void *cl_context, void *cl_device, void *cl_queue, u
   return context_external("opencl", &n, flags, out);
 }
 
+int atl_context_set_queue(atl_context_t ctx, void *queue)
+{
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  if (!ctx->external || ctx->ops->set_queue == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "set_queue: the context is not over a program's stream or queue");
+  return ctx->ops->set_queue(ctx->dev, queue);
+}
+
 int atl_context_is_external(atl_context_t ctx) { return ctx && ctx->external; }
 
 int atl_context_finish(atl_context_t ctx)

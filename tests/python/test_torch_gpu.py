@@ -103,11 +103,13 @@ def test_bincount_op():
 def test_non_default_stream_no_synchronization():
     index, src = _case(2000000, 100000, 64, seed=6)
     out = torch.zeros(100000, 64, device=DEV)
-    atl_torch.index_add_(out, 0, index, src)  # kernels built, scratch sized
-    torch.cuda.synchronize()
-    out.zero_()
     stream = torch.cuda.Stream()
     done = torch.cuda.Event()
+    torch.cuda.synchronize()
+    with torch.cuda.stream(stream):
+        atl_torch.index_add_(out, 0, index, src)  # kernels built, scratch sized, on this stream
+        out.zero_()
+    torch.cuda.synchronize()
     with torch.cuda.stream(stream):
         torch.cuda._sleep(200_000_000)  # the stream busy for a while (about 0.1 s)
         doubled = src * 2  # made on this stream, after the sleep: atomlab must wait for it on the stream

@@ -55,7 +55,15 @@ static int scatter_own(struct part *p)
                                      .keys = ATL_SCATTER_KEYS_SPREAD};
   if (!err)
     err = atl_scatter_add(ctx, &d, buf[2], buf[0], buf[1], NULL);
-  if (!err && clEnqueueReadBuffer(q, mem[2], CL_TRUE, 0, sizeof out, out, 0, NULL, NULL) != CL_SUCCESS)
+  /* once more on a second queue of the thread's: after the first queue's work, with the same kernels and scratch */
+  cl_command_queue q2 = rc == CL_SUCCESS ? clCreateCommandQueue(shared, device, 0, &rc) : NULL;
+  if (!err)
+    err = rc != CL_SUCCESS ? ATL_EBACKEND : atl_context_set_queue(ctx, q2);
+  if (!err)
+    err = atl_scatter_add(ctx, &d, buf[2], buf[0], buf[1], NULL);
+  for (int v = 0; v < V * D; v++)
+    want[v] *= 2;
+  if (!err && clEnqueueReadBuffer(q2, mem[2], CL_TRUE, 0, sizeof out, out, 0, NULL, NULL) != CL_SUCCESS)
     err = ATL_EBACKEND;
   snprintf(p->why, sizeof p->why, "%s", err ? (ctx ? atl_errmsg(ctx) : "no OpenCL queue or buffer") : "");
   p->scatter_ok = !err && memcmp(out, want, sizeof out) == 0;
@@ -69,6 +77,8 @@ static int scatter_own(struct part *p)
       clReleaseMemObject(mem[b]);
   if (q)
     clReleaseCommandQueue(q);
+  if (q2)
+    clReleaseCommandQueue(q2);
   return p->scatter_ok;
 }
 
@@ -120,7 +130,7 @@ int main(void)
     const int same = parts[t].devices == alone && strcmp(parts[t].notes, atl_backend_notes(ctx)) == 0;
     printf("%s thread %d: %zu devices (alone: %zu)%s%s\n", same ? "ok  " : "FAIL", t, parts[t].devices, alone,
            same ? "" : ", notes: ", same ? "" : parts[t].notes);
-    printf("%s thread %d: scatter-add on its own queue and cl_mem%s%s\n", parts[t].scatter_ok ? "ok  " : "FAIL", t,
+    printf("%s thread %d: scatter-adds on its own two queues and cl_mem%s%s\n", parts[t].scatter_ok ? "ok  " : "FAIL", t,
            parts[t].scatter_ok ? "" : ": ", parts[t].why);
     failed += !same + !parts[t].scatter_ok;
   }

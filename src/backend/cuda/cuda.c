@@ -33,7 +33,8 @@
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncSetAttribute)                                                \
   X(cuDeviceGetPCIBusId) X(cuDeviceGetP2PAttribute) X(cuCtxEnablePeerAccess) X(cuMemHostAlloc)                      \
   X(cuMemHostGetDevicePointer) X(cuMemFreeHost) X(cuCtxGetDevice) X(cuMemsetD32Async) X(cuMemsetD2D32Async)       \
-  X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuStreamSynchronize) X(cuMemGetAddressRange)
+  X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuStreamSynchronize) X(cuMemGetAddressRange)    \
+  X(cuStreamWaitEvent)
 #define NVRTC_FUNCS(X)                                                                                                 \
   X(nvrtcCreateProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize)   \
   X(nvrtcGetCUBIN) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcVersion)
@@ -717,6 +718,26 @@ static int cu_finish(void *handle)
   return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "cuStreamSynchronize", rc);
 }
 
+static int cu_set_queue(void *handle, void *queue)
+{
+  struct cu_dev *d = handle;
+  CUevent ev = NULL;
+  if (!d->adopted || (CUstream)queue == d->stream)
+    return 0;
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventRecord(ev, d->stream);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuStreamWaitEvent((CUstream)queue, ev, 0);
+  if (ev)
+    api.cuEventDestroy(ev);
+  if (rc != CUDA_SUCCESS)
+    return CU_FAIL(d, "moving to another stream", rc);
+  d->stream = queue;
+  return 0;
+}
+
 int atl_cuda_backend_init(struct atl_backend_ops *ops)
 {
   ATL_BACKEND_OPS_INIT(ops, "cuda", cu);
@@ -733,5 +754,6 @@ int atl_cuda_backend_init(struct atl_backend_ops *ops)
   ops->elapsed = cu_elapsed;
   ops->event_free = cu_event_free;
   ops->finish = cu_finish;
+  ops->set_queue = cu_set_queue;
   return 0;
 }

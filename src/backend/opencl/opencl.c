@@ -674,6 +674,34 @@ static int cl_finish(void *handle)
   return rc == CL_SUCCESS ? 0 : CL_FAIL(d, "clFinish", rc);
 }
 
+static int cl_set_queue(void *handle, void *queue)
+{
+  struct cl_dev *d = handle;
+  cl_command_queue q = queue;
+  cl_context qc = NULL;
+  cl_device_id qd = NULL;
+  cl_command_queue_properties props = 0;
+  if (!d->adopted || q == d->queue)
+    return 0;
+  if (q == NULL || clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL) != CL_SUCCESS ||
+      clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL) != CL_SUCCESS ||
+      clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) != CL_SUCCESS || qc != d->context ||
+      qd != d->device || (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+    return atl__seterr(d->ctx, ATL_EINVAL, "opencl: not an in-order queue of the context's context and device");
+  cl_event ev = NULL;
+  cl_int rc = clEnqueueMarkerWithWaitList(d->queue, 0, NULL, &ev);
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueBarrierWithWaitList(q, 1, &ev, NULL);
+  if (ev)
+    clReleaseEvent(ev);
+  if (rc != CL_SUCCESS)
+    return CL_FAIL(d, "moving to another queue", rc);
+  clRetainCommandQueue(q);
+  clReleaseCommandQueue(d->queue);
+  d->queue = q;
+  return 0;
+}
+
 int atl_opencl_backend_init(struct atl_backend_ops *ops)
 {
   ATL_BACKEND_OPS_INIT(ops, "opencl", cl);
@@ -686,5 +714,6 @@ int atl_opencl_backend_init(struct atl_backend_ops *ops)
   ops->elapsed = cl_elapsed;
   ops->event_free = cl_event_free;
   ops->finish = cl_finish;
+  ops->set_queue = cl_set_queue;
   return 0;
 }
