@@ -21,6 +21,8 @@ static const struct cli_command commands[] = {
     {"plot", "figures (heatmaps, lines, strategy bars) of a result file, drawn with gnuplot", cmd_plot},
     {"compare", "two result files row by row, with a noise-aware verdict per configuration", cmd_compare},
     {"report", "a default characterization of one device: report.md, report.html, figures, data", cmd_report},
+    {"fleet", "the nodes of a fleet compared op by op: each node's deviation, the outliers flagged", cmd_fleet},
+    {"results", "'results index': results/README.md, the headline numbers, from the reference files", cmd_results},
     {"version", "print the version and the commit this binary was built from", cmd_version},
     {"help", "show this list, or `atomlab help COMMAND` for one command", cmd_help},
 };
@@ -36,9 +38,9 @@ static void print_usage(FILE *f)
     fprintf(f, "  %-10s %s%s\n", commands[i].name, commands[i].summary,
             commands[i].fn == cmd_app ? cli_app_names() : "");
   fprintf(f, "\nRun `atomlab <command> --help` for the options of one command and\n"
-             "`atomlab <command> --describe` for what its metrics mean (docs/metrics.md).\n"
+             "`atomlab <command> --describe` for what its metrics mean (docs/design/metrics.md).\n"
              "Environment: ATL_BACKENDS=opencl,cuda limits the backends that are probed;\n"
-             "ATL_FAULT=KIND:N[+] makes the Nth backend call of KIND fail (tests; docs/reliability.md).\n");
+             "ATL_FAULT=KIND:N[+] makes the Nth backend call of KIND fail (tests; docs/design/reliability.md).\n");
 }
 
 static const struct cli_command *find_command(const char *name)
@@ -96,7 +98,7 @@ int main(int argc, char **argv)
       size_t len;
       const char *text = atl_describe(c->name, &len);
       if (text == NULL)
-        die_usage("'%s' has no metrics to describe (docs/metrics.md has no section for it)", c->name);
+        die_usage("'%s' has no metrics to describe (docs/design/metrics.md has no section for it)", c->name);
       fwrite(text, 1, len, stdout);
       fputc('\n', stdout);
       return EXIT_OK;

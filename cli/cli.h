@@ -137,7 +137,7 @@ enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CL
   "  --repeat N     measure the whole sweep N times, pass after pass; a row keeps its median repeat, the\n"       \
   "                 spread and largest deviation of the repeats (repeat_spread, repeat_deviation)  [1]\n"                                 \
   "  --rounds R     each repeat visits every configuration R times, in whole passes in a shuffled order; a\n"     \
-  "                 repeat's value is its median round (rounds, round_spread; docs/method.md)  [1]\n"              \
+  "                 repeat's value is its median round (rounds, round_spread; docs/design/method.md)  [1]\n"              \
   "  --placements P rmw: take a row's samples in turn at P offsets of its array spread over 16 MiB (other\n"     \
   "                 L2 lines); the row is the median over them (placements, placement_spread)  [1]\n"            \
   "  --rotate       rmw with --placements: each sample also shifts which work-group does which group's work,\n"  \
@@ -236,7 +236,8 @@ void cli_print_failures(int failures);
 
 /** The commands' entry points: cmd_NAME in cli/cmd-NAME.c (atomlab.c's table gives each its name and summary). */
 #define CLI_COMMANDS(X)                                                                                                \
-  X(devices) X(rmw) X(strategy) X(app) X(calibrate) X(model) X(profile) X(hist_case) X(plot) X(compare) X(report)
+  X(devices) X(rmw) X(strategy) X(app) X(calibrate) X(model) X(profile) X(hist_case) X(plot) X(compare) X(report)     \
+      X(fleet) X(results)
 #define CLI_DECLARE_COMMAND(name) int cmd_##name(int argc, char **argv);
 CLI_COMMANDS(CLI_DECLARE_COMMAND)
 /** atomlab model l2 (cli/cmd-model-l2.c): argv[0] is "l2". */

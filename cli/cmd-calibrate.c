@@ -14,7 +14,7 @@ static const char usage[] =
     "thread's finish, in SM clock cycles (clock64; clocks of different SMs are never\n"
     "compared). Every SM measures its own point in the same launch; each point is\n"
     "measured --reps times (the table keeps the median) and verified (every shared\n"
-    "word and returned value). CUDA only. docs/model.md describes the method.\n\n"
+    "word and returned value). CUDA only. docs/design/model.md describes the method.\n\n"
     "  --result R    used (ATOMS.ADD), unused (ATOMS.POPC.INC on sm_80+) or all  [all]\n"
     "  --n AXIS      warps, 1..resident warps per SM  [every n]\n"
     "  --e AXIS      active lanes per warp, 1..32  [every e]\n"
@@ -24,7 +24,8 @@ static const char usage[] =
     "  --delay N     cycles from the first block's arrival to the common start  [20000]\n"
     "  --device ID   a CUDA device id or row number from 'atomlab devices'  [the best CUDA device]\n"
     "  --out PREFIX  write PREFIX.csv (the table) and PREFIX.json (metadata)\n"
-    "                [results/<device>/smem-table]\n"
+    "                [$XDG_CACHE_HOME or ~/.cache: atomlab/<device>/smem-table, where\n"
+    "                report finds it]\n"
     "  --quiet       no progress line\n\n"
     "On SIGINT or SIGTERM the points complete so far (every rep) are written to\n"
     "PREFIX.interrupted.csv and .json (\"complete\": false), never over the table of\n"
@@ -84,7 +85,7 @@ static int calibrate_smem(int argc, char **argv)
     case O_DEVICE: device = optarg; break;
     case O_OUT:
       if (!*optarg)
-        die_usage("--out is empty: a path prefix such as results/nvidia-h100/smem-table");
+        die_usage("--out is empty: a path prefix such as out/smem-table");
       out = optarg;
       break;
     case O_QUIET: quiet = 1; break;

@@ -1,5 +1,5 @@
 /* atomlab compare: two result files, row by row, with a verdict that
- * respects the noise the samples show (docs/metrics.md states the rule).
+ * respects the noise the samples show (docs/design/metrics.md states the rule).
  * The library pairs (atl_compare) and writes (atl_comparison_write). */
 #include <getopt.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@ static const char usage[] =
     "                   (two backends size their grids by their own occupancy)\n"
     "  --format F       table, csv or json  [table; with -o: from the extension]\n"
     "  -o FILE          write there (through a temporary name) instead of stdout\n"
-    "  --describe       what each output field means (docs/metrics.md)\n\n"
+    "  --describe       what each output field means (docs/design/metrics.md)\n\n"
     "Exit status: 0 compared; 2 bad usage or a file that is not an atomlab result.\n";
 
 int cmd_compare(int argc, char **argv)

@@ -11,7 +11,7 @@ static const char usage[] = "usage: atomlab devices [--format table|json] [--occ
                             "  --format F    table (default) or json\n"
                             "  --occupancy   also run the occupancy discovery protocol on each device\n"
                             "                (work-group size 256, or the device maximum if smaller)\n"
-                            "  --describe    what each field means (docs/metrics.md)\n";
+                            "  --describe    what each field means (docs/design/metrics.md)\n";
 
 int cmd_devices(int argc, char **argv)
 {

@@ -21,7 +21,7 @@ static const char usage[] =
     "  --workgroups N  blocks  [SMs x blocks that fit per SM]\n"
     "  --reps N        timed launches per row (median)  [5]\n"
     "  --warmup N      untimed launches before them  [1; 0 under 'atomlab profile' gives one launch per row]\n"
-    "  --validate      run the model's two validation kernels instead (docs/model.md): a loop of shared\n"
+    "  --validate      run the model's two validation kernels instead (docs/design/model.md): a loop of shared\n"
     "                  atomics only (smem_validate_atomics: expect a bottleneck) and a global-memory\n"
     "                  stream with one shared atomic per 8 loads (smem_validate_stream: expect none);\n"
     "                  --wg-size and --workgroups apply  [1024; SMs x 2]\n"

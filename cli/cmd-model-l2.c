@@ -1,6 +1,6 @@
 /*
  * atomlab model l2: the model of global (L2) atomics offline, from ncu exports
- * (include/atomlab/l2model.h, docs/model.md "Global atomics"). The library
+ * (include/atomlab/l2model.h, docs/design/model.md "Global atomics"). The library
  * reads and models; this parses the options and prints the table.
  */
 #include <getopt.h>
@@ -14,7 +14,7 @@
 static const char usage[] =
     "usage: atomlab model l2 --counters C.csv --same S.csv --spread D.csv [options]\n"
     "       atomlab model l2 --counters C.csv --s-same X --s-spread Y [options]\n\n"
-    "The utilization of the L2 atomic units per launch, U = R_max x S / C (docs/model.md, \"Global atomics\"):\n"
+    "The utilization of the L2 atomic units per launch, U = R_max x S / C (docs/design/model.md, \"Global atomics\"):\n"
     "R_max the busiest slice's atomic requests, C the kernel's L2 cycles, S the L2 cycles a request takes\n"
     "(S_same for a few hot words, S_spread for distinct lines: calibration exports of atomlab's rmw kernels\n"
     "with result unused and used, or given); at least the busiest slice's atomic input share ('input').\n"

@@ -1,6 +1,6 @@
 /*
  * atomlab model swatomic: seed 000's speedup model against a swatomic --experiment file, with the
- * coordinator's pass calibrated on chosen grids (include/atomlab/swmodel.h, docs/software-atomics.md).
+ * coordinator's pass calibrated on chosen grids (include/atomlab/swmodel.h, docs/design/software-atomics.md).
  * The library reads, fits, evaluates and writes the table; this parses the options.
  */
 #include <getopt.h>

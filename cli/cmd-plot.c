@@ -29,7 +29,7 @@ static const char usage[] =
     "  --format F    png, svg or both  [png]\n"
     "  --timeout S   seconds one gnuplot run may take before it is stopped (and no\n"
     "                further figure is drawn); 0: no limit  [60]\n"
-    "  --describe    what the figures show (docs/metrics.md)\n"
+    "  --describe    what the figures show (docs/design/metrics.md)\n"
     "Environment: ATL_GNUPLOT=PATH the gnuplot to run  [gnuplot on PATH]\n\n"
     "Exit status: 0 drawn (or data written without gnuplot); 1 gnuplot failed, timed\n"
     "out or nothing to draw; 2 bad usage or a file that is not an atomlab result;\n"

@@ -18,7 +18,7 @@ static const char usage[] =
     "kernel the shared-memory atomic instructions (fetch-and-op and CAS), the atomic\n"
     "thread operations, the active cycles, the achieved occupancy and the duration,\n"
     "and prints the model's inputs n, e, c and the utilization U of the shared-memory\n"
-    "atomic unit with a verdict (docs/model.md).\n\n"
+    "atomic unit with a verdict (docs/design/model.md).\n\n"
     "  --ncu PATH             the ncu binary  [$NCU, ncu on PATH, /usr/local/cuda/bin/ncu]\n"
     "  --save-counters FILE   keep ncu's raw CSV export (for 'atomlab model util --counters')\n"
     "  --kernel REGEX         profile only kernels whose name matches (ncu --kernel-name regex:...)\n"
@@ -31,7 +31,7 @@ static const char usage[] =
     "                         each with its predicted speedup (hot words; --dram sets the DRAM floor)\n"
     "  --extra-metrics LIST   more ncu metrics to collect into --save-counters (comma-separated)\n"
 
-    "Where ncu offers the L2 counters (docs/model.md, \"Global (L2) atomics\"), the global atomics of\n"
+    "Where ncu offers the L2 counters (docs/design/model.md, \"Global (L2) atomics\"), the global atomics of\n"
     "every kernel are modelled too and printed after the shared-memory table.\n"
     "ncu's files go to a temporary folder in $TMPDIR (else /tmp), removed on every exit.\n"
     "Exit status: 0 ok; 1 ncu or the program failed or timed out, or an expectation\n"

@@ -104,7 +104,7 @@ int cmd_strategy(int argc, char **argv)
   struct cli_sweep_opts opt; /* device, grid, timing and outputs: what every sweep command takes */
   if (cli_sweep_parse(argc, argv, longopts, usage, "strategy", &opt, strategy_option, &a))
     return EXIT_OK;
-  if (opt.timing.placements > 1) /* only rmw moves its array (docs/method.md, "Placements") */
+  if (opt.timing.placements > 1) /* only rmw moves its array (docs/design/method.md, "Placements") */
     die_usage("--placements %u is not allowed: strategy measures at one placement (1); rmw takes more",
               opt.timing.placements);
   const struct atl_strategy_axes ax = a.ax;

@@ -3,7 +3,7 @@
 // WORDS words, so 2^19 bins with 128 KiB a block), every block adding into any block's slice through the
 // distributed shared memory, then each block adding its slice to the output; keys past the table go to the
 // output by global atomics in the same pass (the app's dsm variant: 0.647 ms against global atomics' 0.828
-// for 64 M uniform keys into 2^20 bins on an H100, results/nvidia-h100/scatter/round7/call3/). Before sm_90
+// for 64 M uniform keys into 2^20 bins on an H100, docs/design/scatter.md). Before sm_90
 // (and with ATL_DSM_CLUSTER 1) the same source keeps one table per block. bincount16 is the 16-bit form (two
 // bins a word: twice the bins a table holds), exact for any weight.
 // Launch: blocks a multiple of 16, BLOCK threads each, WORDS x 4 bytes of dynamic shared memory (opt in with

@@ -22,6 +22,7 @@
 #include "atomlab/scatter.h"
 
 #ifdef ATL_EXPERIMENTAL
+#include "atomlab/experimental.h"
 #include "atomlab/findings.h"
 #include "atomlab/datasheet.h"
 #include "atomlab/compare.h"
@@ -34,6 +35,7 @@
 #include "atomlab/process.h"
 #include "atomlab/plot.h"
 #include "atomlab/report.h"
+#include "atomlab/fleet.h"
 #endif
 
 #endif

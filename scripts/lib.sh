@@ -1,4 +1,4 @@
-# Sourced by the GPU scripts (through gpu-env.sh) and gpu-session.sh: the one way a step runs. A GPU
+# Sourced by the GPU scripts (scripts/gpu/diagnose.sh): the one way a step runs. A GPU
 # machine returns only what a script wrote before its own time ran out, so every step is bounded, says how
 # it ended and how long it took, and a script's run ends by its deadline whatever its steps ask for.
 #

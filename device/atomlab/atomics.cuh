@@ -5,7 +5,7 @@
  * the value the word held just before "its" update, as if its own atomic had
  * run; the old values of all threads on one word are exactly those of some
  * serial order of their updates. Ops (enum atl_opc): add, sub, min, max, and,
- * or, xor on unsigned 32-bit words (inc is add 1). docs/strategies.md gives
+ * or, xor on unsigned 32-bit words (inc is add 1). docs/design/strategies.md gives
  * the design and the proof of each primitive.
  *
  *   atl_native_fetch(op, p, v)          one hardware atomic per thread

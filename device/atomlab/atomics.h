@@ -1,6 +1,6 @@
 /*
  * atomlab/atomics.h: atomlab's device library, written once over
- * atomlab/port.h for CUDA C and OpenCL C 1.2. docs/strategies.md gives the
+ * atomlab/port.h for CUDA C and OpenCL C 1.2. docs/design/strategies.md gives the
  * design and the proof of each primitive. A user's kernel includes it
  * through atomlab/atomics.cuh or atomlab/atomics.clh, whose comments list
  * each language's primitives with an example; a kernel written once over
@@ -482,7 +482,7 @@ ATL__DEV uint atl_priv_old(int op, ATL_LOCAL const uint *bins, uint i, uint loca
   return atl_apply(op, bins[i], local_old);
 }
 
-/* ---- histograms at memory speed (docs/histogram.md measures them) ---------- */
+/* ---- histograms at memory speed (docs/design/histogram.md measures them) ---------- */
 
 /**
  * Per-lane columns for up to a few hundred bins: @p cols holds bins x 32
@@ -880,7 +880,7 @@ ATL__DEV int atl_lock_warp_fetch(int op, unsigned *p, unsigned v, unsigned *lock
 #define ATL__SW_ANSWER 0xffffffffu
 
 /*
- * Seed 000's software atomic add (docs/software-atomics.md). The LAST
+ * Seed 000's software atomic add (docs/design/software-atomics.md). The LAST
  * work-group is the coordinator and calls only atl_sw_coordinate; the other
  * work-groups call atl_sw_add (CUDA: any subset of a warp; portable and
  * OpenCL: every work-item, `participate` says who adds) and finally

@@ -5,7 +5,7 @@
  *
  * When: uniform keys into bins that fit a table (2^20 bins on an H100: a table over a 16-group cluster). There
  * it beat L2 atomics: 0.647 ms against atomic's 0.828 at 2^20 bins, E = 64 M u32 weights
- * (results/nvidia-h100/scatter/round7/call3/, docs/scatter.md). Not for a zipf head (the table's hot words:
+ * (docs/design/scatter.md). Not for a zipf head (the table's hot words:
  * 3.155 ms there, where a work-group's hash table of frequent keys, the bins variant, took 0.522), nor for bins
  * far beyond the table (part's L2-sized key ranges: 2^24 bins, 1.147 ms against atomic's 3.165).
  *

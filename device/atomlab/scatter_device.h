@@ -8,7 +8,7 @@
  * global memory: on CUDA red.global.add.noftz.bf16x2 (sm_90) / .f16x2 (sm_70 and later), one native
  * reduction (the scalar .bf16 / .f16 forms compile to a CAS loop on sm_90); elsewhere a 32-bit
  * compare-and-swap loop on the word (the f32 sum of the old value and the operand, rounded to 16 bits: two
- * roundings, docs/scatter.md's bound counts both). atl_atomic_add_bf16_pair / _f16_pair add to two
+ * roundings, docs/design/scatter.md's bound counts both). atl_atomic_add_bf16_pair / _f16_pair add to two
  * neighbouring 16-bit words at any alignment, atl_atomic_add_bf16 / _f16 to one (both through the packed
  * form, -0.0f in a half that has nothing to add).
  *
@@ -23,8 +23,7 @@
  *                                                          registers first: one atomic per run and column
  * (float f32 only; any int type through atl_atomic_add). They call no barrier.
  *
- * Which for which keys (H100, f32, D = 64, E = 8 M rows into V = 1 M, results/nvidia-h100/scatter/round7/
- * f32.json.gz and call3/f32-l2.json.gz; docs/scatter.md, "The library"): sorted or clustered keys,
+ * Which for which keys (H100, f32, D = 64, E = 8 M rows into V = 1 M; docs/design/scatter.md, "The library"): sorted or clustered keys,
  * atl_scatter_add_rows_warp_run (the run variant: 0.939 and 0.797 ms against one atomic per element's 1.267 and
  * 1.233); uniform keys, atl_scatter_add_row_warp is the atomic variant (2.474 ms), which the part variant's
  * L2-sized key ranges beat (1.532 ms), and a zipf head or a hot row needs a work-group's or a warp's

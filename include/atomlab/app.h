@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 /**
- * How each variant is timed: one warm-up launch, then docs/method.md's
+ * How each variant is timed: one warm-up launch, then docs/design/method.md's
  * sampling, as rmw's (atl_timing_defaults): at least min_samples timed
  * launches, then until the relative IQR is at or below noise, or budget_s
  * of sampling is spent, or max_samples. An app's launch does a fixed amount

@@ -117,11 +117,15 @@ struct atl_backend_ops {
   /** Frees what host_alloc gave (NULL is fine; set where host_alloc is). */
   void (*host_free)(void *dev, void *host);
   /** A buffer handle for @p bytes of @p buf from byte @p offset on (a multiple of 2 MiB), usable wherever a buffer
-   *  is: the rmw driver's placements (docs/method.md). NULL where the backend cannot place an array inside a
+   *  is: the rmw driver's placements (docs/design/method.md). NULL where the backend cannot place an array inside a
    *  buffer; then every array starts at its buffer's start. */
   int (*view)(void *dev, void *buf, size_t offset, size_t bytes, void **view);
   /** Releases what view gave (NULL is fine; set where view is); the buffer itself stays. */
   void (*view_free)(void *dev, void *view);
+  /** Copies @p bytes from @p src to @p dst on the device with the vendor's own device-to-device copy
+   *  (clEnqueueCopyBuffer, cuMemcpyDtoDAsync), the bandwidth yardstick users know, and its device time in
+   *  @p device_ms (may be NULL: then ratios name only the read ceiling). */
+  int (*copy)(void *dev, void *dst, void *src, size_t bytes, double *device_ms);
   /* A program's own objects (include/atomlab/context.h). */
   /** Opens a device over @p native and fills @p info (may be NULL). On such a handle launch, fill and alloc
    *  enqueue on the program's stream or queue and return without waiting (launch's device_ms is 0); read and

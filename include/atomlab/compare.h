@@ -2,14 +2,12 @@
  * @file compare.h
  * Two sets of rows (any kind, any file version) paired by configuration,
  * with a verdict per pair that respects the noise the samples show
- * (docs/metrics.md states the rule), and a summary.
+ * (docs/design/metrics.md states the rule), and a summary.
  */
 #ifndef ATOMLAB_COMPARE_H
 #define ATOMLAB_COMPARE_H
 
-#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
-#error "atomlab/compare.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
-#endif
+#include "experimental.h" /* not the stable API */
 
 #include <stddef.h>
 #include <stdio.h>

@@ -8,9 +8,7 @@
 #ifndef ATOMLAB_DATASHEET_H
 #define ATOMLAB_DATASHEET_H
 
-#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
-#error "atomlab/datasheet.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
-#endif
+#include "experimental.h" /* not the stable API */
 
 #include "result.h"
 

@@ -94,8 +94,8 @@ struct atl_spec {
 #define ATL_MAX_ROUNDS 16
 
 /** Most placements of an rmw row's array (--placements), and the span they spread over: on an H100 a contended
- *  cell's rate follows its lines' address bits 21 to 24, a pattern that repeats every 16 MiB (docs/method.md,
- *  "Placements"; results/nvidia-h100/truth/drift/). */
+ *  cell's rate follows its lines' address bits 21 to 24, a pattern that repeats every 16 MiB (docs/design/method.md,
+ *  "Placements"). */
 #define ATL_MAX_PLACEMENTS 8
 #define ATL_PLACEMENT_SPAN ((size_t)16 << 20)
 
@@ -112,9 +112,9 @@ struct atl_timing {
   unsigned repeats;     /**< a sweep measures every configuration this many times, one whole pass after another
                              (drift shows as spread); its row is the repeat of median time, with the spread */
   unsigned rounds;      /**< visits of every configuration per repeat, in whole passes spread through the run; a
-                             repeat's value is its round of median time (docs/method.md, "Rounds") */
+                             repeat's value is its round of median time (docs/design/method.md, "Rounds") */
   unsigned placements;  /**< rmw: each row's samples taken in turn at this many offsets of its array, spread over
-                             ATL_PLACEMENT_SPAN; the row is the median over them (docs/method.md, "Placements") */
+                             ATL_PLACEMENT_SPAN; the row is the median over them (docs/design/method.md, "Placements") */
   int rotate;           /**< rmw with placements: placement k also rotates which work-group does which group's work
                              by k x ceil(groups / placements) groups (other SMs against the same lines) */
 };

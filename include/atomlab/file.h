@@ -1,7 +1,7 @@
 /**
  * @file file.h
  * Output files that are never half-written, never replace what they should
- * not, and never lose what they were to hold (docs/reliability.md):
+ * not, and never lose what they were to hold (docs/design/reliability.md):
  * - a regular file (or a new name) is written to a temporary file beside its
  *   final target (symbolic links followed) and renamed over it;
  * - an existing file that is not regular (a device such as /dev/null, a FIFO)
@@ -12,9 +12,7 @@
 #ifndef ATOMLAB_FILE_H
 #define ATOMLAB_FILE_H
 
-#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
-#error "atomlab/file.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
-#endif
+#include "experimental.h" /* not the stable API */
 
 #include <stddef.h>
 #include <stdio.h>

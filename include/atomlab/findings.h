@@ -10,9 +10,7 @@
 #ifndef ATOMLAB_FINDINGS_H
 #define ATOMLAB_FINDINGS_H
 
-#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
-#error "atomlab/findings.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
-#endif
+#include "experimental.h" /* not the stable API */
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /*
- * The first model of global-memory (L2) atomics (issue [diagnose], docs/model.md, "Global atomics").
+ * The first model of global-memory (L2) atomics (issue [diagnose], docs/design/model.md, "Global atomics").
  *
  * NVIDIA GPUs execute global atomics (ATOMG, REDG) in the L2 slices: each request goes to the slice
  * that holds its line, and one slice serves its atomic requests one after another. A kernel is bound
@@ -24,9 +24,7 @@
 #ifndef ATOMLAB_L2MODEL_H
 #define ATOMLAB_L2MODEL_H
 
-#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
-#error "atomlab/l2model.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
-#endif
+#include "experimental.h" /* not the stable API */
 
 #include <stddef.h>
 #include <stdio.h>
@@ -120,7 +118,7 @@ struct atl_l2_calibration {
                                     residency */
   double round_trip;           /**< SM cycles of one dependent global load's round trip at a few warps a SM
                                     (atl_l2_round_trip: the cas-chain export's streaming launches); 0: not calibrated,
-                                    a private table's loads priced by their bytes (round 7) */
+                                    a private table's loads priced by their bytes */
 };
 
 /** Which access the counters imply at the busiest slice. */
@@ -268,7 +266,7 @@ double atl_l2_hot_updates(const struct atl_l2_counters *k);
 /** Resident warps a SM of launch @p k: atl_l2_private_blocks without a table x its warps a block (0: unknown). */
 double atl_l2_launch_warps(const struct atl_l2_counters *k);
 
-/** The strategies the advice prices for hot words (docs/model.md, "Advice"). */
+/** The strategies the advice prices for hot words (docs/design/model.md, "Advice"). */
 enum atl_l2_strategy_id { ATL_L2_WARP_AGGREGATED, ATL_L2_BLOCK_AGGREGATED, ATL_L2_PRIVATIZED, ATL_L2_STRATEGIES };
 
 /** One strategy's predicted time after it is applied: the largest of what it leaves on each unit and the floors. */
@@ -314,7 +312,7 @@ struct atl_l2_prediction {
 };
 
 /**
- * The speedup each strategy for hot words would give (docs/model.md, "Advice"), from what it does to the
+ * The speedup each strategy for hot words would give (docs/design/model.md, "Advice"), from what it does to the
  * counters: warp-aggregated leaves R_max / lanes requests on the hot slice; block-aggregated and privatized
  * leave one flush per block (launch__grid_size) and move the element updates to shared memory
  * (block-aggregated: one pass per warp-instruction and word; privatized: per warp-instruction its busiest

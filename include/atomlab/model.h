@@ -3,8 +3,7 @@
  * The shared-memory atomic queuing model (seed 002, Dong and Pai, GPGPU'25):
  * a load-dependent single-server queue whose service time S(n, e, c) comes
  * from a calibration table T(n, e, c), and whose inputs come from hardware
- * counters. docs/model.md states the method, the counter mapping and every
- * assumption.
+ * counters. docs/design/model.md states the method, the counter mapping and every assumption.
  *
  * Quantities: n is the number of atomic warp-instructions (jobs) queued or in
  * service, e the active threads per job, c how many of the n are CAS; T the
@@ -13,14 +12,11 @@
 #ifndef ATOMLAB_MODEL_H
 #define ATOMLAB_MODEL_H
 
-#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
-#error "atomlab/model.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
-#endif
-
 #include <stddef.h>
 #include <stdio.h>
 
 #include "device.h"
+#include "experimental.h" /* not the stable API */
 #include "result.h"
 
 #ifdef __cplusplus
@@ -217,7 +213,7 @@ struct atl_smem_advice {
 };
 
 /**
- * The advice for one kernel (atomlab's diagnose, docs/model.md "Advice"): lanes on one word (e >= 2,
+ * The advice for one kernel (atomlab's diagnose, docs/design/model.md "Advice"): lanes on one word (e >= 2,
  * ATOMS.ADD or CAS) -> warp-aggregated, r = 1 / e (one lane per distinct word: the word's passes merge);
  * a CAS loop without such contention -> a native atomic, r = s_fao / s_cas; passes above the lanes per word
  * (bank conflicts) -> privatized copies per warp, r = max(1, e) / passes; otherwise one pass per job
@@ -230,7 +226,7 @@ void atl_smem_advise(const struct atl_smem_util *u, const struct atl_smem_counte
  * "POPC.INC" (merged, or the unused variant without a pass count), "ADD", or "-" without shared atomics. */
 const char *atl_smem_unit_class(const struct atl_smem_util *u, enum atl_smem_variant v);
 
-/** "bottleneck", "not a bottleneck" or "bound" (the counters cannot decide: docs/model.md). */
+/** "bottleneck", "not a bottleneck" or "bound" (the counters cannot decide: docs/design/model.md). */
 const char *atl_smem_unit_verdict(const struct atl_smem_unit *u, double threshold);
 
 /** One line per bit of @p assumed, for reports; empty string if none. */
@@ -659,12 +655,30 @@ struct atl_smem_calibration_files {
 /**
  * Names the files of a calibration and makes their folder: PREFIX.csv and
  * .json, PREFIX.interrupted.csv and .json for the points of an interrupted
- * run (never over a complete table). @p prefix NULL: results/<device
- * slug>/smem-table for @p device. Returns 0, or ATL_EINVAL (a prefix too
- * long) or ATL_EIO (the folder) with a reason.
+ * run (never over a complete table). @p prefix NULL: smem-table in the
+ * user's cache folder of @p device (atl_cache_dir()). Returns 0, or
+ * ATL_EINVAL (a prefix too long, no cache folder) or ATL_EIO (the folder)
+ * with a reason.
  */
 int atl_smem_calibration_files(const char *prefix, const struct atl_device_info *device, int interrupted,
                                struct atl_smem_calibration_files *files, char *why, size_t why_len);
+
+/**
+ * The user's cache folder of the device @p slug (atl_device_slug()):
+ * $XDG_CACHE_HOME/atomlab/SLUG, else $HOME/.cache/atomlab/SLUG, where
+ * `atomlab calibrate` writes its tables. Returns 0, or ATL_EINVAL where
+ * neither variable is set or the path does not fit @p len.
+ */
+int atl_cache_dir(const char *slug, char *buf, size_t len);
+
+/**
+ * The shared-memory calibration table of the device @p slug: smem-table.csv
+ * in the user's cache folder (atl_cache_dir()), else the one shipped for
+ * that device: under $ATL_DATA_DIR/SLUG, the installed share/atomlab/SLUG,
+ * then the source tree's data/calibrations/SLUG (a build-tree run). Returns
+ * 0 with the path in @p path, or ATL_EINVAL where there is none.
+ */
+int atl_smem_table_find(const char *slug, char *path, size_t len);
 
 /**
  * Writes what a run did: its points, reps, launches, SMs, repeated samples and
@@ -820,7 +834,7 @@ struct atl_smem_case_check {
   char utilization[32]; /**< U as the file writes it */
 };
 
-/** The files of a case-study folder, as scripts/gpu-smem.sh leaves them. */
+/** The files of a case-study folder: the calibration, the case study's rows and exports, the predictions. */
 struct atl_smem_case_study {
   char dir[1024];
   struct atl_smem_case_point *launches; /**< predict.csv (`model predict --runs ... -o`): none where absent */

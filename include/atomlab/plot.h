@@ -12,9 +12,7 @@
 #ifndef ATOMLAB_PLOT_H
 #define ATOMLAB_PLOT_H
 
-#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
-#error "atomlab/plot.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
-#endif
+#include "experimental.h" /* not the stable API */
 
 #include <stddef.h>
 

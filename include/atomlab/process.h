@@ -7,9 +7,7 @@
 #ifndef ATOMLAB_PROCESS_H
 #define ATOMLAB_PROCESS_H
 
-#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
-#error "atomlab/process.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
-#endif
+#include "experimental.h" /* not the stable API */
 
 #ifdef __cplusplus
 extern "C" {

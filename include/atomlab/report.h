@@ -10,11 +10,10 @@
 #ifndef ATOMLAB_REPORT_H
 #define ATOMLAB_REPORT_H
 
-#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
-#error "atomlab/report.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
-#endif
+#include "experimental.h" /* not the stable API */
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "device.h"
 #include "result.h"
@@ -39,7 +38,7 @@ struct atl_report_inputs {
   const char *strategy_json, *strategy_log, *strategy_args; /**< args: the settings, for the text */
   const char *hist_json, *hist_log, *hist_args;
   const char *figures;
-  const char *smem_table;    /**< results/<device slug>/smem-table.csv */
+  const char *smem_table;    /**< the device's calibration table (atl_smem_table_find()); "" or NULL: none */
   const char *datasheet_rmw; /**< the datasheet's rmw rows (data/datasheet-rmw.json), or NULL */
   const struct atl_result_set *datasheet; /**< set by atl_report_write from datasheet_rmw: leave NULL */
   int cuda;
@@ -167,6 +166,25 @@ int atl_report_render(const struct atl_report_run *run, const char *dir, struct 
  */
 int atl_report_devices(const struct atl_report_run *run, const char (*ids)[32], size_t n, const char *backend,
                        const char *dir, char (*dirs)[4200], size_t *ndone);
+
+/** What atl_results_index() found, for the caller's summary line. */
+struct atl_results_index_counts {
+  size_t rows;     /**< headline rows written (one per headline and device that measured its entry) */
+  size_t missing;  /**< of those, rows whose file, row or number was not found */
+  size_t unproven; /**< rows whose file names a dirty or unknown commit */
+};
+
+/**
+ * The index of reference results: a Markdown table of headline numbers
+ * (capability, figure, ratio against its yardstick, device, commit, date,
+ * link) from the files under @p results/reference/<device slug>/<entry>/
+ * and the headlines the plan @p plan_path names (experiments/reference.json:
+ * which number in which file is a headline is the plan's data). Written to
+ * @p out; links are relative to @p results. Returns 0, or -1 with a one-line
+ * reason in @p why (the plan does not read, or there is no reference/ folder).
+ */
+int atl_results_index(const char *plan_path, const char *results, FILE *out, struct atl_results_index_counts *counts,
+                      char *why, size_t why_len);
 
 #ifdef __cplusplus
 }

@@ -129,7 +129,7 @@ const struct atl_metric_info *atl_metric_info(const char *name);
 
 /**
  * What each metric of @p command ("rmw", "compare", ...) means and how it is
- * measured: its section of docs/metrics.md (embedded at build time), without
+ * measured: its section of docs/design/metrics.md (embedded at build time), without
  * the blank lines around it, @p len bytes long (not NUL-terminated). NULL where
  * the page has no section for it.
  */

@@ -50,7 +50,7 @@ size_t atl_buffer_bytes(atl_buffer_t buf);
 enum atl_scatter_type { ATL_SCATTER_F32, ATL_SCATTER_U32, ATL_SCATTER_I32, ATL_SCATTER_BF16, ATL_SCATTER_F16 };
 
 /**
- * How the atomic mode adds (docs/scatter.md, "The library", has the H100 figures behind each):
+ * How the atomic mode adds (docs/design/scatter.md, "The library", has the H100 figures behind each):
  * AUTO picks one as the app's `auto` does (from dim, the output against the L2, and the keys' shares of
  * equal neighbours and of a recurring head). The others force one: ATOMIC (one atomic per element), RUN
  * (runs of equal consecutive keys summed first: sorted, clustered keys), BLOCK (a work-group's rows summed
@@ -77,7 +77,7 @@ enum atl_scatter_method {
  * What the caller knows of the keys, for ATL_SCATTER_AUTO. SAMPLE: the library measures their shares on a
  * sample read back before the launches (up to 65536 rows every key; more, 32768 pairs of neighbouring keys
  * drawn from as many equal strata of the rows by a small kernel: 256 KiB), which costs host time on each call
- * (0.4 to 1.2 ms on an H100's host: docs/scatter.md, "The library"); a caller who knows says so and nothing
+ * (0.4 to 1.2 ms on an H100's host: docs/design/scatter.md, "The library"); a caller who knows says so and nothing
  * is read: SPREAD (no runs, no recurring head: uniform keys), HEAD (a few
  * keys take a large share: zipf, a hot row), RUNS (equal keys next to each other: sorted, clustered).
  */
@@ -97,7 +97,7 @@ struct atl_scatter_desc {
   uint32_t dim;         /**< values per row, 1 to 512 */
   /** 0: atomics, by the method below (the order of float additions varies from run to run). 1:
    * deterministic, bit-identical on every run, grid and device of one backend (a stable sort of the keys,
-   * then one writer per output row summing its rows in ascending row order; docs/scatter.md). */
+   * then one writer per output row summing its rows in ascending row order; docs/design/scatter.md). */
   int deterministic;
   /** The atomic mode's method and the keys' hint for AUTO (0, 0: picked from a sample of the keys; both
    * checked but unused in the deterministic mode). Added at the end, so that a descriptor written before them (with

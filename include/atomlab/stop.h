@@ -8,9 +8,7 @@
 #ifndef ATOMLAB_STOP_H
 #define ATOMLAB_STOP_H
 
-#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
-#error "atomlab/stop.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
-#endif
+#include "experimental.h" /* not the stable API */
 
 #ifdef __cplusplus
 extern "C" {

@@ -10,9 +10,7 @@
 #ifndef ATOMLAB_STRATEGY_H
 #define ATOMLAB_STRATEGY_H
 
-#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
-#error "atomlab/strategy.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
-#endif
+#include "experimental.h" /* not the stable API */
 
 #include <stdio.h>
 
@@ -63,7 +61,7 @@ int atl_access_parse(const char *s);
 /** Whether @p op is one the strategies implement (the u32 fetch-and-ops). */
 int atl_strategy_op_supported(enum atl_op op);
 
-/** The bound on waits the device gets by default (docs/strategies.md says why). */
+/** The bound on waits the device gets by default (docs/design/strategies.md says why). */
 uint32_t atl_strategy_default_spin_bound(const struct atl_device_info *dev);
 
 /**

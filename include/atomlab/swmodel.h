@@ -8,9 +8,7 @@
 #ifndef ATOMLAB_SWMODEL_H
 #define ATOMLAB_SWMODEL_H
 
-#ifndef ATL_EXPERIMENTAL /* not the stable API: include/atomlab/context.h */
-#error "atomlab/swmodel.h is experimental: define ATL_EXPERIMENTAL and link the static libatomlab.a"
-#endif
+#include "experimental.h" /* not the stable API */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -25,7 +23,7 @@ struct atl_swmodel {
   double t_fast; /**< one memory transaction through the FastPath (a plain global access) */
   double t_l;    /**< one (serialized) atomic update of a local-memory word */
   double t_comp; /**< one memory transaction through the CompletePath (a serialized global atomic) */
-  /* Equation (2'') (docs/software-atomics.md "The coordinator's pass"): all 0 = the seed's t_CWG. */
+  /* Equation (2'') (docs/design/software-atomics.md "The coordinator's pass"): all 0 = the seed's t_CWG. */
   double k_chunk;  /**< one chunk of the coordinator's pass, in t_fast */
   double k_queue;  /**< what each waiting wavefront adds to one chunk (its polls queue at the L2), in t_fast */
   double k_floor;  /**< a requester's own round trip, the round's floor when the pass is shorter, in t_fast */

@@ -91,7 +91,7 @@ int atl__app_row_add(struct atl_result_set *out, struct atl_row *row, int err);
 /* Called before every launch of a timed kernel (refills what the kernel consumes); may be NULL. */
 typedef int (*atl__app_reset_fn)(atl_context_t ctx, void *arg);
 
-/* ---- timing: docs/method.md's sampling through the core's (core/timing.c) ---- */
+/* ---- timing: docs/design/method.md's sampling through the core's (core/timing.c) ---- */
 
 /* The sampling settings of @p tm as the core's (min, max, noise, budget; rmw's defaults for the rest). */
 void atl__app_sampling(const struct atl_app_timing *tm, struct atl_timing *t);
@@ -180,7 +180,7 @@ int atl__app_build(atl_context_t ctx, const char *source, const char *entry, con
                    struct atl_row *row);
 
 /* Device buffers of one app run, freed together. */
-#define ATL__APP_MAX_BUFFERS 16 /* scatter with every variant: 3 + det's 7 + part's 2 + dsm's 1 */
+#define ATL__APP_MAX_BUFFERS 20 /* scatter with every variant: 3 + det's 7 + part's 2 + dsm's 1 + pairs, meta, the read ceiling's word */
 struct atl__app_buffers {
   void *buf[ATL__APP_MAX_BUFFERS];
   unsigned n;

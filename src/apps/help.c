@@ -41,7 +41,7 @@ void atl_apps_help_write(FILE *f)
              "against the host.\n\napps:\n");
   for (size_t i = 0; i < n; i++)
     fprintf(f, "  %-13s %s\n", apps[i]->name, apps[i]->summary);
-  fprintf(f, "\nRun `atomlab app <name> --help` for the options of one app (docs/apps.md).\n");
+  fprintf(f, "\nRun `atomlab app <name> --help` for the options of one app (docs/design/apps.md).\n");
 }
 
 void atl_app_help_write(FILE *f, const struct atl_app_info *app)
@@ -49,7 +49,7 @@ void atl_app_help_write(FILE *f, const struct atl_app_info *app)
   fprintf(f, "usage: atomlab app %s [options]\n\n%s\n\n%s options:\n", app->name, app->description, app->name);
   for (const struct atl_app_option *o = app->options; o->name; o++)
     write_option(f, o);
-  fprintf(f, "\ntiming (docs/method.md: at least --min-samples, then until the noise or the budget):\n");
+  fprintf(f, "\ntiming (docs/design/method.md: at least --min-samples, then until the noise or the budget):\n");
   for (const struct atl_app_option *o = atl_app_timing_options; o->name; o++)
     write_option(f, o);
   fputc('\n', f);

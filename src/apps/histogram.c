@@ -8,13 +8,14 @@
  * 16-bit counters in opt-in local memory (block16), the variant chosen by
  * input (auto) and (CUDA) CUB's DeviceHistogram, against the read bandwidth of the same
  * bytes in the same run. Every histogram is checked bin for bin against the
- * host's (docs/histogram.md).
+ * host's (docs/design/histogram.md).
  */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app_internal.h"
+#include "yardsticks.h"
 
 /* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
 extern const struct atl_app_info atl__app_histogram;
@@ -32,11 +33,13 @@ struct hist_run {
   enum atl_hist_input input;
   enum atl_hist_dist dist;
   uint32_t bins;
-  void *in, *hist, *xor_out;
+  void *in, *hist, *scratch; /* scratch: where the vendor's copy yardstick writes */
   uint32_t *want, *got;
   uint32_t want_xor;
-  double read_gbps;
+  struct atl__yardsticks yard; /* the vendor copy's and the read kernel's bandwidths for this input */
   struct atl__photo photo; /* decoded once per call where the photo distribution runs */
+  struct atl__app_buffers *bufs;
+  const uint8_t *host; /* the input's bytes on the host (the yardsticks check against them) */
 };
 
 /* The hot keys of the skewed inputs: about 90% of the keys are one of these four. */
@@ -221,10 +224,8 @@ static void add_throughput(struct atl_row *row, const struct hist_run *r)
   }
   if (row->time_ms.median <= 0)
     return;
-  double gbps = (double)r->p->bytes / (row->time_ms.median * 1e6);
-  atl_row_metric_set(row, "gbps", gbps);
-  if (r->read_gbps > 0)
-    atl_row_metric_set(row, "ratio_to_read", gbps / r->read_gbps);
+  atl_row_metric_set(row, "gbps", (double)r->p->bytes / (row->time_ms.median * 1e6));
+  atl__app_yardstick_ratios(row, &r->yard, (double)r->p->bytes); /* the bins' few bytes are left out */
 }
 
 /* Compares the device's bins with the host's; sets verified and the first difference as the reason. */
@@ -250,12 +251,6 @@ static int reset_hist(atl_context_t ctx, void *arg)
   return atl__app_fill32(ctx, r->hist, 0, r->bins * sizeof(uint32_t));
 }
 
-static int reset_xor(atl_context_t ctx, void *arg)
-{
-  struct hist_run *r = arg;
-  return atl__app_fill32(ctx, r->xor_out, 0, sizeof(uint32_t));
-}
-
 static int finish_row(struct hist_run *r, struct atl_row *row, int err, struct atl_result_set *out)
 {
   if (err && !(row->status == ATL_STATUS_OK && row->verified)) /* also auto's row, "ok" from its choice */
@@ -265,35 +260,14 @@ static int finish_row(struct hist_run *r, struct atl_row *row, int err, struct a
   return err == ATL_ENOMEM ? err : 0;
 }
 
+/* The input's two yardsticks (atl__app_yardsticks): rows INPUT/DIST/memcpy-ceiling and INPUT/DIST/read-ceiling. */
 static int run_ceiling(struct hist_run *r, struct atl_result_set *out)
 {
-  const struct atl_histogram_params *p = r->p;
-  struct atl_row row;
-  void *kernel = NULL;
-  uint32_t got = 0;
-  char defines[64];
-  row_name(&row, r, ATL_HIST_READ_CEILING);
-  snprintf(defines, sizeof defines, "ITEMS=1 WG=%u STRATEGY_thread", p->wg_size);
-  int err = atl__app_build(r->ctx, "app_count", "read_all", defines, &kernel, NULL);
-  if (err == ATL_ENOTSUP)
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", atl_errmsg(r->ctx));
-  struct atl_arg args[] = {{ATL_ARG_BUFFER, r->in, 0}, {ATL_ARG_U32, NULL, p->bytes / 4}, {ATL_ARG_BUFFER, r->xor_out, 0}};
-  struct atl_launch launch = {atl__app_resident_threads(atl_device_current(r->ctx), p->wg_size), p->wg_size, args, 3};
-  if (!err)
-    err = atl__app_time(r->ctx, kernel, &launch, reset_xor, r, r->tm, &row);
-  if (!err)
-    err = atl__ops(r->ctx)->read(atl__dev(r->ctx), r->xor_out, &got, sizeof got);
-  if (!err) {
-    row.status = ATL_STATUS_OK;
-    row.verified = got == r->want_xor;
-    if (!row.verified)
-      atl__app_row_status(&row, ATL_STATUS_OK, "xor of the words read is %08x, expected %08x", got, r->want_xor);
-    add_throughput(&row, r);
-    r->read_gbps = row.verified ? atl_row_metric(&row, "gbps", 0) : 0;
-    if (r->read_gbps > 0)
-      atl_row_metric_set(&row, "ratio_to_read", 1.0);
-  }
-  return finish_row(r, &row, err, out);
+  char prefix[64];
+  snprintf(prefix, sizeof prefix, "%s/%s", atl_hist_input_names[r->input], atl_hist_dist_names[r->dist]);
+  return atl__app_yardsticks(&(struct atl__yardstick_call){r->ctx, r->bufs, "histogram", prefix, r->in, r->scratch,
+                                                         r->host, r->p->bytes, r->p->wg_size, r->tm},
+                             &r->yard, out);
 }
 
 /* Whether @p v's local memory is sized at launch, so it may use what a work-group can opt into. */
@@ -331,7 +305,7 @@ static const char *unsupported(const struct hist_run *r, enum atl_hist_variant v
 }
 
 /*
- * The variant `auto` runs for an input (docs/histogram.md has the measurements
+ * The variant `auto` runs for an input (docs/design/histogram.md has the measurements
  * behind the rule): for 8-bit keys and RGBA pixels byte-lanes where a
  * work-group can have its 64 or 128 KiB, else per-lane columns wherever they
  * fit (up to 256 bins), else one
@@ -504,7 +478,8 @@ static int run_one(struct hist_run *r, uint8_t *host, struct atl_result_set *out
   else
     make_input(r->input, r->dist, p->seed, host, p->bytes);
   r->want_xor = host_histogram(r->input, r->bins, host, p->bytes, r->want);
-  r->read_gbps = 0;
+  r->yard = (struct atl__yardsticks){0, 0};
+  r->host = host;
   int err = atl__ops(r->ctx)->write(atl__dev(r->ctx), r->in, host, p->bytes);
   size_t first = out->count;
   if (!err)
@@ -529,6 +504,7 @@ int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, c
   r.ctx = ctx;
   r.p = p;
   r.tm = tm;
+  r.bufs = &bufs;
   if ((err = atl__app_checked(ctx, &atl__app_histogram, p)) != 0)
     return err;
   host = malloc(p->bytes);
@@ -547,7 +523,7 @@ int atl_app_histogram(atl_context_t ctx, const struct atl_histogram_params *p, c
   }
   if ((err = atl__app_alloc(ctx, &bufs, p->bytes, &r.in)) ||
       (err = atl__app_alloc(ctx, &bufs, 65536 * sizeof(uint32_t), &r.hist)) ||
-      (err = atl__app_alloc(ctx, &bufs, 16, &r.xor_out)))
+      (err = atl__app_alloc(ctx, &bufs, p->bytes, &r.scratch)))
     goto out;
   for (int in = 0; in < ATL_HIST_INPUT_COUNT && ATL_APP_GO_ON(err); in++)
     for (int dist = 0; dist < ATL_HIST_DIST_COUNT && ATL_APP_GO_ON(err); dist++)
@@ -639,7 +615,7 @@ static const struct atl_app_option histogram_options[] = {
     {"variants", ATL_APP_OPT_SET, P(variants), .min = ATL_HIST_GLOBAL, .names = atl_hist_variant_names,
      .nnames = ATL_HIST_VARIANT_COUNT, .def = "all", .arg = "LIST",
      .help = "global, shared, warp-private, match-any, packed, per-lane, byte-lanes (u8 only), block16, auto, cub "
-             "or all (the read ceiling always runs: the ratios need it)"},
+             "or all (the vendor's copy and the read ceiling always run: the ratios need them)"},
     {"bytes", ATL_APP_OPT_U64, P(bytes), .min = 16, .max = 4294967280.0, .arg = "N",
      .def_help = "GPU: 1 GiB; CPU: 1 MiB", .help = "input bytes, a multiple of 16 below 4 GiB"},
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},

@@ -12,7 +12,7 @@
 
 #include "app_internal.h"
 
-/* The timing of every app: docs/method.md's sampling with rmw's defaults (atl_timing_defaults). */
+/* The timing of every app: docs/design/method.md's sampling with rmw's defaults (atl_timing_defaults). */
 const struct atl_app_option atl_app_timing_options[] = {
     {.name = "samples", .kind = ATL_APP_OPT_U32, .offset = offsetof(struct atl_app_timing, samples), .min = 1,
      .max = 256, .arg = "N", .def_help = "none: sampled to the noise",

@@ -1,14 +1,13 @@
 /*
- * Scatter-add of rows (issue [scatter]): out[idx[i]][:] += src[i][:], the operation of graph aggregation,
- * embedding backward, weighted bincount and mixture-of-experts combine. Variants: one atomic per element
- * (atomic), runs of equal consecutive keys summed in registers before one atomic per column (run), one
- * launch per range of keys whose output rows fit the L2 (part: P from the device's L2 size), and
- * the ceiling in the same run (copy: the same source bytes copied, no index), and a deterministic variant
- * (det: scatter_det.c; bit-identical on every grid, checked bit for bit against a host emulation of its
- * order and by the output's hash in tests/cli/scatter.sh). Every element of the output
- * is checked: integers exactly; floats against a float64 host sum within the bound of recursive summation
- * in any order, |got - sum| <= g(n) * sum|x| with g(n) = (n-1)u / (1-(n-1)u), u = 2^-24, n the element's
- * number of contributions (docs/scatter.md).
+ * Scatter-add of rows: out[idx[i]][:] += src[i][:], the operation of graph aggregation, embedding backward, weighted
+ * bincount and mixture-of-experts combine. Variants: one atomic per element (atomic), runs of equal consecutive keys
+ * summed in registers before one atomic per column (run), one launch per range of keys whose output rows fit the L2
+ * (part: P from the device's L2 size), and a deterministic variant (det: scatter_det.c; bit-identical on every grid,
+ * checked bit for bit against a host emulation of its order and by the output's hash in tests/cli/scatter.sh). Every
+ * element of the output is checked: integers exactly; floats against a float64 host sum within the bound of recursive
+ * summation in any order, |got - sum| <= g(n) * sum|x| with g(n) = (n-1)u / (1-(n-1)u), u = 2^-24, n the element's
+ * number of contributions (docs/design/scatter.md). The run's yardsticks (yardsticks.c) come first: the vendor's copy
+ * of the source rows and a read ceiling over them; every row's ratios are against both.
  */
 #include <math.h>
 #include <stddef.h>
@@ -21,6 +20,7 @@
 #include "app_internal.h"
 #include "scatter_auto.h"
 #include "scatter_det.h"
+#include "yardsticks.h"
 #include "scatter_dsm.h"
 #include "scatter_keys.h"
 #include "scatter_launch.h"
@@ -31,10 +31,10 @@ enum { DIST_UNIFORM, DIST_ZIPF, DIST_SORTED, DIST_CLUSTERED, DIST_HOT, DIST_COUN
 static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered", "hot"};
 enum {
   VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_BINS, VAR_PART, VAR_DSM, VAR_CUB, VAR_AUTO, VAR_SWEEP,
-  VAR_COUNT
+  VAR_TMA, VAR_COUNT
 };
 static const char *const variant_names[] = {"atomic", "run", "block", "vector", "det",  "bins",
-                                            "part",   "dsm", "cub",   "auto",   "sweep"};
+                                            "part",   "dsm", "cub",   "auto",   "sweep", "tma"};
 enum { TYPE_F32, TYPE_U32, TYPE_I32, TYPE_BF16, TYPE_F16, TYPE_COUNT };
 static const char *const type_names[] = {"f32", "u32", "i32", "bf16", "f16"};
 static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
@@ -122,10 +122,10 @@ struct scatter_run {
   atl_context_t ctx;
   const struct scatter_params *p;
   void *src, *idx, *out;
-  const void *host_src; /* what the copy ceiling must reproduce */
+  const void *host_src; /* the source rows, which the yardsticks copy and read */
   const uint32_t *host_idx; /* the keys of the distribution being run */
   size_t src_bytes, out_bytes;
-  double copy_gbps; /* the ceiling: copy bandwidth (read + write) in this run */
+  struct atl__yardsticks yard; /* the vendor copy's and the read kernel's bandwidths in this run */
   struct atl__scatter_det det; /* the det variant's passes, prepared once per run */
   struct atl__scatter_dsm dsm; /* the dsm variant's launches, prepared per distribution */
   struct atl__app_buffers *bufs;
@@ -303,7 +303,7 @@ static int64_t det_mismatches(const struct scatter_params *p, const uint32_t *id
   return wrong;
 }
 
-/* Raw little-endian arrays for a peer (scripts/peer-torch-scatter.py) to load: FOLDER/NAME-DIST.bin. */
+/* Raw little-endian arrays for a peer (scripts/gpu/torch_scatter.py) to load: FOLDER/NAME-DIST.bin. */
 static void dump_array(const char *folder, const char *name, const char *dist, const void *data, size_t bytes)
 {
   char path[1200];
@@ -499,7 +499,7 @@ static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_
   if (cub == NULL)
     return 1;
   /* CUB's HistogramEven keeps a copy of the bins per thread block in global memory (CCCL issue #912): at 2^24 bins
-   * on an H100 (132 SMs) it stopped with an illegal address (round 7), which ends the CUDA context for every row
+   * on an H100 (132 SMs) it stopped with an illegal address, which ends the CUDA context for every row
    * after it. Refused where bins x 2 blocks a compute unit pass 2^31 (an int's offsets); 2^20 bins ran. */
   const double blocks = 2.0 * atl_device_current(r->ctx)->compute_units;
   if (bincount && (double)p->targets * blocks >= 0x1p31) {
@@ -519,7 +519,7 @@ static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_
   return atl__ops(r->ctx)->read(atl__dev(r->ctx), r->out, host_out, r->out_bytes);
 }
 
-/* One variant (or the copy ceiling, @p variant < 0) of one distribution: timed, read back and checked. */
+/* One variant of one distribution: timed, read back and checked. */
 static int run_variant(struct scatter_run *r, int dist, int variant, const struct expected *x, void *host_out,
                        const struct atl_app_timing *tm, struct atl_result_set *out)
 {
@@ -535,7 +535,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   char label[96], defines[384];
   snprintf(label, sizeof label, "%s%s/%s/%s", type_names[p->type], p->index == INDEX_I64 ? "-i64" : "",
            dist_names[dist],
-           variant < 0 ? "copy-ceiling" : as_auto ? "auto" : variant_names[variant]);
+           as_auto ? "auto" : variant_names[variant]);
   atl__app_row_init(&row, "scatter", label);
   if (as_auto) {
     atl__app_row_status(&row, ATL_STATUS_OK, "%s", picked);
@@ -549,6 +549,11 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
                         "sm_90 or later and f32 with dim a multiple of 4 or bf16 / f16 with dim a multiple of 8");
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
+  if (variant == VAR_TMA && (!dev->has_vector_f32_red || p->type == TYPE_F16 || p->dim * elem_bytes(p) % 16 != 0)) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "tma needs CUDA on sm_90 or later (cp.async.bulk, "
+                        "cp.reduce.async.bulk), f32, bf16, u32 or i32 and rows of a multiple of 16 bytes");
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+  }
   if ((variant == VAR_BINS && p->dim != 1) || (variant == VAR_DSM && (p->dim != 1 || !is_int(p)))) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s is the weighted bincount's variant: dim 1 only%s",
                         variant_names[variant], variant == VAR_DSM ? ", u32 or i32 weights (16-bit counters)" : "");
@@ -558,7 +563,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   if (variant == VAR_CUB && (err = run_cub(r, &row, tm, host_out)) == 1) /* CUB's launches; checked as every row */
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   /* part: the ranges, whether the bucketing runs (it takes at most PART_MAX ranges; more reread the keys) and
-   * the batch (results/nvidia-h100/scatter/round5: uniform keys over 11 ranges 1.545 ms at 2 against 1.599 at 1
+   * the batch (H100, reference run: scatter; uniform keys over 11 ranges 1.545 ms at 2 against 1.599 at 1
    * and 1.553 at 4; a hot row in one range 0.825 ms at 1 against 1.025 at 4, zipf keys 1.689 and 1.683) */
   uint32_t batch = p->part_batch;
   const int parted = variant == VAR_PART || variant == VAR_SWEEP; /* the sweep: part's kernel, one launch */
@@ -597,7 +602,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
            "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d PART_PREFETCH=%d PART_BULK=%d PART_CHUNK_STEPS=%uu "
            "PART_NARROW=%d PART_SPLIT=%d PART_POS_BITS=%uu PART_GROUP=%uu",
            p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
-           variant < 0 ? "copy" : parted ? "part" : variant_names[variant], slots, p->block_rows,
+           parted ? "part" : variant_names[variant], slots, p->block_rows,
            p->bin_rows, 1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1,
            p->part_table == PART_TABLE_SEEN, p->part_hot == PART_HOT_WARP, p->part_prefetch && r->parts > 1, bulk,
            p->part_chunk, parted && r->narrow, parted && r->split, parted ? r->split : 0u, group);
@@ -621,8 +626,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "dsm_beyond", r->dsm.beyond);
     atl_row_metric_set(&row, "dsm_counter_bits", r->dsm.wide ? 32 : 16);
   } else if (variant != VAR_CUB)
-    err = atl__app_build(ctx, "app_scatter",
-                         !parted       ? "scatter_add"
+    err = atl__app_build(ctx, variant == VAR_TMA ? "scatter_tma" : "app_scatter",
+                         variant == VAR_TMA ? "scatter_tma"
+                         : !parted          ? "scatter_add"
                          : r->sweep    ? "scatter_part_sweep"
                          : r->bucketed ? "scatter_part_bucketed"
                                        : "scatter_part",
@@ -673,8 +679,8 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
   } else if (!err && variant != VAR_DET && variant != VAR_CUB && variant != VAR_DSM)
-    err = atl__app_time(ctx, kernel, &launch, variant < 0 ? NULL : reset_out, r, tm, &row);
-  if (!err && variant >= 0 && variant != VAR_CUB)
+    err = atl__app_time(ctx, kernel, &launch, reset_out, r, tm, &row);
+  if (!err && variant != VAR_CUB)
     err = atl__ops(ctx)->read(atl__dev(ctx), r->out, host_out, r->out_bytes);
   if (err) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
@@ -683,41 +689,29 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   row.status = ATL_STATUS_OK;
   const double t = row.time_ms.median;
   const size_t es = elem_bytes(p);
-  if (variant < 0) { /* the copy moved src_bytes in and out: its bandwidth is the ceiling, once it is a copy */
-    void *back = malloc(r->src_bytes);
-    if (back == NULL || atl__ops(ctx)->read(atl__dev(ctx), r->out, back, r->src_bytes) != 0)
-      atl__app_row_status(&row, ATL_STATUS_ERROR, "the copy could not be read back");
-    else
-      row.verified = memcmp(back, r->host_src, r->src_bytes) == 0;
-    free(back);
-    r->copy_gbps = t > 0 && row.verified ? 2.0 * (double)r->src_bytes / (t * 1e6) : 0;
-    atl_row_metric_set(&row, "gbps", 2.0 * (double)r->src_bytes / (t * 1e6));
-  } else {
-    char first[200] = "";
-    row.wrong = check_output(p, host_out, x, variant == VAR_CUB && p->dim == 1, first, sizeof first);
-    if (variant == VAR_DET && !is_int(p) && row.wrong == 0) { /* the order, not only the bound */
-      const int64_t off = det_mismatches(p, r->host_idx, r->host_src, host_out);
-      row.wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
-      if (off)
-        snprintf(first, sizeof first, "%s", off < 0 ? "no host memory to emulate the fixed order"
-                                                    : "bits other than the fixed order's (host emulation)");
-    }
-    atl_row_metric_set(&row, "out_hash53", bytes_hash(host_out, r->out_bytes));
-    row.verified = row.wrong == 0;
-    if (!row.verified)
-      atl__app_row_status(&row, ATL_STATUS_OK, "%s%s%llu of %llu elements wrong: first %s", picked,
-                          *picked ? ": " : "", (unsigned long long)row.wrong,
-                          (unsigned long long)(p->targets * p->dim), first);
-    /* the fewest bytes: read src and idx once, read and write the output once */
-    const double bytes = (double)r->src_bytes + (double)index_bytes(p) * (double)p->rows +
-                         2.0 * (double)p->targets * p->dim * es;
-    if (t > 0) {
-      atl_row_metric_set(&row, "gbps", bytes / (t * 1e6));
-      atl_row_metric_set(&row, "melem_per_s", (double)p->rows * p->dim / (t * 1e3));
-      if (r->copy_gbps > 0)
-        atl_row_metric_set(&row, "ratio_to_ceiling", bytes / (t * 1e6) / r->copy_gbps);
-    }
+  char first[200] = "";
+  row.wrong = check_output(p, host_out, x, variant == VAR_CUB && p->dim == 1, first, sizeof first);
+  if (variant == VAR_DET && !is_int(p) && row.wrong == 0) { /* the order, not only the bound */
+    const int64_t off = det_mismatches(p, r->host_idx, r->host_src, host_out);
+    row.wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
+    if (off)
+      snprintf(first, sizeof first, "%s", off < 0 ? "no host memory to emulate the fixed order"
+                                                  : "bits other than the fixed order's (host emulation)");
   }
+  atl_row_metric_set(&row, "out_hash53", bytes_hash(host_out, r->out_bytes));
+  row.verified = row.wrong == 0;
+  if (!row.verified)
+    atl__app_row_status(&row, ATL_STATUS_OK, "%s%s%llu of %llu elements wrong: first %s", picked,
+                        *picked ? ": " : "", (unsigned long long)row.wrong,
+                        (unsigned long long)(p->targets * p->dim), first);
+  /* the fewest bytes: read src and idx once, read and write the output once */
+  const double bytes = (double)r->src_bytes + (double)index_bytes(p) * (double)p->rows +
+                       2.0 * (double)p->targets * p->dim * es;
+  if (t > 0) {
+    atl_row_metric_set(&row, "gbps", bytes / (t * 1e6));
+    atl_row_metric_set(&row, "melem_per_s", (double)p->rows * p->dim / (t * 1e3));
+  }
+  atl__app_yardstick_ratios(&row, &r->yard, bytes);
   atl_row_metric_set(&row, "rows", (double)p->rows);
   atl_row_metric_set(&row, "dim", p->dim);
   atl_row_metric_set(&row, "targets", (double)p->targets);
@@ -781,7 +775,10 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   }
   if (p->dump)
     dump_array(p->dump, "src", type_names[p->type], src, r.src_bytes);
-  err = run_variant(&r, DIST_UNIFORM, -1, NULL, NULL, tm, out); /* the ceiling first: the ratios need it */
+  /* the yardsticks first: the ratios need them */
+  err = atl__app_yardsticks(&(struct atl__yardstick_call){ctx, &bufs, "scatter", type_names[p->type], r.src, r.out,
+                                                         src, r.src_bytes, p->wg_size, tm},
+                            &r.yard, out);
   for (int d = 0; d < DIST_COUNT && ATL_APP_GO_ON(err); d++) {
     if (!(p->dists & (1u << d)))
       continue;
@@ -901,8 +898,10 @@ static const struct atl_app_option scatter_options[] = {
                             "from a counter), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
                             "in-run baseline on CUDA, f32 at dim 64 with i32 keys; at dim 1 with integer weights "
                             "HistogramEven's counts), auto (one of atomic, run, block, bins, part, sweep, dsm, picked "
-                            "by dim, the output against the L2 and the keys' measured runs and head) or all; the copy "
-                            "ceiling always runs"},
+                            "by dim, the output against the L2 and the keys' measured runs and head), tma (the baseline "
+                            "for PyTorch's sm_90 method: a warp per row, a bulk copy of the row into shared memory, "
+                            "cp.reduce.async.bulk into its output row; CUDA sm_90) or all; the two "
+                            "yardsticks (the vendor's copy and the read ceiling) always run"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
     {"block-rows", ATL_APP_OPT_U32, P(block_rows), .min = 1, .max = 1u << 24, .def = "4096", .arg = "N",
@@ -922,18 +921,18 @@ static const struct atl_app_option scatter_options[] = {
                            "own; at most 1024 ranges, more reread)"},
     {"part-batch", ATL_APP_OPT_U32, P(part_batch), .max = 8, .def = "0", .arg = "B",
      .help = "units (4 floats or 8 16-bit values on sm_90) a lane of the part variant loads before it adds any "
-             "(CUDA; 0: 2 over several ranges, 1 in one range, the fastest of the H100's round 5)"},
+             "(CUDA; 0: 2 over several ranges, 1 in one range, the fastest on an H100)"},
     {"part-table", ATL_APP_OPT_CHOICE, P(part_table), .names = part_table_names, .nnames = 2, .def = "seen",
      .arg = "HOW", .help = "which keys the part variant sums in its work-group's local table (CUDA): recur (keys that "
-                           "recur within a warp's 32 rows) or seen (those, and any key already in the table: the "
-                           "H100's round 6, zipf 1.171 ms against 1.660, uniform 1.568 against 1.581)"},
+                           "recur within a warp's 32 rows) or seen (those, and any key already in the table: on "
+                           "an H100, zipf 1.171 ms against 1.660, uniform 1.568 against 1.581)"},
     {"part-hot", ATL_APP_OPT_CHOICE, P(part_hot), .names = part_hot_names, .nnames = 2, .def = "none", .arg = "HOW",
      .help = "the part variant's hot key (CUDA): none, or warp (each warp sums the first key it sees recur in its "
              "registers, every later row of it without an atomic, and adds it once at its end)"},
     {"part-prefetch", ATL_APP_OPT_CHOICE, P(part_prefetch), .names = part_prefetch_names, .nnames = 2, .def = "l2",
      .arg = "HOW", .help = "the part variant's output rows (CUDA, over several ranges): none, or l2 (each launch first "
-                           "asks its range's output rows into the L2 in address order, kept there; the H100's round "
-                           "7c, uniform keys over 11 ranges: 1.532 ms against 1.569)"},
+                           "asks its range's output rows into the L2 in address order, kept there; on an H100, "
+                           "uniform keys over 11 ranges: 1.532 ms against 1.569)"},
     {"part-add", ATL_APP_OPT_CHOICE, P(part_add), .names = part_add_names, .nnames = 2, .def = "red", .arg = "HOW",
      .help = "how the part and sweep variants add a row sum to the output: red (16-byte red.global.add.v4.f32 on "
              "sm_90) or bulk (CUDA sm_90, f32 with dim / 4 dividing 32: the row staged in shared memory, then one "
@@ -955,8 +954,8 @@ static const struct atl_app_option scatter_options[] = {
     {"dsm-beyond", ATL_APP_OPT_CHOICE, P(dsm_beyond), .names = dsm_beyond_names, .nnames = 2, .def = "global",
      .arg = "HOW", .help = "the bins past the dsm variant's table: launch (one more launch per range of bins, each "
                            "reading every key) or global (the one launch adds them to the output with L2 atomics, "
-                           "beside the table's: --dsm-words sets the share; the H100's round 7b: 2^20 bins, uniform "
-                           "keys, 0.657 ms against atomic's 0.829)"},
+                           "beside the table's: --dsm-words sets the share; on an H100, 2^20 bins, uniform keys: "
+                           "0.657 ms against atomic's 0.829)"},
     {"dsm-counters", ATL_APP_OPT_CHOICE, P(dsm_counters), .names = dsm_counter_names, .nnames = 2, .def = "32",
      .arg = "BITS", .help = "the dsm variant's counters: 16 (two bins a word, atomics that return the old word to "
                             "track carries) or 32 (a bin a word, reductions that return nothing; half the bins)"},
@@ -966,13 +965,13 @@ static const struct atl_app_option scatter_options[] = {
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
     {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
      .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "
-             "little-endian) into DIR for a peer (scripts/peer-torch-scatter.py)"},
+             "little-endian) into DIR for a peer (scripts/gpu/torch_scatter.py)"},
     {0}};
 #undef P
 
 const struct atl_app_info atl__app_scatter = {
     .name = "scatter",
-    .summary = "scatter-add of rows, out[idx[i]][:] += src[i][:], per key distribution, vs a copy ceiling",
+    .summary = "scatter-add of rows, out[idx[i]][:] += src[i][:], per key distribution, vs copy and read ceilings",
     .params_size = sizeof(struct scatter_params),
     .description =
         "Scatter-add of E source rows of D values into V output rows by a key per row\n"
@@ -980,9 +979,10 @@ const struct atl_app_info atl__app_scatter = {
         "distribution x variant (variant column TYPE/DIST/VARIANT): one atomic per\n"
         "element, or runs of equal keys summed in registers first. Reports GB/s of the\n"
         "fewest bytes (src and keys read once, the output read and written once) and\n"
-        "its ratio to a copy of the same source bytes in the same run. Every output\n"
+        "its ratios to the vendor's device-to-device copy and to a read ceiling over\n"
+        "the same source bytes in the same run. Every output\n"
         "element is checked: integers exactly, floats against a float64 sum within the\n"
-        "bound of summation in any order (docs/scatter.md).",
+        "bound of summation in any order (docs/design/scatter.md).",
     .options = scatter_options,
     .defaults = scatter_defaults,
     .check = scatter_check,

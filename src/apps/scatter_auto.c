@@ -1,18 +1,18 @@
 /*
  * The scatter app's `auto` rule (never det, whose point is its order). The thresholds follow the H100 runs
- * (results/nvidia-h100/scatter/round3 and round4, docs/scatter.md):
+ * (reference run: scatter; docs/design/scatter.md):
  *   - dim 1 (a weighted bincount): bins where a head or runs recur (its local table takes them: zipf 0.52 ms
  *     against atomic's 14.7 at 2^20 bins); else part over L2-sized ranges where the counters exceed half the
- *     L2 and part has its warp path (round 5, 2^24 bins, uniform keys: 1.174 ms against atomic's 3.168);
+ *     L2 and part has its warp path (2^24 bins, uniform keys: 1.174 ms against atomic's 3.168);
  *     else atomic (uniform keys into 2^20 bins: 0.830 ms against bins' 0.840 and part's 0.856);
  *   - a head of keys that recur within a block's rows (a zipf head, a hot row): part in one range, where part
- *     has its warp path (CUDA C: 32-bit types, and 16-bit floats with an even dim from round 6; match-any sums a warp's equal keys, the local table a work-group's: zipf 1.696 ms
+ *     has its warp path (CUDA C: 32-bit types, and 16-bit floats with an even dim; match-any sums a warp's equal keys, the local table a work-group's: zipf 1.696 ms
  *     against block's 2.135, hot 0.832 against run's 1.517), else block;
  *   - runs of equal neighbouring keys (sorted, clustered): run (0.939 and 0.793 ms; part at one range 0.976
  *     and 0.889);
  *   - keys without runs or a head into an output larger than half the L2: part's L2-sized ranges (uniform
  *     1.658 ms against atomic's 2.480), with its warp path only (the OpenCL path was not measured), all in one
- *     launch: the sweep (round 8: 1.441 ms against part's 11 launches' 1.508 in the same run);
+ *     launch: the sweep (1.441 ms against part's 11 launches' 1.508 in the same run);
  *   - otherwise atomic.
  */
 #include "scatter_auto.h"

@@ -1,7 +1,7 @@
 /*
  * The scatter kernels' launch shapes (scatter_launch.h), and one run of a variant for the library: the app's
  * kernels (src/kernels/app_scatter.k.c, app_scatter_dsm.k.c) with the knobs at the app's defaults, so that the
- * library runs what the app measured (results/nvidia-h100/scatter, docs/scatter.md).
+ * library runs what the app measured (results/nvidia-h100/scatter, docs/design/scatter.md).
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,8 +34,8 @@ uint32_t atl__scatter_part_count(uint32_t partitions, uint64_t targets, uint64_t
 {
   uint64_t n = partitions;
   /* The sweep's ranges fit 0.4 of the L2: two of them share it while one's last chunks and the next's first run
-   * (round 8, H100, uniform keys: 13 ranges 1.421 / 1.422 ms against 11's 1.441 / 1.441 / 1.442, 15 as 13, 17 as
-   * 11); 5/16 with the split, whose later passes read only their own keys (round 9: 17 ranges 1.322 ms, 13 1.392) */
+   * (H100, uniform keys: 13 ranges 1.421 / 1.422 ms against 11's 1.441 / 1.441 / 1.442, 15 as 13, 17 as 11); 5/16
+   * with the split, whose later passes read only their own keys (17 ranges 1.322 ms, 13 1.392; reference run: scatter) */
   const uint64_t slice = sweep == 2 ? l2_bytes * 5 / 16 : sweep ? l2_bytes * 2 / 5 : l2_bytes / 2;
   if (n == 0 && l2_bytes >= 2)
     n = (out_bytes + slice - 1) / slice;

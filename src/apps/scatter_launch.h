@@ -45,7 +45,7 @@ unsigned atl__scatter_split_bits(const struct atl_device_info *dev, unsigned ele
 
 /* How the sweep reads its keys, for the app and the library alike: its ranges (@p partitions, else from the L2);
  * where @p split_on and it fits, its split's bits (else 0), a range's output then fitting 5/16 of the L2, else 0.4
- * (the H100's round 9, uniform keys, V = 1 M rows of 256 bytes, with the split: 13 ranges 1.392 ms, 15 1.351, 16
+ * (H100, reference run: scatter; uniform keys, V = 1 M rows of 256 bytes, with the split: 13 ranges 1.392 ms, 15 1.351, 16
  * 1.329, 17 1.322, 19 1.345; a later range reads only its own keys, so more and smaller ranges cost little); without
  * the split, whether range 0's pass narrows i64 keys (@p idx_bytes 8) to u32 (the CUDA warp path, several ranges). */
 struct atl__scatter_sweep {
@@ -58,7 +58,7 @@ struct atl__scatter_sweep atl__scatter_sweep_plan(const struct atl_device_info *
                                                   uint32_t wg, uint32_t chunk_steps, int split_on);
 
 /* The split's chunks a later range's ticket takes: @p requested, else (0) as many as leave each later range at least
- * two tickets a work-group the device can hold at once (H100 round 9, 13 ranges of 2048 chunks, about 660 groups
+ * two tickets a work-group the device can hold at once (H100, reference run: scatter; 13 ranges of 2048 chunks, about 660 groups
  * resident: tickets of 2 chunks 1.406 ms, 4 1.567, 8 1.893: fewer tickets than groups put ranges side by side in
  * the L2), at most 16. */
 uint32_t atl__scatter_split_group(const struct atl_device_info *dev, uint64_t rows, uint32_t wg, uint32_t chunk_steps,

@@ -168,7 +168,7 @@ static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
   const size_t step = pairs ? 2 : 1, m = n / step; /* the keys the head counts: every key, or each pair's first */
   for (size_t i = 1; i < n; i += step) /* i and i - 1: neighbours (each pair, or every key and the next) */
     same += k[i] == k[i - 1];
-  /* each distinct key's count c in a hash table (a sort took 5 ms a call on the H100's host, round 8): the
+  /* each distinct key's count c in a hash table (a sort took 5 ms a call on the H100's host): the
    * rows of the head keys, c x BLOCK_ROWS >= 2 m */
   size_t slots = 1;
   while (slots < 2 * m)

@@ -1,5 +1,5 @@
 /* Two sets of rows paired by configuration, with a verdict that does not
- * read noise as change (compare.h; docs/decisions.md says why). */
+ * read noise as change (compare.h; docs/design/decisions.md says why). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +89,7 @@ static int instructions_differ(const char *a, const char *b)
 }
 
 /* The notes of a matched pair: each backend (or run) calibrates its own iteration count, and for some
- * patterns the count changes the experiment (docs/crosscheck.md): more than 25% apart is other work. */
+ * patterns the count changes the experiment (docs/design/crosscheck.md): more than 25% apart is other work. */
 static void add_notes(struct atl_compare_pair *p)
 {
   const double ia = atl_row_metric(p->a, "iters", 0), ib = atl_row_metric(p->b, "iters", 0);

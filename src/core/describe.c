@@ -1,5 +1,5 @@
 /* What each metric of a command means and how it was measured. The text
- * lives once, in docs/metrics.md, between the markers <!-- describe COMMAND -->
+ * lives once, in docs/design/metrics.md, between the markers <!-- describe COMMAND -->
  * and <!-- /describe -->; the build embeds that file, so the page and
  * `atomlab COMMAND --describe` cannot drift apart. A new command gets its
  * description by adding its section there. */

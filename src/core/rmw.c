@@ -228,7 +228,7 @@ static int rmw_placed_launch(void *arg, unsigned placement, uint32_t iters, doub
   return rmw_timed_launch(arg, iters, ms);
 }
 
-/* Placements (docs/method.md): how many a row of @p s gets (1 where the backend cannot view a buffer from an
+/* Placements (docs/design/method.md): how many a row of @p s gets (1 where the backend cannot view a buffer from an
  * offset, the array is work-group local, or the spread array would pass the device's max allocation), and the
  * step between them: the span over the count, in whole 2 MiB (the pattern's unit on an H100). */
 static unsigned placements_of(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *tm,
@@ -319,7 +319,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   }
   rl.views[0] = b.array;
   rl.targets = targets, rl.branch = branch;
-  /* --rotate (docs/method.md, "Rotation"): whole work-groups of an even size, so a thread keeps its parity (the
+  /* --rotate (docs/design/method.md, "Rotation"): whole work-groups of an even size, so a thread keeps its parity (the
    * branched pattern's active half) and threads that share a word stay in the groups that shared it. */
   if (tm->rotate && placements > 1 && s->workgroups > 1 && s->wg_size % 2 == 0) {
     rl.rot_groups = (s->workgroups + placements - 1) / placements;
@@ -361,7 +361,7 @@ int atl_rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_ti
   }
   /* Noise not met on the sample cap with budget left: a longer launch averages more of what varies between
    * launches (a CAS loop's retries, the warps' order, a CPU's other work), so the row is sampled again at
-   * twice the iterations, at most twice, while the whole stays within twice its budget (docs/method.md). */
+   * twice the iterations, at most twice, while the whole stays within twice its budget (docs/design/method.md). */
   for (int longer = 0; longer < 2 && row->time_ms.noisy && !tm->fixed_iters && iters <= cap / 2 &&
                        atl__now_s() - sampling_start < tm->budget_s;
        longer++) {

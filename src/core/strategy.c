@@ -75,7 +75,7 @@ uint32_t atl_strategy_default_spin_bound(const struct atl_device_info *dev)
    * holder's. A CPU try takes a few nanoseconds, but the OS may preempt a
    * holder for tens of milliseconds: 2^26 tries is about 0.2 s on the
    * development machine, so a forced deadlock costs well under a second
-   * (docs/strategies.md). */
+   * (docs/design/strategies.md). */
   return dev && dev->type == ATL_DEVICE_CPU ? 1u << 26 : 1u << 22;
 }
 

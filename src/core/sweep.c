@@ -188,7 +188,7 @@ static void keep_median_repeat(struct atl_row *kept, struct atl_row *visits, uns
 }
 
 /* The order of later pass @p pass (rounds > 1): a permutation drawn from the pass number, so that the
- * traffic before a configuration (which moves a contended cell's level, docs/method.md) differs from round
+ * traffic before a configuration (which moves a contended cell's level, docs/design/method.md) differs from round
  * to round; the same for every run. */
 static void pass_order(size_t *order, size_t n, unsigned pass, unsigned rounds)
 {
@@ -307,7 +307,7 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
       if (row.samples_ms) {
         const int noisy = row.time_ms.noisy; /* judged against the target it was sampled to */
         atl_stats_compute(row.samples_ms, row.time_ms.samples, &row.time_ms);
-        /* with placements, the noise is the spread within them, as it was sampled (docs/method.md) */
+        /* with placements, the noise is the spread within them, as it was sampled (docs/design/method.md) */
         const double within = atl__sampling_noise(row.samples_ms, row.time_ms.samples,
                                                   (unsigned)atl_row_metric(&row, "placements", 1),
                                                   run->timing->rotate);

@@ -198,7 +198,7 @@ static int sample_loop(atl__launch_fn fn, atl__placed_fn placed, unsigned p, voi
 {
   unsigned min_samples = tm->min_samples;
   unsigned max_samples = tm->max_samples > tm->min_samples ? tm->max_samples : tm->min_samples;
-  /* with --rotate, whole pairs of turns: a pair shares its pairings of lines and SMs (docs/method.md, "Rotation") */
+  /* with --rotate, whole pairs of turns: a pair shares its pairings of lines and SMs (docs/design/method.md, "Rotation") */
   const unsigned unit = p > 1 && tm->rotate ? 2 * p : p;
   if (p > 1) {
     min_samples = min_samples < 2 * p ? 2 * p : (min_samples + unit - 1) / unit * unit;

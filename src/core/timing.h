@@ -1,4 +1,4 @@
-/* Internal: the timing method every benchmark shares (docs/method.md):
+/* Internal: the timing method every benchmark shares (docs/design/method.md):
  * calibrate iterations to a target launch time, then sample to a noise
  * threshold or a time budget. */
 #ifndef ATOMLAB_CORE_TIMING_H
@@ -42,7 +42,7 @@ int atl__sample_stats(atl__launch_fn fn, void *arg, const struct atl_timing *tm,
                       double **samples_ms, struct atl_stats *stats);
 
 /**
- * The device's clocks watched while one row is measured (docs/method.md):
+ * The device's clocks watched while one row is measured (docs/design/method.md):
  * read at the start, after every sample and at the end. A sample read as
  * throttled (ATL_THROTTLE_MASK) is counted, and with @p discard taken again
  * (at most max_samples retakes a row, so sampling stays bounded). A watch is
@@ -64,7 +64,7 @@ void atl__clock_watch_end(struct atl__clock_watch *w, struct atl_row *row);
 typedef int (*atl__placed_fn)(void *arg, unsigned placement, uint32_t iters, double *ms);
 
 /**
- * atl__sample into @p row with sample n taken at placement n % @p placements (docs/method.md, "Placements"):
+ * atl__sample into @p row with sample n taken at placement n % @p placements (docs/design/method.md, "Placements"):
  * min_samples is raised to two turns and both bounds to whole turns, sampling stops only at a whole turn, and
  * row->time_ms is the statistics of all samples (so its median is the median across placements, which share
  * the samples equally) with its noise the spread within placements (atl__placement_noise). With one placement,
@@ -77,7 +77,7 @@ int atl__sample_placed(atl__placed_fn fn, unsigned placements, void *arg, const 
  *  placements; -1 for p <= 1 or without memory. */
 double atl__placement_noise(const double *ms, unsigned n, unsigned p);
 
-/** With --rotate (docs/method.md, "Rotation"): the relative IQR of each sample over the mean of it and its partner,
+/** With --rotate (docs/design/method.md, "Rotation"): the relative IQR of each sample over the mean of it and its partner,
  *  the same slot of the other turn of its pair of turns (the same placement and rotation); -1 for p <= 1. */
 double atl__pair_noise(const double *ms, unsigned n, unsigned p);
 

@@ -44,7 +44,7 @@ void atl__op_values(enum atl_op op, enum atl_type type, struct atl__op_values *v
   }
   if (atl_type_is_float(type)) {
     /* 0 + 1.0 + 1.0 ...: the sum counts updates exactly until it saturates
-     * (docs/method.md), for every interleaving. */
+     * (docs/design/method.md), for every interleaving. */
     static const uint64_t one[ATL_TYPE_COUNT] = {
         [ATL_TYPE_F32] = 0x3f800000u, [ATL_TYPE_F64] = 0x3ff0000000000000ull,
         [ATL_TYPE_F16X2] = 0x3c003c00u, [ATL_TYPE_BF16X2] = 0x3f803f80u};

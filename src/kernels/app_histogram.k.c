@@ -1,6 +1,6 @@
 /*
  * app_histogram.k.c: histograms of 8-bit, RGBA and 32-bit keys (issue
- * [histogram]), written once for CUDA and OpenCL; docs/histogram.md has the
+ * [histogram]), written once for CUDA and OpenCL; docs/design/histogram.md has the
  * design of each variant.
  *
  *   INPUT_u8 | INPUT_rgba | INPUT_u32  what a 32-bit word holds: 4 bytes (bin =

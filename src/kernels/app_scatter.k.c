@@ -27,8 +27,6 @@
  *                    its frequent keys in a local hash table before one atomic per slot (below)
  *   VARIANT_part     entry scatter_part, one launch per range [lo, hi) of keys: only the rows whose key is in
  *                    range, so the range's output rows stay in the L2 (below)
- *   VARIANT_copy     the ceiling: copies src to dst as one flat array (no index, no atomic, every
- *                    work-item on neighbouring words whatever D is): the bandwidth of moving the same bytes
  *
  * Floats on OpenCL 1.2 have no atomic add: a CAS loop on the word's bits (what users write there); 16-bit
  * floats a CAS loop on the 32-bit word that holds a pair (atomlab/scatter_device.h). The 16-bit run and block
@@ -253,7 +251,7 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
  * once for the packed reduction (a unit: 8 values, 16 bytes, one red.global.v4.bf16x2 / .f16x2 on sm_90 with
  * D a multiple of 8; else a pair, one bf16x2 / f16x2 reduction); the local table holds f32 sums, rounded when
  * the work-group's end adds them. Roundings per output element: at most its rows' count, as the block
- * variant's (the bound of docs/scatter.md).
+ * variant's (the bound of docs/design/scatter.md).
  */
 #if __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && D % 4 == 0
 #define UNIT 4u
@@ -286,8 +284,8 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
 #endif
 /* --part-add bulk (sm_90, f32, a row a whole number of a batch's lanes): a group's row sum goes out as ONE bulk
  * reduction of the row (cp.reduce.async.bulk .add.f32, the TMA unit) from a staging ring in shared memory,
- * instead of D / 4 16-byte red.global.add.v4.f32 (the question of round 8: do whole-row reductions relieve the
- * L2's atomic units). Elsewhere the red path runs (the host's row metric part_bulk says which). */
+ * instead of D / 4 16-byte red.global.add.v4.f32 (whether whole-row reductions relieve the L2's atomic units:
+ * on the H100 they do not, 1.458 ms against red's 1.441; reference run: scatter). Elsewhere the red path runs (the host's row metric part_bulk says which). */
 #if PART_BULK && __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && UNIT == 4 && LANES % UNITS == 0
 #define BULK 1
 #else
@@ -1104,11 +1102,7 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
   if (last > rows)
     last = rows;
   const uint n = first < last ? (uint)(last - first) : 0u; /* rows of this warp (rows_per_warp <= 2^20) */
-#if defined(VARIANT_copy)
-  (void)first, (void)last, (void)n;
-  for (ulong e = atl_global_id64(); e < rows * D; e += atl_global_size64())
-    out[e] = src[e];
-#elif defined(VARIANT_vector)
+#if defined(VARIANT_vector)
   /* The warp's (row, 16-byte chunk) pairs in order, lane l on the l-th, l+32-th, ...: every lane busy
    * whatever D is (a row of 64 f32 is 16 chunks: two rows per step). */
 #if defined(__CUDACC__) && __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && D % 4 == 0

@@ -35,7 +35,7 @@
 
 /* CUDA: every pass is launched with WG work-items a group, so ptxas must keep each kernel within the registers
  * that many threads have (64 a thread at 1024): det_combine's partials in flight took 72 at D = 64 and its launch
- * of 1024 failed (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, round 6's second call). */
+ * of 1024 failed (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES on an H100). */
 #if defined(__CUDACC__)
 #define DET_BOUNDS __launch_bounds__(WG)
 #else
@@ -72,7 +72,7 @@ ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL cons
 }
 
 /*
- * The counts' exclusive prefix sum in three launches (round 6: one work-group scanning all chunks x 256 counts,
+ * The counts' exclusive prefix sum in three launches (on an H100 one work-group scanning all chunks x 256 counts,
  * 512 Ki at E = 8 M, took most of the sort's time): det_sums sums each block of @p block counts (a work-group
  * per block, reads coalesced), det_scan scans the blocks' sums in one work-group, det_spread scans each block
  * in place from its sum. Integers: the result does not depend on how the work is cut.

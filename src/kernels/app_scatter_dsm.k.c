@@ -3,7 +3,7 @@
  * [scatter]) with its bins in work-group memory, written once for CUDA and OpenCL.
  *
  * Why: uniform keys into 2^20 bins send every row to a random word of the L2 (about 0.27x the read ceiling on
- * an H100, round 6), and a work-group's own table (the bins variant's) sees each key about once. The bins must
+ * an H100; reference run: scatter), and a work-group's own table (the bins variant's) sees each key about once. The bins must
  * be privatized where a work-group reaches all of them quickly: on CUDA sm_90 a thread-block cluster of
  * CLUSTER work-groups, each holding WORDS words of one table, that every group of the cluster adds into
  * through the distributed shared memory (mapa + atom.shared::cluster); elsewhere (CLUSTER 1, OpenCL) one
@@ -16,7 +16,7 @@
  * carries into its neighbour adds 2^16 to its own bin and takes 1 from the neighbour's (the carry sits in
  * the neighbour's counter), a word that wraps past 2^32 adds 2^16 to its upper bin. At the end each
  * group adds its slice's counters to the output: bin = (counter + 2^16 x its carries and wraps), mod 2^32 as
- * the output's sums (docs/scatter.md has the proof). On CUDA a warp's equal keys are summed first (match-any,
+ * the output's sums (docs/design/scatter.md has the proof). On CUDA a warp's equal keys are summed first (match-any,
  * only where a warp has any: a zipf head), so a hot bin costs one atomic per warp.
  *
  *   IDX_T=uint|ulong  the keys' type

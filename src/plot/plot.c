@@ -233,8 +233,8 @@ static int write_heatmap(const struct atl__rf_file *f, const struct figure *fig,
   const char *pattern = atl_row_config(f->rows[fig->rows[0]].row, "pattern");
   atl__plot_gp_head(gp, fig->name, title, f->device, png);
   /* Every pattern's contention is threads per word (random: on average), so
-   * one label fits all; files from before 2026-11-22 used distinct words for
-   * random, which their results README states. */
+   * one label fits all; older files used distinct words for random, which
+   * their results README states. */
   (void)pattern;
   fprintf(gp, "set xlabel \"contention (threads per word)\"\n");
   fprintf(gp, "set ylabel \"padding (words between targets)\"\n");

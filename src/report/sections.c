@@ -181,16 +181,20 @@ static void histogram(const struct atl_report_inputs *x, struct section *s)
   if (!measured(s, access(x->hist_json, R_OK) == 0 && atl_read_json(x->hist_json, &set, why, sizeof why) == 0,
                 "app histogram", x->hist_log))
     return;
-  double bytes = set.count ? atl_row_metric(&set.rows[0], "bytes", NAN) : NAN;
+  double bytes = NAN; /* the variants' input bytes (the yardsticks' rows count what they moved instead) */
+  for (size_t i = 0; i < set.count && isnan(bytes); i++)
+    bytes = atl_row_metric(&set.rows[i], "bytes", NAN);
   snprintf(s->intro, sizeof s->intro,
            "256-bin histograms of %.4g MiB of 8-bit keys in each distribution (solid: one value; uniform; skewed: "
            "~90%% of keys in 4 values; photo, where its JPEG is installed: the R, G and B planes of a photograph), "
            "one row per variant, by `atomlab app histogram` (%s; data/histogram.json). "
-           "GB/s of input at the median time ± its noise; the read ceiling is a kernel that only reads the same bytes; CUB is "
+           "GB/s of input at the median time ± its noise; its ratios are to the vendor's device-to-device copy and to "
+           "a read ceiling (a kernel that only reads the same bytes), both of the same bytes in the same run; CUB is "
            "DeviceHistogram::HistogramEven where the CUDA plugin is built. Verified: every bin equals the host's.",
            isnan(bytes) ? 0 : bytes / 1048576.0, atl__esc_md_str(args, sizeof args, x->hist_args));
-  s->ncols = 5;
-  static const char *const head[] = {"input/dist/variant", "GB/s", "to read ceiling", "to CUB", "verified"};
+  s->ncols = 6;
+  static const char *const head[] = {"input/dist/variant", "GB/s", "to vendor copy", "to read ceiling", "to CUB",
+                                     "verified"};
   memcpy(s->head, head, sizeof head);
   for (size_t i = 0; i < set.count; i++) {
     const struct atl_row *r = &set.rows[i];
@@ -204,9 +208,10 @@ static void histogram(const struct atl_report_inputs *x, struct section *s)
       snprintf(c[1], 128, "%.4g ±%.2g%%%s", g, r->time_ms.noise * 100, r->time_ms.noisy ? " noisy" : "");
     else
       snprintf(c[1], 128, "%s", atl_status_name(r->status));
-    ratio(c[2], r, "ratio_to_read");
-    ratio(c[3], r, "ratio_to_cub");
-    snprintf(c[4], 128, "%s", r->verified ? "yes" : ok ? "NO" : "-");
+    ratio(c[2], r, "ratio_to_memcpy");
+    ratio(c[3], r, "ratio_to_read");
+    ratio(c[4], r, "ratio_to_cub");
+    snprintf(c[5], 128, "%s", r->verified ? "yes" : ok ? "NO" : "-");
   }
   atl_result_set_release(&set);
 }
@@ -230,18 +235,18 @@ static void instructions(const char *csv, const char *variant, char *out, size_t
 static void model(const struct atl_report_inputs *x, struct section *s)
 {
   md_text table;
-  atl__esc_md_str(table, sizeof table, x->smem_table);
-  if (access(x->smem_table, R_OK) != 0) {
+  atl__esc_md_str(table, sizeof table, x->smem_table ? x->smem_table : "");
+  if (x->smem_table == NULL || access(x->smem_table, R_OK) != 0) {
     if (x->cuda)
       snprintf(s->intro, sizeof s->intro,
-               "No calibration table for this device (%s does not exist): `atomlab calibrate smem` measures it "
-               "(seconds on a GPU), then `atomlab model query` and `atomlab profile` use it.",
-               table);
+               "No calibration table for this device (none in the user's cache folder, none shipped): `atomlab "
+               "calibrate smem` measures it (seconds on a GPU), then `atomlab model query` and `atomlab profile` "
+               "use it.");
     else
       snprintf(s->intro, sizeof s->intro,
-               "No calibration table for this device (%s does not exist). The shared-memory atomic model is "
-               "calibrated on CUDA devices: `atomlab calibrate smem` there writes the table.",
-               table);
+               "No calibration table for this device (none in the user's cache folder, none shipped). The "
+               "shared-memory atomic model is calibrated on CUDA devices: `atomlab calibrate smem` there writes "
+               "the table.");
     return;
   }
   struct atl_smem_table t;

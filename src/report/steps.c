@@ -142,12 +142,9 @@ static void draw_and_write(const struct atl_report_run *run, const char *dir, co
   }
 
   progress(run, 6, steps, "report.md and report.html");
-  /* Where `atomlab calibrate smem` writes by default, else where the
-   * committed reference runs keep it (relative to the current folder). */
-  char smem_table[400];
-  snprintf(smem_table, sizeof smem_table, "results/%s/smem-table.csv", device_slug);
-  if (access(smem_table, R_OK) != 0)
-    snprintf(smem_table, sizeof smem_table, "results/%s/smem/smem-table.csv", device_slug);
+  /* The user's calibration (where `atomlab calibrate smem` writes), else the one shipped for this device. */
+  char smem_table[4000];
+  atl_smem_table_find(device_slug, smem_table, sizeof smem_table);
   x.smem_table = smem_table;
   char why[1200];
   if (atl_report_write(dir, f->json, f->figures, rel_log, &x, &out->summary, why, sizeof why) != 0) {

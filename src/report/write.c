@@ -297,7 +297,7 @@ static void write_md(FILE *o, const struct atl__rf_file *f, const struct fact *f
           "Atomic read-modify-write throughput on this device, measured by `atomlab rmw`\n"
           "and drawn by `atomlab plot` (data/rmw.json holds every row). Every number\n"
           "below is from a row whose final memory state was verified exactly.\n"
-          "`atomlab rmw --describe` explains each field; docs/method.md the method.\n\n");
+          "`atomlab rmw --describe` explains each field; docs/design/method.md the method.\n\n");
   write_tables(o, 0, f, facts, nfacts, lines, x);
   fprintf(o, "## Heatmaps\n\nContention on x, padding on y, Gop/s as a log colour scale.\n\n");
   int any = 0;

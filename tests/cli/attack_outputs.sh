@@ -1,4 +1,4 @@
-# Attack class "output targets" (docs/reliability.md): every -o of every
+# Attack class "output targets" (docs/design/reliability.md): every -o of every
 # command is checked before anything is measured (exit 2, one error line, no
 # file), an existing device or FIFO is written in place and never replaced, a
 # symbolic link is followed (the temporary file goes beside its target), and

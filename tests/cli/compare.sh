@@ -68,7 +68,7 @@ rows=$(python3 -c 'import json, atl_json,sys; print(len(atl_json.load(sys.argv[1
 grep -q "^summary: $rows matched (.*), 0 only in A, 0 only in B" "$WORK/old.out" && pass ||
   fail "rows without scope and order did not match: $(grep summary "$WORK/old.out")"
 
-# Two backends on one device (what scripts/crosscheck.py did): their grids differ, --ignore pairs the rows
+# Two backends on one device: their grids differ, --ignore pairs the rows
 # anyway; pairs that ran other instructions or iteration counts more than 25% apart are noted, not flagged.
 python3 - "$A" "$B" "$WORK/cuda.json" "$WORK/ocl.json" <<'PY'
 import json, sys

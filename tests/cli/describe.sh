@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `atomlab COMMAND --describe` for every command that measures or reports,
-# against docs/metrics.md: the text between "<!-- describe COMMAND -->" and
+# against docs/design/metrics.md: the text between "<!-- describe COMMAND -->" and
 # "<!-- /describe -->" (blank lines at its ends dropped) must be exactly what
 # the command prints. Commands without metrics (version, help) refuse cleanly.
 . "$(dirname "$0")/lib.sh"
-DOC="$(cd "$(dirname "$0")/../.." && pwd)/docs/metrics.md"
+DOC="$(cd "$(dirname "$0")/../.." && pwd)/docs/design/metrics.md"
 
 # Every command of `atomlab --help` but version and help has a section.
 commands=$("$ATOMLAB" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}')
@@ -14,11 +14,11 @@ for cmd in $commands; do
   awk -v open="<!-- describe $cmd -->" '$0 == open {on = 1; next} /^<!-- \/describe -->$/ {on = 0} on' "$DOC" |
     sed -e '/./,$!d' | sed -e ':a' -e '/^\n*$/{$d;N;ba' -e '}' >"$WORK/doc-$cmd"
   if [ ! -s "$WORK/doc-$cmd" ]; then
-    fail "docs/metrics.md has no '<!-- describe $cmd -->' section"
+    fail "docs/design/metrics.md has no '<!-- describe $cmd -->' section"
     continue
   fi
   "$ATOMLAB" "$cmd" --describe >"$WORK/out-$cmd" 2>"$WORK/err" || fail "atomlab $cmd --describe exited $?"
-  diff -u "$WORK/doc-$cmd" "$WORK/out-$cmd" >"$WORK/diff" && pass || fail "$cmd --describe differs from docs/metrics.md: $(head -20 "$WORK/diff")"
+  diff -u "$WORK/doc-$cmd" "$WORK/out-$cmd" >"$WORK/diff" && pass || fail "$cmd --describe differs from docs/design/metrics.md: $(head -20 "$WORK/diff")"
 done
 for cmd in devices rmw plot compare; do
   echo " $commands " | tr '\n' ' ' | grep -q " $cmd " && pass || fail "'$cmd' is missing from atomlab --help"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# scripts/diagnose-validation.py in its CPU (dry) run over recorded exports, as scripts/gpu-diagnose-validate.sh
+# scripts/gpu/diagnose_validation.py in its CPU (dry) run over recorded exports, as scripts/gpu/diagnose.sh
 # leaves them: per-program exports (REAL H200 hist-case rows, the REAL H200 L2 rmw export, the SYNTHETIC
 # many-words CAS loop) merged with the manifest, then `analyse` (atomlab model util + model l2): validation.json
 # rows and summary, U never above 1.15, verdicts against the design, the advice's predicted speedup against the
 # measured one (POPC.INC, the hardware's own merging of a word's lanes, stands in for warp aggregation).
 . "$(dirname "$0")/lib.sh"
 DATA=$(cd "$(dirname "$0")/../data" && pwd)
-PY=$(cd "$(dirname "$0")/../../scripts" && pwd)/diagnose-validation.py
+PY=$(cd "$(dirname "$0")/../../scripts/gpu" && pwd)/diagnose_validation.py
 mkdir -p "$WORK/w" "$WORK/out"
 python3 - "$DATA/ncu-h200-hist-case-trim.csv" "$WORK/w" <<'PYEOF'
 import csv, sys
@@ -54,13 +54,12 @@ assert s["speedup_all_pairs"]["pairs"] == 1, s
 PYEOF
 [ -s "$WORK/out/validation-summary.txt" ] && [ -s "$WORK/out/validation.gp" ] && [ -s "$WORK/out/validation.dat" ] &&
   pass || fail "summary or plot files missing: $(ls "$WORK/out")"
-# the committed H100 run (REAL: results/nvidia-h100/diagnose, its README), re-analysed with this build: the
+# a REAL H100 run (tests/data/h100-diagnose: its exports, calibrations and a trimmed shared table), re-analysed: the
 # advice's predicted speedups against the measured ones where atomlab applied the strategy (target: within 30%),
 # with the achievable DRAM share of its copy-ceiling launches (dram.csv)
-H100=$(cd "$(dirname "$0")/../../results/nvidia-h100/diagnose" && pwd)
 mkdir -p "$WORK/h100"
-cp "$H100/programs.csv" "$H100/same.csv" "$H100/spread.csv" "$H100/dram.csv" "$WORK/h100/"
-gzip -dc "$H100/smem-table.csv.gz" >"$WORK/h100/smem-table.csv"
+for f in programs same spread dram; do gzip -dc "$DATA/h100-diagnose/$f.csv.gz" >"$WORK/h100/$f.csv"; done
+cp "$DATA/smem-table-h100-trim.csv" "$WORK/h100/smem-table.csv"
 python3 "$PY" analyse "$WORK/h100" --atomlab "$ATOMLAB" >"$WORK/h100.txt" 2>&1 && pass ||
   fail "analyse H100: $(head -c 2000 "$WORK/h100.txt")"
 python3 - "$WORK/h100/validation.json" <<'PYEOF' && pass || fail "H100 advice: $(head -6 "$WORK/h100.txt")"
@@ -75,10 +74,10 @@ r = by[("strat-same-native", "L2")]       # warp-aggregated: one request per war
 assert r["strategy"] == "warp-aggregated" and abs(r["predicted_speedup"] / r["measured_speedup"] - 1) < 0.3, r
 r = by[("hist-solid-global", "L2")]       # privatized: the DRAM floor at the copy ceiling's share
 assert r["strategy"] == "privatized" and abs(r["predicted_speedup"] / r["measured_speedup"] - 1) < 0.1, r
-r = by[("scatter-hot-atomic", "L2")]      # the block variant's shared float CAS loops: far off (docs/model.md)
+r = by[("scatter-hot-atomic", "L2")]      # the block variant's shared float CAS loops: far off (docs/design/model.md)
 assert r["predicted_speedup"] > 3 * r["measured_speedup"], r
 PYEOF
-# the evidence (round 6) on REAL H100 round-5b launches (tests/data/ncu-h100-shared-cas-r5b.csv): PyTorch's float
+# the evidence on REAL H100 launches (tests/data/ncu-h100-shared-cas-r5b.csv): PyTorch's float
 # histc on one key has shared CAS loops and a few global REDs on idle DRAM: "one of the two units binds", right where
 # its shared row is a bottleneck (the CAS pass); its uniform launches (DRAM 21-26%) stay unknown; the f32 word loop's
 # design decides; DRAM's "saturated" is 90% of the achievable share where dram.csv gives one

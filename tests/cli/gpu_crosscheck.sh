@@ -7,7 +7,7 @@
 # names a file, to that file. Skipped (77) where CUDA or the program is absent.
 # $2: the standalone program (default: standalone_rmw beside atomlab).
 #
-# Why it is built this way (docs/method.md, "Rounds"): on an H100 a contended point with few hot cache lines
+# Why it is built this way (docs/design/method.md, "Rounds"): on an H100 a contended point with few hot cache lines
 # runs at levels up to 30% apart, set by where its lines fall among the L2 slices and by a device state that
 # other traffic moves; one process, measuring back to back, catches one level (contiguous c32 p1 once differed
 # 22% between the two programs, each run in its own processes). So both programs do the same thing: each
@@ -15,7 +15,7 @@
 # among them, whose traffic moves the state as a grid's does) in ROUNDS_IN rounds, cell after cell, and
 # reports each cell's median round; PROCS processes of each, alternating, and the medians over them compared.
 # Both take every round's samples in turn at PLACEMENTS offsets of their array, 2 MiB apart for 8 (other L2
-# lines; docs/method.md, "Placements"), two samples at each: a round is then the median across placements
+# lines; docs/design/method.md, "Placements"), two samples at each: a round is then the median across placements
 # on both sides, not one allocation's draw each.
 . "$(dirname "$0")/lib.sh"
 STANDALONE=${2:-$(dirname "$ATOMLAB")/standalone_rmw}
@@ -29,7 +29,7 @@ PROCS=${CROSSCHECK_ROUNDS:-3}       # alternating processes of each program
 ROUNDS_IN=${CROSSCHECK_ROUNDS_IN:-3} # rounds within each process (odd: the median round is one round)
 TARGET_MS=${CROSSCHECK_TARGET_MS:-4}
 PLACEMENTS=${CROSSCHECK_PLACEMENTS:-8}
-ROTATE=${CROSSCHECK_ROTATE---rotate} # each placement also rotates the work over the work-groups, on both sides (docs/method.md, "Rotation"); CROSSCHECK_ROTATE= turns it off
+ROTATE=${CROSSCHECK_ROTATE---rotate} # each placement also rotates the work over the work-groups, on both sides (docs/design/method.md, "Rotation"); CROSSCHECK_ROTATE= turns it off
 REPS=$((PLACEMENTS > 1 ? 2 * PLACEMENTS : 5)) # launches a round: two turns over the placements
 POINTS="contiguous:1:1 contiguous:32:1 contiguous:1:32 contiguous:1024:1 cross-warp:32:1 cross-warp:8:16"
 TABLE=$WORK/table.txt

@@ -27,7 +27,7 @@ grep -q '^L2 atomic model, L2 cycles per request: S_same ATOM 1.388 RED 1.372, S
   fail "advice: $(sed -n '/^advice/,$p' "$WORK/a.txt")"
 "$ATOMLAB" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --advice --format csv | head -1 | grep -q ',verdict,advice,predicted_speedup,strategies$' &&
   pass || fail "advice column"
-# the predicted speedup of a hot launch (docs/model.md, "Advice"): this export has no launch or DRAM columns, so
+# the predicted speedup of a hot launch (docs/design/model.md, "Advice"): this export has no launch or DRAM columns, so
 # only warp-aggregated is priced, at a warp's 32 lanes per hot request: the hot slice keeps 1 / 32 of its
 # requests at the kernel's own cycles per request, speedup = 32 / U (U = B / C, uncapped)
 "$ATOMLAB" model l2 --counters "$NCU" --same "$WORK/same.csv" --spread "$WORK/spread.csv" --advice --format csv |
@@ -56,10 +56,12 @@ expect_refused "--counters" model l2 --counters "$WORK/nonexistent.csv" --s-same
 { sed -n 1,2p "$NCU"; sed -n '11,12p' "$NCU"; } >"$WORK/red.csv"
 expect_refused "ATOM" model l2 --counters "$NCU" --same "$WORK/red.csv" --spread "$WORK/spread.csv"
 expect_refused "unknown option" model l2 --counters "$NCU" --bogus
-# profile --advice through a stand-in ncu on a REAL H100 launch (results/nvidia-h100/diagnose/programs.csv: the
+# profile --advice through a stand-in ncu on a REAL H100 launch (tests/data/h100-diagnose/programs.csv.gz: the
 # histogram app's global variant on one colour, launch 21) with the DRAM calibration of that run (dram.csv):
 # the L2 table's first line names the achievable share, and each priced strategy is listed, best recommended
-H100=$(cd "$(dirname "$0")/../../results/nvidia-h100/diagnose" && pwd)
+H100=$WORK/h100
+mkdir -p "$H100"
+for f in programs dram; do gzip -dc "$DATA/h100-diagnose/$f.csv.gz" >"$H100/$f.csv"; done
 { sed -n 1,2p "$H100/programs.csv"; grep '^"21",' "$H100/programs.csv"; } >"$WORK/hist-global.csv"
 fake_ncu "$WORK/ncu"
 export FAKE_NCU_CSV=$WORK/hist-global.csv FAKE_NCU_ARGS=$WORK/ncu-args
@@ -80,7 +82,7 @@ grep -q 'dram__bytes.sum' "$WORK/ncu-args" && grep -q 'l1tex__t_set_accesses_pip
 # the achievable DRAM share needs a streaming launch (no atomics, a DRAM share): this export has none
 expect_refused "--dram" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --dram "$NCU"
 expect_refused "--table" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --table "$WORK/nonexistent.csv"
-# float adds (round 5): the f32 same-address calibration and the kernels' float shares; bad ones refused
+# float adds: the f32 same-address calibration and the kernels' float shares; bad ones refused
 printf 'kernel,f32_share\nrmw,1\n' >"$WORK/types.csv"
 "$ATOMLAB" model l2 --counters "$NCU" --same "$WORK/same.csv" --spread "$WORK/spread.csv" --same-f32 "$WORK/same.csv" \
   --types "$WORK/types.csv" >"$WORK/f.txt" 2>"$WORK/err" && pass || fail "--types: $(cat "$WORK/err")"
@@ -88,14 +90,16 @@ printf 'kernel,f32_share\nrmw,3\n' >"$WORK/bad-types.csv"
 expect_refused "--types" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --types "$WORK/bad-types.csv"
 expect_refused "--types" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --types "$WORK/nonexistent.csv"
 expect_refused "--same-f32" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --same-f32 "$WORK/nonexistent.csv"
-# round 7: the privatized float adds on the REAL H100 hot-row scatter (tests/data/ncu-h100-scatter-hot-r6.csv, the
-# f32 atomic launch twice) with round 6's REAL one-warp chain export (96 SM cycles an update at every E): 6 tables a
+# the privatized float adds on the REAL H100 hot-row scatter (tests/data/ncu-h100-scatter-hot-r6.csv, the
+# f32 atomic launch twice) with a REAL one-warp chain export (96 SM cycles an update at every E): 6 tables a
 # SM with a 33280-byte table (8 without one, the launch's register limit); the warps' loads at the DRAM floor (no
 # streaming calibration: its share of peak), their loops at least the hot word's chain, 6 waves x 512 updates x 96
 # cycles at the launch's SM clock (1.98 GHz): 149 us; 82 + 149 us, the prediction 21.4x; profile takes the same inputs
-R6=$(cd "$(dirname "$0")/../../results/nvidia-h100/diagnose/round6/gpu/validate" && pwd)
+R6=$WORK/f32
+mkdir -p "$R6"
+for f in types same cas-chain; do gzip -dc "$DATA/h100-diagnose/f32-$f.csv.gz" >"$R6/$f.csv"; done
 HOT=$DATA/ncu-h100-scatter-hot-r6.csv
-L2IN=(--types "$R6/types.csv" --same-f32 "$R6/same-f32.csv" --cas-chain "$R6/cas-chain.csv")
+L2IN=(--types "$R6/types.csv" --same-f32 "$R6/same.csv" --cas-chain "$R6/cas-chain.csv")
 "$ATOMLAB" model l2 --counters "$HOT" --s-same 1.4,1.4 --s-spread 1.4,1.1 "${L2IN[@]}" --private-table 33280 \
   --advice >"$WORK/p.txt" 2>"$WORK/err" && pass || fail "model l2 --private-table: $(cat "$WORK/err")"
 grep -q '^chain of a shared word.s CAS loop .* E=1 96; private table 33280 bytes' "$WORK/p.txt" &&
@@ -104,8 +108,8 @@ grep -q '^chain of a shared word.s CAS loop .* E=1 96; private table 33280 bytes
   pass || fail "the private chain: $(cat "$WORK/p.txt")"
 "$ATOMLAB" model l2 --counters "$HOT" --s-same 1.4,1.4 --s-spread 1.4,1.1 "${L2IN[@]}" --advice >"$WORK/p0.txt" &&
   grep -q "8 tables resident a SM, 96 SM cycles" "$WORK/p0.txt" && pass || fail "no table: $(cat "$WORK/p0.txt")"
-# round 8: the chain export with streaming launches (tests/data/ncu-h100-chain-copy-r7.csv: round 7's chain and copy
-# exports merged): a load's round trip (the copy's SM cycles an element, 1728 here at saturation), so the round-7
+# the chain export with streaming launches (tests/data/ncu-h100-chain-copy-r7.csv: a run's chain and copy
+# exports merged): a load's round trip (the copy's SM cycles an element, 1728 here at saturation), so the hot-row
 # scatter's rows are priced as round trips: 6 waves x 32 rows x 3 loads x 1728 cycles at 1.98 GHz = 503 us; the loops
 # meet 1.42 contenders (so long a round trip leaves few warps in their loops at a time)
 "$ATOMLAB" model l2 --counters "$DATA/ncu-h100-scatter-hot-r7.csv" --s-same 1.4,1.4 --s-spread 1.4,1.1 \

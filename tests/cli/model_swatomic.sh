@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# `atomlab model swatomic` on the command line, CPU only, over the committed H200 runs: the seed's equation (2)
+# `atomlab model swatomic` on the command line, CPU only, over two H200 runs (tests/data/swatomic): the seed's equation (2)
 # (410%), equation (2'') fitted on three grids (in/out marks and both medians: 12% out of sample; the floor and the
 # pass named per grid), and bad input.
 . "$(dirname "$0")/lib.sh"
-H200=$(cd "$(dirname "$0")/../../results/nvidia-h200/swatomic" && pwd)
+DATA=$(cd "$(dirname "$0")/../data" && pwd)
+H200=$WORK/h200
+mkdir -p "$H200"
+for b in cuda opencl; do gzip -dc "$DATA/swatomic/h200-$b.json.gz" >"$H200/swatomic-$b.json"; done
 "$ATOMLAB" model swatomic "$H200/swatomic-cuda.json" >"$WORK/seed.txt" 2>"$WORK/err"
 [ $? -eq 0 ] && grep -q "^median |error|, the seed's equation (2) (9 grids): system 2%, software 82%, speedup 410%$" \
   "$WORK/seed.txt" && pass || fail "seed: $(cat "$WORK/seed.txt" "$WORK/err")"
@@ -19,7 +22,7 @@ H200=$(cd "$(dirname "$0")/../../results/nvidia-h200/swatomic" && pwd)
 # bad input: one line naming the parameter, exit 2
 expect_refused '--fit-grids' model swatomic "$H200/swatomic-cuda.json" --fit-grids 8
 expect_refused '--fit-grids' model swatomic "$H200/swatomic-cuda.json" --fit-grids 8,x
-expect_refused 'no swatomic model row' model swatomic "$H200/../scatter/det-groups-0.json"
+expect_refused 'no swatomic model row' model swatomic "$DATA/compare-a.json"
 expect_refused 'takes one file' model swatomic
 expect_refused 'nope.json' model swatomic "$WORK/nope.json"
 finish

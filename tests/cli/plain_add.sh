@@ -4,7 +4,7 @@
 need_opencl
 
 # 512 threads per word: plain_add loads in every thread of a work-group, then
-# stores in every thread (docs/method.md), so all but one update per word and
+# stores in every thread (docs/design/method.md), so all but one update per word and
 # group are lost, deterministically. fetch_add in the same run must verify.
 "$ATOMLAB" rmw --op plain_add,fetch_add --contention 512 --padding 1 --wg-size 256 --workgroups 2 \
   --iters 2000 --min-samples 1 --max-samples 1 -o "$WORK/p.json" --quiet 2>"$WORK/err"

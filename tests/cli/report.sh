@@ -3,9 +3,10 @@
 # report.md, a self-contained report.html with every heatmap and strategy
 # bar chart inline, the strategy winners and histogram tables, the figures
 # and the data; the Model section summarizes a calibration table where
-# results/<device>/smem-table.csv exists; headless chromium (where installed) loads the HTML
+# the user's cache folder ($XDG_CACHE_HOME/atomlab/<device>/) or the shipped data has smem-table.csv; headless chromium (where installed) loads the HTML
 # without a console message and decodes every figure. Bad usage writes nothing.
 . "$(dirname "$0")/lib.sh"
+export XDG_CACHE_HOME=$WORK/nocache # a user's own calibration must not change what the report says
 need_opencl
 PATTERNS="contiguous cross-warp branched random"
 ATOMLAB="$(cd "$(dirname "$ATOMLAB")" && pwd)/$(basename "$ATOMLAB")" # one check runs in another folder
@@ -43,15 +44,16 @@ for p in same-address same-line scattered; do
   grep -Eq "^\| $p \| fetch_add \| used \| [a-z_]+ \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| ([0-9.]+x|-) \|$" "$WORK/rep/report.md" && pass ||
     fail "winner row for $p: $(sed -n '/^## Strategies/,/^## Histogram/p' "$WORK/rep/report.md")"
 done
-# Histogram: 11 variants x 3 distributions of u8 (4 with photo, where its JPEG is installed); the read ceiling and
-# global always run and verify; no row is wrong.
-grep -q '^| input/dist/variant | GB/s | to read ceiling | to CUB | verified |$' "$WORK/rep/report.md" && pass ||
+# Histogram: 12 rows (two yardsticks, 10 variants) x 3 distributions of u8 (4 with photo, where its JPEG is
+# installed); the yardsticks and global always run and verify; no row is wrong.
+grep -q '^| input/dist/variant | GB/s | to vendor copy | to read ceiling | to CUB | verified |$' "$WORK/rep/report.md" && pass ||
   fail "histogram table header"
 hrows=$(grep -c '^| u8/[a-z]*/[a-z0-9-]* | ' "$WORK/rep/report.md")
-[ "$hrows" -eq 33 ] || [ "$hrows" -eq 44 ] && pass || fail "histogram rows: $(grep -c '^| u8/' "$WORK/rep/report.md")"
+[ "$hrows" -eq 36 ] || [ "$hrows" -eq 48 ] && pass || fail "histogram rows: $(grep -c '^| u8/' "$WORK/rep/report.md")"
 for d in solid uniform skewed; do
-  grep -Eq "^\| u8/$d/read-ceiling \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| 1 \| - \| yes \|$" "$WORK/rep/report.md" &&
-    grep -Eq "^\| u8/$d/global \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| [0-9.e+-]+ \| - \| yes \|$" "$WORK/rep/report.md" && pass ||
+  grep -Eq "^\| u8/$d/memcpy-ceiling \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| 1 \| - \| - \| yes \|$" "$WORK/rep/report.md" &&
+    grep -Eq "^\| u8/$d/read-ceiling \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| - \| 1 \| - \| yes \|$" "$WORK/rep/report.md" &&
+    grep -Eq "^\| u8/$d/global \| [0-9.e+-]+ ±[0-9.e+-]+%( noisy)? \| [0-9.e+-]+ \| [0-9.e+-]+ \| - \| yes \|$" "$WORK/rep/report.md" && pass ||
     fail "histogram rows for $d: $(grep "^| u8/$d/" "$WORK/rep/report.md")"
 done
 grep -q '^| u8/.* | NO |$' "$WORK/rep/report.md" && fail "a histogram row did not verify" || pass
@@ -104,15 +106,26 @@ else
   grep -q "No images: gnuplot did not draw them" "$WORK/rep/report.md" && pass || fail "report without gnuplot says so"
 fi
 
-# Model: a calibration table at results/<device slug>/smem-table.csv (relative to the folder it runs in) is summarized.
+# Model: a calibration table in the user's cache folder ($XDG_CACHE_HOME/atomlab/<device slug>/smem-table.csv) is
+# summarized; one at results/<device slug>/ under the folder it runs in is not read (the product reads no results/).
 slug=$("$ATOMLAB" devices --format json 2>/dev/null | python3 -c '
 import json, atl_json, sys
 print([d for d in atl_json.load(sys.stdin)["devices"] if d["id"].startswith("opencl")][0]["slug"])')
-mkdir -p "$WORK/m/results/$slug"
-printf 'result,n,e,c,t_cycles\nunused,1,1,0,100\nunused,1,1,1,130\nused,1,1,0,200\nused,1,1,1,230\n' >"$WORK/m/results/$slug/smem-table.csv"
-(cd "$WORK/m" && "$ATOMLAB" report --quick --backend opencl -o rep >/dev/null 2>"$WORK/err") && pass || fail "report with a table: $(cat "$WORK/err")"
+mkdir -p "$WORK/m/results/$slug" "$WORK/cache/atomlab/$slug"
+printf 'result,n,e,c,t_cycles\nunused,1,1,0,100\nunused,1,1,1,130\nused,1,1,0,200\nused,1,1,1,230\n' >"$WORK/cache/atomlab/$slug/smem-table.csv"
+cp "$WORK/cache/atomlab/$slug/smem-table.csv" "$WORK/m/results/$slug/smem-table.csv"
+(cd "$WORK/m" && XDG_CACHE_HOME=$WORK/nocache "$ATOMLAB" report --quick --backend opencl -o rep0 >/dev/null 2>"$WORK/err") &&
+  grep -q "^No calibration table for this device (none in the user's cache folder" "$WORK/m/rep0/report.md" && pass ||
+  fail "report read results/ in its folder: $(sed -n '/^## Model/,/^## Files/p' "$WORK/m/rep0/report.md") $(cat "$WORK/err")"
+(cd "$WORK/m" && XDG_CACHE_HOME=$WORK/cache "$ATOMLAB" report --quick --backend opencl -o rep >/dev/null 2>"$WORK/err") && pass || fail "report with a table: $(cat "$WORK/err")"
 grep -q "2 points (result unused), 2 (result used)" "$WORK/m/rep/report.md" && grep -q '^| 1 | 1 | 0 | 100 | 200 |$' "$WORK/m/rep/report.md" &&
   pass || fail "Model section with a table: $(sed -n '/^## Model/,/^## Files/p' "$WORK/m/rep/report.md")"
+# ... and one shipped for the device (ATL_DATA_DIR/<slug>/, as the installed share/atomlab/<slug>/) where the cache has none
+mkdir -p "$WORK/shipped/$slug"
+cp "$WORK/cache/atomlab/$slug/smem-table.csv" "$WORK/shipped/$slug/"
+(cd "$WORK/m" && XDG_CACHE_HOME=$WORK/nocache ATL_DATA_DIR=$WORK/shipped "$ATOMLAB" report --quick --backend opencl -o rep2 >/dev/null 2>&1) &&
+  grep -q "2 points (result unused), 2 (result used)" "$WORK/m/rep2/report.md" && pass ||
+  fail "a shipped table: $(sed -n '/^## Model/,/^## Files/p' "$WORK/m/rep2/report.md")"
 
 # --render: a folder measured where gnuplot was missing (figures as .dat and .gp only) gets its images and
 # documents from its data, measuring nothing.

@@ -4,7 +4,7 @@
 # variant built to contradict the seed; the figures' .dat files; bad input exits 2 with one line naming the
 # file.
 . "$(dirname "$0")/lib.sh"
-# report DIR: what scripts/gpu-smem.sh runs on its folder
+# report DIR: what a case study's folder is summarized with
 report() {
   "$ATOMLAB" model case-summary "$1" -o "$1/summary.txt" >"$WORK/out" 2>"$WORK/err" &&
     "$ATOMLAB" plot "$1" -o "$1" --format both >>"$WORK/out" 2>>"$WORK/err"

@@ -8,7 +8,7 @@ DATA=$(cd "$(dirname "$0")/../data" && pwd)
 TABLE=$DATA/smem-table-synthetic.csv
 RAW=$DATA/ncu-synthetic-raw.csv
 
-# util: the hand-computed utilizations and verdicts, in every format. The unit model (docs/model.md): no
+# util: the hand-computed utilizations and verdicts, in every format. The unit model (docs/design/model.md): no
 # wavefront or word count, so a job's 6 lanes (2400 / 400) are 6 passes on one word; a pass costs the synthetic
 # table's slope at e = 8 (T = 30 + 4ne + 10c^2): 4 cycles for fetch-and-add, 4 + 10 (2 + 1) / 8 = 7.75 for CAS
 # (c = n, n 1 -> 2); 25% CAS: 4.9375 a pass; B = 100 jobs x 6 x 4.9375 = 2962.5; U = B / 8300 = 0.357, B / 4150

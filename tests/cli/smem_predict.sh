@@ -9,7 +9,7 @@ TABLE=$DATA/smem-table-h100-trim.csv
 NCU=$DATA/ncu-h100-rmw.csv
 
 # Markdown: kernel 7 (fetch_add, 32 lanes on one word) by hand: B = 32768 x 677.9936 / 15.9936 = 1,389,090
-# cycles = 701.6 us at 1980 MHz against 534.1 us measured (docs/model.md)
+# cycles = 701.6 us at 1980 MHz against 534.1 us measured (docs/design/model.md)
 "$ATOMLAB" model predict --table "$TABLE" --counters "$NCU" --kernel rmw >"$WORK/pred.md" 2>"$WORK/err"
 [ $? -eq 0 ] && pass || fail "model predict: $(cat "$WORK/err")"
 # and with the pipelined S' = (T(15.9936) - T(1)) / 14.9936 = (677.9936 - 220) / 14.9936 = 30.55: B' / measured = 0.946

@@ -20,7 +20,7 @@ keys = [b"gravity", b"water", b"which", b"the"]
 want = []
 for k in keys: # a keyword at every position (none of these overlaps itself)
     want.append(text.count(k))
-assert want == [15, 410, 2563, 23802], want  # the counts docs/software-atomics.md quotes
+assert want == [15, 410, 2563, 23802], want  # the counts docs/design/software-atomics.md quotes
 assert sorted(r["variant"] for r in rows) == ["software", "system", "warp"], rows
 for r in rows:
     assert r["status"] == "ok" and r["verified"], (r["variant"], r["reason"])

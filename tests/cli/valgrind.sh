@@ -15,7 +15,7 @@
 # libLLVM) that is neither atomlab's nor PoCL's to free, and traced it takes
 # minutes. With the kernels cached, valgrind traces every line of atomlab
 # (the build call included: a cache hit) and none of LLVM's, without a
-# suppression that could hide a real leak of ours (docs/reliability.md). PoCL
+# suppression that could hide a real leak of ours (docs/design/reliability.md). PoCL
 # still compiles a work-group function for a launch shape its cache lacks on
 # one of its own device threads (pocl_check_kernel_disk_cache, no atomlab frame
 # there): scripts/valgrind.supp names that stack.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ATL_VULKAN_ITERS (docs/vulkan.md): where rmw.comp's loop count comes from. On lavapipe every form must verify the
+# ATL_VULKAN_ITERS (docs/design/vulkan.md): where rmw.comp's loop count comes from. On lavapipe every form must verify the
 # rows NVIDIA's driver got wrong with the default (u64 and/or/xor, f32 add in shared memory, contiguous and
 # cross-warp) and their global-memory twins, the row must say which form ran, and a bad value is a usage error.
 # A form that lost the count (push constant not set, 0 iterations) leaves the words at their start: not verified.

@@ -5,7 +5,7 @@
  *   placement rmw contiguous|cross-warp CONTENTION PADDING WG WORKGROUPS ITERS [REPS]
  *     -> "placement NAME ops_per_us X median_ms M verified 1|0"
  *
- * (issue 19: cells where Vulkan and CUDA differ by 11-34% with alike instructions, docs/crosscheck.md.) The cell
+ * (issue 19: cells where Vulkan and CUDA differ by 11-34% with alike instructions, docs/design/crosscheck.md.) The cell
  * of standalone_rmw (atomicAdd of 1 on u32, result unused: RED), the same grid and iteration count, run on the
  * same array placed several ways in one process, one line per placement: cudaMalloc at offsets 0, 4 KiB, 64 KiB,
  * 1 MiB + 4 KiB into a larger allocation (other L2 slices / DRAM channels under the same pages), after a 512 MiB
@@ -19,7 +19,7 @@
  *     -> "round R offset_mb O gops G verified V" per offset (median of 5 launches)
  *
  * (issue [truth]: rows of one `atomlab rmw` process agree within 1-3% pass after pass, while eight processes
- * measuring the same cell spread by up to 64%, results/nvidia-h100/truth/drift/.) One contiguous cell at several
+ * measuring the same cell spread by up to 64%: docs/design/method.md.) One contiguous cell at several
  * offsets of one large allocation (OFFSETS x STRIDE_MB), in ROUNDS rounds, a 1 GiB memset between rounds when
  * TOUCH is 1, so it tells whether the rate follows the words' placement (the same offsets agree across rounds) or
  * the device's state (they do not). ORDER: up (offset after offset, the default), down (the offsets in reverse: a
@@ -30,7 +30,7 @@
  *     -> per launch "launch R O K gops G verified V fill F", then "smid ...", "cycles ...", "start_ns ..." (one value a
  *        block, in block order)
  *
- * (issue [truth], round 6: a contended contiguous cell's level moves between processes at every placement.) Which
+ * (a contended contiguous cell's level moves between processes at every placement.) Which
  * SM ran each block (%smid), how long each block took (clock64 cycles) and when it started (globaltimer), at
  * OFFSETS offsets STRIDE_MB apart, each at ROTATIONS rotations of the work over the blocks (block b does block
  * (b + k x ceil(WORKGROUPS / ROTATIONS)) mod WORKGROUPS's work, as atomlab --rotate), under three ways of
@@ -38,7 +38,7 @@
  * block that will update it, so its line was last written from that SM; none: the counts accumulate), ROUNDS
  * rounds with a 1 GiB memset before each. It tells whether a slow block is slow because of its SM, of its line,
  * or of the pair, whether the fill (which SMs last wrote the lines) sets the level, and whether the blocks' SMs
- * change between launches, rounds and processes (scripts/gpu-truth-round6.sh reads it).
+ * change between launches, rounds and processes.
  */
 #include "probe.cuh"
 

@@ -13,8 +13,8 @@
  *
  * With --placements P (as atomlab's): launch n of a round runs with the array at offset (n mod P) x step of
  * the buffer, step = 16 MiB / P in whole 2 MiB, so that a round's median is over P placements of the hot
- * lines (docs/method.md, "Placements"); REPS should be a multiple of P. --rotate (as atomlab's): placement k also
- * shifts which block does which block's work by k x ceil(WORKGROUPS / P) blocks (docs/method.md, "Rotation").
+ * lines (docs/design/method.md, "Placements"); REPS should be a multiple of P. --rotate (as atomlab's): placement k also
+ * shifts which block does which block's work by k x ceil(WORKGROUPS / P) blocks (docs/design/method.md, "Rotation").
  *
  * Measures every cell in ROUNDS rounds, cell after cell in each (as atomlab
  * --rounds does), and prints one line per cell:
@@ -22,7 +22,7 @@
  * rate at the median round. Why rounds: on an H100 a contended cell with few hot
  * cache lines runs at levels up to 30% apart set by where its lines fall among the
  * L2 slices and by a device state that other traffic (the large cells) moves
- * (docs/method.md); one measurement catches one level, several rounds with that
+ * (docs/design/method.md); one measurement catches one level, several rounds with that
  * traffic between them sample the levels, as atomlab's rows do. One array of the
  * largest cell's size is allocated once and reused, as atomlab reuses its buffer.
  * The kernel, its launch and timing and the check of every word are probe.cuh's

@@ -4,7 +4,7 @@ Equal to index_add_ within the summation bound; torch.compile(fullgraph=True) of
 autograd; the op on a non-default stream, returning before its kernels ran (no device synchronization) and
 ordered after the stream's earlier work; device time within 10% of the CLI's `atomlab app scatter` at f32, D 64,
 E 8M rows, V 1M targets, uniform i64 keys. ATL_PYTHON_REFERENCE_JSON=path writes that comparison's figures
-with PyTorch's version (results/reference/<gpu>/python/)."""
+with PyTorch's version, for the reference figures of the GPU."""
 import json
 import os
 import subprocess

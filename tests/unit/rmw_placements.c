@@ -3,7 +3,7 @@
  * the kernel with its array at each of four offsets of one buffer, 4 MiB apart, twice each, is verified, and
  * keeps the median of all its samples. Read back from the context's array buffer after the row: every placement's
  * region holds the same final counts as the first (each was launched and left a whole result), and the memory
- * between them holds none (the launches did not all hit one place). With --rotate (docs/method.md, "Rotation"):
+ * between them holds none (the launches did not all hit one place). With --rotate (docs/design/method.md, "Rotation"):
  * the device's target table after the row is the last placement's rotation of the host's (the rotation ran), and
  * exchange with its returned values used, whose check names the thread that wrote each word, verifies on every
  * pattern (the verifier was given the rotated table: the unrotated one fails it). Exits 77 without an OpenCL device.

@@ -1,8 +1,7 @@
 /*
- * atl_scatter_add timed as a user calls it (scripts/gpu-scatlib-round8.sh puts it beside the app's rows of the
- * same shape): REPS calls on one input, each from a zeroed output (the zeroing untimed), the first checked as
+ * atl_scatter_add timed as a user calls it (to set beside the app's rows of the same shape): REPS calls on one input, each from a zeroed output (the zeroing untimed), the first checked as
  * scatter_lib.c checks (integers exact, f32 within the bound). One JSON object on stdout ("peer": the library
- * timed as a program beside the app's rows, as results/ files of peer programs are): the method picked,
+ * timed as a program beside the app's rows, as peer programs' files are): the method picked,
  * the median and least device time of the launches (what the app's rows time), the median wall time of the
  * whole call (the pick's sample of the keys included) and of the pick alone (atl_scatter_method_for, timed
  * before each call), and the elements wrong.

@@ -150,7 +150,7 @@ static void test_kinds(void)
   atl_app_config_free(w);
 }
 
-/* The timing options' defaults are rmw's sampling (docs/method.md), and a fixed count is min = max. */
+/* The timing options' defaults are rmw's sampling (docs/design/method.md), and a fixed count is min = max. */
 static void test_timing(void)
 {
   struct atl_app_timing tm;

@@ -1,5 +1,5 @@
 /*
- * Apps are timed by docs/method.md's sampling, the core's (atl__sample_stats):
+ * Apps are timed by docs/design/method.md's sampling, the core's (atl__sample_stats):
  * steady times stop at min_samples, noisy ones go on to max_samples or the
  * budget, a fixed count takes exactly that many, and the CUB baseline's
  * batches (the plugin times several runs per call) are asked for only as

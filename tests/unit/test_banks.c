@@ -38,10 +38,10 @@ static void expectations(void)
   CHECK(atl_l2_words_from_requests(1, 32, 1) == 32 && atl_l2_words_from_requests(40, 32, 0) == 1);
 }
 
-/* The L2 privatized strategy on the H200's uniform u8 histogram (round 4, hist-uniform-global, counters copied
+/* The L2 privatized strategy on the H200's uniform u8 histogram (hist-uniform-global, counters copied
  * by hand): 2,097,152 RED warp-instructions, 21,202,821 L2 set accesses (10.1 per instruction), the busiest
  * slice a third of the requests (8 lines): keys over ~260 words, 3.1-3.2 passes a warp-instruction, where the
- * one-pass-per-word fallback counted 1 (round 4 predicted 745x, measured 499x). */
+ * one-pass-per-word fallback counted 1 (it predicted 745x, measured 499x). */
 static void l2_privatized(void)
 {
   struct atl_l2_calibration cal = {{1.393, 1.371}, {1.411, 1.090}, .dram_share = 0.72, .s_pass = 1.04};

@@ -151,7 +151,7 @@ static void metric_names(void)
 }
 
 /*
- * The advice's per-strategy predictions on two REAL H100 launches (results/nvidia-h100/diagnose/programs.csv,
+ * The advice's per-strategy predictions on two REAL H100 launches (tests/data/h100-diagnose/programs.csv.gz,
  * the counters copied by hand): the histogram app's global variant on one colour (launch 21, REDs) and the
  * same-address strategy kernel (launch 42, ATOMs), with the run's calibration (S_same, the copy ceiling's
  * 72% of DRAM peak, 1.04 cycles per shared pass). The predictions follow from the counters by the docs'
@@ -284,7 +284,7 @@ static void cas_chain(void)
 }
 
 /*
- * The privatized chain on the REAL H100 hot-row scatter (round 6, tests/data/ncu-h100-scatter-hot-r6.csv: the f32
+ * The privatized chain on the REAL H100 hot-row scatter (tests/data/ncu-h100-scatter-hot-r6.csv: the f32
  * atomic launch, 2.1 M REDs on the hot slice, 4096 blocks of 8 warps, its limits 8 blocks a SM by registers and warps,
  * no shared memory; and the block variant that applied the strategy (each launch twice), 33280 B of table a block, 6 a SM by shared
  * memory, as launch__occupancy_limit_shared_mem says). The tables resident with a 33280-byte table: 233472 / (33280 +
@@ -308,7 +308,7 @@ static void private_chain(void)
   atl_l2_report_release(&r);
   CHECK(hot.occ_limit_regs == 8 && hot.occ_limit_warps == 8 && hot.occ_limit_blocks == 32);
   CHECK(hot.smem_block == 0 && hot.smem_driver == 1024 && hot.smem_sm == 233472);
-  CHECK(hot.sectors_max == -1 && hot.sector_misses_max == -1); /* round 6 did not ask for them */
+  CHECK(hot.sectors_max == -1 && hot.sector_misses_max == -1); /* that run did not ask for them */
   CHECK(block.smem_block == 33280);
   CHECK_EQ(atl_l2_private_blocks(&hot, 0), 8);
   CHECK_EQ(atl_l2_private_blocks(&hot, 33280), 6);
@@ -319,7 +319,7 @@ static void private_chain(void)
 
   CHECK_EQ(atl_l2_launch_warps(&hot), 64); /* the streaming calibration's launch shape: 8 blocks of 8 warps */
 
-  /* round 7's H100 chain calibration (results/nvidia-h100/diagnose/round7): c(8) = 55.21 SM cycles an update */
+  /* an H100 chain calibration (tests/data/ncu-h100-cas-chain-r7.csv): c(8) = 55.21 SM cycles an update */
   struct atl_l2_calibration cal = {{1.393, 1.371}, {1.411, 1.090}, .dram_share = 0.72, .s_pass = 1.04,
                                    .dram_bytes_per_ns = 2410, .dram_warps = 64,
                                    .chain = {{1, 126.7}, {2, 104.1}, {4, 92.45}, {8, 55.21}, {16, 47.23}},
@@ -349,7 +349,7 @@ static void private_chain(void)
   for (size_t i = 0; i < p.count; i++) {
     const int moved = strcmp(p.s[i].name, "warp-aggregated") != 0;
     CHECK_NEAR(p.s[i].chain_ns, moved ? load + loop + table : 0);
-    if (moved) /* 4.94 ms / 235 us: 21.0x, the block variant at this grid measured 19.8x in round 7 */
+    if (moved) /* 4.94 ms / 235 us: 21.0x, the block variant at this grid measured 19.8x in a later run */
       CHECK(strcmp(p.s[i].bound_by, "latency") == 0 && p.s[i].after_ns == p.s[i].chain_ns &&
             fabs(p.s[i].speedup / 19.78 - 1) < 0.3);
   }
@@ -381,13 +381,13 @@ static void private_chain(void)
 }
 
 /*
- * Round 7's REAL H100 exports (tests/data/ncu-h100-cas-chain-r7.csv: the chain calibration, E = 1, 2, 4, 8, 16 warps a
+ * REAL H100 exports (tests/data/ncu-h100-cas-chain-r7.csv: the chain calibration, E = 1, 2, 4, 8, 16 warps a
  * block, each twice; ncu-h100-scatter-hot-r7.csv: the hot-row f32 scatter's atomic launch with the L2 sector counts,
  * twice). The chain points as model l2 prints them; the sectors: 8.39 M accesses over 8 distinct sectors, 1.05 M
  * updates a word; the prediction with the call's DRAM calibration (2410 GB/s, 64 warps a SM) and a 33280-byte table
  * lands within 30% of the 19.78x the block variant measured in that call.
  */
-static void round7_exports(void)
+static void chain_exports(void)
 {
   struct atl_l2_report r;
   char why[512];
@@ -421,9 +421,9 @@ static void round7_exports(void)
     if (strcmp(p.s[i].name, "privatized") == 0)
       CHECK(strcmp(p.s[i].bound_by, "latency") == 0 && fabs(p.s[i].speedup / 19.78 - 1) < 0.3 &&
             p.s[i].speedup < 25);
-  /* round 8: with a load's round trip (565 SM cycles), a warp's rows one after another: 6 waves of 32 rows, each the
+  /* with a load's round trip (565 SM cycles), a warp's rows one after another: 6 waves of 32 rows, each the
    * key's and two columns' round trips and two CAS loops (2.1 M warp-instructions over 1.05 M updates: 2 steps), the
-   * loops at the contenders that are in their loops at the time (round 8b) */
+   * loops at the contenders that are in their loops at the time */
   cal.round_trip = 565;
   atl_l2_predict(&cal, &hot, &u, &p);
   const double clk = hot.sm_elapsed / hot.duration_ns;
@@ -448,8 +448,8 @@ static void round7_exports(void)
   CHECK_NEAR(p.loop_ns, 6 * 32 * p.contenders * p.chain_cycles / clk);
 }
 
-/* A load's round trip from the streaming launches of an export (round 8): the REAL H100 copy ceiling of round 7's call
- * 2 (tests/data/ncu-h100-dram-copy-r7.csv), 4096 blocks of 256 at 8 a SM (4 waves on 132 SMs), 520.4 MB moved: 62.0
+/* A load's round trip from the streaming launches of an export: the REAL H100 copy ceiling of one run
+ * (tests/data/ncu-h100-dram-copy-r7.csv), 4096 blocks of 256 at 8 a SM (4 waves on 132 SMs), 520.4 MB moved: 62.0
  * elements a work-item, 215.4 us at the 1.98 GHz clock (the export has no SM cycles): 1719 cycles an element
  * (saturated: the calibration runs at 2 warps a SM); its atomic launches do not count. */
 static void round_trip(void)
@@ -530,7 +530,7 @@ static void float_adds(void)
   atl_l2_utilization(&cal, &k[0], &u);
   CHECK(atl_l2_key_words(&k[0]) == 1);
   CHECK_NEAR(u.busy, 1000 * 3.1);
-  /* round 8: the hot word's own chain where the sectors are counted: every request on the same words (a row of 16
+  /* the hot word's own chain where the sectors are counted: every request on the same words (a row of 16
    * floats, two requests an instruction): 1000 updates a word at 3.1, whatever the lanes */
   k[0].l1_set_accesses = 100, k[0].sectors_max = 2000, k[0].sector_misses_max = 2;
   atl_l2_utilization(&cal, &k[0], &u);
@@ -571,7 +571,7 @@ int main(void)
   float_adds();
   cas_chain();
   private_chain();
-  round7_exports();
+  chain_exports();
   round_trip();
   real_export();
   bad_exports();

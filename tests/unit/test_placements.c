@@ -1,5 +1,5 @@
 /*
- * --placements (docs/method.md, "Placements"): sample n is taken at placement n % P, sampling runs in whole
+ * --placements (docs/design/method.md, "Placements"): sample n is taken at placement n % P, sampling runs in whole
  * turns (two at least), the row's median is that of all samples (the placements share them equally), its noise
  * is the spread within placements, not between them, and the spread between placements is its own metric.
  */

@@ -1,9 +1,9 @@
 /* SASS instruction classes on a snippet in nvdisasm -c's layout (the shape
  * tests/unit/test_sass.c records; the atomic mnemonics as the H100 runs in
- * results/nvidia-h100 printed them, e.g. REDG.E.ADD.STRONG.GPU) and in
+ * printed them, e.g. REDG.E.ADD.STRONG.GPU) and in
  * cuobjdump -sass's layout with encoding comments. This machine has no
- * disassembler, so no whole kernel is recorded here; the first H100 run of
- * scripts/gpu-swatomics.sh prints the counts of the real kernels. */
+ * disassembler, so no whole kernel is recorded here; `atomlab app swatomic`
+ * on an NVIDIA GPU prints the counts of the real kernels. */
 #include <string.h>
 
 #include "backend/cuda/sass_count.h"

@@ -29,8 +29,8 @@ static int picks(uint32_t dim, double run, double head, uint64_t out, uint64_t l
 int main(void)
 {
   const uint64_t out = 256ull << 20, l2 = 50ull << 20;
-  /* the round 4 shares (results/nvidia-h100/scatter/round4/summary.txt, the auto rows) */
-  CHECK(picks(64, 0.000, 0.000, out, l2, 1, "sweep", 0)); /* uniform: L2-sized ranges, one launch (round 8) */
+  /* the shares of an H100 run's auto rows */
+  CHECK(picks(64, 0.000, 0.000, out, l2, 1, "sweep", 0)); /* uniform: L2-sized ranges, one launch */
   CHECK(picks(64, 0.023, 0.562, out, l2, 1, "part", 1));  /* zipf: its head in one range */
   CHECK(picks(64, 0.875, 0.000, out, l2, 1, "run", 0));   /* sorted */
   CHECK(picks(64, 0.969, 0.000, out, l2, 1, "run", 0));   /* clustered */
@@ -49,7 +49,7 @@ int main(void)
   CHECK(picks(64, 0.0, 0.05, out, l2, 1, "part", 1));
   CHECK(picks(64, 0.499, 0.0, l2 / 4, l2, 1, "atomic", 0));
   CHECK(picks(64, 0.5, 0.0, l2 / 4, l2, 1, "run", 0));
-  /* dim 1: bins for a head or runs; uniform keys: part into counters beyond half the L2 (round 5's 2^24 bins,
+  /* dim 1: bins for a head or runs; uniform keys: part into counters beyond half the L2 (2^24 bins,
    * 64 MiB), atomic within it (2^20 bins, 4 MiB) or without part's warp path */
   CHECK(picks(1, 0.0, 0.562, 64ull << 20, l2, 1, "bins", 0));
   CHECK(picks(1, 1.0, 1.0, out, l2, 1, "bins", 0));
@@ -57,7 +57,7 @@ int main(void)
   CHECK(picks(1, 0.0, 0.0, 4ull << 20, l2, 1, "atomic", 0));
   CHECK(picks(1, 0.0, 0.0, 64ull << 20, l2, 0, "atomic", 0));
   /* dim 1 with clusters (sm_90, integer weights): dsm's table beside the L2 for uniform keys into 2^20 bins
-   * (round 7b); the head still bins, beyond half the L2 still part */
+   * on sm_90; the head still bins, beyond half the L2 still part */
   CHECK(picks_dsm(1, 0.0, 0.0, 4ull << 20, l2, 1, 1, "dsm", 0));
   CHECK(picks_dsm(1, 0.0, 0.562, 4ull << 20, l2, 1, 1, "bins", 0));
   CHECK(picks_dsm(1, 0.0, 0.0, 64ull << 20, l2, 1, 1, "part", 0));

@@ -5,7 +5,7 @@
  * some SMs whose second block comes late and an SM id that never appears. The
  * table must hold exactly the known T for every point; late samples must be
  * measured again; a wrong word and an expired spin bound must be errors.
- * (The real kernel runs on the GPU: scripts/gpu-smem.sh.)
+ * (The real kernel runs on the GPU: `atomlab calibrate smem`.)
  */
 #include <stdlib.h>
 #include <string.h>

@@ -3,11 +3,11 @@
  * and the calibration table of the first H100 run (tests/data/README.md). Kernels whose answer is known:
  * - global-memory kernels run no shared atomic: U = 0, not a bottleneck;
  * - loops of shared fetch_add with 32 lanes on one word: every warp-instruction holds the unit for
- *   ~32 cycles, the loop does nothing else, so U must be near 1 (docs/model.md gives the band and why
+ *   ~32 cycles, the loop does nothing else, so U must be near 1 (docs/design/model.md gives the band and why
  *   it sits above 1);
  * - CAS loops: each CAS counted once (the profile before this test counted it twice);
  * - loops with one lane per word: e = 1, flagged latency-bound (U only an upper bound).
- * Launch ids follow results/nvidia-h100/smem/gpu-smem-log.txt (each configuration launched twice).
+ * Launch ids follow the run's log (each configuration launched twice).
  */
 #include <stdlib.h>
 #include <string.h>

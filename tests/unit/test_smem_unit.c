@@ -1,5 +1,5 @@
 /*
- * The unit model (docs/model.md, "The unit model") on recorded exports, kernels whose answer is known:
+ * The unit model (docs/design/model.md, "The unit model") on recorded exports, kernels whose answer is known:
  * - REAL H100 rmw loops (no wavefront count): shared fetch_add with 32 lanes on one word and CAS loops that
  *   retry on one word are bottlenecks with U <= 1.15 (the seed's model gave 1.3-1.9); CAS on distinct words is
  *   "bound" (without a pass count the range straddles the threshold); global kernels U = 0; every U <= 1.15;
@@ -144,7 +144,7 @@ static void many_words(const struct atl_smem_counters *k, size_t i, const struct
   CHECK(i == 0 || (u->unit.bound && u->unit.u_lo > ATL_SMEM_U_MAX));
 }
 
-/* REAL H100 round-5b exports (wavefronts counted): a CAS instruction takes one pass beyond its wavefronts. The
+/* REAL H100 exports (wavefronts counted): a CAS instruction takes one pass beyond its wavefronts. The
  * float add loop (ATOMS.CAST.SPIN, 32 lanes on one word: 2 wavefronts, 3.0 cycles an instruction) is a bottleneck
  * only with it (2 passes: U 0.67); PyTorch's float histc on one key (the same loop) too; on uniform keys it is not. */
 static void h100_cas_pass(const struct atl_smem_counters *k, size_t i, const struct atl_smem_util *u)

@@ -1,4 +1,4 @@
-/* Seed 000's speedup model recomputed from the committed runs, the figures of docs/software-atomics.md ("The
+/* Seed 000's speedup model recomputed from the committed runs, the figures of docs/design/software-atomics.md ("The
  * coordinator's pass"): the seed's equation (2) on the H200 (410% CUDA, 462% OpenCL median speedup error, so the
  * reader is right); equations (1') and (2'') fitted on the H200 CUDA run's 9 grids, then applied with each H100 run's
  * own t_fast, t_l, t_comp to its 9 grids (every one out of sample: the headline, each run within 20%); the fit on
@@ -14,12 +14,11 @@
 
 #define NRUNS 7
 
-/* the H100 runs' files (results/nvidia-h100/diagnose/): round 5, round 7's, 8's and 9's two calls each; round 9 ran
+/* seven H100 runs (tests/data/swatomic/h100-cuda-N.json.gz, in the order they were measured); the last two ran
  * after equation (2'') and its H200 constants were committed (f93eff9): the genuine test */
-static const char *const h100[NRUNS] = {"round5/swatomic-cuda.json", "round7/call1/swatomic-cuda.json.gz",
-                                        "round7/call2/swatomic-cuda.json.gz", "round8/call1/swatomic-cuda.json.gz",
-                                        "round8/call2/swatomic-cuda.json.gz", "round9/call1/swatomic-cuda.json.gz",
-                                        "round9/call2/swatomic-cuda.json.gz"};
+static const char *const h100[NRUNS] = {"h100-cuda-1.json.gz", "h100-cuda-2.json.gz", "h100-cuda-3.json.gz",
+                                        "h100-cuda-4.json.gz", "h100-cuda-5.json.gz", "h100-cuda-6.json.gz",
+                                        "h100-cuda-7.json.gz"};
 /* the documented speedup median |error| per H100 run: the H200's constants, and leave one run out */
 static const double doc_h200[NRUNS] = {0.137, 0.128, 0.145, 0.076, 0.080, 0.101, 0.096};
 static const double doc_loro[NRUNS] = {0.126, 0.102, 0.101, 0.068, 0.058, 0.085, 0.071};
@@ -80,11 +79,11 @@ int main(void)
   struct atl_swmodel_point pc[64], pl[64], pr[NRUNS][64], pl5[64], pool[64 * NRUNS];
   size_t nc = 0, nl = 0, nr[NRUNS], nl5 = 0;
   char path[1024];
-  int ok = load(ATL_SWATOMIC_H200 "/swatomic-cuda.json", &cu, pc, &nc) == 0 &&
-           load(ATL_SWATOMIC_H200 "/swatomic-opencl.json", &cl, pl, &nl) == 0 &&
-           load(ATL_DIAGNOSE_H100 "/round5/swatomic-opencl.json", &cl5, pl5, &nl5) == 0;
+  int ok = load(ATL_SWATOMIC_DATA "/h200-cuda.json.gz", &cu, pc, &nc) == 0 &&
+           load(ATL_SWATOMIC_DATA "/h200-opencl.json.gz", &cl, pl, &nl) == 0 &&
+           load(ATL_SWATOMIC_DATA "/h100-opencl-1.json.gz", &cl5, pl5, &nl5) == 0;
   for (int r = 0; r < NRUNS && ok; r++) {
-    snprintf(path, sizeof path, "%s/%s", ATL_DIAGNOSE_H100, h100[r]);
+    snprintf(path, sizeof path, "%s/%s", ATL_SWATOMIC_DATA, h100[r]);
     ok = load(path, &run[r], pr[r], &nr[r]) == 0 && nr[r] == 9;
   }
   if (!ok) {
@@ -139,7 +138,7 @@ int main(void)
   const struct atl_swmodel_error li = atl_swmodel_evaluate(&cl, pl, nl, NULL, 0);
   carry(&cl5, &cl);
   const struct atl_swmodel_error lo = atl_swmodel_evaluate(&cl5, pl5, nl5, NULL, 0);
-  printf("OpenCL: k_floor %.2f k_chunk %.3f k_queue %.6f k_launch %.2f; H200 in-sample %.1f%%, H100 round 5 %.1f%%\n",
+  printf("OpenCL: k_floor %.2f k_chunk %.3f k_queue %.6f k_launch %.2f; H200 in-sample %.1f%%, H100 run 1 %.1f%%\n",
          cl.k_floor, cl.k_chunk, cl.k_queue, cl.k_launch, 100 * li.speedup, 100 * lo.speedup);
   CHECK(near(li.speedup, 0.059) && near(lo.speedup, 0.271));
   return check_exit("test_swmodel_data");

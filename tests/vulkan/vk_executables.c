@@ -10,7 +10,7 @@
  * fetch_add on shared memory, result unused and used), to set each ATL_VULKAN_ITERS form's statistics side by side.
  *
  * Exits 0 with the report or the reason, 77 without a Vulkan device, 1 on a
- * failure. scripts/gpu-vulkan.sh records its output on the GPU machine; the
+ * failure. On an NVIDIA GPU it prints the driver's answer; the
  * test vulkan_executables runs it on lavapipe (which does not expose the
  * extension: the reason is the answer).
  */

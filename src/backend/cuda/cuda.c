@@ -32,7 +32,7 @@
   X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)                    \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncSetAttribute)                                                \
   X(cuDeviceGetPCIBusId) X(cuDeviceGetP2PAttribute) X(cuCtxEnablePeerAccess) X(cuMemHostAlloc)                      \
-  X(cuMemHostGetDevicePointer) X(cuMemFreeHost) X(cuCtxGetDevice) X(cuMemsetD32Async) X(cuMemsetD2D32Async)       \
+  X(cuMemHostGetDevicePointer) X(cuMemFreeHost) X(cuMemcpyDtoDAsync) X(cuCtxGetDevice) X(cuMemsetD32Async) X(cuMemsetD2D32Async)       \
   X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuStreamSynchronize) X(cuMemGetAddressRange)    \
   X(cuStreamWaitEvent)
 #define NVRTC_FUNCS(X)                                                                                                 \
@@ -738,6 +738,36 @@ static int cu_set_queue(void *handle, void *queue)
   return 0;
 }
 
+/* The driver's own device-to-device copy between two events, as kernels are timed. */
+static int cu_copy(void *handle, void *dst, void *src, size_t bytes, double *device_ms)
+{
+  struct cu_dev *d = handle;
+  CUevent start = NULL, stop = NULL;
+  float ms = 0;
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuEventCreate(&start, CU_EVENT_DEFAULT);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventCreate(&stop, CU_EVENT_DEFAULT);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventRecord(start, NULL);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, bytes, NULL);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventRecord(stop, NULL);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventSynchronize(stop);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventElapsedTime(&ms, start, stop);
+  if (start)
+    api.cuEventDestroy(start);
+  if (stop)
+    api.cuEventDestroy(stop);
+  if (rc != CUDA_SUCCESS)
+    return CU_FAIL(d, "cuMemcpyDtoDAsync", rc);
+  *device_ms = ms;
+  return 0;
+}
+
 int atl_cuda_backend_init(struct atl_backend_ops *ops)
 {
   ATL_BACKEND_OPS_INIT(ops, "cuda", cu);
@@ -755,5 +785,6 @@ int atl_cuda_backend_init(struct atl_backend_ops *ops)
   ops->event_free = cu_event_free;
   ops->finish = cu_finish;
   ops->set_queue = cu_set_queue;
+  ops->copy = cu_copy;
   return 0;
 }

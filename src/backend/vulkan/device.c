@@ -33,10 +33,10 @@ void atl__vk_close(void *handle)
   free(d);
 }
 
-/* ATL_VULKAN_ITERS: where rmw.comp's loop count comes from (docs/vulkan.md); unset or empty is `push`: NVIDIA's
+/* ATL_VULKAN_ITERS: where rmw.comp's loop count comes from (docs/design/vulkan.md); unset or empty is `push`: NVIDIA's
  * driver (580.159) miscompiles shared u64 and/or/xor and f32 add loops whose count it reads from a storage buffer
  * (tests/vulkan/repro_shared_atomics, variant ww-iters-buffer), and the push constant runs them right at the same
- * rates (results/nvidia-h100/vulkan/round4/). */
+ * rates (H100, reference run: vulkan). */
 static int iters_from_env(atl_context_t ctx, enum vk_iters_from *out)
 {
   static const char *const names[] = {"buffer", "push", "subgroup"};
@@ -52,7 +52,7 @@ static int iters_from_env(atl_context_t ctx, enum vk_iters_from *out)
   return atl__seterr(ctx, ATL_EINVAL, "ATL_VULKAN_ITERS='%s' is not allowed: buffer, push or subgroup", v);
 }
 
-/* ATL_VULKAN_MEMORY and ATL_VULKAN_OFFSET: where the kernels' buffers are placed (docs/vulkan.md). */
+/* ATL_VULKAN_MEMORY and ATL_VULKAN_OFFSET: where the kernels' buffers are placed (docs/design/vulkan.md). */
 static int placement_from_env(struct vk_dev *d)
 {
   static const char *const kinds[] = {"device", "dedicated", "host-visible"};

@@ -94,7 +94,7 @@ static int pick_shader(struct vk_dev *d, const struct atl_build *req, struct vk_
    * request names a mode: a group then counts only while all of it is resident, whatever a driver does with the
    * warps of invocations that returned. NVIDIA's Vulkan driver starts new groups in the warp slots returned
    * invocations give back (H100: up to 32 groups of 256 an SM ran at once with the early return, 4224 counted; with
-   * the hold 1056, as CUDA and OpenCL count; docs/vulkan.md). DISCOVERY_MODE=0 is discovery.k.c's twin. */
+   * the hold 1056, as CUDA and OpenCL count; docs/design/vulkan.md). DISCOVERY_MODE=0 is discovery.k.c's twin. */
   k->discovery_mode = rmw ? 0 : (uint32_t)define_value(req->defines, "DISCOVERY_MODE", VK_DISCOVERY_HOLD);
   return 0;
 }

@@ -121,8 +121,8 @@ struct vk_dev {
   struct atl__built *kernels; /* struct vk_kernel */
   int has_exec;
   enum vk_iters_from iters_from; /* ATL_VULKAN_ITERS, read at open */
-  /* Where the kernels' buffers live (ATL_VULKAN_MEMORY, ATL_VULKAN_OFFSET; docs/vulkan.md): experiments on the
-   * placement of the array, as scripts/gpu-vulkan-round4.sh runs them; the defaults are what atomlab measures. */
+  /* Where the kernels' buffers live (ATL_VULKAN_MEMORY, ATL_VULKAN_OFFSET; docs/design/vulkan.md): experiments on the
+   * placement of the array (docs/design/vulkan.md lists them); the defaults are what atomlab measures. */
   enum vk_memory_kind { VK_MEM_DEVICE, VK_MEM_DEDICATED, VK_MEM_HOST_VISIBLE } memory_kind;
   VkDeviceSize bind_offset;
 #define X(name) PFN_##name name;

@@ -1,6 +1,6 @@
 /*
  * The predicted speedup of each strategy the L2 advice names for hot words (include/atomlab/l2model.h,
- * docs/model.md "Advice"): not a fitted factor but what the strategy does to the counters. The time after is
+ * docs/design/model.md "Advice"): not a fitted factor but what the strategy does to the counters. The time after is
  * the largest of the work it leaves on each unit, each at its calibrated cost, and of two floors that no
  * strategy moves: the kernel's DRAM bytes at the device's achievable share of peak, and its warp-instructions
  * at one a cycle on the busiest sub-partition.
@@ -78,7 +78,7 @@ static double privatized_passes(const struct atl_l2_counters *k, struct atl_l2_p
 
 /*
  * Float adds moved to a private table are CAS loops in shared memory (sm_90: ATOMS.CAST.SPIN), and a warp waits for its
- * loop before its next row: its time is its rows' loads, then its loops, one after the other (round 7).
+ * loop before its next row: its time is its rows' loads, then its loops, one after the other.
  *  - The loops: the block's warps contend for the table's words (every warp of a block adds to its table), E = the
  *    block's warps; with E contenders a word takes an update every c(E) SM cycles (atl_l2_chain_cycles), so a warp's
  *    loop takes E x c(E). Each warp-slot of the SM (tables resident a SM, atl_l2_private_blocks, the table's shared
@@ -90,16 +90,17 @@ static double privatized_passes(const struct atl_l2_counters *k, struct atl_l2_p
  *    share of it, so the floor stretches by dram_warps / the table's warps (never below the floor).
  *  - The table: each block clears it and reads it back to flush it, its bytes twice in passes of 32 banks at the
  *    calibrated pass cost (cal->s_pass), the SM's blocks one after another.
- * With a load's round trip calibrated (cal->round_trip, round 8) a warp's time is its rows, one after another, each a
+ * With a load's round trip calibrated (cal->round_trip) a warp's time is its rows, one after another, each a
  * chain of dependent steps: the row's key (one round trip to find its slot), then per step the operand's load (a
  * round trip: the load sits in the slot's branch) and its CAS loop (E x c(E)). Steps a row: the launch's atomic
  * warp-instructions over the hot word's updates (a row of 64 floats: two lines, two loops), at least 1 (a row of 16
  * floats: one loop of half the lanes, two rows to an atomic instruction). Rows a warp: the hot word's updates over the
  * grid's warps; the blocks run in waves of SMs x tables, the last wave's blocks whole (the kernel ends with them). The
  * loads never beat the DRAM floor. A loop's contenders: the block's warps that are in their loops at the time, the
- * others waiting for their loads (round 8b: the calibration's E x c(E) with all E contending overpriced the loops 2.6x
- * against round 6's stall samples). Round 7 priced the loads by their bytes (Little's law at the streaming calibration's
- * warps), which gave a row of one line half the wait of a row of two: both wait whole round trips.
+ * others waiting for their loads (with all E contending, E x c(E) overpriced the loops 2.6x against the H100's stall
+ * samples of the hot-row scatter; reference run: diagnose). Loads are not priced by their bytes (Little's law at the
+ * streaming calibration's warps): that gives a row of one line half the wait of a row of two, and both wait whole
+ * round trips.
  * 0 where the adds are integers (ATOMS.ADD / POPC.INC: no loop, the warp does not wait) or a number is missing.
  */
 static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, double sm_per_ns,
@@ -119,7 +120,7 @@ static double chain_ns(const struct atl_l2_calibration *cal, const struct atl_l2
   const double warps = tables * out->chain_warps; /* warp-slots a SM */
   const double instructions = k->l1_requests > 0 ? k->l1_requests : k->requests;
   const double waves = ceil(k->grid_size / (k->sm_count * tables));
-  if (cal->round_trip > 0 && updates > 0) { /* round 8: a warp's rows, each (1 + steps) round trips and steps loops */
+  if (cal->round_trip > 0 && updates > 0) { /* a warp's rows, each (1 + steps) round trips and steps loops */
     out->steps = fmax(1, instructions / updates);
     const double rows = waves * updates / k->grid_size / out->chain_warps; /* a warp-slot's rows, one after another */
     /* a block's other warps contend for a word only while they are in their own loops, the rest of their row they

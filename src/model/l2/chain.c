@@ -1,5 +1,5 @@
 /*
- * What a private table's float adds cost before the table exists (include/atomlab/l2model.h, docs/model.md
+ * What a private table's float adds cost before the table exists (include/atomlab/l2model.h, docs/design/model.md
  * "Privatized float adds"): the chain of a CAS loop on one shared word by E contenders, calibrated on the device
  * (atl_l2_cas_chain, atl_l2_chain_cycles), and the tables resident a SM once the launch's blocks carry one
  * (atl_l2_private_blocks).
@@ -152,7 +152,7 @@ double atl_l2_private_blocks(const struct atl_l2_counters *k, double table_bytes
       blocks = fmin(blocks, floor(k->smem_sm / per));
     return blocks;
   }
-  /* no limits: the launch's achieved blocks (what round 6 took), the table not counted */
+  /* no limits: the launch's achieved blocks (what a launch without limits takes), the table not counted */
   if (per_block > 0 && k->warps_active_pct > 0 && k->max_warps > 0)
     return fmax(1, floor(k->warps_active_pct / 100 * k->max_warps / per_block + 0.5));
   return 0;

@@ -1,7 +1,7 @@
 /*
  * The model of global (L2) atomics: reading the counters it needs from an
  * ncu raw export, its calibration and its utilization (include/atomlab/l2model.h,
- * docs/model.md "Global atomics").
+ * docs/design/model.md "Global atomics").
  */
 #include <math.h>
 #include <stdio.h>
@@ -141,7 +141,7 @@ int atl_l2_read_csv(const char *text, const char *name, struct atl_l2_report *ou
   }
   for (int c = 0; c < C_INPUT_MAX; c++) /* all but the optional ones from the input cycles on */
     if (col[c] < 0) {
-      snprintf(why, why_len, "%s:%u: no column %s (ask ncu for it: docs/model.md, \"Global atomics\")", name, lineno,
+      snprintf(why, why_len, "%s:%u: no column %s (ask ncu for it: docs/design/model.md, \"Global atomics\")", name, lineno,
                col_names[c]);
       return fail(out, line, header, units, f, h, u, ATL_EINVAL);
     }
@@ -397,7 +397,7 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
       s[kind] = (1 - k->f32_share) * s[kind] + k->f32_share * fmax(s[kind], cal->s_same_f32[kind] / words);
   }
   out->busy = k->atom_max * s[ATL_L2_ATOM] + k->red_max * s[ATL_L2_RED];
-  /* and at least the hot word's own float chain (round 8): each of its updates waits for the one before whatever
+  /* and at least the hot word's own float chain: each of its updates waits for the one before whatever
    * words the requests spread over. Its updates: the slice's sector accesses over its distinct sectors, where counted
    * (a row of 16 floats: two requests an instruction on the same 16 words, each word 4.2 M updates at 3.0 cycles:
    * 7.4 ms, the input active 66% of it). Only where the sectors are counted: the slice's requests may spread over

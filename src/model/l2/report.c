@@ -2,7 +2,7 @@
  * The L2 atomic model's table and advice (atomlab model l2, atomlab profile):
  * one line per launch, then, for every launch the model calls a bottleneck,
  * what the counters say of its access and which device-library strategy
- * addresses it (docs/strategies.md).
+ * addresses it (docs/design/strategies.md).
  */
 #include <stdio.h>
 #include <string.h>

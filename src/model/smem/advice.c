@@ -1,6 +1,6 @@
 /*
  * Advice for a shared-memory atomic bottleneck: which device-library strategy removes the passes the counters
- * show, and the speedup the pass costs predict (docs/model.md, "Advice"). Amdahl on the unit's share of the
+ * show, and the speedup the pass costs predict (docs/design/model.md, "Advice"). Amdahl on the unit's share of the
  * kernel: the strategy scales the unit's busy time by r, the rest of the kernel is taken as unchanged; and no
  * faster than the busiest SM sub-partition can issue the kernel's warp-instructions, nor than its DRAM bytes move
  * at the device's achievable share of peak (where counted).

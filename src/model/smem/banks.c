@@ -1,5 +1,5 @@
 /*
- * The bank conflicts a key distribution leaves in shared memory (docs/model.md, "The strategies' own costs"):
+ * The bank conflicts a key distribution leaves in shared memory (docs/design/model.md, "The strategies' own costs"):
  * what a privatized table still pays per warp-instruction, and the key spread the L2 counters imply. Keys are
  * taken uniform over W consecutive 4-byte words (32 banks, 32 words a 128-byte line); the expectations are
  * Monte Carlo averages over a fixed sequence of draws, so every call gives the same number. R(W) is not smooth

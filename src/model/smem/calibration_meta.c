@@ -61,7 +61,7 @@ int atl_smem_calibration_write_json(FILE *f, const struct atl_smem_calibration *
   return ferror(f) ? ATL_EIO : 0;
 }
 
-/* mkdir -p for the folder of @p path: results/<device>/ is new on a new device. */
+/* mkdir -p for the folder of @p path: the cache's folder is new on a new device. */
 static int make_parents(const char *path)
 {
   char buf[sizeof ((struct atl_smem_calibration_files *)0)->csv];
@@ -83,10 +83,14 @@ static int make_parents(const char *path)
 int atl_smem_calibration_files(const char *prefix, const struct atl_device_info *device, int interrupted,
                                struct atl_smem_calibration_files *files, char *why, size_t why_len)
 {
-  char slug[64];
+  char slug[64], dir[3800];
   if (prefix == NULL) {
     atl_device_slug(device, slug, sizeof slug);
-    snprintf(files->prefix, sizeof files->prefix, "results/%s/smem-table", slug);
+    if (atl_cache_dir(slug, dir, sizeof dir)) {
+      snprintf(why, why_len, "no cache folder: set XDG_CACHE_HOME or HOME, or name a prefix with --out");
+      return ATL_EINVAL;
+    }
+    snprintf(files->prefix, sizeof files->prefix, "%s/smem-table", dir);
   } else if (snprintf(files->prefix, sizeof files->prefix, "%s", prefix) >= (int)sizeof files->prefix) {
     snprintf(why, why_len, "the prefix is longer than %zu bytes", sizeof files->prefix - 1);
     return ATL_EINVAL;
@@ -134,4 +138,45 @@ void atl_smem_spread_release(struct atl_smem_table *table, struct atl_smem_sprea
   atl_smem_table_release(table);
   atl_smem_table_release(&spread->min);
   atl_smem_table_release(&spread->max);
+}
+
+int atl_cache_dir(const char *slug, char *buf, size_t len)
+{
+  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  int n;
+  if (xdg && *xdg == '/') /* the XDG spec ignores a relative path */
+    n = snprintf(buf, len, "%s/atomlab/%s", xdg, slug);
+  else if (home && *home)
+    n = snprintf(buf, len, "%s/.cache/atomlab/%s", home, slug);
+  else
+    return ATL_EINVAL;
+  return n > 0 && (size_t)n < len ? 0 : ATL_EINVAL;
+}
+
+#ifndef ATL_INSTALL_DATA_DIR
+#define ATL_INSTALL_DATA_DIR ""
+#endif
+#ifndef ATL_SOURCE_DATA_DIR
+#define ATL_SOURCE_DATA_DIR ""
+#endif
+
+int atl_smem_table_find(const char *slug, char *path, size_t len)
+{
+  char cache[3800] = "";
+  atl_cache_dir(slug, cache, sizeof cache);
+  const char *env = getenv("ATL_DATA_DIR");
+  /* the user's own calibration first; then the shipped ones: an override, the installed copy, the source tree's */
+  const char *dirs[] = {cache, env ? env : "", ATL_INSTALL_DATA_DIR, ATL_SOURCE_DATA_DIR};
+  for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+    if (*dirs[i] == '\0')
+      continue;
+    int n = i == 0 ? snprintf(path, len, "%s/smem-table.csv", dirs[i])
+                   : snprintf(path, len, "%s/%s/smem-table.csv", dirs[i], slug);
+    struct stat st;
+    if (n > 0 && (size_t)n < len && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+      return 0;
+  }
+  if (len)
+    *path = '\0';
+  return ATL_EINVAL;
 }

@@ -2,7 +2,7 @@
  * Reading Nsight Compute's CSV exports into the counters of Table 1 (seed
  * 002). ncu names its metrics differently from nvprof, whose names the seed
  * uses; each quantity has a list of candidate metrics, best first, and the
- * first one present is used (docs/model.md gives the mapping).
+ * first one present is used (docs/design/model.md gives the mapping).
  */
 #include <math.h>
 #include <stdio.h>

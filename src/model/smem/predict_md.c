@@ -20,7 +20,7 @@ int atl_smem_predict_write_md(FILE *f, const struct atl_smem_predict_set *set, c
              "with the SM clock; measured = ncu's gpu__time_duration of the same launch. Where the unit is the "
              "bottleneck (U >= %g) B should equal the measured time: error = B / measured - 1. Elsewhere B / "
              "measured is the share of the kernel the unit was busy, not an error. B' uses atomlab's pipelined "
-             "service time S' = (T(n) - T(1)) / (n - 1) instead of the seed's T(n) / n (docs/model.md).\n\n",
+             "service time S' = (T(n) - T(1)) / (n - 1) instead of the seed's T(n) / n (docs/design/model.md).\n\n",
           table_md, counters_md, runs ? ", case rows `" : "", runs_md, runs ? "`" : "", threshold);
   fprintf(f, "| id | case | N/SM | n-hat | e | passes | S cyc | B us | measured us | B/measured | U | verdict | "
              "S' cyc | B'/measured |\n");

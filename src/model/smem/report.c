@@ -206,7 +206,7 @@ static int write_json(FILE *f, const struct atl_smem_util_set *set, const struct
                           "sm__cycles_active.avg, n-hat = achieved occupancy x warps per SM, N = all ATOMS "
                           "(CAS counted once), e = lanes per job / distinct words per job; U = the unit model's "
                           "passes x calibrated cycles per pass / T, U_seed = the seed's N x S(n, e, c) / T "
-                          "(docs/model.md)");
+                          "(docs/design/model.md)");
   cJSON *kernels = cJSON_AddArrayToObject(root, "kernels");
   for (size_t i = 0; i < set->count; i++)
     cJSON_AddItemToArray(kernels, kernel_json(&set->kernels[i], set->settings.variant, set->settings.threshold,

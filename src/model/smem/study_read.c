@@ -2,7 +2,7 @@
  * The files of a histogram case-study folder read back (seed 002, section 4):
  * the model's prediction per profiled launch (predict.csv), the timings
  * without the profiler (hist-case.csv) and the validation kernels' verdicts
- * (validate.csv), as scripts/gpu-smem.sh leaves them. study.c draws the
+ * (validate.csv), as the GPU case study writes them. study.c draws the
  * findings and the figures' data from them.
  */
 #include <errno.h>

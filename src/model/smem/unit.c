@@ -1,5 +1,5 @@
 /*
- * The unit model (docs/model.md, "The unit model"): the shared-memory atomic unit's work counted in
+ * The unit model (docs/design/model.md, "The unit model"): the shared-memory atomic unit's work counted in
  * passes, each at the calibrated cost of its class, so that U = B / T is a utilization. The seed's
  * S(n, e, c) = T / n charges every job a share of the first job's latency and the start skew of the
  * calibration (U 16.6 on a CAS loop); the slope of T at e = 32 is the unit's own cost per pass.
@@ -14,7 +14,7 @@
 static int slope(const struct atl_smem_table *t, int cas, double *out, char *why, size_t why_len)
 {
   const enum atl_smem_variant v = t->t[ATL_SMEM_USED] ? ATL_SMEM_USED : ATL_SMEM_UNUSED;
-  /* one block per SM (n <= 32): above it the second block's start skew is inside T (docs/model.md) */
+  /* one block per SM (n <= 32): above it the second block's start skew is inside T (docs/design/model.md) */
   unsigned n2 = t->nmax < 32 ? t->nmax : 32;
   while (n2 >= 2 && isnan(atl_smem_table_get(t, v, n2, t->emax, cas ? n2 : 0)))
     n2--;
@@ -91,7 +91,7 @@ int atl_smem__unit(const struct atl_smem_table *table, enum atl_smem_variant v, 
     u->measured = 1;
     /* a CAS instruction takes one pass beyond its data wavefronts (the compare before the write): the H100's
      * float add loop (ATOMS.CAST.SPIN, 32 lanes on a word) counts 2 wavefronts an instruction and takes 3.0
-     * cycles, the u32 CAS loop on a word 36.7 and 37.5 (docs/model.md, "The unit model", round 6) */
+     * cycles, the u32 CAS loop on a word 36.7 and 37.5 (docs/design/model.md, "The unit model") */
     u->passes = u->passes_hi = (in->wavefronts + in->cas_jobs) / total;
     /* 32 lanes of ATOMS.ADD on a word take 32 passes, of ATOMS.POPC.INC one (the H200's hist-case export) */
     u->merged = e >= 2 && u->passes < 0.75 * e && cas_share < 0.5;

@@ -42,7 +42,7 @@ int atl_smem_utilization(const struct atl_smem_table *table, enum atl_smem_varia
                            "is in the counters, so e cannot be derived");
     return ATL_EINVAL;
   }
-  /* NCU reports totals: the average SM gets an equal share (docs/model.md, assumptions) */
+  /* NCU reports totals: the average SM gets an equal share (docs/design/model.md, assumptions) */
   out->jobs = total / in->sm_count;
   out->n_hat = in->occupancy * in->warps_per_sm;
   out->c = out->n_hat * in->cas_jobs / total;

@@ -8,11 +8,18 @@
 #include "atomlab/result.h"
 #include "atomlab/swmodel.h"
 
+/** Whether the row's configuration field @p key is @p value (rows of other kinds have no such field). */
+static int config_is(const struct atl_row *r, const char *key, const char *value)
+{
+  const char *v = atl_row_config(r, key);
+  return v != NULL && strcmp(v, value) == 0;
+}
+
 static const struct atl_row *find(const struct atl_result_set *set, const char *variant, double groups)
 {
   for (size_t i = 0; i < set->count; i++) {
     const struct atl_row *r = &set->rows[i];
-    if (strcmp(atl_row_config(r, "app"), "swatomic") == 0 && strcmp(atl_row_config(r, "variant"), variant) == 0 &&
+    if (config_is(r, "app", "swatomic") && config_is(r, "variant", variant) &&
         atl_row_metric(r, "workgroups", -1) == groups && r->status == ATL_STATUS_OK && r->verified)
       return r;
   }
@@ -40,8 +47,8 @@ int atl_swmodel_points(const struct atl_result_set *set, struct atl_swmodel *m, 
   const struct atl_row *model = NULL;
   *n = 0;
   for (size_t i = 0; i < set->count && model == NULL; i++)
-    if (strcmp(atl_row_config(&set->rows[i], "app"), "swatomic") == 0 &&
-        strcmp(atl_row_config(&set->rows[i], "variant"), "model") == 0 && set->rows[i].status == ATL_STATUS_OK)
+    if (config_is(&set->rows[i], "app", "swatomic") && config_is(&set->rows[i], "variant", "model") &&
+        set->rows[i].status == ATL_STATUS_OK)
       model = &set->rows[i];
   if (model == NULL) {
     snprintf(why, why_len, "no swatomic model row with status ok (a file of `atomlab app swatomic --experiment`)");
@@ -57,7 +64,7 @@ int atl_swmodel_points(const struct atl_result_set *set, struct atl_swmodel *m, 
   }
   for (size_t i = 0; i < set->count; i++) {
     const struct atl_row *sw = &set->rows[i];
-    if (strcmp(atl_row_config(sw, "app"), "swatomic") != 0 || strcmp(atl_row_config(sw, "variant"), "software") != 0 ||
+    if (!config_is(sw, "app", "swatomic") || !config_is(sw, "variant", "software") ||
         sw->status != ATL_STATUS_OK || !sw->verified || atl_row_metric(sw, "t_a_software_meas_ns", 0) <= 0)
       continue;
     const double g = atl_row_metric(sw, "workgroups", 0), wg = setting(set, sw, "wg_size", "--wg-size");

@@ -24,7 +24,7 @@
  * array's words (id 3) and the pattern (ids 4, 5: random, branched).
  *
  * Where the loop count comes from (id 6, ITERS_FROM; the backend's
- * ATL_VULKAN_ITERS, docs/vulkan.md): 0 `buffer`, read from the storage buffer
+ * ATL_VULKAN_ITERS, docs/design/vulkan.md): 0 `buffer`, read from the storage buffer
  * as rmw.cl and rmw.cu read it (the default); 1 `push`, a push constant after
  * slots and padding; 2 `subgroup`, read from the buffer and made subgroup-
  * uniform by subgroupBroadcastFirst. The count stays a run-time value in all
