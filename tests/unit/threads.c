@@ -130,8 +130,8 @@ int main(void)
     const int same = parts[t].devices == alone && strcmp(parts[t].notes, atl_backend_notes(ctx)) == 0;
     printf("%s thread %d: %zu devices (alone: %zu)%s%s\n", same ? "ok  " : "FAIL", t, parts[t].devices, alone,
            same ? "" : ", notes: ", same ? "" : parts[t].notes);
-    printf("%s thread %d: scatter-adds on its own two queues and cl_mem%s%s\n", parts[t].scatter_ok ? "ok  " : "FAIL", t,
-           parts[t].scatter_ok ? "" : ": ", parts[t].why);
+    printf("%s thread %d: scatter-adds on its own two queues and cl_mem%s%s\n", parts[t].scatter_ok ? "ok  " : "FAIL",
+           t, parts[t].scatter_ok ? "" : ": ", parts[t].why);
     failed += !same + !parts[t].scatter_ok;
   }
   atl_context_free(ctx);

@@ -32,8 +32,8 @@
   X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)                    \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncSetAttribute)                                                \
   X(cuDeviceGetPCIBusId) X(cuDeviceGetP2PAttribute) X(cuCtxEnablePeerAccess) X(cuMemHostAlloc)                      \
-  X(cuMemHostGetDevicePointer) X(cuMemFreeHost) X(cuMemcpyDtoDAsync) X(cuCtxGetDevice) X(cuMemsetD32Async) X(cuMemsetD2D32Async)       \
-  X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuStreamSynchronize) X(cuMemGetAddressRange)    \
+  X(cuMemHostGetDevicePointer) X(cuMemFreeHost) X(cuMemcpyDtoDAsync) X(cuCtxGetDevice) X(cuMemsetD32Async)          \
+  X(cuMemsetD2D32Async) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuStreamSynchronize) X(cuMemGetAddressRange)     \
   X(cuStreamWaitEvent)
 #define NVRTC_FUNCS(X)                                                                                                 \
   X(nvrtcCreateProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize)   \
