@@ -13,6 +13,17 @@ bash scripts/setup-deps.sh || exit 1
 bash scripts/build.sh -DATL_WERROR=ON || exit 1
 plain=0
 (cd build && ctest --output-on-failure -j2 "$@") || plain=$?
+# The Python package (tests/python) in a venv of the build, numpy and pytest from PyPI, over the build's
+# libatomlab.so.1; any pytest status but 0 fails, "no tests collected" (5) too.
+echo "== the Python package's tests (pytest in build/pyvenv)"
+python=0
+if ! build/pyvenv/bin/python -c 'import numpy, pytest' 2>/dev/null; then
+  { python3 -m venv build/pyvenv && build/pyvenv/bin/pip install -q numpy pytest; } || python=setup-failed
+fi
+if [ "$python" = 0 ]; then
+  ATOMLAB_LIBRARY="$PWD/build/libatomlab.so.1" build/pyvenv/bin/python -m pytest -q -p no:cacheprovider tests/python ||
+    python=$?
+fi
 asan=skipped
 if [ "${ATL_NO_SANITIZERS:-0}" != 1 ]; then
   echo "== the same tests under ASan + UBSan"
@@ -29,6 +40,7 @@ if [ "${ATL_NO_SANITIZERS:-0}" != 1 ]; then
   fi
 fi
 echo "== test.sh: plain build: $([ "$plain" = 0 ] && echo passed || echo "FAILED ($plain)");" \
+  "Python: $([ "$python" = 0 ] && echo passed || echo "FAILED ($python)");" \
   "ASan + UBSan build: $([ "$asan" = 0 ] && echo passed || echo "$asan" | sed 's/^[0-9]*$/FAILED (&)/');" \
   "$(($(date +%s) - start)) s"
-[ "$plain" = 0 ] && { [ "$asan" = 0 ] || [ "$asan" = skipped ]; }
+[ "$plain" = 0 ] && [ "$python" = 0 ] && { [ "$asan" = 0 ] || [ "$asan" = skipped ]; }

@@ -6,6 +6,8 @@
  * variants on the open device, verifies every result exactly and returns one
  * row per variant: rows of the kind "app" (result.h), configuration app
  * and variant, whatever else the app measured as metrics.
+ * Threads: a context is used by one thread at a time (one context per thread); the functions that take
+ * no context are reentrant (include/atomlab/context.h). Stable API: exported by libatomlab.so.1.
  */
 #ifndef ATOMLAB_APP_H
 #define ATOMLAB_APP_H

@@ -51,11 +51,26 @@ struct atl_build {
 };
 
 /**
+ * The version of struct atl_backend_ops: a backend built against another layout is refused (the table's abi
+ * member, which ATL_BACKEND_OPS_INIT sets). Raised whenever a member is added, moved or changes meaning.
+ */
+#define ATL_BACKEND_ABI 2
+
+/** A program's own objects a device is opened over (atl_context_from_cuda / _from_opencl). */
+struct atl_native {
+  void *context; /**< CUcontext, or cl_context */
+  void *device;  /**< cl_device_id (CUDA: unused, the context's device) */
+  void *queue;   /**< CUstream (NULL: the legacy default stream), or cl_command_queue */
+};
+
+/**
  * The operations a backend provides. Members marked "may be NULL" are
  * optional; every other member must be set. All functions return 0 or a
  * negative ATL_E* code and describe failures with atl__seterr().
  */
 struct atl_backend_ops {
+  /** ATL_BACKEND_ABI of the header the backend was built with. */
+  unsigned abi;
   /** Short name, as --backend takes it. */
   const char *name;
   /** Lists devices into a malloc'ed array; ATL_ENODEV if the runtime is missing. */
@@ -111,6 +126,27 @@ struct atl_backend_ops {
    *  (clEnqueueCopyBuffer, cuMemcpyDtoDAsync), the bandwidth yardstick users know, and its device time in
    *  @p device_ms (may be NULL: then ratios name only the read ceiling). */
   int (*copy)(void *dev, void *dst, void *src, size_t bytes, double *device_ms);
+  /* A program's own objects (include/atomlab/context.h). */
+  /** Opens a device over @p native and fills @p info (may be NULL). On such a handle launch, fill and alloc
+   *  enqueue on the program's stream or queue and return without waiting (launch's device_ms is 0); read and
+   *  write wait for it; close releases only what the backend made or retained. */
+  int (*adopt)(atl_context_t ctx, const struct atl_native *native, struct atl_device_info *info, void **dev);
+  /** A buffer handle over the program's memory @p native (a CUdeviceptr's value, or a cl_mem), usable wherever a
+   *  buffer is; *@p bytes: its size where the caller gave 0 and the API can tell (may be NULL). */
+  int (*wrap)(void *dev, void *native, size_t *bytes, void **buf);
+  /** Releases what wrap gave, never the memory (may be NULL: nothing to release). */
+  void (*unwrap)(void *dev, void *buf);
+  /** An event recorded on the device's stream or queue now, after what was enqueued (may be NULL). */
+  int (*record)(void *dev, void **event);
+  /** Milliseconds from event @p start to @p end, waiting for @p end (set where record is). */
+  int (*elapsed)(void *dev, void *start, void *end, double *ms);
+  /** Frees an event of record (NULL is fine; set where record is). */
+  void (*event_free)(void *dev, void *event);
+  /** Waits until everything enqueued on the device's stream or queue has run (may be NULL: launches wait). */
+  int (*finish)(void *dev);
+  /** Moves an adopted device to the program's stream or queue @p queue (of its context and device), the new one
+   *  waiting on the device for what the old one had (the scratch they share), not the host (may be NULL). */
+  int (*set_queue)(void *dev, void *queue);
 };
 
 /** Records the detail of an error on the context and returns @p err. */
@@ -131,6 +167,7 @@ int atl__seterr(atl_context_t ctx, int err, const char *fmt, ...)
 #define ATL_BACKEND_OPS_INIT(ops, name_, prefix)                                                                       \
   do {                                                                                                                 \
     memset((ops), 0, sizeof *(ops));                                                                                   \
+    (ops)->abi = ATL_BACKEND_ABI;                                                                                      \
     (ops)->name = (name_);                                                                                             \
     (ops)->probe = prefix##_probe, (ops)->open = prefix##_open, (ops)->close = prefix##_close;                         \
     (ops)->alloc = prefix##_alloc, (ops)->free = prefix##_free, (ops)->fill = prefix##_fill;                           \

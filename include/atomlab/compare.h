@@ -7,6 +7,8 @@
 #ifndef ATOMLAB_COMPARE_H
 #define ATOMLAB_COMPARE_H
 
+#include "experimental.h" /* not the stable API */
+
 #include <stddef.h>
 #include <stdio.h>
 

@@ -8,6 +8,8 @@
 #ifndef ATOMLAB_DATASHEET_H
 #define ATOMLAB_DATASHEET_H
 
+#include "experimental.h" /* not the stable API */
+
 #include "result.h"
 
 #ifdef __cplusplus

@@ -1,6 +1,8 @@
 /**
  * @file device.h
  * The context, device enumeration and device selection.
+ * Threads: a context is used by one thread at a time (one context per thread); the functions that take
+ * no context are reentrant (include/atomlab/context.h). Stable API: exported by libatomlab.so.1.
  */
 #ifndef ATOMLAB_DEVICE_H
 #define ATOMLAB_DEVICE_H

@@ -3,6 +3,8 @@
  * One error enum for the whole library (libuv style). Functions return 0 on
  * success or a negative ATL_E* code; the detail (OpenCL code, file:line, the
  * offending value) is kept on the context and read with atl_errmsg().
+ * Threads: a context is used by one thread at a time (one context per thread); the functions that take
+ * no context are reentrant (include/atomlab/context.h). Stable API: exported by libatomlab.so.1.
  */
 #ifndef ATOMLAB_ERROR_H
 #define ATOMLAB_ERROR_H

@@ -2,6 +2,8 @@
  * @file experiment.h
  * Experiments are data: one plain struct describes one measurement, and a
  * sweep is the cartesian product of axes.
+ * Threads: a context is used by one thread at a time (one context per thread); the functions that take
+ * no context are reentrant (include/atomlab/context.h). Stable API: exported by libatomlab.so.1.
  */
 #ifndef ATOMLAB_EXPERIMENT_H
 #define ATOMLAB_EXPERIMENT_H

@@ -12,6 +12,8 @@
 #ifndef ATOMLAB_FILE_H
 #define ATOMLAB_FILE_H
 
+#include "experimental.h" /* not the stable API */
+
 #include <stddef.h>
 #include <stdio.h>
 

@@ -10,6 +10,8 @@
 #ifndef ATOMLAB_FINDINGS_H
 #define ATOMLAB_FINDINGS_H
 
+#include "experimental.h" /* not the stable API */
+
 #include <stddef.h>
 
 #include "result.h"

@@ -25,6 +25,8 @@
 #ifndef ATOMLAB_FLEET_H
 #define ATOMLAB_FLEET_H
 
+#include "experimental.h" /* not the stable API */
+
 #include <stddef.h>
 #include <stdio.h>
 

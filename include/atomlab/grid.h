@@ -5,6 +5,8 @@
  * fastest: on an H200, NVIDIA's OpenCL ran contiguous fetch_add at 564 Gop/s
  * with 1056 work-groups of 256 and at 669 Gop/s with 264 of 1024 (issue
  * [truth]), so one fixed shape can report a device well below its peak.
+ * Threads: a context is used by one thread at a time (one context per thread); the functions that take
+ * no context are reentrant (include/atomlab/context.h). Stable API: exported by libatomlab.so.1.
  */
 #ifndef ATOMLAB_GRID_H
 #define ATOMLAB_GRID_H

@@ -24,6 +24,8 @@
 #ifndef ATOMLAB_L2MODEL_H
 #define ATOMLAB_L2MODEL_H
 
+#include "experimental.h" /* not the stable API */
+
 #include <stddef.h>
 #include <stdio.h>
 

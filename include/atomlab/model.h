@@ -3,8 +3,7 @@
  * The shared-memory atomic queuing model (seed 002, Dong and Pai, GPGPU'25):
  * a load-dependent single-server queue whose service time S(n, e, c) comes
  * from a calibration table T(n, e, c), and whose inputs come from hardware
- * counters. docs/design/model.md states the method, the counter mapping and every
- * assumption.
+ * counters. docs/design/model.md states the method, the counter mapping and every assumption.
  *
  * Quantities: n is the number of atomic warp-instructions (jobs) queued or in
  * service, e the active threads per job, c how many of the n are CAS; T the
@@ -17,6 +16,7 @@
 #include <stdio.h>
 
 #include "device.h"
+#include "experimental.h" /* not the stable API */
 #include "result.h"
 
 #ifdef __cplusplus

@@ -12,6 +12,8 @@
 #ifndef ATOMLAB_PLOT_H
 #define ATOMLAB_PLOT_H
 
+#include "experimental.h" /* not the stable API */
+
 #include <stddef.h>
 
 #ifdef __cplusplus

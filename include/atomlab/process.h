@@ -7,6 +7,8 @@
 #ifndef ATOMLAB_PROCESS_H
 #define ATOMLAB_PROCESS_H
 
+#include "experimental.h" /* not the stable API */
+
 #ifdef __cplusplus
 extern "C" {
 #endif

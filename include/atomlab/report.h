@@ -10,6 +10,8 @@
 #ifndef ATOMLAB_REPORT_H
 #define ATOMLAB_REPORT_H
 
+#include "experimental.h" /* not the stable API */
+
 #include <stddef.h>
 #include <stdio.h>
 

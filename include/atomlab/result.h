@@ -2,6 +2,8 @@
  * @file result.h
  * Result rows with statistics, and the writers that turn one set of rows
  * into a table, CSV or JSON (one row struct feeds all three).
+ * Threads: a context is used by one thread at a time (one context per thread); the functions that take
+ * no context are reentrant (include/atomlab/context.h). Stable API: exported by libatomlab.so.1.
  */
 #ifndef ATOMLAB_RESULT_H
 #define ATOMLAB_RESULT_H

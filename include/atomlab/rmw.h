@@ -2,6 +2,8 @@
  * @file rmw.h
  * The contention x padding read-modify-write benchmark (seed 003): one
  * configuration in, one verified, timed row out.
+ * Threads: a context is used by one thread at a time (one context per thread); the functions that take
+ * no context are reentrant (include/atomlab/context.h). Stable API: exported by libatomlab.so.1.
  */
 #ifndef ATOMLAB_RMW_H
 #define ATOMLAB_RMW_H

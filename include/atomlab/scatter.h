@@ -3,6 +3,8 @@
  * Scatter-add of rows on the open device, for users who want the operation rather than its measurement:
  * out[idx[i]][0..dim) += src[i][0..dim) for i < rows (PyTorch's index_add_ along dimension 0). Kernels
  * that do it inside users' own code: the device header atomlab/scatter_device.h.
+ * Threads: a context is used by one thread at a time (one context per thread); the functions that take
+ * no context are reentrant (include/atomlab/context.h). Stable API: exported by libatomlab.so.1.
  */
 #ifndef ATOMLAB_SCATTER_API_H
 #define ATOMLAB_SCATTER_API_H
@@ -26,10 +28,27 @@ int atl_buffer_new(atl_context_t ctx, size_t bytes, atl_buffer_t *out);
  *  @p bytes do not fit, or the buffer is of another context or of a device since closed (another opened). */
 int atl_buffer_write(atl_context_t ctx, atl_buffer_t buf, const void *host, size_t bytes);
 int atl_buffer_read(atl_context_t ctx, atl_buffer_t buf, void *host, size_t bytes);
-/** Frees a buffer of atl_buffer_new (NULL: nothing), through the context it was allocated on. A device's close
- *  (atl_device_open of another, atl_context_free) releases its buffers' device memory; freeing such a buffer
- *  afterwards frees what is left of it. */
+/** Frees a buffer of atl_buffer_new, or releases one of atl_buffer_wrap_* (its memory stays the program's); NULL:
+ *  nothing. It goes through the context it was made on. A device's close (atl_device_open of another,
+ *  atl_context_free) releases its buffers' handles; freeing such a buffer afterwards frees what is left of it. */
 void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf);
+
+/**
+ * A buffer over a program's own CUDA memory: @p bytes from the device pointer @p cu_ptr (a CUdeviceptr; 0
+ * bytes: to the end of its allocation), of the context's CUDA device. atomlab never frees it; atl_buffer_free
+ * releases only the handle. 0, or ATL_EINVAL (not memory of the context, or past its allocation's end).
+ */
+int atl_buffer_wrap_cuda(atl_context_t ctx, uint64_t cu_ptr, size_t bytes, atl_buffer_t *out);
+
+/**
+ * A buffer over a program's cl_mem @p cl_mem, of the context's OpenCL context; its size is the memory
+ * object's. The cl_mem is retained until atl_buffer_free, which releases it (the program's own reference
+ * stays). 0, or ATL_EINVAL.
+ */
+int atl_buffer_wrap_opencl(atl_context_t ctx, void *cl_mem, atl_buffer_t *out);
+
+/** The size in bytes of a buffer (of atl_buffer_new or atl_buffer_wrap_*); 0 for NULL. */
+size_t atl_buffer_bytes(atl_buffer_t buf);
 
 /** The value types of a scatter-add: 16-bit floats are their bits (uint16_t), summed in f32. */
 enum atl_scatter_type { ATL_SCATTER_F32, ATL_SCATTER_U32, ATL_SCATTER_I32, ATL_SCATTER_BF16, ATL_SCATTER_F16 };
@@ -99,18 +118,34 @@ struct atl_scatter_desc {
 #define ATL_SCATTER_KEYS_CHECKED 1
 
 /**
- * out += the scatter of src by idx on the open device (the buffers of atl_buffer_new on this context's open
- * device, sized as @p d says; out neither src nor idx). Every field of @p d and every buffer is checked first:
- * ATL_EINVAL, with atl_errmsg() naming the field and what is allowed, before anything runs. Then the keys are
- * checked on the device, by one pass over them before any output word is written (unless d->unchecked_keys):
- * a key outside [0, targets) (an int64 key below 0 included) gives ATL_ERANGE, with atl_errmsg() naming the
- * lowest such row and its key, and out is left as it was. The kernels are built on the first call and cached by
- * the backend; the deterministic mode allocates its scratch (about 16 bytes per row) on each call.
- * @p device_ms, if not NULL, receives the device time of the launches (the check's not included). 0, or a
- * negative code with atl_errmsg().
+ * out += the scatter of src by idx on the open device (buffers of atl_buffer_new or atl_buffer_wrap_* on this
+ * context's open device, sized as @p d says; out neither src nor idx). Every field of @p d and every buffer is
+ * checked first: ATL_EINVAL, with atl_errmsg() naming the field and what is allowed, before anything runs. Then
+ * the keys are checked on the device, by one pass over them before any output word is written (unless
+ * d->unchecked_keys): a key outside [0, targets) (an int64 key below 0 included) gives ATL_ERANGE, with
+ * atl_errmsg() naming the lowest such row and its key, and out is left as it was. The kernels are built on the
+ * first call and cached by the backend; scratch (the deterministic mode's, about 16 bytes per row) is the
+ * context's, sized on the first call and grown on demand. @p device_ms, if not NULL, receives the device time of
+ * the launches (the check's not included). 0, or a negative code with atl_errmsg().
+ *
+ * On a context over a program's stream or queue (atl_context_from_cuda / _from_opencl) the launches are
+ * enqueued there after the program's work and the call returns without waiting for them, except: the check of
+ * the keys reads one word back (a wait; pass unchecked_keys where the keys are known good), the AUTO method with
+ * keys SAMPLE reads a sample of the keys (a wait; give a hint or a method to avoid it), and @p device_ms, where
+ * not NULL, is timed between two events recorded around the launches, waiting for the second (pass NULL for no
+ * wait); it includes host time between the launches (the first call's kernel builds).
  */
 int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
                     atl_buffer_t idx, double *device_ms);
+
+/**
+ * The weighted bincount: out[idx[i]] += weights[i] for i < d->rows, or += 1 where @p weights is NULL (counts:
+ * d->type ATL_SCATTER_U32 or I32), into d->targets values of d->type: atl_scatter_add at dim 1 (d->dim is
+ * taken as 1; its methods, bins and dsm among them), the ones of a count kept in the context's scratch and
+ * filled on its stream or queue (no wait on a program's own). 0, or a negative code with atl_errmsg().
+ */
+int atl_bincount(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t weights,
+                 atl_buffer_t idx, double *device_ms);
 
 /**
  * The method atl_scatter_add's atomic mode runs for @p d on the open device (d->method itself where it is not

@@ -8,6 +8,8 @@
 #ifndef ATOMLAB_STOP_H
 #define ATOMLAB_STOP_H
 
+#include "experimental.h" /* not the stable API */
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -10,6 +10,8 @@
 #ifndef ATOMLAB_STRATEGY_H
 #define ATOMLAB_STRATEGY_H
 
+#include "experimental.h" /* not the stable API */
+
 #include <stdio.h>
 
 #include "device.h"

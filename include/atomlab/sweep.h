@@ -7,6 +7,8 @@
  * (its row's configuration, how to measure it, which old rows may stand for
  * it); the sweep does the rest, so every command resumes, checkpoints and
  * stops the same way.
+ * Threads: a context is used by one thread at a time (one context per thread); the functions that take
+ * no context are reentrant (include/atomlab/context.h). Stable API: exported by libatomlab.so.1.
  */
 #ifndef ATOMLAB_SWEEP_H
 #define ATOMLAB_SWEEP_H

@@ -8,6 +8,8 @@
 #ifndef ATOMLAB_SWMODEL_H
 #define ATOMLAB_SWMODEL_H
 
+#include "experimental.h" /* not the stable API */
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

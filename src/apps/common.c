@@ -174,6 +174,11 @@ size_t atl__app_resident_threads(const struct atl_device_info *d, uint32_t wg)
 
 int atl__app_alloc(atl_context_t ctx, struct atl__app_buffers *b, size_t bytes, void **out)
 {
+  if (ctx->app_slot) { /* the library's scratch: the context's, sized once and grown on demand */
+    if (ctx->app_slot >= ATL__DEVICE_BUFFER_SLOTS)
+      return atl__seterr(ctx, ATL_EINVAL, "apps: too many scratch buffers");
+    return atl__device_buffer(ctx, ctx->app_slot++, bytes ? bytes : 4, out);
+  }
   if (b->n == ATL__APP_MAX_BUFFERS)
     return atl__seterr(ctx, ATL_EINVAL, "apps: too many buffers");
   int err = atl__ops(ctx)->alloc(atl__dev(ctx), bytes ? bytes : 4, out);

@@ -1,6 +1,7 @@
 /* Loads the optional CUB plugin (libatomlab_cub.so) at run time. */
 #include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 static struct atl__cub cub;
 static int loaded; /* 0 not tried, 1 ok, -1 failed */
 static char failure[512];
+static pthread_once_t load_once = PTHREAD_ONCE_INIT; /* threads asking at once wait for the one load */
 
 /* The folder of the running binary, where the build puts the plugin. */
 static int plugin_path(char *path, size_t len)
@@ -34,9 +36,9 @@ static int plugin_path(char *path, size_t len)
   return 0;
 }
 
-const struct atl__cub *atl__cub_load(char *why, size_t why_len)
+static void load_plugin(void)
 {
-  if (loaded == 0) {
+  {
     loaded = -1;
     char path[PATH_MAX + 32];
     void *lib = NULL;
@@ -71,6 +73,11 @@ const struct atl__cub *atl__cub_load(char *why, size_t why_len)
     if (loaded != 1 && lib)
       dlclose(lib);
   }
+}
+
+const struct atl__cub *atl__cub_load(char *why, size_t why_len)
+{
+  pthread_once(&load_once, load_plugin);
   if (loaded == 1)
     return &cub;
   snprintf(why, why_len, "%s", failure);

@@ -15,6 +15,7 @@
 #include "scatter_auto.h"
 #include "scatter_det.h"
 #include "scatter_launch.h"
+#include "scatter_lib.h"
 
 int atl_buffer_new(atl_context_t ctx, size_t bytes, atl_buffer_t *out)
 {
@@ -93,7 +94,10 @@ void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf)
   /* a buffer of a closed device has no handle left: the device's close released it */
   if (buf && buf->handle) {
     atl_context_t owner = buf->ctx;
-    atl__ops(owner)->free(atl__dev(owner), buf->handle);
+    if (buf->wrapped) /* the program's memory: only atomlab's handle goes */
+      atl__buffer_unwrap(owner, buf);
+    else
+      atl__ops(owner)->free(atl__dev(owner), buf->handle);
     if (buf->prev)
       buf->prev->next = buf->next;
     else
@@ -330,8 +334,8 @@ static int keys_checked(atl_context_t ctx, const struct atl_scatter_desc *d, atl
                      (unsigned long long)d->targets);
 }
 
-int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
-                    atl_buffer_t idx, double *device_ms)
+int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
+                         atl_buffer_t idx, double *device_ms)
 {
   if (ctx == NULL)
     return ATL_EINVAL;

@@ -66,6 +66,13 @@ int atl__runtime_open(atl_context_t ctx, struct atl__runtime *rt, const char *li
   return 1;
 }
 
+int atl__runtime_load(atl_context_t ctx, struct atl__runtime *rt, void (*load)(void))
+{
+  if (pthread_once(&rt->once, load) != 0)
+    return atl__seterr(ctx, ATL_ENODEV, "pthread_once failed loading a runtime");
+  return rt->loaded == 1 ? 0 : atl__seterr(ctx, ATL_ENODEV, "%s", rt->why[0] ? rt->why : "runtime not loaded");
+}
+
 int atl__runtime_fail(atl_context_t ctx, struct atl__runtime *rt, const char *fmt, ...)
 {
   va_list ap;

@@ -2,6 +2,7 @@
 #ifndef ATOMLAB_BACKEND_COMMON_H
 #define ATOMLAB_BACKEND_COMMON_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "atomlab/backend.h"
@@ -29,13 +30,23 @@ int atl__built_find(struct atl__built *list, const struct atl_build *req, void *
 int atl__define_options(const char *defines, char *storage, const char **argv, int max);
 
 /**
- * A vendor runtime a backend opens at run time (dlopen), once per process:
- * loaded, or why it could not be, for every later call.
+ * A vendor runtime a backend opens at run time (dlopen), once per process
+ * (under pthread_once: threads opening contexts at once all wait for the one
+ * load): loaded, or why it could not be, for every later call.
  */
 struct atl__runtime {
+  pthread_once_t once;
   int loaded; /**< 0 not tried, 1 ok, -1 failed */
   char why[256];
 };
+#define ATL__RUNTIME_INIT {PTHREAD_ONCE_INIT, 0, ""}
+
+/**
+ * Loads @p rt once per process with @p load (which opens it with atl__runtime_open, fails with
+ * atl__runtime_fail on a NULL context and sets loaded = 1 when done): 0 where it is loaded, else ATL_ENODEV
+ * with the reason on @p ctx.
+ */
+int atl__runtime_load(atl_context_t ctx, struct atl__runtime *rt, void (*load)(void));
 
 /**
  * Starts loading @p rt by opening its library @p lib into @p handle: 1 where

@@ -60,6 +60,8 @@ static int backend_known(const char *p, size_t n)
   return 0;
 }
 
+static void add_note(atl_context_t ctx, const char *backend, const char *msg);
+
 static int backend_enabled(const char *name)
 {
   const char *list = getenv("ATL_BACKENDS");
@@ -78,6 +80,28 @@ static int backend_enabled(const char *name)
   return 0;
 }
 
+unsigned atl_version(void) { return ATL_VERSION_NUMBER; }
+
+#define ATL__STR_(x) #x
+#define ATL__STR(x) ATL__STR_(x)
+const char *atl_version_string(void)
+{
+  return ATL__STR(ATL_VERSION_MAJOR) "." ATL__STR(ATL_VERSION_MINOR) "." ATL__STR(ATL_VERSION_PATCH);
+}
+
+/* Backend @p i of the table into the context's next slot, where its ops table is of this build's layout. */
+static void backend_add(atl_context_t ctx, size_t i)
+{
+  struct atl_backend_ops *ops = &ctx->backends[ctx->nbackends];
+  if (backend_table[i].init(ops) != 0)
+    return;
+  if (ops->abi != ATL_BACKEND_ABI) {
+    add_note(ctx, backend_table[i].name, "its ops table is of another ABI version than this library's");
+    return;
+  }
+  ctx->nbackends++;
+}
+
 int atl_context_new(atl_context_t *out)
 {
   if (out == NULL)
@@ -85,12 +109,9 @@ int atl_context_new(atl_context_t *out)
   struct atl_context *ctx = calloc(1, sizeof *ctx);
   if (ctx == NULL)
     return ATL_ENOMEM;
-  for (size_t i = 0; i < NBACKENDS && ctx->nbackends < ATL__MAX_BACKENDS; i++) {
-    if (backend_table[i].init == NULL || !backend_enabled(backend_table[i].name))
-      continue;
-    if (backend_table[i].init(&ctx->backends[ctx->nbackends]) == 0)
-      ctx->nbackends++;
-  }
+  for (size_t i = 0; i < NBACKENDS && ctx->nbackends < ATL__MAX_BACKENDS; i++)
+    if (backend_table[i].init != NULL && backend_enabled(backend_table[i].name))
+      backend_add(ctx, i);
   *out = ctx;
   return 0;
 }
@@ -228,6 +249,8 @@ int atl_device_open(atl_context_t ctx, const char *id, const char *backend)
 {
   if (ctx == NULL)
     return ATL_EINVAL;
+  if (ctx->external)
+    return atl__seterr(ctx, ATL_EINVAL, "device_open: the context drives a program's own device");
   int err = probe_all(ctx);
   if (err)
     return err;
@@ -276,6 +299,67 @@ int atl_device_peer_info(atl_context_t ctx, size_t a, size_t b, struct atl_peer_
   if (ops->peer_info == NULL)
     return atl__seterr(ctx, ATL_ENOTSUP, "the %s backend cannot tell the link between two devices", ops->name);
   return ops->peer_info(ctx, &ctx->devices[a], &ctx->devices[b], out);
+}
+
+/* A context with one backend, @p name's (whatever ATL_BACKENDS says: the program chose it), its device opened
+ * over @p native. */
+static int context_external(const char *name, const struct atl_native *native, unsigned flags, atl_context_t *out)
+{
+  if (out == NULL)
+    return ATL_EINVAL;
+  struct atl_context *ctx = calloc(1, sizeof *ctx);
+  if ((*out = ctx) == NULL)
+    return ATL_ENOMEM;
+  ctx->probed = 1; /* nothing to list: the device is the program's */
+  if (flags != 0)
+    return atl__seterr(ctx, ATL_EINVAL, "flags %u is not allowed: 0", flags);
+  for (size_t i = 0; i < NBACKENDS; i++)
+    if (strcmp(backend_table[i].name, name) == 0 && backend_table[i].init)
+      backend_add(ctx, i);
+  const struct atl_backend_ops *ops = ctx->nbackends ? &ctx->backends[0] : NULL;
+  if (ops == NULL || ops->adopt == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "the %s backend is not in this build of atomlab%s%s", name,
+                       ctx->notes[0] ? ": " : "", ctx->notes);
+  int err = atl__fault_wrap(ctx, ops, &ctx->wrapped);
+  if (!err)
+    err = ops->adopt(ctx, native, &ctx->current, &ctx->dev);
+  if (err)
+    return err;
+  ctx->ops = &ctx->wrapped;
+  ctx->external = 1;
+  return 0;
+}
+
+int atl_context_from_cuda(void *cu_context, void *cu_stream, unsigned flags, atl_context_t *out)
+{
+  const struct atl_native n = {.context = cu_context, .queue = cu_stream};
+  return context_external("cuda", &n, flags, out);
+}
+
+int atl_context_from_opencl(void *cl_context, void *cl_device, void *cl_queue, unsigned flags, atl_context_t *out)
+{
+  const struct atl_native n = {.context = cl_context, .device = cl_device, .queue = cl_queue};
+  return context_external("opencl", &n, flags, out);
+}
+
+int atl_context_set_queue(atl_context_t ctx, void *queue)
+{
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  if (!ctx->external || ctx->ops->set_queue == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "set_queue: the context is not over a program's stream or queue");
+  return ctx->ops->set_queue(ctx->dev, queue);
+}
+
+int atl_context_is_external(atl_context_t ctx) { return ctx && ctx->external; }
+
+int atl_context_finish(atl_context_t ctx)
+{
+  if (ctx == NULL)
+    return ATL_EINVAL;
+  if (ctx->ops == NULL)
+    return atl__seterr(ctx, ATL_ENODEV, "finish: no device open");
+  return ctx->ops->finish ? ctx->ops->finish(ctx->dev) : 0;
 }
 
 const struct atl_device_info *atl_device_current(atl_context_t ctx)
@@ -407,7 +491,9 @@ void atl__device_buffers_release(atl_context_t ctx)
 {
   for (struct atl_buffer *b = ctx->buffers, *next; b; b = next) {
     next = b->next;
-    if (ctx->ops && b->handle)
+    if (ctx->ops && b->handle && b->wrapped && ctx->ops->unwrap) /* the program's memory: only the handle */
+      ctx->ops->unwrap(ctx->dev, b->handle);
+    else if (ctx->ops && b->handle && !b->wrapped)
       ctx->ops->free(ctx->dev, b->handle);
     b->handle = NULL, b->prev = b->next = NULL;
   }

@@ -6,7 +6,7 @@
 #include "atomlab/backend.h"
 
 #define ATL__MAX_BACKENDS 4
-#define ATL__DEVICE_BUFFER_SLOTS 8
+#define ATL__DEVICE_BUFFER_SLOTS 16
 
 /* A buffer of atl_buffer_new (include/atomlab/scatter.h): the backend's handle, on its context's list while the
  * device it was allocated on is open. The device's close releases the handle and takes it off (handle NULL):
@@ -17,6 +17,7 @@ struct atl_buffer {
   atl_context_t ctx;    /* the context and device (its ctx->opened) the buffer was allocated on */
   unsigned long opened;
   struct atl_buffer *prev, *next;
+  int wrapped; /* over a program's memory (atl_buffer_wrap_*): its handle released, the memory never freed */
 };
 
 struct atl_context {
@@ -44,6 +45,11 @@ struct atl_context {
    * allocating (and, in OpenCL, touching) a large array per row costs more
    * than the row's own measurement. */
   struct atl__scratch device_buffers[ATL__DEVICE_BUFFER_SLOTS];
+  /* A device over a program's own objects (atl_context_from_cuda / _from_opencl): launches do not wait. */
+  int external;
+  /* Where not 0, the next slot atl__app_alloc takes its buffer from (kept for the next call, never freed by
+   * atl__app_free_all): the library's operations keep their scratch in the context this way. */
+  unsigned app_slot;
 };
 
 /* A device buffer of at least @p bytes in @p slot (< ATL__DEVICE_BUFFER_SLOTS):

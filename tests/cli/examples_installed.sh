@@ -25,7 +25,7 @@ if cmake --install "$BUILD" --prefix "$PREFIX" >"$WORK/install.log" 2>&1; then p
 fi
 for f in include/atomlab.h include/atomlab/app.h include/atomlab/file.h include/atomlab/atomics.cuh \
   include/atomlab/bincount_device.h include/atomlab/atomics.clh include/atomlab/atomics.h include/atomlab/port.h lib/libatomlab.a lib/libatomlab.so \
-  lib/pkgconfig/atomlab.pc lib/cmake/atomlab/atomlabConfig.cmake bin/atomlab; do
+  lib/pkgconfig/atomlab.pc lib/cmake/atomlab/atomlabConfig.cmake bin/atomlab include/atomlab/context.h lib/libatomlab.so.1; do
   if [ -e "$PREFIX/$f" ]; then pass; else fail "not installed: $f"; fi
 done
 # The umbrella header includes every public header.
@@ -54,6 +54,16 @@ if "$WORK/ex/scatter_add" >"$WORK/scatter.out" 2>&1 && grep -q "deterministic ru
   grep -q "the atomic mode's method for these keys: [a-z]" "$WORK/scatter.out" &&
   [ "$(grep -c 'of the bound' "$WORK/scatter.out")" = 3 ]; then pass; else
   fail "examples/scatter_add: $(cat "$WORK/scatter.out")"
+fi
+# atomlab on the program's own OpenCL context, queue and buffers; its sums read back by the program
+if "$WORK/ex/opencl_interop" >"$WORK/interop.out" 2>&1 && [ "$(grep -c '^ok: ' "$WORK/interop.out")" = 3 ]; then pass; else
+  fail "examples/opencl_interop: $(cat "$WORK/interop.out")"
+fi
+# The shared library exports the stable API only: no internal (atl__) symbol, the version script's version.
+if nm -D --defined-only "$PREFIX/lib/libatomlab.so.1" | grep -q ' atl__'; then
+  fail "libatomlab.so.1 exports internal symbols"
+elif nm -D --defined-only "$PREFIX/lib/libatomlab.so.1" | grep -q 'atl_context_from_opencl@@ATOMLAB_1'; then pass; else
+  fail "libatomlab.so.1 lacks atl_context_from_opencl@@ATOMLAB_1"
 fi
 # LeakSanitizer off for this one: its kernel is built with -I $PREFIX, a new path each run, so PoCL
 # compiles it every time, and LLVM's compiler inside a sanitized process leaves memory LeakSanitizer

@@ -32,7 +32,9 @@
   X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)                    \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncSetAttribute)                                                \
   X(cuDeviceGetPCIBusId) X(cuDeviceGetP2PAttribute) X(cuCtxEnablePeerAccess) X(cuMemHostAlloc)                      \
-  X(cuMemHostGetDevicePointer) X(cuMemFreeHost) X(cuMemcpyDtoDAsync)
+  X(cuMemHostGetDevicePointer) X(cuMemFreeHost) X(cuMemcpyDtoDAsync) X(cuCtxGetDevice) X(cuMemsetD32Async)          \
+  X(cuMemsetD2D32Async) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuStreamSynchronize) X(cuMemGetAddressRange)     \
+  X(cuStreamWaitEvent)
 #define NVRTC_FUNCS(X)                                                                                                 \
   X(nvrtcCreateProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize)   \
   X(nvrtcGetCUBIN) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcVersion)
@@ -43,9 +45,10 @@ static struct {
 #define X(name) __typeof__(name) *name;
   CU_FUNCS(X) NVRTC_FUNCS(X)
 #undef X
-} api;
+} api = {.rt = ATL__RUNTIME_INIT};
 
-static int load_api(atl_context_t ctx)
+/* The driver and NVRTC, once per process (through atl__runtime_load): reasons go to api.rt, not a context. */
+static int load_api_now(atl_context_t ctx)
 {
   const int go = atl__runtime_open(ctx, &api.rt, "libcuda.so.1", "CUDA is unavailable: no NVIDIA driver", &api.libcuda);
   if (go <= 0)
@@ -76,6 +79,10 @@ static int load_api(atl_context_t ctx)
   return 0;
 }
 
+static void load_api_once(void) { (void)load_api_now(NULL); }
+
+static int load_api(atl_context_t ctx) { return atl__runtime_load(ctx, &api.rt, load_api_once); }
+
 /* A built kernel, cached per (source, entry, defines), with its CUBIN. */
 struct cu_kernel_entry {
   struct atl__built built; /* first: the build cache's link and key */
@@ -93,6 +100,8 @@ struct cu_dev {
   CUcontext context;
   int cc_major, cc_minor, sm_count, threads_per_sm, max_blocks_per_sm;
   struct atl__built *kernels; /* struct cu_kernel_entry */
+  CUstream stream; /* where launches go: NULL, or the program's stream */
+  int adopted;     /* the program's context and stream: nothing waits but read, write and free */
 };
 
 static int cu_fail(struct cu_dev *d, const char *call, CUresult rc, const char *file, int line)
@@ -112,6 +121,8 @@ static int attr(CUdevice dev, CUdevice_attribute what)
   return v;
 }
 
+static void fill_info(CUdevice dev, int i, int driver, int nvrtc_major, int nvrtc_minor, struct atl_device_info *info);
+
 static int cu_probe(atl_context_t ctx, struct atl_device_info **list, size_t *count)
 {
   *list = NULL;
@@ -129,54 +140,60 @@ static int cu_probe(atl_context_t ctx, struct atl_device_info **list, size_t *co
     return ATL_ENOMEM;
   for (int i = 0; i < n; i++) {
     CUdevice dev;
-    struct atl_device_info *info = &out[i];
     api.cuDeviceGet(&dev, i);
-    snprintf(info->id, sizeof info->id, "cuda:%d", i);
-    snprintf(info->backend, sizeof info->backend, "cuda");
-    snprintf(info->platform, sizeof info->platform, "CUDA driver API %d.%d, NVRTC %d.%d", driver / 1000,
-             (driver % 1000) / 10, nvrtc_major, nvrtc_minor);
-    api.cuDeviceGetName(info->name, sizeof info->name, dev);
-    snprintf(info->vendor, sizeof info->vendor, "NVIDIA Corporation");
-    snprintf(info->driver, sizeof info->driver, "CUDA %d.%d", driver / 1000, (driver % 1000) / 10);
-    int major = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-    int minor = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-    snprintf(info->version, sizeof info->version, "compute capability %d.%d", major, minor);
-    snprintf(info->lang_version, sizeof info->lang_version, "CUDA C++ (NVRTC), sm_%d%d", major, minor);
-    info->type = ATL_DEVICE_GPU;
-    info->compute_units = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-    info->clock_mhz = (unsigned)(attr(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000);
-    info->max_wg_size = (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-    size_t mem = 0;
-    api.cuDeviceTotalMem(&mem, dev);
-    info->global_mem = mem;
-    info->max_alloc = mem;
-    info->local_mem = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-    info->local_mem_optin = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-    if (info->local_mem_optin < info->local_mem)
-      info->local_mem_optin = info->local_mem;
-    info->warp_size = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
-    info->l2_cache = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
-    info->max_threads_per_cu = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
-    info->has_int64_atomics = 1;
-    info->has_f32_atomic_add = 1;
-    info->has_local_atomics = 1;
-    info->has_f64_atomic_add = major >= 6;    /* atomicAdd(double *) needs sm_60 */
-    info->has_f16x2_atomic_add = major >= 6;  /* atomicAdd(__half2 *) needs sm_60 */
-    info->has_bf16x2_atomic_add = major >= 8; /* atomicAdd(__nv_bfloat162 *) needs sm_80 */
-    info->has_vector_f32_red = major >= 9;    /* red.global.add.v4.f32 is sm_90's */
-    info->has_scopes = major >= 6;            /* atomicAdd_block / _system need sm_60 */
-    info->has_orders = major >= 7;            /* __nv_atomic_* with orders need sm_70 */
-    info->kernels_cuda_c = 1;
-    info->has_warp_vote = 1;
-    info->has_sm_clock = 1;
-    info->has_ncu_counters = 1;
-    info->has_kernel_occupancy = 1; /* cuOccupancyMaxActiveBlocksPerMultiprocessor on the kernel itself */
-    info->has_cub = 1;
-    info->ordinal = (unsigned)i;
+    fill_info(dev, i, driver, nvrtc_major, nvrtc_minor, &out[i]);
   }
   *list = out;
   *count = (size_t)n;
   return 0;
+}
+
+/* Device @p i's facts, as the probe lists them. */
+static void fill_info(CUdevice dev, int i, int driver, int nvrtc_major, int nvrtc_minor, struct atl_device_info *info)
+{
+  memset(info, 0, sizeof *info);
+  snprintf(info->id, sizeof info->id, "cuda:%d", i);
+  snprintf(info->backend, sizeof info->backend, "cuda");
+  snprintf(info->platform, sizeof info->platform, "CUDA driver API %d.%d, NVRTC %d.%d", driver / 1000,
+           (driver % 1000) / 10, nvrtc_major, nvrtc_minor);
+  api.cuDeviceGetName(info->name, sizeof info->name, dev);
+  snprintf(info->vendor, sizeof info->vendor, "NVIDIA Corporation");
+  snprintf(info->driver, sizeof info->driver, "CUDA %d.%d", driver / 1000, (driver % 1000) / 10);
+  int major = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  int minor = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  snprintf(info->version, sizeof info->version, "compute capability %d.%d", major, minor);
+  snprintf(info->lang_version, sizeof info->lang_version, "CUDA C++ (NVRTC), sm_%d%d", major, minor);
+  info->type = ATL_DEVICE_GPU;
+  info->compute_units = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  info->clock_mhz = (unsigned)(attr(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000);
+  info->max_wg_size = (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  size_t mem = 0;
+  api.cuDeviceTotalMem(&mem, dev);
+  info->global_mem = mem;
+  info->max_alloc = mem;
+  info->local_mem = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  info->local_mem_optin = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  if (info->local_mem_optin < info->local_mem)
+    info->local_mem_optin = info->local_mem;
+  info->warp_size = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  info->l2_cache = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  info->max_threads_per_cu = (unsigned)attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  info->has_int64_atomics = 1;
+  info->has_f32_atomic_add = 1;
+  info->has_local_atomics = 1;
+  info->has_f64_atomic_add = major >= 6;    /* atomicAdd(double *) needs sm_60 */
+  info->has_f16x2_atomic_add = major >= 6;  /* atomicAdd(__half2 *) needs sm_60 */
+  info->has_bf16x2_atomic_add = major >= 8; /* atomicAdd(__nv_bfloat162 *) needs sm_80 */
+  info->has_vector_f32_red = major >= 9;    /* red.global.add.v4.f32 is sm_90's */
+  info->has_scopes = major >= 6;            /* atomicAdd_block / _system need sm_60 */
+  info->has_orders = major >= 7;            /* __nv_atomic_* with orders need sm_70 */
+  info->kernels_cuda_c = 1;
+  info->has_warp_vote = 1;
+  info->has_sm_clock = 1;
+  info->has_ncu_counters = 1;
+  info->has_kernel_occupancy = 1; /* cuOccupancyMaxActiveBlocksPerMultiprocessor on the kernel itself */
+  info->has_cub = 1;
+  info->ordinal = (unsigned)i;
 }
 
 static void cu_close(void *handle)
@@ -194,7 +211,7 @@ static void cu_close(void *handle)
     free(b->key);
     free(e);
   }
-  if (d->context)
+  if (d->context && !d->adopted)
     api.cuDevicePrimaryCtxRelease(d->device);
   free(d);
 }
@@ -247,6 +264,8 @@ static void cu_free(void *handle, void *buf)
   struct cu_dev *d = handle;
   if (buf) {
     api.cuCtxSetCurrent(d->context);
+    if (d->adopted) /* kernels enqueued on the program's stream may still use it */
+      api.cuStreamSynchronize(d->stream);
     api.cuMemFree((CUdeviceptr)(uintptr_t)buf);
   }
 }
@@ -261,6 +280,13 @@ static int cu_fill(void *handle, void *buf, const void *pattern, size_t pattern_
    * thread, and a context is current per thread. */
   api.cuCtxSetCurrent(d->context);
   CUresult rc;
+  if (d->adopted) { /* on the program's stream, in its order, without a wait */
+    rc = pattern_size == 8 ? api.cuMemsetD2D32Async(p, 8, words[0], 1, bytes / 8, d->stream)
+                           : api.cuMemsetD32Async(p, words[0], bytes / 4, d->stream);
+    if (rc == CUDA_SUCCESS && pattern_size == 8)
+      rc = api.cuMemsetD2D32Async(p + 4, 8, words[1], 1, bytes / 8, d->stream);
+    return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "fill", rc);
+  }
   if (pattern_size == 8) {
     /* Two strided 32-bit fills (8-byte pitch): the low words, then the high words. */
     rc = api.cuMemsetD2D32(p, 8, words[0], 1, bytes / 8);
@@ -278,7 +304,10 @@ static int cu_write(void *handle, void *buf, const void *src, size_t bytes)
 {
   struct cu_dev *d = handle;
   api.cuCtxSetCurrent(d->context);
-  CUresult rc = api.cuMemcpyHtoD((CUdeviceptr)(uintptr_t)buf, src, bytes);
+  CUresult rc = d->adopted ? api.cuMemcpyHtoDAsync((CUdeviceptr)(uintptr_t)buf, src, bytes, d->stream)
+                           : api.cuMemcpyHtoD((CUdeviceptr)(uintptr_t)buf, src, bytes);
+  if (rc == CUDA_SUCCESS && d->adopted) /* ordered on the program's stream; @p src is the caller's until done */
+    rc = api.cuStreamSynchronize(d->stream);
   return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "cuMemcpyHtoD", rc);
 }
 
@@ -286,20 +315,18 @@ static int cu_read(void *handle, void *buf, void *dst, size_t bytes)
 {
   struct cu_dev *d = handle;
   api.cuCtxSetCurrent(d->context);
-  CUresult rc = api.cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)buf, bytes);
+  CUresult rc = d->adopted ? api.cuMemcpyDtoHAsync(dst, (CUdeviceptr)(uintptr_t)buf, bytes, d->stream)
+                           : api.cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)buf, bytes);
+  if (rc == CUDA_SUCCESS && d->adopted) /* after what the program enqueued on its stream before */
+    rc = api.cuStreamSynchronize(d->stream);
   return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "cuMemcpyDtoH", rc);
 }
 
 /* Where the CUDA headers NVRTC needs (cuda_fp16.h, ...) live. */
-static const char *cuda_include_dir(void)
+static void cuda_include_option(char *opt, size_t len)
 {
-  static char dir[512];
   const char *home = getenv("CUDA_HOME");
-  if (home && *home) {
-    snprintf(dir, sizeof dir, "%s/include", home);
-    return dir;
-  }
-  return "/usr/local/cuda/include";
+  snprintf(opt, len, "-I%s/include", home && *home ? home : "/usr/local/cuda");
 }
 
 static int cu_build(void *handle, const struct atl_build *req, void **kernel)
@@ -321,7 +348,7 @@ static int cu_build(void *handle, const struct atl_build *req, void **kernel)
   char arch[32], include[600];
   int nopts = 0;
   snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", d->cc_major, d->cc_minor);
-  snprintf(include, sizeof include, "-I%s", cuda_include_dir());
+  cuda_include_option(include, sizeof include);
   opts[nopts++] = arch;
   opts[nopts++] = include;
   opts[nopts++] = "-default-device";
@@ -423,6 +450,13 @@ static int cu_launch(void *handle, void *kernel, const struct atl_launch *launch
   /* A kernel whose cluster spans more than 8 blocks (app_scatter_dsm.k.c's 16, __cluster_dims__) must opt in too. */
   if (rc == CUDA_SUCCESS && d->cc_major >= 9)
     rc = api.cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+  *device_ms = 0;
+  if (d->adopted) { /* on the program's stream, in its order; record and elapsed time it where asked */
+    if (rc == CUDA_SUCCESS)
+      rc = api.cuLaunchKernel(k->function, (unsigned)(launch->global / launch->local), 1, 1, (unsigned)launch->local,
+                              1, 1, dyn_shared, d->stream, params, NULL);
+    return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "kernel launch", rc);
+  }
   if (rc == CUDA_SUCCESS)
     rc = api.cuEventCreate(&start, CU_EVENT_DEFAULT);
   if (rc == CUDA_SUCCESS)
@@ -581,6 +615,129 @@ static int cu_view(void *handle, void *buf, size_t offset, size_t bytes, void **
 
 static void cu_view_free(void *handle, void *view) { (void)handle, (void)view; }
 
+/* A device over a program's context and stream. CUDA contexts are not counted: the program keeps its context
+ * alive while the atomlab context lives. */
+static int cu_adopt(atl_context_t ctx, const struct atl_native *native, struct atl_device_info *info, void **handle)
+{
+  int err = 0, driver = 0, nvrtc_major = 0, nvrtc_minor = 0, ordinal = -1, n = 0;
+  *handle = NULL;
+  if ((err = load_api(ctx)))
+    return err;
+  if (native->context == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "cuda: a context is needed (the current one: cuCtxGetCurrent)");
+  struct cu_dev *d = calloc(1, sizeof *d);
+  if (d == NULL)
+    return ATL_ENOMEM;
+  *d = (struct cu_dev){.ctx = ctx, .context = native->context, .stream = native->queue, .adopted = 1};
+  CUresult rc = api.cuCtxSetCurrent(d->context);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuCtxGetDevice(&d->device);
+  if (rc != CUDA_SUCCESS) {
+    err = CU_FAIL(d, "the program's context", rc);
+    free(d);
+    return err;
+  }
+  api.cuDeviceGetCount(&n);
+  for (int i = 0; i < n && ordinal < 0; i++) {
+    CUdevice dev;
+    if (api.cuDeviceGet(&dev, i) == CUDA_SUCCESS && dev == d->device)
+      ordinal = i;
+  }
+  api.cuDriverGetVersion(&driver);
+  api.nvrtcVersion(&nvrtc_major, &nvrtc_minor);
+  fill_info(d->device, ordinal < 0 ? 0 : ordinal, driver, nvrtc_major, nvrtc_minor, info);
+  snprintf(info->id, sizeof info->id, "cuda:external");
+  d->cc_major = attr(d->device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  d->cc_minor = attr(d->device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  d->sm_count = attr(d->device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  d->threads_per_sm = attr(d->device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  *handle = d;
+  return 0;
+}
+
+/* A program's device pointer: the handle is the address itself (as alloc's); *bytes from its allocation. */
+static int cu_wrap(void *handle, void *native, size_t *bytes, void **buf)
+{
+  struct cu_dev *d = handle;
+  CUdeviceptr base = 0, p = (CUdeviceptr)(uintptr_t)native;
+  size_t size = 0;
+  *buf = NULL;
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuMemGetAddressRange(&base, &size, p);
+  if (rc != CUDA_SUCCESS)
+    return atl__seterr(d->ctx, ATL_EINVAL, "cuda: 0x%llx is not device memory of the context",
+                       (unsigned long long)p);
+  const size_t room = (size_t)(base + size - p);
+  if (*bytes == 0)
+    *bytes = room;
+  if (*bytes > room)
+    return atl__seterr(d->ctx, ATL_EINVAL, "cuda: %zu bytes from 0x%llx pass the end of its allocation (%zu bytes "
+                       "left)", *bytes, (unsigned long long)p, room);
+  *buf = native;
+  return 0;
+}
+
+static int cu_record(void *handle, void **event)
+{
+  struct cu_dev *d = handle;
+  CUevent ev = NULL;
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuEventCreate(&ev, CU_EVENT_DEFAULT);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventRecord(ev, d->stream);
+  if (rc != CUDA_SUCCESS && ev)
+    api.cuEventDestroy(ev);
+  *event = rc == CUDA_SUCCESS ? ev : NULL;
+  return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "cuEventRecord", rc);
+}
+
+static int cu_elapsed(void *handle, void *start, void *end, double *ms)
+{
+  struct cu_dev *d = handle;
+  float t = 0;
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuEventSynchronize((CUevent)end);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventElapsedTime(&t, (CUevent)start, (CUevent)end);
+  *ms = t;
+  return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "cuEventElapsedTime", rc);
+}
+
+static void cu_event_free(void *handle, void *event)
+{
+  (void)handle;
+  if (event)
+    api.cuEventDestroy((CUevent)event);
+}
+
+static int cu_finish(void *handle)
+{
+  struct cu_dev *d = handle;
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuStreamSynchronize(d->stream);
+  return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "cuStreamSynchronize", rc);
+}
+
+static int cu_set_queue(void *handle, void *queue)
+{
+  struct cu_dev *d = handle;
+  CUevent ev = NULL;
+  if (!d->adopted || (CUstream)queue == d->stream)
+    return 0;
+  api.cuCtxSetCurrent(d->context);
+  CUresult rc = api.cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventRecord(ev, d->stream);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuStreamWaitEvent((CUstream)queue, ev, 0);
+  if (ev)
+    api.cuEventDestroy(ev);
+  if (rc != CUDA_SUCCESS)
+    return CU_FAIL(d, "moving to another stream", rc);
+  d->stream = queue;
+  return 0;
+}
+
 /* The driver's own device-to-device copy between two events, as kernels are timed. */
 static int cu_copy(void *handle, void *dst, void *src, size_t bytes, double *device_ms)
 {
@@ -621,6 +778,13 @@ int atl_cuda_backend_init(struct atl_backend_ops *ops)
   ops->host_free = cu_host_free;
   ops->view = cu_view;
   ops->view_free = cu_view_free;
+  ops->adopt = cu_adopt;
+  ops->wrap = cu_wrap;
+  ops->record = cu_record;
+  ops->elapsed = cu_elapsed;
+  ops->event_free = cu_event_free;
+  ops->finish = cu_finish;
+  ops->set_queue = cu_set_queue;
   ops->copy = cu_copy;
   return 0;
 }

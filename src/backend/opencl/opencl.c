@@ -37,6 +37,7 @@ struct cl_dev {
   struct atl__built *kernels; /* struct cl_kernel_entry */
   int nv_cc_major, nv_cc_minor;
   unsigned compute_units;
+  int adopted; /* the program's context and queue (retained): nothing waits for the queue but read and write */
 };
 
 static const char *cl_err_name(cl_int code)
@@ -293,7 +294,7 @@ static int cl_alloc(void *handle, size_t bytes, void **buf)
    * out-of-memory shows up here rather than at the first launch. */
   unsigned char zero = 0;
   rc = clEnqueueFillBuffer(d->queue, mem, &zero, 1, 0, bytes ? bytes : 4, 0, NULL, NULL);
-  if (rc == CL_SUCCESS)
+  if (rc == CL_SUCCESS && !d->adopted) /* on a program's queue the fill stays enqueued: no host wait */
     rc = clFinish(d->queue);
   if (rc != CL_SUCCESS) {
     clReleaseMemObject(mem);
@@ -315,7 +316,7 @@ static int cl_fill(void *handle, void *buf, const void *pattern, size_t pattern_
 {
   struct cl_dev *d = handle;
   cl_int rc = clEnqueueFillBuffer(d->queue, (cl_mem)buf, pattern, pattern_size, 0, bytes, 0, NULL, NULL);
-  if (rc == CL_SUCCESS)
+  if (rc == CL_SUCCESS && !d->adopted)
     rc = clFinish(d->queue);
   return rc == CL_SUCCESS ? 0 : CL_FAIL(d, "clEnqueueFillBuffer", rc);
 }
@@ -486,9 +487,12 @@ static int cl_launch(void *handle, void *kernel, const struct atl_launch *launch
     return CL_FAIL(d, "clSetKernelArg", rc);
   cl_event ev = NULL;
   size_t global = launch->global, local = launch->local;
-  rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL, &ev);
+  rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL, d->adopted ? NULL : &ev);
   if (rc != CL_SUCCESS)
     return CL_FAIL(d, "clEnqueueNDRangeKernel", rc);
+  *device_ms = 0;
+  if (d->adopted) /* the program's queue runs it in order; record and elapsed time it where asked */
+    return 0;
   rc = clWaitForEvents(1, &ev);
   cl_ulong start = 0, end = 0;
   if (rc == CL_SUCCESS)
@@ -587,11 +591,151 @@ static char *cl_kernel_isa(void *handle, void *kernel, char *why, size_t why_len
   return text;
 }
 
+/* A device over a program's context, device and queue: retained here, released by cl_close like atomlab's own. */
+static int cl_adopt(atl_context_t ctx, const struct atl_native *native, struct atl_device_info *info, void **handle)
+{
+  *handle = NULL;
+  cl_context context = native->context;
+  cl_device_id device = native->device;
+  cl_command_queue queue = native->queue;
+  cl_context queue_context = NULL;
+  cl_device_id queue_device = NULL;
+  cl_command_queue_properties props = 0;
+  if (context == NULL || device == NULL || queue == NULL)
+    return atl__seterr(ctx, ATL_EINVAL, "opencl: a context, a device and a queue are needed");
+  if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof queue_context, &queue_context, NULL) != CL_SUCCESS ||
+      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof queue_device, &queue_device, NULL) != CL_SUCCESS ||
+      clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) != CL_SUCCESS)
+    return atl__seterr(ctx, ATL_EINVAL, "opencl: the queue is not a command queue");
+  if (queue_context != context || queue_device != device)
+    return atl__seterr(ctx, ATL_EINVAL, "opencl: the queue is not of the context and device given");
+  if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    return atl__seterr(ctx, ATL_EINVAL, "opencl: the queue is out of order: allowed: an in-order queue");
+  struct cl_dev *d = calloc(1, sizeof *d);
+  if (d == NULL)
+    return ATL_ENOMEM;
+  cl_platform_id platform = NULL;
+  clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+  clRetainContext(context);
+  clRetainCommandQueue(queue);
+  *d = (struct cl_dev){.ctx = ctx, .platform = platform, .device = device, .context = context, .queue = queue,
+                       .adopted = 1};
+  fill_info(platform, device, 0, 0, info);
+  snprintf(info->id, sizeof info->id, "opencl:external");
+  d->compute_units = info->compute_units;
+  if (has_extension(device, "cl_nv_device_attribute_query")) {
+    cl_uint v = 0;
+    clGetDeviceInfo(device, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof v, &v, NULL);
+    d->nv_cc_major = (int)v;
+    clGetDeviceInfo(device, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof v, &v, NULL);
+    d->nv_cc_minor = (int)v;
+  }
+  *handle = d;
+  return 0;
+}
+
+/* A program's cl_mem, retained (so it outlives a release by the program while atomlab holds it). */
+static int cl_wrap(void *handle, void *native, size_t *bytes, void **buf)
+{
+  struct cl_dev *d = handle;
+  cl_mem mem = native;
+  cl_context owner = NULL;
+  size_t size = 0;
+  *buf = NULL;
+  if (mem == NULL || clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof owner, &owner, NULL) != CL_SUCCESS ||
+      clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
+    return atl__seterr(d->ctx, ATL_EINVAL, "opencl: not a memory object");
+  if (owner != d->context)
+    return atl__seterr(d->ctx, ATL_EINVAL, "opencl: the memory object is of another context than the device's");
+  if (*bytes == 0 || *bytes > size)
+    *bytes = size;
+  clRetainMemObject(mem);
+  *buf = mem;
+  return 0;
+}
+
+static int cl_record(void *handle, void **event)
+{
+  struct cl_dev *d = handle;
+  cl_event ev = NULL;
+  cl_int rc = clEnqueueMarkerWithWaitList(d->queue, 0, NULL, &ev);
+  *event = rc == CL_SUCCESS ? ev : NULL;
+  return rc == CL_SUCCESS ? 0 : CL_FAIL(d, "clEnqueueMarkerWithWaitList", rc);
+}
+
+static int cl_elapsed(void *handle, void *start, void *end, double *ms)
+{
+  struct cl_dev *d = handle;
+  cl_event ev[2] = {start, end};
+  cl_ulong t[2] = {0, 0};
+  cl_int rc = clWaitForEvents(1, &ev[1]);
+  for (int i = 0; i < 2 && rc == CL_SUCCESS; i++)
+    rc = clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_END, sizeof t[i], &t[i], NULL);
+  *ms = 0;
+  if (rc == CL_PROFILING_INFO_NOT_AVAILABLE)
+    return atl__seterr(d->ctx, ATL_ENOTSUP, "opencl: no device time: the queue was made without "
+                       "CL_QUEUE_PROFILING_ENABLE");
+  if (rc != CL_SUCCESS)
+    return CL_FAIL(d, "timing events", rc);
+  *ms = t[1] > t[0] ? (double)(t[1] - t[0]) * 1e-6 : 0;
+  return 0;
+}
+
+static void cl_event_free(void *handle, void *event)
+{
+  (void)handle;
+  if (event)
+    clReleaseEvent((cl_event)event);
+}
+
+static int cl_finish(void *handle)
+{
+  struct cl_dev *d = handle;
+  cl_int rc = clFinish(d->queue);
+  return rc == CL_SUCCESS ? 0 : CL_FAIL(d, "clFinish", rc);
+}
+
+static int cl_set_queue(void *handle, void *queue)
+{
+  struct cl_dev *d = handle;
+  cl_command_queue q = queue;
+  cl_context qc = NULL;
+  cl_device_id qd = NULL;
+  cl_command_queue_properties props = 0;
+  if (!d->adopted || q == d->queue)
+    return 0;
+  if (q == NULL || clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL) != CL_SUCCESS ||
+      clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL) != CL_SUCCESS ||
+      clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) != CL_SUCCESS || qc != d->context ||
+      qd != d->device || (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+    return atl__seterr(d->ctx, ATL_EINVAL, "opencl: not an in-order queue of the context's context and device");
+  cl_event ev = NULL;
+  cl_int rc = clEnqueueMarkerWithWaitList(d->queue, 0, NULL, &ev);
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueBarrierWithWaitList(q, 1, &ev, NULL);
+  if (ev)
+    clReleaseEvent(ev);
+  if (rc != CL_SUCCESS)
+    return CL_FAIL(d, "moving to another queue", rc);
+  clRetainCommandQueue(q);
+  clReleaseCommandQueue(d->queue);
+  d->queue = q;
+  return 0;
+}
+
 int atl_opencl_backend_init(struct atl_backend_ops *ops)
 {
   ATL_BACKEND_OPS_INIT(ops, "opencl", cl);
   ops->view = cl_view;
   ops->view_free = cl_view_free;
+  ops->adopt = cl_adopt;
+  ops->wrap = cl_wrap;
+  ops->unwrap = cl_free;
+  ops->record = cl_record;
+  ops->elapsed = cl_elapsed;
+  ops->event_free = cl_event_free;
+  ops->finish = cl_finish;
+  ops->set_queue = cl_set_queue;
   ops->copy = cl_copy;
   return 0;
 }

@@ -9,7 +9,7 @@
 
 #include "vk_internal.h"
 
-struct atl__vk_loader atl__vk;
+struct atl__vk_loader atl__vk = {.rt = ATL__RUNTIME_INIT};
 
 const char *atl__vk_result_name(VkResult r)
 {
@@ -28,7 +28,8 @@ const char *atl__vk_result_name(VkResult r)
   }
 }
 
-int atl__vk_load_api(atl_context_t ctx)
+/* The loader and the instance, once per process (through atl__runtime_load): reasons go to atl__vk.rt. */
+static int load_api_now(atl_context_t ctx)
 {
   const int go =
       atl__runtime_open(ctx, &atl__vk.rt, "libvulkan.so.1", "Vulkan is unavailable: no Vulkan loader", &atl__vk.lib);
@@ -68,3 +69,7 @@ int atl__vk_load_api(atl_context_t ctx)
   atl__vk.rt.loaded = 1;
   return 0;
 }
+
+static void load_api_once(void) { (void)load_api_now(NULL); }
+
+int atl__vk_load_api(atl_context_t ctx) { return atl__runtime_load(ctx, &atl__vk.rt, load_api_once); }
