@@ -133,6 +133,9 @@ int cmd_profile(int argc, char **argv)
     die_usage("profile needs a program to run: atomlab profile --table T.csv -- PROGRAM [ARGS]");
   char **program = argv + optind;
   char why[512];
+  for (int i = 0; i < ATL_L2_FILES; i++)
+    if (paths[i])
+      cli_note_input("", paths[i]);
   struct atl_smem_table table;
   smem_table_load(opts.table_path, &table);
   if (save)

@@ -195,8 +195,13 @@ int atl_report_render(const struct atl_report_run *run, const char *dir, struct 
   recorded_command(f.s_json, s_args, sizeof s_args, "(settings not recorded)");
   recorded_command(f.h_json, h_args, sizeof h_args, "(settings not recorded)");
   struct stat st;
-  if ((mkdir(f.figures, 0777) != 0 && errno != EEXIST) || stat(f.figures, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    snprintf(why, why_len, "'%s': unable to create the folder (does its parent exist?)", f.figures);
+  if ((mkdir(f.figures, 0777) != 0 && errno != EEXIST) || lstat(f.figures, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(why, why_len, "'%s': unable to create the folder, or it is a symbolic link (not written through)",
+             f.figures);
+    return ATL_EIO;
+  }
+  if (lstat(f.data, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(why, why_len, "'%s' is a symbolic link or not a folder: not written through", f.data);
     return ATL_EIO;
   }
   progress(run, 4, 5, "figures (atomlab plot): heatmaps and strategy bar charts (--render: nothing measured)");
@@ -347,12 +352,8 @@ int atl_report_devices(const struct atl_report_run *run, const char (*ids)[32], 
   *ndone = 0;
   absolute_gnuplot();
   for (size_t i = 0; i < n && !atl_stop_requested(); i++) {
-    char folder[32], sub[4200];
-    snprintf(folder, sizeof folder, "%s", ids[i]);
-    for (char *c = folder; *c; c++) /* an id is one folder's name: "opencl:0" is "opencl-0" */
-      if (*c == ':' || *c == '/')
-        *c = '-';
-    snprintf(sub, sizeof sub, "%s/%s", dir, folder);
+    char sub[4200];
+    atl_report_device_folder(dir, ids[i], sub, sizeof sub);
     tell(run, "device %zu of %zu: %s into %s", i + 1, n, ids[i], sub);
     char *args[12] = {"atomlab", "report", "-o", sub, "--device", (char *)ids[i]};
     int na = 6;
