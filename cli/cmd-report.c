@@ -160,7 +160,8 @@ static int report_devices(const char *devices, const char *backend, const char *
     status = status ? status : EXIT_MEASURE;
   } else if (done >= 2)
     printf("report: %s (%zu reports side by side)\n", out, done);
-  if (atl_report_index(dir, dirs, done, &side, done >= 2 && access(out, F_OK) == 0, why, sizeof why) != 0) {
+  /* no device report done: the earlier report's files stay, as after an interrupted run */
+  if (done && atl_report_index(dir, dirs, done, &side, done >= 2 && access(out, F_OK) == 0, why, sizeof why) != 0) {
     fprintf(stderr, "error: %s\n", why);
     status = status ? status : EXIT_MEASURE;
   }

@@ -44,11 +44,14 @@ cp "$REP/data/rmw.json" "$WORK/rmw-first.json"
 echo mine >"$REP/notes.txt"
 echo mine >"$REP/data/mine.csv"
 echo old >"$REP/data/old-step.json" && echo "data/old-step.json" >>"$REP/.atomlab-manifest"
+# a manifest line through a link planted in the folder: the file behind the link is not removed
+mkdir "$WORK/elsewhere" && echo keep >"$WORK/elsewhere/victim.txt" && ln -s "$WORK/elsewhere" "$REP/evil"
+echo "evil/victim.txt" >>"$REP/.atomlab-manifest"
 "$ATOMLAB" report --quick -o "$REP" >/dev/null 2>"$WORK/err"
 rc=$?
 if [ $rc -eq 0 ] && [ "$(cat "$REP/notes.txt")" = mine ] && [ "$(cat "$REP/data/mine.csv")" = mine ] &&
   [ ! -e "$REP/data/old-step.json" ] && ! cmp -s "$REP/data/rmw.json" "$WORK/rmw-first.json" &&
-  ! grep -q -e notes.txt -e mine.csv -e old-step "$REP/.atomlab-manifest" &&
+  ! grep -q -e notes.txt -e mine.csv -e old-step "$REP/.atomlab-manifest" && [ -e "$WORK/elsewhere/victim.txt" ] &&
   ! ls -d "$REP".* >/dev/null 2>&1; then pass; else
   fail "report over an earlier report: exit $rc, $(ls -a "$REP" "$REP/data"), $(tail -2 "$WORK/err")"
 fi
@@ -63,6 +66,10 @@ ln -s "$WORK/target.txt" "$REP/report.md"
 rc=$?
 [ $rc -eq 0 ] && [ "$(cat "$WORK/target.txt")" = secret ] && [ ! -L "$REP/figures/$png" ] && [ ! -L "$REP/report.md" ] &&
   pass || fail "report wrote through a planted link: exit $rc, target: $(head -c 40 "$WORK/target.txt")"
+# a manifest that names a path outside its folder: the folder is refused, the file outside kept
+mkdir "$WORK/forged" && printf '# atomlab manifest 1\n../elsewhere/victim.txt\n' >"$WORK/forged/.atomlab-manifest"
+expect_refused "which is not a path inside it" report --quick -o "$WORK/forged"
+[ -e "$WORK/elsewhere/victim.txt" ] && pass || fail "a forged manifest removed a file outside its folder"
 # a planted link for a folder the report writes into: refused before measuring
 mv "$REP/figures" "$WORK/figures-elsewhere" && ln -s "$WORK/figures-elsewhere" "$REP/figures"
 expect_refused "figures' is a symbolic link" report --quick -o "$REP"
