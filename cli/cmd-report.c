@@ -183,6 +183,7 @@ static int render(const char *dir)
   struct atl_report_outcome out;
   char why[1600];
   time_t started = time(NULL);
+  cli_claim_output("--render", dir, dir); /* rewritten in place: not while a report writes it */
   const int err = atl_report_render(&run, dir, &out, why, sizeof why);
   if (err)
     die_usage(err == ATL_EINVAL ? "--render %s" : "-o %s", why);
