@@ -191,6 +191,17 @@ wait $pid
 rc=$?
 [ $rc -eq 0 ] && ! grep -q -e "--resume" -e interrupted "$WORK/err" && pass ||
   fail "a signal during the last row of a complete run: exit $rc, $(cat "$WORK/err")"
+set -m
+"$ATOMLAB" strategy --pattern same-address --strategy native --iters 200000 --min-samples 5 --max-samples 5 \
+  --workgroups 2 -o "$WORK/last-s.json" --quiet 2>"$WORK/err" &
+pid=$!
+set +m
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 0 ] && ! grep -q -e '"complete": false' -e interrupted "$WORK/err" && pass ||
+  fail "strategy: a signal during the last row of a complete run: exit $rc, $(cat "$WORK/err")"
 
 # --- report --compare on a full disk: the rescue file --------------------------------------------------
 ATL_FAULT=file:1 "$ATOMLAB" report --compare "$SUB" "$WORK/rep-b" -o "$WORK/side.md" >/dev/null 2>"$WORK/err"
