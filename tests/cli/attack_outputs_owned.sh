@@ -84,6 +84,14 @@ if [ $rc -eq 0 ] && [ ! -e "$REP/report.md" ] && [ ! -e "$REP/data/rmw.json" ] &
   fail "report --device all over a report: exit $rc, $(ls -a "$REP"), $(tail -2 "$WORK/err")"
 fi
 
+# --render of a report measured without gnuplot: the images it draws join the manifest
+ATL_GNUPLOT=/nonexistent "$ATOMLAB" report --quick -o "$WORK/rend" >/dev/null 2>&1
+"$ATOMLAB" report --render "$WORK/rend" >/dev/null 2>"$WORK/err"
+rc=$?
+png=$(cd "$WORK/rend" && ls figures/*.png 2>/dev/null | head -1)
+[ $rc -eq 0 ] && [ -n "$png" ] && grep -qxF "$png" "$WORK/rend/.atomlab-manifest" && pass ||
+  fail "report --render: exit $rc, image '$png' not in the manifest: $(tail -2 "$WORK/err")"
+
 # --- no output is an input --------------------------------------------------------------------------
 cp "$DATA/compare-a.json" "$WORK/A.json"
 cp "$DATA/compare-b.json" "$WORK/B.json"
