@@ -105,7 +105,7 @@ int cmd_profile(int argc, char **argv)
     if (smem_opts_parse(&opts, ch, optarg, "profile"))
       continue;
     if (ch >= O_FILE && ch < O_FILE + ATL_L2_FILES) {
-      paths[ch - O_FILE] = optarg;
+      paths[ch - O_FILE] = optarg, cli_note_input("", optarg); /* an input: no output may be it */
       continue;
     }
     switch (ch) {
@@ -133,9 +133,6 @@ int cmd_profile(int argc, char **argv)
     die_usage("profile needs a program to run: atomlab profile --table T.csv -- PROGRAM [ARGS]");
   char **program = argv + optind;
   char why[512];
-  for (int i = 0; i < ATL_L2_FILES; i++)
-    if (paths[i])
-      cli_note_input("", paths[i]);
   struct atl_smem_table table;
   smem_table_load(opts.table_path, &table);
   if (save)
