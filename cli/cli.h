@@ -46,8 +46,28 @@ atl_context_t cli_open_device(const char *device, const char *backend);
 size_t cli_open_devices(const char *device, const char *backend, atl_context_t *ctxs, size_t max);
 
 
-/** Dies (exit 2, before anything is measured) unless @p path can be an output file; @p opt names the option. */
+/**
+ * Dies (exit 2, before anything is measured) unless @p path can be an output
+ * file, is none of the inputs named so far (cli_note_input()) and no other
+ * atomlab process writes it; then holds its lock (cli_lock_output()) until
+ * the command exits. @p opt names the option.
+ */
 void cli_check_output(const char *opt, const char *path);
+
+/**
+ * Notes that the command reads @p path (@p opt: its option, or "" for an
+ * argument); dies (exit 2) where an output checked so far is the same file.
+ * --resume FILE is not noted: rmw rewrites it with -o FILE by design.
+ */
+void cli_note_input(const char *opt, const char *path);
+
+/**
+ * Claims output @p path (a file or a folder, checked otherwise by the caller;
+ * @p shown: its name in messages): dies (exit 2) where it is one of the
+ * inputs noted so far or another atomlab process holds its lock; else holds
+ * the lock until the command exits.
+ */
+void cli_claim_output(const char *opt, const char *path, const char *shown);
 
 /**
  * The format of output file @p path from its extension (.json, .csv, .txt);

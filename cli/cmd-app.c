@@ -103,6 +103,9 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
       if (atl_app_config_set(cfg, at >= 0 ? all[at].name : atl_app_config_option_at(cfg, (size_t)(ch - APP_OPT))->name,
                              optarg, why, sizeof why) != 0)
         die_usage("%s", atl_app_config_reason(cfg, why, "--", msg, sizeof msg)); /* as the user typed them */
+      const struct atl_app_option *o = atl_app_config_option_at(cfg, (size_t)(ch - APP_OPT));
+      if (o->arg && strcmp(o->arg, "FILE") == 0) /* an input: -o may not name it */
+        cli_note_input("", optarg);
     }
   }
   free(all);

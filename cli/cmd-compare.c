@@ -78,6 +78,8 @@ int cmd_compare(int argc, char **argv)
   }
   if (argc - optind != 2)
     die_usage("compare takes two result files, A.json and B.json (see 'atomlab compare --help')");
+  cli_note_input("", argv[optind]);
+  cli_note_input("", argv[optind + 1]);
   if (out_path) {
     cli_check_output("-o", out_path);
     format = cli_output_format("-o", out_path, format >= 0 ? format : ATL_FORMAT_TABLE);

@@ -103,6 +103,10 @@ int cmd_model_l2(int argc, char **argv)
     die_usage("give the same-address calibration once: --same FILE or --s-same X");
   if ((paths[ATL_L2_FILE_SPREAD] != NULL) == have_spread)
     die_usage("give the spread calibration once: --spread FILE or --s-spread Y");
+  cli_note_input("--counters", counters);
+  for (int i = 0; i < ATL_L2_FILES; i++)
+    if (paths[i])
+      cli_note_input("", paths[i]);
   if (out)
     cli_check_output("-o", out);
   char why[600];

@@ -75,6 +75,12 @@ static int case_summary(const struct smem_opts *opts, int argc, char **argv)
     die_usage("model case-summary takes one folder, DIR (see 'atomlab model --help')");
   if (opts->table_path || opts->nexpect || opts->format >= 0)
     die_usage("--table, --expect and --format do not apply to model case-summary: it takes DIR, --threshold, -o");
+  static const char *const read[] = {"predict.csv", "hist-case.csv", "validate.csv"}; /* what the study reads */
+  static char inputs[3][4200];
+  for (int i = 0; i < 3; i++) {
+    snprintf(inputs[i], sizeof inputs[i], "%s/%s", argv[0], read[i]);
+    cli_note_input("", inputs[i]);
+  }
   struct atl_smem_case_study study;
   char why[1200];
   if (atl_smem_case_study_read(argv[0], &study, why, sizeof why))
@@ -123,11 +129,11 @@ int cmd_model(int argc, char **argv)
     if (smem_opts_parse(&opts, ch, optarg, "model"))
       continue;
     switch (ch) {
-    case O_COUNTERS: counters = optarg; break;
+    case O_COUNTERS: counters = optarg, cli_note_input("--counters", optarg); break;
     case O_N: n = cli_parse_real("--n", optarg, 0, 1e6); break;
     case O_E: e = cli_parse_real("--e", optarg, 0, 1e6); break;
     case O_C: c = cli_parse_real("--c", optarg, 0, 1e6); break;
-    case O_RUNS: runs = optarg; break;
+    case O_RUNS: runs = optarg, cli_note_input("--runs", optarg); break;
     case O_KERNEL:
       if (*optarg == '\0')
         die_usage("--kernel is empty: a kernel name");

@@ -84,6 +84,9 @@ static int plot_command(int argc, char **argv)
   if (argc - optind != 1)
     die_usage("plot takes one result file, FILE.json (see 'atomlab plot --help')");
   const char *path = argv[optind];
+  cli_note_input("", path);
+  if (dir) /* the figure folder: never the input, one plot at a time */
+    cli_claim_output("-o", dir, dir);
   struct atl_plot_outcome out;
   char why[1200];
   opts.notify = notify;

@@ -105,7 +105,7 @@ int cmd_profile(int argc, char **argv)
     if (smem_opts_parse(&opts, ch, optarg, "profile"))
       continue;
     if (ch >= O_FILE && ch < O_FILE + ATL_L2_FILES) {
-      paths[ch - O_FILE] = optarg;
+      paths[ch - O_FILE] = optarg, cli_note_input("", optarg); /* an input: no output may be it */
       continue;
     }
     switch (ch) {

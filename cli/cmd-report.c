@@ -3,9 +3,9 @@
  * library runs the steps (src/report/steps.c: rmw, strategy, app histogram,
  * plot as child processes of this same binary, so the report measures
  * exactly what a user running them by hand would); this file parses the
- * options and prints. A report folder holds one run: the steps write into a
- * new staging folder beside it, which replaces the folder whole only when
- * the report is done. */
+ * options and prints. The steps write into a new staging folder beside the
+ * report folder; when the report is done its files replace the earlier
+ * report's, as the folder's manifest names them, and nothing else there. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -35,9 +35,10 @@ static const char usage[] =
     "                          behind every number, and the log of each step\n"
     "A progress line per step goes to stderr; stdout gets a short summary and the\n"
     "path of report.md.\n\n"
-    "  -o DIR         the report folder: new, or an earlier report's, which is replaced\n"
-    "                 whole once this one is done (until then the run is in\n"
-    "                 DIR.staging-PID beside it)  [atomlab-report]\n"
+    "  -o DIR         the report folder: new, empty or an earlier report's (its manifest,\n"
+    "                 .atomlab-manifest, names the files atomlab wrote there: only those are\n"
+    "                 replaced or removed once this run is done; until then the run is in\n"
+    "                 DIR.staging-PID beside it); a symbolic link is followed  [atomlab-report]\n"
     "  --device ID    an id or row number from 'atomlab devices'  [best device]; all or a\n"
     "                 comma list: one report per device in DIR/<id> (one after another), and\n"
     "                 DIR/side-by-side.md (as --compare) of them\n"
@@ -85,22 +86,52 @@ static int compare_reports(char **dirs, int ndirs, const char *out)
 {
   if (ndirs < 2 || ndirs > ATL_REPORT_COMPARE_MAX)
     die_usage("--compare takes 2 to %d report folders, got %d", ATL_REPORT_COMPARE_MAX, ndirs);
+  static struct atl_report_files read[ATL_REPORT_COMPARE_MAX]; /* the files it reads: -o may be none of them */
+  for (int i = 0; i < ndirs; i++) {
+    atl_report_files(dirs[i], &read[i]);
+    const char *files[] = {read[i].json, read[i].d_json, read[i].s_json, read[i].h_json};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
+      cli_note_input("--compare", files[k]);
+  }
   cli_check_output("-o", out);
   char why[5000];
-  int rc = atl_report_compare((const char *const *)dirs, (size_t)ndirs, out, print_line, NULL, why, sizeof why);
+  struct cli_buffer buf; /* every folder read first; then the safe way, with a rescue file */
+  const int rc = atl_report_compare_write(cli_buffer_open(&buf), (const char *const *)dirs, (size_t)ndirs, why,
+                                          sizeof why);
   if (rc == ATL_EINVAL)
     die_usage("--compare %s", why);
   if (rc != 0)
     die("%s", why);
+  if (cli_buffer_write(&buf, out, "the comparison") != 0)
+    return EXIT_MEASURE;
   printf("report: %s (%d reports side by side)\n", out, ndirs);
   return EXIT_OK;
+}
+
+/* The folder of a multi-device report and each device's folder in it: new, empty or atomlab's, before any
+ * measuring; the folder locked. */
+static void check_devices_folder(const char *dir, const char (*ids)[32], size_t n)
+{
+  char why[4800], sub[4200];
+  struct atl_manifest m;
+  if (atl_manifest_check(dir, dir, &m, why, sizeof why) != 0)
+    die_usage("-o %s", why);
+  atl_manifest_release(&m);
+  for (size_t i = 0; i < n; i++) {
+    atl_report_device_folder(dir, ids[i], sub, sizeof sub);
+    if (atl_manifest_check(sub, sub, &m, why, sizeof why) != 0)
+      die_usage("-o %s", why);
+    atl_manifest_release(&m);
+  }
+  cli_claim_output("-o", dir, dir);
 }
 
 /*
  * `report --device all` or a list: one whole report per device, each in DIR/<device id> (":" as "-"),
  * one after another so that devices sharing a host do not disturb each other's numbers, then
- * DIR/side-by-side.md (report --compare of those folders). Each report is this binary run again with
- * one --device; their progress goes to the terminal. Returns the exit status.
+ * DIR/side-by-side.md (report --compare of those folders) and DIR's manifest, which names them: the
+ * files of an earlier report in DIR that this one does not write are removed. Each report is this
+ * binary run again with one --device; their progress goes to the terminal. Returns the exit status.
  */
 static int report_devices(const char *devices, const char *backend, const char *dir, int quick, const char *repeat)
 {
@@ -112,9 +143,10 @@ static int report_devices(const char *devices, const char *backend, const char *
   if (atl_device_list_parse(ctx, devices, backend, ids, ATL_MAX_DEVICES, &n) != 0)
     die_usage("--device: %s", atl_errmsg(ctx));
   atl_context_free(ctx);
+  check_devices_folder(dir, (const char(*)[32])ids, n);
   make_dir(dir);
   static char sub[ATL_MAX_DEVICES][4200];
-  char *dirs[ATL_MAX_DEVICES];
+  const char *dirs[ATL_MAX_DEVICES];
   size_t done = 0;
   const struct atl_report_run run = {atl_report_self(cli_argv0), quick, repeat, NULL, print_line, (void *)"report: "};
   int status = atl_report_devices(&run, (const char(*)[32])ids, n, backend, dir, sub, &done);
@@ -122,11 +154,18 @@ static int report_devices(const char *devices, const char *backend, const char *
     dirs[i] = sub[i];
   if (atl_stop_requested())
     return cli_interrupted("report", done, n, NULL);
-  if (done >= 2) {
-    char out[4300];
-    snprintf(out, sizeof out, "%s/side-by-side.md", dir);
-    if (compare_reports(dirs, (int)done, out) != EXIT_OK && status == EXIT_OK)
-      status = EXIT_MEASURE;
+  char why[5000], out[4300];
+  const char *side = "side-by-side.md";
+  snprintf(out, sizeof out, "%s/%s", dir, side);
+  if (done >= 2 && atl_report_compare(dirs, done, out, print_line, NULL, why, sizeof why) != 0) {
+    fprintf(stderr, "error: %s\n", why);
+    status = status ? status : EXIT_MEASURE;
+  } else if (done >= 2)
+    printf("report: %s (%zu reports side by side)\n", out, done);
+  /* no device report done: the earlier report's files stay, as after an interrupted run */
+  if (done && atl_report_index(dir, dirs, done, &side, done >= 2 && access(out, F_OK) == 0, why, sizeof why) != 0) {
+    fprintf(stderr, "error: %s\n", why);
+    status = status ? status : EXIT_MEASURE;
   }
   return status;
 }
@@ -146,6 +185,7 @@ static int render(const char *dir)
   struct atl_report_outcome out;
   char why[1600];
   time_t started = time(NULL);
+  cli_claim_output("--render", dir, dir); /* rewritten in place: not while a report writes it */
   const int err = atl_report_render(&run, dir, &out, why, sizeof why);
   if (err)
     die_usage(err == ATL_EINVAL ? "--render %s" : "-o %s", why);
@@ -238,6 +278,7 @@ int cmd_report(int argc, char **argv)
   char why[4400];
   if (atl_report_target(dir, target, sizeof target, staging, sizeof staging, why, sizeof why) != 0)
     die_usage("-o %s", why);
+  cli_claim_output("-o", target, dir); /* one report into one folder at a time */
 
   time_t started = time(NULL);
   atl_context_t ctx = cli_open_device(device, backend);

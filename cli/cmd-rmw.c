@@ -172,15 +172,18 @@ int cmd_rmw(int argc, char **argv)
   const int unwritten = cli_sweep_write(&opt, &set);
   if (!opt.quiet)
     fprintf(stderr, "%zu rows in %.1f s\n", set.count, set.meta.elapsed_s);
+  const int complete = set.meta.complete; /* a signal during the last row stops nothing: the run is whole */
   atl_result_set_release(&done);
   atl_result_set_release(&set);
   for (size_t d = 0; d < ndev; d++)
     atl_context_free(ctxs[d]);
-  if (atl_stop_requested()) {
+  if (atl_stop_requested() && !complete) {
     char hint[4200] = "with -o FILE.json a rerun could --resume from it";
     for (size_t i = 0; i < opt.nout; i++)
       if (opt.out_formats[i] == ATL_FORMAT_JSON) {
-        snprintf(hint, sizeof hint, "to finish, run the same command with --resume %s", opt.out_paths[i]);
+        char quoted[4100]; /* pasted into a shell, the name stays one argument */
+        atl_shell_quote(opt.out_paths[i], quoted, sizeof quoted);
+        snprintf(hint, sizeof hint, "to finish, run the same command with --resume %s", quoted);
         break;
       }
     return cli_interrupted("rmw", rep.measured + rep.reused, res.planned, hint);

@@ -143,7 +143,7 @@ int cmd_strategy(int argc, char **argv)
 
   const int unwritten = cli_sweep_write(&opt, &set);
   cli_print_failures(failures);
-  if (atl_stop_requested()) {
+  if (atl_stop_requested() && !set.meta.complete) { /* a signal during the last row stops nothing */
     const size_t done_rows = set.count;
     atl_result_set_release(&set);
     for (size_t d = 0; d < ndev; d++)

@@ -2,14 +2,86 @@
  * way of include/atomlab/file.h, and never lost (a rescue file, else stderr). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+
+/* The files a command reads and writes, as its options name them: no output may be one of its inputs. */
+#define MAX_FILES 64
+struct named {
+  const char *opt, *path;
+};
+static struct named inputs[MAX_FILES], outputs[MAX_FILES];
+static size_t ninputs, noutputs;
+static struct atl_file_lock locks[MAX_FILES]; /* held until the command exits */
+static size_t nlocks;
+
+static void release_locks(void)
+{
+  for (size_t i = 0; i < nlocks; i++)
+    atl_file_unlock(&locks[i]);
+  nlocks = 0;
+}
+
+static void refuse_same(const struct named *out, const struct named *in)
+{
+  die_usage("%s '%s': is the input %s%s'%s' of this command: name another output", out->opt, out->path, in->opt,
+            in->opt[0] ? " " : "", in->path);
+}
+
+void cli_note_input(const char *opt, const char *path)
+{
+  const struct named in = {opt, path};
+  for (size_t i = 0; i < noutputs; i++)
+    if (atl_file_same(outputs[i].path, path))
+      refuse_same(&outputs[i], &in);
+  if (ninputs < MAX_FILES)
+    inputs[ninputs++] = in;
+}
+
+/* Holds the lock of output @p path until the command exits (cli_claim_output). */
+static void lock_output(const char *opt, const char *path, const char *shown)
+{
+  char why[600];
+  long holder = 0;
+  struct atl_file_lock lock;
+  const int rc = atl_file_lock(path, &lock, &holder, why, sizeof why);
+  if (rc < 0)
+    die_usage("%s '%s': %s", opt, shown, why);
+  if (rc == 1 && holder == (long)getpid())
+    return; /* named twice in this command: one writer all the same */
+  if (rc == 1 && holder > 0)
+    die_usage("%s: '%s' is being written by another atomlab process (pid %ld)", opt, shown, holder);
+  if (rc == 1)
+    die_usage("%s: '%s' is being written by another atomlab process", opt, shown);
+  if (lock.fd < 0)
+    return; /* a device or FIFO: written in place, not locked */
+  if (nlocks == MAX_FILES) {
+    atl_file_unlock(&lock);
+    die_usage("%s: at most %d outputs in one command", opt, MAX_FILES);
+  }
+  if (nlocks == 0)
+    atexit(release_locks);
+  locks[nlocks++] = lock;
+}
 
 void cli_check_output(const char *opt, const char *path)
 {
   char why[512];
   if (atl_file_check_output(path, why, sizeof why) != 0)
     die_usage("%s '%s': %s", opt, path, why);
+  cli_claim_output(opt, path, path);
+}
+
+void cli_claim_output(const char *opt, const char *path, const char *shown)
+{
+  const struct named out = {opt, shown};
+  for (size_t i = 0; i < ninputs; i++)
+    if (atl_file_same(inputs[i].path, path))
+      refuse_same(&out, &inputs[i]);
+  lock_output(opt, path, shown);
+  if (noutputs < MAX_FILES)
+    outputs[noutputs++] = (struct named){opt, path};
 }
 
 int cli_output_format(const char *opt, const char *path, int fallback)

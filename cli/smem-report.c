@@ -40,6 +40,7 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
   (void)command;
   switch (c) {
   case SMEM_O_TABLE:
+    cli_note_input("--table", arg);
     o->table_path = arg;
     return 1;
   case SMEM_O_RESULT: {
@@ -70,6 +71,7 @@ int smem_opts_parse(struct smem_opts *o, int c, const char *arg, const char *com
     return 1;
   case SMEM_O_DRAM: {
     char why[600];
+    cli_note_input("--dram", arg);
     if (atl_l2_calibration_read_file(&o->dram, ATL_L2_FILE_DRAM, arg, why, sizeof why))
       die_usage("--dram: %s", why);
     o->settings.dram_achievable = o->dram.dram_share;

@@ -2,12 +2,13 @@
  * @file process.h
  * Running another program (gnuplot, ncu, atomlab itself) with a bound, and
  * removing a folder tree without a shell. A stop request (stop.h) reaches the
- * program's whole process group.
+ * program's whole process group. Commands printed for a user are shell-quoted.
  */
 #ifndef ATOMLAB_PROCESS_H
 #define ATOMLAB_PROCESS_H
 
 #include "experimental.h" /* not the stable API */
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,6 +43,17 @@ int atl_spawn(const char *path, char *const *argv, const struct atl_spawn_io *io
  * still removed where it can be).
  */
 int atl_remove_tree(const char *path);
+
+/**
+ * @p arg as a POSIX shell reads it back as one argument: unchanged where it
+ * holds only letters, digits and _@%+=:,./- (and is not empty), else in single
+ * quotes with each ' written as '\''. Writes at most @p len bytes with the NUL
+ * (cut where it does not fit) and returns the length the whole quoted text has.
+ */
+size_t atl_shell_quote(const char *arg, char *out, size_t len);
+
+/** The @p argc arguments of @p argv, each atl_shell_quote()d, separated by spaces; returns as atl_shell_quote(). */
+size_t atl_shell_join(int argc, char *const *argv, char *out, size_t len);
 
 #ifdef __cplusplus
 }

@@ -67,9 +67,11 @@ struct atl_report_files {
 void atl_report_files(const char *dir, struct atl_report_files *f);
 
 /**
- * Checks, before anything is measured, that @p dir can become a report
- * folder (the report replaces it whole: it is new, empty or an earlier
- * report, not a folder the current one is inside, its parent writable), and
+ * Checks, before anything is measured, that @p dir can take a report: new,
+ * empty or a folder atomlab wrote (its manifest, file.h), its data/ and
+ * figures/ (where there) folders and not links, not a folder the current one
+ * is inside, its parent writable. A symbolic link @p dir is followed and the
+ * same rule applies to its target. Gives
  * gives @p target, the folder the report becomes (absolute, symbolic links
  * followed), and @p staging, the new folder beside it that the steps write
  * into. Returns 0, or ATL_EINVAL with the reason (starting with the quoted
@@ -79,24 +81,46 @@ int atl_report_target(const char *dir, char *target, size_t tlen, char *staging,
                       size_t why_len);
 
 /**
- * Puts the finished @p staging folder in place of @p target (@p shown: its
- * name in messages), the earlier report renamed away first and removed
- * after: a reader finds one run's files, never a mix. Returns 0, or ATL_EIO
- * with the reason in @p why (the staging folder kept). An earlier report that
- * could not be removed is named in @p warning (empty when none).
+ * Puts the files of the finished @p staging folder into @p target (@p shown:
+ * its name in messages) and removes the files of the earlier report's
+ * manifest that this one does not write (atl_manifest_install()): any other
+ * file in @p target is left as it is. Then removes @p staging. Returns 0, or
+ * ATL_EIO with the reason in @p why (what was not moved still in @p staging).
+ * A staging folder that could not be removed is named in @p warning (empty
+ * when none).
  */
 int atl_report_replace(const char *target, const char *staging, const char *shown, char *why, size_t why_len,
                        char *warning, size_t warning_len);
+
+/** The report folder of device @p id inside @p dir (report --device all): "DIR/opencl-0" for "opencl:0". */
+void atl_report_device_folder(const char *dir, const char *id, char *out, size_t len);
+
+/**
+ * Writes the manifest of @p dir, a folder of the @p n report folders @p subs
+ * (each with its own manifest) and the files @p files (relative to @p dir):
+ * the files of @p dir's earlier manifest that none of them names are removed
+ * (atl_manifest_install()). 0, or ATL_EINVAL/ATL_EIO with the reason.
+ */
+int atl_report_index(const char *dir, const char *const *subs, size_t n, const char *const *files, size_t nfiles,
+                     char *why, size_t why_len);
 
 /** Most report folders atl_report_compare() puts side by side. */
 #define ATL_REPORT_COMPARE_MAX 8
 
 /**
- * The report folders @p dirs (2 to ATL_REPORT_COMPARE_MAX) side by side in
- * the Markdown file @p out: each device's facts, the datasheets in one table
- * with every rate's ratio to the first device's, and each device's findings.
- * Returns 0, or ATL_EINVAL (a folder without a readable data/rmw.json; the
- * reason, naming the folder, in @p why), ATL_EIO or ATL_ENOMEM.
+ * The report folders @p dirs (2 to ATL_REPORT_COMPARE_MAX) side by side as
+ * Markdown on @p o: each device's facts, the datasheets in one table with
+ * every rate's ratio to the first device's, and each device's findings.
+ * Every folder is read before anything is written. Returns 0, or ATL_EINVAL
+ * (a folder without a readable data/rmw.json; the reason, naming the folder,
+ * in @p why) or ATL_ENOMEM.
+ */
+int atl_report_compare_write(FILE *o, const char *const *dirs, size_t ndirs, char *why, size_t why_len);
+
+/**
+ * atl_report_compare_write() into the file @p out of a report folder (a
+ * symbolic link under its name is replaced, never followed). Returns 0, or
+ * ATL_EINVAL as that, ATL_EIO (told to @p notify too) or ATL_ENOMEM.
  */
 int atl_report_compare(const char *const *dirs, size_t ndirs, const char *out, atl_report_notify notify, void *arg,
                        char *why, size_t why_len);

@@ -13,6 +13,7 @@
 #include "atomlab/error.h"
 #include "atomlab/file.h"
 #include "context.h"
+#include "file_internal.h"
 
 #ifndef NAME_MAX
 #define NAME_MAX 255
@@ -66,6 +67,11 @@ static int resolve(const char *path, char *out, size_t len, char *why, size_t wl
       return say(why, wlen, ATL_EINVAL, "the symbolic link leads to a path that is too long");
   }
   return say(why, wlen, ATL_EINVAL, "too many levels of symbolic links");
+}
+
+int atl__file_resolve(const char *path, char *out, size_t len, char *why, size_t wlen)
+{
+  return resolve(path, out, len, why, wlen);
 }
 
 /* The folder of @p path ("." for a bare name) into @p out. */
@@ -140,6 +146,32 @@ static int begin_in_place(struct atl_file_out *o, const char *path, char *why, s
   return 0;
 }
 
+/* Opens a temporary file beside @p o->target (set by the caller) with the mode of @p existing where it names a
+ * file (NULL: a new one). */
+static int begin_beside(struct atl_file_out *o, const struct stat *existing, char *why, size_t len)
+{
+  char dir[PATH_MAX];
+  folder_of(o->target, dir, sizeof dir);
+  if (snprintf(o->tmp, sizeof o->tmp, "%s/" TMP_NAME, dir) >= (int)sizeof o->tmp)
+    return say(why, len, ATL_EINVAL, "the path is too long");
+  int fd = mkstemp(o->tmp);
+  if (fd < 0) {
+    o->tmp[0] = '\0';
+    return say(why, len, ATL_EIO, "unable to create a file in '%s': %s", dir, strerror(errno));
+  }
+  /* mkstemp makes 0600; a result file is as readable as any file the user makes (or as the one it replaces). */
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, existing ? (existing->st_mode & 07777) : (0666 & ~mask));
+  if ((o->f = fdopen(fd, "w")) == NULL) {
+    close(fd);
+    unlink(o->tmp);
+    o->tmp[0] = '\0';
+    return say(why, len, ATL_EIO, "%s", strerror(errno));
+  }
+  return 0;
+}
+
 int atl_file_begin(const char *path, struct atl_file_out *o, char *why, size_t len)
 {
   memset(o, 0, sizeof *o);
@@ -156,26 +188,23 @@ int atl_file_begin(const char *path, struct atl_file_out *o, char *why, size_t l
   int exists = stat(o->target, &st) == 0;
   if (exists && S_ISDIR(st.st_mode))
     return say(why, len, ATL_EINVAL, "is a folder: a file name is needed");
-  char dir[PATH_MAX];
-  folder_of(o->target, dir, sizeof dir);
-  if (snprintf(o->tmp, sizeof o->tmp, "%s/" TMP_NAME, dir) >= (int)sizeof o->tmp)
+  return begin_beside(o, exists ? &st : NULL, why, len);
+}
+
+int atl_file_begin_nofollow(const char *path, struct atl_file_out *o, char *why, size_t len)
+{
+  memset(o, 0, sizeof *o);
+  if (path == NULL || *path == '\0')
+    return say(why, len, ATL_EINVAL, "an empty name is not a file name");
+  if (atl__fault_file())
+    return say(why, len, ATL_EIO, "%s (injected: ATL_FAULT file)", strerror(ENOSPC));
+  if (snprintf(o->target, sizeof o->target, "%s", path) >= (int)sizeof o->target)
     return say(why, len, ATL_EINVAL, "the path is too long");
-  int fd = mkstemp(o->tmp);
-  if (fd < 0) {
-    o->tmp[0] = '\0';
-    return say(why, len, ATL_EIO, "unable to create a file in '%s': %s", dir, strerror(errno));
-  }
-  /* mkstemp makes 0600; a result file is as readable as any file the user makes (or as the one it replaces). */
-  mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, exists ? (st.st_mode & 07777) : (0666 & ~mask));
-  if ((o->f = fdopen(fd, "w")) == NULL) {
-    close(fd);
-    unlink(o->tmp);
-    o->tmp[0] = '\0';
-    return say(why, len, ATL_EIO, "%s", strerror(errno));
-  }
-  return 0;
+  struct stat st;
+  int exists = lstat(path, &st) == 0; /* the name itself: a link, FIFO or device there is replaced, not opened */
+  if (exists && S_ISDIR(st.st_mode))
+    return say(why, len, ATL_EINVAL, "is a folder: a file name is needed");
+  return begin_beside(o, exists && S_ISREG(st.st_mode) ? &st : NULL, why, len);
 }
 
 int atl_file_commit(struct atl_file_out *o, char *why, size_t len)
@@ -207,18 +236,30 @@ void atl_file_abort(struct atl_file_out *o)
   o->tmp[0] = '\0';
 }
 
+/* Writes through @p o (begun) and commits it, or aborts it where @p writer fails. */
+static int write_through(struct atl_file_out *o, atl_file_writer writer, const void *arg, char *why, size_t len)
+{
+  int err = writer(o->f, arg);
+  if (err != 0) {
+    int saved = errno;
+    atl_file_abort(o);
+    return say(why, len, err, "%s", err == ATL_EIO && saved ? strerror(saved) : atl_strerror(err));
+  }
+  return atl_file_commit(o, why, len);
+}
+
 int atl_file_write(const char *path, atl_file_writer writer, const void *arg, char *why, size_t len)
 {
   struct atl_file_out o;
   int err = atl_file_begin(path, &o, why, len);
-  if (err)
-    return err;
-  if ((err = writer(o.f, arg)) != 0) {
-    int saved = errno;
-    atl_file_abort(&o);
-    return say(why, len, err, "%s", err == ATL_EIO && saved ? strerror(saved) : atl_strerror(err));
-  }
-  return atl_file_commit(&o, why, len);
+  return err ? err : write_through(&o, writer, arg, why, len);
+}
+
+int atl_file_write_nofollow(const char *path, atl_file_writer writer, const void *arg, char *why, size_t len)
+{
+  struct atl_file_out o;
+  int err = atl_file_begin_nofollow(path, &o, why, len);
+  return err ? err : write_through(&o, writer, arg, why, len);
 }
 
 /* NAME.rescued-PID.EXT for the base name of @p path, cut so it fits NAME_MAX. */
@@ -273,6 +314,12 @@ int atl_file_write_text(const char *path, const char *text, size_t len, char *wh
 {
   struct text t = {text, len};
   return atl_file_write(path, write_text, &t, why, why_len);
+}
+
+int atl_file_write_text_nofollow(const char *path, const char *text, size_t len, char *why, size_t why_len)
+{
+  struct text t = {text, len};
+  return atl_file_write_nofollow(path, write_text, &t, why, why_len);
 }
 
 FILE *atl_file_open_input(const char *path, char *why, size_t len)

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "atl_version.h"
+#include "atomlab/process.h"
 #include "atomlab/result.h"
 
 void atl_run_meta_init(struct atl_run_meta *meta, atl_context_t ctx, int argc, char **argv)
@@ -16,9 +17,7 @@ void atl_run_meta_init(struct atl_run_meta *meta, atl_context_t ctx, int argc, c
   struct tm utc;
   gmtime_r(&now, &utc);
   strftime(meta->date, sizeof meta->date, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  size_t used = 0;
-  for (int i = 0; i < argc && used + 2 < sizeof meta->command; i++)
-    used += (size_t)snprintf(meta->command + used, sizeof meta->command - used, "%s%s", i ? " " : "", argv[i]);
+  atl_shell_join(argc, argv, meta->command, sizeof meta->command); /* pasted into a shell, it runs the same */
   const struct atl_device_info *d = ctx ? atl_device_current(ctx) : NULL;
   if (d)
     meta->device = *d;

@@ -3,6 +3,8 @@
  * for seed 002's): the script head and tail, the .dat comment, finding
  * gnuplot and running it with a timeout, writing a figure's files. It calls
  * none of them back, so the plot files depend on it one way. */
+#undef _POSIX_C_SOURCE
+#define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -170,26 +172,34 @@ static int file_nonempty(const char *path)
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
+/* Runs gnuplot on DIR/NAME.gp inside @p tmp, a new folder of DIR's (the script's files relative to it: its data
+ * through the load path "..", its images into @p tmp): no image is written through a link planted in DIR. */
+static int run_gnuplot(struct atl__plot *p, const char *tmp, const char *name)
+{
+  char script[300];
+  snprintf(script, sizeof script, "../%s.gp", name);
+  char *gnuplot_argv[] = {(char *)p->gnuplot, "-e", "set loadpath '..'", script, NULL};
+  return atl_spawn(p->gnuplot, gnuplot_argv, &(struct atl_spawn_io){.dir = tmp, .timeout = p->timeout});
+}
+
 void atl__plot_draw(struct atl__plot *p, const char *dir, const char *name)
 {
-  char file[2200];
+  char file[2200], drawn[2300], tmp[2200];
   if (p->gnuplot == NULL) { /* the script is what there is to draw from */
     atl__plot_say(p, ATL_PLOT_IMAGE, "%s/%s.gp", dir, name);
     return;
   }
-  char script[300];
-  snprintf(script, sizeof script, "%s.gp", name);
   if (p->gave_up || atl_stop_requested()) { /* said once already: the script is there to draw from */
     p->failed += (size_t)(p->png + p->svg);
     return;
   }
-  /* inside the figure folder: the scripts name their files relative to it */
-  char *gnuplot_argv[] = {(char *)p->gnuplot, script, NULL};
-  int rc = atl_spawn(p->gnuplot, gnuplot_argv, &(struct atl_spawn_io){.dir = dir, .timeout = p->timeout});
+  snprintf(tmp, sizeof tmp, "%s/.atl-XXXXXX", dir);
+  const int made = mkdtemp(tmp) != NULL;
+  int rc = made ? run_gnuplot(p, tmp, name) : -1;
   if (rc == ATL_SPAWN_TIMEOUT) {
     atl__plot_say(p, ATL_PLOT_ERROR,
-                  "gnuplot timed out after %g s drawing '%s/%s' (see --timeout); no further figure is drawn",
-                  p->timeout, dir, script);
+                  "gnuplot timed out after %g s drawing '%s/%s.gp' (see --timeout); no further figure is drawn",
+                  p->timeout, dir, name);
     p->gave_up = 1;
   }
   int ok = rc == 0;
@@ -197,13 +207,17 @@ void atl__plot_draw(struct atl__plot *p, const char *dir, const char *name)
     if (!(k == 0 ? p->png : p->svg))
       continue;
     snprintf(file, sizeof file, "%s/%s.%s", dir, name, k == 0 ? "png" : "svg");
-    if (ok && file_nonempty(file))
+    snprintf(drawn, sizeof drawn, "%s/%s.%s", tmp, name, k == 0 ? "png" : "svg");
+    /* rename replaces a link under the image's name itself, never its target */
+    if (ok && file_nonempty(drawn) && rename(drawn, file) == 0)
       atl__plot_say(p, ATL_PLOT_IMAGE, "%s", file);
     else {
-      atl__plot_say(p, ATL_PLOT_ERROR, "gnuplot did not draw '%s' (script: %s/%s)", file, dir, script);
+      atl__plot_say(p, ATL_PLOT_ERROR, "gnuplot did not draw '%s' (script: %s/%s.gp)", file, dir, name);
       p->failed++;
     }
   }
+  if (made)
+    atl_remove_tree(tmp);
 }
 
 /* Writes one text file built in memory, through a temporary name. */
@@ -211,7 +225,7 @@ int atl__plot_write(struct atl__plot *p, const char *dir, const char *name, cons
 {
   char path[2200], why[512];
   snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
-  int rc = atl_file_write_text(path, text, len, why, sizeof why);
+  int rc = atl_file_write_text_nofollow(path, text, len, why, sizeof why); /* a link planted there is replaced */
   free(text);
   if (rc == 0)
     return 0;

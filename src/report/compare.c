@@ -142,8 +142,7 @@ static void release_reports(struct one_report *reps, size_t n)
   }
 }
 
-int atl_report_compare(const char *const *dirs, size_t ndirs, const char *out, atl_report_notify notify, void *arg,
-                       char *why, size_t why_len)
+int atl_report_compare_write(FILE *o, const char *const *dirs, size_t ndirs, char *why, size_t why_len)
 {
   if (ndirs < 2 || ndirs > ATL_REPORT_COMPARE_MAX) {
     snprintf(why, why_len, "takes 2 to %d report folders, got %zu", ATL_REPORT_COMPARE_MAX, ndirs);
@@ -159,21 +158,30 @@ int atl_report_compare(const char *const *dirs, size_t ndirs, const char *out, a
       return ATL_EINVAL;
     }
   }
+  write_compare(o, reps, ndirs);
+  release_reports(reps, ndirs);
+  return 0;
+}
+
+int atl_report_compare(const char *const *dirs, size_t ndirs, const char *out, atl_report_notify notify, void *arg,
+                       char *why, size_t why_len)
+{
   char *text = NULL;
   size_t len = 0;
-  int rc = 0;
   FILE *o = open_memstream(&text, &len);
   if (o == NULL) {
     snprintf(why, why_len, "out of memory");
-    rc = ATL_ENOMEM;
-  } else {
-    write_compare(o, reps, ndirs);
-    if (fclose(o) != 0 || atl__report_write_text(notify, arg, out, text, len) != 0) {
-      snprintf(why, why_len, "unable to write '%s'", out);
-      rc = ATL_EIO;
-    }
-    free(text);
+    return ATL_ENOMEM;
   }
-  release_reports(reps, ndirs);
+  int rc = atl_report_compare_write(o, dirs, ndirs, why, why_len);
+  if (fclose(o) != 0 && rc == 0) {
+    snprintf(why, why_len, "out of memory");
+    rc = ATL_ENOMEM;
+  }
+  if (rc == 0 && atl__report_write_text(notify, arg, out, text, len) != 0) {
+    snprintf(why, why_len, "unable to write '%s'", out);
+    rc = ATL_EIO;
+  }
+  free(text);
   return rc;
 }

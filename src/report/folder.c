@@ -1,9 +1,9 @@
 /* The report folder: the files the steps write and the documents read, the
- * folder a report becomes (checked before anything is measured: the report
- * replaces it whole), and putting the finished staging folder in its place. */
+ * folder a report goes into (checked before anything is measured: new, empty
+ * or one atomlab wrote, as its manifest says), and putting the finished
+ * staging folder's files in place of the earlier report's, and no other. */
 #undef _POSIX_C_SOURCE
 #define _XOPEN_SOURCE 700 /* realpath */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,21 +29,27 @@ void atl_report_files(const char *dir, struct atl_report_files *f)
   snprintf(f->d_log, sizeof f->d_log, "%s/datasheet.log", f->data);
 }
 
-/* Whether folder @p path may be replaced by a report: empty, or an earlier report (report.md or data/). */
-static int replaceable(const char *path)
+/* Whether @p abs (@p dir as the user named it) may take a report: new, empty or one atomlab wrote (its
+ * manifest), and its folders the report writes into real folders, not links that would lead the files away. */
+static int writable_report(const char *abs, const char *dir, char *why, size_t why_len)
 {
-  DIR *d = opendir(path);
-  if (d == NULL)
-    return 0;
-  int any = 0, report = 0;
-  for (struct dirent *e; (e = readdir(d)) != NULL;) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-      continue;
-    any = 1;
-    report |= strcmp(e->d_name, "report.md") == 0 || strcmp(e->d_name, "data") == 0;
+  struct atl_manifest m;
+  int err = atl_manifest_check(abs, dir, &m, why, why_len);
+  atl_manifest_release(&m);
+  if (err)
+    return err;
+  static const char *const folders[] = {"data", "figures"};
+  for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++) {
+    char sub[4300];
+    struct stat st;
+    snprintf(sub, sizeof sub, "%s/%s", abs, folders[i]);
+    if (lstat(sub, &st) == 0 && !S_ISDIR(st.st_mode)) {
+      snprintf(why, why_len, "'%s/%s' is %s, not a folder: the report does not write through it; remove it or "
+               "name another folder", dir, folders[i], S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
+      return ATL_EINVAL;
+    }
   }
-  closedir(d);
-  return !any || report;
+  return 0;
 }
 
 #define FAIL(...) (snprintf(why, why_len, __VA_ARGS__), ATL_EINVAL)
@@ -107,11 +113,9 @@ int atl_report_target(const char *dir, char *target, size_t tlen, char *staging,
     free(abs);
     return FAIL("'%s': its folder '%s' is not writable (the report is built beside it, then renamed)", dir, parent);
   }
-  if (stat(abs, &st) == 0 && !replaceable(abs)) {
+  if (writable_report(abs, dir, why, why_len) != 0) {
     free(abs);
-    return FAIL("'%s' holds files that are not a report's (no report.md or data/): the report replaces its folder "
-                "whole; name a new folder or an earlier report's",
-                dir);
+    return ATL_EINVAL;
   }
   snprintf(target, tlen, "%s", abs);
   snprintf(staging, slen, "%s.staging-%ld", abs, (long)getpid());
@@ -123,25 +127,68 @@ int atl_report_replace(const char *target, const char *staging, const char *show
                        char *warning, size_t warning_len)
 {
   warning[0] = '\0';
-  char old[4300];
-  snprintf(old, sizeof old, "%s.old-%ld", target, (long)getpid());
-  struct stat st;
-  int had_old = lstat(target, &st) == 0;
-  if (had_old && rename(target, old) != 0) {
-    snprintf(why, why_len, "unable to move the earlier report '%s' aside (%s): this report is complete in '%s'", shown,
-             strerror(errno), staging);
+  struct atl_manifest old, now = {0};
+  char reason[4400];
+  /* checked again: a file put there while the report was measured is no more ours than one put before */
+  if (writable_report(target, shown, reason, sizeof reason) != 0) {
+    snprintf(why, why_len, "%s: this report is complete in '%s'", reason, staging);
     return ATL_EIO;
   }
-  if (rename(staging, target) != 0) {
-    int e = errno;
-    if (had_old)
-      rename(old, target); /* the earlier report back where it was */
-    snprintf(why, why_len, "unable to rename '%s' to '%s' (%s): this report is complete there", staging, shown,
-             strerror(e));
+  atl_manifest_check(target, shown, &old, reason, sizeof reason);
+  int err = atl_manifest_collect(staging, NULL, &now);
+  if (err == 0)
+    err = atl_manifest_install(staging, target, &old, &now, reason, sizeof reason);
+  else
+    snprintf(reason, sizeof reason, "unable to list '%s'", staging);
+  atl_manifest_release(&old);
+  atl_manifest_release(&now);
+  if (err) {
+    snprintf(why, why_len, "%s: what was not put into '%s' is in '%s'", reason, shown, staging);
     return ATL_EIO;
   }
-  if (had_old && atl_remove_tree(old) != 0)
-    snprintf(warning, warning_len, "unable to remove the earlier report, renamed '%s' (%s)", old, strerror(errno));
+  if (atl_remove_tree(staging) != 0) /* only leftovers are there: lock or temporary files of killed steps */
+    snprintf(warning, warning_len, "unable to remove the staging folder '%s' (%s)", staging, strerror(errno));
   return 0;
 }
 
+void atl_report_device_folder(const char *dir, const char *id, char *out, size_t len)
+{
+  char folder[64];
+  snprintf(folder, sizeof folder, "%s", id);
+  for (char *c = folder; *c; c++) /* an id is one folder's name: "opencl:0" is "opencl-0" */
+    if (*c == ':' || *c == '/')
+      *c = '-';
+  snprintf(out, len, "%s/%s", dir, folder);
+}
+
+int atl_report_index(const char *dir, const char *const *subs, size_t n, const char *const *files, size_t nfiles,
+                     char *why, size_t why_len)
+{
+  struct atl_manifest old, now = {0};
+  int err = atl_manifest_check(dir, dir, &old, why, why_len);
+  size_t skip = strlen(dir) + 1; /* "DIR/" before each sub-report's name */
+  for (size_t i = 0; err == 0 && i < n; i++) {
+    struct atl_manifest sub;
+    const char *name = strncmp(subs[i], dir, skip - 1) == 0 && subs[i][skip - 1] == '/' ? subs[i] + skip : subs[i];
+    if ((err = atl_manifest_check(subs[i], subs[i], &sub, why, why_len)) != 0)
+      break;
+    char rel[4400];
+    snprintf(rel, sizeof rel, "%s/%s", name, ATL_MANIFEST_NAME);
+    err = atl_manifest_add(&now, rel);
+    for (size_t k = 0; err == 0 && k < sub.count; k++) {
+      snprintf(rel, sizeof rel, "%s/%s", name, sub.files[k]);
+      err = atl_manifest_add(&now, rel);
+    }
+    atl_manifest_release(&sub);
+    if (err)
+      snprintf(why, why_len, "'%s': not a folder inside '%s'", subs[i], dir);
+  }
+  for (size_t i = 0; err == 0 && i < nfiles; i++)
+    if ((err = atl_manifest_add(&now, files[i])) != 0)
+      snprintf(why, why_len, "'%s': not a file inside '%s'", files[i], dir);
+  if (err == 0)
+    err = atl_manifest_install(NULL, dir, &old, &now, why, why_len);
+  atl_manifest_release(&old);
+  atl_manifest_release(&now);
+  return err;
+}

@@ -13,7 +13,8 @@ void atl__report_sections(FILE *o, int html, const struct atl_report_inputs *x);
 /** The file's bytes in base64 (a data: URL's payload); -1 if it cannot be read. */
 int atl__report_base64_file(FILE *o, const char *path);
 
-/** Writes @p len bytes of @p text to @p path (atl_file_write_text); 0, or -1 after telling @p notify why. */
+/** Writes @p len bytes of @p text to the report folder's file @p path (atl_file_write_text_nofollow: a link
+ *  planted under its name is replaced); 0, or -1 after telling @p notify why. */
 int atl__report_write_text(atl_report_notify notify, void *arg, const char *path, const char *text, size_t len);
 
 #endif

@@ -169,6 +169,43 @@ static void recorded_command(const char *path, char *out, size_t len, const char
     atl_result_set_release(&set);
 }
 
+/* A report folder with a manifest names what --render wrote too: the documents, the datasheet, the plot's log
+ * and the images drawn from the scripts the manifest names (figures/NAME.gp: NAME.png, NAME.svg). */
+static void adopt_rendered(const struct atl_report_run *run, const char *dir)
+{
+  struct atl_manifest m;
+  char why[4600], path[4400];
+  if (atl_manifest_check(dir, dir, &m, why, sizeof why) != 0 || m.count == 0) {
+    atl_manifest_release(&m);
+    return; /* no manifest (a report older than it): nothing to keep up to date */
+  }
+  static const char *const written[] = {"report.md", "report.html", "data/datasheet.json", "data/datasheet.csv",
+                                        "data/plot.log"};
+  struct atl_manifest now = {0};
+  int err = 0;
+  for (size_t i = 0; i < m.count && !err; i++)
+    err = atl_manifest_add(&now, m.files[i]);
+  for (size_t i = 0; i < sizeof written / sizeof written[0] && !err; i++)
+    err = atl_manifest_add(&now, written[i]);
+  for (size_t i = 0; i < m.count && !err; i++) {
+    size_t n = strlen(m.files[i]);
+    if (strncmp(m.files[i], "figures/", 8) != 0 || n < 4 || strcmp(m.files[i] + n - 3, ".gp") != 0)
+      continue;
+    for (int k = 0; k < 2 && !err; k++) {
+      struct stat st;
+      snprintf(path, sizeof path, "%.*s.%s", (int)(n - 3), m.files[i], k ? "svg" : "png");
+      char full[4600];
+      snprintf(full, sizeof full, "%s/%s", dir, path);
+      if (lstat(full, &st) == 0 && S_ISREG(st.st_mode))
+        err = atl_manifest_add(&now, path);
+    }
+  }
+  if (err || atl_manifest_install(NULL, dir, &m, &now, why, sizeof why) != 0)
+    tell(run, "unable to update the manifest of '%s'%s%s", dir, err ? "" : ": ", err ? "" : why);
+  atl_manifest_release(&m);
+  atl_manifest_release(&now);
+}
+
 int atl_report_render(const struct atl_report_run *run, const char *dir, struct atl_report_outcome *out, char *why,
                       size_t why_len)
 {
@@ -192,14 +229,20 @@ int atl_report_render(const struct atl_report_run *run, const char *dir, struct 
   recorded_command(f.s_json, s_args, sizeof s_args, "(settings not recorded)");
   recorded_command(f.h_json, h_args, sizeof h_args, "(settings not recorded)");
   struct stat st;
-  if ((mkdir(f.figures, 0777) != 0 && errno != EEXIST) || stat(f.figures, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    snprintf(why, why_len, "'%s': unable to create the folder (does its parent exist?)", f.figures);
+  if ((mkdir(f.figures, 0777) != 0 && errno != EEXIST) || lstat(f.figures, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(why, why_len, "'%s': unable to create the folder, or it is a symbolic link (not written through)",
+             f.figures);
+    return ATL_EIO;
+  }
+  if (lstat(f.data, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(why, why_len, "'%s' is a symbolic link or not a folder: not written through", f.data);
     return ATL_EIO;
   }
   progress(run, 4, 5, "figures (atomlab plot): heatmaps and strategy bar charts (--render: nothing measured)");
   draw_and_write(run, dir, dir, &f, device_slug, s_args, h_args, cuda, 5, out);
   if (!out->written && atl_stop_requested())
     out->stopped = "the figures";
+  adopt_rendered(run, dir);
   return 0;
 }
 
@@ -344,12 +387,8 @@ int atl_report_devices(const struct atl_report_run *run, const char (*ids)[32], 
   *ndone = 0;
   absolute_gnuplot();
   for (size_t i = 0; i < n && !atl_stop_requested(); i++) {
-    char folder[32], sub[4200];
-    snprintf(folder, sizeof folder, "%s", ids[i]);
-    for (char *c = folder; *c; c++) /* an id is one folder's name: "opencl:0" is "opencl-0" */
-      if (*c == ':' || *c == '/')
-        *c = '-';
-    snprintf(sub, sizeof sub, "%s/%s", dir, folder);
+    char sub[4200];
+    atl_report_device_folder(dir, ids[i], sub, sizeof sub);
     tell(run, "device %zu of %zu: %s into %s", i + 1, n, ids[i], sub);
     char *args[12] = {"atomlab", "report", "-o", sub, "--device", (char *)ids[i]};
     int na = 6;

@@ -384,7 +384,7 @@ static void write_html(FILE *o, const struct atl__rf_file *f, const struct fact 
 int atl__report_write_text(atl_report_notify notify, void *arg, const char *path, const char *text, size_t len)
 {
   char why[512], line[5000];
-  if (atl_file_write_text(path, text, len, why, sizeof why) == 0)
+  if (atl_file_write_text_nofollow(path, text, len, why, sizeof why) == 0) /* a report folder's file */
     return 0;
   snprintf(line, sizeof line, "unable to write '%s': %s", path, why);
   if (notify)

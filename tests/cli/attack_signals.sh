@@ -201,10 +201,11 @@ else
 fi
 [ -s "$REP/report.md" ] && [ -e "$REP/data/stale.txt" ] && cmp -s "$REP/data/rmw.json" "$WORK/rmw-first.json" && pass ||
   fail "report SIGINT: the earlier report in '$REP' was changed: $(ls "$REP" "$REP/data")"
-# a new run into the folder replaces it whole
+# a new run into the folder replaces the earlier report's files (its manifest), not the planted one
 "$ATOMLAB" report --quick -o "$REP" >/dev/null 2>"$WORK/err"
 rc=$?
-[ $rc -eq 0 ] && [ -s "$REP/report.md" ] && [ ! -e "$REP/data/stale.txt" ] && pass ||
+[ $rc -eq 0 ] && [ -s "$REP/report.md" ] && ! cmp -s "$REP/data/rmw.json" "$WORK/rmw-first.json" &&
+  [ "$(cat "$REP/data/stale.txt")" = stale ] && pass ||
   fail "report into an earlier report: exit $rc, files: $(ls "$REP/data"): $(tail -2 "$WORK/err")"
 ls -d "$REP".old-* >/dev/null 2>&1 && fail "the earlier report was left as $(ls -d "$REP".old-*)" || pass
 [ "$(ls -d "$REP".staging-* 2>/dev/null | wc -l)" -le 1 ] && pass || fail "a finished run left its staging folder"
