@@ -148,7 +148,7 @@ int cmd_rmw(int argc, char **argv)
   const struct atl_sweep_job job = {ctxs, ndev, multi, atl_rmw_sweep_spec(specs, total),
                                     opt.nout ? !opt.quiet ? stdout : NULL : opt.format == ATL_FORMAT_TABLE ? stdout : NULL,
                                     isatty(STDERR_FILENO) ? stderr : NULL, atl_rmw_describe, opt.out_paths, opt.out_formats,
-                                    opt.nout, 30, NULL, command_start};
+                                    opt.nout, cli_checkpoint_s(30), NULL, command_start};
   struct atl_sweep_outcome res;
   cli_catch_stop_signals();
   if (atl_sweep_command(&job, &opt.timing, resume_path ? &done : NULL, a.drop_others, &set, &res) != 0)

@@ -130,7 +130,7 @@ int cmd_strategy(int argc, char **argv)
 
   const struct atl_sweep_job job = {ctxs, ndev, multi, atl_strategy_sweep_spec(specs, total),
                                     opt.nout ? !opt.quiet ? stdout : NULL : opt.format == ATL_FORMAT_TABLE ? stdout : NULL,
-                                    NULL, NULL, opt.out_paths, opt.out_formats, opt.nout, 10, atl_strategy_rank_set, 0};
+                                    NULL, NULL, opt.out_paths, opt.out_formats, opt.nout, cli_checkpoint_s(10), atl_strategy_rank_set, 0};
   struct atl_sweep_outcome res;
   cli_catch_stop_signals();
   if (atl_sweep_command(&job, &opt.timing, NULL, 0, &set, &res) != 0)

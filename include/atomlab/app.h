@@ -396,6 +396,15 @@ int atl_app_config_set(atl_app_config_t cfg, const char *name, const char *text,
  */
 int atl_app_config_prepare(atl_app_config_t cfg, atl_context_t ctx, char *why, size_t len);
 
+/**
+ * Checkpoints of the runs of @p cfg: every @p seconds (0: none), @p write
+ * gets the rows completed so far, from a thread of the run's own, with no
+ * row being added meanwhile; the same writer is offered for an urgent stop
+ * (atl_stop_offer, atomlab/stop.h). @p write NULL: neither.
+ */
+void atl_app_config_checkpoint(atl_app_config_t cfg, double seconds,
+                               void (*write)(void *arg, const struct atl_result_set *rows), void *arg);
+
 /** Runs the prepared configuration (the app's run). */
 int atl_app_config_run(atl_app_config_t cfg, atl_context_t ctx, struct atl_result_set *out);
 
