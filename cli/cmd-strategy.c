@@ -138,7 +138,10 @@ int cmd_strategy(int argc, char **argv)
   const int failures = res.failures;
   free(specs);
   atl_strategy_rank(set.rows, set.count);
-  if (res.table_open)
+  /* winners compare every strategy of a pattern: from part of the set they would name the wrong ones */
+  if (res.table_open && !set.meta.complete)
+    printf("no winners: %zu of %zu rows were measured, and the winners need the full set\n", set.count, res.planned);
+  else if (res.table_open)
     atl_strategy_winners_write(stdout, &set);
 
   const int unwritten = cli_sweep_write(&opt, &set);

@@ -10,6 +10,7 @@
  * in any order, |got - sum| <= g(n) * sum|x| with g(n) = (n-1)u / (1-(n-1)u), u = 2^-24, n the element's
  * number of contributions (docs/scatter.md).
  */
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -303,16 +304,22 @@ static int64_t det_mismatches(const struct scatter_params *p, const uint32_t *id
   return wrong;
 }
 
-/* Raw little-endian arrays for a peer (scripts/peer-torch-scatter.py) to load: FOLDER/NAME-DIST.bin. */
-static void dump_array(const char *folder, const char *name, const char *dist, const void *data, size_t bytes)
+/* Raw little-endian arrays for a peer (scripts/peer-torch-scatter.py) to load: FOLDER/NAME-DIST.bin. Every
+ * write is checked (a full disk would leave a truncated array that the peer reads as data): 0, or ATL_EIO as
+ * @p ctx's error. */
+static int dump_array(atl_context_t ctx, const char *folder, const char *name, const char *dist, const void *data,
+                      size_t bytes)
 {
   char path[1200];
   snprintf(path, sizeof path, "%s/%s-%s.bin", folder, name, dist);
   FILE *f = fopen(path, "wb");
-  if (f) {
-    fwrite(data, 1, bytes, f);
-    fclose(f);
+  int ok = f != NULL && fwrite(data, 1, bytes, f) == bytes && fflush(f) == 0;
+  int saved = errno;
+  if (f != NULL && fclose(f) != 0 && ok) {
+    ok = 0;
+    saved = errno;
   }
+  return ok ? 0 : atl__seterr(ctx, ATL_EIO, "dump: writing '%s': %s", path, strerror(saved ? saved : EIO));
 }
 
 /* One timed sample of the det variant: the output zeroed (untimed, as for the others), then every pass. */
@@ -779,8 +786,8 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
     err = atl__seterr(ctx, ATL_EINVAL, "dump: unable to create or write the folder '%s'", p->dump);
     goto out;
   }
-  if (p->dump)
-    dump_array(p->dump, "src", type_names[p->type], src, r.src_bytes);
+  if (p->dump && (err = dump_array(ctx, p->dump, "src", type_names[p->type], src, r.src_bytes)))
+    goto out;
   err = run_variant(&r, DIST_UNIFORM, -1, NULL, NULL, tm, out); /* the ceiling first: the ratios need it */
   for (int d = 0; d < DIST_COUNT && ATL_APP_GO_ON(err); d++) {
     if (!(p->dists & (1u << d)))
@@ -805,13 +812,13 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
       else
         x.isum[e] += 1;
     }
-    if (p->dump)
-      dump_array(p->dump, "idx", dist_names[d], idx, p->rows * 4);
+    if (p->dump && (err = dump_array(ctx, p->dump, "idx", dist_names[d], idx, p->rows * 4)))
+      break;
     for (int v = 0; v < VAR_COUNT && ATL_APP_GO_ON(err); v++)
       if (p->variants & (1u << v)) {
         err = run_variant(&r, d, v, &x, host_out, tm, out);
         if (!err && p->dump && v == VAR_ATOMIC)
-          dump_array(p->dump, "out", dist_names[d], host_out, r.out_bytes);
+          err = dump_array(ctx, p->dump, "out", dist_names[d], host_out, r.out_bytes);
       }
   }
 out:
