@@ -322,6 +322,12 @@ struct atl_app_option {
 /** The options every app takes for its timing (fields of struct atl_app_timing), ending in a zero entry. */
 extern const struct atl_app_option atl_app_timing_options[];
 
+/** What a run allocates: bytes of host and of device memory, and the parameter they grow with most. */
+struct atl_app_bytes {
+  uint64_t host, device;
+  const char *param; /**< an option name ("rows"), named in the refusal */
+};
+
 struct atl_app_info {
   const char *name;    /**< "count", "histogram", ... (the rows' app column) */
   const char *summary; /**< one line for lists and help */
@@ -355,6 +361,12 @@ struct atl_app_info {
   void (*write_view)(FILE *f, const void *params, const struct atl_result_set *set);
   int view_replaces_table; /**< 1: the view is printed instead of the rows' table */
   int spans_devices;       /**< 1: the app spreads itself over several devices (crossgpu): --device names one */
+  /**
+   * The memory a run of @p params allocates at most (NULL: not known):
+   * atl_app_check refuses a run the machine cannot hold, before anything is
+   * allocated (atl_app_bytes).
+   */
+  void (*bytes_needed)(const struct atl_device_info *dev, const void *params, struct atl_app_bytes *need);
 };
 
 /** Every registered app, in the order of lists and help; @p n receives the count. */

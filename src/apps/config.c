@@ -186,7 +186,9 @@ int atl_app_check(const struct atl_app_info *app, const struct atl_device_info *
                   size_t len)
 {
   int err = atl__app_opt_check(app->options, params, why, len);
-  return err ? err : app->check(dev, params, why, len);
+  if (!err)
+    err = app->check(dev, params, why, len);
+  return err ? err : atl__app_memory_check(app, dev, params, why, len);
 }
 
 int atl_app_config_prepare(atl_app_config_t cfg, atl_context_t ctx, char *why, size_t len)
