@@ -102,7 +102,8 @@ int cmd_profile(int argc, char **argv)
   optind = 1;
   opterr = 0;
   while ((ch = getopt_long(argc, argv, "+:ho:", longopts, NULL)) != -1) {
-    cli_option_once(longopts, ch, -1);
+    if (ch != SMEM_O_EXPECT) /* --expect accumulates: one expectation each */
+      cli_option_once(longopts, ch, -1);
     if (smem_opts_parse(&opts, ch, optarg, "profile"))
       continue;
     if (ch >= O_FILE && ch < O_FILE + ATL_L2_FILES) {
