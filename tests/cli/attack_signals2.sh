@@ -98,8 +98,12 @@ set -m
 ATL_CHECKPOINT_S=1 "$ATOMLAB" app access-table --target-ms 80 -o "$f" --quiet >/dev/null 2>"$WORK/err" &
 PID=$!
 set +m
-wait_file_rows() { # FILE SECONDS: until FILE is a partial result with a row
-  for _ in $(seq 1 $(($2 * 10))); do json_state "$1" | grep -Eq '^false [1-9]' && return 0; sleep 0.1; done
+wait_file_rows() { # FILE SECONDS: until FILE is a partial result with a row (or SECONDS pass)
+  local end=$((SECONDS + $2))
+  while [ $SECONDS -lt $end ]; do
+    json_state "$1" | grep -Eq '^false [1-9]' && return 0
+    sleep 0.2
+  done
   return 1
 }
 wait_file_rows "$f" 60
