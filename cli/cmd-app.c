@@ -27,7 +27,8 @@ static const char device_usage[] =
     "  --backend B         @BACKENDS@  [any]\n"
     "  --device ID         an id or row number from 'atomlab devices'  [best device]\n"
     "  --format F          table, csv or json  [table; with -o: from the file extension]\n"
-    "  -o FILE             write the rows to FILE (.json, .csv or .txt), through a temporary name\n"
+    "  -o FILE             write the rows to FILE (.json, .csv or .txt), through a temporary name;\n"
+    "                      rewritten every 30 s while the app runs (\"complete\": false)\n"
     "  --quiet             no table on stdout when writing to a file, no notes\n\n"
     "Exit status: 0 every row verified, unsupported or deadlock (reported); 1 a row failed or\n"
     "did not verify; 2 bad usage.\n";

@@ -42,8 +42,8 @@ static const char usage[] =
     "  --drop-others  with --resume: leave out FILE's rows outside this sweep (by default\n"
     "                 they are kept, after this sweep's rows)\n\n"
     "With -o the files are rewritten every 30 s while the sweep runs (\"complete\": false),\n"
-    "and SIGINT or SIGTERM stops after the current row, writes every completed row\n"
-    "and says how to resume.\n\n"
+    "and SIGINT, SIGTERM or SIGHUP stops after the current row, writes every completed\n"
+    "row and says how to resume; a second signal stops at once, writing the rows done.\n\n"
     "Exit status: 0 all rows verified or unsupported; 1 a row failed or did not verify\n"
     "(plain_add rows are expected not to verify and do not count); 2 bad usage.\n";
 
