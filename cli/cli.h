@@ -98,8 +98,18 @@ FILE *cli_buffer_open(struct cli_buffer *b);
 /** Closes @p b and writes its text to @p path with cli_write_output(); frees it; 0 or 1 as that. */
 int cli_buffer_write(struct cli_buffer *b, const char *path, const char *what);
 
-/** SIGINT and SIGTERM call atl_stop_request(): loops stop after their current row. */
+/** SIGINT, SIGTERM and SIGHUP call atl_stop_request(): loops stop after their current row; a second one stops at
+ *  once (cli_urgent_signal). */
 void cli_catch_stop_signals(void);
+
+/** Starts the thread that writes the completed rows and exits on a second stop signal (cli/urgent.c). */
+void cli_urgent_start(void);
+
+/** From the handler of stop signal @p sig: wakes that thread where this is the second request. */
+void cli_urgent_signal(int sig);
+
+/** Seconds between checkpoints of -o files: @p fallback, or $ATL_CHECKPOINT_S where set (tests). */
+double cli_checkpoint_s(double fallback);
 
 /** SIGPIPE ignored (main does it): a closed stdout makes writes fail instead of killing the process. */
 void cli_ignore_sigpipe(void);
@@ -136,6 +146,14 @@ uint32_t cli_parse_count(const char *opt, const char *text, uint32_t max);
 
 /** A number from @p lo to @p hi; dies (exit 2) naming @p opt otherwise. */
 double cli_parse_real(const char *opt, const char *text, double lo, double hi);
+
+/**
+ * Dies (exit 2: "--NAME: given twice") where option code @p c (getopt_long's
+ * return, @p at its index in @p longopts or -1) came before since
+ * cli_options_begin(); options that accumulate (-o of a sweep) are not
+ * passed to it.
+ */
+void cli_option_once(const struct option *longopts, int c, int at);
 
 /** The timing options rmw and strategy share: getopt codes, long options, help text. */
 enum { CLI_O_TARGET = 450, CLI_O_NOISE, CLI_O_MIN_SAMPLES, CLI_O_MAX_SAMPLES, CLI_O_BUDGET, CLI_O_ITERS, CLI_O_REPEAT,

@@ -27,7 +27,8 @@ static const char device_usage[] =
     "  --backend B         @BACKENDS@  [any]\n"
     "  --device ID         an id or row number from 'atomlab devices'  [best device]\n"
     "  --format F          table, csv or json  [table; with -o: from the file extension]\n"
-    "  -o FILE             write the rows to FILE (.json, .csv or .txt), through a temporary name\n"
+    "  -o FILE             write the rows to FILE (.json, .csv or .txt), through a temporary name;\n"
+    "                      rewritten every 30 s while the app runs (\"complete\": false)\n"
     "  --quiet             no table on stdout when writing to a file, no notes\n\n"
     "Exit status: 0 every row verified, unsupported or deadlock (reported); 1 a row failed or\n"
     "did not verify; 2 bad usage.\n";
@@ -69,6 +70,8 @@ static int parse(atl_app_config_t cfg, int argc, char **argv, struct app_cli *c)
   cli_options_begin();
   int at = -1;
   for (int ch; (ch = getopt_long(argc, argv, ":ho:", all, &at)) != -1; at = -1) {
+    if (ch != 'o') /* -o has its own message */
+      cli_option_once(all, ch, at);
     switch (ch) {
     case O_BACKEND:
       cli_check_backend("--backend", optarg);
@@ -155,6 +158,17 @@ static int finish(const struct app_cli *c, atl_app_config_t cfg, struct atl_resu
   return failures || failed ? EXIT_MEASURE : EXIT_OK;
 }
 
+/* A checkpoint of a run with -o: the file rewritten quietly with the rows so far ("complete": false; finish
+ * writes it last). Without -o it is only called for an urgent stop: the rows' table, on stdout. */
+static void checkpoint(void *arg, const struct atl_result_set *rows)
+{
+  const struct app_cli *c = arg;
+  if (c->out_path)
+    atl_write_file(c->out_path, (enum atl_format)c->format, rows);
+  else
+    atl_write_set(stdout, &(struct atl_set_writer){ATL_FORMAT_TABLE, rows});
+}
+
 int cmd_app(int argc, char **argv)
 {
   if (argc < 2) /* a usage error like any other: one line, exit 2 (--help prints the list) */
@@ -203,8 +217,10 @@ int cmd_app(int argc, char **argv)
       fprintf(stderr, "%s%s%s\n", multi ? id : "", sep, why);
   }
   cli_catch_stop_signals(); /* every device stops after its current row and finish writes the rest */
-  if (!multi)
+  if (!multi) {
+    atl_app_config_checkpoint(cfgs[0], c.out_path ? cli_checkpoint_s(30) : 0, checkpoint, &c);
     errs[0] = atl_app_config_run(cfgs[0], ctxs[0], &set);
+  }
   else if (atl_app_run_devices(cfgs, ctxs, ndev, &set, errs) != 0)
     die("out of host memory");
   int failed = 0;

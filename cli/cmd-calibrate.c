@@ -59,6 +59,7 @@ static int calibrate_smem(int argc, char **argv)
   char why[512];
   cli_options_begin();
   while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    cli_option_once(longopts, c, -1);
     switch (c) {
     case O_RESULT:
       cfg.variants[0] = cfg.variants[1] = 0;

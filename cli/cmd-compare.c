@@ -48,6 +48,7 @@ int cmd_compare(int argc, char **argv)
   const char *out_path = NULL, *ignore = NULL;
   cli_options_begin();
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    cli_option_once(longopts, c, -1);
     switch (c) {
     case O_THRESHOLD: {
       char *end;

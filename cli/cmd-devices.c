@@ -22,6 +22,7 @@ int cmd_devices(int argc, char **argv)
   int json = 0, occupancy = 0, c;
   cli_options_begin();
   while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    cli_option_once(longopts, c, -1);
     switch (c) {
     case 'f':
       if (strcmp(optarg, "json") == 0)

@@ -57,6 +57,7 @@ int cmd_hist_case(int argc, char **argv)
   const char *device = NULL, *out = NULL;
   cli_options_begin();
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    cli_option_once(longopts, c, -1);
     switch (c) {
     case O_KERNEL:
       plan.kernels = parse_mask("--kernel", optarg, atl_smem_case_kernel_parse, "histogram, histogram2, all");

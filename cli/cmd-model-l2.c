@@ -74,6 +74,7 @@ int cmd_model_l2(int argc, char **argv)
   double threshold = 0.8;
   cli_options_begin();
   while ((ch = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    cli_option_once(longopts, ch, -1);
     if (ch >= O_FILE && ch < O_FILE + ATL_L2_FILES) {
       paths[ch - O_FILE] = optarg;
       continue;

@@ -35,6 +35,8 @@ int cmd_model_sw(int argc, char **argv)
   int ch, fit = 0;
   cli_options_begin();
   while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    if (ch != O_GRIDS) /* --fit-grids accumulates its lists */
+      cli_option_once(longopts, ch, -1);
     if (ch == O_FIT) {
       fit_path = optarg;
       fit = 1;

@@ -126,6 +126,8 @@ int cmd_model(int argc, char **argv)
   argc--;
   argv++;
   while ((ch = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    if (ch != SMEM_O_EXPECT) /* --expect accumulates: one expectation each */
+      cli_option_once(longopts, ch, -1);
     if (smem_opts_parse(&opts, ch, optarg, "model"))
       continue;
     switch (ch) {

@@ -60,6 +60,7 @@ static int plot_command(int argc, char **argv)
   const char *dir = NULL;
   cli_options_begin();
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    cli_option_once(longopts, c, -1);
     switch (c) {
     case 'f':
       if (strcmp(optarg, "png") == 0)

@@ -99,9 +99,10 @@ int cmd_profile(int argc, char **argv)
   const char *paths[ATL_L2_FILES] = {NULL};
   double table_bytes = 0;
   int with_advice = 0, ch;
-  optind = 1;
-  opterr = 0;
+  cli_options_begin();
   while ((ch = getopt_long(argc, argv, "+:ho:", longopts, NULL)) != -1) {
+    if (ch != SMEM_O_EXPECT) /* --expect accumulates: one expectation each */
+      cli_option_once(longopts, ch, -1);
     if (smem_opts_parse(&opts, ch, optarg, "profile"))
       continue;
     if (ch >= O_FILE && ch < O_FILE + ATL_L2_FILES) {
@@ -171,10 +172,7 @@ int cmd_profile(int argc, char **argv)
   if (got.warning[0]) /* ncu's temporary folder is gone, or said to be left */
     fprintf(stderr, "warning: %s\n", got.warning);
   if (err == ATL_EINTR || (err == ATL_EIO && got.during)) {
-    if (err == ATL_EINTR)
-      status = stopped(&got);
-    else
-      print_failure(&got);
+    status = err == ATL_EINTR ? stopped(&got) : (print_failure(&got), EXIT_MEASURE);
     if (got.tail) /* what ncu said in the run that failed, or in the program's run that was stopped */
       fputs(got.tail, stderr);
     goto out;

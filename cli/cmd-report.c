@@ -228,6 +228,7 @@ int cmd_report(int argc, char **argv)
   char *repeat = NULL; /* --repeat N for the sweeps: findings say which differences held in every pass */
   cli_options_begin();
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    cli_option_once(longopts, c, -1);
     switch (c) {
     case 'o':
       dir = optarg;

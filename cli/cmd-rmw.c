@@ -42,8 +42,8 @@ static const char usage[] =
     "  --drop-others  with --resume: leave out FILE's rows outside this sweep (by default\n"
     "                 they are kept, after this sweep's rows)\n\n"
     "With -o the files are rewritten every 30 s while the sweep runs (\"complete\": false),\n"
-    "and SIGINT or SIGTERM stops after the current row, writes every completed row\n"
-    "and says how to resume.\n\n"
+    "and SIGINT, SIGTERM or SIGHUP stops after the current row, writes every completed\n"
+    "row and says how to resume; a second signal stops at once, writing the rows done.\n\n"
     "Exit status: 0 all rows verified or unsupported; 1 a row failed or did not verify\n"
     "(plain_add rows are expected not to verify and do not count); 2 bad usage.\n";
 
@@ -148,7 +148,7 @@ int cmd_rmw(int argc, char **argv)
   const struct atl_sweep_job job = {ctxs, ndev, multi, atl_rmw_sweep_spec(specs, total),
                                     opt.nout ? !opt.quiet ? stdout : NULL : opt.format == ATL_FORMAT_TABLE ? stdout : NULL,
                                     isatty(STDERR_FILENO) ? stderr : NULL, atl_rmw_describe, opt.out_paths, opt.out_formats,
-                                    opt.nout, 30, NULL, command_start};
+                                    opt.nout, cli_checkpoint_s(30), NULL, command_start};
   struct atl_sweep_outcome res;
   cli_catch_stop_signals();
   if (atl_sweep_command(&job, &opt.timing, resume_path ? &done : NULL, a.drop_others, &set, &res) != 0)

@@ -130,7 +130,7 @@ int cmd_strategy(int argc, char **argv)
 
   const struct atl_sweep_job job = {ctxs, ndev, multi, atl_strategy_sweep_spec(specs, total),
                                     opt.nout ? !opt.quiet ? stdout : NULL : opt.format == ATL_FORMAT_TABLE ? stdout : NULL,
-                                    NULL, NULL, opt.out_paths, opt.out_formats, opt.nout, 10, atl_strategy_rank_set, 0};
+                                    NULL, NULL, opt.out_paths, opt.out_formats, opt.nout, cli_checkpoint_s(10), atl_strategy_rank_set, 0};
   struct atl_sweep_outcome res;
   cli_catch_stop_signals();
   if (atl_sweep_command(&job, &opt.timing, NULL, 0, &set, &res) != 0)
@@ -138,7 +138,10 @@ int cmd_strategy(int argc, char **argv)
   const int failures = res.failures;
   free(specs);
   atl_strategy_rank(set.rows, set.count);
-  if (res.table_open)
+  /* winners compare every strategy of a pattern: from part of the set they would name the wrong ones */
+  if (res.table_open && !set.meta.complete)
+    printf("no winners: %zu of %zu rows were measured, and the winners need the full set\n", set.count, res.planned);
+  else if (res.table_open)
     atl_strategy_winners_write(stdout, &set);
 
   const int unwritten = cli_sweep_write(&opt, &set);

@@ -117,10 +117,35 @@ int cli_parse_format(const char *text)
   return format;
 }
 
+/* The option codes given so far (cli_option_once). */
+static int seen[256];
+static size_t nseen;
+
 void cli_options_begin(void)
 {
   optind = 1; /* from the command's first argument */
   opterr = 0; /* getopt says nothing: cli_bad_option does, naming the command */
+  nseen = 0;
+}
+
+void cli_option_once(const struct option *longopts, int c, int at)
+{
+  if (c == 'h' || c == '?' || c == ':')
+    return;
+  for (size_t i = 0; i < nseen; i++)
+    if (seen[i] == c) {
+      /* the name as typed this time: an alias or an abbreviation is the option it stands for */
+      if (c == 'o')
+        die_usage("-o: given twice");
+      if (at >= 0 && longopts[at].val == c)
+        die_usage("--%s: given twice", longopts[at].name);
+      for (size_t k = 0; longopts[k].name; k++)
+        if (longopts[k].val == c)
+          die_usage("--%s: given twice", longopts[k].name);
+      die_usage("-%c: given twice", c);
+    }
+  if (nseen < sizeof seen / sizeof seen[0])
+    seen[nseen++] = c;
 }
 
 int cli_help_or_bad(int c, const char *usage, const char *command, char **argv)
@@ -191,10 +216,12 @@ int cli_sweep_parse(int argc, char **argv, const struct option *longopts, const 
                     struct cli_sweep_opts *o, int (*own)(void *state, int c, const char *name, const char *arg),
                     void *state)
 {
-  int c, at = 0;
+  int c, at = -1;
   cli_sweep_defaults(o);
   cli_options_begin();
-  while ((c = getopt_long(argc, argv, ":ho:", longopts, &at)) != -1) {
+  for (; (c = getopt_long(argc, argv, ":ho:", longopts, &at)) != -1; at = -1) {
+    if (c != 'o') /* -o accumulates: one file per -o */
+      cli_option_once(longopts, c, at);
     /* the command's own options first, by the name matched (an abbreviation is the option it stands for) */
     const int mine = c == 'h' || c == 'o' || c == '?' || c == ':' ? 0 : own(state, c, longopts[at].name, optarg);
     if (mine < 0)

@@ -1,12 +1,17 @@
-/* SIGINT and SIGTERM ask the running command to stop after its current row
- * (atl_stop_request); SIGPIPE is ignored, so a closed stdout ends the table
+/* SIGINT, SIGTERM and SIGHUP (a closed terminal) ask the running command to
+ * stop after its current row (atl_stop_request); a second one stops at once
+ * (cli/urgent.c); SIGPIPE is ignored, so a closed stdout ends the table
  * (writes fail with EPIPE) but never the measurement or its files. */
 #include <signal.h>
 #include <string.h>
 
 #include "cli.h"
 
-static void on_stop(int sig) { atl_stop_request(sig); }
+static void on_stop(int sig)
+{
+  atl_stop_request(sig);
+  cli_urgent_signal(sig);
+}
 
 void cli_catch_stop_signals(void)
 {
@@ -17,6 +22,8 @@ void cli_catch_stop_signals(void)
   /* no SA_RESTART: a wait on a child returns EINTR, so the signal can be passed on at once */
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
+  cli_urgent_start();
 }
 
 void cli_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }

@@ -324,6 +324,12 @@ struct atl_app_option {
 /** The options every app takes for its timing (fields of struct atl_app_timing), ending in a zero entry. */
 extern const struct atl_app_option atl_app_timing_options[];
 
+/** What a run allocates: bytes of host and of device memory, and the parameter they grow with most. */
+struct atl_app_bytes {
+  uint64_t host, device;
+  const char *param; /**< an option name ("rows"), named in the refusal */
+};
+
 struct atl_app_info {
   const char *name;    /**< "count", "histogram", ... (the rows' app column) */
   const char *summary; /**< one line for lists and help */
@@ -357,6 +363,12 @@ struct atl_app_info {
   void (*write_view)(FILE *f, const void *params, const struct atl_result_set *set);
   int view_replaces_table; /**< 1: the view is printed instead of the rows' table */
   int spans_devices;       /**< 1: the app spreads itself over several devices (crossgpu): --device names one */
+  /**
+   * The memory a run of @p params allocates at most (NULL: not known):
+   * atl_app_check refuses a run the machine cannot hold, before anything is
+   * allocated (atl_app_bytes).
+   */
+  void (*bytes_needed)(const struct atl_device_info *dev, const void *params, struct atl_app_bytes *need);
 };
 
 /** Every registered app, in the order of lists and help; @p n receives the count. */
@@ -399,6 +411,15 @@ int atl_app_config_set(atl_app_config_t cfg, const char *name, const char *text,
  * where the device failed or cannot run the app.
  */
 int atl_app_config_prepare(atl_app_config_t cfg, atl_context_t ctx, char *why, size_t len);
+
+/**
+ * Checkpoints of the runs of @p cfg: every @p seconds (0: none), @p write
+ * gets the rows completed so far, from a thread of the run's own, with no
+ * row being added meanwhile; the same writer is offered for an urgent stop
+ * (atl_stop_offer, atomlab/stop.h). @p write NULL: neither.
+ */
+void atl_app_config_checkpoint(atl_app_config_t cfg, double seconds,
+                               void (*write)(void *arg, const struct atl_result_set *rows), void *arg);
 
 /** Runs the prepared configuration (the app's run). */
 int atl_app_config_run(atl_app_config_t cfg, atl_context_t ctx, struct atl_result_set *out);

@@ -15,6 +15,26 @@
  * the caller sees atl_stop_requested() and writes them. */
 #define ATL_APP_GO_ON(err) (!(err) && !atl_stop_requested())
 
+/* The checkpoints of a run (atl_app_config_checkpoint): @p write every @p seconds (0: only for an urgent stop). */
+struct atl__app_checkpoint {
+  double seconds;
+  void (*write)(void *arg, const struct atl_result_set *rows);
+  void *arg;
+};
+
+/* @p app's run with checkpoints of @p out while it runs (checkpoint.c); ck->write NULL: the run alone. */
+int atl__app_run_checkpointed(const struct atl_app_info *app, atl_context_t ctx, const void *params,
+                              const struct atl_app_timing *tm, struct atl_result_set *out,
+                              const struct atl__app_checkpoint *ck);
+
+/* Bytes of host memory available now (/proc/meminfo MemAvailable, else sysconf); 0 where unknown. */
+uint64_t atl__host_available(void);
+
+/* 0, or ATL_EINVAL with "PARAM: the run needs X GiB of host (device) memory, ..." where app->bytes_needed says
+ * a run of @p params on @p dev needs more than there is (memory.c). */
+int atl__app_memory_check(const struct atl_app_info *app, const struct atl_device_info *dev, const void *params,
+                          char *why, size_t len);
+
 /* A fresh row of @p app / @p variant: status error until it is measured and checked. */
 void atl__app_row_init(struct atl_row *row, const char *app, const char *variant);
 

@@ -27,6 +27,7 @@ struct atl_app_config {
   size_t napp, ntiming;
   struct block *blocks;
   char note[512];
+  struct atl__app_checkpoint checkpoint;
 };
 
 void *atl__app_config_alloc(atl_app_config_t cfg, size_t bytes)
@@ -191,7 +192,9 @@ int atl_app_check(const struct atl_app_info *app, const struct atl_device_info *
   if (app == NULL || params == NULL)
     return atl__app_why(why, len, "%s is NULL: it is needed", app ? "params" : "app");
   int err = atl__app_opt_check(app->options, params, why, len);
-  return err ? err : app->check(dev, params, why, len);
+  if (!err)
+    err = app->check(dev, params, why, len);
+  return err ? err : atl__app_memory_check(app, dev, params, why, len);
 }
 
 int atl_app_config_prepare(atl_app_config_t cfg, atl_context_t ctx, char *why, size_t len)
@@ -233,7 +236,13 @@ int atl_app_config_run(atl_app_config_t cfg, atl_context_t ctx, struct atl_resul
   if (cfg == NULL || ctx == NULL || out == NULL)
     return ctx ? atl__seterr(ctx, ATL_EINVAL, "app: %s is NULL: it is needed", cfg ? "out" : "cfg") : ATL_EINVAL;
   atl__app_sampling(&cfg->timing, &out->meta.timing); /* the file records how its rows were timed */
-  return cfg->app->run(ctx, cfg->params, &cfg->timing, out);
+  return atl__app_run_checkpointed(cfg->app, ctx, cfg->params, &cfg->timing, out, &cfg->checkpoint);
+}
+
+void atl_app_config_checkpoint(atl_app_config_t cfg, double seconds,
+                               void (*write)(void *arg, const struct atl_result_set *rows), void *arg)
+{
+  cfg->checkpoint = (struct atl__app_checkpoint){seconds > 0 ? seconds : 0, write, arg};
 }
 
 const struct atl_app_info *atl_app_config_app(atl_app_config_t cfg)

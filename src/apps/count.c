@@ -265,6 +265,15 @@ static const struct atl_app_option count_options[] = {
     {0}};
 #undef P
 
+/* What a run allocates (atl_app_info.bytes_needed): the values on the host and the device, the sums. */
+static void count_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
+{
+  const struct atl_count_params *p = params;
+  const uint64_t vals = p->containers * p->items * sizeof(float);
+  (void)d;
+  *need = (struct atl_app_bytes){vals + p->containers * 4, vals + 16, "containers"};
+}
+
 const struct atl_app_info atl__app_count = {
     .name = "count",
     .summary = "seed 001: containers over a limit, one atomic per thread / warp / block, vs read bandwidth and CUB",
@@ -276,4 +285,5 @@ const struct atl_app_info atl__app_count = {
         "CUB's DeviceReduce is the baseline. Inputs are small integers as floats, so\n"
         "the count is exact and checked against the host's.",
     ATL__APP_ENTRY(struct atl_count_params, count),
+    .bytes_needed = count_bytes,
 };

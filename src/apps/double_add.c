@@ -177,6 +177,16 @@ static const struct atl_app_option dadd_options[] = {
     {0}};
 #undef P
 
+/* What a run allocates (atl_app_info.bytes_needed): the doubles, their locks, every thread's retries. */
+static void dadd_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
+{
+  const struct atl_dadd_params *p = params;
+  (void)d;
+  *need = (struct atl_app_bytes){(uint64_t)p->targets * 16 + (uint64_t)p->threads * 4,
+                                 (uint64_t)p->targets * 12 + (uint64_t)p->threads * 4 + 4,
+                                 p->targets >= p->threads ? "targets" : "threads"};
+}
+
 const struct atl_app_info atl__app_double_add = {
     .name = "double-add",
     .summary = "seed 004: double add under contention through a spin lock or a CAS loop",
@@ -187,4 +197,5 @@ const struct atl_app_info atl__app_double_add = {
         "and (CUDA) the native atomicAdd. The final sums are checked bit for bit;\n"
         "waits are bounded (--spin-bound) and report status deadlock.",
     ATL__APP_ENTRY(struct atl_dadd_params, dadd),
+    .bytes_needed = dadd_bytes,
 };

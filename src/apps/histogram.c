@@ -623,6 +623,14 @@ static const struct atl_app_option histogram_options[] = {
     {0}};
 #undef P
 
+/* What a run allocates (atl_app_info.bytes_needed): the input on the host and the device, the bins. */
+static void histogram_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
+{
+  const struct atl_histogram_params *p = params;
+  (void)d;
+  *need = (struct atl_app_bytes){p->bytes + 2 * 65536 * 8, p->bytes + 65536 * 4 + 16, "bytes"};
+}
+
 const struct atl_app_info atl__app_histogram = {
     .name = "histogram",
     .summary = "u8 / rgba / u32 histograms: global, shared, per-warp, match-any, packed, vs read and CUB",
@@ -636,4 +644,5 @@ const struct atl_app_info atl__app_histogram = {
         "MultiHistogramEven<4,4> for rgba).",
     ATL__APP_ENTRY(struct atl_histogram_params, histogram),
     .prepare = histogram_prepare,
+    .bytes_needed = histogram_bytes,
 };

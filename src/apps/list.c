@@ -94,6 +94,15 @@ static const struct atl_app_option list_options[] = {
     {0}};
 #undef P
 
+/* What a run allocates (atl_app_info.bytes_needed): the links and every thread's retries, on both sides. */
+static void list_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
+{
+  const struct atl_list_params *p = params;
+  const uint64_t links = ((uint64_t)p->nodes + p->lists) * 4, retries = ((uint64_t)p->threads + p->wg_size) * 4;
+  (void)d;
+  *need = (struct atl_app_bytes){links + retries, links + retries + 4, "nodes"};
+}
+
 const struct atl_app_info atl__app_list = {
     .name = "list",
     .summary = "seed 004: lock-free linked-list insertion with CAS, checked for loss and cycles",
@@ -102,6 +111,7 @@ const struct atl_app_info atl__app_list = {
                    "checks that each node is present exactly once and no list has a cycle;\n"
                    "reports CAS retries per insert.",
     ATL__APP_ENTRY_CHECK(struct atl_list_params, list, atl__list_params_check),
+    .bytes_needed = list_bytes,
 };
 
 int atl_app_list(atl_context_t ctx, const struct atl_list_params *p, const struct atl_app_timing *tm,

@@ -20,6 +20,7 @@
 #include "app_internal.h"
 #include "scatter_auto.h"
 #include "scatter_det.h"
+#include "scatter_io.h"
 #include "yardsticks.h"
 #include "scatter_dsm.h"
 #include "scatter_keys.h"
@@ -67,55 +68,12 @@ static int is_int(const struct scatter_params *p) { return p->type == TYPE_U32 |
 static size_t elem_bytes(const struct scatter_params *p) { return p->type >= TYPE_BF16 ? 2 : 4; }
 static size_t index_bytes(const struct scatter_params *p) { return p->index == INDEX_I64 ? 8 : 4; }
 
-/* The host's 16-bit floats: the same rounding as atomlab/scatter_device.h's (nearest, ties to even). */
-static uint16_t to_bf16(float f)
-{
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16); /* the inputs and sums here are never NaN */
-}
-static uint16_t to_f16(float f)
-{
-  uint32_t x, o;
-  memcpy(&x, &f, 4);
-  const uint32_t sign = x & 0x80000000u;
-  x ^= sign;
-  if (x >= (127u + 16u) << 23)
-    o = x > 0x7f800000u ? 0x7e00u : 0x7c00u;
-  else if (x < 113u << 23) {
-    const uint32_t magic = ((127u - 15u) + (23u - 10u) + 1u) << 23;
-    float a, m;
-    memcpy(&a, &x, 4), memcpy(&m, &magic, 4);
-    a += m;
-    memcpy(&o, &a, 4);
-    o -= magic;
-  } else {
-    const uint32_t odd = (x >> 13) & 1u;
-    x += ((15u - 127u) << 23) + 0xfffu;
-    x += odd;
-    o = x >> 13;
-  }
-  return (uint16_t)(o | (sign >> 16));
-}
-static float from_16(int type, uint16_t h)
-{
-  if (type == TYPE_BF16) {
-    const uint32_t x = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &x, 4);
-    return f;
-  }
-  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  const double v = e == 0 ? m * 0x1p-24 : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
-  return (float)(h & 0x8000 ? -v : v);
-}
-
 /* Element @p e of a float array of the run's type, as a double. */
 static double float_at(const struct scatter_params *p, const void *buf, uint64_t e)
 {
   if (p->type == TYPE_F32)
     return ((const float *)buf)[e];
-  return from_16(p->type, ((const uint16_t *)buf)[e]);
+  return atl__from_16(p->type == TYPE_BF16, ((const uint16_t *)buf)[e]);
 }
 
 struct scatter_run {
@@ -170,7 +128,7 @@ static void make_src(const struct scatter_params *p, void *src)
     if (p->type == TYPE_F32)
       ((float *)src)[i] = f;
     else if (p->type >= TYPE_BF16)
-      ((uint16_t *)src)[i] = p->type == TYPE_BF16 ? to_bf16(f) : to_f16(f);
+      ((uint16_t *)src)[i] = p->type == TYPE_BF16 ? atl__to_bf16(f) : atl__to_f16(f);
     else if (p->type == TYPE_I32)
       ((int32_t *)src)[i] = (int32_t)(h % 16 + 1) * (h >> 63 ? -1 : 1);
     else
@@ -296,23 +254,11 @@ static int64_t det_mismatches(const struct scatter_params *p, const uint32_t *id
       if (p->type == TYPE_F32)
         wrong += memcmp(&want, (const float *)got + e, sizeof want) != 0;
       else
-        wrong += (p->type == TYPE_BF16 ? to_bf16(want) : to_f16(want)) != ((const uint16_t *)got)[e];
+        wrong += (p->type == TYPE_BF16 ? atl__to_bf16(want) : atl__to_f16(want)) != ((const uint16_t *)got)[e];
     }
   }
   free(place), free(acc), free(piece);
   return wrong;
-}
-
-/* Raw little-endian arrays for a peer (scripts/gpu/torch_scatter.py) to load: FOLDER/NAME-DIST.bin. */
-static void dump_array(const char *folder, const char *name, const char *dist, const void *data, size_t bytes)
-{
-  char path[1200];
-  snprintf(path, sizeof path, "%s/%s-%s.bin", folder, name, dist);
-  FILE *f = fopen(path, "wb");
-  if (f) {
-    fwrite(data, 1, bytes, f);
-    fclose(f);
-  }
 }
 
 /* One timed sample of the det variant: the output zeroed (untimed, as for the others), then every pass. */
@@ -773,8 +719,8 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
     err = atl__seterr(ctx, ATL_EINVAL, "dump: unable to create or write the folder '%s'", p->dump);
     goto out;
   }
-  if (p->dump)
-    dump_array(p->dump, "src", type_names[p->type], src, r.src_bytes);
+  if (p->dump && (err = atl__scatter_dump(ctx, p->dump, "src", type_names[p->type], src, r.src_bytes)))
+    goto out;
   /* the yardsticks first: the ratios need them */
   err = atl__app_yardsticks(&(struct atl__yardstick_call){ctx, &bufs, "scatter", type_names[p->type], r.src, r.out,
                                                          src, r.src_bytes, p->wg_size, tm},
@@ -802,13 +748,13 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
       else
         x.isum[e] += 1;
     }
-    if (p->dump)
-      dump_array(p->dump, "idx", dist_names[d], idx, p->rows * 4);
+    if (p->dump && (err = atl__scatter_dump(ctx, p->dump, "idx", dist_names[d], idx, p->rows * 4)))
+      break;
     for (int v = 0; v < VAR_COUNT && ATL_APP_GO_ON(err); v++)
       if (p->variants & (1u << v)) {
         err = run_variant(&r, d, v, &x, host_out, tm, out);
         if (!err && p->dump && v == VAR_ATOMIC)
-          dump_array(p->dump, "out", dist_names[d], host_out, r.out_bytes);
+          err = atl__scatter_dump(ctx, p->dump, "out", dist_names[d], host_out, r.out_bytes);
       }
   }
 out:
@@ -831,6 +777,23 @@ static void scatter_defaults(const struct atl_device_info *d, void *params)
     p->rows = cpu ? 16384 : 8u << 20;
   if (p->targets == 0)
     p->targets = cpu ? 4096 : 1u << 20;
+}
+
+/* What scatter_run allocates at most (atl_app_info.bytes_needed): on the host the keys (and their i64 copy),
+ * src, the output read back, src read back once, the expected sums (float64 sum and magnitude, or exact
+ * integers) with each target's depth, the key generator's table and the half-precision check's arrays; on
+ * the device src, the keys, the output, the bucketing's pairs and the det variant's sort scratch. */
+static void scatter_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
+{
+  const struct scatter_params *p = params;
+  const uint64_t E = p->rows, V = p->targets, D = p->dim, src = E * D * elem_bytes(p), dst = V * D * elem_bytes(p);
+  (void)d;
+  need->host = E * 4 + (p->index == INDEX_I64 ? E * 8 : 0) + 2 * src + dst + V * 4 + V * D * (is_int(p) ? 8 : 16) +
+               V * 8 + (elem_bytes(p) == 2 ? V * 8 + V * D * 8 : 0);
+  need->device = src + E * index_bytes(p) + (src > dst ? src : dst) +
+                 (p->variants & (1u << VAR_PART | 1u << VAR_SWEEP | 1u << VAR_AUTO) ? E * 8 : 0) +
+                 (p->variants & (1u << VAR_DET) ? E * 16 : 0);
+  need->param = E * (D * elem_bytes(p) + 4) >= V * D * elem_bytes(p) ? "rows" : "targets";
 }
 
 static int scatter_check(const struct atl_device_info *d, const void *params, char *why, size_t len)
@@ -987,4 +950,5 @@ const struct atl_app_info atl__app_scatter = {
     .defaults = scatter_defaults,
     .check = scatter_check,
     .run = scatter_run,
+    .bytes_needed = scatter_bytes,
 };

@@ -186,6 +186,16 @@ static const struct atl_app_option skiplist_options[] = {
     {0}};
 #undef P
 
+/* What a run allocates (atl_app_info.bytes_needed): keys, their sorted copy, heights, the links of every
+ * level and the keys read back on the host; links, keys, heights and retries on the device. */
+static void skiplist_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
+{
+  const struct atl_list_params *p = params;
+  const uint64_t n = p->nodes, links = (n + 1) * LEVELS * 4, retries = ((uint64_t)p->threads + p->wg_size) * 4;
+  (void)d;
+  *need = (struct atl_app_bytes){13 * n + links + retries, 9 * n + links + retries + 4, "nodes"};
+}
+
 const struct atl_app_info atl__app_skiplist = {
     .name = "skiplist",
     .summary = "seed 004: skiplist sort by concurrent CAS insertion, vs CUB radix sort",
@@ -195,4 +205,5 @@ const struct atl_app_info atl__app_skiplist = {
                    "reports CAS retries per insert. On CUDA CUB's radix sort of the same keys\n"
                    "is the baseline.",
     ATL__APP_ENTRY_CHECK(struct atl_list_params, skiplist, atl__list_params_check),
+    .bytes_needed = skiplist_bytes,
 };

@@ -450,6 +450,16 @@ static const struct atl_app_option swapps_options[] = {
     {0}};
 #undef P
 
+/* What a run allocates at most (atl_app_info.bytes_needed): the scalar product's two vectors and the string
+ * match's text, on the host and the device (the MapReduce inputs are bounded by their options' ranges). */
+static void swapps_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
+{
+  const struct atl_swapps_params *p = params;
+  const uint64_t dot = p->dot_elements * 8, text = p->text_bytes;
+  (void)d;
+  *need = (struct atl_app_bytes){dot + 2 * text, dot + text, dot >= text ? "elements" : "text-bytes"};
+}
+
 const struct atl_app_info atl__app_swapps = {
     .name = "swapps",
     .summary = "seed 000: scalar product, string match and MapReduce on system / warp / software atomics",
@@ -468,4 +478,5 @@ const struct atl_app_info atl__app_swapps = {
         "default 2^26).",
     ATL__APP_ENTRY(struct atl_swapps_params, swapps),
     .prepare = swapps_prepare,
+    .bytes_needed = swapps_bytes,
 };

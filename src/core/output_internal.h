@@ -41,6 +41,12 @@ cJSON *atl__device_json(const struct atl_device_info *d);
  * @p first. Returns the array (moved or not), or NULL when out of memory
  * with the old array and @p *cap unchanged.
  */
+/* The rows lock: atl_result_set_add() holds it while it appends, so another thread (an app run's checkpoint)
+ * may read a set that grows (atl__rows_lock_until: 0 once held, else the wait ran out). Recursive. */
+struct timespec;
+int atl__rows_lock_until(const struct timespec *until);
+void atl__rows_unlock(void);
+
 void *atl__grow_rows(void *rows, size_t *cap, size_t count, size_t size, size_t first);
 
 /**

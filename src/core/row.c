@@ -4,9 +4,11 @@
  * built with these, so the writers, the reader, compare, plot and report
  * need to know no command.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "atomlab.h"
 #include "output_internal.h"
@@ -288,18 +290,42 @@ void atl_row_release(struct atl_row *row)
   row->samples_ms = NULL;
 }
 
+static pthread_mutex_t rows_mutex;
+static pthread_once_t rows_once = PTHREAD_ONCE_INIT;
+
+static void rows_init(void)
+{
+  pthread_mutexattr_t a;
+  pthread_mutexattr_init(&a);
+  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&rows_mutex, &a);
+  pthread_mutexattr_destroy(&a);
+}
+
+int atl__rows_lock_until(const struct timespec *until)
+{
+  pthread_once(&rows_once, rows_init);
+  return until ? pthread_mutex_timedlock(&rows_mutex, until) : pthread_mutex_lock(&rows_mutex);
+}
+
+void atl__rows_unlock(void) { pthread_mutex_unlock(&rows_mutex); }
+
 int atl_result_set_add(struct atl_result_set *set, struct atl_row *row)
 {
   if (set == NULL || row == NULL)
     return ATL_EINVAL;
+  atl__rows_lock_until(NULL);
   void *rows = atl__grow_rows(set->rows, &set->cap, set->count, sizeof *set->rows, 64);
-  if (rows == NULL)
+  if (rows == NULL) {
+    atl__rows_unlock();
     return ATL_ENOMEM;
+  }
   set->rows = rows;
   if (set->kind[0] == '\0')
     snprintf(set->kind, sizeof set->kind, "%s", row->kind);
   set->rows[set->count++] = *row;
   row->samples_ms = NULL; /* moved */
+  atl__rows_unlock();
   return 0;
 }
 

@@ -2,7 +2,8 @@
  * with a bound: the program runs in a process group of its own, so that a
  * stop request (SIGINT/SIGTERM to atomlab) or a timeout reaches the whole tree
  * it started (ncu's target, a shell script's sleep), and a program that
- * ignores the polite signal is killed after a grace time. */
+ * ignores the polite signal is killed after a grace time (a short one after
+ * a second request, which is passed on too). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -20,6 +21,8 @@
 /* How long a program may take to end after the polite signal before it is killed:
  * long enough for `atomlab rmw` to finish its current row and write its file. */
 #define GRACE_S 20.0
+/* After a second stop request: long enough for atomlab's urgent write of its completed rows. */
+#define URGENT_GRACE_S 8.0
 /* How often the wait looks at the child, the clock and the stop flag: short enough that
  * Ctrl-C feels immediate, long enough to cost nothing (a signal also ends the sleep early). */
 #define POLL_NS 20000000L
@@ -84,6 +87,12 @@ static int wait_bounded(pid_t pid, double timeout)
         signalled = 1;
         kill_at = t + GRACE_S;
       }
+    } else if (signalled == 1 && atl_stop_requests() >= 2) {
+      /* a second stop request: passed on too (atomlab there stops at once, keeping its rows); a short grace */
+      signal_group(pid, forwarded(atl_stop_requested()));
+      signalled = 2;
+      if (kill_at > t + URGENT_GRACE_S)
+        kill_at = t + URGENT_GRACE_S;
     } else if (!killed && t >= kill_at) {
       signal_group(pid, SIGKILL);
       killed = 1; /* the leader cannot outlive SIGKILL: the next waits end */

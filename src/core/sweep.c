@@ -3,6 +3,7 @@
  * checkpoints and the stop after the current row. Rows of the resume file
  * are matched by their configuration key, so any kind resumes the same way.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,14 +104,42 @@ static int checkpoint(const struct atl_sweep_run *run, const struct atl_result_s
   return 0;
 }
 
+/* An urgent stop (a second signal, atl_stop_offer) writes the checkpoint of
+ * the rows so far from another thread. The sweep holds the lock except while
+ * a configuration is measured, the long wait an urgent stop cuts short; the
+ * writer waits at most URGENT_WAIT_S for it and otherwise writes nothing (the
+ * last periodic checkpoint stays). */
+#define URGENT_WAIT_S 5
+struct urgent {
+  pthread_mutex_t lock;
+  const struct atl_sweep_run *run;
+  const struct atl_result_set *set;
+  const struct matching *m;
+};
+
+static void urgent_write(void *arg)
+{
+  struct urgent *u = arg;
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += URGENT_WAIT_S;
+  if (pthread_mutex_timedlock(&u->lock, &until) != 0)
+    return;
+  checkpoint(u->run, u->set, u->m);
+  pthread_mutex_unlock(&u->lock);
+}
+
 /* One configuration measured with the device's clocks watched (timing.h); the first reason clocks are
  * unknown goes to the run's facts. */
 static int measure_watched(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
-                           size_t i, const struct atl_timing *timing, struct atl_row *row, struct atl_run_meta *meta)
+                           size_t i, const struct atl_timing *timing, struct atl_row *row, struct atl_run_meta *meta,
+                           struct urgent *u)
 {
   struct atl__clock_watch w;
   atl__clock_watch_begin(&w, ctx, run->timing->discard_throttled);
+  pthread_mutex_unlock(&u->lock);
   int err = spec->measure(ctx, spec->arg, i, timing, row);
+  pthread_mutex_lock(&u->lock);
   atl__clock_watch_end(&w, err < 0 ? NULL : row);
   if (meta->clocks[0] == '\0')
     snprintf(meta->clocks, sizeof meta->clocks, "%s", w.known ? "read per row and sample (NVML)" : w.why);
@@ -218,7 +247,8 @@ static void repeat_time(struct atl_run_meta *meta, unsigned pass, unsigned round
 }
 
 static int repeat_passes(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct atl_sweep_run *run,
-                         struct atl_result_set *set, const size_t *slot, size_t first_passes, double *repeat_start)
+                         struct atl_result_set *set, const size_t *slot, size_t first_passes, double *repeat_start,
+                         struct urgent *u)
 {
   const unsigned repeats = run->timing->repeats > 64 ? 64 : run->timing->repeats ? run->timing->repeats : 1;
   const unsigned rounds = run->timing->rounds > ATL_MAX_ROUNDS ? ATL_MAX_ROUNDS
@@ -245,7 +275,7 @@ static int repeat_passes(atl_context_t ctx, const struct atl_sweep_spec *spec, c
       const double iters = atl_row_metric(&set->rows[slot[i]], "iters", 0);
       if (same.fixed_iters == 0 && iters >= 1 && iters <= same.max_iters)
         same.fixed_iters = (uint32_t)iters;
-      if ((err = measure_watched(ctx, spec, run, i, &same, &extra[i * per + done[i]], &set->meta)) < 0)
+      if ((err = measure_watched(ctx, spec, run, i, &same, &extra[i * per + done[i]], &set->meta, u)) < 0)
         break;
       err = 0;
       done[i]++;
@@ -327,6 +357,10 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
     err = ATL_ENOMEM;
   size_t i = 0;
   double last_checkpoint = atl__now_s(), repeat_start = last_checkpoint;
+  struct urgent u = {PTHREAD_MUTEX_INITIALIZER, run, set, &m};
+  pthread_mutex_lock(&u.lock);
+  if (run->checkpoint && !err) /* a part of a sweep on several devices: the devices' sweep offers its own */
+    atl_stop_offer(urgent_write, &u);
   for (; !err && i < spec->count && !atl_stop_requested(); i++) {
     struct atl_row row;
     const int reused = m.reuse[i] != SIZE_MAX;
@@ -352,7 +386,7 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
       if (run->before_row)
         run->before_row(run->arg, i, spec->count * (run->timing->repeats ? run->timing->repeats : 1) *
                                          (run->timing->rounds ? run->timing->rounds : 1));
-      if ((err = measure_watched(ctx, spec, run, i, run->timing, &row, &set->meta)) < 0)
+      if ((err = measure_watched(ctx, spec, run, i, run->timing, &row, &set->meta, &u)) < 0)
         break;
       report->measured++;
     }
@@ -372,7 +406,11 @@ int atl_sweep(atl_context_t ctx, const struct atl_sweep_spec *spec, const struct
   }
   repeat_time(&set->meta, 0, run->timing->rounds ? run->timing->rounds : 1, &repeat_start);
   if (!err && slot && (run->timing->repeats > 1 || run->timing->rounds > 1))
-    err = repeat_passes(ctx, spec, run, set, slot, i, &repeat_start);
+    err = repeat_passes(ctx, spec, run, set, slot, i, &repeat_start, &u);
+  pthread_mutex_unlock(&u.lock); /* before the withdrawal: a writer waiting for the lock ends first */
+  if (run->checkpoint)
+    atl_stop_offer(NULL, NULL);
+  pthread_mutex_destroy(&u.lock);
   free(slot);
   /* The old rows that stay: those outside the sweep, and (stopped early) those not reused yet. */
   for (size_t j = 0; !err && run->resume && j < run->resume->count; j++)

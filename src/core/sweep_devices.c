@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "atomlab.h"
 #include "atomlab/sweep.h"
@@ -130,6 +131,19 @@ static void w_after_row(void *arg, size_t i, const struct atl_row *row, int reus
   pthread_mutex_unlock(&sh->lock);
 }
 
+/* An urgent stop (atl_stop_offer): the shared checkpoint, under the lock the parts take only between rows. */
+static void urgent_write(void *arg)
+{
+  struct shared *sh = arg;
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 5;
+  if (pthread_mutex_timedlock(&sh->lock, &until) != 0)
+    return;
+  checkpoint(sh);
+  pthread_mutex_unlock(&sh->lock);
+}
+
 static void *work(void *arg)
 {
   struct worker *w = arg;
@@ -191,6 +205,8 @@ int atl_sweep_devices(struct atl_sweep_part *parts, size_t nparts, const struct 
     else if ((err = take_copy(&rest, &run->resume->rows[j])) == 0)
       report->kept++;
   }
+  if (!err && run->checkpoint)
+    atl_stop_offer(urgent_write, &sh);
   if (!err) {
     pthread_t *threads = calloc(nparts ? nparts : 1, sizeof *threads);
     unsigned char *started = calloc(nparts ? nparts : 1, 1);
@@ -205,6 +221,8 @@ int atl_sweep_devices(struct atl_sweep_part *parts, size_t nparts, const struct 
     free(threads);
     free(started);
   }
+  if (run->checkpoint)
+    atl_stop_offer(NULL, NULL);
   /* The parts' rows in part order, then the kept ones; every row moves (samples and all). */
   set->meta.rows_planned = report->kept;
   for (size_t p = 0; w && p < nparts; p++) {

@@ -9,7 +9,7 @@ B="--backend opencl --samples 2"
 run_app() { # NAME FILE ARGS...: runs one app, exit 0 expected
   local name=$1 file=$2
   shift 2
-  "$ATOMLAB" app "$name" $B "$@" -o "$WORK/$file" >"$WORK/$file.out" 2>"$WORK/$file.err"
+  "$ATOMLAB" app "$name" $(without_given "$B" "$*") "$@" -o "$WORK/$file" >"$WORK/$file.out" 2>"$WORK/$file.err"
   local rc=$?
   [ $rc -eq 0 ] && pass || fail "app $name $* exited $rc: $(tail -3 "$WORK/$file.err")"
 }

@@ -50,6 +50,7 @@ ATL_BACKENDS=none expect_refused "ATL_BACKENDS 'none'" rmw --contention 1 --padd
 # a fault plan with a negative count (sscanf's %u read -1 as 4294967295, so it was accepted and never fired)
 ATL_FAULT=alloc:-1 expect_refused "ATL_FAULT item 'alloc:-1'" rmw --contention 1 --padding 1 -o "$WORK/out.json"
 Q=(--iters 5 --min-samples 2 --max-samples 2 --contention 1,4 --padding 1)
+Q1=(--iters 5 --min-samples 2 --max-samples 2 --contention 1 --padding 1) # an option given twice is refused
 
 # --- a plan within --max-rows runs ---
 if "$ATOMLAB" rmw "${Q[@]}" --max-rows 2 --quiet -o "$WORK/ok.json" 2>"$WORK/e" && [ -s "$WORK/ok.json" ]; then
@@ -60,13 +61,13 @@ fi
 
 # --- names given twice, or "all" inside a list, are one axis value each ---
 rows() { python3 -c 'import json, atl_json,sys; print(len(atl_json.load(sys.argv[1])["rows"]))' "$1"; }
-if "$ATOMLAB" rmw "${Q[@]}" --contention 1 --pattern all,all --quiet -o "$WORK/all.json" 2>"$WORK/e" &&
+if "$ATOMLAB" rmw "${Q1[@]}" --pattern all,all --quiet -o "$WORK/all.json" 2>"$WORK/e" &&
   [ "$(rows "$WORK/all.json")" = 4 ]; then
   pass
 else
   fail "--pattern all,all is the four patterns: $(cat "$WORK/e")"
 fi
-if "$ATOMLAB" rmw "${Q[@]}" --contention 1 --op fetch_add,fetch_add --pattern random,all --quiet -o "$WORK/dup.json" \
+if "$ATOMLAB" rmw "${Q1[@]}" --op fetch_add,fetch_add --pattern random,all --quiet -o "$WORK/dup.json" \
   2>"$WORK/e" && [ "$(rows "$WORK/dup.json")" = 4 ]; then
   pass
 else

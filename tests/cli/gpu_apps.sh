@@ -8,7 +8,7 @@ B="--backend cuda --samples 3"
 run_app() {
   local name=$1 file=$2
   shift 2
-  timeout 120 "$ATOMLAB" app "$name" $B "$@" -o "$WORK/$file" >"$WORK/$file.out" 2>"$WORK/$file.err"
+  timeout 120 "$ATOMLAB" app "$name" $(without_given "$B" "$*") "$@" -o "$WORK/$file" >"$WORK/$file.out" 2>"$WORK/$file.err"
   local rc=$?
   [ $rc -eq 0 ] && pass || fail "CUDA app $name $* exited $rc: $(tail -3 "$WORK/$file.err")"
 }

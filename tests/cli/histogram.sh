@@ -15,7 +15,7 @@ B="--backend opencl --samples 1"
 run() { # run FILE ARGS...
   local file=$1
   shift
-  timeout 120 "$ATOMLAB" app histogram $B "$@" -o "$WORK/$file" >"$WORK/$file.out" 2>"$WORK/$file.err"
+  timeout 120 "$ATOMLAB" app histogram $(without_given "$B" "$*") "$@" -o "$WORK/$file" >"$WORK/$file.out" 2>"$WORK/$file.err"
   local rc=$?
   [ $rc -eq 0 ] && pass || fail "app histogram $* exited $rc: $(tail -3 "$WORK/$file.err")"
 }

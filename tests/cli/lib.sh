@@ -137,6 +137,22 @@ finish() {
   [ "$FAILS" -eq 0 ]
 }
 
+# without_given "BASE" "SPEC": the words of BASE less each "--NAME VALUE" pair whose --NAME SPEC gives (a
+# command refuses an option given twice, so a spec's value replaces the base's). BASE's options take values.
+without_given() {
+  local a out=() i=0
+  read -r -a a <<<"$1"
+  while [ $i -lt ${#a[@]} ]; do
+    if [[ ${a[$i]} == --* && " $2 " == *" ${a[$i]} "* ]]; then
+      i=$((i + 2))
+      continue
+    fi
+    out+=("${a[$i]}")
+    i=$((i + 1))
+  done
+  echo "${out[*]}"
+}
+
 # scatter_specs TIMEOUT CHECK LABEL SPEC...: `atomlab $S SPEC -o $WORK/s.json` for each SPEC (S: the app's shared
 # arguments), each within TIMEOUT seconds, then `python3 CHECK $WORK/s.json SPEC` must accept the rows.
 scatter_specs() {
@@ -144,7 +160,7 @@ scatter_specs() {
   shift 3
   for spec in "$@"; do
     # shellcheck disable=SC2086
-    timeout "$limit" "$ATOMLAB" $S $spec -o "$WORK/s.json" --quiet 2>"$WORK/err" &&
+    timeout "$limit" "$ATOMLAB" $(without_given "$S" "$spec") $spec -o "$WORK/s.json" --quiet 2>"$WORK/err" &&
       python3 "$check" "$WORK/s.json" "$spec" && pass || fail "$label $spec: $(tail -3 "$WORK/err")"
   done
 }

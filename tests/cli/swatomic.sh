@@ -26,7 +26,7 @@ PY
 run() { # NAME ARGS... (OPCODE: the expected op metric, 0 for add)
   local name=$1
   shift
-  if timeout 240 "$ATOMLAB" app swatomic $B "$@" -o "$WORK/$name.json" >"$WORK/$name.out" 2>&1 &&
+  if timeout 240 "$ATOMLAB" app swatomic $(without_given "$B" "$*") "$@" -o "$WORK/$name.json" >"$WORK/$name.out" 2>&1 &&
     check "$WORK/$name.json" "${OPCODE:-0}" >"$WORK/$name.chk" 2>&1; then
     pass
   else

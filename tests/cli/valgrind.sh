@@ -41,7 +41,7 @@ run devices 0 devices
 run sweep 0 $R -o "$WORK/a.json" -o "$WORK/a.csv" -o "$WORK/a.txt"
 run resume 0 ${R/--contention 1,4/--contention 1,4,16} --resume "$WORK/a.json" -o "$WORK/b.json"
 ATL_FAULT=launch:4+ run fault 1 $R -o "$WORK/c.json"
-run usage 2 $R --contention 0
+run usage 2 ${R/--contention 1,4/--contention 0}
 # an app through its registry entry: options read into lists and texts, the configuration freed
 run app 0 app histogram --input u8,u32 --bins 256 --dist solid --variants global,shared --bytes 4096 --samples 1 \
   -o "$WORK/h.json"
