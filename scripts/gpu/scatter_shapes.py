@@ -90,7 +90,7 @@ def load_grid(path):
         need(isinstance(s, dict) and not set(s) - SHAPE_KEYS, "grid.shapes[]",
              f"objects with keys {', '.join(sorted(SHAPE_KEYS))}")
         need(s.get("type") in TYPES, "grid.shapes[].type", ", ".join(TYPES))
-        for k, hi in (("dims", 512), ("targets", 2 ** 32 - 1)):
+        for k, hi in (("dims", 512), ("targets", 2 ** 31 - 1)):
             need(isinstance(s.get(k), list) and s[k] and all(isinstance(x, int) and 1 <= x <= hi for x in s[k]),
                  f"grid.shapes[].{k}", f"a non-empty list of integers 1 to {hi}")
         need(isinstance(s.get("dists"), list) and s["dists"] and all(isinstance(d, str) and (d in DISTS or (
@@ -302,10 +302,10 @@ def torch_time(torch, fn, zero, reps, slow_ms):
 
 def torch_cell(torch, g, cell, src, idx_path, deadline):
     """PyTorch's ops on the cell's keys: ms per op (None where it cannot run), and notes."""
-    import numpy as np
     E, D, V = g["rows"], cell["dim"], cell["targets"]
     dev = torch.device("cuda")
-    idx = torch.from_numpy(np.fromfile(idx_path, dtype=np.uint32).astype(np.int64)).to(dev)
+    with open(idx_path, "rb") as f:  # u32 keys below 2^31 (targets fit an int): read as i32, widened to i64
+        idx = torch.frombuffer(bytearray(f.read()), dtype=torch.int32).to(dev).long()
     idx2 = idx.view(E, 1).expand(E, D)
     dst = torch.zeros(V, D, dtype=src.dtype, device=dev)
     ops = {"index_add_": lambda: dst.index_add_(0, idx, src),
@@ -467,8 +467,17 @@ def main(argv):
 
 
 def run_grid(a, g, runs, old, torch, why_no_torch):
-    a.scratch = a.scratch or tempfile.mkdtemp(prefix="scatter-shapes-")
-    os.makedirs(a.scratch, exist_ok=True)
+    if a.scratch:
+        os.makedirs(a.scratch, exist_ok=True)
+        return grid_runs(a, g, runs, old, torch, why_no_torch)
+    a.scratch = tempfile.mkdtemp(prefix="scatter-shapes-")
+    try:
+        return grid_runs(a, g, runs, old, torch, why_no_torch)
+    finally:
+        shutil.rmtree(a.scratch, ignore_errors=True)
+
+
+def grid_runs(a, g, runs, old, torch, why_no_torch):
     doc = {"grid": os.path.relpath(os.path.abspath(a.grid), ROOT), "device": None, "tool": {"commit": None},
            "torch": torch.__version__ if torch else None, "torch_note": None if torch else why_no_torch,
            "torch_src": "random values of the cell's shape and dtype on the device; the keys are the app's (--dump)",
