@@ -459,7 +459,12 @@ def main(argv):
     for r in runs:
         r["cells"] = [n for n in r["cells"] if any(fnmatch.fnmatchcase(n, p) for p in pats)]
         r["dists"] = [d for d in r["dists"] if f"{r['type']}/d{r['dim']}/v{r['targets']}/{dist_name(d)}" in r["cells"]]
-    runs = sorted((r for r in runs if r["cells"]), key=lambda r: (g["rows"] * r["dim"] + 8 * r["targets"] * r["dim"]))
+    # the cells some goal names (not by "*" alone) first, then the cheapest: a call cut short by --budget-s has judged
+    # what it could
+    named = [p for k in g["goals"] for p in k["cells"] if p != "*"]
+    runs = sorted((r for r in runs if r["cells"]), key=lambda r: (
+        not any(fnmatch.fnmatchcase(n, p) for n in r["cells"] for p in named),
+        g["rows"] * r["dim"] + 8 * r["targets"] * r["dim"]))
     torch, why_no_torch = (None, "not run (--no-torch)") if a.no_torch or a.dry_run else import_torch()
     if torch is None and not (a.no_torch or a.dry_run):
         raise Usage(f"torch: importable with a CUDA device, or --no-torch ({why_no_torch})")
@@ -502,7 +507,9 @@ def grid_runs(a, g, runs, old, torch, why_no_torch):
             os.symlink(os.devnull, os.path.join(dump, f"src-{r['type']}.bin"))  # the keys alone are written
             for d in r["dists"]:
                 os.symlink(os.devnull, os.path.join(dump, f"out-{d.split(':')[0]}.bin"))
+        t_app = time.monotonic()
         got, why = run_app(a, g, r, dump, left) if skip is None else (None, skip)
+        t_app = time.monotonic() - t_app
         if a.dry_run:
             continue
         for n, d in zip(r["cells"], r["dists"]):
@@ -515,6 +522,7 @@ def grid_runs(a, g, runs, old, torch, why_no_torch):
             doc["tool"]["commit"] = doc["tool"]["commit"] or app_doc.get("tool", {}).get("commit")
             c = dict({"name": n, "rows": g["rows"]}, **cell_from_rows(app_doc, rows, r, d))
             c["torch"], c["torch_best"], c["torch_notes"] = {k: None for k in TORCH_OPS}, None, {}
+            t_torch = time.monotonic()
             if torch is not None:
                 if src_key != (r["type"], r["dim"]):
                     src = None
@@ -532,6 +540,8 @@ def grid_runs(a, g, runs, old, torch, why_no_torch):
             else:
                 c["torch_notes"] = {"*": why_no_torch}
             c["ratios"] = ratios(c)
+            # wall seconds: the app run (all of its cells) and this cell's PyTorch ops, to plan --only splits
+            c["seconds"] = {"app_run": round(t_app, 1), "torch": round(time.monotonic() - t_torch, 1) if torch else None}
             bad += not c["verified"]
             cells.append(c)
             log(f"  {n}: verified {c['verified']} auto {c['ms']['auto']} ms ({c['auto_variant']}), best "

@@ -28,6 +28,13 @@ refused "--budget-s" "$SCRIPT" "$GRID" -o "$WORK/out.json" "${SS[@]}" --budget-s
 if ! python3 -c "import torch" 2>/dev/null; then # without PyTorch the peers must be declined by name
   refused "--no-torch" "$SCRIPT" "$GRID" -o "$WORK/out.json" --atomlab "$APP" --backend opencl
 fi
+# --dry-run: the app's commands, one per (dim, targets) and zipf exponent, the cells a goal names (f32/d16/*) first,
+# then the cheapest; nothing written.
+python3 "$SCRIPT" "$GRID" -o "$WORK/dry.json" --dry-run 2>"$WORK/err" && [ ! -e "$WORK/dry.json" ] &&
+  [ "$(grep -c ' run: .*app scatter --backend cuda ' "$WORK/err")" -eq 4 ] &&
+  grep ' run: ' "$WORK/err" | head -1 | grep -q -- '--dim 16 --targets 300 .*--dist uniform,hot' &&
+  grep ' run: ' "$WORK/err" | tail -1 | grep -q -- '--dim 1 .*--dist zipf .*--zipf 1.1' && pass ||
+  fail "--dry-run: $(cat "$WORK/err")"
 need_opencl
 
 # The grid in two parts, the second merged into the first's file.
@@ -52,6 +59,7 @@ for c in d["cells"]:
     for k in ("type", "dim", "rows", "targets", "dist", "zipf", "verified", "auto_variant", "best_variant", "ms",
               "torch", "torch_best", "ratios"):
         assert k in c, (c["name"], k)
+    assert c["seconds"]["app_run"] > 0 and c["seconds"]["torch"] is None, c["seconds"]
     assert c["verified"] is True and "skipped" not in c, c
     assert c["rows"] == 2000 and c["targets"] == 300 and c["type"] == "f32", c
     assert c["zipf"] == (1.1 if c["dist"] == "zipf" else None), c
