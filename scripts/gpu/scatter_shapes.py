@@ -213,7 +213,7 @@ def run_app(a, g, r, dump, timeout):
     log("run: " + " ".join(cmd))
     if a.dry_run:
         return None, "dry run"
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=os.setpgrp)
     try:
         _, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
