@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The scatter shape grid: `atomlab app scatter` and PyTorch's scatter-add ops over a grid of shapes, one JSON.
 
-usage: scatter_shapes.py GRID.json -o SHAPES.json [--only PATTERN[,PATTERN...]] [--budget-s N] [--merge]
+usage: scatter_shapes.py GRID.json -o SHAPES.json [--only PATTERN[,PATTERN...]] [--budget-s N] [--merge | --resume]
                          [--no-torch] [--figures DIR] [--atomlab PATH] [--backend NAME] [--dry-run]
 
 GRID (experiments/scatter-shapes.json) declares the cells: type x dims x targets x distributions at `rows`
@@ -429,6 +429,8 @@ def parse_args(argv):
     ap.add_argument("--only", default="*", help="comma-separated glob patterns of cell names (f32/d64/*)")
     ap.add_argument("--budget-s", type=float, default=570.0, help="stop starting work after this many seconds")
     ap.add_argument("--merge", action="store_true", help="keep the cells of an existing -o file this run does not redo")
+    ap.add_argument("--resume", action="store_true",
+                    help="--merge, and run only the cells the -o file lacks or skipped: the same command again goes on")
     ap.add_argument("--no-torch", action="store_true", help="no PyTorch peers: their fields null")
     ap.add_argument("--figures", metavar="DIR")
     ap.add_argument("--atomlab", default=os.path.join(ROOT, "build", "atomlab"))
@@ -450,14 +452,15 @@ def main(argv):
          f"comma-separated glob patterns each matching a cell of the grid (e.g. {names[0]}, f32/d64/*)")
     need(os.access(a.atomlab, os.X_OK) or a.dry_run, "--atomlab", f"an atomlab binary ({a.atomlab} is none)")
     old = []
-    if a.merge and os.path.exists(a.out):
+    if (a.merge or a.resume) and os.path.exists(a.out):
         try:
             with open(a.out) as f:
                 old = json.load(f)["cells"]
         except (ValueError, KeyError, OSError):
             raise Usage(f"--merge: -o names a shapes.json to merge into ({a.out} is not one)")
+    done = {c.get("name") for c in old if "skipped" not in c} if a.resume else set()
     for r in runs:
-        r["cells"] = [n for n in r["cells"] if any(fnmatch.fnmatchcase(n, p) for p in pats)]
+        r["cells"] = [n for n in r["cells"] if any(fnmatch.fnmatchcase(n, p) for p in pats) and n not in done]
         r["dists"] = [d for d in r["dists"] if f"{r['type']}/d{r['dim']}/v{r['targets']}/{dist_name(d)}" in r["cells"]]
     # the cells some goal names (not by "*" alone) first, then the cheapest: a call cut short by --budget-s has judged
     # what it could

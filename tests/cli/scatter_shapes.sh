@@ -166,6 +166,15 @@ assert sorted(c["name"] for c in cells) == ["f32/d1/v300/hot", "f32/d1/v300/unif
 assert all(c["verified"] for c in cells)
 PY
 [ "$(ls -a "$WORK/kill" | grep -c '\.tmp$')" -eq 0 ] && pass || fail "a temporary file left after the kill"
+# --resume: the same command again runs only the cells the file lacks (the zipf run), and keeps the others.
+python3 "$SCRIPT" "$GRID" -o "$WORK/kill/shapes.json" "${SS[@]}" --only 'f32/d1/*' --resume 2>"$WORK/err"
+python3 - "$WORK/kill/shapes.json" <<'PY' && [ "$(grep -c ' run: ' "$WORK/err")" -eq 1 ] &&
+import json, sys
+cells = json.load(open(sys.argv[1]))["cells"]
+assert sorted(c["name"] for c in cells) == ["f32/d1/v300/hot", "f32/d1/v300/uniform", "f32/d1/v300/zipf-1.1"], cells
+assert all(c["verified"] for c in cells)
+PY
+  grep -q -- '--dist zipf ' "$WORK/err" && pass || fail "--resume: $(cat "$WORK/err")"
 
 # --budget-s: an app run that takes too long is stopped, its cells and the later ones skipped with the reason.
 printf '#!/usr/bin/env bash\nsleep 60\n' >"$WORK/slow"
