@@ -20,7 +20,6 @@ cell did not verify, 2 bad usage (one `error:` line, nothing run or written).
 import argparse
 import fnmatch
 import json
-import math
 import os
 import shutil
 import signal
@@ -225,7 +224,7 @@ def run_app(a, g, r, dump, timeout):
     return flat_rows(out), None
 
 
-def cell_from_rows(doc, rows, r, dist):
+def cell_from_rows(rows, r, dist):
     """The cell of distribution dist from the app's rows."""
     base = dist.split(":")[0]
     zipf = float(dist[5:]) if dist.startswith("zipf:") else None
@@ -451,14 +450,15 @@ def main(argv):
     need(pats and all(any(fnmatch.fnmatchcase(n, p) for n in names) for p in pats), "--only",
          f"comma-separated glob patterns each matching a cell of the grid (e.g. {names[0]}, f32/d64/*)")
     need(os.access(a.atomlab, os.X_OK) or a.dry_run, "--atomlab", f"an atomlab binary ({a.atomlab} is none)")
-    old = []
+    old = {"cells": []}
     if (a.merge or a.resume) and os.path.exists(a.out):
         try:
             with open(a.out) as f:
-                old = json.load(f)["cells"]
-        except (ValueError, KeyError, OSError):
+                old = json.load(f)
+            assert isinstance(old["cells"], list)
+        except (ValueError, KeyError, OSError, TypeError, AssertionError):
             raise Usage(f"--merge: -o names a shapes.json to merge into ({a.out} is not one)")
-    done = {c.get("name") for c in old if "skipped" not in c} if a.resume else set()
+    done = {c.get("name") for c in old["cells"] if "skipped" not in c} if a.resume else set()
     for r in runs:
         r["cells"] = [n for n in r["cells"] if any(fnmatch.fnmatchcase(n, p) for p in pats) and n not in done]
         r["dists"] = [d for d in r["dists"] if f"{r['type']}/d{r['dim']}/v{r['targets']}/{dist_name(d)}" in r["cells"]]
@@ -474,7 +474,28 @@ def main(argv):
     return run_grid(a, g, runs, old, torch, why_no_torch)
 
 
+def peers(torch, why_no_torch, g, r, c, idx_path, deadline, held):
+    """Cell c's PyTorch fields: each op's ms on the dumped keys, torch_best, torch_notes."""
+    c["torch"], c["torch_best"], c["torch_notes"] = {k: None for k in TORCH_OPS}, None, {}
+    if torch is None:
+        c["torch_notes"] = {"*": why_no_torch}
+        return
+    dt = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}.get(r["type"])
+    if dt is None:
+        c["torch_notes"] = {"*": f"no PyTorch op for {r['type']} values here"}
+        return
+    if held.get("key") != (r["type"], r["dim"]):
+        held.clear()
+        torch.cuda.empty_cache()
+        held.update(key=(r["type"], r["dim"]), src=(torch.rand(g["rows"], r["dim"], device="cuda") + 0.5).to(dt))
+    c["torch"], c["torch_notes"] = torch_cell(torch, g, c, held["src"], idx_path, deadline)
+    timed = {k: v for k, v in c["torch"].items() if v is not None and k != "det_index_add_"}
+    c["torch_best"] = min(timed, key=timed.get) if timed else None
+
+
 def run_grid(a, g, runs, old, torch, why_no_torch):
+    if not runs:
+        log("nothing to run: every cell asked for is in the output")
     if a.scratch:
         os.makedirs(a.scratch, exist_ok=True)
         return grid_runs(a, g, runs, old, torch, why_no_torch)
@@ -494,8 +515,11 @@ def grid_runs(a, g, runs, old, torch, why_no_torch):
                          "over the cells present (a speed ratio: other ms / this ms)",
            "grid_commit": grid_commit(a.grid), "cells": [], "goals": []}
     mine = {n for r in runs for n in r["cells"]}
-    cells = [c for c in old if c.get("name") not in mine]
-    src_key, src, bad = None, None, 0
+    cells = [c for c in old["cells"] if c.get("name") not in mine]
+    doc.update(device=old.get("device"), tool={"commit": (old.get("tool") or {}).get("commit")})
+    if torch is None and old.get("torch"):  # a merge without PyTorch keeps the version its cells were timed with
+        doc.update(torch=old["torch"], torch_note=f"this call: {why_no_torch}")
+    held, bad = {}, 0  # held: PyTorch's source of the last (type, dim), reused by its runs
     deadline = T0 + a.budget_s
     for i, r in enumerate(runs):
         left = deadline - time.monotonic()
@@ -521,30 +545,16 @@ def grid_runs(a, g, runs, old, torch, why_no_torch):
                 log(f"  {n}: skipped: {why}")
                 continue
             app_doc, rows = got
-            doc["device"] = doc["device"] or app_doc.get("device", {}).get("name")
-            doc["tool"]["commit"] = doc["tool"]["commit"] or app_doc.get("tool", {}).get("commit")
-            c = dict({"name": n, "rows": g["rows"]}, **cell_from_rows(app_doc, rows, r, d))
-            c["torch"], c["torch_best"], c["torch_notes"] = {k: None for k in TORCH_OPS}, None, {}
+            doc["device"] = app_doc.get("device", {}).get("name") or doc["device"]
+            doc["tool"]["commit"] = app_doc.get("tool", {}).get("commit") or doc["tool"]["commit"]
+            c = dict({"name": n, "rows": g["rows"]}, **cell_from_rows(rows, r, d))
             t_torch = time.monotonic()
-            if torch is not None:
-                if src_key != (r["type"], r["dim"]):
-                    src = None
-                    torch.cuda.empty_cache()
-                    dt = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}.get(r["type"])
-                    src = (torch.rand(g["rows"], r["dim"], device="cuda") + 0.5).to(dt) if dt else None
-                    src_key = (r["type"], r["dim"])
-                if src is not None:
-                    c["torch"], c["torch_notes"] = torch_cell(torch, g, c, src, os.path.join(
-                        dump, f"idx-{d.split(':')[0]}.bin"), deadline)
-                else:
-                    c["torch_notes"] = {"*": f"no PyTorch op for {r['type']} values here"}
-                timed = {k: v for k, v in c["torch"].items() if v is not None and k != "det_index_add_"}
-                c["torch_best"] = min(timed, key=timed.get) if timed else None
-            else:
-                c["torch_notes"] = {"*": why_no_torch}
+            idx_path = os.path.join(dump or "", f"idx-{d.split(':')[0]}.bin")
+            peers(torch, why_no_torch, g, r, c, idx_path, deadline, held)
             c["ratios"] = ratios(c)
             # wall seconds: the app run (all of its cells) and this cell's PyTorch ops, to plan --only splits
-            c["seconds"] = {"app_run": round(t_app, 1), "torch": round(time.monotonic() - t_torch, 1) if torch else None}
+            t_torch = round(time.monotonic() - t_torch, 1) if torch else None
+            c["seconds"] = {"app_run": round(t_app, 1), "torch": t_torch}
             bad += not c["verified"]
             cells.append(c)
             log(f"  {n}: verified {c['verified']} auto {c['ms']['auto']} ms ({c['auto_variant']}), best "
@@ -557,6 +567,9 @@ def grid_runs(a, g, runs, old, torch, why_no_torch):
         log(f"wrote {a.out} ({len(cells)} cells)")
     if a.dry_run:
         return 0
+    if not runs:
+        doc.update(cells=cells, goals=judge(g["goals"], cells))
+        write_atomic(a.out, doc)
     if a.figures:
         for p in figures(doc, a.figures):
             log(f"figure: {p}")

@@ -2,10 +2,11 @@
 # scripts/gpu/scatter_shapes.py (the scatter shape grid) on PoCL without PyTorch (--no-torch), over
 # tests/data/scatter-shapes/tiny.json: every field of shapes.json present, every cell verified, the ratios and
 # ceilings computed from the app's rows, the torch fields null and said why, the goals judged (met, missed by how
-# much, not judged), --merge, the figure's files; a failed check makes a cell unverified (exit 1); a run stopped
-# after its first app run keeps that run's cells in a whole file (the write is temp + rename); --budget-s stops an
-# app run and records its cells as skipped; bad input (no grid file, an unknown key, a bad --only) is refused with
-# one error line, exit 2 and nothing written.
+# much, not judged), --merge, the figure's files, --dry-run's plan; the peers' path with a stand-in PyTorch; a failed
+# check makes a cell unverified (exit 1); a run stopped after its first app run keeps that run's cells in a whole
+# file (the write is temp + rename) and --resume goes on from it; --budget-s stops an app run and records its cells
+# as skipped; bad input (no grid file, an unknown key, a bad --only) is refused with one error line, exit 2 and
+# nothing written.
 . "$(dirname "$0")/lib.sh"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 SCRIPT="$ROOT/scripts/gpu/scatter_shapes.py"
