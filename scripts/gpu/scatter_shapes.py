@@ -426,7 +426,8 @@ def parse_args(argv):
     ap.add_argument("grid")
     ap.add_argument("-o", dest="out", required=True)
     ap.add_argument("--only", default="*", help="comma-separated glob patterns of cell names (f32/d64/*)")
-    ap.add_argument("--budget-s", type=float, default=570.0, help="stop starting work after this many seconds")
+    ap.add_argument("--budget-s", type=float, default=540.0,
+                    help="stop starting work, and stop an app run, after this many seconds (540: one 10-minute call)")
     ap.add_argument("--merge", action="store_true", help="keep the cells of an existing -o file this run does not redo")
     ap.add_argument("--resume", action="store_true",
                     help="--merge, and run only the cells the -o file lacks or skipped: the same command again goes on")
