@@ -30,6 +30,8 @@ elif "peer" in keys or keys >= {"format", "command"} or {"measured", "rows"} <= 
     print("other")  # a peer program's output, the runner's run.json, a diagnose validation summary
 elif {"shapes", "goals"} <= keys or {"cells", "goals", "torch"} <= keys:
     print("other")  # the scatter shape grid (experiments/scatter-shapes.json's form) and its runner's shapes.json
+elif {"about", "entries"} <= keys:
+    print("other")  # a reference plan (experiments/reference.json's form: the results index fixture's plan.json)
 else:
     print("unknown " + ",".join(sorted(keys))[:200])
 PY
