@@ -3,7 +3,8 @@
 # "format_version" and "rows", gzipped or not) compared with itself by `atomlab compare` must match every row as
 # "same", and there must be one of format 1 and one of format 2 of each kind (rmw, strategy, app). The other JSON
 # files there must be of a known kind (an unknown shape fails): peer programs' outputs (PyTorch), the reference
-# runner's run.json, the diagnose validation summaries. No device needed.
+# runner's run.json, the diagnose validation summaries, the scatter shape grid and its shapes.json. No device
+# needed.
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/../data" || exit 1
 n=0
@@ -27,6 +28,10 @@ if {"format_version", "rows"} <= keys:  # version 1 files name no kind: their ro
     print("rows %d v%d %s" % (len(rows), d["format_version"], kind))
 elif "peer" in keys or keys >= {"format", "command"} or {"measured", "rows"} <= keys:
     print("other")  # a peer program's output, the runner's run.json, a diagnose validation summary
+elif {"shapes", "goals"} <= keys or {"cells", "goals", "torch"} <= keys:
+    print("other")  # the scatter shape grid (experiments/scatter-shapes.json's form) and its runner's shapes.json
+elif {"about", "entries"} <= keys:
+    print("other")  # a reference plan (experiments/reference.json's form: the results index fixture's plan.json)
 else:
     print("unknown " + ",".join(sorted(keys))[:200])
 PY
