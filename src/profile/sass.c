@@ -35,11 +35,31 @@ static void base_name(const char *kernel, char *out, size_t len)
   snprintf(out, len, "%s", sp ? sp + 1 : b);
 }
 
-/* Whether the "Function :" name @p fn (mangled or plain) is the kernel @p kernel. */
+/* The Itanium code of a demangled launch's first template argument after @p base ("float" -> 'f'), 0 where none. */
+static char first_argument(const char *kernel, const char *base)
+{
+  static const struct { const char *name; char code; } types[] = {
+      {"float", 'f'}, {"double", 'd'}, {"long", 'l'}, {"int", 'i'}, {"unsigned int", 'j'}, {"unsigned long", 'm'},
+      {"c10::Half", 'N'}, {"c10::BFloat16", 'N'}, {"short", 's'}, {"unsigned char", 'h'}, {"signed char", 'a'}};
+  const char *p = strstr(kernel, base);
+  if (!p || p[strlen(base)] != '<')
+    return 0;
+  p += strlen(base) + 1;
+  for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+    const size_t n = strlen(types[i].name);
+    if (strncmp(p, types[i].name, n) == 0 && (p[n] == ',' || p[n] == '>'))
+      return types[i].code;
+  }
+  return 0;
+}
+
+/* Whether the "Function :" name @p fn (mangled or plain) is the kernel @p kernel: its identifier, and where both
+ * name template arguments, the same first one (histogram<float> and histogram<long> are two kernels). */
 static int names_kernel(const char *fn, size_t fn_len, const char *kernel)
 {
   char base[256];
   base_name(kernel, base, sizeof base);
+  const char arg = first_argument(kernel, base);
   const size_t b = strlen(base);
   if (b == 0)
     return 0;
@@ -47,8 +67,8 @@ static int names_kernel(const char *fn, size_t fn_len, const char *kernel)
     return 1;
   for (const char *p = fn; p + b <= fn + fn_len; p++) /* Itanium: the identifier after its length */
     if (strncmp(p, base, b) == 0 && p > fn && isdigit((unsigned char)p[-1]) &&
-        (p + b == fn + fn_len || !isalnum((unsigned char)p[b]) || p[b] == 'I' || p[b] == 'E' || isupper((unsigned char)p[b])))
-      return 1;
+        (p + b == fn + fn_len || !isalnum((unsigned char)p[b]) || isupper((unsigned char)p[b])))
+      return !(arg && p[b] == 'I' && p + b + 1 < fn + fn_len && p[b + 1] != arg);
   return 0;
 }
 

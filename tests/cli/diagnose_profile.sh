@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `atomlab profile --counters` over atl_diagnose, CPU only: tests/data/ncu-synthetic-bincount-f32.csv (a float
+# weighted bincount on one hot bin under an NVTX range, README there) with its SASS and the REAL H100 L2 calibration
+# exports. The float share comes from the SASS (no --types file), no --table is needed, the advice names the user's
+# call site and the atomlab call; bad inputs are refused before anything is read.
+. "$(dirname "$0")/lib.sh"
+DATA=$(cd "$(dirname "$0")/../data" && pwd)
+CSV=$DATA/ncu-synthetic-bincount-f32.csv
+CAL=(--l2-same "$DATA/ncu-h100-l2-same.csv" --l2-spread "$DATA/ncu-h100-l2-spread.csv"
+  --same-f32 "$DATA/ncu-h100-l2-same-f32.csv")
+export XDG_CACHE_HOME=$WORK/cache ATL_DATA_DIR=$WORK/no-data
+"$ATOMLAB" profile --counters "$CSV" --sass "$DATA/sass-synthetic-bincount.txt" "${CAL[@]}" >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 0 ] && pass || fail "profile --counters: $(cat "$WORK/err")"
+grep -q '^  1 .*: bottleneck (l2 U 1\.[0-9]*), float adds 100%: torch.bincount at train.py:42 -> atomlab atl_scatter_add bins (.*predicted [0-9.]*x)$' \
+  "$WORK/out" && pass || fail "the float bincount's advice: $(cat "$WORK/out")"
+grep -q '^  2 .*: not a bottleneck (l2 U 0\.' "$WORK/out" && pass || fail "the integer bincount: $(cat "$WORK/out")"
+grep -q 'no shared-memory table: the shared-memory model was skipped' "$WORK/out" && pass ||
+  fail "no note on the skipped shared-memory model: $(cat "$WORK/out")"
+# without the SASS the float bincount is judged by the integer chain (what a missing --types file did)
+"$ATOMLAB" profile --counters "$CSV" "${CAL[@]}" >"$WORK/nosass" 2>"$WORK/err" &&
+  grep -q '^  1 .*: not a bottleneck' "$WORK/nosass" && pass || fail "without --sass: $(cat "$WORK/nosass" "$WORK/err")"
+# --types still overrides the SASS's float share
+printf 'kernel,f32_share\nvoid at::native,0.0001\n' >"$WORK/types.csv"
+"$ATOMLAB" profile --counters "$CSV" "${CAL[@]}" --types "$WORK/types.csv" >"$WORK/typed" 2>"$WORK/err" && pass ||
+  fail "--types: $(cat "$WORK/err")"
+# without a calibration: a floor, named so
+"$ATOMLAB" profile --counters "$CSV" --sass "$DATA/sass-synthetic-bincount.txt" --threshold 0.3 >"$WORK/floor" \
+  2>"$WORK/err" && grep -q '^  1 .*; floor: at least 1\.[0-9]*x)$' "$WORK/floor" && pass ||
+  fail "the floor: $(cat "$WORK/floor" "$WORK/err")"
+expect_refused "--sass" profile --counters "$CSV" --sass "$WORK/nonexistent.txt"
+expect_refused "--counters" profile --counters "$WORK/nonexistent.csv"
+expect_refused "--counters" profile --counters "$CSV" -- true
+expect_refused "program" profile
+finish
