@@ -36,6 +36,7 @@ static const char usage[] =
     "  --counters FILE        diagnose a saved ncu export (--page raw) instead of running a program\n"
     "  --sass FILE            the program's SASS (cuobjdump -sass): each kernel's float and CAS shares of its\n"
     "                         global atomics (--types, where given, overrides the float shares)\n"
+    "  --diagnosis FILE       the diagnosis rows (kind diagnosis: verdict, strategy, call, speedup) as JSON or CSV\n"
     "  --table T.csv          the shared-memory calibration; without it, the one found for the profiled device\n"
     "                         (the user's cache $XDG_CACHE_HOME/atomlab/<slug>/, then the shipped data), else\n"
     "                         the shared-memory model is skipped (noted) and the L2 advice still given\n"
@@ -89,7 +90,7 @@ static int write_counters(FILE *f, const void *text) { return fputs(text, f) < 0
 /* What profile was asked: the options besides the shared ones. */
 struct profile_args {
   struct smem_opts opts;
-  const char *ncu_given, *save, *kernel, *extra, *types, *counters, *sass;
+  const char *ncu_given, *save, *kernel, *extra, *types, *counters, *sass, *diagnosis;
   const char *paths[ATL_L2_FILES];
   double table_bytes;
   int with_advice;
@@ -102,7 +103,7 @@ static void parse_args(int argc, char **argv, struct profile_args *a)
 {
   /* O_FILE + k: the L2 model's calibration file k (atl_l2_calibration_file_names) */
   enum { O_NCU = 256, O_SAVE, O_KERNEL, O_TIMEOUT, O_ADVICE, O_EXTRA, O_TYPES, O_PRIVATE_TABLE, O_COUNTERS, O_SASS,
-         O_FILE };
+         O_DIAGNOSIS, O_FILE };
   static const struct option longopts[] = {SMEM_LONGOPTS,
                                            {"ncu", required_argument, NULL, O_NCU},
                                            {"save-counters", required_argument, NULL, O_SAVE},
@@ -118,6 +119,7 @@ static void parse_args(int argc, char **argv, struct profile_args *a)
                                            {"extra-metrics", required_argument, NULL, O_EXTRA},
                                            {"counters", required_argument, NULL, O_COUNTERS},
                                            {"sass", required_argument, NULL, O_SASS},
+                                           {"diagnosis", required_argument, NULL, O_DIAGNOSIS},
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   int ch;
@@ -138,6 +140,7 @@ static void parse_args(int argc, char **argv, struct profile_args *a)
     case O_TYPES: a->types = optarg; break;
     case O_COUNTERS: a->counters = optarg; break;
     case O_SASS: a->sass = optarg; break;
+    case O_DIAGNOSIS: a->diagnosis = optarg; break;
     case O_PRIVATE_TABLE: a->table_bytes = cli_parse_real("--private-table", optarg, 0, 1 << 30); break;
     case O_ADVICE: a->with_advice = 1; break;
     case O_EXTRA:
@@ -185,7 +188,7 @@ static void export_device(const char *text, char *name, size_t len)
 }
 
 /* The diagnosis section: one line per launch, the advice's words made from each row's fields. */
-static int print_diagnosis(const struct atl_diagnose_input *in)
+static int print_diagnosis(const struct atl_diagnose_input *in, const char *path)
 {
   struct atl_result_set rows = {0};
   char why[512], text[512];
@@ -193,8 +196,7 @@ static int print_diagnosis(const struct atl_diagnose_input *in)
     fprintf(stderr, "error: the diagnosis: %s\n", why);
     return 1;
   }
-  printf("\ndiagnosis%s%s:\n", rows.count && rows.rows[0].reason[0] ? " (" : "",
-         rows.count && rows.rows[0].reason[0] ? rows.rows[0].reason : "");
+  printf("\ndiagnosis:\n");
   if (rows.count && rows.rows[0].reason[0])
     printf("  note: %s\n", rows.rows[0].reason);
   for (size_t i = 0; i < rows.count; i++) {
@@ -207,8 +209,11 @@ static int print_diagnosis(const struct atl_diagnose_input *in)
     atl_diagnosis_advice_text(r, text, sizeof text);
     printf("%s%s\n", text[0] ? ": " : "", text);
   }
+  int failed = path && atl_write_file(path, atl_format_from_path(path, ATL_FORMAT_JSON), &rows) != 0;
+  if (failed)
+    fprintf(stderr, "error: --diagnosis %s could not be written\n", path);
   atl_result_set_release(&rows);
-  return 0;
+  return failed;
 }
 
 /* ncu's run of the program: its export's text into *text (owned by @p got), or the exit status to return. */
@@ -239,9 +244,10 @@ static int run_ncu(const struct profile_args *a, struct atl_ncu_profile_outcome 
 }
 
 /* The shared-memory table: --table, else the profiled device's (the product's lookup); 0 where none. */
-static int load_table(const struct profile_args *a, const char *text, struct atl_smem_table *table)
+static int load_table(struct profile_args *a, const char *text, struct atl_smem_table *table)
 {
-  char device[96], path[4096];
+  static char path[4096]; /* the found table's path names it in the report, as --table's would */
+  char device[96];
   if (a->opts.table_path) {
     smem_table_load(a->opts.table_path, table);
     return 1;
@@ -251,6 +257,7 @@ static int load_table(const struct profile_args *a, const char *text, struct atl
     char why[512];
     if (atl_smem_table_read_csv(path, table, why, sizeof why) == 0) {
       fprintf(stderr, "note: the shared-memory table of %s: %s\n", device, path);
+      a->opts.table_path = path;
       return 1;
     }
   }
@@ -258,7 +265,17 @@ static int load_table(const struct profile_args *a, const char *text, struct atl
 }
 
 /* The shared-memory and L2 tables, then the diagnosis. Returns nonzero where a part failed. */
-static int report(const struct profile_args *a, const char *text, const struct atl_l2_calibration *l2_cal)
+/* The L2 table's launches take their float shares from the SASS too, where --types gave none. */
+static void sass_float_shares(struct atl_l2_report *l2, const char *sass)
+{
+  for (size_t i = 0; sass && i < l2->count; i++) {
+    struct atl_sass_atomics s;
+    if (!(l2->kernels[i].f32_share > 0) && atl_sass_atomics_of(sass, l2->kernels[i].kernel, &s) && s.global)
+      l2->kernels[i].f32_share = (double)s.f32_add / s.global;
+  }
+}
+
+static int report(struct profile_args *a, const char *text, const struct atl_l2_calibration *l2_cal)
 {
   char why[512];
   struct atl_smem_table table;
@@ -278,21 +295,22 @@ static int report(const struct profile_args *a, const char *text, const struct a
     failures = smem_report(&a->opts, &table, &rep, &meta, a->counters ? a->counters : "ncu (this run)", 0);
     atl_ncu_report_release(&rep);
   }
+  char *sass = a->sass ? read_input("--sass", a->sass) : NULL;
   struct atl_l2_report l2 = {NULL, 0};
   if (atl_l2_read_csv(text, "ncu export", &l2, why, sizeof why) == 0) {
     if (a->types && atl_l2_types_apply_file(&l2, a->types, why, sizeof why))
       die("--types %s", why);
+    sass_float_shares(&l2, sass);
     fputc('\n', stdout);
     failures |= atl_l2_write_table(stdout, a->paths[ATL_L2_FILE_SAME] ? l2_cal : NULL, &l2, a->opts.settings.threshold,
                                    0, a->with_advice) != 0;
     atl_l2_report_release(&l2);
   }
-  char *sass = a->sass ? read_input("--sass", a->sass) : NULL;
   char *types = a->types ? read_input("--types", a->types) : NULL;
   const struct atl_diagnose_input in = {text, a->counters ? a->counters : "ncu export", sass, types,
                                         have_table ? &table : NULL, &a->opts.settings,
                                         a->paths[ATL_L2_FILE_SAME] ? l2_cal : NULL};
-  failures |= print_diagnosis(&in);
+  failures |= print_diagnosis(&in, a->diagnosis);
   free(sass);
   free(types);
   if (have_table)
@@ -310,6 +328,8 @@ int cmd_profile(int argc, char **argv)
   a.argc = argc;
   a.argv = argv;
   char why[512];
+  if (a.diagnosis)
+    cli_check_output("--diagnosis", a.diagnosis);
   if (a.save)
     cli_check_output("--save-counters", a.save); /* a folder or a missing parent: said now, not after ncu's run */
   if (a.opts.table_path) { /* a bad table said before ncu runs */

@@ -165,6 +165,7 @@ static void judge_row(const struct atl_diagnose_input *in, const struct atl_smem
 static void start_row(struct atl_row *row, const struct atl__launch *l, const struct atl_sass_atomics *sa, int have_sass)
 {
   atl_row_init(row, "diagnosis");
+  row->status = ATL_STATUS_OK;
   atl_row_config_set(row, "id", l->id);
   atl_row_config_set(row, "kernel", l->kernel);
   atl_row_config_set(row, "source", l->nvtx);
@@ -210,7 +211,7 @@ static int parse(const struct atl_diagnose_input *in, const struct atl_smem_sett
   char w[300];
   p->have_l2 = atl_l2_read_csv(in->counters, name, &p->l2, w, sizeof w) == 0;
   if (!p->have_l2)
-    snprintf(note, note_len, "no L2 model: %s", w);
+    snprintf(note, note_len, "no L2 model: %.150s", w);
   else if (in->types && (err = atl_l2_types_apply(&p->l2, in->types, "types", why, why_len)) != 0)
     return err;
   if (!in->table) {
@@ -220,7 +221,7 @@ static int parse(const struct atl_diagnose_input *in, const struct atl_smem_sett
   }
   if (atl_ncu_parse_csv(in->counters, name, st->warps_per_sm, st->sm_count, &p->rep, w, sizeof w) != 0) {
     size_t n = strlen(note);
-    snprintf(note + n, note_len - n, "%sno shared-memory model: %s", n ? "; " : "", w);
+    snprintf(note + n, note_len - n, "%sno shared-memory model: %.150s", n ? "; " : "", w);
     return 0;
   }
   if (atl_smem_util_derive(in->table, st, &p->rep, &p->set) != 0) {
@@ -275,7 +276,7 @@ int atl_diagnose(const struct atl_diagnose_input *in, struct atl_result_set *out
     j.l2 = j.k2 != NULL;
     j.smem = j.ks != NULL;
     judge_row(in, &st, &j, &row);
-    snprintf(row.reason, sizeof row.reason, "%s%s%s", note, note[0] && !in->l2 && j.l2 ? "; " : "",
+    snprintf(row.reason, sizeof row.reason, "%.300s%s%s", note, note[0] && !in->l2 && j.l2 ? "; " : "",
              !in->l2 && j.l2 ? "no L2 calibration: U is the atomic input's share" : "");
     if ((err = atl_result_set_add(out, &row)) != 0)
       snprintf(why, why_len, "out of memory");

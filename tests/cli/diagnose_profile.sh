@@ -14,8 +14,27 @@ export XDG_CACHE_HOME=$WORK/cache ATL_DATA_DIR=$WORK/no-data
 grep -q '^  1 .*: bottleneck (l2 U 1\.[0-9]*), float adds 100%: torch.bincount at train.py:42 -> atomlab atl_scatter_add bins (.*predicted [0-9.]*x)$' \
   "$WORK/out" && pass || fail "the float bincount's advice: $(cat "$WORK/out")"
 grep -q '^  2 .*: not a bottleneck (l2 U 0\.' "$WORK/out" && pass || fail "the integer bincount: $(cat "$WORK/out")"
-grep -q 'no shared-memory table: the shared-memory model was skipped' "$WORK/out" && pass ||
-  fail "no note on the skipped shared-memory model: $(cat "$WORK/out")"
+# the L2 table agrees: its float launch takes the SASS's share too
+grep -q '^1 .* hot words   1\.00 .*bottleneck$' "$WORK/out" && pass || fail "the L2 table: $(cat "$WORK/out")"
+"$ATOMLAB" profile --counters "$CSV" --sass "$DATA/sass-synthetic-bincount.txt" "${CAL[@]}" --diagnosis "$WORK/d.json" \
+  >/dev/null 2>&1 && python3 - "$WORK/d.json" <<'PY' && pass || fail "--diagnosis: $(cat "$WORK/d.json")"
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+c = rows[0]["config"]
+assert json.load(open(sys.argv[1]))["kind"] == "diagnosis" and rows[0]["status"] == "ok"
+assert c["source"] == "torch.bincount@train.py:42" and c["device"] == "NVIDIA H100 80GB HBM3", c
+assert c["verdict"] == "bottleneck" and c["call"] == "atl_scatter_add bins" and c["speedup_kind"] == "predicted", c
+PY
+# the shared-memory table is the profiled device's, found by the product's lookup (the shipped H100 table)
+grep -q '^note: the shared-memory table of NVIDIA H100 80GB HBM3: .*nvidia-h100/smem-table.csv$' "$WORK/err" &&
+  grep -q '^shared-memory atomic unit utilization (table .*nvidia-h100/smem-table.csv' "$WORK/out" && pass ||
+  fail "no table found for the H100: $(cat "$WORK/err" "$WORK/out")"
+# a device without one: the shared-memory model is skipped with a note, the L2 advice is still given
+sed 's/NVIDIA H100 80GB HBM3/NVIDIA X999/' "$CSV" >"$WORK/x999.csv"
+"$ATOMLAB" profile --counters "$WORK/x999.csv" --sass "$DATA/sass-synthetic-bincount.txt" "${CAL[@]}" >"$WORK/x" \
+  2>"$WORK/err" && grep -q 'note: no shared-memory table: the shared-memory model was skipped' "$WORK/x" &&
+  grep -q '^  1 .*: bottleneck (l2 .*-> atomlab atl_scatter_add bins' "$WORK/x" && ! grep -q 'shared-memory atomic unit' \
+  "$WORK/x" && pass || fail "no table: $(cat "$WORK/x" "$WORK/err")"
 # without the SASS the float bincount is judged by the integer chain (what a missing --types file did)
 "$ATOMLAB" profile --counters "$CSV" "${CAL[@]}" >"$WORK/nosass" 2>"$WORK/err" &&
   grep -q '^  1 .*: not a bottleneck' "$WORK/nosass" && pass || fail "without --sass: $(cat "$WORK/nosass" "$WORK/err")"

@@ -51,7 +51,7 @@ def main():
         w.writerows([header, units, a, b])
     sass = """
 \tcode for sm_90
-\t\tFunction : _ZN2at6native60_GLOBAL__N__kernelHistogram1DIfllLi1ELi2ELin1ELNS1_23CUDAHistogramMemoryTypeE1EEEvNS_4cuda6detail10TensorInfoIT_T0_EE
+\t\tFunction : _ZN2at6native12_GLOBAL__N_117kernelHistogram1DIfllLi1ELi2ELin1ELNS1_23CUDAHistogramMemoryTypeE1EEEvNS_4cuda6detail10TensorInfoIT_T0_EE
 \t.headerflags\t@"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"
         /*0000*/                   LDC R1, c[0x0][0x28] ;
         /*0010*/                   LDG.E.64 R2, desc[UR4][R2.64] ;
@@ -59,7 +59,7 @@ def main():
         /*0030*/                   RED.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR4][R8.64], R5 ;
         /*0040*/                   EXIT ;
 \t\t..........
-\t\tFunction : _ZN2at6native60_GLOBAL__N__kernelHistogram1DIlllLi1ELi2ELin1ELNS1_23CUDAHistogramMemoryTypeE1EEEvNS_4cuda6detail10TensorInfoIT_T0_EE
+\t\tFunction : _ZN2at6native12_GLOBAL__N_117kernelHistogram1DIlllLi1ELi2ELin1ELNS1_23CUDAHistogramMemoryTypeE1EEEvNS_4cuda6detail10TensorInfoIT_T0_EE
         /*0000*/                   LDC R1, c[0x0][0x28] ;
         /*0010*/                   LDG.E.64 R2, desc[UR4][R2.64] ;
         /*0020*/                   RED.E.ADD.64.STRONG.GPU desc[UR4][R8.64], R4 ;

@@ -63,7 +63,8 @@ static int run(const char *csv, const char *sass, const struct atl_l2_calibratio
 
 static void test_pipeline(const char *csv, const char *sass)
 {
-  struct atl_l2_calibration cal = {{0}};
+  struct atl_l2_calibration cal;
+  memset(&cal, 0, sizeof cal);
   const char *paths[ATL_L2_FILES] = {DATA "ncu-h100-l2-same.csv", DATA "ncu-h100-l2-spread.csv", NULL, NULL,
                                      DATA "ncu-h100-l2-same-f32.csv", NULL};
   int which;
@@ -76,7 +77,7 @@ static void test_pipeline(const char *csv, const char *sass)
   CHECK_EQ(s.count, 2);
   const struct atl_row *f = row_of(&s, "1"), *l = row_of(&s, "2");
   CHECK(is(f, "verdict", "bottleneck")); /* the float chain on one word: 3 L2 cycles a request */
-  CHECK(is(f, "model", "l2") && is(f, "access", "hot") && is(f, "op", "bincount"));
+  CHECK(is(f, "model", "l2") && is(f, "access", "hot words") && is(f, "op", "bincount"));
   CHECK(is(f, "source", "torch.bincount@train.py:42") && is(f, "device", "NVIDIA H100 80GB HBM3"));
   CHECK(is(f, "call", "atl_scatter_add bins") && is(f, "speedup_kind", "predicted"));
   CHECK(f && atl_row_metric(f, "speedup", 0) > 2 && atl_row_metric(f, "f32_share", 0) == 1);
