@@ -50,4 +50,7 @@ expect_refused "--sass" profile --counters "$CSV" --sass "$WORK/nonexistent.txt"
 expect_refused "--counters" profile --counters "$WORK/nonexistent.csv"
 expect_refused "--counters" profile --counters "$CSV" -- true
 expect_refused "program" profile
+# the pre-registered validation's program list meets its bounds (>= 25 programs, 4 libraries, 5 families, 2 inputs)
+python3 "$(dirname "$0")/../../scripts/gpu/diagnose_prereg.py" check >"$WORK/prereg" 2>&1 && pass ||
+  fail "prereg check: $(cat "$WORK/prereg")"
 finish
