@@ -53,7 +53,7 @@ static const char *call_of(const char *strategy, const struct op_call *op, int h
 {
   if (op) {
     if (strcmp(op->family, "scatter_reduce") == 0)
-      return strstr(source, "amin") || strstr(source, "min") ? "atl_scatter_reduce min" : "atl_scatter_reduce max";
+      return strstr(source, "amin") || strstr(source, "(min") ? "atl_scatter_reduce min" : "atl_scatter_reduce max";
     return hot ? op->hot : op->spread;
   }
   for (size_t i = 0; i < sizeof strategy_calls / sizeof *strategy_calls; i++)

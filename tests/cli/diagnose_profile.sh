@@ -50,6 +50,11 @@ expect_refused "--sass" profile --counters "$CSV" --sass "$WORK/nonexistent.txt"
 expect_refused "--counters" profile --counters "$WORK/nonexistent.csv"
 expect_refused "--counters" profile --counters "$CSV" -- true
 expect_refused "program" profile
+# scatter_reduce amax on a hot key: the advice names atomlab's op for it (app scatter-reduce's call)
+sed 's/torch.bincount@train.py:42/torch.Tensor.scatter_reduce_(amax)@model.py:7/' "$CSV" >"$WORK/amax.csv"
+"$ATOMLAB" profile --counters "$WORK/amax.csv" --sass "$DATA/sass-synthetic-bincount.txt" "${CAL[@]}" >"$WORK/amax" \
+  2>"$WORK/err" && grep -q '^  1 .*: torch.Tensor.scatter_reduce_(amax) at model.py:7 -> atomlab atl_scatter_reduce max (' \
+  "$WORK/amax" && pass || fail "amax advice: $(cat "$WORK/amax" "$WORK/err")"
 # the pre-registered validation's program list meets its bounds (>= 25 programs, 4 libraries, 5 families, 2 inputs)
 python3 "$(dirname "$0")/../../scripts/gpu/diagnose_prereg.py" check >"$WORK/prereg" 2>&1 && pass ||
   fail "prereg check: $(cat "$WORK/prereg")"
