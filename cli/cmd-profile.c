@@ -289,8 +289,14 @@ static int report(struct profile_args *a, const char *text, const struct atl_l2_
   int failures = 0;
   struct atl_ncu_report rep;
   if (have_table) {
-    if (atl_ncu_parse_csv(text, "ncu export", a->opts.settings.warps_per_sm, a->opts.settings.sm_count, &rep, why,
-                          sizeof why))
+    int err = atl_ncu_parse_csv(text, "ncu export", a->opts.settings.warps_per_sm, a->opts.settings.sm_count, &rep,
+                                why, sizeof why);
+    /* an export without the device's SM count or warps: this machine's profiled device fills them (the counters'
+     * own device attributes come first: ncu writes them for the device each launch ran on) */
+    if (err && !a->counters && atl_smem_profile_device(ctx, &a->opts.settings, &meta.device) == 0)
+      err = atl_ncu_parse_csv(text, "ncu export", a->opts.settings.warps_per_sm, a->opts.settings.sm_count, &rep, why,
+                              sizeof why);
+    if (err)
       die("the counters could not be read: %s", why);
     failures = smem_report(&a->opts, &table, &rep, &meta, a->counters ? a->counters : "ncu (this run)", 0);
     atl_ncu_report_release(&rep);
