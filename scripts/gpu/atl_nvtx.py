@@ -69,12 +69,10 @@ def wrap(ops=None):
     import importlib
     done = []
     for mod, attr in ops or OPS:
-        head, _, cls = mod.partition(".Tensor")
-        target = importlib.import_module(head)
-        if cls == "" and mod.endswith(".Tensor"):
-            target = getattr(target, "Tensor")
-        elif mod != head:
-            target = getattr(target, "Tensor")
+        if mod.endswith(".Tensor"):  # a method: the class of the module before it
+            target = importlib.import_module(mod[: -len(".Tensor")]).Tensor
+        else:
+            target = importlib.import_module(mod)
         fn = getattr(target, attr, None)
         if fn is None or getattr(fn, "_atl_nvtx", False):
             continue
