@@ -21,7 +21,7 @@ PROGRAMS = os.path.join(ROOT, "experiments", "diagnose-prereg.json")
 
 # Each op's body: `x`, `k` (keys), `w` (weights), `out` built by PRELUDE; the op runs under an NVTX range "op@file:line".
 OPS = {
-    "torch_histc": "torch.histc(w, bins=P['bins'], min=0, max=1)",
+    "torch_histc": "torch.histc(kf, bins=P['bins'], min=0, max=1)",
     "torch_bincount": "torch.bincount(k, minlength=P['bins'])",
     "torch_bincount_w": "torch.bincount(k, weights=w, minlength=P['bins'])",
     "torch_index_add": "out.index_add_(0, k, x)",
@@ -47,6 +47,7 @@ if P["dist"] == "hot": keys = np.zeros(n, np.int64)
 elif P["dist"] == "zipf": keys = np.minimum(rng.zipf(1.1, n) - 1, T - 1).astype(np.int64)
 else: keys = rng.integers(0, T, n, dtype=np.int64)
 k = torch.from_numpy(keys).cuda(); w = torch.from_numpy(rng.random(n, dtype=np.float32)).cuda()
+kf = (k.float() + 0.5) / T  # histc's input: the keys' bins as floats in [0, 1) (hot: all in bin 0)
 D = P.get("dim", 1)
 x = torch.ones(n, D, device="cuda") if "dim" in P else None
 out = torch.zeros(T, D, device="cuda") if "dim" in P else None
@@ -135,10 +136,12 @@ def app_args(call, prog):
     n, t = i.get("n", i.get("rows")), i.get("targets", i.get("bins"))
     base = ["app", "scatter", "--backend", "cuda", "--rows", str(n), "--targets", str(t), "--dim", str(i.get("dim", 1)),
             "--dist", dist]
+    if call.startswith("atl_scatter_reduce") and dist in ("uniform", "hot"):
+        return ["app", "scatter-reduce", "--backend", "cuda", "--rows", str(n), "--targets", str(t), "--dim",
+                str(i.get("dim", 1)), "--dist", dist, "--type", "f32", "--reduce", call.split()[-1]]
     table = {"atl_scatter_add bins": ["--variants", "bins"], "atl_scatter_add block": ["--variants", "block"],
-             "atl_scatter_add auto": ["--variants", "auto"], "atl_scatter_reduce max": ["--reduce", "max"],
-             "atl_scatter_reduce min": ["--reduce", "min"]}
-    return base + table[call] if call in table else None
+             "atl_scatter_add auto": ["--variants", "auto"], "atl_app_histogram block16": None}
+    return base + table[call] if table.get(call) else None
 
 
 def measure(args, doc):
