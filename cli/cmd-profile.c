@@ -172,21 +172,6 @@ static char *read_input(const char *option, const char *path)
   return text;
 }
 
-/* The device name of the export's first launch that names one: the device the program used. */
-static void export_device(const char *text, char *name, size_t len)
-{
-  name[0] = '\0';
-  const char *h = strstr(text, "\"device__attribute_display_name\"");
-  if (!h)
-    return;
-  struct atl_result_set rows = {0};
-  struct atl_diagnose_input in = {.counters = text};
-  char why[256];
-  if (atl_diagnose(&in, &rows, why, sizeof why) == 0 && rows.count > 0)
-    snprintf(name, len, "%s", atl_row_config(&rows.rows[0], "device") ? atl_row_config(&rows.rows[0], "device") : "");
-  atl_result_set_release(&rows);
-}
-
 /* The diagnosis section: one line per launch, the advice's words made from each row's fields. */
 static int print_diagnosis(const struct atl_diagnose_input *in, const char *path)
 {
@@ -252,7 +237,7 @@ static int load_table(struct profile_args *a, const char *text, struct atl_smem_
     smem_table_load(a->opts.table_path, table);
     return 1;
   }
-  export_device(text, device, sizeof device);
+  atl_diagnose_device(text, device, sizeof device);
   if (device[0] && atl_diagnose_table_for(device, path, sizeof path) == 0) {
     char why[512];
     if (atl_smem_table_read_csv(path, table, why, sizeof why) == 0) {

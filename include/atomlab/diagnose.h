@@ -65,6 +65,13 @@ int atl_sass_atomics_of(const char *sass, const char *kernel, struct atl_sass_at
 char *atl_diagnosis_advice_text(const struct atl_row *row, char *buf, size_t len);
 
 /**
+ * The device the export's first launch ran on, as ncu names it (device__attribute_display_name), into @p name;
+ * "" where the export does not name it. Reads only the launches, not the models' counters. Returns 0, or
+ * ATL_EINVAL / ATL_ENOMEM.
+ */
+int atl_diagnose_device(const char *counters, char *name, size_t len);
+
+/**
  * The shared-memory calibration of the device named @p device_name (as ncu names it): the path of the table
  * the product's lookup finds (atl_smem_table_find(): the user's cache, then the shipped data) in @p path.
  * Returns 0, or ATL_EINVAL where there is none.

@@ -307,6 +307,18 @@ char *atl_diagnosis_advice_text(const struct atl_row *row, char *buf, size_t len
   return buf;
 }
 
+int atl_diagnose_device(const char *counters, char *name, size_t len)
+{
+  struct atl__launch *l = NULL;
+  size_t n = 0;
+  char why[256];
+  const int err = atl__launches_read(counters, "ncu export", &l, &n, why, sizeof why);
+  if (len)
+    snprintf(name, len, "%s", err == 0 && n ? l[0].device_name : "");
+  free(l);
+  return err;
+}
+
 int atl_diagnose_table_for(const char *device_name, char *path, size_t len)
 {
   struct atl_device_info info;

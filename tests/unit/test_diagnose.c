@@ -105,6 +105,9 @@ int main(void)
 {
   char *csv = atl_file_read_text(DATA "ncu-synthetic-bincount-f32.csv", 1 << 24);
   char *sass = atl_file_read_text(DATA "sass-synthetic-bincount.txt", 1 << 20);
+  char device[96];
+  if (CHECK(csv && atl_diagnose_device(csv, device, sizeof device) == 0))
+    CHECK(strcmp(device, "NVIDIA H100 80GB HBM3") == 0);
   if (CHECK(csv && sass)) {
     test_sass(sass);
     test_pipeline(csv, sass);
