@@ -310,6 +310,39 @@ static int report(struct profile_args *a, const char *text, const struct atl_l2_
   return failures;
 }
 
+/* Without --l2-same and --l2-spread: the profiled device's L2 calibration where the lookup finds one (the user's
+ * cache, else beside the shipped table), read into @p cal; a file that cannot be read is said and left out. */
+static void find_l2_calibration(struct profile_args *a, const char *text, struct atl_l2_calibration *cal)
+{
+  static const struct { int which; const char *file; } files[] = {{ATL_L2_FILE_SAME, "l2-same.csv"},
+      {ATL_L2_FILE_SPREAD, "l2-spread.csv"}, {ATL_L2_FILE_SAME_F32, "l2-same-f32.csv"},
+      {ATL_L2_FILE_CAS_CHAIN, "l2-cas-chain.csv"}};
+  static char found[4][4096];
+  char device[96], why[512];
+  if (a->paths[ATL_L2_FILE_SAME] || a->paths[ATL_L2_FILE_SPREAD] || atl_diagnose_device(text, device, sizeof device) ||
+      atl_diagnose_l2_file_for(device, files[0].file, found[0], sizeof found[0]) ||
+      atl_diagnose_l2_file_for(device, files[1].file, found[1], sizeof found[1]))
+    return;
+  const struct atl_l2_calibration before = *cal;
+  for (int i = 0; i < 4; i++) {
+    if (i >= 2 && (a->paths[files[i].which] || atl_diagnose_l2_file_for(device, files[i].file, found[i], sizeof found[i])))
+      continue;
+    struct atl_l2_calibration c = *cal;
+    if (atl_l2_calibration_read_file(&c, (enum atl_l2_calibration_file)files[i].which, found[i], why, sizeof why)) {
+      fprintf(stderr, "note: the L2 calibration %s of %s is left out: %s\n", found[i], device, why);
+      if (i < 2) { /* the two go together */
+        *cal = before;
+        a->paths[ATL_L2_FILE_SAME] = a->paths[ATL_L2_FILE_SPREAD] = NULL;
+        return;
+      }
+      continue;
+    }
+    *cal = c;
+    a->paths[files[i].which] = found[i];
+    fprintf(stderr, "note: the L2 calibration of %s: %s\n", device, found[i]);
+  }
+}
+
 int cmd_profile(int argc, char **argv)
 {
   struct profile_args a;
@@ -358,6 +391,7 @@ int cmd_profile(int argc, char **argv)
   if (status < 0) {
     /* the safe way: a failed write keeps the old file and puts the export into a rescue file */
     int save_failed = a.save && cli_write_output(a.save, "ncu's counters", write_counters, text) != 0;
+    find_l2_calibration(&a, text, &l2_cal);
     status = report(&a, text, &l2_cal) == 0 && !save_failed ? EXIT_OK : EXIT_MEASURE;
   }
   free(saved);

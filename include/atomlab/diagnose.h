@@ -78,6 +78,13 @@ int atl_diagnose_device(const char *counters, char *name, size_t len);
  */
 int atl_diagnose_table_for(const char *device_name, char *path, size_t len);
 
+/**
+ * The L2 calibration export @p file ("l2-same.csv", "l2-spread.csv", "l2-same-f32.csv", "l2-cas-chain.csv",
+ * "dram.csv") of the device named @p device_name: in its user cache folder (atl_cache_dir()), else beside the
+ * shared-memory table the product's lookup finds (atl_diagnose_table_for()). Returns 0 with @p path, or ATL_EINVAL.
+ */
+int atl_diagnose_l2_file_for(const char *device_name, const char *file, char *path, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

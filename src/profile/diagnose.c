@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "atomlab/diagnose.h"
 #include "atomlab/error.h"
@@ -327,4 +328,33 @@ int atl_diagnose_table_for(const char *device_name, char *path, size_t len)
   char slug[160];
   atl_device_slug(&info, slug, sizeof slug);
   return slug[0] ? atl_smem_table_find(slug, path, len) : ATL_EINVAL;
+}
+
+static int is_file(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int atl_diagnose_l2_file_for(const char *device_name, const char *file, char *path, size_t len)
+{
+  struct atl_device_info info;
+  memset(&info, 0, sizeof info);
+  snprintf(info.name, sizeof info.name, "%s", device_name ? device_name : "");
+  char slug[160], dir[4096];
+  atl_device_slug(&info, slug, sizeof slug);
+  int n = -1;
+  if (slug[0] && atl_cache_dir(slug, dir, sizeof dir) == 0)
+    n = snprintf(path, len, "%s/%s", dir, file);
+  if (n > 0 && (size_t)n < len && is_file(path))
+    return 0;
+  if (slug[0] && atl_smem_table_find(slug, dir, sizeof dir) == 0) { /* the shipped folder of the device's table */
+    char *slash = strrchr(dir, '/');
+    n = slash ? snprintf(path, len, "%.*s/%s", (int)(slash - dir), dir, file) : -1;
+    if (n > 0 && (size_t)n < len && is_file(path))
+      return 0;
+  }
+  if (len)
+    *path = '\0';
+  return ATL_EINVAL;
 }

@@ -42,6 +42,14 @@ sed 's/NVIDIA H100 80GB HBM3/NVIDIA X999/' "$CSV" >"$WORK/x999.csv"
 printf 'kernel,f32_share\nvoid at::native,0.0001\n' >"$WORK/types.csv"
 "$ATOMLAB" profile --counters "$CSV" "${CAL[@]}" --types "$WORK/types.csv" >"$WORK/typed" 2>"$WORK/err" && pass ||
   fail "--types: $(cat "$WORK/err")"
+# the L2 calibration from the device's cache folder (the product's lookup), no --l2-same / --l2-spread given
+mkdir -p "$WORK/cache/atomlab/nvidia-h100"
+for f in same spread same-f32; do cp "$DATA/ncu-h100-l2-$f.csv" "$WORK/cache/atomlab/nvidia-h100/l2-$f.csv"; done
+"$ATOMLAB" profile --counters "$CSV" --sass "$DATA/sass-synthetic-bincount.txt" >"$WORK/cached" 2>"$WORK/err" &&
+  grep -q '^note: the L2 calibration of NVIDIA H100 80GB HBM3: .*/nvidia-h100/l2-same-f32.csv$' "$WORK/err" &&
+  grep -q '^  1 .*: bottleneck (l2 U 1\.00).*atl_scatter_add bins (block-aggregated; predicted' "$WORK/cached" && pass ||
+  fail "the cached L2 calibration: $(cat "$WORK/err" "$WORK/cached")"
+rm -r "$WORK/cache/atomlab/nvidia-h100"
 # without a calibration: a floor, named so
 "$ATOMLAB" profile --counters "$CSV" --sass "$DATA/sass-synthetic-bincount.txt" --threshold 0.3 >"$WORK/floor" \
   2>"$WORK/err" && grep -q '^  1 .*; floor: at least 1\.[0-9]*x)$' "$WORK/floor" && pass ||
