@@ -40,6 +40,8 @@ static const char usage[] =
     "  --table T.csv          the shared-memory calibration; without it, the one found for the profiled device\n"
     "                         (the user's cache $XDG_CACHE_HOME/atomlab/<slug>/, then the shipped data), else\n"
     "                         the shared-memory model is skipped (noted) and the L2 advice still given\n"
+    "Without --l2-same and --l2-spread the profiled device's L2 calibration is looked up the same way\n"
+    "(l2-same.csv, l2-spread.csv, l2-same-f32.csv, l2-cas-chain.csv).\n"
     "The diagnosis ends the output: for every launch its verdict and, for a bottleneck, the strategy, the\n"
     "atomlab call and its predicted speedup (\"floor\" where only a lower bound is known); the source is the\n"
     "NVTX range \"op@file:line\" open at the launch (ncu --nvtx; scripts/gpu/atl_nvtx.py names torch ops so).\n"
