@@ -28,5 +28,6 @@
 #include "atomlab/report.h"
 #include "atomlab/fleet.h"
 #include "atomlab/scatter.h"
+#include "atomlab/diagnose.h"
 
 #endif
