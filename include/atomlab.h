@@ -36,6 +36,7 @@
 #include "atomlab/plot.h"
 #include "atomlab/report.h"
 #include "atomlab/fleet.h"
+#include "atomlab/diagnose.h"
 #endif
 
 #endif

@@ -44,6 +44,8 @@ struct atl_report_inputs {
   int cuda;
   atl_report_notify notify; /**< may be NULL */
   void *arg;                /**< passed to @p notify */
+  const char *diagnosis_json; /**< rows of kind diagnosis (`atomlab profile --diagnosis DIR/data/diagnosis.json`):
+                                   a Diagnosis section; NULL or no such file: none */
 };
 
 /**

@@ -158,6 +158,19 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
 /** A method's name (auto, atomic, run, block, bins, part, part1, dsm, sweep), "?" where out of range. */
 const char *atl_scatter_method_name(enum atl_scatter_method m);
 
+/** What atl_scatter_reduce keeps of an output element and the values scattered to it. */
+enum atl_scatter_reduce_op { ATL_SCATTER_REDUCE_MAX, ATL_SCATTER_REDUCE_MIN };
+
+/**
+ * out[idx[i]][c] = max (or min) of itself and src[i][c] for every source row i and column c (PyTorch's
+ * scatter_reduce_ amax / amin with include_self): exact, the same in any order, so every run gives the same bits.
+ * @p d as for atl_scatter_add, its type f32, u32 or i32 (method, keys and deterministic are not read). Floats take
+ * the integer atomic max and min on their bit pattern (non-negative values signed, negative ones unsigned and
+ * reversed: no CAS loop); NaNs are not ordered and must not be in src. 0, or a negative code with atl_errmsg().
+ */
+int atl_scatter_reduce(atl_context_t ctx, const struct atl_scatter_desc *d, enum atl_scatter_reduce_op op,
+                       atl_buffer_t out, atl_buffer_t src, atl_buffer_t idx, double *device_ms);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,7 @@
   X(histogram)                                                                                                    \
   X(swatomic)                                                                                                     \
   X(scatter)                                                                                                      \
+  X(scatter_reduce)                                                                                               \
   X(swapps)                                                                                                       \
   X(crossgpu)
 

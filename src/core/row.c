@@ -44,11 +44,18 @@ static const char *const no_columns[] = {NULL};
 static const char *const datasheet_config[] = {"op", "type", "space", "result", NULL};
 static const char *const datasheet_columns[] = {"peak_gops", "same_address_gops", "same_address_slowdown", NULL};
 
+/* The diagnosis of one profiled launch (diagnose.h): its advice is data, the words come from it when printed. */
+static const char *const diagnosis_config[] = {"id",    "kernel",   "source", "op",   "device",       "verdict",
+                                               "model", "access",   "strategy", "call", "speedup_kind", NULL};
+static const char *const diagnosis_table[] = {"id", "kernel", "source", "verdict", "model", "strategy", "speedup_kind", NULL};
+static const char *const diagnosis_columns[] = {"u_smem", "u_l2", "f32_share", "speedup", NULL};
+
 static const struct atl_row_kind kinds[] = {
     {"rmw", rmw_config, rmw_table, rmw_columns, 0},
     {"strategy", strategy_config, strategy_table, strategy_columns, 0},
     {"app", app_config, app_config, no_columns, 1},
     {"datasheet", datasheet_config, datasheet_config, datasheet_columns, 0},
+    {"diagnosis", diagnosis_config, diagnosis_table, diagnosis_columns, 0},
     {NULL, NULL, NULL, NULL, 0},
 };
 

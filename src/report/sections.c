@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "atomlab/diagnose.h"
 #include "core/escape.h"
 #include "core/input_cap.h"
 #include "report_internal.h"
@@ -361,22 +362,56 @@ static void write_html(FILE *o, const struct section *s, const char *figures)
   }
 }
 
+/* The diagnosis of a program profiled into the folder (atomlab profile --diagnosis): each launch's verdict and the
+ * advice made from its row; no section (no title) without the file. */
+static void diagnosis(const struct atl_report_inputs *x, struct section *s)
+{
+  struct atl_result_set set;
+  char why[600], text[512];
+  if (!x->diagnosis_json || access(x->diagnosis_json, R_OK) != 0 ||
+      atl_read_json(x->diagnosis_json, &set, why, sizeof why) != 0) {
+    s->title = NULL;
+    return;
+  }
+  snprintf(s->intro, sizeof s->intro,
+           "The kernels of a program profiled by `atomlab profile --diagnosis data/diagnosis.json`: each launch's "
+           "verdict by the model that gave it and, for a bottleneck, the strategy, the atomlab call and its "
+           "predicted speedup (a floor where only a lower bound is known).");
+  s->ncols = 4;
+  static const char *const head[] = {"id", "kernel", "verdict", "advice"};
+  memcpy(s->head, head, sizeof head);
+  for (size_t i = 0; i < set.count; i++) {
+    const struct atl_row *r = &set.rows[i];
+    char(*c)[128] = add_row(s);
+    if (c == NULL)
+      break;
+    const char *v = atl_row_config(r, "verdict"), *m = atl_row_config(r, "model");
+    snprintf(c[0], 128, "%s", atl_row_config(r, "id") ? atl_row_config(r, "id") : "-");
+    snprintf(c[1], 128, "%.60s", atl_row_config(r, "kernel") ? atl_row_config(r, "kernel") : "-");
+    snprintf(c[2], 128, "%s%s%s%s", v ? v : "-", m && m[0] ? " (" : "", m && m[0] ? m : "", m && m[0] ? ")" : "");
+    atl_diagnosis_advice_text(r, text, sizeof text);
+    snprintf(c[3], 128, "%.127s", text[0] ? text : "-");
+  }
+  atl_result_set_release(&set);
+}
+
 void atl__report_sections(FILE *o, int html, const struct atl_report_inputs *x)
 {
   /* each section's title, its anchor, and what fills it */
   static const struct {
     const char *title, *id;
     void (*build)(const struct atl_report_inputs *, struct section *);
-  } sections[] = {{"Strategies", "strategies", strategies}, {"Histogram", "histogram", histogram}, {"Model", "model", model}};
+  } sections[] = {{"Strategies", "strategies", strategies}, {"Histogram", "histogram", histogram}, {"Model", "model", model},
+                  {"Diagnosis", "diagnosis", diagnosis}};
   for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
     struct section s;
     memset(&s, 0, sizeof s);
     s.title = sections[i].title;
     s.id = sections[i].id;
     sections[i].build(x, &s);
-    if (html)
+    if (s.title != NULL && html) /* no title: a section with nothing to show */
       write_html(o, &s, x->figures);
-    else
+    else if (s.title != NULL)
       write_md(o, &s);
     free(s.cells);
   }

@@ -118,6 +118,9 @@ static void draw_and_write(const struct atl_report_run *run, const char *dir, co
                                 .cuda = cuda,
                                 .notify = run->notify,
                                 .arg = run->arg};
+  char diagnosis[4300];
+  snprintf(diagnosis, sizeof diagnosis, "%s/diagnosis.json", f->data);
+  x.diagnosis_json = diagnosis;
   char log[4300];
   const char *rel_log = "data/plot.log";
   snprintf(log, sizeof log, "%s/%s", dir, rel_log);

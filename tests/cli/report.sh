@@ -137,6 +137,17 @@ if command -v gnuplot >/dev/null; then
     [ "$(grep -o 'data:image/png' "$WORK/norender/report.html" | wc -l)" -eq "$(grep -o 'data:image/png' "$WORK/rep/report.html" | wc -l)" ] &&
     cmp -s "$WORK/rep/data/rmw.json" "$WORK/norender/data/rmw.json" && pass || fail "--render: $(cat "$WORK/err")"
 fi
+# a program's diagnosis in the folder (profile --diagnosis DIR/data/diagnosis.json): its section, the advice's words
+# made from the rows; a folder without one has no such section
+DIAG_DATA=$(cd "$(dirname "$0")/../data" && pwd)
+cp -r "$WORK/rep" "$WORK/diag"
+"$ATOMLAB" profile --counters "$DIAG_DATA/ncu-synthetic-bincount-f32.csv" --sass "$DIAG_DATA/sass-synthetic-bincount.txt" \
+  --l2-same "$DIAG_DATA/ncu-h100-l2-same.csv" --l2-spread "$DIAG_DATA/ncu-h100-l2-spread.csv" \
+  --same-f32 "$DIAG_DATA/ncu-h100-l2-same-f32.csv" --diagnosis "$WORK/diag/data/diagnosis.json" >/dev/null 2>&1 &&
+  "$ATOMLAB" report --render "$WORK/diag" >/dev/null 2>"$WORK/err" && grep -q '^## Diagnosis' "$WORK/diag/report.md" &&
+  grep -q 'torch.bincount at train.py:42 -&gt; atomlab atl_scatter_add bins (block-aggregated; predicted' \
+    "$WORK/diag/report.md" &&
+  ! grep -q '^## Diagnosis' "$WORK/rep/report.md" && pass || fail "the diagnosis section: $(cat "$WORK/err")"
 "$ATOMLAB" report --render "$WORK/nothing-here" >/dev/null 2>"$WORK/err"
 [ $? -eq 2 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "^error: --render" "$WORK/err" && pass ||
   fail "--render without a report folder: $(cat "$WORK/err")"

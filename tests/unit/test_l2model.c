@@ -15,7 +15,7 @@
 #include "atomlab/error.h"
 #include "atomlab/l2model.h"
 #include "check.h"
-#include "model/smem/text.h"
+#include "core/text.h"
 
 static struct atl_l2_report subset(const struct atl_l2_report *all, const int *pick, size_t n)
 {

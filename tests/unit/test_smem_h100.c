@@ -14,7 +14,7 @@
 
 #include "atomlab/model.h"
 #include "check.h"
-#include "model/smem/text.h"
+#include "core/text.h"
 
 /* The verdicts on one kernel whose answer is known (ids as in gpu-smem-log.txt). */
 static void check_kernel(const struct atl_smem_counters *k, int id, const struct atl_smem_util *u, double threshold)

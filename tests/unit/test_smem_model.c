@@ -12,8 +12,8 @@
 #include "atomlab.h"
 #include "check.h"
 #include "memtext.h"
-#include "model/smem/csv.h"
-#include "model/smem/text.h"
+#include "core/csv.h"
+#include "core/text.h"
 
 #ifndef ATL_TEST_DATA_DIR
 #error "ATL_TEST_DATA_DIR must name tests/data"

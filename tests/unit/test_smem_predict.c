@@ -15,7 +15,7 @@
 #include "atomlab/stop.h"
 #include "check.h"
 #include "memtext.h"
-#include "model/smem/text.h"
+#include "core/text.h"
 
 #define CHECK_REL(a, b)                                                                                           \
   do {                                                                                                            \

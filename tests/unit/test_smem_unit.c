@@ -14,7 +14,7 @@
 
 #include "atomlab/model.h"
 #include "check.h"
-#include "model/smem/text.h"
+#include "core/text.h"
 
 static int load(const char *table_path, const char *csv, struct atl_smem_table *t, struct atl_ncu_report *r)
 {

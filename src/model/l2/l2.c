@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../smem/csv.h"
-#include "../smem/text.h"
+#include "core/csv.h"
+#include "core/text.h"
 #include "atomlab/error.h"
 #include "atomlab/file.h"
 #include "atomlab/l2model.h"

@@ -14,8 +14,8 @@
 #include "atomlab/error.h"
 #include "atomlab/model.h"
 #include "core/output_internal.h"
-#include "csv.h"
-#include "text.h"
+#include "core/csv.h"
+#include "core/text.h"
 
 #define MAX_FIELDS 64
 

@@ -8,8 +8,8 @@
 #include "atomlab/file.h"
 #include "atomlab/model.h"
 #include "core/output_internal.h"
-#include "csv.h"
-#include "text.h"
+#include "core/csv.h"
+#include "core/text.h"
 
 static const char *const variant_names[] = {"unused", "used"};
 

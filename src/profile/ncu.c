@@ -11,8 +11,8 @@
 
 #include "atomlab/error.h"
 #include "atomlab/model.h"
-#include "csv.h"
-#include "text.h"
+#include "core/csv.h"
+#include "core/text.h"
 
 /*
  * N_f. ncu's op_shared_atom metrics count every ATOMS instruction, CAS included ("ATOMS.*" in

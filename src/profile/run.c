@@ -174,7 +174,7 @@ static int profile(struct run *r, const char *metrics)
   snprintf(report_base, sizeof report_base, "%s/profile", r->dir);
   snprintf(report, sizeof report, "%s/profile.ncu-rep", r->dir);
   char *pargv[] = {(char *)p->ncu, "--clock-control", "none", "--metrics", (char *)metrics, "--force-overwrite",
-                   "-o", report_base, "--kernel-name", kernel_filter, "--"};
+                   "--nvtx", "-o", report_base, "--kernel-name", kernel_filter, "--"};
   size_t np = sizeof pargv / sizeof *pargv, nprog = 0;
   if (!p->kernel) /* no filter: drop --kernel-name and its value, keep "--" */
     pargv[np - 3] = "--", np -= 2;
@@ -186,7 +186,7 @@ static int profile(struct run *r, const char *metrics)
   memcpy(full, pargv, np * sizeof *full);
   memcpy(full + np, p->program, (nprog + 1) * sizeof *full);
   char line[4800];
-  snprintf(line, sizeof line, "%s --clock-control none --metrics %s -- %s ...", p->ncu, metrics, p->program[0]);
+  snprintf(line, sizeof line, "%s --clock-control none --metrics %s --nvtx -- %s ...", p->ncu, metrics, p->program[0]);
   note(r, ATL_NCU_RUNNING, line);
   int rc = spawn(r, full, NULL, "ncu.err"); /* the program's output stays on the terminal; ncu's notes go to a file */
   free(full);

@@ -1,0 +1,92 @@
+/**
+ * @file diagnose.h
+ * The diagnosis pipeline as one call: counters (an ncu raw CSV export) and the
+ * program's instructions (SASS per kernel, where available) in; one row of kind
+ * "diagnosis" per kernel launch out, in the one row model (result.h). A row
+ * holds the launch, its source (an NVTX range "op@file:line" where the program
+ * named one), each model's U with its range, the verdict, and the advice as
+ * data: the strategy, the atomlab call that realizes it and the predicted
+ * speedup, or its floor where only a floor is known. Nothing is printed:
+ * atl_diagnosis_advice_text() writes the advice's words from a row.
+ */
+#ifndef ATOMLAB_DIAGNOSE_H
+#define ATOMLAB_DIAGNOSE_H
+
+#include <stddef.h>
+
+#include "l2model.h"
+#include "model.h"
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What atl_diagnose() reads. Every pointer but @p counters may be NULL. */
+struct atl_diagnose_input {
+  const char *counters;                 /**< ncu's CSV export (`--page raw`), as text */
+  const char *name;                     /**< the export's name in messages */
+  const char *sass;                     /**< SASS of the program's kernels (cuobjdump -sass / nvdisasm text, each
+                                             kernel after a "Function : NAME" line): the float and CAS shares */
+  const char *types;                    /**< a `kernel,f32_share` CSV that overrides the SASS's float shares */
+  const struct atl_smem_table *table;   /**< the shared-memory calibration; NULL: that model is skipped (noted) */
+  const struct atl_smem_settings *settings; /**< threshold, variant, fallbacks; NULL: atl_smem_settings_init's */
+  const struct atl_l2_calibration *l2;  /**< the L2 calibration; NULL: U is the atomic input's share alone */
+};
+
+/**
+ * Diagnoses every launch of @p in->counters into @p out (rows appended, kind "diagnosis"). Each row's
+ * configuration: id, kernel, source, op, device, verdict, model (which model's verdict), access, strategy,
+ * call, speedup_kind ("predicted" or "floor"); metrics: duration_us, u_smem (+ _low, _high), u_l2 (+ _low,
+ * _high), f32_share, cas_share, speedup. A launch with nothing to say has an empty strategy. Returns 0, or
+ * ATL_EINVAL (unreadable counters or SASS) / ATL_ENOMEM with @p why.
+ */
+int atl_diagnose(const struct atl_diagnose_input *in, struct atl_result_set *out, char *why, size_t why_len);
+
+/** The share of a kernel's global atomic instructions that are float adds, and that are CAS, from its SASS. */
+struct atl_sass_atomics {
+  unsigned global;   /**< ATOM, ATOMG, RED, REDG */
+  unsigned f32_add;  /**< those that add floats: .ADD.F32 (.FTZ.RN and the like) */
+  unsigned cas;      /**< those that compare and swap: .CAS, .CAST */
+  unsigned shared;   /**< ATOMS */
+};
+
+/**
+ * The atomic instructions of the function of @p sass that @p kernel names (its demangled base name in the
+ * "Function :" line's name, or a prefix either way) into @p out. Returns 1 where such a function was found,
+ * else 0 (out zeroed).
+ */
+int atl_sass_atomics_of(const char *sass, const char *kernel, struct atl_sass_atomics *out);
+
+/**
+ * The advice of a diagnosis row in words, generated from its fields ("torch.bincount at train.py:42 ->
+ * atomlab scatter_add bins (predicted 500x)"); "" where the row has no advice. Returns @p buf.
+ */
+char *atl_diagnosis_advice_text(const struct atl_row *row, char *buf, size_t len);
+
+/**
+ * The device the export's first launch ran on, as ncu names it (device__attribute_display_name), into @p name;
+ * "" where the export does not name it. Reads only the launches, not the models' counters. Returns 0, or
+ * ATL_EINVAL / ATL_ENOMEM.
+ */
+int atl_diagnose_device(const char *counters, char *name, size_t len);
+
+/**
+ * The shared-memory calibration of the device named @p device_name (as ncu names it): the path of the table
+ * the product's lookup finds (atl_smem_table_find(): the user's cache, then the shipped data) in @p path.
+ * Returns 0, or ATL_EINVAL where there is none.
+ */
+int atl_diagnose_table_for(const char *device_name, char *path, size_t len);
+
+/**
+ * The L2 calibration export @p file ("l2-same.csv", "l2-spread.csv", "l2-same-f32.csv", "l2-cas-chain.csv",
+ * "dram.csv") of the device named @p device_name: in its user cache folder (atl_cache_dir()), else beside the
+ * shared-memory table the product's lookup finds (atl_diagnose_table_for()). Returns 0 with @p path, or ATL_EINVAL.
+ */
+int atl_diagnose_l2_file_for(const char *device_name, const char *file, char *path, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

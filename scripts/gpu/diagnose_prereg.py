@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""The pre-registered validation of atomlab's diagnosis (experiments/diagnose-prereg.json: the rules, then the programs).
+
+  diagnose_prereg.py check   [--programs FILE]                 the program list meets its own bounds (CPU)
+  diagnose_prereg.py predict --atomlab BIN --out DIR [...]     each program under `atomlab profile` -> DIR/predictions.json
+  diagnose_prereg.py measure --atomlab BIN --out DIR [...]     the op's own time and the advised call's -> DIR/measured.json
+
+predict and measure need a GPU with PyTorch, CuPy and Nsight Compute (the CUB program: atomlab built with its plugin,
+the Triton ones: torch.compile). The rules are read from the program file, never written here.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PROGRAMS = os.path.join(ROOT, "experiments", "diagnose-prereg.json")
+
+# Each op's body: `x`, `k` (keys), `w` (weights), `out` built by PRELUDE; the op runs under an NVTX range "op@file:line".
+OPS = {
+    "torch_histc": "torch.histc(kf, bins=P['bins'], min=0, max=1)",
+    "torch_bincount": "torch.bincount(k, minlength=P['bins'])",
+    "torch_bincount_w": "torch.bincount(k, weights=w, minlength=P['bins'])",
+    "torch_index_add": "out.index_add_(0, k, x)",
+    "torch_scatter_add": "out1.scatter_add_(0, k, w)",
+    "torch_scatter_amax": "out1.scatter_reduce_(0, k, w, reduce='amax')",
+    "torch_scatter_amin": "out1.scatter_reduce_(0, k, w, reduce='amin')",
+    "torch_index_put": "out1.index_put_((k,), w, accumulate=True)",
+    "torch_embedding_bwd": "emb(k).sum().backward()",
+    "cupy_scatter_add": "cupyx.scatter_add(cout1, ck, cw)",
+    "cupy_bincount_w": "cupy.bincount(ck, weights=cw, minlength=P['bins'])",
+    "compiled_scatter_add": "compiled_scatter_add(out1, k, w)",
+    "compiled_index_add": "compiled_index_add(out, k, x)",
+}
+
+PRELUDE = r'''
+import json, sys, numpy as np, torch
+sys.path.insert(0, HERE)
+import atl_nvtx
+P = json.loads(sys.argv[1]); MODE = sys.argv[2]
+rng = np.random.Generator(np.random.PCG64(P["seed"]))
+n = P.get("n", P.get("rows")); T = P.get("targets", P.get("bins"))
+if P["dist"] == "hot": keys = np.zeros(n, np.int64)
+elif P["dist"] == "zipf": keys = np.minimum(rng.zipf(1.1, n) - 1, T - 1).astype(np.int64)
+else: keys = rng.integers(0, T, n, dtype=np.int64)
+k = torch.from_numpy(keys).cuda(); w = torch.from_numpy(rng.random(n, dtype=np.float32)).cuda()
+kf = (k.float() + 0.5) / T  # histc's input: the keys' bins as floats in [0, 1) (hot: all in bin 0)
+D = P.get("dim", 1)
+x = torch.ones(n, D, device="cuda") if "dim" in P else None
+out = torch.zeros(T, D, device="cuda") if "dim" in P else None
+out1 = torch.zeros(T, device="cuda")
+if "embedding" in P["code"]:
+    emb = torch.nn.Embedding(T, D).cuda()
+if P["library"] == "cupy":
+    import cupy, cupyx
+    ck = cupy.asarray(keys); cw = cupy.asarray(w.cpu().numpy()); cout1 = cupy.zeros(T, cupy.float32)
+if P["library"] == "triton":
+    compiled_scatter_add = torch.compile(lambda o, k, w: o.scatter_add_(0, k, w))
+    compiled_index_add = torch.compile(lambda o, k, x: o.index_add_(0, k, x))
+torch.cuda.synchronize()
+def run():
+    with atl_nvtx.op(P["op"]):
+        BODY
+if MODE == "profile":
+    run(); torch.cuda.synchronize()
+else:
+    for _ in range(3): run()
+    torch.cuda.synchronize(); times = []
+    for _ in range(20):
+        a = torch.cuda.Event(enable_timing=True); b = torch.cuda.Event(enable_timing=True)
+        a.record(); run(); b.record(); b.synchronize(); times.append(a.elapsed_time(b))
+    times.sort(); print(json.dumps({"median_ms": times[10], "iqr_ms": times[14] - times[5], "samples": 20}))
+'''
+
+
+def driver(prog, seed):
+    """The program's Python driver: PRELUDE with its op's body."""
+    if prog["code"] == "atomlab_cub_histogram":
+        return None
+    body = OPS[prog["code"]]
+    return PRELUDE.replace("HERE", repr(HERE)).replace("BODY", body), dict(prog["input"], seed=seed, code=prog["code"],
+                                                                              library=prog["library"], op=prog["op"])
+
+
+def cub_command(atomlab, prog):
+    """The CUB program: atomlab's histogram app with the plugin's cub::DeviceHistogram variant."""
+    dist = {"hot": "solid", "uniform": "uniform"}[prog["input"]["dist"]]
+    return [atomlab, "app", "histogram", "--backend", "cuda", "--input", "u8", "--dist", dist, "--variants", "cub"]
+
+
+def pick(rows, op):
+    """The row the program's op launched (its NVTX source), else the longest with atomics."""
+    mine = [r for r in rows if r["config"].get("source", "").startswith(op.split(".")[-1])
+            or op in r["config"].get("source", "")]
+    pool = [r for r in (mine or rows) if r["config"].get("verdict") not in ("no atomics", None)]
+    dur = lambda r: next((m["value"] for m in r["metrics"] if m["name"] == "duration_us"), 0)
+    return max(pool, key=dur) if pool else None
+
+
+def metric(row, name):
+    return next((m["value"] for m in row["metrics"] if m["name"] == name), None)
+
+
+def predict(args, doc):
+    out = []
+    for prog in doc["programs"]:
+        with tempfile.TemporaryDirectory() as tmp:
+            d = driver(prog, doc["seed"])
+            if d is None:
+                cmd = cub_command(args.atomlab, prog)
+            else:
+                path = os.path.join(tmp, "prog.py")
+                open(path, "w").write(d[0])
+                cmd = [sys.executable, path, json.dumps(d[1]), "profile"]
+            diag = os.path.join(tmp, "diagnosis.json")
+            prof = [args.atomlab, "profile", "--diagnosis", diag, "--save-counters", os.path.join(args.out, prog["id"] + ".csv")]
+            prof += args.profile_args + ["--"] + cmd
+            rc = subprocess.run(prof, stdout=open(os.path.join(args.out, prog["id"] + ".txt"), "w"), stderr=subprocess.STDOUT).returncode
+            rows = json.load(open(diag))["rows"] if rc == 0 and os.path.exists(diag) else []
+        r = pick(rows, prog["op"])
+        c = r["config"] if r else {}
+        out.append({"id": prog["id"], "library": prog["library"], "op": prog["op"], "program": prog["code"],
+                    "input": prog["input"], "verdict": c.get("verdict", "failed (exit %d)" % rc), "kernel": c.get("kernel"),
+                    "advice": {"strategy": c.get("strategy"), "call": c.get("call"), "kind": c.get("speedup_kind")},
+                    "predicted_speedup": metric(r, "speedup") if r else None})
+    json.dump({"rules": doc["rules"], "kernels": out}, open(os.path.join(args.out, "predictions.json"), "w"), indent=1)
+
+
+def app_args(call, prog):
+    """The atomlab app that runs an advised call on the program's sizes and distribution; None where none does."""
+    i = prog["input"]
+    dist = {"hot": "hot", "uniform": "uniform", "zipf": "zipf"}[i["dist"]]
+    n, t = i.get("n", i.get("rows")), i.get("targets", i.get("bins"))
+    base = ["app", "scatter", "--backend", "cuda", "--rows", str(n), "--targets", str(t), "--dim", str(i.get("dim", 1)),
+            "--dist", dist]
+    if call.startswith("atl_scatter_reduce") and dist in ("uniform", "hot"):
+        return ["app", "scatter-reduce", "--backend", "cuda", "--rows", str(n), "--targets", str(t), "--dim",
+                str(i.get("dim", 1)), "--dist", dist, "--type", "f32", "--reduce", call.split()[-1]]
+    table = {"atl_scatter_add bins": ["--variants", "bins"], "atl_scatter_add block": ["--variants", "block"],
+             "atl_scatter_add auto": ["--variants", "auto"], "atl_app_histogram block16": None}
+    return base + table[call] if table.get(call) else None
+
+
+def measure(args, doc):
+    preds = {k["id"]: k for k in json.load(open(os.path.join(args.out, "predictions.json")))["kernels"]}
+    rules, out = doc["rules"], []
+    for prog in doc["programs"]:
+        p = preds.get(prog["id"], {})
+        call = (p.get("advice") or {}).get("call")
+        own = None
+        d = driver(prog, doc["seed"])
+        if d:
+            with tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "prog.py")
+                open(path, "w").write(d[0])
+                r = subprocess.run([sys.executable, path, json.dumps(d[1]), "time"], capture_output=True, text=True)
+                own = json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 else None
+        a = app_args(call, prog) if call else None
+        mine = None
+        if a:
+            with tempfile.TemporaryDirectory() as tmp:
+                res = os.path.join(tmp, "r.json")
+                if subprocess.run([args.atomlab] + a + ["-o", res, "--quiet"]).returncode == 0:
+                    rows = [r for r in json.load(open(res))["rows"] if r.get("verified")]
+                    mine = min((r["time_ms"]["median"] for r in rows), default=None)
+        s = own["median_ms"] / mine if own and mine else None
+        faster = s is not None and s >= 1.5
+        v = p.get("verdict")
+        correct = None if s is None or v not in ("bottleneck", "not a bottleneck") else (faster == (v == "bottleneck"))
+        out.append({"id": prog["id"], "verdict_correct": correct, "measured_speedup": s,
+                    "evidence": {"kernel_time": own, "atomlab_ms": mine, "atomlab_args": a, "rule": rules["faster"]}})
+    json.dump({"kernels": out}, open(os.path.join(args.out, "measured.json"), "w"), indent=1)
+
+
+def check(doc):
+    progs = doc["programs"]
+    fams = {p["op"] for p in progs}
+    libs = {p["library"] for p in progs}
+    dists = {}
+    for p in progs:
+        dists.setdefault((p["library"], p["op"]), set()).add(p["input"]["dist"])
+    bad = [k for k, v in dists.items() if len(v) < 2]
+    unknown = [p["code"] for p in progs if p["code"] not in OPS and p["code"] != "atomlab_cub_histogram"]
+    ok = len(progs) >= 25 and len(libs) >= 4 and len(fams) >= 5 and not bad and not unknown and "rules" in doc
+    print(f"{len(progs)} programs, {len(libs)} libraries, {len(fams)} op families; "
+          f"single-distribution: {bad or 'none'}; unknown code: {unknown or 'none'}")
+    return 0 if ok else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mode", choices=["check", "predict", "measure"])
+    ap.add_argument("--programs", default=PROGRAMS)
+    ap.add_argument("--atomlab", default=os.path.join(ROOT, "build", "atomlab"))
+    ap.add_argument("--out", default="prereg-out")
+    ap.add_argument("--profile-args", nargs=argparse.REMAINDER, default=[],
+                    help="passed to atomlab profile (the L2 calibration: --l2-same, --l2-spread, --same-f32, ...)")
+    args = ap.parse_args()
+    doc = json.load(open(args.programs))
+    if args.mode == "check":
+        return check(doc)
+    os.makedirs(args.out, exist_ok=True)
+    (predict if args.mode == "predict" else measure)(args, doc)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

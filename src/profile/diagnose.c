@@ -1,0 +1,360 @@
+/*
+ * The diagnosis pipeline (include/atomlab/diagnose.h): the launches of one export, each judged by the
+ * shared-memory model (where a calibration table is given) and the L2 model, with the float and CAS shares
+ * from the SASS, into rows of kind "diagnosis" whose advice is data: the strategy, the atomlab call that
+ * realizes it, the predicted speedup or its floor. Printing is the caller's (atl_diagnosis_advice_text).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "atomlab/diagnose.h"
+#include "atomlab/error.h"
+#include "profile_internal.h"
+
+/* The atomlab call for a user op (the NVTX range's op) by the access the counters show: the op's own call. */
+static const struct op_call {
+  const char *op;        /* a part of the op's name */
+  const char *family;
+  const char *hot, *spread; /* the call for hot words, for requests spread over the slices */
+} op_calls[] = {
+    {"scatter_reduce", "scatter_reduce", "atl_scatter_reduce", "atl_scatter_reduce"},
+    {"amax", "scatter_reduce", "atl_scatter_reduce", "atl_scatter_reduce"},
+    {"amin", "scatter_reduce", "atl_scatter_reduce", "atl_scatter_reduce"},
+    {"bincount", "bincount", "atl_scatter_add bins", "atl_scatter_add bins"},
+    {"histc", "histc", "atl_scatter_add bins", "atl_scatter_add bins"},
+    {"index_add", "index_add", "atl_scatter_add block", "atl_scatter_add auto"},
+    {"scatter_add", "scatter_add", "atl_scatter_add block", "atl_scatter_add auto"},
+    {"index_put", "index_put", "atl_scatter_add block", "atl_scatter_add auto"},
+    {"embedding", "embedding_backward", "atl_scatter_add block", "atl_scatter_add auto"},
+};
+
+/* The device-side call for a strategy where the op is not known. */
+static const struct strategy_call {
+  const char *strategy, *call;
+} strategy_calls[] = {
+    {"warp-aggregated", "atl_warp_fetch"},     {"block-aggregated", "atl_block_fetch"},
+    {"privatized", "atl_scatter_add block"},   {"native", "atl_fetch_add"},
+    {"byte-lanes", "atl_app_histogram block16"}, {"privatize", "atl_scatter_add block"},
+};
+
+static const struct op_call *op_of(const char *source)
+{
+  char op[128];
+  snprintf(op, sizeof op, "%.*s", (int)strcspn(source, "@"), source);
+  for (size_t i = 0; op[0] && i < sizeof op_calls / sizeof *op_calls; i++)
+    if (strstr(op, op_calls[i].op))
+      return &op_calls[i];
+  return NULL;
+}
+
+static const char *call_of(const char *strategy, const struct op_call *op, int hot, const char *source)
+{
+  if (op) {
+    if (strcmp(op->family, "scatter_reduce") == 0)
+      return strstr(source, "amin") || strstr(source, "(min") ? "atl_scatter_reduce min" : "atl_scatter_reduce max";
+    return hot ? op->hot : op->spread;
+  }
+  for (size_t i = 0; i < sizeof strategy_calls / sizeof *strategy_calls; i++)
+    if (strcmp(strategy, strategy_calls[i].strategy) == 0)
+      return strategy_calls[i].call;
+  return "";
+}
+
+/* What one launch's models said. */
+struct judged {
+  int l2, smem;                    /* each model ran on this launch */
+  struct atl_l2_util u2;
+  const struct atl_l2_counters *k2;
+  struct atl_smem_kernel_util *ks;
+  struct atl_smem_advice sa;
+  const char *v2, *vs;
+};
+
+static const char *l2_verdict(const struct atl_l2_util *u, double threshold)
+{
+  if (u->access == ATL_L2_NONE)
+    return "no atomics";
+  return u->u >= threshold ? "bottleneck" : "not a bottleneck";
+}
+
+static int is_bad(const char *v) { return v && (strcmp(v, "bottleneck") == 0 || strcmp(v, "bound") == 0); }
+
+/*
+ * The L2 advice of a bottleneck: the best priced strategy where the calibration prices them (atl_l2_predict);
+ * else a floor: the hot slice's atomic time U of the launch shrinks at least by the lanes a request carries
+ * (warp aggregation sends one request where the lanes on a word sent one each), the rest of the launch stays.
+ */
+static void l2_advice(const struct atl_l2_calibration *cal, const struct judged *j, struct atl_row *row)
+{
+  const struct atl_l2_counters *k = j->k2;
+  struct atl_l2_prediction p = {0};
+  const int hot = j->u2.access == ATL_L2_HOT;
+  if (cal && hot)
+    atl_l2_predict(cal, k, &j->u2, &p);
+  const char *strategy = hot ? "warp-aggregated" : "privatized";
+  double speedup;
+  if (p.count) {
+    strategy = p.s[0].name;
+    speedup = p.s[0].speedup;
+    atl_row_config_set(row, "speedup_kind", "predicted");
+  } else {
+    const double warp = k->warp_size > 0 ? k->warp_size : 32;
+    double lanes = k->block_size > 0 && k->block_size < warp ? k->block_size : warp;
+    if (k->l1_requests > 0 && k->l1_set_accesses > 0)
+      lanes = fmin(fmax(k->l1_set_accesses / k->l1_requests, 1), warp);
+    if (!hot) /* spread requests: privatization sends one flush per block and word; not counted: no reduction */
+      lanes = 1;
+    const double u = fmin(fmax(j->u2.u, 0), 1);
+    speedup = 1 / ((1 - u) + u / lanes);
+    atl_row_config_set(row, "speedup_kind", "floor");
+  }
+  atl_row_config_set(row, "strategy", strategy);
+  const char *src = atl_row_config(row, "source");
+  atl_row_config_set(row, "call", call_of(strategy, op_of(src ? src : ""), hot, src ? src : ""));
+  atl_row_metric_set(row, "speedup", speedup);
+}
+
+static void smem_advice(const struct judged *j, struct atl_row *row)
+{
+  const char *src = atl_row_config(row, "source");
+  atl_row_config_set(row, "strategy", j->sa.strategy ? j->sa.strategy : "");
+  atl_row_config_set(row, "call", j->sa.strategy ? call_of(j->sa.strategy, op_of(src ? src : ""), 1, src ? src : "") : "");
+  atl_row_config_set(row, "speedup_kind", "predicted");
+  atl_row_metric_set(row, "speedup", j->sa.speedup);
+}
+
+/* The row's models, verdict and advice; the model whose bottleneck is the larger U speaks. */
+static void judge_row(const struct atl_diagnose_input *in, const struct atl_smem_settings *st, struct judged *j,
+                      struct atl_row *row)
+{
+  if (j->smem) {
+    const struct atl_smem_unit *u = &j->ks->util.unit;
+    atl_row_metric_set(row, "u_smem", u->u);
+    atl_row_metric_set(row, "u_smem_low", u->u_lo);
+    atl_row_metric_set(row, "u_smem_high", u->u_hi);
+    j->vs = atl_smem_unit_verdict(u, st->threshold);
+    atl_smem_advise(&j->ks->util, &j->ks->counters, st->variant, st->threshold, st->dram_achievable, &j->sa);
+  }
+  if (j->l2) {
+    atl_row_metric_set(row, "u_l2", j->u2.u);
+    atl_row_metric_set(row, "u_l2_low", j->u2.u_low);
+    atl_row_metric_set(row, "u_l2_high", j->u2.u_high);
+    atl_row_config_set(row, "access", atl_l2_access_name(j->u2.access));
+    j->v2 = l2_verdict(&j->u2, st->threshold);
+  }
+  const int bad2 = is_bad(j->v2), bads = is_bad(j->vs);
+  const int l2_speaks = bad2 && (!bads || j->u2.u >= j->ks->util.unit.u);
+  if (l2_speaks) {
+    atl_row_config_set(row, "verdict", j->v2);
+    atl_row_config_set(row, "model", "l2");
+    l2_advice(in->l2, j, row);
+  } else if (bads) {
+    atl_row_config_set(row, "verdict", j->vs);
+    atl_row_config_set(row, "model", "smem");
+    smem_advice(j, row);
+  } else {
+    const int any = (j->v2 && strcmp(j->v2, "no atomics") != 0) || (j->vs && j->ks->util.jobs > 0);
+    atl_row_config_set(row, "verdict", any ? "not a bottleneck" : "no atomics");
+    atl_row_config_set(row, "model", j->l2 ? "l2" : j->smem ? "smem" : "");
+  }
+}
+
+/* The row's launch, source, device and instruction shares. */
+static void start_row(struct atl_row *row, const struct atl__launch *l, const struct atl_sass_atomics *sa, int have_sass)
+{
+  atl_row_init(row, "diagnosis");
+  row->status = ATL_STATUS_OK;
+  atl_row_config_set(row, "id", l->id);
+  atl_row_config_set(row, "kernel", l->kernel);
+  atl_row_config_set(row, "source", l->nvtx);
+  const struct op_call *op = op_of(l->nvtx);
+  atl_row_config_set(row, "op", op ? op->family : "");
+  atl_row_config_set(row, "device", l->device_name[0] ? l->device_name : l->device);
+  if (have_sass && sa->global) {
+    atl_row_metric_set(row, "f32_share", (double)sa->f32_add / sa->global);
+    atl_row_metric_set(row, "cas_share", (double)sa->cas / sa->global);
+  }
+}
+
+struct parsed {
+  struct atl__launch *launches;
+  size_t count;
+  struct atl_l2_report l2;
+  int have_l2;
+  struct atl_ncu_report rep;
+  struct atl_smem_util_set set;
+  int have_smem;
+};
+
+static void parsed_release(struct parsed *p)
+{
+  free(p->launches);
+  if (p->have_l2)
+    atl_l2_report_release(&p->l2);
+  if (p->have_smem) {
+    atl_smem_util_set_release(&p->set);
+    atl_ncu_report_release(&p->rep);
+  }
+}
+
+/* Both models' readers on the one export; a model that cannot read it leaves a note. */
+static int parse(const struct atl_diagnose_input *in, const struct atl_smem_settings *st, struct parsed *p,
+                 char *note, size_t note_len, char *why, size_t why_len)
+{
+  const char *name = in->name ? in->name : "ncu export";
+  memset(p, 0, sizeof *p);
+  int err = atl__launches_read(in->counters, name, &p->launches, &p->count, why, why_len);
+  if (err)
+    return err;
+  char w[300];
+  p->have_l2 = atl_l2_read_csv(in->counters, name, &p->l2, w, sizeof w) == 0;
+  if (!p->have_l2)
+    snprintf(note, note_len, "no L2 model: %.150s", w);
+  else if (in->types && (err = atl_l2_types_apply(&p->l2, in->types, "types", why, why_len)) != 0)
+    return err;
+  if (!in->table) {
+    size_t n = strlen(note);
+    snprintf(note + n, note_len - n, "%sno shared-memory table: the shared-memory model was skipped", n ? "; " : "");
+    return 0;
+  }
+  if (atl_ncu_parse_csv(in->counters, name, st->warps_per_sm, st->sm_count, &p->rep, w, sizeof w) != 0) {
+    size_t n = strlen(note);
+    snprintf(note + n, note_len - n, "%sno shared-memory model: %.150s", n ? "; " : "", w);
+    return 0;
+  }
+  if (atl_smem_util_derive(in->table, st, &p->rep, &p->set) != 0) {
+    atl_ncu_report_release(&p->rep);
+    snprintf(why, why_len, "out of memory");
+    return ATL_ENOMEM;
+  }
+  p->have_smem = 1;
+  return 0;
+}
+
+/* The float share from the SASS where the --types override did not set one. */
+static void sass_shares(const struct atl_diagnose_input *in, struct atl_l2_counters *k, struct atl_sass_atomics *sa,
+                        int *have)
+{
+  *have = in->sass && atl_sass_atomics_of(in->sass, k ? k->kernel : "", sa);
+  if (k && *have && sa->global && !(in->types && k->f32_share > 0))
+    k->f32_share = (double)sa->f32_add / sa->global;
+}
+
+int atl_diagnose(const struct atl_diagnose_input *in, struct atl_result_set *out, char *why, size_t why_len)
+{
+  struct atl_smem_settings st;
+  atl_smem_settings_init(&st);
+  if (in->settings)
+    st = *in->settings;
+  char note[384] = "";
+  struct parsed p;
+  int err = parse(in, &st, &p, note, sizeof note, why, why_len);
+  static const struct atl_l2_calibration none;
+  for (size_t i = 0; err == 0 && i < p.count; i++) {
+    const struct atl__launch *l = &p.launches[i];
+    struct judged j = {0};
+    for (size_t k = 0; p.have_l2 && k < p.l2.count && !j.k2; k++)
+      if (strcmp(p.l2.kernels[k].id, l->id) == 0)
+        j.k2 = &p.l2.kernels[k];
+    for (size_t k = 0; p.have_smem && k < p.set.count && !j.ks; k++)
+      if (strcmp(p.set.kernels[k].counters.id, l->id) == 0 && p.set.kernels[k].err == 0)
+        j.ks = &p.set.kernels[k];
+    struct atl_sass_atomics sa;
+    int have_sass;
+    sass_shares(in, (struct atl_l2_counters *)j.k2, &sa, &have_sass);
+    if (!j.k2 && in->sass)
+      have_sass = atl_sass_atomics_of(in->sass, l->kernel, &sa);
+    struct atl_row row;
+    start_row(&row, l, &sa, have_sass);
+    if (j.k2) {
+      atl_l2_utilization(in->l2 ? in->l2 : &none, j.k2, &j.u2);
+      atl_row_metric_set(&row, "duration_us", j.k2->duration_ns / 1e3);
+      atl_row_metric_set(&row, "f32_share", j.k2->f32_share);
+    }
+    j.l2 = j.k2 != NULL;
+    j.smem = j.ks != NULL;
+    judge_row(in, &st, &j, &row);
+    snprintf(row.reason, sizeof row.reason, "%.300s%s%s", note, note[0] && !in->l2 && j.l2 ? "; " : "",
+             !in->l2 && j.l2 ? "no L2 calibration: U is the atomic input's share" : "");
+    if ((err = atl_result_set_add(out, &row)) != 0)
+      snprintf(why, why_len, "out of memory");
+  }
+  parsed_release(&p);
+  return err;
+}
+
+char *atl_diagnosis_advice_text(const struct atl_row *row, char *buf, size_t len)
+{
+  const char *strategy = atl_row_config(row, "strategy"), *call = atl_row_config(row, "call");
+  const char *src = atl_row_config(row, "source"), *kind = atl_row_config(row, "speedup_kind");
+  const char *kernel = atl_row_config(row, "kernel");
+  if (len)
+    buf[0] = '\0';
+  if (!strategy || !strategy[0])
+    return buf;
+  char where[160];
+  const char *at = src ? strchr(src, '@') : NULL;
+  if (at)
+    snprintf(where, sizeof where, "%.*s at %s", (int)(at - src), src, at + 1);
+  else
+    snprintf(where, sizeof where, "%.60s", kernel ? kernel : "?");
+  const double s = atl_row_metric(row, "speedup", 0);
+  const int floor = kind && strcmp(kind, "floor") == 0;
+  snprintf(buf, len, "%s -> atomlab %s (%s; %s %.3gx)", where, call && call[0] ? call : strategy, strategy,
+           floor ? "floor: at least" : "predicted", s);
+  return buf;
+}
+
+int atl_diagnose_device(const char *counters, char *name, size_t len)
+{
+  struct atl__launch *l = NULL;
+  size_t n = 0;
+  char why[256];
+  const int err = atl__launches_read(counters, "ncu export", &l, &n, why, sizeof why);
+  if (len)
+    snprintf(name, len, "%s", err == 0 && n ? l[0].device_name : "");
+  free(l);
+  return err;
+}
+
+int atl_diagnose_table_for(const char *device_name, char *path, size_t len)
+{
+  struct atl_device_info info;
+  memset(&info, 0, sizeof info);
+  snprintf(info.name, sizeof info.name, "%s", device_name ? device_name : "");
+  char slug[160];
+  atl_device_slug(&info, slug, sizeof slug);
+  return slug[0] ? atl_smem_table_find(slug, path, len) : ATL_EINVAL;
+}
+
+static int is_file(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int atl_diagnose_l2_file_for(const char *device_name, const char *file, char *path, size_t len)
+{
+  struct atl_device_info info;
+  memset(&info, 0, sizeof info);
+  snprintf(info.name, sizeof info.name, "%s", device_name ? device_name : "");
+  char slug[160], dir[4096];
+  atl_device_slug(&info, slug, sizeof slug);
+  int n = -1;
+  if (slug[0] && atl_cache_dir(slug, dir, sizeof dir) == 0)
+    n = snprintf(path, len, "%s/%s", dir, file);
+  if (n > 0 && (size_t)n < len && is_file(path))
+    return 0;
+  if (slug[0] && atl_smem_table_find(slug, dir, sizeof dir) == 0) { /* the shipped folder of the device's table */
+    char *slash = strrchr(dir, '/');
+    n = slash ? snprintf(path, len, "%.*s/%s", (int)(slash - dir), dir, file) : -1;
+    if (n > 0 && (size_t)n < len && is_file(path))
+      return 0;
+  }
+  if (len)
+    *path = '\0';
+  return ATL_EINVAL;
+}

@@ -1,0 +1,118 @@
+/*
+ * The diagnosis pipeline (include/atomlab/diagnose.h) on tests/data/ncu-synthetic-bincount-f32.csv (a float
+ * weighted bincount on one hot bin, launch 1, and the same counters under the integer kernel, launch 2) with its
+ * SASS and the REAL H100 L2 calibration exports: the float share comes from the SASS, no hand-written file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab/diagnose.h"
+#include "atomlab/file.h"
+#include "check.h"
+#include "profile/profile_internal.h"
+
+#define DATA ATL_TEST_DATA_DIR "/"
+
+static const struct atl_row *row_of(const struct atl_result_set *s, const char *id)
+{
+  for (size_t i = 0; i < s->count; i++)
+    if (strcmp(atl_row_config(&s->rows[i], "id"), id) == 0)
+      return &s->rows[i];
+  return NULL;
+}
+
+static int is(const struct atl_row *r, const char *name, const char *want)
+{
+  const char *v = r ? atl_row_config(r, name) : NULL;
+  return v && strcmp(v, want) == 0;
+}
+
+static void test_sass(const char *sass)
+{
+  struct atl_sass_atomics a;
+  const char *f = "void at::native::(anonymous namespace)::kernelHistogram1D<float, long, long, 1>(int)";
+  CHECK(atl_sass_atomics_of(sass, f, &a) == 1);
+  CHECK_EQ(a.global, 1);
+  CHECK_EQ(a.f32_add, 1);
+  CHECK(atl_sass_atomics_of(sass, "void at::native::kernelHistogram1D<long, long, long, 1>(int)", &a) == 1);
+  CHECK_EQ(a.global, 1);
+  CHECK_EQ(a.f32_add, 0);
+  CHECK(atl_sass_atomics_of(sass, "other_kernel", &a) == 0);
+  char out[64];
+  atl__nvtx_innermost("<default domain>:train_step/torch.bincount@train.py:42", out, sizeof out);
+  CHECK(strcmp(out, "torch.bincount@train.py:42") == 0);
+  atl__nvtx_innermost("<default domain>:train_step", out, sizeof out);
+  CHECK(out[0] == '\0');
+}
+
+static int run(const char *csv, const char *sass, const struct atl_l2_calibration *cal, double threshold,
+               struct atl_result_set *out)
+{
+  struct atl_smem_settings st;
+  atl_smem_settings_init(&st);
+  st.threshold = threshold;
+  const struct atl_diagnose_input in = {.counters = csv, .name = "fixture", .sass = sass, .settings = &st, .l2 = cal};
+  char why[512];
+  memset(out, 0, sizeof *out);
+  const int err = atl_diagnose(&in, out, why, sizeof why);
+  if (err)
+    fprintf(stderr, "atl_diagnose: %s\n", why);
+  return err;
+}
+
+static void test_pipeline(const char *csv, const char *sass)
+{
+  struct atl_l2_calibration cal;
+  memset(&cal, 0, sizeof cal);
+  const char *paths[ATL_L2_FILES] = {DATA "ncu-h100-l2-same.csv", DATA "ncu-h100-l2-spread.csv", NULL, NULL,
+                                     DATA "ncu-h100-l2-same-f32.csv", NULL};
+  int which;
+  char why[512], text[512];
+  if (!CHECK(atl_l2_calibration_read(&cal, paths, &which, why, sizeof why) == 0))
+    return;
+  struct atl_result_set s;
+  if (!CHECK(run(csv, sass, &cal, 0.8, &s) == 0))
+    return;
+  CHECK_EQ(s.count, 2);
+  const struct atl_row *f = row_of(&s, "1"), *l = row_of(&s, "2");
+  CHECK(is(f, "verdict", "bottleneck")); /* the float chain on one word: 3 L2 cycles a request */
+  CHECK(is(f, "model", "l2") && is(f, "access", "hot words") && is(f, "op", "bincount"));
+  CHECK(is(f, "source", "torch.bincount@train.py:42") && is(f, "device", "NVIDIA H100 80GB HBM3"));
+  CHECK(is(f, "call", "atl_scatter_add bins") && is(f, "speedup_kind", "predicted"));
+  CHECK(f && atl_row_metric(f, "speedup", 0) > 2 && atl_row_metric(f, "f32_share", 0) == 1);
+  CHECK(f && strstr(f->reason, "no shared-memory table") != NULL);
+  CHECK(f && strncmp(atl_diagnosis_advice_text(f, text, sizeof text), "torch.bincount at train.py:42 -> atomlab "
+                                                                       "atl_scatter_add bins (", 60) == 0);
+  CHECK(is(l, "verdict", "not a bottleneck")); /* integer adds: the same counters, the shorter chain */
+  CHECK(l && atl_diagnosis_advice_text(l, text, sizeof text)[0] == '\0');
+  atl_result_set_release(&s);
+  /* without the SASS the float kernel is judged by the integer chain: what a missing --types file did */
+  if (CHECK(run(csv, NULL, &cal, 0.8, &s) == 0))
+    CHECK(is(row_of(&s, "1"), "verdict", "not a bottleneck"));
+  atl_result_set_release(&s);
+  /* without a calibration only a floor is known: every bottleneck still carries one */
+  if (CHECK(run(csv, sass, NULL, 0.3, &s) == 0)) {
+    f = row_of(&s, "1");
+    CHECK(is(f, "verdict", "bottleneck") && is(f, "speedup_kind", "floor"));
+    CHECK(f && atl_row_metric(f, "speedup", 0) > 1 && atl_row_metric(f, "speedup", 0) < 2);
+    CHECK(f && strstr(atl_diagnosis_advice_text(f, text, sizeof text), "floor: at least") != NULL);
+  }
+  atl_result_set_release(&s);
+}
+
+int main(void)
+{
+  char *csv = atl_file_read_text(DATA "ncu-synthetic-bincount-f32.csv", 1 << 24);
+  char *sass = atl_file_read_text(DATA "sass-synthetic-bincount.txt", 1 << 20);
+  char device[96];
+  if (CHECK(csv && atl_diagnose_device(csv, device, sizeof device) == 0))
+    CHECK(strcmp(device, "NVIDIA H100 80GB HBM3") == 0);
+  if (CHECK(csv && sass)) {
+    test_sass(sass);
+    test_pipeline(csv, sass);
+  }
+  free(csv);
+  free(sass);
+  return check_exit("test_diagnose");
+}
