@@ -1,6 +1,7 @@
 /* atomlab plot: the figures of a result file, drawn by gnuplot (atl_plot,
  * src/plot/). This file parses the options and prints what the library tells. */
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,15 @@ static int plot_command(int argc, char **argv)
   if (argc - optind != 1)
     die_usage("plot takes one result file, FILE.json (see 'atomlab plot --help')");
   const char *path = argv[optind];
-  cli_note_input("", path);
-  if (dir) /* the figure folder: never the input, one plot at a time */
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* a case study's folder: its figures may join it */
+    static const char *const read[] = {"predict.csv", "hist-case.csv", "validate.csv"};
+    static char inputs[3][4200];
+    for (int i = 0; i < 3; i++)
+      snprintf(inputs[i], sizeof inputs[i], "%s/%s", path, read[i]), cli_note_input("", inputs[i]);
+  } else
+    cli_note_input("", path);
+  if (dir) /* the figure folder: never an input, one plot at a time */
     cli_claim_output("-o", dir, dir);
   struct atl_plot_outcome out;
   char why[1200];

@@ -145,6 +145,10 @@ static int report_devices(const char *devices, const char *backend, const char *
   atl_context_free(ctx);
   check_devices_folder(dir, (const char(*)[32])ids, n);
   make_dir(dir);
+  char why[5000], out[4300];
+  /* the folder marked atomlab's (its manifest, empty for now) before the device reports fill it */
+  if (atl_report_index(dir, NULL, 0, NULL, 0, why, sizeof why) != 0)
+    die("%s", why);
   static char sub[ATL_MAX_DEVICES][4200];
   const char *dirs[ATL_MAX_DEVICES];
   size_t done = 0;
@@ -154,7 +158,6 @@ static int report_devices(const char *devices, const char *backend, const char *
     dirs[i] = sub[i];
   if (atl_stop_requested())
     return cli_interrupted("report", done, n, NULL);
-  char why[5000], out[4300];
   const char *side = "side-by-side.md";
   snprintf(out, sizeof out, "%s/%s", dir, side);
   if (done >= 2 && atl_report_compare(dirs, done, out, print_line, NULL, why, sizeof why) != 0) {

@@ -20,7 +20,7 @@ KEYS = ["sample", "spread", "head", "runs"]
 class ScatterDesc(ctypes.Structure):
     _fields_ = [("type", ctypes.c_int), ("index_bytes", ctypes.c_uint), ("rows", ctypes.c_uint64),
                 ("targets", ctypes.c_uint64), ("dim", ctypes.c_uint32), ("deterministic", ctypes.c_int),
-                ("keys", ctypes.c_int), ("method", ctypes.c_int)]
+                ("keys", ctypes.c_int), ("method", ctypes.c_int), ("unchecked_keys", ctypes.c_int)]
 
 
 class DeviceInfo(ctypes.Structure):

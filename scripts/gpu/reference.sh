@@ -11,7 +11,8 @@
 # reference-<slug>.tar.gz (results/reference/<slug>/) and summary.txt; unpack it at the repository root.
 #
 # Refuses a tree with uncommitted changes to tracked files (every file must name a commit of main's history);
-# ATL_ALLOW_DIRTY=1 runs anyway and marks the files dirty. Builds (scripts/build.sh) only when build/atomlab is
+# ATL_ALLOW_DIRTY=1 runs anyway and marks the files dirty; ATL_COMMIT_FROM_BINARY=1 takes the commit from the
+# binary where the tree's .git is not its own. Builds (scripts/build.sh) only when build/atomlab is
 # missing. ATL_SLUG overrides the device slug (default: the first CUDA GPU's in `atomlab devices --format json`).
 # Exit status: 0 when every entry ended ok, 1 when one failed or timed out, 2 for bad usage.
 set -uo pipefail
@@ -43,9 +44,9 @@ done
 
 dirty=0
 built=$($A version 2>/dev/null | sed -n 's/.*(commit \(.*\))$/\1/p')
-# A copy of the tree whose .git does not hold the binary's commit (a GPU machine's copy of a stale clone) cannot
-# judge the tree: the binary's own commit and its -dirty mark are then what the files record.
-if [ -n "$built" ] && git rev-parse --git-dir >/dev/null 2>&1 && ! git cat-file -e "${built%-dirty}^{commit}" 2>/dev/null; then
+# ATL_COMMIT_FROM_BINARY=1: a copy of the tree whose .git is not its own (a GPU machine's copy of a stale clone)
+# cannot judge the tree: the binary's own commit and its -dirty mark are then what the files record.
+if [ "${ATL_COMMIT_FROM_BINARY:-0}" = 1 ] && [ -n "$built" ]; then
   commit=${built%-dirty}
 elif git rev-parse --git-dir >/dev/null 2>&1; then
   commit=$(git rev-parse --short=12 HEAD)

@@ -112,7 +112,7 @@ expect_refused "is the input" report --compare "$SUB" "$WORK/rep-b" -o "$WORK/re
 cmp -s "$WORK/rep-b/data/rmw.json" "$WORK/rmw-b.json" && pass || fail "report --compare -o its input changed it"
 # rmw --resume F -o F stays the way to finish a run
 "$ATOMLAB" $R -o "$WORK/res.json" 2>/dev/null
-"$ATOMLAB" $R --contention 1,4,8 --resume "$WORK/res.json" -o "$WORK/res.json" 2>"$WORK/err"
+"$ATOMLAB" ${R/--contention 1,4/--contention 1,4,8} --resume "$WORK/res.json" -o "$WORK/res.json" 2>"$WORK/err"
 rc=$?
 [ $rc -eq 0 ] && python3 -c 'import atl_json,sys; sys.exit(len(atl_json.load(sys.argv[1])["rows"]) != 3)' "$WORK/res.json" &&
   pass || fail "--resume F -o F: exit $rc, $(cat "$WORK/err")"
@@ -170,12 +170,13 @@ for f in $(cd "$WORK/figs-names" && ls | head -6); do
 done
 [ $n -ge 3 ] && [ $bad -eq 0 ] && ! ls -A "$WORK/figs" | grep -q '^\.atl-' && pass ||
   fail "plot wrote through $bad of $n planted links: $(cat "$WORK/err")"
-expect_refused "is the input" plot "$WORK/figs" -o "$WORK/figs"
+cp "$DATA/plot-small.json" "$WORK/p.json"
+expect_refused "is the input" plot "$WORK/p.json" -o "$WORK/p.json"
 
 # --- printed commands: shell-quoted; none for a complete run ---------------------------------------------
 name="$WORK/my run; echo X.json"
 set -m
-"$ATOMLAB" $SLOW --contention 1,2,4,8 -o "$name" 2>"$WORK/err" &
+"$ATOMLAB" ${SLOW/--padding 1/--padding 1,2,4,8} --contention 1:512 -o "$name" 2>"$WORK/err" & # rows for seconds: the signal comes mid-run
 pid=$!
 set +m
 sleep 1
