@@ -22,7 +22,7 @@
 /* The temporary file beside a target: short, so a target whose own name fits NAME_MAX always has one. */
 #define TMP_NAME ".atl-XXXXXX"
 
-static int say(char *why, size_t len, int err, const char *fmt, ...)
+int atl__file_say(char *why, size_t len, int err, const char *fmt, ...)
 {
   if (why && len) {
     va_list ap;
@@ -47,26 +47,26 @@ static int resolve(const char *path, char *out, size_t len, char *why, size_t wl
 {
   char cur[PATH_MAX];
   if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur)
-    return say(why, wlen, ATL_EINVAL, "the path is longer than %d bytes", PATH_MAX - 1);
+    return atl__file_say(why, wlen, ATL_EINVAL, "the path is longer than %d bytes", PATH_MAX - 1);
   for (int hops = 0; hops < 40; hops++) {
     struct stat st;
     if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
       if (snprintf(out, len, "%s", cur) >= (int)len)
-        return say(why, wlen, ATL_EINVAL, "the path is too long");
+        return atl__file_say(why, wlen, ATL_EINVAL, "the path is too long");
       return 0;
     }
     char target[PATH_MAX];
     ssize_t n = readlink(cur, target, sizeof target - 1);
     if (n < 0)
-      return say(why, wlen, ATL_EIO, "unable to read the symbolic link: %s", strerror(errno));
+      return atl__file_say(why, wlen, ATL_EIO, "unable to read the symbolic link: %s", strerror(errno));
     target[n] = '\0';
     size_t d = dir_len(cur);
     if (target[0] == '/' || strchr(cur, '/') == NULL)
       snprintf(cur, sizeof cur, "%s", target);
     else if (snprintf(cur + d, sizeof cur - d, "/%s", target) >= (int)(sizeof cur - d))
-      return say(why, wlen, ATL_EINVAL, "the symbolic link leads to a path that is too long");
+      return atl__file_say(why, wlen, ATL_EINVAL, "the symbolic link leads to a path that is too long");
   }
-  return say(why, wlen, ATL_EINVAL, "too many levels of symbolic links");
+  return atl__file_say(why, wlen, ATL_EINVAL, "too many levels of symbolic links");
 }
 
 int atl__file_resolve(const char *path, char *out, size_t len, char *why, size_t wlen)
@@ -96,35 +96,35 @@ static int special_target(const char *path)
 int atl_file_check_output(const char *path, char *why, size_t len)
 {
   if (path == NULL || *path == '\0')
-    return say(why, len, ATL_EINVAL, "an empty name is not a file name");
+    return atl__file_say(why, len, ATL_EINVAL, "an empty name is not a file name");
   if (special_target(path))
-    return access(path, W_OK) == 0 ? 0 : say(why, len, ATL_EINVAL, "exists and is not writable");
+    return access(path, W_OK) == 0 ? 0 : atl__file_say(why, len, ATL_EINVAL, "exists and is not writable");
   char real[PATH_MAX];
   int err = resolve(path, real, sizeof real, why, len);
   if (err)
     return err == ATL_EIO ? ATL_EINVAL : err;
   const char *base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
   if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-    return say(why, len, ATL_EINVAL, "names a folder: a file name is needed");
+    return atl__file_say(why, len, ATL_EINVAL, "names a folder: a file name is needed");
   if (strlen(base) > NAME_MAX)
-    return say(why, len, ATL_EINVAL, "its name has %zu bytes: at most %d are allowed", strlen(base), NAME_MAX);
+    return atl__file_say(why, len, ATL_EINVAL, "its name has %zu bytes: at most %d are allowed", strlen(base), NAME_MAX);
   struct stat st;
   if (stat(real, &st) == 0) {
     if (S_ISDIR(st.st_mode))
-      return say(why, len, ATL_EINVAL, "is a folder: a file name is needed");
+      return atl__file_say(why, len, ATL_EINVAL, "is a folder: a file name is needed");
     if (access(real, W_OK) != 0)
-      return say(why, len, ATL_EINVAL, "exists and is not writable");
+      return atl__file_say(why, len, ATL_EINVAL, "exists and is not writable");
     if (!S_ISREG(st.st_mode))
       return 0; /* a device or a FIFO: written in place */
   } else if (errno != ENOENT) {
-    return say(why, len, ATL_EINVAL, "%s", strerror(errno));
+    return atl__file_say(why, len, ATL_EINVAL, "%s", strerror(errno));
   }
   char dir[PATH_MAX];
   folder_of(real, dir, sizeof dir);
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-    return say(why, len, ATL_EINVAL, "its folder '%s' does not exist", dir);
+    return atl__file_say(why, len, ATL_EINVAL, "its folder '%s' does not exist", dir);
   if (access(dir, W_OK | X_OK) != 0)
-    return say(why, len, ATL_EINVAL, "its folder '%s' is not writable", dir);
+    return atl__file_say(why, len, ATL_EINVAL, "its folder '%s' is not writable", dir);
   return 0;
 }
 
@@ -134,13 +134,13 @@ static int begin_in_place(struct atl_file_out *o, const char *path, char *why, s
   snprintf(o->target, sizeof o->target, "%s", path);
   int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
-    return say(why, len, ATL_EIO, "%s", errno == ENXIO ? "a FIFO that nobody reads" : strerror(errno));
+    return atl__file_say(why, len, ATL_EIO, "%s", errno == ENXIO ? "a FIFO that nobody reads" : strerror(errno));
   int flags = fcntl(fd, F_GETFL);
   if (flags >= 0)
     fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   if ((o->f = fdopen(fd, "w")) == NULL) {
     close(fd);
-    return say(why, len, ATL_EIO, "%s", strerror(errno));
+    return atl__file_say(why, len, ATL_EIO, "%s", strerror(errno));
   }
   o->in_place = 1;
   return 0;
@@ -153,11 +153,11 @@ static int begin_beside(struct atl_file_out *o, const struct stat *existing, cha
   char dir[PATH_MAX];
   folder_of(o->target, dir, sizeof dir);
   if (snprintf(o->tmp, sizeof o->tmp, "%s/" TMP_NAME, dir) >= (int)sizeof o->tmp)
-    return say(why, len, ATL_EINVAL, "the path is too long");
+    return atl__file_say(why, len, ATL_EINVAL, "the path is too long");
   int fd = mkstemp(o->tmp);
   if (fd < 0) {
     o->tmp[0] = '\0';
-    return say(why, len, ATL_EIO, "unable to create a file in '%s': %s", dir, strerror(errno));
+    return atl__file_say(why, len, ATL_EIO, "unable to create a file in '%s': %s", dir, strerror(errno));
   }
   /* mkstemp makes 0600; a result file is as readable as any file the user makes (or as the one it replaces). */
   mode_t mask = umask(0);
@@ -167,7 +167,7 @@ static int begin_beside(struct atl_file_out *o, const struct stat *existing, cha
     close(fd);
     unlink(o->tmp);
     o->tmp[0] = '\0';
-    return say(why, len, ATL_EIO, "%s", strerror(errno));
+    return atl__file_say(why, len, ATL_EIO, "%s", strerror(errno));
   }
   return 0;
 }
@@ -176,9 +176,9 @@ int atl_file_begin(const char *path, struct atl_file_out *o, char *why, size_t l
 {
   memset(o, 0, sizeof *o);
   if (path == NULL || *path == '\0')
-    return say(why, len, ATL_EINVAL, "an empty name is not a file name");
+    return atl__file_say(why, len, ATL_EINVAL, "an empty name is not a file name");
   if (atl__fault_file())
-    return say(why, len, ATL_EIO, "%s (injected: ATL_FAULT file)", strerror(ENOSPC));
+    return atl__file_say(why, len, ATL_EIO, "%s (injected: ATL_FAULT file)", strerror(ENOSPC));
   if (special_target(path)) /* opened by its own name: the kernel follows the links */
     return begin_in_place(o, path, why, len);
   int err = resolve(path, o->target, sizeof o->target, why, len);
@@ -187,7 +187,7 @@ int atl_file_begin(const char *path, struct atl_file_out *o, char *why, size_t l
   struct stat st;
   int exists = stat(o->target, &st) == 0;
   if (exists && S_ISDIR(st.st_mode))
-    return say(why, len, ATL_EINVAL, "is a folder: a file name is needed");
+    return atl__file_say(why, len, ATL_EINVAL, "is a folder: a file name is needed");
   return begin_beside(o, exists ? &st : NULL, why, len);
 }
 
@@ -195,15 +195,15 @@ int atl_file_begin_nofollow(const char *path, struct atl_file_out *o, char *why,
 {
   memset(o, 0, sizeof *o);
   if (path == NULL || *path == '\0')
-    return say(why, len, ATL_EINVAL, "an empty name is not a file name");
+    return atl__file_say(why, len, ATL_EINVAL, "an empty name is not a file name");
   if (atl__fault_file())
-    return say(why, len, ATL_EIO, "%s (injected: ATL_FAULT file)", strerror(ENOSPC));
+    return atl__file_say(why, len, ATL_EIO, "%s (injected: ATL_FAULT file)", strerror(ENOSPC));
   if (snprintf(o->target, sizeof o->target, "%s", path) >= (int)sizeof o->target)
-    return say(why, len, ATL_EINVAL, "the path is too long");
+    return atl__file_say(why, len, ATL_EINVAL, "the path is too long");
   struct stat st;
   int exists = lstat(path, &st) == 0; /* the name itself: a link, FIFO or device there is replaced, not opened */
   if (exists && S_ISDIR(st.st_mode))
-    return say(why, len, ATL_EINVAL, "is a folder: a file name is needed");
+    return atl__file_say(why, len, ATL_EINVAL, "is a folder: a file name is needed");
   return begin_beside(o, exists && S_ISREG(st.st_mode) ? &st : NULL, why, len);
 }
 
@@ -223,7 +223,7 @@ int atl_file_commit(struct atl_file_out *o, char *why, size_t len)
   if (bad && !o->in_place)
     unlink(o->tmp);
   o->tmp[0] = '\0';
-  return bad ? say(why, len, ATL_EIO, "%s", strerror(saved ? saved : EIO)) : 0;
+  return bad ? atl__file_say(why, len, ATL_EIO, "%s", strerror(saved ? saved : EIO)) : 0;
 }
 
 void atl_file_abort(struct atl_file_out *o)
@@ -243,7 +243,7 @@ static int write_through(struct atl_file_out *o, atl_file_writer writer, const v
   if (err != 0) {
     int saved = errno;
     atl_file_abort(o);
-    return say(why, len, err, "%s", err == ATL_EIO && saved ? strerror(saved) : atl_strerror(err));
+    return atl__file_say(why, len, err, "%s", err == ATL_EIO && saved ? strerror(saved) : atl_strerror(err));
   }
   return atl_file_commit(o, why, len);
 }
@@ -325,23 +325,23 @@ int atl_file_write_text_nofollow(const char *path, const char *text, size_t len,
 FILE *atl_file_open_input(const char *path, char *why, size_t len)
 {
   if (path == NULL || *path == '\0') {
-    say(why, len, ATL_EINVAL, "an empty name is not a file name");
+    atl__file_say(why, len, ATL_EINVAL, "an empty name is not a file name");
     return NULL;
   }
   /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
   int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
-    say(why, len, ATL_EIO, "unable to open it: %s", strerror(errno));
+    atl__file_say(why, len, ATL_EIO, "unable to open it: %s", strerror(errno));
     return NULL;
   }
   struct stat st;
   if (fstat(fd, &st) != 0) {
-    say(why, len, ATL_EIO, "%s", strerror(errno));
+    atl__file_say(why, len, ATL_EIO, "%s", strerror(errno));
     close(fd);
     return NULL;
   }
   if (!S_ISREG(st.st_mode)) {
-    say(why, len, ATL_EINVAL, "%s",
+    atl__file_say(why, len, ATL_EINVAL, "%s",
         S_ISDIR(st.st_mode) ? "is a folder, not a file" : "is not a regular file (a FIFO or a device is not read)");
     close(fd);
     return NULL;
@@ -351,7 +351,7 @@ FILE *atl_file_open_input(const char *path, char *why, size_t len)
     fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   FILE *f = fdopen(fd, "rb");
   if (f == NULL) {
-    say(why, len, ATL_EIO, "%s", strerror(errno));
+    atl__file_say(why, len, ATL_EIO, "%s", strerror(errno));
     close(fd);
   }
   return f;

@@ -17,21 +17,11 @@
 
 #include "atomlab/error.h"
 #include "atomlab/file.h"
+#include "file_internal.h"
 
 /* The manifest's first line; a file that does not start with it is no manifest of ours. */
 #define MANIFEST_HEAD "# atomlab manifest 1: the files atomlab wrote in this folder, the only ones it replaces or removes"
 #define MANIFEST_LIMIT (16u << 20)
-
-static int say(char *why, size_t len, int err, const char *fmt, ...)
-{
-  if (why && len) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-  }
-  return err;
-}
 
 /* A path inside the folder: relative, no empty, "." or ".." part, no control character. */
 static int inside(const char *rel)
@@ -118,13 +108,13 @@ static int parse(char *text, struct atl_manifest *m, char *why, size_t len)
   char *save = NULL;
   char *line = strtok_r(text, "\n", &save);
   if (line == NULL || strncmp(line, "# atomlab manifest 1", 20) != 0)
-    return say(why, len, ATL_EINVAL, "its %s is not an atomlab manifest", ATL_MANIFEST_NAME);
+    return atl__file_say(why, len, ATL_EINVAL, "its %s is not an atomlab manifest", ATL_MANIFEST_NAME);
   while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
     int err = atl_manifest_add(m, line);
     if (err == ATL_EINVAL)
-      return say(why, len, err, "its %s names '%.200s', which is not a path inside it", ATL_MANIFEST_NAME, line);
+      return atl__file_say(why, len, err, "its %s names '%.200s', which is not a path inside it", ATL_MANIFEST_NAME, line);
     if (err)
-      return say(why, len, err, "out of memory");
+      return atl__file_say(why, len, err, "out of memory");
   }
   return 0;
 }
@@ -134,35 +124,35 @@ int atl_manifest_check(const char *dir, const char *shown, struct atl_manifest *
   memset(m, 0, sizeof *m);
   struct stat st;
   if (stat(dir, &st) != 0)
-    return errno == ENOENT ? 0 : say(why, len, ATL_EINVAL, "'%s': %s", shown, strerror(errno));
+    return errno == ENOENT ? 0 : atl__file_say(why, len, ATL_EINVAL, "'%s': %s", shown, strerror(errno));
   if (!S_ISDIR(st.st_mode))
-    return say(why, len, ATL_EINVAL, "'%s' is not a folder", shown);
+    return atl__file_say(why, len, ATL_EINVAL, "'%s' is not a folder", shown);
   char path[PATH_MAX];
   if (snprintf(path, sizeof path, "%s/%s", dir, ATL_MANIFEST_NAME) >= (int)sizeof path)
-    return say(why, len, ATL_EINVAL, "'%s': the path is too long", shown);
+    return atl__file_say(why, len, ATL_EINVAL, "'%s': the path is too long", shown);
   if (lstat(path, &st) == 0) {
     char *text = S_ISREG(st.st_mode) ? atl_file_read_text(path, MANIFEST_LIMIT) : NULL;
     if (text == NULL)
-      return say(why, len, ATL_EINVAL, "'%s': its %s cannot be read (not a regular text file)", shown,
+      return atl__file_say(why, len, ATL_EINVAL, "'%s': its %s cannot be read (not a regular text file)", shown,
                  ATL_MANIFEST_NAME);
     char reason[400];
     int err = parse(text, m, reason, sizeof reason);
     free(text);
     if (err) {
       atl_manifest_release(m);
-      return say(why, len, ATL_EINVAL, "'%s': %s", shown, reason);
+      return atl__file_say(why, len, ATL_EINVAL, "'%s': %s", shown, reason);
     }
     return 0;
   }
   DIR *d = opendir(dir);
   if (d == NULL)
-    return say(why, len, ATL_EINVAL, "'%s': unable to list it: %s", shown, strerror(errno));
+    return atl__file_say(why, len, ATL_EINVAL, "'%s': unable to list it: %s", shown, strerror(errno));
   int any = 0;
   for (struct dirent *e; !any && (e = readdir(d)) != NULL;)
     any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
   closedir(d);
   if (any)
-    return say(why, len, ATL_EINVAL,
+    return atl__file_say(why, len, ATL_EINVAL,
                "'%s' is not empty and not an atomlab report (no %s): atomlab writes only into a new or empty "
                "folder or one it wrote; name another folder",
                shown, ATL_MANIFEST_NAME);
@@ -233,10 +223,10 @@ static int write_both(const char *dir, const struct atl_manifest *a, const struc
 {
   char path[PATH_MAX], reason[512];
   if (snprintf(path, sizeof path, "%s/%s", dir, ATL_MANIFEST_NAME) >= (int)sizeof path)
-    return say(why, len, ATL_EIO, "'%s': the path is too long", dir);
+    return atl__file_say(why, len, ATL_EIO, "'%s': the path is too long", dir);
   const struct listing l = {a, b};
   if (atl_file_write_nofollow(path, write_listing, &l, reason, sizeof reason) != 0)
-    return say(why, len, ATL_EIO, "unable to write '%s': %s", path, reason);
+    return atl__file_say(why, len, ATL_EIO, "unable to write '%s': %s", path, reason);
   return 0;
 }
 
@@ -290,20 +280,20 @@ int atl_manifest_install(const char *staging, const char *dir, const struct atl_
                          const struct atl_manifest *now, char *why, size_t len)
 {
   if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-    return say(why, len, ATL_EIO, "unable to create '%s': %s", dir, strerror(errno));
+    return atl__file_say(why, len, ATL_EIO, "unable to create '%s': %s", dir, strerror(errno));
   int err = old ? write_both(dir, old, now, why, len) : atl_manifest_write(dir, now, why, len);
   if (err)
     return err;
   int root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (root < 0)
-    return say(why, len, ATL_EIO, "unable to open '%s': %s", dir, strerror(errno));
+    return atl__file_say(why, len, ATL_EIO, "unable to open '%s': %s", dir, strerror(errno));
   for (size_t i = 0; staging && i < now->count && err == 0; i++) {
     const char *base, *rel = now->files[i];
     char from[PATH_MAX];
     snprintf(from, sizeof from, "%s/%s", staging, rel);
     int fd = open_parent(root, rel, 1, &base);
     if (fd < 0 || renameat(AT_FDCWD, from, fd, base) != 0)
-      err = say(why, len, ATL_EIO, "unable to put '%s' into '%s': %s%s", rel, dir, strerror(errno),
+      err = atl__file_say(why, len, ATL_EIO, "unable to put '%s' into '%s': %s%s", rel, dir, strerror(errno),
                 errno == ELOOP || errno == ENOTDIR ? " (a folder on its way is a symbolic link or a file)" : "");
     if (fd >= 0)
       close(fd);

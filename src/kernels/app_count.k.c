@@ -103,19 +103,16 @@ ATL_KERNEL void read_all(ATL_GLOBAL const uint *ATL_RESTRICT words, uint nwords,
  */
 ATL_KERNEL void read_words(ATL_GLOBAL const uint *ATL_RESTRICT words, uint nwords, ATL_GLOBAL uint *partial)
 {
-  ATL_GLOBAL const uint4 *v = (ATL_GLOBAL const uint4 *)words;
   const size_t stride = atl_global_size64();
   const uint n4 = nwords / 4;
-  uint4 acc = atl_uint4_zero();
+  ATL_GLOBAL const uint4 *v = (ATL_GLOBAL const uint4 *)words;
+  uint x = 0;
   ATL_PRAGMA_CUDA(unroll 4)
-  for (size_t i = atl_global_id64(); i < n4; i += stride) {
+  for (size_t i = atl_global_id64(); i < n4; i += stride) { /* the loop of read_all, folded as it goes */
     const uint4 w = atl_ldg(&v[i]);
-    acc.x ^= w.x;
-    acc.y ^= w.y;
-    acc.z ^= w.z;
-    acc.w ^= w.w;
+    x ^= w.x ^ w.y ^ w.z ^ w.w;
   }
   for (size_t i = (size_t)n4 * 4 + atl_global_id64(); i < nwords; i += stride)
-    acc.x ^= words[i];
-  partial[atl_global_id64()] = acc.x ^ acc.y ^ acc.z ^ acc.w;
+    x ^= words[i];
+  partial[atl_global_id64()] = x;
 }

@@ -414,6 +414,39 @@ out:
   return err;
 }
 
+/* Device time of what is enqueued between timer_begin and timer_end on the default stream: two events. */
+struct cu_timer {
+  CUevent start, stop;
+};
+
+static CUresult timer_begin(struct cu_timer *t)
+{
+  CUresult rc = api.cuEventCreate(&t->start, CU_EVENT_DEFAULT);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventCreate(&t->stop, CU_EVENT_DEFAULT);
+  return rc == CUDA_SUCCESS ? api.cuEventRecord(t->start, NULL) : rc;
+}
+
+/* The stop event recorded and waited for, the time into @p device_ms; @p rc the enqueue's status so far. */
+static int timer_end(struct cu_dev *d, struct cu_timer *t, CUresult rc, const char *what, double *device_ms)
+{
+  float ms = 0;
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventRecord(t->stop, NULL);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventSynchronize(t->stop);
+  if (rc == CUDA_SUCCESS)
+    rc = api.cuEventElapsedTime(&ms, t->start, t->stop);
+  if (t->start)
+    api.cuEventDestroy(t->start);
+  if (t->stop)
+    api.cuEventDestroy(t->stop);
+  if (rc != CUDA_SUCCESS)
+    return CU_FAIL(d, what, rc);
+  *device_ms = ms;
+  return 0;
+}
+
 static int cu_launch(void *handle, void *kernel, const struct atl_launch *launch, double *device_ms)
 {
   struct cu_dev *d = handle;
@@ -439,8 +472,6 @@ static int cu_launch(void *handle, void *kernel, const struct atl_launch *launch
       np++;
     }
   }
-  CUevent start = NULL, stop = NULL;
-  float ms = 0;
   api.cuCtxSetCurrent(d->context);
   /* Above 48 KiB a kernel must opt in to its dynamic shared memory. */
   CUresult rc = dyn_shared > 48u * 1024u ? api.cuFuncSetAttribute(k->function,
@@ -457,29 +488,13 @@ static int cu_launch(void *handle, void *kernel, const struct atl_launch *launch
                               1, 1, dyn_shared, d->stream, params, NULL);
     return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "kernel launch", rc);
   }
+  struct cu_timer t = {NULL, NULL};
   if (rc == CUDA_SUCCESS)
-    rc = api.cuEventCreate(&start, CU_EVENT_DEFAULT);
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuEventCreate(&stop, CU_EVENT_DEFAULT);
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuEventRecord(start, NULL);
+    rc = timer_begin(&t);
   if (rc == CUDA_SUCCESS)
     rc = api.cuLaunchKernel(k->function, (unsigned)(launch->global / launch->local), 1, 1, (unsigned)launch->local, 1,
                             1, dyn_shared, NULL, params, NULL);
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuEventRecord(stop, NULL);
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuEventSynchronize(stop);
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuEventElapsedTime(&ms, start, stop);
-  if (start)
-    api.cuEventDestroy(start);
-  if (stop)
-    api.cuEventDestroy(stop);
-  if (rc != CUDA_SUCCESS)
-    return CU_FAIL(d, "kernel launch", rc);
-  *device_ms = ms;
-  return 0;
+  return timer_end(d, &t, rc, "kernel launch", device_ms);
 }
 
 static int cu_occupancy_estimate(void *handle, void *kernel, size_t wg_size, unsigned *groups, char *method,
@@ -742,30 +757,12 @@ static int cu_set_queue(void *handle, void *queue)
 static int cu_copy(void *handle, void *dst, void *src, size_t bytes, double *device_ms)
 {
   struct cu_dev *d = handle;
-  CUevent start = NULL, stop = NULL;
-  float ms = 0;
+  struct cu_timer t = {NULL, NULL};
   api.cuCtxSetCurrent(d->context);
-  CUresult rc = api.cuEventCreate(&start, CU_EVENT_DEFAULT);
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuEventCreate(&stop, CU_EVENT_DEFAULT);
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuEventRecord(start, NULL);
+  CUresult rc = timer_begin(&t);
   if (rc == CUDA_SUCCESS)
     rc = api.cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, bytes, NULL);
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuEventRecord(stop, NULL);
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuEventSynchronize(stop);
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuEventElapsedTime(&ms, start, stop);
-  if (start)
-    api.cuEventDestroy(start);
-  if (stop)
-    api.cuEventDestroy(stop);
-  if (rc != CUDA_SUCCESS)
-    return CU_FAIL(d, "cuMemcpyDtoDAsync", rc);
-  *device_ms = ms;
-  return 0;
+  return timer_end(d, &t, rc, "cuMemcpyDtoDAsync", device_ms);
 }
 
 int atl_cuda_backend_init(struct atl_backend_ops *ops)

@@ -335,15 +335,10 @@ static int cl_read(void *handle, void *buf, void *dst, size_t bytes)
   return rc == CL_SUCCESS ? 0 : CL_FAIL(d, "clEnqueueReadBuffer", rc);
 }
 
-/* The driver's own copy, timed by its profiling event as kernels are. */
-static int cl_copy(void *handle, void *dst, void *src, size_t bytes, double *device_ms)
+/* Waits for @p ev, then its device time (profiling start to end) into @p ms; @p ev released. */
+static int event_ms(struct cl_dev *d, cl_event ev, const char *what, double *ms)
 {
-  struct cl_dev *d = handle;
-  cl_event ev = NULL;
-  cl_int rc = clEnqueueCopyBuffer(d->queue, (cl_mem)src, (cl_mem)dst, 0, 0, bytes, 0, NULL, &ev);
-  if (rc != CL_SUCCESS)
-    return CL_FAIL(d, "clEnqueueCopyBuffer", rc);
-  rc = clWaitForEvents(1, &ev);
+  cl_int rc = clWaitForEvents(1, &ev);
   cl_ulong start = 0, end = 0;
   if (rc == CL_SUCCESS)
     rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
@@ -351,9 +346,18 @@ static int cl_copy(void *handle, void *dst, void *src, size_t bytes, double *dev
     rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
   clReleaseEvent(ev);
   if (rc != CL_SUCCESS)
-    return CL_FAIL(d, "buffer copy", rc);
-  *device_ms = (double)(end - start) * 1e-6;
+    return CL_FAIL(d, what, rc);
+  *ms = (double)(end - start) * 1e-6;
   return 0;
+}
+
+/* The driver's own copy, timed by its profiling event as kernels are. */
+static int cl_copy(void *handle, void *dst, void *src, size_t bytes, double *device_ms)
+{
+  struct cl_dev *d = handle;
+  cl_event ev = NULL;
+  cl_int rc = clEnqueueCopyBuffer(d->queue, (cl_mem)src, (cl_mem)dst, 0, 0, bytes, 0, NULL, &ev);
+  return rc != CL_SUCCESS ? CL_FAIL(d, "clEnqueueCopyBuffer", rc) : event_ms(d, ev, "buffer copy", device_ms);
 }
 
 /* A sub-buffer: its origin (a multiple of 2 MiB) meets any device's CL_DEVICE_MEM_BASE_ADDR_ALIGN. */
@@ -493,17 +497,7 @@ static int cl_launch(void *handle, void *kernel, const struct atl_launch *launch
   *device_ms = 0;
   if (d->adopted) /* the program's queue runs it in order; record and elapsed time it where asked */
     return 0;
-  rc = clWaitForEvents(1, &ev);
-  cl_ulong start = 0, end = 0;
-  if (rc == CL_SUCCESS)
-    rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
-  if (rc == CL_SUCCESS)
-    rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
-  clReleaseEvent(ev);
-  if (rc != CL_SUCCESS)
-    return CL_FAIL(d, "kernel execution", rc);
-  *device_ms = (double)(end - start) * 1e-6;
-  return 0;
+  return event_ms(d, ev, "kernel execution", device_ms);
 }
 
 static int cl_occupancy_estimate(void *handle, void *kernel, size_t wg_size, unsigned *groups, char *method,
