@@ -2,6 +2,9 @@
 set -u
 ATOMLAB=${1:?usage: $0 path/to/atomlab}
 # scripts/atl_json.py: result rows as the tests' (and scripts') Python reads them
+# PoCL's kernel cache stays where it is when a test moves XDG_CACHE_HOME (atomlab's own cache): a cold PoCL cache
+# compiles every kernel again, slowly, and LLVM's allocations then read as leaks under LeakSanitizer.
+export POCL_CACHE_DIR=${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pocl}
 export PYTHONPATH="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
