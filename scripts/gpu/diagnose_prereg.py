@@ -129,50 +129,97 @@ def predict(args, doc):
     json.dump({"rules": doc["rules"], "kernels": out}, open(os.path.join(args.out, "predictions.json"), "w"), indent=1)
 
 
+# The op family's atomlab calls (src/profile/diagnose.c's op_calls: the hot call and the spread call), by the
+# program's op: the verdict is scored against the best of them where the advised call is one no app runs.
+FAMILY_CALLS = {"histc": ["atl_scatter_add bins"], "bincount": ["atl_scatter_add bins"],
+                "bincount_weighted": ["atl_scatter_add bins"],
+                "scatter_reduce_amax": ["atl_scatter_reduce max"], "scatter_reduce_amin": ["atl_scatter_reduce min"]}
+SCATTER_FAMILY = ["atl_scatter_add block", "atl_scatter_add auto"]
+APP_SECONDS = 120
+
+
 def app_args(call, prog):
-    """The atomlab app that runs an advised call on the program's sizes and distribution; None where none does."""
+    """The atomlab app that runs an advised call on the program's sizes, distribution, key and value types; None
+    where none does."""
     i = prog["input"]
     dist = {"hot": "hot", "uniform": "uniform", "zipf": "zipf"}[i["dist"]]
     n, t = i.get("n", i.get("rows")), i.get("targets", i.get("bins"))
-    base = ["app", "scatter", "--backend", "cuda", "--rows", str(n), "--targets", str(t), "--dim", str(i.get("dim", 1)),
-            "--dist", dist]
-    if call.startswith("atl_scatter_reduce") and dist in ("uniform", "hot"):
-        return ["app", "scatter-reduce", "--backend", "cuda", "--rows", str(n), "--targets", str(t), "--dim",
-                str(i.get("dim", 1)), "--dist", dist, "--type", "f32", "--reduce", call.split()[-1]]
+    sizes = ["--backend", "cuda", "--rows", str(n), "--targets", str(t), "--dim", str(i.get("dim", 1)), "--dist", dist]
+    if call.startswith("atl_scatter_reduce"):
+        return None if dist == "zipf" else ["app", "scatter-reduce"] + sizes + ["--type", "f32", "--reduce", call.split()[-1]]
+    value = "u32" if prog["op"] == "bincount" else "f32"  # unweighted bincount counts integers
     table = {"atl_scatter_add bins": ["--variants", "bins"], "atl_scatter_add block": ["--variants", "block"],
-             "atl_scatter_add auto": ["--variants", "auto"], "atl_app_histogram block16": None}
-    return base + table[call] if table.get(call) else None
+             "atl_scatter_add auto": ["--variants", "auto"]}
+    return ["app", "scatter"] + sizes + ["--type", value, "--index", "i64"] + table[call] if call in table else None
+
+
+def app_ms(atomlab, a):
+    """The app's median device time per launch over its verified rows; None where it failed or did not verify."""
+    with tempfile.TemporaryDirectory() as tmp:
+        res = os.path.join(tmp, "r.json")
+        try:
+            rc = subprocess.run([atomlab] + a + ["-o", res, "--quiet"], timeout=APP_SECONDS).returncode
+        except subprocess.TimeoutExpired:
+            return None
+        if rc != 0 or not os.path.exists(res):
+            return None
+        rows = [r for r in json.load(open(res))["rows"] if r.get("verified")  # the call's rows, not the ceilings'
+                and not r["config"].get("variant", "").endswith("-ceiling")]
+        return min((r["time_ms"]["median"] for r in rows), default=None)
+
+
+def own_time(prog, seed):
+    d = driver(prog, seed)
+    if not d:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "prog.py")
+        open(path, "w").write(d[0])
+        try:
+            r = subprocess.run([sys.executable, path, json.dumps(d[1]), "time"], capture_output=True, text=True,
+                               timeout=APP_SECONDS)
+        except subprocess.TimeoutExpired:
+            return None
+        return json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 else None
+
+
+def measure_one(args, rules, prog, p):
+    call = (p.get("advice") or {}).get("call")
+    own = own_time(prog, args.seed)
+    calls = FAMILY_CALLS.get(prog["op"], SCATTER_FAMILY)
+    times = {}
+    for c in ([call] if call else []) + calls:
+        a = app_args(c, prog)
+        if a and c not in times:
+            times[c] = {"args": a, "ms": app_ms(args.atomlab, a)}
+    speed = lambda c: own["median_ms"] / times[c]["ms"] if own and c in times and times[c]["ms"] else None
+    advised = speed(call) if call else None
+    family = [s for s in (speed(c) for c in calls) if s is not None]
+    v = p.get("verdict")
+    scored = advised if advised is not None else (max(family) if family else None)
+    correct = None if scored is None or v not in ("bottleneck", "not a bottleneck") else \
+        ((scored >= 1.5) == (v == "bottleneck"))
+    return {"id": prog["id"], "verdict": v, "verdict_correct": correct, "measured_speedup": advised,
+            "predicted_speedup": p.get("predicted_speedup"), "speedup_kind": (p.get("advice") or {}).get("kind"),
+            "evidence": {"kernel_time": own, "advised_call": call, "calls": times,
+                         "family_best_speedup": max(family) if family else None, "rule": rules["faster"]}}
 
 
 def measure(args, doc):
+    """Each predicted program's own time and its atomlab calls', written after every program."""
     preds = {k["id"]: k for k in json.load(open(os.path.join(args.out, "predictions.json")))["kernels"]}
-    rules, out = doc["rules"], []
+    args.seed = doc["seed"]
+    path = os.path.join(args.out, "measured.json")
+    out = json.load(open(path))["kernels"] if os.path.exists(path) else []
+    done = {k["id"] for k in out}
     for prog in doc["programs"]:
-        p = preds.get(prog["id"], {})
-        call = (p.get("advice") or {}).get("call")
-        own = None
-        d = driver(prog, doc["seed"])
-        if d:
-            with tempfile.TemporaryDirectory() as tmp:
-                path = os.path.join(tmp, "prog.py")
-                open(path, "w").write(d[0])
-                r = subprocess.run([sys.executable, path, json.dumps(d[1]), "time"], capture_output=True, text=True)
-                own = json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 else None
-        a = app_args(call, prog) if call else None
-        mine = None
-        if a:
-            with tempfile.TemporaryDirectory() as tmp:
-                res = os.path.join(tmp, "r.json")
-                if subprocess.run([args.atomlab] + a + ["-o", res, "--quiet"]).returncode == 0:
-                    rows = [r for r in json.load(open(res))["rows"] if r.get("verified")]
-                    mine = min((r["time_ms"]["median"] for r in rows), default=None)
-        s = own["median_ms"] / mine if own and mine else None
-        faster = s is not None and s >= 1.5
-        v = p.get("verdict")
-        correct = None if s is None or v not in ("bottleneck", "not a bottleneck") else (faster == (v == "bottleneck"))
-        out.append({"id": prog["id"], "verdict_correct": correct, "measured_speedup": s,
-                    "evidence": {"kernel_time": own, "atomlab_ms": mine, "atomlab_args": a, "rule": rules["faster"]}})
-    json.dump({"kernels": out}, open(os.path.join(args.out, "measured.json"), "w"), indent=1)
+        if prog["id"] in done or prog["id"] not in preds or args.only and prog["id"] not in args.only:
+            continue
+        out.append(measure_one(args, doc["rules"], prog, preds[prog["id"]]))
+        tmp = path + ".part"
+        json.dump({"kernels": out}, open(tmp, "w"), indent=1)
+        os.replace(tmp, path)
+        print(prog["id"], out[-1]["verdict_correct"], out[-1]["measured_speedup"], flush=True)
 
 
 def check(doc):
@@ -194,6 +241,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=["check", "predict", "measure"])
     ap.add_argument("--programs", default=PROGRAMS)
+    ap.add_argument("--only", nargs="*", default=[], help="measure: only these program ids")
     ap.add_argument("--atomlab", default=os.path.join(ROOT, "build", "atomlab"))
     ap.add_argument("--out", default="prereg-out")
     ap.add_argument("--profile-args", nargs=argparse.REMAINDER, default=[],
