@@ -4,6 +4,7 @@
   diagnose_prereg.py check   [--programs FILE]                 the program list meets its own bounds (CPU)
   diagnose_prereg.py predict --atomlab BIN --out DIR [...]     each program under `atomlab profile` -> DIR/predictions.json
   diagnose_prereg.py measure --atomlab BIN --out DIR [...]     the op's own time and the advised call's -> DIR/measured.json
+  diagnose_prereg.py score --out DIR                           measured.json against the rules -> DIR/summary.json (CPU)
 
 predict and measure need a GPU with PyTorch, CuPy and Nsight Compute (the CUB program: atomlab built with its plugin,
 the Triton ones: torch.compile). The rules are read from the program file, never written here.
@@ -222,6 +223,33 @@ def measure(args, doc):
         print(prog["id"], out[-1]["verdict_correct"], out[-1]["measured_speedup"], flush=True)
 
 
+def score(args, doc):
+    """measured.json against the rules' success line: verdicts right, speedups within 2x, floors held (CPU)."""
+    preds = {k["id"]: k for k in json.load(open(os.path.join(args.out, "predictions.json")))["kernels"]}
+    meas = json.load(open(os.path.join(args.out, "measured.json")))["kernels"]
+    scored = [k for k in meas if k["verdict_correct"] is not None]
+    bottlenecks = [k for k in preds.values() if k["verdict"] == "bottleneck"]
+    with_speedup = [k for k in bottlenecks if k["predicted_speedup"] is not None]
+    pairs = [(k["predicted_speedup"], k["measured_speedup"], k["speedup_kind"]) for k in meas
+             if k["predicted_speedup"] is not None and k["measured_speedup"] is not None]
+    predicted = [(p, m) for p, m, kind in pairs if kind == "predicted"]
+    floors = [(p, m) for p, m, kind in pairs if kind == "floor"]
+    errors = sorted(abs(p / m - 1) for p, m in predicted)
+    frac = lambda good, n: round(good / n, 3) if n else None
+    out = {"predicted": len(preds), "measured": len(meas), "verdicts_scored": len(scored),
+           "verdicts_right": frac(sum(k["verdict_correct"] for k in scored), len(scored)),
+           "bottlenecks": len(bottlenecks), "bottlenecks_with_speedup": len(with_speedup),
+           "speedups_measured": len(predicted), "speedups_within_2x": frac(sum(0.5 <= p / m <= 2 for p, m in predicted), len(predicted)),
+           "median_speedup_error": errors[len(errors) // 2] if errors else None,
+           "floors_measured": len(floors), "floors_held": frac(sum(m >= 0.9 * p for p, m in floors), len(floors)),
+           "fixes_faster": frac(sum(m >= 1.5 for p, m, _ in pairs), len(pairs)), "fixes_measured": len(pairs)}
+    rules_pass = (out["verdicts_right"] or 0) >= 0.8 and (out["speedups_within_2x"] or 0) >= 0.7 and \
+        (out["floors_held"] or 0) >= 0.9
+    out["success_by_the_rules"] = rules_pass
+    json.dump(out, open(os.path.join(args.out, "summary.json"), "w"), indent=1)
+    print(json.dumps(out, indent=1))
+
+
 def check(doc):
     progs = doc["programs"]
     fams = {p["op"] for p in progs}
@@ -239,7 +267,7 @@ def check(doc):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["check", "predict", "measure"])
+    ap.add_argument("mode", choices=["check", "predict", "measure", "score"])
     ap.add_argument("--programs", default=PROGRAMS)
     ap.add_argument("--only", nargs="*", default=[], help="measure: only these program ids")
     ap.add_argument("--atomlab", default=os.path.join(ROOT, "build", "atomlab"))
@@ -251,7 +279,7 @@ def main():
     if args.mode == "check":
         return check(doc)
     os.makedirs(args.out, exist_ok=True)
-    (predict if args.mode == "predict" else measure)(args, doc)
+    {"predict": predict, "measure": measure, "score": score}[args.mode](args, doc)
     return 0
 
 
