@@ -13,33 +13,6 @@
 need_opencl
 ATOMLAB="$(cd "$(dirname "$ATOMLAB")" && pwd)/$(basename "$ATOMLAB")"
 
-# wait_exit PID SECONDS: waits for PID at most SECONDS; RC its exit status, or "hung" (then it is killed).
-wait_exit() {
-  local pid=$1 i
-  for i in $(seq 1 $(($2 * 10))); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -KILL "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-    RC=hung
-  else
-    wait "$pid"
-    RC=$?
-  fi
-}
-
-# wait_rows FILE N SECONDS: until the live table in FILE shows N verified rows (or SECONDS pass).
-wait_rows() {
-  local i
-  for i in $(seq 1 $(($3 * 10))); do
-    [ "$(grep -c ' yes ' "$1" 2>/dev/null)" -ge "$2" ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
-
 # json_state FILE: "complete rows" of a result file, or "invalid".
 json_state() {
   python3 - "$1" <<'PY' 2>/dev/null || echo invalid
