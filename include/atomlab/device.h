@@ -70,6 +70,8 @@ struct atl_device_info {
   unsigned ordinal;            /**< CUDA's device ordinal; for OpenCL the device's index within its platform */
   char features[384];          /**< facts of the API that the fields above have no place for, one line ("" if
                                     none): Vulkan's conformance version, subgroup size, limits, atomic features */
+  unsigned max_loop_passes;    /**< where the driver ends a kernel invocation's loops after this many passes, all
+                                    its loops together, without an error (llvmpipe's loop limiter: 65535); 0 none */
 };
 
 /**

@@ -163,6 +163,17 @@ static const struct atl_app_option access_options[] = {
     {0}};
 #undef P
 
+/* What a run allocates at most (atl_app_info.bytes_needed): the scattered rows' grid, each thread's own 128-byte
+ * line on the host (the reference) and the device, with its target, its branch flag and, for cas, its attempts
+ * (4 bytes each). Where the grid is discovered (workgroups 0) it is co-resident and small. */
+static void access_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
+{
+  const struct atl_access_params *p = params;
+  const uint64_t per_thread = 128 + 3 * 4, threads = (uint64_t)p->wg_size * p->workgroups;
+  (void)d;
+  *need = (struct atl_app_bytes){threads * per_thread, threads * per_thread, "workgroups"};
+}
+
 const struct atl_app_info atl__app_access_table = {
     .name = "access-table",
     .summary = "seed 004: same address / same line / scattered throughput of every op (via rmw)",
@@ -172,4 +183,5 @@ const struct atl_app_info atl__app_access_table = {
     ATL__APP_ENTRY(struct atl_access_params, access),
     .write_view = access_view,
     .view_replaces_table = 1,
+    .bytes_needed = access_bytes,
 };

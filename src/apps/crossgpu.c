@@ -430,6 +430,19 @@ static int crossgpu_check(const struct atl_device_info *d, const void *params, c
   return 0;
 }
 
+/* What a run allocates at most (atl_app_info.bytes_needed): the words of the scattered rows on every GPU's threads
+ * (pairs a 128-byte line apart) on the first GPU, pinned on the host for --memory host, and read back to verify;
+ * each GPU's sink of 16 bytes a thread, read back too (the device figure is the first GPU's). */
+static void crossgpu_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
+{
+  const struct atl_crossgpu_params *p = params;
+  const uint64_t per_gpu = (uint64_t)p->workgroups * p->wg_size, sink = per_gpu * 16;
+  const uint64_t words = (per_gpu * p->gpus / 2 + 1) * LINE_WORDS * 4;
+  (void)d;
+  *need = (struct atl_app_bytes){words * ((p->memory >> MEM_HOST & 1) + 1) + sink, words + sink,
+                                 "workgroups"};
+}
+
 static int crossgpu_run(atl_context_t ctx, const void *params, const struct atl_app_timing *tm,
                         struct atl_result_set *out)
 {
@@ -476,4 +489,5 @@ const struct atl_app_info atl__app_crossgpu = {
     .check = crossgpu_check,
     .run = crossgpu_run,
     .spans_devices = 1,
+    .bytes_needed = crossgpu_bytes,
 };

@@ -593,6 +593,8 @@ int atl_app_swatomic(atl_context_t ctx, const struct atl_swatomic_params *p, con
   if ((err = atl__sw_grids(ctx, q.wg_size, 8, &q.coresident, &q.groups, &q.ngroups, grids)) != 0)
     return err;
   p = &q;
+  if ((err = atl__app_checked(ctx, &atl__app_swatomic, p)) != 0)
+    return err; /* the grids are known now: their memory */
   uint32_t most = 0;
   for (unsigned i = 0; i < p->ngroups; i++)
     if (p->groups[i] <= p->coresident && p->groups[i] > most)
@@ -701,6 +703,26 @@ static const struct atl_app_option swatomic_options[] = {
     {0}};
 #undef P
 
+/* What a run allocates at most (atl_app_info.bytes_needed), for its largest co-resident grid of n updates
+ * (work-items x iters): every update's old value on the device and read back (with --experiment also the copy
+ * kernel's source and target), and the verification's records of 8 bytes, 29 more for the serial order of min, max,
+ * and, or and xor; the words and their counts. Before discovery (coresident 0) the grids are not known yet: the
+ * check after it counts them. */
+static void swatomic_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
+{
+  const struct atl_swatomic_params *p = params;
+  uint32_t most = 2;
+  for (unsigned i = 0; i < p->ngroups; i++)
+    if (p->groups[i] <= p->coresident && p->groups[i] > most)
+      most = p->groups[i];
+  const uint64_t n = (uint64_t)(most - 1) * p->wg_size * p->iters, copies = p->experiment ? 2 * n * 4 : 0;
+  const uint64_t per_update = 4 + 8 + (p->op >= ATL_SWOP_MIN ? 29 : 0), ring = p->experiment ? 4u << 20 : 0;
+  const uint64_t grid = (uint64_t)most * (((p->wg_size + 31) / 32) * 8 + 8);
+  (void)d;
+  *need = (struct atl_app_bytes){n * per_update + copies + (uint64_t)p->targets * 12 + ring,
+                                 n * 4 + copies + (uint64_t)p->targets * 4 + grid + ring, "workgroups"};
+}
+
 const struct atl_app_info atl__app_swatomic = {
     .name = "swatomic",
     .summary = "seed 000: software atomic add (coordinator work-group) vs system and warp-aggregated atomics",
@@ -720,4 +742,5 @@ const struct atl_app_info atl__app_swatomic = {
     ATL__APP_ENTRY(struct atl_swatomic_params, swatomic),
     .prepare = swatomic_prepare,
     .write_view = atl__swatomic_view,
+    .bytes_needed = swatomic_bytes,
 };

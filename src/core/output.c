@@ -239,6 +239,8 @@ cJSON *atl__device_json(const struct atl_device_info *d)
   cJSON_AddBoolToObject(lim, "scopes", d->has_scopes);
   cJSON_AddBoolToObject(lim, "memory_orders", d->has_orders);
   cJSON_AddBoolToObject(lim, "local_atomics", d->has_local_atomics);
+  if (d->max_loop_passes) /* only where a driver has the limit: every other device's file stays as it was */
+    cJSON_AddNumberToObject(lim, "max_loop_passes", d->max_loop_passes);
   return o;
 }
 

@@ -301,6 +301,36 @@ static int row_fail(atl_context_t ctx, struct atl_row *row, enum atl_status stat
   return 0;
 }
 
+/* Lowers *@p cap to the iterations per thread a row may run within its driver's loop limit
+ * (atl_device_info.max_loop_passes), which counts the passes of a SIMD batch of threads: the update loop passes
+ * once per iteration; a CAS loop once more without contention, and with it again for every retry of any thread of
+ * the batch (measured on llvmpipe: up to c + 1 passes where c threads of one batch share a word, a stale guess and
+ * one success per pass; 2 (c + 1) leaves room for the other batches' successes, twice that the random pattern,
+ * whose words crowd beyond c as its walks fall into their cycles); local space adds its
+ * initialisation and copy-out loops. 1, with the reason in @p why, where not even @p fixed iterations (or one)
+ * fit. */
+static int loop_capped(const struct atl_device_info *d, const struct atl_spec *s, uint32_t fixed, uint32_t *cap,
+                       char *why, size_t len)
+{
+  if (d->max_loop_passes == 0)
+    return 0;
+  const uint64_t local = s->space == ATL_SPACE_LOCAL ? 2 * ((atl_spec_domain_words(s) + s->wg_size - 1) / s->wg_size)
+                                                     : 0;
+  const uint64_t c = s->contention, per = s->op != ATL_OP_CAS                 ? 1
+                                       : s->pattern == ATL_PATTERN_RANDOM ? 4 * (c + 1)
+                                       : c == 1                           ? 2
+                                                                          : 2 * (c + 1);
+  const uint64_t fit = d->max_loop_passes > local ? (d->max_loop_passes - local) / per : 0;
+  if (fit < (fixed ? fixed : 1)) {
+    snprintf(why, len, "%s ends a kernel's loops after %u passes, silently: at most %llu iterations of this row fit "
+             "(docs/design/reliability.md)", d->name, d->max_loop_passes, (unsigned long long)fit);
+    return 1;
+  }
+  if (*cap > fit)
+    *cap = (uint32_t)fit;
+  return 0;
+}
+
 /* A caller's mistake rather than a configuration's row (NULL, a field outside what it allows, timing settings
  * refused): ATL_EINVAL naming it, the row (where there is one) started with status error and the reason; else 0. */
 static int run_args_checked(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *tm,
@@ -403,6 +433,10 @@ static int rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl
     ops->describe_kernel(dev, kernel, row->instructions, sizeof row->instructions);
 
   uint32_t cap = tm->max_iters ? tm->max_iters : 1u << 24;
+  if (loop_capped(atl_device_current(ctx), s, tm->fixed_iters, &cap, why, sizeof why)) {
+    row_fail(ctx, row, ATL_STATUS_UNSUPPORTED, why);
+    goto out;
+  }
   double first_sample = 0;
   rl.kernel = kernel;
   if ((err = atl__calibrate(rmw_timed_launch, &rl, tm, cap, &iters, &first_sample))) {

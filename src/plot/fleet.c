@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "atomlab.h"
 #include "atomlab/fleet.h"
@@ -71,23 +70,9 @@ static void write_gp(FILE *gp, const struct atl_fleet *fl, int png, int svg)
 int atl_fleet_plot(const struct atl_fleet *fleet, const char *dir, const struct atl_plot_options *o,
                    struct atl_plot_outcome *out, char *why, size_t why_len)
 {
-  struct atl_plot_options defaults;
-  if (o == NULL) {
-    atl_plot_options_init(&defaults);
-    o = &defaults;
-  }
-  struct atl__plot p = {.png = o->png, .svg = o->svg, .timeout = o->timeout, .notify = o->notify, .arg = o->arg,
-                        .why = why, .why_len = why_len};
-  if (why && why_len)
-    why[0] = '\0';
-  int rc;
-  struct stat st;
-  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-    p.bad_folder = 1;
-    rc = atl__plot_fail(&p, ATL_EINVAL, "'%s' is a file, not a folder", dir);
-    goto out;
-  }
-  if ((rc = atl__plot_mkdir(&p, dir)) != 0)
+  struct atl__plot p;
+  int rc = atl__plot_start(&p, o, dir, why, why_len);
+  if (rc != 0 || (rc = atl__plot_mkdir(&p, dir)) != 0)
     goto out;
   p.gnuplot = atl__plot_find_gnuplot(p.gnuplot_buf, sizeof p.gnuplot_buf);
   struct atl__plot_texts t;
@@ -101,9 +86,5 @@ int atl_fleet_plot(const struct atl_fleet *fleet, const char *dir, const struct 
   atl__plot_draw(&p, dir, "fleet");
   atl__plot_no_gnuplot(&p, dir, "the data (.dat) and script (.gp) of the figure", 1);
 out:
-  if (out) {
-    out->failed = p.failed;
-    out->bad_folder = p.bad_folder;
-  }
-  return rc;
+  return atl__plot_finish(&p, out, rc);
 }

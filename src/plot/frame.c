@@ -75,6 +75,35 @@ int atl__plot_fail(struct atl__plot *p, int code, const char *fmt, ...)
   return code;
 }
 
+int atl__plot_start(struct atl__plot *p, const struct atl_plot_options *o, const char *dir, char *why,
+                    size_t why_len)
+{
+  struct atl_plot_options defaults;
+  if (o == NULL) {
+    atl_plot_options_init(&defaults);
+    o = &defaults;
+  }
+  *p = (struct atl__plot){.png = o->png, .svg = o->svg, .timeout = o->timeout, .notify = o->notify, .arg = o->arg,
+                          .why = why, .why_len = why_len};
+  if (why && why_len)
+    why[0] = '\0';
+  struct stat st;
+  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    p->bad_folder = 1;
+    return atl__plot_fail(p, ATL_EINVAL, "'%s' is a file, not a folder", dir);
+  }
+  return 0;
+}
+
+int atl__plot_finish(const struct atl__plot *p, struct atl_plot_outcome *out, int rc)
+{
+  if (out) {
+    out->failed = p->failed;
+    out->bad_folder = p->bad_folder;
+  }
+  return rc;
+}
+
 int atl__plot_mkdir(struct atl__plot *p, const char *dir)
 {
   if (mkdir(dir, 0777) == 0 || errno == EEXIST)

@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "atomlab.h"
 #include "core/escape.h"
@@ -490,13 +489,6 @@ static int plot_rows(struct atl__plot *p, const struct atl__rf_file *f, const ch
 int atl_plot(const char *path, const char *dir, const struct atl_plot_options *o, struct atl_plot_outcome *out,
              char *why, size_t why_len)
 {
-  struct atl_plot_options defaults;
-  if (o == NULL) {
-    atl_plot_options_init(&defaults);
-    o = &defaults;
-  }
-  struct atl__plot p = {.png = o->png, .svg = o->svg, .timeout = o->timeout, .notify = o->notify, .arg = o->arg,
-                        .why = why, .why_len = why_len};
   char default_dir[1100];
   if (dir == NULL) { /* FILE-figures in the current folder (as basename(1) names FILE): a rerun overwrites them */
     size_t end = strlen(path), start, len;
@@ -510,15 +502,10 @@ int atl_plot(const char *path, const char *dir, const struct atl_plot_options *o
     snprintf(default_dir, sizeof default_dir, "%.*s-figures", (int)(len < 1000 ? len : 1000), path + start);
     dir = default_dir;
   }
-  if (why && why_len)
-    why[0] = '\0';
-  int rc;
-  struct stat st;
-  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-    p.bad_folder = 1;
-    rc = atl__plot_fail(&p, ATL_EINVAL, "'%s' is a file, not a folder", dir);
+  struct atl__plot p;
+  int rc = atl__plot_start(&p, o, dir, why, why_len);
+  if (rc != 0)
     goto out;
-  }
   p.gnuplot = atl__plot_find_gnuplot(p.gnuplot_buf, sizeof p.gnuplot_buf);
   /* a folder: seed 002's case study */
   if ((rc = atl__plot_smem_case(&p, path, dir)) <= 0)
@@ -533,9 +520,5 @@ int atl_plot(const char *path, const char *dir, const struct atl_plot_options *o
     rc = plot_rows(&p, &f, path, dir);
   atl__rf_free(&f);
 out:
-  if (out) {
-    out->failed = p.failed;
-    out->bad_folder = p.bad_folder;
-  }
-  return rc;
+  return atl__plot_finish(&p, out, rc);
 }

@@ -55,6 +55,14 @@ void atl__plot_gp_head(FILE *gp, const char *name, const char *title, const char
 void atl__plot_gp_tail(FILE *gp, const char *name, int png, int svg);
 /** gnuplot from ATL_GNUPLOT (made absolute) or PATH; NULL when there is none to run. */
 const char *atl__plot_find_gnuplot(char *buf, size_t len);
+/**
+ * Starts one call of atl_plot or atl_fleet_plot: @p p from the options @p o (NULL: the defaults), @p why emptied,
+ * and the output folder @p dir checked: 0, or ATL_EINVAL (bad_folder set) where @p dir is a file.
+ */
+int atl__plot_start(struct atl__plot *p, const struct atl_plot_options *o, const char *dir, char *why,
+                    size_t why_len);
+/** Ends the call: what failed into @p out (where not NULL); returns @p rc. */
+int atl__plot_finish(const struct atl__plot *p, struct atl_plot_outcome *out, int rc);
 /** Creates the figure folder @p dir if missing; 0 or ATL_EINVAL (bad_folder set). */
 int atl__plot_mkdir(struct atl__plot *p, const char *dir);
 /** Writes DIR/NAME.EXT from a text built in memory (through a temporary name) and frees it; 0 or ATL_EIO. */

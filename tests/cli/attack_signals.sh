@@ -19,33 +19,6 @@ need_opencl
 DATA=$(cd "$(dirname "$0")/../data" && pwd)
 ATOMLAB="$(cd "$(dirname "$ATOMLAB")" && pwd)/$(basename "$ATOMLAB")"
 
-# wait_exit PID SECONDS: waits for PID at most SECONDS; RC is its exit status, or "hung" (then it is killed).
-wait_exit() {
-  local pid=$1 i
-  for i in $(seq 1 $(($2 * 10))); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -KILL "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-    RC=hung
-  else
-    wait "$pid"
-    RC=$?
-  fi
-}
-
-# wait_rows FILE N SECONDS: until the live table in FILE shows N verified rows (or SECONDS pass).
-wait_rows() {
-  local i
-  for i in $(seq 1 $(($3 * 10))); do
-    [ "$(grep -c ' yes ' "$1" 2>/dev/null)" -ge "$2" ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
-
 # leftovers NAME: pids of live processes whose command line or working folder names NAME (a path under
 # $WORK, so nobody else's). Zombies have neither, so they do not count.
 leftovers() {

@@ -118,6 +118,8 @@ check_bad "an output in a missing folder" "$DATA/node-a" -o "$WORK/nowhere/o.md"
 check_bad "a bad floor" "$DATA/node-a" --floor -1 -o "$WORK/o.md"
 check_bad "a bad k" "$DATA/node-a" --k x -o "$WORK/o.md"
 check_bad "figures in a missing folder" "$DATA/node-a" --figures "$WORK/nowhere/fig" -o "$WORK/o.md"
+: >"$WORK/afile"
+check_bad "figures on a file" "$DATA/node-a" --figures "$WORK/afile" -o "$WORK/o.md"
 check_bad "an unknown option" "$DATA/node-a" --bogus -o "$WORK/o.md"
 "$ATOMLAB" fleet --help | grep -q "^Exit status: 0 compared and written, whatever it found" && pass || fail "--help"
 

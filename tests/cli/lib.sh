@@ -31,6 +31,33 @@ stop_after_rows() {
   STOPPED_RC=$?
 }
 
+# wait_exit PID SECONDS: waits for PID at most SECONDS; RC is its exit status, or "hung" (then it is killed).
+wait_exit() {
+  local pid=$1 i
+  for i in $(seq 1 $(($2 * 10))); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    RC=hung
+  else
+    wait "$pid"
+    RC=$?
+  fi
+}
+
+# wait_rows FILE N SECONDS: until the live table in FILE shows N verified rows (or SECONDS pass).
+wait_rows() {
+  local i
+  for i in $(seq 1 $(($3 * 10))); do
+    [ "$(grep -c ' yes ' "$1" 2>/dev/null)" -ge "$2" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
 # Exits 77 (skipped) when no OpenCL device is present.
 need_opencl() {
   if ! "$ATOMLAB" devices >/dev/null 2>&1; then

@@ -147,6 +147,10 @@ static void fill_info(VkPhysicalDevice pd, unsigned index, struct atl_device_inf
   info->has_local_atomics = 1; /* 32-bit shared-memory atomics are core Vulkan */
   info->has_scopes = 1;        /* workgroup and device (GL_KHR_memory_scope_semantics); system answers why not */
   info->ordinal = index;
+  /* llvmpipe (lavapipe) counts every loop pass of an invocation against one limiter, 65535, and leaves all its
+   * loops when it runs out: gallivm's LP_MAX_TGSI_LOOP_ITERATIONS (tests/vulkan/repro_loop_limit.c). */
+  if (c.has_driver_props && c.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE)
+    info->max_loop_passes = 65535;
   snprintf(info->features, sizeof info->features,
            "conformance %u.%u.%u.%u, subgroup %u, shared %u B, storage range %u B, timestamp %.3g ns "
            "(%u bits), int64 atomics buffer/shared %u/%u, f32 add buffer/shared %u/%u, scopes workgroup+device, "
