@@ -349,6 +349,26 @@ static int run_args_checked(atl_context_t ctx, const struct atl_spec *s, const s
   return atl__seterr(ctx, ATL_EINVAL, "rmw: %s", why);
 }
 
+/* The row's metrics beyond its rate: CAS attempts per update, the placements' spread, the rotation's groups. */
+static void placement_metrics(struct atl_row *row, const uint32_t *attempts, uint64_t threads, uint64_t nops,
+                              unsigned placements, size_t step, uint64_t rot_groups)
+{
+  if (attempts) {
+    uint64_t total = 0;
+    for (uint64_t t = 0; t < threads; t++)
+      total += attempts[t];
+    atl_row_metric_set(row, "cas_attempts_per_op", nops ? (double)total / (double)nops : 0);
+  }
+  if (placements > 1) {
+    atl_row_metric_set(row, "placements", placements);
+    atl_row_metric_set(row, "placement_step_mib", (double)step / (1 << 20));
+    atl_row_metric_set(row, "placement_spread",
+                       atl__placement_spread(row->samples_ms, row->time_ms.samples, placements));
+  }
+  if (rot_groups)
+    atl_row_metric_set(row, "rotation_groups", (double)rot_groups);
+}
+
 static int rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl_timing *tm, struct atl_row *row)
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
@@ -482,20 +502,7 @@ static int rmw_run(atl_context_t ctx, const struct atl_spec *s, const struct atl
   row->verified = row->wrong == 0;
   const uint64_t nops = atl_spec_active_threads(s) * iters;
   atl__row_rate_metrics(row, iters, nops, array_words);
-  if (attempts) {
-    uint64_t total = 0;
-    for (uint64_t t = 0; t < threads; t++)
-      total += attempts[t];
-    atl_row_metric_set(row, "cas_attempts_per_op", nops ? (double)total / (double)nops : 0);
-  }
-  if (placements > 1) {
-    atl_row_metric_set(row, "placements", placements);
-    atl_row_metric_set(row, "placement_step_mib", (double)step / (1 << 20));
-    atl_row_metric_set(row, "placement_spread",
-                       atl__placement_spread(row->samples_ms, row->time_ms.samples, placements));
-  }
-  if (rl.rot_groups)
-    atl_row_metric_set(row, "rotation_groups", rl.rot_groups);
+  placement_metrics(row, attempts, threads, nops, placements, step, rl.rot_groups);
   atl__row_measured(row, vout.first_error);
   err = 0;
 out:
