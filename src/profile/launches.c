@@ -33,7 +33,6 @@ static const struct nvtx_column {
 } nvtx_columns[] = {
     {"thread Domain:Push/Pop_Range", PREFIX, STACK}, /* ncu 2025.x, 2026.x: ...:PL_Type:PL_Value:...:Msg */
     {"Id:Domain:Start/Stop_Range", PREFIX, STACK},   /* the same exports' start/end ranges */
-    {"NVTX Range", WHOLE, PATH},
     {"NVTX", PREFIX, PATH},                          /* older exports: "NVTX", or one per domain */
     {"push_pop_ranges", SUFFIX, PATH},               /* "<domain>:push_pop_ranges", the report interface's name */
 };
