@@ -31,15 +31,6 @@ static const struct op_call {
     {"embedding", "embedding_backward", "atl_scatter_add block", "atl_scatter_add auto"},
 };
 
-/* The device-side call for a strategy where the op is not known. */
-static const struct strategy_call {
-  const char *strategy, *call;
-} strategy_calls[] = {
-    {"warp-aggregated", "atl_warp_fetch"},     {"block-aggregated", "atl_block_fetch"},
-    {"privatized", "atl_scatter_add block"},   {"native", "atl_fetch_add"},
-    {"byte-lanes", "atl_app_histogram block16"}, {"privatize", "atl_scatter_add block"},
-};
-
 static const struct op_call *op_of(const char *source)
 {
   char op[128];
@@ -57,10 +48,7 @@ static const char *call_of(const char *strategy, const struct op_call *op, int h
       return strstr(source, "amin") || strstr(source, "(min") ? "atl_scatter_reduce min" : "atl_scatter_reduce max";
     return hot ? op->hot : op->spread;
   }
-  for (size_t i = 0; i < sizeof strategy_calls / sizeof *strategy_calls; i++)
-    if (strcmp(strategy, strategy_calls[i].strategy) == 0)
-      return strategy_calls[i].call;
-  return "";
+  return atl_advice_call(strategy); /* where the op is not known: the strategy's own call */
 }
 
 /* What one launch's models said. */
@@ -94,7 +82,8 @@ static void l2_advice(const struct atl_l2_calibration *cal, const struct judged 
   const int hot = j->u2.access == ATL_L2_HOT;
   if (cal && hot)
     atl_l2_predict(cal, k, &j->u2, &p);
-  const char *strategy = hot ? "warp-aggregated" : "privatized";
+  const struct atl_l2_advice *advice = atl_l2_advice_of(j->u2.access);
+  const char *strategy = advice ? advice->strategies[0]->name : "";
   double speedup;
   if (p.count) {
     strategy = p.s[0].name;

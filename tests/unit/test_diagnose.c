@@ -95,6 +95,10 @@ static void test_pipeline(const char *csv, const char *sass)
   if (CHECK(run(csv, sass, NULL, 0.3, &s) == 0)) {
     f = row_of(&s, "1");
     CHECK(is(f, "verdict", "bottleneck") && is(f, "speedup_kind", "floor"));
+    /* the strategy and call of the advice table that `model l2 --advice` prints from */
+    const struct atl_advice_strategy *first = atl_l2_advice_of(ATL_L2_HOT)->strategies[0];
+    CHECK(is(f, "strategy", first->name) && is(f, "call", "atl_scatter_add bins"));
+    CHECK(strcmp(atl_advice_call(first->name), first->call) == 0 && atl_advice_call("no such strategy")[0] == '\0');
     CHECK(f && atl_row_metric(f, "speedup", 0) > 1 && atl_row_metric(f, "speedup", 0) < 2);
     CHECK(f && strstr(atl_diagnosis_advice_text(f, text, sizeof text), "floor: at least") != NULL);
   }
