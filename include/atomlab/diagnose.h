@@ -70,7 +70,8 @@ int atl_diagnose_device_of(const struct atl_ncu_export *counters, char *name, si
 /**
  * Diagnoses every launch of @p in->counters into @p out (rows appended, kind "diagnosis"). Each row's
  * configuration: id, kernel, source, op, device, verdict, model (which model's verdict), access, strategy,
- * call, speedup_kind ("predicted" or "floor"); metrics: duration_us, u_smem (+ _low, _high), u_l2 (+ _low,
+ * call, speedup_kind ("predicted" or "floor"), op_call (the op family's own atomlab call by the access, whatever
+ * the verdict; absent where the source names no known op); metrics: duration_us, u_smem (+ _low, _high), u_l2 (+ _low,
  * _high), f32_share, cas_share, speedup. A launch with nothing to say has an empty strategy. Returns 0, or
  * ATL_EINVAL (unreadable counters or SASS) / ATL_ENOMEM with @p why.
  */

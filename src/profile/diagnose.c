@@ -266,6 +266,9 @@ int atl_diagnose_export(const struct atl_diagnose_input *in, const struct atl_nc
     j.l2 = j.k2 != NULL;
     j.smem = j.ks != NULL;
     judge_row(in, &st, &j, &row);
+    const struct op_call *op = op_of(l->nvtx);
+    if (op) /* the family's own call whatever the verdict: what a "not a bottleneck" is checked against */
+      atl_row_config_set(&row, "op_call", call_of("", op, j.l2 && j.u2.access == ATL_L2_HOT, l->nvtx));
     snprintf(row.reason, sizeof row.reason, "%.300s%s%s", note, note[0] && !in->l2 && j.l2 ? "; " : "",
              !in->l2 && j.l2 ? "no L2 calibration: U is the atomic input's share" : "");
     if ((err = atl_result_set_add(out, &row)) != 0)

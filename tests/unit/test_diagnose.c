@@ -85,6 +85,7 @@ static void test_pipeline(const char *csv, const char *sass)
   CHECK(f && strncmp(atl_diagnosis_advice_text(f, text, sizeof text), "torch.bincount at train.py:42 -> atomlab "
                                                                        "atl_scatter_add bins (", 60) == 0);
   CHECK(is(l, "verdict", "not a bottleneck")); /* integer adds: the same counters, the shorter chain */
+  CHECK(is(l, "op_call", "atl_scatter_add bins") && is(f, "op_call", "atl_scatter_add bins")); /* checked against */
   CHECK(l && atl_diagnosis_advice_text(l, text, sizeof text)[0] == '\0');
   atl_result_set_release(&s);
   /* without the SASS the float kernel is judged by the integer chain: what a missing --types file did */
