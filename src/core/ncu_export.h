@@ -15,15 +15,15 @@ enum { ATL_NCU_EXPORT_MAX_FIELDS = 8192, ATL_NCU_EXPORT_LINE_LEN = 1 << 20 };
 
 /** One line after the header, but ncu's notes ("==PROF==") and empty lines. */
 struct atl__ncu_row {
-  char *text;     /**< the line, split in place into @p f */
-  char **f;       /**< its fields */
-  int nf;         /**< their number; -1 malformed (an open quote, too many fields), -2 a line too long */
-  unsigned line;  /**< the line's number in the text (from 1) */
+  char *text;    /**< the line, split in place into @p f */
+  char **f;      /**< its fields */
+  int nf;        /**< their number; -1 malformed (an open quote, too many fields), -2 a line too long */
+  unsigned line; /**< the line's number in the text (from 1) */
 };
 
 struct atl_ncu_export {
-  char *name;              /**< the export's name in messages */
-  int header;              /**< 1 found, -1 found but malformed, 0 none (no line starting with "ID") */
+  char *name; /**< the export's name in messages */
+  int header; /**< 1 found, -1 found but malformed, 0 none (no line starting with "ID") */
   unsigned header_line;
   char *header_text, **cols;
   int ncols;

@@ -15,7 +15,7 @@
 enum { L_ID, L_KERNEL, L_DEVICE, L_NAME, L_COUNT };
 
 /* How a column's name is matched, and how its value holds the ranges. */
-enum match { WHOLE, PREFIX, SUFFIX };
+enum match { PREFIX, SUFFIX };
 enum form {
   PATH,  /* "domain:outer/inner@f.py:3": the ranges nested with '/' or ';' */
   STACK, /* [thread or id] "domain:range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg" ..., innermost last */
@@ -42,9 +42,10 @@ static int matches(const char *col, const struct nvtx_column *c)
 {
   const size_t a = strlen(col), b = strlen(c->name);
   switch (c->match) {
-  case WHOLE: return strcmp(col, c->name) == 0;
-  case PREFIX: return strncmp(col, c->name, b) == 0;
-  case SUFFIX: return a >= b && strcmp(col + a - b, c->name) == 0;
+  case PREFIX:
+    return strncmp(col, c->name, b) == 0;
+  case SUFFIX:
+    return a >= b && strcmp(col + a - b, c->name) == 0;
   }
   return 0;
 }
@@ -72,7 +73,8 @@ static void stack_entry(const char *entry, size_t n, char *out, size_t len)
 {
   char tmp[512];
   snprintf(tmp, sizeof tmp, "%.*s", (int)(n < sizeof tmp ? n : sizeof tmp - 1), entry);
-  for (int i = 0; i < 6; i++) { /* the range may hold ':' itself ("op@f.py:3"): the attributes are counted off the end */
+  /* the range may hold ':' itself ("op@f.py:3"): the attributes are counted off the end */
+  for (int i = 0; i < 6; i++) {
     char *c = strrchr(tmp, ':');
     if (c == NULL)
       break;
@@ -84,24 +86,27 @@ static void stack_entry(const char *entry, size_t n, char *out, size_t len)
 void atl__nvtx_stack_innermost(const char *field, char *out, size_t len)
 {
   /* the entries are quoted after the thread (or range id); the innermost that names a call site speaks */
-  const char *end = field + strlen(field);
   if (len)
     out[0] = '\0';
   if (strchr(field, '"') == NULL) {
     const char *p = field + strspn(field, "0123456789");
-    stack_entry(p + strspn(p, " "), (size_t)(end - p - strspn(p, " ")), out, len);
+    p += strspn(p, " ");
+    stack_entry(p, strlen(p), out, len);
     return;
   }
-  while (end > field && len && out[0] == '\0') {
-    const char *close = end - 1;
-    while (close >= field && *close != '"')
+  for (size_t end = strlen(field); len && out[0] == '\0';) {
+    size_t close = end, open;
+    while (close > 0 && field[close - 1] != '"')
       close--;
-    const char *open = close - 1;
-    while (open >= field && *open != '"')
-      open--;
-    if (close < field || open < field)
+    if (close == 0)
       return;
-    stack_entry(open + 1, (size_t)(close - open - 1), out, len);
+    close--; /* field[close] is the entry's closing quote */
+    for (open = close; open > 0 && field[open - 1] != '"';)
+      open--;
+    if (open == 0)
+      return;
+    open--; /* field[open] is its opening quote */
+    stack_entry(field + open + 1, close - open - 1, out, len);
     end = open;
   }
 }

@@ -44,6 +44,15 @@ static void test_sass(const char *sass)
   CHECK(strcmp(out, "torch.bincount@train.py:42") == 0);
   atl__nvtx_innermost("<default domain>:train_step", out, sizeof out);
   CHECK(out[0] == '\0');
+  /* the stack of ncu 2025.x and later: unquoted, unbalanced and empty fields name no range or the one there is */
+  atl__nvtx_stack_innermost("<default domain>:op@f.py:3:none:none:none:none:none:none", out, sizeof out);
+  CHECK(strcmp(out, "op@f.py:3") == 0);
+  atl__nvtx_stack_innermost("12 \"<default domain>:op@f.py:3:none", out, sizeof out);
+  CHECK(out[0] == '\0');
+  atl__nvtx_stack_innermost("", out, sizeof out);
+  CHECK(out[0] == '\0');
+  atl__nvtx_stack_innermost("7 \"\" \"<d>:a@b.py:1:x:x:x:x:x:x\" \"<d>:inner:x:x:x:x:x:x\"", out, sizeof out);
+  CHECK(strcmp(out, "a@b.py:1") == 0);
 }
 
 static int run(const char *csv, const char *sass, const struct atl_l2_calibration *cal, double threshold,
