@@ -143,6 +143,14 @@ static void test_nvtx_columns(void)
     CHECK(strcmp(got[1], "torch.Tensor.scatter_reduce_(amax)@train.py:57") == 0);
     CHECK(got[2][0] == '\0');
   }
+  /* REAL: ncu 2025.3.1's raw exports of two programs on the H200, the op under torch.cuda.nvtx.range_push */
+  char real[10][192];
+  if (CHECK(nvtx_of(DATA "ncu-h200-nvtx-histc.csv", real, 10) == 6))
+    CHECK(real[3][0] == '\0' && strcmp(real[4], "histc@prog.py:27") == 0 && strcmp(real[5], "histc@prog.py:27") == 0);
+  /* CuPy's bincount: two launches inside CUB's own range (domain CCCL, whose message holds "::") name the op's */
+  if (CHECK(nvtx_of(DATA "ncu-h200-nvtx-cupy-bincount.csv", real, 10) == 10))
+    for (int i = 0; i < 10; i++)
+      CHECK(strcmp(real[i], i < 4 ? "" : "bincount_weighted@prog.py:27") == 0);
   if (CHECK(nvtx_of(DATA "ncu-nvtx-start-end.csv", got, 4) == 3)) { /* the same exports' start/end ranges */
     CHECK(strcmp(got[0], "torch.histc@eval.py:7") == 0);
     CHECK(strcmp(got[1], "torch.Tensor.scatter_reduce_(amin)@eval.py:9") == 0);
