@@ -191,9 +191,11 @@ def predict_one(args, doc, prog):
     for stale in (diag, base + ".csv"):
         if os.path.exists(stale):
             os.remove(stale)
-    prof = [args.atomlab, "profile", "--timeout", str(args.timeout), "--diagnosis", diag, "--save-counters",
-            base + ".csv"] + extra + args.profile_args + ["--"] + cmd
-    rc, _ = run(prof, args.timeout + min(args.timeout, 120), out=base + ".txt")  # profile's own bound stops ncu first
+    given = args.profile_args.index("--timeout") if "--timeout" in args.profile_args[:-1] else -1
+    limit = float(args.profile_args[given + 1]) if given >= 0 else args.timeout  # profile takes --timeout once
+    prof = [args.atomlab, "profile", "--diagnosis", diag, "--save-counters", base + ".csv"] + extra + \
+        (["--timeout", str(args.timeout)] if given < 0 else []) + args.profile_args + ["--"] + cmd
+    rc, _ = run(prof, limit + min(limit, 120), out=base + ".txt")  # profile's own bound stops ncu first
     rows = load(diag, "rows")  # a profile that exits 1 for a table it could not print still wrote the diagnosis
     r = pick(rows, prog)
     c = r["config"] if r else {}
@@ -425,7 +427,8 @@ def main():
     ap.add_argument("--programs", default=PROGRAMS)
     ap.add_argument("--only", nargs="*", default=[], help="only these program ids")
     ap.add_argument("--timeout", type=float, default=900,
-                    help="predict: seconds one program's profile (ncu and the program) may take [900]")
+                    help="predict: seconds one program's profile (ncu and the program) may take, where --profile-args "
+                         "gives no --timeout of its own [900]")
     ap.add_argument("--budget", type=float, default=0,
                     help="start no new program after this many seconds (0: none); a later call goes on [0]")
     ap.add_argument("--retry-failed", action="store_true",

@@ -17,7 +17,12 @@ if [ "$1" = app ]; then  # app ... --variants V ... -o FILE: one verified row of
   printf '{"rows":[{"config":{"variant":"f32/x/%s"},"status":"ok","verified":true,"time_ms":{"median":2,"iqr":0.1,"samples":5}},{"config":{"variant":"f32/memcpy-ceiling"},"status":"ok","verified":true,"time_ms":{"median":0.1,"iqr":0}}]}' "${r:-${v##*,}}" >"$o"
   exit 0
 fi
-while [ $# -gt 0 ] && [ "$1" != -- ]; do case "$1" in --diagnosis) d=$2;; --save-counters) c=$2;; esac; shift; done
+t=0
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+  case "$1" in --diagnosis) d=$2;; --save-counters) c=$2;; --timeout) t=$((t + 1));; esac
+  shift
+done
+[ "$t" -le 1 ] || { echo "error: --timeout: given twice" >&2; exit 2; }
 [ $# -gt 0 ] || exit 1
 shift
 case "$*" in *'"histc"'*) exit 3;; *'"scatter_reduce_amax"'*) sleep 30;; esac
@@ -34,7 +39,8 @@ echo '{"device": "kept", "kernels": []}' >"$WORK/out/predictions.json"  # a file
 python3 "$PREREG" predict "${RUN[@]}" --budget 0.000001 >"$WORK/log" 2>&1 &&
   [ "$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["kernels"]))' "$WORK/out/predictions.json")" = 1 ] &&
   grep -q 'budget' "$WORK/log" && pass || fail "predict --budget: $(cat "$WORK/log")"
-python3 "$PREREG" predict "${RUN[@]}" >"$WORK/log" 2>&1 && python3 - "$WORK/out" <<'PY' && pass || fail "predict: $(cat "$WORK/log")"
+python3 "$PREREG" predict "${RUN[@]}" --profile-args --timeout 1 >"$WORK/log" 2>&1 &&
+  python3 - "$WORK/out" <<'PY' && pass || fail "predict: $(cat "$WORK/log")"
 import json, os, sys
 out = sys.argv[1]
 doc = json.load(open(os.path.join(out, "predictions.json")))
