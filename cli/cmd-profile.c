@@ -176,11 +176,11 @@ static char *read_input(const char *option, const char *path)
 }
 
 /* The diagnosis section: one line per launch, the advice's words made from each row's fields. */
-static int print_diagnosis(const struct atl_diagnose_input *in, const char *path)
+static int print_diagnosis(const struct atl_diagnose_input *in, const struct atl_ncu_export *e, const char *path)
 {
   struct atl_result_set rows = {0};
   char why[512], text[512];
-  if (atl_diagnose(in, &rows, why, sizeof why) != 0) {
+  if (atl_diagnose_export(in, e, &rows, why, sizeof why) != 0) {
     fprintf(stderr, "error: the diagnosis: %s\n", why);
     return 1;
   }
@@ -232,7 +232,7 @@ static int run_ncu(const struct profile_args *a, struct atl_ncu_profile_outcome 
 }
 
 /* The shared-memory table: --table, else the profiled device's (the product's lookup); 0 where none. */
-static int load_table(struct profile_args *a, const char *text, struct atl_smem_table *table)
+static int load_table(struct profile_args *a, const struct atl_ncu_export *e, struct atl_smem_table *table)
 {
   static char path[4096]; /* the found table's path names it in the report, as --table's would */
   char device[96];
@@ -240,7 +240,7 @@ static int load_table(struct profile_args *a, const char *text, struct atl_smem_
     smem_table_load(a->opts.table_path, table);
     return 1;
   }
-  atl_diagnose_device(text, device, sizeof device);
+  atl_diagnose_device_of(e, device, sizeof device);
   if (device[0] && atl_diagnose_table_for(device, path, sizeof path) == 0) {
     char why[512];
     if (atl_smem_table_read_csv(path, table, why, sizeof why) == 0) {
@@ -263,12 +263,12 @@ static void sass_float_shares(struct atl_l2_report *l2, const char *sass)
   }
 }
 
-static int report(struct profile_args *a, const char *text, const struct atl_l2_calibration *l2_cal)
+static int report(struct profile_args *a, const struct atl_ncu_export *e, const struct atl_l2_calibration *l2_cal)
 {
   char why[512];
   struct atl_smem_table table;
   memset(&table, 0, sizeof table);
-  const int have_table = load_table(a, text, &table);
+  const int have_table = load_table(a, e, &table);
   atl_context_t ctx = NULL;
   if (atl_context_new(&ctx))
     die("out of memory");
@@ -277,13 +277,13 @@ static int report(struct profile_args *a, const char *text, const struct atl_l2_
   int failures = 0;
   struct atl_ncu_report rep;
   if (have_table) {
-    int err = atl_ncu_parse_csv(text, "ncu export", a->opts.settings.warps_per_sm, a->opts.settings.sm_count, &rep,
-                                why, sizeof why);
+    int err = atl_ncu_report_from_export(e, a->opts.settings.warps_per_sm, a->opts.settings.sm_count, &rep, why,
+                                         sizeof why);
     /* an export without the device's SM count or warps: this machine's profiled device fills them (the counters'
      * own device attributes come first: ncu writes them for the device each launch ran on) */
     if (err && !a->counters && atl_smem_profile_device(ctx, &a->opts.settings, &meta.device) == 0)
-      err = atl_ncu_parse_csv(text, "ncu export", a->opts.settings.warps_per_sm, a->opts.settings.sm_count, &rep, why,
-                              sizeof why);
+      err = atl_ncu_report_from_export(e, a->opts.settings.warps_per_sm, a->opts.settings.sm_count, &rep, why,
+                                       sizeof why);
     if (err)
       die("the counters could not be read: %s", why);
     failures = smem_report(&a->opts, &table, &rep, &meta, a->counters ? a->counters : "ncu (this run)", 0);
@@ -291,7 +291,7 @@ static int report(struct profile_args *a, const char *text, const struct atl_l2_
   }
   char *sass = a->sass ? read_input("--sass", a->sass) : NULL;
   struct atl_l2_report l2 = {NULL, 0};
-  if (atl_l2_read_csv(text, "ncu export", &l2, why, sizeof why) == 0) {
+  if (atl_l2_report_from_export(e, &l2, why, sizeof why) == 0) {
     if (a->types && atl_l2_types_apply_file(&l2, a->types, why, sizeof why))
       die("--types %s", why);
     sass_float_shares(&l2, sass);
@@ -301,10 +301,10 @@ static int report(struct profile_args *a, const char *text, const struct atl_l2_
     atl_l2_report_release(&l2);
   }
   char *types = a->types ? read_input("--types", a->types) : NULL;
-  const struct atl_diagnose_input in = {text, a->counters ? a->counters : "ncu export", sass, types,
+  const struct atl_diagnose_input in = {NULL, a->counters ? a->counters : "ncu export", sass, types,
                                         have_table ? &table : NULL, &a->opts.settings,
                                         a->paths[ATL_L2_FILE_SAME] ? l2_cal : NULL};
-  failures |= print_diagnosis(&in, a->diagnosis);
+  failures |= print_diagnosis(&in, e, a->diagnosis);
   free(sass);
   free(types);
   if (have_table)
@@ -315,14 +315,14 @@ static int report(struct profile_args *a, const char *text, const struct atl_l2_
 
 /* Without --l2-same and --l2-spread: the profiled device's L2 calibration where the lookup finds one (the user's
  * cache, else beside the shipped table), read into @p cal; a file that cannot be read is said and left out. */
-static void find_l2_calibration(struct profile_args *a, const char *text, struct atl_l2_calibration *cal)
+static void find_l2_calibration(struct profile_args *a, const struct atl_ncu_export *e, struct atl_l2_calibration *cal)
 {
   static const struct { int which; const char *file; } files[] = {{ATL_L2_FILE_SAME, "l2-same.csv"},
       {ATL_L2_FILE_SPREAD, "l2-spread.csv"}, {ATL_L2_FILE_SAME_F32, "l2-same-f32.csv"},
       {ATL_L2_FILE_CAS_CHAIN, "l2-cas-chain.csv"}};
   static char found[4][4096];
   char device[96], why[512];
-  if (a->paths[ATL_L2_FILE_SAME] || a->paths[ATL_L2_FILE_SPREAD] || atl_diagnose_device(text, device, sizeof device) ||
+  if (a->paths[ATL_L2_FILE_SAME] || a->paths[ATL_L2_FILE_SPREAD] || atl_diagnose_device_of(e, device, sizeof device) ||
       atl_diagnose_l2_file_for(device, files[0].file, found[0], sizeof found[0]) ||
       atl_diagnose_l2_file_for(device, files[1].file, found[1], sizeof found[1]))
     return;
@@ -394,8 +394,13 @@ int cmd_profile(int argc, char **argv)
   if (status < 0) {
     /* the safe way: a failed write keeps the old file and puts the export into a rescue file */
     int save_failed = a.save && cli_write_output(a.save, "ncu's counters", write_counters, text) != 0;
-    find_l2_calibration(&a, text, &l2_cal);
-    status = report(&a, text, &l2_cal) == 0 && !save_failed ? EXIT_OK : EXIT_MEASURE;
+    /* the export parsed once: the device lookups, both models' tables and the diagnosis read it */
+    struct atl_ncu_export *e;
+    if (atl_ncu_export_parse(text, a.counters ? a.counters : "ncu export", &e, why, sizeof why) != 0)
+      die("%s", why);
+    find_l2_calibration(&a, e, &l2_cal);
+    status = report(&a, e, &l2_cal) == 0 && !save_failed ? EXIT_OK : EXIT_MEASURE;
+    atl_ncu_export_free(e);
   }
   free(saved);
   if (!saved)

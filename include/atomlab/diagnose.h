@@ -35,9 +35,43 @@ struct atl_diagnose_input {
 };
 
 /**
+ * An ncu CSV export (`--page raw`, or the details page) parsed once: the header, the units row and every row's
+ * fields. The diagnosis, both models' counters and the launches (device, NVTX range) all read this one structure.
+ */
+struct atl_ncu_export;
+
+/**
+ * Parses the export @p text (named @p name in messages) into @p *out, to free with atl_ncu_export_free(). A text
+ * without the header or with malformed rows still parses: each reader says what it cannot use. Returns 0 or
+ * ATL_ENOMEM with @p why.
+ */
+int atl_ncu_export_parse(const char *text, const char *name, struct atl_ncu_export **out, char *why, size_t why_len);
+
+/** Frees an export of atl_ncu_export_parse(); NULL is allowed. */
+void atl_ncu_export_free(struct atl_ncu_export *e);
+
+/** atl_ncu_parse_csv() of a parsed export (the shared-memory model's counters). */
+int atl_ncu_report_from_export(const struct atl_ncu_export *e, double warps_per_sm, double sm_count,
+                               struct atl_ncu_report *report, char *why, size_t why_len);
+
+/** atl_l2_read_csv() of a parsed export (the L2 model's counters). */
+int atl_l2_report_from_export(const struct atl_ncu_export *e, struct atl_l2_report *out, char *why, size_t why_len);
+
+/**
+ * atl_diagnose() of a parsed export @p counters (@p in->counters is not read): the caller that also prints the
+ * models' tables parses the export once for all of them.
+ */
+int atl_diagnose_export(const struct atl_diagnose_input *in, const struct atl_ncu_export *counters,
+                        struct atl_result_set *out, char *why, size_t why_len);
+
+/** atl_diagnose_device() of a parsed export. */
+int atl_diagnose_device_of(const struct atl_ncu_export *counters, char *name, size_t len);
+
+/**
  * Diagnoses every launch of @p in->counters into @p out (rows appended, kind "diagnosis"). Each row's
  * configuration: id, kernel, source, op, device, verdict, model (which model's verdict), access, strategy,
- * call, speedup_kind ("predicted" or "floor"); metrics: duration_us, u_smem (+ _low, _high), u_l2 (+ _low,
+ * call, speedup_kind ("predicted" or "floor"), op_call (the op family's own atomlab call by the access, whatever
+ * the verdict; absent where the source names no known op); metrics: duration_us, u_smem (+ _low, _high), u_l2 (+ _low,
  * _high), f32_share, cas_share, speedup. A launch with nothing to say has an empty strategy. Returns 0, or
  * ATL_EINVAL (unreadable counters or SASS) / ATL_ENOMEM with @p why.
  */

@@ -335,6 +335,33 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
 /** The ncu metrics the model reads (what atl_l2_read_csv needs, and the optional input-cycles one). */
 const char *const *atl_l2_metric_names(size_t *count);
 
+/** A strategy the models advise: its name (as atl_l2_predict and atl_smem_advise name it), the atomlab call that
+ * realizes it, and what it does, in words. */
+struct atl_advice_strategy {
+  const char *name, *call, *does;
+};
+
+/** The L2 model's advice for one access kind: what the counters show, the remedy, and the strategies for it, the
+ * one advised where none is priced first (a NULL-terminated list). */
+struct atl_l2_advice {
+  enum atl_l2_access access;
+  const char *cause, *remedy;
+  const struct atl_advice_strategy *const *strategies;
+};
+
+/** The strategy named @p name (any model's), or NULL. */
+const struct atl_advice_strategy *atl_advice_strategy(const char *name);
+
+/** The atomlab call that realizes the strategy @p strategy, "" where the table has none. */
+const char *atl_advice_call(const char *strategy);
+
+/** The advice for launches of access @p access, NULL for ATL_L2_NONE. */
+const struct atl_l2_advice *atl_l2_advice_of(enum atl_l2_access access);
+
+/** The advice @p a in words ("cause: remedy - strategy (call: what it does), ..."), made from the table; returns
+ * @p buf ("" for NULL). */
+char *atl_l2_advice_text(const struct atl_l2_advice *a, char *buf, size_t len);
+
 /** "hot words", "spread" or "none". */
 const char *atl_l2_access_name(enum atl_l2_access a);
 

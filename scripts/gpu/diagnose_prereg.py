@@ -8,13 +8,23 @@
 
 predict and measure need a GPU with PyTorch, CuPy and Nsight Compute (the CUB program: atomlab built with its plugin,
 the Triton ones: torch.compile). The rules are read from the program file, never written here.
+
+Each program is one entry, written to its JSON file as soon as it is done (through a temporary name, other keys of
+the file kept); a program that fails or runs past its time is recorded as such and the next one runs. A later call
+skips the recorded ones (--retry-failed runs the failed ones again), so --budget S splits the work over calls of
+bounded length. predict keeps per program in DIR: ID.py (the driver), ID.csv (ncu's raw export, as `atomlab profile
+--save-counters` writes it), ID.diagnosis.json (the rows) and ID.txt (what profile printed). measure writes the
+summary against the rules' success into measured.json and DIR/summary.txt, the issue's goals beside it.
 """
 import argparse
+import gzip
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -78,7 +88,7 @@ else:
 
 
 def driver(prog, seed):
-    """The program's Python driver: PRELUDE with its op's body."""
+    """The program's Python driver: PRELUDE with its op's body, and its parameters; None for the CUB program."""
     if prog["code"] == "atomlab_cub_histogram":
         return None
     body = OPS[prog["code"]]
@@ -87,47 +97,148 @@ def driver(prog, seed):
 
 
 def cub_command(atomlab, prog):
-    """The CUB program: atomlab's histogram app with the plugin's cub::DeviceHistogram variant."""
+    """The CUB program: atomlab's histogram app with the plugin's cub::DeviceHistogram variant on the program's bytes."""
     dist = {"hot": "solid", "uniform": "uniform"}[prog["input"]["dist"]]
-    return [atomlab, "app", "histogram", "--backend", "cuda", "--input", "u8", "--dist", dist, "--variants", "cub"]
+    return [atomlab, "app", "histogram", "--backend", "cuda", "--input", "u8", "--dist", dist,
+            "--bytes", str(prog["input"]["n"]), "--variants", "cub"]
 
 
-def pick(rows, op):
-    """The row the program's op launched (its NVTX source), else the longest with atomics."""
-    mine = [r for r in rows if r["config"].get("source", "").startswith(op.split(".")[-1])
-            or op in r["config"].get("source", "")]
-    pool = [r for r in (mine or rows) if r["config"].get("verdict") not in ("no atomics", None)]
-    dur = lambda r: next((m["value"] for m in r["metrics"] if m["name"] == "duration_us"), 0)
-    return max(pool, key=dur) if pool else None
+def run(cmd, timeout, out=None):
+    """Runs @p cmd within @p timeout seconds, stdout and stderr to the file @p out (else stdout captured): (exit
+    status, stdout text). A run past its time is stopped with everything it started (its own process group: ncu and
+    the program under it) and gives 124; a program that cannot start gives 127: recorded, never raised."""
+    f = open(out, "w") if out else None
+    try:
+        p = subprocess.Popen(cmd, stdout=f or subprocess.PIPE, stderr=subprocess.STDOUT if f else subprocess.DEVNULL,
+                             text=True, preexec_fn=os.setsid)  # its own process group
+    except OSError as e:
+        if f:
+            f.close()
+        return 127, str(e)
+    try:
+        text, _ = p.communicate(timeout=timeout)
+        return p.returncode, text or ""
+    except subprocess.TimeoutExpired:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(p.pid, sig)
+                p.wait(timeout=10)
+                break
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                continue
+        p.communicate()
+        return 124, ""
+    finally:
+        if f:
+            f.close()
+
+
+def load(path, key=None):
+    """The JSON file @p path (its @p key), {} or [] where there is none or it cannot be read."""
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+        return doc.get(key, []) if key else doc
+    except (OSError, ValueError, AttributeError):
+        return [] if key else {}
+
+
+def save(path, doc):
+    """Writes @p doc through a temporary name: a run stopped mid-write leaves the previous file whole."""
+    tmp = path + ".part"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1)
+    os.replace(tmp, path)
 
 
 def metric(row, name):
-    return next((m["value"] for m in row["metrics"] if m["name"] == name), None)
+    return next((m["value"] for m in row.get("metrics", []) if m["name"] == name), None) if row else None
+
+
+def pick(rows, prog):
+    """The row the program's op launched (its NVTX source), else the longest with atomics (for CUB: its own
+    kernels); where none has atomics, the op's longest ("no atomics")."""
+    op = prog["op"]
+    mine = [r for r in rows if r["config"].get("source", "").startswith(op.split(".")[-1] + "@")
+            or r["config"].get("source", "").startswith(op + "@")]
+    if not mine and prog["library"] == "cub":
+        mine = [r for r in rows if "DeviceHistogram" in r["config"].get("kernel", "")]
+    pool = [r for r in (mine or rows) if r["config"].get("verdict") not in ("no atomics", None)] or mine or rows
+    return max(pool, key=lambda r: metric(r, "duration_us") or 0) if pool else None
+
+
+def kernel_share(rows, row):
+    """The launch @p row's share of its op's ncu duration (the launches of its NVTX range); None where unknown."""
+    src = row["config"].get("source", "") if row else ""
+    same = [metric(r, "duration_us") for r in rows if src and r["config"].get("source") == src]
+    if not same or any(d is None for d in same) or not sum(same):
+        return None
+    return metric(row, "duration_us") / sum(same)
+
+
+def predict_one(args, doc, prog):
+    """One program under `atomlab profile`: its files in the output folder and its prediction."""
+    base = os.path.join(args.out, prog["id"])
+    d = driver(prog, doc["seed"])
+    extra = []
+    if d is None:  # the app's own launches and checks are not the program: CUB's kernels only, few samples
+        cmd = cub_command(args.atomlab, prog) + ["--samples", "2"]
+        extra = ["--kernel", "DeviceHistogram"]
+    else:
+        with open(base + ".py", "w") as f:
+            f.write(d[0])
+        cmd = [args.python, base + ".py", json.dumps(d[1]), "profile"]
+    diag = base + ".diagnosis.json"
+    for stale in (diag, base + ".csv"):
+        if os.path.exists(stale):
+            os.remove(stale)
+    given = args.profile_args.index("--timeout") if "--timeout" in args.profile_args[:-1] else -1
+    limit = float(args.profile_args[given + 1]) if given >= 0 else args.timeout  # profile takes --timeout once
+    prof = [args.atomlab, "profile", "--diagnosis", diag, "--save-counters", base + ".csv"] + extra + \
+        (["--timeout", str(args.timeout)] if given < 0 else []) + args.profile_args + ["--"] + cmd
+    rc, _ = run(prof, limit + min(limit, 120), out=base + ".txt")  # profile's own bound stops ncu first
+    rows = load(diag, "rows")  # a profile that exits 1 for a table it could not print still wrote the diagnosis
+    r = pick(rows, prog)
+    c = r["config"] if r else {}
+    failed = "failed (%s)" % ("timed out" if rc == 124 else "exit %d" % rc if rc else "no diagnosis rows")
+    return {"id": prog["id"], "library": prog["library"], "op": prog["op"], "program": prog["code"],
+            "input": prog["input"], "verdict": c.get("verdict", failed), "kernel": c.get("kernel"),
+            "advice": {"strategy": c.get("strategy"), "call": c.get("call"), "kind": c.get("speedup_kind"),
+                       "op_call": c.get("op_call"), "source": c.get("source"), "access": c.get("access")},
+            "predicted_speedup": metric(r, "speedup"), "kernel_share": kernel_share(rows, r), "profile_exit": rc,
+            "files": {"export": prog["id"] + ".csv", "diagnosis": prog["id"] + ".diagnosis.json",
+                      "output": prog["id"] + ".txt"}}
+
+
+def over_budget(args, start, what):
+    if args.budget and time.monotonic() - start > args.budget:
+        print(f"{what}: the budget of {args.budget:g} s is spent: the rest on the next call (done ones are kept)")
+        return True
+    return False
+
+
+def todo(args, prog, done, failed):
+    """Whether a call runs @p prog: not recorded (or recorded as failed, with --retry-failed), and asked for."""
+    if args.only and prog["id"] not in args.only:
+        return False
+    return prog["id"] not in done or (args.retry_failed and failed(done[prog["id"]]))
 
 
 def predict(args, doc):
-    out = []
+    """Every program not yet predicted, predictions.json rewritten after each (its other keys kept)."""
+    path = os.path.join(args.out, "predictions.json")
+    keep = load(path) or {}
+    done = {k["id"]: k for k in keep.get("kernels", [])}
+    start, order, ran = time.monotonic(), [p["id"] for p in doc["programs"]], False
     for prog in doc["programs"]:
-        with tempfile.TemporaryDirectory() as tmp:
-            d = driver(prog, doc["seed"])
-            if d is None:
-                cmd = cub_command(args.atomlab, prog)
-            else:
-                path = os.path.join(tmp, "prog.py")
-                open(path, "w").write(d[0])
-                cmd = [sys.executable, path, json.dumps(d[1]), "profile"]
-            diag = os.path.join(tmp, "diagnosis.json")
-            prof = [args.atomlab, "profile", "--diagnosis", diag, "--save-counters", os.path.join(args.out, prog["id"] + ".csv")]
-            prof += args.profile_args + ["--"] + cmd
-            rc = subprocess.run(prof, stdout=open(os.path.join(args.out, prog["id"] + ".txt"), "w"), stderr=subprocess.STDOUT).returncode
-            rows = json.load(open(diag))["rows"] if rc == 0 and os.path.exists(diag) else []
-        r = pick(rows, prog["op"])
-        c = r["config"] if r else {}
-        out.append({"id": prog["id"], "library": prog["library"], "op": prog["op"], "program": prog["code"],
-                    "input": prog["input"], "verdict": c.get("verdict", "failed (exit %d)" % rc), "kernel": c.get("kernel"),
-                    "advice": {"strategy": c.get("strategy"), "call": c.get("call"), "kind": c.get("speedup_kind")},
-                    "predicted_speedup": metric(r, "speedup") if r else None})
-    json.dump({"rules": doc["rules"], "kernels": out}, open(os.path.join(args.out, "predictions.json"), "w"), indent=1)
+        if not todo(args, prog, done, lambda k: str(k.get("verdict", "")).startswith("failed")):
+            continue
+        if ran and over_budget(args, start, "predict"):
+            break
+        ran = True
+        done[prog["id"]] = predict_one(args, doc, prog)
+        print(f"{prog['id']}: {done[prog['id']]['verdict']}", flush=True)
+        save(path, dict(keep, rules=doc["rules"], kernels=[done[i] for i in order if i in done]))
 
 
 # The op family's atomlab calls (src/profile/diagnose.c's op_calls: the hot call and the spread call), by the
@@ -154,46 +265,72 @@ def app_args(call, prog):
     return ["app", "scatter"] + sizes + ["--type", value, "--index", "i64"] + table[call] if call in table else None
 
 
-def app_ms(atomlab, a):
-    """The app's median device time per launch over its verified rows; None where it failed or did not verify."""
+def app_ms(args, a):
+    """The app's median device time per launch over its verified rows of the call (not the ceilings'), and the state:
+    verified, unverified (rows that failed their check: not faster, by the rules) or failed (no row)."""
     with tempfile.TemporaryDirectory() as tmp:
         res = os.path.join(tmp, "r.json")
-        try:
-            rc = subprocess.run([atomlab] + a + ["-o", res, "--quiet"], timeout=APP_SECONDS).returncode
-        except subprocess.TimeoutExpired:
-            return None
-        if rc != 0 or not os.path.exists(res):
-            return None
-        rows = [r for r in json.load(open(res))["rows"] if r.get("verified")  # the call's rows, not the ceilings'
+        rc, _ = run([args.atomlab] + a + ["-o", res, "--quiet"], APP_SECONDS)
+        rows = [r for r in load(res, "rows") if r.get("status") == "ok"
                 and not r["config"].get("variant", "").endswith("-ceiling")]
-        return min((r["time_ms"]["median"] for r in rows), default=None)
+        ok = [r["time_ms"]["median"] for r in rows if r.get("verified")]
+        return (min(ok), "verified") if ok else (None, "unverified" if rows else "failed (exit %d)" % rc)
 
 
-def own_time(prog, seed):
+def own_time(args, prog, seed):
+    """The op's CUDA-event time as its driver measures it, or None."""
     d = driver(prog, seed)
     if not d:
         return None
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "prog.py")
-        open(path, "w").write(d[0])
+        with open(path, "w") as f:
+            f.write(d[0])
+        rc, text = run([args.python, path, json.dumps(d[1]), "time"], APP_SECONDS)
         try:
-            r = subprocess.run([sys.executable, path, json.dumps(d[1]), "time"], capture_output=True, text=True,
-                               timeout=APP_SECONDS)
-        except subprocess.TimeoutExpired:
+            return json.loads(text.strip().splitlines()[-1]) if rc == 0 else None
+        except (ValueError, IndexError):
             return None
-        return json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 else None
+
+
+def share_of(args, prog, p):
+    """The named kernel's share of its op's ncu duration (the rules' kernel_time): the prediction's, else from the
+    program's kept raw export (DIR/ID.csv or DIR/counters/ID.csv.gz) diagnosed again; None where unknown."""
+    if p.get("kernel_share") is not None:
+        return p["kernel_share"]
+    base = [os.path.join(args.out, prog["id"] + ".csv"), os.path.join(args.out, "counters", prog["id"] + ".csv.gz")]
+    path = next((b for b in base if os.path.exists(b)), None)
+    if not path or not p.get("kernel"):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        csv, diag = os.path.join(tmp, "e.csv"), os.path.join(tmp, "d.json")
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f, open(csv, "w") as g:
+            g.write(f.read())
+        run([args.atomlab, "profile", "--counters", csv, "--diagnosis", diag], APP_SECONDS)
+        rows = load(diag, "rows")
+    named = [r for r in rows if r["config"].get("kernel") == p["kernel"]]
+    return kernel_share(rows, max(named, key=lambda r: metric(r, "duration_us") or 0)) if named else None
 
 
 def measure_one(args, rules, prog, p):
     call = (p.get("advice") or {}).get("call")
-    own = own_time(prog, args.seed)
+    own = own_time(args, prog, args.seed)
+    frac = share_of(args, prog, p) if own else None
+    kernel_ms = own["median_ms"] * (frac or 1) if own else None  # the whole op's time where the share is unknown
     calls = FAMILY_CALLS.get(prog["op"], SCATTER_FAMILY)
     times = {}
     for c in ([call] if call else []) + calls:
         a = app_args(c, prog)
         if a and c not in times:
-            times[c] = {"args": a, "ms": app_ms(args.atomlab, a)}
-    speed = lambda c: own["median_ms"] / times[c]["ms"] if own and c in times and times[c]["ms"] else None
+            ms, state = app_ms(args, a)
+            times[c] = {"args": a, "ms": ms, "state": state}
+
+    def speed(c):  # an unverified row is not faster: 0
+        t = times.get(c)
+        if not kernel_ms or not t:
+            return None
+        return kernel_ms / t["ms"] if t["ms"] else 0.0 if t["state"] == "unverified" else None
+
     advised = speed(call) if call else None
     family = [s for s in (speed(c) for c in calls) if s is not None]
     v = p.get("verdict")
@@ -202,25 +339,72 @@ def measure_one(args, rules, prog, p):
         ((scored >= 1.5) == (v == "bottleneck"))
     return {"id": prog["id"], "verdict": v, "verdict_correct": correct, "measured_speedup": advised,
             "predicted_speedup": p.get("predicted_speedup"), "speedup_kind": (p.get("advice") or {}).get("kind"),
-            "evidence": {"kernel_time": own, "advised_call": call, "calls": times,
-                         "family_best_speedup": max(family) if family else None, "rule": rules["faster"]}}
+            "evidence": {"kernel_time": own, "kernel_share": frac, "kernel_ms": kernel_ms, "advised_call": call,
+                         "calls": times, "family_best_speedup": max(family) if family else None,
+                         "rule": rules["faster"]}}
 
 
 def measure(args, doc):
-    """Each predicted program's own time and its atomlab calls', written after every program."""
-    preds = {k["id"]: k for k in json.load(open(os.path.join(args.out, "predictions.json")))["kernels"]}
+    """Each predicted program's own time and its atomlab calls', measured.json (with the summary) written after every
+    program."""
+    preds = {k["id"]: k for k in load(os.path.join(args.out, "predictions.json"), "kernels")}
     args.seed = doc["seed"]
     path = os.path.join(args.out, "measured.json")
-    out = json.load(open(path))["kernels"] if os.path.exists(path) else []
-    done = {k["id"] for k in out}
+    done = {k["id"]: k for k in load(path, "kernels")}
+    start, order, ran = time.monotonic(), [p["id"] for p in doc["programs"]], False
     for prog in doc["programs"]:
-        if prog["id"] in done or prog["id"] not in preds or args.only and prog["id"] not in args.only:
+        if prog["id"] not in preds or not todo(args, prog, done, lambda k: k.get("verdict_correct") is None):
             continue
-        out.append(measure_one(args, doc["rules"], prog, preds[prog["id"]]))
-        tmp = path + ".part"
-        json.dump({"kernels": out}, open(tmp, "w"), indent=1)
-        os.replace(tmp, path)
-        print(prog["id"], out[-1]["verdict_correct"], out[-1]["measured_speedup"], flush=True)
+        if ran and over_budget(args, start, "measure"):
+            break
+        ran = True
+        done[prog["id"]] = measure_one(args, doc["rules"], prog, preds[prog["id"]])
+        kernels = [done[i] for i in order if i in done]
+        save(path, {"kernels": kernels, "summary": summary(kernels)})
+        print(prog["id"], done[prog["id"]]["verdict_correct"], done[prog["id"]]["measured_speedup"], flush=True)
+    text = summary_text(summary([done[i] for i in order if i in done]))
+    with open(os.path.join(args.out, "summary.txt"), "w") as f:
+        f.write(text)
+    print(text, end="")
+
+
+def share(hits, total):
+    return {"count": hits, "of": total, "share": hits / total if total else None}
+
+
+def summary(kernels):
+    """The measured kernels against the rules' success (their pre-registered criteria) and, apart, the issue's goals."""
+    scored = [k for k in kernels if k["verdict_correct"] is not None]
+    pairs = [k for k in kernels if k["measured_speedup"] and k.get("predicted_speedup")]
+    pred = [k for k in pairs if k.get("speedup_kind") == "predicted"]
+    floor = [k for k in pairs if k.get("speedup_kind") == "floor"]
+    out = {"verdicts": share(sum(1 for k in scored if k["verdict_correct"]), len(scored)),
+           "predicted_within_2x": share(sum(1 for k in pred if 0.5 <= k["predicted_speedup"] / k["measured_speedup"]
+                                            <= 2), len(pred)),
+           "floors_hold": share(sum(1 for k in floor if k["measured_speedup"] >= 0.9 * k["predicted_speedup"]),
+                                len(floor))}
+    goal = {"verdicts": 0.8, "predicted_within_2x": 0.7, "floors_hold": 0.9}  # the rules' "success"
+    out["success"] = all(out[g]["share"] is not None and out[g]["share"] >= t for g, t in goal.items())
+    bad = [k for k in kernels if k.get("verdict") == "bottleneck"]
+    advised = [k for k in bad if k["measured_speedup"] is not None]
+    errors = sorted(abs(k["predicted_speedup"] / k["measured_speedup"] - 1) for k in pairs)
+    out["issue_goals"] = {  # reported beside the rules, which decide success
+        "verdicts": share(sum(1 for k in scored if k["verdict_correct"]), len(scored)),
+        "bottlenecks_with_speedup": share(sum(1 for k in bad if k.get("predicted_speedup")), len(bad)),
+        "median_abs_error": errors[len(errors) // 2] if errors else None,
+        "advised_faster": share(sum(1 for k in advised if k["measured_speedup"] >= 1.5), len(advised))}
+    return out
+
+
+def summary_text(s):
+    f = lambda x: "n/a" if x["share"] is None else f"{x['count']}/{x['of']} ({100 * x['share']:.0f}%)"
+    g = s["issue_goals"]
+    return (f"rules: verdicts correct {f(s['verdicts'])} (>= 80%); predicted speedups within 2x "
+            f"{f(s['predicted_within_2x'])} (>= 70%); floors holding {f(s['floors_hold'])} (>= 90%): "
+            f"{'success' if s['success'] else 'not met'}\n"
+            f"issue goals: verdicts {f(g['verdicts'])} (>= 90%); bottlenecks with a speedup "
+            f"{f(g['bottlenecks_with_speedup'])} (all); median |predicted/measured - 1| {g['median_abs_error']} "
+            f"(<= 0.25); advised fixes faster {f(g['advised_faster'])} (>= 90%)\n")
 
 
 def score(args, doc):
@@ -269,7 +453,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=["check", "predict", "measure", "score"])
     ap.add_argument("--programs", default=PROGRAMS)
-    ap.add_argument("--only", nargs="*", default=[], help="measure: only these program ids")
+    ap.add_argument("--only", nargs="*", default=[], help="only these program ids")
+    ap.add_argument("--timeout", type=float, default=900,
+                    help="predict: seconds one program's profile (ncu and the program) may take, where --profile-args "
+                         "gives no --timeout of its own [900]")
+    ap.add_argument("--budget", type=float, default=0,
+                    help="start no new program after this many seconds (0: none); a later call goes on [0]")
+    ap.add_argument("--retry-failed", action="store_true",
+                    help="run again the programs recorded as failed (predict) or unscored (measure)")
+    ap.add_argument("--python", default=sys.executable, help="the Python that runs the programs [this one]")
     ap.add_argument("--atomlab", default=os.path.join(ROOT, "build", "atomlab"))
     ap.add_argument("--out", default="prereg-out")
     ap.add_argument("--profile-args", nargs=argparse.REMAINDER, default=[],

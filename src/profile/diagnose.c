@@ -31,15 +31,6 @@ static const struct op_call {
     {"embedding", "embedding_backward", "atl_scatter_add block", "atl_scatter_add auto"},
 };
 
-/* The device-side call for a strategy where the op is not known. */
-static const struct strategy_call {
-  const char *strategy, *call;
-} strategy_calls[] = {
-    {"warp-aggregated", "atl_warp_fetch"},     {"block-aggregated", "atl_block_fetch"},
-    {"privatized", "atl_scatter_add block"},   {"native", "atl_fetch_add"},
-    {"byte-lanes", "atl_app_histogram block16"}, {"privatize", "atl_scatter_add block"},
-};
-
 static const struct op_call *op_of(const char *source)
 {
   char op[128];
@@ -57,10 +48,7 @@ static const char *call_of(const char *strategy, const struct op_call *op, int h
       return strstr(source, "amin") || strstr(source, "(min") ? "atl_scatter_reduce min" : "atl_scatter_reduce max";
     return hot ? op->hot : op->spread;
   }
-  for (size_t i = 0; i < sizeof strategy_calls / sizeof *strategy_calls; i++)
-    if (strcmp(strategy, strategy_calls[i].strategy) == 0)
-      return strategy_calls[i].call;
-  return "";
+  return atl_advice_call(strategy); /* where the op is not known: the strategy's own call */
 }
 
 /* What one launch's models said. */
@@ -94,7 +82,8 @@ static void l2_advice(const struct atl_l2_calibration *cal, const struct judged 
   const int hot = j->u2.access == ATL_L2_HOT;
   if (cal && hot)
     atl_l2_predict(cal, k, &j->u2, &p);
-  const char *strategy = hot ? "warp-aggregated" : "privatized";
+  const struct atl_l2_advice *advice = atl_l2_advice_of(j->u2.access);
+  const char *strategy = advice ? advice->strategies[0]->name : "";
   double speedup;
   if (p.count) {
     strategy = p.s[0].name;
@@ -200,17 +189,16 @@ static void parsed_release(struct parsed *p)
   }
 }
 
-/* Both models' readers on the one export; a model that cannot read it leaves a note. */
-static int parse(const struct atl_diagnose_input *in, const struct atl_smem_settings *st, struct parsed *p,
-                 char *note, size_t note_len, char *why, size_t why_len)
+/* Both models' readers and the launches' on the one parsed export; a model that cannot read it leaves a note. */
+static int parse(const struct atl_diagnose_input *in, const struct atl_ncu_export *e, const struct atl_smem_settings *st,
+                 struct parsed *p, char *note, size_t note_len, char *why, size_t why_len)
 {
-  const char *name = in->name ? in->name : "ncu export";
   memset(p, 0, sizeof *p);
-  int err = atl__launches_read(in->counters, name, &p->launches, &p->count, why, why_len);
+  int err = atl__launches_from_export(e, &p->launches, &p->count, why, why_len);
   if (err)
     return err;
   char w[300];
-  p->have_l2 = atl_l2_read_csv(in->counters, name, &p->l2, w, sizeof w) == 0;
+  p->have_l2 = atl_l2_report_from_export(e, &p->l2, w, sizeof w) == 0;
   if (!p->have_l2)
     snprintf(note, note_len, "no L2 model: %.150s", w);
   else if (in->types && (err = atl_l2_types_apply(&p->l2, in->types, "types", why, why_len)) != 0)
@@ -220,7 +208,7 @@ static int parse(const struct atl_diagnose_input *in, const struct atl_smem_sett
     snprintf(note + n, note_len - n, "%sno shared-memory table: the shared-memory model was skipped", n ? "; " : "");
     return 0;
   }
-  if (atl_ncu_parse_csv(in->counters, name, st->warps_per_sm, st->sm_count, &p->rep, w, sizeof w) != 0) {
+  if (atl_ncu_report_from_export(e, st->warps_per_sm, st->sm_count, &p->rep, w, sizeof w) != 0) {
     size_t n = strlen(note);
     snprintf(note + n, note_len - n, "%sno shared-memory model: %.150s", n ? "; " : "", w);
     return 0;
@@ -243,7 +231,8 @@ static void sass_shares(const struct atl_diagnose_input *in, struct atl_l2_count
     k->f32_share = (double)sa->f32_add / sa->global;
 }
 
-int atl_diagnose(const struct atl_diagnose_input *in, struct atl_result_set *out, char *why, size_t why_len)
+int atl_diagnose_export(const struct atl_diagnose_input *in, const struct atl_ncu_export *counters,
+                        struct atl_result_set *out, char *why, size_t why_len)
 {
   struct atl_smem_settings st;
   atl_smem_settings_init(&st);
@@ -251,7 +240,7 @@ int atl_diagnose(const struct atl_diagnose_input *in, struct atl_result_set *out
     st = *in->settings;
   char note[384] = "";
   struct parsed p;
-  int err = parse(in, &st, &p, note, sizeof note, why, why_len);
+  int err = parse(in, counters, &st, &p, note, sizeof note, why, why_len);
   static const struct atl_l2_calibration none;
   for (size_t i = 0; err == 0 && i < p.count; i++) {
     const struct atl__launch *l = &p.launches[i];
@@ -277,6 +266,9 @@ int atl_diagnose(const struct atl_diagnose_input *in, struct atl_result_set *out
     j.l2 = j.k2 != NULL;
     j.smem = j.ks != NULL;
     judge_row(in, &st, &j, &row);
+    const struct op_call *op = op_of(l->nvtx);
+    if (op) /* the family's own call whatever the verdict: what a "not a bottleneck" is checked against */
+      atl_row_config_set(&row, "op_call", call_of("", op, j.l2 && j.u2.access == ATL_L2_HOT, l->nvtx));
     snprintf(row.reason, sizeof row.reason, "%.300s%s%s", note, note[0] && !in->l2 && j.l2 ? "; " : "",
              !in->l2 && j.l2 ? "no L2 calibration: U is the atomic input's share" : "");
     if ((err = atl_result_set_add(out, &row)) != 0)
@@ -308,15 +300,38 @@ char *atl_diagnosis_advice_text(const struct atl_row *row, char *buf, size_t len
   return buf;
 }
 
-int atl_diagnose_device(const char *counters, char *name, size_t len)
+int atl_diagnose(const struct atl_diagnose_input *in, struct atl_result_set *out, char *why, size_t why_len)
+{
+  struct atl_ncu_export *e;
+  int err = atl_ncu_export_parse(in->counters, in->name ? in->name : "ncu export", &e, why, why_len);
+  if (err == 0)
+    err = atl_diagnose_export(in, e, out, why, why_len);
+  atl_ncu_export_free(e);
+  return err;
+}
+
+int atl_diagnose_device_of(const struct atl_ncu_export *counters, char *name, size_t len)
 {
   struct atl__launch *l = NULL;
   size_t n = 0;
   char why[256];
-  const int err = atl__launches_read(counters, "ncu export", &l, &n, why, sizeof why);
+  const int err = atl__launches_from_export(counters, &l, &n, why, sizeof why);
   if (len)
     snprintf(name, len, "%s", err == 0 && n ? l[0].device_name : "");
   free(l);
+  return err;
+}
+
+int atl_diagnose_device(const char *counters, char *name, size_t len)
+{
+  struct atl_ncu_export *e;
+  char why[256];
+  int err = atl_ncu_export_parse(counters, "ncu export", &e, why, sizeof why);
+  if (err == 0)
+    err = atl_diagnose_device_of(e, name, len);
+  else if (len)
+    name[0] = '\0';
+  atl_ncu_export_free(e);
   return err;
 }
 

@@ -7,39 +7,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomlab/diagnose.h"
 #include "atomlab/error.h"
-#include "core/csv.h"
+#include "core/ncu_export.h"
 #include "profile_internal.h"
 
-#define LINE_LEN (1u << 20)
-#define MAX_FIELDS 4096
+enum { L_ID, L_KERNEL, L_DEVICE, L_NAME, L_COUNT };
 
-enum { L_ID, L_KERNEL, L_DEVICE, L_NAME, L_NVTX, L_COUNT };
+/* How a column's name is matched, and how its value holds the ranges. */
+enum match { PREFIX, SUFFIX };
+enum form {
+  PATH,  /* "domain:outer/inner@f.py:3": the ranges nested with '/' or ';' */
+  STACK, /* [thread or id] "domain:range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg" ..., innermost last */
+};
 
-static int ends_with(const char *s, const char *tail)
+/*
+ * The NVTX range's column as ncu names it with --nvtx, best first (docs/design/model.md says which export shows
+ * which): the push/pop stack before the start/end ranges (torch.cuda.nvtx.range_push pushes), the names of
+ * older exports after them. A launch takes the first of these columns that names a call site.
+ */
+static const struct nvtx_column {
+  const char *name;
+  enum match match;
+  enum form form;
+} nvtx_columns[] = {
+    {"thread Domain:Push/Pop_Range", PREFIX, STACK}, /* ncu 2025.x, 2026.x: ...:PL_Type:PL_Value:...:Msg */
+    {"Id:Domain:Start/Stop_Range", PREFIX, STACK},   /* the same exports' start/end ranges */
+    {"NVTX", PREFIX, PATH},                          /* older exports: "NVTX", or one per domain */
+    {"push_pop_ranges", SUFFIX, PATH},               /* "<domain>:push_pop_ranges", the report interface's name */
+};
+#define NVTX_COLUMNS (sizeof nvtx_columns / sizeof *nvtx_columns)
+
+static int matches(const char *col, const struct nvtx_column *c)
 {
-  size_t a = strlen(s), b = strlen(tail);
-  return a >= b && strcmp(s + a - b, tail) == 0;
-}
-
-/* Which column holds each field; "ID" and "Kernel Name" are required. */
-static int columns(char **h, int nh, int col[L_COUNT])
-{
-  for (int c = 0; c < L_COUNT; c++)
-    col[c] = -1;
-  for (int i = 0; i < nh; i++) {
-    if (strcmp(h[i], "ID") == 0 && col[L_ID] < 0)
-      col[L_ID] = i;
-    else if (strcmp(h[i], "Kernel Name") == 0)
-      col[L_KERNEL] = i;
-    else if (strcmp(h[i], "Device") == 0)
-      col[L_DEVICE] = i;
-    else if (strcmp(h[i], "device__attribute_display_name") == 0)
-      col[L_NAME] = i;
-    else if (col[L_NVTX] < 0 && (strncmp(h[i], "NVTX", 4) == 0 || ends_with(h[i], "push_pop_ranges")))
-      col[L_NVTX] = i;
+  const size_t a = strlen(col), b = strlen(c->name);
+  switch (c->match) {
+  case PREFIX:
+    return strncmp(col, c->name, b) == 0;
+  case SUFFIX:
+    return a >= b && strcmp(col + a - b, c->name) == 0;
   }
-  return col[L_ID] >= 0 && col[L_KERNEL] >= 0 ? 0 : -1;
+  return 0;
 }
 
 void atl__nvtx_innermost(const char *field, char *out, size_t len)
@@ -60,59 +68,106 @@ void atl__nvtx_innermost(const char *field, char *out, size_t len)
     out[--n] = '\0';
 }
 
-static void fill(struct atl__launch *l, char **f, int nf, const int col[L_COUNT])
+/* One entry "domain:range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg" (@p n bytes) without its six attributes. */
+static void stack_entry(const char *entry, size_t n, char *out, size_t len)
+{
+  char tmp[512];
+  snprintf(tmp, sizeof tmp, "%.*s", (int)(n < sizeof tmp ? n : sizeof tmp - 1), entry);
+  /* the range may hold ':' itself ("op@f.py:3"): the attributes are counted off the end */
+  for (int i = 0; i < 6; i++) {
+    char *c = strrchr(tmp, ':');
+    if (c == NULL)
+      break;
+    *c = '\0';
+  }
+  atl__nvtx_innermost(tmp, out, len);
+}
+
+void atl__nvtx_stack_innermost(const char *field, char *out, size_t len)
+{
+  /* the entries are quoted after the thread (or range id); the innermost that names a call site speaks */
+  if (len)
+    out[0] = '\0';
+  if (strchr(field, '"') == NULL) {
+    const char *p = field + strspn(field, "0123456789");
+    p += strspn(p, " ");
+    stack_entry(p, strlen(p), out, len);
+    return;
+  }
+  for (size_t end = strlen(field); len && out[0] == '\0';) {
+    size_t close = end, open;
+    while (close > 0 && field[close - 1] != '"')
+      close--;
+    if (close == 0)
+      return;
+    close--; /* field[close] is the entry's closing quote */
+    for (open = close; open > 0 && field[open - 1] != '"';)
+      open--;
+    if (open == 0)
+      return;
+    open--; /* field[open] is its opening quote */
+    stack_entry(field + open + 1, close - open - 1, out, len);
+    end = open;
+  }
+}
+
+/* The column of each accepted NVTX name (-1 where the export has none). */
+static void nvtx_find(const struct atl_ncu_export *e, int col[NVTX_COLUMNS])
+{
+  for (size_t k = 0; k < NVTX_COLUMNS; k++) {
+    col[k] = -1;
+    for (int i = 0; i < e->ncols && col[k] < 0; i++)
+      if (matches(e->cols[i], &nvtx_columns[k]))
+        col[k] = i;
+  }
+}
+
+static void fill(struct atl__launch *l, const struct atl__ncu_row *r, const int col[L_COUNT],
+                 const int nvtx[NVTX_COLUMNS])
 {
   memset(l, 0, sizeof *l);
-#define FIELD(c) (col[c] >= 0 && col[c] < nf ? f[col[c]] : "")
-  snprintf(l->id, sizeof l->id, "%s", FIELD(L_ID));
-  snprintf(l->kernel, sizeof l->kernel, "%s", FIELD(L_KERNEL));
-  snprintf(l->device, sizeof l->device, "%s", FIELD(L_DEVICE));
-  snprintf(l->device_name, sizeof l->device_name, "%s", FIELD(L_NAME));
-  atl__nvtx_innermost(col[L_NVTX] >= 0 ? FIELD(L_NVTX) : l->kernel, l->nvtx, sizeof l->nvtx);
+#define FIELD(c) ((c) >= 0 && (c) < r->nf ? r->f[c] : "")
+  snprintf(l->id, sizeof l->id, "%s", FIELD(col[L_ID]));
+  snprintf(l->kernel, sizeof l->kernel, "%s", FIELD(col[L_KERNEL]));
+  snprintf(l->device, sizeof l->device, "%s", FIELD(col[L_DEVICE]));
+  snprintf(l->device_name, sizeof l->device_name, "%s", FIELD(col[L_NAME]));
+  int any = 0;
+  for (size_t k = 0; k < NVTX_COLUMNS && !l->nvtx[0]; k++) {
+    if (nvtx[k] < 0)
+      continue;
+    any = 1;
+    if (nvtx_columns[k].form == STACK)
+      atl__nvtx_stack_innermost(FIELD(nvtx[k]), l->nvtx, sizeof l->nvtx);
+    else
+      atl__nvtx_innermost(FIELD(nvtx[k]), l->nvtx, sizeof l->nvtx);
+  }
+  if (!any) /* --print-nvtx-rename kernel: the range is the kernel's name */
+    atl__nvtx_innermost(l->kernel, l->nvtx, sizeof l->nvtx);
 #undef FIELD
 }
 
-static int finish(char *line, char **f, int rc) { free(line); free(f); return rc; }
-
-int atl__launches_read(const char *text, const char *name, struct atl__launch **out, size_t *count, char *why,
-                       size_t why_len)
+int atl__launches_from_export(const struct atl_ncu_export *e, struct atl__launch **out, size_t *count, char *why,
+                              size_t why_len)
 {
-  char *line = malloc(LINE_LEN), **f = malloc(MAX_FIELDS * sizeof *f);
-  int col[L_COUNT] = {-1, -1, -1, -1, -1}, header = 0;
-  size_t cap = 0;
+  static const char *const names[L_COUNT] = {"ID", "Kernel Name", "Device", "device__attribute_display_name"};
+  int col[L_COUNT], nvtx[NVTX_COLUMNS];
   *out = NULL;
   *count = 0;
-  if (!line || !f) {
-    snprintf(why, why_len, "%s: out of memory", name);
-    return finish(line, f, ATL_ENOMEM);
+  for (int c = 0; c < L_COUNT; c++)
+    col[c] = e->header > 0 ? atl__ncu_export_column(e, names[c]) : -1;
+  if (col[L_ID] < 0 || col[L_KERNEL] < 0) {
+    snprintf(why, why_len, "%s: no ncu CSV header with \"ID\" and \"Kernel Name\" (ncu --csv --page raw)", e->name);
+    return ATL_EINVAL;
   }
-  for (long len; (len = atl__csv_next_line(&text, line, LINE_LEN)) != -1;) {
-    if (len < 0 || (!header && strncmp(line, "\"ID\"", 4) != 0))
-      continue;
-    const int nf = atl__csv_fields(line, f, MAX_FIELDS);
-    if (!header) {
-      if (nf < 0 || columns(f, nf, col) != 0)
-        break;
-      header = 1;
-      continue;
-    }
-    if (nf <= col[L_ID] || f[col[L_ID]][0] == '\0') /* the units row */
-      continue;
-    if (*count == cap) {
-      struct atl__launch *p = realloc(*out, (cap = cap ? 2 * cap : 16) * sizeof *p);
-      if (!p) {
-        snprintf(why, why_len, "%s: out of memory", name);
-        return finish(line, f, ATL_ENOMEM);
-      }
-      *out = p;
-    }
-    fill(&(*out)[(*count)++], f, nf, col);
+  nvtx_find(e, nvtx);
+  if (e->nrows && (*out = malloc(e->nrows * sizeof **out)) == NULL) {
+    snprintf(why, why_len, "%s: out of memory", e->name);
+    return ATL_ENOMEM;
   }
-  if (!header) {
-    snprintf(why, why_len, "%s: no ncu CSV header with \"ID\" and \"Kernel Name\" (ncu --csv --page raw)", name);
-    free(*out);
-    *out = NULL;
-    return finish(line, f, ATL_EINVAL);
+  for (size_t i = 0; i < e->nrows; i++) {
+    const struct atl__ncu_row *r = &e->rows[i];
+    if (r->nf > col[L_ID] && r->f[col[L_ID]][0] != '\0') /* not a units row or a line too long */
+      fill(&(*out)[(*count)++], r, col, nvtx);
   }
-  return finish(line, f, 0);
+  return 0;
 }

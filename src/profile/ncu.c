@@ -10,8 +10,10 @@
 #include <string.h>
 
 #include "atomlab/error.h"
+#include "atomlab/diagnose.h"
 #include "atomlab/model.h"
 #include "core/csv.h"
+#include "core/ncu_export.h"
 #include "core/text.h"
 
 /*
@@ -217,117 +219,86 @@ static int check_required(const struct building *seen_any, char *why, size_t why
   return 0;
 }
 
-#define MAX_FIELDS 512
-#define LINE_LEN 65536
-
-int atl_ncu_parse_csv(const char *text, const char *name, double warps_per_sm, double sm_count,
-                      struct atl_ncu_report *report, char *why, size_t why_len)
+/* Offers every field of a raw page's row (a launch) and adds the launch. */
+static int raw_row(const struct atl_ncu_export *e, const struct atl__ncu_row *r, int c_id, int c_kernel,
+                   double warps_per_sm, double sm_count, struct building *any, struct atl_ncu_report *report, char *why,
+                   size_t why_len)
 {
-  char *line = malloc(LINE_LEN), *header_copy = malloc(LINE_LEN), *units_copy = malloc(LINE_LEN);
-  char **f = malloc(MAX_FIELDS * sizeof *f), **h = malloc(MAX_FIELDS * sizeof *h),
-       **u = malloc(MAX_FIELDS * sizeof *u);
+  struct building b;
+  building_init(&b);
+  snprintf(b.k.id, sizeof b.k.id, "%s", r->f[c_id]);
+  snprintf(b.k.kernel, sizeof b.k.kernel, "%s", r->f[c_kernel]);
+  for (int i = 0; i < r->nf; i++)
+    if (offer(&b, e->cols[i], r->f[i], atl__ncu_export_unit(e, i, r->nf)) != 0) {
+      snprintf(why, why_len, "%s:%u: %s = '%.40s' is not a number", e->name, r->line, e->cols[i], r->f[i]);
+      return ATL_EINVAL;
+    }
+  for (int q = 0; q < ATL_NCU_QUANTITIES; q++)
+    if (b.rank[q] >= 0)
+      any->rank[q] = 0;
+  return finish(&b, warps_per_sm, sm_count, report);
+}
+
+/* The row's shape: 0, or ATL_EINVAL with @p why for a line too long, malformed or of the wrong field count. */
+static int row_shape(const struct atl_ncu_export *e, const struct atl__ncu_row *r, char *why, size_t why_len)
+{
+  if (r->nf == -2)
+    snprintf(why, why_len, "%s:%u: line too long", e->name, r->line);
+  else if (r->nf < 0)
+    snprintf(why, why_len, "%s:%u: malformed CSV (an open quote or more than %d fields)", e->name, r->line,
+             ATL_NCU_EXPORT_MAX_FIELDS);
+  else if (r->nf != e->ncols)
+    snprintf(why, why_len, "%s:%u: %d fields where the header has %d", e->name, r->line, r->nf, e->ncols);
+  else
+    return 0;
+  return ATL_EINVAL;
+}
+
+int atl_ncu_report_from_export(const struct atl_ncu_export *e, double warps_per_sm, double sm_count,
+                               struct atl_ncu_report *report, char *why, size_t why_len)
+{
   struct building b, any;
-  int err = ATL_EINVAL, nh = 0, nu = 0, details = 0, in_kernel = 0;
-  int c_id = -1, c_kernel = -1, c_mname = -1, c_munit = -1, c_mvalue = -1;
-  unsigned lineno = 0;
+  int err = ATL_EINVAL, in_kernel = 0;
   memset(report, 0, sizeof *report);
   why[0] = '\0';
   building_init(&any);
-  if (!line || !header_copy || !units_copy || !f || !h || !u) {
-    err = ATL_ENOMEM;
-    snprintf(why, why_len, "%s: out of memory", name);
-    goto out;
-  }
-  /* the header: the first line whose first field is "ID" (ncu notes and program output come before it) */
-  for (long len; nh == 0;) {
-    len = atl__csv_next_line(&text, line, LINE_LEN);
-    lineno++;
-    if (len == -1) {
+  if (e->header <= 0) {
+    if (e->header == 0)
       snprintf(why, why_len, "%s: no ncu CSV header (a line starting with \"ID\"): was it written with ncu --csv?",
-               name);
-      goto out;
-    }
-    if (len < 0 || strncmp(line, "\"ID\"", 4) != 0)
-      continue;
-    memcpy(header_copy, line, (size_t)len + 1);
-    nh = atl__csv_fields(header_copy, h, MAX_FIELDS);
-    if (nh < 0) {
-      snprintf(why, why_len, "%s:%u: malformed CSV header", name, lineno);
-      goto out;
-    }
+               e->name);
+    else
+      snprintf(why, why_len, "%s:%u: malformed CSV header", e->name, e->header_line);
+    return ATL_EINVAL;
   }
-  for (int i = 0; i < nh; i++) {
-    if (strcmp(h[i], "ID") == 0 && c_id < 0)
-      c_id = i;
-    else if (strcmp(h[i], "Kernel Name") == 0)
-      c_kernel = i;
-    else if (strcmp(h[i], "Metric Name") == 0)
-      c_mname = i;
-    else if (strcmp(h[i], "Metric Unit") == 0)
-      c_munit = i;
-    else if (strcmp(h[i], "Metric Value") == 0)
-      c_mvalue = i;
-  }
-  details = c_mname >= 0 && c_mvalue >= 0;
+  const int c_id = atl__ncu_export_column(e, "ID"), c_kernel = atl__ncu_export_column(e, "Kernel Name");
+  const int c_mname = atl__ncu_export_column(e, "Metric Name"), c_munit = atl__ncu_export_column(e, "Metric Unit");
+  const int c_mvalue = atl__ncu_export_column(e, "Metric Value"), details = c_mname >= 0 && c_mvalue >= 0;
   if (c_kernel < 0 || c_id < 0) {
-    snprintf(why, why_len, "%s:%u: the ncu header has no \"ID\" or no \"Kernel Name\" column", name, lineno);
-    goto out;
+    snprintf(why, why_len, "%s:%u: the ncu header has no \"ID\" or no \"Kernel Name\" column", e->name,
+             e->header_line);
+    return ATL_EINVAL;
   }
-  char current_id[32] = "";
-  for (long len; (len = atl__csv_next_line(&text, line, LINE_LEN)) != -1;) {
-    lineno++;
-    if (len == -2) {
-      snprintf(why, why_len, "%s:%u: line too long", name, lineno);
+  for (size_t i = 0; i < e->nrows; i++) {
+    const struct atl__ncu_row *r = &e->rows[i];
+    if ((err = row_shape(e, r, why, why_len)) != 0)
       goto out;
-    }
-    if (len == 0 || strncmp(line, "==", 2) == 0)
-      continue; /* ncu's own notes (==PROF==, ==WARNING==) */
-    const int maybe_units = !details && nu == 0 && report->count == 0;
-    if (maybe_units) /* splitting works in place: keep the text for the units row */
-      memcpy(units_copy, line, (size_t)len + 1);
-    int nf = atl__csv_fields(line, f, MAX_FIELDS);
-    if (nf < 0) {
-      snprintf(why, why_len, "%s:%u: malformed CSV (an open quote or more than %d fields)", name, lineno, MAX_FIELDS);
-      goto out;
-    }
-    if (nf != nh) {
-      snprintf(why, why_len, "%s:%u: %d fields where the header has %d", name, lineno, nf, nh);
-      goto out;
-    }
-    if (maybe_units && f[c_id][0] == '\0') { /* the raw page's units row */
-      nu = atl__csv_fields(units_copy, u, MAX_FIELDS); /* u points into the copy, which stays */
-      continue;
-    }
     if (!details) {
-      building_init(&b);
-      snprintf(b.k.id, sizeof b.k.id, "%s", f[c_id]);
-      snprintf(b.k.kernel, sizeof b.k.kernel, "%s", f[c_kernel]);
-      for (int i = 0; i < nf; i++)
-        if (offer(&b, h[i], f[i], nu == nf ? u[i] : "") != 0) {
-          snprintf(why, why_len, "%s:%u: %s = '%.40s' is not a number", name, lineno, h[i], f[i]);
-          goto out;
-        }
-      for (int q = 0; q < ATL_NCU_QUANTITIES; q++)
-        if (b.rank[q] >= 0)
-          any.rank[q] = 0;
-      if ((err = finish(&b, warps_per_sm, sm_count, report)) != 0)
+      if ((err = raw_row(e, r, c_id, c_kernel, warps_per_sm, sm_count, &any, report, why, why_len)) != 0)
         goto out;
-      err = ATL_EINVAL;
       continue;
     }
     /* details page: one metric per row, rows of one launch share its ID */
-    if (!in_kernel || strcmp(current_id, f[c_id]) != 0) {
+    if (!in_kernel || strcmp(b.k.id, r->f[c_id]) != 0) {
       if (in_kernel && (err = finish(&b, warps_per_sm, sm_count, report)) != 0)
         goto out;
-      err = ATL_EINVAL;
       building_init(&b);
-      snprintf(b.k.id, sizeof b.k.id, "%s", f[c_id]);
-      snprintf(b.k.kernel, sizeof b.k.kernel, "%s", f[c_kernel]);
-      snprintf(current_id, sizeof current_id, "%s", f[c_id]);
+      snprintf(b.k.id, sizeof b.k.id, "%s", r->f[c_id]);
+      snprintf(b.k.kernel, sizeof b.k.kernel, "%s", r->f[c_kernel]);
       in_kernel = 1;
     }
-    if (offer(&b, f[c_mname], f[c_mvalue], c_munit >= 0 ? f[c_munit] : "") != 0) {
-      snprintf(why, why_len, "%s:%u: %s = '%.40s' is not a number", name, lineno, f[c_mname], f[c_mvalue]);
+    if (offer(&b, r->f[c_mname], r->f[c_mvalue], c_munit >= 0 ? r->f[c_munit] : "") != 0) {
+      snprintf(why, why_len, "%s:%u: %s = '%.40s' is not a number", e->name, r->line, r->f[c_mname], r->f[c_mvalue]);
+      err = ATL_EINVAL;
       goto out;
     }
     for (int q = 0; q < ATL_NCU_QUANTITIES; q++)
@@ -338,21 +309,28 @@ int atl_ncu_parse_csv(const char *text, const char *name, double warps_per_sm, d
     goto out;
   err = ATL_EINVAL;
   if (report->count == 0) {
-    snprintf(why, why_len, "%s: the ncu CSV has a header but no kernel rows (did the program launch a kernel?)", name);
+    snprintf(why, why_len, "%s: the ncu CSV has a header but no kernel rows (did the program launch a kernel?)",
+             e->name);
     goto out;
   }
-  if ((err = check_required(&any, why, why_len, name)) != 0)
-    goto out;
-  err = 0;
+  err = check_required(&any, why, why_len, e->name);
 out:
-  free(line);
-  free(header_copy);
-  free(units_copy);
-  free(f);
-  free(h);
-  free(u);
+  if (err == ATL_ENOMEM)
+    snprintf(why, why_len, "%s: out of memory", e->name);
   if (err)
     atl_ncu_report_release(report);
+  return err;
+}
+
+int atl_ncu_parse_csv(const char *text, const char *name, double warps_per_sm, double sm_count,
+                      struct atl_ncu_report *report, char *why, size_t why_len)
+{
+  struct atl_ncu_export *e;
+  memset(report, 0, sizeof *report);
+  int err = atl_ncu_export_parse(text, name, &e, why, why_len);
+  if (err == 0)
+    err = atl_ncu_report_from_export(e, warps_per_sm, sm_count, report, why, why_len);
+  atl_ncu_export_free(e);
   return err;
 }
 

@@ -13,15 +13,25 @@ struct atl__launch {
   char nvtx[192];        /**< the innermost NVTX range ("op@file:line"), "" where none */
 };
 
+struct atl_ncu_export;
+
 /**
- * The launches of an ncu raw export @p text (the header's "ID" line on), in its order. The NVTX range is that of
- * a column whose name starts with "NVTX" or ends in "push_pop_ranges" (ncu --nvtx), else the kernel name itself
- * where --print-nvtx-rename kernel put one there. Returns 0, or ATL_EINVAL / ATL_ENOMEM with @p why.
+ * The launches of a parsed ncu export (core/ncu_export.h), in its order. The NVTX range is that of the first
+ * column of the accepted names (launches.c: ncu --nvtx names it by version) that names a call site, else the
+ * kernel name itself where --print-nvtx-rename kernel put one there. Returns 0, or ATL_EINVAL (no header with
+ * "ID" and "Kernel Name") / ATL_ENOMEM with @p why.
  */
-int atl__launches_read(const char *text, const char *name, struct atl__launch **out, size_t *count, char *why,
-                       size_t why_len);
+int atl__launches_from_export(const struct atl_ncu_export *e, struct atl__launch **out, size_t *count, char *why,
+                              size_t why_len);
 
 /** The innermost range of an NVTX field ("domain:a/b@f.py:3" -> "b@f.py:3"): one that names a call site. */
 void atl__nvtx_innermost(const char *field, char *out, size_t len);
+
+/**
+ * The innermost range that names a call site of an NVTX stack field of ncu 2025.x and later, whose column is
+ * "thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg": the thread, then one quoted entry
+ * per range ("97844 \"<default domain>:op@f.py:3:none:none:none:none:none:none\""). "" where none names one.
+ */
+void atl__nvtx_stack_innermost(const char *field, char *out, size_t len);
 
 #endif

@@ -25,6 +25,10 @@ grep -q '^L2 atomic model, L2 cycles per request: S_same ATOM 1.388 RED 1.372, S
 [ "$(grep -c '^  [0-9]* rmw (U .*hot words.*combine before the L2' "$WORK/a.txt")" -eq 14 ] &&
   [ "$(grep -c '^  [0-9]* rmw (U .*spread.*send fewer' "$WORK/a.txt")" -eq 12 ] && pass ||
   fail "advice: $(sed -n '/^advice/,$p' "$WORK/a.txt")"
+# the words come from the advice table atl_diagnose reads: each strategy named with its atomlab call
+[ "$(grep -c 'combine before the L2 - warp-aggregated (atl_warp_fetch: .*block-aggregated (atl_block_fetch: .*privatized (atl_scatter_add block: ' "$WORK/a.txt")" -eq 14 ] &&
+  [ "$(grep -c 'send fewer - privatized (atl_scatter_add block: .*run-summed (atl_scatter_add run: ' "$WORK/a.txt")" -eq 12 ] &&
+  pass || fail "advice from the table: $(sed -n '/^advice/,$p' "$WORK/a.txt")"
 "$ATOMLAB" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --advice --format csv | head -1 | grep -q ',verdict,advice,predicted_speedup,strategies$' &&
   pass || fail "advice column"
 # the predicted speedup of a hot launch (docs/design/model.md, "Advice"): this export has no launch or DRAM columns, so

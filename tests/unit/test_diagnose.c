@@ -44,6 +44,15 @@ static void test_sass(const char *sass)
   CHECK(strcmp(out, "torch.bincount@train.py:42") == 0);
   atl__nvtx_innermost("<default domain>:train_step", out, sizeof out);
   CHECK(out[0] == '\0');
+  /* the stack of ncu 2025.x and later: unquoted, unbalanced and empty fields name no range or the one there is */
+  atl__nvtx_stack_innermost("<default domain>:op@f.py:3:none:none:none:none:none:none", out, sizeof out);
+  CHECK(strcmp(out, "op@f.py:3") == 0);
+  atl__nvtx_stack_innermost("12 \"<default domain>:op@f.py:3:none", out, sizeof out);
+  CHECK(out[0] == '\0');
+  atl__nvtx_stack_innermost("", out, sizeof out);
+  CHECK(out[0] == '\0');
+  atl__nvtx_stack_innermost("7 \"\" \"<d>:a@b.py:1:x:x:x:x:x:x\" \"<d>:inner:x:x:x:x:x:x\"", out, sizeof out);
+  CHECK(strcmp(out, "a@b.py:1") == 0);
 }
 
 static int run(const char *csv, const char *sass, const struct atl_l2_calibration *cal, double threshold,
@@ -85,6 +94,7 @@ static void test_pipeline(const char *csv, const char *sass)
   CHECK(f && strncmp(atl_diagnosis_advice_text(f, text, sizeof text), "torch.bincount at train.py:42 -> atomlab "
                                                                        "atl_scatter_add bins (", 60) == 0);
   CHECK(is(l, "verdict", "not a bottleneck")); /* integer adds: the same counters, the shorter chain */
+  CHECK(is(l, "op_call", "atl_scatter_add bins") && is(f, "op_call", "atl_scatter_add bins")); /* checked against */
   CHECK(l && atl_diagnosis_advice_text(l, text, sizeof text)[0] == '\0');
   atl_result_set_release(&s);
   /* without the SASS the float kernel is judged by the integer chain: what a missing --types file did */
@@ -95,10 +105,96 @@ static void test_pipeline(const char *csv, const char *sass)
   if (CHECK(run(csv, sass, NULL, 0.3, &s) == 0)) {
     f = row_of(&s, "1");
     CHECK(is(f, "verdict", "bottleneck") && is(f, "speedup_kind", "floor"));
+    /* the strategy and call of the advice table that `model l2 --advice` prints from */
+    const struct atl_advice_strategy *first = atl_l2_advice_of(ATL_L2_HOT)->strategies[0];
+    CHECK(is(f, "strategy", first->name) && is(f, "call", "atl_scatter_add bins"));
+    CHECK(strcmp(atl_advice_call(first->name), first->call) == 0 && atl_advice_call("no such strategy")[0] == '\0');
     CHECK(f && atl_row_metric(f, "speedup", 0) > 1 && atl_row_metric(f, "speedup", 0) < 2);
     CHECK(f && strstr(atl_diagnosis_advice_text(f, text, sizeof text), "floor: at least") != NULL);
   }
   atl_result_set_release(&s);
+}
+
+/* The launches' NVTX ranges of @p file (a tests/data export) into @p out, one per launch; the count. */
+static size_t nvtx_of(const char *file, char out[][192], size_t max)
+{
+  char *csv = atl_file_read_text(file, 1 << 20), why[256];
+  struct atl_ncu_export *e = NULL;
+  struct atl__launch *l = NULL;
+  size_t n = 0;
+  if (CHECK(csv != NULL) && CHECK(atl_ncu_export_parse(csv, file, &e, why, sizeof why) == 0) &&
+      CHECK(atl__launches_from_export(e, &l, &n, why, sizeof why) == 0))
+    for (size_t i = 0; i < n && i < max; i++)
+      snprintf(out[i], sizeof out[i], "%s", l[i].nvtx);
+  free(l);
+  atl_ncu_export_free(e);
+  free(csv);
+  return n;
+}
+
+/* Each form of ncu's NVTX column that a public export shows (docs/design/model.md, "NVTX ranges"). */
+static void test_nvtx_columns(void)
+{
+  char got[4][192];
+  /* ncu 2025.x and later, push/pop: the thread, then one quoted entry per range, innermost last; a library's own
+   * range inside the op (CCCL's) names no call site, the op's range does */
+  if (CHECK(nvtx_of(DATA "ncu-nvtx-push-pop.csv", got, 4) == 3)) {
+    CHECK(strcmp(got[0], "torch.bincount@train.py:42") == 0);
+    CHECK(strcmp(got[1], "torch.Tensor.scatter_reduce_(amax)@train.py:57") == 0);
+    CHECK(got[2][0] == '\0');
+  }
+  /* REAL: ncu 2025.3.1's raw exports of two programs on the H200, the op under torch.cuda.nvtx.range_push */
+  char real[10][192];
+  if (CHECK(nvtx_of(DATA "ncu-h200-nvtx-histc.csv", real, 10) == 6))
+    CHECK(real[3][0] == '\0' && strcmp(real[4], "histc@prog.py:27") == 0 && strcmp(real[5], "histc@prog.py:27") == 0);
+  /* CuPy's bincount: two launches inside CUB's own range (domain CCCL, whose message holds "::") name the op's */
+  if (CHECK(nvtx_of(DATA "ncu-h200-nvtx-cupy-bincount.csv", real, 10) == 10))
+    for (int i = 0; i < 10; i++)
+      CHECK(strcmp(real[i], i < 4 ? "" : "bincount_weighted@prog.py:27") == 0);
+  if (CHECK(nvtx_of(DATA "ncu-nvtx-start-end.csv", got, 4) == 3)) { /* the same exports' start/end ranges */
+    CHECK(strcmp(got[0], "torch.histc@eval.py:7") == 0);
+    CHECK(strcmp(got[1], "torch.Tensor.scatter_reduce_(amin)@eval.py:9") == 0);
+  }
+  if (CHECK(nvtx_of(DATA "ncu-synthetic-bincount-f32.csv", got, 4) == 2)) /* a column named "NVTX" */
+    CHECK(strcmp(got[0], "torch.bincount@train.py:42") == 0 && strcmp(got[1], "torch.bincount@train.py:57") == 0);
+  /* the diagnosis names the op from it, with no counters for either model */
+  char *csv = atl_file_read_text(DATA "ncu-nvtx-push-pop.csv", 1 << 20), why[256];
+  struct atl_result_set s = {0};
+  const struct atl_diagnose_input in = {.counters = csv, .name = "push-pop"};
+  if (CHECK(csv && atl_diagnose(&in, &s, why, sizeof why) == 0) && CHECK(s.count == 3)) {
+    CHECK(is(row_of(&s, "2"), "op", "scatter_reduce") && is(row_of(&s, "1"), "op", "bincount"));
+    CHECK(is(row_of(&s, "1"), "device", "NVIDIA H200") && is(row_of(&s, "2"), "verdict", "no atomics"));
+  }
+  atl_result_set_release(&s);
+  free(csv);
+}
+
+/* One parse serves every reader: the same rows as atl_diagnose's own parse, and the device. */
+static void test_parsed_once(const char *csv, const char *sass)
+{
+  struct atl_ncu_export *e;
+  char why[256], device[96];
+  if (!CHECK(atl_ncu_export_parse(csv, "fixture", &e, why, sizeof why) == 0))
+    return;
+  struct atl_smem_settings st;
+  atl_smem_settings_init(&st);
+  st.threshold = 0.3;
+  const struct atl_diagnose_input in = {.counters = csv, .name = "fixture", .sass = sass, .settings = &st};
+  struct atl_result_set a = {0}, b = {0};
+  struct atl_l2_report l2;
+  if (CHECK(atl_diagnose(&in, &a, why, sizeof why) == 0) && CHECK(atl_diagnose_export(&in, e, &b, why, sizeof why) == 0)
+      && CHECK(a.count == b.count))
+    for (size_t i = 0; i < a.count; i++)
+      CHECK(is(&b.rows[i], "verdict", atl_row_config(&a.rows[i], "verdict")) &&
+            atl_row_metric(&b.rows[i], "speedup", -1) == atl_row_metric(&a.rows[i], "speedup", -1));
+  CHECK(atl_diagnose_device_of(e, device, sizeof device) == 0 && strcmp(device, "NVIDIA H100 80GB HBM3") == 0);
+  if (CHECK(atl_l2_report_from_export(e, &l2, why, sizeof why) == 0)) {
+    CHECK(l2.count == 2);
+    atl_l2_report_release(&l2);
+  }
+  atl_result_set_release(&a);
+  atl_result_set_release(&b);
+  atl_ncu_export_free(e);
 }
 
 int main(void)
@@ -111,7 +207,9 @@ int main(void)
   if (CHECK(csv && sass)) {
     test_sass(sass);
     test_pipeline(csv, sass);
+    test_parsed_once(csv, sass);
   }
+  test_nvtx_columns();
   free(csv);
   free(sass);
   return check_exit("test_diagnose");

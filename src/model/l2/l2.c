@@ -9,14 +9,14 @@
 #include <string.h>
 
 #include "core/csv.h"
+#include "core/ncu_export.h"
 #include "core/text.h"
+#include "atomlab/diagnose.h"
 #include "atomlab/error.h"
 #include "atomlab/file.h"
 #include "atomlab/l2model.h"
 #include "atomlab/model.h"
 #include "atomlab/result.h"
-
-enum { LINE_LEN = 1 << 20, MAX_FIELDS = 8192 };
 
 /* The columns the model reads; the order is the one of `need` in read_row. Up to C_ASKED they are metrics
  * (profile asks ncu for them); the launch's and device's attributes after it are in every raw export. */
@@ -81,160 +81,149 @@ void atl_l2_report_release(struct atl_l2_report *r)
   r->count = 0;
 }
 
-static int fail(struct atl_l2_report *out, char *line, char *header, char *units, char **f, char **h, char **u,
-                int err)
+/* The failure of a read: the report released, @p err returned. */
+static int fail(struct atl_l2_report *out, int err)
 {
-  free(line);
-  free(header);
-  free(units);
-  free(f);
-  free(h);
-  free(u);
-  if (err)
-    atl_l2_report_release(out);
+  atl_l2_report_release(out);
   return err;
 }
 
-int atl_l2_read_csv(const char *text, const char *name, struct atl_l2_report *out, char *why, size_t why_len)
+/* The counters of one launch's row into @p k; ATL_EINVAL with @p why for a field that is not a count. */
+static int read_row(const struct atl_ncu_export *e, const struct atl__ncu_row *r, const int col[C_COUNT],
+                    struct atl_l2_counters *k, char *why, size_t why_len)
 {
-  char *line = malloc(LINE_LEN), *header = malloc(LINE_LEN), *units = malloc(LINE_LEN);
-  char **f = malloc(MAX_FIELDS * sizeof *f), **h = malloc(MAX_FIELDS * sizeof *h), **u = malloc(MAX_FIELDS * sizeof *u);
-  int col[C_COUNT], c_id = -1, c_kernel = -1, nh = 0, nu = 0;
-  unsigned lineno = 0;
-  size_t cap = 0;
-  memset(out, 0, sizeof *out);
-  if (!line || !header || !units || !f || !h || !u) {
-    snprintf(why, why_len, "%s: out of memory", name);
-    return fail(out, line, header, units, f, h, u, ATL_ENOMEM);
+  double v[C_COUNT];
+  for (int c = 0; c < C_COUNT; c++) {
+    v[c] = -1;
+    if (col[c] >= 0 && atl__csv_number(r->f[col[c]], &v[c]) != 0) {
+      snprintf(why, why_len, "%s:%u: %s = '%.40s' is not a number", e->name, r->line, col_names[c], r->f[col[c]]);
+      return ATL_EINVAL;
+    }
+    if (col[c] >= 0 && v[c] < 0) {
+      snprintf(why, why_len, "%s:%u: %s = %g is negative", e->name, r->line, col_names[c], v[c]);
+      return ATL_EINVAL;
+    }
   }
-  /* the header: the first line whose first field is "ID" (ncu's notes and the program's output come first) */
-  for (long len; nh == 0;) {
-    len = atl__csv_next_line(&text, line, LINE_LEN);
-    lineno++;
-    if (len == -1) {
+  const char *unit = atl__ncu_export_unit(e, col[C_DURATION], r->nf);
+  const double scale = ns_per(unit);
+  if (!(scale > 0)) {
+    snprintf(why, why_len, "%s: gpu__time_duration.sum is in '%s', not a unit of time", e->name, unit);
+    return ATL_EINVAL;
+  }
+  k->duration_ns = v[C_DURATION] * scale;
+  k->l2_cycles = v[C_CYCLES];
+  k->atom_requests = v[C_ATOM_SUM];
+  k->red_requests = v[C_RED_SUM];
+  k->requests = v[C_ATOM_SUM] + v[C_RED_SUM];
+  k->requests_max = v[C_ATOM_MAX] + v[C_RED_MAX];
+  k->atom_max = v[C_ATOM_MAX];
+  k->red_max = v[C_RED_MAX];
+  k->requests_avg = v[C_ATOM_AVG] + v[C_RED_AVG];
+  k->input_active_max = v[C_INPUT_MAX];
+  k->dram_pct = v[C_DRAM];
+  k->issue_max = v[C_ISSUE];
+  k->dram_bytes = v[C_DRAM_BYTES];
+  k->sm_elapsed = v[C_SM_ELAPSED];
+  /* both kinds or neither: a sum over one kind alone would undercount the other */
+  k->l1_requests = col[C_L1_ATOM] >= 0 && col[C_L1_RED] >= 0 ? v[C_L1_ATOM] + v[C_L1_RED] : -1;
+  k->l1_set_accesses = col[C_L1SET_ATOM] >= 0 && col[C_L1SET_RED] >= 0 ? v[C_L1SET_ATOM] + v[C_L1SET_RED] : -1;
+  k->grid_size = v[C_GRID];
+  k->block_size = v[C_BLOCK];
+  k->sm_count = v[C_SMS];
+  k->warp_size = v[C_WARP];
+  k->clock_khz = v[C_CLOCK];
+  k->smem_cas = v[C_SMEM_CAS];
+  k->warps_active_pct = v[C_WARPS_ACTIVE];
+  k->max_warps = v[C_MAX_WARPS];
+  k->occ_limit_regs = v[C_OCC_REGS];
+  k->occ_limit_warps = v[C_OCC_WARPS];
+  k->occ_limit_blocks = v[C_OCC_BLOCKS];
+  k->smem_block = either(v, C_SMEM_STATIC, C_SMEM_DYNAMIC);
+  k->smem_driver = v[C_SMEM_DRIVER];
+  k->smem_sm = v[C_SMEM_SM];
+  k->sectors_max = either(v, C_SECT_ATOM, C_SECT_RED);
+  k->sector_misses_max = either(v, C_MISS_ATOM, C_MISS_RED);
+  return 0;
+}
+
+/* The columns of the model's counters; ATL_EINVAL with @p why where the header lacks one it needs. */
+static int find_columns(const struct atl_ncu_export *e, int col[C_COUNT], char *why, size_t why_len)
+{
+  if (e->header <= 0) {
+    if (e->header == 0)
       snprintf(why, why_len, "%s: no ncu CSV header (a line starting with \"ID\"): was it written with ncu --csv "
-                             "--page raw?", name);
-      return fail(out, line, header, units, f, h, u, ATL_EINVAL);
-    }
-    if (len >= 0 && strncmp(line, "\"ID\"", 4) == 0) {
-      memcpy(header, line, (size_t)len + 1);
-      if ((nh = atl__csv_fields(header, h, MAX_FIELDS)) < 0) {
-        snprintf(why, why_len, "%s:%u: malformed CSV header", name, lineno);
-        return fail(out, line, header, units, f, h, u, ATL_EINVAL);
-      }
-    }
+                             "--page raw?", e->name);
+    else
+      snprintf(why, why_len, "%s:%u: malformed CSV header", e->name, e->header_line);
+    return ATL_EINVAL;
+  }
+  if (atl__ncu_export_column(e, "ID") < 0 || atl__ncu_export_column(e, "Kernel Name") < 0) {
+    snprintf(why, why_len, "%s:%u: the header has no \"ID\" or \"Kernel Name\" column (ncu --page raw)", e->name,
+             e->header_line);
+    return ATL_EINVAL;
   }
   for (int c = 0; c < C_COUNT; c++)
-    col[c] = -1;
-  for (int i = 0; i < nh; i++) {
-    if (strcmp(h[i], "ID") == 0 && c_id < 0)
-      c_id = i;
-    else if (strcmp(h[i], "Kernel Name") == 0)
-      c_kernel = i;
-    for (int c = 0; c < C_COUNT; c++)
-      if (strcmp(h[i], col_names[c]) == 0)
-        col[c] = i;
-  }
-  if (c_id < 0 || c_kernel < 0) {
-    snprintf(why, why_len, "%s:%u: the header has no \"ID\" or \"Kernel Name\" column (ncu --page raw)", name, lineno);
-    return fail(out, line, header, units, f, h, u, ATL_EINVAL);
-  }
+    col[c] = atl__ncu_export_column(e, col_names[c]);
   for (int c = 0; c < C_INPUT_MAX; c++) /* all but the optional ones from the input cycles on */
     if (col[c] < 0) {
-      snprintf(why, why_len, "%s:%u: no column %s (ask ncu for it: docs/design/model.md, \"Global atomics\")", name, lineno,
-               col_names[c]);
-      return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+      snprintf(why, why_len, "%s:%u: no column %s (ask ncu for it: docs/design/model.md, \"Global atomics\")",
+               e->name, e->header_line, col_names[c]);
+      return ATL_EINVAL;
     }
-  for (long len; (len = atl__csv_next_line(&text, line, LINE_LEN)) != -1;) {
-    lineno++;
-    if (len == -2) {
-      snprintf(why, why_len, "%s:%u: line too long", name, lineno);
-      return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+  return 0;
+}
+
+int atl_l2_report_from_export(const struct atl_ncu_export *e, struct atl_l2_report *out, char *why, size_t why_len)
+{
+  int col[C_COUNT], err;
+  size_t cap = 0;
+  memset(out, 0, sizeof *out);
+  if ((err = find_columns(e, col, why, why_len)) != 0)
+    return err;
+  const int c_id = atl__ncu_export_column(e, "ID"), c_kernel = atl__ncu_export_column(e, "Kernel Name");
+  for (size_t i = 0; i < e->nrows; i++) {
+    const struct atl__ncu_row *r = &e->rows[i];
+    if (r->nf == -2) {
+      snprintf(why, why_len, "%s:%u: line too long", e->name, r->line);
+      return fail(out, ATL_EINVAL);
     }
-    if (len == 0 || strncmp(line, "==", 2) == 0)
-      continue; /* ncu's own notes (==PROF==, ==WARNING==) */
-    const int maybe_units = nu == 0 && out->count == 0;
-    if (maybe_units)
-      memcpy(units, line, (size_t)len + 1);
-    const int nf = atl__csv_fields(line, f, MAX_FIELDS);
-    if (nf != nh) {
-      snprintf(why, why_len, "%s:%u: %d fields where the header has %d", name, lineno, nf, nh);
-      return fail(out, line, header, units, f, h, u, ATL_EINVAL);
-    }
-    if (maybe_units && f[c_id][0] == '\0') { /* the raw page's units row */
-      nu = atl__csv_fields(units, u, MAX_FIELDS);
-      continue;
+    if (r->nf != e->ncols) {
+      snprintf(why, why_len, "%s:%u: %d fields where the header has %d", e->name, r->line, r->nf, e->ncols);
+      return fail(out, ATL_EINVAL);
     }
     if (out->count == cap) {
       cap = cap ? 2 * cap : 16;
       struct atl_l2_counters *k = realloc(out->kernels, cap * sizeof *k);
       if (k == NULL) {
-        snprintf(why, why_len, "%s: out of memory", name);
-        return fail(out, line, header, units, f, h, u, ATL_ENOMEM);
+        snprintf(why, why_len, "%s: out of memory", e->name);
+        return fail(out, ATL_ENOMEM);
       }
       out->kernels = k;
     }
     struct atl_l2_counters *k = &out->kernels[out->count];
-    double v[C_COUNT];
     memset(k, 0, sizeof *k);
-    snprintf(k->id, sizeof k->id, "%s", f[c_id]);
-    snprintf(k->kernel, sizeof k->kernel, "%s", f[c_kernel]);
-    for (int c = 0; c < C_COUNT; c++) {
-      v[c] = -1;
-      if (col[c] >= 0 && atl__csv_number(f[col[c]], &v[c]) != 0) {
-        snprintf(why, why_len, "%s:%u: %s = '%.40s' is not a number", name, lineno, col_names[c], f[col[c]]);
-        return fail(out, line, header, units, f, h, u, ATL_EINVAL);
-      }
-      if (col[c] >= 0 && v[c] < 0) {
-        snprintf(why, why_len, "%s:%u: %s = %g is negative", name, lineno, col_names[c], v[c]);
-        return fail(out, line, header, units, f, h, u, ATL_EINVAL);
-      }
-    }
-    const double scale = ns_per(nu == nf ? u[col[C_DURATION]] : "");
-    if (!(scale > 0)) {
-      snprintf(why, why_len, "%s: gpu__time_duration.sum is in '%s', not a unit of time", name, u[col[C_DURATION]]);
-      return fail(out, line, header, units, f, h, u, ATL_EINVAL);
-    }
-    k->duration_ns = v[C_DURATION] * scale;
-    k->l2_cycles = v[C_CYCLES];
-    k->atom_requests = v[C_ATOM_SUM];
-    k->red_requests = v[C_RED_SUM];
-    k->requests = v[C_ATOM_SUM] + v[C_RED_SUM];
-    k->requests_max = v[C_ATOM_MAX] + v[C_RED_MAX];
-    k->atom_max = v[C_ATOM_MAX];
-    k->red_max = v[C_RED_MAX];
-    k->requests_avg = v[C_ATOM_AVG] + v[C_RED_AVG];
-    k->input_active_max = v[C_INPUT_MAX];
-    k->dram_pct = v[C_DRAM];
-    k->issue_max = v[C_ISSUE];
-    k->dram_bytes = v[C_DRAM_BYTES];
-    k->sm_elapsed = v[C_SM_ELAPSED];
-    /* both kinds or neither: a sum over one kind alone would undercount the other */
-    k->l1_requests = col[C_L1_ATOM] >= 0 && col[C_L1_RED] >= 0 ? v[C_L1_ATOM] + v[C_L1_RED] : -1;
-    k->l1_set_accesses = col[C_L1SET_ATOM] >= 0 && col[C_L1SET_RED] >= 0 ? v[C_L1SET_ATOM] + v[C_L1SET_RED] : -1;
-    k->grid_size = v[C_GRID];
-    k->block_size = v[C_BLOCK];
-    k->sm_count = v[C_SMS];
-    k->warp_size = v[C_WARP];
-    k->clock_khz = v[C_CLOCK];
-    k->smem_cas = v[C_SMEM_CAS];
-    k->warps_active_pct = v[C_WARPS_ACTIVE];
-    k->max_warps = v[C_MAX_WARPS];
-    k->occ_limit_regs = v[C_OCC_REGS];
-    k->occ_limit_warps = v[C_OCC_WARPS];
-    k->occ_limit_blocks = v[C_OCC_BLOCKS];
-    k->smem_block = either(v, C_SMEM_STATIC, C_SMEM_DYNAMIC);
-    k->smem_driver = v[C_SMEM_DRIVER];
-    k->smem_sm = v[C_SMEM_SM];
-    k->sectors_max = either(v, C_SECT_ATOM, C_SECT_RED);
-    k->sector_misses_max = either(v, C_MISS_ATOM, C_MISS_RED);
+    snprintf(k->id, sizeof k->id, "%s", r->f[c_id]);
+    snprintf(k->kernel, sizeof k->kernel, "%s", r->f[c_kernel]);
+    if ((err = read_row(e, r, col, k, why, why_len)) != 0)
+      return fail(out, err);
     out->count++;
   }
   if (out->count == 0) {
-    snprintf(why, why_len, "%s: no kernel launch in the export", name);
-    return fail(out, line, header, units, f, h, u, ATL_EINVAL);
+    snprintf(why, why_len, "%s: no kernel launch in the export", e->name);
+    return fail(out, ATL_EINVAL);
   }
-  return fail(out, line, header, units, f, h, u, 0);
+  return 0;
+}
+
+int atl_l2_read_csv(const char *text, const char *name, struct atl_l2_report *out, char *why, size_t why_len)
+{
+  struct atl_ncu_export *e;
+  memset(out, 0, sizeof *out);
+  int err = atl_ncu_export_parse(text, name, &e, why, why_len);
+  if (err == 0)
+    err = atl_l2_report_from_export(e, out, why, why_len);
+  atl_ncu_export_free(e);
+  return err;
 }
 
 int atl_l2_read_file(const char *path, struct atl_l2_report *out, char *why, size_t why_len)

@@ -17,17 +17,10 @@ static const char *verdict(const struct atl_l2_util *u, double threshold)
   return u->u >= threshold ? "bottleneck" : "not a bottleneck";
 }
 
-/* The strategy for a bottleneck launch, from what the counters imply of its words. */
-static const char *advice(const struct atl_l2_util *u)
+/* The advice for a bottleneck launch in words, from the advice table (the one atl_diagnose reads). */
+static const char *advice(const struct atl_l2_util *u, char *buf, size_t len)
 {
-  if (u->access == ATL_L2_HOT)
-    return "few hot words serialize in one L2 slice: combine before the L2 - warp-aggregated "
-           "(atl_warp_fetch: one atomic per warp and word), block-aggregated or privatized in shared memory "
-           "(atl_block_fetch, the histogram's shared/block16 variants), hot-row privatization for row "
-           "scatters (app scatter --variants block)";
-  return "requests spread over the slices saturate the L2's atomic units: send fewer - privatize per block in "
-         "shared memory and flush once (histogram shared/block16, scatter block), or sum runs of equal keys "
-         "first (scatter run)";
+  return atl_l2_advice_text(atl_l2_advice_of(u->access), buf, len);
 }
 
 /* "name=speedup;..." best first, for the CSV (empty where nothing is priced) */
@@ -116,7 +109,8 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
       struct atl_l2_prediction p = {0};
       if (b && cal)
         atl_l2_predict(cal, k, &u, &p);
-      fprintf(f, ",\"%s\",", b ? advice(&u) : "");
+      char words[512];
+      fprintf(f, ",\"%s\",", b ? advice(&u, words, sizeof words) : "");
       if (p.count) /* the recommended (best) strategy's; every priced one in the next column */
         fprintf(f, "%.4g", p.s[0].speedup);
       fputc(',', f);
@@ -133,8 +127,9 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
         continue;
       if (!any++)
         fprintf(f, "\nadvice (L2 atomic bottlenecks):\n");
+      char words[512];
       fprintf(f, "  %s %.60s (U %.2f, %s, busiest slice %.3gx the average): %s", r->kernels[i].id,
-              r->kernels[i].kernel, u.u, atl_l2_access_name(u.access), u.imbalance, advice(&u));
+              r->kernels[i].kernel, u.u, atl_l2_access_name(u.access), u.imbalance, advice(&u, words, sizeof words));
       fputc('\n', f);
       struct atl_l2_prediction p = {0};
       if (cal)

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# scripts/gpu/diagnose_prereg.py on the CPU: `check` passes on the committed program list; `predict` and `measure`
+# run every program through stand-ins for atomlab (profile writes a diagnosis and a raw export, app writes a verified
+# row) and for the GPU driver (prints the op's time): a failing program and one past --timeout are recorded, not
+# fatal; the files are written after each program (a --budget call stops early, the next goes on); each program's
+# raw export is kept; measured.json scores the verdicts and carries the summary against the rules.
+. "$(dirname "$0")/lib.sh"
+PREREG=$(cd "$(dirname "$0")/../../scripts/gpu" && pwd)/diagnose_prereg.py
+python3 "$PREREG" check >"$WORK/check" && grep -q '^28 programs, 4 libraries, 11 op families' "$WORK/check" && pass ||
+  fail "check: $(cat "$WORK/check")"
+# the stand-in atomlab: profile fails for histc, hangs for amax, else one bottleneck launch of the program's op
+cat >"$WORK/atomlab" <<'SH'
+#!/usr/bin/env bash
+if [ "$1" = app ]; then  # app ... --variants V ... -o FILE: one verified row of V at 2 ms
+  v=; o=; r=
+  while [ $# -gt 0 ]; do case "$1" in --variants) v=$2;; --reduce) r=$2;; -o) o=$2;; esac; shift; done
+  printf '{"rows":[{"config":{"variant":"f32/x/%s"},"status":"ok","verified":true,"time_ms":{"median":2,"iqr":0.1,"samples":5}},{"config":{"variant":"f32/memcpy-ceiling"},"status":"ok","verified":true,"time_ms":{"median":0.1,"iqr":0}}]}' "${r:-${v##*,}}" >"$o"
+  exit 0
+fi
+t=0
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+  case "$1" in --diagnosis) d=$2;; --save-counters) c=$2;; --timeout) t=$((t + 1));; esac
+  shift
+done
+[ "$t" -le 1 ] || { echo "error: --timeout: given twice" >&2; exit 2; }
+[ $# -gt 0 ] || exit 1
+shift
+case "$*" in *'"histc"'*) exit 3;; *'"scatter_reduce_amax"'*) sleep 30;; esac
+op=$(printf '%s' "$3" | python3 -c 'import json, sys; print(json.loads(sys.stdin.read() or "{}").get("op", "histogram"))' 2>/dev/null)
+echo '"ID","Kernel Name"' >"$c"
+printf '{"rows":[{"config":{"source":"%s@prog.py:9","verdict":"bottleneck","call":"atl_scatter_add block","op_call":"atl_scatter_add block","speedup_kind":"predicted","kernel":"k"},"metrics":[{"name":"speedup","value":4},{"name":"duration_us","value":750}]},{"config":{"source":"%s@prog.py:9","verdict":"no atomics","kernel":"fill"},"metrics":[{"name":"duration_us","value":250}]}]}' "$op" "$op" >"$d"
+SH
+# the stand-in driver: the op's own time, 10 ms
+printf '#!/bin/sh\necho '"'"'{"median_ms": 10, "iqr_ms": 0.5, "samples": 20}'"'"'\n' >"$WORK/python"
+chmod +x "$WORK/atomlab" "$WORK/python"
+RUN=(--atomlab "$WORK/atomlab" --python "$WORK/python" --out "$WORK/out" --timeout 2)
+mkdir -p "$WORK/out"
+echo '{"device": "kept", "kernels": []}' >"$WORK/out/predictions.json"  # a file's other keys stay
+python3 "$PREREG" predict "${RUN[@]}" --budget 0.000001 >"$WORK/log" 2>&1 &&
+  [ "$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["kernels"]))' "$WORK/out/predictions.json")" = 1 ] &&
+  grep -q 'budget' "$WORK/log" && pass || fail "predict --budget: $(cat "$WORK/log")"
+python3 "$PREREG" predict "${RUN[@]}" --profile-args --timeout 1 >"$WORK/log" 2>&1 &&
+  python3 - "$WORK/out" <<'PY' && pass || fail "predict: $(cat "$WORK/log")"
+import json, os, sys
+out = sys.argv[1]
+doc = json.load(open(os.path.join(out, "predictions.json")))
+k = {x["id"]: x for x in doc["kernels"]}
+assert "success" in doc["rules"] and len(k) == 28 and doc["device"] == "kept", len(k)
+assert set(doc["kernels"][0]) >= {"id", "library", "op", "program", "input", "verdict", "advice", "predicted_speedup"}
+assert k["pytorch-histc-hot"]["verdict"] == "failed (exit 3)", k["pytorch-histc-hot"]
+assert k["pytorch-scatter_reduce_amax-hot"]["verdict"] == "failed (timed out)", k["pytorch-scatter_reduce_amax-hot"]
+b = k["pytorch-index_add_-zipf"]
+assert b["verdict"] == "bottleneck" and b["predicted_speedup"] == 4 and b["kernel_share"] == 0.75, b
+assert os.path.exists(os.path.join(out, "pytorch-index_add_-zipf.csv")), "the raw export is kept"
+assert os.path.exists(os.path.join(out, "cub-histogram-hot.diagnosis.json"))
+PY
+python3 "$PREREG" measure "${RUN[@]}" >"$WORK/log" 2>&1 && python3 - "$WORK/out" <<'PY' && pass || fail "measure: $(cat "$WORK/log")"
+import json, os, sys
+doc = json.load(open(os.path.join(sys.argv[1], "measured.json")))
+k = {x["id"]: x for x in doc["kernels"]}
+assert len(k) == 28 and set(doc["kernels"][0]) >= {"id", "verdict_correct", "evidence", "measured_speedup"}
+m = k["pytorch-index_add_-zipf"]  # 10 ms x its launch's share 0.75 against the block variant's 2 ms
+assert abs(m["measured_speedup"] - 3.75) < 1e-9 and m["verdict_correct"] is True, m
+a = m["evidence"]["calls"]["atl_scatter_add block"]
+assert a["args"][:2] == ["app", "scatter"] and "--variants" in a["args"] and a["state"] == "verified", a
+assert k["pytorch-histc-hot"]["verdict_correct"] is None  # failed in predict: nothing to score
+s = doc["summary"]
+assert s["verdicts"]["of"] == s["verdicts"]["count"] > 0 and s["predicted_within_2x"]["share"] == 1, s
+PY
+grep -q '^rules: verdicts correct [0-9]*/[0-9]* (100%)' "$WORK/out/summary.txt" && pass || fail "summary: $(cat "$WORK/out/summary.txt")"
+echo "diagnose_prereg: $PASSES passed, $FAILS failed"
+[ "$FAILS" -eq 0 ]
