@@ -74,6 +74,9 @@ int atl_context_is_external(atl_context_t ctx);
 /**
  * Waits until everything atomlab enqueued on the context's stream or queue has run (and what the caller
  * enqueued before it). Never needed between atomlab's calls and the caller's own work on the same stream.
+ * It is where a bad key surfaces on a program's stream or queue: ATL_ERANGE, with atl_errmsg() naming the row,
+ * the key and the targets of the first operation since the last finish whose keys were out of range (that
+ * operation wrote nothing; the calls themselves returned 0 without a wait). Reported once; 0 where none was.
  */
 int atl_context_finish(atl_context_t ctx);
 
