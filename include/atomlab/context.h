@@ -2,8 +2,8 @@
  * @file context.h
  * The library's version, and contexts over a program's own CUDA or OpenCL objects.
  *
- * Stability: this header and device.h, error.h, result.h, experiment.h, grid.h, sweep.h, rmw.h, app.h and
- * scatter.h are atomlab's stable API: libatomlab.so.1 exports exactly their functions (a linker version
+ * Stability: this header and device.h, error.h, result.h, experiment.h, grid.h, sweep.h, rmw.h, app.h,
+ * scatter.h and histogram.h are atomlab's stable API: libatomlab.so.1 exports exactly their functions (a linker version
  * script), and a program built against major version 1 runs with any later 1.x. Everything else the umbrella
  * atomlab.h names (the models, plots, reports) is experimental: it is declared only with ATL_EXPERIMENTAL
  * defined and links only from the static libatomlab.a.

@@ -248,6 +248,8 @@ static const struct app_case {
   {"app_scatter_det", "D=64 TYPE_f32 IDX_T=ulong CHUNK=4096u TILE=1024u WG=256 KEY_GUARD", 0},
   {"app_scatter_dsm", "IDX_T=uint CLUSTER=16 LOG2_WORDS=15 CHUNK=16384u WG=1024 BEYOND=1 WIDE=1 KEY_GUARD", 0},
   {"app_scatter_reduce", "TYPE_f32 OP_max IDX_T=ulong D=64u KEY_GUARD", 0},
+  /* atl_histogram's tail and widening steps (src/apps/histogram_lib.c) */
+  {"histogram_lib", "", 0},
   {"app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", 1},
   {"app_scatter", "D=64 TYPE_bf16 VARIANT_vector", 1},
   {"app_scatter", "D=16 TYPE_f16 VARIANT_vector", 1},
