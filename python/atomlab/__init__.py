@@ -1,4 +1,4 @@
-"""atomlab for Python: scatter-add and bincount on NumPy arrays (through an OpenCL device, PoCL on a CPU) and, in
+"""atomlab for Python: scatter-add, bincount and the byte histogram on NumPy arrays (through an OpenCL device, PoCL on a CPU) and, in
 place and on the current stream, on CUDA arrays of PyTorch and CuPy (docs/guide/python.md). ctypes over the C
 library libatomlab.so.1: nothing is compiled at import time. PyTorch ops: `import atomlab.torch`."""
 import ctypes
