@@ -20,6 +20,7 @@
 #include "atomlab/grid.h"
 #include "atomlab/app.h"
 #include "atomlab/scatter.h"
+#include "atomlab/histogram.h"
 
 #ifdef ATL_EXPERIMENTAL
 #include "atomlab/experimental.h"

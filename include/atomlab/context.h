@@ -2,8 +2,8 @@
  * @file context.h
  * The library's version, and contexts over a program's own CUDA or OpenCL objects.
  *
- * Stability: this header and device.h, error.h, result.h, experiment.h, grid.h, sweep.h, rmw.h, app.h and
- * scatter.h are atomlab's stable API: libatomlab.so.1 exports exactly their functions (a linker version
+ * Stability: this header and device.h, error.h, result.h, experiment.h, grid.h, sweep.h, rmw.h, app.h,
+ * scatter.h and histogram.h are atomlab's stable API: libatomlab.so.1 exports exactly their functions (a linker version
  * script), and a program built against major version 1 runs with any later 1.x. Everything else the umbrella
  * atomlab.h names (the models, plots, reports) is experimental: it is declared only with ATL_EXPERIMENTAL
  * defined and links only from the static libatomlab.a.
@@ -74,6 +74,9 @@ int atl_context_is_external(atl_context_t ctx);
 /**
  * Waits until everything atomlab enqueued on the context's stream or queue has run (and what the caller
  * enqueued before it). Never needed between atomlab's calls and the caller's own work on the same stream.
+ * It is where a bad key surfaces on a program's stream or queue: ATL_ERANGE, with atl_errmsg() naming the row,
+ * the key and the targets of the first operation since the last finish whose keys were out of range (that
+ * operation wrote nothing; the calls themselves returned 0 without a wait). Reported once; 0 where none was.
  */
 int atl_context_finish(atl_context_t ctx);
 

@@ -108,9 +108,10 @@ struct atl_scatter_desc {
    * designated initializers: these zero) still compiles and gets the pick. */
   enum atl_scatter_keys keys;
   enum atl_scatter_method method;
-  /** 0: the keys are checked on the device before anything is written (ATL_ERANGE naming the first bad row).
-   * 1 (ATL_SCATTER_KEYS_CHECKED): the caller has checked them, and the check's pass over the keys is skipped; a
-   * key outside [0, targets) then writes outside the output. At the end, as keys and method are. */
+  /** 0: the keys are checked on the device before anything is written (ATL_ERANGE naming the first bad row; see
+   * atl_scatter_add for when it is reported). 1 (ATL_SCATTER_KEYS_CHECKED): the caller has checked them, and the
+   * check's pass over the keys is skipped; a key outside [0, targets) then writes outside the output. At the end,
+   * as keys and method are. */
   int unchecked_keys;
 };
 
@@ -121,16 +122,21 @@ struct atl_scatter_desc {
  * out += the scatter of src by idx on the open device (buffers of atl_buffer_new or atl_buffer_wrap_* on this
  * context's open device, sized as @p d says; out neither src nor idx). Every field of @p d and every buffer is
  * checked first: ATL_EINVAL, with atl_errmsg() naming the field and what is allowed, before anything runs. Then
- * the keys are checked on the device, by one pass over them before any output word is written (unless
- * d->unchecked_keys): a key outside [0, targets) (an int64 key below 0 included) gives ATL_ERANGE, with
- * atl_errmsg() naming the lowest such row and its key, and out is left as it was. The kernels are built on the
+ * the keys are checked on the device (unless d->unchecked_keys), by one launch over them before the operation's,
+ * which writes the lowest row whose key is outside [0, targets) (an int64 key below 0 included) into a word every
+ * later launch of the operation reads at its start: where it is set they return and out is left as it was.
+ * Nothing waits for the check. On a context of atomlab's own device the call reads the word back after the
+ * launches (which it waits for anyway) and returns ATL_ERANGE, with atl_errmsg() naming the lowest bad row and
+ * its key. On a program's stream or queue (below) the call returns 0 and the error stays on the device:
+ * atl_context_finish returns ATL_ERANGE naming the row, its key and the targets of the first such operation
+ * since the last finish (later operations run as usual). The kernels are built on the
  * first call and cached by the backend; scratch (the deterministic mode's, about 16 bytes per row) is the
  * context's, sized on the first call and grown on demand. @p device_ms, if not NULL, receives the device time of
  * the launches (the check's not included). 0, or a negative code with atl_errmsg().
  *
  * On a context over a program's stream or queue (atl_context_from_cuda / _from_opencl) the launches are
- * enqueued there after the program's work and the call returns without waiting for them, except: the check of
- * the keys reads one word back (a wait; pass unchecked_keys where the keys are known good), the AUTO method with
+ * enqueued there after the program's work and the call returns without waiting for them (a bad key is reported
+ * by atl_context_finish, above), except: the AUTO method with
  * keys SAMPLE reads a sample of the keys (a wait; give a hint or a method to avoid it), and @p device_ms, where
  * not NULL, is timed between two events recorded around the launches, waiting for the second (pass NULL for no
  * wait); it includes host time between the launches (the first call's kernel builds).
@@ -166,7 +172,8 @@ enum atl_scatter_reduce_op { ATL_SCATTER_REDUCE_MAX, ATL_SCATTER_REDUCE_MIN };
  * scatter_reduce_ amax / amin with include_self): exact, the same in any order, so every run gives the same bits.
  * @p d as for atl_scatter_add, its type f32, u32 or i32 (method, keys and deterministic are not read). Floats take
  * the integer atomic max and min on their bit pattern (non-negative values signed, negative ones unsigned and
- * reversed: no CAS loop); NaNs are not ordered and must not be in src. 0, or a negative code with atl_errmsg().
+ * reversed: no CAS loop); NaNs are not ordered and must not be in src. The keys are checked as atl_scatter_add
+ * checks them (unless d->unchecked_keys; ATL_ERANGE, out left as it was). 0, or a negative code with atl_errmsg().
  */
 int atl_scatter_reduce(atl_context_t ctx, const struct atl_scatter_desc *d, enum atl_scatter_reduce_op op,
                        atl_buffer_t out, atl_buffer_t src, atl_buffer_t idx, double *device_ms);

@@ -1,4 +1,4 @@
-"""atomlab for Python: scatter-add and bincount on NumPy arrays (through an OpenCL device, PoCL on a CPU) and, in
+"""atomlab for Python: scatter-add, bincount and the byte histogram on NumPy arrays (through an OpenCL device, PoCL on a CPU) and, in
 place and on the current stream, on CUDA arrays of PyTorch and CuPy (docs/guide/python.md). ctypes over the C
 library libatomlab.so.1: nothing is compiled at import time. PyTorch ops: `import atomlab.torch`."""
 import ctypes
@@ -9,7 +9,7 @@ from . import _lib
 from ._lib import Error
 from ._load import load
 
-__all__ = ["scatter_add", "bincount", "load", "open", "version", "device", "Error"]
+__all__ = ["scatter_add", "bincount", "histogram", "synchronize", "load", "open", "version", "device", "Error"]
 
 
 def version():
@@ -32,7 +32,7 @@ def device():
 # the dtypes atomlab adds, by NumPy name (bfloat16: PyTorch's only)
 _VALUE_TYPES = {"float32": "f32", "uint32": "u32", "int32": "i32", "float16": "f16", "bfloat16": "bf16"}
 _INDEX_BYTES = {"int32": 4, "uint32": 4, "int64": 8}
-_CAI_TYPES = {"<f4": "float32", "<u4": "uint32", "<i4": "int32", "<f2": "float16", "<i8": "int64", "<u8": "uint64",
+_CAI_TYPES = {"|u1": "uint8", "<f4": "float32", "<u4": "uint32", "<i4": "int32", "<f2": "float16", "<i8": "int64", "<u8": "uint64",
               "<f8": "float64"}
 
 
@@ -77,7 +77,7 @@ class _View:
 
 
 def _itemsize(dtype):
-    return {"float16": 2, "bfloat16": 2, "int64": 8, "uint64": 8, "float64": 8}.get(dtype, 4)
+    return {"uint8": 1, "float16": 2, "bfloat16": 2, "int64": 8, "uint64": 8, "float64": 8}.get(dtype, 4)
 
 
 def _desc(out, index, src, deterministic, method, keys):
@@ -180,7 +180,8 @@ def scatter_add(out, index, src, *, deterministic=False, method="auto", keys="sa
     and current stream, without copies or a wait. deterministic: bit-identical sums on every run. method: auto
     or one of atomlab's (docs/scatter.md); keys: what auto may assume of the keys instead of reading a sample
     (sample, spread, head, runs; a sample read waits for the stream). ValueError, nothing written, for bad
-    shapes, types or keys.
+    shapes, types or keys; on CUDA arrays a key out of range is found on the device without a wait: out is left
+    as it was and atomlab.synchronize() raises the ValueError naming its row.
     """
     views = _View(out, "out"), _View(index, "index"), _View(src, "src")
     d = _desc(*views, deterministic, method, keys)
@@ -232,3 +233,68 @@ def _namespace(a):
 
 def _zeros(xp, mod, n, dtype, like):
     return xp.zeros(n, dtype=dtype, device=like.device) if mod == "torch" else xp.zeros(n, dtype=dtype)
+
+
+def synchronize():
+    """Waits for the work atomlab enqueued on this thread's CUDA streams; ValueError naming the row where an
+    operation since the last synchronize found a key out of range (that operation wrote nothing)."""
+    for ctx in _lib.cuda_contexts():
+        _lib.check(ctx.handle, _lib.lib().atl_context_finish(ctx.handle), "atomlab: synchronize")
+
+
+def histogram(a):
+    """The 256 counts (int64) of the bytes of a uint8 array (its bytes in C order), as
+    numpy.bincount(a.ravel(), minlength=256). NumPy arrays run on the thread's device; CUDA arrays (PyTorch, CuPy)
+    on their device and current stream, without a copy or a wait, the counts an array of their library there."""
+    v = _View(a, "a")
+    if v.dtype != "uint8":
+        raise ValueError(f"a: {v.dtype}: allowed: uint8")
+    if not v.contiguous:
+        raise ValueError("a: not contiguous: allowed: a C-contiguous array")
+    if v.kind == "host":
+        return _host_histogram(v)
+    xp, mod = _namespace(a), type(a).__module__.split(".")[0]
+    counts = _zeros(xp, mod, 256, xp.int64, a)
+    if v.nbytes == 0:
+        return counts
+    from . import _cuda
+    ordinal = v.ordinal if v.ordinal is not None else _cuda.ordinal_of(v.ptr)
+    ctx = _lib.cuda_context(_cuda.primary_context(ordinal), _cuda_stream(v))
+    L, h = _lib.lib(), ctx.handle
+    ptrs = [(v.ptr, v.nbytes), (_View(counts, "counts").ptr, 256 * 8)]
+    bufs = [ctypes.c_void_p() for _ in ptrs]
+    try:
+        for (ptr, n), b in zip(ptrs, bufs):
+            _lib.check(h, L.atl_buffer_wrap_cuda(h, ptr, n, ctypes.byref(b)), "atomlab: histogram")
+        d = _lib.HistogramDesc(v.nbytes, 8)
+        _lib.check(h, L.atl_histogram(h, ctypes.byref(d), bufs[1], bufs[0], None), "atomlab: histogram")
+    finally:
+        for b in bufs:
+            if b.value:
+                L.atl_buffer_free(h, b)
+    return counts
+
+
+def _host_histogram(v):
+    """On the thread's device: the bytes copied in, 64-bit bins from zero, read back."""
+    data = np.ascontiguousarray(v.host()).reshape(-1)
+    counts = np.zeros(256, np.int64)
+    if data.size == 0:
+        return counts
+    if data.size >= 2 ** 32:
+        raise ValueError(f"a: {data.size} bytes: allowed: up to 2^32 - 1")
+    ctx = _lib.default_context()
+    L, h = _lib.lib(), ctx.handle
+    bufs = [ctypes.c_void_p(), ctypes.c_void_p()]
+    try:
+        for (arr, b) in zip((data, counts), bufs):
+            _lib.check(h, L.atl_buffer_new(h, arr.nbytes, ctypes.byref(b)), "atomlab: a device buffer")
+            _lib.check(h, L.atl_buffer_write(h, b, arr.ctypes.data, arr.nbytes), "atomlab: writing a buffer")
+        d = _lib.HistogramDesc(data.size, 8)
+        _lib.check(h, L.atl_histogram(h, ctypes.byref(d), bufs[1], bufs[0], None), "atomlab: histogram")
+        _lib.check(h, L.atl_buffer_read(h, bufs[1], counts.ctypes.data, counts.nbytes), "atomlab: reading the bins")
+    finally:
+        for b in bufs:
+            if b.value:
+                L.atl_buffer_free(h, b)
+    return counts

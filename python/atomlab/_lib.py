@@ -1,4 +1,4 @@
-"""ctypes over libatomlab.so.1 (include/atomlab/context.h, scatter.h): found once, nothing compiled."""
+"""ctypes over libatomlab.so.1 (include/atomlab/context.h, scatter.h, histogram.h): found once, nothing compiled."""
 import ctypes
 import ctypes.util
 import os
@@ -21,6 +21,10 @@ class ScatterDesc(ctypes.Structure):
     _fields_ = [("type", ctypes.c_int), ("index_bytes", ctypes.c_uint), ("rows", ctypes.c_uint64),
                 ("targets", ctypes.c_uint64), ("dim", ctypes.c_uint32), ("deterministic", ctypes.c_int),
                 ("keys", ctypes.c_int), ("method", ctypes.c_int), ("unchecked_keys", ctypes.c_int)]
+
+
+class HistogramDesc(ctypes.Structure):
+    _fields_ = [("bytes", ctypes.c_uint64), ("bin_bytes", ctypes.c_uint)]
 
 
 class DeviceInfo(ctypes.Structure):
@@ -95,6 +99,7 @@ def _declare(L):
         "atl_buffer_wrap_cuda": (i, [vp, c.c_uint64, sz, c.POINTER(vp)]),
         "atl_scatter_add": (i, [vp, c.POINTER(ScatterDesc), vp, vp, vp, c.POINTER(c.c_double)]),
         "atl_scatter_method_for": (i, [vp, c.POINTER(ScatterDesc), vp, c.POINTER(c.c_int)]),
+        "atl_histogram": (i, [vp, c.POINTER(HistogramDesc), vp, vp, c.POINTER(c.c_double)]),
     }
     for name, (res, args) in table.items():
         f = getattr(L, name)
@@ -193,6 +198,11 @@ def cuda_context(cu_context, cu_stream):
         check(ctx.handle, lib().atl_context_set_queue(ctx.handle, ctx_stream(cu_stream)), "atomlab: the stream")
         ctx.stream = cu_stream
     return ctx
+
+
+def cuda_contexts():
+    """The thread's contexts over CUDA contexts (cuda_context's)."""
+    return list(getattr(_local, "cuda", {}).values())
 
 
 def ctx_stream(cu_stream):

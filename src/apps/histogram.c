@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "histogram_launch.h"
 #include "yardsticks.h"
 
 /* Its registry entry, at the end of this file: the run checks its params with the entry's check. */
@@ -332,57 +333,46 @@ enum atl_hist_variant atl_hist_auto_choice(const struct atl_device_info *d, enum
  * CUDA reserves 1 KiB of shared memory per block (sm_80 on), and an SM has
  * about the opt-in maximum of one block plus that 1 KiB in all.
  */
-static unsigned local_groups_per_cu(const struct hist_run *r, enum atl_hist_variant v, uint32_t wg)
+static unsigned local_groups_per_cu(const struct atl_device_info *d, uint32_t bins, enum atl_hist_variant v,
+                                    uint32_t wg)
 {
-  const struct atl_device_info *d = atl_device_current(r->ctx);
-  uint64_t per_cu = (d->local_mem_optin + 1024) / (local_words(v, r->bins, wg) * 4 + 1024);
+  uint64_t per_cu = (d->local_mem_optin + 1024) / (local_words(v, bins, wg) * 4 + 1024);
   uint64_t by_threads = d->max_threads_per_cu ? d->max_threads_per_cu / wg : 1;
   if (per_cu > by_threads)
     per_cu = by_threads;
   return per_cu ? (unsigned)per_cu : 1;
 }
 
-/* Work-groups to launch: what the device holds resident, no more than the input fills. */
-static size_t variant_groups(struct hist_run *r, enum atl_hist_variant v, void *kernel, uint32_t wg)
+/* Work-groups to launch over @p bytes: what the device holds resident, no more than the input fills. */
+static size_t variant_groups(atl_context_t ctx, uint32_t bins, uint64_t bytes, enum atl_hist_variant v, void *kernel,
+                             uint32_t wg)
 {
-  const struct atl_device_info *d = atl_device_current(r->ctx);
-  const struct atl_backend_ops *ops = atl__ops(r->ctx);
+  const struct atl_device_info *d = atl_device_current(ctx);
+  const struct atl_backend_ops *ops = atl__ops(ctx);
   const unsigned per_item = variant_unroll(v);
   size_t groups = atl__app_resident_threads(d, wg) / wg;
   unsigned est = 0;
   char method[160];
   if (v == ATL_HIST_PER_LANE && ops->occupancy_estimate &&
-      ops->occupancy_estimate(atl__dev(r->ctx), kernel, wg, &est, method, sizeof method) == 0 && est > 0)
+      ops->occupancy_estimate(atl__dev(ctx), kernel, wg, &est, method, sizeof method) == 0 && est > 0)
     groups = est; /* counts the 32 KiB of local memory (CUDA); OpenCL's estimate does not */
   if (dynamic_local(v))
-    groups = (size_t)d->compute_units * local_groups_per_cu(r, v, wg);
-  const uint64_t n4 = r->p->bytes / 16, per_group = (uint64_t)wg * per_item;
+    groups = (size_t)d->compute_units * local_groups_per_cu(d, bins, v, wg);
+  const uint64_t n4 = bytes / 16, per_group = (uint64_t)wg * per_item;
   const size_t needed = (size_t)((n4 + per_group - 1) / per_group); /* no idle work-groups */
   return groups > needed ? needed : groups ? groups : 1;
 }
 
-static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_result_set *out)
+int atl__hist_prepare(atl_context_t ctx, enum atl_hist_input input, uint32_t bins, enum atl_hist_variant v,
+                      uint32_t wg_size, uint64_t bytes, void *in, void *hist, struct atl_row *row,
+                      struct atl__hist_launch *h)
 {
-  const struct atl_histogram_params *p = r->p;
-  const struct atl_device_info *d = atl_device_current(r->ctx);
-  struct atl_row row;
-  void *kernel = NULL;
-  char defines[200], why[256], vname[32];
-  const char *no;
-  row_name(&row, r, v);
-  if (v == ATL_HIST_AUTO) { /* runs its choice under its own name */
-    v = atl_hist_auto_choice(d, r->input, r->bins, p->wg_size);
-    atl__app_row_status(&row, ATL_STATUS_OK, "auto chose %s", atl_hist_variant_names[v]);
-  }
-  const uint32_t wg = variant_wg(d, v, p->wg_size);
-  if ((no = unsupported(r, v, why, sizeof why)) != NULL) {
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", no);
-    add_throughput(&row, r);
-    return finish_row(r, &row, 0, out);
-  }
+  const struct atl_device_info *d = atl_device_current(ctx);
+  const uint32_t wg = variant_wg(d, v, wg_size);
+  char defines[200], vname[32];
   /* Before a 16-bit counter can overflow: a group of 32 work-items adds at
    * most 32 x (keys per work-item per iteration) to one counter per iteration. */
-  const unsigned keys_per_item = r->input == ATL_HIST_U8 ? 16 : 4;
+  const unsigned keys_per_item = input == ATL_HIST_U8 ? 16 : 4;
   /* per-lane: one work-item adds at most PER_LANE_UNROLL x keys_per_item to its own 32-bit column
    * per iteration (inputs below 4 GiB never fill one: the flush at the end is the only one then) */
   const unsigned flush_every = v == ATL_HIST_PER_LANE   ? 0xffffffffu / (PER_LANE_UNROLL * keys_per_item)
@@ -393,23 +383,45 @@ static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_r
     if (*c == '-')
       *c = '_';
   /* caps the registers so that the work-groups the local memory allows are resident together */
-  const unsigned min_groups = v == ATL_HIST_PER_LANE || dynamic_local(v) ? local_groups_per_cu(r, v, wg) : 1;
+  const unsigned min_groups = v == ATL_HIST_PER_LANE || dynamic_local(v) ? local_groups_per_cu(d, bins, v, wg) : 1;
   snprintf(defines, sizeof defines, "INPUT_%s BINS=%u WG=%u VARIANT_%s FLUSH_EVERY=%u UNROLL=%u MIN_GROUPS=%u",
-           atl_hist_input_names[r->input], r->bins, wg, vname, flush_every, variant_unroll(v), min_groups);
-  int err = atl__app_build(r->ctx, "app_histogram", "histogram", defines, &kernel, &row);
-  const uint64_t n4 = p->bytes / 16;
-  const size_t groups = err ? 1 : variant_groups(r, v, kernel, wg);
-  struct atl_arg args[] = {{ATL_ARG_BUFFER, r->in, 0},
-                           {ATL_ARG_U32, NULL, n4},
-                           {ATL_ARG_BUFFER, r->hist, 0},
-                           {ATL_ARG_LOCAL, NULL, local_words(v, r->bins, wg) * 4}};
-  struct atl_launch launch = {groups * wg, wg, args, dynamic_local(v) ? 4 : 3};
+           atl_hist_input_names[input], bins, wg, vname, flush_every, variant_unroll(v), min_groups);
+  h->kernel = NULL;
+  int err = atl__app_build(ctx, "app_histogram", "histogram", defines, &h->kernel, row);
+  const size_t groups = err ? 1 : variant_groups(ctx, bins, bytes, v, h->kernel, wg);
+  h->args[0] = (struct atl_arg){ATL_ARG_BUFFER, in, 0};
+  h->args[1] = (struct atl_arg){ATL_ARG_U32, NULL, bytes / 16};
+  h->args[2] = (struct atl_arg){ATL_ARG_BUFFER, hist, 0};
+  h->args[3] = (struct atl_arg){ATL_ARG_LOCAL, NULL, local_words(v, bins, wg) * 4};
+  h->launch = (struct atl_launch){groups * wg, wg, h->args, dynamic_local(v) ? 4 : 3};
+  return err;
+}
+
+static int run_variant(struct hist_run *r, enum atl_hist_variant v, struct atl_result_set *out)
+{
+  const struct atl_histogram_params *p = r->p;
+  const struct atl_device_info *d = atl_device_current(r->ctx);
+  struct atl_row row;
+  char why[256];
+  const char *no;
+  row_name(&row, r, v);
+  if (v == ATL_HIST_AUTO) { /* runs its choice under its own name */
+    v = atl_hist_auto_choice(d, r->input, r->bins, p->wg_size);
+    atl__app_row_status(&row, ATL_STATUS_OK, "auto chose %s", atl_hist_variant_names[v]);
+  }
+  if ((no = unsupported(r, v, why, sizeof why)) != NULL) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", no);
+    add_throughput(&row, r);
+    return finish_row(r, &row, 0, out);
+  }
+  struct atl__hist_launch h;
+  int err = atl__hist_prepare(r->ctx, r->input, r->bins, v, p->wg_size, p->bytes, r->in, r->hist, &row, &h);
   if (!err)
-    err = atl__app_time(r->ctx, kernel, &launch, reset_hist, r, r->tm, &row);
+    err = atl__app_time(r->ctx, h.kernel, &h.launch, reset_hist, r, r->tm, &row);
   if (!err && (err = check_bins(r, r->hist, &row)) == 0) {
     add_throughput(&row, r);
-    atl_row_metric_set(&row, "wg_size", wg);
-    atl_row_metric_set(&row, "work_groups", (double)groups);
+    atl_row_metric_set(&row, "wg_size", h.launch.local);
+    atl_row_metric_set(&row, "work_groups", (double)(h.launch.global / h.launch.local));
   }
   return finish_row(r, &row, err, out);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scatter_det.h"
+#include "scatter_guard.h"
 
 static const char *const entries[7] = {"det_hist", "det_scan", "det_place", "det_tile", "det_combine", "det_sums",
                                        "det_spread"};
@@ -22,7 +23,9 @@ static struct atl_arg *add_launch(struct atl__scatter_det *d, unsigned k, uint64
 {
   const unsigned n = d->n++;
   const uint64_t groups = k == K_SCAN ? 1 : d->groups ? d->groups : need ? need : 1;
-  d->launch[n] = (struct atl_launch){(size_t)groups * d->wg, d->wg, d->args[n], nargs};
+  d->launch[n] = (struct atl_launch){(size_t)groups * d->wg, d->wg, d->args[n], nargs + (d->guard != NULL)};
+  if (d->guard) /* after the pass's own arguments, which the caller fills */
+    d->args[n][nargs] = (struct atl_arg){ATL_ARG_BUFFER, d->guard, 0};
   d->kernel_of[n] = d->kernels[k];
   return d->args[n];
 }
@@ -32,9 +35,10 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
 {
   const uint64_t E = d->rows, chunks = (E + ATL__SCATTER_DET_CHUNK - 1) / ATL__SCATTER_DET_CHUNK;
   const uint64_t tiles = (E + ATL__SCATTER_DET_TILE - 1) / ATL__SCATTER_DET_TILE;
-  char defines[192], instr[sizeof row->instructions] = "";
-  snprintf(defines, sizeof defines, "D=%u %s IDX_T=%s CHUNK=%uu TILE=%uu WG=%u", d->dim, type_define,
-           idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE, d->wg);
+  char defines[208], instr[sizeof row->instructions] = "";
+  snprintf(defines, sizeof defines, "D=%u %s IDX_T=%s CHUNK=%uu TILE=%uu WG=%u%s", d->dim, type_define,
+           idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE, d->wg,
+           ATL__KEY_GUARD_DEFINE(d->guard));
   int err = 0;
   for (unsigned k = 0; k < 7 && !err; k++) {
     err = atl__app_build(ctx, "app_scatter_det", entries[k], defines, &d->kernels[k], row);

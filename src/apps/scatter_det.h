@@ -20,9 +20,10 @@ struct atl__scatter_det {
   uint64_t rows, targets;
   uint32_t dim, wg, groups; /* groups: work-groups of every pass but the scan (0: as many as the data has) */
   void *src, *idx, *out;
+  void *guard;              /* the keys' guard word (scatter_guard.h), every pass's last argument; NULL: none */
   void *kernels[7];         /* hist, scan, place, tile, combine, sums, spread */
   void *keys[2], *ids[2], *counts, *part, *sums;
-  struct atl_arg args[ATL__SCATTER_DET_MAX_LAUNCHES][9];
+  struct atl_arg args[ATL__SCATTER_DET_MAX_LAUNCHES][10];
   struct atl_launch launch[ATL__SCATTER_DET_MAX_LAUNCHES];
   void *kernel_of[ATL__SCATTER_DET_MAX_LAUNCHES];
   unsigned n;               /* launches in order */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "scatter_dsm.h"
+#include "scatter_guard.h"
 
 #define DSM_CHUNK_ITEMS 16u /* rows a work-item takes per claimed chunk (CHUNK = 16 x the work-group) */
 
@@ -51,9 +52,9 @@ int atl__scatter_dsm_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
     log2c++;
   char defines[192];
   snprintf(defines, sizeof defines,
-           "IDX_T=%s CLUSTER=%u LOG2_WORDS=%u CHUNK=%uu WG=%u CACHE_LOG2=%u BEYOND=%d WIDE=%d",
+           "IDX_T=%s CLUSTER=%u LOG2_WORDS=%u CHUNK=%uu WG=%u CACHE_LOG2=%u BEYOND=%d WIDE=%d%s",
            m->idx_bytes == 8 ? "ulong" : "uint", cluster, log2w, wg * DSM_CHUNK_ITEMS, wg, log2c, m->beyond != 0,
-           m->wide != 0);
+           m->wide != 0, ATL__KEY_GUARD_DEFINE(m->guard));
   int err = atl__app_build(ctx, "app_scatter_dsm", "bincount_dsm", defines, &m->kernel, row);
   if (!err && m->cursor_words < m->passes) {
     err = atl__app_alloc(ctx, bufs, (size_t)m->passes * 4, &m->cursor);
@@ -76,8 +77,11 @@ int atl__scatter_dsm_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   a[2] = (struct atl_arg){ATL_ARG_BUFFER, m->out, 0}, a[3] = (struct atl_arg){ATL_ARG_U64, NULL, m->rows};
   a[4] = (struct atl_arg){ATL_ARG_U32, NULL, 0}, a[5] = (struct atl_arg){ATL_ARG_U64, NULL, m->targets};
   a[6] = (struct atl_arg){ATL_ARG_BUFFER, m->cursor, 0}, a[7] = (struct atl_arg){ATL_ARG_U32, NULL, 0};
-  a[8] = (struct atl_arg){ATL_ARG_LOCAL, NULL, words * 4};
-  m->launch = (struct atl_launch){(size_t)groups * wg, wg, a, 9};
+  unsigned n = 8;
+  if (m->guard)
+    a[n++] = (struct atl_arg){ATL_ARG_BUFFER, m->guard, 0};
+  a[n++] = (struct atl_arg){ATL_ARG_LOCAL, NULL, words * 4};
+  m->launch = (struct atl_launch){(size_t)groups * wg, wg, a, n};
   return 0;
 }
 

@@ -18,9 +18,10 @@ struct atl__scatter_dsm {
                                        * words: asked (0: from the device), then what runs: groups a table spans, words a group holds */
   unsigned idx_bytes;
   void *src, *idx, *out, *cursor;
+  void *guard; /* the keys' guard word (scatter_guard.h), before the table's local argument; NULL: built without it */
   uint32_t passes, cursor_words; /* launches (each a range of 2 x words x cluster bins), and the cursor's size */
   void *kernel;
-  struct atl_arg args[9];
+  struct atl_arg args[10];
   struct atl_launch launch;
 };
 

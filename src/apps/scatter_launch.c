@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "scatter_dsm.h"
+#include "scatter_guard.h"
 #include "scatter_launch.h"
 
 unsigned atl__scatter_block_slots(uint32_t dim)
@@ -140,7 +141,8 @@ static int dsm_run(atl_context_t ctx, const struct atl__scatter_job *j, double *
 {
   struct atl__app_buffers scratch = {{0}, 0};
   struct atl__scatter_dsm m = {.rows = j->rows, .targets = j->targets, .wg = j->wg, .beyond = 1, .wide = 1,
-                               .idx_bytes = j->idx_bytes, .src = j->src, .idx = j->idx, .out = j->out};
+                               .idx_bytes = j->idx_bytes, .src = j->src, .idx = j->idx, .out = j->out,
+                               .guard = j->guard};
   int err = atl__scatter_dsm_prepare(ctx, &scratch, &m, NULL);
   if (!err)
     err = atl__scatter_dsm_launch(ctx, &m, ms);
@@ -165,11 +167,13 @@ static int sweep_run(atl_context_t ctx, void *kernel, const struct atl__scatter_
     err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_KEYS32, j->rows * 4, &keys32);
   if (!err)
     err = atl__app_fill32(ctx, meta, 0, meta_bytes);
-  struct atl_arg args[8] = {{ATL_ARG_BUFFER, j->src, 0},     {ATL_ARG_BUFFER, j->idx, 0},
+  struct atl_arg args[9] = {{ATL_ARG_BUFFER, j->src, 0},     {ATL_ARG_BUFFER, j->idx, 0},
                             {ATL_ARG_BUFFER, j->out, 0},     {ATL_ARG_U64, NULL, j->rows},
                             {ATL_ARG_U32, NULL, parts},      {ATL_ARG_U32, NULL, j->targets},
-                            {ATL_ARG_BUFFER, meta, 0},       {ATL_ARG_BUFFER, keys32_used ? keys32 : meta, 0}};
-  struct atl_launch launch = {atl__scatter_part_threads(ctx, kernel, j->rows, j->wg), j->wg, args, 8};
+                            {ATL_ARG_BUFFER, meta, 0},       {ATL_ARG_BUFFER, keys32_used ? keys32 : meta, 0},
+                            {ATL_ARG_BUFFER, j->guard, 0}};
+  struct atl_launch launch = {atl__scatter_part_threads(ctx, kernel, j->rows, j->wg), j->wg, args,
+                              j->guard ? 9u : 8u};
   double t = 0;
   if (!err)
     err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &t);
@@ -202,27 +206,30 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
              : 1;
   /* the app's defaults: part's table holds the keys seen recur (--part-table seen), no hot key of a warp, its
    * range's output asked into the L2 first over several ranges, two units in flight a lane over several */
-  char defines[384];
+  char defines[400];
   snprintf(defines, sizeof defines,
            "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
            "WARPS=%uu PART_BATCH=%uu PART_SEEN=1 PART_HOT=0 PART_PREFETCH=%d PART_CHUNK_STEPS=%uu PART_NARROW=%d "
-           "PART_SPLIT=%d PART_POS_BITS=%uu PART_GROUP=%uu",
+           "PART_SPLIT=%d PART_POS_BITS=%uu PART_GROUP=%uu%s",
            j->dim, j->type_define, j->idx_bytes == 8 ? "ulong" : "uint", part ? "part" : j->variant,
            atl__scatter_block_slots(j->dim), BLOCK_ROWS, BLOCK_ROWS, 1u << ATL__SCATTER_BIN_LOG2_SLOTS,
            ATL__SCATTER_BIN_LOG2_SLOTS, j->wg / 32, parts > 1 ? 2u : 1u, parts > 1, SWEEP_CHUNK_STEPS, sw.narrow,
-           sw.split_bits != 0, sw.split_bits, atl__scatter_split_group(dev, j->rows, j->wg, SWEEP_CHUNK_STEPS, 0));
+           sw.split_bits != 0, sw.split_bits, atl__scatter_split_group(dev, j->rows, j->wg, SWEEP_CHUNK_STEPS, 0),
+           ATL__KEY_GUARD_DEFINE(j->guard));
   void *kernel = NULL;
   int err = atl__app_build(ctx, "app_scatter", sweep ? "scatter_part_sweep" : part ? "scatter_part" : "scatter_add",
                            defines, &kernel, NULL);
   if (err)
     return err;
-  struct atl_arg args[6] = {{ATL_ARG_BUFFER, j->src, 0}, {ATL_ARG_BUFFER, j->idx, 0}, {ATL_ARG_BUFFER, j->out, 0},
+  struct atl_arg args[7] = {{ATL_ARG_BUFFER, j->src, 0}, {ATL_ARG_BUFFER, j->idx, 0}, {ATL_ARG_BUFFER, j->out, 0},
                             {ATL_ARG_U64, NULL, j->rows}, {ATL_ARG_U32, NULL, ROWS_PER_WARP}, {ATL_ARG_U32, NULL, 0}};
-  struct atl_launch launch = {0, j->wg, args, 5};
+  struct atl_launch launch = {0, j->wg, args, part ? 6 : 5};
+  if (j->guard) /* after the kernel's own arguments (part's lo, hi) */
+    args[launch.nargs++] = (struct atl_arg){ATL_ARG_BUFFER, j->guard, 0};
   if (sweep)
     return sweep_run(ctx, kernel, j, parts, sw.narrow || sw.split_bits, ms);
   if (part) {
-    launch.global = atl__scatter_part_threads(ctx, kernel, j->rows, j->wg), launch.nargs = 6;
+    launch.global = atl__scatter_part_threads(ctx, kernel, j->rows, j->wg);
     return atl__scatter_part_ranges(ctx, kernel, &launch, args, j->targets, parts, ms);
   }
   launch.global = bins ? atl__scatter_bins_groups(ctx, kernel, j->rows, BLOCK_ROWS, j->wg) * j->wg

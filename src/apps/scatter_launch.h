@@ -103,6 +103,7 @@ struct atl__scatter_job {
   int integer;             /* u32 / i32 values (dsm takes only these) */
   unsigned idx_bytes;
   void *src, *idx, *out;
+  void *guard; /* the keys' guard word (scatter_guard.h), the kernels' last argument; NULL: built without it */
 };
 int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, double *ms);
 

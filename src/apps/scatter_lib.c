@@ -14,6 +14,7 @@
 #include "core/fields.h"
 #include "scatter_auto.h"
 #include "scatter_det.h"
+#include "scatter_guard.h"
 #include "scatter_launch.h"
 #include "scatter_lib.h"
 
@@ -291,49 +292,6 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
   return 0;
 }
 
-/* The keys checked on the device before anything is written (src/kernels/scatter_sample.k.c): ATL_ERANGE naming
- * the lowest row whose key is outside [0, targets) and its key, else 0. One pass over the keys by the resident
- * work-groups, then one word read back; the bad key's own read only where there is one. */
-static int keys_checked(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint32_t wg)
-{
-  const struct atl_backend_ops *ops = atl__ops(ctx);
-  const char *idx_t = d->index_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint";
-  void *check = NULL, *fetch = NULL, *bad = NULL;
-  uint32_t w[4] = {UINT32_MAX, 0, 0, 0};
-  int err = atl__app_build(ctx, "scatter_sample", "scatter_key_check", idx_t, &check, NULL);
-  if (!err)
-    err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_CHECK, sizeof w, &bad);
-  if (!err)
-    err = ops->write(atl__dev(ctx), bad, w, sizeof w);
-  if (!err) {
-    const size_t resident = atl__app_resident_threads(atl_device_current(ctx), wg);
-    const size_t all = (size_t)(d->rows + wg - 1) / wg * wg;
-    struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0}, {ATL_ARG_U64, NULL, d->rows},
-                             {ATL_ARG_U64, NULL, d->targets}, {ATL_ARG_BUFFER, bad, 0}};
-    const struct atl_launch launch = {all < resident ? all : resident, wg, args, 4};
-    double ms = 0;
-    err = ops->launch(atl__dev(ctx), check, &launch, &ms);
-  }
-  if (!err)
-    err = ops->read(atl__dev(ctx), bad, w, sizeof w[0]);
-  if (err || w[0] == UINT32_MAX)
-    return err;
-  if (!(err = atl__app_build(ctx, "scatter_sample", "scatter_key_bad", idx_t, &fetch, NULL))) {
-    struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0}, {ATL_ARG_BUFFER, bad, 0}};
-    const struct atl_launch launch = {wg, wg, args, 2};
-    double ms = 0;
-    err = ops->launch(atl__dev(ctx), fetch, &launch, &ms);
-  }
-  if (!err)
-    err = ops->read(atl__dev(ctx), bad, w, sizeof w);
-  if (err)
-    return err;
-  const uint64_t key = (uint64_t)w[2] << 32 | w[1];
-  return atl__seterr(ctx, ATL_ERANGE, "scatter_add: idx row %u holds key %lld, outside [0, targets %llu): nothing "
-                     "was written", w[0], d->index_bytes == 8 ? (long long)key : (long long)(uint32_t)key,
-                     (unsigned long long)d->targets);
-}
-
 int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
                          atl_buffer_t idx, double *device_ms)
 {
@@ -349,36 +307,40 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
   if (wg < 32)
     return atl__seterr(ctx, ATL_ENOTSUP, "scatter_add: %s allows work-groups of %zu, fewer than a warp (32)",
                        dev->name, dev->max_wg_size);
-  if (!d->unchecked_keys && (err = keys_checked(ctx, d, idx, wg)))
+  /* the keys' check enqueued first; every launch below returns at its start where it found a bad key */
+  const struct atl__keys keys = {"scatter_add", idx->handle, d->index_bytes, d->rows, d->targets, wg};
+  void *guard = NULL;
+  if (!d->unchecked_keys && (err = atl__keys_guard(ctx, &keys, &guard)))
     return err;
   if (d->deterministic) {
     struct atl__app_buffers scratch = {{0}, 0};
     struct atl__scatter_det det = {.rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,
-                                   .src = src->handle, .idx = idx->handle, .out = out->handle};
+                                   .src = src->handle, .idx = idx->handle, .out = out->handle, .guard = guard};
     err = atl__scatter_det_prepare(ctx, &scratch, &det, type_defines[d->type], d->index_bytes, NULL);
     if (!err)
       err = atl__scatter_det_launch(ctx, &det, device_ms, NULL, NULL);
     atl__app_free_all(ctx, &scratch);
-    return err;
+    return atl__keys_report(ctx, &keys, guard, err);
   }
   enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
   if ((err = atl_scatter_method_for(ctx, d, idx, &m)))
-    return err;
+    return atl__keys_report(ctx, &keys, guard, err);
   const int integer = d->type == ATL_SCATTER_U32 || d->type == ATL_SCATTER_I32;
   if ((m == ATL_SCATTER_BINS || m == ATL_SCATTER_DSM) && (d->dim != 1 || (m == ATL_SCATTER_DSM && !integer)))
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %s is not allowed for dim %u and type %d: it is the "
-                       "weighted bincount's (dim 1%s)", method_names[m], d->dim, (int)d->type,
-                       m == ATL_SCATTER_DSM ? ", u32 or i32" : "");
+    return atl__keys_report(ctx, &keys, guard,
+                            atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %s is not allowed for dim %u and type "
+                                        "%d: it is the weighted bincount's (dim 1%s)", method_names[m], d->dim,
+                                        (int)d->type, m == ATL_SCATTER_DSM ? ", u32 or i32" : ""));
   const struct atl__scatter_job job = {.variant = m == ATL_SCATTER_PART1 ? "part" : method_names[m],
                                        .parts = m == ATL_SCATTER_PART1,
                                        .rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,
                                        .type_define = type_defines[d->type],
                                        .elem_bytes = d->type >= ATL_SCATTER_BF16 ? 2u : 4u, .integer = integer,
                                        .idx_bytes = d->index_bytes, .src = src->handle, .idx = idx->handle,
-                                       .out = out->handle};
+                                       .out = out->handle, .guard = guard};
   double ms = 0;
   err = atl__scatter_job_run(ctx, &job, &ms);
   if (!err && device_ms)
     *device_ms = ms;
-  return err;
+  return atl__keys_report(ctx, &keys, guard, err);
 }

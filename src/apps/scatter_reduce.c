@@ -11,18 +11,20 @@
 #include "app_internal.h"
 #include "atomlab/scatter.h"
 #include "core/context.h"
+#include "scatter_guard.h"
 
 static const char *const type_names[] = {"f32", "u32", "i32"};
 static const char *const reduce_names[] = {"max", "min"};
 static const char *const dist_names[] = {"uniform", "hot"};
 
-/* The kernel of one type, key width and op; the row (NULL: none) records its atomic instructions. */
-static int reduce_kernel(atl_context_t ctx, int type, unsigned idx_bytes, int op, uint32_t dim, void **kernel,
-                         struct atl_row *row)
+/* The kernel of one type, key width and op (@p guarded: taking the keys' guard word, scatter_guard.h); the row
+ * (NULL: none) records its atomic instructions. */
+static int reduce_kernel(atl_context_t ctx, int type, unsigned idx_bytes, int op, uint32_t dim, int guarded,
+                         void **kernel, struct atl_row *row)
 {
-  char defines[96];
-  snprintf(defines, sizeof defines, "TYPE_%s OP_%s IDX_T=%s D=%uu", type_names[type], reduce_names[op],
-           idx_bytes == 8 ? "ulong" : "uint", dim);
+  char defines[112];
+  snprintf(defines, sizeof defines, "TYPE_%s OP_%s IDX_T=%s D=%uu%s", type_names[type], reduce_names[op],
+           idx_bytes == 8 ? "ulong" : "uint", dim, ATL__KEY_GUARD_DEFINE(guarded));
   return atl__app_build(ctx, "app_scatter_reduce", "scatter_reduce", defines, kernel, row);
 }
 
@@ -58,18 +60,24 @@ int atl_scatter_reduce(atl_context_t ctx, const struct atl_scatter_desc *d, enum
     return atl__seterr(ctx, ATL_ENODEV, "scatter_reduce: no device open");
   int err = lib_check(ctx, d, op, out, src, idx);
   void *kernel = NULL;
-  if (err || (err = reduce_kernel(ctx, (int)d->type, d->index_bytes, op, d->dim, &kernel, NULL)))
+  if (err || (err = reduce_kernel(ctx, (int)d->type, d->index_bytes, op, d->dim, !d->unchecked_keys, &kernel, NULL)))
     return err;
   const uint32_t wg = atl__app_default_wg(dev, 1);
+  /* the keys' check enqueued first; the kernel returns at its start where it found a bad key */
+  const struct atl__keys keys = {"scatter_reduce", idx->handle, d->index_bytes, d->rows, d->targets, wg};
+  void *guard = NULL;
+  if (!d->unchecked_keys && (err = atl__keys_guard(ctx, &keys, &guard)))
+    return err;
   const uint64_t elems = d->rows * d->dim;
   struct atl_arg args[] = {{ATL_ARG_BUFFER, src->handle, 0}, {ATL_ARG_BUFFER, idx->handle, 0},
-                           {ATL_ARG_BUFFER, out->handle, 0}, {ATL_ARG_U64, NULL, d->rows}};
-  struct atl_launch launch = {(size_t)((elems + wg - 1) / wg * wg), wg, args, 4};
+                           {ATL_ARG_BUFFER, out->handle, 0}, {ATL_ARG_U64, NULL, d->rows},
+                           {ATL_ARG_BUFFER, guard, 0}};
+  struct atl_launch launch = {(size_t)((elems + wg - 1) / wg * wg), wg, args, guard ? 5u : 4u};
   double t = 0;
   err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &t);
   if (!err && device_ms)
     *device_ms = t;
-  return err;
+  return atl__keys_report(ctx, &keys, guard, err);
 }
 
 /* The app's parameters (its options below). */
@@ -161,7 +169,7 @@ static int reduce_app(atl_context_t ctx, const void *params, const struct atl_ap
   if (!(err = prepare(ctx, p, &bufs, buf, &host)) && !(got = malloc(t * 4)))
     err = atl__seterr(ctx, ATL_ENOMEM, "out of host memory");
   if (!err)
-    err = reduce_kernel(ctx, p->type, 4, p->reduce, p->dim, &kernel, &row);
+    err = reduce_kernel(ctx, p->type, 4, p->reduce, p->dim, 0, &kernel, &row);
   struct atl_arg args[] = {{ATL_ARG_BUFFER, buf[0], 0}, {ATL_ARG_BUFFER, buf[1], 0}, {ATL_ARG_BUFFER, buf[2], 0},
                            {ATL_ARG_U64, NULL, p->rows}};
   struct atl_launch launch = {(n + p->wg_size - 1) / p->wg_size * p->wg_size, p->wg_size, args, 4};

@@ -359,7 +359,8 @@ int atl_context_finish(atl_context_t ctx)
     return ATL_EINVAL;
   if (ctx->ops == NULL)
     return atl__seterr(ctx, ATL_ENODEV, "finish: no device open");
-  return ctx->ops->finish ? ctx->ops->finish(ctx->dev) : 0;
+  const int err = ctx->ops->finish ? ctx->ops->finish(ctx->dev) : 0;
+  return err || ctx->finish_check == NULL ? err : ctx->finish_check(ctx);
 }
 
 const struct atl_device_info *atl_device_current(atl_context_t ctx)

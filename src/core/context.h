@@ -50,6 +50,9 @@ struct atl_context {
   /* Where not 0, the next slot atl__app_alloc takes its buffer from (kept for the next call, never freed by
    * atl__app_free_all): the library's operations keep their scratch in the context this way. */
   unsigned app_slot;
+  /* Where set, what atl_context_finish reports after its wait: the error an operation enqueued on a program's stream
+   * or queue recorded on the device (the scatter library's bad key: src/apps/scatter_guard.c). */
+  int (*finish_check)(atl_context_t ctx);
 };
 
 /* A device buffer of at least @p bytes in @p slot (< ATL__DEVICE_BUFFER_SLOTS):

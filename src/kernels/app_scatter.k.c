@@ -36,6 +36,7 @@
  */
 #include "atomlab/port.h"
 #include "atomlab/scatter_types.h" /* T, A (what a lane sums in: f32 for the 16-bit floats), LOAD */
+#include "atomlab/key_guard.h"    /* KEY_GUARD: the library's builds return where its check found a bad key */
 
 /* ADD: an atomic add of an A to a stored value; the 16-bit floats also by pairs of columns */
 #if defined(TYPE_f32)
@@ -552,9 +553,11 @@ ATL_INLINE void part_prefetch(const T *out, ulong from, ulong to, ulong id, ulon
 /* launched with WARPS x 32 work-items a group: ptxas keeps the registers within what that many threads have (a
  * batch of 8 units at 1024 a group would otherwise not launch) */
 ATL_KERNEL void __launch_bounds__(WARPS * LANES)
-    scatter_part(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, ulong rows, uint lo, uint hi)
+    scatter_part(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, ulong rows, uint lo,
+                 uint hi KEY_GUARD_PARAM)
 {
   ATL_SHARED struct part_shared sh;
+  KEY_GUARD_RETURN();
   const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
   struct part_hot hot;
 #if PART_PREFETCH
@@ -830,10 +833,11 @@ ATL_INLINE void split_later(struct part_shared *sh, struct split_shared *sp, str
  */
 ATL_KERNEL void SWEEP_BOUNDS
     scatter_part_sweep(const T *ATL_RESTRICT src, const IDX_T *ATL_RESTRICT idx, T *out, ulong rows, uint parts,
-                       uint targets, uint *meta, uint *narrow)
+                       uint targets, uint *meta, uint *narrow KEY_GUARD_PARAM)
 {
   ATL_SHARED struct part_shared sh;
   ATL_SHARED uint taken, ready;
+  KEY_GUARD_RETURN();
   const ulong chunk = (ulong)WARPS * LANES * PART_CHUNK_STEPS, chunks = (rows + chunk - 1) / chunk;
   struct part_hot hot;
   uint range = EMPTY;
@@ -922,8 +926,9 @@ ATL_INLINE void part_rows(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const
 }
 
 ATL_KERNEL void scatter_part(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
-                             ATL_GLOBAL T *out, ulong rows, uint lo, uint hi)
+                             ATL_GLOBAL T *out, ulong rows, uint lo, uint hi KEY_GUARD_PARAM)
 {
+  KEY_GUARD_RETURN();
   const ulong stride = atl_global_size64() / LANES * LANES; /* steps of 32 rows over the warps, as above */
   for (ulong base = atl_global_id64() / LANES * LANES; base < rows; base += stride)
     part_rows(src, idx, out, base, rows - base < LANES ? rows - base : LANES, lo, hi, atl_global_id64() % LANES,
@@ -956,10 +961,11 @@ ATL_KERNEL void scatter_part_bucketed(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_
  * each chunk's rows in range added as the atomic variant adds them */
 ATL_KERNEL void scatter_part_sweep(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
                                    ATL_GLOBAL T *out, ulong rows, uint parts, uint targets, ATL_GLOBAL uint *meta,
-                                   ATL_GLOBAL uint *narrow)
+                                   ATL_GLOBAL uint *narrow KEY_GUARD_PARAM)
 {
   (void)narrow; /* the keys are read as they are here (the CUDA path narrows i64 keys) */
   ATL_SHARED uint taken;
+  KEY_GUARD_RETURN();
   const uint lid = atl_local_id(), wg = atl_local_size();
   const ulong chunk = (ulong)wg * PART_CHUNK_STEPS, chunks = (rows + chunk - 1) / chunk;
   for (;;) {
@@ -989,10 +995,11 @@ ATL_KERNEL void scatter_part_sweep(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLO
 #define BIN_PROBES 4u
 #define BIN_UNROLL 4u
 ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
-                            ATL_GLOBAL T *out, ulong rows, uint rows_per_warp)
+                            ATL_GLOBAL T *out, ulong rows, uint rows_per_warp KEY_GUARD_PARAM)
 {
   ATL_SHARED uint keys[BIN_SLOTS];
   ATL_SHARED A sums[BIN_SLOTS];
+  KEY_GUARD_RETURN();
   volatile ATL_LOCAL uint *vkeys = keys;
   const uint lid = atl_local_id(), wg = atl_local_size();
   (void)rows_per_warp;
@@ -1051,10 +1058,11 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
 }
 #elif defined(VARIANT_block)
 ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
-                            ATL_GLOBAL T *out, ulong rows, uint rows_per_warp)
+                            ATL_GLOBAL T *out, ulong rows, uint rows_per_warp KEY_GUARD_PARAM)
 {
   ATL_SHARED uint keys[SLOTS];
   ATL_SHARED A sums[SLOTS * D];
+  KEY_GUARD_RETURN();
   const uint lid = atl_local_id(), wg = atl_local_size();
   (void)rows_per_warp;
   for (uint s = lid; s < SLOTS; s += wg)
@@ -1093,8 +1101,9 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
 }
 #else
 ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx,
-                            ATL_GLOBAL T *out, ulong rows, uint rows_per_warp)
+                            ATL_GLOBAL T *out, ulong rows, uint rows_per_warp KEY_GUARD_PARAM)
 {
+  KEY_GUARD_RETURN();
   const ulong warp = atl_global_id64() / LANES;
   const uint lane = (uint)(atl_global_id64() % LANES);
   const ulong first = warp * rows_per_warp;

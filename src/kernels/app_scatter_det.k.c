@@ -27,6 +27,7 @@
 #include "atomlab/port.h"
 #include "atomlab/group_scan.h"
 #include "atomlab/scatter_types.h" /* T, A (what a warp sums in: f32 for the 16-bit floats), LOAD, STORE */
+#include "atomlab/key_guard.h"     /* KEY_GUARD: the library's builds return where its check found a bad key */
 
 #define BINS 256u
 #define LANES 32u
@@ -52,9 +53,10 @@ ATL_INLINE uint key_at(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys,
 
 /* counts[digit * chunks + chunk]: how many rows of each chunk have each digit of the key at @p shift. */
 ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys, ATL_GLOBAL uint *counts,
-                         ulong rows, uint shift, uint first)
+                         ulong rows, uint shift, uint first KEY_GUARD_PARAM)
 {
   ATL_SHARED uint h[BINS];
+  KEY_GUARD_RETURN();
   const uint lid = atl_local_id(), wg = atl_local_size();
   const ulong chunks = (rows + CHUNK - 1) / CHUNK;
   for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
@@ -77,9 +79,11 @@ ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL cons
  * per block, reads coalesced), det_scan scans the blocks' sums in one work-group, det_spread scans each block
  * in place from its sum. Integers: the result does not depend on how the work is cut.
  */
-ATL_KERNEL void DET_BOUNDS det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL uint *sums, ulong n, ulong block)
+ATL_KERNEL void DET_BOUNDS det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL uint *sums, ulong n,
+                                    ulong block KEY_GUARD_PARAM)
 {
   ATL_SHARED uint part[WG];
+  KEY_GUARD_RETURN();
   const uint lid = atl_local_id(), wg = atl_local_size();
   for (ulong g = atl_group_id(); g * block < n; g += atl_num_groups()) {
     const ulong hi = end_of(g * block, block, n);
@@ -98,15 +102,18 @@ ATL_KERNEL void DET_BOUNDS det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL ui
 }
 
 /* The exclusive prefix sum of @p n counts in place, by one work-group (launched as one). */
-ATL_KERNEL void DET_BOUNDS det_scan(ATL_GLOBAL uint *counts, ulong n)
+ATL_KERNEL void DET_BOUNDS det_scan(ATL_GLOBAL uint *counts, ulong n KEY_GUARD_PARAM)
 {
   ATL_SHARED uint part[WG + 1];
+  KEY_GUARD_RETURN();
   atl_group_exclusive_scan(counts, n, part);
 }
 
-ATL_KERNEL void DET_BOUNDS det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *sums, ulong n, ulong block)
+ATL_KERNEL void DET_BOUNDS det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *sums, ulong n,
+                                      ulong block KEY_GUARD_PARAM)
 {
   ATL_SHARED uint part[WG + 1];
+  KEY_GUARD_RETURN();
   for (ulong g = atl_group_id(); g * block < n; g += atl_num_groups()) {
     atl_group_exclusive_scan_from(counts + g * block, end_of(g * block, block, n) - g * block, part, sums[g]);
     atl_barrier_local(); /* part is read to the end before the next block's scan writes it */
@@ -123,7 +130,7 @@ ATL_KERNEL void DET_BOUNDS det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const 
 /* Each chunk's rows to their sorted places by the digit at @p shift, in row order within each digit. */
 ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ATL_GLOBAL const uint *ids_in,
                           ATL_GLOBAL const uint *offsets, ATL_GLOBAL uint *keys_out, ATL_GLOBAL uint *ids_out,
-                          ulong rows, uint shift, uint first)
+                          ulong rows, uint shift, uint first KEY_GUARD_PARAM)
 {
   ATL_SHARED uint next[BINS]; /* the next free place of each digit in this chunk */
 #if DET_MATCH
@@ -137,6 +144,7 @@ ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL con
 #else
   ATL_SHARED uint dig[WG];
 #endif
+  KEY_GUARD_RETURN();
   const uint lid = atl_local_id(), wg = atl_local_size();
   const ulong chunks = (rows + CHUNK - 1) / CHUNK;
   for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
@@ -211,8 +219,10 @@ ATL_INLINE void load_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, bool ok,
 
 /* One warp per tile of TILE sorted places: keys wholly inside are added, crossing keys leave partials. */
 ATL_KERNEL void DET_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *keys,
-                         ATL_GLOBAL const uint *ids, ATL_GLOBAL T *out, ATL_GLOBAL A *part, ulong rows)
+                         ATL_GLOBAL const uint *ids, ATL_GLOBAL T *out, ATL_GLOBAL A *part,
+                         ulong rows KEY_GUARD_PARAM)
 {
+  KEY_GUARD_RETURN();
   const ulong tiles = (rows + TILE - 1) / TILE;
   const uint lane = (uint)(atl_global_id64() % LANES);
   for (ulong t = atl_global_id64() / LANES; t < tiles; t += atl_global_size64() / LANES) {
@@ -255,8 +265,10 @@ ATL_KERNEL void DET_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GL
 }
 
 /* One warp per tile boundary; the first boundary a key crosses adds its tiles' partials in tile order. */
-ATL_KERNEL void DET_BOUNDS det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *part, ATL_GLOBAL T *out, ulong rows)
+ATL_KERNEL void DET_BOUNDS det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *part, ATL_GLOBAL T *out,
+                                       ulong rows KEY_GUARD_PARAM)
 {
+  KEY_GUARD_RETURN();
   const ulong tiles = (rows + TILE - 1) / TILE;
   const uint lane = (uint)(atl_global_id64() % LANES);
   for (ulong t = 1 + atl_global_id64() / LANES; t < tiles; t += atl_global_size64() / LANES) {

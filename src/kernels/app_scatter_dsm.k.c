@@ -38,6 +38,7 @@
 #include "atomlab/port.h"
 #define ATL_DSM_CLUSTER CLUSTER
 #include "atomlab/bincount_device.h" /* the table's adds, the 16-bit counters' fix, the flush, the warp's sums */
+#include "atomlab/key_guard.h"       /* KEY_GUARD: the library's builds return where its check found a bad key */
 
 #if !defined(WIDE)
 #define WIDE 0
@@ -59,10 +60,12 @@
 
 ATL_KERNEL void CLUSTER_DIMS ATL_LAUNCH_BOUNDS(WG)
 bincount_dsm(ATL_GLOBAL const uint *ATL_RESTRICT src, ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL uint *out,
-             ulong rows, uint lo, ulong targets, ATL_GLOBAL uint *cursor, uint q ATL_DYNAMIC_SHARED_PARAM(uint, table))
+             ulong rows, uint lo, ulong targets, ATL_GLOBAL uint *cursor,
+             uint q KEY_GUARD_PARAM ATL_DYNAMIC_SHARED_PARAM(uint, table))
 {
   ATL_DYNAMIC_SHARED(uint, table);
   ATL_SHARED uint claimed;
+  KEY_GUARD_RETURN();
   const uint lid = atl_local_id(), wg = atl_local_size();
   for (uint w = lid; w < WORDS; w += wg)
     table[w] = 0;

@@ -13,6 +13,7 @@
  * not ordered: a NaN source is the caller's to keep out (PyTorch propagates it).
  */
 #include "atomlab/port.h"
+#include "atomlab/key_guard.h" /* KEY_GUARD: the library's builds return where its check found a bad key */
 
 #if defined(TYPE_f32)
 #define T float
@@ -44,8 +45,10 @@ ATL_INLINE void reduce(ATL_GLOBAL T *p, T v)
 #endif
 }
 
-ATL_KERNEL void scatter_reduce(ATL_GLOBAL const T *src, ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL T *out, ulong rows)
+ATL_KERNEL void scatter_reduce(ATL_GLOBAL const T *src, ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL T *out,
+                               ulong rows KEY_GUARD_PARAM)
 {
+  KEY_GUARD_RETURN();
   const ulong e = atl_global_id64();
   if (e >= rows * D)
     return;

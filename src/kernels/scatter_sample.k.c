@@ -4,9 +4,11 @@
  *
  * The check (scatter_key_check) finds the lowest row whose key lies outside [0, targets) before any output word
  * is written: one read of the keys, a grid-stride loop whose work-items stop at their first bad key, and an
- * atomic min of that row into bad[0] (which the host set to 0xffffffff: no bad row) only where one was found, so
- * valid keys cost no atomic. scatter_key_bad then copies that row's key into bad[1] (low half) and bad[2] (high
- * half) for the message: run only where a bad row was found.
+ * atomic min of that row into bad[0] (0xffffffff before it: no bad row) only where one was found, so valid keys
+ * cost no atomic. The operation's kernels read bad[0] at their start and return where it is set
+ * (atomlab/key_guard.h): nothing is written. scatter_key_bad then records the error for the host's message, the
+ * first one only (bad[3] 0: none recorded yet): the row in bad[4], its key in bad[1] (low half) and bad[2] (high
+ * half), the operation's targets in bad[5] and bad[6], then bad[3] = 1 (src/apps/scatter_guard.c).
  *
  * The sample: The rows are cut into PAIRS strata of equal size; pair j is two neighbouring keys at a
  * position in stratum j drawn from j's hash: the pairs' equality is the share of runs (sorted, clustered keys),
@@ -32,13 +34,17 @@ ATL_KERNEL void scatter_key_check(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulon
     }
 }
 
-ATL_KERNEL void scatter_key_bad(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL uint *bad)
+ATL_KERNEL void scatter_key_bad(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL uint *bad, ulong targets)
 {
-  if (atl_global_id() != 0)
+  if (atl_global_id() != 0 || bad[0] == 0xffffffffu || bad[3] != 0u)
     return;
   const ulong k = (ulong)idx[bad[0]];
   bad[1] = (uint)k;
   bad[2] = (uint)(k >> 32);
+  bad[4] = bad[0];
+  bad[5] = (uint)targets;
+  bad[6] = (uint)(targets >> 32);
+  bad[3] = 1u;
 }
 
 ATL_KERNEL void scatter_sample(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulong rows, uint pairs,

@@ -238,6 +238,18 @@ static const struct app_case {
   /* the sweep narrowing i64 keys to u32 in range 0's pass (flags per chunk) */
   {"app_scatter", "D=64 TYPE_f32 IDX_T=ulong VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=2u PART_SEEN=1 PART_PREFETCH=1 PART_CHUNK_STEPS=16u PART_NARROW=1", 0},
   {"app_scatter", "D=34 TYPE_bf16 IDX_T=ulong VARIANT_part SLOTS=240u PART_HOT=1 PART_NARROW=1", 0},
+  /* the library's builds with the keys' guard (atomlab/key_guard.h): each kernel it launches takes the word last */
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=ulong VARIANT_atomic KEY_GUARD", 0},
+  {"app_scatter", "D=33 TYPE_bf16 IDX_T=uint VARIANT_run KEY_GUARD", 0},
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=uint VARIANT_block SLOTS=128u BLOCK_ROWS=4096u KEY_GUARD", 0},
+  {"app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_bins BIN_ROWS=4096u BIN_SLOTS=4096u BIN_LOG2_SLOTS=12u KEY_GUARD", 0},
+  {"app_scatter", "D=64 TYPE_f32 IDX_T=ulong VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=2u PART_SEEN=1 PART_PREFETCH=1 "
+                  "PART_CHUNK_STEPS=16u PART_NARROW=1 KEY_GUARD", 0},
+  {"app_scatter_det", "D=64 TYPE_f32 IDX_T=ulong CHUNK=4096u TILE=1024u WG=256 KEY_GUARD", 0},
+  {"app_scatter_dsm", "IDX_T=uint CLUSTER=16 LOG2_WORDS=15 CHUNK=16384u WG=1024 BEYOND=1 WIDE=1 KEY_GUARD", 0},
+  {"app_scatter_reduce", "TYPE_f32 OP_max IDX_T=ulong D=64u KEY_GUARD", 0},
+  /* atl_histogram's tail and widening steps (src/apps/histogram_lib.c) */
+  {"histogram_lib", "", 0},
   {"app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", 1},
   {"app_scatter", "D=64 TYPE_bf16 VARIANT_vector", 1},
   {"app_scatter", "D=16 TYPE_f16 VARIANT_vector", 1},

@@ -138,3 +138,26 @@ def test_load_result_file():
 
 def test_version():
     assert atomlab.version().split(".")[0] == "1"
+
+
+@pytest.mark.parametrize("n", [1, 15, 16, 4099, 100003])
+def test_histogram_matches_bincount(n):
+    rng = np.random.default_rng(n)
+    a = rng.integers(0, 256, n).astype(np.uint8)
+    a[: n // 3] = 0x3F  # a hot byte
+    got = atomlab.histogram(a)
+    assert got.dtype == np.int64 and got.shape == (256,)
+    assert np.array_equal(got, np.bincount(a, minlength=256))
+
+
+def test_histogram_of_an_image_and_of_nothing():
+    rng = np.random.default_rng(21)
+    img = rng.integers(0, 256, (37, 41, 4)).astype(np.uint8)
+    assert np.array_equal(atomlab.histogram(img), np.bincount(img.ravel(), minlength=256))
+    assert np.array_equal(atomlab.histogram(np.zeros(0, np.uint8)), np.zeros(256, np.int64))
+
+
+@pytest.mark.parametrize("a", [np.zeros(10, np.int32), np.zeros((8, 8), np.uint8)[:, ::2]])
+def test_histogram_bad_input_raises(a):
+    with pytest.raises(ValueError, match="a:"):
+        atomlab.histogram(a)

@@ -122,6 +122,25 @@ def test_non_default_stream_no_synchronization():
     assert bool(((out.double() - exact).abs() <= 2 * _bound(index, src, 100000) + 1e-30).all())
 
 
+def test_bad_key_on_the_stream_writes_nothing_and_synchronize_raises():
+    index, src = _case(100000, 5000, 16, seed=7)
+    index[4321] = 5000  # one past the rows of out
+    out = torch.full((5000, 16), 2.5, device=DEV)
+    atomlab.scatter_add(out, index, src, method="atomic")  # enqueued: the check's word is read by the kernels only
+    with pytest.raises(ValueError, match="row 4321 holding key 5000"):
+        atomlab.synchronize()
+    assert bool((out == 2.5).all())
+    atomlab.synchronize()  # reported once
+
+
+def test_histogram_of_a_cuda_tensor():
+    g = torch.Generator(device=DEV).manual_seed(8)
+    a = torch.randint(0, 256, (1000003,), dtype=torch.uint8, device=DEV, generator=g)
+    got = atomlab.histogram(a)
+    assert got.device == a.device and got.dtype == torch.int64
+    assert torch.equal(got, torch.bincount(a.long(), minlength=256))
+
+
 def _cli_ms(atomlab_bin):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "s.json")

@@ -1,0 +1,245 @@
+/*
+ * The keys' guard of the library's scatter operations (src/apps/scatter_guard.c) on the OpenCL device (PoCL in CI):
+ *   key_guard ops     on atomlab's own device, every operation that takes keys (atl_scatter_add by each method and
+ *                     deterministically, atl_bincount's counts, atl_scatter_reduce max and min) with bad keys at two
+ *                     rows: ATL_ERANGE naming the lower row, the output byte for byte as it was; the same call with
+ *                     good keys right after gives the exact sums (the guard's word is ready again).
+ *   key_guard queue   on a program's own OpenCL queue (atl_context_from_opencl): a call with a bad key returns 0
+ *                     without a wait and writes nothing; a good call after it sums; atl_context_finish then gives
+ *                     ATL_ERANGE naming the bad call's row, once.
+ *   key_guard order   run with ATL_FAULT=read:1 (the process's first device read fails): the synchronous call's
+ *                     first read of the device comes after the operation's launches, so the output holds the sums
+ *                     although the call fails (a check that read its word back before the launches left it as it was).
+ * Exits 77 without an OpenCL device.
+ */
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue: every platform has it */
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomlab.h"
+#include "check.h"
+
+#define ROWS 6000u
+#define TARGETS 700u
+#define DIM 3u
+#define FILL 0x5au
+
+static int says(atl_context_t ctx, const char *text)
+{
+  if (strstr(atl_errmsg(ctx), text) != NULL)
+    return 1;
+  fprintf(stderr, "    message '%s' lacks '%s'\n", atl_errmsg(ctx), text);
+  return 0;
+}
+
+/* One operation of the library on (out, src, idx) with u32 values and keys. */
+enum op { OP_ADD, OP_DET, OP_COUNT, OP_MAX, OP_MIN };
+
+struct call {
+  const char *name;
+  enum op op;
+  enum atl_scatter_method method;
+  uint32_t dim;
+};
+
+static const struct call calls[] = {
+    {"atomic", OP_ADD, ATL_SCATTER_ATOMIC, DIM}, {"run", OP_ADD, ATL_SCATTER_RUN, DIM},
+    {"block", OP_ADD, ATL_SCATTER_BLOCK, DIM},   {"part", OP_ADD, ATL_SCATTER_PART, DIM},
+    {"part1", OP_ADD, ATL_SCATTER_PART1, DIM},   {"sweep", OP_ADD, ATL_SCATTER_SWEEP, DIM},
+    {"bins", OP_ADD, ATL_SCATTER_BINS, 1},       {"dsm", OP_ADD, ATL_SCATTER_DSM, 1},
+    {"auto", OP_ADD, ATL_SCATTER_AUTO, DIM},     {"det", OP_DET, ATL_SCATTER_AUTO, DIM},
+    {"count", OP_COUNT, ATL_SCATTER_AUTO, 1},    {"max", OP_MAX, ATL_SCATTER_AUTO, DIM},
+    {"min", OP_MIN, ATL_SCATTER_AUTO, DIM},
+};
+
+static int run(atl_context_t ctx, const struct call *c, atl_buffer_t out, atl_buffer_t src, atl_buffer_t idx)
+{
+  const struct atl_scatter_desc d = {.type = ATL_SCATTER_U32, .index_bytes = 4, .rows = ROWS, .targets = TARGETS,
+                                     .dim = c->dim, .deterministic = c->op == OP_DET, .method = c->method};
+  switch (c->op) {
+  case OP_COUNT:
+    return atl_bincount(ctx, &d, out, NULL, idx, NULL);
+  case OP_MAX:
+  case OP_MIN:
+    return atl_scatter_reduce(ctx, &d, c->op == OP_MAX ? ATL_SCATTER_REDUCE_MAX : ATL_SCATTER_REDUCE_MIN, out, src,
+                              idx, NULL);
+  default:
+    return atl_scatter_add(ctx, &d, out, src, idx, NULL);
+  }
+}
+
+/* The keys (bad at rows @p k1 < @p k2 where @p bad), the values (row + column + 1) and what @p c makes of
+ * out = FILL bytes; the host's. */
+static void expect(const struct call *c, uint32_t *k, uint32_t *src, uint32_t *want, uint32_t bad, uint32_t k1,
+                   uint32_t k2)
+{
+  memset(want, FILL, (size_t)TARGETS * c->dim * 4);
+  for (uint32_t i = 0; i < ROWS; i++) {
+    k[i] = (i * 2654435761u) % TARGETS;
+    for (uint32_t j = 0; j < c->dim; j++) {
+      /* max's values above the fill's bytes, so that it changes the output */
+      const uint32_t v = src[i * c->dim + j] = (c->op == OP_MAX ? 0x60000000u : 0u) + i + j + 1;
+      const uint32_t w = want[k[i] * c->dim + j];
+      want[k[i] * c->dim + j] = c->op == OP_MAX   ? (v > w ? v : w)
+                                : c->op == OP_MIN ? (v < w ? v : w)
+                                : c->op == OP_COUNT ? w + 1
+                                                    : w + v;
+    }
+  }
+  if (bad)
+    k[k1] = k[k2] = bad;
+}
+
+/* Atomlab's own buffers on its own device: the bad call refused by row, nothing written; a good call then sums. */
+static void ops(atl_context_t ctx)
+{
+  const size_t out_bytes = (size_t)TARGETS * DIM * 4, src_bytes = (size_t)ROWS * DIM * 4;
+  uint32_t *k = malloc(ROWS * 4), *src = malloc(src_bytes), *want = malloc(out_bytes), *back = malloc(out_bytes);
+  unsigned char *fill = malloc(out_bytes);
+  atl_buffer_t out = NULL, bsrc = NULL, idx = NULL;
+  if (!CHECK(k && src && want && back && fill && atl_buffer_new(ctx, out_bytes, &out) == 0 &&
+             atl_buffer_new(ctx, src_bytes, &bsrc) == 0 && atl_buffer_new(ctx, ROWS * 4, &idx) == 0))
+    goto done;
+  memset(fill, FILL, out_bytes);
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+    const struct call *c = &calls[i];
+    const size_t ob = (size_t)TARGETS * c->dim * 4;
+    const uint32_t k1 = 37 + 400 * (uint32_t)i, k2 = ROWS - 1 - (uint32_t)i;
+    expect(c, k, src, want, TARGETS + (uint32_t)i, k1, k2);
+    CHECK(atl_buffer_write(ctx, idx, k, ROWS * 4) == 0 && atl_buffer_write(ctx, bsrc, src, src_bytes) == 0 &&
+          atl_buffer_write(ctx, out, fill, ob) == 0);
+    const int err = run(ctx, c, out, bsrc, idx);
+    printf("%-6s bad keys at rows %u and %u: %s: %s\n", c->name, k1, k2, atl_err_name(err), atl_errmsg(ctx));
+    char row[48];
+    snprintf(row, sizeof row, "row %u holds key %u,", k1, TARGETS + (uint32_t)i);
+    CHECK_EQ(err, ATL_ERANGE);
+    CHECK(says(ctx, row));
+    CHECK(atl_buffer_read(ctx, out, back, ob) == 0 && memcmp(back, fill, ob) == 0);
+    expect(c, k, src, want, 0, 0, 0); /* good keys: the sums */
+    CHECK(atl_buffer_write(ctx, idx, k, ROWS * 4) == 0);
+    CHECK_EQ(run(ctx, c, out, bsrc, idx), 0);
+    CHECK(atl_buffer_read(ctx, out, back, ob) == 0 && memcmp(back, want, ob) == 0);
+  }
+done:
+  atl_buffer_free(ctx, out), atl_buffer_free(ctx, bsrc), atl_buffer_free(ctx, idx);
+  free(k), free(src), free(want), free(back), free(fill);
+}
+
+/* The program's own queue: errors stay on the device until atl_context_finish. */
+static void queue(void)
+{
+  const size_t ob = (size_t)TARGETS * DIM * 4, sb = (size_t)ROWS * DIM * 4;
+  const struct call *c = &calls[0];
+  uint32_t *k = malloc(ROWS * 4), *kbad = malloc(ROWS * 4), *src = malloc(sb), *want = malloc(ob),
+           *back = malloc(ob);
+  unsigned char *fill = malloc(ob);
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_int rc = clGetPlatformIDs(1, &platform, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
+  if (!CHECK(rc == CL_SUCCESS && k && kbad && src && want && back && fill))
+    return;
+  cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &rc);
+  cl_command_queue q = clCreateCommandQueue(context, device, 0, &rc);
+  cl_mem m[5];
+  const size_t bytes[5] = {sb, ROWS * 4, ROWS * 4, ob, ob}; /* src, good keys, bad keys, two outputs */
+  for (int i = 0; i < 5; i++)
+    m[i] = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes[i], NULL, &rc);
+  expect(c, kbad, src, want, TARGETS + 5, 99, 4321);
+  expect(c, k, src, want, 0, 0, 0);
+  memset(fill, FILL, ob);
+  const void *host[5] = {src, k, kbad, fill, fill};
+  for (int i = 0; i < 5; i++)
+    clEnqueueWriteBuffer(q, m[i], CL_TRUE, 0, bytes[i], host[i], 0, NULL, NULL);
+  atl_context_t ctx = NULL;
+  atl_buffer_t b[5] = {NULL};
+  int err = atl_context_from_opencl(context, device, q, 0, &ctx);
+  for (int i = 0; i < 5 && !err; i++)
+    err = atl_buffer_wrap_opencl(ctx, m[i], &b[i]);
+  if (!CHECK(err == 0))
+    goto done;
+  CHECK_EQ(run(ctx, c, b[3], b[0], b[2]), 0); /* bad keys into the first output: enqueued, nothing read */
+  CHECK_EQ(run(ctx, c, b[4], b[0], b[1]), 0); /* good keys into the second */
+  err = atl_context_finish(ctx);
+  printf("queue: finish after a bad call and a good one: %s: %s\n", atl_err_name(err), atl_errmsg(ctx));
+  CHECK_EQ(err, ATL_ERANGE);
+  CHECK(says(ctx, "row 99 holding key 705,") && says(ctx, "targets 700"));
+  CHECK(clEnqueueReadBuffer(q, m[3], CL_TRUE, 0, ob, back, 0, NULL, NULL) == CL_SUCCESS &&
+        memcmp(back, fill, ob) == 0);
+  CHECK(clEnqueueReadBuffer(q, m[4], CL_TRUE, 0, ob, back, 0, NULL, NULL) == CL_SUCCESS &&
+        memcmp(back, want, ob) == 0);
+  CHECK_EQ(atl_context_finish(ctx), 0); /* reported once */
+  /* scatter-reduce on the queue: the same */
+  const struct call mx = {"max", OP_MAX, ATL_SCATTER_AUTO, DIM};
+  clEnqueueWriteBuffer(q, m[3], CL_TRUE, 0, ob, fill, 0, NULL, NULL);
+  CHECK_EQ(run(ctx, &mx, b[3], b[0], b[2]), 0);
+  CHECK_EQ(atl_context_finish(ctx), ATL_ERANGE);
+  CHECK(says(ctx, "row 99 holding"));
+  CHECK(clEnqueueReadBuffer(q, m[3], CL_TRUE, 0, ob, back, 0, NULL, NULL) == CL_SUCCESS &&
+        memcmp(back, fill, ob) == 0);
+done:
+  for (int i = 0; i < 5; i++)
+    atl_buffer_free(ctx, b[i]);
+  atl_context_free(ctx);
+  for (int i = 0; i < 5; i++)
+    clReleaseMemObject(m[i]);
+  clReleaseCommandQueue(q);
+  clReleaseContext(context);
+  free(k), free(kbad), free(src), free(want), free(back), free(fill);
+}
+
+/* Under ATL_FAULT=read:1: the call's first device read fails after its launches ran. */
+static void order(atl_context_t ctx)
+{
+  const struct call *c = &calls[0];
+  const size_t ob = (size_t)TARGETS * DIM * 4, sb = (size_t)ROWS * DIM * 4;
+  uint32_t *k = malloc(ROWS * 4), *src = malloc(sb), *want = malloc(ob), *back = malloc(ob);
+  unsigned char *fill = malloc(ob);
+  atl_buffer_t out = NULL, bsrc = NULL, idx = NULL;
+  if (!CHECK(k && src && want && back && fill && atl_buffer_new(ctx, ob, &out) == 0 &&
+             atl_buffer_new(ctx, sb, &bsrc) == 0 && atl_buffer_new(ctx, ROWS * 4, &idx) == 0))
+    goto done;
+  expect(c, k, src, want, 0, 0, 0);
+  memset(fill, FILL, ob);
+  CHECK(atl_buffer_write(ctx, idx, k, ROWS * 4) == 0 && atl_buffer_write(ctx, bsrc, src, sb) == 0 &&
+        atl_buffer_write(ctx, out, fill, ob) == 0);
+  const int err = run(ctx, c, out, bsrc, idx);
+  printf("order: the call's first read failing: %s: %s\n", atl_err_name(err), atl_errmsg(ctx));
+  CHECK(err != 0 && says(ctx, "read call 1"));
+  CHECK(atl_buffer_read(ctx, out, back, ob) == 0);
+  CHECK(memcmp(back, want, ob) == 0); /* the launches ran before the read */
+done:
+  atl_buffer_free(ctx, out), atl_buffer_free(ctx, bsrc), atl_buffer_free(ctx, idx);
+  free(k), free(src), free(want), free(back), free(fill);
+}
+
+int main(int argc, char **argv)
+{
+  const char *group = argc > 1 ? argv[1] : "ops";
+  atl_context_t ctx = NULL;
+  if (atl_context_new(&ctx))
+    return 1;
+  if (atl_device_open(ctx, NULL, "opencl") != 0) {
+    printf("no OpenCL device: %s\n", atl_errmsg(ctx));
+    atl_context_free(ctx);
+    return 77;
+  }
+  if (strcmp(group, "order") == 0) {
+    if (getenv("ATL_FAULT") == NULL || strcmp(getenv("ATL_FAULT"), "read:1") != 0) {
+      fprintf(stderr, "key_guard order: run with ATL_FAULT=read:1\n");
+      atl_context_free(ctx);
+      return 1;
+    }
+    order(ctx);
+  } else if (strcmp(group, "queue") == 0) {
+    queue();
+  } else {
+    ops(ctx);
+  }
+  atl_context_free(ctx);
+  return check_exit("key_guard");
+}
