@@ -30,10 +30,9 @@
  *
  * Floats on OpenCL 1.2 have no atomic add: a CAS loop on the word's bits (what users write there); 16-bit
  * floats a CAS loop on the 32-bit word that holds a pair (atomlab/scatter_device.h). The 16-bit run and block
- * variants sum in f32 and flush a pair of columns per packed reduction; an odd D's last column goes with
- * -0.0f in the other half (which leaves it as it is), and a pair that straddles two words (odd D, odd row)
- * as two packed reductions.
- */
+ * variants sum in f32 and flush a pair of columns per packed reduction; an odd D's last column goes with -0.0f
+ * in the other half (which leaves it as it is), and a pair that straddles two words (odd D, odd row) as two
+ * packed reductions. */
 #include "atomlab/port.h"
 #include "atomlab/scatter_types.h" /* T, A (what a lane sums in: f32 for the 16-bit floats), LOAD */
 #include "atomlab/key_guard.h"    /* KEY_GUARD: the library's builds return where its check found a bad key */
@@ -252,8 +251,7 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
  * once for the packed reduction (a unit: 8 values, 16 bytes, one red.global.v4.bf16x2 / .f16x2 on sm_90 with
  * D a multiple of 8; else a pair, one bf16x2 / f16x2 reduction); the local table holds f32 sums, rounded when
  * the work-group's end adds them. Roundings per output element: at most its rows' count, as the block
- * variant's (the bound of docs/design/scatter.md).
- */
+ * variant's (the bound of docs/design/scatter.md). */
 #if __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && D % 4 == 0
 #define UNIT 4u
 #elif __CUDA_ARCH__ >= 900 && defined(PACKED) && D % 8 == 0
@@ -286,7 +284,8 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
 /* --part-add bulk (sm_90, f32, a row a whole number of a batch's lanes): a group's row sum goes out as ONE bulk
  * reduction of the row (cp.reduce.async.bulk .add.f32, the TMA unit) from a staging ring in shared memory,
  * instead of D / 4 16-byte red.global.add.v4.f32 (whether whole-row reductions relieve the L2's atomic units:
- * on the H100 they do not, 1.458 ms against red's 1.441; reference run: scatter). Elsewhere the red path runs (the host's row metric part_bulk says which). */
+ * on the H100 they do not, 1.458 ms against red's 1.441; reference run: scatter). Elsewhere the red path runs
+ * (the host's row metric part_bulk says which). */
 #if PART_BULK && __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && UNIT == 4 && LANES % UNITS == 0
 #define BULK 1
 #else
@@ -296,8 +295,8 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
 /* --part-hot warp: a warp's own hot key, summed in its registers. The first key the warp sees recur within a
  * step (a zipf head's rank 0 most often, the hot row always) becomes its key; from the next step on, that key's
  * rows are added by the whole warp into registers (lane l holding units l, l + 32, ...: a row's loads
- * coalesced, PART_BATCH rows' loads in flight together, no atomic at all) and go out once, when the warp ends.
- * The rest go the usual way. */
+ * coalesced, PART_BATCH rows' loads in flight together, no atomic at all) and go out once, when the warp ends;
+ * the rest go the usual way. */
 #define HOTJ ((UNITS + LANES - 1) / LANES)
 struct part_hot {
   uint key;
@@ -647,7 +646,7 @@ ATL_INLINE void sweep_enter(struct part_shared *sh, struct part_hot *hot, T *out
   *range = q;
 }
 
-/* The rows first .. last - 1 of a chunk in steps of 32 rows a warp, those with keys in [lo, hi) added (the keys
+/* The rows first .. last - 1 of a chunk in steps of 32 rows a warp, those with keys in [lo, hi) added (keys
  * read as sweep_key's @p mode says) */
 ATL_INLINE void sweep_rows(struct part_shared *sh, struct part_hot *hot, const T *ATL_RESTRICT src,
                            const IDX_T *ATL_RESTRICT idx, T *out, uint *narrow, ulong first, ulong last, uint lo,
@@ -765,8 +764,8 @@ ATL_INLINE void split_range0(struct part_shared *sh, struct split_shared *sp, st
     atomicExch(&meta[READY + c], 1u);
 }
 
-/* Entry @p v of a later range's ticket (chunks from @p c0, sp->pre their prefix): its row and key (none past
- * @p total) */
+/* Entry @p v of a later range's ticket (chunks from @p c0, sp->pre their prefix): its row and key (none past @p
+ * total) */
 ATL_INLINE void split_entry(const struct split_shared *sp, const uint *narrow, ulong c0, uint v, uint total, uint lo,
                             uint *row, uint *k)
 {
@@ -935,8 +934,7 @@ ATL_KERNEL void scatter_part(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL co
               LANES);
 }
 
-/* The bucketed launch: the range's pairs bounds[q] .. bounds[q + 1], a row's elements (or column pairs) over
- * neighbouring work-items */
+/* The bucketed launch: pairs bounds[q] .. bounds[q + 1]; a row's elements (or column pairs) on neighbouring items */
 ATL_KERNEL void scatter_part_bucketed(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint2 *ATL_RESTRICT pairs,
                                       ATL_GLOBAL T *out, ATL_GLOBAL const uint *ATL_RESTRICT meta, uint q)
 {
@@ -986,8 +984,7 @@ ATL_KERNEL void scatter_part_sweep(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLO
  * turn, each group's frequent keys summed in a local table of BIN_SLOTS (key, sum) slots (32 KiB), filled by
  * CAS with up to BIN_PROBES linear probes from a Fibonacci hash; a key that finds no slot goes straight to the
  * output. A zipf head or a hot key costs one global atomic per group, uniform keys one each (as atomic, with
- * every lane busy). Loads of BIN_UNROLL rows are issued before their adds, so the atomics do not serialize
- * the reads. */
+ * every lane busy). Loads of BIN_UNROLL rows are issued before their adds: the atomics do not serialize reads. */
 #if D != 1
 #error "VARIANT_bins is for D = 1"
 #endif
