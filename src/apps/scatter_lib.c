@@ -16,6 +16,7 @@
 #include "scatter_det.h"
 #include "scatter_launch.h"
 #include "scatter_lib.h"
+#include "scatter_variants.h"
 
 int atl_buffer_new(atl_context_t ctx, size_t bytes, atl_buffer_t *out)
 {
@@ -163,12 +164,9 @@ static int scatter_checked(atl_context_t ctx, const struct atl_scatter_desc *d, 
   return err;
 }
 
-static const char *const method_names[] = {"auto", "atomic", "run", "block", "bins",
-                                           "part", "part1", "dsm",   "sweep"};
-
 const char *atl_scatter_method_name(enum atl_scatter_method m)
 {
-  return (unsigned)m <= ATL_SCATTER_SWEEP ? method_names[m] : "?";
+  return (unsigned)m <= ATL_SCATTER_SWEEP ? atl__scatter_methods[m].name : "?";
 }
 
 #define SAMPLE_PAIRS 32768u /* neighbouring pairs of keys the pick reads (256 KiB), where there are more rows */
@@ -272,7 +270,9 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
     *method = d->method;
     return 0;
   }
-  struct atl__scatter_stats st = {.dim = d->dim, .l2_bytes = dev->l2_cache};
+  struct atl__scatter_tuning tuning;
+  atl__scatter_tuning_for(dev, &tuning);
+  struct atl__scatter_stats st = {.dim = d->dim, .l2_bytes = dev->l2_cache, .tuning = &tuning};
   const unsigned es = d->type >= ATL_SCATTER_BF16 ? 2u : 4u;
   st.out_bytes = d->targets * d->dim * es;
   /* the variants' fast paths, as the app's auto_pick states them */
@@ -281,13 +281,7 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
   if ((err = key_shares(ctx, d, idx, &st.run_share, &st.head_share)))
     return err;
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
-  /* The rule's variant by name; one the library had no launch for would run as atomic, correct everywhere */
-  enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
-  while (m <= ATL_SCATTER_SWEEP && strcmp(method_names[m], pick.variant) != 0)
-    m++;
-  *method = m > ATL_SCATTER_SWEEP                         ? ATL_SCATTER_ATOMIC
-            : m == ATL_SCATTER_PART && pick.partitions == 1 ? ATL_SCATTER_PART1
-                                                            : m;
+  *method = atl__scatter_method_of(pick.variant, pick.partitions); /* the table's method of the variant */
   return 0;
 }
 
@@ -364,16 +358,14 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
   enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
   if ((err = atl_scatter_method_for(ctx, d, idx, &m)))
     return err;
-  const int integer = d->type == ATL_SCATTER_U32 || d->type == ATL_SCATTER_I32;
-  if ((m == ATL_SCATTER_BINS || m == ATL_SCATTER_DSM) && (d->dim != 1 || (m == ATL_SCATTER_DSM && !integer)))
+  const struct atl__scatter_method_row *row = &atl__scatter_methods[m];
+  if (atl__scatter_unsupported(row->variant, dev, d->type, d->dim)) /* the variant table's needs: dim 1, integers */
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %s is not allowed for dim %u and type %d: it is the "
-                       "weighted bincount's (dim 1%s)", method_names[m], d->dim, (int)d->type,
-                       m == ATL_SCATTER_DSM ? ", u32 or i32" : "");
-  const struct atl__scatter_job job = {.variant = m == ATL_SCATTER_PART1 ? "part" : method_names[m],
-                                       .parts = m == ATL_SCATTER_PART1,
+                       "weighted bincount's (dim 1%s)", row->name, d->dim, (int)d->type,
+                       atl__scatter_variants[row->variant].needs & ATL__SV_NEED_INT ? ", u32 or i32" : "");
+  const struct atl__scatter_job job = {.variant = row->variant, .parts = row->ranges,
                                        .rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,
-                                       .type_define = type_defines[d->type],
-                                       .elem_bytes = d->type >= ATL_SCATTER_BF16 ? 2u : 4u, .integer = integer,
+                                       .type = d->type, .elem_bytes = d->type >= ATL_SCATTER_BF16 ? 2u : 4u,
                                        .idx_bytes = d->index_bytes, .src = src->handle, .idx = idx->handle,
                                        .out = out->handle};
   double ms = 0;

@@ -661,10 +661,14 @@ ATL_INLINE void sweep_rows(struct part_shared *sh, struct part_hot *hot, const T
   }
 }
 
-/* The sweep's work-groups a SM at least: the split's extra registers (54 against 47 at 8 warps, sm_90) would
- * otherwise cost a work-group of the 5 that 47 leave (and its local memory, 35 KB at dim 64, allows 6) */
-#if PART_SPLIT && WARPS <= 16u
-#define SWEEP_BOUNDS __launch_bounds__(WARPS * LANES, 1280u / (WARPS * LANES))
+/* The sweep's work-groups a SM at least, PART_MIN_THREADS of resident threads (the tuning's min_threads: 1280 on
+ * sm_90): the split's extra registers (54 against 47 at 8 warps, sm_90) would otherwise cost a work-group of the 5
+ * that 47 leave (and its local memory, 35 KB at dim 64, allows 6) */
+#if !defined(PART_MIN_THREADS)
+#define PART_MIN_THREADS 1280u
+#endif
+#if PART_SPLIT && PART_MIN_THREADS / (WARPS * LANES) >= 2u
+#define SWEEP_BOUNDS __launch_bounds__(WARPS * LANES, PART_MIN_THREADS / (WARPS * LANES))
 #else
 #define SWEEP_BOUNDS __launch_bounds__(WARPS * LANES)
 #endif
