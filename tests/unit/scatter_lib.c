@@ -42,6 +42,8 @@ static const struct lib_case opencl_cases[] = {
     {F32, 8, 200000, 100000, SK_CLUSTERED, 4, SAMPLE, A, ATL_SCATTER_RUN},
     {F32, 8, 200000, 100000, SK_UNIFORM, 8, SAMPLE, A, ATL_SCATTER_ATOMIC},
     {F32, 8, 200000, 100000, SK_SORTED, 4, SAMPLE, A, ATL_SCATTER_RUN},
+    /* a zipf head counted on the device (scatter_shares.k.c's table of the sample's first keys) */
+    {F32, 8, 200000, 100000, SK_ZIPF, 8, SAMPLE, A, ATL_SCATTER_BLOCK},
     {U32, 1, 200000, 100000, SK_HOT, 8, SAMPLE, A, ATL_SCATTER_BINS},
     /* strata of 32 rows and clusters of 32 keys: a fixed place in each stratum put every pair across a
      * cluster's end (no runs seen: atomic); a place drawn per stratum sees the runs (bins, for dim 1) */
