@@ -189,7 +189,7 @@ static void file_load(void)
   if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && n < (1L << 20) && fseek(f, 0, SEEK_SET) == 0 &&
       (text = calloc(1, (size_t)n + 1)) != NULL && fread(text, 1, (size_t)n, f) == (size_t)n) {
     if (atl__scatter_tuning_parse(text, &file.rows, why, sizeof why) != 0)
-      snprintf(file.note, sizeof file.note, "%.120s: %s", path, why);
+      snprintf(file.note, sizeof file.note, "%.120s: %.190s", path, why);
   } else
     snprintf(file.note, sizeof file.note, "%.200s: unable to read it (at most 1 MiB)", path);
   free(text);
