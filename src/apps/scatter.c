@@ -400,7 +400,7 @@ static int auto_pick(const struct scatter_run *r, const struct expected *x, uint
                                         atl__scatter_part_fast(d, (unsigned)elem_bytes(p), p->dim),
                                         atl__scatter_dsm_fast(d, is_int(p)), &r->tuning};
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
-  const int v = pick.variant, derived = strcmp(r->tuning.row, "derived") == 0;
+  const int v = pick.variant, derived = r->tuning.derived;
   *parts = pick.partitions;
   snprintf(why, len, "auto ran %s%s (equal neighbouring keys %.3f, head keys' share %.3f, dim %u; tuning %s%s%.200s)",
            variant_names[v], v != ATL__SV_PART && v != ATL__SV_SWEEP ? "" : pick.partitions == 1 ? " in one range"

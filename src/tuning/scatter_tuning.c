@@ -121,7 +121,7 @@ static void derived(const struct atl_device_info *d, struct atl__scatter_tuning 
   *t = (struct atl__scatter_tuning){.part_l2_share = 0.5, .sweep_l2_share = 0.4, .split_l2_share = 0.3125,
                                     .auto_run_share = 0.5, .auto_head_share = 0.05, .auto_l2_share = 0.5,
                                     .part_batch = 2, .min_threads = d->max_threads_per_cu * 5 / 8,
-                                    .table_bytes = 32768};
+                                    .table_bytes = 32768, .derived = 1};
   snprintf(t->row, sizeof t->row, "derived");
 }
 
@@ -144,6 +144,7 @@ void atl__scatter_tuning_resolve(const struct atl__tuning_rows *rows, const stru
     t->min_threads = r->min_threads >= 0 ? (unsigned)r->min_threads : t->min_threads;
     t->table_bytes = r->table_bytes >= 0 ? (unsigned)r->table_bytes : t->table_bytes;
     snprintf(t->row, sizeof t->row, "%s", r->name);
+    t->derived = 0;
     snprintf(t->note, sizeof t->note, "%s", r->source);
     break;
   }
@@ -201,6 +202,6 @@ void atl__scatter_tuning_for(const struct atl_device_info *dev, struct atl__scat
 {
   pthread_once(&file.once, file_load);
   atl__scatter_tuning_resolve(&file.rows, dev, t);
-  if (strcmp(t->row, "derived") == 0)
+  if (t->derived)
     snprintf(t->note, sizeof t->note, "%s", *file.note ? file.note : "no row for this device");
 }

@@ -13,6 +13,7 @@
 
 struct atl__scatter_tuning {
   char row[48];          /* the matching row's name, or "derived" */
+  int derived;           /* 1 where no row matched: the derived rule's constants */
   char note[320];        /* the row's source, or why the derived rule applies */
   double part_l2_share;  /* a part range's output rows: this share of the L2 (the rest holds lines streaming past) */
   double sweep_l2_share; /* the sweep's: two neighbouring ranges share the L2 for a while */

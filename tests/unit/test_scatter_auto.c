@@ -54,11 +54,11 @@ static void tuning_rows(void)
   CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"hopper\", \"source\": \"a test\", \"backend\": "
                "\"cuda\", \"arch\": \"sm_90\", \"auto_run_share\": 0.9, \"min_threads\": 1024}]}", NULL, &rows));
   atl__scatter_tuning_resolve(&rows, &h100, &tuning);
-  CHECK(strcmp(tuning.row, "hopper") == 0 && tuning.min_threads == 1024 && tuning.auto_run_share == 0.9);
+  CHECK(strcmp(tuning.row, "hopper") == 0 && !tuning.derived && tuning.min_threads == 1024 && tuning.auto_run_share == 0.9);
   CHECK(tuning.part_batch == 2 && tuning.table_bytes == 32768); /* left out: the derived rule's */
   CHECK(picks(64, 0.6, 0.0, 1u << 20, 50u << 20, 1, "atomic", 0)); /* runs of 0.6: below the row's 0.9 */
   atl__scatter_tuning_resolve(&rows, &other, &tuning); /* no row: derived from its facts */
-  CHECK(strcmp(tuning.row, "derived") == 0 && tuning.min_threads == 640 && tuning.table_bytes == 21845);
+  CHECK(strcmp(tuning.row, "derived") == 0 && tuning.derived && tuning.min_threads == 640 && tuning.table_bytes == 21845);
   CHECK(picks(64, 0.6, 0.0, 1u << 20, 50u << 20, 1, "run", 0));
   CHECK(parses("{\"format_version\": 1, \"rows\": [", "not JSON", &rows) && rows.n == 0);
   CHECK(parses("{\"rows\": []}", "format_version", &rows));
