@@ -34,7 +34,7 @@ static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered
 #define variant_names atl__scatter_variant_names /* the variant table's (scatter_variants.c), as VAR_* its ids */
 enum { TYPE_F32, TYPE_U32, TYPE_I32, TYPE_BF16, TYPE_F16, TYPE_COUNT };
 static const char *const type_names[] = {"f32", "u32", "i32", "bf16", "f16"};
-static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
+#define type_defines atl__scatter_type_defines /* the variant table's, in --type's order */
 enum { INDEX_I32, INDEX_I64 };
 static const char *const index_names[] = {"i32", "i64"};
 enum { PART_REREAD, PART_BUCKET };
@@ -396,16 +396,16 @@ static int auto_pick(const struct scatter_run *r, const struct expected *x, uint
   for (uint64_t k = 0; k < p->targets; k++)
     head += (double)x->depth[k] * p->block_rows >= 2.0 * (double)p->rows ? x->depth[k] : 0; /* 2 a block */
   const struct atl__scatter_stats st = {p->dim, (double)same / (double)p->rows, (double)head / (double)p->rows,
-                                        r->out_bytes, d->l2_cache,
-                                        atl__scatter_part_fast(d, (unsigned)elem_bytes(p), p->dim),
-                                        atl__scatter_dsm_fast(d, is_int(p)), &r->tuning};
+                                        r->out_bytes, d->l2_cache, atl__scatter_part_fast(d, (unsigned)elem_bytes(p),
+                                        p->dim), atl__scatter_dsm_fast(d, is_int(p)), &r->tuning};
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
   const int v = pick.variant, derived = r->tuning.derived;
+  const char *ranges = v != ATL__SV_PART && v != ATL__SV_SWEEP ? "" : pick.partitions == 1 ? " in one range"
+                                                                                           : " in L2-sized ranges";
   *parts = pick.partitions;
   snprintf(why, len, "auto ran %s%s (equal neighbouring keys %.3f, head keys' share %.3f, dim %u; tuning %s%s%.200s)",
-           variant_names[v], v != ATL__SV_PART && v != ATL__SV_SWEEP ? "" : pick.partitions == 1 ? " in one range"
-                                                                                                  : " in L2-sized ranges",
-           st.run_share, st.head_share, p->dim, r->tuning.row, derived ? ": " : "", derived ? r->tuning.note : "");
+           variant_names[v], ranges, st.run_share, st.head_share, p->dim, r->tuning.row, derived ? ": " : "",
+           derived ? r->tuning.note : "");
   return v;
 }
 

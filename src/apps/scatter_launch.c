@@ -187,9 +187,9 @@ static void job_defines(const struct atl__scatter_job *j, const struct atl_devic
                         const struct atl__scatter_tuning *t, const struct atl__scatter_sweep *sw, uint32_t parts,
                         char *buf, size_t len)
 {
-  static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
   const struct atl__scatter_knobs k = {
-      .dim = j->dim, .type_define = type_defines[j->type], .idx_bytes = j->idx_bytes, .variant = j->variant,
+      .dim = j->dim, .type_define = atl__scatter_type_defines[j->type], .idx_bytes = j->idx_bytes,
+      .variant = j->variant,
       .slots = atl__scatter_block_slots(j->dim, t->table_bytes), .block_rows = BLOCK_ROWS, .bin_rows = BLOCK_ROWS,
       .warps = j->wg / 32, .batch = parts > 1 ? t->part_batch : 1u, .seen = 1, .prefetch = parts > 1,
       .chunk_steps = SWEEP_CHUNK_STEPS, .narrow = sw->narrow, .split = sw->split_bits != 0,

@@ -109,8 +109,6 @@ void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf)
   free(buf);
 }
 
-static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
-
 /* The descriptor's fields and what each allows (core/fields.h). */
 #define DESC_FIELD(member, lo, hi, text) ATL__FIELD(struct atl_scatter_desc, member, lo, hi, text)
 static const struct atl__field desc_fields[] = {
@@ -363,7 +361,7 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
     struct atl__app_buffers scratch = {{0}, 0};
     struct atl__scatter_det det = {.rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,
                                    .src = src->handle, .idx = idx->handle, .out = out->handle};
-    err = atl__scatter_det_prepare(ctx, &scratch, &det, type_defines[d->type], d->index_bytes, NULL);
+    err = atl__scatter_det_prepare(ctx, &scratch, &det, atl__scatter_type_defines[d->type], d->index_bytes, NULL);
     if (!err)
       err = atl__scatter_det_launch(ctx, &det, device_ms, NULL, NULL);
     atl__app_free_all(ctx, &scratch);

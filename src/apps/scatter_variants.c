@@ -34,6 +34,9 @@ const struct atl__scatter_variant atl__scatter_variants[ATL__SV_COUNT] = {
 const char *const atl__scatter_variant_names[ATL__SV_COUNT] = {
     "atomic", "run", "block", "vector", "det", "bins", "part", "dsm", "cub", "auto", "sweep", "tma"};
 
+const char *const atl__scatter_type_defines[ATL_SCATTER_F16 + 1] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16",
+                                                                    "TYPE_f16"};
+
 const struct atl__scatter_method_row atl__scatter_methods[ATL_SCATTER_SWEEP + 1] = {
     [ATL_SCATTER_AUTO] = {"auto", ATL__SV_AUTO, 0},   [ATL_SCATTER_ATOMIC] = {"atomic", ATL__SV_ATOMIC, 0},
     [ATL_SCATTER_RUN] = {"run", ATL__SV_RUN, 0},      [ATL_SCATTER_BLOCK] = {"block", ATL__SV_BLOCK, 0},

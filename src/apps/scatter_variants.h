@@ -53,6 +53,9 @@ extern const struct atl__scatter_variant atl__scatter_variants[ATL__SV_COUNT];
 /* The variants' names, for the app's --variants option and its rows. */
 extern const char *const atl__scatter_variant_names[ATL__SV_COUNT];
 
+/* The kernels' define of each value type (enum atl_scatter_type's order, the app's --type order). */
+extern const char *const atl__scatter_type_defines[ATL_SCATTER_F16 + 1];
+
 /* The reason variant @p v cannot run @p type at @p dim on @p dev (its table entry's), or NULL where it can. */
 const char *atl__scatter_unsupported(enum atl__scatter_variant_id v, const struct atl_device_info *dev,
                                      enum atl_scatter_type type, uint32_t dim);

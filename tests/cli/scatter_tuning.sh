@@ -14,7 +14,7 @@ auto_row() {
   ATL_DATA_DIR="$WORK/data" "$ATOMLAB" app scatter --backend opencl --rows 3000 --targets 500 --samples 2 --dim 4 \
     --dist sorted --variants auto -o "$WORK/r.json" >"$WORK/out" 2>"$WORK/err"
   local rc=$?
-  [ $rc -eq 0 ] && python3 - "$WORK/r.json" "$1" "$2" <<'PY' && pass || fail "tuning $(head -c 200 "$T") (exit $rc): $(cat "$WORK/err")"
+  [ $rc -eq 0 ] && python3 - "$WORK/r.json" "$1" "$2" <<'PY' && pass || fail "tuning (exit $rc): $(cat "$WORK/err")"
 import atl_json, sys
 r = atl_json.load(sys.argv[1])["rows"][2]
 assert r["status"] == "ok" and r["verified"], r

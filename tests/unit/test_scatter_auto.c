@@ -63,9 +63,11 @@ static void tuning_rows(void)
   CHECK(parses("{\"format_version\": 1, \"rows\": [", "not JSON", &rows) && rows.n == 0);
   CHECK(parses("{\"rows\": []}", "format_version", &rows));
   CHECK(parses("{\"format_version\": 1, \"rows\": [{\"source\": \"s\"}]}", "rows[0].name", &rows));
-  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"n\", \"source\": \"s\", \"part_l2_share\": 1.5}]}",
+  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"n\", \"source\": \"s\", "
+               "\"part_l2_share\": 1.5}]}",
                "rows[0].part_l2_share: the value is not allowed: a share of the L2 above 0, at most 1", &rows));
-  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"n\", \"source\": \"s\", \"part_batch\": \"2\"}]}",
+  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"n\", \"source\": \"s\", "
+               "\"part_batch\": \"2\"}]}",
                "rows[0].part_batch: a non-number is not allowed: 1 to 8 units", &rows));
   atl__scatter_tuning_resolve(NULL, &h100, &tuning); /* the derived rule on the H100's facts: the fitted values */
   CHECK(tuning.min_threads == 1280 && tuning.table_bytes == 32768 && tuning.part_l2_share == 0.5);
