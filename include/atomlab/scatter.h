@@ -83,8 +83,12 @@ enum atl_scatter_method {
  * 65536 rows, every key read back and counted on the host; more, 32768 pairs of neighbouring keys drawn from as many
  * equal strata of the rows by a small kernel, both shares counted on the device in a hash table of the sampled keys
  * (exact counts: the same shares as a host count of the sample), and two words read back. That costs three small
- * launches, a fill and a wait a call, not the sample's copy and a host count (0.5 to 0.75 ms a call on an H200's
- * host: docs/design/scatter.md, "The library"); a caller who knows says so and nothing is read or launched: SPREAD
+ * launches, a fill and a wait, not the sample's copy and a host count (0.5 to 0.75 ms a call on an H200's host:
+ * docs/design/scatter.md, "The library"). The shares are kept with the keys' buffer (of atl_buffer_new) until the
+ * next write into it through atomlab (atl_buffer_write, or the buffer as the out of an atl_scatter_add,
+ * atl_bincount or atl_scatter_reduce), so further calls on the same keys and rows measure nothing; a wrapped
+ * buffer's memory is the program's to write, so its keys are measured on every call. A caller who knows says so and
+ * nothing is read or launched: SPREAD
  * (no runs, no recurring head: uniform keys), HEAD (a few keys take a large share: zipf, a hot row), RUNS (equal
  * keys next to each other: sorted, clustered).
  */
@@ -134,7 +138,8 @@ struct atl_scatter_desc {
  * On a context over a program's stream or queue (atl_context_from_cuda / _from_opencl) the launches are
  * enqueued there after the program's work and the call returns without waiting for them, except: the check of
  * the keys reads one word back (a wait; pass unchecked_keys where the keys are known good), the AUTO method with
- * keys SAMPLE reads the keys' two shares back (a wait; give a hint or a method to avoid it), and @p device_ms, where
+ * keys SAMPLE reads the keys' two shares back (a wait, on every call for a wrapped buffer; give a hint or a method to
+ * avoid it), and @p device_ms, where
  * not NULL, is timed between two events recorded around the launches, waiting for the second (pass NULL for no
  * wait); it includes host time between the launches (the first call's kernel builds).
  */

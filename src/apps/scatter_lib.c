@@ -80,7 +80,10 @@ static int transfer_check(atl_context_t ctx, atl_buffer_t buf, const void *host,
 int atl_buffer_write(atl_context_t ctx, atl_buffer_t buf, const void *host, size_t bytes)
 {
   const int err = transfer_check(ctx, buf, host, bytes);
-  return err ? err : atl__ops(ctx)->write(atl__dev(ctx), buf->handle, host, bytes);
+  if (err)
+    return err;
+  buf->writes++; /* a pick's shares of its keys are stale from here */
+  return atl__ops(ctx)->write(atl__dev(ctx), buf->handle, host, bytes);
 }
 
 int atl_buffer_read(atl_context_t ctx, atl_buffer_t buf, void *host, size_t bytes)
@@ -221,10 +224,17 @@ static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
   *run = d->keys == ATL_SCATTER_KEYS_RUNS, *head = d->keys == ATL_SCATTER_KEYS_HEAD;
   if (d->keys != ATL_SCATTER_KEYS_SAMPLE)
     return 0;
+  struct atl__key_shares *kept = &idx->shares;
+  if (kept->valid && kept->writes == idx->writes && kept->rows == d->rows && kept->index_bytes == d->index_bytes) {
+    *run = kept->run, *head = kept->head; /* these keys' own shares: no write into them since */
+    return 0;
+  }
   if (d->rows > 2ull * SAMPLE_PAIRS) {
     uint32_t w[2] = {0, 0};
     const int err = shares_on_device(ctx, d, idx, w);
     *run = (double)w[0] / SAMPLE_PAIRS, *head = (double)w[1] / SAMPLE_PAIRS;
+    if (!err && !idx->wrapped) /* a wrapped buffer's memory is the program's to write: measured every call */
+      *kept = (struct atl__key_shares){1, idx->writes, d->rows, d->index_bytes, *run, *head};
     return err;
   }
   const size_t n = (size_t)d->rows;
@@ -262,6 +272,8 @@ static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
     recur += (uint64_t)count[s] * BLOCK_ROWS >= 2ull * n ? count[s] : 0;
   free(k), free(key), free(count);
   *run = (double)same / (double)n, *head = (double)recur / (double)n;
+  if (!idx->wrapped)
+    *kept = (struct atl__key_shares){1, idx->writes, d->rows, d->index_bytes, *run, *head};
   return 0;
 }
 
@@ -357,6 +369,7 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
                        dev->name, dev->max_wg_size);
   if (!d->unchecked_keys && (err = keys_checked(ctx, d, idx, wg)))
     return err;
+  out->writes++; /* written by either mode: a pick's shares of its contents are stale from here */
   if (d->deterministic) {
     struct atl__app_buffers scratch = {{0}, 0};
     struct atl__scatter_det det = {.rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,
