@@ -105,9 +105,8 @@ struct atl__scatter_job {
   uint32_t parts;
   uint64_t rows, targets;
   uint32_t dim, wg;
-  const char *type_define; /* TYPE_f32 .. TYPE_f16 */
-  unsigned elem_bytes;     /* 4, or 2 for the 16-bit floats */
   enum atl_scatter_type type;
+  unsigned elem_bytes; /* 4, or 2 for the 16-bit floats */
   unsigned idx_bytes;
   void *src, *idx, *out;
 };
