@@ -25,20 +25,16 @@
 #include "scatter_dsm.h"
 #include "scatter_keys.h"
 #include "scatter_launch.h"
+#include "scatter_variants.h"
 
 extern const struct atl_app_info atl__app_scatter;
 
 enum { DIST_UNIFORM, DIST_ZIPF, DIST_SORTED, DIST_CLUSTERED, DIST_HOT, DIST_COUNT };
 static const char *const dist_names[] = {"uniform", "zipf", "sorted", "clustered", "hot"};
-enum {
-  VAR_ATOMIC, VAR_RUN, VAR_BLOCK, VAR_VECTOR, VAR_DET, VAR_BINS, VAR_PART, VAR_DSM, VAR_CUB, VAR_AUTO, VAR_SWEEP,
-  VAR_TMA, VAR_COUNT
-};
-static const char *const variant_names[] = {"atomic", "run", "block", "vector", "det",  "bins",
-                                            "part",   "dsm", "cub",   "auto",   "sweep", "tma"};
+#define variant_names atl__scatter_variant_names /* the variant table's (scatter_variants.c), as VAR_* its ids */
 enum { TYPE_F32, TYPE_U32, TYPE_I32, TYPE_BF16, TYPE_F16, TYPE_COUNT };
 static const char *const type_names[] = {"f32", "u32", "i32", "bf16", "f16"};
-static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
+#define type_defines atl__scatter_type_defines /* the variant table's, in --type's order */
 enum { INDEX_I32, INDEX_I64 };
 static const char *const index_names[] = {"i32", "i64"};
 enum { PART_REREAD, PART_BUCKET };
@@ -101,6 +97,7 @@ struct scatter_run {
   struct atl_launch pre_launch[3];
   struct atl_arg pre_args[3][6];
   char det_instructions[sizeof ((struct atl_row *)0)->instructions];
+  struct atl__scatter_tuning tuning; /* the device's tuned constants (data/tuning/scatter.json, or derived) */
   double det_sort_ms, det_sum_ms; /* the det variant's last sample: its radix passes, its tile and combine passes */
 };
 
@@ -311,12 +308,12 @@ static int part_once(void *arg, uint32_t iters, double *ms)
   return err;
 }
 
-/* The part variant's ranges: --partitions, else as many as make a range's output rows fit half the device's
- * L2 (the rest holds the keys and source lines streaming past; H100's L2 is two halves of 25 MiB), one where
- * the backend does not know its L2 or the output fits; never more than the targets. */
-static uint32_t part_count(const struct scatter_params *p, const struct atl_device_info *d, size_t out_bytes)
+/* The part variant's ranges: --partitions, else as many as make a range's output rows fit the tuning's share of the
+ * device's L2 (scatter_launch.c), one where the backend does not know its L2 or the output fits; never more than the
+ * targets. */
+static uint32_t part_count(const struct scatter_run *r, const struct atl_device_info *d)
 {
-  return atl__scatter_part_count(p->partitions, p->targets, out_bytes, d->l2_cache, 0); /* the library's too */
+  return atl__scatter_part_count(r->p->partitions, r->p->targets, r->out_bytes, d->l2_cache, 0, &r->tuning);
 }
 
 /* FNV-1a of the output's bytes, cut to 53 bits so that a double metric holds it exactly: the det variant's
@@ -330,8 +327,6 @@ static double bytes_hash(const void *data, size_t n)
 }
 
 /* The launch shapes are scatter_launch.c's, which the library's launches share. */
-static unsigned block_slots(const struct scatter_params *p) { return atl__scatter_block_slots(p->dim); }
-#define BIN_LOG2_SLOTS ATL__SCATTER_BIN_LOG2_SLOTS
 
 static uint64_t one_wave_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
 {
@@ -381,7 +376,7 @@ static int part_prepare_buckets(struct scatter_run *r, const char *defines)
 
 static size_t launch_threads(const struct scatter_params *p, int variant)
 {
-  return atl__scatter_rows_threads(p->rows, p->rows_per_warp, variant == VAR_BLOCK ? p->block_rows : 0, p->wg_size);
+  return atl__scatter_rows_threads(p->rows, p->rows_per_warp, variant == ATL__SV_BLOCK ? p->block_rows : 0, p->wg_size);
 }
 
 /*
@@ -401,19 +396,17 @@ static int auto_pick(const struct scatter_run *r, const struct expected *x, uint
   for (uint64_t k = 0; k < p->targets; k++)
     head += (double)x->depth[k] * p->block_rows >= 2.0 * (double)p->rows ? x->depth[k] : 0; /* 2 a block */
   const struct atl__scatter_stats st = {p->dim, (double)same / (double)p->rows, (double)head / (double)p->rows,
-                                        r->out_bytes, d->l2_cache,
-                                        atl__scatter_part_fast(d, (unsigned)elem_bytes(p), p->dim),
-                                        atl__scatter_dsm_fast(d, is_int(p))};
+                                        r->out_bytes, d->l2_cache, atl__scatter_part_fast(d, (unsigned)elem_bytes(p),
+                                        p->dim), atl__scatter_dsm_fast(d, is_int(p)), &r->tuning};
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
-  int v = VAR_ATOMIC;
-  while (v < VAR_COUNT && strcmp(variant_names[v], pick.variant) != 0)
-    v++;
+  const int v = pick.variant, derived = r->tuning.derived;
+  const char *ranges = v != ATL__SV_PART && v != ATL__SV_SWEEP ? "" : pick.partitions == 1 ? " in one range"
+                                                                                           : " in L2-sized ranges";
   *parts = pick.partitions;
-  snprintf(why, len, "auto ran %s%s (equal neighbouring keys %.3f, head keys' share %.3f, dim %u)", pick.variant,
-           v != VAR_PART && v != VAR_SWEEP ? "" : pick.partitions == 1 ? " in one range" : " in L2-sized ranges",
-           st.run_share,
-           st.head_share, p->dim);
-  return v < VAR_COUNT ? v : VAR_ATOMIC;
+  snprintf(why, len, "auto ran %s%s (equal neighbouring keys %.3f, head keys' share %.3f, dim %u; tuning %s%s%.200s)",
+           variant_names[v], ranges, st.run_share, st.head_share, p->dim, r->tuning.row, derived ? ": " : "",
+           derived ? r->tuning.note : "");
+  return v;
 }
 
 /* One call of the CUB baseline (libatomlab_cub.so): @p reps timed runs, each from a zeroed output. */
@@ -469,8 +462,8 @@ static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_
 static int run_variant(struct scatter_run *r, int dist, int variant, const struct expected *x, void *host_out,
                        const struct atl_app_timing *tm, struct atl_result_set *out)
 {
-  char picked[160] = "";
-  const int as_auto = variant == VAR_AUTO;
+  char picked[384] = "";
+  const int as_auto = variant == ATL__SV_AUTO;
   uint32_t auto_parts = 0; /* auto's ranges for part: 1, or 0 as --partitions says */
   if (as_auto)
     variant = auto_pick(r, x, &auto_parts, picked, sizeof picked);
@@ -478,7 +471,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   const struct scatter_params *p = r->p;
   struct atl_row row;
   void *kernel = NULL;
-  char label[96], defines[384];
+  char label[96], defines[512];
   snprintf(label, sizeof label, "%s%s/%s/%s", type_names[p->type], p->index == INDEX_I64 ? "-i64" : "",
            dist_names[dist],
            as_auto ? "auto" : variant_names[variant]);
@@ -487,47 +480,36 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl__app_row_status(&row, ATL_STATUS_OK, "%s", picked);
     atl_row_metric_set(&row, "auto_variant", variant);
   }
-  /* The vector reduction exists on sm_90 for floats; the rows of a dimension it cannot split say so. */
+  /* What the variant needs of the device and the shape, from the variant table: its rows say so where it is missing */
   const struct atl_device_info *dev = atl_device_current(ctx);
-  if (variant == VAR_VECTOR && (!dev->has_vector_f32_red || (p->type == TYPE_F32 ? p->dim % 4 != 0
-                                                             : p->type < TYPE_BF16 || p->dim % 8 != 0))) {
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "red.global.add.v4.f32 / .v4.bf16x2 / .v4.f16x2 need CUDA on "
-                        "sm_90 or later and f32 with dim a multiple of 4 or bf16 / f16 with dim a multiple of 8");
-    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
-  }
-  if (variant == VAR_TMA && (!dev->has_vector_f32_red || p->type == TYPE_F16 || p->dim * elem_bytes(p) % 16 != 0)) {
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "tma needs CUDA on sm_90 or later (cp.async.bulk, "
-                        "cp.reduce.async.bulk), f32, bf16, u32 or i32 and rows of a multiple of 16 bytes");
-    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
-  }
-  if ((variant == VAR_BINS && p->dim != 1) || (variant == VAR_DSM && (p->dim != 1 || !is_int(p)))) {
-    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s is the weighted bincount's variant: dim 1 only%s",
-                        variant_names[variant], variant == VAR_DSM ? ", u32 or i32 weights (16-bit counters)" : "");
+  const char *unsupported = atl__scatter_unsupported(variant, dev, (enum atl_scatter_type)p->type, p->dim);
+  if (unsupported) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", unsupported);
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
   int err = 0;
-  if (variant == VAR_CUB && (err = run_cub(r, &row, tm, host_out)) == 1) /* CUB's launches; checked as every row */
+  if (variant == ATL__SV_CUB && (err = run_cub(r, &row, tm, host_out)) == 1) /* CUB's launches; checked as every row */
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   /* part: the ranges, whether the bucketing runs (it takes at most PART_MAX ranges; more reread the keys) and
    * the batch (H100, reference run: scatter; uniform keys over 11 ranges 1.545 ms at 2 against 1.599 at 1
    * and 1.553 at 4; a hot row in one range 0.825 ms at 1 against 1.025 at 4, zipf keys 1.689 and 1.683) */
   uint32_t batch = p->part_batch;
-  const int parted = variant == VAR_PART || variant == VAR_SWEEP; /* the sweep: part's kernel, one launch */
+  const int parted = variant == ATL__SV_PART || variant == ATL__SV_SWEEP; /* the sweep: part's kernel, one launch */
   if (parted) {
-    r->sweep = variant == VAR_SWEEP;
+    r->sweep = variant == ATL__SV_SWEEP;
     /* auto names the sweep without ranges of its own (scatter_auto.c), so the plan's are the sweep's */
     const struct atl__scatter_sweep sw =
         r->sweep ? atl__scatter_sweep_plan(dev, (unsigned)elem_bytes(p), p->dim, (unsigned)index_bytes(p),
                                            p->partitions, p->targets, p->wg_size, p->part_chunk, p->part_split)
-                 : (struct atl__scatter_sweep){auto_parts ? auto_parts : part_count(p, dev, r->out_bytes), 0, 0};
+                 : (struct atl__scatter_sweep){auto_parts ? auto_parts : part_count(r, dev), 0, 0};
     r->parts = sw.parts, r->split = sw.split_bits, r->narrow = sw.narrow;
     r->bucketed = !r->sweep && p->part_keys == PART_BUCKET && r->parts <= PART_MAX;
     if (batch == 0)
-      batch = r->parts > 1 ? 2 : 1;
+      batch = r->parts > 1 ? r->tuning.part_batch : 1;
   }
   /* The sweep's tickets (ranges x chunks, a u32 counter that every work-group passes once more at the end) */
   const double chunk_rows = (double)p->wg_size * p->part_chunk;
-  if (variant == VAR_SWEEP && (double)r->parts * ceil((double)p->rows / chunk_rows) >= 0x1p31) {
+  if (variant == ATL__SV_SWEEP && (double)r->parts * ceil((double)p->rows / chunk_rows) >= 0x1p31) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "sweep: %u ranges of %llu rows make 2^31 tickets or more",
                         r->parts, (unsigned long long)p->rows);
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
@@ -538,28 +520,25 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
              p->dim % 4 == 0 && 32 % (p->dim / 4) == 0;
   /* Its staging ring (two halves of a batch's 16-byte units a warp) takes its bytes from the local table, so the
    * work-group's local memory, and its occupancy, stay the red path's (a table of at least one slot: else red) */
-  unsigned slots = block_slots(p);
+  unsigned slots = atl__scatter_block_slots(p->dim, r->tuning.table_bytes);
   const unsigned stage_slots = (unsigned)((p->wg_size / 32 * 2ull * 32 * (batch ? batch : 1) * 16 + 4 * p->dim + 3) /
                                           (4 * p->dim + 4));
   if (bulk && parted)
     slots = stage_slots < slots ? slots - stage_slots : (bulk = 0, slots);
-  snprintf(defines, sizeof defines,
-           "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
-           "WARPS=%uu PART_BATCH=%uu PART_SEEN=%d PART_HOT=%d PART_PREFETCH=%d PART_BULK=%d PART_CHUNK_STEPS=%uu "
-           "PART_NARROW=%d PART_SPLIT=%d PART_POS_BITS=%uu PART_GROUP=%uu",
-           p->dim, type_defines[p->type], p->index == INDEX_I64 ? "ulong" : "uint",
-           parted ? "part" : variant_names[variant], slots, p->block_rows,
-           p->bin_rows, 1u << BIN_LOG2_SLOTS, BIN_LOG2_SLOTS, p->wg_size / 32, batch ? batch : 1,
-           p->part_table == PART_TABLE_SEEN, p->part_hot == PART_HOT_WARP, p->part_prefetch && r->parts > 1, bulk,
-           p->part_chunk, parted && r->narrow, parted && r->split, parted ? r->split : 0u, group);
-  if (variant == VAR_DET) { /* built once per run (scatter_run); timed over all its passes */
+  const struct atl__scatter_knobs knobs = {
+      p->dim, type_defines[p->type], (unsigned)index_bytes(p), variant, slots, p->block_rows, p->bin_rows,
+      p->wg_size / 32, batch ? batch : 1, p->part_table == PART_TABLE_SEEN, p->part_hot == PART_HOT_WARP,
+      p->part_prefetch && r->parts > 1, bulk, p->part_chunk, parted && r->narrow, parted && r->split,
+      parted ? r->split : 0u, group, r->tuning.min_threads};
+  atl__scatter_defines(defines, sizeof defines, &knobs);
+  if (variant == ATL__SV_DET) { /* built once per run (scatter_run); timed over all its passes */
     double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
     if (!(err = det_once(r, 0, &warm)))
       err = atl__app_sample(det_once, r, tm, &row.time_ms);
     atl_row_metric_set(&row, "det_sort_ms", r->det_sort_ms);
     atl_row_metric_set(&row, "det_sum_ms", r->det_sum_ms);
-  } else if (variant == VAR_DSM) { /* its launches over the ranges of bins its table covers */
+  } else if (variant == ATL__SV_DSM) { /* its launches over the ranges of bins its table covers */
     double warm = 0;
     r->dsm.cluster = p->dsm_cluster, r->dsm.words = p->dsm_words, r->dsm.cache = p->dsm_cache;
     r->dsm.beyond = (uint32_t)p->dsm_beyond, r->dsm.wide = (uint32_t)p->dsm_counters;
@@ -571,21 +550,18 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "dsm_cache", r->dsm.cache);
     atl_row_metric_set(&row, "dsm_beyond", r->dsm.beyond);
     atl_row_metric_set(&row, "dsm_counter_bits", r->dsm.wide ? 32 : 16);
-  } else if (variant != VAR_CUB)
-    err = atl__app_build(ctx, variant == VAR_TMA ? "scatter_tma" : "app_scatter",
-                         variant == VAR_TMA ? "scatter_tma"
-                         : !parted          ? "scatter_add"
-                         : r->sweep    ? "scatter_part_sweep"
-                         : r->bucketed ? "scatter_part_bucketed"
-                                       : "scatter_part",
-                         defines, &kernel, &row);
+  } else if (variant != ATL__SV_CUB) { /* the table's kernel; part's bucketed ranges have their own */
+    const struct atl__scatter_variant *v = &atl__scatter_variants[variant];
+    const int own = r->bucketed && variant == ATL__SV_PART;
+    err = atl__app_build(ctx, v->source, own ? "scatter_part_bucketed" : v->entry, defines, &kernel, &row);
+  }
   struct atl_arg args[] = {{ATL_ARG_BUFFER, r->src, 0},
                            {ATL_ARG_BUFFER, r->idx, 0},
                            {ATL_ARG_BUFFER, r->out, 0},
                            {ATL_ARG_U64, NULL, p->rows},
                            {ATL_ARG_U32, NULL, p->rows_per_warp}};
-  struct atl_launch launch = {variant == VAR_BINS ? 0 : launch_threads(p, variant), p->wg_size, args, 5};
-  if (!err && variant == VAR_BINS)
+  struct atl_launch launch = {variant == ATL__SV_BINS ? 0 : launch_threads(p, variant), p->wg_size, args, 5};
+  if (!err && variant == ATL__SV_BINS)
     launch.global = bins_groups(ctx, kernel, p) * p->wg_size;
   if (!err && parted) { /* P launches a sample, each over every row, adding the keys of its range (sweep: one) */
     double warm = 0;
@@ -624,9 +600,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
     if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
-  } else if (!err && variant != VAR_DET && variant != VAR_CUB && variant != VAR_DSM)
+  } else if (!err && variant != ATL__SV_DET && variant != ATL__SV_CUB && variant != ATL__SV_DSM)
     err = atl__app_time(ctx, kernel, &launch, reset_out, r, tm, &row);
-  if (!err && variant != VAR_CUB)
+  if (!err && variant != ATL__SV_CUB)
     err = atl__ops(ctx)->read(atl__dev(ctx), r->out, host_out, r->out_bytes);
   if (err) {
     atl__app_row_status(&row, ATL_STATUS_ERROR, "%s", atl_errmsg(ctx));
@@ -636,8 +612,8 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   const double t = row.time_ms.median;
   const size_t es = elem_bytes(p);
   char first[200] = "";
-  row.wrong = check_output(p, host_out, x, variant == VAR_CUB && p->dim == 1, first, sizeof first);
-  if (variant == VAR_DET && !is_int(p) && row.wrong == 0) { /* the order, not only the bound */
+  row.wrong = check_output(p, host_out, x, variant == ATL__SV_CUB && p->dim == 1, first, sizeof first);
+  if (variant == ATL__SV_DET && !is_int(p) && row.wrong == 0) { /* the order, not only the bound */
     const int64_t off = det_mismatches(p, r->host_idx, r->host_src, host_out);
     row.wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
     if (off)
@@ -685,6 +661,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   }
   r.ctx = ctx;
   r.p = p;
+  atl__scatter_tuning_for(atl_device_current(ctx), &r.tuning);
   r.bufs = &bufs;
   make_src(p, src);
   r.host_src = src;
@@ -694,7 +671,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
       (err = atl__app_alloc(ctx, &bufs, r.src_bytes > r.out_bytes ? r.src_bytes : r.out_bytes, &r.out)) ||
       (err = atl__ops(ctx)->write(atl__dev(ctx), r.src, src, r.src_bytes)))
     goto out;
-  if (p->variants & (1u << VAR_DET)) { /* the det passes' kernels and scratch, once for every distribution */
+  if (p->variants & (1u << ATL__SV_DET)) { /* the det passes' kernels and scratch, once for every distribution */
     struct atl_row probe;
     r.det = (struct atl__scatter_det){.rows = p->rows, .targets = p->targets, .dim = p->dim, .wg = p->wg_size,
                                       .groups = p->groups, .src = r.src, .idx = r.idx, .out = r.out};
@@ -707,12 +684,12 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   r.dsm = (struct atl__scatter_dsm){.rows = p->rows, .targets = p->targets, .wg = p->wg_size,
                                     .idx_bytes = (unsigned)index_bytes(p), .src = r.src, .idx = r.idx, .out = r.out};
   /* pairs: the bucketing's (row, key) pairs, or the sweep's narrowed i64 keys or split buckets (never two in a row) */
-  const int bucket = (p->variants & (1u << VAR_PART | 1u << VAR_AUTO)) && p->part_keys == PART_BUCKET;
-  const int keys32 = (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO)) && (p->index == INDEX_I64 || p->part_split);
+  const int bucket = (p->variants & (1u << ATL__SV_PART | 1u << ATL__SV_AUTO)) && p->part_keys == PART_BUCKET;
+  const int keys32 = (p->variants & (1u << ATL__SV_SWEEP | 1u << ATL__SV_AUTO)) && (p->index == INDEX_I64 || p->part_split);
   if ((bucket || keys32) && (err = atl__app_alloc(ctx, &bufs, p->rows * (bucket ? 8 : 4), &r.pairs)))
     goto out;
   r.meta_bytes = atl__scatter_meta_bytes(p->rows, p->wg_size, p->part_chunk);
-  if ((bucket || (p->variants & (1u << VAR_SWEEP | 1u << VAR_AUTO))) &&
+  if ((bucket || (p->variants & (1u << ATL__SV_SWEEP | 1u << ATL__SV_AUTO))) &&
       (err = atl__app_alloc(ctx, &bufs, r.meta_bytes, &r.meta)))
     goto out;
   if (p->dump && mkdir(p->dump, 0777) != 0 && access(p->dump, W_OK) != 0) {
@@ -750,10 +727,10 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
     }
     if (p->dump && (err = atl__scatter_dump(ctx, p->dump, "idx", dist_names[d], idx, p->rows * 4)))
       break;
-    for (int v = 0; v < VAR_COUNT && ATL_APP_GO_ON(err); v++)
+    for (int v = 0; v < ATL__SV_COUNT && ATL_APP_GO_ON(err); v++)
       if (p->variants & (1u << v)) {
         err = run_variant(&r, d, v, &x, host_out, tm, out);
-        if (!err && p->dump && v == VAR_ATOMIC)
+        if (!err && p->dump && v == ATL__SV_ATOMIC)
           err = atl__scatter_dump(ctx, p->dump, "out", dist_names[d], host_out, r.out_bytes);
       }
   }
@@ -791,8 +768,8 @@ static void scatter_bytes(const struct atl_device_info *d, const void *params, s
   need->host = E * 4 + (p->index == INDEX_I64 ? E * 8 : 0) + 2 * src + dst + V * 4 + V * D * (is_int(p) ? 8 : 16) +
                V * 8 + (elem_bytes(p) == 2 ? V * 8 + V * D * 8 : 0);
   need->device = src + E * index_bytes(p) + (src > dst ? src : dst) +
-                 (p->variants & (1u << VAR_PART | 1u << VAR_SWEEP | 1u << VAR_AUTO) ? E * 8 : 0) +
-                 (p->variants & (1u << VAR_DET) ? E * 16 : 0);
+                 (p->variants & (1u << ATL__SV_PART | 1u << ATL__SV_SWEEP | 1u << ATL__SV_AUTO) ? E * 8 : 0) +
+                 (p->variants & (1u << ATL__SV_DET) ? E * 16 : 0);
   need->param = E * (D * elem_bytes(p) + 4) >= V * D * elem_bytes(p) ? "rows" : "targets";
 }
 
@@ -848,7 +825,7 @@ static const struct atl_app_option scatter_options[] = {
              "32-bit word that holds them)"},
     {"index", ATL_APP_OPT_CHOICE, P(index), .names = index_names, .nnames = 2, .def = "i32", .arg = "T",
      .help = "the keys' type in device memory: i32 or i64 (PyTorch's; twice the key bytes)"},
-    {"variants", ATL_APP_OPT_SET, P(variants), .names = variant_names, .nnames = VAR_COUNT, .def = "all",
+    {"variants", ATL_APP_OPT_SET, P(variants), .names = variant_names, .nnames = ATL__SV_COUNT, .def = "all",
      .arg = "LIST", .help = "atomic (one atomic per element), run (runs of equal keys summed first), block (a "
                             "work-group sums its rows by key in local memory first), vector (sm_90's "
                             "red.global.add.v4.f32), det (deterministic: a stable radix sort of the keys, then "

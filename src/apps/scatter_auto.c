@@ -1,6 +1,7 @@
 /*
- * The scatter app's `auto` rule (never det, whose point is its order). The thresholds follow the H100 runs
- * (reference run: scatter; docs/design/scatter.md):
+ * The scatter app's `auto` rule (never det, whose point is its order). The thresholds are the device's tuning
+ * (data/tuning/scatter.json, else the derived rule: src/tuning/scatter_tuning.c); their values came from the H100 runs
+ * (docs/design/scatter.md; below, "half" is auto_l2_share, 0.5 auto_run_share, 0.05 auto_head_share):
  *   - dim 1 (a weighted bincount): bins where a head or runs recur (its local table takes them: zipf 0.52 ms
  *     against atomic's 14.7 at 2^20 bins); else part over L2-sized ranges where the counters exceed half the
  *     L2 and part has its warp path (2^24 bins, uniform keys: 1.174 ms against atomic's 3.168);
@@ -19,16 +20,20 @@
 
 struct atl__scatter_pick atl__scatter_auto_rule(const struct atl__scatter_stats *s)
 {
-  const int beyond_l2 = s->l2_bytes >= 2 && s->out_bytes > s->l2_bytes / 2;
-  if (s->dim == 1 && (s->run_share >= 0.5 || s->head_share >= 0.05))
-    return (struct atl__scatter_pick){"bins", 0};
+  const struct atl__scatter_tuning *t = s->tuning;
+  const int beyond_l2 = s->l2_bytes >= 2 && (double)s->out_bytes > (double)s->l2_bytes * t->auto_l2_share;
+  const int runs = s->run_share >= t->auto_run_share, head = s->head_share >= t->auto_head_share;
+  if (s->dim == 1 && (runs || head))
+    return (struct atl__scatter_pick){ATL__SV_BINS, 0};
   if (s->dim == 1)
-    return (struct atl__scatter_pick){s->part_fast && beyond_l2 ? "part" : s->dsm_fast ? "dsm" : "atomic", 0};
-  if (s->head_share >= 0.05)
-    return s->part_fast ? (struct atl__scatter_pick){"part", 1} : (struct atl__scatter_pick){"block", 0};
-  if (s->run_share >= 0.5)
-    return (struct atl__scatter_pick){"run", 0};
+    return (struct atl__scatter_pick){s->part_fast && beyond_l2 ? ATL__SV_PART
+                                      : s->dsm_fast             ? ATL__SV_DSM
+                                                                : ATL__SV_ATOMIC, 0};
+  if (head)
+    return s->part_fast ? (struct atl__scatter_pick){ATL__SV_PART, 1} : (struct atl__scatter_pick){ATL__SV_BLOCK, 0};
+  if (runs)
+    return (struct atl__scatter_pick){ATL__SV_RUN, 0};
   if (s->part_fast && beyond_l2)
-    return (struct atl__scatter_pick){"sweep", 0};
-  return (struct atl__scatter_pick){"atomic", 0};
+    return (struct atl__scatter_pick){ATL__SV_SWEEP, 0};
+  return (struct atl__scatter_pick){ATL__SV_ATOMIC, 0};
 }

@@ -1,12 +1,15 @@
 /*
- * What the scatter app's `auto` variant runs, from the shape and two shares of the keys measured on the host
- * (src/apps/scatter.c measures them; tests/unit/test_scatter_auto.c checks the rule on synthetic ones).
+ * What the scatter app's `auto` variant runs, from the shape, two shares of the keys (src/apps/scatter.c measures them on
+ * the host, the library on a sample) and the device's tuning (thresholds: data/tuning/scatter.json; tests/unit/test_scatter_auto.c checks the rule on synthetic ones).
  */
 #ifndef ATOMLAB_APPS_SCATTER_AUTO_H
 #define ATOMLAB_APPS_SCATTER_AUTO_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "scatter_variants.h"
+#include "tuning/scatter_tuning.h"
 
 struct atl__scatter_stats {
   uint32_t dim;
@@ -16,10 +19,11 @@ struct atl__scatter_stats {
   uint64_t l2_bytes;   /* the device's L2 (0: unknown) */
   int part_fast;       /* the part variant has its warp path (match-any, local table: CUDA C, 32-bit types or an even dim) */
   int dsm_fast;        /* the dsm variant's table spans a thread-block cluster (CUDA sm_90) and the weights are integers */
+  const struct atl__scatter_tuning *tuning; /* the thresholds (src/tuning/scatter_tuning.h) */
 };
 
 struct atl__scatter_pick {
-  const char *variant; /* a variant's name: atomic, run, block, bins, part, sweep or dsm */
+  enum atl__scatter_variant_id variant; /* atomic, run, block, bins, part, sweep or dsm */
   uint32_t partitions; /* part, sweep: 1, or 0 for as many ranges as fit the output into half the L2 */
 };
 

@@ -75,7 +75,7 @@ int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buf
   const int timed = ctx->external && device_ms && ops && ops->record;
   void *ev[2] = {NULL, NULL};
   int err = timed ? ops->record(atl__dev(ctx), &ev[0]) : 0;
-  ctx->app_slot = ATL__SCATTER_SLOT_CHECK + 1; /* the slots after the ones the call names */
+  ctx->app_slot = ATL__SCATTER_SLOTS; /* the slots after the ones the call names */
   if (!err)
     err = atl__scatter_add_now(ctx, d, out, src, idx, device_ms);
   ctx->app_slot = 0;

@@ -10,9 +10,9 @@
 #include "scatter_guard.h"
 #include "scatter_launch.h"
 
-unsigned atl__scatter_block_slots(uint32_t dim)
+unsigned atl__scatter_block_slots(uint32_t dim, unsigned table_bytes)
 {
-  const unsigned s = 32768u / (4u * dim);
+  const unsigned s = table_bytes / (4u * dim);
   return s > 2048 ? 2048 : s ? s : 1;
 }
 
@@ -28,17 +28,18 @@ uint64_t atl__scatter_wave_groups(atl_context_t ctx, void *kernel, uint32_t wg)
   return groups ? groups : 1;
 }
 
-/* Half the L2 per range: the rest holds the keys and source lines streaming past (H100's L2 is two halves of
- * 25 MiB). */
+/* A range's share of the L2 is the tuning's: part_l2_share (the rest holds the keys and source lines streaming past;
+ * H100's L2 is two halves of 25 MiB); the sweep's ranges sweep_l2_share, two of them sharing the L2 while one's last
+ * chunks and the next's first run (H100, uniform keys: 13 ranges 1.421 / 1.422 ms against 11's 1.441 / 1.441 / 1.442,
+ * 15 as 13, 17 as 11); split_l2_share with the split, whose later passes read only their own keys (17 ranges 1.322
+ * ms, 13 1.392). */
 uint32_t atl__scatter_part_count(uint32_t partitions, uint64_t targets, uint64_t out_bytes, uint64_t l2_bytes,
-                                 int sweep)
+                                 int sweep, const struct atl__scatter_tuning *t)
 {
   uint64_t n = partitions;
-  /* The sweep's ranges fit 0.4 of the L2: two of them share it while one's last chunks and the next's first run
-   * (H100, uniform keys: 13 ranges 1.421 / 1.422 ms against 11's 1.441 / 1.441 / 1.442, 15 as 13, 17 as 11); 5/16
-   * with the split, whose later passes read only their own keys (17 ranges 1.322 ms, 13 1.392; reference run: scatter) */
-  const uint64_t slice = sweep == 2 ? l2_bytes * 5 / 16 : sweep ? l2_bytes * 2 / 5 : l2_bytes / 2;
-  if (n == 0 && l2_bytes >= 2)
+  const double share = sweep == 2 ? t->split_l2_share : sweep ? t->sweep_l2_share : t->part_l2_share;
+  const uint64_t slice = (uint64_t)((double)l2_bytes * share + 1e-6); /* 2/5 of 50 MiB is 20971520, not one less */
+  if (n == 0 && l2_bytes >= 2 && slice > 0)
     n = (out_bytes + slice - 1) / slice;
   return (uint32_t)(n > targets ? targets : n ? n : 1);
 }
@@ -72,10 +73,12 @@ struct atl__scatter_sweep atl__scatter_sweep_plan(const struct atl_device_info *
 {
   const uint64_t out_bytes = targets * dim * elem_bytes;
   struct atl__scatter_sweep s = {0, 0, 0};
-  s.parts = atl__scatter_part_count(partitions, targets, out_bytes, dev->l2_cache, split_on ? 2 : 1);
+  struct atl__scatter_tuning t;
+  atl__scatter_tuning_for(dev, &t);
+  s.parts = atl__scatter_part_count(partitions, targets, out_bytes, dev->l2_cache, split_on ? 2 : 1, &t);
   s.split_bits = split_on ? atl__scatter_split_bits(dev, elem_bytes, dim, s.parts, targets, wg, chunk_steps) : 0;
   if (!s.split_bits) {
-    s.parts = atl__scatter_part_count(partitions, targets, out_bytes, dev->l2_cache, 1);
+    s.parts = atl__scatter_part_count(partitions, targets, out_bytes, dev->l2_cache, 1, &t);
     s.narrow = idx_bytes == 8 && s.parts > 1 && atl__scatter_part_fast(dev, elem_bytes, dim);
   }
   return s;
@@ -182,18 +185,39 @@ static int sweep_run(atl_context_t ctx, void *kernel, const struct atl__scatter_
   return err;
 }
 
+/* The kernel's knobs at the app's defaults: part's table holds the keys seen recur (--part-table seen), no hot key of
+ * a warp, its range's output asked into the L2 first over several ranges, the tuning's units in flight a lane over
+ * several. */
+static void job_defines(const struct atl__scatter_job *j, const struct atl_device_info *dev,
+                        const struct atl__scatter_tuning *t, const struct atl__scatter_sweep *sw, uint32_t parts,
+                        char *buf, size_t len)
+{
+  const struct atl__scatter_knobs k = {
+      .dim = j->dim, .type_define = atl__scatter_type_defines[j->type], .idx_bytes = j->idx_bytes,
+      .variant = j->variant,
+      .slots = atl__scatter_block_slots(j->dim, t->table_bytes), .block_rows = BLOCK_ROWS, .bin_rows = BLOCK_ROWS,
+      .warps = j->wg / 32, .batch = parts > 1 ? t->part_batch : 1u, .seen = 1, .prefetch = parts > 1,
+      .chunk_steps = SWEEP_CHUNK_STEPS, .narrow = sw->narrow, .split = sw->split_bits != 0,
+      .pos_bits = sw->split_bits, .group = atl__scatter_split_group(dev, j->rows, j->wg, SWEEP_CHUNK_STEPS, 0),
+      .min_threads = t->min_threads};
+  atl__scatter_defines(buf, len, &k);
+  const size_t n = strlen(buf);
+  if (n < len) /* the library's builds: the kernels return where the keys' check found a bad key */
+    snprintf(buf + n, len - n, "%s", ATL__KEY_GUARD_DEFINE(j->guard));
+}
+
 int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, double *ms)
 {
   const struct atl_device_info *dev = atl_device_current(ctx);
-  const int sweep = strcmp(j->variant, "sweep") == 0, part = sweep || strcmp(j->variant, "part") == 0,
-            bins = strcmp(j->variant, "bins") == 0;
-  if (strcmp(j->variant, "dsm") == 0) {
-    if (j->dim != 1 || !j->integer)
-      return atl__seterr(ctx, ATL_EINVAL, "scatter_add: dsm is the weighted bincount's: dim 1, u32 or i32 weights");
+  const struct atl__scatter_variant *v = &atl__scatter_variants[j->variant];
+  const char *why = atl__scatter_unsupported(j->variant, dev, j->type, j->dim);
+  if (why || (v->launch == ATL__SV_LAUNCH_OWN && j->variant != ATL__SV_DSM))
+    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: %s", why ? why : "no launch of the library's for this variant");
+  if (j->variant == ATL__SV_DSM)
     return dsm_run(ctx, j, ms);
-  }
-  if (bins && j->dim != 1)
-    return atl__seterr(ctx, ATL_EINVAL, "scatter_add: bins is the weighted bincount's: dim 1 only");
+  struct atl__scatter_tuning t;
+  atl__scatter_tuning_for(dev, &t);
+  const int sweep = v->launch == ATL__SV_LAUNCH_SWEEP, part = v->launch == ATL__SV_LAUNCH_PART;
   /* the sweep's range 0 sorts the later ranges' keys by range where that fits, else narrows i64 keys to u32 where
    * the CUDA warp path runs (the app's rules) */
   const struct atl__scatter_sweep sw =
@@ -202,23 +226,13 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
             : (struct atl__scatter_sweep){0, 0, 0};
   const uint32_t parts =
       sweep  ? sw.parts
-      : part ? atl__scatter_part_count(j->parts, j->targets, j->targets * j->dim * j->elem_bytes, dev->l2_cache, 0)
+      : part ? atl__scatter_part_count(j->parts, j->targets, j->targets * j->dim * j->elem_bytes, dev->l2_cache, 0,
+                                       &t)
              : 1;
-  /* the app's defaults: part's table holds the keys seen recur (--part-table seen), no hot key of a warp, its
-   * range's output asked into the L2 first over several ranges, two units in flight a lane over several */
-  char defines[400];
-  snprintf(defines, sizeof defines,
-           "D=%u %s IDX_T=%s VARIANT_%s SLOTS=%uu BLOCK_ROWS=%uu BIN_ROWS=%uu BIN_SLOTS=%uu BIN_LOG2_SLOTS=%uu "
-           "WARPS=%uu PART_BATCH=%uu PART_SEEN=1 PART_HOT=0 PART_PREFETCH=%d PART_CHUNK_STEPS=%uu PART_NARROW=%d "
-           "PART_SPLIT=%d PART_POS_BITS=%uu PART_GROUP=%uu%s",
-           j->dim, j->type_define, j->idx_bytes == 8 ? "ulong" : "uint", part ? "part" : j->variant,
-           atl__scatter_block_slots(j->dim), BLOCK_ROWS, BLOCK_ROWS, 1u << ATL__SCATTER_BIN_LOG2_SLOTS,
-           ATL__SCATTER_BIN_LOG2_SLOTS, j->wg / 32, parts > 1 ? 2u : 1u, parts > 1, SWEEP_CHUNK_STEPS, sw.narrow,
-           sw.split_bits != 0, sw.split_bits, atl__scatter_split_group(dev, j->rows, j->wg, SWEEP_CHUNK_STEPS, 0),
-           ATL__KEY_GUARD_DEFINE(j->guard));
+  char defines[512];
+  job_defines(j, dev, &t, &sw, parts, defines, sizeof defines);
   void *kernel = NULL;
-  int err = atl__app_build(ctx, "app_scatter", sweep ? "scatter_part_sweep" : part ? "scatter_part" : "scatter_add",
-                           defines, &kernel, NULL);
+  int err = atl__app_build(ctx, v->source, v->entry, defines, &kernel, NULL);
   if (err)
     return err;
   struct atl_arg args[7] = {{ATL_ARG_BUFFER, j->src, 0}, {ATL_ARG_BUFFER, j->idx, 0}, {ATL_ARG_BUFFER, j->out, 0},
@@ -232,12 +246,13 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
     launch.global = atl__scatter_part_threads(ctx, kernel, j->rows, j->wg);
     return atl__scatter_part_ranges(ctx, kernel, &launch, args, j->targets, parts, ms);
   }
-  launch.global = bins ? atl__scatter_bins_groups(ctx, kernel, j->rows, BLOCK_ROWS, j->wg) * j->wg
-                       : atl__scatter_rows_threads(j->rows, ROWS_PER_WARP,
-                                                   strcmp(j->variant, "block") == 0 ? BLOCK_ROWS : 0, j->wg);
-  double t = 0;
-  err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &t);
+  launch.global = v->launch == ATL__SV_LAUNCH_BINS
+                      ? atl__scatter_bins_groups(ctx, kernel, j->rows, BLOCK_ROWS, j->wg) * j->wg
+                      : atl__scatter_rows_threads(j->rows, ROWS_PER_WARP,
+                                                  v->launch == ATL__SV_LAUNCH_BLOCK ? BLOCK_ROWS : 0, j->wg);
+  double t_ms = 0;
+  err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &t_ms);
   if (!err && ms)
-    *ms = t;
+    *ms = t_ms;
   return err;
 }

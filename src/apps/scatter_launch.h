@@ -10,22 +10,26 @@
 #include <stdint.h>
 
 #include "app_internal.h"
+#include "scatter_variants.h"
+#include "tuning/scatter_tuning.h"
 
 /* The bins variant's local table: 4096 (key, sum) slots, 32 KiB a work-group. */
 #define ATL__SCATTER_BIN_LOG2_SLOTS 12u
 
-/* Keys a block (and part) work-group's local table holds: 32 KiB of sums (and a key each), at most 2048. */
-unsigned atl__scatter_block_slots(uint32_t dim);
+/* Keys a block (and part) work-group's local table holds: @p table_bytes of sums (the tuning's; and a key each), at
+ * most 2048. */
+unsigned atl__scatter_block_slots(uint32_t dim, unsigned table_bytes);
 
 /* One wave of @p kernel's work-groups of @p wg: as many as the device holds at once (the backend's estimate for
  * the compiled kernel counts its local memory; without one, the resident threads), at least one. */
 uint64_t atl__scatter_wave_groups(atl_context_t ctx, void *kernel, uint32_t wg);
 
-/* The part variant's ranges: @p partitions, else as many as make a range's @p out_bytes fit half the L2 (@p sweep 1:
- * 0.4 of it for the sweep, whose neighbouring ranges share the L2 for a while; 2: 5/16 for the sweep's split; one
- * where the L2 is unknown or the output fits); never more than the targets. */
+/* The part variant's ranges: @p partitions, else as many as make a range's @p out_bytes fit @p t's part_l2_share of
+ * the L2 (@p sweep 1: its sweep_l2_share, for the sweep, whose neighbouring ranges share the L2 for a while; 2: its
+ * split_l2_share for the sweep's split; one where the L2 is unknown or the output fits); never more than the
+ * targets. */
 uint32_t atl__scatter_part_count(uint32_t partitions, uint64_t targets, uint64_t out_bytes, uint64_t l2_bytes,
-                                 int sweep);
+                                 int sweep, const struct atl__scatter_tuning *t);
 
 /* Whether part's CUDA warp path runs (vote, match-any; 32-bit values, or 16-bit floats with an even dim): what
  * auto's rule asks of part, and where the sweep narrows i64 keys. */
@@ -44,8 +48,8 @@ unsigned atl__scatter_split_bits(const struct atl_device_info *dev, unsigned ele
                                  uint64_t targets, uint32_t wg, uint32_t chunk_steps);
 
 /* How the sweep reads its keys, for the app and the library alike: its ranges (@p partitions, else from the L2);
- * where @p split_on and it fits, its split's bits (else 0), a range's output then fitting 5/16 of the L2, else 0.4
- * (H100, reference run: scatter; uniform keys, V = 1 M rows of 256 bytes, with the split: 13 ranges 1.392 ms, 15 1.351, 16
+ * where @p split_on and it fits, its split's bits (else 0), a range's output then fitting the tuning's split_l2_share
+ * of the L2, else its sweep_l2_share (H100, reference run: scatter; uniform keys, V = 1 M rows of 256 bytes, with the split: 13 ranges 1.392 ms, 15 1.351, 16
  * 1.329, 17 1.322, 19 1.345; a later range reads only its own keys, so more and smaller ranges cost little); without
  * the split, whether range 0's pass narrows i64 keys (@p idx_bytes 8) to u32 (the CUDA warp path, several ranges). */
 struct atl__scatter_sweep {
@@ -85,22 +89,24 @@ int atl__scatter_part_ranges(atl_context_t ctx, void *kernel, const struct atl_l
 
 /* The library's scratch, kept by the context from call to call in atl__device_buffer's slots (grown when a call needs
  * more, freed when the device closes): a user's loop of atl_scatter_add calls then allocates it once. */
-enum { ATL__SCATTER_SLOT_META, ATL__SCATTER_SLOT_KEYS32, ATL__SCATTER_SLOT_SAMPLE, ATL__SCATTER_SLOT_CHECK };
+enum {
+  ATL__SCATTER_SLOT_META, ATL__SCATTER_SLOT_KEYS32, ATL__SCATTER_SLOT_SAMPLE, ATL__SCATTER_SLOT_CHECK,
+  ATL__SCATTER_SLOT_SHARES, ATL__SCATTER_SLOTS /* the pick's table of key counts (scatter_shares.k.c); the count */
+};
 
 /* The part and sweep variants' meta words before the sweep's per-chunk flags (app_scatter.k.c's PART_MAX, TICKET,
  * READY: the bucketing's counts, cursors and bounds, then the ticket counter) */
 #define ATL__SCATTER_META_WORDS (3u * 1024u + 2u)
 
 /* One run of a variant on the caller's buffers with the app's default knobs (what its measured rows used):
- * variant is atomic, run, block, bins, part, sweep or dsm (auto's names); parts: part's ranges (0: from the L2). */
+ * variant is atomic, run, block, bins, part, sweep or dsm (auto's picks); parts: part's ranges (0: from the L2). */
 struct atl__scatter_job {
-  const char *variant;
+  enum atl__scatter_variant_id variant;
   uint32_t parts;
   uint64_t rows, targets;
   uint32_t dim, wg;
-  const char *type_define; /* TYPE_f32 .. TYPE_f16 */
-  unsigned elem_bytes;     /* 4, or 2 for the 16-bit floats */
-  int integer;             /* u32 / i32 values (dsm takes only these) */
+  enum atl_scatter_type type;
+  unsigned elem_bytes; /* 4, or 2 for the 16-bit floats */
   unsigned idx_bytes;
   void *src, *idx, *out;
   void *guard; /* the keys' guard word (scatter_guard.h), the kernels' last argument; NULL: built without it */

@@ -17,6 +17,7 @@
 #include "scatter_guard.h"
 #include "scatter_launch.h"
 #include "scatter_lib.h"
+#include "scatter_variants.h"
 
 int atl_buffer_new(atl_context_t ctx, size_t bytes, atl_buffer_t *out)
 {
@@ -80,7 +81,10 @@ static int transfer_check(atl_context_t ctx, atl_buffer_t buf, const void *host,
 int atl_buffer_write(atl_context_t ctx, atl_buffer_t buf, const void *host, size_t bytes)
 {
   const int err = transfer_check(ctx, buf, host, bytes);
-  return err ? err : atl__ops(ctx)->write(atl__dev(ctx), buf->handle, host, bytes);
+  if (err)
+    return err;
+  buf->writes++; /* a pick's shares of its keys are stale from here */
+  return atl__ops(ctx)->write(atl__dev(ctx), buf->handle, host, bytes);
 }
 
 int atl_buffer_read(atl_context_t ctx, atl_buffer_t buf, void *host, size_t bytes)
@@ -108,8 +112,6 @@ void atl_buffer_free(atl_context_t ctx, atl_buffer_t buf)
   }
   free(buf);
 }
-
-static const char *const type_defines[] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16", "TYPE_f16"};
 
 /* The descriptor's fields and what each allows (core/fields.h). */
 #define DESC_FIELD(member, lo, hi, text) ATL__FIELD(struct atl_scatter_desc, member, lo, hi, text)
@@ -164,95 +166,115 @@ static int scatter_checked(atl_context_t ctx, const struct atl_scatter_desc *d, 
   return err;
 }
 
-static const char *const method_names[] = {"auto", "atomic", "run", "block", "bins",
-                                           "part", "part1", "dsm",   "sweep"};
-
 const char *atl_scatter_method_name(enum atl_scatter_method m)
 {
-  return (unsigned)m <= ATL_SCATTER_SWEEP ? method_names[m] : "?";
+  return (unsigned)m <= ATL_SCATTER_SWEEP ? atl__scatter_methods[m].name : "?";
 }
 
-#define SAMPLE_PAIRS 32768u /* neighbouring pairs of keys the pick reads (256 KiB), where there are more rows */
+#define SAMPLE_PAIRS 32768u /* neighbouring pairs of keys the pick samples, where there are more rows */
 #define BLOCK_ROWS 4096u     /* the block variant's rows, whose recurring keys the head counts (the app's default) */
 
-/* The keys the shares are measured on, as u64 in @p k: every key where there are at most 2 x SAMPLE_PAIRS (the
- * app's measure exactly), else SAMPLE_PAIRS pairs of neighbouring keys, one in each of as many equal strata of
- * the rows (src/kernels/scatter_sample.k.c). *@p n: the keys; *@p pairs: 1 where they are pairs. */
-static int key_sample(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint64_t *k, size_t *n,
-                      int *pairs)
+/* The shares of SAMPLE_PAIRS pairs of neighbouring keys, one in each of as many equal strata of the rows
+ * (src/kernels/scatter_sample.k.c), counted on the device (scatter_shares.k.c): into @p w the pairs whose keys are
+ * equal and the pairs whose first key recurs at least twice a block's BLOCK_ROWS rows among the first keys. Four
+ * launches and two words read back, where a host count read 256 KiB back and hashed them (0.5 to 0.75 ms a call on
+ * an H200's host). */
+static int shares_on_device(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint32_t w[2])
 {
-  *pairs = d->rows > 2ull * SAMPLE_PAIRS, *n = *pairs ? 2 * SAMPLE_PAIRS : (size_t)d->rows;
-  if (!*pairs) {
-    const int err = atl__ops(ctx)->read(atl__dev(ctx), idx->handle, k, *n * d->index_bytes);
-    for (size_t i = *n; d->index_bytes == 4 && i-- > 0;) /* u32 keys widened in place, from the top down */
-      k[i] = ((const uint32_t *)k)[i];
-    return err;
-  }
-  void *kernel = NULL, *out = NULL;
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  const uint32_t wg = 64, slots = 2 * SAMPLE_PAIRS, least = (2 * SAMPLE_PAIRS + BLOCK_ROWS - 1) / BLOCK_ROWS;
+  const size_t table_bytes = (2 + 2 * (size_t)slots) * 4;
+  void *sample_k = NULL, *count_k = NULL, *head_k = NULL, *sample = NULL, *table = NULL;
   int err = atl__app_build(ctx, "scatter_sample", "scatter_sample", d->index_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
-                           &kernel, NULL);
+                           &sample_k, NULL);
   if (!err)
-    err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_SAMPLE, *n * 4, &out);
-  if (!err) {
-    const uint32_t wg = 64;
-    struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0}, {ATL_ARG_U64, NULL, d->rows},
-                             {ATL_ARG_U32, NULL, SAMPLE_PAIRS}, {ATL_ARG_BUFFER, out, 0}};
-    const struct atl_launch launch = {(SAMPLE_PAIRS + wg - 1) / wg * wg, wg, args, 4};
-    double ms = 0;
-    err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &ms);
-  }
+    err = atl__app_build(ctx, "scatter_shares", "scatter_share_count", "", &count_k, NULL);
   if (!err)
-    err = atl__ops(ctx)->read(atl__dev(ctx), out, k, *n * 4);
-  for (size_t i = *n; !err && i-- > 0;) /* the 32-bit keys widened in place, from the top down */
-    k[i] = ((const uint32_t *)k)[i];
-  return err;
+    err = atl__app_build(ctx, "scatter_shares", "scatter_share_head", "", &head_k, NULL);
+  if (!err)
+    err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_SAMPLE, 2 * SAMPLE_PAIRS * 4, &sample);
+  if (!err)
+    err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_SHARES, table_bytes, &table);
+  if (!err)
+    err = atl__app_fill32(ctx, table, 0, table_bytes);
+  struct atl_arg sample_args[] = {{ATL_ARG_BUFFER, idx->handle, 0}, {ATL_ARG_U64, NULL, d->rows},
+                                  {ATL_ARG_U32, NULL, SAMPLE_PAIRS}, {ATL_ARG_BUFFER, sample, 0}};
+  struct atl_arg count_args[] = {{ATL_ARG_BUFFER, sample, 0}, {ATL_ARG_U32, NULL, SAMPLE_PAIRS},
+                                 {ATL_ARG_U32, NULL, slots}, {ATL_ARG_BUFFER, table, 0}};
+  struct atl_arg head_args[] = {{ATL_ARG_BUFFER, sample, 0}, {ATL_ARG_U32, NULL, SAMPLE_PAIRS},
+                                {ATL_ARG_U32, NULL, slots}, {ATL_ARG_U32, NULL, least}, {ATL_ARG_BUFFER, table, 0}};
+  const size_t threads = (SAMPLE_PAIRS + wg - 1) / wg * wg;
+  double ms = 0;
+  if (!err)
+    err = ops->launch(atl__dev(ctx), sample_k, &(struct atl_launch){threads, wg, sample_args, 4}, &ms);
+  if (!err)
+    err = ops->launch(atl__dev(ctx), count_k, &(struct atl_launch){threads, wg, count_args, 4}, &ms);
+  if (!err)
+    err = ops->launch(atl__dev(ctx), head_k, &(struct atl_launch){threads, wg, head_args, 5}, &ms);
+  return err ? err : ops->read(atl__dev(ctx), table, w, 2 * sizeof *w);
 }
 
-/* The keys' shares the auto rule takes, from the hint or from the sample: rows whose key equals the previous
- * row's (the pairs' equal share), and rows whose key is expected at least twice in a block's BLOCK_ROWS rows
- * (the pairs' first keys, spread over the array, so a cluster of equal keys counts once): the app's measure on
- * all the keys (src/apps/scatter.c's auto_pick), here on the sample. */
+/* The keys' shares the auto rule takes, from the hint, from the device's count over a sample (shares_on_device)
+ * where there are more than 2 x SAMPLE_PAIRS rows, else from every key read back: rows whose key equals the previous
+ * row's (the pairs' equal share), and rows whose key is expected at least twice in a block's BLOCK_ROWS rows (the
+ * pairs' first keys, spread over the array, so a cluster of equal keys counts once): the app's measure on all the
+ * keys (src/apps/scatter.c's auto_pick). */
 static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, double *run,
                       double *head)
 {
   *run = d->keys == ATL_SCATTER_KEYS_RUNS, *head = d->keys == ATL_SCATTER_KEYS_HEAD;
   if (d->keys != ATL_SCATTER_KEYS_SAMPLE)
     return 0;
-  uint64_t *k = malloc(2 * SAMPLE_PAIRS * sizeof *k);
-  size_t n = 0;
-  int pairs = 0;
+  struct atl__key_shares *kept = &idx->shares;
+  if (kept->valid && kept->writes == idx->writes && kept->rows == d->rows && kept->index_bytes == d->index_bytes) {
+    *run = kept->run, *head = kept->head; /* these keys' own shares: no write into them since */
+    return 0;
+  }
+  if (d->rows > 2ull * SAMPLE_PAIRS) {
+    uint32_t w[2] = {0, 0};
+    const int err = shares_on_device(ctx, d, idx, w);
+    *run = (double)w[0] / SAMPLE_PAIRS, *head = (double)w[1] / SAMPLE_PAIRS;
+    if (!err && !idx->wrapped) /* a wrapped buffer's memory is the program's to write: measured every call */
+      *kept = (struct atl__key_shares){1, idx->writes, d->rows, d->index_bytes, *run, *head};
+    return err;
+  }
+  const size_t n = (size_t)d->rows;
+  uint64_t *k = malloc(n * sizeof *k);
   if (k == NULL)
-    return atl__seterr(ctx, ATL_ENOMEM, "scatter_add: out of host memory for a sample of the keys");
-  const int err = key_sample(ctx, d, idx, k, &n, &pairs);
-  if (err) { /* nothing to count */
+    return atl__seterr(ctx, ATL_ENOMEM, "scatter_add: out of host memory for the keys");
+  int err = atl__ops(ctx)->read(atl__dev(ctx), idx->handle, k, n * d->index_bytes);
+  for (size_t i = n; !err && d->index_bytes == 4 && i-- > 0;) /* u32 keys widened in place, from the top down */
+    k[i] = ((const uint32_t *)k)[i];
+  if (err) {
     free(k);
     return err;
   }
   uint64_t same = 0, recur = 0;
-  const size_t step = pairs ? 2 : 1, m = n / step; /* the keys the head counts: every key, or each pair's first */
-  for (size_t i = 1; i < n; i += step) /* i and i - 1: neighbours (each pair, or every key and the next) */
+  for (size_t i = 1; i < n; i++)
     same += k[i] == k[i - 1];
-  /* each distinct key's count c in a hash table (a sort took 5 ms a call on the H100's host): the
-   * rows of the head keys, c x BLOCK_ROWS >= 2 m */
+  /* each distinct key's count c in a hash table (a sort took 5 ms a call on the H100's host): the rows of the
+   * head keys, c x BLOCK_ROWS >= 2 n */
   size_t slots = 1;
-  while (slots < 2 * m)
+  while (slots < 2 * n)
     slots *= 2;
   uint64_t *key = malloc(slots * sizeof *key);
   uint32_t *count = calloc(slots, sizeof *count);
   if (key == NULL || count == NULL) {
     free(k), free(key), free(count);
-    return atl__seterr(ctx, ATL_ENOMEM, "scatter_add: out of host memory for the sample's counts");
+    return atl__seterr(ctx, ATL_ENOMEM, "scatter_add: out of host memory for the keys' counts");
   }
-  for (size_t i = 0; i < m; i++) {
-    size_t s = (size_t)((k[i * step] * 0x9e3779b97f4a7c15ull) >> 32) & (slots - 1);
-    while (count[s] && key[s] != k[i * step]) /* linear probing; at most half full */
+  for (size_t i = 0; i < n; i++) {
+    size_t s = (size_t)((k[i] * 0x9e3779b97f4a7c15ull) >> 32) & (slots - 1);
+    while (count[s] && key[s] != k[i]) /* linear probing; at most half full */
       s = (s + 1) & (slots - 1);
-    key[s] = k[i * step], count[s]++;
+    key[s] = k[i], count[s]++;
   }
   for (size_t s = 0; s < slots; s++)
-    recur += (uint64_t)count[s] * BLOCK_ROWS >= 2ull * m ? count[s] : 0;
+    recur += (uint64_t)count[s] * BLOCK_ROWS >= 2ull * n ? count[s] : 0;
   free(k), free(key), free(count);
-  *run = (double)same / (double)(pairs ? SAMPLE_PAIRS : n), *head = (double)recur / (double)m;
+  *run = (double)same / (double)n, *head = (double)recur / (double)n;
+  if (!idx->wrapped)
+    *kept = (struct atl__key_shares){1, idx->writes, d->rows, d->index_bytes, *run, *head};
   return 0;
 }
 
@@ -273,7 +295,9 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
     *method = d->method;
     return 0;
   }
-  struct atl__scatter_stats st = {.dim = d->dim, .l2_bytes = dev->l2_cache};
+  struct atl__scatter_tuning tuning;
+  atl__scatter_tuning_for(dev, &tuning);
+  struct atl__scatter_stats st = {.dim = d->dim, .l2_bytes = dev->l2_cache, .tuning = &tuning};
   const unsigned es = d->type >= ATL_SCATTER_BF16 ? 2u : 4u;
   st.out_bytes = d->targets * d->dim * es;
   /* the variants' fast paths, as the app's auto_pick states them */
@@ -282,13 +306,7 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
   if ((err = key_shares(ctx, d, idx, &st.run_share, &st.head_share)))
     return err;
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
-  /* The rule's variant by name; one the library had no launch for would run as atomic, correct everywhere */
-  enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
-  while (m <= ATL_SCATTER_SWEEP && strcmp(method_names[m], pick.variant) != 0)
-    m++;
-  *method = m > ATL_SCATTER_SWEEP                         ? ATL_SCATTER_ATOMIC
-            : m == ATL_SCATTER_PART && pick.partitions == 1 ? ATL_SCATTER_PART1
-                                                            : m;
+  *method = atl__scatter_method_of(pick.variant, pick.partitions); /* the table's method of the variant */
   return 0;
 }
 
@@ -312,11 +330,12 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
   void *guard = NULL;
   if (!d->unchecked_keys && (err = atl__keys_guard(ctx, &keys, &guard)))
     return err;
+  out->writes++; /* written by either mode: a pick's shares of its contents are stale from here */
   if (d->deterministic) {
     struct atl__app_buffers scratch = {{0}, 0};
     struct atl__scatter_det det = {.rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,
                                    .src = src->handle, .idx = idx->handle, .out = out->handle, .guard = guard};
-    err = atl__scatter_det_prepare(ctx, &scratch, &det, type_defines[d->type], d->index_bytes, NULL);
+    err = atl__scatter_det_prepare(ctx, &scratch, &det, atl__scatter_type_defines[d->type], d->index_bytes, NULL);
     if (!err)
       err = atl__scatter_det_launch(ctx, &det, device_ms, NULL, NULL);
     atl__app_free_all(ctx, &scratch);
@@ -325,17 +344,16 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
   enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
   if ((err = atl_scatter_method_for(ctx, d, idx, &m)))
     return atl__keys_report(ctx, &keys, guard, err);
-  const int integer = d->type == ATL_SCATTER_U32 || d->type == ATL_SCATTER_I32;
-  if ((m == ATL_SCATTER_BINS || m == ATL_SCATTER_DSM) && (d->dim != 1 || (m == ATL_SCATTER_DSM && !integer)))
+  const struct atl__scatter_method_row *row = &atl__scatter_methods[m];
+  if (atl__scatter_unsupported(row->variant, dev, d->type, d->dim)) /* the variant table's needs: dim 1, integers */
     return atl__keys_report(ctx, &keys, guard,
                             atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %s is not allowed for dim %u and type "
-                                        "%d: it is the weighted bincount's (dim 1%s)", method_names[m], d->dim,
-                                        (int)d->type, m == ATL_SCATTER_DSM ? ", u32 or i32" : ""));
-  const struct atl__scatter_job job = {.variant = m == ATL_SCATTER_PART1 ? "part" : method_names[m],
-                                       .parts = m == ATL_SCATTER_PART1,
+                                        "%d: it is the weighted bincount's (dim 1%s)", row->name, d->dim, (int)d->type,
+                                        atl__scatter_variants[row->variant].needs & ATL__SV_NEED_INT ? ", u32 or i32"
+                                                                                                    : ""));
+  const struct atl__scatter_job job = {.variant = row->variant, .parts = row->ranges,
                                        .rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,
-                                       .type_define = type_defines[d->type],
-                                       .elem_bytes = d->type >= ATL_SCATTER_BF16 ? 2u : 4u, .integer = integer,
+                                       .type = d->type, .elem_bytes = d->type >= ATL_SCATTER_BF16 ? 2u : 4u,
                                        .idx_bytes = d->index_bytes, .src = src->handle, .idx = idx->handle,
                                        .out = out->handle, .guard = guard};
   double ms = 0;

@@ -74,6 +74,7 @@ int atl_scatter_reduce(atl_context_t ctx, const struct atl_scatter_desc *d, enum
                            {ATL_ARG_BUFFER, guard, 0}};
   struct atl_launch launch = {(size_t)((elems + wg - 1) / wg * wg), wg, args, guard ? 5u : 4u};
   double t = 0;
+  out->writes++; /* a pick's shares of its contents are stale from here (scatter_lib.c) */
   err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &t);
   if (!err && device_ms)
     *device_ms = t;

@@ -18,6 +18,17 @@ struct atl_buffer {
   unsigned long opened;
   struct atl_buffer *prev, *next;
   int wrapped; /* over a program's memory (atl_buffer_wrap_*): its handle released, the memory never freed */
+  /* The writes into it through atomlab (atl_buffer_write, an op's out), and the scatter pick's shares of its keys
+   * measured after the write they name (src/apps/scatter_lib.c): kept until the next write, never for a wrapped
+   * buffer, whose memory the program writes without atomlab */
+  unsigned long writes;
+  struct atl__key_shares {
+    int valid;
+    unsigned long writes;
+    uint64_t rows;
+    unsigned index_bytes;
+    double run, head;
+  } shares;
 };
 
 struct atl_context {

@@ -118,14 +118,12 @@ ATL_INLINE uint slot_find(volatile ATL_LOCAL uint *keys, uint k)
 #endif
 
 #if defined(VARIANT_part)
-/*
- * VARIANT_part's bucketing (--part-keys bucket), one pass over the keys before the ranges: part_count counts
+/* VARIANT_part's bucketing (--part-keys bucket), one pass over the keys before the ranges: part_count counts
  * the rows of each range, part_scan turns the counts into each range's first place (bounds) and a cursor,
  * part_fill writes each row's (row, key) pair at its range's cursor. Launch q then reads only its own
  * bounds[q] .. bounds[q + 1] pairs instead of all E keys (P passes over the keys become one, plus 8 bytes a
  * row written and read once). meta holds counts at 0, cursors at PART_MAX, bounds at 2 PART_MAX. The order
- * of the pairs within a range is not fixed (nor is the order of a float sum: the bound covers any order).
- */
+ * of the pairs within a range is not fixed (nor is the order of a float sum: the bound covers any order). */
 #define PART_MAX 1024u
 #define FILL_ROWS 8u /* rows a work-item of part_fill holds between its two barriers */
 #define TICKET (3u * PART_MAX + 1u) /* the sweep's ticket counter in meta, after the bucketing's bounds */
@@ -230,8 +228,7 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
 #endif
 
 #if defined(VARIANT_part) && defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && (!defined(PACKED) || D % 2 == 0)
-/*
- * VARIANT_part: launch p of P adds only the rows whose key lies in [lo, hi), a slice of the output the host
+/* VARIANT_part: launch p of P adds only the rows whose key lies in [lo, hi), a slice of the output the host
  * sizes to stay in the L2 while every update of it arrives (src/apps/scatter.c: half the L2). Uniform keys
  * into an output larger than the L2 otherwise read and write a whole output row in DRAM per update (E x D x 8
  * bytes against the counted 2 V x D x 4); here each output row moves about once. scatter_part reads all the
@@ -663,25 +660,27 @@ ATL_INLINE void sweep_rows(struct part_shared *sh, struct part_hot *hot, const T
   }
 }
 
-/* The sweep's work-groups a SM at least: the split's extra registers (54 against 47 at 8 warps, sm_90) would
- * otherwise cost a work-group of the 5 that 47 leave (and its local memory, 35 KB at dim 64, allows 6) */
-#if PART_SPLIT && WARPS <= 16u
-#define SWEEP_BOUNDS __launch_bounds__(WARPS * LANES, 1280u / (WARPS * LANES))
+/* The sweep's work-groups a SM at least, PART_MIN_THREADS of resident threads (the tuning's min_threads: 1280 on
+ * sm_90): the split's extra registers (54 against 47 at 8 warps, sm_90) would otherwise cost a work-group of the 5
+ * that 47 leave (and its local memory, 35 KB at dim 64, allows 6) */
+#if !defined(PART_MIN_THREADS)
+#define PART_MIN_THREADS 1280u
+#endif
+#if PART_SPLIT && PART_MIN_THREADS / (WARPS * LANES) >= 2u
+#define SWEEP_BOUNDS __launch_bounds__(WARPS * LANES, PART_MIN_THREADS / (WARPS * LANES))
 #else
 #define SWEEP_BOUNDS __launch_bounds__(WARPS * LANES)
 #endif
 
 #if PART_SPLIT
-/*
- * --part-split on (the sweep's default where it fits): range 0's pass, which reads every key anyway, also sorts
+/* --part-split on (the sweep's default where it fits): range 0's pass, which reads every key anyway, also sorts
  * its chunk's other keys by range into the chunk's own stretch of @p narrow (a counting sort in local memory: the
  * chunk's keys read twice, the second time from the L2), each as one u32: its row's place in the chunk
  * (PART_POS_BITS) over its key's place in its range. Chunk c's bucket ends go to meta[SPLIT_ENDS + c SPLIT_MAX]
  * (word q: the end of range q's bucket, range 0's empty), then its flag. A later range's ticket takes
  * PART_GROUP chunks and reads only its own bucket of each, 4 bytes a row of its range, where the P - 1 later
  * passes read every key before (P - 1 times E x 4 bytes, the sweep's largest overhead: about 0.43 GB at E = 8 M
- * over 13 ranges against 2.7 GB moved in all). A chunk whose flag is not yet set is read as before: no wait.
- */
+ * over 13 ranges against 2.7 GB moved in all). A chunk whose flag is not yet set is read as before: no wait. */
 #define SPLIT_MAX 32u
 #define SPLIT_KEY_BITS (32u - PART_POS_BITS)
 #define SPLIT_ENDS(chunks) (READY + (chunks))
@@ -821,8 +820,7 @@ ATL_INLINE void split_later(struct part_shared *sh, struct split_shared *sp, str
 }
 #endif
 
-/*
- * --variants sweep: every range in ONE launch (no drain and ramp-up between ranges). Tickets from a global counter
+/* --variants sweep: every range in ONE launch (no drain and ramp-up between ranges). Tickets from a global counter
  * (meta[TICKET], zeroed before the launch) in range-major order: ticket t is chunk t mod C of range t / C, a chunk of
  * PART_CHUNK_STEPS steps of 32 rows per warp, so the work-groups move to range q + 1 as soon as range q's chunks are
  * all taken, and at most two ranges share the L2 for a while (PART_SPLIT: range 0's C tickets, then each later

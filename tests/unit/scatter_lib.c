@@ -42,6 +42,8 @@ static const struct lib_case opencl_cases[] = {
     {F32, 8, 200000, 100000, SK_CLUSTERED, 4, SAMPLE, A, ATL_SCATTER_RUN},
     {F32, 8, 200000, 100000, SK_UNIFORM, 8, SAMPLE, A, ATL_SCATTER_ATOMIC},
     {F32, 8, 200000, 100000, SK_SORTED, 4, SAMPLE, A, ATL_SCATTER_RUN},
+    /* a zipf head counted on the device (scatter_shares.k.c's table of the sample's first keys) */
+    {F32, 8, 200000, 100000, SK_ZIPF, 8, SAMPLE, A, ATL_SCATTER_BLOCK},
     {U32, 1, 200000, 100000, SK_HOT, 8, SAMPLE, A, ATL_SCATTER_BINS},
     /* strata of 32 rows and clusters of 32 keys: a fixed place in each stratum put every pair across a
      * cluster's end (no runs seen: atomic); a place drawn per stratum sees the runs (bins, for dim 1) */
@@ -161,6 +163,40 @@ static void bad_input(atl_context_t ctx)
   atl_buffer_free(ctx, b), atl_buffer_free(ctx, src), atl_buffer_free(ctx, out);
 }
 
+/* The pick's shares are kept with the keys' buffer until the next write into it: a second pick on the same keys reads
+ * nothing, and keys rewritten by atl_buffer_write or by an op's out (here zeros made into spread keys by a scatter)
+ * are measured again, so the pick follows them. */
+static void kept_shares(atl_context_t ctx)
+{
+  enum { R = 200000 };
+  uint32_t *k = malloc(R * sizeof *k), *w = malloc(R * sizeof *w);
+  atl_buffer_t keys = NULL, ids = NULL, vals = NULL;
+  const struct atl_scatter_desc pick = {.type = F32, .index_bytes = 4, .rows = R, .targets = R / 2, .dim = 8};
+  const struct atl_scatter_desc fill = {.type = U32, .index_bytes = 4, .rows = R, .targets = R, .dim = 1,
+                                        .method = ATL_SCATTER_ATOMIC};
+  enum atl_scatter_method m1 = A, m2 = A, m3 = A, m4 = A;
+  if (!CHECK(k && w && atl_buffer_new(ctx, R * 4, &keys) == 0 && atl_buffer_new(ctx, R * 4, &ids) == 0 &&
+             atl_buffer_new(ctx, R * 4, &vals) == 0 && sk_keys(SK_SORTED, R, R / 2, k) == 0))
+    goto done;
+  for (uint32_t i = 0; i < R; i++)
+    w[i] = i * 7919u % (R / 2);
+  CHECK(atl_buffer_write(ctx, keys, k, R * 4) == 0 && atl_scatter_method_for(ctx, &pick, keys, &m1) == 0 &&
+        atl_scatter_method_for(ctx, &pick, keys, &m2) == 0 && m1 == ATL_SCATTER_RUN && m2 == m1);
+  memset(k, 0, R * 4); /* every key 0: a hot row */
+  CHECK(atl_buffer_write(ctx, keys, k, R * 4) == 0 && atl_scatter_method_for(ctx, &pick, keys, &m3) == 0 &&
+        m3 == ATL_SCATTER_BLOCK);
+  for (uint32_t i = 0; i < R; i++)
+    k[i] = i;
+  CHECK(atl_buffer_write(ctx, ids, k, R * 4) == 0 && atl_buffer_write(ctx, vals, w, R * 4) == 0 &&
+        atl_scatter_add(ctx, &fill, keys, vals, ids, NULL) == 0 && atl_scatter_method_for(ctx, &pick, keys, &m4) == 0 &&
+        m4 == ATL_SCATTER_ATOMIC);
+  printf("kept shares: sorted %s, again %s, rewritten hot %s, scattered spread %s\n", atl_scatter_method_name(m1),
+         atl_scatter_method_name(m2), atl_scatter_method_name(m3), atl_scatter_method_name(m4));
+done:
+  atl_buffer_free(ctx, keys), atl_buffer_free(ctx, ids), atl_buffer_free(ctx, vals);
+  free(k), free(w);
+}
+
 int main(int argc, char **argv)
 {
   const int gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
@@ -183,6 +219,8 @@ int main(int argc, char **argv)
   for (size_t i = 0; i < count; i++)
     run_case(ctx, &cases[i], check_pick);
   bad_input(ctx);
+  if (!gpu)
+    kept_shares(ctx);
   atl_context_free(ctx);
   return check_exit("scatter_lib");
 }

@@ -7,16 +7,20 @@
 
 #include "apps/scatter_auto.h"
 #include "check.h"
+#include "tuning/scatter_tuning.h"
+
+static struct atl__scatter_tuning tuning; /* the rule's thresholds: the derived rule's unless a test sets a row */
 
 static int picks_dsm(uint32_t dim, double run, double head, uint64_t out, uint64_t l2, int fast, int dsm,
                      const char *variant, uint32_t parts)
 {
-  const struct atl__scatter_stats s = {dim, run, head, out, l2, fast, dsm};
+  const struct atl__scatter_stats s = {dim, run, head, out, l2, fast, dsm, &tuning};
   const struct atl__scatter_pick p = atl__scatter_auto_rule(&s);
-  if (strcmp(p.variant, variant) == 0 && p.partitions == parts)
+  const char *name = atl__scatter_variant_names[p.variant];
+  if (strcmp(name, variant) == 0 && p.partitions == parts)
     return 1;
   printf("  dim %u run %.3f head %.3f out %llu l2 %llu fast %d dsm %d: %s/%u, expected %s/%u\n", dim, run, head,
-         (unsigned long long)out, (unsigned long long)l2, fast, dsm, p.variant, p.partitions, variant, parts);
+         (unsigned long long)out, (unsigned long long)l2, fast, dsm, name, p.partitions, variant, parts);
   return 0;
 }
 
@@ -26,9 +30,53 @@ static int picks(uint32_t dim, double run, double head, uint64_t out, uint64_t l
   return picks_dsm(dim, run, head, out, l2, fast, 0, variant, parts);
 }
 
+/* A tuning file's text parsed: 0 and no message, or the error whose message holds @p want. */
+static int parses(const char *text, const char *want, struct atl__tuning_rows *rows)
+{
+  char why[240] = "";
+  const int err = atl__scatter_tuning_parse(text, rows, why, sizeof why);
+  if (want == NULL ? err == 0 : err != 0 && strstr(why, want) != NULL)
+    return 1;
+  printf("  %s: %d '%s', expected %s\n", text, err, why, want ? want : "no error");
+  return 0;
+}
+
+/* The tuning file: rows matched on the device's facts change the constants and the pick; a malformed file is refused
+ * naming the field; a device no row matches takes the derived rule (its table within the local memory). */
+static void tuning_rows(void)
+{
+  struct atl__tuning_rows rows;
+  struct atl_device_info h100 = {.backend = "cuda", .vendor = "NVIDIA Corporation",
+                                 .lang_version = "CUDA C++ (NVRTC), sm_90", .max_threads_per_cu = 2048,
+                                 .local_mem = 48 << 10};
+  struct atl_device_info other = {.backend = "opencl", .vendor = "AMD", .max_threads_per_cu = 1024,
+                                  .local_mem = 32 << 10};
+  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"hopper\", \"source\": \"a test\", \"backend\": "
+               "\"cuda\", \"arch\": \"sm_90\", \"auto_run_share\": 0.9, \"min_threads\": 1024}]}", NULL, &rows));
+  atl__scatter_tuning_resolve(&rows, &h100, &tuning);
+  CHECK(strcmp(tuning.row, "hopper") == 0 && !tuning.derived && tuning.min_threads == 1024 && tuning.auto_run_share == 0.9);
+  CHECK(tuning.part_batch == 2 && tuning.table_bytes == 32768); /* left out: the derived rule's */
+  CHECK(picks(64, 0.6, 0.0, 1u << 20, 50u << 20, 1, "atomic", 0)); /* runs of 0.6: below the row's 0.9 */
+  atl__scatter_tuning_resolve(&rows, &other, &tuning); /* no row: derived from its facts */
+  CHECK(strcmp(tuning.row, "derived") == 0 && tuning.derived && tuning.min_threads == 640 && tuning.table_bytes == 21845);
+  CHECK(picks(64, 0.6, 0.0, 1u << 20, 50u << 20, 1, "run", 0));
+  CHECK(parses("{\"format_version\": 1, \"rows\": [", "not JSON", &rows) && rows.n == 0);
+  CHECK(parses("{\"rows\": []}", "format_version", &rows));
+  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"source\": \"s\"}]}", "rows[0].name", &rows));
+  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"n\", \"source\": \"s\", "
+               "\"part_l2_share\": 1.5}]}",
+               "rows[0].part_l2_share: the value is not allowed: a share of the L2 above 0, at most 1", &rows));
+  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"n\", \"source\": \"s\", "
+               "\"part_batch\": \"2\"}]}",
+               "rows[0].part_batch: a non-number is not allowed: 1 to 8 units", &rows));
+  atl__scatter_tuning_resolve(NULL, &h100, &tuning); /* the derived rule on the H100's facts: the fitted values */
+  CHECK(tuning.min_threads == 1280 && tuning.table_bytes == 32768 && tuning.part_l2_share == 0.5);
+}
+
 int main(void)
 {
   const uint64_t out = 256ull << 20, l2 = 50ull << 20;
+  tuning_rows(); /* ends with the derived rule's thresholds, which the H100's picks below take */
   /* the shares of an H100 run's auto rows */
   CHECK(picks(64, 0.000, 0.000, out, l2, 1, "sweep", 0)); /* uniform: L2-sized ranges, one launch */
   CHECK(picks(64, 0.023, 0.562, out, l2, 1, "part", 1));  /* zipf: its head in one range */

@@ -1,0 +1,207 @@
+/*
+ * The scatter-add's tuning (scatter_tuning.h): data/tuning/scatter.json read with cJSON once a process, and the rule
+ * for devices no row names.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "atomlab/error.h"
+#include "atomlab/model.h"
+#include "scatter_tuning.h"
+
+#ifndef ATL_INSTALL_DATA_DIR
+#define ATL_INSTALL_DATA_DIR ""
+#endif
+#ifndef ATL_SOURCE_TUNING_DIR
+#define ATL_SOURCE_TUNING_DIR ""
+#endif
+
+/* The numbers a row may set: name, place in the row, what is allowed. */
+static const struct {
+  const char *name;
+  size_t offset;
+  double lo, hi;
+  const char *allowed;
+} numbers[] = {
+#define SHARE(f) {#f, offsetof(struct atl__tuning_row, f), 0x1p-20, 1, "a share of the L2 above 0, at most 1"}
+    SHARE(part_l2_share), SHARE(sweep_l2_share), SHARE(split_l2_share), SHARE(auto_l2_share),
+#undef SHARE
+    {"auto_run_share", offsetof(struct atl__tuning_row, auto_run_share), 0, 2, "a share of the rows, 0 to 2 (above 1: "
+                                                                                "never)"},
+    {"auto_head_share", offsetof(struct atl__tuning_row, auto_head_share), 0, 2, "a share of the rows, 0 to 2 (above "
+                                                                                  "1: never)"},
+    {"part_batch", offsetof(struct atl__tuning_row, part_batch), 1, 8, "1 to 8 units"},
+    {"min_threads", offsetof(struct atl__tuning_row, min_threads), 0, 4096, "0 (no bound) to 4096 threads"},
+    {"table_bytes", offsetof(struct atl__tuning_row, table_bytes), 256, 1 << 20, "256 to 1048576 bytes"},
+};
+static const struct {
+  const char *name;
+  size_t offset, size;
+  int required;
+} texts[] = {
+    {"name", offsetof(struct atl__tuning_row, name), sizeof ((struct atl__tuning_row *)0)->name, 1},
+    {"source", offsetof(struct atl__tuning_row, source), sizeof ((struct atl__tuning_row *)0)->source, 1},
+    {"backend", offsetof(struct atl__tuning_row, backend), sizeof ((struct atl__tuning_row *)0)->backend, 0},
+    {"vendor", offsetof(struct atl__tuning_row, vendor), sizeof ((struct atl__tuning_row *)0)->vendor, 0},
+    {"arch", offsetof(struct atl__tuning_row, arch), sizeof ((struct atl__tuning_row *)0)->arch, 0},
+};
+
+static int row_parse(const cJSON *o, unsigned i, struct atl__tuning_row *r, char *why, size_t len)
+{
+  if (!cJSON_IsObject(o))
+    return snprintf(why, len, "rows[%u]: an object is needed", i), ATL_EINVAL;
+  for (size_t k = 0; k < sizeof texts / sizeof *texts; k++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, texts[k].name);
+    char *to = (char *)r + texts[k].offset;
+    if (v == NULL && !texts[k].required)
+      continue;
+    if (!cJSON_IsString(v) || !*v->valuestring || strlen(v->valuestring) >= texts[k].size)
+      return snprintf(why, len, "rows[%u].%s: a text of 1 to %zu characters is needed", i, texts[k].name,
+                      texts[k].size - 1), ATL_EINVAL;
+    memcpy(to, v->valuestring, strlen(v->valuestring) + 1);
+  }
+  for (size_t k = 0; k < sizeof numbers / sizeof *numbers; k++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, numbers[k].name);
+    double *to = (double *)((char *)r + numbers[k].offset);
+    *to = -1;
+    if (v == NULL)
+      continue;
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= numbers[k].lo && v->valuedouble <= numbers[k].hi))
+      return snprintf(why, len, "rows[%u].%s: %s is not allowed: %s", i, numbers[k].name,
+                      cJSON_IsNumber(v) ? "the value" : "a non-number", numbers[k].allowed), ATL_EINVAL;
+    *to = v->valuedouble;
+  }
+  return 0;
+}
+
+int atl__scatter_tuning_parse(const char *text, struct atl__tuning_rows *rows, char *why, size_t len)
+{
+  cJSON *root = cJSON_Parse(text);
+  const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "format_version");
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "rows");
+  int err = 0;
+  memset(rows, 0, sizeof *rows);
+  if (root == NULL)
+    err = ATL_EINVAL, snprintf(why, len, "not JSON (near character %zu)", (size_t)(cJSON_GetErrorPtr() - text));
+  else if (!cJSON_IsNumber(version) || version->valueint != 1)
+    err = ATL_EINVAL, snprintf(why, len, "format_version: 1 is needed");
+  else if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > ATL__TUNING_ROWS)
+    err = ATL_EINVAL, snprintf(why, len, "rows: an array of at most %d rows is needed", ATL__TUNING_ROWS);
+  for (const cJSON *o = list ? list->child : NULL; !err && o; o = o->next, rows->n++)
+    err = row_parse(o, rows->n, &rows->row[rows->n], why, len);
+  cJSON_Delete(root);
+  if (err)
+    rows->n = 0;
+  return err;
+}
+
+/* A fact of the row (backend, vendor, architecture) the device's matches: the row's text is in the device's. */
+static int fact_matches(const char *want, const char *have)
+{
+  if (!*want)
+    return 1;
+  for (size_t n = strlen(want); *have; have++)
+    if (strncasecmp(have, want, n) == 0)
+      return 1;
+  return 0;
+}
+
+/* The rule for a device no row names: the L2 shares part's, the sweep's and the split's measured ranges took on the
+ * H100 as fractions of its L2 (so a larger or smaller L2 scales the ranges), auto's thresholds, two units in flight,
+ * the split sweep bound to five eighths of the resident threads (the H100's 1280 of 2048: its registers), and a table
+ * of at most two thirds of the local memory (the rest for its keys and the kernel's own words). */
+static void derived(const struct atl_device_info *d, struct atl__scatter_tuning *t)
+{
+  *t = (struct atl__scatter_tuning){.part_l2_share = 0.5, .sweep_l2_share = 0.4, .split_l2_share = 0.3125,
+                                    .auto_run_share = 0.5, .auto_head_share = 0.05, .auto_l2_share = 0.5,
+                                    .part_batch = 2, .min_threads = d->max_threads_per_cu * 5 / 8,
+                                    .table_bytes = 32768, .derived = 1};
+  snprintf(t->row, sizeof t->row, "derived");
+}
+
+void atl__scatter_tuning_resolve(const struct atl__tuning_rows *rows, const struct atl_device_info *dev,
+                                 struct atl__scatter_tuning *t)
+{
+  derived(dev, t);
+  for (unsigned i = 0; rows && i < rows->n; i++) {
+    const struct atl__tuning_row *r = &rows->row[i];
+    if (!fact_matches(r->backend, dev->backend) || !fact_matches(r->vendor, dev->vendor) ||
+        !fact_matches(r->arch, dev->lang_version))
+      continue;
+    double *const to[] = {&t->part_l2_share, &t->sweep_l2_share, &t->split_l2_share, &t->auto_l2_share,
+                          &t->auto_run_share, &t->auto_head_share};
+    const double from[] = {r->part_l2_share, r->sweep_l2_share, r->split_l2_share, r->auto_l2_share,
+                           r->auto_run_share, r->auto_head_share};
+    for (size_t k = 0; k < sizeof to / sizeof *to; k++)
+      *to[k] = from[k] >= 0 ? from[k] : *to[k];
+    t->part_batch = r->part_batch >= 0 ? (unsigned)r->part_batch : t->part_batch;
+    t->min_threads = r->min_threads >= 0 ? (unsigned)r->min_threads : t->min_threads;
+    t->table_bytes = r->table_bytes >= 0 ? (unsigned)r->table_bytes : t->table_bytes;
+    snprintf(t->row, sizeof t->row, "%s", r->name);
+    t->derived = 0;
+    snprintf(t->note, sizeof t->note, "%s", r->source);
+    break;
+  }
+  const uint64_t most = dev->local_mem * 2 / 3; /* 0: unknown */
+  if (most && t->table_bytes > most)
+    t->table_bytes = (unsigned)most;
+}
+
+static struct {
+  pthread_once_t once;
+  struct atl__tuning_rows rows;
+  char note[320];
+} file = {.once = PTHREAD_ONCE_INIT};
+
+/* The first tuning file of the places scatter_tuning.h lists, into @p path: 0, or ATL_EINVAL where none is. */
+static int file_find(char *path, size_t len)
+{
+  char cache[3800] = "";
+  const char *env = getenv("ATL_DATA_DIR");
+  if (atl_cache_dir("tuning", cache, sizeof cache) != 0)
+    *cache = '\0';
+  const char *const dirs[][2] = {{cache, ""}, {env ? env : "", "/tuning"}, {ATL_INSTALL_DATA_DIR, "/tuning"},
+                                 {ATL_SOURCE_TUNING_DIR, ""}};
+  for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+    struct stat st;
+    const int n = snprintf(path, len, "%s%s/scatter.json", dirs[i][0], dirs[i][1]);
+    if (*dirs[i][0] && n > 0 && (size_t)n < len && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+      return 0;
+  }
+  return ATL_EINVAL;
+}
+
+static void file_load(void)
+{
+  char path[4096], why[240] = "";
+  if (file_find(path, sizeof path) != 0) {
+    snprintf(file.note, sizeof file.note, "no tuning file (data/tuning/scatter.json)");
+    return;
+  }
+  FILE *f = fopen(path, "rb");
+  char *text = NULL;
+  long n = -1;
+  if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && n < (1L << 20) && fseek(f, 0, SEEK_SET) == 0 &&
+      (text = calloc(1, (size_t)n + 1)) != NULL && fread(text, 1, (size_t)n, f) == (size_t)n) {
+    if (atl__scatter_tuning_parse(text, &file.rows, why, sizeof why) != 0)
+      snprintf(file.note, sizeof file.note, "%.120s: %.190s", path, why);
+  } else
+    snprintf(file.note, sizeof file.note, "%.200s: unable to read it (at most 1 MiB)", path);
+  free(text);
+  if (f)
+    fclose(f);
+}
+
+void atl__scatter_tuning_for(const struct atl_device_info *dev, struct atl__scatter_tuning *t)
+{
+  pthread_once(&file.once, file_load);
+  atl__scatter_tuning_resolve(&file.rows, dev, t);
+  if (t->derived)
+    snprintf(t->note, sizeof t->note, "%s", *file.note ? file.note : "no row for this device");
+}

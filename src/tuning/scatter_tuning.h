@@ -1,0 +1,55 @@
+/*
+ * The scatter-add's tuned constants as data: a row per vendor and architecture in data/tuning/scatter.json (each
+ * citing the measurement it came from), and a rule that derives them from the device's facts where no row matches,
+ * or where the file is missing or malformed (the note says why). The app (src/apps/scatter.c), its auto rule and
+ * the library's launches (scatter_launch.c, scatter_lib.c) read them here.
+ */
+#ifndef ATOMLAB_TUNING_SCATTER_TUNING_H
+#define ATOMLAB_TUNING_SCATTER_TUNING_H
+
+#include <stddef.h>
+
+#include "atomlab/device.h"
+
+struct atl__scatter_tuning {
+  char row[48];          /* the matching row's name, or "derived" */
+  int derived;           /* 1 where no row matched: the derived rule's constants */
+  char note[320];        /* the row's source, or why the derived rule applies */
+  double part_l2_share;  /* a part range's output rows: this share of the L2 (the rest holds lines streaming past) */
+  double sweep_l2_share; /* the sweep's: two neighbouring ranges share the L2 for a while */
+  double split_l2_share; /* the sweep's with its split, whose later ranges read only their own keys */
+  double auto_run_share;  /* auto: runs where at least this share of rows equal their previous row's key */
+  double auto_head_share; /* auto: a head where at least this share of rows have keys recurring within a block */
+  double auto_l2_share;   /* auto: ranges where the output exceeds this share of the L2 */
+  unsigned part_batch;    /* part's units in flight a lane over several ranges (one range: 1) */
+  unsigned min_threads;   /* the split sweep's launch bounds: resident threads a compute unit (0: no bound) */
+  unsigned table_bytes;   /* the block and part variants' local table of sums, at most the local memory */
+};
+
+/* The rows of a tuning file: at most ATL__TUNING_ROWS. */
+#define ATL__TUNING_ROWS 16
+struct atl__tuning_rows {
+  unsigned n;
+  struct atl__tuning_row {
+    char name[48], backend[16], vendor[64], arch[32], source[240];
+    /* the row's values; a field the row leaves out (negative here) is the derived rule's */
+    double part_l2_share, sweep_l2_share, split_l2_share, auto_run_share, auto_head_share, auto_l2_share;
+    double part_batch, min_threads, table_bytes;
+  } row[ATL__TUNING_ROWS];
+};
+
+/* Parses a tuning file's @p text into @p rows: 0, or ATL_EINVAL with one line in @p why naming the field and what
+ * is allowed. */
+int atl__scatter_tuning_parse(const char *text, struct atl__tuning_rows *rows, char *why, size_t len);
+
+/* The constants for @p dev: the derived rule's, then the first row of @p rows (NULL: none) matching its backend,
+ * vendor and architecture over them. */
+void atl__scatter_tuning_resolve(const struct atl__tuning_rows *rows, const struct atl_device_info *dev,
+                                 struct atl__scatter_tuning *t);
+
+/* The constants for @p dev from the tuning file the process found first (read once): the user's cache
+ * ($XDG_CACHE_HOME/atomlab/tuning/scatter.json), $ATL_DATA_DIR/tuning/, the installed share/atomlab/tuning/, the
+ * source tree's data/tuning/. Without one, or with a malformed one, the derived rule's, the note saying why. */
+void atl__scatter_tuning_for(const struct atl_device_info *dev, struct atl__scatter_tuning *t);
+
+#endif
