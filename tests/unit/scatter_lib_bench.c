@@ -6,6 +6,8 @@
  * whole call (the pick's sample of the keys included) and of the pick alone (atl_scatter_method_for, timed
  * before each call), and the elements wrong.
  *   scatter_lib_bench BACKEND TYPE(f32|u32) DIM ROWS TARGETS DIST(uniform|zipf|sorted|clustered|hot) REPS [--unchecked]
+ * --fresh-keys writes the keys again before the pick and before the call (untimed): a buffer's kept shares are
+ * dropped when it is written, so each pick counts them on the device, as for a buffer wrapped over a program's memory.
  * --unchecked sets the descriptor's unchecked_keys: the device's check of the keys skipped, so the two runs' wall
  * times differ by the check's cost ("keys_checked" in the JSON says which ran).
  * Exits 77 without a device of BACKEND, 2 on bad arguments, 1 where a call fails or the first result is wrong.
@@ -33,9 +35,14 @@ static double now_ms(void)
 
 int main(int argc, char **argv)
 {
-  const int unchecked = argc == 9 && strcmp(argv[8], "--unchecked") == 0;
-  if (unchecked)
-    argc = 8;
+  int unchecked = 0, fresh = 0; /* the flags after the 7 positional arguments, in any order */
+  for (; argc > 8; argc--) {
+    int *flag = strcmp(argv[argc - 1], "--unchecked") == 0 ? &unchecked
+                : strcmp(argv[argc - 1], "--fresh-keys") == 0 ? &fresh : NULL;
+    if (flag == NULL)
+      break;
+    *flag = 1;
+  }
   int dist = -1;
   for (int i = 0; argc == 8 && i < 5; i++)
     dist = strcmp(argv[6], sk_dist_names[i]) == 0 ? i : dist;
@@ -47,7 +54,7 @@ int main(int argc, char **argv)
   if (argc != 8 || dist < 0 || (!integer && strcmp(argv[2], "f32") != 0) || dim < 1 || dim > 512 || rows < 1 ||
       v < 1 || v > UINT32_MAX || reps < 1 || reps > 1000) {
     fprintf(stderr, "usage: scatter_lib_bench BACKEND f32|u32 DIM(1..512) ROWS TARGETS(< 2^32) "
-                    "uniform|zipf|sorted|clustered|hot REPS(1..1000) [--unchecked]\n");
+                    "uniform|zipf|sorted|clustered|hot REPS(1..1000) [--unchecked] [--fresh-keys]\n");
     return 2;
   }
   atl_context_t ctx = NULL;
@@ -75,10 +82,13 @@ int main(int argc, char **argv)
         atl_buffer_new(ctx, m * 4, &b_out) || atl_buffer_write(ctx, b_src, src, n * 4) ||
         atl_buffer_write(ctx, b_idx, k, rows * 4) || atl_scatter_method_for(ctx, &d, b_idx, &picked);
   for (unsigned long r = 0; r < reps && !bad; r++) {
-    double t0 = now_ms(); /* the pick alone (its sample of the keys), then the whole call */
+    if (fresh && (bad = atl_buffer_write(ctx, b_idx, k, rows * 4))) /* keys written: the kept shares dropped */
+      break;
+    double t0 = now_ms(); /* the pick alone (its count of the keys' shares), then the whole call */
     bad = atl_scatter_method_for(ctx, &d, b_idx, &picked);
     pick_ms[r] = now_ms() - t0;
-    if (bad || (bad = atl_buffer_write(ctx, b_out, zero, m * 4)))
+    if (bad || (fresh && (bad = atl_buffer_write(ctx, b_idx, k, rows * 4))) ||
+        (bad = atl_buffer_write(ctx, b_out, zero, m * 4)))
       break;
     t0 = now_ms();
     bad = atl_scatter_add(ctx, &d, b_out, b_src, b_idx, &dev_ms[r]);
@@ -93,9 +103,9 @@ int main(int argc, char **argv)
   qsort(wall_ms, reps, sizeof *wall_ms, cmp_double);
   qsort(pick_ms, reps, sizeof *pick_ms, cmp_double);
   printf("{\"peer\": \"atl_scatter_add\", \"device\": \"%s\", \"type\": \"%s\", \"dim\": %lu, \"rows\": %llu, \"targets\": %llu, \"dist\": \"%s\", "
-         "\"method\": \"%s\", \"keys_checked\": %s, \"reps\": %lu, \"device_ms_median\": %.4f, \"device_ms_min\": %.4f, "
+         "\"method\": \"%s\", \"keys_checked\": %s, \"fresh_keys\": %s, \"reps\": %lu, \"device_ms_median\": %.4f, \"device_ms_min\": %.4f, "
          "\"wall_ms_median\": %.4f, \"pick_ms_median\": %.4f, \"wrong\": %llu}\n",
-         atl_device_current(ctx)->name, argv[2], dim, rows, v, argv[6], atl_scatter_method_name(picked), unchecked ? "false" : "true", reps,
+         atl_device_current(ctx)->name, argv[2], dim, rows, v, argv[6], atl_scatter_method_name(picked), unchecked ? "false" : "true", fresh ? "true" : "false", reps,
          dev_ms[reps / 2], dev_ms[0], wall_ms[reps / 2], pick_ms[reps / 2], (unsigned long long)wrong);
   atl_buffer_free(ctx, b_src), atl_buffer_free(ctx, b_idx), atl_buffer_free(ctx, b_out);
   atl_context_free(ctx);
