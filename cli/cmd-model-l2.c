@@ -69,7 +69,7 @@ int cmd_model_l2(int argc, char **argv)
                                            {"help", no_argument, NULL, 'h'},
                                            {0}};
   const char *counters = NULL, *out = NULL, *types = NULL, *paths[ATL_L2_FILES] = {NULL};
-  struct atl_l2_calibration cal = {{0, 0}, {0, 0}, 0, 0, 0, 0, {0, 0}, {{0, 0}}, 0, 0, 0};
+  struct atl_l2_calibration cal = {{0, 0}, {0, 0}, 0, 0, 0, 0, {0, 0}, {{0, 0}}, 0, 0, 0, {0, 0}, ""};
   int have_same = 0, have_spread = 0, csv = 0, with_advice = 0, ch;
   double threshold = 0.8;
   cli_options_begin();

@@ -19,7 +19,9 @@
  * the counters cannot tell apart gets a range, not a number above 1. Where the export has
  * lts__d_atomic_input_cycles_active.max, the share of the kernel the busiest slice's atomic input was
  * active is a measured floor under U (it binds for requests S was not calibrated on, e.g. float adds).
- * Hot words of float adds (f32_share from the kernel's SASS) take S_same of float adds where calibrated.
+ * Hot words of float adds (f32_share from the kernel's SASS) take S_same of float adds where calibrated, else
+ * S_same times the architecture's ratio of the tuning table (f32_ratio), U's range reaching down to the integer
+ * price.
  */
 #ifndef ATOMLAB_L2MODEL_H
 #define ATOMLAB_L2MODEL_H
@@ -78,6 +80,8 @@ struct atl_l2_counters {
   double sectors_max;      /**< lts__t_sectors_op_{atom,red}.max: the busiest slice's atomic sector accesses */
   double sector_misses_max; /**< lts__t_sectors_op_{atom,red}_lookup_miss.max: its distinct sectors (each misses
                                  once, ncu flushing the L2 before a pass) */
+  double cc_major, cc_minor; /**< device__attribute_compute_capability_{major,minor}: the device's architecture (9, 0:
+                                  sm_90), -1 where the export lacks them */
 };
 
 /** A list of launches read from one export. */
@@ -105,7 +109,7 @@ struct atl_l2_calibration {
   double s_pass;               /**< SM cycles one pass of the shared-memory atomic unit costs (atl_smem_pass_costs);
                                     0: unknown, the strategies' shared-memory work is not counted */
   double s_same_f32[ATL_L2_KINDS]; /**< requests to one word, float adds (the dependent add chain is longer than the
-                                        integer one); 0: not calibrated, s_same serves */
+                                        integer one); 0: not calibrated, s_same x f32_ratio serves, else s_same */
   struct atl_l2_chain_point {
     double warps;  /**< E: warps of one block updating each word (every lane its own word) */
     double cycles; /**< SM cycles between two updates of one such word (atl_l2_cas_chain) */
@@ -119,6 +123,12 @@ struct atl_l2_calibration {
   double round_trip;           /**< SM cycles of one dependent global load's round trip at a few warps a SM
                                     (atl_l2_round_trip: the cas-chain export's streaming launches); 0: not calibrated,
                                     a private table's loads priced by their bytes */
+  double f32_ratio[ATL_L2_KINDS]; /**< where s_same_f32 is 0: S_same of float adds over s_same, by kind, from the row of
+                                       the tuning table data/tuning/l2.json for the device's architecture
+                                       (atl_l2_calibration_f32_rule); 0: no estimate, float adds priced as integer
+                                       adds */
+  char f32_rule[256];             /**< how float adds on hot words are priced where s_same_f32 is 0: the architecture's
+                                       ratio and its row, or why there is none ("" where no rule was looked up) */
 };
 
 /** Which access the counters imply at the busiest slice. */
@@ -199,6 +209,16 @@ int atl_l2_calibration_read(struct atl_l2_calibration *cal, const char *const pa
                             char *why, size_t why_len);
 
 /**
+ * Where @p cal has no f32 same-word calibration, the ratio of float to integer adds on one word for the architecture
+ * sm_<@p cc_major><@p cc_minor> (a negative major: not known) from the tuning table data/tuning/l2.json (found as
+ * the scatter tuning's: the user's cache, $ATL_DATA_DIR/tuning/, the installed and the source tree's data): the
+ * first row matching it sets @p cal->f32_ratio; a device no row matches, a missing or malformed table leave it 0.
+ * @p cal->f32_rule says which (the row, or why none). atl_l2_calibration_read_file() calls it for the same-word
+ * export, whose launches name the device's architecture; an s_same_f32 read from a file always wins over it.
+ */
+void atl_l2_calibration_f32_rule(struct atl_l2_calibration *cal, double cc_major, double cc_minor);
+
+/**
  * The words a warp-instruction's keys spread over, from its L2 requests per warp-instruction (the L1 counters:
  * set accesses / requests) as keys uniform over W words (atl_l2_words_from_requests): within one line where the
  * requests sit on about one hot word's slices, else over several lines. 0: coalesced lanes on distinct words
@@ -209,6 +229,11 @@ double atl_l2_key_words(const struct atl_l2_counters *k);
 /** The model for one launch. */
 void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
                         struct atl_l2_util *out);
+
+/** 1 where atl_l2_utilization() priced launch @p k's float adds (@p u its answer) from the architecture's ratio
+ * (@p cal->f32_ratio, no f32 calibration of the device), else 0. */
+int atl_l2_f32_ratio_priced(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
+                            const struct atl_l2_util *u);
 
 /**
  * The achievable share of DRAM peak from a calibration export (a streaming kernel, e.g. the scatter app's

@@ -168,6 +168,21 @@ static void start_row(struct atl_row *row, const struct atl__launch *l, const st
   }
 }
 
+/* How a hot launch's float adds were priced where the device has no f32 same-word calibration: never the integer
+ * cost without saying so ("" where no float adds on hot words, or the f32 calibration priced them). */
+static void float_note(const struct atl_l2_calibration *cal, const struct judged *j, char *buf, size_t len)
+{
+  buf[0] = '\0';
+  if (!cal || !j->k2 || j->u2.access != ATL_L2_HOT || !(j->k2->f32_share > 0) ||
+      (cal->s_same_f32[ATL_L2_ATOM] > 0 && cal->s_same_f32[ATL_L2_RED] > 0))
+    return;
+  if (atl_l2_f32_ratio_priced(cal, j->k2, &j->u2))
+    snprintf(buf, len, "float adds priced from %.200s, no f32 calibration of this device", cal->f32_rule);
+  else
+    snprintf(buf, len, "float adds priced as integer adds, no f32 calibration of this device: %.200s",
+             cal->f32_rule[0] ? cal->f32_rule : "no ratio looked up");
+}
+
 struct parsed {
   struct atl__launch *launches;
   size_t count;
@@ -269,8 +284,13 @@ int atl_diagnose_export(const struct atl_diagnose_input *in, const struct atl_nc
     const struct op_call *op = op_of(l->nvtx);
     if (op) /* the family's own call whatever the verdict: what a "not a bottleneck" is checked against */
       atl_row_config_set(&row, "op_call", call_of("", op, j.l2 && j.u2.access == ATL_L2_HOT, l->nvtx));
-    snprintf(row.reason, sizeof row.reason, "%.300s%s%s", note, note[0] && !in->l2 && j.l2 ? "; " : "",
-             !in->l2 && j.l2 ? "no L2 calibration: U is the atomic input's share" : "");
+    char floats[384];
+    float_note(in->l2, &j, floats, sizeof floats);
+    const char *const parts[] = {floats, !in->l2 && j.l2 ? "no L2 calibration: U is the atomic input's share" : "",
+                                 note}; /* the launch's own first: the reason is cut at its length */
+    for (size_t p = 0, n = 0; p < sizeof parts / sizeof *parts; p++)
+      if (parts[p][0] && n + 3 < sizeof row.reason)
+        n += (size_t)snprintf(row.reason + n, sizeof row.reason - n, "%s%s", n ? "; " : "", parts[p]);
     if ((err = atl_result_set_add(out, &row)) != 0)
       snprintf(why, why_len, "out of memory");
   }

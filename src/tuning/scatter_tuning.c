@@ -39,6 +39,9 @@ static const struct {
     {"part_batch", offsetof(struct atl__tuning_row, part_batch), 1, 8, "1 to 8 units"},
     {"min_threads", offsetof(struct atl__tuning_row, min_threads), 0, 4096, "0 (no bound) to 4096 threads"},
     {"table_bytes", offsetof(struct atl__tuning_row, table_bytes), 256, 1 << 20, "256 to 1048576 bytes"},
+#define RATIO(f) {#f, offsetof(struct atl__tuning_row, f), 1, 16, "a ratio of 1 to 16"}
+    RATIO(f32_same_ratio_atom), RATIO(f32_same_ratio_red),
+#undef RATIO
 };
 static const struct {
   const char *name;
@@ -125,15 +128,23 @@ static void derived(const struct atl_device_info *d, struct atl__scatter_tuning 
   snprintf(t->row, sizeof t->row, "derived");
 }
 
+const struct atl__tuning_row *atl__tuning_row_for(const struct atl__tuning_rows *rows, const struct atl_device_info *dev)
+{
+  for (unsigned i = 0; rows && i < rows->n; i++) {
+    const struct atl__tuning_row *r = &rows->row[i];
+    if (fact_matches(r->backend, dev->backend) && fact_matches(r->vendor, dev->vendor) &&
+        fact_matches(r->arch, dev->lang_version))
+      return r;
+  }
+  return NULL;
+}
+
 void atl__scatter_tuning_resolve(const struct atl__tuning_rows *rows, const struct atl_device_info *dev,
                                  struct atl__scatter_tuning *t)
 {
   derived(dev, t);
-  for (unsigned i = 0; rows && i < rows->n; i++) {
-    const struct atl__tuning_row *r = &rows->row[i];
-    if (!fact_matches(r->backend, dev->backend) || !fact_matches(r->vendor, dev->vendor) ||
-        !fact_matches(r->arch, dev->lang_version))
-      continue;
+  const struct atl__tuning_row *r = atl__tuning_row_for(rows, dev);
+  if (r) {
     double *const to[] = {&t->part_l2_share, &t->sweep_l2_share, &t->split_l2_share, &t->auto_l2_share,
                           &t->auto_run_share, &t->auto_head_share};
     const double from[] = {r->part_l2_share, r->sweep_l2_share, r->split_l2_share, r->auto_l2_share,
@@ -146,21 +157,22 @@ void atl__scatter_tuning_resolve(const struct atl__tuning_rows *rows, const stru
     snprintf(t->row, sizeof t->row, "%s", r->name);
     t->derived = 0;
     snprintf(t->note, sizeof t->note, "%s", r->source);
-    break;
   }
   const uint64_t most = dev->local_mem * 2 / 3; /* 0: unknown */
   if (most && t->table_bytes > most)
     t->table_bytes = (unsigned)most;
 }
 
-static struct {
+static struct tuning_file {
+  const char *name;
   pthread_once_t once;
   struct atl__tuning_rows rows;
   char note[320];
-} file = {.once = PTHREAD_ONCE_INIT};
+} files[ATL__TUNING_FILES] = {{.name = "scatter.json", .once = PTHREAD_ONCE_INIT},
+                               {.name = "l2.json", .once = PTHREAD_ONCE_INIT}};
 
-/* The first tuning file of the places scatter_tuning.h lists, into @p path: 0, or ATL_EINVAL where none is. */
-static int file_find(char *path, size_t len)
+/* The first file named @p name of the places scatter_tuning.h lists, into @p path: 0, or ATL_EINVAL where none is. */
+static int file_find(const char *name, char *path, size_t len)
 {
   char cache[3800] = "";
   const char *env = getenv("ATL_DATA_DIR");
@@ -170,18 +182,18 @@ static int file_find(char *path, size_t len)
                                  {ATL_SOURCE_TUNING_DIR, ""}};
   for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
     struct stat st;
-    const int n = snprintf(path, len, "%s%s/scatter.json", dirs[i][0], dirs[i][1]);
+    const int n = snprintf(path, len, "%s%s/%s", dirs[i][0], dirs[i][1], name);
     if (*dirs[i][0] && n > 0 && (size_t)n < len && stat(path, &st) == 0 && S_ISREG(st.st_mode))
       return 0;
   }
   return ATL_EINVAL;
 }
 
-static void file_load(void)
+static void file_load(struct tuning_file *file)
 {
   char path[4096], why[240] = "";
-  if (file_find(path, sizeof path) != 0) {
-    snprintf(file.note, sizeof file.note, "no tuning file (data/tuning/scatter.json)");
+  if (file_find(file->name, path, sizeof path) != 0) {
+    snprintf(file->note, sizeof file->note, "no tuning file (data/tuning/%s)", file->name);
     return;
   }
   FILE *f = fopen(path, "rb");
@@ -189,19 +201,31 @@ static void file_load(void)
   long n = -1;
   if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && n < (1L << 20) && fseek(f, 0, SEEK_SET) == 0 &&
       (text = calloc(1, (size_t)n + 1)) != NULL && fread(text, 1, (size_t)n, f) == (size_t)n) {
-    if (atl__scatter_tuning_parse(text, &file.rows, why, sizeof why) != 0)
-      snprintf(file.note, sizeof file.note, "%.120s: %.190s", path, why);
+    if (atl__scatter_tuning_parse(text, &file->rows, why, sizeof why) != 0)
+      snprintf(file->note, sizeof file->note, "%.120s: %.190s", path, why);
   } else
-    snprintf(file.note, sizeof file.note, "%.200s: unable to read it (at most 1 MiB)", path);
+    snprintf(file->note, sizeof file->note, "%.200s: unable to read it (at most 1 MiB)", path);
   free(text);
   if (f)
     fclose(f);
 }
 
+/* pthread_once takes no argument: one loader a file */
+static void load_scatter(void) { file_load(&files[ATL__TUNING_SCATTER]); }
+static void load_l2(void) { file_load(&files[ATL__TUNING_L2]); }
+
+const struct atl__tuning_rows *atl__tuning_file_rows(enum atl__tuning_file which, const char **note)
+{
+  static void (*const load[ATL__TUNING_FILES])(void) = {load_scatter, load_l2};
+  pthread_once(&files[which].once, load[which]);
+  *note = files[which].note;
+  return &files[which].rows;
+}
+
 void atl__scatter_tuning_for(const struct atl_device_info *dev, struct atl__scatter_tuning *t)
 {
-  pthread_once(&file.once, file_load);
-  atl__scatter_tuning_resolve(&file.rows, dev, t);
+  const char *note;
+  atl__scatter_tuning_resolve(atl__tuning_file_rows(ATL__TUNING_SCATTER, &note), dev, t);
   if (t->derived)
-    snprintf(t->note, sizeof t->note, "%s", *file.note ? file.note : "no row for this device");
+    snprintf(t->note, sizeof t->note, "%s", *note ? note : "no row for this device");
 }

@@ -2,7 +2,8 @@
  * The scatter-add's tuned constants as data: a row per vendor and architecture in data/tuning/scatter.json (each
  * citing the measurement it came from), and a rule that derives them from the device's facts where no row matches,
  * or where the file is missing or malformed (the note says why). The app (src/apps/scatter.c), its auto rule and
- * the library's launches (scatter_launch.c, scatter_lib.c) read them here.
+ * the library's launches (scatter_launch.c, scatter_lib.c) read them here. The one reader of the tuning files: the
+ * L2 model's per-architecture ratios (data/tuning/l2.json, src/model/l2/float_rule.c) come through the same lookup.
  */
 #ifndef ATOMLAB_TUNING_SCATTER_TUNING_H
 #define ATOMLAB_TUNING_SCATTER_TUNING_H
@@ -35,6 +36,8 @@ struct atl__tuning_rows {
     /* the row's values; a field the row leaves out (negative here) is the derived rule's */
     double part_l2_share, sweep_l2_share, split_l2_share, auto_run_share, auto_head_share, auto_l2_share;
     double part_batch, min_threads, table_bytes;
+    /* l2.json's: S_same of float adds over S_same of u32 adds, ATOM and RED (src/model/l2/float_rule.c) */
+    double f32_same_ratio_atom, f32_same_ratio_red;
   } row[ATL__TUNING_ROWS];
 };
 
@@ -46,6 +49,17 @@ int atl__scatter_tuning_parse(const char *text, struct atl__tuning_rows *rows, c
  * vendor and architecture over them. */
 void atl__scatter_tuning_resolve(const struct atl__tuning_rows *rows, const struct atl_device_info *dev,
                                  struct atl__scatter_tuning *t);
+
+/* The first row of @p rows (NULL: none) whose backend, vendor and architecture match @p dev's (each the row's text
+ * within the device's, case ignored; a fact the row leaves out matches any); NULL where none does. */
+const struct atl__tuning_row *atl__tuning_row_for(const struct atl__tuning_rows *rows, const struct atl_device_info *dev);
+
+/* The tuning files, each read once a process from the first place atl__scatter_tuning_for lists. */
+enum atl__tuning_file { ATL__TUNING_SCATTER, ATL__TUNING_L2, ATL__TUNING_FILES };
+
+/* The rows of tuning file @p which ("scatter.json", "l2.json"); none (n 0) where the file is missing or malformed,
+ * and then @p *note says why (the path and the field); else @p *note is "". */
+const struct atl__tuning_rows *atl__tuning_file_rows(enum atl__tuning_file which, const char **note);
 
 /* The constants for @p dev from the tuning file the process found first (read once): the user's cache
  * ($XDG_CACHE_HOME/atomlab/tuning/scatter.json), $ATL_DATA_DIR/tuning/, the installed share/atomlab/tuning/, the

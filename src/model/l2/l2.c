@@ -25,7 +25,7 @@ enum col {
   C_ISSUE, C_SM_ELAPSED, C_L1_ATOM, C_L1_RED, C_L1SET_ATOM, C_L1SET_RED, C_DRAM_BYTES, C_ASKED,
   C_GRID = C_ASKED, C_BLOCK, C_SMS, C_WARP, C_CLOCK, C_SMEM_CAS, C_WARPS_ACTIVE, C_MAX_WARPS, C_OCC_REGS,
   C_OCC_WARPS, C_OCC_BLOCKS, C_SMEM_STATIC, C_SMEM_DYNAMIC, C_SMEM_DRIVER, C_SMEM_SM, C_SECT_ATOM, C_SECT_RED,
-  C_MISS_ATOM, C_MISS_RED, C_COUNT
+  C_MISS_ATOM, C_MISS_RED, C_CC_MAJOR, C_CC_MINOR, C_COUNT
 };
 static const char *const col_names[C_COUNT] = {
     "gpu__time_duration.sum",  "lts__cycles_elapsed.avg", "lts__t_requests_op_atom.sum",
@@ -46,7 +46,9 @@ static const char *const col_names[C_COUNT] = {
     "launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic",
     "launch__shared_mem_per_block_driver", "device__attribute_max_shared_memory_per_multiprocessor",
     "lts__t_sectors_op_atom.max", "lts__t_sectors_op_red.max", "lts__t_sectors_op_atom_lookup_miss.max",
-    "lts__t_sectors_op_red_lookup_miss.max"};
+    "lts__t_sectors_op_red_lookup_miss.max",
+    /* the device's architecture: a calibration's float rule (float_rule.c) */
+    "device__attribute_compute_capability_major", "device__attribute_compute_capability_minor"};
 
 /* the sum of two optional columns: -1 where both are missing */
 static double either(const double *v, int a, int b)
@@ -143,6 +145,8 @@ static int read_row(const struct atl_ncu_export *e, const struct atl__ncu_row *r
   k->smem_sm = v[C_SMEM_SM];
   k->sectors_max = either(v, C_SECT_ATOM, C_SECT_RED);
   k->sector_misses_max = either(v, C_MISS_ATOM, C_MISS_RED);
+  k->cc_major = v[C_CC_MAJOR];
+  k->cc_minor = v[C_CC_MINOR];
   return 0;
 }
 
@@ -278,6 +282,10 @@ int atl_l2_calibration_read_file(struct atl_l2_calibration *cal, enum atl_l2_cal
                                     : which == ATL_L2_FILE_SAME_F32 ? cal->s_same_f32
                                                                     : cal->s_dist,
                                     why, why_len);
+  /* the same-word export names the calibrated device's architecture: its ratio for float adds, used where no
+   * f32 export is read */
+  if (!err && which == ATL_L2_FILE_SAME)
+    atl_l2_calibration_f32_rule(cal, r.kernels[0].cc_major, r.kernels[0].cc_minor);
   atl_l2_report_release(&r);
   return err;
 }
@@ -363,6 +371,27 @@ int atl_l2_dram_achievable(const struct atl_l2_report *r, double *share, double 
                                   "e.g. the scatter app's read ceiling)", why, why_len);
 }
 
+/* S_same of float adds of @p kind: the device's f32 calibration where read, else its integer S_same times the
+ * architecture's ratio (*@p ratio set), else 0 (not known: the integer S serves) */
+static double f32_same(const struct atl_l2_calibration *cal, int kind, int *ratio)
+{
+  if (cal->s_same_f32[kind] > 0)
+    return cal->s_same_f32[kind];
+  if (cal->f32_ratio[kind] > 0 && cal->s_same[kind] > 0)
+    return *ratio = 1, cal->f32_ratio[kind] * cal->s_same[kind];
+  return 0;
+}
+
+int atl_l2_f32_ratio_priced(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
+                            const struct atl_l2_util *u)
+{
+  int ratio = 0;
+  if (u->access == ATL_L2_HOT && k->f32_share > 0)
+    for (int kind = 0; kind < ATL_L2_KINDS; kind++)
+      f32_same(cal, kind, &ratio);
+  return ratio;
+}
+
 void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
                         struct atl_l2_util *out)
 {
@@ -373,17 +402,19 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
   }
   out->imbalance = k->requests_avg > 0 ? k->requests_max / k->requests_avg : 1;
   out->access = out->imbalance >= ATL_L2_HOT_IMBALANCE ? ATL_L2_HOT : ATL_L2_SPREAD;
-  double s[ATL_L2_KINDS];
+  double s[ATL_L2_KINDS], f32[ATL_L2_KINDS];
+  int ratio = 0; /* a float price from the architecture's ratio: U's range reaches down to the integer price */
   /* the words a warp-instruction's lanes spread over (src/model/smem/banks.c), where the L1 counters tell: a
    * float add waits for the one before on its word, so its chain binds on one word and hides behind others */
   const double key_words = atl_l2_key_words(k);
   const double words = key_words < 0 ? 1 : key_words == 0 ? 32 : fmax(key_words, 1); /* unknown: one word */
   for (int kind = 0; kind < ATL_L2_KINDS; kind++) {
     s[kind] = out->access == ATL_L2_HOT ? cal->s_same[kind] : cal->s_dist[kind];
+    f32[kind] = out->access == ATL_L2_HOT && k->f32_share > 0 ? f32_same(cal, kind, &ratio) : 0;
     /* hot words of float adds: the f32 one-word chain (the calibration: the whole grid on one word) over the
      * words that interleave in it, never below the integer cost */
-    if (out->access == ATL_L2_HOT && k->f32_share > 0 && cal->s_same_f32[kind] > 0)
-      s[kind] = (1 - k->f32_share) * s[kind] + k->f32_share * fmax(s[kind], cal->s_same_f32[kind] / words);
+    if (f32[kind] > 0)
+      s[kind] = (1 - k->f32_share) * s[kind] + k->f32_share * fmax(s[kind], f32[kind] / words);
   }
   out->busy = k->atom_max * s[ATL_L2_ATOM] + k->red_max * s[ATL_L2_RED];
   /* and at least the hot word's own float chain: each of its updates waits for the one before whatever
@@ -395,7 +426,7 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
   double chain = 0;
   if (out->access == ATL_L2_HOT && k->f32_share > 0 && updates > 0 && k->atom_max + k->red_max > 0) {
     const double atom = k->atom_max / (k->atom_max + k->red_max);
-    chain = k->f32_share * updates * (atom * cal->s_same_f32[ATL_L2_ATOM] + (1 - atom) * cal->s_same_f32[ATL_L2_RED]);
+    chain = k->f32_share * updates * (atom * f32[ATL_L2_ATOM] + (1 - atom) * f32[ATL_L2_RED]);
     out->busy = fmax(out->busy, chain);
   }
   out->u = out->busy / k->l2_cycles;
@@ -403,10 +434,10 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
   for (int kind = 0; kind < ATL_L2_KINDS; kind++) {
     const double r = kind == ATL_L2_ATOM ? k->atom_max : k->red_max;
     const double same = out->access == ATL_L2_HOT ? s[kind] : cal->s_same[kind];
-    lo += r * fmin(same, cal->s_dist[kind]);
+    lo += r * fmin(ratio ? cal->s_same[kind] : same, cal->s_dist[kind]); /* a ratio's price: low the integer's */
     hi += r * fmax(same, cal->s_dist[kind]);
   }
-  out->u_low = fmax(lo, chain) / k->l2_cycles;
+  out->u_low = fmax(lo, ratio ? 0 : chain) / k->l2_cycles;
   out->u_high = fmax(hi, chain) / k->l2_cycles;
   /* The busiest slice's atomic input stage was active at least this share of the kernel: a measured floor
    * under its busy time that needs no calibration. It is what binds where S does not fit the requests, e.g.

@@ -67,7 +67,7 @@ static void print_prediction(FILE *f, const struct atl_l2_calibration *cal, cons
 int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const struct atl_l2_report *r, double threshold,
                        int csv, int with_advice)
 {
-  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0, 0, 0, {0, 0}, {{0, 0}}, 0, 0, 0};
+  const struct atl_l2_calibration none = {{0, 0}, {0, 0}, 0, 0, 0, 0, {0, 0}, {{0, 0}}, 0, 0, 0, {0, 0}, ""};
   if (csv)
     fprintf(f, "id,kernel,duration_us,l2_requests,atom_requests,red_requests,busiest_slice_requests,imbalance,access,"
                "u,u_low,u_high,u_input,busy_us,verdict%s\n", with_advice ? ",advice,predicted_speedup,strategies" : "");
@@ -86,6 +86,9 @@ int atl_l2_write_table(FILE *f, const struct atl_l2_calibration *cal, const stru
       fprintf(f, "; a dependent load's round trip %.4g SM cycles", cal->round_trip);
     fputc('\n', f);
   }
+  if (!csv && cal && cal->f32_rule[0] && !(cal->s_same_f32[ATL_L2_ATOM] > 0 && cal->s_same_f32[ATL_L2_RED] > 0))
+    fprintf(f, "float adds on hot words (no f32 calibration of this device): %s%s\n",
+            cal->f32_ratio[ATL_L2_RED] > 0 ? "S_same times " : "priced as integer adds, ", cal->f32_rule);
   if (!csv && !cal)
     fprintf(f, "L2 atomic model without a calibration: U is the busiest slice's atomic input share alone, a floor "
                "(threshold %.2f)\n", threshold);
