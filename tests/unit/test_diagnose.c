@@ -10,6 +10,7 @@
 #include "atomlab/diagnose.h"
 #include "atomlab/file.h"
 #include "check.h"
+#include "model/l2/float_rule.h"
 #include "profile/profile_internal.h"
 
 #define DATA ATL_TEST_DATA_DIR "/"
@@ -115,6 +116,59 @@ static void test_pipeline(const char *csv, const char *sass)
   atl_result_set_release(&s);
 }
 
+/* Only the integer calibration (the H200's shipped one has no l2-same-f32.csv): the hot float kernel is priced from
+ * the sm_90 row of the shipped data/tuning/l2.json (the same-word export names its compute capability 9.0) and
+ * reads "bottleneck", U's range reaching down to the integer price, the reason saying so; without a ratio (no row
+ * for the architecture, a malformed table) it keeps the integer price, "not a bottleneck", and says that instead. */
+static void test_float_rule(const char *csv, const char *sass)
+{
+  struct atl_l2_calibration cal;
+  memset(&cal, 0, sizeof cal);
+  const char *paths[ATL_L2_FILES] = {DATA "ncu-h100-l2-same.csv", DATA "ncu-h100-l2-spread.csv", NULL, NULL, NULL, NULL};
+  int which;
+  char why[512];
+  if (!CHECK(atl_l2_calibration_read(&cal, paths, &which, why, sizeof why) == 0))
+    return;
+  CHECK(cal.s_same_f32[ATL_L2_RED] == 0 && cal.f32_ratio[ATL_L2_ATOM] == 2.146 && cal.f32_ratio[ATL_L2_RED] == 2.186);
+  CHECK(strstr(cal.f32_rule, "sm_90 ratio") && strstr(cal.f32_rule, "nvidia-sm_90"));
+  struct atl_result_set s;
+  const struct atl_row *f;
+  if (CHECK(run(csv, sass, &cal, 0.8, &s) == 0)) {
+    f = row_of(&s, "1");
+    CHECK(is(f, "verdict", "bottleneck") && is(row_of(&s, "2"), "verdict", "not a bottleneck"));
+    CHECK(f && atl_row_metric(f, "u_l2", 0) >= 0.8 && atl_row_metric(f, "u_l2_low", 1) < 0.8); /* low: integer */
+    CHECK(f && atl_row_metric(f, "u_l2_high", 0) == atl_row_metric(f, "u_l2", -1));
+    CHECK(f && strstr(f->reason, "float adds priced from the sm_90 ratio") &&
+          strstr(f->reason, "no f32 calibration of this device"));
+    CHECK(strstr(row_of(&s, "2")->reason, "float adds") == NULL); /* integer adds: nothing to say */
+  }
+  atl_result_set_release(&s);
+  /* a table without the architecture's row, and a malformed one: no estimate, the integer price said */
+  struct atl__tuning_rows rows;
+  CHECK(atl__scatter_tuning_parse("{\"format_version\": 1, \"rows\": [{\"name\": \"sm80\", \"source\": \"s\", "
+                                  "\"arch\": \"sm_80\", \"f32_same_ratio_atom\": 3, \"f32_same_ratio_red\": 3}]}",
+                                  &rows, why, sizeof why) == 0);
+  atl__l2_f32_rule(&cal, &rows, "", 9, 0);
+  CHECK(cal.f32_ratio[ATL_L2_RED] == 0 && strstr(cal.f32_rule, "no ratio for sm_90"));
+  atl__l2_f32_rule(&cal, &rows, "", 8, 0); /* the row's own architecture */
+  CHECK(cal.f32_ratio[ATL_L2_RED] == 3);
+  CHECK(atl__scatter_tuning_parse("{\"format_version\": 1, \"rows\": [{\"name\": \"x\", \"source\": \"s\", "
+                                  "\"f32_same_ratio_red\": 0.5}]}", &rows, why, sizeof why) != 0);
+  CHECK(strstr(why, "f32_same_ratio_red") != NULL && rows.n == 0);
+  CHECK(atl__scatter_tuning_parse("{\"format_version\": 1, \"rows\": [", &rows, why, sizeof why) != 0);
+  atl__l2_f32_rule(&cal, &rows, "l2.json: not JSON", 9, 0);
+  CHECK(cal.f32_ratio[ATL_L2_ATOM] == 0 && cal.f32_ratio[ATL_L2_RED] == 0 && strstr(cal.f32_rule, "not JSON"));
+  if (CHECK(run(csv, sass, &cal, 0.8, &s) == 0)) {
+    f = row_of(&s, "1");
+    CHECK(is(f, "verdict", "not a bottleneck"));
+    CHECK(f && strstr(f->reason, "float adds priced as integer adds, no f32 calibration of this device: no ratio "
+                                 "for sm_90: l2.json: not JSON"));
+  }
+  atl_result_set_release(&s);
+  atl__l2_f32_rule(&cal, NULL, "", -1, -1); /* an export without the compute capability */
+  CHECK(cal.f32_ratio[ATL_L2_RED] == 0 && strstr(cal.f32_rule, "architecture"));
+}
+
 /* The launches' NVTX ranges of @p file (a tests/data export) into @p out, one per launch; the count. */
 static size_t nvtx_of(const char *file, char out[][192], size_t max)
 {
@@ -199,6 +253,9 @@ static void test_parsed_once(const char *csv, const char *sass)
 
 int main(void)
 {
+  /* the shipped tuning table, not a user's: the lookup's first places empty */
+  setenv("XDG_CACHE_HOME", "/nonexistent-atomlab-test-cache", 1);
+  unsetenv("ATL_DATA_DIR");
   char *csv = atl_file_read_text(DATA "ncu-synthetic-bincount-f32.csv", 1 << 24);
   char *sass = atl_file_read_text(DATA "sass-synthetic-bincount.txt", 1 << 20);
   char device[96];
@@ -207,6 +264,7 @@ int main(void)
   if (CHECK(csv && sass)) {
     test_sass(sass);
     test_pipeline(csv, sass);
+    test_float_rule(csv, sass);
     test_parsed_once(csv, sass);
   }
   test_nvtx_columns();

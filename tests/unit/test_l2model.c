@@ -544,6 +544,22 @@ static void float_adds(void)
   cal.s_same_f32[ATL_L2_RED] = 0; /* not calibrated: S_same */
   atl_l2_utilization(&cal, &k[0], &u);
   CHECK_NEAR(u.busy, 1000 * 1.4);
+  CHECK(!atl_l2_f32_ratio_priced(&cal, &k[0], &u));
+  /* the architecture's ratio (data/tuning/l2.json) where the f32 calibration is missing: U from the ratio's price,
+   * its range down to the integer price's low end (min of S_same and S_spread: 1.1); a calibrated f32 S wins */
+  cal.f32_ratio[ATL_L2_ATOM] = 2.0, cal.f32_ratio[ATL_L2_RED] = 2.5;
+  atl_l2_utilization(&cal, &k[0], &u);
+  CHECK_NEAR(u.busy, 1000 * 1.4 * 2.5);
+  CHECK(fabs(u.u_low - 0.11) < 1e-12 && fabs(u.u_high - 0.35) < 1e-12);
+  CHECK(atl_l2_f32_ratio_priced(&cal, &k[0], &u));
+  cal.s_same_f32[ATL_L2_RED] = 3.1;
+  atl_l2_utilization(&cal, &k[0], &u);
+  CHECK_NEAR(u.busy, 1000 * 3.1);
+  CHECK(!atl_l2_f32_ratio_priced(&cal, &k[0], &u));
+  cal.s_same_f32[ATL_L2_RED] = 0;
+  atl_l2_utilization(&cal, &k[1], &u); /* integer adds keep the integer S */
+  CHECK_NEAR(u.busy, 1000 * 1.4);
+  cal.f32_ratio[ATL_L2_ATOM] = cal.f32_ratio[ATL_L2_RED] = 0;
   /* a launch name cut at the struct's length (PyTorch's histc: 400 characters) still takes its line's share;
    * a line longer than a name that was not cut does not */
   char line[600] = "kernel,f32_share\n";
