@@ -119,6 +119,8 @@ int cmd_model_l2(int argc, char **argv)
     die_usage("--counters: %s", why);
   if (types && atl_l2_types_apply_file(&r, types, why, sizeof why))
     die_usage("--types %s", why);
+  if (have_same) /* S_same as numbers: the float rule of the modelled device's architecture */
+    atl_l2_calibration_f32_rule(&cal, r.kernels[0].cc_major, r.kernels[0].cc_minor);
   struct cli_buffer buf;
   FILE *f = out ? cli_buffer_open(&buf) : stdout;
   const int err = atl_l2_write_table(f, &cal, &r, threshold, csv, with_advice);

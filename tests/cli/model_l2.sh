@@ -94,6 +94,23 @@ printf 'kernel,f32_share\nrmw,3\n' >"$WORK/bad-types.csv"
 expect_refused "--types" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --types "$WORK/bad-types.csv"
 expect_refused "--types" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --types "$WORK/nonexistent.csv"
 expect_refused "--same-f32" model l2 --counters "$NCU" --s-same 1,1 --s-spread 1,1 --same-f32 "$WORK/nonexistent.csv"
+# float adds without an f32 calibration: the ratio of the same-word export's architecture (the REAL H100 one names
+# compute capability 9.0) in the shipped data/tuning/l2.json, said in a line: the hot word's launch 8 at 2.19 x
+# the integer price's U, its range down to that price; a malformed table keeps the integer price and says why; an
+# export without the compute capability says that
+mkdir -p "$WORK/data/tuning" "$WORK/cache"
+H1=(--same "$DATA/ncu-h100-l2-same.csv" --spread "$DATA/ncu-h100-l2-spread.csv" --types "$WORK/types.csv")
+XDG_CACHE_HOME="$WORK/cache" "$ATOMLAB" model l2 --counters "$NCU" "${H1[@]}" >"$WORK/r.txt" 2>"$WORK/err" &&
+  grep -q '^float adds on hot words (no f32 calibration of this device): S_same times the sm_90 ratio 2.146 ATOM, 2.186 RED (row nvidia-sm_90' \
+  "$WORK/r.txt" && grep -q '^8  *rmw .* hot words   2.19   0.80-2.19 ' "$WORK/r.txt" && pass ||
+  fail "the float rule: $(cat "$WORK/err" "$WORK/r.txt")"
+echo '{"format_version": 1, "rows": [' >"$WORK/data/tuning/l2.json"
+XDG_CACHE_HOME="$WORK/cache" ATL_DATA_DIR="$WORK/data" "$ATOMLAB" model l2 --counters "$NCU" "${H1[@]}" >"$WORK/m.txt" \
+  2>"$WORK/err" && grep -qF "priced as integer adds, no ratio for sm_90: $WORK/data/tuning/l2.json: not JSON" "$WORK/m.txt" &&
+  grep -q '^8  *rmw .* hot words   1.00   0.80-1.00 ' "$WORK/m.txt" && pass || fail "a malformed float rule: $(cat "$WORK/err" "$WORK/m.txt")"
+"$ATOMLAB" model l2 --counters "$NCU" --same "$WORK/same.csv" --spread "$WORK/spread.csv" --types "$WORK/types.csv" \
+  >"$WORK/n.txt" 2>"$WORK/err" && grep -q "priced as integer adds, no ratio: the calibration does not name the device's architecture" \
+  "$WORK/n.txt" && pass || fail "no architecture: $(cat "$WORK/err" "$WORK/n.txt")"
 # the privatized float adds on the REAL H100 hot-row scatter (tests/data/ncu-h100-scatter-hot-r6.csv, the
 # f32 atomic launch twice) with a REAL one-warp chain export (96 SM cycles an update at every E): 6 tables a
 # SM with a 33280-byte table (8 without one, the launch's register limit); the warps' loads at the DRAM floor (no
