@@ -42,7 +42,9 @@ static void print_usage(FILE *f)
              "Environment: ATL_BACKENDS=opencl,cuda limits the backends that are probed;\n"
              "ATL_FAULT=KIND:N[+] makes the Nth backend call of KIND fail (tests; docs/design/reliability.md);\n"
              "ATL_MAX_INPUT=BYTES raises the size cap of every file read whole (result files: 1 GiB;\n"
-             "a larger file is refused before it is read).\n");
+             "a larger file is refused before it is read);\n"
+             "ATL_HOST_THREADS=N sets the host threads of the apps' expected results and checks\n"
+             "(default: the online CPUs, at most 32; the results do not depend on it).\n");
 }
 
 static const struct cli_command *find_command(const char *name)
