@@ -657,7 +657,7 @@ static void scatter_defaults(const struct atl_device_info *d, void *params)
 
 /* What scatter_run allocates at most (atl_app_info.bytes_needed): on the host the keys (and their i64 copy),
  * src, the output read back, src read back once, the expected sums (float64 sum and magnitude, or exact
- * integers) with each target's depth, the key generator's table and the half-precision check's arrays; on
+ * integers) with each target's depth, the key generator's table and the rows in key order; on
  * the device src, the keys, the output, the bucketing's pairs and the det variant's sort scratch. */
 static void scatter_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
 {
@@ -665,7 +665,7 @@ static void scatter_bytes(const struct atl_device_info *d, const void *params, s
   const uint64_t E = p->rows, V = p->targets, D = p->dim, src = E * D * elem_bytes(p), dst = V * D * elem_bytes(p);
   (void)d;
   need->host = E * 4 + (p->index == INDEX_I64 ? E * 8 : 0) + 2 * src + dst + V * 4 + V * D * (is_int(p) ? 8 : 16) +
-               V * 8 + (elem_bytes(p) == 2 ? V * 8 + V * D * 8 : 0);
+               V * 8 + E * 4 + V * 8;
   need->device = src + E * index_bytes(p) + (src > dst ? src : dst) +
                  (p->variants & (1u << VAR_PART | 1u << VAR_SWEEP | 1u << VAR_AUTO) ? E * 8 : 0) +
                  (p->variants & (1u << VAR_DET) ? E * 16 : 0);
