@@ -336,6 +336,26 @@ static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_
   return atl__ops(r->ctx)->read(atl__dev(r->ctx), r->out, host_out, r->out_bytes);
 }
 
+/* A variant's output against the expectation (every element; det's bits against its order's emulation too): the
+ * count of wrong elements, the first in @p first, the output's hash (FNV-1a, 53 bits) in @p hash. */
+static uint64_t check_row(const struct scatter_run *r, const struct atl__scatter_expected *x, int variant,
+                          const void *host_out, char *first, size_t len, double *hash)
+{
+  const struct scatter_params *p = r->p;
+  const struct atl__scatter_host h = host_view(p, r->host_idx, r->host_src);
+  uint64_t wrong = atl__scatter_check(&h, host_out, x, variant == VAR_CUB && p->dim == 1, first, len, hash);
+  if (variant == VAR_DET && !is_int(p) && wrong == 0) { /* the order, not only the bound */
+    /* The test hook that proves this check can fail: the emulation without the tile cuts (plain row order). */
+    const int64_t off = atl__scatter_det_mismatches(
+        &h, x, atl__app_hook("ATL_SCATTER_SKEW_DET_ORDER") ? UINT64_MAX : ATL__SCATTER_DET_TILE, host_out);
+    wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
+    if (off)
+      snprintf(first, len, "%s", off < 0 ? "no host memory to emulate the fixed order"
+                                         : "bits other than the fixed order's (host emulation)");
+  }
+  return wrong;
+}
+
 /* One variant of one distribution: timed, read back and checked. */
 static int run_variant(struct scatter_run *r, int dist, int variant, const struct atl__scatter_expected *x, void *host_out,
                        const struct atl_app_timing *tm, struct atl_result_set *out)
@@ -507,19 +527,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   const double t = row.time_ms.median;
   const size_t es = elem_bytes(p);
   char first[200] = "";
-  const struct atl__scatter_host h = host_view(p, r->host_idx, r->host_src);
   double hash = 0;
-  row.wrong = atl__scatter_check(&h, host_out, x, variant == VAR_CUB && p->dim == 1, first, sizeof first, &hash);
-  if (variant == VAR_DET && !is_int(p) && row.wrong == 0) { /* the order, not only the bound */
-    /* The test hook that proves this check can fail: the emulation without the tile cuts (plain row order). */
-    const int64_t off = atl__scatter_det_mismatches(
-        &h, x, atl__app_hook("ATL_SCATTER_SKEW_DET_ORDER") ? UINT64_MAX : ATL__SCATTER_DET_TILE, host_out);
-    row.wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
-    if (off)
-      snprintf(first, sizeof first, "%s", off < 0 ? "no host memory to emulate the fixed order"
-                                                  : "bits other than the fixed order's (host emulation)");
-  }
-  atl_row_metric_set(&row, "out_hash53", hash); /* FNV-1a of the output bytes, 53 bits (scatter_host.c) */
+  row.wrong = check_row(r, x, variant, host_out, first, sizeof first, &hash);
+  atl_row_metric_set(&row, "out_hash53", hash);
   row.verified = row.wrong == 0;
   if (!row.verified)
     atl__app_row_status(&row, ATL_STATUS_OK, "%s%s%llu of %llu elements wrong: first %s", picked,
