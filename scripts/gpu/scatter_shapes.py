@@ -12,8 +12,10 @@ For each (type, dim, targets) the app runs once over the distributions that are 
 exponent (--zipf S), every variant of the grid; with PyTorch, its keys are dumped (--dump; the source and the
 output arrays go to /dev/null through links: the peers use a random source of the same shape and dtype) and
 each PyTorch op is timed on them with CUDA events (a warm-up, the output zeroed outside the timed region, the
-median of `reps`; one sample where the warm-up took more than `slow_ms`). The output file is rewritten after
-every run (a temporary file, then a rename), so a stopped run keeps its cells; the goals are judged each time.
+median of `reps`; one sample where the warm-up took more than `slow_ms`; cuda_timer.py). The runs go in order:
+those of the cells a goal names, then the least work a cell first. The output file is rewritten after every run
+(a temporary file, then a rename), so a stopped call keeps its cells; an app run that --budget-s stops is sent
+SIGTERM and keeps the cells it completed; --resume runs what the file lacks. The goals are judged each time.
 Progress goes to stderr with the elapsed seconds. Exit: 0 done (cells may be skipped, with the reason), 1 a
 cell did not verify, 2 bad usage (one `error:` line, nothing run or written).
 """
