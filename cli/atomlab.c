@@ -100,6 +100,10 @@ int main(int argc, char **argv)
   if (atl_max_input(&cap) != 0) /* the readers would take the default silently */
     die_usage("ATL_MAX_INPUT '%s': a whole number of bytes from 1 to 4611686018427387904 is allowed",
               getenv("ATL_MAX_INPUT"));
+  const char *threads = getenv("ATL_HOST_THREADS"); /* the apps would take the default silently */
+  char *end = NULL;
+  if (threads && *threads && (strtoul(threads, &end, 10) - 1 >= 256 || *end || *threads < '0' || *threads > '9'))
+    die_usage("ATL_HOST_THREADS '%s': a whole number from 1 to 256 is allowed", threads);
   /* --describe is one option for every command: no command parses it itself (the text: atl_describe). */
   for (int i = 2; i < argc; i++)
     if (strcmp(argv[i], "--describe") == 0) {

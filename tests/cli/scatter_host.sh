@@ -3,7 +3,8 @@
 # and keys (--dump) are byte-identical, and so are every row's verification, count of wrong elements and, for
 # the rows whose output does not depend on the device's order (det, integer weights), the output's hash; a
 # hot key's columns cut among threads, odd dims, f32, bf16 and u32. The check still fails at 4 threads: a
-# skewed reference and a skewed det order are caught, with the same count and first element as at 1 thread.
+# skewed reference and a skewed det order are caught, with the same count and first element as at 1 thread. A
+# thread count out of range (0, 257, a word) is refused with one error line, exit 2.
 . "$(dirname "$0")/lib.sh"
 need_opencl
 S=(app scatter --backend opencl --rows 6000 --targets 300 --samples 1 --quiet)
@@ -53,5 +54,9 @@ for hook in ATL_SCATTER_SKEW_REFERENCE ATL_SCATTER_SKEW_DET_ORDER; do
   unset "$hook"
   grep -q " ok False " "$WORK/$hook-4.txt" && cmp -s "$WORK/$hook-1.txt" "$WORK/$hook-4.txt" && pass ||
     fail "$hook: the verdicts differ or pass: $(cat "$WORK/$hook-1.txt" "$WORK/$hook-4.txt")"
+done
+# A thread count out of range is refused before anything runs.
+for bad in 0 257 four; do
+  ATL_HOST_THREADS=$bad expect_refused "ATL_HOST_THREADS" "${S[@]}" -o "$WORK/out.json"
 done
 finish
