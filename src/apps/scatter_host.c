@@ -342,10 +342,57 @@ int64_t atl__scatter_det_mismatches(const struct atl__scatter_host *h, const str
   return wrong;
 }
 
+#define FNV_BASIS 0xcbf29ce484222325ull
+#define HASH_BLOCK ((size_t)1 << 20)
+
+static uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h)
+{
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+struct blocks_job {
+  const unsigned char *data;
+  size_t n;
+  uint64_t *h;
+};
+
+static uint64_t block_hash(const unsigned char *data, size_t n, size_t b)
+{
+  const size_t at = b * HASH_BLOCK;
+  return fnv1a(data + at, n - at < HASH_BLOCK ? n - at : HASH_BLOCK, FNV_BASIS);
+}
+
+static void blocks_range(void *arg, unsigned t, uint64_t lo, uint64_t hi)
+{
+  const struct blocks_job *j = arg;
+  (void)t;
+  for (uint64_t b = lo; b < hi; b++)
+    j->h[b] = block_hash(j->data, j->n, (size_t)b);
+}
+
+/* Up to 1 MiB, FNV-1a of the bytes; past it, FNV-1a of the 1 MiB blocks' FNV-1a values (8 bytes each, least
+ * significant first), so that the blocks hash on the host's threads: one thread hashed 16 GiB of output (V 16M,
+ * D 256) in about 21 s, longer than the threaded check. Cut to 53 bits, so that a double holds it exactly. */
+static uint64_t fold(uint64_t h, uint64_t v)
+{
+  for (unsigned k = 0; k < 8; k++)
+    h = (h ^ ((v >> (8 * k)) & 0xff)) * 0x100000001b3ull;
+  return h;
+}
+
 double atl__bytes_hash53(const void *data, size_t n)
 {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ ((const unsigned char *)data)[i]) * 0x100000001b3ull;
+  if (n <= HASH_BLOCK)
+    return (double)(fnv1a(data, n, FNV_BASIS) >> 11);
+  const size_t blocks = (n + HASH_BLOCK - 1) / HASH_BLOCK;
+  uint64_t h = FNV_BASIS;
+  struct blocks_job j = {data, n, malloc(blocks * sizeof *j.h)};
+  if (j.h != NULL)
+    atl__host_for(blocks, blocks_range, &j);
+  for (size_t b = 0; b < blocks; b++) /* without memory for the blocks' values: the same hash, one after another */
+    h = fold(h, j.h ? j.h[b] : block_hash(data, n, b));
+  free(j.h);
   return (double)(h >> 11);
 }

@@ -51,7 +51,8 @@ uint64_t atl__scatter_check(const struct atl__scatter_host *h, const void *got, 
 int64_t atl__scatter_det_mismatches(const struct atl__scatter_host *h, const struct atl__scatter_expected *x,
                                      uint64_t tile, const void *got);
 
-/* FNV-1a of @p n bytes, cut to 53 bits so that a double metric holds it exactly. */
+/* FNV-1a of @p n bytes up to 1 MiB, past it of their 1 MiB blocks' FNV-1a values (hashed on the host's threads),
+ * cut to 53 bits so that a double metric holds it exactly. */
 double atl__bytes_hash53(const void *data, size_t n);
 
 #endif
