@@ -42,7 +42,9 @@ static void print_usage(FILE *f)
              "Environment: ATL_BACKENDS=opencl,cuda limits the backends that are probed;\n"
              "ATL_FAULT=KIND:N[+] makes the Nth backend call of KIND fail (tests; docs/design/reliability.md);\n"
              "ATL_MAX_INPUT=BYTES raises the size cap of every file read whole (result files: 1 GiB;\n"
-             "a larger file is refused before it is read).\n");
+             "a larger file is refused before it is read);\n"
+             "ATL_HOST_THREADS=N sets the host threads of the apps' expected results and checks\n"
+             "(default: the online CPUs, at most 32; the results do not depend on it).\n");
 }
 
 static const struct cli_command *find_command(const char *name)
@@ -98,6 +100,10 @@ int main(int argc, char **argv)
   if (atl_max_input(&cap) != 0) /* the readers would take the default silently */
     die_usage("ATL_MAX_INPUT '%s': a whole number of bytes from 1 to 4611686018427387904 is allowed",
               getenv("ATL_MAX_INPUT"));
+  const char *threads = getenv("ATL_HOST_THREADS"); /* the apps would take the default silently */
+  char *end = NULL;
+  if (threads && *threads && (strtoul(threads, &end, 10) - 1 >= 256 || *end || *threads < '0' || *threads > '9'))
+    die_usage("ATL_HOST_THREADS '%s': a whole number from 1 to 256 is allowed", threads);
   /* --describe is one option for every command: no command parses it itself (the text: atl_describe). */
   for (int i = 2; i < argc; i++)
     if (strcmp(argv[i], "--describe") == 0) {

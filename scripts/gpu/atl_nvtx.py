@@ -34,18 +34,25 @@ def _name(op, args, kwargs):
 
 
 class op:
-    """A range "name@file:line" around a block (the line of the `with`)."""
+    """A range "name@file:line" around a block (the line of the `with`). A push/pop range names only the kernels its
+    own thread launches; @p across_threads adds a start/end range of the same name, which also names the kernels
+    other threads launch meanwhile (autograd's backward runs on its own threads)."""
 
-    def __init__(self, name):
-        self.name = name
+    def __init__(self, name, across_threads=False):
+        self.name, self.across_threads, self.id = name, across_threads, None
 
     def __enter__(self):
         import torch
-        torch.cuda.nvtx.range_push(f"{self.name}@{_caller(2)}")
+        label = f"{self.name}@{_caller(2)}"
+        torch.cuda.nvtx.range_push(label)
+        if self.across_threads:
+            self.id = torch.cuda.nvtx.range_start(label)
         return self
 
     def __exit__(self, *exc):
         import torch
+        if self.id is not None:
+            torch.cuda.nvtx.range_end(self.id)
         torch.cuda.nvtx.range_pop()
         return False
 

@@ -55,6 +55,8 @@ P = json.loads(sys.argv[1]); MODE = sys.argv[2]
 rng = np.random.Generator(np.random.PCG64(P["seed"]))
 n = P.get("n", P.get("rows")); T = P.get("targets", P.get("bins"))
 if P["dist"] == "hot": keys = np.zeros(n, np.int64)
+elif P["dist"] == "zipf" and P.get("zipf_law") == "truncated":  # the app's law: rank r ~ 1/(r+1)^1.1 over T keys
+    pz = 1.0 / np.arange(1, T + 1, dtype=np.float64) ** 1.1; keys = rng.choice(T, n, p=pz / pz.sum()).astype(np.int64)
 elif P["dist"] == "zipf": keys = np.minimum(rng.zipf(1.1, n) - 1, T - 1).astype(np.int64)
 else: keys = rng.integers(0, T, n, dtype=np.int64)
 k = torch.from_numpy(keys).cuda(); w = torch.from_numpy(rng.random(n, dtype=np.float32)).cuda()
@@ -73,7 +75,7 @@ if P["library"] == "triton":
     compiled_index_add = torch.compile(lambda o, k, x: o.index_add_(0, k, x))
 torch.cuda.synchronize()
 def run():
-    with atl_nvtx.op(P["op"]):
+    with atl_nvtx.op(P["op"], across_threads=P.get("nvtx") == "push+start"):
         BODY
 if MODE == "profile":
     run(); torch.cuda.synchronize()
@@ -87,13 +89,16 @@ else:
 '''
 
 
-def driver(prog, seed):
-    """The program's Python driver: PRELUDE with its op's body, and its parameters; None for the CUB program."""
+def driver(prog, seed, settings=None):
+    """The program's Python driver: PRELUDE with its op's body, and its parameters (with the program file's "driver"
+    settings: zipf_law "truncated" for the app's law, nvtx "push+start" for ranges across threads); None for the CUB
+    program."""
     if prog["code"] == "atomlab_cub_histogram":
         return None
     body = OPS[prog["code"]]
     return PRELUDE.replace("HERE", repr(HERE)).replace("BODY", body), dict(prog["input"], seed=seed, code=prog["code"],
-                                                                              library=prog["library"], op=prog["op"])
+                                                                              library=prog["library"], op=prog["op"],
+                                                                              **(settings or {}))
 
 
 def cub_command(atomlab, prog):
@@ -179,7 +184,7 @@ def kernel_share(rows, row):
 def predict_one(args, doc, prog):
     """One program under `atomlab profile`: its files in the output folder and its prediction."""
     base = os.path.join(args.out, prog["id"])
-    d = driver(prog, doc["seed"])
+    d = driver(prog, doc["seed"], doc.get("driver"))
     extra = []
     if d is None:  # the app's own launches and checks are not the program: CUB's kernels only, few samples
         cmd = cub_command(args.atomlab, prog) + ["--samples", "2"]
@@ -279,7 +284,7 @@ def app_ms(args, a):
 
 def own_time(args, prog, seed):
     """The op's CUDA-event time as its driver measures it, or None."""
-    d = driver(prog, seed)
+    d = driver(prog, seed, args.driver)
     if not d:
         return None
     with tempfile.TemporaryDirectory() as tmp:
@@ -355,7 +360,7 @@ def measure(args, doc):
     """Each predicted program's own time and its atomlab calls', measured.json (with the summary) written after every
     program."""
     preds = {k["id"]: k for k in load(os.path.join(args.out, "predictions.json"), "kernels")}
-    args.seed = doc["seed"]
+    args.seed, args.driver = doc["seed"], doc.get("driver")
     path = os.path.join(args.out, "measured.json")
     done = {k["id"]: k for k in load(path, "kernels")}
     start, order, ran = time.monotonic(), [p["id"] for p in doc["programs"]], False

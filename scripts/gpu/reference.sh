@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The reference measurements (experiments/reference.json) on a GPU machine.
 #
-#   bash scripts/gpu/reference.sh [NAME... | all]      (default: all)
+#   bash scripts/gpu/reference.sh [NAME... | all]      (default: all: every entry not marked "alone")
 #
 # Runs each named entry's command from the repository root under `timeout BUDGET_S`, with A=./build/atomlab and
 # D=results/reference/<device slug>/<name>/ (emptied first). Each entry's folder gets log.txt (the command's
@@ -26,8 +26,8 @@ plan() { # plan names | plan field NAME KEY
   python3 - "$PLAN" "$@" <<'PY'
 import json, sys
 entries = json.load(open(sys.argv[1]))["entries"]
-if sys.argv[2] == "names":
-    print("\n".join(e["name"] for e in entries))
+if sys.argv[2] in ("names", "all"):  # all: the entries that do not run alone
+    print("\n".join(e["name"] for e in entries if sys.argv[2] == "names" or not e.get("alone")))
 else:
     e = next(e for e in entries if e["name"] == sys.argv[3])
     v = e[sys.argv[4]]
@@ -37,7 +37,7 @@ PY
 
 names=$(plan names) || { echo "error: plan: $PLAN does not read as a reference plan" >&2; exit 2; }
 want=("$@")
-[ ${#want[@]} -eq 0 ] || [ "${want[0]}" = all ] && mapfile -t want <<<"$names"
+[ ${#want[@]} -eq 0 ] || [ "${want[0]}" = all ] && mapfile -t want <<<"$(plan all)"
 for n in "${want[@]}"; do
   grep -qx -- "$n" <<<"$names" || { echo "error: NAME: one of $(echo $names | tr ' ' ','), or all" >&2; exit 2; }
 done

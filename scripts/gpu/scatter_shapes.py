@@ -12,8 +12,10 @@ For each (type, dim, targets) the app runs once over the distributions that are 
 exponent (--zipf S), every variant of the grid; with PyTorch, its keys are dumped (--dump; the source and the
 output arrays go to /dev/null through links: the peers use a random source of the same shape and dtype) and
 each PyTorch op is timed on them with CUDA events (a warm-up, the output zeroed outside the timed region, the
-median of `reps`; one sample where the warm-up took more than `slow_ms`). The output file is rewritten after
-every run (a temporary file, then a rename), so a stopped run keeps its cells; the goals are judged each time.
+median of `reps`; one sample where the warm-up took more than `slow_ms`; cuda_timer.py). The runs go in order:
+those of the cells a goal names, then the least work a cell first. The output file is rewritten after every run
+(a temporary file, then a rename), so a stopped call keeps its cells; an app run that --budget-s stops is sent
+SIGTERM and keeps the cells it completed; --resume runs what the file lacks. The goals are judged each time.
 Progress goes to stderr with the elapsed seconds. Exit: 0 done (cells may be skipped, with the reason), 1 a
 cell did not verify, 2 bad usage (one `error:` line, nothing run or written).
 """
@@ -23,11 +25,12 @@ import json
 import os
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+from cuda_timer import event_times
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GRID_KEYS = {"about", "rows", "index", "samples", "variants", "shapes", "torch", "goals"}
@@ -48,6 +51,7 @@ RATIOS = {"auto_vs_best": ("best", "auto"), "auto_vs_atomic": ("atomic", "auto")
           "auto_vs_read_ceiling": ("read_ceiling", "auto"), "det_vs_auto": ("auto", "det"),
           "det_vs_det_index_add_": ("det_index_add_", "det")}
 T0 = time.monotonic()
+STOP_GRACE_S = 20  # an app stopped by the budget gets this long to write the rows it completed
 
 
 class Usage(Exception):
@@ -134,13 +138,22 @@ def plan(g):
     return runs
 
 
+def run_cost(g, r):
+    """Run r's work in bytes the host or the device passes over, for the order of the runs: the source rows made
+    and sent once; each cell's expected sums over its rows (a float64 sum and magnitude a value) and, for each
+    variant, the device's pass, the output read back and checked against the sums and hashed (byte by byte, on
+    one host thread: weighed 16 times)."""
+    E, D, V, eb = g["rows"], r["dim"], r["targets"], TYPES[r["type"]]
+    per_variant = E * D * eb + V * D * (eb + 16) + 16 * V * D * eb
+    return 2 * E * D * eb + len(r["cells"]) * (E * D * 16 + len(g["variants"]) * per_variant)
+
+
 def host_bytes(g, r):
     """A floor of the app's host memory for run r: src, the output read back, the keys and the float64
-    reference (sums and magnitudes for floats), the det variant's emulation (keys, places and a float a value)."""
+    reference (sums and magnitudes for floats, each target's depth and place, the rows in key order)."""
     E, D, V, eb = g["rows"], r["dim"], r["targets"], TYPES[r["type"]]
-    ref = V * D * 8 * (1 if r["type"] in ("u32", "i32") else 2) + V * 4
-    det = E * 8 + V * D * 4 if "det" in g["variants"] else 0
-    return E * D * eb + V * D * eb + E * (12 if g["index"] == "i64" else 4) + ref + det
+    ref = V * D * 8 * (1 if r["type"] in ("u32", "i32") else 2) + V * 12 + E * 4
+    return E * D * eb + V * D * eb + E * (12 if g["index"] == "i64" else 4) + ref
 
 
 def gpu_bytes(g, r):
@@ -197,7 +210,8 @@ def flat_rows(path):
 
 
 def run_app(a, g, r, dump, timeout):
-    """The app's rows for run r (None and why where it gave none)."""
+    """The app's rows for run r and None; None and why where it gave none; its rows so far and why where the
+    budget stopped it (SIGTERM: the app writes the rows it completed; SIGKILL after STOP_GRACE_S)."""
     out = os.path.join(a.scratch, "app.json")
     if os.path.exists(out):
         os.remove(out)
@@ -216,9 +230,17 @@ def run_app(a, g, r, dump, timeout):
     try:
         _, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.communicate()
-        return None, f"budget: the app ran past the {timeout:.0f} s left of --budget-s"
+        os.killpg(p.pid, signal.SIGTERM)
+        try:
+            p.communicate(timeout=STOP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+        why = f"budget: the app ran past the {timeout:.0f} s left of --budget-s"
+        try:
+            return (flat_rows(out) if os.path.exists(out) else None), why
+        except (OSError, ValueError):
+            return None, why
     if p.returncode not in (0, 1) or not os.path.exists(out):
         return None, f"the app failed (exit {p.returncode}): {err.strip().splitlines()[-1] if err.strip() else ''}"
     return flat_rows(out), None
@@ -252,6 +274,11 @@ def cell_from_rows(rows, r, dist):
                                  not (x["status"] == "ok" and x["verified"]))}
 
 
+def complete(rows, dist, g):
+    """Whether the app's rows hold every variant of distribution dist (a run stopped by the budget keeps those)."""
+    return len([x for x in rows if x["variant"].split("/")[1:2] == [dist.split(":")[0]]]) >= len(g["variants"])
+
+
 def skipped_cell(name, g, r, dist, why):
     """A cell that did not run: every field, null, and why."""
     return {"name": name, "type": r["type"], "dim": r["dim"], "rows": g["rows"], "targets": r["targets"],
@@ -282,21 +309,8 @@ def import_torch():
 
 def torch_time(torch, fn, zero, reps, slow_ms):
     """The median of reps CUDA-event timings after a warm-up; the warm-up alone where it took over slow_ms."""
-    times = []
-    for i in range(reps + 1):
-        zero()
-        torch.cuda.synchronize()
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        torch.cuda.synchronize()
-        t = a.elapsed_time(b)
-        if i == 0 and t > slow_ms:
-            return t, "one call (its warm-up took over slow_ms)"
-        if i:
-            times.append(t)
-    return statistics.median(times), None
+    ms, times = event_times(torch, fn, zero, reps, slow_ms)
+    return ms, None if times else "one call (its warm-up took over slow_ms)"
 
 
 def torch_cell(torch, g, cell, src, idx_path, deadline):
@@ -402,6 +416,12 @@ def figures(doc, folder):
                 f.write(f"{c['name']} " + " ".join("NaN" if r[k] is None else f"{r[k]:.4f}"
                                                    for k in ("auto_vs_best", "auto_vs_torch_best")) + "\n")
     torch_any = any(c.get("ratios", {}).get("auto_vs_torch_best") for c in doc["cells"])
+    vals = [c["ratios"][k] for c in doc["cells"] if "skipped" not in c for k in ("auto_vs_best", "auto_vs_torch_best")
+            if c["ratios"].get(k)]
+    # ratios that span a decade or more (PyTorch's deterministic op, a slow variant) read on a log scale, where a
+    # ratio and its inverse lie equally far from 1
+    log_y = bool(vals) and max(vals) / min(vals) >= 10
+    y_scale = "set logscale y 10\nset yrange [*:*]" if log_y else "set yrange [0:*]"
     with open(gp, "w") as f:
         f.write(f"""set terminal pngcairo size 1600,700 font ",9" noenhanced
 set output '{os.path.basename(png)}'
@@ -413,7 +433,7 @@ set ylabel 'speed ratio (other ms / auto ms)'
 set xtics rotate by 90 right
 set grid ytics
 set key top left
-set yrange [0:*]
+{y_scale}
 plot '{os.path.basename(dat)}' using 2:xtic(1) title 'best variant / auto'""" +
                 (", '' using 3 title 'PyTorch best / auto'" if torch_any else "") + "\n")
     if shutil.which("gnuplot"):
@@ -463,12 +483,11 @@ def main(argv):
     for r in runs:
         r["cells"] = [n for n in r["cells"] if any(fnmatch.fnmatchcase(n, p) for p in pats) and n not in done]
         r["dists"] = [d for d in r["dists"] if f"{r['type']}/d{r['dim']}/v{r['targets']}/{dist_name(d)}" in r["cells"]]
-    # the cells some goal names (not by "*" alone) first, then the cheapest: a call cut short by --budget-s has judged
-    # what it could
+    # the cells some goal names (not by "*" alone) first, then the cheapest a cell: a call cut short by --budget-s has
+    # judged what it could and run as many cells as it could
     named = [p for k in g["goals"] for p in k["cells"] if p != "*"]
     runs = sorted((r for r in runs if r["cells"]), key=lambda r: (
-        not any(fnmatch.fnmatchcase(n, p) for n in r["cells"] for p in named),
-        g["rows"] * r["dim"] + 8 * r["targets"] * r["dim"]))
+        not any(fnmatch.fnmatchcase(n, p) for n in r["cells"] for p in named), run_cost(g, r) / len(r["cells"])))
     torch, why_no_torch = (None, "not run (--no-torch)") if a.no_torch or a.dry_run else import_torch()
     if torch is None and not (a.no_torch or a.dry_run):
         raise Usage(f"torch: importable with a CUDA device, or --no-torch ({why_no_torch})")
@@ -541,7 +560,7 @@ def grid_runs(a, g, runs, old, torch, why_no_torch):
         if a.dry_run:
             continue
         for n, d in zip(r["cells"], r["dists"]):
-            if got is None:
+            if got is None or (why and not complete(got[1], d, g)):
                 cells.append(skipped_cell(n, g, r, d, why))
                 log(f"  {n}: skipped: {why}")
                 continue

@@ -15,26 +15,16 @@ usage: torch_scatter.py DIR --rows E --dim D --targets V [--dists LIST] [--reps 
 import argparse
 import json
 import os
-import statistics
 import sys
 
 import numpy as np
 import torch
 
+from cuda_timer import event_times
+
 
 def timed(fn, reps, zero):
-    times = []
-    for i in range(reps + 1):  # the first is the warm-up
-        zero()
-        torch.cuda.synchronize()
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        torch.cuda.synchronize()
-        if i:
-            times.append(a.elapsed_time(b))
-    return statistics.median(times), times
+    return event_times(torch, fn, zero, reps)
 
 
 def main():

@@ -23,6 +23,7 @@
 #include "scatter_io.h"
 #include "yardsticks.h"
 #include "scatter_dsm.h"
+#include "scatter_host.h"
 #include "scatter_keys.h"
 #include "scatter_launch.h"
 #include "scatter_variants.h"
@@ -63,14 +64,6 @@ struct scatter_params {
 static int is_int(const struct scatter_params *p) { return p->type == TYPE_U32 || p->type == TYPE_I32; }
 static size_t elem_bytes(const struct scatter_params *p) { return p->type >= TYPE_BF16 ? 2 : 4; }
 static size_t index_bytes(const struct scatter_params *p) { return p->index == INDEX_I64 ? 8 : 4; }
-
-/* Element @p e of a float array of the run's type, as a double. */
-static double float_at(const struct scatter_params *p, const void *buf, uint64_t e)
-{
-  if (p->type == TYPE_F32)
-    return ((const float *)buf)[e];
-  return atl__from_16(p->type == TYPE_BF16, ((const uint16_t *)buf)[e]);
-}
 
 struct scatter_run {
   atl_context_t ctx;
@@ -115,11 +108,17 @@ static int make_keys(const struct scatter_params *p, int dist, uint32_t *idx)
 }
 
 /* Source values, never zero: floats of magnitude [0.5, 1) and either sign (16-bit ones rounded to their
- * type: [0.5, 1]); u32 1 to 16; i32 -16 to -1 and 1 to 16. */
-static void make_src(const struct scatter_params *p, void *src)
+ * type: [0.5, 1]); u32 1 to 16; i32 -16 to -1 and 1 to 16. Elements [lo, hi) of them, a host thread's. */
+struct src_job {
+  const struct scatter_params *p;
+  void *src;
+};
+static void make_src_range(void *arg, unsigned t, uint64_t lo, uint64_t hi)
 {
-  const uint64_t n = p->rows * p->dim;
-  for (uint64_t i = 0; i < n; i++) {
+  const struct scatter_params *p = ((const struct src_job *)arg)->p;
+  void *src = ((const struct src_job *)arg)->src;
+  (void)t;
+  for (uint64_t i = lo; i < hi; i++) {
     const uint64_t h = atl__splitmix64((p->seed + 7) ^ (i * 0x9e3779b97f4a7c15ull));
     const float f = (float)((h & 1 ? -1.0 : 1.0) * (0.5 + (double)(h >> 40) * 0x1p-25));
     if (p->type == TYPE_F32)
@@ -133,129 +132,11 @@ static void make_src(const struct scatter_params *p, void *src)
   }
 }
 
-/* The expected output: float64 sums and sums of magnitudes (floats), exact sums (integers), and how many
- * rows went into each target. */
-struct expected {
-  double *sum, *mag;
-  uint64_t *isum;
-  uint32_t *depth;
-};
-
-static int make_expected(const struct scatter_params *p, const uint32_t *idx, const void *src, struct expected *x)
+/* The run's shape, source rows and keys as the host check sees them (scatter_host.c). */
+static struct atl__scatter_host host_view(const struct scatter_params *p, const uint32_t *idx, const void *src)
 {
-  const uint64_t E = p->rows, V = p->targets, D = p->dim;
-  x->depth = calloc(V, sizeof *x->depth);
-  if (!is_int(p)) {
-    x->sum = calloc(V * D, sizeof *x->sum);
-    x->mag = calloc(V * D, sizeof *x->mag);
-  } else
-    x->isum = calloc(V * D, sizeof *x->isum);
-  if (x->depth == NULL || (!is_int(p) ? !x->sum || !x->mag : !x->isum))
-    return ATL_ENOMEM;
-  for (uint64_t i = 0; i < E; i++) {
-    const uint64_t k = idx[i];
-    x->depth[k]++;
-    for (uint64_t c = 0; c < D; c++) {
-      if (!is_int(p)) {
-        const double v = float_at(p, src, i * D + c);
-        x->sum[k * D + c] += v;
-        x->mag[k * D + c] += fabs(v);
-      } else
-        x->isum[k * D + c] += ((const uint32_t *)src)[i * D + c]; /* i32 too: sums mod 2^32 */
-    }
-  }
-  return 0;
-}
-
-static void free_expected(struct expected *x)
-{
-  free(x->sum);
-  free(x->mag);
-  free(x->isum);
-  free(x->depth);
-  memset(x, 0, sizeof *x);
-}
-
-/* Every output element against the expectation (@p counts: the rows of each target, CUB's unweighted
- * bincount); the count of wrong ones and the first, in @p first. */
-static uint64_t check_output(const struct scatter_params *p, const void *got, const struct expected *x, int counts,
-                             char *first, size_t len)
-{
-  const uint64_t V = p->targets, D = p->dim;
-  /* f32: n - 1 additions, each rounded once to f32. 16-bit: at most n roundings (n - 1 additions and the
-   * final store), each of them at most two roundings to 16 bits (a partial sum rounded to 16 bits for the
-   * native reduction, then its result) and one to f32: unit 2 u16 + 2 u32 covers their products. Where
-   * n u >= 1 the bound says nothing (g infinite): only a finite value is asked. */
-  const double u32 = 0x1p-24, u16 = p->type == TYPE_BF16 ? 0x1p-8 : 0x1p-11;
-  const double u = p->type == TYPE_F32 ? u32 : 2 * u16 + 2 * u32;
-  uint64_t wrong = 0;
-  for (uint64_t e = 0; e < V * D; e++) {
-    int bad;
-    if (!is_int(p)) {
-      const double n = (double)x->depth[e / D] - (p->type == TYPE_F32);
-      const double g = n <= 0 ? 0 : n * u < 1 ? n * u / (1 - n * u) : INFINITY;
-      const double v = float_at(p, got, e);
-      bad = !isfinite(v) || !(fabs(v - x->sum[e]) <= g * x->mag[e]);
-      if (bad && wrong == 0)
-        snprintf(first, len, "out[%llu][%llu] = %.9g, expected %.9g within %.3g (%u rows)",
-                 (unsigned long long)(e / D), (unsigned long long)(e % D), v, x->sum[e], g * x->mag[e],
-                 x->depth[e / D]);
-    } else {
-      const uint32_t v = ((const uint32_t *)got)[e];
-      const uint32_t want = counts ? x->depth[e] : (uint32_t)x->isum[e];
-      bad = v != want;
-      if (bad && wrong == 0)
-        snprintf(first, len, "out[%llu][%llu] = %u, expected %u", (unsigned long long)(e / D),
-                 (unsigned long long)(e % D), v, want);
-    }
-    wrong += bad;
-  }
-  return wrong;
-}
-
-/*
- * The det variant's fixed order emulated on the host, for the floats: each key's rows in ascending row order, cut
- * where the sorted places cross a multiple of ATL__SCATTER_DET_TILE; each piece summed from zero in float,
- * the pieces added in order (0 + x is x: no piece is -0, a sum of non-zero values that cancels is +0), the
- * sum rounded once to 16 bits for bf16 and f16. The
- * device must give exactly these bits: the count of elements that differ, or -1 without the memory.
- */
-static int64_t det_mismatches(const struct scatter_params *p, const uint32_t *idx, const void *src,
-                              const void *got)
-{
-  const uint64_t E = p->rows, V = p->targets, D = p->dim;
-  uint64_t *place = calloc(V + 1, sizeof *place);
-  float *acc = calloc(V * D, sizeof *acc), *piece = calloc(V * D, sizeof *piece);
-  int64_t wrong = -1;
-  /* The test hook that proves this check can fail: the emulation without the tile cuts (plain row order). */
-  const uint64_t tile = atl__app_hook("ATL_SCATTER_SKEW_DET_ORDER") ? UINT64_MAX : ATL__SCATTER_DET_TILE;
-  if (place && acc && piece) {
-    for (uint64_t i = 0; i < E; i++) /* each key's first sorted place: an exclusive scan of the counts */
-      place[idx[i] + 1]++;
-    for (uint64_t k = 0; k < V; k++)
-      place[k + 1] += place[k];
-    for (uint64_t i = 0; i < E; i++) {
-      const uint64_t k = idx[i], at = place[k]++;
-      const int cut = (at + 1) % tile == 0; /* a tile ends after this place */
-      for (uint64_t c = 0; c < D; c++) {
-        piece[k * D + c] += (float)float_at(p, src, i * D + c);
-        if (cut) {
-          acc[k * D + c] += piece[k * D + c];
-          piece[k * D + c] = 0;
-        }
-      }
-    }
-    wrong = 0;
-    for (uint64_t e = 0; e < V * D; e++) {
-      const float want = acc[e] + piece[e];
-      if (p->type == TYPE_F32)
-        wrong += memcmp(&want, (const float *)got + e, sizeof want) != 0;
-      else
-        wrong += (p->type == TYPE_BF16 ? atl__to_bf16(want) : atl__to_f16(want)) != ((const uint16_t *)got)[e];
-    }
-  }
-  free(place), free(acc), free(piece);
-  return wrong;
+  static const int kinds[TYPE_COUNT] = {ATL__HOST_F32, ATL__HOST_INT, ATL__HOST_INT, ATL__HOST_BF16, ATL__HOST_F16};
+  return (struct atl__scatter_host){p->rows, p->targets, p->dim, kinds[p->type], src, idx};
 }
 
 /* One timed sample of the det variant: the output zeroed (untimed, as for the others), then every pass. */
@@ -314,16 +195,6 @@ static int part_once(void *arg, uint32_t iters, double *ms)
 static uint32_t part_count(const struct scatter_run *r, const struct atl_device_info *d)
 {
   return atl__scatter_part_count(r->p->partitions, r->p->targets, r->out_bytes, d->l2_cache, 0, &r->tuning);
-}
-
-/* FNV-1a of the output's bytes, cut to 53 bits so that a double metric holds it exactly: the det variant's
- * runs, grids and work-group sizes must give the same number. */
-static double bytes_hash(const void *data, size_t n)
-{
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ ((const unsigned char *)data)[i]) * 0x100000001b3ull;
-  return (double)(h >> 11);
 }
 
 /* The launch shapes are scatter_launch.c's, which the library's launches share. */
@@ -386,7 +257,7 @@ static size_t launch_threads(const struct scatter_params *p, int variant)
  * variant's work-group (expected at least twice in its --block-rows rows: a zipf head, a hot row). Part's
  * ranges where it picks part into *parts (1, or 0: from the L2's size).
  */
-static int auto_pick(const struct scatter_run *r, const struct expected *x, uint32_t *parts, char *why, size_t len)
+static int auto_pick(const struct scatter_run *r, const struct atl__scatter_expected *x, uint32_t *parts, char *why, size_t len)
 {
   const struct scatter_params *p = r->p;
   const struct atl_device_info *d = atl_device_current(r->ctx);
@@ -458,8 +329,28 @@ static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_
   return atl__ops(r->ctx)->read(atl__dev(r->ctx), r->out, host_out, r->out_bytes);
 }
 
+/* A variant's output against the expectation (every element; det's bits against its order's emulation too): the
+ * count of wrong elements, the first in @p first, the output's hash (FNV-1a, 53 bits) in @p hash. */
+static uint64_t check_row(const struct scatter_run *r, const struct atl__scatter_expected *x, int variant,
+                          const void *host_out, char *first, size_t len, double *hash)
+{
+  const struct scatter_params *p = r->p;
+  const struct atl__scatter_host h = host_view(p, r->host_idx, r->host_src);
+  uint64_t wrong = atl__scatter_check(&h, host_out, x, variant == ATL__SV_CUB && p->dim == 1, first, len, hash);
+  if (variant == ATL__SV_DET && !is_int(p) && wrong == 0) { /* the order, not only the bound */
+    /* The test hook that proves this check can fail: the emulation without the tile cuts (plain row order). */
+    const int64_t off = atl__scatter_det_mismatches(
+        &h, x, atl__app_hook("ATL_SCATTER_SKEW_DET_ORDER") ? UINT64_MAX : ATL__SCATTER_DET_TILE, host_out);
+    wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
+    if (off)
+      snprintf(first, len, "%s", off < 0 ? "no host memory to emulate the fixed order"
+                                         : "bits other than the fixed order's (host emulation)");
+  }
+  return wrong;
+}
+
 /* One variant of one distribution: timed, read back and checked. */
-static int run_variant(struct scatter_run *r, int dist, int variant, const struct expected *x, void *host_out,
+static int run_variant(struct scatter_run *r, int dist, int variant, const struct atl__scatter_expected *x, void *host_out,
                        const struct atl_app_timing *tm, struct atl_result_set *out)
 {
   char picked[384] = "";
@@ -612,15 +503,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   const double t = row.time_ms.median;
   const size_t es = elem_bytes(p);
   char first[200] = "";
-  row.wrong = check_output(p, host_out, x, variant == ATL__SV_CUB && p->dim == 1, first, sizeof first);
-  if (variant == ATL__SV_DET && !is_int(p) && row.wrong == 0) { /* the order, not only the bound */
-    const int64_t off = det_mismatches(p, r->host_idx, r->host_src, host_out);
-    row.wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
-    if (off)
-      snprintf(first, sizeof first, "%s", off < 0 ? "no host memory to emulate the fixed order"
-                                                  : "bits other than the fixed order's (host emulation)");
-  }
-  atl_row_metric_set(&row, "out_hash53", bytes_hash(host_out, r->out_bytes));
+  double hash = 0;
+  row.wrong = check_row(r, x, variant, host_out, first, sizeof first, &hash);
+  atl_row_metric_set(&row, "out_hash53", hash);
   row.verified = row.wrong == 0;
   if (!row.verified)
     atl__app_row_status(&row, ATL_STATUS_OK, "%s%s%llu of %llu elements wrong: first %s", picked,
@@ -646,7 +531,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   const struct scatter_params *p = params;
   struct atl__app_buffers bufs = {{0}, 0};
   struct scatter_run r = {0};
-  struct expected x = {0};
+  struct atl__scatter_expected x = {0};
   int err = atl__app_checked(ctx, &atl__app_scatter, p);
   if (err)
     return err;
@@ -663,7 +548,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   r.p = p;
   atl__scatter_tuning_for(atl_device_current(ctx), &r.tuning);
   r.bufs = &bufs;
-  make_src(p, src);
+  atl__host_for(p->rows * p->dim, make_src_range, &(struct src_job){p, src});
   r.host_src = src;
   r.host_idx = idx;
   if ((err = atl__app_alloc(ctx, &bufs, r.src_bytes, &r.src)) ||
@@ -712,8 +597,9 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
     if ((err = atl__ops(ctx)->write(atl__dev(ctx), r.idx, idx64 ? (void *)idx64 : (void *)idx,
                                     p->rows * index_bytes(p))))
       break;
-    free_expected(&x);
-    if ((err = make_expected(p, idx, src, &x))) {
+    atl__scatter_expected_free(&x);
+    const struct atl__scatter_host hv = host_view(p, idx, src);
+    if ((err = atl__scatter_expect(&hv, &x))) {
       atl__seterr(ctx, ATL_ENOMEM, "scatter: out of host memory for the expected output");
       break;
     }
@@ -735,7 +621,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
       }
   }
 out:
-  free_expected(&x);
+  atl__scatter_expected_free(&x);
   free(idx);
   free(idx64);
   free(src);
@@ -758,7 +644,7 @@ static void scatter_defaults(const struct atl_device_info *d, void *params)
 
 /* What scatter_run allocates at most (atl_app_info.bytes_needed): on the host the keys (and their i64 copy),
  * src, the output read back, src read back once, the expected sums (float64 sum and magnitude, or exact
- * integers) with each target's depth, the key generator's table and the half-precision check's arrays; on
+ * integers) with each target's depth, the key generator's table and the rows in key order; on
  * the device src, the keys, the output, the bucketing's pairs and the det variant's sort scratch. */
 static void scatter_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
 {
@@ -766,7 +652,7 @@ static void scatter_bytes(const struct atl_device_info *d, const void *params, s
   const uint64_t E = p->rows, V = p->targets, D = p->dim, src = E * D * elem_bytes(p), dst = V * D * elem_bytes(p);
   (void)d;
   need->host = E * 4 + (p->index == INDEX_I64 ? E * 8 : 0) + 2 * src + dst + V * 4 + V * D * (is_int(p) ? 8 : 16) +
-               V * 8 + (elem_bytes(p) == 2 ? V * 8 + V * D * 8 : 0);
+               V * 8 + E * 4 + V * 8;
   need->device = src + E * index_bytes(p) + (src > dst ? src : dst) +
                  (p->variants & (1u << ATL__SV_PART | 1u << ATL__SV_SWEEP | 1u << ATL__SV_AUTO) ? E * 8 : 0) +
                  (p->variants & (1u << ATL__SV_DET) ? E * 16 : 0);

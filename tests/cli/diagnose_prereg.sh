@@ -8,6 +8,8 @@
 PREREG=$(cd "$(dirname "$0")/../../scripts/gpu" && pwd)/diagnose_prereg.py
 python3 "$PREREG" check >"$WORK/check" && grep -q '^28 programs, 4 libraries, 11 op families' "$WORK/check" && pass ||
   fail "check: $(cat "$WORK/check")"
+python3 "$PREREG" check --programs "$(dirname "$PREREG")/../../experiments/diagnose-prereg-2.json" >"$WORK/check2" &&
+  grep -q '^28 programs, 4 libraries, 11 op families' "$WORK/check2" && pass || fail "check of the second run's list: $(cat "$WORK/check2")"
 # the stand-in atomlab: profile fails for histc, hangs for amax, else one bottleneck launch of the program's op
 cat >"$WORK/atomlab" <<'SH'
 #!/usr/bin/env bash

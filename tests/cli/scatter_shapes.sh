@@ -5,8 +5,8 @@
 # much, not judged), --merge, the figure's files, --dry-run's plan; the peers' path with a stand-in PyTorch; a failed
 # check makes a cell unverified (exit 1); a run stopped after its first app run keeps that run's cells in a whole
 # file (the write is temp + rename) and --resume goes on from it; --budget-s stops an app run and records its cells
-# as skipped; bad input (no grid file, an unknown key, a bad --only) is refused with one error line, exit 2 and
-# nothing written.
+# as skipped, keeping those it completed; the figure's log scale where the ratios span a decade; bad input (no grid
+# file, an unknown key, a bad --only) is refused with one error line, exit 2 and nothing written.
 . "$(dirname "$0")/lib.sh"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 SCRIPT="$ROOT/scripts/gpu/scatter_shapes.py"
@@ -178,6 +178,41 @@ PY
   grep -q -- '--dist zipf ' "$WORK/err" && pass || fail "--resume: $(cat "$WORK/err")"
 
 # --budget-s: an app run that takes too long is stopped, its cells and the later ones skipped with the reason.
+# A run the budget stops keeps the cells it completed: an app that wrote the uniform cell's rows (and the hot cell's
+# first) and then hangs is stopped (SIGTERM); the uniform cell is kept, the hot one skipped with the reason.
+cat >"$WORK/partial" <<SH
+#!/usr/bin/env bash
+"$APP" "\$@" >/dev/null 2>&1
+out=\$(printf '%s\\n' "\$@" | grep -A1 '^-o\$' | tail -1)
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['rows']=[r for r in d['rows'] if '/hot/' not in r['config']['variant']]+[r for r in d['rows'] if '/hot/' in r['config']['variant']][:2]; d['complete']=False; json.dump(d,open(sys.argv[1],'w'))" "\$out"
+exec sleep 120
+SH
+chmod +x "$WORK/partial"
+timeout 100 python3 "$SCRIPT" "$GRID" -o "$WORK/partial.json" --atomlab "$WORK/partial" --backend opencl --no-torch \
+  --only 'f32/d1/v300/uniform,f32/d1/v300/hot' --budget-s 40 2>"$WORK/err"
+python3 - "$WORK/partial.json" <<'PY' && pass || fail "a stopped run's completed cells: $(tail -3 "$WORK/err")"
+import json, sys
+cells = {c["name"]: c for c in json.load(open(sys.argv[1]))["cells"]}
+assert sorted(cells) == ["f32/d1/v300/hot", "f32/d1/v300/uniform"], cells
+u, h = cells["f32/d1/v300/uniform"], cells["f32/d1/v300/hot"]
+assert "skipped" not in u and u["verified"] and u["ms"]["auto"] > 0, u
+assert h["skipped"].startswith("budget") and h["ms"]["auto"] is None, h
+PY
+
+# The figure's scale: linear from 0 where the ratios lie within a decade, a log scale where they span more.
+python3 - "$ROOT/scripts/gpu" "$WORK/figs" <<'PY' && pass || fail "the figure's scale"
+import os, sys
+sys.path.insert(0, sys.argv[1])
+import scatter_shapes
+def gp(vals, sub):
+    cells = [{"name": f"c{i}", "ratios": {"auto_vs_best": v, "auto_vs_torch_best": None}} for i, v in enumerate(vals)]
+    scatter_shapes.figures({"device": "x", "cells": cells}, os.path.join(sys.argv[2], sub))
+    return open(os.path.join(sys.argv[2], sub, "scatter-shapes.gp")).read()
+near, wide = gp([0.8, 1.3], "near"), gp([0.3, 45.0], "wide")
+assert "set yrange [0:*]" in near and "logscale" not in near, near
+assert "set logscale y 10" in wide and "[0:*]" not in wide, wide
+PY
+
 printf '#!/usr/bin/env bash\nsleep 60\n' >"$WORK/slow"
 chmod +x "$WORK/slow"
 timeout 50 python3 "$SCRIPT" "$GRID" -o "$WORK/budget.json" --atomlab "$WORK/slow" --backend opencl --no-torch \

@@ -66,7 +66,8 @@ chmod +x "$R/build/atomlab"
 cat >"$R/experiments/reference.json" <<'JSON'
 {"entries": [{"name": "quick", "feeds": "t", "budget_s": 20, "command": "$A rmw -o $D/r.json"},
              {"name": "slow", "feeds": "t", "budget_s": 1, "command": "sleep 20"},
-             {"name": "bad", "feeds": "t", "budget_s": 20, "command": "exit 3"}]}
+             {"name": "bad", "feeds": "t", "budget_s": 20, "command": "exit 3"},
+             {"name": "later", "feeds": "t", "budget_s": 20, "alone": true, "command": "touch $D/ran"}]}
 JSON
 (cd "$R" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm plan) || fail "git init"
 (cd "$R" && OUT=$WORK/o bash scripts/gpu/reference.sh >"$WORK/ref.txt" 2>&1)
@@ -74,6 +75,7 @@ rc=$?
 D=$R/results/reference/fake-gpu
 [ $rc -eq 1 ] && grep -qE '^quick: ok in [0-9.]+ s$' "$WORK/ref.txt" && grep -qE '^slow: timeout \(budget 1 s\) in ' "$WORK/ref.txt" &&
   grep -qE '^bad: failed \(exit 3\) in ' "$WORK/ref.txt" && pass || fail "reference.sh: rc $rc, $(cat "$WORK/ref.txt")"
+[ ! -e "$D/later" ] && ! grep -q '^later' "$WORK/ref.txt" && pass || fail "an entry marked alone ran under all"
 [ "$(cat "$D/quick/args.txt" 2>/dev/null)" = "rmw -o $D/quick/r.json" ] || [ "$(cat "$D/quick/args.txt" 2>/dev/null)" = "rmw -o results/reference/fake-gpu/quick/r.json" ] &&
   pass || fail "the entry's command: $(cat "$D/quick/args.txt")"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["status"] == "timeout" and d["commit"] == sys.argv[2] and d["slug"] == "fake-gpu", d' \
@@ -81,7 +83,9 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["status
 tar -tzf "$WORK/o/reference-fake-gpu.tar.gz" | grep -qx 'results/reference/fake-gpu/quick/run.json' && [ -s "$WORK/o/summary.txt" ] &&
   pass || fail "the tar in OUT: $(ls "$WORK/o")"
 (cd "$R" && bash scripts/gpu/reference.sh nope >/dev/null 2>"$WORK/err")
-[ $? -eq 2 ] && grep -q '^error: NAME: one of quick,slow,bad, or all$' "$WORK/err" && pass || fail "a bad name: $(cat "$WORK/err")"
+[ $? -eq 2 ] && grep -q '^error: NAME: one of quick,slow,bad,later, or all$' "$WORK/err" && pass || fail "a bad name: $(cat "$WORK/err")"
+(cd "$R" && bash scripts/gpu/reference.sh later >/dev/null 2>&1)
+[ -e "$D/later/ran" ] && pass || fail "an entry marked alone did not run when named"
 sed -i 's/"budget_s": 20, "command": "\$A rmw/"budget_s": 21, "command": "$A rmw/' "$R/experiments/reference.json"
 (cd "$R" && bash scripts/gpu/reference.sh quick >/dev/null 2>"$WORK/err")
 [ $? -eq 2 ] && grep -q '^error: tree: uncommitted changes' "$WORK/err" && pass || fail "a dirty tree ran: $(cat "$WORK/err")"

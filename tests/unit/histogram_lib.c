@@ -10,6 +10,7 @@
 
 #include "atomlab.h"
 #include "check.h"
+#include "device_open.h"
 
 static int says(atl_context_t ctx, const char *text)
 {
@@ -95,13 +96,9 @@ done:
 int main(void)
 {
   atl_context_t ctx = NULL;
-  if (atl_context_new(&ctx))
-    return 1;
-  if (atl_device_open(ctx, NULL, "opencl") != 0) {
-    printf("no OpenCL device: %s\n", atl_errmsg(ctx));
-    atl_context_free(ctx);
-    return 77;
-  }
+  const int opened = test_device_open("opencl", &ctx);
+  if (opened)
+    return opened;
   static const size_t sizes[] = {1, 15, 16, 4099, (1u << 20) + 7};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
     for (unsigned w = 4; w <= 8; w += 4)

@@ -21,6 +21,7 @@
 
 #include "atomlab.h"
 #include "check.h"
+#include "device_open.h"
 
 #define ROWS 6000u
 #define TARGETS 700u
@@ -221,13 +222,9 @@ int main(int argc, char **argv)
 {
   const char *group = argc > 1 ? argv[1] : "ops";
   atl_context_t ctx = NULL;
-  if (atl_context_new(&ctx))
-    return 1;
-  if (atl_device_open(ctx, NULL, "opencl") != 0) {
-    printf("no OpenCL device: %s\n", atl_errmsg(ctx));
-    atl_context_free(ctx);
-    return 77;
-  }
+  const int opened = test_device_open("opencl", &ctx);
+  if (opened)
+    return opened;
   if (strcmp(group, "order") == 0) {
     if (getenv("ATL_FAULT") == NULL || strcmp(getenv("ATL_FAULT"), "read:1") != 0) {
       fprintf(stderr, "key_guard order: run with ATL_FAULT=read:1\n");

@@ -15,6 +15,7 @@
 
 #include "atomlab.h"
 #include "check.h"
+#include "device_open.h"
 #include "core/context.h"
 #include "patterns/patterns.h"
 
@@ -36,13 +37,9 @@ static void check_rotated_targets(atl_context_t ctx, const struct atl_spec *s, u
 int main(void)
 {
   atl_context_t ctx = NULL;
-  if (atl_context_new(&ctx))
-    return 1;
-  if (atl_device_open(ctx, NULL, "opencl") != 0) {
-    printf("no OpenCL device: %s\n", atl_errmsg(ctx));
-    atl_context_free(ctx);
-    return 77;
-  }
+  const int opened = test_device_open("opencl", &ctx);
+  if (opened)
+    return opened;
   struct atl_spec s = {.op = ATL_OP_FETCH_ADD, .type = ATL_TYPE_U32, .space = ATL_SPACE_GLOBAL,
                        .pattern = ATL_PATTERN_CONTIGUOUS, .result = ATL_RESULT_UNUSED, .scope = ATL_SCOPE_DEVICE,
                        .order = ATL_ORDER_RELAXED, .contention = 4, .padding = 2, .wg_size = 64, .workgroups = 4};

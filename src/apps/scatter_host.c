@@ -1,0 +1,398 @@
+/*
+ * The scatter app's host work over threads (scatter_host.h). The sums walk each key's rows in ascending row
+ * order, as a single pass over the rows would, so each element sees the same additions in the same order:
+ * the bits do not depend on the thread count. The element ranges of the sums and of the det emulation are cut
+ * by work (each element weighs its key's rows, plus one), so a hot key's columns spread over the threads.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app_internal.h"
+#include "scatter_host.h"
+#include "scatter_io.h"
+
+#define HOST_THREADS_MAX 256u
+#define HOST_THREADS_AUTO 32u /* past this the host loops are bound by memory, not cores */
+
+unsigned atl__host_threads(void)
+{
+  const char *env = getenv("ATL_HOST_THREADS");
+  char *end = NULL;
+  const unsigned long want = env && *env ? strtoul(env, &end, 10) : 0;
+  if (want >= 1 && want <= HOST_THREADS_MAX && end && *end == '\0')
+    return (unsigned)want;
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return cpus < 1 ? 1 : cpus > (long)HOST_THREADS_AUTO ? HOST_THREADS_AUTO : (unsigned)cpus;
+}
+
+struct host_job {
+  void (*fn)(void *arg, unsigned t, uint64_t lo, uint64_t hi);
+  void *arg;
+  unsigned t;
+  uint64_t lo, hi;
+};
+
+static void *host_job_run(void *arg)
+{
+  const struct host_job *j = arg;
+  j->fn(j->arg, j->t, j->lo, j->hi);
+  return NULL;
+}
+
+void atl__host_for(uint64_t n, void (*fn)(void *arg, unsigned t, uint64_t lo, uint64_t hi), void *arg)
+{
+  unsigned T = atl__host_threads();
+  if ((uint64_t)T > n)
+    T = n ? (unsigned)n : 1;
+  struct host_job jobs[HOST_THREADS_MAX];
+  pthread_t tid[HOST_THREADS_MAX];
+  int started[HOST_THREADS_MAX] = {0};
+  for (unsigned t = 0; t < T; t++) {
+    /* n t / T without overflow: n < 2^64 and T <= 256 */
+    const uint64_t lo = n / T * t + n % T * t / T, hi = n / T * (t + 1) + n % T * (t + 1) / T;
+    jobs[t] = (struct host_job){fn, arg, t, lo, hi};
+    started[t] = t > 0 && pthread_create(&tid[t], NULL, host_job_run, &jobs[t]) == 0;
+  }
+  for (unsigned t = 0; t < T; t++)
+    if (!started[t])
+      host_job_run(&jobs[t]);
+  for (unsigned t = 1; t < T; t++)
+    if (started[t])
+      pthread_join(tid[t], NULL);
+}
+
+static double float_at(int type, const void *buf, uint64_t e)
+{
+  if (type == ATL__HOST_F32)
+    return ((const float *)buf)[e];
+  return atl__from_16(type == ATL__HOST_BF16, ((const uint16_t *)buf)[e]);
+}
+
+/* The first element of the work range that starts at weight @p w: element k D + c weighs depth[k] + 1, so key
+ * k's elements start at weight (place[k] + k) D. */
+static uint64_t element_at(const struct atl__scatter_host *h, const uint64_t *place, uint64_t w)
+{
+  const uint64_t D = h->dim;
+  if (w >= (h->rows + h->targets) * D)
+    return h->targets * D;
+  uint64_t lo = 0, hi = h->targets - 1; /* the last key whose elements start at or before w */
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo + 1) / 2;
+    if ((place[mid] + mid) * D <= w)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo * D + (w - (place[lo] + lo) * D) / (place[lo + 1] - place[lo] + 1);
+}
+
+struct sums_job {
+  const struct atl__scatter_host *h;
+  const struct atl__scatter_expected *x;
+  uint64_t tile;   /* the det emulation's cut */
+  const void *got; /* the det emulation's output */
+  uint64_t wrong[HOST_THREADS_MAX];
+};
+
+/* The elements [e0, e1) as key ranges: fn(job, t, k, c0, c1) for each key's columns [c0, c1). */
+static void for_keys(struct sums_job *j, unsigned t, uint64_t w0, uint64_t w1,
+                     void (*fn)(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uint32_t c1))
+{
+  const uint64_t D = j->h->dim, e0 = element_at(j->h, j->x->place, w0), e1 = element_at(j->h, j->x->place, w1);
+  for (uint64_t e = e0; e < e1;) {
+    const uint64_t k = e / D, c1 = (k + 1) * D <= e1 ? D : e1 - k * D;
+    fn(j, t, k, (uint32_t)(e - k * D), (uint32_t)c1);
+    e = k * D + c1;
+  }
+}
+
+/* Key k's columns [c0, c1): its rows added in ascending row order into registers from zero, then stored (the
+ * same additions in the same order as a pass over the rows into zeroed sums). */
+static void sum_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uint32_t c1)
+{
+  const struct atl__scatter_host *h = j->h;
+  const struct atl__scatter_expected *x = j->x;
+  const uint64_t D = h->dim, n = c1 - c0;
+  double sum[512], mag[512]; /* the app's dims go to 512 */
+  uint64_t isum[512];
+  (void)t;
+  for (uint64_t c = 0; c < n; c++)
+    sum[c] = 0, mag[c] = 0, isum[c] = 0;
+  for (uint64_t at = x->place[k]; at < x->place[k + 1]; at++) {
+    const uint64_t row = x->order[at] * D + c0;
+    if (h->type == ATL__HOST_F32) {
+      const float *v = (const float *)h->src + row;
+      for (uint64_t c = 0; c < n; c++)
+        sum[c] += v[c], mag[c] += fabs((double)v[c]);
+    } else if (h->type == ATL__HOST_INT) {
+      const uint32_t *v = (const uint32_t *)h->src + row;
+      for (uint64_t c = 0; c < n; c++)
+        isum[c] += v[c]; /* i32 too: sums mod 2^32 */
+    } else
+      for (uint64_t c = 0; c < n; c++) {
+        const double v = float_at(h->type, h->src, row + c);
+        sum[c] += v, mag[c] += fabs(v);
+      }
+  }
+  if (h->type == ATL__HOST_INT)
+    memcpy(x->isum + k * D + c0, isum, n * sizeof *isum);
+  else {
+    memcpy(x->sum + k * D + c0, sum, n * sizeof *sum);
+    memcpy(x->mag + k * D + c0, mag, n * sizeof *mag);
+  }
+}
+
+static void sums_range(void *arg, unsigned t, uint64_t w0, uint64_t w1) { for_keys(arg, t, w0, w1, sum_key); }
+
+int atl__scatter_expect(const struct atl__scatter_host *h, struct atl__scatter_expected *x)
+{
+  const uint64_t E = h->rows, V = h->targets, D = h->dim;
+  const int ints = h->type == ATL__HOST_INT;
+  x->depth = calloc(V, sizeof *x->depth);
+  x->place = calloc(V + 1, sizeof *x->place);
+  x->order = malloc(E * sizeof *x->order);
+  if (!ints) {
+    x->sum = calloc(V * D, sizeof *x->sum);
+    x->mag = calloc(V * D, sizeof *x->mag);
+  } else
+    x->isum = calloc(V * D, sizeof *x->isum);
+  if (!x->depth || !x->place || !x->order || (!ints ? !x->sum || !x->mag : !x->isum))
+    return ATL_ENOMEM;
+  for (uint64_t i = 0; i < E; i++)
+    x->depth[h->idx[i]]++;
+  for (uint64_t k = 0; k < V; k++) /* each key's first place: an exclusive scan of the depths */
+    x->place[k + 1] = x->place[k] + x->depth[k];
+  for (uint64_t i = 0; i < E; i++) /* the rows in key order, each key's ascending: place[k] ends as place[k + 1] */
+    x->order[x->place[h->idx[i]]++] = (uint32_t)i;
+  for (uint64_t k = V; k > 0; k--)
+    x->place[k] = x->place[k - 1];
+  x->place[0] = 0;
+  struct sums_job *j = malloc(sizeof *j);
+  if (j == NULL)
+    return ATL_ENOMEM;
+  *j = (struct sums_job){.h = h, .x = x};
+  atl__host_for((E + V) * D, sums_range, j);
+  free(j);
+  return 0;
+}
+
+void atl__scatter_expected_free(struct atl__scatter_expected *x)
+{
+  free(x->sum);
+  free(x->mag);
+  free(x->isum);
+  free(x->depth);
+  free(x->place);
+  free(x->order);
+  memset(x, 0, sizeof *x);
+}
+
+struct check_job {
+  const struct atl__scatter_host *h;
+  const void *got;
+  const struct atl__scatter_expected *x;
+  int counts;
+  double u; /* the unit of the bound */
+  uint64_t wrong[HOST_THREADS_MAX], first[HOST_THREADS_MAX];
+};
+
+/* g(n) of key @p k's elements: their error is at most g(n) times their sum of magnitudes. */
+static double gamma_of(const struct check_job *j, uint64_t k)
+{
+  const double n = (double)j->x->depth[k] - (j->h->type == ATL__HOST_F32), u = j->u;
+  return n <= 0 ? 0 : n * u < 1 ? n * u / (1 - n * u) : INFINITY;
+}
+
+static double bound(const struct check_job *j, uint64_t e) { return gamma_of(j, e / j->h->dim) * j->x->mag[e]; }
+
+static int element_bad(const struct check_job *j, uint64_t e)
+{
+  if (j->h->type != ATL__HOST_INT) {
+    const double v = float_at(j->h->type, j->got, e);
+    return !isfinite(v) || !(fabs(v - j->x->sum[e]) <= bound(j, e));
+  }
+  const uint32_t want = j->counts ? j->x->depth[e] : (uint32_t)j->x->isum[e];
+  return ((const uint32_t *)j->got)[e] != want;
+}
+
+static void check_range(void *arg, unsigned t, uint64_t lo, uint64_t hi)
+{
+  struct check_job *j = arg;
+  const uint64_t D = j->h->dim;
+  uint64_t wrong = 0, first = UINT64_MAX;
+  if (j->h->type == ATL__HOST_F32) /* the common case, its bound once a key */
+    for (uint64_t e = lo; e < hi;) {
+      const uint64_t k = e / D, end = (k + 1) * D < hi ? (k + 1) * D : hi;
+      const double g = gamma_of(j, k), *sum = j->x->sum, *mag = j->x->mag;
+      for (; e < end; e++) {
+        const double v = ((const float *)j->got)[e];
+        if (!isfinite(v) || !(fabs(v - sum[e]) <= g * mag[e]))
+          first = wrong++ ? first : e;
+      }
+    }
+  else
+    for (uint64_t e = lo; e < hi; e++)
+      if (element_bad(j, e))
+        first = wrong++ ? first : e;
+  j->wrong[t] = wrong, j->first[t] = first;
+}
+
+struct hash_job {
+  const void *data;
+  size_t n;
+  double hash;
+};
+
+static void *hash_run(void *arg)
+{
+  struct hash_job *j = arg;
+  j->hash = atl__bytes_hash53(j->data, j->n);
+  return NULL;
+}
+
+uint64_t atl__scatter_check(const struct atl__scatter_host *h, const void *got, const struct atl__scatter_expected *x,
+                            int counts, char *first, size_t len, double *hash)
+{
+  const uint64_t V = h->targets, D = h->dim;
+  /* f32: n - 1 additions, each rounded once to f32. 16-bit: at most n roundings (n - 1 additions and the
+   * final store), each of them at most two roundings to 16 bits (a partial sum rounded to 16 bits for the
+   * native reduction, then its result) and one to f32: unit 2 u16 + 2 u32 covers their products. Where
+   * n u >= 1 the bound says nothing (g infinite): only a finite value is asked. */
+  const double u32 = 0x1p-24, u16 = h->type == ATL__HOST_BF16 ? 0x1p-8 : 0x1p-11;
+  struct check_job *j = calloc(1, sizeof *j);
+  struct hash_job hj = {got, (size_t)(V * D * (h->type >= ATL__HOST_BF16 ? 2 : 4)), 0};
+  pthread_t tid;
+  const int hashing = pthread_create(&tid, NULL, hash_run, &hj) == 0;
+  uint64_t wrong = 0, e = UINT64_MAX;
+  if (j != NULL) {
+    *j = (struct check_job){h, got, x, counts, h->type == ATL__HOST_F32 ? u32 : 2 * u16 + 2 * u32, {0}, {0}};
+    atl__host_for(V * D, check_range, j);
+    for (unsigned t = 0; t < HOST_THREADS_MAX; t++)
+      if (j->wrong[t])
+        wrong += j->wrong[t], e = e < j->first[t] ? e : j->first[t];
+  } else /* no memory for the job: every element counts as wrong */
+    wrong = V * D, snprintf(first, len, "no host memory to check the output");
+  if (e != UINT64_MAX && h->type != ATL__HOST_INT)
+    snprintf(first, len, "out[%llu][%llu] = %.9g, expected %.9g within %.3g (%u rows)", (unsigned long long)(e / D),
+             (unsigned long long)(e % D), float_at(h->type, got, e), x->sum[e], bound(j, e), x->depth[e / D]);
+  else if (e != UINT64_MAX)
+    snprintf(first, len, "out[%llu][%llu] = %u, expected %u", (unsigned long long)(e / D),
+             (unsigned long long)(e % D), ((const uint32_t *)got)[e],
+             counts ? x->depth[e] : (uint32_t)x->isum[e]);
+  if (hashing)
+    pthread_join(tid, NULL);
+  else
+    hash_run(&hj);
+  *hash = hj.hash;
+  free(j);
+  return wrong;
+}
+
+/* Key k's columns [c0, c1) in the det variant's order: its rows ascending, a piece summed from zero in f32 up
+ * to each multiple of the tile of the sorted places, the pieces added in order (0 + x is x: no piece is -0, a
+ * sum of non-zero values that cancels is +0), the sum rounded once to 16 bits for bf16 and f16. */
+static void det_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uint32_t c1)
+{
+  const struct atl__scatter_host *h = j->h;
+  const uint64_t D = h->dim, *place = j->x->place;
+  float acc[512], piece[512]; /* the app's dims go to 512 */
+  for (uint32_t c = c0; c < c1; c++)
+    acc[c] = 0, piece[c] = 0;
+  for (uint64_t at = place[k]; at < place[k + 1]; at++) {
+    const uint64_t i = j->x->order[at];
+    const int cut = (at + 1) % j->tile == 0; /* a tile ends after this place */
+    for (uint32_t c = c0; c < c1; c++) {
+      piece[c] += (float)float_at(h->type, h->src, i * D + c);
+      if (cut) {
+        acc[c] += piece[c];
+        piece[c] = 0;
+      }
+    }
+  }
+  uint64_t wrong = 0;
+  for (uint32_t c = c0; c < c1; c++) {
+    const float want = acc[c] + piece[c];
+    const uint64_t e = k * D + c;
+    if (h->type == ATL__HOST_F32)
+      wrong += memcmp(&want, (const float *)j->got + e, sizeof want) != 0;
+    else
+      wrong += (h->type == ATL__HOST_BF16 ? atl__to_bf16(want) : atl__to_f16(want)) != ((const uint16_t *)j->got)[e];
+  }
+  j->wrong[t] += wrong;
+}
+
+static void det_range(void *arg, unsigned t, uint64_t w0, uint64_t w1) { for_keys(arg, t, w0, w1, det_key); }
+
+int64_t atl__scatter_det_mismatches(const struct atl__scatter_host *h, const struct atl__scatter_expected *x,
+                                    uint64_t tile, const void *got)
+{
+  struct sums_job *j = calloc(1, sizeof *j);
+  int64_t wrong = 0;
+  if (j == NULL || h->dim > 512)
+    return free(j), -1;
+  *j = (struct sums_job){.h = h, .x = x, .tile = tile, .got = got};
+  atl__host_for((h->rows + h->targets) * h->dim, det_range, j);
+  for (unsigned t = 0; t < HOST_THREADS_MAX; t++)
+    wrong += (int64_t)j->wrong[t];
+  free(j);
+  return wrong;
+}
+
+#define FNV_BASIS 0xcbf29ce484222325ull
+#define HASH_BLOCK ((size_t)1 << 20)
+
+static uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h)
+{
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+struct blocks_job {
+  const unsigned char *data;
+  size_t n;
+  uint64_t *h;
+};
+
+static uint64_t block_hash(const unsigned char *data, size_t n, size_t b)
+{
+  const size_t at = b * HASH_BLOCK;
+  return fnv1a(data + at, n - at < HASH_BLOCK ? n - at : HASH_BLOCK, FNV_BASIS);
+}
+
+static void blocks_range(void *arg, unsigned t, uint64_t lo, uint64_t hi)
+{
+  const struct blocks_job *j = arg;
+  (void)t;
+  for (uint64_t b = lo; b < hi; b++)
+    j->h[b] = block_hash(j->data, j->n, (size_t)b);
+}
+
+/* Up to 1 MiB, FNV-1a of the bytes; past it, FNV-1a of the 1 MiB blocks' FNV-1a values (8 bytes each, least
+ * significant first), so that the blocks hash on the host's threads: one thread hashed 16 GiB of output (V 16M,
+ * D 256) in about 21 s, longer than the threaded check. Cut to 53 bits, so that a double holds it exactly. */
+static uint64_t fold(uint64_t h, uint64_t v)
+{
+  for (unsigned k = 0; k < 8; k++)
+    h = (h ^ ((v >> (8 * k)) & 0xff)) * 0x100000001b3ull;
+  return h;
+}
+
+double atl__bytes_hash53(const void *data, size_t n)
+{
+  if (n <= HASH_BLOCK)
+    return (double)(fnv1a(data, n, FNV_BASIS) >> 11);
+  const size_t blocks = (n + HASH_BLOCK - 1) / HASH_BLOCK;
+  uint64_t h = FNV_BASIS;
+  struct blocks_job j = {data, n, malloc(blocks * sizeof *j.h)};
+  if (j.h != NULL)
+    atl__host_for(blocks, blocks_range, &j);
+  for (size_t b = 0; b < blocks; b++) /* without memory for the blocks' values: the same hash, one after another */
+    h = fold(h, j.h ? j.h[b] : block_hash(data, n, b));
+  free(j.h);
+  return (double)(h >> 11);
+}
