@@ -382,3 +382,50 @@ const char *atl_row_config_or(const struct atl_row *row, const char *name, const
   const char *text = atl_row_config(row, name);
   return text != NULL ? text : fallback;
 }
+
+/* The stable API's view of a row: a program outside the library never sees the layout (row_layout.h), so these
+ * are how it makes and reads one. */
+struct atl_row *atl_row_new(void)
+{
+  struct atl_row *row = malloc(sizeof *row);
+  atl_row_init(row, "");
+  return row;
+}
+
+void atl_row_free(struct atl_row *row)
+{
+  atl_row_release(row);
+  free(row);
+}
+
+const char *atl_row_kind_name(const struct atl_row *row) { return row ? row->kind : ""; }
+enum atl_status atl_row_status(const struct atl_row *row) { return row ? row->status : ATL_STATUS_ERROR; }
+const char *atl_row_reason(const struct atl_row *row) { return row ? row->reason : ""; }
+int atl_row_verified(const struct atl_row *row) { return row ? row->verified : 0; }
+uint64_t atl_row_wrong(const struct atl_row *row) { return row ? row->wrong : 0; }
+const struct atl_stats *atl_row_time_ms(const struct atl_row *row) { return row ? &row->time_ms : NULL; }
+const char *atl_row_instructions(const struct atl_row *row) { return row ? row->instructions : ""; }
+double atl_row_seconds(const struct atl_row *row) { return row ? row->row_seconds : 0; }
+size_t atl_row_metric_count(const struct atl_row *row) { return row ? row->nmetrics : 0; }
+
+const double *atl_row_samples(const struct atl_row *row, size_t *n)
+{
+  if (n != NULL)
+    *n = row && row->samples_ms ? row->time_ms.samples : 0;
+  return row ? row->samples_ms : NULL;
+}
+
+const char *atl_row_metric_name(const struct atl_row *row, size_t i)
+{
+  return row && i < row->nmetrics ? row->metrics[i].name : NULL;
+}
+
+double atl_row_metric_value(const struct atl_row *row, size_t i)
+{
+  return row && i < row->nmetrics ? row->metrics[i].value : 0;
+}
+
+const struct atl_row *atl_result_set_row(const struct atl_result_set *set, size_t i)
+{
+  return set && i < set->count ? &set->rows[i] : NULL;
+}
