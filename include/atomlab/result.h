@@ -1,7 +1,9 @@
 /**
  * @file result.h
  * Result rows with statistics, and the writers that turn one set of rows
- * into a table, CSV or JSON (one row struct feeds all three).
+ * into a table, CSV or JSON (one row struct feeds all three). A row's layout
+ * is the library's own: a program makes rows with atl_row_new() and reads
+ * them, and a set's (atl_result_set_row()), through the functions here.
  * Threads: a context is used by one thread at a time (one context per thread); the functions that take
  * no context are reentrant (include/atomlab/context.h). Stable API: exported by libatomlab.so.1.
  */
@@ -153,6 +155,22 @@ const char *atl_row_metric_name(const struct atl_row *row, size_t i);
 
 /** The value of the metric @p i, or 0 past the last. */
 double atl_row_metric_value(const struct atl_row *row, size_t i);
+
+/* What a measure callback of atl_sweep() (or a program building its own set) sets beyond the configuration and
+ * metrics: the setters of the fields the readers above read. */
+
+/** Sets the row's status and why (@p reason NULL: none; a longer one is cut to the room the row has). */
+void atl_row_set_status(struct atl_row *row, enum atl_status status, const char *reason);
+
+/** Sets whether the row's result matched the exact expected state, and the words that differed. */
+void atl_row_set_verified(struct atl_row *row, int verified, uint64_t wrong);
+
+/**
+ * Sets the row's device times per launch: a copy of the @p n samples @p ms (milliseconds) and their statistics
+ * (atl_stats_compute()); the row's earlier samples are freed. 0, or ATL_EINVAL (NULL row, or NULL @p ms with
+ * @p n > 0), ATL_ENOMEM (the row keeps its earlier samples).
+ */
+int atl_row_set_samples(struct atl_row *row, const double *ms, size_t n);
 
 /** Sets (or adds) the configuration value @p name as text or as a number. 0, or ATL_ENOMEM when full. */
 int atl_row_config_set(struct atl_row *row, const char *name, const char *text);

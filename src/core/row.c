@@ -4,6 +4,7 @@
  * built with these, so the writers, the reader, compare, plot and report
  * need to know no command.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -428,4 +429,41 @@ double atl_row_metric_value(const struct atl_row *row, size_t i)
 const struct atl_row *atl_result_set_row(const struct atl_result_set *set, size_t i)
 {
   return set && i < set->count ? &set->rows[i] : NULL;
+}
+
+void atl_row_set_status(struct atl_row *row, enum atl_status status, const char *reason)
+{
+  if (row == NULL)
+    return;
+  row->status = status;
+  snprintf(row->reason, sizeof row->reason, "%s", reason ? reason : "");
+}
+
+void atl_row_set_verified(struct atl_row *row, int verified, uint64_t wrong)
+{
+  if (row == NULL)
+    return;
+  row->verified = verified;
+  row->wrong = wrong;
+}
+
+int atl_row_set_samples(struct atl_row *row, const double *ms, size_t n)
+{
+  if (row == NULL || (ms == NULL && n > 0) || n > UINT_MAX)
+    return ATL_EINVAL;
+  double *copy = NULL;
+  if (n > 0 && (copy = malloc(n * sizeof *copy)) == NULL)
+    return ATL_ENOMEM;
+  if (n > 0)
+    memcpy(copy, ms, n * sizeof *copy);
+  struct atl_stats stats;
+  atl_stats_compute(copy, n, &stats);
+  if (stats.samples != n) { /* its sort's memory */
+    free(copy);
+    return ATL_ENOMEM;
+  }
+  free(row->samples_ms);
+  row->samples_ms = copy;
+  row->time_ms = stats;
+  return 0;
 }

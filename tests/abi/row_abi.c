@@ -2,7 +2,8 @@
  * libatomlab.so.1: it reads rows only through result.h's functions, as any program linked against the library
  * must, so a change to the row's layout cannot break it. It reads a committed result file (exact values), then
  * fills a row of its own on the first device (PoCL in CI).
- * Usage: row_abi RMW_V2_JSON (tests/data/result-files/rmw-v2.json). Prints one "ok: " line per check group. */
+ * Usage: row_abi RMW_V2_JSON TMPDIR (RMW_V2_JSON: tests/data/result-files/rmw-v2.json; a file is written in
+ * TMPDIR). Prints one "ok: " line per check group. */
 #include <atomlab.h>
 #include <math.h>
 #include <stdio.h>
@@ -74,6 +75,42 @@ static void null_rows(void)
   printf("ok: NULL rows and sets\n");
 }
 
+/* A row the program fills itself (what an atl_sweep() measure callback does), written to a file and read back. */
+static void own_row(const char *dir)
+{
+  struct atl_row *row = atl_row_new();
+  if (row == NULL) {
+    fails++;
+    return;
+  }
+  atl_row_init(row, "app");
+  const double ms[] = {2.0, 1.0, 4.0, 3.0};
+  CHECK(atl_row_config_set(row, "app", "mine") == 0 && atl_row_config_number(row, "bytes", 4096) == 0);
+  atl_row_metric_set(row, "gops", 1.5);
+  atl_row_set_status(row, ATL_STATUS_OK, "a note");
+  atl_row_set_verified(row, 1, 0);
+  CHECK(atl_row_set_samples(row, ms, 4) == 0 && atl_row_time_ms(row)->median == 2.5);
+  CHECK(atl_row_set_samples(row, NULL, 1) != 0 && atl_row_time_ms(row)->samples == 4);
+  struct atl_result_set set = {0};
+  CHECK(atl_result_set_add(&set, row) == 0);
+  atl_row_free(row);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/own.json", dir);
+  CHECK(atl_write_file(path, ATL_FORMAT_JSON, &set) == 0);
+  atl_result_set_release(&set);
+  char why[256];
+  CHECK(atl_read_json(path, &set, why, sizeof why) == 0 && set.count == 1);
+  const struct atl_row *r = atl_result_set_row(&set, 0);
+  CHECK(strcmp(atl_row_kind_name(r), "app") == 0 && strcmp(atl_row_config(r, "app"), "mine") == 0);
+  CHECK(atl_row_number(r, "bytes", 0) == 4096 && atl_row_metric(r, "gops", 0) == 1.5);
+  CHECK(atl_row_status(r) == ATL_STATUS_OK && strcmp(atl_row_reason(r), "a note") == 0 && atl_row_verified(r));
+  size_t ns = 0;
+  const double *s = atl_row_samples(r, &ns);
+  CHECK(ns == 4 && s[2] == 4.0 && atl_row_time_ms(r)->median == 2.5 && atl_row_time_ms(r)->max == 4.0);
+  atl_result_set_release(&set);
+  printf("ok: a row set through the setters, written and read back\n");
+}
+
 /* A row the program makes, filled twice by atl_rmw_run on the first device. */
 static void measure(void)
 {
@@ -108,13 +145,14 @@ static void measure(void)
 
 int main(int argc, char **argv)
 {
-  if (argc != 2) {
-    fprintf(stderr, "usage: row_abi RMW_V2_JSON\n");
+  if (argc != 3) {
+    fprintf(stderr, "usage: row_abi RMW_V2_JSON TMPDIR\n");
     return 2;
   }
   CHECK(atl_version() / 10000 == ATL_VERSION_MAJOR);
   read_file(argv[1]);
   null_rows();
+  own_row(argv[2]);
   measure();
   return fails != 0;
 }
