@@ -38,8 +38,8 @@ struct atl_metric {
 
 /** One row (result.h says what it holds; these are its fields). */
 struct atl_row {
-  char kind[16];                                /**< the row kind (atl_row_kinds()): "rmw", "strategy", "app" */
-  struct atl_value config[ATL_ROW_MAX_CONFIG];  /**< in the kind's order */
+  char kind[16];                               /**< the row kind (atl_row_kinds()): "rmw", "strategy", "app" */
+  struct atl_value config[ATL_ROW_MAX_CONFIG]; /**< in the kind's order */
   unsigned nconfig;
   enum atl_status status;
   char reason[384];         /**< why a row is not ok (or a note) */
@@ -49,11 +49,11 @@ struct atl_row {
   double *samples_ms;       /**< the raw samples (owned by the row; time_ms.samples of them) */
   struct atl_metric metrics[ATL_ROW_MAX_METRICS];
   unsigned nmetrics;
-  char instructions[256];   /**< atomic machine instructions of the kernel ("" where the backend cannot tell) */
-  double row_seconds;       /**< wall time the whole row took: build, calibration, samples, verification */
-  double visits_ms[64];     /**< --repeat/--rounds: the median time of every visit of this configuration, in the
-                                 order measured (repeat after repeat, each repeat's rounds in turn) */
-  unsigned nvisits;         /**< 0 where the configuration was measured once */
+  char instructions[256]; /**< atomic machine instructions of the kernel ("" where the backend cannot tell) */
+  double row_seconds;     /**< wall time the whole row took: build, calibration, samples, verification */
+  double visits_ms[64];   /**< --repeat/--rounds: the median time of every visit of this configuration, in the
+                               order measured (repeat after repeat, each repeat's rounds in turn) */
+  unsigned nvisits;       /**< 0 where the configuration was measured once */
 };
 
 #ifdef __cplusplus

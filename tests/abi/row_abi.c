@@ -10,12 +10,12 @@
 #include <string.h>
 
 static int fails;
-#define CHECK(c)                                                                                                   \
-  do {                                                                                                             \
-    if (!(c)) {                                                                                                    \
-      fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #c);                                                \
-      fails++;                                                                                                     \
-    }                                                                                                              \
+#define CHECK(c)                                                                                                       \
+  do {                                                                                                                 \
+    if (!(c)) {                                                                                                        \
+      fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #c);                                                     \
+      fails++;                                                                                                         \
+    }                                                                                                                  \
   } while (0)
 
 /* Every metric by index is the metric by name, and the index past the last reads as none. */
@@ -127,8 +127,13 @@ static void measure(void)
   atl_timing_defaults(&timing);
   timing.fixed_iters = 10, timing.min_samples = timing.max_samples = 2;
   for (uint32_t contention = 1; row != NULL && contention <= 4; contention *= 4) {
-    struct atl_spec s = {.op = ATL_OP_FETCH_ADD, .type = ATL_TYPE_U32, .pattern = ATL_PATTERN_CONTIGUOUS,
-                         .contention = contention, .padding = 1, .wg_size = 64, .workgroups = 2};
+    struct atl_spec s = {.op = ATL_OP_FETCH_ADD,
+                         .type = ATL_TYPE_U32,
+                         .pattern = ATL_PATTERN_CONTIGUOUS,
+                         .contention = contention,
+                         .padding = 1,
+                         .wg_size = 64,
+                         .workgroups = 2};
     CHECK(atl_rmw_run(ctx, &s, &timing, row) == 0);
     CHECK(atl_row_status(row) == ATL_STATUS_OK && atl_row_verified(row) && atl_row_wrong(row) == 0);
     CHECK(strcmp(atl_row_kind_name(row), "rmw") == 0 && atl_row_number(row, "contention", 0) == contention);
