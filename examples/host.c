@@ -20,23 +20,28 @@ int main(void)
   if (bad)
     fprintf(stderr, "error: histogram: %s\n", atl_errmsg(ctx));
   for (size_t i = 0; i < hist.count; i++) {
-    printf("histogram %-22s %-5s verified=%d\n", atl_row_config(&hist.rows[i], "variant"), atl_status_name(hist.rows[i].status),
-           hist.rows[i].verified);
-    bad |= hist.rows[i].status != ATL_STATUS_OK || !hist.rows[i].verified;
+    const struct atl_row *r = atl_result_set_row(&hist, i);
+    printf("histogram %-22s %-5s verified=%d\n", atl_row_config(r, "variant"), atl_status_name(atl_row_status(r)),
+           atl_row_verified(r));
+    bad |= atl_row_status(r) != ATL_STATUS_OK || !atl_row_verified(r);
   }
   atl_result_set_release(&hist);
   struct atl_timing timing;
   atl_timing_defaults(&timing);
   timing.fixed_iters = 10, timing.min_samples = timing.max_samples = 2;
-  for (uint32_t contention = 1; contention <= 16; contention *= 4) {
+  /* A row's layout is the library's own (it may grow in any 1.x): a program makes one with atl_row_new() and
+   * reads it through functions. */
+  struct atl_row *row = atl_row_new();
+  for (uint32_t contention = 1; row != NULL && contention <= 16; contention *= 4) {
     struct atl_spec s = {.op = ATL_OP_FETCH_ADD, .type = ATL_TYPE_U32, .pattern = ATL_PATTERN_CONTIGUOUS,
                          .contention = contention, .padding = 1, .wg_size = 64, .workgroups = 4};
-    struct atl_row row;
-    bad |= atl_rmw_run(ctx, &s, &timing, &row) != 0 || row.status != ATL_STATUS_OK || !row.verified;
-    printf("fetch_add contention %2u: %.3f Gop/s, verified=%d\n", contention, atl_row_metric(&row, "gops", 0),
-           row.verified);
-    atl_row_release(&row);
+    bad |= atl_rmw_run(ctx, &s, &timing, row) != 0 || atl_row_status(row) != ATL_STATUS_OK || !atl_row_verified(row);
+    printf("fetch_add contention %2u: %.3f Gop/s, median %.4f ms, verified=%d\n", contention,
+           atl_row_metric(row, "gops", 0), atl_row_time_ms(row)->median, atl_row_verified(row));
+    atl_row_release(row); /* its samples, before the row is filled again */
   }
+  bad |= row == NULL;
+  atl_row_free(row);
   atl_context_free(ctx);
   return bad;
 }

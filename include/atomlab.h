@@ -24,6 +24,7 @@
 
 #ifdef ATL_EXPERIMENTAL
 #include "atomlab/experimental.h"
+#include "atomlab/row_layout.h"
 #include "atomlab/findings.h"
 #include "atomlab/datasheet.h"
 #include "atomlab/compare.h"

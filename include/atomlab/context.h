@@ -4,7 +4,9 @@
  *
  * Stability: this header and device.h, error.h, result.h, experiment.h, grid.h, sweep.h, rmw.h, app.h,
  * scatter.h and histogram.h are atomlab's stable API: libatomlab.so.1 exports exactly their functions (a linker version
- * script), and a program built against major version 1 runs with any later 1.x. Everything else the umbrella
+ * script), and a program built against major version 1 runs with any later 1.x. The layouts meant to change stay
+ * out of a program's memory: struct atl_row is incomplete there (result.h reads it through functions; its layout
+ * is the experimental row_layout.h). Everything else the umbrella
  * atomlab.h names (the models, plots, reports) is experimental: it is declared only with ATL_EXPERIMENTAL
  * defined and links only from the static libatomlab.a.
  *

@@ -1,7 +1,9 @@
 /**
  * @file result.h
  * Result rows with statistics, and the writers that turn one set of rows
- * into a table, CSV or JSON (one row struct feeds all three).
+ * into a table, CSV or JSON (one row struct feeds all three). A row's layout
+ * is the library's own: a program makes rows with atl_row_new() and reads
+ * them, and a set's (atl_result_set_row()), through the functions here.
  * Threads: a context is used by one thread at a time (one context per thread); the functions that take
  * no context are reentrant (include/atomlab/context.h). Stable API: exported by libatomlab.so.1.
  */
@@ -48,51 +50,15 @@ struct atl_stats {
 /** Computes statistics of @p n values (n may be 0: all fields zero; noisy is left 0). Quartiles by linear interpolation. */
 void atl_stats_compute(const double *values, size_t n, struct atl_stats *out);
 
-/** One configuration value of a row: the axis's name and its value as text. */
-struct atl_value {
-  char name[24];
-  char text[72];
-  int is_number; /**< the text is a number (JSON writes it as one) */
-};
-
-/** Which way a metric is better, for readers that rank or colour. */
-enum atl_hint { ATL_HINT_NONE, ATL_HINT_HIGHER, ATL_HINT_LOWER };
-
-/** One named number a row measured or derived, with its unit. */
-struct atl_metric {
-  char name[32];
-  char unit[16];
-  double value;
-  enum atl_hint hint;
-};
-
-/** Most configuration values and metrics one row carries. */
-#define ATL_ROW_MAX_CONFIG 16
-#define ATL_ROW_MAX_METRICS 24
-
 /**
- * One row of any command (rmw, strategy, every app, calibration, the
- * models): what was measured (the configuration as named values), whether
- * it ran and was right, how long it took, and what it yielded.
+ * One row of any command (rmw, strategy, every app, calibration, the models): what was measured (the
+ * configuration as named values), whether it ran and was right, how long it took, and what it yielded.
+ * Its layout is private to the library, so its limits (how many values and metrics a row holds, how long
+ * its texts are) can change within major version 1: a program makes a row with atl_row_new(), gets the rows
+ * of a set with atl_result_set_row(), and reads them with the functions below. (The library's own code sees
+ * the layout in atomlab/row_layout.h, an experimental header.)
  */
-struct atl_row {
-  char kind[16];                                /**< the row kind (atl_row_kinds()): "rmw", "strategy", "app" */
-  struct atl_value config[ATL_ROW_MAX_CONFIG];  /**< in the kind's order */
-  unsigned nconfig;
-  enum atl_status status;
-  char reason[384];         /**< why a row is not ok (or a note) */
-  int verified;             /**< 1 if the result matched the exact expected state */
-  uint64_t wrong;           /**< words (and checks) that differed */
-  struct atl_stats time_ms; /**< device time per launch */
-  double *samples_ms;       /**< the raw samples (owned by the row; time_ms.samples of them) */
-  struct atl_metric metrics[ATL_ROW_MAX_METRICS];
-  unsigned nmetrics;
-  char instructions[256];   /**< atomic machine instructions of the kernel ("" where the backend cannot tell) */
-  double row_seconds;       /**< wall time the whole row took: build, calibration, samples, verification */
-  double visits_ms[64];     /**< --repeat/--rounds: the median time of every visit of this configuration, in the
-                                 order measured (repeat after repeat, each repeat's rounds in turn) */
-  unsigned nvisits;         /**< 0 where the configuration was measured once */
-};
+struct atl_row;
 
 /** A row kind: its name, its configuration fields in order, and the metrics its table and CSV show as columns. */
 struct atl_row_kind {
@@ -117,6 +83,9 @@ const struct atl_row_kind *atl_row_kind_find(const char *name);
  */
 const struct atl_row_kind *atl_row_kind_devices(const char *name);
 
+/** Which way a metric is better, for readers that rank or colour. */
+enum atl_hint { ATL_HINT_NONE, ATL_HINT_HIGHER, ATL_HINT_LOWER };
+
 /** A metric every writer knows: its unit, its better direction and one line on what it is. */
 struct atl_metric_info {
   const char *name, *unit;
@@ -135,10 +104,73 @@ const struct atl_metric_info *atl_metric_info(const char *name);
  */
 const char *atl_describe(const char *command, size_t *len);
 
+/**
+ * A new row (no kind, status error until measured) for the functions that fill one (atl_rmw_run(), ...);
+ * NULL when out of memory. Free it with atl_row_free(). A row may be filled again: each filling starts it
+ * afresh, so call atl_row_release() before (its samples would leak otherwise).
+ */
+struct atl_row *atl_row_new(void);
+
+/** Frees @p row of atl_row_new() and what it owns (NULL: nothing). */
+void atl_row_free(struct atl_row *row);
+
 /** Starts @p row of @p kind: zeroed, status error until measured, kind set. A NULL row, set or name given to
  *  the row and set functions below: the ones that return a code return ATL_EINVAL, atl_row_config() NULL,
- *  atl_row_metric() its fallback, the others do nothing. */
+ *  atl_row_metric() its fallback, the others do nothing; the readers of one field return "" for a text,
+ *  NULL for atl_row_time_ms() and atl_row_samples(), and 0 for a number. */
 void atl_row_init(struct atl_row *row, const char *kind);
+
+/** The row's kind (atl_row_kind_find() of it describes it): "rmw", "strategy", "app", ... */
+const char *atl_row_kind_name(const struct atl_row *row);
+
+/** Whether it ran: ATL_STATUS_OK, or why not (atl_row_reason()). */
+enum atl_status atl_row_status(const struct atl_row *row);
+
+/** Why a row is not ok, or a note; "" where there is none. */
+const char *atl_row_reason(const struct atl_row *row);
+
+/** 1 if the result matched the exact expected state. */
+int atl_row_verified(const struct atl_row *row);
+
+/** The words (and checks) that differed from the expected state. */
+uint64_t atl_row_wrong(const struct atl_row *row);
+
+/** The statistics of the device time per launch, in milliseconds (lives as long as the row). */
+const struct atl_stats *atl_row_time_ms(const struct atl_row *row);
+
+/** The raw samples those statistics came from, in milliseconds; their count in *@p n (@p n may be NULL). */
+const double *atl_row_samples(const struct atl_row *row, size_t *n);
+
+/** The atomic machine instructions of the kernel; "" where the backend cannot tell. */
+const char *atl_row_instructions(const struct atl_row *row);
+
+/** The wall time the whole row took, in seconds: build, calibration, samples, verification. */
+double atl_row_seconds(const struct atl_row *row);
+
+/** How many metrics the row carries; atl_row_metric_name() and atl_row_metric_value() read the i-th. */
+size_t atl_row_metric_count(const struct atl_row *row);
+
+/** The name of the metric @p i (atl_metric_info() of it gives its unit and meaning), or NULL past the last. */
+const char *atl_row_metric_name(const struct atl_row *row, size_t i);
+
+/** The value of the metric @p i, or 0 past the last. */
+double atl_row_metric_value(const struct atl_row *row, size_t i);
+
+/* What a measure callback of atl_sweep() (or a program building its own set) sets beyond the configuration and
+ * metrics: the setters of the fields the readers above read. */
+
+/** Sets the row's status and why (@p reason NULL: none; a longer one is cut to the room the row has). */
+void atl_row_set_status(struct atl_row *row, enum atl_status status, const char *reason);
+
+/** Sets whether the row's result matched the exact expected state, and the words that differed. */
+void atl_row_set_verified(struct atl_row *row, int verified, uint64_t wrong);
+
+/**
+ * Sets the row's device times per launch: a copy of the @p n samples @p ms (milliseconds) and their statistics
+ * (atl_stats_compute()); the row's earlier samples are freed. 0, or ATL_EINVAL (NULL row, or NULL @p ms with
+ * @p n > 0), ATL_ENOMEM (the row keeps its earlier samples).
+ */
+int atl_row_set_samples(struct atl_row *row, const double *ms, size_t n);
 
 /** Sets (or adds) the configuration value @p name as text or as a number. 0, or ATL_ENOMEM when full. */
 int atl_row_config_set(struct atl_row *row, const char *name, const char *text);
@@ -208,9 +240,12 @@ struct atl_result_set {
   struct atl_run_meta meta;
   char kind[16];      /**< the kind of its rows ("" until the first row is added) */
   int format_version; /**< read back: the version the file was written in (1 files are migrated) */
-  struct atl_row *rows;
-  size_t count, cap;
+  struct atl_row *rows; /**< the rows, for the library's own code: a program reads them with atl_result_set_row() */
+  size_t count, cap;    /**< rows in the set, and room for them */
 };
+
+/** The row @p i of @p set (it lives as long as the set holds it), or NULL where @p i >= set->count. */
+const struct atl_row *atl_result_set_row(const struct atl_result_set *set, size_t i);
 
 /** Appends a copy of @p row (its samples are moved into the set). */
 int atl_result_set_add(struct atl_result_set *set, struct atl_row *row);

@@ -32,7 +32,8 @@ struct atl_sweep_spec {
   /** Starts the row of configuration @p i: atl_row_init() and its configuration (what resumed rows are
    *  matched by); may be NULL when the run has no resume rows. */
   void (*configure)(const void *arg, size_t i, struct atl_row *row);
-  /** Measures configuration @p i into @p row; a negative code stops the sweep (out of host memory). */
+  /** Measures configuration @p i into @p row (result.h's setters: atl_row_set_status, _set_verified,
+   *  _set_samples, atl_row_metric_set); a negative code stops the sweep (out of host memory). */
   int (*measure)(atl_context_t ctx, const void *arg, size_t i, const struct atl_timing *timing, struct atl_row *row);
   /** Whether an old row may stand for a new measurement (NULL: old rows are never reused). */
   int (*validate)(const struct atl_row *row, char *why, size_t why_len);

@@ -4,6 +4,7 @@
  * built with these, so the writers, the reader, compare, plot and report
  * need to know no command.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -381,4 +382,88 @@ const char *atl_row_config_or(const struct atl_row *row, const char *name, const
 {
   const char *text = atl_row_config(row, name);
   return text != NULL ? text : fallback;
+}
+
+/* The stable API's view of a row: a program outside the library never sees the layout (row_layout.h), so these
+ * are how it makes and reads one. */
+struct atl_row *atl_row_new(void)
+{
+  struct atl_row *row = malloc(sizeof *row);
+  atl_row_init(row, "");
+  return row;
+}
+
+void atl_row_free(struct atl_row *row)
+{
+  atl_row_release(row);
+  free(row);
+}
+
+const char *atl_row_kind_name(const struct atl_row *row) { return row ? row->kind : ""; }
+enum atl_status atl_row_status(const struct atl_row *row) { return row ? row->status : ATL_STATUS_ERROR; }
+const char *atl_row_reason(const struct atl_row *row) { return row ? row->reason : ""; }
+int atl_row_verified(const struct atl_row *row) { return row ? row->verified : 0; }
+uint64_t atl_row_wrong(const struct atl_row *row) { return row ? row->wrong : 0; }
+const struct atl_stats *atl_row_time_ms(const struct atl_row *row) { return row ? &row->time_ms : NULL; }
+const char *atl_row_instructions(const struct atl_row *row) { return row ? row->instructions : ""; }
+double atl_row_seconds(const struct atl_row *row) { return row ? row->row_seconds : 0; }
+size_t atl_row_metric_count(const struct atl_row *row) { return row ? row->nmetrics : 0; }
+
+const double *atl_row_samples(const struct atl_row *row, size_t *n)
+{
+  if (n != NULL)
+    *n = row && row->samples_ms ? row->time_ms.samples : 0;
+  return row ? row->samples_ms : NULL;
+}
+
+const char *atl_row_metric_name(const struct atl_row *row, size_t i)
+{
+  return row && i < row->nmetrics ? row->metrics[i].name : NULL;
+}
+
+double atl_row_metric_value(const struct atl_row *row, size_t i)
+{
+  return row && i < row->nmetrics ? row->metrics[i].value : 0;
+}
+
+const struct atl_row *atl_result_set_row(const struct atl_result_set *set, size_t i)
+{
+  return set && i < set->count ? &set->rows[i] : NULL;
+}
+
+void atl_row_set_status(struct atl_row *row, enum atl_status status, const char *reason)
+{
+  if (row == NULL)
+    return;
+  row->status = status;
+  snprintf(row->reason, sizeof row->reason, "%s", reason ? reason : "");
+}
+
+void atl_row_set_verified(struct atl_row *row, int verified, uint64_t wrong)
+{
+  if (row == NULL)
+    return;
+  row->verified = verified;
+  row->wrong = wrong;
+}
+
+int atl_row_set_samples(struct atl_row *row, const double *ms, size_t n)
+{
+  if (row == NULL || (ms == NULL && n > 0) || n > UINT_MAX)
+    return ATL_EINVAL;
+  double *copy = NULL;
+  if (n > 0 && (copy = malloc(n * sizeof *copy)) == NULL)
+    return ATL_ENOMEM;
+  if (n > 0)
+    memcpy(copy, ms, n * sizeof *copy);
+  struct atl_stats stats;
+  atl_stats_compute(copy, n, &stats);
+  if (stats.samples != n) { /* its sort's memory */
+    free(copy);
+    return ATL_ENOMEM;
+  }
+  free(row->samples_ms);
+  row->samples_ms = copy;
+  row->time_ms = stats;
+  return 0;
 }

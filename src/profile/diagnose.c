@@ -12,6 +12,7 @@
 
 #include "atomlab/diagnose.h"
 #include "atomlab/error.h"
+#include "atomlab/row_layout.h"
 #include "profile_internal.h"
 
 /* The atomlab call for a user op (the NVTX range's op) by the access the counters show: the op's own call. */

@@ -9,6 +9,7 @@
 
 #include "atomlab/diagnose.h"
 #include "atomlab/file.h"
+#include "atomlab/row_layout.h"
 #include "check.h"
 #include "model/l2/float_rule.h"
 #include "profile/profile_internal.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "atomlab/result.h"
+#include "atomlab/row_layout.h"
 #include "atomlab/swmodel.h"
 
 static const struct atl_row *find(const struct atl_result_set *set, const char *variant, double groups)
