@@ -9,10 +9,7 @@
 need_opencl
 BUILD=${2:?build dir}
 SRC=${3:?source dir}
-PREFIX="$WORK/prefix"
-SAN=""
-grep -q '^ATL_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" && SAN="-fsanitize=address,undefined"
-if ! cmake --install "$BUILD" --prefix "$PREFIX" >"$WORK/install.log" 2>&1; then
+if ! install_build "$BUILD"; then
   fail "cmake --install failed: $(tail -5 "$WORK/install.log")"
   finish
   exit

@@ -9,16 +9,12 @@
 need_opencl
 BUILD=${2:?build dir}
 SRC=${3:?source dir}
-PREFIX="$WORK/prefix"
-# A sanitizer build installs instrumented libraries: the examples link the same runtime.
-SAN=""
-grep -q '^ATL_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" && SAN="-fsanitize=address,undefined"
 # The docs show these very files (docs/design/strategies.md), so the docs' examples are the ones CI compiles.
 for f in tickets.cu tickets.cl; do
   if python3 -c 'import sys; sys.exit(open(sys.argv[1]).read() not in open(sys.argv[2]).read())' \
     "$SRC/examples/$f" "$SRC/docs/design/strategies.md"; then pass; else fail "docs/design/strategies.md does not show examples/$f"; fi
 done
-if cmake --install "$BUILD" --prefix "$PREFIX" >"$WORK/install.log" 2>&1; then pass; else
+if install_build "$BUILD"; then pass; else
   fail "cmake --install failed: $(tail -5 "$WORK/install.log")"
   finish
   exit

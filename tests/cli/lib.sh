@@ -194,3 +194,12 @@ scatter_specs() {
       python3 "$check" "$WORK/s.json" "$spec" && pass || fail "$label $spec: $(tail -3 "$WORK/err")"
   done
 }
+
+# `cmake --install` of the build folder $1 into $WORK/prefix (PREFIX), its log in $WORK/install.log; SAN: the
+# sanitizer flags a program linked against that tree needs (a sanitizer build installs instrumented libraries).
+install_build() {
+  PREFIX="$WORK/prefix"
+  SAN=""
+  grep -q '^ATL_SANITIZE:BOOL=ON' "$1/CMakeCache.txt" && SAN="-fsanitize=address,undefined"
+  cmake --install "$1" --prefix "$PREFIX" >"$WORK/install.log" 2>&1
+}
