@@ -36,6 +36,19 @@ assert [r["variant"] for r in rows] == [sys.argv[2]], rows
 assert all(r["status"] == "ok" and r["verified"] for r in rows), rows
 PY
 done
+# auto (the default) picks as the library does, from a sample of the keys: group where they repeat, else atomic
+# (uniform keys into 65536 targets: none recurs within a work-group's rows)
+for case in "hot 8 group 3000" "zipf 1 group 3000" "uniform 8 atomic 65536" "uniform 1 atomic 65536"; do
+  set -- $case
+  "$ATOMLAB" app scatter-reduce --backend opencl --samples 1 --rows 20000 --targets $4 --dim $2 --dist $1 \
+    -o "$WORK/r.json" >"$WORK/out" 2>"$WORK/err"
+  rc=$?
+  [ $rc -eq 0 ] && python3 - "$WORK/r.json" "f32/$1/max/$3" <<'PY' && pass || fail "scatter-reduce auto $case (exit $rc): $(cat "$WORK/err" "$WORK/out")"
+import atl_json, sys
+rows = atl_json.load(sys.argv[1])["rows"]
+assert [r["variant"] for r in rows] == [sys.argv[2]] and rows[0]["verified"], rows
+PY
+done
 expect_refused "--variant" app scatter-reduce --backend opencl --variant block
 expect_refused "--reduce" app scatter-reduce --backend opencl --reduce sum
 expect_refused "--type" app scatter-reduce --backend opencl --type bf16
