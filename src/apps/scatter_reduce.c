@@ -24,7 +24,10 @@ static const char *const variant_names[] = {"group", "atomic", "auto"};
 static const char *const variant_entries[] = {"scatter_reduce_group", "scatter_reduce"};
 
 /* The rows of a work-group of the group kernel: 2048 elements (its table: twice the rows in slots of D words). */
-static uint32_t group_rows(uint32_t dim) { return 2048u / dim; }
+static uint32_t group_rows(uint32_t dim)
+{
+  return 2048u / dim;
+}
 
 /* The kernel of one type, key width, op and variant (@p guarded: taking the keys' guard word, scatter_guard.h);
  * the row (NULL: none) records its atomic instructions. */
@@ -32,8 +35,8 @@ static int reduce_kernel(atl_context_t ctx, int type, unsigned idx_bytes, int op
                          int guarded, void **kernel, struct atl_row *row)
 {
   char defines[128];
-  snprintf(defines, sizeof defines, "TYPE_%s OP_%s IDX_T=%s D=%uu GROUP_ROWS=%uu%s", type_names[type],
-           reduce_names[op], idx_bytes == 8 ? "ulong" : "uint", dim, group_rows(dim), ATL__KEY_GUARD_DEFINE(guarded));
+  snprintf(defines, sizeof defines, "TYPE_%s OP_%s IDX_T=%s D=%uu GROUP_ROWS=%uu%s", type_names[type], reduce_names[op],
+           idx_bytes == 8 ? "ulong" : "uint", dim, group_rows(dim), ATL__KEY_GUARD_DEFINE(guarded));
   return atl__app_build(ctx, "app_scatter_reduce", variant_entries[variant], defines, kernel, row);
 }
 
@@ -131,7 +134,8 @@ static uint32_t value_bits(int type, uint64_t i, uint32_t c, int init)
   h ^= h >> 15;
   if (type == 0) {
     const uint32_t q = h % 64u;
-    float f = c % 4 >= 2 ? (c % 4 == 3 ? -0.25f : 0.25f) * (float)(q % 4u) : ((float)(int)(h % 4001u) - 2000.0f) * 0.25f;
+    const float f = c % 4 >= 2 ? (c % 4 == 3 ? -0.25f : 0.25f) * (float)(q % 4u)
+                               : ((float)(int)(h % 4001u) - 2000.0f) * 0.25f;
     memcpy(&h, &f, 4);
     if (c % 4 >= 2 && q == 0)
       h ^= 0x80000000u;
