@@ -117,15 +117,17 @@ state=$(json_state "$f")
   fail "app second SIGINT: exit $RC after $took ms, file: $state, stderr: $(cat "$WORK/err")"
 
 # 4. Apps past the machine's memory: refused before anything is allocated (exit 2 at once, one line naming the
-# option, no file). crossgpu's largest run (2^26 threads) fits a test machine: ATL_ASSUME_HOST_MEMORY stands for
-# a smaller one; swatomic's grid is bounded by the co-resident count, which ATL_SW_ASSUME_CORESIDENT raises.
+# option, no file). crossgpu's largest run (2^26 threads) and scatter-reduce's (2^28 elements) fit a test machine:
+# ATL_ASSUME_HOST_MEMORY stands for a smaller one; swatomic's grid is bounded by the co-resident count, which
+# ATL_SW_ASSUME_CORESIDENT raises.
 f="$WORK/huge.json"
 for args in "scatter --rows 1073741824 --dim 1 --type bf16 --targets 1073741824 --index i64" \
   "access-table --workgroups 16777216 --wg-size 256" \
   "swatomic --workgroups 65535 --wg-size 256 --iters 1024" \
-  "crossgpu --workgroups 32768 --wg-size 1024"; do
+  "crossgpu --workgroups 32768 --wg-size 1024" \
+  "scatter-reduce --rows 268435456 --dim 1 --targets 65536"; do
   t0=$(date +%s)
-  ATL_SW_ASSUME_CORESIDENT=65535 ATL_ASSUME_HOST_MEMORY=$([ "${args%% *}" = crossgpu ] && echo 1073741824) \
+  ATL_SW_ASSUME_CORESIDENT=65535 ATL_ASSUME_HOST_MEMORY=$(case "${args%% *}" in crossgpu | scatter-reduce) echo 1073741824;; esac) \
     timeout -s KILL 20 "$ATOMLAB" app $args -o "$f" >/dev/null 2>"$WORK/err"
   rc=$?
   took=$(($(date +%s) - t0))

@@ -247,7 +247,9 @@ static const struct app_case {
                   "PART_CHUNK_STEPS=16u PART_NARROW=1 KEY_GUARD", 0},
   {"app_scatter_det", "D=64 TYPE_f32 IDX_T=ulong CHUNK=4096u TILE=1024u WG=256 KEY_GUARD", 0},
   {"app_scatter_dsm", "IDX_T=uint CLUSTER=16 LOG2_WORDS=15 CHUNK=16384u WG=1024 BEYOND=1 WIDE=1 KEY_GUARD", 0},
-  {"app_scatter_reduce", "TYPE_f32 OP_max IDX_T=ulong D=64u KEY_GUARD", 0},
+  {"app_scatter_reduce", "TYPE_f32 OP_max IDX_T=ulong D=64u GROUP_ROWS=32u KEY_GUARD", 0},
+  {"app_scatter_reduce", "TYPE_i32 OP_min IDX_T=uint D=1u GROUP_ROWS=2048u", 0},
+  {"app_scatter_reduce", "TYPE_u32 OP_max IDX_T=uint D=3u GROUP_ROWS=682u KEY_GUARD", 0},
   /* atl_histogram's tail and widening steps (src/apps/histogram_lib.c) */
   {"histogram_lib", "", 0},
   {"app_scatter", "D=64 TYPE_f32 VARIANT_vector SLOTS=128u BLOCK_ROWS=4096u", 1},

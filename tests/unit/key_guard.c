@@ -44,22 +44,25 @@ struct call {
   enum op op;
   enum atl_scatter_method method;
   uint32_t dim;
+  enum atl_scatter_keys keys; /* max / min: SPREAD runs the atomic kernel, HEAD the group kernel, SAMPLE picks */
 };
 
 static const struct call calls[] = {
-    {"atomic", OP_ADD, ATL_SCATTER_ATOMIC, DIM}, {"run", OP_ADD, ATL_SCATTER_RUN, DIM},
-    {"block", OP_ADD, ATL_SCATTER_BLOCK, DIM},   {"part", OP_ADD, ATL_SCATTER_PART, DIM},
-    {"part1", OP_ADD, ATL_SCATTER_PART1, DIM},   {"sweep", OP_ADD, ATL_SCATTER_SWEEP, DIM},
-    {"bins", OP_ADD, ATL_SCATTER_BINS, 1},       {"dsm", OP_ADD, ATL_SCATTER_DSM, 1},
-    {"auto", OP_ADD, ATL_SCATTER_AUTO, DIM},     {"det", OP_DET, ATL_SCATTER_AUTO, DIM},
-    {"count", OP_COUNT, ATL_SCATTER_AUTO, 1},    {"max", OP_MAX, ATL_SCATTER_AUTO, DIM},
-    {"min", OP_MIN, ATL_SCATTER_AUTO, DIM},
+    {"atomic", OP_ADD, ATL_SCATTER_ATOMIC, DIM, 0}, {"run", OP_ADD, ATL_SCATTER_RUN, DIM, 0},
+    {"block", OP_ADD, ATL_SCATTER_BLOCK, DIM, 0},   {"part", OP_ADD, ATL_SCATTER_PART, DIM, 0},
+    {"part1", OP_ADD, ATL_SCATTER_PART1, DIM, 0},   {"sweep", OP_ADD, ATL_SCATTER_SWEEP, DIM, 0},
+    {"bins", OP_ADD, ATL_SCATTER_BINS, 1, 0},       {"dsm", OP_ADD, ATL_SCATTER_DSM, 1, 0},
+    {"auto", OP_ADD, ATL_SCATTER_AUTO, DIM, 0},     {"det", OP_DET, ATL_SCATTER_AUTO, DIM, 0},
+    {"count", OP_COUNT, ATL_SCATTER_AUTO, 1, 0},    {"max", OP_MAX, ATL_SCATTER_AUTO, DIM, 0},
+    {"min", OP_MIN, ATL_SCATTER_AUTO, DIM, 0},      {"max-s", OP_MAX, ATL_SCATTER_AUTO, DIM, ATL_SCATTER_KEYS_SPREAD},
+    {"min-h", OP_MIN, ATL_SCATTER_AUTO, 1, ATL_SCATTER_KEYS_HEAD},
 };
 
 static int run(atl_context_t ctx, const struct call *c, atl_buffer_t out, atl_buffer_t src, atl_buffer_t idx)
 {
   const struct atl_scatter_desc d = {.type = ATL_SCATTER_U32, .index_bytes = 4, .rows = ROWS, .targets = TARGETS,
-                                     .dim = c->dim, .deterministic = c->op == OP_DET, .method = c->method};
+                                     .dim = c->dim, .deterministic = c->op == OP_DET, .method = c->method,
+                                     .keys = c->keys};
   switch (c->op) {
   case OP_COUNT:
     return atl_bincount(ctx, &d, out, NULL, idx, NULL);
@@ -175,7 +178,7 @@ static void queue(void)
         memcmp(back, want, ob) == 0);
   CHECK_EQ(atl_context_finish(ctx), 0); /* reported once */
   /* scatter-reduce on the queue: the same */
-  const struct call mx = {"max", OP_MAX, ATL_SCATTER_AUTO, DIM};
+  const struct call mx = {"max", OP_MAX, ATL_SCATTER_AUTO, DIM, 0};
   clEnqueueWriteBuffer(q, m[3], CL_TRUE, 0, ob, fill, 0, NULL, NULL);
   CHECK_EQ(run(ctx, &mx, b[3], b[0], b[2]), 0);
   CHECK_EQ(atl_context_finish(ctx), ATL_ERANGE);
