@@ -13,6 +13,7 @@
 
 #include "atomlab/error.h"
 #include "atomlab/model.h"
+#include "core/data_dir.h"
 #include "scatter_tuning.h"
 
 #ifndef ATL_INSTALL_DATA_DIR
@@ -178,8 +179,9 @@ static int file_find(const char *name, char *path, size_t len)
   const char *env = getenv("ATL_DATA_DIR");
   if (atl_cache_dir("tuning", cache, sizeof cache) != 0)
     *cache = '\0';
+  char source[4096];
   const char *const dirs[][2] = {{cache, ""}, {env ? env : "", "/tuning"}, {ATL_INSTALL_DATA_DIR, "/tuning"},
-                                 {ATL_SOURCE_TUNING_DIR, ""}};
+                                 {atl__source_data_dir(ATL_SOURCE_TUNING_DIR, "tuning", source, sizeof source), ""}};
   for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
     struct stat st;
     const int n = snprintf(path, len, "%s%s/%s", dirs[i][0], dirs[i][1], name);

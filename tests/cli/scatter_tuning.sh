@@ -30,4 +30,14 @@ echo '{"format_version": 1, "rows": [' >"$T"
 auto_row block "tuning derived: $T: not JSON"
 echo '{"format_version": 1, "rows": [{"name": "bad", "source": "a test", "part_l2_share": 0}]}' >"$T"
 auto_row block "rows[0].part_l2_share: the value is not allowed: a share of the L2 above 0, at most 1"
+# A checkout moved or copied with its build (a GPU machine's copy): the binary finds data/tuning beside its build
+# folder when the configured source path is gone (ATL_TEST_MOVED_CHECKOUT stands for that), with no ATL_DATA_DIR.
+mkdir -p "$WORK/moved/build" "$WORK/moved/data/tuning"
+cp "$ATOMLAB" "$WORK/moved/build/atomlab"
+echo '{"format_version": 1, "rows": [{"name": "moved-opencl", "backend": "opencl", "source": "a test",
+  "auto_head_share": 2}]}' >"$WORK/moved/data/tuning/scatter.json"
+(cd "$WORK" && ATL_TEST_MOVED_CHECKOUT=1 "$WORK/moved/build/atomlab" app scatter --backend opencl --rows 3000 \
+  --targets 500 --samples 2 --dim 4 --dist sorted --variants auto -o "$WORK/m.json" >/dev/null 2>"$WORK/err") &&
+  python3 -c 'import atl_json, sys; r = atl_json.load(sys.argv[1])["rows"][2]; assert "tuning moved-opencl)" in r["reason"], r["reason"]' \
+    "$WORK/m.json" && pass || fail "a moved checkout's tuning: $(cat "$WORK/err")"
 finish

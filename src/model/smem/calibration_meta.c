@@ -8,6 +8,7 @@
 
 #include "atomlab/error.h"
 #include "atomlab/model.h"
+#include "core/data_dir.h"
 #include "core/output_internal.h"
 
 int atl_smem_calibration_write_json(FILE *f, const struct atl_smem_calibration *cfg,
@@ -166,7 +167,9 @@ int atl_smem_table_find(const char *slug, char *path, size_t len)
   atl_cache_dir(slug, cache, sizeof cache);
   const char *env = getenv("ATL_DATA_DIR");
   /* the user's own calibration first; then the shipped ones: an override, the installed copy, the source tree's */
-  const char *dirs[] = {cache, env ? env : "", ATL_INSTALL_DATA_DIR, ATL_SOURCE_DATA_DIR};
+  char source[4096];
+  const char *dirs[] = {cache, env ? env : "", ATL_INSTALL_DATA_DIR,
+                        atl__source_data_dir(ATL_SOURCE_DATA_DIR, "calibrations", source, sizeof source)};
   for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
     if (*dirs[i] == '\0')
       continue;
