@@ -83,6 +83,10 @@ ATL_INLINE void ADD_LOCAL(__local float *p, float v)
 #define PAIRS ((D + 1) / 2)             /* column pairs of a row (16-bit types): 2p and 2p + 1 */
 #define PCOLS ((PAIRS + LANES - 1) / LANES) /* pairs each lane covers (the run variant) */
 
+#if defined(__CUDACC__) && __CUDA_ARCH__ >= 900
+#include "atomlab/scatter_sm90.h" /* RED_UNIT, the vector and bulk reductions */
+#endif
+
 #if defined(VARIANT_block) || defined(VARIANT_part)
 #define EMPTY 0xffffffffu
 /* The slot of key @p k in the work-group's table (inserting it), or SLOTS where 8 probes find none. Every lane
@@ -249,10 +253,8 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
  * D a multiple of 8; else a pair, one bf16x2 / f16x2 reduction); the local table holds f32 sums, rounded when
  * the work-group's end adds them. Roundings per output element: at most its rows' count, as the block
  * variant's (the bound of docs/design/scatter.md). */
-#if __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && D % 4 == 0
-#define UNIT 4u
-#elif __CUDA_ARCH__ >= 900 && defined(PACKED) && D % 8 == 0
-#define UNIT 8u
+#if defined(RED_UNIT)
+#define UNIT RED_UNIT
 #elif defined(PACKED)
 #define UNIT 2u
 #else
@@ -283,7 +285,7 @@ ATL_KERNEL void part_fill(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL u
  * instead of D / 4 16-byte red.global.add.v4.f32 (whether whole-row reductions relieve the L2's atomic units:
  * on the H100 they do not, 1.458 ms against red's 1.441; reference run: scatter). Elsewhere the red path runs
  * (the host's row metric part_bulk says which). */
-#if PART_BULK && __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && UNIT == 4 && LANES % UNITS == 0
+#if PART_BULK && defined(RED_UNIT) && defined(TYPE_f32) && LANES % UNITS == 0
 #define BULK 1
 #else
 #define BULK 0
@@ -340,16 +342,13 @@ ATL_INLINE void unit_red(T *p, const A *v)
 #else
 #define TO16(f) atl_float_to_f16(f)
 #endif
-  asm volatile(RED_V4 " [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(TO16(v[0]) | TO16(v[1]) << 16),
-               "r"(TO16(v[2]) | TO16(v[3]) << 16), "r"(TO16(v[4]) | TO16(v[5]) << 16),
-               "r"(TO16(v[6]) | TO16(v[7]) << 16)
-               : "memory");
+  red_16x8(p, TO16(v[0]) | TO16(v[1]) << 16, TO16(v[2]) | TO16(v[3]) << 16, TO16(v[4]) | TO16(v[5]) << 16,
+           TO16(v[6]) | TO16(v[7]) << 16);
 #undef TO16
 #elif defined(PACKED)
   ADD_WORD((uint *)p, v[0], v[1]);
 #elif UNIT == 4
-  asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v[0]), "f"(v[1]), "f"(v[2]), "f"(v[3])
-               : "memory");
+  red_f32x4(p, v[0], v[1], v[2], v[3]);
 #else
   ADD(p, v[0]);
 #endif
@@ -452,7 +451,7 @@ ATL_INLINE void part_step(struct part_shared *sh, struct part_hot *hot, const T 
      * the stage: its first lane sends the whole row by one bulk reduction. Each lane waits for its own bulk groups:
      * at most the last one (the other half) still reading, then the warp writes this half. */
     float4 *stage = sh->stage[warp][hot->ring & 1u];
-    asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+    bulk_wait_read();
     __syncwarp();
 #pragma unroll
     for (uint b = 0; b < PART_BATCH; b++) {
@@ -465,18 +464,15 @@ ATL_INLINE void part_step(struct part_shared *sh, struct part_hot *hot, const T 
       else
         stage[b * LANES + lane] = make_float4(v[b][0], v[b][1], v[b][2], v[b][3]);
     }
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* the stores seen by the bulk copies' proxy */
+    bulk_fence();
     __syncwarp();
 #pragma unroll
     for (uint b = 0; b < PART_BATCH; b++) {
       const uint t = t0 + b * LANES + lane;
       if (t < n && t % UNITS == 0 && s[b] >= SLOTS)
-        asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;" ::"l"(
-                         &out[(ulong)key[b] * D]),
-                     "r"((uint)__cvta_generic_to_shared(&stage[b * LANES + lane])), "r"((uint)(D * sizeof(float)))
-                     : "memory");
+        bulk_red_f32(&out[(ulong)key[b] * D], &stage[b * LANES + lane], (uint)(D * sizeof(float)));
     }
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    bulk_commit();
     hot->ring++;
 #else
 #pragma unroll
@@ -518,7 +514,7 @@ ATL_INLINE void part_end(struct part_shared *sh, const struct part_hot *hot, T *
 {
   const uint lid = atl_local_id(), wg = atl_local_size();
 #if BULK /* every bulk reduction done before the stage is left (and the work-group ends) */
-  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+  bulk_wait_all();
 #endif
 #if PART_HOT
   if (hot->key != EMPTY)
@@ -1107,30 +1103,10 @@ ATL_KERNEL void scatter_add(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL con
     last = rows;
   const uint n = first < last ? (uint)(last - first) : 0u; /* rows of this warp (rows_per_warp <= 2^20) */
 #if defined(VARIANT_vector)
-  /* The warp's (row, 16-byte chunk) pairs in order, lane l on the l-th, l+32-th, ...: every lane busy
-   * whatever D is (a row of 64 f32 is 16 chunks: two rows per step). */
-#if defined(__CUDACC__) && __CUDA_ARCH__ >= 900 && defined(TYPE_f32) && D % 4 == 0
-#define CHUNKS (D / 4)
-  for (uint t = lane; t < n * CHUNKS; t += LANES) {
-    const ulong i = first + t / CHUNKS, k = idx[i];
-    const uint c = t % CHUNKS * 4;
-    const float4 v = *(const float4 *)&src[i * D + c];
-    asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(&out[k * D + c]), "f"(v.x), "f"(v.y),
-                 "f"(v.z), "f"(v.w)
-                 : "memory");
-  }
-#elif defined(__CUDACC__) && __CUDA_ARCH__ >= 900 && defined(PACKED) && D % 8 == 0
-#define CHUNKS (D / 8) /* 8 16-bit values, added as stored (no rounding of the operand) */
-  for (uint t = lane; t < n * CHUNKS; t += LANES) {
-    const ulong i = first + t / CHUNKS, k = idx[i];
-    const uint c = t % CHUNKS * 8;
-    const uint4 v = *(const uint4 *)&src[i * D + c];
-    asm volatile(RED_V4 " [%0], {%1, %2, %3, %4};" ::"l"(&out[k * D + c]), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
-                 : "memory");
-  }
-#else
+#if !defined(RED_UNIT)
 #error "VARIANT_vector needs CUDA on sm_90 and f32 with D a multiple of 4 or bf16 / f16 with D a multiple of 8"
 #endif
+  vector_rows(src, idx, out, first, n, lane);
 #elif defined(VARIANT_atomic) && defined(PACKED)
   /* The warp's (row, column pair) pairs in order: one packed reduction per pair, every lane busy. */
   for (uint t = lane; t < n * PAIRS; t += LANES) {

@@ -29,7 +29,7 @@ for h in "$PREFIX"/include/atomlab/*.h; do
   name=atomlab/$(basename "$h")
   [ "$name" = atomlab/backend.h ] && continue # for backend authors, not API users
   case $name in atomlab/port.h | atomlab/atomics.h | atomlab/scatter_device.h | atomlab/scatter_types.h | atomlab/group_scan.h | \
-    atomlab/bincount_device.h | atomlab/key_guard.h)
+    atomlab/bincount_device.h | atomlab/key_guard.h | atomlab/scatter_sm90.h)
     continue ;;
   esac # device headers (CUDA C / OpenCL C kernels), not host C
   if grep -q "#include \"$name\"" "$PREFIX/include/atomlab.h"; then pass; else fail "atomlab.h lacks $name"; fi
