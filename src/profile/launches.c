@@ -52,9 +52,11 @@ static int matches(const char *col, const struct nvtx_column *c)
 
 void atl__nvtx_innermost(const char *field, char *out, size_t len)
 {
-  /* ranges nest with '/' or ';' (innermost last); a domain prefixes with ':' before the first '@'-less part */
-  const char *p = field, *q;
-  while ((q = strpbrk(p, "/;")) != NULL && strchr(q + 1, '@'))
+  /* ranges nest with '/' or ';' (innermost last): the innermost range that names a call site starts after the last
+   * separator before the last '@' (one pass: a field may be a line of ncu's, up to a mebibyte); a domain prefixes
+   * with ':' before the first '@'-less part */
+  const char *p = field, *last_at = strrchr(field, '@');
+  for (const char *q = field; last_at && (q = strpbrk(q, "/;")) != NULL && q < last_at; q++)
     p = q + 1;
   const char *at = strchr(p, '@');
   const char *colon = strchr(p, ':');

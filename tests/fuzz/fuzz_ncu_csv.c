@@ -1,7 +1,8 @@
 /*
  * libFuzzer harness: Nsight Compute CSV exports as `model util --counters` and `profile` read them, and the
  * derivations that follow the reader (the unit model, its verdict and advice, every writer): whatever the
- * counters, a derived U is at most ATL_SMEM_U_MAX, finite, and the advice's speedup finite and at least 1.
+ * counters, a derived U is at most ATL_SMEM_U_MAX, finite, and the advice's speedup finite and at least 1. The
+ * diagnosis's launches (src/profile/launches.c: devices and NVTX ranges) are read off the same export.
  */
 #include <math.h>
 #include <stdint.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "atomlab.h"
+#include "profile_internal.h"
 
 /* A small table (T = 100 + 2 n e + 3 c, n 1..4, e 1..32) that every kernel is derived against. */
 static struct atl_smem_table *table(void)
@@ -56,6 +58,28 @@ static void derive(const struct atl_ncu_report *r)
   atl_smem_util_set_release(&set);
 }
 
+/* The launches as atl_diagnose names them: every text terminated; a refusal allocates nothing and says why. */
+static void launches(const char *text)
+{
+  struct atl_ncu_export *e;
+  char why[256] = "";
+  if (atl_ncu_export_parse(text, "fuzz", &e, why, sizeof why) != 0)
+    abort();
+  struct atl__launch *l;
+  size_t n;
+  why[0] = '\0';
+  if (atl__launches_from_export(e, &l, &n, why, sizeof why) == 0) {
+    for (size_t i = 0; i < n; i++)
+      if (memchr(l[i].id, '\0', sizeof l[i].id) == NULL || memchr(l[i].nvtx, '\0', sizeof l[i].nvtx) == NULL ||
+          memchr(l[i].device_name, '\0', sizeof l[i].device_name) == NULL)
+        abort();
+    free(l);
+  } else if (l != NULL || n != 0 || why[0] == '\0') {
+    abort();
+  }
+  atl_ncu_export_free(e);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   char *text = malloc(size + 1);
@@ -83,6 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   } else if (r.count != 0 || r.kernels != NULL || why[0] == '\0') {
     abort();
   }
+  launches(text);
   free(text);
   return 0;
 }
