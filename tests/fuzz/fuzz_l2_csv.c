@@ -5,14 +5,13 @@
 #include <string.h>
 
 #include "atomlab.h"
+#include "fuzz_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  char *text = malloc(size + 1);
+  char *text = fuzz_text(data, size);
   if (text == NULL)
     return 0;
-  memcpy(text, data, size);
-  text[size] = '\0';
   struct atl_l2_report r;
   char why[256];
   why[0] = '\0';

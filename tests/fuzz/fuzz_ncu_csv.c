@@ -11,6 +11,7 @@
 
 #include "atomlab.h"
 #include "profile_internal.h"
+#include "fuzz_text.h"
 
 /* A small table (T = 100 + 2 n e + 3 c, n 1..4, e 1..32) that every kernel is derived against. */
 static struct atl_smem_table *table(void)
@@ -82,11 +83,9 @@ static void launches(const char *text)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  char *text = malloc(size + 1);
+  char *text = fuzz_text(data, size);
   if (text == NULL)
     return 0;
-  memcpy(text, data, size);
-  text[size] = '\0';
   struct atl_ncu_report r;
   char why[256];
   why[0] = '\0';

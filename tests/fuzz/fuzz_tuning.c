@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "scatter_tuning.h"
+#include "fuzz_text.h"
 
 /* An H100 under CUDA (the rows' own facts), an OpenCL CPU, and a device that reports nothing. */
 static const struct atl_device_info devices[] = {
@@ -59,11 +60,9 @@ static void resolve(const struct atl__tuning_rows *rows, const struct atl_device
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  char *text = malloc(size + 1);
+  char *text = fuzz_text(data, size);
   if (text == NULL)
     return 0;
-  memcpy(text, data, size);
-  text[size] = '\0';
   struct atl__tuning_rows rows;
   char why[240] = "";
   if (atl__scatter_tuning_parse(text, &rows, why, sizeof why) == 0) {
