@@ -1,6 +1,6 @@
-"""atomlab for Python: scatter-add, bincount and the byte histogram on NumPy arrays (through an OpenCL device, PoCL on a CPU) and, in
-place and on the current stream, on CUDA arrays of PyTorch and CuPy (docs/guide/python.md). ctypes over the C
-library libatomlab.so.1: nothing is compiled at import time. PyTorch ops: `import atomlab.torch`."""
+"""atomlab for Python: scatter-add, bincount and the byte histogram on NumPy arrays (through an OpenCL device, PoCL
+on a CPU) and, in place and on the current stream, on CUDA arrays of PyTorch and CuPy (docs/guide/python.md).
+ctypes over the C library libatomlab.so.1: nothing is compiled at import time. PyTorch ops: `import atomlab.torch`."""
 import ctypes
 
 import numpy as np
@@ -32,8 +32,8 @@ def device():
 # the dtypes atomlab adds, by NumPy name (bfloat16: PyTorch's only)
 _VALUE_TYPES = {"float32": "f32", "uint32": "u32", "int32": "i32", "float16": "f16", "bfloat16": "bf16"}
 _INDEX_BYTES = {"int32": 4, "uint32": 4, "int64": 8}
-_CAI_TYPES = {"|u1": "uint8", "<f4": "float32", "<u4": "uint32", "<i4": "int32", "<f2": "float16", "<i8": "int64", "<u8": "uint64",
-              "<f8": "float64"}
+_CAI_TYPES = {"|u1": "uint8", "<f4": "float32", "<u4": "uint32", "<i4": "int32", "<f2": "float16", "<i8": "int64",
+              "<u8": "uint64", "<f8": "float64"}
 
 
 class _View:
@@ -178,7 +178,7 @@ def scatter_add(out, index, src, *, deterministic=False, method="auto", keys="sa
     dimensions (1 to 512 values a row), index (E,) of int32, uint32 or int64 in [0, V). NumPy arrays run on the
     thread's device (atomlab.open; keys checked on the host first); CUDA arrays (PyTorch, CuPy) on their device
     and current stream, without copies or a wait. deterministic: bit-identical sums on every run. method: auto
-    or one of atomlab's (docs/scatter.md); keys: what auto may assume of the keys instead of reading a sample
+    or one of atomlab's (docs/design/scatter.md); keys: what auto may assume of the keys instead of reading a sample
     (sample, spread, head, runs; a sample read waits for the stream). ValueError, nothing written, for bad
     shapes, types or keys; on CUDA arrays a key out of range is found on the device without a wait: out is left
     as it was and atomlab.synchronize() raises the ValueError naming its row.
