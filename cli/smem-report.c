@@ -6,7 +6,8 @@
 #include "cli.h"
 
 const char smem_opts_help[] =
-    "  --table FILE      the calibration table (CSV from 'atomlab calibrate smem')  [required]\n"
+    "  --table FILE      the calibration table (CSV from 'atomlab calibrate smem'): model util needs\n"
+    "                    it; profile, without it, finds the one for the profiled device\n"
     "  --result R        which table variant models the kernels' fetch-and-adds: used (ATOMS.ADD)\n"
     "                    or unused (ATOMS.POPC.INC)  [used]\n"
     "  --threshold X     utilization at or above X is a bottleneck, 0 < X <= 10  [0.8]\n"

@@ -194,4 +194,4 @@ def test_device_time_within_10_percent_of_cli():
 
 
 if __name__ == "__main__":  # ctest's entry: pytest's status on this file (any but 0 fails, 5 too)
-    sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", __file__]))
+    sys.exit(pytest.main(["-v", "-p", "no:cacheprovider", __file__]))
