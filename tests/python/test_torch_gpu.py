@@ -184,7 +184,8 @@ def test_device_time_within_10_percent_of_cli():
     figures = {"torch": torch.__version__, "atomlab": atomlab.version(), "gpu": torch.cuda.get_device_name(),
                "shape": {"type": "f32", "dim": D, "rows": E, "targets": V, "dist": "uniform", "index": "i64"},
                "python_device_ms_median": py_ms, "python_device_ms_min": times[0], "cli_device_ms": cli_ms,
-               "single_call_ms_median": single[len(single) // 2], "timing": "events around 10 back-to-back calls, 7 times",
+               "single_call_ms_median": single[len(single) // 2],
+               "timing": "events around 10 back-to-back calls, 7 times",
                "ratio": py_ms / cli_ms, "cli_variant": [r.get("config.variant") for r in rows]}
     path = os.environ.get("ATL_PYTHON_REFERENCE_JSON")
     if path:
