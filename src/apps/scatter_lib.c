@@ -331,6 +331,9 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
   if (!d->unchecked_keys && (err = atl__keys_guard(ctx, &keys, &guard)))
     return err;
   out->writes++; /* written by either mode: a pick's shares of its contents are stale from here */
+  enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
+  const struct atl__scatter_method_row *row = NULL;
+  double ms = 0;
   if (d->deterministic) {
     struct atl__app_buffers scratch = {{0}, 0};
     struct atl__scatter_det det = {.rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,
@@ -339,26 +342,28 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
     if (!err)
       err = atl__scatter_det_launch(ctx, &det, device_ms, NULL, NULL);
     atl__app_free_all(ctx, &scratch);
-    return atl__keys_report(ctx, &keys, guard, err);
+    goto out;
   }
-  enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
   if ((err = atl_scatter_method_for(ctx, d, idx, &m)))
-    return atl__keys_report(ctx, &keys, guard, err);
-  const struct atl__scatter_method_row *row = &atl__scatter_methods[m];
-  if (atl__scatter_unsupported(row->variant, dev, d->type, d->dim)) /* the variant table's needs: dim 1, integers */
-    return atl__keys_report(ctx, &keys, guard,
-                            atl__seterr(ctx, ATL_EINVAL, "scatter_add: method %s is not allowed for dim %u and type "
-                                        "%d: it is the weighted bincount's (dim 1%s)", row->name, d->dim, (int)d->type,
-                                        atl__scatter_variants[row->variant].needs & ATL__SV_NEED_INT ? ", u32 or i32"
-                                                                                                    : ""));
+    goto out;
+  row = &atl__scatter_methods[m];
+  if (atl__scatter_unsupported(row->variant, dev, d->type, d->dim)) { /* the variant table's needs: dim 1, integers */
+    err = atl__seterr(ctx, ATL_EINVAL,
+                      "scatter_add: method %s is not allowed for dim %u and type %d: it is the "
+                      "weighted bincount's (dim 1%s)",
+                      row->name, d->dim, (int)d->type,
+                      atl__scatter_variants[row->variant].needs & ATL__SV_NEED_INT ? ", u32 or i32" : "");
+    goto out;
+  }
   const struct atl__scatter_job job = {.variant = row->variant, .parts = row->ranges,
                                        .rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,
                                        .type = d->type, .elem_bytes = d->type >= ATL_SCATTER_BF16 ? 2u : 4u,
                                        .idx_bytes = d->index_bytes, .src = src->handle, .idx = idx->handle,
                                        .out = out->handle, .guard = guard};
-  double ms = 0;
   err = atl__scatter_job_run(ctx, &job, &ms);
   if (!err && device_ms)
     *device_ms = ms;
+out:
+  /* the one place the keys' check is read: every path after the guard reports what it found */
   return atl__keys_report(ctx, &keys, guard, err);
 }
