@@ -97,39 +97,71 @@ static void expect(const struct call *c, uint32_t *k, uint32_t *src, uint32_t *w
     k[k1] = k[k2] = bad;
 }
 
+/* The host's arrays and atomlab's buffers of a test on atomlab's own device: keys, values, the expected and the
+ * read-back output, the output's FILL bytes; out, src and idx on the device. */
+struct bufs {
+  uint32_t *k, *src, *want, *back;
+  unsigned char *fill;
+  atl_buffer_t out, bsrc, idx;
+};
+
+#define OUT_BYTES ((size_t)TARGETS * DIM * 4)
+#define SRC_BYTES ((size_t)ROWS * DIM * 4)
+
+/* 1 where every array and buffer was made; what was made is freed by bufs_free either way. */
+static int bufs_new(atl_context_t ctx, struct bufs *b)
+{
+  *b = (struct bufs){.k = malloc(ROWS * 4),
+                     .src = malloc(SRC_BYTES),
+                     .want = malloc(OUT_BYTES),
+                     .back = malloc(OUT_BYTES),
+                     .fill = malloc(OUT_BYTES)};
+  if (!CHECK(b->k && b->src && b->want && b->back && b->fill && atl_buffer_new(ctx, OUT_BYTES, &b->out) == 0 &&
+             atl_buffer_new(ctx, SRC_BYTES, &b->bsrc) == 0 && atl_buffer_new(ctx, ROWS * 4, &b->idx) == 0))
+    return 0;
+  memset(b->fill, FILL, OUT_BYTES);
+  return 1;
+}
+
+/* The keys and values onto the device, the output's first @p out_bytes back to the FILL bytes. */
+static int bufs_write(atl_context_t ctx, const struct bufs *b, size_t out_bytes)
+{
+  return atl_buffer_write(ctx, b->idx, b->k, ROWS * 4) == 0 && atl_buffer_write(ctx, b->bsrc, b->src, SRC_BYTES) == 0 &&
+         atl_buffer_write(ctx, b->out, b->fill, out_bytes) == 0;
+}
+
+static void bufs_free(atl_context_t ctx, struct bufs *b)
+{
+  atl_buffer_free(ctx, b->out), atl_buffer_free(ctx, b->bsrc), atl_buffer_free(ctx, b->idx);
+  free(b->k), free(b->src), free(b->want), free(b->back), free(b->fill);
+}
+
 /* Atomlab's own buffers on its own device: the bad call refused by row, nothing written; a good call then sums. */
 static void ops(atl_context_t ctx)
 {
-  const size_t out_bytes = (size_t)TARGETS * DIM * 4, src_bytes = (size_t)ROWS * DIM * 4;
-  uint32_t *k = malloc(ROWS * 4), *src = malloc(src_bytes), *want = malloc(out_bytes), *back = malloc(out_bytes);
-  unsigned char *fill = malloc(out_bytes);
-  atl_buffer_t out = NULL, bsrc = NULL, idx = NULL;
-  if (!CHECK(k && src && want && back && fill && atl_buffer_new(ctx, out_bytes, &out) == 0 &&
-             atl_buffer_new(ctx, src_bytes, &bsrc) == 0 && atl_buffer_new(ctx, ROWS * 4, &idx) == 0))
+  struct bufs b;
+  if (!bufs_new(ctx, &b))
     goto done;
-  memset(fill, FILL, out_bytes);
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
     const struct call *c = &calls[i];
     const size_t ob = (size_t)TARGETS * c->dim * 4;
     const uint32_t k1 = 37 + 400 * (uint32_t)i, k2 = ROWS - 1 - (uint32_t)i;
-    expect(c, k, src, want, TARGETS + (uint32_t)i, k1, k2);
-    CHECK(atl_buffer_write(ctx, idx, k, ROWS * 4) == 0 && atl_buffer_write(ctx, bsrc, src, src_bytes) == 0 &&
-          atl_buffer_write(ctx, out, fill, ob) == 0);
-    const int err = run(ctx, c, out, bsrc, idx);
+    expect(c, b.k, b.src, b.want, TARGETS + (uint32_t)i, k1, k2);
+    CHECK(bufs_write(ctx, &b, ob));
+    const int err = run(ctx, c, b.out, b.bsrc, b.idx);
     printf("%-6s bad keys at rows %u and %u: %s: %s\n", c->name, k1, k2, atl_err_name(err), atl_errmsg(ctx));
     char row[48];
     snprintf(row, sizeof row, "row %u holds key %u,", k1, TARGETS + (uint32_t)i);
     CHECK_EQ(err, ATL_ERANGE);
     CHECK(says(ctx, row));
-    CHECK(atl_buffer_read(ctx, out, back, ob) == 0 && memcmp(back, fill, ob) == 0);
-    expect(c, k, src, want, 0, 0, 0); /* good keys: the sums */
-    CHECK(atl_buffer_write(ctx, idx, k, ROWS * 4) == 0);
-    CHECK_EQ(run(ctx, c, out, bsrc, idx), 0);
-    CHECK(atl_buffer_read(ctx, out, back, ob) == 0 && memcmp(back, want, ob) == 0);
+    CHECK(atl_buffer_read(ctx, b.out, b.back, ob) == 0 && memcmp(b.back, b.fill, ob) == 0);
+    expect(c, b.k, b.src, b.want, 0, 0, 0); /* good keys: the sums */
+    CHECK(atl_buffer_write(ctx, b.idx, b.k, ROWS * 4) == 0);
+    CHECK_EQ(run(ctx, c, b.out, b.bsrc, b.idx), 0);
+    CHECK(atl_buffer_read(ctx, b.out, b.back, ob) == 0 && memcmp(b.back, b.want, ob) == 0);
   }
 done:
-  atl_buffer_free(ctx, out), atl_buffer_free(ctx, bsrc), atl_buffer_free(ctx, idx);
-  free(k), free(src), free(want), free(back), free(fill);
+  bufs_free(ctx, &b);
 }
 
 /* The program's own queue: errors stay on the device until atl_context_finish. */
@@ -200,25 +232,18 @@ done:
 static void order(atl_context_t ctx)
 {
   const struct call *c = &calls[0];
-  const size_t ob = (size_t)TARGETS * DIM * 4, sb = (size_t)ROWS * DIM * 4;
-  uint32_t *k = malloc(ROWS * 4), *src = malloc(sb), *want = malloc(ob), *back = malloc(ob);
-  unsigned char *fill = malloc(ob);
-  atl_buffer_t out = NULL, bsrc = NULL, idx = NULL;
-  if (!CHECK(k && src && want && back && fill && atl_buffer_new(ctx, ob, &out) == 0 &&
-             atl_buffer_new(ctx, sb, &bsrc) == 0 && atl_buffer_new(ctx, ROWS * 4, &idx) == 0))
+  struct bufs b;
+  if (!bufs_new(ctx, &b))
     goto done;
-  expect(c, k, src, want, 0, 0, 0);
-  memset(fill, FILL, ob);
-  CHECK(atl_buffer_write(ctx, idx, k, ROWS * 4) == 0 && atl_buffer_write(ctx, bsrc, src, sb) == 0 &&
-        atl_buffer_write(ctx, out, fill, ob) == 0);
-  const int err = run(ctx, c, out, bsrc, idx);
+  expect(c, b.k, b.src, b.want, 0, 0, 0);
+  CHECK(bufs_write(ctx, &b, OUT_BYTES));
+  const int err = run(ctx, c, b.out, b.bsrc, b.idx);
   printf("order: the call's first read failing: %s: %s\n", atl_err_name(err), atl_errmsg(ctx));
   CHECK(err != 0 && says(ctx, "read call 1"));
-  CHECK(atl_buffer_read(ctx, out, back, ob) == 0);
-  CHECK(memcmp(back, want, ob) == 0); /* the launches ran before the read */
+  CHECK(atl_buffer_read(ctx, b.out, b.back, OUT_BYTES) == 0);
+  CHECK(memcmp(b.back, b.want, OUT_BYTES) == 0); /* the launches ran before the read */
 done:
-  atl_buffer_free(ctx, out), atl_buffer_free(ctx, bsrc), atl_buffer_free(ctx, idx);
-  free(k), free(src), free(want), free(back), free(fill);
+  bufs_free(ctx, &b);
 }
 
 int main(int argc, char **argv)
