@@ -43,9 +43,9 @@ static void *host_job_run(void *arg)
   return NULL;
 }
 
-void atl__host_for(uint64_t n, void (*fn)(void *arg, unsigned t, uint64_t lo, uint64_t hi), void *arg)
+/* atl__host_for on @p T threads (1 to HOST_THREADS_MAX). */
+static void host_for_on(unsigned T, uint64_t n, void (*fn)(void *arg, unsigned t, uint64_t lo, uint64_t hi), void *arg)
 {
-  unsigned T = atl__host_threads();
   if ((uint64_t)T > n)
     T = n ? (unsigned)n : 1;
   struct host_job jobs[HOST_THREADS_MAX];
@@ -63,6 +63,11 @@ void atl__host_for(uint64_t n, void (*fn)(void *arg, unsigned t, uint64_t lo, ui
   for (unsigned t = 1; t < T; t++)
     if (started[t])
       pthread_join(tid[t], NULL);
+}
+
+void atl__host_for(uint64_t n, void (*fn)(void *arg, unsigned t, uint64_t lo, uint64_t hi), void *arg)
+{
+  host_for_on(atl__host_threads(), n, fn, arg);
 }
 
 static double float_at(int type, const void *buf, uint64_t e)
@@ -241,16 +246,19 @@ static void check_range(void *arg, unsigned t, uint64_t lo, uint64_t hi)
   j->wrong[t] = wrong, j->first[t] = first;
 }
 
+static double hash53_on(unsigned threads, const void *data, size_t n);
+
 struct hash_job {
   const void *data;
   size_t n;
+  unsigned threads;
   double hash;
 };
 
 static void *hash_run(void *arg)
 {
   struct hash_job *j = arg;
-  j->hash = atl__bytes_hash53(j->data, j->n);
+  j->hash = hash53_on(j->threads, j->data, j->n);
   return NULL;
 }
 
@@ -264,13 +272,20 @@ uint64_t atl__scatter_check(const struct atl__scatter_host *h, const void *got, 
    * n u >= 1 the bound says nothing (g infinite): only a finite value is asked. */
   const double u32 = 0x1p-24, u16 = h->type == ATL__HOST_BF16 ? 0x1p-8 : 0x1p-11;
   struct check_job *j = calloc(1, sizeof *j);
-  struct hash_job hj = {got, (size_t)(V * D * (h->type >= ATL__HOST_BF16 ? 2 : 4)), 0};
+  struct hash_job hj = {got, (size_t)(V * D * (h->type >= ATL__HOST_BF16 ? 2 : 4)), 0, 0};
+  const unsigned threads = atl__host_threads();
+  unsigned check_threads = threads;
+  /* The hash runs beside the check, so the two share the host's threads rather than each taking all of them and
+   * together running twice as many threads as there are cores. */
+  atl__host_split(threads, hj.n, &check_threads, &hj.threads);
   pthread_t tid;
-  const int hashing = pthread_create(&tid, NULL, hash_run, &hj) == 0;
+  const int hashing = hj.threads > 0 && pthread_create(&tid, NULL, hash_run, &hj) == 0;
+  if (!hashing) /* the hash after the check, each on all the threads */
+    check_threads = hj.threads = threads;
   uint64_t wrong = 0, e = UINT64_MAX;
   if (j != NULL) {
     *j = (struct check_job){h, got, x, counts, h->type == ATL__HOST_F32 ? u32 : 2 * u16 + 2 * u32, {0}, {0}};
-    atl__host_for(V * D, check_range, j);
+    host_for_on(check_threads, V * D, check_range, j);
     for (unsigned t = 0; t < HOST_THREADS_MAX; t++)
       if (j->wrong[t])
         wrong += j->wrong[t], e = e < j->first[t] ? e : j->first[t];
@@ -382,7 +397,15 @@ static uint64_t fold(uint64_t h, uint64_t v)
   return h;
 }
 
-double atl__bytes_hash53(const void *data, size_t n)
+void atl__host_split(unsigned threads, size_t hash_bytes, unsigned *check, unsigned *hash)
+{
+  const size_t blocks = hash_bytes <= HASH_BLOCK ? 1 : (hash_bytes + HASH_BLOCK - 1) / HASH_BLOCK;
+  const unsigned half = threads / 2;
+  *hash = threads < 2 ? 0 : blocks < half ? (unsigned)blocks : half;
+  *check = threads - *hash;
+}
+
+static double hash53_on(unsigned threads, const void *data, size_t n)
 {
   if (n <= HASH_BLOCK)
     return (double)(fnv1a(data, n, FNV_BASIS) >> 11);
@@ -390,9 +413,14 @@ double atl__bytes_hash53(const void *data, size_t n)
   uint64_t h = FNV_BASIS;
   struct blocks_job j = {data, n, malloc(blocks * sizeof *j.h)};
   if (j.h != NULL)
-    atl__host_for(blocks, blocks_range, &j);
+    host_for_on(threads, blocks, blocks_range, &j);
   for (size_t b = 0; b < blocks; b++) /* without memory for the blocks' values: the same hash, one after another */
     h = fold(h, j.h ? j.h[b] : block_hash(data, n, b));
   free(j.h);
   return (double)(h >> 11);
+}
+
+double atl__bytes_hash53(const void *data, size_t n)
+{
+  return hash53_on(atl__host_threads(), data, n);
 }

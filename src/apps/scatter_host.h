@@ -15,6 +15,12 @@ unsigned atl__host_threads(void);
  * on threads; a range whose thread does not start runs on the caller. */
 void atl__host_for(uint64_t n, void (*fn)(void *arg, unsigned t, uint64_t lo, uint64_t hi), void *arg);
 
+/* The check's and the output hash's shares of @p threads where the hash runs beside the check: they add up to
+ * @p threads, so the two together run no more threads than the host work may use (the cores, or
+ * ATL_HOST_THREADS); the hash takes half, at most one a 1 MiB block of its @p hash_bytes, and none (it runs after
+ * the check) where @p threads is 1. */
+void atl__host_split(unsigned threads, size_t hash_bytes, unsigned *check, unsigned *hash);
+
 /* What the check needs of a run: the shape, the source rows and the keys. */
 enum { ATL__HOST_F32, ATL__HOST_INT, ATL__HOST_BF16, ATL__HOST_F16 }; /* INT: u32 and i32 (sums mod 2^32) */
 struct atl__scatter_host {
@@ -41,8 +47,8 @@ int atl__scatter_expect(const struct atl__scatter_host *h, struct atl__scatter_e
 void atl__scatter_expected_free(struct atl__scatter_expected *x);
 
 /* Every element of @p got against @p x (@p counts: each target's rows, CUB's unweighted bincount): the count
- * of wrong ones, the first described in @p first; the output's hash (bytes_hash53) into @p hash, computed on
- * a thread of its own meanwhile. */
+ * of wrong ones, the first described in @p first; the output's hash (bytes_hash53) into @p hash, computed
+ * meanwhile on its share of the host's threads (atl__host_split). */
 uint64_t atl__scatter_check(const struct atl__scatter_host *h, const void *got, const struct atl__scatter_expected *x,
                             int counts, char *first, size_t len, double *hash);
 

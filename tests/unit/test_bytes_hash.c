@@ -1,6 +1,7 @@
 /*
  * The scatter app's output hash (atl__bytes_hash53, src/apps/scatter_host.c): FNV-1a of the bytes up to 1 MiB, and
- * past it FNV-1a of the 1 MiB blocks' FNV-1a values, the same on any count of host threads (ATL_HOST_THREADS).
+ * past it FNV-1a of the 1 MiB blocks' FNV-1a values, the same on any count of host threads (ATL_HOST_THREADS); and
+ * the share of the host's threads it takes beside the scatter check (atl__host_split).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ static double reference(const unsigned char *p, size_t n)
 
 int main(void)
 {
+  const size_t block = (size_t)1 << 20;
   const size_t sizes[] = {0, 1, 4096, (size_t)1 << 20, ((size_t)1 << 20) + 1, ((size_t)5 << 20) + 12345};
   unsigned char *p = malloc(sizes[5]);
   if (!CHECK(p != NULL))
@@ -47,6 +49,14 @@ int main(void)
     setenv("ATL_HOST_THREADS", "4", 1);
     CHECK(atl__bytes_hash53(p, sizes[s]) == want);
   }
+  /* the check's and the hash's threads beside each other: never more than the host work's threads */
+  for (unsigned threads = 1; threads <= 64; threads++)
+    for (unsigned s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+      unsigned check = 0, hash = 0;
+      atl__host_split(threads, sizes[s], &check, &hash);
+      const size_t blocks = sizes[s] <= block ? 1 : (sizes[s] + block - 1) / block;
+      CHECK(check + hash == threads && check >= 1 && hash <= blocks && (hash == 0) == (threads == 1));
+    }
   const double before = atl__bytes_hash53(p, sizes[5]);
   p[((size_t)3 << 20) + 7] ^= 1; /* one bit in the fourth block moves the hash */
   CHECK(atl__bytes_hash53(p, sizes[5]) != before);
