@@ -180,11 +180,15 @@ enum atl_scatter_reduce_op { ATL_SCATTER_REDUCE_MAX, ATL_SCATTER_REDUCE_MIN };
  * @p d as for atl_scatter_add, its type f32, u32 or i32 (method and deterministic are not read). Where the keys
  * repeat (a hot key, a zipf head, runs), equal keys are reduced in a work-group first, one atomic per work-group,
  * key and column; d->keys says whether they do (SPREAD: one atomic per element; HEAD, RUNS: aggregated), SAMPLE
- * judges them as atl_scatter_add's pick does (its shares, kept with the keys' buffer). Floats take the integer
- * atomic max and min on their bit pattern (sign bit clear: signed; set: unsigned and reversed; no CAS loop), so
- * they order as IEEE floats with -0.0 below +0.0 and NaNs by their bits (a positive NaN above +inf, a negative one
- * below -inf; PyTorch propagates any NaN). The keys are checked as atl_scatter_add checks them (unless
- * d->unchecked_keys; ATL_ERANGE, out left as it was). 0, or a negative code with atl_errmsg().
+ * judges them as atl_scatter_add's pick does and on its terms (atl_scatter_keys): the shares are kept with a keys'
+ * buffer of atl_buffer_new until its next write through atomlab, but a wrapped buffer's memory (atl_buffer_wrap_*)
+ * is the program's to write between calls, so its keys are counted on every call, and on a program's stream or queue
+ * that count is a wait. d->method is not read here, so the hint is the way to skip the count: with SPREAD, HEAD or
+ * RUNS nothing is read or launched for the choice. Floats take the integer atomic max and min on their bit pattern
+ * (sign bit clear: signed; set: unsigned and reversed; no CAS loop), so they order as IEEE floats with -0.0 below
+ * +0.0 and NaNs by their bits (a positive NaN above +inf, a negative one below -inf; PyTorch propagates any NaN).
+ * The keys are checked as atl_scatter_add checks them (unless d->unchecked_keys; ATL_ERANGE, out left as it was). 0,
+ * or a negative code with atl_errmsg().
  */
 int atl_scatter_reduce(atl_context_t ctx, const struct atl_scatter_desc *d, enum atl_scatter_reduce_op op,
                        atl_buffer_t out, atl_buffer_t src, atl_buffer_t idx, double *device_ms);

@@ -50,8 +50,9 @@ static size_t reduce_global(int variant, uint64_t rows, uint32_t dim, uint32_t w
 /* The kernel for the keys in @p idx (0: group, 1: atomic). Keys that repeat (a hot key, a zipf head, runs) queue
  * on their words, one atomic per element, where the group kernel sends one per work-group; keys that do not repeat
  * gain nothing from its table. The caller's hint says which (d->keys); else the keys' shares decide as they do
- * atl_scatter_add's pick (a sample counted on the device, kept with the keys' buffer until its next write): the
- * methods that pick aggregates equal keys first (bins, block, part in one range, run) for these keys. */
+ * atl_scatter_add's pick (a sample counted on the device, kept with the keys' buffer until its next write; a
+ * wrapped buffer's counted on every call, scatter.h): the methods that pick aggregates equal keys first (bins,
+ * block, part in one range, run) for these keys. */
 static int reduce_pick(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, int *variant)
 {
   if (d->keys != ATL_SCATTER_KEYS_SAMPLE) {
