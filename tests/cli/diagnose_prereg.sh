@@ -3,7 +3,8 @@
 # run every program through stand-ins for atomlab (profile writes a diagnosis and a raw export, app writes a verified
 # row) and for the GPU driver (prints the op's time): a failing program and one past --timeout are recorded, not
 # fatal; the files are written after each program (a --budget call stops early, the next goes on); each program's
-# raw export is kept; measured.json scores the verdicts and carries the summary against the rules.
+# raw export is kept; the CUB programs, which have no driver, take the histogram app's cub time and its own variants;
+# measured.json scores the verdicts and carries the summary against the rules.
 . "$(dirname "$0")/lib.sh"
 PREREG=$(cd "$(dirname "$0")/../../scripts/gpu" && pwd)/diagnose_prereg.py
 python3 "$PREREG" check >"$WORK/check" && grep -q '^28 programs, 4 libraries, 11 op families' "$WORK/check" && pass ||
@@ -13,10 +14,11 @@ python3 "$PREREG" check --programs "$(dirname "$PREREG")/../../experiments/diagn
 # the stand-in atomlab: profile fails for histc, hangs for amax, else one bottleneck launch of the program's op
 cat >"$WORK/atomlab" <<'SH'
 #!/usr/bin/env bash
-if [ "$1" = app ]; then  # app ... --variants V ... -o FILE: one verified row of V at 2 ms
+if [ "$1" = app ]; then  # app ... --variants V ... -o FILE: one verified row of V at 2 ms (CUB's: 8 ms)
   v=; o=; r=
   while [ $# -gt 0 ]; do case "$1" in --variants) v=$2;; --reduce) r=$2;; -o) o=$2;; esac; shift; done
-  printf '{"rows":[{"config":{"variant":"f32/x/%s"},"status":"ok","verified":true,"time_ms":{"median":2,"iqr":0.1,"samples":5}},{"config":{"variant":"f32/memcpy-ceiling"},"status":"ok","verified":true,"time_ms":{"median":0.1,"iqr":0}}]}' "${r:-${v##*,}}" >"$o"
+  ms=2; [ "$v" = cub ] && ms=8
+  printf '{"rows":[{"config":{"variant":"f32/x/%s"},"status":"ok","verified":true,"time_ms":{"median":%s,"iqr":0.1,"samples":5}},{"config":{"variant":"f32/memcpy-ceiling"},"status":"ok","verified":true,"time_ms":{"median":0.1,"iqr":0}}]}' "${r:-${v##*,}}" "$ms" >"$o"
   exit 0
 fi
 t=0
@@ -66,6 +68,10 @@ assert abs(m["measured_speedup"] - 3.75) < 1e-9 and m["verdict_correct"] is True
 a = m["evidence"]["calls"]["atl_scatter_add block"]
 assert a["args"][:2] == ["app", "scatter"] and "--variants" in a["args"] and a["state"] == "verified", a
 assert k["pytorch-histc-hot"]["verdict_correct"] is None  # failed in predict: nothing to score
+c = k["cub-histogram-hot"]  # no driver: the op's time is the histogram app's cub variant, judged by its own calls
+assert c["evidence"]["kernel_time"]["median_ms"] == 8 and c["verdict_correct"] is True, c
+h = c["evidence"]["calls"]["atl_app_histogram block16"]["args"]
+assert h[:2] == ["app", "histogram"] and h[h.index("--variants") + 1] == "block16" and "--bytes" in h, h
 s = doc["summary"]
 assert s["verdicts"]["of"] == s["verdicts"]["count"] > 0 and s["predicted_within_2x"]["share"] == 1, s
 PY
