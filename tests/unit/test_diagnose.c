@@ -51,6 +51,12 @@ static void test_sass(const char *sass)
   CHECK(strcmp(out, "op@f.py:3") == 0);
   atl__nvtx_stack_innermost("12 \"<default domain>:op@f.py:3:none", out, sizeof out);
   CHECK(out[0] == '\0');
+  /* a start/end range leads with its id, then the domain (ncu 2025.3.1, the H200 embedding backward's export) */
+  atl__nvtx_stack_innermost(" \"0:<default domain>:embedding_backward@p.py:29:none:none:none:none:none:none\" ", out,
+                            sizeof out);
+  CHECK(strcmp(out, "embedding_backward@p.py:29") == 0);
+  atl__nvtx_stack_innermost("12 \"<default domain>:op@f.py:3:none:none:none:none:none:none\"", out, sizeof out);
+  CHECK(strcmp(out, "op@f.py:3") == 0);
   atl__nvtx_stack_innermost("", out, sizeof out);
   CHECK(out[0] == '\0');
   atl__nvtx_stack_innermost("7 \"\" \"<d>:a@b.py:1:x:x:x:x:x:x\" \"<d>:inner:x:x:x:x:x:x\"", out, sizeof out);
