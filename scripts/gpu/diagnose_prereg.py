@@ -41,6 +41,7 @@ OPS = {
     "torch_scatter_amin": "out1.scatter_reduce_(0, k, w, reduce='amin')",
     "torch_index_put": "out1.index_put_((k,), w, accumulate=True)",
     "torch_embedding_bwd": "emb(k).sum().backward()",
+    "torch_embedding_bwd_only": "y.backward(retain_graph=True)",  # the forward (y) runs before, outside the range
     "cupy_scatter_add": "cupyx.scatter_add(cout1, ck, cw)",
     "cupy_bincount_w": "cupy.bincount(ck, weights=cw, minlength=P['bins'])",
     "compiled_scatter_add": "compiled_scatter_add(out1, k, w)",
@@ -67,6 +68,7 @@ out = torch.zeros(T, D, device="cuda") if "dim" in P else None
 out1 = torch.zeros(T, device="cuda")
 if "embedding" in P["code"]:
     emb = torch.nn.Embedding(T, D).cuda()
+    y = emb(k).sum() if P["code"] == "torch_embedding_bwd_only" else None
 if P["library"] == "cupy":
     import cupy, cupyx
     ck = cupy.asarray(keys); cw = cupy.asarray(w.cpu().numpy()); cout1 = cupy.zeros(T, cupy.float32)

@@ -11,6 +11,18 @@ python3 "$PREREG" check >"$WORK/check" && grep -q '^28 programs, 4 libraries, 11
   fail "check: $(cat "$WORK/check")"
 python3 "$PREREG" check --programs "$(dirname "$PREREG")/../../experiments/diagnose-prereg-2.json" >"$WORK/check2" &&
   grep -q '^28 programs, 4 libraries, 11 op families' "$WORK/check2" && pass || fail "check of the second run's list: $(cat "$WORK/check2")"
+python3 "$PREREG" check --programs "$(dirname "$PREREG")/../../experiments/diagnose-prereg-3.json" >"$WORK/check3" &&
+  grep -q '^28 programs, 4 libraries, 11 op families' "$WORK/check3" && pass || fail "check of the third run's list: $(cat "$WORK/check3")"
+# the embedding backward without its forward: the forward before the range, the backward alone in it
+python3 - "$PREREG" <<'PY' && pass || fail "the backward-only driver"
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("dp", sys.argv[1]); dp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(dp)
+prog = {"code": "torch_embedding_bwd_only", "library": "pytorch", "op": "embedding_backward", "input": {"dist": "zipf"}}
+text = dp.driver(prog, 1)[0]
+run = text[text.index("def run():"):]
+assert "y.backward(retain_graph=True)" in run and "emb(k)" not in run and "y = emb(k).sum()" in text, run
+PY
 # the stand-in atomlab: profile fails for histc, hangs for amax, else one bottleneck launch of the program's op
 cat >"$WORK/atomlab" <<'SH'
 #!/usr/bin/env bash
