@@ -179,14 +179,15 @@ static void test_float_rule(const char *csv, const char *sass)
   CHECK(cal.f32_ratio[ATL_L2_RED] == 0 && strstr(cal.f32_rule, "architecture"));
 }
 
-/* The H200's shipped-style integer calibration and one launch of the second pre-registered run (tests/data:
+/* The H200's integer calibration and one launch of experiments/diagnose-prereg-2.json's run (tests/data:
  * ncu-h200-prereg-*.csv), no SASS, no --types: @p want_verdict and @p want_call ("" for none) and the reason's
  * @p want_reason (NULL: nothing said of the type). */
 static void h200_case(const char *file, const char *want_verdict, const char *want_call, const char *want_reason)
 {
   struct atl_l2_calibration cal;
   memset(&cal, 0, sizeof cal);
-  const char *paths[ATL_L2_FILES] = {DATA "ncu-h200-l2-same.csv", DATA "ncu-h200-l2-spread.csv", NULL, NULL, NULL, NULL};
+  const char *paths[ATL_L2_FILES] = {DATA "ncu-h200-l2-same.csv", DATA "ncu-h200-l2-spread.csv", NULL, NULL, NULL,
+                                     NULL};
   int which;
   char why[512];
   char *csv = atl_file_read_text(file, 1 << 24);
@@ -205,10 +206,11 @@ static void h200_case(const char *file, const char *want_verdict, const char *wa
   free(csv);
 }
 
-/* The second run's misses: float adds on one key priced as integer adds for want of the type (U 0.46, "not a
- * bottleneck", 29.45 ms where atomlab's call took 0.064 ms), now the float price the launch's time holds; a CAS max
- * on one key keeps the integer price (the float one would need 2.3 times its launch); spread requests saturating the
- * units with no strategy that sends fewer read "not a bottleneck" where they read "bottleneck" with a floor of 1. */
+/* The misses of experiments/diagnose-prereg-2.json's run: float adds on one key priced as integer adds for want of
+ * the type (U 0.46, "not a bottleneck", 29.45 ms where atomlab's call took 0.064 ms), now the float price the
+ * launch's time holds; a CAS max on one key keeps the integer price (the float one would need 2.3 times its launch);
+ * spread requests saturating the units with no strategy that sends fewer read "not a bottleneck" where they read
+ * "bottleneck" with a floor of 1. */
 static void test_h200_prereg(void)
 {
   h200_case(DATA "ncu-h200-prereg-pytorch-scatter_add_-hot.csv", "bottleneck", "atl_scatter_add auto",
