@@ -193,33 +193,6 @@ static void float_note(const struct atl_l2_calibration *cal, const struct judged
              cal->f32_rule[0] ? cal->f32_rule : "no ratio looked up");
 }
 
-/*
- * A hot launch whose atomics' type neither the SASS nor --types gives (the counters do not tell it): its float
- * price where the launch's own time holds it, else the integer one. The busiest slice cannot have been busy longer
- * than the launch: a one-word float chain the integer price puts at U 0.46 fills its launch at the float price
- * (H200, PyTorch's, CuPy's and Triton's scatter_add on one key: U 1.00, 29.40 of 29.45 ms), where an integer chain
- * that saturates its slice would need 2.2 times its launch's time as floats. The slack covers the ratio's error and
- * unlocked clocks. Only where the type decides the verdict (the float price reaches @p threshold): below it both
- * prices say the same. 1 where the float price was taken (@p typed the launch with float adds, @p u its utilization).
- */
-#define FLOAT_FITS_LAUNCH 1.1
-
-static int float_from_time(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, double threshold,
-                           struct atl_l2_counters *typed, struct atl_l2_util *u)
-{
-  if (!cal || !k || u->access != ATL_L2_HOT || k->f32_share > 0)
-    return 0;
-  *typed = *k;
-  typed->f32_share = 1;
-  struct atl_l2_util f;
-  atl_l2_utilization(cal, typed, &f);
-  if (!(f.u > u->u) || f.u < threshold || f.u > FLOAT_FITS_LAUNCH)
-    return 0;
-  f.u_low = fmin(f.u_low, u->u_low);
-  *u = f;
-  return 1;
-}
-
 struct parsed {
   struct atl__launch *launches;
   size_t count;
@@ -315,7 +288,8 @@ int atl_diagnose_export(const struct atl_diagnose_input *in, const struct atl_nc
     if (j.k2) {
       atl_l2_utilization(in->l2 ? in->l2 : &none, j.k2, &j.u2);
       const double u_int = j.u2.u;
-      if (!have_sass && !in->types && float_from_time(in->l2, j.k2, st.threshold, &typed, &j.u2)) {
+      /* a type neither the SASS nor --types gives: the float price where the launch's time holds it */
+      if (!have_sass && !in->types && atl_l2_float_from_time(in->l2, j.k2, st.threshold, &typed, &j.u2)) {
         j.k2 = &typed;
         snprintf(assumed, sizeof assumed, "type not known (no --sass, no --types): float adds assumed, the launch's "
                  "time holds their price (U %.2f; integer adds %.2f)", j.u2.u, u_int);
