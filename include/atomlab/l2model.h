@@ -235,6 +235,20 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
 int atl_l2_f32_ratio_priced(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k,
                             const struct atl_l2_util *u);
 
+/** The slack over its launch's time that a hot launch's float price may need (atl_l2_float_from_time). */
+#define ATL_L2_FLOAT_FITS_LAUNCH 1.1
+
+/**
+ * A hot launch @p k whose atomics' type neither the SASS nor a types file gives (the counters do not tell it): its
+ * float price where that price reaches @p threshold (the type decides the verdict) and the launch's own time holds it
+ * (the busiest slice busy at most ATL_L2_FLOAT_FITS_LAUNCH times the launch), else its integer one. @p u holds
+ * atl_l2_utilization()'s integer answer for @p k; where the float price is taken, @p typed is @p k with float adds
+ * only, @p u its answer (U's low end the integer price's) and 1 is returned; else 0 and nothing is changed
+ * (docs/design/model.md, "Float adds of a type not known").
+ */
+int atl_l2_float_from_time(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, double threshold,
+                           struct atl_l2_counters *typed, struct atl_l2_util *u);
+
 /**
  * The achievable share of DRAM peak from a calibration export (a streaming kernel, e.g. the scatter app's
  * copy ceiling, profiled with the L2 metrics and dram__throughput.avg.pct_of_peak_sustained_elapsed): the

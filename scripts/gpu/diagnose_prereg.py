@@ -41,6 +41,7 @@ OPS = {
     "torch_scatter_amin": "out1.scatter_reduce_(0, k, w, reduce='amin')",
     "torch_index_put": "out1.index_put_((k,), w, accumulate=True)",
     "torch_embedding_bwd": "emb(k).sum().backward()",
+    "torch_embedding_bwd_only": "y.backward(retain_graph=True)",  # the forward (y) runs before, outside the range
     "cupy_scatter_add": "cupyx.scatter_add(cout1, ck, cw)",
     "cupy_bincount_w": "cupy.bincount(ck, weights=cw, minlength=P['bins'])",
     "compiled_scatter_add": "compiled_scatter_add(out1, k, w)",
@@ -67,6 +68,7 @@ out = torch.zeros(T, D, device="cuda") if "dim" in P else None
 out1 = torch.zeros(T, device="cuda")
 if "embedding" in P["code"]:
     emb = torch.nn.Embedding(T, D).cuda()
+    y = emb(k).sum() if P["code"] == "torch_embedding_bwd_only" else None
 if P["library"] == "cupy":
     import cupy, cupyx
     ck = cupy.asarray(keys); cw = cupy.asarray(w.cpu().numpy()); cout1 = cupy.zeros(T, cupy.float32)
@@ -101,11 +103,12 @@ def driver(prog, seed, settings=None):
                                                                               **(settings or {}))
 
 
-def cub_command(atomlab, prog):
-    """The CUB program: atomlab's histogram app with the plugin's cub::DeviceHistogram variant on the program's bytes."""
+def cub_command(atomlab, prog, variant="cub"):
+    """The CUB program: atomlab's histogram app with the plugin's cub::DeviceHistogram variant on the program's bytes
+    (@p variant: another of the app's variants on the same bytes)."""
     dist = {"hot": "solid", "uniform": "uniform"}[prog["input"]["dist"]]
     return [atomlab, "app", "histogram", "--backend", "cuda", "--input", "u8", "--dist", dist,
-            "--bytes", str(prog["input"]["n"]), "--variants", "cub"]
+            "--bytes", str(prog["input"]["n"]), "--variants", variant]
 
 
 def run(cmd, timeout, out=None):
@@ -173,9 +176,12 @@ def pick(rows, prog):
 
 
 def kernel_share(rows, row):
-    """The launch @p row's share of its op's ncu duration (the launches of its NVTX range); None where unknown."""
+    """The launch @p row's share of its op's ncu duration (the launches of its NVTX range; a CUB launch, which has
+    none: the DeviceHistogram launches'); None where unknown."""
     src = row["config"].get("source", "") if row else ""
-    same = [metric(r, "duration_us") for r in rows if src and r["config"].get("source") == src]
+    cub = not src and row and "DeviceHistogram" in row["config"].get("kernel", "")
+    same = [metric(r, "duration_us") for r in rows if (src and r["config"].get("source") == src)
+            or (cub and "DeviceHistogram" in r["config"].get("kernel", ""))]
     if not same or any(d is None for d in same) or not sum(same):
         return None
     return metric(row, "duration_us") / sum(same)
@@ -253,7 +259,8 @@ def predict(args, doc):
 # program's op: the verdict is scored against the best of them where the advised call is one no app runs.
 FAMILY_CALLS = {"histc": ["atl_scatter_add bins"], "bincount": ["atl_scatter_add bins"],
                 "bincount_weighted": ["atl_scatter_add bins"],
-                "scatter_reduce_amax": ["atl_scatter_reduce max"], "scatter_reduce_amin": ["atl_scatter_reduce min"]}
+                "scatter_reduce_amax": ["atl_scatter_reduce max"], "scatter_reduce_amin": ["atl_scatter_reduce min"],
+                "histogram": ["atl_app_histogram block16", "atl_app_histogram auto"]}
 SCATTER_FAMILY = ["atl_scatter_add block", "atl_scatter_add auto"]
 APP_SECONDS = 120
 
@@ -262,6 +269,8 @@ def app_args(call, prog):
     """The atomlab app that runs an advised call on the program's sizes, distribution, key and value types; None
     where none does."""
     i = prog["input"]
+    if call.startswith("atl_app_histogram"):  # the byte histogram's own app on the program's bytes
+        return cub_command("", prog, call.split()[-1])[1:] if prog["library"] == "cub" else None
     dist = {"hot": "hot", "uniform": "uniform", "zipf": "zipf"}[i["dist"]]
     n, t = i.get("n", i.get("rows")), i.get("targets", i.get("bins"))
     sizes = ["--backend", "cuda", "--rows", str(n), "--targets", str(t), "--dim", str(i.get("dim", 1)), "--dist", dist]
@@ -286,10 +295,13 @@ def app_ms(args, a):
 
 
 def own_time(args, prog, seed):
-    """The op's CUDA-event time as its driver measures it, or None."""
+    """The op's CUDA-event time as its driver measures it (the CUB program, which has no driver: the histogram app's
+    median device time of its cub variant, verified), or None."""
     d = driver(prog, seed, args.driver)
     if not d:
-        return None
+        ms, state = app_ms(args, cub_command(args.atomlab, prog)[1:])
+        return {"median_ms": ms, "iqr_ms": None, "samples": None, "from": "app histogram --variants cub"} \
+            if ms and state == "verified" else None
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "prog.py")
         with open(path, "w") as f:
@@ -303,10 +315,12 @@ def own_time(args, prog, seed):
 
 def share_of(args, prog, p):
     """The named kernel's share of its op's ncu duration (the rules' kernel_time): the prediction's, else from the
-    program's kept raw export (DIR/ID.csv or DIR/counters/ID.csv.gz) diagnosed again; None where unknown."""
+    program's kept raw export (DIR/ID.csv, DIR/ID.csv.gz as the reference plan gzips it, or DIR/counters/ID.csv.gz)
+    diagnosed again; None where unknown."""
     if p.get("kernel_share") is not None:
         return p["kernel_share"]
-    base = [os.path.join(args.out, prog["id"] + ".csv"), os.path.join(args.out, "counters", prog["id"] + ".csv.gz")]
+    base = [os.path.join(args.out, prog["id"] + e) for e in (".csv", ".csv.gz")] + \
+        [os.path.join(args.out, "counters", prog["id"] + ".csv.gz")]
     path = next((b for b in base if os.path.exists(b)), None)
     if not path or not p.get("kernel"):
         return None

@@ -82,7 +82,10 @@ static void stack_entry(const char *entry, size_t n, char *out, size_t len)
       break;
     *c = '\0';
   }
-  atl__nvtx_innermost(tmp, out, len);
+  /* a start/end range's entry leads with its id ("0:<default domain>:op@f.py:3"): the domain follows it */
+  const char *p = tmp + strspn(tmp, "0123456789");
+  const char *at = strchr(tmp, '@'), *domain_end = *p == ':' ? strchr(p + 1, ':') : NULL;
+  atl__nvtx_innermost(p > tmp && domain_end && at && domain_end < at ? p + 1 : tmp, out, len);
 }
 
 void atl__nvtx_stack_innermost(const char *field, char *out, size_t len)

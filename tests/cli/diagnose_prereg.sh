@@ -3,20 +3,34 @@
 # run every program through stand-ins for atomlab (profile writes a diagnosis and a raw export, app writes a verified
 # row) and for the GPU driver (prints the op's time): a failing program and one past --timeout are recorded, not
 # fatal; the files are written after each program (a --budget call stops early, the next goes on); each program's
-# raw export is kept; measured.json scores the verdicts and carries the summary against the rules.
+# raw export is kept; the CUB programs, which have no driver, take the histogram app's cub time and its own variants;
+# measured.json scores the verdicts and carries the summary against the rules.
 . "$(dirname "$0")/lib.sh"
 PREREG=$(cd "$(dirname "$0")/../../scripts/gpu" && pwd)/diagnose_prereg.py
 python3 "$PREREG" check >"$WORK/check" && grep -q '^28 programs, 4 libraries, 11 op families' "$WORK/check" && pass ||
   fail "check: $(cat "$WORK/check")"
 python3 "$PREREG" check --programs "$(dirname "$PREREG")/../../experiments/diagnose-prereg-2.json" >"$WORK/check2" &&
   grep -q '^28 programs, 4 libraries, 11 op families' "$WORK/check2" && pass || fail "check of the second run's list: $(cat "$WORK/check2")"
+python3 "$PREREG" check --programs "$(dirname "$PREREG")/../../experiments/diagnose-prereg-3.json" >"$WORK/check3" &&
+  grep -q '^28 programs, 4 libraries, 11 op families' "$WORK/check3" && pass || fail "check of the third run's list: $(cat "$WORK/check3")"
+# the embedding backward without its forward: the forward before the range, the backward alone in it
+python3 - "$PREREG" <<'PY' && pass || fail "the backward-only driver"
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("dp", sys.argv[1]); dp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(dp)
+prog = {"code": "torch_embedding_bwd_only", "library": "pytorch", "op": "embedding_backward", "input": {"dist": "zipf"}}
+text = dp.driver(prog, 1)[0]
+run = text[text.index("def run():"):]
+assert "y.backward(retain_graph=True)" in run and "emb(k)" not in run and "y = emb(k).sum()" in text, run
+PY
 # the stand-in atomlab: profile fails for histc, hangs for amax, else one bottleneck launch of the program's op
 cat >"$WORK/atomlab" <<'SH'
 #!/usr/bin/env bash
-if [ "$1" = app ]; then  # app ... --variants V ... -o FILE: one verified row of V at 2 ms
+if [ "$1" = app ]; then  # app ... --variants V ... -o FILE: one verified row of V at 2 ms (CUB's: 8 ms)
   v=; o=; r=
   while [ $# -gt 0 ]; do case "$1" in --variants) v=$2;; --reduce) r=$2;; -o) o=$2;; esac; shift; done
-  printf '{"rows":[{"config":{"variant":"f32/x/%s"},"status":"ok","verified":true,"time_ms":{"median":2,"iqr":0.1,"samples":5}},{"config":{"variant":"f32/memcpy-ceiling"},"status":"ok","verified":true,"time_ms":{"median":0.1,"iqr":0}}]}' "${r:-${v##*,}}" >"$o"
+  ms=2; [ "$v" = cub ] && ms=8
+  printf '{"rows":[{"config":{"variant":"f32/x/%s"},"status":"ok","verified":true,"time_ms":{"median":%s,"iqr":0.1,"samples":5}},{"config":{"variant":"f32/memcpy-ceiling"},"status":"ok","verified":true,"time_ms":{"median":0.1,"iqr":0}}]}' "${r:-${v##*,}}" "$ms" >"$o"
   exit 0
 fi
 t=0
@@ -66,6 +80,10 @@ assert abs(m["measured_speedup"] - 3.75) < 1e-9 and m["verdict_correct"] is True
 a = m["evidence"]["calls"]["atl_scatter_add block"]
 assert a["args"][:2] == ["app", "scatter"] and "--variants" in a["args"] and a["state"] == "verified", a
 assert k["pytorch-histc-hot"]["verdict_correct"] is None  # failed in predict: nothing to score
+c = k["cub-histogram-hot"]  # no driver: the op's time is the histogram app's cub variant, judged by its own calls
+assert c["evidence"]["kernel_time"]["median_ms"] == 8 and c["verdict_correct"] is True, c
+h = c["evidence"]["calls"]["atl_app_histogram block16"]["args"]
+assert h[:2] == ["app", "histogram"] and h[h.index("--variants") + 1] == "block16" and "--bytes" in h, h
 s = doc["summary"]
 assert s["verdicts"]["of"] == s["verdicts"]["count"] > 0 and s["predicted_within_2x"]["share"] == 1, s
 PY

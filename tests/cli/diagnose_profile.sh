@@ -35,9 +35,16 @@ sed 's/NVIDIA H100 80GB HBM3/NVIDIA X999/' "$CSV" >"$WORK/x999.csv"
   2>"$WORK/err" && grep -q 'note: no shared-memory table: the shared-memory model was skipped' "$WORK/x" &&
   grep -q '^  1 .*: bottleneck (l2 .*-> atomlab atl_scatter_add bins' "$WORK/x" && ! grep -q 'shared-memory atomic unit' \
   "$WORK/x" && pass || fail "no table: $(cat "$WORK/x" "$WORK/err")"
-# without the SASS the float bincount is judged by the integer chain (what a missing --types file did)
+# without the SASS the type is not known: the float price, which the launch's time holds, decides, and is said
 "$ATOMLAB" profile --counters "$CSV" "${CAL[@]}" >"$WORK/nosass" 2>"$WORK/err" &&
-  grep -q '^  1 .*: not a bottleneck' "$WORK/nosass" && pass || fail "without --sass: $(cat "$WORK/nosass" "$WORK/err")"
+  grep -q '^  1 .*: bottleneck' "$WORK/nosass" && grep -q 'type not known (no --sass, no --types): float adds assumed' \
+  "$WORK/nosass" && pass || fail "without --sass: $(cat "$WORK/nosass" "$WORK/err")"
+# the L2 table prices it as the diagnosis does: an H200 float scatter on one key, U 1.00 from 0.37 (integer adds)
+"$ATOMLAB" profile --counters "$DATA/ncu-h200-prereg-pytorch-scatter_add_-hot.csv" --l2-same "$DATA/ncu-h200-l2-same.csv" \
+  --l2-spread "$DATA/ncu-h200-l2-spread.csv" >"$WORK/h200" 2>"$WORK/err" &&
+  grep -q '^4  .* hot words   1\.00   0\.37-1\.00 .* bottleneck$' "$WORK/h200" &&
+  grep -q '^  4 .*: bottleneck (l2 U 1\.00).*atl_scatter_add auto' "$WORK/h200" && pass ||
+  fail "the table of a type not known: $(cat "$WORK/h200" "$WORK/err")"
 # --types still overrides the SASS's float share
 printf 'kernel,f32_share\nvoid at::native,0.0001\n' >"$WORK/types.csv"
 "$ATOMLAB" profile --counters "$CSV" "${CAL[@]}" --types "$WORK/types.csv" >"$WORK/typed" 2>"$WORK/err" && pass ||

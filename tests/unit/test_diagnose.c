@@ -51,6 +51,12 @@ static void test_sass(const char *sass)
   CHECK(strcmp(out, "op@f.py:3") == 0);
   atl__nvtx_stack_innermost("12 \"<default domain>:op@f.py:3:none", out, sizeof out);
   CHECK(out[0] == '\0');
+  /* a start/end range leads with its id, then the domain (ncu 2025.3.1, the H200 embedding backward's export) */
+  atl__nvtx_stack_innermost(" \"0:<default domain>:embedding_backward@p.py:29:none:none:none:none:none:none\" ", out,
+                            sizeof out);
+  CHECK(strcmp(out, "embedding_backward@p.py:29") == 0);
+  atl__nvtx_stack_innermost("12 \"<default domain>:op@f.py:3:none:none:none:none:none:none\"", out, sizeof out);
+  CHECK(strcmp(out, "op@f.py:3") == 0);
   atl__nvtx_stack_innermost("", out, sizeof out);
   CHECK(out[0] == '\0');
   atl__nvtx_stack_innermost("7 \"\" \"<d>:a@b.py:1:x:x:x:x:x:x\" \"<d>:inner:x:x:x:x:x:x\"", out, sizeof out);
@@ -99,9 +105,12 @@ static void test_pipeline(const char *csv, const char *sass)
   CHECK(is(l, "op_call", "atl_scatter_add bins") && is(f, "op_call", "atl_scatter_add bins")); /* checked against */
   CHECK(l && atl_diagnosis_advice_text(l, text, sizeof text)[0] == '\0');
   atl_result_set_release(&s);
-  /* without the SASS the float kernel is judged by the integer chain: what a missing --types file did */
-  if (CHECK(run(csv, NULL, &cal, 0.8, &s) == 0))
-    CHECK(is(row_of(&s, "1"), "verdict", "not a bottleneck"));
+  /* without the SASS the type is not known: the float price, which the launch's time holds, decides (the integer
+   * launch 2 has the same counters, so it reads the same: only the SASS or --types tell them apart) */
+  if (CHECK(run(csv, NULL, &cal, 0.8, &s) == 0)) {
+    f = row_of(&s, "1");
+    CHECK(is(f, "verdict", "bottleneck") && f && strstr(f->reason, "type not known (no --sass, no --types)"));
+  }
   atl_result_set_release(&s);
   /* without a calibration only a floor is known: every bottleneck still carries one */
   if (CHECK(run(csv, sass, NULL, 0.3, &s) == 0)) {
@@ -168,6 +177,47 @@ static void test_float_rule(const char *csv, const char *sass)
   atl_result_set_release(&s);
   atl__l2_f32_rule(&cal, NULL, "", -1, -1); /* an export without the compute capability */
   CHECK(cal.f32_ratio[ATL_L2_RED] == 0 && strstr(cal.f32_rule, "architecture"));
+}
+
+/* The H200's integer calibration and one launch of experiments/diagnose-prereg-2.json's run (tests/data:
+ * ncu-h200-prereg-*.csv), no SASS, no --types: @p want_verdict and @p want_call ("" for none) and the reason's
+ * @p want_reason (NULL: nothing said of the type). */
+static void h200_case(const char *file, const char *want_verdict, const char *want_call, const char *want_reason)
+{
+  struct atl_l2_calibration cal;
+  memset(&cal, 0, sizeof cal);
+  const char *paths[ATL_L2_FILES] = {DATA "ncu-h200-l2-same.csv", DATA "ncu-h200-l2-spread.csv", NULL, NULL, NULL,
+                                     NULL};
+  int which;
+  char why[512];
+  char *csv = atl_file_read_text(file, 1 << 24);
+  struct atl_result_set s;
+  if (CHECK(csv) && CHECK(atl_l2_calibration_read(&cal, paths, &which, why, sizeof why) == 0) &&
+      CHECK(run(csv, NULL, &cal, 0.8, &s) == 0)) {
+    const struct atl_row *r = row_of(&s, "4");
+    if (!CHECK(r && is(r, "verdict", want_verdict)))
+      fprintf(stderr, "  %s: %s (%s)\n", file, r ? atl_row_config(r, "verdict") : "no row", r ? r->reason : "");
+    CHECK(r && (want_call[0] ? is(r, "call", want_call) : atl_row_config(r, "call") == NULL));
+    CHECK(r && (want_reason ? strstr(r->reason, want_reason) != NULL : strstr(r->reason, "type not known") == NULL));
+    /* every bottleneck carries a speedup above 1; a row without a fix carries none */
+    CHECK(r && (strcmp(want_verdict, "bottleneck") == 0) == (atl_row_metric(r, "speedup", 0) > 1));
+    atl_result_set_release(&s);
+  }
+  free(csv);
+}
+
+/* The misses of experiments/diagnose-prereg-2.json's run: float adds on one key priced as integer adds for want of
+ * the type (U 0.46, "not a bottleneck", 29.45 ms where atomlab's call took 0.064 ms), now the float price the
+ * launch's time holds; a CAS max on one key keeps the integer price (the float one would need 2.3 times its launch);
+ * spread requests saturating the units with no strategy that sends fewer read "not a bottleneck" where they read
+ * "bottleneck" with a floor of 1. */
+static void test_h200_prereg(void)
+{
+  h200_case(DATA "ncu-h200-prereg-pytorch-scatter_add_-hot.csv", "bottleneck", "atl_scatter_add auto",
+            "float adds assumed, the launch's time holds their price (U 1.00; integer adds 0.46)");
+  h200_case(DATA "ncu-h200-prereg-pytorch-scatter_reduce_amax-hot.csv", "bottleneck", "atl_scatter_reduce max", NULL);
+  h200_case(DATA "ncu-h200-prereg-pytorch-scatter_add_-uniform.csv", "not a bottleneck", "",
+            "the L2's atomic units are saturated (U 0.95, spread), but no strategy sends fewer requests");
 }
 
 /* The launches' NVTX ranges of @p file (a tests/data export) into @p out, one per launch; the count. */
@@ -269,6 +319,7 @@ int main(void)
     test_parsed_once(csv, sass);
   }
   test_nvtx_columns();
+  test_h200_prereg();
   free(csv);
   free(sass);
   return check_exit("test_diagnose");

@@ -454,6 +454,27 @@ void atl_l2_utilization(const struct atl_l2_calibration *cal, const struct atl_l
   out->busy_ns = k->duration_ns > 0 ? out->u * k->duration_ns : 0;
 }
 
+/* The busiest slice cannot have been busy longer than its launch: a one-word float chain the integer price puts at
+ * U 0.46 fills its launch at the float price (H200, PyTorch's, CuPy's and Triton's scatter_add on one key: U 1.00,
+ * 29.40 of 29.45 ms), where an integer chain that saturates its slice would need 2.2 times its launch's time as floats.
+ * The slack covers the ratio's error and unlocked clocks. */
+int atl_l2_float_from_time(const struct atl_l2_calibration *cal, const struct atl_l2_counters *k, double threshold,
+                           struct atl_l2_counters *typed, struct atl_l2_util *u)
+{
+  if (!cal || !k || !u || u->access != ATL_L2_HOT || k->f32_share > 0)
+    return 0;
+  struct atl_l2_counters f32 = *k;
+  f32.f32_share = 1;
+  struct atl_l2_util f;
+  atl_l2_utilization(cal, &f32, &f);
+  if (!(f.u > u->u) || f.u < threshold || f.u > ATL_L2_FLOAT_FITS_LAUNCH)
+    return 0;
+  f.u_low = fmin(f.u_low, u->u_low);
+  *typed = f32;
+  *u = f;
+  return 1;
+}
+
 const char *atl_l2_access_name(enum atl_l2_access a)
 {
   switch (a) {
