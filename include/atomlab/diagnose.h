@@ -71,9 +71,14 @@ int atl_diagnose_device_of(const struct atl_ncu_export *counters, char *name, si
  * Diagnoses every launch of @p in->counters into @p out (rows appended, kind "diagnosis"). Each row's
  * configuration: id, kernel, source, op, device, verdict, model (which model's verdict), access, strategy,
  * call, speedup_kind ("predicted" or "floor"), op_call (the op family's own atomlab call by the access, whatever
- * the verdict; absent where the source names no known op); metrics: duration_us, u_smem (+ _low, _high), u_l2 (+ _low,
- * _high), f32_share, cas_share, speedup. A launch with nothing to say has an empty strategy. Returns 0, or
- * ATL_EINVAL (unreadable counters or SASS) / ATL_ENOMEM with @p why.
+ * the verdict; absent where the source names no known op), finding ("call faster": not a bottleneck, yet the op's
+ * call is predicted faster by the margin of data/tuning/diagnose-calls.json, the op slow for reasons other than the
+ * atomic units; then call and speedup are set, strategy empty), strategy_speedup_kind; metrics: duration_us, u_smem
+ * (+ _low, _high), u_l2 (+ _low, _high), f32_share, cas_share, speedup (the launch's time over the advised call's
+ * price where the call is priced: docs/design/model.md, "Pricing atomlab's call"; else the strategy's figure),
+ * strategy_speedup (the strategy's figure, where the call's price replaced it), call_us (the call's price). A launch
+ * with nothing to say has an empty strategy and no finding. Returns 0, or ATL_EINVAL (unreadable counters or SASS) /
+ * ATL_ENOMEM with @p why.
  */
 int atl_diagnose(const struct atl_diagnose_input *in, struct atl_result_set *out, char *why, size_t why_len);
 

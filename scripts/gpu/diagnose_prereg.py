@@ -218,7 +218,8 @@ def predict_one(args, doc, prog):
     return {"id": prog["id"], "library": prog["library"], "op": prog["op"], "program": prog["code"],
             "input": prog["input"], "verdict": c.get("verdict", failed), "kernel": c.get("kernel"),
             "advice": {"strategy": c.get("strategy"), "call": c.get("call"), "kind": c.get("speedup_kind"),
-                       "op_call": c.get("op_call"), "source": c.get("source"), "access": c.get("access")},
+                       "op_call": c.get("op_call"), "source": c.get("source"), "access": c.get("access"),
+                       "finding": c.get("finding")},
             "predicted_speedup": metric(r, "speedup"), "kernel_share": kernel_share(rows, r), "profile_exit": rc,
             "files": {"export": prog["id"] + ".csv", "diagnosis": prog["id"] + ".diagnosis.json",
                       "output": prog["id"] + ".txt"}}
@@ -334,6 +335,12 @@ def share_of(args, prog, p):
     return kernel_share(rows, max(named, key=lambda r: metric(r, "duration_us") or 0)) if named else None
 
 
+def call_faster(p):
+    """A "not a bottleneck" whose family's atomlab call is predicted faster (the diagnosis's finding "call faster":
+    the op is slow for reasons other than the atomic units): judged like a bottleneck, by the advised call."""
+    return (p.get("advice") or {}).get("finding") == "call faster"
+
+
 def judge(rules, prog, p, own, frac, times):
     """One program's entry of measured.json from its times: the kernel's (the op's median x the named kernel's share),
     the apps' per call; the verdict scored by the advised call where an app ran it, else by the family's best."""
@@ -351,10 +358,11 @@ def judge(rules, prog, p, own, frac, times):
     family = [s for s in (speed(c) for c in calls) if s is not None]
     v = p.get("verdict")
     scored = advised if advised is not None else (max(family) if family else None)
-    correct = None if scored is None or v not in ("bottleneck", "not a bottleneck") else \
-        ((scored >= 1.5) == (v == "bottleneck"))
+    claims = v == "bottleneck" or call_faster(p)  # the advised call is faster: a bottleneck, or an op slow otherwise
+    correct = None if scored is None or v not in ("bottleneck", "not a bottleneck") else ((scored >= 1.5) == claims)
     return {"id": prog["id"], "verdict": v, "verdict_correct": correct, "measured_speedup": advised,
             "predicted_speedup": p.get("predicted_speedup"), "speedup_kind": (p.get("advice") or {}).get("kind"),
+            "finding": (p.get("advice") or {}).get("finding"),
             "evidence": {"kernel_time": own, "kernel_share": frac, "kernel_ms": kernel_ms, "advised_call": call,
                          "calls": times, "family_best_speedup": max(family) if family else None,
                          "rule": rules["faster"]}}
@@ -415,7 +423,8 @@ def summary(kernels):
     goal = {"verdicts": 0.8, "predicted_within_2x": 0.7, "floors_hold": 0.9}  # the rules' "success"
     out["success"] = all(out[g]["share"] is not None and out[g]["share"] >= t for g, t in goal.items())
     bad = [k for k in kernels if k.get("verdict") == "bottleneck"]
-    advised = [k for k in bad if k["measured_speedup"] is not None]
+    advised = [k for k in bad + [k for k in kernels if k.get("finding") == "call faster"]
+               if k["measured_speedup"] is not None]
     errors = sorted(abs(k["predicted_speedup"] / k["measured_speedup"] - 1) for k in pairs)
     out["issue_goals"] = {  # reported beside the rules, which decide success
         "verdicts": share(sum(1 for k in scored if k["verdict_correct"]), len(scored)),

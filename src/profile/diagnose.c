@@ -13,6 +13,7 @@
 #include "atomlab/diagnose.h"
 #include "atomlab/error.h"
 #include "atomlab/row_layout.h"
+#include "call_price.h"
 #include "profile_internal.h"
 
 /* The atomlab call for a user op (the NVTX range's op) by the access the counters show: the op's own call. The
@@ -63,6 +64,9 @@ struct judged {
   struct atl_smem_advice sa;
   const char *v2, *vs;
   int no_gain; /* the L2's units saturated, no strategy predicted faster (spread requests, one per update) */
+  struct atl__call_price price; /* the op's atomlab call priced on the launch (priced 0: op or table unknown) */
+  int slow_call;   /* a bottleneck whose atomlab call is predicted less than the faster margin */
+  int call_faster; /* not a bottleneck, yet the op's call is predicted faster: the op is slow for other reasons */
 };
 
 static const char *l2_verdict(const struct atl_l2_util *u, double threshold)
@@ -122,6 +126,48 @@ static void smem_advice(const struct judged *j, struct atl_row *row)
   atl_row_metric_set(row, "speedup", j->sa.speedup);
 }
 
+/* The op's atomlab call priced on the launch; nothing priced where the op or the L2 counters are not known. */
+static void price_of(const struct atl_diagnose_input *in, struct judged *j, const char *src, int smem_hot)
+{
+  const struct op_call *op = op_of(src);
+  memset(&j->price, 0, sizeof j->price);
+  if (op && j->k2)
+    atl__call_price(NULL, NULL, call_of("", op, j->u2.access == ATL_L2_HOT, src), j->k2, &j->u2, smem_hot, in->l2,
+                    &j->price);
+}
+
+static double price_speedup(const struct judged *j) { return j->k2->duration_ns / j->price.call_ns; }
+
+/* A bottleneck's speedup: the launch's time over its call's price where priced, the strategy's figure kept beside. */
+static void apply_price(struct atl_row *row, const struct judged *j)
+{
+  if (!j->price.priced)
+    return;
+  const char *k = atl_row_config(row, "speedup_kind");
+  char kind[16];
+  snprintf(kind, sizeof kind, "%s", k ? k : "");
+  atl_row_metric_set(row, "strategy_speedup", atl_row_metric(row, "speedup", 0));
+  atl_row_config_set(row, "strategy_speedup_kind", kind);
+  atl_row_config_set(row, "speedup_kind", "predicted");
+  atl_row_metric_set(row, "speedup", price_speedup(j));
+  atl_row_metric_set(row, "call_us", j->price.call_ns / 1e3);
+}
+
+/* Not a bottleneck, yet the op's call is predicted faster by the margin on a launch whose atomics are its job: the
+ * call is advised, the finding saying the op is slow for reasons other than the atomic units. */
+static void call_faster(struct atl_row *row, struct judged *j)
+{
+  if (!j->price.priced || !atl__call_launch_is_job(j->k2) || price_speedup(j) < j->price.faster)
+    return;
+  const char *src = atl_row_config(row, "source");
+  atl_row_config_set(row, "finding", "call faster");
+  atl_row_config_set(row, "call", call_of("", op_of(src ? src : ""), j->u2.access == ATL_L2_HOT, src ? src : ""));
+  atl_row_config_set(row, "speedup_kind", "predicted");
+  atl_row_metric_set(row, "speedup", price_speedup(j));
+  atl_row_metric_set(row, "call_us", j->price.call_ns / 1e3);
+  j->call_faster = 1;
+}
+
 /* The row's models, verdict and advice; the model whose bottleneck is the larger U speaks. */
 static void judge_row(const struct atl_diagnose_input *in, const struct atl_smem_settings *st, struct judged *j,
                       struct atl_row *row)
@@ -143,21 +189,32 @@ static void judge_row(const struct atl_diagnose_input *in, const struct atl_smem
   }
   const int bad2 = is_bad(j->v2), bads = is_bad(j->vs);
   const int l2_speaks = bad2 && (!bads || j->u2.u >= j->ks->util.unit.u);
-  if (l2_speaks && l2_advice(in->l2, j, row)) {
+  const char *src = atl_row_config(row, "source");
+  price_of(in, j, src ? src : "", !l2_speaks && bads);
+  j->slow_call = (l2_speaks || bads) && j->price.priced && price_speedup(j) < j->price.faster;
+  if (j->slow_call) { /* a verdict names a bottleneck a call removes: the op's call is predicted no faster */
+    atl_row_config_set(row, "verdict", "not a bottleneck");
+    atl_row_config_set(row, "model", l2_speaks ? "l2" : "smem");
+  } else if (l2_speaks && l2_advice(in->l2, j, row)) {
     atl_row_config_set(row, "verdict", j->v2);
     atl_row_config_set(row, "model", "l2");
+    apply_price(row, j);
   } else if (l2_speaks) { /* saturated, yet no fix is predicted: a verdict names a bottleneck a call removes */
     atl_row_config_set(row, "verdict", "not a bottleneck");
     atl_row_config_set(row, "model", "l2");
     j->no_gain = 1;
+    call_faster(row, j);
   } else if (bads) {
     atl_row_config_set(row, "verdict", j->vs);
     atl_row_config_set(row, "model", "smem");
     smem_advice(j, row);
+    apply_price(row, j);
   } else {
     const int any = (j->v2 && strcmp(j->v2, "no atomics") != 0) || (j->vs && j->ks->util.jobs > 0);
     atl_row_config_set(row, "verdict", any ? "not a bottleneck" : "no atomics");
     atl_row_config_set(row, "model", j->l2 ? "l2" : j->smem ? "smem" : "");
+    if (any)
+      call_faster(row, j);
   }
 }
 
@@ -191,6 +248,18 @@ static void float_note(const struct atl_l2_calibration *cal, const struct judged
   else
     snprintf(buf, len, "float adds priced as integer adds, no f32 calibration of this device: %.200s",
              cal->f32_rule[0] ? cal->f32_rule : "no ratio looked up");
+}
+
+/* What the call's price did to the verdict, in words ("" where nothing). */
+static void verdict_note(const struct judged *j, char *buf, size_t len)
+{
+  const int smem = is_bad(j->vs) && !(is_bad(j->v2) && j->u2.u >= j->ks->util.unit.u);
+  if (j->slow_call)
+    snprintf(buf, len, "the atomic units are busy (U %.2f), but atomlab's call is predicted only %.2fx (under %gx): "
+             "not a bottleneck a call removes", smem ? j->ks->util.unit.u : j->u2.u, price_speedup(j), j->price.faster);
+  else if (j->call_faster)
+    snprintf(buf, len, "not the atomic units (U %.2f): the op is slow for other reasons; atomlab's call is predicted "
+             "%.2fx faster", j->u2.u, price_speedup(j));
 }
 
 struct parsed {
@@ -306,10 +375,13 @@ int atl_diagnose_export(const struct atl_diagnose_input *in, const struct atl_nc
     char floats[384];
     float_note(in->l2, &j, floats, sizeof floats);
     char gain[160] = "";
-    if (j.no_gain)
+    if (j.no_gain && !j.call_faster)
       snprintf(gain, sizeof gain, "the L2's atomic units are saturated (U %.2f, %s), but no strategy sends fewer "
                "requests: none is predicted faster", j.u2.u, atl_l2_access_name(j.u2.access));
-    const char *const parts[] = {gain, assumed, floats,
+    verdict_note(&j, gain, sizeof gain);
+    const int bad = is_bad(atl_row_config(&row, "verdict"));
+    const char *priced = bad || j.slow_call || j.call_faster ? j.price.note : "";
+    const char *const parts[] = {gain, priced, assumed, floats,
                                  !in->l2 && j.l2 ? "no L2 calibration: U is the atomic input's share" : "",
                                  note}; /* the launch's own first: the reason is cut at its length */
     for (size_t p = 0, n = 0; p < sizeof parts / sizeof *parts; p++)
@@ -327,9 +399,11 @@ char *atl_diagnosis_advice_text(const struct atl_row *row, char *buf, size_t len
   const char *strategy = atl_row_config(row, "strategy"), *call = atl_row_config(row, "call");
   const char *src = atl_row_config(row, "source"), *kind = atl_row_config(row, "speedup_kind");
   const char *kernel = atl_row_config(row, "kernel");
+  const char *finding = atl_row_config(row, "finding");
+  const int faster = finding && strcmp(finding, "call faster") == 0 && call && call[0];
   if (len)
     buf[0] = '\0';
-  if (!strategy || !strategy[0])
+  if ((!strategy || !strategy[0]) && !faster)
     return buf;
   char where[160];
   const char *at = src ? strchr(src, '@') : NULL;
@@ -339,6 +413,11 @@ char *atl_diagnosis_advice_text(const struct atl_row *row, char *buf, size_t len
     snprintf(where, sizeof where, "%.60s", kernel ? kernel : "?");
   const double s = atl_row_metric(row, "speedup", 0);
   const int floor = kind && strcmp(kind, "floor") == 0;
+  if (faster) {
+    snprintf(buf, len, "%s -> atomlab %s (not the atomic units: the op is slow for other reasons; predicted %.3gx)",
+             where, call, s);
+    return buf;
+  }
   snprintf(buf, len, "%s -> atomlab %s (%s; %s %.3gx)", where, call && call[0] ? call : strategy, strategy,
            floor ? "floor: at least" : "predicted", s);
   return buf;

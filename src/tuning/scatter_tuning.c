@@ -172,8 +172,7 @@ static struct tuning_file {
 } files[ATL__TUNING_FILES] = {{.name = "scatter.json", .once = PTHREAD_ONCE_INIT},
                                {.name = "l2.json", .once = PTHREAD_ONCE_INIT}};
 
-/* The first file named @p name of the places scatter_tuning.h lists, into @p path: 0, or ATL_EINVAL where none is. */
-static int file_find(const char *name, char *path, size_t len)
+int atl__tuning_file_find(const char *name, char *path, size_t len)
 {
   char cache[3800] = "";
   const char *env = getenv("ATL_DATA_DIR");
@@ -194,7 +193,7 @@ static int file_find(const char *name, char *path, size_t len)
 static void file_load(struct tuning_file *file)
 {
   char path[4096], why[240] = "";
-  if (file_find(file->name, path, sizeof path) != 0) {
+  if (atl__tuning_file_find(file->name, path, sizeof path) != 0) {
     snprintf(file->note, sizeof file->note, "no tuning file (data/tuning/%s)", file->name);
     return;
   }

@@ -61,6 +61,10 @@ enum atl__tuning_file { ATL__TUNING_SCATTER, ATL__TUNING_L2, ATL__TUNING_FILES }
  * and then @p *note says why (the path and the field); else @p *note is "". */
 const struct atl__tuning_rows *atl__tuning_file_rows(enum atl__tuning_file which, const char **note);
 
+/* The first file named @p name of the places atl__scatter_tuning_for lists (another tuning file of data/tuning: e.g.
+ * diagnose-calls.json), into @p path: 0, or ATL_EINVAL where none is. */
+int atl__tuning_file_find(const char *name, char *path, size_t len);
+
 /* The constants for @p dev from the tuning file the process found first (read once): the user's cache
  * ($XDG_CACHE_HOME/atomlab/tuning/scatter.json), $ATL_DATA_DIR/tuning/, the installed share/atomlab/tuning/, the
  * source tree's data/tuning/. Without one, or with a malformed one, the derived rule's, the note saying why. */

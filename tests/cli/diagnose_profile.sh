@@ -32,7 +32,7 @@ grep -q '^note: the shared-memory table of NVIDIA H100 80GB HBM3: .*nvidia-h100/
 # a device without one: the shared-memory model is skipped with a note, the L2 advice is still given
 sed 's/NVIDIA H100 80GB HBM3/NVIDIA X999/' "$CSV" >"$WORK/x999.csv"
 "$ATOMLAB" profile --counters "$WORK/x999.csv" --sass "$DATA/sass-synthetic-bincount.txt" "${CAL[@]}" >"$WORK/x" \
-  2>"$WORK/err" && grep -q 'note: no shared-memory table: the shared-memory model was skipped' "$WORK/x" &&
+  2>"$WORK/err" && grep -q 'note: .*no shared-memory table: the shared-memory model was skipped' "$WORK/x" &&
   grep -q '^  1 .*: bottleneck (l2 .*-> atomlab atl_scatter_add bins' "$WORK/x" && ! grep -q 'shared-memory atomic unit' \
   "$WORK/x" && pass || fail "no table: $(cat "$WORK/x" "$WORK/err")"
 # without the SASS the type is not known: the float price, which the launch's time holds, decides, and is said
@@ -57,9 +57,13 @@ for f in same spread same-f32; do cp "$DATA/ncu-h100-l2-$f.csv" "$WORK/cache/ato
   grep -q '^  1 .*: bottleneck (l2 U 1\.00).*atl_scatter_add bins (block-aggregated; predicted' "$WORK/cached" && pass ||
   fail "the cached L2 calibration: $(cat "$WORK/err" "$WORK/cached")"
 rm -r "$WORK/cache/atomlab/nvidia-h100"
-# without a calibration: a floor, named so
-"$ATOMLAB" profile --counters "$CSV" --sass "$DATA/sass-synthetic-bincount.txt" --threshold 0.3 >"$WORK/floor" \
-  2>"$WORK/err" && grep -q '^  1 .*; floor: at least 1\.[0-9]*x)$' "$WORK/floor" && pass ||
+# without a calibration: atomlab's call priced at the launch's own DRAM peak; an op no table names: a floor, named so
+"$ATOMLAB" profile --counters "$CSV" --sass "$DATA/sass-synthetic-bincount.txt" --threshold 0.3 >"$WORK/peak" \
+  2>"$WORK/err" && grep -q '^  1 .*(warp-aggregated; predicted [0-9.]*x)$' "$WORK/peak" &&
+  grep -q "atomlab's call priced .* B/ns (peak)" "$WORK/peak" && pass || fail "the peak: $(cat "$WORK/peak" "$WORK/err")"
+sed 's/torch.bincount@train.py:42/my_op@train.py:42/' "$CSV" >"$WORK/unknown.csv"
+"$ATOMLAB" profile --counters "$WORK/unknown.csv" --sass "$DATA/sass-synthetic-bincount.txt" --threshold 0.3 \
+  >"$WORK/floor" 2>"$WORK/err" && grep -q '^  1 .*; floor: at least 1\.[0-9]*x)$' "$WORK/floor" && pass ||
   fail "the floor: $(cat "$WORK/floor" "$WORK/err")"
 expect_refused "--sass" profile --counters "$CSV" --sass "$WORK/nonexistent.txt"
 expect_refused "--counters" profile --counters "$WORK/nonexistent.csv"
