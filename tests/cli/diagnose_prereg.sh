@@ -23,6 +23,23 @@ text = dp.driver(prog, 1)[0]
 run = text[text.index("def run():"):]
 assert "y.backward(retain_graph=True)" in run and "emb(k)" not in run and "y = emb(k).sum()" in text, run
 PY
+# a "not a bottleneck" whose finding is "call faster" claims the advised call is faster: judged like a bottleneck
+python3 - "$PREREG" <<'PY' && pass || fail "the call-faster finding's score"
+import importlib.util, json, os, sys
+spec = importlib.util.spec_from_file_location("dp", sys.argv[1]); dp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(dp)
+rules = json.load(open(os.path.join(dp.ROOT, "experiments", "diagnose-prereg-3.json")))["rules"]
+prog = {"id": "x", "op": "index_add_", "input": {}}
+def judged(finding, ms):
+    p = {"verdict": "not a bottleneck", "predicted_speedup": 4,
+         "advice": {"call": "atl_scatter_add auto", "finding": finding, "kind": "predicted"}}
+    return dp.judge(rules, prog, p, {"median_ms": 10}, 1, {"atl_scatter_add auto": {"ms": ms, "state": "verified"}})
+assert judged("call faster", 2)["verdict_correct"] is True and judged("call faster", 9)["verdict_correct"] is False
+assert judged(None, 2)["verdict_correct"] is False and judged(None, 9)["verdict_correct"] is True
+s = dp.summary([judged("call faster", 2)])
+assert s["issue_goals"]["advised_faster"]["of"] == 1 and s["predicted_within_2x"]["of"] == 1, s
+assert "faster" in rules["verdict_correct"]["not a bottleneck, finding call faster"], rules["verdict_correct"]
+PY
 # the stand-in atomlab: profile fails for histc, hangs for amax, else one bottleneck launch of the program's op
 cat >"$WORK/atomlab" <<'SH'
 #!/usr/bin/env bash
