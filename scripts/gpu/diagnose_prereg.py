@@ -5,6 +5,8 @@
   diagnose_prereg.py predict --atomlab BIN --out DIR [...]     each program under `atomlab profile` -> DIR/predictions.json
   diagnose_prereg.py measure --atomlab BIN --out DIR [...]     the op's own time and the advised call's -> DIR/measured.json
   diagnose_prereg.py score --out DIR                           measured.json against the rules -> DIR/summary.json (CPU)
+  diagnose_prereg.py replay --exports D --measured F --out DIR a run's exports diagnosed again, judged against its
+                                                               recorded times -> DIR/replayed.json (CPU; not a validation)
 
 predict and measure need a GPU with PyTorch, CuPy and Nsight Compute (the CUB program: atomlab built with its plugin,
 the Triton ones: torch.compile). The rules are read from the program file, never written here.
@@ -464,6 +466,44 @@ def score(args, doc):
     print(text, end="")
 
 
+def replay(args, doc):
+    """The kept exports of a run (--exports: ID.csv.gz or ID.csv, and dram.csv.gz where the run passed --dram)
+    diagnosed again by this atomlab on the CPU, judged against the run's recorded times (--measured): what a change
+    of the diagnosis does on data already measured. Not a validation: the change was made knowing these times.
+    Writes DIR/replayed.json and DIR/summary.txt."""
+    rec = {k["id"]: k for k in load(args.measured, "kernels")}
+    progs = {p["id"]: p for p in doc["programs"]}
+    dram = os.path.join(args.exports, "dram.csv.gz")
+    extra = []
+    if os.path.exists(dram):
+        with gzip.open(dram, "rt") as f, open(os.path.join(args.out, "dram.csv"), "w") as g:
+            g.write(f.read())
+        extra = ["--dram", os.path.join(args.out, "dram.csv")]
+    kernels = []
+    for pid in [p["id"] for p in doc["programs"] if p["id"] in rec]:
+        path = next((os.path.join(args.exports, pid + e) for e in (".csv.gz", ".csv")
+                     if os.path.exists(os.path.join(args.exports, pid + e))), None)
+        if not path:
+            continue
+        csv, diag = os.path.join(args.out, pid + ".csv"), os.path.join(args.out, pid + ".diagnosis.json")
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f, open(csv, "w") as g:
+            g.write(f.read())
+        cub = ["--kernel", "DeviceHistogram"] if progs[pid]["library"] == "cub" else []
+        run([args.atomlab, "profile", "--counters", csv, "--diagnosis", diag] + extra + cub, APP_SECONDS, os.devnull)
+        rows = load(diag, "rows")
+        r = pick(rows, progs[pid])
+        c = r["config"] if r else {}
+        p = {"verdict": c.get("verdict"), "kernel": c.get("kernel"), "predicted_speedup": metric(r, "speedup"),
+             "advice": {"call": c.get("call"), "kind": c.get("speedup_kind"), "finding": c.get("finding")}}
+        ev = rec[pid]["evidence"]
+        kernels.append(judge(doc["rules"], progs[pid], p, ev["kernel_time"], kernel_share(rows, r), ev["calls"]))
+    save(os.path.join(args.out, "replayed.json"), {"kernels": kernels, "summary": summary(kernels)})
+    text = summary_text(summary(kernels))
+    with open(os.path.join(args.out, "summary.txt"), "w") as f:
+        f.write(text)
+    print(text, end="")
+
+
 def check(doc):
     progs = doc["programs"]
     fams = {p["op"] for p in progs}
@@ -481,7 +521,9 @@ def check(doc):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["check", "predict", "measure", "score"])
+    ap.add_argument("mode", choices=["check", "predict", "measure", "score", "replay"])
+    ap.add_argument("--exports", help="replay: the run's predict folder (its kept exports)")
+    ap.add_argument("--measured", help="replay: the run's measured.json (its recorded times)")
     ap.add_argument("--programs", default=PROGRAMS)
     ap.add_argument("--only", nargs="*", default=[], help="only these program ids")
     ap.add_argument("--timeout", type=float, default=900,
@@ -501,7 +543,7 @@ def main():
     if args.mode == "check":
         return check(doc)
     os.makedirs(args.out, exist_ok=True)
-    {"predict": predict, "measure": measure, "score": score}[args.mode](args, doc)
+    {"predict": predict, "measure": measure, "score": score, "replay": replay}[args.mode](args, doc)
     return 0
 
 
