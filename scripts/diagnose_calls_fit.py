@@ -92,10 +92,12 @@ def from_scatter(l2):
                    "%s: %s" % (SCATTER, r["config"]["variant"]))
 
 
-def fit():
+def fit(leave_out=()):
     rate, l2 = dram_rate(), l2_bytes()
     groups = {}
     for call, law, shape, b, ms, what in list(from_measured(l2)) + list(from_scatter(l2)):
+        if what.split(": ")[-1] in leave_out:
+            continue
         eff = b / rate / (ms * 1e6 - LAUNCH_US * 1e3)
         groups.setdefault((call, law, shape), []).append((eff, "%s (%.4g ms, %.4g MB)" % (what, ms, b / 1e6)))
     calls = [{"call": c, "access": law, "shape": shape, "efficiency": round(statistics.median(e for e, _ in v), 3),
@@ -106,8 +108,10 @@ def fit():
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=os.path.join(ROOT, "data", "tuning", "diagnose-calls.json"))
+    ap.add_argument("--leave-out", nargs="*", default=[],
+                    help="entries (program ids of measured.json) left out of the fit: a check of a fit on the rest")
     args = ap.parse_args()
-    rate, l2, calls = fit()
+    rate, l2, calls = fit(args.leave_out)
     doc = {"format_version": 1,
            "what": "The efficiencies of atomlab's advised calls, by call, key law (access: hot, head, spread) and "
                    "shape (scalar, rows), that the diagnosis prices a call with (src/profile/call_price.c; "
