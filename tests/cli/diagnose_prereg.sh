@@ -40,6 +40,22 @@ s = dp.summary([judged("call faster", 2)])
 assert s["issue_goals"]["advised_faster"]["of"] == 1 and s["predicted_within_2x"]["of"] == 1, s
 assert "faster" in rules["verdict_correct"]["not a bottleneck, finding call faster"], rules["verdict_correct"]
 PY
+# replay: a kept export diagnosed again by this atomlab, judged against the run's recorded times (index_add_ on
+# uniform keys: not a bottleneck, atomlab's call faster; the call measured 3.8x faster)
+DATA=$(cd "$(dirname "$0")/../data" && pwd)
+mkdir -p "$WORK/ex" "$WORK/rp"
+cp "$DATA/ncu-h200-prereg-pytorch-index_add_-uniform.csv" "$WORK/ex/pytorch-index_add_-uniform.csv"
+gzip -c "$DATA/ncu-h200-prereg-dram.csv" >"$WORK/ex/dram.csv.gz"
+echo '{"kernels": [{"id": "pytorch-index_add_-uniform", "evidence": {"kernel_time": {"median_ms": 0.5104},
+  "calls": {"atl_scatter_add auto": {"ms": 0.1353, "state": "verified"}}}}]}' >"$WORK/ex/measured.json"
+python3 "$PREREG" replay --programs "$(dirname "$PREREG")/../../experiments/diagnose-prereg-2.json" --atomlab "$ATOMLAB" \
+  --exports "$WORK/ex" --measured "$WORK/ex/measured.json" --out "$WORK/rp" >"$WORK/log" 2>&1 &&
+  python3 - "$WORK/rp/replayed.json" <<'PY' && pass || fail "replay: $(cat "$WORK/log")"
+import json, sys
+k = json.load(open(sys.argv[1]))["kernels"]
+assert len(k) == 1 and k[0]["verdict"] == "not a bottleneck" and k[0]["finding"] == "call faster", k
+assert k[0]["verdict_correct"] is True and 2 < k[0]["predicted_speedup"] < 4.7 and k[0]["measured_speedup"] > 3.7, k
+PY
 # the stand-in atomlab: profile fails for histc, hangs for amax, else one bottleneck launch of the program's op
 cat >"$WORK/atomlab" <<'SH'
 #!/usr/bin/env bash
