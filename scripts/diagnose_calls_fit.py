@@ -6,7 +6,7 @@
 Each measured call (the apps' verified median times, with the arguments they ran) gives an efficiency: the fewest
 bytes its job moves (keys and values read; the output once where it fits the device's L2, else read and written) at
 the device's achievable DRAM rate, over its time less the launch floor. An entry of the table is the median of the
-efficiencies of one call, key law (hot: one key; head: zipf; spread: uniform) and shape (scalar: one element a key;
+efficiencies of one call, key law (hot: one key; head: zipf; spread: uniform; runs: sorted) and shape (scalar: one element a key;
 rows: a row of elements a key), and names every measurement it comes from. The diagnosis prices a call as
 launch floor + bytes / (rate x efficiency) (src/profile/call_price.c; docs/design/model.md, "Pricing atomlab's call").
 """
@@ -22,12 +22,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REF = "results/reference/nvidia-h200"
 MEASURED = REF + "/diagnose-prereg-measure/measured.json"
 SCATTER = REF + "/scatter/scatter.json"
+SHAPES = REF + "/scatter-shapes/shapes.json"
 DRAM = REF + "/diagnose-prereg-predict/dram.csv.gz"
 EXPORT = REF + "/diagnose-prereg-predict/pytorch-histc-hot.csv.gz"  # any export of the run: the device's L2 size
 LAUNCH_US = 3.0  # the launch floor: assumed, not fitted (no committed measurement isolates an empty launch)
 FASTER = 1.5  # the rules' "faster" of experiments/diagnose-prereg-3.json: measured_speedup >= 1.5
-LAWS = {"hot": "hot", "zipf": "head", "uniform": "spread"}
-WIDTH = {"f32": 4, "u32": 4, "i32": 4, "i64": 8, "f64": 8, "u64": 8}
+LAWS = {"hot": "hot", "zipf": "head", "uniform": "spread", "sorted": "runs"}
+WIDTH = {"f32": 4, "u32": 4, "i32": 4, "i64": 8, "f64": 8, "u64": 8, "bf16": 2}
 
 
 def export_rows(path):
@@ -92,10 +93,22 @@ def from_scatter(l2):
                    "%s: %s" % (SCATTER, r["config"]["variant"]))
 
 
+def from_shapes(l2):
+    """The shape grid's cells with a verified auto time (shapes.json: its rows, its key type, each cell's value type,
+    dim, targets and law; zipf of either exponent is a head)."""
+    doc = json.load(open(os.path.join(ROOT, SHAPES)))
+    for c in doc["cells"]:
+        ms = (c.get("ms") or {}).get("auto")
+        if ms and c.get("verified"):
+            yield ("atl_scatter_add auto", LAWS[c["dist"].split(":")[0]], "rows" if c["dim"] > 1 else "scalar",
+                   job_bytes(c["rows"], c["targets"], c["dim"], c["type"], doc["index"], l2), ms,
+                   "%s: %s" % (SHAPES, c["name"]))
+
+
 def fit(leave_out=()):
     rate, l2 = dram_rate(), l2_bytes()
     groups = {}
-    for call, law, shape, b, ms, what in list(from_measured(l2)) + list(from_scatter(l2)):
+    for call, law, shape, b, ms, what in list(from_measured(l2)) + list(from_scatter(l2)) + list(from_shapes(l2)):
         if what.split(": ")[-1] in leave_out:
             continue
         eff = b / rate / (ms * 1e6 - LAUNCH_US * 1e3)
@@ -123,8 +136,8 @@ def main():
            "rows": [{"name": "nvidia-sm_90", "backend": "cuda", "vendor": "NVIDIA", "arch": "sm_90",
                      "source": "fitted on an H200 (sm_90) by scripts/diagnose_calls_fit.py: the verified calls of "
                                "%s (the second pre-registered run: fitted on the data it was judged on, not a "
-                               "validation of it) and the auto rows of %s; efficiencies over %.4g bytes/ns (%s, the "
-                               "run's --dram), an L2 of %.0f bytes" % (MEASURED, SCATTER, rate, DRAM, l2),
+                               "validation of it), the auto rows of %s and the shape grid's verified auto cells of %s; efficiencies over %.4g bytes/ns (%s, the "
+                               "run's --dram), an L2 of %.0f bytes" % (MEASURED, SCATTER, SHAPES, rate, DRAM, l2),
                      "launch_us": LAUNCH_US,
                      "launch_source": "assumed: no committed measurement isolates an empty launch",
                      "faster": FASTER,
