@@ -179,12 +179,12 @@ static const struct atl__call_row *row_of(const struct atl__call_table *t, const
   return NULL;
 }
 
-void atl__call_price(const struct atl__call_table *t, const char *table_note_, const char *call,
+void atl__call_price(const struct atl__call_table *t, const char *given_note, const char *call,
                      const struct atl_l2_counters *k, const struct atl_l2_util *u, int smem_hot,
                      const struct atl_l2_calibration *cal, struct atl__call_price *out)
 {
   memset(out, 0, sizeof *out);
-  const char *note = table_note_ ? table_note_ : "";
+  const char *note = given_note ? given_note : "";
   if (!t)
     t = atl__call_table_get(&note);
   const struct atl__call_row *r = k ? row_of(t, k) : NULL;
