@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,21 @@ unsigned atl__host_threads(void)
     return (unsigned)want;
   const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   return cpus < 1 ? 1 : cpus > (long)HOST_THREADS_AUTO ? HOST_THREADS_AUTO : (unsigned)cpus;
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *atl__host_alloc(size_t bytes)
+{
+  if (bytes < HUGE_PAGE)
+    return malloc(bytes ? bytes : 1);
+  void *p = NULL;
+  if (posix_memalign(&p, HUGE_PAGE, (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE) != 0)
+    return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise(p, bytes, MADV_HUGEPAGE); /* advice only: without it the buffer works the same */
+#endif
+  return p;
 }
 
 struct host_job {
@@ -110,6 +126,21 @@ static void for_keys(struct sums_job *j, unsigned t, uint64_t w0, uint64_t w1,
   }
 }
 
+/* The rows in key order are scattered over the source, so each is a cache and TLB miss: the row PREFETCH_AHEAD
+ * places on is asked for early (its columns [c0, c1), a cache line at a time) so that the misses overlap. The
+ * place may belong to the next key: order has E entries, so only the end is guarded. */
+#define PREFETCH_AHEAD 8u
+static inline void prefetch_row(const struct atl__scatter_host *h, const struct atl__scatter_expected *x, uint64_t at,
+                                uint32_t c0, uint32_t c1)
+{
+  if (at >= h->rows)
+    return;
+  const size_t es = h->type == ATL__HOST_BF16 || h->type == ATL__HOST_F16 ? 2 : 4;
+  const char *row = (const char *)h->src + ((uint64_t)x->order[at] * h->dim + c0) * es;
+  for (size_t b = 0; b < (c1 - c0) * es; b += 64)
+    __builtin_prefetch(row + b);
+}
+
 /* Key k's columns [c0, c1): its rows added in ascending row order into registers from zero, then stored (the
  * same additions in the same order as a pass over the rows into zeroed sums). */
 static void sum_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uint32_t c1)
@@ -124,6 +155,7 @@ static void sum_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
     sum[c] = 0, mag[c] = 0, isum[c] = 0;
   for (uint64_t at = x->place[k]; at < x->place[k + 1]; at++) {
     const uint64_t row = x->order[at] * D + c0;
+    prefetch_row(h, x, at + PREFETCH_AHEAD, c0, c1);
     if (h->type == ATL__HOST_F32) {
       const float *v = (const float *)h->src + row;
       for (uint64_t c = 0; c < n; c++)
@@ -152,16 +184,19 @@ int atl__scatter_expect(const struct atl__scatter_host *h, struct atl__scatter_e
 {
   const uint64_t E = h->rows, V = h->targets, D = h->dim;
   const int ints = h->type == ATL__HOST_INT;
-  x->depth = calloc(V, sizeof *x->depth);
-  x->place = calloc(V + 1, sizeof *x->place);
-  x->order = malloc(E * sizeof *x->order);
+  /* kept from a previous call of the same shape: every element of them is written below */
+  x->depth = x->depth ? x->depth : atl__host_alloc(V * sizeof *x->depth);
+  x->place = x->place ? x->place : atl__host_alloc((V + 1) * sizeof *x->place);
+  x->order = x->order ? x->order : atl__host_alloc(E * sizeof *x->order);
   if (!ints) {
-    x->sum = calloc(V * D, sizeof *x->sum);
-    x->mag = calloc(V * D, sizeof *x->mag);
+    x->sum = x->sum ? x->sum : atl__host_alloc(V * D * sizeof *x->sum);
+    x->mag = x->mag ? x->mag : atl__host_alloc(V * D * sizeof *x->mag);
   } else
-    x->isum = calloc(V * D, sizeof *x->isum);
+    x->isum = x->isum ? x->isum : atl__host_alloc(V * D * sizeof *x->isum);
   if (!x->depth || !x->place || !x->order || (!ints ? !x->sum || !x->mag : !x->isum))
     return ATL_ENOMEM;
+  memset(x->depth, 0, V * sizeof *x->depth);
+  x->place[0] = 0;
   for (uint64_t i = 0; i < E; i++)
     x->depth[h->idx[i]]++;
   for (uint64_t k = 0; k < V; k++) /* each key's first place: an exclusive scan of the depths */
@@ -304,6 +339,7 @@ static void det_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
     acc[c] = 0, piece[c] = 0;
   for (uint64_t at = place[k]; at < place[k + 1]; at++) {
     const uint64_t i = j->x->order[at];
+    prefetch_row(h, j->x, at + PREFETCH_AHEAD, c0, c1);
     const int cut = (at + 1) % j->tile == 0; /* a tile ends after this place */
     for (uint32_t c = c0; c < c1; c++) {
       piece[c] += (float)float_at(h->type, h->src, i * D + c);

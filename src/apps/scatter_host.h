@@ -11,6 +11,10 @@
 /* Threads for the host work: ATL_HOST_THREADS (1 to 256) where set, else the online CPUs, at most 32. */
 unsigned atl__host_threads(void);
 
+/* malloc's memory, from 2 MiB up aligned to and advised into huge pages (fewer page faults and TLB misses in
+ * the random reads of the expected sums); free() releases it. */
+void *atl__host_alloc(size_t bytes);
+
 /* fn(arg, t, lo, hi) over [0, n) cut into atl__host_threads() contiguous ranges t (fewer where n is small), run
  * on threads; a range whose thread does not start runs on the caller. */
 void atl__host_for(uint64_t n, void (*fn)(void *arg, unsigned t, uint64_t lo, uint64_t hi), void *arg);
@@ -36,7 +40,8 @@ struct atl__scatter_expected {
   uint32_t *order;
 };
 
-/* 0, or ATL_ENOMEM (what was allocated is in @p x for atl__scatter_expected_free). */
+/* 0, or ATL_ENOMEM (what was allocated is in @p x for atl__scatter_expected_free). The arrays already in @p x
+ * (from a call with the same rows, targets, dim and type) are reused: zero @p x before the first call. */
 int atl__scatter_expect(const struct atl__scatter_host *h, struct atl__scatter_expected *x);
 void atl__scatter_expected_free(struct atl__scatter_expected *x);
 
