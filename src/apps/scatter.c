@@ -107,41 +107,6 @@ static int make_keys(const struct scatter_params *p, int dist, uint32_t *idx)
   return atl__scatter_keys(dist, p->rows, p->targets, p->zipf, p->run, p->seed, idx);
 }
 
-/* Source values, never zero: floats of magnitude [0.5, 1) and either sign (16-bit ones rounded to their
- * type: [0.5, 1]); u32 1 to 16; i32 -16 to -1 and 1 to 16. Elements [lo, hi) of them, a host thread's. */
-struct src_job {
-  const struct scatter_params *p;
-  void *src;
-};
-static void make_src_range(void *arg, unsigned t, uint64_t lo, uint64_t hi)
-{
-  const struct scatter_params *p = ((const struct src_job *)arg)->p;
-  void *src = ((const struct src_job *)arg)->src;
-  const uint64_t seed = p->seed + 7;
-  const int type = p->type;
-  (void)t;
-  /* one loop a type, and h >> 40 (24 bits) converted as a signed integer: the same values, without a branch per
-   * element or x86's slow unsigned 64-bit conversion */
-#define SRC_LOOP(STORE)                                                                                             \
-  for (uint64_t i = lo; i < hi; i++) {                                                                             \
-    const uint64_t h = atl__splitmix64(seed ^ (i * 0x9e3779b97f4a7c15ull));                                        \
-    STORE;                                                                                                          \
-  }
-#define SRC_FLOAT ((float)((h & 1 ? -1.0 : 1.0) * (0.5 + (double)(int32_t)(h >> 40) * 0x1p-25)))
-  if (type == TYPE_F32)
-    SRC_LOOP(((float *)src)[i] = SRC_FLOAT)
-  else if (type == TYPE_BF16)
-    SRC_LOOP(((uint16_t *)src)[i] = atl__to_bf16(SRC_FLOAT))
-  else if (type == TYPE_F16)
-    SRC_LOOP(((uint16_t *)src)[i] = atl__to_f16(SRC_FLOAT))
-  else if (type == TYPE_I32)
-    SRC_LOOP(((int32_t *)src)[i] = (int32_t)(h % 16 + 1) * (h >> 63 ? -1 : 1))
-  else
-    SRC_LOOP(((uint32_t *)src)[i] = (uint32_t)(h % 16) + 1)
-#undef SRC_FLOAT
-#undef SRC_LOOP
-}
-
 /* The run's shape, source rows and keys as the host check sees them (scatter_host.c). */
 static struct atl__scatter_host host_view(const struct scatter_params *p, const uint32_t *idx, const void *src)
 {
@@ -558,7 +523,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   r.p = p;
   atl__scatter_tuning_for(atl_device_current(ctx), &r.tuning);
   r.bufs = &bufs;
-  atl__host_for(p->rows * p->dim, make_src_range, &(struct src_job){p, src});
+  atl__scatter_source(host_view(p, NULL, NULL).type, p->type == TYPE_I32, p->seed, p->rows * p->dim, src);
   r.host_src = src;
   r.host_idx = idx;
   if ((err = atl__app_alloc(ctx, &bufs, r.src_bytes, &r.src)) ||

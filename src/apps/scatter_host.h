@@ -29,6 +29,11 @@ struct atl__scatter_host {
   const uint32_t *idx;
 };
 
+/* @p n source values of kind @p type (ATL__HOST_*; INT: i32 where @p is_signed, else u32), never zero: floats of
+ * magnitude [0.5, 1) and either sign (16-bit ones rounded to their type: [0.5, 1]); u32 1 to 16; i32 -16 to -1 and
+ * 1 to 16. Each element from @p seed and its index alone, so the bytes do not depend on the thread count. */
+void atl__scatter_source(int type, int is_signed, uint64_t seed, uint64_t n, void *src);
+
 /* The expected output: float64 sums and sums of magnitudes (floats) or exact sums (integers), the rows of each
  * target (depth), and the rows in key order (a stable counting sort: order[place[k] .. place[k + 1]) are key
  * k's rows, ascending), which the sums and the det emulation walk. */
