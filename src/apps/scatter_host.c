@@ -180,25 +180,54 @@ static inline void prefetch_row(const struct atl__scatter_host *h, const struct 
     __builtin_prefetch(row + b);
 }
 
+/* The det variant's order for one element: a piece summed from zero in f32 up to each multiple of the tile of the
+ * sorted places, the pieces added in order (0 + x is x: no piece is -0, a sum of non-zero values that cancels is
+ * +0), the sum rounded once to 16 bits for bf16 and f16. */
+#define DET_ADD(c, value)                                                                                           \
+  do {                                                                                                             \
+    piece[c] += (value);                                                                                           \
+    if (cut)                                                                                                       \
+      acc[c] += piece[c], piece[c] = 0;                                                                            \
+  } while (0)
+
+/* Key k's columns [c0, c1) of the det order's result into x->det. */
+static void det_store(const struct atl__scatter_host *h, const struct atl__scatter_expected *x, uint64_t k,
+                      uint32_t c0, uint32_t c1, const float *acc, const float *piece)
+{
+  for (uint32_t c = 0; c < c1 - c0; c++) {
+    const float want = acc[c] + piece[c];
+    const uint64_t e = k * h->dim + c0 + c;
+    if (h->type == ATL__HOST_F32)
+      ((float *)x->det)[e] = want;
+    else
+      ((uint16_t *)x->det)[e] = h->type == ATL__HOST_BF16 ? atl__to_bf16(want) : atl__to_f16(want);
+  }
+}
+
 /* Key k's columns [c0, c1): its rows added in ascending row order into registers from zero, then stored (the
- * same additions in the same order as a pass over the rows into zeroed sums). */
+ * same additions in the same order as a pass over the rows into zeroed sums); with x->det, the det variant's
+ * order over the same rows as they pass. */
 static void sum_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uint32_t c1)
 {
   const struct atl__scatter_host *h = j->h;
   const struct atl__scatter_expected *x = j->x;
-  const uint64_t D = h->dim, n = c1 - c0;
+  const uint64_t D = h->dim, n = c1 - c0, tile = x->det ? x->det_tile : 0;
   double sum[512], mag[512]; /* the app's dims go to 512 */
   uint64_t isum[512];
+  float acc[512], piece[512];
   (void)t;
   for (uint64_t c = 0; c < n; c++)
-    sum[c] = 0, mag[c] = 0, isum[c] = 0;
+    sum[c] = 0, mag[c] = 0, isum[c] = 0, acc[c] = 0, piece[c] = 0;
   for (uint64_t at = x->place[k]; at < x->place[k + 1]; at++) {
     const uint64_t row = x->order[at] * D + c0;
+    const int cut = tile && (at + 1) % tile == 0; /* a tile of the det order ends after this place */
     prefetch_row(h, x, at + PREFETCH_AHEAD, c0, c1);
     if (h->type == ATL__HOST_F32) {
       const float *v = (const float *)h->src + row;
       for (uint64_t c = 0; c < n; c++)
         sum[c] += v[c], mag[c] += fabs((double)v[c]);
+      for (uint64_t c = 0; tile && c < n; c++)
+        DET_ADD(c, v[c]);
     } else if (h->type == ATL__HOST_INT) {
       const uint32_t *v = (const uint32_t *)h->src + row;
       for (uint64_t c = 0; c < n; c++)
@@ -207,6 +236,8 @@ static void sum_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
       for (uint64_t c = 0; c < n; c++) {
         const double v = float_at(h->type, h->src, row + c);
         sum[c] += v, mag[c] += fabs(v);
+        if (tile)
+          DET_ADD(c, (float)v);
       }
   }
   if (h->type == ATL__HOST_INT)
@@ -214,6 +245,8 @@ static void sum_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
   else {
     memcpy(x->sum + k * D + c0, sum, n * sizeof *sum);
     memcpy(x->mag + k * D + c0, mag, n * sizeof *mag);
+    if (tile)
+      det_store(h, x, k, c0, c1, acc, piece);
   }
 }
 
@@ -232,7 +265,11 @@ int atl__scatter_expect(const struct atl__scatter_host *h, struct atl__scatter_e
     x->mag = x->mag ? x->mag : atl__host_alloc(V * D * sizeof *x->mag);
   } else
     x->isum = x->isum ? x->isum : atl__host_alloc(V * D * sizeof *x->isum);
-  if (!x->depth || !x->place || !x->order || (!ints ? !x->sum || !x->mag : !x->isum))
+  const size_t es = h->type == ATL__HOST_F32 ? 4 : 2;
+  if (ints || D > 512)
+    x->det_tile = 0;
+  x->det = x->det || !x->det_tile ? x->det : atl__host_alloc(V * D * es);
+  if (!x->depth || !x->place || !x->order || (!ints ? !x->sum || !x->mag : !x->isum) || (x->det_tile && !x->det))
     return ATL_ENOMEM;
   memset(x->depth, 0, V * sizeof *x->depth);
   x->place[0] = 0;
@@ -262,6 +299,7 @@ void atl__scatter_expected_free(struct atl__scatter_expected *x)
   free(x->depth);
   free(x->place);
   free(x->order);
+  free(x->det);
   memset(x, 0, sizeof *x);
 }
 
@@ -400,6 +438,17 @@ static void det_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
   j->wrong[t] += wrong;
 }
 
+static void det_compare_range(void *arg, unsigned t, uint64_t lo, uint64_t hi)
+{
+  struct sums_job *j = arg;
+  const size_t es = j->h->type == ATL__HOST_F32 ? 4 : 2;
+  const unsigned char *want = j->x->det, *got = j->got;
+  uint64_t wrong = 0;
+  for (uint64_t e = lo; e < hi; e++)
+    wrong += memcmp(want + e * es, got + e * es, es) != 0;
+  j->wrong[t] += wrong;
+}
+
 static void det_range(void *arg, unsigned t, uint64_t w0, uint64_t w1) { for_keys(arg, t, w0, w1, det_key); }
 
 int64_t atl__scatter_det_mismatches(const struct atl__scatter_host *h, const struct atl__scatter_expected *x,
@@ -410,7 +459,10 @@ int64_t atl__scatter_det_mismatches(const struct atl__scatter_host *h, const str
   if (j == NULL || h->dim > 512)
     return free(j), -1;
   *j = (struct sums_job){.h = h, .x = x, .tile = tile, .got = got};
-  atl__host_for((h->rows + h->targets) * h->dim, det_range, j);
+  if (x->det && x->det_tile == tile) /* the order's bits from the expectation's pass */
+    atl__host_for(h->targets * h->dim, det_compare_range, j);
+  else
+    atl__host_for((h->rows + h->targets) * h->dim, det_range, j);
   for (unsigned t = 0; t < HOST_THREADS_MAX; t++)
     wrong += (int64_t)j->wrong[t];
   free(j);

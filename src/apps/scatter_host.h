@@ -43,6 +43,11 @@ struct atl__scatter_expected {
   uint32_t *depth;
   uint64_t *place;
   uint32_t *order;
+  /* With det_tile set before atl__scatter_expect (floats, dim up to 512): the det variant's result in its fixed
+   * order cut at the multiples of det_tile, computed in the same pass over the rows as the sums (V x dim values
+   * of the type), which atl__scatter_det_mismatches then compares; else 0. */
+  uint64_t det_tile;
+  void *det;
 };
 
 /* 0, or ATL_ENOMEM (what was allocated is in @p x for atl__scatter_expected_free). The arrays already in @p x
@@ -57,7 +62,8 @@ uint64_t atl__scatter_check(const struct atl__scatter_host *h, const void *got, 
                             int counts, char *first, size_t len, double *hash);
 
 /* The det variant's fixed order emulated (floats), cut at the multiples of @p tile of the sorted places: the
- * count of elements of @p got whose bits differ, or -1 without the memory. */
+ * count of elements of @p got whose bits differ, or -1 without the memory. Compared with x->det where it was
+ * computed for @p tile, else emulated here. */
 int64_t atl__scatter_det_mismatches(const struct atl__scatter_host *h, const struct atl__scatter_expected *x,
                                      uint64_t tile, const void *got);
 
