@@ -107,31 +107,6 @@ static int make_keys(const struct scatter_params *p, int dist, uint32_t *idx)
   return atl__scatter_keys(dist, p->rows, p->targets, p->zipf, p->run, p->seed, idx);
 }
 
-/* Source values, never zero: floats of magnitude [0.5, 1) and either sign (16-bit ones rounded to their
- * type: [0.5, 1]); u32 1 to 16; i32 -16 to -1 and 1 to 16. Elements [lo, hi) of them, a host thread's. */
-struct src_job {
-  const struct scatter_params *p;
-  void *src;
-};
-static void make_src_range(void *arg, unsigned t, uint64_t lo, uint64_t hi)
-{
-  const struct scatter_params *p = ((const struct src_job *)arg)->p;
-  void *src = ((const struct src_job *)arg)->src;
-  (void)t;
-  for (uint64_t i = lo; i < hi; i++) {
-    const uint64_t h = atl__splitmix64((p->seed + 7) ^ (i * 0x9e3779b97f4a7c15ull));
-    const float f = (float)((h & 1 ? -1.0 : 1.0) * (0.5 + (double)(h >> 40) * 0x1p-25));
-    if (p->type == TYPE_F32)
-      ((float *)src)[i] = f;
-    else if (p->type >= TYPE_BF16)
-      ((uint16_t *)src)[i] = p->type == TYPE_BF16 ? atl__to_bf16(f) : atl__to_f16(f);
-    else if (p->type == TYPE_I32)
-      ((int32_t *)src)[i] = (int32_t)(h % 16 + 1) * (h >> 63 ? -1 : 1);
-    else
-      ((uint32_t *)src)[i] = (uint32_t)(h % 16) + 1;
-  }
-}
-
 /* The run's shape, source rows and keys as the host check sees them (scatter_host.c). */
 static struct atl__scatter_host host_view(const struct scatter_params *p, const uint32_t *idx, const void *src)
 {
@@ -197,21 +172,9 @@ static uint32_t part_count(const struct scatter_run *r, const struct atl_device_
   return atl__scatter_part_count(r->p->partitions, r->p->targets, r->out_bytes, d->l2_cache, 0, &r->tuning);
 }
 
-/* The launch shapes are scatter_launch.c's, which the library's launches share. */
-
-static uint64_t one_wave_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
-{
-  return atl__scatter_wave_groups(ctx, kernel, p->wg_size);
-}
-
-static size_t bins_groups(atl_context_t ctx, void *kernel, const struct scatter_params *p)
-{
-  return atl__scatter_bins_groups(ctx, kernel, p->rows, p->bin_rows, p->wg_size);
-}
-
 static size_t part_threads(atl_context_t ctx, void *kernel, const struct scatter_params *p)
 {
-  return atl__scatter_part_threads(ctx, kernel, p->rows, p->wg_size);
+  return atl__scatter_part_threads(ctx, kernel, p->rows, p->wg_size); /* scatter_launch.c's, the library's too */
 }
 
 /* The bucketing's launches (--part-keys bucket; app_scatter.k.c's part_count, part_scan, part_fill) with the
@@ -227,7 +190,7 @@ static int part_prepare_buckets(struct scatter_run *r, const char *defines)
     err = atl__app_build(r->ctx, "app_scatter", entries[i], defines, &r->pre_kernel[i], NULL);
   if (err)
     return err;
-  uint64_t g = one_wave_groups(r->ctx, r->pre_kernel[0], p);
+  uint64_t g = atl__scatter_wave_groups(r->ctx, r->pre_kernel[0], p->wg_size);
   struct atl_arg *a = r->pre_args[0];
   a[0] = (struct atl_arg){ATL_ARG_BUFFER, r->idx, 0}, a[1] = (struct atl_arg){ATL_ARG_BUFFER, r->meta, 0};
   a[2] = (struct atl_arg){ATL_ARG_U64, NULL, p->rows}, a[3] = (struct atl_arg){ATL_ARG_U32, NULL, r->parts};
@@ -236,7 +199,7 @@ static int part_prepare_buckets(struct scatter_run *r, const char *defines)
   a = r->pre_args[1];
   a[0] = (struct atl_arg){ATL_ARG_BUFFER, r->meta, 0}, a[1] = (struct atl_arg){ATL_ARG_U32, NULL, r->parts};
   r->pre_launch[1] = (struct atl_launch){p->wg_size, p->wg_size, a, 2};
-  g = one_wave_groups(r->ctx, r->pre_kernel[2], p);
+  g = atl__scatter_wave_groups(r->ctx, r->pre_kernel[2], p->wg_size);
   a = r->pre_args[2];
   a[0] = (struct atl_arg){ATL_ARG_BUFFER, r->idx, 0}, a[1] = (struct atl_arg){ATL_ARG_BUFFER, r->meta, 0};
   a[2] = (struct atl_arg){ATL_ARG_BUFFER, r->pairs, 0}, a[3] = (struct atl_arg){ATL_ARG_U64, NULL, p->rows};
@@ -329,6 +292,22 @@ static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_
   return atl__ops(r->ctx)->read(atl__dev(r->ctx), r->out, host_out, r->out_bytes);
 }
 
+/* The det variant's tile as its check emulates it (the test hook that proves the check can fail: no tile cuts, plain
+ * row order). @p fused: 0, or the tile where the expectation's pass over the rows computes det's order too (no second
+ * pass for its check): det runs on floats and its V x D values fit the host's memory beside the run's. */
+static uint64_t det_tile(const struct scatter_params *p, int fused)
+{
+  struct atl_app_bytes need = {0, 0, NULL};
+  const uint64_t tile = atl__app_hook("ATL_SCATTER_SKEW_DET_ORDER") ? UINT64_MAX : ATL__SCATTER_DET_TILE;
+  if (!fused)
+    return tile;
+  if (!(p->variants & (1u << ATL__SV_DET)) || is_int(p))
+    return 0;
+  atl__app_scatter.bytes_needed(NULL, p, &need);
+  const uint64_t avail = atl__host_available();
+  return avail && need.host + p->targets * p->dim * elem_bytes(p) <= avail ? tile : 0;
+}
+
 /* A variant's output against the expectation (every element; det's bits against its order's emulation too): the
  * count of wrong elements, the first in @p first, the output's hash (FNV-1a, 53 bits) in @p hash. */
 static uint64_t check_row(const struct scatter_run *r, const struct atl__scatter_expected *x, int variant,
@@ -338,9 +317,7 @@ static uint64_t check_row(const struct scatter_run *r, const struct atl__scatter
   const struct atl__scatter_host h = host_view(p, r->host_idx, r->host_src);
   uint64_t wrong = atl__scatter_check(&h, host_out, x, variant == ATL__SV_CUB && p->dim == 1, first, len, hash);
   if (variant == ATL__SV_DET && !is_int(p) && wrong == 0) { /* the order, not only the bound */
-    /* The test hook that proves this check can fail: the emulation without the tile cuts (plain row order). */
-    const int64_t off = atl__scatter_det_mismatches(
-        &h, x, atl__app_hook("ATL_SCATTER_SKEW_DET_ORDER") ? UINT64_MAX : ATL__SCATTER_DET_TILE, host_out);
+    const int64_t off = atl__scatter_det_mismatches(&h, x, det_tile(p, 0), host_out);
     wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
     if (off)
       snprintf(first, len, "%s", off < 0 ? "no host memory to emulate the fixed order"
@@ -453,7 +430,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
                            {ATL_ARG_U32, NULL, p->rows_per_warp}};
   struct atl_launch launch = {variant == ATL__SV_BINS ? 0 : launch_threads(p, variant), p->wg_size, args, 5};
   if (!err && variant == ATL__SV_BINS)
-    launch.global = bins_groups(ctx, kernel, p) * p->wg_size;
+    launch.global = atl__scatter_bins_groups(ctx, kernel, p->rows, p->bin_rows, p->wg_size) * p->wg_size;
   if (!err && parted) { /* P launches a sample, each over every row, adding the keys of its range (sweep: one) */
     double warm = 0;
     r->part_kernel = kernel;
@@ -539,7 +516,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   r.out_bytes = (size_t)(p->targets * p->dim * elem_bytes(p));
   uint32_t *idx = malloc(p->rows * sizeof *idx);
   uint64_t *idx64 = p->index == INDEX_I64 ? malloc(p->rows * sizeof *idx64) : NULL; /* the keys as i64 */
-  void *src = malloc(r.src_bytes), *host_out = malloc(r.out_bytes);
+  void *src = atl__host_alloc(r.src_bytes), *host_out = atl__host_alloc(r.out_bytes);
   if (idx == NULL || src == NULL || host_out == NULL || (p->index == INDEX_I64 && idx64 == NULL)) {
     err = atl__seterr(ctx, ATL_ENOMEM, "scatter: out of host memory for %zu + %zu bytes", r.src_bytes, r.out_bytes);
     goto out;
@@ -548,7 +525,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   r.p = p;
   atl__scatter_tuning_for(atl_device_current(ctx), &r.tuning);
   r.bufs = &bufs;
-  atl__host_for(p->rows * p->dim, make_src_range, &(struct src_job){p, src});
+  atl__scatter_source(host_view(p, NULL, NULL).type, p->type == TYPE_I32, p->seed, p->rows * p->dim, src);
   r.host_src = src;
   r.host_idx = idx;
   if ((err = atl__app_alloc(ctx, &bufs, r.src_bytes, &r.src)) ||
@@ -587,6 +564,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   err = atl__app_yardsticks(&(struct atl__yardstick_call){ctx, &bufs, "scatter", type_names[p->type], r.src, r.out,
                                                          src, r.src_bytes, p->wg_size, tm},
                             &r.yard, out);
+  x.det_tile = det_tile(p, 1);
   for (int d = 0; d < DIST_COUNT && ATL_APP_GO_ON(err); d++) {
     if (!(p->dists & (1u << d)))
       continue;
@@ -597,7 +575,6 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
     if ((err = atl__ops(ctx)->write(atl__dev(ctx), r.idx, idx64 ? (void *)idx64 : (void *)idx,
                                     p->rows * index_bytes(p))))
       break;
-    atl__scatter_expected_free(&x);
     const struct atl__scatter_host hv = host_view(p, idx, src);
     if ((err = atl__scatter_expect(&hv, &x))) {
       atl__seterr(ctx, ATL_ENOMEM, "scatter: out of host memory for the expected output");
@@ -645,7 +622,8 @@ static void scatter_defaults(const struct atl_device_info *d, void *params)
 /* What scatter_run allocates at most (atl_app_info.bytes_needed): on the host the keys (and their i64 copy),
  * src, the output read back, src read back once, the expected sums (float64 sum and magnitude, or exact
  * integers) with each target's depth, the key generator's table and the rows in key order; on
- * the device src, the keys, the output, the bucketing's pairs and the det variant's sort scratch. */
+ * the device src, the keys, the output, the bucketing's pairs and the det variant's sort scratch. The det
+ * variant's expected values (V x D) come on top only where the host has room for them (det_tile). */
 static void scatter_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
 {
   const struct scatter_params *p = params;

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,21 @@ unsigned atl__host_threads(void)
     return (unsigned)want;
   const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   return cpus < 1 ? 1 : cpus > (long)HOST_THREADS_AUTO ? HOST_THREADS_AUTO : (unsigned)cpus;
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *atl__host_alloc(size_t bytes)
+{
+  if (bytes < HUGE_PAGE)
+    return malloc(bytes ? bytes : 1);
+  void *p = NULL;
+  if (posix_memalign(&p, HUGE_PAGE, (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE) != 0)
+    return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise(p, bytes, MADV_HUGEPAGE); /* advice only: without it the buffer works the same */
+#endif
+  return p;
 }
 
 struct host_job {
@@ -68,6 +84,45 @@ static void host_for_on(unsigned T, uint64_t n, void (*fn)(void *arg, unsigned t
 void atl__host_for(uint64_t n, void (*fn)(void *arg, unsigned t, uint64_t lo, uint64_t hi), void *arg)
 {
   host_for_on(atl__host_threads(), n, fn, arg);
+}
+
+struct src_job {
+  int type, is_signed;
+  uint64_t seed;
+  void *src;
+};
+
+/* Elements [lo, hi) of the source, each from its index alone. One loop a type, and h >> 40 (24 bits) converted as a
+ * signed integer: no branch per element, nor x86's slow unsigned 64-bit conversion. */
+static void source_range(void *arg, unsigned t, uint64_t lo, uint64_t hi)
+{
+  const struct src_job *j = arg;
+  const uint64_t seed = j->seed + 7;
+  void *src = j->src;
+  (void)t;
+#define SRC_LOOP(STORE)                                                                                             \
+  for (uint64_t i = lo; i < hi; i++) {                                                                             \
+    const uint64_t h = atl__splitmix64(seed ^ (i * 0x9e3779b97f4a7c15ull));                                        \
+    STORE;                                                                                                          \
+  }
+#define SRC_FLOAT ((float)((h & 1 ? -1.0 : 1.0) * (0.5 + (double)(int32_t)(h >> 40) * 0x1p-25)))
+  if (j->type == ATL__HOST_F32)
+    SRC_LOOP(((float *)src)[i] = SRC_FLOAT)
+  else if (j->type == ATL__HOST_BF16)
+    SRC_LOOP(((uint16_t *)src)[i] = atl__to_bf16(SRC_FLOAT))
+  else if (j->type == ATL__HOST_F16)
+    SRC_LOOP(((uint16_t *)src)[i] = atl__to_f16(SRC_FLOAT))
+  else if (j->is_signed)
+    SRC_LOOP(((int32_t *)src)[i] = (int32_t)(h % 16 + 1) * (h >> 63 ? -1 : 1))
+  else
+    SRC_LOOP(((uint32_t *)src)[i] = (uint32_t)(h % 16) + 1)
+#undef SRC_FLOAT
+#undef SRC_LOOP
+}
+
+void atl__scatter_source(int type, int is_signed, uint64_t seed, uint64_t n, void *src)
+{
+  atl__host_for(n, source_range, &(struct src_job){type, is_signed, seed, src});
 }
 
 static double float_at(int type, const void *buf, uint64_t e)
@@ -115,24 +170,69 @@ static void for_keys(struct sums_job *j, unsigned t, uint64_t w0, uint64_t w1,
   }
 }
 
+/* The rows in key order are scattered over the source, so each is a cache and TLB miss: the row PREFETCH_AHEAD
+ * places on is asked for early (its columns [c0, c1), a cache line at a time) so that the misses overlap. The
+ * place may belong to the next key: order has E entries, so only the end is guarded. */
+#define PREFETCH_AHEAD 8u
+static inline void prefetch_row(const struct atl__scatter_host *h, const struct atl__scatter_expected *x, uint64_t at,
+                                uint32_t c0, uint32_t c1)
+{
+  if (at >= h->rows)
+    return;
+  const size_t es = h->type == ATL__HOST_BF16 || h->type == ATL__HOST_F16 ? 2 : 4;
+  const char *row = (const char *)h->src + ((uint64_t)x->order[at] * h->dim + c0) * es;
+  for (size_t b = 0; b < (c1 - c0) * es; b += 64)
+    __builtin_prefetch(row + b);
+}
+
+/* The det variant's order for one element: a piece summed from zero in f32 up to each multiple of the tile of the
+ * sorted places, the pieces added in order (0 + x is x: no piece is -0, a sum of non-zero values that cancels is
+ * +0), the sum rounded once to 16 bits for bf16 and f16. */
+#define DET_ADD(c, value)                                                                                           \
+  do {                                                                                                             \
+    piece[c] += (value);                                                                                           \
+    if (cut)                                                                                                       \
+      acc[c] += piece[c], piece[c] = 0;                                                                            \
+  } while (0)
+
+/* Key k's columns [c0, c1) of the det order's result into x->det. */
+static void det_store(const struct atl__scatter_host *h, const struct atl__scatter_expected *x, uint64_t k,
+                      uint32_t c0, uint32_t c1, const float *acc, const float *piece)
+{
+  for (uint32_t c = 0; c < c1 - c0; c++) {
+    const float want = acc[c] + piece[c];
+    const uint64_t e = k * h->dim + c0 + c;
+    if (h->type == ATL__HOST_F32)
+      ((float *)x->det)[e] = want;
+    else
+      ((uint16_t *)x->det)[e] = h->type == ATL__HOST_BF16 ? atl__to_bf16(want) : atl__to_f16(want);
+  }
+}
+
 /* Key k's columns [c0, c1): its rows added in ascending row order into registers from zero, then stored (the
- * same additions in the same order as a pass over the rows into zeroed sums). */
+ * same additions in the same order as a pass over the rows into zeroed sums); with x->det, the det variant's
+ * order over the same rows as they pass. */
 static void sum_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uint32_t c1)
 {
   const struct atl__scatter_host *h = j->h;
   const struct atl__scatter_expected *x = j->x;
-  const uint64_t D = h->dim, n = c1 - c0;
+  const uint64_t D = h->dim, n = c1 - c0, tile = x->det ? x->det_tile : 0;
   double sum[512], mag[512]; /* the app's dims go to 512 */
   uint64_t isum[512];
+  float acc[512], piece[512];
   (void)t;
   for (uint64_t c = 0; c < n; c++)
-    sum[c] = 0, mag[c] = 0, isum[c] = 0;
+    sum[c] = 0, mag[c] = 0, isum[c] = 0, acc[c] = 0, piece[c] = 0;
   for (uint64_t at = x->place[k]; at < x->place[k + 1]; at++) {
     const uint64_t row = x->order[at] * D + c0;
+    const int cut = tile && (at + 1) % tile == 0; /* a tile of the det order ends after this place */
+    prefetch_row(h, x, at + PREFETCH_AHEAD, c0, c1);
     if (h->type == ATL__HOST_F32) {
       const float *v = (const float *)h->src + row;
       for (uint64_t c = 0; c < n; c++)
         sum[c] += v[c], mag[c] += fabs((double)v[c]);
+      for (uint64_t c = 0; tile && c < n; c++)
+        DET_ADD(c, v[c]);
     } else if (h->type == ATL__HOST_INT) {
       const uint32_t *v = (const uint32_t *)h->src + row;
       for (uint64_t c = 0; c < n; c++)
@@ -141,6 +241,8 @@ static void sum_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
       for (uint64_t c = 0; c < n; c++) {
         const double v = float_at(h->type, h->src, row + c);
         sum[c] += v, mag[c] += fabs(v);
+        if (tile)
+          DET_ADD(c, (float)v);
       }
   }
   if (h->type == ATL__HOST_INT)
@@ -148,6 +250,8 @@ static void sum_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
   else {
     memcpy(x->sum + k * D + c0, sum, n * sizeof *sum);
     memcpy(x->mag + k * D + c0, mag, n * sizeof *mag);
+    if (tile)
+      det_store(h, x, k, c0, c1, acc, piece);
   }
 }
 
@@ -157,16 +261,23 @@ int atl__scatter_expect(const struct atl__scatter_host *h, struct atl__scatter_e
 {
   const uint64_t E = h->rows, V = h->targets, D = h->dim;
   const int ints = h->type == ATL__HOST_INT;
-  x->depth = calloc(V, sizeof *x->depth);
-  x->place = calloc(V + 1, sizeof *x->place);
-  x->order = malloc(E * sizeof *x->order);
+  /* kept from a previous call of the same shape: every element of them is written below */
+  x->depth = x->depth ? x->depth : atl__host_alloc(V * sizeof *x->depth);
+  x->place = x->place ? x->place : atl__host_alloc((V + 1) * sizeof *x->place);
+  x->order = x->order ? x->order : atl__host_alloc(E * sizeof *x->order);
   if (!ints) {
-    x->sum = calloc(V * D, sizeof *x->sum);
-    x->mag = calloc(V * D, sizeof *x->mag);
+    x->sum = x->sum ? x->sum : atl__host_alloc(V * D * sizeof *x->sum);
+    x->mag = x->mag ? x->mag : atl__host_alloc(V * D * sizeof *x->mag);
   } else
-    x->isum = calloc(V * D, sizeof *x->isum);
-  if (!x->depth || !x->place || !x->order || (!ints ? !x->sum || !x->mag : !x->isum))
+    x->isum = x->isum ? x->isum : atl__host_alloc(V * D * sizeof *x->isum);
+  const size_t es = h->type == ATL__HOST_F32 ? 4 : 2;
+  if (ints || D > 512)
+    x->det_tile = 0;
+  x->det = x->det || !x->det_tile ? x->det : atl__host_alloc(V * D * es);
+  if (!x->depth || !x->place || !x->order || (!ints ? !x->sum || !x->mag : !x->isum) || (x->det_tile && !x->det))
     return ATL_ENOMEM;
+  memset(x->depth, 0, V * sizeof *x->depth);
+  x->place[0] = 0;
   for (uint64_t i = 0; i < E; i++)
     x->depth[h->idx[i]]++;
   for (uint64_t k = 0; k < V; k++) /* each key's first place: an exclusive scan of the depths */
@@ -193,6 +304,7 @@ void atl__scatter_expected_free(struct atl__scatter_expected *x)
   free(x->depth);
   free(x->place);
   free(x->order);
+  free(x->det);
   memset(x, 0, sizeof *x);
 }
 
@@ -319,6 +431,7 @@ static void det_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
     acc[c] = 0, piece[c] = 0;
   for (uint64_t at = place[k]; at < place[k + 1]; at++) {
     const uint64_t i = j->x->order[at];
+    prefetch_row(h, j->x, at + PREFETCH_AHEAD, c0, c1);
     const int cut = (at + 1) % j->tile == 0; /* a tile ends after this place */
     for (uint32_t c = c0; c < c1; c++) {
       piece[c] += (float)float_at(h->type, h->src, i * D + c);
@@ -340,6 +453,17 @@ static void det_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
   j->wrong[t] += wrong;
 }
 
+static void det_compare_range(void *arg, unsigned t, uint64_t lo, uint64_t hi)
+{
+  struct sums_job *j = arg;
+  const size_t es = j->h->type == ATL__HOST_F32 ? 4 : 2;
+  const unsigned char *want = j->x->det, *got = j->got;
+  uint64_t wrong = 0;
+  for (uint64_t e = lo; e < hi; e++)
+    wrong += memcmp(want + e * es, got + e * es, es) != 0;
+  j->wrong[t] += wrong;
+}
+
 static void det_range(void *arg, unsigned t, uint64_t w0, uint64_t w1) { for_keys(arg, t, w0, w1, det_key); }
 
 int64_t atl__scatter_det_mismatches(const struct atl__scatter_host *h, const struct atl__scatter_expected *x,
@@ -350,7 +474,10 @@ int64_t atl__scatter_det_mismatches(const struct atl__scatter_host *h, const str
   if (j == NULL || h->dim > 512)
     return free(j), -1;
   *j = (struct sums_job){.h = h, .x = x, .tile = tile, .got = got};
-  atl__host_for((h->rows + h->targets) * h->dim, det_range, j);
+  if (x->det && x->det_tile == tile) /* the order's bits from the expectation's pass */
+    atl__host_for(h->targets * h->dim, det_compare_range, j);
+  else
+    atl__host_for((h->rows + h->targets) * h->dim, det_range, j);
   for (unsigned t = 0; t < HOST_THREADS_MAX; t++)
     wrong += (int64_t)j->wrong[t];
   free(j);

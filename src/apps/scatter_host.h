@@ -11,6 +11,10 @@
 /* Threads for the host work: ATL_HOST_THREADS (1 to 256) where set, else the online CPUs, at most 32. */
 unsigned atl__host_threads(void);
 
+/* malloc's memory, from 2 MiB up aligned to and advised into huge pages (fewer page faults and TLB misses in
+ * the random reads of the expected sums); free() releases it. */
+void *atl__host_alloc(size_t bytes);
+
 /* fn(arg, t, lo, hi) over [0, n) cut into atl__host_threads() contiguous ranges t (fewer where n is small), run
  * on threads; a range whose thread does not start runs on the caller. */
 void atl__host_for(uint64_t n, void (*fn)(void *arg, unsigned t, uint64_t lo, uint64_t hi), void *arg);
@@ -31,6 +35,11 @@ struct atl__scatter_host {
   const uint32_t *idx;
 };
 
+/* @p n source values of kind @p type (ATL__HOST_*; INT: i32 where @p is_signed, else u32), never zero: floats of
+ * magnitude [0.5, 1) and either sign (16-bit ones rounded to their type: [0.5, 1]); u32 1 to 16; i32 -16 to -1 and
+ * 1 to 16. Each element from @p seed and its index alone, so the bytes do not depend on the thread count. */
+void atl__scatter_source(int type, int is_signed, uint64_t seed, uint64_t n, void *src);
+
 /* The expected output: float64 sums and sums of magnitudes (floats) or exact sums (integers), the rows of each
  * target (depth), and the rows in key order (a stable counting sort: order[place[k] .. place[k + 1]) are key
  * k's rows, ascending), which the sums and the det emulation walk. */
@@ -40,9 +49,15 @@ struct atl__scatter_expected {
   uint32_t *depth;
   uint64_t *place;
   uint32_t *order;
+  /* With det_tile set before atl__scatter_expect (floats, dim up to 512): the det variant's result in its fixed
+   * order cut at the multiples of det_tile, computed in the same pass over the rows as the sums (V x dim values
+   * of the type), which atl__scatter_det_mismatches then compares; else 0. */
+  uint64_t det_tile;
+  void *det;
 };
 
-/* 0, or ATL_ENOMEM (what was allocated is in @p x for atl__scatter_expected_free). */
+/* 0, or ATL_ENOMEM (what was allocated is in @p x for atl__scatter_expected_free). The arrays already in @p x
+ * (from a call with the same rows, targets, dim and type) are reused: zero @p x before the first call. */
 int atl__scatter_expect(const struct atl__scatter_host *h, struct atl__scatter_expected *x);
 void atl__scatter_expected_free(struct atl__scatter_expected *x);
 
@@ -53,7 +68,8 @@ uint64_t atl__scatter_check(const struct atl__scatter_host *h, const void *got, 
                             int counts, char *first, size_t len, double *hash);
 
 /* The det variant's fixed order emulated (floats), cut at the multiples of @p tile of the sorted places: the
- * count of elements of @p got whose bits differ, or -1 without the memory. */
+ * count of elements of @p got whose bits differ, or -1 without the memory. Compared with x->det where it was
+ * computed for @p tile, else emulated here. */
 int64_t atl__scatter_det_mismatches(const struct atl__scatter_host *h, const struct atl__scatter_expected *x,
                                      uint64_t tile, const void *got);
 
