@@ -80,17 +80,10 @@ static int row_parse(const cJSON *o, unsigned i, struct atl__call_row *r, char *
 
 int atl__call_table_parse(const char *text, struct atl__call_table *t, char *why, size_t len)
 {
-  cJSON *root = cJSON_Parse(text);
-  const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "format_version");
-  const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "rows");
-  int err = 0;
+  cJSON *root;
+  const cJSON *list = atl__tuning_rows_of(text, ATL__CALL_ROWS, &root, why, len);
+  int err = list ? 0 : ATL_EINVAL;
   memset(t, 0, sizeof *t);
-  if (root == NULL)
-    err = ATL_EINVAL, snprintf(why, len, "not JSON");
-  else if (!cJSON_IsNumber(version) || version->valueint != 1)
-    err = ATL_EINVAL, snprintf(why, len, "format_version: 1 is needed");
-  else if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > ATL__CALL_ROWS)
-    err = ATL_EINVAL, snprintf(why, len, "rows: an array of at most %d rows is needed", ATL__CALL_ROWS);
   for (const cJSON *o = list ? list->child : NULL; !err && o; o = o->next, t->n++)
     err = row_parse(o, t->n, &t->row[t->n], why, len);
   cJSON_Delete(root);

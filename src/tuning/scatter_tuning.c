@@ -84,19 +84,28 @@ static int row_parse(const cJSON *o, unsigned i, struct atl__tuning_row *r, char
   return 0;
 }
 
+const cJSON *atl__tuning_rows_of(const char *text, int max_rows, cJSON **root, char *why, size_t len)
+{
+  *root = cJSON_Parse(text);
+  const cJSON *version = cJSON_GetObjectItemCaseSensitive(*root, "format_version");
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(*root, "rows");
+  if (*root == NULL)
+    snprintf(why, len, "not JSON (near character %zu)", (size_t)(cJSON_GetErrorPtr() - text));
+  else if (!cJSON_IsNumber(version) || version->valueint != 1)
+    snprintf(why, len, "format_version: 1 is needed");
+  else if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > max_rows)
+    snprintf(why, len, "rows: an array of at most %d rows is needed", max_rows);
+  else
+    return list;
+  return NULL;
+}
+
 int atl__scatter_tuning_parse(const char *text, struct atl__tuning_rows *rows, char *why, size_t len)
 {
-  cJSON *root = cJSON_Parse(text);
-  const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "format_version");
-  const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "rows");
-  int err = 0;
+  cJSON *root;
+  const cJSON *list = atl__tuning_rows_of(text, ATL__TUNING_ROWS, &root, why, len);
+  int err = list ? 0 : ATL_EINVAL;
   memset(rows, 0, sizeof *rows);
-  if (root == NULL)
-    err = ATL_EINVAL, snprintf(why, len, "not JSON (near character %zu)", (size_t)(cJSON_GetErrorPtr() - text));
-  else if (!cJSON_IsNumber(version) || version->valueint != 1)
-    err = ATL_EINVAL, snprintf(why, len, "format_version: 1 is needed");
-  else if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > ATL__TUNING_ROWS)
-    err = ATL_EINVAL, snprintf(why, len, "rows: an array of at most %d rows is needed", ATL__TUNING_ROWS);
   for (const cJSON *o = list ? list->child : NULL; !err && o; o = o->next, rows->n++)
     err = row_parse(o, rows->n, &rows->row[rows->n], why, len);
   cJSON_Delete(root);

@@ -65,6 +65,11 @@ const struct atl__tuning_rows *atl__tuning_file_rows(enum atl__tuning_file which
  * diagnose-calls.json), into @p path: 0, or ATL_EINVAL where none is. */
 int atl__tuning_file_find(const char *name, char *path, size_t len);
 
+struct cJSON;
+/* The envelope every tuning table shares, {"format_version": 1, "rows": [at most @p max_rows]}: the rows' array
+ * inside *@p root (the caller's to cJSON_Delete, NULL included), or NULL with @p why saying what is wrong. */
+const struct cJSON *atl__tuning_rows_of(const char *text, int max_rows, struct cJSON **root, char *why, size_t len);
+
 /* The constants for @p dev from the tuning file the process found first (read once): the user's cache
  * ($XDG_CACHE_HOME/atomlab/tuning/scatter.json), $ATL_DATA_DIR/tuning/, the installed share/atomlab/tuning/, the
  * source tree's data/tuning/. Without one, or with a malformed one, the derived rule's, the note saying why. */
