@@ -18,7 +18,8 @@
 
 /* The atomlab call for a user op (the NVTX range's op) by the access the counters show: the op's own call. The
  * scatters take auto on hot words too: it was faster than block on every key law measured (H200, 16.8 M float adds
- * on one key: auto 0.064 ms, block 1.65 ms; zipf keys 0.16 against 0.66 ms; uniform 0.20 against 3.41 ms). */
+ * on one key: auto 0.064 ms, block 1.65 ms; zipf keys 0.16 against 0.66 ms; uniform 0.20 against 3.41 ms:
+ * results/reference/nvidia-h200/diagnose-prereg-measure/measured.json). */
 static const struct op_call {
   const char *op;        /* a part of the op's name */
   const char *family;
