@@ -170,6 +170,9 @@ static void for_keys(struct sums_job *j, unsigned t, uint64_t w0, uint64_t w1,
   }
 }
 
+/* Bytes of one value of @p type: 2 for bf16 and f16, else 4. */
+static size_t elem_size(int type) { return type == ATL__HOST_BF16 || type == ATL__HOST_F16 ? 2 : 4; }
+
 /* The rows in key order are scattered over the source, so each is a cache and TLB miss: the row PREFETCH_AHEAD
  * places on is asked for early (its columns [c0, c1), a cache line at a time) so that the misses overlap. The
  * place may belong to the next key: order has E entries, so only the end is guarded. */
@@ -179,7 +182,7 @@ static inline void prefetch_row(const struct atl__scatter_host *h, const struct 
 {
   if (at >= h->rows)
     return;
-  const size_t es = h->type == ATL__HOST_BF16 || h->type == ATL__HOST_F16 ? 2 : 4;
+  const size_t es = elem_size(h->type);
   const char *row = (const char *)h->src + ((uint64_t)x->order[at] * h->dim + c0) * es;
   for (size_t b = 0; b < (c1 - c0) * es; b += 64)
     __builtin_prefetch(row + b);
@@ -195,18 +198,21 @@ static inline void prefetch_row(const struct atl__scatter_host *h, const struct 
       acc[c] += piece[c], piece[c] = 0;                                                                            \
   } while (0)
 
+/* The det order's sum @p want as the type stores it (f32, or rounded once to bf16 or f16), element @p e of @p to. */
+static void det_put(int type, void *to, uint64_t e, float want)
+{
+  if (type == ATL__HOST_F32)
+    ((float *)to)[e] = want;
+  else
+    ((uint16_t *)to)[e] = type == ATL__HOST_BF16 ? atl__to_bf16(want) : atl__to_f16(want);
+}
+
 /* Key k's columns [c0, c1) of the det order's result into x->det. */
 static void det_store(const struct atl__scatter_host *h, const struct atl__scatter_expected *x, uint64_t k,
                       uint32_t c0, uint32_t c1, const float *acc, const float *piece)
 {
-  for (uint32_t c = 0; c < c1 - c0; c++) {
-    const float want = acc[c] + piece[c];
-    const uint64_t e = k * h->dim + c0 + c;
-    if (h->type == ATL__HOST_F32)
-      ((float *)x->det)[e] = want;
-    else
-      ((uint16_t *)x->det)[e] = h->type == ATL__HOST_BF16 ? atl__to_bf16(want) : atl__to_f16(want);
-  }
+  for (uint32_t c = 0; c < c1 - c0; c++)
+    det_put(h->type, x->det, k * h->dim + c0 + c, acc[c] + piece[c]);
 }
 
 /* Key k's columns [c0, c1): its rows added in ascending row order into registers from zero, then stored (the
@@ -270,7 +276,7 @@ int atl__scatter_expect(const struct atl__scatter_host *h, struct atl__scatter_e
     x->mag = x->mag ? x->mag : atl__host_alloc(V * D * sizeof *x->mag);
   } else
     x->isum = x->isum ? x->isum : atl__host_alloc(V * D * sizeof *x->isum);
-  const size_t es = h->type == ATL__HOST_F32 ? 4 : 2;
+  const size_t es = elem_size(h->type);
   if (ints || D > 512)
     x->det_tile = 0;
   x->det = x->det || !x->det_tile ? x->det : atl__host_alloc(V * D * es);
@@ -384,7 +390,7 @@ uint64_t atl__scatter_check(const struct atl__scatter_host *h, const void *got, 
    * n u >= 1 the bound says nothing (g infinite): only a finite value is asked. */
   const double u32 = 0x1p-24, u16 = h->type == ATL__HOST_BF16 ? 0x1p-8 : 0x1p-11;
   struct check_job *j = calloc(1, sizeof *j);
-  struct hash_job hj = {got, (size_t)(V * D * (h->type >= ATL__HOST_BF16 ? 2 : 4)), 0, 0};
+  struct hash_job hj = {got, (size_t)(V * D * elem_size(h->type)), 0, 0};
   const unsigned threads = atl__host_threads();
   unsigned check_threads = threads;
   /* The hash runs beside the check, so the two share the host's threads rather than each taking all of them and
@@ -419,36 +425,28 @@ uint64_t atl__scatter_check(const struct atl__scatter_host *h, const void *got, 
   return wrong;
 }
 
-/* Key k's columns [c0, c1) in the det variant's order: its rows ascending, a piece summed from zero in f32 up
- * to each multiple of the tile of the sorted places, the pieces added in order (0 + x is x: no piece is -0, a
- * sum of non-zero values that cancels is +0), the sum rounded once to 16 bits for bf16 and f16. */
+/* Key k's columns [c0, c1) in the det variant's order (DET_ADD and det_put, as sum_key computes it into x->det)
+ * against @p got's bits. */
 static void det_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uint32_t c1)
 {
   const struct atl__scatter_host *h = j->h;
   const uint64_t D = h->dim, *place = j->x->place;
+  const size_t es = elem_size(h->type);
   float acc[512], piece[512]; /* the app's dims go to 512 */
-  for (uint32_t c = c0; c < c1; c++)
+  for (uint32_t c = 0; c < c1 - c0; c++)
     acc[c] = 0, piece[c] = 0;
   for (uint64_t at = place[k]; at < place[k + 1]; at++) {
     const uint64_t i = j->x->order[at];
     prefetch_row(h, j->x, at + PREFETCH_AHEAD, c0, c1);
     const int cut = (at + 1) % j->tile == 0; /* a tile ends after this place */
-    for (uint32_t c = c0; c < c1; c++) {
-      piece[c] += (float)float_at(h->type, h->src, i * D + c);
-      if (cut) {
-        acc[c] += piece[c];
-        piece[c] = 0;
-      }
-    }
+    for (uint32_t c = 0; c < c1 - c0; c++)
+      DET_ADD(c, (float)float_at(h->type, h->src, i * D + c0 + c));
   }
   uint64_t wrong = 0;
-  for (uint32_t c = c0; c < c1; c++) {
-    const float want = acc[c] + piece[c];
-    const uint64_t e = k * D + c;
-    if (h->type == ATL__HOST_F32)
-      wrong += memcmp(&want, (const float *)j->got + e, sizeof want) != 0;
-    else
-      wrong += (h->type == ATL__HOST_BF16 ? atl__to_bf16(want) : atl__to_f16(want)) != ((const uint16_t *)j->got)[e];
+  for (uint32_t c = 0; c < c1 - c0; c++) {
+    float want[1]; /* room for one value of any float type */
+    det_put(h->type, want, 0, acc[c] + piece[c]);
+    wrong += memcmp(want, (const unsigned char *)j->got + (k * D + c0 + c) * es, es) != 0;
   }
   j->wrong[t] += wrong;
 }
@@ -456,7 +454,7 @@ static void det_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
 static void det_compare_range(void *arg, unsigned t, uint64_t lo, uint64_t hi)
 {
   struct sums_job *j = arg;
-  const size_t es = j->h->type == ATL__HOST_F32 ? 4 : 2;
+  const size_t es = elem_size(j->h->type);
   const unsigned char *want = j->x->det, *got = j->got;
   uint64_t wrong = 0;
   for (uint64_t e = lo; e < hi; e++)
