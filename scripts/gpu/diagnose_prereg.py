@@ -189,6 +189,18 @@ def kernel_share(rows, row):
     return metric(row, "duration_us") / sum(same)
 
 
+def prediction_of(rows, prog, failed=None):
+    """The program's prediction from its diagnosis rows (the launch pick names): verdict (@p failed without a
+    row), kernel, advice, predicted speedup and the kernel's share of its op."""
+    r = pick(rows, prog)
+    c = r["config"] if r else {}
+    return {"verdict": c.get("verdict", failed), "kernel": c.get("kernel"),
+            "advice": {"strategy": c.get("strategy"), "call": c.get("call"), "kind": c.get("speedup_kind"),
+                       "op_call": c.get("op_call"), "source": c.get("source"), "access": c.get("access"),
+                       "finding": c.get("finding")},
+            "predicted_speedup": metric(r, "speedup"), "kernel_share": kernel_share(rows, r)}
+
+
 def predict_one(args, doc, prog):
     """One program under `atomlab profile`: its files in the output folder and its prediction."""
     base = os.path.join(args.out, prog["id"])
@@ -201,9 +213,10 @@ def predict_one(args, doc, prog):
         with open(base + ".py", "w") as f:
             f.write(d[0])
         cmd = [args.python, base + ".py", json.dumps(d[1]), "profile"]
-        # One run outside ncu first: torch.compile's kernels then come from inductor's on-disk cache, so the
-        # profiled run launches the op's kernels, not the compiler's (which alone outlast the profile's timeout).
-        run(cmd, args.timeout, out=os.devnull)
+        if prog["code"].startswith("compiled_"):
+            # One run outside ncu first: torch.compile's kernels then come from inductor's on-disk cache, so the
+            # profiled run launches the op's kernels, not the compiler's (which alone outlast the profile's timeout).
+            run(cmd, args.timeout, out=os.devnull)
     diag = base + ".diagnosis.json"
     for stale in (diag, base + ".csv"):
         if os.path.exists(stale):
@@ -214,17 +227,11 @@ def predict_one(args, doc, prog):
         (["--timeout", str(args.timeout)] if given < 0 else []) + args.profile_args + ["--"] + cmd
     rc, _ = run(prof, limit + min(limit, 120), out=base + ".txt")  # profile's own bound stops ncu first
     rows = load(diag, "rows")  # a profile that exits 1 for a table it could not print still wrote the diagnosis
-    r = pick(rows, prog)
-    c = r["config"] if r else {}
     failed = "failed (%s)" % ("timed out" if rc == 124 else "exit %d" % rc if rc else "no diagnosis rows")
-    return {"id": prog["id"], "library": prog["library"], "op": prog["op"], "program": prog["code"],
-            "input": prog["input"], "verdict": c.get("verdict", failed), "kernel": c.get("kernel"),
-            "advice": {"strategy": c.get("strategy"), "call": c.get("call"), "kind": c.get("speedup_kind"),
-                       "op_call": c.get("op_call"), "source": c.get("source"), "access": c.get("access"),
-                       "finding": c.get("finding")},
-            "predicted_speedup": metric(r, "speedup"), "kernel_share": kernel_share(rows, r), "profile_exit": rc,
-            "files": {"export": prog["id"] + ".csv", "diagnosis": prog["id"] + ".diagnosis.json",
-                      "output": prog["id"] + ".txt"}}
+    return dict({"id": prog["id"], "library": prog["library"], "op": prog["op"], "program": prog["code"],
+                 "input": prog["input"]}, **prediction_of(rows, prog, failed), profile_exit=rc,
+                files={"export": prog["id"] + ".csv", "diagnosis": prog["id"] + ".diagnosis.json",
+                       "output": prog["id"] + ".txt"})
 
 
 def over_budget(args, start, what):
@@ -266,6 +273,7 @@ FAMILY_CALLS = {"histc": ["atl_scatter_add bins"], "bincount": ["atl_scatter_add
                 "histogram": ["atl_app_histogram block16", "atl_app_histogram auto"]}
 SCATTER_FAMILY = ["atl_scatter_add block", "atl_scatter_add auto"]
 APP_SECONDS = 120
+FASTER = 1.5  # the rules' "faster": an atomlab call is faster where measured_speedup >= 1.5
 
 
 def app_args(call, prog):
@@ -316,21 +324,40 @@ def own_time(args, prog, seed):
             return None
 
 
+def export_of(folder, pid):
+    """A program's kept raw export in @p folder: ID.csv, ID.csv.gz (as the reference plan gzips it) or
+    counters/ID.csv.gz; None where none is."""
+    paths = [os.path.join(folder, pid + e) for e in (".csv", ".csv.gz")] + \
+        [os.path.join(folder, "counters", pid + ".csv.gz")]
+    return next((b for b in paths if os.path.exists(b)), None)
+
+
+def unpack(path, to):
+    """@p path (gzipped where it ends in .gz) as plain text at @p to."""
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f, open(to, "w") as g:
+        g.write(f.read())
+
+
+def write_summary(folder, s):
+    """The summary's text into DIR/summary.txt and on stdout."""
+    text = summary_text(s)
+    with open(os.path.join(folder, "summary.txt"), "w") as f:
+        f.write(text)
+    print(text, end="")
+
+
 def share_of(args, prog, p):
     """The named kernel's share of its op's ncu duration (the rules' kernel_time): the prediction's, else from the
     program's kept raw export (DIR/ID.csv, DIR/ID.csv.gz as the reference plan gzips it, or DIR/counters/ID.csv.gz)
     diagnosed again; None where unknown."""
     if p.get("kernel_share") is not None:
         return p["kernel_share"]
-    base = [os.path.join(args.out, prog["id"] + e) for e in (".csv", ".csv.gz")] + \
-        [os.path.join(args.out, "counters", prog["id"] + ".csv.gz")]
-    path = next((b for b in base if os.path.exists(b)), None)
+    path = export_of(args.out, prog["id"])
     if not path or not p.get("kernel"):
         return None
     with tempfile.TemporaryDirectory() as tmp:
         csv, diag = os.path.join(tmp, "e.csv"), os.path.join(tmp, "d.json")
-        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f, open(csv, "w") as g:
-            g.write(f.read())
+        unpack(path, csv)
         run([args.atomlab, "profile", "--counters", csv, "--diagnosis", diag], APP_SECONDS)
         rows = load(diag, "rows")
     named = [r for r in rows if r["config"].get("kernel") == p["kernel"]]
@@ -361,7 +388,7 @@ def judge(rules, prog, p, own, frac, times):
     v = p.get("verdict")
     scored = advised if advised is not None else (max(family) if family else None)
     claims = v == "bottleneck" or call_faster(p)  # the advised call is faster: a bottleneck, or an op slow otherwise
-    correct = None if scored is None or v not in ("bottleneck", "not a bottleneck") else ((scored >= 1.5) == claims)
+    correct = None if scored is None or v not in ("bottleneck", "not a bottleneck") else ((scored >= FASTER) == claims)
     return {"id": prog["id"], "verdict": v, "verdict_correct": correct, "measured_speedup": advised,
             "predicted_speedup": p.get("predicted_speedup"), "speedup_kind": (p.get("advice") or {}).get("kind"),
             "finding": (p.get("advice") or {}).get("finding"),
@@ -432,7 +459,7 @@ def summary(kernels):
         "verdicts": share(sum(1 for k in scored if k["verdict_correct"]), len(scored)),
         "bottlenecks_with_speedup": share(sum(1 for k in bad if k.get("predicted_speedup")), len(bad)),
         "median_abs_error": errors[len(errors) // 2] if errors else None,
-        "advised_faster": share(sum(1 for k in advised if k["measured_speedup"] >= 1.5), len(advised))}
+        "advised_faster": share(sum(1 for k in advised if k["measured_speedup"] >= FASTER), len(advised))}
     return out
 
 
@@ -460,10 +487,7 @@ def score(args, doc):
         frac = ev["kernel_share"] if "kernel_share" in ev else share_of(args, prog, p)
         kernels.append(judge(doc["rules"], prog, p, ev["kernel_time"], frac, ev["calls"]))
     save(path, dict(whole, kernels=kernels, summary=summary(kernels)))
-    text = summary_text(summary(kernels))
-    with open(os.path.join(args.out, "summary.txt"), "w") as f:
-        f.write(text)
-    print(text, end="")
+    write_summary(args.out, summary(kernels))
 
 
 def replay(args, doc):
@@ -476,32 +500,22 @@ def replay(args, doc):
     dram = os.path.join(args.exports, "dram.csv.gz")
     extra = []
     if os.path.exists(dram):
-        with gzip.open(dram, "rt") as f, open(os.path.join(args.out, "dram.csv"), "w") as g:
-            g.write(f.read())
+        unpack(dram, os.path.join(args.out, "dram.csv"))
         extra = ["--dram", os.path.join(args.out, "dram.csv")]
     kernels = []
     for pid in [p["id"] for p in doc["programs"] if p["id"] in rec]:
-        path = next((os.path.join(args.exports, pid + e) for e in (".csv.gz", ".csv")
-                     if os.path.exists(os.path.join(args.exports, pid + e))), None)
+        path = export_of(args.exports, pid)
         if not path:
             continue
         csv, diag = os.path.join(args.out, pid + ".csv"), os.path.join(args.out, pid + ".diagnosis.json")
-        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f, open(csv, "w") as g:
-            g.write(f.read())
+        unpack(path, csv)
         cub = ["--kernel", "DeviceHistogram"] if progs[pid]["library"] == "cub" else []
         run([args.atomlab, "profile", "--counters", csv, "--diagnosis", diag] + extra + cub, APP_SECONDS, os.devnull)
-        rows = load(diag, "rows")
-        r = pick(rows, progs[pid])
-        c = r["config"] if r else {}
-        p = {"verdict": c.get("verdict"), "kernel": c.get("kernel"), "predicted_speedup": metric(r, "speedup"),
-             "advice": {"call": c.get("call"), "kind": c.get("speedup_kind"), "finding": c.get("finding")}}
+        p = prediction_of(load(diag, "rows"), progs[pid])
         ev = rec[pid]["evidence"]
-        kernels.append(judge(doc["rules"], progs[pid], p, ev["kernel_time"], kernel_share(rows, r), ev["calls"]))
+        kernels.append(judge(doc["rules"], progs[pid], p, ev["kernel_time"], p["kernel_share"], ev["calls"]))
     save(os.path.join(args.out, "replayed.json"), {"kernels": kernels, "summary": summary(kernels)})
-    text = summary_text(summary(kernels))
-    with open(os.path.join(args.out, "summary.txt"), "w") as f:
-        f.write(text)
-    print(text, end="")
+    write_summary(args.out, summary(kernels))
 
 
 def check(doc):
