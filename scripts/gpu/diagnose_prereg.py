@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -113,14 +114,20 @@ def cub_command(atomlab, prog, variant="cub"):
             "--bytes", str(prog["input"]["n"]), "--variants", variant]
 
 
+# The CUDA device of the calling worker thread (--devices): every process it starts sees that device alone.
+DEVICE = threading.local()
+
+
 def run(cmd, timeout, out=None):
     """Runs @p cmd within @p timeout seconds, stdout and stderr to the file @p out (else stdout captured): (exit
     status, stdout text). A run past its time is stopped with everything it started (its own process group: ncu and
     the program under it) and gives 124; a program that cannot start gives 127: recorded, never raised."""
     f = open(out, "w") if out else None
+    dev = getattr(DEVICE, "id", None)
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES=dev) if dev is not None else None
     try:
         p = subprocess.Popen(cmd, stdout=f or subprocess.PIPE, stderr=subprocess.STDOUT if f else subprocess.DEVNULL,
-                             text=True, preexec_fn=os.setsid)  # its own process group
+                             text=True, preexec_fn=os.setsid, env=env)  # its own process group
     except OSError as e:
         if f:
             f.close()
@@ -234,11 +241,33 @@ def predict_one(args, doc, prog):
                        "output": prog["id"] + ".txt"})
 
 
-def over_budget(args, start, what):
-    if args.budget and time.monotonic() - start > args.budget:
-        print(f"{what}: the budget of {args.budget:g} s is spent: the rest on the next call (done ones are kept)")
-        return True
-    return False
+def each_program(args, progs, work, record, what):
+    """work(prog) for each of @p progs, one program at a time on each device of --devices (a worker thread per
+    device; the processes it starts see that device alone), record(prog, result) called under one lock as each ends.
+    No program starts once --budget seconds have passed (the first one always does): a later call goes on."""
+    queue, lock, start, late = list(progs), threading.Lock(), time.monotonic(), []
+
+    def worker(dev):
+        DEVICE.id = dev
+        while True:
+            with lock:
+                if not queue or late:
+                    return
+                if args.budget and time.monotonic() - start > args.budget and len(queue) < len(progs):
+                    late.append(True)
+                    print(f"{what}: the budget of {args.budget:g} s is spent: the rest on the next call (done ones "
+                          "are kept)", flush=True)
+                    return
+                prog = queue.pop(0)
+            result = work(prog)
+            with lock:
+                record(prog, result)
+
+    threads = [threading.Thread(target=worker, args=(d,)) for d in (args.devices or [None])]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
 
 
 def todo(args, prog, done, failed):
@@ -253,16 +282,16 @@ def predict(args, doc):
     path = os.path.join(args.out, "predictions.json")
     keep = load(path) or {}
     done = {k["id"]: k for k in keep.get("kernels", [])}
-    start, order, ran = time.monotonic(), [p["id"] for p in doc["programs"]], False
-    for prog in doc["programs"]:
-        if not todo(args, prog, done, lambda k: str(k.get("verdict", "")).startswith("failed")):
-            continue
-        if ran and over_budget(args, start, "predict"):
-            break
-        ran = True
-        done[prog["id"]] = predict_one(args, doc, prog)
-        print(f"{prog['id']}: {done[prog['id']]['verdict']}", flush=True)
+    order = [p["id"] for p in doc["programs"]]
+
+    def record(prog, result):
+        done[prog["id"]] = result
+        print(f"{prog['id']}: {result['verdict']}", flush=True)
         save(path, dict(keep, rules=doc["rules"], kernels=[done[i] for i in order if i in done]))
+
+    failed = lambda k: str(k.get("verdict", "")).startswith("failed")  # noqa: E731
+    each_program(args, [p for p in doc["programs"] if todo(args, p, done, failed)],
+                 lambda prog: predict_one(args, doc, prog), record, "predict")
 
 
 # The op family's atomlab calls (src/profile/diagnose.c's op_calls: the hot call and the spread call), by the
@@ -417,17 +446,17 @@ def measure(args, doc):
     args.seed, args.driver = doc["seed"], doc.get("driver")
     path = os.path.join(args.out, "measured.json")
     done = {k["id"]: k for k in load(path, "kernels")}
-    start, order, ran = time.monotonic(), [p["id"] for p in doc["programs"]], False
-    for prog in doc["programs"]:
-        if prog["id"] not in preds or not todo(args, prog, done, lambda k: k.get("verdict_correct") is None):
-            continue
-        if ran and over_budget(args, start, "measure"):
-            break
-        ran = True
-        done[prog["id"]] = measure_one(args, doc["rules"], prog, preds[prog["id"]])
+    order = [p["id"] for p in doc["programs"]]
+
+    def record(prog, result):
+        done[prog["id"]] = result
         kernels = [done[i] for i in order if i in done]
         save(path, {"kernels": kernels, "summary": summary(kernels)})
-        print(prog["id"], done[prog["id"]]["verdict_correct"], done[prog["id"]]["measured_speedup"], flush=True)
+        print(prog["id"], result["verdict_correct"], result["measured_speedup"], flush=True)
+
+    unscored = lambda k: k.get("verdict_correct") is None  # noqa: E731
+    each_program(args, [p for p in doc["programs"] if p["id"] in preds and todo(args, p, done, unscored)],
+                 lambda prog: measure_one(args, doc["rules"], prog, preds[prog["id"]]), record, "measure")
     text = summary_text(summary([done[i] for i in order if i in done]))
     with open(os.path.join(args.out, "summary.txt"), "w") as f:
         f.write(text)
@@ -533,6 +562,17 @@ def check(doc):
     return 0 if ok else 1
 
 
+def device_list(text):
+    """--devices: "all" (nvidia-smi's GPUs; none listed: the default device) or comma-separated ordinals."""
+    if text == "all":
+        rc, listed = run(["nvidia-smi", "-L"], 30)
+        return [str(i) for i, _ in enumerate(l for l in listed.splitlines() if l.startswith("GPU "))] if rc == 0 else []
+    devs = [d for d in text.split(",") if d]
+    if not devs or not all(d.isdigit() for d in devs):
+        raise argparse.ArgumentTypeError("all, or comma-separated CUDA device ordinals (0,1)")
+    return devs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=["check", "predict", "measure", "score", "replay"])
@@ -545,6 +585,9 @@ def main():
                          "gives no --timeout of its own [900]")
     ap.add_argument("--budget", type=float, default=0,
                     help="start no new program after this many seconds (0: none); a later call goes on [0]")
+    ap.add_argument("--devices", type=device_list, default=[],
+                    help="predict, measure: CUDA device ordinals (0,1) or all (every GPU nvidia-smi lists): one "
+                         "program at a time on each, in parallel [the device the processes see by default]")
     ap.add_argument("--retry-failed", action="store_true",
                     help="run again the programs recorded as failed (predict) or unscored (measure)")
     ap.add_argument("--python", default=sys.executable, help="the Python that runs the programs [this one]")

@@ -80,7 +80,7 @@ echo '"ID","Kernel Name"' >"$c"
 printf '{"rows":[{"config":{"source":"%s@prog.py:9","verdict":"bottleneck","call":"atl_scatter_add block","op_call":"atl_scatter_add block","speedup_kind":"predicted","kernel":"k"},"metrics":[{"name":"speedup","value":4},{"name":"duration_us","value":750}]},{"config":{"source":"%s@prog.py:9","verdict":"no atomics","kernel":"fill"},"metrics":[{"name":"duration_us","value":250}]}]}' "$op" "$op" >"$d"
 SH
 # the stand-in driver: the op's own time, 10 ms
-printf '#!/bin/sh\necho '"'"'{"median_ms": 10, "iqr_ms": 0.5, "samples": 20}'"'"'\n' >"$WORK/python"
+printf '#!/bin/sh\necho "${CUDA_VISIBLE_DEVICES:-none}" >>"%s/devices"\necho '"'"'{"median_ms": 10, "iqr_ms": 0.5, "samples": 20}'"'"'\n' "$WORK" >"$WORK/python"
 chmod +x "$WORK/atomlab" "$WORK/python"
 RUN=(--atomlab "$WORK/atomlab" --python "$WORK/python" --out "$WORK/out" --timeout 2)
 mkdir -p "$WORK/out"
@@ -121,5 +121,17 @@ s = doc["summary"]
 assert s["verdicts"]["of"] == s["verdicts"]["count"] > 0 and s["predicted_within_2x"]["share"] == 1, s
 PY
 grep -q '^rules: verdicts correct [0-9]*/[0-9]* (100%)' "$WORK/out/summary.txt" && pass || fail "summary: $(cat "$WORK/out/summary.txt")"
+# --devices: the programs spread over the devices, each process seeing its worker's alone; the same file results
+mkdir -p "$WORK/par" && cp "$WORK/out/predictions.json" "$WORK/par/" && rm -f "$WORK/devices"
+python3 "$PREREG" measure --atomlab "$WORK/atomlab" --python "$WORK/python" --out "$WORK/par" --timeout 2 --devices 0,1 >"$WORK/log" 2>&1 &&
+  python3 - "$WORK" <<'PY' && pass || fail "measure --devices: $(cat "$WORK/log")"
+import json, os, sys
+w = sys.argv[1]
+seen = set(open(os.path.join(w, "devices")).read().split())
+assert seen == {"0", "1"}, seen
+one, two = (json.load(open(os.path.join(w, d, "measured.json"))) for d in ("out", "par"))
+assert [k["id"] for k in one["kernels"]] == [k["id"] for k in two["kernels"]], "the programs' order is kept"
+assert one["summary"] == two["summary"], (one["summary"], two["summary"])
+PY
 echo "diagnose_prereg: $PASSES passed, $FAILS failed"
 [ "$FAILS" -eq 0 ]
