@@ -12,13 +12,14 @@
 #
 # Refuses a tree with uncommitted changes to tracked files (every file must name a commit of main's history);
 # ATL_ALLOW_DIRTY=1 runs anyway and marks the files dirty; ATL_COMMIT_FROM_BINARY=1 takes the commit from the
-# binary where the tree's .git is not its own. Builds (scripts/build.sh) only when build/atomlab is
-# missing. ATL_SLUG overrides the device slug (default: the first CUDA GPU's in `atomlab devices --format json`).
+# binary where the tree's .git is not its own. ATL_BINARY runs another atomlab binary (the one a run's earlier
+# step used: a measurement against predictions made by that commit). Builds (scripts/build.sh) only when build/atomlab
+# is missing. ATL_SLUG overrides the device slug (default: the first CUDA GPU's in `atomlab devices --format json`).
 # Exit status: 0 when every entry ended ok, 1 when one failed or timed out, 2 for bad usage.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 PLAN=${ATL_PLAN:-experiments/reference.json}
-A=./build/atomlab
+A=${ATL_BINARY:-./build/atomlab}
 export PYTHONPATH=$PWD/scripts${PYTHONPATH:+:$PYTHONPATH}
 [ -d build/device-libs ] && export LD_LIBRARY_PATH=$PWD/build/device-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 

@@ -3,6 +3,7 @@
 
 usage: scatter_shapes.py GRID.json -o SHAPES.json [--only PATTERN[,PATTERN...]] [--budget-s N] [--merge | --resume]
                          [--no-torch] [--figures DIR] [--atomlab PATH] [--backend NAME] [--dry-run]
+       scatter_shapes.py GRID.json -o SHAPES.json --combine SHAPES.json... [--figures DIR]
 
 GRID (experiments/scatter-shapes.json) declares the cells: type x dims x targets x distributions at `rows`
 source rows, the variants, the PyTorch settings and the goals. A cell is named TYPE/dDIM/vTARGETS/DIST, a zipf
@@ -269,7 +270,8 @@ def cell_from_rows(rows, r, dist):
     why = auto["reason"] if auto else ""
     return {"type": r["type"], "dim": r["dim"], "targets": r["targets"], "dist": base, "zipf": zipf,
             "verified": verified, "auto_variant": why.split()[2] if why.startswith("auto ran ") else None,
-            "best_variant": best, "ms": ms, "bytes_moved": auto["bytes_moved"] if auto else None,
+            "best_variant": best, "ms": ms, "variants_ms": {v: ok[v]["ms"] for v in sorted(ok)}, "auto_note": why or None,
+            "bytes_moved": auto["bytes_moved"] if auto else None,
             "unverified": sorted(x["variant"] for x in used if x["status"] != "unsupported" and
                                  not (x["status"] == "ok" and x["verified"]))}
 
@@ -451,6 +453,8 @@ def parse_args(argv):
     ap.add_argument("--merge", action="store_true", help="keep the cells of an existing -o file this run does not redo")
     ap.add_argument("--resume", action="store_true",
                     help="--merge, and run only the cells the -o file lacks or skipped: the same command again goes on")
+    ap.add_argument("--combine", nargs="+", metavar="SHAPES", help="write -o from these shapes.json files of calls "
+                    "that split the grid (each cell from the last that ran it), the goals judged again; runs nothing")
     ap.add_argument("--no-torch", action="store_true", help="no PyTorch peers: their fields null")
     ap.add_argument("--figures", metavar="DIR")
     ap.add_argument("--atomlab", default=os.path.join(ROOT, "build", "atomlab"))
@@ -461,9 +465,40 @@ def parse_args(argv):
     return ap.parse_args(argv)
 
 
+def combine(a, g):
+    """--combine: the shapes files of calls that split the grid (over GPUs or calls) as one -o file: each cell from
+    the last file where it ran (a skipped cell only where none ran it; a cell keeps its file's tool commit), the goals
+    judged again. Runs nothing."""
+    cells, doc = {}, None
+    for path in a.combine:
+        try:
+            with open(path) as f:
+                d = json.load(f)
+            assert isinstance(d["cells"], list) and all(isinstance(c, dict) and "name" in c for c in d["cells"])
+        except (ValueError, KeyError, OSError, TypeError, AssertionError):
+            raise Usage(f"--combine: shapes.json files of this grid ({path} is not one)")
+        doc = doc or d
+        for c in d["cells"]:
+            c.setdefault("tool", (d.get("tool") or {}).get("commit"))
+            if "skipped" not in c or cells.get(c["name"], c).get("skipped"):
+                cells[c["name"]] = c
+    order = [n for r in plan(g) for n in r["cells"]]
+    doc["cells"] = sorted(cells.values(), key=lambda c: order.index(c["name"]) if c["name"] in order else len(order))
+    ran = [c for c in doc["cells"] if "skipped" not in c]
+    doc["tool"] = {"commit": ran[-1]["tool"] if ran else None, "commits": sorted({c["tool"] for c in ran if c["tool"]})}
+    doc["goals"] = judge(g["goals"], doc["cells"])
+    write_atomic(a.out, doc)
+    log(f"wrote {a.out} ({len(ran)} of {len(doc['cells'])} cells ran, from {len(a.combine)} files)")
+    for p in figures(doc, a.figures) if a.figures else []:
+        log(f"figure: {p}")
+    return 0
+
+
 def main(argv):
     a = parse_args(argv)
     g = load_grid(a.grid)
+    if a.combine:
+        return combine(a, g)
     need(a.budget_s > 0, "--budget-s", "a positive number of seconds")
     pats = [p for p in a.only.split(",") if p]
     runs = plan(g)
@@ -535,7 +570,8 @@ def grid_runs(a, g, runs, old, torch, why_no_torch):
                          "over the cells present (a speed ratio: other ms / this ms)",
            "grid_commit": grid_commit(a.grid), "cells": [], "goals": []}
     mine = {n for r in runs for n in r["cells"]}
-    cells = [c for c in old["cells"] if c.get("name") not in mine]
+    kept_tool = (old.get("tool") or {}).get("commit")  # a kept cell without its own commit ran with its file's
+    cells = [dict(c, tool=c.get("tool", kept_tool)) for c in old["cells"] if c.get("name") not in mine]
     doc.update(device=old.get("device"), tool={"commit": (old.get("tool") or {}).get("commit")})
     if torch is None and old.get("torch"):  # a merge without PyTorch keeps the version its cells were timed with
         doc.update(torch=old["torch"], torch_note=f"this call: {why_no_torch}")
@@ -567,7 +603,8 @@ def grid_runs(a, g, runs, old, torch, why_no_torch):
             app_doc, rows = got
             doc["device"] = app_doc.get("device", {}).get("name") or doc["device"]
             doc["tool"]["commit"] = app_doc.get("tool", {}).get("commit") or doc["tool"]["commit"]
-            c = dict({"name": n, "rows": g["rows"]}, **cell_from_rows(rows, r, d))
+            c = dict({"name": n, "rows": g["rows"], "tool": app_doc.get("tool", {}).get("commit")},
+                     **cell_from_rows(rows, r, d))
             t_torch = time.monotonic()
             idx_path = os.path.join(dump or "", f"idx-{d.split(':')[0]}.bin")
             peers(torch, why_no_torch, g, r, c, idx_path, deadline, held)

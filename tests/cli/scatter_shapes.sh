@@ -70,6 +70,8 @@ for c in d["cells"]:
     for k in ("auto", "best", "atomic", "det", "memcpy_ceiling", "read_ceiling"):
         assert c["ms"][k] > 0, (c["name"], k)
     assert c["auto_variant"] and c["best_variant"] in ("atomic", "run", "block", "part", "bins"), c
+    assert c["tool"] == d["tool"]["commit"] and c["auto_note"].startswith("auto ran " + c["auto_variant"]), c
+    assert c["variants_ms"]["atomic"] == c["ms"]["atomic"] and c["variants_ms"][c["best_variant"]] == c["ms"]["best"], c
     assert c["ms"]["best"] <= c["ms"]["atomic"], c  # the fastest verified of the others
     r, ms = c["ratios"], c["ms"]
     for k, (a, b) in {"auto_vs_best": ("best", "auto"), "auto_vs_atomic": ("atomic", "auto"),
@@ -93,6 +95,33 @@ if shutil.which("gnuplot"):
     assert open(os.path.join(fig, "scatter-shapes.png"), "rb").read()[:8] == b"\x89PNG\r\n\x1a\n"
 PY
 ls -a "$WORK" | grep -q '\.tmp$' && fail "a temporary file left beside shapes.json" || pass
+# --combine: the files of a grid split over two GPUs as one: each cell from the file that ran it (with that file's
+# commit), a cell skipped in one and ran in the other taken as ran, the goals judged again; nothing runs.
+python3 - "$WORK/shapes.json" "$WORK" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+for part, dim, commit in (("a", 16, None), ("b", 1, "feedc0de")):
+    p = json.loads(json.dumps(d))
+    p["cells"] = [{"name": c["name"], "skipped": "budget"} if c["dim"] == dim else dict(c, tool=commit or c["tool"])
+                  for c in p["cells"]]
+    p["goals"] = []
+    json.dump(p, open(os.path.join(sys.argv[2], f"part-{part}.json"), "w"))
+PY
+python3 "$SCRIPT" "$GRID" -o "$WORK/both.json" --combine "$WORK/part-a.json" "$WORK/part-b.json" 2>"$WORK/err" &&
+  python3 - "$WORK/both.json" "$WORK/shapes.json" <<'PY' && pass || fail "--combine: $(cat "$WORK/err")"
+import json, sys
+both, whole = (json.load(open(p)) for p in sys.argv[1:])
+assert sorted(c["name"] for c in both["cells"]) == sorted(c["name"] for c in whole["cells"]), both["cells"]
+assert not any("skipped" in c for c in both["cells"]), both["cells"]
+assert {c["tool"] for c in both["cells"] if c["dim"] == 16} == {"feedc0de"}, both["cells"]
+assert "feedc0de" in both["tool"]["commits"] and len(both["tool"]["commits"]) == 2, both["tool"]
+assert [g["id"] for g in both["goals"]] == [g["id"] for g in whole["goals"]], both["goals"]
+PY
+expect_refused_py() { python3 "$SCRIPT" "$GRID" -o "$WORK/bad.json" --combine "$1" 2>"$WORK/err"; [ $? -eq 2 ] &&
+  grep -q '^error: --combine' "$WORK/err" && [ ! -e "$WORK/bad.json" ] && pass || fail "--combine $1: $(cat "$WORK/err")"; }
+echo '{"cells": 3}' >"$WORK/not-shapes.json"
+expect_refused_py "$WORK/not-shapes.json"
+expect_refused_py "$WORK/no-such.json"
 
 # The ceilings are the auto row's bytes at the copy's and the read kernel's bandwidth: the app's own ratios of its
 # last run (kept in --scratch) say the same.

@@ -8,5 +8,6 @@ set ylabel 'speed ratio (other ms / auto ms)'
 set xtics rotate by 90 right
 set grid ytics
 set key top left
-set yrange [0:*]
+set logscale y 10
+set yrange [*:*]
 plot 'scatter-shapes.dat' using 2:xtic(1) title 'best variant / auto', '' using 3 title 'PyTorch best / auto'
