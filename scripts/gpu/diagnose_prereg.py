@@ -563,7 +563,10 @@ def check(doc):
 
 
 def device_list(text):
-    """--devices: "all" (nvidia-smi's GPUs; none listed: the default device) or comma-separated ordinals."""
+    """--devices: "all" (CUDA_VISIBLE_DEVICES's where it is set, else nvidia-smi's GPUs; none listed: the default
+    device) or comma-separated ordinals."""
+    if text == "all" and os.environ.get("CUDA_VISIBLE_DEVICES"):
+        return [d for d in os.environ["CUDA_VISIBLE_DEVICES"].split(",") if d]
     if text == "all":
         rc, listed = run(["nvidia-smi", "-L"], 30)
         return [str(i) for i, _ in enumerate(l for l in listed.splitlines() if l.startswith("GPU "))] if rc == 0 else []
@@ -586,8 +589,8 @@ def main():
     ap.add_argument("--budget", type=float, default=0,
                     help="start no new program after this many seconds (0: none); a later call goes on [0]")
     ap.add_argument("--devices", type=device_list, default=[],
-                    help="predict, measure: CUDA device ordinals (0,1) or all (every GPU nvidia-smi lists): one "
-                         "program at a time on each, in parallel [the device the processes see by default]")
+                    help="predict, measure: CUDA device ordinals (0,1) or all (CUDA_VISIBLE_DEVICES's, else every "
+                         "GPU): one program at a time on each, in parallel [the device the processes see by default]")
     ap.add_argument("--retry-failed", action="store_true",
                     help="run again the programs recorded as failed (predict) or unscored (measure)")
     ap.add_argument("--python", default=sys.executable, help="the Python that runs the programs [this one]")

@@ -229,9 +229,12 @@ static int auto_pick(const struct scatter_run *r, const struct atl__scatter_expe
     same += r->host_idx[i] == r->host_idx[i - 1];
   for (uint64_t k = 0; k < p->targets; k++)
     head += (double)x->depth[k] * p->block_rows >= 2.0 * (double)p->rows ? x->depth[k] : 0; /* 2 a block */
-  const struct atl__scatter_stats st = {p->dim, (double)same / (double)p->rows, (double)head / (double)p->rows,
-                                        r->out_bytes, d->l2_cache, atl__scatter_part_fast(d, (unsigned)elem_bytes(p),
-                                        p->dim), atl__scatter_dsm_fast(d, is_int(p)), &r->tuning};
+  const struct atl__scatter_stats st = {.dim = p->dim, .run_share = (double)same / (double)p->rows,
+                                        .head_share = (double)head / (double)p->rows, .out_bytes = r->out_bytes,
+                                        .l2_bytes = d->l2_cache,
+                                        .part_fast = atl__scatter_part_fast(d, (unsigned)elem_bytes(p), p->dim),
+                                        .dsm_fast = atl__scatter_dsm_fast(d, is_int(p)), .tuning = &r->tuning,
+                                        .targets = p->targets, .index_bytes = (unsigned)index_bytes(p)};
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
   const int v = pick.variant, derived = r->tuning.derived;
   const char *ranges = v != ATL__SV_PART && v != ATL__SV_SWEEP ? "" : pick.partitions == 1 ? " in one range"

@@ -1,39 +1,68 @@
 /*
  * The scatter app's `auto` rule (never det, whose point is its order). The thresholds are the device's tuning
- * (data/tuning/scatter.json, else the derived rule: src/tuning/scatter_tuning.c); their values came from the H100 runs
- * (docs/design/scatter.md; below, "half" is auto_l2_share, 0.5 auto_run_share, 0.05 auto_head_share):
- *   - dim 1 (a weighted bincount): bins where a head or runs recur (its local table takes them: zipf 0.52 ms
- *     against atomic's 14.7 at 2^20 bins); else part over L2-sized ranges where the counters exceed half the
- *     L2 and part has its warp path (2^24 bins, uniform keys: 1.174 ms against atomic's 3.168);
- *     else atomic (uniform keys into 2^20 bins: 0.830 ms against bins' 0.840 and part's 0.856);
- *   - a head of keys that recur within a block's rows (a zipf head, a hot row): part in one range, where part
- *     has its warp path (CUDA C: 32-bit types, and 16-bit floats with an even dim; match-any sums a warp's equal keys, the local table a work-group's: zipf 1.696 ms
- *     against block's 2.135, hot 0.832 against run's 1.517), else block;
- *   - runs of equal neighbouring keys (sorted, clustered): run (0.939 and 0.793 ms; part at one range 0.976
- *     and 0.889);
- *   - keys without runs or a head into an output larger than half the L2: part's L2-sized ranges (uniform
- *     1.658 ms against atomic's 2.480), with its warp path only (the OpenCL path was not measured), all in one
- *     launch: the sweep (1.441 ms against part's 11 launches' 1.508 in the same run);
- *   - otherwise atomic.
+ * (data/tuning/scatter.json, else the derived rule: src/tuning/scatter_tuning.c). The figures below are the H200
+ * shape grid's (results/reference/nvidia-h200/scatter-shapes/shapes.json, tool 5928e9c; E 8M rows, f32 unless
+ * named) and the H100 runs' (docs/design/scatter.md, "How auto picks"):
+ *   - dim 1 (a weighted bincount): bins where a head recurs or runs are long (its local table takes them: hot
+ *     0.037 ms against atomic's 14.7; sorted into 100K bins, runs of 84, 0.077 against 0.245); atomic for keys in
+ *     order with short runs (sorted into 1M bins, runs of 8: 0.065 against bins' 0.082; into 16M: 0.074 against
+ *     part's 0.167); else part over L2-sized ranges where the counters exceed half the L2, part has its warp path and
+ *     the ranges pay (below); else dsm (integer weights on sm_90) or atomic;
+ *   - a head of keys that recur within a block's rows (a zipf head, a hot row): part in one range where part has its
+ *     warp path (zipf 1.1 at D 64, 1M targets: 0.952 against the sweep's 1.154), else block; but a thin head (zipf
+ *     0.8, 9-19% of the rows) into an output beyond half the L2 is swept with the rest where the sweep pays (D 256,
+ *     1M targets: 4.52 against part's 6.15);
+ *   - runs of equal neighbouring keys (sorted, clustered): run;
+ *   - keys without runs or a head into an output beyond half the L2: the sweep over L2-sized ranges in one launch,
+ *     where it pays (D 64, 1M targets: 1.18 against atomic's 1.78), else atomic (16M targets: 1.87 against the
+ *     sweep's 5.84);
+ *   - within half the L2: part in one range where it has its warp path (D 64, 100K targets: 1.03 against atomic's
+ *     1.15; bf16 D 128: 1.04 against 1.20), else atomic.
+ * Ranges pay where their extra passes over the keys (a key's bytes a row and range) cost no more than what they save
+ * a row: the scattered read-modify-write of its output row, at least an L2 sector.
  */
 #include "scatter_auto.h"
+
+#include "scatter_launch.h"
+
+/* The bytes an L2 moves for a scattered write of fewer: NVIDIA's sector (a device with longer lines saves more a
+ * row, so this errs towards no ranges). */
+#define L2_SECTOR_BYTES 32u
+
+static int ranges_pay(const struct atl__scatter_stats *s, int sweep)
+{
+  const uint64_t ranges = atl__scatter_part_count(0, s->targets, s->out_bytes, s->l2_bytes, sweep, s->tuning);
+  const uint64_t row = s->targets ? s->out_bytes / s->targets : 0;
+  return ranges * s->index_bytes <= (row > L2_SECTOR_BYTES ? row : L2_SECTOR_BYTES);
+}
+
+static struct atl__scatter_pick bincount_rule(const struct atl__scatter_stats *s, int head, int beyond_l2)
+{
+  const struct atl__scatter_tuning *t = s->tuning;
+  if (head || s->run_share >= t->auto_bins_run_share)
+    return (struct atl__scatter_pick){ATL__SV_BINS, 0};
+  if (s->run_share >= t->auto_order_share)
+    return (struct atl__scatter_pick){ATL__SV_ATOMIC, 0};
+  if (s->part_fast && beyond_l2 && ranges_pay(s, 0))
+    return (struct atl__scatter_pick){ATL__SV_PART, 0};
+  return (struct atl__scatter_pick){s->dsm_fast ? ATL__SV_DSM : ATL__SV_ATOMIC, 0};
+}
 
 struct atl__scatter_pick atl__scatter_auto_rule(const struct atl__scatter_stats *s)
 {
   const struct atl__scatter_tuning *t = s->tuning;
   const int beyond_l2 = s->l2_bytes >= 2 && (double)s->out_bytes > (double)s->l2_bytes * t->auto_l2_share;
   const int runs = s->run_share >= t->auto_run_share, head = s->head_share >= t->auto_head_share;
-  if (s->dim == 1 && (runs || head))
-    return (struct atl__scatter_pick){ATL__SV_BINS, 0};
   if (s->dim == 1)
-    return (struct atl__scatter_pick){s->part_fast && beyond_l2 ? ATL__SV_PART
-                                      : s->dsm_fast             ? ATL__SV_DSM
-                                                                : ATL__SV_ATOMIC, 0};
+    return bincount_rule(s, head, beyond_l2);
+  const int sweep = s->part_fast && beyond_l2 && ranges_pay(s, 1);
+  if (head && sweep && s->head_share < t->auto_sweep_head_share)
+    return (struct atl__scatter_pick){ATL__SV_SWEEP, 0};
   if (head)
     return s->part_fast ? (struct atl__scatter_pick){ATL__SV_PART, 1} : (struct atl__scatter_pick){ATL__SV_BLOCK, 0};
   if (runs)
     return (struct atl__scatter_pick){ATL__SV_RUN, 0};
-  if (s->part_fast && beyond_l2)
+  if (sweep)
     return (struct atl__scatter_pick){ATL__SV_SWEEP, 0};
-  return (struct atl__scatter_pick){ATL__SV_ATOMIC, 0};
+  return (struct atl__scatter_pick){s->part_fast && !beyond_l2 ? ATL__SV_PART : ATL__SV_ATOMIC, 0};
 }

@@ -20,6 +20,8 @@ struct atl__scatter_stats {
   int part_fast;       /* the part variant has its warp path (match-any, local table: CUDA C, 32-bit types or an even dim) */
   int dsm_fast;        /* the dsm variant's table spans a thread-block cluster (CUDA sm_90) and the weights are integers */
   const struct atl__scatter_tuning *tuning; /* the thresholds (src/tuning/scatter_tuning.h) */
+  uint64_t targets;     /* the output's rows */
+  unsigned index_bytes; /* a key's bytes */
 };
 
 struct atl__scatter_pick {

@@ -14,7 +14,7 @@ static struct atl__scatter_tuning tuning; /* the rule's thresholds: the derived 
 static int picks_dsm(uint32_t dim, double run, double head, uint64_t out, uint64_t l2, int fast, int dsm,
                      const char *variant, uint32_t parts)
 {
-  const struct atl__scatter_stats s = {dim, run, head, out, l2, fast, dsm, &tuning};
+  const struct atl__scatter_stats s = {dim, run, head, out, l2, fast, dsm, &tuning, out / 4 / dim, 4};
   const struct atl__scatter_pick p = atl__scatter_auto_rule(&s);
   const char *name = atl__scatter_variant_names[p.variant];
   if (strcmp(name, variant) == 0 && p.partitions == parts)
@@ -56,7 +56,17 @@ static void tuning_rows(void)
   atl__scatter_tuning_resolve(&rows, &h100, &tuning);
   CHECK(strcmp(tuning.row, "hopper") == 0 && !tuning.derived && tuning.min_threads == 1024 && tuning.auto_run_share == 0.9);
   CHECK(tuning.part_batch == 2 && tuning.table_bytes == 32768); /* left out: the derived rule's */
-  CHECK(picks(64, 0.6, 0.0, 1u << 20, 50u << 20, 1, "atomic", 0)); /* runs of 0.6: below the row's 0.9 */
+  CHECK(picks(64, 0.6, 0.0, 1u << 20, 50u << 20, 1, "part", 0)); /* runs of 0.6: below the row's 0.9 */
+  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"thin\", \"source\": \"a test\", \"auto_sweep_head_share\": "
+               "0.05, \"auto_bins_run_share\": 0.5, \"auto_order_share\": 2}]}", NULL, &rows));
+  atl__scatter_tuning_resolve(&rows, &h100, &tuning);
+  CHECK(picks(64, 0.01, 0.092, 256ull << 20, 50u << 20, 1, "part", 1)); /* no head is thin enough to sweep */
+  CHECK(picks(1, 0.875, 0.0, 4ull << 20, 50u << 20, 1, "bins", 0));     /* runs from half the rows */
+  CHECK(picks(1, 0.213, 0.0, 64ull << 20, 50u << 20, 1, "part", 0));    /* no order share */
+  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"n\", \"source\": \"s\", \"auto_order_share\": -1}]}",
+               "rows[0].auto_order_share: the value is not allowed", &rows));
+  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"hopper\", \"source\": \"a test\", \"backend\": "
+               "\"cuda\", \"arch\": \"sm_90\", \"auto_run_share\": 0.9, \"min_threads\": 1024}]}", NULL, &rows));
   atl__scatter_tuning_resolve(&rows, &other, &tuning); /* no row: derived from its facts */
   CHECK(strcmp(tuning.row, "derived") == 0 && tuning.derived && tuning.min_threads == 640 && tuning.table_bytes == 21845);
   CHECK(picks(64, 0.6, 0.0, 1u << 20, 50u << 20, 1, "run", 0));
@@ -76,32 +86,53 @@ static void tuning_rows(void)
 int main(void)
 {
   const uint64_t out = 256ull << 20, l2 = 50ull << 20;
-  tuning_rows(); /* ends with the derived rule's thresholds, which the H100's picks below take */
-  /* the shares of an H100 run's auto rows */
+  tuning_rows(); /* ends with the derived rule's thresholds, which the picks below take */
+  /* the shares of an H100 run's auto rows (f32, D 64, 1M targets) */
   CHECK(picks(64, 0.000, 0.000, out, l2, 1, "sweep", 0)); /* uniform: L2-sized ranges, one launch */
-  CHECK(picks(64, 0.023, 0.562, out, l2, 1, "part", 1));  /* zipf: its head in one range */
+  CHECK(picks(64, 0.023, 0.562, out, l2, 1, "part", 1));  /* zipf 1.1: its head in one range */
   CHECK(picks(64, 0.875, 0.000, out, l2, 1, "run", 0));   /* sorted */
   CHECK(picks(64, 0.969, 0.000, out, l2, 1, "run", 0));   /* clustered */
   CHECK(picks(64, 1.000, 1.000, out, l2, 1, "part", 1));  /* hot: the head before the runs */
-  /* an output within half the L2: no ranges to cut, atomic for uniform keys */
-  CHECK(picks(64, 0.0, 0.0, l2 / 2, l2, 1, "atomic", 0));
+  /* a thin head (zipf 0.8) beyond half the L2: swept with the rest; within it, part in one range */
+  CHECK(picks(64, 0.01, 0.092, out, l2, 1, "sweep", 0));
+  CHECK(picks(64, 0.01, 0.187, l2 / 4, l2, 1, "part", 1));
+  CHECK(picks(64, 0.01, 0.299, out, l2, 1, "sweep", 0));
+  CHECK(picks(64, 0.01, 0.300, out, l2, 1, "part", 1));
+  /* the ranges pay while a range's pass over the keys costs no more than the row it saves: 16M targets at D 64
+   * (4 GiB, 205 ranges of 20 MiB: 820 key bytes a row against 256) take atomic, a head part, at D 256 too */
+  CHECK(picks(64, 0.0, 0.0, 4ull << 30, l2, 1, "atomic", 0));
+  CHECK(picks(64, 0.0, 0.04, 4ull << 30, l2, 1, "atomic", 0)); /* a head under 5%: none */
+  CHECK(picks(64, 0.0, 0.518, 4ull << 30, l2, 1, "part", 1));
+  CHECK(picks(256, 0.0, 0.0, 1ull << 30, l2, 1, "sweep", 0));   /* 52 ranges: 208 bytes against 1024 */
+  CHECK(picks(256, 0.0, 0.0, 16ull << 30, l2, 1, "atomic", 0)); /* 820 ranges */
+  CHECK(picks(64, 0.0, 0.0, 1280ull << 20, l2, 1, "sweep", 0)); /* 64 ranges: 256 bytes, the row's */
+  CHECK(picks(64, 0.0, 0.0, 1300ull << 20, l2, 1, "atomic", 0));
+  /* an output within half the L2: part in one range for uniform keys, atomic without the warp path */
+  CHECK(picks(64, 0.0, 0.0, l2 / 2, l2, 1, "part", 0));
   CHECK(picks(64, 0.0, 0.0, l2 / 2 + 1, l2, 1, "sweep", 0));
-  CHECK(picks(64, 0.0, 0.0, out, 0, 1, "atomic", 0));     /* the L2 unknown */
+  CHECK(picks(64, 0.0, 0.0, out, 0, 1, "part", 0)); /* the L2 unknown: part in one range */
   /* no warp path: block for a head, atomic for uniform keys */
   CHECK(picks(64, 0.023, 0.562, out, l2, 0, "block", 0));
   CHECK(picks(64, 1.0, 1.0, out, l2, 0, "block", 0));
   CHECK(picks(64, 0.0, 0.0, out, l2, 0, "atomic", 0));
+  CHECK(picks(64, 0.0, 0.0, l2 / 4, l2, 0, "atomic", 0));
   CHECK(picks(64, 0.9, 0.0, out, l2, 0, "run", 0));
   /* the thresholds: a head from 5% of the rows, runs from half */
   CHECK(picks(64, 0.0, 0.049, out, l2, 1, "sweep", 0));
-  CHECK(picks(64, 0.0, 0.05, out, l2, 1, "part", 1));
-  CHECK(picks(64, 0.499, 0.0, l2 / 4, l2, 1, "atomic", 0));
+  CHECK(picks(64, 0.0, 0.05, l2 / 4, l2, 1, "part", 1));
+  CHECK(picks(64, 0.499, 0.0, l2 / 4, l2, 1, "part", 0));
   CHECK(picks(64, 0.5, 0.0, l2 / 4, l2, 1, "run", 0));
-  /* dim 1: bins for a head or runs; uniform keys: part into counters beyond half the L2 (2^24 bins,
-   * 64 MiB), atomic within it (2^20 bins, 4 MiB) or without part's warp path */
+  /* dim 1: bins for a head or long runs (from 95% of the rows); keys in order with shorter runs (from 10%):
+   * atomic; uniform keys: part into counters beyond half the L2 (2^24 bins, 64 MiB: 3 ranges, 12 key bytes a row
+   * against a sector's 32), atomic within it (2^20 bins, 4 MiB) or without part's warp path */
   CHECK(picks(1, 0.0, 0.562, 64ull << 20, l2, 1, "bins", 0));
   CHECK(picks(1, 1.0, 1.0, out, l2, 1, "bins", 0));
+  CHECK(picks(1, 0.988, 0.0, 400000, l2, 1, "bins", 0));       /* sorted into 100K bins */
+  CHECK(picks(1, 0.875, 0.0, 4ull << 20, l2, 1, "atomic", 0)); /* sorted into 1M */
+  CHECK(picks(1, 0.213, 0.0, 64ull << 20, l2, 1, "atomic", 0)); /* sorted into 16M */
+  CHECK(picks(1, 0.099, 0.0, 64ull << 20, l2, 1, "part", 0));
   CHECK(picks(1, 0.0, 0.0, 64ull << 20, l2, 1, "part", 0));
+  CHECK(picks(1, 0.0, 0.0, 400ull << 20, l2, 1, "atomic", 0)); /* 16 ranges: 64 key bytes against 32 */
   CHECK(picks(1, 0.0, 0.0, 4ull << 20, l2, 1, "atomic", 0));
   CHECK(picks(1, 0.0, 0.0, 64ull << 20, l2, 0, "atomic", 0));
   /* dim 1 with clusters (sm_90, integer weights): dsm's table beside the L2 for uniform keys into 2^20 bins
