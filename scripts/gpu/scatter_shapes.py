@@ -270,7 +270,8 @@ def cell_from_rows(rows, r, dist):
     why = auto["reason"] if auto else ""
     return {"type": r["type"], "dim": r["dim"], "targets": r["targets"], "dist": base, "zipf": zipf,
             "verified": verified, "auto_variant": why.split()[2] if why.startswith("auto ran ") else None,
-            "best_variant": best, "ms": ms, "variants_ms": {v: ok[v]["ms"] for v in sorted(ok)}, "auto_note": why or None,
+            "best_variant": best, "ms": ms, "variants_ms": {v: ok[v]["ms"] for v in sorted(ok)},
+            "auto_note": why or None,
             "bytes_moved": auto["bytes_moved"] if auto else None,
             "unverified": sorted(x["variant"] for x in used if x["status"] != "unsupported" and
                                  not (x["status"] == "ok" and x["verified"]))}
