@@ -20,6 +20,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 PLAN=${ATL_PLAN:-experiments/reference.json}
 A=${ATL_BINARY:-./build/atomlab}
+# another binary looks for the CUB plugin beside itself: the build's is the one this tree built
+[ -n "${ATL_BINARY:-}" ] && [ -z "${ATL_CUB_PLUGIN:-}" ] && [ -f build/libatomlab_cub.so ] &&
+  export ATL_CUB_PLUGIN=$PWD/build/libatomlab_cub.so
 export PYTHONPATH=$PWD/scripts${PYTHONPATH:+:$PYTHONPATH}
 [ -d build/device-libs ] && export LD_LIBRARY_PATH=$PWD/build/device-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
