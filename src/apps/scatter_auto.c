@@ -1,21 +1,24 @@
 /*
  * The scatter app's `auto` rule (never det, whose point is its order). The thresholds are the device's tuning
  * (data/tuning/scatter.json, else the derived rule: src/tuning/scatter_tuning.c). The figures below are the H200
- * shape grid's (results/reference/nvidia-h200/scatter-shapes/shapes.json, tool 5928e9c; E 8M rows, f32 unless
- * named) and the H100 runs' (docs/design/scatter.md, "How auto picks"):
- *   - dim 1 (a weighted bincount): bins where a head recurs or runs are long (its local table takes them: hot
- *     0.037 ms against atomic's 14.7; sorted into 100K bins, runs of 84, 0.077 against 0.245); atomic for keys in
- *     order with short runs (sorted into 1M bins, runs of 8: 0.065 against bins' 0.082; into 16M: 0.074 against
- *     part's 0.167); else part over L2-sized ranges where the counters exceed half the L2, part has its warp path and
- *     the ranges pay (below); else dsm (integer weights on sm_90) or atomic;
+ * shape grid's (results/reference/nvidia-h200/scatter-shapes/shapes.json at 0bffbe8, tool f021c3e; E 8M rows, f32
+ * unless named; its variants_ms hold every variant's time) and the H100 runs' (docs/design/scatter.md, "`auto`"):
+ *   - dim 1 (a weighted bincount): bins where a head recurs (its local table takes it: hot 0.037 ms against
+ *     atomic's 14.7; zipf 0.8 into 16M bins, 4% of the rows in the head, 0.323 against the sweep's 0.479) or runs
+ *     are long (sorted into 100K bins, runs of 84, 0.079 against atomic's 0.245); atomic for keys in order with short
+ *     runs (sorted into 1M bins, runs of 8: 0.064 against bins' 0.081; into 16M: 0.076 against the sweep's 0.146);
+ *     else the sweep over L2-sized ranges where the counters exceed half the L2, part has its warp path and the
+ *     ranges pay (below; 16M bins, uniform keys: 0.159 against part's 0.177 and atomic's 0.299); else dsm (integer
+ *     weights on sm_90) or atomic;
  *   - a head of keys that recur within a block's rows (a zipf head, a hot row): part in one range where part has its
- *     warp path (zipf 1.1 at D 64, 1M targets: 0.952 against the sweep's 1.154), else block; but a thin head (zipf
+ *     warp path (zipf 1.1 at D 64, 1M targets: 0.916 against the sweep's 1.138), else block; but a thin head (zipf
  *     0.8, 9-19% of the rows) into an output beyond half the L2 is swept with the rest where the sweep pays (D 256,
- *     1M targets: 4.52 against part's 6.15);
- *   - runs of equal neighbouring keys (sorted, clustered): run;
+ *     1M targets: 4.55 against part's 6.15 at 5928e9c);
+ *   - runs of equal neighbouring keys from a tenth of the rows (sorted, clustered): run (sorted into 16M targets, 21%
+ *     of the rows repeat their neighbour's key: 1.530 against atomic's 1.660 at D 64, 6.199 against 6.710 at D 256);
  *   - keys without runs or a head into an output beyond half the L2: the sweep over L2-sized ranges in one launch,
  *     where it pays (D 64, 1M targets: 1.18 against atomic's 1.78), else atomic (16M targets: 1.87 against the
- *     sweep's 5.84);
+ *     sweep's 5.84 at 5928e9c);
  *   - within half the L2: part in one range where it has its warp path (D 64, 100K targets: 1.03 against atomic's
  *     1.15; bf16 D 128: 1.04 against 1.20), else atomic.
  * Ranges pay where their extra passes over the keys (a key's bytes a row and range) cost no more than what they save
@@ -36,15 +39,15 @@ static int ranges_pay(const struct atl__scatter_stats *s, int sweep)
   return ranges * s->index_bytes <= (row > L2_SECTOR_BYTES ? row : L2_SECTOR_BYTES);
 }
 
-static struct atl__scatter_pick bincount_rule(const struct atl__scatter_stats *s, int head, int beyond_l2)
+static struct atl__scatter_pick bincount_rule(const struct atl__scatter_stats *s, int beyond_l2)
 {
   const struct atl__scatter_tuning *t = s->tuning;
-  if (head || s->run_share >= t->auto_bins_run_share)
+  if (s->head_share >= t->auto_bins_head_share || s->run_share >= t->auto_bins_run_share)
     return (struct atl__scatter_pick){ATL__SV_BINS, 0};
   if (s->run_share >= t->auto_order_share)
     return (struct atl__scatter_pick){ATL__SV_ATOMIC, 0};
-  if (s->part_fast && beyond_l2 && ranges_pay(s, 0))
-    return (struct atl__scatter_pick){ATL__SV_PART, 0};
+  if (s->part_fast && beyond_l2 && ranges_pay(s, 1))
+    return (struct atl__scatter_pick){ATL__SV_SWEEP, 0};
   return (struct atl__scatter_pick){s->dsm_fast ? ATL__SV_DSM : ATL__SV_ATOMIC, 0};
 }
 
@@ -54,7 +57,7 @@ struct atl__scatter_pick atl__scatter_auto_rule(const struct atl__scatter_stats 
   const int beyond_l2 = s->l2_bytes >= 2 && (double)s->out_bytes > (double)s->l2_bytes * t->auto_l2_share;
   const int runs = s->run_share >= t->auto_run_share, head = s->head_share >= t->auto_head_share;
   if (s->dim == 1)
-    return bincount_rule(s, head, beyond_l2);
+    return bincount_rule(s, beyond_l2);
   const int sweep = s->part_fast && beyond_l2 && ranges_pay(s, 1);
   if (head && sweep && s->head_share < t->auto_sweep_head_share)
     return (struct atl__scatter_pick){ATL__SV_SWEEP, 0};

@@ -38,7 +38,7 @@ static const struct {
     {"auto_head_share", offsetof(struct atl__tuning_row, auto_head_share), 0, 2, "a share of the rows, 0 to 2 (above "
                                                                                   "1: never)"},
 #define ROWS(f) {#f, offsetof(struct atl__tuning_row, f), 0, 2, "a share of the rows, 0 to 2 (above 1: never)"}
-    ROWS(auto_bins_run_share), ROWS(auto_order_share), ROWS(auto_sweep_head_share),
+    ROWS(auto_bins_run_share), ROWS(auto_bins_head_share), ROWS(auto_order_share), ROWS(auto_sweep_head_share),
 #undef ROWS
     {"part_batch", offsetof(struct atl__tuning_row, part_batch), 1, 8, "1 to 8 units"},
     {"min_threads", offsetof(struct atl__tuning_row, min_threads), 0, 4096, "0 (no bound) to 4096 threads"},
@@ -136,8 +136,8 @@ static int fact_matches(const char *want, const char *have)
 static void derived(const struct atl_device_info *d, struct atl__scatter_tuning *t)
 {
   *t = (struct atl__scatter_tuning){.part_l2_share = 0.5, .sweep_l2_share = 0.4, .split_l2_share = 0.3125,
-                                    .auto_run_share = 0.5, .auto_head_share = 0.05, .auto_l2_share = 0.5,
-                                    .auto_bins_run_share = 0.95, .auto_order_share = 0.1,
+                                    .auto_run_share = 0.1, .auto_head_share = 0.05, .auto_l2_share = 0.5,
+                                    .auto_bins_run_share = 0.95, .auto_bins_head_share = 0.02, .auto_order_share = 0.1,
                                     .auto_sweep_head_share = 0.3,
                                     .part_batch = 2, .min_threads = d->max_threads_per_cu * 5 / 8,
                                     .table_bytes = 32768, .derived = 1};
@@ -162,11 +162,11 @@ void atl__scatter_tuning_resolve(const struct atl__tuning_rows *rows, const stru
   const struct atl__tuning_row *r = atl__tuning_row_for(rows, dev);
   if (r) {
     double *const to[] = {&t->part_l2_share, &t->sweep_l2_share, &t->split_l2_share, &t->auto_l2_share,
-                          &t->auto_run_share, &t->auto_head_share, &t->auto_bins_run_share, &t->auto_order_share,
-                          &t->auto_sweep_head_share};
+                          &t->auto_run_share, &t->auto_head_share, &t->auto_bins_run_share,
+                          &t->auto_bins_head_share, &t->auto_order_share, &t->auto_sweep_head_share};
     const double from[] = {r->part_l2_share, r->sweep_l2_share, r->split_l2_share, r->auto_l2_share,
-                           r->auto_run_share, r->auto_head_share, r->auto_bins_run_share, r->auto_order_share,
-                           r->auto_sweep_head_share};
+                           r->auto_run_share, r->auto_head_share, r->auto_bins_run_share, r->auto_bins_head_share,
+                           r->auto_order_share, r->auto_sweep_head_share};
     for (size_t k = 0; k < sizeof to / sizeof *to; k++)
       *to[k] = from[k] >= 0 ? from[k] : *to[k];
     t->part_batch = r->part_batch >= 0 ? (unsigned)r->part_batch : t->part_batch;

@@ -23,6 +23,7 @@ struct atl__scatter_tuning {
   double auto_head_share; /* auto: a head where at least this share of rows have keys recurring within a block */
   double auto_l2_share;   /* auto: ranges where the output exceeds this share of the L2 */
   double auto_bins_run_share;   /* auto, dim 1: bins for runs where at least this share of rows repeat a key */
+  double auto_bins_head_share;  /* auto, dim 1: bins for a head from this share of the rows */
   double auto_order_share;      /* auto, dim 1: atomic for keys in order (runs shorter than bins's) from this share */
   double auto_sweep_head_share; /* auto: a head below this share is swept with the rest where the sweep pays */
   unsigned part_batch;    /* part's units in flight a lane over several ranges (one range: 1) */
@@ -38,7 +39,7 @@ struct atl__tuning_rows {
     char name[48], backend[16], vendor[64], arch[32], source[240];
     /* the row's values; a field the row leaves out (negative here) is the derived rule's */
     double part_l2_share, sweep_l2_share, split_l2_share, auto_run_share, auto_head_share, auto_l2_share;
-    double auto_bins_run_share, auto_order_share, auto_sweep_head_share;
+    double auto_bins_run_share, auto_bins_head_share, auto_order_share, auto_sweep_head_share;
     double part_batch, min_threads, table_bytes;
     /* l2.json's: S_same of float adds over S_same of u32 adds, ATOM and RED (src/model/l2/float_rule.c) */
     double f32_same_ratio_atom, f32_same_ratio_red;

@@ -55,6 +55,7 @@ static void resolve(const struct atl__tuning_rows *rows, const struct atl_device
       !(t.auto_run_share >= 0 && t.auto_run_share <= 2) || !(t.auto_head_share >= 0 && t.auto_head_share <= 2) ||
       !(t.auto_bins_run_share >= 0 && t.auto_bins_run_share <= 2) || !(t.auto_order_share >= 0 && t.auto_order_share <= 2) ||
       !(t.auto_sweep_head_share >= 0 && t.auto_sweep_head_share <= 2) ||
+      !(t.auto_bins_head_share >= 0 && t.auto_bins_head_share <= 2) ||
       t.part_batch < 1 || t.part_batch > 8 || t.min_threads > 4096 ||
       (dev->local_mem && t.table_bytes > dev->local_mem * 2 / 3))
     abort();

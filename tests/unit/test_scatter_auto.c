@@ -62,7 +62,7 @@ static void tuning_rows(void)
   atl__scatter_tuning_resolve(&rows, &h100, &tuning);
   CHECK(picks(64, 0.01, 0.092, 256ull << 20, 50u << 20, 1, "part", 1)); /* no head is thin enough to sweep */
   CHECK(picks(1, 0.875, 0.0, 4ull << 20, 50u << 20, 1, "bins", 0));     /* runs from half the rows */
-  CHECK(picks(1, 0.213, 0.0, 64ull << 20, 50u << 20, 1, "part", 0));    /* no order share */
+  CHECK(picks(1, 0.213, 0.0, 64ull << 20, 50u << 20, 1, "sweep", 0));   /* no order share */
   CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"n\", \"source\": \"s\", \"auto_order_share\": -1}]}",
                "rows[0].auto_order_share: the value is not allowed", &rows));
   CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"hopper\", \"source\": \"a test\", \"backend\": "
@@ -117,28 +117,33 @@ int main(void)
   CHECK(picks(64, 0.0, 0.0, out, l2, 0, "atomic", 0));
   CHECK(picks(64, 0.0, 0.0, l2 / 4, l2, 0, "atomic", 0));
   CHECK(picks(64, 0.9, 0.0, out, l2, 0, "run", 0));
-  /* the thresholds: a head from 5% of the rows, runs from half */
+  /* the thresholds: a head from 5% of the rows, runs from a tenth (sorted into 16M targets: 0.213) */
   CHECK(picks(64, 0.0, 0.049, out, l2, 1, "sweep", 0));
   CHECK(picks(64, 0.0, 0.05, l2 / 4, l2, 1, "part", 1));
-  CHECK(picks(64, 0.499, 0.0, l2 / 4, l2, 1, "part", 0));
-  CHECK(picks(64, 0.5, 0.0, l2 / 4, l2, 1, "run", 0));
-  /* dim 1: bins for a head or long runs (from 95% of the rows); keys in order with shorter runs (from 10%):
-   * atomic; uniform keys: part into counters beyond half the L2 (2^24 bins, 64 MiB: 3 ranges, 12 key bytes a row
-   * against a sector's 32), atomic within it (2^20 bins, 4 MiB) or without part's warp path */
+  CHECK(picks(64, 0.099, 0.0, l2 / 4, l2, 1, "part", 0));
+  CHECK(picks(64, 0.1, 0.0, l2 / 4, l2, 1, "run", 0));
+  CHECK(picks(64, 0.213, 0.0, 4ull << 30, l2, 1, "run", 0));
+  CHECK(picks(64, 0.099, 0.0, 4ull << 30, l2, 1, "atomic", 0));
+  /* dim 1: bins for a head (from 2% of the rows) or long runs (from 95%); keys in order with shorter runs (from
+   * 10%): atomic; uniform keys: the sweep into counters beyond half the L2 (2^24 bins, 64 MiB: 4 ranges, 16 key bytes
+   * a row against a sector's 32), atomic within it (2^20 bins, 4 MiB) or without part's warp path */
   CHECK(picks(1, 0.0, 0.562, 64ull << 20, l2, 1, "bins", 0));
+  CHECK(picks(1, 0.0, 0.041, 64ull << 20, l2, 1, "bins", 0)); /* zipf 0.8 into 16M bins */
+  CHECK(picks(1, 0.0, 0.019, 64ull << 20, l2, 1, "sweep", 0));
   CHECK(picks(1, 1.0, 1.0, out, l2, 1, "bins", 0));
   CHECK(picks(1, 0.988, 0.0, 400000, l2, 1, "bins", 0));       /* sorted into 100K bins */
   CHECK(picks(1, 0.875, 0.0, 4ull << 20, l2, 1, "atomic", 0)); /* sorted into 1M */
   CHECK(picks(1, 0.213, 0.0, 64ull << 20, l2, 1, "atomic", 0)); /* sorted into 16M */
-  CHECK(picks(1, 0.099, 0.0, 64ull << 20, l2, 1, "part", 0));
-  CHECK(picks(1, 0.0, 0.0, 64ull << 20, l2, 1, "part", 0));
-  CHECK(picks(1, 0.0, 0.0, 400ull << 20, l2, 1, "atomic", 0)); /* 16 ranges: 64 key bytes against 32 */
+  CHECK(picks(1, 0.099, 0.0, 64ull << 20, l2, 1, "sweep", 0));
+  CHECK(picks(1, 0.0, 0.0, 64ull << 20, l2, 1, "sweep", 0));
+  CHECK(picks(1, 0.0, 0.0, 160ull << 20, l2, 1, "sweep", 0));  /* 8 ranges: 32 key bytes, a sector's */
+  CHECK(picks(1, 0.0, 0.0, 400ull << 20, l2, 1, "atomic", 0)); /* 20 ranges: 80 key bytes against 32 */
   CHECK(picks(1, 0.0, 0.0, 4ull << 20, l2, 1, "atomic", 0));
   CHECK(picks(1, 0.0, 0.0, 64ull << 20, l2, 0, "atomic", 0));
   /* dim 1 with clusters (sm_90, integer weights): dsm's table beside the L2 for uniform keys into 2^20 bins
-   * on sm_90; the head still bins, beyond half the L2 still part */
+   * on sm_90; the head still bins, beyond half the L2 still the sweep */
   CHECK(picks_dsm(1, 0.0, 0.0, 4ull << 20, l2, 1, 1, "dsm", 0));
   CHECK(picks_dsm(1, 0.0, 0.562, 4ull << 20, l2, 1, 1, "bins", 0));
-  CHECK(picks_dsm(1, 0.0, 0.0, 64ull << 20, l2, 1, 1, "part", 0));
+  CHECK(picks_dsm(1, 0.0, 0.0, 64ull << 20, l2, 1, 1, "sweep", 0));
   return check_exit("test_scatter_auto");
 }
