@@ -2,7 +2,8 @@
 """The scatter shape grid: `atomlab app scatter` and PyTorch's scatter-add ops over a grid of shapes, one JSON.
 
 usage: scatter_shapes.py GRID.json -o SHAPES.json [--only PATTERN[,PATTERN...]] [--budget-s N] [--merge | --resume]
-                         [--no-torch] [--figures DIR] [--atomlab PATH] [--backend NAME] [--dry-run]
+                         [--devices LIST|all] [--no-torch] [--figures DIR] [--atomlab PATH] [--backend NAME]
+                         [--dry-run]
        scatter_shapes.py GRID.json -o SHAPES.json --combine SHAPES.json... [--figures DIR]
 
 GRID (experiments/scatter-shapes.json) declares the cells: type x dims x targets x distributions at `rows`
@@ -17,8 +18,11 @@ median of `reps`; one sample where the warm-up took more than `slow_ms`; cuda_ti
 those of the cells a goal names, then the least work a cell first. The output file is rewritten after every run
 (a temporary file, then a rename), so a stopped call keeps its cells; an app run that --budget-s stops is sent
 SIGTERM and keeps the cells it completed; --resume runs what the file lacks. The goals are judged each time.
-Progress goes to stderr with the elapsed seconds. Exit: 0 done (cells may be skipped, with the reason), 1 a
-cell did not verify, 2 bad usage (one `error:` line, nothing run or written).
+--devices splits the runs over a machine's GPUs, one process of this script a GPU, and combines their files into
+-o (--combine does that alone for files of separate calls). SIGTERM or SIGINT stops the app run in flight and
+every process started; the file keeps the cells that ran. Progress goes to stderr with the elapsed seconds. Exit:
+0 done (cells may be skipped, with the reason), 1 a cell did not verify, 2 bad usage (one `error:` line, nothing
+run or written), 128+N stopped by signal N.
 """
 import argparse
 import fnmatch
@@ -59,8 +63,24 @@ class Usage(Exception):
     pass
 
 
+class Stopped(Exception):
+    """SIGTERM or SIGINT: the app run in flight and the processes started are stopped, the file keeps what ran."""
+
+    def __init__(self, sig):
+        super().__init__(sig)
+        self.sig = sig
+
+
+def on_signal(sig, _frame):
+    raise Stopped(sig)
+
+
+# a process that --devices started names its device on each line
+DEVICE_TAG = f"gpu {os.environ['ATL_SHAPES_DEVICE']}: " if os.environ.get("ATL_SHAPES_DEVICE") else ""
+
+
 def log(msg):
-    print(f"[{time.monotonic() - T0:8.1f} s] {msg}", file=sys.stderr, flush=True)
+    print(f"[{time.monotonic() - T0:8.1f} s] {DEVICE_TAG}{msg}", file=sys.stderr, flush=True)
 
 
 def need(cond, param, allowed):
@@ -230,6 +250,10 @@ def run_app(a, g, r, dump, timeout):
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=os.setpgrp)
     try:
         _, err = p.communicate(timeout=timeout)
+    except Stopped:  # the app is in its own process group: stopped with this script
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        raise
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGTERM)
         try:
@@ -456,6 +480,8 @@ def parse_args(argv):
                     help="--merge, and run only the cells the -o file lacks or skipped: the same command again goes on")
     ap.add_argument("--combine", nargs="+", metavar="SHAPES", help="write -o from these shapes.json files of calls "
                     "that split the grid (each cell from the last that ran it), the goals judged again; runs nothing")
+    ap.add_argument("--devices", metavar="LIST", help="CUDA device ordinals (0,1) or all: the runs split over them, "
+                    "one process a device, their files combined into -o")
     ap.add_argument("--no-torch", action="store_true", help="no PyTorch peers: their fields null")
     ap.add_argument("--figures", metavar="DIR")
     ap.add_argument("--atomlab", default=os.path.join(ROOT, "build", "atomlab"))
@@ -495,6 +521,67 @@ def combine(a, g):
     return 0
 
 
+def device_list(text):
+    """--devices: "all" (CUDA_VISIBLE_DEVICES's where set, else nvidia-smi's GPUs) or comma-separated ordinals."""
+    if text == "all" and os.environ.get("CUDA_VISIBLE_DEVICES"):
+        return [d for d in os.environ["CUDA_VISIBLE_DEVICES"].split(",") if d]
+    if text == "all":
+        try:
+            p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30)
+            return [str(i) for i, _ in enumerate(x for x in p.stdout.splitlines() if x.startswith("GPU "))]
+        except (OSError, subprocess.SubprocessError):
+            return []
+    devs = [d for d in text.split(",") if d]
+    need(devs and all(d.isdigit() for d in devs), "--devices", "all, or comma-separated CUDA device ordinals (0,1)")
+    return devs
+
+
+def spread(a, g, runs, argv):
+    """--devices: the runs over the devices (the costliest first, each to the device with the least work so far),
+    one process of this script a device (CUDA_VISIBLE_DEVICES, --only its cells, its own file -o.gpuN.json), then
+    their files (after the kept cells of -o, with --merge or --resume) combined into -o. A signal stops them all."""
+    load, mine = {d: 0 for d in a.devices}, {d: [] for d in a.devices}
+    for r in sorted(runs, key=lambda r: -run_cost(g, r)):
+        d = min(load, key=load.get)
+        load[d] += run_cost(g, r)
+        mine[d] += r["cells"]
+    keep = [x for x in ("--no-torch",) if x in argv]
+    left = max(1.0, a.budget_s - (time.monotonic() - T0))
+    kids = []
+    for d, names in mine.items():
+        if not names:
+            continue
+        part = f"{a.out}.gpu{d}.json"
+        cmd = [sys.executable, os.path.abspath(__file__), a.grid, "-o", part, "--only", ",".join(names),
+               "--budget-s", f"{left:.0f}", "--atomlab", a.atomlab, "--backend", a.backend] + keep + \
+              (["--scratch", os.path.join(a.scratch, f"gpu{d}")] if a.scratch else [])
+        log(f"device {d}: {len(names)} cells")
+        env = dict(os.environ, CUDA_VISIBLE_DEVICES=d, ATL_SHAPES_DEVICE=d)
+        kids.append((part, subprocess.Popen(cmd, env=env)))
+    stopped = None
+    try:
+        for _, k in kids:
+            k.wait(timeout=left + 2 * STOP_GRACE_S + 60)
+    except (Stopped, subprocess.TimeoutExpired) as e:
+        stopped = e
+        for _, k in kids:
+            k.send_signal(signal.SIGTERM)
+        for _, k in kids:
+            try:
+                k.wait(timeout=STOP_GRACE_S + 10)
+            except subprocess.TimeoutExpired:
+                k.kill()
+                k.wait()
+    parts = [p for p, _ in kids if os.path.exists(p)]
+    a.combine = ([a.out] if (a.merge or a.resume) and os.path.exists(a.out) else []) + parts
+    rc = combine(a, g) if a.combine else 0
+    for p in parts:
+        os.remove(p)
+    if isinstance(stopped, Stopped):
+        raise stopped
+    return 1 if rc or any(k.returncode == 1 for _, k in kids) else 0
+
+
 def main(argv):
     a = parse_args(argv)
     g = load_grid(a.grid)
@@ -524,6 +611,9 @@ def main(argv):
     named = [p for k in g["goals"] for p in k["cells"] if p != "*"]
     runs = sorted((r for r in runs if r["cells"]), key=lambda r: (
         not any(fnmatch.fnmatchcase(n, p) for n in r["cells"] for p in named), run_cost(g, r) / len(r["cells"])))
+    a.devices = device_list(a.devices) if a.devices else []
+    if len(a.devices) > 1 and runs and not a.dry_run:
+        return spread(a, g, runs, argv)
     torch, why_no_torch = (None, "not run (--no-torch)") if a.no_torch or a.dry_run else import_torch()
     if torch is None and not (a.no_torch or a.dry_run):
         raise Usage(f"torch: importable with a CUDA device, or --no-torch ({why_no_torch})")
@@ -639,8 +729,14 @@ def grid_runs(a, g, runs, old, torch, why_no_torch):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     try:
         sys.exit(main(sys.argv[1:]))
     except Usage as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)
+    except Stopped as e:
+        log(f"stopped by signal {e.sig}: {sys.argv[sys.argv.index('-o') + 1] if '-o' in sys.argv else '-o'} keeps "
+            "the cells that ran")
+        sys.exit(128 + e.sig)

@@ -123,6 +123,43 @@ echo '{"cells": 3}' >"$WORK/not-shapes.json"
 expect_refused_py "$WORK/not-shapes.json"
 expect_refused_py "$WORK/no-such.json"
 
+# --devices 0,1: the runs split over two processes (each its device's: on PoCL both run on the CPU), their files
+# combined into -o: every cell of the one-process file, each log line naming its device, no part file left.
+python3 "$SCRIPT" "$GRID" -o "$WORK/dev/shapes.json" "${SS[@]}" --only 'f32/d1/*,f32/d16/*' --devices 0,1 \
+  2>"$WORK/err" && python3 - "$WORK/dev/shapes.json" "$WORK/shapes.json" <<'PY' && pass || fail "--devices: $(tail -5 "$WORK/err")"
+import json, sys
+two, one = (json.load(open(p)) for p in sys.argv[1:])
+assert sorted(c["name"] for c in two["cells"]) == sorted(c["name"] for c in one["cells"]), two["cells"]
+assert all(c["verified"] and "skipped" not in c for c in two["cells"]), two["cells"]
+assert [g["id"] for g in two["goals"]] == [g["id"] for g in one["goals"]], two["goals"]
+PY
+grep -q '\] gpu 0: ' "$WORK/err" && grep -q '\] gpu 1: ' "$WORK/err" && [ -z "$(ls "$WORK/dev" | grep gpu)" ] && pass ||
+  fail "--devices: each process's lines and no part file left: $(ls "$WORK/dev"; head -5 "$WORK/err")"
+refused "--devices" "$SCRIPT" "$GRID" -o "$WORK/out.json" "${SS[@]}" --devices 0,x
+
+# SIGTERM during the second app run: the run stopped with the script (its process group), exit 143, the first
+# run's cells kept whole.
+cat >"$WORK/sleeper" <<SH
+#!/usr/bin/env bash
+if [ -e "$WORK/slept" ]; then echo \$\$ >"$WORK/sleeper.pid"; exec sleep 60; fi
+touch "$WORK/slept"
+exec "$APP" "\$@"
+SH
+chmod +x "$WORK/sleeper"
+mkdir -p "$WORK/term"
+python3 "$SCRIPT" "$GRID" -o "$WORK/term/shapes.json" --atomlab "$WORK/sleeper" --backend opencl --no-torch \
+  --only 'f32/d1/*' 2>"$WORK/err" &
+pid=$!
+for _ in $(seq 1 300); do [ -s "$WORK/sleeper.pid" ] && break; sleep 0.2; done
+kill -TERM $pid
+wait $pid
+rc=$?
+sleep 0.5
+app=$(cat "$WORK/sleeper.pid" 2>/dev/null)
+[ $rc -eq 143 ] && [ -n "$app" ] && ! kill -0 "$app" 2>/dev/null &&
+  python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["cells"]; assert len(c) == 2 and all(x["verified"] for x in c), c' \
+    "$WORK/term/shapes.json" && pass || fail "SIGTERM: exit $rc, the app ${app:-never started} left running or the file: $(tail -3 "$WORK/err")"
+
 # The ceilings are the auto row's bytes at the copy's and the read kernel's bandwidth: the app's own ratios of its
 # last run (kept in --scratch) say the same.
 python3 - "$WORK/shapes.json" "$WORK/scr/app.json" <<'PY' && pass || fail "the ceilings against the app's ratios"
