@@ -116,6 +116,21 @@ def cub_command(atomlab, prog, variant="cub"):
 
 # The CUDA device of the calling worker thread (--devices): every process it starts sees that device alone.
 DEVICE = threading.local()
+# SIGTERM or SIGINT: no program starts, the process groups running are stopped, the program they ran is not recorded
+# (a later call runs it); LIVE holds those groups.
+STOP, LIVE, LIVE_LOCK = threading.Event(), set(), threading.Lock()
+
+
+def on_signal(sig, _frame):
+    STOP.sig = sig
+    STOP.set()
+    with LIVE_LOCK:
+        groups = list(LIVE)
+    for g in groups:
+        try:
+            os.killpg(g, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def run(cmd, timeout, out=None):
@@ -132,6 +147,10 @@ def run(cmd, timeout, out=None):
         if f:
             f.close()
         return 127, str(e)
+    with LIVE_LOCK:
+        LIVE.add(p.pid)
+    if STOP.is_set():  # a signal between the start and the line above
+        os.killpg(p.pid, signal.SIGKILL)
     try:
         text, _ = p.communicate(timeout=timeout)
         return p.returncode, text or ""
@@ -146,6 +165,8 @@ def run(cmd, timeout, out=None):
         p.communicate()
         return 124, ""
     finally:
+        with LIVE_LOCK:
+            LIVE.discard(p.pid)
         if f:
             f.close()
 
@@ -251,7 +272,7 @@ def each_program(args, progs, work, record, what):
         DEVICE.id = dev
         while True:
             with lock:
-                if not queue or late:
+                if not queue or late or STOP.is_set():
                     return
                 if args.budget and time.monotonic() - start > args.budget and len(queue) < len(progs):
                     late.append(True)
@@ -261,7 +282,8 @@ def each_program(args, progs, work, record, what):
                 prog = queue.pop(0)
             result = work(prog)
             with lock:
-                record(prog, result)
+                if not STOP.is_set():  # a program the signal stopped is not recorded: a later call runs it
+                    record(prog, result)
 
     threads = [threading.Thread(target=worker, args=(d,)) for d in (args.devices or [None])]
     for t in threads:
@@ -603,7 +625,12 @@ def main():
     if args.mode == "check":
         return check(doc)
     os.makedirs(args.out, exist_ok=True)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     {"predict": predict, "measure": measure, "score": score, "replay": replay}[args.mode](args, doc)
+    if STOP.is_set():
+        print(f"stopped by signal {STOP.sig}: the programs done are kept, the one running is not", flush=True)
+        return 128 + STOP.sig
     return 0
 
 

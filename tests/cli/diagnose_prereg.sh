@@ -133,5 +133,20 @@ one, two = (json.load(open(os.path.join(w, d, "measured.json"))) for d in ("out"
 assert [k["id"] for k in one["kernels"]] == [k["id"] for k in two["kernels"]], "the programs' order is kept"
 assert one["summary"] == two["summary"], (one["summary"], two["summary"])
 PY
+# SIGTERM while a program's profile runs (the stand-in sleeps 30 s for amax): its process group stopped at once,
+# exit 143, the program not recorded (a later call runs it)
+mkdir -p "$WORK/sig"
+start=$(date +%s)
+python3 "$PREREG" predict --atomlab "$WORK/atomlab" --python "$WORK/python" --out "$WORK/sig" --timeout 60 \
+  --only pytorch-scatter_reduce_amax-hot >"$WORK/log" 2>&1 &
+pid=$!
+sleep 2
+kill -TERM $pid
+wait $pid
+rc=$?
+took=$(( $(date +%s) - start ))
+[ $rc -eq 143 ] && [ $took -lt 15 ] && grep -q 'stopped by signal 15' "$WORK/log" &&
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])) if __import__("os").path.exists(sys.argv[1]) else {}; assert not d.get("kernels"), d' \
+    "$WORK/sig/predictions.json" && pass || fail "SIGTERM: exit $rc after $took s: $(cat "$WORK/log")"
 echo "diagnose_prereg: $PASSES passed, $FAILS failed"
 [ "$FAILS" -eq 0 ]
