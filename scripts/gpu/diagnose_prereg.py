@@ -30,6 +30,9 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)  # its neighbours, also where it is loaded as a module by path
+from gpus import ALLOWED, device_list  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PROGRAMS = os.path.join(ROOT, "experiments", "diagnose-prereg.json")
 
@@ -584,17 +587,10 @@ def check(doc):
     return 0 if ok else 1
 
 
-def device_list(text):
-    """--devices: "all" (CUDA_VISIBLE_DEVICES's where it is set, else nvidia-smi's GPUs; none listed: the default
-    device) or comma-separated ordinals."""
-    if text == "all" and os.environ.get("CUDA_VISIBLE_DEVICES"):
-        return [d for d in os.environ["CUDA_VISIBLE_DEVICES"].split(",") if d]
-    if text == "all":
-        rc, listed = run(["nvidia-smi", "-L"], 30)
-        return [str(i) for i, _ in enumerate(l for l in listed.splitlines() if l.startswith("GPU "))] if rc == 0 else []
-    devs = [d for d in text.split(",") if d]
-    if not devs or not all(d.isdigit() for d in devs):
-        raise argparse.ArgumentTypeError("all, or comma-separated CUDA device ordinals (0,1)")
+def devices_arg(text):
+    devs = device_list(text)
+    if devs is None:
+        raise argparse.ArgumentTypeError(ALLOWED)
     return devs
 
 
@@ -610,7 +606,7 @@ def main():
                          "gives no --timeout of its own [900]")
     ap.add_argument("--budget", type=float, default=0,
                     help="start no new program after this many seconds (0: none); a later call goes on [0]")
-    ap.add_argument("--devices", type=device_list, default=[],
+    ap.add_argument("--devices", type=devices_arg, default=[],
                     help="predict, measure: CUDA device ordinals (0,1) or all (CUDA_VISIBLE_DEVICES's, else every "
                          "GPU): one program at a time on each, in parallel [the device the processes see by default]")
     ap.add_argument("--retry-failed", action="store_true",

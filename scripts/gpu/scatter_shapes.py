@@ -36,6 +36,7 @@ import tempfile
 import time
 
 from cuda_timer import event_times
+from gpus import ALLOWED, device_list
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GRID_KEYS = {"about", "rows", "index", "samples", "variants", "shapes", "torch", "goals"}
@@ -521,21 +522,6 @@ def combine(a, g):
     return 0
 
 
-def device_list(text):
-    """--devices: "all" (CUDA_VISIBLE_DEVICES's where set, else nvidia-smi's GPUs) or comma-separated ordinals."""
-    if text == "all" and os.environ.get("CUDA_VISIBLE_DEVICES"):
-        return [d for d in os.environ["CUDA_VISIBLE_DEVICES"].split(",") if d]
-    if text == "all":
-        try:
-            p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30)
-            return [str(i) for i, _ in enumerate(x for x in p.stdout.splitlines() if x.startswith("GPU "))]
-        except (OSError, subprocess.SubprocessError):
-            return []
-    devs = [d for d in text.split(",") if d]
-    need(devs and all(d.isdigit() for d in devs), "--devices", "all, or comma-separated CUDA device ordinals (0,1)")
-    return devs
-
-
 def spread(a, g, runs, argv):
     """--devices: the runs over the devices (the costliest first, each to the device with the least work so far),
     one process of this script a device (CUDA_VISIBLE_DEVICES, --only its cells, its own file -o.gpuN.json), then
@@ -612,6 +598,7 @@ def main(argv):
     runs = sorted((r for r in runs if r["cells"]), key=lambda r: (
         not any(fnmatch.fnmatchcase(n, p) for n in r["cells"] for p in named), run_cost(g, r) / len(r["cells"])))
     a.devices = device_list(a.devices) if a.devices else []
+    need(a.devices is not None, "--devices", ALLOWED)
     if len(a.devices) > 1 and runs and not a.dry_run:
         return spread(a, g, runs, argv)
     torch, why_no_torch = (None, "not run (--no-torch)") if a.no_torch or a.dry_run else import_torch()
