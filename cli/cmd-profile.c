@@ -253,27 +253,6 @@ static int load_table(struct profile_args *a, const struct atl_ncu_export *e, st
 }
 
 /* The shared-memory and L2 tables, then the diagnosis. Returns nonzero where a part failed. */
-/* The L2 table's launches take their float shares from the SASS too, where --types gave none; a launch of a type
- * neither gives, as the diagnosis prices it (atl_l2_float_from_time): the table and the diagnosis agree. */
-static void float_shares(struct atl_l2_report *l2, const char *sass, int typed, const struct atl_l2_calibration *cal,
-                         double threshold)
-{
-  for (size_t i = 0; i < l2->count; i++) {
-    struct atl_l2_counters *k = &l2->kernels[i];
-    struct atl_sass_atomics s;
-    const int found = sass && atl_sass_atomics_of(sass, k->kernel, &s);
-    if (!(k->f32_share > 0) && found && s.global)
-      k->f32_share = (double)s.f32_add / s.global;
-    struct atl_l2_counters f32;
-    struct atl_l2_util u;
-    if (!found && !typed && cal) {
-      atl_l2_utilization(cal, k, &u);
-      if (atl_l2_float_from_time(cal, k, threshold, &f32, &u))
-        k->f32_share = f32.f32_share;
-    }
-  }
-}
-
 static int report(struct profile_args *a, const struct atl_ncu_export *e, const struct atl_l2_calibration *l2_cal)
 {
   char why[512];
@@ -305,7 +284,9 @@ static int report(struct profile_args *a, const struct atl_ncu_export *e, const 
   if (atl_l2_report_from_export(e, &l2, why, sizeof why) == 0) {
     if (a->types && atl_l2_types_apply_file(&l2, a->types, why, sizeof why))
       die("--types %s", why);
-    float_shares(&l2, sass, a->types != NULL, a->paths[ATL_L2_FILE_SAME] ? l2_cal : NULL, a->opts.settings.threshold);
+    /* the diagnosis's own rule: the table and the diagnosis price every launch's float adds alike */
+    atl_diagnose_float_shares(&l2, sass, a->types != NULL, a->paths[ATL_L2_FILE_SAME] ? l2_cal : NULL,
+                              a->opts.settings.threshold);
     fputc('\n', stdout);
     failures |= atl_l2_write_table(stdout, a->paths[ATL_L2_FILE_SAME] ? l2_cal : NULL, &l2, a->opts.settings.threshold,
                                    0, a->with_advice) != 0;

@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 command -v clang >/dev/null || { echo "error: clang is not installed (apt-get install clang)" >&2; exit 2; }
 CC=clang cmake -S . -B build-fuzz -DATL_FUZZ=ON -DATL_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_axis fuzz_result_json fuzz_smem_table fuzz_ncu_csv fuzz_l2_csv fuzz_result_file fuzz_escape fuzz_tuning
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_axis fuzz_result_json fuzz_smem_table fuzz_ncu_csv fuzz_l2_csv fuzz_result_file fuzz_escape fuzz_tuning \
+  fuzz_call_table
 pids=()
-for name in axis result_json smem_table ncu_csv l2_csv result_file escape tuning; do
+for name in axis result_json smem_table ncu_csv l2_csv result_file escape tuning call_table; do
   work=build-fuzz/corpus-$name
   mkdir -p "$work"
   cp -n tests/fuzz/corpus/$name/* "$work"/ 2>/dev/null || true
@@ -20,7 +21,7 @@ for name in axis result_json smem_table ncu_csv l2_csv result_file escape tuning
 done
 rc=0
 for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
-for name in axis result_json smem_table ncu_csv l2_csv result_file escape tuning; do
+for name in axis result_json smem_table ncu_csv l2_csv result_file escape tuning call_table; do
   tail -12 "build-fuzz/fuzz-$name.log" | grep -E "stat::|Done|ERROR|SUMMARY" || true
   ./build-fuzz/tests/fuzz/fuzz_$name -merge=1 tests/fuzz/corpus/$name build-fuzz/corpus-$name >/dev/null 2>&1 || rc=1
   echo "$name: $(ls tests/fuzz/corpus/$name | wc -l) corpus inputs"

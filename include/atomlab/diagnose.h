@@ -97,6 +97,38 @@ struct atl_sass_atomics {
  */
 int atl_sass_atomics_of(const char *sass, const char *kernel, struct atl_sass_atomics *out);
 
+/** What decided a launch's float share (atl_diagnose_float_share). */
+enum atl_float_source {
+  ATL_FLOAT_COUNTERS = 0, /**< nothing below: the counters' share stands (0: integer adds) */
+  ATL_FLOAT_TYPES,        /**< the types file's share */
+  ATL_FLOAT_SASS,         /**< the SASS's share of float adds among the kernel's global atomics */
+  ATL_FLOAT_TIME          /**< a type not known: float adds, the launch's time holding their price */
+};
+
+/** A launch's float share as atl_diagnose_float_share() decided it. */
+struct atl_float_share {
+  enum atl_float_source source;
+  int have_sass;                 /**< the SASS holds the kernel's function: @p sass is its atomics */
+  struct atl_sass_atomics sass;
+  struct atl_l2_util u;          /**< the launch's L2 utilization at the decided share (ATL_FLOAT_TIME: U's low end
+                                      the integer price's, atl_l2_float_from_time) */
+  double u_integer;              /**< ATL_FLOAT_TIME: U with integer adds */
+};
+
+/**
+ * The one rule that sets launch @p k's float share, for the diagnosis and the L2 table alike (so they cannot
+ * disagree): the SASS's share where @p sass holds the kernel's function with global atomics, unless @p typed (a
+ * types file was applied to @p k's report, atl_l2_types_apply()) gave @p k a share above 0; where neither the SASS
+ * holds the function nor a types file was given, float adds wherever atl_l2_float_from_time() takes them with
+ * @p cal (NULL: never) and @p threshold. Sets @p k->f32_share and @p out (NULL allowed).
+ */
+void atl_diagnose_float_share(struct atl_l2_counters *k, const char *sass, int typed,
+                              const struct atl_l2_calibration *cal, double threshold, struct atl_float_share *out);
+
+/** atl_diagnose_float_share() on every launch of @p r: the shares the L2 table prints. */
+void atl_diagnose_float_shares(struct atl_l2_report *r, const char *sass, int typed,
+                               const struct atl_l2_calibration *cal, double threshold);
+
 /**
  * The advice of a diagnosis row in words, generated from its fields ("torch.bincount at train.py:42 ->
  * atomlab scatter_add bins (predicted 500x)"); "" where the row has no advice. Returns @p buf.

@@ -317,15 +317,6 @@ static int parse(const struct atl_diagnose_input *in, const struct atl_ncu_expor
   return 0;
 }
 
-/* The float share from the SASS where the --types override did not set one. */
-static void sass_shares(const struct atl_diagnose_input *in, struct atl_l2_counters *k, struct atl_sass_atomics *sa,
-                        int *have)
-{
-  *have = in->sass && atl_sass_atomics_of(in->sass, k ? k->kernel : "", sa);
-  if (k && *have && sa->global && !(in->types && k->f32_share > 0))
-    k->f32_share = (double)sa->f32_add / sa->global;
-}
-
 int atl_diagnose_export(const struct atl_diagnose_input *in, const struct atl_ncu_export *counters,
                         struct atl_result_set *out, char *why, size_t why_len)
 {
@@ -336,34 +327,32 @@ int atl_diagnose_export(const struct atl_diagnose_input *in, const struct atl_nc
   char note[384] = "";
   struct parsed p;
   int err = parse(in, counters, &st, &p, note, sizeof note, why, why_len);
-  static const struct atl_l2_calibration none;
   for (size_t i = 0; err == 0 && i < p.count; i++) {
     const struct atl__launch *l = &p.launches[i];
     struct judged j = {0};
-    for (size_t k = 0; p.have_l2 && k < p.l2.count && !j.k2; k++)
+    struct atl_l2_counters *k2 = NULL;
+    for (size_t k = 0; p.have_l2 && k < p.l2.count && !k2; k++)
       if (strcmp(p.l2.kernels[k].id, l->id) == 0)
-        j.k2 = &p.l2.kernels[k];
+        k2 = &p.l2.kernels[k];
+    j.k2 = k2;
     for (size_t k = 0; p.have_smem && k < p.set.count && !j.ks; k++)
       if (strcmp(p.set.kernels[k].counters.id, l->id) == 0 && p.set.kernels[k].err == 0)
         j.ks = &p.set.kernels[k];
-    struct atl_sass_atomics sa;
-    int have_sass;
-    sass_shares(in, (struct atl_l2_counters *)j.k2, &sa, &have_sass);
-    if (!j.k2 && in->sass)
-      have_sass = atl_sass_atomics_of(in->sass, l->kernel, &sa);
+    /* the float share by the rule the L2 table's launches take too (atl_diagnose_float_shares) */
+    struct atl_float_share fs;
+    memset(&fs, 0, sizeof fs);
+    if (k2)
+      atl_diagnose_float_share(k2, in->sass, in->types != NULL, in->l2, st.threshold, &fs);
+    else if (in->sass)
+      fs.have_sass = atl_sass_atomics_of(in->sass, l->kernel, &fs.sass);
     struct atl_row row;
-    start_row(&row, l, &sa, have_sass);
-    struct atl_l2_counters typed;
+    start_row(&row, l, &fs.sass, fs.have_sass);
     char assumed[160] = "";
     if (j.k2) {
-      atl_l2_utilization(in->l2 ? in->l2 : &none, j.k2, &j.u2);
-      const double u_int = j.u2.u;
-      /* a type neither the SASS nor --types gives: the float price where the launch's time holds it */
-      if (!have_sass && !in->types && atl_l2_float_from_time(in->l2, j.k2, st.threshold, &typed, &j.u2)) {
-        j.k2 = &typed;
+      j.u2 = fs.u;
+      if (fs.source == ATL_FLOAT_TIME)
         snprintf(assumed, sizeof assumed, "type not known (no --sass, no --types): float adds assumed, the launch's "
-                 "time holds their price (U %.2f; integer adds %.2f)", j.u2.u, u_int);
-      }
+                 "time holds their price (U %.2f; integer adds %.2f)", j.u2.u, fs.u_integer);
       atl_row_metric_set(&row, "duration_us", j.k2->duration_ns / 1e3);
       atl_row_metric_set(&row, "f32_share", j.k2->f32_share);
     }

@@ -2,7 +2,8 @@
  * The float and CAS shares of a kernel's global atomics from its SASS: the counters cannot tell an atomic's
  * type on sm_90 (no lts__ or l1tex__ metric splits them by type), the instructions can (ATOMG.E.ADD.F32,
  * RED.E.ADD.F32.FTZ.RN, ATOMG.E.CAS, ATOMS.CAST.SPIN). The SASS is cuobjdump -sass or nvdisasm text, each
- * kernel after a "Function : NAME" line (the mangled name).
+ * kernel after a "Function : NAME" line (the mangled name). Here too the one rule that decides a launch's float share
+ * from them, a types file and the launch's time (atl_diagnose_float_share), for the diagnosis and the L2 table alike.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -115,4 +116,35 @@ int atl_sass_atomics_of(const char *sass, const char *kernel, struct atl_sass_at
     line = end ? end + 1 : NULL;
   }
   return found;
+}
+
+void atl_diagnose_float_share(struct atl_l2_counters *k, const char *sass, int typed,
+                              const struct atl_l2_calibration *cal, double threshold, struct atl_float_share *out)
+{
+  static const struct atl_l2_calibration none;
+  struct atl_float_share f;
+  memset(&f, 0, sizeof f);
+  f.source = typed ? ATL_FLOAT_TYPES : ATL_FLOAT_COUNTERS;
+  f.have_sass = sass && atl_sass_atomics_of(sass, k->kernel, &f.sass);
+  if (f.have_sass && f.sass.global && !(typed && k->f32_share > 0)) { /* the types file overrides the SASS */
+    k->f32_share = (double)f.sass.f32_add / f.sass.global;
+    f.source = ATL_FLOAT_SASS;
+  }
+  atl_l2_utilization(cal ? cal : &none, k, &f.u);
+  f.u_integer = f.u.u;
+  struct atl_l2_counters typed_k;
+  /* a type neither the SASS nor a types file gives: the float price where the launch's time holds it */
+  if (!f.have_sass && !typed && atl_l2_float_from_time(cal, k, threshold, &typed_k, &f.u)) {
+    *k = typed_k;
+    f.source = ATL_FLOAT_TIME;
+  }
+  if (out)
+    *out = f;
+}
+
+void atl_diagnose_float_shares(struct atl_l2_report *r, const char *sass, int typed,
+                               const struct atl_l2_calibration *cal, double threshold)
+{
+  for (size_t i = 0; i < r->count; i++)
+    atl_diagnose_float_share(&r->kernels[i], sass, typed, cal, threshold, NULL);
 }

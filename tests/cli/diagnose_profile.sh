@@ -45,6 +45,40 @@ sed 's/NVIDIA H100 80GB HBM3/NVIDIA X999/' "$CSV" >"$WORK/x999.csv"
   grep -q '^4  .* hot words   1\.00   0\.37-1\.00 .* bottleneck$' "$WORK/h200" &&
   grep -q '^  4 .*: bottleneck (l2 U 1\.00).*atl_scatter_add auto' "$WORK/h200" && pass ||
   fail "the table of a type not known: $(cat "$WORK/h200" "$WORK/err")"
+# the L2 table and the diagnosis take every launch's float share from the one rule: on each committed H200 export and
+# the synthetic bincount (its float share from the SASS, from --types, or not known), the table's U of every launch
+# is the diagnosis's u_l2; the hot float scatter is priced as float adds by both (U 1.00, not 0.46 as integer adds)
+H200=(--l2-same "$DATA/ncu-h200-l2-same.csv" --l2-spread "$DATA/ncu-h200-l2-spread.csv")
+agree=0
+for f in "$DATA"/ncu-h200-prereg-pytorch-*.csv "sass:$CSV" "types:$CSV" "none:$CSV"; do
+  case $f in
+  sass:*) args=(--counters "${f#*:}" --sass "$DATA/sass-synthetic-bincount.txt" "${CAL[@]}") ;;
+  types:*) args=(--counters "${f#*:}" --types "$WORK/agree-types.csv" "${CAL[@]}") ;;
+  none:*) args=(--counters "${f#*:}" "${CAL[@]}") ;;
+  *) args=(--counters "$f" "${H200[@]}") ;;
+  esac
+  printf 'kernel,f32_share\nvoid at::native::(anonymous namespace)::kernelHistogram1D<float,0.5\n' >"$WORK/agree-types.csv"
+  "$ATOMLAB" profile "${args[@]}" --diagnosis "$WORK/agree.json" >"$WORK/agree" 2>"$WORK/err" &&
+    python3 - "$WORK/agree" "$WORK/agree.json" "$(basename "$f")" <<'PY' && agree=$((agree + 1)) || fail "the L2 table and the diagnosis disagree on $f: $(cat "$WORK/agree" "$WORK/err")"
+import json, re, sys
+text = open(sys.argv[1]).read()
+table = text[text.index("\nid    kernel "):text.index("\ndiagnosis:")].strip().splitlines()[1:]
+u_table = {}
+for line in table:
+    m = re.match(r"^(\S+)\s.*\s(hot words|spread|none)\s+([0-9.]+)\s", line)
+    if m:
+        u_table[m.group(1)] = m.group(3)
+rows = json.load(open(sys.argv[2]))["rows"]
+metric = lambda r, n: next((m["value"] for m in r["metrics"] if m["name"] == n), None)
+diag = {r["config"]["id"]: r for r in rows if metric(r, "u_l2") is not None}
+assert diag and set(diag) == set(u_table), (sorted(diag), u_table)
+for i, r in diag.items():
+    assert "%.2f" % metric(r, "u_l2") == u_table[i], (i, metric(r, "u_l2"), u_table[i])
+if sys.argv[3] == "ncu-h200-prereg-pytorch-scatter_add_-hot.csv":
+    assert metric(diag["4"], "f32_share") == 1 and u_table["4"] == "1.00", (diag["4"]["metrics"], u_table)
+PY
+done
+[ "$agree" -eq 9 ] && pass || fail "the L2 table and the diagnosis agree on $agree of 9 exports"
 # --types still overrides the SASS's float share
 printf 'kernel,f32_share\nvoid at::native,0.0001\n' >"$WORK/types.csv"
 "$ATOMLAB" profile --counters "$CSV" "${CAL[@]}" --types "$WORK/types.csv" >"$WORK/typed" 2>"$WORK/err" && pass ||

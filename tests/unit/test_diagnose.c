@@ -408,6 +408,52 @@ static void test_parsed_once(const char *csv, const char *sass)
   atl_ncu_export_free(e);
 }
 
+/* The one float-share rule (atl_diagnose_float_share) of the diagnosis and the L2 table: the time rule on the H200's
+ * float scatter on one key where nothing gives the type (U 1.00 from 0.46 as integer adds), the integer price without
+ * a calibration or with a types file; the SASS's share of the synthetic bincount unless a types file gives one. */
+static void test_float_share(const char *csv, const char *sass)
+{
+  struct atl_l2_calibration cal;
+  memset(&cal, 0, sizeof cal);
+  const char *paths[ATL_L2_FILES] = {DATA "ncu-h200-l2-same.csv", DATA "ncu-h200-l2-spread.csv", NULL, NULL, NULL,
+                                     NULL};
+  int which;
+  char why[512];
+  char *hot = atl_file_read_text(DATA "ncu-h200-prereg-pytorch-scatter_add_-hot.csv", 1 << 24);
+  struct atl_l2_report rep = {0}, syn = {0};
+  struct atl_float_share f;
+  if (CHECK(hot) && CHECK(atl_l2_calibration_read(&cal, paths, &which, why, sizeof why) == 0) &&
+      CHECK(atl_l2_read_csv(hot, "hot", &rep, why, sizeof why) == 0) && CHECK(rep.count == 1)) {
+    struct atl_l2_counters *k = &rep.kernels[0];
+    const struct atl_l2_counters before = *k;
+    atl_diagnose_float_share(k, NULL, 0, &cal, 0.8, &f);
+    CHECK(f.source == ATL_FLOAT_TIME && k->f32_share == 1 && f.u.u > 0.99 && fabs(f.u_integer - 0.46) < 0.01);
+    *k = before;
+    atl_diagnose_float_share(k, NULL, 0, NULL, 0.8, &f); /* no calibration: the counters' share */
+    CHECK(f.source == ATL_FLOAT_COUNTERS && k->f32_share == 0);
+    atl_diagnose_float_share(k, NULL, 1, &cal, 0.8, &f); /* a types file that names no float adds: integer */
+    CHECK(f.source == ATL_FLOAT_TYPES && k->f32_share == 0 && fabs(f.u.u - 0.46) < 0.01);
+    atl_diagnose_float_shares(&rep, NULL, 0, &cal, 0.8); /* the table's: the same rule on every launch */
+    CHECK(k->f32_share == 1);
+  }
+  cal = (struct atl_l2_calibration){0};
+  paths[0] = DATA "ncu-h100-l2-same.csv", paths[1] = DATA "ncu-h100-l2-spread.csv";
+  if (CHECK(atl_l2_calibration_read(&cal, paths, &which, why, sizeof why) == 0) &&
+      CHECK(atl_l2_read_csv(csv, "synthetic", &syn, why, sizeof why) == 0) && CHECK(syn.count == 2)) {
+    struct atl_l2_counters *k = &syn.kernels[0];
+    atl_diagnose_float_share(k, sass, 0, &cal, 0.8, &f);
+    CHECK(f.source == ATL_FLOAT_SASS && f.have_sass && k->f32_share == 1);
+    k->f32_share = 0.5; /* the types file overrides the SASS */
+    atl_diagnose_float_share(k, sass, 1, &cal, 0.8, &f);
+    CHECK(f.source == ATL_FLOAT_TYPES && k->f32_share == 0.5);
+    atl_diagnose_float_share(&syn.kernels[1], sass, 0, &cal, 0.8, &f); /* the integer kernel */
+    CHECK(f.source == ATL_FLOAT_SASS && syn.kernels[1].f32_share == 0);
+  }
+  atl_l2_report_release(&rep);
+  atl_l2_report_release(&syn);
+  free(hot);
+}
+
 int main(void)
 {
   /* the shipped tuning table, not a user's: the lookup's first places empty */
@@ -423,6 +469,7 @@ int main(void)
     test_pipeline(csv, sass);
     test_float_rule(csv, sass);
     test_parsed_once(csv, sass);
+    test_float_share(csv, sass);
   }
   test_nvtx_columns();
   test_h200_prereg();
