@@ -26,9 +26,9 @@ static int text_of(const cJSON *o, const char *name, char *to, size_t size, cons
     else if (!allowed[i + 1])
       ok = 0;
   if (!ok)
-    return snprintf(why, len, "%s.%s: %s is needed", where, name,
-                    allowed ? "one of the listed names (access: hot, head, spread, runs; shape: scalar, rows)"
-                            : "a text"), ATL_EINVAL;
+    return snprintf(why, len, "%s.%s: %s%zu characters is needed", where, name,
+                    allowed ? "one of the listed names (access: hot, head, spread, runs; shape: scalar, rows), at most "
+                            : "a text of 1 to ", size - 1), ATL_EINVAL;
   memcpy(to, v->valuestring, strlen(v->valuestring) + 1);
   return 0;
 }

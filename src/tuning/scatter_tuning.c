@@ -94,7 +94,7 @@ const cJSON *atl__tuning_rows_of(const char *text, int max_rows, cJSON **root, c
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(*root, "rows");
   if (*root == NULL)
     snprintf(why, len, "not JSON (near character %zu)", (size_t)(cJSON_GetErrorPtr() - text));
-  else if (!cJSON_IsNumber(version) || version->valueint != 1)
+  else if (!cJSON_IsNumber(version) || version->valuedouble != 1)
     snprintf(why, len, "format_version: 1 is needed");
   else if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > max_rows)
     snprintf(why, len, "rows: an array of at most %d rows is needed", max_rows);

@@ -72,6 +72,7 @@ static void tuning_rows(void)
   CHECK(picks(64, 0.6, 0.0, 1u << 20, 50u << 20, 1, "run", 0));
   CHECK(parses("{\"format_version\": 1, \"rows\": [", "not JSON", &rows) && rows.n == 0);
   CHECK(parses("{\"rows\": []}", "format_version", &rows));
+  CHECK(parses("{\"format_version\": 1.5, \"rows\": []}", "format_version", &rows));
   CHECK(parses("{\"format_version\": 1, \"rows\": [{\"source\": \"s\"}]}", "rows[0].name", &rows));
   CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"n\", \"source\": \"s\", "
                "\"part_l2_share\": 1.5}]}",
