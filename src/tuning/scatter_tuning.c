@@ -130,7 +130,7 @@ static int fact_matches(const char *want, const char *have)
 
 /* The rule for a device no row names: the L2 shares part's, the sweep's and the split's measured ranges took on the
  * H100 as fractions of its L2 (so a larger or smaller L2 scales the ranges), auto's thresholds (the H100's and the
- * H200 grid's: docs/design/scatter.md, "How auto picks"), two units in flight,
+ * H200 grid's: docs/design/scatter.md, "`auto`"), two units in flight,
  * the split sweep bound to five eighths of the resident threads (the H100's 1280 of 2048: its registers), and a table
  * of at most two thirds of the local memory (the rest for its keys and the kernel's own words). */
 static void derived(const struct atl_device_info *d, struct atl__scatter_tuning *t)
