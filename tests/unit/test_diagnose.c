@@ -80,15 +80,26 @@ static int run(const char *csv, const char *sass, const struct atl_l2_calibratio
   return err;
 }
 
+/* The L2 calibration of tests/data's files for @p dev ("h100", "h200"): same and spread, and where asked the --dram
+ * export @p dram and the float same-address file; 0, or -1 (a CHECK said so). */
+static int calibration(struct atl_l2_calibration *cal, const char *dev, const char *dram, int with_f32)
+{
+  char same[256], spread[256], f32[256], why[512];
+  snprintf(same, sizeof same, "%sncu-%s-l2-same.csv", DATA, dev);
+  snprintf(spread, sizeof spread, "%sncu-%s-l2-spread.csv", DATA, dev);
+  snprintf(f32, sizeof f32, "%sncu-%s-l2-same-f32.csv", DATA, dev);
+  const char *paths[ATL_L2_FILES] = {[ATL_L2_FILE_SAME] = same, [ATL_L2_FILE_SPREAD] = spread,
+                                     [ATL_L2_FILE_DRAM] = dram, [ATL_L2_FILE_SAME_F32] = with_f32 ? f32 : NULL};
+  int which;
+  memset(cal, 0, sizeof *cal);
+  return CHECK(atl_l2_calibration_read(cal, paths, &which, why, sizeof why) == 0) ? 0 : -1;
+}
+
 static void test_pipeline(const char *csv, const char *sass)
 {
   struct atl_l2_calibration cal;
-  memset(&cal, 0, sizeof cal);
-  const char *paths[ATL_L2_FILES] = {DATA "ncu-h100-l2-same.csv", DATA "ncu-h100-l2-spread.csv", NULL, NULL,
-                                     DATA "ncu-h100-l2-same-f32.csv", NULL};
-  int which;
-  char why[512], text[512];
-  if (!CHECK(atl_l2_calibration_read(&cal, paths, &which, why, sizeof why) == 0))
+  char text[512];
+  if (calibration(&cal, "h100", NULL, 1) != 0)
     return;
   struct atl_result_set s;
   if (!CHECK(run(csv, sass, &cal, 0.8, &s) == 0))
@@ -140,11 +151,8 @@ static void test_pipeline(const char *csv, const char *sass)
 static void test_float_rule(const char *csv, const char *sass)
 {
   struct atl_l2_calibration cal;
-  memset(&cal, 0, sizeof cal);
-  const char *paths[ATL_L2_FILES] = {DATA "ncu-h100-l2-same.csv", DATA "ncu-h100-l2-spread.csv", NULL, NULL, NULL, NULL};
-  int which;
   char why[512];
-  if (!CHECK(atl_l2_calibration_read(&cal, paths, &which, why, sizeof why) == 0))
+  if (calibration(&cal, "h100", NULL, 0) != 0)
     return;
   CHECK(cal.s_same_f32[ATL_L2_RED] == 0 && cal.f32_ratio[ATL_L2_ATOM] == 2.146 && cal.f32_ratio[ATL_L2_RED] == 2.186);
   CHECK(strstr(cal.f32_rule, "sm_90 ratio") && strstr(cal.f32_rule, "nvidia-sm_90"));
@@ -192,14 +200,9 @@ static void test_float_rule(const char *csv, const char *sass)
 static void h200_case(const char *file, const char *want_verdict, const char *want_call, const char *want_reason)
 {
   struct atl_l2_calibration cal;
-  memset(&cal, 0, sizeof cal);
-  const char *paths[ATL_L2_FILES] = {DATA "ncu-h200-l2-same.csv", DATA "ncu-h200-l2-spread.csv", NULL, NULL, NULL,
-                                     NULL};
-  int which;
-  char why[512];
   char *csv = atl_file_read_text(file, 1 << 24);
   struct atl_result_set s;
-  if (CHECK(csv) && CHECK(atl_l2_calibration_read(&cal, paths, &which, why, sizeof why) == 0) &&
+  if (CHECK(csv) && calibration(&cal, "h200", NULL, 0) == 0 &&
       CHECK(run(csv, NULL, &cal, 0.8, &s) == 0)) {
     const struct atl_row *r = row_of(&s, "4");
     if (!CHECK(r && is(r, "verdict", want_verdict)))
@@ -232,15 +235,10 @@ static void test_h200_prereg(void)
 static const struct atl_row *h200_row(const char *file, const char *id, struct atl_result_set *s)
 {
   struct atl_l2_calibration cal;
-  memset(&cal, 0, sizeof cal);
   memset(s, 0, sizeof *s);
-  const char *paths[ATL_L2_FILES] = {DATA "ncu-h200-l2-same.csv", DATA "ncu-h200-l2-spread.csv",
-                                     DATA "ncu-h200-prereg-dram.csv", NULL, NULL, NULL};
-  int which;
-  char why[512];
   char *csv = atl_file_read_text(file, 1 << 24);
   const struct atl_row *r = NULL;
-  if (CHECK(csv) && CHECK(atl_l2_calibration_read(&cal, paths, &which, why, sizeof why) == 0) &&
+  if (CHECK(csv) && calibration(&cal, "h200", DATA "ncu-h200-prereg-dram.csv", 0) == 0 &&
       CHECK(run(csv, NULL, &cal, 0.8, s) == 0))
     r = row_of(s, id);
   free(csv);
@@ -414,15 +412,11 @@ static void test_parsed_once(const char *csv, const char *sass)
 static void test_float_share(const char *csv, const char *sass)
 {
   struct atl_l2_calibration cal;
-  memset(&cal, 0, sizeof cal);
-  const char *paths[ATL_L2_FILES] = {DATA "ncu-h200-l2-same.csv", DATA "ncu-h200-l2-spread.csv", NULL, NULL, NULL,
-                                     NULL};
-  int which;
   char why[512];
   char *hot = atl_file_read_text(DATA "ncu-h200-prereg-pytorch-scatter_add_-hot.csv", 1 << 24);
   struct atl_l2_report rep = {0}, syn = {0};
   struct atl_float_share f;
-  if (CHECK(hot) && CHECK(atl_l2_calibration_read(&cal, paths, &which, why, sizeof why) == 0) &&
+  if (CHECK(hot) && calibration(&cal, "h200", NULL, 0) == 0 &&
       CHECK(atl_l2_read_csv(hot, "hot", &rep, why, sizeof why) == 0) && CHECK(rep.count == 1)) {
     struct atl_l2_counters *k = &rep.kernels[0];
     const struct atl_l2_counters before = *k;
@@ -436,9 +430,7 @@ static void test_float_share(const char *csv, const char *sass)
     atl_diagnose_float_shares(&rep, NULL, 0, &cal, 0.8); /* the table's: the same rule on every launch */
     CHECK(k->f32_share == 1);
   }
-  cal = (struct atl_l2_calibration){0};
-  paths[0] = DATA "ncu-h100-l2-same.csv", paths[1] = DATA "ncu-h100-l2-spread.csv";
-  if (CHECK(atl_l2_calibration_read(&cal, paths, &which, why, sizeof why) == 0) &&
+  if (calibration(&cal, "h100", NULL, 0) == 0 &&
       CHECK(atl_l2_read_csv(csv, "synthetic", &syn, why, sizeof why) == 0) && CHECK(syn.count == 2)) {
     struct atl_l2_counters *k = &syn.kernels[0];
     atl_diagnose_float_share(k, sass, 0, &cal, 0.8, &f);
