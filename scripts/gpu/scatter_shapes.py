@@ -522,7 +522,7 @@ def combine(a, g):
     return 0
 
 
-def spread(a, g, runs, argv):
+def spread(a, g, runs):
     """--devices: the runs over the devices (the costliest first, each to the device with the least work so far),
     one process of this script a device (CUDA_VISIBLE_DEVICES, --only its cells, its own file -o.gpuN.json), then
     their files (after the kept cells of -o, with --merge or --resume) combined into -o. A signal stops them all."""
@@ -531,7 +531,6 @@ def spread(a, g, runs, argv):
         d = min(load, key=load.get)
         load[d] += run_cost(g, r)
         mine[d] += r["cells"]
-    keep = [x for x in ("--no-torch",) if x in argv]
     left = max(1.0, a.budget_s - (time.monotonic() - T0))
     kids = []
     for d, names in mine.items():
@@ -539,7 +538,8 @@ def spread(a, g, runs, argv):
             continue
         part = f"{a.out}.gpu{d}.json"
         cmd = [sys.executable, os.path.abspath(__file__), a.grid, "-o", part, "--only", ",".join(names),
-               "--budget-s", f"{left:.0f}", "--atomlab", a.atomlab, "--backend", a.backend] + keep + \
+               "--budget-s", f"{left:.0f}", "--atomlab", a.atomlab, "--backend", a.backend] + \
+              (["--no-torch"] if a.no_torch else []) + \
               (["--scratch", os.path.join(a.scratch, f"gpu{d}")] if a.scratch else [])
         log(f"device {d}: {len(names)} cells")
         env = dict(os.environ, CUDA_VISIBLE_DEVICES=d, ATL_SHAPES_DEVICE=d)
@@ -600,7 +600,7 @@ def main(argv):
     a.devices = device_list(a.devices) if a.devices else []
     need(a.devices is not None, "--devices", ALLOWED)
     if len(a.devices) > 1 and runs and not a.dry_run:
-        return spread(a, g, runs, argv)
+        return spread(a, g, runs)
     torch, why_no_torch = (None, "not run (--no-torch)") if a.no_torch or a.dry_run else import_torch()
     if torch is None and not (a.no_torch or a.dry_run):
         raise Usage(f"torch: importable with a CUDA device, or --no-torch ({why_no_torch})")

@@ -296,19 +296,22 @@ static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_
 }
 
 /* The det variant's tile as its check emulates it (the test hook that proves the check can fail: no tile cuts, plain
- * row order). @p fused: 0, or the tile where the expectation's pass over the rows computes det's order too (no second
- * pass for its check): det runs on floats and its V x D values fit the host's memory beside the run's. */
-static uint64_t det_tile(const struct scatter_params *p, int fused)
+ * row order). */
+static uint64_t det_check_tile(void)
+{
+  return atl__app_hook("ATL_SCATTER_SKEW_DET_ORDER") ? UINT64_MAX : ATL__SCATTER_DET_TILE;
+}
+
+/* The tile with which the expectation's pass over the rows computes det's order too (no second pass for its check),
+ * or 0: det runs on floats and its V x D values fit the host's memory beside the run's. */
+static uint64_t det_fused_tile(const struct scatter_params *p)
 {
   struct atl_app_bytes need = {0, 0, NULL};
-  const uint64_t tile = atl__app_hook("ATL_SCATTER_SKEW_DET_ORDER") ? UINT64_MAX : ATL__SCATTER_DET_TILE;
-  if (!fused)
-    return tile;
   if (!(p->variants & (1u << ATL__SV_DET)) || is_int(p))
     return 0;
   atl__app_scatter.bytes_needed(NULL, p, &need);
   const uint64_t avail = atl__host_available();
-  return avail && need.host + p->targets * p->dim * elem_bytes(p) <= avail ? tile : 0;
+  return avail && need.host + p->targets * p->dim * elem_bytes(p) <= avail ? det_check_tile() : 0;
 }
 
 /* A variant's output against the expectation (every element; det's bits against its order's emulation too): the
@@ -320,7 +323,7 @@ static uint64_t check_row(const struct scatter_run *r, const struct atl__scatter
   const struct atl__scatter_host h = host_view(p, r->host_idx, r->host_src);
   uint64_t wrong = atl__scatter_check(&h, host_out, x, variant == ATL__SV_CUB && p->dim == 1, first, len, hash);
   if (variant == ATL__SV_DET && !is_int(p) && wrong == 0) { /* the order, not only the bound */
-    const int64_t off = atl__scatter_det_mismatches(&h, x, det_tile(p, 0), host_out);
+    const int64_t off = atl__scatter_det_mismatches(&h, x, det_check_tile(), host_out);
     wrong = off < 0 ? p->targets * p->dim : (uint64_t)off;
     if (off)
       snprintf(first, len, "%s", off < 0 ? "no host memory to emulate the fixed order"
@@ -567,7 +570,7 @@ static int scatter_run(atl_context_t ctx, const void *params, const struct atl_a
   err = atl__app_yardsticks(&(struct atl__yardstick_call){ctx, &bufs, "scatter", type_names[p->type], r.src, r.out,
                                                          src, r.src_bytes, p->wg_size, tm},
                             &r.yard, out);
-  x.det_tile = det_tile(p, 1);
+  x.det_tile = det_fused_tile(p);
   for (int d = 0; d < DIST_COUNT && ATL_APP_GO_ON(err); d++) {
     if (!(p->dists & (1u << d)))
       continue;
@@ -626,7 +629,7 @@ static void scatter_defaults(const struct atl_device_info *d, void *params)
  * src, the output read back, src read back once, the expected sums (float64 sum and magnitude, or exact
  * integers) with each target's depth, the key generator's table and the rows in key order; on
  * the device src, the keys, the output, the bucketing's pairs and the det variant's sort scratch. The det
- * variant's expected values (V x D) come on top only where the host has room for them (det_tile). */
+ * variant's expected values (V x D) come on top only where the host has room for them (det_fused_tile). */
 static void scatter_bytes(const struct atl_device_info *d, const void *params, struct atl_app_bytes *need)
 {
   const struct scatter_params *p = params;

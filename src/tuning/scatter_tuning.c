@@ -33,12 +33,9 @@ static const struct {
 #define SHARE(f) {#f, offsetof(struct atl__tuning_row, f), 0x1p-20, 1, "a share of the L2 above 0, at most 1"}
     SHARE(part_l2_share), SHARE(sweep_l2_share), SHARE(split_l2_share), SHARE(auto_l2_share),
 #undef SHARE
-    {"auto_run_share", offsetof(struct atl__tuning_row, auto_run_share), 0, 2, "a share of the rows, 0 to 2 (above 1: "
-                                                                                "never)"},
-    {"auto_head_share", offsetof(struct atl__tuning_row, auto_head_share), 0, 2, "a share of the rows, 0 to 2 (above "
-                                                                                  "1: never)"},
 #define ROWS(f) {#f, offsetof(struct atl__tuning_row, f), 0, 2, "a share of the rows, 0 to 2 (above 1: never)"}
-    ROWS(auto_bins_run_share), ROWS(auto_bins_head_share), ROWS(auto_order_share), ROWS(auto_sweep_head_share),
+    ROWS(auto_run_share), ROWS(auto_head_share), ROWS(auto_bins_run_share), ROWS(auto_bins_head_share),
+    ROWS(auto_order_share), ROWS(auto_sweep_head_share),
 #undef ROWS
     {"part_batch", offsetof(struct atl__tuning_row, part_batch), 1, 8, "1 to 8 units"},
     {"min_threads", offsetof(struct atl__tuning_row, min_threads), 0, 4096, "0 (no bound) to 4096 threads"},
