@@ -295,8 +295,7 @@ static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_
   return atl__ops(r->ctx)->read(atl__dev(r->ctx), r->out, host_out, r->out_bytes);
 }
 
-/* The det variant's tile as its check emulates it (the test hook that proves the check can fail: no tile cuts, plain
- * row order). */
+/* det's tile as its check emulates it (the test hook that proves the check can fail: no cuts, plain row order). */
 static uint64_t det_check_tile(void)
 {
   return atl__app_hook("ATL_SCATTER_SKEW_DET_ORDER") ? UINT64_MAX : ATL__SCATTER_DET_TILE;
