@@ -408,6 +408,16 @@ def judge(goals, cells):
     return out
 
 
+def settle(doc, g, cells, newest):
+    """doc's cells in the grid's order, its goals judged over them, and its tool: newest (the commit of the last run
+    or file) and every commit a cell that ran was measured at (a merge or --combine keeps each cell's own)."""
+    order = {n: i for i, n in enumerate(n for r in plan(g) for n in r["cells"])}
+    doc["cells"] = sorted(cells, key=lambda c: order.get(c["name"], len(order)))
+    doc["tool"] = {"commit": newest, "commits": sorted({c["tool"] for c in doc["cells"]
+                                                        if "skipped" not in c and c.get("tool")})}
+    doc["goals"] = judge(g["goals"], doc["cells"])
+
+
 def write_atomic(path, doc):
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
@@ -510,11 +520,9 @@ def combine(a, g):
             c.setdefault("tool", (d.get("tool") or {}).get("commit"))
             if "skipped" not in c or cells.get(c["name"], c).get("skipped"):
                 cells[c["name"]] = c
-    order = [n for r in plan(g) for n in r["cells"]]
-    doc["cells"] = sorted(cells.values(), key=lambda c: order.index(c["name"]) if c["name"] in order else len(order))
+    newest = [c["tool"] for c in d["cells"] if "skipped" not in c and c.get("tool")]  # the last file's
+    settle(doc, g, list(cells.values()), newest[-1] if newest else None)
     ran = [c for c in doc["cells"] if "skipped" not in c]
-    doc["tool"] = {"commit": ran[-1]["tool"] if ran else None, "commits": sorted({c["tool"] for c in ran if c["tool"]})}
-    doc["goals"] = judge(g["goals"], doc["cells"])
     write_atomic(a.out, doc)
     log(f"wrote {a.out} ({len(ran)} of {len(doc['cells'])} cells ran, from {len(a.combine)} files)")
     for p in figures(doc, a.figures) if a.figures else []:
@@ -696,14 +704,13 @@ def grid_runs(a, g, runs, old, torch, why_no_torch):
                 f"{c['best_variant']} {c['ms']['best']} ms, torch best {c['torch_best']}")
         if dump:
             shutil.rmtree(dump, ignore_errors=True)
-        doc["cells"] = cells
-        doc["goals"] = judge(g["goals"], cells)
+        settle(doc, g, cells, doc["tool"]["commit"])
         write_atomic(a.out, doc)
         log(f"wrote {a.out} ({len(cells)} cells)")
     if a.dry_run:
         return 0
     if not runs:
-        doc.update(cells=cells, goals=judge(g["goals"], cells))
+        settle(doc, g, cells, doc["tool"]["commit"])
         write_atomic(a.out, doc)
     if a.figures:
         for p in figures(doc, a.figures):

@@ -242,6 +242,23 @@ assert sorted(c["name"] for c in cells) == ["f32/d1/v300/hot", "f32/d1/v300/unif
 assert all(c["verified"] for c in cells)
 PY
   grep -q -- '--dist zipf ' "$WORK/err" && pass || fail "--resume: $(cat "$WORK/err")"
+# --merge over cells of another commit: the cell run again takes its place in the grid's order, the others keep their
+# commit, and the file's tool names this run's commit and both.
+python3 - "$WORK/kill/shapes.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["cells"] = [dict(c, tool="feedc0de") for c in d["cells"]]
+json.dump(dict(d, tool={"commit": "feedc0de"}), open(sys.argv[1], "w"))
+PY
+python3 "$SCRIPT" "$GRID" -o "$WORK/kill/shapes.json" "${SS[@]}" --only 'f32/d1/v300/uniform' --merge 2>"$WORK/err"
+python3 - "$WORK/kill/shapes.json" <<'PY' && pass || fail "--merge of another commit's file: $(tail -3 "$WORK/err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [c["name"] for c in d["cells"]] == ["f32/d1/v300/uniform", "f32/d1/v300/hot", "f32/d1/v300/zipf-1.1"], d["cells"]
+now = d["cells"][0]["tool"]
+assert now != "feedc0de" and [c["tool"] for c in d["cells"][1:]] == ["feedc0de"] * 2, d["cells"]
+assert d["tool"] == {"commit": now, "commits": sorted([now, "feedc0de"])}, d["tool"]
+PY
 
 # --budget-s: an app run that takes too long is stopped, its cells and the later ones skipped with the reason.
 # A run the budget stops keeps the cells it completed: an app that wrote the uniform cell's rows (and the hot cell's
