@@ -493,9 +493,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl__app_row_status(&row, ATL_STATUS_OK, "%s%s%llu of %llu elements wrong: first %s", picked,
                         *picked ? ": " : "", (unsigned long long)row.wrong,
                         (unsigned long long)(p->targets * p->dim), first);
-  /* the fewest bytes: read src and idx once, read and write the output once */
+  /* the fewest bytes: src and idx read once, each output row a key names read and written once */
   const double bytes = (double)r->src_bytes + (double)index_bytes(p) * (double)p->rows +
-                       2.0 * (double)p->targets * p->dim * es;
+                       2.0 * (double)x->touched * p->dim * es;
   if (t > 0) {
     atl_row_metric_set(&row, "gbps", bytes / (t * 1e6));
     atl_row_metric_set(&row, "melem_per_s", (double)p->rows * p->dim / (t * 1e3));
@@ -787,9 +787,9 @@ const struct atl_app_info atl__app_scatter = {
         "(graph aggregation, embedding backward, weighted bincount), one row per\n"
         "distribution x variant (variant column TYPE/DIST/VARIANT): one atomic per\n"
         "element, or runs of equal keys summed in registers first. Reports GB/s of the\n"
-        "fewest bytes (src and keys read once, the output read and written once) and\n"
-        "its ratios to the vendor's device-to-device copy and to a read ceiling over\n"
-        "the same source bytes in the same run. Every output\n"
+        "fewest bytes (src and keys read once, each output row a key names read and\n"
+        "written once) and its ratios to the vendor's device-to-device copy and to a\n"
+        "read ceiling over the same bytes in the same run. Every output\n"
         "element is checked: integers exactly, floats against a float64 sum within the\n"
         "bound of summation in any order (docs/design/scatter.md).",
     .options = scatter_options,

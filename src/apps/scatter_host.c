@@ -286,8 +286,9 @@ int atl__scatter_expect(const struct atl__scatter_host *h, struct atl__scatter_e
   x->place[0] = 0;
   for (uint64_t i = 0; i < E; i++)
     x->depth[h->idx[i]]++;
+  x->touched = 0;
   for (uint64_t k = 0; k < V; k++) /* each key's first place: an exclusive scan of the depths */
-    x->place[k + 1] = x->place[k] + x->depth[k];
+    x->place[k + 1] = x->place[k] + x->depth[k], x->touched += x->depth[k] > 0;
   for (uint64_t i = 0; i < E; i++) /* the rows in key order, each key's ascending: place[k] ends as place[k + 1] */
     x->order[x->place[h->idx[i]]++] = (uint32_t)i;
   for (uint64_t k = V; k > 0; k--)

@@ -49,6 +49,7 @@ struct atl__scatter_expected {
   uint32_t *depth;
   uint64_t *place;
   uint32_t *order;
+  uint64_t touched; /* output rows at least one key names: the rows the fewest bytes read and write */
   /* With det_tile set before atl__scatter_expect (floats, dim up to 512): the det variant's result in its fixed
    * order cut at the multiples of det_tile, computed in the same pass over the rows as the sums (V x dim values
    * of the type), which atl__scatter_det_mismatches then compares; else 0. */

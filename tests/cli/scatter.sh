@@ -93,6 +93,17 @@ assert not r["verified"] and r["wrong_words"] == 1 and "out[0][0]" in r["reason"
   [ "$(stat -c %s "$WORK/d/src-f32.bin")" -eq $((3000 * 8 * 4)) ] &&
   [ "$(stat -c %s "$WORK/d/idx-hot.bin")" -eq $((3000 * 4)) ] &&
   [ "$(stat -c %s "$WORK/d/out-uniform.bin")" -eq $((500 * 8 * 4)) ] && pass || fail "--dump: $(ls -l "$WORK/d" 2>&1)"
+# The fewest bytes count the output rows the keys name, once read and once written: one row for the hot keys, the
+# distinct dumped keys for the uniform ones.
+python3 - "$WORK/d.json" "$WORK/d/idx-uniform.bin" <<'PY' && pass || fail "bytes_moved: the output rows the keys name"
+import atl_json, struct, sys
+rows = {r["variant"].split("/")[1]: r["metrics"] for r in atl_json.load(sys.argv[1])["rows"] if r["variant"].endswith("/atomic")}
+raw = open(sys.argv[2], "rb").read()
+named = len(set(struct.unpack(f"<{len(raw) // 4}I", raw)))
+assert 0 < named < 500, named
+for dist, touched in (("hot", 1), ("uniform", named)):
+    assert rows[dist]["bytes_moved"] == 3000 * 8 * 4 + 3000 * 4 + 2 * touched * 8 * 4, (dist, rows[dist], touched)
+PY
 expect_usage_error "dim" app scatter --dim 0
 expect_usage_error "dim" app scatter --dim 513
 expect_usage_error "dist" app scatter --dist pareto
