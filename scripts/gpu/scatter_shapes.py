@@ -520,8 +520,7 @@ def combine(a, g):
             c.setdefault("tool", (d.get("tool") or {}).get("commit"))
             if "skipped" not in c or cells.get(c["name"], c).get("skipped"):
                 cells[c["name"]] = c
-    newest = [c["tool"] for c in d["cells"] if "skipped" not in c and c.get("tool")]  # the last file's
-    settle(doc, g, list(cells.values()), newest[-1] if newest else None)
+    settle(doc, g, list(cells.values()), (d.get("tool") or {}).get("commit"))  # the last file's commit
     ran = [c for c in doc["cells"] if "skipped" not in c]
     write_atomic(a.out, doc)
     log(f"wrote {a.out} ({len(ran)} of {len(doc['cells'])} cells ran, from {len(a.combine)} files)")

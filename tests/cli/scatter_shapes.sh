@@ -115,6 +115,7 @@ assert sorted(c["name"] for c in both["cells"]) == sorted(c["name"] for c in who
 assert not any("skipped" in c for c in both["cells"]), both["cells"]
 assert {c["tool"] for c in both["cells"] if c["dim"] == 16} == {"feedc0de"}, both["cells"]
 assert "feedc0de" in both["tool"]["commits"] and len(both["tool"]["commits"]) == 2, both["tool"]
+assert both["tool"]["commit"] == whole["tool"]["commit"], both["tool"]  # the last file's, not its last cell's
 assert [g["id"] for g in both["goals"]] == [g["id"] for g in whole["goals"]], both["goals"]
 PY
 expect_refused_py() { python3 "$SCRIPT" "$GRID" -o "$WORK/bad.json" --combine "$1" 2>"$WORK/err"; [ $? -eq 2 ] &&
