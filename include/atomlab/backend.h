@@ -54,7 +54,7 @@ struct atl_build {
  * The version of struct atl_backend_ops: a backend built against another layout is refused (the table's abi
  * member, which ATL_BACKEND_OPS_INIT sets). Raised whenever a member is added, moved or changes meaning.
  */
-#define ATL_BACKEND_ABI 2
+#define ATL_BACKEND_ABI 3
 
 /** A program's own objects a device is opened over (atl_context_from_cuda / _from_opencl). */
 struct atl_native {
@@ -91,7 +91,8 @@ struct atl_backend_ops {
   int (*read)(void *dev, void *buf, void *dst, size_t bytes);
   /** Compiles a kernel; the result is cached by the backend per (source, entry, defines). */
   int (*build)(void *dev, const struct atl_build *req, void **kernel);
-  /** Runs a kernel to completion and returns its device time in milliseconds. */
+  /** Runs a kernel to completion and returns its device time in milliseconds; with @p device_ms NULL (untimed) it
+   *  may return once the kernel is enqueued, ordered before the device's later fills, reads, writes and launches. */
   int (*launch)(void *dev, void *kernel, const struct atl_launch *launch, double *device_ms);
   /** The atomic machine instructions a built kernel contains, e.g. "REDG.E.ADD.STRONG.GPU x1" (may be NULL). */
   int (*describe_kernel)(void *dev, void *kernel, char *buf, size_t len);

@@ -62,8 +62,7 @@ static int keys_record(atl_context_t ctx, const struct atl__keys *k, void *word)
                            &fetch, NULL);
   struct atl_arg args[] = {{ATL_ARG_BUFFER, k->idx, 0}, {ATL_ARG_BUFFER, word, 0}, {ATL_ARG_U64, NULL, k->targets}};
   const struct atl_launch launch = {k->wg, k->wg, args, 3};
-  double ms = 0;
-  return err ? err : atl__ops(ctx)->launch(atl__dev(ctx), fetch, &launch, &ms);
+  return err ? err : atl__ops(ctx)->launch(atl__dev(ctx), fetch, &launch, NULL); /* untimed: the read waits */
 }
 
 int atl__keys_guard(atl_context_t ctx, const struct atl__keys *k, void **guard)
@@ -83,8 +82,7 @@ int atl__keys_guard(atl_context_t ctx, const struct atl__keys *k, void **guard)
     struct atl_arg args[] = {{ATL_ARG_BUFFER, k->idx, 0}, {ATL_ARG_U64, NULL, k->rows},
                              {ATL_ARG_U64, NULL, k->targets}, {ATL_ARG_BUFFER, word, 0}};
     const struct atl_launch launch = {all < resident ? all : resident, k->wg, args, 4};
-    double ms = 0;
-    err = atl__ops(ctx)->launch(atl__dev(ctx), check, &launch, &ms);
+    err = atl__ops(ctx)->launch(atl__dev(ctx), check, &launch, NULL); /* untimed: the operation's kernels follow it */
   }
   if (!err && ctx->external) /* recorded on the device, for atl_context_finish */
     err = keys_record(ctx, k, word);

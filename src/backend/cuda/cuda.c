@@ -481,8 +481,11 @@ static int cu_launch(void *handle, void *kernel, const struct atl_launch *launch
   /* A kernel whose cluster spans more than 8 blocks (app_scatter_dsm.k.c's 16, __cluster_dims__) must opt in too. */
   if (rc == CUDA_SUCCESS && d->cc_major >= 9)
     rc = api.cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
-  *device_ms = 0;
-  if (d->adopted) { /* on the program's stream, in its order; record and elapsed time it where asked */
+  if (device_ms)
+    *device_ms = 0;
+  /* on the program's stream, in its order (record and elapsed time it where asked); untimed: enqueued, not waited
+   * for, so that a call's small launches ahead of a read cost one wait, not one each */
+  if (d->adopted || device_ms == NULL) {
     if (rc == CUDA_SUCCESS)
       rc = api.cuLaunchKernel(k->function, (unsigned)(launch->global / launch->local), 1, 1, (unsigned)launch->local,
                               1, 1, dyn_shared, d->stream, params, NULL);

@@ -491,12 +491,12 @@ static int cl_launch(void *handle, void *kernel, const struct atl_launch *launch
     return CL_FAIL(d, "clSetKernelArg", rc);
   cl_event ev = NULL;
   size_t global = launch->global, local = launch->local;
-  rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL, d->adopted ? NULL : &ev);
+  const int timed = !d->adopted && device_ms != NULL;
+  rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL, timed ? &ev : NULL);
   if (rc != CL_SUCCESS)
     return CL_FAIL(d, "clEnqueueNDRangeKernel", rc);
-  *device_ms = 0;
-  if (d->adopted) /* the program's queue runs it in order; record and elapsed time it where asked */
-    return 0;
+  if (!timed) /* the in-order queue runs it before what comes next; record and elapsed time it where asked */
+    return device_ms ? (*device_ms = 0, 0) : 0;
   return event_ms(d, ev, "kernel execution", device_ms);
 }
 

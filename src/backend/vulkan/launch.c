@@ -92,7 +92,8 @@ int atl__vk_launch(void *handle, void *kernel, const struct atl_launch *launch, 
   if (r != VK_SUCCESS)
     return VK_FAIL(d, "vkGetQueryPoolResults", r);
   const uint64_t ticks = ((ts[1] & d->timestamp_mask) - (ts[0] & d->timestamp_mask)) & d->timestamp_mask;
-  *device_ms = (double)ticks * (double)lim->timestampPeriod * 1e-6;
+  if (device_ms) /* untimed too: each submit waits on its fence */
+    *device_ms = (double)ticks * (double)lim->timestampPeriod * 1e-6;
   return 0;
 }
 
