@@ -495,8 +495,11 @@ static int cl_launch(void *handle, void *kernel, const struct atl_launch *launch
   rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL, timed ? &ev : NULL);
   if (rc != CL_SUCCESS)
     return CL_FAIL(d, "clEnqueueNDRangeKernel", rc);
-  if (!timed) /* the in-order queue runs it before what comes next; record and elapsed time it where asked */
-    return device_ms ? (*device_ms = 0, 0) : 0;
+  if (!timed) { /* the in-order queue runs it before what comes next; record and elapsed time it where asked */
+    if (device_ms)
+      *device_ms = 0;
+    return 0;
+  }
   return event_ms(d, ev, "kernel execution", device_ms);
 }
 
