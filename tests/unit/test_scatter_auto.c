@@ -1,9 +1,13 @@
 /*
  * The scatter app's auto rule (src/apps/scatter_auto.c) on synthetic statistics: the shapes of the H100
  * runs (uniform, zipf, sorted, clustered, hot at f32 D = 64, V = 1 M: a 256 MiB output against a 50 MiB L2),
- * a small output, no warp path (OpenCL, 16-bit types), an unknown L2 and the bincount (dim 1).
+ * a small output, no warp path (OpenCL, 16-bit types), an unknown L2 and the bincount (dim 1); and on the H200
+ * shape grid's 60 cells as measured (tests/data/scatter-shapes/h200-grid-picks.json) with the sm_90 tuning row.
  */
+#include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "apps/scatter_auto.h"
 #include "check.h"
@@ -84,8 +88,55 @@ static void tuning_rows(void)
   CHECK(tuning.min_threads == 1280 && tuning.table_bytes == 32768 && tuning.part_l2_share == 0.5);
 }
 
+/* tests/data/scatter-shapes/h200-grid-picks.json: the H200 grid's cells, their keys' shares and what auto ran.
+ * data/tuning/scatter.json's sm_90 row on the H200's facts must pick the same for every cell: the grid's figures
+ * stand for this rule (a cell kept from an older commit among them), and a change of a threshold names the cells
+ * whose pick it changes. */
+static void h200_grid(void)
+{
+  FILE *f = fopen(ATL_TEST_DATA_DIR "/scatter-shapes/h200-grid-picks.json", "rb");
+  static char text[1 << 16];
+  const size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+  if (f)
+    fclose(f);
+  text[n] = 0;
+  cJSON *root = cJSON_Parse(text), *dev = cJSON_GetObjectItem(root, "device");
+  const cJSON *cells = cJSON_GetObjectItem(root, "cells"), *c;
+  const char *note = "";
+  setenv("XDG_CACHE_HOME", "/nonexistent/atomlab-test", 1); /* the tree's table, not a user's cached one */
+  unsetenv("ATL_DATA_DIR");
+  const struct atl__tuning_rows *rows = atl__tuning_file_rows(ATL__TUNING_SCATTER, &note);
+  struct atl_device_info h200 = {.backend = "cuda", .vendor = "NVIDIA Corporation",
+                                 .lang_version = "CUDA C++ (NVRTC), sm_90", .max_threads_per_cu = 2048,
+                                 .local_mem = 48 << 10};
+  struct atl__scatter_tuning t;
+  atl__scatter_tuning_resolve(rows, &h200, &t);
+  if (!CHECK(root && cJSON_GetArraySize(cells) == 60 && strcmp(t.row, "nvidia-sm_90") == 0))
+    printf("  the grid's file or the tuning row (%s: %s) is missing\n", t.row, note);
+  const uint64_t l2 = (uint64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(dev, "l2_bytes"));
+  cJSON_ArrayForEach(c, cells)
+  {
+    const double dim = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "dim"));
+    const double targets = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "targets"));
+    const double es = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "elem_bytes"));
+    const cJSON *ranges = cJSON_GetObjectItem(c, "ranges");
+    const struct atl__scatter_stats s = {(uint32_t)dim, cJSON_GetNumberValue(cJSON_GetObjectItem(c, "run_share")),
+                                         cJSON_GetNumberValue(cJSON_GetObjectItem(c, "head_share")),
+                                         (uint64_t)(targets * dim * es), l2, 1, 0, &t, (uint64_t)targets, 4};
+    const struct atl__scatter_pick p = atl__scatter_auto_rule(&s);
+    const char *want = cJSON_GetStringValue(cJSON_GetObjectItem(c, "pick"));
+    const int ranged = cJSON_IsNumber(ranges);
+    if (!CHECK(want && strcmp(atl__scatter_variant_names[p.variant], want) == 0 &&
+               (!ranged || p.partitions == (uint32_t)cJSON_GetNumberValue(ranges))))
+      printf("  %s: picks %s/%u, the grid ran %s\n", cJSON_GetStringValue(cJSON_GetObjectItem(c, "name")),
+             atl__scatter_variant_names[p.variant], p.partitions, want ? want : "?");
+  }
+  cJSON_Delete(root);
+}
+
 int main(void)
 {
+  h200_grid();
   const uint64_t out = 256ull << 20, l2 = 50ull << 20;
   tuning_rows(); /* ends with the derived rule's thresholds, which the picks below take */
   /* the shares of an H100 run's auto rows (f32, D 64, 1M targets) */
