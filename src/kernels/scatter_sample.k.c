@@ -47,14 +47,10 @@ ATL_KERNEL void scatter_key_bad(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GL
   bad[3] = 1u;
 }
 
-/* Also zeroes the share counters' table (table_words words) for scatter_shares.k.c, which runs after it in order:
- * a fill of its own would be one more wait on the host. */
 ATL_KERNEL void scatter_sample(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulong rows, uint pairs,
-                               ATL_GLOBAL uint *out, ATL_GLOBAL uint *table, uint table_words)
+                               ATL_GLOBAL uint *out)
 {
   const uint j = atl_global_id();
-  for (uint w = j; w < table_words; w += atl_global_size())
-    table[w] = 0u;
   if (j >= pairs)
     return;
   const ulong lo = (ulong)j * (rows - 1) / pairs, hi = (ulong)(j + 1) * (rows - 1) / pairs; /* rows - 1 >= pairs */
