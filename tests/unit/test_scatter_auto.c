@@ -11,6 +11,7 @@
 
 #include "apps/scatter_auto.h"
 #include "check.h"
+#include "core/text.h"
 #include "tuning/scatter_tuning.h"
 
 static struct atl__scatter_tuning tuning; /* the rule's thresholds: the derived rule's unless a test sets a row */
@@ -94,13 +95,9 @@ static void tuning_rows(void)
  * whose pick it changes. */
 static void h200_grid(void)
 {
-  FILE *f = fopen(ATL_TEST_DATA_DIR "/scatter-shapes/h200-grid-picks.json", "rb");
-  static char text[1 << 16];
-  const size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-  if (f)
-    fclose(f);
-  text[n] = 0;
-  cJSON *root = cJSON_Parse(text), *dev = cJSON_GetObjectItem(root, "device");
+  char *text = atl__read_text_file(ATL_TEST_DATA_DIR "/scatter-shapes/h200-grid-picks.json", 1 << 20);
+  cJSON *root = text ? cJSON_Parse(text) : NULL, *dev = cJSON_GetObjectItem(root, "device");
+  free(text);
   const cJSON *cells = cJSON_GetObjectItem(root, "cells"), *c;
   const char *note = "";
   setenv("XDG_CACHE_HOME", "/nonexistent/atomlab-test", 1); /* the tree's table, not a user's cached one */
