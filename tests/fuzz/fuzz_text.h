@@ -17,4 +17,10 @@ static inline char *fuzz_text(const uint8_t *data, size_t size)
   return text;
 }
 
+/* A parser's refusal says why: a non-empty reason, terminated within its @p len bytes. */
+static inline int fuzz_says_why(const char *why, size_t len)
+{
+  return why[0] != '\0' && memchr(why, '\0', len) != NULL;
+}
+
 #endif
