@@ -1,6 +1,6 @@
 /*
- * The deterministic scatter-add's host side: a stable LSD radix sort of (key, row) by 8-bit digits, then a
- * warp per tile of sorted places and a warp per crossing key (src/kernels/app_scatter_det.k.c says why
+ * The deterministic scatter-add's host side: whether the keys are in order already, a stable LSD radix sort of
+ * (key, row) by 8-bit digits where they are not, then a warp per tile of sorted places and a work-group per crossing key (src/kernels/app_scatter_det.k.c says why
  * the bits cannot depend on the grid). Only the keys' significant digits are sorted: ceil(bits(targets-1)
  * / 8) passes, at least one.
  */
@@ -10,9 +10,9 @@
 #include "scatter_det.h"
 #include "scatter_guard.h"
 
-static const char *const entries[7] = {"det_hist", "det_scan", "det_place", "det_tile", "det_combine", "det_sums",
-                                       "det_spread"};
-enum { K_HIST, K_SCAN, K_PLACE, K_TILE, K_COMBINE, K_SUMS, K_SPREAD };
+static const char *const entries[ATL__SCATTER_DET_KERNELS] = {"det_hist", "det_scan", "det_place", "det_tile",
+                                                              "det_combine", "det_sums", "det_spread", "det_order"};
+enum { K_HIST, K_SCAN, K_PLACE, K_TILE, K_COMBINE, K_SUMS, K_SPREAD, K_ORDER };
 
 static void buf_arg(struct atl_arg *a, void *buf) { *a = (struct atl_arg){ATL_ARG_BUFFER, buf, 0}; }
 static void u32_arg(struct atl_arg *a, uint32_t v) { *a = (struct atl_arg){ATL_ARG_U32, NULL, v}; }
@@ -40,7 +40,7 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
            idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE, d->wg,
            ATL__KEY_GUARD_DEFINE(d->guard));
   int err = 0;
-  for (unsigned k = 0; k < 7 && !err; k++) {
+  for (unsigned k = 0; k < ATL__SCATTER_DET_KERNELS && !err; k++) {
     err = atl__app_build(ctx, "app_scatter_det", entries[k], defines, &d->kernels[k], row);
     if (!err && row && row->instructions[0]) { /* every pass's atomics on the row, not only the last's */
       const char *parts[4] = {instr[0] ? "; " : "", entries[k], ": ", row->instructions};
@@ -63,6 +63,8 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
     err = atl__app_alloc(ctx, bufs, blocks * 4, &d->sums);
   if (!err)
     err = atl__app_alloc(ctx, bufs, tiles * 2 * d->dim * 4, &d->part); /* partials are f32 or 32-bit ints */
+  if (!err && !(err = atl__app_alloc(ctx, bufs, 4, &d->unsorted)) && !d->unsorted_kept)
+    err = atl__app_fill32(ctx, d->unsorted, 0, 4); /* then each call's det_combine zeroes it for the next */
   if (err)
     return err;
   unsigned bits = 0; /* the significant bits of the largest key */
@@ -70,29 +72,34 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
     bits++;
   const unsigned passes = bits ? (bits + 7) / 8 : 1;
   d->n = 0;
+  struct atl_arg *a = add_launch(d, K_ORDER, chunks, 3);
+  buf_arg(&a[0], d->idx), buf_arg(&a[1], d->unsorted), u64_arg(&a[2], E);
   for (unsigned pass = 0, from = 0; pass < passes; pass++, from ^= 1) {
-    const uint32_t first = pass == 0, shift = 8 * pass;
-    struct atl_arg *a = add_launch(d, K_HIST, chunks, 6);
-    buf_arg(&a[0], d->idx), buf_arg(&a[1], d->keys[from]), buf_arg(&a[2], d->counts), u64_arg(&a[3], E);
-    u32_arg(&a[4], shift), u32_arg(&a[5], first);
-    a = add_launch(d, K_SUMS, blocks, 4); /* the counts' scan: blocks' sums, their scan, each block from its sum */
-    buf_arg(&a[0], d->counts), buf_arg(&a[1], d->sums), u64_arg(&a[2], chunks * 256), u64_arg(&a[3], block);
-    a = add_launch(d, K_SCAN, 1, 2);
-    buf_arg(&a[0], d->sums), u64_arg(&a[1], blocks);
-    a = add_launch(d, K_SPREAD, blocks, 4);
-    buf_arg(&a[0], d->counts), buf_arg(&a[1], d->sums), u64_arg(&a[2], chunks * 256), u64_arg(&a[3], block);
-    a = add_launch(d, K_PLACE, chunks, 9);
+    const uint32_t first = pass == 0, last = pass + 1 == passes, shift = 8 * pass;
+    a = add_launch(d, K_HIST, chunks, 7);
+    buf_arg(&a[0], d->idx), buf_arg(&a[1], d->keys[from]), buf_arg(&a[2], d->counts), buf_arg(&a[3], d->unsorted);
+    u64_arg(&a[4], E), u32_arg(&a[5], shift), u32_arg(&a[6], first);
+    a = add_launch(d, K_SUMS, blocks, 5); /* the counts' scan: blocks' sums, their scan, each block from its sum */
+    buf_arg(&a[0], d->counts), buf_arg(&a[1], d->sums), buf_arg(&a[2], d->unsorted), u64_arg(&a[3], chunks * 256);
+    u64_arg(&a[4], block);
+    a = add_launch(d, K_SCAN, 1, 3);
+    buf_arg(&a[0], d->sums), buf_arg(&a[1], d->unsorted), u64_arg(&a[2], blocks);
+    a = add_launch(d, K_SPREAD, blocks, 5);
+    buf_arg(&a[0], d->counts), buf_arg(&a[1], d->sums), buf_arg(&a[2], d->unsorted), u64_arg(&a[3], chunks * 256);
+    u64_arg(&a[4], block);
+    a = add_launch(d, K_PLACE, chunks, 11);
     buf_arg(&a[0], d->idx), buf_arg(&a[1], d->keys[from]), buf_arg(&a[2], d->ids[from]), buf_arg(&a[3], d->counts);
-    buf_arg(&a[4], d->keys[from ^ 1]), buf_arg(&a[5], d->ids[from ^ 1]), u64_arg(&a[6], E);
-    u32_arg(&a[7], shift), u32_arg(&a[8], first);
+    buf_arg(&a[4], d->keys[from ^ 1]), buf_arg(&a[5], d->ids[from ^ 1]), buf_arg(&a[6], d->unsorted);
+    u64_arg(&a[7], E), u32_arg(&a[8], shift), u32_arg(&a[9], first), u32_arg(&a[10], last);
   }
   const unsigned sorted = passes % 2; /* where the last pass put the pairs */
   const uint64_t warp_groups = (tiles * 32 + d->wg - 1) / d->wg;
-  struct atl_arg *a = add_launch(d, K_TILE, warp_groups, 6);
+  a = add_launch(d, K_TILE, warp_groups, 6);
   buf_arg(&a[0], d->src), buf_arg(&a[1], d->keys[sorted]), buf_arg(&a[2], d->ids[sorted]), buf_arg(&a[3], d->out);
   buf_arg(&a[4], d->part), u64_arg(&a[5], E);
-  a = add_launch(d, K_COMBINE, warp_groups, 4);
-  buf_arg(&a[0], d->keys[sorted]), buf_arg(&a[1], d->part), buf_arg(&a[2], d->out), u64_arg(&a[3], E);
+  a = add_launch(d, K_COMBINE, tiles, 5); /* a work-group per tile boundary */
+  buf_arg(&a[0], d->keys[sorted]), buf_arg(&a[1], d->part), buf_arg(&a[2], d->out), buf_arg(&a[3], d->unsorted);
+  u64_arg(&a[4], E);
   return 0;
 }
 

@@ -338,7 +338,8 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
   if (d->deterministic) {
     struct atl__app_buffers scratch = {{0}, 0};
     struct atl__scatter_det det = {.rows = d->rows, .targets = d->targets, .dim = d->dim, .wg = wg,
-                                   .src = src->handle, .idx = idx->handle, .out = out->handle, .guard = guard};
+                                   .src = src->handle, .idx = idx->handle, .out = out->handle, .guard = guard,
+                                   .unsorted_kept = 1}; /* no fill's wait: a stale word only sorts keys in order */
     err = atl__scatter_det_prepare(ctx, &scratch, &det, atl__scatter_type_defines[d->type], d->index_bytes, NULL);
     if (!err)
       err = atl__scatter_det_launch(ctx, &det, device_ms, NULL, NULL);

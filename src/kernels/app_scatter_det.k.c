@@ -3,20 +3,25 @@
  * once for CUDA and OpenCL. The result is bit-identical across runs, grids and work-group sizes because
  * every output element is summed by one warp in an order fixed by the data alone:
  *
+ *   0. det_order: whether the keys are already in order (non-decreasing: sorted keys, one hot key). Then the
+ *      sort's passes return at once and the last one copies the keys and row ids as they are, which is what
+ *      the stable sort would give.
  *   1. det_hist / det_scan / det_place, once per 8-bit digit of the key (LSD radix sort): a stable sort
  *      of (key, row id) pairs. A chunk of CHUNK rows counts its digits (det_hist: the counts are
  *      integers, so the order of the local atomics does not matter), one work-group scans the counts
  *      digit-major (det_scan: each chunk's first place for each digit), and each chunk places its rows
  *      in order (det_place: a row's rank among the rows of its digit before it in the chunk is counted
- *      from the digits in local memory, never from the order of atomics). A stable sort is unique, so
+ *      from the digits in local memory, never from the order of atomics; the chunk is ordered in local
+ *      memory first, so a digit's rows go out as one contiguous run). A stable sort is unique, so
  *      the sorted ids depend on neither grid nor work-group size: row ids of one key in ascending order.
  *   2. det_tile: the sorted sequence is cut into tiles of TILE places (fixed: the tile boundaries depend
  *      on the data only). One warp per tile sums each key's rows in sorted order (ascending row id);
  *      a key whose rows lie wholly in the tile is added to the output (a plain load and store: one writer),
  *      a key that crosses the tile's start or end leaves its partial sum in part[tile][0] (the tile's
  *      first key) or part[tile][1] (its last key).
- *   3. det_combine: one warp per crossing key (found at the first tile boundary it crosses) adds the
- *      partials of the tiles it spans in ascending tile order and adds the result to the output.
+ *   3. det_combine: one work-group per crossing key (found at the first tile boundary it crosses) adds the
+ *      partials of the tiles it spans in ascending tile order and adds the result to the output: the group
+ *      loads CT tiles' partials at once into local memory, and one work-item per column adds them in order.
  *
  * No float is ever added by an atomic, so no order of threads can change a bit. Keys are u32 (targets
  * < 2^32); the input keys are IDX_T (uint or ulong: --index).
@@ -51,12 +56,24 @@ ATL_INLINE uint key_at(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys,
   return first ? (uint)idx[i] : keys[i];
 }
 
+/* unsorted[0] = 1 where some key is greater than the next (the word is 0 before: det_combine of the call before
+ * zeroes it, and a stale 1 only sorts keys that are in order, which changes no bit) */
+ATL_KERNEL void DET_BOUNDS det_order(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *unsorted, ulong rows KEY_GUARD_PARAM)
+{
+  KEY_GUARD_RETURN();
+  for (ulong i = atl_global_id64(); i + 1 < rows; i += atl_global_size64())
+    if (idx[i] > idx[i + 1])
+      unsorted[0] = 1u; /* every writer writes 1 */
+}
+
 /* counts[digit * chunks + chunk]: how many rows of each chunk have each digit of the key at @p shift. */
 ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys, ATL_GLOBAL uint *counts,
-                         ulong rows, uint shift, uint first KEY_GUARD_PARAM)
+                         ATL_GLOBAL const uint *unsorted, ulong rows, uint shift, uint first KEY_GUARD_PARAM)
 {
   ATL_SHARED uint h[BINS];
   KEY_GUARD_RETURN();
+  if (!unsorted[0])
+    return;
   const uint lid = atl_local_id(), wg = atl_local_size();
   const ulong chunks = (rows + CHUNK - 1) / CHUNK;
   for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
@@ -79,11 +96,13 @@ ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL cons
  * per block, reads coalesced), det_scan scans the blocks' sums in one work-group, det_spread scans each block
  * in place from its sum. Integers: the result does not depend on how the work is cut.
  */
-ATL_KERNEL void DET_BOUNDS det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL uint *sums, ulong n,
-                                    ulong block KEY_GUARD_PARAM)
+ATL_KERNEL void DET_BOUNDS det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL uint *sums,
+                                    ATL_GLOBAL const uint *unsorted, ulong n, ulong block KEY_GUARD_PARAM)
 {
   ATL_SHARED uint part[WG];
   KEY_GUARD_RETURN();
+  if (!unsorted[0])
+    return;
   const uint lid = atl_local_id(), wg = atl_local_size();
   for (ulong g = atl_group_id(); g * block < n; g += atl_num_groups()) {
     const ulong hi = end_of(g * block, block, n);
@@ -102,18 +121,22 @@ ATL_KERNEL void DET_BOUNDS det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL ui
 }
 
 /* The exclusive prefix sum of @p n counts in place, by one work-group (launched as one). */
-ATL_KERNEL void DET_BOUNDS det_scan(ATL_GLOBAL uint *counts, ulong n KEY_GUARD_PARAM)
+ATL_KERNEL void DET_BOUNDS det_scan(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *unsorted, ulong n KEY_GUARD_PARAM)
 {
   ATL_SHARED uint part[WG + 1];
   KEY_GUARD_RETURN();
+  if (!unsorted[0])
+    return;
   atl_group_exclusive_scan(counts, n, part);
 }
 
-ATL_KERNEL void DET_BOUNDS det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *sums, ulong n,
-                                      ulong block KEY_GUARD_PARAM)
+ATL_KERNEL void DET_BOUNDS det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *sums,
+                                      ATL_GLOBAL const uint *unsorted, ulong n, ulong block KEY_GUARD_PARAM)
 {
   ATL_SHARED uint part[WG + 1];
   KEY_GUARD_RETURN();
+  if (!unsorted[0])
+    return;
   for (ulong g = atl_group_id(); g * block < n; g += atl_num_groups()) {
     atl_group_exclusive_scan_from(counts + g * block, end_of(g * block, block, n) - g * block, part, sums[g]);
     atl_barrier_local(); /* part is read to the end before the next block's scan writes it */
@@ -127,12 +150,48 @@ ATL_KERNEL void DET_BOUNDS det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const 
 #define DET_MATCH 0
 #endif
 
-/* Each chunk's rows to their sorted places by the digit at @p shift, in row order within each digit. */
+/* start[b] = the chunk's first local place of digit b, from its count in next[b] (which becomes start[b]): the
+ * counts' exclusive scan by the first LANES work-items (WG >= 32) */
+ATL_INLINE void chunk_starts(ATL_LOCAL uint *next, ATL_LOCAL uint *start, ATL_LOCAL uint *lane_sum, uint lid)
+{
+  const uint per = BINS / LANES;
+  if (lid < LANES) {
+    uint s = 0;
+    for (uint j = 0; j < per; j++)
+      s += next[lid * per + j];
+    lane_sum[lid] = s;
+  }
+  atl_barrier_local();
+  if (lid == 0)
+    for (uint j = 0, run = 0; j < LANES; j++) {
+      const uint s = lane_sum[j];
+      lane_sum[j] = run;
+      run += s;
+    }
+  atl_barrier_local();
+  if (lid < LANES)
+    for (uint j = 0, run = lane_sum[lid]; j < per; j++) {
+      const uint n = next[lid * per + j];
+      start[lid * per + j] = next[lid * per + j] = run;
+      run += n;
+    }
+  atl_barrier_local();
+}
+
+/* Each chunk's rows to their sorted places by the digit at @p shift, in row order within each digit: ranked into
+ * local memory (stage: each local place's row in the chunk), then written out place by place, so that a digit's
+ * rows go to consecutive addresses (written straight to their places, 16 rows a digit at 256 digits, each row
+ * took a sector of its own: 3.1x the time of the last pass's 16 digits on an H200). With the keys in order
+ * (unsorted[0] == 0) the last pass copies them and their row ids as they are and the others do nothing. */
 ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ATL_GLOBAL const uint *ids_in,
                           ATL_GLOBAL const uint *offsets, ATL_GLOBAL uint *keys_out, ATL_GLOBAL uint *ids_out,
-                          ulong rows, uint shift, uint first KEY_GUARD_PARAM)
+                          ATL_GLOBAL const uint *unsorted, ulong rows, uint shift, uint first, uint last KEY_GUARD_PARAM)
 {
-  ATL_SHARED uint next[BINS]; /* the next free place of each digit in this chunk */
+  ATL_SHARED uint off[BINS];      /* this chunk's first sorted place of each digit */
+  ATL_SHARED uint start[BINS];    /* its first local place of each digit */
+  ATL_SHARED uint next[BINS];     /* the next free local place of each digit */
+  ATL_SHARED uint lane_sum[LANES];
+  ATL_SHARED ushort stage[CHUNK]; /* local place -> the row's index in the chunk */
 #if DET_MATCH
   /* CUDA: a row's rank among the round's rows of its digit is its lanes below it with that digit (match-any)
    * plus each earlier warp's count of it: wcnt[warp][digit] = round tag << 8 | count, written by the digit's
@@ -145,20 +204,30 @@ ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL con
   ATL_SHARED uint dig[WG];
 #endif
   KEY_GUARD_RETURN();
+  if (!unsorted[0]) {
+    for (ulong i = atl_global_id64(); last && i < rows; i += atl_global_size64()) {
+      keys_out[i] = (uint)idx[i];
+      ids_out[i] = (uint)i;
+    }
+    return;
+  }
   const uint lid = atl_local_id(), wg = atl_local_size();
   const ulong chunks = (rows + CHUNK - 1) / CHUNK;
   for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
-    for (uint b = lid; b < BINS; b += wg)
-      next[b] = offsets[(ulong)b * chunks + c];
-    const ulong end = end_of(c * CHUNK, CHUNK, rows);
-    for (ulong base = c * CHUNK; base < end; base += wg) { /* a round of wg rows: every work-item reaches */
-      const ulong i = base + lid;                           /* the barriers */
-      uint k = 0, id = 0, d = NO_DIGIT;
-      if (i < end) {
-        k = key_at(idx, keys_in, i, first);
-        id = first ? (uint)i : ids_in[i];
-        d = (k >> shift) & (BINS - 1);
-      }
+    for (uint b = lid; b < BINS; b += wg) { /* the scan is digit-major: the next entry ends this chunk's digit */
+      const ulong e = (ulong)b * chunks + c;
+      off[b] = offsets[e];
+      next[b] = (e + 1 < BINS * chunks ? offsets[e + 1] : (uint)rows) - offsets[e];
+    }
+    atl_barrier_local();
+    chunk_starts(next, start, lane_sum, lid);
+    const ulong lo = c * CHUNK, end = end_of(lo, CHUNK, rows);
+    uint k_next = lo + lid < end ? key_at(idx, keys_in, lo + lid, first) : 0u;
+    for (ulong base = lo; base < end; base += wg) { /* a round of wg rows: every work-item reaches */
+      const ulong i = base + lid;                  /* the barriers */
+      const uint k = k_next, d = i < end ? (k >> shift) & (BINS - 1) : NO_DIGIT;
+      if (i + wg < end) /* the next round's key in flight over this round's barriers */
+        k_next = key_at(idx, keys_in, i + wg, first);
 #if DET_MATCH
       tag = (tag + 1u) & 0xffffffu;
       if (tag == 0) { /* the tags wrapped: every entry cleared (each work-item its own, then all wait) */
@@ -179,8 +248,7 @@ ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL con
       const uint at = d < BINS ? next[d] + rank : 0;
       atl_barrier_local();
       if (d < BINS) {
-        keys_out[at] = k;
-        ids_out[at] = id;
+        stage[at] = (ushort)(i - lo);
         if (below == 0)
           atl_atomic_add(&next[d], (uint)__popc(grp)); /* the round's count of the digit: integers */
       }
@@ -193,22 +261,31 @@ ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL con
       const uint at = d < BINS ? next[d] + rank : 0;
       atl_barrier_local();
       if (d < BINS) {
-        keys_out[at] = k;
-        ids_out[at] = id;
+        stage[at] = (ushort)(i - lo);
         atl_atomic_add(&next[d], 1u); /* the round's count of the digit: integers, any order */
       }
 #endif
       atl_barrier_local();
     }
+    for (ulong p = lid; p < end - lo; p += wg) { /* local place p of digit d is sorted place off[d] + p - start[d] */
+      const ulong i = lo + stage[p];
+      const uint k = key_at(idx, keys_in, i, first), d = (k >> shift) & (BINS - 1);
+      const ulong at = (ulong)off[d] + (p - start[d]);
+      keys_out[at] = k;
+      ids_out[at] = first ? (uint)i : ids_in[i];
+    }
+    atl_barrier_local(); /* stage and the digit arrays are read to the end before the next chunk's */
   }
 }
 
-/* Rows (det_tile) and partials (det_combine) whose loads a lane has in flight while it adds the earlier ones:
- * about 8 values a lane (D = 64: 4 rows), at least one. The order of the sums is the same: only loads move. */
+/* Rows det_tile has in flight while it adds the earlier ones: about 8 values a lane (D = 64: 4 rows), at least one.
+ * The order of the sums is the same: only loads move. */
 #define AHEAD ((8u + COLS - 1u) / COLS)
-/* det_combine's partials in flight: a hot row's warp reads every tile's (8192 at E = 8 M) and has nothing else
- * to wait on, so 32 values a lane (D = 64: 16 tiles) */
-#define COMBINE_AHEAD ((32u + COLS - 1u) / COLS)
+/* Tiles whose partials det_combine's work-group stages in local memory at once: 32 KiB of them, 1 to 256 tiles.
+ * A hot row's group reads every tile's (8192 at E = 8 M), and one warp reading 16 at a time took 0.6 ms on an H200. */
+#define CT_WANT (8192u / D)
+#define CT (CT_WANT > 256u ? 256u : CT_WANT < 1u ? 1u : CT_WANT)
+#define TCOLS ((D + WG - 1u) / WG) /* det_combine's columns a work-item sums */
 
 /* x = row @p r's columns of this lane (zeros where @p ok is false: past the tile's end) */
 ATL_INLINE void load_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, bool ok, uint lane, A *x)
@@ -217,7 +294,8 @@ ATL_INLINE void load_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, bool ok,
     x[j] = ok && c < D ? LOAD(src[r * D + c]) : (A)0;
 }
 
-/* One warp per tile of TILE sorted places: keys wholly inside are added, crossing keys leave partials. */
+/* One warp per tile of TILE sorted places: keys wholly inside are added, crossing keys leave partials. A key's
+ * output row is loaded when the key starts, so its rows' loads cover the load's wait. */
 ATL_KERNEL void DET_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *keys,
                          ATL_GLOBAL const uint *ids, ATL_GLOBAL T *out, ATL_GLOBAL A *part,
                          ulong rows KEY_GUARD_PARAM)
@@ -229,29 +307,31 @@ ATL_KERNEL void DET_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GL
     const ulong lo = t * TILE, hi = end_of(lo, TILE, rows);
     const uint first_key = keys[lo], last_key = keys[hi - 1];
     const int open_start = lo > 0 && keys[lo - 1] == first_key, open_end = hi < rows && keys[hi] == last_key;
-    A sum[COLS];
-    for (uint j = 0; j < COLS; j++)
-      sum[j] = (A)0;
+    A sum[COLS], o[COLS]; /* o: the key's output row, none where it leaves a partial */
     uint key = first_key;
+    int open = open_start || (first_key == last_key && open_end);
+    for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
+      sum[j] = (A)0, o[j] = !open && c < D ? LOAD(out[(ulong)key * D + c]) : (A)0;
     A x[AHEAD][COLS]; /* rows i .. i + AHEAD - 1 */
     for (uint a = 0; a < AHEAD; a++)
       load_row(src, lo + a < hi ? ids[lo + a] : 0, lo + a < hi, lane, x[a]);
     for (ulong i = lo;; i++) {
       const uint k = i < hi ? keys[i] : 0;
       if (i == hi || k != key) { /* the key's rows in this tile end: store them or leave them for combine */
-        const int is_first = key == first_key;
-        const int open = (is_first && open_start) || (key == last_key && open_end);
-        const ulong at = open ? (t * 2 + (is_first ? 0 : 1)) * D : (ulong)key * D;
+        const ulong at = open ? (t * 2 + (key == first_key ? 0 : 1)) * D : (ulong)key * D;
         for (uint j = 0, c = lane; c < D; j++, c += LANES) {
           if (open)
             part[at + c] = sum[j];
           else
-            out[at + c] = STORE(LOAD(out[at + c]) + sum[j]); /* out += the sum: its one writer */
+            out[at + c] = STORE(o[j] + sum[j]); /* out += the sum: its one writer */
           sum[j] = (A)0;
         }
         if (i == hi)
           break;
         key = k;
+        open = key == last_key && open_end;
+        for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
+          o[j] = !open && c < D ? LOAD(out[(ulong)key * D + c]) : (A)0;
       }
       for (uint j = 0, c = lane; c < D; j++, c += LANES)
         sum[j] += x[0][j];
@@ -264,42 +344,51 @@ ATL_KERNEL void DET_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GL
   }
 }
 
-/* One warp per tile boundary; the first boundary a key crosses adds its tiles' partials in tile order. */
+/* One work-group per tile boundary; the first boundary a key crosses adds its tiles' partials in tile order. It
+ * also zeroes the order word for the next call (the last launch: nothing after it reads the word). */
 ATL_KERNEL void DET_BOUNDS det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *part, ATL_GLOBAL T *out,
-                                       ulong rows KEY_GUARD_PARAM)
+                                       ATL_GLOBAL uint *unsorted, ulong rows KEY_GUARD_PARAM)
 {
+  ATL_SHARED A stage[CT * D];  /* CT tiles' partials of the key */
+  ATL_SHARED uint more[CT];    /* whether the key goes on past each of them */
   KEY_GUARD_RETURN();
+  if (atl_global_id64() == 0)
+    unsorted[0] = 0u;
   const ulong tiles = (rows + TILE - 1) / TILE;
-  const uint lane = (uint)(atl_global_id64() % LANES);
-  for (ulong t = 1 + atl_global_id64() / LANES; t < tiles; t += atl_global_size64() / LANES) {
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  for (ulong t = 1 + atl_group_id(); t < tiles; t += atl_num_groups()) {
     const uint k = keys[t * TILE];
     const ulong start = (t - 1) * TILE; /* the tile before the boundary */
     if (keys[t * TILE - 1] != k || (start > 0 && keys[start - 1] == k))
-      continue; /* the boundary is inside no key, or the key crossed an earlier one */
+      continue; /* the boundary is inside no key, or the key crossed an earlier one (the same for the group) */
     const ulong from = (t - 1) * 2 + (keys[start] == k ? 0 : 1);
-    A sum[COLS];
-    for (uint j = 0, c = lane; c < D; j++, c += LANES)
-      sum[j] = part[from * D + c];
-    for (ulong u0 = t; u0 < tiles; u0 += COMBINE_AHEAD) { /* every later tile the key reaches: its first key's */
-      A y[COMBINE_AHEAD][COLS]; /* partial, COMBINE_AHEAD tiles' partials and ends loaded before any is added */
-      uint more[COMBINE_AHEAD];
-      for (uint a = 0; a < COMBINE_AHEAD; a++) {
-        const ulong u = u0 + a, end = u < tiles ? end_of(u * TILE, TILE, rows) : rows;
-        more[a] = end < rows && keys[end] == k; /* the key goes on past tile u */
-        for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
-          y[a][j] = u < tiles && c < D ? part[u * 2 * D + c] : (A)0;
+    A sum[TCOLS];
+    for (uint j = 0, c = lid; j < TCOLS; j++, c += wg)
+      sum[j] = c < D ? part[from * D + c] : (A)0;
+    for (ulong u0 = t;; u0 += CT) { /* every later tile the key reaches: its first key's partial */
+      for (uint e = lid; e < CT * D; e += wg) {
+        const ulong u = u0 + e / D;
+        stage[e] = u < tiles ? part[u * 2 * D + e % D] : (A)0;
       }
+      for (uint a = lid; a < CT; a += wg) {
+        const ulong u = u0 + a, end = u < tiles ? end_of(u * TILE, TILE, rows) : rows;
+        more[a] = end < rows && keys[end] == k;
+      }
+      atl_barrier_local();
       uint a = 0;
-      for (; a < COMBINE_AHEAD; a++) {
-        for (uint j = 0, c = lane; c < D; j++, c += LANES)
-          sum[j] += y[a][j];
+      for (; a < CT; a++) {
+        for (uint j = 0, c = lid; j < TCOLS; j++, c += wg)
+          if (c < D)
+            sum[j] += stage[a * D + c];
         if (!more[a])
           break;
       }
-      if (a < COMBINE_AHEAD)
+      atl_barrier_local(); /* stage is read to the end before the next tiles' loads */
+      if (a < CT)
         break;
     }
-    for (uint j = 0, c = lane; c < D; j++, c += LANES)
-      out[(ulong)k * D + c] = STORE(LOAD(out[(ulong)k * D + c]) + sum[j]);
+    for (uint j = 0, c = lid; j < TCOLS; j++, c += wg)
+      if (c < D)
+        out[(ulong)k * D + c] = STORE(LOAD(out[(ulong)k * D + c]) + sum[j]);
   }
 }
