@@ -1,6 +1,7 @@
 /*
  * The deterministic scatter-add's host side: whether the keys are in order already, a stable LSD radix sort of
- * (key, row) by 8-bit digits where they are not, then a warp per tile of sorted places and a work-group per crossing key (src/kernels/app_scatter_det.k.c says why
+ * (key, row) by 8-bit digits where they are not, then a warp per tile of sorted places, a warp per crossing key's
+ * tiles in a group of tiles, and a warp per key crossing groups (src/kernels/app_scatter_det.k.c says why
  * the bits cannot depend on the grid). Only the keys' significant digits are sorted: ceil(bits(targets-1)
  * / 8) passes, at least one.
  */
@@ -10,9 +11,9 @@
 #include "scatter_det.h"
 #include "scatter_guard.h"
 
-static const char *const entries[ATL__SCATTER_DET_KERNELS] = {"det_hist", "det_scan", "det_place", "det_tile",
-                                                              "det_combine", "det_sums", "det_spread", "det_order"};
-enum { K_HIST, K_SCAN, K_PLACE, K_TILE, K_COMBINE, K_SUMS, K_SPREAD, K_ORDER };
+static const char *const entries[ATL__SCATTER_DET_KERNELS] = {
+    "det_hist", "det_scan", "det_place", "det_tile", "det_combine", "det_sums", "det_spread", "det_order", "det_group"};
+enum { K_HIST, K_SCAN, K_PLACE, K_TILE, K_COMBINE, K_SUMS, K_SPREAD, K_ORDER, K_GROUP };
 
 static void buf_arg(struct atl_arg *a, void *buf) { *a = (struct atl_arg){ATL_ARG_BUFFER, buf, 0}; }
 static void u32_arg(struct atl_arg *a, uint32_t v) { *a = (struct atl_arg){ATL_ARG_U32, NULL, v}; }
@@ -35,9 +36,10 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
 {
   const uint64_t E = d->rows, chunks = (E + ATL__SCATTER_DET_CHUNK - 1) / ATL__SCATTER_DET_CHUNK;
   const uint64_t tiles = (E + ATL__SCATTER_DET_TILE - 1) / ATL__SCATTER_DET_TILE;
+  const uint64_t groups = (tiles + ATL__SCATTER_DET_GROUP - 1) / ATL__SCATTER_DET_GROUP;
   char defines[208], instr[sizeof row->instructions] = "";
-  snprintf(defines, sizeof defines, "D=%u %s IDX_T=%s CHUNK=%uu TILE=%uu WG=%u%s", d->dim, type_define,
-           idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE, d->wg,
+  snprintf(defines, sizeof defines, "D=%u %s IDX_T=%s CHUNK=%uu TILE=%uu GROUP=%uu WG=%u%s", d->dim, type_define,
+           idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE, ATL__SCATTER_DET_GROUP, d->wg,
            ATL__KEY_GUARD_DEFINE(d->guard));
   int err = 0;
   for (unsigned k = 0; k < ATL__SCATTER_DET_KERNELS && !err; k++) {
@@ -63,6 +65,8 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
     err = atl__app_alloc(ctx, bufs, blocks * 4, &d->sums);
   if (!err)
     err = atl__app_alloc(ctx, bufs, tiles * 2 * d->dim * 4, &d->part); /* partials are f32 or 32-bit ints */
+  if (!err)
+    err = atl__app_alloc(ctx, bufs, groups * 2 * d->dim * 4, &d->gpart);
   if (!err && !(err = atl__app_alloc(ctx, bufs, 4, &d->unsorted)) && !d->unsorted_kept)
     err = atl__app_fill32(ctx, d->unsorted, 0, 4); /* then each call's det_combine zeroes it for the next */
   if (err)
@@ -97,8 +101,11 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   a = add_launch(d, K_TILE, warp_groups, 6);
   buf_arg(&a[0], d->src), buf_arg(&a[1], d->keys[sorted]), buf_arg(&a[2], d->ids[sorted]), buf_arg(&a[3], d->out);
   buf_arg(&a[4], d->part), u64_arg(&a[5], E);
-  a = add_launch(d, K_COMBINE, tiles, 5); /* a work-group per tile boundary */
-  buf_arg(&a[0], d->keys[sorted]), buf_arg(&a[1], d->part), buf_arg(&a[2], d->out), buf_arg(&a[3], d->unsorted);
+  a = add_launch(d, K_GROUP, warp_groups, 5);
+  buf_arg(&a[0], d->keys[sorted]), buf_arg(&a[1], d->part), buf_arg(&a[2], d->gpart), buf_arg(&a[3], d->out);
+  u64_arg(&a[4], E);
+  a = add_launch(d, K_COMBINE, (groups * 32 + d->wg - 1) / d->wg, 5);
+  buf_arg(&a[0], d->keys[sorted]), buf_arg(&a[1], d->gpart), buf_arg(&a[2], d->out), buf_arg(&a[3], d->unsorted);
   u64_arg(&a[4], E);
   return 0;
 }
@@ -113,7 +120,8 @@ int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d,
     if (err)
       return err;
     total += t;
-    if (d->kernel_of[i] == d->kernels[K_TILE] || d->kernel_of[i] == d->kernels[K_COMBINE])
+    if (d->kernel_of[i] == d->kernels[K_TILE] || d->kernel_of[i] == d->kernels[K_GROUP] ||
+        d->kernel_of[i] == d->kernels[K_COMBINE])
       sums += t;
   }
   if (ms)

@@ -7,12 +7,14 @@
 #include <stdint.h>
 
 #include "app_internal.h"
+#include "scatter_host.h" /* ATL__SCATTER_HOST_DET_GROUP: the emulation's second cut */
 
 /* Fixed, not options: the result's bits depend on TILE (where partial sums are cut), so it is one number. */
 #define ATL__SCATTER_DET_CHUNK 4096u /* rows a work-group counts and places per radix pass */
 #define ATL__SCATTER_DET_TILE 1024u  /* sorted places a warp sums */
-#define ATL__SCATTER_DET_MAX_LAUNCHES (1 + 5 * 4 + 2) /* order, 4 radix passes of 5 launches, tile, combine */
-#define ATL__SCATTER_DET_KERNELS 8
+#define ATL__SCATTER_DET_GROUP ATL__SCATTER_HOST_DET_GROUP /* tiles whose partials of a key are summed first */
+#define ATL__SCATTER_DET_MAX_LAUNCHES (1 + 5 * 4 + 3) /* order, 4 radix passes of 5 launches, tile, group, combine */
+#define ATL__SCATTER_DET_KERNELS 9
 #define ATL__SCATTER_DET_SCAN_ITEMS 16u /* counts a work-item scans in a block of det_spread (any: integers) */
 
 /* What the passes read and write. src (rows x dim values), idx (rows keys of idx_bytes, each
@@ -22,8 +24,8 @@ struct atl__scatter_det {
   uint32_t dim, wg, groups; /* groups: work-groups of every pass but the scan (0: as many as the data has) */
   void *src, *idx, *out;
   void *guard;              /* the keys' guard word (scatter_guard.h), every pass's last argument; NULL: none */
-  void *kernels[ATL__SCATTER_DET_KERNELS]; /* hist, scan, place, tile, combine, sums, spread, order */
-  void *keys[2], *ids[2], *counts, *part, *sums;
+  void *kernels[ATL__SCATTER_DET_KERNELS]; /* hist, scan, place, tile, combine, sums, spread, order, group */
+  void *keys[2], *ids[2], *counts, *part, *gpart, *sums;
   void *unsorted;           /* one word: 1 where the keys are not in order (det_order), which the sort's passes read */
   int unsorted_kept;        /* the library's: the word is a slot of the context's, zeroed by the call before */
   struct atl_arg args[ATL__SCATTER_DET_MAX_LAUNCHES][12]; /* det_place: 11 and the guard */

@@ -189,14 +189,24 @@ static inline void prefetch_row(const struct atl__scatter_host *h, const struct 
 }
 
 /* The det variant's order for one element: a piece summed from zero in f32 up to each multiple of the tile of the
- * sorted places, the pieces added in order (0 + x is x: no piece is -0, a sum of non-zero values that cancels is
- * +0), the sum rounded once to 16 bits for bf16 and f16. */
+ * sorted places, the pieces of a group of ATL__SCATTER_HOST_DET_GROUP tiles added in order from zero, the groups'
+ * sums added in order (0 + x is x: no piece is -0, a sum of non-zero values that cancels is +0), the sum rounded
+ * once to 16 bits for bf16 and f16. @p cut (det_cut) says which ends after this place: 1 a tile, 2 a group too. */
 #define DET_ADD(c, value)                                                                                           \
   do {                                                                                                             \
     piece[c] += (value);                                                                                           \
     if (cut)                                                                                                       \
-      acc[c] += piece[c], piece[c] = 0;                                                                            \
+      mid[c] += piece[c], piece[c] = 0;                                                                            \
+    if (cut > 1)                                                                                                   \
+      acc[c] += mid[c], mid[c] = 0;                                                                                \
   } while (0)
+
+/* What ends after sorted place @p at in the det order cut at @p tile (0: none): 0, 1 (a tile) or 2 (its group). */
+static int det_cut(uint64_t at, uint64_t tile)
+{
+  const uint64_t group = tile <= UINT64_MAX / ATL__SCATTER_HOST_DET_GROUP ? tile * ATL__SCATTER_HOST_DET_GROUP : 0;
+  return !tile || (at + 1) % tile ? 0 : group && (at + 1) % group == 0 ? 2 : 1;
+}
 
 /* The det order's sum @p want as the type stores it (f32, or rounded once to bf16 or f16), element @p e of @p to. */
 static void det_put(int type, void *to, uint64_t e, float want)
@@ -209,10 +219,10 @@ static void det_put(int type, void *to, uint64_t e, float want)
 
 /* Key k's columns [c0, c1) of the det order's result into x->det. */
 static void det_store(const struct atl__scatter_host *h, const struct atl__scatter_expected *x, uint64_t k,
-                      uint32_t c0, uint32_t c1, const float *acc, const float *piece)
+                      uint32_t c0, uint32_t c1, const float *acc, const float *mid, const float *piece)
 {
   for (uint32_t c = 0; c < c1 - c0; c++)
-    det_put(h->type, x->det, k * h->dim + c0 + c, acc[c] + piece[c]);
+    det_put(h->type, x->det, k * h->dim + c0 + c, acc[c] + (mid[c] + piece[c]));
 }
 
 /* Key k's columns [c0, c1): its rows added in ascending row order into registers from zero, then stored (the
@@ -225,13 +235,13 @@ static void sum_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
   const uint64_t D = h->dim, n = c1 - c0, tile = x->det ? x->det_tile : 0;
   double sum[512], mag[512]; /* the app's dims go to 512 */
   uint64_t isum[512];
-  float acc[512], piece[512];
+  float acc[512], mid[512], piece[512];
   (void)t;
   for (uint64_t c = 0; c < n; c++)
-    sum[c] = 0, mag[c] = 0, isum[c] = 0, acc[c] = 0, piece[c] = 0;
+    sum[c] = 0, mag[c] = 0, isum[c] = 0, acc[c] = 0, mid[c] = 0, piece[c] = 0;
   for (uint64_t at = x->place[k]; at < x->place[k + 1]; at++) {
     const uint64_t row = x->order[at] * D + c0;
-    const int cut = tile && (at + 1) % tile == 0; /* a tile of the det order ends after this place */
+    const int cut = det_cut(at, tile); /* a tile (and its group) of the det order ends after this place */
     prefetch_row(h, x, at + PREFETCH_AHEAD, c0, c1);
     if (h->type == ATL__HOST_F32) {
       const float *v = (const float *)h->src + row;
@@ -257,7 +267,7 @@ static void sum_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
     memcpy(x->sum + k * D + c0, sum, n * sizeof *sum);
     memcpy(x->mag + k * D + c0, mag, n * sizeof *mag);
     if (tile)
-      det_store(h, x, k, c0, c1, acc, piece);
+      det_store(h, x, k, c0, c1, acc, mid, piece);
   }
 }
 
@@ -433,20 +443,20 @@ static void det_key(struct sums_job *j, unsigned t, uint64_t k, uint32_t c0, uin
   const struct atl__scatter_host *h = j->h;
   const uint64_t D = h->dim, *place = j->x->place;
   const size_t es = elem_size(h->type);
-  float acc[512], piece[512]; /* the app's dims go to 512 */
+  float acc[512], mid[512], piece[512]; /* the app's dims go to 512 */
   for (uint32_t c = 0; c < c1 - c0; c++)
-    acc[c] = 0, piece[c] = 0;
+    acc[c] = 0, mid[c] = 0, piece[c] = 0;
   for (uint64_t at = place[k]; at < place[k + 1]; at++) {
     const uint64_t i = j->x->order[at];
     prefetch_row(h, j->x, at + PREFETCH_AHEAD, c0, c1);
-    const int cut = (at + 1) % j->tile == 0; /* a tile ends after this place */
+    const int cut = det_cut(at, j->tile); /* a tile (and its group) ends after this place */
     for (uint32_t c = 0; c < c1 - c0; c++)
       DET_ADD(c, (float)float_at(h->type, h->src, i * D + c0 + c));
   }
   uint64_t wrong = 0;
   for (uint32_t c = 0; c < c1 - c0; c++) {
     float want[1]; /* room for one value of any float type */
-    det_put(h->type, want, 0, acc[c] + piece[c]);
+    det_put(h->type, want, 0, acc[c] + (mid[c] + piece[c]));
     wrong += memcmp(want, (const unsigned char *)j->got + (k * D + c0 + c) * es, es) != 0;
   }
   j->wrong[t] += wrong;

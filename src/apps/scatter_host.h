@@ -68,6 +68,10 @@ void atl__scatter_expected_free(struct atl__scatter_expected *x);
 uint64_t atl__scatter_check(const struct atl__scatter_host *h, const void *got, const struct atl__scatter_expected *x,
                             int counts, char *first, size_t len, double *hash);
 
+/* The det variant's second cut: a key's tile partials are summed in groups of this many tiles, then the groups' sums
+ * (src/kernels/app_scatter_det.k.c: det_group, det_combine). Fixed, like the tile: the result's bits depend on it. */
+#define ATL__SCATTER_HOST_DET_GROUP 64u
+
 /* The det variant's fixed order emulated (floats), cut at the multiples of @p tile of the sorted places: the
  * count of elements of @p got whose bits differ, or -1 without the memory. Compared with x->det where it was
  * computed for @p tile, else emulated here. */

@@ -19,14 +19,16 @@
  *      a key whose rows lie wholly in the tile is added to the output (a plain load and store: one writer),
  *      a key that crosses the tile's start or end leaves its partial sum in part[tile][0] (the tile's
  *      first key) or part[tile][1] (its last key).
- *   3. det_combine: one work-group per crossing key (found at the first tile boundary it crosses) adds the
- *      partials of the tiles it spans in ascending tile order and adds the result to the output: the group
- *      loads CT tiles' partials at once into local memory, and one work-item per column adds them in order.
+ *   3. det_group: one warp per crossing key's segment (its tiles within one group of GROUP tiles, fixed like the
+ *      tiles) adds their partials in tile order; a key within one group is added to the output, a key that
+ *      crosses groups leaves the segment's sum in gpart[group][0] (the group's first key) or [1] (its last).
+ *   4. det_combine: one warp per key crossing groups (found at the first group boundary it crosses) adds its
+ *      groups' sums in group order and adds the result to the output.
  *
  * No float is ever added by an atomic, so no order of threads can change a bit. Keys are u32 (targets
  * < 2^32); the input keys are IDX_T (uint or ulong: --index).
  *
- *   D=N  TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16  IDX_T=uint|ulong  CHUNK=N  TILE=N  WG=N (the launch's work-group
+ *   D=N  TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16  IDX_T=uint|ulong  CHUNK=N  TILE=N  GROUP=N  WG=N (the launch's work-group
  *   size, for the local digit array)
  */
 #include "atomlab/port.h"
@@ -44,8 +46,17 @@
  * of 1024 failed (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES on an H100). */
 #if defined(__CUDACC__)
 #define DET_BOUNDS __launch_bounds__(WG)
+/* det_tile's warps take a tile each (8192 at E = 8 M): with 36 registers at D = 64 they did not all fit on an H200 at
+ * once, and the second wave's tail made the pass 1.4x longer. Up to D = 128 it is asked for a whole SM's threads
+ * (2048) resident, which fits in 32 registers; past it that spilled. */
+#if D <= 128
+#define DET_TILE_BOUNDS __launch_bounds__(WG, (2048 / WG > 32 ? 32 : 2048 / WG))
+#else
+#define DET_TILE_BOUNDS __launch_bounds__(WG)
+#endif
 #else
 #define DET_BOUNDS
+#define DET_TILE_BOUNDS
 #endif
 
 ATL_INLINE ulong end_of(ulong lo, ulong n, ulong rows) { return lo + n < rows ? lo + n : rows; }
@@ -60,10 +71,19 @@ ATL_INLINE uint key_at(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys,
  * zeroes it, and a stale 1 only sorts keys that are in order, which changes no bit) */
 ATL_KERNEL void DET_BOUNDS det_order(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *unsorted, ulong rows KEY_GUARD_PARAM)
 {
+  ATL_SHARED uint seen; /* one write a work-group: a write by every work-item that saw a pair took 0.21 ms on an H200 */
   KEY_GUARD_RETURN();
+  if (atl_local_id() == 0)
+    seen = 0u;
+  atl_barrier_local();
+  uint found = 0u;
   for (ulong i = atl_global_id64(); i + 1 < rows; i += atl_global_size64())
-    if (idx[i] > idx[i + 1])
-      unsorted[0] = 1u; /* every writer writes 1 */
+    found |= idx[i] > idx[i + 1];
+  if (found)
+    seen = 1u;
+  atl_barrier_local();
+  if (atl_local_id() == 0 && seen)
+    unsorted[0] = 1u;
 }
 
 /* counts[digit * chunks + chunk]: how many rows of each chunk have each digit of the key at @p shift. */
@@ -278,14 +298,11 @@ ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL con
   }
 }
 
-/* Rows det_tile has in flight while it adds the earlier ones: about 8 values a lane (D = 64: 4 rows), at least one.
- * The order of the sums is the same: only loads move. */
+/* Rows (det_tile) and partials (det_group, det_combine) whose loads a lane has in flight while it adds the earlier
+ * ones: about 8 values a lane (D = 64: 4 rows), at least one. The order of the sums is the same: only loads move. */
 #define AHEAD ((8u + COLS - 1u) / COLS)
-/* Tiles whose partials det_combine's work-group stages in local memory at once: 32 KiB of them, 1 to 256 tiles.
- * A hot row's group reads every tile's (8192 at E = 8 M), and one warp reading 16 at a time took 0.6 ms on an H200. */
-#define CT_WANT (8192u / D)
-#define CT (CT_WANT > 256u ? 256u : CT_WANT < 1u ? 1u : CT_WANT)
-#define TCOLS ((D + WG - 1u) / WG) /* det_combine's columns a work-item sums */
+/* det_group's and det_combine's partials in flight: 32 values a lane (D = 64: 16 tiles) */
+#define COMBINE_AHEAD ((32u + COLS - 1u) / COLS)
 
 /* x = row @p r's columns of this lane (zeros where @p ok is false: past the tile's end) */
 ATL_INLINE void load_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, bool ok, uint lane, A *x)
@@ -296,7 +313,7 @@ ATL_INLINE void load_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, bool ok,
 
 /* One warp per tile of TILE sorted places: keys wholly inside are added, crossing keys leave partials. A key's
  * output row is loaded when the key starts, so its rows' loads cover the load's wait. */
-ATL_KERNEL void DET_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *keys,
+ATL_KERNEL void DET_TILE_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *keys,
                          ATL_GLOBAL const uint *ids, ATL_GLOBAL T *out, ATL_GLOBAL A *part,
                          ulong rows KEY_GUARD_PARAM)
 {
@@ -344,51 +361,107 @@ ATL_KERNEL void DET_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GL
   }
 }
 
-/* One work-group per tile boundary; the first boundary a key crosses adds its tiles' partials in tile order. It
- * also zeroes the order word for the next call (the last launch: nothing after it reads the word). */
-ATL_KERNEL void DET_BOUNDS det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *part, ATL_GLOBAL T *out,
+/* Whether the key @p k goes on past unit @p u of @p span sorted places (its rows reach the next unit). */
+ATL_INLINE bool goes_on(ATL_GLOBAL const uint *keys, ulong u, ulong span, uint k, ulong rows)
+{
+  const ulong end = end_of(u * span, span, rows);
+  return end < rows && keys[end] == k;
+}
+
+/* Key @p k's segment that starts in tile @p a (its partial in slot @p slot): the partials of its tiles within a's
+ * group of GROUP tiles, in tile order, added to the output where the key lies in this group alone, else left in
+ * the group's slot of gpart (0: the group's first key, 1: its last) for det_combine. @p from_before: the key's
+ * rows start in an earlier group. */
+ATL_INLINE void group_segment(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *part, ATL_GLOBAL A *gpart,
+                              ATL_GLOBAL T *out, ulong rows, uint k, ulong a, uint slot, bool from_before, uint lane)
+{
+  const ulong tiles = (rows + TILE - 1) / TILE, g = a / GROUP;
+  const ulong last = (g + 1) * GROUP < tiles ? (g + 1) * GROUP - 1 : tiles - 1; /* the group's last tile */
+  A sum[COLS];
+  for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
+    sum[j] = c < D ? part[(a * 2 + slot) * D + c] : (A)0;
+  bool more = goes_on(keys, a, TILE, k, rows);
+  for (ulong u0 = a + 1; more && u0 <= last; u0 += COMBINE_AHEAD) {
+    A y[COMBINE_AHEAD][COLS]; /* COMBINE_AHEAD tiles' partials (slot 0: the tile's first key) and ends in flight */
+    bool m[COMBINE_AHEAD];
+    for (uint i = 0; i < COMBINE_AHEAD; i++) {
+      const ulong u = u0 + i;
+      m[i] = u <= last && goes_on(keys, u, TILE, k, rows);
+      for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
+        y[i][j] = u <= last && c < D ? part[u * 2 * D + c] : (A)0;
+    }
+    for (uint i = 0; i < COMBINE_AHEAD && u0 + i <= last && more; i++) {
+      for (uint j = 0, c = lane; c < D; j++, c += LANES)
+        sum[j] += y[i][j];
+      more = m[i];
+    }
+  }
+  const bool alone = !from_before && !more; /* more: the key goes on past the group's last tile */
+  const ulong at = alone ? (ulong)k * D : (g * 2 + (keys[g * GROUP * TILE] == k ? 0 : 1)) * D;
+  for (uint j = 0, c = lane; c < D; j++, c += LANES) {
+    if (alone)
+      out[at + c] = STORE(LOAD(out[at + c]) + sum[j]); /* out += the sum: its one writer */
+    else
+      gpart[at + c] = sum[j];
+  }
+}
+
+/* One warp per tile: the segments of crossing keys that start in it (a key's first tile, and the first tile of
+ * each group the key reaches). A key's partials are summed per group first, then the groups' sums in order
+ * (det_combine), so that a hot key's 8192 tiles are not added one after another by one warp. */
+ATL_KERNEL void DET_BOUNDS det_group(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *part, ATL_GLOBAL A *gpart,
+                                     ATL_GLOBAL T *out, ulong rows KEY_GUARD_PARAM)
+{
+  KEY_GUARD_RETURN();
+  const ulong tiles = (rows + TILE - 1) / TILE;
+  const uint lane = (uint)(atl_global_id64() % LANES);
+  for (ulong a = atl_global_id64() / LANES; a < tiles; a += atl_global_size64() / LANES) {
+    const ulong lo = a * TILE, hi = end_of(lo, TILE, rows);
+    const uint first_key = keys[lo], last_key = keys[hi - 1];
+    const bool open_start = lo > 0 && keys[lo - 1] == first_key, open_end = hi < rows && keys[hi] == last_key;
+    if (open_start && a % GROUP == 0) /* the tile's first key comes in from the group before */
+      group_segment(keys, part, gpart, out, rows, first_key, a, 0, true, lane);
+    if (open_end && !(first_key == last_key && open_start)) /* the tile's last key starts here and goes on */
+      group_segment(keys, part, gpart, out, rows, last_key, a, first_key == last_key ? 0 : 1, false, lane);
+  }
+}
+
+/* One warp per group boundary; the first boundary a key crosses adds its groups' sums (gpart) in group order to
+ * the output. It also zeroes the order word for the next call (the last launch: nothing after it reads the word). */
+ATL_KERNEL void DET_BOUNDS det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *gpart, ATL_GLOBAL T *out,
                                        ATL_GLOBAL uint *unsorted, ulong rows KEY_GUARD_PARAM)
 {
-  ATL_SHARED A stage[CT * D];  /* CT tiles' partials of the key */
-  ATL_SHARED uint more[CT];    /* whether the key goes on past each of them */
   KEY_GUARD_RETURN();
   if (atl_global_id64() == 0)
     unsorted[0] = 0u;
-  const ulong tiles = (rows + TILE - 1) / TILE;
-  const uint lid = atl_local_id(), wg = atl_local_size();
-  for (ulong t = 1 + atl_group_id(); t < tiles; t += atl_num_groups()) {
-    const uint k = keys[t * TILE];
-    const ulong start = (t - 1) * TILE; /* the tile before the boundary */
-    if (keys[t * TILE - 1] != k || (start > 0 && keys[start - 1] == k))
-      continue; /* the boundary is inside no key, or the key crossed an earlier one (the same for the group) */
+  const ulong span = (ulong)GROUP * TILE, groups = (rows + span - 1) / span;
+  const uint lane = (uint)(atl_global_id64() % LANES);
+  for (ulong t = 1 + atl_global_id64() / LANES; t < groups; t += atl_global_size64() / LANES) {
+    const uint k = keys[t * span];
+    const ulong start = (t - 1) * span; /* the group before the boundary */
+    if (keys[t * span - 1] != k || (start > 0 && keys[start - 1] == k))
+      continue; /* the boundary is inside no key, or the key crossed an earlier one */
     const ulong from = (t - 1) * 2 + (keys[start] == k ? 0 : 1);
-    A sum[TCOLS];
-    for (uint j = 0, c = lid; j < TCOLS; j++, c += wg)
-      sum[j] = c < D ? part[from * D + c] : (A)0;
-    for (ulong u0 = t;; u0 += CT) { /* every later tile the key reaches: its first key's partial */
-      for (uint e = lid; e < CT * D; e += wg) {
-        const ulong u = u0 + e / D;
-        stage[e] = u < tiles ? part[u * 2 * D + e % D] : (A)0;
+    A sum[COLS];
+    for (uint j = 0, c = lane; c < D; j++, c += LANES)
+      sum[j] = gpart[from * D + c];
+    bool more = true;
+    for (ulong u0 = t; more && u0 < groups; u0 += COMBINE_AHEAD) { /* every later group the key reaches */
+      A y[COMBINE_AHEAD][COLS];
+      bool m[COMBINE_AHEAD];
+      for (uint i = 0; i < COMBINE_AHEAD; i++) {
+        const ulong u = u0 + i;
+        m[i] = u < groups && goes_on(keys, u, span, k, rows);
+        for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
+          y[i][j] = u < groups && c < D ? gpart[u * 2 * D + c] : (A)0;
       }
-      for (uint a = lid; a < CT; a += wg) {
-        const ulong u = u0 + a, end = u < tiles ? end_of(u * TILE, TILE, rows) : rows;
-        more[a] = end < rows && keys[end] == k;
+      for (uint i = 0; i < COMBINE_AHEAD && u0 + i < groups && more; i++) {
+        for (uint j = 0, c = lane; c < D; j++, c += LANES)
+          sum[j] += y[i][j];
+        more = m[i];
       }
-      atl_barrier_local();
-      uint a = 0;
-      for (; a < CT; a++) {
-        for (uint j = 0, c = lid; j < TCOLS; j++, c += wg)
-          if (c < D)
-            sum[j] += stage[a * D + c];
-        if (!more[a])
-          break;
-      }
-      atl_barrier_local(); /* stage is read to the end before the next tiles' loads */
-      if (a < CT)
-        break;
     }
-    for (uint j = 0, c = lid; j < TCOLS; j++, c += wg)
-      if (c < D)
-        out[(ulong)k * D + c] = STORE(LOAD(out[(ulong)k * D + c]) + sum[j]);
+    for (uint j = 0, c = lane; c < D; j++, c += LANES)
+      out[(ulong)k * D + c] = STORE(LOAD(out[(ulong)k * D + c]) + sum[j]);
   }
 }
