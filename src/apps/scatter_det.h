@@ -32,6 +32,7 @@ struct atl__scatter_det {
   struct atl_launch launch[ATL__SCATTER_DET_MAX_LAUNCHES];
   void *kernel_of[ATL__SCATTER_DET_MAX_LAUNCHES];
   unsigned n;               /* launches in order */
+  unsigned last_place;      /* the last radix pass's det_place: the one launch of the sort that keys in order run */
 };
 
 /* Builds the kernels for @p type_define ("TYPE_f32": f32, u32, i32, bf16, f16) and @p idx_bytes (4 or 8), allocates the scratch in
