@@ -304,22 +304,6 @@ ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL con
 /* det_group's and det_combine's partials in flight: 32 values a lane (D = 64: 16 tiles) */
 #define COMBINE_AHEAD ((32u + COLS - 1u) / COLS)
 
-/* Rows det_tile asks the L2 for before it loads them (CUDA: prefetch.global.L2, which holds no register): the
- * loads in flight that AHEAD's registers allow left an H200's DRAM at 3.4 of its 4.2 TB/s. */
-#define PREFETCH 16u
-
-/* The L2 lines of row @p r, one a lane (CUDA; elsewhere nothing) */
-ATL_INLINE void prefetch_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, uint lane)
-{
-#if defined(__CUDACC__)
-  const ATL_GLOBAL char *row = (const ATL_GLOBAL char *)(src + r * D);
-  if (lane * 128u < D * sizeof(T))
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(row + lane * 128u));
-#else
-  (void)src, (void)r, (void)lane;
-#endif
-}
-
 /* x = row @p r's columns of this lane (zeros where @p ok is false: past the tile's end) */
 ATL_INLINE void load_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, bool ok, uint lane, A *x)
 {
@@ -373,8 +357,6 @@ ATL_KERNEL void DET_TILE_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, A
           x[a][j] = x[a + 1][j];
       const ulong next = i + AHEAD;
       load_row(src, next < hi ? ids[next] : 0, next < hi, lane, x[AHEAD - 1]);
-      if (i + PREFETCH < hi)
-        prefetch_row(src, ids[i + PREFETCH], lane);
     }
   }
 }
