@@ -201,7 +201,7 @@ ATL_INLINE void chunk_starts(ATL_LOCAL uint *next, ATL_LOCAL uint *start, ATL_LO
 /* Each chunk's rows to their sorted places by the digit at @p shift, in row order within each digit: ranked into
  * local memory (stage: each local place's row in the chunk), then written out place by place, so that a digit's
  * rows go to consecutive addresses (written straight to their places, 16 rows a digit at 256 digits, each row
- * took a sector of its own: 3.1x the time of the last pass's 16 digits on an H200). With the keys in order
+ * took a sector of its own). With the keys in order
  * (unsorted[0] == 0) the last pass copies them and their row ids as they are and the others do nothing. */
 ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ATL_GLOBAL const uint *ids_in,
                           ATL_GLOBAL const uint *offsets, ATL_GLOBAL uint *keys_out, ATL_GLOBAL uint *ids_out,
