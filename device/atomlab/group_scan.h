@@ -10,13 +10,25 @@
  *
  * Every work-item of the (single) work-group calls it; v[i] becomes v[0] + ... + v[i - 1] in place and every
  * work-item gets the total. @p part is work-group memory of local size + 1 words. Each work-item sums a
- * contiguous stretch, so the global reads coalesce poorly but touch each word twice at most; work-item 0 scans
- * the stretches' sums: the arrays it is made for (a few thousand counts) make the serial step the cheap one.
+ * contiguous stretch, so the global reads coalesce poorly but touch each word twice at most; the stretches' sums
+ * are scanned in local memory (atl_group_scan_parts).
  */
 #ifndef ATOMLAB_GROUP_SCAN_H
 #define ATOMLAB_GROUP_SCAN_H
 
 #include "atomlab/port.h"
+
+/* part[0 .. wg) += the sum of the entries before each (an inclusive scan in place, log2(wg) steps of two barriers;
+ * any wg): work-item 0 scanning them one after another took most of det_spread's 12 us a pass on an H200 */
+ATL_INLINE void atl_group_scan_parts(ATL_LOCAL uint *part, uint lid, uint wg)
+{
+  for (uint off = 1; off < wg; off <<= 1) {
+    const uint add = lid >= off ? part[lid - off] : 0u;
+    atl_barrier_local();
+    part[lid] += add;
+    atl_barrier_local();
+  }
+}
 
 ATL_INLINE uint atl_group_exclusive_scan_from(ATL_GLOBAL uint *v, ulong n, ATL_LOCAL uint *part, uint start)
 {
@@ -28,17 +40,11 @@ ATL_INLINE uint atl_group_exclusive_scan_from(ATL_GLOBAL uint *v, ulong n, ATL_L
     s += v[i];
   part[lid] = s;
   atl_barrier_local();
-  if (lid == 0) {
-    uint run = start;
-    for (uint t = 0; t < wg; t++) {
-      const uint x = part[t];
-      part[t] = run;
-      run += x;
-    }
-    part[wg] = run;
-  }
+  atl_group_scan_parts(part, lid, wg);
+  if (lid == wg - 1)
+    part[wg] = start + part[lid];
+  uint run = start + part[lid] - s;
   atl_barrier_local();
-  uint run = part[lid];
   for (ulong i = lo; i < hi; i++) {
     const uint x = v[i];
     v[i] = run;

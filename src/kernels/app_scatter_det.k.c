@@ -40,6 +40,7 @@
 #define LANES 32u
 #define COLS ((D + LANES - 1) / LANES)
 #define NO_DIGIT BINS /* a work-item past the chunk's end: no row's digit */
+#define HIST_BATCH 8u /* keys a work-item of det_hist has in flight */
 
 /* CUDA: every pass is launched with WG work-items a group, so ptxas must keep each kernel within the registers
  * that many threads have (64 a thread at 1024): det_combine's partials in flight took 72 at D = 64 and its launch
@@ -101,8 +102,16 @@ ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL cons
       h[b] = 0;
     atl_barrier_local();
     const ulong end = end_of(c * CHUNK, CHUNK, rows);
-    for (ulong i = c * CHUNK + lid; i < end; i += wg)
-      atl_atomic_add(&h[(key_at(idx, keys, i, first) >> shift) & (BINS - 1)], 1u);
+    for (ulong i0 = c * CHUNK + lid; i0 < end; i0 += (ulong)HIST_BATCH * wg) {
+      uint k[HIST_BATCH]; /* the batch's keys loaded before any is counted: one wait a batch, not one a key */
+      for (uint b = 0; b < HIST_BATCH; b++) {
+        const ulong i = i0 + (ulong)b * wg;
+        k[b] = i < end ? (key_at(idx, keys, i, first) >> shift) & (BINS - 1) : NO_DIGIT;
+      }
+      for (uint b = 0; b < HIST_BATCH; b++)
+        if (k[b] < BINS)
+          atl_atomic_add(&h[k[b]], 1u);
+    }
     atl_barrier_local();
     for (uint b = lid; b < BINS; b += wg)
       counts[(ulong)b * chunks + c] = h[b];
@@ -131,11 +140,9 @@ ATL_KERNEL void DET_BOUNDS det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL ui
       s += counts[i];
     part[lid] = s;
     atl_barrier_local();
-    if (lid == 0) {
-      for (uint u = 1; u < wg; u++)
-        s += part[u];
-      sums[g] = s;
-    }
+    atl_group_scan_parts(part, lid, wg); /* part[wg - 1]: the block's sum */
+    if (lid == wg - 1)
+      sums[g] = part[lid];
     atl_barrier_local();
   }
 }
