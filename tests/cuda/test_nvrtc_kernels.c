@@ -189,11 +189,11 @@ static const struct app_case {
   {"scatter_tma", "D=4 TYPE_u32 IDX_T=uint WARPS=4", 1},
   {"app_scatter", "D=64 TYPE_f32 VARIANT_block SLOTS=128u BLOCK_ROWS=4096u", 0},
   {"app_scatter", "D=1 TYPE_u32 VARIANT_block SLOTS=2048u BLOCK_ROWS=4096u", 0},
-  {"app_scatter_det", "D=64 TYPE_f32 IDX_T=uint CHUNK=4096u TILE=1024u WG=256", 0},
-  {"app_scatter_det", "D=33 TYPE_u32 IDX_T=ulong CHUNK=4096u TILE=1024u WG=128", 0},
-  {"app_scatter_det", "D=64 TYPE_bf16 IDX_T=uint CHUNK=4096u TILE=1024u WG=256", 0},
+  {"app_scatter_det", "D=64 TYPE_f32 IDX_T=uint CHUNK=4096u TILE=1024u GROUP=64u WG=256", 0},
+  {"app_scatter_det", "D=33 TYPE_u32 IDX_T=ulong CHUNK=4096u TILE=1024u GROUP=64u WG=128", 0},
+  {"app_scatter_det", "D=64 TYPE_bf16 IDX_T=uint CHUNK=4096u TILE=1024u GROUP=64u WG=256", 0},
   /* 1024 a group: __launch_bounds__ holds det_combine to 64 registers (72 without: no launch on the H100) */
-  {"app_scatter_det", "D=64 TYPE_f32 IDX_T=uint CHUNK=4096u TILE=1024u WG=1024", 0},
+  {"app_scatter_det", "D=64 TYPE_f32 IDX_T=uint CHUNK=4096u TILE=1024u GROUP=64u WG=1024", 0},
   /* the dsm bincount: a 16-block cluster's table (sm_90; sm_80 compiles it without the cluster), one group's */
   {"app_scatter_dsm", "IDX_T=uint CLUSTER=16 LOG2_WORDS=15 CHUNK=16384u WG=1024", 0},
   {"app_scatter_dsm", "IDX_T=ulong CLUSTER=1 LOG2_WORDS=12 CHUNK=4096u WG=256", 0},
@@ -245,7 +245,7 @@ static const struct app_case {
   {"app_scatter", "D=1 TYPE_u32 IDX_T=uint VARIANT_bins BIN_ROWS=4096u BIN_SLOTS=4096u BIN_LOG2_SLOTS=12u KEY_GUARD", 0},
   {"app_scatter", "D=64 TYPE_f32 IDX_T=ulong VARIANT_part SLOTS=128u WARPS=8u PART_BATCH=2u PART_SEEN=1 PART_PREFETCH=1 "
                   "PART_CHUNK_STEPS=16u PART_NARROW=1 KEY_GUARD", 0},
-  {"app_scatter_det", "D=64 TYPE_f32 IDX_T=ulong CHUNK=4096u TILE=1024u WG=256 KEY_GUARD", 0},
+  {"app_scatter_det", "D=64 TYPE_f32 IDX_T=ulong CHUNK=4096u TILE=1024u GROUP=64u WG=256 KEY_GUARD", 0},
   {"app_scatter_dsm", "IDX_T=uint CLUSTER=16 LOG2_WORDS=15 CHUNK=16384u WG=1024 BEYOND=1 WIDE=1 KEY_GUARD", 0},
   {"app_scatter_reduce", "TYPE_f32 OP_max IDX_T=ulong D=64u GROUP_ROWS=32u KEY_GUARD", 0},
   {"app_scatter_reduce", "TYPE_i32 OP_min IDX_T=uint D=1u GROUP_ROWS=2048u", 0},
