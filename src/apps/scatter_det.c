@@ -80,17 +80,15 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   buf_arg(&a[0], d->idx), buf_arg(&a[1], d->unsorted), u64_arg(&a[2], E);
   for (unsigned pass = 0, from = 0; pass < passes; pass++, from ^= 1) {
     const uint32_t first = pass == 0, last = pass + 1 == passes, shift = 8 * pass;
-    a = add_launch(d, K_HIST, chunks, 7);
-    buf_arg(&a[0], d->idx), buf_arg(&a[1], d->keys[from]), buf_arg(&a[2], d->counts), buf_arg(&a[3], d->unsorted);
-    u64_arg(&a[4], E), u32_arg(&a[5], shift), u32_arg(&a[6], first);
-    a = add_launch(d, K_SUMS, blocks, 5); /* the counts' scan: blocks' sums, their scan, each block from its sum */
-    buf_arg(&a[0], d->counts), buf_arg(&a[1], d->sums), buf_arg(&a[2], d->unsorted), u64_arg(&a[3], chunks * 256);
-    u64_arg(&a[4], block);
-    a = add_launch(d, K_SCAN, 1, 3);
-    buf_arg(&a[0], d->sums), buf_arg(&a[1], d->unsorted), u64_arg(&a[2], blocks);
-    a = add_launch(d, K_SPREAD, blocks, 5);
-    buf_arg(&a[0], d->counts), buf_arg(&a[1], d->sums), buf_arg(&a[2], d->unsorted), u64_arg(&a[3], chunks * 256);
-    u64_arg(&a[4], block);
+    a = add_launch(d, K_HIST, chunks, 6);
+    buf_arg(&a[0], d->idx), buf_arg(&a[1], d->keys[from]), buf_arg(&a[2], d->counts), u64_arg(&a[3], E);
+    u32_arg(&a[4], shift), u32_arg(&a[5], first);
+    a = add_launch(d, K_SUMS, blocks, 4); /* the counts' scan: blocks' sums, their scan, each block from its sum */
+    buf_arg(&a[0], d->counts), buf_arg(&a[1], d->sums), u64_arg(&a[2], chunks * 256), u64_arg(&a[3], block);
+    a = add_launch(d, K_SCAN, 1, 2);
+    buf_arg(&a[0], d->sums), u64_arg(&a[1], blocks);
+    a = add_launch(d, K_SPREAD, blocks, 4);
+    buf_arg(&a[0], d->counts), buf_arg(&a[1], d->sums), u64_arg(&a[2], chunks * 256), u64_arg(&a[3], block);
     d->last_place = d->n;
     a = add_launch(d, K_PLACE, chunks, 11);
     buf_arg(&a[0], d->idx), buf_arg(&a[1], d->keys[from]), buf_arg(&a[2], d->ids[from]), buf_arg(&a[3], d->counts);
@@ -111,13 +109,18 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   return 0;
 }
 
-/* Whether launch @p i is one of the sort's that keys in order do not need: every radix launch but the last pass's
- * det_place, which copies the keys and row ids as they are. */
-static int sort_only(const struct atl__scatter_det *d, unsigned i)
+/* Whether launch @p i sums rows (tile, group, combine) rather than orders them (the order check, the radix passes). */
+static int sums_rows(const struct atl__scatter_det *d, unsigned i)
 {
   const void *k = d->kernel_of[i];
-  return k != d->kernels[K_ORDER] && k != d->kernels[K_TILE] && k != d->kernels[K_GROUP] &&
-         k != d->kernels[K_COMBINE] && i != d->last_place;
+  return k == d->kernels[K_TILE] || k == d->kernels[K_GROUP] || k == d->kernels[K_COMBINE];
+}
+
+/* Whether launch @p i is one that keys in order do not need: every radix launch but the last pass's det_place,
+ * which copies the keys and row ids as they are. */
+static int sort_only(const struct atl__scatter_det *d, unsigned i)
+{
+  return !sums_rows(d, i) && d->kernel_of[i] != d->kernels[K_ORDER] && i != d->last_place;
 }
 
 int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms, double *sort_ms,
@@ -138,8 +141,7 @@ int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d,
     if (err)
       return err;
     total += t;
-    if (d->kernel_of[i] == d->kernels[K_TILE] || d->kernel_of[i] == d->kernels[K_GROUP] ||
-        d->kernel_of[i] == d->kernels[K_COMBINE])
+    if (sums_rows(d, i))
       sums += t;
   }
   if (ms)

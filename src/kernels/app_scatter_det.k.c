@@ -4,8 +4,8 @@
  * every output element is summed by one warp in an order fixed by the data alone:
  *
  *   0. det_order: whether the keys are already in order (non-decreasing: sorted keys, one hot key), one word
- *      the host reads back. Then it launches no radix pass but the last det_place, which copies the keys and
- *      row ids as they are: what the stable sort would give (each pass also returns at once on the word).
+ *      the host reads back. Then it launches no radix pass but the last det_place, which reads the word too
+ *      and copies the keys and row ids as they are: what the stable sort would give.
  *   1. det_hist / det_scan / det_place, once per 8-bit digit of the key (LSD radix sort): a stable sort
  *      of (key, row id) pairs. A chunk of CHUNK rows counts its digits (det_hist: the counts are
  *      integers, so the order of the local atomics does not matter), one work-group scans the counts
@@ -89,12 +89,10 @@ ATL_KERNEL void DET_BOUNDS det_order(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uin
 
 /* counts[digit * chunks + chunk]: how many rows of each chunk have each digit of the key at @p shift. */
 ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys, ATL_GLOBAL uint *counts,
-                         ATL_GLOBAL const uint *unsorted, ulong rows, uint shift, uint first KEY_GUARD_PARAM)
+                         ulong rows, uint shift, uint first KEY_GUARD_PARAM)
 {
   ATL_SHARED uint h[BINS];
   KEY_GUARD_RETURN();
-  if (!unsorted[0])
-    return;
   const uint lid = atl_local_id(), wg = atl_local_size();
   const ulong chunks = (rows + CHUNK - 1) / CHUNK;
   for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
@@ -125,13 +123,11 @@ ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL cons
  * per block, reads coalesced), det_scan scans the blocks' sums in one work-group, det_spread scans each block
  * in place from its sum. Integers: the result does not depend on how the work is cut.
  */
-ATL_KERNEL void DET_BOUNDS det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL uint *sums,
-                                    ATL_GLOBAL const uint *unsorted, ulong n, ulong block KEY_GUARD_PARAM)
+ATL_KERNEL void DET_BOUNDS det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL uint *sums, ulong n,
+                                    ulong block KEY_GUARD_PARAM)
 {
   ATL_SHARED uint part[WG];
   KEY_GUARD_RETURN();
-  if (!unsorted[0])
-    return;
   const uint lid = atl_local_id(), wg = atl_local_size();
   for (ulong g = atl_group_id(); g * block < n; g += atl_num_groups()) {
     const ulong hi = end_of(g * block, block, n);
@@ -148,22 +144,18 @@ ATL_KERNEL void DET_BOUNDS det_sums(ATL_GLOBAL const uint *counts, ATL_GLOBAL ui
 }
 
 /* The exclusive prefix sum of @p n counts in place, by one work-group (launched as one). */
-ATL_KERNEL void DET_BOUNDS det_scan(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *unsorted, ulong n KEY_GUARD_PARAM)
+ATL_KERNEL void DET_BOUNDS det_scan(ATL_GLOBAL uint *counts, ulong n KEY_GUARD_PARAM)
 {
   ATL_SHARED uint part[WG + 1];
   KEY_GUARD_RETURN();
-  if (!unsorted[0])
-    return;
   atl_group_exclusive_scan(counts, n, part);
 }
 
-ATL_KERNEL void DET_BOUNDS det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *sums,
-                                      ATL_GLOBAL const uint *unsorted, ulong n, ulong block KEY_GUARD_PARAM)
+ATL_KERNEL void DET_BOUNDS det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const uint *sums, ulong n,
+                                      ulong block KEY_GUARD_PARAM)
 {
   ATL_SHARED uint part[WG + 1];
   KEY_GUARD_RETURN();
-  if (!unsorted[0])
-    return;
   for (ulong g = atl_group_id(); g * block < n; g += atl_num_groups()) {
     atl_group_exclusive_scan_from(counts + g * block, end_of(g * block, block, n) - g * block, part, sums[g]);
     atl_barrier_local(); /* part is read to the end before the next block's scan writes it */
@@ -334,8 +326,9 @@ ATL_KERNEL void DET_TILE_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, A
     A sum[COLS], o[COLS]; /* o: the key's output row, none where it leaves a partial */
     uint key = first_key;
     int open = open_start || (first_key == last_key && open_end);
-    for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
-      sum[j] = (A)0, o[j] = !open && c < D ? LOAD(out[(ulong)key * D + c]) : (A)0;
+    for (uint j = 0; j < COLS; j++)
+      sum[j] = (A)0;
+    load_row(out, key, !open, lane, o);
     A x[AHEAD][COLS]; /* rows i .. i + AHEAD - 1 */
     for (uint a = 0; a < AHEAD; a++)
       load_row(src, lo + a < hi ? ids[lo + a] : 0, lo + a < hi, lane, x[a]);
@@ -354,8 +347,7 @@ ATL_KERNEL void DET_TILE_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, A
           break;
         key = k;
         open = key == last_key && open_end;
-        for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
-          o[j] = !open && c < D ? LOAD(out[(ulong)key * D + c]) : (A)0;
+        load_row(out, key, !open, lane, o);
       }
       for (uint j = 0, c = lane; c < D; j++, c += LANES)
         sum[j] += x[0][j];
@@ -375,6 +367,30 @@ ATL_INLINE bool goes_on(ATL_GLOBAL const uint *keys, ulong u, ulong span, uint k
   return end < rows && keys[end] == k;
 }
 
+/* Adds to @p sum, in unit order, the partials in slot 0 (each unit's first key's) of units @p u0 .. @p last of @p span
+ * sorted places while key @p k goes on past the unit before (@p more: past unit u0 - 1), COMBINE_AHEAD units'
+ * partials and ends in flight before any is added: whether the key goes on past the last unit added. */
+ATL_INLINE bool add_partials(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *part, ulong span, ulong u0, ulong last,
+                             uint k, ulong rows, uint lane, A *sum, bool more)
+{
+  for (; more && u0 <= last; u0 += COMBINE_AHEAD) {
+    A y[COMBINE_AHEAD][COLS];
+    bool m[COMBINE_AHEAD];
+    for (uint i = 0; i < COMBINE_AHEAD; i++) {
+      const ulong u = u0 + i;
+      m[i] = u <= last && goes_on(keys, u, span, k, rows);
+      for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
+        y[i][j] = u <= last && c < D ? part[u * 2 * D + c] : (A)0;
+    }
+    for (uint i = 0; i < COMBINE_AHEAD && u0 + i <= last && more; i++) {
+      for (uint j = 0, c = lane; c < D; j++, c += LANES)
+        sum[j] += y[i][j];
+      more = m[i];
+    }
+  }
+  return more;
+}
+
 /* Key @p k's segment that starts in tile @p a (its partial in slot @p slot): the partials of its tiles within a's
  * group of GROUP tiles, in tile order, added to the output where the key lies in this group alone, else left in
  * the group's slot of gpart (0: the group's first key, 1: its last) for det_combine. @p from_before: the key's
@@ -387,22 +403,7 @@ ATL_INLINE void group_segment(ATL_GLOBAL const uint *keys, ATL_GLOBAL const A *p
   A sum[COLS];
   for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
     sum[j] = c < D ? part[(a * 2 + slot) * D + c] : (A)0;
-  bool more = goes_on(keys, a, TILE, k, rows);
-  for (ulong u0 = a + 1; more && u0 <= last; u0 += COMBINE_AHEAD) {
-    A y[COMBINE_AHEAD][COLS]; /* COMBINE_AHEAD tiles' partials (slot 0: the tile's first key) and ends in flight */
-    bool m[COMBINE_AHEAD];
-    for (uint i = 0; i < COMBINE_AHEAD; i++) {
-      const ulong u = u0 + i;
-      m[i] = u <= last && goes_on(keys, u, TILE, k, rows);
-      for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
-        y[i][j] = u <= last && c < D ? part[u * 2 * D + c] : (A)0;
-    }
-    for (uint i = 0; i < COMBINE_AHEAD && u0 + i <= last && more; i++) {
-      for (uint j = 0, c = lane; c < D; j++, c += LANES)
-        sum[j] += y[i][j];
-      more = m[i];
-    }
-  }
+  const bool more = add_partials(keys, part, TILE, a + 1, last, k, rows, lane, sum, goes_on(keys, a, TILE, k, rows));
   const bool alone = !from_before && !more; /* more: the key goes on past the group's last tile */
   const ulong at = alone ? (ulong)k * D : (g * 2 + (keys[g * GROUP * TILE] == k ? 0 : 1)) * D;
   for (uint j = 0, c = lane; c < D; j++, c += LANES) {
@@ -452,22 +453,7 @@ ATL_KERNEL void DET_BOUNDS det_combine(ATL_GLOBAL const uint *keys, ATL_GLOBAL c
     A sum[COLS];
     for (uint j = 0, c = lane; c < D; j++, c += LANES)
       sum[j] = gpart[from * D + c];
-    bool more = true;
-    for (ulong u0 = t; more && u0 < groups; u0 += COMBINE_AHEAD) { /* every later group the key reaches */
-      A y[COMBINE_AHEAD][COLS];
-      bool m[COMBINE_AHEAD];
-      for (uint i = 0; i < COMBINE_AHEAD; i++) {
-        const ulong u = u0 + i;
-        m[i] = u < groups && goes_on(keys, u, span, k, rows);
-        for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
-          y[i][j] = u < groups && c < D ? gpart[u * 2 * D + c] : (A)0;
-      }
-      for (uint i = 0; i < COMBINE_AHEAD && u0 + i < groups && more; i++) {
-        for (uint j = 0, c = lane; c < D; j++, c += LANES)
-          sum[j] += y[i][j];
-        more = m[i];
-      }
-    }
+    add_partials(keys, gpart, span, t, groups - 1, k, rows, lane, sum, true); /* every later group it reaches */
     for (uint j = 0, c = lane; c < D; j++, c += LANES)
       out[(ulong)k * D + c] = STORE(LOAD(out[(ulong)k * D + c]) + sum[j]);
   }
