@@ -15,7 +15,7 @@
 #define ATL__SCATTER_DET_GROUP ATL__SCATTER_HOST_DET_GROUP /* tiles whose partials of a key are summed first */
 #define ATL__SCATTER_DET_MAX_LAUNCHES (1 + 5 * 4 + 3) /* order, 4 radix passes of 5 launches, tile, group, combine */
 #define ATL__SCATTER_DET_KERNELS 9
-#define ATL__SCATTER_DET_SCAN_ITEMS 16u /* counts a work-item scans in a block of det_spread (any: integers) */
+#define ATL__SCATTER_DET_SCAN_ITEMS 4u /* counts a work-item scans in a block of det_spread (any: integers) */
 
 /* What the passes read and write. src (rows x dim values), idx (rows keys of idx_bytes, each
  * < targets) and out (targets x dim values) are the caller's; the rest is scratch this module allocates. */

@@ -197,11 +197,107 @@ ATL_INLINE void chunk_starts(ATL_LOCAL uint *next, ATL_LOCAL uint *start, ATL_LO
   atl_barrier_local();
 }
 
+#if DET_MATCH
+#define WARPS (WG / LANES)
+#define SEG (((CHUNK + WG - 1) / WG) * LANES) /* rows of a chunk a warp ranks: a whole number of steps of LANES */
+#define PLACE_BATCH 4u                        /* steps whose keys a warp has in flight */
+
+/* d[j] = the digit of row b + j * LANES + lane: PLACE_BATCH steps' keys loaded before any is ranked (NO_DIGIT at
+ * and past @p s1, the end of the warp's stretch) */
+ATL_INLINE void batch_digits(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ulong b, ulong s1,
+                             uint shift, uint first, uint lane, uint *d)
+{
+  for (uint j = 0; j < PLACE_BATCH; j++) {
+    const ulong i = b + j * LANES + lane;
+    d[j] = i < s1 ? (key_at(idx, keys_in, i, first) >> shift) & (BINS - 1) : NO_DIGIT;
+  }
+}
+
+/*
+ * CUDA: stage[local place] = the row's index in the chunk, by warps that never wait for each other inside a sweep.
+ * Each warp takes a stretch of SEG consecutive rows. Sweep 1 counts each digit in the warp's stretch
+ * (wcnt[warp][digit]; match-any: a digit's lanes in a step add their number once); a scan over warps then makes
+ * wcnt[warp][digit] the warp's first local place of the digit; sweep 2 reads the keys again and gives each row the
+ * next place of its digit: lanes below it with the digit in the step, plus the warp's places taken before. Counts,
+ * never an atomic's order. In one round of the whole work-group per WG rows, with three barriers a round, a pass
+ * took 80 to 108 us at E = 8 M on an H200 (ncu, de87474).
+ */
+ATL_INLINE void rank_chunk(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ulong lo, ulong end,
+                           uint shift, uint first, ATL_LOCAL const uint *start, ATL_LOCAL uint *wcnt,
+                           ATL_LOCAL ushort *stage, uint lid)
+{
+  const uint lane = lid % LANES, warp = lid / LANES, lower = (1u << lane) - 1u;
+  ATL_LOCAL uint *mine = wcnt + warp * BINS;
+  const ulong s0 = lo + (ulong)warp * SEG < end ? lo + (ulong)warp * SEG : end, s1 = end_of(s0, SEG, end);
+  for (uint b = lane; b < BINS; b += LANES)
+    mine[b] = 0u;
+  __syncwarp();
+  for (ulong b = s0; b < s1; b += PLACE_BATCH * LANES) {
+    uint d[PLACE_BATCH];
+    batch_digits(idx, keys_in, b, s1, shift, first, lane, d);
+    for (uint j = 0; j < PLACE_BATCH; j++) {
+      const uint grp = __match_any_sync(0xffffffffu, d[j]);
+      if (d[j] < BINS && !(grp & lower))
+        mine[d[j]] += (uint)__popc(grp);
+      __syncwarp();
+    }
+  }
+  atl_barrier_local();
+  for (uint b = lid; b < BINS; b += WG) /* wcnt[w][b] = start[b] + the counts of b in the warps before w */
+    for (uint w = 0, run = start[b]; w < WARPS; w++) {
+      const uint n = wcnt[w * BINS + b];
+      wcnt[w * BINS + b] = run;
+      run += n;
+    }
+  atl_barrier_local();
+  for (ulong b = s0; b < s1; b += PLACE_BATCH * LANES) {
+    uint d[PLACE_BATCH];
+    batch_digits(idx, keys_in, b, s1, shift, first, lane, d);
+    for (uint j = 0; j < PLACE_BATCH; j++) {
+      const uint grp = __match_any_sync(0xffffffffu, d[j]), below = (uint)__popc(grp & lower);
+      const uint at = d[j] < BINS ? mine[d[j]] + below : 0u;
+      __syncwarp();
+      if (d[j] < BINS) {
+        stage[at] = (ushort)(b + j * LANES + lane - lo);
+        if (!below)
+          mine[d[j]] = at + (uint)__popc(grp);
+      }
+      __syncwarp();
+    }
+  }
+}
+#else
+/* Elsewhere: in rounds of WG rows, a row's rank among the round's rows of its digit counted from every digit
+ * before it in the round (dig), then next[digit] moved on by the round's count. Counts, not an atomic's order. */
+ATL_INLINE void rank_chunk(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ulong lo, ulong end,
+                           uint shift, uint first, ATL_LOCAL uint *next, ATL_LOCAL uint *dig,
+                           ATL_LOCAL ushort *stage, uint lid)
+{
+  const uint wg = atl_local_size();
+  for (ulong base = lo; base < end; base += wg) { /* every work-item reaches the barriers */
+    const ulong i = base + lid;
+    const uint d = i < end ? (key_at(idx, keys_in, i, first) >> shift) & (BINS - 1) : NO_DIGIT;
+    dig[lid] = d;
+    atl_barrier_local();
+    uint rank = 0;
+    for (uint j = 0; j < lid; j++)
+      rank += dig[j] == d;
+    const uint at = d < BINS ? next[d] + rank : 0;
+    atl_barrier_local();
+    if (d < BINS) {
+      stage[at] = (ushort)(i - lo);
+      atl_atomic_add(&next[d], 1u); /* the round's count of the digit: integers, any order */
+    }
+    atl_barrier_local();
+  }
+}
+#endif
+
 /* Each chunk's rows to their sorted places by the digit at @p shift, in row order within each digit: ranked into
- * local memory (stage: each local place's row in the chunk), then written out place by place, so that a digit's
- * rows go to consecutive addresses (written straight to their places, 16 rows a digit at 256 digits, each row
- * took a sector of its own). With the keys in order
- * (unsorted[0] == 0) the last pass copies them and their row ids as they are and the others do nothing. */
+ * local memory (stage: each local place's row in the chunk, rank_chunk), then written out place by place, so
+ * that a digit's rows go to consecutive addresses (written straight to their places, 16 rows a digit at 256
+ * digits, each row took a sector of its own). With the keys in order (unsorted[0] == 0) the last pass copies
+ * them and their row ids as they are and the others do nothing. */
 ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ATL_GLOBAL const uint *ids_in,
                           ATL_GLOBAL const uint *offsets, ATL_GLOBAL uint *keys_out, ATL_GLOBAL uint *ids_out,
                           ATL_GLOBAL const uint *unsorted, ulong rows, uint shift, uint first, uint last KEY_GUARD_PARAM)
@@ -212,13 +308,7 @@ ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL con
   ATL_SHARED uint lane_sum[LANES];
   ATL_SHARED ushort stage[CHUNK]; /* local place -> the row's index in the chunk */
 #if DET_MATCH
-  /* CUDA: a row's rank among the round's rows of its digit is its lanes below it with that digit (match-any)
-   * plus each earlier warp's count of it: wcnt[warp][digit] = round tag << 8 | count, written by the digit's
-   * first lane in the warp; an entry of an earlier round (another tag) counts 0, so nothing is cleared per
-   * round (the tags wrap after 2^24 rounds: the table is cleared then). Counts, never an atomic's order. */
-  ATL_SHARED uint wcnt[WG / LANES][BINS];
-  const uint lane = atl_local_id() % LANES, warp = atl_local_id() / LANES;
-  uint tag = 0xffffffu; /* the first round wraps it: the table is cleared before any use */
+  ATL_SHARED uint wcnt[WARPS * BINS]; /* rank_chunk's per warp digit counts, then first places */
 #else
   ATL_SHARED uint dig[WG];
 #endif
@@ -241,51 +331,12 @@ ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL con
     atl_barrier_local();
     chunk_starts(next, start, lane_sum, lid);
     const ulong lo = c * CHUNK, end = end_of(lo, CHUNK, rows);
-    uint k_next = lo + lid < end ? key_at(idx, keys_in, lo + lid, first) : 0u;
-    for (ulong base = lo; base < end; base += wg) { /* a round of wg rows: every work-item reaches */
-      const ulong i = base + lid;                  /* the barriers */
-      const uint k = k_next, d = i < end ? (k >> shift) & (BINS - 1) : NO_DIGIT;
-      if (i + wg < end) /* the next round's key in flight over this round's barriers */
-        k_next = key_at(idx, keys_in, i + wg, first);
 #if DET_MATCH
-      tag = (tag + 1u) & 0xffffffu;
-      if (tag == 0) { /* the tags wrapped: every entry cleared (each work-item its own, then all wait) */
-        for (uint e = lid; e < (WG / LANES) * BINS; e += wg)
-          wcnt[e / BINS][e % BINS] = 0;
-        tag = 1;
-        atl_barrier_local();
-      }
-      const uint grp = __match_any_sync(0xffffffffu, d), below = (uint)__popc(grp & ((1u << lane) - 1u));
-      if (d < BINS && below == 0)
-        wcnt[warp][d] = tag << 8 | (uint)__popc(grp);
-      atl_barrier_local();
-      uint rank = below; /* the rows of this digit before this one in the round: a count */
-      for (uint w = 0; w < warp && d < BINS; w++) {
-        const uint e = wcnt[w][d];
-        rank += e >> 8 == tag ? e & 0xffu : 0u;
-      }
-      const uint at = d < BINS ? next[d] + rank : 0;
-      atl_barrier_local();
-      if (d < BINS) {
-        stage[at] = (ushort)(i - lo);
-        if (below == 0)
-          atl_atomic_add(&next[d], (uint)__popc(grp)); /* the round's count of the digit: integers */
-      }
+    rank_chunk(idx, keys_in, lo, end, shift, first, start, wcnt, stage, lid);
 #else
-      dig[lid] = d;
-      atl_barrier_local();
-      uint rank = 0; /* the rows of this digit before this one in the round: a count, not an atomic's order */
-      for (uint j = 0; j < lid; j++)
-        rank += dig[j] == d;
-      const uint at = d < BINS ? next[d] + rank : 0;
-      atl_barrier_local();
-      if (d < BINS) {
-        stage[at] = (ushort)(i - lo);
-        atl_atomic_add(&next[d], 1u); /* the round's count of the digit: integers, any order */
-      }
+    rank_chunk(idx, keys_in, lo, end, shift, first, next, dig, stage, lid);
 #endif
-      atl_barrier_local();
-    }
+    atl_barrier_local();
     for (ulong p = lid; p < end - lo; p += wg) { /* local place p of digit d is sorted place off[d] + p - start[d] */
       const ulong i = lo + stage[p];
       const uint k = key_at(idx, keys_in, i, first), d = (k >> shift) & (BINS - 1);
