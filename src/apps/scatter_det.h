@@ -13,8 +13,8 @@
 #define ATL__SCATTER_DET_CHUNK 4096u /* rows a work-group counts and places per radix pass */
 #define ATL__SCATTER_DET_TILE 1024u  /* sorted places a warp sums */
 #define ATL__SCATTER_DET_GROUP ATL__SCATTER_HOST_DET_GROUP /* tiles whose partials of a key are summed first */
-#define ATL__SCATTER_DET_MAX_LAUNCHES (1 + 5 * 4 + 3) /* order, 4 radix passes of 5 launches, tile, group, combine */
-#define ATL__SCATTER_DET_KERNELS 9
+#define ATL__SCATTER_DET_MAX_LAUNCHES (5 * 4 + 3) /* 4 radix passes of 5 launches, tile, group, combine */
+#define ATL__SCATTER_DET_KERNELS 8
 #define ATL__SCATTER_DET_SCAN_ITEMS 4u /* counts a work-item scans in a block of det_spread (any: integers) */
 
 /* What the passes read and write. src (rows x dim values), idx (rows keys of idx_bytes, each
@@ -24,9 +24,9 @@ struct atl__scatter_det {
   uint32_t dim, wg, groups; /* groups: work-groups of every pass but the scan (0: as many as the data has) */
   void *src, *idx, *out;
   void *guard;              /* the keys' guard word (scatter_guard.h), every pass's last argument; NULL: none */
-  void *kernels[ATL__SCATTER_DET_KERNELS]; /* hist, scan, place, tile, combine, sums, spread, order, group */
+  void *kernels[ATL__SCATTER_DET_KERNELS]; /* hist, scan, place, tile, combine, sums, spread, group */
   void *keys[2], *ids[2], *counts, *part, *gpart, *sums;
-  void *unsorted;           /* one word: 1 where the keys are not in order (det_order); the host and det_place read it */
+  void *unsorted;           /* one word: 1 where the keys are not in order (the first det_hist); the host and det_place read it */
   int unsorted_kept;        /* the library's: the word is a slot of the context's, zeroed by the call before */
   struct atl_arg args[ATL__SCATTER_DET_MAX_LAUNCHES][12]; /* det_place: 11 and the guard */
   struct atl_launch launch[ATL__SCATTER_DET_MAX_LAUNCHES];

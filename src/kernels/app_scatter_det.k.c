@@ -3,9 +3,9 @@
  * once for CUDA and OpenCL. The result is bit-identical across runs, grids and work-group sizes because
  * every output element is summed by one warp in an order fixed by the data alone:
  *
- *   0. det_order: whether the keys are already in order (non-decreasing: sorted keys, one hot key), one word
- *      the host reads back. Then it launches no radix pass but the last det_place, which reads the word too
- *      and copies the keys and row ids as they are: what the stable sort would give.
+ *   0. The first det_hist also finds whether the keys are already in order (non-decreasing: sorted keys, one hot
+ *      key), one word the host reads back. Then it launches no other radix pass but the last det_place, which
+ *      reads the word too and copies the keys and row ids as they are: what the stable sort would give.
  *   1. det_hist / det_scan / det_place, once per 8-bit digit of the key (LSD radix sort): a stable sort
  *      of (key, row id) pairs. A chunk of CHUNK rows counts its digits (det_hist: the counts are
  *      integers, so the order of the local atomics does not matter), one work-group scans the counts
@@ -68,33 +68,22 @@ ATL_INLINE uint key_at(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys,
   return first ? (uint)idx[i] : keys[i];
 }
 
-/* unsorted[0] = 1 where some key is greater than the next (the word is 0 before: det_combine of the call before
- * zeroes it, and a stale 1 only sorts keys that are in order, which changes no bit) */
-ATL_KERNEL void DET_BOUNDS det_order(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *unsorted, ulong rows KEY_GUARD_PARAM)
-{
-  ATL_SHARED uint seen; /* one write a work-group: a write by every work-item that saw a pair took 0.21 ms on an H200 */
-  KEY_GUARD_RETURN();
-  if (atl_local_id() == 0)
-    seen = 0u;
-  atl_barrier_local();
-  uint found = 0u;
-  for (ulong i = atl_global_id64(); i + 1 < rows; i += atl_global_size64())
-    found |= idx[i] > idx[i + 1];
-  if (found)
-    seen = 1u;
-  atl_barrier_local();
-  if (atl_local_id() == 0 && seen)
-    unsorted[0] = 1u;
-}
-
-/* counts[digit * chunks + chunk]: how many rows of each chunk have each digit of the key at @p shift. */
+/* counts[digit * chunks + chunk]: how many rows of each chunk have each digit of the key at @p shift. The first
+ * pass also sets unsorted[0] = 1 where some input key is greater than the next: the host reads the word back and,
+ * with the keys in order, launches no other radix pass but the last det_place. The word is 0 before: det_combine of
+ * the call before zeroes it, and a stale 1 only sorts keys that are in order, which changes no bit. A pass of its
+ * own over the keys for it took 18 us at E = 8 M on an H200 (ncu, e65551a). */
 ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys, ATL_GLOBAL uint *counts,
-                         ulong rows, uint shift, uint first KEY_GUARD_PARAM)
+                                    ATL_GLOBAL uint *unsorted, ulong rows, uint shift, uint first KEY_GUARD_PARAM)
 {
   ATL_SHARED uint h[BINS];
+  ATL_SHARED uint seen; /* one write a work-group: a write by every work-item that saw a pair took 0.21 ms on an H200 */
   KEY_GUARD_RETURN();
   const uint lid = atl_local_id(), wg = atl_local_size();
   const ulong chunks = (rows + CHUNK - 1) / CHUNK;
+  uint found = 0u;
+  if (lid == 0)
+    seen = 0u;
   for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
     for (uint b = lid; b < BINS; b += wg)
       h[b] = 0;
@@ -104,17 +93,24 @@ ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL cons
       uint k[HIST_BATCH]; /* the batch's keys loaded before any is counted: one wait a batch, not one a key */
       for (uint b = 0; b < HIST_BATCH; b++) {
         const ulong i = i0 + (ulong)b * wg;
-        k[b] = i < end ? (key_at(idx, keys, i, first) >> shift) & (BINS - 1) : NO_DIGIT;
+        k[b] = i < end ? key_at(idx, keys, i, first) : 0u;
+        if (first && i + 1 < rows)
+          found |= k[b] > (uint)idx[i + 1];
       }
       for (uint b = 0; b < HIST_BATCH; b++)
-        if (k[b] < BINS)
-          atl_atomic_add(&h[k[b]], 1u);
+        if (i0 + (ulong)b * wg < end)
+          atl_atomic_add(&h[(k[b] >> shift) & (BINS - 1)], 1u);
     }
     atl_barrier_local();
     for (uint b = lid; b < BINS; b += wg)
       counts[(ulong)b * chunks + c] = h[b];
     atl_barrier_local();
   }
+  if (found)
+    seen = 1u;
+  atl_barrier_local();
+  if (lid == 0 && seen)
+    unsorted[0] = 1u;
 }
 
 /*
@@ -162,11 +158,11 @@ ATL_KERNEL void DET_BOUNDS det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const 
   }
 }
 
-/* det_place's ranks by match-any on CUDA (whole warps: WG a multiple of 32), by a count over the round elsewhere */
+/* det_place ranks by warps and their votes on CUDA (whole warps: WG a multiple of 32), by rounds elsewhere */
 #if defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && WG % 32 == 0
-#define DET_MATCH 1
+#define DET_WARP_RANK 1
 #else
-#define DET_MATCH 0
+#define DET_WARP_RANK 0
 #endif
 
 /* start[b] = the chunk's first local place of digit b, from its count in next[b] (which becomes start[b]): the
@@ -197,10 +193,22 @@ ATL_INLINE void chunk_starts(ATL_LOCAL uint *next, ATL_LOCAL uint *start, ATL_LO
   atl_barrier_local();
 }
 
-#if DET_MATCH
+#if DET_WARP_RANK
 #define WARPS (WG / LANES)
 #define SEG (((CHUNK + WG - 1) / WG) * LANES) /* rows of a chunk a warp ranks: a whole number of steps of LANES */
 #define PLACE_BATCH 4u                        /* steps whose keys a warp has in flight */
+
+/* The lanes of the warp whose @p d is this lane's: one vote a bit of the digit (NO_DIGIT's too). __match_any_sync
+ * in its place took 65 to 130 us a pass at E = 8 M on an H200 (ncu, e65551a). */
+ATL_INLINE uint digit_peers(uint d)
+{
+  uint peers = 0xffffffffu;
+  for (uint bit = 0; bit < 9; bit++) {
+    const uint set = __ballot_sync(0xffffffffu, (d >> bit) & 1u);
+    peers &= (d >> bit) & 1u ? set : ~set;
+  }
+  return peers;
+}
 
 /* d[j] = the digit of row b + j * LANES + lane: PLACE_BATCH steps' keys loaded before any is ranked (NO_DIGIT at
  * and past @p s1, the end of the warp's stretch) */
@@ -216,7 +224,7 @@ ATL_INLINE void batch_digits(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint 
 /*
  * CUDA: stage[local place] = the row's index in the chunk, by warps that never wait for each other inside a sweep.
  * Each warp takes a stretch of SEG consecutive rows. Sweep 1 counts each digit in the warp's stretch
- * (wcnt[warp][digit]; match-any: a digit's lanes in a step add their number once); a scan over warps then makes
+ * (wcnt[warp][digit]; digit_peers: a digit's lanes in a step add their number once); a scan over warps then makes
  * wcnt[warp][digit] the warp's first local place of the digit; sweep 2 reads the keys again and gives each row the
  * next place of its digit: lanes below it with the digit in the step, plus the warp's places taken before. Counts,
  * never an atomic's order. In one round of the whole work-group per WG rows, with three barriers a round, a pass
@@ -236,7 +244,7 @@ ATL_INLINE void rank_chunk(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *k
     uint d[PLACE_BATCH];
     batch_digits(idx, keys_in, b, s1, shift, first, lane, d);
     for (uint j = 0; j < PLACE_BATCH; j++) {
-      const uint grp = __match_any_sync(0xffffffffu, d[j]);
+      const uint grp = digit_peers(d[j]);
       if (d[j] < BINS && !(grp & lower))
         mine[d[j]] += (uint)__popc(grp);
       __syncwarp();
@@ -254,7 +262,7 @@ ATL_INLINE void rank_chunk(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *k
     uint d[PLACE_BATCH];
     batch_digits(idx, keys_in, b, s1, shift, first, lane, d);
     for (uint j = 0; j < PLACE_BATCH; j++) {
-      const uint grp = __match_any_sync(0xffffffffu, d[j]), below = (uint)__popc(grp & lower);
+      const uint grp = digit_peers(d[j]), below = (uint)__popc(grp & lower);
       const uint at = d[j] < BINS ? mine[d[j]] + below : 0u;
       __syncwarp();
       if (d[j] < BINS) {
@@ -307,7 +315,7 @@ ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL con
   ATL_SHARED uint next[BINS];     /* the next free local place of each digit */
   ATL_SHARED uint lane_sum[LANES];
   ATL_SHARED ushort stage[CHUNK]; /* local place -> the row's index in the chunk */
-#if DET_MATCH
+#if DET_WARP_RANK
   ATL_SHARED uint wcnt[WARPS * BINS]; /* rank_chunk's per warp digit counts, then first places */
 #else
   ATL_SHARED uint dig[WG];
@@ -331,7 +339,7 @@ ATL_KERNEL void DET_BOUNDS det_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL con
     atl_barrier_local();
     chunk_starts(next, start, lane_sum, lid);
     const ulong lo = c * CHUNK, end = end_of(lo, CHUNK, rows);
-#if DET_MATCH
+#if DET_WARP_RANK
     rank_chunk(idx, keys_in, lo, end, shift, first, start, wcnt, stage, lid);
 #else
     rank_chunk(idx, keys_in, lo, end, shift, first, next, dig, stage, lid);
@@ -361,6 +369,22 @@ ATL_INLINE void load_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, bool ok,
     x[j] = ok && c < D ? LOAD(src[r * D + c]) : (A)0;
 }
 
+#if defined(__CUDACC__) && D <= 64
+/* CUDA: det_tile reads the sorted keys and row ids in windows of LANES places, one coalesced load a lane, and
+ * takes each place's from its lane by a shuffle; a load of the place's id a step, on which the row's load waited,
+ * took 0.86 ms a pass at D = 64, E = 8 M on an H200 (ncu, e65551a). The ids come from two windows, so that the
+ * one AHEAD places on is in one. Past D = 64 the windows' registers spilled (32 a work-item). */
+#define DET_TILE_WINDOW 1
+ATL_INLINE uint place_or0(ATL_GLOBAL const uint *v, ulong p, ulong rows) { return p < rows ? v[p] : 0u; }
+ATL_INLINE uint window_at(uint cur, uint next, uint at) /* the place @p at of the two windows from the first's base */
+{
+  const uint a = __shfl_sync(0xffffffffu, cur, at % LANES), b = __shfl_sync(0xffffffffu, next, at % LANES);
+  return at < LANES ? a : b;
+}
+#else
+#define DET_TILE_WINDOW 0
+#endif
+
 /* One warp per tile of TILE sorted places: keys wholly inside are added, crossing keys leave partials. A key's
  * output row is loaded when the key starts, so its rows' loads cover the load's wait. */
 ATL_KERNEL void DET_TILE_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *keys,
@@ -380,12 +404,29 @@ ATL_KERNEL void DET_TILE_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, A
     for (uint j = 0; j < COLS; j++)
       sum[j] = (A)0;
     load_row(out, key, !open, lane, o);
-    A x[AHEAD][COLS]; /* rows i .. i + AHEAD - 1 */
+#if DET_TILE_WINDOW
+    uint base = 0; /* the first window's first place, from lo */
+    uint kcur = place_or0(keys, lo + lane, rows), icur = place_or0(ids, lo + lane, rows);
+    uint inext = place_or0(ids, lo + LANES + lane, rows);
+#define ID_AT(r) window_at(icur, inext, (r) - base)
+#define KEY_AT(r) __shfl_sync(0xffffffffu, kcur, (r) - base)
+#else
+#define ID_AT(r) ids[lo + (r)]
+#define KEY_AT(r) keys[lo + (r)]
+#endif
+    const uint n = (uint)(hi - lo);
+    A x[AHEAD][COLS]; /* rows r .. r + AHEAD - 1 */
     for (uint a = 0; a < AHEAD; a++)
-      load_row(src, lo + a < hi ? ids[lo + a] : 0, lo + a < hi, lane, x[a]);
-    for (ulong i = lo;; i++) {
-      const uint k = i < hi ? keys[i] : 0;
-      if (i == hi || k != key) { /* the key's rows in this tile end: store them or leave them for combine */
+      load_row(src, a < n ? ID_AT(a) : 0, a < n, lane, x[a]);
+    for (uint r = 0;; r++) { /* place lo + r */
+#if DET_TILE_WINDOW
+      if (r - base == LANES) { /* the next window becomes the first; the one after it is loaded */
+        base += LANES, icur = inext;
+        kcur = place_or0(keys, lo + base + lane, rows), inext = place_or0(ids, lo + base + LANES + lane, rows);
+      }
+#endif
+      const uint k = r < n ? KEY_AT(r) : 0;
+      if (r == n || k != key) { /* the key's rows in this tile end: store them or leave them for combine */
         const ulong at = open ? (t * 2 + (key == first_key ? 0 : 1)) * D : (ulong)key * D;
         for (uint j = 0, c = lane; c < D; j++, c += LANES) {
           if (open)
@@ -394,7 +435,7 @@ ATL_KERNEL void DET_TILE_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, A
             out[at + c] = STORE(o[j] + sum[j]); /* out += the sum: its one writer */
           sum[j] = (A)0;
         }
-        if (i == hi)
+        if (r == n)
           break;
         key = k;
         open = key == last_key && open_end;
@@ -405,9 +446,11 @@ ATL_KERNEL void DET_TILE_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, A
       for (uint a = 0; a + 1 < AHEAD; a++)
         for (uint j = 0; j < COLS; j++)
           x[a][j] = x[a + 1][j];
-      const ulong next = i + AHEAD;
-      load_row(src, next < hi ? ids[next] : 0, next < hi, lane, x[AHEAD - 1]);
+      const uint next = r + AHEAD;
+      load_row(src, next < n ? ID_AT(next) : 0, next < n, lane, x[AHEAD - 1]);
     }
+#undef ID_AT
+#undef KEY_AT
   }
 }
 
