@@ -158,7 +158,7 @@ ATL_KERNEL void DET_BOUNDS det_spread(ATL_GLOBAL uint *counts, ATL_GLOBAL const 
   }
 }
 
-/* det_place ranks by warps and their votes on CUDA (whole warps: WG a multiple of 32), by rounds elsewhere */
+/* det_place ranks by warps and match-any on CUDA (whole warps: WG a multiple of 32), by rounds elsewhere */
 #if defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && WG % 32 == 0
 #define DET_WARP_RANK 1
 #else
@@ -198,18 +198,6 @@ ATL_INLINE void chunk_starts(ATL_LOCAL uint *next, ATL_LOCAL uint *start, ATL_LO
 #define SEG (((CHUNK + WG - 1) / WG) * LANES) /* rows of a chunk a warp ranks: a whole number of steps of LANES */
 #define PLACE_BATCH 4u                        /* steps whose keys a warp has in flight */
 
-/* The lanes of the warp whose @p d is this lane's: one vote a bit of the digit (NO_DIGIT's too). __match_any_sync
- * in its place took 65 to 130 us a pass at E = 8 M on an H200 (ncu, e65551a). */
-ATL_INLINE uint digit_peers(uint d)
-{
-  uint peers = 0xffffffffu;
-  for (uint bit = 0; bit < 9; bit++) {
-    const uint set = __ballot_sync(0xffffffffu, (d >> bit) & 1u);
-    peers &= (d >> bit) & 1u ? set : ~set;
-  }
-  return peers;
-}
-
 /* d[j] = the digit of row b + j * LANES + lane: PLACE_BATCH steps' keys loaded before any is ranked (NO_DIGIT at
  * and past @p s1, the end of the warp's stretch) */
 ATL_INLINE void batch_digits(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *keys_in, ulong b, ulong s1,
@@ -224,7 +212,7 @@ ATL_INLINE void batch_digits(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint 
 /*
  * CUDA: stage[local place] = the row's index in the chunk, by warps that never wait for each other inside a sweep.
  * Each warp takes a stretch of SEG consecutive rows. Sweep 1 counts each digit in the warp's stretch
- * (wcnt[warp][digit]; digit_peers: a digit's lanes in a step add their number once); a scan over warps then makes
+ * (wcnt[warp][digit], by local atomics: integers); a scan over warps then makes
  * wcnt[warp][digit] the warp's first local place of the digit; sweep 2 reads the keys again and gives each row the
  * next place of its digit: lanes below it with the digit in the step, plus the warp's places taken before. Counts,
  * never an atomic's order. In one round of the whole work-group per WG rows, with three barriers a round, a pass
@@ -243,12 +231,9 @@ ATL_INLINE void rank_chunk(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *k
   for (ulong b = s0; b < s1; b += PLACE_BATCH * LANES) {
     uint d[PLACE_BATCH];
     batch_digits(idx, keys_in, b, s1, shift, first, lane, d);
-    for (uint j = 0; j < PLACE_BATCH; j++) {
-      const uint grp = digit_peers(d[j]);
-      if (d[j] < BINS && !(grp & lower))
-        mine[d[j]] += (uint)__popc(grp);
-      __syncwarp();
-    }
+    for (uint j = 0; j < PLACE_BATCH; j++)
+      if (d[j] < BINS)
+        atl_atomic_add(&mine[d[j]], 1u); /* counts: any order; det_hist counts the same way */
   }
   atl_barrier_local();
   for (uint b = lid; b < BINS; b += WG) /* wcnt[w][b] = start[b] + the counts of b in the warps before w */
@@ -262,7 +247,7 @@ ATL_INLINE void rank_chunk(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *k
     uint d[PLACE_BATCH];
     batch_digits(idx, keys_in, b, s1, shift, first, lane, d);
     for (uint j = 0; j < PLACE_BATCH; j++) {
-      const uint grp = digit_peers(d[j]), below = (uint)__popc(grp & lower);
+      const uint grp = __match_any_sync(0xffffffffu, d[j]), below = (uint)__popc(grp & lower);
       const uint at = d[j] < BINS ? mine[d[j]] + below : 0u;
       __syncwarp();
       if (d[j] < BINS) {
@@ -369,22 +354,6 @@ ATL_INLINE void load_row(ATL_GLOBAL const T *ATL_RESTRICT src, ulong r, bool ok,
     x[j] = ok && c < D ? LOAD(src[r * D + c]) : (A)0;
 }
 
-#if defined(__CUDACC__) && D <= 64
-/* CUDA: det_tile reads the sorted keys and row ids in windows of LANES places, one coalesced load a lane, and
- * takes each place's from its lane by a shuffle; a load of the place's id a step, on which the row's load waited,
- * took 0.86 ms a pass at D = 64, E = 8 M on an H200 (ncu, e65551a). The ids come from two windows, so that the
- * one AHEAD places on is in one. Past D = 64 the windows' registers spilled (32 a work-item). */
-#define DET_TILE_WINDOW 1
-ATL_INLINE uint place_or0(ATL_GLOBAL const uint *v, ulong p, ulong rows) { return p < rows ? v[p] : 0u; }
-ATL_INLINE uint window_at(uint cur, uint next, uint at) /* the place @p at of the two windows from the first's base */
-{
-  const uint a = __shfl_sync(0xffffffffu, cur, at % LANES), b = __shfl_sync(0xffffffffu, next, at % LANES);
-  return at < LANES ? a : b;
-}
-#else
-#define DET_TILE_WINDOW 0
-#endif
-
 /* One warp per tile of TILE sorted places: keys wholly inside are added, crossing keys leave partials. A key's
  * output row is loaded when the key starts, so its rows' loads cover the load's wait. */
 ATL_KERNEL void DET_TILE_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *keys,
@@ -404,29 +373,12 @@ ATL_KERNEL void DET_TILE_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, A
     for (uint j = 0; j < COLS; j++)
       sum[j] = (A)0;
     load_row(out, key, !open, lane, o);
-#if DET_TILE_WINDOW
-    uint base = 0; /* the first window's first place, from lo */
-    uint kcur = place_or0(keys, lo + lane, rows), icur = place_or0(ids, lo + lane, rows);
-    uint inext = place_or0(ids, lo + LANES + lane, rows);
-#define ID_AT(r) window_at(icur, inext, (r) - base)
-#define KEY_AT(r) __shfl_sync(0xffffffffu, kcur, (r) - base)
-#else
-#define ID_AT(r) ids[lo + (r)]
-#define KEY_AT(r) keys[lo + (r)]
-#endif
-    const uint n = (uint)(hi - lo);
-    A x[AHEAD][COLS]; /* rows r .. r + AHEAD - 1 */
+    A x[AHEAD][COLS]; /* rows i .. i + AHEAD - 1 */
     for (uint a = 0; a < AHEAD; a++)
-      load_row(src, a < n ? ID_AT(a) : 0, a < n, lane, x[a]);
-    for (uint r = 0;; r++) { /* place lo + r */
-#if DET_TILE_WINDOW
-      if (r - base == LANES) { /* the next window becomes the first; the one after it is loaded */
-        base += LANES, icur = inext;
-        kcur = place_or0(keys, lo + base + lane, rows), inext = place_or0(ids, lo + base + LANES + lane, rows);
-      }
-#endif
-      const uint k = r < n ? KEY_AT(r) : 0;
-      if (r == n || k != key) { /* the key's rows in this tile end: store them or leave them for combine */
+      load_row(src, lo + a < hi ? ids[lo + a] : 0, lo + a < hi, lane, x[a]);
+    for (ulong i = lo;; i++) {
+      const uint k = i < hi ? keys[i] : 0;
+      if (i == hi || k != key) { /* the key's rows in this tile end: store them or leave them for combine */
         const ulong at = open ? (t * 2 + (key == first_key ? 0 : 1)) * D : (ulong)key * D;
         for (uint j = 0, c = lane; c < D; j++, c += LANES) {
           if (open)
@@ -435,7 +387,7 @@ ATL_KERNEL void DET_TILE_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, A
             out[at + c] = STORE(o[j] + sum[j]); /* out += the sum: its one writer */
           sum[j] = (A)0;
         }
-        if (r == n)
+        if (i == hi)
           break;
         key = k;
         open = key == last_key && open_end;
@@ -446,11 +398,9 @@ ATL_KERNEL void DET_TILE_BOUNDS det_tile(ATL_GLOBAL const T *ATL_RESTRICT src, A
       for (uint a = 0; a + 1 < AHEAD; a++)
         for (uint j = 0; j < COLS; j++)
           x[a][j] = x[a + 1][j];
-      const uint next = r + AHEAD;
-      load_row(src, next < n ? ID_AT(next) : 0, next < n, lane, x[AHEAD - 1]);
+      const ulong next = i + AHEAD;
+      load_row(src, next < hi ? ids[next] : 0, next < hi, lane, x[AHEAD - 1]);
     }
-#undef ID_AT
-#undef KEY_AT
   }
 }
 
