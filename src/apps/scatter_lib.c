@@ -326,13 +326,17 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
   if (wg < 32)
     return atl__seterr(ctx, ATL_ENOTSUP, "scatter_add: %s allows work-groups of %zu, fewer than a warp (32)",
                        dev->name, dev->max_wg_size);
-  /* the keys' check enqueued first; every launch below returns at its start where it found a bad key */
+  /* the atomic mode's pick before the keys' check: the pick's read of its count then waits for its own launches
+   * alone, and the check runs while the host lays out the scatter (the pick only reads the keys, whatever they are) */
+  enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
+  if (!d->deterministic && (err = atl_scatter_method_for(ctx, d, idx, &m)))
+    return err;
+  /* the keys' check enqueued before the operation's launches; each returns at its start where it found a bad key */
   const struct atl__keys keys = {"scatter_add", idx->handle, d->index_bytes, d->rows, d->targets, wg};
   void *guard = NULL;
   if (!d->unchecked_keys && (err = atl__keys_guard(ctx, &keys, &guard)))
     return err;
   out->writes++; /* written by either mode: a pick's shares of its contents are stale from here */
-  enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
   const struct atl__scatter_method_row *row = NULL;
   double ms = 0;
   if (d->deterministic) {
@@ -346,8 +350,6 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
     atl__app_free_all(ctx, &scratch);
     goto out;
   }
-  if ((err = atl_scatter_method_for(ctx, d, idx, &m)))
-    goto out;
   row = &atl__scatter_methods[m];
   if (atl__scatter_unsupported(row->variant, dev, d->type, d->dim)) { /* the variant table's needs: dim 1, integers */
     err = atl__seterr(ctx, ATL_EINVAL,

@@ -28,7 +28,7 @@
   X(cuInit) X(cuDriverGetVersion) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute)        \
   X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent)                      \
   X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuMemAlloc) X(cuMemFree)         \
-  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD32) X(cuMemsetD2D32) X(cuLaunchKernel) X(cuEventCreate)                \
+  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuLaunchKernel) X(cuEventCreate)                \
   X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)                    \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncSetAttribute)                                                \
   X(cuDeviceGetPCIBusId) X(cuDeviceGetP2PAttribute) X(cuCtxEnablePeerAccess) X(cuMemHostAlloc)                      \
@@ -279,24 +279,13 @@ static int cu_fill(void *handle, void *buf, const void *pattern, size_t pattern_
   /* Every call makes the device's context current: with --device all each device is driven by its own
    * thread, and a context is current per thread. */
   api.cuCtxSetCurrent(d->context);
-  CUresult rc;
-  if (d->adopted) { /* on the program's stream, in its order, without a wait */
-    rc = pattern_size == 8 ? api.cuMemsetD2D32Async(p, 8, words[0], 1, bytes / 8, d->stream)
-                           : api.cuMemsetD32Async(p, words[0], bytes / 4, d->stream);
-    if (rc == CUDA_SUCCESS && pattern_size == 8)
-      rc = api.cuMemsetD2D32Async(p + 4, 8, words[1], 1, bytes / 8, d->stream);
-    return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "fill", rc);
-  }
-  if (pattern_size == 8) {
-    /* Two strided 32-bit fills (8-byte pitch): the low words, then the high words. */
-    rc = api.cuMemsetD2D32(p, 8, words[0], 1, bytes / 8);
-    if (rc == CUDA_SUCCESS)
-      rc = api.cuMemsetD2D32(p + 4, 8, words[1], 1, bytes / 8);
-  } else {
-    rc = api.cuMemsetD32(p, words[0], bytes / 4);
-  }
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuCtxSynchronize();
+  /* Enqueued in the stream's order (the program's, or the default stream, whose launches, copies and timing events
+   * come after it in order), never waited for: a fill that waited for the device held the library's call for each
+   * kernel before it (the keys' check, the pick's count). */
+  CUresult rc = pattern_size == 8 ? api.cuMemsetD2D32Async(p, 8, words[0], 1, bytes / 8, d->stream)
+                                  : api.cuMemsetD32Async(p, words[0], bytes / 4, d->stream);
+  if (rc == CUDA_SUCCESS && pattern_size == 8) /* two strided 32-bit fills (8-byte pitch): low words, then high */
+    rc = api.cuMemsetD2D32Async(p + 4, 8, words[1], 1, bytes / 8, d->stream);
   return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "fill", rc);
 }
 
