@@ -280,8 +280,8 @@ static int cu_fill(void *handle, void *buf, const void *pattern, size_t pattern_
    * thread, and a context is current per thread. */
   api.cuCtxSetCurrent(d->context);
   /* Enqueued in the stream's order (the program's, or the default stream, whose launches, copies and timing events
-   * come after it in order), never waited for: a fill that waited for the device held the library's call for each
-   * kernel before it (the keys' check, the pick's count). */
+   * come after it in order), never waited for: a later launch or read sees the fill done without the host waiting
+   * for every kernel before it. */
   CUresult rc = pattern_size == 8 ? api.cuMemsetD2D32Async(p, 8, words[0], 1, bytes / 8, d->stream)
                                   : api.cuMemsetD32Async(p, words[0], bytes / 4, d->stream);
   if (rc == CUDA_SUCCESS && pattern_size == 8) /* two strided 32-bit fills (8-byte pitch): low words, then high */
