@@ -268,9 +268,12 @@ ATL_INLINE void rank_chunk(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *k
                            ATL_LOCAL ushort *stage, uint lid)
 {
   const uint wg = atl_local_size();
+  uint k_next = lo + lid < end ? key_at(idx, keys_in, lo + lid, first) : 0u;
   for (ulong base = lo; base < end; base += wg) { /* every work-item reaches the barriers */
     const ulong i = base + lid;
-    const uint d = i < end ? (key_at(idx, keys_in, i, first) >> shift) & (BINS - 1) : NO_DIGIT;
+    const uint d = i < end ? (k_next >> shift) & (BINS - 1) : NO_DIGIT;
+    if (i + wg < end) /* the next round's key in flight over this round's barriers */
+      k_next = key_at(idx, keys_in, i + wg, first);
     dig[lid] = d;
     atl_barrier_local();
     uint rank = 0;
