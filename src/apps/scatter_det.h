@@ -29,7 +29,7 @@ struct atl__scatter_det {
   void *guard;              /* the keys' guard word (scatter_guard.h), every pass's last argument; NULL: none */
   void *kernels[ATL__SCATTER_DET_KERNELS]; /* hist, scan, place, tile, combine, sums, spread, group */
   void *keys[2], *ids[2], *counts, *part, *gpart, *sums;
-  void *unsorted;           /* one word: 1 where the keys are not in order (the first det_hist); the host and det_place read it */
+  void *unsorted; /* one word: 1 where the keys are not in order (the first det_hist); the host and det_place read it */
   int unsorted_kept;        /* the library's: the word is a slot of the context's, zeroed by the call before */
   struct atl_arg args[ATL__SCATTER_DET_MAX_LAUNCHES][12]; /* det_place: 11 and the guard */
   struct atl_launch launch[ATL__SCATTER_DET_MAX_LAUNCHES];

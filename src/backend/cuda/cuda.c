@@ -28,7 +28,7 @@
   X(cuInit) X(cuDriverGetVersion) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute)        \
   X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent)                      \
   X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuMemAlloc) X(cuMemFree)         \
-  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuLaunchKernel) X(cuEventCreate)                \
+  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuLaunchKernel) X(cuEventCreate)                                                \
   X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)                    \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncSetAttribute)                                                \
   X(cuDeviceGetPCIBusId) X(cuDeviceGetP2PAttribute) X(cuCtxEnablePeerAccess) X(cuMemHostAlloc)                      \
