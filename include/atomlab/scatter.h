@@ -79,18 +79,17 @@ enum atl_scatter_method {
 
 /**
  * What the caller knows of the keys, for ATL_SCATTER_AUTO. SAMPLE: the library measures their two shares (rows whose
- * key equals the previous row's; rows whose key recurs within a block) before the launches, on every call: up to
- * 65536 rows, every key read back and counted on the host; more, 32768 pairs of neighbouring keys drawn from as many
- * equal strata of the rows by a small kernel, both shares counted on the device in a hash table of the sampled keys
- * (exact counts: the same shares as a host count of the sample), and two words read back. That costs three small
- * launches, a fill and the two words' read, not the sample's copy and a host count (0.5 to 0.75 ms a call on an
- * H200's host: docs/design/scatter.md, "The library"). The shares are kept with the keys' buffer (of
- * atl_buffer_new) until the next write into it through atomlab (atl_buffer_write, or the buffer as the out of an atl_scatter_add,
- * atl_bincount or atl_scatter_reduce), so further calls on the same keys and rows measure nothing; a wrapped
- * buffer's memory is the program's to write, so its keys are measured on every call. A caller who knows says so and
- * nothing is read or launched: SPREAD
- * (no runs, no recurring head: uniform keys), HEAD (a few keys take a large share: zipf, a hot row), RUNS (equal
- * keys next to each other: sorted, clustered).
+ * key equals the previous row's; rows whose key recurs within a block) before the launches, on every call: up to 65536
+ * rows, every key read back and counted on the host; more, 32768 pairs of neighbouring keys drawn from as many equal
+ * strata of the rows by a small kernel, both shares counted on the device in a hash table of the sampled keys (exact
+ * counts: the same shares as a host count of the sample), and two words read back. That costs three small launches, a
+ * fill and the two words' read, not the sample's copy and a host count (0.5 to 0.75 ms a call on an H200's host:
+ * docs/design/scatter.md, "The library"). The shares are kept with the keys' buffer (of atl_buffer_new) until the next
+ * write into it through atomlab (atl_buffer_write, or the buffer as the out of an atl_scatter_add, atl_bincount or
+ * atl_scatter_reduce), so further calls on the same keys and rows measure nothing; a wrapped buffer's memory is the
+ * program's to write, so its keys are measured on every call. A caller who knows says so and nothing is read or
+ * launched: SPREAD (no runs, no recurring head: uniform keys), HEAD (a few keys take a large share: zipf, a hot row),
+ * RUNS (equal keys next to each other: sorted, clustered).
  */
 enum atl_scatter_keys {
   ATL_SCATTER_KEYS_SAMPLE,
