@@ -14,6 +14,7 @@
 static const char *const entries[ATL__SCATTER_DET_KERNELS] = {
     "det_hist", "det_scan", "det_place", "det_tile", "det_combine", "det_sums", "det_spread", "det_group"};
 enum { K_HIST, K_SCAN, K_PLACE, K_TILE, K_COMBINE, K_SUMS, K_SPREAD, K_GROUP };
+#define ORDER_LAUNCH 0u /* the first det_hist, which also checks the keys' order: the host reads its word */
 
 static void buf_arg(struct atl_arg *a, void *buf) { *a = (struct atl_arg){ATL_ARG_BUFFER, buf, 0}; }
 static void u32_arg(struct atl_arg *a, uint32_t v) { *a = (struct atl_arg){ATL_ARG_U32, NULL, v}; }
@@ -79,7 +80,7 @@ int atl__scatter_det_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
   struct atl_arg *a;
   for (unsigned pass = 0, from = 0; pass < passes; pass++, from ^= 1) {
     const uint32_t first = pass == 0, last = pass + 1 == passes, shift = 8 * pass;
-    a = add_launch(d, K_HIST, chunks, 7); /* the first also checks the keys' order (launch 0: the host reads it) */
+    a = add_launch(d, K_HIST, chunks, 7); /* the first is ORDER_LAUNCH */
     buf_arg(&a[0], d->idx), buf_arg(&a[1], d->keys[from]), buf_arg(&a[2], d->counts), buf_arg(&a[3], d->unsorted);
     u64_arg(&a[4], E), u32_arg(&a[5], shift), u32_arg(&a[6], first);
     a = add_launch(d, K_SUMS, blocks, 4); /* the counts' scan: blocks' sums, their scan, each block from its sum */
@@ -115,11 +116,11 @@ static int sums_rows(const struct atl__scatter_det *d, unsigned i)
   return k == d->kernels[K_TILE] || k == d->kernels[K_GROUP] || k == d->kernels[K_COMBINE];
 }
 
-/* Whether launch @p i is one that keys in order do not need: every radix launch but the first det_hist (the
- * order check, launch 0) and the last pass's det_place, which copies the keys and row ids as they are. */
+/* Whether launch @p i is one that keys in order do not need: every radix launch but the order check and the last
+ * pass's det_place, which copies the keys and row ids as they are. */
 static int sort_only(const struct atl__scatter_det *d, unsigned i)
 {
-  return !sums_rows(d, i) && i != 0 && i != d->last_place;
+  return !sums_rows(d, i) && i != ORDER_LAUNCH && i != d->last_place;
 }
 
 int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d, double *ms, double *sort_ms,
@@ -135,7 +136,7 @@ int atl__scatter_det_launch(atl_context_t ctx, const struct atl__scatter_det *d,
     int err = ops->launch(atl__dev(ctx), d->kernel_of[i], &d->launch[i], &t);
     /* the order word read back: keys in order (sorted, one hot key) launch no other radix pass; launched and
      * returning at once, the passes took 0.16 ms of device time at E = 8 M on an H200 (3c3ee15) */
-    if (!err && i == 0)
+    if (!err && i == ORDER_LAUNCH)
       err = ops->read(atl__dev(ctx), d->unsorted, &unsorted, sizeof unsorted);
     if (err)
       return err;

@@ -94,7 +94,7 @@ ATL_KERNEL void DET_BOUNDS det_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL cons
       for (uint b = 0; b < HIST_BATCH; b++) {
         const ulong i = i0 + (ulong)b * wg;
         k[b] = i < end ? key_at(idx, keys, i, first) : 0u;
-        if (first && i + 1 < rows)
+        if (first && i < end && i + 1 < rows) /* past the chunk's end no key was loaded to compare */
           found |= k[b] > (uint)idx[i + 1];
       }
       for (uint b = 0; b < HIST_BATCH; b++)
