@@ -176,7 +176,7 @@ const char *atl_scatter_method_name(enum atl_scatter_method m)
 
 /* The shares of SAMPLE_PAIRS pairs of neighbouring keys, one in each of as many equal strata of the rows
  * (src/kernels/scatter_sample.k.c), counted on the device (scatter_shares.k.c): into @p w the pairs whose keys are
- * equal and the pairs whose first key recurs at least twice a block's BLOCK_ROWS rows among the first keys. Four
+ * equal and the pairs whose first key recurs at least twice a block's BLOCK_ROWS rows among the first keys. Three
  * launches and two words read back, where a host count read 256 KiB back and hashed them (0.5 to 0.75 ms a call on
  * an H200's host). */
 static int shares_on_device(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint32_t w[2])
@@ -195,10 +195,9 @@ static int shares_on_device(atl_context_t ctx, const struct atl_scatter_desc *d,
     err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_SAMPLE, 2 * SAMPLE_PAIRS * 4, &sample);
   if (!err)
     err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_SHARES, table_bytes, &table);
-  if (!err)
-    err = atl__app_fill32(ctx, table, 0, table_bytes);
   struct atl_arg sample_args[] = {{ATL_ARG_BUFFER, idx->handle, 0}, {ATL_ARG_U64, NULL, d->rows},
-                                  {ATL_ARG_U32, NULL, SAMPLE_PAIRS}, {ATL_ARG_BUFFER, sample, 0}};
+                                  {ATL_ARG_U32, NULL, SAMPLE_PAIRS}, {ATL_ARG_BUFFER, sample, 0},
+                                  {ATL_ARG_BUFFER, table, 0},        {ATL_ARG_U32, NULL, table_bytes / 4}};
   struct atl_arg count_args[] = {{ATL_ARG_BUFFER, sample, 0}, {ATL_ARG_U32, NULL, SAMPLE_PAIRS},
                                  {ATL_ARG_U32, NULL, slots}, {ATL_ARG_BUFFER, table, 0}};
   struct atl_arg head_args[] = {{ATL_ARG_BUFFER, sample, 0}, {ATL_ARG_U32, NULL, SAMPLE_PAIRS},
@@ -206,7 +205,7 @@ static int shares_on_device(atl_context_t ctx, const struct atl_scatter_desc *d,
   const size_t threads = (SAMPLE_PAIRS + wg - 1) / wg * wg;
   /* untimed: the three launches are enqueued and the read waits once for them all */
   if (!err)
-    err = ops->launch(atl__dev(ctx), sample_k, &(struct atl_launch){threads, wg, sample_args, 4}, NULL);
+    err = ops->launch(atl__dev(ctx), sample_k, &(struct atl_launch){threads, wg, sample_args, 6}, NULL);
   if (!err)
     err = ops->launch(atl__dev(ctx), count_k, &(struct atl_launch){threads, wg, count_args, 4}, NULL);
   if (!err)

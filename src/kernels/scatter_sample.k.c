@@ -47,10 +47,14 @@ ATL_KERNEL void scatter_key_bad(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GL
   bad[3] = 1u;
 }
 
+/* It also zeroes the shares' table (scatter_shares.k.c), which the count fills next in the same queue: a host fill
+ * of the table cost the call more host time than this launch (src/apps/scatter_lib.c). */
 ATL_KERNEL void scatter_sample(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulong rows, uint pairs,
-                               ATL_GLOBAL uint *out)
+                               ATL_GLOBAL uint *out, ATL_GLOBAL uint *table, uint table_words)
 {
   const uint j = atl_global_id();
+  for (uint w = j; w < table_words; w += atl_global_size())
+    table[w] = 0u;
   if (j >= pairs)
     return;
   const ulong lo = (ulong)j * (rows - 1) / pairs, hi = (ulong)(j + 1) * (rows - 1) / pairs; /* rows - 1 >= pairs */

@@ -5,7 +5,7 @@
  *
  * table: result[2] (the pairs whose keys are equal; the pairs whose first key is counted LEAST times or more among
  * the pairs' first keys), then SLOTS keys (each stored plus one: 0 marks a free slot; the keys are below the targets,
- * < 2^32 - 1), then SLOTS counts; zeroed by the host first. SLOTS is a power of two at least twice PAIRS, so the
+ * < 2^32 - 1), then SLOTS counts; zeroed by scatter_sample first. SLOTS is a power of two at least twice PAIRS, so the
  * table is at most half full and a probe always ends. The counts are exact: the shares are the host's count of the
  * same sample, bit for bit.
  */

@@ -102,7 +102,11 @@ struct cu_dev {
   struct atl__built *kernels; /* struct cu_kernel_entry */
   CUstream stream; /* where launches go: NULL, or the program's stream */
   int adopted;     /* the program's context and stream: nothing waits but read, write and free */
+  CUevent timer[2]; /* a timed launch's or copy's start and stop, made once: two creations cost a call host time */
+  void *small_read; /* pinned words a short read lands in (SMALL_READ bytes), made on the first */
 };
+
+#define SMALL_READ 64u /* a read this short goes through pinned memory: a pageable one costs a staging copy */
 
 static int cu_fail(struct cu_dev *d, const char *call, CUresult rc, const char *file, int line)
 {
@@ -203,6 +207,11 @@ static void cu_close(void *handle)
     return;
   if (d->context)
     api.cuCtxSetCurrent(d->context);
+  for (int i = 0; i < 2; i++)
+    if (d->timer[i])
+      api.cuEventDestroy(d->timer[i]);
+  if (d->small_read)
+    api.cuMemFreeHost(d->small_read);
   for (struct atl__built *b = d->kernels, *next; b; b = next) {
     struct cu_kernel_entry *e = (struct cu_kernel_entry *)b;
     next = b->next;
@@ -304,10 +313,17 @@ static int cu_read(void *handle, void *buf, void *dst, size_t bytes)
 {
   struct cu_dev *d = handle;
   api.cuCtxSetCurrent(d->context);
-  CUresult rc = d->adopted ? api.cuMemcpyDtoHAsync(dst, (CUdeviceptr)(uintptr_t)buf, bytes, d->stream)
-                           : api.cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)buf, bytes);
-  if (rc == CUDA_SUCCESS && d->adopted) /* after what the program enqueued on its stream before */
+  CUresult rc = CUDA_SUCCESS;
+  if (!d->adopted && bytes <= SMALL_READ && d->small_read == NULL)
+    rc = api.cuMemHostAlloc(&d->small_read, SMALL_READ, 0);
+  void *to = !d->adopted && bytes <= SMALL_READ ? d->small_read : dst;
+  if (rc == CUDA_SUCCESS)
+    rc = d->adopted || to != dst ? api.cuMemcpyDtoHAsync(to, (CUdeviceptr)(uintptr_t)buf, bytes, d->stream)
+                                 : api.cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)buf, bytes);
+  if (rc == CUDA_SUCCESS && (d->adopted || to != dst)) /* after what was enqueued on the stream before */
     rc = api.cuStreamSynchronize(d->stream);
+  if (rc == CUDA_SUCCESS && to != dst)
+    memcpy(dst, to, bytes);
   return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "cuMemcpyDtoH", rc);
 }
 
@@ -403,36 +419,31 @@ out:
   return err;
 }
 
-/* Device time of what is enqueued between timer_begin and timer_end on the default stream: two events. */
-struct cu_timer {
-  CUevent start, stop;
-};
-
-static CUresult timer_begin(struct cu_timer *t)
+/* Device time of what is enqueued between timer_begin and timer_end on the default stream: the device's two events,
+ * free again once timer_end waited for the stop. */
+static CUresult timer_begin(struct cu_dev *d)
 {
-  CUresult rc = api.cuEventCreate(&t->start, CU_EVENT_DEFAULT);
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuEventCreate(&t->stop, CU_EVENT_DEFAULT);
-  return rc == CUDA_SUCCESS ? api.cuEventRecord(t->start, NULL) : rc;
+  CUresult rc = CUDA_SUCCESS;
+  for (int i = 0; i < 2 && rc == CUDA_SUCCESS; i++)
+    if (d->timer[i] == NULL)
+      rc = api.cuEventCreate(&d->timer[i], CU_EVENT_DEFAULT);
+  return rc == CUDA_SUCCESS ? api.cuEventRecord(d->timer[0], NULL) : rc;
 }
 
 /* The stop event recorded and waited for, the time into @p device_ms; @p rc the enqueue's status so far. */
-static int timer_end(struct cu_dev *d, struct cu_timer *t, CUresult rc, const char *what, double *device_ms)
+static int timer_end(struct cu_dev *d, CUresult rc, const char *what, double *device_ms)
 {
   float ms = 0;
   if (rc == CUDA_SUCCESS)
-    rc = api.cuEventRecord(t->stop, NULL);
+    rc = api.cuEventRecord(d->timer[1], NULL);
   if (rc == CUDA_SUCCESS)
-    rc = api.cuEventSynchronize(t->stop);
+    rc = api.cuEventSynchronize(d->timer[1]);
   if (rc == CUDA_SUCCESS)
-    rc = api.cuEventElapsedTime(&ms, t->start, t->stop);
-  if (t->start)
-    api.cuEventDestroy(t->start);
-  if (t->stop)
-    api.cuEventDestroy(t->stop);
+    rc = api.cuEventElapsedTime(&ms, d->timer[0], d->timer[1]);
   if (rc != CUDA_SUCCESS)
     return CU_FAIL(d, what, rc);
-  *device_ms = ms;
+  if (device_ms)
+    *device_ms = ms;
   return 0;
 }
 
@@ -480,13 +491,12 @@ static int cu_launch(void *handle, void *kernel, const struct atl_launch *launch
                               1, 1, dyn_shared, d->stream, params, NULL);
     return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "kernel launch", rc);
   }
-  struct cu_timer t = {NULL, NULL};
   if (rc == CUDA_SUCCESS)
-    rc = timer_begin(&t);
+    rc = timer_begin(d);
   if (rc == CUDA_SUCCESS)
     rc = api.cuLaunchKernel(k->function, (unsigned)(launch->global / launch->local), 1, 1, (unsigned)launch->local, 1,
                             1, dyn_shared, NULL, params, NULL);
-  return timer_end(d, &t, rc, "kernel launch", device_ms);
+  return timer_end(d, rc, "kernel launch", device_ms);
 }
 
 static int cu_occupancy_estimate(void *handle, void *kernel, size_t wg_size, unsigned *groups, char *method,
@@ -749,12 +759,11 @@ static int cu_set_queue(void *handle, void *queue)
 static int cu_copy(void *handle, void *dst, void *src, size_t bytes, double *device_ms)
 {
   struct cu_dev *d = handle;
-  struct cu_timer t = {NULL, NULL};
   api.cuCtxSetCurrent(d->context);
-  CUresult rc = timer_begin(&t);
+  CUresult rc = timer_begin(d);
   if (rc == CUDA_SUCCESS)
     rc = api.cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, bytes, NULL);
-  return timer_end(d, &t, rc, "cuMemcpyDtoDAsync", device_ms);
+  return timer_end(d, rc, "cuMemcpyDtoDAsync", device_ms);
 }
 
 int atl_cuda_backend_init(struct atl_backend_ops *ops)
