@@ -63,7 +63,9 @@ enum atl_scatter_type { ATL_SCATTER_F32, ATL_SCATTER_U32, ATL_SCATTER_I32, ATL_S
  * into an output larger than the L2), PART1 (part in one range: its warp and table steps on a zipf head or a
  * hot row), DSM (dim 1, u32 / i32 weights: counters in local memory, on CUDA sm_90 spread over a
  * thread-block cluster's distributed shared memory), SWEEP (part's ranges in one launch, its work-groups taking
- * range-major chunks from a counter: uniform keys into an output larger than the L2, auto's pick there).
+ * range-major chunks from a counter: uniform keys into an output larger than the L2), BUCKET (no value added by an
+ * atomic: the rows' keys and ids sorted into buckets of consecutive targets, a work-group a bucket summing each
+ * target row in registers and adding it once; keys without runs or a head, auto's pick there).
  */
 enum atl_scatter_method {
   ATL_SCATTER_AUTO,
@@ -74,7 +76,8 @@ enum atl_scatter_method {
   ATL_SCATTER_PART,
   ATL_SCATTER_PART1,
   ATL_SCATTER_DSM,
-  ATL_SCATTER_SWEEP
+  ATL_SCATTER_SWEEP,
+  ATL_SCATTER_BUCKET
 };
 
 /**

@@ -13,7 +13,7 @@ ERR = {name: -999 + i for i, name in enumerate(ERRORS)}
 
 # enum atl_scatter_type / atl_scatter_method / atl_scatter_keys
 TYPES = {"f32": 0, "u32": 1, "i32": 2, "bf16": 3, "f16": 4}
-METHODS = ["auto", "atomic", "run", "block", "bins", "part", "part1", "dsm", "sweep"]
+METHODS = ["auto", "atomic", "run", "block", "bins", "part", "part1", "dsm", "sweep", "bucket"]
 KEYS = ["sample", "spread", "head", "runs"]
 
 

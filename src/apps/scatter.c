@@ -19,6 +19,8 @@
 
 #include "app_internal.h"
 #include "scatter_auto.h"
+#include "scatter_bucket.h"
+#include "scatter_cub.h"
 #include "scatter_det.h"
 #include "scatter_io.h"
 #include "yardsticks.h"
@@ -75,6 +77,8 @@ struct scatter_run {
   struct atl__yardsticks yard; /* the vendor copy's and the read kernel's bandwidths in this run */
   struct atl__scatter_det det; /* the det variant's passes, prepared once per run */
   struct atl__scatter_dsm dsm; /* the dsm variant's launches, prepared per distribution */
+  struct atl__scatter_bucket bucket; /* the bucket variant's passes, prepared on its first row */
+  int own;                     /* which of det, dsm and bucket own_once runs */
   struct atl__app_buffers *bufs;
   void *part_kernel; /* the part variant: its kernel, launch and arguments (lo and hi, or q, set per pass) */
   struct atl_launch part_launch;
@@ -114,22 +118,34 @@ static struct atl__scatter_host host_view(const struct scatter_params *p, const 
   return (struct atl__scatter_host){p->rows, p->targets, p->dim, kinds[p->type], src, idx};
 }
 
-/* One timed sample of the det variant: the output zeroed (untimed, as for the others), then every pass. */
-static int det_once(void *arg, uint32_t iters, double *ms)
+/* One timed sample of a variant with passes of its own (r->own: det, dsm or bucket): the output zeroed (untimed, as
+ * for the others), then every pass. */
+static int own_once(void *arg, uint32_t iters, double *ms)
 {
   struct scatter_run *r = arg;
   int err = reset_out(r->ctx, r);
   (void)iters;
-  return err ? err : atl__scatter_det_launch(r->ctx, &r->det, ms, &r->det_sort_ms, &r->det_sum_ms);
+  if (err || r->own == ATL__SV_BUCKET)
+    return err ? err : atl__scatter_bucket_launch(r->ctx, &r->bucket, ms);
+  return r->own == ATL__SV_DET ? atl__scatter_det_launch(r->ctx, &r->det, ms, &r->det_sort_ms, &r->det_sum_ms)
+                               : atl__scatter_dsm_launch(r->ctx, &r->dsm, ms);
 }
 
-/* One timed sample of the dsm variant: the output zeroed (untimed), then its launches. */
-static int dsm_once(void *arg, uint32_t iters, double *ms)
+/* The bucket variant's passes and scratch, laid out on its first row of the run (auto may pick it): NULL, or why the
+ * device cannot run it. */
+static const char *bucket_ready(struct scatter_run *r, struct atl_row *row, int *err)
 {
-  struct scatter_run *r = arg;
-  int err = reset_out(r->ctx, r);
-  (void)iters;
-  return err ? err : atl__scatter_dsm_launch(r->ctx, &r->dsm, ms);
+  const struct scatter_params *p = r->p;
+  if (r->bucket.kernels[0])
+    return NULL;
+  r->bucket = (struct atl__scatter_bucket){.rows = p->rows, .targets = p->targets, .dim = p->dim, .wg = p->wg_size,
+                                           .src = r->src, .idx = r->idx, .out = r->out};
+  const char *why = atl__scatter_bucket_shape(atl_device_current(r->ctx), p->targets, p->wg_size,
+                                              r->tuning.bucket_span, &r->bucket.span, &r->bucket.nb);
+  if (!why && (*err = atl__scatter_bucket_prepare(r->ctx, r->bufs, &r->bucket, type_defines[p->type],
+                                                  (unsigned)index_bytes(p), row)))
+    r->bucket.kernels[0] = NULL;
+  return why;
 }
 
 /* One timed sample of the part variant: the output (and the bucketing's counts) zeroed (untimed), the
@@ -246,55 +262,6 @@ static int auto_pick(const struct scatter_run *r, const struct atl__scatter_expe
   return v;
 }
 
-/* One call of the CUB baseline (libatomlab_cub.so): @p reps timed runs, each from a zeroed output. */
-static int cub_scatter(void *arg, unsigned reps, float *times, char *why, size_t len)
-{
-  const struct atl__cub_call *c = arg;
-  const struct scatter_run *r = c->run;
-  if (r->p->dim == 1) /* the bincount: CUB's HistogramEven counts the keys (it has no weights) */
-    return c->cub->histogram_u32(c->ordinal, (uint64_t)(uintptr_t)r->idx, r->p->rows, (uint32_t)r->p->targets,
-                                 (uint64_t)(uintptr_t)r->out, reps, times, why, len);
-  return c->cub->scatter_add_f32x64(c->ordinal, (uint64_t)(uintptr_t)r->src, (uint64_t)(uintptr_t)r->idx,
-                                    (uint64_t)(uintptr_t)r->out, r->p->rows, r->p->targets, reps, times, why, len);
-}
-
-/* The CUB baseline's row up to its read-back: 0 with the output in @p host_out, 1 where the row is complete
- * (unsupported, or CUB failed: the reason on the row), else an error. */
-static int run_cub(struct scatter_run *r, struct atl_row *row, const struct atl_app_timing *tm, void *host_out)
-{
-  const struct scatter_params *p = r->p;
-  char why[256] = "";
-  int ordinal = -1;
-  const int bincount = p->dim == 1 && is_int(p);
-  if ((p->type != TYPE_F32 || p->dim != 64 || p->index != INDEX_I32) && !(bincount && p->index == INDEX_I32)) {
-    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "the CUB baseline is built for f32 rows of dim 64, or a u32 / "
-                        "i32 bincount (dim 1: HistogramEven's counts), with i32 keys");
-    return 1;
-  }
-  const struct atl__cub *cub = atl__app_cub_for(r->ctx, row, &ordinal);
-  if (cub == NULL)
-    return 1;
-  /* CUB's HistogramEven keeps a copy of the bins per thread block in global memory (CCCL issue #912): at 2^24 bins
-   * on an H100 (132 SMs) it stopped with an illegal address, which ends the CUDA context for every row
-   * after it. Refused where bins x 2 blocks a compute unit pass 2^31 (an int's offsets); 2^20 bins ran. */
-  const double blocks = 2.0 * atl_device_current(r->ctx)->compute_units;
-  if (bincount && (double)p->targets * blocks >= 0x1p31) {
-    atl__app_row_status(row, ATL_STATUS_UNSUPPORTED, "CUB's HistogramEven at %llu bins: its per-block copies of the "
-                        "bins pass 2^31 counters (2^24 bins on an H100 stopped with an illegal address)",
-                        (unsigned long long)p->targets);
-    return 1;
-  }
-  snprintf(row->instructions, sizeof row->instructions, "%s, %s",
-           bincount ? "cub::DeviceHistogram::HistogramEven of the keys (counts: weights of 1)"
-                    : "cub::DeviceRadixSort::SortPairs + cub::DeviceReduce::ReduceByKey of rows + an add kernel",
-           cub->info);
-  if (atl__app_cub_time(cub_scatter, &(struct atl__cub_call){cub, r, ordinal}, tm, row, why, sizeof why) != 0) {
-    atl__app_row_status(row, ATL_STATUS_ERROR, "%s", why);
-    return 1;
-  }
-  return atl__ops(r->ctx)->read(atl__dev(r->ctx), r->out, host_out, r->out_bytes);
-}
-
 /* det's tile as its check emulates it (the test hook that proves the check can fail: no cuts, plain row order). */
 static uint64_t det_check_tile(void)
 {
@@ -332,6 +299,18 @@ static uint64_t check_row(const struct scatter_run *r, const struct atl__scatter
 }
 
 /* One variant of one distribution: timed, read back and checked. */
+/* The metrics of a variant with passes of its own: where its time goes, its shape. */
+static void own_metrics(const struct scatter_run *r, int variant, struct atl_row *row)
+{
+  const char *names[] = {"det_sort_ms", "det_sum_ms", "dsm_cluster", "dsm_words", "dsm_passes", "dsm_cache",
+                         "dsm_beyond", "dsm_counter_bits", "bucket_span", "buckets"};
+  const double values[] = {r->det_sort_ms, r->det_sum_ms, r->dsm.cluster, r->dsm.words, r->dsm.passes, r->dsm.cache,
+                           r->dsm.beyond, r->dsm.wide ? 32 : 16, r->bucket.span, r->bucket.nb};
+  const unsigned from = variant == ATL__SV_DET ? 0 : variant == ATL__SV_DSM ? 2 : 8, to = from == 0 ? 2 : from == 2 ? 8 : 10;
+  for (unsigned i = from; i < to; i++)
+    atl_row_metric_set(row, names[i], values[i]);
+}
+
 static int run_variant(struct scatter_run *r, int dist, int variant, const struct atl__scatter_expected *x, void *host_out,
                        const struct atl_app_timing *tm, struct atl_result_set *out)
 {
@@ -361,7 +340,9 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   }
   int err = 0;
-  if (variant == ATL__SV_CUB && (err = run_cub(r, &row, tm, host_out)) == 1) /* CUB's launches; checked as every row */
+  const struct atl__scatter_cub_job cub = {p->type == TYPE_F32, is_int(p), p->index == INDEX_I32, p->dim, p->rows,
+                                           p->targets, r->src, r->idx, r->out, r->out_bytes};
+  if (variant == ATL__SV_CUB && (err = atl__scatter_cub_row(ctx, &cub, &row, tm, host_out)) == 1) /* checked as all */
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
   /* part: the ranges, whether the bucketing runs (it takes at most PART_MAX ranges; more reread the keys) and
    * the batch (H100, reference run: scatter; uniform keys over 11 ranges 1.545 ms at 2 against 1.599 at 1
@@ -404,26 +385,18 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
       p->part_prefetch && r->parts > 1, bulk, p->part_chunk, parted && r->narrow, parted && r->split,
       parted ? r->split : 0u, group, r->tuning.min_threads};
   atl__scatter_defines(defines, sizeof defines, &knobs);
+  const int passes = variant == ATL__SV_DET || variant == ATL__SV_DSM || variant == ATL__SV_BUCKET; /* own_once's */
+  r->own = variant;
   if (variant == ATL__SV_DET) { /* built once per run (scatter_run); timed over all its passes */
-    double warm = 0;
     snprintf(row.instructions, sizeof row.instructions, "%s", r->det_instructions);
-    if (!(err = det_once(r, 0, &warm)))
-      err = atl__app_sample(det_once, r, tm, &row.time_ms);
-    atl_row_metric_set(&row, "det_sort_ms", r->det_sort_ms);
-    atl_row_metric_set(&row, "det_sum_ms", r->det_sum_ms);
   } else if (variant == ATL__SV_DSM) { /* its launches over the ranges of bins its table covers */
-    double warm = 0;
     r->dsm.cluster = p->dsm_cluster, r->dsm.words = p->dsm_words, r->dsm.cache = p->dsm_cache;
     r->dsm.beyond = (uint32_t)p->dsm_beyond, r->dsm.wide = (uint32_t)p->dsm_counters;
-    if (!(err = atl__scatter_dsm_prepare(ctx, r->bufs, &r->dsm, &row)) && !(err = dsm_once(r, 0, &warm)))
-      err = atl__app_sample(dsm_once, r, tm, &row.time_ms);
-    atl_row_metric_set(&row, "dsm_cluster", r->dsm.cluster);
-    atl_row_metric_set(&row, "dsm_words", r->dsm.words);
-    atl_row_metric_set(&row, "dsm_passes", r->dsm.passes);
-    atl_row_metric_set(&row, "dsm_cache", r->dsm.cache);
-    atl_row_metric_set(&row, "dsm_beyond", r->dsm.beyond);
-    atl_row_metric_set(&row, "dsm_counter_bits", r->dsm.wide ? 32 : 16);
-  } else if (variant != ATL__SV_CUB) { /* the table's kernel; part's bucketed ranges have their own */
+    err = atl__scatter_dsm_prepare(ctx, r->bufs, &r->dsm, &row);
+  } else if (variant == ATL__SV_BUCKET && (unsupported = bucket_ready(r, &row, &err))) {
+    atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", unsupported);
+    return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
+  } else if (variant != ATL__SV_CUB && variant != ATL__SV_BUCKET) { /* the table's kernel; part's bucketed ranges have their own */
     const struct atl__scatter_variant *v = &atl__scatter_variants[variant];
     const int own = r->bucketed && variant == ATL__SV_PART;
     err = atl__app_build(ctx, v->source, own ? "scatter_part_bucketed" : v->entry, defines, &kernel, &row);
@@ -473,7 +446,11 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
     atl_row_metric_set(&row, "l2_bytes", (double)dev->l2_cache);
     if (!err && !(err = part_once(r, 0, &warm)))
       err = atl__app_sample(part_once, r, tm, &row.time_ms);
-  } else if (!err && variant != ATL__SV_DET && variant != ATL__SV_CUB && variant != ATL__SV_DSM)
+  } else if (!err && passes) {
+    double warm = 0;
+    if (!(err = own_once(r, 0, &warm)) && !(err = atl__app_sample(own_once, r, tm, &row.time_ms)))
+      own_metrics(r, variant, &row);
+  } else if (!err && variant != ATL__SV_CUB)
     err = atl__app_time(ctx, kernel, &launch, reset_out, r, tm, &row);
   if (!err && variant != ATL__SV_CUB)
     err = atl__ops(ctx)->read(atl__dev(ctx), r->out, host_out, r->out_bytes);

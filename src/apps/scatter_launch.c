@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "scatter_bucket.h"
 #include "scatter_dsm.h"
 #include "scatter_guard.h"
 #include "scatter_launch.h"
@@ -153,6 +154,25 @@ static int dsm_run(atl_context_t ctx, const struct atl__scatter_job *j, double *
   return err;
 }
 
+/* The bucket variant (scatter_bucket.c): its buckets from the tuning's span and the device's local memory. */
+static int bucket_run(atl_context_t ctx, const struct atl__scatter_job *j, double *ms)
+{
+  struct atl__app_buffers scratch = {{0}, 0};
+  struct atl__scatter_tuning t;
+  atl__scatter_tuning_for(atl_device_current(ctx), &t);
+  struct atl__scatter_bucket b = {.rows = j->rows, .targets = j->targets, .dim = j->dim, .wg = j->wg,
+                                  .src = j->src, .idx = j->idx, .out = j->out, .guard = j->guard};
+  const char *why =
+      atl__scatter_bucket_shape(atl_device_current(ctx), j->targets, j->wg, t.bucket_span, &b.span, &b.nb);
+  int err = why ? atl__seterr(ctx, ATL_EINVAL, "scatter_add: %s", why)
+                : atl__scatter_bucket_prepare(ctx, &scratch, &b, atl__scatter_type_defines[j->type], j->idx_bytes,
+                                              NULL);
+  if (!err)
+    err = atl__scatter_bucket_launch(ctx, &b, ms);
+  atl__app_free_all(ctx, &scratch);
+  return err;
+}
+
 #define ROWS_PER_WARP 32u /* the app's --rows-per-warp, --block-rows and --bin-rows defaults */
 #define BLOCK_ROWS 4096u
 #define SWEEP_CHUNK_STEPS 16u /* the app's --part-chunk default: a ticket's steps of 32 rows a warp */
@@ -211,10 +231,12 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
   const struct atl_device_info *dev = atl_device_current(ctx);
   const struct atl__scatter_variant *v = &atl__scatter_variants[j->variant];
   const char *why = atl__scatter_unsupported(j->variant, dev, j->type, j->dim);
-  if (why || (v->launch == ATL__SV_LAUNCH_OWN && j->variant != ATL__SV_DSM))
+  if (why || (v->launch == ATL__SV_LAUNCH_OWN && j->variant != ATL__SV_DSM && j->variant != ATL__SV_BUCKET))
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: %s", why ? why : "no launch of the library's for this variant");
   if (j->variant == ATL__SV_DSM)
     return dsm_run(ctx, j, ms);
+  if (j->variant == ATL__SV_BUCKET)
+    return bucket_run(ctx, j, ms);
   struct atl__scatter_tuning t;
   atl__scatter_tuning_for(dev, &t);
   const int sweep = v->launch == ATL__SV_LAUNCH_SWEEP, part = v->launch == ATL__SV_LAUNCH_PART;

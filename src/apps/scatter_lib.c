@@ -124,7 +124,7 @@ static const struct atl__field desc_fields[] = {
     DESC_FIELD(dim, 1, 512, "1 to 512"),
     DESC_FIELD(deterministic, 0, 1, "0 or 1"),
     DESC_FIELD(keys, 0, ATL_SCATTER_KEYS_RUNS, "sample, spread, head or runs (0 to 3)"),
-    DESC_FIELD(method, 0, ATL_SCATTER_SWEEP, "auto, atomic, run, block, bins, part, part1, dsm or sweep (0 to 8)"),
+    DESC_FIELD(method, 0, ATL_SCATTER_BUCKET, "auto, atomic, run, block, bins, part, part1, dsm, sweep or bucket (0 to 9)"),
     DESC_FIELD(unchecked_keys, 0, 1, "0 or 1"),
 };
 
@@ -168,7 +168,7 @@ static int scatter_checked(atl_context_t ctx, const struct atl_scatter_desc *d, 
 
 const char *atl_scatter_method_name(enum atl_scatter_method m)
 {
-  return (unsigned)m <= ATL_SCATTER_SWEEP ? atl__scatter_methods[m].name : "?";
+  return (unsigned)m <= ATL_SCATTER_BUCKET ? atl__scatter_methods[m].name : "?";
 }
 
 #define SAMPLE_PAIRS 32768u /* neighbouring pairs of keys the pick samples, where there are more rows */

@@ -29,20 +29,21 @@ const struct atl__scatter_variant atl__scatter_variants[ATL__SV_COUNT] = {
     [ATL__SV_SWEEP] = {0, NULL, "app_scatter", "scatter_part_sweep", "part", ATL__SV_LAUNCH_SWEEP},
     [ATL__SV_TMA] = {ATL__SV_NEED_SM90 | ATL__SV_NEED_NOT_F16 | ATL__SV_NEED_ROW16, TMA_WHY, "scatter_tma",
                      "scatter_tma", "tma", ATL__SV_LAUNCH_ROWS},
+    [ATL__SV_BUCKET] = {0, NULL, NULL, NULL, NULL, ATL__SV_LAUNCH_OWN},
 };
 
 const char *const atl__scatter_variant_names[ATL__SV_COUNT] = {
-    "atomic", "run", "block", "vector", "det", "bins", "part", "dsm", "cub", "auto", "sweep", "tma"};
+    "atomic", "run", "block", "vector", "det", "bins", "part", "dsm", "cub", "auto", "sweep", "tma", "bucket"};
 
 const char *const atl__scatter_type_defines[ATL_SCATTER_F16 + 1] = {"TYPE_f32", "TYPE_u32", "TYPE_i32", "TYPE_bf16",
                                                                     "TYPE_f16"};
 
-const struct atl__scatter_method_row atl__scatter_methods[ATL_SCATTER_SWEEP + 1] = {
+const struct atl__scatter_method_row atl__scatter_methods[ATL_SCATTER_BUCKET + 1] = {
     [ATL_SCATTER_AUTO] = {"auto", ATL__SV_AUTO, 0},   [ATL_SCATTER_ATOMIC] = {"atomic", ATL__SV_ATOMIC, 0},
     [ATL_SCATTER_RUN] = {"run", ATL__SV_RUN, 0},      [ATL_SCATTER_BLOCK] = {"block", ATL__SV_BLOCK, 0},
     [ATL_SCATTER_BINS] = {"bins", ATL__SV_BINS, 0},   [ATL_SCATTER_PART] = {"part", ATL__SV_PART, 0},
     [ATL_SCATTER_PART1] = {"part1", ATL__SV_PART, 1}, [ATL_SCATTER_DSM] = {"dsm", ATL__SV_DSM, 0},
-    [ATL_SCATTER_SWEEP] = {"sweep", ATL__SV_SWEEP, 0},
+    [ATL_SCATTER_SWEEP] = {"sweep", ATL__SV_SWEEP, 0}, [ATL_SCATTER_BUCKET] = {"bucket", ATL__SV_BUCKET, 0},
 };
 
 const char *atl__scatter_unsupported(enum atl__scatter_variant_id v, const struct atl_device_info *dev,
@@ -60,7 +61,7 @@ const char *atl__scatter_unsupported(enum atl__scatter_variant_id v, const struc
 enum atl_scatter_method atl__scatter_method_of(enum atl__scatter_variant_id variant, uint32_t ranges)
 {
   /* part in one range is a method of its own (part1) */
-  for (int m = ATL_SCATTER_ATOMIC; m <= ATL_SCATTER_SWEEP; m++)
+  for (int m = ATL_SCATTER_ATOMIC; m <= ATL_SCATTER_BUCKET; m++)
     if (atl__scatter_methods[m].variant == variant &&
         atl__scatter_methods[m].ranges == (variant == ATL__SV_PART && ranges == 1))
       return (enum atl_scatter_method)m;

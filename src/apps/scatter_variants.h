@@ -16,7 +16,7 @@
 /* The variants in the app's --variants order (the rows' order). */
 enum atl__scatter_variant_id {
   ATL__SV_ATOMIC, ATL__SV_RUN, ATL__SV_BLOCK, ATL__SV_VECTOR, ATL__SV_DET, ATL__SV_BINS, ATL__SV_PART, ATL__SV_DSM,
-  ATL__SV_CUB, ATL__SV_AUTO, ATL__SV_SWEEP, ATL__SV_TMA, ATL__SV_COUNT
+  ATL__SV_CUB, ATL__SV_AUTO, ATL__SV_SWEEP, ATL__SV_TMA, ATL__SV_BUCKET, ATL__SV_COUNT
 };
 
 /* What a variant needs; each bit missing makes its rows unsupported with the table's reason. */
@@ -36,7 +36,7 @@ enum atl__scatter_launch_kind {
   ATL__SV_LAUNCH_BINS,  /* one wave of work-groups taking chunks of --bin-rows rows */
   ATL__SV_LAUNCH_PART,  /* one wave per range of keys */
   ATL__SV_LAUNCH_SWEEP, /* one wave for every range, tickets from a counter */
-  ATL__SV_LAUNCH_OWN,   /* its own module's passes (det, dsm), CUB's, or auto's pick */
+  ATL__SV_LAUNCH_OWN,   /* its own module's passes (det, dsm, bucket), CUB's, or auto's pick */
 };
 
 /* A variant's entry (its name: atl__scatter_variant_names[id]). */
@@ -67,7 +67,7 @@ struct atl__scatter_method_row {
   enum atl__scatter_variant_id variant;
   uint32_t ranges;
 };
-extern const struct atl__scatter_method_row atl__scatter_methods[ATL_SCATTER_SWEEP + 1];
+extern const struct atl__scatter_method_row atl__scatter_methods[ATL_SCATTER_BUCKET + 1];
 
 /* The method that runs @p variant over @p ranges (auto's pick); ATL_SCATTER_ATOMIC for a variant without one. */
 enum atl_scatter_method atl__scatter_method_of(enum atl__scatter_variant_id variant, uint32_t ranges);

@@ -40,6 +40,7 @@ static const struct {
     {"part_batch", offsetof(struct atl__tuning_row, part_batch), 1, 8, "1 to 8 units"},
     {"min_threads", offsetof(struct atl__tuning_row, min_threads), 0, 4096, "0 (no bound) to 4096 threads"},
     {"table_bytes", offsetof(struct atl__tuning_row, table_bytes), 256, 1 << 20, "256 to 1048576 bytes"},
+    {"bucket_span", offsetof(struct atl__tuning_row, bucket_span), 32, 4096, "32 to 4096 targets"},
 #define RATIO(f) {#f, offsetof(struct atl__tuning_row, f), 1, 16, "a ratio of 1 to 16"}
     RATIO(f32_same_ratio_atom), RATIO(f32_same_ratio_red),
 #undef RATIO
@@ -128,8 +129,9 @@ static int fact_matches(const char *want, const char *have)
 /* The rule for a device no row names: the L2 shares part's, the sweep's and the split's measured ranges took on the
  * H100 as fractions of its L2 (so a larger or smaller L2 scales the ranges), auto's thresholds (the H100's and the
  * H200 grid's: docs/design/scatter.md, "`auto`"), two units in flight,
- * the split sweep bound to five eighths of the resident threads (the H100's 1280 of 2048: its registers), and a table
- * of at most two thirds of the local memory (the rest for its keys and the kernel's own words). */
+ * the split sweep bound to five eighths of the resident threads (the H100's 1280 of 2048: its registers), a table
+ * of at most two thirds of the local memory (the rest for its keys and the kernel's own words), and buckets of 128
+ * targets (the H200's: the one device measured). */
 static void derived(const struct atl_device_info *d, struct atl__scatter_tuning *t)
 {
   *t = (struct atl__scatter_tuning){.part_l2_share = 0.5, .sweep_l2_share = 0.4, .split_l2_share = 0.3125,
@@ -137,7 +139,7 @@ static void derived(const struct atl_device_info *d, struct atl__scatter_tuning 
                                     .auto_bins_run_share = 0.95, .auto_bins_head_share = 0.02, .auto_order_share = 0.1,
                                     .auto_sweep_head_share = 0.3,
                                     .part_batch = 2, .min_threads = d->max_threads_per_cu * 5 / 8,
-                                    .table_bytes = 32768, .derived = 1};
+                                    .table_bytes = 32768, .bucket_span = 128, .derived = 1};
   snprintf(t->row, sizeof t->row, "derived");
 }
 
@@ -169,6 +171,7 @@ void atl__scatter_tuning_resolve(const struct atl__tuning_rows *rows, const stru
     t->part_batch = r->part_batch >= 0 ? (unsigned)r->part_batch : t->part_batch;
     t->min_threads = r->min_threads >= 0 ? (unsigned)r->min_threads : t->min_threads;
     t->table_bytes = r->table_bytes >= 0 ? (unsigned)r->table_bytes : t->table_bytes;
+    t->bucket_span = r->bucket_span >= 0 ? (unsigned)r->bucket_span : t->bucket_span;
     snprintf(t->row, sizeof t->row, "%s", r->name);
     t->derived = 0;
     snprintf(t->note, sizeof t->note, "%s", r->source);

@@ -340,7 +340,7 @@ static void bad_keys(atl_context_t ctx)
 {
   static const enum atl_scatter_method methods[] = {ATL_SCATTER_AUTO,  ATL_SCATTER_ATOMIC, ATL_SCATTER_RUN,
                                                     ATL_SCATTER_BLOCK, ATL_SCATTER_PART,   ATL_SCATTER_PART1,
-                                                    ATL_SCATTER_SWEEP};
+                                                    ATL_SCATTER_SWEEP, ATL_SCATTER_BUCKET};
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
     bad_key(ctx, methods[i], 0, ATL_SCATTER_F32, DIM, 4, TARGETS, 1234, 4000);
     bad_key(ctx, methods[i], 0, ATL_SCATTER_F32, DIM, 8, UINT64_MAX, 17, 4999);

@@ -69,6 +69,13 @@ static const struct lib_case opencl_cases[] = {
     {I32, 1, 20000, 70000, SK_UNIFORM, 8, SAMPLE, ATL_SCATTER_DSM, A},
     {U32, 1, 20000, 5000, SK_HOT, 4, SAMPLE, ATL_SCATTER_DSM, A},
     {U32, 1, 20000, 5000, SK_UNIFORM, 4, SAMPLE, ATL_SCATTER_PART, A},
+    /* bucket: one chunk and seven (200000 rows), a bucket over its local sort's 4096 pairs (zipf, one hot key), an
+     * odd dim (two columns a lane), i64 keys */
+    {F32, 8, 20000, 8000, SK_UNIFORM, 8, SAMPLE, ATL_SCATTER_BUCKET, A},
+    {F32, 8, 200000, 100000, SK_UNIFORM, 4, SAMPLE, ATL_SCATTER_BUCKET, A},
+    {F32, 8, 20000, 8000, SK_ZIPF, 4, SAMPLE, ATL_SCATTER_BUCKET, A},
+    {U32, 1, 20000, 5000, SK_HOT, 4, SAMPLE, ATL_SCATTER_BUCKET, A},
+    {I32, 33, 20000, 3000, SK_SORTED, 8, SAMPLE, ATL_SCATTER_BUCKET, A},
 };
 
 /* CUDA: f32 D = 64 into 64 MiB (more than half an H100's 50 MiB L2), bincounts of 2^20 and 2^24 bins. */
@@ -87,6 +94,9 @@ static const struct lib_case cuda_cases[] = {
     {F32, 64, 1u << 20, 1u << 18, SK_UNIFORM, 4, SAMPLE, ATL_SCATTER_ATOMIC, A},
     {U32, 1, 1u << 22, 1u << 20, SK_ZIPF, 4, SAMPLE, ATL_SCATTER_DSM, A},
     {U32, 1, 1u << 22, 1u << 20, SK_HOT, 4, SAMPLE, ATL_SCATTER_DSM, A},
+    {F32, 64, 1u << 20, 1u << 18, SK_UNIFORM, 4, SAMPLE, ATL_SCATTER_BUCKET, A},
+    {F32, 64, 1u << 20, 1u << 18, SK_ZIPF, 8, SAMPLE, ATL_SCATTER_BUCKET, A},
+    {I32, 33, 1u << 20, 1u << 24, SK_UNIFORM, 4, SAMPLE, ATL_SCATTER_BUCKET, A}, /* 2048 targets a bucket */
 };
 
 /* One case: keys and rows written, the method asked, out zeroed, atl_scatter_add, out read back and checked. */
@@ -152,8 +162,8 @@ static void bad_input(atl_context_t ctx)
   CHECK(atl_scatter_method_for(ctx, &d, b, &m) == ATL_EINVAL && strstr(atl_errmsg(ctx), "keys 7") != NULL);
   d.keys = SAMPLE, d.rows = 2000; /* 8000 bytes of keys in a buffer of 4096: refused before any read */
   CHECK(atl_scatter_method_for(ctx, &d, b, &m) == ATL_EINVAL && strstr(atl_errmsg(ctx), "idx 4096") != NULL);
-  d.rows = 16, d.deterministic = 1, d.method = 9; /* checked in the deterministic mode too */
-  CHECK(atl_scatter_add(ctx, &d, b, b, b, NULL) == ATL_EINVAL && strstr(atl_errmsg(ctx), "method 9") != NULL);
+  d.rows = 16, d.deterministic = 1, d.method = 10; /* checked in the deterministic mode too */
+  CHECK(atl_scatter_add(ctx, &d, b, b, b, NULL) == ATL_EINVAL && strstr(atl_errmsg(ctx), "method 10") != NULL);
   d.deterministic = 0, d.method = ATL_SCATTER_DSM;
   CHECK(atl_scatter_add(ctx, &d, out, src, b, NULL) == ATL_EINVAL && strstr(atl_errmsg(ctx), "dsm") != NULL);
   d.type = U32, d.dim = 4, d.method = ATL_SCATTER_BINS;

@@ -1,0 +1,112 @@
+/*
+ * The bucket scatter-add's host side: the buckets' shape from the device's local memory and the tuning, the
+ * scratch, and six launches (bucket_hist, det's three scan passes over the counts, bucket_place, bucket_sum;
+ * src/kernels/app_scatter_bucket.k.c says what each does).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "scatter_bucket.h"
+#include "scatter_det.h" /* the counts' scan: det's passes and their block of counts */
+#include "scatter_guard.h"
+
+#define CHUNK 32768u /* rows bucket_hist and bucket_place take a work-group: 256 chunks at E = 8 M */
+#define CAP 4096u    /* pairs bucket_sum sorts in local memory at a time (16 KiB) */
+
+static const char *const entries[ATL__SCATTER_BUCKET_KERNELS] = {"bucket_hist", "det_sums",     "det_scan",
+                                                                 "det_spread",  "bucket_place", "bucket_sum"};
+static const char *const sources[ATL__SCATTER_BUCKET_KERNELS] = {"app_scatter_bucket", "app_scatter_det",
+                                                                 "app_scatter_det",    "app_scatter_det",
+                                                                 "app_scatter_bucket", "app_scatter_bucket"};
+enum { K_HIST, K_SUMS, K_SCAN, K_SPREAD, K_PLACE, K_SUM };
+
+const char *atl__scatter_bucket_shape(const struct atl_device_info *dev, uint64_t targets, uint32_t wg,
+                                      unsigned least, uint32_t *span, uint32_t *nb)
+{
+  const uint64_t need = (targets + ATL__SCATTER_BUCKET_MAX_BUCKETS - 1) / ATL__SCATTER_BUCKET_MAX_BUCKETS;
+  const uint64_t s = need > least ? need : least ? least : 1;
+  *span = (uint32_t)(s < targets ? s : targets ? targets : 1);
+  *nb = (uint32_t)((targets + *span - 1) / *span);
+  const uint64_t sum_bytes = (*span + 1ull + CAP + wg) * 4, hist_bytes = (uint64_t)*nb * 4;
+  if (dev->local_mem && (sum_bytes > dev->local_mem || hist_bytes > dev->local_mem))
+    return "bucket needs local memory for a bucket's sort (targets / 8192 + 4097 words and the work-group's) and "
+           "its counts (up to 8192 words): the device has less";
+  return NULL;
+}
+
+static void buf_arg(struct atl_arg *a, void *buf) { *a = (struct atl_arg){ATL_ARG_BUFFER, buf, 0}; }
+static void u64_arg(struct atl_arg *a, uint64_t v) { *a = (struct atl_arg){ATL_ARG_U64, NULL, v}; }
+
+/* Launch @p k over @p groups work-groups with @p nargs arguments of its own (the guard after them). */
+static struct atl_arg *lay_out(struct atl__scatter_bucket *b, unsigned k, uint64_t groups, unsigned nargs)
+{
+  b->launch[k] = (struct atl_launch){(size_t)(groups ? groups : 1) * b->wg, b->wg, b->args[k], nargs + (b->guard != NULL)};
+  if (b->guard)
+    b->args[k][nargs] = (struct atl_arg){ATL_ARG_BUFFER, b->guard, 0};
+  return b->args[k];
+}
+
+int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, struct atl__scatter_bucket *b,
+                                const char *type_define, unsigned idx_bytes, struct atl_row *row)
+{
+  const uint64_t E = b->rows, chunks = (E + CHUNK - 1) / CHUNK, n = chunks * b->nb;
+  char defines[2][224];
+  snprintf(defines[0], sizeof defines[0], "D=%u %s IDX_T=%s NB=%uu SPAN=%uu CHUNK=%uu CAP=%uu WG=%u%s", b->dim,
+           type_define, idx_bytes == 8 ? "ulong" : "uint", b->nb, b->span, CHUNK, CAP, b->wg,
+           ATL__KEY_GUARD_DEFINE(b->guard));
+  snprintf(defines[1], sizeof defines[1], "D=%u %s IDX_T=%s CHUNK=%uu TILE=%uu GROUP=%uu WG=%u%s", b->dim,
+           type_define, idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE,
+           ATL__SCATTER_DET_GROUP, b->wg, ATL__KEY_GUARD_DEFINE(b->guard)); /* det's, so its builds are shared */
+  int err = 0;
+  for (unsigned k = 0; k < ATL__SCATTER_BUCKET_KERNELS && !err; k++)
+    err = atl__app_build(ctx, sources[k], entries[k], defines[strcmp(sources[k], "app_scatter_det") == 0], &b->kernels[k],
+                         k == K_SUM ? row : NULL); /* the sum's instructions: the others' are integer counts */
+  const uint64_t block = (uint64_t)b->wg * ATL__SCATTER_DET_SCAN_ITEMS, blocks = (n + block - 1) / block;
+  if (!err)
+    err = atl__app_alloc(ctx, bufs, E * 4, &b->pk);
+  if (!err)
+    err = atl__app_alloc(ctx, bufs, E * 4, &b->pid);
+  if (!err)
+    err = atl__app_alloc(ctx, bufs, n * 4, &b->counts);
+  if (!err)
+    err = atl__app_alloc(ctx, bufs, blocks * 4, &b->sums);
+  if (err)
+    return err;
+  struct atl_arg *a = lay_out(b, K_HIST, chunks, 3);
+  buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), u64_arg(&a[2], E);
+  a = lay_out(b, K_SUMS, blocks, 4); /* the counts' exclusive scan: blocks' sums, their scan, each block from its sum */
+  buf_arg(&a[0], b->counts), buf_arg(&a[1], b->sums), u64_arg(&a[2], n), u64_arg(&a[3], block);
+  a = lay_out(b, K_SCAN, 1, 2);
+  buf_arg(&a[0], b->sums), u64_arg(&a[1], blocks);
+  a = lay_out(b, K_SPREAD, blocks, 4);
+  buf_arg(&a[0], b->counts), buf_arg(&a[1], b->sums), u64_arg(&a[2], n), u64_arg(&a[3], block);
+  a = lay_out(b, K_PLACE, chunks, 5);
+  buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), buf_arg(&a[2], b->pk), buf_arg(&a[3], b->pid), u64_arg(&a[4], E);
+  a = lay_out(b, K_SUM, b->nb, 7);
+  buf_arg(&a[0], b->src), buf_arg(&a[1], b->pk), buf_arg(&a[2], b->pid), buf_arg(&a[3], b->counts);
+  buf_arg(&a[4], b->out), u64_arg(&a[5], E), u64_arg(&a[6], b->targets);
+  return 0;
+}
+
+int atl__scatter_bucket_launch(atl_context_t ctx, const struct atl__scatter_bucket *b, double *ms)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  /* on atomlab's own device one pair of events times the six launches, enqueued, so the call waits once, not six
+   * times (a program's stream is timed by atl_scatter_add's own events) */
+  const int timed = ms && !ctx->external && ops->record && ops->elapsed;
+  void *ev[2] = {NULL, NULL};
+  double t = 0;
+  int err = timed ? ops->record(atl__dev(ctx), &ev[0]) : 0;
+  for (unsigned k = 0; k < ATL__SCATTER_BUCKET_KERNELS && !err; k++) { /* else each launch timed, the times summed */
+    double one = 0;
+    err = ops->launch(atl__dev(ctx), b->kernels[k], &b->launch[k], timed || !ms ? NULL : &one);
+    t += one;
+  }
+  if (!err && timed && !(err = ops->record(atl__dev(ctx), &ev[1])))
+    err = ops->elapsed(atl__dev(ctx), ev[0], ev[1], &t);
+  for (int i = 0; timed && i < 2; i++)
+    ops->event_free(atl__dev(ctx), ev[i]);
+  if (!err && ms)
+    *ms = t;
+  return err;
+}

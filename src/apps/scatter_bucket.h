@@ -1,0 +1,41 @@
+/* Internal: the bucket scatter-add's passes (src/kernels/app_scatter_bucket.k.c), shared by app scatter
+ * --variants bucket and the library's ATL_SCATTER_BUCKET. */
+#ifndef ATOMLAB_APPS_SCATTER_BUCKET_H
+#define ATOMLAB_APPS_SCATTER_BUCKET_H
+
+#include <stdint.h>
+
+#include "app_internal.h"
+
+#define ATL__SCATTER_BUCKET_KERNELS 6 /* hist, det's sums, scan and spread, place, sum */
+#define ATL__SCATTER_BUCKET_MAX_BUCKETS 8192u /* bucket_hist's local counts: 32 KiB */
+
+/* What the passes read and write: src (rows x dim values), idx (rows keys of idx_bytes, each < targets) and out
+ * (targets x dim values) are the caller's; the rest is scratch this module allocates. */
+struct atl__scatter_bucket {
+  uint64_t rows, targets;
+  uint32_t dim, wg;
+  void *src, *idx, *out;
+  void *guard;          /* the keys' guard word (scatter_guard.h), every pass's last argument; NULL: none */
+  uint32_t span, nb;    /* targets a bucket, buckets (atl__scatter_bucket_shape) */
+  void *kernels[ATL__SCATTER_BUCKET_KERNELS];
+  void *pk, *pid, *counts, *sums;
+  struct atl_arg args[ATL__SCATTER_BUCKET_KERNELS][9];
+  struct atl_launch launch[ATL__SCATTER_BUCKET_KERNELS];
+};
+
+/* The buckets for @p targets on @p dev: at least @p least targets a bucket (the tuning's bucket_span), more where
+ * the targets need more than ATL__SCATTER_BUCKET_MAX_BUCKETS; NULL, or why the device's local memory cannot hold a
+ * bucket's sort. */
+const char *atl__scatter_bucket_shape(const struct atl_device_info *dev, uint64_t targets, uint32_t wg,
+                                      unsigned least, uint32_t *span, uint32_t *nb);
+
+/* Builds the kernels for @p type_define ("TYPE_f32": f32, u32, i32, bf16, f16) and @p idx_bytes (4 or 8), allocates
+ * the scratch in @p bufs and lays out the launches; the atomic instructions go to @p row's when given. */
+int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, struct atl__scatter_bucket *b,
+                                const char *type_define, unsigned idx_bytes, struct atl_row *row);
+
+/* Every pass in order (out += the scatter); the device times summed into @p ms (may be NULL). */
+int atl__scatter_bucket_launch(atl_context_t ctx, const struct atl__scatter_bucket *b, double *ms);
+
+#endif

@@ -1,0 +1,184 @@
+/*
+ * app_scatter_bucket.k.c: the bucket scatter-add (app scatter --variants bucket, atl_scatter_add's
+ * ATL_SCATTER_BUCKET), written once for CUDA and OpenCL. It adds no value with an atomic and moves each output row
+ * once:
+ *
+ *   1. bucket_hist counts, for each chunk of CHUNK rows, its rows in each bucket of SPAN consecutive targets (key /
+ *      SPAN) into counts[bucket * chunks + chunk]; det's three scan passes (app_scatter_det.k.c: det_sums,
+ *      det_scan, det_spread) turn the counts into each chunk's first place in each bucket.
+ *   2. bucket_place writes each row's key and id at its bucket's next place (local atomics give the places: the
+ *      order within a bucket is any).
+ *   3. bucket_sum: a work-group per bucket sorts its (key, id) pairs by key in local memory, CAP at a time, then a
+ *      warp per target row sums that row's source rows in registers and adds the sum to out: the work-group is the
+ *      one writer of its SPAN output rows, so a plain load and store.
+ *
+ * The source rows are read once, in the buckets' order: a gather of whole rows, which on an H200 reads at the speed
+ * of a streaming read (2 GiB of 256-byte rows in a random order: 0.522 ms against 0.486 in order, results/reference/
+ * nvidia-h200/scatter-bucket/). The sums are in an order the placement picks, as an atomic variant's are: not
+ * deterministic (det is).
+ *
+ *   D=N  TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16  IDX_T=uint|ulong  NB=N (buckets)  SPAN=N (targets a
+ *   bucket)  CHUNK=N  CAP=N  WG=N (the launch's work-group size)
+ */
+#include "atomlab/port.h"
+#include "atomlab/group_scan.h"
+#include "atomlab/scatter_types.h" /* T, A (what a warp sums in: f32 for the 16-bit floats), LOAD, STORE */
+#include "atomlab/key_guard.h"     /* KEY_GUARD: the library's builds return where its check found a bad key */
+
+#define LANES 32u
+#define COLS ((D + LANES - 1) / LANES)
+#define BATCH 8u /* keys a work-item of bucket_hist and bucket_place has in flight */
+#define AHEAD 4u /* source rows a warp of bucket_sum has in flight */
+#define PER ((SPAN + WG - 1) / WG) /* a work-item's stretch of a bucket's key counts in the local scan */
+
+#if defined(__CUDACC__)
+#define BUCKET_BOUNDS __launch_bounds__(WG)
+#else
+#define BUCKET_BOUNDS
+#endif
+
+ATL_INLINE ulong end_of(ulong lo, ulong n, ulong rows) { return lo + n < rows ? lo + n : rows; }
+
+/* counts[bucket * chunks + chunk]: the chunk's rows whose key is in the bucket */
+ATL_KERNEL void BUCKET_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *counts,
+                                          ulong rows KEY_GUARD_PARAM)
+{
+  ATL_SHARED uint h[NB];
+  KEY_GUARD_RETURN();
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  const ulong chunks = (rows + CHUNK - 1) / CHUNK;
+  for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
+    for (uint b = lid; b < NB; b += wg)
+      h[b] = 0u;
+    atl_barrier_local();
+    const ulong end = end_of(c * CHUNK, CHUNK, rows);
+    for (ulong i0 = c * CHUNK + lid; i0 < end; i0 += (ulong)BATCH * wg) {
+      uint k[BATCH]; /* the batch's keys loaded before any is counted: one wait a batch, not one a key */
+      for (uint b = 0; b < BATCH; b++) {
+        const ulong i = i0 + (ulong)b * wg;
+        k[b] = i < end ? (uint)idx[i] : 0u;
+      }
+      for (uint b = 0; b < BATCH; b++)
+        if (i0 + (ulong)b * wg < end)
+          atl_atomic_add(&h[k[b] / SPAN], 1u);
+    }
+    atl_barrier_local();
+    for (uint b = lid; b < NB; b += wg)
+      counts[(ulong)b * chunks + c] = h[b];
+    atl_barrier_local();
+  }
+}
+
+/* Each row's key and id at its bucket's next place, from the scanned counts (the chunk's first place per bucket). */
+ATL_KERNEL void BUCKET_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *counts,
+                                           ATL_GLOBAL uint *pk, ATL_GLOBAL uint *pid, ulong rows KEY_GUARD_PARAM)
+{
+  ATL_SHARED uint next[NB];
+  KEY_GUARD_RETURN();
+  const uint lid = atl_local_id(), wg = atl_local_size();
+  const ulong chunks = (rows + CHUNK - 1) / CHUNK;
+  for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
+    for (uint b = lid; b < NB; b += wg)
+      next[b] = counts[(ulong)b * chunks + c];
+    atl_barrier_local();
+    const ulong end = end_of(c * CHUNK, CHUNK, rows);
+    for (ulong i0 = c * CHUNK + lid; i0 < end; i0 += (ulong)BATCH * wg) {
+      uint k[BATCH];
+      for (uint b = 0; b < BATCH; b++) {
+        const ulong i = i0 + (ulong)b * wg;
+        k[b] = i < end ? (uint)idx[i] : 0u;
+      }
+      for (uint b = 0; b < BATCH; b++) {
+        const ulong i = i0 + (ulong)b * wg;
+        if (i < end) {
+          const uint p = atl_atomic_add(&next[k[b] / SPAN], 1u);
+          pk[p] = k[b];
+          pid[p] = (uint)i;
+        }
+      }
+    }
+    atl_barrier_local();
+  }
+}
+
+/* at[t + 1], key t's count among the pairs, becomes its first place (at[0] stays 0): each work-item scans a stretch of
+ * PER counts in place, the stretches' sums scanned in @p part */
+ATL_INLINE void key_starts(ATL_LOCAL uint *at, ATL_LOCAL uint *part, uint lid, uint wg)
+{
+  const uint lo = lid * PER < SPAN ? lid * PER : SPAN, hi = lo + PER < SPAN ? lo + PER : SPAN;
+  uint s = 0;
+  for (uint t = lo; t < hi; t++)
+    s += at[t + 1];
+  part[lid] = s;
+  atl_barrier_local();
+  atl_group_scan_parts(part, lid, wg);
+  for (uint t = lo, run = part[lid] - s; t < hi; t++) {
+    const uint n = at[t + 1];
+    at[t + 1] = run;
+    run += n;
+  }
+  atl_barrier_local();
+}
+
+/* Source row @p id's columns of this lane into @p x (zeros where @p ok is false). */
+ATL_INLINE void load_row(ATL_GLOBAL const T *src, uint id, bool ok, uint lane, A *x)
+{
+  for (uint j = 0, c = lane; j < COLS; j++, c += LANES)
+    x[j] = ok && c < D ? LOAD(src[(ulong)id * D + c]) : (A)0;
+}
+
+/* Target row lo + t's rows, ids[a .. z), summed by one warp and added to out (the work-group is its one writer). */
+ATL_INLINE void sum_target(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_LOCAL const uint *ids, uint a, uint z,
+                           ATL_GLOBAL T *out, ulong row, uint lane)
+{
+  A sum[COLS], x[AHEAD][COLS];
+  for (uint j = 0; j < COLS; j++)
+    sum[j] = (A)0;
+  for (uint i = a; i < z; i += AHEAD) {
+    for (uint u = 0; u < AHEAD; u++) /* AHEAD rows' loads in flight before any is added */
+      load_row(src, i + u < z ? ids[i + u] : 0u, i + u < z, lane, x[u]);
+    for (uint u = 0; u < AHEAD; u++)
+      for (uint j = 0; j < COLS; j++)
+        sum[j] += x[u][j];
+  }
+  for (uint j = 0, c = lane; c < D; j++, c += LANES)
+    out[row * D + c] = STORE(LOAD(out[row * D + c]) + sum[j]);
+}
+
+/* A work-group per bucket: its pairs CAP at a time, counted and placed by key in local memory (integer atomics),
+ * then a warp per target row of the bucket. */
+ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *pk,
+                                         ATL_GLOBAL const uint *pid, ATL_GLOBAL const uint *counts,
+                                         ATL_GLOBAL T *out, ulong rows, ulong targets KEY_GUARD_PARAM)
+{
+  ATL_SHARED uint at[SPAN + 1];
+  ATL_SHARED uint ids[CAP];
+  ATL_SHARED uint part[WG];
+  KEY_GUARD_RETURN();
+  const uint lid = atl_local_id(), wg = atl_local_size(), lane = lid % LANES, warps = wg / LANES;
+  const ulong chunks = (rows + CHUNK - 1) / CHUNK;
+  for (ulong b = atl_group_id(); b < NB && b * SPAN < targets; b += atl_num_groups()) {
+    const ulong lo = b * SPAN;
+    const uint n = (uint)end_of(0, SPAN, targets - lo);
+    const uint s = counts[b * chunks], e = b + 1 < NB ? counts[(b + 1) * chunks] : (uint)rows;
+    for (uint s0 = s; s0 < e; s0 += CAP) {
+      const uint m = e - s0 < CAP ? e - s0 : CAP;
+      for (uint t = lid; t <= SPAN; t += wg)
+        at[t] = 0u;
+      atl_barrier_local();
+      for (uint i = lid; i < m; i += wg)
+        atl_atomic_add(&at[pk[s0 + i] - (uint)lo + 1u], 1u);
+      atl_barrier_local();
+      key_starts(at, part, lid, wg);
+      for (uint i = lid; i < m; i += wg) /* at[t + 1] ends at key t's end: key t + 1's start */
+        ids[atl_atomic_add(&at[pk[s0 + i] - (uint)lo + 1u], 1u)] = pid[s0 + i];
+      atl_barrier_local();
+      for (uint t = lid / LANES; t < n; t += warps) {
+        const uint a = at[t], z = at[t + 1];
+        if (a < z)
+          sum_target(src, ids, a, z, out, lo + t, lane);
+      }
+      atl_barrier_local();
+    }
+  }
+}
