@@ -306,7 +306,8 @@ static void own_metrics(const struct scatter_run *r, int variant, struct atl_row
                          "dsm_beyond", "dsm_counter_bits", "bucket_span", "buckets"};
   const double values[] = {r->det_sort_ms, r->det_sum_ms, r->dsm.cluster, r->dsm.words, r->dsm.passes, r->dsm.cache,
                            r->dsm.beyond, r->dsm.wide ? 32 : 16, r->bucket.span, r->bucket.nb};
-  const unsigned from = variant == ATL__SV_DET ? 0 : variant == ATL__SV_DSM ? 2 : 8, to = from == 0 ? 2 : from == 2 ? 8 : 10;
+  const unsigned from = variant == ATL__SV_DET ? 0 : variant == ATL__SV_DSM ? 2 : 8;
+  const unsigned to = from == 0 ? 2 : from == 2 ? 8 : 10;
   for (unsigned i = from; i < to; i++)
     atl_row_metric_set(row, names[i], values[i]);
 }
@@ -396,7 +397,7 @@ static int run_variant(struct scatter_run *r, int dist, int variant, const struc
   } else if (variant == ATL__SV_BUCKET && (unsupported = bucket_ready(r, &row, &err))) {
     atl__app_row_status(&row, ATL_STATUS_UNSUPPORTED, "%s", unsupported);
     return atl_result_set_add(out, &row) ? ATL_ENOMEM : 0;
-  } else if (variant != ATL__SV_CUB && variant != ATL__SV_BUCKET) { /* the table's kernel; part's bucketed ranges have their own */
+  } else if (variant != ATL__SV_CUB && variant != ATL__SV_BUCKET) { /* the table's kernel, or part's bucketed one */
     const struct atl__scatter_variant *v = &atl__scatter_variants[variant];
     const int own = r->bucketed && variant == ATL__SV_PART;
     err = atl__app_build(ctx, v->source, own ? "scatter_part_bucketed" : v->entry, defines, &kernel, &row);

@@ -10,8 +10,19 @@
 #include "scatter_det.h" /* the counts' scan: det's passes and their block of counts */
 #include "scatter_guard.h"
 
-#define CHUNK 32768u /* rows bucket_hist and bucket_place take a work-group: 256 chunks at E = 8 M */
-#define CAP 4096u    /* pairs bucket_sum sorts in local memory at a time (16 KiB) */
+#define CAP 4096u       /* pairs bucket_sum sorts in local memory at a time (16 KiB) */
+#define PLACE_WG 1024u  /* bucket_hist's and bucket_place's work-items a group: few groups, each with many loads */
+#define SECTOR_BYTES 32 /* what an L2 holds of a place being written */
+
+/* The chunks of rows bucket_place writes at once: each keeps a sector of every bucket half written, and those
+ * sectors must stay in the L2 (a quarter of it: the rest holds the keys streaming past) until they are whole; on a
+ * device whose L2 is unknown, one chunk a compute unit. */
+static uint64_t place_chunks(const struct atl_device_info *dev, uint64_t rows, uint32_t nb, uint32_t wg)
+{
+  const uint64_t most = (rows + wg - 1) / wg, fit = dev->l2_cache / 4 / ((uint64_t)nb * SECTOR_BYTES);
+  const uint64_t n = dev->l2_cache ? fit : dev->compute_units;
+  return n < 1 ? 1 : n > most ? most : n;
+}
 
 static const char *const entries[ATL__SCATTER_BUCKET_KERNELS] = {"bucket_hist", "det_sums",     "det_scan",
                                                                  "det_spread",  "bucket_place", "bucket_sum"};
@@ -40,7 +51,8 @@ static void u64_arg(struct atl_arg *a, uint64_t v) { *a = (struct atl_arg){ATL_A
 /* Launch @p k over @p groups work-groups with @p nargs arguments of its own (the guard after them). */
 static struct atl_arg *lay_out(struct atl__scatter_bucket *b, unsigned k, uint64_t groups, unsigned nargs)
 {
-  b->launch[k] = (struct atl_launch){(size_t)(groups ? groups : 1) * b->wg, b->wg, b->args[k], nargs + (b->guard != NULL)};
+  const unsigned n = nargs + (b->guard != NULL);
+  b->launch[k] = (struct atl_launch){(size_t)(groups ? groups : 1) * b->wg, b->wg, b->args[k], n};
   if (b->guard)
     b->args[k][nargs] = (struct atl_arg){ATL_ARG_BUFFER, b->guard, 0};
   return b->args[k];
@@ -49,31 +61,33 @@ static struct atl_arg *lay_out(struct atl__scatter_bucket *b, unsigned k, uint64
 int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, struct atl__scatter_bucket *b,
                                 const char *type_define, unsigned idx_bytes, struct atl_row *row)
 {
-  const uint64_t E = b->rows, chunks = (E + CHUNK - 1) / CHUNK, n = chunks * b->nb;
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  const uint32_t pwg = dev->max_wg_size < PLACE_WG ? (uint32_t)dev->max_wg_size : PLACE_WG;
+  const uint64_t E = b->rows, want = place_chunks(dev, E, b->nb, pwg), chunk = (E + want - 1) / want;
+  const uint64_t chunks = (E + chunk - 1) / chunk, n = chunks * b->nb;
   char defines[2][224];
-  snprintf(defines[0], sizeof defines[0], "D=%u %s IDX_T=%s NB=%uu SPAN=%uu CHUNK=%uu CAP=%uu WG=%u%s", b->dim,
-           type_define, idx_bytes == 8 ? "ulong" : "uint", b->nb, b->span, CHUNK, CAP, b->wg,
+  snprintf(defines[0], sizeof defines[0], "D=%u %s IDX_T=%s NB=%uu SPAN=%uu CAP=%uu WG=%u PWG=%u%s", b->dim,
+           type_define, idx_bytes == 8 ? "ulong" : "uint", b->nb, b->span, CAP, b->wg, pwg,
            ATL__KEY_GUARD_DEFINE(b->guard));
   snprintf(defines[1], sizeof defines[1], "D=%u %s IDX_T=%s CHUNK=%uu TILE=%uu GROUP=%uu WG=%u%s", b->dim,
            type_define, idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE,
            ATL__SCATTER_DET_GROUP, b->wg, ATL__KEY_GUARD_DEFINE(b->guard)); /* det's, so its builds are shared */
   int err = 0;
   for (unsigned k = 0; k < ATL__SCATTER_BUCKET_KERNELS && !err; k++)
-    err = atl__app_build(ctx, sources[k], entries[k], defines[strcmp(sources[k], "app_scatter_det") == 0], &b->kernels[k],
+    err = atl__app_build(ctx, sources[k], entries[k], defines[strcmp(sources[k], "app_scatter_det") == 0],
+                         &b->kernels[k],
                          k == K_SUM ? row : NULL); /* the sum's instructions: the others' are integer counts */
   const uint64_t block = (uint64_t)b->wg * ATL__SCATTER_DET_SCAN_ITEMS, blocks = (n + block - 1) / block;
   if (!err)
-    err = atl__app_alloc(ctx, bufs, E * 4, &b->pk);
-  if (!err)
-    err = atl__app_alloc(ctx, bufs, E * 4, &b->pid);
+    err = atl__app_alloc(ctx, bufs, E * 8, &b->pairs);
   if (!err)
     err = atl__app_alloc(ctx, bufs, n * 4, &b->counts);
   if (!err)
     err = atl__app_alloc(ctx, bufs, blocks * 4, &b->sums);
   if (err)
     return err;
-  struct atl_arg *a = lay_out(b, K_HIST, chunks, 3);
-  buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), u64_arg(&a[2], E);
+  struct atl_arg *a = lay_out(b, K_HIST, chunks, 4);
+  buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), u64_arg(&a[2], E), u64_arg(&a[3], chunk);
   a = lay_out(b, K_SUMS, blocks, 4); /* the counts' exclusive scan: blocks' sums, their scan, each block from its sum */
   buf_arg(&a[0], b->counts), buf_arg(&a[1], b->sums), u64_arg(&a[2], n), u64_arg(&a[3], block);
   a = lay_out(b, K_SCAN, 1, 2);
@@ -81,10 +95,12 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
   a = lay_out(b, K_SPREAD, blocks, 4);
   buf_arg(&a[0], b->counts), buf_arg(&a[1], b->sums), u64_arg(&a[2], n), u64_arg(&a[3], block);
   a = lay_out(b, K_PLACE, chunks, 5);
-  buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), buf_arg(&a[2], b->pk), buf_arg(&a[3], b->pid), u64_arg(&a[4], E);
+  buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), buf_arg(&a[2], b->pairs), u64_arg(&a[3], E), u64_arg(&a[4], chunk);
   a = lay_out(b, K_SUM, b->nb, 7);
-  buf_arg(&a[0], b->src), buf_arg(&a[1], b->pk), buf_arg(&a[2], b->pid), buf_arg(&a[3], b->counts);
-  buf_arg(&a[4], b->out), u64_arg(&a[5], E), u64_arg(&a[6], b->targets);
+  buf_arg(&a[0], b->src), buf_arg(&a[1], b->pairs), buf_arg(&a[2], b->counts), buf_arg(&a[3], b->out);
+  u64_arg(&a[4], E), u64_arg(&a[5], b->targets), u64_arg(&a[6], chunks);
+  b->launch[K_HIST].global = b->launch[K_PLACE].global = (size_t)chunks * pwg; /* few groups of many work-items */
+  b->launch[K_HIST].local = b->launch[K_PLACE].local = pwg;
   return 0;
 }
 

@@ -19,7 +19,7 @@ struct atl__scatter_bucket {
   void *guard;          /* the keys' guard word (scatter_guard.h), every pass's last argument; NULL: none */
   uint32_t span, nb;    /* targets a bucket, buckets (atl__scatter_bucket_shape) */
   void *kernels[ATL__SCATTER_BUCKET_KERNELS];
-  void *pk, *pid, *counts, *sums;
+  void *pairs, *counts, *sums; /* pairs: each row's (key, id), bucket by bucket */
   struct atl_arg args[ATL__SCATTER_BUCKET_KERNELS][9];
   struct atl_launch launch[ATL__SCATTER_BUCKET_KERNELS];
 };

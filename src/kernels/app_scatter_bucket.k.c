@@ -3,11 +3,14 @@
  * ATL_SCATTER_BUCKET), written once for CUDA and OpenCL. It adds no value with an atomic and moves each output row
  * once:
  *
- *   1. bucket_hist counts, for each chunk of CHUNK rows, its rows in each bucket of SPAN consecutive targets (key /
- *      SPAN) into counts[bucket * chunks + chunk]; det's three scan passes (app_scatter_det.k.c: det_sums,
- *      det_scan, det_spread) turn the counts into each chunk's first place in each bucket.
- *   2. bucket_place writes each row's key and id at its bucket's next place (local atomics give the places: the
- *      order within a bucket is any).
+ *   1. bucket_hist counts, for each chunk of @p chunk rows (a work-group's), its rows in each bucket of SPAN
+ *      consecutive targets (key / SPAN) into counts[bucket * chunks + chunk]; det's three scan passes
+ *      (app_scatter_det.k.c: det_sums, det_scan, det_spread) turn the counts into each chunk's first place in each
+ *      bucket.
+ *   2. bucket_place writes each row's (key, id) pair at its bucket's next place (local atomics give the places: the
+ *      order within a bucket is any). Its chunks are few, so that the pairs' places being written (a sector of each
+ *      bucket's a work-group) stay in the L2 until they are whole: with 256 work-groups of 8192 buckets they did
+ *      not, and the pass moved 725 MB of DRAM for 96 MB of keys and pairs (ncu on an H200, b22f72f).
  *   3. bucket_sum: a work-group per bucket sorts its (key, id) pairs by key in local memory, CAP at a time, then a
  *      warp per target row sums that row's source rows in registers and adds the sum to out: the work-group is the
  *      one writer of its SPAN output rows, so a plain load and store.
@@ -18,7 +21,7 @@
  * deterministic (det is).
  *
  *   D=N  TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16  IDX_T=uint|ulong  NB=N (buckets)  SPAN=N (targets a
- *   bucket)  CHUNK=N  CAP=N  WG=N (the launch's work-group size)
+ *   bucket)  CAP=N  WG=N (bucket_sum's work-group size)  PWG=N (bucket_hist's and bucket_place's)
  */
 #include "atomlab/port.h"
 #include "atomlab/group_scan.h"
@@ -33,26 +36,28 @@
 
 #if defined(__CUDACC__)
 #define BUCKET_BOUNDS __launch_bounds__(WG)
+#define PLACE_BOUNDS __launch_bounds__(PWG)
 #else
 #define BUCKET_BOUNDS
+#define PLACE_BOUNDS
 #endif
 
 ATL_INLINE ulong end_of(ulong lo, ulong n, ulong rows) { return lo + n < rows ? lo + n : rows; }
 
 /* counts[bucket * chunks + chunk]: the chunk's rows whose key is in the bucket */
-ATL_KERNEL void BUCKET_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *counts,
-                                          ulong rows KEY_GUARD_PARAM)
+ATL_KERNEL void PLACE_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *counts, ulong rows,
+                                         ulong chunk KEY_GUARD_PARAM)
 {
   ATL_SHARED uint h[NB];
   KEY_GUARD_RETURN();
   const uint lid = atl_local_id(), wg = atl_local_size();
-  const ulong chunks = (rows + CHUNK - 1) / CHUNK;
+  const ulong chunks = (rows + chunk - 1) / chunk;
   for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
     for (uint b = lid; b < NB; b += wg)
       h[b] = 0u;
     atl_barrier_local();
-    const ulong end = end_of(c * CHUNK, CHUNK, rows);
-    for (ulong i0 = c * CHUNK + lid; i0 < end; i0 += (ulong)BATCH * wg) {
+    const ulong end = end_of(c * chunk, chunk, rows);
+    for (ulong i0 = c * chunk + lid; i0 < end; i0 += (ulong)BATCH * wg) {
       uint k[BATCH]; /* the batch's keys loaded before any is counted: one wait a batch, not one a key */
       for (uint b = 0; b < BATCH; b++) {
         const ulong i = i0 + (ulong)b * wg;
@@ -69,20 +74,21 @@ ATL_KERNEL void BUCKET_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBA
   }
 }
 
-/* Each row's key and id at its bucket's next place, from the scanned counts (the chunk's first place per bucket). */
-ATL_KERNEL void BUCKET_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *counts,
-                                           ATL_GLOBAL uint *pk, ATL_GLOBAL uint *pid, ulong rows KEY_GUARD_PARAM)
+/* Each row's (key, id) at its bucket's next place, from the scanned counts (the chunk's first place per bucket): both
+ * words of a pair in one 8-byte place, so that a place is one sector's write. */
+ATL_KERNEL void PLACE_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *counts,
+                                          ATL_GLOBAL uint *pairs, ulong rows, ulong chunk KEY_GUARD_PARAM)
 {
   ATL_SHARED uint next[NB];
   KEY_GUARD_RETURN();
   const uint lid = atl_local_id(), wg = atl_local_size();
-  const ulong chunks = (rows + CHUNK - 1) / CHUNK;
+  const ulong chunks = (rows + chunk - 1) / chunk;
   for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
     for (uint b = lid; b < NB; b += wg)
       next[b] = counts[(ulong)b * chunks + c];
     atl_barrier_local();
-    const ulong end = end_of(c * CHUNK, CHUNK, rows);
-    for (ulong i0 = c * CHUNK + lid; i0 < end; i0 += (ulong)BATCH * wg) {
+    const ulong end = end_of(c * chunk, chunk, rows);
+    for (ulong i0 = c * chunk + lid; i0 < end; i0 += (ulong)BATCH * wg) {
       uint k[BATCH];
       for (uint b = 0; b < BATCH; b++) {
         const ulong i = i0 + (ulong)b * wg;
@@ -91,9 +97,9 @@ ATL_KERNEL void BUCKET_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOB
       for (uint b = 0; b < BATCH; b++) {
         const ulong i = i0 + (ulong)b * wg;
         if (i < end) {
-          const uint p = atl_atomic_add(&next[k[b] / SPAN], 1u);
-          pk[p] = k[b];
-          pid[p] = (uint)i;
+          const ulong p = atl_atomic_add(&next[k[b] / SPAN], 1u);
+          pairs[2 * p] = k[b];
+          pairs[2 * p + 1] = (uint)i;
         }
       }
     }
@@ -147,16 +153,15 @@ ATL_INLINE void sum_target(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_LOCAL const
 
 /* A work-group per bucket: its pairs CAP at a time, counted and placed by key in local memory (integer atomics),
  * then a warp per target row of the bucket. */
-ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *pk,
-                                         ATL_GLOBAL const uint *pid, ATL_GLOBAL const uint *counts,
-                                         ATL_GLOBAL T *out, ulong rows, ulong targets KEY_GUARD_PARAM)
+ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *pairs,
+                                         ATL_GLOBAL const uint *counts, ATL_GLOBAL T *out, ulong rows,
+                                         ulong targets, ulong chunks KEY_GUARD_PARAM)
 {
   ATL_SHARED uint at[SPAN + 1];
   ATL_SHARED uint ids[CAP];
   ATL_SHARED uint part[WG];
   KEY_GUARD_RETURN();
   const uint lid = atl_local_id(), wg = atl_local_size(), lane = lid % LANES, warps = wg / LANES;
-  const ulong chunks = (rows + CHUNK - 1) / CHUNK;
   for (ulong b = atl_group_id(); b < NB && b * SPAN < targets; b += atl_num_groups()) {
     const ulong lo = b * SPAN;
     const uint n = (uint)end_of(0, SPAN, targets - lo);
@@ -167,11 +172,11 @@ ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, A
         at[t] = 0u;
       atl_barrier_local();
       for (uint i = lid; i < m; i += wg)
-        atl_atomic_add(&at[pk[s0 + i] - (uint)lo + 1u], 1u);
+        atl_atomic_add(&at[pairs[2 * ((ulong)s0 + i)] - (uint)lo + 1u], 1u);
       atl_barrier_local();
       key_starts(at, part, lid, wg);
       for (uint i = lid; i < m; i += wg) /* at[t + 1] ends at key t's end: key t + 1's start */
-        ids[atl_atomic_add(&at[pk[s0 + i] - (uint)lo + 1u], 1u)] = pid[s0 + i];
+        ids[atl_atomic_add(&at[pairs[2 * ((ulong)s0 + i)] - (uint)lo + 1u], 1u)] = pairs[2 * ((ulong)s0 + i) + 1];
       atl_barrier_local();
       for (uint t = lid / LANES; t < n; t += warps) {
         const uint a = at[t], z = at[t + 1];
