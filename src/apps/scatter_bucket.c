@@ -10,7 +10,7 @@
 #include "scatter_det.h" /* the counts' scan: det's passes and their block of counts */
 #include "scatter_guard.h"
 
-#define CAP 4096u       /* pairs bucket_sum sorts in local memory at a time (16 KiB) */
+#define MIN_CAP 1024u   /* pairs bucket_sum sorts in local memory at a time, at least */
 #define PLACE_WG 1024u  /* bucket_hist's and bucket_place's work-items a group: few groups, each with many loads */
 #define SECTOR_BYTES 32 /* what an L2 holds of a place being written */
 
@@ -38,9 +38,9 @@ const char *atl__scatter_bucket_shape(const struct atl_device_info *dev, uint64_
   const uint64_t s = need > least ? need : least ? least : 1;
   *span = (uint32_t)(s < targets ? s : targets ? targets : 1);
   *nb = (uint32_t)((targets + *span - 1) / *span);
-  const uint64_t sum_bytes = (*span + 1ull + CAP + wg) * 4, hist_bytes = (uint64_t)*nb * 4;
+  const uint64_t sum_bytes = (*span + 1ull + MIN_CAP + wg) * 4, hist_bytes = (uint64_t)*nb * 4;
   if (dev->local_mem && (sum_bytes > dev->local_mem || hist_bytes > dev->local_mem))
-    return "bucket needs local memory for a bucket's sort (targets / 8192 + 4097 words and the work-group's) and "
+    return "bucket needs local memory for a bucket's sort (targets / 8192 + 1025 words and the work-group's) and "
            "its counts (up to 8192 words): the device has less";
   return NULL;
 }
@@ -66,8 +66,8 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
   const uint64_t E = b->rows, want = place_chunks(dev, E, b->nb, pwg), chunk = (E + want - 1) / want;
   const uint64_t chunks = (E + chunk - 1) / chunk, n = chunks * b->nb;
   char defines[2][224];
-  snprintf(defines[0], sizeof defines[0], "D=%u %s IDX_T=%s NB=%uu SPAN=%uu CAP=%uu WG=%u PWG=%u%s", b->dim,
-           type_define, idx_bytes == 8 ? "ulong" : "uint", b->nb, b->span, CAP, b->wg, pwg,
+  snprintf(defines[0], sizeof defines[0], "D=%u %s IDX_T=%s NB=%uu SPAN=%uu WG=%u PWG=%u%s", b->dim,
+           type_define, idx_bytes == 8 ? "ulong" : "uint", b->nb, b->span, b->wg, pwg,
            ATL__KEY_GUARD_DEFINE(b->guard));
   snprintf(defines[1], sizeof defines[1], "D=%u %s IDX_T=%s CHUNK=%uu TILE=%uu GROUP=%uu WG=%u%s", b->dim,
            type_define, idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE,
@@ -80,6 +80,12 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
   const uint64_t block = (uint64_t)b->wg * ATL__SCATTER_DET_SCAN_ITEMS, blocks = (n + block - 1) / block;
   if (!err)
     err = atl__app_alloc(ctx, bufs, E * 8, &b->pairs);
+  /* bucket_sum's pairs at a time: twice a bucket's on average (a bucket of uniform keys in one go), at most what the
+   * local memory holds beside its static words */
+  const uint64_t statics = (b->span + 1ull + b->wg) * 4, local = dev->local_mem_optin > dev->local_mem ?
+                           dev->local_mem_optin : dev->local_mem;
+  const uint64_t most = local > statics + MIN_CAP * 4 ? (local - statics) / 4 : MIN_CAP, two = 2 * E / b->nb;
+  const uint32_t cap = (uint32_t)(two < MIN_CAP ? MIN_CAP : two > most ? most : two);
   if (!err)
     err = atl__app_alloc(ctx, bufs, n * 4, &b->counts);
   if (!err)
@@ -96,9 +102,10 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
   buf_arg(&a[0], b->counts), buf_arg(&a[1], b->sums), u64_arg(&a[2], n), u64_arg(&a[3], block);
   a = lay_out(b, K_PLACE, chunks, 5);
   buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), buf_arg(&a[2], b->pairs), u64_arg(&a[3], E), u64_arg(&a[4], chunk);
-  a = lay_out(b, K_SUM, b->nb, 7);
+  a = lay_out(b, K_SUM, b->nb, 9);
   buf_arg(&a[0], b->src), buf_arg(&a[1], b->pairs), buf_arg(&a[2], b->counts), buf_arg(&a[3], b->out);
   u64_arg(&a[4], E), u64_arg(&a[5], b->targets), u64_arg(&a[6], chunks);
+  a[7] = (struct atl_arg){ATL_ARG_U32, NULL, cap}, a[8] = (struct atl_arg){ATL_ARG_LOCAL, NULL, cap * 4ull};
   b->launch[K_HIST].global = b->launch[K_PLACE].global = (size_t)chunks * pwg; /* few groups of many work-items */
   b->launch[K_HIST].local = b->launch[K_PLACE].local = pwg;
   return 0;

@@ -11,9 +11,9 @@
  *      order within a bucket is any). Its chunks are few, so that the pairs' places being written (a sector of each
  *      bucket's a work-group) stay in the L2 until they are whole: with 256 work-groups of 8192 buckets they did
  *      not, and the pass moved 725 MB of DRAM for 96 MB of keys and pairs (ncu on an H200, b22f72f).
- *   3. bucket_sum: a work-group per bucket sorts its (key, id) pairs by key in local memory, CAP at a time, then a
- *      warp per target row sums that row's source rows in registers and adds the sum to out: the work-group is the
- *      one writer of its SPAN output rows, so a plain load and store.
+ *   3. bucket_sum: a work-group per bucket sorts its (key, id) pairs by key in local memory (as many at a time as
+ *      the launch's local memory holds), then a warp per target row sums that row's source rows in registers and
+ *      adds the sum to out: the work-group is the one writer of its SPAN output rows, so a plain load and store.
  *
  * The source rows are read once, in the buckets' order: a gather of whole rows, which on an H200 reads at the speed
  * of a streaming read (2 GiB of 256-byte rows in a random order: 0.522 ms against 0.486 in order, results/reference/
@@ -21,7 +21,7 @@
  * deterministic (det is).
  *
  *   D=N  TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16  IDX_T=uint|ulong  NB=N (buckets)  SPAN=N (targets a
- *   bucket)  CAP=N  WG=N (bucket_sum's work-group size)  PWG=N (bucket_hist's and bucket_place's)
+ *   bucket)  WG=N (bucket_sum's work-group size)  PWG=N (bucket_hist's and bucket_place's)
  */
 #include "atomlab/port.h"
 #include "atomlab/group_scan.h"
@@ -74,10 +74,10 @@ ATL_KERNEL void PLACE_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL
   }
 }
 
-/* Each row's (key, id) at its bucket's next place, from the scanned counts (the chunk's first place per bucket): both
- * words of a pair in one 8-byte place, so that a place is one sector's write. */
+/* Each row's (key, id) at its bucket's next place, from the scanned counts (the chunk's first place per bucket), as
+ * one 8-byte word: one store a row. */
 ATL_KERNEL void PLACE_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL const uint *counts,
-                                          ATL_GLOBAL uint *pairs, ulong rows, ulong chunk KEY_GUARD_PARAM)
+                                          ATL_GLOBAL ulong *pairs, ulong rows, ulong chunk KEY_GUARD_PARAM)
 {
   ATL_SHARED uint next[NB];
   KEY_GUARD_RETURN();
@@ -97,9 +97,7 @@ ATL_KERNEL void PLACE_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBA
       for (uint b = 0; b < BATCH; b++) {
         const ulong i = i0 + (ulong)b * wg;
         if (i < end) {
-          const ulong p = atl_atomic_add(&next[k[b] / SPAN], 1u);
-          pairs[2 * p] = k[b];
-          pairs[2 * p + 1] = (uint)i;
+          pairs[atl_atomic_add(&next[k[b] / SPAN], 1u)] = i << 32 | k[b]; /* the row's id above its key */
         }
       }
     }
@@ -151,14 +149,15 @@ ATL_INLINE void sum_target(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_LOCAL const
     out[row * D + c] = STORE(LOAD(out[row * D + c]) + sum[j]);
 }
 
-/* A work-group per bucket: its pairs CAP at a time, counted and placed by key in local memory (integer atomics),
- * then a warp per target row of the bucket. */
-ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const uint *pairs,
+/* A work-group per bucket: its pairs @p cap at a time (ids: the launch's local memory), counted and placed by key in
+ * local memory (integer atomics), then a warp per target row of the bucket. */
+ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const ulong *pairs,
                                          ATL_GLOBAL const uint *counts, ATL_GLOBAL T *out, ulong rows,
-                                         ulong targets, ulong chunks KEY_GUARD_PARAM)
+                                         ulong targets, ulong chunks, uint cap ATL_DYNAMIC_SHARED_PARAM(uint, ids)
+                                             KEY_GUARD_PARAM)
 {
+  ATL_DYNAMIC_SHARED(uint, ids);
   ATL_SHARED uint at[SPAN + 1];
-  ATL_SHARED uint ids[CAP];
   ATL_SHARED uint part[WG];
   KEY_GUARD_RETURN();
   const uint lid = atl_local_id(), wg = atl_local_size(), lane = lid % LANES, warps = wg / LANES;
@@ -166,17 +165,19 @@ ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, A
     const ulong lo = b * SPAN;
     const uint n = (uint)end_of(0, SPAN, targets - lo);
     const uint s = counts[b * chunks], e = b + 1 < NB ? counts[(b + 1) * chunks] : (uint)rows;
-    for (uint s0 = s; s0 < e; s0 += CAP) {
-      const uint m = e - s0 < CAP ? e - s0 : CAP;
+    for (uint s0 = s; s0 < e; s0 += cap) {
+      const uint m = e - s0 < cap ? e - s0 : cap;
       for (uint t = lid; t <= SPAN; t += wg)
         at[t] = 0u;
       atl_barrier_local();
       for (uint i = lid; i < m; i += wg)
-        atl_atomic_add(&at[pairs[2 * ((ulong)s0 + i)] - (uint)lo + 1u], 1u);
+        atl_atomic_add(&at[(uint)pairs[s0 + i] - (uint)lo + 1u], 1u);
       atl_barrier_local();
       key_starts(at, part, lid, wg);
-      for (uint i = lid; i < m; i += wg) /* at[t + 1] ends at key t's end: key t + 1's start */
-        ids[atl_atomic_add(&at[pairs[2 * ((ulong)s0 + i)] - (uint)lo + 1u], 1u)] = pairs[2 * ((ulong)s0 + i) + 1];
+      for (uint i = lid; i < m; i += wg) { /* at[t + 1] ends at key t's end: key t + 1's start */
+        const ulong pair = pairs[s0 + i];
+        ids[atl_atomic_add(&at[(uint)pair - (uint)lo + 1u], 1u)] = (uint)(pair >> 32);
+      }
       atl_barrier_local();
       for (uint t = lid / LANES; t < n; t += warps) {
         const uint a = at[t], z = at[t + 1];

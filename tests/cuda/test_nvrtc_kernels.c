@@ -190,9 +190,9 @@ static const struct app_case {
   {"app_scatter", "D=64 TYPE_f32 VARIANT_block SLOTS=128u BLOCK_ROWS=4096u", 0},
   {"app_scatter", "D=1 TYPE_u32 VARIANT_block SLOTS=2048u BLOCK_ROWS=4096u", 0},
   {"app_scatter_det", "D=64 TYPE_f32 IDX_T=uint CHUNK=4096u TILE=1024u GROUP=64u WG=256", 0},
-  {"app_scatter_bucket", "D=64 TYPE_f32 IDX_T=uint NB=8192u SPAN=128u CAP=4096u WG=256 PWG=1024", 0},
-  {"app_scatter_bucket", "D=33 TYPE_u32 IDX_T=ulong NB=8192u SPAN=2048u CAP=4096u WG=128 PWG=1024 KEY_GUARD", 0},
-  {"app_scatter_bucket", "D=128 TYPE_bf16 IDX_T=uint NB=782u SPAN=128u CAP=4096u WG=256 PWG=1024", 0},
+  {"app_scatter_bucket", "D=64 TYPE_f32 IDX_T=uint NB=8192u SPAN=128u WG=256 PWG=1024", 0},
+  {"app_scatter_bucket", "D=33 TYPE_u32 IDX_T=ulong NB=8192u SPAN=2048u WG=128 PWG=1024 KEY_GUARD", 0},
+  {"app_scatter_bucket", "D=128 TYPE_bf16 IDX_T=uint NB=782u SPAN=128u WG=256 PWG=1024", 0},
   {"app_scatter_det", "D=33 TYPE_u32 IDX_T=ulong CHUNK=4096u TILE=1024u GROUP=64u WG=128", 0},
   {"app_scatter_det", "D=64 TYPE_bf16 IDX_T=uint CHUNK=4096u TILE=1024u GROUP=64u WG=256", 0},
   /* 1024 a group: __launch_bounds__ holds det_combine to 64 registers (72 without: no launch on the H100) */
