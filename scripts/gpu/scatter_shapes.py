@@ -45,9 +45,9 @@ TORCH_KEYS = {"reps", "slow_ms", "det_cells"}
 GOAL_KEYS = {"id", "text", "cells", "ratio", "at_least", "share"}
 TYPES = {"f32": 4, "bf16": 2, "f16": 2, "u32": 4, "i32": 4}
 DISTS = ("uniform", "sorted", "clustered", "hot")
-VARIANTS = ("auto", "atomic", "tma", "det", "vector", "run", "block", "part", "sweep", "bins", "dsm")
+VARIANTS = ("auto", "atomic", "tma", "det", "vector", "run", "block", "part", "sweep", "bins", "dsm", "bucket")
 # best_variant: the fastest verified of the variants auto may stand in for (tma and det are compared on their own)
-BEST_OF = ("atomic", "vector", "run", "block", "part", "sweep", "bins", "dsm")
+BEST_OF = ("atomic", "vector", "run", "block", "part", "sweep", "bins", "dsm", "bucket")
 MS_KEYS = ("auto", "best", "atomic", "tma", "det", "memcpy_ceiling", "read_ceiling")
 TORCH_OPS = ("index_add_", "scatter_add_", "index_put_", "scatter_reduce_", "bincount", "det_index_add_")
 # ratio name: (numerator, denominator) over ms (torch_best: the fastest op's ms); a speed ratio, > 1 where the first

@@ -16,9 +16,11 @@
  *     1M targets: 4.55 against part's 6.15 at 5928e9c);
  *   - runs of equal neighbouring keys from a tenth of the rows (sorted, clustered): run (sorted into 16M targets, 21%
  *     of the rows repeat their neighbour's key: 1.530 against atomic's 1.660 at D 64, 6.199 against 6.710 at D 256);
- *   - keys without runs or a head into an output beyond half the L2: the sweep over L2-sized ranges in one launch,
- *     where it pays (D 64, 1M targets: 1.18 against atomic's 1.78), else atomic (16M targets: 1.87 against the
- *     sweep's 5.84 at 5928e9c);
+ *   - keys without runs or a head into an output beyond half the L2, where the sweep over L2-sized ranges pays (D 64,
+ *     1M targets: 1.18 against atomic's 1.78): bucket, which adds no value by an atomic, where its buckets are small
+ *     (an H200 at 8f0f740: D 64, 1M targets 1.084 against the sweep's 1.175; D 256 3.03 against 4.37; bf16 D 128
+ *     1.33 against 1.40), else the sweep; where the sweep does not pay, atomic (16M targets: 1.87 against the
+ *     sweep's 5.84 at 5928e9c, bucket's 1.99);
  *   - within half the L2: part in one range where it has its warp path (D 64, 100K targets: 1.03 against atomic's
  *     1.15; bf16 D 128: 1.04 against 1.20), else atomic.
  * Ranges pay where their extra passes over the keys (a key's bytes a row and range) cost no more than what they save
@@ -26,7 +28,12 @@
  */
 #include "scatter_auto.h"
 
+#include "scatter_bucket.h"
 #include "scatter_launch.h"
+
+/* The targets bucket takes from auto: buckets of at most 512 targets (at 1024 a bucket's sum took 1.17 ms against
+ * 0.67 at 128, D 64, 1M targets on an H200, 8f0f740) */
+#define BUCKET_MAX_TARGETS (ATL__SCATTER_BUCKET_MAX_BUCKETS * 512ull)
 
 /* The bytes an L2 moves for a scattered write of fewer: NVIDIA's sector (a device with longer lines saves more a
  * row, so this errs towards no ranges). */
@@ -66,6 +73,6 @@ struct atl__scatter_pick atl__scatter_auto_rule(const struct atl__scatter_stats 
   if (runs)
     return (struct atl__scatter_pick){ATL__SV_RUN, 0};
   if (sweep)
-    return (struct atl__scatter_pick){ATL__SV_SWEEP, 0};
+    return (struct atl__scatter_pick){s->targets <= BUCKET_MAX_TARGETS ? ATL__SV_BUCKET : ATL__SV_SWEEP, 0};
   return (struct atl__scatter_pick){s->part_fast && !beyond_l2 ? ATL__SV_PART : ATL__SV_ATOMIC, 0};
 }

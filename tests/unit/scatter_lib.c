@@ -80,8 +80,9 @@ static const struct lib_case opencl_cases[] = {
 
 /* CUDA: f32 D = 64 into 64 MiB (more than half an H100's 50 MiB L2), bincounts of 2^20 and 2^24 bins. */
 static const struct lib_case cuda_cases[] = {
-    {F32, 64, 1u << 20, 1u << 18, SK_UNIFORM, 4, SAMPLE, A, ATL_SCATTER_SWEEP},
-    {F32, 64, 1u << 20, 1u << 18, SK_UNIFORM, 8, SAMPLE, A, ATL_SCATTER_SWEEP}, /* i64 keys: narrowed in range 0 */
+    {F32, 64, 1u << 20, 1u << 18, SK_UNIFORM, 4, SAMPLE, A, ATL_SCATTER_BUCKET},
+    {F32, 64, 1u << 20, 1u << 18, SK_UNIFORM, 8, SAMPLE, A, ATL_SCATTER_BUCKET},
+    {F32, 64, 1u << 20, 1u << 18, SK_UNIFORM, 8, SAMPLE, ATL_SCATTER_SWEEP, A}, /* i64 keys: narrowed in range 0 */
     {F32, 64, 1u << 20, 1u << 18, SK_ZIPF, 4, SAMPLE, A, ATL_SCATTER_PART1},
     {F32, 64, 1u << 20, 1u << 18, SK_SORTED, 8, SAMPLE, A, ATL_SCATTER_RUN},
     {F32, 64, 1u << 20, 1u << 18, SK_CLUSTERED, 4, SAMPLE, A, ATL_SCATTER_RUN},

@@ -137,7 +137,7 @@ int main(void)
   const uint64_t out = 256ull << 20, l2 = 50ull << 20;
   tuning_rows(); /* ends with the derived rule's thresholds, which the picks below take */
   /* the shares of an H100 run's auto rows (f32, D 64, 1M targets) */
-  CHECK(picks(64, 0.000, 0.000, out, l2, 1, "sweep", 0)); /* uniform: L2-sized ranges, one launch */
+  CHECK(picks(64, 0.000, 0.000, out, l2, 1, "bucket", 0)); /* uniform, where L2-sized ranges pay: buckets */
   CHECK(picks(64, 0.023, 0.562, out, l2, 1, "part", 1));  /* zipf 1.1: its head in one range */
   CHECK(picks(64, 0.875, 0.000, out, l2, 1, "run", 0));   /* sorted */
   CHECK(picks(64, 0.969, 0.000, out, l2, 1, "run", 0));   /* clustered */
@@ -152,13 +152,15 @@ int main(void)
   CHECK(picks(64, 0.0, 0.0, 4ull << 30, l2, 1, "atomic", 0));
   CHECK(picks(64, 0.0, 0.04, 4ull << 30, l2, 1, "atomic", 0)); /* a head under 5%: none */
   CHECK(picks(64, 0.0, 0.518, 4ull << 30, l2, 1, "part", 1));
-  CHECK(picks(256, 0.0, 0.0, 1ull << 30, l2, 1, "sweep", 0));   /* 52 ranges: 208 bytes against 1024 */
+  CHECK(picks(256, 0.0, 0.0, 1ull << 30, l2, 1, "bucket", 0));  /* 52 ranges: 208 bytes against 1024 */
   CHECK(picks(256, 0.0, 0.0, 16ull << 30, l2, 1, "atomic", 0)); /* 820 ranges */
-  CHECK(picks(64, 0.0, 0.0, 1280ull << 20, l2, 1, "sweep", 0)); /* 64 ranges: 256 bytes, the row's */
+  /* 64 ranges: 256 bytes, the row's; 5 M targets, buckets of more than 512: the sweep */
+  CHECK(picks(64, 0.0, 0.0, 1280ull << 20, l2, 1, "sweep", 0));
+  CHECK(picks(64, 0.0, 0.0, 1024ull << 20, l2, 1, "bucket", 0)); /* 4 M targets: buckets of 512 */
   CHECK(picks(64, 0.0, 0.0, 1300ull << 20, l2, 1, "atomic", 0));
   /* an output within half the L2: part in one range for uniform keys, atomic without the warp path */
   CHECK(picks(64, 0.0, 0.0, l2 / 2, l2, 1, "part", 0));
-  CHECK(picks(64, 0.0, 0.0, l2 / 2 + 1, l2, 1, "sweep", 0));
+  CHECK(picks(64, 0.0, 0.0, l2 / 2 + 1, l2, 1, "bucket", 0));
   CHECK(picks(64, 0.0, 0.0, out, 0, 1, "part", 0)); /* the L2 unknown: part in one range */
   /* no warp path: block for a head, atomic for uniform keys */
   CHECK(picks(64, 0.023, 0.562, out, l2, 0, "block", 0));
@@ -167,7 +169,7 @@ int main(void)
   CHECK(picks(64, 0.0, 0.0, l2 / 4, l2, 0, "atomic", 0));
   CHECK(picks(64, 0.9, 0.0, out, l2, 0, "run", 0));
   /* the thresholds: a head from 5% of the rows, runs from a tenth (sorted into 16M targets: 0.213) */
-  CHECK(picks(64, 0.0, 0.049, out, l2, 1, "sweep", 0));
+  CHECK(picks(64, 0.0, 0.049, out, l2, 1, "bucket", 0));
   CHECK(picks(64, 0.0, 0.05, l2 / 4, l2, 1, "part", 1));
   CHECK(picks(64, 0.099, 0.0, l2 / 4, l2, 1, "part", 0));
   CHECK(picks(64, 0.1, 0.0, l2 / 4, l2, 1, "run", 0));
