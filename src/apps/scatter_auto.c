@@ -32,8 +32,11 @@
 #include "scatter_launch.h"
 
 /* The targets bucket takes from auto: buckets of at most 512 targets (at 1024 a bucket's sum took 1.17 ms against
- * 0.67 at 128, D 64, 1M targets on an H200, 8f0f740) */
+ * 0.67 at 128, D 64, 1M targets on an H200, 8f0f740), and at most 32 rows a target, so that a bucket's pairs are
+ * sorted in one go (8 a target measured: D 64 and 256, bf16 D 128 into 1M targets; at 84, D 256 into 100K targets,
+ * bucket did not verify on an H200 at f3f266c, its pairs at a time at the local memory's limit) */
 #define BUCKET_MAX_TARGETS (ATL__SCATTER_BUCKET_MAX_BUCKETS * 512ull)
+#define BUCKET_MAX_LOAD 32u
 
 /* The bytes an L2 moves for a scattered write of fewer: NVIDIA's sector (a device with longer lines saves more a
  * row, so this errs towards no ranges). */
@@ -73,6 +76,9 @@ struct atl__scatter_pick atl__scatter_auto_rule(const struct atl__scatter_stats 
   if (runs)
     return (struct atl__scatter_pick){ATL__SV_RUN, 0};
   if (sweep)
-    return (struct atl__scatter_pick){s->targets <= BUCKET_MAX_TARGETS ? ATL__SV_BUCKET : ATL__SV_SWEEP, 0};
+    return (struct atl__scatter_pick){s->targets <= BUCKET_MAX_TARGETS && s->rows <= s->targets * BUCKET_MAX_LOAD
+                                          ? ATL__SV_BUCKET
+                                          : ATL__SV_SWEEP,
+                                      0};
   return (struct atl__scatter_pick){s->part_fast && !beyond_l2 ? ATL__SV_PART : ATL__SV_ATOMIC, 0};
 }

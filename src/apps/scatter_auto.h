@@ -22,6 +22,7 @@ struct atl__scatter_stats {
   const struct atl__scatter_tuning *tuning; /* the thresholds (src/tuning/scatter_tuning.h) */
   uint64_t targets;     /* the output's rows */
   unsigned index_bytes; /* a key's bytes */
+  uint64_t rows;        /* the rows (0: unknown) */
 };
 
 struct atl__scatter_pick {

@@ -19,7 +19,7 @@ static struct atl__scatter_tuning tuning; /* the rule's thresholds: the derived 
 static int picks_dsm(uint32_t dim, double run, double head, uint64_t out, uint64_t l2, int fast, int dsm,
                      const char *variant, uint32_t parts)
 {
-  const struct atl__scatter_stats s = {dim, run, head, out, l2, fast, dsm, &tuning, out / 4 / dim, 4};
+  const struct atl__scatter_stats s = {dim, run, head, out, l2, fast, dsm, &tuning, out / 4 / dim, 4, 8u << 20};
   const struct atl__scatter_pick p = atl__scatter_auto_rule(&s);
   const char *name = atl__scatter_variant_names[p.variant];
   if (strcmp(name, variant) == 0 && p.partitions == parts)
@@ -111,6 +111,7 @@ static void h200_grid(void)
   if (!CHECK(root && cJSON_GetArraySize(cells) == 60 && strcmp(t.row, "nvidia-sm_90") == 0))
     printf("  the grid's file or the tuning row (%s: %s) is missing\n", t.row, note);
   const uint64_t l2 = (uint64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(dev, "l2_bytes"));
+  const uint64_t grid_rows = (uint64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(root, "rows"));
   cJSON_ArrayForEach(c, cells)
   {
     const double dim = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "dim"));
@@ -119,7 +120,7 @@ static void h200_grid(void)
     const cJSON *ranges = cJSON_GetObjectItem(c, "ranges");
     const struct atl__scatter_stats s = {(uint32_t)dim, cJSON_GetNumberValue(cJSON_GetObjectItem(c, "run_share")),
                                          cJSON_GetNumberValue(cJSON_GetObjectItem(c, "head_share")),
-                                         (uint64_t)(targets * dim * es), l2, 1, 0, &t, (uint64_t)targets, 4};
+                                         (uint64_t)(targets * dim * es), l2, 1, 0, &t, (uint64_t)targets, 4, grid_rows};
     const struct atl__scatter_pick p = atl__scatter_auto_rule(&s);
     const char *want = cJSON_GetStringValue(cJSON_GetObjectItem(c, "pick"));
     const int ranged = cJSON_IsNumber(ranges);
@@ -160,7 +161,7 @@ int main(void)
   CHECK(picks(64, 0.0, 0.0, 1300ull << 20, l2, 1, "atomic", 0));
   /* an output within half the L2: part in one range for uniform keys, atomic without the warp path */
   CHECK(picks(64, 0.0, 0.0, l2 / 2, l2, 1, "part", 0));
-  CHECK(picks(64, 0.0, 0.0, l2 / 2 + 1, l2, 1, "bucket", 0));
+  CHECK(picks(64, 0.0, 0.0, l2 / 2 + 1, l2, 1, "sweep", 0)); /* 82 rows a target: more than bucket takes */
   CHECK(picks(64, 0.0, 0.0, out, 0, 1, "part", 0)); /* the L2 unknown: part in one range */
   /* no warp path: block for a head, atomic for uniform keys */
   CHECK(picks(64, 0.023, 0.562, out, l2, 0, "block", 0));
