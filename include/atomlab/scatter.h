@@ -170,7 +170,7 @@ int atl_bincount(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer
 int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx,
                            enum atl_scatter_method *method);
 
-/** A method's name (auto, atomic, run, block, bins, part, part1, dsm, sweep), "?" where out of range. */
+/** A method's name (auto, atomic, run, block, bins, part, part1, dsm, sweep, bucket), "?" where out of range. */
 const char *atl_scatter_method_name(enum atl_scatter_method m);
 
 /** What atl_scatter_reduce keeps of an output element and the values scattered to it. */

@@ -10,7 +10,7 @@
 static void write_option(FILE *f, const struct atl_app_option *o)
 {
   enum { COLUMN = 22, WIDTH = 100 };
-  char left[64], text[1024];
+  char left[64], text[4096]; /* the longest help (app scatter's --variants) is over 1024 bytes */
   const char *def = o->def ? o->def : o->def_help;
   int col = snprintf(left, sizeof left, "  --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
   snprintf(text, sizeof text, "%s%s%s%s", o->help, def ? "  [" : "", def ? def : "", def ? "]" : "");

@@ -2,7 +2,8 @@
  * Scatter-add of rows: out[idx[i]][:] += src[i][:], the operation of graph aggregation, embedding backward, weighted
  * bincount and mixture-of-experts combine. Variants: one atomic per element (atomic), runs of equal consecutive keys
  * summed in registers before one atomic per column (run), one launch per range of keys whose output rows fit the L2
- * (part: P from the device's L2 size), and a deterministic variant (det: scatter_det.c; bit-identical on every grid,
+ * (part: P from the device's L2 size), the keys sorted into buckets of targets and each target row summed once
+ * (bucket: scatter_bucket.c), and a deterministic variant (det: scatter_det.c; bit-identical on every grid,
  * checked bit for bit against a host emulation of its order and by the output's hash in tests/cli/scatter.sh). Every
  * element of the output is checked: integers exactly; floats against a float64 host sum within the bound of recursive
  * summation in any order, |got - sum| <= g(n) * sum|x| with g(n) = (n-1)u / (1-(n-1)u), u = 2^-24, n the element's
@@ -685,10 +686,12 @@ static const struct atl_app_option scatter_options[] = {
                             "--partitions), sweep (part's ranges in one launch: work-groups take range-major chunks "
                             "from a counter), cub (CUB's radix sort of the keys and reduce-by-key of the rows: the "
                             "in-run baseline on CUDA, f32 at dim 64 with i32 keys; at dim 1 with integer weights "
-                            "HistogramEven's counts), auto (one of atomic, run, block, bins, part, sweep, dsm, picked "
+                            "HistogramEven's counts), auto (one of atomic, run, block, bins, part, sweep, bucket, dsm, picked "
                             "by dim, the output against the L2 and the keys' measured runs and head), tma (the baseline "
                             "for PyTorch's sm_90 method: a warp per row, a bulk copy of the row into shared memory, "
-                            "cp.reduce.async.bulk into its output row; CUDA sm_90) or all; the two "
+                            "cp.reduce.async.bulk into its output row; CUDA sm_90), bucket (no atomic on a value: the "
+                            "keys sorted into buckets of targets, a work-group a bucket sums each target row once) "
+                            "or all; the two "
                             "yardsticks (the vendor's copy and the read ceiling) always run"},
     {"rows-per-warp", ATL_APP_OPT_U32, P(rows_per_warp), .min = 1, .max = 1u << 20, .def = "32", .arg = "N",
      .help = "consecutive source rows a warp (32 work-items) owns"},
