@@ -44,6 +44,16 @@
 
 ATL_INLINE ulong end_of(ulong lo, ulong n, ulong rows) { return lo + n < rows ? lo + n : rows; }
 
+/* The BATCH keys a work-item takes from row @p i0 on, @p wg apart (0 from @p end on), all loaded before any is used:
+ * one wait a batch, not one a key. */
+ATL_INLINE void load_batch(ATL_GLOBAL const IDX_T *idx, ulong i0, uint wg, ulong end, uint *k)
+{
+  for (uint b = 0; b < BATCH; b++) {
+    const ulong i = i0 + (ulong)b * wg;
+    k[b] = i < end ? (uint)idx[i] : 0u;
+  }
+}
+
 /* counts[bucket * chunks + chunk]: the chunk's rows whose key is in the bucket */
 ATL_KERNEL void PLACE_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *counts, ulong rows,
                                          ulong chunk KEY_GUARD_PARAM)
@@ -58,11 +68,8 @@ ATL_KERNEL void PLACE_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL
     atl_barrier_local();
     const ulong end = end_of(c * chunk, chunk, rows);
     for (ulong i0 = c * chunk + lid; i0 < end; i0 += (ulong)BATCH * wg) {
-      uint k[BATCH]; /* the batch's keys loaded before any is counted: one wait a batch, not one a key */
-      for (uint b = 0; b < BATCH; b++) {
-        const ulong i = i0 + (ulong)b * wg;
-        k[b] = i < end ? (uint)idx[i] : 0u;
-      }
+      uint k[BATCH];
+      load_batch(idx, i0, wg, end, k);
       for (uint b = 0; b < BATCH; b++)
         if (i0 + (ulong)b * wg < end)
           atl_atomic_add(&h[k[b] / SPAN], 1u);
@@ -90,10 +97,7 @@ ATL_KERNEL void PLACE_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBA
     const ulong end = end_of(c * chunk, chunk, rows);
     for (ulong i0 = c * chunk + lid; i0 < end; i0 += (ulong)BATCH * wg) {
       uint k[BATCH];
-      for (uint b = 0; b < BATCH; b++) {
-        const ulong i = i0 + (ulong)b * wg;
-        k[b] = i < end ? (uint)idx[i] : 0u;
-      }
+      load_batch(idx, i0, wg, end, k);
       for (uint b = 0; b < BATCH; b++) {
         const ulong i = i0 + (ulong)b * wg;
         if (i < end) {
