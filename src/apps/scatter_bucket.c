@@ -83,7 +83,8 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
   /* bucket_sum's pairs at a time: twice a bucket's on average (a bucket of uniform keys in one go), at most half the
    * local memory a work-group has without an opt-in, beside its static words (at the opt-in's limit, 56 Ki pairs at
    * 512 targets a bucket did not launch on an H200 at 8f0f740, and at the plain limit 11903 pairs did not verify at
-   * f3f266c; half leaves room for the compiler's padding and for more work-groups a compute unit) */
+   * f3f266c: ptxas pads the static words, 1552 bytes where they count 1540; half leaves room for that and for more
+   * work-groups a compute unit) */
   const uint64_t statics = (b->span + 1ull + b->wg) * 4, local = dev->local_mem / 2;
   const uint64_t most = local > statics + MIN_CAP * 4 ? (local - statics) / 4 : MIN_CAP, two = 2 * E / b->nb;
   const uint32_t cap = (uint32_t)(two < MIN_CAP ? MIN_CAP : two > most ? most : two);
