@@ -15,7 +15,7 @@ cat >"$WORK/check.py" <<'PY'
 import atl_json, sys
 rows = atl_json.load(sys.argv[1])["rows"]
 spec = sys.argv[2].split()
-want = 2 + 5 * (len(spec[spec.index("--variants") + 1].split(",")) if "--variants" in spec else 12)
+want = 2 + 5 * (len(spec[spec.index("--variants") + 1].split(",")) if "--variants" in spec else 13)
 dim = int(spec[spec.index("--dim") + 1])  # an unsupported row carries no measured config: the spec's dim
 def tma_fits(r):  # the bulk copies move whole rows of 16-byte granules; f16 has no bulk add
     t = r["variant"].split("/")[0].split("-")[0]

@@ -14,7 +14,7 @@ cat >"$WORK/check.py" <<'PY'
 import atl_json, sys
 rows = atl_json.load(sys.argv[1])["rows"]
 spec = sys.argv[2].split()
-nvar = len(spec[spec.index("--variants") + 1].split(",")) if "--variants" in spec else 12
+nvar = len(spec[spec.index("--variants") + 1].split(",")) if "--variants" in spec else 13
 assert len(rows) == 2 + (2 if "--dist" in sys.argv[2] else 5) * nvar, len(rows)
 assert rows[0]["variant"].endswith("/memcpy-ceiling") and rows[1]["variant"].endswith("/read-ceiling"), rows[:2]
 dim1 = "--dim 1 " in sys.argv[2] + " "
