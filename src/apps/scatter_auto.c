@@ -18,9 +18,9 @@
  *     of the rows repeat their neighbour's key: 1.530 against atomic's 1.660 at D 64, 6.199 against 6.710 at D 256);
  *   - keys without runs or a head into an output beyond half the L2, where the sweep over L2-sized ranges pays (D 64,
  *     1M targets: 1.18 against atomic's 1.78): bucket, which adds no value by an atomic, where its buckets are small
- *     (an H200 at 8f0f740: D 64, 1M targets 1.084 against the sweep's 1.175; D 256 3.03 against 4.37; bf16 D 128
- *     1.33 against 1.40), else the sweep; where the sweep does not pay, atomic (16M targets: 1.87 against the
- *     sweep's 5.84 at 5928e9c, bucket's 1.99);
+ *     (the H200 grid at f3f266c, 1M targets: D 64 1.087 against the sweep's 1.167; D 256 2.960 against 4.359; bf16
+ *     D 128 1.212 against 1.402), else the sweep; where the sweep does not pay, atomic (16M targets: 1.87 against
+ *     the sweep's 5.84 at 5928e9c, bucket's 1.99 at 8f0f740);
  *   - within half the L2: part in one range where it has its warp path (D 64, 100K targets: 1.03 against atomic's
  *     1.15; bf16 D 128: 1.04 against 1.20), else atomic.
  * Ranges pay where their extra passes over the keys (a key's bytes a row and range) cost no more than what they save
