@@ -618,7 +618,8 @@ static void scatter_bytes(const struct atl_device_info *d, const void *params, s
                V * 8 + E * 4 + V * 8;
   need->device = src + E * index_bytes(p) + (src > dst ? src : dst) +
                  (p->variants & (1u << ATL__SV_PART | 1u << ATL__SV_SWEEP | 1u << ATL__SV_AUTO) ? E * 8 : 0) +
-                 (p->variants & (1u << ATL__SV_DET) ? E * 16 : 0);
+                 (p->variants & (1u << ATL__SV_DET) ? E * 16 : 0) +
+                 (p->variants & (1u << ATL__SV_BUCKET | 1u << ATL__SV_AUTO) ? E * 12 : 0); /* pairs, counts */
   need->param = E * (D * elem_bytes(p) + 4) >= V * D * elem_bytes(p) ? "rows" : "targets";
 }
 

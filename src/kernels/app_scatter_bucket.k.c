@@ -11,14 +11,14 @@
  *      order within a bucket is any). Its chunks are few, so that the pairs' places being written (a sector of each
  *      bucket's a work-group) stay in the L2 until they are whole: with 256 work-groups of 8192 buckets they did
  *      not, and the pass moved 725 MB of DRAM for 96 MB of keys and pairs (ncu on an H200, b22f72f).
- *   3. bucket_sum: a work-group per bucket sorts its (key, id) pairs by key in local memory (as many at a time as
- *      the launch's local memory holds), then a warp per target row sums that row's source rows in registers and
+ *   3. bucket_sum: a work-group per bucket sorts its (key, id) pairs by key in local memory (@p cap at a time: the
+ *      launch's local memory), then a warp per target row sums that row's source rows in registers and
  *      adds the sum to out: the work-group is the one writer of its SPAN output rows, so a plain load and store.
  *
  * The source rows are read once, in the buckets' order: a gather of whole rows, which on an H200 reads at the speed
- * of a streaming read (2 GiB of 256-byte rows in a random order: 0.522 ms against 0.486 in order, results/reference/
- * nvidia-h200/scatter-bucket/). The sums are in an order the placement picks, as an atomic variant's are: not
- * deterministic (det is).
+ * of a streaming read (2 GiB of 256-byte rows in a random order: 0.522 ms against 0.486 in order, a CuPy kernel run
+ * before this one was built; docs/design/scatter.md, "The bucket variant"). The sums are in an order the placement
+ * picks, as an atomic variant's are: not deterministic (det is).
  *
  *   D=N  TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16  IDX_T=uint|ulong  NB=N (buckets)  SPAN=N (targets a
  *   bucket)  WG=N (bucket_sum's work-group size)  PWG=N (bucket_hist's and bucket_place's)
