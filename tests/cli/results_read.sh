@@ -32,7 +32,7 @@ elif {"shapes", "goals"} <= keys or {"cells", "goals", "torch"} <= keys:
     print("other")  # the scatter shape grid (experiments/scatter-shapes.json's form) and its runner's shapes.json
 elif {"about", "entries"} <= keys:
     print("other")  # a reference plan (experiments/reference.json's form: the results index fixture's plan.json)
-elif {"about", "device", "cells"} == keys:
+elif {"about", "rows", "device", "cells"} == keys:
     print("other")  # a shape grid's cells as the auto rule sees them (test_scatter_auto's h200-grid-picks.json)
 else:
     print("unknown " + ",".join(sorted(keys))[:200])
