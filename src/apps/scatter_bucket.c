@@ -24,6 +24,12 @@ static uint64_t place_chunks(const struct atl_device_info *dev, uint64_t rows, u
   return n < 1 ? 1 : n > most ? most : n;
 }
 
+/* The local memory bucket_sum's words take: half what a work-group has without an opt-in (at the opt-in's limit, 56 Ki
+ * pairs at 512 targets a bucket did not launch on an H200 at 8f0f740, and at the plain limit 11903 pairs did not
+ * verify at f3f266c: ptxas pads the static words, 1552 bytes where they count 1540; half leaves room for that and for
+ * more work-groups a compute unit). The shape's check and the pairs at a time both keep within it. */
+static uint64_t sum_room(const struct atl_device_info *dev) { return dev->local_mem / 2; }
+
 static const char *const entries[ATL__SCATTER_BUCKET_KERNELS] = {"bucket_hist", "det_sums",     "det_scan",
                                                                  "det_spread",  "bucket_place", "bucket_sum"};
 static const char *const sources[ATL__SCATTER_BUCKET_KERNELS] = {"app_scatter_bucket", "app_scatter_det",
@@ -39,9 +45,9 @@ const char *atl__scatter_bucket_shape(const struct atl_device_info *dev, uint64_
   *span = (uint32_t)(s < targets ? s : targets ? targets : 1);
   *nb = (uint32_t)((targets + *span - 1) / *span);
   const uint64_t sum_bytes = (*span + 1ull + MIN_CAP + wg) * 4, hist_bytes = (uint64_t)*nb * 4;
-  if (dev->local_mem && (sum_bytes > dev->local_mem || hist_bytes > dev->local_mem))
-    return "bucket needs local memory for a bucket's sort (targets / 8192 + 1025 words and the work-group's) and "
-           "its counts (up to 8192 words): the device has less";
+  if (dev->local_mem && (sum_bytes > sum_room(dev) || hist_bytes > dev->local_mem))
+    return "bucket needs local memory for a bucket's sort (targets / 8192 + 1025 words and the work-group's, within "
+           "half a work-group's) and its counts (up to 8192 words): the device has less";
   return NULL;
 }
 
@@ -80,12 +86,9 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
   const uint64_t block = (uint64_t)b->wg * ATL__SCATTER_DET_SCAN_ITEMS, blocks = (n + block - 1) / block;
   if (!err)
     err = atl__app_alloc(ctx, bufs, E * 8, &b->pairs);
-  /* bucket_sum's pairs at a time: twice a bucket's on average (a bucket of uniform keys in one go), at most half the
-   * local memory a work-group has without an opt-in, beside its static words (at the opt-in's limit, 56 Ki pairs at
-   * 512 targets a bucket did not launch on an H200 at 8f0f740, and at the plain limit 11903 pairs did not verify at
-   * f3f266c: ptxas pads the static words, 1552 bytes where they count 1540; half leaves room for that and for more
-   * work-groups a compute unit) */
-  const uint64_t statics = (b->span + 1ull + b->wg) * 4, local = dev->local_mem / 2;
+  /* bucket_sum's pairs at a time: twice a bucket's on average (a bucket of uniform keys in one go), at most what
+   * sum_room leaves beside its static words */
+  const uint64_t statics = (b->span + 1ull + b->wg) * 4, local = sum_room(dev);
   const uint64_t most = local > statics + MIN_CAP * 4 ? (local - statics) / 4 : MIN_CAP, two = 2 * E / b->nb;
   const uint32_t cap = (uint32_t)(two < MIN_CAP ? MIN_CAP : two > most ? most : two);
   if (!err)
