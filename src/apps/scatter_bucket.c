@@ -11,17 +11,14 @@
 #include "scatter_guard.h"
 
 #define MIN_CAP 1024u   /* pairs bucket_sum sorts in local memory at a time, at least */
-#define PLACE_WG 1024u  /* bucket_hist's and bucket_place's work-items a group: few groups, each with many loads */
-#define SECTOR_BYTES 32 /* what an L2 holds of a place being written */
+#define PLACE_WG 1024u  /* bucket_hist's and bucket_place's work-items a group */
+#define PLACE_GROUPS 2u /* bucket_place's work-groups a compute unit: 2048 work-items on sm_90 */
 
-/* The chunks of rows bucket_place writes at once: each keeps a sector of every bucket half written, and those
- * sectors must stay in the L2 (a quarter of it: the rest holds the keys streaming past) until they are whole; on a
- * device whose L2 is unknown, one chunk a compute unit. */
-static uint64_t place_chunks(const struct atl_device_info *dev, uint64_t rows, uint32_t nb, uint32_t wg)
+/* bucket_hist's chunks: one a compute unit (a work-group each), so that the counts' scan stays short */
+static uint64_t hist_chunks(const struct atl_device_info *dev, uint64_t rows, uint32_t wg)
 {
-  const uint64_t most = (rows + wg - 1) / wg, fit = dev->l2_cache / 4 / ((uint64_t)nb * SECTOR_BYTES);
-  const uint64_t n = dev->l2_cache ? fit : dev->compute_units;
-  return n < 1 ? 1 : n > most ? most : n;
+  const uint64_t most = (rows + wg - 1) / wg, n = dev->compute_units ? dev->compute_units : 1;
+  return n > most ? most : n;
 }
 
 /* The local memory bucket_sum's words take: half what a work-group has without an opt-in (at the opt-in's limit, 56 Ki
@@ -69,7 +66,7 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
 {
   const struct atl_device_info *dev = atl_device_current(ctx);
   const uint32_t pwg = dev->max_wg_size < PLACE_WG ? (uint32_t)dev->max_wg_size : PLACE_WG;
-  const uint64_t E = b->rows, want = place_chunks(dev, E, b->nb, pwg), chunk = (E + want - 1) / want;
+  const uint64_t E = b->rows, want = hist_chunks(dev, E, pwg), chunk = (E + want - 1) / want;
   const uint64_t chunks = (E + chunk - 1) / chunk, n = chunks * b->nb;
   char defines[2][224];
   snprintf(defines[0], sizeof defines[0], "D=%u %s IDX_T=%s NB=%uu SPAN=%uu WG=%u PWG=%u%s", b->dim,
@@ -106,12 +103,16 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
   a = lay_out(b, K_SPREAD, blocks, 4);
   buf_arg(&a[0], b->counts), buf_arg(&a[1], b->sums), u64_arg(&a[2], n), u64_arg(&a[3], block);
   a = lay_out(b, K_PLACE, chunks, 5);
-  buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), buf_arg(&a[2], b->pairs), u64_arg(&a[3], E), u64_arg(&a[4], chunk);
-  a = lay_out(b, K_SUM, b->nb, 9);
+  buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), buf_arg(&a[2], b->pairs);
+  u64_arg(&a[3], E), u64_arg(&a[4], chunks);
+  a = lay_out(b, K_SUM, b->nb, 8);
   buf_arg(&a[0], b->src), buf_arg(&a[1], b->pairs), buf_arg(&a[2], b->counts), buf_arg(&a[3], b->out);
-  u64_arg(&a[4], E), u64_arg(&a[5], b->targets), u64_arg(&a[6], chunks);
-  a[7] = (struct atl_arg){ATL_ARG_U32, NULL, cap}, a[8] = (struct atl_arg){ATL_ARG_LOCAL, NULL, cap * 4ull};
-  b->launch[K_HIST].global = b->launch[K_PLACE].global = (size_t)chunks * pwg; /* few groups of many work-items */
+  u64_arg(&a[4], b->targets), u64_arg(&a[5], chunks);
+  a[6] = (struct atl_arg){ATL_ARG_U32, NULL, cap}, a[7] = (struct atl_arg){ATL_ARG_LOCAL, NULL, cap * 4ull};
+  const uint64_t units = dev->compute_units ? dev->compute_units : 1, places = (E + pwg - 1) / pwg;
+  const uint64_t pgroups = units * PLACE_GROUPS < places ? units * PLACE_GROUPS : places;
+  b->launch[K_HIST].global = (size_t)chunks * pwg;
+  b->launch[K_PLACE].global = (size_t)(pgroups ? pgroups : 1) * pwg; /* bucket_place strides over the rows */
   b->launch[K_HIST].local = b->launch[K_PLACE].local = pwg;
   return 0;
 }

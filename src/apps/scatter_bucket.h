@@ -20,7 +20,7 @@ struct atl__scatter_bucket {
   uint32_t span, nb;    /* targets a bucket, buckets (atl__scatter_bucket_shape) */
   void *kernels[ATL__SCATTER_BUCKET_KERNELS];
   void *pairs, *counts, *sums; /* pairs: each row's (key, id), bucket by bucket */
-  struct atl_arg args[ATL__SCATTER_BUCKET_KERNELS][10]; /* bucket_sum: 9 and the guard */
+  struct atl_arg args[ATL__SCATTER_BUCKET_KERNELS][10]; /* bucket_sum: 8 and the guard */
   struct atl_launch launch[ATL__SCATTER_BUCKET_KERNELS];
 };
 
