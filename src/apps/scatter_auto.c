@@ -35,7 +35,7 @@
  * 0.67 at 128, D 64, 1M targets on an H200, 8f0f740), and at most 32 rows a target, so that a bucket's pairs are
  * sorted in one go (8 a target measured: D 64 and 256, bf16 D 128 into 1M targets; at 84, D 256 into 100K targets,
  * bucket did not verify on an H200 at f3f266c, its pairs at a time at the local memory's limit) */
-#define BUCKET_MAX_TARGETS (ATL__SCATTER_BUCKET_MAX_BUCKETS * 512ull)
+#define BUCKET_MAX_TARGETS (8192ull * 512)
 #define BUCKET_MAX_LOAD 32u
 
 /* The bytes an L2 moves for a scattered write of fewer: NVIDIA's sector (a device with longer lines saves more a

@@ -1,7 +1,7 @@
 /*
  * The bucket scatter-add's host side: the buckets' shape from the device's local memory and the tuning, the
- * scratch, and six launches (bucket_hist, det's three scan passes over the counts, bucket_place, bucket_sum;
- * src/kernels/app_scatter_bucket.k.c says what each does).
+ * scratch, and seven launches (bucket_zero, bucket_hist, det's three scan passes over the counts, bucket_place,
+ * bucket_sum; src/kernels/app_scatter_bucket.k.c says what each does).
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,14 +12,7 @@
 
 #define MIN_CAP 1024u   /* pairs bucket_sum sorts in local memory at a time, at least */
 #define PLACE_WG 1024u  /* bucket_hist's and bucket_place's work-items a group */
-#define PLACE_GROUPS 2u /* bucket_place's work-groups a compute unit: 2048 work-items on sm_90 */
-
-/* bucket_hist's chunks: one a compute unit (a work-group each), so that the counts' scan stays short */
-static uint64_t hist_chunks(const struct atl_device_info *dev, uint64_t rows, uint32_t wg)
-{
-  const uint64_t most = (rows + wg - 1) / wg, n = dev->compute_units ? dev->compute_units : 1;
-  return n > most ? most : n;
-}
+#define PLACE_GROUPS 2u /* bucket_place's work-groups a compute unit (2048 work-items on sm_90); bucket_hist's: 1 */
 
 /* The local memory bucket_sum's words take: half what a work-group has without an opt-in (at the opt-in's limit, 56 Ki
  * pairs at 512 targets a bucket did not launch on an H200 at 8f0f740, and at the plain limit 11903 pairs did not
@@ -27,24 +20,23 @@ static uint64_t hist_chunks(const struct atl_device_info *dev, uint64_t rows, ui
  * more work-groups a compute unit). The shape's check and the pairs at a time both keep within it. */
 static uint64_t sum_room(const struct atl_device_info *dev) { return dev->local_mem / 2; }
 
-static const char *const entries[ATL__SCATTER_BUCKET_KERNELS] = {"bucket_hist", "det_sums",     "det_scan",
-                                                                 "det_spread",  "bucket_place", "bucket_sum"};
-static const char *const sources[ATL__SCATTER_BUCKET_KERNELS] = {"app_scatter_bucket", "app_scatter_det",
-                                                                 "app_scatter_det",    "app_scatter_det",
-                                                                 "app_scatter_bucket", "app_scatter_bucket"};
-enum { K_HIST, K_SUMS, K_SCAN, K_SPREAD, K_PLACE, K_SUM };
+static const char *const entries[ATL__SCATTER_BUCKET_KERNELS] = {
+    "bucket_zero", "bucket_hist", "det_sums", "det_scan", "det_spread", "bucket_place", "bucket_sum"};
+static const char *const sources[ATL__SCATTER_BUCKET_KERNELS] = {
+    "app_scatter_bucket", "app_scatter_bucket", "app_scatter_det",   "app_scatter_det",
+    "app_scatter_det",    "app_scatter_bucket", "app_scatter_bucket"};
+enum { K_ZERO, K_HIST, K_SUMS, K_SCAN, K_SPREAD, K_PLACE, K_SUM };
 
 const char *atl__scatter_bucket_shape(const struct atl_device_info *dev, uint64_t targets, uint32_t wg,
                                       unsigned least, uint32_t *span, uint32_t *nb)
 {
-  const uint64_t need = (targets + ATL__SCATTER_BUCKET_MAX_BUCKETS - 1) / ATL__SCATTER_BUCKET_MAX_BUCKETS;
-  const uint64_t s = need > least ? need : least ? least : 1;
+  const uint64_t s = least ? least : 1;
   *span = (uint32_t)(s < targets ? s : targets ? targets : 1);
   *nb = (uint32_t)((targets + *span - 1) / *span);
-  const uint64_t sum_bytes = (*span + 1ull + MIN_CAP + wg) * 4, hist_bytes = (uint64_t)*nb * 4;
-  if (dev->local_mem && (sum_bytes > sum_room(dev) || hist_bytes > dev->local_mem))
-    return "bucket needs local memory for a bucket's sort (targets / 8192 + 1025 words and the work-group's, within "
-           "half a work-group's) and its counts (up to 8192 words): the device has less";
+  const uint64_t sum_bytes = (*span + 1ull + MIN_CAP + wg) * 4;
+  if (dev->local_mem && sum_bytes > sum_room(dev))
+    return "bucket needs local memory for a bucket's sort (the tuning's bucket_span + 1025 words and the work-group's, "
+           "within half a work-group's): the device has less";
   return NULL;
 }
 
@@ -66,11 +58,12 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
 {
   const struct atl_device_info *dev = atl_device_current(ctx);
   const uint32_t pwg = dev->max_wg_size < PLACE_WG ? (uint32_t)dev->max_wg_size : PLACE_WG;
-  const uint64_t E = b->rows, want = hist_chunks(dev, E, pwg), chunk = (E + want - 1) / want;
-  const uint64_t chunks = (E + chunk - 1) / chunk, n = chunks * b->nb;
+  const uint64_t E = b->rows, n = b->nb;
+  /* bucket_hist's counts in local memory where they fit it with a KiB to spare (the compiler pads static words) */
+  const int hist_local = !dev->local_mem || n * 4 + 1024 <= dev->local_mem;
   char defines[2][224];
-  snprintf(defines[0], sizeof defines[0], "D=%u %s IDX_T=%s NB=%uu SPAN=%uu WG=%u PWG=%u%s", b->dim,
-           type_define, idx_bytes == 8 ? "ulong" : "uint", b->nb, b->span, b->wg, pwg,
+  snprintf(defines[0], sizeof defines[0], "D=%u %s IDX_T=%s NB=%uu SPAN=%uu WG=%u PWG=%u HIST_LOCAL=%d%s", b->dim,
+           type_define, idx_bytes == 8 ? "ulong" : "uint", b->nb, b->span, b->wg, pwg, hist_local,
            ATL__KEY_GUARD_DEFINE(b->guard));
   snprintf(defines[1], sizeof defines[1], "D=%u %s IDX_T=%s CHUNK=%uu TILE=%uu GROUP=%uu WG=%u%s", b->dim,
            type_define, idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE,
@@ -94,33 +87,32 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
     err = atl__app_alloc(ctx, bufs, blocks * 4, &b->sums);
   if (err)
     return err;
-  struct atl_arg *a = lay_out(b, K_HIST, chunks, 4);
-  buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), u64_arg(&a[2], E), u64_arg(&a[3], chunk);
+  const uint64_t units = dev->compute_units ? dev->compute_units : 1, most_groups = (E + pwg - 1) / pwg;
+  buf_arg(&lay_out(b, K_ZERO, (n + b->wg - 1) / b->wg, 1)[0], b->counts);
+  struct atl_arg *a = lay_out(b, K_HIST, units < most_groups ? units : most_groups, 3);
+  buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), u64_arg(&a[2], E);
   a = lay_out(b, K_SUMS, blocks, 4); /* the counts' exclusive scan: blocks' sums, their scan, each block from its sum */
   buf_arg(&a[0], b->counts), buf_arg(&a[1], b->sums), u64_arg(&a[2], n), u64_arg(&a[3], block);
   a = lay_out(b, K_SCAN, 1, 2);
   buf_arg(&a[0], b->sums), u64_arg(&a[1], blocks);
   a = lay_out(b, K_SPREAD, blocks, 4);
   buf_arg(&a[0], b->counts), buf_arg(&a[1], b->sums), u64_arg(&a[2], n), u64_arg(&a[3], block);
-  a = lay_out(b, K_PLACE, chunks, 5);
-  buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), buf_arg(&a[2], b->pairs);
-  u64_arg(&a[3], E), u64_arg(&a[4], chunks);
-  a = lay_out(b, K_SUM, b->nb, 8);
+  a = lay_out(b, K_PLACE, units * PLACE_GROUPS < most_groups ? units * PLACE_GROUPS : most_groups, 4);
+  buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), buf_arg(&a[2], b->pairs), u64_arg(&a[3], E);
+  a = lay_out(b, K_SUM, b->nb, 7);
   buf_arg(&a[0], b->src), buf_arg(&a[1], b->pairs), buf_arg(&a[2], b->counts), buf_arg(&a[3], b->out);
-  u64_arg(&a[4], b->targets), u64_arg(&a[5], chunks);
-  a[6] = (struct atl_arg){ATL_ARG_U32, NULL, cap}, a[7] = (struct atl_arg){ATL_ARG_LOCAL, NULL, cap * 4ull};
-  const uint64_t units = dev->compute_units ? dev->compute_units : 1, places = (E + pwg - 1) / pwg;
-  const uint64_t pgroups = units * PLACE_GROUPS < places ? units * PLACE_GROUPS : places;
-  b->launch[K_HIST].global = (size_t)chunks * pwg;
-  b->launch[K_PLACE].global = (size_t)(pgroups ? pgroups : 1) * pwg; /* bucket_place strides over the rows */
-  b->launch[K_HIST].local = b->launch[K_PLACE].local = pwg;
+  u64_arg(&a[4], b->targets);
+  a[5] = (struct atl_arg){ATL_ARG_U32, NULL, cap}, a[6] = (struct atl_arg){ATL_ARG_LOCAL, NULL, cap * 4ull};
+  const unsigned wide[] = {K_HIST, K_PLACE}; /* few groups of many work-items */
+  for (unsigned i = 0; i < 2; i++)
+    b->launch[wide[i]].global = b->launch[wide[i]].global / b->wg * pwg, b->launch[wide[i]].local = pwg;
   return 0;
 }
 
 int atl__scatter_bucket_launch(atl_context_t ctx, const struct atl__scatter_bucket *b, double *ms)
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
-  /* on atomlab's own device one pair of events times the six launches, enqueued, so the call waits once, not six
+  /* on atomlab's own device one pair of events times the seven launches, enqueued, so the call waits once, not seven
    * times (a program's stream is timed by atl_scatter_add's own events) */
   const int timed = ms && !ctx->external && ops->record && ops->elapsed;
   void *ev[2] = {NULL, NULL};

@@ -7,8 +7,7 @@
 
 #include "app_internal.h"
 
-#define ATL__SCATTER_BUCKET_KERNELS 6 /* hist, det's sums, scan and spread, place, sum */
-#define ATL__SCATTER_BUCKET_MAX_BUCKETS 8192u /* bucket_hist's local counts: 32 KiB */
+#define ATL__SCATTER_BUCKET_KERNELS 7 /* zero, hist, det's sums, scan and spread, place, sum */
 
 /* What the passes read and write: src (rows x dim values), idx (rows keys of idx_bytes, each < targets) and out
  * (targets x dim values) are the caller's; the rest is scratch this module allocates. */
@@ -20,13 +19,12 @@ struct atl__scatter_bucket {
   uint32_t span, nb;    /* targets a bucket, buckets (atl__scatter_bucket_shape) */
   void *kernels[ATL__SCATTER_BUCKET_KERNELS];
   void *pairs, *counts, *sums; /* pairs: each row's (key, id), bucket by bucket */
-  struct atl_arg args[ATL__SCATTER_BUCKET_KERNELS][10]; /* bucket_sum: 8 and the guard */
+  struct atl_arg args[ATL__SCATTER_BUCKET_KERNELS][8]; /* bucket_sum: 7 and the guard */
   struct atl_launch launch[ATL__SCATTER_BUCKET_KERNELS];
 };
 
-/* The buckets for @p targets on @p dev: at least @p least targets a bucket (the tuning's bucket_span), more where
- * the targets need more than ATL__SCATTER_BUCKET_MAX_BUCKETS; NULL, or why the device's local memory cannot hold a
- * bucket's sort. */
+/* The buckets for @p targets on @p dev: @p least targets a bucket (the tuning's bucket_span); NULL, or why the
+ * device's local memory cannot hold a bucket's sort. */
 const char *atl__scatter_bucket_shape(const struct atl_device_info *dev, uint64_t targets, uint32_t wg,
                                       unsigned least, uint32_t *span, uint32_t *nb);
 

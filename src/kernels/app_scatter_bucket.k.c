@@ -3,24 +3,24 @@
  * ATL_SCATTER_BUCKET), written once for CUDA and OpenCL. It adds no value with an atomic and moves each output row
  * once:
  *
- *   1. bucket_hist counts, for each chunk of @p chunk rows (a work-group's), its rows in each bucket of SPAN
- *      consecutive targets (key / SPAN) into counts[bucket * chunks + chunk]; det's three scan passes
- *      (app_scatter_det.k.c: det_sums, det_scan, det_spread) turn the counts into each chunk's first place in each
- *      bucket.
+ *   1. bucket_zero and bucket_hist count the rows in each bucket of SPAN consecutive targets (key / SPAN) into
+ *      counts[bucket]; det's three scan passes (app_scatter_det.k.c: det_sums, det_scan, det_spread) turn the counts
+ *      into each bucket's first place.
  *   2. bucket_place writes each row's (key, id) pair at its bucket's frontier, taken by a global atomic a row: every
- *      work-group writes a bucket at the one sector being filled, so the L2 holds 8192 sectors being filled, not a
- *      sector of each bucket a work-group (docs/design/scatter.md, "The bucket variant", has its figures).
+ *      work-group writes a bucket at the one sector being filled, so the L2 holds a sector being filled a bucket, not
+ *      one a bucket a work-group (docs/design/scatter.md, "The bucket variant", has the figures).
  *   3. bucket_sum: a work-group per bucket sorts its (key, id) pairs by key in local memory (@p cap at a time: the
  *      launch's local memory), then a warp per target row sums that row's source rows in registers and
  *      adds the sum to out: the work-group is the one writer of its SPAN output rows, so a plain load and store.
  *
  * The source rows are read once, in the buckets' order: a gather of whole rows, which on an H200 reads at the speed
  * of a streaming read (2 GiB of 256-byte rows in a random order: 0.522 ms against 0.486 in order, a gather kernel in
- * CuPy; docs/design/scatter.md, "The bucket variant"). The sums are in an order the placement
- * picks, as an atomic variant's are: not deterministic (det is).
+ * CuPy; docs/design/scatter.md, "The bucket variant"). The sums are in an order the placement picks, as an atomic
+ * variant's are: not deterministic (det is).
  *
  *   D=N  TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16  IDX_T=uint|ulong  NB=N (buckets)  SPAN=N (targets a
- *   bucket)  WG=N (bucket_sum's work-group size)  PWG=N (bucket_hist's and bucket_place's)
+ *   bucket)  WG=N (bucket_sum's work-group size)  PWG=N (bucket_hist's and bucket_place's)  HIST_LOCAL=0|1
+ *   (bucket_hist's counts in local memory first)
  */
 #include "atomlab/port.h"
 #include "atomlab/group_scan.h"
@@ -53,39 +53,54 @@ ATL_INLINE void load_batch(ATL_GLOBAL const IDX_T *idx, ulong i0, uint wg, ulong
   }
 }
 
-/* counts[bucket * chunks + chunk]: the chunk's rows whose key is in the bucket */
-ATL_KERNEL void PLACE_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *counts, ulong rows,
-                                         ulong chunk KEY_GUARD_PARAM)
+/* counts[bucket] = 0, before bucket_hist adds to them */
+ATL_KERNEL void bucket_zero(ATL_GLOBAL uint *counts KEY_GUARD_PARAM)
 {
-  ATL_SHARED uint h[NB];
   KEY_GUARD_RETURN();
-  const uint lid = atl_local_id(), wg = atl_local_size();
-  const ulong chunks = (rows + chunk - 1) / chunk;
-  for (ulong c = atl_group_id(); c < chunks; c += atl_num_groups()) {
-    for (uint b = lid; b < NB; b += wg)
-      h[b] = 0u;
-    atl_barrier_local();
-    const ulong end = end_of(c * chunk, chunk, rows);
-    for (ulong i0 = c * chunk + lid; i0 < end; i0 += (ulong)BATCH * wg) {
-      uint k[BATCH];
-      load_batch(idx, i0, wg, end, k);
-      for (uint b = 0; b < BATCH; b++)
-        if (i0 + (ulong)b * wg < end)
-          atl_atomic_add(&h[k[b] / SPAN], 1u);
-    }
-    atl_barrier_local();
-    for (uint b = lid; b < NB; b += wg)
-      counts[(ulong)b * chunks + c] = h[b];
-    atl_barrier_local();
-  }
+  for (ulong b = atl_global_id64(); b < NB; b += atl_global_size64())
+    counts[b] = 0u;
 }
 
-/* Each row's (key, id) at its bucket's next place, as one 8-byte word: the bucket's frontier, counts[bucket *
- * chunks] (the scan left there the bucket's first place), taken by a global atomic a row, so that every work-group
- * writes each bucket at the one sector being filled (the order within a bucket is any). After the pass a bucket's
- * frontier is its end. */
-ATL_KERNEL void PLACE_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *counts, ATL_GLOBAL ulong *pairs,
-                                          ulong rows, ulong chunks KEY_GUARD_PARAM)
+/* counts[bucket] += the rows whose key is in the bucket: with HIST_LOCAL, a work-group's counts in local memory first,
+ * added once a bucket (fewer global atomics where the buckets are few), else an atomic a row */
+ATL_KERNEL void PLACE_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *counts, ulong rows
+                                         KEY_GUARD_PARAM)
+{
+#if HIST_LOCAL
+  ATL_SHARED uint h[NB];
+#define HIST ((ATL_LOCAL uint *)h)
+#else
+#define HIST counts
+#endif
+  KEY_GUARD_RETURN();
+  const uint lid = atl_local_id(), wg = atl_local_size(), step = atl_global_size();
+#if HIST_LOCAL
+  for (uint b = lid; b < NB; b += wg)
+    h[b] = 0u;
+  atl_barrier_local();
+#endif
+  for (ulong i0 = atl_global_id(); i0 < rows; i0 += (ulong)BATCH * step) {
+    uint k[BATCH];
+    load_batch(idx, i0, step, rows, k);
+    for (uint b = 0; b < BATCH; b++)
+      if (i0 + (ulong)b * step < rows)
+        atl_atomic_add(&HIST[k[b] / SPAN], 1u);
+  }
+#if HIST_LOCAL
+  atl_barrier_local();
+  for (uint b = lid; b < NB; b += wg)
+    if (h[b])
+      atl_atomic_add(&counts[b], h[b]);
+#endif
+  (void)wg, (void)lid;
+}
+
+/* Each row's (key, id) at its bucket's next place, as one 8-byte word: the bucket's frontier, counts[bucket] (the
+ * scan left there the bucket's first place), taken by a global atomic a row, so that every work-group writes each
+ * bucket at the one sector being filled (the order within a bucket is any). After the pass a bucket's frontier is its
+ * end. */
+ATL_KERNEL void PLACE_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *counts,
+                                          ATL_GLOBAL ulong *pairs, ulong rows KEY_GUARD_PARAM)
 {
   KEY_GUARD_RETURN();
   const uint step = atl_global_size();
@@ -95,7 +110,7 @@ ATL_KERNEL void PLACE_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBA
     for (uint b = 0; b < BATCH; b++) {
       const ulong i = i0 + (ulong)b * step;
       if (i < rows)
-        pairs[atl_atomic_add(&counts[(ulong)(k[b] / SPAN) * chunks], 1u)] = i << 32 | k[b]; /* id above key */
+        pairs[atl_atomic_add(&counts[k[b] / SPAN], 1u)] = i << 32 | k[b]; /* the row's id above its key */
     }
   }
 }
@@ -147,8 +162,8 @@ ATL_INLINE void sum_target(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_LOCAL const
 /* A work-group per bucket: its pairs @p cap at a time (ids: the launch's local memory), counted and placed by key in
  * local memory (integer atomics), then a warp per target row of the bucket. */
 ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const ulong *pairs,
-                                         ATL_GLOBAL const uint *counts, ATL_GLOBAL T *out, ulong targets, ulong chunks,
-                                         uint cap ATL_DYNAMIC_SHARED_PARAM(uint, ids) KEY_GUARD_PARAM)
+                                         ATL_GLOBAL const uint *counts, ATL_GLOBAL T *out, ulong targets, uint cap
+                                             ATL_DYNAMIC_SHARED_PARAM(uint, ids) KEY_GUARD_PARAM)
 {
   ATL_DYNAMIC_SHARED(uint, ids);
   ATL_SHARED uint at[SPAN + 1];
@@ -158,7 +173,7 @@ ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, A
   for (ulong b = atl_group_id(); b < NB && b * SPAN < targets; b += atl_num_groups()) {
     const ulong lo = b * SPAN;
     const uint n = (uint)end_of(0, SPAN, targets - lo);
-    const uint s = b ? counts[(b - 1) * chunks] : 0u, e = counts[b * chunks]; /* bucket_place's frontiers: ends */
+    const uint s = b ? counts[b - 1] : 0u, e = counts[b]; /* bucket_place left each frontier at its bucket's end */
     for (uint s0 = s; s0 < e; s0 += cap) {
       const uint m = e - s0 < cap ? e - s0 : cap;
       for (uint t = lid; t <= SPAN; t += wg)
