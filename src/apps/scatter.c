@@ -252,7 +252,7 @@ static int auto_pick(const struct scatter_run *r, const struct atl__scatter_expe
                                         .part_fast = atl__scatter_part_fast(d, (unsigned)elem_bytes(p), p->dim),
                                         .dsm_fast = atl__scatter_dsm_fast(d, is_int(p)), .tuning = &r->tuning,
                                         .targets = p->targets, .index_bytes = (unsigned)index_bytes(p),
-                                        .rows = p->rows};
+                                        .rows = p->rows, .units = d->compute_units};
   const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
   const int v = pick.variant, derived = r->tuning.derived;
   const char *ranges = v != ATL__SV_PART && v != ATL__SV_SWEEP ? "" : pick.partitions == 1 ? " in one range"

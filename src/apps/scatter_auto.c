@@ -31,13 +31,6 @@
 #include "scatter_bucket.h"
 #include "scatter_launch.h"
 
-/* The targets bucket takes from auto: buckets of at most 512 targets (at 1024 a bucket's sum took 1.17 ms against
- * 0.67 at 128, D 64, 1M targets on an H200, 8f0f740), and at most 32 rows a target, so that a bucket's pairs are
- * sorted in one go (8 a target measured: D 64 and 256, bf16 D 128 into 1M targets; at 84, D 256 into 100K targets,
- * bucket did not verify on an H200 at f3f266c, its pairs at a time at the local memory's limit) */
-#define BUCKET_MAX_TARGETS (8192ull * 512)
-#define BUCKET_MAX_LOAD 32u
-
 /* The bytes an L2 moves for a scattered write of fewer: NVIDIA's sector (a device with longer lines saves more a
  * row, so this errs towards no ranges). */
 #define L2_SECTOR_BYTES 32u
@@ -47,6 +40,18 @@ static int ranges_pay(const struct atl__scatter_stats *s, int sweep)
   const uint64_t ranges = atl__scatter_part_count(0, s->targets, s->out_bytes, s->l2_bytes, sweep, s->tuning);
   const uint64_t row = s->targets ? s->out_bytes / s->targets : 0;
   return ranges * s->index_bytes <= (row > L2_SECTOR_BYTES ? row : L2_SECTOR_BYTES);
+}
+
+/* bucket where a target's rows are enough to sum before its one write, its rows wide enough that the atomics' passes
+ * over them cost more than bucket's placing of the keys, and its buckets enough to fill the device (the tuning's
+ * auto_bucket_*) */
+static int bucket_pays(const struct atl__scatter_stats *s)
+{
+  const struct atl__scatter_tuning *t = s->tuning;
+  const uint64_t row = s->targets ? s->out_bytes / s->targets : 0, span = t->bucket_span ? t->bucket_span : 1;
+  const uint64_t buckets = (s->targets + span - 1) / span;
+  return s->rows && (double)s->rows >= t->auto_bucket_load * (double)s->targets && row >= t->auto_bucket_row &&
+         buckets >= (uint64_t)t->auto_bucket_groups * s->units;
 }
 
 static struct atl__scatter_pick bincount_rule(const struct atl__scatter_stats *s, int beyond_l2)
@@ -75,10 +80,9 @@ struct atl__scatter_pick atl__scatter_auto_rule(const struct atl__scatter_stats 
     return s->part_fast ? (struct atl__scatter_pick){ATL__SV_PART, 1} : (struct atl__scatter_pick){ATL__SV_BLOCK, 0};
   if (runs)
     return (struct atl__scatter_pick){ATL__SV_RUN, 0};
+  if (bucket_pays(s))
+    return (struct atl__scatter_pick){ATL__SV_BUCKET, 0};
   if (sweep)
-    return (struct atl__scatter_pick){s->targets <= BUCKET_MAX_TARGETS && s->rows <= s->targets * BUCKET_MAX_LOAD
-                                          ? ATL__SV_BUCKET
-                                          : ATL__SV_SWEEP,
-                                      0};
+    return (struct atl__scatter_pick){ATL__SV_SWEEP, 0};
   return (struct atl__scatter_pick){s->part_fast && !beyond_l2 ? ATL__SV_PART : ATL__SV_ATOMIC, 0};
 }

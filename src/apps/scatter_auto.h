@@ -23,6 +23,7 @@ struct atl__scatter_stats {
   uint64_t targets;     /* the output's rows */
   unsigned index_bytes; /* a key's bytes */
   uint64_t rows;        /* the rows (0: unknown) */
+  uint32_t units;       /* the device's compute units (0: unknown) */
 };
 
 struct atl__scatter_pick {

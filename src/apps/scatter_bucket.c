@@ -58,12 +58,13 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
 {
   const struct atl_device_info *dev = atl_device_current(ctx);
   const uint32_t pwg = dev->max_wg_size < PLACE_WG ? (uint32_t)dev->max_wg_size : PLACE_WG;
-  const uint64_t E = b->rows, n = b->nb;
+  const uint64_t E = b->rows, n = (uint64_t)b->nb * ATL__SCATTER_BUCKET_LINE; /* the counts, a line a bucket */
   /* bucket_hist's counts in local memory where they fit it with a KiB to spare (the compiler pads static words) */
-  const int hist_local = !dev->local_mem || n * 4 + 1024 <= dev->local_mem;
+  const int hist_local = !dev->local_mem || b->nb * 4ull + 1024 <= dev->local_mem;
   char defines[2][224];
-  snprintf(defines[0], sizeof defines[0], "D=%u %s IDX_T=%s NB=%uu SPAN=%uu WG=%u PWG=%u HIST_LOCAL=%d%s", b->dim,
-           type_define, idx_bytes == 8 ? "ulong" : "uint", b->nb, b->span, b->wg, pwg, hist_local,
+  snprintf(defines[0], sizeof defines[0], "D=%u %s IDX_T=%s NB=%uu SPAN=%uu WG=%u PWG=%u HIST_LOCAL=%d LINE=%uu%s",
+           b->dim, type_define, idx_bytes == 8 ? "ulong" : "uint", b->nb, b->span, b->wg, pwg, hist_local,
+           ATL__SCATTER_BUCKET_LINE,
            ATL__KEY_GUARD_DEFINE(b->guard));
   snprintf(defines[1], sizeof defines[1], "D=%u %s IDX_T=%s CHUNK=%uu TILE=%uu GROUP=%uu WG=%u%s", b->dim,
            type_define, idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE,

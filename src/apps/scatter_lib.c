@@ -297,7 +297,8 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
   struct atl__scatter_tuning tuning;
   atl__scatter_tuning_for(dev, &tuning);
   struct atl__scatter_stats st = {.dim = d->dim, .l2_bytes = dev->l2_cache, .tuning = &tuning,
-                                  .targets = d->targets, .index_bytes = d->index_bytes, .rows = d->rows};
+                                  .targets = d->targets, .index_bytes = d->index_bytes, .rows = d->rows,
+                                  .units = dev->compute_units};
   const unsigned es = d->type >= ATL_SCATTER_BF16 ? 2u : 4u;
   st.out_bytes = d->targets * d->dim * es;
   /* the variants' fast paths, as the app's auto_pick states them */

@@ -4,8 +4,8 @@
  * once:
  *
  *   1. bucket_zero and bucket_hist count the rows in each bucket of SPAN consecutive targets (key / SPAN) into
- *      counts[bucket]; det's three scan passes (app_scatter_det.k.c: det_sums, det_scan, det_spread) turn the counts
- *      into each bucket's first place.
+ *      counts[bucket x LINE] (a line a bucket: scatter_bucket.h says why); det's three scan passes
+ *      (app_scatter_det.k.c: det_sums, det_scan, det_spread) turn the counts into each bucket's first place.
  *   2. bucket_place writes each row's (key, id) pair at its bucket's frontier, taken by a global atomic a row: every
  *      work-group writes a bucket at the one sector being filled, so the L2 holds a sector being filled a bucket, not
  *      one a bucket a work-group (docs/design/scatter.md, "The bucket variant", has the figures).
@@ -20,7 +20,7 @@
  *
  *   D=N  TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16  IDX_T=uint|ulong  NB=N (buckets)  SPAN=N (targets a
  *   bucket)  WG=N (bucket_sum's work-group size)  PWG=N (bucket_hist's and bucket_place's)  HIST_LOCAL=0|1
- *   (bucket_hist's counts in local memory first)
+ *   (bucket_hist's counts in local memory first)  LINE=N (the counts' words a bucket)
  */
 #include "atomlab/port.h"
 #include "atomlab/group_scan.h"
@@ -32,6 +32,7 @@
 #define BATCH 8u /* keys a work-item of bucket_hist and bucket_place has in flight */
 #define AHEAD 4u /* source rows a warp of bucket_sum has in flight */
 #define PER ((SPAN + WG - 1) / WG) /* a work-item's stretch of a bucket's key counts in the local scan */
+
 
 #if defined(__CUDACC__)
 #define BUCKET_BOUNDS __launch_bounds__(WG)
@@ -53,16 +54,16 @@ ATL_INLINE void load_batch(ATL_GLOBAL const IDX_T *idx, ulong i0, uint wg, ulong
   }
 }
 
-/* counts[bucket] = 0, before bucket_hist adds to them */
+/* counts = 0, before bucket_hist adds to them */
 ATL_KERNEL void bucket_zero(ATL_GLOBAL uint *counts KEY_GUARD_PARAM)
 {
   KEY_GUARD_RETURN();
-  for (ulong b = atl_global_id64(); b < NB; b += atl_global_size64())
-    counts[b] = 0u;
+  for (ulong i = atl_global_id64(); i < (ulong)NB * LINE; i += atl_global_size64())
+    counts[i] = 0u;
 }
 
-/* counts[bucket] += the rows whose key is in the bucket: with HIST_LOCAL, a work-group's counts in local memory first,
- * added once a bucket (fewer global atomics where the buckets are few), else an atomic a row */
+/* counts[bucket x LINE] += the rows whose key is in the bucket: with HIST_LOCAL, a work-group's counts in local memory
+ * first, added once a bucket (fewer global atomics where the buckets are few), else an atomic a row */
 ATL_KERNEL void PLACE_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *counts, ulong rows
                                          KEY_GUARD_PARAM)
 {
@@ -72,6 +73,7 @@ ATL_KERNEL void PLACE_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL
 #else
 #define HIST counts
 #endif
+#define HIST_AT(b) ((ulong)(b) * (HIST_LOCAL ? 1u : LINE))
   KEY_GUARD_RETURN();
   const uint lid = atl_local_id(), wg = atl_local_size(), step = atl_global_size();
 #if HIST_LOCAL
@@ -84,21 +86,21 @@ ATL_KERNEL void PLACE_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL
     load_batch(idx, i0, step, rows, k);
     for (uint b = 0; b < BATCH; b++)
       if (i0 + (ulong)b * step < rows)
-        atl_atomic_add(&HIST[k[b] / SPAN], 1u);
+        atl_atomic_add(&HIST[HIST_AT(k[b] / SPAN)], 1u);
   }
 #if HIST_LOCAL
   atl_barrier_local();
   for (uint b = lid; b < NB; b += wg)
     if (h[b])
-      atl_atomic_add(&counts[b], h[b]);
+      atl_atomic_add(&counts[(ulong)b * LINE], h[b]);
 #endif
   (void)wg, (void)lid;
 }
 
-/* Each row's (key, id) at its bucket's next place, as one 8-byte word: the bucket's frontier, counts[bucket] (the
- * scan left there the bucket's first place), taken by a global atomic a row, so that every work-group writes each
- * bucket at the one sector being filled (the order within a bucket is any). After the pass a bucket's frontier is its
- * end. */
+/* Each row's (key, id) at its bucket's next place, as one 8-byte word: the bucket's frontier, counts[bucket x LINE]
+ * (the scan left there the bucket's first place), taken by a global atomic a row, so that every work-group writes
+ * each bucket at the one sector being filled (the order within a bucket is any). After the pass a bucket's frontier
+ * is its end. */
 ATL_KERNEL void PLACE_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *counts,
                                           ATL_GLOBAL ulong *pairs, ulong rows KEY_GUARD_PARAM)
 {
@@ -110,7 +112,7 @@ ATL_KERNEL void PLACE_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBA
     for (uint b = 0; b < BATCH; b++) {
       const ulong i = i0 + (ulong)b * step;
       if (i < rows)
-        pairs[atl_atomic_add(&counts[k[b] / SPAN], 1u)] = i << 32 | k[b]; /* the row's id above its key */
+        pairs[atl_atomic_add(&counts[(ulong)(k[b] / SPAN) * LINE], 1u)] = i << 32 | k[b]; /* id above key */
     }
   }
 }
@@ -173,7 +175,7 @@ ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, A
   for (ulong b = atl_group_id(); b < NB && b * SPAN < targets; b += atl_num_groups()) {
     const ulong lo = b * SPAN;
     const uint n = (uint)end_of(0, SPAN, targets - lo);
-    const uint s = b ? counts[b - 1] : 0u, e = counts[b]; /* bucket_place left each frontier at its bucket's end */
+    const uint s = b ? counts[(b - 1) * LINE] : 0u, e = counts[b * LINE]; /* bucket_place left each at its end */
     for (uint s0 = s; s0 < e; s0 += cap) {
       const uint m = e - s0 < cap ? e - s0 : cap;
       for (uint t = lid; t <= SPAN; t += wg)

@@ -41,6 +41,10 @@ static const struct {
     {"min_threads", offsetof(struct atl__tuning_row, min_threads), 0, 4096, "0 (no bound) to 4096 threads"},
     {"table_bytes", offsetof(struct atl__tuning_row, table_bytes), 256, 1 << 20, "256 to 1048576 bytes"},
     {"bucket_span", offsetof(struct atl__tuning_row, bucket_span), 32, 4096, "32 to 4096 targets"},
+    {"auto_bucket_load", offsetof(struct atl__tuning_row, auto_bucket_load), 0, 1 << 20, "0 to 1048576 rows a target"},
+    {"auto_bucket_row", offsetof(struct atl__tuning_row, auto_bucket_row), 0, 1 << 20, "0 to 1048576 bytes"},
+    {"auto_bucket_groups", offsetof(struct atl__tuning_row, auto_bucket_groups), 0, 1024,
+     "0 to 1024 buckets a compute unit"},
 #define RATIO(f) {#f, offsetof(struct atl__tuning_row, f), 1, 16, "a ratio of 1 to 16"}
     RATIO(f32_same_ratio_atom), RATIO(f32_same_ratio_red),
 #undef RATIO
@@ -130,8 +134,8 @@ static int fact_matches(const char *want, const char *have)
  * H100 as fractions of its L2 (so a larger or smaller L2 scales the ranges), auto's thresholds (the H100's and the
  * H200 grid's: docs/design/scatter.md, "`auto`"), two units in flight,
  * the split sweep bound to five eighths of the resident threads (the H100's 1280 of 2048: its registers), a table
- * of at most two thirds of the local memory (the rest for its keys and the kernel's own words), and buckets of 128
- * targets (the H200's: the one device measured). */
+ * of at most two thirds of the local memory (the rest for its keys and the kernel's own words), buckets of 128
+ * targets and auto's bucket bounds (the H200's: the one device measured). */
 static void derived(const struct atl_device_info *d, struct atl__scatter_tuning *t)
 {
   *t = (struct atl__scatter_tuning){.part_l2_share = 0.5, .sweep_l2_share = 0.4, .split_l2_share = 0.3125,
@@ -139,7 +143,8 @@ static void derived(const struct atl_device_info *d, struct atl__scatter_tuning 
                                     .auto_bins_run_share = 0.95, .auto_bins_head_share = 0.02, .auto_order_share = 0.1,
                                     .auto_sweep_head_share = 0.3,
                                     .part_batch = 2, .min_threads = d->max_threads_per_cu * 5 / 8,
-                                    .table_bytes = 32768, .bucket_span = 128, .derived = 1};
+                                    .table_bytes = 32768, .bucket_span = 128, .auto_bucket_load = 2,
+                                    .auto_bucket_row = 128, .auto_bucket_groups = 4, .derived = 1};
   snprintf(t->row, sizeof t->row, "derived");
 }
 
@@ -172,6 +177,9 @@ void atl__scatter_tuning_resolve(const struct atl__tuning_rows *rows, const stru
     t->min_threads = r->min_threads >= 0 ? (unsigned)r->min_threads : t->min_threads;
     t->table_bytes = r->table_bytes >= 0 ? (unsigned)r->table_bytes : t->table_bytes;
     t->bucket_span = r->bucket_span >= 0 ? (unsigned)r->bucket_span : t->bucket_span;
+    t->auto_bucket_load = r->auto_bucket_load >= 0 ? r->auto_bucket_load : t->auto_bucket_load;
+    t->auto_bucket_row = r->auto_bucket_row >= 0 ? (unsigned)r->auto_bucket_row : t->auto_bucket_row;
+    t->auto_bucket_groups = r->auto_bucket_groups >= 0 ? (unsigned)r->auto_bucket_groups : t->auto_bucket_groups;
     snprintf(t->row, sizeof t->row, "%s", r->name);
     t->derived = 0;
     snprintf(t->note, sizeof t->note, "%s", r->source);

@@ -29,7 +29,10 @@ struct atl__scatter_tuning {
   unsigned part_batch;    /* part's units in flight a lane over several ranges (one range: 1) */
   unsigned min_threads;   /* the split sweep's launch bounds: resident threads a compute unit (0: no bound) */
   unsigned table_bytes;   /* the block and part variants' local table of sums, at most the local memory */
-  unsigned bucket_span;   /* the bucket variant's targets a bucket, at least (more where the targets need) */
+  unsigned bucket_span;   /* the bucket variant's targets a bucket */
+  double auto_bucket_load;     /* auto: bucket for at least this many rows a target (fewer: little to sum first) */
+  unsigned auto_bucket_row;    /* auto: bucket for output rows of at least this many bytes */
+  unsigned auto_bucket_groups; /* auto: bucket for at least this many buckets a compute unit */
 };
 
 /* The rows of a tuning file: at most ATL__TUNING_ROWS. */
@@ -41,7 +44,7 @@ struct atl__tuning_rows {
     /* the row's values; a field the row leaves out (negative here) is the derived rule's */
     double part_l2_share, sweep_l2_share, split_l2_share, auto_run_share, auto_head_share, auto_l2_share;
     double auto_bins_run_share, auto_bins_head_share, auto_order_share, auto_sweep_head_share;
-    double part_batch, min_threads, table_bytes, bucket_span;
+    double part_batch, min_threads, table_bytes, bucket_span, auto_bucket_load, auto_bucket_row, auto_bucket_groups;
     /* l2.json's: S_same of float adds over S_same of u32 adds, ATOM and RED (src/model/l2/float_rule.c) */
     double f32_same_ratio_atom, f32_same_ratio_red;
   } row[ATL__TUNING_ROWS];

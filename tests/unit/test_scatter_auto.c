@@ -19,7 +19,7 @@ static struct atl__scatter_tuning tuning; /* the rule's thresholds: the derived 
 static int picks_dsm(uint32_t dim, double run, double head, uint64_t out, uint64_t l2, int fast, int dsm,
                      const char *variant, uint32_t parts)
 {
-  const struct atl__scatter_stats s = {dim, run, head, out, l2, fast, dsm, &tuning, out / 4 / dim, 4, 8u << 20};
+  const struct atl__scatter_stats s = {dim, run, head, out, l2, fast, dsm, &tuning, out / 4 / dim, 4, 8u << 20, 132};
   const struct atl__scatter_pick p = atl__scatter_auto_rule(&s);
   const char *name = atl__scatter_variant_names[p.variant];
   if (strcmp(name, variant) == 0 && p.partitions == parts)
@@ -120,7 +120,8 @@ static void h200_grid(void)
     const cJSON *ranges = cJSON_GetObjectItem(c, "ranges");
     const struct atl__scatter_stats s = {(uint32_t)dim, cJSON_GetNumberValue(cJSON_GetObjectItem(c, "run_share")),
                                          cJSON_GetNumberValue(cJSON_GetObjectItem(c, "head_share")),
-                                         (uint64_t)(targets * dim * es), l2, 1, 0, &t, (uint64_t)targets, 4, grid_rows};
+                                         (uint64_t)(targets * dim * es), l2, 1, 0, &t, (uint64_t)targets, 4, grid_rows,
+                                         132};
     const struct atl__scatter_pick p = atl__scatter_auto_rule(&s);
     const char *want = cJSON_GetStringValue(cJSON_GetObjectItem(c, "pick"));
     const int ranged = cJSON_IsNumber(ranges);
@@ -155,19 +156,25 @@ int main(void)
   CHECK(picks(64, 0.0, 0.518, 4ull << 30, l2, 1, "part", 1));
   CHECK(picks(256, 0.0, 0.0, 1ull << 30, l2, 1, "bucket", 0));  /* 52 ranges: 208 bytes against 1024 */
   CHECK(picks(256, 0.0, 0.0, 16ull << 30, l2, 1, "atomic", 0)); /* 820 ranges */
-  /* 64 ranges: 256 bytes, the row's; 5 M targets, buckets of more than 512: the sweep */
+  /* 64 ranges: 256 bytes, the row's; 5 M targets, 1.6 rows a target (fewer than bucket takes): the sweep */
   CHECK(picks(64, 0.0, 0.0, 1280ull << 20, l2, 1, "sweep", 0));
-  CHECK(picks(64, 0.0, 0.0, 1024ull << 20, l2, 1, "bucket", 0)); /* 4 M targets: buckets of 512 */
+  CHECK(picks(64, 0.0, 0.0, 1024ull << 20, l2, 1, "bucket", 0)); /* 4 M targets: 2 rows a target */
   CHECK(picks(64, 0.0, 0.0, 1300ull << 20, l2, 1, "atomic", 0));
-  /* an output within half the L2: part in one range for uniform keys, atomic without the warp path */
-  CHECK(picks(64, 0.0, 0.0, l2 / 2, l2, 1, "part", 0));
-  CHECK(picks(64, 0.0, 0.0, l2 / 2 + 1, l2, 1, "sweep", 0)); /* 82 rows a target: more than bucket takes */
-  CHECK(picks(64, 0.0, 0.0, out, 0, 1, "part", 0)); /* the L2 unknown: part in one range */
-  /* no warp path: block for a head, atomic for uniform keys */
+  /* an output within half the L2: bucket too; where its rows are narrow (64 bytes) or its buckets fewer than 4 a
+   * compute unit (128 for 132), part in one range for uniform keys, atomic without the warp path */
+  CHECK(picks(64, 0.0, 0.0, l2 / 2, l2, 1, "bucket", 0));
+  CHECK(picks(64, 0.0, 0.0, l2 / 2 + 1, l2, 1, "bucket", 0)); /* 82 rows a target */
+  CHECK(picks(16, 0.0, 0.0, l2 / 2, l2, 1, "part", 0));
+  CHECK(picks(32, 0.0, 0.0, l2 / 2, l2, 1, "bucket", 0));
+  CHECK(picks(64, 0.0, 0.0, 4ull << 20, l2, 1, "part", 0));
+  CHECK(picks(64, 0.0, 0.0, out, 0, 1, "bucket", 0)); /* the L2 unknown */
+  CHECK(picks(16, 0.0, 0.0, out, 0, 1, "part", 0));   /* the L2 unknown: part in one range */
+  /* no warp path: block for a head, atomic for uniform keys where bucket does not pay */
   CHECK(picks(64, 0.023, 0.562, out, l2, 0, "block", 0));
   CHECK(picks(64, 1.0, 1.0, out, l2, 0, "block", 0));
-  CHECK(picks(64, 0.0, 0.0, out, l2, 0, "atomic", 0));
-  CHECK(picks(64, 0.0, 0.0, l2 / 4, l2, 0, "atomic", 0));
+  CHECK(picks(64, 0.0, 0.0, out, l2, 0, "bucket", 0));
+  CHECK(picks(16, 0.0, 0.0, out, l2, 0, "atomic", 0));
+  CHECK(picks(16, 0.0, 0.0, l2 / 4, l2, 0, "atomic", 0));
   CHECK(picks(64, 0.9, 0.0, out, l2, 0, "run", 0));
   /* the thresholds: a head from 5% of the rows, runs from a tenth (sorted into 16M targets: 0.213) */
   CHECK(picks(64, 0.0, 0.049, out, l2, 1, "bucket", 0));
