@@ -61,11 +61,12 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
   const uint64_t E = b->rows, n = (uint64_t)b->nb * ATL__SCATTER_BUCKET_LINE; /* the counts, a line a bucket */
   /* bucket_hist's counts in local memory where they fit it with a KiB to spare (the compiler pads static words) */
   const int hist_local = !dev->local_mem || b->nb * 4ull + 1024 <= dev->local_mem;
+  /* a pair in 4 bytes where a row's id and its key's place in its bucket fit them: half the pairs' traffic */
+  const int packed = E * b->span <= (1ull << 32);
   char defines[2][224];
-  snprintf(defines[0], sizeof defines[0], "D=%u %s IDX_T=%s NB=%uu SPAN=%uu WG=%u PWG=%u HIST_LOCAL=%d LINE=%uu%s",
-           b->dim, type_define, idx_bytes == 8 ? "ulong" : "uint", b->nb, b->span, b->wg, pwg, hist_local,
-           ATL__SCATTER_BUCKET_LINE,
-           ATL__KEY_GUARD_DEFINE(b->guard));
+  snprintf(defines[0], sizeof defines[0], "D=%u %s IDX_T=%s NB=%uu SPAN=%uu WG=%u PWG=%u HIST_LOCAL=%d LINE=%uu "
+           "PACKED=%d%s", b->dim, type_define, idx_bytes == 8 ? "ulong" : "uint", b->nb, b->span, b->wg, pwg,
+           hist_local, ATL__SCATTER_BUCKET_LINE, packed, ATL__KEY_GUARD_DEFINE(b->guard));
   snprintf(defines[1], sizeof defines[1], "D=%u %s IDX_T=%s CHUNK=%uu TILE=%uu GROUP=%uu WG=%u%s", b->dim,
            type_define, idx_bytes == 8 ? "ulong" : "uint", ATL__SCATTER_DET_CHUNK, ATL__SCATTER_DET_TILE,
            ATL__SCATTER_DET_GROUP, b->wg, ATL__KEY_GUARD_DEFINE(b->guard)); /* det's, so its builds are shared */
@@ -76,7 +77,7 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
                          k == K_SUM ? row : NULL); /* the sum's instructions: the others' are integer counts */
   const uint64_t block = (uint64_t)b->wg * ATL__SCATTER_DET_SCAN_ITEMS, blocks = (n + block - 1) / block;
   if (!err)
-    err = atl__app_alloc(ctx, bufs, E * 8, &b->pairs);
+    err = atl__app_alloc(ctx, bufs, E * (packed ? 4 : 8), &b->pairs);
   /* bucket_sum's pairs at a time: twice a bucket's on average (a bucket of uniform keys in one go), at most what
    * sum_room leaves beside its static words */
   const uint64_t statics = (b->span + 1ull + b->wg) * 4, local = sum_room(dev);

@@ -21,6 +21,7 @@
  *   D=N  TYPE_f32 | TYPE_u32 | TYPE_i32 | TYPE_bf16 | TYPE_f16  IDX_T=uint|ulong  NB=N (buckets)  SPAN=N (targets a
  *   bucket)  WG=N (bucket_sum's work-group size)  PWG=N (bucket_hist's and bucket_place's)  HIST_LOCAL=0|1
  *   (bucket_hist's counts in local memory first)  LINE=N (the counts' words a bucket)
+ *   PACKED=0|1 (4-byte pairs)
  */
 #include "atomlab/port.h"
 #include "atomlab/group_scan.h"
@@ -32,6 +33,20 @@
 #define BATCH 8u /* keys a work-item of bucket_hist and bucket_place has in flight */
 #define AHEAD 4u /* source rows a warp of bucket_sum has in flight */
 #define PER ((SPAN + WG - 1) / WG) /* a work-item's stretch of a bucket's key counts in the local scan */
+
+/* A row's pair: its id and its key's place in its bucket, in 4 bytes where rows x SPAN fit them (PACKED), else its id
+ * above its key in 8 */
+#if PACKED
+#define PAIR_T uint
+#define PAIR(i, k) ((uint)(i) * SPAN + (k) % SPAN)
+#define PAIR_KEY(p) ((p) % SPAN)
+#define PAIR_ID(p) ((p) / SPAN)
+#else
+#define PAIR_T ulong
+#define PAIR(i, k) ((ulong)(i) << 32 | (k))
+#define PAIR_KEY(p) ((uint)(p) % SPAN)
+#define PAIR_ID(p) ((uint)((p) >> 32))
+#endif
 
 
 #if defined(__CUDACC__)
@@ -97,12 +112,12 @@ ATL_KERNEL void PLACE_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL
   (void)wg, (void)lid;
 }
 
-/* Each row's (key, id) at its bucket's next place, as one 8-byte word: the bucket's frontier, counts[bucket x LINE]
+/* Each row's (key, id) at its bucket's next place, as one word (PAIR): the bucket's frontier, counts[bucket x LINE]
  * (the scan left there the bucket's first place), taken by a global atomic a row, so that every work-group writes
  * each bucket at the one sector being filled (the order within a bucket is any). After the pass a bucket's frontier
  * is its end. */
 ATL_KERNEL void PLACE_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL uint *counts,
-                                          ATL_GLOBAL ulong *pairs, ulong rows KEY_GUARD_PARAM)
+                                          ATL_GLOBAL PAIR_T *pairs, ulong rows KEY_GUARD_PARAM)
 {
   KEY_GUARD_RETURN();
   const uint step = atl_global_size();
@@ -112,7 +127,7 @@ ATL_KERNEL void PLACE_BOUNDS bucket_place(ATL_GLOBAL const IDX_T *idx, ATL_GLOBA
     for (uint b = 0; b < BATCH; b++) {
       const ulong i = i0 + (ulong)b * step;
       if (i < rows)
-        pairs[atl_atomic_add(&counts[(ulong)(k[b] / SPAN) * LINE], 1u)] = i << 32 | k[b]; /* id above key */
+        pairs[atl_atomic_add(&counts[(ulong)(k[b] / SPAN) * LINE], 1u)] = PAIR(i, k[b]);
     }
   }
 }
@@ -163,7 +178,7 @@ ATL_INLINE void sum_target(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_LOCAL const
 
 /* A work-group per bucket: its pairs @p cap at a time (ids: the launch's local memory), counted and placed by key in
  * local memory (integer atomics), then a warp per target row of the bucket. */
-ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const ulong *pairs,
+ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, ATL_GLOBAL const PAIR_T *pairs,
                                          ATL_GLOBAL const uint *counts, ATL_GLOBAL T *out, ulong targets, uint cap
                                              ATL_DYNAMIC_SHARED_PARAM(uint, ids) KEY_GUARD_PARAM)
 {
@@ -182,12 +197,12 @@ ATL_KERNEL void BUCKET_BOUNDS bucket_sum(ATL_GLOBAL const T *ATL_RESTRICT src, A
         at[t] = 0u;
       atl_barrier_local();
       for (uint i = lid; i < m; i += wg)
-        atl_atomic_add(&at[(uint)pairs[s0 + i] - (uint)lo + 1u], 1u);
+        atl_atomic_add(&at[PAIR_KEY(pairs[s0 + i]) + 1u], 1u);
       atl_barrier_local();
       key_starts(at, part, lid, wg);
       for (uint i = lid; i < m; i += wg) { /* at[t + 1] ends at key t's end: key t + 1's start */
-        const ulong pair = pairs[s0 + i];
-        ids[atl_atomic_add(&at[(uint)pair - (uint)lo + 1u], 1u)] = (uint)(pair >> 32);
+        const PAIR_T pair = pairs[s0 + i];
+        ids[atl_atomic_add(&at[PAIR_KEY(pair) + 1u], 1u)] = PAIR_ID(pair);
       }
       atl_barrier_local();
       for (uint t = lid / LANES; t < n; t += warps) {
