@@ -3,7 +3,7 @@
 # the device's backend changes auto's pick (sorted keys into 500 targets recur within a block: the derived rule's head
 # share of 0.05 picks block; a row's head share of 2 never sees a head, and their runs pick run), the row's name on
 # the auto row; a malformed file and a row out of range fall back
-# to the derived rule with a note naming the file and the field, and the run still verifies.
+# to the derived rule with a note naming the file and the field, and the run still verifies; the row's bucket_span.
 . "$(dirname "$0")/lib.sh"
 need_opencl
 export XDG_CACHE_HOME="$WORK/cache" # no user tuning: the file under ATL_DATA_DIR is the first one found
@@ -40,4 +40,18 @@ echo '{"format_version": 1, "rows": [{"name": "moved-opencl", "backend": "opencl
   --targets 500 --samples 2 --dim 4 --dist sorted --variants auto -o "$WORK/m.json" >/dev/null 2>"$WORK/err") &&
   python3 -c 'import atl_json, sys; r = atl_json.load(sys.argv[1])["rows"][2]; assert "tuning moved-opencl)" in r["reason"], r["reason"]' \
     "$WORK/m.json" && pass || fail "a moved checkout's tuning: $(cat "$WORK/err")"
+# bucket_span from the row: 4096 targets a bucket over 1.1M rows put a row's pair past 4 bytes (rows x span > 2^32),
+# so bucket takes its 8-byte pairs; the run names the span and verifies
+echo '{"format_version": 1, "rows": [{"name": "wide-opencl", "backend": "opencl", "source": "a test",
+  "bucket_span": 4096}]}' >"$T"
+ATL_DATA_DIR="$WORK/data" "$ATOMLAB" app scatter --backend opencl --rows 1100000 --targets 300000 --samples 1 --dim 2 \
+  --dist uniform,zipf --variants bucket -o "$WORK/w.json" >/dev/null 2>"$WORK/err" &&
+  python3 - "$WORK/w.json" <<'PY' && pass || fail "bucket's 8-byte pairs: $(cat "$WORK/err")"
+import atl_json, sys
+rows = [r for r in atl_json.load(sys.argv[1])["rows"] if r["variant"].endswith("/bucket")]
+assert len(rows) == 2, rows
+for r in rows:
+    m = r["metrics"]
+    assert r["status"] == "ok" and r["verified"] and m["bucket_span"] == 4096 and m["buckets"] == 74, (r, m)
+PY
 finish

@@ -69,13 +69,15 @@ static const struct lib_case opencl_cases[] = {
     {I32, 1, 20000, 70000, SK_UNIFORM, 8, SAMPLE, ATL_SCATTER_DSM, A},
     {U32, 1, 20000, 5000, SK_HOT, 4, SAMPLE, ATL_SCATTER_DSM, A},
     {U32, 1, 20000, 5000, SK_UNIFORM, 4, SAMPLE, ATL_SCATTER_PART, A},
-    /* bucket: one chunk and seven (200000 rows), a bucket over its local sort's 4096 pairs (zipf, one hot key), an
-     * odd dim (two columns a lane), i64 keys */
+    /* bucket: 200000 rows, a bucket over its local sort's pairs at a time (zipf, one hot key), an odd dim (two
+     * columns a lane), i64 keys, 262144 buckets (their counts beyond PoCL's 512 KiB of local memory: bucket_hist's
+     * atomic a row) */
     {F32, 8, 20000, 8000, SK_UNIFORM, 8, SAMPLE, ATL_SCATTER_BUCKET, A},
     {F32, 8, 200000, 100000, SK_UNIFORM, 4, SAMPLE, ATL_SCATTER_BUCKET, A},
     {F32, 8, 20000, 8000, SK_ZIPF, 4, SAMPLE, ATL_SCATTER_BUCKET, A},
     {U32, 1, 20000, 5000, SK_HOT, 4, SAMPLE, ATL_SCATTER_BUCKET, A},
     {I32, 33, 20000, 3000, SK_SORTED, 8, SAMPLE, ATL_SCATTER_BUCKET, A},
+    {U32, 1, 20000, 1u << 25, SK_UNIFORM, 4, SAMPLE, ATL_SCATTER_BUCKET, A},
 };
 
 /* CUDA: f32 D = 64 into 64 MiB (more than half an H100's 50 MiB L2), bincounts of 2^20 and 2^24 bins. */
@@ -97,7 +99,7 @@ static const struct lib_case cuda_cases[] = {
     {U32, 1, 1u << 22, 1u << 20, SK_HOT, 4, SAMPLE, ATL_SCATTER_DSM, A},
     {F32, 64, 1u << 20, 1u << 18, SK_UNIFORM, 4, SAMPLE, ATL_SCATTER_BUCKET, A},
     {F32, 64, 1u << 20, 1u << 18, SK_ZIPF, 8, SAMPLE, ATL_SCATTER_BUCKET, A},
-    {I32, 33, 1u << 20, 1u << 24, SK_UNIFORM, 4, SAMPLE, ATL_SCATTER_BUCKET, A}, /* 2048 targets a bucket */
+    {I32, 33, 1u << 20, 1u << 24, SK_UNIFORM, 4, SAMPLE, ATL_SCATTER_BUCKET, A}, /* 131072 buckets */
 };
 
 /* One case: keys and rows written, the method asked, out zeroed, atl_scatter_add, out read back and checked. */
