@@ -16,13 +16,12 @@
  *     1M targets: 4.55 against part's 6.15 at 5928e9c);
  *   - runs of equal neighbouring keys from a tenth of the rows (sorted, clustered): run (sorted into 16M targets, 21%
  *     of the rows repeat their neighbour's key: 1.530 against atomic's 1.660 at D 64, 6.199 against 6.710 at D 256);
- *   - keys without runs or a head into an output beyond half the L2, where the sweep over L2-sized ranges pays (D 64,
- *     1M targets: 1.18 against atomic's 1.78): bucket, which adds no value by an atomic, where its buckets are small
- *     (the H200 grid at f3f266c, 1M targets: D 64 1.087 against the sweep's 1.167; D 256 2.960 against 4.359; bf16
- *     D 128 1.212 against 1.402), else the sweep; where the sweep does not pay, atomic (16M targets: 1.87 against
- *     the sweep's 5.84 at 5928e9c, bucket's 1.99 at 8f0f740);
- *   - within half the L2: part in one range where it has its warp path (D 64, 100K targets: 1.03 against atomic's
- *     1.15; bf16 D 128: 1.04 against 1.20), else atomic.
+ *   - keys without runs or a head: bucket, which adds no value by an atomic, where it pays (bucket_pays; the grid at
+ *     be544a9: D 64 into 1M targets 0.899 against the sweep's 1.176, into 100K 0.875 against part's 1.023; D 256
+ *     into 100K 2.511 against the sweep's 3.989); else, into an output beyond half the L2, the sweep where its
+ *     L2-sized ranges pay (D 64, 1M targets: 1.18 against atomic's 1.78) and atomic where they do not (16M targets:
+ *     1.85 against the sweep's 5.73 and bucket's 2.36 at f775923); within half the L2, part in one range where it has
+ *     its warp path, else atomic.
  * Ranges pay where their extra passes over the keys (a key's bytes a row and range) cost no more than what they save
  * a row: the scattered read-modify-write of its output row, at least an L2 sector.
  */
