@@ -619,7 +619,7 @@ static void scatter_bytes(const struct atl_device_info *d, const void *params, s
   need->device = src + E * index_bytes(p) + (src > dst ? src : dst) +
                  (p->variants & (1u << ATL__SV_PART | 1u << ATL__SV_SWEEP | 1u << ATL__SV_AUTO) ? E * 8 : 0) +
                  (p->variants & (1u << ATL__SV_DET) ? E * 16 : 0) +
-                 (p->variants & (1u << ATL__SV_BUCKET | 1u << ATL__SV_AUTO) ? E * 12 : 0); /* pairs, counts */
+                 (p->variants & (1u << ATL__SV_BUCKET | 1u << ATL__SV_AUTO) ? E * 8 + V : 0); /* pairs, counts */
   need->param = E * (D * elem_bytes(p) + 4) >= V * D * elem_bytes(p) ? "rows" : "targets";
 }
 

@@ -60,7 +60,7 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
   const uint32_t pwg = dev->max_wg_size < PLACE_WG ? (uint32_t)dev->max_wg_size : PLACE_WG;
   const uint64_t E = b->rows, n = (uint64_t)b->nb * ATL__SCATTER_BUCKET_LINE; /* the counts, a line a bucket */
   /* bucket_hist's counts in local memory where they fit it with a KiB to spare (the compiler pads static words) */
-  const int hist_local = !dev->local_mem || b->nb * 4ull + 1024 <= dev->local_mem;
+  const int hist_local = dev->local_mem && b->nb * 4ull + 1024 <= dev->local_mem;
   /* a pair in 4 bytes where a row's id and its key's place in its bucket fit them: half the pairs' traffic */
   const int packed = E * b->span <= (1ull << 32);
   char defines[2][224];

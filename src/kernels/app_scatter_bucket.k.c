@@ -48,7 +48,6 @@
 #define PAIR_ID(p) ((uint)((p) >> 32))
 #endif
 
-
 #if defined(__CUDACC__)
 #define BUCKET_BOUNDS __launch_bounds__(WG)
 #define PLACE_BOUNDS __launch_bounds__(PWG)
