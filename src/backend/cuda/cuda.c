@@ -103,10 +103,7 @@ struct cu_dev {
   CUstream stream; /* where launches go: NULL, or the program's stream */
   int adopted;     /* the program's context and stream: nothing waits but read, write and free */
   CUevent timer[2]; /* a timed launch's or copy's start and stop, made once: two creations cost a call host time */
-  void *small_read; /* pinned words a short read lands in (SMALL_READ bytes), made on the first */
 };
-
-#define SMALL_READ 64u /* a read this short goes through pinned memory: a pageable one costs a staging copy */
 
 static int cu_fail(struct cu_dev *d, const char *call, CUresult rc, const char *file, int line)
 {
@@ -210,8 +207,6 @@ static void cu_close(void *handle)
   for (int i = 0; i < 2; i++)
     if (d->timer[i])
       api.cuEventDestroy(d->timer[i]);
-  if (d->small_read)
-    api.cuMemFreeHost(d->small_read);
   for (struct atl__built *b = d->kernels, *next; b; b = next) {
     struct cu_kernel_entry *e = (struct cu_kernel_entry *)b;
     next = b->next;
@@ -313,17 +308,10 @@ static int cu_read(void *handle, void *buf, void *dst, size_t bytes)
 {
   struct cu_dev *d = handle;
   api.cuCtxSetCurrent(d->context);
-  CUresult rc = CUDA_SUCCESS;
-  if (!d->adopted && bytes <= SMALL_READ && d->small_read == NULL)
-    rc = api.cuMemHostAlloc(&d->small_read, SMALL_READ, 0);
-  void *to = !d->adopted && bytes <= SMALL_READ ? d->small_read : dst;
-  if (rc == CUDA_SUCCESS)
-    rc = d->adopted || to != dst ? api.cuMemcpyDtoHAsync(to, (CUdeviceptr)(uintptr_t)buf, bytes, d->stream)
-                                 : api.cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)buf, bytes);
-  if (rc == CUDA_SUCCESS && (d->adopted || to != dst)) /* after what was enqueued on the stream before */
+  CUresult rc = d->adopted ? api.cuMemcpyDtoHAsync(dst, (CUdeviceptr)(uintptr_t)buf, bytes, d->stream)
+                           : api.cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)buf, bytes);
+  if (rc == CUDA_SUCCESS && d->adopted) /* after what was enqueued on the program's stream before */
     rc = api.cuStreamSynchronize(d->stream);
-  if (rc == CUDA_SUCCESS && to != dst)
-    memcpy(dst, to, bytes);
   return rc == CUDA_SUCCESS ? 0 : CU_FAIL(d, "cuMemcpyDtoH", rc);
 }
 
