@@ -207,6 +207,16 @@ struct atl__app_buffers {
 };
 int atl__app_alloc(atl_context_t ctx, struct atl__app_buffers *b, size_t bytes, void **out);
 
+/* A stretch of enqueued work timed by two events on the device's stream or queue, where @p on and the backend records
+ * events: atl__span_start records the first; atl__span_stop, unless @p err, the second, waits for it and puts the
+ * milliseconds between them into @p ms, then frees both and returns the first error. */
+struct atl__span {
+  void *event[2];
+  int on;
+};
+int atl__span_start(atl_context_t ctx, struct atl__span *s, int on);
+int atl__span_stop(atl_context_t ctx, struct atl__span *s, int err, double *ms);
+
 /** Work-items the device holds resident (its threads per compute unit x units), a multiple of @p wg, at least @p wg. */
 size_t atl__app_resident_threads(const struct atl_device_info *d, uint32_t wg);
 void atl__app_free_all(atl_context_t ctx, struct atl__app_buffers *b);

@@ -268,3 +268,22 @@ int atl__app_hook(const char *name)
   const char *v = getenv(name);
   return v && *v && strcmp(v, "0") != 0;
 }
+
+int atl__span_start(atl_context_t ctx, struct atl__span *s, int on)
+{
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  *s = (struct atl__span){{NULL, NULL}, on && ops && ops->record && ops->elapsed && ops->event_free};
+  return s->on ? ops->record(atl__dev(ctx), &s->event[0]) : 0;
+}
+
+int atl__span_stop(atl_context_t ctx, struct atl__span *s, int err, double *ms)
+{
+  if (!s->on)
+    return err;
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  if (!err && !(err = ops->record(atl__dev(ctx), &s->event[1])))
+    err = ops->elapsed(atl__dev(ctx), s->event[0], s->event[1], ms);
+  for (int i = 0; i < 2; i++)
+    ops->event_free(atl__dev(ctx), s->event[i]);
+  return err;
+}

@@ -101,16 +101,12 @@ int atl_histogram(atl_context_t ctx, const struct atl_histogram_desc *d, atl_buf
   if (err)
     return err;
   /* on a program's stream the launches do not wait, so they have no times of their own: two events do */
-  const int timed = ctx->external && device_ms && ops->record;
-  void *ev[2] = {NULL, NULL};
+  struct atl__span span;
   double ms = 0;
-  err = timed ? ops->record(atl__dev(ctx), &ev[0]) : 0;
+  err = atl__span_start(ctx, &span, ctx->external && device_ms);
   if (!err)
     err = histogram_now(ctx, d, out, in, &ms);
-  if (!err && timed && !(err = ops->record(atl__dev(ctx), &ev[1])))
-    err = ops->elapsed(atl__dev(ctx), ev[0], ev[1], &ms);
-  for (int i = 0; timed && i < 2; i++)
-    ops->event_free(atl__dev(ctx), ev[i]);
+  err = atl__span_stop(ctx, &span, err, &ms);
   if (!err && device_ms)
     *device_ms = ms;
   return err;

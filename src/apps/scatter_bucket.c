@@ -116,19 +116,15 @@ int atl__scatter_bucket_launch(atl_context_t ctx, const struct atl__scatter_buck
   const struct atl_backend_ops *ops = atl__ops(ctx);
   /* on atomlab's own device one pair of events times the seven launches, enqueued, so the call waits once, not seven
    * times (a program's stream is timed by atl_scatter_add's own events) */
-  const int timed = ms && !ctx->external && ops->record && ops->elapsed;
-  void *ev[2] = {NULL, NULL};
+  struct atl__span span;
   double t = 0;
-  int err = timed ? ops->record(atl__dev(ctx), &ev[0]) : 0;
+  int err = atl__span_start(ctx, &span, ms && !ctx->external);
   for (unsigned k = 0; k < ATL__SCATTER_BUCKET_KERNELS && !err; k++) { /* else each launch timed, the times summed */
     double one = 0;
-    err = ops->launch(atl__dev(ctx), b->kernels[k], &b->launch[k], timed || !ms ? NULL : &one);
+    err = ops->launch(atl__dev(ctx), b->kernels[k], &b->launch[k], span.on || !ms ? NULL : &one);
     t += one;
   }
-  if (!err && timed && !(err = ops->record(atl__dev(ctx), &ev[1])))
-    err = ops->elapsed(atl__dev(ctx), ev[0], ev[1], &t);
-  for (int i = 0; timed && i < 2; i++)
-    ops->event_free(atl__dev(ctx), ev[i]);
+  err = atl__span_stop(ctx, &span, err, &t);
   if (!err && ms)
     *ms = t;
   return err;

@@ -70,22 +70,14 @@ int atl_scatter_add(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buf
 {
   if (ctx == NULL)
     return ATL_EINVAL;
-  const struct atl_backend_ops *ops = atl__ops(ctx);
   /* on a program's stream the launches do not wait, so they have no times of their own: two events do */
-  const int timed = ctx->external && device_ms && ops && ops->record;
-  void *ev[2] = {NULL, NULL};
-  int err = timed ? ops->record(atl__dev(ctx), &ev[0]) : 0;
+  struct atl__span span;
+  int err = atl__span_start(ctx, &span, ctx->external && device_ms);
   ctx->app_slot = ATL__SCATTER_SLOTS; /* the slots after the ones the call names */
   if (!err)
     err = atl__scatter_add_now(ctx, d, out, src, idx, device_ms);
   ctx->app_slot = 0;
-  if (!err && timed)
-    err = ops->record(atl__dev(ctx), &ev[1]);
-  if (!err && timed)
-    err = ops->elapsed(atl__dev(ctx), ev[0], ev[1], device_ms);
-  for (int i = 0; timed && i < 2; i++)
-    ops->event_free(atl__dev(ctx), ev[i]);
-  return err;
+  return atl__span_stop(ctx, &span, err, device_ms);
 }
 
 #define ONES_SLOT (ATL__DEVICE_BUFFER_SLOTS - 1) /* the counts' ones: past the slots of the scatter's scratch */
