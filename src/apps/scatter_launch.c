@@ -226,17 +226,21 @@ static void job_defines(const struct atl__scatter_job *j, const struct atl_devic
     snprintf(buf + n, len - n, "%s", ATL__KEY_GUARD_DEFINE(j->guard));
 }
 
+/* The variants that launch passes of their own (ATL__SV_LAUNCH_OWN) and that the library runs; the others' own
+ * launches are the app's (det, cub, tma). */
+static int (*const own_runs[ATL__SV_COUNT])(atl_context_t, const struct atl__scatter_job *, double *) = {
+    [ATL__SV_DSM] = dsm_run, [ATL__SV_BUCKET] = bucket_run};
+
 int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, double *ms)
 {
   const struct atl_device_info *dev = atl_device_current(ctx);
   const struct atl__scatter_variant *v = &atl__scatter_variants[j->variant];
   const char *why = atl__scatter_unsupported(j->variant, dev, j->type, j->dim);
-  if (why || (v->launch == ATL__SV_LAUNCH_OWN && j->variant != ATL__SV_DSM && j->variant != ATL__SV_BUCKET))
+  const int own = v->launch == ATL__SV_LAUNCH_OWN;
+  if (why || (own && own_runs[j->variant] == NULL))
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: %s", why ? why : "no launch of the library's for this variant");
-  if (j->variant == ATL__SV_DSM)
-    return dsm_run(ctx, j, ms);
-  if (j->variant == ATL__SV_BUCKET)
-    return bucket_run(ctx, j, ms);
+  if (own)
+    return own_runs[j->variant](ctx, j, ms);
   struct atl__scatter_tuning t;
   atl__scatter_tuning_for(dev, &t);
   const int sweep = v->launch == ATL__SV_LAUNCH_SWEEP, part = v->launch == ATL__SV_LAUNCH_PART;
