@@ -1,6 +1,6 @@
 /*
  * The bucket scatter-add's host side: the buckets' shape from the device's local memory and the tuning, the
- * scratch, and seven launches (bucket_zero, bucket_hist, det's three scan passes over the counts, bucket_place,
+ * scratch, a fill of the counts and six launches (bucket_hist, det's three scan passes over the counts, bucket_place,
  * bucket_sum; src/kernels/app_scatter_bucket.k.c says what each does).
  */
 #include <stdio.h>
@@ -20,12 +20,18 @@
  * more work-groups a compute unit). The shape's check and the pairs at a time both keep within it. */
 static uint64_t sum_room(const struct atl_device_info *dev) { return dev->local_mem / 2; }
 
-static const char *const entries[ATL__SCATTER_BUCKET_KERNELS] = {
-    "bucket_zero", "bucket_hist", "det_sums", "det_scan", "det_spread", "bucket_place", "bucket_sum"};
-static const char *const sources[ATL__SCATTER_BUCKET_KERNELS] = {
-    "app_scatter_bucket", "app_scatter_bucket", "app_scatter_det",   "app_scatter_det",
-    "app_scatter_det",    "app_scatter_bucket", "app_scatter_bucket"};
-enum { K_ZERO, K_HIST, K_SUMS, K_SCAN, K_SPREAD, K_PLACE, K_SUM };
+static const char *const entries[ATL__SCATTER_BUCKET_KERNELS] = {"bucket_hist", "det_sums",     "det_scan",
+                                                                 "det_spread",  "bucket_place", "bucket_sum"};
+static const char *const sources[ATL__SCATTER_BUCKET_KERNELS] = {"app_scatter_bucket", "app_scatter_det",
+                                                                 "app_scatter_det",    "app_scatter_det",
+                                                                 "app_scatter_bucket", "app_scatter_bucket"};
+enum { K_HIST, K_SUMS, K_SCAN, K_SPREAD, K_PLACE, K_SUM };
+
+/* The counts' bytes: a line a bucket */
+static size_t counts_bytes(const struct atl__scatter_bucket *b)
+{
+  return (size_t)b->nb * ATL__SCATTER_BUCKET_LINE * 4;
+}
 
 const char *atl__scatter_bucket_shape(const struct atl_device_info *dev, uint64_t targets, uint32_t wg,
                                       unsigned least, uint32_t *span, uint32_t *nb)
@@ -58,7 +64,7 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
 {
   const struct atl_device_info *dev = atl_device_current(ctx);
   const uint32_t pwg = dev->max_wg_size < PLACE_WG ? (uint32_t)dev->max_wg_size : PLACE_WG;
-  const uint64_t E = b->rows, n = (uint64_t)b->nb * ATL__SCATTER_BUCKET_LINE; /* the counts, a line a bucket */
+  const uint64_t E = b->rows, n = counts_bytes(b) / 4; /* the counts' words */
   /* bucket_hist's counts in local memory where they fit it with a KiB to spare (the compiler pads static words) */
   const int hist_local = dev->local_mem && b->nb * 4ull + 1024 <= dev->local_mem;
   /* a pair in 4 bytes where a row's id and its key's place in its bucket fit them: half the pairs' traffic */
@@ -84,13 +90,12 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
   const uint64_t most = local > statics + MIN_CAP * 4 ? (local - statics) / 4 : MIN_CAP, two = 2 * E / b->nb;
   const uint32_t cap = (uint32_t)(two < MIN_CAP ? MIN_CAP : two > most ? most : two);
   if (!err)
-    err = atl__app_alloc(ctx, bufs, n * 4, &b->counts);
+    err = atl__app_alloc(ctx, bufs, counts_bytes(b), &b->counts);
   if (!err)
     err = atl__app_alloc(ctx, bufs, blocks * 4, &b->sums);
   if (err)
     return err;
   const uint64_t units = dev->compute_units ? dev->compute_units : 1, most_groups = (E + pwg - 1) / pwg;
-  buf_arg(&lay_out(b, K_ZERO, (n + b->wg - 1) / b->wg, 1)[0], b->counts);
   struct atl_arg *a = lay_out(b, K_HIST, units < most_groups ? units : most_groups, 3);
   buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), u64_arg(&a[2], E);
   a = lay_out(b, K_SUMS, blocks, 4); /* the counts' exclusive scan: blocks' sums, their scan, each block from its sum */
@@ -114,11 +119,13 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
 int atl__scatter_bucket_launch(atl_context_t ctx, const struct atl__scatter_bucket *b, double *ms)
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
-  /* on atomlab's own device one pair of events times the seven launches, enqueued, so the call waits once, not seven
-   * times (a program's stream is timed by atl_scatter_add's own events) */
+  /* on atomlab's own device one pair of events times the fill and the six launches, enqueued, so the call waits once,
+   * not six times (a program's stream is timed by atl_scatter_add's own events) */
   struct atl__span span;
   double t = 0;
   int err = atl__span_start(ctx, &span, ms && !ctx->external);
+  if (!err) /* bucket_hist adds to the counts */
+    err = atl__app_fill32(ctx, b->counts, 0, counts_bytes(b));
   for (unsigned k = 0; k < ATL__SCATTER_BUCKET_KERNELS && !err; k++) { /* else each launch timed, the times summed */
     double one = 0;
     err = ops->launch(atl__dev(ctx), b->kernels[k], &b->launch[k], span.on || !ms ? NULL : &one);

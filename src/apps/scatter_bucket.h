@@ -7,7 +7,7 @@
 
 #include "app_internal.h"
 
-#define ATL__SCATTER_BUCKET_KERNELS 7 /* zero, hist, det's sums, scan and spread, place, sum */
+#define ATL__SCATTER_BUCKET_KERNELS 6 /* hist, det's sums, scan and spread, place, sum */
 /* The counts' words a bucket: each bucket's count (its frontier in bucket_place) in a 128-byte line of its own, so that
  * the atomics on the frontiers spread over the L2's slices (packed 4 bytes apart, D 64 into 100K targets, 782 buckets,
  * took 1.583 ms on an H200 at 6de8d13, against 0.878 with 528 bytes between them in db1f52d's tree) */

@@ -3,8 +3,8 @@
  * ATL_SCATTER_BUCKET), written once for CUDA and OpenCL. It adds no value with an atomic and moves each output row
  * once:
  *
- *   1. bucket_zero and bucket_hist count the rows in each bucket of SPAN consecutive targets (key / SPAN) into
- *      counts[bucket x LINE] (a line a bucket: scatter_bucket.h says why); det's three scan passes
+ *   1. bucket_hist counts the rows in each bucket of SPAN consecutive targets (key / SPAN) into counts[bucket x
+ *      LINE] (zeroed by a fill before; a line a bucket: scatter_bucket.h says why); det's three scan passes
  *      (app_scatter_det.k.c: det_sums, det_scan, det_spread) turn the counts into each bucket's first place.
  *   2. bucket_place writes each row's (key, id) pair at its bucket's frontier, taken by a global atomic a row: every
  *      work-group writes a bucket at the one sector being filled, so the L2 holds a sector being filled a bucket, not
@@ -66,14 +66,6 @@ ATL_INLINE void load_batch(ATL_GLOBAL const IDX_T *idx, ulong i0, uint wg, ulong
     const ulong i = i0 + (ulong)b * wg;
     k[b] = i < end ? (uint)idx[i] : 0u;
   }
-}
-
-/* counts = 0, before bucket_hist adds to them */
-ATL_KERNEL void bucket_zero(ATL_GLOBAL uint *counts KEY_GUARD_PARAM)
-{
-  KEY_GUARD_RETURN();
-  for (ulong i = atl_global_id64(); i < (ulong)NB * LINE; i += atl_global_size64())
-    counts[i] = 0u;
 }
 
 /* counts[bucket x LINE] += the rows whose key is in the bucket: with HIST_LOCAL, a work-group's counts in local memory
