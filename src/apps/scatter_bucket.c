@@ -49,11 +49,11 @@ const char *atl__scatter_bucket_shape(const struct atl_device_info *dev, uint64_
 static void buf_arg(struct atl_arg *a, void *buf) { *a = (struct atl_arg){ATL_ARG_BUFFER, buf, 0}; }
 static void u64_arg(struct atl_arg *a, uint64_t v) { *a = (struct atl_arg){ATL_ARG_U64, NULL, v}; }
 
-/* Launch @p k over @p groups work-groups with @p nargs arguments of its own (the guard after them). */
-static struct atl_arg *lay_out(struct atl__scatter_bucket *b, unsigned k, uint64_t groups, unsigned nargs)
+/* Launch @p k over @p groups work-groups of @p wg with @p nargs arguments of its own (the guard after them). */
+static struct atl_arg *lay_out(struct atl__scatter_bucket *b, unsigned k, uint64_t groups, uint32_t wg, unsigned nargs)
 {
   const unsigned n = nargs + (b->guard != NULL);
-  b->launch[k] = (struct atl_launch){(size_t)(groups ? groups : 1) * b->wg, b->wg, b->args[k], n};
+  b->launch[k] = (struct atl_launch){(size_t)(groups ? groups : 1) * wg, wg, b->args[k], n};
   if (b->guard)
     b->args[k][nargs] = (struct atl_arg){ATL_ARG_BUFFER, b->guard, 0};
   return b->args[k];
@@ -96,23 +96,22 @@ int atl__scatter_bucket_prepare(atl_context_t ctx, struct atl__app_buffers *bufs
   if (err)
     return err;
   const uint64_t units = dev->compute_units ? dev->compute_units : 1, most_groups = (E + pwg - 1) / pwg;
-  struct atl_arg *a = lay_out(b, K_HIST, units < most_groups ? units : most_groups, 3);
+  /* bucket_hist and bucket_place: few groups of many work-items */
+  struct atl_arg *a = lay_out(b, K_HIST, units < most_groups ? units : most_groups, pwg, 3);
   buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), u64_arg(&a[2], E);
-  a = lay_out(b, K_SUMS, blocks, 4); /* the counts' exclusive scan: blocks' sums, their scan, each block from its sum */
+  /* the counts' exclusive scan: blocks' sums, their scan, each block from its sum */
+  a = lay_out(b, K_SUMS, blocks, b->wg, 4);
   buf_arg(&a[0], b->counts), buf_arg(&a[1], b->sums), u64_arg(&a[2], n), u64_arg(&a[3], block);
-  a = lay_out(b, K_SCAN, 1, 2);
+  a = lay_out(b, K_SCAN, 1, b->wg, 2);
   buf_arg(&a[0], b->sums), u64_arg(&a[1], blocks);
-  a = lay_out(b, K_SPREAD, blocks, 4);
+  a = lay_out(b, K_SPREAD, blocks, b->wg, 4);
   buf_arg(&a[0], b->counts), buf_arg(&a[1], b->sums), u64_arg(&a[2], n), u64_arg(&a[3], block);
-  a = lay_out(b, K_PLACE, units * PLACE_GROUPS < most_groups ? units * PLACE_GROUPS : most_groups, 4);
+  a = lay_out(b, K_PLACE, units * PLACE_GROUPS < most_groups ? units * PLACE_GROUPS : most_groups, pwg, 4);
   buf_arg(&a[0], b->idx), buf_arg(&a[1], b->counts), buf_arg(&a[2], b->pairs), u64_arg(&a[3], E);
-  a = lay_out(b, K_SUM, b->nb, 7);
+  a = lay_out(b, K_SUM, b->nb, b->wg, 7);
   buf_arg(&a[0], b->src), buf_arg(&a[1], b->pairs), buf_arg(&a[2], b->counts), buf_arg(&a[3], b->out);
   u64_arg(&a[4], b->targets);
   a[5] = (struct atl_arg){ATL_ARG_U32, NULL, cap}, a[6] = (struct atl_arg){ATL_ARG_LOCAL, NULL, cap * 4ull};
-  const unsigned wide[] = {K_HIST, K_PLACE}; /* few groups of many work-items */
-  for (unsigned i = 0; i < 2; i++)
-    b->launch[wide[i]].global = b->launch[wide[i]].global / b->wg * pwg, b->launch[wide[i]].local = pwg;
   return 0;
 }
 

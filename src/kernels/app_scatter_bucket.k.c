@@ -75,7 +75,7 @@ ATL_KERNEL void PLACE_BOUNDS bucket_hist(ATL_GLOBAL const IDX_T *idx, ATL_GLOBAL
 {
 #if HIST_LOCAL
   ATL_SHARED uint h[NB];
-#define HIST ((ATL_LOCAL uint *)h)
+#define HIST h
 #else
 #define HIST counts
 #endif
