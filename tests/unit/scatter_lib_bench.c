@@ -4,7 +4,7 @@
  * timed as a program beside the app's rows, as peer programs' files are): the method picked,
  * the median and least device time of the launches (what the app's rows time), the median wall time of the
  * whole call (the pick's sample of the keys included) and of the pick alone (atl_scatter_method_for, timed
- * before each call), and the elements wrong.
+ * before each call), each from an idle device, and the elements wrong.
  *   scatter_lib_bench BACKEND TYPE(f32|u32) DIM ROWS TARGETS DIST(uniform|zipf|sorted|clustered|hot) REPS [--unchecked]
  * --fresh-keys writes the keys again before the pick and before the call (untimed): a buffer's kept shares are
  * dropped when it is written, so each pick counts them on the device, as for a buffer wrapped over a program's memory.
@@ -81,14 +81,19 @@ int main(int argc, char **argv)
   bad = bad || atl_buffer_new(ctx, n * 4, &b_src) || atl_buffer_new(ctx, rows * 4, &b_idx) ||
         atl_buffer_new(ctx, m * 4, &b_out) || atl_buffer_write(ctx, b_src, src, n * 4) ||
         atl_buffer_write(ctx, b_idx, k, rows * 4) || atl_scatter_method_for(ctx, &d, b_idx, &picked);
+  uint32_t word = 0;
   for (unsigned long r = 0; r < reps && !bad; r++) {
-    if (fresh && (bad = atl_buffer_write(ctx, b_idx, k, rows * 4))) /* keys written: the kept shares dropped */
+    /* keys written (the kept shares dropped); each timed span then starts on an idle device: a write from pageable
+     * memory returns before its last copy lands, which the span would otherwise wait for */
+    if (fresh && (bad = atl_buffer_write(ctx, b_idx, k, rows * 4)))
+      break;
+    if ((bad = atl_buffer_read(ctx, b_idx, &word, sizeof word)))
       break;
     double t0 = now_ms(); /* the pick alone (its count of the keys' shares), then the whole call */
     bad = atl_scatter_method_for(ctx, &d, b_idx, &picked);
     pick_ms[r] = now_ms() - t0;
     if (bad || (fresh && (bad = atl_buffer_write(ctx, b_idx, k, rows * 4))) ||
-        (bad = atl_buffer_write(ctx, b_out, zero, m * 4)))
+        (bad = atl_buffer_write(ctx, b_out, zero, m * 4)) || (bad = atl_buffer_read(ctx, b_out, &word, sizeof word)))
       break;
     t0 = now_ms();
     bad = atl_scatter_add(ctx, &d, b_out, b_src, b_idx, &dev_ms[r]);
