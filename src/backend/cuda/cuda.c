@@ -92,6 +92,9 @@ struct cu_kernel_entry {
   size_t cubin_size;
   char instructions[ATL_INSTRUCTIONS_LEN];
   int disassembled;
+  /* the launch attributes set on the function so far: each is set once, not at every launch (a driver call each) */
+  unsigned shared_opted; /* the dynamic shared memory opted in to, above 48 KiB */
+  int cluster_opted;     /* the non-portable cluster size allowed */
 };
 
 struct cu_dev {
@@ -462,13 +465,16 @@ static int cu_launch(void *handle, void *kernel, const struct atl_launch *launch
   }
   api.cuCtxSetCurrent(d->context);
   /* Above 48 KiB a kernel must opt in to its dynamic shared memory. */
-  CUresult rc = dyn_shared > 48u * 1024u ? api.cuFuncSetAttribute(k->function,
-                                                                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                                                  (int)dyn_shared)
-                                         : CUDA_SUCCESS;
+  CUresult rc = CUDA_SUCCESS;
+  if (dyn_shared > 48u * 1024u && dyn_shared > k->shared_opted &&
+      (rc = api.cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn_shared)) ==
+          CUDA_SUCCESS)
+    k->shared_opted = dyn_shared;
   /* A kernel whose cluster spans more than 8 blocks (app_scatter_dsm.k.c's 16, __cluster_dims__) must opt in too. */
-  if (rc == CUDA_SUCCESS && d->cc_major >= 9)
-    rc = api.cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+  if (rc == CUDA_SUCCESS && d->cc_major >= 9 && !k->cluster_opted &&
+      (rc = api.cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)) ==
+          CUDA_SUCCESS)
+    k->cluster_opted = 1;
   if (device_ms)
     *device_ms = 0;
   /* on the program's stream, in its order (record and elapsed time it where asked); untimed: enqueued, not waited
