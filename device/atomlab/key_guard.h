@@ -1,7 +1,7 @@
 /*
  * atomlab/key_guard.h: the library's guard on the scatter kernels it launches (src/apps/scatter_guard.c).
  * Built with KEY_GUARD defined, a kernel takes one more parameter, key_bad: the word where the keys' check
- * (src/kernels/scatter_sample.k.c) put the lowest row whose key is out of range, 0xffffffff where there is none.
+ * (src/kernels/scatter_check.k.c) put the lowest row whose key is out of range, 0xffffffff where there is none.
  * KEY_GUARD_RETURN() returns where one was found, before the kernel reads a key or writes a word: every work-item
  * reads the same word, so the whole grid returns (no barrier is left waiting), and an operation with a bad key
  * writes nothing. Without KEY_GUARD (the app's builds) both expand to nothing: the kernels are as they were.

@@ -6,7 +6,7 @@
  * run by then; on a program's stream or queue the error is recorded on the device and atl_context_finish reports
  * it (keys_finish below).
  *
- * The word's layout (src/kernels/scatter_sample.k.c): [0] the call's lowest bad row (0xffffffff: none), [1] [2]
+ * The word's layout (src/kernels/scatter_check.k.c): [0] the call's lowest bad row (0xffffffff: none), [1] [2]
  * the recorded key's low and high halves, [3] 1 where an error is recorded and not yet reported, [4] its row,
  * [5] [6] its operation's targets.
  */
@@ -58,7 +58,7 @@ static int guard_word(atl_context_t ctx, void **word)
 static int keys_record(atl_context_t ctx, const struct atl__keys *k, void *word)
 {
   void *fetch = NULL;
-  int err = atl__app_build(ctx, "scatter_sample", "scatter_key_bad", k->idx_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
+  int err = atl__app_build(ctx, "scatter_check", "scatter_key_bad", k->idx_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
                            &fetch, NULL);
   struct atl_arg args[] = {{ATL_ARG_BUFFER, k->idx, 0}, {ATL_ARG_BUFFER, word, 0}, {ATL_ARG_U64, NULL, k->targets}};
   const struct atl_launch launch = {k->wg, k->wg, args, 3};
@@ -69,7 +69,7 @@ int atl__keys_guard(atl_context_t ctx, const struct atl__keys *k, void **guard)
 {
   void *check = NULL, *word = NULL;
   *guard = NULL;
-  int err = atl__app_build(ctx, "scatter_sample", "scatter_key_check", k->idx_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
+  int err = atl__app_build(ctx, "scatter_check", "scatter_key_check", k->idx_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
                            &check, NULL);
   if (!err)
     err = guard_word(ctx, &word);

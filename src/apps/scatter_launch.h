@@ -90,8 +90,8 @@ int atl__scatter_part_ranges(atl_context_t ctx, void *kernel, const struct atl_l
 /* The library's scratch, kept by the context from call to call in atl__device_buffer's slots (grown when a call needs
  * more, freed when the device closes): a user's loop of atl_scatter_add calls then allocates it once. */
 enum {
-  ATL__SCATTER_SLOT_META, ATL__SCATTER_SLOT_KEYS32, ATL__SCATTER_SLOT_SAMPLE, ATL__SCATTER_SLOT_CHECK,
-  ATL__SCATTER_SLOT_SHARES, ATL__SCATTER_SLOTS /* the pick's table of key counts (scatter_shares.k.c); the count */
+  ATL__SCATTER_SLOT_META, ATL__SCATTER_SLOT_KEYS32, ATL__SCATTER_SLOT_CHECK,
+  ATL__SCATTER_SLOT_SHARES, ATL__SCATTER_SLOTS /* the pick's tables of key counts (scatter_shares.k.c); the count */
 };
 
 /* The part and sweep variants' meta words before the sweep's per-chunk flags (app_scatter.k.c's PART_MAX, TICKET,

@@ -171,53 +171,37 @@ const char *atl_scatter_method_name(enum atl_scatter_method m)
   return (unsigned)m <= ATL_SCATTER_BUCKET ? atl__scatter_methods[m].name : "?";
 }
 
-#define SAMPLE_PAIRS 32768u /* neighbouring pairs of keys the pick samples, where there are more rows */
-#define BLOCK_ROWS 4096u     /* the block variant's rows, whose recurring keys the head counts (the app's default) */
-
-/* The shares of SAMPLE_PAIRS pairs of neighbouring keys, one in each of as many equal strata of the rows
- * (src/kernels/scatter_sample.k.c), counted on the device (scatter_shares.k.c): into @p w the pairs whose keys are
- * equal and the pairs whose first key recurs at least twice a block's BLOCK_ROWS rows among the first keys. Three
- * launches and two words read back, where a host count read 256 KiB back and hashed them (0.5 to 0.75 ms a call on
- * an H200's host). */
-static int shares_on_device(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint32_t w[2])
+/* One launch and two words read back, where a host count read 256 KiB back and hashed them (0.5 to 0.75 ms a call
+ * on an H200's host). */
+int atl__scatter_sample_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint32_t w[2])
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
-  const uint32_t wg = 64, slots = 2 * SAMPLE_PAIRS, least = (2 * SAMPLE_PAIRS + BLOCK_ROWS - 1) / BLOCK_ROWS;
-  const size_t table_bytes = (2 + 2 * (size_t)slots) * 4;
-  void *sample_k = NULL, *count_k = NULL, *head_k = NULL, *sample = NULL, *table = NULL;
-  int err = atl__app_build(ctx, "scatter_sample", "scatter_sample", d->index_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
-                           &sample_k, NULL);
+  const uint32_t wg = 64, slots = 2 * ATL__SCATTER_SAMPLE_PAIRS, least = ATL__SCATTER_SAMPLE_LEAST;
+  const size_t bytes = (4 + 2 * (4 + 2 * (size_t)slots)) * 4; /* the shares, then two tables (the kernel's layout) */
+  const int fresh = ctx->device_buffers[ATL__SCATTER_SLOT_SHARES].ptr == NULL;
+  void *kernel = NULL, *tables = NULL;
+  int err = atl__app_build(ctx, "scatter_shares", "scatter_shares", d->index_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
+                           &kernel, NULL);
   if (!err)
-    err = atl__app_build(ctx, "scatter_shares", "scatter_share_count", "", &count_k, NULL);
-  if (!err)
-    err = atl__app_build(ctx, "scatter_shares", "scatter_share_head", "", &head_k, NULL);
-  if (!err)
-    err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_SAMPLE, 2 * SAMPLE_PAIRS * 4, &sample);
-  if (!err)
-    err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_SHARES, table_bytes, &table);
-  struct atl_arg sample_args[] = {{ATL_ARG_BUFFER, idx->handle, 0}, {ATL_ARG_U64, NULL, d->rows},
-                                  {ATL_ARG_U32, NULL, SAMPLE_PAIRS}, {ATL_ARG_BUFFER, sample, 0},
-                                  {ATL_ARG_BUFFER, table, 0},        {ATL_ARG_U32, NULL, table_bytes / 4}};
-  struct atl_arg count_args[] = {{ATL_ARG_BUFFER, sample, 0}, {ATL_ARG_U32, NULL, SAMPLE_PAIRS},
-                                 {ATL_ARG_U32, NULL, slots}, {ATL_ARG_BUFFER, table, 0}};
-  struct atl_arg head_args[] = {{ATL_ARG_BUFFER, sample, 0}, {ATL_ARG_U32, NULL, SAMPLE_PAIRS},
-                                {ATL_ARG_U32, NULL, slots}, {ATL_ARG_U32, NULL, least}, {ATL_ARG_BUFFER, table, 0}};
-  const size_t threads = (SAMPLE_PAIRS + wg - 1) / wg * wg;
-  /* untimed: the three launches are enqueued and the read waits once for them all */
-  if (!err)
-    err = ops->launch(atl__dev(ctx), sample_k, &(struct atl_launch){threads, wg, sample_args, 6}, NULL);
-  if (!err)
-    err = ops->launch(atl__dev(ctx), count_k, &(struct atl_launch){threads, wg, count_args, 4}, NULL);
-  if (!err)
-    err = ops->launch(atl__dev(ctx), head_k, &(struct atl_launch){threads, wg, head_args, 5}, NULL);
-  return err ? err : ops->read(atl__dev(ctx), table, w, 2 * sizeof *w);
+    err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_SHARES, bytes, &tables);
+  if (!err && fresh) /* both tables zeroed once; from here each call zeroes the next one's */
+    err = atl__app_fill32(ctx, tables, 0, bytes);
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0},       {ATL_ARG_U64, NULL, d->rows},
+                           {ATL_ARG_U32, NULL, ATL__SCATTER_SAMPLE_PAIRS}, {ATL_ARG_U32, NULL, slots},
+                           {ATL_ARG_U32, NULL, least},                    {ATL_ARG_BUFFER, tables, 0},
+                           {ATL_ARG_U32, NULL, ctx->shares_turn}};
+  const size_t threads = (ATL__SCATTER_SAMPLE_PAIRS + wg - 1) / wg * wg;
+  /* untimed: enqueued, and the read waits for it */
+  if (!err && !(err = ops->launch(atl__dev(ctx), kernel, &(struct atl_launch){threads, wg, args, 7}, NULL)))
+    ctx->shares_turn ^= 1u; /* the launch zeroes the other table: the next call counts into it */
+  return err ? err : ops->read(atl__dev(ctx), tables, w, 2 * sizeof *w);
 }
 
-/* The keys' shares the auto rule takes, from the hint, from the device's count over a sample (shares_on_device)
- * where there are more than 2 x SAMPLE_PAIRS rows, else from every key read back: rows whose key equals the previous
- * row's (the pairs' equal share), and rows whose key is expected at least twice in a block's BLOCK_ROWS rows (the
- * pairs' first keys, spread over the array, so a cluster of equal keys counts once): the app's measure on all the
- * keys (src/apps/scatter.c's auto_pick). */
+/* The keys' shares the auto rule takes, from the hint, from the device's count over a sample
+ * (atl__scatter_sample_shares) where there are more than 2 x ATL__SCATTER_SAMPLE_PAIRS rows, else from every key read
+ * back: rows whose key equals the previous row's (the pairs' equal share), and rows whose key is expected at least
+ * twice in a block's ATL__SCATTER_BLOCK_ROWS rows (the pairs' first keys, spread over the array, so a cluster of equal
+ * keys counts once): the app's measure on all the keys (src/apps/scatter.c's auto_pick). */
 static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, double *run,
                       double *head)
 {
@@ -229,10 +213,10 @@ static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
     *run = kept->run, *head = kept->head; /* these keys' own shares: no write into them since */
     return 0;
   }
-  if (d->rows > 2ull * SAMPLE_PAIRS) {
+  if (d->rows > 2ull * ATL__SCATTER_SAMPLE_PAIRS) {
     uint32_t w[2] = {0, 0};
-    const int err = shares_on_device(ctx, d, idx, w);
-    *run = (double)w[0] / SAMPLE_PAIRS, *head = (double)w[1] / SAMPLE_PAIRS;
+    const int err = atl__scatter_sample_shares(ctx, d, idx, w);
+    *run = (double)w[0] / ATL__SCATTER_SAMPLE_PAIRS, *head = (double)w[1] / ATL__SCATTER_SAMPLE_PAIRS;
     if (!err && !idx->wrapped) /* a wrapped buffer's memory is the program's to write: measured every call */
       *kept = (struct atl__key_shares){1, idx->writes, d->rows, d->index_bytes, *run, *head};
     return err;
@@ -252,7 +236,7 @@ static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
   for (size_t i = 1; i < n; i++)
     same += k[i] == k[i - 1];
   /* each distinct key's count c in a hash table (a sort took 5 ms a call on the H100's host): the rows of the
-   * head keys, c x BLOCK_ROWS >= 2 n */
+   * head keys, c x ATL__SCATTER_BLOCK_ROWS >= 2 n */
   size_t slots = 1;
   while (slots < 2 * n)
     slots *= 2;
@@ -269,7 +253,7 @@ static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
     key[s] = k[i], count[s]++;
   }
   for (size_t s = 0; s < slots; s++)
-    recur += (uint64_t)count[s] * BLOCK_ROWS >= 2ull * n ? count[s] : 0;
+    recur += (uint64_t)count[s] * ATL__SCATTER_BLOCK_ROWS >= 2ull * n ? count[s] : 0;
   free(k), free(key), free(count);
   *run = (double)same / (double)n, *head = (double)recur / (double)n;
   if (!idx->wrapped)

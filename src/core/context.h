@@ -64,6 +64,8 @@ struct atl_context {
   /* Where set, what atl_context_finish reports after its wait: the error an operation enqueued on a program's stream
    * or queue recorded on the device (the scatter library's bad key: src/apps/scatter_guard.c). */
   int (*finish_check)(atl_context_t ctx);
+  /* Which of the scatter pick's two count tables its next sample counts into (src/apps/scatter_lib.c). */
+  unsigned shares_turn;
 };
 
 /* A device buffer of at least @p bytes in @p slot (< ATL__DEVICE_BUFFER_SLOTS):

@@ -207,9 +207,12 @@ static const struct app_case {
   {"app_scatter_dsm", "IDX_T=uint CLUSTER=16 LOG2_WORDS=14 CHUNK=16384u WG=1024 BEYOND=1", 0},
   {"app_scatter_dsm", "IDX_T=uint CLUSTER=16 LOG2_WORDS=15 CHUNK=16384u WG=1024 BEYOND=1 WIDE=1", 0},
   {"app_scatter_dsm", "IDX_T=ulong CLUSTER=1 LOG2_WORDS=10 CHUNK=4096u WG=256 WIDE=1", 0},
-  /* atl_scatter_add's sample of the keys (src/apps/scatter_lib.c) */
-  {"scatter_sample", "IDX_T=uint", 0},
-  {"scatter_sample", "IDX_T=ulong", 0},
+  /* atl_scatter_add's check of the keys (src/apps/scatter_guard.c) and its pick's count of a sample of them
+   * (src/apps/scatter_lib.c) */
+  {"scatter_check", "IDX_T=uint", 0},
+  {"scatter_check", "IDX_T=ulong", 0},
+  {"scatter_shares", "IDX_T=uint", 0},
+  {"scatter_shares", "IDX_T=ulong", 0},
   {"app_scatter", "D=64 TYPE_bf16 IDX_T=ulong VARIANT_atomic", 0},
   {"app_scatter", "D=64 TYPE_f16 IDX_T=uint VARIANT_run", 0},
   {"app_scatter", "D=64 TYPE_bf16 IDX_T=uint VARIANT_block SLOTS=128u BLOCK_ROWS=4096u", 0},

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apps/scatter_lib.h"
 #include "atomlab.h"
 #include "check.h"
 #include "scatter_keys.h"
@@ -37,12 +38,12 @@ static const struct lib_case opencl_cases[] = {
     {F32, 8, 20000, 8000, SK_UNIFORM, 4, SAMPLE, A, ATL_SCATTER_ATOMIC},
     {F32, 8, 20000, 8000, SK_ZIPF, 4, SAMPLE, A, ATL_SCATTER_BLOCK},
     {F32, 8, 20000, 8000, SK_SORTED, 8, SAMPLE, A, ATL_SCATTER_RUN},
-    /* more rows than the whole sample: pairs of neighbouring keys spread over them (scatter_sample.k.c), so a
+    /* more rows than the whole sample: pairs of neighbouring keys spread over them (scatter_shares.k.c), so a
      * cluster of 32 equal keys counts as a run, not as a head (the first 65536 keys would make it one) */
     {F32, 8, 200000, 100000, SK_CLUSTERED, 4, SAMPLE, A, ATL_SCATTER_RUN},
     {F32, 8, 200000, 100000, SK_UNIFORM, 8, SAMPLE, A, ATL_SCATTER_ATOMIC},
     {F32, 8, 200000, 100000, SK_SORTED, 4, SAMPLE, A, ATL_SCATTER_RUN},
-    /* a zipf head counted on the device (scatter_shares.k.c's table of the sample's first keys) */
+    /* a zipf head counted on the device (scatter_shares.k.c's count of the sample's first keys) */
     {F32, 8, 200000, 100000, SK_ZIPF, 8, SAMPLE, A, ATL_SCATTER_BLOCK},
     {U32, 1, 200000, 100000, SK_HOT, 8, SAMPLE, A, ATL_SCATTER_BINS},
     /* strata of 32 rows and clusters of 32 keys: a fixed place in each stratum put every pair across a
@@ -210,6 +211,71 @@ done:
   free(k), free(w);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+  const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The host's count of the pick's sample (the kernel's strata and hash, src/kernels/scatter_shares.k.c): the pairs
+ * whose keys are equal, and the pairs whose first key is counted ATL__SCATTER_SAMPLE_LEAST times or more. */
+static int host_shares(const uint32_t *k, uint64_t rows, uint32_t w[2])
+{
+  const uint32_t pairs = ATL__SCATTER_SAMPLE_PAIRS;
+  uint32_t *first = malloc(pairs * sizeof *first);
+  if (first == NULL)
+    return -1;
+  w[0] = w[1] = 0;
+  for (uint32_t j = 0; j < pairs; j++) {
+    const uint64_t lo = (uint64_t)j * (rows - 1) / pairs, hi = (uint64_t)(j + 1) * (rows - 1) / pairs;
+    uint32_t h = (j + 1u) * 0x9e3779b9u;
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    const uint64_t p = lo + (hi > lo ? h % (hi - lo) : 0);
+    first[j] = k[p];
+    w[0] += k[p + 1] == k[p];
+  }
+  qsort(first, pairs, sizeof *first, cmp_u32);
+  for (uint32_t a = 0, b = 0; a < pairs; a = b) {
+    while (b < pairs && first[b] == first[a])
+      b++;
+    w[1] += b - a >= ATL__SCATTER_SAMPLE_LEAST ? b - a : 0;
+  }
+  free(first);
+  return 0;
+}
+
+/* The pick's count of a sample of the keys on the device is the host's count of the same sample, bit for bit, call
+ * after call: each call counts into the table the call before zeroed, so a table left as it was would add an earlier
+ * call's counts (zipf's head into the clustered keys' count here). */
+static void sample_shares(atl_context_t ctx)
+{
+  enum { R = 300000 };
+  static const enum sk_dist dists[] = {SK_ZIPF, SK_CLUSTERED, SK_UNIFORM};
+  uint32_t *k = malloc(R * sizeof *k);
+  atl_buffer_t keys = NULL;
+  const struct atl_scatter_desc d = {.type = F32, .index_bytes = 4, .rows = R, .targets = R / 2, .dim = 8};
+  if (!CHECK(k != NULL && atl_buffer_new(ctx, R * 4, &keys) == 0))
+    goto done;
+  for (size_t i = 0; i < sizeof dists / sizeof *dists; i++) {
+    uint32_t want[2] = {0, 0}, got[2][2] = {{0, 0}, {0, 0}};
+    if (!CHECK(sk_keys(dists[i], R, R / 2, k) == 0 && atl_buffer_write(ctx, keys, k, R * 4) == 0 &&
+               host_shares(k, R, want) == 0))
+      break;
+    for (int call = 0; call < 2; call++)
+      CHECK(atl__scatter_sample_shares(ctx, &d, keys, got[call]) == 0 && got[call][0] == want[0] &&
+            got[call][1] == want[1]);
+    /* each distribution has what it is here to count: zipf a head, clustered keys runs, uniform keys neither */
+    CHECK(i == 0 ? want[1] > 0 : i == 1 ? want[0] > 0 : want[1] == 0 && want[0] < ATL__SCATTER_SAMPLE_PAIRS / 100);
+    printf("sample shares, %s keys: equal pairs %u and %u, head pairs %u and %u; the host's count %u, %u\n",
+           sk_dist_names[dists[i]], got[0][0], got[1][0], got[0][1], got[1][1], want[0], want[1]);
+  }
+done:
+  atl_buffer_free(ctx, keys);
+  free(k);
+}
+
 int main(int argc, char **argv)
 {
   const int gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
@@ -232,6 +298,7 @@ int main(int argc, char **argv)
   for (size_t i = 0; i < count; i++)
     run_case(ctx, &cases[i], check_pick);
   bad_input(ctx);
+  sample_shares(ctx);
   if (!gpu)
     kept_shares(ctx);
   atl_context_free(ctx);
