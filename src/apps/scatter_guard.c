@@ -65,9 +65,26 @@ static int keys_record(atl_context_t ctx, const struct atl__keys *k, void *word)
   return err ? err : atl__ops(ctx)->launch(atl__dev(ctx), fetch, &launch, NULL); /* untimed: the read waits */
 }
 
+/* Where the check's result goes besides the word: atl__host_words' word on atomlab's own device (the host reads it
+ * there after the operation, without a copy), a word the host has not seen written (NOT_SEEN) until the check's
+ * last work-group writes it; the word itself otherwise (a program's queue, a backend without host words). */
+#define NOT_SEEN 0xfffffffeu /* no row: rows < 2^32 - 1 */
+
+static int seen_word(atl_context_t ctx, void *word, void **seen, uint32_t *at)
+{
+  volatile uint32_t *host = NULL;
+  const int err = ctx->external ? 0 : atl__host_words(ctx, seen, &host);
+  if (host)
+    host[ATL__SCATTER_HOST_KEYS_BAD] = NOT_SEEN, *at = ATL__SCATTER_HOST_KEYS_BAD;
+  else
+    *seen = word, *at = 0;
+  return err;
+}
+
 int atl__keys_guard(atl_context_t ctx, const struct atl__keys *k, void **guard)
 {
-  void *check = NULL, *word = NULL;
+  void *check = NULL, *word = NULL, *seen = NULL;
+  uint32_t at = 0;
   *guard = NULL;
   int err = atl__app_build(ctx, "scatter_check", "scatter_key_check", k->idx_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
                            &check, NULL);
@@ -76,12 +93,15 @@ int atl__keys_guard(atl_context_t ctx, const struct atl__keys *k, void **guard)
   /* on a program's queue the word may hold an earlier call's bad row, not yet reported: this call's starts clear */
   if (!err && ctx->external)
     err = atl__app_fill32(ctx, word, UINT32_MAX, 4);
+  if (!err)
+    err = seen_word(ctx, word, &seen, &at);
   if (!err) {
     const size_t resident = atl__app_resident_threads(atl_device_current(ctx), k->wg);
     const size_t all = (size_t)(k->rows + k->wg - 1) / k->wg * k->wg;
-    struct atl_arg args[] = {{ATL_ARG_BUFFER, k->idx, 0}, {ATL_ARG_U64, NULL, k->rows},
-                             {ATL_ARG_U64, NULL, k->targets}, {ATL_ARG_BUFFER, word, 0}};
-    const struct atl_launch launch = {all < resident ? all : resident, k->wg, args, 4};
+    struct atl_arg args[] = {{ATL_ARG_BUFFER, k->idx, 0},     {ATL_ARG_U64, NULL, k->rows},
+                             {ATL_ARG_U64, NULL, k->targets}, {ATL_ARG_BUFFER, word, 0},
+                             {ATL_ARG_BUFFER, seen, 0},       {ATL_ARG_U32, NULL, at}};
+    const struct atl_launch launch = {all < resident ? all : resident, k->wg, args, 6};
     err = atl__ops(ctx)->launch(atl__dev(ctx), check, &launch, NULL); /* untimed: the operation's kernels follow it */
   }
   if (!err && ctx->external) /* recorded on the device, for atl_context_finish */
@@ -96,7 +116,12 @@ int atl__keys_report(atl_context_t ctx, const struct atl__keys *k, void *word, i
   uint32_t w[GUARD_WORDS] = {UINT32_MAX};
   if (ctx->external || word == NULL)
     return err;
-  int rerr = atl__ops(ctx)->read(atl__dev(ctx), word, w, 4);
+  const volatile uint32_t *host = ctx->host_words.host;
+  int rerr = 0;
+  if (host && host[ATL__SCATTER_HOST_KEYS_BAD] != NOT_SEEN) /* the operation's wait was after the check's */
+    w[0] = host[ATL__SCATTER_HOST_KEYS_BAD];
+  else
+    rerr = atl__ops(ctx)->read(atl__dev(ctx), word, w, 4);
   if (rerr || w[0] == UINT32_MAX)
     return err ? err : rerr;
   /* a bad row: its key for the message, then the word ready for the next call */

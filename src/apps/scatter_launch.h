@@ -93,6 +93,9 @@ enum {
   ATL__SCATTER_SLOT_META, ATL__SCATTER_SLOT_KEYS32, ATL__SCATTER_SLOT_CHECK,
   ATL__SCATTER_SLOT_SHARES, ATL__SCATTER_SLOTS /* the pick's tables of key counts (scatter_shares.k.c); the count */
 };
+/* The words of atl__host_words the library's scatter kernels write: the pick's two shares (scatter_shares.k.c writes
+ * them at its buffer's start), and the keys' check's lowest bad row (scatter_check.k.c). */
+enum { ATL__SCATTER_HOST_SHARES = 0, ATL__SCATTER_HOST_KEYS_BAD = 2 };
 
 /* The part and sweep variants' meta words before the sweep's per-chunk flags (app_scatter.k.c's PART_MAX, TICKET,
  * READY: the bucketing's counts, cursors and bounds, then the ticket counter) */

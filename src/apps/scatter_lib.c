@@ -171,30 +171,41 @@ const char *atl_scatter_method_name(enum atl_scatter_method m)
   return (unsigned)m <= ATL_SCATTER_BUCKET ? atl__scatter_methods[m].name : "?";
 }
 
-/* One launch and two words read back, where a host count read 256 KiB back and hashed them (0.5 to 0.75 ms a call
- * on an H200's host). */
+/* One launch and two words back (without a copy where the device writes them into pinned host memory), where a host
+ * count read 256 KiB back and hashed them (0.5 to 0.75 ms a call on an H200's host). */
 int atl__scatter_sample_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint32_t w[2])
 {
   const struct atl_backend_ops *ops = atl__ops(ctx);
   const uint32_t wg = 64, slots = 2 * ATL__SCATTER_SAMPLE_PAIRS, least = ATL__SCATTER_SAMPLE_LEAST;
-  const size_t bytes = (4 + 2 * (4 + 2 * (size_t)slots)) * 4; /* the shares, then two tables (the kernel's layout) */
+  const size_t bytes = (4 + 2 * (4 + 2 * (size_t)slots)) * 4; /* 4 words, then two tables (the kernel's layout) */
   const int fresh = ctx->device_buffers[ATL__SCATTER_SLOT_SHARES].ptr == NULL;
-  void *kernel = NULL, *tables = NULL;
+  void *kernel = NULL, *tables = NULL, *mapped = NULL;
+  volatile uint32_t *host = NULL;
   int err = atl__app_build(ctx, "scatter_shares", "scatter_shares", d->index_bytes == 8 ? "IDX_T=ulong" : "IDX_T=uint",
                            &kernel, NULL);
   if (!err)
     err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_SHARES, bytes, &tables);
   if (!err && fresh) /* both tables zeroed once; from here each call zeroes the next one's */
     err = atl__app_fill32(ctx, tables, 0, bytes);
-  struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0},       {ATL_ARG_U64, NULL, d->rows},
-                           {ATL_ARG_U32, NULL, ATL__SCATTER_SAMPLE_PAIRS}, {ATL_ARG_U32, NULL, slots},
-                           {ATL_ARG_U32, NULL, least},                    {ATL_ARG_BUFFER, tables, 0},
-                           {ATL_ARG_U32, NULL, ctx->shares_turn}};
+  if (!err)
+    err = atl__host_words(ctx, &mapped, &host);
+  struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0},
+                           {ATL_ARG_U64, NULL, d->rows},
+                           {ATL_ARG_U32, NULL, ATL__SCATTER_SAMPLE_PAIRS},
+                           {ATL_ARG_U32, NULL, slots},
+                           {ATL_ARG_U32, NULL, least},
+                           {ATL_ARG_BUFFER, tables, 0},
+                           {ATL_ARG_U32, NULL, ctx->shares_turn},
+                           {ATL_ARG_BUFFER, mapped ? mapped : tables, 0}};
   const size_t threads = (ATL__SCATTER_SAMPLE_PAIRS + wg - 1) / wg * wg;
-  /* untimed: enqueued, and the read waits for it */
-  if (!err && !(err = ops->launch(atl__dev(ctx), kernel, &(struct atl_launch){threads, wg, args, 7}, NULL)))
+  /* untimed: enqueued, and the wait below is for it */
+  if (!err && !(err = ops->launch(atl__dev(ctx), kernel, &(struct atl_launch){threads, wg, args, 8}, NULL)))
     ctx->shares_turn ^= 1u; /* the launch zeroes the other table: the next call counts into it */
-  return err ? err : ops->read(atl__dev(ctx), tables, w, 2 * sizeof *w);
+  if (err || !mapped)
+    return err ? err : ops->read(atl__dev(ctx), tables, w, 2 * sizeof *w);
+  if (!(err = ops->finish(atl__dev(ctx))))
+    w[0] = host[ATL__SCATTER_HOST_SHARES], w[1] = host[ATL__SCATTER_HOST_SHARES + 1];
+  return err;
 }
 
 /* The keys' shares the auto rule takes, from the hint, from the device's count over a sample

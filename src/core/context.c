@@ -462,6 +462,20 @@ int atl__device_buffer(atl_context_t ctx, unsigned slot, size_t bytes, void **bu
   return 0;
 }
 
+int atl__host_words(atl_context_t ctx, void **buf, volatile uint32_t **host)
+{
+  *buf = NULL, *host = NULL;
+  if (ctx->host_words.host == NULL && ctx->ops->host_alloc && ctx->ops->host_free) {
+    const int err = ctx->ops->host_alloc(ctx->dev, ATL__HOST_WORDS * 4, &ctx->host_words.buf, &ctx->host_words.host);
+    if (err) {
+      ctx->host_words.buf = ctx->host_words.host = NULL;
+      return err;
+    }
+  }
+  *buf = ctx->host_words.buf, *host = ctx->host_words.host;
+  return 0;
+}
+
 int atl__grid_check(const struct atl_device_info *dev, uint32_t wg, uint32_t workgroups, uint64_t max_threads,
                     char *why, size_t why_len)
 {
@@ -499,6 +513,9 @@ void atl__device_buffers_release(atl_context_t ctx)
     b->handle = NULL, b->prev = b->next = NULL;
   }
   ctx->buffers = NULL;
+  if (ctx->ops && ctx->host_words.host)
+    ctx->ops->host_free(ctx->dev, ctx->host_words.host);
+  ctx->host_words.buf = ctx->host_words.host = NULL;
   for (unsigned i = 0; i < ATL__DEVICE_BUFFER_SLOTS; i++) {
     if (ctx->ops && ctx->device_buffers[i].ptr)
       ctx->ops->free(ctx->dev, ctx->device_buffers[i].ptr);

@@ -7,6 +7,7 @@
 
 #define ATL__MAX_BACKENDS 4
 #define ATL__DEVICE_BUFFER_SLOTS 16
+#define ATL__HOST_WORDS 16 /* the 32-bit words of atl__host_words */
 
 /* A buffer of atl_buffer_new (include/atomlab/scatter.h): the backend's handle, on its context's list while the
  * device it was allocated on is open. The device's close releases the handle and takes it off (handle NULL):
@@ -66,11 +67,20 @@ struct atl_context {
   int (*finish_check)(atl_context_t ctx);
   /* Which of the scatter pick's two count tables its next sample counts into (src/apps/scatter_lib.c). */
   unsigned shares_turn;
+  /* atl__host_words' pinned host memory, until the device closes */
+  struct {
+    void *buf, *host;
+  } host_words;
 };
 
 /* A device buffer of at least @p bytes in @p slot (< ATL__DEVICE_BUFFER_SLOTS):
  * reused while large enough, else freed and allocated anew. */
 int atl__device_buffer(atl_context_t ctx, unsigned slot, size_t bytes, void **buf);
+/* ATL__HOST_WORDS words of pinned host memory that kernels write through @p buf and the host reads through @p host
+ * once the launches that wrote them are done: a kernel's result without a copy back (a copy of a few bytes costs its
+ * own round trip on the device); both NULL where the backend has none (backend.h's host_alloc), the device's own
+ * buffers then. Kept until the device closes. */
+int atl__host_words(atl_context_t ctx, void **buf, volatile uint32_t **host);
 /* atl_occupancy_discover with @p launch work-groups (0: its own choice, twice the estimate) and @p defines for the
  * discovery kernel's build (the Vulkan twin's DISCOVERY_MODE=N, 0 the protocol as discovery.k.c has it; "" each backend's default): the
  * diagnostic tests/unit/occupancy_probe.c; @p extra (or NULL) receives the state buffer's diagnostic words

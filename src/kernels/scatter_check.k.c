@@ -8,22 +8,32 @@
  * cost no atomic. The operation's kernels read bad[0] at their start and return where it is set
  * (atomlab/key_guard.h): nothing is written. scatter_key_bad then records the error for the host's message, the
  * first one only (bad[3] 0: none recorded yet): the row in bad[4], its key in bad[1] (low half) and bad[2] (high
- * half), the operation's targets in bad[5] and bad[6], then bad[3] = 1 (src/apps/scatter_guard.c).
+ * half), the operation's targets in bad[5] and bad[6], then bad[3] = 1 (src/apps/scatter_guard.c). bad[7] counts the
+ * check's work-groups done.
  *
  *   IDX_T=uint|ulong  the keys' type
  */
 #include "atomlab/port.h"
 
-/* A key is bad where, read as unsigned 64 bits, it is at or past targets: an int64 key below 0 is then past it. */
+/* A key is bad where, read as unsigned 64 bits, it is at or past targets: an int64 key below 0 is then past it. The
+ * last work-group to finish copies bad[0] to seen[at] (pinned host memory where the backend maps it, so the host reads
+ * it without a copy: src/apps/scatter_guard.c) and makes bad[7], the groups done, 0 again. */
 ATL_KERNEL void scatter_key_check(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulong rows, ulong targets,
-                                  ATL_GLOBAL volatile uint *bad)
+                                  ATL_GLOBAL volatile uint *bad, ATL_GLOBAL uint *seen, uint at)
 {
   const ulong stride = atl_global_size64();
   for (ulong i = atl_global_id64(); i < rows; i += stride)
     if ((ulong)idx[i] >= targets) { /* this work-item's lowest: rows < 2^32, so the row fits */
       atl_atomic_min(&bad[0], (uint)i);
-      return;
+      break;
     }
+  /* every work-item's min before its group's count of groups done; the last group's read sees them all */
+  atl_fence_device();
+  atl_barrier();
+  if (atl_local_id() == 0u && atl_atomic_add(&bad[7], 1u) == atl_num_groups() - 1u) {
+    atl_atomic_xchg(&bad[7], 0u);
+    seen[at] = atl_atomic_add(&bad[0], 0u);
+  }
 }
 
 ATL_KERNEL void scatter_key_bad(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL uint *bad, ulong targets)

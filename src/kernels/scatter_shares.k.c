@@ -11,7 +11,7 @@
  * keys at E = 2^20, strata of 32 rows, every pair across a boundary). Keys are counted as their low 32 bits (they are
  * below the targets, < 2^32, once the check has passed them).
  *
- * tables: [0] [1] the shares (below), [2] [3] unused, then two tables of TABLE_WORDS(slots) words. The call counts
+ * tables: [0] to [3] unused, then two tables of TABLE_WORDS(slots) words. The call counts
  * into table `turn` and zeroes the other, which the next call counts into (scatter_lib.c alternates them), so that
  * no fill and no second launch comes before the count. A table: [0] the pairs whose keys are equal, [1] the pairs
  * whose first key is counted LEAST times or more among the pairs' first keys, [2] the work-groups done, [3] unused,
@@ -19,7 +19,7 @@
  * twice PAIRS, so a table is at most half full and a probe always ends. A key's count reaching LEAST adds LEAST to
  * [1] and each count past it 1, so [1] ends as the sum of the counts of the keys counted LEAST times or more, in
  * whatever order the adds come: exact, the host's count of the same sample bit for bit. The last work-group to finish
- * copies [0] and [1] to the shares.
+ * copies [0] and [1] to shares[0] and [1]: pinned host memory where the backend maps it, else tables' first words.
  *
  *   IDX_T=uint|ulong  the keys' type
  */
@@ -56,7 +56,7 @@ ATL_INLINE void count_pair(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulong rows,
 }
 
 ATL_KERNEL void scatter_shares(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulong rows, uint pairs, uint slots,
-                               uint least, ATL_GLOBAL volatile uint *tables, uint turn)
+                               uint least, ATL_GLOBAL volatile uint *tables, uint turn, ATL_GLOBAL uint *shares)
 {
   const uint j = atl_global_id(), words = TABLE_WORDS(slots);
   ATL_GLOBAL volatile uint *table = tables + 4 + turn * words, *next = tables + 4 + (1u - turn) * words;
@@ -68,7 +68,7 @@ ATL_KERNEL void scatter_shares(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulong r
   atl_fence_device();
   atl_barrier();
   if (atl_local_id() == 0u && atl_atomic_add(&table[2], 1u) == atl_num_groups() - 1u) {
-    tables[0] = atl_atomic_add(&table[0], 0u);
-    tables[1] = atl_atomic_add(&table[1], 0u);
+    shares[0] = atl_atomic_add(&table[0], 0u);
+    shares[1] = atl_atomic_add(&table[1], 0u);
   }
 }

@@ -10,7 +10,9 @@
  *   key_guard order   run with ATL_FAULT=read:1 (the process's first device read fails): the synchronous call's
  *                     first read of the device comes after the operation's launches, so the output holds the sums
  *                     although the call fails (a check that read its word back before the launches left it as it was).
- * Exits 77 without an OpenCL device.
+ *   key_guard ops cuda  the first group on a CUDA device (ctest gpu_key_guard), where the check's result comes back
+ *                     through pinned host memory the check writes, not a copy.
+ * Exits 77 without the device (OpenCL unless named).
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue: every platform has it */
@@ -248,9 +250,9 @@ done:
 
 int main(int argc, char **argv)
 {
-  const char *group = argc > 1 ? argv[1] : "ops";
+  const char *group = argc > 1 ? argv[1] : "ops", *backend = argc > 2 ? argv[2] : "opencl";
   atl_context_t ctx = NULL;
-  const int opened = test_device_open("opencl", &ctx);
+  const int opened = test_device_open(backend, &ctx);
   if (opened)
     return opened;
   if (strcmp(group, "order") == 0) {
