@@ -12,6 +12,7 @@
 
 #include "atomlab/scatter.h"
 #include "core/fields.h"
+#include "core/timing.h"
 #include "scatter_auto.h"
 #include "scatter_det.h"
 #include "scatter_guard.h"
@@ -171,11 +172,15 @@ const char *atl_scatter_method_name(enum atl_scatter_method m)
   return (unsigned)m <= ATL_SCATTER_BUCKET ? atl__scatter_methods[m].name : "?";
 }
 
-/* One launch and two words back (without a copy where the device writes them into pinned host memory), where a host
- * count read 256 KiB back and hashed them (0.5 to 0.75 ms a call on an H200's host). */
-int atl__scatter_sample_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint32_t w[2])
+#define NOT_COUNTED 0xffffffffu /* a share's host word before the count writes it: a count is at most the pairs */
+#define SPIN_S 0.002              /* the host's spin on those words before it waits for the device instead */
+
+/* The sample's count launched (src/kernels/scatter_shares.k.c); *mapped where its two words come back through
+ * atl__host_words (written once, when the count is done), so that the wait for them is not a wait for what follows it
+ * in the queue (the keys' check). One launch and two words, where a host count read 256 KiB back and hashed them
+ * (0.5 to 0.75 ms a call on an H200's host). */
+static int sample_start(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, int *mapped_out)
 {
-  const struct atl_backend_ops *ops = atl__ops(ctx);
   const uint32_t wg = 64, slots = 2 * ATL__SCATTER_SAMPLE_PAIRS, least = ATL__SCATTER_SAMPLE_LEAST;
   const size_t bytes = (4 + 2 * (4 + 2 * (size_t)slots)) * 4; /* 4 words, then two tables (the kernel's layout) */
   const int fresh = ctx->device_buffers[ATL__SCATTER_SLOT_SHARES].ptr == NULL;
@@ -187,8 +192,10 @@ int atl__scatter_sample_shares(atl_context_t ctx, const struct atl_scatter_desc 
     err = atl__device_buffer(ctx, ATL__SCATTER_SLOT_SHARES, bytes, &tables);
   if (!err && fresh) /* both tables zeroed once; from here each call zeroes the next one's */
     err = atl__app_fill32(ctx, tables, 0, bytes);
-  if (!err)
+  if (!err && !ctx->external)
     err = atl__host_words(ctx, &mapped, &host);
+  if (host)
+    host[ATL__SCATTER_HOST_SHARES] = host[ATL__SCATTER_HOST_SHARES + 1] = NOT_COUNTED;
   struct atl_arg args[] = {{ATL_ARG_BUFFER, idx->handle, 0},
                            {ATL_ARG_U64, NULL, d->rows},
                            {ATL_ARG_U32, NULL, ATL__SCATTER_SAMPLE_PAIRS},
@@ -198,40 +205,49 @@ int atl__scatter_sample_shares(atl_context_t ctx, const struct atl_scatter_desc 
                            {ATL_ARG_U32, NULL, ctx->shares_turn},
                            {ATL_ARG_BUFFER, mapped ? mapped : tables, 0}};
   const size_t threads = (ATL__SCATTER_SAMPLE_PAIRS + wg - 1) / wg * wg;
-  /* untimed: enqueued, and the wait below is for it */
-  if (!err && !(err = ops->launch(atl__dev(ctx), kernel, &(struct atl_launch){threads, wg, args, 8}, NULL)))
+  /* untimed: enqueued, and sample_wait waits for it */
+  if (!err && !(err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &(struct atl_launch){threads, wg, args, 8}, NULL)))
     ctx->shares_turn ^= 1u; /* the launch zeroes the other table: the next call counts into it */
-  if (err || !mapped)
-    return err ? err : ops->read(atl__dev(ctx), tables, w, 2 * sizeof *w);
-  if (!(err = ops->finish(atl__dev(ctx))))
-    w[0] = host[ATL__SCATTER_HOST_SHARES], w[1] = host[ATL__SCATTER_HOST_SHARES + 1];
+  *mapped_out = mapped != NULL;
   return err;
 }
 
-/* The keys' shares the auto rule takes, from the hint, from the device's count over a sample
- * (atl__scatter_sample_shares) where there are more than 2 x ATL__SCATTER_SAMPLE_PAIRS rows, else from every key read
- * back: rows whose key equals the previous row's (the pairs' equal share), and rows whose key is expected at least
- * twice in a block's ATL__SCATTER_BLOCK_ROWS rows (the pairs' first keys, spread over the array, so a cluster of equal
- * keys counts once): the app's measure on all the keys (src/apps/scatter.c's auto_pick). */
-static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, double *run,
-                      double *head)
+/* The sample's two words: spun for in the host words where they come there (SPIN_S, then the device's wait), else
+ * read from the tables' first words. */
+static int sample_wait(atl_context_t ctx, int mapped, uint32_t w[2])
 {
-  *run = d->keys == ATL_SCATTER_KEYS_RUNS, *head = d->keys == ATL_SCATTER_KEYS_HEAD;
-  if (d->keys != ATL_SCATTER_KEYS_SAMPLE)
-    return 0;
-  struct atl__key_shares *kept = &idx->shares;
-  if (kept->valid && kept->writes == idx->writes && kept->rows == d->rows && kept->index_bytes == d->index_bytes) {
-    *run = kept->run, *head = kept->head; /* these keys' own shares: no write into them since */
-    return 0;
-  }
-  if (d->rows > 2ull * ATL__SCATTER_SAMPLE_PAIRS) {
-    uint32_t w[2] = {0, 0};
-    const int err = atl__scatter_sample_shares(ctx, d, idx, w);
-    *run = (double)w[0] / ATL__SCATTER_SAMPLE_PAIRS, *head = (double)w[1] / ATL__SCATTER_SAMPLE_PAIRS;
-    if (!err && !idx->wrapped) /* a wrapped buffer's memory is the program's to write: measured every call */
-      *kept = (struct atl__key_shares){1, idx->writes, d->rows, d->index_bytes, *run, *head};
-    return err;
-  }
+  const struct atl_backend_ops *ops = atl__ops(ctx);
+  if (!mapped)
+    return ops->read(atl__dev(ctx), ctx->device_buffers[ATL__SCATTER_SLOT_SHARES].ptr, w, 2 * sizeof *w);
+  const volatile uint32_t *host = (const volatile uint32_t *)ctx->host_words.host + ATL__SCATTER_HOST_SHARES;
+  for (const double until = atl__now_s() + SPIN_S; (host[0] == NOT_COUNTED || host[1] == NOT_COUNTED) &&
+                                                    atl__now_s() < until;)
+    ;
+  int err = host[0] == NOT_COUNTED || host[1] == NOT_COUNTED ? ops->finish(atl__dev(ctx)) : 0;
+  if (!err && (host[0] == NOT_COUNTED || host[1] == NOT_COUNTED))
+    err = atl__seterr(ctx, ATL_EBACKEND, "scatter_add: the pick's count of the keys ran without writing its shares");
+  w[0] = host[0], w[1] = host[1];
+  return err;
+}
+
+int atl__scatter_sample_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, uint32_t w[2])
+{
+  int mapped = 0;
+  const int err = sample_start(ctx, d, idx, &mapped);
+  return err ? err : sample_wait(ctx, mapped, w);
+}
+
+/* A pick under way: the rule's facts, and the sample's count where the shares are still coming from the device. */
+struct pick {
+  struct atl__scatter_tuning tuning;
+  struct atl__scatter_stats st;
+  int sampling, mapped; /* the sample's count launched (sample_start), its words in the host words */
+};
+
+/* The shares of every key, read back and counted on the host. */
+static int shares_on_host(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, double *run,
+                          double *head)
+{
   const size_t n = (size_t)d->rows;
   uint64_t *k = malloc(n * sizeof *k);
   if (k == NULL)
@@ -267,8 +283,77 @@ static int key_shares(atl_context_t ctx, const struct atl_scatter_desc *d, atl_b
     recur += (uint64_t)count[s] * ATL__SCATTER_BLOCK_ROWS >= 2ull * n ? count[s] : 0;
   free(k), free(key), free(count);
   *run = (double)same / (double)n, *head = (double)recur / (double)n;
-  if (!idx->wrapped)
+  return 0;
+}
+
+/* The keys' shares the auto rule takes, from the hint, from the device's count over a sample (sample_start, then
+ * shares_finish) where there are more than 2 x ATL__SCATTER_SAMPLE_PAIRS rows, else from every key read back: rows
+ * whose key equals the previous row's (the pairs' equal share), and rows whose key is expected at least twice in a
+ * block's ATL__SCATTER_BLOCK_ROWS rows (the pairs' first keys, spread over the array, so a cluster of equal keys
+ * counts once): the app's measure on all the keys (src/apps/scatter.c's auto_pick). */
+static int shares_start(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, struct pick *p)
+{
+  double *run = &p->st.run_share, *head = &p->st.head_share;
+  *run = d->keys == ATL_SCATTER_KEYS_RUNS, *head = d->keys == ATL_SCATTER_KEYS_HEAD;
+  if (d->keys != ATL_SCATTER_KEYS_SAMPLE)
+    return 0;
+  struct atl__key_shares *kept = &idx->shares;
+  if (kept->valid && kept->writes == idx->writes && kept->rows == d->rows && kept->index_bytes == d->index_bytes) {
+    *run = kept->run, *head = kept->head; /* these keys' own shares: no write into them since */
+    return 0;
+  }
+  if (d->rows > 2ull * ATL__SCATTER_SAMPLE_PAIRS) {
+    p->sampling = 1;
+    return sample_start(ctx, d, idx, &p->mapped);
+  }
+  const int err = shares_on_host(ctx, d, idx, run, head);
+  if (!err && !idx->wrapped)
     *kept = (struct atl__key_shares){1, idx->writes, d->rows, d->index_bytes, *run, *head};
+  return err;
+}
+
+
+
+/* The sample's shares, waited for where shares_start launched its count, kept with the keys' buffer. */
+static int shares_finish(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, struct pick *p)
+{
+  if (!p->sampling)
+    return 0;
+  uint32_t w[2] = {0, 0};
+  const int err = sample_wait(ctx, p->mapped, w);
+  p->sampling = 0;
+  p->st.run_share = (double)w[0] / ATL__SCATTER_SAMPLE_PAIRS;
+  p->st.head_share = (double)w[1] / ATL__SCATTER_SAMPLE_PAIRS;
+  if (!err && !idx->wrapped) /* a wrapped buffer's memory is the program's to write: measured every call */
+    idx->shares = (struct atl__key_shares){1, idx->writes, d->rows, d->index_bytes, p->st.run_share, p->st.head_share};
+  return err;
+}
+
+/* The auto rule's facts of the device and the call, and the keys' shares started (shares_start). */
+static int pick_start(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, struct pick *p)
+{
+  const struct atl_device_info *dev = atl_device_current(ctx);
+  *p = (struct pick){0};
+  atl__scatter_tuning_for(dev, &p->tuning);
+  const unsigned es = d->type >= ATL_SCATTER_BF16 ? 2u : 4u;
+  p->st = (struct atl__scatter_stats){.dim = d->dim, .l2_bytes = dev->l2_cache, .tuning = &p->tuning,
+                                      .targets = d->targets, .index_bytes = d->index_bytes, .rows = d->rows,
+                                      .units = dev->compute_units, .out_bytes = d->targets * d->dim * es};
+  /* the variants' fast paths, as the app's auto_pick states them */
+  p->st.part_fast = atl__scatter_part_fast(dev, es, d->dim);
+  p->st.dsm_fast = atl__scatter_dsm_fast(dev, d->type == ATL_SCATTER_U32 || d->type == ATL_SCATTER_I32);
+  return shares_start(ctx, d, idx, p);
+}
+
+/* The rule's method, once the shares are in. */
+static int pick_finish(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, struct pick *p,
+                       enum atl_scatter_method *method)
+{
+  const int err = shares_finish(ctx, d, idx, p);
+  if (err)
+    return err;
+  const struct atl__scatter_pick pick = atl__scatter_auto_rule(&p->st);
+  *method = atl__scatter_method_of(pick.variant, pick.partitions); /* the table's method of the variant */
   return 0;
 }
 
@@ -277,8 +362,7 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
 {
   if (ctx == NULL)
     return ATL_EINVAL;
-  const struct atl_device_info *dev = atl_device_current(ctx);
-  if (dev == NULL)
+  if (atl_device_current(ctx) == NULL)
     return atl__seterr(ctx, ATL_ENODEV, "scatter_add: no device open");
   if (method == NULL)
     return atl__seterr(ctx, ATL_EINVAL, "scatter_add: no place for the method");
@@ -289,21 +373,8 @@ int atl_scatter_method_for(atl_context_t ctx, const struct atl_scatter_desc *d, 
     *method = d->method;
     return 0;
   }
-  struct atl__scatter_tuning tuning;
-  atl__scatter_tuning_for(dev, &tuning);
-  struct atl__scatter_stats st = {.dim = d->dim, .l2_bytes = dev->l2_cache, .tuning = &tuning,
-                                  .targets = d->targets, .index_bytes = d->index_bytes, .rows = d->rows,
-                                  .units = dev->compute_units};
-  const unsigned es = d->type >= ATL_SCATTER_BF16 ? 2u : 4u;
-  st.out_bytes = d->targets * d->dim * es;
-  /* the variants' fast paths, as the app's auto_pick states them */
-  st.part_fast = atl__scatter_part_fast(dev, es, d->dim);
-  st.dsm_fast = atl__scatter_dsm_fast(dev, d->type == ATL_SCATTER_U32 || d->type == ATL_SCATTER_I32);
-  if ((err = key_shares(ctx, d, idx, &st.run_share, &st.head_share)))
-    return err;
-  const struct atl__scatter_pick pick = atl__scatter_auto_rule(&st);
-  *method = atl__scatter_method_of(pick.variant, pick.partitions); /* the table's method of the variant */
-  return 0;
+  struct pick p;
+  return (err = pick_start(ctx, d, idx, &p)) ? err : pick_finish(ctx, d, idx, &p, method);
 }
 
 int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t out, atl_buffer_t src,
@@ -321,15 +392,24 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
   if (wg < 32)
     return atl__seterr(ctx, ATL_ENOTSUP, "scatter_add: %s allows work-groups of %zu, fewer than a warp (32)",
                        dev->name, dev->max_wg_size);
-  /* the atomic mode's pick before the keys' check: the pick's read of its count then waits for its own launches
-   * alone, and the check runs while the host lays out the scatter (the pick only reads the keys, whatever they are) */
-  enum atl_scatter_method m = ATL_SCATTER_ATOMIC;
-  if (!d->deterministic && (err = atl_scatter_method_for(ctx, d, idx, &m)))
+  /* the atomic mode's pick started before the keys' check and finished after it: the check's launch then costs the
+   * host nothing while the pick's count runs, and the wait for the count is not one for the check (the pick only
+   * reads the keys, whatever they are) */
+  enum atl_scatter_method m = d->method == ATL_SCATTER_AUTO ? ATL_SCATTER_ATOMIC : d->method;
+  struct pick p = {.sampling = 0};
+  const int auto_pick = !d->deterministic && d->method == ATL_SCATTER_AUTO;
+  if (auto_pick && (err = pick_start(ctx, d, idx, &p)))
     return err;
   /* the keys' check enqueued before the operation's launches; each returns at its start where it found a bad key */
   const struct atl__keys keys = {"scatter_add", idx->handle, d->index_bytes, d->rows, d->targets, wg};
   void *guard = NULL;
-  if (!d->unchecked_keys && (err = atl__keys_guard(ctx, &keys, &guard)))
+  if (!d->unchecked_keys)
+    err = atl__keys_guard(ctx, &keys, &guard);
+  if (auto_pick) { /* waited for even after a failed check's launch: its words would come into a later call's */
+    const int perr = pick_finish(ctx, d, idx, &p, &m);
+    err = err ? err : perr;
+  }
+  if (err)
     return err;
   out->writes++; /* written by either mode: a pick's shares of its contents are stale from here */
   const struct atl__scatter_method_row *row = NULL;
