@@ -753,7 +753,8 @@ static const struct atl_app_option scatter_options[] = {
                             "track carries) or 32 (a bin a word, reductions that return nothing; half the bins)"},
     {"dsm-words", ATL_APP_OPT_U32, P(dsm_words), .max = 1u << 30, .def = "0", .arg = "N",
      .help = "32-bit words (two 16-bit counters each) of the dsm variant's table a work-group holds, a power of two "
-             "(0: enough for every bin in one launch, at most its local memory; fewer: more launches)"},
+             "(0: with --dsm-beyond global, tables for the tuning's share of the bins, dsm_bin_share; else enough for "
+             "every bin in one launch, at most its local memory; fewer: more launches)"},
     {"seed", ATL_APP_OPT_U64, P(seed), .max = 0x1p64, .def = "1", .arg = "N", .help = "input generator seed"},
     {"dump", ATL_APP_OPT_TEXT, P(dump), .arg = "DIR",
      .help = "write src-TYPE.bin, idx-DIST.bin and out-DIST.bin (the atomic variant's verified output; raw "

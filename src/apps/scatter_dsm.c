@@ -7,6 +7,7 @@
 
 #include "scatter_dsm.h"
 #include "scatter_guard.h"
+#include "tuning/scatter_tuning.h"
 
 #define DSM_CHUNK_ITEMS 16u /* rows a work-item takes per claimed chunk (CHUNK = 16 x the work-group) */
 
@@ -33,8 +34,12 @@ int atl__scatter_dsm_prepare(atl_context_t ctx, struct atl__app_buffers *bufs, s
                          8ull * m->cache; /* claimed, the key cache */
   const uint64_t cap = floor_pow2(local / 4);
   uint64_t words = m->words;
-  if (words == 0) { /* the fewest launches: a table that holds every bin, else the largest that fits */
-    const uint64_t per = m->wide ? cluster : 2 * cluster, need = (m->targets + per - 1) / per;
+  if (words == 0) { /* tables that hold every bin (the fewest launches), else the largest that fit; with the bins
+                     * past the tables by L2 atomics, tables that hold the tuning's share of the bins */
+    struct atl__scatter_tuning t;
+    atl__scatter_tuning_for(d, &t);
+    const uint64_t bins = m->beyond ? (uint64_t)((double)m->targets * t.dsm_bin_share) : m->targets;
+    const uint64_t per = m->wide ? cluster : 2 * cluster, need = bins ? (bins + per - 1) / per : 1;
     words = floor_pow2(need) < need ? floor_pow2(need) * 2 : need;
     words = words > cap ? cap : words < 32 ? 32 : words; /* a warp's worth at least (PoCL fails on 1) */
   }

@@ -45,6 +45,9 @@ static const struct {
     {"auto_bucket_row", offsetof(struct atl__tuning_row, auto_bucket_row), 0, 1 << 20, "0 to 1048576 bytes"},
     {"auto_bucket_groups", offsetof(struct atl__tuning_row, auto_bucket_groups), 0, 1024,
      "0 to 1024 buckets a compute unit"},
+    {"dsm_bin_share", offsetof(struct atl__tuning_row, dsm_bin_share), 0x1p-20, 1,
+     "a share of the bins above 0, at most 1"},
+    {"auto_dsm_load", offsetof(struct atl__tuning_row, auto_dsm_load), 0, 1 << 20, "0 to 1048576 rows a bin"},
 #define RATIO(f) {#f, offsetof(struct atl__tuning_row, f), 1, 16, "a ratio of 1 to 16"}
     RATIO(f32_same_ratio_atom), RATIO(f32_same_ratio_red),
 #undef RATIO
@@ -135,7 +138,9 @@ static int fact_matches(const char *want, const char *have)
  * H200 grid's: docs/design/scatter.md, "`auto`"), two units in flight,
  * the split sweep bound to five eighths of the resident threads (the H100's 1280 of 2048: its registers), a table
  * of at most two thirds of the local memory (the rest for its keys and the kernel's own words), buckets of 128
- * targets and auto's bucket bounds (the H200's: the one device measured). */
+ * targets and auto's bucket bounds (the H200's: the one device measured), dsm's tables holding a quarter of the bins
+ * and auto's dsm from 8 rows a bin (the H200's: a quarter was fastest at every load measured there, and as fast as a
+ * half on the H100). */
 static void derived(const struct atl_device_info *d, struct atl__scatter_tuning *t)
 {
   *t = (struct atl__scatter_tuning){.part_l2_share = 0.5, .sweep_l2_share = 0.4, .split_l2_share = 0.3125,
@@ -144,7 +149,8 @@ static void derived(const struct atl_device_info *d, struct atl__scatter_tuning 
                                     .auto_sweep_head_share = 0.3,
                                     .part_batch = 2, .min_threads = d->max_threads_per_cu * 5 / 8,
                                     .table_bytes = 32768, .bucket_span = 128, .auto_bucket_load = 2,
-                                    .auto_bucket_row = 128, .auto_bucket_groups = 4, .derived = 1};
+                                    .auto_bucket_row = 128, .auto_bucket_groups = 4, .dsm_bin_share = 0.25,
+                                    .auto_dsm_load = 8, .derived = 1};
   snprintf(t->row, sizeof t->row, "derived");
 }
 
@@ -165,19 +171,22 @@ void atl__scatter_tuning_resolve(const struct atl__tuning_rows *rows, const stru
   derived(dev, t);
   const struct atl__tuning_row *r = atl__tuning_row_for(rows, dev);
   if (r) {
-    double *const to[] = {&t->part_l2_share, &t->sweep_l2_share, &t->split_l2_share, &t->auto_l2_share,
-                          &t->auto_run_share, &t->auto_head_share, &t->auto_bins_run_share,
-                          &t->auto_bins_head_share, &t->auto_order_share, &t->auto_sweep_head_share};
-    const double from[] = {r->part_l2_share, r->sweep_l2_share, r->split_l2_share, r->auto_l2_share,
-                           r->auto_run_share, r->auto_head_share, r->auto_bins_run_share, r->auto_bins_head_share,
-                           r->auto_order_share, r->auto_sweep_head_share};
+    double *const to[] = {&t->part_l2_share,       &t->sweep_l2_share,        &t->split_l2_share,
+                          &t->auto_l2_share,       &t->auto_run_share,        &t->auto_head_share,
+                          &t->auto_bins_run_share, &t->auto_bins_head_share,  &t->auto_order_share,
+                          &t->auto_sweep_head_share, &t->auto_bucket_load,    &t->dsm_bin_share,
+                          &t->auto_dsm_load};
+    const double from[] = {r->part_l2_share,       r->sweep_l2_share,        r->split_l2_share,
+                           r->auto_l2_share,       r->auto_run_share,        r->auto_head_share,
+                           r->auto_bins_run_share, r->auto_bins_head_share,  r->auto_order_share,
+                           r->auto_sweep_head_share, r->auto_bucket_load,    r->dsm_bin_share,
+                           r->auto_dsm_load};
     for (size_t k = 0; k < sizeof to / sizeof *to; k++)
       *to[k] = from[k] >= 0 ? from[k] : *to[k];
     t->part_batch = r->part_batch >= 0 ? (unsigned)r->part_batch : t->part_batch;
     t->min_threads = r->min_threads >= 0 ? (unsigned)r->min_threads : t->min_threads;
     t->table_bytes = r->table_bytes >= 0 ? (unsigned)r->table_bytes : t->table_bytes;
     t->bucket_span = r->bucket_span >= 0 ? (unsigned)r->bucket_span : t->bucket_span;
-    t->auto_bucket_load = r->auto_bucket_load >= 0 ? r->auto_bucket_load : t->auto_bucket_load;
     t->auto_bucket_row = r->auto_bucket_row >= 0 ? (unsigned)r->auto_bucket_row : t->auto_bucket_row;
     t->auto_bucket_groups = r->auto_bucket_groups >= 0 ? (unsigned)r->auto_bucket_groups : t->auto_bucket_groups;
     snprintf(t->row, sizeof t->row, "%s", r->name);

@@ -33,6 +33,9 @@ struct atl__scatter_tuning {
   double auto_bucket_load;     /* auto: bucket for at least this many rows a target (fewer: little to sum first) */
   unsigned auto_bucket_row;    /* auto: bucket for output rows of at least this many bytes */
   unsigned auto_bucket_groups; /* auto: bucket for at least this many buckets a compute unit */
+  double dsm_bin_share; /* dsm with the bins past its table by L2 atomics: the share of the bins its tables hold */
+  double auto_dsm_load; /* auto, dim 1: dsm for at least this many rows a bin (fewer: its tables' zeroing and flush
+                         * cost more than the L2 atomics they save) */
 };
 
 /* The rows of a tuning file: at most ATL__TUNING_ROWS. */
@@ -45,6 +48,7 @@ struct atl__tuning_rows {
     double part_l2_share, sweep_l2_share, split_l2_share, auto_run_share, auto_head_share, auto_l2_share;
     double auto_bins_run_share, auto_bins_head_share, auto_order_share, auto_sweep_head_share;
     double part_batch, min_threads, table_bytes, bucket_span, auto_bucket_load, auto_bucket_row, auto_bucket_groups;
+    double dsm_bin_share, auto_dsm_load;
     /* l2.json's: S_same of float adds over S_same of u32 adds, ATOM and RED (src/model/l2/float_rule.c) */
     double f32_same_ratio_atom, f32_same_ratio_red;
   } row[ATL__TUNING_ROWS];

@@ -110,6 +110,15 @@ assert 0 < named < 500, named
 for dist, touched in (("hot", 1), ("uniform", named)):
     assert rows[dist]["bytes_moved"] == 3000 * 8 * 4 + 3000 * 4 + 2 * touched * 8 * 4, (dist, rows[dist], touched)
 PY
+# dsm's table by default, the bins past it by L2 atomics: the tuning's dsm_bin_share of the bins (a quarter: 1024
+# of 4096 bins in one work-group's table on PoCL, where a cluster is one group).
+"$ATOMLAB" $(without_given "$S" "--targets --dim --type") --type u32 --dim 1 --targets 4096 --dist uniform \
+  --variants dsm -o "$WORK/dsm.json" --quiet 2>"$WORK/err" && python3 -c '
+import atl_json, sys
+r = atl_json.load(sys.argv[1])["rows"][2]
+assert r["verified"] and r["dsm_beyond"] == 1 and r["dsm_cluster"] == 1 and r["dsm_words"] == 1024, r
+' "$WORK/dsm.json" &&
+  pass || fail "dsm's default table: $(cat "$WORK/err")"
 expect_usage_error "dim" app scatter --dim 0
 expect_usage_error "dim" app scatter --dim 513
 expect_usage_error "dist" app scatter --dist pareto

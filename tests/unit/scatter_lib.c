@@ -90,8 +90,10 @@ static const struct lib_case cuda_cases[] = {
     {F32, 64, 1u << 20, 1u << 18, SK_SORTED, 8, SAMPLE, A, ATL_SCATTER_RUN},
     {F32, 64, 1u << 20, 1u << 18, SK_CLUSTERED, 4, SAMPLE, A, ATL_SCATTER_RUN},
     {F32, 64, 1u << 20, 1u << 18, SK_HOT, 4, SAMPLE, A, ATL_SCATTER_PART1},
-    {U32, 1, 1u << 22, 1u << 20, SK_UNIFORM, 4, SAMPLE, A, ATL_SCATTER_DSM},
-    {I32, 1, 1u << 22, 1u << 20, SK_UNIFORM, 8, SAMPLE, A, ATL_SCATTER_DSM},
+    /* dsm from 8 rows a bin (the tuning's auto_dsm_load), atomic below */
+    {U32, 1, 1u << 23, 1u << 20, SK_UNIFORM, 4, SAMPLE, A, ATL_SCATTER_DSM},
+    {I32, 1, 1u << 23, 1u << 20, SK_UNIFORM, 8, SAMPLE, A, ATL_SCATTER_DSM},
+    {U32, 1, 1u << 22, 1u << 20, SK_UNIFORM, 4, SAMPLE, A, ATL_SCATTER_ATOMIC},
     {U32, 1, 1u << 22, 1u << 24, SK_UNIFORM, 4, SAMPLE, A, ATL_SCATTER_SWEEP}, /* 64 MiB of counters: the sweep */
     {U32, 1, 1u << 22, 1u << 20, SK_ZIPF, 4, SAMPLE, A, ATL_SCATTER_BINS},
     {F32, 64, 1u << 20, 1u << 18, SK_ZIPF, 4, SAMPLE, ATL_SCATTER_BLOCK, A},

@@ -85,8 +85,15 @@ static void tuning_rows(void)
   CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"n\", \"source\": \"s\", "
                "\"part_batch\": \"2\"}]}",
                "rows[0].part_batch: a non-number is not allowed: 1 to 8 units", &rows));
+  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"n\", \"source\": \"s\", \"dsm_bin_share\": 0}]}",
+               "rows[0].dsm_bin_share: the value is not allowed: a share of the bins above 0, at most 1", &rows));
+  CHECK(parses("{\"format_version\": 1, \"rows\": [{\"name\": \"n\", \"source\": \"s\", \"auto_dsm_load\": 4}]}", NULL,
+               &rows));
+  atl__scatter_tuning_resolve(&rows, &h100, &tuning);
+  CHECK(tuning.auto_dsm_load == 4 && tuning.dsm_bin_share == 0.25); /* the row's, and the derived rule's */
   atl__scatter_tuning_resolve(NULL, &h100, &tuning); /* the derived rule on the H100's facts: the fitted values */
   CHECK(tuning.min_threads == 1280 && tuning.table_bytes == 32768 && tuning.part_l2_share == 0.5);
+  CHECK(tuning.dsm_bin_share == 0.25 && tuning.auto_dsm_load == 8);
 }
 
 /* tests/data/scatter-shapes/h200-grid-picks.json: the H200 grid's cells, their keys' shares and what auto ran.
@@ -201,7 +208,8 @@ int main(void)
   CHECK(picks(1, 0.0, 0.0, 64ull << 20, l2, 0, "atomic", 0));
   /* dim 1 with clusters (sm_90, integer weights): dsm's table beside the L2 for uniform keys into 2^20 bins
    * on sm_90; the head still bins, beyond half the L2 still the sweep */
-  CHECK(picks_dsm(1, 0.0, 0.0, 4ull << 20, l2, 1, 1, "dsm", 0));
+  CHECK(picks_dsm(1, 0.0, 0.0, 4ull << 20, l2, 1, 1, "dsm", 0));   /* 8 rows a bin: the tuning's auto_dsm_load */
+  CHECK(picks_dsm(1, 0.0, 0.0, 16ull << 20, l2, 1, 1, "atomic", 0)); /* 2 rows a bin: the tables cost more */
   CHECK(picks_dsm(1, 0.0, 0.562, 4ull << 20, l2, 1, 1, "bins", 0));
   CHECK(picks_dsm(1, 0.0, 0.0, 64ull << 20, l2, 1, 1, "sweep", 0));
   return check_exit("test_scatter_auto");
