@@ -9,8 +9,8 @@
  *     runs (sorted into 1M bins, runs of 8: 0.064 against bins' 0.081; into 16M: 0.076 against the sweep's 0.146);
  *     else the sweep over L2-sized ranges where the counters exceed half the L2, part has its warp path and the
  *     ranges pay (below; 16M bins, uniform keys: 0.159 against part's 0.177 and atomic's 0.299); else dsm (integer
- *     weights on sm_90) from the tuning's auto_dsm_load rows a bin (an H200, 8M rows into 2^20 bins: 0.084 against
- *     atomic's 0.093, results/reference/nvidia-h200/bincount at c1ddfff), or atomic;
+ *     weights on sm_90) from the tuning's auto_dsm_load rows a bin (an H200, 8M rows into 2^20 bins: 0.085 against
+ *     atomic's 0.093, results/reference/nvidia-h200/bincount at 18eb1a6), or atomic;
  *   - a head of keys that recur within a block's rows (a zipf head, a hot row): part in one range where part has its
  *     warp path (zipf 1.1 at D 64, 1M targets: 0.916 against the sweep's 1.138), else block; but a thin head (zipf
  *     0.8, 9-19% of the rows) into an output beyond half the L2 is swept with the rest where the sweep pays (D 256,
