@@ -1,7 +1,7 @@
 /*
  * The library's scatter-add (include/atomlab/scatter.h): the app's kernels without the measurement. The
  * atomic mode runs the method the app's `auto` rule picks (scatter_auto.c: from dim, the output against the
- * L2 and two shares of the keys, measured here on a sample of the first keys unless the caller's hint says
+ * L2 and two shares of the keys, measured here on a sample of the keys unless the caller's hint says
  * what they are), through the launches the app's rows measured (scatter_launch.c); the deterministic mode is
  * the det variant's passes (scatter_det.c).
  */
@@ -311,8 +311,6 @@ static int shares_start(atl_context_t ctx, const struct atl_scatter_desc *d, atl
     *kept = (struct atl__key_shares){1, idx->writes, d->rows, d->index_bytes, *run, *head};
   return err;
 }
-
-
 
 /* The sample's shares, waited for where shares_start launched its count, kept with the keys' buffer. */
 static int shares_finish(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, struct pick *p)
