@@ -274,4 +274,20 @@ typedef ulong atl_u64;
 #error "atomlab/port.h: compile as CUDA C (__CUDACC__) or OpenCL C (__OPENCL_VERSION__)"
 #endif
 
+/*
+ * atl_last_group(done), called by every work-item of every work-group (it holds a barrier): 1 in work-item 0 of the
+ * work-group that gets there last, 0 elsewhere; @p done (0 before) is 0 again after it. Every work-item's earlier
+ * atomics are performed by then, so the last group reads their results with atomics (a plain store is not published
+ * to another group by NVIDIA OpenCL's fence: above): a result of the whole launch without a second launch over it.
+ */
+ATL_INLINE int atl_last_group(ATL_GLOBAL volatile uint *done)
+{
+  atl_fence_device();
+  atl_barrier();
+  if (atl_local_id() != 0u || atl_atomic_add(done, 1u) != (uint)atl_num_groups() - 1u)
+    return 0;
+  atl_atomic_xchg(done, 0u);
+  return 1;
+}
+
 #endif /* ATOMLAB_PORT_H */

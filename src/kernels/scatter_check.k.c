@@ -16,8 +16,8 @@
 #include "atomlab/port.h"
 
 /* A key is bad where, read as unsigned 64 bits, it is at or past targets: an int64 key below 0 is then past it. The
- * last work-group to finish copies bad[0] to seen[at] (pinned host memory where the backend maps it, so the host reads
- * it without a copy: src/apps/scatter_guard.c) and makes bad[7], the groups done, 0 again. */
+ * last work-group to finish (bad[7] counts them) copies bad[0] to seen[at] (pinned host memory where the backend maps
+ * it, so the host reads it without a copy: src/apps/scatter_guard.c). */
 ATL_KERNEL void scatter_key_check(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulong rows, ulong targets,
                                   ATL_GLOBAL volatile uint *bad, ATL_GLOBAL uint *seen, uint at)
 {
@@ -27,13 +27,8 @@ ATL_KERNEL void scatter_key_check(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulon
       atl_atomic_min(&bad[0], (uint)i);
       break;
     }
-  /* every work-item's min before its group's count of groups done; the last group's read sees them all */
-  atl_fence_device();
-  atl_barrier();
-  if (atl_local_id() == 0u && atl_atomic_add(&bad[7], 1u) == atl_num_groups() - 1u) {
-    atl_atomic_xchg(&bad[7], 0u);
+  if (atl_last_group(&bad[7])) /* every work-item's min is in */
     seen[at] = atl_atomic_add(&bad[0], 0u);
-  }
 }
 
 ATL_KERNEL void scatter_key_bad(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ATL_GLOBAL uint *bad, ulong targets)

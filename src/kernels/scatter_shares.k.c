@@ -11,15 +11,16 @@
  * keys at E = 2^20, strata of 32 rows, every pair across a boundary). Keys are counted as their low 32 bits (they are
  * below the targets, < 2^32, once the check has passed them).
  *
- * tables: [0] to [3] unused, then two tables of TABLE_WORDS(slots) words. The call counts
- * into table `turn` and zeroes the other, which the next call counts into (scatter_lib.c alternates them), so that
- * no fill and no second launch comes before the count. A table: [0] the pairs whose keys are equal, [1] the pairs
- * whose first key is counted LEAST times or more among the pairs' first keys, [2] the work-groups done, [3] unused,
- * then SLOTS keys (each stored plus one: 0 marks a free slot), then SLOTS counts. SLOTS is a power of two at least
- * twice PAIRS, so a table is at most half full and a probe always ends. A key's count reaching LEAST adds LEAST to
- * [1] and each count past it 1, so [1] ends as the sum of the counts of the keys counted LEAST times or more, in
- * whatever order the adds come: exact, the host's count of the same sample bit for bit. The last work-group to finish
- * copies [0] and [1] to shares[0] and [1]: pinned host memory where the backend maps it, else tables' first words.
+ * tables: [0] [1] the shares where the host words do not take them, [2] [3] unused, then two tables of
+ * TABLE_WORDS(slots) words. The call counts into table `turn` and zeroes the other, which the next call counts into
+ * (scatter_lib.c alternates them), so that no fill and no second launch comes before the count. A table: [0] the pairs
+ * whose keys are equal, [1] the pairs whose first key is counted LEAST times or more among the pairs' first keys, [2]
+ * the work-groups done (atl_last_group), [3] unused, then SLOTS keys (each stored plus one: 0 marks a free slot), then
+ * SLOTS counts. SLOTS is a power of two at least twice PAIRS, so a table is at most half full and a probe always ends.
+ * A key's count reaching LEAST adds LEAST to [1] and each count past it 1, so [1] ends as the sum of the counts of the
+ * keys counted LEAST times or more, in whatever order the adds come: exact, the host's count of the same sample bit
+ * for bit. The last work-group to finish copies [0] and [1] to shares[0] and [1]: pinned host memory where the
+ * backend maps it, else tables' first words.
  *
  *   IDX_T=uint|ulong  the keys' type
  */
@@ -64,10 +65,7 @@ ATL_KERNEL void scatter_shares(ATL_GLOBAL const IDX_T *ATL_RESTRICT idx, ulong r
     next[w] = 0u;
   if (j < pairs)
     count_pair(idx, rows, pairs, slots, least, table, j);
-  /* every work-item's adds before its group's count of groups done; the last group's reads see them all */
-  atl_fence_device();
-  atl_barrier();
-  if (atl_local_id() == 0u && atl_atomic_add(&table[2], 1u) == atl_num_groups() - 1u) {
+  if (atl_last_group(&table[2])) { /* every work-item's adds are in */
     shares[0] = atl_atomic_add(&table[0], 0u);
     shares[1] = atl_atomic_add(&table[1], 0u);
   }
