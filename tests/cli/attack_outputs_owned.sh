@@ -145,6 +145,7 @@ echo 99999 >"$WORK/.stale.json.lock"
 "$ATOMLAB" $R -o "$WORK/stale.json" 2>"$WORK/err" && [ ! -e "$WORK/.stale.json.lock" ] && pass ||
   fail "a stale lock file blocked: $(cat "$WORK/err")"
 # two reports into one folder
+: >"$WORK/err1" # emptied before the child starts: wait_for must see this run's progress, not the last one's
 "$ATOMLAB" report --quick -o "$WORK/rep2" >/dev/null 2>"$WORK/err1" &
 first=$!
 wait_for '\[1/' "$WORK/err1"
@@ -179,7 +180,8 @@ set -m
 "$ATOMLAB" ${SLOW/--padding 1/--padding 1,2,4,8} --contention 1:512 -o "$name" 2>"$WORK/err" & # rows for seconds: the signal comes mid-run
 pid=$!
 set +m
-sleep 1
+wait_catching $pid INT 30
+sleep 0.5
 kill -INT $pid
 wait $pid
 rc=$?
@@ -194,7 +196,8 @@ set -m
 "$ATOMLAB" $SLOW --contention 1 -o "$WORK/last.json" 2>"$WORK/err" &
 pid=$!
 set +m
-sleep 1
+wait_catching $pid INT 30
+sleep 0.5
 kill -INT $pid
 wait $pid
 rc=$?
@@ -205,7 +208,8 @@ set -m
   --workgroups 2 -o "$WORK/last-s.json" --quiet 2>"$WORK/err" &
 pid=$!
 set +m
-sleep 1
+wait_catching $pid INT 30
+sleep 0.5
 kill -INT $pid
 wait $pid
 rc=$?

@@ -88,6 +88,8 @@ for sig in TERM INT; do
     args=$RMW
     [ $cmd = strategy ] && args=$STRAT
     f="$WORK/$cmd-$sig.json"
+    # emptied here, not by the child's redirection: the last run's rows must not count as this one's
+    : >"$WORK/table"
     set -m
     "$ATOMLAB" $args -o "$f" >"$WORK/table" 2>"$WORK/err" &
     pid=$!
@@ -99,7 +101,7 @@ for sig in TERM INT; do
     if [ "$RC" != "$want" ]; then
       fail "$cmd SIG$sig: exit $RC, expected $want ($(tail -2 "$WORK/err"))"
     elif ! echo "$state" | grep -Eq '^false [1-9][0-9]* '; then
-      fail "$cmd SIG$sig: '$f' is not a partial result with its completed rows: $state"
+      fail "$cmd SIG$sig: '$f' is not a partial result with its completed rows: $state ($(tail -2 "$WORK/err"))"
     elif [ $cmd = rmw ] && ! grep -q -- "--resume $f" "$WORK/err"; then
       fail "rmw SIG$sig: no resume hint: $(cat "$WORK/err")"
     elif [ $cmd = strategy ] && ! grep -q "interrupted (signal $(kill -l $sig)).*written" "$WORK/err"; then
@@ -150,6 +152,7 @@ REP="$WORK/rep-sig"
 [ $? -eq 0 ] && pass || fail "report --quick: $(cat "$WORK/err")"
 echo stale >"$REP/data/stale.txt"
 cp "$REP/data/rmw.json" "$WORK/rmw-first.json"
+: >"$WORK/err" # emptied before the child starts: the progress awaited below must be this run's
 set -m
 "$ATOMLAB" report -o "$REP" >/dev/null 2>"$WORK/err" &
 pid=$!

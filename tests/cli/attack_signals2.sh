@@ -24,6 +24,7 @@ PY
 
 # start ARGS...: atomlab ARGS in the background (stdout $WORK/table, stderr $WORK/err); PID its pid.
 start() {
+  : >"$WORK/table" # emptied before the child starts: the last run's rows must not count as this one's
   set -m
   "$ATOMLAB" "$@" >"$WORK/table" 2>"$WORK/err" &
   PID=$!

@@ -74,7 +74,7 @@ done
 [ "$t" -le 1 ] || { echo "error: --timeout: given twice" >&2; exit 2; }
 [ $# -gt 0 ] || exit 1
 shift
-case "$*" in *'"histc"'*) exit 3;; *'"scatter_reduce_amax"'*) sleep 30;; esac
+case "$*" in *'"histc"'*) exit 3;; *'"scatter_reduce_amax"'*) touch "$(dirname "$0")/amax-started"; sleep 30;; esac
 op=$(printf '%s' "$3" | python3 -c 'import json, sys; print(json.loads(sys.stdin.read() or "{}").get("op", "histogram"))' 2>/dev/null)
 echo '"ID","Kernel Name"' >"$c"
 printf '{"rows":[{"config":{"source":"%s@prog.py:9","verdict":"bottleneck","call":"atl_scatter_add block","op_call":"atl_scatter_add block","speedup_kind":"predicted","kernel":"k"},"metrics":[{"name":"speedup","value":4},{"name":"duration_us","value":750}]},{"config":{"source":"%s@prog.py:9","verdict":"no atomics","kernel":"fill"},"metrics":[{"name":"duration_us","value":250}]}]}' "$op" "$op" >"$d"
@@ -136,11 +136,13 @@ PY
 # SIGTERM while a program's profile runs (the stand-in sleeps 30 s for amax): its process group stopped at once,
 # exit 143, the program not recorded (a later call runs it)
 mkdir -p "$WORK/sig"
-start=$(date +%s)
+rm -f "$WORK/amax-started"
 python3 "$PREREG" predict --atomlab "$WORK/atomlab" --python "$WORK/python" --out "$WORK/sig" --timeout 60 \
   --only pytorch-scatter_reduce_amax-hot >"$WORK/log" 2>&1 &
 pid=$!
-sleep 2
+# the signal once the profile runs, not before the script has set its handlers
+for _ in $(seq 1 300); do [ -e "$WORK/amax-started" ] && break; sleep 0.1; done
+start=$(date +%s)
 kill -TERM $pid
 wait $pid
 rc=$?

@@ -20,6 +20,7 @@ pass() { PASSES=$((PASSES + 1)); }
 stop_after_rows() {
   local rows=$1
   shift
+  : >"$WORK/table" # emptied before the child starts: an earlier run's rows must not count as this one's
   "$ATOMLAB" "$@" >"$WORK/table" 2>"$WORK/err" &
   local pid=$!
   for _ in $(seq 1 600); do
@@ -29,6 +30,19 @@ stop_after_rows() {
   kill -TERM $pid
   wait $pid
   STOPPED_RC=$?
+}
+
+# wait_catching PID SIGNAL SECONDS: until PID runs atomlab with a handler for SIGNAL (or SECONDS pass), so a
+# signal sent next is the command's to handle, not a kill before its handlers are set.
+wait_catching() {
+  local bit=$((1 << ($(kill -l "$2") - 1))) i caught
+  for i in $(seq 1 $(($3 * 10))); do
+    caught=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+    [ -n "$caught" ] && [ "$(readlink "/proc/$1/exe")" = "$(readlink -f "$ATOMLAB")" ] &&
+      [ $((0x$caught & bit)) -ne 0 ] && return 0
+    sleep 0.1
+  done
+  return 1
 }
 
 # wait_exit PID SECONDS: waits for PID at most SECONDS; RC is its exit status, or "hung" (then it is killed).
