@@ -173,8 +173,7 @@ static int bucket_run(atl_context_t ctx, const struct atl__scatter_job *j, doubl
   return err;
 }
 
-#define ROWS_PER_WARP 32u /* the app's --rows-per-warp, --block-rows and --bin-rows defaults */
-#define BLOCK_ROWS 4096u
+#define ROWS_PER_WARP 32u /* the app's --rows-per-warp default */
 #define SWEEP_CHUNK_STEPS 16u /* the app's --part-chunk default: a ticket's steps of 32 rows a warp */
 
 /* The sweep's one launch: src, idx, out, rows, parts, targets, meta (the ticket counter zeroed first, untimed, and
@@ -215,7 +214,8 @@ static void job_defines(const struct atl__scatter_job *j, const struct atl_devic
   const struct atl__scatter_knobs k = {
       .dim = j->dim, .type_define = atl__scatter_type_defines[j->type], .idx_bytes = j->idx_bytes,
       .variant = j->variant,
-      .slots = atl__scatter_block_slots(j->dim, t->table_bytes), .block_rows = BLOCK_ROWS, .bin_rows = BLOCK_ROWS,
+      .slots = atl__scatter_block_slots(j->dim, t->table_bytes), .block_rows = ATL__SCATTER_BLOCK_ROWS,
+      .bin_rows = ATL__SCATTER_BLOCK_ROWS,
       .warps = j->wg / 32, .batch = parts > 1 ? t->part_batch : 1u, .seen = 1, .prefetch = parts > 1,
       .chunk_steps = SWEEP_CHUNK_STEPS, .narrow = sw->narrow, .split = sw->split_bits != 0,
       .pos_bits = sw->split_bits, .group = atl__scatter_split_group(dev, j->rows, j->wg, SWEEP_CHUNK_STEPS, 0),
@@ -272,10 +272,10 @@ int atl__scatter_job_run(atl_context_t ctx, const struct atl__scatter_job *j, do
     launch.global = atl__scatter_part_threads(ctx, kernel, j->rows, j->wg);
     return atl__scatter_part_ranges(ctx, kernel, &launch, args, j->targets, parts, ms);
   }
+  const unsigned block_rows = v->launch == ATL__SV_LAUNCH_BLOCK ? ATL__SCATTER_BLOCK_ROWS : 0;
   launch.global = v->launch == ATL__SV_LAUNCH_BINS
-                      ? atl__scatter_bins_groups(ctx, kernel, j->rows, BLOCK_ROWS, j->wg) * j->wg
-                      : atl__scatter_rows_threads(j->rows, ROWS_PER_WARP,
-                                                  v->launch == ATL__SV_LAUNCH_BLOCK ? BLOCK_ROWS : 0, j->wg);
+                      ? atl__scatter_bins_groups(ctx, kernel, j->rows, ATL__SCATTER_BLOCK_ROWS, j->wg) * j->wg
+                      : atl__scatter_rows_threads(j->rows, ROWS_PER_WARP, block_rows, j->wg);
   double t_ms = 0;
   err = atl__ops(ctx)->launch(atl__dev(ctx), kernel, &launch, &t_ms);
   if (!err && ms)

@@ -13,6 +13,10 @@
 #include "scatter_variants.h"
 #include "tuning/scatter_tuning.h"
 
+/* The block and bins variants' rows a work-group takes at a time where the library launches them (the app's
+ * --block-rows and --bin-rows defaults): the pick's head counts the keys that recur within as many. */
+#define ATL__SCATTER_BLOCK_ROWS 4096u
+
 /* The bins variant's local table: 4096 (key, sum) slots, 32 KiB a work-group. */
 #define ATL__SCATTER_BIN_LOG2_SLOTS 12u
 

@@ -212,6 +212,9 @@ static int sample_start(atl_context_t ctx, const struct atl_scatter_desc *d, atl
   return err;
 }
 
+/* both of the sample's host words written by its count */
+static int counted(const volatile uint32_t *w) { return w[0] != NOT_COUNTED && w[1] != NOT_COUNTED; }
+
 /* The sample's two words: spun for in the host words where they come there (SPIN_S, then the device's wait), else
  * read from the tables' first words. */
 static int sample_wait(atl_context_t ctx, int mapped, uint32_t w[2])
@@ -220,11 +223,10 @@ static int sample_wait(atl_context_t ctx, int mapped, uint32_t w[2])
   if (!mapped)
     return ops->read(atl__dev(ctx), ctx->device_buffers[ATL__SCATTER_SLOT_SHARES].ptr, w, 2 * sizeof *w);
   const volatile uint32_t *host = (const volatile uint32_t *)ctx->host_words.host + ATL__SCATTER_HOST_SHARES;
-  for (const double until = atl__now_s() + SPIN_S; (host[0] == NOT_COUNTED || host[1] == NOT_COUNTED) &&
-                                                    atl__now_s() < until;)
+  for (const double until = atl__now_s() + SPIN_S; !counted(host) && atl__now_s() < until;)
     ;
-  int err = host[0] == NOT_COUNTED || host[1] == NOT_COUNTED ? ops->finish(atl__dev(ctx)) : 0;
-  if (!err && (host[0] == NOT_COUNTED || host[1] == NOT_COUNTED))
+  int err = counted(host) ? 0 : ops->finish(atl__dev(ctx));
+  if (!err && !counted(host))
     err = atl__seterr(ctx, ATL_EBACKEND, "scatter_add: the pick's count of the keys ran without writing its shares");
   w[0] = host[0], w[1] = host[1];
   return err;
@@ -243,6 +245,14 @@ struct pick {
   struct atl__scatter_stats st;
   int sampling, mapped; /* the sample's count launched (sample_start), its words in the host words */
 };
+
+/* @p run and @p head kept as @p idx's shares while it is not written again; a wrapped buffer's memory is the
+ * program's to write, so its shares are measured every call. */
+static void keep_shares(const struct atl_scatter_desc *d, atl_buffer_t idx, double run, double head)
+{
+  if (!idx->wrapped)
+    idx->shares = (struct atl__key_shares){1, idx->writes, d->rows, d->index_bytes, run, head};
+}
 
 /* The shares of every key, read back and counted on the host. */
 static int shares_on_host(atl_context_t ctx, const struct atl_scatter_desc *d, atl_buffer_t idx, double *run,
@@ -307,8 +317,8 @@ static int shares_start(atl_context_t ctx, const struct atl_scatter_desc *d, atl
     return sample_start(ctx, d, idx, &p->mapped);
   }
   const int err = shares_on_host(ctx, d, idx, run, head);
-  if (!err && !idx->wrapped)
-    *kept = (struct atl__key_shares){1, idx->writes, d->rows, d->index_bytes, *run, *head};
+  if (!err)
+    keep_shares(d, idx, *run, *head);
   return err;
 }
 
@@ -322,8 +332,8 @@ static int shares_finish(atl_context_t ctx, const struct atl_scatter_desc *d, at
   p->sampling = 0;
   p->st.run_share = (double)w[0] / ATL__SCATTER_SAMPLE_PAIRS;
   p->st.head_share = (double)w[1] / ATL__SCATTER_SAMPLE_PAIRS;
-  if (!err && !idx->wrapped) /* a wrapped buffer's memory is the program's to write: measured every call */
-    idx->shares = (struct atl__key_shares){1, idx->writes, d->rows, d->index_bytes, p->st.run_share, p->st.head_share};
+  if (!err)
+    keep_shares(d, idx, p->st.run_share, p->st.head_share);
   return err;
 }
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "atomlab/scatter.h"
+#include "scatter_launch.h" /* ATL__SCATTER_BLOCK_ROWS */
 
 /* Releases the handle of a wrapped buffer (not the memory, the program's). */
 void atl__buffer_unwrap(atl_context_t ctx, atl_buffer_t buf);
@@ -16,7 +17,6 @@ int atl__scatter_add_now(atl_context_t ctx, const struct atl_scatter_desc *d, at
                          atl_buffer_t idx, double *device_ms);
 
 #define ATL__SCATTER_SAMPLE_PAIRS 32768u /* neighbouring pairs of keys the pick samples, where there are more rows */
-#define ATL__SCATTER_BLOCK_ROWS 4096u    /* the block variant's rows, whose recurring keys the head counts (the app's) */
 /* the count a sample's first key needs to be a head's: twice in a block's rows */
 #define ATL__SCATTER_SAMPLE_LEAST \
   ((2u * ATL__SCATTER_SAMPLE_PAIRS + ATL__SCATTER_BLOCK_ROWS - 1u) / ATL__SCATTER_BLOCK_ROWS)
