@@ -88,15 +88,10 @@ for sig in TERM INT; do
     args=$RMW
     [ $cmd = strategy ] && args=$STRAT
     f="$WORK/$cmd-$sig.json"
-    # emptied here, not by the child's redirection: the last run's rows must not count as this one's
-    : >"$WORK/table"
-    set -m
-    "$ATOMLAB" $args -o "$f" >"$WORK/table" 2>"$WORK/err" &
-    pid=$!
-    set +m
+    start $args -o "$f"
     wait_rows "$WORK/table" 2 60 || echo "note: $cmd showed no 2 rows in 60 s"
-    kill -$sig $pid
-    wait_exit $pid 60
+    kill -$sig $PID
+    wait_exit $PID 60
     state=$(json_state "$f")
     if [ "$RC" != "$want" ]; then
       fail "$cmd SIG$sig: exit $RC, expected $want ($(tail -2 "$WORK/err"))"

@@ -22,15 +22,6 @@ print(str(d.get("complete")).lower(), len(d["rows"]))
 PY
 }
 
-# start ARGS...: atomlab ARGS in the background (stdout $WORK/table, stderr $WORK/err); PID its pid.
-start() {
-  : >"$WORK/table" # emptied before the child starts: the last run's rows must not count as this one's
-  set -m
-  "$ATOMLAB" "$@" >"$WORK/table" 2>"$WORK/err" &
-  PID=$!
-  set +m
-}
-
 RMW="rmw --contention 1:64:x2 --padding 1,2,4 --target-ms 40 --min-samples 3 --max-samples 3"
 STRAT="strategy --pattern all --op fetch_add --strategy all --workgroups 2 --target-ms 40 --min-samples 3 --max-samples 3"
 

@@ -14,21 +14,29 @@ PASSES=0
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 pass() { PASSES=$((PASSES + 1)); }
 
-# stop_after_rows N ARGS...: runs atomlab ARGS in the background (stdout to $WORK/table, stderr to $WORK/err),
-# sends SIGTERM once N verified rows are in the live table (a minute at most), and sets STOPPED_RC to its exit
-# status (143 where it stopped as it should).
+# start ARGS...: atomlab ARGS in the background (stdout $WORK/table, stderr $WORK/err); PID its pid. Under `set -m`,
+# as from a terminal: a script's plain '&' would start it with SIGINT ignored. The table is emptied here, not by the
+# child's redirection, so that an earlier run's rows never count as this one's.
+start() {
+  : >"$WORK/table"
+  set -m
+  "$ATOMLAB" "$@" >"$WORK/table" 2>"$WORK/err" &
+  PID=$!
+  set +m
+}
+
+# stop_after_rows N ARGS...: runs atomlab ARGS in the background (start), sends SIGTERM once N verified rows are in
+# the live table (a minute at most), and sets STOPPED_RC to its exit status (143 where it stopped as it should).
 stop_after_rows() {
   local rows=$1
   shift
-  : >"$WORK/table" # emptied before the child starts: an earlier run's rows must not count as this one's
-  "$ATOMLAB" "$@" >"$WORK/table" 2>"$WORK/err" &
-  local pid=$!
+  start "$@"
   for _ in $(seq 1 600); do
     [ "$(grep -c ' yes ' "$WORK/table")" -ge "$rows" ] && break
     sleep 0.1
   done
-  kill -TERM $pid
-  wait $pid
+  kill -TERM $PID
+  wait $PID
   STOPPED_RC=$?
 }
 
